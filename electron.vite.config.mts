@@ -1,0 +1,30 @@
+import { resolve } from 'node:path';
+import { defineConfig } from 'electron-vite';
+import react from '@vitejs/plugin-react';
+
+export default defineConfig({
+  main: {
+    build: {
+      outDir: 'out/main',
+      rollupOptions: { input: { index: resolve(__dirname, 'electron/main/index.ts') } },
+    },
+  },
+  preload: {
+    build: {
+      outDir: 'out/preload',
+      rollupOptions: {
+        input: { index: resolve(__dirname, 'electron/preload/index.ts') },
+        // A sandboxed preload must be a single CommonJS file.
+        output: { format: 'cjs', entryFileNames: '[name].cjs' },
+      },
+    },
+  },
+  renderer: {
+    root: 'renderer',
+    build: {
+      outDir: 'out/renderer',
+      rollupOptions: { input: { index: resolve(__dirname, 'renderer/index.html') } },
+    },
+    plugins: [react()],
+  },
+});

@@ -1,0 +1,10 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['shared/**/*.test.ts', 'electron/**/*.test.ts', 'test/**/*.test.ts', 'resources/**/*.test.ts'],
+    environment: 'node',
+    testTimeout: 30_000,
+    pool: 'forks',
+  },
+});
