@@ -77,3 +77,37 @@ export type Api = {
 export interface ApiEvents {
   opened: SourceHandle;
 }
+
+/**
+ * Every method of `ApiMethods`, as a runtime list: the preload, the Electron IPC binding and the
+ * e2e harness's bridge are all derived from it, so none of them can expose a method the contract
+ * does not declare. The two type checks below fail to compile if this list and `ApiMethods` differ.
+ */
+export const API_METHODS = [
+  'appInfo',
+  'openDialog',
+  'listBuiltinTemplates',
+  'openBuiltinTemplate',
+  'inspect',
+  'pickWatchFolder',
+  'install',
+  'previewApply',
+  'apply',
+  'dashboard',
+  'setToolAccess',
+  'armTrigger',
+  'disarmTrigger',
+  'rotateWebhookSecret',
+  'uninstallPackage',
+  'archiveAgent',
+  'settings',
+  'saveMcpServer',
+  'removeMcpServer',
+  'saveSecret',
+  'removeSecret',
+] as const satisfies readonly ApiMethod[];
+
+/** Compile-time proof that `API_METHODS` names every method of `ApiMethods`. */
+export type ApiMethodsListed = Exclude<ApiMethod, (typeof API_METHODS)[number]> extends never ? true : never;
+const apiMethodsListed: ApiMethodsListed = true;
+void apiMethodsListed;
