@@ -1,0 +1,39 @@
+/**
+ * `.apo` packages: reading the archive once, checking `apollia.toml` strictly, and summarising what
+ * the package would be allowed to do (spec: apollia-package-manifest.md; DESIGN.md "Validation
+ * contract"). Nothing from the package is ever run.
+ */
+import type { ApoInspection } from '../../../shared/inspection';
+import { SDK_VERSION } from '../../../shared/sdk';
+import { readApoArchive } from '../archive/index';
+import { checkApolliaManifest } from './check-manifest';
+import { summariseManifest } from './summary';
+
+export { checkApolliaManifest, type ArchiveView, type ManifestCheck, type ManifestStage } from './check-manifest';
+export { parseManifestText, checkManifestSchema, pointerToPath } from './manifest-parse';
+export { checkManifestRules } from './manifest-rules';
+export { scanPythonModule, type DecoratedFunction } from './python-scan';
+export { cargoRequirementToRange, satisfiesRequirement, isSemver } from './sdk-requirement';
+export { summariseManifest, sensitiveFamilies, triggerNeeds } from './summary';
+
+/**
+ * Inspects an `.apo` file: archive first, then the manifest stages in the contract's order. The
+ * first error is the first problem found. `summary` and `details` are present whenever the
+ * manifest parsed, even when it was refused later, so the UI can still say what it is.
+ */
+export async function inspectApo(path: string): Promise<ApoInspection> {
+  const archive = await readApoArchive(path);
+  if (!archive.ok) return { kind: 'apo', ok: false, errors: [archive.error], warnings: [], summary: null, details: null };
+  const check = checkApolliaManifest(archive.manifestText, archive);
+  const manifest = check.manifest;
+  return {
+    kind: 'apo',
+    ok: check.ok,
+    errors: check.errors,
+    warnings: check.warnings,
+    summary: manifest ? summariseManifest(manifest, archive.sha256) : null,
+    details: manifest
+      ? { manifest, files: archive.files, totalBytes: archive.totalBytes, sdkSupported: check.sdkSupported, sdkVersion: SDK_VERSION }
+      : null,
+  };
+}

@@ -1,0 +1,122 @@
+/**
+ * Finding the tools and workflows a Python module defines by READING ITS TEXT (DESIGN.md "Reading
+ * without running" and "Module scan"): the module is never imported, compiled or run.
+ *
+ * Recognised: `@tool`, `@tool(...)`, `@workflow`, `@workflow(...)`, bare or as `apollia.tool` /
+ * `apollia.workflow`, the call possibly spread over several lines, followed (after any other
+ * decorators, blank lines or comments) by `def` or `async def`. The name is the decorator's
+ * `name="…"` argument when given, else the function's name. Strings and comments are skipped, so a
+ * decorator quoted in a docstring is not mistaken for one.
+ */
+
+/** One decorated function found in a module. */
+export interface DecoratedFunction {
+  kind: 'tool' | 'workflow';
+  /** The name the runtime will register: `name="…"` or the function name. */
+  name: string;
+  functionName: string;
+  /** 1-based line of the decorator. */
+  line: number;
+}
+
+interface LogicalLine {
+  /** Code with every string literal replaced by `$S<index>` and comments removed. */
+  code: string;
+  line: number;
+}
+
+/** Splits Python source into logical lines (brackets and backslashes join physical lines). */
+function logicalLines(text: string): { lines: LogicalLine[]; strings: string[] } {
+  const lines: LogicalLine[] = [];
+  const strings: string[] = [];
+  let code = '';
+  let depth = 0;
+  let line = 1;
+  let start = 1;
+  let i = 0;
+  const flush = () => {
+    if (code.trim() !== '') lines.push({ code: code.trim(), line: start });
+    code = '';
+  };
+  while (i < text.length) {
+    const ch = text[i] as string;
+    if (ch === '#') {
+      while (i < text.length && text[i] !== '\n') i++;
+      continue;
+    }
+    if (ch === '"' || ch === "'") {
+      const triple = text.startsWith(ch.repeat(3), i);
+      const quote = triple ? ch.repeat(3) : ch;
+      let j = i + quote.length;
+      let value = '';
+      while (j < text.length && !text.startsWith(quote, j)) {
+        if (!triple && text[j] === '\n') break;
+        if (text[j] === '\\' && j + 1 < text.length) {
+          value += text[j + 1];
+          if (text[j + 1] === '\n') line++;
+          j += 2;
+          continue;
+        }
+        if (text[j] === '\n') line++;
+        value += text[j];
+        j++;
+      }
+      strings.push(value);
+      code += `$S${strings.length - 1}`;
+      i = Math.min(text.length, j + quote.length);
+      continue;
+    }
+    if (ch === '\\' && text[i + 1] === '\n') {
+      code += ' ';
+      line++;
+      i += 2;
+      continue;
+    }
+    if (ch === '(' || ch === '[' || ch === '{') depth++;
+    if ((ch === ')' || ch === ']' || ch === '}') && depth > 0) depth--;
+    if (ch === '\n') {
+      line++;
+      if (depth === 0) {
+        flush();
+        start = line;
+      } else {
+        code += ' ';
+      }
+      i++;
+      continue;
+    }
+    if (code.trim() === '' && /\s/.test(ch)) start = line;
+    code += ch;
+    i++;
+  }
+  flush();
+  return { lines, strings };
+}
+
+const DECORATOR = /^@\s*(?:apollia\s*\.\s*)?(tool|workflow)\s*(?:\((.*)\))?\s*$/s;
+const NAME_ARG = /(?:^|[,(\s])name\s*=\s*[rRuU]?\$S(\d+)/;
+const DEF = /^(?:async\s+)?def\s+([A-Za-z_][A-Za-z0-9_]*)/;
+
+/** Every function the module decorates as a tool or a workflow, in source order. */
+export function scanPythonModule(text: string): DecoratedFunction[] {
+  const { lines, strings } = logicalLines(text);
+  const found: DecoratedFunction[] = [];
+  let pending: { kind: 'tool' | 'workflow'; name: string | null; line: number }[] = [];
+  for (const { code, line } of lines) {
+    if (code.startsWith('@')) {
+      const match = DECORATOR.exec(code);
+      if (match) {
+        const arg = match[2] === undefined ? null : NAME_ARG.exec(match[2]);
+        pending.push({ kind: match[1] as 'tool' | 'workflow', name: arg ? (strings[Number(arg[1])] ?? null) : null, line });
+      }
+      continue;
+    }
+    const def = DEF.exec(code);
+    if (def) {
+      const functionName = def[1] as string;
+      for (const decorator of pending) found.push({ kind: decorator.kind, name: decorator.name ?? functionName, functionName, line: decorator.line });
+    }
+    pending = [];
+  }
+  return found;
+}
