@@ -1,0 +1,36 @@
+/**
+ * Electron-side enforcement of DESIGN.md "Security of the app itself": denied navigation, denied
+ * new windows, no `<webview>`, every permission refused, and the CSP header. The decisions
+ * themselves live in `app-location.ts` and `csp.ts` (tested without Electron); this file only
+ * wires them to Electron's events.
+ */
+import { app, session, type WebContents } from 'electron';
+import { isAllowedNavigation, windowOpenDecision, type AppLocation } from './app-location';
+import { withCspHeader } from './csp';
+
+/** Locks down one window's contents: navigation, redirects, new windows and `<webview>`. */
+export function lockDownContents(contents: WebContents, location: AppLocation): void {
+  contents.on('will-navigate', (event, url) => {
+    if (!isAllowedNavigation(url, location)) event.preventDefault();
+  });
+  contents.on('will-redirect', (event, url) => {
+    if (!isAllowedNavigation(url, location)) event.preventDefault();
+  });
+  contents.on('will-attach-webview', (event) => event.preventDefault());
+  contents.setWindowOpenHandler(() => windowOpenDecision());
+}
+
+/**
+ * Applies the app-wide rules once, before any window exists: every permission request and check
+ * is refused (the app needs none), every future `webContents` is locked down as it is created,
+ * and every response gets the CSP header.
+ */
+export function applyAppSecurity(location: AppLocation): void {
+  const ses = session.defaultSession;
+  ses.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
+  ses.setPermissionCheckHandler(() => false);
+  ses.webRequest.onHeadersReceived((details, callback) => {
+    callback({ responseHeaders: withCspHeader(details.responseHeaders) });
+  });
+  app.on('web-contents-created', (_event, contents) => lockDownContents(contents, location));
+}
