@@ -3,14 +3,22 @@
  * "one contract for the boundary"). The preload exposes exactly `API_METHODS` as `window.apollia`,
  * the Electron binding and the e2e harness serve exactly them, and the renderer's hooks call them.
  * Every method takes at most one plain-JSON request and answers an `ApiResult`: errors cross the
- * boundary as values, never as throws.
- *
- * OWNERSHIP NOTE (remove when settled): this is the skeleton the store/api work fleshes out; method
- * names are fixed, request/response types are refined there.
+ * boundary as values, never as throws. `API_REQUEST_SCHEMAS` is each request's JSON Schema: the
+ * implementation refuses anything else (`request.invalid`) before it looks at it.
  */
+import type { ActionFamily, McpTransport } from './apollia-manifest';
+import type { ApplyPreview, ToolSetting } from './apply-preview';
+import type { ConsentDecision } from './consent';
 import type { Inspection, Problem } from './inspection';
+import type { ParameterValue, PinValue } from './template-manifest';
+import type { UpdateDiff } from './update-diff';
 
-/** An expected failure, shown to the user. `code` is stable (`source.unknown`, `store.busy`, …). */
+/**
+ * An expected failure, shown to the user. `code` is stable: `request.invalid` (the request does
+ * not match its schema), `source.unknown`, `folder.unknown`, `install.already_installed`,
+ * `install.downgrade`, `install.refused`, `apply.blocked`, `store.busy`, `store.damaged`,
+ * `internal` (a bug, logged), …
+ */
 export interface ApiError {
   code: string;
   message: string;
@@ -34,32 +42,246 @@ export interface SourceHandle {
   origin: 'dialog' | 'command-line' | 'open-file' | 'drop' | 'menu' | 'builtin';
 }
 
+/** Where secrets go: the OS keychain, Electron's obfuscated `basic_text` fallback (no real keychain), or nowhere. */
+export type SecretBackend = 'keychain' | 'basic_text' | 'unavailable';
+
+/** `appInfo`: what the About box and the Settings screen show. */
+export interface AppInfo {
+  version: string;
+  /** The runtime SDK this app serves (shared/sdk.ts). */
+  sdkVersion: string;
+  secretBackend: SecretBackend;
+}
+
+/** One template shipped with the app (`resources/templates/<name>`). */
+export interface BuiltinTemplate {
+  name: string;
+  version: string;
+  description: string;
+  /** False when the shipped folder fails its own check (a build bug; shown, never applied). */
+  ok: boolean;
+}
+
+/** How a package being inspected relates to the version installed here. */
+export interface InstalledRelation {
+  /** The version installed on this machine. */
+  version: string;
+  /** What the inspected source is compared to it: the same version, a newer one (an update), an older one (a downgrade). */
+  relation: 'same' | 'newer' | 'older';
+}
+
+/** `inspect`: the Inspection plus, for an `.apo`, what is installed of it and what an update changes. */
+export type SourceInspection = Inspection & {
+  installed: InstalledRelation | null;
+  /** For a newer or older version: what it changes in what it asks, and the kept decisions. */
+  updateDiff: UpdateDiff | null;
+};
+
+/** `install`: the user's answers for the `.apo` a source id refers to. */
+export interface InstallRequest {
+  sourceId: string;
+  decisions: ConsentDecision;
+  /** Installing an older version than the installed one is refused unless this is true (the UI asks first). */
+  allowDowngrade?: boolean;
+}
+
+/** A webhook secret made on this machine, shown ONCE (never returned again: rotate to see a new one). */
+export interface WebhookSecretOnce {
+  triggerId: string;
+  secret: string;
+}
+
+/** `install`'s answer. */
+export interface InstallReceipt {
+  name: string;
+  version: string;
+  publisher: string;
+  outcome: 'installed' | 'updated' | 'downgraded';
+  previousVersion: string | null;
+  installedAt: string;
+  /** Trigger ids armed by this install. */
+  armed: string[];
+  webhookSecrets: WebhookSecretOnce[];
+}
+
+/** `previewApply`: a template source, the form's parameters and the owner's grants. */
+export interface ApplyPreviewRequest {
+  sourceId: string;
+  parameters: Record<string, ParameterValue>;
+  /** Gate names (`mcp:<server>/<tool>`) the owner allows. */
+  grants: string[];
+}
+
+/** `apply`: as the preview, with a client request id (the same id twice makes one agent). */
+export interface ApplyTemplateRequest extends ApplyPreviewRequest {
+  requestId: string;
+}
+
+/** `apply`'s answer: the agent made and the preview it recorded. */
+export interface ApplyReceipt {
+  agentId: string;
+  displayName: string;
+  createdAt: string;
+  /** Trigger ids made with the agent (a webhook's secret is made by `armTrigger`, never here). */
+  triggers: string[];
+  preview: ApplyPreview;
+}
+
+/** One tool an agent may call, as the dashboard shows it. */
+export interface AccessView {
+  tool: string;
+  family: ActionFamily | null;
+  /**
+   * `allow`: runs without asking; `ask`: asks first; `deny`: never offered. For a package agent,
+   * a granted entry asks first when its family is sensitive or unknown (spec: asking is decided on
+   * the action family); an ungranted one is denied.
+   */
+  permission: ToolSetting;
+  granted: boolean;
+  pin: Record<string, PinValue> | null;
+}
+
+/** One trigger as the dashboard shows it. */
+export interface TriggerView {
+  /** Store id: `<package>/<trigger id>` or `<agent id>/<trigger name>`. */
+  id: string;
+  /** The package's trigger id or the template trigger's name. */
+  name: string;
+  type: 'cron' | 'interval' | 'file_watch' | 'webhook' | 'schedule' | 'at';
+  /** The agent id of the agent it starts, or null when it starts a workflow. */
+  agentId: string | null;
+  target: string;
+  /** When it fires, in words. */
+  words: string;
+  /** Next fire times (ISO 8601), empty when not armed or not time-based. */
+  next: string[];
+  armed: boolean;
+  /** The watched folder (file_watch), or null. */
+  folder: string | null;
+  /** For a webhook: whether a secret is set (its value is never shown again). */
+  webhookSecretSet: boolean;
+}
+
+/** One agent on this machine. */
+export interface AgentView {
+  id: string;
+  origin: 'package' | 'template';
+  /** The package name, or the template name. */
+  from: string;
+  fromVersion: string;
+  displayName: string;
+  description: string;
+  archived: boolean;
+  createdAt: string;
+  access: AccessView[];
+  triggers: TriggerView[];
+  model: string | null;
+  budgetPerRunUsd: number | null;
+}
+
+/** One installed package. */
+export interface InstalledPackageView {
+  name: string;
+  version: string;
+  publisher: string;
+  description: string;
+  installedAt: string;
+  updatedAt: string | null;
+  agents: string[];
+  /** Its triggers that start a workflow (an agent's triggers are listed under the agent). */
+  triggers: TriggerView[];
+}
+
+/** A state file that could not be read, kept aside and shown until the user deals with it. */
+export interface StoreDamage {
+  /** The name it was kept under in the data folder (`state.json.damaged-<timestamp>`). */
+  keptAs: string;
+  reason: string;
+  at: string;
+}
+
+/** `dashboard`. */
+export interface Dashboard {
+  packages: InstalledPackageView[];
+  agents: AgentView[];
+  damage: StoreDamage[];
+}
+
+/** `setToolAccess`: grant or revoke one tool of one agent. */
+export interface SetToolAccessRequest {
+  agentId: string;
+  tool: string;
+  granted: boolean;
+}
+
+/** `armTrigger`: a file_watch trigger needs a `pickWatchFolder` id. */
+export interface ArmTriggerRequest {
+  triggerId: string;
+  folderId?: string;
+}
+
+/** `armTrigger` / `rotateWebhookSecret`: the trigger, and a webhook's new secret shown once. */
+export interface TriggerArmed {
+  trigger: TriggerView;
+  webhookSecret: string | null;
+}
+
+/** `uninstallPackage`'s answer. */
+export interface UninstallReceipt {
+  name: string;
+  version: string;
+  removedAgents: string[];
+  removedTriggers: string[];
+}
+
+/** An MCP server saved in Settings: a command line (stdio) or a URL (network transport). */
+export interface SavedMcpServer {
+  name: string;
+  transport: McpTransport;
+  command?: string;
+  args?: string[];
+  url?: string;
+}
+
+/** `settings`. */
+export interface SettingsView {
+  secretBackend: SecretBackend;
+  mcpServers: SavedMcpServer[];
+  /** Every secret name of the catalogue, and whether a value is saved (values are never returned). */
+  secrets: { name: string; label: string; saved: boolean }[];
+  /**
+   * Connection types and whether this machine has one. The honest minimal model: a connection is
+   * available only when an MCP server is saved under its type's name (`gmail`, `slack`, …).
+   */
+  connections: { type: string; label: string; available: boolean }[];
+}
+
 /** The Api: one entry per method, `[request, response]`. */
 export interface ApiMethods {
-  appInfo: [void, unknown];
+  appInfo: [void, AppInfo];
   /** Shows the system open dialog (`file`: .apo or plugin JSON; `folder`: a template folder). */
   openDialog: [{ kind: 'file' | 'folder' }, SourceHandle | null];
-  listBuiltinTemplates: [void, unknown[]];
+  listBuiltinTemplates: [void, BuiltinTemplate[]];
   openBuiltinTemplate: [{ name: string }, SourceHandle];
   /** Reads and checks a source without running any of it; adds how it relates to what is installed. */
-  inspect: [{ sourceId: string }, Inspection];
+  inspect: [{ sourceId: string }, SourceInspection];
   /** Shows the system folder dialog for a file_watch trigger; the folder is then referred to by id. */
   pickWatchFolder: [void, { folderId: string; displayPath: string } | null];
-  install: [unknown, unknown];
-  previewApply: [unknown, unknown];
-  apply: [unknown, unknown];
-  dashboard: [void, unknown];
-  setToolAccess: [unknown, unknown];
-  armTrigger: [unknown, unknown];
-  disarmTrigger: [unknown, unknown];
-  rotateWebhookSecret: [unknown, unknown];
-  uninstallPackage: [{ name: string }, unknown];
-  archiveAgent: [{ agentId: string }, unknown];
-  settings: [void, unknown];
-  saveMcpServer: [unknown, unknown];
-  removeMcpServer: [{ name: string }, unknown];
-  saveSecret: [{ name: string; value: string }, unknown];
-  removeSecret: [{ name: string }, unknown];
+  install: [InstallRequest, InstallReceipt];
+  previewApply: [ApplyPreviewRequest, ApplyPreview];
+  apply: [ApplyTemplateRequest, ApplyReceipt];
+  dashboard: [void, Dashboard];
+  setToolAccess: [SetToolAccessRequest, AgentView];
+  armTrigger: [ArmTriggerRequest, TriggerArmed];
+  disarmTrigger: [{ triggerId: string }, TriggerView];
+  rotateWebhookSecret: [{ triggerId: string }, TriggerArmed];
+  uninstallPackage: [{ name: string }, UninstallReceipt];
+  archiveAgent: [{ agentId: string }, AgentView];
+  settings: [void, SettingsView];
+  saveMcpServer: [SavedMcpServer, SettingsView];
+  removeMcpServer: [{ name: string }, SettingsView];
+  saveSecret: [{ name: string; value: string }, SettingsView];
+  removeSecret: [{ name: string }, SettingsView];
 }
 
 export type ApiMethod = keyof ApiMethods;
@@ -111,3 +333,90 @@ export const API_METHODS = [
 export type ApiMethodsListed = Exclude<ApiMethod, (typeof API_METHODS)[number]> extends never ? true : never;
 const apiMethodsListed: ApiMethodsListed = true;
 void apiMethodsListed;
+
+/** The longest string any request may carry (64 KiB): a 10 MB string is refused at the door. */
+export const MAX_REQUEST_STRING = 65_536;
+
+const id = { type: 'string', minLength: 1, maxLength: 256 } as const;
+const name = { type: 'string', minLength: 1, maxLength: 128 } as const;
+const text = { type: 'string', maxLength: MAX_REQUEST_STRING } as const;
+const noRequest = { type: ['object', 'null'], maxProperties: 0 } as const;
+const strict = (properties: Record<string, unknown>, required: string[]) => ({ type: 'object', properties, required, additionalProperties: false }) as const;
+const parameterValue = { type: ['string', 'number', 'boolean'], maxLength: MAX_REQUEST_STRING } as const;
+
+/**
+ * The JSON Schema (draft 2020-12) of every method's request. A method without a request takes
+ * nothing (`undefined`, `null` or `{}`). Every object is closed (`additionalProperties: false`),
+ * every string and list is bounded: the renderer is treated as untrusted (DESIGN.md "Security of
+ * the app itself").
+ */
+export const API_REQUEST_SCHEMAS: Record<ApiMethod, Record<string, unknown>> = {
+  appInfo: noRequest,
+  openDialog: strict({ kind: { enum: ['file', 'folder'] } }, ['kind']),
+  listBuiltinTemplates: noRequest,
+  openBuiltinTemplate: strict({ name }, ['name']),
+  inspect: strict({ sourceId: id }, ['sourceId']),
+  pickWatchFolder: noRequest,
+  install: strict(
+    {
+      sourceId: id,
+      decisions: strict(
+        {
+          agents: {
+            type: 'object',
+            maxProperties: 256,
+            propertyNames: name,
+            additionalProperties: strict({ access: { type: 'object', maxProperties: 256, propertyNames: { type: 'string', minLength: 1, maxLength: 1024 }, additionalProperties: { type: 'boolean' } } }, ['access']),
+          },
+          triggers: {
+            type: 'object',
+            maxProperties: 256,
+            propertyNames: name,
+            additionalProperties: strict({ armed: { type: 'boolean' }, folderId: id }, ['armed']),
+          },
+        },
+        ['agents', 'triggers'],
+      ),
+      allowDowngrade: { type: 'boolean' },
+    },
+    ['sourceId', 'decisions'],
+  ),
+  previewApply: strict(
+    {
+      sourceId: id,
+      parameters: { type: 'object', maxProperties: 256, propertyNames: name, additionalProperties: parameterValue },
+      grants: { type: 'array', maxItems: 1024, items: { type: 'string', minLength: 1, maxLength: 1024 } },
+    },
+    ['sourceId', 'parameters', 'grants'],
+  ),
+  apply: strict(
+    {
+      sourceId: id,
+      parameters: { type: 'object', maxProperties: 256, propertyNames: name, additionalProperties: parameterValue },
+      grants: { type: 'array', maxItems: 1024, items: { type: 'string', minLength: 1, maxLength: 1024 } },
+      requestId: id,
+    },
+    ['sourceId', 'parameters', 'grants', 'requestId'],
+  ),
+  dashboard: noRequest,
+  setToolAccess: strict({ agentId: id, tool: { type: 'string', minLength: 1, maxLength: 1024 }, granted: { type: 'boolean' } }, ['agentId', 'tool', 'granted']),
+  armTrigger: strict({ triggerId: id, folderId: id }, ['triggerId']),
+  disarmTrigger: strict({ triggerId: id }, ['triggerId']),
+  rotateWebhookSecret: strict({ triggerId: id }, ['triggerId']),
+  uninstallPackage: strict({ name }, ['name']),
+  archiveAgent: strict({ agentId: id }, ['agentId']),
+  settings: noRequest,
+  saveMcpServer: strict(
+    {
+      name: { type: 'string', pattern: '^[a-z0-9_-]+$', maxLength: 128 },
+      transport: { enum: ['stdio', 'streamable-http', 'sse'] },
+      command: { type: 'string', minLength: 1, maxLength: 4096 },
+      args: { type: 'array', maxItems: 256, items: { type: 'string', maxLength: 4096 } },
+      url: { type: 'string', minLength: 1, maxLength: 4096 },
+    },
+    ['name', 'transport'],
+  ),
+  removeMcpServer: strict({ name }, ['name']),
+  saveSecret: strict({ name, value: { type: 'string', minLength: 1, maxLength: 16_384 } }, ['name', 'value']),
+  removeSecret: strict({ name }, ['name']),
+};

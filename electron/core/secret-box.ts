@@ -1,0 +1,83 @@
+/**
+ * Where secrets (webhook signing secrets, saved API keys) are sealed before the store keeps them.
+ *
+ * DESIGN.md "Consent, install, apply": a webhook secret is "stored encrypted with the OS keychain
+ * via safeStorage". Electron main passes a box over `safeStorage.encryptStringAsync` /
+ * `decryptStringAsync` (TOOLCHAIN.md: the sync calls are deprecated); this module has no `electron`
+ * import, so it declares the interface and a FILE-KEY box for tests and the CLI, which is not a
+ * keychain and says so (`backend()` is `basic_text`).
+ */
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { mkdir, open, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { SecretBackend } from '../../shared/api';
+
+/** Seals and opens secrets. `backend()` tells the user honestly where they live. */
+export interface SecretBox {
+  backend(): SecretBackend;
+  encrypt(text: string): Promise<Uint8Array>;
+  decrypt(bytes: Uint8Array): Promise<string>;
+}
+
+const KEY_FILE = 'secret-box.key';
+const VERSION = 1;
+
+/**
+ * A box keyed by a random 32-byte key in `dir/secret-box.key` (mode 0600), AES-256-GCM.
+ * NOT A KEYCHAIN: anyone who can read the data folder can read the key. Used by tests and the
+ * CLI (which cannot reach Electron's safeStorage); reports `basic_text` so nothing pretends otherwise.
+ * The key file is made on first encrypt, never on read, so inspecting leaves the folder untouched.
+ */
+export function createFileKeySecretBox(dir: string): SecretBox {
+  let key: Promise<Buffer> | null = null;
+  const loadKey = (create: boolean): Promise<Buffer> => {
+    key ??= (async () => {
+      const path = join(dir, KEY_FILE);
+      try {
+        const bytes = await readFile(path);
+        if (bytes.length !== 32) throw new Error(`${path} is not a 32-byte key`);
+        return bytes;
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || !create) throw error;
+        await mkdir(dir, { recursive: true });
+        const fresh = randomBytes(32);
+        const handle = await open(path, 'wx', 0o600);
+        try {
+          await handle.writeFile(fresh);
+          await handle.sync();
+        } finally {
+          await handle.close();
+        }
+        return fresh;
+      }
+    })();
+    const pending = key;
+    pending.catch(() => {
+      if (key === pending) key = null;
+    });
+    return pending;
+  };
+  return {
+    backend: () => 'basic_text',
+    async encrypt(text) {
+      const iv = randomBytes(12);
+      const cipher = createCipheriv('aes-256-gcm', await loadKey(true), iv);
+      const body = Buffer.concat([cipher.update(text, 'utf8'), cipher.final()]);
+      return Buffer.concat([Buffer.from([VERSION]), iv, cipher.getAuthTag(), body]);
+    },
+    async decrypt(bytes) {
+      const data = Buffer.from(bytes);
+      if (data.length < 29 || data[0] !== VERSION) throw new Error('sealed secret has an unknown format');
+      const decipher = createDecipheriv('aes-256-gcm', await loadKey(false), data.subarray(1, 13));
+      decipher.setAuthTag(data.subarray(13, 29));
+      return Buffer.concat([decipher.update(data.subarray(29)), decipher.final()]).toString('utf8');
+    },
+  };
+}
+
+/** A box for a machine that cannot keep secrets: every seal is refused, so nothing is stored in clear. */
+export const unavailableSecretBox: SecretBox = {
+  backend: () => 'unavailable',
+  encrypt: () => Promise.reject(new Error('this machine has no way to keep secrets')),
+  decrypt: () => Promise.reject(new Error('this machine has no way to keep secrets')),
+};

@@ -1,0 +1,47 @@
+/**
+ * Atomic replacement of a small file: write a temp file beside it, fsync, rename over, fsync the
+ * folder (DESIGN.md "Consent, install, apply": "Writes are atomic (write, fsync, rename)").
+ * A crash at any point leaves either the old file or the new one, never a torn mix.
+ */
+import { randomUUID } from 'node:crypto';
+import { open, rename, unlink } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+
+/** Test hooks: a fault injected between the temp file's fsync and the rename. */
+export interface AtomicWriteFaults {
+  beforeRename?: (tempPath: string) => void | Promise<void>;
+}
+
+/** Writes `data` to `path` atomically; on any failure the temp file is removed and `path` is untouched. */
+export async function writeFileAtomic(path: string, data: string | Uint8Array, faults: AtomicWriteFaults = {}): Promise<void> {
+  const temp = join(dirname(path), `.${basename(path)}.tmp-${process.pid}-${randomUUID()}`);
+  try {
+    const handle = await open(temp, 'wx', 0o600);
+    try {
+      await handle.writeFile(data);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await faults.beforeRename?.(temp);
+    await rename(temp, path);
+  } catch (error) {
+    await unlink(temp).catch(() => undefined);
+    throw error;
+  }
+  await syncDir(dirname(path));
+}
+
+/** fsyncs a folder so a rename in it survives a power cut (a no-op where folders cannot be opened, e.g. Windows). */
+export async function syncDir(dir: string): Promise<void> {
+  let handle;
+  try {
+    handle = await open(dir, 'r');
+    await handle.sync();
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== 'EISDIR' && code !== 'EPERM' && code !== 'EACCES' && code !== 'EINVAL') throw error;
+  } finally {
+    await handle?.close();
+  }
+}

@@ -1,0 +1,191 @@
+/**
+ * The store's one state file (`state.json` in the data folder): its records and its schema.
+ *
+ * DESIGN.md "Consent, install, apply": the store records the user's answers, never the package's
+ * defaults; it is versioned and validated on load. Paths inside it are relative to the data folder,
+ * except a watched folder, which is the absolute path the user picked.
+ */
+import Ajv2020 from 'ajv/dist/2020';
+import type { ApplyReceipt, SavedMcpServer, StoreDamage, TriggerView } from '../../../shared/api';
+import type { ApolliaManifest } from '../../../shared/apollia-manifest';
+import type { ApplyPreview, ToolSetting } from '../../../shared/apply-preview';
+import type { AccessDecision } from '../../../shared/consent';
+import type { PinValue, TemplateModel } from '../../../shared/template-manifest';
+import type { ActionFamily } from '../../../shared/apollia-manifest';
+
+/** The state file's format version. A newer file is refused, never rewritten. */
+export const STATE_VERSION = 1;
+
+/** An installed `.apo` package. */
+export interface PackageRecord {
+  name: string;
+  version: string;
+  publisher: string;
+  description: string;
+  sha256: string;
+  installedAt: string;
+  updatedAt: string | null;
+  /** The extracted package, relative to the data folder (`packages/<name>/<version>`). */
+  dir: string;
+  /** The manifest as inspected: what the user consented to, for the next update's diff. */
+  manifest: ApolliaManifest;
+}
+
+/** An agent of an installed package: its data comes from the manifest, its access from the user. */
+export interface PackageAgentRecord {
+  origin: 'package';
+  /** `<package>/<agent id>`. */
+  id: string;
+  packageName: string;
+  agentId: string;
+  displayName: string;
+  description: string;
+  access: AccessDecision[];
+  model: string | null;
+  createdAt: string;
+  archived: boolean;
+}
+
+/** One tool of a template agent's tool settings. */
+export interface ToolSettingRecord {
+  family: ActionFamily | null;
+  setting: ToolSetting;
+  pin: Record<string, PinValue> | null;
+  /** The pin's parameters were not given: the tool stays denied (spec "Apply"). */
+  pinMissing: boolean;
+}
+
+/** An agent made by applying a template: exactly what the apply preview showed. */
+export interface TemplateAgentRecord {
+  origin: 'template';
+  id: string;
+  templateName: string;
+  templateVersion: string;
+  displayName: string;
+  description: string;
+  /** Its files, relative to the data folder (`agents/<id>`): `instructions.md`, `skills/<name>/SKILL.md` with the rules beside each. */
+  dir: string;
+  files: string[];
+  toolSettings: Record<string, ToolSettingRecord>;
+  model: TemplateModel | null;
+  effort: string | null;
+  budgetPerRunUsd: number | null;
+  learning: boolean | null;
+  approvals: 'ask' | 'never';
+  preview: ApplyPreview;
+  requestId: string;
+  createdAt: string;
+  archived: boolean;
+}
+
+export type AgentRecord = PackageAgentRecord | TemplateAgentRecord;
+
+/** A trigger: proposed by a package or made by an apply; armed only by the user. */
+export interface TriggerRecord {
+  /** `<package>/<trigger id>` or `<agent id>/<trigger name>`. */
+  id: string;
+  name: string;
+  packageName: string | null;
+  /** The agent it starts (a store agent id), or null when it starts a package workflow. */
+  agentId: string | null;
+  target: string;
+  input: string | null;
+  type: TriggerView['type'];
+  schedule: string | null;
+  every: string | null;
+  timezone: string | null;
+  at: string | null;
+  recursive: boolean | null;
+  events: string[] | null;
+  maxConcurrent: number | null;
+  /** `and` for `.apo` triggers, `or` for template schedules (DESIGN.md "Cron"). */
+  dayRule: 'and' | 'or';
+  armed: boolean;
+  armedAt: string | null;
+  /** The folder a file_watch watches: absolute, from a main-process folder dialog. */
+  folder: string | null;
+  /** Key of the sealed secret in `webhookSecrets`, or null. */
+  secretRef: string | null;
+}
+
+/** The whole state file. */
+export interface StoreState {
+  version: typeof STATE_VERSION;
+  packages: Record<string, PackageRecord>;
+  agents: Record<string, AgentRecord>;
+  triggers: Record<string, TriggerRecord>;
+  settings: {
+    mcpServers: Record<string, SavedMcpServer>;
+    /** Saved secrets by catalogue name: base64 of the sealed value. */
+    secrets: Record<string, { sealed: string; savedAt: string }>;
+  };
+  /** Webhook secrets by ref: base64 of the sealed value. */
+  webhookSecrets: Record<string, string>;
+  /** Applies by client request id: a second apply with the same id answers this and makes nothing. */
+  applies: Record<string, ApplyReceipt>;
+  /** Damaged state files kept aside, shown on the dashboard. */
+  damage: StoreDamage[];
+}
+
+/** A state with nothing installed. */
+export function emptyState(): StoreState {
+  return { version: STATE_VERSION, packages: {}, agents: {}, triggers: {}, settings: { mcpServers: {}, secrets: {} }, webhookSecrets: {}, applies: {}, damage: [] };
+}
+
+const str = { type: 'string' };
+const nstr = { type: ['string', 'null'] };
+const bool = { type: 'boolean' };
+const obj = { type: 'object' };
+const rec = (items: unknown) => ({ type: 'object', additionalProperties: items });
+const closed = (properties: Record<string, unknown>) => ({ type: 'object', properties, required: Object.keys(properties), additionalProperties: false });
+
+const packageSchema = closed({ name: str, version: str, publisher: str, description: str, sha256: str, installedAt: str, updatedAt: nstr, dir: str, manifest: obj });
+const accessSchema = closed({ entry: str, family: nstr, granted: bool });
+const packageAgent = closed({
+  origin: { const: 'package' }, id: str, packageName: str, agentId: str, displayName: str, description: str,
+  access: { type: 'array', items: accessSchema }, model: nstr, createdAt: str, archived: bool,
+});
+const toolSetting = closed({ family: nstr, setting: { enum: ['allow', 'ask', 'deny'] }, pin: { type: ['object', 'null'] }, pinMissing: bool });
+const templateAgent = closed({
+  origin: { const: 'template' }, id: str, templateName: str, templateVersion: str, displayName: str, description: str, dir: str,
+  files: { type: 'array', items: str }, toolSettings: rec(toolSetting), model: { type: ['object', 'null'] }, effort: nstr,
+  budgetPerRunUsd: { type: ['number', 'null'] }, learning: { type: ['boolean', 'null'] }, approvals: { enum: ['ask', 'never'] },
+  preview: obj, requestId: str, createdAt: str, archived: bool,
+});
+const trigger = closed({
+  id: str, name: str, packageName: nstr, agentId: nstr, target: str, input: nstr,
+  type: { enum: ['cron', 'interval', 'file_watch', 'webhook', 'schedule', 'at'] },
+  schedule: nstr, every: nstr, timezone: nstr, at: nstr, recursive: { type: ['boolean', 'null'] },
+  events: { type: ['array', 'null'], items: str }, maxConcurrent: { type: ['integer', 'null'] },
+  dayRule: { enum: ['and', 'or'] }, armed: bool, armedAt: nstr, folder: nstr, secretRef: nstr,
+});
+
+/** The JSON Schema a state file must meet to be loaded. */
+export const STATE_SCHEMA = closed({
+  version: { const: STATE_VERSION },
+  packages: rec(packageSchema),
+  agents: rec({ oneOf: [packageAgent, templateAgent] }),
+  triggers: rec(trigger),
+  settings: closed({
+    mcpServers: rec({
+      type: 'object',
+      properties: { name: str, transport: { enum: ['stdio', 'streamable-http', 'sse'] }, command: str, args: { type: 'array', items: str }, url: str },
+      required: ['name', 'transport'],
+      additionalProperties: false,
+    }),
+    secrets: rec(closed({ sealed: str, savedAt: str })),
+  }),
+  webhookSecrets: rec(str),
+  applies: rec(obj),
+  damage: { type: 'array', items: closed({ keptAs: str, reason: str, at: str }) },
+});
+
+const validate = new Ajv2020({ allErrors: false, strict: false }).compile(STATE_SCHEMA);
+
+/** Checks parsed JSON against the state schema; returns a sentence naming the first problem, or null. */
+export function stateProblem(value: unknown): string | null {
+  if (validate(value)) return null;
+  const error = validate.errors?.[0];
+  if (!error) return 'it does not match the store format';
+  return `\`${error.instancePath || '/'}\` ${error.message ?? 'is invalid'}`;
+}

@@ -1,0 +1,137 @@
+/**
+ * What is installed on this machine: one versioned state file in the data folder, read and
+ * written one writer at a time (DESIGN.md "Consent, install, apply").
+ *
+ * - Reads take no lock and create nothing: a missing data folder or state file reads as empty.
+ * - `update` runs read-modify-write in this process's queue AND under the cross-process lock file
+ *   (`lock.ts`), re-reading the file each time, so the app and the CLI never lose each other's writes.
+ * - A damaged state file (bad JSON, a torn write, a failed validation) is renamed aside to
+ *   `state.json.damaged-<timestamp>`, and the fresh state records it in `damage`, which the
+ *   dashboard shows: it is never silently reset. A file from a newer app version is refused, untouched.
+ */
+import { mkdir, readFile, rename } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { StoreDamage } from '../../../shared/api';
+import { writeFileAtomic, type AtomicWriteFaults } from './atomic-file';
+import { withLockFile } from './lock';
+import { emptyState, STATE_VERSION, stateProblem, type StoreState } from './state';
+
+/** The state file's name in the data folder. */
+export const STATE_FILE = 'state.json';
+/** The cross-process lock's name in the data folder. */
+export const LOCK_FILE = 'state.lock';
+
+/** An expected refusal from inside the store (a stable code and a sentence), carried to the Api as a value. */
+export class StoreError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Options of a store. */
+export interface StoreOptions {
+  now?: () => Date;
+  faults?: AtomicWriteFaults;
+  lockTimeoutMs?: number;
+}
+
+type Loaded = { kind: 'ok'; state: StoreState } | { kind: 'missing' } | { kind: 'damaged'; reason: string };
+
+/** The store over one data folder. */
+export class Store {
+  private queue: Promise<unknown> = Promise.resolve();
+  private readonly now: () => Date;
+
+  constructor(
+    readonly dataDir: string,
+    private readonly options: StoreOptions = {},
+  ) {
+    this.now = options.now ?? (() => new Date());
+  }
+
+  /** Path of the state file. */
+  get statePath(): string {
+    return join(this.dataDir, STATE_FILE);
+  }
+
+  private async load(): Promise<Loaded> {
+    let text: string;
+    try {
+      text = await readFile(this.statePath, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { kind: 'missing' };
+      throw error;
+    }
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch (error) {
+      return { kind: 'damaged', reason: `state.json is not valid JSON (${(error as Error).message}); it may have been cut short` };
+    }
+    const version = (value as { version?: unknown } | null)?.version;
+    if (typeof version === 'number' && version > STATE_VERSION) {
+      throw new StoreError('store.future_version', `state.json was written by a newer Apollia Desktop (format ${version}; this one reads ${STATE_VERSION}): update the app; the file was left as it is`);
+    }
+    const problem = stateProblem(value);
+    if (problem !== null) return { kind: 'damaged', reason: `state.json does not match the store format: ${problem}` };
+    return { kind: 'ok', state: value as StoreState };
+  }
+
+  /** Keeps a damaged file aside and returns the fresh state that reports it (caller holds the lock). */
+  private async setAside(reason: string): Promise<StoreState> {
+    const at = this.now().toISOString();
+    const keptAs = `${STATE_FILE}.damaged-${at.replace(/[:.]/g, '-')}`;
+    await rename(this.statePath, join(this.dataDir, keptAs));
+    const state = emptyState();
+    const damage: StoreDamage = { keptAs, reason, at };
+    state.damage.push(damage);
+    await writeFileAtomic(this.statePath, `${JSON.stringify(state, null, 2)}\n`, this.options.faults);
+    return state;
+  }
+
+  private enqueue<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(fn, fn);
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  /** The current state. Creates nothing, unless the file is damaged (then it is set aside, under the lock). */
+  read(): Promise<StoreState> {
+    return this.enqueue(async () => {
+      const loaded = await this.load();
+      if (loaded.kind === 'ok') return loaded.state;
+      if (loaded.kind === 'missing') return emptyState();
+      return this.locked(async () => {
+        const again = await this.load();
+        if (again.kind === 'ok') return again.state;
+        if (again.kind === 'missing') return emptyState();
+        return this.setAside(again.reason);
+      });
+    });
+  }
+
+  private locked<T>(fn: () => Promise<T>): Promise<T> {
+    return mkdir(this.dataDir, { recursive: true }).then(() => withLockFile(join(this.dataDir, LOCK_FILE), fn, this.options.lockTimeoutMs));
+  }
+
+  /**
+   * One read-modify-write. `change` gets a private copy of the state and returns the result; the
+   * copy is written (atomically) only when `change` returns normally and `write` is not false.
+   * A throw leaves the file as it was.
+   */
+  update<T>(change: (state: StoreState) => Promise<{ result: T; write?: boolean }> | { result: T; write?: boolean }): Promise<T> {
+    return this.enqueue(() =>
+      this.locked(async () => {
+        const loaded = await this.load();
+        const state = loaded.kind === 'ok' ? loaded.state : loaded.kind === 'missing' ? emptyState() : await this.setAside(loaded.reason);
+        const draft = structuredClone(state);
+        const { result, write } = await change(draft);
+        if (write !== false) await writeFileAtomic(this.statePath, `${JSON.stringify(draft, null, 2)}\n`, this.options.faults);
+        return result;
+      }),
+    );
+  }
+}

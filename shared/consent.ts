@@ -1,0 +1,78 @@
+/**
+ * What the user answers on an `.apo` consent form, and the form's starting proposal.
+ *
+ * DESIGN.md "Consent, install, apply": a package never grants itself anything. Its
+ * `agents.defaults.access` is a proposal the form shows ticked; its triggers are proposals shown
+ * unarmed. The store records the user's answers (these types), never the package's defaults.
+ */
+import { apolliaNativeTool } from './catalogues';
+import type { ActionFamily, ApolliaManifest } from './apollia-manifest';
+
+/** One agent's answers: each entry of its `defaults.access`, granted (true) or not (false). */
+export interface AgentConsent {
+  access: Record<string, boolean>;
+}
+
+/** Whether to arm one trigger; a file_watch trigger needs a folder picked with `pickWatchFolder`. */
+export interface TriggerArming {
+  armed: boolean;
+  /** The id `pickWatchFolder` returned (the renderer never sends a path). */
+  folderId?: string;
+}
+
+/**
+ * The user's answers for one install, by agent id and trigger id. An agent or trigger the answers
+ * leave out gets nothing: no access granted, not armed (for an update: its kept decision).
+ */
+export interface ConsentDecision {
+  agents: Record<string, AgentConsent>;
+  triggers: Record<string, TriggerArming>;
+}
+
+/** One access entry as the store records it: the entry, its action family when known, the answer. */
+export interface AccessDecision {
+  entry: string;
+  /** Null when the family is not known here (an MCP tool, another agent). */
+  family: ActionFamily | null;
+  granted: boolean;
+}
+
+/**
+ * The action family of an access entry, when this machine can tell it (spec: "[agents.defaults]
+ * access"): a native tool from the catalogue, `pkg:<package>/<tool>` from the package's tools,
+ * `workflow:<package>/<name>` from its workflows. MCP tools and `agent:<id>` are not known before
+ * they run: null.
+ */
+export function accessFamily(manifest: ApolliaManifest, entry: string): ActionFamily | null {
+  const pkg = /^pkg:([^/]+)\/(.+)$/.exec(entry);
+  if (pkg) {
+    if (pkg[1] !== manifest.package.name) return null;
+    return manifest.tools?.find((tool) => tool.name === pkg[2])?.action ?? null;
+  }
+  const workflow = /^workflow:([^/]+)\/(.+)$/.exec(entry);
+  if (workflow) {
+    if (workflow[1] !== manifest.package.name) return null;
+    return manifest.workflows?.find((w) => w.name === workflow[2])?.action ?? null;
+  }
+  if (entry.includes(':')) return null;
+  return apolliaNativeTool(entry)?.family ?? null;
+}
+
+/**
+ * The consent form's starting point: every default access entry ticked (the package's proposal,
+ * which the user may untick), and no trigger armed (spec: "installing it does not arm them on its own").
+ */
+export function proposedConsent(manifest: ApolliaManifest): ConsentDecision {
+  const agents: Record<string, AgentConsent> = {};
+  for (const agent of manifest.agents ?? []) {
+    agents[agent.id] = { access: Object.fromEntries((agent.defaults?.access ?? []).map((entry) => [entry, true])) };
+  }
+  const triggers: Record<string, TriggerArming> = {};
+  for (const trigger of manifest.triggers ?? []) triggers[trigger.id] = { armed: false };
+  return { agents, triggers };
+}
+
+/** Every access entry an agent of `manifest` may be granted: exactly its `defaults.access` (spec: "Nothing the list does not name is offered"). */
+export function offeredAccess(manifest: ApolliaManifest, agentId: string): string[] {
+  return manifest.agents?.find((agent) => agent.id === agentId)?.defaults?.access ?? [];
+}

@@ -1,0 +1,218 @@
+/**
+ * What an update (or a downgrade) changes in what a package asks, and the decisions it starts from.
+ *
+ * DESIGN.md "Consent, install, apply": "the user's answers are what the store records, and an
+ * update keeps them. An update shows what changed in what it asks." The spec says the same of
+ * `[agents.defaults]`: "an override the user sets on their machine takes precedence, and a package
+ * update keeps it".
+ *
+ * Decision rule (written down here because the specs are silent):
+ * - an access entry the old version offered, whose action family did not change, keeps the user's
+ *   answer (a revoked tool stays revoked, a granted one stays granted);
+ * - an entry that is new, or whose family changed, is NOT granted in `merged`: it is listed in
+ *   `proposedAccess` so the form can show it ticked as the package's proposal, and only the user's
+ *   confirmation grants it;
+ * - a trigger that is unchanged keeps its arming; a new or changed trigger is never armed.
+ */
+import type { ActionFamily, ApolliaManifest, McpServerEntry, TriggerEntry } from './apollia-manifest';
+import { accessFamily, type ConsentDecision } from './consent';
+
+/** A tool or workflow whose action family changed. */
+export interface FamilyChange {
+  name: string;
+  from: ActionFamily;
+  to: ActionFamily;
+}
+
+/** Tools or workflows added, removed, or with another family. */
+export interface CapabilityDiff {
+  added: string[];
+  removed: string[];
+  familyChanged: FamilyChange[];
+}
+
+/** An MCP server whose launch changed: which of command, args, url, transport, env keys. */
+export interface McpServerChange {
+  name: string;
+  changed: ('command' | 'args' | 'url' | 'transport' | 'env')[];
+}
+
+/** One agent's default access: entries added to or removed from its proposal. */
+export interface AgentAccessDiff {
+  agentId: string;
+  added: string[];
+  removed: string[];
+}
+
+/** What changed between two versions of a package, and the decisions the update starts from. */
+export interface UpdateDiff {
+  fromVersion: string;
+  toVersion: string;
+  tools: CapabilityDiff;
+  workflows: CapabilityDiff;
+  connections: { added: string[]; removed: string[] };
+  mcpServers: { added: string[]; removed: string[]; changed: McpServerChange[] };
+  triggers: { added: string[]; removed: string[]; changed: string[] };
+  agents: { added: string[]; removed: string[]; access: AgentAccessDiff[] };
+  /** The same, as sentences a person reads, most sensitive first; empty when nothing it asks changed. */
+  changes: string[];
+  /** True when the new version asks for anything the old one did not. */
+  asksMore: boolean;
+  /** The user's kept answers; new or changed things not granted and not armed. */
+  merged: ConsentDecision;
+  /** Per agent, the new or re-asked entries the package proposes (shown ticked, not granted until confirmed). */
+  proposedAccess: Record<string, string[]>;
+}
+
+function names<T extends { name: string }>(list: T[] | undefined): Map<string, T> {
+  return new Map((list ?? []).map((item) => [item.name, item]));
+}
+
+function capabilityDiff(before: { name: string; action: ActionFamily }[] | undefined, after: { name: string; action: ActionFamily }[] | undefined): CapabilityDiff {
+  const a = names(before);
+  const b = names(after);
+  return {
+    added: [...b.keys()].filter((n) => !a.has(n)).sort(),
+    removed: [...a.keys()].filter((n) => !b.has(n)).sort(),
+    familyChanged: [...b.values()]
+      .filter((item) => a.has(item.name) && a.get(item.name)?.action !== item.action)
+      .map((item) => ({ name: item.name, from: a.get(item.name)?.action as ActionFamily, to: item.action }))
+      .sort((x, y) => x.name.localeCompare(y.name)),
+  };
+}
+
+function mcpChange(before: McpServerEntry, after: McpServerEntry): McpServerChange['changed'] {
+  const changed: McpServerChange['changed'] = [];
+  if ((before.command ?? '') !== (after.command ?? '')) changed.push('command');
+  if (JSON.stringify(before.args ?? []) !== JSON.stringify(after.args ?? [])) changed.push('args');
+  if ((before.url ?? '') !== (after.url ?? '')) changed.push('url');
+  if ((before.transport ?? 'stdio') !== (after.transport ?? 'stdio')) changed.push('transport');
+  const envKeys = (entry: McpServerEntry) => Object.keys(entry.env ?? {}).sort().join('\n');
+  if (envKeys(before) !== envKeys(after)) changed.push('env');
+  return changed;
+}
+
+function sameTrigger(a: TriggerEntry, b: TriggerEntry): boolean {
+  return a.target === b.target && (a.input ?? '') === (b.input ?? '') && JSON.stringify(a.source, Object.keys(a.source).sort()) === JSON.stringify(b.source, Object.keys(b.source).sort());
+}
+
+function list(items: string[]): string {
+  return items.map((item) => `\`${item}\``).join(', ');
+}
+
+/**
+ * Compares what `before` asked (with the user's `decisions` for it) to what `after` asks.
+ * Pure; the install consent form and the store's update both use it, so what the form shows is
+ * what the store keeps.
+ */
+export function diffUpdate(before: ApolliaManifest, decisions: ConsentDecision, after: ApolliaManifest): UpdateDiff {
+  const tools = capabilityDiff(before.tools, after.tools);
+  const workflows = capabilityDiff(before.workflows, after.workflows);
+
+  const reqBefore = new Set((before.requires ?? []).map((r) => r.type));
+  const reqAfter = new Set((after.requires ?? []).map((r) => r.type));
+  const connections = {
+    added: [...reqAfter].filter((t) => !reqBefore.has(t)).sort(),
+    removed: [...reqBefore].filter((t) => !reqAfter.has(t)).sort(),
+  };
+
+  const mcpBefore = names(before.mcp_servers);
+  const mcpAfter = names(after.mcp_servers);
+  const mcpServers = {
+    added: [...mcpAfter.keys()].filter((n) => !mcpBefore.has(n)).sort(),
+    removed: [...mcpBefore.keys()].filter((n) => !mcpAfter.has(n)).sort(),
+    changed: [...mcpAfter.values()]
+      .flatMap((server) => {
+        const old = mcpBefore.get(server.name);
+        const changed = old ? mcpChange(old, server) : [];
+        return changed.length > 0 ? [{ name: server.name, changed }] : [];
+      })
+      .sort((x, y) => x.name.localeCompare(y.name)),
+  };
+
+  const trBefore = new Map((before.triggers ?? []).map((t) => [t.id, t]));
+  const trAfter = new Map((after.triggers ?? []).map((t) => [t.id, t]));
+  const triggers = {
+    added: [...trAfter.keys()].filter((id) => !trBefore.has(id)).sort(),
+    removed: [...trBefore.keys()].filter((id) => !trAfter.has(id)).sort(),
+    changed: [...trAfter.values()].filter((t) => trBefore.has(t.id) && !sameTrigger(trBefore.get(t.id) as TriggerEntry, t)).map((t) => t.id).sort(),
+  };
+
+  const agBefore = new Map((before.agents ?? []).map((a) => [a.id, a]));
+  const agAfter = new Map((after.agents ?? []).map((a) => [a.id, a]));
+  const agents = {
+    added: [...agAfter.keys()].filter((id) => !agBefore.has(id)).sort(),
+    removed: [...agBefore.keys()].filter((id) => !agAfter.has(id)).sort(),
+    access: [] as AgentAccessDiff[],
+  };
+
+  const merged: ConsentDecision = { agents: {}, triggers: {} };
+  const proposedAccess: Record<string, string[]> = {};
+  for (const agent of after.agents ?? []) {
+    const oldAgent = agBefore.get(agent.id);
+    const oldEntries = oldAgent?.defaults?.access ?? [];
+    const newEntries = agent.defaults?.access ?? [];
+    if (oldAgent) {
+      const added = newEntries.filter((e) => !oldEntries.includes(e));
+      const removed = oldEntries.filter((e) => !newEntries.includes(e));
+      if (added.length > 0 || removed.length > 0) agents.access.push({ agentId: agent.id, added, removed });
+    }
+    const access: Record<string, boolean> = {};
+    const proposed: string[] = [];
+    for (const entry of newEntries) {
+      const kept = oldEntries.includes(entry) && accessFamily(before, entry) === accessFamily(after, entry);
+      const old = decisions.agents[agent.id]?.access[entry];
+      if (kept && old !== undefined) access[entry] = old;
+      else {
+        access[entry] = false;
+        proposed.push(entry);
+      }
+    }
+    merged.agents[agent.id] = { access };
+    if (proposed.length > 0) proposedAccess[agent.id] = proposed;
+  }
+  for (const trigger of after.triggers ?? []) {
+    const old = trBefore.get(trigger.id);
+    const kept = old !== undefined && sameTrigger(old, trigger);
+    merged.triggers[trigger.id] = { armed: kept && decisions.triggers[trigger.id]?.armed === true };
+  }
+
+  const changes: string[] = [];
+  for (const change of [...tools.familyChanged, ...workflows.familyChanged]) changes.push(`\`${change.name}\` now does ${change.to} (was ${change.from})`);
+  if (tools.added.length > 0) changes.push(`New tools: ${list(tools.added)}`);
+  if (workflows.added.length > 0) changes.push(`New workflows: ${list(workflows.added)}`);
+  if (connections.added.length > 0) changes.push(`Needs new connections: ${list(connections.added)}`);
+  for (const server of mcpServers.changed) changes.push(`MCP server \`${server.name}\` would run differently: ${server.changed.join(', ')} changed`);
+  if (mcpServers.added.length > 0) changes.push(`New MCP servers: ${list(mcpServers.added)}`);
+  if (triggers.added.length > 0) changes.push(`New triggers (not armed): ${list(triggers.added)}`);
+  if (triggers.changed.length > 0) changes.push(`Changed triggers (disarmed until you arm them again): ${list(triggers.changed)}`);
+  if (agents.added.length > 0) changes.push(`New agents: ${list(agents.added)}`);
+  for (const diff of agents.access) if (diff.added.length > 0) changes.push(`Agent \`${diff.agentId}\` asks for ${list(diff.added)}`);
+  if (tools.removed.length > 0) changes.push(`Tools removed: ${list(tools.removed)}`);
+  if (workflows.removed.length > 0) changes.push(`Workflows removed: ${list(workflows.removed)}`);
+  if (connections.removed.length > 0) changes.push(`No longer needs: ${list(connections.removed)}`);
+  if (mcpServers.removed.length > 0) changes.push(`MCP servers removed: ${list(mcpServers.removed)}`);
+  if (triggers.removed.length > 0) changes.push(`Triggers removed: ${list(triggers.removed)}`);
+  if (agents.removed.length > 0) changes.push(`Agents removed: ${list(agents.removed)}`);
+  for (const diff of agents.access) if (diff.removed.length > 0) changes.push(`Agent \`${diff.agentId}\` no longer asks for ${list(diff.removed)}`);
+
+  const asksMore =
+    tools.added.length + workflows.added.length + tools.familyChanged.length + workflows.familyChanged.length +
+      connections.added.length + mcpServers.added.length + mcpServers.changed.length + triggers.added.length +
+      triggers.changed.length + agents.added.length + Object.keys(proposedAccess).length > 0;
+
+  return {
+    fromVersion: before.package.version,
+    toVersion: after.package.version,
+    tools,
+    workflows,
+    connections,
+    mcpServers,
+    triggers,
+    agents,
+    changes,
+    asksMore,
+    merged,
+    proposedAccess,
+  };
+}
