@@ -8,6 +8,7 @@
 import type { ApolliaManifest } from '../../../shared/apollia-manifest';
 import { apolliaNativeTool, CONNECTION_TYPES } from '../../../shared/catalogues';
 import type { ArchiveFileInfo, Problem } from '../../../shared/inspection';
+import { isPinnedRequirement } from '../../../shared/risk-summary';
 import { SDK_VERSION } from '../../../shared/sdk';
 import { inputsSchemaProblem } from './inputs-schema';
 import { checkManifestSchema, parseManifestText } from './manifest-parse';
@@ -133,7 +134,7 @@ function manifestWarnings(manifest: ApolliaManifest): Problem[] {
     }
   });
   (manifest.pip?.packages ?? []).forEach((requirement, i) => {
-    if (!/^[A-Za-z0-9][A-Za-z0-9._-]*(\[[A-Za-z0-9._,\s-]*\])?\s*===?\s*[^\s,;<>=!~]+$/.test(requirement.trim())) {
+    if (!isPinnedRequirement(requirement)) {
       warnings.push({
         code: 'package.manifest.unpinned_requirement',
         message: `pip requirement \`${requirement}\` is not pinned to one version (write it as name==version)`,
