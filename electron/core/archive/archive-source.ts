@@ -1,0 +1,162 @@
+/**
+ * Opens an `.apo` file as ONE stream: every raw byte is hashed (SHA-256) as it is read, the format
+ * is told by content (gzip magic → gunzip; a tar header with a valid checksum → plain tar; anything
+ * else refused by name), and the tar bytes are handed out chunk by chunk. Nothing is buffered
+ * beyond one read chunk and one gunzip output chunk.
+ */
+import { createHash, type Hash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { createGunzip, type Gunzip } from 'node:zlib';
+import { FILE_CHUNK_BYTES, GUNZIP_CHUNK_BYTES } from './limits';
+import { ARCHIVE_ERROR, ArchiveRefusal } from './refusal';
+import { BLOCK, hasValidChecksum, isZeroBlock } from './tar-header';
+
+/** Formats recognised by their magic bytes only to refuse them with a message that names them. */
+const OTHER_FORMATS: { name: string; magic: number[] }[] = [
+  { name: 'zstd-compressed archives', magic: [0x28, 0xb5, 0x2f, 0xfd] },
+  { name: 'xz-compressed archives', magic: [0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00] },
+  { name: 'bzip2-compressed archives', magic: [0x42, 0x5a, 0x68] },
+  { name: 'zip archives', magic: [0x50, 0x4b, 0x03, 0x04] },
+  { name: 'zip archives', magic: [0x50, 0x4b, 0x05, 0x06] },
+  { name: '7z archives', magic: [0x37, 0x7a, 0xbc, 0xaf, 0x27, 0x1c] },
+  { name: 'lz4-compressed archives', magic: [0x04, 0x22, 0x4d, 0x18] },
+  { name: 'rar archives', magic: [0x52, 0x61, 0x72, 0x21, 0x1a, 0x07] },
+];
+
+/** What the first bytes of a file say it is. */
+export type Sniffed = { format: 'gzip' | 'tar' } | { format: 'other'; name: string } | { format: 'unknown' };
+
+/** Tells the format from the first bytes (at least 512 when the file has them). */
+export function sniffFormat(head: Uint8Array): Sniffed {
+  if (head.length >= 2 && head[0] === 0x1f && head[1] === 0x8b) return { format: 'gzip' };
+  for (const other of OTHER_FORMATS) {
+    if (head.length >= other.magic.length && other.magic.every((byte, i) => head[i] === byte)) return { format: 'other', name: other.name };
+  }
+  if (head.length >= BLOCK && (hasValidChecksum(head.subarray(0, BLOCK)) || isZeroBlock(head.subarray(0, BLOCK)))) return { format: 'tar' };
+  return { format: 'unknown' };
+}
+
+/** The tar bytes of one archive file, and the SHA-256 of its raw bytes once they are all read. */
+export interface ArchiveSource {
+  format: 'gzip' | 'tar';
+  tarChunks: AsyncIterable<Buffer>;
+  /** Hex SHA-256 of the whole file; call only after `tarChunks` is exhausted. */
+  sha256(): string;
+  /** Stops reading and releases the file and the gunzip stream (safe to call more than once). */
+  close(): void;
+}
+
+/** Opens `path`, or throws the refusal (unreadable, empty, not tar or gzip'd tar). */
+export async function openArchiveSource(path: string): Promise<ArchiveSource> {
+  const file = createReadStream(path, { highWaterMark: FILE_CHUNK_BYTES });
+  const raw = file[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+  const hash = createHash('sha256');
+  let rawBytes = 0;
+  const head: Buffer[] = [];
+  let headBytes = 0;
+  let ended = false;
+  try {
+    while (headBytes < BLOCK) {
+      const next = await raw.next();
+      if (next.done) {
+        ended = true;
+        break;
+      }
+      head.push(next.value);
+      headBytes += next.value.length;
+    }
+  } catch (error) {
+    file.destroy();
+    throw unreadable(path, error);
+  }
+  const first = Buffer.concat(head);
+  for (const chunk of head) hash.update(chunk);
+  rawBytes += first.length;
+
+  if (first.length === 0) {
+    file.destroy();
+    throw new ArchiveRefusal(ARCHIVE_ERROR.notArchive, 'the file is empty: only tar and gzip\'d tar archives are accepted');
+  }
+  const sniffed = sniffFormat(first);
+  if (sniffed.format === 'other') {
+    file.destroy();
+    throw new ArchiveRefusal(ARCHIVE_ERROR.unsupportedFormat, `${sniffed.name} are not accepted: only tar and gzip'd tar`);
+  }
+  if (sniffed.format === 'unknown') {
+    file.destroy();
+    throw new ArchiveRefusal(ARCHIVE_ERROR.notArchive, 'the file is not a tar or gzip\'d tar archive (no gzip signature and no valid tar header at its start)');
+  }
+
+  async function* rawChunks(): AsyncGenerator<Buffer> {
+    yield first;
+    if (ended) return;
+    for (;;) {
+      let next: IteratorResult<Buffer>;
+      try {
+        next = await raw.next();
+      } catch (error) {
+        throw unreadable(path, error);
+      }
+      if (next.done) return;
+      hash.update(next.value);
+      rawBytes += next.value.length;
+      yield next.value;
+    }
+  }
+
+  if (sniffed.format === 'tar') {
+    return {
+      format: 'tar',
+      tarChunks: rawChunks(),
+      sha256: () => hash.digest('hex'),
+      close: () => file.destroy(),
+    };
+  }
+
+  const gunzip = createGunzip({ chunkSize: GUNZIP_CHUNK_BYTES });
+  const input = Readable.from(rawChunks(), { objectMode: false, highWaterMark: FILE_CHUNK_BYTES });
+  // The pipeline's own failure surfaces through the gunzip iterator below; this only keeps it from
+  // being an unhandled rejection when the reader stops early.
+  const feeding = pipeline(input, gunzip).catch(() => undefined);
+  void feeding;
+  return {
+    format: 'gzip',
+    tarChunks: gunzipped(gunzip, () => rawBytes),
+    sha256: () => hash.digest('hex'),
+    close: () => {
+      gunzip.destroy();
+      input.destroy();
+      file.destroy();
+    },
+  };
+}
+
+async function* gunzipped(gunzip: Gunzip, rawBytes: () => number): AsyncGenerator<Buffer> {
+  try {
+    for await (const chunk of gunzip) yield chunk as Buffer;
+  } catch (error) {
+    throw gzipRefusal(error);
+  }
+  // zlib silently stops at the end of the last gzip member when only zero bytes follow; anything
+  // after the gzip stream is refused, as after the tar end (a reader must see the bytes it hashed).
+  if (gunzip.bytesWritten < rawBytes()) {
+    throw new ArchiveRefusal(ARCHIVE_ERROR.trailingData, `the file has ${rawBytes() - gunzip.bytesWritten} bytes after the end of its gzip stream: nothing may follow it`);
+  }
+}
+
+function gzipRefusal(error: unknown): unknown {
+  if (error instanceof ArchiveRefusal) return error;
+  const code = (error as { code?: string }).code;
+  const message = (error as { message?: string }).message ?? String(error);
+  if (code === 'Z_BUF_ERROR') return new ArchiveRefusal(ARCHIVE_ERROR.truncated, 'the archive is truncated: its gzip stream ends early');
+  if (code?.startsWith('Z_')) return new ArchiveRefusal(ARCHIVE_ERROR.corruptGzip, `the gzip stream is corrupt (${message})`);
+  return error;
+}
+
+function unreadable(path: string, error: unknown): ArchiveRefusal {
+  const code = (error as { code?: string }).code;
+  const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a folder' : code === 'EACCES' ? 'permission denied' : ((error as Error).message ?? String(error));
+  return new ArchiveRefusal(ARCHIVE_ERROR.unreadable, `the archive ${path} could not be read: ${why}`);
+}

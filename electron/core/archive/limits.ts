@@ -1,0 +1,52 @@
+/**
+ * The numbers that bound reading an `.apo` (DESIGN.md "Reading without running"), and the few
+ * caps DESIGN leaves to this module, each with the reason for its value.
+ */
+import type { ArchiveLimits } from './types';
+
+const MiB = 1024 * 1024;
+
+/** DESIGN.md "Reading without running": the contract's limits. */
+export const DEFAULT_ARCHIVE_LIMITS: Readonly<ArchiveLimits> = Object.freeze({
+  maxEntries: 10_000,
+  maxTotalBytes: 256 * MiB,
+  maxFileBytes: 64 * MiB,
+  maxManifestBytes: 1 * MiB,
+  maxPathBytes: 255,
+  maxDepth: 32,
+});
+
+/**
+ * Total size of the `*.py` texts kept in memory for the module scan. DESIGN says only the
+ * manifest and the Python texts are buffered; 16 MiB of Python source is far beyond any real
+ * package (the spec's example has 2 KiB) and keeps the reader's peak memory well under 150 MB.
+ */
+export const MAX_PYTHON_TEXT_BYTES = 16 * MiB;
+
+/**
+ * Size of one PAX (`x`/`g`) or GNU long-name/long-link (`L`/`K`) metadata header's data. A name
+ * is at most 255 bytes; 64 KiB leaves room for ordinary PAX records (times, SCHILY.xattr) while a
+ * "metadata bomb" is refused at its header.
+ */
+export const MAX_METADATA_BYTES = 64 * 1024;
+
+/**
+ * Headers of any kind (entries plus PAX/GNU metadata) per archive. Metadata headers are not
+ * entries, but each costs work: at most three per entry (PAX + long name + long link) is generous.
+ */
+export function maxHeaders(limits: ArchiveLimits): number {
+  return limits.maxEntries * 4 + 16;
+}
+
+/**
+ * Zero bytes accepted after the end-of-archive blocks. Tar writers pad the archive to a whole
+ * record (GNU tar: 10 KiB by default, up to a few hundred KiB with `-b`); 1 MiB covers any record
+ * size, and anything beyond it is refused so a stream of zeros cannot be a bomb.
+ */
+export const MAX_TRAILING_ZERO_BYTES = 1 * MiB;
+
+/** Read size of the archive file (one `read` per MiB keeps syscalls and per-chunk work low). */
+export const FILE_CHUNK_BYTES = 1 * MiB;
+
+/** Output chunk size of the gunzip stream (default 16 KiB means eight times more chunks). */
+export const GUNZIP_CHUNK_BYTES = 256 * 1024;

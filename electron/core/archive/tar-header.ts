@@ -1,0 +1,154 @@
+/**
+ * Decoding of one 512-byte tar header (POSIX ustar, GNU and v7 layouts) and of PAX records.
+ * Pure functions over bytes: the streaming and the policy live in `tar-scanner.ts`.
+ */
+import { ARCHIVE_ERROR, ArchiveRefusal, quoteName } from './refusal';
+
+/** Size of a tar block. */
+export const BLOCK = 512;
+
+/** The fields of a header this reader uses. */
+export interface TarHeader {
+  /** `prefix/name` for POSIX ustar, else `name` (decoded later: see `decodeName`). */
+  nameBytes: Buffer;
+  linkBytes: Buffer;
+  /** The type flag as a character; `'\0'` is a regular file in old archives. */
+  typeflag: string;
+  size: number;
+  mode: number;
+}
+
+const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/** True when the block is all zero bytes (the end-of-archive marker). */
+export function isZeroBlock(block: Uint8Array): boolean {
+  for (let i = 0; i < block.length; i++) if (block[i] !== 0) return false;
+  return true;
+}
+
+/**
+ * Whether the stored checksum matches: the sum of all bytes with the checksum field counted as
+ * spaces, unsigned (POSIX) or signed (some historic writers).
+ */
+export function hasValidChecksum(block: Uint8Array): boolean {
+  if (block.length < BLOCK) return false;
+  const stored = parseOctal(block.subarray(148, 156));
+  if (stored === null) return false;
+  let unsigned = 0;
+  let signed = 0;
+  for (let i = 0; i < BLOCK; i++) {
+    const byte = i >= 148 && i < 156 ? 0x20 : block[i]!;
+    unsigned += byte;
+    signed += byte > 127 ? byte - 256 : byte;
+  }
+  return stored === unsigned || stored === signed;
+}
+
+/**
+ * Parses an octal numeric field: optional leading spaces, octal digits, then NUL or space padding.
+ * An all-padding field is 0. Returns null for anything else.
+ */
+export function parseOctal(field: Uint8Array): number | null {
+  let i = 0;
+  while (i < field.length && field[i] === 0x20) i++;
+  let value = 0;
+  let digits = 0;
+  for (; i < field.length; i++) {
+    const byte = field[i]!;
+    if (byte >= 0x30 && byte <= 0x37) {
+      value = value * 8 + (byte - 0x30);
+      digits++;
+    } else break;
+  }
+  for (; i < field.length; i++) if (field[i] !== 0 && field[i] !== 0x20) return null;
+  return digits === 0 ? 0 : value;
+}
+
+/**
+ * A numeric field: octal, or GNU base-256 (first byte 0x80 for a positive number, 0xff negative).
+ * Negative and unreadable values are null; values past 2^53 become Infinity (and fail any limit).
+ */
+export function parseNumeric(field: Uint8Array): number | null {
+  const first = field[0];
+  if (first === 0x80) {
+    let value = 0;
+    for (let i = 1; i < field.length; i++) value = value * 256 + field[i]!;
+    return Number.isSafeInteger(value) ? value : Infinity;
+  }
+  if (first === 0xff) return null;
+  return parseOctal(field);
+}
+
+function cString(field: Buffer): Buffer {
+  const nul = field.indexOf(0);
+  return nul === -1 ? field : field.subarray(0, nul);
+}
+
+/**
+ * Decodes a header block whose checksum was already verified. `offset` (the header's byte offset in
+ * the tar stream) makes a corrupt-field message findable with a hex viewer.
+ */
+export function parseHeader(block: Buffer, offset: number): TarHeader {
+  const typeflag = String.fromCharCode(block[156]!);
+  const name = cString(block.subarray(0, 100));
+  // POSIX ustar ("ustar\0" "00") has a 155-byte prefix; GNU ("ustar  \0") uses those bytes otherwise.
+  const posix = block.toString('latin1', 257, 263) === 'ustar\0';
+  const prefix = posix ? cString(block.subarray(345, 500)) : Buffer.alloc(0);
+  const nameBytes = prefix.length > 0 ? Buffer.concat([prefix, Buffer.from('/'), name]) : name;
+  const size = parseNumeric(block.subarray(124, 136));
+  if (size === null) {
+    throw new ArchiveRefusal(ARCHIVE_ERROR.corruptHeader, `the tar header at byte ${offset} (entry ${quoteName(decodeLossy(nameBytes))}) has an unreadable size field`, decodeLossy(nameBytes));
+  }
+  const mode = parseOctal(block.subarray(100, 108)) ?? 0;
+  return { nameBytes, linkBytes: cString(block.subarray(157, 257)), typeflag, size, mode };
+}
+
+/** Decodes a name strictly as UTF-8, or refuses: names must mean the same on every OS. */
+export function decodeName(bytes: Uint8Array): string {
+  try {
+    return UTF8.decode(bytes);
+  } catch {
+    const lossy = decodeLossy(bytes);
+    throw new ArchiveRefusal(ARCHIVE_ERROR.badEncoding, `archive entry ${quoteName(lossy)} has a name that is not valid UTF-8`, lossy);
+  }
+}
+
+/** A best-effort rendering of bytes, for messages only. */
+export function decodeLossy(bytes: Uint8Array): string {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
+}
+
+/**
+ * Parses PAX extended header records (`"<length> <key>=<value>\n"`, POSIX.1-2001). Lengths are
+ * byte counts, so a value may hold any byte, NUL included (the effective name is checked later).
+ */
+export function parsePaxRecords(data: Buffer, offset: number): Map<string, string> {
+  const records = new Map<string, string>();
+  let pos = 0;
+  const corrupt = (why: string) => new ArchiveRefusal(ARCHIVE_ERROR.corruptPax, `the PAX header at byte ${offset} is malformed: ${why}`);
+  while (pos < data.length) {
+    // Trailing NUL padding after the last record is tolerated (some writers pad the data).
+    if (data[pos] === 0 && isZeroBlock(data.subarray(pos))) break;
+    const space = data.indexOf(0x20, pos);
+    if (space === -1 || space - pos > 12) throw corrupt('a record has no length');
+    const lengthText = data.toString('latin1', pos, space);
+    if (!/^[1-9][0-9]*$/.test(lengthText)) throw corrupt(`record length \`${lengthText}\` is not a number`);
+    const length = Number(lengthText);
+    const end = pos + length;
+    if (end > data.length || data[end - 1] !== 0x0a) throw corrupt('a record runs past the header or does not end with a newline');
+    const record = data.subarray(space + 1, end - 1);
+    const equals = record.indexOf(0x3d);
+    if (equals <= 0) throw corrupt('a record has no `key=value`');
+    let key: string;
+    let value: string;
+    try {
+      key = UTF8.decode(record.subarray(0, equals));
+      value = UTF8.decode(record.subarray(equals + 1));
+    } catch {
+      throw corrupt('a record is not valid UTF-8');
+    }
+    records.set(key, value);
+    pos = end;
+  }
+  return records;
+}
