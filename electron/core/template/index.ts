@@ -1,10 +1,84 @@
 /**
- * Template folders (spec: agentrun-template-packages.md). INTERFACE STUB: the template work replaces it.
+ * Template folders (spec: agentrun-template-packages.md): read without following links, checked
+ * whole, never run (DESIGN.md "Reading without running", "Validation contract").
+ *
+ * Order of the check, so the first error is the first thing to fix: the walk (links, special
+ * files, limits), the folders, agent.md (every field of the spec's table), skills, rules, evals,
+ * then the root files.
  */
-import type { Inspection } from '../../../shared/inspection';
+import type { Inspection, Problem } from '../../../shared/inspection';
+import type { TemplateDetails, TemplateInspection, TemplateSummary } from '../../../shared/template-manifest';
+import { checkAgentMd } from './agent-md';
+import { PackageParts, utf8 } from './package-parts';
+import { walkTemplateFolder } from './walk';
 
-/** Reads and checks a template folder whole, without following links. */
+export { builtinTemplateDir, listBuiltinTemplates, type BuiltinTemplateCard } from './builtin';
+export { checkAgentMd, checkAgentManifest, type AgentMdResult, type PackageContext } from './agent-md';
+export { TEMPLATE_LIMITS } from './walk';
+
+function folderName(dir: string): string {
+  const parts = dir.replace(/[\\/]+$/, '').split(/[\\/]/);
+  return parts[parts.length - 1] ?? '';
+}
+
+function refused(errors: Problem[], summary: TemplateSummary | null = null): TemplateInspection {
+  return { kind: 'template', ok: false, errors, warnings: [], summary, details: null };
+}
+
+/** Reads and checks a template folder whole, without following links. Never throws for a bad folder. */
 export async function inspectTemplateFolder(dir: string): Promise<Inspection> {
-  void dir;
-  return { kind: 'template', ok: false, errors: [{ code: 'template.unimplemented', message: 'template checking is not implemented yet' }], warnings: [], summary: null, details: null };
+  return inspectTemplate(dir);
+}
+
+/** {@link inspectTemplateFolder}, typed: summary and details as shared/template-manifest.ts declares them. */
+export async function inspectTemplate(dir: string): Promise<TemplateInspection> {
+  let walked;
+  try {
+    walked = await walkTemplateFolder(dir);
+  } catch (error) {
+    return refused([{ code: 'template.unreadable', path: '.', message: `${dir} could not be read: ${error instanceof Error ? error.message : String(error)}` }]);
+  }
+  if (!walked.ok) return refused([walked.problem]);
+  const { files, directories } = walked.tree;
+
+  const errors: Problem[] = [];
+  const layout = new PackageParts(files, directories, null);
+  layout.folders();
+  if (layout.errors.length > 0) return refused(layout.errors);
+
+  const agentBytes = files.get('agent.md');
+  if (!agentBytes) return refused([{ code: 'template.agent_md_missing', path: 'agent.md', message: 'agent.md is missing: a template folder holds agent.md at its root' }]);
+  const agentText = utf8(agentBytes);
+  if (agentText === null) return refused([{ code: 'template.encoding', path: 'agent.md', message: 'agent.md: is not UTF-8 text' }]);
+  const agent = checkAgentMd(agentText, { folderName: folderName(dir), files });
+  errors.push(...agent.errors);
+
+  const parts = new PackageParts(files, directories, agent.manifest);
+  parts.checkSkills();
+  parts.checkRules();
+  parts.checkEvals();
+  parts.rootFiles();
+  errors.push(...parts.errors);
+
+  const manifest = agent.manifest;
+  const summary: TemplateSummary | null = manifest
+    ? {
+        name: manifest.name,
+        version: manifest.version,
+        publisher: manifest.author?.name ?? null,
+        mcp_servers: (manifest.mcp ?? []).map((entry) => entry.server),
+        parameters: Object.keys(manifest.parameters ?? {}),
+        triggers: (manifest.triggers ?? []).map((trigger) => ({ id: trigger.name, type: trigger.type, needs: trigger.type === 'webhook' ? 'secret' : null })),
+      }
+    : null;
+  if (errors.length > 0 || !manifest) return refused(errors, summary);
+  const details: TemplateDetails = {
+    manifest,
+    body: agent.body,
+    skills: parts.skills,
+    rules: parts.rules,
+    evals: parts.evals,
+    files: [...files.entries()].map(([path, bytes]) => ({ path, size: bytes.length })).sort((a, b) => (a.path < b.path ? -1 : 1)),
+  };
+  return { kind: 'template', ok: true, errors: [], warnings: [], summary, details };
 }

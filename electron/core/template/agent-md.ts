@@ -1,0 +1,595 @@
+/**
+ * agent.md's front matter held to every field of the spec's table (spec:
+ * agentrun-template-packages.md "agent.md"; DESIGN.md "Template triggers", "Validation contract").
+ *
+ * Strict like `apollia.toml`: an unknown field is refused, every field is checked for its type and
+ * its rule, and each problem names the field by its full path (`parameters.depth.default`,
+ * `mcp[0].pin`, `triggers[0].cron`). Problems are listed in the spec's table order, so the first
+ * one is the first a person meets reading the file top to bottom.
+ */
+import semver from 'semver';
+import { cronProblem, isTimeZone } from '../../../shared/cron';
+import { SECRET_NAMES, TEMPLATE_TOOLS } from '../../../shared/catalogues';
+import type { Problem } from '../../../shared/inspection';
+import {
+  fillText,
+  isCanonicalPinList,
+  canonicalPinList,
+  hasPlaceholder,
+  placeholderNames,
+  type ParameterValue,
+  type PinScalar,
+  type TemplateManifest,
+  type TemplateParameter,
+} from '../../../shared/template-manifest';
+import { readFrontMatter } from './front-matter';
+import { jsonSchemaProblem } from './json-schema';
+
+/** What the agent.md check needs to know of the folder around it. */
+export interface PackageContext {
+  /** The folder's own name: `name` must equal it. */
+  folderName: string;
+  /** The package's files by `/`-separated path (for `output.schema`). */
+  files: ReadonlyMap<string, Uint8Array>;
+}
+
+/** agent.md read and checked: the manifest when it is accepted, its body, and the problems found. */
+export interface AgentMdResult {
+  manifest: TemplateManifest | null;
+  body: string;
+  errors: Problem[];
+}
+
+/** Name of a package, a skill, an MCP server's tools' owner: lowercase letters, digits, dashes (spec: `name`). */
+export const PACKAGE_NAME = /^[a-z0-9-]+$/;
+/** An MCP tool or pinned argument name (spec: `mcp`, "`A-Z a-z 0-9 _ . -`; never `*`"). */
+const TOOL_NAME = /^[A-Za-z0-9_.-]+$/;
+/** An MCP server name as Settings saves it: no `/` or `:`, since the gate name is `mcp:<server>/<tool>`. */
+const SERVER_NAME = /^[A-Za-z0-9_-]{1,64}$/;
+/** A parameter name, as `${parameters.<name>}` names it. */
+const PARAMETER_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
+/** A trigger name: the key an upgrade matches triggers by. */
+const TRIGGER_NAME = /^[a-z0-9][a-z0-9_-]{0,63}$/;
+/** A harness name (`pi`, `claude-agent`). */
+const HARNESS_NAME = /^[a-z0-9][a-z0-9_.-]{0,63}$/;
+/** `model.prefer`: `provider/model-id`. */
+const MODEL_ID = /^[A-Za-z0-9_.-]+\/[^\s/][^\s]*$/;
+/** A Standard Webhooks event type (`lead.submitted`). */
+const EVENT_TYPE = /^[A-Za-z0-9_.:-]{1,128}$/;
+/** RFC 3339 date-time (its form only; the date itself is checked below). */
+const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-](\d{2}):(\d{2}))$/;
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/** Top-level fields, in the spec's table order. */
+const FIELDS = [
+  'name', 'display_name', 'version', 'description', 'license', 'author', 'repository', 'harness', 'model', 'effort',
+  'tools', 'mcp', 'computer', 'parameters', 'secrets', 'budget', 'learning', 'approvals', 'triggers', 'output', 'checks',
+] as const;
+
+/** Where `${parameters.<name>}` may appear in the front matter (spec: agent.md `parameters`). */
+const PLACEHOLDER_PATH = /^(?:display_name|triggers\[\d+\]\.(?:target\.input|cron|timezone)|mcp\[\d+\]\.pin\..+)$/;
+
+type Json = Record<string, unknown>;
+
+function isObject(value: unknown): value is Json {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function show(value: unknown): string {
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+}
+
+/** Checks one manifest, collecting problems in order. */
+class ManifestCheck {
+  readonly errors: Problem[] = [];
+  private readonly declared: Set<string>;
+
+  constructor(private readonly data: Json, private readonly ctx: PackageContext) {
+    this.declared = new Set(isObject(data.parameters) ? Object.keys(data.parameters) : []);
+  }
+
+  fail(code: string, path: string, message: string): void {
+    this.errors.push({ code, path, message: `agent.md: ${message}` });
+  }
+
+  /** Refuses keys outside `allowed` (DESIGN.md: an unknown front matter field is refused). */
+  keys(object: Json, allowed: readonly string[], prefix: string): void {
+    for (const key of Object.keys(object)) {
+      if (!allowed.includes(key)) this.fail('template.unknown_field', `${prefix}${key}`, `unknown field \`${prefix}${key}\``);
+    }
+  }
+
+  missing(path: string, what: string): void {
+    this.fail('template.missing_field', path, `\`${path}\` is required: ${what}`);
+  }
+
+  /** A string field: type, non-empty, optional pattern. Returns it when it is fine. */
+  text(value: unknown, path: string, rule?: { pattern?: RegExp; form?: string; max?: number }): string | undefined {
+    if (typeof value !== 'string' || value.trim() === '') {
+      this.fail('template.invalid_field', path, `\`${path}\` must be non-empty text, not ${show(value)}`);
+      return undefined;
+    }
+    if (rule?.max !== undefined && value.length > rule.max) {
+      this.fail('template.invalid_field', path, `\`${path}\` is longer than ${rule.max} characters`);
+      return undefined;
+    }
+    if (rule?.pattern && !rule.pattern.test(value)) {
+      this.fail('template.invalid_field', path, `\`${path}\` ${show(value)} must be ${rule.form ?? `of the form ${rule.pattern.source}`}`);
+      return undefined;
+    }
+    return value;
+  }
+
+  bool(value: unknown, path: string): void {
+    if (typeof value !== 'boolean') this.fail('template.invalid_field', path, `\`${path}\` must be true or false, not ${show(value)}`);
+  }
+
+  oneOf(value: unknown, path: string, choices: readonly string[]): void {
+    if (typeof value !== 'string' || !choices.includes(value)) {
+      this.fail('template.invalid_field', path, `\`${path}\` must be one of ${choices.join(', ')}, not ${show(value)}`);
+    }
+  }
+
+  /** A list of unique strings, each checked by `each`. */
+  list(value: unknown, path: string, each: (item: string, itemPath: string) => void, options: { nonEmpty?: boolean } = {}): string[] {
+    if (!Array.isArray(value)) {
+      this.fail('template.invalid_field', path, `\`${path}\` must be a list, not ${show(value)}`);
+      return [];
+    }
+    if (options.nonEmpty && value.length === 0) this.fail('template.invalid_field', path, `\`${path}\` must not be empty`);
+    const seen = new Set<string>();
+    const items: string[] = [];
+    value.forEach((item, i) => {
+      const itemPath = `${path}[${i}]`;
+      if (typeof item !== 'string' || item === '') {
+        this.fail('template.invalid_field', itemPath, `\`${itemPath}\` must be non-empty text, not ${show(item)}`);
+        return;
+      }
+      if (seen.has(item)) {
+        this.fail('template.duplicate', itemPath, `\`${itemPath}\` repeats ${show(item)}`);
+        return;
+      }
+      seen.add(item);
+      items.push(item);
+      each(item, itemPath);
+    });
+    return items;
+  }
+
+  run(): void {
+    const d = this.data;
+    this.keys(d, FIELDS, '');
+
+    if (d.name === undefined) this.missing('name', `the folder's name, \`${this.ctx.folderName}\``);
+    else {
+      const name = this.text(d.name, 'name', { pattern: PACKAGE_NAME, form: 'lowercase letters, digits and dashes', max: 64 });
+      if (name !== undefined && name !== this.ctx.folderName) {
+        this.fail('template.name_mismatch', 'name', `\`name\` ${show(name)} must be the folder's name, \`${this.ctx.folderName}\``);
+      }
+    }
+    if (d.display_name !== undefined) this.text(d.display_name, 'display_name', { max: 200 });
+
+    if (d.version === undefined) this.missing('version', 'the package\'s SemVer 2 version, like 0.1.0');
+    else if (typeof d.version !== 'string' || semver.valid(d.version) !== d.version) {
+      this.fail('template.version', 'version', `version \`${String(d.version)}\` is not SemVer 2 (like 0.1.0)${typeof d.version === 'number' ? ': a bare number is refused, quote a full version' : ''}`);
+    }
+    if (d.description === undefined) this.missing('description', 'what the package does');
+    else this.text(d.description, 'description', { max: 1024 });
+    if (d.license !== undefined) this.text(d.license, 'license', { max: 200 });
+    if (d.author !== undefined) this.author(d.author);
+    if (d.repository !== undefined) this.text(d.repository, 'repository', { max: 500 });
+    if (d.harness !== undefined) {
+      this.list(d.harness, 'harness', (item, path) => {
+        if (!HARNESS_NAME.test(item)) this.fail('template.invalid_field', path, `\`${path}\` ${show(item)} is not a harness name (like pi or claude-agent)`);
+      }, { nonEmpty: true });
+    }
+    if (d.model !== undefined) this.model(d.model);
+    if (d.effort !== undefined) this.oneOf(d.effort, 'effort', ['low', 'medium', 'high', 'xhigh', 'max']);
+    if (d.tools !== undefined) this.tools(d.tools);
+    if (d.mcp !== undefined) this.mcp(d.mcp);
+    if (d.computer !== undefined) this.oneOf(d.computer, 'computer', ['default']);
+    const parameters = d.parameters === undefined ? {} : this.parameters(d.parameters);
+    if (d.secrets !== undefined) {
+      this.list(d.secrets, 'secrets', (item, path) => {
+        if (!SECRET_NAMES.some((secret) => secret.name === item)) {
+          this.fail('template.unknown_secret', path, `\`${path}\` ${show(item)} is not a secret this app can keep (${SECRET_NAMES.map((s) => s.name).join(', ')})`);
+        }
+      });
+    }
+    const hasTriggers = Array.isArray(d.triggers) && d.triggers.length > 0;
+    if (d.budget !== undefined) this.budget(d.budget);
+    else if (hasTriggers) this.missing('budget', 'a package with triggers sets `budget.per_run_usd`, each unattended run\'s cap');
+    if (d.learning !== undefined) this.bool(d.learning, 'learning');
+    if (d.approvals !== undefined) this.oneOf(d.approvals, 'approvals', ['ask', 'never']);
+    if (d.triggers !== undefined) this.triggers(d.triggers, parameters);
+    if (d.output !== undefined) this.output(d.output);
+    if (d.checks !== undefined) this.list(d.checks, 'checks', () => undefined);
+    this.placeholders(d, '');
+  }
+
+  author(value: unknown): void {
+    if (!isObject(value)) {
+      this.fail('template.invalid_field', 'author', `\`author\` must be {name, email?, url?}, not ${show(value)}`);
+      return;
+    }
+    this.keys(value, ['name', 'email', 'url'], 'author.');
+    if (value.name === undefined) this.missing('author.name', 'who wrote the package');
+    else this.text(value.name, 'author.name', { max: 200 });
+    if (value.email !== undefined) this.text(value.email, 'author.email', { pattern: EMAIL, form: 'an email address' });
+    if (value.url !== undefined) {
+      const url = this.text(value.url, 'author.url');
+      if (url !== undefined && !isHttpUrl(url)) this.fail('template.invalid_field', 'author.url', `\`author.url\` ${show(url)} must be an http(s) URL`);
+    }
+  }
+
+  model(value: unknown): void {
+    if (!isObject(value)) {
+      this.fail('template.invalid_field', 'model', `\`model\` must be {tier, prefer?}, not ${show(value)}`);
+      return;
+    }
+    this.keys(value, ['tier', 'prefer'], 'model.');
+    if (value.tier === undefined) this.missing('model.tier', 'fast, balanced or strong');
+    else this.oneOf(value.tier, 'model.tier', ['fast', 'balanced', 'strong']);
+    if (value.prefer !== undefined) this.text(value.prefer, 'model.prefer', { pattern: MODEL_ID, form: 'provider/model-id' });
+  }
+
+  tools(value: unknown): void {
+    this.list(value, 'tools', (item, path) => {
+      if (item.startsWith('mcp:') || item.includes('/')) {
+        this.fail('template.unknown_tool', path, `\`${path}\` ${show(item)} is an MCP tool: MCP tools are granted through \`mcp\`, never \`tools\``);
+      } else if (!TEMPLATE_TOOLS.some((tool) => tool.name === item)) {
+        this.fail('template.unknown_tool', path, `\`${path}\` ${show(item)} is not a tool this app binds (${TEMPLATE_TOOLS.map((t) => t.name).join(', ')})`);
+      }
+    });
+  }
+
+  mcp(value: unknown): void {
+    if (!Array.isArray(value)) {
+      this.fail('template.invalid_field', 'mcp', `\`mcp\` must be a list of {server, tools, required?, allow?, pin?}, not ${show(value)}`);
+      return;
+    }
+    const servers = new Set<string>();
+    value.forEach((entry, i) => {
+      const path = `mcp[${i}]`;
+      if (!isObject(entry)) {
+        this.fail('template.invalid_field', path, `\`${path}\` must be {server, tools, required?, allow?, pin?}, not ${show(entry)}`);
+        return;
+      }
+      this.keys(entry, ['server', 'tools', 'required', 'allow', 'pin'], `${path}.`);
+      if (entry.server === undefined) this.missing(`${path}.server`, 'the name the MCP server is saved under in Settings → MCP servers');
+      else {
+        const server = this.text(entry.server, `${path}.server`, { pattern: SERVER_NAME, form: 'a saved MCP server\'s name (letters, digits, _ and -)' });
+        if (server !== undefined) {
+          if (servers.has(server)) this.fail('template.duplicate', `${path}.server`, `\`${path}.server\` repeats ${show(server)}: list each server once`);
+          servers.add(server);
+        }
+      }
+      let tools: string[] = [];
+      if (entry.tools === undefined) this.missing(`${path}.tools`, 'the tools of the server the agent uses, each by its name');
+      else {
+        tools = this.list(entry.tools, `${path}.tools`, (item, itemPath) => {
+          if (item.includes('*')) this.fail('template.mcp_wildcard', itemPath, `\`${itemPath}\` ${show(item)}: name each tool, never \`*\``);
+          else if (!TOOL_NAME.test(item)) this.fail('template.invalid_field', itemPath, `\`${itemPath}\` ${show(item)} is not a tool name (A-Z a-z 0-9 _ . -)`);
+        }, { nonEmpty: true });
+      }
+      if (entry.required !== undefined) this.bool(entry.required, `${path}.required`);
+      if (entry.allow !== undefined) {
+        this.list(entry.allow, `${path}.allow`, (item, itemPath) => {
+          if (!tools.includes(item)) this.fail('template.mcp_allow', itemPath, `\`${itemPath}\` ${show(item)} is not one of \`${path}.tools\``);
+        });
+      }
+      if (entry.pin !== undefined) this.pin(entry.pin, `${path}.pin`, tools);
+    });
+  }
+
+  /** `pin`: `{<tool>: {<argument>: <value>}}` (spec: agent.md `mcp`). */
+  pin(value: unknown, path: string, tools: string[]): void {
+    if (!isObject(value)) {
+      this.fail('template.pin', path, `\`${path}\` must be {<tool>: {<argument>: <value>}}, not ${show(value)}`);
+      return;
+    }
+    for (const [tool, args] of Object.entries(value)) {
+      if (!tools.includes(tool)) {
+        this.fail('template.pin', path, `\`${path}\` pins ${show(tool)}, which is not one of this entry's tools`);
+        continue;
+      }
+      const toolPath = `${path}.${tool}`;
+      if (!isObject(args) || Object.keys(args).length < 1 || Object.keys(args).length > 8) {
+        this.fail('template.pin', toolPath, `\`${toolPath}\` must pin 1 to 8 top-level arguments, as {<argument>: <value>}`);
+        continue;
+      }
+      for (const [arg, pinned] of Object.entries(args)) {
+        const argPath = `${toolPath}.${arg}`;
+        if (!TOOL_NAME.test(arg)) {
+          this.fail('template.pin', argPath, `\`${argPath}\`: ${show(arg)} is not an argument name (A-Z a-z 0-9 _ . -)`);
+          continue;
+        }
+        if (Array.isArray(pinned)) {
+          if (pinned.length < 1 || pinned.length > 16) {
+            this.fail('template.pin', argPath, `\`${argPath}\` must list 1 to 16 values`);
+            continue;
+          }
+          if (!pinned.every((item) => this.pinScalar(item, argPath))) continue;
+          const scalars = pinned as PinScalar[];
+          if (!isCanonicalPinList(scalars)) {
+            this.fail('template.pin_order', argPath, `\`${argPath}\` must list each value once, null first, then by JSON text: ${JSON.stringify(canonicalPinList(scalars))}`);
+          }
+        } else this.pinScalar(pinned, argPath);
+      }
+    }
+  }
+
+  pinScalar(value: unknown, path: string): boolean {
+    const ok = value === null || typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value));
+    if (!ok) this.fail('template.pin', path, `\`${path}\` ${show(value)} must be text, a number, true/false or null (a list holds only these)`);
+    return ok;
+  }
+
+  parameters(value: unknown): Record<string, TemplateParameter> {
+    const accepted: Record<string, TemplateParameter> = {};
+    if (!isObject(value)) {
+      this.fail('template.invalid_field', 'parameters', `\`parameters\` must be a map of name → {type, description, ...}, not ${show(value)}`);
+      return accepted;
+    }
+    for (const [name, def] of Object.entries(value)) {
+      const path = `parameters.${name}`;
+      if (!PARAMETER_NAME.test(name)) {
+        this.fail('template.invalid_field', path, `\`${path}\`: ${show(name)} is not a parameter name (a letter or _, then letters, digits or _)`);
+        continue;
+      }
+      if (!isObject(def)) {
+        this.fail('template.invalid_field', path, `\`${path}\` must be {type, description, required?, pattern?, enum?, default?}, not ${show(def)}`);
+        continue;
+      }
+      const before = this.errors.length;
+      this.keys(def, ['type', 'required', 'pattern', 'enum', 'default', 'description'], `${path}.`);
+      const type = def.type;
+      if (type === undefined) this.missing(`${path}.type`, 'string, number, integer or boolean');
+      else this.oneOf(type, `${path}.type`, ['string', 'number', 'integer', 'boolean']);
+      if (def.required !== undefined) this.bool(def.required, `${path}.required`);
+      let pattern: RegExp | undefined;
+      if (def.pattern !== undefined) {
+        if (type !== 'string') this.fail('template.invalid_field', `${path}.pattern`, `\`${path}.pattern\` is for string parameters only`);
+        else if (typeof def.pattern !== 'string') this.fail('template.invalid_field', `${path}.pattern`, `\`${path}.pattern\` must be text`);
+        else {
+          try {
+            pattern = new RegExp(def.pattern, 'u');
+          } catch (error) {
+            this.fail('template.pattern', `${path}.pattern`, `\`${path}.pattern\` does not compile: ${error instanceof Error ? error.message : String(error)}`);
+          }
+        }
+      }
+      const fits = (v: unknown, where: string): boolean => {
+        const typeOk = type === 'string' ? typeof v === 'string'
+          : type === 'number' ? typeof v === 'number' && Number.isFinite(v)
+            : type === 'integer' ? typeof v === 'number' && Number.isInteger(v)
+              : type === 'boolean' ? typeof v === 'boolean' : true;
+        if (!typeOk) {
+          this.fail('template.invalid_field', where, `\`${where}\` ${show(v)} is not a ${String(type)}`);
+          return false;
+        }
+        if (pattern && typeof v === 'string' && !pattern.test(v)) {
+          this.fail('template.invalid_field', where, `\`${where}\` ${show(v)} does not match \`${path}.pattern\``);
+          return false;
+        }
+        return true;
+      };
+      let choices: unknown[] | undefined;
+      if (def.enum !== undefined) {
+        if (!Array.isArray(def.enum) || def.enum.length === 0) {
+          this.fail('template.invalid_field', `${path}.enum`, `\`${path}.enum\` must be a non-empty list of choices`);
+        } else {
+          choices = def.enum;
+          const seen = new Set<string>();
+          def.enum.forEach((choice, i) => {
+            const where = `${path}.enum[${i}]`;
+            if (!fits(choice, where)) return;
+            if (seen.has(JSON.stringify(choice))) this.fail('template.duplicate', where, `\`${where}\` repeats ${show(choice)}`);
+            seen.add(JSON.stringify(choice));
+          });
+        }
+      }
+      if (def.default !== undefined && fits(def.default, `${path}.default`) && choices && !choices.some((c) => c === def.default)) {
+        this.fail('template.invalid_field', `${path}.default`, `\`${path}.default\` ${show(def.default)} is not one of \`${path}.enum\``);
+      }
+      if (def.description === undefined) this.missing(`${path}.description`, 'what a person reads beside the field (say the format there, never the pattern)');
+      else this.text(def.description, `${path}.description`, { max: 500 });
+      if (this.errors.length === before) accepted[name] = def as unknown as TemplateParameter;
+    }
+    return accepted;
+  }
+
+  budget(value: unknown): void {
+    if (!isObject(value)) {
+      this.fail('template.invalid_field', 'budget', `\`budget\` must be {per_run_usd}, not ${show(value)}`);
+      return;
+    }
+    this.keys(value, ['per_run_usd'], 'budget.');
+    const usd = value.per_run_usd;
+    if (usd === undefined) this.missing('budget.per_run_usd', 'each run\'s cap in US dollars');
+    else if (typeof usd !== 'number' || !Number.isFinite(usd) || usd <= 0) {
+      this.fail('template.invalid_field', 'budget.per_run_usd', `\`budget.per_run_usd\` must be a positive number of US dollars, not ${show(usd)}`);
+    }
+  }
+
+  triggers(value: unknown, parameters: Record<string, TemplateParameter>): void {
+    if (!Array.isArray(value)) {
+      this.fail('template.invalid_field', 'triggers', `\`triggers\` must be a list, not ${show(value)}`);
+      return;
+    }
+    const names = new Set<string>();
+    const defaults: Record<string, ParameterValue> = {};
+    for (const [name, def] of Object.entries(parameters)) if (def.default !== undefined) defaults[name] = def.default;
+    value.forEach((trigger, i) => {
+      const path = `triggers[${i}]`;
+      if (!isObject(trigger)) {
+        this.fail('template.invalid_field', path, `\`${path}\` must be a trigger {name, type, target, ...}, not ${show(trigger)}`);
+        return;
+      }
+      const type = trigger.type;
+      const extra = type === 'schedule' ? ['cron', 'timezone'] : type === 'at' ? ['at'] : type === 'webhook' ? ['events', 'max_concurrent'] : [];
+      this.keys(trigger, ['name', 'type', 'target', ...extra], `${path}.`);
+      if (trigger.name === undefined) this.missing(`${path}.name`, 'a name unique in the package (an upgrade matches triggers by it)');
+      else {
+        const name = this.text(trigger.name, `${path}.name`, { pattern: TRIGGER_NAME, form: 'lowercase letters, digits, _ and -' });
+        if (name !== undefined) {
+          if (names.has(name)) this.fail('template.duplicate', `${path}.name`, `\`${path}.name\` repeats ${show(name)}: trigger names are unique in the package`);
+          names.add(name);
+        }
+      }
+      if (type === undefined) this.missing(`${path}.type`, 'schedule, at or webhook');
+      else this.oneOf(type, `${path}.type`, ['schedule', 'at', 'webhook']);
+      if (type === 'schedule') this.schedule(trigger, path, parameters, defaults);
+      if (type === 'at') {
+        if (trigger.at === undefined) this.missing(`${path}.at`, 'an RFC 3339 date-time like 2027-03-01T09:00:00Z');
+        else if (typeof trigger.at !== 'string' || !isRfc3339(trigger.at)) {
+          this.fail('template.at', `${path}.at`, `\`${path}.at\` ${show(trigger.at)} is not an RFC 3339 date-time like 2027-03-01T09:00:00Z`);
+        }
+      }
+      if (type === 'webhook') {
+        if (trigger.events !== undefined) {
+          this.list(trigger.events, `${path}.events`, (item, itemPath) => {
+            if (!EVENT_TYPE.test(item)) this.fail('template.invalid_field', itemPath, `\`${itemPath}\` ${show(item)} is not an event type like lead.submitted`);
+          }, { nonEmpty: true });
+        }
+        const max = trigger.max_concurrent;
+        if (max !== undefined && (typeof max !== 'number' || !Number.isInteger(max) || max < 1 || max > 100)) {
+          this.fail('template.invalid_field', `${path}.max_concurrent`, `\`${path}.max_concurrent\` must be a whole number from 1 to 100, not ${show(max)}`);
+        }
+      }
+      const target = trigger.target;
+      if (target === undefined) this.missing(`${path}.target`, '{type: start_run, input?}');
+      else if (!isObject(target)) this.fail('template.invalid_field', `${path}.target`, `\`${path}.target\` must be {type: start_run, input?}, not ${show(target)}`);
+      else {
+        this.keys(target, ['type', 'input'], `${path}.target.`);
+        if (target.type === undefined) this.missing(`${path}.target.type`, 'start_run');
+        else this.oneOf(target.type, `${path}.target.type`, ['start_run']);
+        if (target.input !== undefined) this.text(target.input, `${path}.target.input`, { max: 65536 });
+      }
+    });
+  }
+
+  /** A schedule: its cron and zone are checked with the parameters' defaults filled in (spec: `parameters`). */
+  schedule(trigger: Json, path: string, parameters: Record<string, TemplateParameter>, defaults: Record<string, ParameterValue>): void {
+    const fields: ['cron' | 'timezone', unknown][] = [['cron', trigger.cron], ['timezone', trigger.timezone]];
+    const filled: Record<string, string> = {};
+    for (const [field, raw] of fields) {
+      const where = `${path}.${field}`;
+      if (raw === undefined) {
+        if (field === 'cron') this.missing(where, 'a 5-field cron expression like "0 8 * * 1"');
+        continue;
+      }
+      const text = this.text(raw, where);
+      if (text === undefined) continue;
+      let usable = true;
+      for (const name of placeholderNames(text)) {
+        if (!Object.hasOwn(parameters, name)) usable = false;
+        else if (defaults[name] === undefined) {
+          this.fail('template.schedule_parameter', where, `\`${where}\` uses \`\${parameters.${name}}\`, which has no default: a parameter a schedule uses has one`);
+          usable = false;
+        }
+      }
+      if (usable) filled[field] = fillText(text, defaults);
+    }
+    if (filled.cron !== undefined) {
+      const problem = cronProblem(filled.cron);
+      if (problem) this.fail('template.cron', `${path}.cron`, `\`${path}.cron\`: ${problem}`);
+    }
+    if (filled.timezone !== undefined && !isTimeZone(filled.timezone)) {
+      this.fail('template.timezone', `${path}.timezone`, `\`${path}.timezone\` \`${filled.timezone}\` is not an IANA time zone (like Europe/Paris or UTC)`);
+    }
+  }
+
+  output(value: unknown): void {
+    if (!isObject(value)) {
+      this.fail('template.invalid_field', 'output', `\`output\` must be {schema: <file>}, not ${show(value)}`);
+      return;
+    }
+    this.keys(value, ['schema'], 'output.');
+    if (value.schema === undefined) {
+      this.missing('output.schema', 'a JSON Schema file of the package');
+      return;
+    }
+    const file = this.text(value.schema, 'output.schema');
+    if (file === undefined) return;
+    const bytes = this.ctx.files.get(file);
+    if (!bytes) {
+      this.fail('template.output_schema', 'output.schema', `\`output.schema\` names \`${file}\`, which is not a file of the package`);
+      return;
+    }
+    const problem = jsonSchemaProblem(bytes);
+    if (problem) this.fail('template.output_schema', 'output.schema', `\`output.schema\` \`${file}\` ${problem}`);
+  }
+
+  /**
+   * `${parameters.<name>}` only where the spec allows it, and only naming a declared parameter
+   * (spec: agent.md `parameters`: "nowhere else").
+   */
+  placeholders(value: unknown, path: string): void {
+    if (typeof value === 'string') {
+      if (!hasPlaceholder(value)) return;
+      if (!PLACEHOLDER_PATH.test(path)) {
+        this.fail('template.placeholder', path, `\`${path}\` holds \`\${parameters.…}\`: parameters fill only display_name, the body, a trigger's target.input, a schedule's cron and timezone, and mcp pin values`);
+        return;
+      }
+      for (const name of placeholderNames(value)) {
+        if (!this.declared.has(name)) {
+          this.fail('template.placeholder', path, `\`${path}\` names \`\${parameters.${name}}\`, which is not a declared parameter`);
+        }
+      }
+      return;
+    }
+    if (Array.isArray(value)) value.forEach((item, i) => this.placeholders(item, `${path}[${i}]`));
+    else if (isObject(value)) for (const [key, item] of Object.entries(value)) this.placeholders(item, path === '' ? key : `${path}.${key}`);
+  }
+
+  /** The body's placeholders must name declared parameters. */
+  body(body: string): void {
+    for (const name of placeholderNames(body)) {
+      if (!this.declared.has(name)) this.fail('template.placeholder', 'body', `the body names \`\${parameters.${name}}\`, which is not a declared parameter`);
+    }
+  }
+}
+
+function isHttpUrl(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return url.protocol === 'https:' || url.protocol === 'http:';
+  } catch {
+    return false;
+  }
+}
+
+/** Whether `text` is an RFC 3339 date-time that names a real instant (its form only: a past one passes here). */
+export function isRfc3339(text: string): boolean {
+  const m = RFC3339.exec(text);
+  if (!m) return false;
+  const [year, month, day, hour, minute, second] = [m[1], m[2], m[3], m[4], m[5], m[6]].map(Number) as [number, number, number, number, number, number];
+  if (month < 1 || month > 12 || hour > 23 || minute > 59 || second > 60) return false;
+  const days = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  if (day < 1 || day > days) return false;
+  if (m[9] !== undefined && (Number(m[9]) > 23 || Number(m[10]) > 59)) return false;
+  return Number.isFinite(Date.parse(text.replace('t', 'T').replace('z', 'Z')));
+}
+
+/**
+ * Checks an already parsed front matter `data` and the body against the spec's agent.md table.
+ * The manifest is returned only when nothing was refused.
+ */
+export function checkAgentManifest(data: unknown, body: string, ctx: PackageContext): AgentMdResult {
+  if (!isObject(data)) {
+    return { manifest: null, body, errors: [{ code: 'template.front_matter', path: 'agent.md', message: 'agent.md: front matter must be a map of fields (name, version, description, ...)' }] };
+  }
+  const check = new ManifestCheck(data, ctx);
+  check.run();
+  check.body(body);
+  return { manifest: check.errors.length === 0 ? (data as unknown as TemplateManifest) : null, body, errors: check.errors };
+}
+
+/** Reads agent.md's text (front matter as data only) and checks it whole. Never throws on any input. */
+export function checkAgentMd(text: string, ctx: PackageContext): AgentMdResult {
+  const read = readFrontMatter(text, 'agent.md');
+  if (!read.ok) return { manifest: null, body: '', errors: [read.problem] };
+  return checkAgentManifest(read.value.data, read.value.body, ctx);
+}

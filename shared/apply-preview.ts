@@ -1,0 +1,360 @@
+/**
+ * What applying a template would make, computed without making anything (spec:
+ * agentrun-template-packages.md "Apply"; DESIGN.md "Consent, install, apply").
+ *
+ * One pure function, so the apply screen shows exactly what the store's apply records: the same
+ * object is rendered, then recorded. Nothing here reads the disk, the clock or the network: the
+ * machine's state (saved MCP servers, saved secrets, whether secrets can be kept, now) is passed in.
+ */
+import { cronProblem, describeCron, isTimeZone, nextCronTimes } from './cron';
+import {
+  canonicalPinList,
+  fillText,
+  mcpGateName,
+  placeholderNames,
+  soloPlaceholder,
+  type ParameterValue,
+  type PinScalar,
+  type PinValue,
+  type TemplateDetails,
+  type TemplateParameter,
+  type TemplateTrigger,
+} from './template-manifest';
+
+/** What the owner answered on the apply form. */
+export interface ApplyRequest {
+  /** Values by parameter name; one left out (or empty text) takes its default. */
+  parameters: Record<string, unknown>;
+  /** Gate names (`mcp:<server>/<tool>`) the owner allows; only these become `allow`. */
+  grants: string[];
+}
+
+/** What the machine holds, passed in so the preview stays pure. */
+export interface ApplyMachine {
+  savedMcpServers: string[];
+  savedSecrets: string[];
+  /** Whether a webhook trigger's secret can be kept (the OS keychain works). */
+  canKeepSecrets: boolean;
+  now: Date;
+  /** Gate names the owner denies on this machine: they stay denied, whatever the grants say. */
+  deniedTools?: string[];
+}
+
+/** One field of the parameter form after checking. */
+export interface PreviewParameter {
+  /** The value apply uses (the given one, else the default), or null when none. */
+  value: ParameterValue | null;
+  error?: string;
+}
+
+/** A tool's setting in the agent's tool settings. */
+export type ToolSetting = 'allow' | 'ask' | 'deny';
+
+/** One MCP tool as apply would set it. */
+export interface PreviewMcpTool {
+  name: string;
+  gateName: string;
+  /** What the package asks for it (its `allow` list), shown for consent; never a grant by itself. */
+  asks: 'allow' | 'ask';
+  /** What apply writes: `allow` only when granted; `deny` when the owner denies it or its pin's parameter is missing. */
+  setting: ToolSetting;
+  /** The pin, filled; null when the tool is not pinned or its pin could not be filled (then it is denied). */
+  pin: Record<string, PinValue> | null;
+  /** The parameters the pin is filled from. */
+  pinnedBy?: string[];
+  /** The pin in words, for the consent screen. */
+  pinText?: string;
+}
+
+/** One `mcp` entry as apply would grant it. `saved: false` means apply skips it: nothing of it is granted. */
+export interface PreviewMcpServer {
+  server: string;
+  saved: boolean;
+  required: boolean;
+  tools: PreviewMcpTool[];
+}
+
+/** One trigger as apply would make it, its parameters filled. */
+export interface PreviewTrigger {
+  name: string;
+  type: TemplateTrigger['type'];
+  cron?: string;
+  timezone?: string;
+  /** The schedule in words (standard cron day rule, in its zone). */
+  words?: string;
+  /** Next fire times, ISO 8601 (a schedule's next three; an `at` trigger's date when still ahead). */
+  next: string[];
+  at?: string;
+  events?: string[];
+  max_concurrent?: number;
+  /** The run's input, filled. */
+  input: string | null;
+  error?: string;
+}
+
+/** A warning or a blocker of the preview. */
+export interface PreviewProblem {
+  code: string;
+  path?: string;
+  message: string;
+}
+
+/** Everything apply would make, and whether it can. */
+export interface ApplyPreview {
+  displayName: string;
+  /** agent.md's body with the parameters filled. */
+  instructions: string;
+  parameters: Record<string, PreviewParameter>;
+  /** Native tools the agent gets (the owner's denied ones left out). */
+  tools: string[];
+  mcp: PreviewMcpServer[];
+  triggers: PreviewTrigger[];
+  secrets: { name: string; saved: boolean }[];
+  warnings: PreviewProblem[];
+  blockers: { code: string; path: string; message: string }[];
+  canApply: boolean;
+}
+
+/** The value a parameter field holds, read from a form (numbers and booleans may arrive as text). */
+function coerce(def: TemplateParameter, value: unknown): unknown {
+  if (typeof value !== 'string') return value;
+  const text = value.trim();
+  if ((def.type === 'number' || def.type === 'integer') && text !== '' && Number.isFinite(Number(text))) return Number(text);
+  if (def.type === 'boolean' && (text === 'true' || text === 'false')) return text === 'true';
+  return value;
+}
+
+/** Whether a field counts as not given: absent, null, or empty text. */
+function isBlank(value: unknown): boolean {
+  return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+}
+
+/**
+ * Checks one parameter value against its definition; returns the sentence the form shows, or
+ * null when it fits. The description is the hint, never the pattern (spec: agent.md `parameters`).
+ * A blank value is only a problem for a required parameter with no default.
+ */
+export function checkParameter(def: TemplateParameter, value: unknown): string | null {
+  if (isBlank(value)) {
+    return def.required && def.default === undefined ? `Required: ${def.description}` : null;
+  }
+  const v = coerce(def, value);
+  switch (def.type) {
+    case 'string':
+      if (typeof v !== 'string') return `Must be text: ${def.description}`;
+      break;
+    case 'number':
+      if (typeof v !== 'number' || !Number.isFinite(v)) return `Must be a number: ${def.description}`;
+      break;
+    case 'integer':
+      if (typeof v !== 'number' || !Number.isInteger(v)) return `Must be a whole number: ${def.description}`;
+      break;
+    case 'boolean':
+      if (typeof v !== 'boolean') return `Must be true or false: ${def.description}`;
+      break;
+  }
+  if (def.enum && !def.enum.some((choice) => choice === v)) {
+    return `Must be one of ${def.enum.map((choice) => JSON.stringify(choice)).join(', ')}`;
+  }
+  if (def.pattern !== undefined && typeof v === 'string') {
+    let re: RegExp;
+    try {
+      re = new RegExp(def.pattern, 'u');
+    } catch {
+      return `Cannot be checked: the template's pattern does not compile`;
+    }
+    if (!re.test(v)) return `Not in the expected form: ${def.description}`;
+  }
+  return null;
+}
+
+/**
+ * The value apply uses for a parameter: the given one (coerced from form text), else its default,
+ * else null (not given).
+ */
+export function parameterValue(def: TemplateParameter, value: unknown): ParameterValue | null {
+  if (isBlank(value)) return def.default ?? null;
+  const v = coerce(def, value);
+  return typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' ? v : null;
+}
+
+/** Fills one pin value; `missing` collects parameters that had no value. */
+function fillPinScalar(value: PinScalar, values: Record<string, ParameterValue>, missing: Set<string>): PinScalar {
+  if (typeof value !== 'string') return value;
+  for (const name of placeholderNames(value)) if (values[name] === undefined) missing.add(name);
+  const solo = soloPlaceholder(value);
+  if (solo !== null) return values[solo] ?? null;
+  return fillText(value, values);
+}
+
+function code(value: PinScalar): string {
+  return value === null ? 'left out' : `\`${typeof value === 'string' ? value : JSON.stringify(value)}\``;
+}
+
+/** The pin in one sentence: "`slack_send_message` can post only to channel_id `C0123ABCD`". */
+function pinSentence(tool: string, pin: Record<string, PinValue>): string {
+  const fixed: string[] = [];
+  const omitted: string[] = [];
+  for (const [arg, value] of Object.entries(pin)) {
+    if (value === null) omitted.push(arg);
+    else if (Array.isArray(value)) {
+      fixed.push(value.length === 1 ? `${arg} ${code(value[0] ?? null)}` : `${arg} one of ${value.map(code).join(', ')}`);
+    } else fixed.push(`${arg} ${code(value)}`);
+  }
+  const verb = /send|post|message|mail/i.test(tool) ? 'can post only to' : 'can run only with';
+  const list = (items: string[]) => (items.length <= 1 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`);
+  const head = fixed.length > 0 ? `\`${tool}\` ${verb} ${list(fixed)}` : `\`${tool}\` can run only`;
+  return omitted.length > 0 ? `${head}, with ${list(omitted)} left out` : head;
+}
+
+/** Whether an RFC 3339 date-time string is before `now`. */
+function isPast(at: string, now: Date): boolean {
+  const time = Date.parse(at);
+  return Number.isFinite(time) && time <= now.getTime();
+}
+
+/**
+ * Computes what applying `template` with `request` on `machine` would make (spec: "Apply" steps 1
+ * and 2), without making anything. Blockers are the spec's `422`/`409` answers, each naming its
+ * field (`parameters.<name>`, `grants[i]`, `secrets[i]`, `mcp[i]`, `triggers.<i>`); warnings are
+ * its `mcp.<server>`, `pins.mcp:<server>/<tool>` and `grants.<tool>` warnings.
+ */
+export function previewApply(template: TemplateDetails, request: ApplyRequest, machine: ApplyMachine): ApplyPreview {
+  const { manifest } = template;
+  const warnings: PreviewProblem[] = [];
+  const blockers: ApplyPreview['blockers'] = [];
+  const denied = new Set(machine.deniedTools ?? []);
+
+  // 1. Parameters, per field; a value not declared is refused under its own name.
+  const defs = manifest.parameters ?? {};
+  const parameters: Record<string, PreviewParameter> = {};
+  const values: Record<string, ParameterValue> = {};
+  for (const [name, def] of Object.entries(defs)) {
+    const given = request.parameters[name];
+    const error = checkParameter(def, given);
+    const value = error === null ? parameterValue(def, given) : null;
+    parameters[name] = error === null ? { value } : { value, error };
+    if (error !== null) blockers.push({ code: 'apply.parameter', path: `parameters.${name}`, message: `\`${name}\`: ${error}` });
+    else if (value !== null) values[name] = value;
+  }
+  // Text (instructions, inputs) reads a parameter not given as empty, never as a raw placeholder.
+  const textValues: Record<string, ParameterValue> = { ...Object.fromEntries(Object.keys(defs).map((name) => [name, ''])), ...values };
+  for (const name of Object.keys(request.parameters)) {
+    if (!Object.hasOwn(defs, name)) {
+      blockers.push({ code: 'apply.unknown_parameter', path: `parameters.${name}`, message: `\`${name}\` is not a parameter of ${manifest.name}` });
+    }
+  }
+
+  // Grants: each one of the package's MCP tools, by gate name.
+  const packageTools = new Set((manifest.mcp ?? []).flatMap((entry) => entry.tools.map((tool) => mcpGateName(entry.server, tool))));
+  const grants = new Set<string>();
+  request.grants.forEach((grant, i) => {
+    if (!packageTools.has(grant)) {
+      blockers.push({ code: 'apply.grant_unknown', path: `grants[${i}]`, message: `\`${grant}\` is not one of ${manifest.name}'s MCP tools (a grant names one as mcp:<server>/<tool>)` });
+    } else grants.add(grant);
+  });
+
+  // Secrets the server must hold.
+  const secrets = (manifest.secrets ?? []).map((name) => ({ name, saved: machine.savedSecrets.includes(name) }));
+  secrets.forEach((secret, i) => {
+    if (!secret.saved) blockers.push({ code: 'apply.secret_missing', path: `secrets[${i}]`, message: `${manifest.name} needs the secret \`${secret.name}\`: save it in Settings first` });
+  });
+
+  // 2. MCP servers and their tools, at the owner's setting; only grants become allow.
+  const mcp: PreviewMcpServer[] = (manifest.mcp ?? []).map((entry, i) => {
+    const saved = machine.savedMcpServers.includes(entry.server);
+    const required = entry.required === true;
+    if (!saved && required) {
+      blockers.push({ code: 'apply.mcp_server_missing', path: `mcp[${i}]`, message: `${manifest.name} needs the MCP server \`${entry.server}\`: save it in Settings → MCP servers first` });
+    } else if (!saved) {
+      warnings.push({ code: `mcp.${entry.server}`, message: `No MCP server \`${entry.server}\` is saved in Settings → MCP servers: its tools are skipped (${entry.tools.join(', ')})` });
+    }
+    const tools = entry.tools.map((tool): PreviewMcpTool => {
+      const gateName = mcpGateName(entry.server, tool);
+      const asks = entry.allow?.includes(tool) ? 'allow' : 'ask';
+      let setting: ToolSetting = grants.has(gateName) ? 'allow' : 'ask';
+      const result: PreviewMcpTool = { name: tool, gateName, asks, setting, pin: null };
+      const pinDef = entry.pin?.[tool];
+      if (pinDef) {
+        const missing = new Set<string>();
+        const pinnedBy = new Set<string>();
+        const filled: Record<string, PinValue> = {};
+        for (const [arg, value] of Object.entries(pinDef)) {
+          const scalars = Array.isArray(value) ? value : [value];
+          for (const scalar of scalars) if (typeof scalar === 'string') placeholderNames(scalar).forEach((n) => pinnedBy.add(n));
+          filled[arg] = Array.isArray(value) ? canonicalPinList(value.map((s) => fillPinScalar(s, values, missing))) : fillPinScalar(value, values, missing);
+        }
+        if (pinnedBy.size > 0) result.pinnedBy = [...pinnedBy];
+        if (missing.size > 0) {
+          // Spec "Apply": a pin whose parameter was not given sets the tool to deny, granted or not.
+          const names = [...missing].map((n) => `\`${n}\``).join(', ');
+          setting = 'deny';
+          result.pinText = `\`${tool}\` is denied: give ${names} to let it run`;
+          if (saved) warnings.push({ code: `pins.${gateName}`, message: `\`${tool}\` is set to deny because its pin needs ${names}: give ${missing.size === 1 ? 'it' : 'them'} to let it run` });
+        } else {
+          result.pin = filled;
+          result.pinText = pinSentence(tool, filled);
+        }
+      }
+      if (denied.has(gateName)) {
+        if (grants.has(gateName) && saved) warnings.push({ code: `grants.${gateName}`, message: `\`${gateName}\` is denied on this machine: it stays denied` });
+        setting = 'deny';
+      }
+      result.setting = setting;
+      return result;
+    });
+    return { server: entry.server, saved, required, tools };
+  });
+
+  // Native tools: the owner's denied ones stay denied.
+  const tools: string[] = [];
+  for (const tool of manifest.tools ?? []) {
+    if (denied.has(tool)) warnings.push({ code: `grants.${tool}`, message: `\`${tool}\` is denied on this machine: it stays denied` });
+    else tools.push(tool);
+  }
+
+  // Triggers, their parameters filled, checked as POST /v2/triggers would (blockers under triggers.<i>).
+  const triggers: PreviewTrigger[] = (manifest.triggers ?? []).map((trigger, i) => {
+    const path = `triggers.${i}`;
+    const input = trigger.target.input === undefined ? null : fillText(trigger.target.input, textValues);
+    const block = (blockCode: string, message: string, preview: PreviewTrigger): PreviewTrigger => {
+      blockers.push({ code: blockCode, path, message: `Trigger \`${trigger.name}\`: ${message}` });
+      return { ...preview, error: message };
+    };
+    if (trigger.type === 'schedule') {
+      const cron = fillText(trigger.cron, textValues);
+      const timezone = trigger.timezone === undefined ? 'UTC' : fillText(trigger.timezone, textValues);
+      const base: PreviewTrigger = { name: trigger.name, type: 'schedule', cron, timezone, next: [], input };
+      const problem = cronProblem(cron);
+      if (problem !== null) return block('apply.trigger_cron', problem, base);
+      if (!isTimeZone(timezone)) return block('apply.trigger_timezone', `\`${timezone}\` is not an IANA time zone (like Europe/Paris or UTC)`, base);
+      const options = { dayRule: 'or' as const, timezone };
+      return { ...base, words: describeCron(cron, options), next: nextCronTimes(cron, options, machine.now, 3).map((d) => d.toISOString()) };
+    }
+    if (trigger.type === 'at') {
+      const base: PreviewTrigger = { name: trigger.name, type: 'at', at: trigger.at, next: [], input };
+      if (isPast(trigger.at, machine.now)) return block('apply.trigger_at_past', `${trigger.at} has passed`, base);
+      return { ...base, next: [new Date(Date.parse(trigger.at)).toISOString()] };
+    }
+    const base: PreviewTrigger = { name: trigger.name, type: 'webhook', next: [], input };
+    if (trigger.events) base.events = trigger.events;
+    if (trigger.max_concurrent !== undefined) base.max_concurrent = trigger.max_concurrent;
+    if (!machine.canKeepSecrets) {
+      return block('apply.webhook_no_secret_store', 'a webhook needs a signing secret, and this machine has no keychain to keep one', base);
+    }
+    return base;
+  });
+
+  return {
+    displayName: fillText(manifest.display_name ?? manifest.name, textValues),
+    instructions: fillText(template.body, textValues),
+    parameters,
+    tools,
+    mcp,
+    triggers,
+    secrets,
+    warnings,
+    blockers,
+    canApply: blockers.length === 0,
+  };
+}
