@@ -324,6 +324,19 @@ describe('shape', () => {
     expect(result.warnings.map((w) => [w.code, w.path])).toEqual([['plugin.profile_secret_key', 'profiles[1].config_keys']]);
   });
 
+  it('warns about hidden characters and lookalike letters in the text people judge it by', () => {
+    const result = inspectEdited((m) => {
+      m.owner = 'Ex\u0430mple Corp';
+      m.tools[0].description = 'Search contacts\u202E.';
+    });
+    expect(result.ok).toBe(true);
+    expect(result.warnings).toEqual([
+      { code: 'text.mixed_scripts', path: 'owner', message: 'The owner mixes Cyrillic and Latin letters, which can make it look like a different name' },
+      { code: 'text.confusable', path: 'owner', message: 'The owner uses lookalike characters: Cyrillic "а" (U+0430) looks like "a"' },
+      { code: 'text.bidi_control', path: 'tools[0].description', message: 'The description of tool `search_contacts` contains a right-to-left override (U+202E) that can disguise text' },
+    ]);
+  });
+
   it('refuses JSON that is not a plugin manifest', () => {
     expect(inspectText('{"name":"left-pad","version":"1.0.0"}').errors).toEqual([{
       code: 'plugin.not_a_manifest', path: '', message: 'plugin manifest: this JSON object is not a plugin manifest (it needs an identity and `capabilities` or `tools`)',

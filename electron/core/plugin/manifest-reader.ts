@@ -26,6 +26,7 @@ import {
   type QueryProfileView,
   type ToolAccessClass,
 } from '../../../shared/plugin-manifest';
+import { textSafetyReport, type DisplayTextField } from '../../../shared/display-text';
 import { childPath, type JsonValue } from './strict-json';
 
 /** The result of checking one manifest value: `view` and `summary` are null when it was refused. */
@@ -657,5 +658,24 @@ export function readPluginManifest(value: JsonValue): PluginManifestReading {
     approval_capabilities: capabilities.filter((c) => c.approval_required).map((c) => c.name),
     role_floor: capabilities.reduce<MinimumRole | null>((floor, c) => higherRole(floor, c.minimum_role), null),
   };
-  return { errors: r.errors, warnings: r.warnings, view, summary };
+  return { errors: r.errors, warnings: [...r.warnings, ...textWarnings(view)], view, summary };
+}
+
+/**
+ * Hidden characters and lookalike letters in the text people judge a plugin by, as warnings, so
+ * `inspect` shows what the consent screen will mark. The label names the field's path.
+ */
+function textWarnings(view: PluginManifestView): Problem[] {
+  const fields: (DisplayTextField & { path: string })[] = [
+    { label: 'plugin name', path: 'name', text: view.identity.name, kind: 'identifier' },
+    { label: 'display name', path: 'display_name', text: view.identity.display_name, kind: 'name' },
+    { label: 'owner', path: 'owner', text: view.identity.owner, kind: 'name' },
+    { label: 'description', path: 'description', text: view.identity.description, kind: 'prose' },
+    ...view.capabilities.map((c, i) => ({ label: `capability name \`${c.name}\``, path: `capabilities[${i}].name`, text: c.name, kind: 'identifier' as const })),
+    ...view.tools.map((t, i) => ({ label: `tool name \`${t.name}\``, path: `tools[${i}].name`, text: t.name, kind: 'identifier' as const })),
+    ...view.tools.map((t, i) => ({ label: `description of tool \`${t.name}\``, path: `tools[${i}].description`, text: t.description, kind: 'prose' as const })),
+  ];
+  return fields.flatMap((field) =>
+    textSafetyReport([field]).map((w) => ({ code: w.code, path: field.path, message: w.message })),
+  );
 }
