@@ -1,0 +1,26 @@
+/**
+ * What a CLI command may touch of the outside world, injected so every command runs in-process
+ * in tests exactly as it runs from a terminal.
+ */
+
+/** Output streams, working folder and environment of one CLI run. */
+export interface CliIo {
+  /** Writes text as-is to standard output (commands add their own newlines). */
+  stdout(text: string): void;
+  /** Writes text as-is to standard error. */
+  stderr(text: string): void;
+  /** Folder relative paths are resolved against. */
+  cwd: string;
+  env: Readonly<Record<string, string | undefined>>;
+  /**
+   * The global `--data-dir DIR` flag, resolved against `cwd`, when given (the store's folder for
+   * `install`, `apply`, `list`, `uninstall`). Set by the dispatcher; commands never parse it.
+   */
+  dataDir?: string;
+}
+
+/** One CLI command module: `electron/core/cli/<command>-command.ts` exports `run` of this shape. */
+export type CliCommandRun = (args: string[], io: CliIo) => Promise<number>;
+
+/** Exit codes of DESIGN.md "Validation contract". */
+export const EXIT = { accepted: 0, refused: 1, usage: 2 } as const;

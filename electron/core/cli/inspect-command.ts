@@ -1,0 +1,58 @@
+/**
+ * `apollia-desktop inspect PATH [--json]` (DESIGN.md "Validation contract"): the headless form of
+ * the app's own check. Exit 0 accepted, 1 refused (any problem with the input, including an
+ * unreadable archive), 2 usage error (unknown flag, missing or extra argument, no such path).
+ */
+import { isAbsolute, resolve } from 'node:path';
+import type { Inspection } from '../../../shared/inspection';
+import { InputNotFoundError, inspectPath } from '../inspect';
+import { type CliIo, EXIT } from './cli-io';
+import { formatInspection } from './inspection-text';
+import { PROGRAM, usageError } from './usage';
+
+/** Usage of this command. */
+export const INSPECT_USAGE = [
+  `Usage: ${PROGRAM} inspect PATH [--json]`,
+  '',
+  'PATH is a .apo file, a template folder or a plugin manifest (JSON). Nothing in it is run.',
+  '  --json  Print one JSON object: kind, ok, errors, warnings, summary, details',
+  '',
+  'Exit status: 0 accepted, 1 refused, 2 usage error.',
+  '',
+].join('\n');
+
+/** The `--json` object, keys in the contract's order. */
+export function inspectionJson(inspection: Inspection): string {
+  const { kind, ok, errors, warnings, summary, details } = inspection;
+  return `${JSON.stringify({ kind, ok, errors, warnings, summary, details }, null, 2)}\n`;
+}
+
+/** Runs `inspect` with the arguments after the command name. */
+export async function run(args: string[], io: CliIo): Promise<number> {
+  let json = false;
+  const paths: string[] = [];
+  let flagsDone = false;
+  for (const arg of args) {
+    if (!flagsDone && arg === '--') flagsDone = true;
+    else if (!flagsDone && (arg === '-h' || arg === '--help')) {
+      io.stdout(INSPECT_USAGE);
+      return EXIT.accepted;
+    } else if (!flagsDone && arg === '--json') json = true;
+    else if (!flagsDone && arg.startsWith('-') && arg !== '-') return usageError(io, `unknown option \`${arg}\` for inspect`, INSPECT_USAGE);
+    else paths.push(arg);
+  }
+  if (paths.length === 0) return usageError(io, 'inspect needs a PATH', INSPECT_USAGE);
+  if (paths.length > 1) return usageError(io, `inspect takes one PATH, got ${paths.length}`, INSPECT_USAGE);
+  const given = paths[0] as string;
+  const path = isAbsolute(given) ? given : resolve(io.cwd, given);
+
+  let inspection: Inspection;
+  try {
+    inspection = await inspectPath(path);
+  } catch (error) {
+    if (error instanceof InputNotFoundError) return usageError(io, `no such file or folder: ${given}`, INSPECT_USAGE);
+    throw error;
+  }
+  io.stdout(json ? inspectionJson(inspection) : formatInspection(inspection));
+  return inspection.ok ? EXIT.accepted : EXIT.refused;
+}

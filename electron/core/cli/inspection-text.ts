@@ -1,0 +1,164 @@
+/**
+ * An inspection in words, for a person at a terminal (`inspect` without `--json`, and `install`
+ * without `--yes` before it asks). What the package is and who published it come first, then what
+ * it can do, worst first (DESIGN.md "Consent, install, apply"), then the verdict.
+ */
+import { type ActionFamily, type ApolliaManifest, FAMILY_SEVERITY, isSensitive } from '../../../shared/apollia-manifest';
+import { CONNECTION_TYPES } from '../../../shared/catalogues';
+import { describeCron, describeInterval, nextCronTimes, nextIntervalTimes } from '../../../shared/cron';
+import type { ApoDetails, ApoSummary, Inspection, Problem } from '../../../shared/inspection';
+import { FAMILY_WORDS, isPinnedRequirement, mcpCommandLine } from '../../../shared/risk-summary';
+import { checkManifestSchema } from '../apollia/manifest-parse';
+
+/** Options of {@link formatInspection}. */
+export interface InspectionTextOptions {
+  /** "Now", for the next fire times of triggers (tests pass a fixed date). */
+  now?: Date;
+}
+
+const KIND_WORDS: Record<Inspection['kind'], string> = { apo: '.apo package', template: 'template folder', plugin: 'plugin manifest' };
+
+/** `2026-12-07 08:00 UTC`. */
+function utc(date: Date): string {
+  return `${date.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+}
+
+function bytes(count: number): string {
+  if (count < 1024) return `${count} B`;
+  if (count < 1024 * 1024) return `${(count / 1024).toFixed(1)} KiB`;
+  return `${(count / 1024 / 1024).toFixed(1)} MiB`;
+}
+
+function problemLine(problem: Problem): string {
+  return problem.path && !problem.message.includes(problem.path) ? `${problem.message} (at ${problem.path})` : problem.message;
+}
+
+/** The verdict block: "Accepted." or "Refused: <first problem>", the others, then warnings. */
+function verdict(inspection: Inspection): string[] {
+  const lines: string[] = [];
+  const [first, ...others] = inspection.errors;
+  if (inspection.ok || !first) lines.push('Accepted.');
+  else {
+    lines.push(`Refused: ${problemLine(first)}`);
+    if (others.length > 0) {
+      lines.push('Further problems:');
+      for (const problem of others) lines.push(`  - ${problemLine(problem)}`);
+    }
+  }
+  if (inspection.warnings.length > 0) {
+    lines.push('Warnings:');
+    for (const warning of inspection.warnings) lines.push(`  - ${problemLine(warning)}`);
+  }
+  return lines;
+}
+
+/** The "what it can do" lines of a manifest the schema accepted. */
+function apoBody(manifest: ApolliaManifest, now: Date): string[] {
+  const lines: string[] = [];
+  const tools = manifest.tools ?? [];
+  const workflows = manifest.workflows ?? [];
+  const section = (title: string, body: string[]) => {
+    if (body.length === 0) return;
+    lines.push('', title, ...body.map((line) => `  ${line}`));
+  };
+
+  const families: string[] = [];
+  for (const family of FAMILY_SEVERITY) {
+    const items = [
+      ...tools.filter((t) => t.action === family).map((t) => `tool ${t.name}`),
+      ...workflows.filter((w) => w.action === family).map((w) => `workflow ${w.name}`),
+    ];
+    if (items.length > 0) families.push(`${FAMILY_WORDS[family as ActionFamily]}: ${items.join(', ')}`);
+  }
+  section('What it can do (sensitive first):', families);
+
+  section('Agents (default access is a proposal: you decide what is granted):', (manifest.agents ?? []).flatMap((agent) => {
+    const access = agent.defaults?.access ?? [];
+    return [`${agent.id} (${agent.name}): ${agent.mission}`, `  default access: ${access.length > 0 ? access.join(', ') : 'nothing'}`];
+  }));
+
+  const family = (f: ActionFamily) => (isSensitive(f) ? `${f}, sensitive` : f);
+  section('Tools and workflows:', [
+    ...tools.map((t) => `tool ${t.name} [${family(t.action)}] (${t.module}): ${t.description}`),
+    ...workflows.map((w) => `workflow ${w.name} [${family(w.action)}] (${w.module}): ${w.description}${w.steps?.length ? ` Steps: ${w.steps.join(' → ')}.` : ''}`),
+  ]);
+
+  section('Connections it needs:', (manifest.requires ?? []).map((r) => {
+    const label = CONNECTION_TYPES.find((c) => c.type === r.type)?.label;
+    return `${r.type}${label ? ` (${label})` : ''}${r.reason ? `: ${r.reason}` : ''}`;
+  }));
+
+  section('MCP servers it brings:', (manifest.mcp_servers ?? []).flatMap((server) => {
+    const out = [server.command ? `${server.name}: runs \`${mcpCommandLine(server)}\`` : `${server.name}: connects to ${server.url ?? '(no URL)'} over ${server.transport ?? 'stdio'}`];
+    const env = Object.keys(server.env ?? {});
+    if (env.length > 0) out.push(`  environment: ${env.join(', ')}`);
+    return out;
+  }));
+
+  section('Python packages:', (manifest.pip?.packages ?? []).map((p) => (isPinnedRequirement(p) ? p : `${p} (not pinned to one version)`)));
+
+  section('Triggers it proposes (none is armed unless you arm it):', (manifest.triggers ?? []).flatMap((trigger) => {
+    const source = trigger.source;
+    const head = `${trigger.id} → ${trigger.target}`;
+    switch (source.type) {
+      case 'cron': {
+        const next = nextCronTimes(source.schedule, { dayRule: 'and' }, now, 3);
+        return [`${head}: ${describeCron(source.schedule, { dayRule: 'and' })} [${source.schedule}]`, `  next: ${next.map(utc).join(', ')}`];
+      }
+      case 'interval': {
+        const next = nextIntervalTimes(source.every, now, 3);
+        return [`${head}: ${describeInterval(source.every)} once armed`, `  next if armed now: ${next.map(utc).join(', ')}`];
+      }
+      case 'file_watch':
+        return [`${head}: when a folder changes${source.recursive ? ' (including subfolders)' : ''}; needs a folder picked when armed`];
+      case 'webhook':
+        return [`${head}: on an HTTP call; a secret is made on this computer when armed`];
+    }
+  }));
+  return lines;
+}
+
+/** An `.apo` inspection in words. */
+function formatApo(summary: ApoSummary | null, details: ApoDetails | null, inspection: Inspection, now: Date): string[] {
+  const lines: string[] = [];
+  if (summary) {
+    const description = details && typeof details.manifest.package?.description === 'string' ? details.manifest.package.description : '';
+    lines.push(`${summary.name || '(unnamed)'} ${summary.version}${description ? ` — ${description}` : ''}`);
+    lines.push(`publisher: ${summary.publisher || '(none)'} (unverified: nothing is signed yet)`);
+  } else {
+    lines.push('.apo package (could not be read far enough to say what it is)');
+  }
+  if (details) {
+    lines.push(`archive: ${details.files.length} files, ${bytes(details.totalBytes)}${summary?.sha256 ? `, sha256 ${summary.sha256}` : ''}`);
+    const sdk = typeof details.manifest.package?.sdk === 'string' ? details.manifest.package.sdk : '?';
+    lines.push(`SDK: needs ${sdk}; this app serves ${details.sdkVersion} (${details.sdkSupported ? 'supported' : 'not supported'})`);
+    // Only a manifest the strict schema accepted is typed data; a refused one is summarised above only.
+    if (checkManifestSchema(details.manifest as never).length === 0) lines.push(...apoBody(details.manifest, now));
+  }
+  return lines;
+}
+
+/** Any other kind: its summary's fields, one per line. */
+function formatOther(inspection: Inspection): string[] {
+  const lines = [KIND_WORDS[inspection.kind]];
+  if (inspection.summary && typeof inspection.summary === 'object') {
+    for (const [key, value] of Object.entries(inspection.summary as Record<string, unknown>)) {
+      lines.push(`${key}: ${typeof value === 'string' ? value : JSON.stringify(value)}`);
+    }
+  }
+  return lines;
+}
+
+/**
+ * The human text of an inspection, ending with a newline: what it is, who published it, what it
+ * can do (sensitive families first, in plain words), connections, MCP servers with their exact
+ * command line, triggers with their schedule in words and next three fire times, then
+ * "Accepted." or "Refused: <first problem>" with any further problems and the warnings.
+ */
+export function formatInspection(inspection: Inspection, options: InspectionTextOptions = {}): string {
+  const now = options.now ?? new Date();
+  const body = inspection.kind === 'apo'
+    ? formatApo(inspection.summary as ApoSummary | null, inspection.details as ApoDetails | null, inspection, now)
+    : formatOther(inspection);
+  return `${[...body, '', ...verdict(inspection)].join('\n')}\n`;
+}
