@@ -1,0 +1,88 @@
+/**
+ * React-query hooks over the Api: the only code that calls `window.apollia` (through `call`), so
+ * every screen has the same loading and error states. Mutations that change what is installed
+ * invalidate the dashboard (and the settings, where they change them).
+ */
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { ApiRequest } from '../../shared/api';
+import { call } from './bridge';
+import { queryKeys } from './query-keys';
+
+export function useAppInfo() {
+  return useQuery({ queryKey: queryKeys.appInfo(), queryFn: () => call('appInfo'), staleTime: Infinity });
+}
+
+export function useBuiltinTemplates() {
+  return useQuery({ queryKey: queryKeys.builtinTemplates(), queryFn: () => call('listBuiltinTemplates'), staleTime: Infinity });
+}
+
+/** The check of one opened source. Never refetched behind the user's back: the consent form must not change under them. */
+export function useInspection(sourceId: string) {
+  return useQuery({
+    queryKey: queryKeys.inspection(sourceId),
+    queryFn: () => call('inspect', { sourceId }),
+    staleTime: Infinity,
+    refetchOnWindowFocus: false,
+    retry: false,
+  });
+}
+
+export function useDashboard() {
+  return useQuery({ queryKey: queryKeys.dashboard(), queryFn: () => call('dashboard') });
+}
+
+export function useSettings() {
+  return useQuery({ queryKey: queryKeys.settings(), queryFn: () => call('settings') });
+}
+
+/** The template apply preview for the current parameters and grants (the caller debounces the request). */
+export function usePreviewApply(sourceId: string, request: ApiRequest<'previewApply'> | null) {
+  return useQuery({
+    queryKey: queryKeys.previewApply(sourceId, request),
+    queryFn: () => call('previewApply', request as ApiRequest<'previewApply'>),
+    enabled: request !== null,
+    placeholderData: keepPreviousData,
+    retry: false,
+    refetchOnWindowFocus: false,
+  });
+}
+
+export function useOpenDialog() {
+  return useMutation({ mutationFn: (request: ApiRequest<'openDialog'>) => call('openDialog', request) });
+}
+
+export function useOpenBuiltinTemplate() {
+  return useMutation({ mutationFn: (request: ApiRequest<'openBuiltinTemplate'>) => call('openBuiltinTemplate', request) });
+}
+
+export function usePickWatchFolder() {
+  return useMutation({ mutationFn: () => call('pickWatchFolder') });
+}
+
+/** A mutation that, once done, refreshes what the dashboard (and optionally settings) show. */
+function useChange<M extends 'install' | 'apply' | 'setToolAccess' | 'armTrigger' | 'disarmTrigger' | 'rotateWebhookSecret' | 'uninstallPackage' | 'archiveAgent' | 'saveMcpServer' | 'removeMcpServer' | 'saveSecret' | 'removeSecret'>(
+  method: M,
+  alsoSettings = false,
+) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (request: ApiRequest<M>) => (call as (m: M, r: ApiRequest<M>) => ReturnType<typeof call<M>>)(method, request),
+    onSettled: async () => {
+      await client.invalidateQueries({ queryKey: queryKeys.dashboard() });
+      if (alsoSettings) await client.invalidateQueries({ queryKey: queryKeys.settings() });
+    },
+  });
+}
+
+export const useInstall = () => useChange('install');
+export const useApply = () => useChange('apply');
+export const useSetToolAccess = () => useChange('setToolAccess');
+export const useArmTrigger = () => useChange('armTrigger');
+export const useDisarmTrigger = () => useChange('disarmTrigger');
+export const useRotateWebhookSecret = () => useChange('rotateWebhookSecret');
+export const useUninstallPackage = () => useChange('uninstallPackage');
+export const useArchiveAgent = () => useChange('archiveAgent');
+export const useSaveMcpServer = () => useChange('saveMcpServer', true);
+export const useRemoveMcpServer = () => useChange('removeMcpServer', true);
+export const useSaveSecret = () => useChange('saveSecret', true);
+export const useRemoveSecret = () => useChange('removeSecret', true);

@@ -1,0 +1,13 @@
+/**
+ * The one `queryKeys` factory (STYLE.md "State in the renderer"): every react-query key the
+ * renderer uses is made here, so invalidation after a change always names the right queries.
+ */
+export const queryKeys = {
+  all: ['apollia'] as const,
+  appInfo: () => [...queryKeys.all, 'appInfo'] as const,
+  builtinTemplates: () => [...queryKeys.all, 'builtinTemplates'] as const,
+  inspection: (sourceId: string) => [...queryKeys.all, 'inspection', sourceId] as const,
+  previewApply: (sourceId: string, request: unknown) => [...queryKeys.all, 'previewApply', sourceId, request] as const,
+  dashboard: () => [...queryKeys.all, 'dashboard'] as const,
+  settings: () => [...queryKeys.all, 'settings'] as const,
+};

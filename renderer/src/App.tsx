@@ -1,0 +1,122 @@
+import { Archive, FolderOpen, LayoutDashboard, Settings as SettingsIcon, X } from 'lucide-react';
+import { useEffect, useRef, useState, type DragEvent } from 'react';
+import { bridge, toApiError } from '../api/bridge';
+import { ErrorPanel } from './components/Status';
+import { DashboardScreen } from './screens/DashboardScreen';
+import { OpenScreen } from './screens/OpenScreen';
+import { SettingsScreen } from './screens/SettingsScreen';
+import { SourceScreen } from './screens/SourceScreen';
+import { useFlowStore, type MainView } from './stores/flow-store';
+
+const NAV: { view: MainView; label: string; icon: typeof FolderOpen }[] = [
+  { view: 'open', label: 'Open', icon: FolderOpen },
+  { view: 'dashboard', label: 'Dashboard', icon: LayoutDashboard },
+  { view: 'settings', label: 'Settings', icon: SettingsIcon },
+];
+
+/** The window: a nav, the open flows, and the screen in view. Files dropped anywhere open a flow. */
+export function App() {
+  const { view, sources, activeSourceId, show, openSource, showSource, closeSource } = useFlowStore();
+  const [dropError, setDropError] = useState<unknown>(null);
+  const [dragging, setDragging] = useState(false);
+  const subscribed = useRef(false);
+
+  useEffect(() => {
+    if (subscribed.current) return;
+    subscribed.current = true;
+    try {
+      const unsubscribe = bridge().onOpened?.((source) => useFlowStore.getState().openSource(source));
+      return () => {
+        subscribed.current = false;
+        if (typeof unsubscribe === 'function') unsubscribe();
+      };
+    } catch {
+      return undefined;
+    }
+  }, []);
+
+  const onDrop = async (event: DragEvent<HTMLDivElement>) => {
+    event.preventDefault();
+    setDragging(false);
+    setDropError(null);
+    const files = Array.from(event.dataTransfer.files);
+    for (const file of files) {
+      try {
+        const api = bridge();
+        if (!api.openDropped) throw new Error('Dropping files is not available here: use "Open a package…".');
+        const result = await api.openDropped(file);
+        if (result.ok) openSource(result.value);
+        else setDropError(result.error);
+      } catch (error) {
+        setDropError(toApiError(error));
+      }
+    }
+  };
+
+  return (
+    <div
+      className={`app${dragging ? ' app-dragging' : ''}`}
+      onDragOver={(event) => {
+        event.preventDefault();
+        setDragging(true);
+      }}
+      onDragLeave={(event) => {
+        if (event.currentTarget === event.target) setDragging(false);
+      }}
+      onDrop={onDrop}
+    >
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
+      <header className="app-header">
+        <p className="brand">
+          <Archive aria-hidden="true" size={20} /> Apollia Desktop
+        </p>
+        <nav aria-label="Main">
+          <ul className="nav-list">
+            {NAV.map(({ view: v, label, icon: Icon }) => (
+              <li key={v}>
+                <button type="button" className="nav-item" aria-current={activeSourceId === null && view === v ? 'page' : undefined} onClick={() => show(v)}>
+                  <Icon aria-hidden="true" size={16} /> {label}
+                </button>
+              </li>
+            ))}
+          </ul>
+          {sources.length > 0 ? (
+            <ul className="nav-list nav-sources" aria-label="Opened packages">
+              {sources.map((source) => (
+                <li key={source.id} className="nav-source">
+                  <button type="button" className="nav-item" aria-current={activeSourceId === source.id ? 'page' : undefined} onClick={() => showSource(source.id)}>
+                    {source.displayName}
+                  </button>
+                  <button type="button" className="icon-button" aria-label={`Close ${source.displayName}`} onClick={() => closeSource(source.id, view)}>
+                    <X aria-hidden="true" size={14} />
+                  </button>
+                </li>
+              ))}
+            </ul>
+          ) : null}
+        </nav>
+      </header>
+      <main id="main" className="app-main" tabIndex={-1}>
+        {dropError ? <ErrorPanel error={dropError} title="The dropped file could not be opened" /> : null}
+        {activeSourceId !== null ? (
+          sources
+            .filter((source) => source.id === activeSourceId)
+            .map((source) => <SourceScreen key={source.id} source={source} />)
+        ) : view === 'dashboard' ? (
+          <DashboardScreen />
+        ) : view === 'settings' ? (
+          <SettingsScreen />
+        ) : (
+          <OpenScreen />
+        )}
+      </main>
+      {dragging ? (
+        <div className="drop-overlay" aria-hidden="true">
+          Drop a package to check it
+        </div>
+      ) : null}
+    </div>
+  );
+}

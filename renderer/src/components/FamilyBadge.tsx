@@ -1,0 +1,26 @@
+import { AlertTriangle, Eye } from 'lucide-react';
+import { isSensitive, type ActionFamily } from '../../../shared/apollia-manifest';
+import { FAMILY_LABELS, FAMILY_WORDS } from '../../../shared/risk-summary';
+
+/** An action family badge: sensitive families in warning colours with plain words; `read` neutral. */
+export function FamilyBadge({ family }: { family: ActionFamily | 'unknown' }) {
+  if (family === 'unknown') {
+    return (
+      <span className="badge badge-unknown" title="What this tool does is decided by the tool itself">
+        Decided by the tool
+      </span>
+    );
+  }
+  const sensitive = isSensitive(family);
+  return (
+    <span className={`badge badge-${family}`} title={FAMILY_WORDS[family]}>
+      {sensitive ? <AlertTriangle aria-hidden="true" size={12} /> : <Eye aria-hidden="true" size={12} />} {FAMILY_LABELS[family]}
+      <span className="visually-hidden">{sensitive ? ' (sensitive)' : ''}</span>
+    </span>
+  );
+}
+
+/** Whether a call asks first: sensitive and unknown families ask, `read` runs unasked (spec `[[mcp_servers]]`). */
+export function AskBadge({ asks }: { asks: boolean }) {
+  return asks ? <span className="badge badge-ask">Asks you first</span> : <span className="badge badge-allow">Runs without asking</span>;
+}

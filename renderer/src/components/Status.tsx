@@ -1,0 +1,47 @@
+import { AlertTriangle, Loader2 } from 'lucide-react';
+import type { ReactNode } from 'react';
+import { toApiError } from '../../api/bridge';
+
+/** A uniform loading line, announced politely to screen readers. */
+export function Loading({ label }: { label: string }) {
+  return (
+    <p className="status status-loading" role="status" aria-live="polite">
+      <Loader2 className="spin" aria-hidden="true" size={18} /> {label}
+    </p>
+  );
+}
+
+/** A readable panel for an unexpected or expected api error: code and message, never a stack trace. */
+export function ErrorPanel({ error, title = 'Something went wrong', children }: { error: unknown; title?: string; children?: ReactNode }) {
+  const apiError = toApiError(error);
+  return (
+    <section className="panel panel-error" role="alert" aria-label={title}>
+      <h3>
+        <AlertTriangle aria-hidden="true" size={18} /> {title}
+      </h3>
+      <p>{apiError.message}</p>
+      {apiError.path ? (
+        <p className="muted">
+          Where: <code>{apiError.path}</code>
+        </p>
+      ) : null}
+      {apiError.problems && apiError.problems.length > 0 ? (
+        <ul>
+          {apiError.problems.map((problem, i) => (
+            <li key={i}>
+              {problem.message}
+              {problem.path ? (
+                <>
+                  {' '}
+                  (<code>{problem.path}</code>)
+                </>
+              ) : null}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      <p className="muted small">Error code: {apiError.code}</p>
+      {children}
+    </section>
+  );
+}

@@ -1,0 +1,36 @@
+import { useEffect, useRef, type ReactNode } from 'react';
+
+/** The progress indicator of a wizard: an ordered list, the current step marked `aria-current="step"`. */
+export function StepList({ steps, current, label }: { steps: readonly string[]; current: number; label: string }) {
+  return (
+    <ol className="steps" aria-label={label}>
+      {steps.map((step, i) => (
+        <li key={step} className={i === current ? 'step step-current' : i < current ? 'step step-done' : 'step'} aria-current={i === current ? 'step' : undefined}>
+          <span className="step-number" aria-hidden="true">
+            {i + 1}
+          </span>{' '}
+          {step}
+          {i < current ? <span className="visually-hidden"> (done)</span> : null}
+        </li>
+      ))}
+    </ol>
+  );
+}
+
+/** A step's heading; it takes focus when the step changes so keyboard and screen-reader users follow. */
+export function StepHeading({ children, stepKey }: { children: ReactNode; stepKey: string | number }) {
+  const ref = useRef<HTMLHeadingElement>(null);
+  const first = useRef(true);
+  useEffect(() => {
+    if (first.current) {
+      first.current = false;
+      return;
+    }
+    ref.current?.focus();
+  }, [stepKey]);
+  return (
+    <h2 ref={ref} tabIndex={-1} className="step-heading">
+      {children}
+    </h2>
+  );
+}

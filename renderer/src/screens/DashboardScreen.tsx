@@ -1,0 +1,253 @@
+import { Archive, Package, Trash2 } from 'lucide-react';
+import { useState } from 'react';
+import type { AccessView, AgentView, InstalledPackageView, TriggerView } from '../../../shared/api';
+import { useArchiveAgent, useArmTrigger, useDashboard, useDisarmTrigger, usePickWatchFolder, useRotateWebhookSecret, useSetToolAccess, useUninstallPackage } from '../../api/hooks';
+import { ConfirmDialog } from '../components/ConfirmDialog';
+import { FamilyBadge } from '../components/FamilyBadge';
+import { PackageText } from '../components/PackageText';
+import { formatFireTime } from '../components/schedule';
+import { SecretOnce } from '../components/SecretOnce';
+import { ErrorPanel, Loading } from '../components/Status';
+
+function when(iso: string): string {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? iso : date.toLocaleString();
+}
+
+function pinText(pin: AccessView['pin']): string {
+  if (!pin) return '';
+  return Object.entries(pin)
+    .map(([argument, value]) => `${argument} = ${Array.isArray(value) ? value.map((v) => JSON.stringify(v)).join(' or ') : JSON.stringify(value)}`)
+    .join(', ');
+}
+
+const PERMISSION_WORDS: Record<AccessView['permission'], string> = { allow: 'Runs without asking', ask: 'Asks you first', deny: 'Not allowed' };
+
+function AccessRowView({ agent, access }: { agent: AgentView; access: AccessView }) {
+  const set = useSetToolAccess();
+  return (
+    <li className="row">
+      <code>{access.tool}</code> <FamilyBadge family={access.family ?? 'unknown'} />{' '}
+      <span className={`badge badge-${access.permission === 'allow' ? 'allow' : access.permission === 'ask' ? 'ask' : 'deny'}`}>{PERMISSION_WORDS[access.permission]}</span>
+      {access.pin ? <span className="small">Pinned: {pinText(access.pin)}</span> : null}
+      <button
+        type="button"
+        className="button button-small"
+        disabled={set.isPending || agent.archived}
+        aria-label={`${access.granted ? 'Revoke' : 'Grant'} ${access.tool} for ${agent.displayName}`}
+        onClick={() => set.mutate({ agentId: agent.id, tool: access.tool, granted: !access.granted })}
+      >
+        {access.granted ? 'Revoke' : 'Grant'}
+      </button>
+      {set.isError ? <ErrorPanel error={set.error} title="The access was not changed" /> : null}
+    </li>
+  );
+}
+
+function TriggerRowView({ trigger }: { trigger: TriggerView }) {
+  const arm = useArmTrigger();
+  const disarm = useDisarmTrigger();
+  const rotate = useRotateWebhookSecret();
+  const pick = usePickWatchFolder();
+  const [secret, setSecret] = useState<string | null>(null);
+  const busy = arm.isPending || disarm.isPending || rotate.isPending || pick.isPending;
+  const doArm = () => {
+    if (trigger.type === 'file_watch') {
+      pick.mutate(undefined, {
+        onSuccess: (folder) => {
+          if (folder) arm.mutate({ triggerId: trigger.id, folderId: folder.folderId });
+        },
+      });
+      return;
+    }
+    arm.mutate({ triggerId: trigger.id }, { onSuccess: (armed) => setSecret(armed.webhookSecret) });
+  };
+  const error = arm.error ?? disarm.error ?? rotate.error ?? pick.error;
+  return (
+    <li className="row row-block">
+      <p>
+        <strong>{trigger.name}</strong> <span className="muted small">({trigger.type})</span>{' '}
+        {trigger.armed ? <span className="badge badge-ask">Armed</span> : <span className="badge badge-neutral">Off</span>}
+      </p>
+      <p className="small">
+        Starts <code>{trigger.target}</code>. <PackageText text={trigger.words} />
+      </p>
+      {trigger.armed && trigger.next[0] ? (
+        <p className="small">
+          Next: <time dateTime={trigger.next[0]}>{formatFireTime(new Date(trigger.next[0]), Intl.DateTimeFormat().resolvedOptions().timeZone)}</time>
+        </p>
+      ) : null}
+      {trigger.type === 'file_watch' ? <p className="small">{trigger.folder ? <>Watched folder: <code>{trigger.folder}</code></> : 'No folder chosen.'}</p> : null}
+      {trigger.type === 'webhook' ? <p className="small">{trigger.webhookSecretSet ? 'A secret is set.' : 'No secret set yet.'}</p> : null}
+      <div className="button-row">
+        {trigger.armed ? (
+          <button type="button" className="button button-small" disabled={busy} aria-label={`Disarm ${trigger.name}`} onClick={() => disarm.mutate({ triggerId: trigger.id })}>
+            Disarm
+          </button>
+        ) : (
+          <button type="button" className="button button-small" disabled={busy} aria-label={`Arm ${trigger.name}`} onClick={doArm}>
+            {trigger.type === 'file_watch' ? 'Arm (choose a folder)…' : 'Arm'}
+          </button>
+        )}
+        {trigger.type === 'webhook' && trigger.webhookSecretSet ? (
+          <button type="button" className="button button-small" disabled={busy} aria-label={`Make a new secret for ${trigger.name}`} onClick={() => rotate.mutate({ triggerId: trigger.id }, { onSuccess: (armed) => setSecret(armed.webhookSecret) })}>
+            Make a new secret
+          </button>
+        ) : null}
+      </div>
+      {secret ? <SecretOnce label={trigger.name} secret={secret} /> : null}
+      {error ? <ErrorPanel error={error} title="The trigger was not changed" /> : null}
+    </li>
+  );
+}
+
+function AgentCard({ agent }: { agent: AgentView }) {
+  const archive = useArchiveAgent();
+  const [confirm, setConfirm] = useState(false);
+  return (
+    <article className="card card-wide" aria-labelledby={`agent-card-${agent.id}`}>
+      <h3 id={`agent-card-${agent.id}`}>
+        <PackageText text={agent.displayName} /> {agent.archived ? <span className="badge badge-neutral">Archived</span> : null}
+      </h3>
+      <p className="small muted">
+        From {agent.origin === 'package' ? 'package' : 'template'} <PackageText text={agent.from} /> {agent.fromVersion} · made {when(agent.createdAt)}
+        {agent.budgetPerRunUsd !== null ? ` · budget $${agent.budgetPerRunUsd} per run` : ''}
+      </p>
+      <p>
+        <PackageText text={agent.description} />
+      </p>
+      <h4>What it may use</h4>
+      {agent.access.length === 0 ? <p className="muted small">No tools.</p> : null}
+      <ul className="rows">
+        {agent.access.map((access) => (
+          <AccessRowView key={access.tool} agent={agent} access={access} />
+        ))}
+      </ul>
+      <h4>Triggers</h4>
+      {agent.triggers.length === 0 ? <p className="muted small">None.</p> : null}
+      <ul className="rows">
+        {agent.triggers.map((trigger) => (
+          <TriggerRowView key={trigger.id} trigger={trigger} />
+        ))}
+      </ul>
+      {agent.origin === 'template' && !agent.archived ? (
+        <>
+          <button type="button" className="button" onClick={() => setConfirm(true)} aria-label={`Archive ${agent.displayName}`}>
+            <Archive aria-hidden="true" size={16} /> Archive agent
+          </button>
+          <ConfirmDialog
+            open={confirm}
+            title={`Archive ${agent.displayName}?`}
+            confirmLabel="Archive"
+            busy={archive.isPending}
+            onCancel={() => setConfirm(false)}
+            onConfirm={() => archive.mutate({ agentId: agent.id }, { onSuccess: () => setConfirm(false) })}
+          >
+            <p>The agent stops: its triggers are disarmed and it is kept, archived, in the records.</p>
+            {archive.isError ? <ErrorPanel error={archive.error} title="The agent was not archived" /> : null}
+          </ConfirmDialog>
+        </>
+      ) : null}
+    </article>
+  );
+}
+
+function PackageCard({ pkg }: { pkg: InstalledPackageView }) {
+  const uninstall = useUninstallPackage();
+  const [confirm, setConfirm] = useState(false);
+  return (
+    <li className="card card-wide">
+      <h3>
+        <Package aria-hidden="true" size={18} /> <PackageText text={pkg.name} /> <span className="muted">{pkg.version}</span>
+      </h3>
+      <p className="small">
+        Publisher: <PackageText text={pkg.publisher} /> <span className="badge badge-warning-soft">Unverified publisher</span>
+      </p>
+      <p className="small muted">
+        Installed {when(pkg.installedAt)}
+        {pkg.updatedAt ? ` · updated ${when(pkg.updatedAt)}` : ''}
+      </p>
+      {pkg.description ? (
+        <p>
+          <PackageText text={pkg.description} />
+        </p>
+      ) : null}
+      {pkg.triggers.length > 0 ? (
+        <>
+          <h4>Workflow triggers</h4>
+          <ul className="rows">
+            {pkg.triggers.map((trigger) => (
+              <TriggerRowView key={trigger.id} trigger={trigger} />
+            ))}
+          </ul>
+        </>
+      ) : null}
+      <button type="button" className="button button-danger-soft" onClick={() => setConfirm(true)} aria-label={`Uninstall ${pkg.name}`}>
+        <Trash2 aria-hidden="true" size={16} /> Uninstall
+      </button>
+      <ConfirmDialog
+        open={confirm}
+        title={`Uninstall ${pkg.name}?`}
+        confirmLabel="Uninstall"
+        busy={uninstall.isPending}
+        onCancel={() => setConfirm(false)}
+        onConfirm={() => uninstall.mutate({ name: pkg.name }, { onSuccess: () => setConfirm(false) })}
+      >
+        <p>This removes:</p>
+        <ul>
+          <li>the package's files from this computer,</li>
+          <li>
+            its records and your answers for it ({pkg.agents.length === 1 ? '1 agent' : `${pkg.agents.length} agents`}),
+          </li>
+          <li>all of its triggers, armed or not.</li>
+        </ul>
+        {uninstall.isError ? <ErrorPanel error={uninstall.error} title="The package was not uninstalled" /> : null}
+      </ConfirmDialog>
+    </li>
+  );
+}
+
+/** What is installed here: packages, agents with their access and triggers, and any store damage. */
+export function DashboardScreen() {
+  const dashboard = useDashboard();
+  return (
+    <div className="screen">
+      <h1>Dashboard</h1>
+      {dashboard.isPending ? <Loading label="Loading what is installed…" /> : null}
+      {dashboard.isError ? <ErrorPanel error={dashboard.error} title="The dashboard could not be loaded" /> : null}
+      {dashboard.data ? (
+        <>
+          {dashboard.data.damage.length > 0 ? (
+            <section className="panel panel-error" role="alert" aria-labelledby="damage-heading">
+              <h2 id="damage-heading">Some saved records were damaged</h2>
+              <p>They were kept aside, not deleted. What they held is not shown below.</p>
+              <ul>
+                {dashboard.data.damage.map((damage) => (
+                  <li key={damage.keptAs}>
+                    <code>{damage.keptAs}</code>: {damage.reason} ({when(damage.at)})
+                  </li>
+                ))}
+              </ul>
+            </section>
+          ) : null}
+          <section aria-labelledby="packages-heading">
+            <h2 id="packages-heading">Installed packages</h2>
+            {dashboard.data.packages.length === 0 ? <p className="muted">No package is installed yet.</p> : null}
+            <ul className="card-list">
+              {dashboard.data.packages.map((pkg) => (
+                <PackageCard key={pkg.name} pkg={pkg} />
+              ))}
+            </ul>
+          </section>
+          <section aria-labelledby="agents-heading-dash">
+            <h2 id="agents-heading-dash">Agents</h2>
+            {dashboard.data.agents.length === 0 ? <p className="muted">No agent is on this computer yet.</p> : null}
+            {dashboard.data.agents.map((agent) => (
+              <AgentCard key={agent.id} agent={agent} />
+            ))}
+          </section>
+        </>
+      ) : null}
+    </div>
+  );
+}

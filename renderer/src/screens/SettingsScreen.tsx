@@ -1,0 +1,184 @@
+import { KeyRound, Server, Trash2 } from 'lucide-react';
+import { useState, type FormEvent } from 'react';
+import { MCP_TRANSPORTS, type McpTransport } from '../../../shared/apollia-manifest';
+import type { SecretBackend } from '../../../shared/api';
+import { useRemoveMcpServer, useRemoveSecret, useSaveMcpServer, useSaveSecret, useSettings } from '../../api/hooks';
+import { ErrorPanel, Loading } from '../components/Status';
+
+const BACKEND_WORDS: Record<SecretBackend, string> = {
+  keychain: "Secrets are kept encrypted with this computer's keychain.",
+  basic_text: 'This computer has no keychain Apollia can use: secrets are kept only lightly obscured in the app data folder. Anyone who can read your files could read them.',
+  unavailable: 'Secrets cannot be kept on this computer: saving a secret will fail.',
+};
+
+/** Splits an arguments field into a list: one argument per line. */
+function splitArgs(text: string): string[] {
+  return text
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '');
+}
+
+function McpServerForm() {
+  const save = useSaveMcpServer();
+  const [name, setName] = useState('');
+  const [transport, setTransport] = useState<McpTransport>('stdio');
+  const [command, setCommand] = useState('');
+  const [args, setArgs] = useState('');
+  const [url, setUrl] = useState('');
+  const nameOk = /^[a-z0-9_-]+$/.test(name);
+  const urlOk = (() => {
+    try {
+      const parsed = new URL(url);
+      return parsed.protocol === 'https:' || parsed.protocol === 'http:';
+    } catch {
+      return false;
+    }
+  })();
+  const ready = nameOk && (transport === 'stdio' ? command.trim() !== '' : urlOk);
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!ready) return;
+    const server = transport === 'stdio' ? { name, transport, command: command.trim(), args: splitArgs(args) } : { name, transport, url: url.trim() };
+    save.mutate(server, {
+      onSuccess: () => {
+        setName('');
+        setCommand('');
+        setArgs('');
+        setUrl('');
+      },
+    });
+  };
+  return (
+    <form onSubmit={submit} className="form" aria-labelledby="mcp-form-heading">
+      <h3 id="mcp-form-heading">Save an MCP server</h3>
+      <div className="field">
+        <label htmlFor="mcp-name">Server name</label>
+        <input id="mcp-name" value={name} onChange={(e) => setName(e.target.value)} aria-invalid={name !== '' && !nameOk} aria-describedby="mcp-name-hint" autoComplete="off" />
+        <p id="mcp-name-hint" className={`hint${name !== '' && !nameOk ? ' text-error' : ''}`}>
+          Lowercase letters, digits, - and _ (templates name servers this way, for example github).
+        </p>
+      </div>
+      <div className="field">
+        <label htmlFor="mcp-transport">Transport</label>
+        <select id="mcp-transport" value={transport} onChange={(e) => setTransport(e.target.value as McpTransport)}>
+          {MCP_TRANSPORTS.map((t) => (
+            <option key={t} value={t}>
+              {t === 'stdio' ? 'stdio (a program on this computer)' : `${t} (a server at a URL)`}
+            </option>
+          ))}
+        </select>
+      </div>
+      {transport === 'stdio' ? (
+        <>
+          <div className="field">
+            <label htmlFor="mcp-command">Command</label>
+            <input id="mcp-command" value={command} onChange={(e) => setCommand(e.target.value)} autoComplete="off" />
+          </div>
+          <div className="field">
+            <label htmlFor="mcp-args">Arguments (one per line)</label>
+            <textarea id="mcp-args" value={args} onChange={(e) => setArgs(e.target.value)} rows={3} />
+          </div>
+        </>
+      ) : (
+        <div className="field">
+          <label htmlFor="mcp-url">URL</label>
+          <input id="mcp-url" type="url" value={url} onChange={(e) => setUrl(e.target.value)} aria-invalid={url !== '' && !urlOk} aria-describedby="mcp-url-hint" autoComplete="off" />
+          <p id="mcp-url-hint" className={`hint${url !== '' && !urlOk ? ' text-error' : ''}`}>
+            An http or https address.
+          </p>
+        </div>
+      )}
+      <button type="submit" className="button button-primary" disabled={!ready || save.isPending}>
+        Save server
+      </button>
+      <p role="status" aria-live="polite" className="small">
+        {save.isSuccess ? 'Server saved.' : ''}
+      </p>
+      {save.isError ? <ErrorPanel error={save.error} title="The server was not saved" /> : null}
+    </form>
+  );
+}
+
+function SecretRow({ name, label, saved }: { name: string; label: string; saved: boolean }) {
+  const save = useSaveSecret();
+  const remove = useRemoveSecret();
+  const [value, setValue] = useState('');
+  const id = `secret-${name}`;
+  return (
+    <li className="row row-block">
+      <form
+        className="secret-form"
+        onSubmit={(event) => {
+          event.preventDefault();
+          if (value === '') return;
+          save.mutate({ name, value }, { onSuccess: () => setValue('') });
+        }}
+      >
+        <label htmlFor={id}>
+          {label} <code>{name}</code> {saved ? <span className="badge badge-allow">Saved</span> : <span className="badge badge-neutral">Not saved</span>}
+        </label>
+        <input id={id} type="password" value={value} autoComplete="off" onChange={(e) => setValue(e.target.value)} placeholder={saved ? 'Type a new value to replace it' : 'Paste the value'} />
+        <button type="submit" className="button button-small" disabled={value === '' || save.isPending} aria-label={`Save ${name}`}>
+          Save
+        </button>
+        {saved ? (
+          <button type="button" className="button button-small button-danger-soft" disabled={remove.isPending} aria-label={`Remove ${name}`} onClick={() => remove.mutate({ name })}>
+            <Trash2 aria-hidden="true" size={14} /> Remove
+          </button>
+        ) : null}
+      </form>
+      {save.isError ? <ErrorPanel error={save.error} title={`${name} was not saved`} /> : null}
+      {remove.isError ? <ErrorPanel error={remove.error} title={`${name} was not removed`} /> : null}
+    </li>
+  );
+}
+
+/** Settings: MCP servers and secrets this computer keeps for agents. */
+export function SettingsScreen() {
+  const settings = useSettings();
+  const removeServer = useRemoveMcpServer();
+  return (
+    <div className="screen">
+      <h1>Settings</h1>
+      {settings.isPending ? <Loading label="Loading settings…" /> : null}
+      {settings.isError ? <ErrorPanel error={settings.error} title="Settings could not be loaded" /> : null}
+      {settings.data ? (
+        <>
+          <section aria-labelledby="mcp-servers-heading">
+            <h2 id="mcp-servers-heading">
+              <Server aria-hidden="true" size={20} /> MCP servers
+            </h2>
+            <p className="muted">Templates use MCP servers by the name you save them under here.</p>
+            {settings.data.mcpServers.length === 0 ? <p className="muted">No MCP server is saved.</p> : null}
+            <ul className="rows">
+              {settings.data.mcpServers.map((server) => (
+                <li key={server.name} className="row">
+                  <strong>{server.name}</strong>{' '}
+                  <code className="command">{server.transport === 'stdio' ? [server.command ?? '', ...(server.args ?? [])].join(' ') : `${server.url ?? ''} (${server.transport})`}</code>
+                  <button type="button" className="button button-small button-danger-soft" disabled={removeServer.isPending} aria-label={`Remove server ${server.name}`} onClick={() => removeServer.mutate({ name: server.name })}>
+                    <Trash2 aria-hidden="true" size={14} /> Remove
+                  </button>
+                </li>
+              ))}
+            </ul>
+            {removeServer.isError ? <ErrorPanel error={removeServer.error} title="The server was not removed" /> : null}
+            <McpServerForm />
+          </section>
+          <section aria-labelledby="secrets-heading">
+            <h2 id="secrets-heading">
+              <KeyRound aria-hidden="true" size={20} /> Secrets
+            </h2>
+            <p className={settings.data.secretBackend === 'keychain' ? '' : 'panel panel-warning'}>{BACKEND_WORDS[settings.data.secretBackend]}</p>
+            <p className="muted">A saved value is never shown again: type a new one to replace it.</p>
+            <ul className="rows">
+              {settings.data.secrets.map((secret) => (
+                <SecretRow key={secret.name} name={secret.name} label={secret.label} saved={secret.saved} />
+              ))}
+            </ul>
+          </section>
+        </>
+      ) : null}
+    </div>
+  );
+}

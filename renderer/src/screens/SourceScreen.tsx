@@ -1,0 +1,33 @@
+import type { SourceHandle } from '../../../shared/api';
+import { useInspection } from '../../api/hooks';
+import { ErrorPanel, Loading } from '../components/Status';
+import { ApoFlow } from './apo/ApoFlow';
+import { RefusedScreen } from './apo/RefusedScreen';
+import { PluginPending } from './PluginPending';
+import { TemplateFlow } from './template/TemplateFlow';
+
+/**
+ * One opened source: checked first, then shown by kind. `kind: 'plugin'` is routed to the plugin
+ * view (renderer/src/screens/plugin/, owned by the plugin view work); until it lands, PluginPending.
+ */
+export function SourceScreen({ source }: { source: SourceHandle }) {
+  const inspection = useInspection(source.id);
+  if (inspection.isPending) return <Loading label={`Checking ${source.displayName} without running any of it…`} />;
+  if (inspection.isError) {
+    return (
+      <div className="screen">
+        <h1>{source.displayName} could not be checked</h1>
+        <ErrorPanel error={inspection.error} title="The check did not finish" />
+      </div>
+    );
+  }
+  const result = inspection.data;
+  switch (result.kind) {
+    case 'apo':
+      return <ApoFlow inspection={result} sourceId={source.id} displayName={source.displayName} />;
+    case 'template':
+      return result.ok ? <TemplateFlow inspection={result} sourceId={source.id} /> : <RefusedScreen inspection={result} displayName={source.displayName} />;
+    case 'plugin':
+      return <PluginPending inspection={result} displayName={source.displayName} />;
+  }
+}

@@ -1,0 +1,87 @@
+import { CheckCircle2, Info } from 'lucide-react';
+import { useState } from 'react';
+import type { InstallReceipt, SourceInspection } from '../../../../shared/api';
+import type { ApoInspection } from '../../../../shared/inspection';
+import { SecretOnce } from '../../components/SecretOnce';
+import { useFlowStore } from '../../stores/flow-store';
+import { useConsentStore } from '../../stores/consent-store';
+import { ApoConsentWizard } from './ApoConsentWizard';
+import { RefusedScreen } from './RefusedScreen';
+
+/** After install: what was done, and each webhook secret shown once. */
+function InstalledScreen({ receipt, sourceId }: { receipt: InstallReceipt; sourceId: string }) {
+  const closeSource = useFlowStore((s) => s.closeSource);
+  const verb = receipt.outcome === 'updated' ? 'updated' : receipt.outcome === 'downgraded' ? 'downgraded' : 'installed';
+  return (
+    <div className="screen">
+      <h1>
+        <CheckCircle2 aria-hidden="true" size={24} /> {receipt.name} {receipt.version} is {verb}
+      </h1>
+      <p role="status">
+        {receipt.previousVersion ? `It replaced version ${receipt.previousVersion}. ` : ''}
+        {receipt.armed.length === 0 ? 'No trigger is armed.' : `Armed triggers: ${receipt.armed.join(', ')}.`}
+      </p>
+      {receipt.webhookSecrets.map((secret) => (
+        <SecretOnce key={secret.triggerId} label={secret.triggerId} secret={secret.secret} />
+      ))}
+      <button type="button" className="button button-primary" onClick={() => closeSource(sourceId, 'dashboard')}>
+        Go to the dashboard
+      </button>
+    </div>
+  );
+}
+
+/** An opened `.apo`: refused → error screen; same version → already installed; older → ask first; else the consent form. */
+export function ApoFlow({ inspection, sourceId, displayName }: { inspection: SourceInspection; sourceId: string; displayName: string }) {
+  const [receipt, setReceipt] = useState<InstallReceipt | null>(null);
+  const [downgradeOk, setDowngradeOk] = useState(false);
+  const closeSource = useFlowStore((s) => s.closeSource);
+  const dropDraft = useConsentStore((s) => s.drop);
+  const apo = inspection as SourceInspection & ApoInspection;
+
+  if (receipt) return <InstalledScreen receipt={receipt} sourceId={sourceId} />;
+  if (!inspection.ok || !apo.details || !apo.summary) return <RefusedScreen inspection={inspection} displayName={displayName} />;
+  const installed = inspection.installed;
+  if (installed?.relation === 'same') {
+    return (
+      <div className="screen">
+        <h1>
+          <Info aria-hidden="true" size={24} /> {apo.summary.name} {apo.summary.version} is already installed
+        </h1>
+        <p>This exact version is already on this computer. There is nothing to install. You can change what it may do on the dashboard.</p>
+        <button type="button" className="button button-primary" onClick={() => closeSource(sourceId, 'dashboard')}>
+          Go to the dashboard
+        </button>
+      </div>
+    );
+  }
+  if (installed?.relation === 'older' && !downgradeOk) {
+    return (
+      <div className="screen">
+        <h1>This is an older version</h1>
+        <p>
+          Version {installed.version} of {apo.summary.name} is installed; this file is version {apo.summary.version}, which is older. Installing it replaces the newer version (a downgrade). Your earlier answers are kept.
+        </p>
+        <div className="button-row">
+          <button type="button" className="button" onClick={() => closeSource(sourceId)}>
+            Keep version {installed.version}
+          </button>
+          <button type="button" className="button button-primary" onClick={() => setDowngradeOk(true)}>
+            Review the downgrade
+          </button>
+        </div>
+      </div>
+    );
+  }
+  return (
+    <ApoConsentWizard
+      inspection={apo}
+      sourceId={sourceId}
+      allowDowngrade={installed?.relation === 'older' && downgradeOk}
+      onInstalled={(done) => {
+        dropDraft(sourceId);
+        setReceipt(done);
+      }}
+    />
+  );
+}

@@ -1,0 +1,92 @@
+import { FolderOpen, KeyRound } from 'lucide-react';
+import type { ApoInspection } from '../../../../shared/inspection';
+import { usePickWatchFolder } from '../../../api/hooks';
+import { PackageText } from '../../components/PackageText';
+import { ScheduleText } from '../../components/ScheduleText';
+import { apoSchedule } from '../../components/schedule';
+import { ErrorPanel } from '../../components/Status';
+import { useConsentDraft, useConsentStore } from '../../stores/consent-store';
+
+/** The agent or workflow a trigger starts, named for people. */
+export function targetName(inspection: ApoInspection, target: string): string {
+  const manifest = inspection.details?.manifest;
+  const agent = manifest?.agents?.find((a) => a.id === target);
+  if (agent) return `the agent ${agent.name}`;
+  return `the workflow ${target}`;
+}
+
+/** Step 3: each proposed trigger, off unless armed; a file_watch needs a folder, a webhook gets a secret. */
+export function TriggersStep({ inspection, sourceId }: { inspection: ApoInspection; sourceId: string }) {
+  const manifest = inspection.details?.manifest;
+  const draft = useConsentDraft(sourceId);
+  const setTrigger = useConsentStore((s) => s.setTrigger);
+  const pick = usePickWatchFolder();
+  if (!manifest) return null;
+  const triggers = manifest.triggers ?? [];
+  return (
+    <div className="step-body">
+      <p>A package only proposes triggers. None starts anything unless you arm it here or later on the dashboard.</p>
+      {triggers.length === 0 ? <p className="muted">This package proposes no triggers.</p> : null}
+      {pick.isError ? <ErrorPanel error={pick.error} title="The folder could not be chosen" /> : null}
+      <ul className="rows">
+        {triggers.map((trigger) => {
+          const state = draft.triggers[trigger.id] ?? { arm: false };
+          const id = `arm-${trigger.id}`;
+          const needsFolder = trigger.source.type === 'file_watch';
+          const chooseFolder = () =>
+            pick.mutate(undefined, {
+              onSuccess: (folder) => {
+                if (folder) setTrigger(sourceId, trigger.id, { arm: true, folderId: folder.folderId, displayPath: folder.displayPath });
+              },
+            });
+          return (
+            <li key={trigger.id} className="row row-block card">
+              <h3 className="h4">
+                Trigger <code>{trigger.id}</code>
+              </h3>
+              <p>
+                Starts <PackageText text={targetName(inspection, trigger.target)} />
+                {trigger.input ? (
+                  <>
+                    {' '}
+                    with the message “<PackageText text={trigger.input} />”
+                  </>
+                ) : null}
+              </p>
+              <ScheduleText view={apoSchedule(trigger.source)} />
+              {needsFolder ? (
+                <div className="folder-row">
+                  <p className="small">{state.displayPath ? <>Watched folder: <code>{state.displayPath}</code></> : 'To arm it, choose the folder it watches.'}</p>
+                  <button type="button" className="button" onClick={chooseFolder} disabled={pick.isPending} aria-label={`Choose a folder for ${trigger.id}…`}>
+                    <FolderOpen aria-hidden="true" size={16} /> {state.displayPath ? 'Choose another folder…' : 'Choose a folder…'}
+                  </button>
+                </div>
+              ) : null}
+              {trigger.source.type === 'webhook' ? (
+                <p className="small">
+                  <KeyRound aria-hidden="true" size={14} /> If you arm it, a secret is made on this computer at install and shown to you once, to give to the program that calls it.
+                </p>
+              ) : null}
+              <div className="check-row">
+                <input
+                  id={id}
+                  type="checkbox"
+                  checked={state.arm}
+                  disabled={needsFolder && !state.folderId}
+                  aria-describedby={needsFolder && !state.folderId ? `${id}-hint` : undefined}
+                  onChange={(event) => setTrigger(sourceId, trigger.id, { ...state, arm: event.target.checked })}
+                />
+                <label htmlFor={id}>Arm {trigger.id}</label>
+                {needsFolder && !state.folderId ? (
+                  <span id={`${id}-hint`} className="small muted">
+                    Choose a folder first.
+                  </span>
+                ) : null}
+              </div>
+            </li>
+          );
+        })}
+      </ul>
+    </div>
+  );
+}

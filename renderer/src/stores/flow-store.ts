@@ -1,0 +1,42 @@
+/**
+ * UI flow state only (STYLE.md "State in the renderer"): which screen is shown and which sources
+ * are open, each with its own consent flow. Nothing here is app data: that lives in react-query.
+ */
+import { create } from 'zustand';
+import type { SourceHandle } from '../../../shared/api';
+
+export type MainView = 'open' | 'dashboard' | 'settings';
+
+export interface FlowState {
+  view: MainView;
+  /** Sources opened in this window, in order; each has its own consent or apply flow. */
+  sources: SourceHandle[];
+  /** The source whose flow is shown, or null for `view`. */
+  activeSourceId: string | null;
+  /** Shows a main view (and leaves the open flows where they are). */
+  show: (view: MainView) => void;
+  /** Adds a source (once) and shows its flow. */
+  openSource: (source: SourceHandle) => void;
+  showSource: (sourceId: string) => void;
+  /** Closes a flow; shows `then` (default the Open screen). */
+  closeSource: (sourceId: string, then?: MainView) => void;
+}
+
+export const useFlowStore = create<FlowState>((set) => ({
+  view: 'open',
+  sources: [],
+  activeSourceId: null,
+  show: (view) => set({ view, activeSourceId: null }),
+  openSource: (source) =>
+    set((state) => ({
+      sources: state.sources.some((s) => s.id === source.id) ? state.sources : [...state.sources, source],
+      activeSourceId: source.id,
+    })),
+  showSource: (sourceId) => set({ activeSourceId: sourceId }),
+  closeSource: (sourceId, then = 'open') =>
+    set((state) => ({
+      sources: state.sources.filter((s) => s.id !== sourceId),
+      activeSourceId: null,
+      view: then,
+    })),
+}));
