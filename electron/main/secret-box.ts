@@ -5,25 +5,29 @@
  * reports it, and the UI says so rather than pretend (DESIGN.md "Consent, install, apply").
  */
 import { safeStorage } from 'electron';
-
-/** How secrets are protected on this machine. */
-export type SecretProtection = 'keychain' | 'basic_text' | 'unavailable';
+import type { SecretBackend } from '../../shared/api';
+import { unavailableSecretBox, type SecretBox } from '../core/secret-box';
 
 /** Reads which protection `safeStorage` gives here. Call after `app` is ready. */
-export async function secretProtection(): Promise<SecretProtection> {
+async function detectBackend(): Promise<SecretBackend> {
   if (!(await safeStorage.isAsyncEncryptionAvailable())) return 'unavailable';
   // getSelectedStorageBackend exists on Linux only.
   if (process.platform === 'linux' && safeStorage.getSelectedStorageBackend() === 'basic_text') return 'basic_text';
   return 'keychain';
 }
 
-/** Encrypts with the OS keychain; the bytes are only readable by this user on this machine. */
-export async function sealSecret(plainText: string): Promise<Uint8Array> {
-  return new Uint8Array(await safeStorage.encryptStringAsync(plainText));
-}
-
-/** Decrypts bytes `sealSecret` produced. */
-export async function openSecret(sealed: Uint8Array): Promise<string> {
-  const { result } = await safeStorage.decryptStringAsync(Buffer.from(sealed));
-  return result;
+/** The box over `safeStorage`. Call after `app.whenReady()`; the backend is read once. */
+export async function createSafeStorageSecretBox(): Promise<SecretBox> {
+  const backend = await detectBackend();
+  if (backend === 'unavailable') return unavailableSecretBox;
+  return {
+    backend: () => backend,
+    async encrypt(text) {
+      return new Uint8Array(await safeStorage.encryptStringAsync(text));
+    },
+    async decrypt(bytes) {
+      const { result } = await safeStorage.decryptStringAsync(Buffer.from(bytes));
+      return result;
+    },
+  };
 }

@@ -1,0 +1,182 @@
+/**
+ * The e2e harness (DESIGN.md "Testing"): serves the BUILT renderer (`out/renderer`) and the real
+ * core Api over HTTP, so the same specs that drive Electron can drive Chromium on a machine where
+ * Electron cannot run. It stays thin on purpose — everything real lives in `electron/core/`:
+ *
+ * - `POST /api/<method>`  → `createApi(deps)[method](body)` → the JSON `ApiResult`
+ * - `GET  /events`        → server-sent `opened` events (what main sends as `apollia:opened`)
+ * - `POST /test/open`     `{ path }`: registers a path as if double-clicked, then sends `opened`
+ * - `POST /test/dialog`   `{ kind: 'file' | 'folder', path | null }`: answers the next native dialog
+ * - `POST /test/reset`    `{ now? }`: a fresh temp data folder (and, optionally, a fixed clock)
+ * - `GET  /test/state`    → `{ dataDir }`
+ *
+ * Run: `E2E_PORT=4173 npx tsx e2e/harness/server.ts`. Listens on 127.0.0.1 only.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { extname, join, normalize, resolve, sep } from 'node:path';
+import { API_METHODS, type ApiMethod, type ApiResult, type SourceHandle } from '../../shared/api';
+import { createApi } from '../../electron/core/api';
+import { createFileKeySecretBox } from '../../electron/core/secret-box';
+
+const ROOT = resolve(new URL('../..', import.meta.url).pathname);
+const RENDERER_DIR = join(ROOT, 'out', 'renderer');
+const RESOURCES_DIR = join(ROOT, 'resources');
+const PORT = Number(process.env['E2E_PORT'] ?? 4173);
+
+const CONTENT_TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.woff2': 'font/woff2',
+  '.ico': 'image/x-icon',
+};
+
+type DialogKind = 'file' | 'folder';
+type CoreApi = ReturnType<typeof createApi>;
+
+interface HarnessState {
+  dataDir: string;
+  api: CoreApi;
+  dialogAnswers: Record<DialogKind, (string | null)[]>;
+  /** `opened` events sent before any page listened: delivered to the next page that connects. */
+  backlog: SourceHandle[];
+}
+
+const clients = new Set<ServerResponse>();
+let state = fresh(null);
+
+function fresh(fixedNow: Date | null): HarnessState {
+  const dataDir = mkdtempSync(join(tmpdir(), 'apollia-e2e-'));
+  const dialogAnswers: HarnessState['dialogAnswers'] = { file: [], folder: [] };
+  // An empty queue answers like a cancelled dialog.
+  const answer = (kind: DialogKind) => async () => dialogAnswers[kind].shift() ?? null;
+  const api = createApi({
+    dataDir,
+    resourcesDir: RESOURCES_DIR,
+    dialogs: { openFile: answer('file'), openFolder: answer('folder') },
+    secretBox: createFileKeySecretBox(join(dataDir, 'test-keys')),
+    now: () => (fixedNow ? new Date(fixedNow) : new Date()),
+  });
+  return { dataDir, api, dialogAnswers, backlog: [] };
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store' });
+  res.end(JSON.stringify(body));
+}
+
+async function readBody(req: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  const text = Buffer.concat(chunks).toString('utf8');
+  if (text.trim() === '') return undefined;
+  const value: unknown = JSON.parse(text);
+  return value === null ? undefined : value;
+}
+
+function broadcastOpened(handle: SourceHandle): void {
+  if (clients.size === 0) {
+    state.backlog.push(handle);
+    return;
+  }
+  for (const client of clients) client.write(`event: opened\ndata: ${JSON.stringify(handle)}\n\n`);
+}
+
+async function registerAsOpened(path: string): Promise<ApiResult<SourceHandle>> {
+  const answer = (await state.api.registerSource(path, 'command-line')) as ApiResult<SourceHandle> | SourceHandle;
+  const result: ApiResult<SourceHandle> = 'ok' in answer ? answer : { ok: true, value: answer };
+  if (result.ok) broadcastOpened(result.value);
+  return result;
+}
+
+function serveStatic(pathname: string, res: ServerResponse): void {
+  const relative = normalize(decodeURIComponent(pathname === '/' ? '/index.html' : pathname)).replace(/^[/\\]+/, '');
+  const file = resolve(RENDERER_DIR, relative);
+  if (file !== RENDERER_DIR && !file.startsWith(RENDERER_DIR + sep)) return sendJson(res, 404, { error: 'not found' });
+  try {
+    if (!statSync(file).isFile()) return sendJson(res, 404, { error: 'not found' });
+  } catch {
+    return sendJson(res, 404, { error: `not found: ${relative} (run \`npm run build\` first)` });
+  }
+  res.writeHead(200, { 'content-type': CONTENT_TYPES[extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-store' });
+  res.end(readFileSync(file));
+}
+
+async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+  const method = req.method ?? 'GET';
+
+  if (method === 'POST' && url.pathname.startsWith('/api/')) {
+    const name = url.pathname.slice('/api/'.length);
+    if (!(API_METHODS as readonly string[]).includes(name)) {
+      return sendJson(res, 404, { ok: false, error: { code: 'api.unknown_method', message: `There is no method "${name}".` } });
+    }
+    const call = state.api[name as ApiMethod] as (request: unknown) => Promise<ApiResult<unknown>>;
+    return sendJson(res, 200, await call(await readBody(req)));
+  }
+
+  if (method === 'GET' && url.pathname === '/events') {
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive' });
+    res.write(': connected\n\n');
+    clients.add(res);
+    for (const handle of state.backlog.splice(0)) res.write(`event: opened\ndata: ${JSON.stringify(handle)}\n\n`);
+    req.on('close', () => clients.delete(res));
+    return;
+  }
+
+  if (method === 'POST' && url.pathname === '/test/open') {
+    const body = (await readBody(req)) as { path?: unknown } | undefined;
+    if (typeof body?.path !== 'string') return sendJson(res, 400, { error: 'path must be a string' });
+    return sendJson(res, 200, await registerAsOpened(body.path));
+  }
+
+  if (method === 'POST' && url.pathname === '/test/dialog') {
+    const body = (await readBody(req)) as { kind?: unknown; path?: unknown } | undefined;
+    if ((body?.kind !== 'file' && body?.kind !== 'folder') || (typeof body.path !== 'string' && body.path !== null)) {
+      return sendJson(res, 400, { error: "body must be { kind: 'file' | 'folder', path: string | null }" });
+    }
+    state.dialogAnswers[body.kind].push(body.path);
+    return sendJson(res, 200, { queued: state.dialogAnswers[body.kind].length });
+  }
+
+  if (method === 'POST' && url.pathname === '/test/reset') {
+    const body = (await readBody(req)) as { now?: unknown } | undefined;
+    const old = state.dataDir;
+    state = fresh(typeof body?.now === 'string' ? new Date(body.now) : null);
+    rmSync(old, { recursive: true, force: true });
+    return sendJson(res, 200, { dataDir: state.dataDir });
+  }
+
+  if (method === 'GET' && url.pathname === '/test/state') return sendJson(res, 200, { dataDir: state.dataDir });
+  if (method === 'GET' && url.pathname === '/test/health') return sendJson(res, 200, { ok: true });
+  if (method === 'GET' || method === 'HEAD') return serveStatic(url.pathname, res);
+  sendJson(res, 405, { error: 'method not allowed' });
+}
+
+const server = createServer((req, res) => {
+  route(req, res).catch((error: unknown) => {
+    // A throw here is a bug in the harness or core: report it as an error value, like main's handle().
+    const message = error instanceof Error ? error.message : String(error);
+    if (!res.headersSent) sendJson(res, 500, { ok: false, error: { code: 'harness.internal', message } });
+    else res.end();
+  });
+});
+
+server.listen(PORT, '127.0.0.1', () => {
+  console.log(`apollia e2e harness on http://127.0.0.1:${PORT} (data ${state.dataDir})`);
+});
+
+const stop = () => {
+  for (const client of clients) client.end();
+  server.close();
+  rmSync(state.dataDir, { recursive: true, force: true });
+  process.exit(0);
+};
+process.on('SIGINT', stop);
+process.on('SIGTERM', stop);

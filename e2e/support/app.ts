@@ -1,0 +1,177 @@
+/**
+ * The fixture every spec uses: a `page` showing the app, and an `app` driver for what a person does
+ * outside the window (double-click a file, answer a native dialog) and for reading the store.
+ * In browser mode (no Electron binary) it talks to the harness; in Electron mode it launches the
+ * built app with a fresh data folder and drives main through `electronApp.evaluate`.
+ */
+import AxeBuilder from '@axe-core/playwright';
+import { _electron, expect, test as base, type Browser, type ElectronApplication, type Page } from '@playwright/test';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { API_METHODS } from '../../shared/api';
+import { installBridge } from '../harness/bridge';
+import { electronBinary, REPO_ROOT } from './electron-binary';
+
+/** What a person does outside the window, and what a test reads back. */
+export interface AppDriver {
+  /** Opens `path` as a double-click would (harness `/test/open`; in Electron, a second launch). */
+  open(path: string): Promise<void>;
+  /** Answers the next native open dialog of that kind with `path` (null: the user cancels). */
+  answerDialog(kind: 'file' | 'folder', path: string | null): Promise<void>;
+  /** The data folder the app's store writes to. */
+  dataDir(): Promise<string>;
+  /** The store's `state.json`, parsed (null when nothing was stored yet). */
+  readState(): Promise<Record<string, unknown> | null>;
+}
+
+/** Per-test options. */
+export interface AppOptions {
+  /** Fix the core's clock (ISO 8601) so next fire times are known. */
+  now: string | null;
+}
+
+const SCREENSHOTS = join(REPO_ROOT, 'e2e', 'screenshots');
+
+/** Saves a full-page screenshot as `e2e/screenshots/<name>.png`. */
+export async function shot(page: Page, name: string): Promise<void> {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
+}
+
+/** Runs axe on the page; fails on any serious or critical violation, naming each. */
+export async function axeCheck(page: Page, label = 'page'): Promise<void> {
+  const results = await new AxeBuilder({ page }).analyze();
+  const blocking = results.violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map((violation) => `${violation.id} (${violation.impact}): ${violation.help} — ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
+  expect(blocking, `accessibility violations on ${label}`).toEqual([]);
+}
+
+function readStateFile(dataDir: string): Record<string, unknown> | null {
+  try {
+    return JSON.parse(readFileSync(join(dataDir, 'state.json'), 'utf8')) as Record<string, unknown>;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
+}
+
+async function harnessPost(baseURL: string, path: string, body: unknown): Promise<unknown> {
+  const response = await fetch(new URL(path, baseURL), {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  const value: unknown = await response.json();
+  if (!response.ok) throw new Error(`harness ${path} answered ${response.status}: ${JSON.stringify(value)}`);
+  return value;
+}
+
+function browserDriver(baseURL: string): AppDriver {
+  return {
+    async open(path) {
+      const result = (await harnessPost(baseURL, '/test/open', { path })) as { ok: boolean };
+      expect(result, `opening ${path}`).toMatchObject({ ok: true });
+    },
+    async answerDialog(kind, path) {
+      await harnessPost(baseURL, '/test/dialog', { kind, path });
+    },
+    async dataDir() {
+      const response = await fetch(new URL('/test/state', baseURL));
+      return ((await response.json()) as { dataDir: string }).dataDir;
+    },
+    async readState() {
+      return readStateFile(await this.dataDir());
+    },
+  };
+}
+
+function electronDriver(electronApp: ElectronApplication): AppDriver {
+  const answers: Record<'file' | 'folder', (string | null)[]> = { file: [], folder: [] };
+  return {
+    async open(path) {
+      // The same route as a second launch with the file on its command line.
+      await electronApp.evaluate(({ app }, file) => {
+        app.emit('second-instance', { preventDefault() {} }, [process.execPath, file], process.cwd(), {});
+      }, path);
+    },
+    async answerDialog(kind, path) {
+      answers[kind].push(path);
+      await electronApp.evaluate(({ dialog }, queued) => {
+        const wanted = queued as Record<'file' | 'folder', (string | null)[]>;
+        dialog.showOpenDialog = (async (...args: unknown[]) => {
+          const options = (args.length > 1 ? args[1] : args[0]) as { properties?: string[] };
+          const kind = options.properties?.includes('openDirectory') ? 'folder' : 'file';
+          const next = wanted[kind].shift() ?? null;
+          return { canceled: next === null, filePaths: next === null ? [] : [next] };
+        }) as typeof dialog.showOpenDialog;
+      }, answers);
+      answers.file = [];
+      answers.folder = [];
+    },
+    async dataDir() {
+      return electronApp.evaluate(({ app }) => app.getPath('userData'));
+    },
+    async readState() {
+      return readStateFile(await this.dataDir());
+    },
+  };
+}
+
+/** `test` with the app fixtures: `page` shows the app, `app` drives the outside world. */
+export const test = base.extend<
+  AppOptions & { app: AppDriver; electronApp: ElectronApplication | null },
+  { harnessBrowser: Browser | null }
+>({
+  now: [null, { option: true }],
+
+  // Launched only in browser mode, so an Electron run never needs Chromium.
+  harnessBrowser: [
+    async ({ playwright, launchOptions }, use) => {
+      if (process.env['E2E_MODE'] === 'electron') return use(null);
+      const browser = await playwright.chromium.launch(launchOptions);
+      await use(browser);
+      await browser.close();
+    },
+    { scope: 'worker' },
+  ],
+
+  electronApp: async ({ now }, use) => {
+    const binary = process.env['E2E_MODE'] === 'electron' ? electronBinary() : null;
+    if (!binary) return use(null);
+    void now;
+    const home = mkdtempSync(join(tmpdir(), 'apollia-e2e-home-'));
+    const electronApp = await _electron.launch({
+      executablePath: binary,
+      args: [join(REPO_ROOT, 'out', 'main', 'index.js')],
+      cwd: REPO_ROOT,
+      env: { ...process.env, HOME: home, XDG_CONFIG_HOME: join(home, '.config'), APPDATA: join(home, 'AppData'), TZ: 'UTC' },
+    });
+    await use(electronApp);
+    await electronApp.close();
+    rmSync(home, { recursive: true, force: true });
+  },
+
+  page: async ({ electronApp, harnessBrowser, baseURL, now, viewport, timezoneId, locale }, use) => {
+    if (electronApp) {
+      const window = await electronApp.firstWindow();
+      await window.waitForLoadState('domcontentloaded');
+      return use(window);
+    }
+    if (!baseURL || !harnessBrowser) throw new Error('baseURL is not set: run through playwright.config.ts');
+    await harnessPost(baseURL, '/test/reset', now ? { now } : {});
+    const context = await harnessBrowser.newContext({ baseURL, viewport, timezoneId, locale });
+    const page = await context.newPage();
+    await page.addInitScript(installBridge, { methods: [...API_METHODS] });
+    await page.goto('/');
+    await use(page);
+    await context.close();
+  },
+
+  app: async ({ electronApp, baseURL }, use) => {
+    await use(electronApp ? electronDriver(electronApp) : browserDriver(baseURL ?? ''));
+  },
+});
+
+export { expect };
