@@ -1,6 +1,7 @@
 import { AlertTriangle, Loader2 } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { toApiError } from '../../api/bridge';
+import { PackageText } from './PackageText';
 
 /** A uniform loading line, announced politely to screen readers. */
 export function Loading({ label }: { label: string }) {
@@ -22,7 +23,7 @@ export function ErrorPanel({ error, title = 'Something went wrong', children }: 
       <p>{apiError.message}</p>
       {apiError.path ? (
         <p className="muted">
-          Where: <code>{apiError.path}</code>
+          Where: <code><PackageText text={apiError.path} /></code>
         </p>
       ) : null}
       {apiError.problems && apiError.problems.length > 0 ? (
@@ -33,7 +34,7 @@ export function ErrorPanel({ error, title = 'Something went wrong', children }: 
               {problem.path ? (
                 <>
                   {' '}
-                  (<code>{problem.path}</code>)
+                  (<code><PackageText text={problem.path} /></code>)
                 </>
               ) : null}
             </li>

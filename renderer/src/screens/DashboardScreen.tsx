@@ -27,7 +27,7 @@ function AccessRowView({ agent, access }: { agent: AgentView; access: AccessView
   const set = useSetToolAccess();
   return (
     <li className="row">
-      <code>{access.tool}</code> <FamilyBadge family={access.family ?? 'unknown'} />{' '}
+      <code><PackageText text={access.tool} /></code> <FamilyBadge family={access.family ?? 'unknown'} />{' '}
       <span className={`badge badge-${access.permission === 'allow' ? 'allow' : access.permission === 'ask' ? 'ask' : 'deny'}`}>{PERMISSION_WORDS[access.permission]}</span>
       {access.pin ? <span className="small">Pinned: {pinText(access.pin)}</span> : null}
       <button
@@ -70,14 +70,14 @@ function TriggerRowView({ trigger }: { trigger: TriggerView }) {
         {trigger.armed ? <span className="badge badge-ask">Armed</span> : <span className="badge badge-neutral">Off</span>}
       </p>
       <p className="small">
-        Starts <code>{trigger.target}</code>. <PackageText text={trigger.words} />
+        Starts <code><PackageText text={trigger.target} /></code>. <PackageText text={trigger.words} />
       </p>
       {trigger.armed && trigger.next[0] ? (
         <p className="small">
           Next: <time dateTime={trigger.next[0]}>{formatFireTime(new Date(trigger.next[0]), Intl.DateTimeFormat().resolvedOptions().timeZone)}</time>
         </p>
       ) : null}
-      {trigger.type === 'file_watch' ? <p className="small">{trigger.folder ? <>Watched folder: <code>{trigger.folder}</code></> : 'No folder chosen.'}</p> : null}
+      {trigger.type === 'file_watch' ? <p className="small">{trigger.folder ? <>Watched folder: <code><PackageText text={trigger.folder} /></code></> : 'No folder chosen.'}</p> : null}
       {trigger.type === 'webhook' ? <p className="small">{trigger.webhookSecretSet ? 'A secret is set.' : 'No secret set yet.'}</p> : null}
       <div className="button-row">
         {trigger.armed ? (
@@ -224,7 +224,7 @@ export function DashboardScreen() {
               <ul>
                 {dashboard.data.damage.map((damage) => (
                   <li key={damage.keptAs}>
-                    <code>{damage.keptAs}</code>: {damage.reason} ({when(damage.at)})
+                    <code><PackageText text={damage.keptAs} /></code>: {damage.reason} ({when(damage.at)})
                   </li>
                 ))}
               </ul>

@@ -4,6 +4,7 @@ import { MCP_TRANSPORTS, type McpTransport } from '../../../shared/apollia-manif
 import type { SecretBackend } from '../../../shared/api';
 import { useRemoveMcpServer, useRemoveSecret, useSaveMcpServer, useSaveSecret, useSettings } from '../../api/hooks';
 import { ErrorPanel, Loading } from '../components/Status';
+import { PackageText } from '../components/PackageText';
 
 const BACKEND_WORDS: Record<SecretBackend, string> = {
   keychain: "Secrets are kept encrypted with this computer's keychain.",
@@ -116,7 +117,7 @@ function SecretRow({ name, label, saved }: { name: string; label: string; saved:
         }}
       >
         <label htmlFor={id}>
-          {label} <code>{name}</code> {saved ? <span className="badge badge-allow">Saved</span> : <span className="badge badge-neutral">Not saved</span>}
+          {label} <code><PackageText text={name} /></code> {saved ? <span className="badge badge-allow">Saved</span> : <span className="badge badge-neutral">Not saved</span>}
         </label>
         <input id={id} type="password" value={value} autoComplete="off" onChange={(e) => setValue(e.target.value)} placeholder={saved ? 'Type a new value to replace it' : 'Paste the value'} />
         <button type="submit" className="button button-small" disabled={value === '' || save.isPending} aria-label={`Save ${name}`}>

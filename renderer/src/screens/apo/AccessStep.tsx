@@ -58,7 +58,7 @@ export function AccessStep({ inspection, sourceId }: { inspection: ApoInspection
                         <li key={entry} className="row">
                           <input id={id} type="checkbox" checked={kept} onChange={(event) => setAccess(sourceId, agent.id, entry, event.target.checked)} />
                           <label htmlFor={id}>
-                            <code>{entry}</code>
+                            <code><PackageText text={entry} /></code>
                             <span className="small muted block">
                               <PackageText text={row.what} />
                             </span>
@@ -115,20 +115,20 @@ export function AccessStep({ inspection, sourceId }: { inspection: ApoInspection
           {(manifest.tools ?? []).map((tool) => (
             <li key={`t-${tool.name}`} className="row row-block">
               <p>
-                <strong>Tool</strong> <code>{tool.name}</code> <FamilyBadge family={tool.action} />
+                <strong>Tool</strong> <code><PackageText text={tool.name} /></code> <FamilyBadge family={tool.action} />
               </p>
               <p className="small">
                 <PackageText text={tool.description} />
               </p>
               <p className="small muted">
-                Code: <code>{tool.module}</code>
+                Code: <code><PackageText text={tool.module} /></code>
               </p>
             </li>
           ))}
           {(manifest.workflows ?? []).map((workflow) => (
             <li key={`w-${workflow.name}`} className="row row-block">
               <p>
-                <strong>Workflow</strong> <code>{workflow.name}</code> <FamilyBadge family={workflow.action} />
+                <strong>Workflow</strong> <code><PackageText text={workflow.name} /></code> <FamilyBadge family={workflow.action} />
               </p>
               <p className="small">
                 <PackageText text={workflow.description} />
@@ -139,7 +139,7 @@ export function AccessStep({ inspection, sourceId }: { inspection: ApoInspection
                 </p>
               ) : null}
               <p className="small muted">
-                Code: <code>{workflow.module}</code>
+                Code: <code><PackageText text={workflow.module} /></code>
               </p>
             </li>
           ))}
@@ -156,7 +156,7 @@ export function AccessStep({ inspection, sourceId }: { inspection: ApoInspection
             return (
               <li key={requirement.type} className="row row-block">
                 <p>
-                  <strong>{label ?? requirement.type}</strong> <code>{requirement.type}</code>{' '}
+                  <strong>{label ?? requirement.type}</strong> <code><PackageText text={requirement.type} /></code>{' '}
                   {available === true ? (
                     <span className="badge badge-allow">
                       <CheckCircle2 aria-hidden="true" size={12} /> This computer has it
@@ -197,15 +197,15 @@ export function AccessStep({ inspection, sourceId }: { inspection: ApoInspection
                 </p>
                 {commandLine !== '' ? (
                   <p>
-                    Runs this program on this computer: <code className="command">{commandLine}</code>
+                    Runs this program on this computer: <code className="command"><PackageText text={commandLine} /></code>
                   </p>
                 ) : (
                   <p>
-                    Connects to <code className="command">{server.url ?? '(no address)'}</code> over {server.transport ?? 'stdio'}
+                    Connects to <code className="command"><PackageText text={server.url ?? '(no address)'} /></code> over {server.transport ?? 'stdio'}
                   </p>
                 )}
                 <p className="small">
-                  {envKeys.length === 0 ? 'It receives no environment variables from the package.' : <>It receives these environment variables (names only): {envKeys.map((key) => <code key={key} className="env-key">{key}</code>)}</>}
+                  {envKeys.length === 0 ? 'It receives no environment variables from the package.' : <>It receives these environment variables (names only): {envKeys.map((key) => <code key={key} className="env-key"><PackageText text={key} /></code>)}</>}
                 </p>
                 <p className="small muted">Whether a call to one of its tools asks you first is decided by that tool's action family; until this app knows it, each call asks.</p>
               </li>
@@ -220,7 +220,7 @@ export function AccessStep({ inspection, sourceId }: { inspection: ApoInspection
         <ul className="rows">
           {(manifest.pip?.packages ?? []).map((requirement) => (
             <li key={requirement} className="row">
-              <code>{requirement}</code>{' '}
+              <code><PackageText text={requirement} /></code>{' '}
               {isPinnedRequirement(requirement) ? (
                 <span className="badge badge-allow">Pinned to one version</span>
               ) : (

@@ -2,6 +2,8 @@ import { AlertTriangle, Ban, CheckCircle2, Info, ShieldAlert } from 'lucide-reac
 import type { ApoInspection } from '../../../../shared/inspection';
 import { APOLLIA_NATIVE_TOOLS } from '../../../../shared/catalogues';
 import { riskSummary, type RiskLine } from '../../../../shared/risk-summary';
+import { textSafetyReport } from '../../../../shared/display-text';
+import { manifestTextFields } from './text-fields';
 import { CopyButton } from '../../components/CopyButton';
 import { FamilyBadge } from '../../components/FamilyBadge';
 import { PackageText } from '../../components/PackageText';
@@ -21,6 +23,7 @@ export function OverviewStep({ inspection }: { inspection: ApoInspection }) {
   const lines = riskSummary(manifest, APOLLIA_NATIVE_TOOLS);
   const can = lines.filter((line) => line.level !== 'cannot');
   const cannot = lines.filter((line) => line.level === 'cannot');
+  const textWarnings = textSafetyReport(manifestTextFields(manifest));
   return (
     <div className="step-body">
       <dl className="facts facts-wide">
@@ -52,11 +55,11 @@ export function OverviewStep({ inspection }: { inspection: ApoInspection }) {
         <dd>
           {details.sdkSupported ? (
             <span className="text-ok">
-              <CheckCircle2 aria-hidden="true" size={14} /> Fits this app (it asks for <code>{manifest.package.sdk}</code>; this app serves {details.sdkVersion})
+              <CheckCircle2 aria-hidden="true" size={14} /> Fits this app (it asks for <code><PackageText text={manifest.package.sdk} /></code>; this app serves {details.sdkVersion})
             </span>
           ) : (
             <span className="text-warning">
-              <AlertTriangle aria-hidden="true" size={14} /> Does not fit this app: it asks for <code>{manifest.package.sdk}</code>, this app serves {details.sdkVersion}
+              <AlertTriangle aria-hidden="true" size={14} /> Does not fit this app: it asks for <code><PackageText text={manifest.package.sdk} /></code>, this app serves {details.sdkVersion}
             </span>
           )}
         </dd>
@@ -72,6 +75,18 @@ export function OverviewStep({ inspection }: { inspection: ApoInspection }) {
             </li>
           ))}
         </ul>
+        {textWarnings.length > 0 ? (
+          <>
+            <h4>Text that could mislead you</h4>
+            <ul className="risk-list" aria-label="Text warnings">
+              {textWarnings.map((warning, i) => (
+                <li key={i} className="risk risk-sensitive">
+                  <ShieldAlert aria-hidden="true" size={18} /> <span>{warning.message}</span>
+                </li>
+              ))}
+            </ul>
+          </>
+        ) : null}
         {cannot.length > 0 ? (
           <>
             <h4>What it cannot do</h4>
@@ -96,7 +111,7 @@ export function OverviewStep({ inspection }: { inspection: ApoInspection }) {
                 {warning.path ? (
                   <>
                     {' '}
-                    (<code>{warning.path}</code>)
+                    (<code><PackageText text={warning.path} /></code>)
                   </>
                 ) : null}
               </li>

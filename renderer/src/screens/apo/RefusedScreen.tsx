@@ -23,7 +23,7 @@ export function RefusedScreen({ inspection, displayName }: { inspection: Inspect
               <>
                 {' '}
                 <span className="muted">
-                  at <code>{first.path}</code>
+                  at <code><PackageText text={first.path} /></code>
                 </span>
               </>
             ) : null}
@@ -43,7 +43,7 @@ export function RefusedScreen({ inspection, displayName }: { inspection: Inspect
                 {problem.path ? (
                   <>
                     {' '}
-                    (<code>{problem.path}</code>)
+                    (<code><PackageText text={problem.path} /></code>)
                   </>
                 ) : null}
               </li>

@@ -32,7 +32,7 @@ export function ReviewStep({ inspection, sourceId }: { inspection: ApoInspection
                   const kept = draft.access[agent.id]?.[entry] ?? true;
                   return (
                     <li key={entry} className="row">
-                      <code>{entry}</code> <FamilyBadge family={row.family} /> {kept ? <AskBadge asks={row.asks} /> : <span className="badge badge-deny">Not allowed</span>}
+                      <code><PackageText text={entry} /></code> <FamilyBadge family={row.family} /> {kept ? <AskBadge asks={row.asks} /> : <span className="badge badge-deny">Not allowed</span>}
                     </li>
                   );
                 })}
@@ -49,7 +49,7 @@ export function ReviewStep({ inspection, sourceId }: { inspection: ApoInspection
             const state = draft.triggers[trigger.id];
             return (
               <li key={trigger.id} className="row">
-                <code>{trigger.id}</code>{' '}
+                <code><PackageText text={trigger.id} /></code>{' '}
                 {state?.arm ? (
                   <span className="badge badge-ask">Will be armed{state.displayPath ? `, watching ${state.displayPath}` : ''}</span>
                 ) : (

@@ -42,7 +42,7 @@ export function TriggersStep({ inspection, sourceId }: { inspection: ApoInspecti
           return (
             <li key={trigger.id} className="row row-block card">
               <h3 className="h4">
-                Trigger <code>{trigger.id}</code>
+                Trigger <code><PackageText text={trigger.id} /></code>
               </h3>
               <p>
                 Starts <PackageText text={targetName(inspection, trigger.target)} />
@@ -56,7 +56,7 @@ export function TriggersStep({ inspection, sourceId }: { inspection: ApoInspecti
               <ScheduleText view={apoSchedule(trigger.source)} />
               {needsFolder ? (
                 <div className="folder-row">
-                  <p className="small">{state.displayPath ? <>Watched folder: <code>{state.displayPath}</code></> : 'To arm it, choose the folder it watches.'}</p>
+                  <p className="small">{state.displayPath ? <>Watched folder: <code><PackageText text={state.displayPath} /></code></> : 'To arm it, choose the folder it watches.'}</p>
                   <button type="button" className="button" onClick={chooseFolder} disabled={pick.isPending} aria-label={`Choose a folder for ${trigger.id}…`}>
                     <FolderOpen aria-hidden="true" size={16} /> {state.displayPath ? 'Choose another folder…' : 'Choose a folder…'}
                   </button>
