@@ -1,0 +1,62 @@
+/**
+ * Test support for the store and the Api (not shipped code paths): temp data folders, a
+ * byte-for-byte fingerprint of a folder tree, and a ready-made Api over a temp folder.
+ */
+import { createHash } from 'node:crypto';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, lstatSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createApi, type ApiDeps, type CoreApiImplementation } from '../api';
+import { createFileKeySecretBox } from '../secret-box';
+
+/** A fresh empty folder under the OS temp folder. */
+export function tempDir(prefix = 'apollia-store-'): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+/** SHA-256 over every path, kind, mode and content under `dir` (sorted): equal hashes = byte for byte the same tree. */
+export function treeHash(dir: string): string {
+  const hash = createHash('sha256');
+  const walk = (current: string, rel: string) => {
+    let names: string[];
+    try {
+      names = readdirSync(current).sort();
+    } catch {
+      hash.update(`missing:${rel}\n`);
+      return;
+    }
+    for (const name of names) {
+      const full = join(current, name);
+      const info = lstatSync(full);
+      hash.update(`${rel}/${name}:${info.isDirectory() ? 'd' : 'f'}:${info.mode.toString(8)}\n`);
+      if (info.isDirectory()) walk(full, `${rel}/${name}`);
+      else hash.update(readFileSync(full));
+    }
+  };
+  walk(dir, '');
+  return hash.digest('hex');
+}
+
+/** Copies the fixture folder `from` to a temp folder, rewriting its apollia.toml with `edit`. */
+export function editedPackage(from: string, edit: (toml: string) => string): string {
+  const dir = tempDir('apollia-pkg-');
+  cpSync(from, dir, { recursive: true });
+  writeFileSync(join(dir, 'apollia.toml'), edit(readFileSync(join(dir, 'apollia.toml'), 'utf8')));
+  return dir;
+}
+
+/** An Api over a temp data folder, with scripted dialogs and a fixed clock. */
+export function testApi(overrides: Partial<ApiDeps> & { folders?: string[] } = {}): { api: CoreApiImplementation; dataDir: string; deps: ApiDeps } {
+  const dataDir = overrides.dataDir ?? tempDir();
+  const picks = [...(overrides.folders ?? [])];
+  const deps: ApiDeps = {
+    dataDir,
+    resourcesDir: new URL('../../../resources', import.meta.url).pathname,
+    dialogs: { openFile: async () => null, openFolder: async () => picks.shift() ?? null },
+    secretBox: createFileKeySecretBox(dataDir),
+    now: () => new Date('2026-12-01T10:00:00Z'),
+    log: () => undefined,
+    ...overrides,
+  };
+  return { api: createApi(deps), dataDir, deps };
+}
