@@ -21,7 +21,14 @@ export default defineConfig({
     rollupOptions: {
       input: { cli: resolve(import.meta.dirname, 'electron/cli.ts') },
       external,
-      output: { format: 'es', entryFileNames: '[name].js', banner: '#!/usr/bin/env node' },
+      output: {
+        format: 'es',
+        entryFileNames: '[name].js',
+        banner: '#!/usr/bin/env node',
+        // Node's ESM loader needs the extension on a deep import into a CommonJS package without an
+        // exports map (`ajv/dist/2020` → `ajv/dist/2020.js`); bundlers and vitest resolve either.
+        paths: (id) => (/^ajv\/dist\/[^.]+$/.test(id) ? `${id}.js` : id),
+      },
     },
   },
 });

@@ -5,7 +5,7 @@
  * order the launch form follows), is the one extension allowed and must list property names.
  * Compiling reads the schema as data: nothing of the package runs.
  */
-import Ajv2020 from 'ajv/dist/2020';
+import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 
 /** Why `schema` is not a usable JSON Schema, or null when it compiles. */

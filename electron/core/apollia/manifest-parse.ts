@@ -3,7 +3,7 @@
  * refusal phrased as the spec and DESIGN.md "Validation contract" ask: `apollia.toml: ` first, the
  * field named by its full path in backticks (`agents[0].defaults.model.temprature`).
  */
-import Ajv2020, { type ErrorObject } from 'ajv/dist/2020';
+import Ajv2020, { type ErrorObject } from 'ajv/dist/2020.js';
 import { parse, TomlError } from 'smol-toml';
 import { cronProblem, parseInterval } from '../../../shared/cron';
 import type { Problem } from '../../../shared/inspection';
