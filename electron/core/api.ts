@@ -80,7 +80,7 @@ interface Source {
 
 /** The Api implementation: every method of the contract, plus `registerSource` for main's own paths. */
 export type CoreApiImplementation = {
-  [M in ApiMethod]: (request: unknown) => Promise<ApiResult<ApiResponse<M>>>;
+  [M in ApiMethod]: (request?: unknown) => Promise<ApiResult<ApiResponse<M>>>;
 } & {
   registerSource(path: string, origin: SourceHandle['origin']): Promise<ApiResult<SourceHandle>>;
   /** The store, for the CLI's read-only listing and for tests. */
