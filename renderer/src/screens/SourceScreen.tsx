@@ -3,12 +3,12 @@ import { useInspection } from '../../api/hooks';
 import { ErrorPanel, Loading } from '../components/Status';
 import { ApoFlow } from './apo/ApoFlow';
 import { RefusedScreen } from './apo/RefusedScreen';
-import { PluginPending } from './PluginPending';
+import { PluginView } from './plugin/PluginView';
 import { TemplateFlow } from './template/TemplateFlow';
 
 /**
- * One opened source: checked first, then shown by kind. `kind: 'plugin'` is routed to the plugin
- * view (renderer/src/screens/plugin/, owned by the plugin view work); until it lands, PluginPending.
+ * One opened source: checked first, then shown by kind. `kind: 'plugin'` is routed to the
+ * read-only plugin view (renderer/src/screens/plugin/).
  */
 export function SourceScreen({ source }: { source: SourceHandle }) {
   const inspection = useInspection(source.id);
@@ -28,6 +28,6 @@ export function SourceScreen({ source }: { source: SourceHandle }) {
     case 'template':
       return result.ok ? <TemplateFlow inspection={result} sourceId={source.id} /> : <RefusedScreen inspection={result} displayName={source.displayName} />;
     case 'plugin':
-      return <PluginPending inspection={result} displayName={source.displayName} />;
+      return <PluginView inspection={result} displayName={source.displayName} />;
   }
 }

@@ -1,0 +1,512 @@
+import { AlertTriangle, Ban, BookOpen, Info, KeyRound, PenLine, Server, ShieldAlert, ShieldCheck, UserCog } from 'lucide-react';
+import type { Inspection } from '../../../../shared/inspection';
+import { textSafetyReport, type DisplayTextField } from '../../../../shared/display-text';
+import {
+  pluginRiskSummary,
+  roleFloorWords,
+  type PluginCapabilityView,
+  type PluginDatasetView,
+  type PluginManifestView,
+  type PluginRiskLine,
+  type PluginSummary,
+  type PluginToolView,
+  type QueryProfileView,
+} from '../../../../shared/plugin-manifest';
+import { RefusedScreen } from '../apo/RefusedScreen';
+import { SafeText } from './SafeText';
+import './plugin-view.css';
+
+const CONNECTION_WORDS: Record<string, string> = {
+  user: 'Each user connects their own account',
+  tenant: 'One connection shared by the whole tenant',
+  either: 'Either a user’s own or a tenant-wide connection',
+  user_plus_tenant: 'A tenant connection first, then each user’s own on top',
+  none: 'No connection record',
+};
+
+function RiskIcon({ line }: { line: PluginRiskLine }) {
+  if (line.level === 'sensitive') return <ShieldAlert aria-hidden="true" size={18} />;
+  if (line.level === 'cannot') return <Ban aria-hidden="true" size={18} />;
+  return <Info aria-hidden="true" size={18} />;
+}
+
+/** Every piece of package text the screen shows, labelled for the text-safety report. */
+function textFields(view: PluginManifestView): DisplayTextField[] {
+  const id = view.identity;
+  return [
+    { label: 'plugin name', text: id.name, kind: 'identifier' },
+    { label: 'display name', text: id.display_name, kind: 'name' },
+    { label: 'owner', text: id.owner, kind: 'name' },
+    { label: 'version', text: id.version, kind: 'identifier' },
+    { label: 'description', text: id.description, kind: 'prose' },
+    ...(id.homepage ? [{ label: 'homepage', text: id.homepage, kind: 'command' as const }] : []),
+    ...(view.auth ? [{ label: 'credential shape', text: view.auth.type, kind: 'identifier' as const }] : []),
+    ...view.capabilities.flatMap((c): DisplayTextField[] => [
+      { label: `capability name “${c.name}”`, text: c.name, kind: 'identifier' },
+      { label: `description of capability “${c.name}”`, text: [c.description, ...c.routing_hints, ...c.routing_examples].join('\n'), kind: 'prose' },
+    ]),
+    ...view.tools.flatMap((t): DisplayTextField[] => [
+      { label: `tool name “${t.name}”`, text: t.name, kind: 'identifier' },
+      { label: `description of tool “${t.name}”`, text: t.description, kind: 'prose' },
+    ]),
+    ...(view.remote_mcp ? [{ label: 'remote MCP URL', text: view.remote_mcp.url_template, kind: 'command' as const }] : []),
+  ];
+}
+
+function ToolRow({ tool }: { tool: PluginToolView }) {
+  return (
+    <li className="tool-row">
+      <span className="tool-head">
+        <code>
+          <SafeText text={tool.name} max={80} />
+        </code>
+        {tool.access_class === 'write' ? (
+          <span className="badge badge-write">
+            <PenLine aria-hidden="true" size={12} /> Writes
+          </span>
+        ) : (
+          <span className="badge badge-read">
+            <BookOpen aria-hidden="true" size={12} /> Reads only
+          </span>
+        )}
+        {tool.access_class === 'write' ? (
+          tool.idempotent ? (
+            <span className="badge badge-neutral" title="Running it again with the same input leaves things as the first run did">
+              Safe to repeat
+            </span>
+          ) : (
+            <span className="badge badge-warning-soft" title="Each run makes something new: running it twice does it twice">
+              Each run makes something new
+            </span>
+          )
+        ) : null}
+      </span>
+      {tool.description ? (
+        <span className="small">
+          <SafeText text={tool.description} multiline max={300} />
+        </span>
+      ) : (
+        <span className="small muted">No description.</span>
+      )}
+    </li>
+  );
+}
+
+function CapabilityCard({ capability, tools }: { capability: PluginCapabilityView; tools: PluginToolView[] }) {
+  const headingId = `capability-${capability.name.replace(/[^a-z0-9_-]/gi, '_')}`;
+  return (
+    <li className="card" aria-labelledby={headingId}>
+      <h3 id={headingId}>
+        <SafeText text={capability.name} max={80} />
+        {capability.approval_required ? (
+          <span className="badge badge-ask">
+            <ShieldCheck aria-hidden="true" size={12} /> Needs approval each time
+          </span>
+        ) : (
+          <span className="badge badge-neutral">No approval step</span>
+        )}
+      </h3>
+      <p className="small">
+        <UserCog aria-hidden="true" size={14} /> Who may use it: <strong>{roleFloorWords(capability.minimum_role)}</strong>
+        {capability.minimum_role ? (
+          <>
+            {' '}
+            (<code>{capability.minimum_role}</code>)
+          </>
+        ) : null}
+      </p>
+      {capability.description ? (
+        <p>
+          <SafeText text={capability.description} multiline max={400} />
+        </p>
+      ) : null}
+      {capability.routing_hints.length > 0 || capability.routing_examples.length > 0 ? (
+        <details>
+          <summary>When the assistant picks it</summary>
+          {capability.routing_hints.map((hint, i) => (
+            <p key={`h${i}`} className="small">
+              <SafeText text={hint} multiline max={400} />
+            </p>
+          ))}
+          {capability.routing_examples.length > 0 ? (
+            <ul className="small">
+              {capability.routing_examples.map((example, i) => (
+                <li key={`e${i}`}>
+                  <SafeText text={example} max={200} />
+                </li>
+              ))}
+            </ul>
+          ) : null}
+        </details>
+      ) : null}
+      <h4>Tools ({tools.length})</h4>
+      {tools.length === 0 ? (
+        <p className="small muted">No tools under this capability.</p>
+      ) : (
+        <ul className="tool-list">
+          {tools.map((tool) => (
+            <ToolRow key={tool.name} tool={tool} />
+          ))}
+        </ul>
+      )}
+    </li>
+  );
+}
+
+function QueryProfileText({ profile, datasets }: { profile: QueryProfileView; datasets: PluginDatasetView[] }) {
+  switch (profile.kind) {
+    case 'pushdown':
+      return (
+        <>
+          <p>Queries are pushed down to the source instead of fetching everything:</p>
+          <ul>
+            {datasets
+              .filter((d) => d.pushdown !== null)
+              .map((d) => (
+                <li key={d.name}>
+                  <code>
+                    <SafeText text={d.name} max={80} />
+                  </code>
+                  : {d.pushdown!.operations.join(', ') || 'no operations'}
+                  {d.pushdown!.aggregates.length > 0 ? (
+                    <>
+                      {' '}
+                      (aggregates: <SafeText text={d.pushdown!.aggregates.join(', ')} max={120} />)
+                    </>
+                  ) : null}
+                </li>
+              ))}
+          </ul>
+        </>
+      );
+    case 'bounded_fetch':
+      return (
+        <p>
+          The host fetches complete, bounded results and computes on them
+          {profile.datasets.length > 0 ? (
+            <>
+              {' '}
+              (datasets: <SafeText text={profile.datasets.join(', ')} />)
+            </>
+          ) : null}
+          {profile.autoAdaptedTools.length > 0 ? (
+            <>
+              {' '}
+              (tools returning plain rows: <SafeText text={profile.autoAdaptedTools.join(', ')} />)
+            </>
+          ) : null}
+          .
+        </p>
+      );
+    case 'opt_out':
+      return (
+        <p>
+          The plugin opts out of queries, saying: “<SafeText text={profile.rationale} multiline max={400} />”
+        </p>
+      );
+    case 'none':
+      return <p className="muted">It has no read tools, so it declares no query profile.</p>;
+  }
+}
+
+/**
+ * The read-only view of a plugin manifest (spec: aperium-plugin-manifest.md): who owns it, the
+ * credential shapes it needs, each capability with its approval gate and role floor, each tool
+ * read or write and whether it is safe to repeat, its MCP exposure, and a plain-words risk summary.
+ * This app shows plugins; it never installs or runs them. All package text goes through
+ * shared/display-text.ts (SafeText and the text-safety report).
+ */
+export function PluginView({ inspection, displayName }: { inspection: Inspection; displayName: string }) {
+  if (!inspection.ok || inspection.details === null || inspection.summary === null) {
+    return <RefusedScreen inspection={inspection} displayName={displayName} />;
+  }
+  const view = inspection.details as PluginManifestView;
+  const summary = inspection.summary as PluginSummary;
+  const id = view.identity;
+  const risks = pluginRiskSummary(view);
+  const can = risks.filter((line) => line.level !== 'cannot');
+  const cannot = risks.filter((line) => line.level === 'cannot');
+  const textWarnings = textSafetyReport(textFields(view));
+  const otherWarnings = inspection.warnings.filter((w) => !w.code.startsWith('text.'));
+  const orphanTools = view.tools.filter((t) => !view.capabilities.some((c) => c.name === t.capability));
+
+  return (
+    <div className="screen">
+      <h1>
+        Plugin: <SafeText text={id.display_name} max={80} />
+      </h1>
+      <section className="panel shown-only" aria-label="This app only shows plugins">
+        <Info aria-hidden="true" size={20} />
+        <p>
+          <strong>Shown only.</strong> This app reads plugin manifests to show you what a plugin declares. It does not install this plugin, run any of its
+          code, connect it to anything, or ask for its credentials. Nothing changes on this computer.
+        </p>
+      </section>
+
+      {textWarnings.length > 0 ? (
+        <section aria-labelledby="plugin-text-heading" className="panel panel-warning" role="alert">
+          <h2 id="plugin-text-heading">
+            <AlertTriangle aria-hidden="true" size={18} /> The text of this manifest could mislead you
+          </h2>
+          <ul>
+            {textWarnings.map((warning, i) => (
+              <li key={i}>
+                <SafeText text={warning.message} max={400} />
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
+
+      <section aria-labelledby="plugin-who-heading">
+        <h2 id="plugin-who-heading">Who it is from</h2>
+        <dl className="facts facts-wide">
+          <dt>Owner</dt>
+          <dd>
+            <SafeText text={id.owner} max={120} />{' '}
+            <span className="badge badge-warning-soft" title="Nothing is signed: anyone can write any owner name">
+              <AlertTriangle aria-hidden="true" size={12} /> Unverified
+            </span>
+          </dd>
+          <dt>Name</dt>
+          <dd>
+            <code>
+              <SafeText text={id.name} max={80} />
+            </code>
+          </dd>
+          <dt>Version</dt>
+          <dd>
+            <SafeText text={id.version} max={60} />
+          </dd>
+          <dt>Homepage</dt>
+          <dd>
+            {id.homepage ? (
+              <>
+                <code>
+                  <SafeText text={id.homepage} max={200} />
+                </code>{' '}
+                <span className="small muted">(not opened from here)</span>
+              </>
+            ) : (
+              <span className="muted">None given.</span>
+            )}
+          </dd>
+          <dt>What it does</dt>
+          <dd>{id.description ? <SafeText text={id.description} multiline max={600} /> : <span className="muted">The manifest gives no description.</span>}</dd>
+        </dl>
+      </section>
+
+      <section aria-labelledby="plugin-risk-heading" className="panel">
+        <h2 id="plugin-risk-heading">What this plugin could do</h2>
+        <ul className="risk-list">
+          {can.map((line, i) => (
+            <li key={i} className={`risk risk-${line.level}`}>
+              <RiskIcon line={line} /> <SafeText text={line.text} max={400} />
+            </li>
+          ))}
+        </ul>
+        {cannot.length > 0 ? (
+          <>
+            <h3>What it does not do</h3>
+            <ul className="risk-list">
+              {cannot.map((line, i) => (
+                <li key={i} className="risk risk-cannot">
+                  <RiskIcon line={line} /> <span>{line.text}</span>
+                </li>
+              ))}
+            </ul>
+          </>
+        ) : null}
+        <p className="small muted">
+          Highest role floor: {roleFloorWords(summary.role_floor)}. Write tools: {summary.write_tools.length}. Capabilities that need approval: {summary.approval_capabilities.length}.
+        </p>
+      </section>
+
+      <section aria-labelledby="plugin-credentials-heading">
+        <h2 id="plugin-credentials-heading">
+          <KeyRound aria-hidden="true" size={18} /> Credentials it needs
+        </h2>
+        <p className="small muted">The manifest describes the shape of the credentials only. It holds no values, and this app asks for none.</p>
+        <dl className="facts">
+          <dt>Shape</dt>
+          <dd>
+            {view.auth ? (
+              <>
+                <code>
+                  <SafeText text={view.auth.type} max={80} />
+                </code>{' '}
+                <span className="small muted">(from {view.auth.source === 'auth_shape' ? 'auth_shape' : 'the legacy auth.type'})</span>
+              </>
+            ) : (
+              <span className="muted">None declared.</span>
+            )}
+          </dd>
+          {view.auth && view.auth.scopes.length > 0 ? (
+            <>
+              <dt>Scopes</dt>
+              <dd>
+                {view.auth.scopes.map((scope, i) => (
+                  <span key={i}>
+                    {i > 0 ? ', ' : ''}
+                    <code>
+                      <SafeText text={scope} max={80} />
+                    </code>
+                  </span>
+                ))}
+              </dd>
+            </>
+          ) : null}
+          <dt>Connections</dt>
+          <dd>
+            {view.connection_shapes.length === 0 ? (
+              <span className="muted">Not declared.</span>
+            ) : (
+              <ul>
+                {view.connection_shapes.map((shape, i) => (
+                  <li key={i}>{CONNECTION_WORDS[shape] ?? <SafeText text={shape} max={60} />}</li>
+                ))}
+              </ul>
+            )}
+          </dd>
+        </dl>
+        {view.profiles.length > 0 ? (
+          <>
+            <h3>Deployment profiles</h3>
+            <ul className="rows">
+              {view.profiles.map((profile) => (
+                <li key={profile.name} className="row row-block">
+                  <strong>
+                    <SafeText text={profile.display_name ?? profile.name} max={80} />
+                  </strong>
+                  {profile.description ? (
+                    <>
+                      {' '}
+                      <span className="small">
+                        <SafeText text={profile.description} max={200} />
+                      </span>
+                    </>
+                  ) : null}
+                  <p className="small">
+                    Settings asked for:{' '}
+                    {profile.config_keys.length === 0
+                      ? 'none'
+                      : profile.config_keys.map(({ key, hint }, i) => (
+                          <span key={key}>
+                            {i > 0 ? ', ' : ''}
+                            <code>
+                              <SafeText text={key} max={60} />
+                            </code>
+                            {hint ? (
+                              <>
+                                {' '}
+                                (<SafeText text={hint} max={120} />)
+                              </>
+                            ) : null}
+                          </span>
+                        ))}
+                  </p>
+                </li>
+              ))}
+            </ul>
+          </>
+        ) : null}
+      </section>
+
+      <section aria-labelledby="plugin-capabilities-heading">
+        <h2 id="plugin-capabilities-heading">Capabilities and their tools</h2>
+        <ul className="card-list">
+          {view.capabilities.map((capability) => (
+            <CapabilityCard key={capability.name} capability={capability} tools={view.tools.filter((t) => t.capability === capability.name)} />
+          ))}
+        </ul>
+        {orphanTools.length > 0 ? (
+          <ul className="tool-list">
+            {orphanTools.map((tool) => (
+              <ToolRow key={tool.name} tool={tool} />
+            ))}
+          </ul>
+        ) : null}
+      </section>
+
+      <section aria-labelledby="plugin-mcp-heading">
+        <h2 id="plugin-mcp-heading">
+          <Server aria-hidden="true" size={18} /> MCP
+        </h2>
+        {view.mcp ? (
+          <p>
+            It can expose its tools as an MCP server over <strong>{view.mcp.transport}</strong>
+            {view.mcp.port !== null ? <> on port {view.mcp.port}</> : null}
+            {view.mcp.host ? (
+              <>
+                {' '}
+                at host <code>
+                  <SafeText text={view.mcp.host} max={120} />
+                </code>
+              </>
+            ) : null}
+            {view.mcp.transport === 'STDIO' ? ', for a local MCP client that starts it.' : ': any program that can reach it could call the tools.'}
+          </p>
+        ) : (
+          <p>It does not expose an MCP server.</p>
+        )}
+        {view.remote_mcp ? (
+          <>
+            <p>Its tools come from a remote MCP server, discovered when it runs. The URL is built from credentials and settings:</p>
+            <p>
+              <code>
+                <SafeText text={view.remote_mcp.url_template} max={300} />
+              </code>
+            </p>
+            {view.remote_mcp.credential_keys.length > 0 ? (
+              <p className="small">
+                Credentials filled into it: <SafeText text={view.remote_mcp.credential_keys.join(', ')} max={200} />
+              </p>
+            ) : null}
+          </>
+        ) : (
+          <p>It does not use a remote MCP server.</p>
+        )}
+      </section>
+
+      <section aria-labelledby="plugin-data-heading">
+        <h2 id="plugin-data-heading">Data it can answer queries on</h2>
+        <QueryProfileText profile={view.query_profile} datasets={view.datasets} />
+        {view.resources.length > 0 ? (
+          <p className="small">
+            Resources:{' '}
+            {view.resources.map((resource, i) => (
+              <span key={resource.name}>
+                {i > 0 ? ', ' : ''}
+                <code>
+                  <SafeText text={resource.name} max={60} />
+                </code>
+              </span>
+            ))}
+          </p>
+        ) : null}
+      </section>
+
+      {otherWarnings.length > 0 ? (
+        <section aria-labelledby="plugin-warnings-heading" className="panel panel-warning">
+          <h2 id="plugin-warnings-heading">Warnings from the check</h2>
+          <ul>
+            {otherWarnings.map((warning, i) => (
+              <li key={i}>
+                <SafeText text={warning.message} max={400} />
+                {warning.path ? (
+                  <>
+                    {' '}
+                    (<code>
+                      <SafeText text={warning.path} max={120} />
+                    </code>
+                    )
+                  </>
+                ) : null}
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
+    </div>
+  );
+}
