@@ -105,10 +105,13 @@ export async function extractVerifiedArchive(path: string, expectedSha256: strin
   const root = resolve(destination);
   try {
     await mkdir(dirname(root), { recursive: true });
+  } catch (error) {
+    return { ok: false, error: { code: ARCHIVE_ERROR.writeFailed, message: `the folder for ${root} could not be created: ${(error as Error).message}`, path: root } };
+  }
+  try {
     await mkdir(root, { mode: DIR_MODE });
   } catch (error) {
-    const code = (error as { code?: string }).code;
-    if (code === 'EEXIST') {
+    if ((error as { code?: string }).code === 'EEXIST') {
       return { ok: false, error: { code: ARCHIVE_ERROR.destinationExists, message: `the install folder ${root} already exists: extraction needs a fresh folder`, path: root } };
     }
     return { ok: false, error: { code: ARCHIVE_ERROR.writeFailed, message: `the install folder ${root} could not be created: ${(error as Error).message}`, path: root } };
