@@ -48,14 +48,24 @@ function plain(value: unknown): TomlValue {
   return value as TomlValue;
 }
 
-/** `/agents/0/defaults` → `agents[0].defaults` (the spec's way of naming a field). */
-export function pointerToPath(pointer: string): string {
+/**
+ * `/agents/0/defaults` → `agents[0].defaults` (the spec's way of naming a field). With `data`, an
+ * index is only written `[n]` when it indexes an array (a table key `"0"` stays a key); a key that
+ * is not a TOML bare key is quoted, as TOML would write it.
+ */
+export function pointerToPath(pointer: string, data?: unknown): string {
   if (pointer === '') return '';
   let out = '';
+  let current: unknown = data;
   for (const raw of pointer.slice(1).split('/')) {
     const part = raw.replace(/~1/g, '/').replace(/~0/g, '~');
-    if (/^(0|[1-9][0-9]*)$/.test(part)) out += `[${part}]`;
-    else out += out === '' ? part : `.${part}`;
+    const isIndex = data === undefined ? /^(0|[1-9][0-9]*)$/.test(part) : Array.isArray(current);
+    if (isIndex) out += `[${part}]`;
+    else {
+      const key = /^[A-Za-z0-9_-]+$/.test(part) ? part : JSON.stringify(part);
+      out += out === '' ? key : `.${key}`;
+    }
+    current = current !== null && typeof current === 'object' ? (current as Record<string, unknown>)[part] : undefined;
   }
   return out;
 }
@@ -134,7 +144,7 @@ function documentOrder(data: unknown): { at: Map<string, number>; end: Map<strin
 function translate(error: ErrorObject, data: unknown, order: ReturnType<typeof documentOrder>): { problem: Problem; position: number } | null {
   const here = error.instancePath;
   const position = (pointer: string) => order.at.get(pointer) ?? order.end.get('') ?? 0;
-  const name = (pointer: string) => pointerToPath(pointer);
+  const name = (pointer: string) => pointerToPath(pointer, data);
   const value = valueAt(data, here);
   const where = name(here);
   switch (error.keyword) {
