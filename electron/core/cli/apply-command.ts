@@ -1,0 +1,68 @@
+/**
+ * `apollia-desktop apply DIR [--param NAME=VALUE ...] [--grant mcp:<server>/<tool> ...] [--json]`:
+ * applies a template folder as the app's apply screen does (spec "Apply"): the preview is checked
+ * and recorded as it is, or nothing is made.
+ */
+import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { isAbsolute, resolve } from 'node:path';
+import { type CliIo, EXIT } from './cli-io';
+import { cliApi, refused } from './install-command';
+import { PROGRAM, usageError } from './usage';
+
+/** Usage of this command. */
+export const APPLY_USAGE = [
+  `Usage: ${PROGRAM} [--data-dir DIR] apply DIR [--param NAME=VALUE ...] [--grant mcp:<server>/<tool> ...] [--json]`,
+  '',
+  '  --param NAME=VALUE  A parameter of the template (repeat it)',
+  '  --grant GATE        Allow one of its MCP tools, e.g. mcp:slack/slack_send_message (repeat it)',
+  '  --json              Print the receipt as JSON',
+  '',
+].join('\n');
+
+/** Runs `apply` with the arguments after the command name. */
+export async function run(args: string[], io: CliIo): Promise<number> {
+  const parameters: Record<string, string> = {};
+  const grants: string[] = [];
+  const dirs: string[] = [];
+  let json = false;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] as string;
+    if (arg === '-h' || arg === '--help') {
+      io.stdout(APPLY_USAGE);
+      return EXIT.accepted;
+    } else if (arg === '--json') json = true;
+    else if (arg === '--param' || arg === '--grant') {
+      const value = args[++i];
+      if (value === undefined || value === '') return usageError(io, `${arg} needs a value`, APPLY_USAGE);
+      if (arg === '--grant') grants.push(value);
+      else {
+        const eq = value.indexOf('=');
+        if (eq <= 0) return usageError(io, `--param takes NAME=VALUE, got \`${value}\``, APPLY_USAGE);
+        parameters[value.slice(0, eq)] = value.slice(eq + 1);
+      }
+    } else if (arg.startsWith('-')) return usageError(io, `unknown option \`${arg}\` for apply`, APPLY_USAGE);
+    else dirs.push(arg);
+  }
+  if (dirs.length !== 1) return usageError(io, dirs.length === 0 ? 'apply needs a template DIR' : `apply takes one DIR, got ${dirs.length}`, APPLY_USAGE);
+  const dir = isAbsolute(dirs[0] as string) ? (dirs[0] as string) : resolve(io.cwd, dirs[0] as string);
+  if (!existsSync(dir)) return usageError(io, `no such folder: ${dirs[0]}`, APPLY_USAGE);
+  const api = cliApi(io);
+  const source = await api.registerSource(dir, 'command-line');
+  if (!source.ok) return refused(io, source.error);
+  const result = await api.apply({ sourceId: source.value.id, parameters, grants, requestId: randomUUID() });
+  if (!result.ok) {
+    io.stderr(`${PROGRAM}: ${result.error.message}\n`);
+    for (const problem of result.error.problems ?? []) io.stderr(`  - ${problem.path ? `${problem.path}: ` : ''}${problem.message}\n`);
+    return EXIT.refused;
+  }
+  const receipt = result.value;
+  if (json) {
+    io.stdout(`${JSON.stringify(receipt, null, 2)}\n`);
+    return EXIT.accepted;
+  }
+  io.stdout(`Applied: ${receipt.displayName} [${receipt.agentId}]\n`);
+  for (const warning of receipt.preview.warnings) io.stdout(`  warning: ${warning.message}\n`);
+  for (const trigger of receipt.preview.triggers) io.stdout(`  trigger ${trigger.name} (${trigger.type})${trigger.words ? `: ${trigger.words}` : ''}${trigger.type === 'webhook' ? ': arm it in the app to make its secret' : ''}\n`);
+  return EXIT.accepted;
+}

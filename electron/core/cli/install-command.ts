@@ -1,0 +1,159 @@
+/**
+ * `apollia-desktop install PATH [--yes] [--grant ENTRY …] [--arm TRIGGER[=FOLDER] …] [--allow-downgrade]`:
+ * the consent form, headless, over the same store as the app (DESIGN.md "Consent, install, apply").
+ *
+ * Without `--yes` it prints what the package asks (the inspect text) and installs nothing. With
+ * `--yes` it accepts the package's proposed access (or, when `--grant` is given, exactly the
+ * entries named) and arms nothing but the triggers named by `--arm`; a file_watch trigger takes
+ * its folder as `--arm TRIGGER=FOLDER`. A refused package leaves the data folder untouched.
+ */
+import { existsSync, statSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { isAbsolute, join, resolve } from 'node:path';
+import type { SourceInspection } from '../../../shared/api';
+import type { ApoDetails } from '../../../shared/inspection';
+import { proposedConsent, type ConsentDecision } from '../../../shared/consent';
+import { createApi, type CoreApiImplementation } from '../api';
+import { createFileKeySecretBox } from '../secret-box';
+import { type CliIo, EXIT } from './cli-io';
+import { formatInspection } from './inspection-text';
+import { PROGRAM, usageError } from './usage';
+
+/** The app's data folder, as Electron's `userData` is for productName "Apollia Desktop". */
+export function defaultDataDir(env: CliIo['env'], platform: NodeJS.Platform = process.platform): string {
+  const home = env.HOME ?? env.USERPROFILE ?? homedir();
+  if (platform === 'darwin') return join(home, 'Library', 'Application Support', 'Apollia Desktop');
+  if (platform === 'win32') return join(env.APPDATA ?? join(home, 'AppData', 'Roaming'), 'Apollia Desktop');
+  return join(env.XDG_CONFIG_HOME ?? join(home, '.config'), 'Apollia Desktop');
+}
+
+/** The Api over the CLI's data folder; `folders` answers `pickWatchFolder` in order. Secrets use the file-key box (not a keychain). */
+export function cliApi(io: CliIo, folders: string[] = []): CoreApiImplementation {
+  const dataDir = io.dataDir ?? defaultDataDir(io.env);
+  const queue = [...folders];
+  return createApi({
+    dataDir,
+    resourcesDir: io.env.APOLLIA_RESOURCES ?? resolve(io.cwd, 'resources'),
+    dialogs: { openFile: async () => null, openFolder: async () => queue.shift() ?? null },
+    secretBox: createFileKeySecretBox(dataDir),
+    now: () => new Date(),
+    log: (message, error) => io.stderr(`${PROGRAM}: ${message}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`),
+  });
+}
+
+/** Prints an Api error and returns the refused exit code. */
+export function refused(io: CliIo, error: { message: string; problems?: { message: string; path?: string }[] }): number {
+  io.stderr(`${PROGRAM}: ${error.message}\n`);
+  for (const problem of error.problems?.slice(1) ?? []) io.stderr(`  - ${problem.message}\n`);
+  return EXIT.refused;
+}
+
+/** Usage of this command. */
+export const INSTALL_USAGE = [
+  `Usage: ${PROGRAM} [--data-dir DIR] install PATH [--yes] [--grant ENTRY ...] [--arm TRIGGER[=FOLDER] ...] [--allow-downgrade]`,
+  '',
+  'Without --yes, prints what the package asks and installs nothing.',
+  '  --yes              Install, granting the access the package proposes (nothing is armed unless named)',
+  '  --grant ENTRY      Grant exactly the entries named instead (repeat it), e.g. --grant file_read',
+  '  --arm TRIGGER      Arm a trigger; a file_watch trigger needs its folder: --arm TRIGGER=FOLDER',
+  '  --allow-downgrade  Allow installing an older version than the installed one',
+  '',
+].join('\n');
+
+/** Runs `install` with the arguments after the command name. */
+export async function run(args: string[], io: CliIo): Promise<number> {
+  let yes = false;
+  let allowDowngrade = false;
+  const grants: string[] = [];
+  const arms: { id: string; folder?: string }[] = [];
+  const paths: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] as string;
+    if (arg === '-h' || arg === '--help') {
+      io.stdout(INSTALL_USAGE);
+      return EXIT.accepted;
+    } else if (arg === '--yes' || arg === '-y') yes = true;
+    else if (arg === '--allow-downgrade') allowDowngrade = true;
+    else if (arg === '--grant' || arg === '--arm') {
+      const value = args[++i];
+      if (value === undefined || value === '') return usageError(io, `${arg} needs a value`, INSTALL_USAGE);
+      if (arg === '--grant') grants.push(value);
+      else {
+        const eq = value.indexOf('=');
+        if (eq === -1) arms.push({ id: value });
+        else {
+          const folder = value.slice(eq + 1);
+          const absolute = isAbsolute(folder) ? folder : resolve(io.cwd, folder);
+          if (!existsSync(absolute) || !statSync(absolute).isDirectory()) return usageError(io, `no such folder: ${folder}`, INSTALL_USAGE);
+          arms.push({ id: value.slice(0, eq), folder: absolute });
+        }
+      }
+    } else if (arg.startsWith('-')) return usageError(io, `unknown option \`${arg}\` for install`, INSTALL_USAGE);
+    else paths.push(arg);
+  }
+  if (paths.length !== 1) return usageError(io, paths.length === 0 ? 'install needs a PATH' : `install takes one PATH, got ${paths.length}`, INSTALL_USAGE);
+  const path = isAbsolute(paths[0] as string) ? (paths[0] as string) : resolve(io.cwd, paths[0] as string);
+  if (!existsSync(path)) return usageError(io, `no such file: ${paths[0]}`, INSTALL_USAGE);
+
+  const api = cliApi(io, arms.flatMap((a) => (a.folder ? [a.folder] : [])));
+  const source = await api.registerSource(path, 'command-line');
+  if (!source.ok) return refused(io, source.error);
+  const inspected = await api.inspect({ sourceId: source.value.id });
+  if (!inspected.ok) return refused(io, inspected.error);
+  const inspection: SourceInspection = inspected.value;
+  if (inspection.kind !== 'apo') {
+    io.stderr(`${PROGRAM}: ${paths[0]} is a ${inspection.kind === 'template' ? 'template folder: apply it with `apply`' : 'plugin manifest: plugins are shown, never installed'}\n`);
+    return EXIT.refused;
+  }
+  if (!inspection.ok) {
+    io.stderr(formatInspection(inspection));
+    return EXIT.refused;
+  }
+  const manifest = (inspection.details as ApoDetails).manifest;
+  if (!yes) {
+    io.stdout(formatInspection(inspection));
+    if (inspection.installed) io.stdout(`\nInstalled here: ${manifest.package.name} ${inspection.installed.version} (this one is ${inspection.installed.relation === 'same' ? 'the same version' : inspection.installed.relation}).\n`);
+    for (const change of inspection.updateDiff?.changes ?? []) io.stdout(`  - ${change}\n`);
+    io.stdout(`\nNothing was installed. Run again with --yes to install, granting what the package proposes (or --grant ENTRY for exactly those), and --arm TRIGGER to arm a trigger.\n`);
+    return EXIT.accepted;
+  }
+
+  // The answers: the proposal (kept decisions plus proposals for an update), or exactly --grant.
+  const decisions: ConsentDecision = { agents: {}, triggers: {} };
+  const proposal = inspection.updateDiff ? inspection.updateDiff.merged : proposedConsent(manifest);
+  for (const agent of manifest.agents ?? []) {
+    const access: Record<string, boolean> = {};
+    for (const entry of agent.defaults?.access ?? []) {
+      const proposed = (proposal.agents[agent.id]?.access[entry] ?? false) || (inspection.updateDiff?.proposedAccess[agent.id]?.includes(entry) ?? false);
+      access[entry] = grants.length > 0 ? grants.includes(entry) : proposed;
+    }
+    decisions.agents[agent.id] = { access };
+  }
+  const offered = new Set((manifest.agents ?? []).flatMap((a) => a.defaults?.access ?? []));
+  const stray = grants.find((g) => !offered.has(g));
+  if (stray !== undefined) {
+    io.stderr(`${PROGRAM}: ${manifest.package.name} offers no agent \`${stray}\` (it can grant: ${[...offered].join(', ') || 'nothing'})\n`);
+    return EXIT.refused;
+  }
+  for (const arm of arms) {
+    let folderId: string | undefined;
+    if (arm.folder) {
+      const picked = await api.pickWatchFolder();
+      if (!picked.ok || !picked.value) return refused(io, picked.ok ? { message: 'no folder picked' } : picked.error);
+      folderId = picked.value.folderId;
+    }
+    decisions.triggers[arm.id] = folderId ? { armed: true, folderId } : { armed: true };
+  }
+  const result = await api.install({ sourceId: source.value.id, decisions, ...(allowDowngrade ? { allowDowngrade: true } : {}) });
+  if (!result.ok) return refused(io, result.error);
+  const receipt = result.value;
+  const verb = { installed: 'Installed', updated: 'Updated', downgraded: 'Downgraded' }[receipt.outcome];
+  io.stdout(`${verb} ${receipt.name} ${receipt.version}${receipt.previousVersion ? ` (was ${receipt.previousVersion})` : ''} from ${receipt.publisher} (unverified publisher).\n`);
+  for (const [agentId, consent] of Object.entries(decisions.agents)) {
+    const granted = Object.entries(consent.access).filter(([, on]) => on).map(([entry]) => entry);
+    io.stdout(`  ${agentId}: ${granted.length > 0 ? `may use ${granted.join(', ')}` : 'granted nothing'}\n`);
+  }
+  io.stdout(receipt.armed.length > 0 ? `  Armed: ${receipt.armed.join(', ')}\n` : '  No trigger armed.\n');
+  for (const secret of receipt.webhookSecrets) io.stdout(`  Webhook secret for ${secret.triggerId} (shown once, keep it now): ${secret.secret}\n`);
+  return EXIT.accepted;
+}

@@ -1,0 +1,53 @@
+/**
+ * `apollia-desktop list [--json]`: what is installed here (the dashboard, headless).
+ * `--json` prints `{ "packages": [...], "agents": [...], "triggers": [...], "damage": [...] }`.
+ */
+import type { Dashboard, TriggerView } from '../../../shared/api';
+import { type CliIo, EXIT } from './cli-io';
+import { cliApi, refused } from './install-command';
+import { PROGRAM, usageError } from './usage';
+
+/** Usage of this command. */
+export const LIST_USAGE = `Usage: ${PROGRAM} [--data-dir DIR] list [--json]\n`;
+
+/** The `--json` object: packages, agents (with their access), every trigger, and any store damage. */
+export function listJson(dashboard: Dashboard): object {
+  const triggers: TriggerView[] = [...dashboard.packages.flatMap((p) => p.triggers), ...dashboard.agents.flatMap((a) => a.triggers)];
+  return {
+    packages: dashboard.packages.map(({ triggers: _t, ...pkg }) => pkg),
+    agents: dashboard.agents.map(({ triggers: _t, ...agent }) => agent),
+    triggers: triggers.sort((a, b) => a.id.localeCompare(b.id)),
+    damage: dashboard.damage,
+  };
+}
+
+/** Runs `list` with the arguments after the command name. */
+export async function run(args: string[], io: CliIo): Promise<number> {
+  let json = false;
+  for (const arg of args) {
+    if (arg === '--json') json = true;
+    else if (arg === '-h' || arg === '--help') {
+      io.stdout(LIST_USAGE);
+      return EXIT.accepted;
+    } else return usageError(io, arg.startsWith('-') ? `unknown option \`${arg}\` for list` : 'list takes no argument', LIST_USAGE);
+  }
+  const result = await cliApi(io).dashboard();
+  if (!result.ok) return refused(io, result.error);
+  const view = listJson(result.value) as ReturnType<typeof listJson> & { triggers: TriggerView[] };
+  if (json) {
+    io.stdout(`${JSON.stringify(view, null, 2)}\n`);
+    return EXIT.accepted;
+  }
+  const d = result.value;
+  for (const damage of d.damage) io.stdout(`! The store was damaged and kept aside as ${damage.keptAs}: ${damage.reason}\n`);
+  io.stdout(d.packages.length === 0 ? 'No package installed.\n' : 'Packages:\n');
+  for (const pkg of d.packages) io.stdout(`  ${pkg.name} ${pkg.version}  ${pkg.publisher} (unverified)  installed ${pkg.installedAt}\n`);
+  io.stdout(d.agents.length === 0 ? 'No agent.\n' : 'Agents:\n');
+  for (const agent of d.agents) {
+    io.stdout(`  ${agent.displayName} [${agent.id}] from ${agent.from} ${agent.fromVersion}${agent.archived ? ' (archived)' : ''}\n`);
+    for (const access of agent.access) io.stdout(`    ${access.permission.padEnd(5)} ${access.tool}${access.family ? ` (${access.family})` : ''}\n`);
+  }
+  if (view.triggers.length > 0) io.stdout('Triggers:\n');
+  for (const trigger of view.triggers) io.stdout(`  ${trigger.armed ? 'armed   ' : 'disarmed'} ${trigger.id}: ${trigger.words}${trigger.next[0] ? `, next ${trigger.next[0]}` : ''}\n`);
+  return EXIT.accepted;
+}

@@ -1,0 +1,82 @@
+import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { INVOICES_DIR, packFiles, packFolder } from '../../../test/helpers/pack';
+import { tempDir, treeHash } from '../store/test-support';
+import type { CliIo } from './cli-io';
+import { runCli } from './dispatcher';
+import { defaultDataDir } from './install-command';
+
+async function cli(argv: string[]) {
+  let stdout = '';
+  let stderr = '';
+  const io: CliIo = { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t), cwd: process.cwd(), env: { HOME: '/home/someone' } };
+  const code = await runCli(argv, io);
+  return { code, stdout, stderr };
+}
+
+function apo(bytes: Buffer): string {
+  const path = join(tempDir('apollia-cli-apo-'), 'package.apo');
+  writeFileSync(path, bytes);
+  return path;
+}
+
+describe('store commands', () => {
+  it('install, list --json, a refused install leaving the folder byte for byte, uninstall leaving nothing', async () => {
+    const dataDir = join(tempDir('apollia-cli-'), 'data');
+    const invoices = apo(packFolder(INVOICES_DIR));
+
+    const dry = await cli(['--data-dir', dataDir, 'install', invoices]);
+    expect(dry.code).toBe(0);
+    expect(dry.stdout).toContain('Nothing was installed.');
+    expect(existsSync(dataDir)).toBe(false);
+
+    const done = await cli(['--data-dir', dataDir, 'install', invoices, '--yes', '--grant', 'file_read', '--arm', 'first-monday']);
+    expect([done.code, done.stderr]).toEqual([0, '']);
+    expect(done.stdout).toContain('Installed invoices 1.2.0 from Example Accounting (unverified publisher).\n  invoice-clerk: may use file_read\n  Armed: invoices/first-monday\n');
+
+    const list = await cli(['--data-dir', dataDir, 'list', '--json']);
+    const json = JSON.parse(list.stdout);
+    expect(json.packages.map((p: { name: string; version: string }) => [p.name, p.version])).toEqual([['invoices', '1.2.0']]);
+    expect(json.agents[0].access.map((a: { tool: string; granted: boolean }) => [a.tool, a.granted])).toEqual([['file_read', true], ['mcp:ledger/lookup', false], ['pkg:invoices/extract_totals', false]]);
+    expect(json.triggers.map((t: { id: string; armed: boolean }) => [t.id, t.armed])).toEqual([['invoices/first-monday', true]]);
+
+    const before = treeHash(dataDir);
+    const bad = apo(packFiles({ 'apollia.toml': '[package]\nname = "bad"\nversion = "1.2"\npublisher = "x"\nsdk = "0.3"\n[[agents]]\nid = "a"\nname = "A"\nmission = "m"\n' }));
+    const refusedRun = await cli(['--data-dir', dataDir, 'install', bad, '--yes']);
+    expect(refusedRun.code).toBe(1);
+    expect(refusedRun.stderr).toContain('package version `1.2` is not semver');
+    expect(treeHash(dataDir)).toBe(before);
+
+    const again = await cli(['--data-dir', dataDir, 'install', invoices, '--yes']);
+    expect([again.code, again.stderr]).toEqual([1, 'apollia-desktop: invoices 1.2.0 is already installed\n']);
+    expect(treeHash(dataDir)).toBe(before);
+
+    const gone = await cli(['--data-dir', dataDir, 'uninstall', 'invoices']);
+    expect([gone.code, gone.stdout]).toEqual([0, 'Uninstalled invoices 1.2.0: 1 agent(s) and 1 trigger(s) removed.\n']);
+    expect(readdirSync(dataDir).sort()).toEqual(['state.json']);
+    const empty = JSON.parse((await cli(['--data-dir', dataDir, 'list', '--json'])).stdout);
+    expect(empty).toEqual({ packages: [], agents: [], triggers: [], damage: [] });
+    expect((await cli(['--data-dir', dataDir, 'uninstall', 'invoices'])).stderr).toBe('apollia-desktop: No package called `invoices` is installed.\n');
+  });
+
+  it('apply makes the agent the preview showed, or nothing when it is blocked', async () => {
+    const dataDir = join(tempDir('apollia-cli-'), 'data');
+    const template = new URL('../../../resources/templates/market-monitor', import.meta.url).pathname;
+    const blocked = await cli(['--data-dir', dataDir, 'apply', template]);
+    expect(blocked.code).toBe(1);
+    expect(blocked.stderr).toContain("Can't apply market-monitor yet");
+    expect(existsSync(dataDir)).toBe(false);
+    const done = await cli(['--data-dir', dataDir, 'apply', template, '--param', 'companies=Acme', '--json']);
+    expect(done.code).toBe(0);
+    expect(JSON.parse(done.stdout).displayName).toBe('Market monitor: Acme');
+    const list = JSON.parse((await cli(['--data-dir', dataDir, 'list', '--json'])).stdout);
+    expect(list.agents.map((a: { displayName: string }) => a.displayName)).toEqual(['Market monitor: Acme']);
+  });
+
+  it('defaults to the app data folder Electron uses for "Apollia Desktop"', () => {
+    expect(defaultDataDir({ HOME: '/home/a' }, 'linux')).toBe('/home/a/.config/Apollia Desktop');
+    expect(defaultDataDir({ HOME: '/Users/a' }, 'darwin')).toBe('/Users/a/Library/Application Support/Apollia Desktop');
+    expect(defaultDataDir({ HOME: 'C:\\Users\\a', APPDATA: 'C:\\Users\\a\\AppData\\Roaming' }, 'win32')).toBe(join('C:\\Users\\a\\AppData\\Roaming', 'Apollia Desktop'));
+  });
+});
