@@ -207,6 +207,32 @@ describe('strict schema: types, required keys, values', () => {
   });
 });
 
+describe('strict schema: how fields are named', () => {
+  const base = '[package]\nname = "x"\nversion = "1.0.0"\npublisher = "p"\nsdk = "0.3"\n';
+  const first = (text: string) => checkApolliaManifest(text, { files: [], pythonTexts: new Map() }).errors[0];
+
+  test('a TOML date where a string belongs', () => {
+    expect(first(base.replace('publisher = "p"', 'publisher = 1979-05-27'))).toEqual({
+      code: 'manifest.wrong_type', message: 'apollia.toml: `package.publisher` must be a string, not a date-time', path: 'package.publisher',
+    });
+  });
+
+  test('[agents] written as a table, [[package]] as an array', () => {
+    expect(first(`${base}[agents]\nid = "a"\n`)?.message).toBe('apollia.toml: `agents` must be an array of tables ([[agents]]), not a table');
+    expect(first('[[package]]\nname = "x"\n')?.message).toBe('apollia.toml: `package` must be a table, not an array');
+  });
+
+  test('a key that is not a bare key is quoted; a numeric key is not an index', () => {
+    expect(first(`${base}"weird key" = 1\n`)?.message).toBe('apollia.toml: unknown key `package."weird key"`');
+    expect(first(`${base}0 = 1\n`)?.message).toBe('apollia.toml: unknown key `package.0`');
+  });
+
+  test('a missing source type is reported once', () => {
+    const errors = check((t) => swap(t, 'type = "cron"\n', '')).errors;
+    expect(errors).toEqual([{ code: 'manifest.missing_key', message: 'apollia.toml: missing required key `triggers[0].source.type`', path: 'triggers[0].source.type' }]);
+  });
+});
+
 describe("the spec's Validation rules, with its messages", () => {
   const rule = (edit: (t: string) => string) => {
     const result = check(edit);

@@ -35,6 +35,7 @@ beforeAll(() => {
     'workflows/reminders.py': invoicesText('workflows/reminders.py'),
   }));
   writeFileSync(join(dir, 'notes.txt'), 'just some notes\n');
+  writeFileSync(join(dir, 'zipped.apo'), Buffer.concat([Buffer.from('PK\x03\x04'), Buffer.alloc(60)]));
   writeFileSync(join(dir, 'plugin.json'), '{"name": "x"}\n');
   mkdirSync(join(dir, 'template'));
 });
@@ -69,6 +70,15 @@ describe('inspect: exit codes', () => {
     const { code, stdout } = await cli('inspect', 'notes.txt', '--json');
     expect(code).toBe(1);
     expect((JSON.parse(stdout) as Inspection).errors[0]?.code).toBe('input.not_a_package');
+  });
+
+  test('refused: an unreadable archive (a zip) is exit 1, not a usage error', async () => {
+    const { code, stdout } = await cli('inspect', 'zipped.apo', '--json');
+    expect(code).toBe(1);
+    const json = JSON.parse(stdout) as Inspection;
+    expect(json.kind).toBe('apo');
+    expect(json.errors[0]?.code).toMatch(/^archive\./);
+    expect(json.summary).toBeNull();
   });
 
   test('a folder goes to the template reader, a JSON file to the plugin reader', async () => {
