@@ -100,7 +100,7 @@ async function readRegularFile(abs: string): Promise<Uint8Array | null> {
   try {
     const stats = await handle.stat();
     if (!stats.isFile()) return null;
-    const buffer = Buffer.alloc(TEMPLATE_LIMITS.fileBytes + 1);
+    const buffer = Buffer.alloc(Math.min(stats.size, TEMPLATE_LIMITS.fileBytes) + 1);
     let length = 0;
     while (length < buffer.length) {
       const { bytesRead } = await handle.read(buffer, length, buffer.length - length, length);
