@@ -119,7 +119,7 @@ function apoBody(manifest: ApolliaManifest, now: Date): string[] {
 }
 
 /** An `.apo` inspection in words. */
-function formatApo(summary: ApoSummary | null, details: ApoDetails | null, inspection: Inspection, now: Date): string[] {
+function formatApo(summary: ApoSummary | null, details: ApoDetails | null, now: Date): string[] {
   const lines: string[] = [];
   if (summary) {
     const description = details && typeof details.manifest.package?.description === 'string' ? details.manifest.package.description : '';
@@ -158,7 +158,7 @@ function formatOther(inspection: Inspection): string[] {
 export function formatInspection(inspection: Inspection, options: InspectionTextOptions = {}): string {
   const now = options.now ?? new Date();
   const body = inspection.kind === 'apo'
-    ? formatApo(inspection.summary as ApoSummary | null, inspection.details as ApoDetails | null, inspection, now)
+    ? formatApo(inspection.summary as ApoSummary | null, inspection.details as ApoDetails | null, now)
     : formatOther(inspection);
   return `${[...body, '', ...verdict(inspection)].join('\n')}\n`;
 }
