@@ -11,6 +11,8 @@ interface GalleryItem {
   description: string;
   startedBy: string;
   needs: string;
+  /** False when the shipped folder fails its own check: shown, never applied. */
+  ok: boolean;
 }
 
 function text(value: unknown): string {
@@ -30,6 +32,7 @@ function toGalleryItem(raw: unknown): GalleryItem | null {
     description: text(r.description ?? r.whatItDoes),
     startedBy: text(r.startedBy ?? r.started_by),
     needs: text(r.needs),
+    ok: r.ok !== false,
   };
 }
 
@@ -68,6 +71,7 @@ export function OpenScreen() {
         </div>
       </section>
       {dialog.isError ? <ErrorPanel error={dialog.error} title="The package could not be opened" /> : null}
+      {builtin.isPending ? <Loading label="Opening the template…" /> : null}
       {builtin.isError ? <ErrorPanel error={builtin.error} title="The template could not be opened" /> : null}
 
       <section aria-labelledby="gallery-heading">
@@ -110,11 +114,12 @@ export function OpenScreen() {
                         </>
                       ) : null}
                     </dl>
+                    {item.ok ? null : <p className="small text-error">This built-in template fails its own check and cannot be applied.</p>}
                     <button
                       type="button"
                       className="button"
                       aria-label={`Use template ${item.title}`}
-                      disabled={builtin.isPending}
+                      disabled={builtin.isPending || !item.ok}
                       onClick={() => builtin.mutate({ name: item.name }, { onSuccess: openSource })}
                     >
                       Use this template

@@ -1,13 +1,203 @@
-import type { Inspection } from '../../../../shared/inspection';
+import { ArrowLeft, ArrowRight, CheckCircle2, Play } from 'lucide-react';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import type { ApplyPreviewRequest, ApplyReceipt, SourceInspection } from '../../../../shared/api';
+import { checkParameter, parameterValue } from '../../../../shared/apply-preview';
+import { fillText, type ParameterValue, type TemplateInspection, type TemplateParameter } from '../../../../shared/template-manifest';
+import { useApply, useArmTrigger, usePreviewApply } from '../../../api/hooks';
+import { PackageText } from '../../components/PackageText';
+import { SecretOnce } from '../../components/SecretOnce';
+import { ErrorPanel, Loading } from '../../components/Status';
+import { StepHeading, StepList } from '../../components/Steps';
+import { useDebounced } from '../../components/use-debounced';
+import { useApplyStore, type ApplyDraft, type FieldValue } from '../../stores/apply-store';
+import { useFlowStore } from '../../stores/flow-store';
+import { ParameterField } from './ParameterField';
+import { TemplateAccess, TemplateOverview, TemplateReview, TemplateTriggers } from './TemplateSteps';
 
-/** The template apply wizard (in progress). */
-export function TemplateFlow({ inspection, sourceId }: { inspection: Inspection; sourceId: string }) {
-  void inspection;
-  void sourceId;
+const STEPS = ['Overview', 'Parameters', 'Access', 'Triggers', 'Review'] as const;
+const HEADINGS: Record<(typeof STEPS)[number], string> = {
+  Overview: 'What this template makes',
+  Parameters: 'Fill in its parameters',
+  Access: 'What it may use',
+  Triggers: 'What would start it',
+  Review: 'Review and apply',
+};
+
+/** The form's starting values: each default filled (text as typed, a switch for a boolean). */
+function initialValues(parameters: Record<string, TemplateParameter>): Record<string, FieldValue> {
+  return Object.fromEntries(Object.entries(parameters).map(([name, def]) => [name, def.type === 'boolean' && !def.enum ? def.default === true : def.default === undefined ? '' : String(def.default)]));
+}
+
+/** The request values: blank text left out (apply takes the default), numbers as numbers when they read as one. */
+function requestValues(parameters: Record<string, TemplateParameter>, values: Record<string, FieldValue>): Record<string, ParameterValue> {
+  const out: Record<string, ParameterValue> = {};
+  for (const [name, def] of Object.entries(parameters)) {
+    const value = values[name];
+    if (value === undefined) continue;
+    if (typeof value === 'boolean') out[name] = value;
+    else if (value.trim() === '') continue;
+    else if ((def.type === 'number' || def.type === 'integer') && Number.isFinite(Number(value.trim()))) out[name] = Number(value.trim());
+    else if (def.type === 'boolean' && (value === 'true' || value === 'false')) out[name] = value === 'true';
+    else out[name] = value;
+  }
+  return out;
+}
+
+/** After apply: the agent made; a webhook trigger's secret made now and shown once. */
+function AppliedScreen({ receipt, sourceId }: { receipt: ApplyReceipt; sourceId: string }) {
+  const closeSource = useFlowStore((s) => s.closeSource);
+  const arm = useArmTrigger();
+  const [secrets, setSecrets] = useState<Record<string, string>>({});
+  const webhooks = receipt.triggers.filter((id) => receipt.preview.triggers.some((t) => t.type === 'webhook' && id.endsWith(`/${t.name}`)));
   return (
     <div className="screen">
-      <h1>Apply a template</h1>
-      <p>The apply form for templates is being built.</p>
+      <h1>
+        <CheckCircle2 aria-hidden="true" size={24} /> <PackageText text={receipt.displayName} /> is ready
+      </h1>
+      <p role="status">
+        The agent was made{receipt.triggers.length > 0 ? ` with ${receipt.triggers.length} ${receipt.triggers.length === 1 ? 'trigger' : 'triggers'}` : ''}.
+      </p>
+      {webhooks.map((id) =>
+        secrets[id] ? (
+          <SecretOnce key={id} label={id} secret={secrets[id] ?? ''} />
+        ) : (
+          <div key={id} className="panel">
+            <p>
+              The webhook trigger <code>{id}</code> needs a secret, made on this computer and shown to you once.
+            </p>
+            <button type="button" className="button button-primary" disabled={arm.isPending} onClick={() => arm.mutate({ triggerId: id }, { onSuccess: (armed) => armed.webhookSecret && setSecrets((s) => ({ ...s, [id]: armed.webhookSecret ?? '' })) })}>
+              Make the secret for {id}
+            </button>
+          </div>
+        ),
+      )}
+      {arm.isError ? <ErrorPanel error={arm.error} title="The secret was not made" /> : null}
+      <button type="button" className="button button-primary" onClick={() => closeSource(sourceId, 'dashboard')}>
+        Go to the dashboard
+      </button>
+    </div>
+  );
+}
+
+/** The template apply wizard: it renders exactly what `previewApply` answers, re-fetched as the form changes. */
+export function TemplateFlow({ inspection, sourceId }: { inspection: SourceInspection; sourceId: string }) {
+  const template = inspection as SourceInspection & TemplateInspection;
+  const manifest = template.details?.manifest;
+  const parameters = useMemo(() => manifest?.parameters ?? {}, [manifest]);
+  const seed = useApplyStore((s) => s.seed);
+  const draft: ApplyDraft | undefined = useApplyStore((s) => s.drafts[sourceId]);
+  const { setStep, setValue, touch, setGrant, drop } = useApplyStore();
+  const apply = useApply();
+  const applying = useRef(false);
+  const [receipt, setReceipt] = useState<ApplyReceipt | null>(null);
+
+  useEffect(() => {
+    seed(sourceId, initialValues(parameters));
+  }, [seed, sourceId, parameters]);
+
+  const values = draft?.values ?? initialValues(parameters);
+  const grants = draft?.grants ?? [];
+  const request: ApplyPreviewRequest = useMemo(() => ({ sourceId, parameters: requestValues(parameters, values), grants: [...grants].sort() }), [sourceId, parameters, values, grants]);
+  const settled = useDebounced(request, 250);
+  const preview = usePreviewApply(sourceId, settled);
+
+  if (receipt) return <AppliedScreen receipt={receipt} sourceId={sourceId} />;
+  if (!manifest || !draft) return <Loading label="Preparing the form…" />;
+
+  const errors: Record<string, string | null> = Object.fromEntries(Object.entries(parameters).map(([name, def]) => [name, checkParameter(def, values[name] === false && def.type !== 'boolean' ? '' : values[name])]));
+  const wrong = Object.entries(errors).filter(([, error]) => error !== null).map(([name]) => name);
+  const step = Math.min(draft.step, STEPS.length - 1);
+  const name = STEPS[step] ?? 'Overview';
+  const filledValues = Object.fromEntries(Object.entries(parameters).map(([n, def]) => [n, parameterValue(def, values[n]) ?? undefined]));
+  const liveName = fillText(manifest.display_name ?? manifest.name, filledValues).replace(/\$\{parameters\.([^}]*)\}/g, '[$1]');
+  const stale = preview.isFetching || settled !== request;
+  const blockedNext = name === 'Parameters' && wrong.length > 0;
+
+  const doApply = () => {
+    if (applying.current || !preview.data?.canApply || wrong.length > 0) return;
+    applying.current = true;
+    apply.mutate(
+      { ...request, requestId: draft.requestId },
+      {
+        onSuccess: (done) => {
+          drop(sourceId);
+          setReceipt(done);
+        },
+        onSettled: () => {
+          applying.current = false;
+        },
+      },
+    );
+  };
+
+  return (
+    <div className="screen wizard">
+      <h1>
+        Apply template <PackageText text={manifest.name} />
+      </h1>
+      <StepList steps={STEPS} current={step} label="Apply steps" />
+      <section className="wizard-step" aria-labelledby="tpl-step-heading">
+        <StepHeading stepKey={step}>
+          <span id="tpl-step-heading">
+            Step {step + 1} of {STEPS.length}: {HEADINGS[name]}
+          </span>
+        </StepHeading>
+        {name === 'Overview' ? <TemplateOverview inspection={template} displayName={liveName} /> : null}
+        {name === 'Parameters' ? (
+          <div className="step-body">
+            {Object.keys(parameters).length === 0 ? <p className="muted">This template has no parameters.</p> : null}
+            <p className="small muted">The agent will be called: <strong><PackageText text={liveName} /></strong></p>
+            {Object.entries(parameters).map(([param, def]) => (
+              <ParameterField
+                key={param}
+                name={param}
+                def={def}
+                value={values[param] ?? ''}
+                error={errors[param] ?? null}
+                showError={draft.touched[param] === true || (typeof values[param] === 'string' && values[param] !== '')}
+                onChange={(value) => setValue(sourceId, param, value)}
+                onBlur={() => touch(sourceId, param)}
+              />
+            ))}
+          </div>
+        ) : null}
+        {name === 'Access' || name === 'Triggers' || name === 'Review' ? (
+          preview.isError ? (
+            <ErrorPanel error={preview.error} title="What apply would make could not be worked out" />
+          ) : !preview.data ? (
+            <Loading label="Working out what apply would make…" />
+          ) : name === 'Access' ? (
+            <TemplateAccess preview={preview.data} grants={grants} onGrant={(gate, granted) => setGrant(sourceId, gate, granted)} />
+          ) : name === 'Triggers' ? (
+            <TemplateTriggers preview={preview.data} />
+          ) : (
+            <TemplateReview preview={preview.data} />
+          )
+        ) : null}
+        <p className="small muted" role="status" aria-live="polite">
+          {stale && name !== 'Overview' && name !== 'Parameters' ? 'Updating…' : ''}
+        </p>
+      </section>
+      {apply.isError ? <ErrorPanel error={apply.error} title="The template was not applied" /> : null}
+      <div className="wizard-nav">
+        <button type="button" className="button" disabled={step === 0 || apply.isPending} onClick={() => setStep(sourceId, step - 1)}>
+          <ArrowLeft aria-hidden="true" size={16} /> Back
+        </button>
+        {blockedNext ? (
+          <p className="small text-error" id="next-blocked">
+            Fix {wrong.length === 1 ? 'the field' : `${wrong.length} fields`} marked above to continue: {wrong.join(', ')}.
+          </p>
+        ) : null}
+        {step < STEPS.length - 1 ? (
+          <button type="button" className="button button-primary" disabled={blockedNext} aria-describedby={blockedNext ? 'next-blocked' : undefined} onClick={() => setStep(sourceId, step + 1)}>
+            Next <ArrowRight aria-hidden="true" size={16} />
+          </button>
+        ) : (
+          <button type="button" className="button button-primary" disabled={apply.isPending || stale || !preview.data?.canApply || wrong.length > 0} onClick={doApply}>
+            <Play aria-hidden="true" size={16} /> {apply.isPending ? 'Applying…' : 'Apply'}
+          </button>
+        )}
+      </div>
     </div>
   );
 }

@@ -1,0 +1,289 @@
+import { AlertTriangle, CheckCircle2, KeyRound, Settings as SettingsIcon, XCircle } from 'lucide-react';
+import type { ApplyPreview, PreviewProblem } from '../../../../shared/apply-preview';
+import { templateTool } from '../../../../shared/catalogues';
+import type { TemplateInspection } from '../../../../shared/template-manifest';
+import { FamilyBadge } from '../../components/FamilyBadge';
+import { PackageText } from '../../components/PackageText';
+import { formatFireTime } from '../../components/schedule';
+import { useFlowStore } from '../../stores/flow-store';
+
+const SETTING_WORDS = { allow: 'Runs without asking', ask: 'Asks you first', deny: 'Will be denied' } as const;
+
+/** Overview: what the template is, its display name filled live from the parameters. */
+export function TemplateOverview({ inspection, displayName }: { inspection: TemplateInspection; displayName: string }) {
+  const manifest = inspection.details?.manifest;
+  if (!manifest) return null;
+  const approvals = manifest.approvals ?? 'ask';
+  return (
+    <div className="step-body">
+      <dl className="facts facts-wide">
+        <dt>Agent name</dt>
+        <dd>
+          <strong>
+            <PackageText text={displayName} />
+          </strong>
+        </dd>
+        <dt>Template</dt>
+        <dd>
+          <PackageText text={manifest.name} /> version <PackageText text={manifest.version} />
+        </dd>
+        <dt>What it does</dt>
+        <dd>
+          <PackageText text={manifest.description} multiline />
+        </dd>
+        <dt>Author</dt>
+        <dd>
+          {manifest.author ? <PackageText text={manifest.author.name} /> : <span className="muted">Not given</span>}{' '}
+          <span className="badge badge-warning-soft">Unverified: nothing is signed yet</span>
+          {manifest.author?.url ? (
+            <span className="small muted block">
+              <PackageText text={manifest.author.url} />
+            </span>
+          ) : null}
+        </dd>
+        {manifest.license ? (
+          <>
+            <dt>License</dt>
+            <dd>
+              <PackageText text={manifest.license} />
+            </dd>
+          </>
+        ) : null}
+        {manifest.repository ? (
+          <>
+            <dt>Repository</dt>
+            <dd>
+              <code>
+                <PackageText text={manifest.repository} />
+              </code>
+            </dd>
+          </>
+        ) : null}
+        <dt>Model</dt>
+        <dd>
+          {manifest.model ? (
+            <>
+              {manifest.model.tier} tier{manifest.model.prefer ? <> (prefers <PackageText text={manifest.model.prefer} />)</> : null}
+            </>
+          ) : (
+            "This app's default"
+          )}
+          {manifest.effort ? `, ${manifest.effort} effort` : ''}
+          {manifest.harness && manifest.harness.length > 0 ? <>, harness: <PackageText text={manifest.harness.join(' then ')} /></> : null}
+        </dd>
+        <dt>Budget per run</dt>
+        <dd>{manifest.budget ? `$${manifest.budget.per_run_usd} at most per run` : 'No cap set by the template'}</dd>
+        <dt>Learning</dt>
+        <dd>{manifest.learning ? 'Its runs learn: it keeps notes between runs' : 'Its runs do not learn'}</dd>
+        <dt>Approvals</dt>
+        <dd>
+          {approvals === 'never' ? (
+            <span className="text-warning">
+              <AlertTriangle aria-hidden="true" size={14} /> Runs unattended: its writes don't ask; each is held by its pin. Deny settings and pins hold either way.
+            </span>
+          ) : (
+            'Asks you before a tool runs. Deny settings and pins hold either way.'
+          )}
+        </dd>
+      </dl>
+    </div>
+  );
+}
+
+/** Access: native tools, MCP servers and their tools with grants and pins, secrets. */
+export function TemplateAccess({ preview, grants, onGrant }: { preview: ApplyPreview; grants: string[]; onGrant: (gateName: string, granted: boolean) => void }) {
+  const show = useFlowStore((s) => s.show);
+  return (
+    <div className="step-body">
+      <section aria-labelledby="tpl-tools">
+        <h3 id="tpl-tools">Tools it is granted</h3>
+        {preview.tools.length === 0 ? <p className="muted">None.</p> : null}
+        <ul className="rows">
+          {preview.tools.map((tool) => {
+            const known = templateTool(tool);
+            return (
+              <li key={tool} className="row">
+                <code>
+                  <PackageText text={tool} />
+                </code>{' '}
+                <FamilyBadge family={known?.family ?? 'unknown'} /> <span className="small muted">{known?.description ?? ''}</span>
+              </li>
+            );
+          })}
+        </ul>
+      </section>
+      <section aria-labelledby="tpl-mcp">
+        <h3 id="tpl-mcp">MCP servers</h3>
+        {preview.mcp.length === 0 ? <p className="muted">None.</p> : null}
+        {preview.mcp.map((server) => (
+          <article key={server.server} className="card card-wide" aria-labelledby={`tpl-mcp-${server.server}`}>
+            <h4 id={`tpl-mcp-${server.server}`}>
+              <PackageText text={server.server} />{' '}
+              {server.saved ? (
+                <span className="badge badge-allow">
+                  <CheckCircle2 aria-hidden="true" size={12} /> Saved on this computer
+                </span>
+              ) : (
+                <span className={`badge ${server.required ? 'badge-send_external' : 'badge-warning-soft'}`}>
+                  <XCircle aria-hidden="true" size={12} /> Missing{server.required ? ' (required)' : ''}
+                </span>
+              )}
+            </h4>
+            {!server.saved ? (
+              <div>
+                <p className="small">{server.required ? 'This template cannot be applied until a server is saved under this name.' : 'Without it, apply skips these tools: nothing of this server is granted.'}</p>
+                <button type="button" className="button button-small" onClick={() => show('settings')}>
+                  <SettingsIcon aria-hidden="true" size={14} /> Go to Settings → MCP servers
+                </button>
+              </div>
+            ) : null}
+            <ul className="rows">
+              {server.tools.map((tool) => {
+                const id = `grant-${tool.gateName}`;
+                const granted = grants.includes(tool.gateName);
+                return (
+                  <li key={tool.gateName} className="row row-block">
+                    <div className="switch-row">
+                      <input id={id} type="checkbox" role="switch" checked={granted} aria-checked={granted} disabled={!server.saved} onChange={(e) => onGrant(tool.gateName, e.target.checked)} />
+                      <label htmlFor={id}>
+                        Allow <code><PackageText text={tool.name} /></code> without asking
+                      </label>
+                      <span className={`badge badge-${tool.setting === 'allow' ? 'allow' : tool.setting === 'ask' ? 'ask' : 'deny'}`}>{SETTING_WORDS[tool.setting]}</span>
+                    </div>
+                    <p className="small muted">The template {tool.asks === 'allow' ? 'asks you to allow it' : 'leaves it asking you first'}. Only what you switch on runs without asking.</p>
+                    {tool.pinText ? (
+                      <p className="small">
+                        Pinned: <PackageText text={tool.pinText} />
+                      </p>
+                    ) : null}
+                    {tool.pin === null && tool.pinnedBy && tool.pinnedBy.length > 0 ? (
+                      <p className="small text-warning">
+                        <AlertTriangle aria-hidden="true" size={14} /> Will be denied: its pin needs {tool.pinnedBy.map((p) => `“${p}”`).join(', ')}, which you left empty.
+                      </p>
+                    ) : null}
+                  </li>
+                );
+              })}
+            </ul>
+          </article>
+        ))}
+      </section>
+      <section aria-labelledby="tpl-secrets">
+        <h3 id="tpl-secrets">Secrets it needs</h3>
+        {preview.secrets.length === 0 ? <p className="muted">None.</p> : null}
+        <ul className="rows">
+          {preview.secrets.map((secret) => (
+            <li key={secret.name} className="row">
+              <KeyRound aria-hidden="true" size={14} /> <code>{secret.name}</code>{' '}
+              {secret.saved ? (
+                <span className="badge badge-allow">Saved on this computer</span>
+              ) : (
+                <>
+                  <span className="badge badge-send_external">Missing</span>
+                  <button type="button" className="button button-small" onClick={() => show('settings')}>
+                    Go to Settings → Secrets
+                  </button>
+                </>
+              )}
+            </li>
+          ))}
+        </ul>
+      </section>
+    </div>
+  );
+}
+
+/** Triggers: schedules in words in their zone with next three times; webhooks get a secret after apply. */
+export function TemplateTriggers({ preview }: { preview: ApplyPreview }) {
+  return (
+    <div className="step-body">
+      {preview.triggers.length === 0 ? <p className="muted">This template makes no triggers: it runs when you start it.</p> : null}
+      <ul className="rows">
+        {preview.triggers.map((trigger) => (
+          <li key={trigger.name} className="row row-block card">
+            <h3 className="h4">
+              Trigger <code><PackageText text={trigger.name} /></code> <span className="muted small">({trigger.type})</span>
+            </h3>
+            {trigger.type === 'schedule' ? <p>{trigger.words ?? trigger.cron}</p> : null}
+            {trigger.type === 'at' ? <p>Once, at {trigger.at}</p> : null}
+            {trigger.type === 'webhook' ? (
+              <p>
+                <KeyRound aria-hidden="true" size={14} /> When another program calls its web address{trigger.events && trigger.events.length > 0 ? <> with an event of type {trigger.events.join(', ')}</> : null}
+                {trigger.max_concurrent ? `, at most ${trigger.max_concurrent} runs at once` : ''}. A secret is made on this computer after apply and shown to you once.
+              </p>
+            ) : null}
+            {trigger.next.length > 0 ? (
+              <>
+                <p className="small muted">Next times:</p>
+                <ul className="small next-times">
+                  {trigger.next.map((iso) => (
+                    <li key={iso}>
+                      <time dateTime={iso}>{formatFireTime(new Date(iso), trigger.timezone ?? 'UTC')}</time>
+                    </li>
+                  ))}
+                </ul>
+              </>
+            ) : null}
+            {trigger.input ? (
+              <p className="small">
+                Message: “<PackageText text={trigger.input} multiline />”
+              </p>
+            ) : null}
+            {trigger.error ? (
+              <p className="small text-error" role="alert">
+                <PackageText text={trigger.error} />
+              </p>
+            ) : null}
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+/** A warning's code in plain words (spec: `mcp.<server>`, `pins.<tool>`, `grants.<tool>`). */
+function warningTitle(problem: PreviewProblem): string {
+  if (problem.code.startsWith('mcp.')) return 'An MCP server is not saved';
+  if (problem.code.startsWith('pins.')) return 'A pinned tool will be denied';
+  if (problem.code.startsWith('grants.')) return 'A grant stays denied';
+  return 'Note';
+}
+
+/** Review: warnings, blockers, and what will be made. */
+export function TemplateReview({ preview }: { preview: ApplyPreview }) {
+  const granted = preview.mcp.flatMap((server) => server.tools.filter((tool) => tool.setting === 'allow').map((tool) => tool.gateName));
+  return (
+    <div className="step-body">
+      <p>
+        Applying makes the agent <strong><PackageText text={preview.displayName} /></strong> with {preview.tools.length} {preview.tools.length === 1 ? 'tool' : 'tools'}
+        {granted.length > 0 ? `, ${granted.length} MCP ${granted.length === 1 ? 'tool' : 'tools'} allowed without asking` : ', no MCP tool allowed without asking'}
+        {preview.triggers.length > 0 ? ` and ${preview.triggers.length} ${preview.triggers.length === 1 ? 'trigger' : 'triggers'}` : ''}.
+      </p>
+      {preview.blockers.length > 0 ? (
+        <section className="panel panel-error" aria-labelledby="tpl-blockers">
+          <h3 id="tpl-blockers">Can't apply yet</h3>
+          <ul>
+            {preview.blockers.map((blocker, i) => (
+              <li key={i}>
+                <PackageText text={blocker.message} /> <span className="small">(<code>{blocker.path}</code>)</span>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
+      {preview.warnings.length > 0 ? (
+        <section className="panel panel-warning" aria-labelledby="tpl-warnings">
+          <h3 id="tpl-warnings">Warnings</h3>
+          <ul>
+            {preview.warnings.map((warning, i) => (
+              <li key={i}>
+                <strong>{warningTitle(warning)}:</strong> <PackageText text={warning.message} />
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
+      {preview.blockers.length === 0 && preview.warnings.length === 0 ? <p className="text-ok">Nothing is missing.</p> : null}
+    </div>
+  );
+}

@@ -1,0 +1,54 @@
+/**
+ * Drafts of the template apply form, one per opened template: the step, the parameter fields as
+ * typed, the owner's grants, and the request id made once per wizard so a repeated Apply makes one
+ * agent (spec "Apply": the same idempotency key answers the first apply again).
+ */
+import { create } from 'zustand';
+
+/** A field as the form holds it: text as typed, or a switch. */
+export type FieldValue = string | boolean;
+
+export interface ApplyDraft {
+  step: number;
+  values: Record<string, FieldValue>;
+  touched: Record<string, boolean>;
+  grants: string[];
+  requestId: string;
+}
+
+export interface ApplyStore {
+  drafts: Record<string, ApplyDraft>;
+  seed: (sourceId: string, values: Record<string, FieldValue>) => void;
+  setStep: (sourceId: string, step: number) => void;
+  setValue: (sourceId: string, name: string, value: FieldValue) => void;
+  touch: (sourceId: string, name: string) => void;
+  setGrant: (sourceId: string, gateName: string, granted: boolean) => void;
+  drop: (sourceId: string) => void;
+}
+
+function newRequestId(): string {
+  return typeof crypto !== 'undefined' && 'randomUUID' in crypto ? crypto.randomUUID() : `${Date.now()}-${Math.random().toString(36).slice(2)}`;
+}
+
+function update(state: ApplyStore, sourceId: string, change: (draft: ApplyDraft) => ApplyDraft): Pick<ApplyStore, 'drafts'> {
+  const draft = state.drafts[sourceId];
+  if (!draft) return { drafts: state.drafts };
+  return { drafts: { ...state.drafts, [sourceId]: change(draft) } };
+}
+
+export const useApplyStore = create<ApplyStore>((set) => ({
+  drafts: {},
+  seed: (sourceId, values) =>
+    set((state) => (state.drafts[sourceId] ? state : { drafts: { ...state.drafts, [sourceId]: { step: 0, values, touched: {}, grants: [], requestId: newRequestId() } } })),
+  setStep: (sourceId, step) => set((state) => update(state, sourceId, (d) => ({ ...d, step }))),
+  setValue: (sourceId, name, value) => set((state) => update(state, sourceId, (d) => ({ ...d, values: { ...d.values, [name]: value }, touched: { ...d.touched, [name]: true } }))),
+  touch: (sourceId, name) => set((state) => update(state, sourceId, (d) => ({ ...d, touched: { ...d.touched, [name]: true } }))),
+  setGrant: (sourceId, gateName, granted) =>
+    set((state) => update(state, sourceId, (d) => ({ ...d, grants: granted ? [...new Set([...d.grants, gateName])] : d.grants.filter((g) => g !== gateName) }))),
+  drop: (sourceId) =>
+    set((state) => {
+      const { [sourceId]: _gone, ...rest } = state.drafts;
+      void _gone;
+      return { drafts: rest };
+    }),
+}));
