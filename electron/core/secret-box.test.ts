@@ -19,7 +19,7 @@ describe('file-key secret box', () => {
   it('refuses tampered bytes', async () => {
     const box = createFileKeySecretBox(tempDir());
     const sealed = Buffer.from(await box.encrypt('x'));
-    sealed[sealed.length - 1] ^= 1;
+    sealed.writeUInt8((sealed.at(-1) ?? 0) ^ 1, sealed.length - 1);
     await expect(box.decrypt(sealed)).rejects.toThrow();
   });
 
