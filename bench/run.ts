@@ -1,0 +1,142 @@
+/**
+ * `npm run bench`: how fast and how lean inspecting an `.apo` is, against `tar -tzf` on the same
+ * file (targets: a 128 MiB package within 1.5× of `tar -tzf`, goal 1.2×, peak RSS < 150 MB; a
+ * 1 GiB gzip bomb refused well under 1 s with peak RSS < 150 MB).
+ *
+ * Each case runs in a child process, several times; the table shows the median wall time and the
+ * median peak RSS (from `/usr/bin/time -f '%e %M'` when present, else from `/proc/<pid>/status`
+ * VmHWM polling). The inspector is the project's real one (`inspectPath`, bundled once to plain
+ * JavaScript with esbuild so that TypeScript transpiling is not what gets measured).
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { build } from 'esbuild';
+import { CACHE_DIR, gibBomb, invoicesPackage, largePackage } from './generate';
+
+const RUNS = Number(process.env.BENCH_RUNS ?? 5);
+const HAS_GNU_TIME = existsSync('/usr/bin/time');
+const ROOT = new URL('..', import.meta.url).pathname;
+
+interface Sample {
+  ms: number;
+  rssMb: number;
+  stdout: string;
+  lines: number;
+}
+
+/** Runs a command once, measuring wall time here and peak RSS with GNU time or VmHWM polling. */
+function measure(command: string, args: string[]): Promise<Sample> {
+  return new Promise((resolve, reject) => {
+    const argv = HAS_GNU_TIME ? ['/usr/bin/time', ['-f', '__TIME__ %e %M', command, ...args]] as const : [command, args] as const;
+    const started = process.hrtime.bigint();
+    const child = spawn(argv[0], [...argv[1]], { stdio: ['ignore', 'pipe', 'pipe'], cwd: ROOT });
+    let stdout = '';
+    let stderr = '';
+    let hwmKb = 0;
+    let lines = 0;
+    child.stdout.on('data', (chunk: Buffer) => {
+      if (stdout.length < 4096) stdout += chunk.toString();
+      for (const byte of chunk) if (byte === 0x0a) lines++;
+    });
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const poll = HAS_GNU_TIME
+      ? null
+      : setInterval(() => {
+          try {
+            const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'));
+            if (match) hwmKb = Math.max(hwmKb, Number(match[1]));
+          } catch {
+            // the process has ended
+          }
+        }, 5);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      if (poll) clearInterval(poll);
+      const timed = /__TIME__ [\d.]+ (\d+)/.exec(stderr);
+      if (timed) hwmKb = Number(timed[1]);
+      if (code !== 0) {
+        reject(new Error(`${command} ${args.join(' ')} exited ${code}: ${stderr.slice(0, 500)}`));
+        return;
+      }
+      resolve({ ms, rssMb: hwmKb / 1024, stdout, lines });
+    });
+  });
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+};
+
+interface Row {
+  name: string;
+  ms: number;
+  minMs: number;
+  rssMb: number;
+  outcome: string;
+}
+
+async function bench(name: string, command: string, args: string[], outcome: (sample: Sample) => string): Promise<Row> {
+  await measure(command, args); // warm the page cache and the binary
+  const samples: Sample[] = [];
+  for (let i = 0; i < RUNS; i++) samples.push(await measure(command, args));
+  return {
+    name,
+    ms: median(samples.map((s) => s.ms)),
+    minMs: Math.min(...samples.map((s) => s.ms)),
+    rssMb: median(samples.map((s) => s.rssMb)),
+    outcome: outcome(samples[0]!),
+  };
+}
+
+function verdict({ stdout }: Sample): string {
+  const line = stdout.trim().split('\n').pop() ?? '';
+  try {
+    const result = JSON.parse(line) as { ok: boolean; name: string | null; error: { code: string } | null };
+    return result.ok ? `accepted (${result.name})` : `refused: ${result.error?.code}`;
+  } catch {
+    return line.slice(0, 60);
+  }
+}
+
+async function main() {
+  console.log('Generating inputs into bench/.cache/ (once) …');
+  const large = await largePackage();
+  const invoices = invoicesPackage();
+  const bomb = await gibBomb();
+  const entry = join(CACHE_DIR, 'inspect-entry.cjs');
+  await build({ entryPoints: [join(ROOT, 'bench/inspect-entry.ts')], outfile: entry, bundle: true, platform: 'node', format: 'cjs', target: 'node20', logLevel: 'error' });
+
+  const node = process.execPath;
+  const tarEntries = ({ lines }: Sample) => `${lines} entries listed`;
+  const rows: Row[] = [];
+  rows.push(await bench('node, empty script (start-up floor)', node, ['-e', '0'], () => '-'));
+  rows.push(await bench('inspect large package (.apo)', node, [entry, large], verdict));
+  rows.push(await bench('tar -tzf large package', 'tar', ['-tzf', large], tarEntries));
+  rows.push(await bench('inspect spec example (invoices)', node, [entry, invoices], verdict));
+  rows.push(await bench('inspect 1 GiB gzip bomb', node, [entry, bomb], verdict));
+
+  const mib = (path: string) => (statSync(path).size / 1024 / 1024).toFixed(1);
+  console.log(`\nlarge package: ${mib(large)} MiB gzip'd, ~140 MiB uncompressed; bomb: ${mib(bomb)} MiB gzip'd declaring 1 GiB; ${RUNS} runs each (after one warm-up), median`);
+  console.log(`peak RSS via ${HAS_GNU_TIME ? "/usr/bin/time -f '%e %M'" : '/proc/<pid>/status VmHWM polling'}\n`);
+  const header = ['case', 'median ms', 'min ms', 'peak RSS MB', 'outcome'];
+  const table = rows.map((row) => [row.name, row.ms.toFixed(0), row.minMs.toFixed(0), row.rssMb.toFixed(1), row.outcome]);
+  const widths = header.map((h, i) => Math.max(h.length, ...table.map((r) => r[i]!.length)));
+  const line = (cells: string[]) => cells.map((cell, i) => (i === 0 || i === 4 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ');
+  console.log(line(header));
+  console.log(widths.map((w) => '-'.repeat(w)).join('  '));
+  for (const row of table) console.log(line(row));
+
+  const inspect = rows[1]!;
+  const tar = rows[2]!;
+  const bombRow = rows[4]!;
+  const ratio = inspect.ms / tar.ms;
+  console.log(`\nratio inspect / tar -tzf (median wall time): ${ratio.toFixed(2)}×  (target ≤ 1.5×, goal 1.2×) ${ratio <= 1.5 ? 'OK' : 'MISSED'}`);
+  console.log(`inspect peak RSS: ${inspect.rssMb.toFixed(1)} MB (target < 150 MB) ${inspect.rssMb < 150 ? 'OK' : 'MISSED'}`);
+  console.log(`bomb refused in ${bombRow.ms.toFixed(0)} ms wall, peak ${bombRow.rssMb.toFixed(1)} MB (target well under 1 s, < 150 MB) ${bombRow.ms < 1000 && bombRow.rssMb < 150 && bombRow.outcome.startsWith('refused') ? 'OK' : 'MISSED'}`);
+  if (!inspect.outcome.startsWith('accepted')) console.log(`WARNING: the large package was not accepted (${inspect.outcome}): the inspect figure does not measure a full read`);
+}
+
+await main();
