@@ -126,9 +126,11 @@ describe('the human text', () => {
     expect(lines[0]).toBe('invoices 1.2.0 — Reads supplier invoices and drafts the reminders.');
     expect(lines[1]).toBe('publisher: Example Accounting (unverified: nothing is signed yet)');
     const can = lines.indexOf('What it can do (sensitive first):');
-    expect(lines.slice(can + 1, can + 3)).toEqual([
+    expect(lines.slice(can + 1, can + 5)).toEqual([
+      '  Runs a program on this computer: `uvx ledger-mcp` (MCP server ledger)',
       '  Can send things outside this computer: workflow monthly-reminders',
-      '  Reads your personal data: tool extract_totals',
+      '  Reads your personal data: tool extract_totals, built-in tool file_read',
+      '',
     ]);
     expect(text).toContain('\n  gmail (Gmail): Reminders are sent from the user\'s mailbox.\n');
     expect(text).toContain('\n  ledger: runs `uvx ledger-mcp`\n');

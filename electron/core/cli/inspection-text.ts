@@ -4,7 +4,7 @@
  * it can do, worst first (DESIGN.md "Consent, install, apply"), then the verdict.
  */
 import { type ActionFamily, type ApolliaManifest, FAMILY_SEVERITY, isSensitive } from '../../../shared/apollia-manifest';
-import { CONNECTION_TYPES } from '../../../shared/catalogues';
+import { apolliaNativeTool, CONNECTION_TYPES } from '../../../shared/catalogues';
 import { describeCron, describeInterval, nextCronTimes, nextIntervalTimes } from '../../../shared/cron';
 import type { ApoDetails, ApoSummary, Inspection, Problem } from '../../../shared/inspection';
 import { FAMILY_WORDS, isPinnedRequirement, mcpCommandLine } from '../../../shared/risk-summary';
@@ -62,11 +62,22 @@ function apoBody(manifest: ApolliaManifest, now: Date): string[] {
     lines.push('', title, ...body.map((line) => `  ${line}`));
   };
 
+  // Built-in tools the agents are granted by default count under their catalogue family; MCP
+  // servers run a program here (command) or talk to a server elsewhere (URL).
+  const granted = [...new Set((manifest.agents ?? []).flatMap((a) => a.defaults?.access ?? []).filter((entry) => !entry.includes(':')))];
+  const servers = manifest.mcp_servers ?? [];
   const families: string[] = [];
   for (const family of FAMILY_SEVERITY) {
+    if (family === 'execute_code') {
+      for (const server of servers.filter((sv) => sv.command)) families.push(`Runs a program on this computer: \`${mcpCommandLine(server)}\` (MCP server ${server.name})`);
+    }
+    if (family === 'send_external') {
+      for (const server of servers.filter((sv) => !sv.command && sv.url)) families.push(`Connects to a server outside this computer: ${server.url} (MCP server ${server.name})`);
+    }
     const items = [
       ...tools.filter((t) => t.action === family).map((t) => `tool ${t.name}`),
       ...workflows.filter((w) => w.action === family).map((w) => `workflow ${w.name}`),
+      ...granted.filter((name) => apolliaNativeTool(name)?.family === family).map((name) => `built-in tool ${name}`),
     ];
     if (items.length > 0) families.push(`${FAMILY_WORDS[family as ActionFamily]}: ${items.join(', ')}`);
   }
@@ -129,7 +140,7 @@ function formatApo(summary: ApoSummary | null, details: ApoDetails | null, now: 
     lines.push('.apo package (could not be read far enough to say what it is)');
   }
   if (details) {
-    lines.push(`archive: ${details.files.length} files, ${bytes(details.totalBytes)}${summary?.sha256 ? `, sha256 ${summary.sha256}` : ''}`);
+    lines.push(`archive: ${details.files.length} ${details.files.length === 1 ? 'file' : 'files'}, ${bytes(details.totalBytes)}${summary?.sha256 ? `, sha256 ${summary.sha256}` : ''}`);
     const sdk = typeof details.manifest.package?.sdk === 'string' ? details.manifest.package.sdk : '?';
     lines.push(`SDK: needs ${sdk}; this app serves ${details.sdkVersion} (${details.sdkSupported ? 'supported' : 'not supported'})`);
     // Only a manifest the strict schema accepted is typed data; a refused one is summarised above only.
