@@ -63,6 +63,8 @@ export function usePickWatchFolder() {
 function useChange<M extends 'install' | 'apply' | 'setToolAccess' | 'armTrigger' | 'disarmTrigger' | 'rotateWebhookSecret' | 'uninstallPackage' | 'archiveAgent' | 'saveMcpServer' | 'removeMcpServer' | 'saveSecret' | 'removeSecret'>(
   method: M,
   alsoSettings = false,
+  alsoInspections = false,
+  alsoPreviews = false,
 ) {
   const client = useQueryClient();
   return useMutation({
@@ -70,19 +72,23 @@ function useChange<M extends 'install' | 'apply' | 'setToolAccess' | 'armTrigger
     onSettled: async () => {
       await client.invalidateQueries({ queryKey: queryKeys.dashboard() });
       if (alsoSettings) await client.invalidateQueries({ queryKey: queryKeys.settings() });
+      // What is installed changed: an opened package's relation to it (update, same, older) may have too.
+      if (alsoInspections) await client.invalidateQueries({ queryKey: queryKeys.inspections() });
+      // Saved servers and secrets decide what an apply preview says is missing.
+      if (alsoPreviews) await client.invalidateQueries({ queryKey: queryKeys.previews() });
     },
   });
 }
 
-export const useInstall = () => useChange('install');
+export const useInstall = () => useChange('install', false, true);
 export const useApply = () => useChange('apply');
 export const useSetToolAccess = () => useChange('setToolAccess');
 export const useArmTrigger = () => useChange('armTrigger');
 export const useDisarmTrigger = () => useChange('disarmTrigger');
 export const useRotateWebhookSecret = () => useChange('rotateWebhookSecret');
-export const useUninstallPackage = () => useChange('uninstallPackage');
+export const useUninstallPackage = () => useChange('uninstallPackage', false, true);
 export const useArchiveAgent = () => useChange('archiveAgent');
-export const useSaveMcpServer = () => useChange('saveMcpServer', true);
-export const useRemoveMcpServer = () => useChange('removeMcpServer', true);
-export const useSaveSecret = () => useChange('saveSecret', true);
-export const useRemoveSecret = () => useChange('removeSecret', true);
+export const useSaveMcpServer = () => useChange('saveMcpServer', true, false, true);
+export const useRemoveMcpServer = () => useChange('removeMcpServer', true, false, true);
+export const useSaveSecret = () => useChange('saveSecret', true, false, true);
+export const useRemoveSecret = () => useChange('removeSecret', true, false, true);

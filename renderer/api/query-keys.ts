@@ -6,8 +6,10 @@ export const queryKeys = {
   all: ['apollia'] as const,
   appInfo: () => [...queryKeys.all, 'appInfo'] as const,
   builtinTemplates: () => [...queryKeys.all, 'builtinTemplates'] as const,
-  inspection: (sourceId: string) => [...queryKeys.all, 'inspection', sourceId] as const,
-  previewApply: (sourceId: string, request: unknown) => [...queryKeys.all, 'previewApply', sourceId, request] as const,
+  inspections: () => [...queryKeys.all, 'inspection'] as const,
+  inspection: (sourceId: string) => [...queryKeys.inspections(), sourceId] as const,
+  previews: () => [...queryKeys.all, 'previewApply'] as const,
+  previewApply: (sourceId: string, request: unknown) => [...queryKeys.previews(), sourceId, request] as const,
   dashboard: () => [...queryKeys.all, 'dashboard'] as const,
   settings: () => [...queryKeys.all, 'settings'] as const,
 };

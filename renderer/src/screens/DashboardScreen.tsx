@@ -70,7 +70,7 @@ function TriggerRowView({ trigger }: { trigger: TriggerView }) {
         {trigger.armed ? <span className="badge badge-ask">Armed</span> : <span className="badge badge-neutral">Off</span>}
       </p>
       <p className="small">
-        Starts <code><PackageText text={trigger.target} /></code>. <PackageText text={trigger.words} />
+        {trigger.agentId !== null ? 'Starts this agent.' : <>Starts the workflow <code><PackageText text={trigger.target} /></code>.</>} <PackageText text={trigger.words} />
       </p>
       {trigger.armed && trigger.next[0] ? (
         <p className="small">

@@ -2,7 +2,8 @@ import { ArrowLeft, ArrowRight, CheckCircle2, Play } from 'lucide-react';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { ApplyPreviewRequest, ApplyReceipt, SourceInspection } from '../../../../shared/api';
 import { checkParameter, parameterValue } from '../../../../shared/apply-preview';
-import { fillText, type ParameterValue, type TemplateInspection, type TemplateParameter } from '../../../../shared/template-manifest';
+import { cronProblem, isTimeZone } from '../../../../shared/cron';
+import { fillText, soloPlaceholder, type ParameterValue, type TemplateInspection, type TemplateManifest, type TemplateParameter } from '../../../../shared/template-manifest';
 import { useApply, useArmTrigger, usePreviewApply } from '../../../api/hooks';
 import { PackageText } from '../../components/PackageText';
 import { SecretOnce } from '../../components/SecretOnce';
@@ -41,6 +42,25 @@ function requestValues(parameters: Record<string, TemplateParameter>, values: Re
     else out[name] = value;
   }
   return out;
+}
+
+/**
+ * A parameter that a schedule uses as its whole `cron` or `timezone` is checked as one while the
+ * person types (spec agent.md `parameters`: "apply checks every trigger with the parameters given").
+ */
+function scheduleProblem(manifest: TemplateManifest, name: string, value: ParameterValue | null): string | null {
+  if (typeof value !== 'string') return null;
+  for (const trigger of manifest.triggers ?? []) {
+    if (trigger.type !== 'schedule') continue;
+    if (soloPlaceholder(trigger.cron) === name) {
+      const problem = cronProblem(value);
+      if (problem) return `Not a schedule this app can read: ${problem}`;
+    }
+    if (trigger.timezone !== undefined && soloPlaceholder(trigger.timezone) === name && !isTimeZone(value)) {
+      return `\`${value}\` is not a time zone this app knows (an IANA name like Europe/Paris)`;
+    }
+  }
+  return null;
 }
 
 /** After apply: the agent made; a webhook trigger's secret made now and shown once. */
@@ -104,7 +124,12 @@ export function TemplateFlow({ inspection, sourceId }: { inspection: SourceInspe
   if (receipt) return <AppliedScreen receipt={receipt} sourceId={sourceId} />;
   if (!manifest || !draft) return <Loading label="Preparing the form…" />;
 
-  const errors: Record<string, string | null> = Object.fromEntries(Object.entries(parameters).map(([name, def]) => [name, checkParameter(def, values[name] === false && def.type !== 'boolean' ? '' : values[name])]));
+  const errors: Record<string, string | null> = Object.fromEntries(
+    Object.entries(parameters).map(([param, def]) => {
+      const raw = values[param] === false && def.type !== 'boolean' ? '' : values[param];
+      return [param, checkParameter(def, raw) ?? scheduleProblem(manifest, param, parameterValue(def, raw))];
+    }),
+  );
   const wrong = Object.entries(errors).filter(([, error]) => error !== null).map(([name]) => name);
   const step = Math.min(draft.step, STEPS.length - 1);
   const name = STEPS[step] ?? 'Overview';
