@@ -198,7 +198,7 @@ function pinSentence(tool: string, pin: Record<string, PinValue>): string {
   for (const [arg, value] of Object.entries(pin)) {
     if (value === null) omitted.push(arg);
     else if (Array.isArray(value)) {
-      fixed.push(value.length === 1 ? `${arg} ${code(value[0] ?? null)}` : `${arg} one of ${value.map(code).join(', ')}`);
+      fixed.push(`${arg} ${value.map(code).join(' or ')}`);
     } else fixed.push(`${arg} ${code(value)}`);
   }
   const verb = /send|post|message|mail/i.test(tool) ? 'can post only to' : 'can run only with';
