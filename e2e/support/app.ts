@@ -156,6 +156,7 @@ export const test = base.extend<
   page: async ({ electronApp, harnessBrowser, baseURL, now, viewport, timezoneId, locale }, use) => {
     if (electronApp) {
       const window = await electronApp.firstWindow();
+      if (now) await window.clock.setFixedTime(new Date(now));
       await window.waitForLoadState('domcontentloaded');
       return use(window);
     }
@@ -163,6 +164,8 @@ export const test = base.extend<
     await harnessPost(baseURL, '/test/reset', now ? { now } : {});
     const context = await harnessBrowser.newContext({ baseURL, viewport, timezoneId, locale });
     const page = await context.newPage();
+    // The renderer computes next fire times from its own clock: fix it with the core's.
+    if (now) await page.clock.setFixedTime(new Date(now));
     await page.addInitScript(installBridge, { methods: [...API_METHODS] });
     await page.goto('/');
     await use(page);
