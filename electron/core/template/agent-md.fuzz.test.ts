@@ -68,7 +68,7 @@ function apply(mutations: Mutation[]): string {
     else if (m.kind === 'remove') setAt(manifest, PATHS[m.path] ?? [], undefined, true);
     else if (m.kind === 'add') manifest[m.key] = m.value;
     else {
-      const base = text ?? agentMd(manifest);
+      const base: string = text ?? agentMd(manifest);
       if (m.kind === 'cut') text = base.slice(0, m.at);
       else {
         const bytes = new TextEncoder().encode(base);
