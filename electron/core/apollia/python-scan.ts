@@ -3,7 +3,8 @@
  * without running" and "Module scan"): the module is never imported, compiled or run.
  *
  * Recognised: `@tool`, `@tool(...)`, `@workflow`, `@workflow(...)`, bare or as `apollia.tool` /
- * `apollia.workflow`, the call possibly spread over several lines, followed (after any other
+ * `apollia.workflow`, or through an import alias (`import apollia as ap`, `from apollia import tool
+ * as t`), the call possibly spread over several lines, followed (after any other
  * decorators, blank lines or comments) by `def` or `async def`. The name is the decorator's
  * `name="…"` argument when given, else the function's name. Strings and comments are skipped, so a
  * decorator quoted in a docstring is not mistaken for one.
@@ -93,21 +94,58 @@ function logicalLines(text: string): { lines: LogicalLine[]; strings: string[] }
   return { lines, strings };
 }
 
-const DECORATOR = /^@\s*(?:apollia\s*\.\s*)?(tool|workflow)\s*(?:\((.*)\))?\s*$/s;
+const DECORATOR = /^@\s*(?:([A-Za-z_][A-Za-z0-9_]*)\s*\.\s*)?([A-Za-z_][A-Za-z0-9_]*)\s*(?:\((.*)\))?\s*$/s;
+const IMPORT_MODULE_AS = /^import\s+(.+)$/;
+const FROM_APOLLIA_IMPORT = /^from\s+apollia\s+import\s+\(?([^)]*)\)?$/;
+
+/**
+ * The names a module may decorate with: `apollia` (and `import apollia as ap`), and `tool` /
+ * `workflow` (and `from apollia import tool as t`). An alias must not hide a tool from the scan.
+ */
+function decoratorNames(lines: LogicalLine[]): { modules: Set<string>; bare: Map<string, 'tool' | 'workflow'> } {
+  const modules = new Set(['apollia']);
+  const bare = new Map<string, 'tool' | 'workflow'>([['tool', 'tool'], ['workflow', 'workflow']]);
+  for (const { code } of lines) {
+    const from = FROM_APOLLIA_IMPORT.exec(code);
+    if (from) {
+      for (const part of (from[1] as string).split(',')) {
+        const alias = /^\s*(tool|workflow)\s+as\s+([A-Za-z_][A-Za-z0-9_]*)\s*$/.exec(part);
+        if (alias) bare.set(alias[2] as string, alias[1] as 'tool' | 'workflow');
+      }
+      continue;
+    }
+    const imported = IMPORT_MODULE_AS.exec(code);
+    if (imported) {
+      for (const part of (imported[1] as string).split(',')) {
+        const alias = /^\s*apollia\s+as\s+([A-Za-z_][A-Za-z0-9_]*)\s*$/.exec(part);
+        if (alias) modules.add(alias[1] as string);
+      }
+    }
+  }
+  return { modules, bare };
+}
 const NAME_ARG = /(?:^|[,(\s])name\s*=\s*[rRuU]?\$S(\d+)/;
 const DEF = /^(?:async\s+)?def\s+([A-Za-z_][A-Za-z0-9_]*)/;
 
 /** Every function the module decorates as a tool or a workflow, in source order. */
 export function scanPythonModule(text: string): DecoratedFunction[] {
   const { lines, strings } = logicalLines(text);
+  const names = decoratorNames(lines);
   const found: DecoratedFunction[] = [];
   let pending: { kind: 'tool' | 'workflow'; name: string | null; line: number }[] = [];
   for (const { code, line } of lines) {
     if (code.startsWith('@')) {
       const match = DECORATOR.exec(code);
-      if (match) {
-        const arg = match[2] === undefined ? null : NAME_ARG.exec(match[2]);
-        pending.push({ kind: match[1] as 'tool' | 'workflow', name: arg ? (strings[Number(arg[1])] ?? null) : null, line });
+      const prefix = match?.[1];
+      const called = match?.[2] as string;
+      const kind = !match
+        ? undefined
+        : prefix === undefined
+          ? names.bare.get(called)
+          : names.modules.has(prefix) && (called === 'tool' || called === 'workflow') ? called : undefined;
+      if (match && kind) {
+        const arg = match[3] === undefined ? null : NAME_ARG.exec(match[3]);
+        pending.push({ kind, name: arg ? (strings[Number(arg[1])] ?? null) : null, line });
       }
       continue;
     }
