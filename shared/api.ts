@@ -10,7 +10,7 @@ import type { ActionFamily, McpTransport } from './apollia-manifest';
 import type { ApplyPreview, ToolSetting } from './apply-preview';
 import type { ConsentDecision } from './consent';
 import type { Inspection, Problem } from './inspection';
-import type { ParameterValue, PinValue } from './template-manifest';
+import type { BuiltinTemplateCard, ParameterValue, PinValue } from './template-manifest';
 import type { UpdateDiff } from './update-diff';
 
 /**
@@ -53,14 +53,12 @@ export interface AppInfo {
   secretBackend: SecretBackend;
 }
 
-/** One template shipped with the app (`resources/templates/<name>`). */
-export interface BuiltinTemplate {
-  name: string;
-  version: string;
-  description: string;
-  /** False when the shipped folder fails its own check (a build bug; shown, never applied). */
-  ok: boolean;
-}
+/**
+ * `listBuiltinTemplates`: one template shipped with the app (`resources/templates/<name>`), as a
+ * card with the spec's table (name, what it does, started by, needs). A card is only a listing:
+ * `openBuiltinTemplate` then `inspect` check the folder whole, as any other template's.
+ */
+export type BuiltinTemplate = BuiltinTemplateCard;
 
 /** How a package being inspected relates to the version installed here. */
 export interface InstalledRelation {

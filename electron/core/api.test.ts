@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { INVOICES_DIR, packFolder } from '../../test/helpers/pack';
 import type { CoreApiImplementation } from './api';
+import { BUILTIN_TEMPLATES } from './template/builtin';
 import { editedPackage, tempDir, testApi, treeHash } from './store/test-support';
 
 const WATCHER_DIR = new URL('../../test/fixtures/apo/watcher', import.meta.url).pathname;
@@ -180,6 +181,18 @@ describe('durability', () => {
     const results = await Promise.all(names.map((name, i) => (i % 2 ? a : b).saveMcpServer({ name, transport: 'stdio', command: 'x' })));
     expect(results.every((r) => r.ok)).toBe(true);
     expect(Object.keys(state(dataDir).settings.mcpServers).sort()).toEqual([...names].sort());
+  });
+});
+
+describe('built-in templates', () => {
+  it('lists the spec table as cards and opens each by name, never by path', async () => {
+    const { api } = testApi();
+    const listed = await api.listBuiltinTemplates();
+    if (!listed.ok) throw new Error(listed.error.message);
+    expect(listed.value).toEqual(BUILTIN_TEMPLATES);
+    const opened = await api.openBuiltinTemplate({ name: 'kyb' });
+    expect(opened.ok && [opened.value.kind, opened.value.displayName, opened.value.origin]).toEqual(['template', 'kyb', 'builtin']);
+    expect(await api.openBuiltinTemplate({ name: '../templates/kyb' })).toEqual({ ok: false, error: { code: 'template.unknown', message: 'No built-in template is called `../templates/kyb`.' } });
   });
 });
 

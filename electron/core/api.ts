@@ -11,7 +11,7 @@
  */
 import Ajv2020 from 'ajv/dist/2020';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdir, open, readdir, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
+import { mkdir, open, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join } from 'node:path';
 import semver from 'semver';
 import packageJson from '../../package.json';
@@ -26,7 +26,6 @@ import {
   type ApiResponse,
   type ApiResult,
   type ApplyReceipt,
-  type BuiltinTemplate,
   type Dashboard,
   type InstallReceipt,
   type InstalledPackageView,
@@ -586,21 +585,6 @@ export function createApi(deps: ApiDeps): CoreApiImplementation {
     trigger.secretRef = null;
   }
 
-  async function listTemplates(): Promise<BuiltinTemplate[]> {
-    const dir = join(deps.resourcesDir, 'templates');
-    const names = await readdir(dir, { withFileTypes: true }).then(
-      (entries) => entries.filter((e) => e.isDirectory() && /^[a-z0-9-]{1,64}$/.test(e.name)).map((e) => e.name).sort(),
-      () => [] as string[],
-    );
-    const out: BuiltinTemplate[] = [];
-    for (const name of names) {
-      const inspection = await templateModule.inspectTemplateFolder(join(dir, name));
-      const manifest = (inspection.details as TemplateDetails | null)?.manifest;
-      out.push({ name, version: manifest?.version ?? '', description: manifest?.description ?? inspection.errors[0]?.message ?? '', ok: inspection.ok });
-    }
-    return out;
-  }
-
   const handlers: { [M in ApiMethod]: (request: ApiRequest<M>) => Promise<ApiResponse<M>> } = {
     appInfo: async () => ({ version: packageJson.version, sdkVersion: SDK_VERSION, secretBackend: deps.secretBox.backend() }),
     openDialog: async (request) => {
@@ -610,11 +594,12 @@ export function createApi(deps: ApiDeps): CoreApiImplementation {
       if (!registered.ok) throw new Refusal(registered.error.code, registered.error.message);
       return registered.value;
     },
-    listBuiltinTemplates: () => listTemplates(),
+    listBuiltinTemplates: () => templateModule.listBuiltinTemplates(deps.resourcesDir),
     openBuiltinTemplate: async (request) => {
-      const known = (await listTemplates()).some((t) => t.name === request.name);
+      // Only a name of the shipped list, never a path: `builtinTemplateDir` refuses any other.
+      const known = (await templateModule.listBuiltinTemplates(deps.resourcesDir)).some((t) => t.name === request.name);
       if (!known) throw new Refusal('template.unknown', `No built-in template is called \`${request.name}\`.`);
-      const registered = await registerSource(join(deps.resourcesDir, 'templates', request.name), 'builtin');
+      const registered = await registerSource(templateModule.builtinTemplateDir(deps.resourcesDir, request.name), 'builtin');
       if (!registered.ok) throw new Refusal(registered.error.code, registered.error.message);
       return registered.value;
     },
