@@ -130,7 +130,7 @@ function AgentCard({ agent }: { agent: AgentView }) {
           <TriggerRowView key={trigger.id} trigger={trigger} />
         ))}
       </ul>
-      {agent.origin === 'template' && !agent.archived ? (
+      {!agent.archived ? (
         <>
           <button type="button" className="button" onClick={() => setConfirm(true)} aria-label={`Archive ${agent.displayName}`}>
             <Archive aria-hidden="true" size={16} /> Archive agent

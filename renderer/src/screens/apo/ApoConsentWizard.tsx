@@ -83,7 +83,7 @@ export function ApoConsentWizard({ inspection, sourceId, allowDowngrade, onInsta
   };
 
   const heading: Record<string, string> = {
-    'What changed': 'What changed since the installed version',
+    'What changed': allowDowngrade ? 'What changes if you go back to this version' : 'What changed since the installed version',
     Overview: 'What this package is',
     Access: 'What it asks to use',
     Triggers: 'What would start it',
@@ -93,7 +93,7 @@ export function ApoConsentWizard({ inspection, sourceId, allowDowngrade, onInsta
   return (
     <div className="screen wizard">
       <h1>
-        {isUpdate ? 'Update' : allowDowngrade ? 'Downgrade' : 'Install'} <PackageText text={manifest?.package.name} />
+        {allowDowngrade ? 'Downgrade' : isUpdate ? 'Update' : 'Install'} <PackageText text={manifest?.package.name} />
       </h1>
       <StepList steps={steps} current={step} label="Consent steps" />
       <section className="wizard-step" aria-labelledby="step-heading-text">
@@ -119,7 +119,7 @@ export function ApoConsentWizard({ inspection, sourceId, allowDowngrade, onInsta
           </button>
         ) : (
           <button type="button" className="button button-primary" disabled={install.isPending} aria-disabled={install.isPending} onClick={doInstall}>
-            <Download aria-hidden="true" size={16} /> {install.isPending ? 'Installing…' : isUpdate ? 'Install update' : 'Install'}
+            <Download aria-hidden="true" size={16} /> {install.isPending ? 'Installing…' : allowDowngrade ? 'Install the older version' : isUpdate ? 'Install update' : 'Install'}
           </button>
         )}
       </div>

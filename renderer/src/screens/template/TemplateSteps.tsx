@@ -197,7 +197,7 @@ export function TemplateAccess({ preview, grants, onGrant }: { preview: ApplyPre
 export function TemplateTriggers({ preview }: { preview: ApplyPreview }) {
   return (
     <div className="step-body">
-      {preview.triggers.length === 0 ? <p className="muted">This template makes no triggers: it runs when you start it.</p> : null}
+      {preview.triggers.length === 0 ? <p className="muted">This template makes no triggers: it runs when you start it.</p> : <p>Triggers are made with the agent. You can disarm any of them later on the dashboard.</p>}
       <ul className="rows">
         {preview.triggers.map((trigger) => (
           <li key={trigger.name} className="row row-block card">
