@@ -198,7 +198,7 @@ test('a refused schema: an unknown key is named by its full path', async ({ page
 /** Presses Tab until `target` has focus (at most `limit` times): how a keyboard user reaches it. */
 async function tabTo(page: Page, target: Locator, limit = 60) {
   for (let i = 0; i < limit; i++) {
-    if (await target.evaluate((element) => element === document.activeElement)) return;
+    if (await target.evaluate((element) => element === element.ownerDocument.activeElement)) return;
     await page.keyboard.press('Tab');
   }
   throw new Error(`could not reach ${target.toString()} with Tab in ${limit} presses`);

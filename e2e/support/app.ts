@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { API_METHODS } from '../../shared/api';
 import { installBridge } from '../harness/bridge';
 import { electronBinary, REPO_ROOT } from './electron-binary';
+import { startHarness, type HarnessProcess } from './harness-process';
 
 /** What a person does outside the window, and what a test reads back. */
 export interface AppDriver {
@@ -122,9 +123,24 @@ function electronDriver(electronApp: ElectronApplication): AppDriver {
 /** `test` with the app fixtures: `page` shows the app, `app` drives the outside world. */
 export const test = base.extend<
   AppOptions & { app: AppDriver; electronApp: ElectronApplication | null },
-  { harnessBrowser: Browser | null }
+  { harnessBrowser: Browser | null; harness: HarnessProcess | null }
 >({
   now: [null, { option: true }],
+
+  // One harness server per worker (browser mode only), so workers never share a data folder.
+  harness: [
+    async ({}, use) => {
+      if (process.env['E2E_MODE'] === 'electron') return use(null);
+      const harness = await startHarness();
+      await use(harness);
+      await harness.stop();
+    },
+    { scope: 'worker' },
+  ],
+
+  baseURL: async ({ harness }, use) => {
+    await use(harness?.url);
+  },
 
   // Launched only in browser mode, so an Electron run never needs Chromium.
   harnessBrowser: [
