@@ -10,7 +10,7 @@
  * by unguessable ids (`crypto.randomUUID`).
  */
 import Ajv2020 from 'ajv/dist/2020';
-import { randomBytes, randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { mkdir, open, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join } from 'node:path';
 import semver from 'semver';
@@ -75,6 +75,11 @@ export interface ApiDeps {
 interface Source {
   handle: SourceHandle;
   path: string;
+  /**
+   * For a template: the digest of the bytes last shown to the user (by `inspect` or `previewApply`).
+   * Apply re-reads the folder and makes nothing unless it still holds exactly these bytes.
+   */
+  shownDigest?: string;
 }
 
 /** The Api implementation: every method of the contract, plus `registerSource` for main's own paths. */
@@ -133,6 +138,20 @@ async function removeAndPrune(dir: string, stop: string): Promise<void> {
   }
 }
 
+/** SHA-256 over a template's files (sorted paths, lengths and bytes): equal digests, the same folder content. */
+function templateDigest(files: ReadonlyMap<string, Uint8Array>): string {
+  const hash = createHash('sha256');
+  for (const path of [...files.keys()].sort()) {
+    const bytes = files.get(path) as Uint8Array;
+    hash.update(`${path}\0${bytes.length}\0`);
+    hash.update(bytes);
+  }
+  return hash.digest('hex');
+}
+
+/** The base name of a `/`-separated package path. */
+const fileName = (path: string) => path.slice(path.lastIndexOf('/') + 1);
+
 async function exists(path: string): Promise<boolean> {
   return stat(path).then(
     () => true,
@@ -190,7 +209,11 @@ export function createApi(deps: ApiDeps): CoreApiImplementation {
 
   async function inspectSource(src: Source): Promise<Inspection> {
     if (src.handle.kind === 'apo') return inspectApo(src.path);
-    if (src.handle.kind === 'template') return templateModule.inspectTemplateFolder(src.path);
+    if (src.handle.kind === 'template') {
+      const read = await templateModule.readTemplateFolder(src.path);
+      if (read.inspection.ok) src.shownDigest = templateDigest(read.files);
+      return read.inspection;
+    }
     return inspectPluginManifest(src.path);
   }
 
@@ -453,14 +476,22 @@ export function createApi(deps: ApiDeps): CoreApiImplementation {
 
   // ---- apply -------------------------------------------------------------------------------
 
-  async function templateOf(sourceId: string): Promise<{ details: TemplateDetails; src: Source }> {
+  /** A template source read and checked now, with the bytes that were checked and their digest. */
+  interface CheckedTemplate {
+    src: Source;
+    details: TemplateDetails;
+    files: ReadonlyMap<string, Uint8Array>;
+    digest: string;
+  }
+
+  async function templateOf(sourceId: string): Promise<CheckedTemplate> {
     const src = source(sourceId);
     if (src.handle.kind !== 'template') throw new Refusal('apply.not_a_template', `${src.handle.displayName} is not a template folder: only templates are applied (a package is installed).`);
-    const inspection = await templateModule.inspectTemplateFolder(src.path);
+    const { inspection, files } = await templateModule.readTemplateFolder(src.path);
     if (!inspection.ok || !inspection.details) {
       throw new Refusal('apply.refused', `${src.handle.displayName} was refused: ${inspection.errors[0]?.message ?? 'it could not be read'}`, { problems: inspection.errors });
     }
-    return { details: inspection.details as TemplateDetails, src };
+    return { src, details: inspection.details, files, digest: templateDigest(files) };
   }
 
   function machineOf(state: StoreState): ApplyMachine {
@@ -474,18 +505,37 @@ export function createApi(deps: ApiDeps): CoreApiImplementation {
     };
   }
 
-  async function preview(request: ApiRequest<'previewApply'>): Promise<{ preview: ApplyPreview; details: TemplateDetails }> {
-    const { details } = await templateOf(request.sourceId);
+  async function previewOf(template: CheckedTemplate, request: ApiRequest<'previewApply'>): Promise<ApplyPreview> {
     const state = await store.read();
-    return { preview: previewApply(details, { parameters: request.parameters, grants: request.grants }, machineOf(state)), details };
+    return previewApply(template.details, { parameters: request.parameters, grants: request.grants }, machineOf(state));
   }
 
-  /** The agent's files: its instructions, and each skill with every rule (and the output schema's name) beside it. */
-  function agentFiles(details: TemplateDetails, previewed: ApplyPreview): Map<string, string> {
-    const files = new Map<string, string>([['instructions.md', previewed.instructions]]);
+  /**
+   * The agent's files, all from the bytes the check read (spec "Apply" step 2: "its skills and rules
+   * as its skill files"; "agent.md" `output`: the schema "ships beside each SKILL.md, as a rule
+   * does"): `instructions.md` (the body, filled), and for each skill every file of its folder, each
+   * rule, and the output schema beside its SKILL.md. Two different files landing on one name refuse.
+   */
+  function agentFiles(template: CheckedTemplate, previewed: ApplyPreview): Map<string, Uint8Array> {
+    const { details, files: checked } = template;
+    const files = new Map<string, Uint8Array>([['instructions.md', Buffer.from(previewed.instructions, 'utf8')]]);
+    const origins = new Map<string, string>();
+    const put = (target: string, from: string) => {
+      const bytes = checked.get(from);
+      if (!bytes) throw new Error(`${from} was checked but its bytes were not kept`);
+      const earlier = files.get(target);
+      if (earlier && !Buffer.from(earlier).equals(Buffer.from(bytes))) {
+        throw new Refusal('apply.file_collision', `${details.manifest.name}: \`${from}\` and \`${origins.get(target)}\` would both be the agent's \`${target}\`: rename one`, { path: from });
+      }
+      files.set(target, bytes);
+      origins.set(target, from);
+    };
+    const schema = details.manifest.output?.schema;
     for (const skill of details.skills) {
-      files.set(`skills/${skill.name}/SKILL.md`, skill.body);
-      for (const rule of details.rules) files.set(`skills/${skill.name}/${rule.file.replace(/^rules\//, '')}`, rule.body);
+      const dir = `skills/${skill.name}/`;
+      for (const path of [...checked.keys()].sort()) if (path.startsWith(dir)) put(path, path);
+      for (const rule of details.rules) put(`${dir}${rule.file}`, `rules/${rule.file}`);
+      if (schema !== undefined) put(`${dir}${fileName(schema)}`, schema);
     }
     return files;
   }
@@ -493,7 +543,16 @@ export function createApi(deps: ApiDeps): CoreApiImplementation {
   async function apply(request: ApiRequest<'apply'>): Promise<ApplyReceipt> {
     const first = (await store.read()).applies[request.requestId];
     if (first) return first;
-    const { preview: previewed, details } = await preview(request);
+    // Apply copies from bytes checked now, and only if they are the ones the user was shown.
+    const template = await templateOf(request.sourceId);
+    const { src, details } = template;
+    if (src.shownDigest === undefined) {
+      throw new Refusal('apply.not_previewed', `${details.manifest.name} was not previewed: look at what it would make before applying it`);
+    }
+    if (src.shownDigest !== template.digest) {
+      throw new Refusal('apply.changed', `${src.handle.displayName} changed on disk since it was previewed: look at it again before applying; nothing was made`);
+    }
+    const previewed = await previewOf(template, request);
     if (!previewed.canApply) {
       const blocker = previewed.blockers[0];
       throw new Refusal('apply.blocked', `Can't apply ${details.manifest.name} yet: ${blocker?.message ?? 'something is missing'}`, { problems: previewed.blockers, path: blocker?.path });
@@ -503,7 +562,7 @@ export function createApi(deps: ApiDeps): CoreApiImplementation {
     const staging = join(stagingRoot, randomUUID());
     const finalRel = `agents/${agentId}`;
     const finalDir = join(deps.dataDir, 'agents', agentId);
-    const files = agentFiles(details, previewed);
+    const files = agentFiles(template, previewed);
     let placed = false;
     try {
       for (const [rel, body] of files) {
@@ -627,7 +686,12 @@ export function createApi(deps: ApiDeps): CoreApiImplementation {
       return { folderId, displayPath: path };
     },
     install,
-    previewApply: async (request) => (await preview(request)).preview,
+    previewApply: async (request) => {
+      const template = await templateOf(request.sourceId);
+      const previewed = await previewOf(template, request);
+      template.src.shownDigest = template.digest;
+      return previewed;
+    },
     apply,
     dashboard: async () => dashboardOf(await store.read()),
     setToolAccess: (request) =>

@@ -1,7 +1,7 @@
 /**
  * `apollia-desktop apply DIR [--param NAME=VALUE ...] [--grant mcp:<server>/<tool> ...] [--json]`:
- * applies a template folder as the app's apply screen does (spec "Apply"): the preview is checked
- * and recorded as it is, or nothing is made.
+ * applies a template folder as the app's apply screen does (spec "Apply"): it is previewed, then the
+ * preview is checked and recorded as it is, or nothing is made.
  */
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
@@ -50,7 +50,9 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   const api = cliApi(io);
   const source = await api.registerSource(dir, 'command-line');
   if (!source.ok) return refused(io, source.error);
-  const result = await api.apply({ sourceId: source.value.id, parameters, grants, requestId: randomUUID() });
+  // The Api applies only what was previewed: the preview is this command's "look".
+  const preview = await api.previewApply({ sourceId: source.value.id, parameters, grants });
+  const result = preview.ok ? await api.apply({ sourceId: source.value.id, parameters, grants, requestId: randomUUID() }) : preview;
   if (!result.ok) {
     io.stderr(`${PROGRAM}: ${result.error.message}\n`);
     for (const problem of result.error.problems ?? []) io.stderr(`  - ${problem.path ? `${problem.path}: ` : ''}${problem.message}\n`);

@@ -30,8 +30,22 @@ export async function inspectTemplateFolder(dir: string): Promise<Inspection> {
   return inspectTemplate(dir);
 }
 
-/** {@link inspectTemplateFolder}, typed: summary and details as shared/template-manifest.ts declares them. */
-export async function inspectTemplate(dir: string): Promise<TemplateInspection> {
+/** A template folder read once: the check's answer and the very bytes it checked (apply copies these, never the folder again). */
+export interface TemplateRead {
+  inspection: TemplateInspection;
+  /** Every file the walk read, by `/`-separated path; empty when the walk itself was refused. */
+  files: ReadonlyMap<string, Uint8Array>;
+}
+
+/** {@link inspectTemplate}, keeping the bytes that were checked. */
+export async function readTemplateFolder(dir: string): Promise<TemplateRead> {
+  let files: ReadonlyMap<string, Uint8Array> = new Map();
+  const inspection = await inspectTemplate(dir, (read) => (files = read));
+  return { inspection, files };
+}
+
+/** {@link inspectTemplateFolder}, typed: summary and details as shared/template-manifest.ts declares them. `onRead` receives the bytes the walk read. */
+export async function inspectTemplate(dir: string, onRead?: (files: ReadonlyMap<string, Uint8Array>) => void): Promise<TemplateInspection> {
   let walked;
   try {
     walked = await walkTemplateFolder(dir);
@@ -40,6 +54,7 @@ export async function inspectTemplate(dir: string): Promise<TemplateInspection> 
   }
   if (!walked.ok) return refused([walked.problem]);
   const { files, directories } = walked.tree;
+  onRead?.(files);
 
   const errors: Problem[] = [];
   const layout = new PackageParts(files, directories, null);
