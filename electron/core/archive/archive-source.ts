@@ -6,8 +6,6 @@
  */
 import { createHash, type Hash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { createGunzip, type Gunzip } from 'node:zlib';
 import { FILE_CHUNK_BYTES, GUNZIP_CHUNK_BYTES } from './limits';
 import { ARCHIVE_ERROR, ArchiveRefusal } from './refusal';
@@ -116,18 +114,34 @@ export async function openArchiveSource(path: string): Promise<ArchiveSource> {
   }
 
   const gunzip = createGunzip({ chunkSize: GUNZIP_CHUNK_BYTES });
-  const input = Readable.from(rawChunks(), { objectMode: false, highWaterMark: FILE_CHUNK_BYTES });
-  // The pipeline's own failure surfaces through the gunzip iterator below; this only keeps it from
-  // being an unhandled rejection when the reader stops early.
-  const feeding = pipeline(input, gunzip).catch(() => undefined);
-  void feeding;
+  // Feeds the raw chunks to gunzip with backpressure; a read error or a zlib error ends up as the
+  // gunzip stream's error, which the iterator in `gunzipped` throws. Stops when gunzip is closed.
+  const feed = async () => {
+    try {
+      for await (const chunk of rawChunks()) {
+        if (gunzip.destroyed) return;
+        if (!gunzip.write(chunk)) await new Promise<void>((resolve) => {
+          const done = () => {
+            gunzip.off('drain', done);
+            gunzip.off('close', done);
+            resolve();
+          };
+          gunzip.on('drain', done);
+          gunzip.on('close', done);
+        });
+      }
+      if (!gunzip.destroyed) gunzip.end();
+    } catch (error) {
+      gunzip.destroy(error as Error);
+    }
+  };
+  void feed();
   return {
     format: 'gzip',
     tarChunks: gunzipped(gunzip, () => rawBytes),
     sha256: () => hash.digest('hex'),
     close: () => {
       gunzip.destroy();
-      input.destroy();
       file.destroy();
     },
   };

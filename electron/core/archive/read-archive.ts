@@ -65,7 +65,7 @@ class InspectionVisitor implements EntryVisitor {
   }
 
   data(chunk: Buffer): void {
-    // A copy: the chunk is a view into a 256 KiB gunzip buffer that must not stay alive.
+    // A copy: the chunk is a view into a 1 MiB gunzip buffer that must not stay alive.
     if (this.current.keep !== null) this.current.parts.push(Buffer.from(chunk));
   }
 
