@@ -10,6 +10,7 @@
  */
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
+import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import { CACHE_DIR, gibBomb, invoicesPackage, largePackage } from './generate';
@@ -20,6 +21,8 @@ const ROOT = new URL('..', import.meta.url).pathname;
 
 interface Sample {
   ms: number;
+  /** User + system CPU time (with waited-for children: tar's gzip), NaN without GNU time. */
+  cpuMs: number;
   rssMb: number;
   stdout: string;
   lines: number;
@@ -28,7 +31,7 @@ interface Sample {
 /** Runs a command once, measuring wall time here and peak RSS with GNU time or VmHWM polling. */
 function measure(command: string, args: string[]): Promise<Sample> {
   return new Promise((resolve, reject) => {
-    const argv = HAS_GNU_TIME ? ['/usr/bin/time', ['-f', '__TIME__ %e %M', command, ...args]] as const : [command, args] as const;
+    const argv = HAS_GNU_TIME ? ['/usr/bin/time', ['-f', '__TIME__ %e %M %U %S', command, ...args]] as const : [command, args] as const;
     const started = process.hrtime.bigint();
     const child = spawn(argv[0], [...argv[1]], { stdio: ['ignore', 'pipe', 'pipe'], cwd: ROOT });
     let stdout = '';
@@ -54,13 +57,14 @@ function measure(command: string, args: string[]): Promise<Sample> {
     child.on('close', (code) => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
       if (poll) clearInterval(poll);
-      const timed = /__TIME__ [\d.]+ (\d+)/.exec(stderr);
+      const timed = /__TIME__ [\d.]+ (\d+) ([\d.]+) ([\d.]+)/.exec(stderr);
       if (timed) hwmKb = Number(timed[1]);
+      const cpuMs = timed ? (Number(timed[2]) + Number(timed[3])) * 1000 : NaN;
       if (code !== 0) {
         reject(new Error(`${command} ${args.join(' ')} exited ${code}: ${stderr.slice(0, 500)}`));
         return;
       }
-      resolve({ ms, rssMb: hwmKb / 1024, stdout, lines });
+      resolve({ ms, cpuMs, rssMb: hwmKb / 1024, stdout, lines });
     });
   });
 }
@@ -73,6 +77,7 @@ const median = (values: number[]) => {
 interface Row {
   name: string;
   ms: number;
+  cpuMs: number;
   minMs: number;
   rssMb: number;
   outcome: string;
@@ -85,6 +90,7 @@ async function bench(name: string, command: string, args: string[], outcome: (sa
   return {
     name,
     ms: median(samples.map((s) => s.ms)),
+    cpuMs: median(samples.map((s) => s.cpuMs)),
     minMs: Math.min(...samples.map((s) => s.ms)),
     rssMb: median(samples.map((s) => s.rssMb)),
     outcome: outcome(samples[0]!),
@@ -125,10 +131,10 @@ async function main() {
   const mib = (path: string) => (statSync(path).size / 1024 / 1024).toFixed(1);
   console.log(`\nlarge package: ${mib(large)} MiB gzip'd, ~140 MiB uncompressed; bomb: ${mib(bomb)} MiB gzip'd declaring 1 GiB; ${RUNS} runs each (after one warm-up), median`);
   console.log(`peak RSS via ${HAS_GNU_TIME ? "/usr/bin/time -f '%e %M'" : '/proc/<pid>/status VmHWM polling'}\n`);
-  const header = ['case', 'median ms', 'min ms', 'peak RSS MB', 'outcome'];
-  const table = rows.map((row) => [row.name, row.ms.toFixed(0), row.minMs.toFixed(0), row.rssMb.toFixed(1), row.outcome]);
+  const header = ['case', 'median ms', 'min ms', 'CPU ms', 'peak RSS MB', 'outcome'];
+  const table = rows.map((row) => [row.name, row.ms.toFixed(0), row.minMs.toFixed(0), row.cpuMs.toFixed(0), row.rssMb.toFixed(1), row.outcome]);
   const widths = header.map((h, i) => Math.max(h.length, ...table.map((r) => r[i]!.length)));
-  const line = (cells: string[]) => cells.map((cell, i) => (i === 0 || i === 4 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ');
+  const line = (cells: string[]) => cells.map((cell, i) => (i === 0 || i === 5 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ');
   console.log(line(header));
   console.log(widths.map((w) => '-'.repeat(w)).join('  '));
   for (const row of table) console.log(line(row));
@@ -138,6 +144,11 @@ async function main() {
   const bombRow = rows[5]!;
   const ratio = inspect.ms / tar.ms;
   console.log(`\nratio inspect / tar -tzf (median wall time): ${ratio.toFixed(2)}×  (target ≤ 1.5×, goal 1.2×) ${ratio <= 1.5 ? 'OK' : 'MISSED'}`);
+  if (!Number.isNaN(inspect.cpuMs)) {
+    console.log(`ratio inspect / tar -tzf (median CPU time, user+sys; steadier on a busy machine): ${(inspect.cpuMs / tar.cpuMs).toFixed(2)}×`);
+  }
+  const load = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+  console.log(`machine: ${cpus().length} CPUs, load average ${load} (wall times grow with load; compare on an idle machine)`);
   console.log(`inspect peak RSS: ${inspect.rssMb.toFixed(1)} MB (target < 150 MB) ${inspect.rssMb < 150 ? 'OK' : 'MISSED'}`);
   console.log(`bomb refused in ${bombRow.ms.toFixed(0)} ms wall, peak ${bombRow.rssMb.toFixed(1)} MB (target well under 1 s, < 150 MB) ${bombRow.ms < 1000 && bombRow.rssMb < 150 && bombRow.outcome.startsWith('refused') ? 'OK' : 'MISSED'}`);
   if (!inspect.outcome.startsWith('accepted')) console.log(`WARNING: the large package was not accepted (${inspect.outcome}): the inspect figure does not measure a full read`);
