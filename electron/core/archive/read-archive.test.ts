@@ -346,6 +346,16 @@ const refusals: RefusalCase[] = [
     code: ARCHIVE_ERROR.corruptGzip,
     message: 'the gzip stream is corrupt (incorrect data check)',
   },
+  {
+    title: 'a gzip stream with a bad length in its trailer',
+    bytes: () => {
+      const gz = Buffer.from(packFolder(INVOICES_DIR));
+      gz[gz.length - 1]! ^= 0x01;
+      return gz;
+    },
+    code: ARCHIVE_ERROR.corruptGzip,
+    message: 'the gzip stream is corrupt (incorrect length check)',
+  },
   { title: 'garbage after the end blocks', bytes: () => Buffer.concat([withManifest(), Buffer.from('PK\x03\x04 hidden zip')]), code: ARCHIVE_ERROR.trailingData, message: 'the archive has data after its end-of-archive blocks (at byte 2048): nothing may follow them but zero padding' },
   {
     title: 'zero bytes after the gzip stream',
