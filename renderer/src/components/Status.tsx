@@ -20,7 +20,9 @@ export function ErrorPanel({ error, title = 'Something went wrong', children }: 
       <h3>
         <AlertTriangle aria-hidden="true" size={18} /> {title}
       </h3>
-      <p>{apiError.message}</p>
+      <p>
+        <PackageText text={apiError.message} />
+      </p>
       {apiError.path ? (
         <p className="muted">
           Where: <code><PackageText text={apiError.path} /></code>
@@ -30,7 +32,7 @@ export function ErrorPanel({ error, title = 'Something went wrong', children }: 
         <ul>
           {apiError.problems.map((problem, i) => (
             <li key={i}>
-              {problem.message}
+              <PackageText text={problem.message} />
               {problem.path ? (
                 <>
                   {' '}

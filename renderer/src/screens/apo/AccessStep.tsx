@@ -48,7 +48,9 @@ export function AccessStep({ inspection, sourceId }: { inspection: ApoInspection
                 <p className="muted">It asks for no tools: it can only answer in words.</p>
               ) : (
                 <fieldset className="access-table">
-                  <legend>What {agent.name} may use (untick anything you do not want to allow)</legend>
+                  <legend>
+                    What <PackageText text={agent.name} /> may use (untick anything you do not want to allow)
+                  </legend>
                   <ul className="rows">
                     {entries.map((entry) => {
                       const row = accessRow(entry, manifest);

@@ -14,6 +14,19 @@ function RiskIcon({ line }: { line: RiskLine }) {
   return <Info aria-hidden="true" size={18} />;
 }
 
+/**
+ * A risk line's words: they hold package text (names, command lines), so every piece goes through
+ * PackageText (hidden characters revealed); a `backticked` piece is shown as code, not as backticks.
+ */
+function RiskText({ text }: { text: string }) {
+  const pieces = text.split('`');
+  return (
+    <span>
+      {pieces.map((piece, i) => (i % 2 === 1 && i < pieces.length - 1 ? <code key={i}><PackageText text={piece} /></code> : <PackageText key={i} text={piece} />))}
+    </span>
+  );
+}
+
 /** Step 1: who it says it is from, what it is, and the risk summary, worst first. */
 export function OverviewStep({ inspection }: { inspection: ApoInspection }) {
   const details = inspection.details;
@@ -71,7 +84,7 @@ export function OverviewStep({ inspection }: { inspection: ApoInspection }) {
         <ul className="risk-list">
           {can.map((line, i) => (
             <li key={i} className={`risk risk-${line.level}`}>
-              <RiskIcon line={line} /> <span>{line.text}</span> {line.family ? <FamilyBadge family={line.family} /> : null}
+              <RiskIcon line={line} /> <RiskText text={line.text} /> {line.family ? <FamilyBadge family={line.family} /> : null}
             </li>
           ))}
         </ul>
@@ -81,7 +94,7 @@ export function OverviewStep({ inspection }: { inspection: ApoInspection }) {
             <ul className="risk-list" aria-label="Text warnings">
               {textWarnings.map((warning, i) => (
                 <li key={i} className="risk risk-sensitive">
-                  <ShieldAlert aria-hidden="true" size={18} /> <span>{warning.message}</span>
+                  <ShieldAlert aria-hidden="true" size={18} /> <PackageText text={warning.message} />
                 </li>
               ))}
             </ul>
@@ -93,7 +106,7 @@ export function OverviewStep({ inspection }: { inspection: ApoInspection }) {
             <ul className="risk-list">
               {cannot.map((line, i) => (
                 <li key={i} className="risk risk-cannot">
-                  <RiskIcon line={line} /> <span>{line.text}</span>
+                  <RiskIcon line={line} /> <RiskText text={line.text} />
                 </li>
               ))}
             </ul>

@@ -311,7 +311,7 @@ export function PluginView({ inspection, displayName }: { inspection: Inspection
             <ul className="risk-list">
               {cannot.map((line, i) => (
                 <li key={i} className="risk risk-cannot">
-                  <RiskIcon line={line} /> <span>{line.text}</span>
+                  <RiskIcon line={line} /> <SafeText text={line.text} max={400} />
                 </li>
               ))}
             </ul>
