@@ -101,6 +101,7 @@ describe('the boundary under attack', () => {
     writeFileSync(apo, packFolder(INVOICES_DIR));
     const source = await api.registerSource(apo, 'open-file');
     if (!source.ok) throw new Error(source.error.message);
+    await api.inspect({ sourceId: source.value.id });
     const installed = await api.install({ sourceId: source.value.id, decisions: { agents: {}, triggers: {} } });
     if (!installed.ok) throw new Error(installed.error.message);
     hash = treeHash(dataDir);

@@ -21,12 +21,20 @@ async function open(api: CoreApiImplementation, path: string): Promise<string> {
   return handle.value.id;
 }
 
+/** Opens an `.apo` and inspects it, as the consent form does before any install. */
+async function openApo(api: CoreApiImplementation, path: string): Promise<string> {
+  const sourceId = await open(api, path);
+  const inspected = await api.inspect({ sourceId });
+  if (!inspected.ok) throw new Error(inspected.error.message);
+  return sourceId;
+}
+
 function state(dataDir: string) {
   return JSON.parse(readFileSync(join(dataDir, 'state.json'), 'utf8'));
 }
 
 async function installInvoices(api: CoreApiImplementation, path = apoFile(INVOICES_DIR)) {
-  const sourceId = await open(api, path);
+  const sourceId = await openApo(api, path);
   return api.install({
     sourceId,
     decisions: {
@@ -80,7 +88,7 @@ describe('install', () => {
     const newer = editedPackage(INVOICES_DIR, (toml) =>
       toml.replace('version = "1.2.0"', 'version = "1.3.0"').replace('access = ["file_read", "mcp:ledger/lookup", "pkg:invoices/extract_totals"]', 'access = ["file_read", "mcp:ledger/lookup", "pkg:invoices/extract_totals", "web_search"]'),
     );
-    const sourceId = await open(api, apoFile(newer));
+    const sourceId = await openApo(api, apoFile(newer));
     const inspected = await api.inspect({ sourceId });
     if (!inspected.ok) throw new Error(inspected.error.message);
     expect(inspected.value.installed).toEqual({ version: '1.2.0', relation: 'newer' });
@@ -100,7 +108,7 @@ describe('install', () => {
     const { api } = testApi();
     const newer = editedPackage(INVOICES_DIR, (toml) => toml.replace('version = "1.2.0"', 'version = "2.0.0"'));
     await installInvoices(api, apoFile(newer));
-    const sourceId = await open(api, apoFile(INVOICES_DIR));
+    const sourceId = await openApo(api, apoFile(INVOICES_DIR));
     const refused = await api.install({ sourceId, decisions: { agents: {}, triggers: {} } });
     expect(refused).toEqual({ ok: false, error: { code: 'install.downgrade', message: 'invoices 2.0.0 is installed; installing the older 1.2.0 needs your confirmation (allowDowngrade)' } });
     const allowed = await api.install({ sourceId, decisions: { agents: {}, triggers: {} }, allowDowngrade: true });
@@ -110,7 +118,7 @@ describe('install', () => {
   it('a file_watch trigger needs a picked folder; a webhook secret is shown once and stored sealed', async () => {
     const watched = tempDir('apollia-watched-');
     const { api, dataDir } = testApi({ folders: [watched] });
-    const sourceId = await open(api, apoFile(WATCHER_DIR));
+    const sourceId = await openApo(api, apoFile(WATCHER_DIR));
     const noFolder = await api.install({ sourceId, decisions: { agents: {}, triggers: { 'on-change': { armed: true } } } });
     expect(noFolder.ok === false && noFolder.error.code).toBe('trigger.needs_folder');
     const pick = await api.pickWatchFolder();
@@ -126,6 +134,35 @@ describe('install', () => {
     const views = dashboard.ok ? dashboard.value.agents[0]?.triggers : [];
     expect(views?.find((t) => t.name === 'on-call')).toMatchObject({ armed: true, webhookSecretSet: true });
     expect(JSON.stringify(dashboard)).not.toContain(secret.slice(6));
+  });
+
+  it('installs only what was inspected: never without an inspect', async () => {
+    const { api, dataDir } = testApi();
+    const sourceId = await open(api, apoFile(INVOICES_DIR));
+    expect(await api.install({ sourceId, decisions: { agents: {}, triggers: {} } })).toEqual({
+      ok: false,
+      error: { code: 'install.not_inspected', message: 'package.apo was not inspected: look at what it asks before installing it' },
+    });
+    expect(readdirSync(dataDir)).toEqual([]);
+  });
+
+  it.each([
+    ['another valid package', () => packFolder(editedPackage(INVOICES_DIR, (toml) => toml.replace('publisher = "Example Accounting"', 'publisher = "Someone Else"'))), 'archive.sha256_mismatch'],
+    ['a truncated archive', () => packFolder(INVOICES_DIR).subarray(0, 300), 'archive.truncated'],
+  ])('an archive swapped for %s after inspect is refused at extraction: no staging folder, no record', async (_what, swapped, code) => {
+    const dataDir = tempDir();
+    await testApi({ dataDir }).api.saveMcpServer({ name: 'ledger', transport: 'stdio', command: 'uvx' });
+    const before = treeHash(dataDir);
+    const { api } = testApi({ dataDir });
+    const path = apoFile(INVOICES_DIR);
+    const sourceId = await openApo(api, path);
+    writeFileSync(path, swapped());
+    const result = await api.install({ sourceId, decisions: { agents: {}, triggers: {} } });
+    expect(result.ok === false && [result.error.code, result.error.problems?.[0]?.code]).toEqual(['install.refused', code]);
+    expect(result.ok === false && result.error.message).toMatch(/^package\.apo was refused while installing: /);
+    expect(treeHash(dataDir)).toBe(before);
+    expect(existsSync(join(dataDir, 'staging'))).toBe(false);
+    expect(state(dataDir).packages).toEqual({});
   });
 
   it('uninstall leaves no file and no record of the package', async () => {

@@ -80,6 +80,12 @@ interface Source {
    * Apply re-reads the folder and makes nothing unless it still holds exactly these bytes.
    */
   shownDigest?: string;
+  /**
+   * For an `.apo`: the last `inspect`'s answer, what the consent form showed. Install extracts only
+   * bytes with its SHA-256 (DESIGN.md "Install extracts only from what inspection verified"), so the
+   * archive is not checked a second time before extraction, and a file swapped since is refused.
+   */
+  shownApo?: ApoInspection;
 }
 
 /** The Api implementation: every method of the contract, plus `registerSource` for main's own paths. */
@@ -208,7 +214,11 @@ export function createApi(deps: ApiDeps): CoreApiImplementation {
   }
 
   async function inspectSource(src: Source): Promise<Inspection> {
-    if (src.handle.kind === 'apo') return inspectApo(src.path);
+    if (src.handle.kind === 'apo') {
+      const inspection = (await inspectApo(src.path)) as ApoInspection;
+      src.shownApo = inspection;
+      return inspection;
+    }
     if (src.handle.kind === 'template') {
       const read = await templateModule.readTemplateFolder(src.path);
       if (read.inspection.ok) src.shownDigest = templateDigest(read.files);
@@ -342,7 +352,8 @@ export function createApi(deps: ApiDeps): CoreApiImplementation {
   async function install(request: ApiRequest<'install'>): Promise<InstallReceipt> {
     const src = source(request.sourceId);
     if (src.handle.kind !== 'apo') throw new Refusal('install.not_a_package', `${src.handle.displayName} is not an .apo package: only packages are installed (a template is applied).`);
-    const inspection = (await inspectApo(src.path)) as ApoInspection;
+    const inspection = src.shownApo;
+    if (!inspection) throw new Refusal('install.not_inspected', `${src.handle.displayName} was not inspected: look at what it asks before installing it`);
     const details = inspection.details as ApoDetails | null;
     if (!inspection.ok || !details || !inspection.summary) {
       const first = inspection.errors[0];
