@@ -4,8 +4,9 @@
  * else refused by name), and the tar bytes are handed out chunk by chunk. Nothing is buffered
  * beyond one read chunk and one gunzip output chunk.
  */
-import { createHash, type Hash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { constants } from 'node:fs';
+import { open, type FileHandle } from 'node:fs/promises';
 import { createGunzip, type Gunzip } from 'node:zlib';
 import { FILE_CHUNK_BYTES, GUNZIP_CHUNK_BYTES } from './limits';
 import { ARCHIVE_ERROR, ArchiveRefusal } from './refusal';
@@ -48,7 +49,22 @@ export interface ArchiveSource {
 
 /** Opens `path`, or throws the refusal (unreadable, empty, not tar or gzip'd tar). */
 export async function openArchiveSource(path: string): Promise<ArchiveSource> {
-  const file = createReadStream(path, { highWaterMark: FILE_CHUNK_BYTES });
+  // Opened without blocking and checked on the open handle (no stat-then-open race): a FIFO or a
+  // device would block or never end, so only a regular file is read.
+  let handle: FileHandle;
+  try {
+    handle = await open(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  } catch (error) {
+    throw unreadable(path, error);
+  }
+  try {
+    const info = await handle.stat();
+    if (!info.isFile()) throw Object.assign(new Error('not a regular file'), { code: info.isDirectory() ? 'EISDIR' : 'ENOTREGULAR' });
+  } catch (error) {
+    await handle.close().catch(() => undefined);
+    throw unreadable(path, error);
+  }
+  const file = handle.createReadStream({ highWaterMark: FILE_CHUNK_BYTES });
   const raw = file[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
   const hash = createHash('sha256');
   let rawBytes = 0;
@@ -171,6 +187,6 @@ function gzipRefusal(error: unknown): unknown {
 
 function unreadable(path: string, error: unknown): ArchiveRefusal {
   const code = (error as { code?: string }).code;
-  const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a folder' : code === 'EACCES' ? 'permission denied' : ((error as Error).message ?? String(error));
+  const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a folder' : code === 'ENOTREGULAR' ? 'it is not a regular file' : code === 'EACCES' ? 'permission denied' : ((error as Error).message ?? String(error));
   return new ArchiveRefusal(ARCHIVE_ERROR.unreadable, `the archive ${path} could not be read: ${why}`);
 }

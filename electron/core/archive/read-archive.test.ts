@@ -414,6 +414,21 @@ describe('refused archives (each with its own code, naming the entry, writing no
     expect(result.ok === false && result.error.message).toBe(`the archive ${INVOICES_DIR} could not be read: it is a folder`);
   });
 
+  it.skipIf(process.platform === 'win32')('refuses a FIFO instead of waiting on it forever', async () => {
+    const { execFileSync } = await import('node:child_process');
+    const { mkdtempSync, rmSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const dir = mkdtempSync(join(tmpdir(), 'apollia-fifo-'));
+    try {
+      execFileSync('mkfifo', [join(dir, 'pipe.apo')]);
+      const result = await readApoArchive(join(dir, 'pipe.apo'));
+      expect(result.ok === false && result.error).toEqual({ code: ARCHIVE_ERROR.unreadable, message: `the archive ${join(dir, 'pipe.apo')} could not be read: it is not a regular file` });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('reads packFiles output the same as buildTar', async () => {
     const result = await read(packFiles({ 'apollia.toml': MANIFEST, 'tools/t.py': '@tool\ndef t(): pass\n' }));
     expect(result.ok && [...result.pythonTexts.keys()]).toEqual(['tools/t.py']);
