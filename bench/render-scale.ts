@@ -1,0 +1,346 @@
+/**
+ * Bench: "a manifest with thousands of tools still renders promptly". Builds an `.apo` whose
+ * manifest describes ~3,000 tools (each in its own Python module, all of them described, so the
+ * package is accepted) and one agent offered ~3,000 access entries, then measures:
+ *
+ * - `inspectPath` on it in a child process (median wall time, peak RSS), as the CLI runs it;
+ * - when the built renderer (`out/renderer`, `npm run build`) and Debian's Chromium are present:
+ *   the real consent form in headless Chromium through the e2e harness (`e2e/harness/server.ts`,
+ *   the core Api over HTTP): time from "double-click" (`POST /test/open`) until the Overview's
+ *   step heading is visible, and from "Next" until the Access step shows every access row. The
+ *   `inspect` call's own time and answer size, and Chromium's script / layout / style totals, are
+ *   printed beside them so a slow figure says where the time went.
+ *
+ * Figures only, never assertions (DESIGN.md "Testing": speed is measured by `npm run bench`).
+ * Run alone: `npx tsx bench/render-scale.ts`; `npm run bench` runs it after the archive rows.
+ */
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createWriteStream, existsSync, mkdirSync, readFileSync, renameSync, statSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { createGzip } from 'node:zlib';
+import { build } from 'esbuild';
+import { API_METHODS } from '../shared/api';
+import { installBridge } from '../e2e/harness/bridge';
+import { TAR_END, tarData, tarHeader } from '../test/helpers/pack';
+
+const ROOT = new URL('..', import.meta.url).pathname;
+const CACHE_DIR = join(ROOT, 'bench', '.cache');
+const RUNS = Number(process.env.BENCH_RUNS ?? 5);
+/** Tools in the manifest, and access entries offered to its one agent. */
+export const SCALE_TOOLS = 3000;
+const SCALE_VERSION = 1;
+const PACKAGE_NAME = 'scale-bench';
+const HAS_GNU_TIME = existsSync('/usr/bin/time');
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+/** TOOLCHAIN.md: without the networking flags Chromium floods the closed network. */
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-dev-shm-usage',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-quic',
+  '--no-first-run',
+];
+
+const FAMILIES = ['read', 'read_personal', 'write_or_delete', 'send_external'] as const;
+const toolName = (i: number) => `tool_${String(i).padStart(4, '0')}`;
+
+function manifest(): string {
+  const access = Array.from({ length: SCALE_TOOLS }, (_, i) => `"pkg:${PACKAGE_NAME}/${toolName(i)}"`);
+  const lines = [
+    '[package]',
+    `name = "${PACKAGE_NAME}"`,
+    'version = "1.0.0"',
+    'publisher = "Bench"',
+    `description = "A package with ${SCALE_TOOLS} tools, for the render bench."`,
+    'sdk = ">=0.3, <0.4"',
+    '',
+    '[[agents]]',
+    'id = "operator"',
+    'name = "Operator"',
+    'mission = "Uses many tools."',
+    '',
+    '[agents.defaults]',
+    `access = [${access.join(', ')}]`,
+    '',
+  ];
+  for (let i = 0; i < SCALE_TOOLS; i++) {
+    lines.push('[[tools]]', `name = "${toolName(i)}"`, `module = "tools/${toolName(i)}.py"`, `description = "Bench tool number ${i}: reads or changes one record."`, `action = "${FAMILIES[i % FAMILIES.length]}"`, '');
+  }
+  return lines.join('\n');
+}
+
+function pythonModule(name: string): string {
+  return `"""Bench module ${name}."""\nfrom apollia import tool\n\n\n@tool\ndef ${name}(record_id: str) -> dict:\n    """Does ${name}."""\n    return {"id": record_id}\n`;
+}
+
+/** The package (gzip'd tar), generated once into `bench/.cache/`. */
+export async function scalePackage(): Promise<string> {
+  const path = join(CACHE_DIR, `render-scale-v${SCALE_VERSION}.apo`);
+  if (existsSync(path)) return path;
+  mkdirSync(CACHE_DIR, { recursive: true });
+  const temp = `${path}.partial`;
+  const gzip = createGzip();
+  const out = createWriteStream(temp);
+  gzip.pipe(out);
+  const write = async (chunk: Buffer) => {
+    if (!gzip.write(chunk)) await once(gzip, 'drain');
+  };
+  const file = async (name: string, body: Buffer) => {
+    await write(tarHeader({ name, size: body.length, typeflag: '0' }));
+    await write(tarData(body));
+  };
+  await file('apollia.toml', Buffer.from(manifest()));
+  await write(tarHeader({ name: 'tools/', size: 0, typeflag: '5' }));
+  for (let i = 0; i < SCALE_TOOLS; i++) await file(`tools/${toolName(i)}.py`, Buffer.from(pythonModule(toolName(i))));
+  await write(TAR_END);
+  gzip.end();
+  await once(out, 'close');
+  renameSync(temp, path);
+  return path;
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
+
+/** One child-process run: wall ms, peak RSS MB and the last stdout line. */
+function runChild(args: string[]): Promise<{ ms: number; rssMb: number; line: string }> {
+  return new Promise((resolve, reject) => {
+    const [command, argv] = HAS_GNU_TIME ? ['/usr/bin/time', ['-f', '__TIME__ %e %M', process.execPath, ...args]] : [process.execPath, args];
+    const started = process.hrtime.bigint();
+    const child = spawn(command, argv, { stdio: ['ignore', 'pipe', 'pipe'], cwd: ROOT });
+    let stdout = '';
+    let stderr = '';
+    let hwmKb = 0;
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const poll = HAS_GNU_TIME
+      ? null
+      : setInterval(() => {
+          try {
+            const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'));
+            if (match) hwmKb = Math.max(hwmKb, Number(match[1]));
+          } catch {
+            // the process has ended
+          }
+        }, 5);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      if (poll) clearInterval(poll);
+      const timed = /__TIME__ [\d.]+ (\d+)/.exec(stderr);
+      if (timed) hwmKb = Number(timed[1]);
+      if (code !== 0) reject(new Error(`inspect exited ${code}: ${stderr.slice(0, 500)}`));
+      else resolve({ ms, rssMb: hwmKb / 1024, line: stdout.trim().split('\n').pop() ?? '' });
+    });
+  });
+}
+
+/** A row of the printed table. */
+interface Row {
+  name: string;
+  ms: number;
+  minMs: number;
+  rssMb: number | null;
+  outcome: string;
+}
+
+async function inspectRow(apo: string): Promise<Row> {
+  const entry = join(CACHE_DIR, 'render-scale-inspect.cjs');
+  await build({ entryPoints: [join(ROOT, 'bench', 'inspect-entry.ts')], outfile: entry, bundle: true, platform: 'node', format: 'cjs', target: 'node20', logLevel: 'error' });
+  await runChild([entry, apo]);
+  const samples = [];
+  for (let i = 0; i < RUNS; i++) samples.push(await runChild([entry, apo]));
+  let outcome = samples[0]?.line ?? '';
+  try {
+    const result = JSON.parse(outcome) as { ok: boolean; name: string | null; error: { code: string; message: string } | null };
+    outcome = result.ok ? `accepted (${result.name})` : `REFUSED: ${result.error?.code} ${result.error?.message ?? ''}`;
+  } catch {
+    // keep the raw line
+  }
+  return { name: `inspectPath, ${SCALE_TOOLS} tools + ${SCALE_TOOLS} access`, ms: median(samples.map((s) => s.ms)), minMs: Math.min(...samples.map((s) => s.ms)), rssMb: median(samples.map((s) => s.rssMb)), outcome };
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolvePort(address.port) : reject(new Error('no free port'))));
+    });
+  });
+}
+
+/** Starts the e2e harness on a free port; resolves once `/test/health` answers. */
+async function startHarness(): Promise<{ url: string; stop: () => Promise<void> }> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'e2e', 'harness', 'server.ts')], {
+    cwd: ROOT,
+    env: { ...process.env, E2E_PORT: String(port), TZ: 'UTC' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<void>((resolveExit) => child.once('exit', () => resolveExit()));
+  for (let attempt = 0; ; attempt++) {
+    if (child.exitCode !== null) throw new Error(`the e2e harness exited (${child.exitCode}):\n${output}`);
+    try {
+      if ((await fetch(`${url}/test/health`)).ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (attempt > 300) {
+      child.kill('SIGTERM');
+      throw new Error(`the e2e harness did not start on ${url}:\n${output}`);
+    }
+    await new Promise((wait) => setTimeout(wait, 100));
+  }
+  return {
+    url,
+    async stop() {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+/** Counts the page's checkboxes. Runs in the browser (self-contained: Playwright serialises it). */
+function checkboxes(): number {
+  const page = globalThis as unknown as { document: { querySelectorAll(selector: string): { length: number } } };
+  return page.document.querySelectorAll('input[type="checkbox"]').length;
+}
+
+/** Whether the page shows at least `count` checkboxes (self-contained, like {@link checkboxes}). */
+function atLeastCheckboxes(count: number): boolean {
+  const page = globalThis as unknown as { document: { querySelectorAll(selector: string): { length: number } } };
+  return page.document.querySelectorAll('input[type="checkbox"]').length >= count;
+}
+
+interface UiSample {
+  overviewMs: number;
+  accessMs: number;
+  inspectCallMs: number;
+  inspectBytes: number;
+  rows: number;
+  scriptMs: number;
+  layoutMs: number;
+  styleMs: number;
+  heapMb: number;
+}
+
+/** The consent form in headless Chromium; null (with the reason printed) when it cannot run here. */
+async function uiRows(apo: string): Promise<{ rows: Row[]; notes: string[] } | null> {
+  if (!existsSync(join(ROOT, 'out', 'renderer', 'index.html'))) {
+    console.log('UI figures skipped: no built renderer (run `npm run build` first).');
+    return null;
+  }
+  if (!existsSync(CHROMIUM)) {
+    console.log(`UI figures skipped: no Chromium at ${CHROMIUM} (apt-get install -y chromium).`);
+    return null;
+  }
+  const { chromium } = await import('@playwright/test');
+  const harness = await startHarness();
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  try {
+    const samples: UiSample[] = [];
+    for (let run = 0; run <= RUNS; run++) {
+      await fetch(`${harness.url}/test/reset`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+      const context = await browser.newContext({ baseURL: harness.url, viewport: { width: 1180, height: 820 }, timezoneId: 'UTC', locale: 'en-US' });
+      const page = await context.newPage();
+      const cdp = await context.newCDPSession(page);
+      await cdp.send('Performance.enable');
+      await page.addInitScript(installBridge, { methods: [...API_METHODS] });
+      let inspectCallMs = NaN;
+      let inspectBytes = NaN;
+      page.on('requestfinished', (request) => {
+        if (!request.url().endsWith('/api/inspect')) return;
+        const timing = request.timing();
+        inspectCallMs = timing.responseEnd;
+        void request.response().then(async (response) => {
+          inspectBytes = (await response?.body())?.length ?? NaN;
+        });
+      });
+      await page.goto('/');
+      await page.getByRole('heading', { level: 1, name: 'Open a package' }).waitFor({ timeout: 30_000 });
+      const metric = async () => {
+        const { metrics } = (await cdp.send('Performance.getMetrics')) as { metrics: { name: string; value: number }[] };
+        return (name: string) => metrics.find((m) => m.name === name)?.value ?? 0;
+      };
+      const before = await metric();
+
+      const opened = performance.now();
+      const answer = (await (await fetch(`${harness.url}/test/open`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ path: apo }) })).json()) as { ok: boolean };
+      if (!answer.ok) throw new Error(`the harness could not open ${apo}: ${JSON.stringify(answer)}`);
+      await page.getByRole('heading', { level: 2, name: 'Step 1 of 4: What this package is' }).waitFor({ timeout: 120_000 });
+      const overviewMs = performance.now() - opened;
+
+      const next = performance.now();
+      await page.getByRole('button', { name: 'Next' }).click();
+      await page.getByRole('heading', { level: 2, name: 'Step 2 of 4: What it asks to use' }).waitFor({ timeout: 120_000 });
+      // Every access row: one checkbox per entry the agent is offered.
+      await page.waitForFunction(atLeastCheckboxes, SCALE_TOOLS, { timeout: 120_000, polling: 16 });
+      const accessMs = performance.now() - next;
+      const rows = await page.evaluate(checkboxes);
+      const after = await metric();
+      if (run > 0) {
+        samples.push({
+          overviewMs,
+          accessMs,
+          inspectCallMs,
+          inspectBytes,
+          rows,
+          scriptMs: (after('ScriptDuration') - before('ScriptDuration')) * 1000,
+          layoutMs: (after('LayoutDuration') - before('LayoutDuration')) * 1000,
+          styleMs: (after('RecalcStyleDuration') - before('RecalcStyleDuration')) * 1000,
+          heapMb: after('JSHeapUsedSize') / 1024 / 1024,
+        });
+      }
+      await context.close();
+    }
+    const m = (pick: (s: UiSample) => number) => median(samples.map(pick));
+    const min = (pick: (s: UiSample) => number) => Math.min(...samples.map(pick));
+    const rows: Row[] = [
+      { name: 'UI: open → Overview heading visible', ms: m((s) => s.overviewMs), minMs: min((s) => s.overviewMs), rssMb: null, outcome: `inspect call ${m((s) => s.inspectCallMs).toFixed(0)} ms, answer ${(m((s) => s.inspectBytes) / 1024).toFixed(0)} KiB` },
+      { name: 'UI: Next → Access step, every row shown', ms: m((s) => s.accessMs), minMs: min((s) => s.accessMs), rssMb: null, outcome: `${samples[0]?.rows ?? 0} checkboxes` },
+    ];
+    const notes = [
+      `Chromium, open → Access shown (median): script ${m((s) => s.scriptMs).toFixed(0)} ms, layout ${m((s) => s.layoutMs).toFixed(0)} ms, style recalc ${m((s) => s.styleMs).toFixed(0)} ms; JS heap ${m((s) => s.heapMb).toFixed(0)} MB`,
+    ];
+    return { rows, notes };
+  } finally {
+    await browser.close();
+    await harness.stop();
+  }
+}
+
+function printTable(rows: Row[]): void {
+  const header = ['case', 'median ms', 'min ms', 'peak RSS MB', 'outcome'];
+  const table = rows.map((row) => [row.name, row.ms.toFixed(0), row.minMs.toFixed(0), row.rssMb === null ? '-' : row.rssMb.toFixed(1), row.outcome]);
+  const widths = header.map((h, i) => Math.max(h.length, ...table.map((r) => (r[i] ?? '').length)));
+  const line = (cells: string[]) => cells.map((cell, i) => (i === 0 || i === 4 ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0))).join('  ');
+  console.log(line(header));
+  console.log(widths.map((w) => '-'.repeat(w)).join('  '));
+  for (const row of table) console.log(line(row));
+}
+
+/** Generates the package, measures, prints the table. */
+export async function renderScaleBench(): Promise<void> {
+  const apo = await scalePackage();
+  console.log(`\nRender scale: ${SCALE_TOOLS} tools (one Python module each) and ${SCALE_TOOLS} access entries; ${(statSync(apo).size / 1024).toFixed(0)} KiB gzip'd; ${RUNS} runs each (after one warm-up), median\n`);
+  const rows = [await inspectRow(apo)];
+  const ui = await uiRows(apo).catch((error: unknown) => {
+    console.log(`UI figures skipped: ${error instanceof Error ? error.message : String(error)}`);
+    return null;
+  });
+  if (ui) rows.push(...ui.rows);
+  printTable(rows);
+  for (const note of ui?.notes ?? []) console.log(`\n${note}`);
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await renderScaleBench();
