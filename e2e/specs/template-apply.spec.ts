@@ -1,0 +1,76 @@
+/**
+ * Applying the built-in `market-monitor` template (DESIGN.md "Consent, install, apply"): a
+ * parameter that breaks its pattern is refused inline and blocks Next; a missing MCP server blocks
+ * apply with a message naming it until it is saved in Settings; then the pins show the channel,
+ * apply makes the agent, and the dashboard shows it with its pinned tool and its schedule.
+ */
+import type { Page } from '@playwright/test';
+import { axeCheck, expect, shot, test } from '../support/app';
+
+test.use({ now: '2026-01-01T00:00:00Z' });
+
+async function snapshot(page: Page, name: string) {
+  await shot(page, name);
+  await axeCheck(page, name);
+}
+
+test('market-monitor: pattern error, missing server resolved in Settings, pins, apply, dashboard', async ({ page }) => {
+  const main = page.getByRole('main');
+  await page.getByRole('button', { name: 'Use template market-monitor' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Apply template market-monitor' })).toBeVisible();
+  await snapshot(page, 'template-1-overview');
+
+  await page.getByRole('button', { name: 'Next' }).click();
+  await expect(page.getByRole('heading', { level: 2, name: 'Step 2 of 5: Fill in its parameters' })).toBeVisible();
+  await page.getByLabel(/^companies/).fill('Acme, globex.com');
+  const channel = page.getByLabel(/^channel/);
+  await channel.fill('not a channel');
+  await channel.blur();
+  await expect(channel).toHaveAttribute('aria-invalid', 'true');
+  await expect(page.getByRole('button', { name: 'Next' })).toBeDisabled();
+  await expect(main).toContainText('Fix the field marked above to continue: channel.');
+  await snapshot(page, 'template-2-parameter-error');
+
+  await channel.fill('C0123ABCD');
+  await expect(channel).not.toHaveAttribute('aria-invalid', 'true');
+  await expect(page.getByRole('button', { name: 'Next' })).toBeEnabled();
+  await page.getByRole('button', { name: 'Next' }).click();
+  await expect(page.getByRole('heading', { level: 2, name: 'Step 3 of 5: What it may use' })).toBeVisible();
+  await expect(main).toContainText('C0123ABCD');
+  const slack = page.getByRole('article', { name: 'slack Missing' });
+  await expect(slack).toContainText('Pinned: `slack_send_message` can post only to channel_id `C0123ABCD`');
+  await expect(slack.getByRole('switch', { name: 'Allow slack_send_message without asking' })).toBeDisabled();
+  await snapshot(page, 'template-3-access-missing-server');
+
+  // Save the slack server in Settings, then come back to the same form.
+  await slack.getByRole('button', { name: 'Go to Settings → MCP servers' }).click();
+  await page.getByLabel('Server name').fill('slack');
+  await page.getByLabel('Command').fill('npx');
+  await page.getByLabel('Arguments (one per line)').fill('slack-mcp');
+  await page.getByRole('button', { name: /^Save/ }).first().click();
+  await expect(page.getByRole('button', { name: 'Remove server slack' })).toBeVisible();
+  await snapshot(page, 'settings-mcp-saved');
+  await page.getByRole('list', { name: 'Opened packages' }).getByRole('button').first().click();
+  await expect(page.getByRole('heading', { level: 2, name: 'Step 3 of 5: What it may use' })).toBeVisible();
+  const grant = page.getByRole('switch', { name: 'Allow slack_send_message without asking' });
+  await expect(grant).toBeEnabled();
+  await grant.check();
+  await snapshot(page, 'template-3-access-granted');
+
+  await page.getByRole('button', { name: 'Next' }).click();
+  await expect(page.getByRole('heading', { level: 2, name: 'Step 4 of 5: What would start it' })).toBeVisible();
+  await expect(main).toContainText('weekly');
+  await snapshot(page, 'template-4-triggers');
+  await page.getByRole('button', { name: 'Next' }).click();
+  await expect(page.getByRole('heading', { level: 2, name: 'Step 5 of 5: Review and apply' })).toBeVisible();
+  await snapshot(page, 'template-5-review');
+  await page.getByRole('button', { name: 'Apply', exact: true }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Market monitor: Acme, globex.com is ready' })).toBeVisible();
+  await snapshot(page, 'template-6-applied');
+  await page.getByRole('button', { name: 'Go to the dashboard' }).click();
+  const agent = page.getByRole('article', { name: /Market monitor: Acme, globex\.com/ });
+  await expect(agent).toContainText('slack_send_message');
+  await expect(agent).toContainText('Pinned: channel_id = "C0123ABCD"');
+  await expect(agent.getByRole('listitem').filter({ hasText: 'weekly (schedule)' })).toContainText('Armed');
+  await snapshot(page, 'template-7-dashboard');
+});
