@@ -3,6 +3,7 @@
  * applies a template folder as the app's apply screen does (spec "Apply"): it is previewed, then the
  * preview is checked and recorded as it is, or nothing is made.
  */
+import { terminalJson } from './terminal-text';
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
@@ -60,7 +61,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   }
   const receipt = result.value;
   if (json) {
-    io.stdout(`${JSON.stringify(receipt, null, 2)}\n`);
+    io.stdout(`${terminalJson(receipt)}\n`);
     return EXIT.accepted;
   }
   io.stdout(`Applied: ${receipt.displayName} [${receipt.agentId}]\n`);

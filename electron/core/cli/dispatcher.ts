@@ -5,6 +5,7 @@
 import { isAbsolute, resolve } from 'node:path';
 import { type CliIo, EXIT } from './cli-io';
 import { COMMANDS } from './commands';
+import { terminalSafe } from './terminal-text';
 import { PROGRAM, usageError } from './usage';
 
 /** The usage text of the whole program. */
@@ -31,7 +32,9 @@ export function programUsage(): string {
  * 1 refused, 2 usage error (unknown command or flag, missing argument, no such path).
  * `--data-dir DIR` (or `--data-dir=DIR`) is global and may stand anywhere before `--`.
  */
-export async function runCli(argv: string[], io: CliIo): Promise<number> {
+export async function runCli(argv: string[], rawIo: CliIo): Promise<number> {
+  // Every line printed may hold package text: shown, never obeyed by the terminal.
+  const io: CliIo = { ...rawIo, stdout: (text) => rawIo.stdout(terminalSafe(text)), stderr: (text) => rawIo.stderr(terminalSafe(text)) };
   const rest: string[] = [];
   let dataDir: string | undefined;
   for (let i = 0; i < argv.length; i++) {

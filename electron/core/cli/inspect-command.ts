@@ -3,6 +3,7 @@
  * the app's own check. Exit 0 accepted, 1 refused (any problem with the input, including an
  * unreadable archive), 2 usage error (unknown flag, missing or extra argument, no such path).
  */
+import { terminalJson } from './terminal-text';
 import { isAbsolute, resolve } from 'node:path';
 import type { Inspection } from '../../../shared/inspection';
 import { InputNotFoundError, inspectPath } from '../inspect';
@@ -24,7 +25,7 @@ export const INSPECT_USAGE = [
 /** The `--json` object, keys in the contract's order. */
 export function inspectionJson(inspection: Inspection): string {
   const { kind, ok, errors, warnings, summary, details } = inspection;
-  return `${JSON.stringify({ kind, ok, errors, warnings, summary, details }, null, 2)}\n`;
+  return `${terminalJson({ kind, ok, errors, warnings, summary, details })}\n`;
 }
 
 /** Runs `inspect` with the arguments after the command name. */

@@ -8,6 +8,8 @@ import { apolliaNativeTool, CONNECTION_TYPES } from '../../../shared/catalogues'
 import { describeCron, describeInterval, nextCronTimes, nextIntervalTimes } from '../../../shared/cron';
 import type { ApoDetails, ApoSummary, Inspection, Problem } from '../../../shared/inspection';
 import { FAMILY_WORDS, isPinnedRequirement, mcpCommandLine } from '../../../shared/risk-summary';
+import { textSafetyReport } from '../../../shared/display-text';
+import { manifestTextFields } from '../../../shared/manifest-text-fields';
 import { checkManifestSchema } from '../apollia/manifest-parse';
 
 /** Options of {@link formatInspection}. */
@@ -144,7 +146,14 @@ function formatApo(summary: ApoSummary | null, details: ApoDetails | null, now: 
     const sdk = typeof details.manifest.package?.sdk === 'string' ? details.manifest.package.sdk : '?';
     lines.push(`SDK: needs ${sdk}; this app serves ${details.sdkVersion} (${details.sdkSupported ? 'supported' : 'not supported'})`);
     // Only a manifest the strict schema accepted is typed data; a refused one is summarised above only.
-    if (checkManifestSchema(details.manifest as never).length === 0) lines.push(...apoBody(details.manifest, now));
+    if (checkManifestSchema(details.manifest as never).length === 0) {
+      const misleading = textSafetyReport(manifestTextFields(details.manifest));
+      if (misleading.length > 0) {
+        lines.push('', 'Text that could mislead you:');
+        for (const warning of misleading) lines.push(`  ! ${warning.message}`);
+      }
+      lines.push(...apoBody(details.manifest, now));
+    }
   }
   return lines;
 }

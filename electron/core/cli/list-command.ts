@@ -2,6 +2,7 @@
  * `apollia-desktop list [--json]`: what is installed here (the dashboard, headless).
  * `--json` prints `{ "packages": [...], "agents": [...], "triggers": [...], "damage": [...] }`.
  */
+import { terminalJson } from './terminal-text';
 import type { Dashboard, TriggerView } from '../../../shared/api';
 import { type CliIo, EXIT } from './cli-io';
 import { cliApi, refused } from './install-command';
@@ -35,7 +36,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   if (!result.ok) return refused(io, result.error);
   const view = listJson(result.value) as ReturnType<typeof listJson> & { triggers: TriggerView[] };
   if (json) {
-    io.stdout(`${JSON.stringify(view, null, 2)}\n`);
+    io.stdout(`${terminalJson(view)}\n`);
     return EXIT.accepted;
   }
   const d = result.value;

@@ -3,7 +3,7 @@ import type { ApoInspection } from '../../../../shared/inspection';
 import { APOLLIA_NATIVE_TOOLS } from '../../../../shared/catalogues';
 import { riskSummary, type RiskLine } from '../../../../shared/risk-summary';
 import { textSafetyReport } from '../../../../shared/display-text';
-import { manifestTextFields } from './text-fields';
+import { manifestTextFields } from '../../../../shared/manifest-text-fields';
 import { CopyButton } from '../../components/CopyButton';
 import { FamilyBadge } from '../../components/FamilyBadge';
 import { PackageText } from '../../components/PackageText';

@@ -1,11 +1,13 @@
 /**
- * Every piece of manifest text the consent form shows, labelled, for `textSafetyReport`
- * (shared/display-text.ts): the Overview step warns about hidden or lookalike characters in any of them.
+ * Every piece of `.apo` manifest text the consent form and the CLI show, labelled, for
+ * `textSafetyReport` (shared/display-text.ts): the Overview step and `inspect` warn about hidden or
+ * lookalike characters in any of them.
  */
-import type { ApolliaManifest } from '../../../../shared/apollia-manifest';
-import type { DisplayTextField } from '../../../../shared/display-text';
-import { mcpCommandLine } from '../../../../shared/risk-summary';
+import type { ApolliaManifest } from './apollia-manifest';
+import type { DisplayTextField } from './display-text';
+import { mcpCommandLine } from './risk-summary';
 
+/** The manifest's text fields a person reads, each with a label saying where it stands. */
 export function manifestTextFields(manifest: ApolliaManifest): DisplayTextField[] {
   const fields: DisplayTextField[] = [
     { label: 'package name', text: manifest.package.name, kind: 'identifier' },
