@@ -44,7 +44,7 @@ async function walkInvoicesConsent(page: Page, sha256: string, prefix: string) {
   const risks = page.getByRole('region', { name: 'What this package could do' });
   const riskLines = risks.getByRole('listitem');
   // Worst first, in plain words: the MCP command line, then send_external, then read_personal.
-  await expect(riskLines.nth(0)).toHaveText(/^\s*Runs a program on this computer: `uvx ledger-mcp`\s+Runs code \(sensitive\)$/);
+  await expect(riskLines.nth(0)).toHaveText(/^\s*Runs a program on this computer: `?uvx ledger-mcp`?\s+Runs code \(sensitive\)$/);
   await expect(riskLines.nth(1)).toHaveText(/^\s*Can send things outside this computer — 1 workflow \(monthly-reminders\)\s+Sends outside \(sensitive\)$/);
   await expect(riskLines.nth(2)).toHaveText(/^\s*Reads your personal data — 1 tool \(extract_totals\) and 1 built-in tool \(file_read\)\s+Reads personal data \(sensitive\)$/);
   await expect(risks).toContainText('Asks for a connection to gmail');
