@@ -255,6 +255,8 @@ async function uiRows(apo: string): Promise<{ rows: Row[]; notes: string[] } | n
       const page = await context.newPage();
       const cdp = await context.newCDPSession(page);
       await cdp.send('Performance.enable');
+      // tsx (esbuild, keepNames) wraps functions in `__name(...)`; the serialised bridge needs it in the page too.
+      await page.addInitScript({ content: 'globalThis.__name = (target) => target;' });
       await page.addInitScript(installBridge, { methods: [...API_METHODS] });
       let inspectCallMs = NaN;
       let inspectBytes = NaN;

@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import { build } from 'esbuild';
 import { readApoArchive } from '../electron/core/archive/index';
 import { CACHE_DIR, gibBomb, invoicesPackage, largePackage } from './generate';
+import { renderScaleBench } from './render-scale';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const HAS_GNU_TIME = existsSync('/usr/bin/time');
@@ -164,3 +165,4 @@ async function main() {
 }
 
 await main();
+await renderScaleBench();
