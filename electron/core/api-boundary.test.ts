@@ -63,6 +63,16 @@ const UNKNOWN: [ApiMethod, unknown, string][] = [
   ['saveMcpServer', { name: 'x', transport: 'sse', url: 'file:///etc/passwd' }, 'mcp.invalid'],
   ['saveSecret', { name: 'PATH', value: '/bin' }, 'secret.unknown_name'],
   ['removeSecret', { name: 'OPENROUTER_API_KEY' }, 'secret.unknown'],
+  // Names of inherited properties find nothing (never `Object` itself, never a write through it).
+  ['armTrigger', { triggerId: 'constructor' }, 'trigger.unknown'],
+  ['disarmTrigger', { triggerId: 'toString' }, 'trigger.unknown'],
+  ['rotateWebhookSecret', { triggerId: '__proto__' }, 'trigger.unknown'],
+  ['setToolAccess', { agentId: 'constructor', tool: 'x', granted: true }, 'agent.unknown'],
+  ['archiveAgent', { agentId: 'hasOwnProperty' }, 'agent.unknown'],
+  ['uninstallPackage', { name: 'constructor' }, 'package.unknown'],
+  ['uninstallPackage', { name: '__proto__' }, 'package.unknown'],
+  ['apply', { sourceId: 'nope', parameters: {}, grants: [], requestId: 'constructor' }, 'source.unknown'],
+  ['saveMcpServer', { name: '__proto__', transport: 'stdio', command: 'x' }, 'mcp.invalid'],
 ];
 
 /** Malformed variants of a method's request: each must be `request.invalid`. */
@@ -117,6 +127,14 @@ describe('the boundary under attack', () => {
   it.each(UNKNOWN)('%s %j → %s', async (method, request, code) => {
     const result = await api[method](request);
     expect(result.ok === false && result.error.code).toBe(code);
+    expect(treeHash(dataDir)).toBe(hash);
+  });
+
+  it('an inherited property name pollutes nothing', async () => {
+    await api.armTrigger({ triggerId: 'constructor' });
+    await api.setToolAccess({ agentId: 'invoices/invoice-clerk', tool: 'constructor', granted: true });
+    expect((Object as unknown as Record<string, unknown>)['armed']).toBeUndefined();
+    expect((Object as unknown as Record<string, unknown>)['setting']).toBeUndefined();
     expect(treeHash(dataDir)).toBe(hash);
   });
 

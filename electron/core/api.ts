@@ -121,6 +121,14 @@ function requestProblem(method: ApiMethod, request: unknown): ApiError | null {
   return { code: 'request.invalid', message: `${method}: \`${where}\` ${error?.message ?? 'is invalid'}${extra}`, path: where };
 }
 
+/**
+ * `record[key]` only when it is the record's own: ids and names come from the renderer (and from
+ * manifests), and `constructor` or `__proto__` must find nothing, never an inherited property.
+ */
+function own<T>(record: Record<string, T>, key: string): T | undefined {
+  return Object.hasOwn(record, key) ? record[key] : undefined;
+}
+
 const agentIdOf = (pkg: string, agent: string) => `${pkg}/${agent}`;
 const triggerIdOf = (owner: string, name: string) => `${owner}/${name}`;
 const toBase64 = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64');
@@ -282,7 +290,7 @@ export function createApi(deps: ApiDeps): CoreApiImplementation {
   function agentView(state: StoreState, agent: AgentRecord): AgentView {
     const triggers = Object.values(state.triggers).filter((t) => t.agentId === agent.id).map(triggerView);
     if (agent.origin === 'package') {
-      const pkg = state.packages[agent.packageName];
+      const pkg = own(state.packages, agent.packageName);
       const access: AccessView[] = agent.access.map((a) => ({
         tool: a.entry,
         family: a.family,
@@ -383,7 +391,7 @@ export function createApi(deps: ApiDeps): CoreApiImplementation {
     }
 
     const before = await store.read();
-    const existing = before.packages[name];
+    const existing = own(before.packages, name);
     const relation = existing ? relationOf(existing.version, version) : null;
     if (relation === 'same') throw new Refusal('install.already_installed', `${name} ${version} is already installed`);
     if (relation === 'older' && request.allowDowngrade !== true) {
@@ -418,7 +426,7 @@ export function createApi(deps: ApiDeps): CoreApiImplementation {
       const at = deps.now().toISOString();
       const receipt = await store.update((state) => {
         const prior = structuredClone(state);
-        const current = state.packages[name];
+        const current = own(state.packages, name);
         if (current && current.version === version) throw new Refusal('install.already_installed', `${name} ${version} is already installed`);
         const base = current ? diffUpdate(current.manifest, recordedDecisions(state, name), manifest).merged : { agents: {}, triggers: {} };
         const oldTriggers = Object.values(state.triggers).filter((t) => t.packageName === name);
@@ -428,19 +436,19 @@ export function createApi(deps: ApiDeps): CoreApiImplementation {
           if (trigger.secretRef) delete state.webhookSecrets[trigger.secretRef];
         }
         for (const agent of manifest.agents ?? []) {
-          const chosen = request.decisions.agents[agent.id]?.access ?? {};
-          const kept = base.agents[agent.id]?.access ?? {};
+          const chosen = own(request.decisions.agents, agent.id)?.access ?? {};
+          const kept = own(base.agents, agent.id)?.access ?? {};
           const record: PackageAgentRecord = {
             origin: 'package', id: agentIdOf(name, agent.id), packageName: name, agentId: agent.id, displayName: agent.name, description: agent.mission,
             access: offeredAccess(manifest, agent.id).map((entry) => ({ entry, family: accessFamily(manifest, entry), granted: chosen[entry] ?? kept[entry] ?? false })),
-            model: agent.defaults?.model?.model ?? null, createdAt: prior.agents[agentIdOf(name, agent.id)]?.createdAt ?? at, archived: false,
+            model: agent.defaults?.model?.model ?? null, createdAt: own(prior.agents, agentIdOf(name, agent.id))?.createdAt ?? at, archived: false,
           };
           state.agents[record.id] = record;
         }
         const armed: string[] = [];
         for (const entry of manifest.triggers ?? []) {
           const record = triggerRecord(name, manifest, entry);
-          const arming = request.decisions.triggers[entry.id];
+          const arming = own(request.decisions.triggers, entry.id);
           const old = oldTriggers.find((t) => t.name === entry.id);
           if (arming?.armed) {
             record.armed = true;
@@ -451,7 +459,7 @@ export function createApi(deps: ApiDeps): CoreApiImplementation {
               record.secretRef = randomUUID();
               state.webhookSecrets[record.secretRef] = secret;
             }
-          } else if (arming === undefined && base.triggers[entry.id]?.armed && old) {
+          } else if (arming === undefined && own(base.triggers, entry.id)?.armed && old) {
             // Unchanged and armed before: the update keeps it armed, with its folder and secret.
             record.armed = true;
             record.armedAt = old.armedAt;
@@ -552,7 +560,7 @@ export function createApi(deps: ApiDeps): CoreApiImplementation {
   }
 
   async function apply(request: ApiRequest<'apply'>): Promise<ApplyReceipt> {
-    const first = (await store.read()).applies[request.requestId];
+    const first = own((await store.read()).applies, request.requestId);
     if (first) return first;
     // Apply copies from bytes checked now, and only if they are the ones the user was shown.
     const template = await templateOf(request.sourceId);
@@ -585,7 +593,7 @@ export function createApi(deps: ApiDeps): CoreApiImplementation {
       placed = true;
       const at = deps.now().toISOString();
       const outcome = await store.update((state) => {
-        const earlier = state.applies[request.requestId];
+        const earlier = own(state.applies, request.requestId);
         if (earlier) return { result: { receipt: earlier, duplicate: true }, write: false };
         const manifest = details.manifest;
         const toolSettings: Record<string, ToolSettingRecord> = {};
@@ -634,16 +642,16 @@ export function createApi(deps: ApiDeps): CoreApiImplementation {
   // ---- the methods -------------------------------------------------------------------------
 
   function liveAgent(state: StoreState, agentId: string): AgentRecord {
-    const agent = state.agents[agentId];
+    const agent = own(state.agents, agentId);
     if (!agent) throw new Refusal('agent.unknown', `There is no agent \`${agentId}\` on this computer.`);
     if (agent.archived) throw new Refusal('agent.archived', `${agent.displayName} is archived.`);
     return agent;
   }
 
   function triggerIn(state: StoreState, triggerId: string): TriggerRecord {
-    const trigger = state.triggers[triggerId];
+    const trigger = own(state.triggers, triggerId);
     if (!trigger) throw new Refusal('trigger.unknown', `There is no trigger \`${triggerId}\` on this computer.`);
-    if (trigger.agentId && state.agents[trigger.agentId]?.archived) throw new Refusal('agent.archived', `The agent of trigger \`${triggerId}\` is archived.`);
+    if (trigger.agentId && own(state.agents, trigger.agentId)?.archived) throw new Refusal('agent.archived', `The agent of trigger \`${triggerId}\` is archived.`);
     return trigger;
   }
 
@@ -680,7 +688,7 @@ export function createApi(deps: ApiDeps): CoreApiImplementation {
       const manifest = src.handle.kind === 'apo' ? (inspection.details as ApoDetails | null)?.manifest : undefined;
       if (manifest && semver.valid(manifest.package.version)) {
         const state = await store.read();
-        const installed = state.packages[manifest.package.name];
+        const installed = own(state.packages, manifest.package.name);
         if (installed) {
           const relation = relationOf(installed.version, manifest.package.version);
           result.installed = { version: installed.version, relation };
@@ -713,7 +721,7 @@ export function createApi(deps: ApiDeps): CoreApiImplementation {
           if (!entry) throw new Refusal('access.unknown', `${agent.displayName} is not offered \`${request.tool}\`.`);
           entry.granted = request.granted;
         } else {
-          const setting = agent.toolSettings[request.tool];
+          const setting = own(agent.toolSettings, request.tool);
           if (!setting) throw new Refusal('access.unknown', `${agent.displayName} has no tool \`${request.tool}\`.`);
           if (request.granted && setting.pinMissing) throw new Refusal('access.pin_missing', `\`${request.tool}\` is pinned to a parameter that was not given at apply: it stays denied.`);
           setting.setting = request.granted ? 'allow' : 'deny';
@@ -768,10 +776,10 @@ export function createApi(deps: ApiDeps): CoreApiImplementation {
       });
     },
     uninstallPackage: async (request) => {
-      const pkg = (await store.read()).packages[request.name];
+      const pkg = own((await store.read()).packages, request.name);
       if (!pkg) throw new Refusal('package.unknown', `No package called \`${request.name}\` is installed.`);
       // Files first moved out of the way, then the records go in one write; a failed write puts the files back.
-      const dir = join(deps.dataDir, 'packages', request.name);
+      const dir = join(deps.dataDir, 'packages', pkg.name);
       const trash = join(deps.dataDir, 'staging', randomUUID());
       await mkdir(dirname(trash), { recursive: true });
       const moved = await rename(dir, trash).then(
@@ -780,7 +788,7 @@ export function createApi(deps: ApiDeps): CoreApiImplementation {
       );
       try {
         const receipt = await store.update((state) => {
-          const current = state.packages[request.name];
+          const current = own(state.packages, request.name);
           if (!current) throw new Refusal('package.unknown', `No package called \`${request.name}\` is installed.`);
           const removedAgents: string[] = [];
           const removedTriggers: string[] = [];
@@ -820,6 +828,7 @@ export function createApi(deps: ApiDeps): CoreApiImplementation {
     settings: async () => settingsOf(await store.read()),
     saveMcpServer: (request) => {
       const network = request.transport !== 'stdio';
+      if (request.name === '__proto__') throw new Refusal('mcp.invalid', 'MCP server `__proto__`: that name is reserved');
       if (!network && (request.command === undefined || request.url !== undefined)) {
         throw new Refusal('mcp.invalid', `MCP server \`${request.name}\`: a stdio server is a command line (command and args), with no url`);
       }
