@@ -1,4 +1,5 @@
 import { cpSync, existsSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { INVOICES_DIR, packFolder } from '../../test/helpers/pack';
@@ -218,6 +219,26 @@ describe('durability', () => {
     const results = await Promise.all(names.map((name, i) => (i % 2 ? a : b).saveMcpServer({ name, transport: 'stdio', command: 'x' })));
     expect(results.every((r) => r.ok)).toBe(true);
     expect(Object.keys(state(dataDir).settings.mcpServers).sort()).toEqual([...names].sort());
+  });
+});
+
+describe('sources', () => {
+  it('are told by content: a folder is a template, JSON a plugin, anything else an .apo the reader refuses; a FIFO is never opened', async () => {
+    const { api } = testApi();
+    const dir = tempDir('apollia-src-');
+    writeFileSync(join(dir, 'plugin.apo'), '  {"name": "x"}');
+    writeFileSync(join(dir, 'notes.txt'), 'hello');
+    execFileSync('mkfifo', [join(dir, 'pipe')]);
+    const kinds = [];
+    for (const name of ['plugin.apo', 'notes.txt', 'pipe']) {
+      const handle = await api.registerSource(join(dir, name), 'open-file');
+      kinds.push(handle.ok && handle.value.kind);
+    }
+    const folder = await api.registerSource(MARKET_MONITOR, 'dialog');
+    expect([...kinds, folder.ok && folder.value.kind]).toEqual(['plugin', 'apo', 'apo', 'template']);
+    const pipe = await api.registerSource(join(dir, 'pipe'), 'drop');
+    const inspected = pipe.ok ? await api.inspect({ sourceId: pipe.value.id }) : null;
+    expect(inspected?.ok && [inspected.value.ok, inspected.value.errors[0]?.code]).toEqual([false, 'archive.unreadable']);
   });
 });
 

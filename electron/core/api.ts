@@ -11,7 +11,7 @@
  */
 import Ajv2020 from 'ajv/dist/2020';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { mkdir, open, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
+import { mkdir, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join } from 'node:path';
 import semver from 'semver';
 import packageJson from '../../package.json';
@@ -45,8 +45,7 @@ import { SDK_VERSION } from '../../shared/sdk';
 import type { TemplateDetails } from '../../shared/template-manifest';
 import { diffUpdate } from '../../shared/update-diff';
 import { inspectApo } from './apollia';
-import { extractVerifiedArchive } from './archive';
-import { sniffFormat } from './archive/archive-source';
+import { extractVerifiedArchive, sniffInputKind } from './archive';
 import { inspectPluginManifest } from './plugin';
 import type { SecretBox } from './secret-box';
 import type { AtomicWriteFaults } from './store/atomic-file';
@@ -180,21 +179,14 @@ export function createApi(deps: ApiDeps): CoreApiImplementation {
   const folders = new Map<string, string>();
   const log = deps.log ?? ((message: string, error?: unknown) => console.error(message, error));
 
+  /**
+   * What a path looks like, by content (the archive module's sniff, as `inspectPath` uses it). A
+   * file that is neither an archive nor JSON (or not a regular file) is handed to the `.apo` reader,
+   * whose refusal names what it is.
+   */
   async function sniffKind(path: string): Promise<SourceHandle['kind']> {
-    const info = await stat(path);
-    if (info.isDirectory()) return 'template';
-    const handle = await open(path, 'r');
-    try {
-      const head = Buffer.alloc(512);
-      const { bytesRead } = await handle.read(head, 0, 512, 0);
-      const bytes = head.subarray(0, bytesRead);
-      const format = sniffFormat(bytes).format;
-      if (format === 'gzip' || format === 'tar') return 'apo';
-      const text = bytes.toString('utf8').replace(/^\uFEFF/, '').trimStart();
-      return text.startsWith('{') ? 'plugin' : 'apo';
-    } finally {
-      await handle.close();
-    }
+    const kind = await sniffInputKind(path);
+    return kind === 'directory' ? 'template' : kind === 'json' ? 'plugin' : 'apo';
   }
 
   async function registerSource(path: string, origin: SourceHandle['origin']): Promise<ApiResult<SourceHandle>> {
