@@ -16,8 +16,9 @@ import type { UpdateDiff } from './update-diff';
 /**
  * An expected failure, shown to the user. `code` is stable: `request.invalid` (the request does
  * not match its schema), `source.unknown`, `folder.unknown`, `install.already_installed`,
- * `install.downgrade`, `install.refused`, `apply.blocked`, `store.busy`, `store.damaged`,
- * `internal` (a bug, logged), …
+ * `install.downgrade`, `install.refused`, `install.not_inspected` (install only what `inspect`
+ * showed), `apply.blocked`, `apply.not_previewed`, `apply.changed` (the folder differs from what
+ * was previewed), `store.busy`, `store.future_version`, `internal` (a bug, logged), …
  */
 export interface ApiError {
   code: string;

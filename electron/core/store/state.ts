@@ -63,7 +63,7 @@ export interface TemplateAgentRecord {
   templateVersion: string;
   displayName: string;
   description: string;
-  /** Its files, relative to the data folder (`agents/<id>`): `instructions.md`, `skills/<name>/SKILL.md` with the rules beside each. */
+  /** Its folder, relative to the data folder (`agents/<id>`): `instructions.md`, and each skill's folder (`skills/<name>/SKILL.md` …) with every rule and the output schema beside its SKILL.md. */
   dir: string;
   files: string[];
   toolSettings: Record<string, ToolSettingRecord>;
