@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['shared/**/*.test.ts', 'electron/**/*.test.ts', 'test/**/*.test.ts', 'resources/**/*.test.ts'],
+    include: ['shared/**/*.test.ts', 'electron/**/*.test.ts', 'test/**/*.test.ts', 'resources/**/*.test.ts', 'renderer/**/*.test.ts'],
     environment: 'node',
     testTimeout: 30_000,
     pool: 'forks',

@@ -6,7 +6,7 @@
  * unarmed. The store records the user's answers (these types), never the package's defaults.
  */
 import { apolliaNativeTool } from './catalogues';
-import type { ActionFamily, ApolliaManifest } from './apollia-manifest';
+import { isSensitive, type ActionFamily, type ApolliaManifest } from './apollia-manifest';
 
 /** One agent's answers: each entry of its `defaults.access`, granted (true) or not (false). */
 export interface AgentConsent {
@@ -56,6 +56,22 @@ export function accessFamily(manifest: ApolliaManifest, entry: string): ActionFa
   }
   if (entry.includes(':')) return null;
   return apolliaNativeTool(entry)?.family ?? null;
+}
+
+/**
+ * Whether a call to a granted entry asks its person first (spec `[[mcp_servers]]`: "whether a call
+ * to one of its tools asks first is decided on the action family of that tool"; every family but
+ * `read` is sensitive). A family this machine cannot know before the call (an MCP tool, another
+ * agent: null) asks too, because nothing proves it only reads.
+ */
+export function asksFirst(family: ActionFamily | null): boolean {
+  return family === null || isSensitive(family);
+}
+
+/** The permission the store records for one access entry: not granted → deny; granted → ask or allow by {@link asksFirst}. */
+export function grantedPermission(family: ActionFamily | null, granted: boolean): 'allow' | 'ask' | 'deny' {
+  if (!granted) return 'deny';
+  return asksFirst(family) ? 'ask' : 'allow';
 }
 
 /**

@@ -9,6 +9,7 @@
  */
 import type { ActionFamily, ApolliaManifest } from '../../../../shared/apollia-manifest';
 import { apolliaNativeTool } from '../../../../shared/catalogues';
+import { accessFamily, asksFirst } from '../../../../shared/consent';
 
 export interface AccessRow {
   entry: string;
@@ -21,27 +22,29 @@ export interface AccessRow {
 
 /** Classifies one default access entry of `manifest`. */
 export function accessRow(entry: string, manifest: ApolliaManifest): AccessRow {
-  const finish = (row: Omit<AccessRow, 'asks'>): AccessRow => ({ ...row, asks: row.family !== 'read' });
+  // The family comes from the same function the store records it with, so the form and the store agree.
+  const family = accessFamily(manifest, entry);
+  const finish = (row: Omit<AccessRow, 'asks' | 'family'>): AccessRow => ({ ...row, family: family ?? 'unknown', asks: asksFirst(family) });
   if (entry.startsWith('mcp:')) {
     const [server = '', tool = ''] = entry.slice(4).split('/');
-    return finish({ entry, kind: 'mcp', what: `Tool ${tool} of the MCP server ${server}`, family: 'unknown' });
+    return finish({ entry, kind: 'mcp', what: `Tool ${tool} of the MCP server ${server}` });
   }
   if (entry.startsWith('pkg:')) {
     const [pkg = '', name = ''] = entry.slice(4).split('/');
-    const tool = manifest.tools?.find((t) => t.name === name);
-    return finish({ entry, kind: 'pkg', what: tool ? `This package's tool ${name}: ${tool.description}` : `Tool ${name} of package ${pkg}`, family: tool?.action ?? 'unknown' });
+    const tool = pkg === manifest.package.name ? manifest.tools?.find((t) => t.name === name) : undefined;
+    return finish({ entry, kind: 'pkg', what: tool ? `This package's tool ${name}: ${tool.description}` : `Tool ${name} of package ${pkg}` });
   }
   if (entry.startsWith('agent:')) {
     const id = entry.slice(6);
     const agent = manifest.agents?.find((a) => a.id === id);
-    return finish({ entry, kind: 'agent', what: `Can hand work to the agent ${agent?.name ?? id}`, family: 'unknown' });
+    return finish({ entry, kind: 'agent', what: `Can hand work to the agent ${agent?.name ?? id}` });
   }
   if (entry.startsWith('workflow:')) {
     const [pkg = '', name = ''] = entry.slice(9).split('/');
     const workflow = pkg === manifest.package.name ? manifest.workflows?.find((w) => w.name === name) : undefined;
-    return finish({ entry, kind: 'workflow', what: workflow ? `Starts the workflow ${name}: ${workflow.description}` : `Starts the workflow ${name} of package ${pkg}`, family: workflow?.action ?? 'unknown' });
+    return finish({ entry, kind: 'workflow', what: workflow ? `Starts the workflow ${name}: ${workflow.description}` : `Starts the workflow ${name} of package ${pkg}` });
   }
   const native = apolliaNativeTool(entry);
-  if (native) return finish({ entry, kind: 'native', what: `Built-in tool: ${native.description}`, family: native.family });
-  return finish({ entry, kind: 'unknown', what: 'A built-in tool this app does not know', family: 'unknown' });
+  if (native) return finish({ entry, kind: 'native', what: `Built-in tool: ${native.description}` });
+  return finish({ entry, kind: 'unknown', what: 'A built-in tool this app does not know' });
 }

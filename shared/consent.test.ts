@@ -1,0 +1,39 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'smol-toml';
+import { describe, expect, it } from 'vitest';
+import { INVOICES_DIR } from '../test/helpers/pack';
+import type { ApolliaManifest } from './apollia-manifest';
+import { accessFamily, asksFirst, grantedPermission, proposedConsent } from './consent';
+
+const manifest = parse(readFileSync(join(INVOICES_DIR, 'apollia.toml'), 'utf8')) as unknown as ApolliaManifest;
+
+describe('access families and the ask-first rule', () => {
+  it('knows the family of native, package and workflow entries, and not of MCP tools or agents', () => {
+    expect(accessFamily(manifest, 'file_read')).toBe('read_personal');
+    expect(accessFamily(manifest, 'web_search')).toBe('read');
+    expect(accessFamily(manifest, 'pkg:invoices/extract_totals')).toBe('read_personal');
+    expect(accessFamily(manifest, 'workflow:invoices/monthly-reminders')).toBe('send_external');
+    expect(accessFamily(manifest, 'pkg:other/extract_totals')).toBeNull();
+    expect(accessFamily(manifest, 'mcp:ledger/lookup')).toBeNull();
+    expect(accessFamily(manifest, 'agent:invoice-clerk')).toBeNull();
+    expect(accessFamily(manifest, 'no_such_tool')).toBeNull();
+  });
+
+  it('only a granted read runs unasked; anything sensitive or unknown asks; ungranted is denied', () => {
+    expect(asksFirst('read')).toBe(false);
+    for (const family of ['read_personal', 'write_or_delete', 'send_external', 'execute_code'] as const) expect(asksFirst(family)).toBe(true);
+    expect(asksFirst(null)).toBe(true);
+    expect(grantedPermission('read', true)).toBe('allow');
+    expect(grantedPermission('send_external', true)).toBe('ask');
+    expect(grantedPermission(null, true)).toBe('ask');
+    expect(grantedPermission('read', false)).toBe('deny');
+  });
+
+  it('proposes every default access ticked and no trigger armed', () => {
+    expect(proposedConsent(manifest)).toEqual({
+      agents: { 'invoice-clerk': { access: { file_read: true, 'mcp:ledger/lookup': true, 'pkg:invoices/extract_totals': true } } },
+      triggers: { 'first-monday': { armed: false } },
+    });
+  });
+});
