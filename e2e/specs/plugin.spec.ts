@@ -88,9 +88,11 @@ test('a write tool under a capability that needs no approval is refused, naming 
   await app.open(broken);
   await expect(page.getByRole('heading', { level: 1, name: 'This plugin manifest was refused' })).toBeVisible();
   const alert = page.getByRole('alert');
-  await expect(alert).toContainText(
-    'plugin manifest: `tools[2].capability` puts write tool `create_deal` under capability `deal_changes`, which is not `approval_required`; write tools must need approval',
+  const refusal = alert.locator('.refusal');
+  await expect(refusal).toHaveText(
+    'plugin manifest: tools[2].capability puts write tool create_deal under capability deal_changes, which is not approval_required; write tools must need approval',
   );
+  await expect(refusal.locator('code')).toHaveText(['tools[2].capability', 'create_deal', 'deal_changes', 'approval_required']);
   await expect(alert).toContainText('Error code: plugin.write_without_approval');
   await expect(page.getByRole('region', { name: 'Other problems' })).toContainText('tools[3].capability');
   await snapshot(page, 'plugin-2-refused');

@@ -38,7 +38,7 @@ test('market-monitor: pattern error, missing server resolved in Settings, pins, 
   await expect(page.getByRole('heading', { level: 2, name: 'Step 3 of 5: What it may use' })).toBeVisible();
   await expect(main).toContainText('C0123ABCD');
   const slack = page.getByRole('article', { name: 'slack Missing' });
-  await expect(slack).toContainText('Pinned: `slack_send_message` can post only to channel_id `C0123ABCD`');
+  await expect(slack).toContainText('Pinned: slack_send_message can post only to channel_id C0123ABCD');
   await expect(slack.getByRole('switch', { name: 'Allow slack_send_message without asking' })).toBeDisabled();
   await snapshot(page, 'template-3-access-missing-server');
 

@@ -1,5 +1,6 @@
 import { FileArchive, FolderOpen, LayoutTemplate, Upload } from 'lucide-react';
 import { useBuiltinTemplates, useOpenBuiltinTemplate, useOpenDialog } from '../../api/hooks';
+import { CodeText } from '../components/CodeText';
 import { PackageText } from '../components/PackageText';
 import { ErrorPanel, Loading } from '../components/Status';
 import { useFlowStore } from '../stores/flow-store';
@@ -94,14 +95,14 @@ export function OpenScreen() {
                       <PackageText text={item.title} />
                     </h3>
                     <p>
-                      <PackageText text={item.description} />
+                      <CodeText text={item.description} />
                     </p>
                     <dl className="facts">
                       {item.startedBy ? (
                         <>
                           <dt>Started by</dt>
                           <dd>
-                            <PackageText text={item.startedBy} />
+                            <CodeText text={item.startedBy} />
                           </dd>
                         </>
                       ) : null}
@@ -109,7 +110,7 @@ export function OpenScreen() {
                         <>
                           <dt>Needs</dt>
                           <dd>
-                            <PackageText text={item.needs} />
+                            <CodeText text={item.needs} />
                           </dd>
                         </>
                       ) : null}

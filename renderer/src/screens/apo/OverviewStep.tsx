@@ -6,25 +6,13 @@ import { textSafetyReport } from '../../../../shared/display-text';
 import { manifestTextFields } from '../../../../shared/manifest-text-fields';
 import { CopyButton } from '../../components/CopyButton';
 import { FamilyBadge } from '../../components/FamilyBadge';
+import { CodeText } from '../../components/CodeText';
 import { PackageText } from '../../components/PackageText';
 
 function RiskIcon({ line }: { line: RiskLine }) {
   if (line.level === 'sensitive') return <ShieldAlert aria-hidden="true" size={18} />;
   if (line.level === 'cannot') return <Ban aria-hidden="true" size={18} />;
   return <Info aria-hidden="true" size={18} />;
-}
-
-/**
- * A risk line's words: they hold package text (names, command lines), so every piece goes through
- * PackageText (hidden characters revealed); a `backticked` piece is shown as code, not as backticks.
- */
-function RiskText({ text }: { text: string }) {
-  const pieces = text.split('`');
-  return (
-    <span>
-      {pieces.map((piece, i) => (i % 2 === 1 && i < pieces.length - 1 ? <code key={i}><PackageText text={piece} /></code> : <PackageText key={i} text={piece} />))}
-    </span>
-  );
 }
 
 /** Step 1: who it says it is from, what it is, and the risk summary, worst first. */
@@ -84,7 +72,7 @@ export function OverviewStep({ inspection }: { inspection: ApoInspection }) {
         <ul className="risk-list">
           {can.map((line, i) => (
             <li key={i} className={`risk risk-${line.level}`}>
-              <RiskIcon line={line} /> <RiskText text={line.text} /> {line.family ? <FamilyBadge family={line.family} /> : null}
+              <RiskIcon line={line} /> <CodeText text={line.text} /> {line.family ? <FamilyBadge family={line.family} /> : null}
             </li>
           ))}
         </ul>
@@ -106,7 +94,7 @@ export function OverviewStep({ inspection }: { inspection: ApoInspection }) {
             <ul className="risk-list">
               {cannot.map((line, i) => (
                 <li key={i} className="risk risk-cannot">
-                  <RiskIcon line={line} /> <RiskText text={line.text} />
+                  <RiskIcon line={line} /> <CodeText text={line.text} />
                 </li>
               ))}
             </ul>

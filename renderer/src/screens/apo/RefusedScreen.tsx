@@ -1,6 +1,12 @@
 import { OctagonX } from 'lucide-react';
 import type { Inspection } from '../../../../shared/inspection';
+import { CodeText } from '../../components/CodeText';
 import { PackageText } from '../../components/PackageText';
+
+/** The field a problem is at, unless its message already names it. */
+function pathAside(message: string, path: string | undefined): string | null {
+  return path && !message.includes(path) ? path : null;
+}
 
 /** A refused package: what is wrong, in the spec's words, with paths; what the author must fix. Never blank. */
 export function RefusedScreen({ inspection, displayName }: { inspection: Inspection; displayName: string }) {
@@ -14,12 +20,12 @@ export function RefusedScreen({ inspection, displayName }: { inspection: Inspect
       <section className="panel panel-error" role="alert" aria-labelledby="refused-heading">
         <h2 id="refused-heading">What is wrong</h2>
         <p>
-          <strong>{displayName}</strong> was checked without running any of it, and it does not follow the rules for a {kind}. Nothing was installed.
+          <strong>{displayName}</strong> was checked without running any of it, and it does not follow the rules for a {kind}. {inspection.kind === 'plugin' ? 'Plugins are only shown here, never installed.' : 'Nothing was installed.'}
         </p>
         {first ? (
           <p className="refusal">
-            <PackageText text={first.message} />
-            {first.path ? (
+            <CodeText text={first.message} />
+            {pathAside(first.message, first.path) ? (
               <>
                 {' '}
                 <span className="muted">
@@ -39,8 +45,8 @@ export function RefusedScreen({ inspection, displayName }: { inspection: Inspect
           <ul>
             {others.map((problem, i) => (
               <li key={i}>
-                <PackageText text={problem.message} />
-                {problem.path ? (
+                <CodeText text={problem.message} />
+                {pathAside(problem.message, problem.path) ? (
                   <>
                     {' '}
                     (<code><PackageText text={problem.path} /></code>)

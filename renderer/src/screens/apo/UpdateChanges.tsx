@@ -1,5 +1,5 @@
 import type { UpdateDiff } from '../../../../shared/update-diff';
-import { PackageText } from '../../components/PackageText';
+import { CodeText } from '../../components/CodeText';
 
 /** What an update changes in what the package asks, in the diff's own sentences. */
 export function UpdateChanges({ diff, installedVersion }: { diff: UpdateDiff; installedVersion: string }) {
@@ -18,8 +18,8 @@ export function UpdateChanges({ diff, installedVersion }: { diff: UpdateDiff; in
       ) : (
         <ul className="risk-list" aria-label="Changes">
           {diff.changes.map((change, i) => (
-            <li key={i} className="risk">
-              <PackageText text={change} />
+            <li key={i} className="risk risk-notice">
+              <CodeText text={change} />
             </li>
           ))}
         </ul>

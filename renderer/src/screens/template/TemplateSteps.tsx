@@ -3,6 +3,7 @@ import type { ApplyPreview, PreviewProblem } from '../../../../shared/apply-prev
 import { templateTool } from '../../../../shared/catalogues';
 import type { TemplateInspection } from '../../../../shared/template-manifest';
 import { FamilyBadge } from '../../components/FamilyBadge';
+import { CodeText } from '../../components/CodeText';
 import { PackageText } from '../../components/PackageText';
 import { formatFireTime } from '../../components/schedule';
 import { useFlowStore } from '../../stores/flow-store';
@@ -153,7 +154,7 @@ export function TemplateAccess({ preview, grants, onGrant }: { preview: ApplyPre
                     <p className="small muted">The template {tool.asks === 'allow' ? 'asks you to allow it' : 'leaves it asking you first'}. Only what you switch on runs without asking.</p>
                     {tool.pinText ? (
                       <p className="small">
-                        Pinned: <PackageText text={tool.pinText} />
+                        Pinned: <CodeText text={tool.pinText} />
                       </p>
                     ) : null}
                     {tool.pin === null && tool.pinnedBy && tool.pinnedBy.length > 0 ? (
@@ -231,7 +232,7 @@ export function TemplateTriggers({ preview }: { preview: ApplyPreview }) {
             ) : null}
             {trigger.error ? (
               <p className="small text-error" role="alert">
-                <PackageText text={trigger.error} />
+                <CodeText text={trigger.error} />
               </p>
             ) : null}
           </li>
@@ -251,6 +252,10 @@ function warningTitle(problem: PreviewProblem): string {
 
 /** Review: warnings, blockers, and what will be made. */
 export function TemplateReview({ preview }: { preview: ApplyPreview }) {
+  const show = useFlowStore((s) => s.show);
+  // What Settings can resolve (spec "Apply": missing secrets and required MCP servers are a 409).
+  const missingServer = preview.blockers.some((b) => b.code === 'apply.mcp_server_missing');
+  const missingSecret = preview.blockers.some((b) => b.code === 'apply.secret_missing');
   const granted = preview.mcp.flatMap((server) => server.tools.filter((tool) => tool.setting === 'allow').map((tool) => tool.gateName));
   return (
     <div className="step-body">
@@ -265,10 +270,18 @@ export function TemplateReview({ preview }: { preview: ApplyPreview }) {
           <ul>
             {preview.blockers.map((blocker, i) => (
               <li key={i}>
-                <PackageText text={blocker.message} /> <span className="small">(<code>{blocker.path}</code>)</span>
+                <CodeText text={blocker.message} />
               </li>
             ))}
           </ul>
+          {missingServer || missingSecret ? (
+            <div className="button-row">
+              <button type="button" className="button button-small" onClick={() => show('settings')}>
+                <SettingsIcon aria-hidden="true" size={14} /> {missingServer ? 'Go to Settings → MCP servers' : 'Go to Settings → Secrets'}
+              </button>
+              <span className="small">Then come back here: this form keeps your answers.</span>
+            </div>
+          ) : null}
         </section>
       ) : null}
       {preview.warnings.length > 0 ? (
@@ -277,7 +290,7 @@ export function TemplateReview({ preview }: { preview: ApplyPreview }) {
           <ul>
             {preview.warnings.map((warning, i) => (
               <li key={i}>
-                <strong>{warningTitle(warning)}:</strong> <PackageText text={warning.message} />
+                <strong>{warningTitle(warning)}:</strong> <CodeText text={warning.message} />
               </li>
             ))}
           </ul>
