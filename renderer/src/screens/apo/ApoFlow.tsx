@@ -3,6 +3,7 @@ import { useState } from 'react';
 import type { InstallReceipt, SourceInspection } from '../../../../shared/api';
 import type { ApoInspection } from '../../../../shared/inspection';
 import { SecretOnce } from '../../components/SecretOnce';
+import { triggerName } from '../../components/trigger-name';
 import { useFlowStore } from '../../stores/flow-store';
 import { useConsentStore } from '../../stores/consent-store';
 import { ApoConsentWizard } from './ApoConsentWizard';
@@ -19,10 +20,10 @@ function InstalledScreen({ receipt, sourceId }: { receipt: InstallReceipt; sourc
       </h1>
       <p role="status">
         {receipt.previousVersion ? `It replaced version ${receipt.previousVersion}. ` : ''}
-        {receipt.armed.length === 0 ? 'No trigger is armed.' : `Armed triggers: ${receipt.armed.join(', ')}.`}
+        {receipt.armed.length === 0 ? 'No trigger is armed.' : `Armed triggers: ${receipt.armed.map(triggerName).join(', ')}.`}
       </p>
       {receipt.webhookSecrets.map((secret) => (
-        <SecretOnce key={secret.triggerId} label={secret.triggerId} secret={secret.secret} />
+        <SecretOnce key={secret.triggerId} label={triggerName(secret.triggerId)} secret={secret.secret} />
       ))}
       <button type="button" className="button button-primary" onClick={() => closeSource(sourceId, 'dashboard')}>
         Go to the dashboard

@@ -7,6 +7,7 @@ import { fillText, soloPlaceholder, type ParameterValue, type TemplateInspection
 import { useApply, useArmTrigger, usePreviewApply } from '../../../api/hooks';
 import { PackageText } from '../../components/PackageText';
 import { SecretOnce } from '../../components/SecretOnce';
+import { triggerName } from '../../components/trigger-name';
 import { ErrorPanel, Loading } from '../../components/Status';
 import { StepHeading, StepList } from '../../components/Steps';
 import { useDebounced } from '../../components/use-debounced';
@@ -79,14 +80,14 @@ function AppliedScreen({ receipt, sourceId }: { receipt: ApplyReceipt; sourceId:
       </p>
       {webhooks.map((id) =>
         secrets[id] ? (
-          <SecretOnce key={id} label={id} secret={secrets[id] ?? ''} />
+          <SecretOnce key={id} label={triggerName(id)} secret={secrets[id] ?? ''} />
         ) : (
           <div key={id} className="panel">
             <p>
-              The webhook trigger <code>{id}</code> needs a secret, made on this computer and shown to you once.
+              The webhook trigger <code>{triggerName(id)}</code> needs a secret, made on this computer and shown to you once.
             </p>
             <button type="button" className="button button-primary" disabled={arm.isPending} onClick={() => arm.mutate({ triggerId: id }, { onSuccess: (armed) => armed.webhookSecret && setSecrets((s) => ({ ...s, [id]: armed.webhookSecret ?? '' })) })}>
-              Make the secret for {id}
+              Make the secret for {triggerName(id)}
             </button>
           </div>
         ),
