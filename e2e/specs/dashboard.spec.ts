@@ -36,14 +36,14 @@ test('install, disarm, revoke, update keeps the revocation, uninstall', async ({
   await next(page);
   await expect(page.getByRole('listitem').filter({ hasText: 'first-monday' })).toContainText('Will be armed');
   await page.getByRole('button', { name: 'Install', exact: true }).click();
-  await expect(page.getByRole('status').filter({ hasText: 'Armed triggers: invoices/first-monday.' })).toBeVisible();
+  await expect(page.getByRole('status').filter({ hasText: 'Armed triggers: first-monday.' })).toBeVisible();
   await page.getByRole('button', { name: 'Go to the dashboard' }).click();
 
   // Armed, with its next fire time from the core's clock.
   const packages = page.getByRole('region', { name: 'Installed packages' });
   await expect(packages.getByRole('heading', { level: 3 })).toHaveText(['invoices 1.2.0']);
   // The trigger's own row, not the package card around it.
-  const trigger = packages.getByRole('listitem').filter({ hasText: 'first-monday (cron)' }).filter({ hasNotText: 'Publisher:' });
+  const trigger = packages.getByRole('listitem').filter({ hasText: 'first-monday (schedule)' }).filter({ hasNotText: 'Publisher:' });
   await expect(trigger).toContainText('Armed');
   await expect(trigger).toContainText(/first Monday/);
   await expect(trigger.locator('time')).toHaveAttribute('datetime', '2026-01-05T08:00:00.000Z');
@@ -71,7 +71,7 @@ test('install, disarm, revoke, update keeps the revocation, uninstall', async ({
   await expect(page.getByRole('heading', { level: 2, name: 'Step 1 of 5: What changed since the installed version' })).toBeVisible();
   await expect(main).toContainText('Version 1.2.0 is installed; this is version 1.3.0.');
   await expect(main).toContainText('This version asks for more than the installed one');
-  await expect(page.getByRole('list', { name: 'Changes' })).toContainText('Agent `invoice-clerk` asks for `file_list`');
+  await expect(page.getByRole('list', { name: 'Changes' })).toContainText('Agent invoice-clerk asks for file_list');
   await shot(page, 'update-1-what-changed');
   await axeCheck(page, 'update what changed');
 

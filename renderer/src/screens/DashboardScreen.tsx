@@ -21,6 +21,16 @@ function pinText(pin: AccessView['pin']): string {
     .join(', ');
 }
 
+/** A trigger's type in words (the store keeps the manifest's codes: `cron`, `file_watch`, …). */
+const TRIGGER_TYPE_WORDS: Record<TriggerView['type'], string> = {
+  cron: 'schedule',
+  schedule: 'schedule',
+  interval: 'repeating',
+  at: 'once',
+  file_watch: 'folder watch',
+  webhook: 'webhook',
+};
+
 const PERMISSION_WORDS: Record<AccessView['permission'], string> = { allow: 'Runs without asking', ask: 'Asks you first', deny: 'Not allowed' };
 
 function AccessRowView({ agent, access }: { agent: AgentView; access: AccessView }) {
@@ -29,7 +39,6 @@ function AccessRowView({ agent, access }: { agent: AgentView; access: AccessView
     <li className="row">
       <code><PackageText text={access.tool} /></code> <FamilyBadge family={access.family ?? 'unknown'} />{' '}
       <span className={`badge badge-${access.permission === 'allow' ? 'allow' : access.permission === 'ask' ? 'ask' : 'deny'}`}>{PERMISSION_WORDS[access.permission]}</span>
-      {access.pin ? <span className="small">Pinned: {pinText(access.pin)}</span> : null}
       <button
         type="button"
         className="button button-small"
@@ -39,6 +48,7 @@ function AccessRowView({ agent, access }: { agent: AgentView; access: AccessView
       >
         {access.granted ? 'Revoke' : 'Grant'}
       </button>
+      {access.pin ? <span className="small row-note">Pinned: {pinText(access.pin)}</span> : null}
       {set.isError ? <ErrorPanel error={set.error} title="The access was not changed" /> : null}
     </li>
   );
@@ -66,11 +76,11 @@ function TriggerRowView({ trigger }: { trigger: TriggerView }) {
   return (
     <li className="row row-block">
       <p>
-        <strong>{trigger.name}</strong> <span className="muted small">({trigger.type})</span>{' '}
+        <strong>{trigger.name}</strong> <span className="muted small">({TRIGGER_TYPE_WORDS[trigger.type] ?? trigger.type})</span>{' '}
         {trigger.armed ? <span className="badge badge-ask">Armed</span> : <span className="badge badge-neutral">Off</span>}
       </p>
       <p className="small">
-        {trigger.agentId !== null ? 'Starts this agent.' : <>Starts the workflow <code><PackageText text={trigger.target} /></code>.</>} <PackageText text={trigger.words} />
+        <PackageText text={trigger.words} />: {trigger.agentId !== null ? 'starts this agent.' : <>starts the workflow <code><PackageText text={trigger.target} /></code>.</>}
       </p>
       {trigger.armed && trigger.next[0] ? (
         <p className="small">
