@@ -35,10 +35,10 @@ import {
   type TriggerView,
   type WebhookSecretOnce,
 } from '../../shared/api';
-import { isSensitive, type ApolliaManifest, type TriggerEntry } from '../../shared/apollia-manifest';
+import { type ApolliaManifest, type TriggerEntry } from '../../shared/apollia-manifest';
 import { previewApply, type ApplyMachine, type ApplyPreview } from '../../shared/apply-preview';
 import { CONNECTION_TYPES, SECRET_NAMES, templateTool } from '../../shared/catalogues';
-import { accessFamily, offeredAccess, type ConsentDecision } from '../../shared/consent';
+import { accessFamily, grantedPermission, offeredAccess, type ConsentDecision } from '../../shared/consent';
 import { describeCron, describeInterval, nextCronTimes, nextIntervalTimes } from '../../shared/cron';
 import type { ApoDetails, ApoInspection, Inspection } from '../../shared/inspection';
 import { SDK_VERSION } from '../../shared/sdk';
@@ -286,8 +286,7 @@ export function createApi(deps: ApiDeps): CoreApiImplementation {
       const access: AccessView[] = agent.access.map((a) => ({
         tool: a.entry,
         family: a.family,
-        // Spec "[[mcp_servers]]": whether a call asks first is decided on the tool's action family.
-        permission: !a.granted ? 'deny' : a.family !== null && !isSensitive(a.family) ? 'allow' : 'ask',
+        permission: grantedPermission(a.family, a.granted),
         granted: a.granted,
         pin: null,
       }));
