@@ -356,6 +356,18 @@ describe('apply', () => {
     expect(existsSync(join(dataDir, 'staging'))).toBe(false);
   });
 
+  it('the same requestId with another body is refused and makes nothing more', async () => {
+    const { api, dataDir } = testApi();
+    const sourceId = await open(api, MARKET_MONITOR);
+    await previewed(api, sourceId);
+    expect((await api.apply({ sourceId, parameters, grants: [], requestId: 'once' })).ok).toBe(true);
+    const before = treeHash(dataDir);
+    const reused = await api.apply({ sourceId, parameters: { ...parameters, channel: 'C0999ZZZZ' }, grants: [], requestId: 'once' });
+    expect(reused.ok === false && reused.error.code).toBe('apply.request_reused');
+    expect(treeHash(dataDir)).toBe(before);
+    expect(Object.keys(state(dataDir).agents)).toHaveLength(1);
+  });
+
   it('a failing trigger step makes nothing: no agent, no files', async () => {
     const dataDir = tempDir();
     await testApi({ dataDir }).api.saveMcpServer({ name: 'slack', transport: 'stdio', command: 'slack-mcp' });

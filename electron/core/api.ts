@@ -550,8 +550,27 @@ export function createApi(deps: ApiDeps): CoreApiImplementation {
     return files;
   }
 
+  /** The apply body without its request id, in a canonical form (keys sorted), hashed. */
+  function applyFingerprint(request: ApiRequest<'apply'>): string {
+    const parameters = Object.fromEntries(Object.entries(request.parameters).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+    const body = JSON.stringify({ sourceId: request.sourceId, parameters, grants: [...request.grants].sort() });
+    return createHash('sha256').update(body).digest('hex');
+  }
+
+  /** The receipt of an earlier apply with this request id, if its body was the same; a different body is refused. */
+  function earlierApply(state: StoreState, request: ApiRequest<'apply'>, fingerprint: string): ApplyReceipt | undefined {
+    const earlier = own(state.applies, request.requestId);
+    if (!earlier) return undefined;
+    if (earlier.fingerprint !== undefined && earlier.fingerprint !== fingerprint) {
+      throw new Refusal('apply.request_reused', 'This apply request id was already used with other parameters or grants: nothing was made. Start the apply again.');
+    }
+    const { fingerprint: _kept, ...receipt } = earlier;
+    return receipt;
+  }
+
   async function apply(request: ApiRequest<'apply'>): Promise<ApplyReceipt> {
-    const first = own((await store.read()).applies, request.requestId);
+    const fingerprint = applyFingerprint(request);
+    const first = earlierApply(await store.read(), request, fingerprint);
     if (first) return first;
     // Apply copies from bytes checked now, and only if they are the ones the user was shown.
     const template = await templateOf(request.sourceId);
@@ -584,7 +603,7 @@ export function createApi(deps: ApiDeps): CoreApiImplementation {
       placed = true;
       const at = deps.now().toISOString();
       const outcome = await store.update((state) => {
-        const earlier = own(state.applies, request.requestId);
+        const earlier = earlierApply(state, request, fingerprint);
         if (earlier) return { result: { receipt: earlier, duplicate: true }, write: false };
         const manifest = details.manifest;
         const toolSettings: Record<string, ToolSettingRecord> = {};
@@ -617,7 +636,7 @@ export function createApi(deps: ApiDeps): CoreApiImplementation {
           triggerIds.push(id);
         }
         const receipt: ApplyReceipt = { agentId, displayName: previewed.displayName, createdAt: at, triggers: triggerIds, preview: previewed };
-        state.applies[request.requestId] = receipt;
+        state.applies[request.requestId] = { ...receipt, fingerprint };
         return { result: { receipt, duplicate: false } };
       });
       if (outcome.duplicate) await removeAndPrune(finalDir, deps.dataDir);

@@ -121,8 +121,12 @@ export interface StoreState {
   };
   /** Webhook secrets by ref: base64 of the sealed value. */
   webhookSecrets: Record<string, string>;
-  /** Applies by client request id: a second apply with the same id answers this and makes nothing. */
-  applies: Record<string, ApplyReceipt>;
+  /**
+   * Applies by client request id: a second apply with the same id and body answers this and makes
+   * nothing (template spec "Apply": Idempotency-Key). `fingerprint` is the SHA-256 of the body, so
+   * the same id with another body is refused rather than answered with a receipt it did not ask for.
+   */
+  applies: Record<string, ApplyReceipt & { fingerprint?: string }>;
   /** Damaged state files kept aside, shown on the dashboard. */
   damage: StoreDamage[];
 }
