@@ -24,6 +24,11 @@ const CONNECTION_WORDS: Record<string, string> = {
   none: 'No connection record',
 };
 
+/** Words that start a sentence, used mid-sentence. */
+function lowerFirst(words: string): string {
+  return words.charAt(0).toLowerCase() + words.slice(1);
+}
+
 function RiskIcon({ line }: { line: PluginRiskLine }) {
   if (line.level === 'sensitive') return <ShieldAlert aria-hidden="true" size={18} />;
   if (line.level === 'cannot') return <Ban aria-hidden="true" size={18} />;
@@ -318,7 +323,7 @@ export function PluginView({ inspection, displayName }: { inspection: Inspection
           </>
         ) : null}
         <p className="small muted">
-          Highest role floor: {roleFloorWords(summary.role_floor)}. Write tools: {summary.write_tools.length}. Capabilities that need approval: {summary.approval_capabilities.length}.
+          Highest role floor: {lowerFirst(roleFloorWords(summary.role_floor))}. Write tools: {summary.write_tools.length}. Capabilities that need approval: {summary.approval_capabilities.length}.
         </p>
       </section>
 
