@@ -116,4 +116,6 @@ test('install, disarm, revoke, update keeps the revocation, uninstall', async ({
   expect(afterUninstall.packages).toEqual({});
   expect(afterUninstall.agents).toEqual({});
   expect(afterUninstall.triggers).toEqual({});
+  await page.getByRole('button', { name: 'Open a package or a template' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Open a package' })).toBeVisible();
 });

@@ -8,6 +8,7 @@ import { PackageText } from '../components/PackageText';
 import { formatFireTime } from '../components/schedule';
 import { SecretOnce } from '../components/SecretOnce';
 import { ErrorPanel, Loading } from '../components/Status';
+import { useFlowStore } from '../stores/flow-store';
 
 function when(iso: string): string {
   const date = new Date(iso);
@@ -220,6 +221,7 @@ function PackageCard({ pkg }: { pkg: InstalledPackageView }) {
 /** What is installed here: packages, agents with their access and triggers, and any store damage. */
 export function DashboardScreen() {
   const dashboard = useDashboard();
+  const show = useFlowStore((s) => s.show);
   return (
     <div className="screen">
       <h1>Dashboard</h1>
@@ -239,6 +241,15 @@ export function DashboardScreen() {
                 ))}
               </ul>
             </section>
+          ) : null}
+          {dashboard.data.packages.length === 0 && dashboard.data.agents.length === 0 ? (
+            <p>
+              Nothing is installed on this computer yet.{' '}
+              <button type="button" className="link-button link-inline" onClick={() => show('open')}>
+                Open a package or a template
+              </button>{' '}
+              to get started.
+            </p>
           ) : null}
           <section aria-labelledby="packages-heading">
             <h2 id="packages-heading">Installed packages</h2>
