@@ -10,6 +10,8 @@ import { axeCheck, expect, shot, test } from '../support/app';
 test.use({ now: '2026-01-01T00:00:00Z' });
 
 async function snapshot(page: Page, name: string) {
+  // The preview is re-fetched as the form changes: shoot the settled screen, not "Updating…".
+  await expect(page.getByText('Updating…')).toHaveCount(0);
   await shot(page, name);
   await axeCheck(page, name);
 }

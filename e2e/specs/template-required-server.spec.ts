@@ -17,6 +17,8 @@ const ISSUE_TRIAGE = join(REPO_ROOT, 'e2e', 'fixtures', 'templates', 'issue-tria
 const BLOCKER = 'issue-triage needs the MCP server linear: save it in Settings → MCP servers first';
 
 async function snapshot(page: Page, name: string) {
+  // The preview is re-fetched as the form changes: shoot the settled screen, not "Updating…".
+  await expect(page.getByText('Updating…')).toHaveCount(0);
   await shot(page, name);
   await axeCheck(page, name);
 }
