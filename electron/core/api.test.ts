@@ -356,6 +356,21 @@ describe('apply', () => {
     expect(existsSync(join(dataDir, 'staging'))).toBe(false);
   });
 
+  it('under `approvals: ask` the dashboard says a granted tool still asks; under `never` it runs unasked', async () => {
+    const { api } = testApi();
+    const kyb = await open(api, new URL('../../resources/templates/kyb', import.meta.url).pathname);
+    await previewed(api, kyb, [], {});
+    expect((await api.apply({ sourceId: kyb, parameters: {}, grants: [], requestId: 'kyb' })).ok).toBe(true);
+    const monitor = await open(api, MARKET_MONITOR);
+    await previewed(api, monitor);
+    expect((await api.apply({ sourceId: monitor, parameters, grants: [], requestId: 'mm' })).ok).toBe(true);
+    const board = await api.dashboard();
+    if (!board.ok) throw new Error(board.error.message);
+    const permissionOf = (from: string, tool: string) => board.value.agents.find((a) => a.from === from)?.access.find((a) => a.tool === tool);
+    expect(permissionOf('kyb', 'web_search')).toMatchObject({ permission: 'ask', granted: true });
+    expect(permissionOf('market-monitor', 'web_search')).toMatchObject({ permission: 'allow', granted: true });
+  });
+
   it('the same requestId with another body is refused and makes nothing more', async () => {
     const { api, dataDir } = testApi();
     const sourceId = await open(api, MARKET_MONITOR);

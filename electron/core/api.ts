@@ -295,8 +295,14 @@ export function createApi(deps: ApiDeps): CoreApiImplementation {
         description: agent.description, archived: agent.archived, createdAt: agent.createdAt, access, triggers, model: agent.model, budgetPerRunUsd: null,
       };
     }
+    // Template spec, agent.md `approvals`: under `ask` the agent asks its person before any tool runs,
+    // granted or not; only under `never` does a granted (allowed) tool run unasked. Deny holds either way.
     const access: AccessView[] = Object.entries(agent.toolSettings).map(([tool, setting]) => ({
-      tool, family: setting.family, permission: setting.setting, granted: setting.setting === 'allow', pin: setting.pin,
+      tool,
+      family: setting.family,
+      permission: setting.setting === 'allow' && agent.approvals !== 'never' ? 'ask' : setting.setting,
+      granted: setting.setting === 'allow',
+      pin: setting.pin,
     }));
     return {
       id: agent.id, origin: 'template', from: agent.templateName, fromVersion: agent.templateVersion, displayName: agent.displayName,
