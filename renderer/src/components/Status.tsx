@@ -2,6 +2,7 @@ import { AlertTriangle, Loader2 } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { toApiError } from '../../api/bridge';
 import { PackageText } from './PackageText';
+import { ProblemList } from './ProblemList';
 
 /** A uniform loading line, announced politely to screen readers. */
 export function Loading({ label }: { label: string }) {
@@ -28,21 +29,7 @@ export function ErrorPanel({ error, title = 'Something went wrong', children }: 
           Where: <code><PackageText text={apiError.path} /></code>
         </p>
       ) : null}
-      {apiError.problems && apiError.problems.length > 0 ? (
-        <ul>
-          {apiError.problems.map((problem, i) => (
-            <li key={i}>
-              <PackageText text={problem.message} />
-              {problem.path ? (
-                <>
-                  {' '}
-                  (<code><PackageText text={problem.path} /></code>)
-                </>
-              ) : null}
-            </li>
-          ))}
-        </ul>
-      ) : null}
+      {apiError.problems && apiError.problems.length > 0 ? <ProblemList problems={apiError.problems} /> : null}
       <p className="muted small">Error code: {apiError.code}</p>
       {children}
     </section>

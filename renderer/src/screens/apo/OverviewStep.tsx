@@ -8,6 +8,7 @@ import { CopyButton } from '../../components/CopyButton';
 import { FamilyBadge } from '../../components/FamilyBadge';
 import { CodeText } from '../../components/CodeText';
 import { PackageText } from '../../components/PackageText';
+import { ProblemList } from '../../components/ProblemList';
 
 function RiskIcon({ line }: { line: RiskLine }) {
   if (line.level === 'sensitive') return <ShieldAlert aria-hidden="true" size={18} />;
@@ -105,19 +106,7 @@ export function OverviewStep({ inspection }: { inspection: ApoInspection }) {
       {inspection.warnings.length > 0 ? (
         <section aria-labelledby="warnings-heading" className="panel panel-warning">
           <h3 id="warnings-heading">Warnings</h3>
-          <ul>
-            {inspection.warnings.map((warning, i) => (
-              <li key={i}>
-                <PackageText text={warning.message} />
-                {warning.path ? (
-                  <>
-                    {' '}
-                    (<code><PackageText text={warning.path} /></code>)
-                  </>
-                ) : null}
-              </li>
-            ))}
-          </ul>
+          <ProblemList problems={inspection.warnings} />
         </section>
       ) : null}
     </div>

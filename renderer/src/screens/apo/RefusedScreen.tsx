@@ -2,12 +2,9 @@ import { OctagonX } from 'lucide-react';
 import type { Inspection } from '../../../../shared/inspection';
 import { CodeText } from '../../components/CodeText';
 import { PackageText } from '../../components/PackageText';
+import { pathAside, ProblemList } from '../../components/ProblemList';
 
 /** The field a problem is at, unless its message already names it. */
-function pathAside(message: string, path: string | undefined): string | null {
-  return path && !message.includes(path) ? path : null;
-}
-
 /** A refused package: what is wrong, in the spec's words, with paths; what the author must fix. Never blank. */
 export function RefusedScreen({ inspection, displayName }: { inspection: Inspection; displayName: string }) {
   const [first, ...others] = inspection.errors;
@@ -42,19 +39,7 @@ export function RefusedScreen({ inspection, displayName }: { inspection: Inspect
       {others.length > 0 ? (
         <section aria-labelledby="others-heading">
           <h2 id="others-heading">Other problems</h2>
-          <ul>
-            {others.map((problem, i) => (
-              <li key={i}>
-                <CodeText text={problem.message} />
-                {pathAside(problem.message, problem.path) ? (
-                  <>
-                    {' '}
-                    (<code><PackageText text={problem.path} /></code>)
-                  </>
-                ) : null}
-              </li>
-            ))}
-          </ul>
+          <ProblemList problems={others} />
         </section>
       ) : null}
       <section aria-labelledby="fix-heading">

@@ -13,7 +13,8 @@ import {
   type QueryProfileView,
 } from '../../../../shared/plugin-manifest';
 import { RefusedScreen } from '../apo/RefusedScreen';
-import { SafeText } from './SafeText';
+import { PackageText } from '../../components/PackageText';
+import { ProblemList } from '../../components/ProblemList';
 import './plugin-view.css';
 
 const CONNECTION_WORDS: Record<string, string> = {
@@ -63,7 +64,7 @@ function ToolRow({ tool }: { tool: PluginToolView }) {
     <li className="tool-row">
       <span className="tool-head">
         <code>
-          <SafeText text={tool.name} max={80} />
+          <PackageText text={tool.name} max={80} />
         </code>
         {tool.access_class === 'write' ? (
           <span className="badge badge-write">
@@ -88,7 +89,7 @@ function ToolRow({ tool }: { tool: PluginToolView }) {
       </span>
       {tool.description ? (
         <span className="small">
-          <SafeText text={tool.description} multiline max={300} />
+          <PackageText text={tool.description} multiline max={300} />
         </span>
       ) : (
         <span className="small muted">No description.</span>
@@ -102,7 +103,7 @@ function CapabilityCard({ capability, tools }: { capability: PluginCapabilityVie
   return (
     <li className="card" aria-labelledby={headingId}>
       <h3 id={headingId}>
-        <SafeText text={capability.name} max={80} />
+        <PackageText text={capability.name} max={80} />
         {capability.approval_required ? (
           <span className="badge badge-ask">
             <ShieldCheck aria-hidden="true" size={12} /> Needs approval each time
@@ -122,7 +123,7 @@ function CapabilityCard({ capability, tools }: { capability: PluginCapabilityVie
       </p>
       {capability.description ? (
         <p>
-          <SafeText text={capability.description} multiline max={400} />
+          <PackageText text={capability.description} multiline max={400} />
         </p>
       ) : null}
       {capability.routing_hints.length > 0 || capability.routing_examples.length > 0 ? (
@@ -130,14 +131,14 @@ function CapabilityCard({ capability, tools }: { capability: PluginCapabilityVie
           <summary>When the assistant picks it</summary>
           {capability.routing_hints.map((hint, i) => (
             <p key={`h${i}`} className="small">
-              <SafeText text={hint} multiline max={400} />
+              <PackageText text={hint} multiline max={400} />
             </p>
           ))}
           {capability.routing_examples.length > 0 ? (
             <ul className="small">
               {capability.routing_examples.map((example, i) => (
                 <li key={`e${i}`}>
-                  <SafeText text={example} max={200} />
+                  <PackageText text={example} max={200} />
                 </li>
               ))}
             </ul>
@@ -170,13 +171,13 @@ function QueryProfileText({ profile, datasets }: { profile: QueryProfileView; da
               .map((d) => (
                 <li key={d.name}>
                   <code>
-                    <SafeText text={d.name} max={80} />
+                    <PackageText text={d.name} max={80} />
                   </code>
                   : {d.pushdown!.operations.join(', ') || 'no operations'}
                   {d.pushdown!.aggregates.length > 0 ? (
                     <>
                       {' '}
-                      (aggregates: <SafeText text={d.pushdown!.aggregates.join(', ')} max={120} />)
+                      (aggregates: <PackageText text={d.pushdown!.aggregates.join(', ')} max={120} />)
                     </>
                   ) : null}
                 </li>
@@ -191,13 +192,13 @@ function QueryProfileText({ profile, datasets }: { profile: QueryProfileView; da
           {profile.datasets.length > 0 ? (
             <>
               {' '}
-              (datasets: <SafeText text={profile.datasets.join(', ')} />)
+              (datasets: <PackageText text={profile.datasets.join(', ')} />)
             </>
           ) : null}
           {profile.autoAdaptedTools.length > 0 ? (
             <>
               {' '}
-              (tools returning plain rows: <SafeText text={profile.autoAdaptedTools.join(', ')} />)
+              (tools returning plain rows: <PackageText text={profile.autoAdaptedTools.join(', ')} />)
             </>
           ) : null}
           .
@@ -206,7 +207,7 @@ function QueryProfileText({ profile, datasets }: { profile: QueryProfileView; da
     case 'opt_out':
       return (
         <p>
-          The plugin opts out of queries, saying: “<SafeText text={profile.rationale} multiline max={400} />”
+          The plugin opts out of queries, saying: “<PackageText text={profile.rationale} multiline max={400} />”
         </p>
       );
     case 'none':
@@ -219,7 +220,7 @@ function QueryProfileText({ profile, datasets }: { profile: QueryProfileView; da
  * credential shapes it needs, each capability with its approval gate and role floor, each tool
  * read or write and whether it is safe to repeat, its MCP exposure, and a plain-words risk summary.
  * This app shows plugins; it never installs or runs them. All package text goes through
- * shared/display-text.ts (SafeText and the text-safety report).
+ * shared/display-text.ts (PackageText and the text-safety report).
  */
 export function PluginView({ inspection, displayName }: { inspection: Inspection; displayName: string }) {
   if (!inspection.ok || inspection.details === null || inspection.summary === null) {
@@ -238,7 +239,7 @@ export function PluginView({ inspection, displayName }: { inspection: Inspection
   return (
     <div className="screen">
       <h1>
-        Plugin: <SafeText text={id.display_name} max={80} />
+        Plugin: <PackageText text={id.display_name} max={80} />
       </h1>
       <section className="panel shown-only" aria-label="This app only shows plugins">
         <Info aria-hidden="true" size={20} />
@@ -256,7 +257,7 @@ export function PluginView({ inspection, displayName }: { inspection: Inspection
           <ul>
             {textWarnings.map((warning, i) => (
               <li key={i}>
-                <SafeText text={warning.message} max={400} />
+                <PackageText text={warning.message} max={400} />
               </li>
             ))}
           </ul>
@@ -268,7 +269,7 @@ export function PluginView({ inspection, displayName }: { inspection: Inspection
         <dl className="facts facts-wide">
           <dt>Owner</dt>
           <dd>
-            <SafeText text={id.owner} max={120} />{' '}
+            <PackageText text={id.owner} max={120} />{' '}
             <span className="badge badge-warning-soft" title="Nothing is signed: anyone can write any owner name">
               <AlertTriangle aria-hidden="true" size={12} /> Unverified
             </span>
@@ -276,19 +277,19 @@ export function PluginView({ inspection, displayName }: { inspection: Inspection
           <dt>Name</dt>
           <dd>
             <code>
-              <SafeText text={id.name} max={80} />
+              <PackageText text={id.name} max={80} />
             </code>
           </dd>
           <dt>Version</dt>
           <dd>
-            <SafeText text={id.version} max={60} />
+            <PackageText text={id.version} max={60} />
           </dd>
           <dt>Homepage</dt>
           <dd>
             {id.homepage ? (
               <>
                 <code>
-                  <SafeText text={id.homepage} max={200} />
+                  <PackageText text={id.homepage} max={200} />
                 </code>{' '}
                 <span className="small muted">(not opened from here)</span>
               </>
@@ -297,7 +298,7 @@ export function PluginView({ inspection, displayName }: { inspection: Inspection
             )}
           </dd>
           <dt>What it does</dt>
-          <dd>{id.description ? <SafeText text={id.description} multiline max={600} /> : <span className="muted">The manifest gives no description.</span>}</dd>
+          <dd>{id.description ? <PackageText text={id.description} multiline max={600} /> : <span className="muted">The manifest gives no description.</span>}</dd>
         </dl>
       </section>
 
@@ -306,7 +307,7 @@ export function PluginView({ inspection, displayName }: { inspection: Inspection
         <ul className="risk-list">
           {can.map((line, i) => (
             <li key={i} className={`risk risk-${line.level}`}>
-              <RiskIcon line={line} /> <SafeText text={line.text} max={400} />
+              <RiskIcon line={line} /> <PackageText text={line.text} max={400} />
             </li>
           ))}
         </ul>
@@ -316,7 +317,7 @@ export function PluginView({ inspection, displayName }: { inspection: Inspection
             <ul className="risk-list">
               {cannot.map((line, i) => (
                 <li key={i} className="risk risk-cannot">
-                  <RiskIcon line={line} /> <SafeText text={line.text} max={400} />
+                  <RiskIcon line={line} /> <PackageText text={line.text} max={400} />
                 </li>
               ))}
             </ul>
@@ -338,7 +339,7 @@ export function PluginView({ inspection, displayName }: { inspection: Inspection
             {view.auth ? (
               <>
                 <code>
-                  <SafeText text={view.auth.type} max={80} />
+                  <PackageText text={view.auth.type} max={80} />
                 </code>{' '}
                 <span className="small muted">(from {view.auth.source === 'auth_shape' ? 'auth_shape' : 'the legacy auth.type'})</span>
               </>
@@ -354,7 +355,7 @@ export function PluginView({ inspection, displayName }: { inspection: Inspection
                   <span key={i}>
                     {i > 0 ? ', ' : ''}
                     <code>
-                      <SafeText text={scope} max={80} />
+                      <PackageText text={scope} max={80} />
                     </code>
                   </span>
                 ))}
@@ -368,7 +369,7 @@ export function PluginView({ inspection, displayName }: { inspection: Inspection
             ) : (
               <ul>
                 {view.connection_shapes.map((shape, i) => (
-                  <li key={i}>{CONNECTION_WORDS[shape] ?? <SafeText text={shape} max={60} />}</li>
+                  <li key={i}>{CONNECTION_WORDS[shape] ?? <PackageText text={shape} max={60} />}</li>
                 ))}
               </ul>
             )}
@@ -381,13 +382,13 @@ export function PluginView({ inspection, displayName }: { inspection: Inspection
               {view.profiles.map((profile) => (
                 <li key={profile.name} className="row row-block">
                   <strong>
-                    <SafeText text={profile.display_name ?? profile.name} max={80} />
+                    <PackageText text={profile.display_name ?? profile.name} max={80} />
                   </strong>
                   {profile.description ? (
                     <>
                       {' '}
                       <span className="small">
-                        <SafeText text={profile.description} max={200} />
+                        <PackageText text={profile.description} max={200} />
                       </span>
                     </>
                   ) : null}
@@ -399,12 +400,12 @@ export function PluginView({ inspection, displayName }: { inspection: Inspection
                           <span key={key}>
                             {i > 0 ? ', ' : ''}
                             <code>
-                              <SafeText text={key} max={60} />
+                              <PackageText text={key} max={60} />
                             </code>
                             {hint ? (
                               <>
                                 {' '}
-                                (<SafeText text={hint} max={120} />)
+                                (<PackageText text={hint} max={120} />)
                               </>
                             ) : null}
                           </span>
@@ -445,7 +446,7 @@ export function PluginView({ inspection, displayName }: { inspection: Inspection
               <>
                 {' '}
                 at host <code>
-                  <SafeText text={view.mcp.host} max={120} />
+                  <PackageText text={view.mcp.host} max={120} />
                 </code>
               </>
             ) : null}
@@ -459,12 +460,12 @@ export function PluginView({ inspection, displayName }: { inspection: Inspection
             <p>Its tools come from a remote MCP server, discovered when it runs. The URL is built from credentials and settings:</p>
             <p>
               <code>
-                <SafeText text={view.remote_mcp.url_template} max={300} />
+                <PackageText text={view.remote_mcp.url_template} max={300} />
               </code>
             </p>
             {view.remote_mcp.credential_keys.length > 0 ? (
               <p className="small">
-                Credentials filled into it: <SafeText text={view.remote_mcp.credential_keys.join(', ')} max={200} />
+                Credentials filled into it: <PackageText text={view.remote_mcp.credential_keys.join(', ')} max={200} />
               </p>
             ) : null}
           </>
@@ -483,7 +484,7 @@ export function PluginView({ inspection, displayName }: { inspection: Inspection
               <span key={resource.name}>
                 {i > 0 ? ', ' : ''}
                 <code>
-                  <SafeText text={resource.name} max={60} />
+                  <PackageText text={resource.name} max={60} />
                 </code>
               </span>
             ))}
@@ -494,22 +495,7 @@ export function PluginView({ inspection, displayName }: { inspection: Inspection
       {otherWarnings.length > 0 ? (
         <section aria-labelledby="plugin-warnings-heading" className="panel panel-warning">
           <h2 id="plugin-warnings-heading">Warnings from the check</h2>
-          <ul>
-            {otherWarnings.map((warning, i) => (
-              <li key={i}>
-                <SafeText text={warning.message} max={400} />
-                {warning.path ? (
-                  <>
-                    {' '}
-                    (<code>
-                      <SafeText text={warning.path} max={120} />
-                    </code>
-                    )
-                  </>
-                ) : null}
-              </li>
-            ))}
-          </ul>
+          <ProblemList problems={otherWarnings} />
         </section>
       ) : null}
     </div>
