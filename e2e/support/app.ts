@@ -37,7 +37,10 @@ const SCREENSHOTS = join(REPO_ROOT, 'e2e', 'screenshots');
 /** Saves a full-page screenshot as `e2e/screenshots/<name>.png`. */
 export async function shot(page: Page, name: string): Promise<void> {
   mkdirSync(SCREENSHOTS, { recursive: true });
-  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
+  // What changes on every run (a fresh webhook secret, a temp folder's random name) is masked, so a
+  // committed screenshot changes only when the screen does.
+  const volatile = [page.getByLabel(/^Webhook secret for /), page.locator('code').filter({ hasText: tmpdir() })];
+  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true, mask: volatile });
 }
 
 /** Runs axe on the page; fails on any serious or critical violation, naming each. */
