@@ -7,7 +7,9 @@
  * - when the built renderer (`out/renderer`, `npm run build`) and Debian's Chromium are present:
  *   the real consent form in headless Chromium through the e2e harness (`e2e/harness/server.ts`,
  *   the core Api over HTTP): time from "double-click" (`POST /test/open`) until the Overview's
- *   step heading is visible, and from "Next" until the Access step shows every access row. The
+ *   step heading is visible; from "Next" until the Access step shows (its first rows and counts);
+ *   from "Next" until every access row is shown (pressing the step's "Show all … access entries"
+ *   when it shows only the first rows); and how long unticking one box takes to paint. The
  *   `inspect` call's own time and answer size, and Chromium's script / layout / style totals, are
  *   printed beside them so a slow figure says where the time went.
  *
@@ -222,9 +224,27 @@ function atLeastCheckboxes(count: number): boolean {
   return page.document.querySelectorAll('input[type="checkbox"]').length >= count;
 }
 
+/** Unticks one access box and resolves after the next painted frame, in ms (self-contained). */
+async function untickOne(entryId: string): Promise<number> {
+  const page = globalThis as unknown as {
+    document: { getElementById(id: string): { click(): void; checked: boolean } | null };
+    performance: { now(): number };
+    requestAnimationFrame(callback: () => void): void;
+    setTimeout(callback: () => void, ms: number): void;
+  };
+  const box = page.document.getElementById(entryId);
+  if (!box) return NaN;
+  const started = page.performance.now();
+  box.click();
+  await new Promise<void>((resolve) => page.requestAnimationFrame(() => page.setTimeout(resolve, 0)));
+  return box.checked ? NaN : page.performance.now() - started;
+}
+
 interface UiSample {
   overviewMs: number;
+  accessShownMs: number;
   accessMs: number;
+  tickMs: number;
   inspectCallMs: number;
   inspectBytes: number;
   rows: number;
@@ -285,15 +305,21 @@ async function uiRows(apo: string): Promise<{ rows: Row[]; notes: string[] } | n
       const next = performance.now();
       await page.getByRole('button', { name: 'Next' }).click();
       await page.getByRole('heading', { level: 2, name: 'Step 2 of 4: What it asks to use' }).waitFor({ timeout: 120_000 });
-      // Every access row: one checkbox per entry the agent is offered.
+      await page.waitForFunction(atLeastCheckboxes, 1, { timeout: 120_000, polling: 16 });
+      const accessShownMs = performance.now() - next;
+      // Every access row: one checkbox per entry the agent is offered (all of them, once asked for).
+      if ((await page.evaluate(checkboxes)) < SCALE_TOOLS) await page.getByRole('button', { name: /^Show all [\d,]+ access entries/ }).click();
       await page.waitForFunction(atLeastCheckboxes, SCALE_TOOLS, { timeout: 120_000, polling: 16 });
       const accessMs = performance.now() - next;
       const rows = await page.evaluate(checkboxes);
+      const tickMs = await page.evaluate(untickOne, `access-operator-pkg:${PACKAGE_NAME}/${toolName(Math.floor(SCALE_TOOLS / 2))}`);
       const after = await metric();
       if (run > 0) {
         samples.push({
           overviewMs,
+          accessShownMs,
           accessMs,
+          tickMs,
           inspectCallMs,
           inspectBytes,
           rows,
@@ -309,7 +335,9 @@ async function uiRows(apo: string): Promise<{ rows: Row[]; notes: string[] } | n
     const min = (pick: (s: UiSample) => number) => Math.min(...samples.map(pick));
     const rows: Row[] = [
       { name: 'UI: open → Overview heading visible', ms: m((s) => s.overviewMs), minMs: min((s) => s.overviewMs), rssMb: null, outcome: `inspect call ${m((s) => s.inspectCallMs).toFixed(0)} ms, answer ${(m((s) => s.inspectBytes) / 1024).toFixed(0)} KiB` },
+      { name: 'UI: Next → Access step shown', ms: m((s) => s.accessShownMs), minMs: min((s) => s.accessShownMs), rssMb: null, outcome: 'heading and the first access row' },
       { name: 'UI: Next → Access step, every row shown', ms: m((s) => s.accessMs), minMs: min((s) => s.accessMs), rssMb: null, outcome: `${samples[0]?.rows ?? 0} checkboxes` },
+      { name: 'UI: untick one of them → painted', ms: m((s) => s.tickMs), minMs: min((s) => s.tickMs), rssMb: null, outcome: 'one access box, all rows shown' },
     ];
     const notes = [
       `Chromium, open → Access shown (median): script ${m((s) => s.scriptMs).toFixed(0)} ms, layout ${m((s) => s.layoutMs).toFixed(0)} ms, style recalc ${m((s) => s.styleMs).toFixed(0)} ms; JS heap ${m((s) => s.heapMb).toFixed(0)} MB`,

@@ -81,6 +81,9 @@ test('install, disarm, revoke, update keeps the revocation, uninstall', async ({
   // The earlier answer is kept: file_read stays unticked; the new entry is proposed.
   await expect(page.getByRole('checkbox', { name: /^file_read/ })).not.toBeChecked();
   await expect(page.getByRole('checkbox', { name: /^file_list/ })).toBeChecked();
+  // What this version adds is marked; what the installed one offered is not.
+  await expect(page.getByRole('listitem').filter({ has: page.getByRole('checkbox', { name: /^file_list/ }) })).toContainText('New in this version');
+  await expect(page.getByRole('listitem').filter({ has: page.getByRole('checkbox', { name: /^file_read/ }) })).not.toContainText('New in this version');
   await shot(page, 'update-3-access');
   await next(page);
   await next(page);

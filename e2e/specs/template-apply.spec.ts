@@ -42,6 +42,8 @@ test('market-monitor: pattern error, missing server resolved in Settings, pins, 
   const slack = page.getByRole('article', { name: 'slack Missing' });
   await expect(slack).toContainText('Pinned: slack_send_message can post only to channel_id C0123ABCD');
   await expect(slack.getByRole('switch', { name: 'Allow slack_send_message without asking' })).toBeDisabled();
+  // Apply skips a server that is not saved: its tool's badge says so, not "Asks you first".
+  await expect(slack.getByRole('listitem').filter({ hasText: 'slack_send_message' }).locator('.badge')).toHaveText('Skipped: no server saved');
   await snapshot(page, 'template-3-access-missing-server');
 
   // Save the slack server in Settings, then come back to the same form.
@@ -56,7 +58,11 @@ test('market-monitor: pattern error, missing server resolved in Settings, pins, 
   await expect(page.getByRole('heading', { level: 2, name: 'Step 3 of 5: What it may use' })).toBeVisible();
   const grant = page.getByRole('switch', { name: 'Allow slack_send_message without asking' });
   await expect(grant).toBeEnabled();
+  // The badge says what the tool will do after apply, given the switch beside it.
+  const grantBadge = page.getByRole('article', { name: 'slack Saved on this computer' }).getByRole('listitem').filter({ has: grant }).locator('.badge');
+  await expect(grantBadge).toHaveText('Asks you first');
   await grant.check();
+  await expect(grantBadge).toHaveText('Runs without asking, held by its pin');
   await snapshot(page, 'template-3-access-granted');
 
   await page.getByRole('button', { name: 'Next' }).click();

@@ -1,20 +1,164 @@
 import { AlertTriangle, CheckCircle2, XCircle } from 'lucide-react';
+import { memo, useId, useMemo, useState } from 'react';
+import type { AgentEntry, ApolliaManifest, ToolEntry, WorkflowEntry } from '../../../../shared/apollia-manifest';
+import { isSensitive } from '../../../../shared/apollia-manifest';
 import type { ApoInspection } from '../../../../shared/inspection';
 import { CONNECTION_TYPES } from '../../../../shared/catalogues';
+import { FAMILY_LABELS } from '../../../../shared/risk-summary';
 import { isPinnedRequirement, mcpCommandLine } from '../../../../shared/risk-summary';
+import type { UpdateDiff } from '../../../../shared/update-diff';
 import { useSettings } from '../../../api/hooks';
 import { AskBadge, FamilyBadge } from '../../components/FamilyBadge';
 import { PackageText } from '../../components/PackageText';
-import { useConsentDraft, useConsentStore } from '../../stores/consent-store';
-import { accessRow } from './access';
+import { useConsentStore } from '../../stores/consent-store';
+import { accessClassifier, accessMarks, type AccessMark, type AccessRow } from './access';
+import { countOf, FamilyTag, UpdateMark } from './FamilyTag';
+import { accessCounts, accessCountsText, FIRST_ROWS, firstRows, ShowAll } from './long-list';
 
-/** Step 2: agents and their default access (each untickable), tools, connections, MCP servers, pip. */
-export function AccessStep({ inspection, sourceId }: { inspection: ApoInspection; sourceId: string }) {
-  const manifest = inspection.details?.manifest;
-  const draft = useConsentDraft(sourceId);
+/** One access entry: its box, what it is, an update's mark, its family and whether it asks. Memoised: a tick redraws one row. */
+const AccessEntryRow = memo(function AccessEntryRow({ sourceId, agentId, row, kept, mark }: { sourceId: string; agentId: string; row: AccessRow; kept: boolean; mark: AccessMark | undefined }) {
   const setAccess = useConsentStore((s) => s.setAccess);
+  const id = `access-${agentId}-${row.entry}`;
+  return (
+    <li className="row access-row">
+      <input id={id} type="checkbox" checked={kept} onChange={(event) => setAccess(sourceId, agentId, row.entry, event.target.checked)} />
+      <label htmlFor={id}>
+        <code>
+          <PackageText text={row.entry} />
+        </code>
+        <span className="small muted block">
+          <PackageText text={row.what} />
+        </span>
+      </label>
+      <UpdateMark mark={mark} />
+      <FamilyTag family={row.family} />
+      {kept ? <AskBadge asks={row.asks} /> : <span className="badge badge-deny">Not allowed</span>}
+    </li>
+  );
+});
+
+/**
+ * An agent's default access, each entry untickable. A long list shows its counts and its first
+ * rows (an update's new ones first), the rest one press away; it alone follows the person's ticks.
+ */
+function AgentAccess({ agent, classify, diff, sourceId }: { agent: AgentEntry; classify: (entry: string) => AccessRow; diff: UpdateDiff | null; sourceId: string }) {
+  const entries = agent.defaults?.access;
+  const rows = useMemo(() => (entries ?? []).map(classify), [entries, classify]);
+  const marks = useMemo(() => accessMarks(diff, agent.id), [diff, agent.id]);
+  const answers = useConsentStore((s) => s.drafts[sourceId]?.access[agent.id]);
+  const [all, setAll] = useState(false);
+  const listId = useId();
+  const shown = useMemo(() => (all ? rows : firstRows(rows, (row) => marks.has(row.entry))), [all, rows, marks]);
+  const kept = (entry: string) => answers?.[entry] ?? true;
+  const long = shown.length < rows.length || all;
+  return (
+    <fieldset className="access-table">
+      <legend>
+        What <PackageText text={agent.name} /> may use (untick anything you do not want to allow)
+      </legend>
+      {long ? (
+        <p className="small access-counts">
+          {accessCountsText(accessCounts(rows, kept))}
+          {marks.size > 0 ? ` ${marks.size.toLocaleString('en-US')} new or changed in this version${all ? '' : ', shown first'}.` : ''}
+        </p>
+      ) : null}
+      <ul className={rows.length > FIRST_ROWS ? 'rows rows-long' : 'rows'} id={listId}>
+        {shown.map((row) => (
+          <AccessEntryRow key={row.entry} sourceId={sourceId} agentId={agent.id} row={row} kept={kept(row.entry)} mark={marks.get(row.entry)} />
+        ))}
+      </ul>
+      <ShowAll total={rows.length} expanded={all} onToggle={() => setAll(!all)} controls={listId} what="access entries" />
+    </fieldset>
+  );
+}
+
+type Capability = { kind: 'Tool'; item: ToolEntry } | { kind: 'Workflow'; item: WorkflowEntry };
+
+/** One tool or workflow of the package. Memoised: showing more rows draws only the new ones. */
+const CapabilityRow = memo(function CapabilityRow({ capability, mark }: { capability: Capability; mark: AccessMark | undefined }) {
+  const { kind, item } = capability;
+  return (
+    <li className="row row-block access-row">
+      <p>
+        <strong>{kind}</strong> <code><PackageText text={item.name} /></code> <UpdateMark mark={mark} /> <FamilyTag family={item.action} />
+      </p>
+      <p className="small">
+        <PackageText text={item.description} />
+      </p>
+      {capability.kind === 'Workflow' && capability.item.steps && capability.item.steps.length > 0 ? (
+        <p className="small">
+          Steps: <PackageText text={capability.item.steps.join(' → ')} />
+        </p>
+      ) : null}
+      <p className="small muted">
+        Code: <code><PackageText text={item.module} /></code>
+      </p>
+    </li>
+  );
+});
+
+/** The marks an update puts on the package's tools and workflows: new ones, and those whose family changed. */
+function capabilityMarks(diff: UpdateDiff | null): Map<string, AccessMark> {
+  const marks = new Map<string, AccessMark>();
+  if (!diff) return marks;
+  for (const [kind, part] of [['Tool', diff.tools], ['Workflow', diff.workflows]] as const) {
+    for (const name of part.added) marks.set(`${kind}:${name}`, { kind: 'new' });
+    for (const change of part.familyChanged) marks.set(`${kind}:${change.name}`, { kind: 'changed', from: change.from, to: change.to });
+  }
+  return marks;
+}
+
+/** Tools and workflows: a long list shows how many of each family, and its first rows. */
+const CapabilitiesSection = memo(function CapabilitiesSection({ manifest, diff }: { manifest: ApolliaManifest; diff: UpdateDiff | null }) {
+  const items = useMemo<Capability[]>(
+    () => [...(manifest.tools ?? []).map((item): Capability => ({ kind: 'Tool', item })), ...(manifest.workflows ?? []).map((item): Capability => ({ kind: 'Workflow', item }))],
+    [manifest],
+  );
+  const marks = useMemo(() => capabilityMarks(diff), [diff]);
+  const [all, setAll] = useState(false);
+  const listId = useId();
+  const key = (c: Capability) => `${c.kind}:${c.item.name}`;
+  const shown = useMemo(() => (all ? items : firstRows(items, (c) => marks.has(key(c)))), [all, items, marks]);
+  const tools = manifest.tools?.length ?? 0;
+  const workflows = manifest.workflows?.length ?? 0;
+  const what = workflows === 0 ? 'tools' : tools === 0 ? 'workflows' : 'tools and workflows';
+  const families = useMemo(() => {
+    const counts = new Map<keyof typeof FAMILY_LABELS, number>();
+    for (const { item } of items) counts.set(item.action, (counts.get(item.action) ?? 0) + 1);
+    return [...counts].sort(([a], [b]) => Number(isSensitive(b)) - Number(isSensitive(a)));
+  }, [items]);
+  const sensitive = families.reduce((sum, [family, count]) => sum + (isSensitive(family) ? count : 0), 0);
+  return (
+    <section aria-labelledby="tools-heading">
+      <h3 id="tools-heading">Tools and workflows (Python code in the package)</h3>
+      {items.length === 0 ? <p className="muted">None.</p> : null}
+      {shown.length < items.length || all ? (
+        <p className="small access-counts">
+          {countOf(tools, 'tool', 'tools')} and {countOf(workflows, 'workflow', 'workflows')}; {sensitive.toLocaleString('en-US')} sensitive:{' '}
+          {families.map(([family, count]) => `${count.toLocaleString('en-US')} ${FAMILY_LABELS[family].toLowerCase()}`).join(', ')}.
+          {marks.size > 0 ? ` ${marks.size.toLocaleString('en-US')} new or changed in this version${all ? '' : ', shown first'}.` : ''}
+        </p>
+      ) : null}
+      <ul className={items.length > FIRST_ROWS ? 'rows rows-long' : 'rows'} id={listId}>
+        {shown.map((capability) => (
+          <CapabilityRow key={key(capability)} capability={capability} mark={marks.get(key(capability))} />
+        ))}
+      </ul>
+      <ShowAll total={items.length} expanded={all} onToggle={() => setAll(!all)} controls={listId} what={what} />
+    </section>
+  );
+});
+
+/**
+ * Step 2: agents and their default access (each untickable), tools, connections, MCP servers, pip.
+ * Memoised and not subscribed to the draft: a tick redraws its agent's list, not the step.
+ */
+export const AccessStep = memo(function AccessStep({ inspection, sourceId }: { inspection: ApoInspection & { updateDiff?: UpdateDiff | null }; sourceId: string }) {
+  const manifest = inspection.details?.manifest;
+  const diff = inspection.updateDiff ?? null;
   const settings = useSettings();
-  if (!manifest) return null;
+  const classify = useMemo(() => (manifest ? accessClassifier(manifest) : null), [manifest]);
+  if (!manifest || !classify) return null;
   const connectionAvailable = (type: string) => settings.data?.connections.find((c) => c.type === type)?.available;
 
   return (
@@ -27,7 +171,8 @@ export function AccessStep({ inspection, sourceId }: { inspection: ApoInspection
           return (
             <article key={agent.id} className="card card-wide" aria-labelledby={`agent-${agent.id}`}>
               <h4 id={`agent-${agent.id}`}>
-                <PackageText text={agent.name} /> <span className="muted small">({agent.id})</span>
+                <PackageText text={agent.name} /> <span className="muted small">({agent.id})</span>{' '}
+                {diff?.agents.added.includes(agent.id) ? <UpdateMark mark={{ kind: 'new' }} /> : null}
               </h4>
               <p>
                 <strong>Mission:</strong> <PackageText text={agent.mission} />
@@ -47,31 +192,7 @@ export function AccessStep({ inspection, sourceId }: { inspection: ApoInspection
               {entries.length === 0 ? (
                 <p className="muted">It asks for no tools: it can only answer in words.</p>
               ) : (
-                <fieldset className="access-table">
-                  <legend>
-                    What <PackageText text={agent.name} /> may use (untick anything you do not want to allow)
-                  </legend>
-                  <ul className="rows">
-                    {entries.map((entry) => {
-                      const row = accessRow(entry, manifest);
-                      const kept = draft.access[agent.id]?.[entry] ?? true;
-                      const id = `access-${agent.id}-${entry}`;
-                      return (
-                        <li key={entry} className="row">
-                          <input id={id} type="checkbox" checked={kept} onChange={(event) => setAccess(sourceId, agent.id, entry, event.target.checked)} />
-                          <label htmlFor={id}>
-                            <code><PackageText text={entry} /></code>
-                            <span className="small muted block">
-                              <PackageText text={row.what} />
-                            </span>
-                          </label>
-                          <FamilyBadge family={row.family} />
-                          {kept ? <AskBadge asks={row.asks} /> : <span className="badge badge-deny">Not allowed</span>}
-                        </li>
-                      );
-                    })}
-                  </ul>
-                </fieldset>
+                <AgentAccess agent={agent} classify={classify} diff={diff} sourceId={sourceId} />
               )}
               <dl className="facts small">
                 {agent.defaults?.autonomy ? (
@@ -110,43 +231,7 @@ export function AccessStep({ inspection, sourceId }: { inspection: ApoInspection
         })}
       </section>
 
-      <section aria-labelledby="tools-heading">
-        <h3 id="tools-heading">Tools and workflows (Python code in the package)</h3>
-        {(manifest.tools ?? []).length + (manifest.workflows ?? []).length === 0 ? <p className="muted">None.</p> : null}
-        <ul className="rows">
-          {(manifest.tools ?? []).map((tool) => (
-            <li key={`t-${tool.name}`} className="row row-block">
-              <p>
-                <strong>Tool</strong> <code><PackageText text={tool.name} /></code> <FamilyBadge family={tool.action} />
-              </p>
-              <p className="small">
-                <PackageText text={tool.description} />
-              </p>
-              <p className="small muted">
-                Code: <code><PackageText text={tool.module} /></code>
-              </p>
-            </li>
-          ))}
-          {(manifest.workflows ?? []).map((workflow) => (
-            <li key={`w-${workflow.name}`} className="row row-block">
-              <p>
-                <strong>Workflow</strong> <code><PackageText text={workflow.name} /></code> <FamilyBadge family={workflow.action} />
-              </p>
-              <p className="small">
-                <PackageText text={workflow.description} />
-              </p>
-              {workflow.steps && workflow.steps.length > 0 ? (
-                <p className="small">
-                  Steps: <PackageText text={workflow.steps.join(' → ')} />
-                </p>
-              ) : null}
-              <p className="small muted">
-                Code: <code><PackageText text={workflow.module} /></code>
-              </p>
-            </li>
-          ))}
-        </ul>
-      </section>
+      <CapabilitiesSection manifest={manifest} diff={diff} />
 
       <section aria-labelledby="connections-heading">
         <h3 id="connections-heading">Connections it needs</h3>
@@ -236,4 +321,4 @@ export function AccessStep({ inspection, sourceId }: { inspection: ApoInspection
       </section>
     </div>
   );
-}
+});

@@ -1,14 +1,54 @@
+import { memo, useId, useMemo, useState } from 'react';
+import type { AgentEntry } from '../../../../shared/apollia-manifest';
 import type { ApoInspection } from '../../../../shared/inspection';
-import { AskBadge, FamilyBadge } from '../../components/FamilyBadge';
+import { AskBadge } from '../../components/FamilyBadge';
 import { PackageText } from '../../components/PackageText';
 import { useConsentDraft } from '../../stores/consent-store';
-import { accessRow } from './access';
+import { accessClassifier, type AccessRow } from './access';
+import { FamilyTag } from './FamilyTag';
+import { accessCounts, accessCountsText, FIRST_ROWS, firstRows, ShowAll } from './long-list';
+
+const ReviewRow = memo(function ReviewRow({ row, kept }: { row: AccessRow; kept: boolean }) {
+  return (
+    <li className="row access-row">
+      <code><PackageText text={row.entry} /></code> <FamilyTag family={row.family} /> {kept ? <AskBadge asks={row.asks} /> : <span className="badge badge-deny">Not allowed</span>}
+    </li>
+  );
+});
+
+/** An agent's access as decided; a long list shows its counts and its first rows, the unticked ones first. */
+function ReviewAgentAccess({ agent, classify, answers }: { agent: AgentEntry; classify: (entry: string) => AccessRow; answers: Record<string, boolean> | undefined }) {
+  const entries = agent.defaults?.access;
+  const rows = useMemo(() => (entries ?? []).map(classify), [entries, classify]);
+  const [all, setAll] = useState(false);
+  const listId = useId();
+  const kept = (entry: string) => answers?.[entry] ?? true;
+  const shown = all ? rows : firstRows(rows, (row) => !kept(row.entry));
+  return (
+    <>
+      {rows.length === 0 ? <p className="muted small">No tools.</p> : null}
+      {rows.length > FIRST_ROWS ? (
+        <p className="small access-counts">
+          {accessCountsText(accessCounts(rows, kept))}
+          {all ? '' : ' Those not allowed are shown first.'}
+        </p>
+      ) : null}
+      <ul className={rows.length > FIRST_ROWS ? 'rows rows-long' : 'rows'} id={listId}>
+        {shown.map((row) => (
+          <ReviewRow key={row.entry} row={row} kept={kept(row.entry)} />
+        ))}
+      </ul>
+      <ShowAll total={rows.length} expanded={all} onToggle={() => setAll(!all)} controls={listId} what="access entries" />
+    </>
+  );
+}
 
 /** Step 4: everything decided, in one view. */
 export function ReviewStep({ inspection, sourceId }: { inspection: ApoInspection; sourceId: string }) {
   const manifest = inspection.details?.manifest;
   const draft = useConsentDraft(sourceId);
-  if (!manifest) return null;
+  const classify = useMemo(() => (manifest ? accessClassifier(manifest) : null), [manifest]);
+  if (!manifest || !classify) return null;
   const triggers = manifest.triggers ?? [];
   return (
     <div className="step-body">
@@ -18,28 +58,14 @@ export function ReviewStep({ inspection, sourceId }: { inspection: ApoInspection
       <section aria-labelledby="review-access">
         <h3 id="review-access">Access you allow</h3>
         {(manifest.agents ?? []).length === 0 ? <p className="muted">No agents.</p> : null}
-        {(manifest.agents ?? []).map((agent) => {
-          const entries = agent.defaults?.access ?? [];
-          return (
-            <div key={agent.id}>
-              <h4>
-                <PackageText text={agent.name} />
-              </h4>
-              {entries.length === 0 ? <p className="muted small">No tools.</p> : null}
-              <ul className="rows">
-                {entries.map((entry) => {
-                  const row = accessRow(entry, manifest);
-                  const kept = draft.access[agent.id]?.[entry] ?? true;
-                  return (
-                    <li key={entry} className="row">
-                      <code><PackageText text={entry} /></code> <FamilyBadge family={row.family} /> {kept ? <AskBadge asks={row.asks} /> : <span className="badge badge-deny">Not allowed</span>}
-                    </li>
-                  );
-                })}
-              </ul>
-            </div>
-          );
-        })}
+        {(manifest.agents ?? []).map((agent) => (
+          <div key={agent.id}>
+            <h4>
+              <PackageText text={agent.name} />
+            </h4>
+            <ReviewAgentAccess agent={agent} classify={classify} answers={draft.access[agent.id]} />
+          </div>
+        ))}
       </section>
       <section aria-labelledby="review-triggers">
         <h3 id="review-triggers">Triggers</h3>

@@ -1,11 +1,13 @@
 import { FolderOpen, KeyRound } from 'lucide-react';
 import type { ApoInspection } from '../../../../shared/inspection';
+import type { UpdateDiff } from '../../../../shared/update-diff';
 import { usePickWatchFolder } from '../../../api/hooks';
 import { PackageText } from '../../components/PackageText';
 import { ScheduleText } from '../../components/ScheduleText';
 import { apoSchedule } from '../../components/schedule';
 import { ErrorPanel } from '../../components/Status';
 import { useConsentDraft, useConsentStore } from '../../stores/consent-store';
+import { UpdateMark } from './FamilyTag';
 
 /** The agent or workflow a trigger starts, named for people. */
 export function targetName(inspection: ApoInspection, target: string): string {
@@ -15,9 +17,13 @@ export function targetName(inspection: ApoInspection, target: string): string {
   return `the workflow ${target}`;
 }
 
-/** Step 3: each proposed trigger, off unless armed; a file_watch needs a folder, a webhook gets a secret. */
-export function TriggersStep({ inspection, sourceId }: { inspection: ApoInspection; sourceId: string }) {
+/**
+ * Step 3: each proposed trigger, off unless armed; a file_watch needs a folder, a webhook gets a
+ * secret. For an update, a new or changed trigger is marked (and is off: the diff never arms it).
+ */
+export function TriggersStep({ inspection, sourceId }: { inspection: ApoInspection & { updateDiff?: UpdateDiff | null }; sourceId: string }) {
   const manifest = inspection.details?.manifest;
+  const diff = inspection.updateDiff ?? null;
   const draft = useConsentDraft(sourceId);
   const setTrigger = useConsentStore((s) => s.setTrigger);
   const pick = usePickWatchFolder();
@@ -43,6 +49,17 @@ export function TriggersStep({ inspection, sourceId }: { inspection: ApoInspecti
             <li key={trigger.id} className="row row-block card">
               <h3 className="h4">
                 Trigger <code><PackageText text={trigger.id} /></code>
+                {diff?.triggers.added.includes(trigger.id) ? (
+                  <>
+                    {' '}
+                    <UpdateMark mark={{ kind: 'new' }} />
+                  </>
+                ) : diff?.triggers.changed.includes(trigger.id) ? (
+                  <>
+                    {' '}
+                    <span className="badge badge-changed">Changed: arm it again if you want it</span>
+                  </>
+                ) : null}
               </h3>
               <p>
                 Starts <PackageText text={targetName(inspection, trigger.target)} />

@@ -4,7 +4,9 @@ import { parse } from 'smol-toml';
 import { describe, expect, it } from 'vitest';
 import { INVOICES_DIR } from '../../../../test/helpers/pack';
 import type { ApolliaManifest } from '../../../../shared/apollia-manifest';
-import { accessRow } from './access';
+import { accessFamily, asksFirst, proposedConsent } from '../../../../shared/consent';
+import { diffUpdate } from '../../../../shared/update-diff';
+import { accessClassifier, accessMarks, accessRow } from './access';
 
 const manifest = parse(readFileSync(join(INVOICES_DIR, 'apollia.toml'), 'utf8')) as unknown as ApolliaManifest;
 
@@ -18,5 +20,58 @@ describe('the Access step rows of the complete example', () => {
   it('a read-only native tool runs unasked; a name the app does not know asks', () => {
     expect(accessRow('web_search', manifest)).toMatchObject({ kind: 'native', family: 'read', asks: false });
     expect(accessRow('teleport', manifest)).toMatchObject({ kind: 'unknown', family: 'unknown', asks: true });
+  });
+});
+
+describe('accessClassifier: one lookup per manifest, the same answers as the store', () => {
+  const big: ApolliaManifest = {
+    ...manifest,
+    tools: [
+      ...(manifest.tools ?? []),
+      { name: 'dup', module: 'tools/dup.py', description: 'first', action: 'read' },
+      { name: 'dup', module: 'tools/dup2.py', description: 'second', action: 'send_external' },
+      ...Array.from({ length: 50 }, (_, i) => ({ name: `t${i}`, module: `tools/t${i}.py`, description: `tool ${i}`, action: (['read', 'write_or_delete'] as const)[i % 2] ?? 'read' })),
+    ],
+  };
+  const entries = [
+    'file_read', 'web_search', 'teleport', 'mcp:ledger/lookup', 'agent:invoice-clerk', 'agent:nobody',
+    'pkg:invoices/extract_totals', 'pkg:invoices/dup', 'pkg:invoices/t7', 'pkg:invoices/t8', 'pkg:invoices/missing', 'pkg:other/t7', 'pkg:invoices/t7/x',
+    'workflow:invoices/monthly-reminders', 'workflow:invoices/none', 'workflow:other/monthly-reminders',
+  ];
+
+  it('gives each entry the family accessFamily records, and asks first by asksFirst', () => {
+    const classify = accessClassifier(big);
+    for (const entry of entries) {
+      const family = accessFamily(big, entry);
+      expect(classify(entry), entry).toMatchObject({ entry, family: family ?? 'unknown', asks: asksFirst(family) });
+    }
+  });
+
+  it('takes the first tool of a duplicated name, as a scan does', () => {
+    expect(accessClassifier(big)('pkg:invoices/dup')).toMatchObject({ kind: 'pkg', what: "This package's tool dup: first", family: 'read', asks: false });
+    expect(accessClassifier(big)('pkg:invoices/t7')).toMatchObject({ what: "This package's tool t7: tool 7", family: 'write_or_delete', asks: true });
+    expect(accessClassifier(big)('pkg:other/t7')).toMatchObject({ what: 'Tool t7 of package other', family: 'unknown', asks: true });
+  });
+});
+
+describe('accessMarks: what an update adds or changes', () => {
+  const after: ApolliaManifest = {
+    ...manifest,
+    tools: (manifest.tools ?? []).map((tool) => (tool.name === 'extract_totals' ? { ...tool, action: 'send_external' as const } : tool)),
+    agents: (manifest.agents ?? []).map((agent) => ({ ...agent, defaults: { ...agent.defaults, access: [...(agent.defaults?.access ?? []), 'file_list'] } })),
+  };
+  const clerk = manifest.agents?.[0]?.id ?? '';
+
+  it('marks the new entry new and the entry whose tool changed family changed; kept entries unmarked', () => {
+    const diff = diffUpdate(manifest, proposedConsent(manifest), after);
+    const marks = accessMarks(diff, clerk);
+    expect(Object.fromEntries(marks)).toEqual({
+      file_list: { kind: 'new' },
+      'pkg:invoices/extract_totals': { kind: 'changed', from: 'read_personal', to: 'send_external' },
+    });
+  });
+
+  it('marks nothing for a fresh install', () => {
+    expect(accessMarks(null, clerk).size).toBe(0);
   });
 });

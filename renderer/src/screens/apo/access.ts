@@ -7,9 +7,10 @@
  * and a tool whose family this app cannot know before it runs (an MCP tool, an unknown name, another
  * agent) asks first too, because nothing proves it only reads.
  */
-import type { ActionFamily, ApolliaManifest } from '../../../../shared/apollia-manifest';
+import type { ActionFamily, AgentEntry, ApolliaManifest, ToolEntry, WorkflowEntry } from '../../../../shared/apollia-manifest';
 import { apolliaNativeTool } from '../../../../shared/catalogues';
 import { accessFamily, asksFirst } from '../../../../shared/consent';
+import type { UpdateDiff } from '../../../../shared/update-diff';
 
 export interface AccessRow {
   entry: string;
@@ -20,31 +21,95 @@ export interface AccessRow {
   asks: boolean;
 }
 
-/** Classifies one default access entry of `manifest`. */
+/** The first item of each name: what `Array.find` by name would answer, in one lookup. */
+function byName<T>(items: T[] | undefined, key: (item: T) => string): Map<string, T> {
+  const map = new Map<string, T>();
+  for (const item of items ?? []) if (!map.has(key(item))) map.set(key(item), item);
+  return map;
+}
+
+/**
+ * A classifier of `manifest`'s access entries, its lookups built once (a manifest may describe
+ * thousands of tools; a scan per entry is quadratic). Each family still comes from the store's own
+ * `accessFamily`, handed a manifest narrowed to the one tool or workflow the entry names, so the
+ * form and the store agree.
+ */
+export function accessClassifier(manifest: ApolliaManifest): (entry: string) => AccessRow {
+  const tools = byName<ToolEntry>(manifest.tools, (t) => t.name);
+  const workflows = byName<WorkflowEntry>(manifest.workflows, (w) => w.name);
+  const agents = byName<AgentEntry>(manifest.agents, (a) => a.id);
+  const own = (pkg: string) => pkg === manifest.package.name;
+
+  return (entry: string): AccessRow => {
+    let what: string;
+    let kind: AccessRow['kind'];
+    if (entry.startsWith('mcp:')) {
+      const [server = '', name = ''] = entry.slice(4).split('/');
+      kind = 'mcp';
+      what = `Tool ${name} of the MCP server ${server}`;
+    } else if (entry.startsWith('pkg:')) {
+      const [pkg = '', name = ''] = entry.slice(4).split('/');
+      const tool = own(pkg) ? tools.get(name) : undefined;
+      kind = 'pkg';
+      what = tool ? `This package's tool ${name}: ${tool.description}` : `Tool ${name} of package ${pkg}`;
+    } else if (entry.startsWith('agent:')) {
+      const id = entry.slice(6);
+      kind = 'agent';
+      what = `Can hand work to the agent ${agents.get(id)?.name ?? id}`;
+    } else if (entry.startsWith('workflow:')) {
+      const [pkg = '', name = ''] = entry.slice(9).split('/');
+      const workflow = own(pkg) ? workflows.get(name) : undefined;
+      kind = 'workflow';
+      what = workflow ? `Starts the workflow ${name}: ${workflow.description}` : `Starts the workflow ${name} of package ${pkg}`;
+    } else {
+      const native = apolliaNativeTool(entry);
+      kind = native ? 'native' : 'unknown';
+      what = native ? `Built-in tool: ${native.description}` : 'A built-in tool this app does not know';
+    }
+    // The narrowed manifest holds only what the entry can name (by accessFamily's own reading of
+    // the name), so accessFamily finds it at once.
+    const pkgName = /^pkg:[^/]+\/(.+)$/.exec(entry)?.[1];
+    const workflowName = /^workflow:[^/]+\/(.+)$/.exec(entry)?.[1];
+    const familyTool = pkgName === undefined ? undefined : tools.get(pkgName);
+    const familyWorkflow = workflowName === undefined ? undefined : workflows.get(workflowName);
+    const narrowed: ApolliaManifest = { ...manifest, tools: familyTool ? [familyTool] : [], workflows: familyWorkflow ? [familyWorkflow] : [] };
+    const family = accessFamily(narrowed, entry);
+    return { entry, kind, what, family: family ?? 'unknown', asks: asksFirst(family) };
+  };
+}
+
+/** Classifies one default access entry of `manifest` (one entry; for many, use {@link accessClassifier}). */
 export function accessRow(entry: string, manifest: ApolliaManifest): AccessRow {
-  // The family comes from the same function the store records it with, so the form and the store agree.
-  const family = accessFamily(manifest, entry);
-  const finish = (row: Omit<AccessRow, 'asks' | 'family'>): AccessRow => ({ ...row, family: family ?? 'unknown', asks: asksFirst(family) });
-  if (entry.startsWith('mcp:')) {
-    const [server = '', tool = ''] = entry.slice(4).split('/');
-    return finish({ entry, kind: 'mcp', what: `Tool ${tool} of the MCP server ${server}` });
+  return accessClassifier(manifest)(entry);
+}
+
+/** How an update's access entry differs from the installed version: new, its family changed, or asked again. */
+export type AccessMark = { kind: 'new' } | { kind: 'changed'; from: ActionFamily; to: ActionFamily } | { kind: 'again' };
+
+/**
+ * The update marks of one agent's access entries (entry → mark), from the diff the store keeps
+ * (`shared/update-diff.ts`): every entry in `proposedAccess` is re-asked; it is new when the
+ * installed version did not offer it (or the agent is new), changed when the tool or workflow it
+ * names now has another family, else asked again (the installed version had no answer for it).
+ */
+export function accessMarks(diff: UpdateDiff | null, agentId: string): Map<string, AccessMark> {
+  const marks = new Map<string, AccessMark>();
+  if (!diff) return marks;
+  const proposed = diff.proposedAccess[agentId] ?? [];
+  if (proposed.length === 0) return marks;
+  const agentIsNew = diff.agents.added.includes(agentId);
+  const added = new Set(diff.agents.access.find((a) => a.agentId === agentId)?.added ?? []);
+  const toolChanges = new Map(diff.tools.familyChanged.map((c) => [c.name, c]));
+  const workflowChanges = new Map(diff.workflows.familyChanged.map((c) => [c.name, c]));
+  for (const entry of proposed) {
+    if (agentIsNew || added.has(entry)) {
+      marks.set(entry, { kind: 'new' });
+      continue;
+    }
+    const pkg = /^pkg:[^/]+\/(.+)$/.exec(entry);
+    const workflow = /^workflow:[^/]+\/(.+)$/.exec(entry);
+    const change = pkg ? toolChanges.get(pkg[1] ?? '') : workflow ? workflowChanges.get(workflow[1] ?? '') : undefined;
+    marks.set(entry, change ? { kind: 'changed', from: change.from, to: change.to } : { kind: 'again' });
   }
-  if (entry.startsWith('pkg:')) {
-    const [pkg = '', name = ''] = entry.slice(4).split('/');
-    const tool = pkg === manifest.package.name ? manifest.tools?.find((t) => t.name === name) : undefined;
-    return finish({ entry, kind: 'pkg', what: tool ? `This package's tool ${name}: ${tool.description}` : `Tool ${name} of package ${pkg}` });
-  }
-  if (entry.startsWith('agent:')) {
-    const id = entry.slice(6);
-    const agent = manifest.agents?.find((a) => a.id === id);
-    return finish({ entry, kind: 'agent', what: `Can hand work to the agent ${agent?.name ?? id}` });
-  }
-  if (entry.startsWith('workflow:')) {
-    const [pkg = '', name = ''] = entry.slice(9).split('/');
-    const workflow = pkg === manifest.package.name ? manifest.workflows?.find((w) => w.name === name) : undefined;
-    return finish({ entry, kind: 'workflow', what: workflow ? `Starts the workflow ${name}: ${workflow.description}` : `Starts the workflow ${name} of package ${pkg}` });
-  }
-  const native = apolliaNativeTool(entry);
-  if (native) return finish({ entry, kind: 'native', what: `Built-in tool: ${native.description}` });
-  return finish({ entry, kind: 'unknown', what: 'A built-in tool this app does not know' });
+  return marks;
 }

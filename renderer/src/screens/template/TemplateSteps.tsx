@@ -7,8 +7,7 @@ import { CodeText } from '../../components/CodeText';
 import { PackageText } from '../../components/PackageText';
 import { formatFireTime } from '../../components/schedule';
 import { useFlowStore } from '../../stores/flow-store';
-
-const SETTING_WORDS = { allow: 'Runs without asking', ask: 'Asks you first', deny: 'Will be denied' } as const;
+import { mcpToolOutcome } from './mcp-tool-outcome';
 
 /** Overview: what the template is, its display name filled live from the parameters. */
 export function TemplateOverview({ inspection, displayName }: { inspection: TemplateInspection; displayName: string }) {
@@ -142,6 +141,7 @@ export function TemplateAccess({ preview, grants, onGrant }: { preview: ApplyPre
               {server.tools.map((tool) => {
                 const id = `grant-${tool.gateName}`;
                 const granted = grants.includes(tool.gateName);
+                const outcome = mcpToolOutcome(tool, server.saved, granted);
                 return (
                   <li key={tool.gateName} className="row row-block">
                     <div className="switch-row">
@@ -149,7 +149,7 @@ export function TemplateAccess({ preview, grants, onGrant }: { preview: ApplyPre
                       <label htmlFor={id}>
                         Allow <code><PackageText text={tool.name} /></code> without asking
                       </label>
-                      <span className={`badge badge-${tool.setting === 'allow' ? 'allow' : tool.setting === 'ask' ? 'ask' : 'deny'}`}>{SETTING_WORDS[tool.setting]}</span>
+                      <span className={`badge badge-${outcome.badge}`}>{outcome.words}</span>
                     </div>
                     <p className="small muted">The template {tool.asks === 'allow' ? 'asks you to allow it' : 'leaves it asking you first'}. Only what you switch on runs without asking.</p>
                     {tool.pinText ? (

@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import type { PreviewMcpTool } from '../../../../shared/apply-preview';
+import { mcpToolOutcome } from './mcp-tool-outcome';
+
+const tool = (over: Partial<PreviewMcpTool>): PreviewMcpTool => ({ name: 'slack_send_message', gateName: 'mcp:slack/slack_send_message', asks: 'ask', setting: 'ask', pin: null, ...over });
+
+describe('the badge of an MCP tool says what it will do after apply, given its switch', () => {
+  it('switched on: runs without asking, even before the preview catches up (its setting still ask)', () => {
+    expect(mcpToolOutcome(tool({ setting: 'ask' }), true, true)).toEqual({ badge: 'allow', words: 'Runs without asking' });
+    expect(mcpToolOutcome(tool({ setting: 'allow' }), true, true)).toEqual({ badge: 'allow', words: 'Runs without asking' });
+  });
+
+  it('switched on and pinned: held by its pin', () => {
+    expect(mcpToolOutcome(tool({ pin: { channel_id: 'C0123ABCD' } }), true, true)).toEqual({ badge: 'allow', words: 'Runs without asking, held by its pin' });
+  });
+
+  it('switched off: asks first, even while the preview still says allow', () => {
+    expect(mcpToolOutcome(tool({ setting: 'allow', asks: 'allow' }), true, false)).toEqual({ badge: 'ask', words: 'Asks you first' });
+  });
+
+  it("a pin whose parameter is empty (the preview's deny) is denied, switch or not", () => {
+    const denied = tool({ setting: 'deny', pinnedBy: ['channel'] });
+    expect(mcpToolOutcome(denied, true, true)).toEqual({ badge: 'deny', words: 'Will be denied' });
+    expect(mcpToolOutcome(denied, true, false)).toEqual({ badge: 'deny', words: 'Will be denied' });
+  });
+
+  it('a server not saved: apply skips the tool', () => {
+    expect(mcpToolOutcome(tool({}), false, false)).toEqual({ badge: 'neutral', words: 'Skipped: no server saved' });
+  });
+});
