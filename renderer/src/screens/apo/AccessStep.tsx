@@ -1,7 +1,7 @@
 import { AlertTriangle, CheckCircle2, XCircle } from 'lucide-react';
 import { memo, useId, useMemo, useState } from 'react';
 import type { AgentEntry, ApolliaManifest, ToolEntry, WorkflowEntry } from '../../../../shared/apollia-manifest';
-import { isSensitive } from '../../../../shared/apollia-manifest';
+import { FAMILY_SEVERITY, isSensitive } from '../../../../shared/apollia-manifest';
 import type { ApoInspection } from '../../../../shared/inspection';
 import { CONNECTION_TYPES } from '../../../../shared/catalogues';
 import { FAMILY_LABELS } from '../../../../shared/risk-summary';
@@ -125,7 +125,7 @@ const CapabilitiesSection = memo(function CapabilitiesSection({ manifest, diff }
   const families = useMemo(() => {
     const counts = new Map<keyof typeof FAMILY_LABELS, number>();
     for (const { item } of items) counts.set(item.action, (counts.get(item.action) ?? 0) + 1);
-    return [...counts].sort(([a], [b]) => Number(isSensitive(b)) - Number(isSensitive(a)));
+    return FAMILY_SEVERITY.flatMap((family) => (counts.has(family) ? [[family, counts.get(family) ?? 0] as const] : []));
   }, [items]);
   const sensitive = families.reduce((sum, [family, count]) => sum + (isSensitive(family) ? count : 0), 0);
   return (

@@ -1,0 +1,102 @@
+/**
+ * A package offering many tools (the issue "a manifest with thousands of tools still renders
+ * promptly", here 120 so the spec stays quick): the Access step shows each long list's counts and
+ * its first 50 rows, the rest one press away ("Show all"), keyboard and axe clean; one untick
+ * updates the counts; the Review step shows what is not allowed first; the store records every entry.
+ */
+import { join } from 'node:path';
+import { writeFileSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { packFiles } from '../../test/helpers/pack';
+import { REPO_ROOT } from '../support/electron-binary';
+import { axeCheck, expect, test } from '../support/app';
+
+test.use({ now: '2026-01-01T00:00:00Z' });
+
+const TOOLS = 120;
+const FAMILIES = ['read', 'read_personal', 'write_or_delete', 'send_external'] as const;
+const toolName = (i: number) => `tool_${String(i).padStart(4, '0')}`;
+
+/** `many-tools` 1.0.0: TOOLS tools, one module each, all offered to its one agent. */
+function packManyTools(): string {
+  const lines = [
+    '[package]',
+    'name = "many-tools"',
+    'version = "1.0.0"',
+    'publisher = "Example"',
+    'description = "A package with many tools."',
+    'sdk = ">=0.3, <0.4"',
+    '',
+    '[[agents]]',
+    'id = "operator"',
+    'name = "Operator"',
+    'mission = "Uses many tools."',
+    '',
+    '[agents.defaults]',
+    `access = [${Array.from({ length: TOOLS }, (_, i) => `"pkg:many-tools/${toolName(i)}"`).join(', ')}]`,
+    '',
+  ];
+  const files: Record<string, string> = {};
+  for (let i = 0; i < TOOLS; i++) {
+    lines.push('[[tools]]', `name = "${toolName(i)}"`, `module = "tools/${toolName(i)}.py"`, `description = "Tool number ${i}."`, `action = "${FAMILIES[i % FAMILIES.length]}"`, '');
+    files[`tools/${toolName(i)}.py`] = `"""Module ${toolName(i)}."""\nfrom apollia import tool\n\n\n@tool\ndef ${toolName(i)}(record_id: str) -> dict:\n    """Does ${toolName(i)}."""\n    return {"id": record_id}\n`;
+  }
+  files['apollia.toml'] = lines.join('\n');
+  const path = join(mkdtempSync(join(tmpdir(), 'apollia-e2e-pkg-')), 'many-tools-1.0.0.apo');
+  writeFileSync(path, packFiles(files));
+  return path;
+}
+
+test('many tools: counts, the first 50 rows, Show all by keyboard, one untick, review, install', async ({ page, app }) => {
+  await app.open(packManyTools());
+  await expect(page.getByRole('heading', { level: 1, name: 'Install many-tools' })).toBeVisible();
+  await page.getByRole('button', { name: 'Next' }).click();
+  await expect(page.getByRole('heading', { level: 2, name: 'Step 2 of 4: What it asks to use' })).toBeFocused();
+
+  const access = page.getByRole('group', { name: /What Operator may use/ });
+  await expect(access.locator('.access-counts')).toHaveText('120 of 120 entries allowed (90 ask you first, 30 run without asking); 0 not allowed.');
+  await expect(access.getByRole('checkbox')).toHaveCount(50);
+  await expect(access).toContainText('Showing 50 of 120.');
+  const tools = page.getByRole('region', { name: /Tools and workflows/ });
+  await expect(tools.locator('.access-counts')).toHaveText('120 tools and 0 workflows; 90 sensitive: 30 sends outside, 30 writes or deletes, 30 reads personal data, 30 reads.');
+  await expect(tools.getByRole('listitem')).toHaveCount(50);
+  await page.screenshot({ path: join(REPO_ROOT, 'e2e', 'screenshots', 'long-list-1-access.png') });
+  await axeCheck(page, 'long list, first rows');
+
+  // Show all, with the keyboard.
+  const showAll = access.getByRole('button', { name: 'Show all 120 access entries' });
+  await expect(showAll).toHaveAttribute('aria-expanded', 'false');
+  // From the last row shown, Tab reaches it.
+  await access.getByRole('checkbox').nth(49).focus();
+  await page.keyboard.press('Tab');
+  await expect(showAll).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(access.getByRole('checkbox')).toHaveCount(TOOLS);
+  await expect(access.getByRole('button', { name: 'Show only the first 50' })).toHaveAttribute('aria-expanded', 'true');
+  await tools.getByRole('button', { name: 'Show all 120 tools' }).click();
+  await expect(tools.getByRole('listitem')).toHaveCount(TOOLS);
+
+  // One untick: its row says so, and the counts follow.
+  const last = access.getByRole('checkbox', { name: /^pkg:many-tools\/tool_0101/ });
+  await last.uncheck();
+  await expect(access.getByRole('listitem').filter({ hasText: 'pkg:many-tools/tool_0101' })).toContainText('Not allowed');
+  await expect(access.locator('.access-counts')).toHaveText('119 of 120 entries allowed (89 ask you first, 30 run without asking); 1 not allowed.');
+  await axeCheck(page, 'long list, all rows');
+
+  await page.getByRole('button', { name: 'Next' }).click();
+  await page.getByRole('button', { name: 'Next' }).click();
+  await expect(page.getByRole('heading', { level: 2, name: 'Step 4 of 4: Review and install' })).toBeVisible();
+  const review = page.getByRole('region', { name: 'Access you allow' });
+  await expect(review.locator('.access-counts')).toHaveText('119 of 120 entries allowed (89 ask you first, 30 run without asking); 1 not allowed. Those not allowed are shown first.');
+  // The unticked entry is past the first 50, yet shown: what is not allowed comes first.
+  await expect(review.getByRole('listitem').filter({ hasText: 'pkg:many-tools/tool_0101' })).toContainText('Not allowed');
+  await expect(review.getByRole('listitem')).toHaveCount(50);
+  await axeCheck(page, 'long list review');
+
+  await page.getByRole('button', { name: 'Install', exact: true }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'many-tools 1.0.0 is installed' })).toBeVisible();
+  const state = (await app.readState()) as unknown as { agents: Record<string, { access: { entry: string; granted: boolean }[] }> };
+  const recorded = state.agents['many-tools/operator']?.access ?? [];
+  expect(recorded).toHaveLength(TOOLS);
+  expect(recorded.filter((a) => !a.granted).map((a) => a.entry)).toEqual(['pkg:many-tools/tool_0101']);
+});
