@@ -9,22 +9,11 @@
  * with E2E_MODE=browser.
  */
 import { defineConfig } from '@playwright/test';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from './e2e/support/chromium';
 import { electronBinary } from './e2e/support/electron-binary';
 
 // Decided once in the runner; workers inherit the environment.
 process.env['E2E_MODE'] ??= electronBinary() !== null ? 'electron' : 'browser';
-
-/** TOOLCHAIN.md: without the networking flags Chromium floods the closed network. */
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-dev-shm-usage',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--disable-quic',
-  '--no-first-run',
-];
 
 export default defineConfig({
   testDir: 'e2e/specs',
@@ -42,8 +31,8 @@ export default defineConfig({
     viewport: { width: 1180, height: 820 },
     trace: 'retain-on-failure',
     launchOptions: {
-      executablePath: process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium',
-      args: CHROMIUM_ARGS,
+      executablePath: CHROMIUM_PATH,
+      args: [...CHROMIUM_ARGS],
     },
   },
 });

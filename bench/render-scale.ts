@@ -16,70 +16,24 @@
  * Figures only, never assertions (DESIGN.md "Testing": speed is measured by `npm run bench`).
  * Run alone: `npx tsx bench/render-scale.ts`; `npm run bench` runs it after the archive rows.
  */
-import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { createWriteStream, existsSync, mkdirSync, readFileSync, renameSync, statSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { createWriteStream, existsSync, mkdirSync, renameSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { createGzip } from 'node:zlib';
 import { build } from 'esbuild';
 import { API_METHODS } from '../shared/api';
 import { installBridge } from '../e2e/harness/bridge';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../e2e/support/chromium';
+import { startHarness } from '../e2e/support/harness-process';
+import { manyToolName, manyToolsManifest, manyToolsModule } from '../test/helpers/many-tools';
 import { TAR_END, tarData, tarHeader } from '../test/helpers/pack';
+import { measure, median, ROOT, RUNS } from './measure';
 
-const ROOT = new URL('..', import.meta.url).pathname;
 const CACHE_DIR = join(ROOT, 'bench', '.cache');
-const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 /** Tools in the manifest, and access entries offered to its one agent. */
 export const SCALE_TOOLS = 3000;
-const SCALE_VERSION = 1;
+const SCALE_VERSION = 2;
 const PACKAGE_NAME = 'scale-bench';
-const HAS_GNU_TIME = existsSync('/usr/bin/time');
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-/** TOOLCHAIN.md: without the networking flags Chromium floods the closed network. */
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-dev-shm-usage',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--disable-quic',
-  '--no-first-run',
-];
-
-const FAMILIES = ['read', 'read_personal', 'write_or_delete', 'send_external'] as const;
-const toolName = (i: number) => `tool_${String(i).padStart(4, '0')}`;
-
-function manifest(): string {
-  const access = Array.from({ length: SCALE_TOOLS }, (_, i) => `"pkg:${PACKAGE_NAME}/${toolName(i)}"`);
-  const lines = [
-    '[package]',
-    `name = "${PACKAGE_NAME}"`,
-    'version = "1.0.0"',
-    'publisher = "Bench"',
-    `description = "A package with ${SCALE_TOOLS} tools, for the render bench."`,
-    'sdk = ">=0.3, <0.4"',
-    '',
-    '[[agents]]',
-    'id = "operator"',
-    'name = "Operator"',
-    'mission = "Uses many tools."',
-    '',
-    '[agents.defaults]',
-    `access = [${access.join(', ')}]`,
-    '',
-  ];
-  for (let i = 0; i < SCALE_TOOLS; i++) {
-    lines.push('[[tools]]', `name = "${toolName(i)}"`, `module = "tools/${toolName(i)}.py"`, `description = "Bench tool number ${i}: reads or changes one record."`, `action = "${FAMILIES[i % FAMILIES.length]}"`, '');
-  }
-  return lines.join('\n');
-}
-
-function pythonModule(name: string): string {
-  return `"""Bench module ${name}."""\nfrom apollia import tool\n\n\n@tool\ndef ${name}(record_id: str) -> dict:\n    """Does ${name}."""\n    return {"id": record_id}\n`;
-}
-
 /** The package (gzip'd tar), generated once into `bench/.cache/`. */
 export async function scalePackage(): Promise<string> {
   const path = join(CACHE_DIR, `render-scale-v${SCALE_VERSION}.apo`);
@@ -96,49 +50,14 @@ export async function scalePackage(): Promise<string> {
     await write(tarHeader({ name, size: body.length, typeflag: '0' }));
     await write(tarData(body));
   };
-  await file('apollia.toml', Buffer.from(manifest()));
+  await file('apollia.toml', Buffer.from(manyToolsManifest(PACKAGE_NAME, SCALE_TOOLS, 'Bench')));
   await write(tarHeader({ name: 'tools/', size: 0, typeflag: '5' }));
-  for (let i = 0; i < SCALE_TOOLS; i++) await file(`tools/${toolName(i)}.py`, Buffer.from(pythonModule(toolName(i))));
+  for (let i = 0; i < SCALE_TOOLS; i++) await file(`tools/${manyToolName(i)}.py`, Buffer.from(manyToolsModule(manyToolName(i))));
   await write(TAR_END);
   gzip.end();
   await once(out, 'close');
   renameSync(temp, path);
   return path;
-}
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
-
-/** One child-process run: wall ms, peak RSS MB and the last stdout line. */
-function runChild(args: string[]): Promise<{ ms: number; rssMb: number; line: string }> {
-  return new Promise((resolve, reject) => {
-    const [command, argv] = HAS_GNU_TIME ? ['/usr/bin/time', ['-f', '__TIME__ %e %M', process.execPath, ...args]] : [process.execPath, args];
-    const started = process.hrtime.bigint();
-    const child = spawn(command, argv, { stdio: ['ignore', 'pipe', 'pipe'], cwd: ROOT });
-    let stdout = '';
-    let stderr = '';
-    let hwmKb = 0;
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const poll = HAS_GNU_TIME
-      ? null
-      : setInterval(() => {
-          try {
-            const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'));
-            if (match) hwmKb = Math.max(hwmKb, Number(match[1]));
-          } catch {
-            // the process has ended
-          }
-        }, 5);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      if (poll) clearInterval(poll);
-      const timed = /__TIME__ [\d.]+ (\d+)/.exec(stderr);
-      if (timed) hwmKb = Number(timed[1]);
-      if (code !== 0) reject(new Error(`inspect exited ${code}: ${stderr.slice(0, 500)}`));
-      else resolve({ ms, rssMb: hwmKb / 1024, line: stdout.trim().split('\n').pop() ?? '' });
-    });
-  });
 }
 
 /** A row of the printed table. */
@@ -153,10 +72,10 @@ interface Row {
 async function inspectRow(apo: string): Promise<Row> {
   const entry = join(CACHE_DIR, 'render-scale-inspect.cjs');
   await build({ entryPoints: [join(ROOT, 'bench', 'inspect-entry.ts')], outfile: entry, bundle: true, platform: 'node', format: 'cjs', target: 'node20', logLevel: 'error' });
-  await runChild([entry, apo]);
+  await measure(process.execPath, [entry, apo]); // warm-up
   const samples = [];
-  for (let i = 0; i < RUNS; i++) samples.push(await runChild([entry, apo]));
-  let outcome = samples[0]?.line ?? '';
+  for (let i = 0; i < RUNS; i++) samples.push(await measure(process.execPath, [entry, apo]));
+  let outcome = samples[0]?.stdout.trim().split('\n').pop() ?? '';
   try {
     const result = JSON.parse(outcome) as { ok: boolean; name: string | null; error: { code: string; message: string } | null };
     outcome = result.ok ? `accepted (${result.name})` : `REFUSED: ${result.error?.code} ${result.error?.message ?? ''}`;
@@ -164,52 +83,6 @@ async function inspectRow(apo: string): Promise<Row> {
     // keep the raw line
   }
   return { name: `inspectPath, ${SCALE_TOOLS} tools + ${SCALE_TOOLS} access`, ms: median(samples.map((s) => s.ms)), minMs: Math.min(...samples.map((s) => s.ms)), rssMb: median(samples.map((s) => s.rssMb)), outcome };
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolvePort(address.port) : reject(new Error('no free port'))));
-    });
-  });
-}
-
-/** Starts the e2e harness on a free port; resolves once `/test/health` answers. */
-async function startHarness(): Promise<{ url: string; stop: () => Promise<void> }> {
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'e2e', 'harness', 'server.ts')], {
-    cwd: ROOT,
-    env: { ...process.env, E2E_PORT: String(port), TZ: 'UTC' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<void>((resolveExit) => child.once('exit', () => resolveExit()));
-  for (let attempt = 0; ; attempt++) {
-    if (child.exitCode !== null) throw new Error(`the e2e harness exited (${child.exitCode}):\n${output}`);
-    try {
-      if ((await fetch(`${url}/test/health`)).ok) break;
-    } catch {
-      // not listening yet
-    }
-    if (attempt > 300) {
-      child.kill('SIGTERM');
-      throw new Error(`the e2e harness did not start on ${url}:\n${output}`);
-    }
-    await new Promise((wait) => setTimeout(wait, 100));
-  }
-  return {
-    url,
-    async stop() {
-      if (child.exitCode === null) child.kill('SIGTERM');
-      await exited;
-    },
-  };
 }
 
 /** Counts the page's checkboxes. Runs in the browser (self-contained: Playwright serialises it). */
@@ -260,13 +133,13 @@ async function uiRows(apo: string): Promise<{ rows: Row[]; notes: string[] } | n
     console.log('UI figures skipped: no built renderer (run `npm run build` first).');
     return null;
   }
-  if (!existsSync(CHROMIUM)) {
-    console.log(`UI figures skipped: no Chromium at ${CHROMIUM} (apt-get install -y chromium).`);
+  if (!existsSync(CHROMIUM_PATH)) {
+    console.log(`UI figures skipped: no Chromium at ${CHROMIUM_PATH} (apt-get install -y chromium).`);
     return null;
   }
   const { chromium } = await import('@playwright/test');
   const harness = await startHarness();
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: [...CHROMIUM_ARGS] });
   try {
     const samples: UiSample[] = [];
     for (let run = 0; run <= RUNS; run++) {
@@ -312,7 +185,7 @@ async function uiRows(apo: string): Promise<{ rows: Row[]; notes: string[] } | n
       await page.waitForFunction(atLeastCheckboxes, SCALE_TOOLS, { timeout: 120_000, polling: 16 });
       const accessMs = performance.now() - next;
       const rows = await page.evaluate(checkboxes);
-      const tickMs = await page.evaluate(untickOne, `access-operator-pkg:${PACKAGE_NAME}/${toolName(Math.floor(SCALE_TOOLS / 2))}`);
+      const tickMs = await page.evaluate(untickOne, `access-operator-pkg:${PACKAGE_NAME}/${manyToolName(Math.floor(SCALE_TOOLS / 2))}`);
       const after = await metric();
       if (run > 0) {
         samples.push({

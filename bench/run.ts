@@ -8,73 +8,14 @@
  * VmHWM polling). The inspector is the project's real one (`inspectPath`, bundled once to plain
  * JavaScript with esbuild so that TypeScript transpiling is not what gets measured).
  */
-import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import { readApoArchive } from '../electron/core/archive/index';
 import { CACHE_DIR, gibBomb, invoicesPackage, largePackage } from './generate';
+import { HAS_GNU_TIME, measure, median, ROOT, RUNS, type Sample } from './measure';
 import { renderScaleBench } from './render-scale';
-
-const RUNS = Number(process.env.BENCH_RUNS ?? 5);
-const HAS_GNU_TIME = existsSync('/usr/bin/time');
-const ROOT = new URL('..', import.meta.url).pathname;
-
-interface Sample {
-  ms: number;
-  /** User + system CPU time (with waited-for children: tar's gzip), NaN without GNU time. */
-  cpuMs: number;
-  rssMb: number;
-  stdout: string;
-  lines: number;
-}
-
-/** Runs a command once, measuring wall time here and peak RSS with GNU time or VmHWM polling. */
-function measure(command: string, args: string[]): Promise<Sample> {
-  return new Promise((resolve, reject) => {
-    const argv = HAS_GNU_TIME ? ['/usr/bin/time', ['-f', '__TIME__ %e %M %U %S', command, ...args]] as const : [command, args] as const;
-    const started = process.hrtime.bigint();
-    const child = spawn(argv[0], [...argv[1]], { stdio: ['ignore', 'pipe', 'pipe'], cwd: ROOT });
-    let stdout = '';
-    let stderr = '';
-    let hwmKb = 0;
-    let lines = 0;
-    child.stdout.on('data', (chunk: Buffer) => {
-      if (stdout.length < 4096) stdout += chunk.toString();
-      for (const byte of chunk) if (byte === 0x0a) lines++;
-    });
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const poll = HAS_GNU_TIME
-      ? null
-      : setInterval(() => {
-          try {
-            const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'));
-            if (match) hwmKb = Math.max(hwmKb, Number(match[1]));
-          } catch {
-            // the process has ended
-          }
-        }, 5);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      if (poll) clearInterval(poll);
-      const timed = /__TIME__ [\d.]+ (\d+) ([\d.]+) ([\d.]+)/.exec(stderr);
-      if (timed) hwmKb = Number(timed[1]);
-      const cpuMs = timed ? (Number(timed[2]) + Number(timed[3])) * 1000 : NaN;
-      if (code !== 0) {
-        reject(new Error(`${command} ${args.join(' ')} exited ${code}: ${stderr.slice(0, 500)}`));
-        return;
-      }
-      resolve({ ms, cpuMs, rssMb: hwmKb / 1024, stdout, lines });
-    });
-  });
-}
-
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
-};
 
 interface Row {
   name: string;

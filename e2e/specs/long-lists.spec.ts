@@ -7,6 +7,7 @@
 import { join } from 'node:path';
 import { writeFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { manyToolName, manyToolsManifest, manyToolsModule } from '../../test/helpers/many-tools';
 import { packFiles } from '../../test/helpers/pack';
 import { REPO_ROOT } from '../support/electron-binary';
 import { axeCheck, expect, test } from '../support/app';
@@ -14,34 +15,10 @@ import { axeCheck, expect, test } from '../support/app';
 test.use({ now: '2026-01-01T00:00:00Z' });
 
 const TOOLS = 120;
-const FAMILIES = ['read', 'read_personal', 'write_or_delete', 'send_external'] as const;
-const toolName = (i: number) => `tool_${String(i).padStart(4, '0')}`;
-
 /** `many-tools` 1.0.0: TOOLS tools, one module each, all offered to its one agent. */
 function packManyTools(): string {
-  const lines = [
-    '[package]',
-    'name = "many-tools"',
-    'version = "1.0.0"',
-    'publisher = "Example"',
-    'description = "A package with many tools."',
-    'sdk = ">=0.3, <0.4"',
-    '',
-    '[[agents]]',
-    'id = "operator"',
-    'name = "Operator"',
-    'mission = "Uses many tools."',
-    '',
-    '[agents.defaults]',
-    `access = [${Array.from({ length: TOOLS }, (_, i) => `"pkg:many-tools/${toolName(i)}"`).join(', ')}]`,
-    '',
-  ];
-  const files: Record<string, string> = {};
-  for (let i = 0; i < TOOLS; i++) {
-    lines.push('[[tools]]', `name = "${toolName(i)}"`, `module = "tools/${toolName(i)}.py"`, `description = "Tool number ${i}."`, `action = "${FAMILIES[i % FAMILIES.length]}"`, '');
-    files[`tools/${toolName(i)}.py`] = `"""Module ${toolName(i)}."""\nfrom apollia import tool\n\n\n@tool\ndef ${toolName(i)}(record_id: str) -> dict:\n    """Does ${toolName(i)}."""\n    return {"id": record_id}\n`;
-  }
-  files['apollia.toml'] = lines.join('\n');
+  const files: Record<string, string> = { 'apollia.toml': manyToolsManifest('many-tools', TOOLS) };
+  for (let i = 0; i < TOOLS; i++) files[`tools/${manyToolName(i)}.py`] = manyToolsModule(manyToolName(i));
   const path = join(mkdtempSync(join(tmpdir(), 'apollia-e2e-pkg-')), 'many-tools-1.0.0.apo');
   writeFileSync(path, packFiles(files));
   return path;

@@ -1,8 +1,10 @@
-import { AlertTriangle, Eye } from 'lucide-react';
 import { isSensitive, type ActionFamily } from '../../../shared/apollia-manifest';
 import { FAMILY_LABELS, FAMILY_WORDS } from '../../../shared/risk-summary';
 
-/** An action family badge: sensitive families in warning colours with plain words; `read` neutral. */
+/**
+ * An action family badge: sensitive families in warning colours with plain words; `read` neutral.
+ * The icon is drawn by CSS (`.badge-icon`), not an SVG element per badge, so thousands of rows stay light.
+ */
 export function FamilyBadge({ family }: { family: ActionFamily | 'unknown' }) {
   if (family === 'unknown') {
     return (
@@ -14,7 +16,7 @@ export function FamilyBadge({ family }: { family: ActionFamily | 'unknown' }) {
   const sensitive = isSensitive(family);
   return (
     <span className={`badge badge-${family}`} title={FAMILY_WORDS[family]}>
-      {sensitive ? <AlertTriangle aria-hidden="true" size={12} /> : <Eye aria-hidden="true" size={12} />} {FAMILY_LABELS[family]}
+      <span className={`badge-icon ${sensitive ? 'badge-icon-warning' : 'badge-icon-eye'}`} aria-hidden="true" /> {FAMILY_LABELS[family]}
       <span className="visually-hidden">{sensitive ? ' (sensitive)' : ''}</span>
     </span>
   );

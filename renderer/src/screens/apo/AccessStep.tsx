@@ -12,7 +12,7 @@ import { AskBadge, FamilyBadge } from '../../components/FamilyBadge';
 import { PackageText } from '../../components/PackageText';
 import { useConsentStore } from '../../stores/consent-store';
 import { accessClassifier, accessMarks, type AccessMark, type AccessRow } from './access';
-import { countOf, FamilyTag, UpdateMark } from './FamilyTag';
+import { countOf, UpdateMark } from './UpdateMark';
 import { accessCounts, accessCountsText, FIRST_ROWS, firstRows, ShowAll } from './long-list';
 
 /** One access entry: its box, what it is, an update's mark, its family and whether it asks. Memoised: a tick redraws one row. */
@@ -31,7 +31,7 @@ const AccessEntryRow = memo(function AccessEntryRow({ sourceId, agentId, row, ke
         </span>
       </label>
       <UpdateMark mark={mark} />
-      <FamilyTag family={row.family} />
+      <FamilyBadge family={row.family} />
       {kept ? <AskBadge asks={row.asks} /> : <span className="badge badge-deny">Not allowed</span>}
     </li>
   );
@@ -80,7 +80,7 @@ const CapabilityRow = memo(function CapabilityRow({ capability, mark }: { capabi
   return (
     <li className="row row-block access-row">
       <p>
-        <strong>{kind}</strong> <code><PackageText text={item.name} /></code> <UpdateMark mark={mark} /> <FamilyTag family={item.action} />
+        <strong>{kind}</strong> <code><PackageText text={item.name} /></code> <UpdateMark mark={mark} /> <FamilyBadge family={item.action} />
       </p>
       <p className="small">
         <PackageText text={item.description} />

@@ -1,17 +1,16 @@
 import { memo, useId, useMemo, useState } from 'react';
 import type { AgentEntry } from '../../../../shared/apollia-manifest';
 import type { ApoInspection } from '../../../../shared/inspection';
-import { AskBadge } from '../../components/FamilyBadge';
+import { AskBadge, FamilyBadge } from '../../components/FamilyBadge';
 import { PackageText } from '../../components/PackageText';
 import { useConsentDraft } from '../../stores/consent-store';
 import { accessClassifier, type AccessRow } from './access';
-import { FamilyTag } from './FamilyTag';
 import { accessCounts, accessCountsText, FIRST_ROWS, firstRows, ShowAll } from './long-list';
 
 const ReviewRow = memo(function ReviewRow({ row, kept }: { row: AccessRow; kept: boolean }) {
   return (
     <li className="row access-row">
-      <code><PackageText text={row.entry} /></code> <FamilyTag family={row.family} /> {kept ? <AskBadge asks={row.asks} /> : <span className="badge badge-deny">Not allowed</span>}
+      <code><PackageText text={row.entry} /></code> <FamilyBadge family={row.family} /> {kept ? <AskBadge asks={row.asks} /> : <span className="badge badge-deny">Not allowed</span>}
     </li>
   );
 });

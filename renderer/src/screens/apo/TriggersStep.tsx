@@ -7,7 +7,7 @@ import { ScheduleText } from '../../components/ScheduleText';
 import { apoSchedule } from '../../components/schedule';
 import { ErrorPanel } from '../../components/Status';
 import { useConsentDraft, useConsentStore } from '../../stores/consent-store';
-import { UpdateMark } from './FamilyTag';
+import { UpdateMark } from './UpdateMark';
 
 /** The agent or workflow a trigger starts, named for people. */
 export function targetName(inspection: ApoInspection, target: string): string {

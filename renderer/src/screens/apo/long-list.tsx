@@ -1,5 +1,5 @@
 import type { AccessRow } from './access';
-import { countOf } from './FamilyTag';
+import { countOf } from './UpdateMark';
 
 /**
  * Rows a long list of the consent form shows before "Show all": a package may offer thousands of
