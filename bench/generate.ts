@@ -69,6 +69,37 @@ function pythonModule(name: string): string {
  */
 export async function largePackage(): Promise<string> {
   const path = join(CACHE_DIR, `large-v${LARGE_VERSION}.apo`);
+  let total = 0;
+  await cachedTarGz(path, async ({ file, dir }) => {
+    const random = prng(42);
+    await file('apollia.toml', Buffer.from(manifest()));
+    await dir('tools/');
+    for (const name of TOOLS) await file(`tools/${name}.py`, Buffer.from(pythonModule(name)));
+    for (let folder = 0; folder < 12; folder++) {
+      await dir(`data/part-${folder}/`);
+      for (let i = 0; i < 40; i++) {
+        const size = (64 + (random() % 496)) * 1024;
+        const binary = (folder * 40 + i) % 3 === 2;
+        await file(`data/part-${folder}/${binary ? `scan-${i}.bin` : `ledger-${i}.csv`}`, binary ? binaryFile(random, size) : csvFile(random, size));
+        total += size;
+      }
+    }
+  });
+  if (total > 0 && total < 128 * MiB) throw new Error(`generated package is only ${total} bytes`);
+  return path;
+}
+
+/** Writes entries into a tar stream. */
+export interface TarWriter {
+  file(name: string, body: Buffer): Promise<void>;
+  dir(name: string): Promise<void>;
+}
+
+/**
+ * A gzip'd tar at `path`, generated once (kept in `bench/.cache/`), streamed so a large one never
+ * sits in memory; written to `<path>.partial` and renamed, so an interrupted run leaves no half file.
+ */
+export async function cachedTarGz(path: string, entries: (tar: TarWriter) => Promise<void>): Promise<string> {
   if (existsSync(path)) return path;
   mkdirSync(CACHE_DIR, { recursive: true });
   const temp = `${path}.partial`;
@@ -78,30 +109,17 @@ export async function largePackage(): Promise<string> {
   const write = async (chunk: Buffer) => {
     if (!gzip.write(chunk)) await once(gzip, 'drain');
   };
-  const file = async (name: string, body: Buffer) => {
-    await write(tarHeader({ name, size: body.length, typeflag: '0' }));
-    await write(tarData(body));
-  };
-  const dir = (name: string) => write(tarHeader({ name, size: 0, typeflag: '5' }));
-  const random = prng(42);
-  await file('apollia.toml', Buffer.from(manifest()));
-  await dir('tools/');
-  for (const name of TOOLS) await file(`tools/${name}.py`, Buffer.from(pythonModule(name)));
-  let total = 0;
-  for (let folder = 0; folder < 12; folder++) {
-    await dir(`data/part-${folder}/`);
-    for (let i = 0; i < 40; i++) {
-      const size = (64 + (random() % 496)) * 1024;
-      const binary = (folder * 40 + i) % 3 === 2;
-      await file(`data/part-${folder}/${binary ? `scan-${i}.bin` : `ledger-${i}.csv`}`, binary ? binaryFile(random, size) : csvFile(random, size));
-      total += size;
-    }
-  }
+  await entries({
+    file: async (name, body) => {
+      await write(tarHeader({ name, size: body.length, typeflag: '0' }));
+      await write(tarData(body));
+    },
+    dir: (name) => write(tarHeader({ name, size: 0, typeflag: '5' })),
+  });
   await write(TAR_END);
   gzip.end();
   await once(out, 'close');
   renameSync(temp, path);
-  if (total < 128 * MiB) throw new Error(`generated package is only ${total} bytes`);
   return path;
 }
 

@@ -16,48 +16,28 @@
  * Figures only, never assertions (DESIGN.md "Testing": speed is measured by `npm run bench`).
  * Run alone: `npx tsx bench/render-scale.ts`; `npm run bench` runs it after the archive rows.
  */
-import { once } from 'node:events';
-import { createWriteStream, existsSync, mkdirSync, renameSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { createGzip } from 'node:zlib';
 import { build } from 'esbuild';
 import { API_METHODS } from '../shared/api';
 import { installBridge } from '../e2e/harness/bridge';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../e2e/support/chromium';
 import { startHarness } from '../e2e/support/harness-process';
 import { manyToolName, manyToolsManifest, manyToolsModule } from '../test/helpers/many-tools';
-import { TAR_END, tarData, tarHeader } from '../test/helpers/pack';
+import { CACHE_DIR, cachedTarGz } from './generate';
 import { measure, median, ROOT, RUNS } from './measure';
 
-const CACHE_DIR = join(ROOT, 'bench', '.cache');
 /** Tools in the manifest, and access entries offered to its one agent. */
 export const SCALE_TOOLS = 3000;
 const SCALE_VERSION = 2;
 const PACKAGE_NAME = 'scale-bench';
 /** The package (gzip'd tar), generated once into `bench/.cache/`. */
-export async function scalePackage(): Promise<string> {
-  const path = join(CACHE_DIR, `render-scale-v${SCALE_VERSION}.apo`);
-  if (existsSync(path)) return path;
-  mkdirSync(CACHE_DIR, { recursive: true });
-  const temp = `${path}.partial`;
-  const gzip = createGzip();
-  const out = createWriteStream(temp);
-  gzip.pipe(out);
-  const write = async (chunk: Buffer) => {
-    if (!gzip.write(chunk)) await once(gzip, 'drain');
-  };
-  const file = async (name: string, body: Buffer) => {
-    await write(tarHeader({ name, size: body.length, typeflag: '0' }));
-    await write(tarData(body));
-  };
-  await file('apollia.toml', Buffer.from(manyToolsManifest(PACKAGE_NAME, SCALE_TOOLS, 'Bench')));
-  await write(tarHeader({ name: 'tools/', size: 0, typeflag: '5' }));
-  for (let i = 0; i < SCALE_TOOLS; i++) await file(`tools/${manyToolName(i)}.py`, Buffer.from(manyToolsModule(manyToolName(i))));
-  await write(TAR_END);
-  gzip.end();
-  await once(out, 'close');
-  renameSync(temp, path);
-  return path;
+export function scalePackage(): Promise<string> {
+  return cachedTarGz(join(CACHE_DIR, `render-scale-v${SCALE_VERSION}.apo`), async ({ file, dir }) => {
+    await file('apollia.toml', Buffer.from(manyToolsManifest(PACKAGE_NAME, SCALE_TOOLS, 'Bench')));
+    await dir('tools/');
+    for (let i = 0; i < SCALE_TOOLS; i++) await file(`tools/${manyToolName(i)}.py`, Buffer.from(manyToolsModule(manyToolName(i))));
+  });
 }
 
 /** A row of the printed table. */
