@@ -25,9 +25,6 @@ export default defineConfig({
         format: 'es',
         entryFileNames: '[name].js',
         banner: '#!/usr/bin/env node',
-        // Node's ESM loader needs the extension on a deep import into a CommonJS package without an
-        // exports map (`ajv/dist/2020` → `ajv/dist/2020.js`); bundlers and vitest resolve either.
-        paths: (id) => (/^ajv\/dist\/[^.]+$/.test(id) ? `${id}.js` : id),
       },
     },
   },

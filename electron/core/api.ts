@@ -9,7 +9,7 @@
  * The renderer never sends a path: sources and watched folders are opened by main and referred to
  * by unguessable ids (`crypto.randomUUID`).
  */
-import Ajv2020 from 'ajv/dist/2020';
+import Ajv2020 from 'ajv/dist/2020.js';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { mkdir, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join } from 'node:path';

@@ -3,7 +3,7 @@
  * read-only view the plugin screen shows. Pure: no file access, nothing evaluated. The field names
  * read are listed in shared/plugin-manifest.ts and electron/core/plugin/README.md.
  */
-import Ajv2020 from 'ajv/dist/2020';
+import Ajv2020 from 'ajv/dist/2020.js';
 import semver from 'semver';
 import type { Problem } from '../../../shared/inspection';
 import {

@@ -5,7 +5,7 @@
  * defaults; it is versioned and validated on load. Paths inside it are relative to the data folder,
  * except a watched folder, which is the absolute path the user picked.
  */
-import Ajv2020 from 'ajv/dist/2020';
+import Ajv2020 from 'ajv/dist/2020.js';
 import type { ApplyReceipt, SavedMcpServer, StoreDamage, TriggerView } from '../../../shared/api';
 import type { ApolliaManifest } from '../../../shared/apollia-manifest';
 import type { ApplyPreview, ToolSetting } from '../../../shared/apply-preview';
