@@ -22,6 +22,14 @@ test('market-monitor: pattern error, missing server resolved in Settings, pins, 
   await expect(page.getByRole('heading', { level: 1, name: 'Apply template market-monitor' })).toBeVisible();
   await snapshot(page, 'template-1-overview');
 
+  // What the agent will be told, as the template wrote it: plain text, placeholders visible.
+  const told = page.getByRole('region', { name: 'What the agent will be told' });
+  await told.getByText('Instructions', { exact: true }).click();
+  await expect(told.getByText('You watch a short list of companies for one person')).toBeVisible();
+  await expect(told).toContainText('Companies: ${parameters.companies}');
+  await expect(told.locator('summary').filter({ hasText: /^Skill / }).first()).toBeVisible();
+  await snapshot(page, 'template-1-overview-instructions');
+
   await page.getByRole('button', { name: 'Next' }).click();
   await expect(page.getByRole('heading', { level: 2, name: 'Step 2 of 5: Fill in its parameters' })).toBeVisible();
   await page.getByLabel(/^companies/).fill('Acme, globex.com');

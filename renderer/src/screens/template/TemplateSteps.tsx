@@ -86,7 +86,51 @@ export function TemplateOverview({ inspection, displayName }: { inspection: Temp
           )}
         </dd>
       </dl>
+      <TemplateTexts details={inspection.details} />
     </div>
+  );
+}
+
+/**
+ * What the agent will be told: its instructions, skills and rules, exactly as the template wrote
+ * them. Shown as plain text (never rendered as Markdown or HTML: no markup runs, no image loads, no
+ * link is followed), each behind a disclosure so the Overview stays short.
+ */
+function TemplateTexts({ details }: { details: TemplateInspection['details'] }) {
+  if (!details) return null;
+  return (
+    <section aria-labelledby="template-texts-heading" className="panel">
+      <h3 id="template-texts-heading">What the agent will be told</h3>
+      <p className="small muted">
+        As the template wrote it; <code>{'${parameters.…}'}</code> parts are filled from the parameters you give.
+      </p>
+      <details className="template-text">
+        <summary>Instructions</summary>
+        <pre className="template-text-body">
+          <PackageText text={details.body} max={20_000} multiline />
+        </pre>
+      </details>
+      {details.skills.map((skill) => (
+        <details key={skill.name} className="template-text">
+          <summary>
+            Skill <code><PackageText text={skill.name} /></code>: <PackageText text={skill.description} />
+          </summary>
+          <pre className="template-text-body">
+            <PackageText text={skill.body} max={20_000} multiline />
+          </pre>
+        </details>
+      ))}
+      {details.rules.map((rule) => (
+        <details key={rule.file} className="template-text">
+          <summary>
+            Rule <code><PackageText text={rule.file} /></code>
+          </summary>
+          <pre className="template-text-body">
+            <PackageText text={rule.body} max={20_000} multiline />
+          </pre>
+        </details>
+      ))}
+    </section>
   );
 }
 
