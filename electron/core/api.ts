@@ -336,6 +336,9 @@ export function createApi(deps: ApiDeps): CoreApiImplementation {
   }
 
   async function seal(secret: string): Promise<string> {
+    // The store must be usable before anything is sealed: a file-key box makes its key on first use,
+    // and a refused write (a state file from a newer app, say) must leave the data folder as it was.
+    await store.read();
     if (deps.secretBox.backend() === 'unavailable') throw new Refusal('secret.unavailable', 'This computer has no way to keep secrets (no keychain): a webhook or a saved secret cannot be set up here.');
     return toBase64(await deps.secretBox.encrypt(secret));
   }

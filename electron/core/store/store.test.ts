@@ -67,6 +67,8 @@ describe('a state file from a newer app', () => {
     const message = `state.json was written by a newer Apollia Desktop (format ${STATE_VERSION + 1}; this one reads ${STATE_VERSION}): update the app; the file was left as it is`;
     expect(await api.dashboard()).toEqual({ ok: false, error: { code: 'store.future_version', message } });
     expect(await api.saveMcpServer({ name: 'ledger', transport: 'stdio', command: 'uvx' })).toEqual({ ok: false, error: { code: 'store.future_version', message } });
+    // Sealing a secret would make the file box's key: refused first, so nothing appears.
+    expect(await api.saveSecret({ name: 'OPENROUTER_API_KEY', value: 'sk-or-test' })).toEqual({ ok: false, error: { code: 'store.future_version', message } });
     expect(treeHash(dataDir)).toBe(before);
     expect(readFileSync(join(dataDir, STATE_FILE), 'utf8')).toBe(future);
   });
