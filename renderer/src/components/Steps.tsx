@@ -1,4 +1,4 @@
-import { useEffect, useRef, type ReactNode } from 'react';
+import { useEffect, useId, useRef, type ReactNode } from 'react';
 
 /** The progress indicator of a wizard: an ordered list, the current step marked `aria-current="step"`. */
 export function StepList({ steps, current, label }: { steps: readonly string[]; current: number; label: string }) {
@@ -32,5 +32,26 @@ export function StepHeading({ children, stepKey }: { children: ReactNode; stepKe
     <h2 ref={ref} tabIndex={-1} className="step-heading">
       {children}
     </h2>
+  );
+}
+
+/**
+ * The current step of a guided form: the progress list, then a section headed "Step N of M: …"
+ * (the heading takes focus when the step changes), holding the step's content.
+ */
+export function WizardStep({ steps, current, label, heading, children }: { steps: readonly string[]; current: number; label: string; heading: ReactNode; children: ReactNode }) {
+  const headingId = useId();
+  return (
+    <>
+      <StepList steps={steps} current={current} label={label} />
+      <section className="wizard-step" aria-labelledby={headingId}>
+        <StepHeading stepKey={current}>
+          <span id={headingId}>
+            Step {current + 1} of {steps.length}: {heading}
+          </span>
+        </StepHeading>
+        {children}
+      </section>
+    </>
   );
 }

@@ -6,7 +6,7 @@ import type { ApoInspection } from '../../../../shared/inspection';
 import { useInstall } from '../../../api/hooks';
 import { PackageText } from '../../components/PackageText';
 import { ErrorPanel } from '../../components/Status';
-import { StepHeading, StepList } from '../../components/Steps';
+import { WizardStep } from '../../components/Steps';
 import { useConsentDraft, useConsentStore, type ConsentDraft } from '../../stores/consent-store';
 import { AccessStep } from './AccessStep';
 import { OverviewStep } from './OverviewStep';
@@ -95,19 +95,13 @@ export function ApoConsentWizard({ inspection, sourceId, allowDowngrade, onInsta
       <h1>
         {allowDowngrade ? 'Downgrade' : isUpdate ? 'Update' : 'Install'} <PackageText text={manifest?.package.name} />
       </h1>
-      <StepList steps={steps} current={step} label="Consent steps" />
-      <section className="wizard-step" aria-labelledby="step-heading-text">
-        <StepHeading stepKey={step}>
-          <span id="step-heading-text">
-            Step {step + 1} of {steps.length}: {heading[name]}
-          </span>
-        </StepHeading>
+      <WizardStep steps={steps} current={step} label="Consent steps" heading={heading[name]}>
         {name === 'What changed' && inspection.updateDiff && inspection.installed ? <UpdateChanges diff={inspection.updateDiff} installedVersion={inspection.installed.version} /> : null}
         {name === 'Overview' ? <OverviewStep inspection={inspection} /> : null}
         {name === 'Access' ? <AccessStep inspection={inspection} sourceId={sourceId} /> : null}
         {name === 'Triggers' ? <TriggersStep inspection={inspection} sourceId={sourceId} /> : null}
         {name === 'Review' ? <ReviewStep inspection={inspection} sourceId={sourceId} /> : null}
-      </section>
+      </WizardStep>
       {install.isError ? <ErrorPanel error={install.error} title="The package was not installed" /> : null}
       <div className="wizard-nav">
         <button type="button" className="button" disabled={step === 0 || install.isPending} onClick={() => setStep(sourceId, step - 1)}>

@@ -9,7 +9,7 @@ import { PackageText } from '../../components/PackageText';
 import { SecretOnce } from '../../components/SecretOnce';
 import { triggerName } from '../../components/trigger-name';
 import { ErrorPanel, Loading } from '../../components/Status';
-import { StepHeading, StepList } from '../../components/Steps';
+import { WizardStep } from '../../components/Steps';
 import { useDebounced } from '../../components/use-debounced';
 import { useApplyStore, type ApplyDraft, type FieldValue } from '../../stores/apply-store';
 import { useFlowStore } from '../../stores/flow-store';
@@ -161,13 +161,7 @@ export function TemplateFlow({ inspection, sourceId }: { inspection: SourceInspe
       <h1>
         Apply template <PackageText text={manifest.name} />
       </h1>
-      <StepList steps={STEPS} current={step} label="Apply steps" />
-      <section className="wizard-step" aria-labelledby="tpl-step-heading">
-        <StepHeading stepKey={step}>
-          <span id="tpl-step-heading">
-            Step {step + 1} of {STEPS.length}: {HEADINGS[name]}
-          </span>
-        </StepHeading>
+      <WizardStep steps={STEPS} current={step} label="Apply steps" heading={HEADINGS[name]}>
         {name === 'Overview' ? <TemplateOverview inspection={template} displayName={liveName} /> : null}
         {name === 'Parameters' ? (
           <div className="step-body">
@@ -203,7 +197,7 @@ export function TemplateFlow({ inspection, sourceId }: { inspection: SourceInspe
         <p className="small muted" role="status" aria-live="polite">
           {stale && name !== 'Overview' && name !== 'Parameters' ? 'Updating…' : ''}
         </p>
-      </section>
+      </WizardStep>
       {apply.isError ? <ErrorPanel error={apply.error} title="The template was not applied" /> : null}
       <div className="wizard-nav">
         <button type="button" className="button" disabled={step === 0 || apply.isPending} onClick={() => setStep(sourceId, step - 1)}>
