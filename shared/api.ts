@@ -18,7 +18,8 @@ import type { UpdateDiff } from './update-diff';
  * not match its schema), `source.unknown`, `folder.unknown`, `install.already_installed`,
  * `install.downgrade`, `install.refused`, `install.not_inspected` (install only what `inspect`
  * showed), `apply.blocked`, `apply.not_previewed`, `apply.changed` (the folder differs from what
- * was previewed), `store.busy`, `store.future_version`, `internal` (a bug, logged), …
+ * was previewed), `tool.invalid`, `tool.too_many`, `tool.not_denied` (the owner's tool settings),
+ * `store.busy`, `store.future_version`, `internal` (a bug, logged), …
  */
 export interface ApiError {
   code: string;
@@ -253,6 +254,17 @@ export interface SettingsView {
    * available only when an MCP server is saved under its type's name (`gmail`, `slack`, …).
    */
   connections: { type: string; label: string; available: boolean }[];
+  /**
+   * Tools the owner never allows on this computer (Settings → Tools you never allow), sorted: gate
+   * names (`mcp:<server>/<tool>`) and native tool names. An apply never grants one (template spec
+   * "Apply" step 2: it stays denied, with a `grants.<tool>` warning).
+   */
+  deniedTools: string[];
+}
+
+/** `denyTool` / `removeDeniedTool`: one tool by its gate name or native name (shared/owner-tools.ts). */
+export interface OwnerToolRequest {
+  tool: string;
 }
 
 /** The Api: one entry per method, `[request, response]`. */
@@ -281,6 +293,10 @@ export interface ApiMethods {
   removeMcpServer: [{ name: string }, SettingsView];
   saveSecret: [{ name: string; value: string }, SettingsView];
   removeSecret: [{ name: string }, SettingsView];
+  /** Adds a tool to the owner's "never allow" list (denying it twice keeps it once). */
+  denyTool: [OwnerToolRequest, SettingsView];
+  /** Takes a tool off that list: the next apply sets it at the default again (asks, or allowed when granted). */
+  removeDeniedTool: [OwnerToolRequest, SettingsView];
 }
 
 export type ApiMethod = keyof ApiMethods;
@@ -326,6 +342,8 @@ export const API_METHODS = [
   'removeMcpServer',
   'saveSecret',
   'removeSecret',
+  'denyTool',
+  'removeDeniedTool',
 ] as const satisfies readonly ApiMethod[];
 
 /** Compile-time proof that `API_METHODS` names every method of `ApiMethods`. */
@@ -418,4 +436,6 @@ export const API_REQUEST_SCHEMAS: Record<ApiMethod, Record<string, unknown>> = {
   removeMcpServer: strict({ name }, ['name']),
   saveSecret: strict({ name, value: { type: 'string', minLength: 1, maxLength: 16_384 } }, ['name', 'value']),
   removeSecret: strict({ name }, ['name']),
+  denyTool: strict({ tool: { type: 'string', minLength: 1, maxLength: 256 } }, ['tool']),
+  removeDeniedTool: strict({ tool: { type: 'string', minLength: 1, maxLength: 256 } }, ['tool']),
 };

@@ -112,9 +112,25 @@ describe('previewApply', () => {
 
   it('a denied tool stays denied, with a grants warning', () => {
     const preview = previewApply(template(), GOOD, { ...MACHINE, deniedTools: ['mcp:github/submit_review', 'web_fetch'] });
-    expect(preview.mcp[0]?.tools[1]?.setting).toBe('deny');
+    expect(preview.mcp[0]?.tools[1]).toMatchObject({ setting: 'deny', ownerDenied: true });
+    expect(preview.mcp[0]?.tools[0]?.ownerDenied).toBeUndefined();
     expect(preview.tools).toEqual(['web_search']);
-    expect(preview.warnings.map((w) => w.code)).toEqual(['grants.mcp:github/submit_review', 'grants.web_fetch']);
+    expect(preview.warnings).toEqual([
+      {
+        code: 'grants.mcp:github/submit_review',
+        message: 'You allowed `submit_review`, but `mcp:github/submit_review` is on your list of tools you never allow (Settings → Tools you never allow): it stays denied',
+      },
+      {
+        code: 'grants.web_fetch',
+        message: 'The template gives its agent `web_fetch`, but it is on your list of tools you never allow (Settings → Tools you never allow): the agent does not get it',
+      },
+    ]);
+  });
+
+  it('a denied MCP tool not granted is denied without a warning (nothing the owner asked for is taken back)', () => {
+    const preview = previewApply(template(), { ...GOOD, grants: [] }, { ...MACHINE, deniedTools: ['mcp:slack/slack_send_message'] });
+    expect(preview.mcp[1]?.tools[0]).toMatchObject({ setting: 'deny', ownerDenied: true, pin: { channel_id: 'C0123ABCD' } });
+    expect(preview.warnings).toEqual([]);
   });
 });
 

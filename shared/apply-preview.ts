@@ -62,6 +62,8 @@ export interface PreviewMcpTool {
   pin: Record<string, PinValue> | null;
   /** The parameters the pin is filled from. */
   pinnedBy?: string[];
+  /** The owner denies it on this machine (Settings → Tools you never allow): denied whatever the grants say. */
+  ownerDenied?: true;
   /** The pin in words, for the consent screen. */
   pinText?: string;
 }
@@ -297,8 +299,11 @@ export function previewApply(template: TemplateDetails, request: ApplyRequest, m
         }
       }
       if (denied.has(gateName)) {
-        if (grants.has(gateName) && saved) warnings.push({ code: `grants.${gateName}`, message: `\`${gateName}\` is denied on this machine: it stays denied` });
+        if (grants.has(gateName) && saved) {
+          warnings.push({ code: `grants.${gateName}`, message: `You allowed \`${tool}\`, but \`${gateName}\` is on your list of tools you never allow (Settings → Tools you never allow): it stays denied` });
+        }
         setting = 'deny';
+        result.ownerDenied = true;
       }
       result.setting = setting;
       return result;
@@ -309,7 +314,7 @@ export function previewApply(template: TemplateDetails, request: ApplyRequest, m
   // Native tools: the owner's denied ones stay denied.
   const tools: string[] = [];
   for (const tool of manifest.tools ?? []) {
-    if (denied.has(tool)) warnings.push({ code: `grants.${tool}`, message: `\`${tool}\` is denied on this machine: it stays denied` });
+    if (denied.has(tool)) warnings.push({ code: `grants.${tool}`, message: `The template gives its agent \`${tool}\`, but it is on your list of tools you never allow (Settings → Tools you never allow): the agent does not get it` });
     else tools.push(tool);
   }
 

@@ -36,6 +36,8 @@ const WELL_FORMED: Record<ApiMethod, Record<string, unknown> | undefined> = {
   removeMcpServer: { name: 'nope' },
   saveSecret: { name: 'OPENROUTER_API_KEY', value: 'sk-test' },
   removeSecret: { name: 'nope' },
+  denyTool: { tool: 'mcp:slack/slack_send_message' },
+  removeDeniedTool: { tool: 'mcp:slack/slack_send_message' },
 };
 
 /** Paths where ids belong, and ids that do not exist: refused with these codes. */
@@ -63,6 +65,16 @@ const UNKNOWN: [ApiMethod, unknown, string][] = [
   ['saveMcpServer', { name: 'x', transport: 'sse', url: 'file:///etc/passwd' }, 'mcp.invalid'],
   ['saveSecret', { name: 'PATH', value: '/bin' }, 'secret.unknown_name'],
   ['removeSecret', { name: 'OPENROUTER_API_KEY' }, 'secret.unknown'],
+  ['denyTool', { tool: '../state.json' }, 'tool.invalid'],
+  ['denyTool', { tool: 'mcp:slack' }, 'tool.invalid'],
+  ['denyTool', { tool: 'mcp:slack/send message' }, 'tool.invalid'],
+  ['denyTool', { tool: 'mcp:../etc/passwd' }, 'tool.invalid'],
+  ['denyTool', { tool: 'mcp:*/*' }, 'tool.invalid'],
+  ['denyTool', { tool: ' shell' }, 'tool.invalid'],
+  ['denyTool', { tool: 'rm -rf' }, 'tool.invalid'],
+  ['denyTool', { tool: '__proto__' }, 'tool.invalid'],
+  ['removeDeniedTool', { tool: 'mcp:slack/slack_send_message' }, 'tool.not_denied'],
+  ['removeDeniedTool', { tool: 'constructor' }, 'tool.not_denied'],
   // Names of inherited properties find nothing (never `Object` itself, never a write through it).
   ['armTrigger', { triggerId: 'constructor' }, 'trigger.unknown'],
   ['disarmTrigger', { triggerId: 'toString' }, 'trigger.unknown'],

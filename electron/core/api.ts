@@ -38,6 +38,7 @@ import {
 import { type ApolliaManifest, type TriggerEntry } from '../../shared/apollia-manifest';
 import { previewApply, type ApplyMachine, type ApplyPreview } from '../../shared/apply-preview';
 import { CONNECTION_TYPES, SECRET_NAMES, templateTool } from '../../shared/catalogues';
+import { deniedToolProblem, MAX_DENIED_TOOLS } from '../../shared/owner-tools';
 import { accessFamily, grantedPermission, offeredAccess, type ConsentDecision } from '../../shared/consent';
 import { describeCron, describeInterval, nextCronTimes, nextIntervalTimes } from '../../shared/cron';
 import type { ApoDetails, ApoInspection, Inspection } from '../../shared/inspection';
@@ -332,6 +333,7 @@ export function createApi(deps: ApiDeps): CoreApiImplementation {
       mcpServers: servers,
       secrets: SECRET_NAMES.map((s) => ({ name: s.name, label: s.label, saved: Object.hasOwn(state.settings.secrets, s.name) })),
       connections: CONNECTION_TYPES.map((c) => ({ type: c.type, label: c.label, available: Object.hasOwn(state.settings.mcpServers, c.type) })),
+      deniedTools: [...state.settings.deniedTools],
     };
   }
 
@@ -513,14 +515,14 @@ export function createApi(deps: ApiDeps): CoreApiImplementation {
     return { src, details: inspection.details, files, digest: templateDigest(files) };
   }
 
+  /** What the machine holds for an apply preview; the owner's denied tools stay denied (spec "Apply" step 2). */
   function machineOf(state: StoreState): ApplyMachine {
-    const denied: string[] = [];
     return {
       savedMcpServers: Object.keys(state.settings.mcpServers),
       savedSecrets: Object.keys(state.settings.secrets),
       canKeepSecrets: deps.secretBox.backend() !== 'unavailable',
       now: deps.now(),
-      deniedTools: denied,
+      deniedTools: [...state.settings.deniedTools],
     };
   }
 
@@ -887,6 +889,25 @@ export function createApi(deps: ApiDeps): CoreApiImplementation {
       store.update((state) => {
         if (!Object.hasOwn(state.settings.secrets, request.name)) throw new Refusal('secret.unknown', `No secret \`${request.name}\` is saved.`);
         delete state.settings.secrets[request.name];
+        return { result: settingsOf(state) };
+      }),
+    denyTool: (request) => {
+      const problem = deniedToolProblem(request.tool);
+      if (problem !== null) throw new Refusal('tool.invalid', problem, { path: 'tool' });
+      return store.update((state) => {
+        const denied = state.settings.deniedTools;
+        // Denying a tool already denied changes nothing and writes nothing.
+        if (denied.includes(request.tool)) return { result: settingsOf(state), write: false };
+        if (denied.length >= MAX_DENIED_TOOLS) throw new Refusal('tool.too_many', `At most ${MAX_DENIED_TOOLS} tools can be on the list of tools you never allow: remove one first.`);
+        state.settings.deniedTools = [...denied, request.tool].sort();
+        return { result: settingsOf(state) };
+      });
+    },
+    removeDeniedTool: (request) =>
+      store.update((state) => {
+        const denied = state.settings.deniedTools;
+        if (!denied.includes(request.tool)) throw new Refusal('tool.not_denied', `\`${request.tool}\` is not on the list of tools you never allow.`);
+        state.settings.deniedTools = denied.filter((tool) => tool !== request.tool);
         return { result: settingsOf(state) };
       }),
   };

@@ -13,8 +13,15 @@ import type { AccessDecision } from '../../../shared/consent';
 import type { PinValue, TemplateModel } from '../../../shared/template-manifest';
 import type { ActionFamily } from '../../../shared/apollia-manifest';
 
-/** The state file's format version. A newer file is refused, never rewritten. */
-export const STATE_VERSION = 1;
+/**
+ * The state file's format version. A newer file is refused, never rewritten; an older one is
+ * migrated on load (`migrateState`) and written in this format by the next change.
+ *
+ * 2: `settings.deniedTools`. A bump rather than an optional field: every object of the format is
+ * closed, so an app of format 1 would take a file holding the new field for damaged and set it
+ * aside; with the bump it refuses it as `store.future_version` and leaves it as it is.
+ */
+export const STATE_VERSION = 2;
 
 /** An installed `.apo` package. */
 export interface PackageRecord {
@@ -118,6 +125,12 @@ export interface StoreState {
     mcpServers: Record<string, SavedMcpServer>;
     /** Saved secrets by catalogue name: base64 of the sealed value. */
     secrets: Record<string, { sealed: string; savedAt: string }>;
+    /**
+     * Tools the owner never allows on this machine (Settings → Tools you never allow), by gate name
+     * (`mcp:<server>/<tool>`) or native tool name, sorted, each once. Template spec "Apply" step 2:
+     * apply never grants one of them; it stays denied, with a `grants.<tool>` warning.
+     */
+    deniedTools: string[];
   };
   /** Webhook secrets by ref: base64 of the sealed value. */
   webhookSecrets: Record<string, string>;
@@ -133,7 +146,7 @@ export interface StoreState {
 
 /** A state with nothing installed. */
 export function emptyState(): StoreState {
-  return { version: STATE_VERSION, packages: {}, agents: {}, triggers: {}, settings: { mcpServers: {}, secrets: {} }, webhookSecrets: {}, applies: {}, damage: [] };
+  return { version: STATE_VERSION, packages: {}, agents: {}, triggers: {}, settings: { mcpServers: {}, secrets: {}, deniedTools: [] }, webhookSecrets: {}, applies: {}, damage: [] };
 }
 
 const str = { type: 'string' };
@@ -178,11 +191,26 @@ export const STATE_SCHEMA = closed({
       additionalProperties: false,
     }),
     secrets: rec(closed({ sealed: str, savedAt: str })),
+    deniedTools: { type: 'array', items: str, uniqueItems: true },
   }),
   webhookSecrets: rec(str),
   applies: rec(obj),
   damage: { type: 'array', items: closed({ keptAs: str, reason: str, at: str }) },
 });
+
+/**
+ * Brings a parsed state file of an older format up to `STATE_VERSION`, without writing it (the
+ * next change writes the new format). Anything that is not an older format's object is returned
+ * as it is, for `stateProblem` to judge. Format 1 had no `settings.deniedTools`: none denied.
+ */
+export function migrateState(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
+  const file = value as { version?: unknown; settings?: unknown };
+  if (file.version !== 1) return value;
+  const settings = file.settings;
+  if (typeof settings !== 'object' || settings === null || Array.isArray(settings) || Object.hasOwn(settings, 'deniedTools')) return value;
+  return { ...file, version: 2, settings: { ...settings, deniedTools: [] } };
+}
 
 const validate = new Ajv2020({ allErrors: false, strict: false }).compile(STATE_SCHEMA);
 

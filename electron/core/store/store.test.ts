@@ -74,6 +74,51 @@ describe('a state file from a newer app', () => {
   });
 });
 
+describe('a state file of format 1 (before settings.deniedTools)', () => {
+  /** A format-1 file as the app of that format wrote it: one MCP server saved, no deniedTools. */
+  const formatOne = () =>
+    `${JSON.stringify({
+      version: 1,
+      packages: {},
+      agents: {},
+      triggers: {},
+      settings: { mcpServers: { ledger: { name: 'ledger', transport: 'stdio', command: 'uvx', args: [] } }, secrets: {} },
+      webhookSecrets: {},
+      applies: {},
+      damage: [],
+    })}\n`;
+
+  it('is read as having no denied tools, and a read leaves it byte for byte', async () => {
+    const { api, dataDir } = testApi();
+    writeFileSync(join(dataDir, STATE_FILE), formatOne());
+    const before = treeHash(dataDir);
+    const settings = await api.settings();
+    expect(settings.ok && [settings.value.mcpServers.map((s) => s.name), settings.value.deniedTools]).toEqual([['ledger'], []]);
+    const dashboard = await api.dashboard();
+    expect(dashboard.ok && dashboard.value.damage).toEqual([]);
+    expect(treeHash(dataDir)).toBe(before);
+  });
+
+  it('is written in the current format by the next change, keeping what it held', async () => {
+    const { api, dataDir } = testApi();
+    writeFileSync(join(dataDir, STATE_FILE), formatOne());
+    const denied = await api.denyTool({ tool: 'shell' });
+    expect(denied.ok && denied.value.deniedTools).toEqual(['shell']);
+    const written = JSON.parse(readFileSync(join(dataDir, STATE_FILE), 'utf8'));
+    expect(written.version).toBe(STATE_VERSION);
+    expect(STATE_VERSION).toBe(2);
+    expect(written.settings).toEqual({ mcpServers: { ledger: { name: 'ledger', transport: 'stdio', command: 'uvx', args: [] } }, secrets: {}, deniedTools: ['shell'] });
+    expect(readdirSync(dataDir).sort()).toEqual([STATE_FILE]);
+  });
+
+  it('a file of the current format without deniedTools is damaged: kept aside and reported', async () => {
+    const { api, dataDir } = testApi();
+    writeFileSync(join(dataDir, STATE_FILE), formatOne().replace('"version":1', `"version":${STATE_VERSION}`));
+    const dashboard = await api.dashboard();
+    expect(dashboard.ok && dashboard.value.damage.map((d) => d.reason)).toEqual(["state.json does not match the store format: `/settings` must have required property 'deniedTools'"]);
+  });
+});
+
 describe('a torn state file', () => {
   it('met by a write is kept aside, reported, and the write goes on over a fresh state', async () => {
     const { api, dataDir } = testApi();

@@ -8,13 +8,15 @@
  * - A damaged state file (bad JSON, a torn write, a failed validation) is renamed aside to
  *   `state.json.damaged-<timestamp>`, and the fresh state records it in `damage`, which the
  *   dashboard shows: it is never silently reset. A file from a newer app version is refused, untouched.
+ * - A file of an older format is migrated in memory as it is read (`migrateState`); the next write
+ *   stores it in the current format.
  */
 import { mkdir, readFile, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { StoreDamage } from '../../../shared/api';
 import { writeFileAtomic, type AtomicWriteFaults } from './atomic-file';
 import { withLockFile } from './lock';
-import { emptyState, STATE_VERSION, stateProblem, type StoreState } from './state';
+import { emptyState, migrateState, STATE_VERSION, stateProblem, type StoreState } from './state';
 
 /** The state file's name in the data folder. */
 export const STATE_FILE = 'state.json';
@@ -75,9 +77,10 @@ export class Store {
     if (typeof version === 'number' && version > STATE_VERSION) {
       throw new StoreError('store.future_version', `state.json was written by a newer Apollia Desktop (format ${version}; this one reads ${STATE_VERSION}): update the app; the file was left as it is`);
     }
-    const problem = stateProblem(value);
+    const current = migrateState(value);
+    const problem = stateProblem(current);
     if (problem !== null) return { kind: 'damaged', reason: `state.json does not match the store format: ${problem}` };
-    return { kind: 'ok', state: value as StoreState };
+    return { kind: 'ok', state: current as StoreState };
   }
 
   /** Keeps a damaged file aside and returns the fresh state that reports it (caller holds the lock). */
