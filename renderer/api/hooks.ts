@@ -60,7 +60,7 @@ export function usePickWatchFolder() {
 }
 
 /** A mutation that, once done, refreshes what the dashboard (and optionally settings) show. */
-function useChange<M extends 'install' | 'apply' | 'setToolAccess' | 'armTrigger' | 'disarmTrigger' | 'rotateWebhookSecret' | 'uninstallPackage' | 'archiveAgent' | 'saveMcpServer' | 'removeMcpServer' | 'saveSecret' | 'removeSecret'>(
+function useChange<M extends 'install' | 'apply' | 'setToolAccess' | 'armTrigger' | 'disarmTrigger' | 'rotateWebhookSecret' | 'uninstallPackage' | 'archiveAgent' | 'saveMcpServer' | 'removeMcpServer' | 'saveSecret' | 'removeSecret' | 'denyTool' | 'removeDeniedTool'>(
   method: M,
   alsoSettings = false,
   alsoInspections = false,
@@ -74,7 +74,7 @@ function useChange<M extends 'install' | 'apply' | 'setToolAccess' | 'armTrigger
       if (alsoSettings) await client.invalidateQueries({ queryKey: queryKeys.settings() });
       // What is installed changed: an opened package's relation to it (update, same, older) may have too.
       if (alsoInspections) await client.invalidateQueries({ queryKey: queryKeys.inspections() });
-      // Saved servers and secrets decide what an apply preview says is missing.
+      // Saved servers and secrets decide what an apply preview says is missing; denied tools, what it denies.
       if (alsoPreviews) await client.invalidateQueries({ queryKey: queryKeys.previews() });
     },
   });
@@ -92,3 +92,7 @@ export const useSaveMcpServer = () => useChange('saveMcpServer', true, false, tr
 export const useRemoveMcpServer = () => useChange('removeMcpServer', true, false, true);
 export const useSaveSecret = () => useChange('saveSecret', true, false, true);
 export const useRemoveSecret = () => useChange('removeSecret', true, false, true);
+/** Settings → Tools you never allow: add one (an open apply form's preview is refreshed). */
+export const useDenyTool = () => useChange('denyTool', true, false, true);
+/** Settings → Tools you never allow: take one off the list. */
+export const useRemoveDeniedTool = () => useChange('removeDeniedTool', true, false, true);

@@ -1,9 +1,11 @@
-import { KeyRound, Server, Trash2 } from 'lucide-react';
+import { Ban, KeyRound, Server, Trash2 } from 'lucide-react';
 import { useState, type FormEvent } from 'react';
 import { MCP_TRANSPORTS, type McpTransport } from '../../../shared/apollia-manifest';
 import type { SecretBackend } from '../../../shared/api';
-import { useRemoveMcpServer, useRemoveSecret, useSaveMcpServer, useSaveSecret, useSettings } from '../../api/hooks';
+import { DENIABLE_NATIVE_TOOLS, deniedToolProblem } from '../../../shared/owner-tools';
+import { useDenyTool, useRemoveDeniedTool, useRemoveMcpServer, useRemoveSecret, useSaveMcpServer, useSaveSecret, useSettings } from '../../api/hooks';
 import { ErrorPanel, Loading } from '../components/Status';
+import { CodeText } from '../components/CodeText';
 import { PackageText } from '../components/PackageText';
 
 const BACKEND_WORDS: Record<SecretBackend, string> = {
@@ -135,7 +137,73 @@ function SecretRow({ name, label, saved }: { name: string; label: string; saved:
   );
 }
 
-/** Settings: MCP servers and secrets this computer keeps for agents. */
+/** The form that adds a tool to the owner's "never allow" list, checked as you type. */
+function DeniedToolForm() {
+  const deny = useDenyTool();
+  const [tool, setTool] = useState('');
+  const typed = tool.trim();
+  const problem = typed === '' ? null : deniedToolProblem(typed);
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (typed === '' || problem !== null) return;
+    deny.mutate({ tool: typed }, { onSuccess: () => setTool('') });
+  };
+  return (
+    <form onSubmit={submit} className="form" aria-labelledby="denied-tool-form-heading">
+      <h3 id="denied-tool-form-heading">Never allow a tool</h3>
+      <div className="field">
+        <label htmlFor="denied-tool">Tool name</label>
+        <input id="denied-tool" value={tool} onChange={(e) => setTool(e.target.value)} aria-invalid={problem !== null} aria-describedby="denied-tool-hint denied-tool-problem" autoComplete="off" spellCheck={false} />
+        <p id="denied-tool-hint" className="hint">
+          An MCP tool by its gate name, <code>mcp:&lt;server&gt;/&lt;tool&gt;</code>, with the server's name as you saved it above: for example <code>mcp:slack/slack_send_message</code>. Or a built-in tool by its name: {DENIABLE_NATIVE_TOOLS.join(', ')}.
+        </p>
+        <p id="denied-tool-problem" className="hint text-error">
+          {problem === null ? null : <CodeText text={problem} />}
+        </p>
+      </div>
+      <button type="submit" className="button button-primary" disabled={typed === '' || problem !== null || deny.isPending}>
+        Never allow it
+      </button>
+      <p role="status" aria-live="polite" className="small">
+        {deny.isSuccess ? 'Added to the tools you never allow.' : ''}
+      </p>
+      {deny.isError ? <ErrorPanel error={deny.error} title="The tool was not added" /> : null}
+    </form>
+  );
+}
+
+/** Settings → Tools you never allow: the owner's own denials, which every apply keeps (template spec "Apply" step 2). */
+function DeniedToolsSection({ deniedTools }: { deniedTools: string[] }) {
+  const remove = useRemoveDeniedTool();
+  return (
+    <section aria-labelledby="denied-tools-heading">
+      <h2 id="denied-tools-heading">
+        <Ban aria-hidden="true" size={20} /> Tools you never allow
+      </h2>
+      <p className="muted">
+        A template you apply never gets these tools: even if you switch one on while applying it, it stays denied, and the review step says so. Agents made before you added a tool keep the settings they were given.
+      </p>
+      {deniedTools.length === 0 ? <p className="muted">You have not listed any tool.</p> : null}
+      <ul className="rows" aria-label="Tools you never allow">
+        {deniedTools.map((tool) => (
+          <li key={tool} className="row">
+            <code>
+              <PackageText text={tool} />
+            </code>{' '}
+            <span className="badge badge-deny">Never allowed</span>
+            <button type="button" className="button button-small button-danger-soft" disabled={remove.isPending} aria-label={`Remove ${tool} from the tools you never allow`} onClick={() => remove.mutate({ tool })}>
+              <Trash2 aria-hidden="true" size={14} /> Remove
+            </button>
+          </li>
+        ))}
+      </ul>
+      {remove.isError ? <ErrorPanel error={remove.error} title="The tool was not removed" /> : null}
+      <DeniedToolForm />
+    </section>
+  );
+}
+
+/** Settings: MCP servers, secrets and the tools you never allow, kept on this computer for agents. */
 export function SettingsScreen() {
   const settings = useSettings();
   const removeServer = useRemoveMcpServer();
@@ -178,6 +246,7 @@ export function SettingsScreen() {
               ))}
             </ul>
           </section>
+          <DeniedToolsSection deniedTools={settings.data.deniedTools} />
         </>
       ) : null}
     </div>

@@ -137,11 +137,25 @@ function TemplateTexts({ details }: { details: TemplateInspection['details'] }) 
 /** Access: native tools, MCP servers and their tools with grants and pins, secrets. */
 export function TemplateAccess({ preview, grants, onGrant }: { preview: ApplyPreview; grants: string[]; onGrant: (gateName: string, granted: boolean) => void }) {
   const show = useFlowStore((s) => s.show);
+  // Built-in tools the owner never allows are left out of `tools`; their `grants.<tool>` warnings name them.
+  const deniedNative = preview.warnings.filter((w) => w.code.startsWith('grants.') && !w.code.startsWith('grants.mcp:')).map((w) => w.code.slice('grants.'.length));
   return (
     <div className="step-body">
       <section aria-labelledby="tpl-tools">
         <h3 id="tpl-tools">Tools it is granted</h3>
         {preview.tools.length === 0 ? <p className="muted">None.</p> : null}
+        {deniedNative.length > 0 ? (
+          <ul className="rows" aria-label="Tools left out">
+            {deniedNative.map((tool) => (
+              <li key={tool} className="row">
+                <code>
+                  <PackageText text={tool} />
+                </code>{' '}
+                <span className="badge badge-deny">Denied in your Settings</span> <span className="small muted">You never allow it: the agent does not get it.</span>
+              </li>
+            ))}
+          </ul>
+        ) : null}
         <ul className="rows">
           {preview.tools.map((tool) => {
             const known = templateTool(tool);
@@ -199,6 +213,14 @@ export function TemplateAccess({ preview, grants, onGrant }: { preview: ApplyPre
                     {tool.pinText ? (
                       <p className="small">
                         Pinned: <CodeText text={tool.pinText} />
+                      </p>
+                    ) : null}
+                    {tool.ownerDenied ? (
+                      <p className="small text-warning">
+                        <AlertTriangle aria-hidden="true" size={14} /> Denied in your Settings: <code><PackageText text={tool.gateName} /></code> is on your list of tools you never allow, so it stays denied even if you switch it on.{' '}
+                        <button type="button" className="button button-small" onClick={() => show('settings')}>
+                          <SettingsIcon aria-hidden="true" size={14} /> Go to Settings → Tools you never allow
+                        </button>
                       </p>
                     ) : null}
                     {tool.pin === null && tool.pinnedBy && tool.pinnedBy.length > 0 ? (
@@ -290,7 +312,7 @@ export function TemplateTriggers({ preview }: { preview: ApplyPreview }) {
 function warningTitle(problem: PreviewProblem): string {
   if (problem.code.startsWith('mcp.')) return 'An MCP server is not saved';
   if (problem.code.startsWith('pins.')) return 'A pinned tool will be denied';
-  if (problem.code.startsWith('grants.')) return 'A grant stays denied';
+  if (problem.code.startsWith('grants.')) return 'Denied in your Settings';
   return 'Note';
 }
 

@@ -24,6 +24,13 @@ describe('the badge of an MCP tool says what it will do after apply, given its s
     expect(mcpToolOutcome(denied, true, false)).toEqual({ badge: 'deny', words: 'Will be denied' });
   });
 
+  it('a tool you never allow (Settings) reads "Denied in your Settings", switch or not, even when its pin is also empty', () => {
+    const denied = tool({ setting: 'deny', ownerDenied: true, pin: { channel_id: 'C0123ABCD' } });
+    expect(mcpToolOutcome(denied, true, true)).toEqual({ badge: 'deny', words: 'Denied in your Settings' });
+    expect(mcpToolOutcome(denied, true, false)).toEqual({ badge: 'deny', words: 'Denied in your Settings' });
+    expect(mcpToolOutcome(tool({ setting: 'deny', ownerDenied: true, pinnedBy: ['channel'] }), true, true)).toEqual({ badge: 'deny', words: 'Denied in your Settings' });
+  });
+
   it('a server not saved: apply skips the tool', () => {
     expect(mcpToolOutcome(tool({}), false, false)).toEqual({ badge: 'neutral', words: 'Skipped: no server saved' });
   });
