@@ -17,6 +17,7 @@ process.env['E2E_MODE'] ??= electronBinary() !== null ? 'electron' : 'browser';
 
 export default defineConfig({
   testDir: 'e2e/specs',
+  globalSetup: './e2e/support/global-setup.ts',
   outputDir: 'test-results/e2e',
   fullyParallel: true,
   workers: 2,
