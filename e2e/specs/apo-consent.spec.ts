@@ -6,18 +6,15 @@
  * spec's words. One run uses the keyboard alone. Every screen is screenshotted and scanned by axe.
  */
 import type { Locator, Page } from '@playwright/test';
-import { axeCheck, expect, shot, test, type AppDriver } from '../support/app';
+import { axeCheck, expect, shot, snapshot, stepHeading, test, type AppDriver } from '../support/app';
 import { makeFolder, packFixture, packInvoices, packInvoicesWith } from '../support/packages';
 
 test.use({ now: '2026-01-01T00:00:00Z' });
 
-const stepHeading = (page: Page, text: RegExp | string) => page.getByRole('heading', { level: 2, name: text });
-
 /** Waits for a screen, then screenshots it and scans it. */
 async function screen(page: Page, name: string, heading: Locator) {
   await expect(heading).toBeVisible();
-  await shot(page, name);
-  await axeCheck(page, name);
+  await snapshot(page, name);
 }
 
 interface StoredState {

@@ -5,21 +5,11 @@
  * switch on that tool does not change it: the Access step says it is denied in your Settings, the
  * Review step shows the warning in plain words, and the agent is recorded with the tool denied.
  */
-import type { Page } from '@playwright/test';
-import { axeCheck, expect, shot, test } from '../support/app';
+import { expect, snapshot, stepHeading, test } from '../support/app';
 
 test.use({ now: '2026-01-01T00:00:00Z' });
 
 const SEND = 'mcp:slack/slack_send_message';
-
-async function snapshot(page: Page, name: string) {
-  // The preview is re-fetched as the form changes: shoot the settled screen, not "Updating…".
-  await expect(page.getByText('Updating…')).toHaveCount(0);
-  await shot(page, name);
-  await axeCheck(page, name);
-}
-
-const stepHeading = (page: Page, name: string) => page.getByRole('heading', { level: 2, name });
 
 test('a tool denied in Settings stays denied when a template is applied with it switched on', async ({ page, app }) => {
   const main = page.getByRole('main');

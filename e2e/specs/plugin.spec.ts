@@ -11,17 +11,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Locator, Page } from '@playwright/test';
 import { REPO_ROOT } from '../support/electron-binary';
-import { axeCheck, expect, shot, test } from '../support/app';
+import { expect, snapshot, test } from '../support/app';
 
 const CRM = join(REPO_ROOT, 'test', 'fixtures', 'plugin', 'crm-plugin.json');
 
 /** A list item's whole text, ignoring the space an icon leaves before it. */
 const exactLine = (text: string) => new RegExp(`^\\s*${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
-
-async function snapshot(page: Page, name: string) {
-  await shot(page, name);
-  await axeCheck(page, name);
-}
 
 const capabilityCard = (page: Page, name: string): Locator =>
   page.getByRole('region', { name: 'Capabilities and their tools' }).getByRole('listitem').filter({ has: page.getByRole('heading', { level: 3, name: new RegExp(`^${name}`) }) });

@@ -4,17 +4,9 @@
  * apply with a message naming it until it is saved in Settings; then the pins show the channel,
  * apply makes the agent, and the dashboard shows it with its pinned tool and its schedule.
  */
-import type { Page } from '@playwright/test';
-import { axeCheck, expect, shot, test } from '../support/app';
+import { expect, snapshot, test } from '../support/app';
 
 test.use({ now: '2026-01-01T00:00:00Z' });
-
-async function snapshot(page: Page, name: string) {
-  // The preview is re-fetched as the form changes: shoot the settled screen, not "Updating…".
-  await expect(page.getByText('Updating…')).toHaveCount(0);
-  await shot(page, name);
-  await axeCheck(page, name);
-}
 
 test('market-monitor: pattern error, missing server resolved in Settings, pins, apply, dashboard', async ({ page }) => {
   const main = page.getByRole('main');

@@ -7,23 +7,13 @@
  * and the dashboard shows the agent.
  */
 import { join } from 'node:path';
-import type { Page } from '@playwright/test';
 import { REPO_ROOT } from '../support/electron-binary';
-import { axeCheck, expect, shot, test } from '../support/app';
+import { expect, snapshot, stepHeading, test } from '../support/app';
 
 test.use({ now: '2026-01-01T00:00:00Z' });
 
 const ISSUE_TRIAGE = join(REPO_ROOT, 'e2e', 'fixtures', 'templates', 'issue-triage');
 const BLOCKER = 'issue-triage needs the MCP server linear: save it in Settings → MCP servers first';
-
-async function snapshot(page: Page, name: string) {
-  // The preview is re-fetched as the form changes: shoot the settled screen, not "Updating…".
-  await expect(page.getByText('Updating…')).toHaveCount(0);
-  await shot(page, name);
-  await axeCheck(page, name);
-}
-
-const stepHeading = (page: Page, name: string) => page.getByRole('heading', { level: 2, name });
 
 test('a required MCP server missing blocks apply, naming it, until it is saved in Settings', async ({ page, app }) => {
   const main = page.getByRole('main');

@@ -43,6 +43,19 @@ export async function shot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true, mask: volatile });
 }
 
+/**
+ * One screen, settled, pictured and scanned: waits until no preview is being re-fetched
+ * ("Updating…"), saves the screenshot, then runs axe.
+ */
+export async function snapshot(page: Page, name: string): Promise<void> {
+  await expect(page.getByText('Updating…')).toHaveCount(0);
+  await shot(page, name);
+  await axeCheck(page, name);
+}
+
+/** A step's heading ("Step 2 of 5: …") in a guided form. */
+export const stepHeading = (page: Page, name: string | RegExp) => page.getByRole('heading', { level: 2, name });
+
 /** Runs axe on the page; fails on any serious or critical violation, naming each. */
 export async function axeCheck(page: Page, label = 'page'): Promise<void> {
   const results = await new AxeBuilder({ page }).analyze();
