@@ -152,3 +152,16 @@ describe('safeDisplayText', () => {
     expect(result.found.map((f) => f.codePoint)).toEqual(['U+202E']);
   });
 });
+
+describe('compareNames', () => {
+  it('finds digits for letters, other scripts and case as lookalikes', async () => {
+    const { compareNames, nameSkeleton } = await import('./display-text');
+    expect(compareNames('Example Accounting', 'Example Accounting')).toBe('same');
+    expect(compareNames('Example Accounting', 'Example Acc0unting')).toBe('lookalike');
+    expect(compareNames('Apple', 'App1e')).toBe('lookalike');
+    expect(compareNames('Example', 'Exаmple')).toBe('lookalike');
+    expect(compareNames('Modern Tools', 'Modem Tools')).toBe('lookalike');
+    expect(compareNames('Example Accounting', 'Other Accounting')).toBe('different');
+    expect(nameSkeleton('Release 10')).toBe('release10');
+  });
+});

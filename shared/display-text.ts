@@ -338,3 +338,36 @@ export function safeDisplayText(text: string, options: { max: number; multiline?
   const revealed = revealInvisibles(text, { multiline: options.multiline ?? false });
   return { ...truncateForDisplay(revealed.text, options.max), found: revealed.found };
 }
+
+/**
+ * Digits that pass for letters inside a word (`Acc0unting`, `App1e`): `0` for `o`, `1` for `l`,
+ * `5` for `s`. Unicode's confusables data does not list them (they are ASCII), so they are kept here.
+ */
+export const DIGIT_CONFUSABLES: Readonly<Record<string, string>> = { '0': 'o', '1': 'l', '5': 's' };
+
+/**
+ * The skeleton two names are compared by: lower case, other scripts' lookalikes and
+ * compatibility forms folded to Latin, digits that sit between letters read as the letter they
+ * resemble, `rn` as `m`, spaces and punctuation dropped. Two names with the same skeleton look alike.
+ */
+export function nameSkeleton(text: string): string {
+  const folded = [...text.normalize('NFKC')].map((ch) => CONFUSABLES[ch] ?? ch).join('');
+  const letters = folded.toLowerCase();
+  let out = '';
+  for (let i = 0; i < letters.length; i++) {
+    const ch = letters[i] ?? '';
+    const digit = DIGIT_CONFUSABLES[ch];
+    const between = /\p{L}/u.test(letters[i - 1] ?? '') || /\p{L}/u.test(letters[i + 1] ?? '');
+    out += digit !== undefined && between ? digit : ch;
+  }
+  return out.replace(/rn/g, 'm').replace(/[\s\p{P}\p{S}]/gu, '');
+}
+
+/** How a new name compares with an old one: the same, different, or a lookalike (different text, same look). */
+export type NameComparison = 'same' | 'different' | 'lookalike';
+
+/** Compares an old and a new name (a publisher on update) with {@link nameSkeleton}. */
+export function compareNames(before: string, after: string): NameComparison {
+  if (before === after) return 'same';
+  return nameSkeleton(before) === nameSkeleton(after) ? 'lookalike' : 'different';
+}

@@ -8,7 +8,7 @@ import { isPinnedRequirement, mcpCommandLine, riskSummary } from './risk-summary
 const example = parse(readFileSync(new URL('../test/fixtures/apo/invoices/apollia.toml', import.meta.url), 'utf8')) as unknown as ApolliaManifest;
 
 describe('riskSummary', () => {
-  it('lists the spec example worst first, then what it cannot do', () => {
+  it('lists the spec example worst first, and claims nothing it cannot do: its code runs as you', () => {
     const lines = riskSummary(example, APOLLIA_NATIVE_TOOLS);
     expect(lines.map((line) => [line.level, line.text])).toEqual([
       ['sensitive', 'Runs a program on this computer: `uvx ledger-mcp`'],
@@ -17,24 +17,32 @@ describe('riskSummary', () => {
       ['notice', 'Asks for a connection to gmail'],
       ['notice', 'Installs 1 Python package'],
       ['notice', 'Proposes 1 trigger (off until you arm it)'],
-      ['cannot', 'Cannot run code on this computer except the MCP server listed'],
-      ['cannot', 'Cannot delete or write files through its own tools (what an MCP tool does is decided by that tool)'],
     ]);
     expect(lines[1]).toMatchObject({ family: 'send_external', items: ['monthly-reminders'] });
   });
 
-  it('says plainly what a package without MCP servers cannot do', () => {
+  it('a Python tool makes no "cannot" claim, whatever family it declares', () => {
     const manifest: ApolliaManifest = {
       package: { name: 'notes', version: '1.0.0', publisher: 'P', sdk: '>=0.3' },
       tools: [{ name: 'count', module: 'tools/count.py', description: 'Counts', action: 'read' }],
     };
+    expect(riskSummary(manifest, APOLLIA_NATIVE_TOOLS).map((line) => line.text)).toEqual(['Reads data that is not personal — 1 tool (count)']);
+  });
+
+  it('says what a package with no code of its own cannot do, and web access is a way out', () => {
+    const manifest: ApolliaManifest = {
+      package: { name: 'notes', version: '1.0.0', publisher: 'P', sdk: '>=0.3' },
+      agents: [{ id: 'a', name: 'A', mission: 'm', defaults: { access: ['notify'] } }],
+    };
     expect(riskSummary(manifest, APOLLIA_NATIVE_TOOLS).map((line) => line.text)).toEqual([
-      'Reads data that is not personal — 1 tool (count)',
+      'Reads data that is not personal — 1 built-in tool (notify)',
       'Cannot run code on this computer',
       'Cannot send things outside this computer',
       'Cannot delete or write files',
       'Cannot read your personal data',
     ]);
+    const web: ApolliaManifest = { ...manifest, agents: [{ id: 'a', name: 'A', mission: 'm', defaults: { access: ['web_fetch'] } }] };
+    expect(riskSummary(web, APOLLIA_NATIVE_TOOLS).map((line) => line.text)).not.toContain('Cannot send things outside this computer');
   });
 
   it('flags unpinned pip requirements and network MCP servers', () => {
@@ -56,9 +64,7 @@ describe('riskSummary', () => {
       'Connects to a server outside this computer: https://mcp.example.com/mcp',
       'Can write or delete things — 2 workflows (a, b)',
       'Installs 2 Python packages (1 not pinned to one version: requests>=2)',
-      'Proposes 2 triggers (off until you arm it)',
-      'Cannot run code on this computer through its own tools (what an MCP tool does is decided by that tool)',
-      'Cannot read your personal data through its own tools (what an MCP tool does is decided by that tool)',
+      'Proposes 2 triggers (off until you arm them)',
     ]);
     expect(lines[2]?.level).toBe('sensitive');
   });

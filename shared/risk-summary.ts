@@ -22,6 +22,12 @@ export interface RiskLine {
   items: string[];
 }
 
+/**
+ * Built-in tools that reach the internet although their family is `read`: what they fetch or
+ * search for is sent out (a query or a URL can carry personal data).
+ */
+export const WEB_TOOLS: ReadonlySet<string> = new Set(['web_fetch', 'web_search']);
+
 /** What each family lets a package do, in words a person understands (spec: "Action families"). */
 export const FAMILY_WORDS: Record<ActionFamily, string> = {
   execute_code: 'Runs code on this computer',
@@ -29,6 +35,30 @@ export const FAMILY_WORDS: Record<ActionFamily, string> = {
   write_or_delete: 'Can write or delete things',
   read_personal: 'Reads your personal data',
   read: 'Reads data that is not personal',
+};
+
+/** What a family lets a package do, after "can" ("can now run programs on this computer"). */
+export const FAMILY_ABILITY: Record<ActionFamily, string> = {
+  execute_code: 'run programs on this computer',
+  send_external: 'send things outside this computer',
+  write_or_delete: 'write or delete things',
+  read_personal: 'read your personal data',
+  read: 'read data that is not personal',
+};
+
+/** An agent's autonomy tier in words (spec `[agents.defaults]` autonomy). */
+export const AUTONOMY_WORDS: Record<string, string> = {
+  assisted: 'Assisted: it suggests, and you do each step',
+  supervised: 'Supervised: it acts, and checks in with you at each step',
+  bounded_autonomous: 'Works on its own within limits, and checks in when it reaches one',
+  long_autonomous: 'Works for a long time on its own without checking in',
+};
+
+/** An agent's planning setting in words (spec `[agents.defaults]` planning). */
+export const PLANNING_WORDS: Record<string, string> = {
+  never: 'Acts at once, without writing a plan first',
+  auto: 'Writes a plan first when a task looks long',
+  always: 'Writes a plan before acting on every task',
 };
 
 /** A short label for a family badge. */
@@ -73,7 +103,8 @@ export function isPinnedRequirement(requirement: string): boolean {
 /**
  * The risk summary of a manifest, worst first: one `sensitive` line per sensitive family (tools,
  * workflows and the built-in tools agents are granted by default), programs and servers the MCP
- * entries bring, connections, pip requirements, triggers, then what the package cannot do.
+ * entries bring, connections, pip requirements, triggers, then, for a package with no code of its
+ * own, what the built-in tools it is granted cannot do.
  *
  * `catalogue` gives the family of a native tool named in `agents[].defaults.access`; a name it does
  * not know is left out of the family lines (the archive check warns about it).
@@ -139,21 +170,20 @@ export function riskSummary(manifest: ApolliaManifest, catalogue: readonly Nativ
   if (triggers.length > 0) {
     lines.push({
       level: 'notice',
-      text: `Proposes ${plural(triggers.length, 'trigger')} (off until you arm it)`,
+      text: `Proposes ${plural(triggers.length, 'trigger')} (off until you arm ${triggers.length === 1 ? 'it' : 'them'})`,
       items: triggers.map((trigger) => trigger.id),
     });
   }
 
-  const hasMcp = servers.length > 0;
+  // "Cannot" is said only where Apollia makes it true: a package with no code of its own (no Python
+  // tool or workflow, no MCP server) can do only what the built-in tools it is granted do. Code can
+  // do anything its person can, whatever family its author declares (issue 13, point 2).
+  const hasCode = tools.length + workflows.length + servers.length > 0;
+  if (hasCode) return lines;
+  const web = native.some((tool) => WEB_TOOLS.has(tool.name));
   for (const family of ['execute_code', 'send_external', 'write_or_delete', 'read_personal'] as const) {
-    if (present.has(family)) continue;
-    if (family === 'execute_code' && commandServers.length > 0) {
-      const names = commandServers.map((server) => server.name);
-      lines.push({ level: 'cannot', family, text: `${CANNOT_WORDS[family]} except the MCP ${commandServers.length === 1 ? 'server' : 'servers'} listed`, items: names });
-      continue;
-    }
-    const suffix = hasMcp ? ' through its own tools (what an MCP tool does is decided by that tool)' : '';
-    lines.push({ level: 'cannot', family, text: `${CANNOT_WORDS[family]}${suffix}`, items: [] });
+    if (present.has(family) || (family === 'send_external' && web)) continue;
+    lines.push({ level: 'cannot', family, text: CANNOT_WORDS[family], items: [] });
   }
   return lines;
 }

@@ -39,14 +39,16 @@ describe('diffUpdate', () => {
     });
     expect(diff.proposedAccess).toEqual({ clerk: ['pkg:invoices/extract', 'shell'] });
     expect(diff.changes).toEqual([
-      '`extract` now does read_personal (was read)',
-      'Needs new connections: `slack`',
-      'MCP server `ledger` would run differently: command, env changed',
-      'New triggers (not armed): `hook`',
-      'Changed triggers (disarmed until you arm them again): `monday`',
-      'Agent `clerk` asks for `shell`',
+      'The tool `extract` can now read your personal data (was: read data that is not personal)',
+      'Now needs a connection to `slack`',
+      'The program `ledger` would now start differently: the program it runs, the environment variables it receives changed',
+      'New trigger `hook`: off until you arm it',
+      'Changed trigger `monday`: off until you arm it again',
+      'Clerk asks for something new: run shell commands on this computer (`shell`). Not allowed until you tick it',
     ]);
+    expect(diff.changes.join('\n')).not.toMatch(/read_personal|execute_code|send_external|write_or_delete/);
     expect(diff.asksMore).toBe(true);
+    expect(diff.publisher).toBeNull();
   });
 
   it('an identical manifest changes nothing and keeps every answer', () => {
@@ -59,7 +61,31 @@ describe('diffUpdate', () => {
 
   it('lists what a version no longer asks for', () => {
     const diff = diffUpdate(base, proposedConsent(base), { ...base, package: { ...base.package, version: '1.1.0' }, workflows: [], triggers: [], requires: [] });
-    expect(diff.changes).toEqual(['Workflows removed: `remind`', 'No longer needs: `gmail`', 'Triggers removed: `hourly`, `monday`']);
+    expect(diff.changes).toEqual(['No longer has the workflow `remind`', 'No longer needs `gmail`', 'No longer proposes the triggers `hourly`, `monday`']);
     expect(diff.asksMore).toBe(false);
+  });
+
+  it('a new publisher comes first; a lookalike with digits for letters is named as one', () => {
+    const lookalike = diffUpdate(base, proposedConsent(base), { ...base, package: { ...base.package, version: '1.3.0', publisher: 'Example Acc0unting' } });
+    expect(lookalike.publisher).toEqual({ from: 'Example Accounting', to: 'Example Acc0unting', comparison: 'lookalike' });
+    expect(lookalike.changes[0]).toBe('The publisher changed to a name that only looks like the old one: “Example Acc0unting” (was: “Example Accounting”)');
+    const other = diffUpdate(base, proposedConsent(base), { ...base, package: { ...base.package, version: '1.3.0', publisher: 'Someone Else' } });
+    expect(other.changes[0]).toBe('The publisher changed: “Someone Else” (was: “Example Accounting”)');
+    expect(other.publisher?.comparison).toBe('different');
+  });
+
+  it('names new tools, programs and agents in words', () => {
+    const after: ApolliaManifest = {
+      ...base,
+      package: { ...base.package, version: '2.0.0' },
+      tools: [...(base.tools ?? []), { name: 'wipe', module: 'w.py', description: 'd', action: 'write_or_delete' }],
+      mcp_servers: [...(base.mcp_servers ?? []), { name: 'fetch', command: 'npx', args: ['-y', 'fetch-mcp@latest'] }],
+      agents: [...(base.agents ?? []), { id: 'helper', name: 'Helper', mission: 'm' }],
+    };
+    expect(diffUpdate(base, proposedConsent(base), after).changes).toEqual([
+      'New tool `wipe` (Python code): says it can write or delete things',
+      'Starts a new program on this computer: `npx -y fetch-mcp@latest`',
+      'New agent Helper',
+    ]);
   });
 });

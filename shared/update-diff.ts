@@ -10,12 +10,41 @@
  * - an access entry the old version offered, whose action family did not change, keeps the user's
  *   answer (a revoked tool stays revoked, a granted one stays granted);
  * - an entry that is new, or whose family changed, is NOT granted in `merged`: it is listed in
- *   `proposedAccess` so the form can show it ticked as the package's proposal, and only the user's
- *   confirmation grants it;
+ *   `proposedAccess`, and the form shows it unticked (issue 13, point 4: new or widened access
+ *   waits for the person's tick, as Chrome disables an extension that asks for more);
  * - a trigger that is unchanged keeps its arming; a new or changed trigger is never armed.
  */
 import type { ActionFamily, ApolliaManifest, McpServerEntry, TriggerEntry } from './apollia-manifest';
+import { apolliaNativeTool } from './catalogues';
 import { accessFamily, type ConsentDecision } from './consent';
+import { compareNames, type NameComparison } from './display-text';
+import { FAMILY_ABILITY, mcpCommandLine } from './risk-summary';
+
+/** What each part of a server's launch is called in a sentence. */
+const MCP_PART_WORDS: Record<McpServerChange['changed'][number], string> = {
+  command: 'the program it runs',
+  args: 'its command line',
+  url: 'the address it connects to',
+  transport: 'how it connects',
+  env: 'the environment variables it receives',
+};
+
+/** An access entry in words: a built-in tool by what it does, else what kind of entry it is and its name. */
+export function entryWords(entry: string): string {
+  const native = entry.includes(':') ? undefined : apolliaNativeTool(entry);
+  if (native) return `${native.description.charAt(0).toLowerCase()}${native.description.slice(1)} (\`${entry}\`)`;
+  const match = /^(pkg|workflow|mcp|agent):(.*)$/.exec(entry);
+  const kind = match?.[1];
+  const rest = match?.[2] ?? entry;
+  if (kind === 'pkg') return `its tool \`${rest.split('/').slice(1).join('/')}\``;
+  if (kind === 'workflow') return `its workflow \`${rest.split('/').slice(1).join('/')}\``;
+  if (kind === 'mcp') {
+    const [server = '', ...tool] = rest.split('/');
+    return `the tool \`${tool.join('/')}\` of the program \`${server}\``;
+  }
+  if (kind === 'agent') return `the agent \`${rest}\``;
+  return `\`${entry}\``;
+}
 
 /** A tool or workflow whose action family changed. */
 export interface FamilyChange {
@@ -60,8 +89,10 @@ export interface UpdateDiff {
   asksMore: boolean;
   /** The user's kept answers; new or changed things not granted and not armed. */
   merged: ConsentDecision;
-  /** Per agent, the new or re-asked entries the package proposes (shown ticked, not granted until confirmed). */
+  /** Per agent, the new or re-asked entries: shown unticked, granted only when the person ticks them. */
   proposedAccess: Record<string, string[]>;
+  /** The publisher's old and new names when they differ, compared with the lookalike check. */
+  publisher: { from: string; to: string; comparison: NameComparison } | null;
 }
 
 function names<T extends { name: string }>(list: T[] | undefined): Map<string, T> {
@@ -177,24 +208,41 @@ export function diffUpdate(before: ApolliaManifest, decisions: ConsentDecision, 
     merged.triggers[trigger.id] = { armed: kept && decisions.triggers[trigger.id]?.armed === true };
   }
 
+  const publisher = before.package.publisher === after.package.publisher ? null : { from: before.package.publisher, to: after.package.publisher, comparison: compareNames(before.package.publisher, after.package.publisher) };
+  const toolOf = names(after.tools);
+  const workflowOf = names(after.workflows);
+  const serverOf = names(after.mcp_servers);
+  const agentName = (id: string) => agAfter.get(id)?.name ?? agBefore.get(id)?.name ?? id;
   const changes: string[] = [];
-  for (const change of [...tools.familyChanged, ...workflows.familyChanged]) changes.push(`\`${change.name}\` now does ${change.to} (was ${change.from})`);
-  if (tools.added.length > 0) changes.push(`New tools: ${list(tools.added)}`);
-  if (workflows.added.length > 0) changes.push(`New workflows: ${list(workflows.added)}`);
-  if (connections.added.length > 0) changes.push(`Needs new connections: ${list(connections.added)}`);
-  for (const server of mcpServers.changed) changes.push(`MCP server \`${server.name}\` would run differently: ${server.changed.join(', ')} changed`);
-  if (mcpServers.added.length > 0) changes.push(`New MCP servers: ${list(mcpServers.added)}`);
-  if (triggers.added.length > 0) changes.push(`New triggers (not armed): ${list(triggers.added)}`);
-  if (triggers.changed.length > 0) changes.push(`Changed triggers (disarmed until you arm them again): ${list(triggers.changed)}`);
-  if (agents.added.length > 0) changes.push(`New agents: ${list(agents.added)}`);
-  for (const diff of agents.access) if (diff.added.length > 0) changes.push(`Agent \`${diff.agentId}\` asks for ${list(diff.added)}`);
-  if (tools.removed.length > 0) changes.push(`Tools removed: ${list(tools.removed)}`);
-  if (workflows.removed.length > 0) changes.push(`Workflows removed: ${list(workflows.removed)}`);
-  if (connections.removed.length > 0) changes.push(`No longer needs: ${list(connections.removed)}`);
-  if (mcpServers.removed.length > 0) changes.push(`MCP servers removed: ${list(mcpServers.removed)}`);
-  if (triggers.removed.length > 0) changes.push(`Triggers removed: ${list(triggers.removed)}`);
-  if (agents.removed.length > 0) changes.push(`Agents removed: ${list(agents.removed)}`);
-  for (const diff of agents.access) if (diff.removed.length > 0) changes.push(`Agent \`${diff.agentId}\` no longer asks for ${list(diff.removed)}`);
+  if (publisher) {
+    changes.push(
+      publisher.comparison === 'lookalike'
+        ? `The publisher changed to a name that only looks like the old one: “${publisher.to}” (was: “${publisher.from}”)`
+        : `The publisher changed: “${publisher.to}” (was: “${publisher.from}”)`,
+    );
+  }
+  for (const change of tools.familyChanged) changes.push(`The tool \`${change.name}\` can now ${FAMILY_ABILITY[change.to]} (was: ${FAMILY_ABILITY[change.from]})`);
+  for (const change of workflows.familyChanged) changes.push(`The workflow \`${change.name}\` can now ${FAMILY_ABILITY[change.to]} (was: ${FAMILY_ABILITY[change.from]})`);
+  for (const name of tools.added) changes.push(`New tool \`${name}\` (Python code): says it can ${FAMILY_ABILITY[toolOf.get(name)?.action ?? 'read']}`);
+  for (const name of workflows.added) changes.push(`New workflow \`${name}\` (Python code): says it can ${FAMILY_ABILITY[workflowOf.get(name)?.action ?? 'read']}`);
+  if (connections.added.length > 0) changes.push(`Now needs ${connections.added.length === 1 ? 'a connection' : 'connections'} to ${list(connections.added)}`);
+  for (const server of mcpServers.changed) changes.push(`The program \`${server.name}\` would now start differently: ${server.changed.map((part) => MCP_PART_WORDS[part]).join(', ')} changed`);
+  for (const name of mcpServers.added) {
+    const server = serverOf.get(name);
+    const commandLine = server ? mcpCommandLine(server) : '';
+    changes.push(commandLine !== '' ? `Starts a new program on this computer: \`${commandLine}\`` : `Connects to a new server outside this computer: ${server?.url ?? name}`);
+  }
+  if (triggers.added.length > 0) changes.push(`New ${triggers.added.length === 1 ? 'trigger' : 'triggers'} ${list(triggers.added)}: off until you arm ${triggers.added.length === 1 ? 'it' : 'them'}`);
+  if (triggers.changed.length > 0) changes.push(`Changed ${triggers.changed.length === 1 ? 'trigger' : 'triggers'} ${list(triggers.changed)}: off until you arm ${triggers.changed.length === 1 ? 'it' : 'them'} again`);
+  for (const id of agents.added) changes.push(`New agent ${agentName(id)}`);
+  for (const diff of agents.access) if (diff.added.length > 0) changes.push(`${agentName(diff.agentId)} asks for something new: ${diff.added.map(entryWords).join('; ')}. Not allowed until you tick it`);
+  if (tools.removed.length > 0) changes.push(`No longer has the ${tools.removed.length === 1 ? 'tool' : 'tools'} ${list(tools.removed)}`);
+  if (workflows.removed.length > 0) changes.push(`No longer has the ${workflows.removed.length === 1 ? 'workflow' : 'workflows'} ${list(workflows.removed)}`);
+  if (connections.removed.length > 0) changes.push(`No longer needs ${list(connections.removed)}`);
+  if (mcpServers.removed.length > 0) changes.push(`No longer starts or connects to ${list(mcpServers.removed)}`);
+  if (triggers.removed.length > 0) changes.push(`No longer proposes the ${triggers.removed.length === 1 ? 'trigger' : 'triggers'} ${list(triggers.removed)}`);
+  if (agents.removed.length > 0) changes.push(`No longer has the ${agents.removed.length === 1 ? 'agent' : 'agents'} ${agents.removed.map(agentName).join(', ')}`);
+  for (const diff of agents.access) if (diff.removed.length > 0) changes.push(`${agentName(diff.agentId)} no longer asks for: ${diff.removed.map(entryWords).join('; ')}`);
 
   const asksMore =
     tools.added.length + workflows.added.length + tools.familyChanged.length + workflows.familyChanged.length +
@@ -214,5 +262,6 @@ export function diffUpdate(before: ApolliaManifest, decisions: ConsentDecision, 
     asksMore,
     merged,
     proposedAccess,
+    publisher,
   };
 }
