@@ -185,7 +185,7 @@ export const test = base.extend<
     rmSync(home, { recursive: true, force: true });
   },
 
-  page: async ({ electronApp, harnessBrowser, baseURL, now, viewport, timezoneId, locale }, use) => {
+  page: async ({ electronApp, harnessBrowser, baseURL, now, viewport, deviceScaleFactor, timezoneId, locale }, use) => {
     if (electronApp) {
       const window = await electronApp.firstWindow();
       if (now) await window.clock.setFixedTime(new Date(now));
@@ -194,7 +194,7 @@ export const test = base.extend<
     }
     if (!baseURL || !harnessBrowser) throw new Error('baseURL is not set: run through playwright.config.ts');
     await harnessPost(baseURL, '/test/reset', now ? { now } : {});
-    const context = await harnessBrowser.newContext({ baseURL, viewport, timezoneId, locale });
+    const context = await harnessBrowser.newContext({ baseURL, viewport, timezoneId, locale, ...(deviceScaleFactor ? { deviceScaleFactor } : {}) });
     const page = await context.newPage();
     // The renderer computes next fire times from its own clock: fix it with the core's.
     if (now) await page.clock.setFixedTime(new Date(now));

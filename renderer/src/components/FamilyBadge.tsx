@@ -8,8 +8,8 @@ import { FAMILY_LABELS, FAMILY_WORDS } from '../../../shared/risk-summary';
 export function FamilyBadge({ family }: { family: ActionFamily | 'unknown' }) {
   if (family === 'unknown') {
     return (
-      <span className="badge badge-unknown" title="What this tool does is decided by the tool itself">
-        Decided by the tool
+      <span className="badge badge-unknown" title="This app cannot know what this tool does before it runs, so each call asks you first">
+        Not known before it runs
       </span>
     );
   }

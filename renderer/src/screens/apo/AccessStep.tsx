@@ -4,8 +4,8 @@ import type { AgentEntry, ApolliaManifest, ToolEntry, WorkflowEntry } from '../.
 import { FAMILY_SEVERITY, isSensitive } from '../../../../shared/apollia-manifest';
 import type { ApoInspection } from '../../../../shared/inspection';
 import { CONNECTION_TYPES } from '../../../../shared/catalogues';
-import { FAMILY_LABELS } from '../../../../shared/risk-summary';
-import { isPinnedRequirement, mcpCommandLine } from '../../../../shared/risk-summary';
+import { AUTONOMY_WORDS, FAMILY_LABELS, isPinnedRequirement, mcpCommandLine, PLANNING_WORDS } from '../../../../shared/risk-summary';
+import { unpinnedLaunch } from '../../../../shared/verdict';
 import type { UpdateDiff } from '../../../../shared/update-diff';
 import { useSettings } from '../../../api/hooks';
 import { AskBadge, FamilyBadge } from '../../components/FamilyBadge';
@@ -23,16 +23,18 @@ const AccessEntryRow = memo(function AccessEntryRow({ sourceId, agentId, row, ke
     <li className="row access-row">
       <input id={id} type="checkbox" checked={kept} onChange={(event) => setAccess(sourceId, agentId, row.entry, event.target.checked)} />
       <label htmlFor={id}>
-        <code>
-          <PackageText text={row.entry} />
-        </code>
+        <PackageText text={row.what} />
         <span className="small muted block">
-          <PackageText text={row.what} />
+          <code>
+            <PackageText text={row.entry} />
+          </code>
         </span>
       </label>
-      <UpdateMark mark={mark} />
-      <FamilyBadge family={row.family} />
-      {kept ? <AskBadge asks={row.asks} /> : <span className="badge badge-deny">Not allowed</span>}
+      <span className="row-badges">
+        <UpdateMark mark={mark} />
+        <FamilyBadge family={row.family} />
+        {kept ? <AskBadge asks={row.asks} /> : <span className="badge badge-deny">Not allowed</span>}
+      </span>
     </li>
   );
 });
@@ -80,10 +82,12 @@ const CapabilityRow = memo(function CapabilityRow({ capability, mark }: { capabi
   return (
     <li className="row row-block access-row">
       <p>
-        <strong>{kind}</strong> <code><PackageText text={item.name} /></code> <UpdateMark mark={mark} /> <FamilyBadge family={item.action} />
+        <strong>
+          <PackageText text={item.description} />
+        </strong>
       </p>
       <p className="small">
-        <PackageText text={item.description} />
+        {kind === 'Tool' ? 'Python tool' : 'Python workflow'} <code><PackageText text={item.name} /></code> <UpdateMark mark={mark} /> <span className="muted">its author says:</span> <FamilyBadge family={item.action} />
       </p>
       {capability.kind === 'Workflow' && capability.item.steps && capability.item.steps.length > 0 ? (
         <p className="small">
@@ -131,6 +135,7 @@ const CapabilitiesSection = memo(function CapabilitiesSection({ manifest, diff }
   return (
     <section aria-labelledby="tools-heading">
       <h3 id="tools-heading">Tools and workflows (Python code in the package)</h3>
+      {items.length > 0 ? <p className="small">This code runs with your permissions when an agent or a trigger uses it. What each part says it does is its author's word: Apollia does not check it.</p> : null}
       {items.length === 0 ? <p className="muted">None.</p> : null}
       {shown.length < items.length || all ? (
         <p className="small access-counts">
@@ -166,14 +171,19 @@ export const AccessStep = memo(function AccessStep({ inspection, sourceId }: { i
       <section aria-labelledby="agents-heading">
         <h3 id="agents-heading">Agents</h3>
         {(manifest.agents ?? []).length === 0 ? <p className="muted">This package has no agents.</p> : null}
-        {(manifest.agents ?? []).map((agent) => {
+        {(manifest.agents ?? []).map((agent, index) => {
           const entries = agent.defaults?.access ?? [];
+          const changed = diff !== null && (diff.agents.added.includes(agent.id) || (diff.proposedAccess[agent.id]?.length ?? 0) > 0);
           return (
             <article key={agent.id} className="card card-wide" aria-labelledby={`agent-${agent.id}`}>
               <h4 id={`agent-${agent.id}`}>
                 <PackageText text={agent.name} /> <span className="muted small">({agent.id})</span>{' '}
                 {diff?.agents.added.includes(agent.id) ? <UpdateMark mark={{ kind: 'new' }} /> : null}
               </h4>
+              <details className="agent-details" open={index < 3 || changed}>
+                <summary>
+                  {countOf(entries.length, 'tool it asks for', 'tools it asks for')}: show or hide what <PackageText text={agent.name} /> does and may use
+                </summary>
               <p>
                 <strong>Mission:</strong> <PackageText text={agent.mission} />
               </p>
@@ -197,14 +207,18 @@ export const AccessStep = memo(function AccessStep({ inspection, sourceId }: { i
               <dl className="facts small">
                 {agent.defaults?.autonomy ? (
                   <>
-                    <dt>Autonomy</dt>
-                    <dd>{agent.defaults.autonomy}</dd>
+                    <dt>How on its own it works</dt>
+                    <dd>
+                      {AUTONOMY_WORDS[agent.defaults.autonomy] ?? agent.defaults.autonomy} <span className="muted">(<code>{agent.defaults.autonomy}</code>)</span>
+                    </dd>
                   </>
                 ) : null}
                 {agent.defaults?.planning ? (
                   <>
                     <dt>Planning</dt>
-                    <dd>{agent.defaults.planning}</dd>
+                    <dd>
+                      {PLANNING_WORDS[agent.defaults.planning] ?? agent.defaults.planning} <span className="muted">(<code>{agent.defaults.planning}</code>)</span>
+                    </dd>
                   </>
                 ) : null}
                 {agent.defaults?.sources && agent.defaults.sources.length > 0 ? (
@@ -226,6 +240,7 @@ export const AccessStep = memo(function AccessStep({ inspection, sourceId }: { i
                   </>
                 ) : null}
               </dl>
+              </details>
             </article>
           );
         })}
@@ -285,6 +300,14 @@ export const AccessStep = memo(function AccessStep({ inspection, sourceId }: { i
                 {commandLine !== '' ? (
                   <p>
                     Runs this program on this computer: <code className="command"><PackageText text={commandLine} /></code>
+                    {unpinnedLaunch(server) !== null ? (
+                      <>
+                        {' '}
+                        <span className="badge badge-warning-soft">
+                          <AlertTriangle aria-hidden="true" size={12} /> Not pinned to one version: the program can change after you consent
+                        </span>
+                      </>
+                    ) : null}
                   </p>
                 ) : (
                   <p>
@@ -294,7 +317,7 @@ export const AccessStep = memo(function AccessStep({ inspection, sourceId }: { i
                 <p className="small">
                   {envKeys.length === 0 ? 'It receives no environment variables from the package.' : <>It receives these environment variables (names only): {envKeys.map((key) => <code key={key} className="env-key"><PackageText text={key} /></code>)}</>}
                 </p>
-                <p className="small muted">Whether a call to one of its tools asks you first is decided by that tool's action family; until this app knows it, each call asks.</p>
+                <p className="small muted">This app cannot know beforehand what its tools do, so each call to one of them asks you first.</p>
               </li>
             );
           })}

@@ -1,5 +1,5 @@
-import { ArrowLeft, ArrowRight, Download } from 'lucide-react';
-import { useEffect, useRef } from 'react';
+import { ArrowLeft, ArrowRight, Download, X } from 'lucide-react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import type { InstallReceipt, SourceInspection } from '../../../../shared/api';
 import { proposedConsent, type ConsentDecision } from '../../../../shared/consent';
 import type { ApoInspection } from '../../../../shared/inspection';
@@ -8,27 +8,38 @@ import { PackageText } from '../../components/PackageText';
 import { ErrorPanel } from '../../components/Status';
 import { WizardStep } from '../../components/Steps';
 import { useConsentDraft, useConsentStore, type ConsentDraft } from '../../stores/consent-store';
+import { useFlowStore } from '../../stores/flow-store';
 import { AccessStep } from './AccessStep';
 import { OverviewStep } from './OverviewStep';
 import { ReviewStep } from './ReviewStep';
 import { TriggersStep } from './TriggersStep';
 import { UpdateChanges } from './UpdateChanges';
 
-/** The draft a form starts from: the package's proposal, or for an update the user's kept answers. */
-function startingDraft(inspection: SourceInspection & ApoInspection): Partial<ConsentDraft> {
+/**
+ * The draft a form starts from: the package's proposal, or for an update the user's kept answers
+ * with every new or widened entry unticked (`diff.merged`: nothing new is granted until ticked).
+ */
+export function startingDraft(inspection: SourceInspection & ApoInspection): Pick<ConsentDraft, 'step' | 'access' | 'triggers'> {
   const manifest = inspection.details?.manifest;
   const diff = inspection.updateDiff;
   const base: ConsentDecision = diff ? diff.merged : manifest ? proposedConsent(manifest) : { agents: {}, triggers: {} };
   const access: ConsentDraft['access'] = {};
   for (const [agentId, consent] of Object.entries(base.agents)) access[agentId] = { ...consent.access };
-  if (diff) {
-    for (const [agentId, entries] of Object.entries(diff.proposedAccess)) {
-      access[agentId] = { ...access[agentId], ...Object.fromEntries(entries.map((entry) => [entry, true])) };
-    }
-  }
   const triggers: ConsentDraft['triggers'] = {};
   for (const [id, arming] of Object.entries(base.triggers)) triggers[id] = { arm: arming.armed, ...(arming.folderId ? { folderId: arming.folderId } : {}) };
   return { step: 0, access, triggers };
+}
+
+/** Whether the person changed any answer from where the form started (Cancel then asks nothing). */
+function answersChanged(start: Pick<ConsentDraft, 'access' | 'triggers'>, draft: ConsentDraft): boolean {
+  for (const [agentId, entries] of Object.entries(draft.access)) {
+    for (const [entry, kept] of Object.entries(entries)) if ((start.access[agentId]?.[entry] ?? false) !== kept) return true;
+  }
+  for (const [id, trigger] of Object.entries(draft.triggers)) {
+    const before = start.triggers[id];
+    if (Boolean(before?.arm) !== Boolean(trigger.arm) || (before?.folderId ?? null) !== (trigger.folderId ?? null)) return true;
+  }
+  return false;
 }
 
 /** The answers the store records: every offered entry, ticked or not; triggers armed only when asked. */
@@ -57,10 +68,34 @@ export function ApoConsentWizard({ inspection, sourceId, allowDowngrade, onInsta
   const draft = useConsentDraft(sourceId);
   const install = useInstall();
   const installing = useRef(false);
+  const closeSource = useFlowStore((s) => s.closeSource);
+  const dropDraft = useConsentStore((s) => s.drop);
+  const start = useMemo(() => startingDraft(inspection), [inspection]);
+  const [confirmCancel, setConfirmCancel] = useState(false);
+  const titleRef = useRef<HTMLHeadingElement>(null);
+  const keepGoingRef = useRef<HTMLButtonElement>(null);
 
   useEffect(() => {
-    seed(sourceId, startingDraft(inspection));
-  }, [seed, sourceId, inspection]);
+    seed(sourceId, start);
+  }, [seed, sourceId, start]);
+
+  // Focus moves to the new screen when a package opens, so a keyboard or screen-reader user starts at its title.
+  useEffect(() => {
+    titleRef.current?.focus();
+  }, [sourceId]);
+
+  useEffect(() => {
+    if (confirmCancel) keepGoingRef.current?.focus();
+  }, [confirmCancel]);
+
+  const cancel = () => {
+    if (!answersChanged(start, draft)) {
+      dropDraft(sourceId);
+      closeSource(sourceId);
+      return;
+    }
+    setConfirmCancel(true);
+  };
 
   const isUpdate = inspection.updateDiff !== null && inspection.installed !== null;
   const steps = [...(isUpdate ? ['What changed'] : []), 'Overview', 'Access', 'Triggers', 'Review'] as const;
@@ -92,7 +127,7 @@ export function ApoConsentWizard({ inspection, sourceId, allowDowngrade, onInsta
 
   return (
     <div className="screen wizard">
-      <h1>
+      <h1 ref={titleRef} tabIndex={-1}>
         {allowDowngrade ? 'Downgrade' : isUpdate ? 'Update' : 'Install'} <PackageText text={manifest?.package.name} />
       </h1>
       <WizardStep steps={steps} current={step} label="Consent steps" heading={heading[name]}>
@@ -103,9 +138,32 @@ export function ApoConsentWizard({ inspection, sourceId, allowDowngrade, onInsta
         {name === 'Review' ? <ReviewStep inspection={inspection} sourceId={sourceId} /> : null}
       </WizardStep>
       {install.isError ? <ErrorPanel error={install.error} title="The package was not installed" /> : null}
+      {confirmCancel ? (
+        <div className="panel panel-warning cancel-confirm" role="group" aria-labelledby="cancel-question">
+          <p id="cancel-question">Close this package and forget the answers you changed? Nothing is installed.</p>
+          <div className="button-row">
+            <button ref={keepGoingRef} type="button" className="button" onClick={() => setConfirmCancel(false)}>
+              Keep going
+            </button>
+            <button
+              type="button"
+              className="button button-danger-soft"
+              onClick={() => {
+                dropDraft(sourceId);
+                closeSource(sourceId);
+              }}
+            >
+              Close without installing
+            </button>
+          </div>
+        </div>
+      ) : null}
       <div className="wizard-nav">
         <button type="button" className="button" disabled={step === 0 || install.isPending} onClick={() => setStep(sourceId, step - 1)}>
           <ArrowLeft aria-hidden="true" size={16} /> Back
+        </button>
+        <button type="button" className="button wizard-cancel" disabled={install.isPending} onClick={cancel}>
+          <X aria-hidden="true" size={16} /> Cancel
         </button>
         {step < steps.length - 1 ? (
           <button type="button" className="button button-primary" onClick={() => setStep(sourceId, step + 1)}>

@@ -1,7 +1,8 @@
-import { AlertTriangle, Ban, CheckCircle2, Info, ShieldAlert } from 'lucide-react';
+import { AlertTriangle, CheckCircle2, Info, ShieldAlert, ShieldCheck } from 'lucide-react';
 import type { ApoInspection } from '../../../../shared/inspection';
 import { APOLLIA_NATIVE_TOOLS } from '../../../../shared/catalogues';
 import { riskSummary, type RiskLine } from '../../../../shared/risk-summary';
+import { enforcedRules, packageVerdict, publisherStatus, VERDICT_LABELS, type Verdict } from '../../../../shared/verdict';
 import { textSafetyReport } from '../../../../shared/display-text';
 import { manifestTextFields } from '../../../../shared/manifest-text-fields';
 import { CopyButton } from '../../components/CopyButton';
@@ -11,96 +12,151 @@ import { PackageText } from '../../components/PackageText';
 import { ProblemList } from '../../components/ProblemList';
 
 function RiskIcon({ line }: { line: RiskLine }) {
-  if (line.level === 'sensitive') return <ShieldAlert aria-hidden="true" size={18} />;
-  if (line.level === 'cannot') return <Ban aria-hidden="true" size={18} />;
-  return <Info aria-hidden="true" size={18} />;
+  if (line.level === 'sensitive') return <ShieldAlert aria-hidden="true" size={18} className="risk-icon" />;
+  return <Info aria-hidden="true" size={18} className="risk-icon" />;
 }
 
-/** Step 1: who it says it is from, what it is, and the risk summary, worst first. */
+/** The verdict: a level, one headline of the worst it could do, and the facts behind it. */
+export function VerdictPanel({ verdict }: { verdict: Verdict }) {
+  const Icon = verdict.level === 'low' ? ShieldCheck : verdict.level === 'care' ? AlertTriangle : ShieldAlert;
+  return (
+    <section className={`verdict verdict-${verdict.level}`} aria-labelledby="verdict-headline">
+      <p className="verdict-level">
+        <Icon aria-hidden="true" size={18} /> {VERDICT_LABELS[verdict.level]}
+      </p>
+      <h3 id="verdict-headline" className="verdict-headline">
+        {verdict.headline}
+      </h3>
+      <ul className="verdict-facts">
+        {verdict.facts.map((fact, i) => (
+          <li key={i}>
+            <PackageText text={fact} />
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+/** The publisher name with its state (today always unverified: nothing is signed yet). */
+export function PublisherLine({ publisher }: { publisher: string }) {
+  const status = publisherStatus('unsigned');
+  return (
+    <p className="publisher-line">
+      From <strong><PackageText text={publisher} /></strong>{' '}
+      <span className="badge badge-warning-soft">
+        <AlertTriangle aria-hidden="true" size={12} /> {status.label}
+      </span>{' '}
+      <span className="small muted">{status.explanation}</span>
+    </p>
+  );
+}
+
+/**
+ * Step 1: the verdict first (visible without scrolling at 800×600), who it says it is from, then
+ * what the package declares apart from what Apollia enforces, then name, version, hash and SDK.
+ */
 export function OverviewStep({ inspection }: { inspection: ApoInspection }) {
   const details = inspection.details;
   const summary = inspection.summary;
   if (!details || !summary) return null;
   const manifest = details.manifest;
+  const verdict = packageVerdict(manifest, APOLLIA_NATIVE_TOOLS);
   const lines = riskSummary(manifest, APOLLIA_NATIVE_TOOLS);
-  const can = lines.filter((line) => line.level !== 'cannot');
+  const declared = lines.filter((line) => line.level !== 'cannot');
   const cannot = lines.filter((line) => line.level === 'cannot');
+  const hasCode = (manifest.tools?.length ?? 0) + (manifest.workflows?.length ?? 0) > 0;
   const textWarnings = textSafetyReport(manifestTextFields(manifest));
   return (
     <div className="step-body">
-      <dl className="facts facts-wide">
-        <dt>Name</dt>
-        <dd>
-          <PackageText text={manifest.package.name} />
-        </dd>
-        <dt>Version</dt>
-        <dd>
-          <PackageText text={manifest.package.version} />
-        </dd>
-        <dt>Publisher</dt>
-        <dd>
-          <PackageText text={manifest.package.publisher} />{' '}
-          <span className="badge badge-warning-soft" title="Nothing is signed yet: anyone can write any publisher name">
-            <AlertTriangle aria-hidden="true" size={12} /> Unverified publisher
-          </span>
-        </dd>
-        <dt>What it does</dt>
-        <dd>{manifest.package.description ? <PackageText text={manifest.package.description} /> : <span className="muted">The package gives no description.</span>}</dd>
-        <dt>Archive SHA-256</dt>
-        <dd className="hash-row">
-          <code className="hash" aria-label="Archive SHA-256">
-            {summary.sha256}
-          </code>
-          <CopyButton value={summary.sha256} label="Copy the SHA-256" />
-        </dd>
-        <dt>SDK</dt>
-        <dd>
-          {details.sdkSupported ? (
-            <span className="text-ok">
-              <CheckCircle2 aria-hidden="true" size={14} /> Fits this app (it asks for <code><PackageText text={manifest.package.sdk} /></code>; this app serves {details.sdkVersion})
-            </span>
-          ) : (
-            <span className="text-warning">
-              <AlertTriangle aria-hidden="true" size={14} /> Does not fit this app: it asks for <code><PackageText text={manifest.package.sdk} /></code>, this app serves {details.sdkVersion}
-            </span>
-          )}
-        </dd>
-      </dl>
+      <VerdictPanel verdict={verdict} />
+      <PublisherLine publisher={manifest.package.publisher} />
+      {textWarnings.length > 0 ? (
+        <section aria-labelledby="text-warnings-heading" className="panel panel-warning">
+          <h3 id="text-warnings-heading">Text that could mislead you</h3>
+          <ul className="risk-list" aria-label="Text warnings">
+            {textWarnings.map((warning, i) => (
+              <li key={i} className="risk risk-sensitive">
+                <ShieldAlert aria-hidden="true" size={18} className="risk-icon" /> <span className="risk-text"><PackageText text={warning.message} /></span>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
 
-      <section aria-labelledby="risk-heading" className="panel">
-        <h3 id="risk-heading">What this package could do</h3>
-        {can.length === 0 ? <p className="muted">It declares nothing that reaches outside the package.</p> : null}
+      <section aria-labelledby="declared-heading" className="panel">
+        <h3 id="declared-heading">What the package declares</h3>
+        {hasCode ? (
+          <p className="panel-note">
+            <AlertTriangle aria-hidden="true" size={16} /> It brings Python code. That code runs with your permissions; the kinds of action it declares below are its author's word, not something Apollia checks.
+          </p>
+        ) : null}
+        {declared.length === 0 ? <p className="muted">It declares nothing that reaches outside the package.</p> : null}
         <ul className="risk-list">
-          {can.map((line, i) => (
+          {declared.map((line, i) => (
             <li key={i} className={`risk risk-${line.level}`}>
-              <RiskIcon line={line} /> <CodeText text={line.text} /> {line.family ? <FamilyBadge family={line.family} /> : null}
+              <RiskIcon line={line} />
+              <span className="risk-text">
+                <CodeText text={line.text} />
+              </span>
+              {line.family ? <FamilyBadge family={line.family} /> : null}
             </li>
           ))}
         </ul>
-        {textWarnings.length > 0 ? (
-          <>
-            <h4>Text that could mislead you</h4>
-            <ul className="risk-list" aria-label="Text warnings">
-              {textWarnings.map((warning, i) => (
-                <li key={i} className="risk risk-sensitive">
-                  <ShieldAlert aria-hidden="true" size={18} /> <PackageText text={warning.message} />
-                </li>
-              ))}
-            </ul>
-          </>
-        ) : null}
-        {cannot.length > 0 ? (
-          <>
-            <h4>What it cannot do</h4>
-            <ul className="risk-list">
-              {cannot.map((line, i) => (
-                <li key={i} className="risk risk-cannot">
-                  <RiskIcon line={line} /> <CodeText text={line.text} />
-                </li>
-              ))}
-            </ul>
-          </>
-        ) : null}
+      </section>
+
+      <section aria-labelledby="enforced-heading" className="panel">
+        <h3 id="enforced-heading">What Apollia enforces</h3>
+        <ul className="risk-list">
+          {enforcedRules(manifest).map((rule, i) => (
+            <li key={i} className="risk risk-enforced">
+              <CheckCircle2 aria-hidden="true" size={18} className="risk-icon" /> <span className="risk-text">{rule}</span>
+            </li>
+          ))}
+          {cannot.map((line, i) => (
+            <li key={`cannot-${i}`} className="risk risk-enforced">
+              <CheckCircle2 aria-hidden="true" size={18} className="risk-icon" />{' '}
+              <span className="risk-text">
+                <CodeText text={line.text} /> (none of the tools it may be given does)
+              </span>
+            </li>
+          ))}
+        </ul>
+      </section>
+
+      <section aria-labelledby="about-heading">
+        <h3 id="about-heading">About the package</h3>
+        <dl className="facts facts-wide">
+          <dt>Name</dt>
+          <dd>
+            <PackageText text={manifest.package.name} />
+          </dd>
+          <dt>Version</dt>
+          <dd>
+            <PackageText text={manifest.package.version} />
+          </dd>
+          <dt>What it does</dt>
+          <dd>{manifest.package.description ? <PackageText text={manifest.package.description} /> : <span className="muted">The package gives no description.</span>}</dd>
+          <dt>Archive SHA-256</dt>
+          <dd className="hash-row">
+            <code className="hash" aria-label="Archive SHA-256">
+              {summary.sha256}
+            </code>
+            <CopyButton value={summary.sha256} label="Copy the SHA-256" />
+          </dd>
+          <dt>SDK</dt>
+          <dd>
+            {details.sdkSupported ? (
+              <span className="text-ok">
+                <CheckCircle2 aria-hidden="true" size={14} /> Fits this app (it asks for <code><PackageText text={manifest.package.sdk} /></code>; this app serves {details.sdkVersion})
+              </span>
+            ) : (
+              <span className="text-warning">
+                <AlertTriangle aria-hidden="true" size={14} /> Does not fit this app: it asks for <code><PackageText text={manifest.package.sdk} /></code>, this app serves {details.sdkVersion}
+              </span>
+            )}
+          </dd>
+        </dl>
       </section>
 
       {inspection.warnings.length > 0 ? (

@@ -1,16 +1,30 @@
-import { memo, useId, useMemo, useState } from 'react';
+import { memo, useId, useMemo, useState, type ReactNode } from 'react';
 import type { AgentEntry } from '../../../../shared/apollia-manifest';
+import { CONNECTION_TYPES } from '../../../../shared/catalogues';
 import type { ApoInspection } from '../../../../shared/inspection';
+import { isPinnedRequirement, mcpCommandLine } from '../../../../shared/risk-summary';
+import { publisherStatus, unpinnedLaunch } from '../../../../shared/verdict';
 import { AskBadge, FamilyBadge } from '../../components/FamilyBadge';
 import { PackageText } from '../../components/PackageText';
 import { useConsentDraft } from '../../stores/consent-store';
 import { accessClassifier, type AccessRow } from './access';
 import { accessCounts, accessCountsText, FIRST_ROWS, firstRows, ShowAll } from './long-list';
+import { countOf } from './UpdateMark';
 
 const ReviewRow = memo(function ReviewRow({ row, kept }: { row: AccessRow; kept: boolean }) {
   return (
     <li className="row access-row">
-      <code><PackageText text={row.entry} /></code> <FamilyBadge family={row.family} /> {kept ? <AskBadge asks={row.asks} /> : <span className="badge badge-deny">Not allowed</span>}
+      <span className="row-main">
+        <PackageText text={row.what} />
+        <span className="small muted block">
+          <code>
+            <PackageText text={row.entry} />
+          </code>
+        </span>
+      </span>
+      <span className="row-badges">
+        <FamilyBadge family={row.family} /> {kept ? <AskBadge asks={row.asks} /> : <span className="badge badge-deny">Not allowed</span>}
+      </span>
     </li>
   );
 });
@@ -25,7 +39,7 @@ function ReviewAgentAccess({ agent, classify, answers }: { agent: AgentEntry; cl
   const shown = all ? rows : firstRows(rows, (row) => !kept(row.entry));
   return (
     <>
-      {rows.length === 0 ? <p className="muted small">No tools.</p> : null}
+      {rows.length === 0 ? <p className="muted small">No tools: it can only answer in words.</p> : null}
       {rows.length > FIRST_ROWS ? (
         <p className="small access-counts">
           {accessCountsText(accessCounts(rows, kept))}
@@ -42,22 +56,50 @@ function ReviewAgentAccess({ agent, classify, answers }: { agent: AgentEntry; cl
   );
 }
 
-/** Step 4: everything decided, in one view. */
+/**
+ * One group of the review: a heading and a disclosure. A group longer than `openUpTo` items starts
+ * closed, its summary still saying how many there are, so a long package's review stays scannable.
+ */
+function ReviewGroup({ id, title, count, summary, openUpTo = 12, children }: { id: string; title: string; count: number; summary: string; openUpTo?: number; children: ReactNode }) {
+  return (
+    <section aria-labelledby={id} className="review-group">
+      <h3 id={id}>{title}</h3>
+      {count === 0 ? (
+        <p className="muted small">{summary}</p>
+      ) : (
+        <details open={count <= openUpTo}>
+          <summary>{summary}</summary>
+          {children}
+        </details>
+      )}
+    </section>
+  );
+}
+
+/** Step 4: everything that will be granted or run, grouped: agents' access, programs, servers, code, connections, pip, triggers. */
 export function ReviewStep({ inspection, sourceId }: { inspection: ApoInspection; sourceId: string }) {
   const manifest = inspection.details?.manifest;
   const draft = useConsentDraft(sourceId);
   const classify = useMemo(() => (manifest ? accessClassifier(manifest) : null), [manifest]);
   if (!manifest || !classify) return null;
+  const agents = manifest.agents ?? [];
   const triggers = manifest.triggers ?? [];
+  const servers = manifest.mcp_servers ?? [];
+  const programs = servers.filter((server) => mcpCommandLine(server) !== '');
+  const remote = servers.filter((server) => mcpCommandLine(server) === '');
+  const code = [...(manifest.tools ?? []).map((item) => ({ kind: 'Tool', item })), ...(manifest.workflows ?? []).map((item) => ({ kind: 'Workflow', item }))];
+  const requires = manifest.requires ?? [];
+  const pip = manifest.pip?.packages ?? [];
+  const unpinnedPip = pip.filter((requirement) => !isPinnedRequirement(requirement));
+  const armed = triggers.filter((trigger) => draft.triggers[trigger.id]?.arm).length;
+  const status = publisherStatus('unsigned');
   return (
     <div className="step-body">
       <p>
-        You are about to install <strong><PackageText text={manifest.package.name} /></strong> version <PackageText text={manifest.package.version} /> from <PackageText text={manifest.package.publisher} /> (unverified publisher).
+        You are about to install <strong><PackageText text={manifest.package.name} /></strong> version <PackageText text={manifest.package.version} /> from <PackageText text={manifest.package.publisher} /> ({status.label.toLowerCase()}).
       </p>
-      <section aria-labelledby="review-access">
-        <h3 id="review-access">Access you allow</h3>
-        {(manifest.agents ?? []).length === 0 ? <p className="muted">No agents.</p> : null}
-        {(manifest.agents ?? []).map((agent) => (
+      <ReviewGroup id="review-access" title="Access you allow" count={agents.length} summary={agents.length === 0 ? 'No agents.' : `${countOf(agents.length, 'agent', 'agents')}: what each may use`} openUpTo={5}>
+        {agents.map((agent) => (
           <div key={agent.id}>
             <h4>
               <PackageText text={agent.name} />
@@ -65,10 +107,81 @@ export function ReviewStep({ inspection, sourceId }: { inspection: ApoInspection
             <ReviewAgentAccess agent={agent} classify={classify} answers={draft.access[agent.id]} />
           </div>
         ))}
-      </section>
-      <section aria-labelledby="review-triggers">
-        <h3 id="review-triggers">Triggers</h3>
-        {triggers.length === 0 ? <p className="muted">None proposed.</p> : null}
+      </ReviewGroup>
+      <ReviewGroup id="review-programs" title="Programs it starts on this computer" count={programs.length} summary={programs.length === 0 ? 'None.' : `${countOf(programs.length, 'program', 'programs')}, started when an agent uses one of their tools`}>
+        <ul className="rows">
+          {programs.map((server) => {
+            const env = Object.keys(server.env ?? {});
+            return (
+              <li key={server.name} className="row row-block">
+                <p>
+                  <strong><PackageText text={server.name} /></strong>: <code className="command"><PackageText text={mcpCommandLine(server)} /></code>
+                  {unpinnedLaunch(server) !== null ? (
+                    <>
+                      {' '}
+                      <span className="badge badge-warning-soft">Not pinned: can change after you consent</span>
+                    </>
+                  ) : null}
+                </p>
+                <p className="small">
+                  {env.length === 0 ? 'It is given no environment variables by the package.' : <>Environment variables it is given: {env.map((key) => <code key={key} className="env-key"><PackageText text={`${key}=${server.env?.[key] ?? ''}`} /></code>)}</>}
+                </p>
+              </li>
+            );
+          })}
+        </ul>
+      </ReviewGroup>
+      <ReviewGroup id="review-servers" title="Servers it connects to" count={remote.length} summary={remote.length === 0 ? 'None.' : `${countOf(remote.length, 'server', 'servers')} outside this computer`}>
+        <ul className="rows">
+          {remote.map((server) => (
+            <li key={server.name} className="row">
+              <strong><PackageText text={server.name} /></strong>: <code className="command"><PackageText text={server.url ?? '(no address)'} /></code>
+            </li>
+          ))}
+        </ul>
+      </ReviewGroup>
+      <ReviewGroup id="review-code" title="Its Python code" count={code.length} summary={code.length === 0 ? 'None.' : `${countOf(code.length, 'tool or workflow', 'tools and workflows')}; the code runs with your permissions`}>
+        <ul className="rows">
+          {code.map(({ kind, item }) => (
+            <li key={`${kind}:${item.name}`} className="row">
+              <span className="row-main">
+                <PackageText text={item.description} />
+                <span className="small muted block">
+                  {kind} <code><PackageText text={item.name} /></code> in <code><PackageText text={item.module} /></code>
+                </span>
+              </span>
+              <span className="row-badges">
+                <FamilyBadge family={item.action} />
+              </span>
+            </li>
+          ))}
+        </ul>
+      </ReviewGroup>
+      <ReviewGroup id="review-connections" title="Connections it uses" count={requires.length} summary={requires.length === 0 ? 'None.' : requires.map((r) => CONNECTION_TYPES.find((c) => c.type === r.type)?.label ?? r.type).join(', ')}>
+        <ul className="rows">
+          {requires.map((requirement) => (
+            <li key={requirement.type} className="row">
+              <code><PackageText text={requirement.type} /></code>
+              {requirement.reason ? (
+                <span className="small">
+                  <PackageText text={requirement.reason} />
+                </span>
+              ) : null}
+            </li>
+          ))}
+        </ul>
+      </ReviewGroup>
+      <ReviewGroup id="review-pip" title="Python packages it installs" count={pip.length} summary={pip.length === 0 ? 'None.' : `${countOf(pip.length, 'package', 'packages')}${unpinnedPip.length > 0 ? `, ${unpinnedPip.length} not pinned to one version` : ', each pinned to one version'}`}>
+        <ul className="rows">
+          {pip.map((requirement) => (
+            <li key={requirement} className="row">
+              <code><PackageText text={requirement} /></code>
+              {isPinnedRequirement(requirement) ? null : <span className="badge badge-warning-soft">Not pinned: any version could be installed</span>}
+            </li>
+          ))}
+        </ul>
+      </ReviewGroup>
+      <ReviewGroup id="review-triggers" title="Triggers" count={triggers.length} summary={triggers.length === 0 ? 'None proposed.' : `${countOf(triggers.length, 'trigger', 'triggers')}, ${armed} armed`}>
         <ul className="rows">
           {triggers.map((trigger) => {
             const state = draft.triggers[trigger.id];
@@ -84,7 +197,7 @@ export function ReviewStep({ inspection, sourceId }: { inspection: ApoInspection
             );
           })}
         </ul>
-      </section>
+      </ReviewGroup>
     </div>
   );
 }

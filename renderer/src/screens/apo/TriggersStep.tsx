@@ -74,8 +74,8 @@ export function TriggersStep({ inspection, sourceId }: { inspection: ApoInspecti
               {needsFolder ? (
                 <div className="folder-row">
                   <p className="small">{state.displayPath ? <>Watched folder: <code><PackageText text={state.displayPath} /></code></> : 'To arm it, choose the folder it watches.'}</p>
-                  <button type="button" className="button" onClick={chooseFolder} disabled={pick.isPending} aria-label={`Choose a folder for ${trigger.id}…`}>
-                    <FolderOpen aria-hidden="true" size={16} /> {state.displayPath ? 'Choose another folder…' : 'Choose a folder…'}
+                  <button type="button" className="button" onClick={chooseFolder} disabled={pick.isPending}>
+                    <FolderOpen aria-hidden="true" size={16} /> {state.displayPath ? `Choose another folder for ${trigger.id}…` : `Choose a folder for ${trigger.id}…`}
                   </button>
                 </div>
               ) : null}

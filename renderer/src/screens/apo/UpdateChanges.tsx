@@ -1,25 +1,58 @@
+import { ShieldAlert } from 'lucide-react';
 import type { UpdateDiff } from '../../../../shared/update-diff';
 import { CodeText } from '../../components/CodeText';
+import { PackageText } from '../../components/PackageText';
 
-/** What an update changes in what the package asks, in the diff's own sentences. */
+/** A publisher that changed: first and loud, old and new names side by side, and whether one only looks like the other. */
+function PublisherChange({ publisher }: { publisher: NonNullable<UpdateDiff['publisher']> }) {
+  const lookalike = publisher.comparison === 'lookalike';
+  return (
+    <section className="panel panel-error publisher-change" aria-labelledby="publisher-change-heading">
+      <h3 id="publisher-change-heading">
+        <ShieldAlert aria-hidden="true" size={20} /> {lookalike ? 'The publisher name changed to a lookalike' : 'The publisher changed'}
+      </h3>
+      <dl className="facts">
+        <dt>Installed version is from</dt>
+        <dd>
+          <strong><PackageText text={publisher.from} /></strong>
+        </dd>
+        <dt>This version says it is from</dt>
+        <dd>
+          <strong><PackageText text={publisher.to} /></strong>
+        </dd>
+      </dl>
+      <p>
+        {lookalike
+          ? 'The new name is written differently but looks almost the same (letters swapped for digits or for letters of another alphabet). That is how impostors pass for someone you trust: do not install it unless you know why the name changed.'
+          : 'Nothing is signed yet, so either name could be anyone. Install it only if you know why the package changed hands.'}
+      </p>
+    </section>
+  );
+}
+
+/** What an update changes in what the package asks, in words, the publisher first. */
 export function UpdateChanges({ diff, installedVersion }: { diff: UpdateDiff; installedVersion: string }) {
+  const changes = diff.publisher ? diff.changes.slice(1) : diff.changes;
   return (
     <div className="step-body">
+      {diff.publisher ? <PublisherChange publisher={diff.publisher} /> : null}
       <p>
-        Version {installedVersion} is installed; this is version {diff.toVersion}. Your earlier answers are kept; anything new is shown for you to decide, and nothing new is armed.
+        Version {installedVersion} is installed; this is version {diff.toVersion}. Your earlier answers are kept. Anything new or wider is left unticked for you to decide, and a new or changed trigger stays off.
       </p>
       {diff.asksMore ? (
         <p className="panel panel-warning">This version asks for more than the installed one: see below.</p>
       ) : (
         <p className="panel">This version asks for nothing more than the installed one.</p>
       )}
-      {diff.changes.length === 0 ? (
+      {changes.length === 0 ? (
         <p className="muted">Nothing it asks for has changed.</p>
       ) : (
         <ul className="risk-list" aria-label="Changes">
-          {diff.changes.map((change, i) => (
+          {changes.map((change, i) => (
             <li key={i} className="risk risk-notice">
-              <CodeText text={change} />
+              <span className="risk-text">
+                <CodeText text={change} />
+              </span>
             </li>
           ))}
         </ul>

@@ -12,8 +12,8 @@ const manifest = parse(readFileSync(join(INVOICES_DIR, 'apollia.toml'), 'utf8'))
 
 describe('the Access step rows of the complete example', () => {
   it('says what each entry is, its family, and that each asks first', () => {
-    expect(accessRow('file_read', manifest)).toEqual({ entry: 'file_read', kind: 'native', what: 'Built-in tool: Read files the user opens to the agent', family: 'read_personal', asks: true });
-    expect(accessRow('mcp:ledger/lookup', manifest)).toMatchObject({ kind: 'mcp', what: 'Tool lookup of the MCP server ledger', family: 'unknown', asks: true });
+    expect(accessRow('file_read', manifest)).toEqual({ entry: 'file_read', kind: 'native', what: 'Read files the user opens to the agent', family: 'read_personal', asks: true });
+    expect(accessRow('mcp:ledger/lookup', manifest)).toMatchObject({ kind: 'mcp', what: 'Use “lookup”, a tool of the program ledger (what it does is known only when it runs)', family: 'unknown', asks: true });
     expect(accessRow('pkg:invoices/extract_totals', manifest)).toMatchObject({ kind: 'pkg', family: 'read_personal', asks: true });
   });
 
@@ -48,9 +48,9 @@ describe('accessClassifier: one lookup per manifest, the same answers as the sto
   });
 
   it('takes the first tool of a duplicated name, as a scan does', () => {
-    expect(accessClassifier(big)('pkg:invoices/dup')).toMatchObject({ kind: 'pkg', what: "This package's tool dup: first", family: 'read', asks: false });
-    expect(accessClassifier(big)('pkg:invoices/t7')).toMatchObject({ what: "This package's tool t7: tool 7", family: 'write_or_delete', asks: true });
-    expect(accessClassifier(big)('pkg:other/t7')).toMatchObject({ what: 'Tool t7 of package other', family: 'unknown', asks: true });
+    expect(accessClassifier(big)('pkg:invoices/dup')).toMatchObject({ kind: 'pkg', what: 'first', family: 'read', asks: false });
+    expect(accessClassifier(big)('pkg:invoices/t7')).toMatchObject({ what: 'tool 7', family: 'write_or_delete', asks: true });
+    expect(accessClassifier(big)('pkg:other/t7')).toMatchObject({ what: 'Use the tool “t7” of another package, other', family: 'unknown', asks: true });
   });
 });
 

@@ -15,7 +15,7 @@ import type { UpdateDiff } from '../../../../shared/update-diff';
 export interface AccessRow {
   entry: string;
   kind: 'native' | 'mcp' | 'pkg' | 'agent' | 'workflow' | 'unknown';
-  /** What the entry is, in words. */
+  /** What the entry lets an agent do, in words: the row's first line (its name is the second). */
   what: string;
   family: ActionFamily | 'unknown';
   asks: boolean;
@@ -46,25 +46,25 @@ export function accessClassifier(manifest: ApolliaManifest): (entry: string) => 
     if (entry.startsWith('mcp:')) {
       const [server = '', name = ''] = entry.slice(4).split('/');
       kind = 'mcp';
-      what = `Tool ${name} of the MCP server ${server}`;
+      what = `Use “${name}”, a tool of the program ${server} (what it does is known only when it runs)`;
     } else if (entry.startsWith('pkg:')) {
       const [pkg = '', name = ''] = entry.slice(4).split('/');
       const tool = own(pkg) ? tools.get(name) : undefined;
       kind = 'pkg';
-      what = tool ? `This package's tool ${name}: ${tool.description}` : `Tool ${name} of package ${pkg}`;
+      what = tool ? tool.description : `Use the tool “${name}” of another package, ${pkg}`;
     } else if (entry.startsWith('agent:')) {
       const id = entry.slice(6);
       kind = 'agent';
-      what = `Can hand work to the agent ${agents.get(id)?.name ?? id}`;
+      what = `Hand work to the agent ${agents.get(id)?.name ?? id}`;
     } else if (entry.startsWith('workflow:')) {
       const [pkg = '', name = ''] = entry.slice(9).split('/');
       const workflow = own(pkg) ? workflows.get(name) : undefined;
       kind = 'workflow';
-      what = workflow ? `Starts the workflow ${name}: ${workflow.description}` : `Starts the workflow ${name} of package ${pkg}`;
+      what = workflow ? `Start a workflow: ${workflow.description}` : `Start the workflow “${name}” of another package, ${pkg}`;
     } else {
       const native = apolliaNativeTool(entry);
       kind = native ? 'native' : 'unknown';
-      what = native ? `Built-in tool: ${native.description}` : 'A built-in tool this app does not know';
+      what = native ? native.description : 'A built-in tool this app does not know';
     }
     // The narrowed manifest holds only what the entry can name (by accessFamily's own reading of
     // the name), so accessFamily finds it at once.
