@@ -35,16 +35,28 @@ async function walkInvoicesConsent(page: Page, sha256: string, prefix: string) {
   const main = page.getByRole('main');
   await expect(page.getByRole('heading', { level: 1, name: 'Install invoices' })).toBeVisible();
   await screen(page, `${prefix}-1-overview`, stepHeading(page, 'Step 1 of 4: What this package is'));
-  await expect(main).toContainText('Example Accounting');
+  // The verdict comes first: one headline, a level, the facts behind it.
+  const verdict = page.getByRole('region', { name: 'Can run programs on this computer and send your data out' });
+  await expect(verdict).toContainText('High risk');
+  await expect(verdict.getByRole('listitem')).toHaveText([
+    'Starts 1 program on this computer: uvx ledger-mcp.',
+    "Its Python code (extract_totals, monthly-reminders) runs with your permissions; what it says each part does is its author's word.",
+    'Not pinned to one version (ledger-mcp): that code can change after you consent.',
+  ]);
+  await expect(main).toContainText('From Example Accounting');
   await expect(main).toContainText('Unverified publisher');
   await expect(page.getByLabel('Archive SHA-256')).toHaveText(sha256);
-  const risks = page.getByRole('region', { name: 'What this package could do' });
+  const risks = page.getByRole('region', { name: 'What the package declares' });
+  await expect(risks).toContainText("That code runs with your permissions; the kinds of action it declares below are its author's word");
   const riskLines = risks.getByRole('listitem');
   // Worst first, in plain words: the MCP command line, then send_external, then read_personal.
-  await expect(riskLines.nth(0)).toHaveText(/^\s*Runs a program on this computer: `?uvx ledger-mcp`?\s+Runs code \(sensitive\)$/);
-  await expect(riskLines.nth(1)).toHaveText(/^\s*Can send things outside this computer — 1 workflow \(monthly-reminders\)\s+Sends outside \(sensitive\)$/);
-  await expect(riskLines.nth(2)).toHaveText(/^\s*Reads your personal data — 1 tool \(extract_totals\) and 1 built-in tool \(file_read\)\s+Reads personal data \(sensitive\)$/);
+  await expect(riskLines.nth(0)).toHaveText(/^\s*Runs a program on this computer: `?uvx ledger-mcp`?\s*Runs code \(sensitive\)$/);
+  await expect(riskLines.nth(1)).toHaveText(/^\s*Can send things outside this computer — 1 workflow \(monthly-reminders\)\s*Sends outside \(sensitive\)$/);
+  await expect(riskLines.nth(2)).toHaveText(/^\s*Reads your personal data — 1 tool \(extract_totals\) and 1 built-in tool \(file_read\)\s*Reads personal data \(sensitive\)$/);
   await expect(risks).toContainText('Asks for a connection to gmail');
+  // Python code: no "Cannot …" claim anywhere, and what Apollia enforces is its own list.
+  await expect(main).not.toContainText(/Cannot /);
+  await expect(page.getByRole('region', { name: 'What Apollia enforces' })).toContainText('Once a tool or program runs, Apollia does not limit what its code does.');
 
   await page.getByRole('button', { name: 'Next' }).click();
   await screen(page, `${prefix}-2-access`, stepHeading(page, 'Step 2 of 4: What it asks to use'));
@@ -53,6 +65,12 @@ async function walkInvoicesConsent(page: Page, sha256: string, prefix: string) {
   await expect(connections).toContainText("Why: Reminders are sent from the user's mailbox.");
   const tools = page.getByRole('region', { name: /Tools and workflows/ });
   await expect(tools.getByRole('listitem').filter({ hasText: 'extract_totals' })).toContainText('Reads personal data (sensitive)');
+  // Plain words lead; the name follows.
+  await expect(tools.getByRole('listitem').filter({ hasText: 'extract_totals' }).locator('p').first()).toHaveText('Extract the total, the due date and the supplier of an invoice.');
+  await expect(page.getByRole('checkbox', { name: /^Extract the total, the due date and the supplier of an invoice\.\s*pkg:invoices\/extract_totals$/ })).toBeChecked();
+  await expect(main).toContainText('Supervised: it acts, and checks in with you at each step');
+  await expect(main).toContainText('Writes a plan before acting on every task');
+  await expect(main).not.toContainText('Decided by the tool');
   await expect(tools.getByRole('listitem').filter({ hasText: 'monthly-reminders' })).toContainText('Sends outside (sensitive)');
   await expect(page.getByRole('region', { name: 'MCP servers it brings' })).toContainText('Runs this program on this computer: uvx ledger-mcp');
   const ledger = page.getByRole('checkbox', { name: /mcp:ledger\/lookup/ });
@@ -73,6 +91,11 @@ async function walkInvoicesConsent(page: Page, sha256: string, prefix: string) {
   await screen(page, `${prefix}-4-review`, stepHeading(page, 'Step 4 of 4: Review and install'));
   await expect(main).toContainText('You are about to install invoices version 1.2.0 from Example Accounting (unverified publisher).');
   await expect(page.getByRole('listitem').filter({ hasText: 'first-monday' })).toContainText('Stays off');
+  // Everything that will be granted or run: the program and its command line, the code, the pip package.
+  await expect(page.getByRole('region', { name: 'Programs it starts on this computer' })).toContainText('ledger: uvx ledger-mcp');
+  await expect(page.getByRole('region', { name: 'Its Python code' })).toContainText('monthly-reminders');
+  await expect(page.getByRole('region', { name: 'Python packages it installs' })).toContainText('pypdf==4.3.1');
+  await expect(page.getByRole('region', { name: 'Connections it uses' })).toContainText('gmail');
 
   await page.getByRole('button', { name: 'Install', exact: true }).click();
   await screen(page, `${prefix}-5-installed`, page.getByRole('heading', { level: 1, name: 'invoices 1.2.0 is installed' }));
