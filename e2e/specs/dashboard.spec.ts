@@ -71,19 +71,20 @@ test('install, disarm, revoke, update keeps the revocation, uninstall', async ({
   await expect(page.getByRole('heading', { level: 2, name: 'Step 1 of 5: What changed since the installed version' })).toBeVisible();
   await expect(main).toContainText('Version 1.2.0 is installed; this is version 1.3.0.');
   await expect(main).toContainText('This version asks for more than the installed one');
-  await expect(page.getByRole('list', { name: 'Changes' })).toContainText('Agent invoice-clerk asks for file_list');
+  await expect(page.getByRole('list', { name: 'Changes' })).toContainText('Invoice clerk asks for something new: list folders the user opens to the agent (file_list). Not allowed until you tick it');
+  await expect(page.getByRole('list', { name: 'Changes' })).not.toContainText(/read_personal|execute_code|send_external|write_or_delete/);
   await shot(page, 'update-1-what-changed');
   await axeCheck(page, 'update what changed');
 
   await next(page);
   await next(page);
   await expect(page.getByRole('heading', { level: 2, name: 'Step 3 of 5: What it asks to use' })).toBeVisible();
-  // The earlier answer is kept: file_read stays unticked; the new entry is proposed.
-  await expect(page.getByRole('checkbox', { name: /^file_read/ })).not.toBeChecked();
-  await expect(page.getByRole('checkbox', { name: /^file_list/ })).toBeChecked();
+  // The earlier answer is kept: file_read stays unticked; the new entry waits, unticked, for the person.
+  await expect(page.getByRole('checkbox', { name: /file_read$/ })).not.toBeChecked();
+  await expect(page.getByRole('checkbox', { name: /file_list$/ })).not.toBeChecked();
   // What this version adds is marked; what the installed one offered is not.
-  await expect(page.getByRole('listitem').filter({ has: page.getByRole('checkbox', { name: /^file_list/ }) })).toContainText('New in this version');
-  await expect(page.getByRole('listitem').filter({ has: page.getByRole('checkbox', { name: /^file_read/ }) })).not.toContainText('New in this version');
+  await expect(page.getByRole('listitem').filter({ has: page.getByRole('checkbox', { name: /file_list$/ }) })).toContainText('New in this version');
+  await expect(page.getByRole('listitem').filter({ has: page.getByRole('checkbox', { name: /file_read$/ }) })).not.toContainText('New in this version');
   await shot(page, 'update-3-access');
   await next(page);
   await next(page);
@@ -94,7 +95,7 @@ test('install, disarm, revoke, update keeps the revocation, uninstall', async ({
 
   await expect(packages.getByRole('heading', { level: 3 })).toHaveText(['invoices 1.3.0']);
   await expect(page.getByRole('button', { name: 'Grant file_read for Invoice clerk' })).toBeVisible();
-  await expect(page.getByRole('button', { name: 'Revoke file_list for Invoice clerk' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Grant file_list for Invoice clerk' })).toBeVisible();
   await expect(page.getByRole('button', { name: 'Arm first-monday' })).toBeVisible();
   await shot(page, 'dashboard-3-updated');
   await axeCheck(page, 'dashboard updated');
@@ -102,7 +103,7 @@ test('install, disarm, revoke, update keeps the revocation, uninstall', async ({
   expect(afterUpdate.packages['invoices']?.version).toBe('1.3.0');
   expect(afterUpdate.agents['invoices/invoice-clerk']?.access.map(({ entry, granted }) => [entry, granted])).toEqual([
     ['file_read', false],
-    ['file_list', true],
+    ['file_list', false],
     ['mcp:ledger/lookup', true],
     ['pkg:invoices/extract_totals', true],
   ]);

@@ -27,7 +27,7 @@ test('a disguised publisher is shown with the hidden and lookalike characters vi
   expect(await main.textContent()).not.toContain(RLO);
   await expect(main).toContainText('Unverified publisher');
   const warnings = page.getByRole('list', { name: 'Text warnings' });
-  await expect(main).toContainText(`PublisherEx${CYRILLIC_A}mple Acc⟨U+202E⟩gnitnuo`);
+  await expect(main).toContainText(`From Ex${CYRILLIC_A}mple Acc⟨U+202E⟩gnitnuo`);
   await expect(warnings.getByRole('listitem')).toHaveText(
     [
       'The publisher name contains a right-to-left override (U+202E) that can disguise text',

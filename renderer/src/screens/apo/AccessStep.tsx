@@ -182,7 +182,7 @@ export const AccessStep = memo(function AccessStep({ inspection, sourceId }: { i
               </h4>
               <details className="agent-details" open={index < 3 || changed}>
                 <summary>
-                  {countOf(entries.length, 'tool it asks for', 'tools it asks for')}: show or hide what <PackageText text={agent.name} /> does and may use
+                  What it is for, and the {countOf(entries.length, 'tool', 'tools')} it asks for
                 </summary>
               <p>
                 <strong>Mission:</strong> <PackageText text={agent.mission} />

@@ -60,7 +60,8 @@ function ReviewAgentAccess({ agent, classify, answers }: { agent: AgentEntry; cl
  * One group of the review: a heading and a disclosure. A group longer than `openUpTo` items starts
  * closed, its summary still saying how many there are, so a long package's review stays scannable.
  */
-function ReviewGroup({ id, title, count, summary, openUpTo = 12, children }: { id: string; title: string; count: number; summary: string; openUpTo?: number; children: ReactNode }) {
+function ReviewGroup({ id, title, count, summary, openUpTo = 12, always = false, children }: { id: string; title: string; count: number; summary: string; openUpTo?: number; always?: boolean; children: ReactNode }) {
+  if (count === 0 && !always) return null;
   return (
     <section aria-labelledby={id} className="review-group">
       <h3 id={id}>{title}</h3>
@@ -93,12 +94,13 @@ export function ReviewStep({ inspection, sourceId }: { inspection: ApoInspection
   const unpinnedPip = pip.filter((requirement) => !isPinnedRequirement(requirement));
   const armed = triggers.filter((trigger) => draft.triggers[trigger.id]?.arm).length;
   const status = publisherStatus('unsigned');
+  const absent = [programs.length === 0 ? 'programs' : '', remote.length === 0 ? 'outside servers' : '', code.length === 0 ? 'Python code' : '', requires.length === 0 ? 'connections to your accounts' : '', pip.length === 0 ? 'Python packages' : ''].filter(Boolean);
   return (
     <div className="step-body">
       <p>
         You are about to install <strong><PackageText text={manifest.package.name} /></strong> version <PackageText text={manifest.package.version} /> from <PackageText text={manifest.package.publisher} /> ({status.label.toLowerCase()}).
       </p>
-      <ReviewGroup id="review-access" title="Access you allow" count={agents.length} summary={agents.length === 0 ? 'No agents.' : `${countOf(agents.length, 'agent', 'agents')}: what each may use`} openUpTo={5}>
+      <ReviewGroup id="review-access" title="Access you allow" always count={agents.length} summary={agents.length === 0 ? 'No agents.' : `${countOf(agents.length, 'agent', 'agents')}: what each may use`} openUpTo={5}>
         {agents.map((agent) => (
           <div key={agent.id}>
             <h4>
@@ -181,7 +183,8 @@ export function ReviewStep({ inspection, sourceId }: { inspection: ApoInspection
           ))}
         </ul>
       </ReviewGroup>
-      <ReviewGroup id="review-triggers" title="Triggers" count={triggers.length} summary={triggers.length === 0 ? 'None proposed.' : `${countOf(triggers.length, 'trigger', 'triggers')}, ${armed} armed`}>
+      {absent.length > 0 ? <p className="small muted">Nothing else to run or grant: no {absent.join(', no ')}.</p> : null}
+      <ReviewGroup id="review-triggers" title="Triggers" always count={triggers.length} summary={triggers.length === 0 ? 'None proposed.' : `${countOf(triggers.length, 'trigger', 'triggers')}, ${armed === 0 ? 'none' : armed} armed`}>
         <ul className="rows">
           {triggers.map((trigger) => {
             const state = draft.triggers[trigger.id];
