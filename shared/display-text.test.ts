@@ -163,5 +163,8 @@ describe('compareNames', () => {
     expect(compareNames('Modern Tools', 'Modem Tools')).toBe('lookalike');
     expect(compareNames('Example Accounting', 'Other Accounting')).toBe('different');
     expect(nameSkeleton('Release 10')).toBe('release10');
+    const { nameDifferences } = await import('./display-text');
+    expect(nameDifferences('Example Accounting', 'Example Acc0unting')).toEqual([{ index: 11, was: 'o', now: '0' }]);
+    expect(nameDifferences('Modern', 'Modem')).toEqual([]);
   });
 });

@@ -371,3 +371,23 @@ export function compareNames(before: string, after: string): NameComparison {
   if (before === after) return 'same';
   return nameSkeleton(before) === nameSkeleton(after) ? 'lookalike' : 'different';
 }
+
+/** One character where two names of the same length differ: what the old name had and what the new one has. */
+export interface NameDifference {
+  index: number;
+  was: string;
+  now: string;
+}
+
+/**
+ * Where a lookalike name differs from the one it imitates, character by character, so the screen
+ * can point at the `0` in `Acc0unting`. Empty when the lengths differ (then no position lines up).
+ */
+export function nameDifferences(before: string, after: string): NameDifference[] {
+  const a = [...before];
+  const b = [...after];
+  if (a.length !== b.length) return [];
+  const out: NameDifference[] = [];
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) out.push({ index: i, was: a[i] ?? '', now: b[i] ?? '' });
+  return out;
+}

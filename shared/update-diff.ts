@@ -232,10 +232,10 @@ export function diffUpdate(before: ApolliaManifest, decisions: ConsentDecision, 
     const commandLine = server ? mcpCommandLine(server) : '';
     changes.push(commandLine !== '' ? `Starts a new program on this computer: \`${commandLine}\`` : `Connects to a new server outside this computer: ${server?.url ?? name}`);
   }
-  if (triggers.added.length > 0) changes.push(`New ${triggers.added.length === 1 ? 'trigger' : 'triggers'} ${list(triggers.added)}: off until you arm ${triggers.added.length === 1 ? 'it' : 'them'}`);
-  if (triggers.changed.length > 0) changes.push(`Changed ${triggers.changed.length === 1 ? 'trigger' : 'triggers'} ${list(triggers.changed)}: off until you arm ${triggers.changed.length === 1 ? 'it' : 'them'} again`);
   for (const id of agents.added) changes.push(`New agent ${agentName(id)}`);
   for (const diff of agents.access) if (diff.added.length > 0) changes.push(`${agentName(diff.agentId)} asks for something new: ${diff.added.map(entryWords).join('; ')}. Not allowed until you tick it`);
+  if (triggers.added.length > 0) changes.push(`New ${triggers.added.length === 1 ? 'trigger' : 'triggers'} ${list(triggers.added)}: off until you arm ${triggers.added.length === 1 ? 'it' : 'them'}`);
+  if (triggers.changed.length > 0) changes.push(`Changed ${triggers.changed.length === 1 ? 'trigger' : 'triggers'} ${list(triggers.changed)}: off until you arm ${triggers.changed.length === 1 ? 'it' : 'them'} again`);
   if (tools.removed.length > 0) changes.push(`No longer has the ${tools.removed.length === 1 ? 'tool' : 'tools'} ${list(tools.removed)}`);
   if (workflows.removed.length > 0) changes.push(`No longer has the ${workflows.removed.length === 1 ? 'workflow' : 'workflows'} ${list(workflows.removed)}`);
   if (connections.removed.length > 0) changes.push(`No longer needs ${list(connections.removed)}`);

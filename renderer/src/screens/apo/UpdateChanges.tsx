@@ -1,4 +1,5 @@
 import { ShieldAlert } from 'lucide-react';
+import { nameDifferences } from '../../../../shared/display-text';
 import type { UpdateDiff } from '../../../../shared/update-diff';
 import { CodeText } from '../../components/CodeText';
 import { PackageText } from '../../components/PackageText';
@@ -6,6 +7,8 @@ import { PackageText } from '../../components/PackageText';
 /** A publisher that changed: first and loud, old and new names side by side, and whether one only looks like the other. */
 function PublisherChange({ publisher }: { publisher: NonNullable<UpdateDiff['publisher']> }) {
   const lookalike = publisher.comparison === 'lookalike';
+  const differences = lookalike ? nameDifferences(publisher.from, publisher.to) : [];
+  const describe = (ch: string) => (/\d/.test(ch) ? `the digit ${ch}` : `“${ch}” (U+${(ch.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')})`);
   return (
     <section className="panel panel-error publisher-change" aria-labelledby="publisher-change-heading">
       <h3 id="publisher-change-heading">
@@ -21,6 +24,15 @@ function PublisherChange({ publisher }: { publisher: NonNullable<UpdateDiff['pub
           <strong><PackageText text={publisher.to} /></strong>
         </dd>
       </dl>
+      {differences.length > 0 ? (
+        <ul aria-label="Where the names differ">
+          {differences.map((d) => (
+            <li key={d.index}>
+              Character {d.index + 1}: <PackageText text={describe(d.now)} /> where the installed name has “<PackageText text={d.was} />”
+            </li>
+          ))}
+        </ul>
+      ) : null}
       <p>
         {lookalike
           ? 'The new name is written differently but looks almost the same (letters swapped for digits or for letters of another alphabet). That is how impostors pass for someone you trust: do not install it unless you know why the name changed.'
