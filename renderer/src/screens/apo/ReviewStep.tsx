@@ -61,6 +61,7 @@ function ReviewAgentAccess({ agent, classify, answers }: { agent: AgentEntry; cl
  * closed, its summary still saying how many there are, so a long package's review stays scannable.
  */
 function ReviewGroup({ id, title, count, summary, openUpTo = 12, always = false, children }: { id: string; title: string; count: number; summary: string; openUpTo?: number; always?: boolean; children: ReactNode }) {
+  const [open, setOpen] = useState(count <= openUpTo);
   if (count === 0 && !always) return null;
   return (
     <section aria-labelledby={id} className="review-group">
@@ -68,9 +69,10 @@ function ReviewGroup({ id, title, count, summary, openUpTo = 12, always = false,
       {count === 0 ? (
         <p className="muted small">{summary}</p>
       ) : (
-        <details open={count <= openUpTo}>
+        <details open={open} onToggle={(event) => setOpen(event.currentTarget.open)}>
           <summary>{summary}</summary>
-          {children}
+          {/* A closed group draws nothing: a package of thousands of tools keeps the step light. */}
+          {open ? children : null}
         </details>
       )}
     </section>
