@@ -72,7 +72,7 @@ async function walkInvoicesConsent(page: Page, sha256: string, prefix: string) {
   await expect(main).toContainText('Writes a plan before acting on every task');
   await expect(main).not.toContainText('Decided by the tool');
   await expect(tools.getByRole('listitem').filter({ hasText: 'monthly-reminders' })).toContainText('Sends outside (sensitive)');
-  await expect(page.getByRole('region', { name: 'MCP servers it brings' })).toContainText('Runs this program on this computer: uvx ledger-mcp');
+  await expect(page.getByRole('region', { name: 'Programs and servers it brings (MCP)' })).toContainText('Runs this program on this computer: uvx ledger-mcp');
   const ledger = page.getByRole('checkbox', { name: /mcp:ledger\/lookup/ });
   await expect(ledger).toBeChecked();
   await ledger.uncheck();

@@ -223,11 +223,14 @@ export const AccessStep = memo(function AccessStep({ inspection, sourceId }: { i
                 ) : null}
                 {agent.defaults?.sources && agent.defaults.sources.length > 0 ? (
                   <>
-                    <dt>Sources</dt>
+                    <dt>What it may read</dt>
                     <dd>
-                      <PackageText text={agent.defaults.sources.join(', ')} />
-                      {agent.defaults.sources.includes('memory') ? ' (memory: it may read and write its memory)' : ''}
-                      {agent.defaults.sources.includes('profile') ? ' (profile: it may read your user profile)' : ''}
+                      {agent.defaults.sources.map((source, i) => (
+                        <span key={i}>
+                          {i > 0 ? '; ' : ''}
+                          {source === 'profile' ? 'your user profile' : source === 'memory' ? 'its own memory (it may also write to it)' : <>the source <code><PackageText text={source} /></code></>}
+                        </span>
+                      ))}
                     </dd>
                   </>
                 ) : null}
@@ -283,7 +286,7 @@ export const AccessStep = memo(function AccessStep({ inspection, sourceId }: { i
       </section>
 
       <section aria-labelledby="mcp-heading">
-        <h3 id="mcp-heading">MCP servers it brings</h3>
+        <h3 id="mcp-heading">Programs and servers it brings (MCP)</h3>
         {(manifest.mcp_servers ?? []).length === 0 ? <p className="muted">None.</p> : null}
         <ul className="rows">
           {(manifest.mcp_servers ?? []).map((server) => {
