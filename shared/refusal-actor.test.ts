@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { inspectCommand, refusalAdvice } from './refusal-actor';
+
+describe('refusalAdvice', () => {
+  it('a truncated download, a file that is not a package and an old app are the person’s to fix', () => {
+    expect(refusalAdvice('archive.truncated')).toEqual({ actor: 'user', title: 'You can fix this', action: 'The file ends too early: the download was cut short. Download the package again.' });
+    expect(refusalAdvice('archive.not_archive').action).toBe('This file is not an Apollia package (.apo). Open the .apo file itself.');
+    expect(refusalAdvice('manifest.sdk_unsupported').action).toBe('This package needs a newer Apollia Desktop. Update the app, then open the package again.');
+  });
+
+  it('links out of the package, traversal and a hidden tool may be malicious', () => {
+    for (const code of ['archive.symlink', 'archive.hardlink', 'archive.traversal', 'archive.absolute_path', 'manifest.undescribed_function']) {
+      expect(refusalAdvice(code), code).toMatchObject({ actor: 'malicious', title: "Don't install this" });
+    }
+    expect(refusalAdvice('archive.symlink').action).toContain('Move the file to the Trash.');
+  });
+
+  it('a broken rule of the format, or a code it does not know, is the author’s', () => {
+    for (const code of ['manifest.bad_version', 'manifest.unknown_key', 'archive.no_manifest', 'archive.reserved_name', 'something.new']) {
+      expect(refusalAdvice(code), code).toMatchObject({ actor: 'author', title: 'Its author must fix this' });
+    }
+  });
+
+  it('a prototype key is not a code it knows', () => {
+    expect(refusalAdvice('__proto__').actor).toBe('author');
+    expect(refusalAdvice('constructor').actor).toBe('author');
+  });
+});
+
+describe('inspectCommand', () => {
+  it('quotes a file name only when it needs it', () => {
+    expect(inspectCommand('invoices-1.2.0.apo')).toBe('npx apollia-desktop inspect invoices-1.2.0.apo');
+    expect(inspectCommand("it's here.apo")).toBe(`npx apollia-desktop inspect 'it'\\''s here.apo'`);
+  });
+});

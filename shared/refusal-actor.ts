@@ -1,0 +1,78 @@
+/**
+ * Who acts on a refused package (issue 13, point 7: "refusals say who acts"): the person opening it
+ * can fix it (a truncated download, a file that is not a package, an app too old for it), its
+ * author must (a rule of the package format is broken), or it may be malicious (a link out of the
+ * package, a path that climbs out of it, a tool hidden from the manifest) and should not be
+ * installed at all. Pure: the refused screen and the CLI read the same answer from a stable code.
+ */
+
+/** Who can do something about a refusal. */
+export type RefusalActor = 'user' | 'author' | 'malicious';
+
+/** What the refused screen says about who acts, and what they do. */
+export interface RefusalAdvice {
+  actor: RefusalActor;
+  /** One short heading: "You can fix this", "Its author must fix this", "Don't install this". */
+  title: string;
+  /** What to do next, in words. */
+  action: string;
+}
+
+/** Refusals the person can fix, each with its own next step (a Map: a code is hostile text, `__proto__` included). */
+const USER_ACTIONS: ReadonlyMap<string, string> = new Map(Object.entries({
+  'archive.truncated': 'The file ends too early: the download was cut short. Download the package again.',
+  'archive.corrupt_gzip': 'The file is damaged, as an interrupted download would leave it. Download the package again.',
+  'archive.trailing_data': 'The file has extra bytes after its end, as a damaged download can. Download the package again.',
+  'archive.not_archive': 'This file is not an Apollia package (.apo). Open the .apo file itself.',
+  'archive.unsupported_format': 'This file is another kind of archive, not an Apollia package (.apo). Open the .apo file itself.',
+  'archive.unreadable': 'The file could not be read. Check that it still exists and that your account may open it, then open it again.',
+  'archive.sha256_mismatch': 'The file changed after it was checked. Open it again so that what you consent to is what gets installed.',
+  'archive.write_failed': 'Apollia could not write the package to disk (it may be full). Free some space and try again.',
+  'manifest.sdk_unsupported': 'This package needs a newer Apollia Desktop. Update the app, then open the package again.',
+  'source.not_found': 'The file is no longer where it was opened from. Open it again.',
+}));
+
+/**
+ * Refusals no honest package causes: links and devices that reach outside the package, paths that
+ * climb out of it, names built to pass for others, and code that defines a tool the manifest hides.
+ */
+const MALICIOUS: ReadonlySet<string> = new Set([
+  'archive.symlink',
+  'archive.hardlink',
+  'archive.device',
+  'archive.fifo',
+  'archive.traversal',
+  'archive.absolute_path',
+  'archive.drive_relative',
+  'archive.name_collision',
+  'archive.pax_global',
+  'manifest.undescribed_function',
+]);
+
+/** The command an author runs to see every problem of a package, as DESIGN.md "Validation contract" gives it. */
+export function inspectCommand(fileName: string): string {
+  const quoted = /^[A-Za-z0-9._\/-]+$/.test(fileName) ? fileName : `'${fileName.replace(/'/g, `'\\''`)}'`;
+  return `npx apollia-desktop inspect ${quoted}`;
+}
+
+/**
+ * Who acts on the refusal `code`, and what they do. Every code not known to be the person's to fix
+ * or a sign of malice is the author's: a broken rule of the format (the archive layout, the
+ * manifest's schema and rules), which only a new build of the package fixes.
+ */
+export function refusalAdvice(code: string): RefusalAdvice {
+  const user = USER_ACTIONS.get(code);
+  if (user !== undefined) return { actor: 'user', title: 'You can fix this', action: user };
+  if (MALICIOUS.has(code)) {
+    return {
+      actor: 'malicious',
+      title: "Don't install this",
+      action: 'The package tries something no honest package needs: it reaches outside itself or hides what it does. Move the file to the Trash.',
+    };
+  }
+  return {
+    actor: 'author',
+    title: 'Its author must fix this',
+    action: 'The package breaks a rule of the package format. Nothing you change on this computer fixes it: send its author the message below and the command that shows every problem.',
+  };
+}
