@@ -8,7 +8,7 @@ import { PackageText } from '../../components/PackageText';
 function PublisherChange({ publisher }: { publisher: NonNullable<UpdateDiff['publisher']> }) {
   const lookalike = publisher.comparison === 'lookalike';
   const differences = lookalike ? nameDifferences(publisher.from, publisher.to) : [];
-  const describe = (ch: string) => (/\d/.test(ch) ? `the digit ${ch}` : `“${ch}” (U+${(ch.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')})`);
+  const characterWords = (ch: string) => (/\d/.test(ch) ? `the digit ${ch}` : `“${ch}” (U+${(ch.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')})`);
   return (
     <section className="panel panel-error publisher-change" aria-labelledby="publisher-change-heading">
       <h3 id="publisher-change-heading">
@@ -28,7 +28,7 @@ function PublisherChange({ publisher }: { publisher: NonNullable<UpdateDiff['pub
         <ul aria-label="Where the names differ">
           {differences.map((d) => (
             <li key={d.index}>
-              Character {d.index + 1}: <PackageText text={describe(d.now)} /> where the installed name has “<PackageText text={d.was} />”
+              Character {d.index + 1}: <PackageText text={characterWords(d.now)} /> where the installed name has “<PackageText text={d.was} />”
             </li>
           ))}
         </ul>
