@@ -90,9 +90,9 @@ const CapabilityRow = memo(function CapabilityRow({ capability, mark }: { capabi
         {kind === 'Tool' ? 'Python tool' : 'Python workflow'} <code><PackageText text={item.name} /></code> <UpdateMark mark={mark} /> <span className="muted">its author says:</span> <FamilyBadge family={item.action} />
       </p>
       {capability.kind === 'Workflow' && capability.item.steps && capability.item.steps.length > 0 ? (
-        <p className="small">
-          Steps: <PackageText text={capability.item.steps.join(' → ')} />
-        </p>
+          <p className="small">
+            Steps: <PackageText text={capability.item.steps.join(' → ')} />
+          </p>
       ) : null}
       <p className="small muted">
         Code: <code><PackageText text={item.module} /></code>
@@ -164,6 +164,12 @@ export const AccessStep = memo(function AccessStep({ inspection, sourceId }: { i
   const settings = useSettings();
   const classify = useMemo(() => (manifest ? accessClassifier(manifest) : null), [manifest]);
   if (!manifest || !classify) return null;
+  const code = (manifest.tools?.length ?? 0) + (manifest.workflows?.length ?? 0);
+  const requires = manifest.requires ?? [];
+  const servers = manifest.mcp_servers ?? [];
+  const pip = manifest.pip?.packages ?? [];
+  // An empty section would only say "None.": they are named together in one line instead.
+  const absent = [code === 0 ? 'Python code' : '', requires.length === 0 ? 'connections to your accounts' : '', servers.length === 0 ? 'programs or servers' : '', pip.length === 0 ? 'Python packages' : ''].filter(Boolean);
   const connectionAvailable = (type: string) => settings.data?.connections.find((c) => c.type === type)?.available;
 
   return (
@@ -249,102 +255,109 @@ export const AccessStep = memo(function AccessStep({ inspection, sourceId }: { i
         })}
       </section>
 
-      <CapabilitiesSection manifest={manifest} diff={diff} />
+      {code > 0 ? <CapabilitiesSection manifest={manifest} diff={diff} /> : null}
 
-      <section aria-labelledby="connections-heading">
-        <h3 id="connections-heading">Connections it needs</h3>
-        {(manifest.requires ?? []).length === 0 ? <p className="muted">None.</p> : null}
-        <ul className="rows">
-          {(manifest.requires ?? []).map((requirement) => {
-            const label = CONNECTION_TYPES.find((c) => c.type === requirement.type)?.label;
-            const available = connectionAvailable(requirement.type);
-            return (
-              <li key={requirement.type} className="row row-block">
-                <p>
-                  <strong>{label ?? requirement.type}</strong> <code><PackageText text={requirement.type} /></code>{' '}
-                  {available === true ? (
-                    <span className="badge badge-allow">
-                      <CheckCircle2 aria-hidden="true" size={12} /> This computer has it
-                    </span>
-                  ) : available === false ? (
-                    <span className="badge badge-warning-soft">
-                      <XCircle aria-hidden="true" size={12} /> Not set up on this computer
-                    </span>
-                  ) : label === undefined ? (
-                    <span className="badge badge-warning-soft">Unknown connection type</span>
-                  ) : null}
-                </p>
-                {requirement.reason ? (
-                  <p className="small">
-                    Why: <PackageText text={requirement.reason} />
-                  </p>
-                ) : null}
-              </li>
-            );
-          })}
-        </ul>
-      </section>
-
-      <section aria-labelledby="mcp-heading">
-        <h3 id="mcp-heading">Programs and servers it brings (MCP)</h3>
-        {(manifest.mcp_servers ?? []).length === 0 ? <p className="muted">None.</p> : null}
-        <ul className="rows">
-          {(manifest.mcp_servers ?? []).map((server) => {
-            const commandLine = mcpCommandLine(server);
-            const envKeys = Object.keys(server.env ?? {});
-            return (
-              <li key={server.name} className="row row-block">
-                <p>
-                  <strong>
-                    <PackageText text={server.name} />
-                  </strong>{' '}
-                  {commandLine !== '' ? <FamilyBadge family="execute_code" /> : <FamilyBadge family="send_external" />}
-                </p>
-                {commandLine !== '' ? (
+      {requires.length > 0 ? (
+        <section aria-labelledby="connections-heading">
+          <h3 id="connections-heading">Connections it needs</h3>
+          {(manifest.requires ?? []).length === 0 ? <p className="muted">None.</p> : null}
+          <ul className="rows">
+            {(manifest.requires ?? []).map((requirement) => {
+              const label = CONNECTION_TYPES.find((c) => c.type === requirement.type)?.label;
+              const available = connectionAvailable(requirement.type);
+              return (
+                <li key={requirement.type} className="row row-block">
                   <p>
-                    Runs this program on this computer: <code className="command"><PackageText text={commandLine} /></code>
-                    {unpinnedLaunch(server) !== null ? (
-                      <>
-                        {' '}
-                        <span className="badge badge-warning-soft">
-                          <AlertTriangle aria-hidden="true" size={12} /> Not pinned to one version: the program can change after you consent
-                        </span>
-                      </>
+                    <strong>{label ?? requirement.type}</strong> <code><PackageText text={requirement.type} /></code>{' '}
+                    {available === true ? (
+                      <span className="badge badge-allow">
+                        <CheckCircle2 aria-hidden="true" size={12} /> This computer has it
+                      </span>
+                    ) : available === false ? (
+                      <span className="badge badge-warning-soft">
+                        <XCircle aria-hidden="true" size={12} /> Not set up on this computer
+                      </span>
+                    ) : label === undefined ? (
+                      <span className="badge badge-warning-soft">Unknown connection type</span>
                     ) : null}
                   </p>
-                ) : (
-                  <p>
-                    Connects to <code className="command"><PackageText text={server.url ?? '(no address)'} /></code> over {server.transport ?? 'stdio'}
-                  </p>
-                )}
-                <p className="small">
-                  {envKeys.length === 0 ? 'It receives no environment variables from the package.' : <>It receives these environment variables (names only): {envKeys.map((key) => <code key={key} className="env-key"><PackageText text={key} /></code>)}</>}
-                </p>
-                <p className="small muted">This app cannot know beforehand what its tools do, so each call to one of them asks you first.</p>
-              </li>
-            );
-          })}
-        </ul>
-      </section>
+                  {requirement.reason ? (
+                    <p className="small">
+                      Why: <PackageText text={requirement.reason} />
+                    </p>
+                  ) : null}
+                </li>
+              );
+            })}
+          </ul>
+        </section>
+      ) : null}
 
-      <section aria-labelledby="pip-heading">
-        <h3 id="pip-heading">Python packages it installs</h3>
-        {(manifest.pip?.packages ?? []).length === 0 ? <p className="muted">None.</p> : null}
-        <ul className="rows">
-          {(manifest.pip?.packages ?? []).map((requirement) => (
-            <li key={requirement} className="row">
-              <code><PackageText text={requirement} /></code>{' '}
-              {isPinnedRequirement(requirement) ? (
-                <span className="badge badge-allow">Pinned to one version</span>
-              ) : (
-                <span className="badge badge-warning-soft">
-                  <AlertTriangle aria-hidden="true" size={12} /> Not pinned: any version could be installed
-                </span>
-              )}
-            </li>
-          ))}
-        </ul>
-      </section>
+      {servers.length > 0 ? (
+        <section aria-labelledby="mcp-heading">
+          <h3 id="mcp-heading">Programs and servers it brings (MCP)</h3>
+          {(manifest.mcp_servers ?? []).length === 0 ? <p className="muted">None.</p> : null}
+          <ul className="rows">
+            {(manifest.mcp_servers ?? []).map((server) => {
+              const commandLine = mcpCommandLine(server);
+              const envKeys = Object.keys(server.env ?? {});
+              return (
+                <li key={server.name} className="row row-block">
+                  <p>
+                    <strong>
+                      <PackageText text={server.name} />
+                    </strong>{' '}
+                    {commandLine !== '' ? <FamilyBadge family="execute_code" /> : <FamilyBadge family="send_external" />}
+                  </p>
+                  {commandLine !== '' ? (
+                    <p>
+                      Runs this program on this computer: <code className="command"><PackageText text={commandLine} /></code>
+                      {unpinnedLaunch(server) !== null ? (
+                        <>
+                          {' '}
+                          <span className="badge badge-warning-soft">
+                            <AlertTriangle aria-hidden="true" size={12} /> Not pinned to one version: the program can change after you consent
+                          </span>
+                        </>
+                      ) : null}
+                    </p>
+                  ) : (
+                    <p>
+                      Connects to <code className="command"><PackageText text={server.url ?? '(no address)'} /></code> over {server.transport ?? 'stdio'}
+                    </p>
+                  )}
+                  <p className="small">
+                    {envKeys.length === 0 ? 'It receives no environment variables from the package.' : <>It receives these environment variables (names only): {envKeys.map((key) => <code key={key} className="env-key"><PackageText text={key} /></code>)}</>}
+                  </p>
+                  <p className="small muted">This app cannot know beforehand what its tools do, so each call to one of them asks you first.</p>
+                </li>
+              );
+            })}
+          </ul>
+        </section>
+      ) : null}
+
+      {pip.length > 0 ? (
+        <section aria-labelledby="pip-heading">
+          <h3 id="pip-heading">Python packages it installs</h3>
+          {(manifest.pip?.packages ?? []).length === 0 ? <p className="muted">None.</p> : null}
+          <ul className="rows">
+            {(manifest.pip?.packages ?? []).map((requirement) => (
+              <li key={requirement} className="row">
+                <code><PackageText text={requirement} /></code>{' '}
+                {isPinnedRequirement(requirement) ? (
+                  <span className="badge badge-allow">Pinned to one version</span>
+                ) : (
+                  <span className="badge badge-warning-soft">
+                    <AlertTriangle aria-hidden="true" size={12} /> Not pinned: any version could be installed
+                  </span>
+                )}
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
+      {absent.length > 0 ? <p className="muted">It brings no {absent.join(', no ')}.</p> : null}
     </div>
   );
 });
