@@ -115,6 +115,7 @@ test('a package with no code of its own: what Apollia enforces may say what it c
   await expect(page.getByRole('main')).toContainText('Works for a long time on its own without checking in (long_autonomous)');
   await expect(page.getByRole('main')).toContainText('Writes a plan first when a task looks long (auto)');
   await expect(page.getByRole('checkbox', { name: /^Read the user's calendar\s*calendar_read$/ })).toBeChecked();
+  await expect(page.getByRole('main')).toContainText('It brings no Python code, no connections to your accounts, no programs or servers, no Python packages.');
   await snapshot(page, 'apo-diary-2-access');
 });
 
