@@ -356,7 +356,6 @@ export const MAX_REQUEST_STRING = 65_536;
 
 const id = { type: 'string', minLength: 1, maxLength: 256 } as const;
 const name = { type: 'string', minLength: 1, maxLength: 128 } as const;
-const text = { type: 'string', maxLength: MAX_REQUEST_STRING } as const;
 const noRequest = { type: ['object', 'null'], maxProperties: 0 } as const;
 const strict = (properties: Record<string, unknown>, required: string[]) => ({ type: 'object', properties, required, additionalProperties: false }) as const;
 const parameterValue = { type: ['string', 'number', 'boolean'], maxLength: MAX_REQUEST_STRING } as const;
