@@ -11,6 +11,7 @@ import type { ApplyPreview, ToolSetting } from './apply-preview';
 import type { ConsentDecision } from './consent';
 import type { Inspection, Problem } from './inspection';
 import type { BuiltinTemplateCard, ParameterValue, PinValue } from './template-manifest';
+import { MAX_MCP_SERVER_NAME, MCP_SERVER_NAME } from './mcp-server-name';
 import type { UpdateDiff } from './update-diff';
 
 /**
@@ -424,7 +425,7 @@ export const API_REQUEST_SCHEMAS: Record<ApiMethod, Record<string, unknown>> = {
   settings: noRequest,
   saveMcpServer: strict(
     {
-      name: { type: 'string', pattern: '^[a-z0-9_-]+$', maxLength: 128 },
+      name: { type: 'string', pattern: MCP_SERVER_NAME.source, maxLength: MAX_MCP_SERVER_NAME },
       transport: { enum: ['stdio', 'streamable-http', 'sse'] },
       command: { type: 'string', minLength: 1, maxLength: 4096 },
       args: { type: 'array', maxItems: 256, items: { type: 'string', maxLength: 4096 } },

@@ -75,7 +75,7 @@ describe('the list of tools the owner never allows', () => {
       error: {
         code: 'tool.invalid',
         path: 'tool',
-        message: "`mcp:slack` is not an MCP tool's gate name: write it as mcp:<server>/<tool>, like mcp:slack/slack_send_message (letters, digits, _ and -; a tool name may also hold .)",
+        message: "`mcp:slack` is not an MCP tool's gate name: write it as mcp:<server>/<tool>, like mcp:slack/slack_send_message (a server name in lower-case letters, digits, _ and -; a tool name in letters, digits, _, - and .)",
       },
     });
     expect(await api.denyTool({ tool: 'slack_send_message' })).toEqual({

@@ -11,6 +11,7 @@ import semver from 'semver';
 import { cronProblem, isTimeZone } from '../../../shared/cron';
 import { SECRET_NAMES, TEMPLATE_TOOLS } from '../../../shared/catalogues';
 import type { Problem } from '../../../shared/inspection';
+import { MCP_SERVER_NAME, MCP_SERVER_NAME_RULE } from '../../../shared/mcp-server-name';
 import {
   fillText,
   isCanonicalPinList,
@@ -44,8 +45,6 @@ export interface AgentMdResult {
 export const PACKAGE_NAME = /^[a-z0-9-]+$/;
 /** An MCP tool or pinned argument name (spec: `mcp`, "`A-Z a-z 0-9 _ . -`; never `*`"). */
 const TOOL_NAME = /^[A-Za-z0-9_.-]+$/;
-/** An MCP server name as Settings saves it: no `/` or `:`, since the gate name is `mcp:<server>/<tool>`. */
-const SERVER_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 /** A parameter name, as `${parameters.<name>}` names it. */
 const PARAMETER_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
 /** A trigger name: the key an upgrade matches triggers by. */
@@ -259,7 +258,7 @@ class ManifestCheck {
       this.keys(entry, ['server', 'tools', 'required', 'allow', 'pin'], `${path}.`);
       if (entry.server === undefined) this.missing(`${path}.server`, 'the name the MCP server is saved under in Settings → MCP servers');
       else {
-        const server = this.text(entry.server, `${path}.server`, { pattern: SERVER_NAME, form: 'a saved MCP server\'s name (letters, digits, _ and -)' });
+        const server = this.text(entry.server, `${path}.server`, { pattern: MCP_SERVER_NAME, form: `a saved MCP server's name (${MCP_SERVER_NAME_RULE})` });
         if (server !== undefined) {
           if (servers.has(server)) this.fail('template.duplicate', `${path}.server`, `\`${path}.server\` repeats ${show(server)}: list each server once`);
           servers.add(server);
