@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ApplyPreview, PreviewMcpTool } from '../../shared/apply-preview';
 import { MAX_DENIED_TOOLS } from '../../shared/owner-tools';
-import type { CoreApiImplementation } from './api';
+import type { CoreApi } from './api';
 import { STATE_VERSION } from './store/state';
 import { testApi, treeHash } from './store/test-support';
 
@@ -25,13 +25,13 @@ function state(dataDir: string) {
   return JSON.parse(readFileSync(join(dataDir, 'state.json'), 'utf8'));
 }
 
-async function openMarketMonitor(api: CoreApiImplementation): Promise<string> {
+async function openMarketMonitor(api: CoreApi): Promise<string> {
   const handle = await api.registerSource(MARKET_MONITOR, 'dialog');
   if (!handle.ok) throw new Error(handle.error.message);
   return handle.value.id;
 }
 
-async function preview(api: CoreApiImplementation, sourceId: string, grants: string[]): Promise<ApplyPreview> {
+async function preview(api: CoreApi, sourceId: string, grants: string[]): Promise<ApplyPreview> {
   const result = await api.previewApply({ sourceId, parameters: PARAMETERS, grants });
   if (!result.ok) throw new Error(result.error.message);
   return result.value;

@@ -26,6 +26,7 @@ import {
   type QueryProfileView,
   type ToolAccessClass,
 } from '../../../shared/plugin-manifest';
+import { isHttpUrl } from '../../../shared/http-url';
 import { textSafetyReport, type DisplayTextField } from '../../../shared/display-text';
 import { childPath, type JsonValue } from './strict-json';
 
@@ -230,20 +231,11 @@ function readIdentity(r: Reader, root: JsonObject): PluginIdentityView | null {
   if (version !== null && semver.valid(version) === null) {
     r.warn('plugin.version_not_semver', childPath(path, 'version'), `\`${version}\` is not a semantic version`);
   }
-  if (homepage !== null && !isWebUrl(homepage)) {
+  if (homepage !== null && !isHttpUrl(homepage)) {
     r.error('plugin.invalid_url', childPath(path, 'homepage'), 'must be an http or https URL');
   }
   if (r.errors.length > before || name === null || version === null || displayName === null || description === null || owner === null) return null;
   return { name, version, display_name: displayName, description, owner, homepage };
-}
-
-function isWebUrl(text: string): boolean {
-  try {
-    const url = new URL(text);
-    return url.protocol === 'https:' || url.protocol === 'http:';
-  } catch {
-    return false;
-  }
 }
 
 /** Spec "Auth": prefer the canonical `auth_shape` over the legacy `auth.type`. */

@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { cpSync, mkdtempSync, readdirSync, readFileSync, lstatSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createApi, type ApiDeps, type CoreApiImplementation } from '../api';
+import { createApi, type ApiDeps, type CoreApi } from '../api';
 import { createFileKeySecretBox } from '../secret-box';
 
 /** A fresh empty folder under the OS temp folder. */
@@ -46,7 +46,7 @@ export function editedPackage(from: string, edit: (toml: string) => string): str
 }
 
 /** An Api over a temp data folder, with scripted dialogs and a fixed clock. */
-export function testApi(overrides: Partial<ApiDeps> & { folders?: string[] } = {}): { api: CoreApiImplementation; dataDir: string; deps: ApiDeps } {
+export function testApi(overrides: Partial<ApiDeps> & { folders?: string[] } = {}): { api: CoreApi; dataDir: string; deps: ApiDeps } {
   const dataDir = overrides.dataDir ?? tempDir();
   const picks = [...(overrides.folders ?? [])];
   const deps: ApiDeps = {

@@ -11,6 +11,7 @@ import semver from 'semver';
 import { cronProblem, isTimeZone } from '../../../shared/cron';
 import { SECRET_NAMES, TEMPLATE_TOOLS } from '../../../shared/catalogues';
 import type { Problem } from '../../../shared/inspection';
+import { isHttpUrl } from '../../../shared/http-url';
 import { MCP_SERVER_NAME, MCP_SERVER_NAME_RULE } from '../../../shared/mcp-server-name';
 import {
   fillText,
@@ -548,15 +549,6 @@ class ManifestCheck {
     for (const name of placeholderNames(body)) {
       if (!this.declared.has(name)) this.fail('template.placeholder', 'body', `the body names \`\${parameters.${name}}\`, which is not a declared parameter`);
     }
-  }
-}
-
-function isHttpUrl(text: string): boolean {
-  try {
-    const url = new URL(text);
-    return url.protocol === 'https:' || url.protocol === 'http:';
-  } catch {
-    return false;
   }
 }
 
