@@ -9,7 +9,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { API_METHODS, type ApiMethod } from '../../shared/api';
 import { INVOICES_DIR, packFolder } from '../../test/helpers/pack';
 import type { CoreApi } from './api';
-import { tempDir, testApi, treeHash } from './store/test-support';
+import { tempDir, testApi, treeHash } from '../../test/helpers/test-api';
 
 const HUGE = 'x'.repeat(10 * 1024 * 1024);
 

@@ -11,7 +11,7 @@ import type { ApplyPreview, PreviewMcpTool } from '../../shared/apply-preview';
 import { MAX_DENIED_TOOLS } from '../../shared/owner-tools';
 import type { CoreApi } from './api';
 import { STATE_VERSION } from './store/state';
-import { testApi, treeHash } from './store/test-support';
+import { testApi, treeHash } from '../../test/helpers/test-api';
 
 const MARKET_MONITOR = new URL('../../resources/templates/market-monitor', import.meta.url).pathname;
 const SEND = 'mcp:slack/slack_send_message';

@@ -6,7 +6,7 @@ import { INVOICES_DIR, packFolder } from '../../test/helpers/pack';
 import type { CoreApi } from './api';
 import { inspectPath } from './inspect';
 import { BUILTIN_TEMPLATES } from './template/builtin';
-import { editedPackage, tempDir, testApi, treeHash } from './store/test-support';
+import { editedPackage, tempDir, testApi, treeHash } from '../../test/helpers/test-api';
 
 const WATCHER_DIR = new URL('../../test/fixtures/apo/watcher', import.meta.url).pathname;
 const MARKET_MONITOR = new URL('../../resources/templates/market-monitor', import.meta.url).pathname;

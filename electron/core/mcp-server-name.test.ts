@@ -6,9 +6,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { deniedToolProblem } from '../../shared/owner-tools';
-import { testApi } from './store/test-support';
+import { testApi } from '../../test/helpers/test-api';
 import { inspectTemplate } from './template';
-import { writeTemplate } from './template/test-folders';
+import { writeTemplate } from '../../test/helpers/template-folders';
 
 async function templateAccepts(server: string): Promise<boolean> {
   const result = await inspectTemplate(writeTemplate((m) => (m.mcp[0].server = server)));

@@ -6,8 +6,8 @@ import { createHash } from 'node:crypto';
 import { cpSync, mkdtempSync, readdirSync, readFileSync, lstatSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createApi, type ApiDeps, type CoreApi } from '../api';
-import { createFileKeySecretBox } from '../secret-box';
+import { createApi, type ApiDeps, type CoreApi } from '../../electron/core/api';
+import { createFileKeySecretBox } from '../../electron/core/secret-box';
 
 /** A fresh empty folder under the OS temp folder. */
 export function tempDir(prefix = 'apollia-store-'): string {
@@ -51,7 +51,7 @@ export function testApi(overrides: Partial<ApiDeps> & { folders?: string[] } = {
   const picks = [...(overrides.folders ?? [])];
   const deps: ApiDeps = {
     dataDir,
-    resourcesDir: new URL('../../../resources', import.meta.url).pathname,
+    resourcesDir: new URL('../../resources', import.meta.url).pathname,
     dialogs: { openFile: async () => null, openFolder: async () => picks.shift() ?? null },
     secretBox: createFileKeySecretBox(dataDir),
     now: () => new Date('2026-12-01T10:00:00Z'),
