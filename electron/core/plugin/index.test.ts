@@ -287,6 +287,17 @@ describe('shape', () => {
     expect(result.errors[0]!.path).toBe('tools[0].input_schema');
   });
 
+  it('checks a plugin schema as every package schema: an unknown keyword, a pattern that does not compile, a remote $ref', () => {
+    for (const schema of [{ type: 'object', propertise: {} }, { type: 'string', pattern: '(' }, { $ref: 'https://example.com/s.json' }]) {
+      const result = inspectEdited((m) => {
+        m.tools[0].input_schema = schema;
+      });
+      expect(codes(result)).toEqual(['plugin.invalid_schema']);
+      expect(result.errors[0]!.path).toBe('tools[0].input_schema');
+      expect(result.errors[0]!.message).toMatch(/^plugin manifest: `tools\[0\]\.input_schema` is not a valid JSON Schema: /);
+    }
+  });
+
   it('refuses a homepage that is not a web URL', () => {
     expect(inspectEdited((m) => { m.homepage = 'javascript:alert(1)'; }).errors).toEqual([{
       code: 'plugin.invalid_url', path: 'homepage', message: 'plugin manifest: `homepage` must be an http or https URL',

@@ -3,7 +3,6 @@
  * read-only view the plugin screen shows. Pure: no file access, nothing evaluated. The field names
  * read are listed in shared/plugin-manifest.ts and electron/core/plugin/README.md.
  */
-import Ajv2020 from 'ajv/dist/2020.js';
 import semver from 'semver';
 import type { Problem } from '../../../shared/inspection';
 import {
@@ -27,6 +26,7 @@ import {
   type ToolAccessClass,
 } from '../../../shared/plugin-manifest';
 import { isHttpUrl } from '../../../shared/http-url';
+import { jsonSchemaProblem } from '../json-schema-check';
 import { textSafetyReport, type DisplayTextField } from '../../../shared/display-text';
 import { childPath, type JsonValue } from './strict-json';
 
@@ -89,7 +89,6 @@ export function looksLikePluginManifest(value: JsonValue): boolean {
 class Reader {
   readonly errors: Problem[] = [];
   readonly warnings: Problem[] = [];
-  private readonly ajv = new Ajv2020({ strict: false, validateSchema: false, allErrors: false });
 
   error(code: string, path: string, what: string): void {
     this.errors.push({ code, path, message: `plugin manifest: \`${path}\` ${what}` });
@@ -166,7 +165,7 @@ class Reader {
   }
 
   /**
-   * A JSON Schema, checked against the 2020-12 meta-schema only: the schema itself is never
+   * A JSON Schema, checked as every package schema is (`json-schema-check.ts`): as data, never
    * compiled (compiling generates code from package data).
    */
   jsonSchema(obj: JsonObject, key: string, path: string): Record<string, unknown> | null {
@@ -183,19 +182,11 @@ class Reader {
       this.warn('plugin.schema_dialect', childPath(fieldPath, '$schema'), `names the dialect \`${String(dialect)}\`; only JSON Schema 2020-12 is checked, so this schema is shown unchecked`);
       return value;
     }
-    const { $schema: _ignored, ...body } = value;
-    void _ignored;
-    let valid: boolean;
-    try {
-      valid = this.ajv.validateSchema({ $schema: JSON_SCHEMA_2020, ...body }) as boolean;
-    } catch (caught) {
-      this.error('plugin.invalid_schema', fieldPath, `is not a valid JSON Schema: ${(caught as Error).message}`);
-      return null;
-    }
-    if (!valid) {
-      const first = this.ajv.errors?.[0];
-      const at = first?.instancePath ? ` at \`${first.instancePath}\`` : '';
-      this.error('plugin.invalid_schema', fieldPath, `is not a valid JSON Schema: ${first?.message ?? 'rejected by the meta-schema'}${at}`);
+    // The same data-only check as every other package schema (json-schema-check.ts): the 2020-12
+    // meta-schema, unknown keywords, patterns that do not compile, `$ref`s that do not resolve.
+    const problem = jsonSchemaProblem(value, {}, fieldPath);
+    if (problem !== null) {
+      this.error('plugin.invalid_schema', fieldPath, `is not a valid JSON Schema: ${problem}`);
       return null;
     }
     return value;

@@ -25,7 +25,7 @@ import {
   type TemplateParameter,
 } from '../../../shared/template-manifest';
 import { readFrontMatter } from './front-matter';
-import { jsonSchemaProblem } from './json-schema';
+import { jsonSchemaFileProblem } from './json-schema';
 
 /** What the agent.md check needs to know of the folder around it. */
 export interface PackageContext {
@@ -81,7 +81,7 @@ function show(value: unknown): string {
 }
 
 /** Checks one manifest, collecting problems in order. */
-class ManifestCheck {
+class AgentMdCheck {
   readonly errors: Problem[] = [];
   private readonly declared: Set<string>;
 
@@ -518,7 +518,7 @@ class ManifestCheck {
       this.fail('template.output_schema', 'output.schema', `\`output.schema\` names \`${file}\`, which is not a file of the package`);
       return;
     }
-    const problem = jsonSchemaProblem(bytes);
+    const problem = jsonSchemaFileProblem(bytes);
     if (problem) this.fail('template.output_schema', 'output.schema', `\`output.schema\` \`${file}\` ${problem}`);
   }
 
@@ -572,7 +572,7 @@ export function checkAgentManifest(data: unknown, body: string, ctx: PackageCont
   if (!isObject(data)) {
     return { manifest: null, body, errors: [{ code: 'template.front_matter', path: 'agent.md', message: 'agent.md: front matter must be a map of fields (name, version, description, ...)' }] };
   }
-  const check = new ManifestCheck(data, ctx);
+  const check = new AgentMdCheck(data, ctx);
   check.run();
   check.body(body);
   return { manifest: check.errors.length === 0 ? (data as unknown as TemplateManifest) : null, body, errors: check.errors };

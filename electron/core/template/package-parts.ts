@@ -23,7 +23,7 @@ import {
 } from '../../../shared/template-manifest';
 import { TEMPLATE_TOOLS } from '../../../shared/catalogues';
 import { readFrontMatter } from './front-matter';
-import { jsonSchemaProblem } from './json-schema';
+import { jsonSchemaFileProblem } from './json-schema';
 
 /** Root files any template may hold besides agent.md and the files it names. */
 export const ALLOWED_ROOT_FILES = ['README.md', 'LICENSE', 'LICENSE.md', 'LICENSE.txt', 'CHANGELOG.md'] as const;
@@ -413,7 +413,7 @@ export class PackageParts {
         this.fail('template.grader', path, `\`schema\` must name a JSON Schema file of the package, not ${JSON.stringify(file)}`);
       } else {
         this.named.add(file);
-        const problem = jsonSchemaProblem(this.files.get(file) as Uint8Array);
+        const problem = jsonSchemaFileProblem(this.files.get(file) as Uint8Array);
         if (problem) this.fail('template.grader', path, `\`schema\` ${file} ${problem}`);
       }
     }
