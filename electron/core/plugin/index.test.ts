@@ -335,6 +335,13 @@ describe('shape', () => {
     expect(result.warnings.map((w) => [w.code, w.path])).toEqual([['plugin.profile_secret_key', 'profiles[1].config_keys']]);
   });
 
+  it('warns about the same text fields the plugin screen checks (shared/plugin-text-fields.ts): a capability description too', () => {
+    const result = inspectEdited((m) => {
+      m.capabilities[0].description = 'Looks up\u202E contacts';
+    });
+    expect(result.warnings.map((w) => [w.code, w.path])).toEqual([['text.bidi_control', 'capabilities[0].description']]);
+  });
+
   it('warns about hidden characters and lookalike letters in the text people judge it by', () => {
     const result = inspectEdited((m) => {
       m.owner = 'Ex\u0430mple Corp';

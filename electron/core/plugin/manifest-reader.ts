@@ -26,8 +26,9 @@ import {
   type ToolAccessClass,
 } from '../../../shared/plugin-manifest';
 import { isHttpUrl } from '../../../shared/http-url';
+import { pluginTextFields } from '../../../shared/plugin-text-fields';
 import { jsonSchemaProblem } from '../json-schema-check';
-import { textSafetyReport, type DisplayTextField } from '../../../shared/display-text';
+import { textSafetyReport } from '../../../shared/display-text';
 import { childPath, type JsonValue } from './strict-json';
 
 /** The result of checking one manifest value: `view` and `summary` are null when it was refused. */
@@ -649,15 +650,7 @@ export function readPluginManifest(value: JsonValue): PluginManifestReading {
  * `inspect` shows what the consent screen will mark. The label names the field's path.
  */
 function textWarnings(view: PluginManifestView): Problem[] {
-  const fields: (DisplayTextField & { path: string })[] = [
-    { label: 'plugin name', path: 'name', text: view.identity.name, kind: 'identifier' },
-    { label: 'display name', path: 'display_name', text: view.identity.display_name, kind: 'name' },
-    { label: 'owner', path: 'owner', text: view.identity.owner, kind: 'name' },
-    { label: 'description', path: 'description', text: view.identity.description, kind: 'prose' },
-    ...view.capabilities.map((c, i) => ({ label: `capability name \`${c.name}\``, path: `capabilities[${i}].name`, text: c.name, kind: 'identifier' as const })),
-    ...view.tools.map((t, i) => ({ label: `tool name \`${t.name}\``, path: `tools[${i}].name`, text: t.name, kind: 'identifier' as const })),
-    ...view.tools.map((t, i) => ({ label: `description of tool \`${t.name}\``, path: `tools[${i}].description`, text: t.description, kind: 'prose' as const })),
-  ];
+  const fields = pluginTextFields(view);
   return fields.flatMap((field) =>
     textSafetyReport([field]).map((w) => ({ code: w.code, path: field.path, message: w.message })),
   );

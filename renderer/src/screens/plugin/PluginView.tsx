@@ -1,6 +1,7 @@
 import { AlertTriangle, Ban, BookOpen, Info, KeyRound, PenLine, Server, ShieldAlert, ShieldCheck, UserCog } from 'lucide-react';
 import type { Inspection } from '../../../../shared/inspection';
-import { textSafetyReport, type DisplayTextField } from '../../../../shared/display-text';
+import { textSafetyReport } from '../../../../shared/display-text';
+import { pluginTextFields } from '../../../../shared/plugin-text-fields';
 import {
   pluginRiskSummary,
   roleFloorWords,
@@ -34,29 +35,6 @@ function RiskIcon({ line }: { line: PluginRiskLine }) {
   if (line.level === 'sensitive') return <ShieldAlert aria-hidden="true" size={18} />;
   if (line.level === 'cannot') return <Ban aria-hidden="true" size={18} />;
   return <Info aria-hidden="true" size={18} />;
-}
-
-/** Every piece of package text the screen shows, labelled for the text-safety report. */
-function textFields(view: PluginManifestView): DisplayTextField[] {
-  const id = view.identity;
-  return [
-    { label: 'plugin name', text: id.name, kind: 'identifier' },
-    { label: 'display name', text: id.display_name, kind: 'name' },
-    { label: 'owner', text: id.owner, kind: 'name' },
-    { label: 'version', text: id.version, kind: 'identifier' },
-    { label: 'description', text: id.description, kind: 'prose' },
-    ...(id.homepage ? [{ label: 'homepage', text: id.homepage, kind: 'command' as const }] : []),
-    ...(view.auth ? [{ label: 'credential shape', text: view.auth.type, kind: 'identifier' as const }] : []),
-    ...view.capabilities.flatMap((c): DisplayTextField[] => [
-      { label: `capability name “${c.name}”`, text: c.name, kind: 'identifier' },
-      { label: `description of capability “${c.name}”`, text: [c.description, ...c.routing_hints, ...c.routing_examples].join('\n'), kind: 'prose' },
-    ]),
-    ...view.tools.flatMap((t): DisplayTextField[] => [
-      { label: `tool name “${t.name}”`, text: t.name, kind: 'identifier' },
-      { label: `description of tool “${t.name}”`, text: t.description, kind: 'prose' },
-    ]),
-    ...(view.remote_mcp ? [{ label: 'remote MCP URL', text: view.remote_mcp.url_template, kind: 'command' as const }] : []),
-  ];
 }
 
 function ToolRow({ tool }: { tool: PluginToolView }) {
@@ -232,7 +210,7 @@ export function PluginView({ inspection, displayName }: { inspection: Inspection
   const risks = pluginRiskSummary(view);
   const can = risks.filter((line) => line.level !== 'cannot');
   const cannot = risks.filter((line) => line.level === 'cannot');
-  const textWarnings = textSafetyReport(textFields(view));
+  const textWarnings = textSafetyReport(pluginTextFields(view));
   const otherWarnings = inspection.warnings.filter((w) => !w.code.startsWith('text.'));
   const orphanTools = view.tools.filter((t) => !view.capabilities.some((c) => c.name === t.capability));
 
