@@ -301,6 +301,23 @@ export interface ApiMethods {
 }
 
 export type ApiMethod = keyof ApiMethods;
+
+/**
+ * What `window.apollia` holds beside the Api methods, typed once for the preload, the renderer and
+ * the e2e harness's bridge: the only two things the preload does that are not an Api call.
+ */
+export interface ApolliaBridgeExtras {
+  /** Calls `listener` with each source opened from outside the window (double-click, `open-file`, a second instance, the menu); returns an unsubscribe. */
+  onOpened(listener: (handle: SourceHandle) => void): () => void;
+  /**
+   * Registers a file dropped on the window (origin `drop`) and answers its handle. `file` is a DOM
+   * `File` (typed `object`: `shared/` has no DOM types); only the preload can read its path.
+   */
+  openDropped(file: object): Promise<ApiResult<SourceHandle>>;
+}
+
+/** `window.apollia`: exactly the Api of this file, plus the {@link ApolliaBridgeExtras}. */
+export type ApolliaBridge = Api & ApolliaBridgeExtras;
 export type ApiRequest<M extends ApiMethod> = ApiMethods[M][0];
 export type ApiResponse<M extends ApiMethod> = ApiMethods[M][1];
 

@@ -8,7 +8,7 @@ import { ipcMain } from 'electron';
 import { isAbsolute } from 'node:path';
 import { API_METHODS, type ApiResult, type SourceHandle } from '../../shared/api';
 import type { AppLocation } from './app-location';
-import { apiChannel, DROP_CHANNEL } from './channels';
+import { apiChannel, DROP_CHANNEL } from '../../shared/ipc-channels';
 import type { CoreApi } from '../core/api';
 import { handleInvoke } from './sender-check';
 
