@@ -13,7 +13,7 @@ import {
   type PluginToolView,
   type QueryProfileView,
 } from '../../../../shared/plugin-manifest';
-import { RefusedScreen } from '../apo/RefusedScreen';
+import { RefusedScreen } from '../RefusedScreen';
 import { PackageText } from '../../components/PackageText';
 import { ProblemList } from '../../components/ProblemList';
 import './plugin-view.css';
