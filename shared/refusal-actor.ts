@@ -19,35 +19,26 @@ export interface RefusalAdvice {
 }
 
 /** Refusals the person can fix, each with its own next step (a Map: a code is hostile text, `__proto__` included). */
-const USER_ACTIONS: ReadonlyMap<string, string> = new Map(Object.entries({
-  'archive.truncated': 'The file ends too early: the download was cut short. Download the package again.',
-  'archive.corrupt_gzip': 'The file is damaged, as an interrupted download would leave it. Download the package again.',
-  'archive.trailing_data': 'The file has extra bytes after its end, as a damaged download can. Download the package again.',
-  'archive.not_archive': 'This file is not an Apollia package (.apo). Open the .apo file itself.',
-  'archive.unsupported_format': 'This file is another kind of archive, not an Apollia package (.apo). Open the .apo file itself.',
-  'archive.unreadable': 'The file could not be read. Check that it still exists and that your account may open it, then open it again.',
-  'archive.sha256_mismatch': 'The file changed after it was checked. Open it again so that what you consent to is what gets installed.',
-  'archive.write_failed': 'Apollia could not write the package to disk (it may be full). Free some space and try again.',
-  'manifest.sdk_unsupported': 'This package needs a newer Apollia Desktop. Update the app, then open the package again.',
-  'source.not_found': 'The file is no longer where it was opened from. Open it again.',
-}));
+const USER_ACTIONS: ReadonlyMap<string, string> = new Map(
+  Object.entries({
+    'archive.truncated': 'The file ends too early: the download was cut short. Download the package again.',
+    'archive.corrupt_gzip': 'The file is damaged, as an interrupted download would leave it. Download the package again.',
+    'archive.trailing_data': 'The file has extra bytes after its end, as a damaged download can. Download the package again.',
+    'archive.not_archive': 'This file is not an Apollia package (.apo). Open the .apo file itself.',
+    'archive.unsupported_format': 'This file is another kind of archive, not an Apollia package (.apo). Open the .apo file itself.',
+    'archive.unreadable': 'The file could not be read. Check that it still exists and that your account may open it, then open it again.',
+    'archive.sha256_mismatch': 'The file changed after it was checked. Open it again so that what you consent to is what gets installed.',
+    'archive.write_failed': 'Apollia could not write the package to disk (it may be full). Free some space and try again.',
+    'manifest.sdk_unsupported': 'This package needs a newer Apollia Desktop. Update the app, then open the package again.',
+    'source.not_found': 'The file is no longer where it was opened from. Open it again.',
+  }),
+);
 
 /**
  * Refusals no honest package causes: links and devices that reach outside the package, paths that
  * climb out of it, names built to pass for others, and code that defines a tool the manifest hides.
  */
-const MALICIOUS: ReadonlySet<string> = new Set([
-  'archive.symlink',
-  'archive.hardlink',
-  'archive.device',
-  'archive.fifo',
-  'archive.traversal',
-  'archive.absolute_path',
-  'archive.drive_relative',
-  'archive.name_collision',
-  'archive.pax_global',
-  'manifest.undescribed_function',
-]);
+const MALICIOUS: ReadonlySet<string> = new Set(['archive.symlink', 'archive.hardlink', 'archive.device', 'archive.fifo', 'archive.traversal', 'archive.absolute_path', 'archive.drive_relative', 'archive.name_collision', 'archive.pax_global', 'manifest.undescribed_function']);
 
 /** The command an author runs to see every problem of a package, as DESIGN.md "Validation contract" gives it. */
 export function inspectCommand(fileName: string): string {

@@ -34,13 +34,7 @@ describe('riskSummary', () => {
       package: { name: 'notes', version: '1.0.0', publisher: 'P', sdk: '>=0.3' },
       agents: [{ id: 'a', name: 'A', mission: 'm', defaults: { access: ['notify'] } }],
     };
-    expect(riskSummary(manifest, APOLLIA_NATIVE_TOOLS).map((line) => line.text)).toEqual([
-      'Reads data that is not personal — 1 built-in tool (notify)',
-      'Cannot run code on this computer',
-      'Cannot send things outside this computer',
-      'Cannot delete or write files',
-      'Cannot read your personal data',
-    ]);
+    expect(riskSummary(manifest, APOLLIA_NATIVE_TOOLS).map((line) => line.text)).toEqual(['Reads data that is not personal — 1 built-in tool (notify)', 'Cannot run code on this computer', 'Cannot send things outside this computer', 'Cannot delete or write files', 'Cannot read your personal data']);
     const web: ApolliaManifest = { ...manifest, agents: [{ id: 'a', name: 'A', mission: 'm', defaults: { access: ['web_fetch'] } }] };
     expect(riskSummary(web, APOLLIA_NATIVE_TOOLS).map((line) => line.text)).not.toContain('Cannot send things outside this computer');
   });
@@ -60,12 +54,7 @@ describe('riskSummary', () => {
       ],
     };
     const lines = riskSummary(manifest, APOLLIA_NATIVE_TOOLS);
-    expect(lines.map((line) => line.text)).toEqual([
-      'Connects to a server outside this computer: https://mcp.example.com/mcp',
-      'Can write or delete things — 2 workflows (a, b)',
-      'Installs 2 Python packages (1 not pinned to one version: requests>=2)',
-      'Proposes 2 triggers (off until you arm them)',
-    ]);
+    expect(lines.map((line) => line.text)).toEqual(['Connects to a server outside this computer: https://mcp.example.com/mcp', 'Can write or delete things — 2 workflows (a, b)', 'Installs 2 Python packages (1 not pinned to one version: requests>=2)', 'Proposes 2 triggers (off until you arm them)']);
     expect(lines[2]?.level).toBe('sensitive');
   });
 });

@@ -82,10 +82,6 @@ describe('diffUpdate', () => {
       mcp_servers: [...(base.mcp_servers ?? []), { name: 'fetch', command: 'npx', args: ['-y', 'fetch-mcp@latest'] }],
       agents: [...(base.agents ?? []), { id: 'helper', name: 'Helper', mission: 'm' }],
     };
-    expect(diffUpdate(base, proposedConsent(base), after).changes).toEqual([
-      'New tool `wipe` (Python code): says it can write or delete things',
-      'Starts a new program on this computer: `npx -y fetch-mcp@latest`',
-      'New agent Helper',
-    ]);
+    expect(diffUpdate(base, proposedConsent(base), after).changes).toEqual(['New tool `wipe` (Python code): says it can write or delete things', 'Starts a new program on this computer: `npx -y fetch-mcp@latest`', 'New agent Helper']);
   });
 });

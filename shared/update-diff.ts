@@ -118,7 +118,10 @@ function mcpChange(before: McpServerEntry, after: McpServerEntry): McpServerChan
   if (JSON.stringify(before.args ?? []) !== JSON.stringify(after.args ?? [])) changed.push('args');
   if ((before.url ?? '') !== (after.url ?? '')) changed.push('url');
   if ((before.transport ?? 'stdio') !== (after.transport ?? 'stdio')) changed.push('transport');
-  const envKeys = (entry: McpServerEntry) => Object.keys(entry.env ?? {}).sort().join('\n');
+  const envKeys = (entry: McpServerEntry) =>
+    Object.keys(entry.env ?? {})
+      .sort()
+      .join('\n');
   if (envKeys(before) !== envKeys(after)) changed.push('env');
   return changed;
 }
@@ -166,7 +169,10 @@ export function diffUpdate(before: ApolliaManifest, decisions: ConsentDecision, 
   const triggers = {
     added: [...trAfter.keys()].filter((id) => !trBefore.has(id)).sort(),
     removed: [...trBefore.keys()].filter((id) => !trAfter.has(id)).sort(),
-    changed: [...trAfter.values()].filter((t) => trBefore.has(t.id) && !sameTrigger(trBefore.get(t.id) as TriggerEntry, t)).map((t) => t.id).sort(),
+    changed: [...trAfter.values()]
+      .filter((t) => trBefore.has(t.id) && !sameTrigger(trBefore.get(t.id) as TriggerEntry, t))
+      .map((t) => t.id)
+      .sort(),
   };
 
   const agBefore = new Map((before.agents ?? []).map((a) => [a.id, a]));
@@ -215,11 +221,7 @@ export function diffUpdate(before: ApolliaManifest, decisions: ConsentDecision, 
   const agentName = (id: string) => agAfter.get(id)?.name ?? agBefore.get(id)?.name ?? id;
   const changes: string[] = [];
   if (publisher) {
-    changes.push(
-      publisher.comparison === 'lookalike'
-        ? `The publisher changed to a name that only looks like the old one: “${publisher.to}” (was: “${publisher.from}”)`
-        : `The publisher changed: “${publisher.to}” (was: “${publisher.from}”)`,
-    );
+    changes.push(publisher.comparison === 'lookalike' ? `The publisher changed to a name that only looks like the old one: “${publisher.to}” (was: “${publisher.from}”)` : `The publisher changed: “${publisher.to}” (was: “${publisher.from}”)`);
   }
   for (const change of tools.familyChanged) changes.push(`The tool \`${change.name}\` can now ${FAMILY_ABILITY[change.to]} (was: ${FAMILY_ABILITY[change.from]})`);
   for (const change of workflows.familyChanged) changes.push(`The workflow \`${change.name}\` can now ${FAMILY_ABILITY[change.to]} (was: ${FAMILY_ABILITY[change.from]})`);
@@ -244,10 +246,7 @@ export function diffUpdate(before: ApolliaManifest, decisions: ConsentDecision, 
   if (agents.removed.length > 0) changes.push(`No longer has the ${agents.removed.length === 1 ? 'agent' : 'agents'} ${agents.removed.map(agentName).join(', ')}`);
   for (const diff of agents.access) if (diff.removed.length > 0) changes.push(`${agentName(diff.agentId)} no longer asks for: ${diff.removed.map(entryWords).join('; ')}`);
 
-  const asksMore =
-    tools.added.length + workflows.added.length + tools.familyChanged.length + workflows.familyChanged.length +
-      connections.added.length + mcpServers.added.length + mcpServers.changed.length + triggers.added.length +
-      triggers.changed.length + agents.added.length + Object.keys(proposedAccess).length > 0;
+  const asksMore = tools.added.length + workflows.added.length + tools.familyChanged.length + workflows.familyChanged.length + connections.added.length + mcpServers.added.length + mcpServers.changed.length + triggers.added.length + triggers.changed.length + agents.added.length + Object.keys(proposedAccess).length > 0;
 
   return {
     fromVersion: before.package.version,

@@ -16,11 +16,7 @@ describe('packageVerdict', () => {
     expect(packageVerdict(invoices, APOLLIA_NATIVE_TOOLS)).toEqual({
       level: 'high',
       headline: 'Can run programs on this computer and send your data out',
-      facts: [
-        'Starts 1 program on this computer: uvx ledger-mcp.',
-        "Its Python code (extract_totals, monthly-reminders) runs with your permissions; what it says each part does is its author's word.",
-        'Not pinned to one version (ledger-mcp): that code can change after you consent.',
-      ],
+      facts: ['Starts 1 program on this computer: uvx ledger-mcp.', "Its Python code (extract_totals, monthly-reminders) runs with your permissions; what it says each part does is its author's word.", 'Not pinned to one version (ledger-mcp): that code can change after you consent.'],
     });
   });
 

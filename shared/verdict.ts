@@ -170,7 +170,12 @@ export function packageVerdict(manifest: ApolliaManifest, catalogue: readonly Na
 
   const facts: string[] = [];
   if (reach.programs.length > 0) {
-    facts.push(`Starts ${plural(reach.programs.length, 'program')} on this computer: ${names(reach.programs.map((p) => p.commandLine), 2)}.`);
+    facts.push(
+      `Starts ${plural(reach.programs.length, 'program')} on this computer: ${names(
+        reach.programs.map((p) => p.commandLine),
+        2,
+      )}.`,
+    );
   }
   if (reach.pythonCode.length > 0) {
     facts.push(`Its Python code (${names(reach.pythonCode)}) runs with your permissions; what it says each part does is its author's word.`);

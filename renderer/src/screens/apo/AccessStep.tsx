@@ -87,15 +87,22 @@ const CapabilityRow = memo(function CapabilityRow({ capability, mark }: { capabi
         </strong>
       </p>
       <p className="small">
-        {kind === 'Tool' ? 'Python tool' : 'Python workflow'} <code><PackageText text={item.name} /></code> <UpdateMark mark={mark} /> <span className="muted">its author says:</span> <FamilyBadge family={item.action} />
+        {kind === 'Tool' ? 'Python tool' : 'Python workflow'}{' '}
+        <code>
+          <PackageText text={item.name} />
+        </code>{' '}
+        <UpdateMark mark={mark} /> <span className="muted">its author says:</span> <FamilyBadge family={item.action} />
       </p>
       {capability.kind === 'Workflow' && capability.item.steps && capability.item.steps.length > 0 ? (
-          <p className="small">
-            Steps: <PackageText text={capability.item.steps.join(' → ')} />
-          </p>
+        <p className="small">
+          Steps: <PackageText text={capability.item.steps.join(' → ')} />
+        </p>
       ) : null}
       <p className="small muted">
-        Code: <code><PackageText text={item.module} /></code>
+        Code:{' '}
+        <code>
+          <PackageText text={item.module} />
+        </code>
       </p>
     </li>
   );
@@ -105,7 +112,10 @@ const CapabilityRow = memo(function CapabilityRow({ capability, mark }: { capabi
 function capabilityMarks(diff: UpdateDiff | null): Map<string, AccessMark> {
   const marks = new Map<string, AccessMark>();
   if (!diff) return marks;
-  for (const [kind, part] of [['Tool', diff.tools], ['Workflow', diff.workflows]] as const) {
+  for (const [kind, part] of [
+    ['Tool', diff.tools],
+    ['Workflow', diff.workflows],
+  ] as const) {
     for (const name of part.added) marks.set(`${kind}:${name}`, { kind: 'new' });
     for (const change of part.familyChanged) marks.set(`${kind}:${change.name}`, { kind: 'changed', from: change.from, to: change.to });
   }
@@ -114,10 +124,7 @@ function capabilityMarks(diff: UpdateDiff | null): Map<string, AccessMark> {
 
 /** Tools and workflows: a long list shows how many of each family, and its first rows. */
 const CapabilitiesSection = memo(function CapabilitiesSection({ manifest, diff }: { manifest: ApolliaManifest; diff: UpdateDiff | null }) {
-  const items = useMemo<Capability[]>(
-    () => [...(manifest.tools ?? []).map((item): Capability => ({ kind: 'Tool', item })), ...(manifest.workflows ?? []).map((item): Capability => ({ kind: 'Workflow', item }))],
-    [manifest],
-  );
+  const items = useMemo<Capability[]>(() => [...(manifest.tools ?? []).map((item): Capability => ({ kind: 'Tool', item })), ...(manifest.workflows ?? []).map((item): Capability => ({ kind: 'Workflow', item }))], [manifest]);
   const marks = useMemo(() => capabilityMarks(diff), [diff]);
   const [all, setAll] = useState(false);
   const listId = useId();
@@ -139,8 +146,7 @@ const CapabilitiesSection = memo(function CapabilitiesSection({ manifest, diff }
       {items.length === 0 ? <p className="muted">None.</p> : null}
       {shown.length < items.length || all ? (
         <p className="small access-counts">
-          {countOf(tools, 'tool', 'tools')} and {countOf(workflows, 'workflow', 'workflows')}; {sensitive.toLocaleString('en-US')} sensitive:{' '}
-          {families.map(([family, count]) => `${count.toLocaleString('en-US')} ${FAMILY_LABELS[family].toLowerCase()}`).join(', ')}.
+          {countOf(tools, 'tool', 'tools')} and {countOf(workflows, 'workflow', 'workflows')}; {sensitive.toLocaleString('en-US')} sensitive: {families.map(([family, count]) => `${count.toLocaleString('en-US')} ${FAMILY_LABELS[family].toLowerCase()}`).join(', ')}.
           {marks.size > 0 ? ` ${marks.size.toLocaleString('en-US')} new or changed in this version${all ? '' : ', shown first'}.` : ''}
         </p>
       ) : null}
@@ -183,72 +189,82 @@ export const AccessStep = memo(function AccessStep({ inspection, sourceId }: { i
           return (
             <article key={agent.id} className="card card-wide" aria-labelledby={`agent-${agent.id}`}>
               <h4 id={`agent-${agent.id}`}>
-                <PackageText text={agent.name} /> <span className="muted small">({agent.id})</span>{' '}
-                {diff?.agents.added.includes(agent.id) ? <UpdateMark mark={{ kind: 'new' }} /> : null}
+                <PackageText text={agent.name} /> <span className="muted small">({agent.id})</span> {diff?.agents.added.includes(agent.id) ? <UpdateMark mark={{ kind: 'new' }} /> : null}
               </h4>
               <details className="agent-details" open={index < 3 || changed}>
-                <summary>
-                  What it is for, and the {countOf(entries.length, 'tool', 'tools')} it asks for
-                </summary>
-              <p>
-                <strong>Mission:</strong> <PackageText text={agent.mission} />
-              </p>
-              {agent.examples && agent.examples.length > 0 ? (
-                <>
-                  <p className="small muted">Example requests:</p>
-                  <ul className="small">
-                    {agent.examples.map((example, i) => (
-                      <li key={i}>
-                        <PackageText text={example} />
-                      </li>
-                    ))}
-                  </ul>
-                </>
-              ) : null}
-              {entries.length === 0 ? (
-                <p className="muted">It asks for no tools: it can only answer in words.</p>
-              ) : (
-                <AgentAccess agent={agent} classify={classify} diff={diff} sourceId={sourceId} />
-              )}
-              <dl className="facts small">
-                {agent.defaults?.autonomy ? (
+                <summary>What it is for, and the {countOf(entries.length, 'tool', 'tools')} it asks for</summary>
+                <p>
+                  <strong>Mission:</strong> <PackageText text={agent.mission} />
+                </p>
+                {agent.examples && agent.examples.length > 0 ? (
                   <>
-                    <dt>How on its own it works</dt>
-                    <dd>
-                      {AUTONOMY_WORDS[agent.defaults.autonomy] ?? agent.defaults.autonomy} <span className="muted">(<code>{agent.defaults.autonomy}</code>)</span>
-                    </dd>
-                  </>
-                ) : null}
-                {agent.defaults?.planning ? (
-                  <>
-                    <dt>Planning</dt>
-                    <dd>
-                      {PLANNING_WORDS[agent.defaults.planning] ?? agent.defaults.planning} <span className="muted">(<code>{agent.defaults.planning}</code>)</span>
-                    </dd>
-                  </>
-                ) : null}
-                {agent.defaults?.sources && agent.defaults.sources.length > 0 ? (
-                  <>
-                    <dt>What it may read</dt>
-                    <dd>
-                      {agent.defaults.sources.map((source, i) => (
-                        <span key={i}>
-                          {i > 0 ? '; ' : ''}
-                          {source === 'profile' ? 'your user profile' : source === 'memory' ? 'its own memory (it may also write to it)' : <>the source <code><PackageText text={source} /></code></>}
-                        </span>
+                    <p className="small muted">Example requests:</p>
+                    <ul className="small">
+                      {agent.examples.map((example, i) => (
+                        <li key={i}>
+                          <PackageText text={example} />
+                        </li>
                       ))}
-                    </dd>
+                    </ul>
                   </>
                 ) : null}
-                {agent.defaults?.model?.model ? (
-                  <>
-                    <dt>Model it recommends</dt>
-                    <dd>
-                      <PackageText text={agent.defaults.model.model} />
-                    </dd>
-                  </>
-                ) : null}
-              </dl>
+                {entries.length === 0 ? <p className="muted">It asks for no tools: it can only answer in words.</p> : <AgentAccess agent={agent} classify={classify} diff={diff} sourceId={sourceId} />}
+                <dl className="facts small">
+                  {agent.defaults?.autonomy ? (
+                    <>
+                      <dt>How on its own it works</dt>
+                      <dd>
+                        {AUTONOMY_WORDS[agent.defaults.autonomy] ?? agent.defaults.autonomy}{' '}
+                        <span className="muted">
+                          (<code>{agent.defaults.autonomy}</code>)
+                        </span>
+                      </dd>
+                    </>
+                  ) : null}
+                  {agent.defaults?.planning ? (
+                    <>
+                      <dt>Planning</dt>
+                      <dd>
+                        {PLANNING_WORDS[agent.defaults.planning] ?? agent.defaults.planning}{' '}
+                        <span className="muted">
+                          (<code>{agent.defaults.planning}</code>)
+                        </span>
+                      </dd>
+                    </>
+                  ) : null}
+                  {agent.defaults?.sources && agent.defaults.sources.length > 0 ? (
+                    <>
+                      <dt>What it may read</dt>
+                      <dd>
+                        {agent.defaults.sources.map((source, i) => (
+                          <span key={i}>
+                            {i > 0 ? '; ' : ''}
+                            {source === 'profile' ? (
+                              'your user profile'
+                            ) : source === 'memory' ? (
+                              'its own memory (it may also write to it)'
+                            ) : (
+                              <>
+                                the source{' '}
+                                <code>
+                                  <PackageText text={source} />
+                                </code>
+                              </>
+                            )}
+                          </span>
+                        ))}
+                      </dd>
+                    </>
+                  ) : null}
+                  {agent.defaults?.model?.model ? (
+                    <>
+                      <dt>Model it recommends</dt>
+                      <dd>
+                        <PackageText text={agent.defaults.model.model} />
+                      </dd>
+                    </>
+                  ) : null}
+                </dl>
               </details>
             </article>
           );
@@ -268,7 +284,10 @@ export const AccessStep = memo(function AccessStep({ inspection, sourceId }: { i
               return (
                 <li key={requirement.type} className="row row-block">
                   <p>
-                    <strong>{label ?? requirement.type}</strong> <code><PackageText text={requirement.type} /></code>{' '}
+                    <strong>{label ?? requirement.type}</strong>{' '}
+                    <code>
+                      <PackageText text={requirement.type} />
+                    </code>{' '}
                     {available === true ? (
                       <span className="badge badge-allow">
                         <CheckCircle2 aria-hidden="true" size={12} /> This computer has it
@@ -311,7 +330,10 @@ export const AccessStep = memo(function AccessStep({ inspection, sourceId }: { i
                   </p>
                   {commandLine !== '' ? (
                     <p>
-                      Runs this program on this computer: <code className="command"><PackageText text={commandLine} /></code>
+                      Runs this program on this computer:{' '}
+                      <code className="command">
+                        <PackageText text={commandLine} />
+                      </code>
                       {unpinnedLaunch(server) !== null ? (
                         <>
                           {' '}
@@ -323,11 +345,26 @@ export const AccessStep = memo(function AccessStep({ inspection, sourceId }: { i
                     </p>
                   ) : (
                     <p>
-                      Connects to <code className="command"><PackageText text={server.url ?? '(no address)'} /></code> over {server.transport ?? 'stdio'}
+                      Connects to{' '}
+                      <code className="command">
+                        <PackageText text={server.url ?? '(no address)'} />
+                      </code>{' '}
+                      over {server.transport ?? 'stdio'}
                     </p>
                   )}
                   <p className="small">
-                    {envKeys.length === 0 ? 'It receives no environment variables from the package.' : <>It receives these environment variables (names only): {envKeys.map((key) => <code key={key} className="env-key"><PackageText text={key} /></code>)}</>}
+                    {envKeys.length === 0 ? (
+                      'It receives no environment variables from the package.'
+                    ) : (
+                      <>
+                        It receives these environment variables (names only):{' '}
+                        {envKeys.map((key) => (
+                          <code key={key} className="env-key">
+                            <PackageText text={key} />
+                          </code>
+                        ))}
+                      </>
+                    )}
                   </p>
                   <p className="small muted">This app cannot know beforehand what its tools do, so each call to one of them asks you first.</p>
                 </li>
@@ -344,7 +381,9 @@ export const AccessStep = memo(function AccessStep({ inspection, sourceId }: { i
           <ul className="rows">
             {(manifest.pip?.packages ?? []).map((requirement) => (
               <li key={requirement} className="row">
-                <code><PackageText text={requirement} /></code>{' '}
+                <code>
+                  <PackageText text={requirement} />
+                </code>{' '}
                 {isPinnedRequirement(requirement) ? (
                   <span className="badge badge-allow">Pinned to one version</span>
                 ) : (

@@ -43,7 +43,10 @@ export function PublisherLine({ publisher }: { publisher: string }) {
   const status = publisherStatus('unsigned');
   return (
     <p className="publisher-line">
-      From <strong><PackageText text={publisher} /></strong>{' '}
+      From{' '}
+      <strong>
+        <PackageText text={publisher} />
+      </strong>{' '}
       <span className="badge badge-warning-soft">
         <AlertTriangle aria-hidden="true" size={12} /> {status.label}
       </span>{' '}
@@ -77,7 +80,10 @@ export function OverviewStep({ inspection }: { inspection: ApoInspection }) {
           <ul className="risk-list" aria-label="Text warnings">
             {textWarnings.map((warning, i) => (
               <li key={i} className="risk risk-sensitive">
-                <ShieldAlert aria-hidden="true" size={18} className="risk-icon" /> <span className="risk-text"><PackageText text={warning.message} /></span>
+                <ShieldAlert aria-hidden="true" size={18} className="risk-icon" />{' '}
+                <span className="risk-text">
+                  <PackageText text={warning.message} />
+                </span>
               </li>
             ))}
           </ul>
@@ -148,11 +154,19 @@ export function OverviewStep({ inspection }: { inspection: ApoInspection }) {
           <dd>
             {details.sdkSupported ? (
               <span className="text-ok">
-                <CheckCircle2 aria-hidden="true" size={14} /> Fits this app (it asks for <code><PackageText text={manifest.package.sdk} /></code>; this app serves {details.sdkVersion})
+                <CheckCircle2 aria-hidden="true" size={14} /> Fits this app (it asks for{' '}
+                <code>
+                  <PackageText text={manifest.package.sdk} />
+                </code>
+                ; this app serves {details.sdkVersion})
               </span>
             ) : (
               <span className="text-warning">
-                <AlertTriangle aria-hidden="true" size={14} /> Does not fit this app: it asks for <code><PackageText text={manifest.package.sdk} /></code>, this app serves {details.sdkVersion}
+                <AlertTriangle aria-hidden="true" size={14} /> Does not fit this app: it asks for{' '}
+                <code>
+                  <PackageText text={manifest.package.sdk} />
+                </code>
+                , this app serves {details.sdkVersion}
               </span>
             )}
           </dd>

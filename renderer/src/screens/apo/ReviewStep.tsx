@@ -100,7 +100,11 @@ export function ReviewStep({ inspection, sourceId }: { inspection: ApoInspection
   return (
     <div className="step-body">
       <p>
-        You are about to install <strong><PackageText text={manifest.package.name} /></strong> version <PackageText text={manifest.package.version} /> from <PackageText text={manifest.package.publisher} /> ({status.label.toLowerCase()}).
+        You are about to install{' '}
+        <strong>
+          <PackageText text={manifest.package.name} />
+        </strong>{' '}
+        version <PackageText text={manifest.package.version} /> from <PackageText text={manifest.package.publisher} /> ({status.label.toLowerCase()}).
       </p>
       <ReviewGroup id="review-access" title="Access you allow" always count={agents.length} summary={agents.length === 0 ? 'No agents.' : `${countOf(agents.length, 'agent', 'agents')}: what each may use`} openUpTo={5}>
         {agents.map((agent) => (
@@ -119,7 +123,13 @@ export function ReviewStep({ inspection, sourceId }: { inspection: ApoInspection
             return (
               <li key={server.name} className="row row-block">
                 <p>
-                  <strong><PackageText text={server.name} /></strong>: <code className="command"><PackageText text={mcpCommandLine(server)} /></code>
+                  <strong>
+                    <PackageText text={server.name} />
+                  </strong>
+                  :{' '}
+                  <code className="command">
+                    <PackageText text={mcpCommandLine(server)} />
+                  </code>
                   {unpinnedLaunch(server) !== null ? (
                     <>
                       {' '}
@@ -128,7 +138,18 @@ export function ReviewStep({ inspection, sourceId }: { inspection: ApoInspection
                   ) : null}
                 </p>
                 <p className="small">
-                  {env.length === 0 ? 'It is given no environment variables by the package.' : <>Environment variables it is given: {env.map((key) => <code key={key} className="env-key"><PackageText text={`${key}=${server.env?.[key] ?? ''}`} /></code>)}</>}
+                  {env.length === 0 ? (
+                    'It is given no environment variables by the package.'
+                  ) : (
+                    <>
+                      Environment variables it is given:{' '}
+                      {env.map((key) => (
+                        <code key={key} className="env-key">
+                          <PackageText text={`${key}=${server.env?.[key] ?? ''}`} />
+                        </code>
+                      ))}
+                    </>
+                  )}
                 </p>
               </li>
             );
@@ -139,7 +160,13 @@ export function ReviewStep({ inspection, sourceId }: { inspection: ApoInspection
         <ul className="rows">
           {remote.map((server) => (
             <li key={server.name} className="row">
-              <strong><PackageText text={server.name} /></strong>: <code className="command"><PackageText text={server.url ?? '(no address)'} /></code>
+              <strong>
+                <PackageText text={server.name} />
+              </strong>
+              :{' '}
+              <code className="command">
+                <PackageText text={server.url ?? '(no address)'} />
+              </code>
             </li>
           ))}
         </ul>
@@ -151,7 +178,14 @@ export function ReviewStep({ inspection, sourceId }: { inspection: ApoInspection
               <span className="row-main">
                 <PackageText text={item.description} />
                 <span className="small muted block">
-                  {kind} <code><PackageText text={item.name} /></code> in <code><PackageText text={item.module} /></code>
+                  {kind}{' '}
+                  <code>
+                    <PackageText text={item.name} />
+                  </code>{' '}
+                  in{' '}
+                  <code>
+                    <PackageText text={item.module} />
+                  </code>
                 </span>
               </span>
               <span className="row-badges">
@@ -165,7 +199,9 @@ export function ReviewStep({ inspection, sourceId }: { inspection: ApoInspection
         <ul className="rows">
           {requires.map((requirement) => (
             <li key={requirement.type} className="row">
-              <code><PackageText text={requirement.type} /></code>
+              <code>
+                <PackageText text={requirement.type} />
+              </code>
               {requirement.reason ? (
                 <span className="small">
                   <PackageText text={requirement.reason} />
@@ -179,7 +215,9 @@ export function ReviewStep({ inspection, sourceId }: { inspection: ApoInspection
         <ul className="rows">
           {pip.map((requirement) => (
             <li key={requirement} className="row">
-              <code><PackageText text={requirement} /></code>
+              <code>
+                <PackageText text={requirement} />
+              </code>
               {isPinnedRequirement(requirement) ? null : <span className="badge badge-warning-soft">Not pinned: any version could be installed</span>}
             </li>
           ))}
@@ -192,12 +230,10 @@ export function ReviewStep({ inspection, sourceId }: { inspection: ApoInspection
             const state = draft.triggers[trigger.id];
             return (
               <li key={trigger.id} className="row">
-                <code><PackageText text={trigger.id} /></code>{' '}
-                {state?.arm ? (
-                  <span className="badge badge-ask">Will be armed{state.displayPath ? `, watching ${state.displayPath}` : ''}</span>
-                ) : (
-                  <span className="badge badge-neutral">Stays off</span>
-                )}
+                <code>
+                  <PackageText text={trigger.id} />
+                </code>{' '}
+                {state?.arm ? <span className="badge badge-ask">Will be armed{state.displayPath ? `, watching ${state.displayPath}` : ''}</span> : <span className="badge badge-neutral">Stays off</span>}
               </li>
             );
           })}

@@ -17,11 +17,15 @@ function PublisherChange({ publisher }: { publisher: NonNullable<UpdateDiff['pub
       <dl className="facts">
         <dt>Installed version is from</dt>
         <dd>
-          <strong><PackageText text={publisher.from} /></strong>
+          <strong>
+            <PackageText text={publisher.from} />
+          </strong>
         </dd>
         <dt>This version says it is from</dt>
         <dd>
-          <strong><PackageText text={publisher.to} /></strong>
+          <strong>
+            <PackageText text={publisher.to} />
+          </strong>
         </dd>
       </dl>
       {differences.length > 0 ? (
@@ -51,11 +55,7 @@ export function UpdateChanges({ diff, installedVersion }: { diff: UpdateDiff; in
       <p>
         Version {installedVersion} is installed; this is version {diff.toVersion}. Your earlier answers are kept. Anything new or wider is left unticked for you to decide, and a new or changed trigger stays off.
       </p>
-      {diff.asksMore ? (
-        <p className="panel panel-warning">This version asks for more than the installed one: see below.</p>
-      ) : (
-        <p className="panel">This version asks for nothing more than the installed one.</p>
-      )}
+      {diff.asksMore ? <p className="panel panel-warning">This version asks for more than the installed one: see below.</p> : <p className="panel">This version asks for nothing more than the installed one.</p>}
       {changes.length === 0 ? (
         <p className="muted">Nothing it asks for has changed.</p>
       ) : (
