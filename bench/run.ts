@@ -15,6 +15,7 @@ import { build } from 'esbuild';
 import { readApoArchive } from '../electron/core/archive/index';
 import { CACHE_DIR, gibBomb, invoicesPackage, largePackage } from './generate';
 import { HAS_GNU_TIME, measure, median, ROOT, RUNS, type Sample } from './measure';
+import { boundedCheckerBench } from './bounded-checker';
 import { renderScaleBench } from './render-scale';
 
 interface Row {
@@ -107,3 +108,4 @@ async function main() {
 
 await main();
 await renderScaleBench();
+await boundedCheckerBench();

@@ -60,6 +60,8 @@ export class BoundedChecker {
   readonly #queue: Pending[] = [];
   #worker: Worker | null = null;
   #ready = false;
+  #loaded: Promise<void> = Promise.resolve();
+  #markLoaded: () => void = () => undefined;
   #current: Pending | null = null;
   #timer: NodeJS.Timeout | null = null;
   #nextId = 1;
@@ -84,9 +86,13 @@ export class BoundedChecker {
     });
   }
 
-  /** Starts the worker now instead of at the first job (Electron main does this after its window shows). */
-  warm(): void {
+  /**
+   * Starts the worker now instead of at the first job (a host may call it once it is idle), and
+   * resolves when the worker has loaded its code: what the first job would otherwise wait for.
+   */
+  warm(): Promise<void> {
     this.#ensureWorker();
+    return this.#loaded;
   }
 
   /** Ends the worker; queued and running jobs are rejected. The next job starts a fresh one. */
@@ -118,6 +124,9 @@ export class BoundedChecker {
     this.#started++;
     this.#worker = worker;
     this.#ready = false;
+    this.#loaded = new Promise((resolve) => {
+      this.#markLoaded = resolve;
+    });
     worker.unref();
     worker.on('message', (reply: WorkerReply) => this.#onReply(worker, reply));
     worker.on('error', (error: Error & { code?: string }) => {
@@ -132,6 +141,7 @@ export class BoundedChecker {
     if (worker !== this.#worker) return;
     if (reply.type === 'ready') {
       this.#ready = true;
+      this.#markLoaded();
       if (this.#current) this.#startTimer();
       return;
     }
@@ -147,6 +157,7 @@ export class BoundedChecker {
   #endWorker(worker: Worker, refusal: Problem | null, error?: Error): void {
     if (worker !== this.#worker) return;
     this.#worker = null;
+    this.#markLoaded();
     const job = this.#current;
     this.#finish();
     void worker.terminate();
