@@ -7,6 +7,7 @@
 import { app, BrowserWindow } from 'electron';
 import { join } from 'node:path';
 import { createApi } from '../core/api';
+import { sharedChecker } from '../core/bounded/index';
 import { resolveAppLocation } from './app-location';
 import { APP_INDEX_URL } from './app-protocol';
 import { nativeDialogs } from './dialogs';
@@ -46,6 +47,7 @@ if (!app.requestSingleInstanceLock()) {
     installMenu(dialogs, router);
     const openWindow = () => router.attach(api, createMainWindow(location));
     openWindow();
+    void sharedChecker().warm(); // the package checker's worker loads while the window does, not at the first package
     app.on('activate', () => {
       // macOS: clicking the Dock icon with no window open makes one again.
       if (BrowserWindow.getAllWindows().length === 0) openWindow();
