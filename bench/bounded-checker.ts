@@ -15,7 +15,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { BoundedChecker } from '../electron/core/bounded/index';
-import { tempDir, testApi } from '../electron/core/store/test-support';
+import { tempDir, testApi } from '../test/helpers/test-api';
 import { median, ROOT, RUNS } from './measure';
 
 const TEMPLATE = join(ROOT, 'resources/templates/code-review');

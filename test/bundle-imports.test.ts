@@ -9,8 +9,9 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { tempDir } from '../electron/core/store/test-support';
+import { tempDir } from './helpers/test-api';
 import { describe, expect, it } from 'vitest';
+import { skipWithoutBuild } from './helpers/built-output';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const BUNDLES = ['out/main/index.js', 'out/cli/cli.js'];
@@ -27,7 +28,8 @@ function bareImports(code: string): string[] {
 describe('built ES modules import only what Node can resolve', () => {
   for (const bundle of BUNDLES) {
     const path = join(ROOT, bundle);
-    it.skipIf(!existsSync(path))(`${bundle} (run \`npm run build\` first)`, () => {
+    it.skipIf(skipWithoutBuild(path))(`${bundle} (run \`npm run build\` first)`, () => {
+      expect(existsSync(path), `${bundle} is missing: run \`npm run build\` first`).toBe(true);
       // The entry, its chunks and the bounded checker's worker entry: every .js file of the bundle's folder.
       const folder = dirname(path);
       const code = readdirSync(folder).filter((name) => name.endsWith('.js')).map((name) => readFileSync(join(folder, name), 'utf8'));
@@ -47,7 +49,7 @@ describe('the bounded checker runs from the built bundles', () => {
   const cli = join(ROOT, 'out/cli');
   const template = join(ROOT, 'resources/templates/code-review');
 
-  it.skipIf(!existsSync(join(cli, 'cli.js')))('the built CLI inspects through out/cli/check-worker.js, and cannot without it', () => {
+  it.skipIf(skipWithoutBuild(join(cli, 'cli.js')))('the built CLI inspects through out/cli/check-worker.js, and cannot without it', () => {
     const copy = tempDir('apollia-cli-bundle-');
     cpSync(cli, copy, { recursive: true });
     // Beside the repository's packages, as an installed CLI is.
@@ -65,7 +67,7 @@ describe('the bounded checker runs from the built bundles', () => {
     expect(without.stderr).toContain('check-worker.js');
   });
 
-  it.skipIf(!existsSync(join(ROOT, 'out/main/check-worker.js')))('out/main/check-worker.js answers a job under plain Node, as Electron main starts it', async () => {
+  it.skipIf(skipWithoutBuild(join(ROOT, 'out/main/check-worker.js')))('out/main/check-worker.js answers a job under plain Node, as Electron main starts it', async () => {
     const worker = new Worker(join(ROOT, 'out/main/check-worker.js'));
     try {
       const replies: Array<{ type: string; value?: { ok: boolean; kind: string } }> = [];

@@ -1,7 +1,7 @@
 /**
  * One entry point for "what is this path?" (DESIGN.md "Validation contract"): a folder is a
  * template, a tar or gzip'd tar is an `.apo`, a JSON document is a plugin manifest; the kind is
- * decided by content, never by extension (`bounded/jobs.ts`). Used by the CLI's `inspect`.
+ * decided by content, never by extension (`sourceKindOf`, which the Api asks too), in the bounded worker (`bounded/jobs.ts`). Used by the CLI's `inspect`.
  */
 import { constants } from 'node:fs';
 import { access, stat } from 'node:fs/promises';

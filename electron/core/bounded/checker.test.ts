@@ -5,7 +5,7 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { INVOICES_DIR, packFolder } from '../../../test/helpers/pack';
 import { inspectApo } from '../apollia/index';
 import { inspectPluginManifest } from '../plugin/index';
-import { tempDir, testApi } from '../store/test-support';
+import { tempDir, testApi } from '../../../test/helpers/test-api';
 import { readTemplateFolder } from '../template/index';
 import { BoundedChecker, checkApo, checkPath, checkPluginManifest, checkTemplateFolder } from './index';
 import { ownData } from './own-data';

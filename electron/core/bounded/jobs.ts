@@ -6,8 +6,8 @@
  */
 import type { ApoInspection, Inspection } from '../../../shared/inspection';
 import { inspectApo } from '../apollia/index';
-import { sniffInputKind } from '../archive/index';
 import { inspectPluginManifest } from '../plugin/index';
+import { notAPackage, sourceKindOf } from '../source-kind';
 import { inspectTemplateFolder, readTemplateFolder, type TemplateRead } from '../template/index';
 
 /** What one job reads, by name: `path` decides the kind by content, the others are told it. */
@@ -38,18 +38,15 @@ export const CHECK_JOBS: { [K in CheckJobKind]: (path: string) => Promise<CheckJ
  * `.apo`, a JSON document is a plugin manifest; never by extension (DESIGN.md "Validation contract").
  */
 export async function inspectByContent(path: string): Promise<Inspection> {
-  switch (await sniffInputKind(path)) {
-    case 'directory':
+  switch (await sourceKindOf(path)) {
+    case 'template':
       return inspectTemplateFolder(path);
     case 'apo':
       return inspectApo(path);
-    case 'json':
+    case 'plugin':
       return inspectPluginManifest(path);
     default:
-      return refusedInput(
-        'input.not_a_package',
-        `\`${path}\` is not a package: it is neither an .apo archive (tar or gzip'd tar), a template folder, nor a plugin manifest (JSON)`,
-      );
+      return notAPackage(path);
   }
 }
 
