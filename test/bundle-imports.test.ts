@@ -32,7 +32,9 @@ describe('built ES modules import only what Node can resolve', () => {
       expect(existsSync(path), `${bundle} is missing: run \`npm run build\` first`).toBe(true);
       // The entry, its chunks and the bounded checker's worker entry: every .js file of the bundle's folder.
       const folder = dirname(path);
-      const code = readdirSync(folder).filter((name) => name.endsWith('.js')).map((name) => readFileSync(join(folder, name), 'utf8'));
+      const code = readdirSync(folder)
+        .filter((name) => name.endsWith('.js'))
+        .map((name) => readFileSync(join(folder, name), 'utf8'));
       const imports = bareImports(code.join('\n'));
       expect(imports.length).toBeGreaterThan(0);
       // Loaded by a plain Node child from the repository root, as the bundle would load them (the test

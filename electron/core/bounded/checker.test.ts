@@ -89,9 +89,7 @@ describe('a job over budget is refused, and the app keeps answering', () => {
     expect(inspection.ok).toBe(false);
     expect(inspection.kind).toBe('apo');
     expect(inspection.summary).toBeNull();
-    expect(inspection.errors).toEqual([
-      { code: 'inspect.too_slow', message: 'checking this package took longer than 1 second, so it was stopped and refused: a package this app can check is read in well under a second' },
-    ]);
+    expect(inspection.errors).toEqual([{ code: 'inspect.too_slow', message: 'checking this package took longer than 1 second, so it was stopped and refused: a package this app can check is read in well under a second' }]);
   });
 
   test('after a refusal the next job runs in a fresh worker', async () => {
@@ -108,7 +106,11 @@ describe('a job over budget is refused, and the app keeps answering', () => {
     const hungry = checker({ testMode: 'hungry', resourceLimits: { maxOldGenerationSizeMb: 24, maxYoungGenerationSizeMb: 4 }, budgetMs: 60_000 });
     const result = await checkPluginManifest(PLUGIN, hungry);
     expect(result).toEqual({
-      kind: 'plugin', ok: false, warnings: [], summary: null, details: null,
+      kind: 'plugin',
+      ok: false,
+      warnings: [],
+      summary: null,
+      details: null,
       errors: [{ code: 'inspect.too_large', message: 'checking this package needed more memory than the app allows, so it was stopped and refused: its contents are too large or too deeply nested to check safely' }],
     });
   });

@@ -118,9 +118,7 @@ export class BoundedChecker {
   #ensureWorker(): Worker {
     if (this.#worker) return this.#worker;
     const { url, execArgv } = workerEntry();
-    const worker = url
-      ? new Worker(url, { execArgv, resourceLimits: this.#resourceLimits, workerData: { testMode: this.#testMode } })
-      : new Worker(devBootstrap(), { eval: true, execArgv, resourceLimits: this.#resourceLimits, workerData: { testMode: this.#testMode } });
+    const worker = url ? new Worker(url, { execArgv, resourceLimits: this.#resourceLimits, workerData: { testMode: this.#testMode } }) : new Worker(devBootstrap(), { eval: true, execArgv, resourceLimits: this.#resourceLimits, workerData: { testMode: this.#testMode } });
     this.#started++;
     this.#worker = worker;
     this.#ready = false;
@@ -218,7 +216,11 @@ function workerEntry(): { url: URL | null; execArgv: string[] } {
 }
 
 function devBootstrap(): string {
-  const tsxApi = pathToFileURL(createRequire(import.meta.url).resolve('tsx/package.json').replace(/package\.json$/, 'dist/esm/api/index.mjs')).href;
+  const tsxApi = pathToFileURL(
+    createRequire(import.meta.url)
+      .resolve('tsx/package.json')
+      .replace(/package\.json$/, 'dist/esm/api/index.mjs'),
+  ).href;
   const entry = new URL('./check-worker.ts', import.meta.url).href;
   return `import(${JSON.stringify(tsxApi)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}); });`;
 }

@@ -29,9 +29,7 @@ describe('store commands', () => {
     expect([done.code, done.stderr]).toEqual([0, '']);
     expect(done.stdout).toMatch(/Webhook secret for watcher\/on-call \(shown once, keep it now\): \S+\n/);
     const key = join(dataDir, 'secret-box.key');
-    expect(done.stdout).toContain(
-      `  The secret is stored encrypted with a key file, not an OS keychain (the command line cannot use one): the key is ${key}, and anyone who can read that folder can read the secret.\n`,
-    );
+    expect(done.stdout).toContain(`  The secret is stored encrypted with a key file, not an OS keychain (the command line cannot use one): the key is ${key}, and anyone who can read that folder can read the secret.\n`);
     expect(done.stdout.toLowerCase()).not.toMatch(/keychain(?! \(the command line cannot use one\))/);
     expect(statSync(key).mode & 0o777).toBe(0o600);
   });
@@ -53,7 +51,11 @@ describe('store commands', () => {
     const list = await cli(['--data-dir', dataDir, 'list', '--json']);
     const json = JSON.parse(list.stdout);
     expect(json.packages.map((p: { name: string; version: string }) => [p.name, p.version])).toEqual([['invoices', '1.2.0']]);
-    expect(json.agents[0].access.map((a: { tool: string; granted: boolean }) => [a.tool, a.granted])).toEqual([['file_read', true], ['mcp:ledger/lookup', false], ['pkg:invoices/extract_totals', false]]);
+    expect(json.agents[0].access.map((a: { tool: string; granted: boolean }) => [a.tool, a.granted])).toEqual([
+      ['file_read', true],
+      ['mcp:ledger/lookup', false],
+      ['pkg:invoices/extract_totals', false],
+    ]);
     expect(json.triggers.map((t: { id: string; armed: boolean }) => [t.id, t.armed])).toEqual([['invoices/first-monday', true]]);
 
     const before = treeHash(dataDir);
