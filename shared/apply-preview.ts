@@ -6,6 +6,7 @@
  * object is rendered, then recorded. Nothing here reads the disk, the clock or the network: the
  * machine's state (saved MCP servers, saved secrets, whether secrets can be kept, now) is passed in.
  */
+import { setOwn } from './own-data';
 import { cronProblem, describeCron, isTimeZone, nextCronTimes } from './cron';
 import {
   canonicalPinList,
@@ -183,9 +184,10 @@ export function parameterValue(def: TemplateParameter, value: unknown): Paramete
 /** Fills one pin value; `missing` collects parameters that had no value. */
 function fillPinScalar(value: PinScalar, values: Record<string, ParameterValue>, missing: Set<string>): PinScalar {
   if (typeof value !== 'string') return value;
-  for (const name of placeholderNames(value)) if (values[name] === undefined) missing.add(name);
+  const own = (name: string) => (Object.hasOwn(values, name) ? values[name] : undefined);
+  for (const name of placeholderNames(value)) if (own(name) === undefined) missing.add(name);
   const solo = soloPlaceholder(value);
-  if (solo !== null) return values[solo] ?? null;
+  if (solo !== null) return own(solo) ?? null;
   return fillText(value, values);
 }
 
@@ -232,15 +234,17 @@ export function previewApply(template: TemplateDetails, request: ApplyRequest, m
   const parameters: Record<string, PreviewParameter> = {};
   const values: Record<string, ParameterValue> = {};
   for (const [name, def] of Object.entries(defs)) {
-    const given = request.parameters[name];
+    // Own keys only, set as own keys: a parameter may be named `constructor` or `__proto__`.
+    const given = Object.hasOwn(request.parameters, name) ? request.parameters[name] : undefined;
     const error = checkParameter(def, given);
     const value = error === null ? parameterValue(def, given) : null;
-    parameters[name] = error === null ? { value } : { value, error };
+    setOwn(parameters, name, error === null ? { value } : { value, error });
     if (error !== null) blockers.push({ code: 'apply.parameter', path: `parameters.${name}`, message: `\`${name}\`: ${error}` });
-    else if (value !== null) values[name] = value;
+    else if (value !== null) setOwn(values, name, value);
   }
   // Text (instructions, inputs) reads a parameter not given as empty, never as a raw placeholder.
-  const textValues: Record<string, ParameterValue> = { ...Object.fromEntries(Object.keys(defs).map((name) => [name, ''])), ...values };
+  const textValues: Record<string, ParameterValue> = {};
+  for (const name of Object.keys(defs)) setOwn(textValues, name, Object.hasOwn(values, name) ? (values[name] as ParameterValue) : '');
   for (const name of Object.keys(request.parameters)) {
     if (!Object.hasOwn(defs, name)) {
       blockers.push({ code: 'apply.unknown_parameter', path: `parameters.${name}`, message: `\`${name}\` is not a parameter of ${manifest.name}` });

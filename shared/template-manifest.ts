@@ -207,7 +207,8 @@ export function soloPlaceholder(text: string): string | null {
 /** Fills every `${parameters.<name>}` of `text` with the value's text; a name without a value is left as it is. */
 export function fillText(text: string, values: Record<string, ParameterValue | undefined>): string {
   return text.replace(PLACEHOLDER, (whole, name: string) => {
-    const value = values[name];
+    // Own keys only: `${parameters.constructor}` must not find `Object` on the prototype.
+    const value = Object.hasOwn(values, name) ? values[name] : undefined;
     return value === undefined ? whole : String(value);
   });
 }

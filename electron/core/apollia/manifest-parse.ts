@@ -7,6 +7,7 @@ import Ajv2020, { type ErrorObject } from 'ajv/dist/2020.js';
 import { parse, TomlError } from 'smol-toml';
 import { cronProblem, parseInterval } from '../../../shared/cron';
 import type { Problem } from '../../../shared/inspection';
+import { setOwn } from '../../../shared/own-data';
 import { MANIFEST_SCHEMA, TRIGGER_SOURCE_TYPES } from './manifest-schema';
 
 /** A TOML value after parsing: plain objects and arrays, dates kept as `Date`. */
@@ -35,13 +36,20 @@ export function parseManifestText(text: string): ManifestParse {
   }
 }
 
-/** smol-toml returns null-prototype objects; copy into ordinary ones, keeping key (document) order. */
+/**
+ * A copy of what smol-toml returns, keeping key (document) order, every key of a table an own data
+ * property (`setOwn`: an ordinary object, so messages can still print it).
+ * Assigning `out[key]` on an ordinary object made a
+ * `[agents.__proto__.defaults]` table the agent's prototype: its `access` reached the text output
+ * but not the strict schema, the JSON or the consent form (issue 12, finding 3; DESIGN.md "Parsed
+ * package data is plain own-property data"). Now `__proto__` is an unknown key like any other.
+ */
 function plain(value: unknown): TomlValue {
   if (value instanceof Date) return value;
   if (Array.isArray(value)) return value.map(plain);
   if (value !== null && typeof value === 'object') {
     const out: Record<string, TomlValue> = {};
-    for (const [key, inner] of Object.entries(value)) out[key] = plain(inner);
+    for (const [key, inner] of Object.entries(value)) setOwn(out, key, plain(inner));
     return out;
   }
   if (typeof value === 'bigint') return Number(value);

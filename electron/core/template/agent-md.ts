@@ -22,6 +22,7 @@ import {
   type TemplateManifest,
   type TemplateParameter,
 } from '../../../shared/template-manifest';
+import { setOwn } from '../../../shared/own-data';
 import { readFrontMatter } from './front-matter';
 import { jsonSchemaProblem } from './json-schema';
 
@@ -395,7 +396,7 @@ class ManifestCheck {
       }
       if (def.description === undefined) this.missing(`${path}.description`, 'what a person reads beside the field (say the format there, never the pattern)');
       else this.text(def.description, `${path}.description`, { max: 500 });
-      if (this.errors.length === before) accepted[name] = def as unknown as TemplateParameter;
+      if (this.errors.length === before) setOwn(accepted, name, def as unknown as TemplateParameter);
     }
     return accepted;
   }
@@ -420,7 +421,7 @@ class ManifestCheck {
     }
     const names = new Set<string>();
     const defaults: Record<string, ParameterValue> = {};
-    for (const [name, def] of Object.entries(parameters)) if (def.default !== undefined) defaults[name] = def.default;
+    for (const [name, def] of Object.entries(parameters)) if (def.default !== undefined) setOwn(defaults, name, def.default);
     value.forEach((trigger, i) => {
       const path = `triggers[${i}]`;
       if (!isObject(trigger)) {
@@ -485,7 +486,7 @@ class ManifestCheck {
       let usable = true;
       for (const name of placeholderNames(text)) {
         if (!Object.hasOwn(parameters, name)) usable = false;
-        else if (defaults[name] === undefined) {
+        else if (!Object.hasOwn(defaults, name)) {
           this.fail('template.schedule_parameter', where, `\`${where}\` uses \`\${parameters.${name}}\`, which has no default: a parameter a schedule uses has one`);
           usable = false;
         }
