@@ -1,7 +1,9 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { INVOICES_DIR } from '../../../test/helpers/pack';
+import { INVOICES_DIR, packFiles } from '../../../test/helpers/pack';
+import { inspectApo } from './index';
 import { checkManifestSchema, parseManifestText } from './manifest-parse';
 
 function schemaErrors(toml: string) {
@@ -30,5 +32,23 @@ describe('apollia.toml: `__proto__`, `constructor`, `prototype` are keys like an
       .replace('[agents.defaults.model.request]\n', `[agents.defaults.model.request]\n${key} = { a = 1 }\n`);
     const errors = schemaErrors(toml).filter((e) => e.code === 'manifest.unknown_key').map((e) => e.path);
     expect(errors).toEqual([key, `package.${key}`, `agents[0].defaults.model.request.${key}`]);
+  });
+});
+
+describe('apollia.toml: a malformed `$ref` in a tool\'s inputs (issue 12, finding 5)', () => {
+  test('is a refusal naming the field, not a thrown URIError', async () => {
+    const toml = INVOICES.replace('[tools.inputs]\ntype = "object"\n', '[tools.inputs]\ntype = "object"\n"$ref" = "#%E0%A4%A"\n');
+    const files = {
+      'apollia.toml': toml,
+      'tools/extract.py': readFileSync(join(INVOICES_DIR, 'tools/extract.py'), 'utf8'),
+      'workflows/reminders.py': readFileSync(join(INVOICES_DIR, 'workflows/reminders.py'), 'utf8'),
+    };
+    const path = join(mkdtempSync(join(tmpdir(), 'bad-ref-')), 'bad-ref.apo');
+    writeFileSync(path, packFiles(files));
+    const result = await inspectApo(path);
+    expect(result.ok).toBe(false);
+    expect(result.errors).toHaveLength(1);
+    expect(result.errors[0]?.path).toBe('tools[0].inputs');
+    expect(result.errors[0]?.message).toContain('`/$ref` refers to `#%E0%A4%A`, which is not a valid URI fragment');
   });
 });
