@@ -7,6 +7,7 @@
  * machine's state (saved MCP servers, saved secrets, whether secrets can be kept, now) is passed in.
  */
 import { setOwn } from './own-data';
+import { MAX_PATTERNED_VALUE_LENGTH, packagePatternProblem, testPackagePattern } from './package-pattern';
 import { cronProblem, describeCron, isTimeZone, nextCronTimes } from './cron';
 import {
   canonicalPinList,
@@ -160,13 +161,17 @@ export function checkParameter(def: TemplateParameter, value: unknown): string |
     return `Must be one of ${def.enum.map((choice) => JSON.stringify(choice)).join(', ')}`;
   }
   if (def.pattern !== undefined && typeof v === 'string') {
-    let re: RegExp;
-    try {
-      re = new RegExp(def.pattern, 'u');
-    } catch {
-      return `Cannot be checked: the template's pattern does not compile`;
+    // RE2, never a backtracking engine: the form checks this on every keystroke (issue 12, finding 2).
+    switch (testPackagePattern(def.pattern, v)) {
+      case 'refused_pattern':
+        return `Cannot be checked: the template's pattern ${packagePatternProblem(def.pattern) ?? 'is refused'}`;
+      case 'too_long':
+        return `Too long: at most ${MAX_PATTERNED_VALUE_LENGTH} characters`;
+      case 'no_match':
+        return `Not in the expected form: ${def.description}`;
+      case 'match':
+        break;
     }
-    if (!re.test(v)) return `Not in the expected form: ${def.description}`;
   }
   return null;
 }
