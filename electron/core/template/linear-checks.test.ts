@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_PATTERNED_VALUE_LENGTH } from '../../../shared/package-pattern';
+import { placeholderNames } from '../../../shared/template-manifest';
 import { inspectTemplate } from './index';
 import { writeTemplate } from './test-folders';
 
@@ -52,5 +53,22 @@ describe('agent.md: no package pattern or text costs more than linear time', () 
       const result = await inspectTemplate(writeTemplate((m) => { m.author.email = email; }));
       expect(result.errors[0]?.path).toBe('author.email');
     }
+  });
+});
+
+describe('placeholders and eval cases are read in linear time', () => {
+  it('reads 20 000 unclosed placeholders and 20 000 distinct ones', () => {
+    expect(placeholderNames('${parameters.'.repeat(20_000))).toEqual(['']);
+    const many = Array.from({ length: 20_000 }, (_, i) => `\${parameters.p${i}}`).join(' ');
+    expect(placeholderNames(many)).toHaveLength(20_000);
+    expect(placeholderNames('${parameters.a${parameters.b}')).toEqual(['b', '']);
+  });
+
+  it('reads a case.yaml of 200 000 spaces before its text', async () => {
+    const result = await inspectTemplate(writeTemplate((_m, files) => {
+      files['evals/basic/case.yaml'] = `${' '.repeat(200_000)}x: 1\n`;
+    }));
+    expect(result.ok).toBe(false);
+    expect(result.errors[0]?.path).toBe('evals/basic/case.yaml');
   });
 });
