@@ -88,7 +88,8 @@ export function jsonSchemaProblem(
     const object = node as Record<string, unknown>;
     for (const [keyword, value] of Object.entries(object)) {
       const here = `${at}/${escapePointer(keyword)}`;
-      const extra = extraKeywords[keyword];
+      // Own keys only: a keyword `__proto__` or `constructor` must not find Object's own (issue 12, finding 3).
+      const extra = Object.hasOwn(extraKeywords, keyword) ? extraKeywords[keyword] : undefined;
       if (extra) {
         const extraProblem = extra(value, object);
         if (extraProblem) {
