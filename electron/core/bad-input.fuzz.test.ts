@@ -65,7 +65,7 @@ describe('bad input: `__proto__`, `constructor`, `prototype` at every depth', ()
   it.each(PROTO_KEYS)('apollia.toml: `%s` in every table is refused, the field named', (key) => {
     for (const { path } of tomlTables) {
       const data = copy(parsed.data);
-      setOwn(at(data, path), key, 'x');
+      setOwn<unknown>(at(data, path), key, 'x');
       const check = checkApolliaManifest(stringify(data), ARCHIVE);
       const field = fieldName([...path, key]);
       expect(check.ok, field).toBe(false);
@@ -79,7 +79,7 @@ describe('bad input: `__proto__`, `constructor`, `prototype` at every depth', ()
   it.each(PROTO_KEYS)('agent.md: `%s` in every map is refused or kept as an own key, never a prototype', (key) => {
     for (const { path } of yamlTables) {
       const manifest = copy(validManifest());
-      setOwn(at(manifest, path), key, { type: 'string', description: 'x' });
+      setOwn<unknown>(at(manifest, path), key, { type: 'string', description: 'x' });
       const text = `---\n${YAML.stringify(manifest)}---\nBody for \${parameters.channel}\n`;
       const result = checkAgentMd(text, { folderName: 'digest', files: new Map([['out.schema.json', new TextEncoder().encode('{"type":"object"}')]]) });
       const field = fieldName([...path, key]);
@@ -101,7 +101,7 @@ describe('bad input: `__proto__`, `constructor`, `prototype` at every depth', ()
   it.each(PROTO_KEYS)('plugin manifest (JSON): `%s` in every object is named, as a refusal or an unknown-field warning', (key) => {
     for (const { path } of jsonTables.filter((t) => !t.path.some((part) => typeof part === 'string' && (part.endsWith('_schema') || part === 'config_keys')))) {
       const manifest = copy(plugin);
-      setOwn(at(manifest, path), key, 'x');
+      setOwn<unknown>(at(manifest, path), key, 'x');
       const result = inspectPluginManifestBytes(new TextEncoder().encode(JSON.stringify(manifest)));
       const field = fieldName([...path, key]);
       const said = [...result.errors, ...result.warnings];
@@ -129,7 +129,7 @@ describe('bad input: long lines and long values', () => {
       for (const [key, value] of Object.entries(table)) {
         if (typeof value !== 'string') continue;
         const data = copy(parsed.data);
-        setOwn(at(data, path), key, `${value}${' .@a('.repeat(20_000)}`);
+        setOwn<unknown>(at(data, path), key, `${value}${' .@a('.repeat(20_000)}`);
         const check = checkApolliaManifest(stringify(data), ARCHIVE);
         for (const error of check.errors) expect(error.code).toMatch(/^[a-z_]+(\.[a-z_]+)+$/);
       }
@@ -141,7 +141,7 @@ describe('bad input: long lines and long values', () => {
       for (const [key, value] of Object.entries(table)) {
         if (typeof value !== 'string') continue;
         const manifest = copy(validManifest());
-        setOwn(at(manifest, path), key, `${value}${'.@a ${parameters.'.repeat(6_000)}`);
+        setOwn<unknown>(at(manifest, path), key, `${value}${'.@a ${parameters.'.repeat(6_000)}`);
         const result = checkAgentMd(`---\n${YAML.stringify(manifest, { lineWidth: 0 })}---\nBody\n`, { folderName: 'digest', files: new Map() });
         for (const error of result.errors) expect(error.code).toMatch(/^template\.[a-z_]+$/);
         if (!result.manifest) expect(result.errors.length).toBeGreaterThan(0);
