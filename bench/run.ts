@@ -15,6 +15,7 @@ import { build } from 'esbuild';
 import { readApoArchive } from '../electron/core/archive/index';
 import { CACHE_DIR, gibBomb, invoicesPackage, largePackage } from './generate';
 import { HAS_GNU_TIME, measure, median, ROOT, RUNS, type Sample } from './measure';
+import { hostileInputBench } from './hostile-input';
 import { renderScaleBench } from './render-scale';
 
 interface Row {
@@ -106,4 +107,5 @@ async function main() {
 }
 
 await main();
+await hostileInputBench();
 await renderScaleBench();
