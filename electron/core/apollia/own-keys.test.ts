@@ -48,6 +48,7 @@ describe('apollia.toml: a malformed `$ref` in a tool\'s inputs (issue 12, findin
     const result = await inspectApo(path);
     expect(result.ok).toBe(false);
     expect(result.errors).toHaveLength(1);
+    expect(result.errors[0]?.code).toBe('manifest.bad_inputs_schema');
     expect(result.errors[0]?.path).toBe('tools[0].inputs');
     expect(result.errors[0]?.message).toContain('`/$ref` refers to `#%E0%A4%A`, which is not a valid URI fragment');
   });
