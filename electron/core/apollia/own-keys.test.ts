@@ -26,6 +26,20 @@ describe('apollia.toml: `__proto__`, `constructor`, `prototype` are keys like an
     expect(errors).toContainEqual({ code: 'manifest.unknown_key', message: 'apollia.toml: unknown key `agents[0].__proto__`', path: 'agents[0].__proto__' });
   });
 
+  test('inspectApo refuses it first, with no summary access the JSON would not show', async () => {
+    const toml = INVOICES.replace('[agents.defaults]\n', '[agents.__proto__.defaults]\naccess = ["shell"]\n\n[agents.defaults]\n');
+    const path = join(mkdtempSync(join(tmpdir(), 'proto-')), 'proto.apo');
+    writeFileSync(path, packFiles({
+      'apollia.toml': toml,
+      'tools/extract.py': readFileSync(join(INVOICES_DIR, 'tools/extract.py'), 'utf8'),
+      'workflows/reminders.py': readFileSync(join(INVOICES_DIR, 'workflows/reminders.py'), 'utf8'),
+    }));
+    const result = await inspectApo(path);
+    expect(result.ok).toBe(false);
+    expect(result.errors[0]).toEqual({ code: 'manifest.unknown_key', message: 'apollia.toml: unknown key `agents[0].__proto__`', path: 'agents[0].__proto__' });
+    expect(JSON.stringify(result.details?.manifest)).toContain('"__proto__":{"defaults":{"access":["shell"]}}');
+  });
+
   test.each(['__proto__', 'constructor', 'prototype'])('`%s` at the top, in a table and in a nested table is refused as unknown', (key) => {
     const toml = INVOICES
       .replace('[package]\n', `${key} = 1\n\n[package]\n${key} = "x"\n`)
