@@ -29,12 +29,15 @@ const TYPED = `${'a'.repeat(30)}!`;
 function longLinePackage(): string {
   mkdirSync(CACHE_DIR, { recursive: true });
   const path = join(CACHE_DIR, 'long-line.apo');
-  const module = `from apollia import tool\n@tool(name="extract_totals")\ndef extract_totals(path): return ${'path + '.repeat(200 * 1024 / 7)}path\n`;
-  writeFileSync(path, packFiles({
-    'apollia.toml': readFileSync(join(INVOICES_DIR, 'apollia.toml'), 'utf8'),
-    'tools/extract.py': module,
-    'workflows/reminders.py': readFileSync(join(INVOICES_DIR, 'workflows/reminders.py'), 'utf8'),
-  }));
+  const module = `from apollia import tool\n@tool(name="extract_totals")\ndef extract_totals(path): return ${'path + '.repeat((200 * 1024) / 7)}path\n`;
+  writeFileSync(
+    path,
+    packFiles({
+      'apollia.toml': readFileSync(join(INVOICES_DIR, 'apollia.toml'), 'utf8'),
+      'tools/extract.py': module,
+      'workflows/reminders.py': readFileSync(join(INVOICES_DIR, 'workflows/reminders.py'), 'utf8'),
+    }),
+  );
   return path;
 }
 
@@ -63,19 +66,28 @@ export async function hostileInputBench(): Promise<void> {
   if (!details) throw new Error(`the template with a catastrophic pattern and a fitting default was refused: ${JSON.stringify(accepted.errors[0])}`);
   const machine = { savedMcpServers: ['slack'], savedSecrets: [], canKeepSecrets: true, now: new Date() };
   const rows: [string, { ms: number; outcome: string }][] = [
-    ['inspect .apo, one module a single 200 KiB line', await timed(RUNS, async () => {
-      const inspection = await inspectPath(apo);
-      return inspection.ok ? 'accepted' : `refused: ${inspection.errors[0]?.code}`;
-    })],
-    ['inspect template, pattern ^(\\w+\\s?)+$, default 30 a + !', await timed(RUNS, async () => {
-      const inspection = await inspectTemplate(folder);
-      return inspection.ok ? 'accepted' : `refused: ${inspection.errors[0]?.code} at ${inspection.errors[0]?.path}`;
-    })],
+    [
+      'inspect .apo, one module a single 200 KiB line',
+      await timed(RUNS, async () => {
+        const inspection = await inspectPath(apo);
+        return inspection.ok ? 'accepted' : `refused: ${inspection.errors[0]?.code}`;
+      }),
+    ],
+    [
+      'inspect template, pattern ^(\\w+\\s?)+$, default 30 a + !',
+      await timed(RUNS, async () => {
+        const inspection = await inspectTemplate(folder);
+        return inspection.ok ? 'accepted' : `refused: ${inspection.errors[0]?.code} at ${inspection.errors[0]?.path}`;
+      }),
+    ],
     ['form check (one keystroke), 30 a + !', await timed(RUNS, () => checkParameter(details.manifest.parameters?.words as never, TYPED) ?? 'fits')],
-    ['previewApply, words = 30 a + !', await timed(RUNS, () => {
-      const preview = previewApply(details, { parameters: { words: TYPED, channel: 'C0123ABCD' }, grants: [] }, machine);
-      return preview.blockers.map((b) => b.path).join(', ') || 'no blockers';
-    })],
+    [
+      'previewApply, words = 30 a + !',
+      await timed(RUNS, () => {
+        const preview = previewApply(details, { parameters: { words: TYPED, channel: 'C0123ABCD' }, grants: [] }, machine);
+        return preview.blockers.map((b) => b.path).join(', ') || 'no blockers';
+      }),
+    ],
   ];
   console.log(`\nhostile input (in process, median of ${RUNS}; goal < 1000 ms each)`);
   const width = Math.max(...rows.map(([name]) => name.length));

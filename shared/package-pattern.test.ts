@@ -38,7 +38,7 @@ describe('package patterns run on RE2, linear in the value (issue 12, finding 2)
   });
 });
 
-describe('checkParameter: the form\'s check (renderer and previewApply) stays responsive', () => {
+describe("checkParameter: the form's check (renderer and previewApply) stays responsive", () => {
   const def = { type: 'string' as const, pattern: CATASTROPHIC, description: 'Words.' };
   it('answers a value typed against a catastrophic pattern', () => {
     expect(checkParameter(def, `${'a'.repeat(30)}!`)).toBe('Not in the expected form: Words.');

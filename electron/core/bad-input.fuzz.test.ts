@@ -87,7 +87,10 @@ describe('bad input: `__proto__`, `constructor`, `prototype` at every depth', ()
         // Only a map whose keys are names (parameters, pins) may hold it: as an own key.
         expect(Object.hasOwn(at(result.manifest, path), key), field).toBe(true);
       } else {
-        expect(result.errors.some((e) => e.path === field || e.message.includes(key)), `${field}: ${JSON.stringify(result.errors)}`).toBe(true);
+        expect(
+          result.errors.some((e) => e.path === field || e.message.includes(key)),
+          `${field}: ${JSON.stringify(result.errors)}`,
+        ).toBe(true);
       }
     }
   });
@@ -105,7 +108,10 @@ describe('bad input: `__proto__`, `constructor`, `prototype` at every depth', ()
       const result = inspectPluginManifestBytes(new TextEncoder().encode(JSON.stringify(manifest)));
       const field = fieldName([...path, key]);
       const said = [...result.errors, ...result.warnings];
-      expect(said.some((e) => (e.path ?? '').includes(key) || e.message.includes(key)), `${field}: ${JSON.stringify(said)}`).toBe(true);
+      expect(
+        said.some((e) => (e.path ?? '').includes(key) || e.message.includes(key)),
+        `${field}: ${JSON.stringify(said)}`,
+      ).toBe(true);
     }
   });
 });
@@ -154,16 +160,21 @@ describe('bad input: long lines and long values', () => {
 const SUPER_LINEAR = ['^(\\w+\\s?)+$', '^(a+)+$', '^(a|a)*$', '^(a|aa)+$', '^(.*a){12}$', '^([a-zA-Z0-9])(([\\-.]|[_]+)?([a-zA-Z0-9]+))*(@){1}[a-z0-9]+[.]{1}(([a-z]{2,3})|([a-z]{2,3}[.]{1}[a-z]{2,3}))$', '(\\d+)*\\d+x', '^(\\s*,?\\s*)*$'];
 describe('bad input: super-linear patterns', () => {
   it.each(SUPER_LINEAR)('checks a template parameter with pattern %s and an adversarial default in linear time', async (pattern) => {
-    const result = await inspectTemplate(writeTemplate((m) => {
-      m.parameters.words = { type: 'string', pattern, default: `${'a'.repeat(5_000)}${'1'.repeat(4_000)}, , !`, description: 'Words.' };
-    }));
+    const result = await inspectTemplate(
+      writeTemplate((m) => {
+        m.parameters.words = { type: 'string', pattern, default: `${'a'.repeat(5_000)}${'1'.repeat(4_000)}, , !`, description: 'Words.' };
+      }),
+    );
     expect(result.ok).toBe(false);
     expect(result.errors[0]?.path).toMatch(/^parameters\.words\.(default|pattern)$/);
   });
 });
 
 describe('bad input: names that collide under case folding', () => {
-  const snapshot = (dir: string): string[] => readdirSync(dir, { recursive: true, encoding: 'utf8' }).sort().map((p) => `${p}:${statSync(join(dir, p)).mtimeMs}`);
+  const snapshot = (dir: string): string[] =>
+    readdirSync(dir, { recursive: true, encoding: 'utf8' })
+      .sort()
+      .map((p) => `${p}:${statSync(join(dir, p)).mtimeMs}`);
   it.each([
     ['rules/Sources.md', 'rules/sources.md'],
     ['skills/Digest/SKILL.md', 'skills/digest/SKILL.md'],

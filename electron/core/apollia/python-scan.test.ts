@@ -17,12 +17,12 @@ describe('scanPythonModule: import aliases cannot hide a tool', () => {
     expect(names('from apollia import (\n    tool as make_tool,\n)\n@make_tool\ndef c(): pass\n')).toEqual(['tool:c']);
   });
 
-  it('does not take other modules\' decorators for tools', () => {
+  it("does not take other modules' decorators for tools", () => {
     expect(names('import functools\n@functools.cache\ndef d(): pass\n@other.tool\ndef e(): pass\n')).toEqual([]);
   });
 });
 
-describe('scanPythonModule: linear in the module\'s size (issue 12, finding 1)', () => {
+describe("scanPythonModule: linear in the module's size (issue 12, finding 1)", () => {
   // Each of these took minutes when a line was trimmed per character or split by a backtracking
   // regex; they finish well inside the default test timeout when the scan is linear.
   it('reads a module whose one line is 2 MiB', () => {

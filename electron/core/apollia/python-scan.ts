@@ -159,7 +159,10 @@ function fromApolliaImports(code: string): string | null {
  */
 function decoratorNames(lines: LogicalLine[]): { modules: Set<string>; bare: Map<string, 'tool' | 'workflow'> } {
   const modules = new Set(['apollia']);
-  const bare = new Map<string, 'tool' | 'workflow'>([['tool', 'tool'], ['workflow', 'workflow']]);
+  const bare = new Map<string, 'tool' | 'workflow'>([
+    ['tool', 'tool'],
+    ['workflow', 'workflow'],
+  ]);
   for (const { code } of lines) {
     const from = fromApolliaImports(code);
     if (from !== null) {
@@ -192,11 +195,7 @@ export function scanPythonModule(text: string): DecoratedFunction[] {
       const match = parseDecorator(code);
       const prefix = match?.prefix;
       const called = match?.called as string;
-      const kind = !match
-        ? undefined
-        : prefix === undefined
-          ? names.bare.get(called)
-          : names.modules.has(prefix) && (called === 'tool' || called === 'workflow') ? called : undefined;
+      const kind = !match ? undefined : prefix === undefined ? names.bare.get(called) : names.modules.has(prefix) && (called === 'tool' || called === 'workflow') ? called : undefined;
       if (match && kind) {
         const arg = match.args === undefined ? null : NAME_ARG.exec(match.args);
         pending.push({ kind, name: arg ? (strings[Number(arg[1])] ?? null) : null, line });

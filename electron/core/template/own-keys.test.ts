@@ -19,18 +19,22 @@ describe('agent.md: a parameter named `__proto__` or `constructor` is a paramete
   });
 
   it('a placeholder naming `constructor` without such a parameter is refused, not filled from the prototype', async () => {
-    const result = await inspectTemplate(writeTemplate((m) => {
-      m.display_name = 'Digest ${parameters.constructor}';
-    }));
+    const result = await inspectTemplate(
+      writeTemplate((m) => {
+        m.display_name = 'Digest ${parameters.constructor}';
+      }),
+    );
     expect(result.ok).toBe(false);
     expect(result.errors.map((e) => e.path)).toContain('display_name');
   });
 
   it('previewApply reads only own keys of the request, and fills `${parameters.constructor}` with its value', async () => {
-    const result = await inspectTemplate(writeTemplate((m) => {
-      setOwn(m.parameters, 'constructor', { type: 'string', required: true, description: 'Needed.' });
-      m.display_name = 'Digest ${parameters.constructor}';
-    }));
+    const result = await inspectTemplate(
+      writeTemplate((m) => {
+        setOwn(m.parameters, 'constructor', { type: 'string', required: true, description: 'Needed.' });
+        m.display_name = 'Digest ${parameters.constructor}';
+      }),
+    );
     const details = result.details;
     if (!details) throw new Error('no details');
     const machine = { savedMcpServers: ['slack'], savedSecrets: [], canKeepSecrets: true, now: new Date('2027-01-01T00:00:00Z') };

@@ -99,8 +99,7 @@ async function stillSame(folder: OpenFolder, abs: string, expected: Identity): P
  */
 export async function walkTemplateFolder(dir: string, hooks: WalkHooks = {}): Promise<WalkResult> {
   const fail = (code: string, path: string, message: string): WalkResult => ({ ok: false, problem: { code, path, message } });
-  const changed = (rel: string): WalkResult =>
-    fail('template.changed', rel === '' ? '.' : rel, `${rel === '' ? dir : rel} changed while it was read (a folder swapped or replaced by a link): read the template again once it is still`);
+  const changed = (rel: string): WalkResult => fail('template.changed', rel === '' ? '.' : rel, `${rel === '' ? dir : rel} changed while it was read (a folder swapped or replaced by a link): read the template again once it is still`);
   let rootStats;
   try {
     rootStats = await lstat(dir);
