@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { constants } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { createGunzip, type Gunzip } from 'node:zlib';
-import { FILE_CHUNK_BYTES, GUNZIP_CHUNK_BYTES } from './limits';
+import { FILE_CHUNK_BYTES, GUNZIP_CHUNK_BYTES, MAX_TRAILING_ZERO_BYTES } from './limits';
 import { ARCHIVE_ERROR, ArchiveRefusal } from './refusal';
 import { BLOCK, hasValidChecksum, isZeroBlock } from './tar-header';
 
@@ -68,6 +68,15 @@ export async function openArchiveSource(path: string): Promise<ArchiveSource> {
   const raw = file[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
   const hash = createHash('sha256');
   let rawBytes = 0;
+  // The last raw chunks, covering at least MAX_TRAILING_ZERO_BYTES: where the gzip stream ends is
+  // known only at the end, and the bytes after it must then be checked to be zero padding.
+  const tail: Buffer[] = [];
+  let tailBytes = 0;
+  const keepTail = (chunk: Buffer) => {
+    tail.push(chunk);
+    tailBytes += chunk.length;
+    while (tail.length > 1 && tailBytes - tail[0]!.length >= MAX_TRAILING_ZERO_BYTES) tailBytes -= tail.shift()!.length;
+  };
   const head: Buffer[] = [];
   let headBytes = 0;
   let ended = false;
@@ -88,6 +97,7 @@ export async function openArchiveSource(path: string): Promise<ArchiveSource> {
   const first = Buffer.concat(head);
   for (const chunk of head) hash.update(chunk);
   rawBytes += first.length;
+  keepTail(first);
 
   if (first.length === 0) {
     file.destroy();
@@ -116,6 +126,7 @@ export async function openArchiveSource(path: string): Promise<ArchiveSource> {
       if (next.done) return;
       hash.update(next.value);
       rawBytes += next.value.length;
+      keepTail(next.value);
       yield next.value;
     }
   }
@@ -154,7 +165,7 @@ export async function openArchiveSource(path: string): Promise<ArchiveSource> {
   void feed();
   return {
     format: 'gzip',
-    tarChunks: gunzipped(gunzip, () => rawBytes),
+    tarChunks: gunzipped(gunzip, () => ({ rawBytes, tail: Buffer.concat(tail) })),
     sha256: () => hash.digest('hex'),
     close: () => {
       gunzip.destroy();
@@ -163,16 +174,26 @@ export async function openArchiveSource(path: string): Promise<ArchiveSource> {
   };
 }
 
-async function* gunzipped(gunzip: Gunzip, rawBytes: () => number): AsyncGenerator<Buffer> {
+async function* gunzipped(gunzip: Gunzip, rawEnd: () => { rawBytes: number; tail: Buffer }): AsyncGenerator<Buffer> {
   try {
     for await (const chunk of gunzip) yield chunk as Buffer;
   } catch (error) {
     throw gzipRefusal(error);
   }
-  // zlib silently stops at the end of the last gzip member when only zero bytes follow; anything
-  // after the gzip stream is refused, as after the tar end (a reader must see the bytes it hashed).
-  if (gunzip.bytesWritten < rawBytes()) {
-    throw new ArchiveRefusal(ARCHIVE_ERROR.trailingData, `the file has ${rawBytes() - gunzip.bytesWritten} bytes after the end of its gzip stream: nothing may follow it`);
+  // zlib silently stops at the end of the last gzip member when a zero byte follows, whatever comes
+  // after it. Zero padding (bsdtar pads its stdout to a 10240-byte block) is accepted up to the same
+  // bound as after the tar end; any other byte after the gzip stream is refused (a reader must see
+  // every byte it hashed: no hidden payload another tool might unpack).
+  const { rawBytes, tail } = rawEnd();
+  const after = rawBytes - gunzip.bytesWritten;
+  if (after <= 0) return;
+  if (after > MAX_TRAILING_ZERO_BYTES) {
+    throw new ArchiveRefusal(ARCHIVE_ERROR.trailingData, `the file has ${after} bytes after the end of its gzip stream: at most ${MAX_TRAILING_ZERO_BYTES} bytes of zero padding may follow it`);
+  }
+  const padding = tail.subarray(tail.length - after);
+  const nonZero = padding.findIndex((byte) => byte !== 0);
+  if (nonZero !== -1) {
+    throw new ArchiveRefusal(ARCHIVE_ERROR.trailingData, `the file has data after the end of its gzip stream (${nonZero} bytes after it): nothing may follow it but zero padding`);
   }
 }
 

@@ -4,6 +4,7 @@
  * file is counted as it streams past and never buffered. Writes nothing anywhere.
  */
 import type { ArchiveFileInfo } from '../../../shared/inspection';
+import { checkPackagePath } from './entry-name';
 import { DEFAULT_ARCHIVE_LIMITS, MAX_PYTHON_TEXT_BYTES } from './limits';
 import { isManifestCandidate, packageRoot, refuseSecondManifest } from './package-root';
 import { ARCHIVE_ERROR, ArchiveRefusal, quoteName } from './refusal';
@@ -92,6 +93,10 @@ export async function inspectArchive(path: string, limits: ArchiveLimits): Promi
   const visitor = new InspectionVisitor(limits);
   const scanned = await scanArchive(path, limits, visitor);
   const prefix = packageRoot(visitor.manifestPath, [...visitor.files.map((file) => file.path), ...visitor.dirs]);
+  const root = { bytes: Buffer.byteLength(prefix, 'utf8'), levels: prefix === '' ? 0 : 1 };
+  for (const archivePath of [...visitor.files.map((file) => file.path), ...visitor.dirs]) {
+    if (`${archivePath}/` !== prefix) checkPackagePath(archivePath, archivePath, root, limits);
+  }
   const strip = (archivePath: string) => archivePath.slice(prefix.length);
   const pythonTexts = new Map<string, string>();
   for (const [modulePath, text] of visitor.pythonTexts) pythonTexts.set(strip(modulePath), text);
@@ -103,6 +108,7 @@ export async function inspectArchive(path: string, limits: ArchiveLimits): Promi
     totalBytes: scanned.totalBytes,
     manifestText: visitor.manifestText ?? '',
     pythonTexts,
+    skipped: scanned.skipped,
   };
   return { contents, prefix };
 }

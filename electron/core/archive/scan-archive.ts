@@ -11,6 +11,8 @@ import type { ArchiveLimits } from './types';
 export interface ScanResult {
   sha256: string;
   totalBytes: number;
+  /** macOS AppleDouble entries left out (archive names). */
+  skipped: string[];
 }
 
 /**
@@ -24,7 +26,7 @@ export async function scanArchive(path: string, limits: ArchiveLimits, visitor: 
   try {
     for await (const chunk of source.tarChunks) await scanner.write(chunk);
     scanner.finish();
-    return { sha256: source.sha256(), totalBytes: scanner.totalBytes };
+    return { sha256: source.sha256(), totalBytes: scanner.totalBytes, skipped: scanner.skipped };
   } finally {
     source.close();
   }
