@@ -17,13 +17,15 @@ import { appendFileSync, cpSync, linkSync, lstatSync, mkdirSync, mkdtempSync, re
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { create, list } from 'tar';
+import { create, list, Parser } from 'tar';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApoDetails, ApoInspection } from '../../../shared/inspection';
-import { fileEntry, paxRaw, tarOf } from '../../../test/fixtures/archive/raw-tar';
-import { buildTar, INVOICES_DIR } from '../../../test/helpers/pack';
+import { fileEntry, manifestEntry, paxRaw, tarOf } from '../../../test/fixtures/archive/raw-tar';
+import { inSandbox } from '../../../test/fixtures/archive/sandbox';
+import { buildTar, INVOICES_DIR, paxHeader } from '../../../test/helpers/pack';
 import { inspectApo } from '../apollia/index';
 import { packEntries, packFolder } from './pack';
+import { readApoArchive } from './read-archive';
 import { ARCHIVE_ERROR } from './refusal';
 
 type Tool = 'tar' | 'bsdtar' | 'python3' | 'git';
@@ -388,5 +390,27 @@ describe('archives of one valid package made by real tools', () => {
       code: 'archive.apple_double_skipped',
       message: '4 macOS metadata entries (AppleDouble `._*`) left out, not package files and not installed: `._mailroom`, `mailroom/._apollia.toml`, `mailroom/tools/._extract.py`, `mailroom/workflows/._reminders.py`',
     }]);
+  });
+});
+
+/** What node-tar's Parser (non-strict, as `tar.t`/`tar.x` run by default) makes of `bytes`. */
+function nodeTarReads(bytes: Buffer): string[] {
+  const out: string[] = [];
+  const parser = new Parser({ onReadEntry: (entry) => { out.push(`${entry.path}:${entry.size}`); entry.resume(); } });
+  parser.on('warn', () => undefined);
+  parser.write(bytes);
+  parser.end();
+  return out;
+}
+
+describe('node-tar as a reader of untrusted archives loses refusals (archive README, "node-tar")', () => {
+  it.each([
+    ['a PAX size that disagrees with the header', () => tarOf(manifestEntry(), paxHeader({ size: '2048' }), fileEntry('f', 'x')), ['apollia.toml:82', 'f:2048'], ARCHIVE_ERROR.paxSize],
+    ['a malformed PAX record (dropped silently)', () => tarOf(manifestEntry(), paxRaw('99 path=evil\n'), fileEntry('f', 'x')), ['apollia.toml:82', 'f:1'], ARCHIVE_ERROR.corruptPax],
+    ['entries after a lone zero block', () => tarOf(manifestEntry(), Buffer.alloc(512), fileEntry('hidden.py', 'x')), ['apollia.toml:82', 'hidden.py:1'], ARCHIVE_ERROR.trailingData],
+  ])('%s: node-tar reads on, the app refuses', async (_what, bytes, nodeTar, code) => {
+    expect(nodeTarReads(bytes())).toEqual(nodeTar);
+    const { result } = await inSandbox(bytes(), (file) => readApoArchive(file));
+    expect(result.ok === false && result.error.code).toBe(code);
   });
 });
