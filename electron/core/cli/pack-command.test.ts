@@ -118,6 +118,18 @@ describe('pack', () => {
     expect(readdirSync(dir).filter((name) => name.endsWith('.tmp'))).toEqual([]);
   });
 
+  it('run from inside the folder, writes beside it; an output inside the folder is a usage error', async () => {
+    const copy = invoicesCopy();
+    let stdout = '';
+    const io: CliIo = { stdout: (s) => { stdout += s; }, stderr: () => undefined, cwd: join(copy, 'tools'), env: {} };
+    expect(await runCli(['pack', '..'], io)).toBe(0);
+    expect(stdout).toContain(`\n${join(dir, 'invoices-1.2.0.apo')}\n`);
+    const inside = await cli('pack', 'invoices', '-o', 'invoices/x.apo');
+    expect(inside.code).toBe(2);
+    expect(inside.stderr).toContain(`the output ${join(copy, 'x.apo')} would be inside the folder being packed: write it elsewhere (-o ../x.apo)`);
+    expect(existsSync(join(copy, 'x.apo'))).toBe(false);
+  });
+
   it('usage errors exit 2', async () => {
     expect((await cli('pack')).code).toBe(2);
     expect((await cli('pack', 'nowhere')).stderr).toContain('no such folder: nowhere');

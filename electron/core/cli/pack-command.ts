@@ -6,6 +6,9 @@
  * private temp file and `inspectApo` reads that file, so nothing can pass `pack` that `inspect`
  * (and install) would refuse. A refused folder writes nothing and exits 1.
  *
+ * Decision, where: `-o FILE`, else `NAME-VERSION.apo` in the current folder, or beside DIR when the
+ * current folder is inside DIR; never inside DIR (the next pack would hold this one).
+ *
  * Decision, an existing output file: identical bytes are left as they are (exit 0, "unchanged");
  * different bytes are refused (exit 1) unless `--force`, since the file may be a published build
  * whose hash someone recorded. The output is written to a temp file beside it and renamed into
@@ -14,7 +17,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
+import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { packFolder } from '../archive/pack';
 import { inspectApo } from '../apollia/index';
 import { type CliIo, EXIT } from './cli-io';
@@ -27,7 +30,8 @@ export const PACK_USAGE = [
   '',
   'Packs the package folder DIR (apollia.toml at its root) as a .apo after checking it with the',
   'same rules as inspect. The same folder always gives the same bytes and the same SHA-256.',
-  '  -o, --output FILE  Where to write (default: NAME-VERSION.apo in the current folder)',
+  '  -o, --output FILE  Where to write, never inside DIR (default: NAME-VERSION.apo in the current',
+  '                     folder, or beside DIR when the current folder is inside it)',
   '  --force            Replace FILE when it exists with different bytes',
   '',
   'Exit status: 0 packed, 1 refused (nothing written), 2 usage error.',
@@ -87,7 +91,15 @@ export async function run(args: string[], io: CliIo): Promise<number> {
 
   const manifest = inspection.details?.manifest.package;
   const defaultName = manifest ? `${manifest.name}-${manifest.version}.apo` : `${basename(dir)}.apo`;
-  const target = output === undefined ? resolve(io.cwd, defaultName) : isAbsolute(output) ? output : resolve(io.cwd, output);
+  // Never inside the folder packed: the next pack would hold this one and give other bytes.
+  const inside = (path: string) => {
+    const rel = relative(dir, path);
+    return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+  };
+  const target = output === undefined
+    ? resolve(inside(io.cwd) ? dirname(dir) : io.cwd, defaultName)
+    : isAbsolute(output) ? output : resolve(io.cwd, output);
+  if (inside(target)) return usageError(io, `the output ${target} would be inside the folder being packed: write it elsewhere (-o ../${basename(target)})`, PACK_USAGE);
   const sha256 = createHash('sha256').update(bytes).digest('hex');
 
   let outcome: 'written' | 'replaced' | 'unchanged' = 'written';
