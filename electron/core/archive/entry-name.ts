@@ -94,8 +94,6 @@ function refuseLength(raw: string, bytes: number, limits: ArchiveLimits): never 
   throw new ArchiveRefusal(ARCHIVE_ERROR.pathTooLong, `archive entry ${quoteName(raw)} has a path of ${bytes} bytes in the package: at most ${limits.maxPathBytes} are accepted`, raw);
 }
 
-const APPLE_DOUBLE = /^(.*\/)?\._([^/]+)$/s;
-
 /**
  * Whether `raw` (a file entry) is macOS AppleDouble metadata: `._<name>` naming the resource fork
  * and extended attributes of `<name>` in the same folder, or `._.` for the folder itself (what
@@ -105,10 +103,11 @@ const APPLE_DOUBLE = /^(.*\/)?\._([^/]+)$/s;
  * The caller then requires that subject to be in the archive.
  */
 export function appleDoubleSubject(raw: string, limits: ArchiveLimits): string | null | undefined {
-  const match = APPLE_DOUBLE.exec(raw);
-  if (!match) return undefined;
-  const folder = match[1] ?? '';
-  const subject = match[2] === '.' ? folder || '.' : folder + match[2];
+  const slash = raw.lastIndexOf('/');
+  const base = raw.slice(slash + 1);
+  if (base.length < 3 || !base.startsWith('._')) return undefined;
+  const folder = raw.slice(0, slash + 1);
+  const subject = base === '._.' ? folder || '.' : folder + base.slice(2);
   try {
     return checkEntryName(subject, 'dir', limits);
   } catch (error) {
