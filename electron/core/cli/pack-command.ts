@@ -14,10 +14,10 @@
  * whose hash someone recorded. The output is written to a temp file beside it and renamed into
  * place, so a reader never sees half a package.
  */
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { packFolder } from '../archive/pack';
 import { inspectApo } from '../apollia/index';
 import { type CliIo, EXIT } from './cli-io';
@@ -89,12 +89,13 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     return EXIT.refused;
   }
 
+  // The name and version passed the manifest rules (`[a-z0-9_-]+`, SemVer 2): safe in a file name.
   const manifest = inspection.details?.manifest.package;
   const defaultName = manifest ? `${manifest.name}-${manifest.version}.apo` : `${basename(dir)}.apo`;
   // Never inside the folder packed: the next pack would hold this one and give other bytes.
   const inside = (path: string) => {
     const rel = relative(dir, path);
-    return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+    return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
   };
   const target = output === undefined
     ? resolve(inside(io.cwd) ? dirname(dir) : io.cwd, defaultName)
@@ -115,7 +116,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     } else outcome = 'replaced';
   }
   if (outcome !== 'unchanged') {
-    const temp = join(dirname(target), `.${basename(target)}.${process.pid}.tmp`);
+    const temp = join(dirname(target), `.${basename(target)}.${randomBytes(6).toString('hex')}.tmp`);
     try {
       writeFileSync(temp, bytes, { flag: 'wx' });
       renameSync(temp, target);
