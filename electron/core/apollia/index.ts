@@ -22,12 +22,17 @@ export { summariseManifest, sensitiveFamilies, triggerNeeds } from './summary';
  */
 function archiveWarnings(skipped: string[]): Problem[] {
   if (skipped.length === 0) return [];
-  const shown = skipped.slice(0, 5).map((name) => `\`${name}\``).join(', ');
+  const shown = skipped
+    .slice(0, 5)
+    .map((name) => `\`${name}\``)
+    .join(', ');
   const more = skipped.length > 5 ? ` and ${skipped.length - 5} more` : '';
-  return [{
-    code: 'archive.apple_double_skipped',
-    message: `${skipped.length} macOS metadata ${skipped.length === 1 ? 'entry' : 'entries'} (AppleDouble \`._*\`) left out, not package files and not installed: ${shown}${more}`,
-  }];
+  return [
+    {
+      code: 'archive.apple_double_skipped',
+      message: `${skipped.length} macOS metadata ${skipped.length === 1 ? 'entry' : 'entries'} (AppleDouble \`._*\`) left out, not package files and not installed: ${shown}${more}`,
+    },
+  ];
 }
 
 /**
@@ -46,8 +51,6 @@ export async function inspectApo(path: string): Promise<ApoInspection> {
     errors: check.errors,
     warnings: [...archiveWarnings(archive.skipped), ...check.warnings],
     summary: manifest ? summariseManifest(manifest, archive.sha256) : null,
-    details: manifest
-      ? { manifest, files: archive.files, totalBytes: archive.totalBytes, sdkSupported: check.sdkSupported, sdkVersion: SDK_VERSION }
-      : null,
+    details: manifest ? { manifest, files: archive.files, totalBytes: archive.totalBytes, sdkSupported: check.sdkSupported, sdkVersion: SDK_VERSION } : null,
   };
 }

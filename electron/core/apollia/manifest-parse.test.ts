@@ -23,7 +23,7 @@ describe('TOML syntax errors say what is wrong, where', () => {
     expect(syntax("[package]\r\nname = 'abc\r\nversion = '1.0.0'\r\n")).toBe(`apollia.toml: TOML syntax error at line 2, column 12: ${UNTERMINATED}`);
   });
 
-  test('a string left open at the end of the file keeps smol-toml\'s own words', () => {
+  test("a string left open at the end of the file keeps smol-toml's own words", () => {
     expect(syntax('name = "abc')).toBe('apollia.toml: TOML syntax error at line 1, column 8: unfinished string');
   });
 
@@ -31,7 +31,7 @@ describe('TOML syntax errors say what is wrong, where', () => {
     expect(syntax('name = "a\u0001b"\n')).toBe('apollia.toml: TOML syntax error at line 1, column 10: control character U+0001 is not allowed in a string (write it as \\u0001)');
   });
 
-  test('other errors are smol-toml\'s first line', () => {
+  test("other errors are smol-toml's first line", () => {
     expect(syntax('[package]\nname = "x"\nversion = = "1"\n')).toBe('apollia.toml: TOML syntax error at line 3, column 11: invalid value');
   });
 });

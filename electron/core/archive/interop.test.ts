@@ -81,7 +81,15 @@ function cases(): Case[] {
   const out: Case[] = [];
   const ok = (id: string, tools: Tool[], build: Case['build'], files: () => string[] = () => mailroomFiles): void => {
     // `files` is read when the test runs, after beforeAll made the folders.
-    out.push({ id, tools, build, expected: 'ok', get files() { return files(); } });
+    out.push({
+      id,
+      tools,
+      build,
+      expected: 'ok',
+      get files() {
+        return files();
+      },
+    });
   };
   const refused = (id: string, tools: Tool[], build: Case['build'], code: string, message: string): void => {
     out.push({ id, tools, build, expected: code, message });
@@ -103,20 +111,30 @@ function cases(): Case[] {
     });
   }
   for (const layout of ['dot', 'top'] as const) {
-    ok(`GNU tar --format=v7, ${layout === 'dot' ? '-C plain .' : 'plain/ top folder'}`, ['tar'], () => {
-      const file = join(work, `gnu-v7-${layout}.apo`);
-      run('tar', ['--format=v7', '-cf', file, ...(layout === 'dot' ? ['-C', plain, '.'] : ['-C', work, 'plain'])]);
-      return file;
-    }, () => plainFiles);
+    ok(
+      `GNU tar --format=v7, ${layout === 'dot' ? '-C plain .' : 'plain/ top folder'}`,
+      ['tar'],
+      () => {
+        const file = join(work, `gnu-v7-${layout}.apo`);
+        run('tar', ['--format=v7', '-cf', file, ...(layout === 'dot' ? ['-C', plain, '.'] : ['-C', work, 'plain'])]);
+        return file;
+      },
+      () => plainFiles,
+    );
   }
   ok('GNU tar --format=gnu with a base-256 uid and gid (3000000)', ['tar'], () => {
     run('tar', ['--format=gnu', '--owner=big:3000000', '--group=big:3000000', '-czf', 'gnu-base256.apo', '-C', mailroom, '.']);
     return join(work, 'gnu-base256.apo');
   });
-  ok('GNU tar --xattrs --format=pax with a binary xattr', ['tar', 'python3'], () => {
-    run('tar', ['--xattrs', '--format=pax', '-czf', 'gnu-xattrs.apo', '-C', join(work, 'xattr'), '.']);
-    return join(work, 'gnu-xattrs.apo');
-  }, () => plainFiles);
+  ok(
+    'GNU tar --xattrs --format=pax with a binary xattr',
+    ['tar', 'python3'],
+    () => {
+      run('tar', ['--xattrs', '--format=pax', '-czf', 'gnu-xattrs.apo', '-C', join(work, 'xattr'), '.']);
+      return join(work, 'gnu-xattrs.apo');
+    },
+    () => plainFiles,
+  );
 
   // bsdtar (libarchive).
   ok('bsdtar default (restricted pax), gzip', ['bsdtar'], () => {
@@ -129,18 +147,28 @@ function cases(): Case[] {
       return join(work, `bsd-${format}.apo`);
     });
   }
-  ok('bsdtar --format v7 (folders as type 0 with a trailing /)', ['bsdtar'], () => {
-    run('bsdtar', ['--format', 'v7', '-cf', 'bsd-v7.apo', '-C', work, 'plain']);
-    return join(work, 'bsd-v7.apo');
-  }, () => plainFiles);
+  ok(
+    'bsdtar --format v7 (folders as type 0 with a trailing /)',
+    ['bsdtar'],
+    () => {
+      run('bsdtar', ['--format', 'v7', '-cf', 'bsd-v7.apo', '-C', work, 'plain']);
+      return join(work, 'bsd-v7.apo');
+    },
+    () => plainFiles,
+  );
   ok('bsdtar -czf - > x.apo (zero padding after the gzip stream)', ['bsdtar'], () => {
     writeFileSync(join(work, 'bsd-stdout.apo'), run('bsdtar', ['-czf', '-', '-C', mailroom, '.']));
     return join(work, 'bsd-stdout.apo');
   });
-  ok('bsdtar on a file with a binary xattr (SCHILY.xattr and LIBARCHIVE.xattr)', ['bsdtar', 'python3'], () => {
-    run('bsdtar', ['-czf', 'bsd-xattr.apo', '-C', join(work, 'xattr'), '.']);
-    return join(work, 'bsd-xattr.apo');
-  }, () => plainFiles);
+  ok(
+    'bsdtar on a file with a binary xattr (SCHILY.xattr and LIBARCHIVE.xattr)',
+    ['bsdtar', 'python3'],
+    () => {
+      run('bsdtar', ['-czf', 'bsd-xattr.apo', '-C', join(work, 'xattr'), '.']);
+      return join(work, 'bsd-xattr.apo');
+    },
+    () => plainFiles,
+  );
 
   // Python's tarfile.
   for (const format of ['GNU', 'PAX', 'USTAR'] as const) {
@@ -172,64 +200,134 @@ function cases(): Case[] {
   }
 
   // macOS-style archives, crafted as a Mac's `tar` (bsdtar) writes them.
-  ok('macOS tar czf x.apo mailroom: ._mailroom beside the folder, provenance xattr', [], () => {
-    const file = join(work, 'mac-top.apo');
-    writeFileSync(file, gzipSync(macArchive('mailroom/')));
-    return file;
-  }, () => plainFiles);
-  ok('macOS tar czf x.apo -C mailroom .: starts with ./._.', [], () => {
-    const file = join(work, 'mac-dot.apo');
-    writeFileSync(file, gzipSync(macArchive('./')));
-    return file;
-  }, () => plainFiles);
+  ok(
+    'macOS tar czf x.apo mailroom: ._mailroom beside the folder, provenance xattr',
+    [],
+    () => {
+      const file = join(work, 'mac-top.apo');
+      writeFileSync(file, gzipSync(macArchive('mailroom/')));
+      return file;
+    },
+    () => plainFiles,
+  );
+  ok(
+    'macOS tar czf x.apo -C mailroom .: starts with ./._.',
+    [],
+    () => {
+      const file = join(work, 'mac-dot.apo');
+      writeFileSync(file, gzipSync(macArchive('./')));
+      return file;
+    },
+    () => plainFiles,
+  );
 
   // Refusals that must stay.
-  refused('GNU tar of a folder with a symbolic link', ['tar'], () => {
-    run('tar', ['-czf', 'r-symlink.apo', '-C', join(work, 'with-symlink'), '.']);
-    return join(work, 'r-symlink.apo');
-  }, ARCHIVE_ERROR.symlink, 'is a symbolic link (to `/etc/passwd`): links are not accepted');
-  refused('GNU tar of a folder with a hard link', ['tar'], () => {
-    run('tar', ['-czf', 'r-hardlink.apo', '-C', join(work, 'with-hardlink'), '.']);
-    return join(work, 'r-hardlink.apo');
-  }, ARCHIVE_ERROR.hardlink, 'is a hard link');
-  refused('Python tarfile with a ../ name', ['python3'], () => {
-    const file = join(work, 'r-traversal.apo');
-    python(`import sys, tarfile\nwith tarfile.open(sys.argv[1], 'w') as t:\n  t.add(sys.argv[2] + '/apollia.toml', arcname='apollia.toml')\n  t.add(sys.argv[2] + '/tools/extract.py', arcname='../evil.py')`, file, plain);
-    return file;
-  }, ARCHIVE_ERROR.traversal, 'archive entry `../evil.py` contains `..`');
-  refused('Python tarfile with a Latin-1 name', ['python3'], () => {
-    const file = join(work, 'r-latin1.apo');
-    python(`import sys, tarfile\nwith tarfile.open(sys.argv[1], 'w', format=tarfile.USTAR_FORMAT, encoding='latin-1') as t:\n  t.add(sys.argv[2] + '/apollia.toml', arcname='apollia.toml')\n  t.add(sys.argv[2] + '/tools/extract.py', arcname='caf\\u00e9.py')`, file, plain);
-    return file;
-  }, ARCHIVE_ERROR.badEncoding, 'has a name that is not valid UTF-8');
-  refused('two GNU tar archives concatenated', ['tar'], () => {
-    run('tar', ['-cf', 'r-one.tar', '-C', plain, '.']);
-    run('tar', ['-cf', 'r-two.tar', '-C', plain, 'tools']);
-    writeFileSync(join(work, 'r-concat.apo'), Buffer.concat([readFileSync(join(work, 'r-one.tar')), readFileSync(join(work, 'r-two.tar'))]));
-    return join(work, 'r-concat.apo');
-  }, ARCHIVE_ERROR.trailingData, 'nothing may follow them but zero padding');
-  refused('bsdtar -czf - with bytes appended after the padding', ['bsdtar'], () => {
-    const file = join(work, 'r-trailing.apo');
-    writeFileSync(file, Buffer.concat([run('bsdtar', ['-czf', '-', '-C', plain, '.']), Buffer.from('appended')]));
-    return file;
-  }, ARCHIVE_ERROR.trailingData, 'nothing may follow it but zero padding');
-  refused('GNU tar of a gzip with data after it (no padding)', ['tar'], () => {
-    run('tar', ['-czf', 'r-garbage.apo', '-C', plain, '.']);
-    appendFileSync(join(work, 'r-garbage.apo'), 'garbage');
-    return join(work, 'r-garbage.apo');
-  }, ARCHIVE_ERROR.corruptGzip, 'the gzip stream is corrupt');
-  refused('GNU tar --format=pax with a path of 300 bytes in the package', ['tar'], () => {
-    run('tar', ['--format=pax', '-czf', 'r-long.apo', '-C', join(work, 'too-long'), '.']);
-    return join(work, 'r-long.apo');
-  }, ARCHIVE_ERROR.pathTooLong, 'bytes in the package: at most 255 are accepted');
-  refused('bsdtar of a file with holes (PAX sparse, written unasked)', ['bsdtar'], () => {
-    run('bsdtar', ['-czf', 'r-sparse.apo', '-C', join(work, 'sparse'), '.']);
-    return join(work, 'r-sparse.apo');
-  }, ARCHIVE_ERROR.unsupportedType, 'archive entry `./holes.bin` is a sparse file (a file with holes): only plain files and folders are accepted; repack without sparse entries');
-  refused('GNU tar --sparse of a file with holes', ['tar'], () => {
-    run('tar', ['--sparse', '--format=gnu', '-czf', 'r-gnu-sparse.apo', '-C', join(work, 'sparse'), '.']);
-    return join(work, 'r-gnu-sparse.apo');
-  }, ARCHIVE_ERROR.unsupportedType, 'is a sparse file (a file with holes)');
+  refused(
+    'GNU tar of a folder with a symbolic link',
+    ['tar'],
+    () => {
+      run('tar', ['-czf', 'r-symlink.apo', '-C', join(work, 'with-symlink'), '.']);
+      return join(work, 'r-symlink.apo');
+    },
+    ARCHIVE_ERROR.symlink,
+    'is a symbolic link (to `/etc/passwd`): links are not accepted',
+  );
+  refused(
+    'GNU tar of a folder with a hard link',
+    ['tar'],
+    () => {
+      run('tar', ['-czf', 'r-hardlink.apo', '-C', join(work, 'with-hardlink'), '.']);
+      return join(work, 'r-hardlink.apo');
+    },
+    ARCHIVE_ERROR.hardlink,
+    'is a hard link',
+  );
+  refused(
+    'Python tarfile with a ../ name',
+    ['python3'],
+    () => {
+      const file = join(work, 'r-traversal.apo');
+      python(`import sys, tarfile\nwith tarfile.open(sys.argv[1], 'w') as t:\n  t.add(sys.argv[2] + '/apollia.toml', arcname='apollia.toml')\n  t.add(sys.argv[2] + '/tools/extract.py', arcname='../evil.py')`, file, plain);
+      return file;
+    },
+    ARCHIVE_ERROR.traversal,
+    'archive entry `../evil.py` contains `..`',
+  );
+  refused(
+    'Python tarfile with a Latin-1 name',
+    ['python3'],
+    () => {
+      const file = join(work, 'r-latin1.apo');
+      python(`import sys, tarfile\nwith tarfile.open(sys.argv[1], 'w', format=tarfile.USTAR_FORMAT, encoding='latin-1') as t:\n  t.add(sys.argv[2] + '/apollia.toml', arcname='apollia.toml')\n  t.add(sys.argv[2] + '/tools/extract.py', arcname='caf\\u00e9.py')`, file, plain);
+      return file;
+    },
+    ARCHIVE_ERROR.badEncoding,
+    'has a name that is not valid UTF-8',
+  );
+  refused(
+    'two GNU tar archives concatenated',
+    ['tar'],
+    () => {
+      run('tar', ['-cf', 'r-one.tar', '-C', plain, '.']);
+      run('tar', ['-cf', 'r-two.tar', '-C', plain, 'tools']);
+      writeFileSync(join(work, 'r-concat.apo'), Buffer.concat([readFileSync(join(work, 'r-one.tar')), readFileSync(join(work, 'r-two.tar'))]));
+      return join(work, 'r-concat.apo');
+    },
+    ARCHIVE_ERROR.trailingData,
+    'nothing may follow them but zero padding',
+  );
+  refused(
+    'bsdtar -czf - with bytes appended after the padding',
+    ['bsdtar'],
+    () => {
+      const file = join(work, 'r-trailing.apo');
+      writeFileSync(file, Buffer.concat([run('bsdtar', ['-czf', '-', '-C', plain, '.']), Buffer.from('appended')]));
+      return file;
+    },
+    ARCHIVE_ERROR.trailingData,
+    'nothing may follow it but zero padding',
+  );
+  refused(
+    'GNU tar of a gzip with data after it (no padding)',
+    ['tar'],
+    () => {
+      run('tar', ['-czf', 'r-garbage.apo', '-C', plain, '.']);
+      appendFileSync(join(work, 'r-garbage.apo'), 'garbage');
+      return join(work, 'r-garbage.apo');
+    },
+    ARCHIVE_ERROR.corruptGzip,
+    'the gzip stream is corrupt',
+  );
+  refused(
+    'GNU tar --format=pax with a path of 300 bytes in the package',
+    ['tar'],
+    () => {
+      run('tar', ['--format=pax', '-czf', 'r-long.apo', '-C', join(work, 'too-long'), '.']);
+      return join(work, 'r-long.apo');
+    },
+    ARCHIVE_ERROR.pathTooLong,
+    'bytes in the package: at most 255 are accepted',
+  );
+  refused(
+    'bsdtar of a file with holes (PAX sparse, written unasked)',
+    ['bsdtar'],
+    () => {
+      run('bsdtar', ['-czf', 'r-sparse.apo', '-C', join(work, 'sparse'), '.']);
+      return join(work, 'r-sparse.apo');
+    },
+    ARCHIVE_ERROR.unsupportedType,
+    'archive entry `./holes.bin` is a sparse file (a file with holes): only plain files and folders are accepted; repack without sparse entries',
+  );
+  refused(
+    'GNU tar --sparse of a file with holes',
+    ['tar'],
+    () => {
+      run('tar', ['--sparse', '--format=gnu', '-czf', 'r-gnu-sparse.apo', '-C', join(work, 'sparse'), '.']);
+      return join(work, 'r-gnu-sparse.apo');
+    },
+    ARCHIVE_ERROR.unsupportedType,
+    'is a sparse file (a file with holes)',
+  );
   return out;
 }
 
@@ -242,15 +340,30 @@ function macArchive(root: 'mailroom/' | './'): Buffer {
     return Buffer.concat([Buffer.from(String(length)), body]);
   };
   const provenance = Buffer.from([0x01, 0x02, 0x00, 0xa7, 0xff, 0x3c, 0x10, 0x80, 0x9e, 0x00, 0xcd]);
-  const xattrs = paxRaw(Buffer.concat([
-    record('LIBARCHIVE.xattr.com.apple.provenance', Buffer.from(provenance.toString('base64').replace(/=+$/, ''))),
-    record('SCHILY.xattr.com.apple.provenance', provenance),
-  ]));
+  const xattrs = paxRaw(Buffer.concat([record('LIBARCHIVE.xattr.com.apple.provenance', Buffer.from(provenance.toString('base64').replace(/=+$/, ''))), record('SCHILY.xattr.com.apple.provenance', provenance)]));
   const appleDouble = Buffer.concat([Buffer.from([0x00, 0x05, 0x16, 0x07, 0x00, 0x02, 0x00, 0x00]), Buffer.from('Mac OS X        '), Buffer.alloc(40)]);
   const files = plainFiles.map((path) => ({ path, body: readFileSync(join(plain, path)) }));
   const parts: Buffer[] = [];
-  if (root === 'mailroom/') parts.push(buildTar([{ name: '._mailroom', body: appleDouble }, { name: 'mailroom/', type: 'dir' }], { end: false }));
-  else parts.push(buildTar([{ name: './._.', body: appleDouble }, { name: './', type: 'dir' }], { end: false }));
+  if (root === 'mailroom/')
+    parts.push(
+      buildTar(
+        [
+          { name: '._mailroom', body: appleDouble },
+          { name: 'mailroom/', type: 'dir' },
+        ],
+        { end: false },
+      ),
+    );
+  else
+    parts.push(
+      buildTar(
+        [
+          { name: './._.', body: appleDouble },
+          { name: './', type: 'dir' },
+        ],
+        { end: false },
+      ),
+    );
   for (const file of files) {
     const slash = file.path.lastIndexOf('/');
     const appleName = `${root}${file.path.slice(0, slash + 1)}._${file.path.slice(slash + 1)}`;
@@ -263,9 +376,14 @@ function macArchive(root: 'mailroom/' | './'): Buffer {
 /** node-tar's own listing of an archive: files only, package-relative, without what the app left out. */
 function nodeTarFiles(path: string, skipped: string[]): string[] {
   const names: string[] = [];
-  list({ file: path, sync: true, strict: true, onReadEntry: (entry) => {
-    if ((entry.type === 'File' || entry.type === 'OldFile') && !entry.path.endsWith('/') && !skipped.includes(entry.path)) names.push(entry.path.replace(/^\.\//, ''));
-  } });
+  list({
+    file: path,
+    sync: true,
+    strict: true,
+    onReadEntry: (entry) => {
+      if ((entry.type === 'File' || entry.type === 'OldFile') && !entry.path.endsWith('/') && !skipped.includes(entry.path)) names.push(entry.path.replace(/^\.\//, ''));
+    },
+  });
   const prefix = names.includes('apollia.toml') ? '' : `${names.find((name) => name.endsWith('/apollia.toml'))?.split('/')[0]}/`;
   return names.map((name) => name.slice(prefix.length)).sort();
 }
@@ -344,9 +462,13 @@ afterAll(() => {
 /** The AppleDouble names in an archive, as node-tar sees them (for the node-tar comparison). */
 function skippedOf(path: string): string[] {
   const names: string[] = [];
-  list({ file: path, sync: true, onReadEntry: (entry) => {
-    if (/(^|\/)\._[^/]+$/.test(entry.path)) names.push(entry.path);
-  } });
+  list({
+    file: path,
+    sync: true,
+    onReadEntry: (entry) => {
+      if (/(^|\/)\._[^/]+$/.test(entry.path)) names.push(entry.path);
+    },
+  });
   return names;
 }
 
@@ -386,17 +508,24 @@ describe('archives of one valid package made by real tools', () => {
 
   it('says in a warning that the macOS metadata entries were left out', () => {
     const inspection = verdicts.get('macOS tar czf x.apo mailroom: ._mailroom beside the folder, provenance xattr');
-    expect(inspection?.warnings).toEqual([{
-      code: 'archive.apple_double_skipped',
-      message: '4 macOS metadata entries (AppleDouble `._*`) left out, not package files and not installed: `._mailroom`, `mailroom/._apollia.toml`, `mailroom/tools/._extract.py`, `mailroom/workflows/._reminders.py`',
-    }]);
+    expect(inspection?.warnings).toEqual([
+      {
+        code: 'archive.apple_double_skipped',
+        message: '4 macOS metadata entries (AppleDouble `._*`) left out, not package files and not installed: `._mailroom`, `mailroom/._apollia.toml`, `mailroom/tools/._extract.py`, `mailroom/workflows/._reminders.py`',
+      },
+    ]);
   });
 });
 
 /** What node-tar's Parser (non-strict, as `tar.t`/`tar.x` run by default) makes of `bytes`. */
 function nodeTarReads(bytes: Buffer): string[] {
   const out: string[] = [];
-  const parser = new Parser({ onReadEntry: (entry) => { out.push(`${entry.path}:${entry.size}`); entry.resume(); } });
+  const parser = new Parser({
+    onReadEntry: (entry) => {
+      out.push(`${entry.path}:${entry.size}`);
+      entry.resume();
+    },
+  });
   parser.on('warn', () => undefined);
   parser.write(bytes);
   parser.end();

@@ -47,34 +47,54 @@ describe('archives real tools write (issue 15)', () => {
     const result = await ok(tarOf(paxRaw(Buffer.concat([record, record2])), manifestEntry()));
     expect(result.files.map((file) => file.path)).toEqual(['apollia.toml']);
     const badPath = Buffer.concat([Buffer.from(' path='), Buffer.from([0x61, 0xff]), Buffer.from('\n')]);
-    const error = await refused(tarOf(manifestEntry(), paxRaw(Buffer.concat([Buffer.from(String(badPath.length + 2)), badPath])), fileEntry('f', 'x'), ), ARCHIVE_ERROR.corruptPax);
+    const error = await refused(tarOf(manifestEntry(), paxRaw(Buffer.concat([Buffer.from(String(badPath.length + 2)), badPath])), fileEntry('f', 'x')), ARCHIVE_ERROR.corruptPax);
     expect(error.message).toBe('the PAX header at byte 1024 is malformed: the value of `path` is not valid UTF-8');
   });
 
   it('leaves out macOS AppleDouble entries beside the package folder, and never reads them as Python', async () => {
-    const result = await ok(buildTar([
-      { name: '._mailroom', body: Buffer.from([0, 5, 22, 7, 0xff]) },
-      { name: 'mailroom/', type: 'dir' },
-      { name: 'mailroom/apollia.toml', body: MANIFEST },
-      { name: 'mailroom/tools/', type: 'dir' },
-      { name: 'mailroom/tools/._t.py', body: 'not python \u0000' },
-      { name: 'mailroom/tools/t.py', body: '@tool\ndef t(): pass\n' },
-    ]));
+    const result = await ok(
+      buildTar([
+        { name: '._mailroom', body: Buffer.from([0, 5, 22, 7, 0xff]) },
+        { name: 'mailroom/', type: 'dir' },
+        { name: 'mailroom/apollia.toml', body: MANIFEST },
+        { name: 'mailroom/tools/', type: 'dir' },
+        { name: 'mailroom/tools/._t.py', body: 'not python \u0000' },
+        { name: 'mailroom/tools/t.py', body: '@tool\ndef t(): pass\n' },
+      ]),
+    );
     expect(result.files.map((file) => file.path)).toEqual(['apollia.toml', 'tools/t.py']);
     expect([...result.pythonTexts.keys()]).toEqual(['tools/t.py']);
     expect(result.skipped).toEqual(['._mailroom', 'mailroom/tools/._t.py']);
   });
 
   it('leaves out `./._.` (what `tar czf x.apo -C mailroom .` writes first on a Mac)', async () => {
-    const result = await ok(buildTar([{ name: './', type: 'dir' }, { name: './._.', body: 'meta' }, { name: './apollia.toml', body: MANIFEST }]));
+    const result = await ok(
+      buildTar([
+        { name: './', type: 'dir' },
+        { name: './._.', body: 'meta' },
+        { name: './apollia.toml', body: MANIFEST },
+      ]),
+    );
     expect(result.files.map((file) => file.path)).toEqual(['apollia.toml']);
     expect(result.skipped).toEqual(['./._.']);
   });
 
   it('refuses a `._x` with no `x` beside it, and one whose subject is not a valid name', async () => {
-    const orphan = await refused(buildTar([{ name: 'apollia.toml', body: MANIFEST }, { name: 'tools/._gone.py', body: 'x' }]), ARCHIVE_ERROR.appleDoubleOrphan);
+    const orphan = await refused(
+      buildTar([
+        { name: 'apollia.toml', body: MANIFEST },
+        { name: 'tools/._gone.py', body: 'x' },
+      ]),
+      ARCHIVE_ERROR.appleDoubleOrphan,
+    );
     expect(orphan.message).toBe('archive entry `tools/._gone.py` looks like macOS metadata (AppleDouble) but there is no `tools/gone.py` beside it: rename it if it is a package file');
-    const traversal = await refused(buildTar([{ name: 'apollia.toml', body: MANIFEST }, { name: '../._x', body: 'x' }]), ARCHIVE_ERROR.traversal);
+    const traversal = await refused(
+      buildTar([
+        { name: 'apollia.toml', body: MANIFEST },
+        { name: '../._x', body: 'x' },
+      ]),
+      ARCHIVE_ERROR.traversal,
+    );
     expect(traversal.message).toBe('archive entry `../x` contains `..`: entries may not point outside the package (in the name of the macOS metadata entry `../._x`)');
   });
 
@@ -95,7 +115,10 @@ describe('archives real tools write (issue 15)', () => {
       expect(result.ok, `prefix ${JSON.stringify(prefix)}`).toBe(true);
     }
     for (const prefix of ['', './', 'mailroom/']) {
-      const entries = [{ name: `${prefix}apollia.toml`, body: MANIFEST }, { name: `${prefix}${long}x`, body: 'x' }];
+      const entries = [
+        { name: `${prefix}apollia.toml`, body: MANIFEST },
+        { name: `${prefix}${long}x`, body: 'x' },
+      ];
       const bytes = tarOf(...entries.flatMap((e) => [paxHeader({ path: e.name }), fileEntry('placeholder', e.body)]));
       const error = await refused(bytes, ARCHIVE_ERROR.pathTooLong);
       // Named as the archive spells it, less a leading `./`.
@@ -106,7 +129,7 @@ describe('archives real tools write (issue 15)', () => {
 });
 
 describe('accepted archives', () => {
-  it('reads the spec example gzip\'d, with its file list, manifest and Python texts', async () => {
+  it("reads the spec example gzip'd, with its file list, manifest and Python texts", async () => {
     const result = await read(packFolder(INVOICES_DIR));
     if (!result.ok) throw new Error(result.error.message);
     expect(result.files).toEqual([
@@ -127,7 +150,7 @@ describe('accepted archives', () => {
     expect(result.ok && result.files.map((file) => file.path)).toEqual(['apollia.toml', 'tools/extract.py', 'workflows/reminders.py']);
   });
 
-  it('hashes the file\'s own bytes', async () => {
+  it("hashes the file's own bytes", async () => {
     const bytes = packFolder(INVOICES_DIR);
     const result = await read(bytes);
     expect(result.ok && result.sha256).toBe(createHash('sha256').update(bytes).digest('hex'));
@@ -141,13 +164,27 @@ describe('accepted archives', () => {
   });
 
   it('accepts `./` names as `tar -C folder .` writes them', async () => {
-    const result = await read(gzipSync(buildTar([{ name: './', type: 'dir' }, { name: './apollia.toml', body: MANIFEST }, { name: './lib/', type: 'dir' }, { name: './lib/x.py', body: 'x = 1\n' }])));
+    const result = await read(
+      gzipSync(
+        buildTar([
+          { name: './', type: 'dir' },
+          { name: './apollia.toml', body: MANIFEST },
+          { name: './lib/', type: 'dir' },
+          { name: './lib/x.py', body: 'x = 1\n' },
+        ]),
+      ),
+    );
     expect(result.ok && result.files.map((file) => file.path)).toEqual(['apollia.toml', 'lib/x.py']);
     expect(result.ok && result.dirs).toEqual(['lib']);
   });
 
   it('accepts a setuid file (install writes normal modes) and reports its execute bit', async () => {
-    const result = await read(buildTar([{ name: 'apollia.toml', body: MANIFEST }, { name: 'run.sh', body: 'echo\n', mode: 0o4755 }]));
+    const result = await read(
+      buildTar([
+        { name: 'apollia.toml', body: MANIFEST },
+        { name: 'run.sh', body: 'echo\n', mode: 0o4755 },
+      ]),
+    );
     expect(result.ok && result.files[1]).toEqual({ path: 'run.sh', size: 5, executable: true });
   });
 
@@ -209,7 +246,7 @@ const refusals: RefusalCase[] = [
     title: 'a sparse file described in PAX',
     bytes: () => withManifest(paxHeader({ 'GNU.sparse.major': '1' }), fileEntry('sparse', 'x')),
     code: ARCHIVE_ERROR.unsupportedType,
-    message: 'archive entry `sparse` is a sparse file (a file with holes): only plain files and folders are accepted; repack without sparse entries (GNU tar: drop `--sparse`; bsdtar: `--no-read-sparse`) or fill the file\'s holes first',
+    message: "archive entry `sparse` is a sparse file (a file with holes): only plain files and folders are accepted; repack without sparse entries (GNU tar: drop `--sparse`; bsdtar: `--no-read-sparse`) or fill the file's holes first",
   },
   { title: 'an absolute path', bytes: () => named('/etc/cron.d/x'), code: ARCHIVE_ERROR.absolutePath, message: 'archive entry `/etc/cron.d/x` has an absolute path: entries must be relative to the package' },
   { title: 'a Windows absolute path', bytes: () => named('C:\\x'), code: ARCHIVE_ERROR.absolutePath, message: 'archive entry `C:\\x` has an absolute path: entries must be relative to the package' },
@@ -380,7 +417,7 @@ const refusals: RefusalCase[] = [
     bytes: () => withManifest(fileEntry('a.bin', Buffer.alloc(600)), fileEntry('b.bin', Buffer.alloc(600))),
     limits: { maxTotalBytes: 1000 },
     code: ARCHIVE_ERROR.totalTooLarge,
-    message: 'with entry `b.bin` the archive\'s files would take 1282 bytes: at most 1000 are accepted in total',
+    message: "with entry `b.bin` the archive's files would take 1282 bytes: at most 1000 are accepted in total",
   },
   {
     title: 'too many entries (limits tightened)',
@@ -409,11 +446,19 @@ const refusals: RefusalCase[] = [
     code: ARCHIVE_ERROR.corruptHeader,
     message: 'the tar header at byte 1024 (entry `f`) has an unreadable size field',
   },
-  { title: 'a tar cut inside a file\'s data', bytes: () => withManifest(fileEntry('f', 'x'.repeat(2000))).subarray(0, 2048), code: ARCHIVE_ERROR.truncated, message: 'the archive is truncated: entry `f` has only 512 of its 2000 bytes' },
+  { title: "a tar cut inside a file's data", bytes: () => withManifest(fileEntry('f', 'x'.repeat(2000))).subarray(0, 2048), code: ARCHIVE_ERROR.truncated, message: 'the archive is truncated: entry `f` has only 512 of its 2000 bytes' },
   { title: 'a tar cut inside a header', bytes: () => withManifest(fileEntry('f', 'x')).subarray(0, 1024 + 300), code: ARCHIVE_ERROR.truncated, message: 'the archive is truncated: it ends inside a header, at byte 1324' },
   { title: 'a tar without end blocks', bytes: () => manifestEntry(), code: ARCHIVE_ERROR.truncated, message: 'the archive is truncated: it ends without the end-of-archive blocks' },
   { title: 'a tar with one end block of two', bytes: () => withManifest().subarray(0, 1024 + 512), code: ARCHIVE_ERROR.truncated, message: 'the archive is truncated: it ends after one of the two end-of-archive blocks' },
-  { title: 'a truncated gzip stream', bytes: () => { const gz = packFolder(INVOICES_DIR); return gz.subarray(0, gz.length - 20); }, code: ARCHIVE_ERROR.truncated, message: 'the archive is truncated: its gzip stream ends early' },
+  {
+    title: 'a truncated gzip stream',
+    bytes: () => {
+      const gz = packFolder(INVOICES_DIR);
+      return gz.subarray(0, gz.length - 20);
+    },
+    code: ARCHIVE_ERROR.truncated,
+    message: 'the archive is truncated: its gzip stream ends early',
+  },
   {
     title: 'a gzip stream with a bad CRC',
     bytes: () => {
@@ -437,7 +482,10 @@ const refusals: RefusalCase[] = [
   { title: 'garbage after the end blocks', bytes: () => Buffer.concat([withManifest(), Buffer.from('PK\x03\x04 hidden zip')]), code: ARCHIVE_ERROR.trailingData, message: 'the archive has data after its end-of-archive blocks (at byte 2048): nothing may follow them but zero padding' },
   {
     title: 'zero padding, then data, after the gzip stream',
-    bytes: () => { const gz = packFolder(INVOICES_DIR); return Buffer.concat([gz, Buffer.alloc(16), Buffer.from('x')]); },
+    bytes: () => {
+      const gz = packFolder(INVOICES_DIR);
+      return Buffer.concat([gz, Buffer.alloc(16), Buffer.from('x')]);
+    },
     code: ARCHIVE_ERROR.trailingData,
     message: 'the file has data after the end of its gzip stream (16 bytes after it): nothing may follow it but zero padding',
   },
@@ -448,25 +496,25 @@ const refusals: RefusalCase[] = [
     message: 'the file has 1048577 bytes after the end of its gzip stream: at most 1048576 bytes of zero padding may follow it',
   },
   { title: 'garbage after the gzip stream', bytes: () => Buffer.concat([packFolder(INVOICES_DIR), Buffer.from('garbage')]), code: ARCHIVE_ERROR.corruptGzip, message: 'the gzip stream is corrupt (incorrect header check)' },
-  { title: 'an empty file', bytes: () => Buffer.alloc(0), code: ARCHIVE_ERROR.notArchive, message: 'the file is empty: only tar and gzip\'d tar archives are accepted' },
+  { title: 'an empty file', bytes: () => Buffer.alloc(0), code: ARCHIVE_ERROR.notArchive, message: "the file is empty: only tar and gzip'd tar archives are accepted" },
   {
     title: 'random bytes',
     bytes: () => Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 2654435761) >>> 24)),
     code: ARCHIVE_ERROR.notArchive,
-    message: 'the file is not a tar or gzip\'d tar archive (no gzip signature and no valid tar header at its start)',
+    message: "the file is not a tar or gzip'd tar archive (no gzip signature and no valid tar header at its start)",
   },
-  { title: 'a zstd archive', bytes: () => Buffer.concat([Buffer.from([0x28, 0xb5, 0x2f, 0xfd]), Buffer.alloc(600)]), code: ARCHIVE_ERROR.unsupportedFormat, message: 'zstd-compressed archives are not accepted: only tar and gzip\'d tar' },
-  { title: 'a zip archive', bytes: () => Buffer.concat([Buffer.from('PK\x03\x04', 'latin1'), Buffer.alloc(600)]), code: ARCHIVE_ERROR.unsupportedFormat, message: 'zip archives are not accepted: only tar and gzip\'d tar' },
-  { title: 'an xz archive', bytes: () => Buffer.concat([Buffer.from([0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00]), Buffer.alloc(600)]), code: ARCHIVE_ERROR.unsupportedFormat, message: 'xz-compressed archives are not accepted: only tar and gzip\'d tar' },
-  { title: 'a bzip2 archive', bytes: () => Buffer.concat([Buffer.from('BZh9', 'latin1'), Buffer.alloc(600)]), code: ARCHIVE_ERROR.unsupportedFormat, message: 'bzip2-compressed archives are not accepted: only tar and gzip\'d tar' },
+  { title: 'a zstd archive', bytes: () => Buffer.concat([Buffer.from([0x28, 0xb5, 0x2f, 0xfd]), Buffer.alloc(600)]), code: ARCHIVE_ERROR.unsupportedFormat, message: "zstd-compressed archives are not accepted: only tar and gzip'd tar" },
+  { title: 'a zip archive', bytes: () => Buffer.concat([Buffer.from('PK\x03\x04', 'latin1'), Buffer.alloc(600)]), code: ARCHIVE_ERROR.unsupportedFormat, message: "zip archives are not accepted: only tar and gzip'd tar" },
+  { title: 'an xz archive', bytes: () => Buffer.concat([Buffer.from([0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00]), Buffer.alloc(600)]), code: ARCHIVE_ERROR.unsupportedFormat, message: "xz-compressed archives are not accepted: only tar and gzip'd tar" },
+  { title: 'a bzip2 archive', bytes: () => Buffer.concat([Buffer.from('BZh9', 'latin1'), Buffer.alloc(600)]), code: ARCHIVE_ERROR.unsupportedFormat, message: "bzip2-compressed archives are not accepted: only tar and gzip'd tar" },
   {
     title: 'a brotli stream (no magic: refused as unknown content)',
     bytes: () => brotliCompressSync(packFolder(INVOICES_DIR, { gzip: false })),
     code: ARCHIVE_ERROR.notArchive,
-    message: 'the file is not a tar or gzip\'d tar archive (no gzip signature and no valid tar header at its start)',
+    message: "the file is not a tar or gzip'd tar archive (no gzip signature and no valid tar header at its start)",
   },
-  { title: 'gzip\'d data that is not tar', bytes: () => gzipSync(Buffer.from('{"just": "json"}'.repeat(64))), code: ARCHIVE_ERROR.notArchive, message: 'the gzip\'d data is not a tar archive: only tar and gzip\'d tar are accepted' },
-  { title: 'a gzip\'d empty stream', bytes: () => gzipSync(Buffer.alloc(0)), code: ARCHIVE_ERROR.notArchive, message: 'the archive is empty: not even the end-of-archive blocks are there' },
+  { title: "gzip'd data that is not tar", bytes: () => gzipSync(Buffer.from('{"just": "json"}'.repeat(64))), code: ARCHIVE_ERROR.notArchive, message: "the gzip'd data is not a tar archive: only tar and gzip'd tar are accepted" },
+  { title: "a gzip'd empty stream", bytes: () => gzipSync(Buffer.alloc(0)), code: ARCHIVE_ERROR.notArchive, message: 'the archive is empty: not even the end-of-archive blocks are there' },
 ];
 
 describe('refused archives (each with its own code, naming the entry, writing nothing)', () => {
@@ -475,7 +523,7 @@ describe('refused archives (each with its own code, naming the entry, writing no
     expect(error.message).toBe(message);
   });
 
-  it.each(refusals.filter((c) => c.code !== ARCHIVE_ERROR.notArchive && c.code !== ARCHIVE_ERROR.unsupportedFormat))('$title is refused the same way gzip\'d', async ({ bytes, code, message, limits }) => {
+  it.each(refusals.filter((c) => c.code !== ARCHIVE_ERROR.notArchive && c.code !== ARCHIVE_ERROR.unsupportedFormat))("$title is refused the same way gzip'd", async ({ bytes, code, message, limits }) => {
     const raw = bytes();
     if (raw[0] === 0x1f && raw[1] === 0x8b) return;
     const error = await refused(gzipSync(raw), code, limits);

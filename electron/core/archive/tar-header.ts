@@ -158,7 +158,7 @@ export function parsePaxRecords(data: Buffer, offset: number): Map<string, strin
     try {
       key = UTF8.decode(record.subarray(0, equals));
     } catch {
-      throw corrupt('a record\'s key is not valid UTF-8');
+      throw corrupt("a record's key is not valid UTF-8");
     }
     const valueBytes = record.subarray(equals + 1);
     let value: string;

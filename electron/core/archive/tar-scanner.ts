@@ -177,11 +177,7 @@ export class TarScanner {
     // refused rather than guessed at (it may be a real file, whose data was not kept).
     for (const { name, subject } of this.appleDouble) {
       if (subject !== null && !this.registry.has(subject)) {
-        throw new ArchiveRefusal(
-          ARCHIVE_ERROR.appleDoubleOrphan,
-          `archive entry ${quoteName(name)} looks like macOS metadata (AppleDouble) but there is no ${quoteName(subject)} beside it: rename it if it is a package file`,
-          name,
-        );
+        throw new ArchiveRefusal(ARCHIVE_ERROR.appleDoubleOrphan, `archive entry ${quoteName(name)} looks like macOS metadata (AppleDouble) but there is no ${quoteName(subject)} beside it: rename it if it is a package file`, name);
       }
     }
   }
@@ -221,7 +217,7 @@ export class TarScanner {
       return;
     }
     if (!hasValidChecksum(block)) {
-      if (!this.sawHeader) throw new ArchiveRefusal(ARCHIVE_ERROR.notArchive, 'the gzip\'d data is not a tar archive: only tar and gzip\'d tar are accepted');
+      if (!this.sawHeader) throw new ArchiveRefusal(ARCHIVE_ERROR.notArchive, "the gzip'd data is not a tar archive: only tar and gzip'd tar are accepted");
       const shown = decodeLossy(block.subarray(0, Math.max(0, block.indexOf(0) === -1 ? 100 : Math.min(100, block.indexOf(0)))));
       throw new ArchiveRefusal(ARCHIVE_ERROR.corruptHeader, `the tar header at byte ${at} (entry ${quoteName(shown)}) fails its checksum: the archive is corrupt`, shown);
     }
@@ -272,11 +268,7 @@ export class TarScanner {
       case 'S':
         throw sparseRefusal(name);
       default:
-        throw new ArchiveRefusal(
-          ARCHIVE_ERROR.unsupportedType,
-          `archive entry ${shown} is ${TYPE_NAMES[flag] ?? `of tar type \`${JSON.stringify(flag).slice(1, -1)}\``}: only files and folders are accepted`,
-          name,
-        );
+        throw new ArchiveRefusal(ARCHIVE_ERROR.unsupportedType, `archive entry ${shown} is ${TYPE_NAMES[flag] ?? `of tar type \`${JSON.stringify(flag).slice(1, -1)}\``}: only files and folders are accepted`, name);
     }
     if (pending.sparse) throw sparseRefusal(pending.sparseName ?? name);
     if (pending.size !== undefined) {
@@ -305,11 +297,7 @@ export class TarScanner {
       throw new ArchiveRefusal(ARCHIVE_ERROR.fileTooLarge, `archive entry ${shown} declares ${header.size} bytes: at most ${this.limits.maxFileBytes} are accepted per file`, name);
     }
     if (this.totalBytes + header.size > this.limits.maxTotalBytes) {
-      throw new ArchiveRefusal(
-        ARCHIVE_ERROR.totalTooLarge,
-        `with entry ${shown} the archive's files would take ${this.totalBytes + header.size} bytes: at most ${this.limits.maxTotalBytes} are accepted in total`,
-        name,
-      );
+      throw new ArchiveRefusal(ARCHIVE_ERROR.totalTooLarge, `with entry ${shown} the archive's files would take ${this.totalBytes + header.size} bytes: at most ${this.limits.maxTotalBytes} are accepted in total`, name);
     }
     this.registry.add(path, kind);
     this.totalBytes += header.size;
@@ -330,11 +318,7 @@ export class TarScanner {
       throw new ArchiveRefusal(ARCHIVE_ERROR.fileTooLarge, `archive entry ${shown} declares ${size} bytes: at most ${this.limits.maxFileBytes} are accepted per file`, name);
     }
     if (this.totalBytes + this.skippedBytes + size > this.limits.maxTotalBytes) {
-      throw new ArchiveRefusal(
-        ARCHIVE_ERROR.totalTooLarge,
-        `with entry ${shown} the archive's files would take ${this.totalBytes + this.skippedBytes + size} bytes: at most ${this.limits.maxTotalBytes} are accepted in total`,
-        name,
-      );
+      throw new ArchiveRefusal(ARCHIVE_ERROR.totalTooLarge, `with entry ${shown} the archive's files would take ${this.totalBytes + this.skippedBytes + size} bytes: at most ${this.limits.maxTotalBytes} are accepted in total`, name);
     }
     this.skippedBytes += size;
     this.appleDouble.push({ name, subject });
@@ -393,11 +377,7 @@ export class TarScanner {
 }
 
 function sparseRefusal(name: string): ArchiveRefusal {
-  return new ArchiveRefusal(
-    ARCHIVE_ERROR.unsupportedType,
-    `archive entry ${quoteName(name)} is a sparse file (a file with holes): only plain files and folders are accepted; repack without sparse entries (GNU tar: drop \`--sparse\`; bsdtar: \`--no-read-sparse\`) or fill the file's holes first`,
-    name,
-  );
+  return new ArchiveRefusal(ARCHIVE_ERROR.unsupportedType, `archive entry ${quoteName(name)} is a sparse file (a file with holes): only plain files and folders are accepted; repack without sparse entries (GNU tar: drop \`--sparse\`; bsdtar: \`--no-read-sparse\`) or fill the file's holes first`, name);
 }
 
 function stripTrailingNuls(data: Buffer): Buffer {

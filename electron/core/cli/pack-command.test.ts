@@ -17,7 +17,16 @@ let dir: string;
 async function cli(...argv: string[]) {
   let stdout = '';
   let stderr = '';
-  const io: CliIo = { stdout: (s) => { stdout += s; }, stderr: (s) => { stderr += s; }, cwd: dir, env: {} };
+  const io: CliIo = {
+    stdout: (s) => {
+      stdout += s;
+    },
+    stderr: (s) => {
+      stderr += s;
+    },
+    cwd: dir,
+    env: {},
+  };
   const code = await runCli(argv, io);
   return { code, stdout, stderr };
 }
@@ -106,11 +115,11 @@ describe('pack', () => {
     const again = await cli('pack', 'invoices', '-o', 'x.apo');
     expect(again.code).toBe(0);
     expect(again.stdout).toContain(', unchanged (the file already holds these bytes)\n');
-    writeFileSync(join(dir, 'x.apo'), 'someone else\'s build');
+    writeFileSync(join(dir, 'x.apo'), "someone else's build");
     const refused = await cli('pack', 'invoices', '-o', 'x.apo');
     expect(refused.code).toBe(1);
     expect(refused.stderr).toBe(`apollia-desktop pack: refused: ${join(dir, 'x.apo')} already exists with other bytes; pass --force to replace it. Nothing was written.\n`);
-    expect(readFileSync(join(dir, 'x.apo'), 'utf8')).toBe('someone else\'s build');
+    expect(readFileSync(join(dir, 'x.apo'), 'utf8')).toBe("someone else's build");
     const forced = await cli('pack', 'invoices', '-o', 'x.apo', '--force');
     expect(forced.code).toBe(0);
     expect(forced.stdout).toContain(', replaced\n');
@@ -121,7 +130,14 @@ describe('pack', () => {
   it('run from inside the folder, writes beside it; an output inside the folder is a usage error', async () => {
     const copy = invoicesCopy();
     let stdout = '';
-    const io: CliIo = { stdout: (s) => { stdout += s; }, stderr: () => undefined, cwd: join(copy, 'tools'), env: {} };
+    const io: CliIo = {
+      stdout: (s) => {
+        stdout += s;
+      },
+      stderr: () => undefined,
+      cwd: join(copy, 'tools'),
+      env: {},
+    };
     expect(await runCli(['pack', '..'], io)).toBe(0);
     expect(stdout).toContain(`\n${join(dir, 'invoices-1.2.0.apo')}\n`);
     const inside = await cli('pack', 'invoices', '-o', 'invoices/x.apo');

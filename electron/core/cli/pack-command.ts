@@ -97,9 +97,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     const rel = relative(dir, path);
     return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
   };
-  const target = output === undefined
-    ? resolve(inside(io.cwd) ? dirname(dir) : io.cwd, defaultName)
-    : isAbsolute(output) ? output : resolve(io.cwd, output);
+  const target = output === undefined ? resolve(inside(io.cwd) ? dirname(dir) : io.cwd, defaultName) : isAbsolute(output) ? output : resolve(io.cwd, output);
   if (inside(target)) return usageError(io, `the output ${target} would be inside the folder being packed: write it elsewhere (-o ../${basename(target)})`, PACK_USAGE);
   const sha256 = createHash('sha256').update(bytes).digest('hex');
 
