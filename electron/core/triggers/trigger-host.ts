@@ -244,6 +244,11 @@ export class TriggerHost {
     await this.reloading;
     await this.fires;
     await this.activityQueue;
+    if (this.statusTimer) {
+      clearTimeout(this.statusTimer);
+      this.statusTimer = null;
+      this.statusWrite = this.statusWrite.then(() => this.writeStatus()).catch(() => undefined);
+    }
     await this.statusWrite;
   }
 
@@ -419,16 +424,16 @@ export class TriggerHost {
 
   /** Fires `live` once: a run request, or a skip when its runs waiting are at the limit. Serialised, so counts hold. */
   private fire(live: Live, cause: RunCause, extra: Omit<RunInput, 'text'>, payload?: RunPayload): Promise<'queued' | 'skipped' | 'failed'> {
-    const run = this.fires.then(() => this.fireNow(live, cause, extra, payload));
+    const at = this.clock.now().toISOString();
+    const run = this.fires.then(() => this.fireNow(live, at, cause, extra, payload));
     this.fires = run.catch(() => undefined);
     return run;
   }
 
-  private async fireNow(live: Live, cause: RunCause, extra: Omit<RunInput, 'text'>, payload?: RunPayload): Promise<'queued' | 'skipped' | 'failed'> {
+  private async fireNow(live: Live, at: string, cause: RunCause, extra: Omit<RunInput, 'text'>, payload?: RunPayload): Promise<'queued' | 'skipped' | 'failed'> {
     const { trigger } = live;
-    const at = this.clock.now().toISOString();
     const who = this.who(trigger);
-    this.record({ kind: 'trigger_fired', ...who, outcome: 'ok', detail: `${cause}${extra.changed_paths ? `: ${extra.changed_paths.length + (extra.changed_paths_more ?? 0)} path(s) changed` : ''}` });
+    this.record({ at, kind: 'trigger_fired', ...who, outcome: 'ok', detail: `${cause}${extra.changed_paths ? `: ${extra.changed_paths.length + (extra.changed_paths_more ?? 0)} path(s) changed` : ''}` });
     await this.refreshPending();
     const waiting = this.pending.byTrigger.get(trigger.id) ?? 0;
     const limit = trigger.maxConcurrent ?? DEFAULT_MAX_WAITING;
@@ -505,7 +510,7 @@ export class TriggerHost {
       return;
     }
     this.activityBacklog++;
-    const at = this.clock.now().toISOString();
+    const at = event.at ?? this.clock.now().toISOString();
     this.activityQueue = this.activityQueue
       .then(async () => {
         await this.activity.record({ ...event, at });
