@@ -391,7 +391,8 @@ export class TriggerHost {
         live.nextAt = null;
         live.status.next = null;
         live.status.state = 'done';
-        this.fire(live, cause, {}).then(() => this.finishAt(live.trigger));
+        const done = this.fire(live, cause, {}).then(() => this.finishAt(live.trigger));
+        this.fires = done.catch(() => undefined);
       } else {
         live.nextAt = nextFireAfter(live.trigger, now);
         live.status.next = live.nextAt?.toISOString() ?? null;
