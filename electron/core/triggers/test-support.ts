@@ -134,11 +134,11 @@ export class FakeClock implements HostClock {
 }
 
 /** Polls `check` until it returns a value (not undefined/false), up to `ms`; for real-filesystem waits. */
-export async function eventually<T>(check: () => T | Promise<T>, ms = 10_000): Promise<T> {
+export async function eventually<T>(check: () => T | undefined | false | Promise<T | undefined | false>, ms = 10_000): Promise<T> {
   const deadline = Date.now() + ms;
   for (;;) {
     const value = await check();
-    if (value !== undefined && value !== false) return value;
+    if (value !== undefined && value !== false) return value as T;
     if (Date.now() > deadline) throw new Error('the condition did not come true in time');
     await new Promise((resolve) => setTimeout(resolve, 25));
   }

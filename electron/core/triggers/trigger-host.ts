@@ -408,7 +408,7 @@ export class TriggerHost {
     const done = await this.store
       .update((state) => {
         const current = Object.hasOwn(state.triggers, trigger.id) ? state.triggers[trigger.id] : undefined;
-        if (!current || !current.armed || current.type !== 'at' || current.at !== trigger.at) return { result: false, write: false };
+        if (!current?.armed || current.type !== 'at' || current.at !== trigger.at) return { result: false, write: false };
         current.armed = false;
         current.armedAt = null;
         return { result: true };
