@@ -482,20 +482,20 @@ export class TriggerHost {
     return { status: 202, reason: outcome === 'queued' ? 'queued' : 'skipped: this trigger already has its most runs waiting' };
   }
 
-  private delivered(live: Live | null, triggerId: string, answer: DeliveryAnswer, kind: 'delivery_accepted' | 'delivery_refused', outcome: 'ok' | 'refused' | 'skipped' = 'refused', detail?: string): DeliveryAnswer {
+  private delivered(live: Live | null, triggerId: string | null, answer: DeliveryAnswer, kind: 'delivery_accepted' | 'delivery_refused', outcome: 'ok' | 'refused' | 'skipped' = 'refused', detail?: string): DeliveryAnswer {
     if (live) {
       live.status.deliveries = [{ at: this.clock.now().toISOString(), status: answer.status, reason: answer.reason }, ...live.status.deliveries].slice(0, STATUS_DELIVERIES);
       this.statusChanged();
     }
-    this.record({ kind, ...(live ? this.who(live.trigger) : { trigger: triggerId }), outcome, detail: detail ?? `${answer.status} ${answer.reason}` });
-    this.line(`${kind === 'delivery_accepted' ? 'delivery' : 'refused'} ${triggerId} ${answer.status} ${detail ?? answer.reason}`);
+    this.record({ kind, ...(live ? this.who(live.trigger) : triggerId === null ? {} : { trigger: triggerId }), outcome, detail: detail ?? `${answer.status} ${answer.reason}` });
+    this.line(`${kind === 'delivery_accepted' ? 'delivery' : 'refused'} ${triggerId ?? '-'} ${answer.status} ${detail ?? answer.reason}`);
     return answer;
   }
 
   private refused(triggerId: string | null, answer: DeliveryAnswer): void {
     const live = triggerId === null ? null : (this.live.get(triggerId) ?? null);
     const known = live?.target ? live : null;
-    this.delivered(known, triggerId ?? '(no trigger)', answer, 'delivery_refused');
+    this.delivered(known, triggerId, answer, 'delivery_refused');
   }
 
   // ---- bookkeeping -------------------------------------------------------------------------

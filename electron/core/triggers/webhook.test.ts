@@ -114,6 +114,11 @@ describe('webhook listener (real HTTP, Standard Webhooks signatures)', () => {
     const unknown = await post(`${host.origin}/hooks/crm/nope`, body, signed(secret, 'msg_u', body));
     expect(unknown).toEqual({ status: 404, text: 'no armed webhook trigger at this address\n' });
 
+    const get = await fetch(url);
+    expect([get.status, await get.text()]).toEqual([405, 'only POST is accepted\n']);
+    const elsewhere = await post(`${host.origin}/admin`, body, signed(secret, 'msg_e', body));
+    expect(elsewhere.status).toBe(404);
+
     await changeTrigger(dataDir, HOOK, (t) => {
       t.armed = false;
     });
@@ -132,6 +137,8 @@ describe('webhook listener (real HTTP, Standard Webhooks signatures)', () => {
       ['refused', HOOK, '401 timestamp in the future (more than 5 minutes)'],
       ['refused', HOOK, '409 replay: this webhook-id was already delivered'],
       ['refused', 'crm/nope', '404 no armed webhook trigger at this address'],
+      ['refused', HOOK, '405 only POST is accepted'],
+      ['refused', undefined, '404 no armed webhook trigger at this address'],
       ['refused', HOOK, '404 no armed webhook trigger at this address'],
     ]);
   });
