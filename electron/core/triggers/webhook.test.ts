@@ -6,7 +6,8 @@ import { Webhook } from 'standardwebhooks';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createFileKeySecretBox } from '../secret-box';
 import { tempDir, treeHash } from '../store/test-support';
-import { activity, changeTrigger, putTriggers, runRequests, triggerRecord } from './test-support';
+import { Store } from '../store/store';
+import { activity, changeTrigger, eventually, putTriggers, runRequests, triggerRecord } from './test-support';
 import { TriggerHost } from './trigger-host';
 
 const hosts: TriggerHost[] = [];
@@ -246,5 +247,30 @@ describe('webhook listener (real HTTP, Standard Webhooks signatures)', () => {
     expect([...counts.values()].reduce((a, b) => a + b, 0)).toBe(60);
     const body = JSON.stringify({ type: 'x' });
     expect((await post(url, body, signed(secret, 'after-flood', body))).status).toBe(202);
+  });
+});
+
+describe('the host follows the store', () => {
+  it('picks up an arm, a secret rotation and an uninstall made by another writer, without being told', async () => {
+    const dataDir = tempDir('apollia-hooks-');
+    await putTriggers(dataDir, []);
+    const host = new TriggerHost({ dataDir, secretBox: createFileKeySecretBox(dataDir), port: 0 });
+    await host.start();
+    hosts.push(host);
+    const first = (await putTriggers(dataDir, [triggerRecord({ id: HOOK, type: 'webhook' })])).get(HOOK) as string;
+    await eventually(() => host.status().triggers[HOOK]?.state === 'listening');
+    const body = JSON.stringify({ type: 'x' });
+    expect((await post(host.urlOf(HOOK), body, signed(first, 'w1', body))).status).toBe(202);
+
+    const second = (await putTriggers(dataDir, [triggerRecord({ id: HOOK, type: 'webhook' })])).get(HOOK) as string;
+    await eventually(async () => (await post(host.urlOf(HOOK), body, signed(first, `w-old-${Date.now()}`, body))).status === 401);
+    expect((await post(host.urlOf(HOOK), body, signed(second, 'w2', body))).status).toBe(202);
+
+    await new Store(dataDir).update((state) => {
+      delete state.triggers[HOOK];
+      return { result: undefined };
+    });
+    await eventually(() => host.status().triggers[HOOK] === undefined);
+    expect((await post(host.urlOf(HOOK), body, signed(second, 'w3', body))).status).toBe(404);
   });
 });
