@@ -41,7 +41,7 @@ export type ActivityKind =
   | 'delivery_refused'
   | 'run_queued'
   | 'run_skipped'
-  | 'watch_problem'
+  | 'trigger_problem'
   | 'integrity_changed'
   | 'host_started'
   | 'host_stopped';
@@ -49,7 +49,7 @@ export type ActivityKind =
 /** Every kind, for validation of lines read back. */
 export const ACTIVITY_KINDS: readonly ActivityKind[] = [
   'install', 'update', 'uninstall', 'apply', 'grant', 'revoke', 'arm', 'disarm', 'secret_rotated', 'trigger_fired',
-  'delivery_accepted', 'delivery_refused', 'run_queued', 'run_skipped', 'watch_problem', 'integrity_changed', 'host_started', 'host_stopped',
+  'delivery_accepted', 'delivery_refused', 'run_queued', 'run_skipped', 'trigger_problem', 'integrity_changed', 'host_started', 'host_stopped',
 ];
 
 /** How it ended: done, refused by a check, skipped by a limit, or failed. */

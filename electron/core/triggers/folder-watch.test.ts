@@ -86,7 +86,7 @@ describe('watched folders (real files)', () => {
     await eventually(() => (runRequests(dataDir).length > 0 ? true : undefined));
     await host.settled();
     expect(runRequests(dataDir).flatMap((r) => r.input.changed_paths)).toEqual([join(folder, 'back.pdf')]);
-    const problems = (await activity(dataDir)).filter((e) => e.kind === 'watch_problem');
+    const problems = (await activity(dataDir)).filter((e) => e.kind === 'trigger_problem');
     expect(problems.map((e) => [e.trigger, e.outcome, e.detail])).toEqual([['invoices/new-file', 'failed', `${folder} no longer exists`]]);
     expect(lines).toContain(`problem invoices/new-file ${folder} no longer exists`);
   });
@@ -102,6 +102,6 @@ describe('watched folders (real files)', () => {
     writeFileSync(join(elsewhere, 'outside.txt'), 'x');
     await host.settled();
     expect(runRequests(dataDir).flatMap((r) => r.input.changed_paths)).not.toContain(join(folder, 'outside.txt'));
-    expect((await activity(dataDir)).some((e) => e.kind === 'watch_problem' && e.detail.includes('replaced by a link'))).toBe(true);
+    expect((await activity(dataDir)).some((e) => e.kind === 'trigger_problem' && e.detail.includes('replaced by a link'))).toBe(true);
   });
 });

@@ -349,7 +349,7 @@ export class TriggerHost {
     live.status.state = 'problem';
     live.status.problem = reason;
     this.line(`problem ${live.trigger.id} ${reason}`);
-    this.record({ kind: 'watch_problem', ...this.who(live.trigger), outcome: 'failed', detail: reason });
+    this.record({ kind: 'trigger_problem', ...this.who(live.trigger), outcome: 'failed', detail: reason });
     this.statusChanged();
   }
 
@@ -519,7 +519,7 @@ export class TriggerHost {
         if (this.activityBacklog === 0 && this.activityDropped > 0) {
           const dropped = this.activityDropped;
           this.activityDropped = 0;
-          await this.activity.record({ kind: 'delivery_refused', outcome: 'skipped', detail: `${dropped} event(s) not recorded one by one: too many at once` });
+          await this.activity.record({ kind: 'trigger_problem', outcome: 'skipped', detail: `${dropped} event(s) not recorded one by one: too many at once` });
         }
       })
       .catch((error) => {

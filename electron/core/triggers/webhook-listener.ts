@@ -119,7 +119,8 @@ export function verifyDelivery(secret: string, headers: IncomingMessage['headers
   } catch {
     parsed = text;
   }
-  const type = typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) && typeof (parsed as { type?: unknown }).type === 'string' ? ((parsed as { type: string }).type) : null;
+  const isObject = typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed);
+  const type = isObject && Object.hasOwn(parsed as object, 'type') && typeof (parsed as { type?: unknown }).type === 'string' ? (parsed as { type: string }).type : null;
   return { webhookId: signed['webhook-id'], type, body: parsed };
 }
 
