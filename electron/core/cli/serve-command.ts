@@ -6,8 +6,7 @@
  * sealed by the app's keychain cannot be opened here, and that trigger is reported, not served.
  */
 import { createFileKeySecretBox } from '../secret-box';
-import { HostError } from '../triggers/host-lock';
-import { DEFAULT_WEBHOOK_PORT, TriggerHost } from '../triggers/trigger-host';
+import { DEFAULT_WEBHOOK_PORT, HostError, TriggerHost } from '../triggers';
 import { type CliIo, EXIT } from './cli-io';
 import { defaultDataDir } from './install-command';
 import { PROGRAM, usageError } from './usage';
