@@ -26,31 +26,10 @@ export const ACTIVITY_MAX_BYTES = 1024 * 1024;
 export const DETAIL_MAX = 300;
 
 /** What happened. */
-export type ActivityKind =
-  | 'install'
-  | 'update'
-  | 'uninstall'
-  | 'apply'
-  | 'grant'
-  | 'revoke'
-  | 'arm'
-  | 'disarm'
-  | 'secret_rotated'
-  | 'trigger_fired'
-  | 'delivery_accepted'
-  | 'delivery_refused'
-  | 'run_queued'
-  | 'run_skipped'
-  | 'trigger_problem'
-  | 'integrity_changed'
-  | 'host_started'
-  | 'host_stopped';
+export type ActivityKind = 'install' | 'update' | 'uninstall' | 'apply' | 'grant' | 'revoke' | 'arm' | 'disarm' | 'secret_rotated' | 'trigger_fired' | 'delivery_accepted' | 'delivery_refused' | 'run_queued' | 'run_skipped' | 'trigger_problem' | 'integrity_changed' | 'host_started' | 'host_stopped';
 
 /** Every kind, for validation of lines read back. */
-export const ACTIVITY_KINDS: readonly ActivityKind[] = [
-  'install', 'update', 'uninstall', 'apply', 'grant', 'revoke', 'arm', 'disarm', 'secret_rotated', 'trigger_fired',
-  'delivery_accepted', 'delivery_refused', 'run_queued', 'run_skipped', 'trigger_problem', 'integrity_changed', 'host_started', 'host_stopped',
-];
+export const ACTIVITY_KINDS: readonly ActivityKind[] = ['install', 'update', 'uninstall', 'apply', 'grant', 'revoke', 'arm', 'disarm', 'secret_rotated', 'trigger_fired', 'delivery_accepted', 'delivery_refused', 'run_queued', 'run_skipped', 'trigger_problem', 'integrity_changed', 'host_started', 'host_stopped'];
 
 /** How it ended: done, refused by a check, skipped by a limit, or failed. */
 export type ActivityOutcome = 'ok' | 'refused' | 'skipped' | 'failed';
@@ -82,7 +61,10 @@ const SECRET = /whsec_[A-Za-z0-9+/=_-]*/g;
 /** Makes a detail safe to keep: one line, no secret, bounded. */
 export function cleanDetail(detail: string): string {
   // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what is removed
-  const line = detail.replace(SECRET, 'whsec_[hidden]').replace(/[\u0000-\u001f\u007f]+/g, ' ').trim();
+  const line = detail
+    .replace(SECRET, 'whsec_[hidden]')
+    .replace(/[\u0000-\u001f\u007f]+/g, ' ')
+    .trim();
   return line.length > DETAIL_MAX ? `${line.slice(0, DETAIL_MAX - 1)}…` : line;
 }
 

@@ -52,10 +52,7 @@ function spawnCli(args: string[], until: string): Promise<{ child: ChildProcess;
 describe('serve and activity', () => {
   it('serve on a free port answers a signed delivery from another process and records it; SIGTERM stops it cleanly', async () => {
     const dataDir = join(tempDir('apollia-serve-'), 'data');
-    const secrets = await putTriggers(dataDir, [
-      triggerRecord({ id: 'crm/new-lead', type: 'webhook', agentId: 'crm/scorer', target: 'crm/scorer' }),
-      triggerRecord({ id: 'reports/daily', type: 'cron', schedule: '0 6 * * *', armedAt: new Date().toISOString() }),
-    ]);
+    const secrets = await putTriggers(dataDir, [triggerRecord({ id: 'crm/new-lead', type: 'webhook', agentId: 'crm/scorer', target: 'crm/scorer' }), triggerRecord({ id: 'reports/daily', type: 'cron', schedule: '0 6 * * *', armedAt: new Date().toISOString() })]);
     const port = await freePort();
     const serve = await spawnCli(['--data-dir', dataDir, 'serve', '--port', String(port)], 'stop with Ctrl-C');
     const url = `http://127.0.0.1:${port}/hooks/crm/new-lead`;

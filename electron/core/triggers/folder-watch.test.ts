@@ -18,7 +18,11 @@ async function watching(recursive: boolean) {
   await putTriggers(dataDir, [triggerRecord({ id: 'invoices/new-file', type: 'file_watch', folder, recursive, agentId: 'invoices/clerk', target: 'invoices/clerk' })]);
   const lines: string[] = [];
   const host = new TriggerHost({
-    dataDir, secretBox: createFileKeySecretBox(dataDir), port: 0, watchStore: false, onLine: (l) => lines.push(l),
+    dataDir,
+    secretBox: createFileKeySecretBox(dataDir),
+    port: 0,
+    watchStore: false,
+    onLine: (l) => lines.push(l),
     folderTiming: { debounceMs: 150, maxWaitMs: 2_000, checkMs: 100 },
   });
   await host.start();

@@ -6,7 +6,14 @@ export { HostError, hostLockHolder } from './host-lock';
 export { PENDING_DIR, pendingRuns, type RunCause, type RunInput, type RunPayload, type RunRequest } from './run-requests';
 export { type HostClock, nextFireAfter, systemClock } from './schedule';
 export {
-  DEFAULT_WEBHOOK_PORT, type DeliveryStatus, type FireStatus, type HostStatus, readHostStatusFile, STATUS_FILE, TriggerHost,
-  type TriggerHostOptions, type TriggerLiveStatus,
+  DEFAULT_WEBHOOK_PORT,
+  type DeliveryStatus,
+  type FireStatus,
+  type HostStatus,
+  readHostStatusFile,
+  STATUS_FILE,
+  TriggerHost,
+  type TriggerHostOptions,
+  type TriggerLiveStatus,
 } from './trigger-host';
 export { webhookPath } from './webhook-listener';

@@ -17,9 +17,24 @@ import type { HostClock } from './schedule';
 export function triggerRecord(fields: Partial<TriggerRecord> & Pick<TriggerRecord, 'id' | 'type'>): TriggerRecord {
   const [owner = 'pkg', name = fields.id] = fields.id.split('/');
   return {
-    name, packageName: owner, agentId: null, target: 'workflow', input: 'Do the thing', schedule: null, every: null, timezone: null,
-    at: null, recursive: null, events: null, maxConcurrent: null, dayRule: 'and', armed: true, armedAt: '2026-12-01T00:00:00.000Z',
-    folder: null, secretRef: null, ...fields,
+    name,
+    packageName: owner,
+    agentId: null,
+    target: 'workflow',
+    input: 'Do the thing',
+    schedule: null,
+    every: null,
+    timezone: null,
+    at: null,
+    recursive: null,
+    events: null,
+    maxConcurrent: null,
+    dayRule: 'and',
+    armed: true,
+    armedAt: '2026-12-01T00:00:00.000Z',
+    folder: null,
+    secretRef: null,
+    ...fields,
   };
 }
 
@@ -66,9 +81,7 @@ export function runRequests(dataDir: string): RunRequest[] {
   } catch {
     return [];
   }
-  return names
-    .map((n) => JSON.parse(readFileSync(join(dataDir, PENDING_DIR, n), 'utf8')) as RunRequest)
-    .sort((a, b) => a.fired_at.localeCompare(b.fired_at));
+  return names.map((n) => JSON.parse(readFileSync(join(dataDir, PENDING_DIR, n), 'utf8')) as RunRequest).sort((a, b) => a.fired_at.localeCompare(b.fired_at));
 }
 
 /** The activity of `dataDir`, oldest first, as `kind outcome trigger: detail` strings when `short`. */

@@ -288,8 +288,16 @@ export class TriggerHost {
   private async makeLive(trigger: TriggerRecord, sealed: string | null): Promise<void> {
     const carried = this.carried.get(trigger.id);
     const status: TriggerLiveStatus = {
-      id: trigger.id, type: trigger.type, state: 'scheduled', url: null, folder: null, next: null, problem: null,
-      lastFire: carried?.lastFire ?? null, deliveries: carried?.deliveries ?? [], waiting: 0,
+      id: trigger.id,
+      type: trigger.type,
+      state: 'scheduled',
+      url: null,
+      folder: null,
+      next: null,
+      problem: null,
+      lastFire: carried?.lastFire ?? null,
+      deliveries: carried?.deliveries ?? [],
+      waiting: 0,
     };
     const live: Live = { trigger, key: configKey(trigger, sealed), status, nextAt: null, watch: null, target: null };
     this.live.set(trigger.id, live);
