@@ -101,7 +101,7 @@ export interface PackageSignatureCheck {
  * hashed (or, for legacy `Ed`, kept up to the cap) as they pass, and `finish` verifies.
  */
 export function startPackageSignatureCheck(read: DetachedSignatureRead, trustedKeys: readonly TrustedKey[]): { ok: true; check: PackageSignatureCheck } | { ok: false; error: Problem } {
-  if (read.state === 'refused') return read;
+  if (read.state === 'refused') return { ok: false, error: read.error };
   if (read.state === 'absent') return { ok: true, check: fixed({ ok: true, value: { state: 'unsigned' } }) };
   const parsed = parseSignature(read.bytes);
   if (!parsed.ok) return { ok: false, error: { ...parsed.error, message: `${read.path}: ${parsed.error.message}` } };
