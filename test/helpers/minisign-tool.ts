@@ -32,7 +32,10 @@ export interface MinisignKeyPair {
   secretKeyPath: string;
   /** The `.pub` file's text. */
   publicKeyText: string;
-  /** The key id minisign wrote in the `.pub` comment (`minisign public key <ID>`). */
+  /**
+   * The key id minisign wrote in the `.pub` comment (`minisign public key <ID>`), brought to 16
+   * digits: minisign 0.11 and older print it without leading zeros, 0.12+ with them.
+   */
   printedKeyId: string;
 }
 
@@ -44,7 +47,7 @@ export function minisignKeyPair(dir: string, name: string): MinisignKeyPair {
   const publicKeyText = readFileSync(publicKeyPath, 'utf8');
   const printed = /minisign public key ([0-9A-F]+)/.exec(publicKeyText);
   if (!printed) throw new Error(`unexpected minisign public key file: ${publicKeyText}`);
-  return { publicKeyPath, secretKeyPath, publicKeyText, printedKeyId: printed[1]! };
+  return { publicKeyPath, secretKeyPath, publicKeyText, printedKeyId: printed[1]!.padStart(16, '0') };
 }
 
 /** Signs `file` with `minisign -S` (`legacy`: `-l`, an `Ed` signature); answers the signature file's text. */

@@ -4,7 +4,10 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { describeWithMinisign, minisignKeyPair, minisignSign, minisignVerifies, type MinisignKeyPair } from '../../../test/helpers/minisign-tool';
 import {
+  canonicalKeyId,
   createSignedMessageCollector,
+  formatKeyId,
+  isKeyId,
   KEY_ERROR,
   MAX_SIGNATURE_FILE_BYTES,
   parsePublicKey,
@@ -187,6 +190,16 @@ describe('parsePublicKey refuses what is not a minisign public key', () => {
   it('accepts a pasted line with surrounding spaces and a .pub file with CRLF', () => {
     expect(parsePublicKey(`  ${line}\n`)).toMatchObject({ ok: true, value: { publicKey: line } });
     expect(parsePublicKey(`untrusted comment: k\r\n${line}\r\n`)).toMatchObject({ ok: true, value: { keyId: 'E7620F1842B4E81F', untrustedComment: 'k' } });
+  });
+});
+
+describe('key ids', () => {
+  it('reads the key number little-endian and keeps leading zeros (minisign 0.11 drops them in the .pub comment)', () => {
+    expect(formatKeyId(Uint8Array.from([0x22, 0x1e, 0xa1, 0xe1, 0x67, 0x4a, 0x3c, 0x02]))).toBe('023C4A67E1A11E22');
+    expect(canonicalKeyId('23c4a67e1a11e22')).toBe('023C4A67E1A11E22');
+    expect(isKeyId('23C4A67E1A11E22')).toBe(true);
+    expect(isKeyId('0123456789ABCDEF0')).toBe(false);
+    expect(isKeyId('XYZ')).toBe(false);
   });
 });
 

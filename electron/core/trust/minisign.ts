@@ -112,14 +112,23 @@ function refuse(code: string, message: string): { ok: false; error: Problem } {
   return { ok: false, error: { code, message } };
 }
 
-/** The key id minisign prints for the 8 key-number bytes: a little-endian uint64, uppercase hex. */
+/**
+ * The key id of the 8 key-number bytes, as minisign prints it: the bytes read as a little-endian
+ * uint64, in uppercase hex, always 16 digits (minisign 0.12+ and rsign print `%016X`; minisign 0.11
+ * and older drop leading zeros, which {@link canonicalKeyId} puts back).
+ */
 export function formatKeyId(keyNumber: Uint8Array): string {
   return Buffer.from(keyNumber).reverse().toString('hex').toUpperCase();
 }
 
-/** Whether `keyId` is written as minisign prints one (16 hex digits; case-insensitive). */
+/** Whether `keyId` is a key id as some minisign prints it: 1 to 16 hex digits, any case. */
 export function isKeyId(keyId: string): boolean {
-  return /^[0-9A-Fa-f]{16}$/.test(keyId);
+  return /^[0-9A-Fa-f]{1,16}$/.test(keyId);
+}
+
+/** The 16-digit uppercase spelling of a key id (`23C4A67E1A11E22` → `023C4A67E1A11E22`); call after {@link isKeyId}. */
+export function canonicalKeyId(keyId: string): string {
+  return keyId.toUpperCase().padStart(16, '0');
 }
 
 /** Strict standard base64 with padding, and canonical (so one key has exactly one spelling). */

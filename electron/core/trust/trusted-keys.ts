@@ -5,7 +5,7 @@
  * returns a new list; nothing here touches the disk.
  */
 import type { Problem } from '../../../shared/inspection';
-import { isKeyId, parsePublicKey } from './minisign';
+import { canonicalKeyId, isKeyId, parsePublicKey } from './minisign';
 
 /** One trusted key as the store keeps it (JSON-safe, four own fields). */
 export interface TrustedKey {
@@ -65,13 +65,14 @@ export function keyNameProblem(name: string): string | null {
 
 /** The key id in minisign's spelling (uppercase), or a refusal when it is not 16 hex digits. */
 function normaliseKeyId(keyId: string): { ok: true; keyId: string } | { ok: false; error: Problem } {
-  if (!isKeyId(keyId)) return refuse(TRUSTED_KEYS_ERROR.badKeyId, `\`${keyId.slice(0, 40)}\` is not a key id: a minisign key id is 16 hex digits (\`C16EDB3CEA28C218\`)`);
-  return { ok: true, keyId: keyId.toUpperCase() };
+  if (!isKeyId(keyId)) return refuse(TRUSTED_KEYS_ERROR.badKeyId, `\`${keyId.slice(0, 40)}\` is not a key id: a minisign key id is up to 16 hex digits (\`C16EDB3CEA28C218\`)`);
+  return { ok: true, keyId: canonicalKeyId(keyId) };
 }
 
-/** The trusted key with `keyId` (any case), or null. */
+/** The trusted key with `keyId` (any case, leading zeros optional), or null. */
 export function findTrustedKey(keys: readonly TrustedKey[], keyId: string): TrustedKey | null {
-  const wanted = keyId.toUpperCase();
+  if (!isKeyId(keyId)) return null;
+  const wanted = canonicalKeyId(keyId);
   return keys.find((key) => key.keyId === wanted) ?? null;
 }
 
@@ -95,7 +96,7 @@ export function addTrustedKey(keys: readonly TrustedKey[], publicKeyText: string
   return { ok: true, keys: [...keys, key], key };
 }
 
-/** Removes the key with `keyId` (any case); refuses a key id that is not trusted or not a key id. */
+/** Removes the key with `keyId` (any case, leading zeros optional); refuses a key id that is not trusted or not a key id. */
 export function removeTrustedKey(keys: readonly TrustedKey[], keyId: string): TrustedKeysChange {
   const id = normaliseKeyId(keyId);
   if (!id.ok) return id;
