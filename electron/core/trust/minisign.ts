@@ -62,7 +62,7 @@ export const MAX_TRUSTED_COMMENT_BYTES = 8192;
 /**
  * Largest file a legacy `Ed` signature is checked over. Legacy Ed25519 needs the whole message in
  * one piece, so these bytes are held in memory while the file streams past; minisign has signed
- * prehashed (`ED`) by default since 0.8 and an author can re-sign with any current version. 16 MiB
+ * prehashed (`ED`) by default in current versions (0.11 does) and an author can re-sign with one. 16 MiB
  * covers the legacy-signed packages of the past without letting a package double the reader's
  * peak memory (DESIGN.md limits: 256 MiB per archive).
  */

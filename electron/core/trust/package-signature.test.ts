@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { describeWithMinisign, minisignKeyPair, minisignSign, type MinisignKeyPair } from '../../../test/helpers/minisign-tool';
-import { KEY_ERROR, MAX_SIGNATURE_FILE_BYTES, SIGNATURE_ERROR } from './minisign';
+import { KEY_ERROR, MAX_LEGACY_SIGNED_BYTES, MAX_SIGNATURE_FILE_BYTES, SIGNATURE_ERROR } from './minisign';
 import { checkKeyPin, checkPackageSignature, keyPinOf, KEY_PIN_ERROR, readDetachedSignature, signaturePathFor, startPackageSignatureCheck } from './package-signature';
 import { addTrustedKey, type TrustedKey } from './trusted-keys';
 
@@ -163,6 +163,21 @@ describeWithMinisign('package signature states with minisign-made signatures', (
     writeFileSync(target, readFileSync(apo));
     writeFileSync(`${target}.minisig`, readFileSync(`${other}.minisig`));
     expect(await checkPackageSignature(target, trust(publisher, 'Example'))).toMatchObject({ ok: false, error: { code: SIGNATURE_ERROR.invalid } });
+  });
+
+  it('a legacy Ed signature over more than 16 MiB is legacy_too_large; the same file signed ED verifies', async () => {
+    const big = join(dir, 'big.apo');
+    writeFileSync(big, Buffer.alloc(MAX_LEGACY_SIGNED_BYTES + 1, 0x5a));
+    minisignSign(publisher, big, { trustedComment: 'big', legacy: true });
+    expect(await checkPackageSignature(big, trust(publisher, 'Example'))).toEqual({
+      ok: false,
+      error: {
+        code: SIGNATURE_ERROR.legacyTooLarge,
+        message: `the signature is a legacy \`Ed\` signature over ${MAX_LEGACY_SIGNED_BYTES + 1} bytes: legacy signatures are checked on files up to ${MAX_LEGACY_SIGNED_BYTES} bytes; the author can re-sign with a current minisign (prehashed \`ED\`)`,
+      },
+    });
+    minisignSign(publisher, big, { trustedComment: 'big' });
+    expect(await checkPackageSignature(big, trust(publisher, 'Example'))).toMatchObject({ ok: true, value: { state: 'verified', algorithm: 'ED' } });
   });
 
   it('a trusted key damaged in the store is refused as key.malformed, not trusted', () => {
