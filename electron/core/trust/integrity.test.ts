@@ -147,3 +147,13 @@ describe('checkIntegrity', () => {
     }
   });
 });
+
+describe('a package folder that is a link', () => {
+  it('is not followed: computing refuses it, checking finds every file missing', async () => {
+    const files = await recorded();
+    const link = join(root, '..', 'linked');
+    symlinkSync(root, link);
+    expect(await computeFileDigests(link)).toEqual({ ok: false, error: { code: INTEGRITY_ERROR.unreadable, message: `the folder ${link} cannot be checked: not a folder (a link)` } });
+    expect(await checkIntegrity(link, files)).toMatchObject({ state: 'changed', missing: ['apollia.toml', 'tools/deep/data.json', 'tools/ledger.py'] });
+  });
+});

@@ -10,6 +10,7 @@ import type { Dirent } from 'node:fs';
 import { lstat, open, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Problem } from '../../../shared/inspection';
+import type { IntegrityReport } from '../../../shared/trust';
 import { DEFAULT_ARCHIVE_LIMITS } from '../archive/index';
 
 /** Refusals of computing a folder's digests (README.md "Error codes"). */
@@ -31,21 +32,8 @@ export const INTEGRITY_ERROR = {
  */
 export type FileDigests = Record<string, string>;
 
-/** The result of re-checking a folder against its recorded digests. Lists are sorted. */
-export interface IntegrityReport {
-  /** `unreadable`: the folder exists but cannot be listed (permissions); `error` says why. */
-  state: 'ok' | 'changed' | 'unreadable';
-  /** Recorded files whose bytes differ, or that are now a link, folder or special file; and any link or special file found. */
-  changed: string[];
-  /** Recorded files no longer there. */
-  missing: string[];
-  /** Regular files that were not recorded. */
-  added: string[];
-  /** Set when the walk stopped at the entry limit: more may have changed than is listed. */
-  truncated: boolean;
-  /** Only with `unreadable`. */
-  error?: Problem;
-}
+/** Re-exported from `shared/trust.ts`, where the renderer reads it too. */
+export type { IntegrityReport };
 
 /** Bounds of a walk: the archive's entry and per-file limits (DESIGN.md "Reading without running"). */
 export interface IntegrityLimits {
@@ -89,7 +77,8 @@ async function walk(root: string, limits: IntegrityLimits): Promise<{ entries: W
       const before = await lstat(absolute);
       items = await readdir(absolute, { withFileTypes: true });
       const after = await lstat(absolute);
-      if (!before.isDirectory() || !after.isDirectory() || after.ino !== before.ino || after.dev !== before.dev) problem = 'a folder replaced while it was checked';
+      if (!before.isDirectory()) problem = `not a folder (${describe(before)})`;
+      else if (!after.isDirectory() || after.ino !== before.ino || after.dev !== before.dev) problem = 'a folder replaced while it was checked';
     } catch (error) {
       if (relative === '') throw error;
       items = [];
@@ -149,7 +138,8 @@ async function hashFile(path: string, maxBytes: number): Promise<string | null> 
 
 function unreadable(root: string, error: unknown): Problem {
   const code = (error as NodeJS.ErrnoException).code;
-  return { code: INTEGRITY_ERROR.unreadable, message: `the folder ${root} cannot be checked: ${code ?? (error as Error).message}` };
+  const why = code === undefined || code === 'ECHANGED' ? (error as Error).message : code;
+  return { code: INTEGRITY_ERROR.unreadable, message: `the folder ${root} cannot be checked: ${why}` };
 }
 
 /**

@@ -13,6 +13,7 @@
  */
 import { createHash, createPublicKey, verify, type Hash, type KeyObject } from 'node:crypto';
 import type { Problem } from '../../../shared/inspection';
+import type { SignatureAlgorithm } from '../../../shared/trust';
 
 /** Refusals of a signature: one stable code each (README.md "Error codes"). */
 export const SIGNATURE_ERROR = {
@@ -40,8 +41,8 @@ export const KEY_ERROR = {
   unknownAlgorithm: 'key.unknown_algorithm',
 } as const;
 
-/** `ED`: Ed25519 over BLAKE2b-512 of the file. `Ed`: legacy, Ed25519 over the file itself. */
-export type SignatureAlgorithm = 'ED' | 'Ed';
+/** Re-exported from `shared/trust.ts`, where the renderer reads it too. */
+export type { SignatureAlgorithm };
 
 /**
  * Largest `.minisig` accepted. minisign itself reads at most 1,024 bytes of untrusted comment and

@@ -8,13 +8,13 @@
 import { constants } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import type { Problem } from '../../../shared/inspection';
+import type { KeyPin, SignatureState } from '../../../shared/trust';
 import {
   createSignedMessageCollector,
   MAX_SIGNATURE_FILE_BYTES,
   parsePublicKey,
   parseSignature,
   SIGNATURE_ERROR,
-  type SignatureAlgorithm,
   verifySignedMessage,
 } from './minisign';
 import { findTrustedKey, type TrustedKey } from './trusted-keys';
@@ -24,20 +24,8 @@ export function signaturePathFor(packagePath: string): string {
   return `${packagePath}.minisig`;
 }
 
-/**
- * The signature state of a package that was not refused.
- *
- * - `verified`: the signature names a trusted key and both of its signatures hold over the exact
- *   bytes read: the file is what the key's holder signed, and `trustedComment` is theirs.
- * - `unknown_key`: the signature names a key id no trusted key has. Nothing is verified: not the
- *   file, not the comment (`claimedTrustedComment` is text anyone could have written), not even
- *   that the key id is real (any signer can pick any id). It only says which key to ask about.
- * - `unsigned`: no `x.apo.minisig` beside the package.
- */
-export type SignatureState =
-  | { state: 'verified'; keyId: string; keyName: string; algorithm: SignatureAlgorithm; trustedComment: string }
-  | { state: 'unknown_key'; keyId: string; algorithm: SignatureAlgorithm; claimedTrustedComment: string }
-  | { state: 'unsigned' };
+/** Re-exported from `shared/trust.ts` (documented there), where the renderer reads them too. */
+export type { KeyPin, SignatureState };
 
 /** The state, or the refusal (`signature.*`, `key.*` for a damaged trusted key). */
 export type SignatureOutcome = { ok: true; value: SignatureState } | { ok: false; error: Problem };
@@ -164,8 +152,6 @@ export async function checkPackageSignature(packagePath: string, trustedKeys: re
 /** Refusal of an update whose signing key differs from the one pinned at first install. */
 export const KEY_PIN_ERROR = { keyChanged: 'signature.key_changed' } as const;
 
-/** What is pinned per package name at first install: the signing key id, or that it was unsigned. */
-export type KeyPin = { kind: 'key'; keyId: string } | { kind: 'unsigned' };
 
 /** The pin a first install records for `state` (verified and unknown keys alike pin their key id). */
 export function keyPinOf(state: SignatureState): KeyPin {

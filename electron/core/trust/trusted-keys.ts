@@ -5,19 +5,11 @@
  * returns a new list; nothing here touches the disk.
  */
 import type { Problem } from '../../../shared/inspection';
+import type { TrustedKey } from '../../../shared/trust';
 import { canonicalKeyId, isKeyId, parsePublicKey } from './minisign';
 
-/** One trusted key as the store keeps it (JSON-safe, four own fields). */
-export interface TrustedKey {
-  /** 16 uppercase hex digits, as minisign prints it. */
-  keyId: string;
-  /** The canonical base64 line (`RWQ…`). */
-  publicKey: string;
-  /** The user's name for the publisher (`Example Accounting`). */
-  name: string;
-  /** ISO 8601 time the user added it. */
-  addedAt: string;
-}
+/** Re-exported from `shared/trust.ts`, where the renderer reads it too. */
+export type { TrustedKey };
 
 /** Refusals of the trusted-keys list (README.md "Error codes"). */
 export const TRUSTED_KEYS_ERROR = {
