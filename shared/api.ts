@@ -11,6 +11,7 @@ import type { ApplyPreview, ToolSetting } from './apply-preview';
 import type { ConsentDecision } from './consent';
 import type { Inspection, Problem } from './inspection';
 import type { BuiltinTemplateCard, ParameterValue, PinValue } from './template-manifest';
+import { MAX_MCP_SERVER_NAME, MCP_SERVER_NAME } from './mcp-server-name';
 import type { UpdateDiff } from './update-diff';
 
 /**
@@ -300,6 +301,23 @@ export interface ApiMethods {
 }
 
 export type ApiMethod = keyof ApiMethods;
+
+/**
+ * What `window.apollia` holds beside the Api methods, typed once for the preload, the renderer and
+ * the e2e harness's bridge: the only two things the preload does that are not an Api call.
+ */
+export interface ApolliaBridgeExtras {
+  /** Calls `listener` with each source opened from outside the window (double-click, `open-file`, a second instance, the menu); returns an unsubscribe. */
+  onOpened(listener: (handle: SourceHandle) => void): () => void;
+  /**
+   * Registers a file dropped on the window (origin `drop`) and answers its handle. `file` is a DOM
+   * `File` (typed `object`: `shared/` has no DOM types); only the preload can read its path.
+   */
+  openDropped(file: object): Promise<ApiResult<SourceHandle>>;
+}
+
+/** `window.apollia`: exactly the Api of this file, plus the {@link ApolliaBridgeExtras}. */
+export type ApolliaBridge = Api & ApolliaBridgeExtras;
 export type ApiRequest<M extends ApiMethod> = ApiMethods[M][0];
 export type ApiResponse<M extends ApiMethod> = ApiMethods[M][1];
 
@@ -356,7 +374,6 @@ export const MAX_REQUEST_STRING = 65_536;
 
 const id = { type: 'string', minLength: 1, maxLength: 256 } as const;
 const name = { type: 'string', minLength: 1, maxLength: 128 } as const;
-const text = { type: 'string', maxLength: MAX_REQUEST_STRING } as const;
 const noRequest = { type: ['object', 'null'], maxProperties: 0 } as const;
 const strict = (properties: Record<string, unknown>, required: string[]) => ({ type: 'object', properties, required, additionalProperties: false }) as const;
 const parameterValue = { type: ['string', 'number', 'boolean'], maxLength: MAX_REQUEST_STRING } as const;
@@ -425,7 +442,7 @@ export const API_REQUEST_SCHEMAS: Record<ApiMethod, Record<string, unknown>> = {
   settings: noRequest,
   saveMcpServer: strict(
     {
-      name: { type: 'string', pattern: '^[a-z0-9_-]+$', maxLength: 128 },
+      name: { type: 'string', pattern: MCP_SERVER_NAME.source, maxLength: MAX_MCP_SERVER_NAME },
       transport: { enum: ['stdio', 'streamable-http', 'sse'] },
       command: { type: 'string', minLength: 1, maxLength: 4096 },
       args: { type: 'array', maxItems: 256, items: { type: 'string', maxLength: 4096 } },

@@ -9,6 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { skipWithoutBuild } from './helpers/built-output';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const BUNDLES = ['out/main/index.js', 'out/cli/cli.js'];
@@ -25,7 +26,8 @@ function bareImports(code: string): string[] {
 describe('built ES modules import only what Node can resolve', () => {
   for (const bundle of BUNDLES) {
     const path = join(ROOT, bundle);
-    it.skipIf(!existsSync(path))(`${bundle} (run \`npm run build\` first)`, () => {
+    it.skipIf(skipWithoutBuild(path))(`${bundle} (run \`npm run build\` first)`, () => {
+      expect(existsSync(path), `${bundle} is missing: run \`npm run build\` first`).toBe(true);
       const imports = bareImports(readFileSync(path, 'utf8'));
       expect(imports.length).toBeGreaterThan(0);
       // Loaded by a plain Node child from the repository root, as the bundle would load them (the test

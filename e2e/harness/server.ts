@@ -17,7 +17,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import { API_METHODS, type ApiMethod, type ApiResult, type SourceHandle } from '../../shared/api';
-import { createApi } from '../../electron/core/api';
+import { type CoreApi, createApi } from '../../electron/core/api';
 import { createFileKeySecretBox } from '../../electron/core/secret-box';
 
 const ROOT = resolve(new URL('../..', import.meta.url).pathname);
@@ -38,7 +38,6 @@ const CONTENT_TYPES: Record<string, string> = {
 };
 
 type DialogKind = 'file' | 'folder';
-type CoreApi = ReturnType<typeof createApi>;
 
 interface HarnessState {
   dataDir: string;
@@ -89,8 +88,7 @@ function broadcastOpened(handle: SourceHandle): void {
 }
 
 async function registerAsOpened(path: string): Promise<ApiResult<SourceHandle>> {
-  const answer = (await state.api.registerSource(path, 'command-line')) as ApiResult<SourceHandle> | SourceHandle;
-  const result: ApiResult<SourceHandle> = 'ok' in answer ? answer : { ok: true, value: answer };
+  const result = await state.api.registerSource(path, 'command-line');
   if (result.ok) broadcastOpened(result.value);
   return result;
 }

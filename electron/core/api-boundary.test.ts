@@ -8,8 +8,8 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { API_METHODS, type ApiMethod } from '../../shared/api';
 import { INVOICES_DIR, packFolder } from '../../test/helpers/pack';
-import type { CoreApiImplementation } from './api';
-import { tempDir, testApi, treeHash } from './store/test-support';
+import type { CoreApi } from './api';
+import { tempDir, testApi, treeHash } from '../../test/helpers/test-api';
 
 const HUGE = 'x'.repeat(10 * 1024 * 1024);
 
@@ -113,7 +113,7 @@ function attacks(method: ApiMethod): [string, unknown][] {
 }
 
 describe('the boundary under attack', () => {
-  let api: CoreApiImplementation;
+  let api: CoreApi;
   let dataDir: string;
   let hash: string;
 

@@ -9,9 +9,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ApplyPreview, PreviewMcpTool } from '../../shared/apply-preview';
 import { MAX_DENIED_TOOLS } from '../../shared/owner-tools';
-import type { CoreApiImplementation } from './api';
+import type { CoreApi } from './api';
 import { STATE_VERSION } from './store/state';
-import { testApi, treeHash } from './store/test-support';
+import { testApi, treeHash } from '../../test/helpers/test-api';
 
 const MARKET_MONITOR = new URL('../../resources/templates/market-monitor', import.meta.url).pathname;
 const SEND = 'mcp:slack/slack_send_message';
@@ -25,13 +25,13 @@ function state(dataDir: string) {
   return JSON.parse(readFileSync(join(dataDir, 'state.json'), 'utf8'));
 }
 
-async function openMarketMonitor(api: CoreApiImplementation): Promise<string> {
+async function openMarketMonitor(api: CoreApi): Promise<string> {
   const handle = await api.registerSource(MARKET_MONITOR, 'dialog');
   if (!handle.ok) throw new Error(handle.error.message);
   return handle.value.id;
 }
 
-async function preview(api: CoreApiImplementation, sourceId: string, grants: string[]): Promise<ApplyPreview> {
+async function preview(api: CoreApi, sourceId: string, grants: string[]): Promise<ApplyPreview> {
   const result = await api.previewApply({ sourceId, parameters: PARAMETERS, grants });
   if (!result.ok) throw new Error(result.error.message);
   return result.value;
@@ -75,7 +75,7 @@ describe('the list of tools the owner never allows', () => {
       error: {
         code: 'tool.invalid',
         path: 'tool',
-        message: "`mcp:slack` is not an MCP tool's gate name: write it as mcp:<server>/<tool>, like mcp:slack/slack_send_message (letters, digits, _ and -; a tool name may also hold .)",
+        message: "`mcp:slack` is not an MCP tool's gate name: write it as mcp:<server>/<tool>, like mcp:slack/slack_send_message (a server name in lower-case letters, digits, _ and -; a tool name in letters, digits, _, - and .)",
       },
     });
     expect(await api.denyTool({ tool: 'slack_send_message' })).toEqual({

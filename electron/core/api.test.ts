@@ -3,9 +3,10 @@ import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { INVOICES_DIR, packFolder } from '../../test/helpers/pack';
-import type { CoreApiImplementation } from './api';
+import type { CoreApi } from './api';
+import { inspectPath } from './inspect';
 import { BUILTIN_TEMPLATES } from './template/builtin';
-import { editedPackage, tempDir, testApi, treeHash } from './store/test-support';
+import { editedPackage, tempDir, testApi, treeHash } from '../../test/helpers/test-api';
 
 const WATCHER_DIR = new URL('../../test/fixtures/apo/watcher', import.meta.url).pathname;
 const MARKET_MONITOR = new URL('../../resources/templates/market-monitor', import.meta.url).pathname;
@@ -16,14 +17,14 @@ function apoFile(dir: string): string {
   return path;
 }
 
-async function open(api: CoreApiImplementation, path: string): Promise<string> {
+async function open(api: CoreApi, path: string): Promise<string> {
   const handle = await api.registerSource(path, 'open-file');
   if (!handle.ok) throw new Error(handle.error.message);
   return handle.value.id;
 }
 
 /** Opens an `.apo` and inspects it, as the consent form does before any install. */
-async function openApo(api: CoreApiImplementation, path: string): Promise<string> {
+async function openApo(api: CoreApi, path: string): Promise<string> {
   const sourceId = await open(api, path);
   const inspected = await api.inspect({ sourceId });
   if (!inspected.ok) throw new Error(inspected.error.message);
@@ -34,7 +35,7 @@ function state(dataDir: string) {
   return JSON.parse(readFileSync(join(dataDir, 'state.json'), 'utf8'));
 }
 
-async function installInvoices(api: CoreApiImplementation, path = apoFile(INVOICES_DIR)) {
+async function installInvoices(api: CoreApi, path = apoFile(INVOICES_DIR)) {
   const sourceId = await openApo(api, path);
   return api.install({
     sourceId,
@@ -223,7 +224,7 @@ describe('durability', () => {
 });
 
 describe('sources', () => {
-  it('are told by content: a folder is a template, JSON a plugin, anything else an .apo the reader refuses; a FIFO is never opened', async () => {
+  it('are told by content: a folder is a template, JSON a plugin, anything else not a package; a FIFO is never opened', async () => {
     const { api } = testApi();
     const dir = tempDir('apollia-src-');
     writeFileSync(join(dir, 'plugin.apo'), '  {"name": "x"}');
@@ -235,10 +236,28 @@ describe('sources', () => {
       kinds.push(handle.ok && handle.value.kind);
     }
     const folder = await api.registerSource(MARKET_MONITOR, 'dialog');
+    // A source that is not a package is shown as an .apo attempt (the file picker's main input), refused on inspection.
     expect([...kinds, folder.ok && folder.value.kind]).toEqual(['plugin', 'apo', 'apo', 'template']);
     const pipe = await api.registerSource(join(dir, 'pipe'), 'drop');
     const inspected = pipe.ok ? await api.inspect({ sourceId: pipe.value.id }) : null;
-    expect(inspected?.ok && [inspected.value.ok, inspected.value.errors[0]?.code]).toEqual([false, 'archive.unreadable']);
+    expect(inspected?.ok && inspected.value.errors).toEqual([{ code: 'input.not_a_package', message: "`pipe` is not a package: it is neither an .apo archive (tar or gzip'd tar), a template folder, nor a plugin manifest (JSON)" }]);
+  });
+
+  it('decides the kind of notes.txt once: the app and the CLI refuse it with the same code', async () => {
+    const { api, dataDir } = testApi();
+    const dir = tempDir('apollia-src-');
+    const notes = join(dir, 'notes.txt');
+    writeFileSync(notes, 'hello');
+    const handle = await api.registerSource(notes, 'dialog');
+    if (!handle.ok) throw new Error(handle.error.message);
+    const inspected = await api.inspect({ sourceId: handle.value.id });
+    const fromCli = await inspectPath(notes);
+    expect(inspected.ok && inspected.value.errors[0]?.code).toBe('input.not_a_package');
+    expect(fromCli.errors[0]?.code).toBe('input.not_a_package');
+    expect(inspected.ok && inspected.value.errors[0]?.message).toBe("`notes.txt` is not a package: it is neither an .apo archive (tar or gzip'd tar), a template folder, nor a plugin manifest (JSON)");
+    const installed = await api.install({ sourceId: handle.value.id, decisions: { agents: {}, triggers: {} } });
+    expect(installed.ok ? null : installed.error.code).toBe('install.refused');
+    expect(readdirSync(dataDir).filter((name) => name !== 'state.json' && name !== 'secret.key')).toEqual([]);
   });
 });
 
@@ -264,7 +283,7 @@ describe('apply', () => {
     return dir;
   }
 
-  async function previewed(api: CoreApiImplementation, sourceId: string, grants: string[] = [], given: Record<string, string> = parameters) {
+  async function previewed(api: CoreApi, sourceId: string, grants: string[] = [], given: Record<string, string> = parameters) {
     const preview = await api.previewApply({ sourceId, parameters: given, grants });
     if (!preview.ok) throw new Error(preview.error.message);
     return preview.value;

@@ -1,14 +1,14 @@
 /**
  * One entry point for "what is this path?" (DESIGN.md "Validation contract"): a folder is a
  * template, a tar or gzip'd tar is an `.apo`, a JSON document is a plugin manifest; the kind is
- * decided by content, never by extension. Used by the CLI's `inspect` and by the Api.
+ * decided by content, never by extension (`sourceKindOf`, which the Api asks too). Used by the CLI's `inspect`.
  */
 import { constants } from 'node:fs';
 import { access, stat } from 'node:fs/promises';
 import type { Inspection } from '../../shared/inspection';
 import { inspectApo } from './apollia/index';
-import { sniffInputKind } from './archive/index';
 import { inspectPluginManifest } from './plugin/index';
+import { notAPackage, sourceKindOf } from './source-kind';
 import { inspectTemplateFolder } from './template/index';
 
 /** Thrown by {@link inspectPath} when nothing exists at the path. */
@@ -30,22 +30,19 @@ export async function inspectPath(path: string): Promise<Inspection> {
     if (code === 'ENOENT' || code === 'ENOTDIR') throw new InputNotFoundError(`no such file or folder: ${path}`);
     return refused('input.unreadable', `\`${path}\` cannot be read: ${code ?? (error instanceof Error ? error.message : String(error))}`);
   }
-  switch (await sniffInputKind(path)) {
-    case 'directory':
+  switch (await sourceKindOf(path)) {
+    case 'template':
       return inspectTemplateFolder(path);
     case 'apo':
       return inspectApo(path);
-    case 'json':
+    case 'plugin':
       return inspectPluginManifest(path);
     default:
-      return refused(
-        'input.not_a_package',
-        `\`${path}\` is not a package: it is neither an .apo archive (tar or gzip'd tar), a template folder, nor a plugin manifest (JSON)`,
-      );
+      return notAPackage(path);
   }
 }
 
-/** A refusal of an input no reader accepts; reported as an `.apo` attempt, the CLI's main input. */
+/** A refusal of an input no reader is asked about; reported as an `.apo` attempt, the CLI's main input. */
 function refused(code: string, message: string): Inspection {
   return { kind: 'apo', ok: false, errors: [{ code, message }], warnings: [], summary: null, details: null };
 }

@@ -2,7 +2,7 @@ import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createFileKeySecretBox, unavailableSecretBox } from './secret-box';
-import { tempDir } from './store/test-support';
+import { tempDir } from '../../test/helpers/test-api';
 
 describe('file-key secret box', () => {
   it('seals and opens, says it is not a keychain, and makes its key (0600) only on the first seal', async () => {

@@ -8,8 +8,8 @@ import { ipcMain } from 'electron';
 import { isAbsolute } from 'node:path';
 import { API_METHODS, type ApiResult, type SourceHandle } from '../../shared/api';
 import type { AppLocation } from './app-location';
-import { apiChannel, DROP_CHANNEL } from './channels';
-import { registeredSource, type CoreApi } from './core-api';
+import { apiChannel, DROP_CHANNEL } from '../../shared/ipc-channels';
+import type { CoreApi } from '../core/api';
 import { handleInvoke } from './sender-check';
 
 
@@ -18,7 +18,7 @@ async function registerDrop(api: CoreApi, path: unknown): Promise<ApiResult<Sour
   if (typeof path !== 'string' || path === '' || !isAbsolute(path)) {
     return { ok: false, error: { code: 'source.not_a_file', message: 'What was dropped is not a file on this computer.' } };
   }
-  return registeredSource(api.registerSource(path, 'drop'));
+  return api.registerSource(path, 'drop');
 }
 
 /** Binds every Api method, and the drop channel, to the core Api. Call once. */

@@ -8,8 +8,8 @@
 import { app, dialog, type BrowserWindow } from 'electron';
 import { statSync } from 'node:fs';
 import type { SourceHandle } from '../../shared/api';
-import { registeredSource, type CoreApi } from './core-api';
-import { OPENED_CHANNEL } from './channels';
+import type { CoreApi } from '../core/api';
+import { OPENED_CHANNEL } from '../../shared/ipc-channels';
 import { apoPathsFromArgv } from './open-request-paths';
 import { bringForward } from './window';
 
@@ -43,7 +43,7 @@ export function createOpenRouter(): OpenRouter {
   let target: { api: CoreApi; window: BrowserWindow } | null = null;
 
   const deliver = async ({ path, origin }: OpenRequest, api: CoreApi, window: BrowserWindow) => {
-    const result = await registeredSource(api.registerSource(path, origin));
+    const result = await api.registerSource(path, origin);
     if (window.isDestroyed()) return;
     bringForward(window);
     if (result.ok) window.webContents.send(OPENED_CHANNEL, result.value);

@@ -3,18 +3,7 @@
  * preload (or, in e2e, the harness bridge) exposes the Api of shared/api.ts there. Every call is
  * unwrapped here so react-query sees a value or a thrown `ApiCallError` carrying the `ApiError`.
  */
-import type { Api, ApiError, ApiMethod, ApiRequest, ApiResponse, ApiResult, SourceHandle } from '../../shared/api';
-
-/** What the preload adds beside the Api methods: pushed events and the drop helper. */
-export interface ApolliaBridgeExtras {
-  /** Subscribes to files opened by double-click, `open-file`, a second instance or the menu; returns an unsubscribe. */
-  onOpened?: (callback: (source: SourceHandle) => void) => (() => void) | void;
-  /** Registers a file dropped on the window (the preload resolves its path); answers its handle. */
-  openDropped?: (file: File) => Promise<ApiResult<SourceHandle>>;
-}
-
-/** `window.apollia` as the renderer sees it. */
-export type ApolliaBridge = Api & ApolliaBridgeExtras;
+import type { ApiError, ApiMethod, ApiRequest, ApiResponse, ApiResult, ApolliaBridge } from '../../shared/api';
 
 declare global {
   interface Window {

@@ -60,12 +60,21 @@ export function usePickWatchFolder() {
 }
 
 /** A mutation that, once done, refreshes what the dashboard (and optionally settings) show. */
+/** What a change makes stale besides the dashboard (always refreshed). */
+interface ChangeRefreshes {
+  /** Settings (saved servers, secrets, denied tools). */
+  settings?: boolean;
+  /** Opened packages' inspections (their relation to what is installed). */
+  inspections?: boolean;
+  /** Apply previews (what is missing or denied). */
+  previews?: boolean;
+}
+
 function useChange<M extends 'install' | 'apply' | 'setToolAccess' | 'armTrigger' | 'disarmTrigger' | 'rotateWebhookSecret' | 'uninstallPackage' | 'archiveAgent' | 'saveMcpServer' | 'removeMcpServer' | 'saveSecret' | 'removeSecret' | 'denyTool' | 'removeDeniedTool'>(
   method: M,
-  alsoSettings = false,
-  alsoInspections = false,
-  alsoPreviews = false,
+  refresh: ChangeRefreshes = {},
 ) {
+  const { settings: alsoSettings = false, inspections: alsoInspections = false, previews: alsoPreviews = false } = refresh;
   const client = useQueryClient();
   return useMutation({
     mutationFn: (request: ApiRequest<M>) => (call as (m: M, r: ApiRequest<M>) => ReturnType<typeof call<M>>)(method, request),
@@ -80,19 +89,19 @@ function useChange<M extends 'install' | 'apply' | 'setToolAccess' | 'armTrigger
   });
 }
 
-export const useInstall = () => useChange('install', false, true);
+export const useInstall = () => useChange('install', { inspections: true });
 export const useApply = () => useChange('apply');
 export const useSetToolAccess = () => useChange('setToolAccess');
 export const useArmTrigger = () => useChange('armTrigger');
 export const useDisarmTrigger = () => useChange('disarmTrigger');
 export const useRotateWebhookSecret = () => useChange('rotateWebhookSecret');
-export const useUninstallPackage = () => useChange('uninstallPackage', false, true);
+export const useUninstallPackage = () => useChange('uninstallPackage', { inspections: true });
 export const useArchiveAgent = () => useChange('archiveAgent');
-export const useSaveMcpServer = () => useChange('saveMcpServer', true, false, true);
-export const useRemoveMcpServer = () => useChange('removeMcpServer', true, false, true);
-export const useSaveSecret = () => useChange('saveSecret', true, false, true);
-export const useRemoveSecret = () => useChange('removeSecret', true, false, true);
+export const useSaveMcpServer = () => useChange('saveMcpServer', { settings: true, previews: true });
+export const useRemoveMcpServer = () => useChange('removeMcpServer', { settings: true, previews: true });
+export const useSaveSecret = () => useChange('saveSecret', { settings: true, previews: true });
+export const useRemoveSecret = () => useChange('removeSecret', { settings: true, previews: true });
 /** Settings → Tools you never allow: add one (an open apply form's preview is refreshed). */
-export const useDenyTool = () => useChange('denyTool', true, false, true);
+export const useDenyTool = () => useChange('denyTool', { settings: true, previews: true });
 /** Settings → Tools you never allow: take one off the list. */
-export const useRemoveDeniedTool = () => useChange('removeDeniedTool', true, false, true);
+export const useRemoveDeniedTool = () => useChange('removeDeniedTool', { settings: true, previews: true });

@@ -25,7 +25,7 @@ export function App() {
     if (subscribed.current) return;
     subscribed.current = true;
     try {
-      const unsubscribe = bridge().onOpened?.((source) => useFlowStore.getState().openSource(source));
+      const unsubscribe = bridge().onOpened((source) => useFlowStore.getState().openSource(source));
       return () => {
         subscribed.current = false;
         if (typeof unsubscribe === 'function') unsubscribe();
@@ -43,7 +43,6 @@ export function App() {
     for (const file of files) {
       try {
         const api = bridge();
-        if (!api.openDropped) throw new Error('Dropping files is not available here: use "Open a package…".');
         const result = await api.openDropped(file);
         if (result.ok) openSource(result.value);
         else setDropError(result.error);

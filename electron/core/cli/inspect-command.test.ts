@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
 import type { ApoDetails, ApoSummary, Inspection } from '../../../shared/inspection';
 import { INVOICES_DIR, packFiles, packFolder } from '../../../test/helpers/pack';
+import { skipWithoutBuild } from '../../../test/helpers/built-output';
 import { checkApolliaManifest } from '../apollia/check-manifest';
 import { summariseManifest } from '../apollia/summary';
 import type { CliIo } from './cli-io';
@@ -142,7 +143,8 @@ describe('the human text', () => {
 
 const BUILT = new URL('../../../out/cli/cli.js', import.meta.url).pathname;
 
-test.skipIf(!existsSync(BUILT))('the built CLI: exit 0 and JSON for the complete example', () => {
+test.skipIf(skipWithoutBuild(BUILT))('the built CLI: exit 0 and JSON for the complete example', () => {
+  expect(existsSync(BUILT), 'out/cli/cli.js is missing: run `npm run build` first').toBe(true);
   const child = spawnSync(process.execPath, [BUILT, 'inspect', join(dir, 'invoices.apo'), '--json'], { encoding: 'utf8' });
   expect(child.status).toBe(0);
   expect((JSON.parse(child.stdout) as Inspection).summary).toMatchObject({ name: 'invoices', mcp_servers: ['ledger'] });

@@ -13,7 +13,7 @@ import { isAbsolute, join, resolve } from 'node:path';
 import type { SourceInspection } from '../../../shared/api';
 import type { ApoDetails } from '../../../shared/inspection';
 import { proposedConsent, type ConsentDecision } from '../../../shared/consent';
-import { createApi, type CoreApiImplementation } from '../api';
+import { createApi, type CoreApi } from '../api';
 import { createFileKeySecretBox } from '../secret-box';
 import { type CliIo, EXIT } from './cli-io';
 import { formatInspection } from './inspection-text';
@@ -28,7 +28,7 @@ export function defaultDataDir(env: CliIo['env'], platform: NodeJS.Platform = pr
 }
 
 /** The Api over the CLI's data folder; `folders` answers `pickWatchFolder` in order. Secrets use the file-key box (not a keychain). */
-export function cliApi(io: CliIo, folders: string[] = []): CoreApiImplementation {
+export function cliApi(io: CliIo, folders: string[] = []): CoreApi {
   const dataDir = io.dataDir ?? defaultDataDir(io.env);
   const queue = [...folders];
   return createApi({

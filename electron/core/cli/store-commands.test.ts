@@ -2,7 +2,7 @@ import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { INVOICES_DIR, packFiles, packFolder } from '../../../test/helpers/pack';
-import { tempDir, treeHash } from '../store/test-support';
+import { tempDir, treeHash } from '../../../test/helpers/test-api';
 import type { CliIo } from './cli-io';
 import { runCli } from './dispatcher';
 import { defaultDataDir } from './install-command';

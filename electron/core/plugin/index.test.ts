@@ -287,6 +287,17 @@ describe('shape', () => {
     expect(result.errors[0]!.path).toBe('tools[0].input_schema');
   });
 
+  it('checks a plugin schema as every package schema: an unknown keyword, a pattern that does not compile, a remote $ref', () => {
+    for (const schema of [{ type: 'object', propertise: {} }, { type: 'string', pattern: '(' }, { $ref: 'https://example.com/s.json' }]) {
+      const result = inspectEdited((m) => {
+        m.tools[0].input_schema = schema;
+      });
+      expect(codes(result)).toEqual(['plugin.invalid_schema']);
+      expect(result.errors[0]!.path).toBe('tools[0].input_schema');
+      expect(result.errors[0]!.message).toMatch(/^plugin manifest: `tools\[0\]\.input_schema` is not a valid JSON Schema: /);
+    }
+  });
+
   it('refuses a homepage that is not a web URL', () => {
     expect(inspectEdited((m) => { m.homepage = 'javascript:alert(1)'; }).errors).toEqual([{
       code: 'plugin.invalid_url', path: 'homepage', message: 'plugin manifest: `homepage` must be an http or https URL',
@@ -322,6 +333,13 @@ describe('shape', () => {
     });
     expect(result.ok).toBe(true);
     expect(result.warnings.map((w) => [w.code, w.path])).toEqual([['plugin.profile_secret_key', 'profiles[1].config_keys']]);
+  });
+
+  it('warns about the same text fields the plugin screen checks (shared/plugin-text-fields.ts): a capability description too', () => {
+    const result = inspectEdited((m) => {
+      m.capabilities[0].description = 'Looks up\u202E contacts';
+    });
+    expect(result.warnings.map((w) => [w.code, w.path])).toEqual([['text.bidi_control', 'capabilities[0].description']]);
   });
 
   it('warns about hidden characters and lookalike letters in the text people judge it by', () => {

@@ -3,7 +3,6 @@
  * read-only view the plugin screen shows. Pure: no file access, nothing evaluated. The field names
  * read are listed in shared/plugin-manifest.ts and electron/core/plugin/README.md.
  */
-import Ajv2020 from 'ajv/dist/2020.js';
 import semver from 'semver';
 import type { Problem } from '../../../shared/inspection';
 import {
@@ -13,7 +12,6 @@ import {
   type MinimumRole,
   type PluginAuthView,
   type PluginCapabilityView,
-  type PluginDatasetView,
   type PluginIdentityView,
   type PluginManifestView,
   type PluginMcpView,
@@ -22,11 +20,13 @@ import {
   type PluginResourceView,
   type PluginSummary,
   type PluginToolView,
-  type PushdownOperation,
-  type QueryProfileView,
   type ToolAccessClass,
 } from '../../../shared/plugin-manifest';
-import { textSafetyReport, type DisplayTextField } from '../../../shared/display-text';
+import { isHttpUrl } from '../../../shared/http-url';
+import { pluginTextFields } from '../../../shared/plugin-text-fields';
+import { textSafetyReport } from '../../../shared/display-text';
+import { has, isObject, type JsonObject, Reader, typeName } from './field-reader';
+import { readDatasets, readQueryProfile } from './query-surface';
 import { childPath, type JsonValue } from './strict-json';
 
 /** The result of checking one manifest value: `view` and `summary` are null when it was refused. */
@@ -50,28 +50,7 @@ const CONNECTION_SHAPES: Record<string, ConnectionShape> = {
   user: 'user', user_owned: 'user', tenant: 'tenant', tenant_owned: 'tenant', either: 'either',
   user_plus_tenant: 'user_plus_tenant', layered: 'user_plus_tenant', none: 'none',
 };
-const PUSHDOWN_OPERATIONS: readonly PushdownOperation[] = ['filter', 'project', 'sort', 'limit', 'aggregate'];
 const SECRET_LOOKING_KEY = /(secret|password|passwd|token|api[_-]?key|private[_-]?key|credential)/i;
-const JSON_SCHEMA_2020 = 'https://json-schema.org/draft/2020-12/schema';
-
-type JsonObject = { [key: string]: JsonValue };
-
-function isObject(value: JsonValue | undefined): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function typeName(value: JsonValue | undefined): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  if (typeof value === 'object') return 'an object';
-  if (typeof value === 'string') return 'a string';
-  if (typeof value === 'number') return 'a number';
-  return 'a boolean';
-}
-
-function has(obj: JsonObject, key: string): boolean {
-  return Object.prototype.hasOwnProperty.call(obj, key);
-}
 
 /**
  * True when a parsed JSON value looks like a plugin manifest: an object with identity (`name`, or
@@ -82,123 +61,6 @@ export function looksLikePluginManifest(value: JsonValue): boolean {
   if (!isObject(value)) return false;
   const identity = has(value, 'identity') ? isObject(value.identity) : has(value, 'name');
   return identity && (has(value, 'capabilities') || has(value, 'tools'));
-}
-
-/** Collects problems while reading; every message names the field by its full path. */
-class Reader {
-  readonly errors: Problem[] = [];
-  readonly warnings: Problem[] = [];
-  private readonly ajv = new Ajv2020({ strict: false, validateSchema: false, allErrors: false });
-
-  error(code: string, path: string, what: string): void {
-    this.errors.push({ code, path, message: `plugin manifest: \`${path}\` ${what}` });
-  }
-
-  warn(code: string, path: string, what: string): void {
-    this.warnings.push({ code, path, message: `plugin manifest: \`${path}\` ${what}` });
-  }
-
-  /** Spec: fields this app does not know are listed, not guessed at. */
-  unknownFields(obj: JsonObject, path: string, known: Iterable<string>): void {
-    const allowed = new Set(known);
-    for (const key of Object.keys(obj)) {
-      if (!allowed.has(key)) this.warn('plugin.unknown_field', childPath(path, key), 'is a field this app does not know; it is not shown');
-    }
-  }
-
-  object(value: JsonValue | undefined, path: string): JsonObject | null {
-    if (isObject(value)) return value;
-    this.error('plugin.invalid_type', path, `must be an object, not ${typeName(value)}`);
-    return null;
-  }
-
-  /** A required (or optional when `optional`) string; null when absent, null-valued or wrong. */
-  string(obj: JsonObject, key: string, path: string, opts: { optional?: boolean; nonEmpty?: boolean } = {}): string | null {
-    const fieldPath = childPath(path, key);
-    const value = obj[key];
-    if (!has(obj, key) || (value === null && opts.optional)) {
-      if (!opts.optional) this.error('plugin.missing_field', fieldPath, 'is required');
-      return null;
-    }
-    if (typeof value !== 'string') {
-      this.error('plugin.invalid_type', fieldPath, `must be a string, not ${typeName(value)}`);
-      return null;
-    }
-    if (opts.nonEmpty && value.trim() === '') {
-      this.error('plugin.empty_field', fieldPath, 'must not be empty');
-      return null;
-    }
-    return value;
-  }
-
-  boolean(obj: JsonObject, key: string, path: string): boolean | undefined {
-    if (!has(obj, key)) return undefined;
-    const value = obj[key];
-    if (typeof value === 'boolean') return value;
-    this.error('plugin.invalid_type', childPath(path, key), `must be true or false, not ${typeName(value)}`);
-    return undefined;
-  }
-
-  stringList(obj: JsonObject, key: string, path: string, opts: { acceptString?: boolean } = {}): string[] {
-    const fieldPath = childPath(path, key);
-    if (!has(obj, key) || obj[key] === null) return [];
-    const value = obj[key];
-    if (opts.acceptString && typeof value === 'string') return [value];
-    if (!Array.isArray(value)) {
-      this.error('plugin.invalid_type', fieldPath, `must be a list of strings, not ${typeName(value)}`);
-      return [];
-    }
-    const out: string[] = [];
-    value.forEach((item, i) => {
-      if (typeof item === 'string') out.push(item);
-      else this.error('plugin.invalid_type', childPath(fieldPath, i), `must be a string, not ${typeName(item)}`);
-    });
-    return out;
-  }
-
-  list(obj: JsonObject, key: string, path: string): JsonValue[] {
-    if (!has(obj, key) || obj[key] === null) return [];
-    const value = obj[key];
-    if (Array.isArray(value)) return value;
-    this.error('plugin.invalid_type', childPath(path, key), `must be a list, not ${typeName(value)}`);
-    return [];
-  }
-
-  /**
-   * A JSON Schema, checked against the 2020-12 meta-schema only: the schema itself is never
-   * compiled (compiling generates code from package data).
-   */
-  jsonSchema(obj: JsonObject, key: string, path: string): Record<string, unknown> | null {
-    if (!has(obj, key) || obj[key] === null) return null;
-    const fieldPath = childPath(path, key);
-    const value = obj[key];
-    if (typeof value === 'boolean') return value ? {} : { not: {} };
-    if (!isObject(value)) {
-      this.error('plugin.invalid_type', fieldPath, `must be a JSON Schema object, not ${typeName(value)}`);
-      return null;
-    }
-    const dialect = value.$schema;
-    if (dialect !== undefined && dialect !== JSON_SCHEMA_2020 && dialect !== `${JSON_SCHEMA_2020}#`) {
-      this.warn('plugin.schema_dialect', childPath(fieldPath, '$schema'), `names the dialect \`${String(dialect)}\`; only JSON Schema 2020-12 is checked, so this schema is shown unchecked`);
-      return value;
-    }
-    const { $schema: _ignored, ...body } = value;
-    void _ignored;
-    let valid: boolean;
-    try {
-      valid = this.ajv.validateSchema({ $schema: JSON_SCHEMA_2020, ...body }) as boolean;
-    } catch (caught) {
-      this.error('plugin.invalid_schema', fieldPath, `is not a valid JSON Schema: ${(caught as Error).message}`);
-      return null;
-    }
-    if (!valid) {
-      const first = this.ajv.errors?.[0];
-      const at = first?.instancePath ? ` at \`${first.instancePath}\`` : '';
-      this.error('plugin.invalid_schema', fieldPath, `is not a valid JSON Schema: ${first?.message ?? 'rejected by the meta-schema'}${at}`);
-      return null;
-    }
-    return value;
-  }
 }
 
 function readIdentity(r: Reader, root: JsonObject): PluginIdentityView | null {
@@ -230,20 +92,11 @@ function readIdentity(r: Reader, root: JsonObject): PluginIdentityView | null {
   if (version !== null && semver.valid(version) === null) {
     r.warn('plugin.version_not_semver', childPath(path, 'version'), `\`${version}\` is not a semantic version`);
   }
-  if (homepage !== null && !isWebUrl(homepage)) {
+  if (homepage !== null && !isHttpUrl(homepage)) {
     r.error('plugin.invalid_url', childPath(path, 'homepage'), 'must be an http or https URL');
   }
   if (r.errors.length > before || name === null || version === null || displayName === null || description === null || owner === null) return null;
   return { name, version, display_name: displayName, description, owner, homepage };
-}
-
-function isWebUrl(text: string): boolean {
-  try {
-    const url = new URL(text);
-    return url.protocol === 'https:' || url.protocol === 'http:';
-  } catch {
-    return false;
-  }
 }
 
 /** Spec "Auth": prefer the canonical `auth_shape` over the legacy `auth.type`. */
@@ -513,105 +366,6 @@ function readRemoteMcp(r: Reader, root: JsonObject): PluginRemoteMcpView | null 
   return { url_template: template, placeholders, name, description, credential_keys: credentialKeys, allowed_tools: allowedTools };
 }
 
-function readDatasets(r: Reader, root: JsonObject, declaredTools: Map<string, ToolAccessClass | null>): PluginDatasetView[] {
-  const out: PluginDatasetView[] = [];
-  const seen = new Set<string>();
-  r.list(root, 'datasets', '').forEach((item, i) => {
-    const path = childPath('datasets', i);
-    const obj = r.object(item, path);
-    if (!obj) return;
-    r.unknownFields(obj, path, ['name', 'description', 'tool', 'schema', 'schema_probe', 'pushdown']);
-    const before = r.errors.length;
-    const name = r.string(obj, 'name', path, { nonEmpty: true });
-    const description = r.string(obj, 'description', path, { optional: true });
-    const tool = r.string(obj, 'tool', path, { optional: true });
-    const schema = r.jsonSchema(obj, 'schema', path);
-    const schemaProbe = r.string(obj, 'schema_probe', path, { optional: true, nonEmpty: true });
-    let pushdown: PluginDatasetView['pushdown'] = null;
-    if (has(obj, 'pushdown') && obj.pushdown !== null) {
-      const pd = r.object(obj.pushdown, childPath(path, 'pushdown'));
-      if (pd) {
-        const pdPath = childPath(path, 'pushdown');
-        r.unknownFields(pd, pdPath, ['operations', 'aggregates']);
-        const operations: PushdownOperation[] = [];
-        r.stringList(pd, 'operations', pdPath).forEach((op, j) => {
-          if ((PUSHDOWN_OPERATIONS as readonly string[]).includes(op)) operations.push(op as PushdownOperation);
-          else r.error('plugin.invalid_value', childPath(childPath(pdPath, 'operations'), j), `must be one of ${PUSHDOWN_OPERATIONS.map((o) => `\`${o}\``).join(', ')}, not \`${op}\``);
-        });
-        pushdown = { operations, aggregates: r.stringList(pd, 'aggregates', pdPath) };
-      }
-    }
-    if (tool !== null) {
-      if (!declaredTools.has(tool)) r.error('plugin.unknown_dataset_tool', childPath(path, 'tool'), `names tool \`${tool}\`, which this manifest does not declare`);
-      else if (declaredTools.get(tool) === 'write') r.error('plugin.dataset_write_tool', childPath(path, 'tool'), `names write tool \`${tool}\`; a dataset resolves through a read tool`);
-    }
-    // Spec "Query-profile": a dynamic dataset declaring pushdown must supply a schema_probe;
-    // a fixed-schema dataset must not.
-    if (pushdown !== null && schema === null && schemaProbe === null && !has(obj, 'schema_probe')) {
-      r.error('plugin.dataset_schema_probe_missing', childPath(path, 'schema_probe'), 'is required: a dynamic dataset (no fixed `schema`) that declares `pushdown` must supply a schema probe');
-    }
-    if (schema !== null && schemaProbe !== null) {
-      r.error('plugin.dataset_schema_probe_unexpected', childPath(path, 'schema_probe'), 'must not be set on a dataset with a fixed `schema`');
-    }
-    if (name === null || r.errors.length > before) return;
-    if (seen.has(name)) {
-      r.error('plugin.duplicate_dataset', childPath(path, 'name'), `repeats dataset name \`${name}\``);
-      return;
-    }
-    seen.add(name);
-    out.push({ name, description, tool, fixed_schema: schema !== null, schema_probe: schemaProbe, pushdown });
-  });
-  return out;
-}
-
-/**
- * Spec "Query-profile": a READ tool returning a single list of flat scalar-field rows is
- * auto-adapted into a queryable dataset.
- */
-function returnsFlatRows(schema: Record<string, unknown> | null): boolean {
-  if (schema === null || schema.type !== 'array') return false;
-  const items = schema.items as Record<string, unknown> | undefined;
-  if (typeof items !== 'object' || items === null || items.type !== 'object') return false;
-  const properties = items.properties as Record<string, Record<string, unknown>> | undefined;
-  if (typeof properties !== 'object' || properties === null || Object.keys(properties).length === 0) return false;
-  const scalar = new Set(['string', 'number', 'integer', 'boolean', 'null']);
-  return Object.values(properties).every((prop) => {
-    const type = prop?.type;
-    if (typeof type === 'string') return scalar.has(type);
-    return Array.isArray(type) && type.length > 0 && type.every((t) => typeof t === 'string' && scalar.has(t));
-  });
-}
-
-function readQueryProfile(r: Reader, root: JsonObject, tools: PluginToolView[], datasets: PluginDatasetView[], toolsRead: boolean): QueryProfileView {
-  const readTools = tools.filter((t) => t.access_class === 'read');
-  let rationale: string | null = null;
-  const present = has(root, 'query_surface') && root.query_surface !== null;
-  if (present) {
-    const obj = r.object(root.query_surface, 'query_surface');
-    if (obj) {
-      r.unknownFields(obj, 'query_surface', ['rationale']);
-      const value = r.string(obj, 'rationale', 'query_surface');
-      // Spec "Recorded opt-out": an empty rationale fails the gate.
-      if (value !== null && value.trim() === '') r.error('plugin.query_surface_empty_rationale', 'query_surface.rationale', 'is empty: a recorded opt-out must say why the read surface is not tabular');
-      else rationale = value;
-    }
-  }
-  if (readTools.length === 0) {
-    // Spec: "a stale key fails the gate". Only judged when every tool was read cleanly.
-    if (present && toolsRead) r.error('plugin.query_surface_stale', 'query_surface', 'records a query-profile opt-out, but the plugin has no read tools');
-    return { kind: 'none' };
-  }
-  const pushdown = datasets.filter((d) => d.pushdown !== null).map((d) => d.name);
-  if (pushdown.length > 0) return { kind: 'pushdown', datasets: pushdown };
-  const adapted = readTools.filter((t) => returnsFlatRows(t.output_schema)).map((t) => t.name);
-  if (datasets.length > 0 || adapted.length > 0) return { kind: 'bounded_fetch', datasets: datasets.map((d) => d.name), autoAdaptedTools: adapted };
-  if (rationale !== null) return { kind: 'opt_out', rationale };
-  if (!present) {
-    r.error('plugin.query_profile_missing', 'query_surface', `is missing: a plugin with read tools (${readTools.map((t) => `\`${t.name}\``).join(', ')}) must declare a query profile: a dataset with \`pushdown\`, a \`datasets\` entry, or an opt-out with a \`rationale\``);
-  }
-  return { kind: 'none' };
-}
-
 /**
  * Checks one manifest value against the spec's shape and construction-time invariants.
  *
@@ -666,15 +420,7 @@ export function readPluginManifest(value: JsonValue): PluginManifestReading {
  * `inspect` shows what the consent screen will mark. The label names the field's path.
  */
 function textWarnings(view: PluginManifestView): Problem[] {
-  const fields: (DisplayTextField & { path: string })[] = [
-    { label: 'plugin name', path: 'name', text: view.identity.name, kind: 'identifier' },
-    { label: 'display name', path: 'display_name', text: view.identity.display_name, kind: 'name' },
-    { label: 'owner', path: 'owner', text: view.identity.owner, kind: 'name' },
-    { label: 'description', path: 'description', text: view.identity.description, kind: 'prose' },
-    ...view.capabilities.map((c, i) => ({ label: `capability name \`${c.name}\``, path: `capabilities[${i}].name`, text: c.name, kind: 'identifier' as const })),
-    ...view.tools.map((t, i) => ({ label: `tool name \`${t.name}\``, path: `tools[${i}].name`, text: t.name, kind: 'identifier' as const })),
-    ...view.tools.map((t, i) => ({ label: `description of tool \`${t.name}\``, path: `tools[${i}].description`, text: t.description, kind: 'prose' as const })),
-  ];
+  const fields = pluginTextFields(view);
   return fields.flatMap((field) =>
     textSafetyReport([field]).map((w) => ({ code: w.code, path: field.path, message: w.message })),
   );

@@ -8,11 +8,8 @@
  * and is taken over; a live one is waited for, up to a timeout, then refused as `store.busy`.
  */
 import { open, readFile, unlink } from 'node:fs/promises';
+import { CoreError } from '../errors';
 
-/** Thrown when another live process holds the lock for longer than the timeout. */
-export class StoreBusyError extends Error {
-  readonly code = 'store.busy';
-}
 
 function alive(pid: number): boolean {
   if (!Number.isInteger(pid) || pid <= 0) return false;
@@ -46,7 +43,7 @@ export async function withLockFile<T>(path: string, fn: () => Promise<T>, timeou
         continue;
       }
       if (Date.now() > deadline) {
-        throw new StoreBusyError(`another Apollia Desktop process (pid ${Number.isNaN(holder) ? 'unknown' : holder}) is changing the data folder; try again in a moment`);
+        throw new CoreError('store.busy', `another Apollia Desktop process (pid ${Number.isNaN(holder) ? 'unknown' : holder}) is changing the data folder; try again in a moment`);
       }
       await sleep(20);
     }

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { STATE_VERSION } from './state';
 import { LOCK_FILE, STATE_FILE } from './store';
-import { tempDir, testApi, treeHash } from './test-support';
+import { tempDir, testApi, treeHash } from '../../../test/helpers/test-api';
 
 const children: ChildProcess[] = [];
 afterEach(() => {

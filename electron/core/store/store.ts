@@ -14,6 +14,7 @@
 import { mkdir, readFile, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { StoreDamage } from '../../../shared/api';
+import { CoreError } from '../errors';
 import { writeFileAtomic, type AtomicWriteFaults } from './atomic-file';
 import { withLockFile } from './lock';
 import { emptyState, migrateState, STATE_VERSION, stateProblem, type StoreState } from './state';
@@ -23,15 +24,6 @@ export const STATE_FILE = 'state.json';
 /** The cross-process lock's name in the data folder. */
 export const LOCK_FILE = 'state.lock';
 
-/** An expected refusal from inside the store (a stable code and a sentence), carried to the Api as a value. */
-export class StoreError extends Error {
-  constructor(
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
-  }
-}
 
 /** Options of a store. */
 export interface StoreOptions {
@@ -75,7 +67,7 @@ export class Store {
     }
     const version = (value as { version?: unknown } | null)?.version;
     if (typeof version === 'number' && version > STATE_VERSION) {
-      throw new StoreError('store.future_version', `state.json was written by a newer Apollia Desktop (format ${version}; this one reads ${STATE_VERSION}): update the app; the file was left as it is`);
+      throw new CoreError('store.future_version', `state.json was written by a newer Apollia Desktop (format ${version}; this one reads ${STATE_VERSION}): update the app; the file was left as it is`);
     }
     const current = migrateState(value);
     const problem = stateProblem(current);

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import YAML from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { checkAgentMd } from './agent-md';
-import { agentMd, validManifest } from './test-folders';
+import { agentMd, validManifest } from '../../../test/helpers/template-folders';
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 300);
 const SEED = Number(process.env.FUZZ_SEED ?? 20260506);

@@ -11,6 +11,8 @@ import semver from 'semver';
 import { cronProblem, isTimeZone } from '../../../shared/cron';
 import { SECRET_NAMES, TEMPLATE_TOOLS } from '../../../shared/catalogues';
 import type { Problem } from '../../../shared/inspection';
+import { isHttpUrl } from '../../../shared/http-url';
+import { MCP_SERVER_NAME, MCP_SERVER_NAME_RULE } from '../../../shared/mcp-server-name';
 import {
   fillText,
   isCanonicalPinList,
@@ -23,7 +25,8 @@ import {
   type TemplateParameter,
 } from '../../../shared/template-manifest';
 import { readFrontMatter } from './front-matter';
-import { jsonSchemaProblem } from './json-schema';
+import { FrontMatterFields, isObject, isRfc3339, type Json, show } from './front-matter-fields';
+import { jsonSchemaFileProblem } from './json-schema';
 
 /** What the agent.md check needs to know of the folder around it. */
 export interface PackageContext {
@@ -44,8 +47,6 @@ export interface AgentMdResult {
 export const PACKAGE_NAME = /^[a-z0-9-]+$/;
 /** An MCP tool or pinned argument name (spec: `mcp`, "`A-Z a-z 0-9 _ . -`; never `*`"). */
 const TOOL_NAME = /^[A-Za-z0-9_.-]+$/;
-/** An MCP server name as Settings saves it: no `/` or `:`, since the gate name is `mcp:<server>/<tool>`. */
-const SERVER_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 /** A parameter name, as `${parameters.<name>}` names it. */
 const PARAMETER_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
 /** A trigger name: the key an upgrade matches triggers by. */
@@ -56,8 +57,6 @@ const HARNESS_NAME = /^[a-z0-9][a-z0-9_.-]{0,63}$/;
 const MODEL_ID = /^[A-Za-z0-9_.-]+\/[^\s/][^\s]*$/;
 /** A Standard Webhooks event type (`lead.submitted`). */
 const EVENT_TYPE = /^[A-Za-z0-9_.:-]{1,128}$/;
-/** RFC 3339 date-time (its form only; the date itself is checked below). */
-const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-](\d{2}):(\d{2}))$/;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /** Top-level fields, in the spec's table order. */
@@ -69,92 +68,13 @@ const FIELDS = [
 /** Where `${parameters.<name>}` may appear in the front matter (spec: agent.md `parameters`). */
 const PLACEHOLDER_PATH = /^(?:display_name|triggers\[\d+\]\.(?:target\.input|cron|timezone)|mcp\[\d+\]\.pin\..+)$/;
 
-type Json = Record<string, unknown>;
-
-function isObject(value: unknown): value is Json {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function show(value: unknown): string {
-  const text = JSON.stringify(value) ?? String(value);
-  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
-}
-
 /** Checks one manifest, collecting problems in order. */
-class ManifestCheck {
-  readonly errors: Problem[] = [];
+class AgentMdCheck extends FrontMatterFields {
   private readonly declared: Set<string>;
 
   constructor(private readonly data: Json, private readonly ctx: PackageContext) {
+    super();
     this.declared = new Set(isObject(data.parameters) ? Object.keys(data.parameters) : []);
-  }
-
-  fail(code: string, path: string, message: string): void {
-    this.errors.push({ code, path, message: `agent.md: ${message}` });
-  }
-
-  /** Refuses keys outside `allowed` (DESIGN.md: an unknown front matter field is refused). */
-  keys(object: Json, allowed: readonly string[], prefix: string): void {
-    for (const key of Object.keys(object)) {
-      if (!allowed.includes(key)) this.fail('template.unknown_field', `${prefix}${key}`, `unknown field \`${prefix}${key}\``);
-    }
-  }
-
-  missing(path: string, what: string): void {
-    this.fail('template.missing_field', path, `\`${path}\` is required: ${what}`);
-  }
-
-  /** A string field: type, non-empty, optional pattern. Returns it when it is fine. */
-  text(value: unknown, path: string, rule?: { pattern?: RegExp; form?: string; max?: number }): string | undefined {
-    if (typeof value !== 'string' || value.trim() === '') {
-      this.fail('template.invalid_field', path, `\`${path}\` must be non-empty text, not ${show(value)}`);
-      return undefined;
-    }
-    if (rule?.max !== undefined && value.length > rule.max) {
-      this.fail('template.invalid_field', path, `\`${path}\` is longer than ${rule.max} characters`);
-      return undefined;
-    }
-    if (rule?.pattern && !rule.pattern.test(value)) {
-      this.fail('template.invalid_field', path, `\`${path}\` ${show(value)} must be ${rule.form ?? `of the form ${rule.pattern.source}`}`);
-      return undefined;
-    }
-    return value;
-  }
-
-  bool(value: unknown, path: string): void {
-    if (typeof value !== 'boolean') this.fail('template.invalid_field', path, `\`${path}\` must be true or false, not ${show(value)}`);
-  }
-
-  oneOf(value: unknown, path: string, choices: readonly string[]): void {
-    if (typeof value !== 'string' || !choices.includes(value)) {
-      this.fail('template.invalid_field', path, `\`${path}\` must be one of ${choices.join(', ')}, not ${show(value)}`);
-    }
-  }
-
-  /** A list of unique strings, each checked by `each`. */
-  list(value: unknown, path: string, each: (item: string, itemPath: string) => void, options: { nonEmpty?: boolean } = {}): string[] {
-    if (!Array.isArray(value)) {
-      this.fail('template.invalid_field', path, `\`${path}\` must be a list, not ${show(value)}`);
-      return [];
-    }
-    if (options.nonEmpty && value.length === 0) this.fail('template.invalid_field', path, `\`${path}\` must not be empty`);
-    const seen = new Set<string>();
-    const items: string[] = [];
-    value.forEach((item, i) => {
-      const itemPath = `${path}[${i}]`;
-      if (typeof item !== 'string' || item === '') {
-        this.fail('template.invalid_field', itemPath, `\`${itemPath}\` must be non-empty text, not ${show(item)}`);
-        return;
-      }
-      if (seen.has(item)) {
-        this.fail('template.duplicate', itemPath, `\`${itemPath}\` repeats ${show(item)}`);
-        return;
-      }
-      seen.add(item);
-      items.push(item);
-      each(item, itemPath);
-    });
-    return items;
   }
 
   run(): void {
@@ -259,7 +179,7 @@ class ManifestCheck {
       this.keys(entry, ['server', 'tools', 'required', 'allow', 'pin'], `${path}.`);
       if (entry.server === undefined) this.missing(`${path}.server`, 'the name the MCP server is saved under in Settings → MCP servers');
       else {
-        const server = this.text(entry.server, `${path}.server`, { pattern: SERVER_NAME, form: 'a saved MCP server\'s name (letters, digits, _ and -)' });
+        const server = this.text(entry.server, `${path}.server`, { pattern: MCP_SERVER_NAME, form: `a saved MCP server's name (${MCP_SERVER_NAME_RULE})` });
         if (server !== undefined) {
           if (servers.has(server)) this.fail('template.duplicate', `${path}.server`, `\`${path}.server\` repeats ${show(server)}: list each server once`);
           servers.add(server);
@@ -518,7 +438,7 @@ class ManifestCheck {
       this.fail('template.output_schema', 'output.schema', `\`output.schema\` names \`${file}\`, which is not a file of the package`);
       return;
     }
-    const problem = jsonSchemaProblem(bytes);
+    const problem = jsonSchemaFileProblem(bytes);
     if (problem) this.fail('template.output_schema', 'output.schema', `\`output.schema\` \`${file}\` ${problem}`);
   }
 
@@ -552,26 +472,6 @@ class ManifestCheck {
   }
 }
 
-function isHttpUrl(text: string): boolean {
-  try {
-    const url = new URL(text);
-    return url.protocol === 'https:' || url.protocol === 'http:';
-  } catch {
-    return false;
-  }
-}
-
-/** Whether `text` is an RFC 3339 date-time that names a real instant (its form only: a past one passes here). */
-export function isRfc3339(text: string): boolean {
-  const m = RFC3339.exec(text);
-  if (!m) return false;
-  const [year, month, day, hour, minute, second] = [m[1], m[2], m[3], m[4], m[5], m[6]].map(Number) as [number, number, number, number, number, number];
-  if (month < 1 || month > 12 || hour > 23 || minute > 59 || second > 60) return false;
-  const days = new Date(Date.UTC(year, month, 0)).getUTCDate();
-  if (day < 1 || day > days) return false;
-  if (m[9] !== undefined && (Number(m[9]) > 23 || Number(m[10]) > 59)) return false;
-  return Number.isFinite(Date.parse(text.replace('t', 'T').replace('z', 'Z')));
-}
 
 /**
  * Checks an already parsed front matter `data` and the body against the spec's agent.md table.
@@ -581,7 +481,7 @@ export function checkAgentManifest(data: unknown, body: string, ctx: PackageCont
   if (!isObject(data)) {
     return { manifest: null, body, errors: [{ code: 'template.front_matter', path: 'agent.md', message: 'agent.md: front matter must be a map of fields (name, version, description, ...)' }] };
   }
-  const check = new ManifestCheck(data, ctx);
+  const check = new AgentMdCheck(data, ctx);
   check.run();
   check.body(body);
   return { manifest: check.errors.length === 0 ? (data as unknown as TemplateManifest) : null, body, errors: check.errors };

@@ -3,7 +3,7 @@ import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { inspectTemplate } from './index';
-import { agentMd, validFiles, validManifest, writeFolder, writeTemplate, type LooseManifest } from './test-folders';
+import { agentMd, validFiles, validManifest, writeFolder, writeTemplate, type LooseManifest } from '../../../test/helpers/template-folders';
 
 type Edit = (m: LooseManifest, files: Record<string, string | Buffer>) => void;
 

@@ -4,10 +4,10 @@
  * (electron/core/json-schema-check.ts): nothing from the package is turned into code, and no remote
  * `$ref` is followed.
  */
-import { jsonSchemaProblem as schemaDataProblem } from '../json-schema-check';
+import { jsonSchemaProblem } from '../json-schema-check';
 
 /** Why the bytes are not a usable JSON Schema 2020-12, or null when they are one. */
-export function jsonSchemaProblem(bytes: Uint8Array): string | null {
+export function jsonSchemaFileProblem(bytes: Uint8Array): string | null {
   let text: string;
   try {
     text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
@@ -20,6 +20,6 @@ export function jsonSchemaProblem(bytes: Uint8Array): string | null {
   } catch (error) {
     return `is not JSON: ${error instanceof Error ? error.message : String(error)}`;
   }
-  const problem = schemaDataProblem(schema);
+  const problem = jsonSchemaProblem(schema);
   return problem === null ? null : `does not compile as JSON Schema 2020-12: ${problem}`;
 }

@@ -23,7 +23,8 @@ import {
 } from '../../../shared/template-manifest';
 import { TEMPLATE_TOOLS } from '../../../shared/catalogues';
 import { readFrontMatter } from './front-matter';
-import { jsonSchemaProblem } from './json-schema';
+import { jsonSchemaFileProblem } from './json-schema';
+import { unknownKeys } from '../strict-fields';
 
 /** Root files any template may hold besides agent.md and the files it names. */
 export const ALLOWED_ROOT_FILES = ['README.md', 'LICENSE', 'LICENSE.md', 'LICENSE.txt', 'CHANGELOG.md'] as const;
@@ -128,9 +129,7 @@ export class PackageParts {
         continue;
       }
       const before = this.errors.length;
-      for (const key of Object.keys(data)) {
-        if (!SKILL_FIELDS.includes(key)) this.fail('template.unknown_field', path, `unknown field \`${key}\` (a skill takes ${SKILL_FIELDS.join(', ')})`);
-      }
+      for (const key of unknownKeys(data, SKILL_FIELDS)) this.fail('template.unknown_field', path, `unknown field \`${key}\` (a skill takes ${SKILL_FIELDS.join(', ')})`);
       if (typeof data.name !== 'string' || data.name !== name) {
         this.fail('template.skill', path, `\`name\` must be the skill's folder name, \`${name}\``);
       } else if (!SKILL_NAME.test(name) || name.length > 64) {
@@ -199,9 +198,7 @@ export class PackageParts {
         const data = read.value.data;
         if (!isObject(data)) this.fail('template.eval', promptPath, 'front matter must be a map (description, runs, max_cost_usd)');
         else {
-          for (const key of Object.keys(data)) {
-            if (!['description', 'runs', 'max_cost_usd'].includes(key)) this.fail('template.unknown_field', promptPath, `unknown field \`${key}\` (a prompt takes description, runs, max_cost_usd)`);
-          }
+          for (const key of unknownKeys(data, ['description', 'runs', 'max_cost_usd'])) this.fail('template.unknown_field', promptPath, `unknown field \`${key}\` (a prompt takes description, runs, max_cost_usd)`);
           if (typeof data.description !== 'string' || data.description.trim() === '') this.fail('template.eval', promptPath, '`description` is required: what the case tests');
           else description = data.description;
           if (data.runs !== undefined && (typeof data.runs !== 'number' || !Number.isInteger(data.runs) || data.runs < 1 || data.runs > 100)) {
@@ -250,9 +247,7 @@ export class PackageParts {
       this.fail('template.eval', path, 'must be a map (parameters, grants, mcp, learning)');
       return;
     }
-    for (const key of Object.keys(data)) {
-      if (!['parameters', 'grants', 'mcp', 'learning'].includes(key)) this.fail('template.unknown_field', path, `unknown field \`${key}\` (a case takes parameters, grants, mcp, learning)`);
-    }
+    for (const key of unknownKeys(data, ['parameters', 'grants', 'mcp', 'learning'])) this.fail('template.unknown_field', path, `unknown field \`${key}\` (a case takes parameters, grants, mcp, learning)`);
     const manifest = this.manifest;
     const defs = manifest?.parameters ?? {};
     if (data.parameters !== undefined) {
@@ -329,7 +324,7 @@ export class PackageParts {
     }
     const bad = (message: string) => this.fail('template.fixture', path, message);
     if (!isObject(data)) return bad('a fixture is {server, description, tools}');
-    for (const key of Object.keys(data)) if (!['server', 'description', 'tools'].includes(key)) bad(`unknown field \`${key}\``);
+    for (const key of unknownKeys(data, ['server', 'description', 'tools'])) bad(`unknown field \`${key}\``);
     if (data.server !== server) bad(`\`server\` must be ${JSON.stringify(server)}, the name case.yaml gives it`);
     if (typeof data.description !== 'string') bad('`description` is required: what the fake holds');
     if (!isObject(data.tools)) return bad('`tools` must map each tool to {description, input, answers?, default?}');
@@ -413,7 +408,7 @@ export class PackageParts {
         this.fail('template.grader', path, `\`schema\` must name a JSON Schema file of the package, not ${JSON.stringify(file)}`);
       } else {
         this.named.add(file);
-        const problem = jsonSchemaProblem(this.files.get(file) as Uint8Array);
+        const problem = jsonSchemaFileProblem(this.files.get(file) as Uint8Array);
         if (problem) this.fail('template.grader', path, `\`schema\` ${file} ${problem}`);
       }
     }

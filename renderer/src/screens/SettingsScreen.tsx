@@ -3,6 +3,8 @@ import { useState, type FormEvent } from 'react';
 import { MCP_TRANSPORTS, type McpTransport } from '../../../shared/apollia-manifest';
 import type { SecretBackend } from '../../../shared/api';
 import { DENIABLE_NATIVE_TOOLS, deniedToolProblem } from '../../../shared/owner-tools';
+import { isHttpUrl } from '../../../shared/http-url';
+import { isMcpServerName } from '../../../shared/mcp-server-name';
 import { useDenyTool, useRemoveDeniedTool, useRemoveMcpServer, useRemoveSecret, useSaveMcpServer, useSaveSecret, useSettings } from '../../api/hooks';
 import { ErrorPanel, Loading } from '../components/Status';
 import { CodeText } from '../components/CodeText';
@@ -29,15 +31,8 @@ function McpServerForm() {
   const [command, setCommand] = useState('');
   const [args, setArgs] = useState('');
   const [url, setUrl] = useState('');
-  const nameOk = /^[a-z0-9_-]+$/.test(name);
-  const urlOk = (() => {
-    try {
-      const parsed = new URL(url);
-      return parsed.protocol === 'https:' || parsed.protocol === 'http:';
-    } catch {
-      return false;
-    }
-  })();
+  const nameOk = isMcpServerName(name);
+  const urlOk = isHttpUrl(url);
   const ready = nameOk && (transport === 'stdio' ? command.trim() !== '' : urlOk);
   const submit = (event: FormEvent) => {
     event.preventDefault();

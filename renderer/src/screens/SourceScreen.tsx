@@ -2,7 +2,7 @@ import type { SourceHandle } from '../../../shared/api';
 import { useInspection } from '../../api/hooks';
 import { ErrorPanel, Loading } from '../components/Status';
 import { ApoFlow } from './apo/ApoFlow';
-import { RefusedScreen } from './apo/RefusedScreen';
+import { RefusedScreen } from './RefusedScreen';
 import { PluginView } from './plugin/PluginView';
 import { TemplateFlow } from './template/TemplateFlow';
 

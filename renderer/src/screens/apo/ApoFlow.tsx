@@ -7,7 +7,7 @@ import { triggerName } from '../../components/trigger-name';
 import { useFlowStore } from '../../stores/flow-store';
 import { useConsentStore } from '../../stores/consent-store';
 import { ApoConsentWizard } from './ApoConsentWizard';
-import { RefusedScreen } from './RefusedScreen';
+import { RefusedScreen } from '../RefusedScreen';
 
 /** After install: what was done, and each webhook secret shown once. */
 function InstalledScreen({ receipt, sourceId }: { receipt: InstallReceipt; sourceId: string }) {

@@ -1,18 +1,17 @@
-import { AlertTriangle, Ban, BookOpen, Info, KeyRound, PenLine, Server, ShieldAlert, ShieldCheck, UserCog } from 'lucide-react';
+import { AlertTriangle, Ban, Info, KeyRound, Server, ShieldAlert, } from 'lucide-react';
 import type { Inspection } from '../../../../shared/inspection';
-import { textSafetyReport, type DisplayTextField } from '../../../../shared/display-text';
+import { textSafetyReport } from '../../../../shared/display-text';
+import { pluginTextFields } from '../../../../shared/plugin-text-fields';
 import {
   pluginRiskSummary,
   roleFloorWords,
-  type PluginCapabilityView,
-  type PluginDatasetView,
   type PluginManifestView,
   type PluginRiskLine,
   type PluginSummary,
-  type PluginToolView,
-  type QueryProfileView,
 } from '../../../../shared/plugin-manifest';
-import { RefusedScreen } from '../apo/RefusedScreen';
+import { RefusedScreen } from '../RefusedScreen';
+import { CapabilityCard, ToolRow } from './CapabilityCard';
+import { QueryProfileText } from './QueryProfileText';
 import { PackageText } from '../../components/PackageText';
 import { ProblemList } from '../../components/ProblemList';
 import './plugin-view.css';
@@ -36,185 +35,6 @@ function RiskIcon({ line }: { line: PluginRiskLine }) {
   return <Info aria-hidden="true" size={18} />;
 }
 
-/** Every piece of package text the screen shows, labelled for the text-safety report. */
-function textFields(view: PluginManifestView): DisplayTextField[] {
-  const id = view.identity;
-  return [
-    { label: 'plugin name', text: id.name, kind: 'identifier' },
-    { label: 'display name', text: id.display_name, kind: 'name' },
-    { label: 'owner', text: id.owner, kind: 'name' },
-    { label: 'version', text: id.version, kind: 'identifier' },
-    { label: 'description', text: id.description, kind: 'prose' },
-    ...(id.homepage ? [{ label: 'homepage', text: id.homepage, kind: 'command' as const }] : []),
-    ...(view.auth ? [{ label: 'credential shape', text: view.auth.type, kind: 'identifier' as const }] : []),
-    ...view.capabilities.flatMap((c): DisplayTextField[] => [
-      { label: `capability name “${c.name}”`, text: c.name, kind: 'identifier' },
-      { label: `description of capability “${c.name}”`, text: [c.description, ...c.routing_hints, ...c.routing_examples].join('\n'), kind: 'prose' },
-    ]),
-    ...view.tools.flatMap((t): DisplayTextField[] => [
-      { label: `tool name “${t.name}”`, text: t.name, kind: 'identifier' },
-      { label: `description of tool “${t.name}”`, text: t.description, kind: 'prose' },
-    ]),
-    ...(view.remote_mcp ? [{ label: 'remote MCP URL', text: view.remote_mcp.url_template, kind: 'command' as const }] : []),
-  ];
-}
-
-function ToolRow({ tool }: { tool: PluginToolView }) {
-  return (
-    <li className="tool-row">
-      <span className="tool-head">
-        <code>
-          <PackageText text={tool.name} max={80} />
-        </code>
-        {tool.access_class === 'write' ? (
-          <span className="badge badge-write">
-            <PenLine aria-hidden="true" size={12} /> Writes
-          </span>
-        ) : (
-          <span className="badge badge-read">
-            <BookOpen aria-hidden="true" size={12} /> Reads only
-          </span>
-        )}
-        {tool.access_class === 'write' ? (
-          tool.idempotent ? (
-            <span className="badge badge-neutral" title="Running it again with the same input leaves things as the first run did">
-              Safe to repeat
-            </span>
-          ) : (
-            <span className="badge badge-warning-soft" title="Each run makes something new: running it twice does it twice">
-              Each run makes something new
-            </span>
-          )
-        ) : null}
-      </span>
-      {tool.description ? (
-        <span className="small">
-          <PackageText text={tool.description} multiline max={300} />
-        </span>
-      ) : (
-        <span className="small muted">No description.</span>
-      )}
-    </li>
-  );
-}
-
-function CapabilityCard({ capability, tools }: { capability: PluginCapabilityView; tools: PluginToolView[] }) {
-  const headingId = `capability-${capability.name.replace(/[^a-z0-9_-]/gi, '_')}`;
-  return (
-    <li className="card" aria-labelledby={headingId}>
-      <h3 id={headingId}>
-        <PackageText text={capability.name} max={80} />
-        {capability.approval_required ? (
-          <span className="badge badge-ask">
-            <ShieldCheck aria-hidden="true" size={12} /> Needs approval each time
-          </span>
-        ) : (
-          <span className="badge badge-neutral">No approval step</span>
-        )}
-      </h3>
-      <p className="small">
-        <UserCog aria-hidden="true" size={14} /> Who may use it: <strong>{roleFloorWords(capability.minimum_role)}</strong>
-        {capability.minimum_role ? (
-          <>
-            {' '}
-            (<code>{capability.minimum_role}</code>)
-          </>
-        ) : null}
-      </p>
-      {capability.description ? (
-        <p>
-          <PackageText text={capability.description} multiline max={400} />
-        </p>
-      ) : null}
-      {capability.routing_hints.length > 0 || capability.routing_examples.length > 0 ? (
-        <details>
-          <summary>When the assistant picks it</summary>
-          {capability.routing_hints.map((hint, i) => (
-            <p key={`h${i}`} className="small">
-              <PackageText text={hint} multiline max={400} />
-            </p>
-          ))}
-          {capability.routing_examples.length > 0 ? (
-            <ul className="small">
-              {capability.routing_examples.map((example, i) => (
-                <li key={`e${i}`}>
-                  <PackageText text={example} max={200} />
-                </li>
-              ))}
-            </ul>
-          ) : null}
-        </details>
-      ) : null}
-      <h4>Tools ({tools.length})</h4>
-      {tools.length === 0 ? (
-        <p className="small muted">No tools under this capability.</p>
-      ) : (
-        <ul className="tool-list">
-          {tools.map((tool) => (
-            <ToolRow key={tool.name} tool={tool} />
-          ))}
-        </ul>
-      )}
-    </li>
-  );
-}
-
-function QueryProfileText({ profile, datasets }: { profile: QueryProfileView; datasets: PluginDatasetView[] }) {
-  switch (profile.kind) {
-    case 'pushdown':
-      return (
-        <>
-          <p>Queries are pushed down to the source instead of fetching everything:</p>
-          <ul>
-            {datasets
-              .filter((d) => d.pushdown !== null)
-              .map((d) => (
-                <li key={d.name}>
-                  <code>
-                    <PackageText text={d.name} max={80} />
-                  </code>
-                  : {d.pushdown!.operations.join(', ') || 'no operations'}
-                  {d.pushdown!.aggregates.length > 0 ? (
-                    <>
-                      {' '}
-                      (aggregates: <PackageText text={d.pushdown!.aggregates.join(', ')} max={120} />)
-                    </>
-                  ) : null}
-                </li>
-              ))}
-          </ul>
-        </>
-      );
-    case 'bounded_fetch':
-      return (
-        <p>
-          The host fetches complete, bounded results and computes on them
-          {profile.datasets.length > 0 ? (
-            <>
-              {' '}
-              (datasets: <PackageText text={profile.datasets.join(', ')} />)
-            </>
-          ) : null}
-          {profile.autoAdaptedTools.length > 0 ? (
-            <>
-              {' '}
-              (tools returning plain rows: <PackageText text={profile.autoAdaptedTools.join(', ')} />)
-            </>
-          ) : null}
-          .
-        </p>
-      );
-    case 'opt_out':
-      return (
-        <p>
-          The plugin opts out of queries, saying: “<PackageText text={profile.rationale} multiline max={400} />”
-        </p>
-      );
-    case 'none':
-      return <p className="muted">It has no read tools, so it declares no query profile.</p>;
-  }
-}
-
 /**
  * The read-only view of a plugin manifest (spec: aperium-plugin-manifest.md): who owns it, the
  * credential shapes it needs, each capability with its approval gate and role floor, each tool
@@ -232,7 +52,7 @@ export function PluginView({ inspection, displayName }: { inspection: Inspection
   const risks = pluginRiskSummary(view);
   const can = risks.filter((line) => line.level !== 'cannot');
   const cannot = risks.filter((line) => line.level === 'cannot');
-  const textWarnings = textSafetyReport(textFields(view));
+  const textWarnings = textSafetyReport(pluginTextFields(view));
   const otherWarnings = inspection.warnings.filter((w) => !w.code.startsWith('text.'));
   const orphanTools = view.tools.filter((t) => !view.capabilities.some((c) => c.name === t.capability));
 

@@ -5,7 +5,7 @@ import type { TemplateInspection } from '../../../../shared/template-manifest';
 import { FamilyBadge } from '../../components/FamilyBadge';
 import { CodeText } from '../../components/CodeText';
 import { PackageText } from '../../components/PackageText';
-import { formatFireTime } from '../../components/schedule';
+import { ScheduleText } from '../../components/ScheduleText';
 import { useFlowStore } from '../../stores/flow-store';
 import { mcpToolOutcome } from './mcp-tool-outcome';
 
@@ -271,25 +271,14 @@ export function TemplateTriggers({ preview }: { preview: ApplyPreview }) {
             <h3 className="h4">
               Trigger <code><PackageText text={trigger.name} /></code> <span className="muted small">({trigger.type})</span>
             </h3>
-            {trigger.type === 'schedule' ? <p>{trigger.words ?? trigger.cron}</p> : null}
-            {trigger.type === 'at' ? <p>Once, at {trigger.at}</p> : null}
+            {trigger.type === 'schedule' || trigger.type === 'at' ? (
+              <ScheduleText view={{ words: trigger.type === 'at' ? `Once, at ${trigger.at ?? ''}` : (trigger.words ?? trigger.cron ?? ''), next: trigger.next.map((iso) => new Date(iso)), timezone: trigger.timezone ?? 'UTC' }} />
+            ) : null}
             {trigger.type === 'webhook' ? (
               <p>
                 <KeyRound aria-hidden="true" size={14} /> When another program calls its web address{trigger.events && trigger.events.length > 0 ? <> with an event of type {trigger.events.join(', ')}</> : null}
                 {trigger.max_concurrent ? `, at most ${trigger.max_concurrent} runs at once` : ''}. A secret is made on this computer after apply and shown to you once.
               </p>
-            ) : null}
-            {trigger.next.length > 0 ? (
-              <>
-                <p className="small muted">Next times:</p>
-                <ul className="small next-times">
-                  {trigger.next.map((iso) => (
-                    <li key={iso}>
-                      <time dateTime={iso}>{formatFireTime(new Date(iso), trigger.timezone ?? 'UTC')}</time>
-                    </li>
-                  ))}
-                </ul>
-              </>
             ) : null}
             {trigger.input ? (
               <p className="small">

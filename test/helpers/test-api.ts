@@ -6,8 +6,8 @@ import { createHash } from 'node:crypto';
 import { cpSync, mkdtempSync, readdirSync, readFileSync, lstatSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createApi, type ApiDeps, type CoreApiImplementation } from '../api';
-import { createFileKeySecretBox } from '../secret-box';
+import { createApi, type ApiDeps, type CoreApi } from '../../electron/core/api';
+import { createFileKeySecretBox } from '../../electron/core/secret-box';
 
 /** A fresh empty folder under the OS temp folder. */
 export function tempDir(prefix = 'apollia-store-'): string {
@@ -46,12 +46,12 @@ export function editedPackage(from: string, edit: (toml: string) => string): str
 }
 
 /** An Api over a temp data folder, with scripted dialogs and a fixed clock. */
-export function testApi(overrides: Partial<ApiDeps> & { folders?: string[] } = {}): { api: CoreApiImplementation; dataDir: string; deps: ApiDeps } {
+export function testApi(overrides: Partial<ApiDeps> & { folders?: string[] } = {}): { api: CoreApi; dataDir: string; deps: ApiDeps } {
   const dataDir = overrides.dataDir ?? tempDir();
   const picks = [...(overrides.folders ?? [])];
   const deps: ApiDeps = {
     dataDir,
-    resourcesDir: new URL('../../../resources', import.meta.url).pathname,
+    resourcesDir: new URL('../../resources', import.meta.url).pathname,
     dialogs: { openFile: async () => null, openFolder: async () => picks.shift() ?? null },
     secretBox: createFileKeySecretBox(dataDir),
     now: () => new Date('2026-12-01T10:00:00Z'),

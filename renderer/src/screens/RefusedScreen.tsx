@@ -1,8 +1,8 @@
 import { OctagonX } from 'lucide-react';
-import type { Inspection } from '../../../../shared/inspection';
-import { CodeText } from '../../components/CodeText';
-import { PackageText } from '../../components/PackageText';
-import { pathAside, ProblemList } from '../../components/ProblemList';
+import type { Inspection } from '../../../shared/inspection';
+import { CodeText } from '../components/CodeText';
+import { PackageText } from '../components/PackageText';
+import { pathAside, ProblemList } from '../components/ProblemList';
 
 /** The field a problem is at, unless its message already names it. */
 /** A refused package: what is wrong, in the spec's words, with paths; what the author must fix. Never blank. */

@@ -1,6 +1,7 @@
 /**
- * IPC channel names, shared by main's binding and the preload (no `electron` import, so the
- * sandboxed preload bundles it as plain data).
+ * IPC channel names, shared by main's binding (electron/main/ipc.ts, open-requests.ts) and the
+ * preload: in `shared/` so both may import them, with no `electron` import, so the sandboxed
+ * preload bundles them as plain data.
  */
 
 /** The channel of an Api method: `apollia:<method>`. */

@@ -1,0 +1,52 @@
+/**
+ * What every Api module works with: the host's deps, the store, the registry of opened sources, and
+ * the few helpers more than one module needs (sealing a secret, reading an own property). Built once
+ * by `createApi` and handed to each module, so the modules never import the dispatcher.
+ */
+import type { SecretBox } from './secret-box';
+import type { AtomicWriteFaults } from './store/atomic-file';
+import type { Store } from './store/store';
+import type { SourceRegistry } from './sources';
+import { CoreError } from './errors';
+
+/** What the Api needs from its host (Electron main, the e2e harness, the CLI, a test). */
+export interface ApiDeps {
+  /** The app's data folder (`app.getPath('userData')`); the store lives here. */
+  dataDir: string;
+  /** The app's resources (`resources/`): built-in templates live in `templates/`. */
+  resourcesDir: string;
+  dialogs: { openFile(): Promise<string | null>; openFolder(): Promise<string | null> };
+  secretBox: SecretBox;
+  now: () => Date;
+  log?: (message: string, error?: unknown) => void;
+  /** Test hooks: faults injected into the state writer and into apply's trigger step. */
+  faults?: AtomicWriteFaults & { applyTrigger?: (name: string) => void };
+  /** How long a write waits for another process's lock before `store.busy`. */
+  lockTimeoutMs?: number;
+}
+
+/** The deps, the store and the sources, shared by the Api's modules. */
+export interface ApiContext {
+  readonly deps: ApiDeps;
+  readonly store: Store;
+  readonly sources: SourceRegistry;
+}
+
+/**
+ * `record[key]` only when it is the record's own: ids and names come from the renderer (and from
+ * manifests), and `constructor` or `__proto__` must find nothing, never an inherited property.
+ */
+export function own<T>(record: Record<string, T>, key: string): T | undefined {
+  return Object.hasOwn(record, key) ? record[key] : undefined;
+}
+
+/**
+ * `secret` sealed by the host's secret box, in base64. The store is read first: it must be usable
+ * before anything is sealed (a file-key box makes its key on first use, and a refused write, a
+ * state file from a newer app say, must leave the data folder as it was).
+ */
+export async function seal(ctx: ApiContext, secret: string): Promise<string> {
+  await ctx.store.read();
+  if (ctx.deps.secretBox.backend() === 'unavailable') throw new CoreError('secret.unavailable', 'This computer has no way to keep secrets (no keychain): a webhook or a saved secret cannot be set up here.');
+  return Buffer.from(await ctx.deps.secretBox.encrypt(secret)).toString('base64');
+}

@@ -1,0 +1,88 @@
+/**
+ * The Api's errors: one class with a stable code, and every code the Api answers, listed once
+ * (STYLE.md "errors (expected, handled, shown) from exceptions (bugs, logged)"). A handler throws a
+ * {@link CoreError} for an expected refusal; the dispatcher in `api.ts` answers it as
+ * `{ ok: false, error: { code, message, … } }`. Anything else thrown is a bug: logged, answered
+ * `internal`. The codes of a refused package (`archive.*`, `manifest.*`, `template.*`, `plugin.*`)
+ * travel inside an inspection's `errors` or an error's `problems`, and are listed in the README of
+ * the module that decides them.
+ */
+import type { ApiError } from '../../shared/api';
+
+/** Every code an Api method answers in `error.code` (README "Api error codes" links here). */
+export type ApiErrorCode =
+  // the boundary
+  | 'request.invalid'
+  | 'internal'
+  | 'ipc.forbidden_sender'
+  | 'ipc.internal'
+  // sources and picked folders
+  | 'source.not_found'
+  | 'source.unreadable'
+  | 'source.not_a_file'
+  | 'source.unknown'
+  | 'folder.unknown'
+  | 'template.unknown'
+  // the store
+  | 'store.busy'
+  | 'store.future_version'
+  // install and uninstall
+  | 'install.not_a_package'
+  | 'install.not_inspected'
+  | 'install.refused'
+  | 'install.unknown_agent'
+  | 'install.unknown_access'
+  | 'install.unknown_trigger'
+  | 'install.already_installed'
+  | 'install.downgrade'
+  | 'package.unknown'
+  // apply
+  | 'apply.not_a_template'
+  | 'apply.refused'
+  | 'apply.not_previewed'
+  | 'apply.changed'
+  | 'apply.blocked'
+  | 'apply.file_collision'
+  | 'apply.request_reused'
+  // agents and their access
+  | 'agent.unknown'
+  | 'agent.archived'
+  | 'agent.part_of_package'
+  | 'access.unknown'
+  | 'access.pin_missing'
+  // triggers
+  | 'trigger.unknown'
+  | 'trigger.needs_folder'
+  | 'trigger.folder_not_needed'
+  | 'trigger.past'
+  | 'trigger.not_webhook'
+  | 'trigger.not_armed'
+  // settings
+  | 'mcp.invalid'
+  | 'mcp.unknown'
+  | 'secret.unavailable'
+  | 'secret.unknown_name'
+  | 'secret.unknown'
+  | 'tool.invalid'
+  | 'tool.too_many'
+  | 'tool.not_denied';
+
+/**
+ * An expected refusal with a stable code and a sentence naming what is wrong; `extra` carries the
+ * rest of the error value (`path`, `problems`). Thrown by core modules and the store, answered by
+ * the Api as a value, never logged as a bug.
+ */
+export class CoreError extends Error {
+  constructor(
+    readonly code: ApiErrorCode,
+    message: string,
+    readonly extra: Partial<ApiError> = {},
+  ) {
+    super(message);
+  }
+
+  /** The error value the Api answers. */
+  toApiError(): ApiError {
+    return { code: this.code, message: this.message, ...this.extra };
+  }
+}

@@ -1,0 +1,172 @@
+/**
+ * Installing, updating and uninstalling an `.apo` package (DESIGN.md "Consent, install, apply").
+ * Install extracts only the bytes inspection verified, into staging, and records the user's
+ * answers (never the package's defaults) in one store write; an update keeps what the user decided
+ * before for what did not change (`diffUpdate`).
+ */
+import { join } from 'node:path';
+import semver from 'semver';
+import type { ApiRequest, InstallReceipt, UninstallReceipt, WebhookSecretOnce } from '../../shared/api';
+import type { ApolliaManifest } from '../../shared/apollia-manifest';
+import { offeredAccess } from '../../shared/consent';
+import type { ApoDetails } from '../../shared/inspection';
+import { diffUpdate, type UpdateDiff } from '../../shared/update-diff';
+import { type ApiContext, own, seal } from './api-context';
+import { extractVerifiedArchive } from './archive';
+import { CoreError } from './errors';
+import { makeWebhookSecret } from './trigger-arming';
+import { placeFromStaging, removeAndPrune, removeThroughStaging } from './staging';
+import { agentIdOf, packageAgentRecord, packageRecord, packageTriggerRecord, recordedDecisions, removePackageRecords, setWebhookSecret, triggerIdOf } from './store/records';
+import type { StoreState } from './store/state';
+
+/** How a candidate version stands to the installed one. */
+export function relationOf(installed: string, candidate: string): 'same' | 'newer' | 'older' {
+  const order = semver.compare(candidate, installed);
+  return order === 0 ? 'same' : order > 0 ? 'newer' : 'older';
+}
+
+/** For an inspected manifest: the installed version of the same package and, for another version, what the update changes. */
+export function installedComparison(state: StoreState, manifest: ApolliaManifest): { installed: { version: string; relation: 'same' | 'newer' | 'older' } | null; updateDiff: UpdateDiff | null } {
+  if (!semver.valid(manifest.package.version)) return { installed: null, updateDiff: null };
+  const installed = own(state.packages, manifest.package.name);
+  if (!installed) return { installed: null, updateDiff: null };
+  const relation = relationOf(installed.version, manifest.package.version);
+  return { installed: { version: installed.version, relation }, updateDiff: relation === 'same' ? null : diffUpdate(installed.manifest, recordedDecisions(state, installed.name), manifest) };
+}
+
+/** Checks that every answer is about this package: its agents, the access each is offered, its triggers. The folders picked for armed file_watch triggers. */
+function checkDecisions(ctx: ApiContext, manifest: ApolliaManifest, request: ApiRequest<'install'>): Map<string, string> {
+  const name = manifest.package.name;
+  for (const [agentId, consent] of Object.entries(request.decisions.agents)) {
+    if (!(manifest.agents ?? []).some((a) => a.id === agentId)) throw new CoreError('install.unknown_agent', `${name} has no agent \`${agentId}\``, { path: `decisions.agents.${agentId}` });
+    const offered = offeredAccess(manifest, agentId);
+    for (const entry of Object.keys(consent.access)) {
+      if (!offered.includes(entry)) throw new CoreError('install.unknown_access', `agent \`${agentId}\` of ${name} is not offered \`${entry}\`: only its defaults.access can be granted`, { path: `decisions.agents.${agentId}.access` });
+    }
+  }
+  const armedFolders = new Map<string, string>();
+  for (const [triggerId, arming] of Object.entries(request.decisions.triggers)) {
+    const entry = (manifest.triggers ?? []).find((t) => t.id === triggerId);
+    if (!entry) throw new CoreError('install.unknown_trigger', `${name} has no trigger \`${triggerId}\``, { path: `decisions.triggers.${triggerId}` });
+    if (arming.folderId !== undefined && entry.source.type !== 'file_watch') throw new CoreError('trigger.folder_not_needed', `trigger \`${triggerId}\` is not a file_watch trigger: it watches no folder`, { path: `decisions.triggers.${triggerId}.folderId` });
+    if (arming.armed && entry.source.type === 'file_watch') {
+      if (arming.folderId === undefined) throw new CoreError('trigger.needs_folder', `trigger \`${triggerId}\` watches a folder: pick one to arm it`, { path: `decisions.triggers.${triggerId}` });
+      armedFolders.set(triggerId, ctx.sources.folder(arming.folderId));
+    }
+  }
+  return armedFolders;
+}
+
+/** Installs (or updates, or with `allowDowngrade` downgrades) the inspected `.apo` of `request.sourceId`. */
+export async function installPackage(ctx: ApiContext, request: ApiRequest<'install'>): Promise<InstallReceipt> {
+  const { deps, store } = ctx;
+  const src = ctx.sources.get(request.sourceId);
+  if (src.handle.kind !== 'apo') throw new CoreError('install.not_a_package', `${src.handle.displayName} is not an .apo package: only packages are installed (a template is applied).`);
+  const inspection = src.shownApo;
+  if (!inspection) throw new CoreError('install.not_inspected', `${src.handle.displayName} was not inspected: look at what it asks before installing it`);
+  const details = inspection.details as ApoDetails | null;
+  if (!inspection.ok || !details || !inspection.summary) {
+    const first = inspection.errors[0];
+    throw new CoreError('install.refused', `${src.handle.displayName} was refused: ${first?.message ?? 'it could not be read'}`, { problems: inspection.errors });
+  }
+  const manifest = details.manifest;
+  const { name, version } = manifest.package;
+  const sha256 = inspection.summary.sha256;
+  const armedFolders = checkDecisions(ctx, manifest, request);
+
+  const before = await store.read();
+  const existing = own(before.packages, name);
+  const relation = existing ? relationOf(existing.version, version) : null;
+  if (relation === 'same') throw new CoreError('install.already_installed', `${name} ${version} is already installed`);
+  if (relation === 'older' && request.allowDowngrade !== true) {
+    throw new CoreError('install.downgrade', `${name} ${existing?.version} is installed; installing the older ${version} needs your confirmation (allowDowngrade)`);
+  }
+
+  // Webhook secrets for triggers armed now; made before anything is written, sealed, shown once.
+  const webhookSecrets: WebhookSecretOnce[] = [];
+  const sealed = new Map<string, string>();
+  for (const [triggerId, arming] of Object.entries(request.decisions.triggers)) {
+    const entry = (manifest.triggers ?? []).find((t) => t.id === triggerId);
+    if (arming.armed && entry?.source.type === 'webhook') {
+      const secret = makeWebhookSecret();
+      sealed.set(triggerId, await seal(ctx, secret));
+      webhookSecrets.push({ triggerId: triggerIdOf(name, triggerId), secret });
+    }
+  }
+
+  const finalRel = `packages/${name}/${version}`;
+  const placed = await placeFromStaging({
+    dataDir: deps.dataDir,
+    finalDir: join(deps.dataDir, 'packages', name, version),
+    fill: async (staging) => {
+      const extracted = await extractVerifiedArchive(src.path, sha256, staging);
+      if (!extracted.ok) throw new CoreError('install.refused', `${src.handle.displayName} was refused while installing: ${extracted.error.message}`, { problems: [extracted.error] });
+    },
+    record: () =>
+      store.update((state) => {
+        const at = deps.now().toISOString();
+        const prior = structuredClone(state);
+        const current = own(state.packages, name);
+        if (current && current.version === version) throw new CoreError('install.already_installed', `${name} ${version} is already installed`);
+        const base = current ? diffUpdate(current.manifest, recordedDecisions(state, name), manifest).merged : { agents: {}, triggers: {} };
+        const oldTriggers = Object.values(state.triggers).filter((t) => t.packageName === name);
+        for (const agent of Object.values(state.agents)) if (agent.origin === 'package' && agent.packageName === name) delete state.agents[agent.id];
+        for (const trigger of oldTriggers) {
+          delete state.triggers[trigger.id];
+          if (trigger.secretRef) delete state.webhookSecrets[trigger.secretRef];
+        }
+        for (const agent of manifest.agents ?? []) {
+          const granted = { ...(own(base.agents, agent.id)?.access ?? {}), ...(own(request.decisions.agents, agent.id)?.access ?? {}) };
+          const record = packageAgentRecord(name, manifest, agent.id, granted, own(prior.agents, agentIdOf(name, agent.id))?.createdAt ?? at);
+          state.agents[record.id] = record;
+        }
+        const armed: string[] = [];
+        for (const entry of manifest.triggers ?? []) {
+          const record = packageTriggerRecord(name, manifest, entry);
+          const arming = own(request.decisions.triggers, entry.id);
+          const old = oldTriggers.find((t) => t.name === entry.id);
+          if (arming?.armed) {
+            record.armed = true;
+            record.armedAt = at;
+            record.folder = armedFolders.get(entry.id) ?? null;
+            setWebhookSecret(state, record, sealed.get(entry.id) ?? null);
+          } else if (arming === undefined && own(base.triggers, entry.id)?.armed && old) {
+            // Unchanged and armed before: the update keeps it armed, with its folder and secret.
+            record.armed = true;
+            record.armedAt = old.armedAt;
+            record.folder = old.folder;
+            const kept = old.secretRef ? prior.webhookSecrets[old.secretRef] : undefined;
+            if (old.secretRef && kept) {
+              record.secretRef = old.secretRef;
+              state.webhookSecrets[old.secretRef] = kept;
+            }
+          }
+          if (record.armed) armed.push(record.id);
+          state.triggers[record.id] = record;
+        }
+        const pkg = packageRecord(manifest, sha256, finalRel, current?.installedAt ?? at, current ? at : null);
+        state.packages[name] = pkg;
+        const outcome: InstallReceipt['outcome'] = !current ? 'installed' : relationOf(current.version, version) === 'newer' ? 'updated' : 'downgraded';
+        return {
+          result: { receipt: { name, version, publisher: pkg.publisher, outcome, previousVersion: current?.version ?? null, installedAt: pkg.installedAt, armed, webhookSecrets }, oldDir: current?.dir ?? null },
+        };
+      }),
+  });
+  if (placed.oldDir && placed.oldDir !== finalRel) await removeAndPrune(join(deps.dataDir, placed.oldDir), deps.dataDir);
+  return placed.receipt;
+}
+
+/** Uninstalls a package: its files moved aside, then its records removed in one write; a failed write puts the files back. */
+export async function uninstallPackage(ctx: ApiContext, request: ApiRequest<'uninstallPackage'>): Promise<UninstallReceipt> {
+  const { deps, store } = ctx;
+  const pkg = own((await store.read()).packages, request.name);
+  if (!pkg) throw new CoreError('package.unknown', `No package called \`${request.name}\` is installed.`);
+  return removeThroughStaging(deps.dataDir, join(deps.dataDir, 'packages', pkg.name), () =>
+    store.update((state) => {
+      const current = own(state.packages, request.name);
+      if (!current) throw new CoreError('package.unknown', `No package called \`${request.name}\` is installed.`);
+      const removed = removePackageRecords(state, request.name);
+      return { result: { name: current.name, version: current.version, ...removed } };
+    }),
+  );
+}

@@ -1,0 +1,141 @@
+/**
+ * Store records built from what was consented to, and the changes to them that more than one Api
+ * method makes (disarming a trigger, reading back an installed package's decisions). The Api's
+ * modules decide whether a change is allowed; the shape of what is stored lives here, beside
+ * `state.ts`.
+ */
+import { randomUUID } from 'node:crypto';
+import type { ApolliaManifest, TriggerEntry } from '../../../shared/apollia-manifest';
+import type { ApplyPreview } from '../../../shared/apply-preview';
+import { templateTool } from '../../../shared/catalogues';
+import { accessFamily, type ConsentDecision, offeredAccess } from '../../../shared/consent';
+import type { TemplateManifest } from '../../../shared/template-manifest';
+import type { PackageAgentRecord, PackageRecord, StoreState, TemplateAgentRecord, ToolSettingRecord, TriggerRecord } from './state';
+
+/** An installed package's agent id: `<package>/<agent>`. */
+export const agentIdOf = (pkg: string, agent: string) => `${pkg}/${agent}`;
+/** A trigger's id: `<package>/<trigger id>` or `<agent id>/<trigger name>`. */
+export const triggerIdOf = (owner: string, name: string) => `${owner}/${name}`;
+
+/** A package trigger as first recorded: disarmed, no folder, no secret (the user arms it). */
+export function packageTriggerRecord(pkg: string, manifest: ApolliaManifest, entry: TriggerEntry): TriggerRecord {
+  const targetsAgent = (manifest.agents ?? []).some((a) => a.id === entry.target);
+  const s = entry.source;
+  return {
+    id: triggerIdOf(pkg, entry.id), name: entry.id, packageName: pkg, agentId: targetsAgent ? agentIdOf(pkg, entry.target) : null,
+    target: entry.target, input: entry.input ?? null, type: s.type,
+    schedule: s.type === 'cron' ? s.schedule : null, every: s.type === 'interval' ? s.every : null, timezone: null, at: null,
+    recursive: s.type === 'file_watch' ? (s.recursive ?? false) : null, events: null, maxConcurrent: null,
+    dayRule: 'and', armed: false, armedAt: null, folder: null, secretRef: null,
+  };
+}
+
+/** A package's agent with the access the user granted (`granted[entry]`, else not granted). */
+export function packageAgentRecord(name: string, manifest: ApolliaManifest, agentId: string, granted: Record<string, boolean>, createdAt: string): PackageAgentRecord {
+  const agent = (manifest.agents ?? []).find((a) => a.id === agentId);
+  if (!agent) throw new Error(`${name} has no agent ${agentId}`);
+  return {
+    origin: 'package', id: agentIdOf(name, agent.id), packageName: name, agentId: agent.id, displayName: agent.name, description: agent.mission,
+    access: offeredAccess(manifest, agent.id).map((entry) => ({ entry, family: accessFamily(manifest, entry), granted: Object.hasOwn(granted, entry) ? (granted[entry] as boolean) : false })),
+    model: agent.defaults?.model?.model ?? null, createdAt, archived: false,
+  };
+}
+
+/** An installed package's own record. */
+export function packageRecord(manifest: ApolliaManifest, sha256: string, dir: string, installedAt: string, updatedAt: string | null): PackageRecord {
+  const { name, version, publisher, description } = manifest.package;
+  return { name, version, publisher, description: description ?? '', sha256, installedAt, updatedAt, dir, manifest };
+}
+
+/**
+ * The tool settings an apply makes (spec "Apply" step 2): the granted tools allowed, and for each
+ * saved MCP server its tools at the preview's setting and pin; a server not saved is skipped,
+ * nothing of it granted. A tool pinned to a parameter that was not given stays denied.
+ */
+export function templateToolSettings(previewed: ApplyPreview): Record<string, ToolSettingRecord> {
+  const toolSettings: Record<string, ToolSettingRecord> = {};
+  for (const tool of previewed.tools) toolSettings[tool] = { family: templateTool(tool)?.family ?? null, setting: 'allow', pin: null, pinMissing: false };
+  for (const server of previewed.mcp) {
+    if (!server.saved) continue;
+    for (const tool of server.tools) {
+      toolSettings[tool.gateName] = { family: null, setting: tool.setting, pin: tool.pin, pinMissing: tool.pin === null && tool.pinnedBy !== undefined && tool.setting === 'deny' };
+    }
+  }
+  return toolSettings;
+}
+
+/** The agent an apply makes from a template, its files in `dir`. */
+export function templateAgentRecord(agentId: string, manifest: TemplateManifest, previewed: ApplyPreview, dir: string, files: string[], requestId: string, createdAt: string): TemplateAgentRecord {
+  return {
+    origin: 'template', id: agentId, templateName: manifest.name, templateVersion: manifest.version, displayName: previewed.displayName,
+    description: manifest.description, dir, files, toolSettings: templateToolSettings(previewed), model: manifest.model ?? null,
+    effort: manifest.effort ?? null, budgetPerRunUsd: manifest.budget?.per_run_usd ?? null, learning: manifest.learning ?? null,
+    approvals: manifest.approvals ?? 'ask', preview: previewed, requestId, createdAt, archived: false,
+  };
+}
+
+/**
+ * A template agent's trigger as apply records it. Schedules and dates are made live by apply (spec
+ * "Apply" step 3); a webhook waits for its secret (`armTrigger`).
+ */
+export function templateTriggerRecord(agentId: string, trigger: ApplyPreview['triggers'][number], at: string): TriggerRecord {
+  const live = trigger.type !== 'webhook';
+  return {
+    id: triggerIdOf(agentId, trigger.name), name: trigger.name, packageName: null, agentId, target: agentId, input: trigger.input, type: trigger.type,
+    schedule: trigger.cron ?? null, every: null, timezone: trigger.timezone ?? null, at: trigger.at ?? null, recursive: null,
+    events: trigger.events ?? null, maxConcurrent: trigger.max_concurrent ?? null, dayRule: 'or',
+    armed: live, armedAt: live ? at : null, folder: null, secretRef: null,
+  };
+}
+
+/** Disarms a trigger: no folder, and its webhook secret (if any) deleted. */
+export function disarmTrigger(state: StoreState, trigger: TriggerRecord): void {
+  trigger.armed = false;
+  trigger.armedAt = null;
+  trigger.folder = null;
+  if (trigger.secretRef) delete state.webhookSecrets[trigger.secretRef];
+  trigger.secretRef = null;
+}
+
+/** Keeps `sealed` as the trigger's webhook secret (a fresh ref), replacing any earlier one. */
+export function setWebhookSecret(state: StoreState, trigger: TriggerRecord, sealed: string | null): void {
+  if (trigger.secretRef) delete state.webhookSecrets[trigger.secretRef];
+  trigger.secretRef = null;
+  if (sealed !== null) {
+    trigger.secretRef = randomUUID();
+    state.webhookSecrets[trigger.secretRef] = sealed;
+  }
+}
+
+/** The user's recorded decisions for an installed package, in the consent form's shape. */
+export function recordedDecisions(state: StoreState, name: string): ConsentDecision {
+  const decisions: ConsentDecision = { agents: {}, triggers: {} };
+  for (const agent of Object.values(state.agents)) {
+    if (agent.origin === 'package' && agent.packageName === name) {
+      decisions.agents[agent.agentId] = { access: Object.fromEntries(agent.access.map((a) => [a.entry, a.granted])) };
+    }
+  }
+  for (const trigger of Object.values(state.triggers)) if (trigger.packageName === name) decisions.triggers[trigger.name] = { armed: trigger.armed };
+  return decisions;
+}
+
+/** Removes a package's records (agents, triggers, their secrets, the package); the ids removed. */
+export function removePackageRecords(state: StoreState, name: string): { removedAgents: string[]; removedTriggers: string[] } {
+  const removedAgents: string[] = [];
+  const removedTriggers: string[] = [];
+  for (const agent of Object.values(state.agents)) {
+    if (agent.origin === 'package' && agent.packageName === name) {
+      delete state.agents[agent.id];
+      removedAgents.push(agent.id);
+    }
+  }
+  for (const trigger of Object.values(state.triggers)) {
+    if (trigger.packageName === name) {
+      disarmTrigger(state, trigger);
+      delete state.triggers[trigger.id];
+      removedTriggers.push(trigger.id);
+    }
+  }
+  delete state.packages[name];
+  return { removedAgents, removedTriggers };
+}

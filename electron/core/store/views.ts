@@ -1,0 +1,105 @@
+/**
+ * What the renderer is shown of the store: the views of `shared/api.ts` (`Dashboard`, `AgentView`,
+ * `TriggerView`, `SettingsView`) built from records. Pure: the time and the secret backend are
+ * passed in, so a view is a function of the state.
+ */
+import type { AccessView, AgentView, Dashboard, InstalledPackageView, SecretBackend, SettingsView, TriggerView } from '../../../shared/api';
+import { CONNECTION_TYPES, SECRET_NAMES } from '../../../shared/catalogues';
+import { grantedPermission } from '../../../shared/consent';
+import { describeCron, describeInterval, nextCronTimes, nextIntervalTimes } from '../../../shared/cron';
+import type { AgentRecord, StoreState, TriggerRecord } from './state';
+
+/** A trigger as shown: its schedule in words and, when armed, its next three times after `now`. */
+export function triggerView(trigger: TriggerRecord, now: Date): TriggerView {
+  let words = '';
+  let next: string[] = [];
+  if (trigger.type === 'cron' || trigger.type === 'schedule') {
+    const options = { dayRule: trigger.dayRule, timezone: trigger.timezone ?? 'UTC' };
+    words = describeCron(trigger.schedule ?? '', options);
+    if (trigger.armed) next = nextCronTimes(trigger.schedule ?? '', options, now, 3).map((d) => d.toISOString());
+  } else if (trigger.type === 'interval') {
+    words = describeInterval(trigger.every ?? '');
+    if (trigger.armed) next = nextIntervalTimes(trigger.every ?? '', now, 3, trigger.armedAt ? new Date(trigger.armedAt) : undefined).map((d) => d.toISOString());
+  } else if (trigger.type === 'file_watch') {
+    words = `When ${trigger.folder ?? 'a folder you pick'} changes${trigger.recursive ? ' (subfolders too)' : ''}`;
+  } else if (trigger.type === 'webhook') {
+    words = `On a signed HTTP call${trigger.events ? ` (${trigger.events.join(', ')})` : ''}`;
+  } else {
+    words = `Once, at ${trigger.at ?? ''}`;
+    if (trigger.armed && trigger.at && Date.parse(trigger.at) > now.getTime()) next = [new Date(Date.parse(trigger.at)).toISOString()];
+  }
+  return {
+    id: trigger.id,
+    name: trigger.name,
+    type: trigger.type,
+    agentId: trigger.agentId,
+    target: trigger.target,
+    words,
+    next,
+    armed: trigger.armed,
+    folder: trigger.folder,
+    webhookSecretSet: trigger.secretRef !== null,
+  };
+}
+
+/** An agent as shown, with its access and its triggers. */
+export function agentView(state: StoreState, agent: AgentRecord, now: Date): AgentView {
+  const triggers = Object.values(state.triggers)
+    .filter((t) => t.agentId === agent.id)
+    .map((t) => triggerView(t, now));
+  if (agent.origin === 'package') {
+    const pkg = Object.hasOwn(state.packages, agent.packageName) ? state.packages[agent.packageName] : undefined;
+    const access: AccessView[] = agent.access.map((a) => ({
+      tool: a.entry,
+      family: a.family,
+      permission: grantedPermission(a.family, a.granted),
+      granted: a.granted,
+      pin: null,
+    }));
+    return {
+      id: agent.id, origin: 'package', from: agent.packageName, fromVersion: pkg?.version ?? '', displayName: agent.displayName,
+      description: agent.description, archived: agent.archived, createdAt: agent.createdAt, access, triggers, model: agent.model, budgetPerRunUsd: null,
+    };
+  }
+  // Template spec, agent.md `approvals`: under `ask` the agent asks its person before any tool runs,
+  // granted or not; only under `never` does a granted (allowed) tool run unasked. Deny holds either way.
+  const access: AccessView[] = Object.entries(agent.toolSettings).map(([tool, setting]) => ({
+    tool,
+    family: setting.family,
+    permission: setting.setting === 'allow' && agent.approvals !== 'never' ? 'ask' : setting.setting,
+    granted: setting.setting === 'allow',
+    pin: setting.pin,
+  }));
+  return {
+    id: agent.id, origin: 'template', from: agent.templateName, fromVersion: agent.templateVersion, displayName: agent.displayName,
+    description: agent.description, archived: agent.archived, createdAt: agent.createdAt, access, triggers,
+    model: agent.model ? (agent.model.prefer ?? agent.model.tier) : null, budgetPerRunUsd: agent.budgetPerRunUsd,
+  };
+}
+
+/** The dashboard: installed packages by name, agents by creation, and any damage the store set aside. */
+export function dashboardOf(state: StoreState, now: Date): Dashboard {
+  const packages: InstalledPackageView[] = Object.values(state.packages)
+    .sort((a, b) => a.name.localeCompare(b.name))
+    .map((pkg) => ({
+      name: pkg.name, version: pkg.version, publisher: pkg.publisher, description: pkg.description, installedAt: pkg.installedAt, updatedAt: pkg.updatedAt,
+      agents: Object.values(state.agents).filter((a) => a.origin === 'package' && a.packageName === pkg.name).map((a) => a.id),
+      triggers: Object.values(state.triggers).filter((t) => t.packageName === pkg.name && t.agentId === null).map((t) => triggerView(t, now)),
+    }));
+  const agents = Object.values(state.agents)
+    .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id))
+    .map((agent) => agentView(state, agent, now));
+  return { packages, agents, damage: state.damage };
+}
+
+/** Settings as shown: saved MCP servers by name, which secrets are saved (never their values), connections, denied tools. */
+export function settingsOf(state: StoreState, secretBackend: SecretBackend): SettingsView {
+  const servers = Object.values(state.settings.mcpServers).sort((a, b) => a.name.localeCompare(b.name));
+  return {
+    secretBackend,
+    mcpServers: servers,
+    secrets: SECRET_NAMES.map((s) => ({ name: s.name, label: s.label, saved: Object.hasOwn(state.settings.secrets, s.name) })),
+    connections: CONNECTION_TYPES.map((c) => ({ type: c.type, label: c.label, available: Object.hasOwn(state.settings.mcpServers, c.type) })),
+    deniedTools: [...state.settings.deniedTools],
+  };
+}
