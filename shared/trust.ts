@@ -19,10 +19,7 @@ export type SignatureAlgorithm = 'ED' | 'Ed';
  *   that the key id is real (any signer can pick any id). It only says which key to ask about.
  * - `unsigned`: no `x.apo.minisig` beside the package.
  */
-export type SignatureState =
-  | { state: 'verified'; keyId: string; keyName: string; algorithm: SignatureAlgorithm; trustedComment: string }
-  | { state: 'unknown_key'; keyId: string; algorithm: SignatureAlgorithm; claimedTrustedComment: string }
-  | { state: 'unsigned' };
+export type SignatureState = { state: 'verified'; keyId: string; keyName: string; algorithm: SignatureAlgorithm; trustedComment: string } | { state: 'unknown_key'; keyId: string; algorithm: SignatureAlgorithm; claimedTrustedComment: string } | { state: 'unsigned' };
 
 /** One trusted key as the store keeps it (JSON-safe, four own fields). */
 export interface TrustedKey {

@@ -3,22 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { describeWithMinisign, minisignKeyPair, minisignSign, minisignVerifies, type MinisignKeyPair } from '../../../test/helpers/minisign-tool';
-import {
-  canonicalKeyId,
-  createSignedMessageCollector,
-  formatKeyId,
-  isKeyId,
-  KEY_ERROR,
-  MAX_SIGNATURE_FILE_BYTES,
-  parsePublicKey,
-  parseSignature,
-  SIGNATURE_ERROR,
-  signedMessageOf,
-  verifyBytes,
-  verifySignedMessage,
-  type MinisignPublicKey,
-  type MinisignSignature,
-} from './minisign';
+import { canonicalKeyId, createSignedMessageCollector, formatKeyId, isKeyId, KEY_ERROR, MAX_SIGNATURE_FILE_BYTES, parsePublicKey, parseSignature, SIGNATURE_ERROR, signedMessageOf, verifyBytes, verifySignedMessage, type MinisignPublicKey, type MinisignSignature } from './minisign';
 
 function key(text: string): MinisignPublicKey {
   const parsed = parsePublicKey(text);
@@ -220,7 +205,7 @@ describe('verification details', () => {
     const data = Buffer.from(Array.from({ length: 10_000 }, (_, i) => (i * 7919) % 251));
     const whole = signedMessageOf('ED', data);
     const collector = createSignedMessageCollector('ED');
-    for (let at = 0, step = 1; at < data.length; at += step, step = (step * 3) % 997 + 1) collector.update(data.subarray(at, at + step));
+    for (let at = 0, step = 1; at < data.length; at += step, step = ((step * 3) % 997) + 1) collector.update(data.subarray(at, at + step));
     expect(collector.finish()).toEqual(whole);
   });
 

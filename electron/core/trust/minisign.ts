@@ -188,10 +188,7 @@ export function parsePublicKey(input: string | Uint8Array): Parsed<MinisignPubli
     keyLine = lines[1]!;
   } else {
     const count = lines.length === 1 ? 0 : lines.length;
-    return refuse(
-      KEY_ERROR.malformed,
-      `a minisign public key is one base64 line, or two lines (\`untrusted comment: …\` and the base64 key); this has ${count} line${count === 1 ? '' : 's'}`,
-    );
+    return refuse(KEY_ERROR.malformed, `a minisign public key is one base64 line, or two lines (\`untrusted comment: …\` and the base64 key); this has ${count} line${count === 1 ? '' : 's'}`);
   }
   const bytes = decodeBase64(keyLine);
   if (bytes === null) return refuse(KEY_ERROR.malformed, `the public key line is not base64 (${keyLine.length} characters)`);
@@ -219,10 +216,7 @@ export function parseSignature(input: string | Uint8Array): Parsed<MinisignSigna
   if (text.value.length === 0) return refuse(SIGNATURE_ERROR.malformed, 'the signature file is empty');
   const lines = linesOf(text.value);
   if (lines.length !== 4) {
-    return refuse(
-      SIGNATURE_ERROR.malformed,
-      `a minisign signature has 4 lines (untrusted comment, signature, trusted comment, global signature); this one has ${lines.length}`,
-    );
+    return refuse(SIGNATURE_ERROR.malformed, `a minisign signature has 4 lines (untrusted comment, signature, trusted comment, global signature); this one has ${lines.length}`);
   }
   const [untrusted, signatureLine, trusted, globalLine] = lines as [string, string, string, string];
   if (!untrusted.startsWith(UNTRUSTED_PREFIX)) return refuse(SIGNATURE_ERROR.malformed, `line 1 of the signature must start with \`${UNTRUSTED_PREFIX.trim()}\``);
@@ -249,10 +243,7 @@ export function parseSignature(input: string | Uint8Array): Parsed<MinisignSigna
   const algorithmBytes = signatureBytes.subarray(0, 2);
   const algorithm = algorithmBytes.toString('latin1');
   if (algorithm !== 'ED' && algorithm !== 'Ed') {
-    return refuse(
-      SIGNATURE_ERROR.unknownAlgorithm,
-      `the signature's algorithm is ${describeAlgorithm(algorithmBytes)}: only \`ED\` (Ed25519 over BLAKE2b-512) and legacy \`Ed\` are known`,
-    );
+    return refuse(SIGNATURE_ERROR.unknownAlgorithm, `the signature's algorithm is ${describeAlgorithm(algorithmBytes)}: only \`ED\` (Ed25519 over BLAKE2b-512) and legacy \`Ed\` are known`);
   }
   return {
     ok: true,
@@ -272,10 +263,7 @@ export function parseSignature(input: string | Uint8Array): Parsed<MinisignSigna
  * BLAKE2b-512 digest (`ED`), or the bytes themselves (legacy `Ed`, up to
  * {@link MAX_LEGACY_SIGNED_BYTES}). Plain data, so it can cross a worker boundary.
  */
-export type SignedMessage =
-  | { algorithm: 'ED'; size: number; blake2b512: Uint8Array }
-  | { algorithm: 'Ed'; size: number; bytes: Uint8Array }
-  | { algorithm: 'Ed'; size: number; bytes: null };
+export type SignedMessage = { algorithm: 'ED'; size: number; blake2b512: Uint8Array } | { algorithm: 'Ed'; size: number; bytes: Uint8Array } | { algorithm: 'Ed'; size: number; bytes: null };
 
 /** Fed every byte of the signed file, in order, once; `finish` is called after the last one. */
 export interface SignedMessageCollector {
@@ -353,10 +341,7 @@ export function verifySignedMessage(signature: MinisignSignature, key: MinisignP
   if (message.algorithm === 'ED') signed = message.blake2b512;
   else if (message.bytes !== null) signed = message.bytes;
   else {
-    return refuse(
-      SIGNATURE_ERROR.legacyTooLarge,
-      `the signature is a legacy \`Ed\` signature over ${message.size} bytes: legacy signatures are checked on files up to ${MAX_LEGACY_SIGNED_BYTES} bytes; the author can re-sign with a current minisign (prehashed \`ED\`)`,
-    );
+    return refuse(SIGNATURE_ERROR.legacyTooLarge, `the signature is a legacy \`Ed\` signature over ${message.size} bytes: legacy signatures are checked on files up to ${MAX_LEGACY_SIGNED_BYTES} bytes; the author can re-sign with a current minisign (prehashed \`ED\`)`);
   }
   const publicKey = ed25519Key(key.keyBytes);
   if (!ed25519Verify(signed, publicKey, signature.signature)) {

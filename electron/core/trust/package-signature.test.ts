@@ -18,10 +18,12 @@ function trust(keys: MinisignKeyPair, name: string, list: TrustedKey[] = []): Tr
 
 /** A listing of `dir` with sizes and times, to show a refusal changed nothing. */
 function snapshot(dir: string): string[] {
-  return readdirSync(dir).sort().map((name) => {
-    const info = statSync(join(dir, name));
-    return `${name} ${info.size} ${info.mtimeMs}`;
-  });
+  return readdirSync(dir)
+    .sort()
+    .map((name) => {
+      const info = statSync(join(dir, name));
+      return `${name} ${info.size} ${info.mtimeMs}`;
+    });
 }
 
 describe('readDetachedSignature', () => {

@@ -9,14 +9,7 @@ import { constants } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import type { Problem } from '../../../shared/inspection';
 import type { KeyPin, SignatureState } from '../../../shared/trust';
-import {
-  createSignedMessageCollector,
-  MAX_SIGNATURE_FILE_BYTES,
-  parsePublicKey,
-  parseSignature,
-  SIGNATURE_ERROR,
-  verifySignedMessage,
-} from './minisign';
+import { createSignedMessageCollector, MAX_SIGNATURE_FILE_BYTES, parsePublicKey, parseSignature, SIGNATURE_ERROR, verifySignedMessage } from './minisign';
 import { findTrustedKey, type TrustedKey } from './trusted-keys';
 
 /** Where a package's signature is looked for: beside it, with `.minisig` appended (`x.apo.minisig`). */
@@ -151,7 +144,6 @@ export async function checkPackageSignature(packagePath: string, trustedKeys: re
 
 /** Refusal of an update whose signing key differs from the one pinned at first install. */
 export const KEY_PIN_ERROR = { keyChanged: 'signature.key_changed' } as const;
-
 
 /** The pin a first install records for `state` (verified and unknown keys alike pin their key id). */
 export function keyPinOf(state: SignatureState): KeyPin {
