@@ -4,11 +4,7 @@ import { defineConfig } from 'vite';
 import pkg from './package.json' with { type: 'json' };
 
 // The headless CLI (`apollia-desktop inspect|install|apply|list|uninstall`): plain Node, no electron.
-const external = [
-  ...builtinModules,
-  ...builtinModules.map((m) => `node:${m}`),
-  ...Object.keys(pkg.dependencies),
-].flatMap((name) => [name, new RegExp(`^${name}/`)]);
+const external = [...builtinModules, ...builtinModules.map((m) => `node:${m}`), ...Object.keys(pkg.dependencies)].flatMap((name) => [name, new RegExp(`^${name}/`)]);
 
 export default defineConfig({
   build: {

@@ -53,9 +53,7 @@ function binaryFile(random: () => number, bytes: number): Buffer {
 const TOOLS = ['parse_invoice', 'match_supplier', 'compute_totals', 'flag_late', 'export_ledger'];
 
 function manifest(): string {
-  const tools = TOOLS.map(
-    (name, i) => `[[tools]]\nname = "${name}"\nmodule = "tools/${name}.py"\ndescription = "Bench tool ${i}."\naction = "${i === 4 ? 'write_or_delete' : 'read_personal'}"\n`,
-  ).join('\n');
+  const tools = TOOLS.map((name, i) => `[[tools]]\nname = "${name}"\nmodule = "tools/${name}.py"\ndescription = "Bench tool ${i}."\naction = "${i === 4 ? 'write_or_delete' : 'read_personal'}"\n`).join('\n');
   return `[package]\nname = "bench-ledger"\nversion = "1.0.0"\npublisher = "Bench"\ndescription = "A large package for the bench."\nsdk = ">=0.3, <0.4"\n\n${tools}`;
 }
 

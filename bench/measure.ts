@@ -27,7 +27,7 @@ export interface Sample {
 /** Runs a command once, measuring wall time here and peak RSS with GNU time or VmHWM polling. */
 export function measure(command: string, args: string[]): Promise<Sample> {
   return new Promise((resolve, reject) => {
-    const argv = HAS_GNU_TIME ? ['/usr/bin/time', ['-f', '__TIME__ %e %M %U %S', command, ...args]] as const : [command, args] as const;
+    const argv = HAS_GNU_TIME ? (['/usr/bin/time', ['-f', '__TIME__ %e %M %U %S', command, ...args]] as const) : ([command, args] as const);
     const started = process.hrtime.bigint();
     const child = spawn(argv[0], [...argv[1]], { stdio: ['ignore', 'pipe', 'pipe'], cwd: ROOT });
     let stdout = '';

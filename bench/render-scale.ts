@@ -192,9 +192,7 @@ async function uiRows(apo: string): Promise<{ rows: Row[]; notes: string[] } | n
       { name: 'UI: Next → Access step, every row shown', ms: m((s) => s.accessMs), minMs: min((s) => s.accessMs), rssMb: null, outcome: `${samples[0]?.rows ?? 0} checkboxes` },
       { name: 'UI: untick one of them → painted', ms: m((s) => s.tickMs), minMs: min((s) => s.tickMs), rssMb: null, outcome: 'one access box, all rows shown' },
     ];
-    const notes = [
-      `Chromium, open → Access shown (median): script ${m((s) => s.scriptMs).toFixed(0)} ms, layout ${m((s) => s.layoutMs).toFixed(0)} ms, style recalc ${m((s) => s.styleMs).toFixed(0)} ms; JS heap ${m((s) => s.heapMb).toFixed(0)} MB`,
-    ];
+    const notes = [`Chromium, open → Access shown (median): script ${m((s) => s.scriptMs).toFixed(0)} ms, layout ${m((s) => s.layoutMs).toFixed(0)} ms, style recalc ${m((s) => s.styleMs).toFixed(0)} ms; JS heap ${m((s) => s.heapMb).toFixed(0)} MB`];
     return { rows, notes };
   } finally {
     await browser.close();

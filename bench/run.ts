@@ -57,7 +57,10 @@ async function main() {
   const bomb = await gibBomb();
   const entry = join(CACHE_DIR, 'inspect-entry.cjs');
   const readEntry = join(CACHE_DIR, 'read-entry.cjs');
-  for (const [source, outfile] of [['inspect-entry.ts', entry], ['read-entry.ts', readEntry]] as const) {
+  for (const [source, outfile] of [
+    ['inspect-entry.ts', entry],
+    ['read-entry.ts', readEntry],
+  ] as const) {
     await build({ entryPoints: [join(ROOT, 'bench', source)], outfile, bundle: true, platform: 'node', format: 'cjs', target: 'node20', logLevel: 'error' });
   }
 

@@ -323,9 +323,7 @@ export type ApiResponse<M extends ApiMethod> = ApiMethods[M][1];
 
 /** `window.apollia`: each method as an async function returning its `ApiResult`. */
 export type Api = {
-  [M in ApiMethod]: ApiRequest<M> extends void
-    ? () => Promise<ApiResult<ApiResponse<M>>>
-    : (request: ApiRequest<M>) => Promise<ApiResult<ApiResponse<M>>>;
+  [M in ApiMethod]: ApiRequest<M> extends void ? () => Promise<ApiResult<ApiResponse<M>>> : (request: ApiRequest<M>) => Promise<ApiResult<ApiResponse<M>>>;
 };
 
 /** Pushed from main to the renderer: a file opened by double-click, `open-file`, a second instance, or the menu. */

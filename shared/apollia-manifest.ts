@@ -91,11 +91,7 @@ export interface McpServerEntry {
 }
 
 /** `[triggers.source]`, tagged by `type` (spec: "[triggers.source] is tagged by type"). */
-export type TriggerSource =
-  | { type: 'cron'; schedule: string }
-  | { type: 'interval'; every: string }
-  | { type: 'file_watch'; recursive?: boolean }
-  | { type: 'webhook' };
+export type TriggerSource = { type: 'cron'; schedule: string } | { type: 'interval'; every: string } | { type: 'file_watch'; recursive?: boolean } | { type: 'webhook' };
 
 export interface TriggerEntry {
   id: string;

@@ -52,7 +52,11 @@ describe('previewApply', () => {
       { name: 'get_pull_request', gateName: 'mcp:github/get_pull_request', asks: 'allow', setting: 'ask', pin: null },
       { name: 'submit_review', gateName: 'mcp:github/submit_review', asks: 'ask', setting: 'allow', pin: { event: [null, 'COMMENT'] }, pinText: '`submit_review` can run only with event left out or `COMMENT`' },
     ]);
-    expect(preview.triggers.map((t) => [t.name, t.next.length, t.input])).toEqual([['weekly', 3, 'Depth 2'], ['launch', 1, null], ['hook', 0, null]]);
+    expect(preview.triggers.map((t) => [t.name, t.next.length, t.input])).toEqual([
+      ['weekly', 3, 'Depth 2'],
+      ['launch', 1, null],
+      ['hook', 0, null],
+    ]);
     expect(preview.triggers[0]).toMatchObject({ cron: '0 8 * * 1', timezone: 'Europe/Paris', next: ['2026-05-11T06:00:00.000Z', '2026-05-18T06:00:00.000Z', '2026-05-25T06:00:00.000Z'] });
     expect(preview.triggers[2]).toMatchObject({ events: ['lead.submitted'], max_concurrent: 3 });
   });

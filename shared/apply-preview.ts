@@ -7,19 +7,7 @@
  * machine's state (saved MCP servers, saved secrets, whether secrets can be kept, now) is passed in.
  */
 import { cronProblem, describeCron, isTimeZone, nextCronTimes } from './cron';
-import {
-  canonicalPinList,
-  fillText,
-  mcpGateName,
-  placeholderNames,
-  soloPlaceholder,
-  type ParameterValue,
-  type PinScalar,
-  type PinValue,
-  type TemplateDetails,
-  type TemplateParameter,
-  type TemplateTrigger,
-} from './template-manifest';
+import { canonicalPinList, fillText, mcpGateName, placeholderNames, soloPlaceholder, type ParameterValue, type PinScalar, type PinValue, type TemplateDetails, type TemplateParameter, type TemplateTrigger } from './template-manifest';
 
 /** What the owner answered on the apply form. */
 export interface ApplyRequest {

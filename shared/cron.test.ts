@@ -28,11 +28,7 @@ describe('cronProblem: plain 5-field cron only', () => {
 describe('the AND rule of .apo triggers (DESIGN.md "Cron")', () => {
   it('first-monday: words and next times describe the same rule', () => {
     expect(describeCron('0 8 1-7 * MON', { dayRule: 'and' })).toBe('08:00 on the first Monday of each month (UTC)');
-    expect(iso(nextCronTimes('0 8 1-7 * MON', { dayRule: 'and' }, FROM))).toEqual([
-      '2026-12-07T08:00:00.000Z',
-      '2027-01-04T08:00:00.000Z',
-      '2027-02-01T08:00:00.000Z',
-    ]);
+    expect(iso(nextCronTimes('0 8 1-7 * MON', { dayRule: 'and' }, FROM))).toEqual(['2026-12-07T08:00:00.000Z', '2027-01-04T08:00:00.000Z', '2027-02-01T08:00:00.000Z']);
   });
 
   it('a day range that is not one week says both conditions', () => {
@@ -70,9 +66,6 @@ describe('intervals', () => {
   it('describes and schedules them from arming', () => {
     expect(describeInterval('30m')).toBe('Every 30 minutes');
     expect(describeInterval('1h')).toBe('Every hour');
-    expect(iso(nextIntervalTimes('1h', new Date('2026-11-30T10:20:00Z'), 2, new Date('2026-11-30T09:00:00Z')))).toEqual([
-      '2026-11-30T11:00:00.000Z',
-      '2026-11-30T12:00:00.000Z',
-    ]);
+    expect(iso(nextIntervalTimes('1h', new Date('2026-11-30T10:20:00Z'), 2, new Date('2026-11-30T09:00:00Z')))).toEqual(['2026-11-30T11:00:00.000Z', '2026-11-30T12:00:00.000Z']);
   });
 });

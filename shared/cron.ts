@@ -73,9 +73,21 @@ export function nextCronTimes(expression: string, options: CronOptions, from: Da
 
 const ORDINALS = ['first', 'second', 'third', 'fourth'];
 const DAY_NAMES: Record<string, string> = {
-  '0': 'Sunday', '1': 'Monday', '2': 'Tuesday', '3': 'Wednesday', '4': 'Thursday', '5': 'Friday',
-  '6': 'Saturday', '7': 'Sunday', SUN: 'Sunday', MON: 'Monday', TUE: 'Tuesday', WED: 'Wednesday',
-  THU: 'Thursday', FRI: 'Friday', SAT: 'Saturday',
+  '0': 'Sunday',
+  '1': 'Monday',
+  '2': 'Tuesday',
+  '3': 'Wednesday',
+  '4': 'Thursday',
+  '5': 'Friday',
+  '6': 'Saturday',
+  '7': 'Sunday',
+  SUN: 'Sunday',
+  MON: 'Monday',
+  TUE: 'Tuesday',
+  WED: 'Wednesday',
+  THU: 'Thursday',
+  FRI: 'Friday',
+  SAT: 'Saturday',
 };
 
 /**
@@ -95,12 +107,19 @@ export function describeCron(expression: string, options: CronOptions): string {
       const start = Number(week[1]);
       const end = Number(week[2]);
       if (end - start === 6 && (start - 1) % 7 === 0 && start <= 22) {
-        const months = month === '*' ? 'each month' : `${words(`0 0 1 ${month} *`).replace(/^At 00:00, on day 1 of the month, /, '').replace(/^only in /, '')}`;
+        const months =
+          month === '*'
+            ? 'each month'
+            : `${words(`0 0 1 ${month} *`)
+                .replace(/^At 00:00, on day 1 of the month, /, '')
+                .replace(/^only in /, '')}`;
         return `${time} on the ${ORDINALS[(start - 1) / 7]} ${day} of ${months}${zone}`;
       }
     }
     const dayWords = words(`0 0 ${dom} * *`).replace(/^At 00:00, /, '');
-    const dowWords = words(`0 0 * * ${dow}`).replace(/^At 00:00, /, '').replace(/^only on /, '');
+    const dowWords = words(`0 0 * * ${dow}`)
+      .replace(/^At 00:00, /, '')
+      .replace(/^only on /, '');
     const monthWords = month === '*' ? '' : `, ${words(`0 0 * ${month} *`).replace(/^At 00:00, /, '')}`;
     return `${time}, ${dayWords} when it is also ${dowWords}${monthWords}${zone}`;
   }
@@ -108,7 +127,9 @@ export function describeCron(expression: string, options: CronOptions): string {
     // Standard cron fires when either day field matches; cronstrue's "and on" would read as both.
     const time = words(`${minute} ${hour} * ${month} *`);
     const dayWords = words(`0 0 ${dom} * *`).replace(/^At 00:00, /, '');
-    const dowWords = words(`0 0 * * ${dow}`).replace(/^At 00:00, /, '').replace(/^only on /, '');
+    const dowWords = words(`0 0 * * ${dow}`)
+      .replace(/^At 00:00, /, '')
+      .replace(/^only on /, '');
     return `${time}, ${dayWords}, and also every ${dowWords}${zone}`;
   }
   return `${words(expression)}${zone}`;

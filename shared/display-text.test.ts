@@ -111,9 +111,7 @@ describe('truncateForDisplay', () => {
 
 describe('textSafetyReport', () => {
   it('explains a right-to-left override in the publisher name', () => {
-    expect(textSafetyReport([{ label: 'publisher name', text: 'Example\u202E Corp', kind: 'name' }])).toEqual([
-      { code: 'text.bidi_control', field: 'publisher name', message: 'The publisher name contains a right-to-left override (U+202E) that can disguise text' },
-    ]);
+    expect(textSafetyReport([{ label: 'publisher name', text: 'Example\u202E Corp', kind: 'name' }])).toEqual([{ code: 'text.bidi_control', field: 'publisher name', message: 'The publisher name contains a right-to-left override (U+202E) that can disguise text' }]);
   });
 
   it('explains lookalike letters and mixed scripts', () => {
@@ -136,11 +134,13 @@ describe('textSafetyReport', () => {
   });
 
   it('says nothing about clean text', () => {
-    expect(textSafetyReport([
-      { label: 'publisher name', text: 'Acme Integrations Team', kind: 'name' },
-      { label: 'command', text: 'npx -y @acme/mcp --port 8080', kind: 'command' },
-      { label: 'name', text: 'Rocket 🚀', kind: 'name' },
-    ])).toEqual([]);
+    expect(
+      textSafetyReport([
+        { label: 'publisher name', text: 'Acme Integrations Team', kind: 'name' },
+        { label: 'command', text: 'npx -y @acme/mcp --port 8080', kind: 'command' },
+        { label: 'name', text: 'Rocket 🚀', kind: 'name' },
+      ]),
+    ).toEqual([]);
   });
 });
 

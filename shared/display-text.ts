@@ -24,17 +24,47 @@ export interface RevealOptions {
 }
 
 const NAMES: Record<number, string> = {
-  0x00: 'null character', 0x07: 'bell control', 0x08: 'backspace control', 0x09: 'tab', 0x0a: 'line feed',
-  0x0d: 'carriage return', 0x1b: 'escape character', 0x7f: 'delete character', 0x85: 'next line control',
-  0xad: 'soft hyphen', 0x34f: 'combining grapheme joiner', 0x61c: 'Arabic letter mark', 0x115f: 'Hangul filler',
-  0x1160: 'Hangul filler', 0x17b4: 'Khmer inherent vowel', 0x17b5: 'Khmer inherent vowel', 0x180e: 'Mongolian vowel separator',
-  0x200b: 'zero-width space', 0x200c: 'zero-width non-joiner', 0x200d: 'zero-width joiner', 0x200e: 'left-to-right mark',
-  0x200f: 'right-to-left mark', 0x2028: 'line separator', 0x2029: 'paragraph separator',
-  0x202a: 'left-to-right embedding', 0x202b: 'right-to-left embedding', 0x202c: 'pop directional formatting',
-  0x202d: 'left-to-right override', 0x202e: 'right-to-left override', 0x2060: 'word joiner', 0x2061: 'invisible function application',
-  0x2062: 'invisible times', 0x2063: 'invisible separator', 0x2064: 'invisible plus', 0x2066: 'left-to-right isolate',
-  0x2067: 'right-to-left isolate', 0x2068: 'first strong isolate', 0x2069: 'pop directional isolate', 0x3164: 'Hangul filler',
-  0xfeff: 'zero-width no-break space (BOM)', 0xffa0: 'Hangul filler',
+  0x00: 'null character',
+  0x07: 'bell control',
+  0x08: 'backspace control',
+  0x09: 'tab',
+  0x0a: 'line feed',
+  0x0d: 'carriage return',
+  0x1b: 'escape character',
+  0x7f: 'delete character',
+  0x85: 'next line control',
+  0xad: 'soft hyphen',
+  0x34f: 'combining grapheme joiner',
+  0x61c: 'Arabic letter mark',
+  0x115f: 'Hangul filler',
+  0x1160: 'Hangul filler',
+  0x17b4: 'Khmer inherent vowel',
+  0x17b5: 'Khmer inherent vowel',
+  0x180e: 'Mongolian vowel separator',
+  0x200b: 'zero-width space',
+  0x200c: 'zero-width non-joiner',
+  0x200d: 'zero-width joiner',
+  0x200e: 'left-to-right mark',
+  0x200f: 'right-to-left mark',
+  0x2028: 'line separator',
+  0x2029: 'paragraph separator',
+  0x202a: 'left-to-right embedding',
+  0x202b: 'right-to-left embedding',
+  0x202c: 'pop directional formatting',
+  0x202d: 'left-to-right override',
+  0x202e: 'right-to-left override',
+  0x2060: 'word joiner',
+  0x2061: 'invisible function application',
+  0x2062: 'invisible times',
+  0x2063: 'invisible separator',
+  0x2064: 'invisible plus',
+  0x2066: 'left-to-right isolate',
+  0x2067: 'right-to-left isolate',
+  0x2068: 'first strong isolate',
+  0x2069: 'pop directional isolate',
+  0x3164: 'Hangul filler',
+  0xfeff: 'zero-width no-break space (BOM)',
+  0xffa0: 'Hangul filler',
 };
 
 function hex(cp: number): string {
@@ -47,12 +77,26 @@ function classify(cp: number): RevealedCharacter['category'] | null {
   if (cp < 0x20 || cp === 0x7f || (cp >= 0x80 && cp <= 0x9f) || cp === 0x2028 || cp === 0x2029) return 'control';
   if (cp >= 0xd800 && cp <= 0xdfff) return 'control';
   if (
-    cp === 0xad || cp === 0x34f || cp === 0x115f || cp === 0x1160 || cp === 0x17b4 || cp === 0x17b5 ||
-    (cp >= 0x180b && cp <= 0x180f) || (cp >= 0x200b && cp <= 0x200d) || (cp >= 0x2060 && cp <= 0x2065) ||
-    (cp >= 0x206a && cp <= 0x206f) || cp === 0x3164 || (cp >= 0xfe00 && cp <= 0xfe0f) || cp === 0xfeff ||
-    cp === 0xffa0 || (cp >= 0xfff9 && cp <= 0xfffb) || (cp >= 0x1d173 && cp <= 0x1d17a) ||
-    (cp >= 0xe0000 && cp <= 0xe007f) || (cp >= 0xe0100 && cp <= 0xe01ef)
-  ) return 'invisible';
+    cp === 0xad ||
+    cp === 0x34f ||
+    cp === 0x115f ||
+    cp === 0x1160 ||
+    cp === 0x17b4 ||
+    cp === 0x17b5 ||
+    (cp >= 0x180b && cp <= 0x180f) ||
+    (cp >= 0x200b && cp <= 0x200d) ||
+    (cp >= 0x2060 && cp <= 0x2065) ||
+    (cp >= 0x206a && cp <= 0x206f) ||
+    cp === 0x3164 ||
+    (cp >= 0xfe00 && cp <= 0xfe0f) ||
+    cp === 0xfeff ||
+    cp === 0xffa0 ||
+    (cp >= 0xfff9 && cp <= 0xfffb) ||
+    (cp >= 0x1d173 && cp <= 0x1d17a) ||
+    (cp >= 0xe0000 && cp <= 0xe007f) ||
+    (cp >= 0xe0100 && cp <= 0xe01ef)
+  )
+    return 'invisible';
   return null;
 }
 
@@ -133,10 +177,43 @@ export function revealInvisibles(text: string, options: RevealOptions = {}): { t
 /** Scripts told apart for mixed-script checks (UTS #39 "restriction levels"). */
 const SCRIPTS: readonly [string, RegExp][] = (
   [
-    'Latin', 'Greek', 'Cyrillic', 'Armenian', 'Hebrew', 'Arabic', 'Syriac', 'Thaana', 'Devanagari', 'Bengali',
-    'Gurmukhi', 'Gujarati', 'Oriya', 'Tamil', 'Telugu', 'Kannada', 'Malayalam', 'Sinhala', 'Thai', 'Lao', 'Tibetan',
-    'Myanmar', 'Georgian', 'Hangul', 'Ethiopic', 'Cherokee', 'Canadian_Aboriginal', 'Khmer', 'Mongolian', 'Hiragana',
-    'Katakana', 'Bopomofo', 'Han', 'Coptic', 'Glagolitic', 'Runic', 'Ogham',
+    'Latin',
+    'Greek',
+    'Cyrillic',
+    'Armenian',
+    'Hebrew',
+    'Arabic',
+    'Syriac',
+    'Thaana',
+    'Devanagari',
+    'Bengali',
+    'Gurmukhi',
+    'Gujarati',
+    'Oriya',
+    'Tamil',
+    'Telugu',
+    'Kannada',
+    'Malayalam',
+    'Sinhala',
+    'Thai',
+    'Lao',
+    'Tibetan',
+    'Myanmar',
+    'Georgian',
+    'Hangul',
+    'Ethiopic',
+    'Cherokee',
+    'Canadian_Aboriginal',
+    'Khmer',
+    'Mongolian',
+    'Hiragana',
+    'Katakana',
+    'Bopomofo',
+    'Han',
+    'Coptic',
+    'Glagolitic',
+    'Runic',
+    'Ogham',
   ] as const
 ).map((name) => [name, new RegExp(`^\\p{Script=${name}}$`, 'u')]);
 
@@ -163,21 +240,117 @@ const ALLOWED_MIXES: readonly (readonly string[])[] = [
  */
 export const CONFUSABLES: Readonly<Record<string, string>> = {
   // Cyrillic
-  'а': 'a', 'в': 'B', 'е': 'e', 'ё': 'ë', 'г': 'r', 'к': 'k', 'м': 'M', 'н': 'H', 'о': 'o', 'п': 'n', 'р': 'p',
-  'с': 'c', 'т': 'T', 'у': 'y', 'х': 'x', 'ѕ': 's', 'і': 'i', 'ї': 'ï', 'ј': 'j', 'ӏ': 'l', 'ԁ': 'd', 'ԛ': 'q',
-  'ԝ': 'w', 'һ': 'h', 'ь': 'b', 'б': '6', 'ү': 'y', 'ԍ': 'G', 'ԓ': 'n',
-  'А': 'A', 'В': 'B', 'Е': 'E', 'К': 'K', 'М': 'M', 'Н': 'H', 'О': 'O', 'Р': 'P', 'С': 'C', 'Т': 'T', 'У': 'Y',
-  'Х': 'X', 'Ѕ': 'S', 'І': 'I', 'Ј': 'J', 'Ԛ': 'Q', 'Ԝ': 'W', 'Ӏ': 'l', 'З': '3', 'Ь': 'b', 'Ү': 'Y', 'Ԁ': 'd',
+  а: 'a',
+  в: 'B',
+  е: 'e',
+  ё: 'ë',
+  г: 'r',
+  к: 'k',
+  м: 'M',
+  н: 'H',
+  о: 'o',
+  п: 'n',
+  р: 'p',
+  с: 'c',
+  т: 'T',
+  у: 'y',
+  х: 'x',
+  ѕ: 's',
+  і: 'i',
+  ї: 'ï',
+  ј: 'j',
+  ӏ: 'l',
+  ԁ: 'd',
+  ԛ: 'q',
+  ԝ: 'w',
+  һ: 'h',
+  ь: 'b',
+  б: '6',
+  ү: 'y',
+  ԍ: 'G',
+  ԓ: 'n',
+  А: 'A',
+  В: 'B',
+  Е: 'E',
+  К: 'K',
+  М: 'M',
+  Н: 'H',
+  О: 'O',
+  Р: 'P',
+  С: 'C',
+  Т: 'T',
+  У: 'Y',
+  Х: 'X',
+  Ѕ: 'S',
+  І: 'I',
+  Ј: 'J',
+  Ԛ: 'Q',
+  Ԝ: 'W',
+  Ӏ: 'l',
+  З: '3',
+  Ь: 'b',
+  Ү: 'Y',
+  Ԁ: 'd',
   // Greek
-  'α': 'a', 'ο': 'o', 'ν': 'v', 'ρ': 'p', 'υ': 'u', 'ι': 'i', 'κ': 'k', 'χ': 'x', 'γ': 'y', 'ε': 'e', 'η': 'n',
-  'ω': 'w', 'τ': 't', 'ϲ': 'c', 'ϳ': 'j', 'ς': 'c',
-  'Α': 'A', 'Β': 'B', 'Ε': 'E', 'Ζ': 'Z', 'Η': 'H', 'Ι': 'I', 'Κ': 'K', 'Μ': 'M', 'Ν': 'N', 'Ο': 'O', 'Ρ': 'P',
-  'Τ': 'T', 'Υ': 'Y', 'Χ': 'X', 'Ϲ': 'C', 'Ϳ': 'J',
+  α: 'a',
+  ο: 'o',
+  ν: 'v',
+  ρ: 'p',
+  υ: 'u',
+  ι: 'i',
+  κ: 'k',
+  χ: 'x',
+  γ: 'y',
+  ε: 'e',
+  η: 'n',
+  ω: 'w',
+  τ: 't',
+  ϲ: 'c',
+  ϳ: 'j',
+  ς: 'c',
+  Α: 'A',
+  Β: 'B',
+  Ε: 'E',
+  Ζ: 'Z',
+  Η: 'H',
+  Ι: 'I',
+  Κ: 'K',
+  Μ: 'M',
+  Ν: 'N',
+  Ο: 'O',
+  Ρ: 'P',
+  Τ: 'T',
+  Υ: 'Y',
+  Χ: 'X',
+  Ϲ: 'C',
+  Ϳ: 'J',
   // Armenian
-  'օ': 'o', 'ս': 'u', 'ո': 'n', 'ց': 'g', 'հ': 'h', 'զ': 'q', 'Ս': 'U', 'Օ': 'O',
+  օ: 'o',
+  ս: 'u',
+  ո: 'n',
+  ց: 'g',
+  հ: 'h',
+  զ: 'q',
+  Ս: 'U',
+  Օ: 'O',
   // Cherokee (capital-like syllables)
-  'Ꭺ': 'A', 'Ᏼ': 'B', 'Ꮯ': 'C', 'Ꭰ': 'D', 'Ꭼ': 'E', 'Ꮐ': 'G', 'Ꮋ': 'H', 'Ꭻ': 'J', 'Ꮶ': 'K', 'Ꮮ': 'L', 'Ꮇ': 'M',
-  'Ꮲ': 'P', 'Ꮪ': 'S', 'Ꭲ': 'T', 'Ꮩ': 'V', 'Ꮃ': 'W', 'Ꮓ': 'Z',
+  Ꭺ: 'A',
+  Ᏼ: 'B',
+  Ꮯ: 'C',
+  Ꭰ: 'D',
+  Ꭼ: 'E',
+  Ꮐ: 'G',
+  Ꮋ: 'H',
+  Ꭻ: 'J',
+  Ꮶ: 'K',
+  Ꮮ: 'L',
+  Ꮇ: 'M',
+  Ꮲ: 'P',
+  Ꮪ: 'S',
+  Ꭲ: 'T',
+  Ꮩ: 'V',
+  Ꮃ: 'W',
+  Ꮓ: 'Z',
 };
 
 /** One character that looks like another (`а` U+0430 looks like `a`). */

@@ -4,8 +4,17 @@ import { higherRole, pluginRiskSummary, roleFloorWords, type PluginManifestView 
 function view(over: Partial<PluginManifestView> = {}): PluginManifestView {
   return {
     identity: { name: 'crm', version: '1.0.0', display_name: 'CRM', description: '', owner: 'Acme', homepage: null },
-    auth: null, capabilities: [], tools: [], resources: [], connection_shapes: [], profiles: [], mcp: null, remote_mcp: null,
-    datasets: [], query_profile: { kind: 'none' }, ...over,
+    auth: null,
+    capabilities: [],
+    tools: [],
+    resources: [],
+    connection_shapes: [],
+    profiles: [],
+    mcp: null,
+    remote_mcp: null,
+    datasets: [],
+    query_profile: { kind: 'none' },
+    ...over,
   };
 }
 
@@ -14,12 +23,14 @@ const create = { ...read, name: 'create', access_class: 'write' as const, idempo
 
 describe('pluginRiskSummary', () => {
   it('puts writes, non-idempotent writes and network MCP exposure first, then notices, then what it does not do', () => {
-    const lines = pluginRiskSummary(view({
-      tools: [read, create],
-      capabilities: [{ name: 'c', description: '', routing_hints: [], routing_examples: [], approval_required: true, minimum_role: 'SUPER_ADMIN' }],
-      mcp: { transport: 'HTTP', port: 8931, host: null, path: null },
-      auth: { type: 'api_key', source: 'auth_shape', scopes: [] },
-    }));
+    const lines = pluginRiskSummary(
+      view({
+        tools: [read, create],
+        capabilities: [{ name: 'c', description: '', routing_hints: [], routing_examples: [], approval_required: true, minimum_role: 'SUPER_ADMIN' }],
+        mcp: { transport: 'HTTP', port: 8931, host: null, path: null },
+        auth: { type: 'api_key', source: 'auth_shape', scopes: [] },
+      }),
+    );
     expect(lines).toEqual([
       { level: 'sensitive', text: 'Exposes its tools as an MCP server over HTTP on port 8931: other programs that can reach that port could call them.' },
       { level: 'sensitive', text: 'Can change or create things: 1 write tool (create).' },
@@ -33,9 +44,11 @@ describe('pluginRiskSummary', () => {
   });
 
   it('says plainly what a read-only plugin does not do', () => {
-    expect(pluginRiskSummary(view({ tools: [read] })).filter((l) => l.level === 'cannot').map((l) => l.text)).toEqual([
-      'Declares no write tools: it only reads.', 'Does not expose an MCP server.', 'Does not use a remote MCP server.', 'Declares no credentials.',
-    ]);
+    expect(
+      pluginRiskSummary(view({ tools: [read] }))
+        .filter((l) => l.level === 'cannot')
+        .map((l) => l.text),
+    ).toEqual(['Declares no write tools: it only reads.', 'Does not expose an MCP server.', 'Does not use a remote MCP server.', 'Declares no credentials.']);
   });
 
   it('flags a remote MCP server as sensitive', () => {

@@ -136,11 +136,7 @@ export interface PluginDatasetView {
  * How a read-capable plugin satisfies the query-profile gate, in the spec's order of preference;
  * `none` when the plugin has no read tools (the gate does not apply).
  */
-export type QueryProfileView =
-  | { kind: 'pushdown'; datasets: string[] }
-  | { kind: 'bounded_fetch'; datasets: string[]; autoAdaptedTools: string[] }
-  | { kind: 'opt_out'; rationale: string }
-  | { kind: 'none' };
+export type QueryProfileView = { kind: 'pushdown'; datasets: string[] } | { kind: 'bounded_fetch'; datasets: string[]; autoAdaptedTools: string[] } | { kind: 'opt_out'; rationale: string } | { kind: 'none' };
 
 /** `details` of a plugin inspection: everything the read-only plugin screen shows. */
 export interface PluginManifestView {

@@ -28,13 +28,7 @@ describe('riskSummary', () => {
       package: { name: 'notes', version: '1.0.0', publisher: 'P', sdk: '>=0.3' },
       tools: [{ name: 'count', module: 'tools/count.py', description: 'Counts', action: 'read' }],
     };
-    expect(riskSummary(manifest, APOLLIA_NATIVE_TOOLS).map((line) => line.text)).toEqual([
-      'Reads data that is not personal — 1 tool (count)',
-      'Cannot run code on this computer',
-      'Cannot send things outside this computer',
-      'Cannot delete or write files',
-      'Cannot read your personal data',
-    ]);
+    expect(riskSummary(manifest, APOLLIA_NATIVE_TOOLS).map((line) => line.text)).toEqual(['Reads data that is not personal — 1 tool (count)', 'Cannot run code on this computer', 'Cannot send things outside this computer', 'Cannot delete or write files', 'Cannot read your personal data']);
   });
 
   it('flags unpinned pip requirements and network MCP servers', () => {

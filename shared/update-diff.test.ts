@@ -38,14 +38,7 @@ describe('diffUpdate', () => {
       triggers: { monday: { armed: false }, hourly: { armed: true }, hook: { armed: false } },
     });
     expect(diff.proposedAccess).toEqual({ clerk: ['pkg:invoices/extract', 'shell'] });
-    expect(diff.changes).toEqual([
-      '`extract` now does read_personal (was read)',
-      'Needs new connections: `slack`',
-      'MCP server `ledger` would run differently: command, env changed',
-      'New triggers (not armed): `hook`',
-      'Changed triggers (disarmed until you arm them again): `monday`',
-      'Agent `clerk` asks for `shell`',
-    ]);
+    expect(diff.changes).toEqual(['`extract` now does read_personal (was read)', 'Needs new connections: `slack`', 'MCP server `ledger` would run differently: command, env changed', 'New triggers (not armed): `hook`', 'Changed triggers (disarmed until you arm them again): `monday`', 'Agent `clerk` asks for `shell`']);
     expect(diff.asksMore).toBe(true);
   });
 

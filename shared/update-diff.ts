@@ -87,7 +87,10 @@ function mcpChange(before: McpServerEntry, after: McpServerEntry): McpServerChan
   if (JSON.stringify(before.args ?? []) !== JSON.stringify(after.args ?? [])) changed.push('args');
   if ((before.url ?? '') !== (after.url ?? '')) changed.push('url');
   if ((before.transport ?? 'stdio') !== (after.transport ?? 'stdio')) changed.push('transport');
-  const envKeys = (entry: McpServerEntry) => Object.keys(entry.env ?? {}).sort().join('\n');
+  const envKeys = (entry: McpServerEntry) =>
+    Object.keys(entry.env ?? {})
+      .sort()
+      .join('\n');
   if (envKeys(before) !== envKeys(after)) changed.push('env');
   return changed;
 }
@@ -135,7 +138,10 @@ export function diffUpdate(before: ApolliaManifest, decisions: ConsentDecision, 
   const triggers = {
     added: [...trAfter.keys()].filter((id) => !trBefore.has(id)).sort(),
     removed: [...trBefore.keys()].filter((id) => !trAfter.has(id)).sort(),
-    changed: [...trAfter.values()].filter((t) => trBefore.has(t.id) && !sameTrigger(trBefore.get(t.id) as TriggerEntry, t)).map((t) => t.id).sort(),
+    changed: [...trAfter.values()]
+      .filter((t) => trBefore.has(t.id) && !sameTrigger(trBefore.get(t.id) as TriggerEntry, t))
+      .map((t) => t.id)
+      .sort(),
   };
 
   const agBefore = new Map((before.agents ?? []).map((a) => [a.id, a]));
@@ -196,10 +202,7 @@ export function diffUpdate(before: ApolliaManifest, decisions: ConsentDecision, 
   if (agents.removed.length > 0) changes.push(`Agents removed: ${list(agents.removed)}`);
   for (const diff of agents.access) if (diff.removed.length > 0) changes.push(`Agent \`${diff.agentId}\` no longer asks for ${list(diff.removed)}`);
 
-  const asksMore =
-    tools.added.length + workflows.added.length + tools.familyChanged.length + workflows.familyChanged.length +
-      connections.added.length + mcpServers.added.length + mcpServers.changed.length + triggers.added.length +
-      triggers.changed.length + agents.added.length + Object.keys(proposedAccess).length > 0;
+  const asksMore = tools.added.length + workflows.added.length + tools.familyChanged.length + workflows.familyChanged.length + connections.added.length + mcpServers.added.length + mcpServers.changed.length + triggers.added.length + triggers.changed.length + agents.added.length + Object.keys(proposedAccess).length > 0;
 
   return {
     fromVersion: before.package.version,

@@ -62,10 +62,7 @@ test('install, disarm, revoke, update keeps the revocation, uninstall', async ({
   expect((await stored(app)).agents['invoices/invoice-clerk']?.access.find((a) => a.entry === 'file_read')?.granted).toBe(false);
 
   // A newer version that also asks for file_list.
-  const v130 = packInvoicesWith(
-    (toml) => toml.replace('version = "1.2.0"', 'version = "1.3.0"').replace('access = ["file_read",', 'access = ["file_read", "file_list",'),
-    'invoices-1.3.0.apo',
-  );
+  const v130 = packInvoicesWith((toml) => toml.replace('version = "1.2.0"', 'version = "1.3.0"').replace('access = ["file_read",', 'access = ["file_read", "file_list",'), 'invoices-1.3.0.apo');
   await app.open(v130.path);
   await expect(page.getByRole('heading', { level: 1, name: 'Update invoices' })).toBeVisible();
   await expect(page.getByRole('heading', { level: 2, name: 'Step 1 of 5: What changed since the installed version' })).toBeVisible();

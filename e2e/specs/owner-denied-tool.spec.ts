@@ -72,9 +72,7 @@ test('a tool denied in Settings stays denied when a template is applied with it 
   await page.getByRole('button', { name: 'Next' }).click();
   await expect(stepHeading(page, 'Step 5 of 5: Review and apply')).toBeVisible();
   const warnings = main.getByRole('region', { name: 'Warnings' });
-  await expect(warnings.getByRole('listitem').filter({ hasText: SEND })).toHaveText(
-    `Denied in your Settings: You allowed slack_send_message, but ${SEND} is on your list of tools you never allow (Settings → Tools you never allow): it stays denied`,
-  );
+  await expect(warnings.getByRole('listitem').filter({ hasText: SEND })).toHaveText(`Denied in your Settings: You allowed slack_send_message, but ${SEND} is on your list of tools you never allow (Settings → Tools you never allow): it stays denied`);
   await expect(main).toContainText('no MCP tool allowed without asking');
   await snapshot(page, 'owner-denied-2-review');
 

@@ -19,7 +19,10 @@ const CRM = join(REPO_ROOT, 'test', 'fixtures', 'plugin', 'crm-plugin.json');
 const exactLine = (text: string) => new RegExp(`^\\s*${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
 
 const capabilityCard = (page: Page, name: string): Locator =>
-  page.getByRole('region', { name: 'Capabilities and their tools' }).getByRole('listitem').filter({ has: page.getByRole('heading', { level: 3, name: new RegExp(`^${name}`) }) });
+  page
+    .getByRole('region', { name: 'Capabilities and their tools' })
+    .getByRole('listitem')
+    .filter({ has: page.getByRole('heading', { level: 3, name: new RegExp(`^${name}`) }) });
 
 test('the crm plugin, opened with the Open dialog, is shown and not installed', async ({ page, app }) => {
   await app.answerDialog('file', CRM);
@@ -84,9 +87,7 @@ test('a write tool under a capability that needs no approval is refused, naming 
   await expect(page.getByRole('heading', { level: 1, name: 'This plugin manifest was refused' })).toBeVisible();
   const alert = page.getByRole('alert');
   const refusal = alert.locator('.refusal');
-  await expect(refusal).toHaveText(
-    'plugin manifest: tools[2].capability puts write tool create_deal under capability deal_changes, which is not approval_required; write tools must need approval',
-  );
+  await expect(refusal).toHaveText('plugin manifest: tools[2].capability puts write tool create_deal under capability deal_changes, which is not approval_required; write tools must need approval');
   await expect(refusal.locator('code')).toHaveText(['tools[2].capability', 'create_deal', 'deal_changes', 'approval_required']);
   await expect(alert).toContainText('Error code: plugin.write_without_approval');
   await expect(page.getByRole('region', { name: 'Other problems' })).toContainText('tools[3].capability');

@@ -29,11 +29,7 @@ test('a disguised publisher is shown with the hidden and lookalike characters vi
   const warnings = page.getByRole('list', { name: 'Text warnings' });
   await expect(main).toContainText(`PublisherEx${CYRILLIC_A}mple Acc⟨U+202E⟩gnitnuo`);
   await expect(warnings.getByRole('listitem')).toHaveText(
-    [
-      'The publisher name contains a right-to-left override (U+202E) that can disguise text',
-      'The publisher name mixes Cyrillic and Latin letters, which can make it look like a different name',
-      `The publisher name uses lookalike characters: Cyrillic "${CYRILLIC_A}" (U+0430) looks like "a"`,
-    ].map(exactLine),
+    ['The publisher name contains a right-to-left override (U+202E) that can disguise text', 'The publisher name mixes Cyrillic and Latin letters, which can make it look like a different name', `The publisher name uses lookalike characters: Cyrillic "${CYRILLIC_A}" (U+0430) looks like "a"`].map(exactLine),
   );
   await shot(page, 'spoof-publisher');
   await axeCheck(page, 'spoofed publisher');
@@ -49,10 +45,7 @@ test('markup and links in a mission are shown as text and load nothing', async (
     void dialog.dismiss();
   });
 
-  const hostile = packInvoicesWith(
-    (toml) => toml.replace('mission = "Read the supplier invoices of the month and list the late ones."', `mission = ${JSON.stringify(MISSION)}`),
-    'hostile-mission.apo',
-  );
+  const hostile = packInvoicesWith((toml) => toml.replace('mission = "Read the supplier invoices of the month and list the late ones."', `mission = ${JSON.stringify(MISSION)}`), 'hostile-mission.apo');
   await app.open(hostile.path);
   await page.getByRole('button', { name: 'Next' }).click();
   await expect(page.getByRole('heading', { level: 2, name: 'Step 2 of 4: What it asks to use' })).toBeVisible();

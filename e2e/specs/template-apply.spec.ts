@@ -19,7 +19,12 @@ test('market-monitor: pattern error, missing server resolved in Settings, pins, 
   await told.getByText('Instructions', { exact: true }).click();
   await expect(told.getByText('You watch a short list of companies for one person')).toBeVisible();
   await expect(told).toContainText('Companies: ${parameters.companies}');
-  await expect(told.locator('summary').filter({ hasText: /^Skill / }).first()).toBeVisible();
+  await expect(
+    told
+      .locator('summary')
+      .filter({ hasText: /^Skill / })
+      .first(),
+  ).toBeVisible();
   await snapshot(page, 'template-1-overview-instructions');
 
   await page.getByRole('button', { name: 'Next' }).click();

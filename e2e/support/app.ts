@@ -59,9 +59,7 @@ export const stepHeading = (page: Page, name: string | RegExp) => page.getByRole
 /** Runs axe on the page; fails on any serious or critical violation, naming each. */
 export async function axeCheck(page: Page, label = 'page'): Promise<void> {
   const results = await new AxeBuilder({ page }).analyze();
-  const blocking = results.violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map((violation) => `${violation.id} (${violation.impact}): ${violation.help} — ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
+  const blocking = results.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical').map((violation) => `${violation.id} (${violation.impact}): ${violation.help} — ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
   expect(blocking, `accessibility violations on ${label}`).toEqual([]);
 }
 
@@ -137,10 +135,7 @@ function electronDriver(electronApp: ElectronApplication): AppDriver {
 }
 
 /** `test` with the app fixtures: `page` shows the app, `app` drives the outside world. */
-export const test = base.extend<
-  AppOptions & { app: AppDriver; electronApp: ElectronApplication | null },
-  { harnessBrowser: Browser | null; harness: HarnessProcess | null }
->({
+export const test = base.extend<AppOptions & { app: AppDriver; electronApp: ElectronApplication | null }, { harnessBrowser: Browser | null; harness: HarnessProcess | null }>({
   now: [null, { option: true }],
 
   // One harness server per worker (browser mode only), so workers never share a data folder.

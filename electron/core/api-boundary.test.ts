@@ -96,7 +96,18 @@ function attacks(method: ApiMethod): [string, unknown][] {
     ['an array', []],
     ['a huge string', HUGE],
     ['an extra field', { ...(base ?? {}), evil: true }],
-    ['a prototype key', JSON.parse(`{ ${base ? Object.entries(base).map(([k, v]) => `${JSON.stringify(k)}: ${JSON.stringify(v)}, `).join('') : ''}"__proto__": { "polluted": true } }`)],
+    [
+      'a prototype key',
+      JSON.parse(
+        `{ ${
+          base
+            ? Object.entries(base)
+                .map(([k, v]) => `${JSON.stringify(k)}: ${JSON.stringify(v)}, `)
+                .join('')
+            : ''
+        }"__proto__": { "polluted": true } }`,
+      ),
+    ],
   ];
   if (!base) return out;
   for (const [key, value] of Object.entries(base)) {

@@ -166,14 +166,19 @@ describe('an apply on a machine whose owner denies a tool', () => {
     const sourceId = await openMarketMonitor(api);
     const granted = await preview(api, sourceId, [SEND]);
     expect(sendTool(granted)).toEqual({
-      name: 'slack_send_message', gateName: SEND, asks: 'ask', setting: 'allow', pin: { channel_id: 'C0123ABCD' }, pinnedBy: ['channel'],
+      name: 'slack_send_message',
+      gateName: SEND,
+      asks: 'ask',
+      setting: 'allow',
+      pin: { channel_id: 'C0123ABCD' },
+      pinnedBy: ['channel'],
       pinText: '`slack_send_message` can post only to channel_id `C0123ABCD`',
     });
     expect(granted.warnings.filter((w) => w.code.startsWith('grants.'))).toEqual([]);
     expect(sendTool(await preview(api, sourceId, []))?.setting).toBe('ask');
   });
 
-  it('an agent applied before the deny keeps its own setting (spec: the agent\'s setting outranks the server\'s)', async () => {
+  it("an agent applied before the deny keeps its own setting (spec: the agent's setting outranks the server's)", async () => {
     const { api, dataDir } = await withSlack();
     const sourceId = await openMarketMonitor(api);
     await preview(api, sourceId, [SEND]);

@@ -68,7 +68,11 @@ describe('install', () => {
     if (!dashboard.ok) throw new Error(dashboard.error.message);
     expect(dashboard.value.packages.map((p) => [p.name, p.version, p.publisher])).toEqual([['invoices', '1.2.0', 'Example Accounting']]);
     const clerk = dashboard.value.agents[0];
-    expect(clerk?.access.map((a) => [a.tool, a.permission])).toEqual([['file_read', 'ask'], ['mcp:ledger/lookup', 'deny'], ['pkg:invoices/extract_totals', 'ask']]);
+    expect(clerk?.access.map((a) => [a.tool, a.permission])).toEqual([
+      ['file_read', 'ask'],
+      ['mcp:ledger/lookup', 'deny'],
+      ['pkg:invoices/extract_totals', 'ask'],
+    ]);
     const workflowTriggers = dashboard.value.packages[0]?.triggers;
     expect(workflowTriggers?.[0]?.words).toBe('08:00 on the first Monday of each month (UTC)');
     // 2026-12-01 is a Tuesday: the next first Mondays are 7 Dec, 4 Jan, 1 Feb (the AND rule, not every Monday).
@@ -87,9 +91,7 @@ describe('install', () => {
   it('an update keeps a revoked tool revoked and an armed trigger armed; new access is proposed, not granted', async () => {
     const { api, dataDir } = testApi();
     await installInvoices(api);
-    const newer = editedPackage(INVOICES_DIR, (toml) =>
-      toml.replace('version = "1.2.0"', 'version = "1.3.0"').replace('access = ["file_read", "mcp:ledger/lookup", "pkg:invoices/extract_totals"]', 'access = ["file_read", "mcp:ledger/lookup", "pkg:invoices/extract_totals", "web_search"]'),
-    );
+    const newer = editedPackage(INVOICES_DIR, (toml) => toml.replace('version = "1.2.0"', 'version = "1.3.0"').replace('access = ["file_read", "mcp:ledger/lookup", "pkg:invoices/extract_totals"]', 'access = ["file_read", "mcp:ledger/lookup", "pkg:invoices/extract_totals", "web_search"]'));
     const sourceId = await openApo(api, apoFile(newer));
     const inspected = await api.inspect({ sourceId });
     if (!inspected.ok) throw new Error(inspected.error.message);
@@ -101,7 +103,10 @@ describe('install', () => {
     expect(updated.ok && updated.value.armed).toEqual(['invoices/first-monday']);
     const s = state(dataDir);
     expect(s.agents['invoices/invoice-clerk'].access.map((a: { entry: string; granted: boolean }) => [a.entry, a.granted])).toEqual([
-      ['file_read', true], ['mcp:ledger/lookup', false], ['pkg:invoices/extract_totals', true], ['web_search', false],
+      ['file_read', true],
+      ['mcp:ledger/lookup', false],
+      ['pkg:invoices/extract_totals', true],
+      ['web_search', false],
     ]);
     expect(readdirSync(join(dataDir, 'packages/invoices'))).toEqual(['1.3.0']);
   });
@@ -184,7 +189,14 @@ describe('durability', () => {
     const { api: first } = testApi({ dataDir });
     await first.saveMcpServer({ name: 'ledger', transport: 'stdio', command: 'uvx', args: ['ledger-mcp'] });
     const before = treeHash(dataDir);
-    const { api } = testApi({ dataDir, faults: { beforeRename: () => { throw new Error('power cut'); } } });
+    const { api } = testApi({
+      dataDir,
+      faults: {
+        beforeRename: () => {
+          throw new Error('power cut');
+        },
+      },
+    });
     const result = await installInvoices(api);
     expect(result).toEqual({ ok: false, error: { code: 'internal', message: 'Something went wrong (install): power cut' } });
     expect(treeHash(dataDir)).toBe(before);
@@ -361,10 +373,7 @@ describe('apply', () => {
     const { api, dataDir } = testApi();
     const sourceId = await open(api, MARKET_MONITOR);
     await previewed(api, sourceId);
-    const [one, two] = await Promise.all([
-      api.apply({ sourceId, parameters, grants: [], requestId: 'same' }),
-      api.apply({ sourceId, parameters, grants: [], requestId: 'same' }),
-    ]);
+    const [one, two] = await Promise.all([api.apply({ sourceId, parameters, grants: [], requestId: 'same' }), api.apply({ sourceId, parameters, grants: [], requestId: 'same' })]);
     expect(one.ok).toBe(true);
     expect(one).toEqual(two);
     const three = await api.apply({ sourceId, parameters, grants: [], requestId: 'same' });
@@ -406,7 +415,14 @@ describe('apply', () => {
     const dataDir = tempDir();
     await testApi({ dataDir }).api.saveMcpServer({ name: 'slack', transport: 'stdio', command: 'slack-mcp' });
     const before = treeHash(dataDir);
-    const { api } = testApi({ dataDir, faults: { applyTrigger: () => { throw new Error('trigger store failed'); } } });
+    const { api } = testApi({
+      dataDir,
+      faults: {
+        applyTrigger: () => {
+          throw new Error('trigger store failed');
+        },
+      },
+    });
     const sourceId = await open(api, MARKET_MONITOR);
     await previewed(api, sourceId);
     const result = await api.apply({ sourceId, parameters, grants: [], requestId: 'r2' });
@@ -418,7 +434,14 @@ describe('apply', () => {
     const dataDir = tempDir();
     await testApi({ dataDir }).api.saveMcpServer({ name: 'slack', transport: 'stdio', command: 'slack-mcp' });
     const before = treeHash(dataDir);
-    const { api } = testApi({ dataDir, faults: { beforeRename: () => { throw new Error('disk full'); } } });
+    const { api } = testApi({
+      dataDir,
+      faults: {
+        beforeRename: () => {
+          throw new Error('disk full');
+        },
+      },
+    });
     const sourceId = await open(api, MARKET_MONITOR);
     await previewed(api, sourceId);
     const result = await api.apply({ sourceId, parameters, grants: [], requestId: 'r2' });
@@ -471,10 +494,7 @@ describe('apply', () => {
     await previewed(api, sourceId);
     symlinkSync('/etc/passwd', join(dir, 'rules/passwd.md'));
     const result = await api.apply({ sourceId, parameters, grants: [], requestId: 'r7' });
-    expect(result.ok === false && [result.error.code, result.error.message]).toEqual([
-      'apply.refused',
-      'market-monitor was refused: rules/passwd.md is a link: a template holds only regular files and folders',
-    ]);
+    expect(result.ok === false && [result.error.code, result.error.message]).toEqual(['apply.refused', 'market-monitor was refused: rules/passwd.md is a link: a template holds only regular files and folders']);
     expect(readdirSync(dataDir)).toEqual([]);
   });
 });

@@ -21,15 +21,66 @@ const MAX_NODES = 20_000;
 
 /** Keywords of the 2020-12 vocabularies (core, applicator, unevaluated, validation, meta-data, format, content). */
 const KNOWN_KEYWORDS = new Set([
-  '$schema', '$id', '$ref', '$anchor', '$dynamicRef', '$dynamicAnchor', '$vocabulary', '$comment', '$defs',
-  'allOf', 'anyOf', 'oneOf', 'not', 'if', 'then', 'else', 'dependentSchemas', 'prefixItems', 'items', 'contains',
-  'properties', 'patternProperties', 'additionalProperties', 'propertyNames', 'unevaluatedItems', 'unevaluatedProperties',
-  'type', 'const', 'enum', 'multipleOf', 'maximum', 'exclusiveMaximum', 'minimum', 'exclusiveMinimum', 'maxLength',
-  'minLength', 'pattern', 'maxItems', 'minItems', 'uniqueItems', 'maxContains', 'minContains', 'maxProperties',
-  'minProperties', 'required', 'dependentRequired', 'title', 'description', 'default', 'deprecated', 'readOnly',
-  'writeOnly', 'examples', 'format', 'contentEncoding', 'contentMediaType', 'contentSchema',
+  '$schema',
+  '$id',
+  '$ref',
+  '$anchor',
+  '$dynamicRef',
+  '$dynamicAnchor',
+  '$vocabulary',
+  '$comment',
+  '$defs',
+  'allOf',
+  'anyOf',
+  'oneOf',
+  'not',
+  'if',
+  'then',
+  'else',
+  'dependentSchemas',
+  'prefixItems',
+  'items',
+  'contains',
+  'properties',
+  'patternProperties',
+  'additionalProperties',
+  'propertyNames',
+  'unevaluatedItems',
+  'unevaluatedProperties',
+  'type',
+  'const',
+  'enum',
+  'multipleOf',
+  'maximum',
+  'exclusiveMaximum',
+  'minimum',
+  'exclusiveMinimum',
+  'maxLength',
+  'minLength',
+  'pattern',
+  'maxItems',
+  'minItems',
+  'uniqueItems',
+  'maxContains',
+  'minContains',
+  'maxProperties',
+  'minProperties',
+  'required',
+  'dependentRequired',
+  'title',
+  'description',
+  'default',
+  'deprecated',
+  'readOnly',
+  'writeOnly',
+  'examples',
+  'format',
+  'contentEncoding',
+  'contentMediaType',
+  'contentSchema',
   // Draft 2019-09 / 7 spellings ajv's 2020 dialect still reads.
-  'definitions', 'dependencies',
+  'definitions',
+  'dependencies',
 ]);
 
 /** Keywords whose value is one subschema, a map of subschemas, or a list of subschemas. */
@@ -54,11 +105,7 @@ function escapePointer(token: string): string {
  * The answer names the place in the schema (`/properties/path/pattern`); meta-schema errors start
  * with `name` (`inputs/type must be …`).
  */
-export function jsonSchemaProblem(
-  schema: unknown,
-  extraKeywords: Readonly<Record<string, ExtraKeywordCheck>> = {},
-  name = 'schema',
-): string | null {
+export function jsonSchemaProblem(schema: unknown, extraKeywords: Readonly<Record<string, ExtraKeywordCheck>> = {}, name = 'schema'): string | null {
   if (typeof schema === 'boolean') return null;
   if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) return 'is not a JSON Schema (an object or a boolean)';
 

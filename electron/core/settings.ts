@@ -32,9 +32,7 @@ export function saveMcpServer(ctx: ApiContext, request: ApiRequest<'saveMcpServe
     throw new CoreError('mcp.invalid', `MCP server \`${request.name}\`: a ${request.transport} server is an http(s) url, with no command`);
   }
   return ctx.store.update((state) => {
-    state.settings.mcpServers[request.name] = network
-      ? { name: request.name, transport: request.transport, url: request.url as string }
-      : { name: request.name, transport: 'stdio', command: request.command as string, args: request.args ?? [] };
+    state.settings.mcpServers[request.name] = network ? { name: request.name, transport: request.transport, url: request.url as string } : { name: request.name, transport: 'stdio', command: request.command as string, args: request.args ?? [] };
     return { result: view(ctx, state) };
   });
 }

@@ -9,9 +9,7 @@
  */
 
 /** The app is either the built `index.html` on disk, or the electron-vite dev server. */
-export type AppLocation =
-  | { kind: 'file'; /** `file://` URL of the built renderer's index.html. */ indexUrl: string }
-  | { kind: 'dev'; /** Origin of the dev server, e.g. `http://localhost:5173`. */ origin: string };
+export type AppLocation = { kind: 'file' /** `file://` URL of the built renderer's index.html. */; indexUrl: string } | { kind: 'dev' /** Origin of the dev server, e.g. `http://localhost:5173`. */; origin: string };
 
 /** The location the window loads: the dev server when electron-vite runs one, else the built file. */
 export function resolveAppLocation(devServerUrl: string | undefined, indexFileUrl: string): AppLocation {

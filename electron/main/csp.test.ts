@@ -27,7 +27,11 @@ function assertStrict(policy: string) {
   expect(script.filter((source) => REMOTE.test(source))).toEqual([]);
   for (const [name, sources] of d) {
     expect(sources, `${name} must not allow eval`).not.toContain("'unsafe-eval'");
-    if (name !== 'img-src') expect(sources.filter((source) => REMOTE.test(source)), `${name} allows a remote source`).toEqual([]);
+    if (name !== 'img-src')
+      expect(
+        sources.filter((source) => REMOTE.test(source)),
+        `${name} allows a remote source`,
+      ).toEqual([]);
   }
   expect(d.get('object-src')).toEqual(["'none'"]);
   expect(d.get('base-uri')).toEqual(["'none'"]);
@@ -50,7 +54,7 @@ describe('the renderer CSP', () => {
   });
 
   it('replaces any policy a response carried', () => {
-    const headers = withCspHeader({ 'content-security-policy': ["default-src *"], 'Content-Type': ['text/html'] });
+    const headers = withCspHeader({ 'content-security-policy': ['default-src *'], 'Content-Type': ['text/html'] });
     expect(headers).toEqual({ 'Content-Type': ['text/html'], 'Content-Security-Policy': [CONTENT_SECURITY_POLICY] });
   });
 

@@ -9,17 +9,7 @@
  * `connect-src 'self'` lets the e2e harness's bridge reach its same-origin server; in the app the
  * renderer talks to main over IPC only.
  */
-export const CONTENT_SECURITY_POLICY = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data:",
-  "connect-src 'self'",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
+export const CONTENT_SECURITY_POLICY = ["default-src 'self'", "script-src 'self'", "style-src 'self'", "img-src 'self' data:", "connect-src 'self'", "object-src 'none'", "base-uri 'none'", "form-action 'none'", "frame-ancestors 'none'"].join('; ');
 
 /** A policy split into its directives: name → sources, in order (names lower-cased). */
 export function parseCsp(policy: string): Map<string, string[]> {

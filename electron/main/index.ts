@@ -50,8 +50,11 @@ if (!app.requestSingleInstanceLock()) {
   app.on('window-all-closed', () => {
     if (process.platform !== 'darwin') app.quit();
   });
-  app.whenReady().then(start).catch((error: unknown) => {
-    console.error('Apollia Desktop could not start:', error);
-    app.quit();
-  });
+  app
+    .whenReady()
+    .then(start)
+    .catch((error: unknown) => {
+      console.error('Apollia Desktop could not start:', error);
+      app.quit();
+    });
 }

@@ -12,7 +12,6 @@ import { apiChannel, DROP_CHANNEL } from '../../shared/ipc-channels';
 import type { CoreApi } from '../core/api';
 import { handleInvoke } from './sender-check';
 
-
 /** Registers a path the preload read from a dropped `File` (`webUtils.getPathForFile`). */
 async function registerDrop(api: CoreApi, path: unknown): Promise<ApiResult<SourceHandle>> {
   if (typeof path !== 'string' || path === '' || !isAbsolute(path)) {

@@ -6,9 +6,7 @@ const isFile = (path: string) => existing.has(path);
 
 describe('apoPathsFromArgv', () => {
   it('takes an absolute .apo path after the executable', () => {
-    expect(apoPathsFromArgv(['/opt/Apollia Desktop/apollia-desktop', '/home/ana/Downloads/invoices.apo'], '/', isFile)).toEqual([
-      '/home/ana/Downloads/invoices.apo',
-    ]);
+    expect(apoPathsFromArgv(['/opt/Apollia Desktop/apollia-desktop', '/home/ana/Downloads/invoices.apo'], '/', isFile)).toEqual(['/home/ana/Downloads/invoices.apo']);
   });
 
   it('resolves a relative path against the launching working directory', () => {
@@ -17,9 +15,7 @@ describe('apoPathsFromArgv', () => {
   });
 
   it('ignores flags, including Chromium switches and flags that look like .apo paths', () => {
-    expect(
-      apoPathsFromArgv(['electron', '.', '--allow-file-access-from-files', '--open=/opt/x.apo', '-v', '/opt/x.apo'], '/', isFile),
-    ).toEqual(['/opt/x.apo']);
+    expect(apoPathsFromArgv(['electron', '.', '--allow-file-access-from-files', '--open=/opt/x.apo', '-v', '/opt/x.apo'], '/', isFile)).toEqual(['/opt/x.apo']);
     expect(apoPathsFromArgv(['electron', '--inspect', '-/opt/x.apo'], '/', isFile)).toEqual([]);
   });
 

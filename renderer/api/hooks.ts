@@ -70,10 +70,7 @@ interface ChangeRefreshes {
   previews?: boolean;
 }
 
-function useChange<M extends 'install' | 'apply' | 'setToolAccess' | 'armTrigger' | 'disarmTrigger' | 'rotateWebhookSecret' | 'uninstallPackage' | 'archiveAgent' | 'saveMcpServer' | 'removeMcpServer' | 'saveSecret' | 'removeSecret' | 'denyTool' | 'removeDeniedTool'>(
-  method: M,
-  refresh: ChangeRefreshes = {},
-) {
+function useChange<M extends 'install' | 'apply' | 'setToolAccess' | 'armTrigger' | 'disarmTrigger' | 'rotateWebhookSecret' | 'uninstallPackage' | 'archiveAgent' | 'saveMcpServer' | 'removeMcpServer' | 'saveSecret' | 'removeSecret' | 'denyTool' | 'removeDeniedTool'>(method: M, refresh: ChangeRefreshes = {}) {
   const { settings: alsoSettings = false, inspections: alsoInspections = false, previews: alsoPreviews = false } = refresh;
   const client = useQueryClient();
   return useMutation({

@@ -99,17 +99,7 @@ export function App() {
       </header>
       <main id="main" className="app-main" tabIndex={-1}>
         {dropError ? <ErrorPanel error={dropError} title="The dropped file could not be opened" /> : null}
-        {activeSourceId !== null ? (
-          sources
-            .filter((source) => source.id === activeSourceId)
-            .map((source) => <SourceScreen key={source.id} source={source} />)
-        ) : view === 'dashboard' ? (
-          <DashboardScreen />
-        ) : view === 'settings' ? (
-          <SettingsScreen />
-        ) : (
-          <OpenScreen />
-        )}
+        {activeSourceId !== null ? sources.filter((source) => source.id === activeSourceId).map((source) => <SourceScreen key={source.id} source={source} />) : view === 'dashboard' ? <DashboardScreen /> : view === 'settings' ? <SettingsScreen /> : <OpenScreen />}
       </main>
       {dragging ? (
         <div className="drop-overlay" aria-hidden="true">

@@ -100,33 +100,39 @@ describe('strict schema: unknown keys, named by full path', () => {
 
   test('the first problem in document order comes first, the rest follow', () => {
     const result = check((t) => swap(swap(t, 'publisher = ', 'publsher = '), 'max_tokens = 2048', 'max_tokens = 2048\nfoo = 1'));
-    expect(result.errors.map((e) => e.message)).toEqual([
-      'apollia.toml: unknown key `package.publsher`',
-      'apollia.toml: missing required key `package.publisher`',
-      'apollia.toml: unknown key `agents[0].defaults.model.request.foo`',
-    ]);
+    expect(result.errors.map((e) => e.message)).toEqual(['apollia.toml: unknown key `package.publsher`', 'apollia.toml: missing required key `package.publisher`', 'apollia.toml: unknown key `agents[0].defaults.model.request.foo`']);
   });
 });
 
 describe('strict schema: types, required keys, values', () => {
   test('wrong type', () => {
     expect(firstError(check((t) => swap(t, 'version = "1.2.0"', 'version = 1')))).toEqual({
-      code: 'manifest.wrong_type', message: 'apollia.toml: `package.version` must be a string, not an integer', path: 'package.version',
+      code: 'manifest.wrong_type',
+      message: 'apollia.toml: `package.version` must be a string, not an integer',
+      path: 'package.version',
     });
     expect(firstError(check((t) => swap(t, 'max_tokens = 2048', 'max_tokens = "lots"')))).toEqual({
-      code: 'manifest.wrong_type', message: 'apollia.toml: `agents[0].defaults.model.request.max_tokens` must be an integer, not a string', path: 'agents[0].defaults.model.request.max_tokens',
+      code: 'manifest.wrong_type',
+      message: 'apollia.toml: `agents[0].defaults.model.request.max_tokens` must be an integer, not a string',
+      path: 'agents[0].defaults.model.request.max_tokens',
     });
     expect(firstError(check((t) => swap(t, 'examples = ["Which invoices are late?", "Draft a reminder for ACME."]', 'examples = "Which?"')))).toEqual({
-      code: 'manifest.wrong_type', message: 'apollia.toml: `agents[0].examples` must be an array, not a string', path: 'agents[0].examples',
+      code: 'manifest.wrong_type',
+      message: 'apollia.toml: `agents[0].examples` must be an array, not a string',
+      path: 'agents[0].examples',
     });
   });
 
   test('missing required key', () => {
     expect(firstError(check((t) => swap(t, 'mission = "Read the supplier invoices of the month and list the late ones."\n', '')))).toEqual({
-      code: 'manifest.missing_key', message: 'apollia.toml: missing required key `agents[0].mission`', path: 'agents[0].mission',
+      code: 'manifest.missing_key',
+      message: 'apollia.toml: missing required key `agents[0].mission`',
+      path: 'agents[0].mission',
     });
     expect(firstError(checkApolliaManifest('[[agents]]\nid = "a"\nname = "A"\nmission = "m"\n', invoices.view))).toEqual({
-      code: 'manifest.missing_key', message: 'apollia.toml: missing required key `package`', path: 'package',
+      code: 'manifest.missing_key',
+      message: 'apollia.toml: missing required key `package`',
+      path: 'package',
     });
   });
 
@@ -171,7 +177,9 @@ describe('strict schema: types, required keys, values', () => {
 
   test('cron source needs exactly its schedule', () => {
     expect(firstError(check((t) => swap(t, 'schedule = "0 8 1-7 * MON"', 'every = "1h"')))).toEqual({
-      code: 'manifest.unknown_key', message: 'apollia.toml: unknown key `triggers[0].source.every`', path: 'triggers[0].source.every',
+      code: 'manifest.unknown_key',
+      message: 'apollia.toml: unknown key `triggers[0].source.every`',
+      path: 'triggers[0].source.every',
     });
   });
 
@@ -185,11 +193,13 @@ describe('strict schema: types, required keys, values', () => {
   test('requires_approval is accepted with a retired_key warning', () => {
     const result = check((t) => swap(t, 'args = ["ledger-mcp"]', 'args = ["ledger-mcp"]\nrequires_approval = true'));
     expect(result.ok).toBe(true);
-    expect(result.warnings).toEqual([{
-      code: 'package.manifest.retired_key',
-      message: '`mcp_servers[0].requires_approval` is retired and does nothing: whether a call asks first is decided by the action family of each tool',
-      path: 'mcp_servers[0].requires_approval',
-    }]);
+    expect(result.warnings).toEqual([
+      {
+        code: 'package.manifest.retired_key',
+        message: '`mcp_servers[0].requires_approval` is retired and does nothing: whether a call asks first is decided by the action family of each tool',
+        path: 'mcp_servers[0].requires_approval',
+      },
+    ]);
   });
 
   test('inputs must be a valid JSON Schema; x-order is allowed', () => {
@@ -204,8 +214,7 @@ describe('strict schema: types, required keys, values', () => {
     expect(unknown?.code).toBe('manifest.bad_inputs_schema');
     expect(unknown?.path).toBe('tools[0].inputs');
     expect(unknown?.message).toMatch(/^apollia\.toml: `tools\[0\]\.inputs` is not a valid JSON Schema: .*unknown keyword.*typ/);
-    expect(firstError(check((t) => swap(t, '[workflows.inputs]\ntype = "object"', '[workflows.inputs]\ntype = "object"\nx-order = "month"')))?.code)
-      .toBe('manifest.bad_inputs_schema');
+    expect(firstError(check((t) => swap(t, '[workflows.inputs]\ntype = "object"', '[workflows.inputs]\ntype = "object"\nx-order = "month"')))?.code).toBe('manifest.bad_inputs_schema');
   });
 });
 
@@ -215,7 +224,9 @@ describe('strict schema: how fields are named', () => {
 
   test('a TOML date where a string belongs', () => {
     expect(first(base.replace('publisher = "p"', 'publisher = 1979-05-27'))).toEqual({
-      code: 'manifest.wrong_type', message: 'apollia.toml: `package.publisher` must be a string, not a date-time', path: 'package.publisher',
+      code: 'manifest.wrong_type',
+      message: 'apollia.toml: `package.publisher` must be a string, not a date-time',
+      path: 'package.publisher',
     });
   });
 
@@ -250,37 +261,41 @@ describe("the spec's Validation rules, with its messages", () => {
 
   test('2: identifiers match [a-z0-9_-]+', () => {
     expect(rule((t) => swap(t, 'id = "invoice-clerk"', 'id = "Bad Id"'))[0]).toEqual({
-      code: 'manifest.bad_identifier', message: '`agents[0].id` value `Bad Id` must match [a-z0-9_-]+', path: 'agents[0].id',
+      code: 'manifest.bad_identifier',
+      message: '`agents[0].id` value `Bad Id` must match [a-z0-9_-]+',
+      path: 'agents[0].id',
     });
     expect(rule((t) => swap(t, 'name = "invoices"', 'name = "Invoices"'))[0]).toEqual({
-      code: 'manifest.bad_identifier', message: '`package.name` value `Invoices` must match [a-z0-9_-]+', path: 'package.name',
+      code: 'manifest.bad_identifier',
+      message: '`package.name` value `Invoices` must match [a-z0-9_-]+',
+      path: 'package.name',
     });
     expect(rule((t) => swap(t, 'id = "first-monday"', 'id = "first monday"'))[0]?.message).toBe('`triggers[0].id` value `first monday` must match [a-z0-9_-]+');
   });
 
   test('2: MCP server names match [a-z0-9_-]+', () => {
     expect(rule((t) => swap(t, 'name = "ledger"', 'name = "X"'))[0]).toEqual({
-      code: 'manifest.bad_identifier', message: 'MCP server name `X` must match [a-z0-9_-]+', path: 'mcp_servers[0].name',
+      code: 'manifest.bad_identifier',
+      message: 'MCP server name `X` must match [a-z0-9_-]+',
+      path: 'mcp_servers[0].name',
     });
   });
 
   test('3: version is semver', () => {
-    expect(rule((t) => swap(t, 'version = "1.2.0"', 'version = "1.2"'))).toEqual([
-      { code: 'manifest.bad_version', message: 'package version `1.2` is not semver', path: 'package.version' },
-    ]);
+    expect(rule((t) => swap(t, 'version = "1.2.0"', 'version = "1.2"'))).toEqual([{ code: 'manifest.bad_version', message: 'package version `1.2` is not semver', path: 'package.version' }]);
     expect(rule((t) => swap(t, 'version = "1.2.0"', 'version = "v1.2.0"'))[0]?.message).toBe('package version `v1.2.0` is not semver');
   });
 
   test('4: sdk is a semver requirement', () => {
-    expect(rule((t) => swap(t, 'sdk = ">=0.3, <0.4"', 'sdk = "recent"'))).toEqual([
-      { code: 'manifest.bad_sdk_requirement', message: 'sdk requirement `recent` is not a semver requirement', path: 'package.sdk' },
-    ]);
+    expect(rule((t) => swap(t, 'sdk = ">=0.3, <0.4"', 'sdk = "recent"'))).toEqual([{ code: 'manifest.bad_sdk_requirement', message: 'sdk requirement `recent` is not a semver requirement', path: 'package.sdk' }]);
     expect(rule((t) => swap(t, 'sdk = ">=0.3, <0.4"', 'sdk = ">=0.3,, <0.4"'))[0]?.code).toBe('manifest.bad_sdk_requirement');
   });
 
   test('5: agents, tools and workflows share one namespace', () => {
     expect(rule((t) => swap(t, 'name = "monthly-reminders"', 'name = "invoice-clerk"').replace('target = "monthly-reminders"', 'target = "invoice-clerk"'))[0]).toEqual({
-      code: 'manifest.duplicate_identifier', message: 'identifier `invoice-clerk` is declared more than once', path: 'workflows[0].name',
+      code: 'manifest.duplicate_identifier',
+      message: 'identifier `invoice-clerk` is declared more than once',
+      path: 'workflows[0].name',
     });
   });
 
@@ -292,24 +307,27 @@ describe("the spec's Validation rules, with its messages", () => {
   });
 
   test('6: a default pkg: access names a tool of this package', () => {
-    expect(rule((t) => swap(t, '"pkg:invoices/extract_totals"', '"pkg:invoices/nope"'))).toEqual([{
-      code: 'manifest.unknown_package_tool',
-      message: 'agent `invoice-clerk` grants `pkg:invoices/nope`, which is not a tool of package `invoices`',
-      path: 'agents[0].defaults.access[2]',
-    }]);
+    expect(rule((t) => swap(t, '"pkg:invoices/extract_totals"', '"pkg:invoices/nope"'))).toEqual([
+      {
+        code: 'manifest.unknown_package_tool',
+        message: 'agent `invoice-clerk` grants `pkg:invoices/nope`, which is not a tool of package `invoices`',
+        path: 'agents[0].defaults.access[2]',
+      },
+    ]);
     // Another package's tool is not a tool of this package either (spec: "must name a tool of this package").
-    expect(rule((t) => swap(t, '"pkg:invoices/extract_totals"', '"pkg:other/extract_totals"'))[0]?.message)
-      .toBe('agent `invoice-clerk` grants `pkg:other/extract_totals`, which is not a tool of package `invoices`');
+    expect(rule((t) => swap(t, '"pkg:invoices/extract_totals"', '"pkg:other/extract_totals"'))[0]?.message).toBe('agent `invoice-clerk` grants `pkg:other/extract_totals`, which is not a tool of package `invoices`');
     // A workflow is not a tool.
     expect(rule((t) => swap(t, '"pkg:invoices/extract_totals"', '"pkg:invoices/monthly-reminders"'))[0]?.code).toBe('manifest.unknown_package_tool');
   });
 
   test('7: a trigger targets an agent or a workflow of this package', () => {
-    expect(rule((t) => swap(t, 'target = "monthly-reminders"', 'target = "extract_totals"'))).toEqual([{
-      code: 'manifest.unknown_trigger_target',
-      message: 'trigger `first-monday` targets `extract_totals`, which is no agent or workflow of the package',
-      path: 'triggers[0].target',
-    }]);
+    expect(rule((t) => swap(t, 'target = "monthly-reminders"', 'target = "extract_totals"'))).toEqual([
+      {
+        code: 'manifest.unknown_trigger_target',
+        message: 'trigger `first-monday` targets `extract_totals`, which is no agent or workflow of the package',
+        path: 'triggers[0].target',
+      },
+    ]);
     expect(check((t) => swap(t, 'target = "monthly-reminders"', 'target = "invoice-clerk"')).ok).toBe(true);
   });
 
@@ -334,28 +352,36 @@ describe('module scan (text only)', () => {
   test('a declared module missing from the archive', () => {
     const result = check((t) => t, withPython({}, ['tools/extract.py']));
     expect(result.stage).toBe('modules');
-    expect(result.errors).toEqual([{
-      code: 'manifest.module_missing', message: '`tools[0].module` names `tools/extract.py`, which is not in the archive', path: 'tools[0].module',
-    }]);
+    expect(result.errors).toEqual([
+      {
+        code: 'manifest.module_missing',
+        message: '`tools[0].module` names `tools/extract.py`, which is not in the archive',
+        path: 'tools[0].module',
+      },
+    ]);
   });
 
   test('an extra @tool function the manifest does not describe', () => {
     const extract = `${invoices.view.pythonTexts.get('tools/extract.py')}\n\n@tool\ndef leak_everything(path: str) -> None:\n    pass\n`;
     const result = check((t) => t, withPython({ 'tools/extract.py': extract }));
-    expect(result.errors).toEqual([{
-      code: 'manifest.undescribed_function',
-      message: 'module `tools/extract.py` defines the tool `leak_everything`, which the manifest does not describe',
-      path: 'tools/extract.py',
-    }]);
+    expect(result.errors).toEqual([
+      {
+        code: 'manifest.undescribed_function',
+        message: 'module `tools/extract.py` defines the tool `leak_everything`, which the manifest does not describe',
+        path: 'tools/extract.py',
+      },
+    ]);
   });
 
   test('a multi-line @apollia.workflow(name="x") in another module', () => {
     const text = 'import apollia\n\n@apollia.workflow(\n    description="quiet",\n    name="x",\n)\nasync def hidden(ctx):\n    pass\n';
-    expect(check((t) => t, withPython({ 'lib/helpers.py': text })).errors).toEqual([{
-      code: 'manifest.undescribed_function',
-      message: 'module `lib/helpers.py` defines the workflow `hidden` (as `x`), which the manifest does not describe',
-      path: 'lib/helpers.py',
-    }]);
+    expect(check((t) => t, withPython({ 'lib/helpers.py': text })).errors).toEqual([
+      {
+        code: 'manifest.undescribed_function',
+        message: 'module `lib/helpers.py` defines the workflow `hidden` (as `x`), which the manifest does not describe',
+        path: 'lib/helpers.py',
+      },
+    ]);
   });
 
   test('a decorator in a docstring or comment is not a definition', () => {
@@ -374,13 +400,17 @@ describe('module scan (text only)', () => {
 });
 
 describe('SDK compatibility', () => {
-  test('a requirement excluding this app\'s SDK is refused naming both', () => {
+  test("a requirement excluding this app's SDK is refused naming both", () => {
     const result = check((t) => swap(t, 'sdk = ">=0.3, <0.4"', 'sdk = ">=0.4"'));
     expect(result.stage).toBe('sdk');
     expect(result.sdkSupported).toBe(false);
-    expect(result.errors).toEqual([{
-      code: 'manifest.sdk_unsupported', message: 'the package needs SDK `>=0.4`, but this app serves SDK 0.3.2', path: 'package.sdk',
-    }]);
+    expect(result.errors).toEqual([
+      {
+        code: 'manifest.sdk_unsupported',
+        message: 'the package needs SDK `>=0.4`, but this app serves SDK 0.3.2',
+        path: 'package.sdk',
+      },
+    ]);
   });
 
   test('Cargo-style requirements', () => {

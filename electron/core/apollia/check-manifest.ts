@@ -52,7 +52,12 @@ export function checkApolliaManifest(manifestText: string, archive: ArchiveView)
   const rawSdk = (parsed.data.package as { sdk?: unknown } | undefined)?.sdk;
   const sdkSupported = typeof rawSdk === 'string' && satisfiesRequirement(SDK_VERSION, rawSdk);
   const refuse = (stage: ManifestStage, errors: Problem[], warnings: Problem[] = []): ManifestCheck => ({
-    ok: false, errors, warnings, manifest: raw, stage, sdkSupported,
+    ok: false,
+    errors,
+    warnings,
+    manifest: raw,
+    stage,
+    sdkSupported,
   });
 
   const schemaErrors = checkManifestSchema(parsed.data);
@@ -69,11 +74,17 @@ export function checkApolliaManifest(manifestText: string, archive: ArchiveView)
   if (moduleErrors.length > 0) return refuse('modules', moduleErrors, warnings);
 
   if (!sdkSupported) {
-    return refuse('sdk', [{
-      code: 'manifest.sdk_unsupported',
-      message: `the package needs SDK \`${manifest.package.sdk}\`, but this app serves SDK ${SDK_VERSION}`,
-      path: 'package.sdk',
-    }], warnings);
+    return refuse(
+      'sdk',
+      [
+        {
+          code: 'manifest.sdk_unsupported',
+          message: `the package needs SDK \`${manifest.package.sdk}\`, but this app serves SDK ${SDK_VERSION}`,
+          path: 'package.sdk',
+        },
+      ],
+      warnings,
+    );
   }
   return { ok: true, errors: [], warnings, manifest, stage: 'done', sdkSupported };
 }
@@ -159,10 +170,7 @@ function modulePath(module: string): string {
 function checkModules(manifest: ApolliaManifest, archive: ArchiveView, warnings: Problem[]): Problem[] {
   const problems: Problem[] = [];
   const files = new Set(archive.files.map((file) => file.path));
-  const entries = [
-    ...(manifest.tools ?? []).map((entry, i) => ({ kind: 'tool' as const, entry, path: `tools[${i}]` })),
-    ...(manifest.workflows ?? []).map((entry, i) => ({ kind: 'workflow' as const, entry, path: `workflows[${i}]` })),
-  ];
+  const entries = [...(manifest.tools ?? []).map((entry, i) => ({ kind: 'tool' as const, entry, path: `tools[${i}]` })), ...(manifest.workflows ?? []).map((entry, i) => ({ kind: 'workflow' as const, entry, path: `workflows[${i}]` }))];
   for (const { entry, path } of entries) {
     if (!files.has(modulePath(entry.module))) {
       problems.push({ code: 'manifest.module_missing', message: `\`${path}.module\` names \`${entry.module}\`, which is not in the archive`, path: `${path}.module` });

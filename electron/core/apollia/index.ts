@@ -32,8 +32,6 @@ export async function inspectApo(path: string): Promise<ApoInspection> {
     errors: check.errors,
     warnings: check.warnings,
     summary: manifest ? summariseManifest(manifest, archive.sha256) : null,
-    details: manifest
-      ? { manifest, files: archive.files, totalBytes: archive.totalBytes, sdkSupported: check.sdkSupported, sdkVersion: SDK_VERSION }
-      : null,
+    details: manifest ? { manifest, files: archive.files, totalBytes: archive.totalBytes, sdkSupported: check.sdkSupported, sdkVersion: SDK_VERSION } : null,
   };
 }

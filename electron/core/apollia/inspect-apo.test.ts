@@ -24,8 +24,12 @@ describe('inspectApo (archive → schema → rules → module scan → SDK)', ()
     expect(result.errors).toEqual([]);
     expect(result.ok).toBe(true);
     expect(result.summary).toMatchObject({
-      name: 'invoices', version: '1.2.0', publisher: 'Example Accounting',
-      sensitive_families: ['read_personal', 'send_external'], connections: ['gmail'], mcp_servers: ['ledger'],
+      name: 'invoices',
+      version: '1.2.0',
+      publisher: 'Example Accounting',
+      sensitive_families: ['read_personal', 'send_external'],
+      connections: ['gmail'],
+      mcp_servers: ['ledger'],
       triggers: [{ id: 'first-monday', type: 'cron', needs: null }],
     });
     expect(result.summary?.sha256).toMatch(/^[0-9a-f]{64}$/);
@@ -72,11 +76,13 @@ describe('inspectApo (archive → schema → rules → module scan → SDK)', ()
   test('the undescribed-tool fixture is refused by the module scan, and its code never runs', async () => {
     const marker = join(dir, 'ran.txt');
     const result = await inspectApo(write('sneaky.apo', packFolder(join(FIXTURES, 'undescribed-tool'))));
-    expect(result.errors).toEqual([{
-      code: 'manifest.undescribed_function',
-      message: 'module `tools/helpers.py` defines the tool `send_everything` (as `exfiltrate`), which the manifest does not describe',
-      path: 'tools/helpers.py',
-    }]);
+    expect(result.errors).toEqual([
+      {
+        code: 'manifest.undescribed_function',
+        message: 'module `tools/helpers.py` defines the tool `send_everything` (as `exfiltrate`), which the manifest does not describe',
+        path: 'tools/helpers.py',
+      },
+    ]);
     expect(existsSync(marker)).toBe(false);
   });
 });

@@ -167,11 +167,12 @@ function translate(error: ErrorObject, data: unknown, order: ReturnType<typeof d
     case 'type': {
       const expected = String((error.params as { type: string | string[] }).type);
       const words = TYPE_WORDS[expected] ?? expected;
-      const message = here.endsWith('/source') || /^\/(agents|tools|workflows|requires|mcp_servers|triggers)\/\d+$/.test(here) || here === '/package' || here === '/pip'
-        ? `apollia.toml: \`${where}\` must be a table, not ${tomlType(value)}`
-        : /^\/(agents|tools|workflows|requires|mcp_servers|triggers)$/.test(here)
-          ? `apollia.toml: \`${where}\` must be an array of tables ([[${where}]]), not ${tomlType(value)}`
-          : `apollia.toml: \`${where}\` must be ${words}, not ${tomlType(value)}`;
+      const message =
+        here.endsWith('/source') || /^\/(agents|tools|workflows|requires|mcp_servers|triggers)\/\d+$/.test(here) || here === '/package' || here === '/pip'
+          ? `apollia.toml: \`${where}\` must be a table, not ${tomlType(value)}`
+          : /^\/(agents|tools|workflows|requires|mcp_servers|triggers)$/.test(here)
+            ? `apollia.toml: \`${where}\` must be an array of tables ([[${where}]]), not ${tomlType(value)}`
+            : `apollia.toml: \`${where}\` must be ${words}, not ${tomlType(value)}`;
       return { problem: { code: 'manifest.wrong_type', message, path: where }, position: position(here) };
     }
     case 'enum': {
@@ -188,9 +189,7 @@ function translate(error: ErrorObject, data: unknown, order: ReturnType<typeof d
       const tagValue = valueAt(data, pointer);
       // A missing tag is already reported by `required`.
       if (tagValue === undefined) return null;
-      const message = params.error === 'tag' && typeof tagValue !== 'string'
-        ? `apollia.toml: \`${path}\` must be a string, not ${tomlType(tagValue)}`
-        : `apollia.toml: \`${path}\` value \`${String(tagValue)}\` must be one of ${TRIGGER_SOURCE_TYPES.join(', ')}`;
+      const message = params.error === 'tag' && typeof tagValue !== 'string' ? `apollia.toml: \`${path}\` must be a string, not ${tomlType(tagValue)}` : `apollia.toml: \`${path}\` value \`${String(tagValue)}\` must be one of ${TRIGGER_SOURCE_TYPES.join(', ')}`;
       return {
         problem: { code: typeof tagValue === 'string' ? 'manifest.bad_value' : 'manifest.wrong_type', message, path },
         position: position(pointer),

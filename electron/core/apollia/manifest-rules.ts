@@ -34,12 +34,7 @@ export function checkManifestRules(manifest: ApolliaManifest): Problem[] {
   }
 
   // Rule 2: names and identifiers match [a-z0-9_-]+.
-  const identifiers: [string, string][] = [
-    ['package.name', pkg.name],
-    ...agents.map((a, i): [string, string] => [`agents[${i}].id`, a.id]),
-    ...tools.map((t, i): [string, string] => [`tools[${i}].name`, t.name]),
-    ...workflows.map((w, i): [string, string] => [`workflows[${i}].name`, w.name]),
-  ];
+  const identifiers: [string, string][] = [['package.name', pkg.name], ...agents.map((a, i): [string, string] => [`agents[${i}].id`, a.id]), ...tools.map((t, i): [string, string] => [`tools[${i}].name`, t.name]), ...workflows.map((w, i): [string, string] => [`workflows[${i}].name`, w.name])];
   for (const [field, value] of identifiers) {
     if (!IDENTIFIER.test(value)) {
       problems.push({ code: 'manifest.bad_identifier', message: `\`${field}\` value \`${value}\` must match [a-z0-9_-]+`, path: field });

@@ -96,10 +96,7 @@ const trigger = table({ id: str, target: str, input: str, source }, ['id', 'targ
 /** The whole manifest. */
 export const MANIFEST_SCHEMA = table(
   {
-    package: table(
-      { name: str, version: str, publisher: nonEmpty, description: str, sdk: str },
-      ['name', 'version', 'publisher', 'sdk'],
-    ),
+    package: table({ name: str, version: str, publisher: nonEmpty, description: str, sdk: str }, ['name', 'version', 'publisher', 'sdk']),
     agents: { type: 'array', items: agent },
     tools: { type: 'array', items: table(toolProperties, ['name', 'module', 'description', 'action']) },
     workflows: {

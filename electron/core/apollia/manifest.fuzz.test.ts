@@ -33,11 +33,7 @@ const VALUE = fc.oneof(
   fc.integer().map(String),
 );
 
-type Mutation =
-  | { kind: 'flip'; at: number; char: string }
-  | { kind: 'cut'; at: number }
-  | { kind: 'insert-line'; at: number; key: string; value: string }
-  | { kind: 'table'; header: string };
+type Mutation = { kind: 'flip'; at: number; char: string } | { kind: 'cut'; at: number } | { kind: 'insert-line'; at: number; key: string; value: string } | { kind: 'table'; header: string };
 
 const mutation: fc.Arbitrary<Mutation> = fc.oneof(
   fc.record({ kind: fc.constant('flip' as const), at: fc.nat(), char: fc.constantFrom('[', ']', '=', '"', '\n', '#', '.', ' ', '\0', '\u202e', 'x', '{', ',') }),

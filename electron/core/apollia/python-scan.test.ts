@@ -17,7 +17,7 @@ describe('scanPythonModule: import aliases cannot hide a tool', () => {
     expect(names('from apollia import (\n    tool as make_tool,\n)\n@make_tool\ndef c(): pass\n')).toEqual(['tool:c']);
   });
 
-  it('does not take other modules\' decorators for tools', () => {
+  it("does not take other modules' decorators for tools", () => {
     expect(names('import functools\n@functools.cache\ndef d(): pass\n@other.tool\ndef e(): pass\n')).toEqual([]);
   });
 });

@@ -104,7 +104,10 @@ const FROM_APOLLIA_IMPORT = /^from\s+apollia\s+import\s+\(?([^)]*)\)?$/;
  */
 function decoratorNames(lines: LogicalLine[]): { modules: Set<string>; bare: Map<string, 'tool' | 'workflow'> } {
   const modules = new Set(['apollia']);
-  const bare = new Map<string, 'tool' | 'workflow'>([['tool', 'tool'], ['workflow', 'workflow']]);
+  const bare = new Map<string, 'tool' | 'workflow'>([
+    ['tool', 'tool'],
+    ['workflow', 'workflow'],
+  ]);
   for (const { code } of lines) {
     const from = FROM_APOLLIA_IMPORT.exec(code);
     if (from) {
@@ -138,11 +141,7 @@ export function scanPythonModule(text: string): DecoratedFunction[] {
       const match = DECORATOR.exec(code);
       const prefix = match?.[1];
       const called = match?.[2] as string;
-      const kind = !match
-        ? undefined
-        : prefix === undefined
-          ? names.bare.get(called)
-          : names.modules.has(prefix) && (called === 'tool' || called === 'workflow') ? called : undefined;
+      const kind = !match ? undefined : prefix === undefined ? names.bare.get(called) : names.modules.has(prefix) && (called === 'tool' || called === 'workflow') ? called : undefined;
       if (match && kind) {
         const arg = match[3] === undefined ? null : NAME_ARG.exec(match[3]);
         pending.push({ kind, name: arg ? (strings[Number(arg[1])] ?? null) : null, line });

@@ -91,7 +91,7 @@ export async function openArchiveSource(path: string): Promise<ArchiveSource> {
 
   if (first.length === 0) {
     file.destroy();
-    throw new ArchiveRefusal(ARCHIVE_ERROR.notArchive, 'the file is empty: only tar and gzip\'d tar archives are accepted');
+    throw new ArchiveRefusal(ARCHIVE_ERROR.notArchive, "the file is empty: only tar and gzip'd tar archives are accepted");
   }
   const sniffed = sniffFormat(first);
   if (sniffed.format === 'other') {
@@ -100,7 +100,7 @@ export async function openArchiveSource(path: string): Promise<ArchiveSource> {
   }
   if (sniffed.format === 'unknown') {
     file.destroy();
-    throw new ArchiveRefusal(ARCHIVE_ERROR.notArchive, 'the file is not a tar or gzip\'d tar archive (no gzip signature and no valid tar header at its start)');
+    throw new ArchiveRefusal(ARCHIVE_ERROR.notArchive, "the file is not a tar or gzip'd tar archive (no gzip signature and no valid tar header at its start)");
   }
 
   async function* rawChunks(): AsyncGenerator<Buffer> {
@@ -136,15 +136,16 @@ export async function openArchiveSource(path: string): Promise<ArchiveSource> {
     try {
       for await (const chunk of rawChunks()) {
         if (gunzip.destroyed) return;
-        if (!gunzip.write(chunk)) await new Promise<void>((resolve) => {
-          const done = () => {
-            gunzip.off('drain', done);
-            gunzip.off('close', done);
-            resolve();
-          };
-          gunzip.on('drain', done);
-          gunzip.on('close', done);
-        });
+        if (!gunzip.write(chunk))
+          await new Promise<void>((resolve) => {
+            const done = () => {
+              gunzip.off('drain', done);
+              gunzip.off('close', done);
+              resolve();
+            };
+            gunzip.on('drain', done);
+            gunzip.on('close', done);
+          });
       }
       if (!gunzip.destroyed) gunzip.end();
     } catch (error) {

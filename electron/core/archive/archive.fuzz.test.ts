@@ -25,15 +25,18 @@ const plainSeeds: Buffer[] = [
     paxHeader({ path: `docs/${'p'.repeat(140)}.md`, mtime: '1700000000.5' }),
     buildTar([{ name: 'short', body: 'pax body' }], { end: false }),
     gnuLong(`data/${'g'.repeat(130)}.csv`),
-    buildTar([{ name: 'short2', body: 'a,b\n1,2\n' }, { name: 'bin/', type: 'dir' }, { name: 'bin/run', body: '#!/bin/sh\n', mode: 0o4755 }], { end: false }),
+    buildTar(
+      [
+        { name: 'short2', body: 'a,b\n1,2\n' },
+        { name: 'bin/', type: 'dir' },
+        { name: 'bin/run', body: '#!/bin/sh\n', mode: 0o4755 },
+      ],
+      { end: false },
+    ),
   ),
 ];
 
-type Mutation =
-  | { kind: 'flip'; at: number; xor: number }
-  | { kind: 'cut'; at: number }
-  | { kind: 'insert'; at: number; bytes: Uint8Array }
-  | { kind: 'set'; at: number; byte: number };
+type Mutation = { kind: 'flip'; at: number; xor: number } | { kind: 'cut'; at: number } | { kind: 'insert'; at: number; bytes: Uint8Array } | { kind: 'set'; at: number; byte: number };
 
 const mutation: fc.Arbitrary<Mutation> = fc.oneof(
   fc.record({ kind: fc.constant('flip' as const), at: fc.nat(), xor: fc.integer({ min: 1, max: 255 }) }),
@@ -63,23 +66,20 @@ afterAll(() => {
 });
 
 describe('archive fuzzing', () => {
-  it(`answers a value for ${RUNS} mutated archives, never throwing or writing`, async () => {
-    let accepted = 0;
-    let refused = 0;
-    let crashes = 0;
-    let index = 0;
-    const previous = process.cwd();
-    process.chdir(cwd);
-    try {
-      await fc.assert(
-        fc.asyncProperty(
-          fc.nat({ max: plainSeeds.length - 1 }),
-          fc.constantFrom('plain', 'gzip-before', 'gzip-after'),
-          fc.array(mutation, { minLength: 1, maxLength: 4 }),
-          async (seedIndex, layer, mutations) => {
+  it(
+    `answers a value for ${RUNS} mutated archives, never throwing or writing`,
+    async () => {
+      let accepted = 0;
+      let refused = 0;
+      let crashes = 0;
+      let index = 0;
+      const previous = process.cwd();
+      process.chdir(cwd);
+      try {
+        await fc.assert(
+          fc.asyncProperty(fc.nat({ max: plainSeeds.length - 1 }), fc.constantFrom('plain', 'gzip-before', 'gzip-after'), fc.array(mutation, { minLength: 1, maxLength: 4 }), async (seedIndex, layer, mutations) => {
             const seed = plainSeeds[seedIndex]!;
-            const bytes =
-              layer === 'plain' ? mutate(seed, mutations) : layer === 'gzip-before' ? gzipSync(mutate(seed, mutations)) : mutate(gzipSync(seed), mutations);
+            const bytes = layer === 'plain' ? mutate(seed, mutations) : layer === 'gzip-before' ? gzipSync(mutate(seed, mutations)) : mutate(gzipSync(seed), mutations);
             const file = join(dir, `case-${index++ % 8}.apo`);
             writeFileSync(file, bytes);
             const before = listing(dir);
@@ -101,14 +101,15 @@ describe('archive fuzzing', () => {
             }
             expect(listing(dir)).toEqual(before);
             expect(readdirSync(cwd)).toEqual([]);
-          },
-        ),
-        { numRuns: RUNS, seed: SEED, endOnFailure: true },
-      );
-    } finally {
-      process.chdir(previous);
-      console.log(`fuzz archive: runs=${RUNS} accepted=${accepted} refused=${refused} crashes=${crashes}`);
-    }
-    expect(accepted + refused).toBe(RUNS);
-  }, Math.max(30_000, RUNS * 50));
+          }),
+          { numRuns: RUNS, seed: SEED, endOnFailure: true },
+        );
+      } finally {
+        process.chdir(previous);
+        console.log(`fuzz archive: runs=${RUNS} accepted=${accepted} refused=${refused} crashes=${crashes}`);
+      }
+      expect(accepted + refused).toBe(RUNS);
+    },
+    Math.max(30_000, RUNS * 50),
+  );
 });

@@ -31,7 +31,7 @@ beforeAll(async () => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('bombs', () => {
-  it('refuses a gzip\'d 1 GiB entry at its header, writing nothing', async () => {
+  it("refuses a gzip'd 1 GiB entry at its header, writing nothing", async () => {
     const before = listing(dir);
     const result = await readApoArchive(join(dir, 'gib.apo'));
     expect(result.ok === false && result.error).toEqual({

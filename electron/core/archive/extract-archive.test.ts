@@ -47,7 +47,7 @@ describe('extractVerifiedArchive', () => {
     expect(mode(join(destination, 'apollia.toml'))).toBe(0o644);
   });
 
-  it('writes a setuid file as 0755 and a setgid, group-writable one as 0644: never the archive\'s bits', async () => {
+  it("writes a setuid file as 0755 and a setgid, group-writable one as 0644: never the archive's bits", async () => {
     const { file, sha256, destination } = await prepare(
       buildTar([
         { name: 'apollia.toml', body: MANIFEST },
@@ -64,7 +64,12 @@ describe('extractVerifiedArchive', () => {
   });
 
   it('writes a setuid file without execute bits as 0644', async () => {
-    const { file, sha256, destination } = await prepare(buildTar([{ name: 'apollia.toml', body: MANIFEST }, { name: 'odd', body: 'x', mode: 0o4644 }]));
+    const { file, sha256, destination } = await prepare(
+      buildTar([
+        { name: 'apollia.toml', body: MANIFEST },
+        { name: 'odd', body: 'x', mode: 0o4644 },
+      ]),
+    );
     expect((await extractVerifiedArchive(file, sha256, destination)).ok).toBe(true);
     expect(mode(join(destination, 'odd'))).toBe(0o644);
   });

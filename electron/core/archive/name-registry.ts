@@ -26,11 +26,7 @@ export class NameRegistry {
     const known = this.names.get(key);
     if (known) {
       if (known.name !== path) {
-        throw new ArchiveRefusal(
-          ARCHIVE_ERROR.nameCollision,
-          `archive entries ${quoteName(known.name)} and ${quoteName(path)} are the same name on systems that ignore case or Unicode normalisation`,
-          path,
-        );
+        throw new ArchiveRefusal(ARCHIVE_ERROR.nameCollision, `archive entries ${quoteName(known.name)} and ${quoteName(path)} are the same name on systems that ignore case or Unicode normalisation`, path);
       }
       if (known.kind !== kind) {
         if (known.explicit) throw new ArchiveRefusal(ARCHIVE_ERROR.fileDirConflict, `archive entry ${quoteName(path)} appears both as a file and as a folder`, path);
@@ -52,11 +48,7 @@ export class NameRegistry {
       } else if (seen.kind === 'file') {
         throw conflict(seen.name, path, path);
       } else if (seen.name !== parent) {
-        throw new ArchiveRefusal(
-          ARCHIVE_ERROR.nameCollision,
-          `archive entries ${quoteName(seen.name)} and ${quoteName(parent)} (in ${quoteName(path)}) are the same folder on systems that ignore case or Unicode normalisation`,
-          path,
-        );
+        throw new ArchiveRefusal(ARCHIVE_ERROR.nameCollision, `archive entries ${quoteName(seen.name)} and ${quoteName(parent)} (in ${quoteName(path)}) are the same folder on systems that ignore case or Unicode normalisation`, path);
       }
       slash = path.indexOf('/', slash + 1);
     }

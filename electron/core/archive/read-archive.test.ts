@@ -28,7 +28,7 @@ async function refused(bytes: Buffer, code: string, limits?: Partial<ArchiveLimi
 const withManifest = (...parts: Buffer[]) => tarOf(manifestEntry(), ...parts);
 
 describe('accepted archives', () => {
-  it('reads the spec example gzip\'d, with its file list, manifest and Python texts', async () => {
+  it("reads the spec example gzip'd, with its file list, manifest and Python texts", async () => {
     const result = await read(packFolder(INVOICES_DIR));
     if (!result.ok) throw new Error(result.error.message);
     expect(result.files).toEqual([
@@ -49,7 +49,7 @@ describe('accepted archives', () => {
     expect(result.ok && result.files.map((file) => file.path)).toEqual(['apollia.toml', 'tools/extract.py', 'workflows/reminders.py']);
   });
 
-  it('hashes the file\'s own bytes', async () => {
+  it("hashes the file's own bytes", async () => {
     const bytes = packFolder(INVOICES_DIR);
     const result = await read(bytes);
     expect(result.ok && result.sha256).toBe(createHash('sha256').update(bytes).digest('hex'));
@@ -63,13 +63,27 @@ describe('accepted archives', () => {
   });
 
   it('accepts `./` names as `tar -C folder .` writes them', async () => {
-    const result = await read(gzipSync(buildTar([{ name: './', type: 'dir' }, { name: './apollia.toml', body: MANIFEST }, { name: './lib/', type: 'dir' }, { name: './lib/x.py', body: 'x = 1\n' }])));
+    const result = await read(
+      gzipSync(
+        buildTar([
+          { name: './', type: 'dir' },
+          { name: './apollia.toml', body: MANIFEST },
+          { name: './lib/', type: 'dir' },
+          { name: './lib/x.py', body: 'x = 1\n' },
+        ]),
+      ),
+    );
     expect(result.ok && result.files.map((file) => file.path)).toEqual(['apollia.toml', 'lib/x.py']);
     expect(result.ok && result.dirs).toEqual(['lib']);
   });
 
   it('accepts a setuid file (install writes normal modes) and reports its execute bit', async () => {
-    const result = await read(buildTar([{ name: 'apollia.toml', body: MANIFEST }, { name: 'run.sh', body: 'echo\n', mode: 0o4755 }]));
+    const result = await read(
+      buildTar([
+        { name: 'apollia.toml', body: MANIFEST },
+        { name: 'run.sh', body: 'echo\n', mode: 0o4755 },
+      ]),
+    );
     expect(result.ok && result.files[1]).toEqual({ path: 'run.sh', size: 5, executable: true });
   });
 
@@ -302,7 +316,7 @@ const refusals: RefusalCase[] = [
     bytes: () => withManifest(fileEntry('a.bin', Buffer.alloc(600)), fileEntry('b.bin', Buffer.alloc(600))),
     limits: { maxTotalBytes: 1000 },
     code: ARCHIVE_ERROR.totalTooLarge,
-    message: 'with entry `b.bin` the archive\'s files would take 1282 bytes: at most 1000 are accepted in total',
+    message: "with entry `b.bin` the archive's files would take 1282 bytes: at most 1000 are accepted in total",
   },
   {
     title: 'too many entries (limits tightened)',
@@ -331,11 +345,19 @@ const refusals: RefusalCase[] = [
     code: ARCHIVE_ERROR.corruptHeader,
     message: 'the tar header at byte 1024 (entry `f`) has an unreadable size field',
   },
-  { title: 'a tar cut inside a file\'s data', bytes: () => withManifest(fileEntry('f', 'x'.repeat(2000))).subarray(0, 2048), code: ARCHIVE_ERROR.truncated, message: 'the archive is truncated: entry `f` has only 512 of its 2000 bytes' },
+  { title: "a tar cut inside a file's data", bytes: () => withManifest(fileEntry('f', 'x'.repeat(2000))).subarray(0, 2048), code: ARCHIVE_ERROR.truncated, message: 'the archive is truncated: entry `f` has only 512 of its 2000 bytes' },
   { title: 'a tar cut inside a header', bytes: () => withManifest(fileEntry('f', 'x')).subarray(0, 1024 + 300), code: ARCHIVE_ERROR.truncated, message: 'the archive is truncated: it ends inside a header, at byte 1324' },
   { title: 'a tar without end blocks', bytes: () => manifestEntry(), code: ARCHIVE_ERROR.truncated, message: 'the archive is truncated: it ends without the end-of-archive blocks' },
   { title: 'a tar with one end block of two', bytes: () => withManifest().subarray(0, 1024 + 512), code: ARCHIVE_ERROR.truncated, message: 'the archive is truncated: it ends after one of the two end-of-archive blocks' },
-  { title: 'a truncated gzip stream', bytes: () => { const gz = packFolder(INVOICES_DIR); return gz.subarray(0, gz.length - 20); }, code: ARCHIVE_ERROR.truncated, message: 'the archive is truncated: its gzip stream ends early' },
+  {
+    title: 'a truncated gzip stream',
+    bytes: () => {
+      const gz = packFolder(INVOICES_DIR);
+      return gz.subarray(0, gz.length - 20);
+    },
+    code: ARCHIVE_ERROR.truncated,
+    message: 'the archive is truncated: its gzip stream ends early',
+  },
   {
     title: 'a gzip stream with a bad CRC',
     bytes: () => {
@@ -364,25 +386,25 @@ const refusals: RefusalCase[] = [
     message: 'the file has 16 bytes after the end of its gzip stream: nothing may follow it',
   },
   { title: 'garbage after the gzip stream', bytes: () => Buffer.concat([packFolder(INVOICES_DIR), Buffer.from('garbage')]), code: ARCHIVE_ERROR.corruptGzip, message: 'the gzip stream is corrupt (incorrect header check)' },
-  { title: 'an empty file', bytes: () => Buffer.alloc(0), code: ARCHIVE_ERROR.notArchive, message: 'the file is empty: only tar and gzip\'d tar archives are accepted' },
+  { title: 'an empty file', bytes: () => Buffer.alloc(0), code: ARCHIVE_ERROR.notArchive, message: "the file is empty: only tar and gzip'd tar archives are accepted" },
   {
     title: 'random bytes',
     bytes: () => Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 2654435761) >>> 24)),
     code: ARCHIVE_ERROR.notArchive,
-    message: 'the file is not a tar or gzip\'d tar archive (no gzip signature and no valid tar header at its start)',
+    message: "the file is not a tar or gzip'd tar archive (no gzip signature and no valid tar header at its start)",
   },
-  { title: 'a zstd archive', bytes: () => Buffer.concat([Buffer.from([0x28, 0xb5, 0x2f, 0xfd]), Buffer.alloc(600)]), code: ARCHIVE_ERROR.unsupportedFormat, message: 'zstd-compressed archives are not accepted: only tar and gzip\'d tar' },
-  { title: 'a zip archive', bytes: () => Buffer.concat([Buffer.from('PK\x03\x04', 'latin1'), Buffer.alloc(600)]), code: ARCHIVE_ERROR.unsupportedFormat, message: 'zip archives are not accepted: only tar and gzip\'d tar' },
-  { title: 'an xz archive', bytes: () => Buffer.concat([Buffer.from([0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00]), Buffer.alloc(600)]), code: ARCHIVE_ERROR.unsupportedFormat, message: 'xz-compressed archives are not accepted: only tar and gzip\'d tar' },
-  { title: 'a bzip2 archive', bytes: () => Buffer.concat([Buffer.from('BZh9', 'latin1'), Buffer.alloc(600)]), code: ARCHIVE_ERROR.unsupportedFormat, message: 'bzip2-compressed archives are not accepted: only tar and gzip\'d tar' },
+  { title: 'a zstd archive', bytes: () => Buffer.concat([Buffer.from([0x28, 0xb5, 0x2f, 0xfd]), Buffer.alloc(600)]), code: ARCHIVE_ERROR.unsupportedFormat, message: "zstd-compressed archives are not accepted: only tar and gzip'd tar" },
+  { title: 'a zip archive', bytes: () => Buffer.concat([Buffer.from('PK\x03\x04', 'latin1'), Buffer.alloc(600)]), code: ARCHIVE_ERROR.unsupportedFormat, message: "zip archives are not accepted: only tar and gzip'd tar" },
+  { title: 'an xz archive', bytes: () => Buffer.concat([Buffer.from([0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00]), Buffer.alloc(600)]), code: ARCHIVE_ERROR.unsupportedFormat, message: "xz-compressed archives are not accepted: only tar and gzip'd tar" },
+  { title: 'a bzip2 archive', bytes: () => Buffer.concat([Buffer.from('BZh9', 'latin1'), Buffer.alloc(600)]), code: ARCHIVE_ERROR.unsupportedFormat, message: "bzip2-compressed archives are not accepted: only tar and gzip'd tar" },
   {
     title: 'a brotli stream (no magic: refused as unknown content)',
     bytes: () => brotliCompressSync(packFolder(INVOICES_DIR, { gzip: false })),
     code: ARCHIVE_ERROR.notArchive,
-    message: 'the file is not a tar or gzip\'d tar archive (no gzip signature and no valid tar header at its start)',
+    message: "the file is not a tar or gzip'd tar archive (no gzip signature and no valid tar header at its start)",
   },
-  { title: 'gzip\'d data that is not tar', bytes: () => gzipSync(Buffer.from('{"just": "json"}'.repeat(64))), code: ARCHIVE_ERROR.notArchive, message: 'the gzip\'d data is not a tar archive: only tar and gzip\'d tar are accepted' },
-  { title: 'a gzip\'d empty stream', bytes: () => gzipSync(Buffer.alloc(0)), code: ARCHIVE_ERROR.notArchive, message: 'the archive is empty: not even the end-of-archive blocks are there' },
+  { title: "gzip'd data that is not tar", bytes: () => gzipSync(Buffer.from('{"just": "json"}'.repeat(64))), code: ARCHIVE_ERROR.notArchive, message: "the gzip'd data is not a tar archive: only tar and gzip'd tar are accepted" },
+  { title: "a gzip'd empty stream", bytes: () => gzipSync(Buffer.alloc(0)), code: ARCHIVE_ERROR.notArchive, message: 'the archive is empty: not even the end-of-archive blocks are there' },
 ];
 
 describe('refused archives (each with its own code, naming the entry, writing nothing)', () => {
@@ -391,7 +413,7 @@ describe('refused archives (each with its own code, naming the entry, writing no
     expect(error.message).toBe(message);
   });
 
-  it.each(refusals.filter((c) => c.code !== ARCHIVE_ERROR.notArchive && c.code !== ARCHIVE_ERROR.unsupportedFormat))('$title is refused the same way gzip\'d', async ({ bytes, code, message, limits }) => {
+  it.each(refusals.filter((c) => c.code !== ARCHIVE_ERROR.notArchive && c.code !== ARCHIVE_ERROR.unsupportedFormat))("$title is refused the same way gzip'd", async ({ bytes, code, message, limits }) => {
     const raw = bytes();
     if (raw[0] === 0x1f && raw[1] === 0x8b) return;
     const error = await refused(gzipSync(raw), code, limits);

@@ -42,21 +42,13 @@ class InspectionVisitor implements EntryVisitor {
     if (isManifestCandidate(entry.path)) {
       if (this.manifestPath !== null) refuseSecondManifest(this.manifestPath, entry.path);
       if (entry.size > this.limits.maxManifestBytes) {
-        throw new ArchiveRefusal(
-          ARCHIVE_ERROR.manifestTooLarge,
-          `archive entry ${quoteName(entry.path)} declares ${entry.size} bytes: apollia.toml may take at most ${this.limits.maxManifestBytes}`,
-          entry.path,
-        );
+        throw new ArchiveRefusal(ARCHIVE_ERROR.manifestTooLarge, `archive entry ${quoteName(entry.path)} declares ${entry.size} bytes: apollia.toml may take at most ${this.limits.maxManifestBytes}`, entry.path);
       }
       this.manifestPath = entry.path;
       keep = 'manifest';
     } else if (isPythonModule(entry.path)) {
       if (this.pythonBytes + entry.size > MAX_PYTHON_TEXT_BYTES) {
-        throw new ArchiveRefusal(
-          ARCHIVE_ERROR.pythonTooLarge,
-          `with archive entry ${quoteName(entry.path)} the Python modules would take ${this.pythonBytes + entry.size} bytes: at most ${MAX_PYTHON_TEXT_BYTES} are read for the module scan`,
-          entry.path,
-        );
+        throw new ArchiveRefusal(ARCHIVE_ERROR.pythonTooLarge, `with archive entry ${quoteName(entry.path)} the Python modules would take ${this.pythonBytes + entry.size} bytes: at most ${MAX_PYTHON_TEXT_BYTES} are read for the module scan`, entry.path);
       }
       this.pythonBytes += entry.size;
       keep = 'python';

@@ -16,7 +16,7 @@ const kindOf = (name: string, bytes: Buffer | string) => {
 };
 
 describe('sniffInputKind', () => {
-  it('tells gzip\'d tar and plain tar as apo, whatever the extension', async () => {
+  it("tells gzip'd tar and plain tar as apo, whatever the extension", async () => {
     expect(await kindOf('a.json', packFolder(INVOICES_DIR))).toBe('apo');
     expect(await kindOf('b.txt', packFolder(INVOICES_DIR, { gzip: false }))).toBe('apo');
   });

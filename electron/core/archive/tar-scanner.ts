@@ -197,7 +197,7 @@ export class TarScanner {
       return;
     }
     if (!hasValidChecksum(block)) {
-      if (!this.sawHeader) throw new ArchiveRefusal(ARCHIVE_ERROR.notArchive, 'the gzip\'d data is not a tar archive: only tar and gzip\'d tar are accepted');
+      if (!this.sawHeader) throw new ArchiveRefusal(ARCHIVE_ERROR.notArchive, "the gzip'd data is not a tar archive: only tar and gzip'd tar are accepted");
       const shown = decodeLossy(block.subarray(0, Math.max(0, block.indexOf(0) === -1 ? 100 : Math.min(100, block.indexOf(0)))));
       throw new ArchiveRefusal(ARCHIVE_ERROR.corruptHeader, `the tar header at byte ${at} (entry ${quoteName(shown)}) fails its checksum: the archive is corrupt`, shown);
     }
@@ -246,11 +246,7 @@ export class TarScanner {
       case '5':
         break;
       default:
-        throw new ArchiveRefusal(
-          ARCHIVE_ERROR.unsupportedType,
-          `archive entry ${shown} is ${TYPE_NAMES[flag] ?? `of tar type \`${JSON.stringify(flag).slice(1, -1)}\``}: only files and folders are accepted`,
-          name,
-        );
+        throw new ArchiveRefusal(ARCHIVE_ERROR.unsupportedType, `archive entry ${shown} is ${TYPE_NAMES[flag] ?? `of tar type \`${JSON.stringify(flag).slice(1, -1)}\``}: only files and folders are accepted`, name);
     }
     if (pending.sparse) throw new ArchiveRefusal(ARCHIVE_ERROR.unsupportedType, `archive entry ${shown} is a sparse file: only plain files and folders are accepted`, name);
     if (pending.size !== undefined) {
@@ -276,11 +272,7 @@ export class TarScanner {
       throw new ArchiveRefusal(ARCHIVE_ERROR.fileTooLarge, `archive entry ${shown} declares ${header.size} bytes: at most ${this.limits.maxFileBytes} are accepted per file`, name);
     }
     if (this.totalBytes + header.size > this.limits.maxTotalBytes) {
-      throw new ArchiveRefusal(
-        ARCHIVE_ERROR.totalTooLarge,
-        `with entry ${shown} the archive's files would take ${this.totalBytes + header.size} bytes: at most ${this.limits.maxTotalBytes} are accepted in total`,
-        name,
-      );
+      throw new ArchiveRefusal(ARCHIVE_ERROR.totalTooLarge, `with entry ${shown} the archive's files would take ${this.totalBytes + header.size} bytes: at most ${this.limits.maxTotalBytes} are accepted in total`, name);
     }
     this.registry.add(path, kind);
     this.totalBytes += header.size;

@@ -19,7 +19,16 @@ let dir: string;
 async function cli(...argv: string[]) {
   let stdout = '';
   let stderr = '';
-  const io: CliIo = { stdout: (s) => { stdout += s; }, stderr: (s) => { stderr += s; }, cwd: dir, env: {} };
+  const io: CliIo = {
+    stdout: (s) => {
+      stdout += s;
+    },
+    stderr: (s) => {
+      stderr += s;
+    },
+    cwd: dir,
+    env: {},
+  };
   const code = await runCli(argv, io);
   return { code, stdout, stderr };
 }
@@ -30,11 +39,14 @@ beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'cli-inspect-'));
   writeFileSync(join(dir, 'invoices.apo'), packFolder(INVOICES_DIR));
   writeFileSync(join(dir, 'invoices.tar'), packFolder(INVOICES_DIR, { gzip: false }));
-  writeFileSync(join(dir, 'bad-version.apo'), packFiles({
-    'apollia.toml': invoicesText('apollia.toml').replace('version = "1.2.0"', 'version = "1.2"').replace('"pkg:invoices/extract_totals"', '"pkg:invoices/nope"'),
-    'tools/extract.py': invoicesText('tools/extract.py'),
-    'workflows/reminders.py': invoicesText('workflows/reminders.py'),
-  }));
+  writeFileSync(
+    join(dir, 'bad-version.apo'),
+    packFiles({
+      'apollia.toml': invoicesText('apollia.toml').replace('version = "1.2.0"', 'version = "1.2"').replace('"pkg:invoices/extract_totals"', '"pkg:invoices/nope"'),
+      'tools/extract.py': invoicesText('tools/extract.py'),
+      'workflows/reminders.py': invoicesText('workflows/reminders.py'),
+    }),
+  );
   writeFileSync(join(dir, 'notes.txt'), 'just some notes\n');
   writeFileSync(join(dir, 'zipped.apo'), Buffer.concat([Buffer.from('PK\x03\x04'), Buffer.alloc(60)]));
   writeFileSync(join(dir, 'plugin.json'), '{"name": "x"}\n');
@@ -58,7 +70,7 @@ describe('inspect: exit codes', () => {
     expect(json.details?.manifest.package.name).toBe('invoices');
   });
 
-  test('refused: exit 1, the first problem in the spec\'s words, then the others', async () => {
+  test("refused: exit 1, the first problem in the spec's words, then the others", async () => {
     const { code, stdout } = await cli('inspect', join(dir, 'bad-version.apo'));
     expect(code).toBe(1);
     expect(stdout).toContain('\nRefused: package version `1.2` is not semver (at package.version)\nFurther problems:\n  - agent `invoice-clerk` grants `pkg:invoices/nope`, which is not a tool of package `invoices` (at agents[0].defaults.access[2])\n');
@@ -115,10 +127,16 @@ describe('the human text', () => {
   test('says what it is, who published it, what it can do, servers and triggers', () => {
     const check = checkApolliaManifest(invoicesText('apollia.toml'), {
       files: [{ path: 'apollia.toml' }, { path: 'tools/extract.py' }, { path: 'workflows/reminders.py' }],
-      pythonTexts: new Map([['tools/extract.py', invoicesText('tools/extract.py')], ['workflows/reminders.py', invoicesText('workflows/reminders.py')]]),
+      pythonTexts: new Map([
+        ['tools/extract.py', invoicesText('tools/extract.py')],
+        ['workflows/reminders.py', invoicesText('workflows/reminders.py')],
+      ]),
     });
     const inspection: Inspection = {
-      kind: 'apo', ok: true, errors: [], warnings: [],
+      kind: 'apo',
+      ok: true,
+      errors: [],
+      warnings: [],
       summary: summariseManifest(check.manifest!, 'f'.repeat(64)),
       details: { manifest: check.manifest!, files: [], totalBytes: 2048, sdkSupported: true, sdkVersion: '0.3.2' },
     };
@@ -127,16 +145,10 @@ describe('the human text', () => {
     expect(lines[0]).toBe('invoices 1.2.0 — Reads supplier invoices and drafts the reminders.');
     expect(lines[1]).toBe('publisher: Example Accounting (unverified: nothing is signed yet)');
     const can = lines.indexOf('What it can do (sensitive first):');
-    expect(lines.slice(can + 1, can + 5)).toEqual([
-      '  Runs a program on this computer: `uvx ledger-mcp` (MCP server ledger)',
-      '  Can send things outside this computer: workflow monthly-reminders',
-      '  Reads your personal data: tool extract_totals, built-in tool file_read',
-      '',
-    ]);
-    expect(text).toContain('\n  gmail (Gmail): Reminders are sent from the user\'s mailbox.\n');
+    expect(lines.slice(can + 1, can + 5)).toEqual(['  Runs a program on this computer: `uvx ledger-mcp` (MCP server ledger)', '  Can send things outside this computer: workflow monthly-reminders', '  Reads your personal data: tool extract_totals, built-in tool file_read', '']);
+    expect(text).toContain("\n  gmail (Gmail): Reminders are sent from the user's mailbox.\n");
     expect(text).toContain('\n  ledger: runs `uvx ledger-mcp`\n');
-    expect(text).toContain('\n  first-monday → monthly-reminders: 08:00 on the first Monday of each month (UTC) [0 8 1-7 * MON]\n'
-      + '    next: 2026-12-07 08:00 UTC, 2027-01-04 08:00 UTC, 2027-02-01 08:00 UTC\n');
+    expect(text).toContain('\n  first-monday → monthly-reminders: 08:00 on the first Monday of each month (UTC) [0 8 1-7 * MON]\n' + '    next: 2026-12-07 08:00 UTC, 2027-01-04 08:00 UTC, 2027-02-01 08:00 UTC\n');
     expect(text.endsWith('\nAccepted.\n')).toBe(true);
   });
 });

@@ -76,58 +76,66 @@ function apoBody(manifest: ApolliaManifest, now: Date): string[] {
     if (family === 'send_external') {
       for (const server of servers.filter((sv) => !sv.command && sv.url)) families.push(`Connects to a server outside this computer: ${server.url} (MCP server ${server.name})`);
     }
-    const items = [
-      ...tools.filter((t) => t.action === family).map((t) => `tool ${t.name}`),
-      ...workflows.filter((w) => w.action === family).map((w) => `workflow ${w.name}`),
-      ...granted.filter((name) => apolliaNativeTool(name)?.family === family).map((name) => `built-in tool ${name}`),
-    ];
+    const items = [...tools.filter((t) => t.action === family).map((t) => `tool ${t.name}`), ...workflows.filter((w) => w.action === family).map((w) => `workflow ${w.name}`), ...granted.filter((name) => apolliaNativeTool(name)?.family === family).map((name) => `built-in tool ${name}`)];
     if (items.length > 0) families.push(`${FAMILY_WORDS[family as ActionFamily]}: ${items.join(', ')}`);
   }
   section('What it can do (sensitive first):', families);
 
-  section('Agents (default access is a proposal: you decide what is granted):', (manifest.agents ?? []).flatMap((agent) => {
-    const access = agent.defaults?.access ?? [];
-    return [`${agent.id} (${agent.name}): ${agent.mission}`, `  default access: ${access.length > 0 ? access.join(', ') : 'nothing'}`];
-  }));
+  section(
+    'Agents (default access is a proposal: you decide what is granted):',
+    (manifest.agents ?? []).flatMap((agent) => {
+      const access = agent.defaults?.access ?? [];
+      return [`${agent.id} (${agent.name}): ${agent.mission}`, `  default access: ${access.length > 0 ? access.join(', ') : 'nothing'}`];
+    }),
+  );
 
   const family = (f: ActionFamily) => (isSensitive(f) ? `${f}, sensitive` : f);
-  section('Tools and workflows:', [
-    ...tools.map((t) => `tool ${t.name} [${family(t.action)}] (${t.module}): ${t.description}`),
-    ...workflows.map((w) => `workflow ${w.name} [${family(w.action)}] (${w.module}): ${w.description}${w.steps?.length ? ` Steps: ${w.steps.join(' → ')}.` : ''}`),
-  ]);
+  section('Tools and workflows:', [...tools.map((t) => `tool ${t.name} [${family(t.action)}] (${t.module}): ${t.description}`), ...workflows.map((w) => `workflow ${w.name} [${family(w.action)}] (${w.module}): ${w.description}${w.steps?.length ? ` Steps: ${w.steps.join(' → ')}.` : ''}`)]);
 
-  section('Connections it needs:', (manifest.requires ?? []).map((r) => {
-    const label = CONNECTION_TYPES.find((c) => c.type === r.type)?.label;
-    return `${r.type}${label ? ` (${label})` : ''}${r.reason ? `: ${r.reason}` : ''}`;
-  }));
+  section(
+    'Connections it needs:',
+    (manifest.requires ?? []).map((r) => {
+      const label = CONNECTION_TYPES.find((c) => c.type === r.type)?.label;
+      return `${r.type}${label ? ` (${label})` : ''}${r.reason ? `: ${r.reason}` : ''}`;
+    }),
+  );
 
-  section('MCP servers it brings:', (manifest.mcp_servers ?? []).flatMap((server) => {
-    const out = [server.command ? `${server.name}: runs \`${mcpCommandLine(server)}\`` : `${server.name}: connects to ${server.url ?? '(no URL)'} over ${server.transport ?? 'stdio'}`];
-    const env = Object.keys(server.env ?? {});
-    if (env.length > 0) out.push(`  environment: ${env.join(', ')}`);
-    return out;
-  }));
+  section(
+    'MCP servers it brings:',
+    (manifest.mcp_servers ?? []).flatMap((server) => {
+      const out = [server.command ? `${server.name}: runs \`${mcpCommandLine(server)}\`` : `${server.name}: connects to ${server.url ?? '(no URL)'} over ${server.transport ?? 'stdio'}`];
+      const env = Object.keys(server.env ?? {});
+      if (env.length > 0) out.push(`  environment: ${env.join(', ')}`);
+      return out;
+    }),
+  );
 
-  section('Python packages:', (manifest.pip?.packages ?? []).map((p) => (isPinnedRequirement(p) ? p : `${p} (not pinned to one version)`)));
+  section(
+    'Python packages:',
+    (manifest.pip?.packages ?? []).map((p) => (isPinnedRequirement(p) ? p : `${p} (not pinned to one version)`)),
+  );
 
-  section('Triggers it proposes (none is armed unless you arm it):', (manifest.triggers ?? []).flatMap((trigger) => {
-    const source = trigger.source;
-    const head = `${trigger.id} → ${trigger.target}`;
-    switch (source.type) {
-      case 'cron': {
-        const next = nextCronTimes(source.schedule, { dayRule: 'and' }, now, 3);
-        return [`${head}: ${describeCron(source.schedule, { dayRule: 'and' })} [${source.schedule}]`, `  next: ${next.map(utc).join(', ')}`];
+  section(
+    'Triggers it proposes (none is armed unless you arm it):',
+    (manifest.triggers ?? []).flatMap((trigger) => {
+      const source = trigger.source;
+      const head = `${trigger.id} → ${trigger.target}`;
+      switch (source.type) {
+        case 'cron': {
+          const next = nextCronTimes(source.schedule, { dayRule: 'and' }, now, 3);
+          return [`${head}: ${describeCron(source.schedule, { dayRule: 'and' })} [${source.schedule}]`, `  next: ${next.map(utc).join(', ')}`];
+        }
+        case 'interval': {
+          const next = nextIntervalTimes(source.every, now, 3);
+          return [`${head}: ${describeInterval(source.every)} once armed`, `  next if armed now: ${next.map(utc).join(', ')}`];
+        }
+        case 'file_watch':
+          return [`${head}: when a folder changes${source.recursive ? ' (including subfolders)' : ''}; needs a folder picked when armed`];
+        case 'webhook':
+          return [`${head}: on an HTTP call; a secret is made on this computer when armed`];
       }
-      case 'interval': {
-        const next = nextIntervalTimes(source.every, now, 3);
-        return [`${head}: ${describeInterval(source.every)} once armed`, `  next if armed now: ${next.map(utc).join(', ')}`];
-      }
-      case 'file_watch':
-        return [`${head}: when a folder changes${source.recursive ? ' (including subfolders)' : ''}; needs a folder picked when armed`];
-      case 'webhook':
-        return [`${head}: on an HTTP call; a secret is made on this computer when armed`];
-    }
-  }));
+    }),
+  );
   return lines;
 }
 
@@ -177,8 +185,6 @@ function formatOther(inspection: Inspection): string[] {
  */
 export function formatInspection(inspection: Inspection, options: InspectionTextOptions = {}): string {
   const now = options.now ?? new Date();
-  const body = inspection.kind === 'apo'
-    ? formatApo(inspection.summary as ApoSummary | null, inspection.details as ApoDetails | null, now)
-    : formatOther(inspection);
+  const body = inspection.kind === 'apo' ? formatApo(inspection.summary as ApoSummary | null, inspection.details as ApoDetails | null, now) : formatOther(inspection);
   return `${[...body, '', ...verdict(inspection)].join('\n')}\n`;
 }

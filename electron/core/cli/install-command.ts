@@ -95,7 +95,10 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   const path = isAbsolute(paths[0] as string) ? (paths[0] as string) : resolve(io.cwd, paths[0] as string);
   if (!existsSync(path)) return usageError(io, `no such file: ${paths[0]}`, INSTALL_USAGE);
 
-  const api = cliApi(io, arms.flatMap((a) => (a.folder ? [a.folder] : [])));
+  const api = cliApi(
+    io,
+    arms.flatMap((a) => (a.folder ? [a.folder] : [])),
+  );
   const source = await api.registerSource(path, 'command-line');
   if (!source.ok) return refused(io, source.error);
   const inspected = await api.inspect({ sourceId: source.value.id });
@@ -150,7 +153,9 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   const verb = { installed: 'Installed', updated: 'Updated', downgraded: 'Downgraded' }[receipt.outcome];
   io.stdout(`${verb} ${receipt.name} ${receipt.version}${receipt.previousVersion ? ` (was ${receipt.previousVersion})` : ''} from ${receipt.publisher} (unverified publisher).\n`);
   for (const [agentId, consent] of Object.entries(decisions.agents)) {
-    const granted = Object.entries(consent.access).filter(([, on]) => on).map(([entry]) => entry);
+    const granted = Object.entries(consent.access)
+      .filter(([, on]) => on)
+      .map(([entry]) => entry);
     io.stdout(`  ${agentId}: ${granted.length > 0 ? `may use ${granted.join(', ')}` : 'granted nothing'}\n`);
   }
   io.stdout(receipt.armed.length > 0 ? `  Armed: ${receipt.armed.join(', ')}\n` : '  No trigger armed.\n');

@@ -38,7 +38,11 @@ describe('store commands', () => {
     const list = await cli(['--data-dir', dataDir, 'list', '--json']);
     const json = JSON.parse(list.stdout);
     expect(json.packages.map((p: { name: string; version: string }) => [p.name, p.version])).toEqual([['invoices', '1.2.0']]);
-    expect(json.agents[0].access.map((a: { tool: string; granted: boolean }) => [a.tool, a.granted])).toEqual([['file_read', true], ['mcp:ledger/lookup', false], ['pkg:invoices/extract_totals', false]]);
+    expect(json.agents[0].access.map((a: { tool: string; granted: boolean }) => [a.tool, a.granted])).toEqual([
+      ['file_read', true],
+      ['mcp:ledger/lookup', false],
+      ['pkg:invoices/extract_totals', false],
+    ]);
     expect(json.triggers.map((t: { id: string; armed: boolean }) => [t.id, t.armed])).toEqual([['invoices/first-monday', true]]);
 
     const before = treeHash(dataDir);

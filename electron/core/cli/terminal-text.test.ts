@@ -12,22 +12,31 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** The spec's example with a publisher that tries to act on the terminal and to read backwards. */
 function hostilePackage(): string {
-  const manifest = readFileSync(join(INVOICES_DIR, 'apollia.toml'), 'utf8').replace(
-    'publisher = "Example Accounting"',
-    'publisher = "Ex\\u0430mple \\u202Egnitnuocca\\u001b[2J\\u001b]0;pwned\\u0007"',
-  );
+  const manifest = readFileSync(join(INVOICES_DIR, 'apollia.toml'), 'utf8').replace('publisher = "Example Accounting"', 'publisher = "Ex\\u0430mple \\u202Egnitnuocca\\u001b[2J\\u001b]0;pwned\\u0007"');
   const path = join(dir, 'hostile.apo');
-  writeFileSync(path, packFiles({
-    'apollia.toml': manifest,
-    'tools/extract.py': readFileSync(join(INVOICES_DIR, 'tools/extract.py'), 'utf8'),
-    'workflows/reminders.py': readFileSync(join(INVOICES_DIR, 'workflows/reminders.py'), 'utf8'),
-  }));
+  writeFileSync(
+    path,
+    packFiles({
+      'apollia.toml': manifest,
+      'tools/extract.py': readFileSync(join(INVOICES_DIR, 'tools/extract.py'), 'utf8'),
+      'workflows/reminders.py': readFileSync(join(INVOICES_DIR, 'workflows/reminders.py'), 'utf8'),
+    }),
+  );
   return path;
 }
 
 async function run(args: string[]): Promise<{ code: number; out: string }> {
   let out = '';
-  const code = await runCli(args, { stdout: (t) => { out += t; }, stderr: (t) => { out += t; }, cwd: dir, env: {} });
+  const code = await runCli(args, {
+    stdout: (t) => {
+      out += t;
+    },
+    stderr: (t) => {
+      out += t;
+    },
+    cwd: dir,
+    env: {},
+  });
   return { code, out };
 }
 

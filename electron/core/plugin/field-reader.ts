@@ -137,4 +137,3 @@ export class Reader {
     return value;
   }
 }
-

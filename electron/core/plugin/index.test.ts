@@ -2,13 +2,7 @@ import { mkdtemp, readFile, rm, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  MAX_PLUGIN_MANIFEST_BYTES,
-  inspectPluginManifest,
-  inspectPluginManifestBytes,
-  isPluginManifestContent,
-  type PluginInspection,
-} from './index';
+import { MAX_PLUGIN_MANIFEST_BYTES, inspectPluginManifest, inspectPluginManifestBytes, isPluginManifestContent, type PluginInspection } from './index';
 
 const FIXTURE = join(__dirname, '../../../test/fixtures/plugin/crm-plugin.json');
 
@@ -103,10 +97,13 @@ describe('construction-time invariants (spec "PluginManifest")', () => {
       m.tools[3].name = 'create_deal';
     });
     expect(result.ok).toBe(false);
-    expect(result.errors).toEqual([{
-      code: 'plugin.duplicate_tool', path: 'tools[3].name',
-      message: 'plugin manifest: `tools[3].name` repeats tool name `create_deal` of `tools[2]`; tool names must be unique',
-    }]);
+    expect(result.errors).toEqual([
+      {
+        code: 'plugin.duplicate_tool',
+        path: 'tools[3].name',
+        message: 'plugin manifest: `tools[3].name` repeats tool name `create_deal` of `tools[2]`; tool names must be unique',
+      },
+    ]);
   });
 
   it('refuses a repeated capability name', () => {
@@ -114,50 +111,65 @@ describe('construction-time invariants (spec "PluginManifest")', () => {
       m.capabilities[1].name = 'crm_lookup';
       m.tools[1].capability = 'crm_lookup';
     });
-    expect(result.errors).toEqual([{
-      code: 'plugin.duplicate_capability', path: 'capabilities[1].name',
-      message: 'plugin manifest: `capabilities[1].name` repeats capability name `crm_lookup` of `capabilities[0]`; capability names must be unique',
-    }]);
+    expect(result.errors).toEqual([
+      {
+        code: 'plugin.duplicate_capability',
+        path: 'capabilities[1].name',
+        message: 'plugin manifest: `capabilities[1].name` repeats capability name `crm_lookup` of `capabilities[0]`; capability names must be unique',
+      },
+    ]);
   });
 
   it('refuses a repeated resource name', () => {
     const result = inspectEdited((m) => {
       m.resources.push({ name: 'pipeline_stages' });
     });
-    expect(result.errors).toEqual([{
-      code: 'plugin.duplicate_resource', path: 'resources[2].name',
-      message: 'plugin manifest: `resources[2].name` repeats resource name `pipeline_stages` of `resources[0]`; resource names must be unique',
-    }]);
+    expect(result.errors).toEqual([
+      {
+        code: 'plugin.duplicate_resource',
+        path: 'resources[2].name',
+        message: 'plugin manifest: `resources[2].name` repeats resource name `pipeline_stages` of `resources[0]`; resource names must be unique',
+      },
+    ]);
   });
 
   it('refuses a tool whose capability is not on the manifest', () => {
     const result = inspectEdited((m) => {
       m.tools[2].capability = 'billing';
     });
-    expect(result.errors).toEqual([{
-      code: 'plugin.unknown_capability', path: 'tools[2].capability',
-      message: 'plugin manifest: `tools[2].capability` names capability `billing`, which this manifest does not declare (tool `create_deal`)',
-    }]);
+    expect(result.errors).toEqual([
+      {
+        code: 'plugin.unknown_capability',
+        path: 'tools[2].capability',
+        message: 'plugin manifest: `tools[2].capability` names capability `billing`, which this manifest does not declare (tool `create_deal`)',
+      },
+    ]);
   });
 
   it('refuses a write tool under a capability that needs no approval', () => {
     const result = inspectEdited((m) => {
       m.tools[2].capability = 'crm_lookup';
     });
-    expect(result.errors).toEqual([{
-      code: 'plugin.write_without_approval', path: 'tools[2].capability',
-      message: 'plugin manifest: `tools[2].capability` puts write tool `create_deal` under capability `crm_lookup`, which is not `approval_required`; write tools must need approval',
-    }]);
+    expect(result.errors).toEqual([
+      {
+        code: 'plugin.write_without_approval',
+        path: 'tools[2].capability',
+        message: 'plugin manifest: `tools[2].capability` puts write tool `create_deal` under capability `crm_lookup`, which is not `approval_required`; write tools must need approval',
+      },
+    ]);
   });
 
   it('refuses a write tool that does not declare idempotent', () => {
     const result = inspectEdited((m) => {
       delete m.tools[3].idempotent;
     });
-    expect(result.errors).toEqual([{
-      code: 'plugin.idempotent_missing', path: 'tools[3].idempotent',
-      message: 'plugin manifest: `tools[3].idempotent` is required on write tool `set_deal_stage`: declare true or false explicitly',
-    }]);
+    expect(result.errors).toEqual([
+      {
+        code: 'plugin.idempotent_missing',
+        path: 'tools[3].idempotent',
+        message: 'plugin manifest: `tools[3].idempotent` is required on write tool `set_deal_stage`: declare true or false explicitly',
+      },
+    ]);
   });
 
   it('refuses a read tool that says it is not idempotent', () => {
@@ -172,12 +184,23 @@ describe('construction-time invariants (spec "PluginManifest")', () => {
     const result = inspectEdited((m) => {
       m.name = 'Acme CRM';
     });
-    expect(result.errors).toEqual([{
-      code: 'plugin.invalid_name', path: 'name',
-      message: 'plugin manifest: `name` `Acme CRM` is not a slug: it must match ^[a-z][a-z0-9_-]*$ (a lower-case letter, then lower-case letters, digits, `_` or `-`)',
-    }]);
-    expect(inspectEdited((m) => { m.name = '1crm'; }).errors[0]!.code).toBe('plugin.invalid_name');
-    expect(inspectEdited((m) => { m.name = 'crm_v2-beta'; }).ok).toBe(true);
+    expect(result.errors).toEqual([
+      {
+        code: 'plugin.invalid_name',
+        path: 'name',
+        message: 'plugin manifest: `name` `Acme CRM` is not a slug: it must match ^[a-z][a-z0-9_-]*$ (a lower-case letter, then lower-case letters, digits, `_` or `-`)',
+      },
+    ]);
+    expect(
+      inspectEdited((m) => {
+        m.name = '1crm';
+      }).errors[0]!.code,
+    ).toBe('plugin.invalid_name');
+    expect(
+      inspectEdited((m) => {
+        m.name = 'crm_v2-beta';
+      }).ok,
+    ).toBe(true);
   });
 
   it('refuses a read-capable plugin without a query profile', () => {
@@ -185,10 +208,13 @@ describe('construction-time invariants (spec "PluginManifest")', () => {
       m.datasets = [];
       delete m.tools[0].output_schema;
     });
-    expect(result.errors).toEqual([{
-      code: 'plugin.query_profile_missing', path: 'query_surface',
-      message: 'plugin manifest: `query_surface` is missing: a plugin with read tools (`search_contacts`, `list_deals`) must declare a query profile: a dataset with `pushdown`, a `datasets` entry, or an opt-out with a `rationale`',
-    }]);
+    expect(result.errors).toEqual([
+      {
+        code: 'plugin.query_profile_missing',
+        path: 'query_surface',
+        message: 'plugin manifest: `query_surface` is missing: a plugin with read tools (`search_contacts`, `list_deals`) must declare a query profile: a dataset with `pushdown`, a `datasets` entry, or an opt-out with a `rationale`',
+      },
+    ]);
   });
 
   it('accepts the three ways of satisfying the query profile, in order of preference', () => {
@@ -214,10 +240,13 @@ describe('construction-time invariants (spec "PluginManifest")', () => {
       delete m.tools[0].output_schema;
       m.query_surface = { rationale: '  \n ' };
     });
-    expect(result.errors).toEqual([{
-      code: 'plugin.query_surface_empty_rationale', path: 'query_surface.rationale',
-      message: 'plugin manifest: `query_surface.rationale` is empty: a recorded opt-out must say why the read surface is not tabular',
-    }]);
+    expect(result.errors).toEqual([
+      {
+        code: 'plugin.query_surface_empty_rationale',
+        path: 'query_surface.rationale',
+        message: 'plugin manifest: `query_surface.rationale` is empty: a recorded opt-out must say why the read surface is not tabular',
+      },
+    ]);
   });
 
   it('refuses a stale opt-out on a plugin without read tools', () => {
@@ -234,12 +263,19 @@ describe('construction-time invariants (spec "PluginManifest")', () => {
       const result = inspectEdited((m) => {
         m.mcp = { transport };
       });
-      expect(result.errors).toEqual([{
-        code: 'plugin.mcp_port_missing', path: 'mcp.port',
-        message: `plugin manifest: \`mcp.port\` is required when \`mcp.transport\` is \`${transport}\``,
-      }]);
+      expect(result.errors).toEqual([
+        {
+          code: 'plugin.mcp_port_missing',
+          path: 'mcp.port',
+          message: `plugin manifest: \`mcp.port\` is required when \`mcp.transport\` is \`${transport}\``,
+        },
+      ]);
     }
-    expect(inspectEdited((m) => { m.mcp = { transport: 'HTTP', port: 8931 }; }).details!.mcp).toEqual({ transport: 'HTTP', port: 8931, host: null, path: null });
+    expect(
+      inspectEdited((m) => {
+        m.mcp = { transport: 'HTTP', port: 8931 };
+      }).details!.mcp,
+    ).toEqual({ transport: 'HTTP', port: 8931, host: null, path: null });
   });
 
   it('refuses a dynamic pushdown dataset without a schema probe, and a fixed one with a probe', () => {
@@ -271,12 +307,28 @@ describe('shape', () => {
   });
 
   it('refuses an unknown access class and an unknown role', () => {
-    expect(inspectEdited((m) => { m.tools[0].access_class = 'delete'; }).errors).toEqual([{
-      code: 'plugin.invalid_value', path: 'tools[0].access_class', message: 'plugin manifest: `tools[0].access_class` must be `read` or `write`, not `delete`',
-    }]);
-    expect(inspectEdited((m) => { m.capabilities[2].minimum_role = 'OWNER'; }).errors).toEqual([{
-      code: 'plugin.invalid_value', path: 'capabilities[2].minimum_role', message: 'plugin manifest: `capabilities[2].minimum_role` must be null, `TENANT_ADMIN` or `SUPER_ADMIN`, not `OWNER`',
-    }]);
+    expect(
+      inspectEdited((m) => {
+        m.tools[0].access_class = 'delete';
+      }).errors,
+    ).toEqual([
+      {
+        code: 'plugin.invalid_value',
+        path: 'tools[0].access_class',
+        message: 'plugin manifest: `tools[0].access_class` must be `read` or `write`, not `delete`',
+      },
+    ]);
+    expect(
+      inspectEdited((m) => {
+        m.capabilities[2].minimum_role = 'OWNER';
+      }).errors,
+    ).toEqual([
+      {
+        code: 'plugin.invalid_value',
+        path: 'capabilities[2].minimum_role',
+        message: 'plugin manifest: `capabilities[2].minimum_role` must be null, `TENANT_ADMIN` or `SUPER_ADMIN`, not `OWNER`',
+      },
+    ]);
   });
 
   it('refuses an input schema the JSON Schema meta-schema rejects', () => {
@@ -299,9 +351,17 @@ describe('shape', () => {
   });
 
   it('refuses a homepage that is not a web URL', () => {
-    expect(inspectEdited((m) => { m.homepage = 'javascript:alert(1)'; }).errors).toEqual([{
-      code: 'plugin.invalid_url', path: 'homepage', message: 'plugin manifest: `homepage` must be an http or https URL',
-    }]);
+    expect(
+      inspectEdited((m) => {
+        m.homepage = 'javascript:alert(1)';
+      }).errors,
+    ).toEqual([
+      {
+        code: 'plugin.invalid_url',
+        path: 'homepage',
+        message: 'plugin manifest: `homepage` must be an http or https URL',
+      },
+    ]);
   });
 
   it('reads a remote MCP server and its placeholders; refuses a non-web template', () => {
@@ -309,10 +369,20 @@ describe('shape', () => {
       m.remote_mcp = { url_template: 'https://{tenant_subdomain}.mcp.example.com/v1?key={api_key}', credential_keys: ['api_key'] };
     });
     expect(remote.details!.remote_mcp).toEqual({
-      url_template: 'https://{tenant_subdomain}.mcp.example.com/v1?key={api_key}', placeholders: ['tenant_subdomain', 'api_key'],
-      name: null, description: null, credential_keys: ['api_key'], allowed_tools: [],
+      url_template: 'https://{tenant_subdomain}.mcp.example.com/v1?key={api_key}',
+      placeholders: ['tenant_subdomain', 'api_key'],
+      name: null,
+      description: null,
+      credential_keys: ['api_key'],
+      allowed_tools: [],
     });
-    expect(codes(inspectEdited((m) => { m.remote_mcp = { url_template: 'file:///etc/{x}' }; }))).toEqual(['plugin.invalid_url']);
+    expect(
+      codes(
+        inspectEdited((m) => {
+          m.remote_mcp = { url_template: 'file:///etc/{x}' };
+        }),
+      ),
+    ).toEqual(['plugin.invalid_url']);
   });
 
   it('lists an unknown field as a warning, not a refusal', () => {
@@ -356,9 +426,13 @@ describe('shape', () => {
   });
 
   it('refuses JSON that is not a plugin manifest', () => {
-    expect(inspectText('{"name":"left-pad","version":"1.0.0"}').errors).toEqual([{
-      code: 'plugin.not_a_manifest', path: '', message: 'plugin manifest: this JSON object is not a plugin manifest (it needs an identity and `capabilities` or `tools`)',
-    }]);
+    expect(inspectText('{"name":"left-pad","version":"1.0.0"}').errors).toEqual([
+      {
+        code: 'plugin.not_a_manifest',
+        path: '',
+        message: 'plugin manifest: this JSON object is not a plugin manifest (it needs an identity and `capabilities` or `tools`)',
+      },
+    ]);
   });
 });
 
@@ -366,23 +440,27 @@ describe('reading the file', () => {
   it('refuses malformed JSON, naming the line and column', () => {
     const result = inspectText('{\n  "name": "crm",\n  "tools": [1,,2]\n}');
     expect(result.ok).toBe(false);
-    expect(result.errors).toEqual([{
-      code: 'plugin.json_syntax', path: 'tools[1]',
-      message: 'plugin manifest is not valid JSON: unexpected `,` at line 3, column 15 (in `tools[1]`)',
-    }]);
+    expect(result.errors).toEqual([
+      {
+        code: 'plugin.json_syntax',
+        path: 'tools[1]',
+        message: 'plugin manifest is not valid JSON: unexpected `,` at line 3, column 15 (in `tools[1]`)',
+      },
+    ]);
   });
 
   it('refuses a duplicate key, which JSON.parse would silently resolve', () => {
     const result = inspectText('{"name":"crm","tools":[],"name":"other"}');
-    expect(result.errors).toEqual([{
-      code: 'plugin.duplicate_key', message: 'plugin manifest is not valid JSON: duplicate key `name` at line 1, column 26',
-    }]);
+    expect(result.errors).toEqual([
+      {
+        code: 'plugin.duplicate_key',
+        message: 'plugin manifest is not valid JSON: duplicate key `name` at line 1, column 26',
+      },
+    ]);
   });
 
   it('refuses a truncated file', () => {
-    expect(inspectText('{"name": "crm", "tools": [').errors[0]!.message).toBe(
-      'plugin manifest is not valid JSON: unexpected end of input at line 1, column 27 (in `tools[0]`)',
-    );
+    expect(inspectText('{"name": "crm", "tools": [').errors[0]!.message).toBe('plugin manifest is not valid JSON: unexpected end of input at line 1, column 27 (in `tools[0]`)');
   });
 
   it('refuses text that is not UTF-8', () => {
@@ -394,8 +472,12 @@ describe('reading the file', () => {
     await writeFile(huge, '');
     await truncate(huge, MAX_PLUGIN_MANIFEST_BYTES + 1);
     expect(await inspectPluginManifest(huge)).toEqual({
-      kind: 'plugin', ok: false, errors: [{ code: 'plugin.too_large', message: 'plugin manifest: the file is larger than 4 MiB' }],
-      warnings: [], summary: null, details: null,
+      kind: 'plugin',
+      ok: false,
+      errors: [{ code: 'plugin.too_large', message: 'plugin manifest: the file is larger than 4 MiB' }],
+      warnings: [],
+      summary: null,
+      details: null,
     });
   });
 

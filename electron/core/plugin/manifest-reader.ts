@@ -41,14 +41,17 @@ export interface PluginManifestReading {
 export const PLUGIN_NAME_PATTERN = /^[a-z][a-z0-9_-]*$/;
 
 const IDENTITY_KEYS = ['name', 'version', 'display_name', 'description', 'owner', 'homepage'] as const;
-const TOP_KEYS = new Set<string>([
-  ...IDENTITY_KEYS, 'identity', 'auth', 'auth_shape', 'capabilities', 'tools', 'resources', 'connection_shapes',
-  'profiles', 'mcp', 'remote_mcp', 'datasets', 'query_surface',
-]);
+const TOP_KEYS = new Set<string>([...IDENTITY_KEYS, 'identity', 'auth', 'auth_shape', 'capabilities', 'tools', 'resources', 'connection_shapes', 'profiles', 'mcp', 'remote_mcp', 'datasets', 'query_surface']);
 const KNOWN_AUTH_TYPES = new Set(['none', 'api_key', 'bearer', 'basic', 'oauth2', 'oauth2_client_credentials', 'service_account', 'custom']);
 const CONNECTION_SHAPES: Record<string, ConnectionShape> = {
-  user: 'user', user_owned: 'user', tenant: 'tenant', tenant_owned: 'tenant', either: 'either',
-  user_plus_tenant: 'user_plus_tenant', layered: 'user_plus_tenant', none: 'none',
+  user: 'user',
+  user_owned: 'user',
+  tenant: 'tenant',
+  tenant_owned: 'tenant',
+  either: 'either',
+  user_plus_tenant: 'user_plus_tenant',
+  layered: 'user_plus_tenant',
+  none: 'none',
 };
 const SECRET_LOOKING_KEY = /(secret|password|passwd|token|api[_-]?key|private[_-]?key|credential)/i;
 
@@ -221,9 +224,13 @@ function readTools(r: Reader, root: JsonObject, capabilities: PluginCapabilityVi
     }
     if (r.errors.length > before || name === null || capability === null || accessClass === null) return;
     out.push({
-      name, capability, description, access_class: accessClass,
+      name,
+      capability,
+      description,
+      access_class: accessClass,
       idempotent: accessClass === 'read' ? true : (idempotent ?? false),
-      input_schema: inputSchema, output_schema: outputSchema,
+      input_schema: inputSchema,
+      output_schema: outputSchema,
     });
   });
   return { tools: out, declared };
@@ -401,8 +408,17 @@ export function readPluginManifest(value: JsonValue): PluginManifestReading {
     return { errors: r.errors, warnings: r.warnings, view: null, summary: null };
   }
   const view: PluginManifestView = {
-    identity, auth, capabilities, tools, resources, connection_shapes: connectionShapes, profiles,
-    mcp, remote_mcp: remoteMcp, datasets, query_profile: queryProfile,
+    identity,
+    auth,
+    capabilities,
+    tools,
+    resources,
+    connection_shapes: connectionShapes,
+    profiles,
+    mcp,
+    remote_mcp: remoteMcp,
+    datasets,
+    query_profile: queryProfile,
   };
   const summary: PluginSummary = {
     name: identity.name,
@@ -421,7 +437,5 @@ export function readPluginManifest(value: JsonValue): PluginManifestReading {
  */
 function textWarnings(view: PluginManifestView): Problem[] {
   const fields = pluginTextFields(view);
-  return fields.flatMap((field) =>
-    textSafetyReport([field]).map((w) => ({ code: w.code, path: field.path, message: w.message })),
-  );
+  return fields.flatMap((field) => textSafetyReport([field]).map((w) => ({ code: w.code, path: field.path, message: w.message })));
 }

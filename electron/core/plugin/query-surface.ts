@@ -108,4 +108,3 @@ export function readQueryProfile(r: Reader, root: JsonObject, tools: PluginToolV
   }
   return { kind: 'none' };
 }
-

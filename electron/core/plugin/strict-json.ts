@@ -99,14 +99,30 @@ export function readStrictJson(text: string): { ok: true; value: JsonValue } | {
       out += text.slice(runStart, pos);
       const esc = text[pos + 1];
       switch (esc) {
-        case '"': out += '"'; break;
-        case '\\': out += '\\'; break;
-        case '/': out += '/'; break;
-        case 'b': out += '\b'; break;
-        case 'f': out += '\f'; break;
-        case 'n': out += '\n'; break;
-        case 'r': out += '\r'; break;
-        case 't': out += '\t'; break;
+        case '"':
+          out += '"';
+          break;
+        case '\\':
+          out += '\\';
+          break;
+        case '/':
+          out += '/';
+          break;
+        case 'b':
+          out += '\b';
+          break;
+        case 'f':
+          out += '\f';
+          break;
+        case 'n':
+          out += '\n';
+          break;
+        case 'r':
+          out += '\r';
+          break;
+        case 't':
+          out += '\t';
+          break;
         case 'u': {
           const hex = text.slice(pos + 2, pos + 6);
           if (!/^[0-9A-Fa-f]{4}$/.test(hex)) fail('plugin.json_syntax', 'bad `\\u` escape', pos, path);

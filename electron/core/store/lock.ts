@@ -10,7 +10,6 @@
 import { open, readFile, unlink } from 'node:fs/promises';
 import { CoreError } from '../errors';
 
-
 function alive(pid: number): boolean {
   if (!Number.isInteger(pid) || pid <= 0) return false;
   try {

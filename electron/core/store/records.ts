@@ -22,11 +22,25 @@ export function packageTriggerRecord(pkg: string, manifest: ApolliaManifest, ent
   const targetsAgent = (manifest.agents ?? []).some((a) => a.id === entry.target);
   const s = entry.source;
   return {
-    id: triggerIdOf(pkg, entry.id), name: entry.id, packageName: pkg, agentId: targetsAgent ? agentIdOf(pkg, entry.target) : null,
-    target: entry.target, input: entry.input ?? null, type: s.type,
-    schedule: s.type === 'cron' ? s.schedule : null, every: s.type === 'interval' ? s.every : null, timezone: null, at: null,
-    recursive: s.type === 'file_watch' ? (s.recursive ?? false) : null, events: null, maxConcurrent: null,
-    dayRule: 'and', armed: false, armedAt: null, folder: null, secretRef: null,
+    id: triggerIdOf(pkg, entry.id),
+    name: entry.id,
+    packageName: pkg,
+    agentId: targetsAgent ? agentIdOf(pkg, entry.target) : null,
+    target: entry.target,
+    input: entry.input ?? null,
+    type: s.type,
+    schedule: s.type === 'cron' ? s.schedule : null,
+    every: s.type === 'interval' ? s.every : null,
+    timezone: null,
+    at: null,
+    recursive: s.type === 'file_watch' ? (s.recursive ?? false) : null,
+    events: null,
+    maxConcurrent: null,
+    dayRule: 'and',
+    armed: false,
+    armedAt: null,
+    folder: null,
+    secretRef: null,
   };
 }
 
@@ -35,9 +49,16 @@ export function packageAgentRecord(name: string, manifest: ApolliaManifest, agen
   const agent = (manifest.agents ?? []).find((a) => a.id === agentId);
   if (!agent) throw new Error(`${name} has no agent ${agentId}`);
   return {
-    origin: 'package', id: agentIdOf(name, agent.id), packageName: name, agentId: agent.id, displayName: agent.name, description: agent.mission,
+    origin: 'package',
+    id: agentIdOf(name, agent.id),
+    packageName: name,
+    agentId: agent.id,
+    displayName: agent.name,
+    description: agent.mission,
     access: offeredAccess(manifest, agent.id).map((entry) => ({ entry, family: accessFamily(manifest, entry), granted: Object.hasOwn(granted, entry) ? (granted[entry] as boolean) : false })),
-    model: agent.defaults?.model?.model ?? null, createdAt, archived: false,
+    model: agent.defaults?.model?.model ?? null,
+    createdAt,
+    archived: false,
   };
 }
 
@@ -67,10 +88,24 @@ export function templateToolSettings(previewed: ApplyPreview): Record<string, To
 /** The agent an apply makes from a template, its files in `dir`. */
 export function templateAgentRecord(agentId: string, manifest: TemplateManifest, previewed: ApplyPreview, dir: string, files: string[], requestId: string, createdAt: string): TemplateAgentRecord {
   return {
-    origin: 'template', id: agentId, templateName: manifest.name, templateVersion: manifest.version, displayName: previewed.displayName,
-    description: manifest.description, dir, files, toolSettings: templateToolSettings(previewed), model: manifest.model ?? null,
-    effort: manifest.effort ?? null, budgetPerRunUsd: manifest.budget?.per_run_usd ?? null, learning: manifest.learning ?? null,
-    approvals: manifest.approvals ?? 'ask', preview: previewed, requestId, createdAt, archived: false,
+    origin: 'template',
+    id: agentId,
+    templateName: manifest.name,
+    templateVersion: manifest.version,
+    displayName: previewed.displayName,
+    description: manifest.description,
+    dir,
+    files,
+    toolSettings: templateToolSettings(previewed),
+    model: manifest.model ?? null,
+    effort: manifest.effort ?? null,
+    budgetPerRunUsd: manifest.budget?.per_run_usd ?? null,
+    learning: manifest.learning ?? null,
+    approvals: manifest.approvals ?? 'ask',
+    preview: previewed,
+    requestId,
+    createdAt,
+    archived: false,
   };
 }
 
@@ -81,10 +116,25 @@ export function templateAgentRecord(agentId: string, manifest: TemplateManifest,
 export function templateTriggerRecord(agentId: string, trigger: ApplyPreview['triggers'][number], at: string): TriggerRecord {
   const live = trigger.type !== 'webhook';
   return {
-    id: triggerIdOf(agentId, trigger.name), name: trigger.name, packageName: null, agentId, target: agentId, input: trigger.input, type: trigger.type,
-    schedule: trigger.cron ?? null, every: null, timezone: trigger.timezone ?? null, at: trigger.at ?? null, recursive: null,
-    events: trigger.events ?? null, maxConcurrent: trigger.max_concurrent ?? null, dayRule: 'or',
-    armed: live, armedAt: live ? at : null, folder: null, secretRef: null,
+    id: triggerIdOf(agentId, trigger.name),
+    name: trigger.name,
+    packageName: null,
+    agentId,
+    target: agentId,
+    input: trigger.input,
+    type: trigger.type,
+    schedule: trigger.cron ?? null,
+    every: null,
+    timezone: trigger.timezone ?? null,
+    at: trigger.at ?? null,
+    recursive: null,
+    events: trigger.events ?? null,
+    maxConcurrent: trigger.max_concurrent ?? null,
+    dayRule: 'or',
+    armed: live,
+    armedAt: live ? at : null,
+    folder: null,
+    secretRef: null,
   };
 }
 

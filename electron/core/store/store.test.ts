@@ -132,8 +132,6 @@ describe('a torn state file', () => {
     expect(readdirSync(dataDir).sort()).toEqual([STATE_FILE, keptAs]);
     expect(readFileSync(join(dataDir, keptAs), 'utf8')).toBe(torn);
     const dashboard = await api.dashboard();
-    expect(dashboard.ok && dashboard.value.damage).toEqual([
-      { keptAs, reason: expect.stringMatching(/^state\.json is not valid JSON \(.+\); it may have been cut short$/), at: '2026-12-01T10:00:00.000Z' },
-    ]);
+    expect(dashboard.ok && dashboard.value.damage).toEqual([{ keptAs, reason: expect.stringMatching(/^state\.json is not valid JSON \(.+\); it may have been cut short$/), at: '2026-12-01T10:00:00.000Z' }]);
   });
 });

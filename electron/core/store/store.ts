@@ -24,7 +24,6 @@ export const STATE_FILE = 'state.json';
 /** The cross-process lock's name in the data folder. */
 export const LOCK_FILE = 'state.lock';
 
-
 /** Options of a store. */
 export interface StoreOptions {
   now?: () => Date;

@@ -57,8 +57,18 @@ export function agentView(state: StoreState, agent: AgentRecord, now: Date): Age
       pin: null,
     }));
     return {
-      id: agent.id, origin: 'package', from: agent.packageName, fromVersion: pkg?.version ?? '', displayName: agent.displayName,
-      description: agent.description, archived: agent.archived, createdAt: agent.createdAt, access, triggers, model: agent.model, budgetPerRunUsd: null,
+      id: agent.id,
+      origin: 'package',
+      from: agent.packageName,
+      fromVersion: pkg?.version ?? '',
+      displayName: agent.displayName,
+      description: agent.description,
+      archived: agent.archived,
+      createdAt: agent.createdAt,
+      access,
+      triggers,
+      model: agent.model,
+      budgetPerRunUsd: null,
     };
   }
   // Template spec, agent.md `approvals`: under `ask` the agent asks its person before any tool runs,
@@ -71,9 +81,18 @@ export function agentView(state: StoreState, agent: AgentRecord, now: Date): Age
     pin: setting.pin,
   }));
   return {
-    id: agent.id, origin: 'template', from: agent.templateName, fromVersion: agent.templateVersion, displayName: agent.displayName,
-    description: agent.description, archived: agent.archived, createdAt: agent.createdAt, access, triggers,
-    model: agent.model ? (agent.model.prefer ?? agent.model.tier) : null, budgetPerRunUsd: agent.budgetPerRunUsd,
+    id: agent.id,
+    origin: 'template',
+    from: agent.templateName,
+    fromVersion: agent.templateVersion,
+    displayName: agent.displayName,
+    description: agent.description,
+    archived: agent.archived,
+    createdAt: agent.createdAt,
+    access,
+    triggers,
+    model: agent.model ? (agent.model.prefer ?? agent.model.tier) : null,
+    budgetPerRunUsd: agent.budgetPerRunUsd,
   };
 }
 
@@ -82,9 +101,18 @@ export function dashboardOf(state: StoreState, now: Date): Dashboard {
   const packages: InstalledPackageView[] = Object.values(state.packages)
     .sort((a, b) => a.name.localeCompare(b.name))
     .map((pkg) => ({
-      name: pkg.name, version: pkg.version, publisher: pkg.publisher, description: pkg.description, installedAt: pkg.installedAt, updatedAt: pkg.updatedAt,
-      agents: Object.values(state.agents).filter((a) => a.origin === 'package' && a.packageName === pkg.name).map((a) => a.id),
-      triggers: Object.values(state.triggers).filter((t) => t.packageName === pkg.name && t.agentId === null).map((t) => triggerView(t, now)),
+      name: pkg.name,
+      version: pkg.version,
+      publisher: pkg.publisher,
+      description: pkg.description,
+      installedAt: pkg.installedAt,
+      updatedAt: pkg.updatedAt,
+      agents: Object.values(state.agents)
+        .filter((a) => a.origin === 'package' && a.packageName === pkg.name)
+        .map((a) => a.id),
+      triggers: Object.values(state.triggers)
+        .filter((t) => t.packageName === pkg.name && t.agentId === null)
+        .map((t) => triggerView(t, now)),
     }));
   const agents = Object.values(state.agents)
     .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id))

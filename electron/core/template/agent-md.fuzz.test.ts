@@ -45,12 +45,7 @@ function setAt(root: Record<string, unknown>, path: (string | number)[], value: 
   else node[last] = value;
 }
 
-type Mutation =
-  | { kind: 'set'; path: number; value: unknown }
-  | { kind: 'remove'; path: number }
-  | { kind: 'add'; key: string; value: unknown }
-  | { kind: 'cut'; at: number }
-  | { kind: 'flip'; at: number; byte: number };
+type Mutation = { kind: 'set'; path: number; value: unknown } | { kind: 'remove'; path: number } | { kind: 'add'; key: string; value: unknown } | { kind: 'cut'; at: number } | { kind: 'flip'; at: number; byte: number };
 
 const mutation: fc.Arbitrary<Mutation> = fc.oneof(
   fc.record({ kind: fc.constant('set' as const), path: fc.nat(PATHS.length - 1), value: anyValue }),
@@ -86,42 +81,46 @@ function apply(mutations: Mutation[]): string {
 }
 
 describe('fuzz: agent.md front matter', () => {
-  it('random mutations are accepted or refused with an error, never a throw', () => {
-    let accepted = 0;
-    let refused = 0;
-    let crashes = 0;
-    const check = (text: string) => {
-      try {
-        return checkAgentMd(text, CTX);
-      } catch (error) {
-        crashes += 1;
-        throw error;
-      }
-    };
-    try {
-      fc.assert(
-      fc.property(fc.array(mutation, { minLength: 1, maxLength: 4 }), (mutations) => {
-        const text = apply(mutations);
-        const result = check(text);
-        if (result.manifest) {
-          expect(result.errors).toEqual([]);
-          accepted += 1;
-        } else {
-          expect(result.errors.length).toBeGreaterThan(0);
-          for (const error of result.errors) {
-            expect(error.code).toMatch(/^template\.[a-z_]+$/);
-            expect(error.message.length).toBeGreaterThan(0);
-          }
-          refused += 1;
+  it(
+    'random mutations are accepted or refused with an error, never a throw',
+    () => {
+      let accepted = 0;
+      let refused = 0;
+      let crashes = 0;
+      const check = (text: string) => {
+        try {
+          return checkAgentMd(text, CTX);
+        } catch (error) {
+          crashes += 1;
+          throw error;
         }
-      }),
-      { numRuns: RUNS, seed: SEED },
-      );
-    } finally {
-      console.log(`fuzz agent.md: runs=${RUNS} accepted=${accepted} refused=${refused} crashes=${crashes}`);
-    }
-    expect(crashes).toBe(0);
-    expect(accepted + refused).toBe(RUNS);
-    expect(refused).toBeGreaterThan(0);
-  }, Math.max(30_000, RUNS * 100));
+      };
+      try {
+        fc.assert(
+          fc.property(fc.array(mutation, { minLength: 1, maxLength: 4 }), (mutations) => {
+            const text = apply(mutations);
+            const result = check(text);
+            if (result.manifest) {
+              expect(result.errors).toEqual([]);
+              accepted += 1;
+            } else {
+              expect(result.errors.length).toBeGreaterThan(0);
+              for (const error of result.errors) {
+                expect(error.code).toMatch(/^template\.[a-z_]+$/);
+                expect(error.message.length).toBeGreaterThan(0);
+              }
+              refused += 1;
+            }
+          }),
+          { numRuns: RUNS, seed: SEED },
+        );
+      } finally {
+        console.log(`fuzz agent.md: runs=${RUNS} accepted=${accepted} refused=${refused} crashes=${crashes}`);
+      }
+      expect(crashes).toBe(0);
+      expect(accepted + refused).toBe(RUNS);
+      expect(refused).toBeGreaterThan(0);
+    },
+    Math.max(30_000, RUNS * 100),
+  );
 });

@@ -13,17 +13,7 @@ import { SECRET_NAMES, TEMPLATE_TOOLS } from '../../../shared/catalogues';
 import type { Problem } from '../../../shared/inspection';
 import { isHttpUrl } from '../../../shared/http-url';
 import { MCP_SERVER_NAME, MCP_SERVER_NAME_RULE } from '../../../shared/mcp-server-name';
-import {
-  fillText,
-  isCanonicalPinList,
-  canonicalPinList,
-  hasPlaceholder,
-  placeholderNames,
-  type ParameterValue,
-  type PinScalar,
-  type TemplateManifest,
-  type TemplateParameter,
-} from '../../../shared/template-manifest';
+import { fillText, isCanonicalPinList, canonicalPinList, hasPlaceholder, placeholderNames, type ParameterValue, type PinScalar, type TemplateManifest, type TemplateParameter } from '../../../shared/template-manifest';
 import { readFrontMatter } from './front-matter';
 import { FrontMatterFields, isObject, isRfc3339, type Json, show } from './front-matter-fields';
 import { jsonSchemaFileProblem } from './json-schema';
@@ -60,10 +50,7 @@ const EVENT_TYPE = /^[A-Za-z0-9_.:-]{1,128}$/;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /** Top-level fields, in the spec's table order. */
-const FIELDS = [
-  'name', 'display_name', 'version', 'description', 'license', 'author', 'repository', 'harness', 'model', 'effort',
-  'tools', 'mcp', 'computer', 'parameters', 'secrets', 'budget', 'learning', 'approvals', 'triggers', 'output', 'checks',
-] as const;
+const FIELDS = ['name', 'display_name', 'version', 'description', 'license', 'author', 'repository', 'harness', 'model', 'effort', 'tools', 'mcp', 'computer', 'parameters', 'secrets', 'budget', 'learning', 'approvals', 'triggers', 'output', 'checks'] as const;
 
 /** Where `${parameters.<name>}` may appear in the front matter (spec: agent.md `parameters`). */
 const PLACEHOLDER_PATH = /^(?:display_name|triggers\[\d+\]\.(?:target\.input|cron|timezone)|mcp\[\d+\]\.pin\..+)$/;
@@ -72,7 +59,10 @@ const PLACEHOLDER_PATH = /^(?:display_name|triggers\[\d+\]\.(?:target\.input|cro
 class AgentMdCheck extends FrontMatterFields {
   private readonly declared: Set<string>;
 
-  constructor(private readonly data: Json, private readonly ctx: PackageContext) {
+  constructor(
+    private readonly data: Json,
+    private readonly ctx: PackageContext,
+  ) {
     super();
     this.declared = new Set(isObject(data.parameters) ? Object.keys(data.parameters) : []);
   }
@@ -90,7 +80,7 @@ class AgentMdCheck extends FrontMatterFields {
     }
     if (d.display_name !== undefined) this.text(d.display_name, 'display_name', { max: 200 });
 
-    if (d.version === undefined) this.missing('version', 'the package\'s SemVer 2 version, like 0.1.0');
+    if (d.version === undefined) this.missing('version', "the package's SemVer 2 version, like 0.1.0");
     else if (typeof d.version !== 'string' || semver.valid(d.version) !== d.version) {
       this.fail('template.version', 'version', `version \`${String(d.version)}\` is not SemVer 2 (like 0.1.0)${typeof d.version === 'number' ? ': a bare number is refused, quote a full version' : ''}`);
     }
@@ -100,9 +90,14 @@ class AgentMdCheck extends FrontMatterFields {
     if (d.author !== undefined) this.author(d.author);
     if (d.repository !== undefined) this.text(d.repository, 'repository', { max: 500 });
     if (d.harness !== undefined) {
-      this.list(d.harness, 'harness', (item, path) => {
-        if (!HARNESS_NAME.test(item)) this.fail('template.invalid_field', path, `\`${path}\` ${show(item)} is not a harness name (like pi or claude-agent)`);
-      }, { nonEmpty: true });
+      this.list(
+        d.harness,
+        'harness',
+        (item, path) => {
+          if (!HARNESS_NAME.test(item)) this.fail('template.invalid_field', path, `\`${path}\` ${show(item)} is not a harness name (like pi or claude-agent)`);
+        },
+        { nonEmpty: true },
+      );
     }
     if (d.model !== undefined) this.model(d.model);
     if (d.effort !== undefined) this.oneOf(d.effort, 'effort', ['low', 'medium', 'high', 'xhigh', 'max']);
@@ -119,7 +114,7 @@ class AgentMdCheck extends FrontMatterFields {
     }
     const hasTriggers = Array.isArray(d.triggers) && d.triggers.length > 0;
     if (d.budget !== undefined) this.budget(d.budget);
-    else if (hasTriggers) this.missing('budget', 'a package with triggers sets `budget.per_run_usd`, each unattended run\'s cap');
+    else if (hasTriggers) this.missing('budget', "a package with triggers sets `budget.per_run_usd`, each unattended run's cap");
     if (d.learning !== undefined) this.bool(d.learning, 'learning');
     if (d.approvals !== undefined) this.oneOf(d.approvals, 'approvals', ['ask', 'never']);
     if (d.triggers !== undefined) this.triggers(d.triggers, parameters);
@@ -188,10 +183,15 @@ class AgentMdCheck extends FrontMatterFields {
       let tools: string[] = [];
       if (entry.tools === undefined) this.missing(`${path}.tools`, 'the tools of the server the agent uses, each by its name');
       else {
-        tools = this.list(entry.tools, `${path}.tools`, (item, itemPath) => {
-          if (item.includes('*')) this.fail('template.mcp_wildcard', itemPath, `\`${itemPath}\` ${show(item)}: name each tool, never \`*\``);
-          else if (!TOOL_NAME.test(item)) this.fail('template.invalid_field', itemPath, `\`${itemPath}\` ${show(item)} is not a tool name (A-Z a-z 0-9 _ . -)`);
-        }, { nonEmpty: true });
+        tools = this.list(
+          entry.tools,
+          `${path}.tools`,
+          (item, itemPath) => {
+            if (item.includes('*')) this.fail('template.mcp_wildcard', itemPath, `\`${itemPath}\` ${show(item)}: name each tool, never \`*\``);
+            else if (!TOOL_NAME.test(item)) this.fail('template.invalid_field', itemPath, `\`${itemPath}\` ${show(item)} is not a tool name (A-Z a-z 0-9 _ . -)`);
+          },
+          { nonEmpty: true },
+        );
       }
       if (entry.required !== undefined) this.bool(entry.required, `${path}.required`);
       if (entry.allow !== undefined) {
@@ -281,10 +281,7 @@ class AgentMdCheck extends FrontMatterFields {
         }
       }
       const fits = (v: unknown, where: string): boolean => {
-        const typeOk = type === 'string' ? typeof v === 'string'
-          : type === 'number' ? typeof v === 'number' && Number.isFinite(v)
-            : type === 'integer' ? typeof v === 'number' && Number.isInteger(v)
-              : type === 'boolean' ? typeof v === 'boolean' : true;
+        const typeOk = type === 'string' ? typeof v === 'string' : type === 'number' ? typeof v === 'number' && Number.isFinite(v) : type === 'integer' ? typeof v === 'number' && Number.isInteger(v) : type === 'boolean' ? typeof v === 'boolean' : true;
         if (!typeOk) {
           this.fail('template.invalid_field', where, `\`${where}\` ${show(v)} is not a ${String(type)}`);
           return false;
@@ -327,7 +324,7 @@ class AgentMdCheck extends FrontMatterFields {
     }
     this.keys(value, ['per_run_usd'], 'budget.');
     const usd = value.per_run_usd;
-    if (usd === undefined) this.missing('budget.per_run_usd', 'each run\'s cap in US dollars');
+    if (usd === undefined) this.missing('budget.per_run_usd', "each run's cap in US dollars");
     else if (typeof usd !== 'number' || !Number.isFinite(usd) || usd <= 0) {
       this.fail('template.invalid_field', 'budget.per_run_usd', `\`budget.per_run_usd\` must be a positive number of US dollars, not ${show(usd)}`);
     }
@@ -369,9 +366,14 @@ class AgentMdCheck extends FrontMatterFields {
       }
       if (type === 'webhook') {
         if (trigger.events !== undefined) {
-          this.list(trigger.events, `${path}.events`, (item, itemPath) => {
-            if (!EVENT_TYPE.test(item)) this.fail('template.invalid_field', itemPath, `\`${itemPath}\` ${show(item)} is not an event type like lead.submitted`);
-          }, { nonEmpty: true });
+          this.list(
+            trigger.events,
+            `${path}.events`,
+            (item, itemPath) => {
+              if (!EVENT_TYPE.test(item)) this.fail('template.invalid_field', itemPath, `\`${itemPath}\` ${show(item)} is not an event type like lead.submitted`);
+            },
+            { nonEmpty: true },
+          );
         }
         const max = trigger.max_concurrent;
         if (max !== undefined && (typeof max !== 'number' || !Number.isInteger(max) || max < 1 || max > 100)) {
@@ -392,7 +394,10 @@ class AgentMdCheck extends FrontMatterFields {
 
   /** A schedule: its cron and zone are checked with the parameters' defaults filled in (spec: `parameters`). */
   schedule(trigger: Json, path: string, parameters: Record<string, TemplateParameter>, defaults: Record<string, ParameterValue>): void {
-    const fields: ['cron' | 'timezone', unknown][] = [['cron', trigger.cron], ['timezone', trigger.timezone]];
+    const fields: ['cron' | 'timezone', unknown][] = [
+      ['cron', trigger.cron],
+      ['timezone', trigger.timezone],
+    ];
     const filled: Record<string, string> = {};
     for (const [field, raw] of fields) {
       const where = `${path}.${field}`;
@@ -471,7 +476,6 @@ class AgentMdCheck extends FrontMatterFields {
     }
   }
 }
-
 
 /**
  * Checks an already parsed front matter `data` and the body against the spec's agent.md table.

@@ -42,7 +42,10 @@ describe('built-in templates', () => {
     for (const card of BUILTIN_TEMPLATES) {
       const { manifest } = await details(card.name);
       for (const entry of manifest.mcp ?? []) {
-        expect((entry.allow ?? []).filter((tool) => writes.test(tool)), `${card.name} ${entry.server}`).toEqual([]);
+        expect(
+          (entry.allow ?? []).filter((tool) => writes.test(tool)),
+          `${card.name} ${entry.server}`,
+        ).toEqual([]);
       }
       if (card.name !== 'kyb') expect(manifest.approvals, card.name).toBe('never');
     }
@@ -52,9 +55,7 @@ describe('built-in templates', () => {
     const inbound = await details('inbound-lead');
     expect(inbound.manifest.mcp?.find((e) => e.server === 'slack')?.pin).toEqual({ slack_send_message: { channel_id: '${parameters.slack_channel}' } });
     expect(inbound.rules.find((rule) => rule.file === 'record-writes.md')?.body).toContain('Write only to the one contact');
-    expect(inbound.manifest.triggers).toEqual([
-      { name: 'new-lead', type: 'webhook', events: ['lead.submitted'], max_concurrent: 3, target: { type: 'start_run', input: 'A lead was submitted. Research it, score it against the ICP and route it.' } },
-    ]);
+    expect(inbound.manifest.triggers).toEqual([{ name: 'new-lead', type: 'webhook', events: ['lead.submitted'], max_concurrent: 3, target: { type: 'start_run', input: 'A lead was submitted. Research it, score it against the ICP and route it.' } }]);
     const review = await details('code-review');
     expect(review.manifest.mcp?.[0]?.pin).toEqual({ submit_pending_pull_request_review: { event: 'COMMENT' } });
     const notes = await details('release-notes');
@@ -87,7 +88,10 @@ describe('apply preview of market-monitor', () => {
     expect(gmail?.pinText).toBe('`GMAIL_SEND_EMAIL` can post only to recipient_email `C0123ABCD`, with cc, bcc and extra_recipients left out');
     expect(preview.displayName).toBe('Market monitor: Acme');
     expect(preview.triggers[0]).toMatchObject({
-      name: 'weekly', type: 'schedule', cron: '0 8 * * 1', timezone: 'UTC',
+      name: 'weekly',
+      type: 'schedule',
+      cron: '0 8 * * 1',
+      timezone: 'UTC',
       next: ['2026-05-11T08:00:00.000Z', '2026-05-18T08:00:00.000Z', '2026-05-25T08:00:00.000Z'],
       input: "Write this week's digest for Acme and send it to C0123ABCD.",
     });

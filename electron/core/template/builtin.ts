@@ -15,7 +15,7 @@ export const BUILTIN_TEMPLATES: readonly BuiltinTemplateCard[] = [
   {
     name: 'code-review',
     title: 'Code review',
-    whatItDoes: 'Reviews a pull request for real bugs and posts one comment review, never an approval (its write is pinned to COMMENT). A fork\'s PR is reviewed when a writer comments `@<bot> review`, read through the base repository\'s PR, never by cloning the fork.',
+    whatItDoes: "Reviews a pull request for real bugs and posts one comment review, never an approval (its write is pinned to COMMENT). A fork's PR is reviewed when a writer comments `@<bot> review`, read through the base repository's PR, never by cloning the fork.",
     startedBy: 'A run naming a PR, or a GitHub webhook trigger you add.',
     needs: 'The GitHub MCP server `github` to read and post; with none, a diff in the message.',
   },

@@ -147,7 +147,7 @@ describe('inspectTemplateFolder: agent.md as YAML data only', () => {
 });
 
 const PART_RULES: [string, Edit, string, string, string][] = [
-  ['a folder outside skills, rules and evals', (_m, f) => (f['scripts/run.sh'] = 'echo'), 'template.layout', 'scripts', "only folders are skills/, rules/ and evals/"],
+  ['a folder outside skills, rules and evals', (_m, f) => (f['scripts/run.sh'] = 'echo'), 'template.layout', 'scripts', 'only folders are skills/, rules/ and evals/'],
   ['a root file nobody names', (_m, f) => (f['notes.txt'] = 'x'), 'template.layout', 'notes.txt', 'a file at the root must be agent.md'],
   ['a missing agent.md', (_m, f) => delete f['agent.md'], 'template.agent_md_missing', 'agent.md', 'agent.md is missing'],
   ['a skill with no SKILL.md', (_m, f) => (f['skills/extra/notes.md'] = 'x'), 'template.skill', 'skills/extra/SKILL.md', 'has no SKILL.md'],
@@ -166,7 +166,16 @@ const PART_RULES: [string, Edit, string, string, string][] = [
   ['a case mcp fixture that is missing', (_m, f) => delete f['evals/basic/fixtures/slack.json'], 'template.eval', 'evals/basic/case.yaml', '`mcp.slack` must name a fixture file in the case'],
   ['a fixture of the wrong shape', (_m, f) => (f['evals/basic/fixtures/slack.json'] = '{"server":"slack","description":"d","tools":{"send":{"description":"s","input":{},"default":"ok"}}}'), 'template.fixture', 'evals/basic/fixtures/slack.json', '`tools.send.default` must be an MCP tool result'],
   ['a case learning folder that is not there', (_m, f) => (f['evals/basic/case.yaml'] = 'learning: notes\n'), 'template.eval', 'evals/basic/case.yaml', 'holds no notes'],
-  ['a case with no grader', (_m, f) => { delete f['evals/basic/graders/quality.md']; delete f['evals/basic/graders/sent.md']; }, 'template.eval', 'evals/basic/graders', 'at least one grader'],
+  [
+    'a case with no grader',
+    (_m, f) => {
+      delete f['evals/basic/graders/quality.md'];
+      delete f['evals/basic/graders/sent.md'];
+    },
+    'template.eval',
+    'evals/basic/graders',
+    'at least one grader',
+  ],
   ['a grader with an unknown field', (_m, f) => (f['evals/basic/graders/quality.md'] = '---\ntype: llm\nmodel: x\n---\nRubric.\n'), 'template.unknown_field', 'evals/basic/graders/quality.md', 'unknown field `model` for a llm grader'],
   ['a grader of an unknown type', (_m, f) => (f['evals/basic/graders/quality.md'] = '---\ntype: vibes\n---\n'), 'template.grader', 'evals/basic/graders/quality.md', '`type` must be one of llm, regex, tool_used, file_exists, schema'],
   ['a regex grader that does not compile', (_m, f) => (f['evals/basic/graders/quality.md'] = '---\ntype: regex\npattern: "a("\n---\n'), 'template.grader', 'evals/basic/graders/quality.md', '`pattern` does not compile'],
@@ -174,7 +183,7 @@ const PART_RULES: [string, Edit, string, string, string][] = [
   ['a tool_used grader of a tool the package lacks', (_m, f) => (f['evals/basic/graders/sent.md'] = '---\ntype: tool_used\ntool: shell\n---\n'), 'template.grader', 'evals/basic/graders/sent.md', '"shell" is not a tool the package has'],
   ['args on a tool that is not faked', (_m, f) => (f['evals/basic/graders/sent.md'] = '---\ntype: tool_used\ntool: web_fetch\nargs:\n  url: x\n---\n'), 'template.grader', 'evals/basic/graders/sent.md', '`args` is allowed on a faked MCP tool only'],
   ['a schema grader naming no file', (_m, f) => (f['evals/basic/graders/quality.md'] = '---\ntype: schema\nschema: nope.json\n---\n'), 'template.grader', 'evals/basic/graders/quality.md', 'must name a JSON Schema file of the package'],
-  ['a file_exists grader leaving the work folder', (_m, f) => (f['evals/basic/graders/quality.md'] = '---\ntype: file_exists\npath: ../x\n---\n'), 'template.grader', 'evals/basic/graders/quality.md', 'relative to the run\'s work folder'],
+  ['a file_exists grader leaving the work folder', (_m, f) => (f['evals/basic/graders/quality.md'] = '---\ntype: file_exists\npath: ../x\n---\n'), 'template.grader', 'evals/basic/graders/quality.md', "relative to the run's work folder"],
   ['a stray file in an eval case', (_m, f) => (f['evals/basic/run.py'] = 'x'), 'template.layout', 'evals/basic/run.py', 'an eval case holds prompt.md'],
 ];
 
@@ -188,10 +197,12 @@ describe('inspectTemplateFolder: skills, rules and evals, one refusal per rule',
   }
 
   it('accepts a grader schema at the root, which names the file', async () => {
-    const result = await inspectTemplate(writeTemplate((_m, f) => {
-      f['answer.schema.json'] = '{"type":"object"}';
-      f['evals/basic/graders/shape.md'] = '---\ntype: schema\nschema: answer.schema.json\n---\n';
-    }));
+    const result = await inspectTemplate(
+      writeTemplate((_m, f) => {
+        f['answer.schema.json'] = '{"type":"object"}';
+        f['evals/basic/graders/shape.md'] = '---\ntype: schema\nschema: answer.schema.json\n---\n';
+      }),
+    );
     expect(result.errors).toEqual([]);
   });
 });

@@ -13,14 +13,7 @@
  */
 import type { Problem } from '../../../shared/inspection';
 import { checkParameter } from '../../../shared/apply-preview';
-import {
-  hasPlaceholder,
-  mcpGateName,
-  type TemplateEvalCase,
-  type TemplateManifest,
-  type TemplateRule,
-  type TemplateSkill,
-} from '../../../shared/template-manifest';
+import { hasPlaceholder, mcpGateName, type TemplateEvalCase, type TemplateManifest, type TemplateRule, type TemplateSkill } from '../../../shared/template-manifest';
 import { TEMPLATE_TOOLS } from '../../../shared/catalogues';
 import { readFrontMatter } from './front-matter';
 import { jsonSchemaFileProblem } from './json-schema';
@@ -189,7 +182,7 @@ export class PackageParts {
     const before = this.errors.length;
     const promptPath = `${base}/prompt.md`;
     let description = '';
-    if (!this.files.has(promptPath)) this.fail('template.eval', promptPath, 'each eval case has a prompt.md, its run\'s input');
+    if (!this.files.has(promptPath)) this.fail('template.eval', promptPath, "each eval case has a prompt.md, its run's input");
     else {
       const text = this.text(promptPath);
       const read = text === null ? null : readFrontMatter(text, promptPath);
@@ -205,9 +198,9 @@ export class PackageParts {
             this.fail('template.eval', promptPath, '`runs` must be a whole number from 1 to 100');
           }
           const cost = data.max_cost_usd;
-          if (typeof cost !== 'number' || !Number.isFinite(cost) || cost <= 0) this.fail('template.eval', promptPath, '`max_cost_usd` is required: each run\'s cap, a positive number of US dollars');
+          if (typeof cost !== 'number' || !Number.isFinite(cost) || cost <= 0) this.fail('template.eval', promptPath, "`max_cost_usd` is required: each run's cap, a positive number of US dollars");
         }
-        if (read.value.body.trim() === '') this.fail('template.eval', promptPath, 'the body is the run\'s input and must not be empty');
+        if (read.value.body.trim() === '') this.fail('template.eval', promptPath, "the body is the run's input and must not be empty");
       }
     }
     const caseFiles = new Set<string>([promptPath]);
@@ -251,7 +244,7 @@ export class PackageParts {
     const manifest = this.manifest;
     const defs = manifest?.parameters ?? {};
     if (data.parameters !== undefined) {
-      if (!isObject(data.parameters)) this.fail('template.eval', path, '`parameters` must be a map of the apply\'s parameters');
+      if (!isObject(data.parameters)) this.fail('template.eval', path, "`parameters` must be a map of the apply's parameters");
       else {
         for (const [param, value] of Object.entries(data.parameters)) {
           const def = defs[param];
@@ -277,7 +270,7 @@ export class PackageParts {
       }
     }
     if (data.mcp !== undefined) {
-      if (!isObject(data.mcp)) this.fail('template.eval', path, '`mcp` must map a server\'s name to a fixture file in the case');
+      if (!isObject(data.mcp)) this.fail('template.eval', path, "`mcp` must map a server's name to a fixture file in the case");
       else {
         for (const [server, file] of Object.entries(data.mcp)) {
           const entry = manifest?.mcp?.find((e) => e.server === server);
@@ -381,9 +374,9 @@ export class PackageParts {
       if (!(fields[type] ?? []).includes(key)) this.fail('template.unknown_field', path, `unknown field \`${key}\` for a ${type} grader`);
     }
     if (data.target !== undefined && (typeof data.target !== 'string' || !TARGET.test(data.target))) {
-      this.fail('template.grader', path, '`target` must name a field of the answer\'s JSON, like `verdict` or `a.b`');
+      this.fail('template.grader', path, "`target` must name a field of the answer's JSON, like `verdict` or `a.b`");
     }
-    if (type === 'llm' && read.value.body.trim() === '') this.fail('template.grader', path, 'an llm grader\'s body is its rubric and must not be empty');
+    if (type === 'llm' && read.value.body.trim() === '') this.fail('template.grader', path, "an llm grader's body is its rubric and must not be empty");
     if (type === 'regex') {
       const flags = data.flags ?? '';
       if (typeof flags !== 'string' || !/^[imsuv]*$/.test(flags) || new Set(flags).size !== flags.length || (flags.includes('u') && flags.includes('v'))) {
@@ -400,7 +393,7 @@ export class PackageParts {
     }
     if (type === 'tool_used') this.checkToolUsed(path, data, fakes);
     if (type === 'file_exists' && (typeof data.path !== 'string' || !isInnerPath(data.path))) {
-      this.fail('template.grader', path, '`path` must be a path relative to the run\'s work folder');
+      this.fail('template.grader', path, "`path` must be a path relative to the run's work folder");
     }
     if (type === 'schema') {
       const file = data.schema;
@@ -416,10 +409,7 @@ export class PackageParts {
 
   checkToolUsed(path: string, data: Json, fakes: Set<string>): void {
     const manifest = this.manifest;
-    const known = new Set<string>([
-      ...(manifest?.tools ?? TEMPLATE_TOOLS.map((t) => t.name)),
-      ...(manifest?.mcp ?? []).flatMap((entry) => entry.tools.map((tool) => mcpGateName(entry.server, tool))),
-    ]);
+    const known = new Set<string>([...(manifest?.tools ?? TEMPLATE_TOOLS.map((t) => t.name)), ...(manifest?.mcp ?? []).flatMap((entry) => entry.tools.map((tool) => mcpGateName(entry.server, tool)))]);
     let names: unknown[] = [];
     if ((data.tool === undefined) === (data.tools === undefined)) this.fail('template.grader', path, 'give `tool` or `tools`, one of them');
     else if (data.tool !== undefined) names = [data.tool];
@@ -433,7 +423,7 @@ export class PackageParts {
     if (data.args !== undefined) {
       if (!isObject(data.args)) this.fail('template.grader', path, '`args` must map arguments to the values a call carries');
       const faked = names.every((name) => typeof name === 'string' && /^mcp:[^/]+\//.test(name) && fakes.has(name.slice(4).split('/')[0] ?? ''));
-      if (!faked) this.fail('template.grader', path, '`args` is allowed on a faked MCP tool only (case.yaml `mcp`): the timeline keeps a call\'s input as a preview');
+      if (!faked) this.fail('template.grader', path, "`args` is allowed on a faked MCP tool only (case.yaml `mcp`): the timeline keeps a call's input as a preview");
     }
   }
 

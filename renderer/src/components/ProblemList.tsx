@@ -19,7 +19,11 @@ export function ProblemList({ problems }: { problems: readonly Pick<Problem, 'me
             {where ? (
               <>
                 {' '}
-                (<code><PackageText text={where} /></code>)
+                (
+                <code>
+                  <PackageText text={where} />
+                </code>
+                )
               </>
             ) : null}
           </li>

@@ -26,7 +26,10 @@ export function ErrorPanel({ error, title = 'Something went wrong', children }: 
       </p>
       {apiError.path ? (
         <p className="muted">
-          Where: <code><PackageText text={apiError.path} /></code>
+          Where:{' '}
+          <code>
+            <PackageText text={apiError.path} />
+          </code>
         </p>
       ) : null}
       {apiError.problems && apiError.problems.length > 0 ? <ProblemList problems={apiError.problems} /> : null}

@@ -38,15 +38,11 @@ function AccessRowView({ agent, access }: { agent: AgentView; access: AccessView
   const set = useSetToolAccess();
   return (
     <li className="row">
-      <code><PackageText text={access.tool} /></code> <FamilyBadge family={access.family ?? 'unknown'} />{' '}
-      <span className={`badge badge-${access.permission === 'allow' ? 'allow' : access.permission === 'ask' ? 'ask' : 'deny'}`}>{PERMISSION_WORDS[access.permission]}</span>
-      <button
-        type="button"
-        className="button button-small"
-        disabled={set.isPending || agent.archived}
-        aria-label={`${access.granted ? 'Revoke' : 'Grant'} ${access.tool} for ${agent.displayName}`}
-        onClick={() => set.mutate({ agentId: agent.id, tool: access.tool, granted: !access.granted })}
-      >
+      <code>
+        <PackageText text={access.tool} />
+      </code>{' '}
+      <FamilyBadge family={access.family ?? 'unknown'} /> <span className={`badge badge-${access.permission === 'allow' ? 'allow' : access.permission === 'ask' ? 'ask' : 'deny'}`}>{PERMISSION_WORDS[access.permission]}</span>
+      <button type="button" className="button button-small" disabled={set.isPending || agent.archived} aria-label={`${access.granted ? 'Revoke' : 'Grant'} ${access.tool} for ${agent.displayName}`} onClick={() => set.mutate({ agentId: agent.id, tool: access.tool, granted: !access.granted })}>
         {access.granted ? 'Revoke' : 'Grant'}
       </button>
       {access.pin ? <span className="small row-note">Pinned: {pinText(access.pin)}</span> : null}
@@ -77,18 +73,41 @@ function TriggerRowView({ trigger }: { trigger: TriggerView }) {
   return (
     <li className="row row-block">
       <p>
-        <strong>{trigger.name}</strong> <span className="muted small">({TRIGGER_TYPE_WORDS[trigger.type] ?? trigger.type})</span>{' '}
-        {trigger.armed ? <span className="badge badge-ask">Armed</span> : <span className="badge badge-neutral">Off</span>}
+        <strong>{trigger.name}</strong> <span className="muted small">({TRIGGER_TYPE_WORDS[trigger.type] ?? trigger.type})</span> {trigger.armed ? <span className="badge badge-ask">Armed</span> : <span className="badge badge-neutral">Off</span>}
       </p>
       <p className="small">
-        <PackageText text={trigger.words} />: {trigger.agentId !== null ? 'starts this agent.' : <>starts the workflow <code><PackageText text={trigger.target} /></code>.</>}
+        <PackageText text={trigger.words} />:{' '}
+        {trigger.agentId !== null ? (
+          'starts this agent.'
+        ) : (
+          <>
+            starts the workflow{' '}
+            <code>
+              <PackageText text={trigger.target} />
+            </code>
+            .
+          </>
+        )}
       </p>
       {trigger.armed && trigger.next[0] ? (
         <p className="small">
           Next: <time dateTime={trigger.next[0]}>{formatFireTime(new Date(trigger.next[0]), Intl.DateTimeFormat().resolvedOptions().timeZone)}</time>
         </p>
       ) : null}
-      {trigger.type === 'file_watch' ? <p className="small">{trigger.folder ? <>Watched folder: <code><PackageText text={trigger.folder} /></code></> : 'No folder chosen.'}</p> : null}
+      {trigger.type === 'file_watch' ? (
+        <p className="small">
+          {trigger.folder ? (
+            <>
+              Watched folder:{' '}
+              <code>
+                <PackageText text={trigger.folder} />
+              </code>
+            </>
+          ) : (
+            'No folder chosen.'
+          )}
+        </p>
+      ) : null}
       {trigger.type === 'webhook' ? <p className="small">{trigger.webhookSecretSet ? 'A secret is set.' : 'No secret set yet.'}</p> : null}
       <div className="button-row">
         {trigger.armed ? (
@@ -146,14 +165,7 @@ function AgentCard({ agent }: { agent: AgentView }) {
           <button type="button" className="button" onClick={() => setConfirm(true)} aria-label={`Archive ${agent.displayName}`}>
             <Archive aria-hidden="true" size={16} /> Archive agent
           </button>
-          <ConfirmDialog
-            open={confirm}
-            title={`Archive ${agent.displayName}?`}
-            confirmLabel="Archive"
-            busy={archive.isPending}
-            onCancel={() => setConfirm(false)}
-            onConfirm={() => archive.mutate({ agentId: agent.id }, { onSuccess: () => setConfirm(false) })}
-          >
+          <ConfirmDialog open={confirm} title={`Archive ${agent.displayName}?`} confirmLabel="Archive" busy={archive.isPending} onCancel={() => setConfirm(false)} onConfirm={() => archive.mutate({ agentId: agent.id }, { onSuccess: () => setConfirm(false) })}>
             <p>The agent stops: its triggers are disarmed and it is kept, archived, in the records.</p>
             {archive.isError ? <ErrorPanel error={archive.error} title="The agent was not archived" /> : null}
           </ConfirmDialog>
@@ -196,20 +208,11 @@ function PackageCard({ pkg }: { pkg: InstalledPackageView }) {
       <button type="button" className="button button-danger-soft" onClick={() => setConfirm(true)} aria-label={`Uninstall ${pkg.name}`}>
         <Trash2 aria-hidden="true" size={16} /> Uninstall
       </button>
-      <ConfirmDialog
-        open={confirm}
-        title={`Uninstall ${pkg.name}?`}
-        confirmLabel="Uninstall"
-        busy={uninstall.isPending}
-        onCancel={() => setConfirm(false)}
-        onConfirm={() => uninstall.mutate({ name: pkg.name }, { onSuccess: () => setConfirm(false) })}
-      >
+      <ConfirmDialog open={confirm} title={`Uninstall ${pkg.name}?`} confirmLabel="Uninstall" busy={uninstall.isPending} onCancel={() => setConfirm(false)} onConfirm={() => uninstall.mutate({ name: pkg.name }, { onSuccess: () => setConfirm(false) })}>
         <p>This removes:</p>
         <ul>
           <li>the package's files from this computer,</li>
-          <li>
-            its records and your answers for it ({pkg.agents.length === 1 ? '1 agent' : `${pkg.agents.length} agents`}),
-          </li>
+          <li>its records and your answers for it ({pkg.agents.length === 1 ? '1 agent' : `${pkg.agents.length} agents`}),</li>
           <li>all of its triggers, armed or not.</li>
         </ul>
         {uninstall.isError ? <ErrorPanel error={uninstall.error} title="The package was not uninstalled" /> : null}
@@ -236,7 +239,10 @@ export function DashboardScreen() {
               <ul>
                 {dashboard.data.damage.map((damage) => (
                   <li key={damage.keptAs}>
-                    <code><PackageText text={damage.keptAs} /></code>: {damage.reason} ({when(damage.at)})
+                    <code>
+                      <PackageText text={damage.keptAs} />
+                    </code>
+                    : {damage.reason} ({when(damage.at)})
                   </li>
                 ))}
               </ul>

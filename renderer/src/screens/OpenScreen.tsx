@@ -116,13 +116,7 @@ export function OpenScreen() {
                       ) : null}
                     </dl>
                     {item.ok ? null : <p className="small text-error">This built-in template fails its own check and cannot be applied.</p>}
-                    <button
-                      type="button"
-                      className="button"
-                      aria-label={`Use template ${item.title}`}
-                      disabled={builtin.isPending || !item.ok}
-                      onClick={() => builtin.mutate({ name: item.name }, { onSuccess: openSource })}
-                    >
+                    <button type="button" className="button" aria-label={`Use template ${item.title}`} disabled={builtin.isPending || !item.ok} onClick={() => builtin.mutate({ name: item.name }, { onSuccess: openSource })}>
                       Use this template
                     </button>
                   </li>

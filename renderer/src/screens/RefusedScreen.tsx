@@ -26,7 +26,10 @@ export function RefusedScreen({ inspection, displayName }: { inspection: Inspect
               <>
                 {' '}
                 <span className="muted">
-                  at <code><PackageText text={first.path} /></code>
+                  at{' '}
+                  <code>
+                    <PackageText text={first.path} />
+                  </code>
                 </span>
               </>
             ) : null}

@@ -114,7 +114,11 @@ function SecretRow({ name, label, saved }: { name: string; label: string; saved:
         }}
       >
         <label htmlFor={id}>
-          {label} <code><PackageText text={name} /></code> {saved ? <span className="badge badge-allow">Saved</span> : <span className="badge badge-neutral">Not saved</span>}
+          {label}{' '}
+          <code>
+            <PackageText text={name} />
+          </code>{' '}
+          {saved ? <span className="badge badge-allow">Saved</span> : <span className="badge badge-neutral">Not saved</span>}
         </label>
         <input id={id} type="password" value={value} autoComplete="off" onChange={(e) => setValue(e.target.value)} placeholder={saved ? 'Type a new value to replace it' : 'Paste the value'} />
         <button type="submit" className="button button-small" disabled={value === '' || save.isPending} aria-label={`Save ${name}`}>
@@ -175,9 +179,7 @@ function DeniedToolsSection({ deniedTools }: { deniedTools: string[] }) {
       <h2 id="denied-tools-heading">
         <Ban aria-hidden="true" size={20} /> Tools you never allow
       </h2>
-      <p className="muted">
-        A template you apply never gets these tools: even if you switch one on while applying it, it stays denied, and the review step says so. Agents made before you added a tool keep the settings they were given.
-      </p>
+      <p className="muted">A template you apply never gets these tools: even if you switch one on while applying it, it stays denied, and the review step says so. Agents made before you added a tool keep the settings they were given.</p>
       {deniedTools.length === 0 ? <p className="muted">You have not listed any tool.</p> : null}
       <ul className="rows" aria-label="Tools you never allow">
         {deniedTools.map((tool) => (
@@ -218,8 +220,7 @@ export function SettingsScreen() {
             <ul className="rows">
               {settings.data.mcpServers.map((server) => (
                 <li key={server.name} className="row">
-                  <strong>{server.name}</strong>{' '}
-                  <code className="command">{server.transport === 'stdio' ? [server.command ?? '', ...(server.args ?? [])].join(' ') : `${server.url ?? ''} (${server.transport})`}</code>
+                  <strong>{server.name}</strong> <code className="command">{server.transport === 'stdio' ? [server.command ?? '', ...(server.args ?? [])].join(' ') : `${server.url ?? ''} (${server.transport})`}</code>
                   <button type="button" className="button button-small button-danger-soft" disabled={removeServer.isPending} aria-label={`Remove server ${server.name}`} onClick={() => removeServer.mutate({ name: server.name })}>
                     <Trash2 aria-hidden="true" size={14} /> Remove
                   </button>

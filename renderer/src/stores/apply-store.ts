@@ -38,13 +38,11 @@ function update(state: ApplyStore, sourceId: string, change: (draft: ApplyDraft)
 
 export const useApplyStore = create<ApplyStore>((set) => ({
   drafts: {},
-  seed: (sourceId, values) =>
-    set((state) => (state.drafts[sourceId] ? state : { drafts: { ...state.drafts, [sourceId]: { step: 0, values, touched: {}, grants: [], requestId: newRequestId() } } })),
+  seed: (sourceId, values) => set((state) => (state.drafts[sourceId] ? state : { drafts: { ...state.drafts, [sourceId]: { step: 0, values, touched: {}, grants: [], requestId: newRequestId() } } })),
   setStep: (sourceId, step) => set((state) => update(state, sourceId, (d) => ({ ...d, step }))),
   setValue: (sourceId, name, value) => set((state) => update(state, sourceId, (d) => ({ ...d, values: { ...d.values, [name]: value }, touched: { ...d.touched, [name]: true } }))),
   touch: (sourceId, name) => set((state) => update(state, sourceId, (d) => ({ ...d, touched: { ...d.touched, [name]: true } }))),
-  setGrant: (sourceId, gateName, granted) =>
-    set((state) => update(state, sourceId, (d) => ({ ...d, grants: granted ? [...new Set([...d.grants, gateName])] : d.grants.filter((g) => g !== gateName) }))),
+  setGrant: (sourceId, gateName, granted) => set((state) => update(state, sourceId, (d) => ({ ...d, grants: granted ? [...new Set([...d.grants, gateName])] : d.grants.filter((g) => g !== gateName) }))),
   drop: (sourceId) =>
     set((state) => {
       const { [sourceId]: _gone, ...rest } = state.drafts;

@@ -32,8 +32,7 @@ export interface ConsentStore {
 
 export const useConsentStore = create<ConsentStore>((set) => ({
   drafts: {},
-  seed: (sourceId, draft) =>
-    set((state) => (state.drafts[sourceId] ? state : { drafts: { ...state.drafts, [sourceId]: { ...EMPTY, ...draft } } })),
+  seed: (sourceId, draft) => set((state) => (state.drafts[sourceId] ? state : { drafts: { ...state.drafts, [sourceId]: { ...EMPTY, ...draft } } })),
   setStep: (sourceId, step) => set((state) => ({ drafts: { ...state.drafts, [sourceId]: { ...(state.drafts[sourceId] ?? EMPTY), step } } })),
   setAccess: (sourceId, agentId, entry, kept) =>
     set((state) => {

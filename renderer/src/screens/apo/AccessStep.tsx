@@ -80,7 +80,11 @@ const CapabilityRow = memo(function CapabilityRow({ capability, mark }: { capabi
   return (
     <li className="row row-block access-row">
       <p>
-        <strong>{kind}</strong> <code><PackageText text={item.name} /></code> <UpdateMark mark={mark} /> <FamilyBadge family={item.action} />
+        <strong>{kind}</strong>{' '}
+        <code>
+          <PackageText text={item.name} />
+        </code>{' '}
+        <UpdateMark mark={mark} /> <FamilyBadge family={item.action} />
       </p>
       <p className="small">
         <PackageText text={item.description} />
@@ -91,7 +95,10 @@ const CapabilityRow = memo(function CapabilityRow({ capability, mark }: { capabi
         </p>
       ) : null}
       <p className="small muted">
-        Code: <code><PackageText text={item.module} /></code>
+        Code:{' '}
+        <code>
+          <PackageText text={item.module} />
+        </code>
       </p>
     </li>
   );
@@ -101,7 +108,10 @@ const CapabilityRow = memo(function CapabilityRow({ capability, mark }: { capabi
 function capabilityMarks(diff: UpdateDiff | null): Map<string, AccessMark> {
   const marks = new Map<string, AccessMark>();
   if (!diff) return marks;
-  for (const [kind, part] of [['Tool', diff.tools], ['Workflow', diff.workflows]] as const) {
+  for (const [kind, part] of [
+    ['Tool', diff.tools],
+    ['Workflow', diff.workflows],
+  ] as const) {
     for (const name of part.added) marks.set(`${kind}:${name}`, { kind: 'new' });
     for (const change of part.familyChanged) marks.set(`${kind}:${change.name}`, { kind: 'changed', from: change.from, to: change.to });
   }
@@ -110,10 +120,7 @@ function capabilityMarks(diff: UpdateDiff | null): Map<string, AccessMark> {
 
 /** Tools and workflows: a long list shows how many of each family, and its first rows. */
 const CapabilitiesSection = memo(function CapabilitiesSection({ manifest, diff }: { manifest: ApolliaManifest; diff: UpdateDiff | null }) {
-  const items = useMemo<Capability[]>(
-    () => [...(manifest.tools ?? []).map((item): Capability => ({ kind: 'Tool', item })), ...(manifest.workflows ?? []).map((item): Capability => ({ kind: 'Workflow', item }))],
-    [manifest],
-  );
+  const items = useMemo<Capability[]>(() => [...(manifest.tools ?? []).map((item): Capability => ({ kind: 'Tool', item })), ...(manifest.workflows ?? []).map((item): Capability => ({ kind: 'Workflow', item }))], [manifest]);
   const marks = useMemo(() => capabilityMarks(diff), [diff]);
   const [all, setAll] = useState(false);
   const listId = useId();
@@ -134,8 +141,7 @@ const CapabilitiesSection = memo(function CapabilitiesSection({ manifest, diff }
       {items.length === 0 ? <p className="muted">None.</p> : null}
       {shown.length < items.length || all ? (
         <p className="small access-counts">
-          {countOf(tools, 'tool', 'tools')} and {countOf(workflows, 'workflow', 'workflows')}; {sensitive.toLocaleString('en-US')} sensitive:{' '}
-          {families.map(([family, count]) => `${count.toLocaleString('en-US')} ${FAMILY_LABELS[family].toLowerCase()}`).join(', ')}.
+          {countOf(tools, 'tool', 'tools')} and {countOf(workflows, 'workflow', 'workflows')}; {sensitive.toLocaleString('en-US')} sensitive: {families.map(([family, count]) => `${count.toLocaleString('en-US')} ${FAMILY_LABELS[family].toLowerCase()}`).join(', ')}.
           {marks.size > 0 ? ` ${marks.size.toLocaleString('en-US')} new or changed in this version${all ? '' : ', shown first'}.` : ''}
         </p>
       ) : null}
@@ -171,8 +177,7 @@ export const AccessStep = memo(function AccessStep({ inspection, sourceId }: { i
           return (
             <article key={agent.id} className="card card-wide" aria-labelledby={`agent-${agent.id}`}>
               <h4 id={`agent-${agent.id}`}>
-                <PackageText text={agent.name} /> <span className="muted small">({agent.id})</span>{' '}
-                {diff?.agents.added.includes(agent.id) ? <UpdateMark mark={{ kind: 'new' }} /> : null}
+                <PackageText text={agent.name} /> <span className="muted small">({agent.id})</span> {diff?.agents.added.includes(agent.id) ? <UpdateMark mark={{ kind: 'new' }} /> : null}
               </h4>
               <p>
                 <strong>Mission:</strong> <PackageText text={agent.mission} />
@@ -189,11 +194,7 @@ export const AccessStep = memo(function AccessStep({ inspection, sourceId }: { i
                   </ul>
                 </>
               ) : null}
-              {entries.length === 0 ? (
-                <p className="muted">It asks for no tools: it can only answer in words.</p>
-              ) : (
-                <AgentAccess agent={agent} classify={classify} diff={diff} sourceId={sourceId} />
-              )}
+              {entries.length === 0 ? <p className="muted">It asks for no tools: it can only answer in words.</p> : <AgentAccess agent={agent} classify={classify} diff={diff} sourceId={sourceId} />}
               <dl className="facts small">
                 {agent.defaults?.autonomy ? (
                   <>
@@ -243,7 +244,10 @@ export const AccessStep = memo(function AccessStep({ inspection, sourceId }: { i
             return (
               <li key={requirement.type} className="row row-block">
                 <p>
-                  <strong>{label ?? requirement.type}</strong> <code><PackageText text={requirement.type} /></code>{' '}
+                  <strong>{label ?? requirement.type}</strong>{' '}
+                  <code>
+                    <PackageText text={requirement.type} />
+                  </code>{' '}
                   {available === true ? (
                     <span className="badge badge-allow">
                       <CheckCircle2 aria-hidden="true" size={12} /> This computer has it
@@ -284,15 +288,33 @@ export const AccessStep = memo(function AccessStep({ inspection, sourceId }: { i
                 </p>
                 {commandLine !== '' ? (
                   <p>
-                    Runs this program on this computer: <code className="command"><PackageText text={commandLine} /></code>
+                    Runs this program on this computer:{' '}
+                    <code className="command">
+                      <PackageText text={commandLine} />
+                    </code>
                   </p>
                 ) : (
                   <p>
-                    Connects to <code className="command"><PackageText text={server.url ?? '(no address)'} /></code> over {server.transport ?? 'stdio'}
+                    Connects to{' '}
+                    <code className="command">
+                      <PackageText text={server.url ?? '(no address)'} />
+                    </code>{' '}
+                    over {server.transport ?? 'stdio'}
                   </p>
                 )}
                 <p className="small">
-                  {envKeys.length === 0 ? 'It receives no environment variables from the package.' : <>It receives these environment variables (names only): {envKeys.map((key) => <code key={key} className="env-key"><PackageText text={key} /></code>)}</>}
+                  {envKeys.length === 0 ? (
+                    'It receives no environment variables from the package.'
+                  ) : (
+                    <>
+                      It receives these environment variables (names only):{' '}
+                      {envKeys.map((key) => (
+                        <code key={key} className="env-key">
+                          <PackageText text={key} />
+                        </code>
+                      ))}
+                    </>
+                  )}
                 </p>
                 <p className="small muted">Whether a call to one of its tools asks you first is decided by that tool's action family; until this app knows it, each call asks.</p>
               </li>
@@ -307,7 +329,9 @@ export const AccessStep = memo(function AccessStep({ inspection, sourceId }: { i
         <ul className="rows">
           {(manifest.pip?.packages ?? []).map((requirement) => (
             <li key={requirement} className="row">
-              <code><PackageText text={requirement} /></code>{' '}
+              <code>
+                <PackageText text={requirement} />
+              </code>{' '}
               {isPinnedRequirement(requirement) ? (
                 <span className="badge badge-allow">Pinned to one version</span>
               ) : (

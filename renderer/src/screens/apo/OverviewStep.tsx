@@ -57,11 +57,19 @@ export function OverviewStep({ inspection }: { inspection: ApoInspection }) {
         <dd>
           {details.sdkSupported ? (
             <span className="text-ok">
-              <CheckCircle2 aria-hidden="true" size={14} /> Fits this app (it asks for <code><PackageText text={manifest.package.sdk} /></code>; this app serves {details.sdkVersion})
+              <CheckCircle2 aria-hidden="true" size={14} /> Fits this app (it asks for{' '}
+              <code>
+                <PackageText text={manifest.package.sdk} />
+              </code>
+              ; this app serves {details.sdkVersion})
             </span>
           ) : (
             <span className="text-warning">
-              <AlertTriangle aria-hidden="true" size={14} /> Does not fit this app: it asks for <code><PackageText text={manifest.package.sdk} /></code>, this app serves {details.sdkVersion}
+              <AlertTriangle aria-hidden="true" size={14} /> Does not fit this app: it asks for{' '}
+              <code>
+                <PackageText text={manifest.package.sdk} />
+              </code>
+              , this app serves {details.sdkVersion}
             </span>
           )}
         </dd>

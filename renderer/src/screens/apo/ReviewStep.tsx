@@ -10,7 +10,10 @@ import { accessCounts, accessCountsText, FIRST_ROWS, firstRows, ShowAll } from '
 const ReviewRow = memo(function ReviewRow({ row, kept }: { row: AccessRow; kept: boolean }) {
   return (
     <li className="row access-row">
-      <code><PackageText text={row.entry} /></code> <FamilyBadge family={row.family} /> {kept ? <AskBadge asks={row.asks} /> : <span className="badge badge-deny">Not allowed</span>}
+      <code>
+        <PackageText text={row.entry} />
+      </code>{' '}
+      <FamilyBadge family={row.family} /> {kept ? <AskBadge asks={row.asks} /> : <span className="badge badge-deny">Not allowed</span>}
     </li>
   );
 });
@@ -52,7 +55,11 @@ export function ReviewStep({ inspection, sourceId }: { inspection: ApoInspection
   return (
     <div className="step-body">
       <p>
-        You are about to install <strong><PackageText text={manifest.package.name} /></strong> version <PackageText text={manifest.package.version} /> from <PackageText text={manifest.package.publisher} /> (unverified publisher).
+        You are about to install{' '}
+        <strong>
+          <PackageText text={manifest.package.name} />
+        </strong>{' '}
+        version <PackageText text={manifest.package.version} /> from <PackageText text={manifest.package.publisher} /> (unverified publisher).
       </p>
       <section aria-labelledby="review-access">
         <h3 id="review-access">Access you allow</h3>
@@ -74,12 +81,10 @@ export function ReviewStep({ inspection, sourceId }: { inspection: ApoInspection
             const state = draft.triggers[trigger.id];
             return (
               <li key={trigger.id} className="row">
-                <code><PackageText text={trigger.id} /></code>{' '}
-                {state?.arm ? (
-                  <span className="badge badge-ask">Will be armed{state.displayPath ? `, watching ${state.displayPath}` : ''}</span>
-                ) : (
-                  <span className="badge badge-neutral">Stays off</span>
-                )}
+                <code>
+                  <PackageText text={trigger.id} />
+                </code>{' '}
+                {state?.arm ? <span className="badge badge-ask">Will be armed{state.displayPath ? `, watching ${state.displayPath}` : ''}</span> : <span className="badge badge-neutral">Stays off</span>}
               </li>
             );
           })}

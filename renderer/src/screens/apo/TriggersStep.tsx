@@ -48,7 +48,10 @@ export function TriggersStep({ inspection, sourceId }: { inspection: ApoInspecti
           return (
             <li key={trigger.id} className="row row-block card">
               <h3 className="h4">
-                Trigger <code><PackageText text={trigger.id} /></code>
+                Trigger{' '}
+                <code>
+                  <PackageText text={trigger.id} />
+                </code>
                 {diff?.triggers.added.includes(trigger.id) ? (
                   <>
                     {' '}
@@ -73,7 +76,18 @@ export function TriggersStep({ inspection, sourceId }: { inspection: ApoInspecti
               <ScheduleText view={apoSchedule(trigger.source)} />
               {needsFolder ? (
                 <div className="folder-row">
-                  <p className="small">{state.displayPath ? <>Watched folder: <code><PackageText text={state.displayPath} /></code></> : 'To arm it, choose the folder it watches.'}</p>
+                  <p className="small">
+                    {state.displayPath ? (
+                      <>
+                        Watched folder:{' '}
+                        <code>
+                          <PackageText text={state.displayPath} />
+                        </code>
+                      </>
+                    ) : (
+                      'To arm it, choose the folder it watches.'
+                    )}
+                  </p>
                   <button type="button" className="button" onClick={chooseFolder} disabled={pick.isPending} aria-label={`Choose a folder for ${trigger.id}…`}>
                     <FolderOpen aria-hidden="true" size={16} /> {state.displayPath ? 'Choose another folder…' : 'Choose a folder…'}
                   </button>
@@ -85,14 +99,7 @@ export function TriggersStep({ inspection, sourceId }: { inspection: ApoInspecti
                 </p>
               ) : null}
               <div className="check-row">
-                <input
-                  id={id}
-                  type="checkbox"
-                  checked={state.arm}
-                  disabled={needsFolder && !state.folderId}
-                  aria-describedby={needsFolder && !state.folderId ? `${id}-hint` : undefined}
-                  onChange={(event) => setTrigger(sourceId, trigger.id, { ...state, arm: event.target.checked })}
-                />
+                <input id={id} type="checkbox" checked={state.arm} disabled={needsFolder && !state.folderId} aria-describedby={needsFolder && !state.folderId ? `${id}-hint` : undefined} onChange={(event) => setTrigger(sourceId, trigger.id, { ...state, arm: event.target.checked })} />
                 <label htmlFor={id}>Arm {trigger.id}</label>
                 {needsFolder && !state.folderId ? (
                   <span id={`${id}-hint`} className="small muted">

@@ -8,11 +8,7 @@ export function UpdateChanges({ diff, installedVersion }: { diff: UpdateDiff; in
       <p>
         Version {installedVersion} is installed; this is version {diff.toVersion}. Your earlier answers are kept; anything new is shown for you to decide, and nothing new is armed.
       </p>
-      {diff.asksMore ? (
-        <p className="panel panel-warning">This version asks for more than the installed one: see below.</p>
-      ) : (
-        <p className="panel">This version asks for nothing more than the installed one.</p>
-      )}
+      {diff.asksMore ? <p className="panel panel-warning">This version asks for more than the installed one: see below.</p> : <p className="panel">This version asks for nothing more than the installed one.</p>}
       {diff.changes.length === 0 ? (
         <p className="muted">Nothing it asks for has changed.</p>
       ) : (

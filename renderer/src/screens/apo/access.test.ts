@@ -34,9 +34,22 @@ describe('accessClassifier: one lookup per manifest, the same answers as the sto
     ],
   };
   const entries = [
-    'file_read', 'web_search', 'teleport', 'mcp:ledger/lookup', 'agent:invoice-clerk', 'agent:nobody',
-    'pkg:invoices/extract_totals', 'pkg:invoices/dup', 'pkg:invoices/t7', 'pkg:invoices/t8', 'pkg:invoices/missing', 'pkg:other/t7', 'pkg:invoices/t7/x',
-    'workflow:invoices/monthly-reminders', 'workflow:invoices/none', 'workflow:other/monthly-reminders',
+    'file_read',
+    'web_search',
+    'teleport',
+    'mcp:ledger/lookup',
+    'agent:invoice-clerk',
+    'agent:nobody',
+    'pkg:invoices/extract_totals',
+    'pkg:invoices/dup',
+    'pkg:invoices/t7',
+    'pkg:invoices/t8',
+    'pkg:invoices/missing',
+    'pkg:other/t7',
+    'pkg:invoices/t7/x',
+    'workflow:invoices/monthly-reminders',
+    'workflow:invoices/none',
+    'workflow:other/monthly-reminders',
   ];
 
   it('gives each entry the family accessFamily records, and asks first by asksFirst', () => {

@@ -1,14 +1,8 @@
-import { AlertTriangle, Ban, Info, KeyRound, Server, ShieldAlert, } from 'lucide-react';
+import { AlertTriangle, Ban, Info, KeyRound, Server, ShieldAlert } from 'lucide-react';
 import type { Inspection } from '../../../../shared/inspection';
 import { textSafetyReport } from '../../../../shared/display-text';
 import { pluginTextFields } from '../../../../shared/plugin-text-fields';
-import {
-  pluginRiskSummary,
-  roleFloorWords,
-  type PluginManifestView,
-  type PluginRiskLine,
-  type PluginSummary,
-} from '../../../../shared/plugin-manifest';
+import { pluginRiskSummary, roleFloorWords, type PluginManifestView, type PluginRiskLine, type PluginSummary } from '../../../../shared/plugin-manifest';
 import { RefusedScreen } from '../RefusedScreen';
 import { CapabilityCard, ToolRow } from './CapabilityCard';
 import { QueryProfileText } from './QueryProfileText';
@@ -64,8 +58,7 @@ export function PluginView({ inspection, displayName }: { inspection: Inspection
       <section className="panel shown-only" aria-label="This app only shows plugins">
         <Info aria-hidden="true" size={20} />
         <p>
-          <strong>Shown only.</strong> This app reads plugin manifests to show you what a plugin declares. It does not install this plugin, run any of its
-          code, connect it to anything, or ask for its credentials. Nothing changes on this computer.
+          <strong>Shown only.</strong> This app reads plugin manifests to show you what a plugin declares. It does not install this plugin, run any of its code, connect it to anything, or ask for its credentials. Nothing changes on this computer.
         </p>
       </section>
 
@@ -265,7 +258,8 @@ export function PluginView({ inspection, displayName }: { inspection: Inspection
             {view.mcp.host ? (
               <>
                 {' '}
-                at host <code>
+                at host{' '}
+                <code>
                   <PackageText text={view.mcp.host} max={120} />
                 </code>
               </>

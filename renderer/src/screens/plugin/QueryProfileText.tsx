@@ -58,4 +58,3 @@ export function QueryProfileText({ profile, datasets }: { profile: QueryProfileV
       return <p className="muted">It has no read tools, so it declares no query profile.</p>;
   }
 }
-

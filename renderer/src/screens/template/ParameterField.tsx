@@ -70,7 +70,10 @@ export function ParameterField({ name, def, value, error, showError, onChange, o
         {def.default !== undefined && def.type !== 'boolean' ? (
           <>
             {' '}
-            Default: <code><PackageText text={String(def.default)} /></code>
+            Default:{' '}
+            <code>
+              <PackageText text={String(def.default)} />
+            </code>
           </>
         ) : null}
       </p>

@@ -75,9 +75,7 @@ function AppliedScreen({ receipt, sourceId }: { receipt: ApplyReceipt; sourceId:
       <h1>
         <CheckCircle2 aria-hidden="true" size={24} /> <PackageText text={receipt.displayName} /> is ready
       </h1>
-      <p role="status">
-        The agent was made{receipt.triggers.length > 0 ? ` with ${receipt.triggers.length} ${receipt.triggers.length === 1 ? 'trigger' : 'triggers'}` : ''}.
-      </p>
+      <p role="status">The agent was made{receipt.triggers.length > 0 ? ` with ${receipt.triggers.length} ${receipt.triggers.length === 1 ? 'trigger' : 'triggers'}` : ''}.</p>
       {webhooks.map((id) =>
         secrets[id] ? (
           <SecretOnce key={id} label={triggerName(id)} secret={secrets[id] ?? ''} />
@@ -131,7 +129,9 @@ export function TemplateFlow({ inspection, sourceId }: { inspection: SourceInspe
       return [param, checkParameter(def, raw) ?? scheduleProblem(manifest, param, parameterValue(def, raw))];
     }),
   );
-  const wrong = Object.entries(errors).filter(([, error]) => error !== null).map(([name]) => name);
+  const wrong = Object.entries(errors)
+    .filter(([, error]) => error !== null)
+    .map(([name]) => name);
   const step = Math.min(draft.step, STEPS.length - 1);
   const name = STEPS[step] ?? 'Overview';
   const filledValues = Object.fromEntries(Object.entries(parameters).map(([n, def]) => [n, parameterValue(def, values[n]) ?? undefined]));
@@ -166,7 +166,12 @@ export function TemplateFlow({ inspection, sourceId }: { inspection: SourceInspe
         {name === 'Parameters' ? (
           <div className="step-body">
             {Object.keys(parameters).length === 0 ? <p className="muted">This template has no parameters.</p> : null}
-            <p className="small muted">The agent will be called: <strong><PackageText text={liveName} /></strong></p>
+            <p className="small muted">
+              The agent will be called:{' '}
+              <strong>
+                <PackageText text={liveName} />
+              </strong>
+            </p>
             {Object.entries(parameters).map(([param, def]) => (
               <ParameterField
                 key={param}

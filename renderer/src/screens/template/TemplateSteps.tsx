@@ -33,8 +33,7 @@ export function TemplateOverview({ inspection, displayName }: { inspection: Temp
         </dd>
         <dt>Author</dt>
         <dd>
-          {manifest.author ? <PackageText text={manifest.author.name} /> : <span className="muted">Not given</span>}{' '}
-          <span className="badge badge-warning-soft">Unverified: nothing is signed yet</span>
+          {manifest.author ? <PackageText text={manifest.author.name} /> : <span className="muted">Not given</span>} <span className="badge badge-warning-soft">Unverified: nothing is signed yet</span>
           {manifest.author?.url ? (
             <span className="small muted block">
               <PackageText text={manifest.author.url} />
@@ -63,13 +62,23 @@ export function TemplateOverview({ inspection, displayName }: { inspection: Temp
         <dd>
           {manifest.model ? (
             <>
-              {manifest.model.tier} tier{manifest.model.prefer ? <> (prefers <PackageText text={manifest.model.prefer} />)</> : null}
+              {manifest.model.tier} tier
+              {manifest.model.prefer ? (
+                <>
+                  {' '}
+                  (prefers <PackageText text={manifest.model.prefer} />)
+                </>
+              ) : null}
             </>
           ) : (
             "This app's default"
           )}
           {manifest.effort ? `, ${manifest.effort} effort` : ''}
-          {manifest.harness && manifest.harness.length > 0 ? <>, harness: <PackageText text={manifest.harness.join(' then ')} /></> : null}
+          {manifest.harness && manifest.harness.length > 0 ? (
+            <>
+              , harness: <PackageText text={manifest.harness.join(' then ')} />
+            </>
+          ) : null}
         </dd>
         <dt>Budget per run</dt>
         <dd>{manifest.budget ? `$${manifest.budget.per_run_usd} at most per run` : 'No cap set by the template'}</dd>
@@ -113,7 +122,11 @@ function TemplateTexts({ details }: { details: TemplateInspection['details'] }) 
       {details.skills.map((skill) => (
         <details key={skill.name} className="template-text">
           <summary>
-            Skill <code><PackageText text={skill.name} /></code>: <PackageText text={skill.description} />
+            Skill{' '}
+            <code>
+              <PackageText text={skill.name} />
+            </code>
+            : <PackageText text={skill.description} />
           </summary>
           <pre className="template-text-body">
             <PackageText text={skill.body} max={20_000} multiline />
@@ -123,7 +136,10 @@ function TemplateTexts({ details }: { details: TemplateInspection['details'] }) 
       {details.rules.map((rule) => (
         <details key={rule.file} className="template-text">
           <summary>
-            Rule <code><PackageText text={rule.file} /></code>
+            Rule{' '}
+            <code>
+              <PackageText text={rule.file} />
+            </code>
           </summary>
           <pre className="template-text-body">
             <PackageText text={rule.body} max={20_000} multiline />
@@ -205,7 +221,11 @@ export function TemplateAccess({ preview, grants, onGrant }: { preview: ApplyPre
                     <div className="switch-row">
                       <input id={id} type="checkbox" role="switch" checked={granted} aria-checked={granted} disabled={!server.saved} onChange={(e) => onGrant(tool.gateName, e.target.checked)} />
                       <label htmlFor={id}>
-                        Allow <code><PackageText text={tool.name} /></code> without asking
+                        Allow{' '}
+                        <code>
+                          <PackageText text={tool.name} />
+                        </code>{' '}
+                        without asking
                       </label>
                       <span className={`badge badge-${outcome.badge}`}>{outcome.words}</span>
                     </div>
@@ -217,7 +237,11 @@ export function TemplateAccess({ preview, grants, onGrant }: { preview: ApplyPre
                     ) : null}
                     {tool.ownerDenied ? (
                       <p className="small text-warning">
-                        <AlertTriangle aria-hidden="true" size={14} /> Denied in your Settings: <code><PackageText text={tool.gateName} /></code> is on your list of tools you never allow, so it stays denied even if you switch it on.{' '}
+                        <AlertTriangle aria-hidden="true" size={14} /> Denied in your Settings:{' '}
+                        <code>
+                          <PackageText text={tool.gateName} />
+                        </code>{' '}
+                        is on your list of tools you never allow, so it stays denied even if you switch it on.{' '}
                         <button type="button" className="button button-small" onClick={() => show('settings')}>
                           <SettingsIcon aria-hidden="true" size={14} /> Go to Settings → Tools you never allow
                         </button>
@@ -269,11 +293,13 @@ export function TemplateTriggers({ preview }: { preview: ApplyPreview }) {
         {preview.triggers.map((trigger) => (
           <li key={trigger.name} className="row row-block card">
             <h3 className="h4">
-              Trigger <code><PackageText text={trigger.name} /></code> <span className="muted small">({trigger.type})</span>
+              Trigger{' '}
+              <code>
+                <PackageText text={trigger.name} />
+              </code>{' '}
+              <span className="muted small">({trigger.type})</span>
             </h3>
-            {trigger.type === 'schedule' || trigger.type === 'at' ? (
-              <ScheduleText view={{ words: trigger.type === 'at' ? `Once, at ${trigger.at ?? ''}` : (trigger.words ?? trigger.cron ?? ''), next: trigger.next.map((iso) => new Date(iso)), timezone: trigger.timezone ?? 'UTC' }} />
-            ) : null}
+            {trigger.type === 'schedule' || trigger.type === 'at' ? <ScheduleText view={{ words: trigger.type === 'at' ? `Once, at ${trigger.at ?? ''}` : (trigger.words ?? trigger.cron ?? ''), next: trigger.next.map((iso) => new Date(iso)), timezone: trigger.timezone ?? 'UTC' }} /> : null}
             {trigger.type === 'webhook' ? (
               <p>
                 <KeyRound aria-hidden="true" size={14} /> When another program calls its web address{trigger.events && trigger.events.length > 0 ? <> with an event of type {trigger.events.join(', ')}</> : null}
@@ -315,7 +341,11 @@ export function TemplateReview({ preview }: { preview: ApplyPreview }) {
   return (
     <div className="step-body">
       <p>
-        Applying makes the agent <strong><PackageText text={preview.displayName} /></strong> with {preview.tools.length} {preview.tools.length === 1 ? 'tool' : 'tools'}
+        Applying makes the agent{' '}
+        <strong>
+          <PackageText text={preview.displayName} />
+        </strong>{' '}
+        with {preview.tools.length} {preview.tools.length === 1 ? 'tool' : 'tools'}
         {granted.length > 0 ? `, ${granted.length} MCP ${granted.length === 1 ? 'tool' : 'tools'} allowed without asking` : ', no MCP tool allowed without asking'}
         {preview.triggers.length > 0 ? ` and ${preview.triggers.length} ${preview.triggers.length === 1 ? 'trigger' : 'triggers'}` : ''}.
       </p>
