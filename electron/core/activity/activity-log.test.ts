@@ -1,7 +1,7 @@
 import { appendFileSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { tempDir } from '../store/test-support';
+import { tempDir } from '../../../test/helpers/test-api';
 import { ActivityLog, cleanDetail, DETAIL_MAX } from './activity-log';
 
 describe('activity log', () => {

@@ -60,7 +60,6 @@ const SECRET = /whsec_[A-Za-z0-9+/=_-]*/g;
 
 /** Makes a detail safe to keep: one line, no secret, bounded. */
 export function cleanDetail(detail: string): string {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what is removed
   const line = detail
     .replace(SECRET, 'whsec_[hidden]')
     .replace(/[\u0000-\u001f\u007f]+/g, ' ')

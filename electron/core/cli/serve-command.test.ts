@@ -3,8 +3,8 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import { afterEach, describe, expect, it } from 'vitest';
-import { tempDir } from '../store/test-support';
-import { putTriggers, runRequests, triggerRecord } from '../triggers/test-support';
+import { tempDir } from '../../../test/helpers/test-api';
+import { putTriggers, runRequests, triggerRecord } from '../../../test/helpers/trigger-host';
 import type { CliIo } from './cli-io';
 import { runCli } from './dispatcher';
 

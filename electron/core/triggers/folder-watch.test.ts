@@ -2,8 +2,8 @@ import { mkdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createFileKeySecretBox } from '../secret-box';
-import { tempDir } from '../store/test-support';
-import { activity, eventually, putTriggers, runRequests, triggerRecord } from './test-support';
+import { tempDir } from '../../../test/helpers/test-api';
+import { activity, eventually, putTriggers, runRequests, triggerRecord } from '../../../test/helpers/trigger-host';
 import { TriggerHost } from './trigger-host';
 
 const hosts: TriggerHost[] = [];

@@ -2,8 +2,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { nextCronTimes, nextIntervalTimes } from '../../../shared/cron';
 import { createFileKeySecretBox } from '../secret-box';
 import { Store } from '../store/store';
-import { tempDir } from '../store/test-support';
-import { activity, changeTrigger, FakeClock, putTriggers, runRequests, triggerRecord } from './test-support';
+import { tempDir } from '../../../test/helpers/test-api';
+import { activity, changeTrigger, FakeClock, putTriggers, runRequests, triggerRecord } from '../../../test/helpers/trigger-host';
 import { TriggerHost } from './trigger-host';
 
 const hosts: TriggerHost[] = [];

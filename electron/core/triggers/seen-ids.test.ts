@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { tempDir } from '../store/test-support';
+import { tempDir } from '../../../test/helpers/test-api';
 import { SEEN_WINDOW_MS, SeenIds } from './seen-ids';
 
 describe('seen webhook ids', () => {

@@ -5,9 +5,9 @@ import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createFileKeySecretBox } from '../secret-box';
-import { tempDir, treeHash } from '../store/test-support';
+import { tempDir, treeHash } from '../../../test/helpers/test-api';
 import { Store } from '../store/store';
-import { activity, changeTrigger, eventually, putTriggers, runRequests, triggerRecord } from './test-support';
+import { activity, changeTrigger, eventually, putTriggers, runRequests, triggerRecord } from '../../../test/helpers/trigger-host';
 import { TriggerHost } from './trigger-host';
 
 const hosts: TriggerHost[] = [];

@@ -6,12 +6,12 @@
 import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ActivityLog, type ActivityEvent } from '../activity/activity-log';
-import { createFileKeySecretBox, type SecretBox } from '../secret-box';
-import type { TriggerRecord } from '../store/state';
-import { Store } from '../store/store';
-import { PENDING_DIR, type RunRequest } from './run-requests';
-import type { HostClock } from './schedule';
+import { ActivityLog, type ActivityEvent } from '../../electron/core/activity/activity-log';
+import { createFileKeySecretBox, type SecretBox } from '../../electron/core/secret-box';
+import type { TriggerRecord } from '../../electron/core/store/state';
+import { Store } from '../../electron/core/store/store';
+import { PENDING_DIR, type RunRequest } from '../../electron/core/triggers/run-requests';
+import type { HostClock } from '../../electron/core/triggers/schedule';
 
 /** A trigger record with every field defaulted (armed, a workflow target). */
 export function triggerRecord(fields: Partial<TriggerRecord> & Pick<TriggerRecord, 'id' | 'type'>): TriggerRecord {
