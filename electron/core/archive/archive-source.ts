@@ -47,8 +47,12 @@ export interface ArchiveSource {
   close(): void;
 }
 
-/** Opens `path`, or throws the refusal (unreadable, empty, not tar or gzip'd tar). */
-export async function openArchiveSource(path: string): Promise<ArchiveSource> {
+/**
+ * Opens `path`, or throws the refusal (unreadable, empty, not tar or gzip'd tar). `onBytes`, when
+ * given, sees every raw byte exactly when it is hashed, in order (the signature check of
+ * `trust/package-signature.ts` rides on this single read).
+ */
+export async function openArchiveSource(path: string, onBytes?: (chunk: Buffer) => void): Promise<ArchiveSource> {
   // Opened without blocking and checked on the open handle (no stat-then-open race): a FIFO or a
   // device would block or never end, so only a regular file is read.
   let handle: FileHandle;
@@ -95,7 +99,10 @@ export async function openArchiveSource(path: string): Promise<ArchiveSource> {
     throw unreadable(path, error);
   }
   const first = Buffer.concat(head);
-  for (const chunk of head) hash.update(chunk);
+  for (const chunk of head) {
+    hash.update(chunk);
+    onBytes?.(chunk);
+  }
   rawBytes += first.length;
   keepTail(first);
 
@@ -125,6 +132,7 @@ export async function openArchiveSource(path: string): Promise<ArchiveSource> {
       }
       if (next.done) return;
       hash.update(next.value);
+      onBytes?.(next.value);
       rawBytes += next.value.length;
       keepTail(next.value);
       yield next.value;
