@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import { checkParameter, previewApply } from '../shared/apply-preview';
 import { inspectPath } from '../electron/core/inspect';
 import { inspectTemplate } from '../electron/core/template/index';
-import { writeTemplate } from '../electron/core/template/test-folders';
+import { writeTemplate } from '../test/helpers/template-folders';
 import { INVOICES_DIR, packFiles } from '../test/helpers/pack';
 import { CACHE_DIR } from './generate';
 import { median, RUNS } from './measure';

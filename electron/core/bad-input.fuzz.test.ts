@@ -17,7 +17,7 @@ import { checkApolliaManifest, parseManifestText, scanPythonModule, type Archive
 import { inspectPluginManifestBytes } from './plugin/index';
 import { checkAgentMd } from './template/agent-md';
 import { inspectTemplate } from './template/index';
-import { validManifest, writeTemplate } from './template/test-folders';
+import { validManifest, writeTemplate } from '../../test/helpers/template-folders';
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 40);
 const SEED = Number(process.env.FUZZ_SEED ?? 20_261_201);

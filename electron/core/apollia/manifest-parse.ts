@@ -25,7 +25,7 @@ export function parseManifestText(text: string): ManifestParse {
     return { ok: true, data: plain(parse(text)) as Record<string, TomlValue> };
   } catch (error) {
     if (error instanceof TomlError) {
-      const what = error.message.split('\n')[0]?.replace(/^Invalid TOML document:\s*/, '') ?? 'invalid TOML';
+      const what = syntaxCause(text, error);
       return {
         ok: false,
         error: { code: 'manifest.syntax', message: `apollia.toml: TOML syntax error at line ${error.line}, column ${error.column}: ${what}` },
@@ -34,6 +34,24 @@ export function parseManifestText(text: string): ManifestParse {
     const what = error instanceof Error ? error.message : String(error);
     return { ok: false, error: { code: 'manifest.syntax', message: `apollia.toml: TOML could not be read: ${what}` } };
   }
+}
+
+/**
+ * The real cause of a smol-toml syntax error. smol-toml reports a quoted string left open at the
+ * end of its line as "control characters are not allowed in strings" (the line break is the
+ * control character it meets); that case is told for what it is, and a real control character
+ * is named by its code point. Other messages are smol-toml's own first line.
+ */
+function syntaxCause(text: string, error: TomlError): string {
+  const what = error.message.split('\n')[0]?.replace(/^Invalid TOML document:\s*/, '') ?? 'invalid TOML';
+  if (!what.startsWith('control characters are not allowed in strings')) return what;
+  const line = text.split('\n')[error.line - 1];
+  const char = line === undefined || error.column - 1 >= line.length ? '\n' : line[error.column - 1];
+  if (char === '\n' || char === '\r' || char === undefined) {
+    return `unterminated string: a quoted string must close on the line it opens (use """ or ''' for text over several lines)`;
+  }
+  const code = (char.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0');
+  return `control character U+${code} is not allowed in a string (write it as \\u${code})`;
 }
 
 /**

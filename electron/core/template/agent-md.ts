@@ -7,7 +7,6 @@
  * `mcp[0].pin`, `triggers[0].cron`). Problems are listed in the spec's table order, so the first
  * one is the first a person meets reading the file top to bottom.
  */
-import semver from 'semver';
 import { cronProblem, isTimeZone } from '../../../shared/cron';
 import { SECRET_NAMES, TEMPLATE_TOOLS } from '../../../shared/catalogues';
 import type { Problem } from '../../../shared/inspection';
@@ -16,6 +15,7 @@ import { MCP_SERVER_NAME, MCP_SERVER_NAME_RULE } from '../../../shared/mcp-serve
 import { fillText, isCanonicalPinList, canonicalPinList, hasPlaceholder, placeholderNames, type ParameterValue, type PinScalar, type TemplateManifest, type TemplateParameter } from '../../../shared/template-manifest';
 import { setOwn } from '../../../shared/own-data';
 import { MAX_PATTERNED_VALUE_LENGTH, packagePatternProblem, testPackagePattern } from '../../../shared/package-pattern';
+import { isSemver } from '../apollia/sdk-requirement';
 import { readFrontMatter } from './front-matter';
 import { FrontMatterFields, isObject, isRfc3339, type Json, show } from './front-matter-fields';
 import { jsonSchemaFileProblem } from './json-schema';
@@ -31,8 +31,17 @@ export interface PackageContext {
 /** agent.md read and checked: the manifest when it is accepted, its body, and the problems found. */
 export interface AgentMdResult {
   manifest: TemplateManifest | null;
+  /**
+   * What was read, less every top-level field that was refused (`null` only when the front matter
+   * is not a map): later checks of the folder run against it, so one bad field does not make
+   * false claims about the others. `refusedFields` names the fields left out.
+   */
+  read: TemplateManifest | null;
+  refusedFields: ReadonlySet<string>;
   body: string;
   errors: Problem[];
+  /** Pin lists kept in their normalised form (spec: agent.md `mcp`, `pin`). */
+  warnings: Problem[];
 }
 
 /** Name of a package, a skill, an MCP server's tools' owner: lowercase letters, digits, dashes (spec: `name`). */
@@ -71,6 +80,7 @@ const PLACEHOLDER_PATH = /^(?:display_name|triggers\[\d+\]\.(?:target\.input|cro
 
 /** Checks one manifest, collecting problems in order. */
 class AgentMdCheck extends FrontMatterFields {
+  readonly warnings: Problem[] = [];
   private readonly declared: Set<string>;
 
   constructor(
@@ -95,7 +105,7 @@ class AgentMdCheck extends FrontMatterFields {
     if (d.display_name !== undefined) this.text(d.display_name, 'display_name', { max: 200 });
 
     if (d.version === undefined) this.missing('version', "the package's SemVer 2 version, like 0.1.0");
-    else if (typeof d.version !== 'string' || semver.valid(d.version) !== d.version) {
+    else if (typeof d.version !== 'string' || !isSemver(d.version)) {
       this.fail('template.version', 'version', `version \`${String(d.version)}\` is not SemVer 2 (like 0.1.0)${typeof d.version === 'number' ? ': a bare number is refused, quote a full version' : ''}`);
     }
     if (d.description === undefined) this.missing('description', 'what the package does');
@@ -240,14 +250,23 @@ class AgentMdCheck extends FrontMatterFields {
           continue;
         }
         if (Array.isArray(pinned)) {
-          if (pinned.length < 1 || pinned.length > 16) {
-            this.fail('template.pin', argPath, `\`${argPath}\` must list 1 to 16 values`);
+          if (!pinned.every((item) => this.pinScalar(item, argPath))) continue;
+          // The spec says how a pin list is KEPT ("each value once, null first, then by its JSON
+          // text"), not an order the author must write: any order and repeats are accepted, the
+          // normalised list is what is kept and shown, and a warning shows it.
+          const scalars = pinned as PinScalar[];
+          const canonical = canonicalPinList(scalars);
+          if (canonical.length < 1 || canonical.length > 16) {
+            this.fail('template.pin', argPath, `\`${argPath}\` must list 1 to 16 distinct values, not ${canonical.length}`);
             continue;
           }
-          if (!pinned.every((item) => this.pinScalar(item, argPath))) continue;
-          const scalars = pinned as PinScalar[];
           if (!isCanonicalPinList(scalars)) {
-            this.fail('template.pin_order', argPath, `\`${argPath}\` must list each value once, null first, then by JSON text: ${JSON.stringify(canonicalPinList(scalars))}`);
+            (args as Json)[arg] = canonical;
+            this.warnings.push({
+              code: 'template.pin_normalised',
+              path: argPath,
+              message: `agent.md: \`${argPath}\` is kept as ${JSON.stringify(canonical)} (each value once, null first, then by JSON text)`,
+            });
           }
         } else this.pinScalar(pinned, argPath);
       }
@@ -502,17 +521,28 @@ class AgentMdCheck extends FrontMatterFields {
  */
 export function checkAgentManifest(data: unknown, body: string, ctx: PackageContext): AgentMdResult {
   if (!isObject(data)) {
-    return { manifest: null, body, errors: [{ code: 'template.front_matter', path: 'agent.md', message: 'agent.md: front matter must be a map of fields (name, version, description, ...)' }] };
+    return { manifest: null, read: null, refusedFields: new Set(), body, errors: [{ code: 'template.front_matter', path: 'agent.md', message: 'agent.md: front matter must be a map of fields (name, version, description, ...)' }], warnings: [] };
   }
   const check = new AgentMdCheck(data, ctx);
   check.run();
   check.body(body);
-  return { manifest: check.errors.length === 0 ? (data as unknown as TemplateManifest) : null, body, errors: check.errors };
+  // A problem's path starts with its top-level field (`effort`, `mcp[0].pin.x`, `parameters.p`).
+  const refusedFields = new Set(check.errors.map((error) => (error.path ?? '').split(/[.[]/)[0] ?? '').filter((field) => Object.hasOwn(data, field)));
+  const read = Object.create(null) as Json;
+  for (const [field, value] of Object.entries(data)) if (!refusedFields.has(field)) read[field] = value;
+  return {
+    manifest: check.errors.length === 0 ? (data as unknown as TemplateManifest) : null,
+    read: read as unknown as TemplateManifest,
+    refusedFields,
+    body,
+    errors: check.errors,
+    warnings: check.warnings,
+  };
 }
 
 /** Reads agent.md's text (front matter as data only) and checks it whole. Never throws on any input. */
 export function checkAgentMd(text: string, ctx: PackageContext): AgentMdResult {
   const read = readFrontMatter(text, 'agent.md');
-  if (!read.ok) return { manifest: null, body: '', errors: [read.problem] };
+  if (!read.ok) return { manifest: null, read: null, refusedFields: new Set(), body: '', errors: [read.problem], warnings: [] };
   return checkAgentManifest(read.value.data, read.value.body, ctx);
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { MAX_PATTERNED_VALUE_LENGTH } from '../../../shared/package-pattern';
 import { placeholderNames } from '../../../shared/template-manifest';
 import { inspectTemplate } from './index';
-import { writeTemplate } from './test-folders';
+import { writeTemplate } from '../../../test/helpers/template-folders';
 
 // Each of these took minutes (or far longer) with a backtracking engine; they finish inside the
 // default test timeout when every check of package text is linear (issue 12, finding 2).

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { previewApply } from '../../../shared/apply-preview';
 import { setOwn } from '../../../shared/own-data';
 import { inspectTemplate } from './index';
-import { writeTemplate } from './test-folders';
+import { writeTemplate } from '../../../test/helpers/template-folders';
 
 describe('agent.md: a parameter named `__proto__` or `constructor` is a parameter like any other (issue 12, finding 3)', () => {
   it.each(['__proto__', 'constructor', 'prototype'])('`%s` is listed and kept as an own key', async (name) => {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { walkTemplateFolder } from './walk';
-import { writeTemplate } from './test-folders';
+import { writeTemplate } from '../../../test/helpers/template-folders';
 
 /** A folder outside the template with a file the walk must never read. */
 function outside(): string {
