@@ -6,7 +6,12 @@ export default defineConfig({
   main: {
     build: {
       outDir: 'out/main',
-      rollupOptions: { input: { index: resolve(__dirname, 'electron/main/index.ts') } },
+      rollupOptions: {
+        // The bounded checker's worker is an entry beside index.js (electron/core/bounded/checker.ts
+        // finds it next to the chunk it is in; chunks stay flat in out/main/).
+        input: { index: resolve(__dirname, 'electron/main/index.ts'), 'check-worker': resolve(__dirname, 'electron/core/bounded/check-worker.ts') },
+        output: { chunkFileNames: '[name]-[hash].js' },
+      },
     },
   },
   preload: {

@@ -15,11 +15,17 @@ export default defineConfig({
     minify: false,
     sourcemap: true,
     rollupOptions: {
-      input: { cli: resolve(import.meta.dirname, 'electron/cli.ts') },
+      // The bounded checker's worker is an entry of its own, found beside the bundle at run time
+      // (electron/core/bounded/checker.ts); chunks stay flat in out/cli/ so that holds for every chunk.
+      input: {
+        cli: resolve(import.meta.dirname, 'electron/cli.ts'),
+        'check-worker': resolve(import.meta.dirname, 'electron/core/bounded/check-worker.ts'),
+      },
       external,
       output: {
         format: 'es',
         entryFileNames: '[name].js',
+        chunkFileNames: '[name]-[hash].js',
         banner: '#!/usr/bin/env node',
       },
     },

@@ -1,17 +1,18 @@
 /**
- * Child-process entry of the bench: inspects one path with the project's real inspector
- * (`inspectPath`, the same call as `apollia-desktop inspect`) and prints one JSON line.
+ * Child-process entry of the bench: inspects one path with the project's real reader
+ * (`inspectByContent`, what `apollia-desktop inspect` runs in its bounded worker, here in-thread so
+ * the reader's own time and memory are measured) and prints one JSON line.
  * The bench bundles it to plain JavaScript first, so Node's start-up is measured but no
  * TypeScript transpiling is.
  */
-import { inspectPath } from '../electron/core/inspect';
+import { inspectByContent } from '../electron/core/bounded/jobs';
 
 const path = process.argv[2] ?? '';
 if (!path) {
   console.error('usage: inspect-entry PATH');
   process.exit(2);
 }
-inspectPath(path).then(
+inspectByContent(path).then(
   (inspection) => {
     const summary = inspection.summary as { name?: string } | null;
     console.log(JSON.stringify({ ok: inspection.ok, kind: inspection.kind, name: summary?.name ?? null, error: inspection.errors[0] ?? null }));

@@ -3,7 +3,8 @@
  * manifest describes ~3,000 tools (each in its own Python module, all of them described, so the
  * package is accepted) and one agent offered ~3,000 access entries, then measures:
  *
- * - `inspectPath` on it in a child process (median wall time, peak RSS), as the CLI runs it;
+ * - the reader (`inspectByContent`, what the CLI's bounded worker runs) on it in a child process
+ *   (median wall time, peak RSS);
  * - when the built renderer (`out/renderer`, `npm run build`) and Debian's Chromium are present:
  *   the real consent form in headless Chromium through the e2e harness (`e2e/harness/server.ts`,
  *   the core Api over HTTP): time from "double-click" (`POST /test/open`) until the Overview's
@@ -62,7 +63,7 @@ async function inspectRow(apo: string): Promise<Row> {
   } catch {
     // keep the raw line
   }
-  return { name: `inspectPath, ${SCALE_TOOLS} tools + ${SCALE_TOOLS} access`, ms: median(samples.map((s) => s.ms)), minMs: Math.min(...samples.map((s) => s.ms)), rssMb: median(samples.map((s) => s.rssMb)), outcome };
+  return { name: `inspectByContent, ${SCALE_TOOLS} tools + ${SCALE_TOOLS} access`, ms: median(samples.map((s) => s.ms)), minMs: Math.min(...samples.map((s) => s.ms)), rssMb: median(samples.map((s) => s.rssMb)), outcome };
 }
 
 /** Counts the page's checkboxes. Runs in the browser (self-contained: Playwright serialises it). */

@@ -6,6 +6,8 @@
  * object is rendered, then recorded. Nothing here reads the disk, the clock or the network: the
  * machine's state (saved MCP servers, saved secrets, whether secrets can be kept, now) is passed in.
  */
+import { setOwn } from './own-data';
+import { MAX_PATTERNED_VALUE_LENGTH, packagePatternProblem, testPackagePattern } from './package-pattern';
 import { cronProblem, describeCron, isTimeZone, nextCronTimes } from './cron';
 import { canonicalPinList, fillText, mcpGateName, placeholderNames, soloPlaceholder, type ParameterValue, type PinScalar, type PinValue, type TemplateDetails, type TemplateParameter, type TemplateTrigger } from './template-manifest';
 
@@ -147,13 +149,17 @@ export function checkParameter(def: TemplateParameter, value: unknown): string |
     return `Must be one of ${def.enum.map((choice) => JSON.stringify(choice)).join(', ')}`;
   }
   if (def.pattern !== undefined && typeof v === 'string') {
-    let re: RegExp;
-    try {
-      re = new RegExp(def.pattern, 'u');
-    } catch {
-      return `Cannot be checked: the template's pattern does not compile`;
+    // RE2, never a backtracking engine: the form checks this on every keystroke (issue 12, finding 2).
+    switch (testPackagePattern(def.pattern, v)) {
+      case 'refused_pattern':
+        return `Cannot be checked: the template's pattern ${packagePatternProblem(def.pattern) ?? 'is refused'}`;
+      case 'too_long':
+        return `Too long: at most ${MAX_PATTERNED_VALUE_LENGTH} characters`;
+      case 'no_match':
+        return `Not in the expected form: ${def.description}`;
+      case 'match':
+        break;
     }
-    if (!re.test(v)) return `Not in the expected form: ${def.description}`;
   }
   return null;
 }
@@ -171,9 +177,10 @@ export function parameterValue(def: TemplateParameter, value: unknown): Paramete
 /** Fills one pin value; `missing` collects parameters that had no value. */
 function fillPinScalar(value: PinScalar, values: Record<string, ParameterValue>, missing: Set<string>): PinScalar {
   if (typeof value !== 'string') return value;
-  for (const name of placeholderNames(value)) if (values[name] === undefined) missing.add(name);
+  const own = (name: string) => (Object.hasOwn(values, name) ? values[name] : undefined);
+  for (const name of placeholderNames(value)) if (own(name) === undefined) missing.add(name);
   const solo = soloPlaceholder(value);
-  if (solo !== null) return values[solo] ?? null;
+  if (solo !== null) return own(solo) ?? null;
   return fillText(value, values);
 }
 
@@ -220,15 +227,17 @@ export function previewApply(template: TemplateDetails, request: ApplyRequest, m
   const parameters: Record<string, PreviewParameter> = {};
   const values: Record<string, ParameterValue> = {};
   for (const [name, def] of Object.entries(defs)) {
-    const given = request.parameters[name];
+    // Own keys only, set as own keys: a parameter may be named `constructor` or `__proto__`.
+    const given = Object.hasOwn(request.parameters, name) ? request.parameters[name] : undefined;
     const error = checkParameter(def, given);
     const value = error === null ? parameterValue(def, given) : null;
-    parameters[name] = error === null ? { value } : { value, error };
+    setOwn(parameters, name, error === null ? { value } : { value, error });
     if (error !== null) blockers.push({ code: 'apply.parameter', path: `parameters.${name}`, message: `\`${name}\`: ${error}` });
-    else if (value !== null) values[name] = value;
+    else if (value !== null) setOwn(values, name, value);
   }
   // Text (instructions, inputs) reads a parameter not given as empty, never as a raw placeholder.
-  const textValues: Record<string, ParameterValue> = { ...Object.fromEntries(Object.keys(defs).map((name) => [name, ''])), ...values };
+  const textValues: Record<string, ParameterValue> = {};
+  for (const name of Object.keys(defs)) setOwn(textValues, name, Object.hasOwn(values, name) ? (values[name] as ParameterValue) : '');
   for (const name of Object.keys(request.parameters)) {
     if (!Object.hasOwn(defs, name)) {
       blockers.push({ code: 'apply.unknown_parameter', path: `parameters.${name}`, message: `\`${name}\` is not a parameter of ${manifest.name}` });

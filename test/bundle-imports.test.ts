@@ -5,9 +5,11 @@
  * at start-up with ERR_MODULE_NOT_FOUND — on a user's machine, where Electron runs. `npm test`
  * builds before the unit tests, so the bundles are here.
  */
-import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { cpSync, existsSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { tempDir } from './helpers/test-api';
 import { describe, expect, it } from 'vitest';
 import { skipWithoutBuild } from './helpers/built-output';
 
@@ -28,7 +30,12 @@ describe('built ES modules import only what Node can resolve', () => {
     const path = join(ROOT, bundle);
     it.skipIf(skipWithoutBuild(path))(`${bundle} (run \`npm run build\` first)`, () => {
       expect(existsSync(path), `${bundle} is missing: run \`npm run build\` first`).toBe(true);
-      const imports = bareImports(readFileSync(path, 'utf8'));
+      // The entry, its chunks and the bounded checker's worker entry: every .js file of the bundle's folder.
+      const folder = dirname(path);
+      const code = readdirSync(folder)
+        .filter((name) => name.endsWith('.js'))
+        .map((name) => readFileSync(join(folder, name), 'utf8'));
+      const imports = bareImports(code.join('\n'));
       expect(imports.length).toBeGreaterThan(0);
       // Loaded by a plain Node child from the repository root, as the bundle would load them (the test
       // runner's own resolver is laxer). Only the project's dependencies are loaded, never package code.
@@ -38,4 +45,46 @@ describe('built ES modules import only what Node can resolve', () => {
       expect(JSON.parse(output)).toEqual([]);
     });
   }
+});
+
+describe('the bounded checker runs from the built bundles', () => {
+  const cli = join(ROOT, 'out/cli');
+  const template = join(ROOT, 'resources/templates/code-review');
+
+  it.skipIf(skipWithoutBuild(join(cli, 'cli.js')))('the built CLI inspects through out/cli/check-worker.js, and cannot without it', () => {
+    const copy = tempDir('apollia-cli-bundle-');
+    cpSync(cli, copy, { recursive: true });
+    // Beside the repository's packages, as an installed CLI is.
+    symlinkSync(join(ROOT, 'node_modules'), join(copy, 'node_modules'));
+    writeFileSync(join(copy, 'package.json'), '{ "type": "module" }');
+    const run = () => spawnSync(process.execPath, [join(copy, 'cli.js'), 'inspect', template, '--json'], { cwd: ROOT, encoding: 'utf8' });
+    const accepted = run();
+    expect(accepted.status).toBe(0);
+    expect(JSON.parse(accepted.stdout)).toMatchObject({ kind: 'template', ok: true, summary: { name: 'code-review' } });
+
+    rmSync(join(copy, 'check-worker.js'));
+    const without = run();
+    expect(without.status).not.toBe(0);
+    expect(without.stdout).toBe(''); // no inspection was made in-thread instead
+    expect(without.stderr).toContain('check-worker.js');
+  });
+
+  it.skipIf(skipWithoutBuild(join(ROOT, 'out/main/check-worker.js')))('out/main/check-worker.js answers a job under plain Node, as Electron main starts it', async () => {
+    const worker = new Worker(join(ROOT, 'out/main/check-worker.js'));
+    try {
+      const replies: Array<{ type: string; value?: { ok: boolean; kind: string } }> = [];
+      await new Promise<void>((resolve, reject) => {
+        worker.on('error', reject);
+        worker.on('message', (reply: { type: string; value?: { ok: boolean; kind: string } }) => {
+          replies.push(reply);
+          if (reply.type === 'ready') worker.postMessage({ id: 1, kind: 'path', path: template });
+          else resolve();
+        });
+      });
+      expect(replies.map((r) => r.type)).toEqual(['ready', 'result']);
+      expect(replies[1]?.value).toMatchObject({ kind: 'template', ok: true });
+    } finally {
+      await worker.terminate();
+    }
+  });
 });

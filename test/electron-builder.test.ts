@@ -1,3 +1,4 @@
+import Ajv from 'ajv';
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
@@ -42,6 +43,24 @@ describe('electron-builder.yml', () => {
     expect(utis[0]?.UTTypeIdentifier).toBe('app.apollia.package');
     expect(utis[0]?.UTTypeTagSpecification['public.filename-extension']).toEqual(['apo']);
     expect(utis[0]?.UTTypeTagSpecification['public.mime-type']).toEqual(['application/vnd.apollia.package']);
+  });
+
+  it('flips the Electron fuses DESIGN.md "Security of the app itself" asks for', () => {
+    expect(config.electronFuses).toEqual({
+      runAsNode: false,
+      enableNodeOptionsEnvironmentVariable: false,
+      enableNodeCliInspectArguments: false,
+      grantFileProtocolExtraPrivileges: false,
+      enableEmbeddedAsarIntegrityValidation: true,
+      onlyLoadAppFromAsar: true,
+    });
+    // A misspelled fuse would be silently ignored: check the keys against the installed
+    // electron-builder's own schema (FuseOptionsV1 admits no other property). Integrity needs the asar.
+    const scheme = JSON.parse(readFileSync(new URL('node_modules/app-builder-lib/scheme.json', root), 'utf8'));
+    const validate = new Ajv({ strict: false }).compile(scheme.definitions.FuseOptionsV1);
+    expect(validate(config.electronFuses), JSON.stringify(validate.errors)).toBe(true);
+    expect(validate({ ...config.electronFuses, runAsNod: false })).toBe(false);
+    expect(config.asar).toBe(true);
   });
 
   it('builds deb and AppImage on Linux', () => {

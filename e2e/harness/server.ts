@@ -18,6 +18,7 @@ import { tmpdir } from 'node:os';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import { API_METHODS, type ApiMethod, type ApiResult, type SourceHandle } from '../../shared/api';
 import { type CoreApi, createApi } from '../../electron/core/api';
+import { sharedChecker } from '../../electron/core/bounded/index';
 import { createFileKeySecretBox } from '../../electron/core/secret-box';
 
 const ROOT = resolve(new URL('../..', import.meta.url).pathname);
@@ -165,6 +166,10 @@ const server = createServer((req, res) => {
     else res.end();
   });
 });
+
+// The bounded checker's worker (electron/core/bounded/) is started before the harness says it is
+// ready, as Electron main starts it with its window: from TS source it transpiles the readers first.
+await sharedChecker().warm();
 
 server.listen(PORT, '127.0.0.1', () => {
   console.log(`apollia e2e harness on http://127.0.0.1:${PORT} (data ${state.dataDir})`);

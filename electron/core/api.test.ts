@@ -111,6 +111,20 @@ describe('install', () => {
     expect(readdirSync(join(dataDir, 'packages/invoices'))).toEqual(['1.3.0']);
   });
 
+  it('versions that differ only in case get folders that differ under case folding (issue 12, finding 8)', async () => {
+    const { api, dataDir } = testApi();
+    const upper = editedPackage(INVOICES_DIR, (toml) => toml.replace('version = "1.2.0"', 'version = "1.0.0-RC"'));
+    const lower = editedPackage(INVOICES_DIR, (toml) => toml.replace('version = "1.2.0"', 'version = "1.0.0-rc"'));
+    expect((await installInvoices(api, apoFile(upper))).ok).toBe(true);
+    const first = state(dataDir).packages.invoices.dir as string;
+    expect((await installInvoices(api, apoFile(lower))).ok).toBe(true);
+    const second = state(dataDir).packages.invoices.dir as string;
+    // On macOS and Windows one folder would serve both, and removing the old version would remove the new one.
+    expect(first.toLowerCase()).not.toBe(second.toLowerCase());
+    expect(readdirSync(join(dataDir, 'packages/invoices'))).toEqual([second.split('/').pop()]);
+    expect(readdirSync(join(dataDir, second))).toContain('apollia.toml');
+  });
+
   it('refuses an older version unless allowDowngrade is true', async () => {
     const { api } = testApi();
     const newer = editedPackage(INVOICES_DIR, (toml) => toml.replace('version = "1.2.0"', 'version = "2.0.0"'));

@@ -1,15 +1,13 @@
 /**
  * One entry point for "what is this path?" (DESIGN.md "Validation contract"): a folder is a
  * template, a tar or gzip'd tar is an `.apo`, a JSON document is a plugin manifest; the kind is
- * decided by content, never by extension (`sourceKindOf`, which the Api asks too). Used by the CLI's `inspect`.
+ * decided by content, never by extension (`sourceKindOf`, which the Api asks too), in the bounded worker (`bounded/jobs.ts`). Used by the CLI's `inspect`.
  */
 import { constants } from 'node:fs';
 import { access, stat } from 'node:fs/promises';
 import type { Inspection } from '../../shared/inspection';
-import { inspectApo } from './apollia/index';
-import { inspectPluginManifest } from './plugin/index';
-import { notAPackage, sourceKindOf } from './source-kind';
-import { inspectTemplateFolder } from './template/index';
+import { checkPath } from './bounded/index';
+import { refusedInput } from './bounded/jobs';
 
 /** Thrown by {@link inspectPath} when nothing exists at the path. */
 export class InputNotFoundError extends Error {
@@ -19,7 +17,9 @@ export class InputNotFoundError extends Error {
 
 /**
  * Inspects whatever `path` is. Throws {@link InputNotFoundError} when nothing is there (the CLI
- * turns that into a usage error); any other problem with the input is a refusal value.
+ * turns that into a usage error); any other problem with the input is a refusal value. The path is
+ * looked at here; its content is read in the bounded worker (`bounded/`), so a package over the
+ * time or memory budget is refused `inspect.too_slow` / `inspect.too_large`.
  */
 export async function inspectPath(path: string): Promise<Inspection> {
   try {
@@ -28,21 +28,7 @@ export async function inspectPath(path: string): Promise<Inspection> {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') throw new InputNotFoundError(`no such file or folder: ${path}`);
-    return refused('input.unreadable', `\`${path}\` cannot be read: ${code ?? (error instanceof Error ? error.message : String(error))}`);
+    return refusedInput('input.unreadable', `\`${path}\` cannot be read: ${code ?? (error instanceof Error ? error.message : String(error))}`);
   }
-  switch (await sourceKindOf(path)) {
-    case 'template':
-      return inspectTemplateFolder(path);
-    case 'apo':
-      return inspectApo(path);
-    case 'plugin':
-      return inspectPluginManifest(path);
-    default:
-      return notAPackage(path);
-  }
-}
-
-/** A refusal of an input no reader is asked about; reported as an `.apo` attempt, the CLI's main input. */
-function refused(code: string, message: string): Inspection {
-  return { kind: 'apo', ok: false, errors: [{ code, message }], warnings: [], summary: null, details: null };
+  return checkPath(path);
 }

@@ -4,6 +4,7 @@
  * answers (never the package's defaults) in one store write; an update keeps what the user decided
  * before for what did not change (`diffUpdate`).
  */
+import { versionFolderName } from './store/version-folder';
 import { join } from 'node:path';
 import semver from 'semver';
 import type { ApiRequest, InstallReceipt, UninstallReceipt, WebhookSecretOnce } from '../../shared/api';
@@ -94,10 +95,10 @@ export async function installPackage(ctx: ApiContext, request: ApiRequest<'insta
     }
   }
 
-  const finalRel = `packages/${name}/${version}`;
+  const finalRel = `packages/${name}/${versionFolderName(version)}`;
   const placed = await placeFromStaging({
     dataDir: deps.dataDir,
-    finalDir: join(deps.dataDir, 'packages', name, version),
+    finalDir: join(deps.dataDir, finalRel),
     fill: async (staging) => {
       const extracted = await extractVerifiedArchive(src.path, sha256, staging);
       if (!extracted.ok) throw new CoreError('install.refused', `${src.handle.displayName} was refused while installing: ${extracted.error.message}`, { problems: [extracted.error] });

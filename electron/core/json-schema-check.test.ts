@@ -34,6 +34,11 @@ describe('jsonSchemaProblem', () => {
     expect(jsonSchemaProblem({ $ref: 'https://evil.example/schema.json' })).toBe('`/$ref` refers to `https://evil.example/schema.json`, outside this schema: only references inside the schema are allowed');
   });
 
+  it('refuses a `$ref` with a malformed %-escape, naming it, instead of throwing (issue 12, finding 5)', () => {
+    expect(jsonSchemaProblem({ properties: { a: { $ref: '#%E0%A4%A' } } })).toBe('`/properties/a/$ref` refers to `#%E0%A4%A`, which is not a valid URI fragment (a malformed %-escape)');
+    expect(jsonSchemaProblem({ $dynamicRef: '#%' })).toBe('`/$dynamicRef` refers to `#%`, which is not a valid URI fragment (a malformed %-escape)');
+  });
+
   it('bounds depth and size', () => {
     let deep: Record<string, unknown> = { type: 'string' };
     for (let i = 0; i < 100; i += 1) deep = { not: deep };

@@ -135,7 +135,8 @@ export function jsonSchemaProblem(schema: unknown, extraKeywords: Readonly<Recor
     const object = node as Record<string, unknown>;
     for (const [keyword, value] of Object.entries(object)) {
       const here = `${at}/${escapePointer(keyword)}`;
-      const extra = extraKeywords[keyword];
+      // Own keys only: a keyword `__proto__` or `constructor` must not find Object's own (issue 12, finding 3).
+      const extra = Object.hasOwn(extraKeywords, keyword) ? extraKeywords[keyword] : undefined;
       if (extra) {
         const extraProblem = extra(value, object);
         if (extraProblem) {
@@ -175,11 +176,22 @@ export function jsonSchemaProblem(schema: unknown, extraKeywords: Readonly<Recor
 
   for (const { ref, at } of refs) {
     if (!ref.startsWith('#')) return `\`${at}\` refers to \`${ref}\`, outside this schema: only references inside the schema are allowed`;
-    const fragment = decodeURIComponent(ref.slice(1));
+    // A malformed percent-escape (`#%E0%A4%A`) is the package's mistake, named like any other,
+    // never a URIError thrown out of the check (issue 12, finding 5).
+    const fragment = decodedFragment(ref.slice(1));
+    if (fragment === null) return `\`${at}\` refers to \`${ref}\`, which is not a valid URI fragment (a malformed %-escape)`;
     const resolves = fragment === '' || (fragment.startsWith('/') ? pointers.has(fragment) : anchors.has(fragment));
     if (!resolves) return `\`${at}\` refers to \`${ref}\`, which is not in the schema`;
   }
   return null;
+}
+
+function decodedFragment(fragment: string): string | null {
+  try {
+    return decodeURIComponent(fragment);
+  } catch {
+    return null;
+  }
 }
 
 function regexCompiles(pattern: string): boolean {

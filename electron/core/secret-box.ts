@@ -23,6 +23,14 @@ const KEY_FILE = 'secret-box.key';
 const VERSION = 1;
 
 /**
+ * Where {@link createFileKeySecretBox} keeps its key for a given folder. The CLI names this file
+ * whenever it seals a secret with it (DESIGN.md issue 12: say so, and say where the key lives).
+ */
+export function fileKeyPath(dir: string): string {
+  return join(dir, KEY_FILE);
+}
+
+/**
  * A box keyed by a random 32-byte key in `dir/secret-box.key` (mode 0600), AES-256-GCM.
  * NOT A KEYCHAIN: anyone who can read the data folder can read the key. Used by tests and the
  * CLI (which cannot reach Electron's safeStorage); reports `basic_text` so nothing pretends otherwise.
@@ -32,7 +40,7 @@ export function createFileKeySecretBox(dir: string): SecretBox {
   let key: Promise<Buffer> | null = null;
   const loadKey = (create: boolean): Promise<Buffer> => {
     key ??= (async () => {
-      const path = join(dir, KEY_FILE);
+      const path = fileKeyPath(dir);
       try {
         const bytes = await readFile(path);
         if (bytes.length !== 32) throw new Error(`${path} is not a 32-byte key`);

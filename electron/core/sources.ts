@@ -5,16 +5,14 @@
  * same function). The registry also keeps what each source last showed the user, which install and
  * apply check against.
  */
+import { checkApo, checkPluginManifest, checkTemplateFolder } from './bounded';
 import { createHash, randomUUID } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import { basename, isAbsolute } from 'node:path';
 import type { ApiResult, SourceHandle } from '../../shared/api';
 import type { ApoInspection, Inspection } from '../../shared/inspection';
-import { inspectApo } from './apollia';
 import { CoreError } from './errors';
-import { inspectPluginManifest } from './plugin';
 import { notAPackage, type SourceKind, sourceKindOf } from './source-kind';
-import { readTemplateFolder } from './template';
 
 /** An opened input. */
 export interface Source {
@@ -98,14 +96,14 @@ export class SourceRegistry {
 export async function inspectSource(src: Source): Promise<Inspection> {
   if (src.kind === 'apo' || src.kind === 'not_a_package') {
     // A source that is not a package is an `.apo` attempt refused: install answers `install.refused` with this reason.
-    const inspection = (src.kind === 'apo' ? await inspectApo(src.path) : notAPackage(src.handle.displayName)) as ApoInspection;
+    const inspection = (src.kind === 'apo' ? await checkApo(src.path) : notAPackage(src.handle.displayName)) as ApoInspection;
     src.shownApo = inspection;
     return inspection;
   }
   if (src.kind === 'template') {
-    const read = await readTemplateFolder(src.path);
+    const read = await checkTemplateFolder(src.path);
     if (read.inspection.ok) src.shownDigest = templateDigest(read.files);
     return read.inspection;
   }
-  return inspectPluginManifest(src.path);
+  return checkPluginManifest(src.path);
 }

@@ -1,29 +1,41 @@
 import { describe, expect, it } from 'vitest';
 import { isAllowedNavigation, isAppUrl, isTrustedSender, resolveAppLocation, windowOpenDecision, type AppLocation } from './app-location';
 
-const built: AppLocation = { kind: 'file', indexUrl: 'file:///opt/Apollia%20Desktop/resources/app.asar/out/renderer/index.html' };
+const built: AppLocation = { kind: 'app', indexUrl: 'app://renderer/index.html' };
 const dev: AppLocation = { kind: 'dev', origin: 'http://localhost:5173' };
 const top = (url: string) => ({ url, parent: null });
 
 describe('resolveAppLocation', () => {
   it('uses the dev server only when it is an http(s) URL', () => {
-    expect(resolveAppLocation('http://localhost:5173/', 'file:///x/index.html')).toEqual({ kind: 'dev', origin: 'http://localhost:5173' });
-    expect(resolveAppLocation(undefined, 'file:///x/index.html')).toEqual({ kind: 'file', indexUrl: 'file:///x/index.html' });
-    expect(resolveAppLocation('javascript:alert(1)', 'file:///x/index.html')).toEqual({ kind: 'file', indexUrl: 'file:///x/index.html' });
+    expect(resolveAppLocation('http://localhost:5173/', 'app://renderer/index.html')).toEqual({ kind: 'dev', origin: 'http://localhost:5173' });
+    expect(resolveAppLocation(undefined, 'app://renderer/index.html')).toEqual({ kind: 'app', indexUrl: 'app://renderer/index.html' });
+    expect(resolveAppLocation('javascript:alert(1)', 'app://renderer/index.html')).toEqual({ kind: 'app', indexUrl: 'app://renderer/index.html' });
   });
 });
 
 describe('isTrustedSender', () => {
-  it('accepts the built index.html, with or without a hash or query', () => {
+  it('accepts the built index.html on app://, with or without a hash or query', () => {
     expect(isTrustedSender(top(built.indexUrl), built)).toBe(true);
     expect(isTrustedSender(top(`${built.indexUrl}#/dashboard`), built)).toBe(true);
-    expect(isTrustedSender(top('file:///opt/Apollia Desktop/resources/app.asar/out/renderer/index.html?x=1'), built)).toBe(true);
+    expect(isTrustedSender(top('app://renderer/index.html?x=1'), built)).toBe(true);
+    expect(isTrustedSender(top('APP://RENDERER/index.html'), built)).toBe(true); // scheme and host are case-insensitive
   });
 
-  it('refuses another file on disk', () => {
+  it('refuses any file:// page, even the renderer folder on disk', () => {
     expect(isTrustedSender(top('file:///other.html'), built)).toBe(false);
-    expect(isTrustedSender(top('file:///opt/Apollia%20Desktop/resources/app.asar/out/renderer/index.html.evil'), built)).toBe(false);
-    expect(isTrustedSender(top('file:///tmp/out/renderer/index.html'), built)).toBe(false);
+    expect(isTrustedSender(top('file:///opt/Apollia%20Desktop/resources/app.asar/out/renderer/index.html'), built)).toBe(false);
+    expect(isTrustedSender(top('file://renderer/index.html'), built)).toBe(false);
+    expect(isTrustedSender(top('file:///app/out/renderer/index.html'), { kind: 'app', indexUrl: 'file:///app/out/renderer/index.html' })).toBe(false);
+  });
+
+  it('refuses another app:// page, host, port or user', () => {
+    expect(isTrustedSender(top('app://renderer/index.html.evil'), built)).toBe(false);
+    expect(isTrustedSender(top('app://renderer/assets/index.html'), built)).toBe(false);
+    expect(isTrustedSender(top('app://renderer.evil/index.html'), built)).toBe(false);
+    expect(isTrustedSender(top('app://renderer:8080/index.html'), built)).toBe(false);
+    expect(isTrustedSender(top('app://x@renderer/index.html'), built)).toBe(false);
+    expect(isTrustedSender(top('app://other/index.html'), built)).toBe(false);
+    expect(isTrustedSender(top('apps://renderer/index.html'), built)).toBe(false);
   });
 
   it('refuses about:blank, a foreign origin, a data: URL and garbage', () => {
@@ -60,6 +72,7 @@ describe('navigation and new windows', () => {
     expect(isAllowedNavigation(built.indexUrl, built)).toBe(true);
     expect(isAllowedNavigation('https://example.com/', built)).toBe(false);
     expect(isAllowedNavigation('file:///etc/passwd', built)).toBe(false);
+    expect(isAllowedNavigation('app://renderer/assets/x.svg', built)).toBe(false);
     expect(isAllowedNavigation('javascript:alert(1)', built)).toBe(false);
     expect(isAllowedNavigation('http://localhost:5173/', built)).toBe(false);
     expect(isAllowedNavigation('http://127.0.0.1:5173/', dev)).toBe(false);
@@ -70,6 +83,7 @@ describe('navigation and new windows', () => {
   });
 
   it('parses URLs instead of comparing prefixes', () => {
-    expect(isAppUrl('file:///opt/Apollia%20Desktop/resources/app.asar/out/renderer/index.html/../../../../etc/x', built)).toBe(false);
+    expect(isAppUrl('app://renderer/index.html/../../../../etc/x', built)).toBe(false);
+    expect(isAppUrl('app://renderer/x/../index.html', built)).toBe(true); // normalised by new URL() to the page itself
   });
 });

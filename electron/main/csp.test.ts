@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { CONTENT_SECURITY_POLICY, parseCsp, withCspHeader } from './csp';
+import { CONTENT_SECURITY_POLICY, HEADER_ONLY_DIRECTIVES, META_CONTENT_SECURITY_POLICY, parseCsp, withCspHeader } from './csp';
 
 const INDEX_HTML = new URL('../../renderer/index.html', import.meta.url);
 
@@ -49,8 +49,16 @@ describe('the renderer CSP', () => {
     assertStrict(CONTENT_SECURITY_POLICY);
   });
 
-  it('is the same policy in the header and in the <meta>', () => {
-    expect([...parseCsp(CONTENT_SECURITY_POLICY)].sort()).toEqual([...parseCsp(metaPolicy())].sort());
+  it('is the same policy in the header and in the <meta>, except what only a header can say', () => {
+    expect([...parseCsp(metaPolicy())].sort()).toEqual([...parseCsp(META_CONTENT_SECURITY_POLICY)].sort());
+    const header = parseCsp(CONTENT_SECURITY_POLICY);
+    for (const name of HEADER_ONLY_DIRECTIVES) header.delete(name);
+    expect([...parseCsp(metaPolicy())].sort()).toEqual([...header].sort());
+  });
+
+  it('leaves frame-ancestors out of the <meta> (browsers ignore it there) and sends it as a header', () => {
+    for (const name of HEADER_ONLY_DIRECTIVES) expect(parseCsp(metaPolicy()).has(name), name).toBe(false);
+    expect(parseCsp(CONTENT_SECURITY_POLICY).get('frame-ancestors')).toEqual(["'none'"]);
   });
 
   it('replaces any policy a response carried', () => {

@@ -1,7 +1,8 @@
 /**
  * The Content Security Policy of the renderer (DESIGN.md "Security of the app itself"; Electron
- * security checklist item 7). `renderer/index.html` carries the same policy in its `<meta>`; main
- * also sends it as a response header (where Chromium consults headers: the dev server), and
+ * security checklist item 7). Main sends it as a response header (the `app://` handler, and every
+ * response of the session: the dev server); `renderer/index.html` carries the same policy in its
+ * `<meta>` minus the directives browsers ignore there (`frame-ancestors`: header only), and
  * `csp.test.ts` checks that the two agree and that neither is loosened.
  *
  * Only the app's own scripts run: no `unsafe-eval`, no inline script, no remote origin. Package
@@ -10,6 +11,14 @@
  * renderer talks to main over IPC only.
  */
 export const CONTENT_SECURITY_POLICY = ["default-src 'self'", "script-src 'self'", "style-src 'self'", "img-src 'self' data:", "connect-src 'self'", "object-src 'none'", "base-uri 'none'", "form-action 'none'", "frame-ancestors 'none'"].join('; ');
+
+/** Directives a browser ignores in a `<meta>` policy (CSP 3 §"meta"): they work only as a header. */
+export const HEADER_ONLY_DIRECTIVES: readonly string[] = ['frame-ancestors', 'report-uri', 'sandbox'];
+
+/** The policy `renderer/index.html`'s `<meta>` carries: the header's, without the header-only directives. */
+export const META_CONTENT_SECURITY_POLICY = CONTENT_SECURITY_POLICY.split('; ')
+  .filter((directive) => !HEADER_ONLY_DIRECTIVES.includes(directive.split(' ')[0] as string))
+  .join('; ');
 
 /** A policy split into its directives: name → sources, in order (names lower-cased). */
 export function parseCsp(policy: string): Map<string, string[]> {

@@ -1,19 +1,23 @@
 /**
  * The Electron entry: lifecycle only. One instance (a second launch hands its files over and
- * quits); file-open routing registered before `ready` (macOS `open-file`); then the app-wide
- * security rules, the core Api with its Electron deps, the IPC binding, the window and the menu.
+ * quits); the `app://` scheme and file-open routing registered before `ready` (macOS `open-file`);
+ * then the app-wide security rules, the renderer served on `app://`, the core Api with its
+ * Electron deps, the IPC binding, the window and the menu.
  */
 import { app, BrowserWindow } from 'electron';
 import { join } from 'node:path';
 import { createApi } from '../core/api';
+import { sharedChecker } from '../core/bounded/index';
 import { resolveAppLocation } from './app-location';
+import { APP_INDEX_URL } from './app-protocol';
 import { nativeDialogs } from './dialogs';
 import { bindApi } from './ipc';
 import { installMenu } from './menu';
 import { createOpenRouter } from './open-requests';
 import { createSafeStorageSecretBox } from './secret-box';
+import { registerAppScheme, serveAppScheme } from './protocol';
 import { applyAppSecurity } from './security';
-import { createMainWindow, INDEX_FILE_URL } from './window';
+import { createMainWindow, RENDERER_DIR } from './window';
 
 /** Where the catalogues and built-in templates are: beside the asar when packaged (electron-builder.yml `extraResources`). */
 function resourcesDir(): string {
@@ -24,12 +28,14 @@ if (!app.requestSingleInstanceLock()) {
   // Another instance runs: it receives our argv through `second-instance`.
   app.quit();
 } else {
-  const location = resolveAppLocation(app.isPackaged ? undefined : process.env['ELECTRON_RENDERER_URL'], INDEX_FILE_URL);
+  registerAppScheme(); // privileged schemes must be registered before `ready`
+  const location = resolveAppLocation(app.isPackaged ? undefined : process.env['ELECTRON_RENDERER_URL'], APP_INDEX_URL);
   const router = createOpenRouter();
   const dialogs = nativeDialogs();
 
   const start = async () => {
     applyAppSecurity(location);
+    serveAppScheme(RENDERER_DIR);
     const api = createApi({
       dataDir: app.getPath('userData'),
       resourcesDir: resourcesDir(),
@@ -41,6 +47,7 @@ if (!app.requestSingleInstanceLock()) {
     installMenu(dialogs, router);
     const openWindow = () => router.attach(api, createMainWindow(location));
     openWindow();
+    void sharedChecker().warm(); // the package checker's worker loads while the window does, not at the first package
     app.on('activate', () => {
       // macOS: clicking the Dock icon with no window open makes one again.
       if (BrowserWindow.getAllWindows().length === 0) openWindow();

@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import type { AppLocation } from './app-location';
 import { FORBIDDEN_SENDER, handleInvoke } from './sender-check';
 
-const app: AppLocation = { kind: 'file', indexUrl: 'file:///app/out/renderer/index.html' };
+const app: AppLocation = { kind: 'app', indexUrl: 'app://renderer/index.html' };
 const ok = { ok: true as const, value: 42 };
 
 describe('handleInvoke', () => {
@@ -14,9 +14,10 @@ describe('handleInvoke', () => {
 
   it.each([
     ['a foreign origin', { url: 'https://evil.example/', parent: null }],
-    ['another file', { url: 'file:///other.html', parent: null }],
+    ['a file:// page', { url: 'file:///app/out/renderer/index.html', parent: null }],
+    ['another app:// host', { url: 'app://renderer.evil/index.html', parent: null }],
     ['about:blank', { url: 'about:blank', parent: null }],
-    ['an iframe of the app', { url: 'file:///app/out/renderer/index.html', parent: {} }],
+    ['an iframe of the app', { url: 'app://renderer/index.html', parent: {} }],
     ['a null frame', null],
   ])('refuses %s without calling core', async (_name, senderFrame) => {
     const call = vi.fn(async () => ok);

@@ -11,8 +11,8 @@ import { appWebPreferences } from './web-preferences';
 /** The sandboxed preload, built by electron-vite as a single CommonJS file. */
 export const PRELOAD_PATH = fileURLToPath(new URL('../preload/index.cjs', import.meta.url));
 
-/** The built renderer's page, as a `file://` URL. */
-export const INDEX_FILE_URL = new URL('../renderer/index.html', import.meta.url).href;
+/** The built renderer's folder (out/renderer), served as `app://renderer/` (app-protocol.ts). */
+export const RENDERER_DIR = fileURLToPath(new URL('../renderer/', import.meta.url));
 
 /** Creates the main window, locked down before its page loads, and loads the app. */
 export function createMainWindow(location: AppLocation): BrowserWindow {

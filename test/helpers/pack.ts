@@ -1,10 +1,13 @@
 /**
- * Test helper: packs a folder, or an in-memory map of files, into `.apo` bytes (tar or gzip'd tar),
- * the way `apollia-os package build` would. Used by unit tests, the bench and e2e fixtures.
+ * Test helper: packs a folder, or an in-memory map of files, into `.apo` bytes with the app's own
+ * `apollia-desktop pack` writer (node-tar, `electron/core/archive/pack.ts`). Used by unit tests,
+ * the bench and e2e fixtures. The raw builders below (`tarHeader`, `paxHeader`, `buildTar`) stay
+ * for what no sound writer makes: hostile and malformed archives.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative, sep } from 'node:path';
-import { gzipSync } from 'node:zlib';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative, sep } from 'node:path';
+import { packFolder as packWithNodeTar } from '../../electron/core/archive/pack';
 
 /** One tar entry to write. Directories end with `/` or have `type: 'dir'`. */
 export interface TarEntrySpec {
@@ -99,16 +102,23 @@ export function folderEntries(dir: string, prefix = ''): TarEntrySpec[] {
   return out;
 }
 
-/** Packs a folder as `.apo` bytes; `gzip: true` (the default) for a gzip'd tar. */
+/** Packs a folder as `.apo` bytes (`apollia-desktop pack`'s writer); `gzip: true` (the default) for a gzip'd tar. */
 export function packFolder(dir: string, options: { gzip?: boolean; prefix?: string } = {}): Buffer {
-  const tar = buildTar(folderEntries(dir, options.prefix ?? ''));
-  return options.gzip === false ? tar : gzipSync(tar);
+  return packWithNodeTar(dir, options);
 }
 
-/** Packs an in-memory map of `path → text` as `.apo` bytes. */
+/** Packs an in-memory map of `path → text` as `.apo` bytes: written to a temp folder, then packed as a folder. */
 export function packFiles(files: Record<string, string>, options: { gzip?: boolean } = {}): Buffer {
-  const tar = buildTar(Object.entries(files).map(([name, body]) => ({ name, body })));
-  return options.gzip === false ? tar : gzipSync(tar);
+  const dir = mkdtempSync(join(tmpdir(), 'apollia-pack-'));
+  try {
+    for (const [name, body] of Object.entries(files)) {
+      mkdirSync(dirname(join(dir, name)), { recursive: true });
+      writeFileSync(join(dir, name), body);
+    }
+    return packWithNodeTar(dir, options);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 /** The spec's complete example (`invoices` 1.2.0) as a folder path. */

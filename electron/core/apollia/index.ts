@@ -3,7 +3,7 @@
  * the package would be allowed to do (spec: apollia-package-manifest.md; DESIGN.md "Validation
  * contract"). Nothing from the package is ever run.
  */
-import type { ApoInspection } from '../../../shared/inspection';
+import type { ApoInspection, Problem } from '../../../shared/inspection';
 import { SDK_VERSION } from '../../../shared/sdk';
 import { readApoArchive } from '../archive/index';
 import { checkApolliaManifest } from './check-manifest';
@@ -15,6 +15,25 @@ export { checkManifestRules } from './manifest-rules';
 export { scanPythonModule, type DecoratedFunction } from './python-scan';
 export { cargoRequirementToRange, satisfiesRequirement, isSemver } from './sdk-requirement';
 export { summariseManifest, sensitiveFamilies, triggerNeeds } from './summary';
+
+/**
+ * The warning for macOS AppleDouble entries the archive reader left out (`._name`): metadata a
+ * Mac's `tar` adds, never package files; the author is told they were not installed.
+ */
+function archiveWarnings(skipped: string[]): Problem[] {
+  if (skipped.length === 0) return [];
+  const shown = skipped
+    .slice(0, 5)
+    .map((name) => `\`${name}\``)
+    .join(', ');
+  const more = skipped.length > 5 ? ` and ${skipped.length - 5} more` : '';
+  return [
+    {
+      code: 'archive.apple_double_skipped',
+      message: `${skipped.length} macOS metadata ${skipped.length === 1 ? 'entry' : 'entries'} (AppleDouble \`._*\`) left out, not package files and not installed: ${shown}${more}`,
+    },
+  ];
+}
 
 /**
  * Inspects an `.apo` file: archive first, then the manifest stages in the contract's order. The
@@ -30,7 +49,7 @@ export async function inspectApo(path: string): Promise<ApoInspection> {
     kind: 'apo',
     ok: check.ok,
     errors: check.errors,
-    warnings: check.warnings,
+    warnings: [...archiveWarnings(archive.skipped), ...check.warnings],
     summary: manifest ? summariseManifest(manifest, archive.sha256) : null,
     details: manifest ? { manifest, files: archive.files, totalBytes: archive.totalBytes, sdkSupported: check.sdkSupported, sdkVersion: SDK_VERSION } : null,
   };

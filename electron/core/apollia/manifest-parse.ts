@@ -7,6 +7,7 @@ import Ajv2020, { type ErrorObject } from 'ajv/dist/2020.js';
 import { parse, TomlError } from 'smol-toml';
 import { cronProblem, parseInterval } from '../../../shared/cron';
 import type { Problem } from '../../../shared/inspection';
+import { setOwn } from '../../../shared/own-data';
 import { MANIFEST_SCHEMA, TRIGGER_SOURCE_TYPES } from './manifest-schema';
 
 /** A TOML value after parsing: plain objects and arrays, dates kept as `Date`. */
@@ -24,7 +25,7 @@ export function parseManifestText(text: string): ManifestParse {
     return { ok: true, data: plain(parse(text)) as Record<string, TomlValue> };
   } catch (error) {
     if (error instanceof TomlError) {
-      const what = error.message.split('\n')[0]?.replace(/^Invalid TOML document:\s*/, '') ?? 'invalid TOML';
+      const what = syntaxCause(text, error);
       return {
         ok: false,
         error: { code: 'manifest.syntax', message: `apollia.toml: TOML syntax error at line ${error.line}, column ${error.column}: ${what}` },
@@ -35,13 +36,38 @@ export function parseManifestText(text: string): ManifestParse {
   }
 }
 
-/** smol-toml returns null-prototype objects; copy into ordinary ones, keeping key (document) order. */
+/**
+ * The real cause of a smol-toml syntax error. smol-toml reports a quoted string left open at the
+ * end of its line as "control characters are not allowed in strings" (the line break is the
+ * control character it meets); that case is told for what it is, and a real control character
+ * is named by its code point. Other messages are smol-toml's own first line.
+ */
+function syntaxCause(text: string, error: TomlError): string {
+  const what = error.message.split('\n')[0]?.replace(/^Invalid TOML document:\s*/, '') ?? 'invalid TOML';
+  if (!what.startsWith('control characters are not allowed in strings')) return what;
+  const line = text.split('\n')[error.line - 1];
+  const char = line === undefined || error.column - 1 >= line.length ? '\n' : line[error.column - 1];
+  if (char === '\n' || char === '\r' || char === undefined) {
+    return `unterminated string: a quoted string must close on the line it opens (use """ or ''' for text over several lines)`;
+  }
+  const code = (char.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0');
+  return `control character U+${code} is not allowed in a string (write it as \\u${code})`;
+}
+
+/**
+ * A copy of what smol-toml returns, keeping key (document) order, every key of a table an own data
+ * property (`setOwn`: an ordinary object, so messages can still print it).
+ * Assigning `out[key]` on an ordinary object made a
+ * `[agents.__proto__.defaults]` table the agent's prototype: its `access` reached the text output
+ * but not the strict schema, the JSON or the consent form (issue 12, finding 3; DESIGN.md "Parsed
+ * package data is plain own-property data"). Now `__proto__` is an unknown key like any other.
+ */
 function plain(value: unknown): TomlValue {
   if (value instanceof Date) return value;
   if (Array.isArray(value)) return value.map(plain);
   if (value !== null && typeof value === 'object') {
     const out: Record<string, TomlValue> = {};
-    for (const [key, inner] of Object.entries(value)) out[key] = plain(inner);
+    for (const [key, inner] of Object.entries(value)) setOwn(out, key, plain(inner));
     return out;
   }
   if (typeof value === 'bigint') return Number(value);

@@ -31,13 +31,17 @@ function logicalLines(text: string): { lines: LogicalLine[]; strings: string[] }
   const lines: LogicalLine[] = [];
   const strings: string[] = [];
   let code = '';
+  // Whether `code` is still only whitespace: kept as a flag, since trimming the growing line at
+  // every character made the scan quadratic in a line's length (issue 12, finding 1).
+  let blank = true;
   let depth = 0;
   let line = 1;
   let start = 1;
   let i = 0;
   const flush = () => {
-    if (code.trim() !== '') lines.push({ code: code.trim(), line: start });
+    if (!blank) lines.push({ code: code.trim(), line: start });
     code = '';
+    blank = true;
   };
   while (i < text.length) {
     const ch = text[i] as string;
@@ -64,6 +68,7 @@ function logicalLines(text: string): { lines: LogicalLine[]; strings: string[] }
       }
       strings.push(value);
       code += `$S${strings.length - 1}`;
+      blank = false;
       i = Math.min(text.length, j + quote.length);
       continue;
     }
@@ -86,7 +91,9 @@ function logicalLines(text: string): { lines: LogicalLine[]; strings: string[] }
       i++;
       continue;
     }
-    if (code.trim() === '' && /\s/.test(ch)) start = line;
+    const space = /\s/.test(ch);
+    if (blank && space) start = line;
+    if (!space) blank = false;
     code += ch;
     i++;
   }
@@ -94,9 +101,57 @@ function logicalLines(text: string): { lines: LogicalLine[]; strings: string[] }
   return { lines, strings };
 }
 
-const DECORATOR = /^@\s*(?:([A-Za-z_][A-Za-z0-9_]*)\s*\.\s*)?([A-Za-z_][A-Za-z0-9_]*)\s*(?:\((.*)\))?\s*$/s;
-const IMPORT_MODULE_AS = /^import\s+(.+)$/;
-const FROM_APOLLIA_IMPORT = /^from\s+apollia\s+import\s+\(?([^)]*)\)?$/;
+// Every pattern below is read on package text, so none may backtrack more than linearly: a line is
+// split by hand where a regex would need two adjacent runs that can both take spaces (issue 12,
+// finding 1: `\s*(\(.*\))?\s*$` on `@tool` and 200 000 spaces was quadratic).
+const IDENTIFIER_START = /[A-Za-z_]/;
+const IDENTIFIER_PART = /[A-Za-z0-9_]/;
+const SPACE = /\s/;
+const FROM_APOLLIA_IMPORT = /^from\s+apollia\s+import\s/;
+const IMPORT = /^import\s/;
+
+/** A decorator line `@name`, `@module.name`, each possibly called `(...)`; null when it is not one. */
+function parseDecorator(code: string): { prefix?: string; called: string; args?: string } | null {
+  let i = 1;
+  const skipSpace = () => {
+    while (i < code.length && SPACE.test(code[i] as string)) i++;
+  };
+  const identifier = (): string | null => {
+    if (i >= code.length || !IDENTIFIER_START.test(code[i] as string)) return null;
+    const from = i;
+    while (i < code.length && IDENTIFIER_PART.test(code[i] as string)) i++;
+    return code.slice(from, i);
+  };
+  skipSpace();
+  const first = identifier();
+  if (first === null) return null;
+  skipSpace();
+  let prefix: string | undefined;
+  let called = first;
+  if (code[i] === '.') {
+    i++;
+    skipSpace();
+    const second = identifier();
+    if (second === null) return null;
+    prefix = first;
+    called = second;
+    skipSpace();
+  }
+  if (i === code.length) return { prefix, called };
+  // `code` is trimmed, so a call's closing bracket is its last character.
+  if (code[i] === '(' && code.length - 1 > i && code[code.length - 1] === ')') return { prefix, called, args: code.slice(i + 1, -1) };
+  return null;
+}
+
+/** The part after `from apollia import` (brackets taken off), or null for any other line. */
+function fromApolliaImports(code: string): string | null {
+  const head = FROM_APOLLIA_IMPORT.exec(code);
+  if (!head) return null;
+  let names = code.slice(head[0].length).trim();
+  if (names.startsWith('(')) names = names.slice(1);
+  if (names.endsWith(')')) names = names.slice(0, -1);
+  return names.includes(')') ? null : names;
+}
 
 /**
  * The names a module may decorate with: `apollia` (and `import apollia as ap`), and `tool` /
@@ -109,17 +164,16 @@ function decoratorNames(lines: LogicalLine[]): { modules: Set<string>; bare: Map
     ['workflow', 'workflow'],
   ]);
   for (const { code } of lines) {
-    const from = FROM_APOLLIA_IMPORT.exec(code);
-    if (from) {
-      for (const part of (from[1] as string).split(',')) {
+    const from = fromApolliaImports(code);
+    if (from !== null) {
+      for (const part of from.split(',')) {
         const alias = /^\s*(tool|workflow)\s+as\s+([A-Za-z_][A-Za-z0-9_]*)\s*$/.exec(part);
         if (alias) bare.set(alias[2] as string, alias[1] as 'tool' | 'workflow');
       }
       continue;
     }
-    const imported = IMPORT_MODULE_AS.exec(code);
-    if (imported) {
-      for (const part of (imported[1] as string).split(',')) {
+    if (IMPORT.test(code)) {
+      for (const part of code.slice('import'.length).split(',')) {
         const alias = /^\s*apollia\s+as\s+([A-Za-z_][A-Za-z0-9_]*)\s*$/.exec(part);
         if (alias) modules.add(alias[1] as string);
       }
@@ -138,12 +192,12 @@ export function scanPythonModule(text: string): DecoratedFunction[] {
   let pending: { kind: 'tool' | 'workflow'; name: string | null; line: number }[] = [];
   for (const { code, line } of lines) {
     if (code.startsWith('@')) {
-      const match = DECORATOR.exec(code);
-      const prefix = match?.[1];
-      const called = match?.[2] as string;
+      const match = parseDecorator(code);
+      const prefix = match?.prefix;
+      const called = match?.called as string;
       const kind = !match ? undefined : prefix === undefined ? names.bare.get(called) : names.modules.has(prefix) && (called === 'tool' || called === 'workflow') ? called : undefined;
       if (match && kind) {
-        const arg = match[3] === undefined ? null : NAME_ARG.exec(match[3]);
+        const arg = match.args === undefined ? null : NAME_ARG.exec(match.args);
         pending.push({ kind, name: arg ? (strings[Number(arg[1])] ?? null) : null, line });
       }
       continue;

@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { constants } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { createGunzip, type Gunzip } from 'node:zlib';
-import { FILE_CHUNK_BYTES, GUNZIP_CHUNK_BYTES } from './limits';
+import { FILE_CHUNK_BYTES, GUNZIP_CHUNK_BYTES, MAX_TRAILING_ZERO_BYTES } from './limits';
 import { ARCHIVE_ERROR, ArchiveRefusal } from './refusal';
 import { BLOCK, hasValidChecksum, isZeroBlock } from './tar-header';
 
@@ -47,8 +47,12 @@ export interface ArchiveSource {
   close(): void;
 }
 
-/** Opens `path`, or throws the refusal (unreadable, empty, not tar or gzip'd tar). */
-export async function openArchiveSource(path: string): Promise<ArchiveSource> {
+/**
+ * Opens `path`, or throws the refusal (unreadable, empty, not tar or gzip'd tar). `onBytes`, when
+ * given, sees every raw byte exactly when it is hashed, in order (the signature check of
+ * `trust/package-signature.ts` rides on this single read).
+ */
+export async function openArchiveSource(path: string, onBytes?: (chunk: Buffer) => void): Promise<ArchiveSource> {
   // Opened without blocking and checked on the open handle (no stat-then-open race): a FIFO or a
   // device would block or never end, so only a regular file is read.
   let handle: FileHandle;
@@ -68,6 +72,15 @@ export async function openArchiveSource(path: string): Promise<ArchiveSource> {
   const raw = file[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
   const hash = createHash('sha256');
   let rawBytes = 0;
+  // The last raw chunks, covering at least MAX_TRAILING_ZERO_BYTES: where the gzip stream ends is
+  // known only at the end, and the bytes after it must then be checked to be zero padding.
+  const tail: Buffer[] = [];
+  let tailBytes = 0;
+  const keepTail = (chunk: Buffer) => {
+    tail.push(chunk);
+    tailBytes += chunk.length;
+    while (tail.length > 1 && tailBytes - tail[0]!.length >= MAX_TRAILING_ZERO_BYTES) tailBytes -= tail.shift()!.length;
+  };
   const head: Buffer[] = [];
   let headBytes = 0;
   let ended = false;
@@ -86,8 +99,12 @@ export async function openArchiveSource(path: string): Promise<ArchiveSource> {
     throw unreadable(path, error);
   }
   const first = Buffer.concat(head);
-  for (const chunk of head) hash.update(chunk);
+  for (const chunk of head) {
+    hash.update(chunk);
+    onBytes?.(chunk);
+  }
   rawBytes += first.length;
+  keepTail(first);
 
   if (first.length === 0) {
     file.destroy();
@@ -115,7 +132,9 @@ export async function openArchiveSource(path: string): Promise<ArchiveSource> {
       }
       if (next.done) return;
       hash.update(next.value);
+      onBytes?.(next.value);
       rawBytes += next.value.length;
+      keepTail(next.value);
       yield next.value;
     }
   }
@@ -155,7 +174,7 @@ export async function openArchiveSource(path: string): Promise<ArchiveSource> {
   void feed();
   return {
     format: 'gzip',
-    tarChunks: gunzipped(gunzip, () => rawBytes),
+    tarChunks: gunzipped(gunzip, () => ({ rawBytes, tail: Buffer.concat(tail) })),
     sha256: () => hash.digest('hex'),
     close: () => {
       gunzip.destroy();
@@ -164,16 +183,26 @@ export async function openArchiveSource(path: string): Promise<ArchiveSource> {
   };
 }
 
-async function* gunzipped(gunzip: Gunzip, rawBytes: () => number): AsyncGenerator<Buffer> {
+async function* gunzipped(gunzip: Gunzip, rawEnd: () => { rawBytes: number; tail: Buffer }): AsyncGenerator<Buffer> {
   try {
     for await (const chunk of gunzip) yield chunk as Buffer;
   } catch (error) {
     throw gzipRefusal(error);
   }
-  // zlib silently stops at the end of the last gzip member when only zero bytes follow; anything
-  // after the gzip stream is refused, as after the tar end (a reader must see the bytes it hashed).
-  if (gunzip.bytesWritten < rawBytes()) {
-    throw new ArchiveRefusal(ARCHIVE_ERROR.trailingData, `the file has ${rawBytes() - gunzip.bytesWritten} bytes after the end of its gzip stream: nothing may follow it`);
+  // zlib silently stops at the end of the last gzip member when a zero byte follows, whatever comes
+  // after it. Zero padding (bsdtar pads its stdout to a 10240-byte block) is accepted up to the same
+  // bound as after the tar end; any other byte after the gzip stream is refused (a reader must see
+  // every byte it hashed: no hidden payload another tool might unpack).
+  const { rawBytes, tail } = rawEnd();
+  const after = rawBytes - gunzip.bytesWritten;
+  if (after <= 0) return;
+  if (after > MAX_TRAILING_ZERO_BYTES) {
+    throw new ArchiveRefusal(ARCHIVE_ERROR.trailingData, `the file has ${after} bytes after the end of its gzip stream: at most ${MAX_TRAILING_ZERO_BYTES} bytes of zero padding may follow it`);
+  }
+  const padding = tail.subarray(tail.length - after);
+  const nonZero = padding.findIndex((byte) => byte !== 0);
+  if (nonZero !== -1) {
+    throw new ArchiveRefusal(ARCHIVE_ERROR.trailingData, `the file has data after the end of its gzip stream (${nonZero} bytes after it): nothing may follow it but zero padding`);
   }
 }
 

@@ -26,10 +26,8 @@ export function checkEntryName(raw: string, kind: 'file' | 'dir', limits: Archiv
   if (CONTROL_OR_INVISIBLE.test(raw)) {
     throw new ArchiveRefusal(ARCHIVE_ERROR.controlChar, `archive entry ${shown} has a NUL, control or invisible character in its name`, raw);
   }
-  const bytes = Buffer.byteLength(raw, 'utf8');
-  if (bytes > limits.maxPathBytes) {
-    throw new ArchiveRefusal(ARCHIVE_ERROR.pathTooLong, `archive entry ${shown} has a path of ${bytes} bytes: at most ${limits.maxPathBytes} are accepted`, raw);
-  }
+  // A first bound before the name is split (the exact one, from the package root, follows below).
+  if (Buffer.byteLength(raw, 'utf8') > 2 * limits.maxPathBytes + 3) refuseLength(raw, Buffer.byteLength(raw, 'utf8'), limits);
   if (/^[\\/]/.test(raw) || /^[A-Za-z]:[\\/]/.test(raw)) {
     throw new ArchiveRefusal(ARCHIVE_ERROR.absolutePath, `archive entry ${shown} has an absolute path: entries must be relative to the package`, raw);
   }
@@ -59,9 +57,11 @@ export function checkEntryName(raw: string, kind: 'file' | 'dir', limits: Archiv
   if (components.some((part) => part === '' || part === '.')) {
     throw new ArchiveRefusal(ARCHIVE_ERROR.badPath, `archive entry ${shown} has an empty or \`.\` folder in its path`, raw);
   }
-  if (components.length > limits.maxDepth) {
-    throw new ArchiveRefusal(ARCHIVE_ERROR.tooDeep, `archive entry ${shown} is ${components.length} levels deep: at most ${limits.maxDepth} are accepted`, raw);
-  }
+  // The limits count from the package root, which is known only once the manifest is found: here
+  // the first component is allowed for (it may be the package's top folder); `checkPackagePath`
+  // applies the exact limits once the root is known.
+  const top = components.length > 1 ? { bytes: Buffer.byteLength(components[0]!, 'utf8') + 1, levels: 1 } : { bytes: 0, levels: 0 };
+  checkPackagePath(raw, path, top, limits);
   for (const part of components) {
     if (WINDOWS_RESERVED.test(part)) {
       throw new ArchiveRefusal(ARCHIVE_ERROR.reservedName, `archive entry ${shown} uses \`${part}\`, a name Windows reserves: the package could not be installed there`, raw);
@@ -74,6 +74,46 @@ export function checkEntryName(raw: string, kind: 'file' | 'dir', limits: Archiv
     }
   }
   return path;
+}
+
+/**
+ * Applies the path-length and depth limits to `path` (normalised) counted from the package root:
+ * `root` is what lies above the package (`mailroom/`: 9 bytes, 1 level; none: 0). The same
+ * package packed as `./…` or as `mailroom/…` thus gets the same verdict.
+ */
+export function checkPackagePath(raw: string, path: string, root: { bytes: number; levels: number }, limits: ArchiveLimits): void {
+  const bytes = Buffer.byteLength(path, 'utf8') - root.bytes;
+  if (bytes > limits.maxPathBytes) refuseLength(raw, bytes, limits);
+  const levels = path.split('/').length - root.levels;
+  if (levels > limits.maxDepth) {
+    throw new ArchiveRefusal(ARCHIVE_ERROR.tooDeep, `archive entry ${quoteName(raw)} is ${levels} levels deep in the package: at most ${limits.maxDepth} are accepted`, raw);
+  }
+}
+
+function refuseLength(raw: string, bytes: number, limits: ArchiveLimits): never {
+  throw new ArchiveRefusal(ARCHIVE_ERROR.pathTooLong, `archive entry ${quoteName(raw)} has a path of ${bytes} bytes in the package: at most ${limits.maxPathBytes} are accepted`, raw);
+}
+
+/**
+ * Whether `raw` (a file entry) is macOS AppleDouble metadata: `._<name>` naming the resource fork
+ * and extended attributes of `<name>` in the same folder, or `._.` for the folder itself (what
+ * macOS `tar` writes, e.g. `._mailroom` beside `mailroom/`, or `./._.` for `tar -C dir .`).
+ * Answers `undefined` when it is not; else the package path of what it describes (`null` for
+ * the archive root), after checking that path like any entry name (a refusal names `raw`).
+ * The caller then requires that subject to be in the archive.
+ */
+export function appleDoubleSubject(raw: string, limits: ArchiveLimits): string | null | undefined {
+  const slash = raw.lastIndexOf('/');
+  const base = raw.slice(slash + 1);
+  if (base.length < 3 || !base.startsWith('._')) return undefined;
+  const folder = raw.slice(0, slash + 1);
+  const subject = base === '._.' ? folder || '.' : folder + base.slice(2);
+  try {
+    return checkEntryName(subject, 'dir', limits);
+  } catch (error) {
+    if (!(error instanceof ArchiveRefusal)) throw error;
+    throw new ArchiveRefusal(error.code, `${error.message} (in the name of the macOS metadata entry ${quoteName(raw)})`, raw);
+  }
 }
 
 /**

@@ -4,6 +4,7 @@
  */
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildTar, INVOICES_DIR, packFolder } from '../../../test/helpers/pack';
 import { fileEntry, MANIFEST, tarOf } from '../../../test/fixtures/archive/raw-tar';
@@ -72,6 +73,22 @@ describe('extractVerifiedArchive', () => {
     );
     expect((await extractVerifiedArchive(file, sha256, destination)).ok).toBe(true);
     expect(mode(join(destination, 'odd'))).toBe(0o644);
+  });
+
+  it('never installs macOS AppleDouble entries, and installs a gzip with zero padding after it', async () => {
+    const tar = buildTar([
+      { name: '._mailroom', body: 'meta' },
+      { name: 'mailroom/', type: 'dir' },
+      { name: 'mailroom/apollia.toml', body: MANIFEST },
+      { name: 'mailroom/._apollia.toml', body: 'meta' },
+      { name: 'mailroom/tools/._.', body: 'meta' },
+      { name: 'mailroom/tools/t.py', body: '@tool\ndef t(): pass\n' },
+    ]);
+    const { file, sha256, destination } = await prepare(Buffer.concat([gzipSync(tar), Buffer.alloc(9534)]));
+    const result = await extractVerifiedArchive(file, sha256, destination);
+    expect(result.ok && result.files.map((f) => f.path)).toEqual(['apollia.toml', 'tools/t.py']);
+    expect(readdirSync(destination).sort()).toEqual(['apollia.toml', 'tools']);
+    expect(readdirSync(join(destination, 'tools'))).toEqual(['t.py']);
   });
 
   it('refuses a hash other than the verified one and creates nothing', async () => {

@@ -20,6 +20,11 @@ interface KnownName {
 export class NameRegistry {
   private readonly names = new Map<string, KnownName>();
 
+  /** Whether `path` is an accepted entry, or a folder implied by one, spelled exactly so. */
+  has(path: string): boolean {
+    return this.names.get(collisionKey(path))?.name === path;
+  }
+
   /** Records `path` (already checked by `checkEntryName`) or throws the refusal. */
   add(path: string, kind: 'file' | 'dir'): void {
     const key = collisionKey(path);

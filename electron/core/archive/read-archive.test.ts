@@ -27,6 +27,107 @@ async function refused(bytes: Buffer, code: string, limits?: Partial<ArchiveLimi
 /** The manifest, then `parts`, then the end blocks: a package with one hostile entry. */
 const withManifest = (...parts: Buffer[]) => tarOf(manifestEntry(), ...parts);
 
+describe('archives real tools write (issue 15)', () => {
+  const ok = async (bytes: Buffer) => {
+    const result = await read(bytes);
+    if (!result.ok) throw new Error(`${result.error.code}: ${result.error.message}`);
+    return result;
+  };
+
+  it('accepts zero padding after the gzip stream (bsdtar pads its stdout to 10240 bytes)', async () => {
+    const result = await ok(Buffer.concat([packFolder(INVOICES_DIR), Buffer.alloc(9534)]));
+    expect(result.files.map((file) => file.path)).toEqual(['apollia.toml', 'tools/extract.py', 'workflows/reminders.py']);
+  });
+
+  it('accepts binary extended attributes in PAX records; only acted-on values must be UTF-8', async () => {
+    const finderInfo = Buffer.concat([Buffer.from(' SCHILY.xattr.com.apple.FinderInfo='), Buffer.from([0x00, 0xff, 0xfe, 0x80, 0x0a, 0x41]), Buffer.from('\n')]);
+    const record = Buffer.concat([Buffer.from(String(finderInfo.length + 2)), finderInfo]);
+    const libarchive = Buffer.concat([Buffer.from(' LIBARCHIVE.xattr.user.x='), Buffer.from([0xc3, 0x28]), Buffer.from('\n')]);
+    const record2 = Buffer.concat([Buffer.from(String(libarchive.length + 2)), libarchive]);
+    const result = await ok(tarOf(paxRaw(Buffer.concat([record, record2])), manifestEntry()));
+    expect(result.files.map((file) => file.path)).toEqual(['apollia.toml']);
+    const badPath = Buffer.concat([Buffer.from(' path='), Buffer.from([0x61, 0xff]), Buffer.from('\n')]);
+    const error = await refused(tarOf(manifestEntry(), paxRaw(Buffer.concat([Buffer.from(String(badPath.length + 2)), badPath])), fileEntry('f', 'x')), ARCHIVE_ERROR.corruptPax);
+    expect(error.message).toBe('the PAX header at byte 1024 is malformed: the value of `path` is not valid UTF-8');
+  });
+
+  it('leaves out macOS AppleDouble entries beside the package folder, and never reads them as Python', async () => {
+    const result = await ok(
+      buildTar([
+        { name: '._mailroom', body: Buffer.from([0, 5, 22, 7, 0xff]) },
+        { name: 'mailroom/', type: 'dir' },
+        { name: 'mailroom/apollia.toml', body: MANIFEST },
+        { name: 'mailroom/tools/', type: 'dir' },
+        { name: 'mailroom/tools/._t.py', body: 'not python \u0000' },
+        { name: 'mailroom/tools/t.py', body: '@tool\ndef t(): pass\n' },
+      ]),
+    );
+    expect(result.files.map((file) => file.path)).toEqual(['apollia.toml', 'tools/t.py']);
+    expect([...result.pythonTexts.keys()]).toEqual(['tools/t.py']);
+    expect(result.skipped).toEqual(['._mailroom', 'mailroom/tools/._t.py']);
+  });
+
+  it('leaves out `./._.` (what `tar czf x.apo -C mailroom .` writes first on a Mac)', async () => {
+    const result = await ok(
+      buildTar([
+        { name: './', type: 'dir' },
+        { name: './._.', body: 'meta' },
+        { name: './apollia.toml', body: MANIFEST },
+      ]),
+    );
+    expect(result.files.map((file) => file.path)).toEqual(['apollia.toml']);
+    expect(result.skipped).toEqual(['./._.']);
+  });
+
+  it('refuses a `._x` with no `x` beside it, and one whose subject is not a valid name', async () => {
+    const orphan = await refused(
+      buildTar([
+        { name: 'apollia.toml', body: MANIFEST },
+        { name: 'tools/._gone.py', body: 'x' },
+      ]),
+      ARCHIVE_ERROR.appleDoubleOrphan,
+    );
+    expect(orphan.message).toBe('archive entry `tools/._gone.py` looks like macOS metadata (AppleDouble) but there is no `tools/gone.py` beside it: rename it if it is a package file');
+    const traversal = await refused(
+      buildTar([
+        { name: 'apollia.toml', body: MANIFEST },
+        { name: '../._x', body: 'x' },
+      ]),
+      ARCHIVE_ERROR.traversal,
+    );
+    expect(traversal.message).toBe('archive entry `../x` contains `..`: entries may not point outside the package (in the name of the macOS metadata entry `../._x`)');
+  });
+
+  it('accepts v7 folders (type 0, trailing `/`, size 0) and refuses a non-empty one', async () => {
+    const v7 = (name: string, size = 0) => tarHeader({ name, size, typeflag: '0' });
+    const result = await ok(tarOf(v7('tools/'), manifestEntry(), fileEntry('tools/t.py', '@tool\ndef t(): pass\n')));
+    expect(result.dirs).toEqual(['tools']);
+    const error = await refused(tarOf(manifestEntry(), v7('notes/', 1), tarData(Buffer.from('x'))), ARCHIVE_ERROR.badPath);
+    expect(error.message).toBe('archive entry `notes/` is a file whose name ends with `/`');
+  });
+
+  it('counts the path limit from the package root: `./…` and `mailroom/…` get the same verdict', async () => {
+    const long = `docs/${'d'.repeat(250)}`; // 255 bytes inside the package
+    const files = { 'apollia.toml': MANIFEST, [long]: 'x' };
+    for (const prefix of ['', './', 'mailroom/']) {
+      const entries = Object.entries(files).map(([name, body]) => ({ name: prefix + name, body }));
+      const result = await read(buildTar(entries));
+      expect(result.ok, `prefix ${JSON.stringify(prefix)}`).toBe(true);
+    }
+    for (const prefix of ['', './', 'mailroom/']) {
+      const entries = [
+        { name: `${prefix}apollia.toml`, body: MANIFEST },
+        { name: `${prefix}${long}x`, body: 'x' },
+      ];
+      const bytes = tarOf(...entries.flatMap((e) => [paxHeader({ path: e.name }), fileEntry('placeholder', e.body)]));
+      const error = await refused(bytes, ARCHIVE_ERROR.pathTooLong);
+      // Named as the archive spells it, less a leading `./`.
+      const shown = `${prefix === './' ? '' : prefix}${long}x`;
+      expect(error.message).toBe(`archive entry \`${shown.slice(0, 120)}…\` (${shown.length} bytes) has a path of 256 bytes in the package: at most 255 are accepted`);
+    }
+  });
+});
+
 describe('accepted archives', () => {
   it("reads the spec example gzip'd, with its file list, manifest and Python texts", async () => {
     const result = await read(packFolder(INVOICES_DIR));
@@ -145,7 +246,7 @@ const refusals: RefusalCase[] = [
     title: 'a sparse file described in PAX',
     bytes: () => withManifest(paxHeader({ 'GNU.sparse.major': '1' }), fileEntry('sparse', 'x')),
     code: ARCHIVE_ERROR.unsupportedType,
-    message: 'archive entry `sparse` is a sparse file: only plain files and folders are accepted',
+    message: "archive entry `sparse` is a sparse file (a file with holes): only plain files and folders are accepted; repack without sparse entries (GNU tar: drop `--sparse`; bsdtar: `--no-read-sparse`) or fill the file's holes first",
   },
   { title: 'an absolute path', bytes: () => named('/etc/cron.d/x'), code: ARCHIVE_ERROR.absolutePath, message: 'archive entry `/etc/cron.d/x` has an absolute path: entries must be relative to the package' },
   { title: 'a Windows absolute path', bytes: () => named('C:\\x'), code: ARCHIVE_ERROR.absolutePath, message: 'archive entry `C:\\x` has an absolute path: entries must be relative to the package' },
@@ -212,13 +313,13 @@ const refusals: RefusalCase[] = [
     title: 'a GNU long name of 5,000 characters',
     bytes: () => withManifest(gnuLong(`${'n'.repeat(4996)}.txt`), fileEntry('short', 'x')),
     code: ARCHIVE_ERROR.pathTooLong,
-    message: `archive entry \`${'n'.repeat(120)}…\` (5000 bytes) has a path of 5000 bytes: at most 255 are accepted`,
+    message: `archive entry \`${'n'.repeat(120)}…\` (5000 bytes) has a path of 5000 bytes in the package: at most 255 are accepted`,
   },
   {
     title: 'a single 300-character component',
     bytes: () => namedPax('c'.repeat(300)),
     code: ARCHIVE_ERROR.pathTooLong,
-    message: `archive entry \`${'c'.repeat(120)}…\` (300 bytes) has a path of 300 bytes: at most 255 are accepted`,
+    message: `archive entry \`${'c'.repeat(120)}…\` (300 bytes) has a path of 300 bytes in the package: at most 255 are accepted`,
   },
   {
     title: 'a negative PAX size',
@@ -254,7 +355,7 @@ const refusals: RefusalCase[] = [
     title: '2,000 levels of folders',
     bytes: () => withManifest(...Array.from({ length: 2000 }, (_, i) => tarHeader({ name: `${'a/'.repeat(i + 1)}`.slice(0, 99), size: 0, typeflag: '5' }))),
     code: ARCHIVE_ERROR.tooDeep,
-    message: `archive entry \`${'a/'.repeat(33)}\` is 33 levels deep: at most 32 are accepted`,
+    message: `archive entry \`${'a/'.repeat(34)}\` is 33 levels deep in the package: at most 32 are accepted`,
   },
   { title: 'the Windows name `CON`', bytes: () => named('docs/CON'), code: ARCHIVE_ERROR.reservedName, message: 'archive entry `docs/CON` uses `CON`, a name Windows reserves: the package could not be installed there' },
   { title: 'the Windows name `aux.txt`', bytes: () => named('aux.txt'), code: ARCHIVE_ERROR.reservedName, message: 'archive entry `aux.txt` uses `aux.txt`, a name Windows reserves: the package could not be installed there' },
@@ -380,10 +481,19 @@ const refusals: RefusalCase[] = [
   },
   { title: 'garbage after the end blocks', bytes: () => Buffer.concat([withManifest(), Buffer.from('PK\x03\x04 hidden zip')]), code: ARCHIVE_ERROR.trailingData, message: 'the archive has data after its end-of-archive blocks (at byte 2048): nothing may follow them but zero padding' },
   {
-    title: 'zero bytes after the gzip stream',
-    bytes: () => Buffer.concat([packFolder(INVOICES_DIR), Buffer.alloc(16)]),
+    title: 'zero padding, then data, after the gzip stream',
+    bytes: () => {
+      const gz = packFolder(INVOICES_DIR);
+      return Buffer.concat([gz, Buffer.alloc(16), Buffer.from('x')]);
+    },
     code: ARCHIVE_ERROR.trailingData,
-    message: 'the file has 16 bytes after the end of its gzip stream: nothing may follow it',
+    message: 'the file has data after the end of its gzip stream (16 bytes after it): nothing may follow it but zero padding',
+  },
+  {
+    title: 'more than 1 MiB of zeros after the gzip stream',
+    bytes: () => Buffer.concat([packFolder(INVOICES_DIR), Buffer.alloc((1 << 20) + 1)]),
+    code: ARCHIVE_ERROR.trailingData,
+    message: 'the file has 1048577 bytes after the end of its gzip stream: at most 1048576 bytes of zero padding may follow it',
   },
   { title: 'garbage after the gzip stream', bytes: () => Buffer.concat([packFolder(INVOICES_DIR), Buffer.from('garbage')]), code: ARCHIVE_ERROR.corruptGzip, message: 'the gzip stream is corrupt (incorrect header check)' },
   { title: 'an empty file', bytes: () => Buffer.alloc(0), code: ARCHIVE_ERROR.notArchive, message: "the file is empty: only tar and gzip'd tar archives are accepted" },

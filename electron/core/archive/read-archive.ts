@@ -4,6 +4,7 @@
  * file is counted as it streams past and never buffered. Writes nothing anywhere.
  */
 import type { ArchiveFileInfo } from '../../../shared/inspection';
+import { checkPackagePath } from './entry-name';
 import { DEFAULT_ARCHIVE_LIMITS, MAX_PYTHON_TEXT_BYTES } from './limits';
 import { isManifestCandidate, packageRoot, refuseSecondManifest } from './package-root';
 import { ARCHIVE_ERROR, ArchiveRefusal, quoteName } from './refusal';
@@ -80,10 +81,14 @@ class InspectionVisitor implements EntryVisitor {
  * The checked read, and the archive-path prefix of the package root (`''` or `'<folder>/'`) that
  * the contents' paths were stripped of; extraction needs it. Throws an `ArchiveRefusal`.
  */
-export async function inspectArchive(path: string, limits: ArchiveLimits): Promise<{ contents: ArchiveContents; prefix: string }> {
+export async function inspectArchive(path: string, limits: ArchiveLimits, onBytes?: (chunk: Buffer) => void): Promise<{ contents: ArchiveContents; prefix: string }> {
   const visitor = new InspectionVisitor(limits);
-  const scanned = await scanArchive(path, limits, visitor);
+  const scanned = await scanArchive(path, limits, visitor, onBytes);
   const prefix = packageRoot(visitor.manifestPath, [...visitor.files.map((file) => file.path), ...visitor.dirs]);
+  const root = { bytes: Buffer.byteLength(prefix, 'utf8'), levels: prefix === '' ? 0 : 1 };
+  for (const archivePath of [...visitor.files.map((file) => file.path), ...visitor.dirs]) {
+    if (`${archivePath}/` !== prefix) checkPackagePath(archivePath, archivePath, root, limits);
+  }
   const strip = (archivePath: string) => archivePath.slice(prefix.length);
   const pythonTexts = new Map<string, string>();
   for (const [modulePath, text] of visitor.pythonTexts) pythonTexts.set(strip(modulePath), text);
@@ -95,6 +100,7 @@ export async function inspectArchive(path: string, limits: ArchiveLimits): Promi
     totalBytes: scanned.totalBytes,
     manifestText: visitor.manifestText ?? '',
     pythonTexts,
+    skipped: scanned.skipped,
   };
   return { contents, prefix };
 }
@@ -104,11 +110,13 @@ export async function inspectArchive(path: string, limits: ArchiveLimits): Promi
  *
  * Answers the contents, or the first refusal as a value (`archive.*` code, a message naming the
  * entry); it throws only on a bug. `limits` may tighten (tests) or loosen the DESIGN limits.
+ * `onBytes` sees every raw byte of the file as it is read and hashed (for the signature check); on a
+ * refusal it may have seen only part of the file, so its result counts only when `ok` is true.
  */
-export async function readApoArchive(path: string, options: { limits?: Partial<ArchiveLimits> } = {}): Promise<ArchiveRead> {
+export async function readApoArchive(path: string, options: { limits?: Partial<ArchiveLimits>; onBytes?: (chunk: Buffer) => void } = {}): Promise<ArchiveRead> {
   const limits: ArchiveLimits = { ...DEFAULT_ARCHIVE_LIMITS, ...options.limits };
   try {
-    return (await inspectArchive(path, limits)).contents;
+    return (await inspectArchive(path, limits, options.onBytes)).contents;
   } catch (error) {
     if (isRefusal(error)) return { ok: false, sha256: null, error: error.toProblem() };
     throw error;

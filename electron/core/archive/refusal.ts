@@ -69,6 +69,8 @@ export const ARCHIVE_ERROR = {
   multipleManifests: 'archive.multiple_manifests',
   /** `apollia.toml` sits in a top-level folder but other entries lie outside that folder. */
   manifestNotAtRoot: 'archive.manifest_not_at_root',
+  /** A `._name` entry (macOS AppleDouble metadata) with no `name` beside it to describe. */
+  appleDoubleOrphan: 'archive.apple_double_orphan',
   /** Extraction: the archive's SHA-256 is not the one inspection verified. */
   sha256Mismatch: 'archive.sha256_mismatch',
   /** Extraction: the destination folder already exists. */

@@ -11,6 +11,8 @@ import type { ArchiveLimits } from './types';
 export interface ScanResult {
   sha256: string;
   totalBytes: number;
+  /** macOS AppleDouble entries left out (archive names). */
+  skipped: string[];
 }
 
 /**
@@ -18,13 +20,13 @@ export interface ScanResult {
  * first problem; on any exit the file and the gunzip stream are closed at once, so a refusal at a
  * header costs no further reading.
  */
-export async function scanArchive(path: string, limits: ArchiveLimits, visitor: EntryVisitor): Promise<ScanResult> {
-  const source = await openArchiveSource(path);
+export async function scanArchive(path: string, limits: ArchiveLimits, visitor: EntryVisitor, onBytes?: (chunk: Buffer) => void): Promise<ScanResult> {
+  const source = await openArchiveSource(path, onBytes);
   const scanner = new TarScanner(limits, visitor);
   try {
     for await (const chunk of source.tarChunks) await scanner.write(chunk);
     scanner.finish();
-    return { sha256: source.sha256(), totalBytes: scanner.totalBytes };
+    return { sha256: source.sha256(), totalBytes: scanner.totalBytes, skipped: scanner.skipped };
   } finally {
     source.close();
   }

@@ -119,8 +119,23 @@ export function decodeLossy(bytes: Uint8Array): string {
 }
 
 /**
+ * PAX keys whose values this reader acts on, and so must be valid UTF-8 (plus every
+ * `GNU.sparse.*` key). Every other value (times, owners, `SCHILY.xattr.*`, `LIBARCHIVE.xattr.*`,
+ * comments) may be any bytes: extended attributes are binary (macOS `com.apple.FinderInfo`,
+ * `com.apple.provenance`), and they change nothing that is installed.
+ */
+const ACTED_ON_KEYS = new Set(['path', 'linkpath', 'size']);
+
+/** Whether the value of PAX record `key` is read by this reader (and must therefore be UTF-8). */
+export function isActedOnPaxKey(key: string): boolean {
+  return ACTED_ON_KEYS.has(key) || key.startsWith('GNU.sparse.');
+}
+
+/**
  * Parses PAX extended header records (`"<length> <key>=<value>\n"`, POSIX.1-2001). Lengths are
  * byte counts, so a value may hold any byte, NUL included (the effective name is checked later).
+ * Keys must be UTF-8; values only for the keys this reader acts on (`isActedOnPaxKey`); the
+ * others are kept as a lossy rendering, never used.
  */
 export function parsePaxRecords(data: Buffer, offset: number): Map<string, string> {
   const records = new Map<string, string>();
@@ -140,12 +155,21 @@ export function parsePaxRecords(data: Buffer, offset: number): Map<string, strin
     const equals = record.indexOf(0x3d);
     if (equals <= 0) throw corrupt('a record has no `key=value`');
     let key: string;
-    let value: string;
     try {
       key = UTF8.decode(record.subarray(0, equals));
-      value = UTF8.decode(record.subarray(equals + 1));
     } catch {
-      throw corrupt('a record is not valid UTF-8');
+      throw corrupt("a record's key is not valid UTF-8");
+    }
+    const valueBytes = record.subarray(equals + 1);
+    let value: string;
+    if (isActedOnPaxKey(key)) {
+      try {
+        value = UTF8.decode(valueBytes);
+      } catch {
+        throw corrupt(`the value of \`${key}\` is not valid UTF-8`);
+      }
+    } else {
+      value = decodeLossy(valueBytes);
     }
     records.set(key, value);
     pos = end;

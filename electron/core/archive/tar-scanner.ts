@@ -12,7 +12,7 @@
  * The scanner never buffers file data: each slice of an entry's data is handed to the visitor (as
  * a view into the decompressed chunk) and dropped.
  */
-import { checkEntryName } from './entry-name';
+import { appleDoubleSubject, checkEntryName } from './entry-name';
 import { MAX_METADATA_BYTES, MAX_TRAILING_ZERO_BYTES, maxHeaders } from './limits';
 import { NameRegistry } from './name-registry';
 import { ARCHIVE_ERROR, ArchiveRefusal, quoteName } from './refusal';
@@ -44,6 +44,8 @@ interface PendingMetadata {
   size?: string;
   linkpath?: string;
   sparse?: boolean;
+  /** PAX sparse 1.0 (`GNU.sparse.name`): the real name of a sparse file, for the message. */
+  sparseName?: string;
   longName?: Buffer;
   longLink?: Buffer;
 }
@@ -77,8 +79,15 @@ export class TarScanner {
   private endZeros = 0;
   private current: { name: string; size: number } = { name: '', size: 0 };
   private readonly registry = new NameRegistry();
+  /** AppleDouble entries seen, each with the package path it describes (null: the archive root). */
+  private readonly appleDouble: { name: string; subject: string | null }[] = [];
+  private skippedBytes = 0;
   /** Sum of the accepted files' sizes. */
   totalBytes = 0;
+  /** The macOS AppleDouble entries (`._name`) left out, as the archive names them. */
+  get skipped(): string[] {
+    return this.appleDouble.map((entry) => entry.name);
+  }
 
   constructor(
     private readonly limits: ArchiveLimits,
@@ -163,6 +172,17 @@ export class TarScanner {
 
   /** Called at the end of the stream: refuses an archive cut short. */
   finish(): void {
+    this.finishStream();
+    // An AppleDouble entry is metadata only when what it describes is there too; a lone `._x` is
+    // refused rather than guessed at (it may be a real file, whose data was not kept).
+    for (const { name, subject } of this.appleDouble) {
+      if (subject !== null && !this.registry.has(subject)) {
+        throw new ArchiveRefusal(ARCHIVE_ERROR.appleDoubleOrphan, `archive entry ${quoteName(name)} looks like macOS metadata (AppleDouble) but there is no ${quoteName(subject)} beside it: rename it if it is a package file`, name);
+      }
+    }
+  }
+
+  private finishStream(): void {
     const cut = (what: string) => new ArchiveRefusal(ARCHIVE_ERROR.truncated, `the archive is truncated: ${what}`, this.current.name || undefined);
     switch (this.state) {
       case 'end':
@@ -245,10 +265,12 @@ export class TarScanner {
       case '\0':
       case '5':
         break;
+      case 'S':
+        throw sparseRefusal(name);
       default:
         throw new ArchiveRefusal(ARCHIVE_ERROR.unsupportedType, `archive entry ${shown} is ${TYPE_NAMES[flag] ?? `of tar type \`${JSON.stringify(flag).slice(1, -1)}\``}: only files and folders are accepted`, name);
     }
-    if (pending.sparse) throw new ArchiveRefusal(ARCHIVE_ERROR.unsupportedType, `archive entry ${shown} is a sparse file: only plain files and folders are accepted`, name);
+    if (pending.sparse) throw sparseRefusal(pending.sparseName ?? name);
     if (pending.size !== undefined) {
       if (!/^[0-9]{1,16}$/.test(pending.size)) {
         throw new ArchiveRefusal(ARCHIVE_ERROR.paxSize, `archive entry ${shown} has a PAX size \`${pending.size}\` that is not a whole number of bytes`, name);
@@ -258,15 +280,18 @@ export class TarScanner {
       }
     }
 
-    const kind = flag === '5' ? 'dir' : 'file';
+    // v7 has no folder type: `bsdtar --format v7` writes a folder as a file named `x/` of size 0.
+    const kind = flag === '5' || (name.endsWith('/') && header.size === 0) ? 'dir' : 'file';
     if (kind === 'dir' && header.size !== 0) {
       throw new ArchiveRefusal(ARCHIVE_ERROR.corruptHeader, `archive entry ${shown} is a folder that declares ${header.size} bytes of data`, name);
     }
-    const path = checkEntryName(name, kind, this.limits);
+    const subject = kind === 'file' ? appleDoubleSubject(name, this.limits) : undefined;
+    const path = subject === undefined ? checkEntryName(name, kind, this.limits) : null;
     this.entries++;
     if (this.entries > this.limits.maxEntries) {
       throw new ArchiveRefusal(ARCHIVE_ERROR.tooManyEntries, `the archive has more than ${this.limits.maxEntries} entries (entry ${shown} is one too many)`, name);
     }
+    if (subject !== undefined) return this.skipAppleDouble(name, subject, header.size);
     if (path === null) return;
     if (header.size > this.limits.maxFileBytes) {
       throw new ArchiveRefusal(ARCHIVE_ERROR.fileTooLarge, `archive entry ${shown} declares ${header.size} bytes: at most ${this.limits.maxFileBytes} are accepted per file`, name);
@@ -280,6 +305,26 @@ export class TarScanner {
     const visited = this.visitor.entry(entry);
     if (visited) return visited.then(() => this.startData(header.size));
     return this.startData(header.size);
+  }
+
+  /**
+   * Skips a macOS AppleDouble entry's data unread: it is never a package file (not checked as a
+   * name, not a package-root candidate, not Python, never installed). Its bytes still count
+   * against the size limits, so metadata cannot be a bomb.
+   */
+  private skipAppleDouble(name: string, subject: string | null, size: number): void {
+    const shown = quoteName(name);
+    if (size > this.limits.maxFileBytes) {
+      throw new ArchiveRefusal(ARCHIVE_ERROR.fileTooLarge, `archive entry ${shown} declares ${size} bytes: at most ${this.limits.maxFileBytes} are accepted per file`, name);
+    }
+    if (this.totalBytes + this.skippedBytes + size > this.limits.maxTotalBytes) {
+      throw new ArchiveRefusal(ARCHIVE_ERROR.totalTooLarge, `with entry ${shown} the archive's files would take ${this.totalBytes + this.skippedBytes + size} bytes: at most ${this.limits.maxTotalBytes} are accepted in total`, name);
+    }
+    this.skippedBytes += size;
+    this.appleDouble.push({ name, subject });
+    this.current = { name, size };
+    this.skip = size + padding(size);
+    this.state = this.skip > 0 ? 'skip' : 'header';
   }
 
   private startData(size: number): void | Promise<void> {
@@ -303,7 +348,10 @@ export class TarScanner {
           if (key === 'path') this.pending.path = value;
           else if (key === 'size') this.pending.size = value;
           else if (key === 'linkpath') this.pending.linkpath = value;
-          else if (key.startsWith('GNU.sparse.')) this.pending.sparse = true;
+          else if (key.startsWith('GNU.sparse.')) {
+            this.pending.sparse = true;
+            if (key === 'GNU.sparse.name') this.pending.sparseName = value;
+          }
           // Other keys (times, owners, xattrs, comments, charset) do not change what is installed.
         }
         break;
@@ -326,6 +374,10 @@ export class TarScanner {
     }
     this.afterData(size);
   }
+}
+
+function sparseRefusal(name: string): ArchiveRefusal {
+  return new ArchiveRefusal(ARCHIVE_ERROR.unsupportedType, `archive entry ${quoteName(name)} is a sparse file (a file with holes): only plain files and folders are accepted; repack without sparse entries (GNU tar: drop \`--sparse\`; bsdtar: \`--no-read-sparse\`) or fill the file's holes first`, name);
 }
 
 function stripTrailingNuls(data: Buffer): Buffer {

@@ -28,6 +28,11 @@ export interface ArchiveContents {
   manifestText: string;
   /** Texts of every `*.py` file, by package-relative path, for the module scan. */
   pythonTexts: Map<string, string>;
+  /**
+   * macOS AppleDouble entries (`._name` beside `name`, or `._.`) that were left out: metadata,
+   * not package files; never read, listed or installed. Archive names, for a warning.
+   */
+  skipped: string[];
 }
 
 /** The outcome of `readApoArchive`: the contents, or the first refusal (a value, never a throw). */

@@ -17,6 +17,11 @@ export interface CliIo {
    * `install`, `apply`, `list`, `uninstall`). Set by the dispatcher; commands never parse it.
    */
   dataDir?: string;
+  /**
+   * For long-running commands (`serve`): resolves with the signal's name when the command should
+   * stop. Absent, `serve` waits for SIGINT or SIGTERM of this process; tests pass their own.
+   */
+  untilStopped?: () => Promise<string>;
 }
 
 /** One CLI command module: `electron/core/cli/<command>-command.ts` exports `run` of this shape. */

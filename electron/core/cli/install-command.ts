@@ -14,7 +14,7 @@ import type { SourceInspection } from '../../../shared/api';
 import type { ApoDetails } from '../../../shared/inspection';
 import { proposedConsent, type ConsentDecision } from '../../../shared/consent';
 import { createApi, type CoreApi } from '../api';
-import { createFileKeySecretBox } from '../secret-box';
+import { createFileKeySecretBox, fileKeyPath } from '../secret-box';
 import { type CliIo, EXIT } from './cli-io';
 import { formatInspection } from './inspection-text';
 import { PROGRAM, usageError } from './usage';
@@ -27,9 +27,23 @@ export function defaultDataDir(env: CliIo['env'], platform: NodeJS.Platform = pr
   return join(env.XDG_CONFIG_HOME ?? join(home, '.config'), 'Apollia Desktop');
 }
 
+/** The data folder a CLI command works on: `--data-dir`, else the app's own. */
+export function cliDataDir(io: CliIo): string {
+  return io.dataDir ?? defaultDataDir(io.env);
+}
+
+/**
+ * What the CLI prints whenever it has sealed a secret: it has no OS keychain (Electron's
+ * safeStorage is out of its reach), so it seals with a key file kept beside the data, and says
+ * so and where that key is.
+ */
+export function fileKeyNotice(dataDir: string): string {
+  return `  The secret is stored encrypted with a key file, not an OS keychain (the command line cannot use one): the key is ${fileKeyPath(dataDir)}, and anyone who can read that folder can read the secret.\n`;
+}
+
 /** The Api over the CLI's data folder; `folders` answers `pickWatchFolder` in order. Secrets use the file-key box (not a keychain). */
 export function cliApi(io: CliIo, folders: string[] = []): CoreApi {
-  const dataDir = io.dataDir ?? defaultDataDir(io.env);
+  const dataDir = cliDataDir(io);
   const queue = [...folders];
   return createApi({
     dataDir,
@@ -160,5 +174,6 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   }
   io.stdout(receipt.armed.length > 0 ? `  Armed: ${receipt.armed.join(', ')}\n` : '  No trigger armed.\n');
   for (const secret of receipt.webhookSecrets) io.stdout(`  Webhook secret for ${secret.triggerId} (shown once, keep it now): ${secret.secret}\n`);
+  if (receipt.webhookSecrets.length > 0) io.stdout(fileKeyNotice(cliDataDir(io)));
   return EXIT.accepted;
 }

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { INVOICES_DIR, packFiles, packFolder } from '../../../test/helpers/pack';
@@ -22,6 +22,18 @@ function apo(bytes: Buffer): string {
 }
 
 describe('store commands', () => {
+  it('says, when it seals a webhook secret, that it used a key file (no OS keychain) and where that key is', async () => {
+    const dataDir = join(tempDir('apollia-cli-'), 'data');
+    const watcher = apo(packFolder(new URL('../../../test/fixtures/apo/watcher', import.meta.url).pathname));
+    const done = await cli(['--data-dir', dataDir, 'install', watcher, '--yes', '--arm', 'on-call']);
+    expect([done.code, done.stderr]).toEqual([0, '']);
+    expect(done.stdout).toMatch(/Webhook secret for watcher\/on-call \(shown once, keep it now\): \S+\n/);
+    const key = join(dataDir, 'secret-box.key');
+    expect(done.stdout).toContain(`  The secret is stored encrypted with a key file, not an OS keychain (the command line cannot use one): the key is ${key}, and anyone who can read that folder can read the secret.\n`);
+    expect(done.stdout.toLowerCase()).not.toMatch(/keychain(?! \(the command line cannot use one\))/);
+    expect(statSync(key).mode & 0o777).toBe(0o600);
+  });
+
   it('install, list --json, a refused install leaving the folder byte for byte, uninstall leaving nothing', async () => {
     const dataDir = join(tempDir('apollia-cli-'), 'data');
     const invoices = apo(packFolder(INVOICES_DIR));
@@ -34,6 +46,7 @@ describe('store commands', () => {
     const done = await cli(['--data-dir', dataDir, 'install', invoices, '--yes', '--grant', 'file_read', '--arm', 'first-monday']);
     expect([done.code, done.stderr]).toEqual([0, '']);
     expect(done.stdout).toContain('Installed invoices 1.2.0 from Example Accounting (unverified publisher).\n  invoice-clerk: may use file_read\n  Armed: invoices/first-monday\n');
+    expect(done.stdout).not.toContain('key file'); // no secret was sealed
 
     const list = await cli(['--data-dir', dataDir, 'list', '--json']);
     const json = JSON.parse(list.stdout);

@@ -7,13 +7,15 @@
  * `mcp[0].pin`, `triggers[0].cron`). Problems are listed in the spec's table order, so the first
  * one is the first a person meets reading the file top to bottom.
  */
-import semver from 'semver';
 import { cronProblem, isTimeZone } from '../../../shared/cron';
 import { SECRET_NAMES, TEMPLATE_TOOLS } from '../../../shared/catalogues';
 import type { Problem } from '../../../shared/inspection';
 import { isHttpUrl } from '../../../shared/http-url';
 import { MCP_SERVER_NAME, MCP_SERVER_NAME_RULE } from '../../../shared/mcp-server-name';
 import { fillText, isCanonicalPinList, canonicalPinList, hasPlaceholder, placeholderNames, type ParameterValue, type PinScalar, type TemplateManifest, type TemplateParameter } from '../../../shared/template-manifest';
+import { setOwn } from '../../../shared/own-data';
+import { MAX_PATTERNED_VALUE_LENGTH, packagePatternProblem, testPackagePattern } from '../../../shared/package-pattern';
+import { isSemver } from '../apollia/sdk-requirement';
 import { readFrontMatter } from './front-matter';
 import { FrontMatterFields, isObject, isRfc3339, type Json, show } from './front-matter-fields';
 import { jsonSchemaFileProblem } from './json-schema';
@@ -29,8 +31,17 @@ export interface PackageContext {
 /** agent.md read and checked: the manifest when it is accepted, its body, and the problems found. */
 export interface AgentMdResult {
   manifest: TemplateManifest | null;
+  /**
+   * What was read, less every top-level field that was refused (`null` only when the front matter
+   * is not a map): later checks of the folder run against it, so one bad field does not make
+   * false claims about the others. `refusedFields` names the fields left out.
+   */
+  read: TemplateManifest | null;
+  refusedFields: ReadonlySet<string>;
   body: string;
   errors: Problem[];
+  /** Pin lists kept in their normalised form (spec: agent.md `mcp`, `pin`). */
+  warnings: Problem[];
 }
 
 /** Name of a package, a skill, an MCP server's tools' owner: lowercase letters, digits, dashes (spec: `name`). */
@@ -47,7 +58,19 @@ const HARNESS_NAME = /^[a-z0-9][a-z0-9_.-]{0,63}$/;
 const MODEL_ID = /^[A-Za-z0-9_.-]+\/[^\s/][^\s]*$/;
 /** A Standard Webhooks event type (`lead.submitted`). */
 const EVENT_TYPE = /^[A-Za-z0-9_.:-]{1,128}$/;
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/**
+ * `name@domain.tld`: one `@`, no white space, a dot inside the domain (not its first or last
+ * character). Written as steps, not as the regex `^[^\s@]+@[^\s@]+\.[^\s@]+$`, which backtracks
+ * quadratically on a long run of dots (issue 12, finding 2: a 160 KB value took 20 s).
+ */
+const EMAIL = {
+  test(value: string): boolean {
+    if (/\s/.test(value)) return false;
+    const at = value.indexOf('@');
+    if (at <= 0 || value.indexOf('@', at + 1) !== -1) return false;
+    return value.slice(at + 2, -1).includes('.');
+  },
+};
 
 /** Top-level fields, in the spec's table order. */
 const FIELDS = ['name', 'display_name', 'version', 'description', 'license', 'author', 'repository', 'harness', 'model', 'effort', 'tools', 'mcp', 'computer', 'parameters', 'secrets', 'budget', 'learning', 'approvals', 'triggers', 'output', 'checks'] as const;
@@ -57,6 +80,7 @@ const PLACEHOLDER_PATH = /^(?:display_name|triggers\[\d+\]\.(?:target\.input|cro
 
 /** Checks one manifest, collecting problems in order. */
 class AgentMdCheck extends FrontMatterFields {
+  readonly warnings: Problem[] = [];
   private readonly declared: Set<string>;
 
   constructor(
@@ -81,7 +105,7 @@ class AgentMdCheck extends FrontMatterFields {
     if (d.display_name !== undefined) this.text(d.display_name, 'display_name', { max: 200 });
 
     if (d.version === undefined) this.missing('version', "the package's SemVer 2 version, like 0.1.0");
-    else if (typeof d.version !== 'string' || semver.valid(d.version) !== d.version) {
+    else if (typeof d.version !== 'string' || !isSemver(d.version)) {
       this.fail('template.version', 'version', `version \`${String(d.version)}\` is not SemVer 2 (like 0.1.0)${typeof d.version === 'number' ? ': a bare number is refused, quote a full version' : ''}`);
     }
     if (d.description === undefined) this.missing('description', 'what the package does');
@@ -226,14 +250,23 @@ class AgentMdCheck extends FrontMatterFields {
           continue;
         }
         if (Array.isArray(pinned)) {
-          if (pinned.length < 1 || pinned.length > 16) {
-            this.fail('template.pin', argPath, `\`${argPath}\` must list 1 to 16 values`);
+          if (!pinned.every((item) => this.pinScalar(item, argPath))) continue;
+          // The spec says how a pin list is KEPT ("each value once, null first, then by its JSON
+          // text"), not an order the author must write: any order and repeats are accepted, the
+          // normalised list is what is kept and shown, and a warning shows it.
+          const scalars = pinned as PinScalar[];
+          const canonical = canonicalPinList(scalars);
+          if (canonical.length < 1 || canonical.length > 16) {
+            this.fail('template.pin', argPath, `\`${argPath}\` must list 1 to 16 distinct values, not ${canonical.length}`);
             continue;
           }
-          if (!pinned.every((item) => this.pinScalar(item, argPath))) continue;
-          const scalars = pinned as PinScalar[];
           if (!isCanonicalPinList(scalars)) {
-            this.fail('template.pin_order', argPath, `\`${argPath}\` must list each value once, null first, then by JSON text: ${JSON.stringify(canonicalPinList(scalars))}`);
+            (args as Json)[arg] = canonical;
+            this.warnings.push({
+              code: 'template.pin_normalised',
+              path: argPath,
+              message: `agent.md: \`${argPath}\` is kept as ${JSON.stringify(canonical)} (each value once, null first, then by JSON text)`,
+            });
           }
         } else this.pinScalar(pinned, argPath);
       }
@@ -268,16 +301,16 @@ class AgentMdCheck extends FrontMatterFields {
       if (type === undefined) this.missing(`${path}.type`, 'string, number, integer or boolean');
       else this.oneOf(type, `${path}.type`, ['string', 'number', 'integer', 'boolean']);
       if (def.required !== undefined) this.bool(def.required, `${path}.required`);
-      let pattern: RegExp | undefined;
+      let pattern: string | undefined;
       if (def.pattern !== undefined) {
         if (type !== 'string') this.fail('template.invalid_field', `${path}.pattern`, `\`${path}.pattern\` is for string parameters only`);
         else if (typeof def.pattern !== 'string') this.fail('template.invalid_field', `${path}.pattern`, `\`${path}.pattern\` must be text`);
         else {
-          try {
-            pattern = new RegExp(def.pattern, 'u');
-          } catch (error) {
-            this.fail('template.pattern', `${path}.pattern`, `\`${path}.pattern\` does not compile: ${error instanceof Error ? error.message : String(error)}`);
-          }
+          // One engine for package patterns, linear in the value (shared/package-pattern.ts says
+          // which ECMAScript features are refused and why).
+          const why = packagePatternProblem(def.pattern);
+          if (why === null) pattern = def.pattern;
+          else this.fail('template.pattern', `${path}.pattern`, `\`${path}.pattern\` ${why}`);
         }
       }
       const fits = (v: unknown, where: string): boolean => {
@@ -286,7 +319,12 @@ class AgentMdCheck extends FrontMatterFields {
           this.fail('template.invalid_field', where, `\`${where}\` ${show(v)} is not a ${String(type)}`);
           return false;
         }
-        if (pattern && typeof v === 'string' && !pattern.test(v)) {
+        const tested = pattern !== undefined && typeof v === 'string' ? testPackagePattern(pattern, v) : 'match';
+        if (tested === 'too_long') {
+          this.fail('template.invalid_field', where, `\`${where}\` is longer than ${MAX_PATTERNED_VALUE_LENGTH} characters, the most checked against \`${path}.pattern\``);
+          return false;
+        }
+        if (tested !== 'match') {
           this.fail('template.invalid_field', where, `\`${where}\` ${show(v)} does not match \`${path}.pattern\``);
           return false;
         }
@@ -312,7 +350,7 @@ class AgentMdCheck extends FrontMatterFields {
       }
       if (def.description === undefined) this.missing(`${path}.description`, 'what a person reads beside the field (say the format there, never the pattern)');
       else this.text(def.description, `${path}.description`, { max: 500 });
-      if (this.errors.length === before) accepted[name] = def as unknown as TemplateParameter;
+      if (this.errors.length === before) setOwn(accepted, name, def as unknown as TemplateParameter);
     }
     return accepted;
   }
@@ -337,7 +375,7 @@ class AgentMdCheck extends FrontMatterFields {
     }
     const names = new Set<string>();
     const defaults: Record<string, ParameterValue> = {};
-    for (const [name, def] of Object.entries(parameters)) if (def.default !== undefined) defaults[name] = def.default;
+    for (const [name, def] of Object.entries(parameters)) if (def.default !== undefined) setOwn(defaults, name, def.default);
     value.forEach((trigger, i) => {
       const path = `triggers[${i}]`;
       if (!isObject(trigger)) {
@@ -410,7 +448,7 @@ class AgentMdCheck extends FrontMatterFields {
       let usable = true;
       for (const name of placeholderNames(text)) {
         if (!Object.hasOwn(parameters, name)) usable = false;
-        else if (defaults[name] === undefined) {
+        else if (!Object.hasOwn(defaults, name)) {
           this.fail('template.schedule_parameter', where, `\`${where}\` uses \`\${parameters.${name}}\`, which has no default: a parameter a schedule uses has one`);
           usable = false;
         }
@@ -483,17 +521,28 @@ class AgentMdCheck extends FrontMatterFields {
  */
 export function checkAgentManifest(data: unknown, body: string, ctx: PackageContext): AgentMdResult {
   if (!isObject(data)) {
-    return { manifest: null, body, errors: [{ code: 'template.front_matter', path: 'agent.md', message: 'agent.md: front matter must be a map of fields (name, version, description, ...)' }] };
+    return { manifest: null, read: null, refusedFields: new Set(), body, errors: [{ code: 'template.front_matter', path: 'agent.md', message: 'agent.md: front matter must be a map of fields (name, version, description, ...)' }], warnings: [] };
   }
   const check = new AgentMdCheck(data, ctx);
   check.run();
   check.body(body);
-  return { manifest: check.errors.length === 0 ? (data as unknown as TemplateManifest) : null, body, errors: check.errors };
+  // A problem's path starts with its top-level field (`effort`, `mcp[0].pin.x`, `parameters.p`).
+  const refusedFields = new Set(check.errors.map((error) => (error.path ?? '').split(/[.[]/)[0] ?? '').filter((field) => Object.hasOwn(data, field)));
+  const read = Object.create(null) as Json;
+  for (const [field, value] of Object.entries(data)) if (!refusedFields.has(field)) read[field] = value;
+  return {
+    manifest: check.errors.length === 0 ? (data as unknown as TemplateManifest) : null,
+    read: read as unknown as TemplateManifest,
+    refusedFields,
+    body,
+    errors: check.errors,
+    warnings: check.warnings,
+  };
 }
 
 /** Reads agent.md's text (front matter as data only) and checks it whole. Never throws on any input. */
 export function checkAgentMd(text: string, ctx: PackageContext): AgentMdResult {
   const read = readFrontMatter(text, 'agent.md');
-  if (!read.ok) return { manifest: null, body: '', errors: [read.problem] };
+  if (!read.ok) return { manifest: null, read: null, refusedFields: new Set(), body: '', errors: [read.problem], warnings: [] };
   return checkAgentManifest(read.value.data, read.value.body, ctx);
 }

@@ -16,7 +16,7 @@ import { type Source, templateDigest } from '../sources';
 import { placeFromStaging, removeAndPrune } from '../staging';
 import { templateAgentRecord, templateTriggerRecord } from '../store/records';
 import type { StoreState } from '../store/state';
-import { readTemplateFolder } from './index';
+import { checkTemplateFolder } from '../bounded';
 
 /** A template source read and checked now, with the bytes that were checked and their digest. */
 interface CheckedTemplate {
@@ -32,7 +32,7 @@ const fileName = (path: string) => path.slice(path.lastIndexOf('/') + 1);
 async function templateOf(ctx: ApiContext, sourceId: string): Promise<CheckedTemplate> {
   const src = ctx.sources.get(sourceId);
   if (src.kind !== 'template') throw new CoreError('apply.not_a_template', `${src.handle.displayName} is not a template folder: only templates are applied (a package is installed).`);
-  const { inspection, files } = await readTemplateFolder(src.path);
+  const { inspection, files } = await checkTemplateFolder(src.path);
   if (!inspection.ok || !inspection.details) {
     throw new CoreError('apply.refused', `${src.handle.displayName} was refused: ${inspection.errors[0]?.message ?? 'it could not be read'}`, { problems: inspection.errors });
   }

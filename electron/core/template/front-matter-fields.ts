@@ -54,7 +54,7 @@ export class FrontMatterFields {
   }
 
   /** A string field: type, non-empty, optional pattern. Returns it when it is fine. */
-  text(value: unknown, path: string, rule?: { pattern?: RegExp; form?: string; max?: number }): string | undefined {
+  text(value: unknown, path: string, rule?: { pattern?: { test(value: string): boolean; source?: string }; form?: string; max?: number }): string | undefined {
     if (typeof value !== 'string' || value.trim() === '') {
       this.fail('template.invalid_field', path, `\`${path}\` must be non-empty text, not ${show(value)}`);
       return undefined;
@@ -64,7 +64,7 @@ export class FrontMatterFields {
       return undefined;
     }
     if (rule?.pattern && !rule.pattern.test(value)) {
-      this.fail('template.invalid_field', path, `\`${path}\` ${show(value)} must be ${rule.form ?? `of the form ${rule.pattern.source}`}`);
+      this.fail('template.invalid_field', path, `\`${path}\` ${show(value)} must be ${rule.form ?? `of the form ${rule.pattern.source ?? 'asked'}`}`);
       return undefined;
     }
     return value;

@@ -68,9 +68,8 @@ const AGENT_MD_RULES: [string, Edit, string, string, string][] = [
   ['an allow outside the tools', (m) => (m.mcp[0].allow = ['delete_channel']), 'template.mcp_allow', 'mcp[0].allow[0]', 'is not one of `mcp[0].tools`'],
   ['a pin of a tool the entry does not list', (m) => (m.mcp[0].pin = { post: { channel_id: 'C1' } }), 'template.pin', 'mcp[0].pin', 'pins "post", which is not one of this entry\'s tools'],
   ['a pin of nine arguments', (m) => (m.mcp[0].pin.send = Object.fromEntries(Array.from({ length: 9 }, (_, i) => [`a${i}`, 1]))), 'template.pin', 'mcp[0].pin.send', '1 to 8 top-level arguments'],
-  ['a pin list out of order', (m) => (m.mcp[0].pin.send.event = ['COMMENT', null]), 'template.pin_order', 'mcp[0].pin.send.event', 'null first, then by JSON text: [null,"COMMENT"]'],
-  ['a pin list with a repeat', (m) => (m.mcp[0].pin.send.event = ['A', 'A']), 'template.pin_order', 'mcp[0].pin.send.event', 'each value once'],
-  ['a pin list of 17', (m) => (m.mcp[0].pin.send.event = Array.from({ length: 17 }, (_, i) => i)), 'template.pin', 'mcp[0].pin.send.event', '1 to 16 values'],
+  ['a pin list of 17 distinct values', (m) => (m.mcp[0].pin.send.event = Array.from({ length: 17 }, (_, i) => i)), 'template.pin', 'mcp[0].pin.send.event', 'must list 1 to 16 distinct values, not 17'],
+  ['an empty pin list', (m) => (m.mcp[0].pin.send.event = []), 'template.pin', 'mcp[0].pin.send.event', 'must list 1 to 16 distinct values, not 0'],
   ['a pin value that is an object', (m) => (m.mcp[0].pin.send.channel_id = { id: 1 }), 'template.pin', 'mcp[0].pin.send.channel_id', 'must be text, a number, true/false or null'],
   ['a computer other than default', (m) => (m.computer = 'box'), 'template.invalid_field', 'computer', 'must be one of default'],
   ['a default of the wrong type', (m) => (m.parameters.depth.default = 'two'), 'template.invalid_field', 'parameters.depth.default', '"two" is not a integer'],
@@ -124,6 +123,77 @@ describe('inspectTemplateFolder: agent.md, one refusal per rule', () => {
     const error = await firstError((m) => (m.name = 'My_Pkg'), { name: 'My_Pkg' });
     expect(error).toMatchObject({ code: 'template.invalid_field', path: 'name' });
     expect(error?.message).toContain('lowercase letters, digits and dashes');
+  });
+});
+
+describe('inspectTemplateFolder: spec edges (issue 15)', () => {
+  it.each(['1.0.0-beta.1+build.5', '1.0.0+build.5'])('accepts the SemVer 2 version %s (build metadata)', async (version) => {
+    const result = await inspectTemplate(writeTemplate((m) => (m.version = version)));
+    expect(result.errors).toEqual([]);
+    expect(result.summary?.version).toBe(version);
+  });
+
+  it('still refuses a version that is not SemVer 2', async () => {
+    const error = await firstError((m) => (m.version = '1.0.0+'));
+    expect(error).toMatchObject({ code: 'template.version', path: 'version' });
+  });
+
+  it.each([
+    [
+      ['COMMENT', null],
+      [null, 'COMMENT'],
+    ],
+    [
+      [null, 'COMMENT', 'COMMENT'],
+      [null, 'COMMENT'],
+    ],
+    [
+      ['b', 2, 'a', true, 2, null, 'a'],
+      [null, 'a', 'b', 2, true],
+    ],
+  ])('accepts the pin list %j in any order with repeats, keeps %j and warns with it', async (written, kept) => {
+    const result = await inspectTemplate(writeTemplate((m) => (m.mcp[0].pin.send.event = written)));
+    expect(result.errors).toEqual([]);
+    expect(result.ok).toBe(true);
+    const pin = (result.details?.manifest.mcp?.[0]?.pin ?? {}) as Record<string, Record<string, unknown>>;
+    expect(pin['send']?.['event']).toEqual(kept);
+    expect(result.warnings).toEqual([
+      {
+        code: 'template.pin_normalised',
+        path: 'mcp[0].pin.send.event',
+        message: `agent.md: \`mcp[0].pin.send.event\` is kept as ${JSON.stringify(kept)} (each value once, null first, then by JSON text)`,
+      },
+    ]);
+  });
+
+  it('accepts 20 pins that are 16 distinct values (the bound is on distinct values)', async () => {
+    const written = [...Array.from({ length: 16 }, (_, i) => i), 0, 1, 2, 3];
+    const result = await inspectTemplate(writeTemplate((m) => (m.mcp[0].pin.send.event = written)));
+    expect(result.ok).toBe(true);
+  });
+
+  it('gives no warning for a pin list already kept as the spec says', async () => {
+    const result = await inspectTemplate(writeTemplate((m) => (m.mcp[0].pin.send.event = [null, 'COMMENT'])));
+    expect(result.ok).toBe(true);
+    expect(result.warnings).toEqual([]);
+  });
+
+  it('one error, not six: a bad `effort` refuses agent.md alone; eval cases are still checked against the rest', async () => {
+    const result = await inspectTemplate(writeTemplate((m) => (m.effort = 'minimal')));
+    expect(result.errors).toEqual([{ code: 'template.invalid_field', path: 'effort', message: expect.stringContaining('agent.md: `effort`') }]);
+    const withBadCase = await inspectTemplate(
+      writeTemplate((m, f) => {
+        m.effort = 'minimal';
+        f['evals/basic/case.yaml'] = 'parameters:\n  channel: C0123ABCD\n  colour: red\ngrants:\n  - mcp:slack/send\nmcp:\n  slack: fixtures/slack.json\n';
+      }),
+    );
+    expect(withBadCase.errors.map((e) => e.message)).toEqual([expect.stringContaining('`effort`'), 'evals/basic/case.yaml: `parameters.colour` is not a parameter of the package']);
+  });
+
+  it('skips the eval cases (no false claims) when a field they are checked against was refused', async () => {
+    const result = await inspectTemplate(writeTemplate((m) => (m.mcp[0].tools = ['*'])));
+    expect(result.errors[0]?.code).toBe('template.mcp_wildcard');
+    expect(result.errors.filter((e) => !(e.path ?? '').startsWith('mcp['))).toEqual([]);
   });
 });
 

@@ -21,9 +21,12 @@ function folderName(dir: string): string {
   return parts[parts.length - 1] ?? '';
 }
 
-function refused(errors: Problem[], summary: TemplateSummary | null = null): TemplateInspection {
-  return { kind: 'template', ok: false, errors, warnings: [], summary, details: null };
+function refused(errors: Problem[], summary: TemplateSummary | null = null, warnings: Problem[] = []): TemplateInspection {
+  return { kind: 'template', ok: false, errors, warnings, summary, details: null };
 }
+
+/** agent.md fields the eval cases and the root-file check are checked against. */
+const FIELDS_LATER_CHECKS_READ = ['parameters', 'mcp', 'tools', 'output'];
 
 /** Reads and checks a template folder whole, without following links. Never throws for a bad folder. */
 export async function inspectTemplateFolder(dir: string): Promise<Inspection> {
@@ -68,11 +71,16 @@ export async function inspectTemplate(dir: string, onRead?: (files: ReadonlyMap<
   const agent = checkAgentMd(agentText, { folderName: folderName(dir), files });
   errors.push(...agent.errors);
 
-  const parts = new PackageParts(files, directories, agent.manifest);
+  // Later checks run against what agent.md said, less any refused field; when a field they read
+  // was refused (or the front matter did not parse) they are skipped rather than run against
+  // nothing, which would claim declared servers and parameters are not declared.
+  const parts = new PackageParts(files, directories, agent.read);
   parts.checkSkills();
   parts.checkRules();
-  parts.checkEvals();
-  parts.rootFiles();
+  if (agent.read !== null && !FIELDS_LATER_CHECKS_READ.some((field) => agent.refusedFields.has(field))) {
+    parts.checkEvals();
+    parts.rootFiles();
+  }
   errors.push(...parts.errors);
 
   const manifest = agent.manifest;
@@ -86,7 +94,7 @@ export async function inspectTemplate(dir: string, onRead?: (files: ReadonlyMap<
         triggers: (manifest.triggers ?? []).map((trigger) => ({ id: trigger.name, type: trigger.type, needs: trigger.type === 'webhook' ? 'secret' : null })),
       }
     : null;
-  if (errors.length > 0 || !manifest) return refused(errors, summary);
+  if (errors.length > 0 || !manifest) return refused(errors, summary, agent.warnings);
   const details: TemplateDetails = {
     manifest,
     body: agent.body,
@@ -95,5 +103,5 @@ export async function inspectTemplate(dir: string, onRead?: (files: ReadonlyMap<
     evals: parts.evals,
     files: [...files.entries()].map(([path, bytes]) => ({ path, size: bytes.length })).sort((a, b) => (a.path < b.path ? -1 : 1)),
   };
-  return { kind: 'template', ok: true, errors: [], warnings: [], summary, details };
+  return { kind: 'template', ok: true, errors: [], warnings: agent.warnings, summary, details };
 }

@@ -230,7 +230,7 @@ export class PackageParts {
   checkCaseYaml(base: string, path: string, caseFiles: Set<string>, caseFolders: Set<string>, fakes: Set<string>): void {
     const text = this.text(path);
     if (text === null) return;
-    const read = readFrontMatter(`---\n${text.replace(/\s*$/, '')}\n---\n`, path);
+    const read = readFrontMatter(`---\n${text.trimEnd()}\n---\n`, path);
     if (!read.ok) {
       this.errors.push(read.problem);
       return;

@@ -1,0 +1,97 @@
+/**
+ * Bench: hostile input answered promptly (issue 12, findings 1 and 2; goal under 1 s each).
+ *
+ * - an `.apo` whose one Python module is a single 200 KiB line (gzip makes it tiny): a scan that
+ *   trimmed the line per character took over 30 s;
+ * - a template whose parameter has the catastrophic pattern `^(\w+\s?)+$` and a default of 30 `a`s
+ *   and `!`: a backtracking engine stalled inspection, `previewApply` (58 s) and the form (40 s a
+ *   keystroke). Measured: inspection of the folder, then one `checkParameter` (the form's check,
+ *   the same call the renderer makes on each keystroke) and one `previewApply` with that value.
+ *
+ * Each is timed inside one process (the median of `BENCH_RUNS`), so the figure is the time to
+ * answer, not Node's start-up. Figures only, never assertions. Run alone:
+ * `npx tsx bench/hostile-input.ts`; `npm run bench` runs it after the other rows.
+ */
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { checkParameter, previewApply } from '../shared/apply-preview';
+import { inspectPath } from '../electron/core/inspect';
+import { inspectTemplate } from '../electron/core/template/index';
+import { writeTemplate } from '../test/helpers/template-folders';
+import { INVOICES_DIR, packFiles } from '../test/helpers/pack';
+import { CACHE_DIR } from './generate';
+import { median, RUNS } from './measure';
+
+const CATASTROPHIC = '^(\\w+\\s?)+$';
+const TYPED = `${'a'.repeat(30)}!`;
+
+/** The spec's example with `tools/extract.py` replaced by one 200 KiB line that still declares its tool. */
+function longLinePackage(): string {
+  mkdirSync(CACHE_DIR, { recursive: true });
+  const path = join(CACHE_DIR, 'long-line.apo');
+  const module = `from apollia import tool\n@tool(name="extract_totals")\ndef extract_totals(path): return ${'path + '.repeat((200 * 1024) / 7)}path\n`;
+  writeFileSync(
+    path,
+    packFiles({
+      'apollia.toml': readFileSync(join(INVOICES_DIR, 'apollia.toml'), 'utf8'),
+      'tools/extract.py': module,
+      'workflows/reminders.py': readFileSync(join(INVOICES_DIR, 'workflows/reminders.py'), 'utf8'),
+    }),
+  );
+  return path;
+}
+
+async function timed(runs: number, run: () => Promise<string> | string): Promise<{ ms: number; outcome: string }> {
+  const samples: number[] = [];
+  let outcome = '';
+  for (let i = 0; i < runs; i++) {
+    const started = performance.now();
+    outcome = await run();
+    samples.push(performance.now() - started);
+  }
+  return { ms: median(samples), outcome };
+}
+
+/** Prints the hostile-input rows. */
+export async function hostileInputBench(): Promise<void> {
+  const apo = longLinePackage();
+  const folder = writeTemplate((m) => {
+    m.parameters.words = { type: 'string', pattern: CATASTROPHIC, default: TYPED, description: 'Some words.' };
+  });
+  const acceptable = writeTemplate((m) => {
+    m.parameters.words = { type: 'string', pattern: CATASTROPHIC, default: 'some words', description: 'Some words.' };
+  });
+  const accepted = await inspectTemplate(acceptable);
+  const details = accepted.details;
+  if (!details) throw new Error(`the template with a catastrophic pattern and a fitting default was refused: ${JSON.stringify(accepted.errors[0])}`);
+  const machine = { savedMcpServers: ['slack'], savedSecrets: [], canKeepSecrets: true, now: new Date() };
+  const rows: [string, { ms: number; outcome: string }][] = [
+    [
+      'inspect .apo, one module a single 200 KiB line',
+      await timed(RUNS, async () => {
+        const inspection = await inspectPath(apo);
+        return inspection.ok ? 'accepted' : `refused: ${inspection.errors[0]?.code}`;
+      }),
+    ],
+    [
+      'inspect template, pattern ^(\\w+\\s?)+$, default 30 a + !',
+      await timed(RUNS, async () => {
+        const inspection = await inspectTemplate(folder);
+        return inspection.ok ? 'accepted' : `refused: ${inspection.errors[0]?.code} at ${inspection.errors[0]?.path}`;
+      }),
+    ],
+    ['form check (one keystroke), 30 a + !', await timed(RUNS, () => checkParameter(details.manifest.parameters?.words as never, TYPED) ?? 'fits')],
+    [
+      'previewApply, words = 30 a + !',
+      await timed(RUNS, () => {
+        const preview = previewApply(details, { parameters: { words: TYPED, channel: 'C0123ABCD' }, grants: [] }, machine);
+        return preview.blockers.map((b) => b.path).join(', ') || 'no blockers';
+      }),
+    ],
+  ];
+  console.log(`\nhostile input (in process, median of ${RUNS}; goal < 1000 ms each)`);
+  const width = Math.max(...rows.map(([name]) => name.length));
+  for (const [name, { ms, outcome }] of rows) console.log(`${name.padEnd(width)}  ${ms.toFixed(1).padStart(8)} ms  ${ms < 1000 ? 'OK' : 'MISSED'}  ${outcome}`);
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await hostileInputBench();

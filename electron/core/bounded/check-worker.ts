@@ -1,0 +1,38 @@
+/**
+ * The bounded worker's entry (DESIGN.md "Reading without running"): a `worker_threads` thread that
+ * runs {@link CHECK_JOBS} one message at a time and answers with structured-clone data. It is built
+ * as its own entry beside each bundle (`out/cli/check-worker.js`, `out/main/check-worker.js`) and
+ * run from source under tsx or vitest; {@link BoundedChecker} starts it and enforces the budgets.
+ *
+ * `workerData.testMode` exists only for the checker's own tests: a checker constructed in code may
+ * ask its worker to busy-loop (`slow`) or to grow its heap without bound (`hungry`) so that the
+ * budget and the memory cap can be shown to hold. Nothing in a package can set it.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { CHECK_JOBS } from './jobs';
+import type { WorkerReply, WorkerRequest, WorkerTestMode } from './protocol';
+
+const port = parentPort;
+if (!port) throw new Error('check-worker.ts runs as a worker thread, started by BoundedChecker');
+const testMode = (workerData as { testMode?: WorkerTestMode } | null)?.testMode ?? null;
+
+port.on('message', (request: WorkerRequest) => {
+  void answer(request).then((reply) => port.postMessage(reply));
+});
+port.postMessage({ type: 'ready' } satisfies WorkerReply);
+
+async function answer({ id, kind, path }: WorkerRequest): Promise<WorkerReply> {
+  try {
+    if (testMode === 'slow') for (;;);
+    if (testMode === 'hungry') hoard();
+    return { type: 'result', id, value: await CHECK_JOBS[kind](path) };
+  } catch (error) {
+    return { type: 'failed', id, message: error instanceof Error ? (error.stack ?? error.message) : String(error) };
+  }
+}
+
+/** Test mode `hungry`: keeps allocating until the heap cap ends the thread. */
+function hoard(): never {
+  const kept: string[][] = [];
+  for (;;) kept.push(Array.from({ length: 1024 }, (_, i) => `${i}:${kept.length}`.repeat(8)));
+}

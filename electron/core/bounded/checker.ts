@@ -1,0 +1,263 @@
+/**
+ * Runs the package readers in one long-lived `worker_threads` worker under a time budget and a
+ * memory cap (DESIGN.md "Reading without running": untrusted input is checked in a bounded place,
+ * the same way in the app, the CLI and the e2e harness). The main thread stays free: while a
+ * hostile package is being read, every other Api call keeps answering.
+ *
+ * Decisions (README "Decisions"): one worker per process, started lazily on the first job and
+ * reused (starting one costs tens of milliseconds bundled, more from TS source); jobs run one at a
+ * time in arrival order (the readers are I/O-light and a second worker would double the memory
+ * cap); a job over its budget ends the worker (`terminate()`, the only way to stop a busy loop)
+ * and is refused `inspect.too_slow`; a worker that runs out of heap is refused `inspect.too_large`;
+ * the next job starts a fresh worker. Between jobs the worker is `unref()`ed, so an idle checker
+ * never keeps the CLI alive.
+ */
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
+import { type ResourceLimits, Worker } from 'node:worker_threads';
+import type { ApoInspection, Inspection, InspectionKind, Problem } from '../../../shared/inspection';
+import type { TemplateRead } from '../template/index';
+import type { CheckJobKind, CheckJobs } from './jobs';
+import { ownData } from './own-data';
+import type { WorkerReply, WorkerRequest, WorkerTestMode } from './protocol';
+
+/** The time one job may take once the worker is running it (the worker's own start-up is not counted). */
+export const DEFAULT_BUDGET_MS = 5_000;
+
+/**
+ * The worker's heap caps. The readers stream archives and keep at most `apollia.toml` (1 MiB), the
+ * Python modules being scanned (64 MiB each at most) and the file list (10,000 entries); a template
+ * is at most 1 MiB. 256 MiB of old generation holds the largest legal package with room to spare,
+ * while a parse that blows up is stopped long before it hurts the machine.
+ */
+export const DEFAULT_RESOURCE_LIMITS: ResourceLimits = { maxOldGenerationSizeMb: 256, maxYoungGenerationSizeMb: 32, stackSizeMb: 4 };
+
+/** How a {@link BoundedChecker} is set up; every field has a production default. */
+export interface CheckerOptions {
+  /** Milliseconds one job may run (tests use a short one). */
+  budgetMs?: number;
+  resourceLimits?: ResourceLimits;
+  /** Test only: makes the worker busy-loop or hoard memory (check-worker.ts). */
+  testMode?: WorkerTestMode;
+}
+
+/** A job's outcome: the reader's value, or the refusal the checker gave it. */
+export type CheckOutcome<T> = { ok: true; value: T } | { ok: false; problem: Problem };
+
+interface Pending {
+  id: number;
+  kind: CheckJobKind;
+  path: string;
+  settle: (outcome: CheckOutcome<unknown>) => void;
+  fail: (error: Error) => void;
+}
+
+/** One worker, one job at a time, each under a time budget and the worker's memory cap. */
+export class BoundedChecker {
+  readonly #budgetMs: number;
+  readonly #resourceLimits: ResourceLimits;
+  readonly #testMode: WorkerTestMode | undefined;
+  readonly #queue: Pending[] = [];
+  #worker: Worker | null = null;
+  #ready = false;
+  #loaded: Promise<void> = Promise.resolve();
+  #markLoaded: () => void = () => undefined;
+  #current: Pending | null = null;
+  #timer: NodeJS.Timeout | null = null;
+  #nextId = 1;
+  #started = 0;
+
+  constructor(options: CheckerOptions = {}) {
+    this.#budgetMs = options.budgetMs ?? DEFAULT_BUDGET_MS;
+    this.#resourceLimits = options.resourceLimits ?? DEFAULT_RESOURCE_LIMITS;
+    this.#testMode = options.testMode;
+  }
+
+  /** How many workers this checker has started (one, unless a job was over budget). */
+  get workersStarted(): number {
+    return this.#started;
+  }
+
+  /** Runs one reader in the worker; a reader that throws (a bug) rejects, as it would in-thread. */
+  run<K extends CheckJobKind>(kind: K, path: string): Promise<CheckOutcome<CheckJobs[K]>> {
+    return new Promise((resolve, reject) => {
+      this.#queue.push({ id: this.#nextId++, kind, path, settle: resolve as (outcome: CheckOutcome<unknown>) => void, fail: reject });
+      this.#pump();
+    });
+  }
+
+  /**
+   * Starts the worker now instead of at the first job (a host may call it once it is idle), and
+   * resolves when the worker has loaded its code: what the first job would otherwise wait for.
+   */
+  warm(): Promise<void> {
+    this.#ensureWorker();
+    return this.#loaded;
+  }
+
+  /** Ends the worker; queued and running jobs are rejected. The next job starts a fresh one. */
+  async close(): Promise<void> {
+    const worker = this.#worker;
+    this.#worker = null;
+    this.#clearTimer();
+    for (const job of [...(this.#current ? [this.#current] : []), ...this.#queue.splice(0)]) job.fail(new Error('the package checker was closed'));
+    this.#current = null;
+    if (worker) await worker.terminate();
+  }
+
+  #pump(): void {
+    if (this.#current || this.#queue.length === 0) return;
+    const job = this.#queue.shift() as Pending;
+    this.#current = job;
+    const worker = this.#ensureWorker();
+    worker.ref();
+    worker.postMessage({ id: job.id, kind: job.kind, path: job.path } satisfies WorkerRequest);
+    if (this.#ready) this.#startTimer();
+  }
+
+  #ensureWorker(): Worker {
+    if (this.#worker) return this.#worker;
+    const { url, execArgv } = workerEntry();
+    const worker = url ? new Worker(url, { execArgv, resourceLimits: this.#resourceLimits, workerData: { testMode: this.#testMode } }) : new Worker(devBootstrap(), { eval: true, execArgv, resourceLimits: this.#resourceLimits, workerData: { testMode: this.#testMode } });
+    this.#started++;
+    this.#worker = worker;
+    this.#ready = false;
+    this.#loaded = new Promise((resolve) => {
+      this.#markLoaded = resolve;
+    });
+    worker.unref();
+    worker.on('message', (reply: WorkerReply) => this.#onReply(worker, reply));
+    worker.on('error', (error: Error & { code?: string }) => {
+      if (error.code === 'ERR_WORKER_OUT_OF_MEMORY') this.#endWorker(worker, tooLarge());
+      else this.#endWorker(worker, null, error);
+    });
+    worker.on('exit', (code) => this.#endWorker(worker, null, new Error(`the package checker stopped unexpectedly (exit code ${code})`)));
+    return worker;
+  }
+
+  #onReply(worker: Worker, reply: WorkerReply): void {
+    if (worker !== this.#worker) return;
+    if (reply.type === 'ready') {
+      this.#ready = true;
+      this.#markLoaded();
+      if (this.#current) this.#startTimer();
+      return;
+    }
+    const job = this.#current;
+    if (!job || job.id !== reply.id) return;
+    this.#finish();
+    if (reply.type === 'result') job.settle({ ok: true, value: ownData(reply.value) });
+    else job.fail(new Error(`checking ${job.path} failed inside the package checker: ${reply.message}`));
+    this.#pump();
+  }
+
+  /** The worker ended (budget, heap cap, crash): answer its job, forget it, and go on with a fresh one. */
+  #endWorker(worker: Worker, refusal: Problem | null, error?: Error): void {
+    if (worker !== this.#worker) return;
+    this.#worker = null;
+    this.#markLoaded();
+    const job = this.#current;
+    this.#finish();
+    void worker.terminate();
+    if (job) {
+      if (refusal) job.settle({ ok: false, problem: refusal });
+      else job.fail(error ?? new Error('the package checker stopped unexpectedly'));
+    }
+    this.#pump();
+  }
+
+  #startTimer(): void {
+    this.#clearTimer();
+    const worker = this.#worker as Worker;
+    this.#timer = setTimeout(() => this.#endWorker(worker, tooSlow(this.#budgetMs)), this.#budgetMs);
+  }
+
+  #finish(): void {
+    this.#clearTimer();
+    this.#current = null;
+    this.#worker?.unref();
+  }
+
+  #clearTimer(): void {
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#timer = null;
+  }
+}
+
+function tooSlow(budgetMs: number): Problem {
+  return {
+    code: 'inspect.too_slow',
+    message: `checking this package took longer than ${formatSeconds(budgetMs)}, so it was stopped and refused: a package this app can check is read in well under a second`,
+  };
+}
+
+function tooLarge(): Problem {
+  return {
+    code: 'inspect.too_large',
+    message: 'checking this package needed more memory than the app allows, so it was stopped and refused: its contents are too large or too deeply nested to check safely',
+  };
+}
+
+function formatSeconds(ms: number): string {
+  const seconds = ms / 1000;
+  return `${Number.isInteger(seconds) ? seconds : seconds.toFixed(1)} second${seconds === 1 ? '' : 's'}`;
+}
+
+/**
+ * Where the worker's code is. Built, the checker sits in a chunk at the root of its bundle folder
+ * (`out/cli/`, `out/main/`) and `check-worker.js` is an entry beside it. From TypeScript source
+ * (vitest, tsx) the worker is a short bootstrap that registers tsx's loader and imports
+ * `check-worker.ts` (Node 20 does not apply `--import` hooks to a worker's entry).
+ */
+function workerEntry(): { url: URL | null; execArgv: string[] } {
+  const here = import.meta.url;
+  if (here.endsWith('.ts')) return { url: null, execArgv: [] };
+  return { url: new URL('./check-worker.js', here), execArgv: [] };
+}
+
+function devBootstrap(): string {
+  const tsxApi = pathToFileURL(
+    createRequire(import.meta.url)
+      .resolve('tsx/package.json')
+      .replace(/package\.json$/, 'dist/esm/api/index.mjs'),
+  ).href;
+  const entry = new URL('./check-worker.ts', import.meta.url).href;
+  return `import(${JSON.stringify(tsxApi)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}); });`;
+}
+
+/** Turns a checker refusal into an inspection of the given kind, so callers keep one result shape. */
+export function refusedInspection(kind: InspectionKind, problem: Problem): Inspection {
+  return { kind, ok: false, errors: [problem], warnings: [], summary: null, details: null };
+}
+
+let shared: BoundedChecker | null = null;
+
+/** The process's one checker, made on first use with the production budgets. */
+export function sharedChecker(): BoundedChecker {
+  shared ??= new BoundedChecker();
+  return shared;
+}
+
+/** {@link inspectApo} in the bounded worker; the result keeps the SHA-256 install is tied to. */
+export async function checkApo(path: string, checker: BoundedChecker = sharedChecker()): Promise<ApoInspection> {
+  const outcome = await checker.run('apo', path);
+  return outcome.ok ? outcome.value : (refusedInspection('apo', outcome.problem) as ApoInspection);
+}
+
+/** {@link readTemplateFolder} in the bounded worker: the inspection and the bytes it checked. */
+export async function checkTemplateFolder(path: string, checker: BoundedChecker = sharedChecker()): Promise<TemplateRead> {
+  const outcome = await checker.run('template', path);
+  return outcome.ok ? outcome.value : { inspection: refusedInspection('template', outcome.problem) as TemplateRead['inspection'], files: new Map() };
+}
+
+/** {@link inspectPluginManifest} in the bounded worker. */
+export async function checkPluginManifest(path: string, checker: BoundedChecker = sharedChecker()): Promise<Inspection> {
+  const outcome = await checker.run('plugin', path);
+  return outcome.ok ? outcome.value : refusedInspection('plugin', outcome.problem);
+}
+
+/** An existing path inspected by content (the CLI's `inspect`) in the bounded worker. */
+export async function checkPath(path: string, checker: BoundedChecker = sharedChecker()): Promise<Inspection> {
+  const outcome = await checker.run('path', path);
+  return outcome.ok ? outcome.value : refusedInspection('apo', outcome.problem);
+}

@@ -1,0 +1,22 @@
+/**
+ * The messages between {@link BoundedChecker} and its worker thread. Both sides import these
+ * types; values cross by structured clone (Maps and Uint8Arrays survive, prototypes do not).
+ */
+import type { CheckJobKind } from './jobs';
+
+/** A job posted to the worker: read `path` as `kind`. */
+export interface WorkerRequest {
+  id: number;
+  kind: CheckJobKind;
+  path: string;
+}
+
+/** What the worker posts back: once `ready` when loaded, then one `result` or `failed` per job. */
+export type WorkerReply =
+  | { type: 'ready' }
+  | { type: 'result'; id: number; value: unknown }
+  /** The reader threw: a bug in the app, not a refusal of the package. */
+  | { type: 'failed'; id: number; message: string };
+
+/** Test-only worker behaviours (see check-worker.ts); never set from package content. */
+export type WorkerTestMode = 'slow' | 'hungry';

@@ -1,0 +1,71 @@
+/**
+ * `apollia-desktop [--data-dir DIR] serve [--port N]`: the trigger host without the app, until
+ * SIGINT or SIGTERM (DESIGN.md "Triggers at run time"). Prints one line per live trigger at start
+ * (`listening <id> <url>`, `watching <id> <folder>`, `scheduled <id> next <ISO time>`), then one
+ * line per event. Webhook secrets are opened with the CLI's file-key box (`secret-box.ts`): a secret
+ * sealed by the app's keychain cannot be opened here, and that trigger is reported, not served.
+ */
+import { createFileKeySecretBox } from '../secret-box';
+import { DEFAULT_WEBHOOK_PORT, HostError, TriggerHost } from '../triggers';
+import { type CliIo, EXIT } from './cli-io';
+import { defaultDataDir } from './install-command';
+import { PROGRAM, usageError } from './usage';
+
+/** Usage of this command. */
+export const SERVE_USAGE = [
+  `Usage: ${PROGRAM} [--data-dir DIR] serve [--port N]`,
+  '',
+  'Makes armed triggers live until stopped (Ctrl-C): schedules fire, folders are watched,',
+  `signed webhooks are received on 127.0.0.1 (port ${DEFAULT_WEBHOOK_PORT} unless --port; 0 picks a free one).`,
+  'Each fire is written as a run request in runs/pending/ of the data folder.',
+  '',
+].join('\n');
+
+function processSignals(): Promise<string> {
+  return new Promise((resolve) => {
+    const stop = (signal: string) => {
+      process.off('SIGINT', onInt);
+      process.off('SIGTERM', onTerm);
+      resolve(signal);
+    };
+    const onInt = () => stop('SIGINT');
+    const onTerm = () => stop('SIGTERM');
+    process.on('SIGINT', onInt);
+    process.on('SIGTERM', onTerm);
+  });
+}
+
+/** Runs `serve` with the arguments after the command name. */
+export async function run(args: string[], io: CliIo): Promise<number> {
+  let port = DEFAULT_WEBHOOK_PORT;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] as string;
+    if (arg === '-h' || arg === '--help') {
+      io.stdout(SERVE_USAGE);
+      return EXIT.accepted;
+    }
+    if (arg === '--port' || arg.startsWith('--port=')) {
+      const value = arg === '--port' ? args[++i] : arg.slice('--port='.length);
+      if (value === undefined || !/^\d{1,5}$/.test(value) || Number(value) > 65_535) return usageError(io, `--port needs a port number from 0 to 65535${value === undefined ? '' : `, not \`${value}\``}`, SERVE_USAGE);
+      port = Number(value);
+      continue;
+    }
+    return usageError(io, arg.startsWith('-') ? `unknown option \`${arg}\` for serve` : 'serve takes no argument', SERVE_USAGE);
+  }
+  const dataDir = io.dataDir ?? defaultDataDir(io.env);
+  const waitForStop = (io.untilStopped ?? processSignals)();
+  const host = new TriggerHost({ dataDir, secretBox: createFileKeySecretBox(dataDir), port, onLine: (line) => io.stdout(`${line}\n`) });
+  try {
+    await host.start();
+  } catch (error) {
+    if (error instanceof HostError) io.stderr(`${PROGRAM}: ${error.message}\n`);
+    else if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') io.stderr(`${PROGRAM}: port ${port} on 127.0.0.1 is in use; pick another with --port\n`);
+    else io.stderr(`${PROGRAM}: the trigger host could not start: ${(error as Error).message}\n`);
+    return EXIT.refused;
+  }
+  io.stdout(`serving ${dataDir} on ${host.origin} (pid ${process.pid}); stop with Ctrl-C\n`);
+  const signal = await waitForStop;
+  await host.stop();
+  io.stdout(`stopped (${signal})\n`);
+  return EXIT.accepted;
+}

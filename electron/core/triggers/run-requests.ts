@@ -1,0 +1,103 @@
+/**
+ * The hand-off to the agent runtime: one JSON file per fired trigger in `runs/pending/` of the data
+ * folder (DESIGN.md "Triggers at run time"). This app never runs an agent; the runtime takes a file
+ * by renaming or deleting it. The format is documented in this module's README.
+ *
+ * File name: `<base64url(trigger id)>.<fired_at ms, 13 digits>.<run id>.json`, so the runs a trigger
+ * has waiting are counted from names alone (`max_concurrent`), and a listing sorts by trigger then age.
+ * Written with the store's atomic write (temp file, fsync, rename): a reader never sees half a file.
+ */
+import { mkdir, readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { writeFileAtomic } from '../store/atomic-file';
+
+/** Folder of waiting run requests, relative to the data folder. */
+export const PENDING_DIR = join('runs', 'pending');
+
+/** Why a run was asked for. `missed` is a schedule whose time passed while the computer slept or the host was stopped. */
+export type RunCause = 'schedule' | 'missed' | 'at' | 'file_watch' | 'webhook';
+
+/** What the run is given. */
+export interface RunInput {
+  /** The trigger's own input text (the template's `input`, the package's `input`), or null. */
+  text: string | null;
+  /** file_watch: the paths that changed in this burst (absolute), at most {@link MAX_CHANGED_PATHS}. */
+  changed_paths?: string[];
+  /** file_watch: how many more changed paths there were beyond those listed. */
+  changed_paths_more?: number;
+}
+
+/** A webhook delivery as handed on: untrusted, always marked so. */
+export interface RunPayload {
+  untrusted: true;
+  webhook_id: string;
+  /** The body's `type` when it is a JSON object with a string `type`. */
+  type: string | null;
+  /** The body: parsed JSON when it parses, else the raw text. */
+  body: unknown;
+}
+
+/** One run request (`runs/pending/*.json`). */
+export interface RunRequest {
+  /** Unique id of this run request. */
+  id: string;
+  /** The store trigger id. */
+  trigger: string;
+  /** The trigger's target (agent or workflow). */
+  target: string;
+  input: RunInput;
+  payload?: RunPayload;
+  /** ISO 8601 time it fired. */
+  fired_at: string;
+  cause: RunCause;
+}
+
+/** Most changed paths a run lists (the rest are counted). */
+export const MAX_CHANGED_PATHS = 1000;
+
+const encodeId = (trigger: string) => Buffer.from(trigger, 'utf8').toString('base64url');
+
+/** The file name of a run request (see the module comment). */
+export function runFileName(request: RunRequest): string {
+  return `${encodeId(request.trigger)}.${String(Date.parse(request.fired_at)).padStart(13, '0')}.${request.id}.json`;
+}
+
+/** Writes one run request atomically; returns its path. */
+export async function writeRunRequest(dataDir: string, request: RunRequest): Promise<string> {
+  const dir = join(dataDir, PENDING_DIR);
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  const path = join(dir, runFileName(request));
+  await writeFileAtomic(path, `${JSON.stringify(request, null, 2)}\n`);
+  return path;
+}
+
+/** What is waiting in `runs/pending/`: per trigger, the count and the oldest fire time. */
+export interface PendingRuns {
+  total: number;
+  /** ISO time of the oldest waiting run, or null. */
+  oldest: string | null;
+  byTrigger: Map<string, number>;
+}
+
+/** Reads what waits in `runs/pending/` from the file names (no file is opened). Missing folder: nothing waits. */
+export async function pendingRuns(dataDir: string): Promise<PendingRuns> {
+  let names: string[];
+  try {
+    names = await readdir(join(dataDir, PENDING_DIR));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { total: 0, oldest: null, byTrigger: new Map() };
+    throw error;
+  }
+  const byTrigger = new Map<string, number>();
+  let oldest = Number.POSITIVE_INFINITY;
+  let total = 0;
+  for (const name of names) {
+    const match = /^([A-Za-z0-9_-]+)\.(\d{13})\.[A-Za-z0-9-]+\.json$/.exec(name);
+    if (!match) continue;
+    const trigger = Buffer.from(match[1] as string, 'base64url').toString('utf8');
+    byTrigger.set(trigger, (byTrigger.get(trigger) ?? 0) + 1);
+    oldest = Math.min(oldest, Number(match[2]));
+    total++;
+  }
+  return { total, oldest: Number.isFinite(oldest) ? new Date(oldest).toISOString() : null, byTrigger };
+}

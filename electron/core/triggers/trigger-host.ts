@@ -1,0 +1,591 @@
+/**
+ * The trigger host: makes armed triggers live for one data folder (DESIGN.md "Triggers at run
+ * time"). Schedules fire at the times `shared/cron.ts` computes, watched folders are watched,
+ * webhooks are received; each fire becomes a run request in `runs/pending/` and events in the
+ * activity log. Plain Node: the app holds one instance, `apollia-desktop serve` another (never both:
+ * `host-lock.ts`).
+ *
+ * - `reload()` re-reads the store and starts, stops or restarts exactly the triggers whose armed
+ *   configuration changed; with `watchStore` (default) the host calls it itself whenever
+ *   `state.json` is replaced, so arming, disarming, rotating, updating or uninstalling from the app
+ *   or the CLI takes effect at once.
+ * - Time: one timer, never longer than {@link MAX_SLEEP_MS}, so a clock jump or a sleep is noticed
+ *   within a minute. A trigger whose due time has passed fires ONCE (cause `missed` when more than
+ *   {@link LATE_MS} late) and its next time is counted from now, so a laptop waking after a night
+ *   does not fire once per missed time. A clock set back is noticed and every next time recounted.
+ * - The live status of every trigger is kept in memory (`status()`) and written to
+ *   `triggers/status.json` for the dashboard (see README).
+ */
+import { randomUUID } from 'node:crypto';
+import { type FSWatcher, watch as watchFs } from 'node:fs';
+import { mkdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { type ActivityInput, ActivityLog } from '../activity/activity-log';
+import type { SecretBox } from '../secret-box';
+import { writeFileAtomic } from '../store/atomic-file';
+import type { StoreState, TriggerRecord } from '../store/state';
+import { STATE_FILE, Store } from '../store/store';
+import { FolderWatch } from './folder-watch';
+import { takeHostLock } from './host-lock';
+import { pendingRuns, type RunCause, type RunInput, type RunPayload, type RunRequest, writeRunRequest } from './run-requests';
+import { firstDue, type HostClock, isTimed, nextFireAfter, systemClock } from './schedule';
+import { SeenIds } from './seen-ids';
+import { type DeliveryAnswer, type ListenerLimits, type VerifiedDelivery, WebhookListener, type WebhookTarget, webhookPath } from './webhook-listener';
+
+/** The port the listener binds when none is given (Settings will hold the user's choice). */
+export const DEFAULT_WEBHOOK_PORT = 47_611;
+/** Longest single wait of the schedule timer. */
+export const MAX_SLEEP_MS = 60_000;
+/** A due time passed by more than this fired late: its cause is `missed`. */
+export const LATE_MS = 60_000;
+/** Most runs a trigger without `max_concurrent` may have waiting; beyond it a fire is skipped. */
+export const DEFAULT_MAX_WAITING = 100;
+/** Most activity events waiting to be written; beyond it they are counted and summarised. */
+export const MAX_ACTIVITY_BACKLOG = 200;
+/** Deliveries kept per trigger in the status. */
+export const STATUS_DELIVERIES = 10;
+/** The status file, relative to the data folder. */
+export const STATUS_FILE = join('triggers', 'status.json');
+/** The replay store, relative to the data folder. */
+export const SEEN_FILE = join('triggers', 'webhook-seen.jsonl');
+
+/** Options of a host. */
+export interface TriggerHostOptions {
+  dataDir: string;
+  secretBox: SecretBox;
+  /** Listener port; 0 for a free one. Default {@link DEFAULT_WEBHOOK_PORT}. */
+  port?: number;
+  clock?: HostClock;
+  /** Re-read the store whenever its file changes (default true). */
+  watchStore?: boolean;
+  listenerLimits?: Partial<ListenerLimits>;
+  folderTiming?: { debounceMs?: number; maxWaitMs?: number; checkMs?: number };
+  /** One line per live trigger at start, then one per event (what `serve` prints). Never a secret or a body. */
+  onLine?: (line: string) => void;
+}
+
+/** One delivery as the status keeps it. */
+export interface DeliveryStatus {
+  at: string;
+  status: number;
+  reason: string;
+}
+
+/** The last fire of a trigger. */
+export interface FireStatus {
+  at: string;
+  cause: RunCause;
+  outcome: 'queued' | 'skipped' | 'failed';
+  run: string | null;
+}
+
+/** The live status of one trigger (in `triggers/status.json`). */
+export interface TriggerLiveStatus {
+  id: string;
+  type: TriggerRecord['type'];
+  state: 'listening' | 'watching' | 'scheduled' | 'problem' | 'done';
+  url: string | null;
+  folder: string | null;
+  next: string | null;
+  problem: string | null;
+  lastFire: FireStatus | null;
+  deliveries: DeliveryStatus[];
+  /** Runs of this trigger waiting in `runs/pending/`. */
+  waiting: number;
+}
+
+/** The whole status file. */
+export interface HostStatus {
+  pid: number;
+  origin: string | null;
+  startedAt: string;
+  updatedAt: string;
+  running: boolean;
+  /** Runs waiting in `runs/pending/` and the oldest one's fire time: nonzero with an old `oldest` means nothing is taking them. */
+  pending: { total: number; oldest: string | null };
+  triggers: Record<string, TriggerLiveStatus>;
+}
+
+interface Live {
+  trigger: TriggerRecord;
+  key: string;
+  status: TriggerLiveStatus;
+  nextAt: Date | null;
+  watch: FolderWatch | null;
+  target: WebhookTarget | null;
+}
+
+function configKey(trigger: TriggerRecord, sealed: string | null): string {
+  const { armed: _a, ...rest } = trigger;
+  return JSON.stringify([rest, sealed]);
+}
+
+function agentArchived(state: StoreState, trigger: TriggerRecord): boolean {
+  if (trigger.agentId === null || !Object.hasOwn(state.agents, trigger.agentId)) return false;
+  return state.agents[trigger.agentId]?.archived === true;
+}
+
+/** The trigger host of one data folder. */
+export class TriggerHost {
+  private readonly store: Store;
+  private readonly activity: ActivityLog;
+  private readonly clock: HostClock;
+  private readonly listener: WebhookListener;
+  private readonly seen: SeenIds;
+  private readonly live = new Map<string, Live>();
+  /** Last fires carried over from the previous status file (a restart does not forget them). */
+  private readonly carried = new Map<string, TriggerLiveStatus>();
+  private release: (() => Promise<void>) | null = null;
+  private timer: unknown = null;
+  private lastTick = 0;
+  private storeWatcher: FSWatcher | null = null;
+  private storeTimer: NodeJS.Timeout | null = null;
+  private reloading: Promise<void> = Promise.resolve();
+  private fires: Promise<unknown> = Promise.resolve();
+  private activityQueue: Promise<unknown> = Promise.resolve();
+  private activityBacklog = 0;
+  private activityDropped = 0;
+  private statusTimer: NodeJS.Timeout | null = null;
+  private statusWrite: Promise<void> = Promise.resolve();
+  private pending = { total: 0, oldest: null as string | null, byTrigger: new Map<string, number>() };
+  private startedAt = '';
+  private running = false;
+
+  constructor(private readonly options: TriggerHostOptions) {
+    this.store = new Store(options.dataDir);
+    this.activity = new ActivityLog(options.dataDir, { now: () => this.clock.now() });
+    this.clock = options.clock ?? systemClock;
+    this.seen = new SeenIds(join(options.dataDir, SEEN_FILE), () => this.clock.now());
+    this.listener = new WebhookListener(
+      {
+        target: (id) => this.live.get(id)?.target ?? null,
+        deliver: (target, delivery) => this.deliver(target, delivery),
+        refused: (id, answer) => this.refused(id, answer),
+      },
+      options.listenerLimits,
+    );
+  }
+
+  /** The listener's base URL (`http://127.0.0.1:<port>`), once started. */
+  get origin(): string {
+    return this.listener.origin;
+  }
+
+  /** The URL a webhook trigger is delivered to. */
+  urlOf(triggerId: string): string {
+    return `${this.listener.origin}${webhookPath(triggerId)}`;
+  }
+
+  /**
+   * Takes the data folder's host lock (`host.busy` when another host holds it), binds the
+   * listener, loads the replay store and the previous status, and makes every armed trigger live.
+   */
+  async start(): Promise<void> {
+    await mkdir(this.options.dataDir, { recursive: true });
+    this.release = await takeHostLock(this.options.dataDir);
+    try {
+      await this.seen.load();
+      await this.loadCarried();
+      await this.listener.start(this.options.port ?? DEFAULT_WEBHOOK_PORT);
+    } catch (error) {
+      await this.listener.stop();
+      await this.release();
+      this.release = null;
+      throw error;
+    }
+    this.running = true;
+    this.startedAt = this.clock.now().toISOString();
+    this.lastTick = this.clock.now().getTime();
+    this.record({ kind: 'host_started', outcome: 'ok', detail: `trigger host pid ${process.pid} listening on ${this.origin}` });
+    await this.reload();
+    if (this.options.watchStore !== false) this.watchStore();
+  }
+
+  /** Stops everything it started (timers, watchers, listener), writes the final status, releases the lock. */
+  async stop(): Promise<void> {
+    if (!this.running) return;
+    this.running = false;
+    this.storeWatcher?.close();
+    this.storeWatcher = null;
+    if (this.storeTimer) clearTimeout(this.storeTimer);
+    if (this.timer !== null) this.clock.clearTimer(this.timer);
+    this.timer = null;
+    await this.reloading;
+    await this.listener.stop();
+    await Promise.all([...this.live.values()].map((l) => l.watch?.close()));
+    await this.fires;
+    this.record({ kind: 'host_stopped', outcome: 'ok', detail: `trigger host pid ${process.pid} stopped` });
+    await this.activityQueue;
+    if (this.statusTimer) clearTimeout(this.statusTimer);
+    await this.statusWrite;
+    await this.writeStatus();
+    this.live.clear();
+    await this.release?.();
+    this.release = null;
+  }
+
+  /** The live status (what `triggers/status.json` holds). */
+  status(): HostStatus {
+    const triggers: Record<string, TriggerLiveStatus> = Object.create(null);
+    for (const [id, live] of this.live) triggers[id] = { ...live.status, waiting: this.pending.byTrigger.get(id) ?? 0 };
+    return {
+      pid: process.pid,
+      origin: this.running ? this.origin : null,
+      startedAt: this.startedAt,
+      updatedAt: this.clock.now().toISOString(),
+      running: this.running,
+      pending: { total: this.pending.total, oldest: this.pending.oldest },
+      triggers,
+    };
+  }
+
+  /** Waits until every fire, activity event and status write started so far is done (tests, `serve`). */
+  async settled(): Promise<void> {
+    await this.reloading;
+    await this.fires;
+    await this.activityQueue;
+    if (this.statusTimer) {
+      clearTimeout(this.statusTimer);
+      this.statusTimer = null;
+      this.statusWrite = this.statusWrite.then(() => this.writeStatus()).catch(() => undefined);
+    }
+    await this.statusWrite;
+  }
+
+  /** Re-reads the store and brings the live triggers in line with it. */
+  reload(): Promise<void> {
+    const run = this.reloading.then(() => this.reloadNow());
+    this.reloading = run.catch((error) => this.line(`problem host could not read the store: ${(error as Error).message}`));
+    return run;
+  }
+
+  private async reloadNow(): Promise<void> {
+    if (!this.running) return;
+    const state = await this.store.read();
+    const wanted = new Map<string, { trigger: TriggerRecord; sealed: string | null }>();
+    for (const trigger of Object.values(state.triggers)) {
+      if (!trigger.armed || agentArchived(state, trigger)) continue;
+      const sealed = trigger.secretRef !== null && Object.hasOwn(state.webhookSecrets, trigger.secretRef) ? (state.webhookSecrets[trigger.secretRef] ?? null) : null;
+      wanted.set(trigger.id, { trigger, sealed });
+    }
+    for (const [id, live] of [...this.live]) {
+      const want = wanted.get(id);
+      if (want && configKey(want.trigger, want.sealed) === live.key) continue;
+      this.live.delete(id);
+      this.carried.set(id, live.status);
+      await live.watch?.close();
+      if (!want) this.line(`stopped ${id}`);
+    }
+    for (const [id, { trigger, sealed }] of wanted) {
+      if (this.live.has(id)) continue;
+      await this.makeLive(trigger, sealed);
+    }
+    await this.refreshPending();
+    this.schedule();
+    this.statusChanged();
+  }
+
+  private async makeLive(trigger: TriggerRecord, sealed: string | null): Promise<void> {
+    const carried = this.carried.get(trigger.id);
+    const status: TriggerLiveStatus = {
+      id: trigger.id,
+      type: trigger.type,
+      state: 'scheduled',
+      url: null,
+      folder: null,
+      next: null,
+      problem: null,
+      lastFire: carried?.lastFire ?? null,
+      deliveries: carried?.deliveries ?? [],
+      waiting: 0,
+    };
+    const live: Live = { trigger, key: configKey(trigger, sealed), status, nextAt: null, watch: null, target: null };
+    this.live.set(trigger.id, live);
+    if (isTimed(trigger)) {
+      const lastFire = status.lastFire ? new Date(status.lastFire.at) : null;
+      live.nextAt = firstDue(trigger, lastFire);
+      status.next = live.nextAt?.toISOString() ?? null;
+      if (live.nextAt === null) {
+        status.state = trigger.type === 'at' ? 'done' : 'problem';
+        status.problem = trigger.type === 'at' ? null : 'this schedule has no next time';
+        this.line(`${status.state} ${trigger.id}${status.problem ? ` ${status.problem}` : ''}`);
+      } else this.line(`scheduled ${trigger.id} next ${status.next}`);
+    } else if (trigger.type === 'webhook') {
+      status.url = this.urlOf(trigger.id);
+      if (sealed === null) {
+        this.problem(live, 'armed without a signing secret: rotate its secret to receive deliveries');
+        return;
+      }
+      try {
+        const secret = await this.options.secretBox.decrypt(Buffer.from(sealed, 'base64'));
+        live.target = { triggerId: trigger.id, secret, events: trigger.events };
+        status.state = 'listening';
+        this.line(`listening ${trigger.id} ${status.url}`);
+      } catch (error) {
+        this.problem(live, `its signing secret cannot be opened on this computer (${(error as Error).message}): rotate it`);
+      }
+    } else if (trigger.type === 'file_watch') {
+      status.folder = trigger.folder;
+      if (trigger.folder === null) {
+        this.problem(live, 'armed without a folder: pick one to watch');
+        return;
+      }
+      status.state = 'watching';
+      const timing = this.options.folderTiming ?? {};
+      live.watch = new FolderWatch({
+        folder: trigger.folder,
+        recursive: trigger.recursive === true,
+        clock: this.clock,
+        ...timing,
+        onBurst: (paths, more) => this.fire(live, 'file_watch', { changed_paths: paths, ...(more > 0 ? { changed_paths_more: more } : {}) }),
+        onProblem: (reason) => this.problem(live, reason),
+        onResume: () => {
+          if (this.live.get(trigger.id) !== live) return;
+          status.state = 'watching';
+          status.problem = null;
+          this.line(`watching ${trigger.id} ${trigger.folder}`);
+          this.statusChanged();
+        },
+      });
+      await live.watch.start();
+      if (live.watch.currentProblem === null) this.line(`watching ${trigger.id} ${trigger.folder}`);
+    }
+  }
+
+  private problem(live: Live, reason: string): void {
+    if (this.live.get(live.trigger.id) !== live) return;
+    live.status.state = 'problem';
+    live.status.problem = reason;
+    this.line(`problem ${live.trigger.id} ${reason}`);
+    this.record({ kind: 'trigger_problem', ...this.who(live.trigger), outcome: 'failed', detail: reason });
+    this.statusChanged();
+  }
+
+  // ---- time --------------------------------------------------------------------------------
+
+  private schedule(): void {
+    if (this.timer !== null) this.clock.clearTimer(this.timer);
+    this.timer = null;
+    if (!this.running) return;
+    const now = this.clock.now().getTime();
+    let wait = MAX_SLEEP_MS;
+    for (const live of this.live.values()) if (live.nextAt) wait = Math.min(wait, Math.max(0, live.nextAt.getTime() - now));
+    this.timer = this.clock.setTimer(() => {
+      this.timer = null;
+      this.tick();
+    }, wait);
+  }
+
+  /** Fires every timed trigger that is due, once each, then sets the timer again. */
+  tick(): void {
+    if (!this.running) return;
+    const now = this.clock.now();
+    if (now.getTime() < this.lastTick - 1_000) {
+      // The clock was set back: count every next time again from the new now.
+      for (const live of this.live.values()) {
+        if (live.nextAt && live.trigger.type !== 'at') {
+          live.nextAt = nextFireAfter(live.trigger, now);
+          live.status.next = live.nextAt?.toISOString() ?? null;
+        }
+      }
+      this.line(`clock set back to ${now.toISOString()}: next times counted again`);
+    }
+    this.lastTick = now.getTime();
+    for (const live of this.live.values()) {
+      if (!live.nextAt || live.nextAt.getTime() > now.getTime()) continue;
+      const late = now.getTime() - live.nextAt.getTime() > LATE_MS;
+      const cause: RunCause = late ? 'missed' : live.trigger.type === 'at' ? 'at' : 'schedule';
+      if (live.trigger.type === 'at') {
+        live.nextAt = null;
+        live.status.next = null;
+        live.status.state = 'done';
+        const done = this.fire(live, cause, {}).then(() => this.finishAt(live.trigger));
+        this.fires = done.catch(() => undefined);
+      } else {
+        live.nextAt = nextFireAfter(live.trigger, now);
+        live.status.next = live.nextAt?.toISOString() ?? null;
+        this.fire(live, cause, {});
+      }
+    }
+    this.schedule();
+    this.statusChanged();
+  }
+
+  /** An `at` trigger fires once and is done: it is disarmed in the store. */
+  private async finishAt(trigger: TriggerRecord): Promise<void> {
+    const done = await this.store
+      .update((state) => {
+        const current = Object.hasOwn(state.triggers, trigger.id) ? state.triggers[trigger.id] : undefined;
+        if (!current?.armed || current.type !== 'at' || current.at !== trigger.at) return { result: false, write: false };
+        current.armed = false;
+        current.armedAt = null;
+        return { result: true };
+      })
+      .catch(() => false);
+    if (done) this.record({ kind: 'disarm', ...this.who(trigger), outcome: 'ok', detail: `fired once at ${trigger.at}; done` });
+  }
+
+  // ---- firing ------------------------------------------------------------------------------
+
+  private who(trigger: TriggerRecord): Pick<ActivityInput, 'package' | 'agent' | 'trigger'> {
+    return { trigger: trigger.id, ...(trigger.packageName ? { package: trigger.packageName } : {}), ...(trigger.agentId ? { agent: trigger.agentId } : {}) };
+  }
+
+  /** Fires `live` once: a run request, or a skip when its runs waiting are at the limit. Serialised, so counts hold. */
+  private fire(live: Live, cause: RunCause, extra: Omit<RunInput, 'text'>, payload?: RunPayload): Promise<'queued' | 'skipped' | 'failed'> {
+    const at = this.clock.now().toISOString();
+    const run = this.fires.then(() => this.fireNow(live, at, cause, extra, payload));
+    this.fires = run.catch(() => undefined);
+    return run;
+  }
+
+  private async fireNow(live: Live, at: string, cause: RunCause, extra: Omit<RunInput, 'text'>, payload?: RunPayload): Promise<'queued' | 'skipped' | 'failed'> {
+    const { trigger } = live;
+    const who = this.who(trigger);
+    this.record({ at, kind: 'trigger_fired', ...who, outcome: 'ok', detail: `${cause}${extra.changed_paths ? `: ${extra.changed_paths.length + (extra.changed_paths_more ?? 0)} path(s) changed` : ''}` });
+    await this.refreshPending();
+    const waiting = this.pending.byTrigger.get(trigger.id) ?? 0;
+    const limit = trigger.maxConcurrent ?? DEFAULT_MAX_WAITING;
+    let outcome: 'queued' | 'skipped' | 'failed';
+    let runId: string | null = null;
+    if (waiting >= limit) {
+      outcome = 'skipped';
+      this.record({ kind: 'run_skipped', ...who, outcome: 'skipped', detail: `${waiting} run(s) already waiting (limit ${limit}${trigger.maxConcurrent === null ? ', the default' : ', max_concurrent'})` });
+      this.line(`skipped ${trigger.id} ${cause}: ${waiting} run(s) already waiting`);
+    } else {
+      const request: RunRequest = { id: randomUUID(), trigger: trigger.id, target: trigger.target, input: { text: trigger.input, ...extra }, fired_at: at, cause };
+      if (payload) request.payload = payload;
+      try {
+        await writeRunRequest(this.options.dataDir, request);
+        outcome = 'queued';
+        runId = request.id;
+        this.record({ kind: 'run_queued', ...who, outcome: 'ok', detail: `run ${request.id} (${cause})` });
+        this.line(`fired ${trigger.id} ${cause} run ${request.id}`);
+      } catch (error) {
+        outcome = 'failed';
+        this.record({ kind: 'run_queued', ...who, outcome: 'failed', detail: `the run request could not be written: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}` });
+        this.line(`failed ${trigger.id} ${cause}: the run request could not be written`);
+      }
+      await this.refreshPending();
+    }
+    live.status.lastFire = { at, cause, outcome, run: runId };
+    this.statusChanged();
+    return outcome;
+  }
+
+  private async deliver(target: WebhookTarget, delivery: VerifiedDelivery): Promise<DeliveryAnswer> {
+    const live = this.live.get(target.triggerId);
+    if (!live || live.target !== target) return this.delivered(null, target.triggerId, { status: 404, reason: 'no armed webhook trigger at this address' }, 'delivery_refused');
+    const admission = await this.seen.admit(target.triggerId, delivery.webhookId);
+    if (admission === 'replay') return this.delivered(live, target.triggerId, { status: 409, reason: 'replay: this webhook-id was already delivered' }, 'delivery_refused');
+    if (admission === 'full') return this.delivered(live, target.triggerId, { status: 503, reason: 'too many deliveries in the last minutes; try again' }, 'delivery_refused');
+    if (target.events !== null && (delivery.type === null || !target.events.includes(delivery.type))) {
+      const reason = `ignored: event type ${delivery.type === null ? '(none)' : `\`${delivery.type}\``} is not one this trigger takes (${target.events.join(', ')})`;
+      return this.delivered(live, target.triggerId, { status: 200, reason }, 'delivery_refused', 'skipped');
+    }
+    const payload: RunPayload = { untrusted: true, webhook_id: delivery.webhookId, type: delivery.type, body: delivery.body };
+    this.delivered(live, target.triggerId, { status: 202, reason: 'accepted' }, 'delivery_accepted', 'ok', `webhook-id ${delivery.webhookId}`);
+    const outcome = await this.fire(live, 'webhook', {}, payload);
+    if (outcome === 'failed') return { status: 503, reason: 'the delivery could not be queued; try again' };
+    return { status: 202, reason: outcome === 'queued' ? 'queued' : 'skipped: this trigger already has its most runs waiting' };
+  }
+
+  private delivered(live: Live | null, triggerId: string | null, answer: DeliveryAnswer, kind: 'delivery_accepted' | 'delivery_refused', outcome: 'ok' | 'refused' | 'skipped' = 'refused', detail?: string): DeliveryAnswer {
+    if (live) {
+      live.status.deliveries = [{ at: this.clock.now().toISOString(), status: answer.status, reason: answer.reason }, ...live.status.deliveries].slice(0, STATUS_DELIVERIES);
+      this.statusChanged();
+    }
+    this.record({ kind, ...(live ? this.who(live.trigger) : triggerId === null ? {} : { trigger: triggerId }), outcome, detail: detail ?? `${answer.status} ${answer.reason}` });
+    this.line(`${kind === 'delivery_accepted' ? 'delivery' : 'refused'} ${triggerId ?? '-'} ${answer.status} ${detail ?? answer.reason}`);
+    return answer;
+  }
+
+  private refused(triggerId: string | null, answer: DeliveryAnswer): void {
+    const live = triggerId === null ? null : (this.live.get(triggerId) ?? null);
+    const known = live?.target ? live : null;
+    this.delivered(known, triggerId, answer, 'delivery_refused');
+  }
+
+  // ---- bookkeeping -------------------------------------------------------------------------
+
+  private line(text: string): void {
+    this.options.onLine?.(text);
+  }
+
+  /** Queues one activity event; beyond the backlog bound they are counted and summarised once the queue drains. */
+  private record(event: ActivityInput): void {
+    if (this.activityBacklog >= MAX_ACTIVITY_BACKLOG) {
+      this.activityDropped++;
+      return;
+    }
+    this.activityBacklog++;
+    const at = event.at ?? this.clock.now().toISOString();
+    this.activityQueue = this.activityQueue
+      .then(async () => {
+        await this.activity.record({ ...event, at });
+        this.activityBacklog--;
+        if (this.activityBacklog === 0 && this.activityDropped > 0) {
+          const dropped = this.activityDropped;
+          this.activityDropped = 0;
+          await this.activity.record({ kind: 'trigger_problem', outcome: 'skipped', detail: `${dropped} event(s) not recorded one by one: too many at once` });
+        }
+      })
+      .catch((error) => {
+        this.activityBacklog = Math.max(0, this.activityBacklog - 1);
+        this.line(`problem the activity log could not be written: ${(error as Error).message}`);
+      });
+  }
+
+  private async refreshPending(): Promise<void> {
+    this.pending = await pendingRuns(this.options.dataDir).catch(() => this.pending);
+  }
+
+  private statusChanged(): void {
+    if (this.statusTimer || !this.running) return;
+    this.statusTimer = setTimeout(() => {
+      this.statusTimer = null;
+      this.statusWrite = this.statusWrite.then(() => this.writeStatus()).catch(() => undefined);
+    }, 50);
+  }
+
+  private async writeStatus(): Promise<void> {
+    const path = join(this.options.dataDir, STATUS_FILE);
+    await mkdir(join(this.options.dataDir, 'triggers'), { recursive: true, mode: 0o700 });
+    await writeFileAtomic(path, `${JSON.stringify(this.status(), null, 2)}\n`);
+  }
+
+  private async loadCarried(): Promise<void> {
+    const previous = await readHostStatusFile(this.options.dataDir);
+    if (!previous) return;
+    for (const [id, status] of Object.entries(previous.triggers)) this.carried.set(id, status);
+  }
+
+  private watchStore(): void {
+    try {
+      this.storeWatcher = watchFs(this.options.dataDir, (_event, name) => {
+        if (name !== null && name !== STATE_FILE) return;
+        if (this.storeTimer) clearTimeout(this.storeTimer);
+        this.storeTimer = setTimeout(() => {
+          this.storeTimer = null;
+          void this.reload();
+        }, 100);
+      });
+      this.storeWatcher.on('error', () => this.line('problem the store can no longer be watched; changes are picked up on restart'));
+    } catch (error) {
+      this.line(`problem the store cannot be watched (${(error as Error).message}); changes are picked up on restart`);
+    }
+  }
+}
+
+/** Reads `triggers/status.json` as the host last wrote it, or null (missing or unreadable). */
+export async function readHostStatusFile(dataDir: string): Promise<HostStatus | null> {
+  try {
+    const value = JSON.parse(await readFile(join(dataDir, STATUS_FILE), 'utf8')) as HostStatus;
+    if (typeof value !== 'object' || value === null || typeof value.triggers !== 'object' || value.triggers === null) return null;
+    const triggers: Record<string, TriggerLiveStatus> = Object.create(null);
+    for (const [id, status] of Object.entries(value.triggers)) triggers[id] = status;
+    return { ...value, triggers };
+  } catch {
+    return null;
+  }
+}

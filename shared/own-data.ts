@@ -1,0 +1,15 @@
+/**
+ * Writing a key of package data as an own data property, whatever its name.
+ *
+ * `target[key] = value` with `key` `__proto__` does not make a key: it replaces the object's
+ * prototype, so the value disappears from `Object.keys`, JSON and the strict schemas while a read of
+ * any missing key still finds it (issue 12, finding 3). DESIGN.md "Parsed package data is plain
+ * own-property data": `__proto__`, `constructor` and `prototype` are keys like any other, so every
+ * copy of package data sets its keys with `Object.defineProperty`.
+ */
+
+/** Sets `target[key]` as an own, enumerable data property (never the prototype); returns `target`. */
+export function setOwn<T>(target: Record<string, T>, key: string, value: T): Record<string, T> {
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  return target;
+}

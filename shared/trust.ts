@@ -1,0 +1,53 @@
+/**
+ * What the renderer and the CLI see of trust (DESIGN.md "Trust after install"; the consent form's
+ * publisher line in "Consent, install, apply"): a package's signature state, a trusted key, the
+ * per-package key pin, and an installed-file integrity report. Types only; `electron/core/trust`
+ * produces them.
+ */
+import type { Problem } from './inspection';
+
+/** `ED`: Ed25519 over BLAKE2b-512 of the file (minisign's default). `Ed`: legacy, over the file itself. */
+export type SignatureAlgorithm = 'ED' | 'Ed';
+
+/**
+ * The signature state of a package that was not refused (a bad signature is a refusal, never a state).
+ *
+ * - `verified`: the signature names a trusted key and both of its signatures hold over the exact
+ *   bytes read: the file is what the key's holder signed, and `trustedComment` is theirs.
+ * - `unknown_key`: the signature names a key id no trusted key has. Nothing is verified: not the
+ *   file, not the comment (`claimedTrustedComment` is text anyone could have written), not even
+ *   that the key id is real (any signer can pick any id). It only says which key to ask about.
+ * - `unsigned`: no `x.apo.minisig` beside the package.
+ */
+export type SignatureState = { state: 'verified'; keyId: string; keyName: string; algorithm: SignatureAlgorithm; trustedComment: string } | { state: 'unknown_key'; keyId: string; algorithm: SignatureAlgorithm; claimedTrustedComment: string } | { state: 'unsigned' };
+
+/** One trusted key as the store keeps it (JSON-safe, four own fields). */
+export interface TrustedKey {
+  /** 16 uppercase hex digits, as minisign prints it. */
+  keyId: string;
+  /** The canonical base64 line (`RWQ…`). */
+  publicKey: string;
+  /** The user's name for the publisher (`Example Accounting`). */
+  name: string;
+  /** ISO 8601 time the user added it. */
+  addedAt: string;
+}
+
+/** What is pinned per package name at first install: the signing key id, or that it was unsigned. */
+export type KeyPin = { kind: 'key'; keyId: string } | { kind: 'unsigned' };
+
+/** The result of re-checking an installed folder against its recorded digests. Lists are sorted. */
+export interface IntegrityReport {
+  /** `unreadable`: the folder exists but cannot be listed (permissions); `error` says why. */
+  state: 'ok' | 'changed' | 'unreadable';
+  /** Recorded files whose bytes differ, or that are now a link, folder or special file; and any link or special file found. */
+  changed: string[];
+  /** Recorded files no longer there. */
+  missing: string[];
+  /** Regular files that were not recorded. */
+  added: string[];
+  /** Set when the walk stopped at the entry limit: more may have changed than is listed. */
+  truncated: boolean;
+  /** Only with `unreadable`. */
+  error?: Problem;
+}
