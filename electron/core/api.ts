@@ -16,6 +16,7 @@ import packageJson from '../../package.json';
 import { API_METHODS, API_REQUEST_SCHEMAS, type ApiError, type ApiMethod, type ApiRequest, type ApiResponse, type ApiResult, type SourceHandle, type SourceInspection } from '../../shared/api';
 import type { ApoDetails } from '../../shared/inspection';
 import { SDK_VERSION } from '../../shared/sdk';
+import { ActivityLog } from './activity/activity-log';
 import { archiveAgent, setToolAccess } from './agents';
 import type { ApiContext, ApiDeps } from './api-context';
 import { CoreError } from './errors';
@@ -27,6 +28,7 @@ import { dashboardOf } from './store/views';
 import { builtinTemplateDir, listBuiltinTemplates } from './template';
 import { applyTemplate, previewTemplate } from './template/apply-template';
 import { armTrigger, disarmTrigger, rotateWebhookSecret } from './trigger-arming';
+import { activityOf, setWebhookPort, triggerStatus } from './trigger-status';
 
 export type { ApiDeps } from './api-context';
 
@@ -107,13 +109,16 @@ function handlersOf(ctx: ApiContext): { [M in ApiMethod]: (request: ApiRequest<M
     removeSecret: (request) => removeSecret(ctx, request),
     denyTool: (request) => denyTool(ctx, request),
     removeDeniedTool: (request) => removeDeniedTool(ctx, request),
+    triggerStatus: () => triggerStatus(ctx),
+    activity: (request) => activityOf(ctx, request),
+    setWebhookPort: (request) => setWebhookPort(ctx, request),
   };
 }
 
 /** Builds the Api over `deps`. */
 export function createApi(deps: ApiDeps): CoreApi {
   const store = new Store(deps.dataDir, { now: deps.now, faults: deps.faults, lockTimeoutMs: deps.lockTimeoutMs });
-  const ctx: ApiContext = { deps, store, sources: new SourceRegistry() };
+  const ctx: ApiContext = { deps, store, sources: new SourceRegistry(), activity: new ActivityLog(deps.dataDir) };
   const log = deps.log ?? ((message: string, error?: unknown) => console.error(message, error));
   const handlers = handlersOf(ctx);
   const api = { registerSource: (path: string, origin: SourceHandle['origin']) => ctx.sources.register(path, origin), store } as CoreApi;

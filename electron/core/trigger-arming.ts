@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { ApiRequest, ApiResponse, TriggerView } from '../../shared/api';
-import { type ApiContext, own, seal } from './api-context';
+import { type ApiContext, own, recordActivity, seal } from './api-context';
 import { CoreError } from './errors';
 import { disarmTrigger as disarm, setWebhookSecret } from './store/records';
 import type { StoreState, TriggerRecord } from './store/state';
@@ -24,7 +24,20 @@ export function triggerIn(state: StoreState, triggerId: string): TriggerRecord {
   return trigger;
 }
 
-/** Arms a trigger: a file_watch with the picked folder, a webhook with a new secret (answered once). */
+/** What an `arm` event says: the folder watched, or that a webhook got a new secret. */
+export function armedWords(type: string, folder: string | null): string {
+  if (type === 'file_watch') return `armed: watches ${folder ?? 'a folder'}`;
+  if (type === 'webhook') return 'armed: webhook, a new signing secret was made';
+  if (type === 'at') return 'armed: runs once, at its date';
+  return 'armed: runs on its schedule';
+}
+
+/** Who an activity event of this trigger is about. */
+function whoOf(trigger: TriggerRecord): { package?: string; agent?: string; trigger: string } {
+  return { ...(trigger.packageName ? { package: trigger.packageName } : {}), ...(trigger.agentId ? { agent: trigger.agentId } : {}), trigger: trigger.id };
+}
+
+/** Arms a trigger: a file_watch with the picked folder, a webhook with a new secret (answered once); recorded as `arm`. */
 export async function armTrigger(ctx: ApiContext, request: ApiRequest<'armTrigger'>): Promise<ApiResponse<'armTrigger'>> {
   const { deps, store } = ctx;
   const path = request.folderId !== undefined ? ctx.sources.folder(request.folderId) : null;
@@ -35,7 +48,7 @@ export async function armTrigger(ctx: ApiContext, request: ApiRequest<'armTrigge
     secret = makeWebhookSecret();
     sealedSecret = await seal(ctx, secret);
   }
-  return store.update((state) => {
+  const { answer, who } = await store.update((state) => {
     const trigger = triggerIn(state, request.triggerId);
     if (trigger.type === 'file_watch' && path === null) throw new CoreError('trigger.needs_folder', `trigger \`${trigger.name}\` watches a folder: pick one to arm it`);
     if (trigger.type !== 'file_watch' && path !== null) throw new CoreError('trigger.folder_not_needed', `trigger \`${trigger.name}\` is not a file_watch trigger: it watches no folder`);
@@ -44,17 +57,23 @@ export async function armTrigger(ctx: ApiContext, request: ApiRequest<'armTrigge
     trigger.armed = true;
     trigger.armedAt = deps.now().toISOString();
     trigger.folder = path;
-    return { result: { trigger: triggerView(trigger, deps.now()), webhookSecret: secret } };
+    return { result: { answer: { trigger: triggerView(trigger, deps.now()), webhookSecret: secret }, who: whoOf(trigger) } };
   });
+  await recordActivity(ctx, [{ kind: 'arm', ...who, outcome: 'ok', detail: armedWords(answer.trigger.type, path) }]);
+  return answer;
 }
 
-/** Disarms a trigger; a webhook's secret is deleted. */
-export function disarmTrigger(ctx: ApiContext, request: ApiRequest<'disarmTrigger'>): Promise<TriggerView> {
-  return ctx.store.update((state) => {
+/** Disarms a trigger; a webhook's secret is deleted. Recorded as `disarm` when it was armed. */
+export async function disarmTrigger(ctx: ApiContext, request: ApiRequest<'disarmTrigger'>): Promise<TriggerView> {
+  const { view, was, who } = await ctx.store.update((state) => {
     const trigger = triggerIn(state, request.triggerId);
+    const was = trigger.armed;
+    const who = whoOf(trigger);
     disarm(state, trigger);
-    return { result: triggerView(trigger, ctx.deps.now()) };
+    return { result: { view: triggerView(trigger, ctx.deps.now()), was, who } };
   });
+  if (was) await recordActivity(ctx, [{ kind: 'disarm', ...who, outcome: 'ok', detail: view.type === 'webhook' ? 'disarmed; its signing secret was deleted' : 'disarmed' }]);
+  return view;
 }
 
 /** Replaces an armed webhook's secret with a new one, answered once. */
@@ -65,10 +84,12 @@ export async function rotateWebhookSecret(ctx: ApiContext, request: ApiRequest<'
   if (!current.armed) throw new CoreError('trigger.not_armed', `trigger \`${current.name}\` is not armed: arm it to make its secret`);
   const secret = makeWebhookSecret();
   const sealedSecret = await seal(ctx, secret);
-  return store.update((state) => {
+  const { answer, who } = await store.update((state) => {
     const trigger = triggerIn(state, request.triggerId);
     if (!trigger.armed) throw new CoreError('trigger.not_armed', `trigger \`${trigger.name}\` is not armed: arm it to make its secret`);
     setWebhookSecret(state, trigger, sealedSecret);
-    return { result: { trigger: triggerView(trigger, deps.now()), webhookSecret: secret } };
+    return { result: { answer: { trigger: triggerView(trigger, deps.now()), webhookSecret: secret }, who: whoOf(trigger) } };
   });
+  await recordActivity(ctx, [{ kind: 'secret_rotated', ...who, outcome: 'ok', detail: 'a new signing secret was made; the old one no longer signs' }]);
+  return answer;
 }

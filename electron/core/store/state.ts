@@ -6,7 +6,7 @@
  * except a watched folder, which is the absolute path the user picked.
  */
 import Ajv2020 from 'ajv/dist/2020.js';
-import type { ApplyReceipt, SavedMcpServer, StoreDamage, TriggerView } from '../../../shared/api';
+import { type ApplyReceipt, type SavedMcpServer, type StoreDamage, type TriggerView, WEBHOOK_PORT_RANGE } from '../../../shared/api';
 import type { ApolliaManifest } from '../../../shared/apollia-manifest';
 import type { ApplyPreview, ToolSetting } from '../../../shared/apply-preview';
 import type { AccessDecision } from '../../../shared/consent';
@@ -20,8 +20,19 @@ import type { ActionFamily } from '../../../shared/apollia-manifest';
  * 2: `settings.deniedTools`. A bump rather than an optional field: every object of the format is
  * closed, so an app of format 1 would take a file holding the new field for damaged and set it
  * aside; with the bump it refuses it as `store.future_version` and leaves it as it is.
+ *
+ * 3 (issue 16, live triggers): `settings.webhookPort`.
  */
-export const STATE_VERSION = 2;
+export const STATE_VERSION = 3;
+
+// ---- Format 3, issue 16 (live triggers): the webhook listener's port ----
+/** The closed sub-schema of `settings.webhookPort`: a port of `WEBHOOK_PORT_RANGE`, or null for the default. */
+const webhookPortSchema = { type: ['integer', 'null'], minimum: WEBHOOK_PORT_RANGE.min, maximum: WEBHOOK_PORT_RANGE.max };
+/** Format 2 → 3: no port chosen yet (the trigger host uses its default). */
+function migrateWebhookPort(file: Record<string, unknown> & { settings: Record<string, unknown> }): Record<string, unknown> {
+  return { ...file, version: 3, settings: { ...file.settings, webhookPort: null } };
+}
+// ---- end of format 3, issue 16 ----
 
 /** An installed `.apo` package. */
 export interface PackageRecord {
@@ -131,6 +142,8 @@ export interface StoreState {
      * apply never grants one of them; it stays denied, with a `grants.<tool>` warning.
      */
     deniedTools: string[];
+    /** Issue 16: the port the webhook listener binds on 127.0.0.1 (Settings), or null for `DEFAULT_WEBHOOK_PORT`. */
+    webhookPort: number | null;
   };
   /** Webhook secrets by ref: base64 of the sealed value. */
   webhookSecrets: Record<string, string>;
@@ -146,7 +159,7 @@ export interface StoreState {
 
 /** A state with nothing installed. */
 export function emptyState(): StoreState {
-  return { version: STATE_VERSION, packages: {}, agents: {}, triggers: {}, settings: { mcpServers: {}, secrets: {}, deniedTools: [] }, webhookSecrets: {}, applies: {}, damage: [] };
+  return { version: STATE_VERSION, packages: {}, agents: {}, triggers: {}, settings: { mcpServers: {}, secrets: {}, deniedTools: [], webhookPort: null }, webhookSecrets: {}, applies: {}, damage: [] };
 }
 
 const str = { type: 'string' };
@@ -228,6 +241,7 @@ export const STATE_SCHEMA = closed({
     }),
     secrets: rec(closed({ sealed: str, savedAt: str })),
     deniedTools: { type: 'array', items: str, uniqueItems: true },
+    webhookPort: webhookPortSchema,
   }),
   webhookSecrets: rec(str),
   applies: rec(obj),
@@ -237,15 +251,23 @@ export const STATE_SCHEMA = closed({
 /**
  * Brings a parsed state file of an older format up to `STATE_VERSION`, without writing it (the
  * next change writes the new format). Anything that is not an older format's object is returned
- * as it is, for `stateProblem` to judge. Format 1 had no `settings.deniedTools`: none denied.
+ * as it is, for `stateProblem` to judge. One step per format: format 1 had no
+ * `settings.deniedTools` (none denied); format 2 no `settings.webhookPort` (the default).
  */
 export function migrateState(value: unknown): unknown {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
+  let file = value;
+  if (isOlder(file, 1, 'deniedTools')) file = { ...file, version: 2, settings: { ...file.settings, deniedTools: [] } };
+  if (isOlder(file, 2, 'webhookPort')) file = migrateWebhookPort(file);
+  return file;
+}
+
+/** Whether `value` is a state object of format `version` whose settings lack `field` (what the next format adds). */
+function isOlder(value: unknown, version: number, field: string): value is Record<string, unknown> & { settings: Record<string, unknown> } {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
   const file = value as { version?: unknown; settings?: unknown };
-  if (file.version !== 1) return value;
+  if (file.version !== version) return false;
   const settings = file.settings;
-  if (typeof settings !== 'object' || settings === null || Array.isArray(settings) || Object.hasOwn(settings, 'deniedTools')) return value;
-  return { ...file, version: 2, settings: { ...settings, deniedTools: [] } };
+  return typeof settings === 'object' && settings !== null && !Array.isArray(settings) && !Object.hasOwn(settings, field);
 }
 
 const validate = new Ajv2020({ allErrors: false, strict: false }).compile(STATE_SCHEMA);
