@@ -1,7 +1,8 @@
-import { Archive, FolderOpen, LayoutDashboard, Settings as SettingsIcon, X } from 'lucide-react';
+import { Archive, FolderOpen, History, LayoutDashboard, Settings as SettingsIcon, X } from 'lucide-react';
 import { useEffect, useRef, useState, type DragEvent } from 'react';
 import { bridge, toApiError } from '../api/bridge';
 import { ErrorPanel } from './components/Status';
+import { ActivityScreen } from './screens/ActivityScreen';
 import { DashboardScreen } from './screens/DashboardScreen';
 import { OpenScreen } from './screens/OpenScreen';
 import { SettingsScreen } from './screens/SettingsScreen';
@@ -11,6 +12,7 @@ import { useFlowStore, type MainView } from './stores/flow-store';
 const NAV: { view: MainView; label: string; icon: typeof FolderOpen }[] = [
   { view: 'open', label: 'Open', icon: FolderOpen },
   { view: 'dashboard', label: 'Dashboard', icon: LayoutDashboard },
+  { view: 'activity', label: 'Activity', icon: History },
   { view: 'settings', label: 'Settings', icon: SettingsIcon },
 ];
 
@@ -99,7 +101,7 @@ export function App() {
       </header>
       <main id="main" className="app-main" tabIndex={-1}>
         {dropError ? <ErrorPanel error={dropError} title="The dropped file could not be opened" /> : null}
-        {activeSourceId !== null ? sources.filter((source) => source.id === activeSourceId).map((source) => <SourceScreen key={source.id} source={source} />) : view === 'dashboard' ? <DashboardScreen /> : view === 'settings' ? <SettingsScreen /> : <OpenScreen />}
+        {activeSourceId !== null ? sources.filter((source) => source.id === activeSourceId).map((source) => <SourceScreen key={source.id} source={source} />) : view === 'dashboard' ? <DashboardScreen /> : view === 'activity' ? <ActivityScreen /> : view === 'settings' ? <SettingsScreen /> : <OpenScreen />}
       </main>
       {dragging ? (
         <div className="drop-overlay" aria-hidden="true">

@@ -9,6 +9,7 @@ import { formatFireTime } from '../components/schedule';
 import { SecretOnce } from '../components/SecretOnce';
 import { ErrorPanel, Loading } from '../components/Status';
 import { useFlowStore } from '../stores/flow-store';
+import { TriggerHostNote, TriggerLive } from './dashboard/TriggerLive';
 
 function when(iso: string): string {
   const date = new Date(iso);
@@ -73,7 +74,7 @@ function TriggerRowView({ trigger }: { trigger: TriggerView }) {
   return (
     <li className="row row-block">
       <p>
-        <strong>{trigger.name}</strong> <span className="muted small">({TRIGGER_TYPE_WORDS[trigger.type] ?? trigger.type})</span> {trigger.armed ? <span className="badge badge-ask">Armed</span> : <span className="badge badge-neutral">Off</span>}
+        <strong>{trigger.name}</strong> <span className="muted small">({TRIGGER_TYPE_WORDS[trigger.type] ?? trigger.type})</span> {trigger.armed ? <span className="badge badge-armed">Armed</span> : <span className="badge badge-neutral">Off</span>}
       </p>
       <p className="small">
         <PackageText text={trigger.words} />:{' '}
@@ -126,6 +127,7 @@ function TriggerRowView({ trigger }: { trigger: TriggerView }) {
         ) : null}
       </div>
       {secret ? <SecretOnce label={trigger.name} secret={secret} /> : null}
+      <TriggerLive trigger={trigger} />
       {error ? <ErrorPanel error={error} title="The trigger was not changed" /> : null}
     </li>
   );
@@ -248,6 +250,7 @@ export function DashboardScreen() {
               </ul>
             </section>
           ) : null}
+          <TriggerHostNote />
           {dashboard.data.packages.length === 0 && dashboard.data.agents.length === 0 ? (
             <p>
               Nothing is installed on this computer yet.{' '}
