@@ -24,7 +24,7 @@ import { API_METHODS, type ApiMethod, type ApiResult, type SourceHandle } from '
 import { type CoreApi, createApi } from '../../electron/core/api';
 import { sharedChecker } from '../../electron/core/bounded/index';
 import { createFileKeySecretBox } from '../../electron/core/secret-box';
-import { TriggerHost } from '../../electron/core/triggers';
+import { type HostClock, TriggerHost } from '../../electron/core/triggers';
 
 const ROOT = resolve(new URL('../..', import.meta.url).pathname);
 const RENDERER_DIR = join(ROOT, 'out', 'renderer');
@@ -71,7 +71,10 @@ async function fresh(fixedNow: Date | null): Promise<HarnessState> {
     secretBox,
     now: () => (fixedNow ? new Date(fixedNow) : new Date()),
   });
-  const host = new TriggerHost({ dataDir, secretBox, port: 0 });
+  // With a fixed core clock the host's clock is that instant, frozen: schedules are counted from it
+  // (as the dashboard's next times are) and none comes due while a spec runs.
+  const clock: HostClock | undefined = fixedNow ? { now: () => new Date(fixedNow), setTimer: () => null, clearTimer: () => undefined } : undefined;
+  const host = new TriggerHost({ dataDir, secretBox, port: 0, ...(clock ? { clock } : {}) });
   await host.start();
   return { dataDir, api, dialogAnswers, backlog: [], host };
 }

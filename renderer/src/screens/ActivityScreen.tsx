@@ -34,6 +34,9 @@ const OUTCOME: Record<ActivityEntry['outcome'], { words: string; badge: string }
   failed: { words: 'Failed', badge: 'badge-deny' },
 };
 
+/** A detail naming a run id, a pid, a local address or a temp path changes on every run: screenshots mask it. */
+const VOLATILE_DETAIL = /run [0-9a-f-]{36}|pid \d+|127\.0\.0\.1:\d+|\/tmp\//;
+
 function when(iso: string): string {
   const date = new Date(iso);
   return Number.isNaN(date.getTime()) ? iso : formatFireTime(date, Intl.DateTimeFormat().resolvedOptions().timeZone);
@@ -44,7 +47,7 @@ function EventRow({ event, agentName }: { event: ActivityEntry; agentName: (id: 
   return (
     <li>
       <p>
-        <time dateTime={event.at} className="small muted">
+        <time data-volatile dateTime={event.at} className="small muted">
           {when(event.at)}
         </time>{' '}
         <strong>{KIND_WORDS[event.kind] ?? event.kind}</strong>
@@ -65,7 +68,7 @@ function EventRow({ event, agentName }: { event: ActivityEntry; agentName: (id: 
         ) : null}{' '}
         <span className={`badge ${OUTCOME[event.outcome]?.badge ?? 'badge-neutral'}`}>{OUTCOME[event.outcome]?.words ?? event.outcome}</span>
       </p>
-      <p className="small">
+      <p className="small" data-volatile={VOLATILE_DETAIL.test(event.detail) ? '' : undefined}>
         <PackageText text={event.detail} />
       </p>
     </li>

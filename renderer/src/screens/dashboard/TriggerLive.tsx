@@ -1,4 +1,4 @@
-import type { TriggerLiveView, TriggerStatusView, TriggerView } from '../../../../shared/api';
+import type { TriggerLiveView, TriggerView } from '../../../../shared/api';
 import { useTriggerStatus } from '../../../api/hooks';
 import { CopyButton } from '../../components/CopyButton';
 import { PackageText } from '../../components/PackageText';
@@ -78,7 +78,7 @@ function LiveDetails({ trigger, live, running }: { trigger: TriggerView; live: T
         <>
           <p className="small hash-row">
             Address:{' '}
-            <code className="hash" aria-label={`Webhook address of ${trigger.name}`}>
+            <code className="hash" data-volatile aria-label={`Webhook address of ${trigger.name}`}>
               {live.url}
             </code>
             <CopyButton value={live.url} label={`Copy the address of ${trigger.name}`} />
@@ -90,7 +90,10 @@ function LiveDetails({ trigger, live, running }: { trigger: TriggerView; live: T
         Last fire:{' '}
         {live.lastFire ? (
           <>
-            <time dateTime={live.lastFire.at}>{when(live.lastFire.at)}</time> ({CAUSE_WORDS[live.lastFire.cause] ?? live.lastFire.cause}): {FIRE_WORDS[live.lastFire.outcome]}
+            <time data-volatile dateTime={live.lastFire.at}>
+              {when(live.lastFire.at)}
+            </time>{' '}
+            ({CAUSE_WORDS[live.lastFire.cause] ?? live.lastFire.cause}): {FIRE_WORDS[live.lastFire.outcome]}
           </>
         ) : (
           'not yet'
@@ -105,7 +108,10 @@ function LiveDetails({ trigger, live, running }: { trigger: TriggerView; live: T
             <ul className="small deliveries" aria-label={`Last deliveries to ${trigger.name}`}>
               {live.deliveries.map((d, i) => (
                 <li key={`${d.at}-${i}`}>
-                  <time dateTime={d.at}>{when(d.at)}</time>: <span className={`badge ${d.status < 300 ? 'badge-allow' : 'badge-deny'}`}>{deliveryWords(d.status)}</span> <PackageText text={d.reason} />
+                  <time data-volatile dateTime={d.at}>
+                    {when(d.at)}
+                  </time>
+                  : <span className={`badge ${d.status < 300 ? 'badge-allow' : 'badge-deny'}`}>{deliveryWords(d.status)}</span> <PackageText text={d.reason} />
                 </li>
               ))}
             </ul>
@@ -125,11 +131,6 @@ export function TriggerLive({ trigger }: { trigger: TriggerView }) {
   return <LiveDetails trigger={trigger} live={live} running={status.data.running} />;
 }
 
-function waitingWords(pending: TriggerStatusView['pending']): string {
-  const runs = pending.total === 1 ? '1 run is' : `${pending.total} runs are`;
-  return `${runs} waiting and nothing has taken them${pending.oldest ? ` (the oldest since ${when(pending.oldest)})` : ''}: no agent runtime runs on this computer yet.`;
-}
-
 /** Whether the triggers are live at all, and the runs waiting: said plainly at the top of the dashboard. */
 export function TriggerHostNote() {
   const status = useTriggerStatus();
@@ -138,8 +139,29 @@ export function TriggerHostNote() {
   return (
     <section className={`panel ${running ? 'panel-info' : 'panel-warning'}`} aria-labelledby="trigger-host-heading">
       <h2 id="trigger-host-heading">Triggers</h2>
-      <p>{running ? `Armed triggers are live: webhooks are received on ${origin ?? 'this computer'}, folders watched and schedules kept.` : 'Armed triggers are not live: nothing receives webhooks, watches folders or keeps schedules right now.'}</p>
-      {pending.total > 0 ? <p role="status">{waitingWords(pending)}</p> : null}
+      {running ? (
+        <p>
+          Armed triggers are live: webhooks are received on <code data-volatile>{origin ?? 'this computer'}</code>, folders watched and schedules kept.
+        </p>
+      ) : (
+        <p>Armed triggers are not live: nothing receives webhooks, watches folders or keeps schedules right now.</p>
+      )}
+      {pending.total > 0 ? (
+        <p role="status">
+          {pending.total === 1 ? '1 run is' : `${pending.total} runs are`} waiting and nothing has taken them
+          {pending.oldest ? (
+            <>
+              {' '}
+              (the oldest since{' '}
+              <time data-volatile dateTime={pending.oldest}>
+                {when(pending.oldest)}
+              </time>
+              )
+            </>
+          ) : null}
+          : no agent runtime runs on this computer yet.
+        </p>
+      ) : null}
     </section>
   );
 }
