@@ -34,9 +34,6 @@ const OUTCOME: Record<ActivityEntry['outcome'], { words: string; badge: string }
   failed: { words: 'Failed', badge: 'badge-deny' },
 };
 
-/** A detail naming a run id, a pid, a local address or a temp path changes on every run: screenshots mask it. */
-const VOLATILE_DETAIL = /run [0-9a-f-]{36}|pid \d+|127\.0\.0\.1:\d+|\/tmp\//;
-
 function when(iso: string): string {
   const date = new Date(iso);
   return Number.isNaN(date.getTime()) ? iso : formatFireTime(date, Intl.DateTimeFormat().resolvedOptions().timeZone);
@@ -68,7 +65,7 @@ function EventRow({ event, agentName }: { event: ActivityEntry; agentName: (id: 
         ) : null}{' '}
         <span className={`badge ${OUTCOME[event.outcome]?.badge ?? 'badge-neutral'}`}>{OUTCOME[event.outcome]?.words ?? event.outcome}</span>
       </p>
-      <p className="small" data-volatile={VOLATILE_DETAIL.test(event.detail) ? '' : undefined}>
+      <p className="small">
         <PackageText text={event.detail} />
       </p>
     </li>
