@@ -40,10 +40,16 @@ function freePort(): Promise<number> {
 }
 
 function post(url: string, body: string, headers: Record<string, string>): Promise<number> {
+  return postText(url, body, headers).then((answer) => answer.status);
+}
+
+function postText(url: string, body: string, headers: Record<string, string>): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
     const req = request(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers } }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode ?? 0));
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (c) => (text += c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
     });
     req.on('error', reject);
     req.end(body);
@@ -175,6 +181,38 @@ describe('trigger status and the webhook port', () => {
     }
     const stopped = await api.triggerStatus();
     expect(stopped.ok && stopped.value.running).toBe(false);
+  });
+
+  it('a flood of signed deliveries to the host in the Api's process: the Api answers throughout, and what it shows adds up', async () => {
+    const { api, dataDir, deps } = testApi();
+    const installed = await api.install({ sourceId: await inspected(api, WATCHER_DIR), decisions: { agents: {}, triggers: { 'on-call': { armed: true } } } });
+    if (!installed.ok) throw new Error(installed.error.message);
+    const secret = installed.value.webhookSecrets[0]?.secret as string;
+    const host = new TriggerHost({ dataDir, secretBox: deps.secretBox, port: 0, watchStore: false });
+    await host.start();
+    try {
+      const url = host.urlOf('watcher/on-call');
+      const deliveries = Array.from({ length: 150 }, (_, i) => {
+        const body = `{"n":${i}}`;
+        const at = new Date();
+        return postText(url, body, { 'webhook-id': `flood-${i}`, 'webhook-timestamp': String(Math.floor(at.getTime() / 1000)), 'webhook-signature': new Webhook(secret).sign(`flood-${i}`, at, body) });
+      });
+      // Asked while the deliveries are being answered: every Api call still answers.
+      const during = await Promise.all([api.triggerStatus(), api.dashboard(), api.activity({ limit: 5 }), api.settings()]);
+      expect(during.map((answer) => answer.ok)).toEqual([true, true, true, true]);
+      const answers = await Promise.all(deliveries);
+      await host.settled();
+      expect(answers.every((a) => a.status === 202 || a.status === 503)).toBe(true);
+      const queued = answers.filter((a) => a.text === 'queued\n').length;
+      const status = await api.triggerStatus();
+      if (!status.ok) throw new Error(status.error.message);
+      // The default bound of runs waiting (100) holds; every queued delivery is one run waiting.
+      expect(status.value.pending.total).toBe(queued);
+      expect(queued).toBeLessThanOrEqual(100);
+      expect(status.value.triggers['watcher/on-call']?.deliveries).toHaveLength(10);
+    } finally {
+      await host.stop();
+    }
   });
 
   it('a state file of format 2 reads with the default port and is written as format 3 by the next change', async () => {
