@@ -183,7 +183,7 @@ describe('trigger status and the webhook port', () => {
     expect(stopped.ok && stopped.value.running).toBe(false);
   });
 
-  it('a flood of signed deliveries to the host in the Api's process: the Api answers throughout, and what it shows adds up', async () => {
+  it('a flood of signed deliveries to the host in the process of the Api: the Api answers throughout, and what it shows adds up', async () => {
     const { api, dataDir, deps } = testApi();
     const installed = await api.install({ sourceId: await inspected(api, WATCHER_DIR), decisions: { agents: {}, triggers: { 'on-call': { armed: true } } } });
     if (!installed.ok) throw new Error(installed.error.message);
