@@ -61,6 +61,8 @@ describe('install --arm TRIGGER --webhook-secret-file / --webhook-secret-stdin (
     expect(state(dataDir).triggers[HOOK]).toMatchObject({ armed: true, secretOrigin: 'given' });
     expect(await opened(dataDir)).toBe(secret);
     expect(clearIn(dataDir, secret)).toEqual([]);
+    const list = await cli(['--data-dir', dataDir, 'list']);
+    expect(list.stdout).toMatch(/ {2}armed {4}watcher\/on-call: On a signed HTTP call; secret given by your sender, set \d{4}-\d\d-\d\dT[\d:.]+Z\n/);
   });
 
   it('reads the secret from standard input', async () => {
