@@ -33,7 +33,7 @@ export function webhookSecretReady(draft: WebhookSecretDraft | undefined): boole
 /** Where a secret is kept, said honestly for the backend this app has (no "keychain" without one). */
 const KEPT_WORDS: Record<SecretBackend, string> = {
   keychain: "It is kept encrypted with this computer's keychain.",
-  basic_text: 'This computer has no keychain Apollia can use: it is kept encrypted with a key file in the app data folder, so anyone who can read your files could read it.',
+  basic_text: 'It is kept in the app data folder, encrypted with a key that is also on this computer: anyone who can read your files could read it.',
   unavailable: 'This computer has no way to keep secrets: a webhook cannot be armed here.',
 };
 
