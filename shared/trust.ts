@@ -4,7 +4,7 @@
  * per-package key pin, and an installed-file integrity report. Types only; `electron/core/trust`
  * produces them.
  */
-import type { Problem } from './inspection';
+import type { Problem, SignatureSummary } from './inspection';
 
 /** `ED`: Ed25519 over BLAKE2b-512 of the file (minisign's default). `Ed`: legacy, over the file itself. */
 export type SignatureAlgorithm = 'ED' | 'Ed';
@@ -51,3 +51,24 @@ export interface IntegrityReport {
   /** Only with `unreadable`. */
   error?: Problem;
 }
+
+/**
+ * The JSON form of a signature state (`summary.signature` of `inspect --json`, `list --json`):
+ * snake_case, a claimed comment under an unknown key left out (nothing vouches for it).
+ */
+export function signatureSummaryOf(state: SignatureState): SignatureSummary {
+  switch (state.state) {
+    case 'verified':
+      return { state: 'verified', key_id: state.keyId, trusted_comment: state.trustedComment, signer: state.keyName };
+    case 'unknown_key':
+      return { state: 'unknown_key', key_id: state.keyId, trusted_comment: null, signer: null };
+    case 'unsigned':
+      return UNSIGNED;
+  }
+}
+
+/** The `unsigned` summary (no `.minisig`; a template or plugin manifest from outside the app). */
+export const UNSIGNED: SignatureSummary = Object.freeze({ state: 'unsigned', key_id: null, trusted_comment: null, signer: null });
+
+/** The `builtin` summary: a template shipped with the app. */
+export const BUILTIN: SignatureSummary = Object.freeze({ state: 'builtin', key_id: null, trusted_comment: null, signer: null });
