@@ -83,6 +83,8 @@ export type SourceInspection = Inspection & {
    * (allowed, and said), or `changed` (install refuses it unless `acceptKeyChange`).
    */
   keyChange: KeyChange | null;
+  /** Trust: the installed version's files changed on this computer, so the same version may be installed again (a reinstall). */
+  installedChanged: boolean;
 };
 
 // ---- Trust (issue 14) -------------------------------------------------------------------------

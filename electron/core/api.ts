@@ -18,7 +18,7 @@ import type { ApoDetails, ApoSummary } from '../../shared/inspection';
 import { keyChangeOf, listTrustedKeys, trustedKeysOf, trustKey, trustKeyFromFile, untrustKey, verifyInstalled, withSignatureState } from './package-trust';
 import { SDK_VERSION } from '../../shared/sdk';
 import { archiveAgent, setToolAccess } from './agents';
-import type { ApiContext, ApiDeps } from './api-context';
+import { type ApiContext, type ApiDeps, own } from './api-context';
 import { CoreError } from './errors';
 import { installedComparison, installPackage, uninstallPackage } from './install-package';
 import { denyTool, readSettings, removeDeniedTool, removeMcpServer, removeSecret, saveMcpServer, saveSecret } from './settings';
@@ -87,7 +87,7 @@ function handlersOf(ctx: ApiContext): { [M in ApiMethod]: (request: ApiRequest<M
       const comparison = manifest ? installedComparison(state, manifest) : { installed: null, updateDiff: null };
       const signature = src.kind === 'apo' ? (inspection.summary as ApoSummary | null)?.signature : null;
       const keyChange = manifest && signature ? keyChangeOf(state, manifest.package.name, signature) : null;
-      const result: SourceInspection = { ...withSignatureState(inspection, src.handle.origin === 'builtin'), ...comparison, keyChange };
+      const result: SourceInspection = { ...withSignatureState(inspection, src.handle.origin === 'builtin'), ...comparison, keyChange, installedChanged: manifest ? own(state.packageTrust, manifest.package.name)?.integrity.state === 'changed' : false };
       return result;
     },
     pickWatchFolder: async () => {

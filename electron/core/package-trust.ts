@@ -136,7 +136,6 @@ export function integrityView(state: StoreState, name: string): { signature: Sig
   };
 }
 
-
 /**
  * Re-checks every installed package's files against the digests install recorded (issue 14 point
  * 5). A changed, missing or added file marks the package `changed` ("changed on this computer since

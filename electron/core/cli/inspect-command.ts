@@ -15,9 +15,16 @@ import { formatInspection } from './inspection-text';
 import { PROGRAM, usageError } from './usage';
 
 /** Usage of this command. */
-export const INSPECT_USAGE = [`Usage: ${PROGRAM} [--data-dir DIR] inspect PATH [--json]`, '', 'PATH is a .apo file, a template folder or a plugin manifest (JSON). Nothing in it is run.', "A .apo's signature (PATH.minisig beside it) is checked against the keys you trust (`trust add`).", '  --json  Print one JSON object: kind, ok, errors, warnings, summary, details', '', 'Exit status: 0 accepted, 1 refused, 2 usage error.', ''].join(
-  '\n',
-);
+export const INSPECT_USAGE = [
+  `Usage: ${PROGRAM} [--data-dir DIR] inspect PATH [--json]`,
+  '',
+  'PATH is a .apo file, a template folder or a plugin manifest (JSON). Nothing in it is run.',
+  "A .apo's signature (PATH.minisig beside it) is checked against the keys you trust (`trust add`).",
+  '  --json  Print one JSON object: kind, ok, errors, warnings, summary, details',
+  '',
+  'Exit status: 0 accepted, 1 refused, 2 usage error.',
+  '',
+].join('\n');
 
 /** The `--json` object, keys in the contract's order. */
 export function inspectionJson(inspection: Inspection): string {

@@ -42,4 +42,3 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   }
   return changed.length > 0 ? EXIT.refused : EXIT.accepted;
 }
-

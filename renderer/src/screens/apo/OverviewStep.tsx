@@ -1,5 +1,6 @@
 import { AlertTriangle, CheckCircle2, Info, ShieldAlert, ShieldCheck } from 'lucide-react';
-import type { ApoInspection } from '../../../../shared/inspection';
+import type { ApoInspection, SignatureSummary } from '../../../../shared/inspection';
+import { TrustKeyOffer } from '../../components/trust/TrustedPublishers';
 import { APOLLIA_NATIVE_TOOLS } from '../../../../shared/catalogues';
 import { riskSummary, type RiskLine } from '../../../../shared/risk-summary';
 import { enforcedRules, packageVerdict, publisherStatus, VERDICT_LABELS, type Verdict } from '../../../../shared/verdict';
