@@ -10,7 +10,7 @@ import type { ActionFamily, McpTransport } from './apollia-manifest';
 import type { ApplyPreview, ToolSetting } from './apply-preview';
 import type { ConsentDecision } from './consent';
 import type { Inspection, Problem, SignatureSummary } from './inspection';
-import type { KeyPin } from './trust';
+import type { KeyChange, PackageIntegrityView, TrustedKeyView, VerifiedPackage } from './trust';
 import type { BuiltinTemplateCard, ParameterValue, PinValue } from './template-manifest';
 import { MAX_MCP_SERVER_NAME, MCP_SERVER_NAME } from './mcp-server-name';
 import type { UpdateDiff } from './update-diff';
@@ -87,49 +87,8 @@ export type SourceInspection = Inspection & {
   installedChanged: boolean;
 };
 
-// ---- Trust (issue 14) -------------------------------------------------------------------------
-
-/** How an update's signing key differs from the one pinned at first install. */
-export interface KeyChange {
-  /** `changed`: another key, or a signed package now unsigned (a stop). `first_signed`: an unsigned package now signed (allowed). */
-  kind: 'changed' | 'first_signed';
-  before: KeyPin;
-  now: KeyPin;
-  /** The sentence naming both keys (`this update is signed by key …, but the installed package was signed by key …`). */
-  message: string;
-}
-
-/** A key the user trusts, as Settings → Trusted publishers shows it. */
-export interface TrustedKeyView {
-  /** 16 uppercase hex digits, as minisign prints it. */
-  keyId: string;
-  name: string;
-  /** The base64 key line. */
-  publicKey: string;
-  addedAt: string;
-}
-
-/** Whether an installed package's files are still the ones install wrote. */
-export interface PackageIntegrityView {
-  /** `changed`: "changed on this computer since you installed it"; stays until reinstalled or uninstalled. */
-  state: 'ok' | 'changed';
-  checkedAt: string | null;
-  changed: string[];
-  missing: string[];
-  added: string[];
-}
-
-/** `verifyInstalled`: one installed package's check. */
-export interface VerifiedPackage {
-  name: string;
-  version: string;
-  integrity: PackageIntegrityView;
-  /** True when this check found the change (and disarmed `disarmed` now). */
-  newlyChanged: boolean;
-  disarmed: string[];
-}
-
-// ---- end of the trust block -------------------------------------------------------------------
+// Trust (issue 14): its Api types live in `shared/trust.ts`, re-exported here.
+export type { KeyChange, PackageIntegrityView, TrustedKeyView, VerifiedPackage } from './trust';
 
 /** `install`: the user's answers for the `.apo` a source id refers to. */
 export interface InstallRequest {

@@ -72,3 +72,45 @@ export const UNSIGNED: SignatureSummary = Object.freeze({ state: 'unsigned', key
 
 /** The `builtin` summary: a template shipped with the app. */
 export const BUILTIN: SignatureSummary = Object.freeze({ state: 'builtin', key_id: null, trusted_comment: null, signer: null });
+
+// ---- The Api's trust types (issue 14), re-exported by `shared/api.ts` ----
+
+/** How an update's signing key differs from the one pinned at first install. */
+export interface KeyChange {
+  /** `changed`: another key, or a signed package now unsigned (a stop). `first_signed`: an unsigned package now signed (allowed). */
+  kind: 'changed' | 'first_signed';
+  before: KeyPin;
+  now: KeyPin;
+  /** The sentence naming both keys (`this update is signed by key …, but the installed package was signed by key …`). */
+  message: string;
+}
+
+/** A key the user trusts, as Settings → Trusted publishers shows it. */
+export interface TrustedKeyView {
+  /** 16 uppercase hex digits, as minisign prints it. */
+  keyId: string;
+  name: string;
+  /** The base64 key line. */
+  publicKey: string;
+  addedAt: string;
+}
+
+/** Whether an installed package's files are still the ones install wrote. */
+export interface PackageIntegrityView {
+  /** `changed`: "changed on this computer since you installed it"; stays until reinstalled or uninstalled. */
+  state: 'ok' | 'changed';
+  checkedAt: string | null;
+  changed: string[];
+  missing: string[];
+  added: string[];
+}
+
+/** `verifyInstalled`: one installed package's check. */
+export interface VerifiedPackage {
+  name: string;
+  version: string;
+  integrity: PackageIntegrityView;
+  /** True when this check found the change (and disarmed `disarmed` now). */
+  newlyChanged: boolean;
+  disarmed: string[];
+}
