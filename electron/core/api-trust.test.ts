@@ -8,12 +8,16 @@
 import { appendFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, expect, it } from 'vitest';
+import { sharedChecker } from './bounded/index';
 import { INVOICES_DIR, packFolder } from '../../test/helpers/pack';
 import { describeWithMinisign, type MinisignKeyPair, minisignKeyPair, minisignSign } from '../../test/helpers/minisign-tool';
 import { editedPackage, tempDir, testApi, treeHash } from '../../test/helpers/test-api';
 import type { ApoInspection } from '../../shared/inspection';
 import type { CoreApi } from './api';
 import { ActivityLog } from './activity/activity-log';
+
+// The bounded worker starts from TS source here (seconds on a loaded machine): started before the first test's clock.
+beforeAll(() => sharedChecker().warm(), 120_000);
 
 /** `invoices` at `version`, packed to `<dir>/invoices-<version>.apo`. */
 function invoicesApo(dir: string, version: string): string {
@@ -175,4 +179,35 @@ it('trusted keys: a garbage key is key.malformed, a bad name trust.bad_name, an 
   const removed = await api.untrustKey({ keyId: 'ABCDEF' });
   expect(removed.ok ? null : removed.error.code).toBe('trust.not_found');
   expect(treeHash(dataDir)).toBe(before);
+});
+
+it('templates report builtin when they ship with the app, unsigned otherwise; plugin manifests unsigned', async () => {
+  const { api } = testApi();
+  const opened = await api.openBuiltinTemplate({ name: 'market-monitor' });
+  if (!opened.ok) throw new Error(opened.error.message);
+  const builtin = await api.inspect({ sourceId: opened.value.id });
+  expect(builtin.ok && (builtin.value.summary as { signature: unknown }).signature).toEqual({ state: 'builtin', key_id: null, trusted_comment: null, signer: null });
+  const folder = await api.registerSource(new URL('../../resources/templates/market-monitor', import.meta.url).pathname, 'dialog');
+  if (!folder.ok) throw new Error(folder.error.message);
+  const fromDialog = await api.inspect({ sourceId: folder.value.id });
+  expect(fromDialog.ok && (fromDialog.value.summary as { signature: { state: string } }).signature.state).toBe('unsigned');
+});
+
+describeWithMinisign('trustKeyFromFile: a key file picked in a main-process dialog', () => {
+  it('trusts the picked key, answers null when cancelled, refuses a file that is too large', async () => {
+    const dir = tempDir('apollia-trust-file-');
+    const keys = minisignKeyPair(dir, 'publisher');
+    const huge = join(dir, 'huge.pub');
+    writeFileSync(huge, 'x'.repeat(100_000));
+    const picks: (string | null)[] = [null, huge, keys.publicKeyPath];
+    const { api, dataDir } = testApi({ dialogs: { openFile: async () => null, openFolder: async () => null, openKeyFile: async () => picks.shift() ?? null } });
+    const cancelled = await api.trustKeyFromFile({ name: 'Example Accounting' });
+    expect(cancelled).toEqual({ ok: true, value: null });
+    const before = treeHash(dataDir);
+    const tooLarge = await api.trustKeyFromFile({ name: 'Example Accounting' });
+    expect(tooLarge.ok ? null : tooLarge.error).toEqual({ code: 'key.malformed', message: `The key file ${huge} is over 4096 bytes: a minisign public key is two short lines.` });
+    expect(treeHash(dataDir)).toBe(before);
+    const added = await api.trustKeyFromFile({ name: 'Example Accounting' });
+    expect(added.ok && added.value?.map((k) => [k.keyId, k.name])).toEqual([[keys.printedKeyId, 'Example Accounting']]);
+  });
 });

@@ -7,11 +7,15 @@
 import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, expect, it } from 'vitest';
+import { sharedChecker } from '../bounded/index';
 import { describeWithMinisign, type MinisignKeyPair, minisignKeyPair, minisignSign } from '../../../test/helpers/minisign-tool';
 import { INVOICES_DIR, packFolder } from '../../../test/helpers/pack';
 import { editedPackage, tempDir, treeHash } from '../../../test/helpers/test-api';
 import type { CliIo } from './cli-io';
 import { runCli } from './dispatcher';
+
+// The bounded worker starts from TS source here (seconds on a loaded machine): started before the first test's clock.
+beforeAll(() => sharedChecker().warm(), 120_000);
 
 async function cli(argv: string[]) {
   let stdout = '';
