@@ -9,6 +9,7 @@ import { useDenyTool, useRemoveDeniedTool, useRemoveMcpServer, useRemoveSecret, 
 import { ErrorPanel, Loading } from '../components/Status';
 import { CodeText } from '../components/CodeText';
 import { PackageText } from '../components/PackageText';
+import { TrustedPublishersSection } from '../components/trust/TrustedPublishers';
 
 const BACKEND_WORDS: Record<SecretBackend, string> = {
   keychain: "Secrets are kept encrypted with this computer's keychain.",
@@ -243,6 +244,7 @@ export function SettingsScreen() {
             </ul>
           </section>
           <DeniedToolsSection deniedTools={settings.data.deniedTools} />
+          <TrustedPublishersSection />
         </>
       ) : null}
     </div>
