@@ -350,7 +350,6 @@ function withSecretOrigins(file: Record<string, unknown>): Record<string, unknow
     }),
   );
   return { ...file, triggers: migrated };
-
 }
 
 /**
