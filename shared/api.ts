@@ -9,10 +9,12 @@
 import type { ActionFamily, McpTransport } from './apollia-manifest';
 import type { ApplyPreview, ToolSetting } from './apply-preview';
 import type { ConsentDecision } from './consent';
-import type { Inspection, Problem } from './inspection';
+import type { Inspection, Problem, SignatureSummary } from './inspection';
+import type { KeyChange, PackageIntegrityView, TrustedKeyView, VerifiedPackage } from './trust';
 import type { BuiltinTemplateCard, ParameterValue, PinValue } from './template-manifest';
 import { MAX_MCP_SERVER_NAME, MCP_SERVER_NAME } from './mcp-server-name';
 import type { UpdateDiff } from './update-diff';
+import { MAX_WEBHOOK_SECRET_TEXT, type WebhookSecretChoice, type WebhookSecretOrigin } from './webhook-secret';
 
 /**
  * An expected failure, shown to the user. `code` is stable: `request.invalid` (the request does
@@ -76,7 +78,18 @@ export type SourceInspection = Inspection & {
   installed: InstalledRelation | null;
   /** For a newer or older version: what it changes in what it asks, and the kept decisions. */
   updateDiff: UpdateDiff | null;
+  /**
+   * Trust (issue 14): for an installed package, how this one's signing key stands to the key
+   * pinned at first install: null (first install, same key, still unsigned), `first_signed`
+   * (allowed, and said), or `changed` (install refuses it unless `acceptKeyChange`).
+   */
+  keyChange: KeyChange | null;
+  /** Trust: the installed version's files changed on this computer, so the same version may be installed again (a reinstall). */
+  installedChanged: boolean;
 };
+
+// Trust (issue 14): its Api types live in `shared/trust.ts`, re-exported here.
+export type { KeyChange, PackageIntegrityView, TrustedKeyView, VerifiedPackage } from './trust';
 
 /** `install`: the user's answers for the `.apo` a source id refers to. */
 export interface InstallRequest {
@@ -84,6 +97,12 @@ export interface InstallRequest {
   decisions: ConsentDecision;
   /** Installing an older version than the installed one is refused unless this is true (the UI asks first). */
   allowDowngrade?: boolean;
+  /**
+   * Trust (issue 14): an update signed by another key than the one pinned (or a signed package now
+   * unsigned) is refused `signature.key_changed` unless this is true: the app sets it only after
+   * its separate confirmation, the CLI with `--accept-key-change`. It is recorded.
+   */
+  acceptKeyChange?: boolean;
 }
 
 /** A webhook secret made on this machine, shown ONCE (never returned again: rotate to see a new one). */
@@ -92,17 +111,51 @@ export interface WebhookSecretOnce {
   secret: string;
 }
 
+// --- Issue 18: setting a webhook secret (made here, or given by the sender) ---
+
+/**
+ * A webhook secret given by the sender, as an answer says it was kept: never its value (it is
+ * sealed and never returned by any method).
+ */
+export interface WebhookSecretGiven {
+  triggerId: string;
+  given: true;
+}
+
+/**
+ * `install`'s `decisions.triggers[id].webhookSecret`, `armTrigger`'s and `rotateWebhookSecret`'s
+ * `webhookSecret`: make a new one here (the default when absent) or use the sender's, checked by
+ * `checkWebhookSecret` (shared/webhook-secret.ts) before anything is sealed.
+ */
+export type WebhookSecretRequest = WebhookSecretChoice;
+
+/** The request schema of a {@link WebhookSecretRequest}: closed, the secret bounded. */
+const webhookSecretSchema = {
+  oneOf: [
+    { type: 'object', properties: { kind: { const: 'make' } }, required: ['kind'], additionalProperties: false },
+    { type: 'object', properties: { kind: { const: 'given' }, secret: { type: 'string', minLength: 1, maxLength: MAX_WEBHOOK_SECRET_TEXT } }, required: ['kind', 'secret'], additionalProperties: false },
+  ],
+} as const;
+
+// --- end issue 18 ---
+
 /** `install`'s answer. */
 export interface InstallReceipt {
   name: string;
   version: string;
   publisher: string;
-  outcome: 'installed' | 'updated' | 'downgraded';
+  /** `reinstalled`: the same version put back over files changed on this computer (issue 14 point 5). */
+  outcome: 'installed' | 'updated' | 'downgraded' | 'reinstalled';
   previousVersion: string | null;
+  /** Trust: the key change this install made (accepted, or unsigned → signed), else null. */
+  keyChange: KeyChange | null;
   installedAt: string;
   /** Trigger ids armed by this install. */
   armed: string[];
+  /** Secrets made here, each shown once. */
   webhookSecrets: WebhookSecretOnce[];
+  /** Issue 18: triggers armed with the secret their sender gave (never the value). */
+  webhookSecretsGiven: WebhookSecretGiven[];
 }
 
 /** `previewApply`: a template source, the form's parameters and the owner's grants. */
@@ -161,6 +214,10 @@ export interface TriggerView {
   folder: string | null;
   /** For a webhook: whether a secret is set (its value is never shown again). */
   webhookSecretSet: boolean;
+  /** Issue 18: where the webhook secret came from (made here, given by the sender), or null without one. */
+  webhookSecretOrigin: WebhookSecretOrigin | null;
+  /** Issue 18: when the webhook secret was last set (ISO 8601), or null without one. */
+  webhookSecretSetAt: string | null;
 }
 
 /** One agent on this machine. */
@@ -191,6 +248,10 @@ export interface InstalledPackageView {
   agents: string[];
   /** Its triggers that start a workflow (an agent's triggers are listed under the agent). */
   triggers: TriggerView[];
+  /** Trust: the signature state of the installed package. */
+  signature: SignatureSummary;
+  /** Trust: whether its files are still what install wrote. */
+  integrity: PackageIntegrityView;
 }
 
 /** A state file that could not be read, kept aside and shown until the user deals with it. */
@@ -219,12 +280,23 @@ export interface SetToolAccessRequest {
 export interface ArmTriggerRequest {
   triggerId: string;
   folderId?: string;
+  /** Issue 18: for a webhook, make its secret (the default) or use the sender's. */
+  webhookSecret?: WebhookSecretRequest;
+}
+
+/** Issue 18: `rotateWebhookSecret`: a new secret for an armed webhook, made here (the default) or given by the sender. */
+export interface RotateWebhookSecretRequest {
+  triggerId: string;
+  webhookSecret?: WebhookSecretRequest;
 }
 
 /** `armTrigger` / `rotateWebhookSecret`: the trigger, and a webhook's new secret shown once. */
 export interface TriggerArmed {
   trigger: TriggerView;
+  /** A secret made here, shown once; null for any other trigger or a given secret. */
   webhookSecret: string | null;
+  /** Issue 18: true when the sender's secret was kept (its value is never answered). */
+  webhookSecretGiven: boolean;
 }
 
 /** `uninstallPackage`'s answer. */
@@ -351,7 +423,7 @@ export interface ApiMethods {
   setToolAccess: [SetToolAccessRequest, AgentView];
   armTrigger: [ArmTriggerRequest, TriggerArmed];
   disarmTrigger: [{ triggerId: string }, TriggerView];
-  rotateWebhookSecret: [{ triggerId: string }, TriggerArmed];
+  rotateWebhookSecret: [RotateWebhookSecretRequest, TriggerArmed];
   uninstallPackage: [{ name: string }, UninstallReceipt];
   archiveAgent: [{ agentId: string }, AgentView];
   settings: [void, SettingsView];
@@ -370,6 +442,16 @@ export interface ApiMethods {
   activity: [ActivityRequest | void, { events: ActivityEntry[] }];
   /** Sets the webhook listener's port (null: the default); a running host rebinds to it. */
   setWebhookPort: [{ port: number | null }, SettingsView];
+  /** Trust: the keys the user trusts (Settings → Trusted publishers). */
+  trustedKeys: [void, TrustedKeyView[]];
+  /** Trust: adds a pasted public key (a `.pub` file's text or its `RWQ…` line) under a name. */
+  trustKey: [{ publicKey: string; name: string }, TrustedKeyView[]];
+  /** Trust: the same from a `.pub` file the user picks in a main-process dialog; null when cancelled. */
+  trustKeyFromFile: [{ name: string }, TrustedKeyView[] | null];
+  /** Trust: removes a key by its id; packages pinned to it stay pinned. */
+  untrustKey: [{ keyId: string }, TrustedKeyView[]];
+  /** Trust: re-checks every installed package's files (app start, the dashboard, the CLI's `verify`). */
+  verifyInstalled: [void, VerifiedPackage[]];
 }
 
 export type ApiMethod = keyof ApiMethods;
@@ -435,6 +517,11 @@ export const API_METHODS = [
   'triggerStatus',
   'activity',
   'setWebhookPort',
+  'trustedKeys',
+  'trustKey',
+  'trustKeyFromFile',
+  'untrustKey',
+  'verifyInstalled',
 ] as const satisfies readonly ApiMethod[];
 
 /** Compile-time proof that `API_METHODS` names every method of `ApiMethods`. */
@@ -479,12 +566,13 @@ export const API_REQUEST_SCHEMAS: Record<ApiMethod, Record<string, unknown>> = {
             type: 'object',
             maxProperties: 256,
             propertyNames: name,
-            additionalProperties: strict({ armed: { type: 'boolean' }, folderId: id }, ['armed']),
+            additionalProperties: strict({ armed: { type: 'boolean' }, folderId: id, webhookSecret: webhookSecretSchema }, ['armed']),
           },
         },
         ['agents', 'triggers'],
       ),
       allowDowngrade: { type: 'boolean' },
+      acceptKeyChange: { type: 'boolean' },
     },
     ['sourceId', 'decisions'],
   ),
@@ -507,9 +595,9 @@ export const API_REQUEST_SCHEMAS: Record<ApiMethod, Record<string, unknown>> = {
   ),
   dashboard: noRequest,
   setToolAccess: strict({ agentId: id, tool: { type: 'string', minLength: 1, maxLength: 1024 }, granted: { type: 'boolean' } }, ['agentId', 'tool', 'granted']),
-  armTrigger: strict({ triggerId: id, folderId: id }, ['triggerId']),
+  armTrigger: strict({ triggerId: id, folderId: id, webhookSecret: webhookSecretSchema }, ['triggerId']),
   disarmTrigger: strict({ triggerId: id }, ['triggerId']),
-  rotateWebhookSecret: strict({ triggerId: id }, ['triggerId']),
+  rotateWebhookSecret: strict({ triggerId: id, webhookSecret: webhookSecretSchema }, ['triggerId']),
   uninstallPackage: strict({ name }, ['name']),
   archiveAgent: strict({ agentId: id }, ['agentId']),
   settings: noRequest,
@@ -531,4 +619,9 @@ export const API_REQUEST_SCHEMAS: Record<ApiMethod, Record<string, unknown>> = {
   triggerStatus: noRequest,
   activity: { type: ['object', 'null'], properties: { agent: id, limit: { type: 'integer', minimum: 1, maximum: 1000 } }, additionalProperties: false },
   setWebhookPort: strict({ port: { type: ['integer', 'null'], minimum: WEBHOOK_PORT_RANGE.min, maximum: WEBHOOK_PORT_RANGE.max } }, ['port']),
+  trustedKeys: noRequest,
+  trustKey: strict({ publicKey: { type: 'string', minLength: 1, maxLength: 4096 }, name: { type: 'string', minLength: 1, maxLength: 320 } }, ['publicKey', 'name']),
+  trustKeyFromFile: strict({ name: { type: 'string', minLength: 1, maxLength: 320 } }, ['name']),
+  untrustKey: strict({ keyId: { type: 'string', minLength: 1, maxLength: 64 } }, ['keyId']),
+  verifyInstalled: noRequest,
 };

@@ -31,6 +31,7 @@ const USER_ACTIONS: ReadonlyMap<string, string> = new Map(
     'archive.write_failed': 'Apollia could not write the package to disk (it may be full). Free some space and try again.',
     'manifest.sdk_unsupported': 'This package needs a newer Apollia Desktop. Update the app, then open the package again.',
     'source.not_found': 'The file is no longer where it was opened from. Open it again.',
+    'signature.unreadable': 'The signature beside the package (its .minisig file) could not be read. Check that it is a file your account may open, then open the package again.',
   }),
 );
 
@@ -54,6 +55,14 @@ export function inspectCommand(fileName: string): string {
 export function refusalAdvice(code: string): RefusalAdvice {
   const user = USER_ACTIONS.get(code);
   if (user !== undefined) return { actor: 'user', title: 'You can fix this', action: user };
+  if (code === 'signature.invalid') {
+    // Issue 14 point 2: a refusal, never a warning; the file was changed after it was signed.
+    return {
+      actor: 'malicious',
+      title: "Don't install this",
+      action: 'Its signature does not match: the file was changed after it was signed, or the signature belongs to another file. Get the package again from its publisher, and move this file to the Trash.',
+    };
+  }
   if (MALICIOUS.has(code)) {
     return {
       actor: 'malicious',

@@ -7,6 +7,7 @@
  * travel inside an inspection's `errors` or an error's `problems`, and are listed in the README of
  * the module that decides them.
  */
+import type { WebhookSecretProblemCode } from '../../shared/webhook-secret';
 import type { ApiError } from '../../shared/api';
 
 /** Every code an Api method answers in `error.code` (README "Api error codes" links here). */
@@ -57,6 +58,9 @@ export type ApiErrorCode =
   | 'trigger.past'
   | 'trigger.not_webhook'
   | 'trigger.not_armed'
+  // issue 18: a webhook secret given by the sender (shared/webhook-secret.ts), and where one may be set
+  | 'trigger.secret_not_needed'
+  | WebhookSecretProblemCode
   // settings
   | 'mcp.invalid'
   | 'mcp.unknown'
@@ -65,7 +69,19 @@ export type ApiErrorCode =
   | 'secret.unknown'
   | 'tool.invalid'
   | 'tool.too_many'
-  | 'tool.not_denied';
+  | 'tool.not_denied'
+  // trust (issue 14): signatures, trusted keys, key pins
+  | 'signature.key_changed'
+  | 'trust.duplicate_key'
+  | 'trust.duplicate_name'
+  | 'trust.bad_name'
+  | 'trust.too_many_keys'
+  | 'trust.not_found'
+  | 'trust.bad_key_id'
+  | 'trust.bad_list'
+  | 'key.malformed'
+  | 'key.unknown_algorithm'
+  | 'key.unreadable';
 
 /**
  * An expected refusal with a stable code and a sentence naming what is wrong; `extra` carries the

@@ -8,6 +8,7 @@ import { access, stat } from 'node:fs/promises';
 import type { Inspection } from '../../shared/inspection';
 import { checkPath } from './bounded/index';
 import { refusedInput } from './bounded/jobs';
+import type { TrustedKey } from './trust/index';
 
 /** Thrown by {@link inspectPath} when nothing exists at the path. */
 export class InputNotFoundError extends Error {
@@ -19,9 +20,10 @@ export class InputNotFoundError extends Error {
  * Inspects whatever `path` is. Throws {@link InputNotFoundError} when nothing is there (the CLI
  * turns that into a usage error); any other problem with the input is a refusal value. The path is
  * looked at here; its content is read in the bounded worker (`bounded/`), so a package over the
- * time or memory budget is refused `inspect.too_slow` / `inspect.too_large`.
+ * time or memory budget is refused `inspect.too_slow` / `inspect.too_large`. An `.apo`'s signature
+ * is checked against `trustedKeys`.
  */
-export async function inspectPath(path: string): Promise<Inspection> {
+export async function inspectPath(path: string, trustedKeys: readonly TrustedKey[] = []): Promise<Inspection> {
   try {
     const info = await stat(path);
     if (!info.isDirectory()) await access(path, constants.R_OK);
@@ -30,5 +32,5 @@ export async function inspectPath(path: string): Promise<Inspection> {
     if (code === 'ENOENT' || code === 'ENOTDIR') throw new InputNotFoundError(`no such file or folder: ${path}`);
     return refusedInput('input.unreadable', `\`${path}\` cannot be read: ${code ?? (error instanceof Error ? error.message : String(error))}`);
   }
-  return checkPath(path);
+  return checkPath(path, trustedKeys);
 }

@@ -7,18 +7,21 @@
 import { versionFolderName } from './store/version-folder';
 import { join } from 'node:path';
 import semver from 'semver';
-import type { ApiRequest, InstallReceipt, UninstallReceipt, WebhookSecretOnce } from '../../shared/api';
+import type { ApiRequest, InstallReceipt, KeyChange, UninstallReceipt, WebhookSecretGiven, WebhookSecretOnce } from '../../shared/api';
+import { ActivityLog } from './activity/activity-log';
+import { digestsOf, installedTrust, keyChangeOf, pinOfSummary } from './package-trust';
+import type { FileDigests } from './trust/index';
 import type { ApolliaManifest } from '../../shared/apollia-manifest';
 import { offeredAccess } from '../../shared/consent';
 import type { ApoDetails } from '../../shared/inspection';
 import { diffUpdate, type UpdateDiff } from '../../shared/update-diff';
 import type { ActivityInput } from './activity/activity-log';
-import { type ApiContext, own, recordActivity, seal } from './api-context';
+import { type ApiContext, own, recordActivity } from './api-context';
 import { extractVerifiedArchive } from './archive';
 import { CoreError } from './errors';
-import { armedWords, makeWebhookSecret } from './trigger-arming';
+import { armedWords, webhookSecretFor } from './trigger-arming';
 import { placeFromStaging, removeAndPrune, removeThroughStaging } from './staging';
-import { agentIdOf, packageAgentRecord, packageRecord, packageTriggerRecord, recordedDecisions, removePackageRecords, setWebhookSecret, triggerIdOf } from './store/records';
+import { agentIdOf, packageAgentRecord, packageRecord, packageTriggerRecord, recordedDecisions, removePackageRecords, type SealedWebhookSecret, setWebhookSecret, triggerIdOf } from './store/records';
 import type { StoreState } from './store/state';
 
 /** How a candidate version stands to the installed one. */
@@ -50,6 +53,8 @@ function checkDecisions(ctx: ApiContext, manifest: ApolliaManifest, request: Api
   for (const [triggerId, arming] of Object.entries(request.decisions.triggers)) {
     const entry = (manifest.triggers ?? []).find((t) => t.id === triggerId);
     if (!entry) throw new CoreError('install.unknown_trigger', `${name} has no trigger \`${triggerId}\``, { path: `decisions.triggers.${triggerId}` });
+    if (arming.webhookSecret !== undefined && entry.source.type !== 'webhook') throw new CoreError('trigger.secret_not_needed', `trigger \`${triggerId}\` is not a webhook: it takes no secret`, { path: `decisions.triggers.${triggerId}.webhookSecret` });
+    if (arming.webhookSecret !== undefined && !arming.armed) throw new CoreError('trigger.secret_not_needed', `trigger \`${triggerId}\` is not armed: a secret is set only when it is armed`, { path: `decisions.triggers.${triggerId}.webhookSecret` });
     if (arming.folderId !== undefined && entry.source.type !== 'file_watch') throw new CoreError('trigger.folder_not_needed', `trigger \`${triggerId}\` is not a file_watch trigger: it watches no folder`, { path: `decisions.triggers.${triggerId}.folderId` });
     if (arming.armed && entry.source.type === 'file_watch') {
       if (arming.folderId === undefined) throw new CoreError('trigger.needs_folder', `trigger \`${triggerId}\` watches a folder: pick one to arm it`, { path: `decisions.triggers.${triggerId}` });
@@ -113,37 +118,51 @@ async function installOnce(ctx: ApiContext, request: ApiRequest<'install'>) {
   const before = await store.read();
   const existing = own(before.packages, name);
   const relation = existing ? relationOf(existing.version, version) : null;
-  if (relation === 'same') throw new CoreError('install.already_installed', `${name} ${version} is already installed`);
+  // The same version again is refused, unless its files changed on this computer: then it is put back (issue 14 point 5).
+  const reinstall = relation === 'same' && own(before.packageTrust, name)?.integrity.state === 'changed';
+  if (relation === 'same' && !reinstall) throw new CoreError('install.already_installed', `${name} ${version} is already installed`);
+  const signature = inspection.summary.signature;
+  if (!signature) throw new CoreError('install.refused', `${src.handle.displayName} was refused: its signature could not be checked`, { problems: inspection.errors });
+  checkKeyChange(name, keyChangeOf(before, name, signature), request);
   if (relation === 'older' && request.allowDowngrade !== true) {
     throw new CoreError('install.downgrade', `${name} ${existing?.version} is installed; installing the older ${version} needs your confirmation (allowDowngrade)`);
   }
 
-  // Webhook secrets for triggers armed now; made before anything is written, sealed, shown once.
+  // Webhook secrets for triggers armed now, before anything is written: made here (shown once) or
+  // given by the sender (checked, never answered back); sealed either way.
   const webhookSecrets: WebhookSecretOnce[] = [];
-  const sealed = new Map<string, string>();
+  const webhookSecretsGiven: WebhookSecretGiven[] = [];
+  const sealed = new Map<string, SealedWebhookSecret>();
   for (const [triggerId, arming] of Object.entries(request.decisions.triggers)) {
     const entry = (manifest.triggers ?? []).find((t) => t.id === triggerId);
     if (arming.armed && entry?.source.type === 'webhook') {
-      const secret = makeWebhookSecret();
-      sealed.set(triggerId, await seal(ctx, secret));
-      webhookSecrets.push({ triggerId: triggerIdOf(name, triggerId), secret });
+      const secret = await webhookSecretFor(ctx, arming.webhookSecret, `decisions.triggers.${triggerId}.webhookSecret`);
+      sealed.set(triggerId, secret.kept);
+      if (secret.shown !== null) webhookSecrets.push({ triggerId: triggerIdOf(name, triggerId), secret: secret.shown });
+      else webhookSecretsGiven.push({ triggerId: triggerIdOf(name, triggerId), given: true });
     }
   }
 
   const finalRel = `packages/${name}/${versionFolderName(version)}`;
+  let files: FileDigests = {};
   const placed = await placeFromStaging({
     dataDir: deps.dataDir,
     finalDir: join(deps.dataDir, finalRel),
     fill: async (staging) => {
       const extracted = await extractVerifiedArchive(src.path, sha256, staging);
       if (!extracted.ok) throw new CoreError('install.refused', `${src.handle.displayName} was refused while installing: ${extracted.error.message}`, { problems: [extracted.error] });
+      // The SHA-256 of every file install writes, re-checked later (issue 14 point 5).
+      files = await digestsOf(staging);
     },
     record: () =>
       store.update((state) => {
         const at = deps.now().toISOString();
         const prior = structuredClone(state);
         const current = own(state.packages, name);
-        if (current && current.version === version) throw new CoreError('install.already_installed', `${name} ${version} is already installed`);
+        const sameAgain = current !== undefined && current.version === version;
+        if (sameAgain && own(state.packageTrust, name)?.integrity.state !== 'changed') throw new CoreError('install.already_installed', `${name} ${version} is already installed`);
+        // Checked again under the store's lock: another install may have changed the pin meanwhile.
+        const keyChange = checkKeyChange(name, keyChangeOf(state, name, signature), request);
         const base = current ? diffUpdate(current.manifest, recordedDecisions(state, name), manifest).merged : { agents: {}, triggers: {} };
         const oldTriggers = Object.values(state.triggers).filter((t) => t.packageName === name);
         for (const agent of Object.values(state.agents)) if (agent.origin === 'package' && agent.packageName === name) delete state.agents[agent.id];
@@ -174,6 +193,8 @@ async function installOnce(ctx: ApiContext, request: ApiRequest<'install'>) {
             const kept = old.secretRef ? prior.webhookSecrets[old.secretRef] : undefined;
             if (old.secretRef && kept) {
               record.secretRef = old.secretRef;
+              record.secretOrigin = old.secretOrigin;
+              record.secretSetAt = old.secretSetAt;
               state.webhookSecrets[old.secretRef] = kept;
             }
           }
@@ -182,10 +203,12 @@ async function installOnce(ctx: ApiContext, request: ApiRequest<'install'>) {
         }
         const pkg = packageRecord(manifest, sha256, finalRel, current?.installedAt ?? at, current ? at : null);
         state.packages[name] = pkg;
-        const outcome: InstallReceipt['outcome'] = !current ? 'installed' : relationOf(current.version, version) === 'newer' ? 'updated' : 'downgraded';
+        // Trust: the pin is the key that signed what is now installed (the same, a first signature, or an accepted change).
+        state.packageTrust[name] = installedTrust(pinOfSummary(signature), signature, files, at);
+        const outcome: InstallReceipt['outcome'] = !current ? 'installed' : sameAgain ? 'reinstalled' : relationOf(current.version, version) === 'newer' ? 'updated' : 'downgraded';
         return {
           result: {
-            receipt: { name, version, publisher: pkg.publisher, outcome, previousVersion: current?.version ?? null, installedAt: pkg.installedAt, armed, webhookSecrets },
+            receipt: { name, version, publisher: pkg.publisher, outcome, previousVersion: current?.version ?? null, installedAt: pkg.installedAt, armed, webhookSecrets, webhookSecretsGiven, keyChange },
             armedTriggers: armed.map((id) => ({ id, agentId: state.triggers[id]?.agentId ?? null, type: state.triggers[id]?.type ?? 'webhook', folder: state.triggers[id]?.folder ?? null })),
             oldDir: current?.dir ?? null,
           },
@@ -193,7 +216,23 @@ async function installOnce(ctx: ApiContext, request: ApiRequest<'install'>) {
       }),
   });
   if (placed.oldDir && placed.oldDir !== finalRel) await removeAndPrune(join(deps.dataDir, placed.oldDir), deps.dataDir);
+  const change = placed.receipt.keyChange;
+  if (change) {
+    if (change.kind === 'changed') await recordActivity(ctx, [{ kind: 'key_change_accepted', package: name, outcome: 'ok', detail: `${version} installed after you confirmed the key change: ${change.message}` }]);
+    else await recordActivity(ctx, [{ kind: 'update', package: name, outcome: 'ok', detail: `${version}: ${change.message}` }]);
+  }
   return { receipt: placed.receipt, armedTriggers: placed.armedTriggers };
+}
+
+/**
+ * Refuses a key change the request did not accept (issue 14 point 4): `signature.key_changed`
+ * naming the key before and now; nothing is changed. Answers the change (or null) otherwise.
+ */
+function checkKeyChange(name: string, change: KeyChange | null, request: ApiRequest<'install'>): KeyChange | null {
+  if (change?.kind === 'changed' && request.acceptKeyChange !== true) {
+    throw new CoreError('signature.key_changed', `${name}: ${change.message}. Nothing was changed: installing it needs your explicit confirmation that you accept the new key (acceptKeyChange; the CLI's --accept-key-change).`);
+  }
+  return change;
 }
 
 /** Uninstalls a package: its files moved aside, then its records removed in one write; a failed write puts the files back. */

@@ -57,6 +57,7 @@ if (!app.requestSingleInstanceLock()) {
       },
       (error: unknown) => console.error('Apollia Desktop: the triggers are not live:', error instanceof Error ? error.message : error),
     );
+    void api.verifyInstalled(); // issue 14: installed files re-checked on app start (a change disarms the package's triggers)
     app.on('activate', () => {
       // macOS: clicking the Dock icon with no window open makes one again.
       if (BrowserWindow.getAllWindows().length === 0) openWindow();

@@ -16,4 +16,6 @@ export const queryKeys = {
   live: () => [...queryKeys.all, 'live'] as const,
   triggerStatus: () => [...queryKeys.live(), 'triggerStatus'] as const,
   activity: (agent: string | null) => [...queryKeys.live(), 'activity', agent] as const,
+  /** Trust: Settings → Trusted publishers. */
+  trustedKeys: () => [...queryKeys.all, 'trustedKeys'] as const,
 };

@@ -21,11 +21,11 @@ port.on('message', (request: WorkerRequest) => {
 });
 port.postMessage({ type: 'ready' } satisfies WorkerReply);
 
-async function answer({ id, kind, path }: WorkerRequest): Promise<WorkerReply> {
+async function answer({ id, kind, path, options }: WorkerRequest): Promise<WorkerReply> {
   try {
     if (testMode === 'slow') for (;;);
     if (testMode === 'hungry') hoard();
-    return { type: 'result', id, value: await CHECK_JOBS[kind](path) };
+    return { type: 'result', id, value: await CHECK_JOBS[kind](path, options) };
   } catch (error) {
     return { type: 'failed', id, message: error instanceof Error ? (error.stack ?? error.message) : String(error) };
   }

@@ -17,7 +17,8 @@ import { pathToFileURL } from 'node:url';
 import { type ResourceLimits, Worker } from 'node:worker_threads';
 import type { ApoInspection, Inspection, InspectionKind, Problem } from '../../../shared/inspection';
 import type { TemplateRead } from '../template/index';
-import type { CheckJobKind, CheckJobs } from './jobs';
+import type { TrustedKey } from '../trust/index';
+import type { CheckJobKind, CheckJobOptions, CheckJobs } from './jobs';
 import { ownData } from './own-data';
 import type { WorkerReply, WorkerRequest, WorkerTestMode } from './protocol';
 
@@ -48,6 +49,7 @@ interface Pending {
   id: number;
   kind: CheckJobKind;
   path: string;
+  options: CheckJobOptions;
   settle: (outcome: CheckOutcome<unknown>) => void;
   fail: (error: Error) => void;
 }
@@ -79,9 +81,9 @@ export class BoundedChecker {
   }
 
   /** Runs one reader in the worker; a reader that throws (a bug) rejects, as it would in-thread. */
-  run<K extends CheckJobKind>(kind: K, path: string): Promise<CheckOutcome<CheckJobs[K]>> {
+  run<K extends CheckJobKind>(kind: K, path: string, options: CheckJobOptions = { trustedKeys: [] }): Promise<CheckOutcome<CheckJobs[K]>> {
     return new Promise((resolve, reject) => {
-      this.#queue.push({ id: this.#nextId++, kind, path, settle: resolve as (outcome: CheckOutcome<unknown>) => void, fail: reject });
+      this.#queue.push({ id: this.#nextId++, kind, path, options: { trustedKeys: [...options.trustedKeys] }, settle: resolve as (outcome: CheckOutcome<unknown>) => void, fail: reject });
       this.#pump();
     });
   }
@@ -111,7 +113,7 @@ export class BoundedChecker {
     this.#current = job;
     const worker = this.#ensureWorker();
     worker.ref();
-    worker.postMessage({ id: job.id, kind: job.kind, path: job.path } satisfies WorkerRequest);
+    worker.postMessage({ id: job.id, kind: job.kind, path: job.path, options: job.options } satisfies WorkerRequest);
     if (this.#ready) this.#startTimer();
   }
 
@@ -238,9 +240,12 @@ export function sharedChecker(): BoundedChecker {
   return shared;
 }
 
-/** {@link inspectApo} in the bounded worker; the result keeps the SHA-256 install is tied to. */
-export async function checkApo(path: string, checker: BoundedChecker = sharedChecker()): Promise<ApoInspection> {
-  const outcome = await checker.run('apo', path);
+/**
+ * {@link inspectApo} in the bounded worker; the result keeps the SHA-256 install is tied to, and
+ * the signature state checked over that same read against `trustedKeys`.
+ */
+export async function checkApo(path: string, trustedKeys: readonly TrustedKey[] = [], checker: BoundedChecker = sharedChecker()): Promise<ApoInspection> {
+  const outcome = await checker.run('apo', path, { trustedKeys });
   return outcome.ok ? outcome.value : (refusedInspection('apo', outcome.problem) as ApoInspection);
 }
 
@@ -256,8 +261,8 @@ export async function checkPluginManifest(path: string, checker: BoundedChecker 
   return outcome.ok ? outcome.value : refusedInspection('plugin', outcome.problem);
 }
 
-/** An existing path inspected by content (the CLI's `inspect`) in the bounded worker. */
-export async function checkPath(path: string, checker: BoundedChecker = sharedChecker()): Promise<Inspection> {
-  const outcome = await checker.run('path', path);
+/** An existing path inspected by content (the CLI's `inspect`) in the bounded worker; an `.apo`'s signature against `trustedKeys`. */
+export async function checkPath(path: string, trustedKeys: readonly TrustedKey[] = [], checker: BoundedChecker = sharedChecker()): Promise<Inspection> {
+  const outcome = await checker.run('path', path, { trustedKeys });
   return outcome.ok ? outcome.value : refusedInspection('apo', outcome.problem);
 }

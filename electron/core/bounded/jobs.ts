@@ -9,6 +9,15 @@ import { inspectApo } from '../apollia/index';
 import { inspectPluginManifest } from '../plugin/index';
 import { notAPackage, sourceKindOf } from '../source-kind';
 import { inspectTemplateFolder, readTemplateFolder, type TemplateRead } from '../template/index';
+import type { TrustedKey } from '../trust/index';
+
+/**
+ * What a job is given beside its path: the user's trusted keys (public keys, plain data), so an
+ * `.apo`'s signature is verified inside the job over the same single read (trust README "One read").
+ */
+export interface CheckJobOptions {
+  trustedKeys: readonly TrustedKey[];
+}
 
 /** What one job reads, by name: `path` decides the kind by content, the others are told it. */
 export interface CheckJobs {
@@ -26,23 +35,23 @@ export interface CheckJobs {
 export type CheckJobKind = keyof CheckJobs;
 
 /** The readers, run in the worker thread (or in-thread by a benchmark measuring the reader alone). */
-export const CHECK_JOBS: { [K in CheckJobKind]: (path: string) => Promise<CheckJobs[K]> } = {
+export const CHECK_JOBS: { [K in CheckJobKind]: (path: string, options: CheckJobOptions) => Promise<CheckJobs[K]> } = {
   path: inspectByContent,
   apo: inspectApo,
-  template: readTemplateFolder,
-  plugin: inspectPluginManifest,
+  template: (path) => readTemplateFolder(path),
+  plugin: (path) => inspectPluginManifest(path),
 };
 
 /**
  * Inspects an existing path by what it holds: a folder is a template, a tar or gzip'd tar is an
  * `.apo`, a JSON document is a plugin manifest; never by extension (DESIGN.md "Validation contract").
  */
-export async function inspectByContent(path: string): Promise<Inspection> {
+export async function inspectByContent(path: string, options: CheckJobOptions = { trustedKeys: [] }): Promise<Inspection> {
   switch (await sourceKindOf(path)) {
     case 'template':
       return inspectTemplateFolder(path);
     case 'apo':
-      return inspectApo(path);
+      return inspectApo(path, options);
     case 'plugin':
       return inspectPluginManifest(path);
     default:

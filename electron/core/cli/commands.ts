@@ -9,8 +9,11 @@ import { run as inspect } from './inspect-command';
 import { run as install } from './install-command';
 import { run as list } from './list-command';
 import { run as pack } from './pack-command';
+import { run as rotate } from './rotate-command';
 import { run as serve } from './serve-command';
+import { run as trust } from './trust-command';
 import { run as uninstall } from './uninstall-command';
+import { run as verify } from './verify-command';
 
 /** A command as the dispatcher sees it. */
 export interface CliCommand {
@@ -25,11 +28,14 @@ export interface CliCommand {
 /** Every command, in the order the usage text lists them. */
 export const COMMANDS: readonly CliCommand[] = [
   { name: 'inspect', args: 'PATH [--json]', summary: 'Check a .apo package, a template folder or a plugin manifest without running any of it', run: inspect },
-  { name: 'install', args: 'PATH [--yes] [--grant ENTRY ...] [--arm TRIGGER[=FOLDER] ...]', summary: 'Show what a .apo asks; with --yes, install it into the store', run: install },
+  { name: 'install', args: 'PATH [--yes] [--grant ENTRY ...] [--arm TRIGGER[=FOLDER] [--webhook-secret-file FILE | --webhook-secret-stdin] ...] [--accept-key-change]', summary: 'Show what a .apo asks; with --yes, install it into the store', run: install },
   { name: 'apply', args: 'DIR [--param NAME=VALUE ...] [--grant GATE ...]', summary: 'Apply a template folder: make its agent and triggers, or nothing', run: apply },
   { name: 'pack', args: 'DIR [-o FILE] [--force]', summary: 'Pack a package folder as a deterministic .apo, after the checks of inspect', run: pack },
   { name: 'list', args: '[--json]', summary: 'List installed packages, agents and triggers', run: list },
+  { name: 'rotate', args: 'TRIGGER [--webhook-secret-file FILE | --webhook-secret-stdin]', summary: 'Replace an armed webhook trigger’s secret: made here (shown once) or the one its sender gave', run: rotate },
   { name: 'uninstall', args: 'NAME', summary: 'Remove an installed package, its agents and triggers', run: uninstall },
   { name: 'serve', args: '[--port N]', summary: 'Make armed triggers live until stopped: schedules, watched folders, signed webhooks', run: serve },
+  { name: 'trust', args: 'add KEY.pub --name NAME | list [--json] | remove KEYID', summary: 'Manage the publisher keys you trust: a package signed by one shows as verified', run: trust },
+  { name: 'verify', args: '[--json]', summary: 'Check that installed packages are unchanged since install (a changed one has its triggers disarmed)', run: verify },
   { name: 'activity', args: '[--json] [--agent ID] [--limit N]', summary: 'Show the activity log, newest first', run: activity },
 ];

@@ -1,23 +1,28 @@
 /**
- * `apollia-desktop install PATH [--yes] [--grant ENTRY …] [--arm TRIGGER[=FOLDER] …] [--allow-downgrade]`:
+ * `apollia-desktop install PATH [--yes] [--grant ENTRY …] [--arm TRIGGER[=FOLDER] …] [--allow-downgrade] [--accept-key-change]`:
  * the consent form, headless, over the same store as the app (DESIGN.md "Consent, install, apply").
  *
  * Without `--yes` it prints what the package asks (the inspect text) and installs nothing. With
  * `--yes` it accepts the package's proposed access (or, when `--grant` is given, exactly the
  * entries named) and arms nothing but the triggers named by `--arm`; a file_watch trigger takes
- * its folder as `--arm TRIGGER=FOLDER`. A refused package leaves the data folder untouched.
+ * its folder as `--arm TRIGGER=FOLDER`. A webhook trigger armed here gets a secret made here
+ * (printed once), or the one its sender gave: `--arm TRIGGER --webhook-secret-file FILE` (or
+ * `--webhook-secret-stdin`), never the secret itself on the command line (issue 18). A refused
+ * package leaves the data folder untouched.
  */
 import { existsSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import type { SourceInspection } from '../../../shared/api';
-import type { ApoDetails } from '../../../shared/inspection';
+import type { ApoDetails, ApoSummary } from '../../../shared/inspection';
+import { publisherStatus } from '../../../shared/verdict';
 import { proposedConsent, type ConsentDecision } from '../../../shared/consent';
 import { createApi, type CoreApi } from '../api';
 import { createFileKeySecretBox, fileKeyPath } from '../secret-box';
 import { type CliIo, EXIT } from './cli-io';
 import { formatInspection } from './inspection-text';
 import { PROGRAM, usageError } from './usage';
+import { printSecretNote, readWebhookSecret, WEBHOOK_SECRET_USAGE, webhookSecretOption, type WebhookSecretSource } from './webhook-secret-options';
 
 /** The app's data folder, as Electron's `userData` is for productName "Apollia Desktop". */
 export function defaultDataDir(env: CliIo['env'], platform: NodeJS.Platform = process.platform): string {
@@ -64,13 +69,18 @@ export function refused(io: CliIo, error: { message: string; problems?: { messag
 
 /** Usage of this command. */
 export const INSTALL_USAGE = [
-  `Usage: ${PROGRAM} [--data-dir DIR] install PATH [--yes] [--grant ENTRY ...] [--arm TRIGGER[=FOLDER] ...] [--allow-downgrade]`,
+  `Usage: ${PROGRAM} [--data-dir DIR] install PATH [--yes] [--grant ENTRY ...] [--arm TRIGGER[=FOLDER] [--webhook-secret-file FILE | --webhook-secret-stdin] ...] [--allow-downgrade] [--accept-key-change]`,
   '',
   'Without --yes, prints what the package asks and installs nothing.',
   '  --yes              Install, granting the access the package proposes (nothing is armed unless named)',
   '  --grant ENTRY      Grant exactly the entries named instead (repeat it), e.g. --grant file_read',
   '  --arm TRIGGER      Arm a trigger; a file_watch trigger needs its folder: --arm TRIGGER=FOLDER',
   '  --allow-downgrade  Allow installing an older version than the installed one',
+  '  --accept-key-change  Install an update signed by another key than the installed one (or now unsigned): refused without it',
+  '',
+  'A webhook trigger armed with --arm gets a secret made here, printed once; or, right after its --arm:',
+  ...WEBHOOK_SECRET_USAGE,
+  'A secret is never given on the command line (others could see it in the process list).',
   '',
 ].join('\n');
 
@@ -78,8 +88,9 @@ export const INSTALL_USAGE = [
 export async function run(args: string[], io: CliIo): Promise<number> {
   let yes = false;
   let allowDowngrade = false;
+  let acceptKeyChange = false;
   const grants: string[] = [];
-  const arms: { id: string; folder?: string }[] = [];
+  const arms: { id: string; folder?: string; secret?: WebhookSecretSource }[] = [];
   const paths: string[] = [];
   for (let i = 0; i < args.length; i++) {
     const arg = args[i] as string;
@@ -88,6 +99,17 @@ export async function run(args: string[], io: CliIo): Promise<number> {
       return EXIT.accepted;
     } else if (arg === '--yes' || arg === '-y') yes = true;
     else if (arg === '--allow-downgrade') allowDowngrade = true;
+    else if (arg.startsWith('--webhook-secret')) {
+      const option = webhookSecretOption(args, i, io);
+      if (option === null) return usageError(io, `unknown option \`${arg.split('=')[0]}\` for install`, INSTALL_USAGE);
+      if ('problem' in option) return usageError(io, option.problem, INSTALL_USAGE);
+      const arm = arms.at(-1);
+      if (!arm) return usageError(io, `${arg.split('=')[0]} goes right after the --arm TRIGGER it is the secret of`, INSTALL_USAGE);
+      if (arm.secret) return usageError(io, `trigger ${arm.id} was given two secrets`, INSTALL_USAGE);
+      if (option.source.from === 'stdin' && arms.some((a) => a.secret?.from === 'stdin')) return usageError(io, 'only one trigger can read its secret from standard input', INSTALL_USAGE);
+      arm.secret = option.source;
+      i = option.next;
+    } else if (arg === '--accept-key-change') acceptKeyChange = true;
     else if (arg === '--grant' || arg === '--arm') {
       const value = args[++i];
       if (value === undefined || value === '') return usageError(io, `${arg} needs a value`, INSTALL_USAGE);
@@ -130,6 +152,8 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   if (!yes) {
     io.stdout(formatInspection(inspection));
     if (inspection.installed) io.stdout(`\nInstalled here: ${manifest.package.name} ${inspection.installed.version} (this one is ${inspection.installed.relation === 'same' ? 'the same version' : inspection.installed.relation}).\n`);
+    if (inspection.keyChange?.kind === 'changed') io.stdout(`\nSTOP: the signing key changed: ${inspection.keyChange.message}. Installing it needs --accept-key-change.\n`);
+    else if (inspection.keyChange) io.stdout(`\nSigning key: ${inspection.keyChange.message} (allowed).\n`);
     for (const change of inspection.updateDiff?.changes ?? []) io.stdout(`  - ${change}\n`);
     io.stdout(`\nNothing was installed. Run again with --yes to install, granting what the package proposes (or --grant ENTRY for exactly those), and --arm TRIGGER to arm a trigger.\n`);
     return EXIT.accepted;
@@ -160,12 +184,20 @@ export async function run(args: string[], io: CliIo): Promise<number> {
       folderId = picked.value.folderId;
     }
     decisions.triggers[arm.id] = folderId ? { armed: true, folderId } : { armed: true };
+    if (arm.secret) {
+      const read = await readWebhookSecret(arm.secret, io);
+      if ('problem' in read) return usageError(io, read.problem, INSTALL_USAGE);
+      decisions.triggers[arm.id] = { ...decisions.triggers[arm.id], armed: true, webhookSecret: { kind: 'given', secret: read.secret } };
+      printSecretNote(io, read.secret);
+    }
   }
-  const result = await api.install({ sourceId: source.value.id, decisions, ...(allowDowngrade ? { allowDowngrade: true } : {}) });
+  const result = await api.install({ sourceId: source.value.id, decisions, ...(allowDowngrade ? { allowDowngrade: true } : {}), ...(acceptKeyChange ? { acceptKeyChange: true } : {}) });
   if (!result.ok) return refused(io, result.error);
   const receipt = result.value;
-  const verb = { installed: 'Installed', updated: 'Updated', downgraded: 'Downgraded' }[receipt.outcome];
-  io.stdout(`${verb} ${receipt.name} ${receipt.version}${receipt.previousVersion ? ` (was ${receipt.previousVersion})` : ''} from ${receipt.publisher} (unverified publisher).\n`);
+  const verb = { installed: 'Installed', updated: 'Updated', downgraded: 'Downgraded', reinstalled: 'Reinstalled' }[receipt.outcome];
+  const signature = (inspection.summary as ApoSummary).signature;
+  io.stdout(`${verb} ${receipt.name} ${receipt.version}${receipt.previousVersion ? ` (was ${receipt.previousVersion})` : ''} from ${receipt.publisher} (${publisherStatus(signature).label}).\n`);
+  if (receipt.keyChange) io.stdout(`  Signing key: ${receipt.keyChange.message}${receipt.keyChange.kind === 'changed' ? ' (accepted with --accept-key-change; recorded in the activity log)' : ''}.\n`);
   for (const [agentId, consent] of Object.entries(decisions.agents)) {
     const granted = Object.entries(consent.access)
       .filter(([, on]) => on)
@@ -174,6 +206,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   }
   io.stdout(receipt.armed.length > 0 ? `  Armed: ${receipt.armed.join(', ')}\n` : '  No trigger armed.\n');
   for (const secret of receipt.webhookSecrets) io.stdout(`  Webhook secret for ${secret.triggerId} (shown once, keep it now): ${secret.secret}\n`);
-  if (receipt.webhookSecrets.length > 0) io.stdout(fileKeyNotice(cliDataDir(io)));
+  for (const given of receipt.webhookSecretsGiven) io.stdout(`  Webhook secret for ${given.triggerId}: the one your sender gave, kept (it is never shown).\n`);
+  if (receipt.webhookSecrets.length + receipt.webhookSecretsGiven.length > 0) io.stdout(fileKeyNotice(cliDataDir(io)));
   return EXIT.accepted;
 }

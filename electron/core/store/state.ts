@@ -12,6 +12,53 @@ import type { ApplyPreview, ToolSetting } from '../../../shared/apply-preview';
 import type { AccessDecision } from '../../../shared/consent';
 import type { PinValue, TemplateModel } from '../../../shared/template-manifest';
 import type { ActionFamily } from '../../../shared/apollia-manifest';
+import type { WebhookSecretOrigin } from '../../../shared/webhook-secret';
+import type { SignatureSummary } from '../../../shared/inspection';
+import type { KeyPin, TrustedKey } from '../../../shared/trust';
+
+// ---- Trust (issue 14; format 3) ---------------------------------------------------------------
+
+/**
+ * What trust records of one installed package, beside its {@link PackageRecord} (a block of its
+ * own, so other format-3 fields merge without touching it).
+ */
+export interface PackageTrustRecord {
+  /** The key (or "unsigned") pinned at first install; an update must keep it or be accepted explicitly. */
+  pin: KeyPin;
+  /** The signature state of the installed bytes, as inspect saw them (`list --json`, the dashboard). */
+  signature: SignatureSummary;
+  /**
+   * SHA-256 of every file install wrote, by path relative to the package folder; null for a
+   * package installed before format 3, whose files are recorded at its first check.
+   */
+  files: Record<string, string> | null;
+  /** The last integrity check: `changed` once any file differed (stays until reinstalled or uninstalled). */
+  integrity: {
+    state: 'ok' | 'changed';
+    checkedAt: string | null;
+    changed: string[];
+    missing: string[];
+    added: string[];
+  };
+}
+
+const pinSchema = { oneOf: [closedSchema({ kind: { const: 'key' }, keyId: { type: 'string' } }), closedSchema({ kind: { const: 'unsigned' } })] };
+const signatureSummarySchema = closedSchema({ state: { enum: ['verified', 'unknown_key', 'unsigned', 'builtin'] }, key_id: { type: ['string', 'null'] }, trusted_comment: { type: ['string', 'null'] }, signer: { type: ['string', 'null'] } });
+const stringList = { type: 'array', items: { type: 'string' } };
+const packageTrustSchema = closedSchema({
+  pin: pinSchema,
+  signature: signatureSummarySchema,
+  files: { type: ['object', 'null'], additionalProperties: { type: 'string', pattern: '^[0-9a-f]{64}$' } },
+  integrity: closedSchema({ state: { enum: ['ok', 'changed'] }, checkedAt: { type: ['string', 'null'] }, changed: stringList, missing: stringList, added: stringList }),
+});
+/** The trusted keys' shape; `parseTrustedKeys` re-checks each key on load. */
+const trustedKeysSchema = { type: 'array', maxItems: 256, items: closedSchema({ keyId: { type: 'string' }, publicKey: { type: 'string' }, name: { type: 'string' }, addedAt: { type: 'string' } }) };
+
+function closedSchema(properties: Record<string, unknown>) {
+  return { type: 'object', properties, required: Object.keys(properties), additionalProperties: false };
+}
+
+// ---- end of the trust block -------------------------------------------------------------------
 
 /**
  * The state file's format version. A newer file is refused, never rewritten; an older one is
@@ -21,6 +68,8 @@ import type { ActionFamily } from '../../../shared/apollia-manifest';
  * closed, so an app of format 1 would take a file holding the new field for damaged and set it
  * aside; with the bump it refuses it as `store.future_version` and leaves it as it is.
  *
+ * 3: (issue 18, webhook secret origin) each trigger's `secretOrigin` and `secretSetAt`.
+ * 3 (trust, issue 14): `trustedKeys` and `packageTrust` (see their block below).
  * 3 (issue 16, live triggers): `settings.webhookPort`.
  */
 export const STATE_VERSION = 3;
@@ -28,9 +77,11 @@ export const STATE_VERSION = 3;
 // ---- Format 3, issue 16 (live triggers): the webhook listener's port ----
 /** The closed sub-schema of `settings.webhookPort`: a port of `WEBHOOK_PORT_RANGE`, or null for the default. */
 const webhookPortSchema = { type: ['integer', 'null'], minimum: WEBHOOK_PORT_RANGE.min, maximum: WEBHOOK_PORT_RANGE.max };
-/** Format 2 → 3: no port chosen yet (the trigger host uses its default). */
-function migrateWebhookPort(file: Record<string, unknown> & { settings: Record<string, unknown> }): Record<string, unknown> {
-  return { ...file, version: 3, settings: { ...file.settings, webhookPort: null } };
+/** Issue 16's step from format 2: no port chosen yet (the trigger host uses its default). Settings that are not an object, or already hold a port, are left for `stateProblem`. */
+function withWebhookPort(file: Record<string, unknown>): Record<string, unknown> {
+  const settings = file.settings;
+  if (typeof settings !== 'object' || settings === null || Array.isArray(settings) || Object.hasOwn(settings, 'webhookPort')) return file;
+  return { ...file, settings: { ...settings, webhookPort: null } };
 }
 // ---- end of format 3, issue 16 ----
 
@@ -124,6 +175,12 @@ export interface TriggerRecord {
   folder: string | null;
   /** Key of the sealed secret in `webhookSecrets`, or null. */
   secretRef: string | null;
+  // --- Format 3, issue 18 (webhook secret origin) ---
+  /** Where the webhook secret came from: made here (shown once) or given by the sender (pasted); null without a secret. */
+  secretOrigin: WebhookSecretOrigin | null;
+  /** When the webhook secret was last set (ISO 8601), or null without a secret. */
+  secretSetAt: string | null;
+  // --- end issue 18 ---
 }
 
 /** The whole state file. */
@@ -155,11 +212,15 @@ export interface StoreState {
   applies: Record<string, ApplyReceipt & { fingerprint?: string }>;
   /** Damaged state files kept aside, shown on the dashboard. */
   damage: StoreDamage[];
+  /** Trust (format 3): the keys the user trusts (Settings → Trusted publishers; CLI `trust`). */
+  trustedKeys: TrustedKey[];
+  /** Trust (format 3): each installed package's pin, signature and file digests, by package name. */
+  packageTrust: Record<string, PackageTrustRecord>;
 }
 
 /** A state with nothing installed. */
 export function emptyState(): StoreState {
-  return { version: STATE_VERSION, packages: {}, agents: {}, triggers: {}, settings: { mcpServers: {}, secrets: {}, deniedTools: [], webhookPort: null }, webhookSecrets: {}, applies: {}, damage: [] };
+  return { version: STATE_VERSION, packages: {}, agents: {}, triggers: {}, settings: { mcpServers: {}, secrets: {}, deniedTools: [], webhookPort: null }, webhookSecrets: {}, applies: {}, damage: [], trustedKeys: [], packageTrust: {} };
 }
 
 const str = { type: 'string' };
@@ -204,6 +265,8 @@ const templateAgent = closed({
   createdAt: str,
   archived: bool,
 });
+/** Format 3, issue 18: a trigger's webhook secret origin and when it was set (closed enum, nullable). */
+const webhookSecretOriginFields = { secretOrigin: { enum: ['made', 'given', null] }, secretSetAt: nstr };
 const trigger = closed({
   id: str,
   name: str,
@@ -224,6 +287,8 @@ const trigger = closed({
   armedAt: nstr,
   folder: nstr,
   secretRef: nstr,
+  // Format 3, issue 18 (webhook secret origin).
+  ...webhookSecretOriginFields,
 });
 
 /** The JSON Schema a state file must meet to be loaded. */
@@ -246,28 +311,70 @@ export const STATE_SCHEMA = closed({
   webhookSecrets: rec(str),
   applies: rec(obj),
   damage: { type: 'array', items: closed({ keptAs: str, reason: str, at: str }) },
+  trustedKeys: trustedKeysSchema,
+  packageTrust: rec(packageTrustSchema),
 });
 
 /**
  * Brings a parsed state file of an older format up to `STATE_VERSION`, without writing it (the
  * next change writes the new format). Anything that is not an older format's object is returned
- * as it is, for `stateProblem` to judge. One step per format: format 1 had no
- * `settings.deniedTools` (none denied); format 2 no `settings.webhookPort` (the default).
+ * as it is, for `stateProblem` to judge. Format 1 had no `settings.deniedTools`: none denied;
+ * format 2 had none of format 3's additions (`migrateFrom2`).
  */
 export function migrateState(value: unknown): unknown {
-  let file = value;
-  if (isOlder(file, 1, 'deniedTools')) file = { ...file, version: 2, settings: { ...file.settings, deniedTools: [] } };
-  if (isOlder(file, 2, 'webhookPort')) file = migrateWebhookPort(file);
-  return file;
+  return migrateFrom2(migrateFrom1(value));
 }
 
-/** Whether `value` is a state object of format `version` whose settings lack `field` (what the next format adds). */
-function isOlder(value: unknown, version: number, field: string): value is Record<string, unknown> & { settings: Record<string, unknown> } {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+function migrateFrom1(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
   const file = value as { version?: unknown; settings?: unknown };
-  if (file.version !== version) return false;
+  if (file.version !== 1) return value;
   const settings = file.settings;
-  return typeof settings === 'object' && settings !== null && !Array.isArray(settings) && !Object.hasOwn(settings, field);
+  if (typeof settings !== 'object' || settings === null || Array.isArray(settings) || Object.hasOwn(settings, 'deniedTools')) return value;
+  return { ...file, version: 2, settings: { ...settings, deniedTools: [] } };
+}
+
+/**
+ * Format 2 → 3: each format-3 addition fills its defaults in its own step (issue 18's webhook
+ * secret origin, issue 14's trust block). Anything that is not a format-2 object is left for
+ * `stateProblem` to judge.
+ */
+function migrateFrom2(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
+  const file = value as Record<string, unknown>;
+  if (file.version !== 2) return value;
+  return { ...withWebhookPort(withTrust(withSecretOrigins(file))), version: 3 };
+}
+
+/**
+ * Issue 18's step from format 2: every trigger gets `secretOrigin` and `secretSetAt`. A secret
+ * kept before format 3 could only be made here, so a trigger with one is `made`, set when it was
+ * armed (the closest date known); one without a secret gets nulls. A trigger that is not an object,
+ * or already has the fields, is left for `stateProblem` to judge.
+ */
+function withSecretOrigins(file: Record<string, unknown>): Record<string, unknown> {
+  const triggers = file.triggers;
+  if (typeof triggers !== 'object' || triggers === null || Array.isArray(triggers)) return file;
+  // Object.fromEntries defines own properties: a `__proto__` id stays a key, never a prototype.
+  const migrated = Object.fromEntries(
+    Object.entries(triggers).map(([id, trigger]) => {
+      if (typeof trigger !== 'object' || trigger === null || Array.isArray(trigger) || Object.hasOwn(trigger, 'secretOrigin')) return [id, trigger];
+      const old = trigger as { secretRef?: unknown; armedAt?: unknown };
+      const withSecret = typeof old.secretRef === 'string';
+      return [id, { ...trigger, secretOrigin: withSecret ? 'made' : null, secretSetAt: withSecret && typeof old.armedAt === 'string' ? old.armedAt : null }];
+    }),
+  );
+  return { ...file, triggers: migrated };
+}
+
+/**
+ * Trust's step from format 2: no trusted keys, and no trust record per package. A package
+ * installed before has none: the integrity check records its files then, and pins it `unsigned`
+ * (nothing was signature-checked before format 3).
+ */
+function withTrust(file: Record<string, unknown>): Record<string, unknown> {
+  if (Object.hasOwn(file, 'trustedKeys') || Object.hasOwn(file, 'packageTrust')) return file;
+  return { ...file, trustedKeys: [], packageTrust: {} };
 }
 
 const validate = new Ajv2020({ allErrors: false, strict: false }).compile(STATE_SCHEMA);

@@ -3,6 +3,7 @@
  * `TriggerView`, `SettingsView`) built from records. Pure: the time and the secret backend are
  * passed in, so a view is a function of the state.
  */
+import { integrityView } from '../package-trust';
 import { type AccessView, type AgentView, type Dashboard, DEFAULT_WEBHOOK_PORT, type InstalledPackageView, type SecretBackend, type SettingsView, type TriggerView } from '../../../shared/api';
 import { CONNECTION_TYPES, SECRET_NAMES } from '../../../shared/catalogues';
 import { grantedPermission } from '../../../shared/consent';
@@ -39,6 +40,8 @@ export function triggerView(trigger: TriggerRecord, now: Date): TriggerView {
     armed: trigger.armed,
     folder: trigger.folder,
     webhookSecretSet: trigger.secretRef !== null,
+    webhookSecretOrigin: trigger.secretRef !== null ? trigger.secretOrigin : null,
+    webhookSecretSetAt: trigger.secretRef !== null ? trigger.secretSetAt : null,
   };
 }
 
@@ -113,6 +116,7 @@ export function dashboardOf(state: StoreState, now: Date): Dashboard {
       triggers: Object.values(state.triggers)
         .filter((t) => t.packageName === pkg.name && t.agentId === null)
         .map((t) => triggerView(t, now)),
+      ...integrityView(state, pkg.name),
     }));
   const agents = Object.values(state.agents)
     .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id))

@@ -10,6 +10,7 @@ import { ErrorPanel, Loading } from '../components/Status';
 import { CodeText } from '../components/CodeText';
 import { PackageText } from '../components/PackageText';
 import { WebhookPortSection } from './settings/WebhookPortSection';
+import { TrustedPublishersSection } from '../components/trust/TrustedPublishers';
 
 const BACKEND_WORDS: Record<SecretBackend, string> = {
   keychain: "Secrets are kept encrypted with this computer's keychain.",
@@ -245,6 +246,7 @@ export function SettingsScreen() {
           </section>
           <DeniedToolsSection deniedTools={settings.data.deniedTools} />
           <WebhookPortSection webhookPort={settings.data.webhookPort} />
+          <TrustedPublishersSection />
         </>
       ) : null}
     </div>

@@ -1,4 +1,5 @@
 import { ArrowLeft, ArrowRight, Download, X } from 'lucide-react';
+import { webhookSecretRequest } from '../../components/WebhookSecretChoice';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { InstallReceipt, SourceInspection } from '../../../../shared/api';
 import { proposedConsent, type ConsentDecision } from '../../../../shared/consent';
@@ -14,6 +15,7 @@ import { OverviewStep } from './OverviewStep';
 import { ReviewStep } from './ReviewStep';
 import { TriggersStep } from './TriggersStep';
 import { UpdateChanges } from './UpdateChanges';
+import { FirstSignedNote, KeyChangeAcceptedNote } from '../../components/trust/KeyChangeStop';
 
 /**
  * The draft a form starts from: the package's proposal, or for an update the user's kept answers
@@ -54,6 +56,8 @@ export function decisionFrom(inspection: ApoInspection, draft: ConsentDraft): Co
     const state = draft.triggers[trigger.id];
     const armed = Boolean(state?.arm) && (trigger.source.type !== 'file_watch' || Boolean(state?.folderId));
     triggers[trigger.id] = state?.folderId ? { armed, folderId: state.folderId } : { armed };
+    const webhookSecret = armed && trigger.source.type === 'webhook' ? webhookSecretRequest(state?.webhookSecret) : undefined;
+    if (webhookSecret) triggers[trigger.id] = { armed, webhookSecret };
   }
   return { agents, triggers };
 }
@@ -62,7 +66,7 @@ export function decisionFrom(inspection: ApoInspection, draft: ConsentDraft): Co
  * The `.apo` consent form: one step at a time, Back and Next, focus on each step's heading.
  * For an update, a first step shows what changed; the rest is the same form with earlier answers kept.
  */
-export function ApoConsentWizard({ inspection, sourceId, allowDowngrade, onInstalled }: { inspection: SourceInspection & ApoInspection; sourceId: string; allowDowngrade: boolean; onInstalled: (receipt: InstallReceipt) => void }) {
+export function ApoConsentWizard({ inspection, sourceId, allowDowngrade, acceptKeyChange = false, onInstalled }: { inspection: SourceInspection & ApoInspection; sourceId: string; allowDowngrade: boolean; acceptKeyChange?: boolean; onInstalled: (receipt: InstallReceipt) => void }) {
   const seed = useConsentStore((s) => s.seed);
   const setStep = useConsentStore((s) => s.setStep);
   const draft = useConsentDraft(sourceId);
@@ -107,7 +111,7 @@ export function ApoConsentWizard({ inspection, sourceId, allowDowngrade, onInsta
     if (installing.current) return;
     installing.current = true;
     install.mutate(
-      { sourceId, decisions: decisionFrom(inspection, draft), ...(allowDowngrade ? { allowDowngrade: true } : {}) },
+      { sourceId, decisions: decisionFrom(inspection, draft), ...(allowDowngrade ? { allowDowngrade: true } : {}), ...(acceptKeyChange ? { acceptKeyChange: true } : {}) },
       {
         onSuccess: (receipt) => onInstalled(receipt),
         onSettled: () => {
@@ -130,6 +134,8 @@ export function ApoConsentWizard({ inspection, sourceId, allowDowngrade, onInsta
       <h1 ref={titleRef} tabIndex={-1}>
         {allowDowngrade ? 'Downgrade' : isUpdate ? 'Update' : 'Install'} <PackageText text={manifest?.package.name} />
       </h1>
+      {inspection.keyChange?.kind === 'first_signed' ? <FirstSignedNote change={inspection.keyChange} /> : null}
+      {inspection.keyChange?.kind === 'changed' && acceptKeyChange ? <KeyChangeAcceptedNote change={inspection.keyChange} /> : null}
       <WizardStep steps={steps} current={step} label="Consent steps" heading={heading[name]}>
         {name === 'What changed' && inspection.updateDiff && inspection.installed ? <UpdateChanges diff={inspection.updateDiff} installedVersion={inspection.installed.version} /> : null}
         {name === 'Overview' ? <OverviewStep inspection={inspection} /> : null}

@@ -303,7 +303,7 @@ export function TemplateTriggers({ preview }: { preview: ApplyPreview }) {
             {trigger.type === 'webhook' ? (
               <p>
                 <KeyRound aria-hidden="true" size={14} /> When another program calls its web address{trigger.events && trigger.events.length > 0 ? <> with an event of type {trigger.events.join(', ')}</> : null}
-                {trigger.max_concurrent ? `, at most ${trigger.max_concurrent} runs at once` : ''}. A secret is made on this computer after apply and shown to you once.
+                {trigger.max_concurrent ? `, at most ${trigger.max_concurrent} runs at once` : ''}. After apply, you set its secret: made on this computer and shown to you once, or the one your sender gave you.
               </p>
             ) : null}
             {trigger.input ? (
