@@ -8,7 +8,6 @@ import { versionFolderName } from './store/version-folder';
 import { join } from 'node:path';
 import semver from 'semver';
 import type { ApiRequest, InstallReceipt, KeyChange, UninstallReceipt, WebhookSecretGiven, WebhookSecretOnce } from '../../shared/api';
-import { ActivityLog } from './activity/activity-log';
 import { digestsOf, installedTrust, keyChangeOf, pinOfSummary } from './package-trust';
 import type { FileDigests } from './trust/index';
 import type { ApolliaManifest } from '../../shared/apollia-manifest';
