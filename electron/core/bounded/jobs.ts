@@ -49,8 +49,3 @@ export async function inspectByContent(path: string): Promise<Inspection> {
       return notAPackage(path);
   }
 }
-
-/** A refusal of an input no reader accepts; reported as an `.apo` attempt, the CLI's main input. */
-export function refusedInput(code: string, message: string): Inspection {
-  return { kind: 'apo', ok: false, errors: [{ code, message }], warnings: [], summary: null, details: null };
-}

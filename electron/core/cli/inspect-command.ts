@@ -8,7 +8,6 @@ import { isAbsolute, resolve } from 'node:path';
 import type { Inspection } from '../../../shared/inspection';
 import { InputNotFoundError, inspectPath } from '../inspect';
 import { type CliIo, EXIT } from './cli-io';
-import { formatInspection } from './inspection-text';
 import { PROGRAM, usageError } from './usage';
 
 /** Usage of this command. */
@@ -48,6 +47,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     if (error instanceof InputNotFoundError) return usageError(io, `no such file or folder: ${given}`, INSPECT_USAGE);
     throw error;
   }
-  io.stdout(json ? inspectionJson(inspection) : formatInspection(inspection));
+  // The text form is loaded only when asked for (it pulls in the cron and schema helpers).
+  io.stdout(json ? inspectionJson(inspection) : (await import('./inspection-text')).formatInspection(inspection));
   return inspection.ok ? EXIT.accepted : EXIT.refused;
 }

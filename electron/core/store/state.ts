@@ -5,13 +5,14 @@
  * defaults; it is versioned and validated on load. Paths inside it are relative to the data folder,
  * except a watched folder, which is the absolute path the user picked.
  */
-import Ajv2020 from 'ajv/dist/2020.js';
+import type { ValidateFunction } from 'ajv';
 import type { ApplyReceipt, SavedMcpServer, StoreDamage, TriggerView } from '../../../shared/api';
 import type { ApolliaManifest } from '../../../shared/apollia-manifest';
 import type { ApplyPreview, ToolSetting } from '../../../shared/apply-preview';
 import type { AccessDecision } from '../../../shared/consent';
 import type { PinValue, TemplateModel } from '../../../shared/template-manifest';
 import type { ActionFamily } from '../../../shared/apollia-manifest';
+import { validateState } from '../generated/store-state-validator';
 
 /**
  * The state file's format version. A newer file is refused, never rewritten; an older one is
@@ -248,7 +249,8 @@ export function migrateState(value: unknown): unknown {
   return { ...file, version: 2, settings: { ...settings, deniedTools: [] } };
 }
 
-const validate = new Ajv2020({ allErrors: false, strict: false }).compile(STATE_SCHEMA);
+/** Compiled at build time from {@link STATE_SCHEMA} (scripts/compile-schemas.ts; a test keeps the two in step). */
+const validate: ValidateFunction = validateState;
 
 /** Checks parsed JSON against the state schema; returns a sentence naming the first problem, or null. */
 export function stateProblem(value: unknown): string | null {
