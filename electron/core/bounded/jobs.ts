@@ -5,10 +5,20 @@
  * cost, which is why it runs behind {@link BoundedChecker}'s time budget and memory cap.
  */
 import type { ApoInspection, Inspection } from '../../../shared/inspection';
-import { inspectApo } from '../apollia/index';
-import { inspectPluginManifest } from '../plugin/index';
 import { notAPackage, sourceKindOf } from '../source-kind';
-import { inspectTemplateFolder, readTemplateFolder, type TemplateRead } from '../template/index';
+import type { TemplateRead } from '../template/index';
+
+// Each reader is imported when a job first needs it (issue 17): an `.apo` never loads the template
+// reader (yaml, re2js) nor the plugin reader, so the CLI's worker starts with what it uses. A host
+// that warms the checker loads them all up front instead ({@link loadReaders}).
+const apoReader = () => import('../apollia/index');
+const templateReader = () => import('../template/index');
+const pluginReader = () => import('../plugin/index');
+
+/** Loads every reader now (a warmed worker, so that no job pays for loading code). */
+export async function loadReaders(): Promise<void> {
+  await Promise.all([apoReader(), templateReader(), pluginReader()]);
+}
 
 /** What one job reads, by name: `path` decides the kind by content, the others are told it. */
 export interface CheckJobs {
@@ -28,9 +38,9 @@ export type CheckJobKind = keyof CheckJobs;
 /** The readers, run in the worker thread (or in-thread by a benchmark measuring the reader alone). */
 export const CHECK_JOBS: { [K in CheckJobKind]: (path: string) => Promise<CheckJobs[K]> } = {
   path: inspectByContent,
-  apo: inspectApo,
-  template: readTemplateFolder,
-  plugin: inspectPluginManifest,
+  apo: async (path) => (await apoReader()).inspectApo(path),
+  template: async (path) => (await templateReader()).readTemplateFolder(path),
+  plugin: async (path) => (await pluginReader()).inspectPluginManifest(path),
 };
 
 /**
@@ -40,11 +50,11 @@ export const CHECK_JOBS: { [K in CheckJobKind]: (path: string) => Promise<CheckJ
 export async function inspectByContent(path: string): Promise<Inspection> {
   switch (await sourceKindOf(path)) {
     case 'template':
-      return inspectTemplateFolder(path);
+      return (await templateReader()).inspectTemplateFolder(path);
     case 'apo':
-      return inspectApo(path);
+      return (await apoReader()).inspectApo(path);
     case 'plugin':
-      return inspectPluginManifest(path);
+      return (await pluginReader()).inspectPluginManifest(path);
     default:
       return notAPackage(path);
   }
