@@ -11,9 +11,9 @@
  * The renderer never sends a path: sources and watched folders are opened by main and referred to
  * by unguessable ids (`sources.ts`).
  */
-import Ajv2020 from 'ajv/dist/2020.js';
 import packageJson from '../../package.json';
-import { API_METHODS, API_REQUEST_SCHEMAS, type ApiError, type ApiMethod, type ApiRequest, type ApiResponse, type ApiResult, type SourceHandle, type SourceInspection } from '../../shared/api';
+import type { ValidateFunction } from 'ajv';
+import { API_METHODS, type ApiError, type ApiMethod, type ApiRequest, type ApiResponse, type ApiResult, type SourceHandle, type SourceInspection } from '../../shared/api';
 import type { ApoDetails, ApoSummary } from '../../shared/inspection';
 import { keyChangeOf, listTrustedKeys, trustedKeysOf, trustKey, trustKeyFromFile, untrustKey, verifyInstalled, withSignatureState } from './package-trust';
 import { SDK_VERSION } from '../../shared/sdk';
@@ -21,6 +21,7 @@ import { ActivityLog } from './activity/activity-log';
 import { archiveAgent, setToolAccess } from './agents';
 import { type ApiContext, type ApiDeps, own } from './api-context';
 import { CoreError } from './errors';
+import * as requestValidators from './generated/api-request-validators';
 import { installedComparison, installPackage, uninstallPackage } from './install-package';
 import { denyTool, readSettings, removeDeniedTool, removeMcpServer, removeSecret, saveMcpServer, saveSecret } from './settings';
 import { inspectSource, SourceRegistry } from './sources';
@@ -45,8 +46,8 @@ export type CoreApi = {
   readonly store: Store;
 };
 
-const ajv = new Ajv2020({ allErrors: false, strict: false });
-const validators = Object.fromEntries(API_METHODS.map((method) => [method, ajv.compile(API_REQUEST_SCHEMAS[method])])) as Record<ApiMethod, ReturnType<typeof ajv.compile>>;
+/** One validator per method, compiled at build time from `API_REQUEST_SCHEMAS` (scripts/compile-schemas.ts). */
+const validators: Record<ApiMethod, ValidateFunction> = requestValidators;
 
 /** Checks a request against its method's schema; a sentence naming the field, or null. */
 function requestProblem(method: ApiMethod, request: unknown): ApiError | null {

@@ -68,6 +68,7 @@ export class BoundedChecker {
   #timer: NodeJS.Timeout | null = null;
   #nextId = 1;
   #started = 0;
+  #preload = false;
 
   constructor(options: CheckerOptions = {}) {
     this.#budgetMs = options.budgetMs ?? DEFAULT_BUDGET_MS;
@@ -90,9 +91,11 @@ export class BoundedChecker {
 
   /**
    * Starts the worker now instead of at the first job (a host may call it once it is idle), and
-   * resolves when the worker has loaded its code: what the first job would otherwise wait for.
+   * resolves when the worker has loaded its code, every reader included: what the first job would
+   * otherwise wait for. A worker started by a job instead (the CLI) loads only that job's reader.
    */
   warm(): Promise<void> {
+    this.#preload = true;
     this.#ensureWorker();
     return this.#loaded;
   }
@@ -120,7 +123,7 @@ export class BoundedChecker {
   #ensureWorker(): Worker {
     if (this.#worker) return this.#worker;
     const { url, execArgv } = workerEntry();
-    const worker = url ? new Worker(url, { execArgv, resourceLimits: this.#resourceLimits, workerData: { testMode: this.#testMode } }) : new Worker(devBootstrap(), { eval: true, execArgv, resourceLimits: this.#resourceLimits, workerData: { testMode: this.#testMode } });
+    const worker = url ? new Worker(url, { execArgv, resourceLimits: this.#resourceLimits, workerData: { testMode: this.#testMode, preload: this.#preload } }) : new Worker(devBootstrap(), { eval: true, execArgv, resourceLimits: this.#resourceLimits, workerData: { testMode: this.#testMode, preload: this.#preload } });
     this.#started++;
     this.#worker = worker;
     this.#ready = false;

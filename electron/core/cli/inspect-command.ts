@@ -11,7 +11,6 @@ import { InputNotFoundError, inspectPath } from '../inspect';
 import { withSignatureState } from '../package-trust';
 import { cliApi, refused } from './install-command';
 import { type CliIo, EXIT } from './cli-io';
-import { formatInspection } from './inspection-text';
 import { PROGRAM, usageError } from './usage';
 
 /** Usage of this command. */
@@ -68,6 +67,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     if (error instanceof InputNotFoundError) return usageError(io, `no such file or folder: ${given}`, INSPECT_USAGE);
     throw error;
   }
-  io.stdout(json ? inspectionJson(inspection) : formatInspection(inspection));
+  // The text form is loaded only when asked for (it pulls in the cron and schema helpers).
+  io.stdout(json ? inspectionJson(inspection) : (await import('./inspection-text')).formatInspection(inspection));
   return inspection.ok ? EXIT.accepted : EXIT.refused;
 }

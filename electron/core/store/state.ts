@@ -5,7 +5,7 @@
  * defaults; it is versioned and validated on load. Paths inside it are relative to the data folder,
  * except a watched folder, which is the absolute path the user picked.
  */
-import Ajv2020 from 'ajv/dist/2020.js';
+import type { ValidateFunction } from 'ajv';
 import { type ApplyReceipt, type SavedMcpServer, type StoreDamage, type TriggerView, WEBHOOK_PORT_RANGE } from '../../../shared/api';
 import type { ApolliaManifest } from '../../../shared/apollia-manifest';
 import type { ApplyPreview, ToolSetting } from '../../../shared/apply-preview';
@@ -15,6 +15,7 @@ import type { ActionFamily } from '../../../shared/apollia-manifest';
 import type { WebhookSecretOrigin } from '../../../shared/webhook-secret';
 import type { SignatureSummary } from '../../../shared/inspection';
 import type { KeyPin, TrustedKey } from '../../../shared/trust';
+import { validateState } from '../generated/store-state-validator';
 
 // ---- Trust (issue 14; format 3) ---------------------------------------------------------------
 
@@ -377,7 +378,8 @@ function withTrust(file: Record<string, unknown>): Record<string, unknown> {
   return { ...file, trustedKeys: [], packageTrust: {} };
 }
 
-const validate = new Ajv2020({ allErrors: false, strict: false }).compile(STATE_SCHEMA);
+/** Compiled at build time from {@link STATE_SCHEMA} (scripts/compile-schemas.ts; a test keeps the two in step). */
+const validate: ValidateFunction = validateState;
 
 /** Checks parsed JSON against the state schema; returns a sentence naming the first problem, or null. */
 export function stateProblem(value: unknown): string | null {
