@@ -84,7 +84,6 @@ const UNKNOWN: [ApiMethod, unknown, string][] = [
   ['uninstallPackage', { name: 'constructor' }, 'package.unknown'],
   ['uninstallPackage', { name: '__proto__' }, 'package.unknown'],
   ['apply', { sourceId: 'nope', parameters: {}, grants: [], requestId: 'constructor' }, 'source.unknown'],
-  ['saveMcpServer', { name: '__proto__', transport: 'stdio', command: 'x' }, 'mcp.invalid'],
 ];
 
 /** Malformed variants of a method's request: each must be `request.invalid`. */

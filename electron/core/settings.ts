@@ -24,7 +24,6 @@ export async function readSettings(ctx: ApiContext): Promise<SettingsView> {
 /** Saves an MCP server: a stdio command line, or an http(s) url for the network transports. */
 export function saveMcpServer(ctx: ApiContext, request: ApiRequest<'saveMcpServer'>): Promise<SettingsView> {
   const network = request.transport !== 'stdio';
-  if (request.name === '__proto__') throw new CoreError('mcp.invalid', 'MCP server `__proto__`: that name is reserved');
   if (!network && (request.command === undefined || request.url !== undefined)) {
     throw new CoreError('mcp.invalid', `MCP server \`${request.name}\`: a stdio server is a command line (command and args), with no url`);
   }

@@ -12,6 +12,7 @@ import type { ApplyPreview, ToolSetting } from '../../../shared/apply-preview';
 import type { AccessDecision } from '../../../shared/consent';
 import type { PinValue, TemplateModel } from '../../../shared/template-manifest';
 import type { ActionFamily } from '../../../shared/apollia-manifest';
+import { ownRecord } from '../../../shared/own-data';
 
 /**
  * The state file's format version. A newer file is refused, never rewritten; an older one is
@@ -146,7 +147,29 @@ export interface StoreState {
 
 /** A state with nothing installed. */
 export function emptyState(): StoreState {
-  return { version: STATE_VERSION, packages: {}, agents: {}, triggers: {}, settings: { mcpServers: {}, secrets: {}, deniedTools: [] }, webhookSecrets: {}, applies: {}, damage: [] };
+  return ownRecords({ version: STATE_VERSION, packages: {}, agents: {}, triggers: {}, settings: { mcpServers: {}, secrets: {}, deniedTools: [] }, webhookSecrets: {}, applies: {}, damage: [] });
+}
+
+/**
+ * `state` with every record keyed by a name made a null-prototype record (`ownRecord`), in place;
+ * returns `state`.
+ *
+ * Why (issue 12, finding 4): a package may be called `__proto__`, `constructor` or `prototype`
+ * (`[a-z0-9_-]+`), and so may an agent, a trigger or an MCP server. `JSON.parse` keeps such a key as
+ * an own property, but `structuredClone` and literal `{}` give back objects with a prototype, where
+ * `packages['__proto__'] = record` replaces the prototype and the record is lost. The store applies
+ * this to what it loads, to each draft it hands to a change, and to a fresh state.
+ */
+export function ownRecords(state: StoreState): StoreState {
+  state.packages = ownRecord(Object.entries(state.packages));
+  state.agents = ownRecord(Object.entries(state.agents));
+  for (const agent of Object.values(state.agents)) if (agent.origin === 'template') agent.toolSettings = ownRecord(Object.entries(agent.toolSettings));
+  state.triggers = ownRecord(Object.entries(state.triggers));
+  state.settings.mcpServers = ownRecord(Object.entries(state.settings.mcpServers));
+  state.settings.secrets = ownRecord(Object.entries(state.settings.secrets));
+  state.webhookSecrets = ownRecord(Object.entries(state.webhookSecrets));
+  state.applies = ownRecord(Object.entries(state.applies));
+  return state;
 }
 
 const str = { type: 'string' };
