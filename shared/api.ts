@@ -277,7 +277,11 @@ export interface ApiMethods {
   openBuiltinTemplate: [{ name: string }, SourceHandle];
   /** Reads and checks a source without running any of it; adds how it relates to what is installed. */
   inspect: [{ sourceId: string }, SourceInspection];
-  /** Shows the system folder dialog for a file_watch trigger; the folder is then referred to by id. */
+  /**
+   * Shows the system folder dialog for a file_watch trigger; the folder is then referred to by id.
+   * `displayPath` is its real path (links resolved); the data folder, a folder inside or around it
+   * and the root are refused (`trigger.folder_forbidden`).
+   */
   pickWatchFolder: [void, { folderId: string; displayPath: string } | null];
   install: [InstallRequest, InstallReceipt];
   previewApply: [ApplyPreviewRequest, ApplyPreview];
