@@ -45,8 +45,15 @@ export interface SourceHandle {
   origin: 'dialog' | 'command-line' | 'open-file' | 'drop' | 'menu' | 'builtin';
 }
 
-/** Where secrets go: the OS keychain, Electron's obfuscated `basic_text` fallback (no real keychain), or nowhere. */
-export type SecretBackend = 'keychain' | 'basic_text' | 'unavailable';
+/**
+ * Where secrets go, told honestly (Settings words each): `keychain` (the OS keychain, through
+ * Electron's safeStorage); `file_key` (encrypted with a random key kept in a file beside the data,
+ * `secret-box.key`: what the command line and the browser harness use, as they cannot reach a
+ * keychain; anyone who can read the data folder can read the secrets); `basic_text` (Electron's
+ * Linux fallback with no keyring: obscured with a key built into the app, no real protection); or
+ * `unavailable` (nothing can be kept: saving a secret fails).
+ */
+export type SecretBackend = 'keychain' | 'file_key' | 'basic_text' | 'unavailable';
 
 /** `appInfo`: what the About box and the Settings screen show. */
 export interface AppInfo {

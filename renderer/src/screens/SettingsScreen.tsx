@@ -12,7 +12,8 @@ import { PackageText } from '../components/PackageText';
 
 const BACKEND_WORDS: Record<SecretBackend, string> = {
   keychain: "Secrets are kept encrypted with this computer's keychain.",
-  basic_text: 'This computer has no keychain Apollia can use: secrets are kept only lightly obscured in the app data folder. Anyone who can read your files could read them.',
+  file_key: 'Secrets are kept encrypted with a key stored in a file beside the app data (secret-box.key), not in a keychain: anyone who can read the app data folder can read them.',
+  basic_text: 'This computer has no keychain Apollia can use: secrets are kept only obscured, with a key built into the app, in the app data folder. Anyone who can read your files could read them.',
   unavailable: 'Secrets cannot be kept on this computer: saving a secret will fail.',
 };
 
