@@ -251,10 +251,19 @@ export interface SavedMcpServer {
   url?: string;
 }
 
+// --- MCP server credentials (issue 12) ---------------------------------------------------------
+/**
+ * A saved MCP server as Settings shows it: every credential in its url or arguments shown as `••••`
+ * (`https://mcp.example.com/?token=••••`); `credentialsSealed` when the real ones are kept
+ * encrypted by the secret box (only the runtime that starts the server opens them).
+ */
+export type SavedMcpServerView = SavedMcpServer & { credentialsSealed: boolean };
+// --- end MCP server credentials ------------------------------------------------------------------
+
 /** `settings`. */
 export interface SettingsView {
   secretBackend: SecretBackend;
-  mcpServers: SavedMcpServer[];
+  mcpServers: SavedMcpServerView[];
   /** Every secret name of the catalogue, and whether a value is saved (values are never returned). */
   secrets: { name: string; label: string; saved: boolean }[];
   /**

@@ -103,7 +103,7 @@ describe.each(NAMES)('a package, agent, trigger and MCP server called `%s`', (na
     const { api } = testApi();
     const saved = await api.saveMcpServer({ name, transport: 'stdio', command: 'notes-server', args: ['--quiet'] });
     if (!saved.ok) throw new Error(saved.error.message);
-    expect(saved.value.mcpServers).toEqual([{ name, transport: 'stdio', command: 'notes-server', args: ['--quiet'] }]);
+    expect(saved.value.mcpServers).toEqual([{ name, transport: 'stdio', command: 'notes-server', args: ['--quiet'], credentialsSealed: false }]);
     const denied = await api.denyTool({ tool: `mcp:${name}/search` });
     expect(denied.ok && denied.value.deniedTools).toEqual([`mcp:${name}/search`]);
     const read = await api.settings();

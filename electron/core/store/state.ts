@@ -21,8 +21,9 @@ import { ownRecord } from '../../../shared/own-data';
  * 2: `settings.deniedTools`. A bump rather than an optional field: every object of the format is
  * closed, so an app of format 1 would take a file holding the new field for damaged and set it
  * aside; with the bump it refuses it as `store.future_version` and leaves it as it is.
+ * 3: `settings.mcpServers[*].sealed` (MCP server credentials, issue 12).
  */
-export const STATE_VERSION = 2;
+export const STATE_VERSION = 3;
 
 /** An installed `.apo` package. */
 export interface PackageRecord {
@@ -116,6 +117,15 @@ export interface TriggerRecord {
   secretRef: string | null;
 }
 
+// --- format 3: MCP server credentials (issue 12) ------------------------------------------------
+/**
+ * A saved MCP server as the store keeps it (format 3): its url and arguments masked
+ * (`mcp-credentials.ts`), and `sealed`, the secret box's seal (base64) of the real url and
+ * arguments when they held a credential, else null. Only `mcpServerForRun` opens it.
+ */
+export type StoredMcpServer = SavedMcpServer & { sealed: string | null };
+// --- end format 3: MCP server credentials --------------------------------------------------------
+
 /** The whole state file. */
 export interface StoreState {
   version: typeof STATE_VERSION;
@@ -123,7 +133,7 @@ export interface StoreState {
   agents: Record<string, AgentRecord>;
   triggers: Record<string, TriggerRecord>;
   settings: {
-    mcpServers: Record<string, SavedMcpServer>;
+    mcpServers: Record<string, StoredMcpServer>;
     /** Saved secrets by catalogue name: base64 of the sealed value. */
     secrets: Record<string, { sealed: string; savedAt: string }>;
     /**
@@ -245,8 +255,9 @@ export const STATE_SCHEMA = closed({
   settings: closed({
     mcpServers: rec({
       type: 'object',
-      properties: { name: str, transport: { enum: ['stdio', 'streamable-http', 'sse'] }, command: str, args: { type: 'array', items: str }, url: str },
-      required: ['name', 'transport'],
+      // `sealed`: format 3, MCP server credentials.
+      properties: { name: str, transport: { enum: ['stdio', 'streamable-http', 'sse'] }, command: str, args: { type: 'array', items: str }, url: str, sealed: nstr },
+      required: ['name', 'transport', 'sealed'],
       additionalProperties: false,
     }),
     secrets: rec(closed({ sealed: str, savedAt: str })),
@@ -261,15 +272,38 @@ export const STATE_SCHEMA = closed({
  * Brings a parsed state file of an older format up to `STATE_VERSION`, without writing it (the
  * next change writes the new format). Anything that is not an older format's object is returned
  * as it is, for `stateProblem` to judge. Format 1 had no `settings.deniedTools`: none denied.
+ * Format 2 had no `sealed` on a saved MCP server: nothing sealed.
  */
 export function migrateState(value: unknown): unknown {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
-  const file = value as { version?: unknown; settings?: unknown };
-  if (file.version !== 1) return value;
-  const settings = file.settings;
-  if (typeof settings !== 'object' || settings === null || Array.isArray(settings) || Object.hasOwn(settings, 'deniedTools')) return value;
-  return { ...file, version: 2, settings: { ...settings, deniedTools: [] } };
+  return migrateMcpCredentials2to3(migrate1to2(value));
 }
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Format 1 → 2: no tool denied. */
+function migrate1to2(value: unknown): unknown {
+  if (!isObject(value) || value.version !== 1) return value;
+  const settings = value.settings;
+  if (!isObject(settings) || Object.hasOwn(settings, 'deniedTools')) return value;
+  return { ...value, version: 2, settings: { ...settings, deniedTools: [] } };
+}
+
+// --- format 3: MCP server credentials (issue 12) ------------------------------------------------
+/**
+ * Format 2 → 3: every saved MCP server gets `sealed: null` (nothing sealed). A server saved by
+ * format 2 with a credential in clear is still shown masked (`settingsOf` masks every view); its
+ * clear copy in the file is sealed when it is saved again.
+ */
+function migrateMcpCredentials2to3(value: unknown): unknown {
+  if (!isObject(value) || value.version !== 2) return value;
+  const settings = value.settings;
+  if (!isObject(settings) || !isObject(settings.mcpServers)) return value;
+  const servers = Object.entries(settings.mcpServers).map(([name, server]) => [name, isObject(server) && !Object.hasOwn(server, 'sealed') ? { ...server, sealed: null } : server] as const);
+  return { ...value, version: 3, settings: { ...settings, mcpServers: ownRecord(servers) } };
+}
+// --- end format 3: MCP server credentials --------------------------------------------------------
 
 const validate = new Ajv2020({ allErrors: false, strict: false }).compile(STATE_SCHEMA);
 

@@ -35,7 +35,7 @@ describe('the lock file', () => {
     writeFileSync(join(dataDir, LOCK_FILE), `${pid}\n`);
     const saved = await api.saveMcpServer({ name: 'ledger', transport: 'stdio', command: 'uvx' });
     expect(saved.ok && saved.value.mcpServers.map((s) => s.name)).toEqual(['ledger']);
-    expect(JSON.parse(readFileSync(join(dataDir, STATE_FILE), 'utf8')).settings.mcpServers.ledger).toEqual({ name: 'ledger', transport: 'stdio', command: 'uvx', args: [] });
+    expect(JSON.parse(readFileSync(join(dataDir, STATE_FILE), 'utf8')).settings.mcpServers.ledger).toEqual({ name: 'ledger', transport: 'stdio', command: 'uvx', args: [], sealed: null });
     expect(existsSync(join(dataDir, LOCK_FILE))).toBe(false);
   });
 
@@ -106,8 +106,8 @@ describe('a state file of format 1 (before settings.deniedTools)', () => {
     expect(denied.ok && denied.value.deniedTools).toEqual(['shell']);
     const written = JSON.parse(readFileSync(join(dataDir, STATE_FILE), 'utf8'));
     expect(written.version).toBe(STATE_VERSION);
-    expect(STATE_VERSION).toBe(2);
-    expect(written.settings).toEqual({ mcpServers: { ledger: { name: 'ledger', transport: 'stdio', command: 'uvx', args: [] } }, secrets: {}, deniedTools: ['shell'] });
+    expect(STATE_VERSION).toBe(3);
+    expect(written.settings).toEqual({ mcpServers: { ledger: { name: 'ledger', transport: 'stdio', command: 'uvx', args: [], sealed: null } }, secrets: {}, deniedTools: ['shell'] });
     expect(readdirSync(dataDir).sort()).toEqual([STATE_FILE]);
   });
 

@@ -222,6 +222,7 @@ export function SettingsScreen() {
               {settings.data.mcpServers.map((server) => (
                 <li key={server.name} className="row">
                   <strong>{server.name}</strong> <code className="command">{server.transport === 'stdio' ? [server.command ?? '', ...(server.args ?? [])].join(' ') : `${server.url ?? ''} (${server.transport})`}</code>
+                  {server.credentialsSealed ? <span className="muted">The credential in it (shown as ••••) is kept encrypted and never shown again.</span> : null}
                   <button type="button" className="button button-small button-danger-soft" disabled={removeServer.isPending} aria-label={`Remove server ${server.name}`} onClick={() => removeServer.mutate({ name: server.name })}>
                     <Trash2 aria-hidden="true" size={14} /> Remove
                   </button>
