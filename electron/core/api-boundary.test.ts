@@ -137,7 +137,7 @@ describe('the boundary under attack', () => {
     const installed = await api.install({ sourceId: source.value.id, decisions: { agents: {}, triggers: {} } });
     if (!installed.ok) throw new Error(installed.error.message);
     hash = treeHash(dataDir);
-  });
+  }, 120_000); // an install through the bounded worker, on a loaded shared machine
 
   it.each(API_METHODS.flatMap((method) => attacks(method).map(([what, request]) => [method, what, request] as const)))('%s with %s → request.invalid', async (method, _what, request) => {
     const result = await api[method](request);
