@@ -31,6 +31,7 @@ import { builtinTemplateDir, listBuiltinTemplates } from './template';
 import { applyTemplate, previewTemplate } from './template/apply-template';
 import { armTrigger, disarmTrigger, rotateWebhookSecret } from './trigger-arming';
 import { activityOf, setWebhookPort, triggerStatus } from './trigger-status';
+import { resolveWatchFolder } from './watch-folder';
 
 export type { ApiDeps } from './api-context';
 
@@ -95,7 +96,9 @@ function handlersOf(ctx: ApiContext): { [M in ApiMethod]: (request: ApiRequest<M
     },
     pickWatchFolder: async () => {
       const path = await deps.dialogs.openFolder();
-      return path === null ? null : { folderId: ctx.sources.addFolder(path), displayPath: path };
+      if (path === null) return null;
+      const real = await resolveWatchFolder(path, deps.dataDir);
+      return { folderId: ctx.sources.addFolder(real), displayPath: real };
     },
     install: (request) => installPackage(ctx, request),
     previewApply: (request) => previewTemplate(ctx, request),

@@ -22,6 +22,7 @@ import { armedWords, webhookSecretFor } from './trigger-arming';
 import { placeFromStaging, removeAndPrune, removeThroughStaging } from './staging';
 import { agentIdOf, packageAgentRecord, packageRecord, packageTriggerRecord, recordedDecisions, removePackageRecords, type SealedWebhookSecret, setWebhookSecret, triggerIdOf } from './store/records';
 import type { StoreState } from './store/state';
+import { pickedWatchFolder } from './watch-folder';
 
 /** How a candidate version stands to the installed one. */
 export function relationOf(installed: string, candidate: string): 'same' | 'newer' | 'older' {
@@ -113,6 +114,7 @@ async function installOnce(ctx: ApiContext, request: ApiRequest<'install'>) {
   const { name, version } = manifest.package;
   const sha256 = inspection.summary.sha256;
   const armedFolders = checkDecisions(ctx, manifest, request);
+  for (const [triggerId, folder] of armedFolders) armedFolders.set(triggerId, await pickedWatchFolder(folder, deps.dataDir));
 
   const before = await store.read();
   const existing = own(before.packages, name);
