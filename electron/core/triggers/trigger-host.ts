@@ -18,99 +18,27 @@
  */
 import { randomUUID } from 'node:crypto';
 import { DEFAULT_WEBHOOK_PORT } from '../../../shared/api';
-import { type FSWatcher, watch as watchFs } from 'node:fs';
-import { mkdir, readFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type ActivityInput, ActivityLog } from '../activity/activity-log';
-import type { SecretBox } from '../secret-box';
-import { writeFileAtomic } from '../store/atomic-file';
-import type { StoreState, TriggerRecord } from '../store/state';
-import { STATE_FILE, Store } from '../store/store';
+import type { TriggerRecord } from '../store/state';
+import { Store } from '../store/store';
+import { ActivityQueue, MAX_ACTIVITY_BACKLOG } from './activity-queue';
 import { FolderWatch } from './folder-watch';
+import { agentArchived, configKey, DEFAULT_MAX_WAITING, LATE_MS, MAX_SLEEP_MS, SEEN_FILE, type TriggerHostOptions } from './host-config';
+import { type StateFileWatch, watchStateFile } from './state-file-watch';
+import { type DeliveryStatus, type FireStatus, type HostStatus, readHostStatusFile, STATUS_DELIVERIES, STATUS_FILE, StatusFileWriter, type TriggerLiveStatus } from './host-status';
 import { takeHostLock } from './host-lock';
 import { pendingRuns, type RunCause, type RunInput, type RunPayload, type RunRequest, writeRunRequest } from './run-requests';
 import { firstDue, type HostClock, isTimed, nextFireAfter, systemClock } from './schedule';
 import { SeenIds } from './seen-ids';
-import { type DeliveryAnswer, type ListenerLimits, type VerifiedDelivery, WebhookListener, type WebhookTarget, webhookPath } from './webhook-listener';
+import { type DeliveryAnswer, type VerifiedDelivery, WebhookListener, type WebhookTarget, webhookPath } from './webhook-listener';
 
 /** The port the listener binds when neither `port` nor Settings gives one (its home is `shared/api.ts`). */
 export { DEFAULT_WEBHOOK_PORT };
-/** Longest single wait of the schedule timer. */
-export const MAX_SLEEP_MS = 60_000;
-/** A due time passed by more than this fired late: its cause is `missed`. */
-export const LATE_MS = 60_000;
-/** Most runs a trigger without `max_concurrent` may have waiting; beyond it a fire is skipped. */
-export const DEFAULT_MAX_WAITING = 100;
-/** Most activity events waiting to be written; beyond it they are counted and summarised. */
-export const MAX_ACTIVITY_BACKLOG = 200;
-/** Deliveries kept per trigger in the status. */
-export const STATUS_DELIVERIES = 10;
-/** The status file, relative to the data folder. */
-export const STATUS_FILE = join('triggers', 'status.json');
-/** The replay store, relative to the data folder. */
-export const SEEN_FILE = join('triggers', 'webhook-seen.jsonl');
-
-/** Options of a host. */
-export interface TriggerHostOptions {
-  dataDir: string;
-  secretBox: SecretBox;
-  /**
-   * Listener port, fixed for the host's life; 0 for a free one. Without it the port is Settings'
-   * (`settings.webhookPort`), else {@link DEFAULT_WEBHOOK_PORT}, and a change in Settings rebinds
-   * the listener at the next reload.
-   */
-  port?: number;
-  clock?: HostClock;
-  /** Re-read the store whenever its file changes (default true). */
-  watchStore?: boolean;
-  listenerLimits?: Partial<ListenerLimits>;
-  folderTiming?: { debounceMs?: number; maxWaitMs?: number; checkMs?: number };
-  /** One line per live trigger at start, then one per event (what `serve` prints). Never a secret or a body. */
-  onLine?: (line: string) => void;
-}
-
-/** One delivery as the status keeps it. */
-export interface DeliveryStatus {
-  at: string;
-  status: number;
-  reason: string;
-}
-
-/** The last fire of a trigger. */
-export interface FireStatus {
-  at: string;
-  cause: RunCause;
-  outcome: 'queued' | 'skipped' | 'failed';
-  run: string | null;
-}
-
-/** The live status of one trigger (in `triggers/status.json`). */
-export interface TriggerLiveStatus {
-  id: string;
-  type: TriggerRecord['type'];
-  state: 'listening' | 'watching' | 'scheduled' | 'problem' | 'done';
-  url: string | null;
-  folder: string | null;
-  next: string | null;
-  problem: string | null;
-  lastFire: FireStatus | null;
-  deliveries: DeliveryStatus[];
-  /** Runs of this trigger waiting in `runs/pending/`. */
-  waiting: number;
-}
-
-/** The whole status file. */
-export interface HostStatus {
-  pid: number;
-  origin: string | null;
-  startedAt: string;
-  updatedAt: string;
-  running: boolean;
-  /** Runs waiting in `runs/pending/` and the oldest one's fire time: nonzero with an old `oldest` means nothing is taking them. */
-  pending: { total: number; oldest: string | null };
-  triggers: Record<string, TriggerLiveStatus>;
-}
-
+export { MAX_ACTIVITY_BACKLOG, readHostStatusFile, STATUS_DELIVERIES, STATUS_FILE };
+export type { DeliveryStatus, FireStatus, HostStatus, TriggerLiveStatus };
+export { DEFAULT_MAX_WAITING, LATE_MS, MAX_SLEEP_MS, SEEN_FILE, type TriggerHostOptions };
 interface Live {
   trigger: TriggerRecord;
   key: string;
@@ -120,20 +48,9 @@ interface Live {
   target: WebhookTarget | null;
 }
 
-function configKey(trigger: TriggerRecord, sealed: string | null): string {
-  const { armed: _a, ...rest } = trigger;
-  return JSON.stringify([rest, sealed]);
-}
-
-function agentArchived(state: StoreState, trigger: TriggerRecord): boolean {
-  if (trigger.agentId === null || !Object.hasOwn(state.agents, trigger.agentId)) return false;
-  return state.agents[trigger.agentId]?.archived === true;
-}
-
 /** The trigger host of one data folder. */
 export class TriggerHost {
   private readonly store: Store;
-  private readonly activity: ActivityLog;
   private readonly clock: HostClock;
   private readonly listener: WebhookListener;
   private readonly seen: SeenIds;
@@ -143,15 +60,11 @@ export class TriggerHost {
   private release: (() => Promise<void>) | null = null;
   private timer: unknown = null;
   private lastTick = 0;
-  private storeWatcher: FSWatcher | null = null;
-  private storeTimer: NodeJS.Timeout | null = null;
+  private storeWatcher: StateFileWatch | null = null;
   private reloading: Promise<void> = Promise.resolve();
   private fires: Promise<unknown> = Promise.resolve();
-  private activityQueue: Promise<unknown> = Promise.resolve();
-  private activityBacklog = 0;
-  private activityDropped = 0;
-  private statusTimer: NodeJS.Timeout | null = null;
-  private statusWrite: Promise<void> = Promise.resolve();
+  private readonly activityQueue: ActivityQueue;
+  private readonly statusFile: StatusFileWriter;
   private pending = { total: 0, oldest: null as string | null, byTrigger: new Map<string, number>() };
   private startedAt = '';
   private running = false;
@@ -160,8 +73,9 @@ export class TriggerHost {
 
   constructor(private readonly options: TriggerHostOptions) {
     this.store = new Store(options.dataDir);
-    this.activity = new ActivityLog(options.dataDir, { now: () => this.clock.now() });
     this.clock = options.clock ?? systemClock;
+    this.statusFile = new StatusFileWriter(options.dataDir, () => this.status());
+    this.activityQueue = new ActivityQueue(new ActivityLog(options.dataDir, { now: () => this.clock.now() }), (message) => this.line(message));
     this.seen = new SeenIds(join(options.dataDir, SEEN_FILE), () => this.clock.now());
     this.listener = new WebhookListener(
       {
@@ -205,7 +119,12 @@ export class TriggerHost {
     this.lastTick = this.clock.now().getTime();
     this.record({ kind: 'host_started', outcome: 'ok', detail: `trigger host pid ${process.pid} listening on ${this.origin}` });
     await this.reload();
-    if (this.options.watchStore !== false) this.watchStore();
+    if (this.options.watchStore !== false)
+      this.storeWatcher = watchStateFile(
+        this.options.dataDir,
+        () => void this.reload(),
+        (message) => this.line(message),
+      );
   }
 
   /** Stops everything it started (timers, watchers, listener), writes the final status, releases the lock. */
@@ -214,7 +133,6 @@ export class TriggerHost {
     this.running = false;
     this.storeWatcher?.close();
     this.storeWatcher = null;
-    if (this.storeTimer) clearTimeout(this.storeTimer);
     if (this.timer !== null) this.clock.clearTimer(this.timer);
     this.timer = null;
     await this.reloading;
@@ -222,10 +140,8 @@ export class TriggerHost {
     await Promise.all([...this.live.values()].map((l) => l.watch?.close()));
     await this.fires;
     this.record({ kind: 'host_stopped', outcome: 'ok', detail: `trigger host pid ${process.pid} stopped` });
-    await this.activityQueue;
-    if (this.statusTimer) clearTimeout(this.statusTimer);
-    await this.statusWrite;
-    await this.writeStatus();
+    await this.activityQueue.settled();
+    await this.statusFile.flush();
     this.live.clear();
     await this.release?.();
     this.release = null;
@@ -250,13 +166,8 @@ export class TriggerHost {
   async settled(): Promise<void> {
     await this.reloading;
     await this.fires;
-    await this.activityQueue;
-    if (this.statusTimer) {
-      clearTimeout(this.statusTimer);
-      this.statusTimer = null;
-      this.statusWrite = this.statusWrite.then(() => this.writeStatus()).catch(() => undefined);
-    }
-    await this.statusWrite;
+    await this.activityQueue.settled();
+    await this.statusFile.flush();
   }
 
   /** Re-reads the store and brings the live triggers in line with it. */
@@ -552,28 +463,9 @@ export class TriggerHost {
     this.options.onLine?.(text);
   }
 
-  /** Queues one activity event; beyond the backlog bound they are counted and summarised once the queue drains. */
+  /** Queues one activity event (bounded: see {@link ActivityQueue}). */
   private record(event: ActivityInput): void {
-    if (this.activityBacklog >= MAX_ACTIVITY_BACKLOG) {
-      this.activityDropped++;
-      return;
-    }
-    this.activityBacklog++;
-    const at = event.at ?? this.clock.now().toISOString();
-    this.activityQueue = this.activityQueue
-      .then(async () => {
-        await this.activity.record({ ...event, at });
-        this.activityBacklog--;
-        if (this.activityBacklog === 0 && this.activityDropped > 0) {
-          const dropped = this.activityDropped;
-          this.activityDropped = 0;
-          await this.activity.record({ kind: 'trigger_problem', outcome: 'skipped', detail: `${dropped} event(s) not recorded one by one: too many at once` });
-        }
-      })
-      .catch((error) => {
-        this.activityBacklog = Math.max(0, this.activityBacklog - 1);
-        this.line(`problem the activity log could not be written: ${(error as Error).message}`);
-      });
+    this.activityQueue.record({ ...event, at: event.at ?? this.clock.now().toISOString() });
   }
 
   private async refreshPending(): Promise<void> {
@@ -581,51 +473,12 @@ export class TriggerHost {
   }
 
   private statusChanged(): void {
-    if (this.statusTimer || !this.running) return;
-    this.statusTimer = setTimeout(() => {
-      this.statusTimer = null;
-      this.statusWrite = this.statusWrite.then(() => this.writeStatus()).catch(() => undefined);
-    }, 50);
-  }
-
-  private async writeStatus(): Promise<void> {
-    const path = join(this.options.dataDir, STATUS_FILE);
-    await mkdir(join(this.options.dataDir, 'triggers'), { recursive: true, mode: 0o700 });
-    await writeFileAtomic(path, `${JSON.stringify(this.status(), null, 2)}\n`);
+    if (this.running) this.statusFile.changed();
   }
 
   private async loadCarried(): Promise<void> {
     const previous = await readHostStatusFile(this.options.dataDir);
     if (!previous) return;
     for (const [id, status] of Object.entries(previous.triggers)) this.carried.set(id, status);
-  }
-
-  private watchStore(): void {
-    try {
-      this.storeWatcher = watchFs(this.options.dataDir, (_event, name) => {
-        if (name !== null && name !== STATE_FILE) return;
-        if (this.storeTimer) clearTimeout(this.storeTimer);
-        this.storeTimer = setTimeout(() => {
-          this.storeTimer = null;
-          void this.reload();
-        }, 100);
-      });
-      this.storeWatcher.on('error', () => this.line('problem the store can no longer be watched; changes are picked up on restart'));
-    } catch (error) {
-      this.line(`problem the store cannot be watched (${(error as Error).message}); changes are picked up on restart`);
-    }
-  }
-}
-
-/** Reads `triggers/status.json` as the host last wrote it, or null (missing or unreadable). */
-export async function readHostStatusFile(dataDir: string): Promise<HostStatus | null> {
-  try {
-    const value = JSON.parse(await readFile(join(dataDir, STATUS_FILE), 'utf8')) as HostStatus;
-    if (typeof value !== 'object' || value === null || typeof value.triggers !== 'object' || value.triggers === null) return null;
-    const triggers: Record<string, TriggerLiveStatus> = Object.create(null);
-    for (const [id, status] of Object.entries(value.triggers)) triggers[id] = status;
-    return { ...value, triggers };
-  } catch {
-    return null;
   }
 }

@@ -1,0 +1,49 @@
+/**
+ * What a trigger host is given (its options and bounds), and what decides which armed triggers it
+ * makes live and when one must be restarted (`trigger-host.ts`).
+ */
+import { join } from 'node:path';
+import type { SecretBox } from '../secret-box';
+import type { StoreState, TriggerRecord } from '../store/state';
+import type { HostClock } from './schedule';
+import type { ListenerLimits } from './webhook-listener';
+
+/** Longest single wait of the schedule timer. */
+export const MAX_SLEEP_MS = 60_000;
+/** A due time passed by more than this fired late: its cause is `missed`. */
+export const LATE_MS = 60_000;
+/** Most runs a trigger without `max_concurrent` may have waiting; beyond it a fire is skipped. */
+export const DEFAULT_MAX_WAITING = 100;
+/** The replay store, relative to the data folder. */
+export const SEEN_FILE = join('triggers', 'webhook-seen.jsonl');
+
+/** Options of a host. */
+export interface TriggerHostOptions {
+  dataDir: string;
+  secretBox: SecretBox;
+  /**
+   * Listener port, fixed for the host's life; 0 for a free one. Without it the port is Settings'
+   * (`settings.webhookPort`), else the default webhook port (`shared/api.ts`), and a change in Settings rebinds
+   * the listener at the next reload.
+   */
+  port?: number;
+  clock?: HostClock;
+  /** Re-read the store whenever its file changes (default true). */
+  watchStore?: boolean;
+  listenerLimits?: Partial<ListenerLimits>;
+  folderTiming?: { debounceMs?: number; maxWaitMs?: number; checkMs?: number };
+  /** One line per live trigger at start, then one per event (what `serve` prints). Never a secret or a body. */
+  onLine?: (line: string) => void;
+}
+
+/** What makes a trigger's live configuration: a change to anything but `armed` (or its sealed secret) restarts it. */
+export function configKey(trigger: TriggerRecord, sealed: string | null): string {
+  const { armed: _a, ...rest } = trigger;
+  return JSON.stringify([rest, sealed]);
+}
+
+/** Whether the trigger's agent was archived: its triggers are not made live. */
+export function agentArchived(state: StoreState, trigger: TriggerRecord): boolean {
+  if (trigger.agentId === null || !Object.hasOwn(state.agents, trigger.agentId)) return false;
+  return state.agents[trigger.agentId]?.archived === true;
+}
