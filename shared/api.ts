@@ -116,6 +116,13 @@ export interface ApplyPreviewRequest {
 /** `apply`: as the preview, with a client request id (the same id twice makes one agent). */
 export interface ApplyTemplateRequest extends ApplyPreviewRequest {
   requestId: string;
+  // --- issue 13 (one rule for arming) ---
+  /**
+   * The names of the template's schedule and `at` triggers the person ticked to arm now. Nothing
+   * else is armed: a trigger left out is made unarmed (armed later on the dashboard), and a
+   * webhook is armed only by `armTrigger`, which makes its secret.
+   */
+  arm?: string[];
 }
 
 /** `apply`'s answer: the agent made and the preview it recorded. */
@@ -261,6 +268,29 @@ export interface SettingsView {
    * "Apply" step 2: it stays denied, with a `grants.<tool>` warning).
    */
   deniedTools: string[];
+  // --- issue 13 (never allow is picked, not typed) ---
+  /**
+   * Every tool the app knows, for the "never allow" picker: the native tools of the catalogue
+   * (`.apo` and template), then the MCP tools named by the built-in templates and by the agents on
+   * this computer, as gate names. Sorted by name, without the ones already denied.
+   */
+  knownTools: KnownTool[];
+}
+
+/** One tool the "never allow" picker offers. */
+export interface KnownTool {
+  /** Its gate name (`mcp:<server>/<tool>`) or native name: what `denyTool` takes. */
+  tool: string;
+  /** What it does, in words (the catalogue's description, or where the MCP tool was seen). */
+  description: string;
+  kind: 'native' | 'mcp';
+}
+
+// --- issue 13 (refusals say who acts) ---
+/** `trashSource`: the original file of a refused source moved to the system's Trash. */
+export interface TrashReceipt {
+  /** The file's name, for display. */
+  displayName: string;
 }
 
 /** `denyTool` / `removeDeniedTool`: one tool by its gate name or native name (shared/owner-tools.ts). */
@@ -298,6 +328,9 @@ export interface ApiMethods {
   denyTool: [OwnerToolRequest, SettingsView];
   /** Takes a tool off that list: the next apply sets it at the default again (asks, or allowed when granted). */
   removeDeniedTool: [OwnerToolRequest, SettingsView];
+  // --- issue 13 ---
+  /** Moves the original file of a source refused as possibly malicious to the system's Trash (`trash.not_refused` otherwise). */
+  trashSource: [{ sourceId: string }, TrashReceipt];
 }
 
 export type ApiMethod = keyof ApiMethods;
@@ -360,6 +393,7 @@ export const API_METHODS = [
   'removeSecret',
   'denyTool',
   'removeDeniedTool',
+  'trashSource',
 ] as const satisfies readonly ApiMethod[];
 
 /** Compile-time proof that `API_METHODS` names every method of `ApiMethods`. */
@@ -427,6 +461,7 @@ export const API_REQUEST_SCHEMAS: Record<ApiMethod, Record<string, unknown>> = {
       parameters: { type: 'object', maxProperties: 256, propertyNames: name, additionalProperties: parameterValue },
       grants: { type: 'array', maxItems: 1024, items: { type: 'string', minLength: 1, maxLength: 1024 } },
       requestId: id,
+      arm: { type: 'array', maxItems: 256, items: name },
     },
     ['sourceId', 'parameters', 'grants', 'requestId'],
   ),
@@ -453,4 +488,5 @@ export const API_REQUEST_SCHEMAS: Record<ApiMethod, Record<string, unknown>> = {
   removeSecret: strict({ name }, ['name']),
   denyTool: strict({ tool: { type: 'string', minLength: 1, maxLength: 256 } }, ['tool']),
   removeDeniedTool: strict({ tool: { type: 'string', minLength: 1, maxLength: 256 } }, ['tool']),
+  trashSource: strict({ sourceId: id }, ['sourceId']),
 };

@@ -38,6 +38,7 @@ const WELL_FORMED: Record<ApiMethod, Record<string, unknown> | undefined> = {
   removeSecret: { name: 'nope' },
   denyTool: { tool: 'mcp:slack/slack_send_message' },
   removeDeniedTool: { tool: 'mcp:slack/slack_send_message' },
+  trashSource: { sourceId: 'nope' },
 };
 
 /** Paths where ids belong, and ids that do not exist: refused with these codes. */

@@ -26,6 +26,7 @@ import { Store } from './store/store';
 import { dashboardOf } from './store/views';
 import { builtinTemplateDir, listBuiltinTemplates } from './template';
 import { applyTemplate, previewTemplate } from './template/apply-template';
+import { trashSource } from './trash-source';
 import { armTrigger, disarmTrigger, rotateWebhookSecret } from './trigger-arming';
 
 export type { ApiDeps } from './api-context';
@@ -107,6 +108,7 @@ function handlersOf(ctx: ApiContext): { [M in ApiMethod]: (request: ApiRequest<M
     removeSecret: (request) => removeSecret(ctx, request),
     denyTool: (request) => denyTool(ctx, request),
     removeDeniedTool: (request) => removeDeniedTool(ctx, request),
+    trashSource: (request) => trashSource(ctx, request),
   };
 }
 

@@ -4,7 +4,7 @@
  * then the app-wide security rules, the renderer served on `app://`, the core Api with its
  * Electron deps, the IPC binding, the window and the menu.
  */
-import { app, BrowserWindow } from 'electron';
+import { app, BrowserWindow, shell } from 'electron';
 import { join } from 'node:path';
 import { createApi } from '../core/api';
 import { sharedChecker } from '../core/bounded/index';
@@ -42,6 +42,7 @@ if (!app.requestSingleInstanceLock()) {
       dialogs,
       secretBox: await createSafeStorageSecretBox(),
       now: () => new Date(),
+      trash: (path) => shell.trashItem(path),
     });
     bindApi(api, location);
     installMenu(dialogs, router);

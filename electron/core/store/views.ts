@@ -129,5 +129,7 @@ export function settingsOf(state: StoreState, secretBackend: SecretBackend): Set
     secrets: SECRET_NAMES.map((s) => ({ name: s.name, label: s.label, saved: Object.hasOwn(state.settings.secrets, s.name) })),
     connections: CONNECTION_TYPES.map((c) => ({ type: c.type, label: c.label, available: Object.hasOwn(state.settings.mcpServers, c.type) })),
     deniedTools: [...state.settings.deniedTools],
+    // Filled by `settings.ts` (known-tools.ts reads the built-in templates): not a view of the state alone.
+    knownTools: [],
   };
 }
