@@ -145,6 +145,22 @@ describe('trashSource', () => {
   });
 });
 
+describe('a package folder opened as a template', () => {
+  it('is refused as an unbuilt .apo, with the pack command', async () => {
+    const { api } = testApi();
+    const handle = await api.registerSource(INVOICES_DIR, 'dialog');
+    if (!handle.ok) throw new Error(handle.error.message);
+    const inspected = await api.inspect({ sourceId: handle.value.id });
+    expect(inspected.ok && inspected.value.errors).toEqual([
+      {
+        code: 'template.unbuilt_apo',
+        path: 'apollia.toml',
+        message: 'invoices is not a template: it is the folder of an .apo package, not yet packed (it holds apollia.toml, not agent.md). Pack it with `npx apollia-desktop pack invoices`, then open the .apo file that makes',
+      },
+    ]);
+  });
+});
+
 describe('opening the same file twice', () => {
   it('answers the same source handle', async () => {
     const { api } = testApi();

@@ -70,7 +70,10 @@ interface ChangeRefreshes {
   previews?: boolean;
 }
 
-function useChange<M extends 'install' | 'apply' | 'setToolAccess' | 'armTrigger' | 'disarmTrigger' | 'rotateWebhookSecret' | 'uninstallPackage' | 'archiveAgent' | 'saveMcpServer' | 'removeMcpServer' | 'saveSecret' | 'removeSecret' | 'denyTool' | 'removeDeniedTool'>(method: M, refresh: ChangeRefreshes = {}) {
+function useChange<M extends 'install' | 'apply' | 'setToolAccess' | 'armTrigger' | 'disarmTrigger' | 'rotateWebhookSecret' | 'uninstallPackage' | 'archiveAgent' | 'saveMcpServer' | 'removeMcpServer' | 'saveSecret' | 'removeSecret' | 'denyTool' | 'removeDeniedTool' | 'trashSource'>(
+  method: M,
+  refresh: ChangeRefreshes = {},
+) {
   const { settings: alsoSettings = false, inspections: alsoInspections = false, previews: alsoPreviews = false } = refresh;
   const client = useQueryClient();
   return useMutation({
@@ -102,3 +105,5 @@ export const useRemoveSecret = () => useChange('removeSecret', { settings: true,
 export const useDenyTool = () => useChange('denyTool', { settings: true, previews: true });
 /** Settings → Tools you never allow: take one off the list. */
 export const useRemoveDeniedTool = () => useChange('removeDeniedTool', { settings: true, previews: true });
+/** A refused file that may be malicious, moved to the system's Trash (issue 13 point 7). */
+export const useTrashSource = () => useChange('trashSource');

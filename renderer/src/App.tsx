@@ -1,11 +1,15 @@
 import { Archive, FolderOpen, LayoutDashboard, Settings as SettingsIcon, X } from 'lucide-react';
 import { useEffect, useRef, useState, type DragEvent } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
 import { bridge, toApiError } from '../api/bridge';
+import { queryKeys } from '../api/query-keys';
 import { ErrorPanel } from './components/Status';
 import { DashboardScreen } from './screens/DashboardScreen';
 import { OpenScreen } from './screens/OpenScreen';
 import { SettingsScreen } from './screens/SettingsScreen';
 import { SourceScreen } from './screens/SourceScreen';
+import { useApplyStore } from './stores/apply-store';
+import { useConsentStore } from './stores/consent-store';
 import { useFlowStore, type MainView } from './stores/flow-store';
 
 const NAV: { view: MainView; label: string; icon: typeof FolderOpen }[] = [
@@ -20,6 +24,20 @@ export function App() {
   const [dropError, setDropError] = useState<unknown>(null);
   const [dragging, setDragging] = useState(false);
   const subscribed = useRef(false);
+  const client = useQueryClient();
+  const shownIds = useRef<string[]>([]);
+
+  // A closed source's check is forgotten: opened again (main answers the same id for the same path), it is checked again, never shown from before.
+  useEffect(() => {
+    const open = new Set(sources.map((s) => s.id));
+    for (const id of shownIds.current) {
+      if (open.has(id)) continue;
+      client.removeQueries({ queryKey: queryKeys.inspection(id) });
+      useApplyStore.getState().drop(id);
+      useConsentStore.getState().drop(id);
+    }
+    shownIds.current = [...open];
+  }, [sources, client]);
 
   useEffect(() => {
     if (subscribed.current) return;

@@ -26,8 +26,8 @@ export function SourceScreen({ source }: { source: SourceHandle }) {
     case 'apo':
       return <ApoFlow inspection={result} sourceId={source.id} displayName={source.displayName} />;
     case 'template':
-      return result.ok ? <TemplateFlow inspection={result} sourceId={source.id} /> : <RefusedScreen inspection={result} displayName={source.displayName} />;
+      return result.ok ? <TemplateFlow inspection={result} sourceId={source.id} builtin={source.origin === 'builtin'} /> : <RefusedScreen inspection={result} displayName={source.displayName} sourceId={source.id} />;
     case 'plugin':
-      return <PluginView inspection={result} displayName={source.displayName} />;
+      return <PluginView inspection={result} displayName={source.displayName} sourceId={source.id} />;
   }
 }
