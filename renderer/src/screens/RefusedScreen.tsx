@@ -57,17 +57,14 @@ export function RefusedScreen({ inspection, displayName, sourceId }: { inspectio
   return (
     <div className="screen">
       <h1 tabIndex={-1} ref={heading}>
-        <Icon aria-hidden="true" size={24} /> {unbuilt ? `${displayName} is a package folder, not a template` : advice.title}
+        <Icon aria-hidden="true" size={24} /> This {kind} was refused
       </h1>
-      <section className={`panel ${advice.actor === 'malicious' ? 'panel-error' : advice.actor === 'user' ? 'panel-warning' : 'panel-error'}`} role="alert" aria-labelledby="refused-heading">
-        <h2 id="refused-heading">
-          This {kind} was refused: <PackageText text={displayName} />
-        </h2>
+      <section className={`panel ${advice.actor === 'user' ? 'panel-warning' : 'panel-error'}`} role="alert" aria-labelledby="refused-heading">
+        <h2 id="refused-heading">{advice.title}</h2>
         <p className="refusal-action">{advice.action}</p>
-        {advice.actor === 'malicious' ? <p>Nothing was installed and none of it ran: it was checked without running any of it.</p> : <p className="small">It was checked without running any of it. {inspection.kind === 'plugin' ? 'Plugins are only shown here, never installed.' : 'Nothing was installed.'}</p>}
-      </section>
-      <section aria-labelledby="what-heading">
-        <h2 id="what-heading">What is wrong</h2>
+        <p>
+          <strong>{displayName}</strong> was checked without running any of it, and it does not follow the rules for a {kind}. {inspection.kind === 'plugin' ? 'Plugins are only shown here, never installed.' : 'Nothing was installed.'}
+        </p>
         {first ? (
           <p className="refusal">
             <CodeText text={first.message} />
@@ -87,13 +84,13 @@ export function RefusedScreen({ inspection, displayName, sourceId }: { inspectio
           <p className="refusal">It could not be read, and no reason was given.</p>
         )}
         {first ? <p className="small muted">Error code: {first.code}</p> : null}
-        {others.length > 0 ? (
-          <>
-            <h3>Other problems</h3>
-            <ProblemList problems={others} />
-          </>
-        ) : null}
       </section>
+      {others.length > 0 ? (
+        <section aria-labelledby="others-heading">
+          <h2 id="others-heading">Other problems</h2>
+          <ProblemList problems={others} />
+        </section>
+      ) : null}
       {advice.actor === 'author' || unbuilt ? (
         <section aria-labelledby="fix-heading">
           <h2 id="fix-heading">{unbuilt ? 'How to pack it' : 'For its author'}</h2>

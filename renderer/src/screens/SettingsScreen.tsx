@@ -6,7 +6,6 @@ import { isHttpUrl } from '../../../shared/http-url';
 import { isMcpServerName } from '../../../shared/mcp-server-name';
 import { useDenyTool, useRemoveDeniedTool, useRemoveMcpServer, useRemoveSecret, useSaveMcpServer, useSaveSecret, useSettings } from '../../api/hooks';
 import { ErrorPanel, Loading } from '../components/Status';
-import { CodeText } from '../components/CodeText';
 import { PackageText } from '../components/PackageText';
 
 const BACKEND_WORDS: Record<SecretBackend, string> = {
