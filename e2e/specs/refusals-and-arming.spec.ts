@@ -28,7 +28,7 @@ test('a package that links out of itself: "Don\'t install this", Move to Trash m
   const alert = page.getByRole('alert');
   await expect(alert.getByRole('heading', { level: 2 })).toHaveText("Don't install this");
   await expect(alert).toContainText('Move the file to the Trash.');
-  await expect(page.getByRole('button', { name: 'Close' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Close', exact: true })).toBeVisible();
   await expect(page.getByRole('button', { name: 'Copy the command' })).toHaveCount(0);
   await snapshot(page, 'refused-malicious');
 
@@ -37,7 +37,7 @@ test('a package that links out of itself: "Don\'t install this", Move to Trash m
   expect(existsSync(linked)).toBe(false);
   expect(existsSync(join(await app.dataDir(), 'trash', 'linked.apo'))).toBe(true);
   expect(await app.readState()).toBeNull();
-  await page.getByRole('button', { name: 'Close' }).click();
+  await page.getByRole('button', { name: 'Close', exact: true }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Open a package' })).toBeVisible();
 });
 
@@ -48,7 +48,7 @@ test('a file that is not a package: the person can fix it, and Close closes it',
   await expect(alert).toContainText('This file is not an Apollia package, template folder or plugin manifest.');
   await expect(page.getByRole('button', { name: 'Move to Trash' })).toHaveCount(0);
   await snapshot(page, 'refused-user');
-  await page.getByRole('button', { name: 'Close' }).click();
+  await page.getByRole('button', { name: 'Close', exact: true }).click();
   await expect(page.getByRole('list', { name: 'Opened packages' })).toHaveCount(0);
 });
 
@@ -60,7 +60,7 @@ test('a package that breaks a rule: its author must fix it, with the exact messa
   await expect(alert.locator('.refusal')).toContainText('package version 1.2 is not semver');
   await expect(page.getByRole('region', { name: 'For its author' })).toContainText('npx apollia-desktop inspect invoices-broken.apo');
   await expect(page.getByRole('button', { name: 'Move to Trash' })).toHaveCount(0);
-  await expect(page.getByRole('button', { name: 'Close' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Close', exact: true })).toBeVisible();
   await snapshotBoth(page, 'refused-author');
 });
 

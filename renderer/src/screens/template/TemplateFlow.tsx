@@ -142,8 +142,11 @@ export function TemplateFlow({ inspection, sourceId, builtin }: { inspection: So
   const closeSource = useFlowStore((s) => s.closeSource);
   const titleRef = useRef<HTMLHeadingElement>(null);
   const keepGoingRef = useRef<HTMLButtonElement>(null);
-  // Focus moves to the new screen when a template opens (issue 13 point 10).
-  useEffect(() => titleRef.current?.focus(), []);
+  // Focus moves to the new screen when a template opens (issue 13 point 10): once its form is drawn.
+  const drawn = draft !== undefined && manifest !== undefined;
+  useEffect(() => {
+    if (drawn) titleRef.current?.focus();
+  }, [drawn]);
   useEffect(() => {
     if (confirmCancel) keepGoingRef.current?.focus();
   }, [confirmCancel]);
