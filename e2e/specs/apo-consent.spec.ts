@@ -84,7 +84,7 @@ async function walkInvoicesConsent(page: Page, sha256: string, prefix: string) {
   await screen(page, `${prefix}-3-triggers`, stepHeading(page, 'Step 3 of 4: What would start it'));
   await expect(main).toContainText('Trigger first-monday');
   await expect(main).toContainText(/first Monday/);
-  await expect(main.locator('.next-times time')).toHaveText(['Mon, 5 Jan 2026, 08:00 UTC', 'Mon, 2 Feb 2026, 08:00 UTC', 'Mon, 2 Mar 2026, 08:00 UTC']);
+  await expect(main.locator('.next-times time')).toHaveText(['Mon, Jan 5, 2026, 08:00 AM UTC', 'Mon, Feb 2, 2026, 08:00 AM UTC', 'Mon, Mar 2, 2026, 08:00 AM UTC']);
   await expect(page.getByRole('checkbox', { name: 'Arm first-monday' })).not.toBeChecked();
 
   await page.getByRole('button', { name: 'Next' }).click();

@@ -9,6 +9,8 @@ import { expect, snapshot, snapshotBoth, test } from '../support/app';
 test.use({ now: '2026-01-01T00:00:00Z' });
 
 test('market-monitor: pattern error, missing server resolved in Settings, pins, apply, dashboard', async ({ page }) => {
+  // Every step is pictured and scanned at two window sizes: more than the default test time on a shared machine.
+  test.setTimeout(300_000);
   const main = page.getByRole('main');
   await page.getByRole('button', { name: 'Use this template: Market monitor' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Apply template market-monitor' })).toBeVisible();

@@ -6,6 +6,7 @@ import { FamilyBadge } from '../../components/FamilyBadge';
 import { CodeText } from '../../components/CodeText';
 import { PackageText } from '../../components/PackageText';
 import { ScheduleText } from '../../components/ScheduleText';
+import { formatDateTime } from '../../components/date-format';
 import { useFlowStore } from '../../stores/flow-store';
 import { publisherLine } from '../../../../shared/publisher-state';
 import { mcpToolOutcome } from './mcp-tool-outcome';
@@ -335,7 +336,9 @@ export function TemplateTriggers({ preview, armed, onArm }: { preview: ApplyPrev
                 </label>
               </div>
             ) : null}
-            {trigger.type === 'schedule' || trigger.type === 'at' ? <ScheduleText view={{ words: trigger.type === 'at' ? `Once, at ${trigger.at ?? ''}` : (trigger.words ?? trigger.cron ?? ''), next: trigger.next.map((iso) => new Date(iso)), timezone: trigger.timezone ?? 'UTC' }} /> : null}
+            {trigger.type === 'schedule' || trigger.type === 'at' ? (
+              <ScheduleText view={{ words: trigger.type === 'at' ? `Once, at ${trigger.at ? formatDateTime(trigger.at, trigger.timezone ?? 'UTC') : ''}` : (trigger.words ?? trigger.cron ?? ''), next: trigger.next.map((iso) => new Date(iso)), timezone: trigger.timezone ?? 'UTC' }} />
+            ) : null}
             {trigger.type === 'webhook' ? (
               <p>
                 <KeyRound aria-hidden="true" size={14} /> When another program calls its web address{trigger.events && trigger.events.length > 0 ? <> with an event of type {trigger.events.join(', ')}</> : null}
