@@ -5,7 +5,9 @@ export default defineConfig({
     include: ['shared/**/*.test.ts', 'electron/**/*.test.ts', 'test/**/*.test.ts', 'resources/**/*.test.ts', 'renderer/**/*.test.ts'],
     environment: 'node',
     globalSetup: ['test/global-setup.ts'],
+    // Budgets, not timed assertions: CI and build machines are 2 shared cores.
     testTimeout: 30_000,
+    hookTimeout: 60_000,
     pool: 'forks',
   },
 });

@@ -13,6 +13,7 @@ import type { Inspection, Problem } from './inspection';
 import type { BuiltinTemplateCard, ParameterValue, PinValue } from './template-manifest';
 import { MAX_MCP_SERVER_NAME, MCP_SERVER_NAME } from './mcp-server-name';
 import type { UpdateDiff } from './update-diff';
+import { MAX_WEBHOOK_SECRET_TEXT, type WebhookSecretChoice, type WebhookSecretOrigin } from './webhook-secret';
 
 /**
  * An expected failure, shown to the user. `code` is stable: `request.invalid` (the request does
@@ -92,6 +93,34 @@ export interface WebhookSecretOnce {
   secret: string;
 }
 
+// --- Issue 18: setting a webhook secret (made here, or given by the sender) ---
+
+/**
+ * A webhook secret given by the sender, as an answer says it was kept: never its value (it is
+ * sealed and never returned by any method).
+ */
+export interface WebhookSecretGiven {
+  triggerId: string;
+  given: true;
+}
+
+/**
+ * `install`'s `decisions.triggers[id].webhookSecret`, `armTrigger`'s and `rotateWebhookSecret`'s
+ * `webhookSecret`: make a new one here (the default when absent) or use the sender's, checked by
+ * `checkWebhookSecret` (shared/webhook-secret.ts) before anything is sealed.
+ */
+export type WebhookSecretRequest = WebhookSecretChoice;
+
+/** The request schema of a {@link WebhookSecretRequest}: closed, the secret bounded. */
+const webhookSecretSchema = {
+  oneOf: [
+    { type: 'object', properties: { kind: { const: 'make' } }, required: ['kind'], additionalProperties: false },
+    { type: 'object', properties: { kind: { const: 'given' }, secret: { type: 'string', minLength: 1, maxLength: MAX_WEBHOOK_SECRET_TEXT } }, required: ['kind', 'secret'], additionalProperties: false },
+  ],
+} as const;
+
+// --- end issue 18 ---
+
 /** `install`'s answer. */
 export interface InstallReceipt {
   name: string;
@@ -102,7 +131,10 @@ export interface InstallReceipt {
   installedAt: string;
   /** Trigger ids armed by this install. */
   armed: string[];
+  /** Secrets made here, each shown once. */
   webhookSecrets: WebhookSecretOnce[];
+  /** Issue 18: triggers armed with the secret their sender gave (never the value). */
+  webhookSecretsGiven: WebhookSecretGiven[];
 }
 
 /** `previewApply`: a template source, the form's parameters and the owner's grants. */
@@ -168,6 +200,10 @@ export interface TriggerView {
   folder: string | null;
   /** For a webhook: whether a secret is set (its value is never shown again). */
   webhookSecretSet: boolean;
+  /** Issue 18: where the webhook secret came from (made here, given by the sender), or null without one. */
+  webhookSecretOrigin: WebhookSecretOrigin | null;
+  /** Issue 18: when the webhook secret was last set (ISO 8601), or null without one. */
+  webhookSecretSetAt: string | null;
 }
 
 /** One agent on this machine. */
@@ -226,12 +262,23 @@ export interface SetToolAccessRequest {
 export interface ArmTriggerRequest {
   triggerId: string;
   folderId?: string;
+  /** Issue 18: for a webhook, make its secret (the default) or use the sender's. */
+  webhookSecret?: WebhookSecretRequest;
+}
+
+/** Issue 18: `rotateWebhookSecret`: a new secret for an armed webhook, made here (the default) or given by the sender. */
+export interface RotateWebhookSecretRequest {
+  triggerId: string;
+  webhookSecret?: WebhookSecretRequest;
 }
 
 /** `armTrigger` / `rotateWebhookSecret`: the trigger, and a webhook's new secret shown once. */
 export interface TriggerArmed {
   trigger: TriggerView;
+  /** A secret made here, shown once; null for any other trigger or a given secret. */
   webhookSecret: string | null;
+  /** Issue 18: true when the sender's secret was kept (its value is never answered). */
+  webhookSecretGiven: boolean;
 }
 
 /** `uninstallPackage`'s answer. */
@@ -316,7 +363,7 @@ export interface ApiMethods {
   setToolAccess: [SetToolAccessRequest, AgentView];
   armTrigger: [ArmTriggerRequest, TriggerArmed];
   disarmTrigger: [{ triggerId: string }, TriggerView];
-  rotateWebhookSecret: [{ triggerId: string }, TriggerArmed];
+  rotateWebhookSecret: [RotateWebhookSecretRequest, TriggerArmed];
   uninstallPackage: [{ name: string }, UninstallReceipt];
   archiveAgent: [{ agentId: string }, AgentView];
   settings: [void, SettingsView];
@@ -438,7 +485,7 @@ export const API_REQUEST_SCHEMAS: Record<ApiMethod, Record<string, unknown>> = {
             type: 'object',
             maxProperties: 256,
             propertyNames: name,
-            additionalProperties: strict({ armed: { type: 'boolean' }, folderId: id }, ['armed']),
+            additionalProperties: strict({ armed: { type: 'boolean' }, folderId: id, webhookSecret: webhookSecretSchema }, ['armed']),
           },
         },
         ['agents', 'triggers'],
@@ -467,9 +514,9 @@ export const API_REQUEST_SCHEMAS: Record<ApiMethod, Record<string, unknown>> = {
   ),
   dashboard: noRequest,
   setToolAccess: strict({ agentId: id, tool: { type: 'string', minLength: 1, maxLength: 1024 }, granted: { type: 'boolean' } }, ['agentId', 'tool', 'granted']),
-  armTrigger: strict({ triggerId: id, folderId: id }, ['triggerId']),
+  armTrigger: strict({ triggerId: id, folderId: id, webhookSecret: webhookSecretSchema }, ['triggerId']),
   disarmTrigger: strict({ triggerId: id }, ['triggerId']),
-  rotateWebhookSecret: strict({ triggerId: id }, ['triggerId']),
+  rotateWebhookSecret: strict({ triggerId: id, webhookSecret: webhookSecretSchema }, ['triggerId']),
   uninstallPackage: strict({ name }, ['name']),
   archiveAgent: strict({ agentId: id }, ['agentId']),
   settings: noRequest,

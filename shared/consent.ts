@@ -5,6 +5,7 @@
  * `agents.defaults.access` is a proposal the form shows ticked; its triggers are proposals shown
  * unarmed. The store records the user's answers (these types), never the package's defaults.
  */
+import type { WebhookSecretChoice } from './webhook-secret';
 import { apolliaNativeTool } from './catalogues';
 import { isSensitive, type ActionFamily, type ApolliaManifest } from './apollia-manifest';
 
@@ -18,6 +19,8 @@ export interface TriggerArming {
   armed: boolean;
   /** The id `pickWatchFolder` returned (the renderer never sends a path). */
   folderId?: string;
+  /** Issue 18: for an armed webhook, make its secret here (the default) or use the sender's. */
+  webhookSecret?: WebhookSecretChoice;
 }
 
 /**

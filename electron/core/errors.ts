@@ -7,6 +7,7 @@
  * travel inside an inspection's `errors` or an error's `problems`, and are listed in the README of
  * the module that decides them.
  */
+import type { WebhookSecretProblemCode } from '../../shared/webhook-secret';
 import type { ApiError } from '../../shared/api';
 
 /** Every code an Api method answers in `error.code` (README "Api error codes" links here). */
@@ -64,6 +65,9 @@ export type ApiErrorCode =
   | 'trigger.past'
   | 'trigger.not_webhook'
   | 'trigger.not_armed'
+  // issue 18: a webhook secret given by the sender (shared/webhook-secret.ts), and where one may be set
+  | 'trigger.secret_not_needed'
+  | WebhookSecretProblemCode
   // settings
   | 'mcp.invalid'
   | 'mcp.unknown'

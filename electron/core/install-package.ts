@@ -7,18 +7,18 @@
 import { versionFolderName } from './store/version-folder';
 import { join } from 'node:path';
 import semver from 'semver';
-import type { ApiRequest, InstallReceipt, UninstallReceipt, WebhookSecretOnce } from '../../shared/api';
+import type { ApiRequest, InstallReceipt, UninstallReceipt, WebhookSecretGiven, WebhookSecretOnce } from '../../shared/api';
 import type { ApolliaManifest } from '../../shared/apollia-manifest';
 import { offeredAccess } from '../../shared/consent';
 import { ownerDenies } from '../../shared/owner-tools';
 import type { ApoDetails } from '../../shared/inspection';
 import { diffUpdate, type UpdateDiff } from '../../shared/update-diff';
-import { type ApiContext, own, seal } from './api-context';
+import { type ApiContext, own } from './api-context';
 import { extractVerifiedArchive } from './archive';
 import { CoreError } from './errors';
-import { makeWebhookSecret } from './trigger-arming';
+import { webhookSecretFor } from './trigger-arming';
 import { placeFromStaging, removeAndPrune, removeThroughStaging } from './staging';
-import { agentIdOf, packageAgentRecord, packageRecord, packageTriggerRecord, recordedDecisions, removePackageRecords, setWebhookSecret, triggerIdOf } from './store/records';
+import { agentIdOf, packageAgentRecord, packageRecord, packageTriggerRecord, recordedDecisions, removePackageRecords, type SealedWebhookSecret, setWebhookSecret, triggerIdOf } from './store/records';
 import type { StoreState } from './store/state';
 
 /** How a candidate version stands to the installed one. */
@@ -58,6 +58,8 @@ function checkDecisions(ctx: ApiContext, manifest: ApolliaManifest, request: Api
   for (const [triggerId, arming] of Object.entries(request.decisions.triggers)) {
     const entry = (manifest.triggers ?? []).find((t) => t.id === triggerId);
     if (!entry) throw new CoreError('install.unknown_trigger', `${name} has no trigger \`${triggerId}\``, { path: `decisions.triggers.${triggerId}` });
+    if (arming.webhookSecret !== undefined && entry.source.type !== 'webhook') throw new CoreError('trigger.secret_not_needed', `trigger \`${triggerId}\` is not a webhook: it takes no secret`, { path: `decisions.triggers.${triggerId}.webhookSecret` });
+    if (arming.webhookSecret !== undefined && !arming.armed) throw new CoreError('trigger.secret_not_needed', `trigger \`${triggerId}\` is not armed: a secret is set only when it is armed`, { path: `decisions.triggers.${triggerId}.webhookSecret` });
     if (arming.folderId !== undefined && entry.source.type !== 'file_watch') throw new CoreError('trigger.folder_not_needed', `trigger \`${triggerId}\` is not a file_watch trigger: it watches no folder`, { path: `decisions.triggers.${triggerId}.folderId` });
     if (arming.armed && entry.source.type === 'file_watch') {
       if (arming.folderId === undefined) throw new CoreError('trigger.needs_folder', `trigger \`${triggerId}\` watches a folder: pick one to arm it`, { path: `decisions.triggers.${triggerId}` });
@@ -92,15 +94,18 @@ export async function installPackage(ctx: ApiContext, request: ApiRequest<'insta
     throw new CoreError('install.downgrade', `${name} ${existing?.version} is installed; installing the older ${version} needs your confirmation (allowDowngrade)`);
   }
 
-  // Webhook secrets for triggers armed now; made before anything is written, sealed, shown once.
+  // Webhook secrets for triggers armed now, before anything is written: made here (shown once) or
+  // given by the sender (checked, never answered back); sealed either way.
   const webhookSecrets: WebhookSecretOnce[] = [];
-  const sealed = new Map<string, string>();
+  const webhookSecretsGiven: WebhookSecretGiven[] = [];
+  const sealed = new Map<string, SealedWebhookSecret>();
   for (const [triggerId, arming] of Object.entries(request.decisions.triggers)) {
     const entry = (manifest.triggers ?? []).find((t) => t.id === triggerId);
     if (arming.armed && entry?.source.type === 'webhook') {
-      const secret = makeWebhookSecret();
-      sealed.set(triggerId, await seal(ctx, secret));
-      webhookSecrets.push({ triggerId: triggerIdOf(name, triggerId), secret });
+      const secret = await webhookSecretFor(ctx, arming.webhookSecret, `decisions.triggers.${triggerId}.webhookSecret`);
+      sealed.set(triggerId, secret.kept);
+      if (secret.shown !== null) webhookSecrets.push({ triggerId: triggerIdOf(name, triggerId), secret: secret.shown });
+      else webhookSecretsGiven.push({ triggerId: triggerIdOf(name, triggerId), given: true });
     }
   }
 
@@ -150,6 +155,8 @@ export async function installPackage(ctx: ApiContext, request: ApiRequest<'insta
             const kept = old.secretRef ? prior.webhookSecrets[old.secretRef] : undefined;
             if (old.secretRef && kept) {
               record.secretRef = old.secretRef;
+              record.secretOrigin = old.secretOrigin;
+              record.secretSetAt = old.secretSetAt;
               state.webhookSecrets[old.secretRef] = kept;
             }
           }
@@ -160,7 +167,7 @@ export async function installPackage(ctx: ApiContext, request: ApiRequest<'insta
         state.packages[name] = pkg;
         const outcome: InstallReceipt['outcome'] = !current ? 'installed' : relationOf(current.version, version) === 'newer' ? 'updated' : 'downgraded';
         return {
-          result: { receipt: { name, version, publisher: pkg.publisher, outcome, previousVersion: current?.version ?? null, installedAt: pkg.installedAt, armed, webhookSecrets }, oldDir: current?.dir ?? null },
+          result: { receipt: { name, version, publisher: pkg.publisher, outcome, previousVersion: current?.version ?? null, installedAt: pkg.installedAt, armed, webhookSecrets, webhookSecretsGiven }, oldDir: current?.dir ?? null },
         };
       }),
   });

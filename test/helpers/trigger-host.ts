@@ -34,6 +34,8 @@ export function triggerRecord(fields: Partial<TriggerRecord> & Pick<TriggerRecor
     armedAt: '2026-12-01T00:00:00.000Z',
     folder: null,
     secretRef: null,
+    secretOrigin: null,
+    secretSetAt: null,
     ...fields,
   };
 }
@@ -54,6 +56,8 @@ export async function putTriggers(dataDir: string, triggers: TriggerRecord[], bo
       const seal = sealed.get(trigger.id);
       if (seal) {
         record.secretRef = `ref-${trigger.id.replace(/\W/g, '-')}`;
+        record.secretOrigin = 'made';
+        record.secretSetAt = record.armedAt;
         state.webhookSecrets[record.secretRef] = seal;
       }
       state.triggers[trigger.id] = record;

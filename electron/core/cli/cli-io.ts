@@ -22,6 +22,11 @@ export interface CliIo {
    * stop. Absent, `serve` waits for SIGINT or SIGTERM of this process; tests pass their own.
    */
   untilStopped?: () => Promise<string>;
+  /**
+   * Reads all of standard input as text (issue 18: `--webhook-secret-stdin`). Absent, commands read
+   * this process's standard input; tests pass their own.
+   */
+  readStdin?: () => Promise<string>;
 }
 
 /** One CLI command module: `electron/core/cli/<command>-command.ts` exports `run` of this shape. */

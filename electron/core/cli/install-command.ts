@@ -5,7 +5,10 @@
  * Without `--yes` it prints what the package asks (the inspect text) and installs nothing. With
  * `--yes` it accepts the package's proposed access (or, when `--grant` is given, exactly the
  * entries named) and arms nothing but the triggers named by `--arm`; a file_watch trigger takes
- * its folder as `--arm TRIGGER=FOLDER`. A refused package leaves the data folder untouched.
+ * its folder as `--arm TRIGGER=FOLDER`. A webhook trigger armed here gets a secret made here
+ * (printed once), or the one its sender gave: `--arm TRIGGER --webhook-secret-file FILE` (or
+ * `--webhook-secret-stdin`), never the secret itself on the command line (issue 18). A refused
+ * package leaves the data folder untouched.
  */
 import { existsSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -18,6 +21,7 @@ import { createFileKeySecretBox, fileKeyPath } from '../secret-box';
 import { type CliIo, EXIT } from './cli-io';
 import { formatInspection } from './inspection-text';
 import { PROGRAM, usageError } from './usage';
+import { printSecretNote, readWebhookSecret, WEBHOOK_SECRET_USAGE, webhookSecretOption, type WebhookSecretSource } from './webhook-secret-options';
 
 /** The app's data folder, as Electron's `userData` is for productName "Apollia Desktop". */
 export function defaultDataDir(env: CliIo['env'], platform: NodeJS.Platform = process.platform): string {
@@ -64,13 +68,17 @@ export function refused(io: CliIo, error: { message: string; problems?: { messag
 
 /** Usage of this command. */
 export const INSTALL_USAGE = [
-  `Usage: ${PROGRAM} [--data-dir DIR] install PATH [--yes] [--grant ENTRY ...] [--arm TRIGGER[=FOLDER] ...] [--allow-downgrade]`,
+  `Usage: ${PROGRAM} [--data-dir DIR] install PATH [--yes] [--grant ENTRY ...] [--arm TRIGGER[=FOLDER] [--webhook-secret-file FILE | --webhook-secret-stdin] ...] [--allow-downgrade]`,
   '',
   'Without --yes, prints what the package asks and installs nothing.',
   '  --yes              Install, granting the access the package proposes (nothing is armed unless named)',
   '  --grant ENTRY      Grant exactly the entries named instead (repeat it), e.g. --grant file_read',
   '  --arm TRIGGER      Arm a trigger; a file_watch trigger needs its folder: --arm TRIGGER=FOLDER',
   '  --allow-downgrade  Allow installing an older version than the installed one',
+  '',
+  'A webhook trigger armed with --arm gets a secret made here, printed once; or, right after its --arm:',
+  ...WEBHOOK_SECRET_USAGE,
+  'A secret is never given on the command line (others could see it in the process list).',
   '',
 ].join('\n');
 
@@ -79,7 +87,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   let yes = false;
   let allowDowngrade = false;
   const grants: string[] = [];
-  const arms: { id: string; folder?: string }[] = [];
+  const arms: { id: string; folder?: string; secret?: WebhookSecretSource }[] = [];
   const paths: string[] = [];
   for (let i = 0; i < args.length; i++) {
     const arg = args[i] as string;
@@ -88,7 +96,17 @@ export async function run(args: string[], io: CliIo): Promise<number> {
       return EXIT.accepted;
     } else if (arg === '--yes' || arg === '-y') yes = true;
     else if (arg === '--allow-downgrade') allowDowngrade = true;
-    else if (arg === '--grant' || arg === '--arm') {
+    else if (arg.startsWith('--webhook-secret')) {
+      const option = webhookSecretOption(args, i, io);
+      if (option === null) return usageError(io, `unknown option \`${arg.split('=')[0]}\` for install`, INSTALL_USAGE);
+      if ('problem' in option) return usageError(io, option.problem, INSTALL_USAGE);
+      const arm = arms.at(-1);
+      if (!arm) return usageError(io, `${arg.split('=')[0]} goes right after the --arm TRIGGER it is the secret of`, INSTALL_USAGE);
+      if (arm.secret) return usageError(io, `trigger ${arm.id} was given two secrets`, INSTALL_USAGE);
+      if (option.source.from === 'stdin' && arms.some((a) => a.secret?.from === 'stdin')) return usageError(io, 'only one trigger can read its secret from standard input', INSTALL_USAGE);
+      arm.secret = option.source;
+      i = option.next;
+    } else if (arg === '--grant' || arg === '--arm') {
       const value = args[++i];
       if (value === undefined || value === '') return usageError(io, `${arg} needs a value`, INSTALL_USAGE);
       if (arg === '--grant') grants.push(value);
@@ -160,6 +178,12 @@ export async function run(args: string[], io: CliIo): Promise<number> {
       folderId = picked.value.folderId;
     }
     decisions.triggers[arm.id] = folderId ? { armed: true, folderId } : { armed: true };
+    if (arm.secret) {
+      const read = await readWebhookSecret(arm.secret, io);
+      if ('problem' in read) return usageError(io, read.problem, INSTALL_USAGE);
+      decisions.triggers[arm.id] = { ...decisions.triggers[arm.id], armed: true, webhookSecret: { kind: 'given', secret: read.secret } };
+      printSecretNote(io, read.secret);
+    }
   }
   const result = await api.install({ sourceId: source.value.id, decisions, ...(allowDowngrade ? { allowDowngrade: true } : {}) });
   if (!result.ok) return refused(io, result.error);
@@ -174,6 +198,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   }
   io.stdout(receipt.armed.length > 0 ? `  Armed: ${receipt.armed.join(', ')}\n` : '  No trigger armed.\n');
   for (const secret of receipt.webhookSecrets) io.stdout(`  Webhook secret for ${secret.triggerId} (shown once, keep it now): ${secret.secret}\n`);
-  if (receipt.webhookSecrets.length > 0) io.stdout(fileKeyNotice(cliDataDir(io)));
+  for (const given of receipt.webhookSecretsGiven) io.stdout(`  Webhook secret for ${given.triggerId}: the one your sender gave, kept (it is never shown).\n`);
+  if (receipt.webhookSecrets.length + receipt.webhookSecretsGiven.length > 0) io.stdout(fileKeyNotice(cliDataDir(io)));
   return EXIT.accepted;
 }

@@ -49,6 +49,10 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     for (const access of agent.access) io.stdout(`    ${access.permission.padEnd(5)} ${access.tool}${access.family ? ` (${access.family})` : ''}\n`);
   }
   if (view.triggers.length > 0) io.stdout('Triggers:\n');
-  for (const trigger of view.triggers) io.stdout(`  ${trigger.armed ? 'armed   ' : 'disarmed'} ${trigger.id}: ${trigger.words}${trigger.next[0] ? `, next ${trigger.next[0]}` : ''}\n`);
+  for (const trigger of view.triggers) {
+    // Issue 18: where a webhook's secret came from and when it was last set (never its value).
+    const secret = trigger.webhookSecretOrigin ? `; secret ${trigger.webhookSecretOrigin === 'given' ? 'given by your sender' : 'made here'}, set ${trigger.webhookSecretSetAt}` : '';
+    io.stdout(`  ${trigger.armed ? 'armed   ' : 'disarmed'} ${trigger.id}: ${trigger.words}${trigger.next[0] ? `, next ${trigger.next[0]}` : ''}${secret}\n`);
+  }
   return EXIT.accepted;
 }

@@ -10,6 +10,7 @@ import type { ApplyPreview } from '../../../shared/apply-preview';
 import { templateTool } from '../../../shared/catalogues';
 import { accessFamily, type ConsentDecision, offeredAccess } from '../../../shared/consent';
 import type { TemplateManifest } from '../../../shared/template-manifest';
+import type { WebhookSecretOrigin } from '../../../shared/webhook-secret';
 import type { PackageAgentRecord, PackageRecord, StoreState, TemplateAgentRecord, ToolSettingRecord, TriggerRecord } from './state';
 
 /** An installed package's agent id: `<package>/<agent>`. */
@@ -41,6 +42,8 @@ export function packageTriggerRecord(pkg: string, manifest: ApolliaManifest, ent
     armedAt: null,
     folder: null,
     secretRef: null,
+    secretOrigin: null,
+    secretSetAt: null,
   };
 }
 
@@ -137,6 +140,8 @@ export function templateTriggerRecord(agentId: string, trigger: ApplyPreview['tr
     armedAt: live ? at : null,
     folder: null,
     secretRef: null,
+    secretOrigin: null,
+    secretSetAt: null,
   };
 }
 
@@ -147,15 +152,31 @@ export function disarmTrigger(state: StoreState, trigger: TriggerRecord): void {
   trigger.folder = null;
   if (trigger.secretRef) delete state.webhookSecrets[trigger.secretRef];
   trigger.secretRef = null;
+  trigger.secretOrigin = null;
+  trigger.secretSetAt = null;
 }
 
-/** Keeps `sealed` as the trigger's webhook secret (a fresh ref), replacing any earlier one. */
-export function setWebhookSecret(state: StoreState, trigger: TriggerRecord, sealed: string | null): void {
+/** A webhook secret ready to keep: sealed (base64), where it came from, when it was set. */
+export interface SealedWebhookSecret {
+  sealed: string;
+  origin: WebhookSecretOrigin;
+  setAt: string;
+}
+
+/**
+ * Keeps `secret` as the trigger's webhook secret (a fresh ref), replacing any earlier one; null
+ * removes it. A made and a given secret are kept the same way: sealed, with their origin beside.
+ */
+export function setWebhookSecret(state: StoreState, trigger: TriggerRecord, secret: SealedWebhookSecret | null): void {
   if (trigger.secretRef) delete state.webhookSecrets[trigger.secretRef];
   trigger.secretRef = null;
-  if (sealed !== null) {
+  trigger.secretOrigin = null;
+  trigger.secretSetAt = null;
+  if (secret !== null) {
     trigger.secretRef = randomUUID();
-    state.webhookSecrets[trigger.secretRef] = sealed;
+    state.webhookSecrets[trigger.secretRef] = secret.sealed;
+    trigger.secretOrigin = secret.origin;
+    trigger.secretSetAt = secret.setAt;
   }
 }
 

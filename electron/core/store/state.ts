@@ -12,6 +12,7 @@ import type { ApplyPreview, ToolSetting } from '../../../shared/apply-preview';
 import type { AccessDecision } from '../../../shared/consent';
 import type { PinValue, TemplateModel } from '../../../shared/template-manifest';
 import type { ActionFamily } from '../../../shared/apollia-manifest';
+import type { WebhookSecretOrigin } from '../../../shared/webhook-secret';
 
 /**
  * The state file's format version. A newer file is refused, never rewritten; an older one is
@@ -20,8 +21,10 @@ import type { ActionFamily } from '../../../shared/apollia-manifest';
  * 2: `settings.deniedTools`. A bump rather than an optional field: every object of the format is
  * closed, so an app of format 1 would take a file holding the new field for damaged and set it
  * aside; with the bump it refuses it as `store.future_version` and leaves it as it is.
+ *
+ * 3: (issue 18, webhook secret origin) each trigger's `secretOrigin` and `secretSetAt`.
  */
-export const STATE_VERSION = 2;
+export const STATE_VERSION = 3;
 
 /** An installed `.apo` package. */
 export interface PackageRecord {
@@ -113,6 +116,12 @@ export interface TriggerRecord {
   folder: string | null;
   /** Key of the sealed secret in `webhookSecrets`, or null. */
   secretRef: string | null;
+  // --- Format 3, issue 18 (webhook secret origin) ---
+  /** Where the webhook secret came from: made here (shown once) or given by the sender (pasted); null without a secret. */
+  secretOrigin: WebhookSecretOrigin | null;
+  /** When the webhook secret was last set (ISO 8601), or null without a secret. */
+  secretSetAt: string | null;
+  // --- end issue 18 ---
 }
 
 /** The whole state file. */
@@ -191,6 +200,8 @@ const templateAgent = closed({
   createdAt: str,
   archived: bool,
 });
+/** Format 3, issue 18: a trigger's webhook secret origin and when it was set (closed enum, nullable). */
+const webhookSecretOriginFields = { secretOrigin: { enum: ['made', 'given', null] }, secretSetAt: nstr };
 const trigger = closed({
   id: str,
   name: str,
@@ -211,6 +222,8 @@ const trigger = closed({
   armedAt: nstr,
   folder: nstr,
   secretRef: nstr,
+  // Format 3, issue 18 (webhook secret origin).
+  ...webhookSecretOriginFields,
 });
 
 /** The JSON Schema a state file must meet to be loaded. */
@@ -237,15 +250,44 @@ export const STATE_SCHEMA = closed({
 /**
  * Brings a parsed state file of an older format up to `STATE_VERSION`, without writing it (the
  * next change writes the new format). Anything that is not an older format's object is returned
- * as it is, for `stateProblem` to judge. Format 1 had no `settings.deniedTools`: none denied.
+ * as it is, for `stateProblem` to judge. Format 1 had no `settings.deniedTools`: none denied;
+ * format 2 had no trigger secret origin (`migrateFrom2`).
  */
 export function migrateState(value: unknown): unknown {
+  return migrateFrom2(migrateFrom1(value));
+}
+
+function migrateFrom1(value: unknown): unknown {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
   const file = value as { version?: unknown; settings?: unknown };
   if (file.version !== 1) return value;
   const settings = file.settings;
   if (typeof settings !== 'object' || settings === null || Array.isArray(settings) || Object.hasOwn(settings, 'deniedTools')) return value;
   return { ...file, version: 2, settings: { ...settings, deniedTools: [] } };
+}
+
+/**
+ * Format 2 → 3, issue 18's step: every trigger gets `secretOrigin` and `secretSetAt`. A secret
+ * kept before format 3 could only be made here, so a trigger with one is `made`, set when it was
+ * armed (the closest date known); one without a secret gets nulls. A trigger that is not an object,
+ * or already has the fields, is left for `stateProblem` to judge.
+ */
+function migrateFrom2(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
+  const file = value as { version?: unknown; triggers?: unknown };
+  if (file.version !== 2) return value;
+  const triggers = file.triggers;
+  if (typeof triggers !== 'object' || triggers === null || Array.isArray(triggers)) return value;
+  // Object.fromEntries defines own properties: a `__proto__` id stays a key, never a prototype.
+  const migrated = Object.fromEntries(
+    Object.entries(triggers).map(([id, trigger]) => {
+      if (typeof trigger !== 'object' || trigger === null || Array.isArray(trigger) || Object.hasOwn(trigger, 'secretOrigin')) return [id, trigger];
+      const old = trigger as { secretRef?: unknown; armedAt?: unknown };
+      const withSecret = typeof old.secretRef === 'string';
+      return [id, { ...trigger, secretOrigin: withSecret ? 'made' : null, secretSetAt: withSecret && typeof old.armedAt === 'string' ? old.armedAt : null }];
+    }),
+  );
+  return { ...file, version: 3, triggers: migrated };
 }
 
 const validate = new Ajv2020({ allErrors: false, strict: false }).compile(STATE_SCHEMA);

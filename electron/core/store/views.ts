@@ -39,6 +39,8 @@ export function triggerView(trigger: TriggerRecord, now: Date): TriggerView {
     armed: trigger.armed,
     folder: trigger.folder,
     webhookSecretSet: trigger.secretRef !== null,
+    webhookSecretOrigin: trigger.secretRef !== null ? trigger.secretOrigin : null,
+    webhookSecretSetAt: trigger.secretRef !== null ? trigger.secretSetAt : null,
   };
 }
 

@@ -1,24 +1,15 @@
-/**
- * agent.md's front matter held to every field of the spec's table (spec:
- * agentrun-template-packages.md "agent.md"; DESIGN.md "Template triggers", "Validation contract").
- *
- * Strict like `apollia.toml`: an unknown field is refused, every field is checked for its type and
- * its rule, and each problem names the field by its full path (`parameters.depth.default`,
- * `mcp[0].pin`, `triggers[0].cron`). Problems are listed in the spec's table order, so the first
- * one is the first a person meets reading the file top to bottom.
- */
-import { cronProblem, isTimeZone } from '../../../shared/cron';
 import { SECRET_NAMES, TEMPLATE_TOOLS } from '../../../shared/catalogues';
 import type { Problem } from '../../../shared/inspection';
 import { isHttpUrl } from '../../../shared/http-url';
 import { MCP_SERVER_NAME, MCP_SERVER_NAME_RULE } from '../../../shared/mcp-server-name';
-import { fillText, isCanonicalPinList, canonicalPinList, hasPlaceholder, placeholderNames, type ParameterValue, type PinScalar, type TemplateManifest, type TemplateParameter } from '../../../shared/template-manifest';
+import { isCanonicalPinList, canonicalPinList, hasPlaceholder, placeholderNames, type PinScalar, type TemplateManifest, type TemplateParameter } from '../../../shared/template-manifest';
 import { setOwn } from '../../../shared/own-data';
 import { MAX_PATTERNED_VALUE_LENGTH, packagePatternProblem, testPackagePattern } from '../../../shared/package-pattern';
 import { isSemver } from '../apollia/sdk-requirement';
 import { readFrontMatter } from './front-matter';
-import { FrontMatterFields, isObject, isRfc3339, type Json, show } from './front-matter-fields';
+import { FrontMatterFields, isObject, type Json, show } from './front-matter-fields';
 import { jsonSchemaFileProblem } from './json-schema';
+import { checkTriggers } from './trigger-fields';
 
 /** What the agent.md check needs to know of the folder around it. */
 export interface PackageContext {
@@ -50,14 +41,10 @@ export const PACKAGE_NAME = /^[a-z0-9-]+$/;
 const TOOL_NAME = /^[A-Za-z0-9_.-]+$/;
 /** A parameter name, as `${parameters.<name>}` names it. */
 const PARAMETER_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
-/** A trigger name: the key an upgrade matches triggers by. */
-const TRIGGER_NAME = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 /** A harness name (`pi`, `claude-agent`). */
 const HARNESS_NAME = /^[a-z0-9][a-z0-9_.-]{0,63}$/;
 /** `model.prefer`: `provider/model-id`. */
 const MODEL_ID = /^[A-Za-z0-9_.-]+\/[^\s/][^\s]*$/;
-/** A Standard Webhooks event type (`lead.submitted`). */
-const EVENT_TYPE = /^[A-Za-z0-9_.:-]{1,128}$/;
 /**
  * `name@domain.tld`: one `@`, no white space, a dot inside the domain (not its first or last
  * character). Written as steps, not as the regex `^[^\s@]+@[^\s@]+\.[^\s@]+$`, which backtracks
@@ -141,7 +128,7 @@ class AgentMdCheck extends FrontMatterFields {
     else if (hasTriggers) this.missing('budget', "a package with triggers sets `budget.per_run_usd`, each unattended run's cap");
     if (d.learning !== undefined) this.bool(d.learning, 'learning');
     if (d.approvals !== undefined) this.oneOf(d.approvals, 'approvals', ['ask', 'never']);
-    if (d.triggers !== undefined) this.triggers(d.triggers, parameters);
+    if (d.triggers !== undefined) checkTriggers(this, d.triggers, parameters);
     if (d.output !== undefined) this.output(d.output);
     if (d.checks !== undefined) this.list(d.checks, 'checks', () => undefined);
     this.placeholders(d, '');
@@ -365,102 +352,6 @@ class AgentMdCheck extends FrontMatterFields {
     if (usd === undefined) this.missing('budget.per_run_usd', "each run's cap in US dollars");
     else if (typeof usd !== 'number' || !Number.isFinite(usd) || usd <= 0) {
       this.fail('template.invalid_field', 'budget.per_run_usd', `\`budget.per_run_usd\` must be a positive number of US dollars, not ${show(usd)}`);
-    }
-  }
-
-  triggers(value: unknown, parameters: Record<string, TemplateParameter>): void {
-    if (!Array.isArray(value)) {
-      this.fail('template.invalid_field', 'triggers', `\`triggers\` must be a list, not ${show(value)}`);
-      return;
-    }
-    const names = new Set<string>();
-    const defaults: Record<string, ParameterValue> = {};
-    for (const [name, def] of Object.entries(parameters)) if (def.default !== undefined) setOwn(defaults, name, def.default);
-    value.forEach((trigger, i) => {
-      const path = `triggers[${i}]`;
-      if (!isObject(trigger)) {
-        this.fail('template.invalid_field', path, `\`${path}\` must be a trigger {name, type, target, ...}, not ${show(trigger)}`);
-        return;
-      }
-      const type = trigger.type;
-      const extra = type === 'schedule' ? ['cron', 'timezone'] : type === 'at' ? ['at'] : type === 'webhook' ? ['events', 'max_concurrent'] : [];
-      this.keys(trigger, ['name', 'type', 'target', ...extra], `${path}.`);
-      if (trigger.name === undefined) this.missing(`${path}.name`, 'a name unique in the package (an upgrade matches triggers by it)');
-      else {
-        const name = this.text(trigger.name, `${path}.name`, { pattern: TRIGGER_NAME, form: 'lowercase letters, digits, _ and -' });
-        if (name !== undefined) {
-          if (names.has(name)) this.fail('template.duplicate', `${path}.name`, `\`${path}.name\` repeats ${show(name)}: trigger names are unique in the package`);
-          names.add(name);
-        }
-      }
-      if (type === undefined) this.missing(`${path}.type`, 'schedule, at or webhook');
-      else this.oneOf(type, `${path}.type`, ['schedule', 'at', 'webhook']);
-      if (type === 'schedule') this.schedule(trigger, path, parameters, defaults);
-      if (type === 'at') {
-        if (trigger.at === undefined) this.missing(`${path}.at`, 'an RFC 3339 date-time like 2027-03-01T09:00:00Z');
-        else if (typeof trigger.at !== 'string' || !isRfc3339(trigger.at)) {
-          this.fail('template.at', `${path}.at`, `\`${path}.at\` ${show(trigger.at)} is not an RFC 3339 date-time like 2027-03-01T09:00:00Z`);
-        }
-      }
-      if (type === 'webhook') {
-        if (trigger.events !== undefined) {
-          this.list(
-            trigger.events,
-            `${path}.events`,
-            (item, itemPath) => {
-              if (!EVENT_TYPE.test(item)) this.fail('template.invalid_field', itemPath, `\`${itemPath}\` ${show(item)} is not an event type like lead.submitted`);
-            },
-            { nonEmpty: true },
-          );
-        }
-        const max = trigger.max_concurrent;
-        if (max !== undefined && (typeof max !== 'number' || !Number.isInteger(max) || max < 1 || max > 100)) {
-          this.fail('template.invalid_field', `${path}.max_concurrent`, `\`${path}.max_concurrent\` must be a whole number from 1 to 100, not ${show(max)}`);
-        }
-      }
-      const target = trigger.target;
-      if (target === undefined) this.missing(`${path}.target`, '{type: start_run, input?}');
-      else if (!isObject(target)) this.fail('template.invalid_field', `${path}.target`, `\`${path}.target\` must be {type: start_run, input?}, not ${show(target)}`);
-      else {
-        this.keys(target, ['type', 'input'], `${path}.target.`);
-        if (target.type === undefined) this.missing(`${path}.target.type`, 'start_run');
-        else this.oneOf(target.type, `${path}.target.type`, ['start_run']);
-        if (target.input !== undefined) this.text(target.input, `${path}.target.input`, { max: 65536 });
-      }
-    });
-  }
-
-  /** A schedule: its cron and zone are checked with the parameters' defaults filled in (spec: `parameters`). */
-  schedule(trigger: Json, path: string, parameters: Record<string, TemplateParameter>, defaults: Record<string, ParameterValue>): void {
-    const fields: ['cron' | 'timezone', unknown][] = [
-      ['cron', trigger.cron],
-      ['timezone', trigger.timezone],
-    ];
-    const filled: Record<string, string> = {};
-    for (const [field, raw] of fields) {
-      const where = `${path}.${field}`;
-      if (raw === undefined) {
-        if (field === 'cron') this.missing(where, 'a 5-field cron expression like "0 8 * * 1"');
-        continue;
-      }
-      const text = this.text(raw, where);
-      if (text === undefined) continue;
-      let usable = true;
-      for (const name of placeholderNames(text)) {
-        if (!Object.hasOwn(parameters, name)) usable = false;
-        else if (!Object.hasOwn(defaults, name)) {
-          this.fail('template.schedule_parameter', where, `\`${where}\` uses \`\${parameters.${name}}\`, which has no default: a parameter a schedule uses has one`);
-          usable = false;
-        }
-      }
-      if (usable) filled[field] = fillText(text, defaults);
-    }
-    if (filled.cron !== undefined) {
-      const problem = cronProblem(filled.cron);
-      if (problem) this.fail('template.cron', `${path}.cron`, `\`${path}.cron\`: ${problem}`);
-    }
-    if (filled.timezone !== undefined && !isTimeZone(filled.timezone)) {
-      this.fail('template.timezone', `${path}.timezone`, `\`${path}.timezone\` \`${filled.timezone}\` is not an IANA time zone (like Europe/Paris or UTC)`);
     }
   }
 

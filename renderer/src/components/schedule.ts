@@ -27,7 +27,7 @@ export function apoSchedule(source: TriggerSource, now = new Date()): ScheduleVi
     case 'file_watch':
       return { words: source.recursive ? 'When anything in a folder you choose (or its subfolders) changes' : 'When a file in a folder you choose changes', next: [], timezone: 'UTC' };
     case 'webhook':
-      return { words: 'When another program calls its web address, signed with a secret made on this computer', next: [], timezone: 'UTC' };
+      return { words: 'When another program calls its web address, signed with its secret (made here, or given by that program)', next: [], timezone: 'UTC' };
   }
 }
 

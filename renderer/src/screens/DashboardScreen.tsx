@@ -1,4 +1,5 @@
 import { Archive, Package, Trash2 } from 'lucide-react';
+import { SetWebhookSecret, WebhookSecretOrigin } from '../components/WebhookSecretChoice';
 import { useState } from 'react';
 import type { AccessView, AgentView, InstalledPackageView, TriggerView } from '../../../shared/api';
 import { useArchiveAgent, useArmTrigger, useDashboard, useDisarmTrigger, usePickWatchFolder, useRotateWebhookSecret, useSetToolAccess, useUninstallPackage } from '../../api/hooks';
@@ -107,23 +108,19 @@ function TriggerRowView({ trigger }: { trigger: TriggerView }) {
           )}
         </p>
       ) : null}
-      {trigger.type === 'webhook' ? <p className="small">{trigger.webhookSecretSet ? 'A secret is set.' : 'No secret set yet.'}</p> : null}
+      {trigger.type === 'webhook' ? <WebhookSecretOrigin origin={trigger.webhookSecretOrigin} setAt={trigger.webhookSecretSetAt} /> : null}
       <div className="button-row">
         {trigger.armed ? (
           <button type="button" className="button button-small" disabled={busy} aria-label={`Disarm ${trigger.name}`} onClick={() => disarm.mutate({ triggerId: trigger.id })}>
             Disarm
           </button>
-        ) : (
+        ) : trigger.type === 'webhook' ? null : (
           <button type="button" className="button button-small" disabled={busy} aria-label={`Arm ${trigger.name}`} onClick={doArm}>
             {trigger.type === 'file_watch' ? 'Arm (choose a folder)…' : 'Arm'}
           </button>
         )}
-        {trigger.type === 'webhook' && trigger.webhookSecretSet ? (
-          <button type="button" className="button button-small" disabled={busy} aria-label={`Make a new secret for ${trigger.name}`} onClick={() => rotate.mutate({ triggerId: trigger.id }, { onSuccess: (armed) => setSecret(armed.webhookSecret) })}>
-            Make a new secret
-          </button>
-        ) : null}
       </div>
+      {trigger.type === 'webhook' && (trigger.webhookSecretSet || !trigger.armed) ? <SetWebhookSecret triggerId={trigger.id} label={trigger.name} mode={trigger.armed ? 'rotate' : 'arm'} disabled={busy} /> : null}
       {secret ? <SecretOnce label={trigger.name} secret={secret} /> : null}
       {error ? <ErrorPanel error={error} title="The trigger was not changed" /> : null}
     </li>

@@ -3,12 +3,15 @@
  * keeps each person's answers (UI flow state: STYLE.md "State in the renderer").
  */
 import { create } from 'zustand';
+import type { WebhookSecretDraft } from '../components/WebhookSecretChoice';
 
 /** The arming of one proposed trigger: off unless the user arms it (DESIGN.md "Consent"). */
 export interface TriggerDraft {
   arm: boolean;
   folderId?: string;
   displayPath?: string;
+  /** Issue 18: a webhook's secret, made here or given by the sender (kept in memory only). */
+  webhookSecret?: WebhookSecretDraft;
 }
 
 export interface ConsentDraft {

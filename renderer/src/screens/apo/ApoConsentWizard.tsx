@@ -1,5 +1,6 @@
 import { useOwnerDenied } from '../../components/owner-denied';
 import { ArrowLeft, ArrowRight, Download, X } from 'lucide-react';
+import { webhookSecretRequest } from '../../components/WebhookSecretChoice';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { InstallReceipt, SourceInspection } from '../../../../shared/api';
 import { proposedConsent, type ConsentDecision } from '../../../../shared/consent';
@@ -55,6 +56,8 @@ export function decisionFrom(inspection: ApoInspection, draft: ConsentDraft, den
     const state = draft.triggers[trigger.id];
     const armed = Boolean(state?.arm) && (trigger.source.type !== 'file_watch' || Boolean(state?.folderId));
     triggers[trigger.id] = state?.folderId ? { armed, folderId: state.folderId } : { armed };
+    const webhookSecret = armed && trigger.source.type === 'webhook' ? webhookSecretRequest(state?.webhookSecret) : undefined;
+    if (webhookSecret) triggers[trigger.id] = { armed, webhookSecret };
   }
   return { agents, triggers };
 }

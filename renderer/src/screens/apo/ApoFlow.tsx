@@ -25,6 +25,11 @@ function InstalledScreen({ receipt, sourceId }: { receipt: InstallReceipt; sourc
       {receipt.webhookSecrets.map((secret) => (
         <SecretOnce key={secret.triggerId} label={triggerName(secret.triggerId)} secret={secret.secret} />
       ))}
+      {receipt.webhookSecretsGiven.map((given) => (
+        <p key={given.triggerId} className="panel">
+          The secret your sender gave is kept for {triggerName(given.triggerId)}. It will not be shown again.
+        </p>
+      ))}
       <button type="button" className="button button-primary" onClick={() => closeSource(sourceId, 'dashboard')}>
         Go to the dashboard
       </button>

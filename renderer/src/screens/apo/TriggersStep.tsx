@@ -1,9 +1,10 @@
-import { FolderOpen, KeyRound } from 'lucide-react';
+import { FolderOpen } from 'lucide-react';
 import type { ApoInspection } from '../../../../shared/inspection';
 import type { UpdateDiff } from '../../../../shared/update-diff';
 import { usePickWatchFolder } from '../../../api/hooks';
 import { PackageText } from '../../components/PackageText';
 import { ScheduleText } from '../../components/ScheduleText';
+import { WebhookSecretChoice } from '../../components/WebhookSecretChoice';
 import { apoSchedule } from '../../components/schedule';
 import { ErrorPanel } from '../../components/Status';
 import { useConsentDraft, useConsentStore } from '../../stores/consent-store';
@@ -97,11 +98,7 @@ export function TriggersStep({ inspection, sourceId }: { inspection: ApoInspecti
                   </button>
                 </div>
               ) : null}
-              {trigger.source.type === 'webhook' ? (
-                <p className="small">
-                  <KeyRound aria-hidden="true" size={14} /> If you arm it, a secret is made on this computer at install and shown to you once, to give to the program that calls it.
-                </p>
-              ) : null}
+              {trigger.source.type === 'webhook' && state.arm ? <WebhookSecretChoice id={id} label={trigger.id} value={state.webhookSecret ?? { kind: 'make' }} onChange={(webhookSecret) => setTrigger(sourceId, trigger.id, { ...state, webhookSecret })} /> : null}
               <div className="check-row">
                 <input id={id} type="checkbox" checked={state.arm} disabled={needsFolder && !state.folderId} aria-describedby={needsFolder && !state.folderId ? `${id}-hint` : undefined} onChange={(event) => setTrigger(sourceId, trigger.id, { ...state, arm: event.target.checked })} />
                 <label htmlFor={id}>Arm {trigger.id}</label>

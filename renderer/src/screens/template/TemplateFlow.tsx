@@ -1,12 +1,12 @@
 import { AlertTriangle, ArrowLeft, ArrowRight, CheckCircle2, Play, X } from 'lucide-react';
+import { SetWebhookSecret } from '../../components/WebhookSecretChoice';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { ApplyPreviewRequest, ApplyReceipt, SourceInspection } from '../../../../shared/api';
 import { checkParameter, parameterValue } from '../../../../shared/apply-preview';
 import { cronProblem, isTimeZone } from '../../../../shared/cron';
 import { fillText, soloPlaceholder, type ParameterValue, type TemplateInspection, type TemplateManifest, type TemplateParameter } from '../../../../shared/template-manifest';
-import { useApply, useArmTrigger, usePreviewApply } from '../../../api/hooks';
+import { useApply, usePreviewApply } from '../../../api/hooks';
 import { PackageText } from '../../components/PackageText';
-import { SecretOnce } from '../../components/SecretOnce';
 import { triggerName } from '../../components/trigger-name';
 import { ErrorPanel, Loading } from '../../components/Status';
 import { WizardStep } from '../../components/Steps';
@@ -67,8 +67,6 @@ function scheduleProblem(manifest: TemplateManifest, name: string, value: Parame
 /** After apply: the agent made; a webhook trigger's secret made now and shown once. */
 function AppliedScreen({ receipt, sourceId, armed }: { receipt: ApplyReceipt; sourceId: string; armed: string[] }) {
   const closeSource = useFlowStore((s) => s.closeSource);
-  const arm = useArmTrigger();
-  const [secrets, setSecrets] = useState<Record<string, string>>({});
   const webhooks = receipt.triggers.filter((id) => receipt.preview.triggers.some((t) => t.type === 'webhook' && id.endsWith(`/${t.name}`)));
   // Issue 13 point 9: an agent whose optional servers were skipped is made, not ready: it says what it cannot do yet.
   const skipped = receipt.preview.mcp.filter((server) => !server.saved);
@@ -105,21 +103,14 @@ function AppliedScreen({ receipt, sourceId, armed }: { receipt: ApplyReceipt; so
           </ul>
         </section>
       ) : null}
-      {webhooks.map((id) =>
-        secrets[id] ? (
-          <SecretOnce key={id} label={triggerName(id)} secret={secrets[id] ?? ''} />
-        ) : (
-          <div key={id} className="panel">
-            <p>
-              The webhook trigger <code>{triggerName(id)}</code> needs a secret, made on this computer and shown to you once.
-            </p>
-            <button type="button" className="button button-primary" disabled={arm.isPending} onClick={() => arm.mutate({ triggerId: id }, { onSuccess: (armed) => armed.webhookSecret && setSecrets((s) => ({ ...s, [id]: armed.webhookSecret ?? '' })) })}>
-              Make the secret for {triggerName(id)}
-            </button>
-          </div>
-        ),
-      )}
-      {arm.isError ? <ErrorPanel error={arm.error} title="The secret was not made" /> : null}
+      {webhooks.map((id) => (
+        <div key={id} className="panel">
+          <p>
+            The webhook trigger <code>{triggerName(id)}</code> needs a secret: make one on this computer (shown to you once), or use the one your sender gave you.
+          </p>
+          <SetWebhookSecret triggerId={id} label={triggerName(id)} mode="arm" buttonLabel={`Make the secret for ${triggerName(id)}`} />
+        </div>
+      ))}
       <button type="button" className="button button-primary" onClick={() => closeSource(sourceId, 'dashboard')}>
         Go to the dashboard
       </button>

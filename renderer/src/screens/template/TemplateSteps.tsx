@@ -342,7 +342,7 @@ export function TemplateTriggers({ preview, armed, onArm }: { preview: ApplyPrev
             {trigger.type === 'webhook' ? (
               <p>
                 <KeyRound aria-hidden="true" size={14} /> When another program calls its web address{trigger.events && trigger.events.length > 0 ? <> with an event of type {trigger.events.join(', ')}</> : null}
-                {trigger.max_concurrent ? `, at most ${trigger.max_concurrent} runs at once` : ''}. It stays off after apply: arming it there makes its secret on this computer and shows it to you once.
+                {trigger.max_concurrent ? `, at most ${trigger.max_concurrent} runs at once` : ''}. It stays off after apply, until you set its secret there: made on this computer and shown to you once, or the one your sender gave you.
               </p>
             ) : null}
             {trigger.input ? (
