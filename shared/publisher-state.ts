@@ -20,7 +20,7 @@ export interface PublisherLine {
 }
 
 const LINES: Record<PublisherState, Omit<PublisherLine, 'state'>> = {
-  builtin: { badge: 'Comes with Apollia Desktop', tone: 'allow', explanation: 'It ships inside this app: it was checked with the app and has not changed since.' },
+  builtin: { badge: 'Comes with Apollia Desktop', tone: 'allow', explanation: 'It ships inside this app, from the people who make Apollia Desktop.' },
   verified: { badge: 'Verified publisher', tone: 'allow', explanation: 'Signed with a key you trust.' },
   unknown_key: { badge: 'Signed with a key you do not know', tone: 'warning-soft', explanation: 'It is signed, but not with a key you trust: the signature does not tell you who made it.' },
   unsigned: { badge: 'Unverified: not signed', tone: 'warning-soft', explanation: 'Nothing proves who made it: the name is what it says about itself.' },

@@ -446,9 +446,9 @@ function TemplateGrants({ preview, armed }: { preview: ApplyPreview; armed: stri
           ))}
         </ul>
       </details>
-      <details className="review-group" open={mcpTools.length <= 12}>
+      {mcpTools.length === 0 ? <p className="small muted">No MCP tools.</p> : null}
+      <details className="review-group" open={mcpTools.length <= 12} hidden={mcpTools.length === 0}>
         <summary>MCP tools ({mcpTools.length})</summary>
-        {mcpTools.length === 0 ? <p className="muted small">None.</p> : null}
         <ul className="rows">
           {mcpTools.map(({ server, tool }) => {
             const outcome = mcpToolOutcome(tool, server.saved, tool.setting === 'allow');
@@ -477,14 +477,14 @@ function TemplateGrants({ preview, armed }: { preview: ApplyPreview; armed: stri
               <code>
                 <PackageText text={trigger.name} />
               </code>{' '}
-              <span className="small muted">({trigger.type})</span> {armed.includes(trigger.name) ? <span className="badge badge-send_external">Armed when made</span> : <span className="badge badge-neutral">Off until you arm it</span>}
+              <span className="small muted">({trigger.type})</span> {armed.includes(trigger.name) ? <span className="badge badge-warning-soft">Armed when made</span> : <span className="badge badge-neutral">Off until you arm it</span>}
             </li>
           ))}
         </ul>
       </details>
-      <details className="review-group" open>
+      {preview.secrets.length === 0 ? <p className="small muted">It reads no secrets.</p> : null}
+      <details className="review-group" open hidden={preview.secrets.length === 0}>
         <summary>Secrets it reads ({preview.secrets.length})</summary>
-        {preview.secrets.length === 0 ? <p className="muted small">None.</p> : null}
         <ul className="rows">
           {preview.secrets.map((secret) => (
             <li key={secret.name} className="row">
