@@ -97,7 +97,7 @@ function AppliedScreen({ receipt, sourceId, armed }: { receipt: ApplyReceipt; so
                     </code>
                   </span>
                 ))}
-                . Save the server in Settings, then apply the template again to give them to an agent.
+                . Save the server in Settings, then apply the template again to give {server.tools.length === 1 ? 'it' : 'them'} to an agent.
               </li>
             ))}
           </ul>
