@@ -28,6 +28,8 @@ export default defineConfig({
     root: 'renderer',
     build: {
       outDir: 'out/renderer',
+      // Minified, and split: screens off the first paint are their own chunks (React.lazy; issue 17).
+      minify: true,
       rollupOptions: { input: { index: resolve(__dirname, 'renderer/index.html') } },
     },
     plugins: [react()],

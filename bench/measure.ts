@@ -24,8 +24,11 @@ export interface Sample {
   lines: number;
 }
 
-/** Runs a command once, measuring wall time here and peak RSS with GNU time or VmHWM polling. */
-export function measure(command: string, args: string[]): Promise<Sample> {
+/**
+ * Runs a command once, measuring wall time here and peak RSS with GNU time or VmHWM polling.
+ * `exitCodes`: the exit codes that still give a figure (the CLI's `inspect` exits 1 on a refusal).
+ */
+export function measure(command: string, args: string[], exitCodes: readonly number[] = [0]): Promise<Sample> {
   return new Promise((resolve, reject) => {
     const argv = HAS_GNU_TIME ? (['/usr/bin/time', ['-f', '__TIME__ %e %M %U %S', command, ...args]] as const) : ([command, args] as const);
     const started = process.hrtime.bigint();
@@ -56,7 +59,7 @@ export function measure(command: string, args: string[]): Promise<Sample> {
       const timed = /__TIME__ [\d.]+ (\d+) ([\d.]+) ([\d.]+)/.exec(stderr);
       if (timed) hwmKb = Number(timed[1]);
       const cpuMs = timed ? (Number(timed[2]) + Number(timed[3])) * 1000 : NaN;
-      if (code !== 0) {
+      if (!exitCodes.includes(code ?? -1)) {
         reject(new Error(`${command} ${args.join(' ')} exited ${code}: ${stderr.slice(0, 500)}`));
         return;
       }

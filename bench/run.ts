@@ -7,6 +7,9 @@
  * median peak RSS (from `/usr/bin/time -f '%e %M'` when present, else from `/proc/<pid>/status`
  * VmHWM polling). The inspector is the project's real one (`inspectPath`, bundled once to plain
  * JavaScript with esbuild so that TypeScript transpiling is not what gets measured).
+ *
+ * Last, ONE goals table (`summary.ts`, issue 17): the built CLI and renderer against their floors,
+ * measured in the same run, with the ratios and the load average.
  */
 import { readFileSync, statSync } from 'node:fs';
 import { cpus } from 'node:os';
@@ -18,6 +21,7 @@ import { HAS_GNU_TIME, measure, median, ROOT, RUNS, type Sample } from './measur
 import { boundedCheckerBench } from './bounded-checker';
 import { hostileInputBench } from './hostile-input';
 import { renderScaleBench } from './render-scale';
+import { summaryBench } from './summary';
 
 interface Row {
   name: string;
@@ -114,3 +118,4 @@ await main();
 await hostileInputBench();
 await renderScaleBench();
 await boundedCheckerBench();
+await summaryBench();

@@ -9,7 +9,8 @@
 import type { ActionFamily, McpTransport } from './apollia-manifest';
 import type { ApplyPreview, ToolSetting } from './apply-preview';
 import type { ConsentDecision } from './consent';
-import type { Inspection, Problem } from './inspection';
+import type { Inspection, Problem, SignatureSummary } from './inspection';
+import type { KeyChange, PackageIntegrityView, TrustedKeyView, VerifiedPackage } from './trust';
 import type { BuiltinTemplateCard, ParameterValue, PinValue } from './template-manifest';
 import { MAX_MCP_SERVER_NAME, MCP_SERVER_NAME } from './mcp-server-name';
 import type { UpdateDiff } from './update-diff';
@@ -77,7 +78,18 @@ export type SourceInspection = Inspection & {
   installed: InstalledRelation | null;
   /** For a newer or older version: what it changes in what it asks, and the kept decisions. */
   updateDiff: UpdateDiff | null;
+  /**
+   * Trust (issue 14): for an installed package, how this one's signing key stands to the key
+   * pinned at first install: null (first install, same key, still unsigned), `first_signed`
+   * (allowed, and said), or `changed` (install refuses it unless `acceptKeyChange`).
+   */
+  keyChange: KeyChange | null;
+  /** Trust: the installed version's files changed on this computer, so the same version may be installed again (a reinstall). */
+  installedChanged: boolean;
 };
+
+// Trust (issue 14): its Api types live in `shared/trust.ts`, re-exported here.
+export type { KeyChange, PackageIntegrityView, TrustedKeyView, VerifiedPackage } from './trust';
 
 /** `install`: the user's answers for the `.apo` a source id refers to. */
 export interface InstallRequest {
@@ -85,6 +97,12 @@ export interface InstallRequest {
   decisions: ConsentDecision;
   /** Installing an older version than the installed one is refused unless this is true (the UI asks first). */
   allowDowngrade?: boolean;
+  /**
+   * Trust (issue 14): an update signed by another key than the one pinned (or a signed package now
+   * unsigned) is refused `signature.key_changed` unless this is true: the app sets it only after
+   * its separate confirmation, the CLI with `--accept-key-change`. It is recorded.
+   */
+  acceptKeyChange?: boolean;
 }
 
 /** A webhook secret made on this machine, shown ONCE (never returned again: rotate to see a new one). */
@@ -126,8 +144,11 @@ export interface InstallReceipt {
   name: string;
   version: string;
   publisher: string;
-  outcome: 'installed' | 'updated' | 'downgraded';
+  /** `reinstalled`: the same version put back over files changed on this computer (issue 14 point 5). */
+  outcome: 'installed' | 'updated' | 'downgraded' | 'reinstalled';
   previousVersion: string | null;
+  /** Trust: the key change this install made (accepted, or unsigned → signed), else null. */
+  keyChange: KeyChange | null;
   installedAt: string;
   /** Trigger ids armed by this install. */
   armed: string[];
@@ -234,6 +255,10 @@ export interface InstalledPackageView {
   agents: string[];
   /** Its triggers that start a workflow (an agent's triggers are listed under the agent). */
   triggers: TriggerView[];
+  /** Trust: the signature state of the installed package. */
+  signature: SignatureSummary;
+  /** Trust: whether its files are still what install wrote. */
+  integrity: PackageIntegrityView;
 }
 
 /** A state file that could not be read, kept aside and shown until the user deals with it. */
@@ -375,6 +400,16 @@ export interface ApiMethods {
   denyTool: [OwnerToolRequest, SettingsView];
   /** Takes a tool off that list: the next apply sets it at the default again (asks, or allowed when granted). */
   removeDeniedTool: [OwnerToolRequest, SettingsView];
+  /** Trust: the keys the user trusts (Settings → Trusted publishers). */
+  trustedKeys: [void, TrustedKeyView[]];
+  /** Trust: adds a pasted public key (a `.pub` file's text or its `RWQ…` line) under a name. */
+  trustKey: [{ publicKey: string; name: string }, TrustedKeyView[]];
+  /** Trust: the same from a `.pub` file the user picks in a main-process dialog; null when cancelled. */
+  trustKeyFromFile: [{ name: string }, TrustedKeyView[] | null];
+  /** Trust: removes a key by its id; packages pinned to it stay pinned. */
+  untrustKey: [{ keyId: string }, TrustedKeyView[]];
+  /** Trust: re-checks every installed package's files (app start, the dashboard, the CLI's `verify`). */
+  verifyInstalled: [void, VerifiedPackage[]];
   // --- issue 13 ---
   /** Moves the original file of a source refused as possibly malicious to the system's Trash (`trash.not_refused` otherwise). */
   trashSource: [{ sourceId: string }, TrashReceipt];
@@ -440,6 +475,11 @@ export const API_METHODS = [
   'removeSecret',
   'denyTool',
   'removeDeniedTool',
+  'trustedKeys',
+  'trustKey',
+  'trustKeyFromFile',
+  'untrustKey',
+  'verifyInstalled',
   'trashSource',
 ] as const satisfies readonly ApiMethod[];
 
@@ -491,6 +531,7 @@ export const API_REQUEST_SCHEMAS: Record<ApiMethod, Record<string, unknown>> = {
         ['agents', 'triggers'],
       ),
       allowDowngrade: { type: 'boolean' },
+      acceptKeyChange: { type: 'boolean' },
     },
     ['sourceId', 'decisions'],
   ),
@@ -535,5 +576,10 @@ export const API_REQUEST_SCHEMAS: Record<ApiMethod, Record<string, unknown>> = {
   removeSecret: strict({ name }, ['name']),
   denyTool: strict({ tool: { type: 'string', minLength: 1, maxLength: 256 } }, ['tool']),
   removeDeniedTool: strict({ tool: { type: 'string', minLength: 1, maxLength: 256 } }, ['tool']),
+  trustedKeys: noRequest,
+  trustKey: strict({ publicKey: { type: 'string', minLength: 1, maxLength: 4096 }, name: { type: 'string', minLength: 1, maxLength: 320 } }, ['publicKey', 'name']),
+  trustKeyFromFile: strict({ name: { type: 'string', minLength: 1, maxLength: 320 } }, ['name']),
+  untrustKey: strict({ keyId: { type: 'string', minLength: 1, maxLength: 64 } }, ['keyId']),
+  verifyInstalled: noRequest,
   trashSource: strict({ sourceId: id }, ['sourceId']),
 };

@@ -118,6 +118,20 @@ function isPictographic(cp: number | undefined): boolean {
 }
 
 /**
+ * Every UTF-16 unit that {@link classify} could flag, or that starts a context rule: C0 and C1
+ * controls, DEL, the format characters and fillers of `classify`, variation selectors, and every
+ * surrogate (so each astral character: tags, musical formatting, emoji sequences). Text without
+ * one shows as itself, so the per-code-point walk is skipped on the happy path (issue 17: the CLI
+ * runs its whole output through here). A superset of `classify` on purpose: a match only means
+ * "walk it".
+ */
+const HIDDEN_UNITS = '\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f\\u00ad\\u034f\\u061c\\u115f\\u1160\\u17b4\\u17b5\\u180b-\\u180f\\u200b-\\u200f\\u2028-\\u202e\\u2060-\\u206f\\u3164\\ufe00-\\ufe0f\\ufeff\\uffa0\\ufff9-\\ufffb\\ud800-\\udfff';
+/** {@link HIDDEN_UNITS} with tab and line feed, which a one-line field marks. */
+const MAYBE_HIDDEN = new RegExp(`[\\t\\n${HIDDEN_UNITS}]`);
+/** {@link HIDDEN_UNITS} alone: a multi-line field keeps tab and line feed (a lone `\r` is still walked). */
+const MAYBE_HIDDEN_MULTILINE = new RegExp(`[${HIDDEN_UNITS}]`);
+
+/**
  * Replaces every hidden character where it stands with a visible marker (`⟨U+202E⟩`): bidi
  * controls, zero-width and other format characters, tag characters, variation selectors, and
  * control characters (C0 but `\n`/`\t` in multi-line fields, DEL, C1).
@@ -126,6 +140,7 @@ function isPictographic(cp: number | undefined): boolean {
  * character, and the tag sequence of a subdivision flag (🏴 + tags + cancel tag) are left alone.
  */
 export function revealInvisibles(text: string, options: RevealOptions = {}): { text: string; found: RevealedCharacter[] } {
+  if (!(options.multiline ? MAYBE_HIDDEN_MULTILINE : MAYBE_HIDDEN).test(text)) return { text, found: [] };
   const cps: { cp: number; index: number }[] = [];
   for (let i = 0; i < text.length; ) {
     const cp = text.codePointAt(i) ?? 0;

@@ -37,6 +37,30 @@ export interface ApoSummary {
   mcp_servers: string[];
   triggers: TriggerSummary[];
   sha256: string;
+  /**
+   * The package's signature state (issue 14 point 6; DESIGN.md "Trust after install"). Null when
+   * the signature was refused (`signature.*` is then the first error) or the archive could not be
+   * read whole, so no state can be claimed.
+   */
+  signature: SignatureSummary | null;
+}
+
+/**
+ * A signature state as `inspect --json` and `list --json` print it (snake_case, the JSON contract).
+ *
+ * - `verified`: signed by a key the user trusts; `signer` is the name they gave it, `trusted_comment`
+ *   the signed comment.
+ * - `unknown_key`: a well-formed signature by key `key_id`, which no trusted key has: nothing is
+ *   verified, so the comment it claims is not reported (`trusted_comment` null).
+ * - `unsigned`: no `x.apo.minisig` beside the package; a template or plugin manifest not shipped with the app.
+ * - `builtin`: a template that ships with the app (`resources/templates/`): it came with the app's
+ *   own installer, so no publisher signature applies.
+ */
+export interface SignatureSummary {
+  state: 'verified' | 'unknown_key' | 'unsigned' | 'builtin';
+  key_id: string | null;
+  trusted_comment: string | null;
+  signer: string | null;
 }
 
 /** One file of an `.apo` as inspection saw it (no contents). */

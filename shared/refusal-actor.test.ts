@@ -33,3 +33,11 @@ describe('inspectCommand', () => {
     expect(inspectCommand("it's here.apo")).toBe(`npx apollia-desktop inspect 'it'\\''s here.apo'`);
   });
 });
+
+describe('signature refusals (issue 14)', () => {
+  it("a signature that does not match is not to be installed; an unreadable one is the user's; a malformed one the author's", () => {
+    expect(refusalAdvice('signature.invalid')).toMatchObject({ actor: 'malicious', title: "Don't install this", action: expect.stringContaining('changed after it was signed') });
+    expect(refusalAdvice('signature.unreadable')).toMatchObject({ actor: 'user' });
+    expect(refusalAdvice('signature.malformed')).toMatchObject({ actor: 'author' });
+  });
+});

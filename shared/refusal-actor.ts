@@ -33,6 +33,7 @@ const USER_ACTIONS: ReadonlyMap<string, string> = new Map(
     'source.not_found': 'The file is no longer where it was opened from. Open it again.',
     'input.not_a_package': 'This file is not an Apollia package, template folder or plugin manifest. Open the .apo file, or the template folder, itself.',
     'template.unbuilt_apo': 'This folder is an Apollia package that was never packed, not a template. Pack it with the command below (or ask its author for the .apo file), then open the .apo file.',
+    'signature.unreadable': 'The signature beside the package (its .minisig file) could not be read. Check that it is a file your account may open, then open the package again.',
   }),
 );
 
@@ -56,6 +57,14 @@ export function inspectCommand(fileName: string): string {
 export function refusalAdvice(code: string): RefusalAdvice {
   const user = USER_ACTIONS.get(code);
   if (user !== undefined) return { actor: 'user', title: 'You can fix this', action: user };
+  if (code === 'signature.invalid') {
+    // Issue 14 point 2: a refusal, never a warning; the file was changed after it was signed.
+    return {
+      actor: 'malicious',
+      title: "Don't install this",
+      action: 'Its signature does not match: the file was changed after it was signed, or the signature belongs to another file. Get the package again from its publisher, and move this file to the Trash.',
+    };
+  }
   if (MALICIOUS.has(code)) {
     return {
       actor: 'malicious',

@@ -4,7 +4,7 @@
  * per-package key pin, and an installed-file integrity report. Types only; `electron/core/trust`
  * produces them.
  */
-import type { Problem } from './inspection';
+import type { Problem, SignatureSummary } from './inspection';
 
 /** `ED`: Ed25519 over BLAKE2b-512 of the file (minisign's default). `Ed`: legacy, over the file itself. */
 export type SignatureAlgorithm = 'ED' | 'Ed';
@@ -50,4 +50,67 @@ export interface IntegrityReport {
   truncated: boolean;
   /** Only with `unreadable`. */
   error?: Problem;
+}
+
+/**
+ * The JSON form of a signature state (`summary.signature` of `inspect --json`, `list --json`):
+ * snake_case, a claimed comment under an unknown key left out (nothing vouches for it).
+ */
+export function signatureSummaryOf(state: SignatureState): SignatureSummary {
+  switch (state.state) {
+    case 'verified':
+      return { state: 'verified', key_id: state.keyId, trusted_comment: state.trustedComment, signer: state.keyName };
+    case 'unknown_key':
+      return { state: 'unknown_key', key_id: state.keyId, trusted_comment: null, signer: null };
+    case 'unsigned':
+      return UNSIGNED;
+  }
+}
+
+/** The `unsigned` summary (no `.minisig`; a template or plugin manifest from outside the app). */
+export const UNSIGNED: SignatureSummary = Object.freeze({ state: 'unsigned', key_id: null, trusted_comment: null, signer: null });
+
+/** The `builtin` summary: a template shipped with the app. */
+export const BUILTIN: SignatureSummary = Object.freeze({ state: 'builtin', key_id: null, trusted_comment: null, signer: null });
+
+// ---- The Api's trust types (issue 14), re-exported by `shared/api.ts` ----
+
+/** How an update's signing key differs from the one pinned at first install. */
+export interface KeyChange {
+  /** `changed`: another key, or a signed package now unsigned (a stop). `first_signed`: an unsigned package now signed (allowed). */
+  kind: 'changed' | 'first_signed';
+  before: KeyPin;
+  now: KeyPin;
+  /** The sentence naming both keys (`this update is signed by key …, but the installed package was signed by key …`). */
+  message: string;
+}
+
+/** A key the user trusts, as Settings → Trusted publishers shows it. */
+export interface TrustedKeyView {
+  /** 16 uppercase hex digits, as minisign prints it. */
+  keyId: string;
+  name: string;
+  /** The base64 key line. */
+  publicKey: string;
+  addedAt: string;
+}
+
+/** Whether an installed package's files are still the ones install wrote. */
+export interface PackageIntegrityView {
+  /** `changed`: "changed on this computer since you installed it"; stays until reinstalled or uninstalled. */
+  state: 'ok' | 'changed';
+  checkedAt: string | null;
+  changed: string[];
+  missing: string[];
+  added: string[];
+}
+
+/** `verifyInstalled`: one installed package's check. */
+export interface VerifiedPackage {
+  name: string;
+  version: string;
+  integrity: PackageIntegrityView;
+  /** True when this check found the change (and disarmed `disarmed` now). */
+  newlyChanged: boolean;
+  disarmed: string[];
 }

@@ -3,6 +3,7 @@ import { parse } from 'smol-toml';
 import { describe, expect, it } from 'vitest';
 import type { ApolliaManifest } from './apollia-manifest';
 import { APOLLIA_NATIVE_TOOLS } from './catalogues';
+import { BUILTIN, UNSIGNED } from './trust';
 import { enforcedRules, isPinnedSpec, packageVerdict, publisherStatus, unpinnedLaunch } from './verdict';
 
 const fixture = (path: string) => parse(readFileSync(new URL(path, import.meta.url), 'utf8')) as unknown as ApolliaManifest;
@@ -96,6 +97,9 @@ describe('enforcedRules and publisherStatus', () => {
     expect(enforcedRules({ package: pkg, agents: [] })).toHaveLength(2);
   });
   it('an unsigned package has an unverified publisher', () => {
-    expect(publisherStatus('unsigned')).toMatchObject({ state: 'unverified', label: 'Unverified publisher' });
+    expect(publisherStatus(UNSIGNED)).toMatchObject({ state: 'unverified', label: 'Unverified publisher' });
+    expect(publisherStatus({ state: 'verified', key_id: 'C16EDB3CEA28C218', trusted_comment: 'release 1.2', signer: 'Example Accounting' })).toMatchObject({ state: 'verified', label: 'Verified publisher: Example Accounting', explanation: expect.stringContaining('key ID C16EDB3CEA28C218') });
+    expect(publisherStatus({ state: 'unknown_key', key_id: 'C16EDB3CEA28C218', trusted_comment: null, signer: null })).toMatchObject({ state: 'unknown_key', label: 'Signed by a key you don’t know', explanation: expect.stringContaining('key ID C16EDB3CEA28C218') });
+    expect(publisherStatus(BUILTIN)).toMatchObject({ state: 'builtin' });
   });
 });

@@ -38,7 +38,7 @@ const CONTENT_TYPES: Record<string, string> = {
   '.ico': 'image/x-icon',
 };
 
-type DialogKind = 'file' | 'folder';
+type DialogKind = 'file' | 'folder' | 'key';
 
 interface HarnessState {
   dataDir: string;
@@ -53,13 +53,13 @@ let state = fresh(null);
 
 function fresh(fixedNow: Date | null): HarnessState {
   const dataDir = mkdtempSync(join(tmpdir(), 'apollia-e2e-'));
-  const dialogAnswers: HarnessState['dialogAnswers'] = { file: [], folder: [] };
+  const dialogAnswers: HarnessState['dialogAnswers'] = { file: [], folder: [], key: [] };
   // An empty queue answers like a cancelled dialog.
   const answer = (kind: DialogKind) => async () => dialogAnswers[kind].shift() ?? null;
   const api = createApi({
     dataDir,
     resourcesDir: RESOURCES_DIR,
-    dialogs: { openFile: answer('file'), openFolder: answer('folder') },
+    dialogs: { openFile: answer('file'), openFolder: answer('folder'), openKeyFile: answer('key') },
     secretBox: createFileKeySecretBox(join(dataDir, 'test-keys')),
     now: () => (fixedNow ? new Date(fixedNow) : new Date()),
     // The system Trash, as a folder of the run's temp dir the specs can look into.
@@ -142,7 +142,7 @@ async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
 
   if (method === 'POST' && url.pathname === '/test/dialog') {
     const body = (await readBody(req)) as { kind?: unknown; path?: unknown } | undefined;
-    if ((body?.kind !== 'file' && body?.kind !== 'folder') || (typeof body.path !== 'string' && body.path !== null)) {
+    if ((body?.kind !== 'file' && body?.kind !== 'folder' && body?.kind !== 'key') || (typeof body.path !== 'string' && body.path !== null)) {
       return sendJson(res, 400, { error: "body must be { kind: 'file' | 'folder', path: string | null }" });
     }
     state.dialogAnswers[body.kind].push(body.path);
@@ -175,6 +175,7 @@ const server = createServer((req, res) => {
 // The bounded checker's worker (electron/core/bounded/) is started before the harness says it is
 // ready, as Electron main starts it with its window: from TS source it transpiles the readers first.
 await sharedChecker().warm();
+await state.api.verifyInstalled(); // issue 14: installed files re-checked on start, as Electron main does
 
 server.listen(PORT, '127.0.0.1', () => {
   console.log(`apollia e2e harness on http://127.0.0.1:${PORT} (data ${state.dataDir})`);

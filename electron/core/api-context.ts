@@ -15,7 +15,8 @@ export interface ApiDeps {
   dataDir: string;
   /** The app's resources (`resources/`): built-in templates live in `templates/`. */
   resourcesDir: string;
-  dialogs: { openFile(): Promise<string | null>; openFolder(): Promise<string | null> };
+  /** Main-process dialogs; `openKeyFile` picks a minisign `.pub` file (Settings → Trusted publishers). */
+  dialogs: { openFile(): Promise<string | null>; openFolder(): Promise<string | null>; openKeyFile?(): Promise<string | null> };
   secretBox: SecretBox;
   now: () => Date;
   log?: (message: string, error?: unknown) => void;

@@ -52,7 +52,7 @@ describe('install', () => {
     const receipt = await installInvoices(api);
     expect(receipt).toEqual({
       ok: true,
-      value: { name: 'invoices', version: '1.2.0', publisher: 'Example Accounting', outcome: 'installed', previousVersion: null, installedAt: '2026-12-01T10:00:00.000Z', armed: ['invoices/first-monday'], webhookSecrets: [], webhookSecretsGiven: [] },
+      value: { name: 'invoices', version: '1.2.0', publisher: 'Example Accounting', outcome: 'installed', previousVersion: null, installedAt: '2026-12-01T10:00:00.000Z', armed: ['invoices/first-monday'], webhookSecrets: [], webhookSecretsGiven: [], keyChange: null },
     });
     const s = state(dataDir);
     expect(s.agents['invoices/invoice-clerk'].access).toEqual([

@@ -11,14 +11,16 @@
  * The renderer never sends a path: sources and watched folders are opened by main and referred to
  * by unguessable ids (`sources.ts`).
  */
-import Ajv2020 from 'ajv/dist/2020.js';
 import packageJson from '../../package.json';
-import { API_METHODS, API_REQUEST_SCHEMAS, type ApiError, type ApiMethod, type ApiRequest, type ApiResponse, type ApiResult, type SourceHandle, type SourceInspection } from '../../shared/api';
-import type { ApoDetails } from '../../shared/inspection';
+import type { ValidateFunction } from 'ajv';
+import { API_METHODS, type ApiError, type ApiMethod, type ApiRequest, type ApiResponse, type ApiResult, type SourceHandle, type SourceInspection } from '../../shared/api';
+import type { ApoDetails, ApoSummary } from '../../shared/inspection';
+import { keyChangeOf, listTrustedKeys, trustedKeysOf, trustKey, trustKeyFromFile, untrustKey, verifyInstalled, withSignatureState } from './package-trust';
 import { SDK_VERSION } from '../../shared/sdk';
 import { archiveAgent, setToolAccess } from './agents';
-import type { ApiContext, ApiDeps } from './api-context';
+import { type ApiContext, type ApiDeps, own } from './api-context';
 import { CoreError } from './errors';
+import * as requestValidators from './generated/api-request-validators';
 import { installedComparison, installPackage, uninstallPackage } from './install-package';
 import { denyTool, readSettings, removeDeniedTool, removeMcpServer, removeSecret, saveMcpServer, saveSecret } from './settings';
 import { inspectSource, SourceRegistry } from './sources';
@@ -43,8 +45,8 @@ export type CoreApi = {
   readonly store: Store;
 };
 
-const ajv = new Ajv2020({ allErrors: false, strict: false });
-const validators = Object.fromEntries(API_METHODS.map((method) => [method, ajv.compile(API_REQUEST_SCHEMAS[method])])) as Record<ApiMethod, ReturnType<typeof ajv.compile>>;
+/** One validator per method, compiled at build time from `API_REQUEST_SCHEMAS` (scripts/compile-schemas.ts). */
+const validators: Record<ApiMethod, ValidateFunction> = requestValidators;
 
 /** Checks a request against its method's schema; a sentence naming the field, or null. */
 function requestProblem(method: ApiMethod, request: unknown): ApiError | null {
@@ -81,10 +83,13 @@ function handlersOf(ctx: ApiContext): { [M in ApiMethod]: (request: ApiRequest<M
     },
     inspect: async (request) => {
       const src = ctx.sources.get(request.sourceId);
-      const inspection = await inspectSource(src);
+      const state = await store.read();
+      const inspection = await inspectSource(src, trustedKeysOf(state));
       const manifest = src.kind === 'apo' ? (inspection.details as ApoDetails | null)?.manifest : undefined;
-      const comparison = manifest ? installedComparison(await store.read(), manifest) : { installed: null, updateDiff: null };
-      const result: SourceInspection = { ...inspection, ...comparison };
+      const comparison = manifest ? installedComparison(state, manifest) : { installed: null, updateDiff: null };
+      const signature = src.kind === 'apo' ? (inspection.summary as ApoSummary | null)?.signature : null;
+      const keyChange = manifest && signature ? keyChangeOf(state, manifest.package.name, signature) : null;
+      const result: SourceInspection = { ...withSignatureState(inspection, src.handle.origin === 'builtin'), ...comparison, keyChange, installedChanged: manifest ? own(state.packageTrust, manifest.package.name)?.integrity.state === 'changed' : false };
       return result;
     },
     pickWatchFolder: async () => {
@@ -94,7 +99,11 @@ function handlersOf(ctx: ApiContext): { [M in ApiMethod]: (request: ApiRequest<M
     install: (request) => installPackage(ctx, request),
     previewApply: (request) => previewTemplate(ctx, request),
     apply: (request) => applyTemplate(ctx, request),
-    dashboard: async () => dashboardOf(await store.read(), deps.now()),
+    dashboard: async () => {
+      // Opening the dashboard re-checks the installed files (issue 14 point 5).
+      await verifyInstalled(ctx);
+      return dashboardOf(await store.read(), deps.now());
+    },
     setToolAccess: (request) => setToolAccess(ctx, request),
     armTrigger: (request) => armTrigger(ctx, request),
     disarmTrigger: (request) => disarmTrigger(ctx, request),
@@ -109,6 +118,11 @@ function handlersOf(ctx: ApiContext): { [M in ApiMethod]: (request: ApiRequest<M
     denyTool: (request) => denyTool(ctx, request),
     removeDeniedTool: (request) => removeDeniedTool(ctx, request),
     trashSource: (request) => trashSource(ctx, request),
+    trustedKeys: () => listTrustedKeys(ctx),
+    trustKey: (request) => trustKey(ctx, request),
+    trustKeyFromFile: (request) => trustKeyFromFile(ctx, request),
+    untrustKey: (request) => untrustKey(ctx, request),
+    verifyInstalled: () => verifyInstalled(ctx),
   };
 }
 

@@ -76,7 +76,19 @@ export type ApiErrorCode =
   | 'secret.unknown'
   | 'tool.invalid'
   | 'tool.too_many'
-  | 'tool.not_denied';
+  | 'tool.not_denied'
+  // trust (issue 14): signatures, trusted keys, key pins
+  | 'signature.key_changed'
+  | 'trust.duplicate_key'
+  | 'trust.duplicate_name'
+  | 'trust.bad_name'
+  | 'trust.too_many_keys'
+  | 'trust.not_found'
+  | 'trust.bad_key_id'
+  | 'trust.bad_list'
+  | 'key.malformed'
+  | 'key.unknown_algorithm'
+  | 'key.unreadable';
 
 /**
  * An expected refusal with a stable code and a sentence naming what is wrong; `extra` carries the

@@ -7,7 +7,10 @@
 import { versionFolderName } from './store/version-folder';
 import { join } from 'node:path';
 import semver from 'semver';
-import type { ApiRequest, InstallReceipt, UninstallReceipt, WebhookSecretGiven, WebhookSecretOnce } from '../../shared/api';
+import type { ApiRequest, InstallReceipt, KeyChange, UninstallReceipt, WebhookSecretGiven, WebhookSecretOnce } from '../../shared/api';
+import { ActivityLog } from './activity/activity-log';
+import { digestsOf, installedTrust, keyChangeOf, pinOfSummary } from './package-trust';
+import type { FileDigests } from './trust/index';
 import type { ApolliaManifest } from '../../shared/apollia-manifest';
 import { offeredAccess } from '../../shared/consent';
 import { ownerDenies } from '../../shared/owner-tools';
@@ -89,7 +92,12 @@ export async function installPackage(ctx: ApiContext, request: ApiRequest<'insta
 
   const existing = own(before.packages, name);
   const relation = existing ? relationOf(existing.version, version) : null;
-  if (relation === 'same') throw new CoreError('install.already_installed', `${name} ${version} is already installed`);
+  // The same version again is refused, unless its files changed on this computer: then it is put back (issue 14 point 5).
+  const reinstall = relation === 'same' && own(before.packageTrust, name)?.integrity.state === 'changed';
+  if (relation === 'same' && !reinstall) throw new CoreError('install.already_installed', `${name} ${version} is already installed`);
+  const signature = inspection.summary.signature;
+  if (!signature) throw new CoreError('install.refused', `${src.handle.displayName} was refused: its signature could not be checked`, { problems: inspection.errors });
+  checkKeyChange(name, keyChangeOf(before, name, signature), request);
   if (relation === 'older' && request.allowDowngrade !== true) {
     throw new CoreError('install.downgrade', `${name} ${existing?.version} is installed; installing the older ${version} needs your confirmation (allowDowngrade)`);
   }
@@ -110,19 +118,25 @@ export async function installPackage(ctx: ApiContext, request: ApiRequest<'insta
   }
 
   const finalRel = `packages/${name}/${versionFolderName(version)}`;
+  let files: FileDigests = {};
   const placed = await placeFromStaging({
     dataDir: deps.dataDir,
     finalDir: join(deps.dataDir, finalRel),
     fill: async (staging) => {
       const extracted = await extractVerifiedArchive(src.path, sha256, staging);
       if (!extracted.ok) throw new CoreError('install.refused', `${src.handle.displayName} was refused while installing: ${extracted.error.message}`, { problems: [extracted.error] });
+      // The SHA-256 of every file install writes, re-checked later (issue 14 point 5).
+      files = await digestsOf(staging);
     },
     record: () =>
       store.update((state) => {
         const at = deps.now().toISOString();
         const prior = structuredClone(state);
         const current = own(state.packages, name);
-        if (current && current.version === version) throw new CoreError('install.already_installed', `${name} ${version} is already installed`);
+        const sameAgain = current !== undefined && current.version === version;
+        if (sameAgain && own(state.packageTrust, name)?.integrity.state !== 'changed') throw new CoreError('install.already_installed', `${name} ${version} is already installed`);
+        // Checked again under the store's lock: another install may have changed the pin meanwhile.
+        const keyChange = checkKeyChange(name, keyChangeOf(state, name, signature), request);
         const base = current ? diffUpdate(current.manifest, recordedDecisions(state, name), manifest).merged : { agents: {}, triggers: {} };
         const oldTriggers = Object.values(state.triggers).filter((t) => t.packageName === name);
         for (const agent of Object.values(state.agents)) if (agent.origin === 'package' && agent.packageName === name) delete state.agents[agent.id];
@@ -165,14 +179,33 @@ export async function installPackage(ctx: ApiContext, request: ApiRequest<'insta
         }
         const pkg = packageRecord(manifest, sha256, finalRel, current?.installedAt ?? at, current ? at : null);
         state.packages[name] = pkg;
-        const outcome: InstallReceipt['outcome'] = !current ? 'installed' : relationOf(current.version, version) === 'newer' ? 'updated' : 'downgraded';
+        // Trust: the pin is the key that signed what is now installed (the same, a first signature, or an accepted change).
+        state.packageTrust[name] = installedTrust(pinOfSummary(signature), signature, files, at);
+        const outcome: InstallReceipt['outcome'] = !current ? 'installed' : sameAgain ? 'reinstalled' : relationOf(current.version, version) === 'newer' ? 'updated' : 'downgraded';
         return {
-          result: { receipt: { name, version, publisher: pkg.publisher, outcome, previousVersion: current?.version ?? null, installedAt: pkg.installedAt, armed, webhookSecrets, webhookSecretsGiven }, oldDir: current?.dir ?? null },
+          result: { receipt: { name, version, publisher: pkg.publisher, outcome, previousVersion: current?.version ?? null, installedAt: pkg.installedAt, armed, webhookSecrets, webhookSecretsGiven, keyChange }, oldDir: current?.dir ?? null },
         };
       }),
   });
   if (placed.oldDir && placed.oldDir !== finalRel) await removeAndPrune(join(deps.dataDir, placed.oldDir), deps.dataDir);
+  const change = placed.receipt.keyChange;
+  if (change) {
+    const log = new ActivityLog(deps.dataDir, { now: deps.now });
+    if (change.kind === 'changed') await log.record({ kind: 'key_change_accepted', package: name, outcome: 'ok', detail: `${version} installed after you confirmed the key change: ${change.message}` });
+    else await log.record({ kind: 'update', package: name, outcome: 'ok', detail: `${version}: ${change.message}` });
+  }
   return placed.receipt;
+}
+
+/**
+ * Refuses a key change the request did not accept (issue 14 point 4): `signature.key_changed`
+ * naming the key before and now; nothing is changed. Answers the change (or null) otherwise.
+ */
+function checkKeyChange(name: string, change: KeyChange | null, request: ApiRequest<'install'>): KeyChange | null {
+  if (change?.kind === 'changed' && request.acceptKeyChange !== true) {
+    throw new CoreError('signature.key_changed', `${name}: ${change.message}. Nothing was changed: installing it needs your explicit confirmation that you accept the new key (acceptKeyChange; the CLI's --accept-key-change).`);
+  }
+  return change;
 }
 
 /** Uninstalls a package: its files moved aside, then its records removed in one write; a failed write puts the files back. */

@@ -10,7 +10,7 @@
  * would), patterns that are not valid regular expressions, and `$ref`s that do not resolve inside
  * the schema (a remote `$ref` would be fetched by nobody: it is refused). Size and depth are bounded.
  */
-import Ajv2020 from 'ajv/dist/2020.js';
+import { validateJsonSchema2020 } from './generated/json-schema-meta-validator';
 
 /** A keyword this app allows beyond 2020-12 (e.g. the `.apo` spec's `x-order`), with its own check. */
 export type ExtraKeywordCheck = (value: unknown, schemaObject: Record<string, unknown>) => string | null;
@@ -88,12 +88,14 @@ const ONE_SUBSCHEMA = ['not', 'if', 'then', 'else', 'items', 'contains', 'additi
 const MAP_OF_SUBSCHEMAS = ['$defs', 'definitions', 'properties', 'patternProperties', 'dependentSchemas'];
 const LIST_OF_SUBSCHEMAS = ['allOf', 'anyOf', 'oneOf', 'prefixItems'];
 
-let metaValidator: Ajv2020 | null = null;
-
+/**
+ * The schema against the 2020-12 meta-schema, compiled at build time (scripts/compile-schemas.ts):
+ * the first error in ajv's `errorsText` words (`inputs/type must be …`), or null.
+ */
 function metaSchemaProblem(schema: unknown, name: string): string | null {
-  metaValidator ??= new Ajv2020({ strict: false, allErrors: false, validateFormats: false });
-  if (metaValidator.validateSchema(schema as object) as boolean) return null;
-  return metaValidator.errorsText(metaValidator.errors?.slice(0, 1), { dataVar: name });
+  if (validateJsonSchema2020(schema)) return null;
+  const error = validateJsonSchema2020.errors?.[0];
+  return error ? `${name}${error.instancePath} ${error.message}` : `${name} is not a valid JSON Schema`;
 }
 
 function escapePointer(token: string): string {

@@ -12,6 +12,7 @@ import { basename, isAbsolute } from 'node:path';
 import type { ApiResult, SourceHandle } from '../../shared/api';
 import type { ApoInspection, Inspection } from '../../shared/inspection';
 import { CoreError } from './errors';
+import type { TrustedKey } from './trust/index';
 import { notAPackage, type SourceKind, sourceKindOf } from './source-kind';
 
 /** An opened input. */
@@ -98,11 +99,11 @@ export class SourceRegistry {
   }
 }
 
-/** Inspects a source by its kind, keeping what the user is shown (an `.apo`'s answer, a template's digest). */
-export async function inspectSource(src: Source): Promise<Inspection> {
+/** Inspects a source by its kind, keeping what the user is shown (an `.apo`'s answer with its signature state against `trustedKeys`, a template's digest). */
+export async function inspectSource(src: Source, trustedKeys: readonly TrustedKey[] = []): Promise<Inspection> {
   if (src.kind === 'apo' || src.kind === 'not_a_package') {
     // A source that is not a package is an `.apo` attempt refused: install answers `install.refused` with this reason.
-    const inspection = (src.kind === 'apo' ? await checkApo(src.path) : notAPackage(src.handle.displayName)) as ApoInspection;
+    const inspection = (src.kind === 'apo' ? await checkApo(src.path, trustedKeys) : notAPackage(src.handle.displayName)) as ApoInspection;
     src.shownApo = inspection;
     return inspection;
   }

@@ -10,6 +10,8 @@ import { BrowserWindow, dialog, type OpenDialogOptions } from 'electron';
 export interface NativeDialogs {
   openFile(): Promise<string | null>;
   openFolder(): Promise<string | null>;
+  /** A minisign public key file (Settings → Trusted publishers). */
+  openKeyFile(): Promise<string | null>;
 }
 
 async function showOpen(options: OpenDialogOptions): Promise<string | null> {
@@ -33,5 +35,6 @@ export function nativeDialogs(): NativeDialogs {
         ],
       }),
     openFolder: () => showOpen({ title: 'Choose a folder', properties: ['openDirectory'] }),
+    openKeyFile: () => showOpen({ title: "Choose a publisher's public key", properties: ['openFile'], filters: [{ name: 'minisign public keys', extensions: ['pub'] }] }),
   };
 }

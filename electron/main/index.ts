@@ -49,6 +49,7 @@ if (!app.requestSingleInstanceLock()) {
     const openWindow = () => router.attach(api, createMainWindow(location));
     openWindow();
     void sharedChecker().warm(); // the package checker's worker loads while the window does, not at the first package
+    void api.verifyInstalled(); // issue 14: installed files re-checked on app start (a change disarms the package's triggers)
     app.on('activate', () => {
       // macOS: clicking the Dock icon with no window open makes one again.
       if (BrowserWindow.getAllWindows().length === 0) openWindow();

@@ -68,13 +68,14 @@ interface ChangeRefreshes {
   inspections?: boolean;
   /** Apply previews (what is missing or denied). */
   previews?: boolean;
+  /** Trusted keys (Settings → Trusted publishers). */
+  keys?: boolean;
 }
 
-function useChange<M extends 'install' | 'apply' | 'setToolAccess' | 'armTrigger' | 'disarmTrigger' | 'rotateWebhookSecret' | 'uninstallPackage' | 'archiveAgent' | 'saveMcpServer' | 'removeMcpServer' | 'saveSecret' | 'removeSecret' | 'denyTool' | 'removeDeniedTool' | 'trashSource'>(
-  method: M,
-  refresh: ChangeRefreshes = {},
-) {
-  const { settings: alsoSettings = false, inspections: alsoInspections = false, previews: alsoPreviews = false } = refresh;
+function useChange<
+  M extends 'install' | 'apply' | 'setToolAccess' | 'armTrigger' | 'disarmTrigger' | 'rotateWebhookSecret' | 'uninstallPackage' | 'archiveAgent' | 'saveMcpServer' | 'removeMcpServer' | 'saveSecret' | 'removeSecret' | 'denyTool' | 'removeDeniedTool' | 'trustKey' | 'trustKeyFromFile' | 'untrustKey' | 'trashSource',
+>(method: M, refresh: ChangeRefreshes = {}) {
+  const { settings: alsoSettings = false, inspections: alsoInspections = false, previews: alsoPreviews = false, keys: alsoKeys = false } = refresh;
   const client = useQueryClient();
   return useMutation({
     mutationFn: (request: ApiRequest<M>) => (call as (m: M, r: ApiRequest<M>) => ReturnType<typeof call<M>>)(method, request),
@@ -85,6 +86,8 @@ function useChange<M extends 'install' | 'apply' | 'setToolAccess' | 'armTrigger
       if (alsoInspections) await client.invalidateQueries({ queryKey: queryKeys.inspections() });
       // Saved servers and secrets decide what an apply preview says is missing; denied tools, what it denies.
       if (alsoPreviews) await client.invalidateQueries({ queryKey: queryKeys.previews() });
+      // Trust: the keys changed, so an opened package's signature state may have too.
+      if (alsoKeys) await client.invalidateQueries({ queryKey: queryKeys.trustedKeys() });
     },
   });
 }
@@ -107,3 +110,16 @@ export const useDenyTool = () => useChange('denyTool', { settings: true, preview
 export const useRemoveDeniedTool = () => useChange('removeDeniedTool', { settings: true, previews: true });
 /** A refused file that may be malicious, moved to the system's Trash (issue 13 point 7). */
 export const useTrashSource = () => useChange('trashSource');
+
+// ---- Trust (issue 14) ----
+
+/** Settings → Trusted publishers: the keys the user trusts. */
+export function useTrustedKeys() {
+  return useQuery({ queryKey: queryKeys.trustedKeys(), queryFn: () => call('trustedKeys') });
+}
+/** Trusts a pasted key; opened packages are checked again (a signature may now verify). */
+export const useTrustKey = () => useChange('trustKey', { keys: true, inspections: true });
+/** Trusts a key from a `.pub` file picked in a main-process dialog. */
+export const useTrustKeyFromFile = () => useChange('trustKeyFromFile', { keys: true, inspections: true });
+/** Removes a trusted key. */
+export const useUntrustKey = () => useChange('untrustKey', { keys: true, inspections: true });

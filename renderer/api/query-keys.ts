@@ -12,4 +12,6 @@ export const queryKeys = {
   previewApply: (sourceId: string, request: unknown) => [...queryKeys.previews(), sourceId, request] as const,
   dashboard: () => [...queryKeys.all, 'dashboard'] as const,
   settings: () => [...queryKeys.all, 'settings'] as const,
+  /** Trust: Settings → Trusted publishers. */
+  trustedKeys: () => [...queryKeys.all, 'trustedKeys'] as const,
 };

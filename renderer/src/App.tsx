@@ -1,16 +1,19 @@
 import { Archive, FolderOpen, LayoutDashboard, Settings as SettingsIcon, X } from 'lucide-react';
-import { useEffect, useRef, useState, type DragEvent } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
+import { lazy, Suspense, useEffect, useRef, useState, type DragEvent } from 'react';
 import { bridge, toApiError } from '../api/bridge';
 import { queryKeys } from '../api/query-keys';
-import { ErrorPanel } from './components/Status';
-import { DashboardScreen } from './screens/DashboardScreen';
+import { ErrorPanel, Loading } from './components/Status';
 import { OpenScreen } from './screens/OpenScreen';
-import { SettingsScreen } from './screens/SettingsScreen';
 import { SourceScreen } from './screens/SourceScreen';
 import { useApplyStore } from './stores/apply-store';
 import { useConsentStore } from './stores/consent-store';
 import { useFlowStore, type MainView } from './stores/flow-store';
+
+// Screens not on the first paint load when first shown (issue 17): the first screen's script holds
+// only the Open screen and the consent flow of a package.
+const DashboardScreen = lazy(() => import('./screens/DashboardScreen').then((m) => ({ default: m.DashboardScreen })));
+const SettingsScreen = lazy(() => import('./screens/SettingsScreen').then((m) => ({ default: m.SettingsScreen })));
 
 const NAV: { view: MainView; label: string; icon: typeof FolderOpen }[] = [
   { view: 'open', label: 'Open', icon: FolderOpen },
@@ -117,7 +120,9 @@ export function App() {
       </header>
       <main id="main" className="app-main" tabIndex={-1}>
         {dropError ? <ErrorPanel error={dropError} title="The dropped file could not be opened" /> : null}
-        {activeSourceId !== null ? sources.filter((source) => source.id === activeSourceId).map((source) => <SourceScreen key={source.id} source={source} />) : view === 'dashboard' ? <DashboardScreen /> : view === 'settings' ? <SettingsScreen /> : <OpenScreen />}
+        <Suspense fallback={<Loading label="Loading…" />}>
+          {activeSourceId !== null ? sources.filter((source) => source.id === activeSourceId).map((source) => <SourceScreen key={source.id} source={source} />) : view === 'dashboard' ? <DashboardScreen /> : view === 'settings' ? <SettingsScreen /> : <OpenScreen />}
+        </Suspense>
       </main>
       {dragging ? (
         <div className="drop-overlay" aria-hidden="true">

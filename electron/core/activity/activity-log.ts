@@ -26,10 +26,49 @@ export const ACTIVITY_MAX_BYTES = 1024 * 1024;
 export const DETAIL_MAX = 300;
 
 /** What happened. */
-export type ActivityKind = 'install' | 'update' | 'uninstall' | 'apply' | 'grant' | 'revoke' | 'arm' | 'disarm' | 'secret_rotated' | 'trigger_fired' | 'delivery_accepted' | 'delivery_refused' | 'run_queued' | 'run_skipped' | 'trigger_problem' | 'integrity_changed' | 'host_started' | 'host_stopped';
+export type ActivityKind =
+  | 'install'
+  | 'update'
+  | 'uninstall'
+  | 'apply'
+  | 'grant'
+  | 'revoke'
+  | 'arm'
+  | 'disarm'
+  | 'secret_rotated'
+  | 'trigger_fired'
+  | 'delivery_accepted'
+  | 'delivery_refused'
+  | 'run_queued'
+  | 'run_skipped'
+  | 'trigger_problem'
+  | 'integrity_changed'
+  | 'key_change_accepted'
+  | 'host_started'
+  | 'host_stopped';
 
 /** Every kind, for validation of lines read back. */
-export const ACTIVITY_KINDS: readonly ActivityKind[] = ['install', 'update', 'uninstall', 'apply', 'grant', 'revoke', 'arm', 'disarm', 'secret_rotated', 'trigger_fired', 'delivery_accepted', 'delivery_refused', 'run_queued', 'run_skipped', 'trigger_problem', 'integrity_changed', 'host_started', 'host_stopped'];
+export const ACTIVITY_KINDS: readonly ActivityKind[] = [
+  'install',
+  'update',
+  'uninstall',
+  'apply',
+  'grant',
+  'revoke',
+  'arm',
+  'disarm',
+  'secret_rotated',
+  'trigger_fired',
+  'delivery_accepted',
+  'delivery_refused',
+  'run_queued',
+  'run_skipped',
+  'trigger_problem',
+  'integrity_changed',
+  'key_change_accepted',
+  'host_started',
+  'host_stopped',
+];
 
 /** How it ended: done, refused by a check, skipped by a limit, or failed. */
 export type ActivityOutcome = 'ok' | 'refused' | 'skipped' | 'failed';

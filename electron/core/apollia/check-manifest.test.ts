@@ -1,4 +1,5 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { UNSIGNED } from '../../../shared/trust';
 import { tmpdir } from 'node:os';
 import { join, relative, sep } from 'node:path';
 import { describe, expect, test } from 'vitest';
@@ -57,7 +58,7 @@ describe('the complete example', () => {
 
   test('summarises as the contract shows', () => {
     const result = check((t) => t);
-    expect(summariseManifest(result.manifest!, 'abc')).toEqual({
+    expect(summariseManifest(result.manifest!, 'abc', UNSIGNED)).toEqual({
       name: 'invoices',
       version: '1.2.0',
       publisher: 'Example Accounting',
@@ -66,6 +67,7 @@ describe('the complete example', () => {
       mcp_servers: ['ledger'],
       triggers: [{ id: 'first-monday', type: 'cron', needs: null }],
       sha256: 'abc',
+      signature: UNSIGNED,
     });
   });
 });

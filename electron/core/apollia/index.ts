@@ -5,7 +5,9 @@
  */
 import type { ApoInspection, Problem } from '../../../shared/inspection';
 import { SDK_VERSION } from '../../../shared/sdk';
+import { signatureSummaryOf } from '../../../shared/trust';
 import { readApoArchive } from '../archive/index';
+import { readDetachedSignature, startPackageSignatureCheck, type TrustedKey } from '../trust/index';
 import { checkApolliaManifest } from './check-manifest';
 import { summariseManifest } from './summary';
 
@@ -36,21 +38,30 @@ function archiveWarnings(skipped: string[]): Problem[] {
 }
 
 /**
- * Inspects an `.apo` file: archive first, then the manifest stages in the contract's order. The
- * first error is the first problem found. `summary` and `details` are present whenever the
- * manifest parsed, even when it was refused later, so the UI can still say what it is.
+ * Inspects an `.apo` file: its detached signature (`x.apo.minisig`) and archive in ONE read (the
+ * signature is checked over the very bytes that are hashed and inspected, issue 14 point 1), then
+ * the manifest stages in the contract's order. A refused signature (`signature.*`, a refusal,
+ * never a warning) is the first error; otherwise the first error is the first problem found.
+ * `summary` and `details` are present whenever the manifest parsed, even when it was refused
+ * later, so the UI can still say what it is. `trustedKeys` are the user's (public) keys: a package
+ * signed by one of them is `verified`, by another `unknown_key`.
  */
-export async function inspectApo(path: string): Promise<ApoInspection> {
-  const archive = await readApoArchive(path);
-  if (!archive.ok) return { kind: 'apo', ok: false, errors: [archive.error], warnings: [], summary: null, details: null };
+export async function inspectApo(path: string, options: { trustedKeys?: readonly TrustedKey[] } = {}): Promise<ApoInspection> {
+  const started = startPackageSignatureCheck(await readDetachedSignature(path), options.trustedKeys ?? []);
+  const signatureErrors = started.ok ? [] : [started.error];
+  const archive = await readApoArchive(path, started.ok ? { onBytes: (chunk) => started.check.onBytes(chunk) } : {});
+  if (!archive.ok) return { kind: 'apo', ok: false, errors: [...signatureErrors, archive.error], warnings: [], summary: null, details: null };
+  // The signature's outcome counts only over a read that went to the end (archive README "One read").
+  const signature = started.ok ? started.check.finish() : started;
+  if (!signature.ok && signatureErrors.length === 0) signatureErrors.push(signature.error);
   const check = checkApolliaManifest(archive.manifestText, archive);
   const manifest = check.manifest;
   return {
     kind: 'apo',
-    ok: check.ok,
-    errors: check.errors,
+    ok: check.ok && signature.ok,
+    errors: [...signatureErrors, ...check.errors],
     warnings: [...archiveWarnings(archive.skipped), ...check.warnings],
-    summary: manifest ? summariseManifest(manifest, archive.sha256) : null,
+    summary: manifest ? summariseManifest(manifest, archive.sha256, signature.ok ? signatureSummaryOf(signature.value) : null) : null,
     details: manifest ? { manifest, files: archive.files, totalBytes: archive.totalBytes, sdkSupported: check.sdkSupported, sdkVersion: SDK_VERSION } : null,
   };
 }

@@ -3,12 +3,13 @@
  * refusal phrased as the spec and DESIGN.md "Validation contract" ask: `apollia.toml: ` first, the
  * field named by its full path in backticks (`agents[0].defaults.model.temprature`).
  */
-import Ajv2020, { type ErrorObject } from 'ajv/dist/2020.js';
+import type { ErrorObject } from 'ajv';
 import { parse, TomlError } from 'smol-toml';
-import { cronProblem, parseInterval } from '../../../shared/cron';
+import { cronProblem } from '../../../shared/cron';
 import type { Problem } from '../../../shared/inspection';
 import { setOwn } from '../../../shared/own-data';
-import { MANIFEST_SCHEMA, TRIGGER_SOURCE_TYPES } from './manifest-schema';
+import { validateManifest } from '../generated/manifest-validator';
+import { TRIGGER_SOURCE_TYPES } from './manifest-schema';
 
 /** A TOML value after parsing: plain objects and arrays, dates kept as `Date`. */
 export type TomlValue = string | number | boolean | Date | TomlValue[] | { [key: string]: TomlValue };
@@ -98,17 +99,6 @@ export function pointerToPath(pointer: string, data?: unknown): string {
 
 function joinPointer(pointer: string, key: string): string {
   return `${pointer}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
-}
-
-let compiled: ReturnType<Ajv2020['compile']> | null = null;
-
-function validator() {
-  if (compiled) return compiled;
-  const ajv = new Ajv2020({ allErrors: true, discriminator: true, strict: true, strictRequired: false });
-  ajv.addFormat('cron', (value: string) => cronProblem(value) === null);
-  ajv.addFormat('interval', (value: string) => parseInterval(value) !== null);
-  compiled = ajv.compile(MANIFEST_SCHEMA);
-  return compiled;
 }
 
 /** What TOML calls a value's type, for "must be a string, not an integer". */
@@ -264,7 +254,8 @@ function translate(error: ErrorObject, data: unknown, order: ReturnType<typeof d
  * document order first (ties keep ajv's order), so the report is the same on every run.
  */
 export function checkManifestSchema(data: Record<string, TomlValue>): Problem[] {
-  const validate = validator();
+  // Compiled at build time from MANIFEST_SCHEMA (scripts/compile-schemas.ts): no code generation at run time.
+  const validate = validateManifest;
   if (validate(data)) return [];
   const order = documentOrder(data);
   const seen = new Set<string>();

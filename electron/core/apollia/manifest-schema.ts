@@ -93,6 +93,13 @@ const source = {
 
 const trigger = table({ id: str, target: str, input: str, source }, ['id', 'target', 'source']);
 
+/**
+ * The ajv options the manifest schema is compiled with (at build time, `scripts/compile-schemas.ts`):
+ * every error (the report lists them all, in document order), `discriminator` for the trigger
+ * sources, strict mode so the schema itself cannot carry a typo.
+ */
+export const MANIFEST_AJV_OPTIONS = { allErrors: true, discriminator: true, strict: true, strictRequired: false } as const;
+
 /** The whole manifest. */
 export const MANIFEST_SCHEMA = table(
   {

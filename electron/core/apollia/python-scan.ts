@@ -26,6 +26,10 @@ interface LogicalLine {
   line: number;
 }
 
+/** What ends a run of ordinary characters in {@link logicalLines}: comments, quotes, brackets, a backslash, a newline. */
+const SPECIAL = new Set([...'#"\'\\()[]{}\n'].map((ch) => ch.charCodeAt(0)));
+const NOT_SPACE = /\S/;
+
 /** Splits Python source into logical lines (brackets and backslashes join physical lines). */
 function logicalLines(text: string): { lines: LogicalLine[]; strings: string[] } {
   const lines: LogicalLine[] = [];
@@ -91,11 +95,15 @@ function logicalLines(text: string): { lines: LogicalLine[]; strings: string[] }
       i++;
       continue;
     }
-    const space = /\s/.test(ch);
-    if (blank && space) start = line;
-    if (!space) blank = false;
-    code += ch;
-    i++;
+    // A run of ordinary characters is copied in one slice, not one concatenation per character
+    // (issue 17: the scan showed in the CLI's profile). The line cannot change inside it.
+    let end = i + 1;
+    while (end < text.length && !SPECIAL.has(text.charCodeAt(end))) end++;
+    const run = text.slice(i, end);
+    if (blank && SPACE.test(ch)) start = line;
+    if (blank && NOT_SPACE.test(run)) blank = false;
+    code += run;
+    i = end;
   }
   flush();
   return { lines, strings };
@@ -186,6 +194,8 @@ const DEF = /^(?:async\s+)?def\s+([A-Za-z_][A-Za-z0-9_]*)/;
 
 /** Every function the module decorates as a tool or a workflow, in source order. */
 export function scanPythonModule(text: string): DecoratedFunction[] {
+  // No `@`, no decorator: nothing to find (most data-only modules), without walking the text.
+  if (!text.includes('@')) return [];
   const { lines, strings } = logicalLines(text);
   const names = decoratorNames(lines);
   const found: DecoratedFunction[] = [];

@@ -3,7 +3,7 @@
  * that may have been refused: every read is defensive, so a summary exists whenever the TOML parsed.
  */
 import { ACTION_FAMILIES, type ActionFamily, type ApolliaManifest, isSensitive } from '../../../shared/apollia-manifest';
-import type { ApoSummary, TriggerSummary } from '../../../shared/inspection';
+import type { ApoSummary, SignatureSummary, TriggerSummary } from '../../../shared/inspection';
 
 function text(value: unknown): string {
   return typeof value === 'string' ? value : '';
@@ -32,8 +32,8 @@ export function triggerNeeds(type: string): TriggerSummary['needs'] {
   return type === 'file_watch' ? 'folder' : type === 'webhook' ? 'secret' : null;
 }
 
-/** The summary of a parsed manifest, with the archive's SHA-256. */
-export function summariseManifest(manifest: ApolliaManifest, sha256: string): ApoSummary {
+/** The summary of a parsed manifest, with the archive's SHA-256 and its signature state (null: refused). */
+export function summariseManifest(manifest: ApolliaManifest, sha256: string, signature: SignatureSummary | null): ApoSummary {
   const pkg = table(manifest.package);
   return {
     name: text(pkg.name),
@@ -47,5 +47,6 @@ export function summariseManifest(manifest: ApolliaManifest, sha256: string): Ap
       return { id: text(t.id), type, needs: triggerNeeds(type) };
     }),
     sha256,
+    signature,
   };
 }

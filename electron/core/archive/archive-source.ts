@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { constants } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { createGunzip, type Gunzip } from 'node:zlib';
-import { FILE_CHUNK_BYTES, GUNZIP_CHUNK_BYTES, MAX_TRAILING_ZERO_BYTES } from './limits';
+import { chunkBytesFor, FILE_CHUNK_BYTES, GUNZIP_CHUNK_BYTES, MAX_TRAILING_ZERO_BYTES } from './limits';
 import { ARCHIVE_ERROR, ArchiveRefusal } from './refusal';
 import { BLOCK, hasValidChecksum, isZeroBlock } from './tar-header';
 
@@ -61,14 +61,16 @@ export async function openArchiveSource(path: string, onBytes?: (chunk: Buffer) 
   } catch (error) {
     throw unreadable(path, error);
   }
+  let fileBytes: number;
   try {
     const info = await handle.stat();
+    fileBytes = info.size;
     if (!info.isFile()) throw Object.assign(new Error('not a regular file'), { code: info.isDirectory() ? 'EISDIR' : 'ENOTREGULAR' });
   } catch (error) {
     await handle.close().catch(() => undefined);
     throw unreadable(path, error);
   }
-  const file = handle.createReadStream({ highWaterMark: FILE_CHUNK_BYTES });
+  const file = handle.createReadStream({ highWaterMark: chunkBytesFor(fileBytes, FILE_CHUNK_BYTES) });
   const raw = file[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
   const hash = createHash('sha256');
   let rawBytes = 0;
@@ -148,7 +150,8 @@ export async function openArchiveSource(path: string, onBytes?: (chunk: Buffer) 
     };
   }
 
-  const gunzip = createGunzip({ chunkSize: GUNZIP_CHUNK_BYTES });
+  // Sized to the file: gzip'd package text inflates a few times over; a large one gets the full 1 MiB.
+  const gunzip = createGunzip({ chunkSize: chunkBytesFor(fileBytes, GUNZIP_CHUNK_BYTES, 4) });
   // Feeds the raw chunks to gunzip with backpressure; a read error or a zlib error ends up as the
   // gunzip stream's error, which the iterator in `gunzipped` throws. Stops when gunzip is closed.
   const feed = async () => {

@@ -53,3 +53,16 @@ export const FILE_CHUNK_BYTES = 1 * MiB;
  * CPU than 256 KiB and half of 64 KiB (zlib's default of 16 KiB is worse still), for no more peak memory.
  */
 export const GUNZIP_CHUNK_BYTES = 1024 * 1024;
+
+/** The smallest read or gunzip chunk: zlib's own default output chunk. */
+export const MIN_CHUNK_BYTES = 16 * 1024;
+
+/**
+ * A stream chunk sized to the input (issue 17): a 1 KiB package must not allocate 1 MiB buffers.
+ * `fileBytes × expansion` (the file's size, times what gunzip may make of it) rounded up to a power
+ * of two, between {@link MIN_CHUNK_BYTES} and `max` (the measured best for large inputs above).
+ */
+export function chunkBytesFor(fileBytes: number, max: number, expansion = 1): number {
+  const wanted = Math.max(MIN_CHUNK_BYTES, fileBytes * expansion);
+  return Math.min(max, 2 ** Math.ceil(Math.log2(wanted)));
+}

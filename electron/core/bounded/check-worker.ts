@@ -9,23 +9,27 @@
  * budget and the memory cap can be shown to hold. Nothing in a package can set it.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { CHECK_JOBS } from './jobs';
+import { CHECK_JOBS, loadReaders } from './jobs';
 import type { WorkerReply, WorkerRequest, WorkerTestMode } from './protocol';
 
 const port = parentPort;
 if (!port) throw new Error('check-worker.ts runs as a worker thread, started by BoundedChecker');
-const testMode = (workerData as { testMode?: WorkerTestMode } | null)?.testMode ?? null;
+const data = workerData as { testMode?: WorkerTestMode; preload?: boolean } | null;
+const testMode = data?.testMode ?? null;
 
 port.on('message', (request: WorkerRequest) => {
   void answer(request).then((reply) => port.postMessage(reply));
 });
+// A warmed worker (a host that starts it ahead of the first package) loads every reader before it
+// says ready; one started by a job (the CLI) loads only the reader that job needs, in the job.
+if (data?.preload) await loadReaders();
 port.postMessage({ type: 'ready' } satisfies WorkerReply);
 
-async function answer({ id, kind, path }: WorkerRequest): Promise<WorkerReply> {
+async function answer({ id, kind, path, options }: WorkerRequest): Promise<WorkerReply> {
   try {
     if (testMode === 'slow') for (;;);
     if (testMode === 'hungry') hoard();
-    return { type: 'result', id, value: await CHECK_JOBS[kind](path) };
+    return { type: 'result', id, value: await CHECK_JOBS[kind](path, options) };
   } catch (error) {
     return { type: 'failed', id, message: error instanceof Error ? (error.stack ?? error.message) : String(error) };
   }

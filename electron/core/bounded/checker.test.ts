@@ -31,7 +31,7 @@ describe('the bounded worker answers what the readers answer in-thread', () => {
 
   test('an .apo: the same inspection, SHA-256 included', async () => {
     const direct = await inspectApo(apo);
-    const inWorker = await checkApo(apo, bounded);
+    const inWorker = await checkApo(apo, [], bounded);
     expect(inWorker).toEqual(direct);
     expect(inWorker.ok).toBe(true);
     expect(inWorker.summary?.sha256).toBe(direct.summary?.sha256);
@@ -48,15 +48,15 @@ describe('the bounded worker answers what the readers answer in-thread', () => {
 
   test('a plugin manifest, and any path by content', async () => {
     expect(await checkPluginManifest(PLUGIN, bounded)).toEqual(await inspectPluginManifest(PLUGIN));
-    expect((await checkPath(TEMPLATE, bounded)).kind).toBe('template');
-    expect((await checkPath(apo, bounded)).kind).toBe('apo');
+    expect((await checkPath(TEMPLATE, [], bounded)).kind).toBe('template');
+    expect((await checkPath(apo, [], bounded)).kind).toBe('apo');
     const junk = join(dir, 'junk.bin');
     writeFileSync(junk, 'not a package');
-    expect((await checkPath(junk, bounded)).errors).toEqual([{ code: 'input.not_a_package', message: expect.stringContaining('is not a package') }]);
+    expect((await checkPath(junk, [], bounded)).errors).toEqual([{ code: 'input.not_a_package', message: expect.stringContaining('is not a package') }]);
   });
 
   test('parsed data comes back as own-property data: objects with a null prototype', async () => {
-    const inWorker = await checkApo(apo, bounded);
+    const inWorker = await checkApo(apo, [], bounded);
     expect(Object.getPrototypeOf(inWorker)).toBeNull();
     expect(Object.getPrototypeOf(inWorker.details?.manifest)).toBeNull();
     expect(Object.getPrototypeOf(inWorker.details?.manifest.package)).toBeNull();
@@ -64,7 +64,7 @@ describe('the bounded worker answers what the readers answer in-thread', () => {
 
   test('one worker serves every job, jobs queued behind each other', async () => {
     const one = checker();
-    const results = await Promise.all([checkApo(apo, one), checkTemplateFolder(TEMPLATE, one), checkPluginManifest(PLUGIN, one)]);
+    const results = await Promise.all([checkApo(apo, [], one), checkTemplateFolder(TEMPLATE, one), checkPluginManifest(PLUGIN, one)]);
     expect(results.map((r) => ('inspection' in r ? r.inspection.ok : r.ok))).toEqual([true, true, true]);
     expect(one.workersStarted).toBe(1);
   });
@@ -75,7 +75,7 @@ describe('a job over budget is refused, and the app keeps answering', () => {
     const slow = checker({ budgetMs: 1_000, testMode: 'slow' });
     const { api } = testApi();
     const order: string[] = [];
-    const inspecting = checkApo(apo, slow).then((result) => {
+    const inspecting = checkApo(apo, [], slow).then((result) => {
       order.push('inspection');
       return result;
     });

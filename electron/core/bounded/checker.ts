@@ -17,7 +17,8 @@ import { pathToFileURL } from 'node:url';
 import { type ResourceLimits, Worker } from 'node:worker_threads';
 import type { ApoInspection, Inspection, InspectionKind, Problem } from '../../../shared/inspection';
 import type { TemplateRead } from '../template/index';
-import type { CheckJobKind, CheckJobs } from './jobs';
+import type { TrustedKey } from '../trust/index';
+import type { CheckJobKind, CheckJobOptions, CheckJobs } from './jobs';
 import { ownData } from './own-data';
 import type { WorkerReply, WorkerRequest, WorkerTestMode } from './protocol';
 
@@ -48,6 +49,7 @@ interface Pending {
   id: number;
   kind: CheckJobKind;
   path: string;
+  options: CheckJobOptions;
   settle: (outcome: CheckOutcome<unknown>) => void;
   fail: (error: Error) => void;
 }
@@ -66,6 +68,7 @@ export class BoundedChecker {
   #timer: NodeJS.Timeout | null = null;
   #nextId = 1;
   #started = 0;
+  #preload = false;
 
   constructor(options: CheckerOptions = {}) {
     this.#budgetMs = options.budgetMs ?? DEFAULT_BUDGET_MS;
@@ -79,18 +82,20 @@ export class BoundedChecker {
   }
 
   /** Runs one reader in the worker; a reader that throws (a bug) rejects, as it would in-thread. */
-  run<K extends CheckJobKind>(kind: K, path: string): Promise<CheckOutcome<CheckJobs[K]>> {
+  run<K extends CheckJobKind>(kind: K, path: string, options: CheckJobOptions = { trustedKeys: [] }): Promise<CheckOutcome<CheckJobs[K]>> {
     return new Promise((resolve, reject) => {
-      this.#queue.push({ id: this.#nextId++, kind, path, settle: resolve as (outcome: CheckOutcome<unknown>) => void, fail: reject });
+      this.#queue.push({ id: this.#nextId++, kind, path, options: { trustedKeys: [...options.trustedKeys] }, settle: resolve as (outcome: CheckOutcome<unknown>) => void, fail: reject });
       this.#pump();
     });
   }
 
   /**
    * Starts the worker now instead of at the first job (a host may call it once it is idle), and
-   * resolves when the worker has loaded its code: what the first job would otherwise wait for.
+   * resolves when the worker has loaded its code, every reader included: what the first job would
+   * otherwise wait for. A worker started by a job instead (the CLI) loads only that job's reader.
    */
   warm(): Promise<void> {
+    this.#preload = true;
     this.#ensureWorker();
     return this.#loaded;
   }
@@ -111,14 +116,14 @@ export class BoundedChecker {
     this.#current = job;
     const worker = this.#ensureWorker();
     worker.ref();
-    worker.postMessage({ id: job.id, kind: job.kind, path: job.path } satisfies WorkerRequest);
+    worker.postMessage({ id: job.id, kind: job.kind, path: job.path, options: job.options } satisfies WorkerRequest);
     if (this.#ready) this.#startTimer();
   }
 
   #ensureWorker(): Worker {
     if (this.#worker) return this.#worker;
     const { url, execArgv } = workerEntry();
-    const worker = url ? new Worker(url, { execArgv, resourceLimits: this.#resourceLimits, workerData: { testMode: this.#testMode } }) : new Worker(devBootstrap(), { eval: true, execArgv, resourceLimits: this.#resourceLimits, workerData: { testMode: this.#testMode } });
+    const worker = url ? new Worker(url, { execArgv, resourceLimits: this.#resourceLimits, workerData: { testMode: this.#testMode, preload: this.#preload } }) : new Worker(devBootstrap(), { eval: true, execArgv, resourceLimits: this.#resourceLimits, workerData: { testMode: this.#testMode, preload: this.#preload } });
     this.#started++;
     this.#worker = worker;
     this.#ready = false;
@@ -238,9 +243,12 @@ export function sharedChecker(): BoundedChecker {
   return shared;
 }
 
-/** {@link inspectApo} in the bounded worker; the result keeps the SHA-256 install is tied to. */
-export async function checkApo(path: string, checker: BoundedChecker = sharedChecker()): Promise<ApoInspection> {
-  const outcome = await checker.run('apo', path);
+/**
+ * {@link inspectApo} in the bounded worker; the result keeps the SHA-256 install is tied to, and
+ * the signature state checked over that same read against `trustedKeys`.
+ */
+export async function checkApo(path: string, trustedKeys: readonly TrustedKey[] = [], checker: BoundedChecker = sharedChecker()): Promise<ApoInspection> {
+  const outcome = await checker.run('apo', path, { trustedKeys });
   return outcome.ok ? outcome.value : (refusedInspection('apo', outcome.problem) as ApoInspection);
 }
 
@@ -256,8 +264,8 @@ export async function checkPluginManifest(path: string, checker: BoundedChecker 
   return outcome.ok ? outcome.value : refusedInspection('plugin', outcome.problem);
 }
 
-/** An existing path inspected by content (the CLI's `inspect`) in the bounded worker. */
-export async function checkPath(path: string, checker: BoundedChecker = sharedChecker()): Promise<Inspection> {
-  const outcome = await checker.run('path', path);
+/** An existing path inspected by content (the CLI's `inspect`) in the bounded worker; an `.apo`'s signature against `trustedKeys`. */
+export async function checkPath(path: string, trustedKeys: readonly TrustedKey[] = [], checker: BoundedChecker = sharedChecker()): Promise<Inspection> {
+  const outcome = await checker.run('path', path, { trustedKeys });
   return outcome.ok ? outcome.value : refusedInspection('apo', outcome.problem);
 }

@@ -5,10 +5,29 @@
  * cost, which is why it runs behind {@link BoundedChecker}'s time budget and memory cap.
  */
 import type { ApoInspection, Inspection } from '../../../shared/inspection';
-import { inspectApo } from '../apollia/index';
-import { inspectPluginManifest } from '../plugin/index';
 import { notAPackage, sourceKindOf } from '../source-kind';
-import { inspectTemplateFolder, readTemplateFolder, type TemplateRead } from '../template/index';
+import type { TemplateRead } from '../template/index';
+import type { TrustedKey } from '../trust/index';
+
+// Each reader is imported when a job first needs it (issue 17): an `.apo` never loads the template
+// reader (yaml, re2js) nor the plugin reader, so the CLI's worker starts with what it uses. A host
+// that warms the checker loads them all up front instead ({@link loadReaders}).
+const apoReader = () => import('../apollia/index');
+const templateReader = () => import('../template/index');
+const pluginReader = () => import('../plugin/index');
+
+/**
+ * What a job is given beside its path: the user's trusted keys (public keys, plain data), so an
+ * `.apo`'s signature is verified inside the job over the same single read (trust README "One read").
+ */
+export interface CheckJobOptions {
+  trustedKeys: readonly TrustedKey[];
+}
+
+/** Loads every reader now (a warmed worker, so that no job pays for loading code). */
+export async function loadReaders(): Promise<void> {
+  await Promise.all([apoReader(), templateReader(), pluginReader()]);
+}
 
 /** What one job reads, by name: `path` decides the kind by content, the others are told it. */
 export interface CheckJobs {
@@ -26,31 +45,26 @@ export interface CheckJobs {
 export type CheckJobKind = keyof CheckJobs;
 
 /** The readers, run in the worker thread (or in-thread by a benchmark measuring the reader alone). */
-export const CHECK_JOBS: { [K in CheckJobKind]: (path: string) => Promise<CheckJobs[K]> } = {
+export const CHECK_JOBS: { [K in CheckJobKind]: (path: string, options: CheckJobOptions) => Promise<CheckJobs[K]> } = {
   path: inspectByContent,
-  apo: inspectApo,
-  template: readTemplateFolder,
-  plugin: inspectPluginManifest,
+  apo: async (path, options) => (await apoReader()).inspectApo(path, options),
+  template: async (path) => (await templateReader()).readTemplateFolder(path),
+  plugin: async (path) => (await pluginReader()).inspectPluginManifest(path),
 };
 
 /**
  * Inspects an existing path by what it holds: a folder is a template, a tar or gzip'd tar is an
  * `.apo`, a JSON document is a plugin manifest; never by extension (DESIGN.md "Validation contract").
  */
-export async function inspectByContent(path: string): Promise<Inspection> {
+export async function inspectByContent(path: string, options: CheckJobOptions = { trustedKeys: [] }): Promise<Inspection> {
   switch (await sourceKindOf(path)) {
     case 'template':
-      return inspectTemplateFolder(path);
+      return (await templateReader()).inspectTemplateFolder(path);
     case 'apo':
-      return inspectApo(path);
+      return (await apoReader()).inspectApo(path, options);
     case 'plugin':
-      return inspectPluginManifest(path);
+      return (await pluginReader()).inspectPluginManifest(path);
     default:
       return notAPackage(path);
   }
-}
-
-/** A refusal of an input no reader accepts; reported as an `.apo` attempt, the CLI's main input. */
-export function refusedInput(code: string, message: string): Inspection {
-  return { kind: 'apo', ok: false, errors: [{ code, message }], warnings: [], summary: null, details: null };
 }

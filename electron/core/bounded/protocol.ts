@@ -2,13 +2,14 @@
  * The messages between {@link BoundedChecker} and its worker thread. Both sides import these
  * types; values cross by structured clone (Maps and Uint8Arrays survive, prototypes do not).
  */
-import type { CheckJobKind } from './jobs';
+import type { CheckJobKind, CheckJobOptions } from './jobs';
 
-/** A job posted to the worker: read `path` as `kind`. */
+/** A job posted to the worker: read `path` as `kind`, with the user's trusted keys. */
 export interface WorkerRequest {
   id: number;
   kind: CheckJobKind;
   path: string;
+  options: CheckJobOptions;
 }
 
 /** What the worker posts back: once `ready` when loaded, then one `result` or `failed` per job. */

@@ -1,17 +1,12 @@
 /**
  * The CLI's commands, one module each (`<command>-command.ts` exporting `run(args, io)`). To add a
  * command, add one entry here: the dispatcher and the usage text are derived from this list.
+ *
+ * Each module is imported only when its command runs (issue 17): `inspect` must not load the
+ * store, the Api, the trigger host, chokidar or tar, and the package readers load only in the
+ * bounded worker.
  */
 import type { CliCommandRun } from './cli-io';
-import { run as activity } from './activity-command';
-import { run as apply } from './apply-command';
-import { run as inspect } from './inspect-command';
-import { run as install } from './install-command';
-import { run as list } from './list-command';
-import { run as pack } from './pack-command';
-import { run as rotate } from './rotate-command';
-import { run as serve } from './serve-command';
-import { run as uninstall } from './uninstall-command';
 
 /** A command as the dispatcher sees it. */
 export interface CliCommand {
@@ -20,18 +15,21 @@ export interface CliCommand {
   args: string;
   /** One line for the usage text. */
   summary: string;
-  run: CliCommandRun;
+  /** Loads the command's module (a dynamic `import()`, so a command costs nothing until it runs). */
+  load: () => Promise<{ run: CliCommandRun }>;
 }
 
 /** Every command, in the order the usage text lists them. */
 export const COMMANDS: readonly CliCommand[] = [
-  { name: 'inspect', args: 'PATH [--json]', summary: 'Check a .apo package, a template folder or a plugin manifest without running any of it', run: inspect },
-  { name: 'install', args: 'PATH [--yes] [--grant ENTRY ...] [--arm TRIGGER[=FOLDER] [--webhook-secret-file FILE | --webhook-secret-stdin] ...]', summary: 'Show what a .apo asks; with --yes, install it into the store', run: install },
-  { name: 'apply', args: 'DIR [--param NAME=VALUE ...] [--grant GATE ...]', summary: 'Apply a template folder: make its agent and triggers, or nothing', run: apply },
-  { name: 'pack', args: 'DIR [-o FILE] [--force]', summary: 'Pack a package folder as a deterministic .apo, after the checks of inspect', run: pack },
-  { name: 'list', args: '[--json]', summary: 'List installed packages, agents and triggers', run: list },
-  { name: 'rotate', args: 'TRIGGER [--webhook-secret-file FILE | --webhook-secret-stdin]', summary: 'Replace an armed webhook trigger’s secret: made here (shown once) or the one its sender gave', run: rotate },
-  { name: 'uninstall', args: 'NAME', summary: 'Remove an installed package, its agents and triggers', run: uninstall },
-  { name: 'serve', args: '[--port N]', summary: 'Make armed triggers live until stopped: schedules, watched folders, signed webhooks', run: serve },
-  { name: 'activity', args: '[--json] [--agent ID] [--limit N]', summary: 'Show the activity log, newest first', run: activity },
+  { name: 'inspect', args: 'PATH [--json]', summary: 'Check a .apo package, a template folder or a plugin manifest without running any of it', load: () => import('./inspect-command') },
+  { name: 'install', args: 'PATH [--yes] [--grant ENTRY ...] [--arm TRIGGER[=FOLDER] [--webhook-secret-file FILE | --webhook-secret-stdin] ...] [--accept-key-change]', summary: 'Show what a .apo asks; with --yes, install it into the store', load: () => import('./install-command') },
+  { name: 'apply', args: 'DIR [--param NAME=VALUE ...] [--grant GATE ...]', summary: 'Apply a template folder: make its agent and triggers, or nothing', load: () => import('./apply-command') },
+  { name: 'pack', args: 'DIR [-o FILE] [--force]', summary: 'Pack a package folder as a deterministic .apo, after the checks of inspect', load: () => import('./pack-command') },
+  { name: 'list', args: '[--json]', summary: 'List installed packages, agents and triggers', load: () => import('./list-command') },
+  { name: 'rotate', args: 'TRIGGER [--webhook-secret-file FILE | --webhook-secret-stdin]', summary: 'Replace an armed webhook trigger’s secret: made here (shown once) or the one its sender gave', load: () => import('./rotate-command') },
+  { name: 'uninstall', args: 'NAME', summary: 'Remove an installed package, its agents and triggers', load: () => import('./uninstall-command') },
+  { name: 'serve', args: '[--port N]', summary: 'Make armed triggers live until stopped: schedules, watched folders, signed webhooks', load: () => import('./serve-command') },
+  { name: 'trust', args: 'add KEY.pub --name NAME | list [--json] | remove KEYID', summary: 'Manage the publisher keys you trust: a package signed by one shows as verified', load: () => import('./trust-command') },
+  { name: 'verify', args: '[--json]', summary: 'Check that installed packages are unchanged since install (a changed one has its triggers disarmed)', load: () => import('./verify-command') },
+  { name: 'activity', args: '[--json] [--agent ID] [--limit N]', summary: 'Show the activity log, newest first', load: () => import('./activity-command') },
 ];

@@ -61,5 +61,6 @@ export async function runCli(argv: string[], rawIo: CliIo): Promise<number> {
   if (!command) {
     return usageError(io, name.startsWith('-') ? `unknown option \`${name}\`` : `unknown command \`${name}\``, programUsage());
   }
-  return command.run(args, dataDir === undefined ? io : { ...io, dataDir });
+  const { run } = await command.load();
+  return run(args, dataDir === undefined ? io : { ...io, dataDir });
 }

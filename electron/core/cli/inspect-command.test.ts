@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { UNSIGNED } from '../../../shared/trust';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -137,13 +138,14 @@ describe('the human text', () => {
       ok: true,
       errors: [],
       warnings: [],
-      summary: summariseManifest(check.manifest!, 'f'.repeat(64)),
+      summary: summariseManifest(check.manifest!, 'f'.repeat(64), UNSIGNED),
       details: { manifest: check.manifest!, files: [], totalBytes: 2048, sdkSupported: true, sdkVersion: '0.3.2' },
     };
     const text = formatInspection(inspection, { now: new Date('2026-11-30T10:00:00Z') });
     const lines = text.split('\n');
     expect(lines[0]).toBe('invoices 1.2.0 — Reads supplier invoices and drafts the reminders.');
-    expect(lines[1]).toBe('publisher: Example Accounting (unverified: nothing is signed yet)');
+    expect(lines[1]).toBe('publisher: Example Accounting (Unverified publisher)');
+    expect(lines[2]).toBe('signature: The package is not signed: anyone can write any publisher name.');
     const can = lines.indexOf('What it can do (sensitive first):');
     expect(lines.slice(can + 1, can + 5)).toEqual(['  Runs a program on this computer: `uvx ledger-mcp` (MCP server ledger)', '  Can send things outside this computer: workflow monthly-reminders', '  Reads your personal data: tool extract_totals, built-in tool file_read', '']);
     expect(text).toContain("\n  gmail (Gmail): Reminders are sent from the user's mailbox.\n");

@@ -4,22 +4,38 @@
  * unreadable archive), 2 usage error (unknown flag, missing or extra argument, no such path).
  */
 import { terminalJson } from './terminal-text';
-import { isAbsolute, resolve } from 'node:path';
+import { realpath } from 'node:fs/promises';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
 import type { Inspection } from '../../../shared/inspection';
 import { InputNotFoundError, inspectPath } from '../inspect';
+import { withSignatureState } from '../package-trust';
+import { cliApi, refused } from './install-command';
 import { type CliIo, EXIT } from './cli-io';
-import { formatInspection } from './inspection-text';
 import { PROGRAM, usageError } from './usage';
 
 /** Usage of this command. */
-export const INSPECT_USAGE = [`Usage: ${PROGRAM} inspect PATH [--json]`, '', 'PATH is a .apo file, a template folder or a plugin manifest (JSON). Nothing in it is run.', '  --json  Print one JSON object: kind, ok, errors, warnings, summary, details', '', 'Exit status: 0 accepted, 1 refused, 2 usage error.', ''].join(
-  '\n',
-);
+export const INSPECT_USAGE = [
+  `Usage: ${PROGRAM} [--data-dir DIR] inspect PATH [--json]`,
+  '',
+  'PATH is a .apo file, a template folder or a plugin manifest (JSON). Nothing in it is run.',
+  "A .apo's signature (PATH.minisig beside it) is checked against the keys you trust (`trust add`).",
+  '  --json  Print one JSON object: kind, ok, errors, warnings, summary, details',
+  '',
+  'Exit status: 0 accepted, 1 refused, 2 usage error.',
+  '',
+].join('\n');
 
 /** The `--json` object, keys in the contract's order. */
 export function inspectionJson(inspection: Inspection): string {
   const { kind, ok, errors, warnings, summary, details } = inspection;
   return `${terminalJson({ kind, ok, errors, warnings, summary, details })}\n`;
+}
+
+/** Whether `path` is one of the templates that ship with the app (`resources/templates/<name>`). */
+async function isBuiltinTemplate(io: CliIo, path: string): Promise<boolean> {
+  const templates = join(io.env.APOLLIA_RESOURCES ?? resolve(io.cwd, 'resources'), 'templates');
+  const [real, root] = await Promise.all([realpath(path).catch(() => path), realpath(templates).catch(() => null)]);
+  return root !== null && dirname(real) === root;
 }
 
 /** Runs `inspect` with the arguments after the command name. */
@@ -41,13 +57,17 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   const given = paths[0] as string;
   const path = isAbsolute(given) ? given : resolve(io.cwd, given);
 
+  // The user's trusted keys (the store of --data-dir, else the app's): a package signed by one is `verified`.
+  const keys = await cliApi(io).trustedKeys();
+  if (!keys.ok) return refused(io, keys.error);
   let inspection: Inspection;
   try {
-    inspection = await inspectPath(path);
+    inspection = withSignatureState(await inspectPath(path, keys.value), await isBuiltinTemplate(io, path));
   } catch (error) {
     if (error instanceof InputNotFoundError) return usageError(io, `no such file or folder: ${given}`, INSPECT_USAGE);
     throw error;
   }
-  io.stdout(json ? inspectionJson(inspection) : formatInspection(inspection));
+  // The text form is loaded only when asked for (it pulls in the cron and schema helpers).
+  io.stdout(json ? inspectionJson(inspection) : (await import('./inspection-text')).formatInspection(inspection));
   return inspection.ok ? EXIT.accepted : EXIT.refused;
 }

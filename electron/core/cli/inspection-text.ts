@@ -7,6 +7,7 @@ import { type ActionFamily, type ApolliaManifest, FAMILY_SEVERITY, isSensitive }
 import { apolliaNativeTool, CONNECTION_TYPES } from '../../../shared/catalogues';
 import { describeCron, describeInterval, nextCronTimes, nextIntervalTimes } from '../../../shared/cron';
 import type { ApoDetails, ApoSummary, Inspection, Problem } from '../../../shared/inspection';
+import { publisherStatus } from '../../../shared/verdict';
 import { FAMILY_WORDS, isPinnedRequirement, mcpCommandLine } from '../../../shared/risk-summary';
 import { textSafetyReport } from '../../../shared/display-text';
 import { manifestTextFields } from '../../../shared/manifest-text-fields';
@@ -145,7 +146,9 @@ function formatApo(summary: ApoSummary | null, details: ApoDetails | null, now: 
   if (summary) {
     const description = details && typeof details.manifest.package?.description === 'string' ? details.manifest.package.description : '';
     lines.push(`${summary.name || '(unnamed)'} ${summary.version}${description ? ` — ${description}` : ''}`);
-    lines.push(`publisher: ${summary.publisher || '(none)'} (unverified: nothing is signed yet)`);
+    const status = publisherStatus(summary.signature);
+    lines.push(`publisher: ${summary.publisher || '(none)'} (${status.label})`);
+    lines.push(`signature: ${status.explanation}`);
   } else {
     lines.push('.apo package (could not be read far enough to say what it is)');
   }

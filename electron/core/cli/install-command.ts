@@ -1,5 +1,5 @@
 /**
- * `apollia-desktop install PATH [--yes] [--grant ENTRY …] [--arm TRIGGER[=FOLDER] …] [--allow-downgrade]`:
+ * `apollia-desktop install PATH [--yes] [--grant ENTRY …] [--arm TRIGGER[=FOLDER] …] [--allow-downgrade] [--accept-key-change]`:
  * the consent form, headless, over the same store as the app (DESIGN.md "Consent, install, apply").
  *
  * Without `--yes` it prints what the package asks (the inspect text) and installs nothing. With
@@ -14,7 +14,8 @@ import { existsSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import type { SourceInspection } from '../../../shared/api';
-import type { ApoDetails } from '../../../shared/inspection';
+import type { ApoDetails, ApoSummary } from '../../../shared/inspection';
+import { publisherStatus } from '../../../shared/verdict';
 import { proposedConsent, type ConsentDecision } from '../../../shared/consent';
 import { createApi, type CoreApi } from '../api';
 import { createFileKeySecretBox, fileKeyPath } from '../secret-box';
@@ -68,13 +69,14 @@ export function refused(io: CliIo, error: { message: string; problems?: { messag
 
 /** Usage of this command. */
 export const INSTALL_USAGE = [
-  `Usage: ${PROGRAM} [--data-dir DIR] install PATH [--yes] [--grant ENTRY ...] [--arm TRIGGER[=FOLDER] [--webhook-secret-file FILE | --webhook-secret-stdin] ...] [--allow-downgrade]`,
+  `Usage: ${PROGRAM} [--data-dir DIR] install PATH [--yes] [--grant ENTRY ...] [--arm TRIGGER[=FOLDER] [--webhook-secret-file FILE | --webhook-secret-stdin] ...] [--allow-downgrade] [--accept-key-change]`,
   '',
   'Without --yes, prints what the package asks and installs nothing.',
   '  --yes              Install, granting the access the package proposes (nothing is armed unless named)',
   '  --grant ENTRY      Grant exactly the entries named instead (repeat it), e.g. --grant file_read',
   '  --arm TRIGGER      Arm a trigger; a file_watch trigger needs its folder: --arm TRIGGER=FOLDER',
   '  --allow-downgrade  Allow installing an older version than the installed one',
+  '  --accept-key-change  Install an update signed by another key than the installed one (or now unsigned): refused without it',
   '',
   'A webhook trigger armed with --arm gets a secret made here, printed once; or, right after its --arm:',
   ...WEBHOOK_SECRET_USAGE,
@@ -86,6 +88,7 @@ export const INSTALL_USAGE = [
 export async function run(args: string[], io: CliIo): Promise<number> {
   let yes = false;
   let allowDowngrade = false;
+  let acceptKeyChange = false;
   const grants: string[] = [];
   const arms: { id: string; folder?: string; secret?: WebhookSecretSource }[] = [];
   const paths: string[] = [];
@@ -106,7 +109,8 @@ export async function run(args: string[], io: CliIo): Promise<number> {
       if (option.source.from === 'stdin' && arms.some((a) => a.secret?.from === 'stdin')) return usageError(io, 'only one trigger can read its secret from standard input', INSTALL_USAGE);
       arm.secret = option.source;
       i = option.next;
-    } else if (arg === '--grant' || arg === '--arm') {
+    } else if (arg === '--accept-key-change') acceptKeyChange = true;
+    else if (arg === '--grant' || arg === '--arm') {
       const value = args[++i];
       if (value === undefined || value === '') return usageError(io, `${arg} needs a value`, INSTALL_USAGE);
       if (arg === '--grant') grants.push(value);
@@ -148,6 +152,8 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   if (!yes) {
     io.stdout(formatInspection(inspection));
     if (inspection.installed) io.stdout(`\nInstalled here: ${manifest.package.name} ${inspection.installed.version} (this one is ${inspection.installed.relation === 'same' ? 'the same version' : inspection.installed.relation}).\n`);
+    if (inspection.keyChange?.kind === 'changed') io.stdout(`\nSTOP: the signing key changed: ${inspection.keyChange.message}. Installing it needs --accept-key-change.\n`);
+    else if (inspection.keyChange) io.stdout(`\nSigning key: ${inspection.keyChange.message} (allowed).\n`);
     for (const change of inspection.updateDiff?.changes ?? []) io.stdout(`  - ${change}\n`);
     io.stdout(`\nNothing was installed. Run again with --yes to install, granting what the package proposes (or --grant ENTRY for exactly those), and --arm TRIGGER to arm a trigger.\n`);
     return EXIT.accepted;
@@ -185,11 +191,13 @@ export async function run(args: string[], io: CliIo): Promise<number> {
       printSecretNote(io, read.secret);
     }
   }
-  const result = await api.install({ sourceId: source.value.id, decisions, ...(allowDowngrade ? { allowDowngrade: true } : {}) });
+  const result = await api.install({ sourceId: source.value.id, decisions, ...(allowDowngrade ? { allowDowngrade: true } : {}), ...(acceptKeyChange ? { acceptKeyChange: true } : {}) });
   if (!result.ok) return refused(io, result.error);
   const receipt = result.value;
-  const verb = { installed: 'Installed', updated: 'Updated', downgraded: 'Downgraded' }[receipt.outcome];
-  io.stdout(`${verb} ${receipt.name} ${receipt.version}${receipt.previousVersion ? ` (was ${receipt.previousVersion})` : ''} from ${receipt.publisher} (unverified publisher).\n`);
+  const verb = { installed: 'Installed', updated: 'Updated', downgraded: 'Downgraded', reinstalled: 'Reinstalled' }[receipt.outcome];
+  const signature = (inspection.summary as ApoSummary).signature;
+  io.stdout(`${verb} ${receipt.name} ${receipt.version}${receipt.previousVersion ? ` (was ${receipt.previousVersion})` : ''} from ${receipt.publisher} (${publisherStatus(signature).label}).\n`);
+  if (receipt.keyChange) io.stdout(`  Signing key: ${receipt.keyChange.message}${receipt.keyChange.kind === 'changed' ? ' (accepted with --accept-key-change; recorded in the activity log)' : ''}.\n`);
   for (const [agentId, consent] of Object.entries(decisions.agents)) {
     const granted = Object.entries(consent.access)
       .filter(([, on]) => on)

@@ -4,6 +4,7 @@
  */
 import { terminalJson } from './terminal-text';
 import type { Dashboard, TriggerView } from '../../../shared/api';
+import { publisherStatus } from '../../../shared/verdict';
 import { type CliIo, EXIT } from './cli-io';
 import { cliApi, refused } from './install-command';
 import { PROGRAM, usageError } from './usage';
@@ -15,7 +16,8 @@ export const LIST_USAGE = `Usage: ${PROGRAM} [--data-dir DIR] list [--json]\n`;
 export function listJson(dashboard: Dashboard): object {
   const triggers: TriggerView[] = [...dashboard.packages.flatMap((p) => p.triggers), ...dashboard.agents.flatMap((a) => a.triggers)];
   return {
-    packages: dashboard.packages.map(({ triggers: _t, ...pkg }) => pkg),
+    // Trust (issue 14 point 5): `integrity` is "ok" or "changed"; the files behind a change beside it.
+    packages: dashboard.packages.map(({ triggers: _t, integrity, ...pkg }) => ({ ...pkg, integrity: integrity.state, integrity_changes: { changed: integrity.changed, missing: integrity.missing, added: integrity.added } })),
     agents: dashboard.agents.map(({ triggers: _t, ...agent }) => agent),
     triggers: triggers.sort((a, b) => a.id.localeCompare(b.id)),
     damage: dashboard.damage,
@@ -42,7 +44,10 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   const d = result.value;
   for (const damage of d.damage) io.stdout(`! The store was damaged and kept aside as ${damage.keptAs}: ${damage.reason}\n`);
   io.stdout(d.packages.length === 0 ? 'No package installed.\n' : 'Packages:\n');
-  for (const pkg of d.packages) io.stdout(`  ${pkg.name} ${pkg.version}  ${pkg.publisher} (unverified)  installed ${pkg.installedAt}\n`);
+  for (const pkg of d.packages) {
+    io.stdout(`  ${pkg.name} ${pkg.version}  ${pkg.publisher} (${publisherStatus(pkg.signature).label})  installed ${pkg.installedAt}\n`);
+    if (pkg.integrity.state === 'changed') io.stdout('    CHANGED on this computer since you installed it: its triggers are disarmed; reinstall or uninstall it\n');
+  }
   io.stdout(d.agents.length === 0 ? 'No agent.\n' : 'Agents:\n');
   for (const agent of d.agents) {
     io.stdout(`  ${agent.displayName} [${agent.id}] from ${agent.from} ${agent.fromVersion}${agent.archived ? ' (archived)' : ''}\n`);

@@ -95,8 +95,10 @@ describe('serve and activity', () => {
 
   it('serve stops cleanly in-process, and its usage errors and an empty log are plain', async () => {
     const dataDir = join(tempDir('apollia-serve-'), 'data');
+    // The stop signal exists before serve asks for it: the command's module loads asynchronously.
     let stop: (signal: string) => void = () => undefined;
-    const running = cli(['--data-dir', dataDir, 'serve', '--port', '0'], { untilStopped: () => new Promise((resolve) => (stop = resolve)) });
+    const stopped = new Promise<string>((resolve) => (stop = resolve));
+    const running = cli(['--data-dir', dataDir, 'serve', '--port', '0'], { untilStopped: () => stopped });
     stop('SIGINT');
     const done = await running;
     expect(done.code).toBe(0);

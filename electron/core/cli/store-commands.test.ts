@@ -45,7 +45,7 @@ describe('store commands', () => {
 
     const done = await cli(['--data-dir', dataDir, 'install', invoices, '--yes', '--grant', 'file_read', '--arm', 'first-monday']);
     expect([done.code, done.stderr]).toEqual([0, '']);
-    expect(done.stdout).toContain('Installed invoices 1.2.0 from Example Accounting (unverified publisher).\n  invoice-clerk: may use file_read\n  Armed: invoices/first-monday\n');
+    expect(done.stdout).toContain('Installed invoices 1.2.0 from Example Accounting (Unverified publisher).\n  invoice-clerk: may use file_read\n  Armed: invoices/first-monday\n');
     expect(done.stdout).not.toContain('key file'); // no secret was sealed
 
     const list = await cli(['--data-dir', dataDir, 'list', '--json']);

@@ -45,7 +45,7 @@ describe('terminal output never obeys package text', () => {
     const { code, out } = await run(['inspect', hostilePackage()]);
     expect(code).toBe(0);
     expect(out).not.toMatch(/[\u001b\u0007\u202e]/);
-    expect(out).toContain('publisher: Exаmple ⟨U+202E⟩gnitnuocca⟨U+001B⟩[2J⟨U+001B⟩]0;pwned⟨U+0007⟩ (unverified');
+    expect(out).toContain('publisher: Exаmple ⟨U+202E⟩gnitnuocca⟨U+001B⟩[2J⟨U+001B⟩]0;pwned⟨U+0007⟩ (Unverified publisher)');
     expect(out).toContain('Text that could mislead you:');
     expect(out).toMatch(/publisher name contains a right-to-left override \(U\+202E\)/);
     expect(out).toMatch(/publisher name .*(look|Cyrillic)/i);

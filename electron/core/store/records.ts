@@ -210,5 +210,7 @@ export function removePackageRecords(state: StoreState, name: string): { removed
     }
   }
   delete state.packages[name];
+  // Trust (issue 14): the pin goes with the package; a later install is a first install again.
+  delete state.packageTrust[name];
   return { removedAgents, removedTriggers };
 }

@@ -5,7 +5,7 @@
  * defaults; it is versioned and validated on load. Paths inside it are relative to the data folder,
  * except a watched folder, which is the absolute path the user picked.
  */
-import Ajv2020 from 'ajv/dist/2020.js';
+import type { ValidateFunction } from 'ajv';
 import type { ApplyReceipt, SavedMcpServer, StoreDamage, TriggerView } from '../../../shared/api';
 import type { ApolliaManifest } from '../../../shared/apollia-manifest';
 import type { ApplyPreview, ToolSetting } from '../../../shared/apply-preview';
@@ -13,6 +13,53 @@ import type { AccessDecision } from '../../../shared/consent';
 import type { PinValue, TemplateModel } from '../../../shared/template-manifest';
 import type { ActionFamily } from '../../../shared/apollia-manifest';
 import type { WebhookSecretOrigin } from '../../../shared/webhook-secret';
+import type { SignatureSummary } from '../../../shared/inspection';
+import type { KeyPin, TrustedKey } from '../../../shared/trust';
+import { validateState } from '../generated/store-state-validator';
+
+// ---- Trust (issue 14; format 3) ---------------------------------------------------------------
+
+/**
+ * What trust records of one installed package, beside its {@link PackageRecord} (a block of its
+ * own, so other format-3 fields merge without touching it).
+ */
+export interface PackageTrustRecord {
+  /** The key (or "unsigned") pinned at first install; an update must keep it or be accepted explicitly. */
+  pin: KeyPin;
+  /** The signature state of the installed bytes, as inspect saw them (`list --json`, the dashboard). */
+  signature: SignatureSummary;
+  /**
+   * SHA-256 of every file install wrote, by path relative to the package folder; null for a
+   * package installed before format 3, whose files are recorded at its first check.
+   */
+  files: Record<string, string> | null;
+  /** The last integrity check: `changed` once any file differed (stays until reinstalled or uninstalled). */
+  integrity: {
+    state: 'ok' | 'changed';
+    checkedAt: string | null;
+    changed: string[];
+    missing: string[];
+    added: string[];
+  };
+}
+
+const pinSchema = { oneOf: [closedSchema({ kind: { const: 'key' }, keyId: { type: 'string' } }), closedSchema({ kind: { const: 'unsigned' } })] };
+const signatureSummarySchema = closedSchema({ state: { enum: ['verified', 'unknown_key', 'unsigned', 'builtin'] }, key_id: { type: ['string', 'null'] }, trusted_comment: { type: ['string', 'null'] }, signer: { type: ['string', 'null'] } });
+const stringList = { type: 'array', items: { type: 'string' } };
+const packageTrustSchema = closedSchema({
+  pin: pinSchema,
+  signature: signatureSummarySchema,
+  files: { type: ['object', 'null'], additionalProperties: { type: 'string', pattern: '^[0-9a-f]{64}$' } },
+  integrity: closedSchema({ state: { enum: ['ok', 'changed'] }, checkedAt: { type: ['string', 'null'] }, changed: stringList, missing: stringList, added: stringList }),
+});
+/** The trusted keys' shape; `parseTrustedKeys` re-checks each key on load. */
+const trustedKeysSchema = { type: 'array', maxItems: 256, items: closedSchema({ keyId: { type: 'string' }, publicKey: { type: 'string' }, name: { type: 'string' }, addedAt: { type: 'string' } }) };
+
+function closedSchema(properties: Record<string, unknown>) {
+  return { type: 'object', properties, required: Object.keys(properties), additionalProperties: false };
+}
+
+// ---- end of the trust block -------------------------------------------------------------------
 
 /**
  * The state file's format version. A newer file is refused, never rewritten; an older one is
@@ -23,6 +70,7 @@ import type { WebhookSecretOrigin } from '../../../shared/webhook-secret';
  * aside; with the bump it refuses it as `store.future_version` and leaves it as it is.
  *
  * 3: (issue 18, webhook secret origin) each trigger's `secretOrigin` and `secretSetAt`.
+ * 3 (trust, issue 14): `trustedKeys` and `packageTrust` (see their block below).
  */
 export const STATE_VERSION = 3;
 
@@ -151,11 +199,15 @@ export interface StoreState {
   applies: Record<string, ApplyReceipt & { fingerprint?: string }>;
   /** Damaged state files kept aside, shown on the dashboard. */
   damage: StoreDamage[];
+  /** Trust (format 3): the keys the user trusts (Settings → Trusted publishers; CLI `trust`). */
+  trustedKeys: TrustedKey[];
+  /** Trust (format 3): each installed package's pin, signature and file digests, by package name. */
+  packageTrust: Record<string, PackageTrustRecord>;
 }
 
 /** A state with nothing installed. */
 export function emptyState(): StoreState {
-  return { version: STATE_VERSION, packages: {}, agents: {}, triggers: {}, settings: { mcpServers: {}, secrets: {}, deniedTools: [] }, webhookSecrets: {}, applies: {}, damage: [] };
+  return { version: STATE_VERSION, packages: {}, agents: {}, triggers: {}, settings: { mcpServers: {}, secrets: {}, deniedTools: [] }, webhookSecrets: {}, applies: {}, damage: [], trustedKeys: [], packageTrust: {} };
 }
 
 const str = { type: 'string' };
@@ -245,13 +297,15 @@ export const STATE_SCHEMA = closed({
   webhookSecrets: rec(str),
   applies: rec(obj),
   damage: { type: 'array', items: closed({ keptAs: str, reason: str, at: str }) },
+  trustedKeys: trustedKeysSchema,
+  packageTrust: rec(packageTrustSchema),
 });
 
 /**
  * Brings a parsed state file of an older format up to `STATE_VERSION`, without writing it (the
  * next change writes the new format). Anything that is not an older format's object is returned
  * as it is, for `stateProblem` to judge. Format 1 had no `settings.deniedTools`: none denied;
- * format 2 had no trigger secret origin (`migrateFrom2`).
+ * format 2 had none of format 3's additions (`migrateFrom2`).
  */
 export function migrateState(value: unknown): unknown {
   return migrateFrom2(migrateFrom1(value));
@@ -267,17 +321,26 @@ function migrateFrom1(value: unknown): unknown {
 }
 
 /**
- * Format 2 → 3, issue 18's step: every trigger gets `secretOrigin` and `secretSetAt`. A secret
+ * Format 2 → 3: each format-3 addition fills its defaults in its own step (issue 18's webhook
+ * secret origin, issue 14's trust block). Anything that is not a format-2 object is left for
+ * `stateProblem` to judge.
+ */
+function migrateFrom2(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
+  const file = value as Record<string, unknown>;
+  if (file.version !== 2) return value;
+  return { ...withTrust(withSecretOrigins(file)), version: 3 };
+}
+
+/**
+ * Issue 18's step from format 2: every trigger gets `secretOrigin` and `secretSetAt`. A secret
  * kept before format 3 could only be made here, so a trigger with one is `made`, set when it was
  * armed (the closest date known); one without a secret gets nulls. A trigger that is not an object,
  * or already has the fields, is left for `stateProblem` to judge.
  */
-function migrateFrom2(value: unknown): unknown {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
-  const file = value as { version?: unknown; triggers?: unknown };
-  if (file.version !== 2) return value;
+function withSecretOrigins(file: Record<string, unknown>): Record<string, unknown> {
   const triggers = file.triggers;
-  if (typeof triggers !== 'object' || triggers === null || Array.isArray(triggers)) return value;
+  if (typeof triggers !== 'object' || triggers === null || Array.isArray(triggers)) return file;
   // Object.fromEntries defines own properties: a `__proto__` id stays a key, never a prototype.
   const migrated = Object.fromEntries(
     Object.entries(triggers).map(([id, trigger]) => {
@@ -287,10 +350,21 @@ function migrateFrom2(value: unknown): unknown {
       return [id, { ...trigger, secretOrigin: withSecret ? 'made' : null, secretSetAt: withSecret && typeof old.armedAt === 'string' ? old.armedAt : null }];
     }),
   );
-  return { ...file, version: 3, triggers: migrated };
+  return { ...file, triggers: migrated };
 }
 
-const validate = new Ajv2020({ allErrors: false, strict: false }).compile(STATE_SCHEMA);
+/**
+ * Trust's step from format 2: no trusted keys, and no trust record per package. A package
+ * installed before has none: the integrity check records its files then, and pins it `unsigned`
+ * (nothing was signature-checked before format 3).
+ */
+function withTrust(file: Record<string, unknown>): Record<string, unknown> {
+  if (Object.hasOwn(file, 'trustedKeys') || Object.hasOwn(file, 'packageTrust')) return file;
+  return { ...file, trustedKeys: [], packageTrust: {} };
+}
+
+/** Compiled at build time from {@link STATE_SCHEMA} (scripts/compile-schemas.ts; a test keeps the two in step). */
+const validate: ValidateFunction = validateState;
 
 /** Checks parsed JSON against the state schema; returns a sentence naming the first problem, or null. */
 export function stateProblem(value: unknown): string | null {

@@ -107,13 +107,14 @@ describe('a state file of format 1 (before settings.deniedTools)', () => {
     const written = JSON.parse(readFileSync(join(dataDir, STATE_FILE), 'utf8'));
     expect(written.version).toBe(STATE_VERSION);
     expect(STATE_VERSION).toBe(3);
+    expect([written.trustedKeys, written.packageTrust]).toEqual([[], {}]); // trust's step from format 2
     expect(written.settings).toEqual({ mcpServers: { ledger: { name: 'ledger', transport: 'stdio', command: 'uvx', args: [] } }, secrets: {}, deniedTools: ['shell'] });
     expect(readdirSync(dataDir).sort()).toEqual([STATE_FILE]);
   });
 
   it('a file of the current format without deniedTools is damaged: kept aside and reported', async () => {
     const { api, dataDir } = testApi();
-    writeFileSync(join(dataDir, STATE_FILE), formatOne().replace('"version":1', `"version":${STATE_VERSION}`));
+    writeFileSync(join(dataDir, STATE_FILE), formatOne().replace('"version":1', `"version":${STATE_VERSION},"trustedKeys":[],"packageTrust":{}`));
     const dashboard = await api.dashboard();
     expect(dashboard.ok && dashboard.value.damage.map((d) => d.reason)).toEqual(["state.json does not match the store format: `/settings` must have required property 'deniedTools'"]);
   });

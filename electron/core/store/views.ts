@@ -3,6 +3,7 @@
  * `TriggerView`, `SettingsView`) built from records. Pure: the time and the secret backend are
  * passed in, so a view is a function of the state.
  */
+import { integrityView } from '../package-trust';
 import type { AccessView, AgentView, Dashboard, InstalledPackageView, SecretBackend, SettingsView, TriggerView } from '../../../shared/api';
 import { CONNECTION_TYPES, SECRET_NAMES } from '../../../shared/catalogues';
 import { grantedPermission } from '../../../shared/consent';
@@ -115,6 +116,7 @@ export function dashboardOf(state: StoreState, now: Date): Dashboard {
       triggers: Object.values(state.triggers)
         .filter((t) => t.packageName === pkg.name && t.agentId === null)
         .map((t) => triggerView(t, now)),
+      ...integrityView(state, pkg.name),
     }));
   const agents = Object.values(state.agents)
     .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id))

@@ -28,6 +28,7 @@ export {
 } from './minisign';
 export {
   checkKeyPin,
+  comparePins,
   checkPackageSignature,
   KEY_PIN_ERROR,
   keyPinOf,

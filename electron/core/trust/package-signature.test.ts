@@ -82,11 +82,16 @@ describe('key pins', () => {
   });
 
   it('the same key or still unsigned keeps the pin', () => {
-    expect(checkKeyPin({ kind: 'key', keyId: 'AAAAAAAAAAAAAAAA' }, verified)).toEqual({ ok: true });
-    expect(checkKeyPin({ kind: 'unsigned' }, unsigned)).toEqual({ ok: true });
+    expect(checkKeyPin({ kind: 'key', keyId: 'AAAAAAAAAAAAAAAA' }, verified)).toEqual({ ok: true, firstSigned: false });
+    expect(checkKeyPin({ kind: 'unsigned' }, unsigned)).toEqual({ ok: true, firstSigned: false });
   });
 
-  it('any other key, or a change between signed and unsigned, is key_changed', () => {
+  it('an unsigned package now signed is allowed, and says so', () => {
+    expect(checkKeyPin({ kind: 'unsigned' }, verified)).toEqual({ ok: true, firstSigned: true });
+    expect(checkKeyPin({ kind: 'unsigned' }, unknown)).toEqual({ ok: true, firstSigned: true });
+  });
+
+  it('any other key, or a signed package now unsigned, is key_changed', () => {
     expect(checkKeyPin({ kind: 'key', keyId: 'AAAAAAAAAAAAAAAA' }, unknown)).toEqual({
       ok: false,
       error: { code: KEY_PIN_ERROR.keyChanged, message: 'this update is signed by key BBBBBBBBBBBBBBBB, but the installed package was signed by key AAAAAAAAAAAAAAAA' },
@@ -94,10 +99,6 @@ describe('key pins', () => {
     expect(checkKeyPin({ kind: 'key', keyId: 'AAAAAAAAAAAAAAAA' }, unsigned)).toEqual({
       ok: false,
       error: { code: KEY_PIN_ERROR.keyChanged, message: 'this update is unsigned, but the installed package was signed by key AAAAAAAAAAAAAAAA' },
-    });
-    expect(checkKeyPin({ kind: 'unsigned' }, verified)).toEqual({
-      ok: false,
-      error: { code: KEY_PIN_ERROR.keyChanged, message: 'this update is signed by key AAAAAAAAAAAAAAAA, but the installed package was unsigned' },
     });
   });
 });

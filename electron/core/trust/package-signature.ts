@@ -151,21 +151,21 @@ export function keyPinOf(state: SignatureState): KeyPin {
 }
 
 /**
- * Whether an update with signature `state` keeps the package's pin. Any difference is
- * `signature.key_changed`, which the consent form shows first and install refuses unless the user
- * explicitly accepts it (DESIGN.md "Consent, install, apply"): another key, a signed package now
- * unsigned, an unsigned one now signed. An unchanged key id under `unknown_key` passes this check
- * but proves nothing (see {@link SignatureState}); the form still says the key is unknown.
+ * Whether an update with signature `state` keeps the package's pin (issue 14 point 4). Another key,
+ * or a signed package now unsigned, is `signature.key_changed` (naming the key before and now),
+ * which install refuses unless the user explicitly accepts it. An unsigned package now signed is
+ * allowed, and says so (`firstSigned`): nothing that was vouched for is lost. An unchanged key id
+ * under `unknown_key` passes this check but proves nothing (see {@link SignatureState}); the form
+ * still says the key is unknown.
  */
-export function checkKeyPin(pinned: KeyPin, state: SignatureState): { ok: true } | { ok: false; error: Problem } {
-  const now = keyPinOf(state);
-  if (pinned.kind === 'unsigned' && now.kind === 'unsigned') return { ok: true };
-  if (pinned.kind === 'key' && now.kind === 'key' && pinned.keyId === now.keyId) return { ok: true };
-  const message =
-    pinned.kind === 'key'
-      ? now.kind === 'key'
-        ? `this update is signed by key ${now.keyId}, but the installed package was signed by key ${pinned.keyId}`
-        : `this update is unsigned, but the installed package was signed by key ${pinned.keyId}`
-      : `this update is signed by key ${(now as { keyId: string }).keyId}, but the installed package was unsigned`;
+export function checkKeyPin(pinned: KeyPin, state: SignatureState): { ok: true; firstSigned: boolean } | { ok: false; error: Problem } {
+  return comparePins(pinned, keyPinOf(state));
+}
+
+/** {@link checkKeyPin} on the pins themselves (the Api keeps the inspected state as its pin). */
+export function comparePins(pinned: KeyPin, now: KeyPin): { ok: true; firstSigned: boolean } | { ok: false; error: Problem } {
+  if (pinned.kind === 'unsigned') return { ok: true, firstSigned: now.kind === 'key' };
+  if (now.kind === 'key' && pinned.keyId === now.keyId) return { ok: true, firstSigned: false };
+  const message = now.kind === 'key' ? `this update is signed by key ${now.keyId}, but the installed package was signed by key ${pinned.keyId}` : `this update is unsigned, but the installed package was signed by key ${pinned.keyId}`;
   return { ok: false, error: { code: KEY_PIN_ERROR.keyChanged, message } };
 }

@@ -1,5 +1,6 @@
 import { Archive, Package, Trash2 } from 'lucide-react';
 import { SetWebhookSecret, WebhookSecretOrigin } from '../components/WebhookSecretChoice';
+import { IntegrityChangedPanel, PublisherBadge } from '../components/trust/PackageTrustLines';
 import { useState } from 'react';
 import type { AccessView, AgentView, InstalledPackageView, TriggerView } from '../../../shared/api';
 import { useArchiveAgent, useArmTrigger, useDashboard, useDisarmTrigger, usePickWatchFolder, useRotateWebhookSecret, useSetToolAccess, useUninstallPackage } from '../../api/hooks';
@@ -180,12 +181,13 @@ function PackageCard({ pkg }: { pkg: InstalledPackageView }) {
         <Package aria-hidden="true" size={18} /> <PackageText text={pkg.name} /> <span className="muted">{pkg.version}</span>
       </h3>
       <p className="small">
-        Publisher: <PackageText text={pkg.publisher} /> <span className="badge badge-warning-soft">Unverified publisher</span>
+        Publisher: <PackageText text={pkg.publisher} /> <PublisherBadge pkg={pkg} />
       </p>
       <p className="small muted">
         Installed {when(pkg.installedAt)}
         {pkg.updatedAt ? ` · updated ${when(pkg.updatedAt)}` : ''}
       </p>
+      <IntegrityChangedPanel pkg={pkg} />
       {pkg.description ? (
         <p>
           <PackageText text={pkg.description} />

@@ -7,6 +7,7 @@ import { isMcpServerName } from '../../../shared/mcp-server-name';
 import { useDenyTool, useRemoveDeniedTool, useRemoveMcpServer, useRemoveSecret, useSaveMcpServer, useSaveSecret, useSettings } from '../../api/hooks';
 import { ErrorPanel, Loading } from '../components/Status';
 import { PackageText } from '../components/PackageText';
+import { TrustedPublishersSection } from '../components/trust/TrustedPublishers';
 
 const BACKEND_WORDS: Record<SecretBackend, string> = {
   keychain: "Secrets are kept encrypted with this computer's keychain.",
@@ -261,6 +262,7 @@ export function SettingsScreen() {
             </ul>
           </section>
           <DeniedToolsSection deniedTools={settings.data.deniedTools} knownTools={settings.data.knownTools} />
+          <TrustedPublishersSection />
         </>
       ) : null}
     </div>

@@ -3,8 +3,12 @@ import { useInspection } from '../../api/hooks';
 import { ErrorPanel, Loading } from '../components/Status';
 import { ApoFlow } from './apo/ApoFlow';
 import { RefusedScreen } from './RefusedScreen';
-import { PluginView } from './plugin/PluginView';
-import { TemplateFlow } from './template/TemplateFlow';
+import { lazy, Suspense } from 'react';
+
+// The `.apo` consent flow is on the first paint of an opened package; a template's and a plugin's
+// load when one is opened (issue 17).
+const PluginView = lazy(() => import('./plugin/PluginView').then((m) => ({ default: m.PluginView })));
+const TemplateFlow = lazy(() => import('./template/TemplateFlow').then((m) => ({ default: m.TemplateFlow })));
 
 /**
  * One opened source: checked first, then shown by kind. `kind: 'plugin'` is routed to the
@@ -26,8 +30,18 @@ export function SourceScreen({ source }: { source: SourceHandle }) {
     case 'apo':
       return <ApoFlow inspection={result} sourceId={source.id} displayName={source.displayName} />;
     case 'template':
-      return result.ok ? <TemplateFlow inspection={result} sourceId={source.id} builtin={source.origin === 'builtin'} /> : <RefusedScreen inspection={result} displayName={source.displayName} sourceId={source.id} />;
+      return result.ok ? (
+        <Suspense fallback={<Loading label={`Opening ${source.displayName}…`} />}>
+          <TemplateFlow inspection={result} sourceId={source.id} builtin={source.origin === 'builtin'} />
+        </Suspense>
+      ) : (
+        <RefusedScreen inspection={result} displayName={source.displayName} sourceId={source.id} />
+      );
     case 'plugin':
-      return <PluginView inspection={result} displayName={source.displayName} sourceId={source.id} />;
+      return (
+        <Suspense fallback={<Loading label={`Opening ${source.displayName}…`} />}>
+          <PluginView inspection={result} displayName={source.displayName} sourceId={source.id} />
+        </Suspense>
+      );
   }
 }

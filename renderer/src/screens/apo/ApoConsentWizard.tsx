@@ -16,6 +16,7 @@ import { OverviewStep } from './OverviewStep';
 import { ReviewStep } from './ReviewStep';
 import { TriggersStep } from './TriggersStep';
 import { UpdateChanges } from './UpdateChanges';
+import { FirstSignedNote, KeyChangeAcceptedNote } from '../../components/trust/KeyChangeStop';
 
 /**
  * The draft a form starts from: the package's proposal, or for an update the user's kept answers
@@ -66,7 +67,7 @@ export function decisionFrom(inspection: ApoInspection, draft: ConsentDraft, den
  * The `.apo` consent form: one step at a time, Back and Next, focus on each step's heading.
  * For an update, a first step shows what changed; the rest is the same form with earlier answers kept.
  */
-export function ApoConsentWizard({ inspection, sourceId, allowDowngrade, onInstalled }: { inspection: SourceInspection & ApoInspection; sourceId: string; allowDowngrade: boolean; onInstalled: (receipt: InstallReceipt) => void }) {
+export function ApoConsentWizard({ inspection, sourceId, allowDowngrade, acceptKeyChange = false, onInstalled }: { inspection: SourceInspection & ApoInspection; sourceId: string; allowDowngrade: boolean; acceptKeyChange?: boolean; onInstalled: (receipt: InstallReceipt) => void }) {
   const seed = useConsentStore((s) => s.seed);
   const setStep = useConsentStore((s) => s.setStep);
   const draft = useConsentDraft(sourceId);
@@ -112,7 +113,7 @@ export function ApoConsentWizard({ inspection, sourceId, allowDowngrade, onInsta
     if (installing.current) return;
     installing.current = true;
     install.mutate(
-      { sourceId, decisions: decisionFrom(inspection, draft, denied), ...(allowDowngrade ? { allowDowngrade: true } : {}) },
+      { sourceId, decisions: decisionFrom(inspection, draft, denied), ...(allowDowngrade ? { allowDowngrade: true } : {}), ...(acceptKeyChange ? { acceptKeyChange: true } : {}) },
       {
         onSuccess: (receipt) => onInstalled(receipt),
         onSettled: () => {
@@ -135,6 +136,8 @@ export function ApoConsentWizard({ inspection, sourceId, allowDowngrade, onInsta
       <h1 ref={titleRef} tabIndex={-1}>
         {allowDowngrade ? 'Downgrade' : isUpdate ? 'Update' : 'Install'} <PackageText text={manifest?.package.name} />
       </h1>
+      {inspection.keyChange?.kind === 'first_signed' ? <FirstSignedNote change={inspection.keyChange} /> : null}
+      {inspection.keyChange?.kind === 'changed' && acceptKeyChange ? <KeyChangeAcceptedNote change={inspection.keyChange} /> : null}
       <WizardStep steps={steps} current={step} label="Consent steps" heading={heading[name]}>
         {name === 'What changed' && inspection.updateDiff && inspection.installed ? <UpdateChanges diff={inspection.updateDiff} installedVersion={inspection.installed.version} /> : null}
         {name === 'Overview' ? <OverviewStep inspection={inspection} /> : null}

@@ -7,6 +7,7 @@ import { triggerName } from '../../components/trigger-name';
 import { useFlowStore } from '../../stores/flow-store';
 import { useConsentStore } from '../../stores/consent-store';
 import { ApoConsentWizard } from './ApoConsentWizard';
+import { KeyChangeStop } from '../../components/trust/KeyChangeStop';
 import { RefusedScreen } from '../RefusedScreen';
 
 /** After install: what was done, and each webhook secret shown once. */
@@ -41,6 +42,7 @@ function InstalledScreen({ receipt, sourceId }: { receipt: InstallReceipt; sourc
 export function ApoFlow({ inspection, sourceId, displayName }: { inspection: SourceInspection; sourceId: string; displayName: string }) {
   const [receipt, setReceipt] = useState<InstallReceipt | null>(null);
   const [downgradeOk, setDowngradeOk] = useState(false);
+  const [keyChangeOk, setKeyChangeOk] = useState(false);
   const closeSource = useFlowStore((s) => s.closeSource);
   const dropDraft = useConsentStore((s) => s.drop);
   const apo = inspection as SourceInspection & ApoInspection;
@@ -48,7 +50,11 @@ export function ApoFlow({ inspection, sourceId, displayName }: { inspection: Sou
   if (receipt) return <InstalledScreen receipt={receipt} sourceId={sourceId} />;
   if (!inspection.ok || !apo.details || !apo.summary) return <RefusedScreen inspection={inspection} displayName={displayName} sourceId={sourceId} />;
   const installed = inspection.installed;
-  if (installed?.relation === 'same') {
+  // Trust (issue 14): a changed signing key is a stop before anything else; accepted only explicitly.
+  if (inspection.keyChange?.kind === 'changed' && !keyChangeOk) {
+    return <KeyChangeStop change={inspection.keyChange} packageName={apo.summary.name} onAccept={() => setKeyChangeOk(true)} onCancel={() => closeSource(sourceId)} />;
+  }
+  if (installed?.relation === 'same' && !inspection.installedChanged) {
     return (
       <div className="screen">
         <h1>
@@ -84,6 +90,7 @@ export function ApoFlow({ inspection, sourceId, displayName }: { inspection: Sou
       inspection={apo}
       sourceId={sourceId}
       allowDowngrade={installed?.relation === 'older' && downgradeOk}
+      acceptKeyChange={inspection.keyChange?.kind === 'changed' && keyChangeOk}
       onInstalled={(done) => {
         dropDraft(sourceId);
         setReceipt(done);

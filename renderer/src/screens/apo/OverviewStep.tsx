@@ -1,5 +1,6 @@
 import { AlertTriangle, CheckCircle2, Info, ShieldAlert, ShieldCheck } from 'lucide-react';
-import type { ApoInspection } from '../../../../shared/inspection';
+import type { ApoInspection, SignatureSummary } from '../../../../shared/inspection';
+import { TrustKeyOffer } from '../../components/trust/TrustedPublishers';
 import { APOLLIA_NATIVE_TOOLS } from '../../../../shared/catalogues';
 import { riskSummary, type RiskLine } from '../../../../shared/risk-summary';
 import { enforcedRules, packageVerdict, publisherStatus, VERDICT_LABELS, type Verdict } from '../../../../shared/verdict';
@@ -38,19 +39,23 @@ export function VerdictPanel({ verdict }: { verdict: Verdict }) {
   );
 }
 
-/** The publisher name with its state (today always unverified: nothing is signed yet). */
-export function PublisherLine({ publisher }: { publisher: string }) {
-  const status = publisherStatus('unsigned');
+/** The publisher name with its signature state (`publisherStatus`: verified, unknown key, unsigned, built in). */
+export function PublisherLine({ publisher, signature }: { publisher: string; signature: SignatureSummary | null }) {
+  const status = publisherStatus(signature);
+  const Icon = status.state === 'verified' ? ShieldCheck : AlertTriangle;
+  const tone = status.state === 'verified' ? 'badge-allow' : 'badge-warning-soft';
   return (
     <p className="publisher-line">
       From{' '}
       <strong>
         <PackageText text={publisher} />
       </strong>{' '}
-      <span className="badge badge-warning-soft">
-        <AlertTriangle aria-hidden="true" size={12} /> {status.label}
+      <span className={`badge ${tone}`} data-publisher-state={status.state}>
+        <Icon aria-hidden="true" size={12} /> <PackageText text={status.label} />
       </span>{' '}
-      <span className="small muted">{status.explanation}</span>
+      <span className="small muted">
+        <PackageText text={status.explanation} />
+      </span>
     </p>
   );
 }
@@ -73,7 +78,8 @@ export function OverviewStep({ inspection }: { inspection: ApoInspection }) {
   return (
     <div className="step-body">
       <VerdictPanel verdict={verdict} />
-      <PublisherLine publisher={manifest.package.publisher} />
+      <PublisherLine publisher={manifest.package.publisher} signature={summary.signature} />
+      {summary.signature?.state === 'unknown_key' && <TrustKeyOffer keyId={summary.signature.key_id ?? ''} />}
       {textWarnings.length > 0 ? (
         <section aria-labelledby="text-warnings-heading" className="panel panel-warning">
           <h3 id="text-warnings-heading">Text that could mislead you</h3>

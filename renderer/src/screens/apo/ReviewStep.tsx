@@ -97,7 +97,7 @@ export function ReviewStep({ inspection, sourceId }: { inspection: ApoInspection
   const pip = manifest.pip?.packages ?? [];
   const unpinnedPip = pip.filter((requirement) => !isPinnedRequirement(requirement));
   const armed = triggers.filter((trigger) => draft.triggers[trigger.id]?.arm).length;
-  const status = publisherStatus('unsigned');
+  const status = publisherStatus(inspection.summary?.signature ?? null);
   const absent = [programs.length === 0 ? 'programs' : '', remote.length === 0 ? 'outside servers' : '', code.length === 0 ? 'Python code' : '', requires.length === 0 ? 'connections to your accounts' : '', pip.length === 0 ? 'Python packages' : ''].filter(Boolean);
   return (
     <div className="step-body">

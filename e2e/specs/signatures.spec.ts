@@ -1,0 +1,106 @@
+/**
+ * Verified publishers (issue 14 "Must show"): a key trusted in Settings → Trusted publishers, a
+ * package signed by it installed as verified; an update signed by another key stopped, then
+ * accepted only through the explicit confirmation; an installed file changed afterwards found on
+ * opening the dashboard (changed, its trigger disarmed). Keys and signatures are made at test time
+ * by the real `minisign`. Every state is pictured.
+ */
+import { appendFileSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Page } from '@playwright/test';
+import { minisignKeyPair, minisignSign } from '../../test/helpers/minisign-tool';
+import { axeCheck, expect, shot, test } from '../support/app';
+import { packInvoices, packInvoicesWith } from '../support/packages';
+
+test.use({ now: '2026-01-01T00:00:00Z' });
+
+interface StoredState {
+  packages: Record<string, { version: string; dir: string }>;
+  triggers: Record<string, { armed: boolean }>;
+  packageTrust: Record<string, { pin: { kind: string; keyId?: string } }>;
+}
+
+const next = (page: Page) => page.getByRole('button', { name: 'Next' }).click();
+
+test('trust a key, install verified, a key change is a stop, tampering is found on the dashboard', async ({ page, app }) => {
+  const keys = mkdtempSync(join(tmpdir(), 'apollia-e2e-keys-'));
+  const publisher = minisignKeyPair(keys, 'publisher');
+  const stranger = minisignKeyPair(keys, 'stranger');
+  const main = page.getByRole('main');
+
+  // Settings → Trusted publishers: paste the publisher's key under a name.
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Settings' }).click();
+  const section = page.getByRole('region', { name: 'Trusted publishers' });
+  await expect(section).toContainText('You trust no publisher key yet.');
+  await section.getByLabel('Publisher name (what the key will be shown as)').fill('Example Accounting');
+  await section.getByLabel('Public key (paste the .pub file or its line starting with RW)').fill(publisher.publicKeyText);
+  await section.getByRole('button', { name: 'Trust this key' }).click();
+  await expect(section.getByRole('list', { name: 'Trusted publisher keys' })).toContainText(`Example Accounting key ID ${publisher.printedKeyId}`);
+  await shot(page, 'signatures-1-trusted-publishers');
+  await axeCheck(page, 'trusted publishers');
+
+  // A package signed by that key: verified, with the key's name, id and signed comment.
+  const v120 = packInvoices();
+  minisignSign(publisher, v120.path, { trustedComment: 'invoices 1.2.0, released 2026-01-01' });
+  await app.open(v120.path);
+  await expect(page.getByRole('heading', { level: 1, name: 'Install invoices' })).toBeVisible();
+  const badge = main.locator('[data-publisher-state]').first();
+  await expect(badge).toHaveAttribute('data-publisher-state', 'verified');
+  await expect(badge).toHaveText('Verified publisher: Example Accounting');
+  await expect(main).toContainText(`key ID ${publisher.printedKeyId}). Signed comment: invoices 1.2.0, released 2026-01-01`);
+  await shot(page, 'signatures-2-verified-overview');
+  await next(page);
+  await next(page);
+  await page.getByRole('checkbox', { name: 'Arm first-monday' }).check();
+  await next(page);
+  await expect(main).toContainText('(verified publisher: example accounting)');
+  await page.getByRole('button', { name: 'Install', exact: true }).click();
+  await page.getByRole('button', { name: 'Go to the dashboard' }).click();
+  const card = page.getByRole('region', { name: 'Installed packages' });
+  await expect(card.locator('[data-publisher-state]')).toHaveAttribute('data-publisher-state', 'verified');
+  const installed = (await app.readState()) as unknown as StoredState;
+  expect(installed.packageTrust['invoices']?.pin).toEqual({ kind: 'key', keyId: publisher.printedKeyId });
+
+  // An update signed by another key: a stop, nothing changed, the accept button off until ticked.
+  const v130 = packInvoicesWith((toml) => toml.replace('version = "1.2.0"', 'version = "1.3.0"'), 'invoices-1.3.0.apo');
+  minisignSign(stranger, v130.path, { trustedComment: 'invoices 1.3.0' });
+  await app.open(v130.path);
+  const stop = page.getByRole('alert').filter({ hasText: 'Stop: this update is signed by a different key' });
+  await expect(stop).toBeVisible();
+  await expect(stop).toContainText(`invoices was installed signed by key ID ${publisher.printedKeyId}; this update is signed by key ID ${stranger.printedKeyId}.`);
+  const accept = page.getByRole('button', { name: 'Accept the new key and review the update' });
+  await expect(accept).toBeDisabled();
+  await shot(page, 'signatures-3-key-changed-stop');
+  await axeCheck(page, 'key change stop');
+  expect(((await app.readState()) as unknown as StoredState).packages['invoices']?.version).toBe('1.2.0');
+  await page.getByRole('checkbox', { name: /I understand that this update is not signed by the key/ }).check();
+  await accept.click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Update invoices' })).toBeVisible();
+  await expect(page.getByTestId('key-change-accepted-note')).toBeVisible();
+  await next(page);
+  // The new key is one the user does not know: said so, and trusting it is a separate act.
+  await expect(main.locator('[data-publisher-state]').first()).toHaveText('Signed by a key you don’t know');
+  await expect(page.getByTestId('trust-key-offer')).toContainText(`signed by key ID ${stranger.printedKeyId}, which you do not trust yet`);
+  await shot(page, 'signatures-4-unknown-key-overview');
+  await next(page);
+  await next(page);
+  await next(page);
+  await page.getByRole('button', { name: 'Install update' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'invoices 1.3.0 is updated' })).toBeVisible();
+  const updated = (await app.readState()) as unknown as StoredState;
+  expect(updated.packageTrust['invoices']?.pin).toEqual({ kind: 'key', keyId: stranger.printedKeyId });
+  expect(updated.triggers['invoices/first-monday']?.armed).toBe(true);
+
+  // A file of the installed package changed on this computer: found when the dashboard opens.
+  appendFileSync(join(await app.dataDir(), updated.packages['invoices']?.dir ?? '', 'tools', 'extract.py'), '\nimport os  # slipped in later\n');
+  await page.getByRole('button', { name: 'Go to the dashboard' }).click();
+  const changed = page.getByTestId('integrity-changed-invoices');
+  await expect(changed).toContainText('Changed on this computer since you installed it');
+  await expect(changed).toContainText('Changed: tools/extract.py');
+  await expect(changed.getByRole('button', { name: 'Reinstall from the .apo file…' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Arm first-monday' })).toBeVisible();
+  expect(((await app.readState()) as unknown as StoredState).triggers['invoices/first-monday']?.armed).toBe(false);
+  await shot(page, 'signatures-5-dashboard-changed');
+  await axeCheck(page, 'dashboard changed');
+});

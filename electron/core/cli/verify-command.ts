@@ -1,0 +1,44 @@
+/**
+ * `apollia-desktop [--data-dir D] verify [--json]` (issue 14 point 5): re-checks every installed
+ * package's files against the SHA-256 install recorded. A changed, missing or added file marks the
+ * package "changed on this computer since you installed it" and disarms its triggers (recorded in
+ * the store and the activity log). Exit 0 when every package is unchanged, 1 when any is changed.
+ */
+import { integrityDetail } from '../package-trust';
+import { type CliIo, EXIT } from './cli-io';
+import { cliApi, refused } from './install-command';
+import { terminalJson } from './terminal-text';
+import { PROGRAM, usageError } from './usage';
+
+/** Usage of this command. */
+export const VERIFY_USAGE = `Usage: ${PROGRAM} [--data-dir DIR] verify [--json]\n\nChecks that the installed packages' files are still the ones installed. Exit 0 all unchanged, 1 some changed.\n`;
+
+/** Runs `verify` with the arguments after the command name. */
+export async function run(args: string[], io: CliIo): Promise<number> {
+  let json = false;
+  for (const arg of args) {
+    if (arg === '--json') json = true;
+    else if (arg === '-h' || arg === '--help') {
+      io.stdout(VERIFY_USAGE);
+      return EXIT.accepted;
+    } else return usageError(io, arg.startsWith('-') ? `unknown option \`${arg}\` for verify` : 'verify takes no argument', VERIFY_USAGE);
+  }
+  const verified = await cliApi(io).verifyInstalled();
+  if (!verified.ok) return refused(io, verified.error);
+  const results = verified.value;
+  const changed = results.filter((r) => r.integrity.state === 'changed');
+  if (json) {
+    io.stdout(`${terminalJson({ packages: results.map((r) => ({ name: r.name, version: r.version, integrity: r.integrity.state, changed: r.integrity.changed, missing: r.integrity.missing, added: r.integrity.added, disarmed: r.disarmed })) })}\n`);
+  } else {
+    if (results.length === 0) io.stdout('No package installed.\n');
+    for (const r of results) {
+      if (r.integrity.state === 'ok') io.stdout(`  ok       ${r.name} ${r.version}\n`);
+      else {
+        io.stdout(`  CHANGED  ${r.name} ${r.version}: changed on this computer since you installed it (${integrityDetail(r.integrity)})\n`);
+        if (r.disarmed.length > 0) io.stdout(`           triggers disarmed: ${r.disarmed.join(', ')}\n`);
+        io.stdout(`           reinstall it (install the same .apo again) or uninstall it.\n`);
+      }
+    }
+  }
+  return changed.length > 0 ? EXIT.refused : EXIT.accepted;
+}

@@ -1,0 +1,64 @@
+import { FileWarning, FolderOpen, ShieldCheck } from 'lucide-react';
+import type { InstalledPackageView } from '../../../../shared/api';
+import { publisherStatus } from '../../../../shared/verdict';
+import { useOpenDialog } from '../../../api/hooks';
+import { useFlowStore } from '../../stores/flow-store';
+import { PackageText } from '../PackageText';
+import { ErrorPanel } from '../Status';
+
+/** The dashboard's publisher badge: the installed package's signature state, in the Overview's words. */
+export function PublisherBadge({ pkg }: { pkg: InstalledPackageView }) {
+  const status = publisherStatus(pkg.signature);
+  return (
+    <span className={`badge ${status.state === 'verified' ? 'badge-allow' : 'badge-warning-soft'}`} data-publisher-state={status.state} title={status.explanation}>
+      {status.state === 'verified' ? <ShieldCheck aria-hidden="true" size={12} /> : null} <PackageText text={status.label} />
+    </span>
+  );
+}
+
+/**
+ * A package whose files changed after install (issue 14 point 5): said loudly, with what changed,
+ * that its triggers were disarmed, and the two ways out: reinstall it (open the same `.apo` again)
+ * or uninstall it (the card's Uninstall button).
+ */
+export function IntegrityChangedPanel({ pkg }: { pkg: InstalledPackageView }) {
+  const open = useOpenDialog();
+  const openSource = useFlowStore((s) => s.openSource);
+  if (pkg.integrity.state !== 'changed') return null;
+  const { changed, missing, added } = pkg.integrity;
+  const rows: [string, string[]][] = [
+    ['Changed', changed],
+    ['Missing', missing],
+    ['Added', added],
+  ];
+  return (
+    <div className="panel panel-error" role="alert" data-testid={`integrity-changed-${pkg.name}`}>
+      <p className="refusal">
+        <FileWarning aria-hidden="true" size={18} /> Changed on this computer since you installed it
+      </p>
+      <p>Files of this package are not the ones that were installed: something on this computer changed them. Its triggers were disarmed so nothing starts on its own. Reinstall it from the original .apo file, or uninstall it.</p>
+      <ul className="small">
+        {rows
+          .filter(([, files]) => files.length > 0)
+          .map(([label, files]) => (
+            <li key={label}>
+              {label}:{' '}
+              {files.slice(0, 10).map((file, i) => (
+                <span key={file}>
+                  {i > 0 ? ', ' : ''}
+                  <code>
+                    <PackageText text={file} />
+                  </code>
+                </span>
+              ))}
+              {files.length > 10 ? ` and ${files.length - 10} more` : ''}
+            </li>
+          ))}
+      </ul>
+      <button type="button" className="button" disabled={open.isPending} onClick={() => open.mutate({ kind: 'file' }, { onSuccess: (handle) => handle && openSource(handle) })}>
+        <FolderOpen aria-hidden="true" size={16} /> Reinstall from the .apo file…
+      </button>
+      {open.isError ? <ErrorPanel error={open.error} title="The file could not be opened" /> : null}
+    </div>
+  );
+}
