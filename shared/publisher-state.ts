@@ -5,8 +5,10 @@
  * new state (a verified signature, say) changes every line at once.
  */
 
-/** How the app knows who a package or template is from. */
-export type PublisherState = 'builtin' | 'verified' | 'unknown_key' | 'unsigned';
+import type { SignatureState } from './trust';
+
+/** How the app knows who a package or template is from: shipped with the app, or a signature check's state (`shared/trust.ts`). */
+export type PublisherState = 'builtin' | SignatureState['state'];
 
 /** What the publisher line shows for a state. */
 export interface PublisherLine {
@@ -30,7 +32,7 @@ const LINES: Record<PublisherState, Omit<PublisherLine, 'state'>> = {
  * The publisher line for a source: a template shipped with the app is `builtin`; otherwise the
  * signature check's state (`unsigned` until one says otherwise).
  */
-export function publisherLine(source: { builtin: boolean; signature?: Exclude<PublisherState, 'builtin'> }): PublisherLine {
+export function publisherLine(source: { builtin: boolean; signature?: SignatureState['state'] }): PublisherLine {
   const state: PublisherState = source.builtin ? 'builtin' : (source.signature ?? 'unsigned');
   return { state, ...LINES[state] };
 }
