@@ -47,8 +47,15 @@ export interface SourceHandle {
   origin: 'dialog' | 'command-line' | 'open-file' | 'drop' | 'menu' | 'builtin';
 }
 
-/** Where secrets go: the OS keychain, Electron's obfuscated `basic_text` fallback (no real keychain), or nowhere. */
-export type SecretBackend = 'keychain' | 'basic_text' | 'unavailable';
+/**
+ * Where secrets go, told honestly (Settings words each): `keychain` (the OS keychain, through
+ * Electron's safeStorage); `file_key` (encrypted with a random key kept in a file beside the data,
+ * `secret-box.key`: what the command line and the browser harness use, as they cannot reach a
+ * keychain; anyone who can read the data folder can read the secrets); `basic_text` (Electron's
+ * Linux fallback with no keyring: obscured with a key built into the app, no real protection); or
+ * `unavailable` (nothing can be kept: saving a secret fails).
+ */
+export type SecretBackend = 'keychain' | 'file_key' | 'basic_text' | 'unavailable';
 
 /** `appInfo`: what the About box and the Settings screen show. */
 export interface AppInfo {
@@ -323,10 +330,19 @@ export interface SavedMcpServer {
   url?: string;
 }
 
+// --- MCP server credentials (issue 12) ---------------------------------------------------------
+/**
+ * A saved MCP server as Settings shows it: every credential in its url or arguments shown as `••••`
+ * (`https://mcp.example.com/?token=••••`); `credentialsSealed` when the real ones are kept
+ * encrypted by the secret box (only the runtime that starts the server opens them).
+ */
+export type SavedMcpServerView = SavedMcpServer & { credentialsSealed: boolean };
+// --- end MCP server credentials ------------------------------------------------------------------
+
 /** `settings`. */
 export interface SettingsView {
   secretBackend: SecretBackend;
-  mcpServers: SavedMcpServer[];
+  mcpServers: SavedMcpServerView[];
   /** Every secret name of the catalogue, and whether a value is saved (values are never returned). */
   secrets: { name: string; label: string; saved: boolean }[];
   /**
@@ -379,7 +395,11 @@ export interface ApiMethods {
   openBuiltinTemplate: [{ name: string }, SourceHandle];
   /** Reads and checks a source without running any of it; adds how it relates to what is installed. */
   inspect: [{ sourceId: string }, SourceInspection];
-  /** Shows the system folder dialog for a file_watch trigger; the folder is then referred to by id. */
+  /**
+   * Shows the system folder dialog for a file_watch trigger; the folder is then referred to by id.
+   * `displayPath` is its real path (links resolved); the data folder, a folder inside or around it
+   * and the root are refused (`trigger.folder_forbidden`).
+   */
   pickWatchFolder: [void, { folderId: string; displayPath: string } | null];
   install: [InstallRequest, InstallReceipt];
   previewApply: [ApplyPreviewRequest, ApplyPreview];

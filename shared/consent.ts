@@ -7,6 +7,7 @@
  */
 import type { WebhookSecretChoice } from './webhook-secret';
 import { apolliaNativeTool } from './catalogues';
+import { ownRecord } from './own-data';
 import { isSensitive, type ActionFamily, type ApolliaManifest } from './apollia-manifest';
 
 /** One agent's answers: each entry of its `defaults.access`, granted (true) or not (false). */
@@ -82,11 +83,11 @@ export function grantedPermission(family: ActionFamily | null, granted: boolean)
  * which the user may untick), and no trigger armed (spec: "installing it does not arm them on its own").
  */
 export function proposedConsent(manifest: ApolliaManifest): ConsentDecision {
-  const agents: Record<string, AgentConsent> = {};
+  const agents = ownRecord<AgentConsent>();
   for (const agent of manifest.agents ?? []) {
-    agents[agent.id] = { access: Object.fromEntries((agent.defaults?.access ?? []).map((entry) => [entry, true])) };
+    agents[agent.id] = { access: ownRecord((agent.defaults?.access ?? []).map((entry) => [entry, true])) };
   }
-  const triggers: Record<string, TriggerArming> = {};
+  const triggers = ownRecord<TriggerArming>();
   for (const trigger of manifest.triggers ?? []) triggers[trigger.id] = { armed: false };
   return { agents, triggers };
 }

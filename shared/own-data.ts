@@ -13,3 +13,17 @@ export function setOwn<T>(target: Record<string, T>, key: string, value: T): Rec
   Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
   return target;
 }
+
+/**
+ * A null-prototype record holding `entries` as own data properties.
+ *
+ * Why: records keyed by names a package or a person chose (package names, agent and trigger ids,
+ * MCP server names) must hold `__proto__`, `constructor` and `prototype` like any other name
+ * (issue 12, finding 4). With no prototype, `record[key] = value` can never reach a setter and a
+ * read of a missing key finds nothing inherited.
+ */
+export function ownRecord<T>(entries: Iterable<readonly [string, T]> = []): Record<string, T> {
+  const record = Object.create(null) as Record<string, T>;
+  for (const [key, value] of entries) setOwn(record, key, value);
+  return record;
+}

@@ -16,6 +16,7 @@
  */
 import type { ActionFamily, ApolliaManifest, McpServerEntry, TriggerEntry } from './apollia-manifest';
 import { apolliaNativeTool } from './catalogues';
+import { ownRecord } from './own-data';
 import { accessFamily, type ConsentDecision } from './consent';
 import { compareNames, type NameComparison } from './display-text';
 import { FAMILY_ABILITY, mcpCommandLine } from './risk-summary';
@@ -183,8 +184,8 @@ export function diffUpdate(before: ApolliaManifest, decisions: ConsentDecision, 
     access: [] as AgentAccessDiff[],
   };
 
-  const merged: ConsentDecision = { agents: {}, triggers: {} };
-  const proposedAccess: Record<string, string[]> = {};
+  const merged: ConsentDecision = { agents: ownRecord(), triggers: ownRecord() };
+  const proposedAccess = ownRecord<string[]>();
   for (const agent of after.agents ?? []) {
     const oldAgent = agBefore.get(agent.id);
     const oldEntries = oldAgent?.defaults?.access ?? [];
@@ -194,11 +195,12 @@ export function diffUpdate(before: ApolliaManifest, decisions: ConsentDecision, 
       const removed = oldEntries.filter((e) => !newEntries.includes(e));
       if (added.length > 0 || removed.length > 0) agents.access.push({ agentId: agent.id, added, removed });
     }
-    const access: Record<string, boolean> = {};
+    const access = ownRecord<boolean>();
     const proposed: string[] = [];
     for (const entry of newEntries) {
       const kept = oldEntries.includes(entry) && accessFamily(before, entry) === accessFamily(after, entry);
-      const old = decisions.agents[agent.id]?.access[entry];
+      const oldAccess = Object.hasOwn(decisions.agents, agent.id) ? decisions.agents[agent.id]?.access : undefined;
+      const old = oldAccess && Object.hasOwn(oldAccess, entry) ? oldAccess[entry] : undefined;
       if (kept && old !== undefined) access[entry] = old;
       else {
         access[entry] = false;
@@ -211,7 +213,7 @@ export function diffUpdate(before: ApolliaManifest, decisions: ConsentDecision, 
   for (const trigger of after.triggers ?? []) {
     const old = trBefore.get(trigger.id);
     const kept = old !== undefined && sameTrigger(old, trigger);
-    merged.triggers[trigger.id] = { armed: kept && decisions.triggers[trigger.id]?.armed === true };
+    merged.triggers[trigger.id] = { armed: kept && Object.hasOwn(decisions.triggers, trigger.id) && decisions.triggers[trigger.id]?.armed === true };
   }
 
   const publisher = before.package.publisher === after.package.publisher ? null : { from: before.package.publisher, to: after.package.publisher, comparison: compareNames(before.package.publisher, after.package.publisher) };

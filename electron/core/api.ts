@@ -30,6 +30,7 @@ import { builtinTemplateDir, listBuiltinTemplates } from './template';
 import { applyTemplate, previewTemplate } from './template/apply-template';
 import { trashSource } from './trash-source';
 import { armTrigger, disarmTrigger, rotateWebhookSecret } from './trigger-arming';
+import { resolveWatchFolder } from './watch-folder';
 
 export type { ApiDeps } from './api-context';
 
@@ -94,7 +95,9 @@ function handlersOf(ctx: ApiContext): { [M in ApiMethod]: (request: ApiRequest<M
     },
     pickWatchFolder: async () => {
       const path = await deps.dialogs.openFolder();
-      return path === null ? null : { folderId: ctx.sources.addFolder(path), displayPath: path };
+      if (path === null) return null;
+      const real = await resolveWatchFolder(path, deps.dataDir);
+      return { folderId: ctx.sources.addFolder(real), displayPath: real };
     },
     install: (request) => installPackage(ctx, request),
     previewApply: (request) => previewTemplate(ctx, request),

@@ -18,6 +18,8 @@ import { inspectPluginManifestBytes } from './plugin/index';
 import { checkAgentMd } from './template/agent-md';
 import { inspectTemplate } from './template/index';
 import { validManifest, writeTemplate } from '../../test/helpers/template-folders';
+import { testApi, treeHash } from '../../test/helpers/test-api';
+import { versionFolderName } from './store/version-folder';
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 40);
 const SEED = Number(process.env.FUZZ_SEED ?? 20_261_201);
@@ -191,5 +193,57 @@ describe('bad input: names that collide under case folding', () => {
     expect(result.errors[0]?.code).toBe('template.name_collision');
     expect([a, b, a.split('/').slice(0, 2).join('/'), b.split('/').slice(0, 2).join('/')]).toContain(result.errors[0]?.path);
     expect(snapshot(dir)).toEqual(before);
+  });
+});
+
+/**
+ * The store's side of case folding (issue 12, "Bad input"). Package names, agent ids, trigger ids
+ * and MCP server names are lower case only (`[a-z0-9_-]+`), so two of them can never differ only
+ * in case: a name with an upper-case letter is refused before anything is stored, and what the
+ * store keys by a name (`packages/<name>/`) cannot collide on a case-folding disk. Versions may
+ * hold upper case (SemVer pre-release tags): `versionFolderName` keeps their folders apart.
+ */
+describe('bad input: names that collide under case folding, in the store', () => {
+  const upperName = fc.tuple(fc.stringMatching(/^[a-z0-9_-]{0,8}$/), fc.stringMatching(/^[A-Z]$/), fc.stringMatching(/^[a-zA-Z0-9_-]{0,8}$/)).map(([head, upper, tail]) => `${head}${upper}${tail}`);
+
+  it('refuses a package name, an agent id or a trigger id with an upper-case letter, naming the field', () => {
+    fc.assert(
+      fc.property(upperName, fc.constantFrom('package.name', 'agents[0].id', 'triggers[0].id'), (name, field) => {
+        const text = field === 'package.name' ? EXAMPLE.replace('name = "invoices"', `name = "${name}"`) : field === 'agents[0].id' ? EXAMPLE.replace('id = "invoice-clerk"', `id = "${name}"`) : EXAMPLE.replace('id = "first-monday"', `id = "${name}"`);
+        expect(text).not.toBe(EXAMPLE);
+        const check = checkApolliaManifest(text, ARCHIVE);
+        expect(check.errors.some((e) => e.code === 'manifest.bad_identifier' && e.path === field)).toBe(true);
+      }),
+      { numRuns: RUNS, seed: SEED },
+    );
+  });
+
+  it('refuses to save an MCP server whose name has an upper-case letter (request.invalid), writing nothing', async () => {
+    const { api, dataDir } = testApi();
+    await api.saveMcpServer({ name: 'notes', transport: 'stdio', command: 'notes' });
+    const before = treeHash(dataDir);
+    await fc.assert(
+      fc.asyncProperty(upperName, async (name) => {
+        const answer = await api.saveMcpServer({ name, transport: 'stdio', command: 'notes' });
+        expect(answer.ok ? 'ok' : answer.error.code).toBe('request.invalid');
+      }),
+      { numRuns: RUNS, seed: SEED },
+    );
+    expect(treeHash(dataDir)).toBe(before);
+  });
+
+  it('gives versions that differ only in case folders that differ under case folding too', () => {
+    const tag = fc.stringMatching(/^[0-9A-Za-z]{0,5}[A-Za-z][0-9A-Za-z]{0,5}$/);
+    const flips = fc.array(fc.boolean(), { minLength: 12, maxLength: 12 });
+    fc.assert(
+      fc.property(tag, flips, (a, flip) => {
+        const b = [...a].map((c, i) => (flip[i] ? (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase()) : c)).join('');
+        fc.pre(a !== b);
+        const [x, y] = [versionFolderName(`1.0.0-${a}`), versionFolderName(`1.0.0-${b}`)];
+        expect(x.toLowerCase()).not.toBe(y.toLowerCase());
+      }),
+      { numRuns: RUNS, seed: SEED },
+    );
+    expect(versionFolderName('1.0.0-RC1').toLowerCase()).not.toBe(versionFolderName('1.0.0-rc1').toLowerCase());
   });
 });

@@ -23,6 +23,8 @@ export type ApiErrorCode =
   | 'source.not_a_file'
   | 'source.unknown'
   | 'folder.unknown'
+  | 'folder.not_found'
+  | 'folder.changed'
   | 'template.unknown'
   // the store
   | 'store.busy'
@@ -62,6 +64,7 @@ export type ApiErrorCode =
   | 'trigger.unknown'
   | 'trigger.needs_folder'
   | 'trigger.folder_not_needed'
+  | 'trigger.folder_forbidden'
   | 'trigger.past'
   | 'trigger.not_webhook'
   | 'trigger.not_armed'

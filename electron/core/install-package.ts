@@ -23,6 +23,7 @@ import { webhookSecretFor } from './trigger-arming';
 import { placeFromStaging, removeAndPrune, removeThroughStaging } from './staging';
 import { agentIdOf, packageAgentRecord, packageRecord, packageTriggerRecord, recordedDecisions, removePackageRecords, type SealedWebhookSecret, setWebhookSecret, triggerIdOf } from './store/records';
 import type { StoreState } from './store/state';
+import { pickedWatchFolder } from './watch-folder';
 
 /** How a candidate version stands to the installed one. */
 export function relationOf(installed: string, candidate: string): 'same' | 'newer' | 'older' {
@@ -89,6 +90,7 @@ export async function installPackage(ctx: ApiContext, request: ApiRequest<'insta
   const sha256 = inspection.summary.sha256;
   const before = await store.read();
   const armedFolders = checkDecisions(ctx, manifest, request, before.settings.deniedTools);
+  for (const [triggerId, folder] of armedFolders) armedFolders.set(triggerId, await pickedWatchFolder(folder, deps.dataDir));
 
   const existing = own(before.packages, name);
   const relation = existing ? relationOf(existing.version, version) : null;

@@ -8,7 +8,7 @@ describe('file-key secret box', () => {
   it('seals and opens, says it is not a keychain, and makes its key (0600) only on the first seal', async () => {
     const dir = tempDir();
     const box = createFileKeySecretBox(dir);
-    expect(box.backend()).toBe('basic_text');
+    expect(box.backend()).toBe('file_key');
     expect(readdirSync(dir)).toEqual([]);
     const sealed = await box.encrypt('whsec_secret');
     expect(Buffer.from(sealed).toString('utf8')).not.toContain('whsec_secret');

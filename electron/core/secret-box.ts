@@ -5,7 +5,7 @@
  * via safeStorage". Electron main passes a box over `safeStorage.encryptStringAsync` /
  * `decryptStringAsync` (TOOLCHAIN.md: the sync calls are deprecated); this module has no `electron`
  * import, so it declares the interface and a FILE-KEY box for tests and the CLI, which is not a
- * keychain and says so (`backend()` is `basic_text`).
+ * keychain and says so (`backend()` is `file_key`).
  */
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { mkdir, open, readFile } from 'node:fs/promises';
@@ -33,7 +33,7 @@ export function fileKeyPath(dir: string): string {
 /**
  * A box keyed by a random 32-byte key in `dir/secret-box.key` (mode 0600), AES-256-GCM.
  * NOT A KEYCHAIN: anyone who can read the data folder can read the key. Used by tests and the
- * CLI (which cannot reach Electron's safeStorage); reports `basic_text` so nothing pretends otherwise.
+ * CLI (which cannot reach Electron's safeStorage); reports `file_key` so nothing pretends otherwise.
  * The key file is made on first encrypt, never on read, so inspecting leaves the folder untouched.
  */
 export function createFileKeySecretBox(dir: string): SecretBox {
@@ -66,7 +66,7 @@ export function createFileKeySecretBox(dir: string): SecretBox {
     return pending;
   };
   return {
-    backend: () => 'basic_text',
+    backend: () => 'file_key',
     async encrypt(text) {
       const iv = randomBytes(12);
       const cipher = createCipheriv('aes-256-gcm', await loadKey(true), iv);

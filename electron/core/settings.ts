@@ -3,12 +3,13 @@
  * never allows. Secrets are sealed by the host's secret box and never shown again; a server's name
  * follows `shared/mcp-server-name.ts`, its url `shared/http-url.ts`.
  */
-import type { ApiRequest, SettingsView } from '../../shared/api';
+import type { ApiRequest, SavedMcpServer, SettingsView } from '../../shared/api';
 import { SECRET_NAMES } from '../../shared/catalogues';
 import { isHttpUrl } from '../../shared/http-url';
 import { deniedToolProblem, MAX_DENIED_TOOLS } from '../../shared/owner-tools';
 import { type ApiContext, seal } from './api-context';
 import { CoreError } from './errors';
+import { credentialParts, maskedServer } from './mcp-credentials';
 import type { StoreState } from './store/state';
 import { settingsOf } from './store/views';
 import { knownTools } from './known-tools';
@@ -31,20 +32,27 @@ export async function readSettings(ctx: ApiContext): Promise<SettingsView> {
   );
 }
 
-/** Saves an MCP server: a stdio command line, or an http(s) url for the network transports. */
-export function saveMcpServer(ctx: ApiContext, request: ApiRequest<'saveMcpServer'>): Promise<SettingsView> {
+/**
+ * Saves an MCP server: a stdio command line, or an http(s) url for the network transports. A
+ * credential found in its url or arguments (`mcp-credentials.ts`) is sealed, never stored in clear:
+ * `secret.unavailable` when this computer cannot seal.
+ */
+export async function saveMcpServer(ctx: ApiContext, request: ApiRequest<'saveMcpServer'>): Promise<SettingsView> {
   const network = request.transport !== 'stdio';
-  if (request.name === '__proto__') throw new CoreError('mcp.invalid', 'MCP server `__proto__`: that name is reserved');
   if (!network && (request.command === undefined || request.url !== undefined)) {
     throw new CoreError('mcp.invalid', `MCP server \`${request.name}\`: a stdio server is a command line (command and args), with no url`);
   }
   if (network && (request.url === undefined || !isHttpUrl(request.url) || request.command !== undefined || request.args !== undefined)) {
     throw new CoreError('mcp.invalid', `MCP server \`${request.name}\`: a ${request.transport} server is an http(s) url, with no command`);
   }
+  const server: SavedMcpServer = network ? { name: request.name, transport: request.transport, url: request.url as string } : { name: request.name, transport: 'stdio', command: request.command as string, args: request.args ?? [] };
+  // A credential in the url or the arguments is kept sealed and stored (and shown) as `••••`.
+  const { masked, hasCredentials } = maskedServer(server);
+  const sealed = hasCredentials ? await seal(ctx, credentialParts(server)) : null;
   return withKnownTools(
     ctx,
     ctx.store.update((state) => {
-      state.settings.mcpServers[request.name] = network ? { name: request.name, transport: request.transport, url: request.url as string } : { name: request.name, transport: 'stdio', command: request.command as string, args: request.args ?? [] };
+      state.settings.mcpServers[request.name] = { ...masked, sealed };
       return { result: view(ctx, state) };
     }),
   );

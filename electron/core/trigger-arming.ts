@@ -12,6 +12,7 @@ import { CoreError } from './errors';
 import { disarmTrigger as disarm, type SealedWebhookSecret, setWebhookSecret } from './store/records';
 import type { StoreState, TriggerRecord } from './store/state';
 import { triggerView } from './store/views';
+import { pickedWatchFolder } from './watch-folder';
 
 /** A fresh webhook signing secret: 32 random bytes, in the Standard Webhooks `whsec_` form. */
 export function makeWebhookSecret(): string {
@@ -51,7 +52,7 @@ export function triggerIn(state: StoreState, triggerId: string): TriggerRecord {
 /** Arms a trigger: a file_watch with the picked folder, a webhook with a new secret (answered once). */
 export async function armTrigger(ctx: ApiContext, request: ApiRequest<'armTrigger'>): Promise<ApiResponse<'armTrigger'>> {
   const { deps, store } = ctx;
-  const path = request.folderId !== undefined ? ctx.sources.folder(request.folderId) : null;
+  const path = request.folderId !== undefined ? await pickedWatchFolder(ctx.sources.folder(request.folderId), deps.dataDir) : null;
   const current = triggerIn(await store.read(), request.triggerId);
   if (current.type !== 'webhook' && request.webhookSecret !== undefined) throw new CoreError('trigger.secret_not_needed', `trigger \`${current.name}\` is not a webhook: it takes no secret`, { path: 'webhookSecret' });
   const secret = current.type === 'webhook' ? await webhookSecretFor(ctx, request.webhookSecret, 'webhookSecret') : null;

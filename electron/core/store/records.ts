@@ -9,6 +9,7 @@ import type { ApolliaManifest, TriggerEntry } from '../../../shared/apollia-mani
 import type { ApplyPreview } from '../../../shared/apply-preview';
 import { templateTool } from '../../../shared/catalogues';
 import { accessFamily, type ConsentDecision, offeredAccess } from '../../../shared/consent';
+import { ownRecord } from '../../../shared/own-data';
 import type { TemplateManifest } from '../../../shared/template-manifest';
 import type { WebhookSecretOrigin } from '../../../shared/webhook-secret';
 import type { PackageAgentRecord, PackageRecord, StoreState, TemplateAgentRecord, ToolSettingRecord, TriggerRecord } from './state';
@@ -77,7 +78,7 @@ export function packageRecord(manifest: ApolliaManifest, sha256: string, dir: st
  * nothing of it granted. A tool pinned to a parameter that was not given stays denied.
  */
 export function templateToolSettings(previewed: ApplyPreview): Record<string, ToolSettingRecord> {
-  const toolSettings: Record<string, ToolSettingRecord> = {};
+  const toolSettings = ownRecord<ToolSettingRecord>();
   for (const tool of previewed.tools) toolSettings[tool] = { family: templateTool(tool)?.family ?? null, setting: 'allow', pin: null, pinMissing: false };
   for (const server of previewed.mcp) {
     if (!server.saved) continue;
@@ -182,10 +183,10 @@ export function setWebhookSecret(state: StoreState, trigger: TriggerRecord, secr
 
 /** The user's recorded decisions for an installed package, in the consent form's shape. */
 export function recordedDecisions(state: StoreState, name: string): ConsentDecision {
-  const decisions: ConsentDecision = { agents: {}, triggers: {} };
+  const decisions: ConsentDecision = { agents: ownRecord(), triggers: ownRecord() };
   for (const agent of Object.values(state.agents)) {
     if (agent.origin === 'package' && agent.packageName === name) {
-      decisions.agents[agent.agentId] = { access: Object.fromEntries(agent.access.map((a) => [a.entry, a.granted])) };
+      decisions.agents[agent.agentId] = { access: ownRecord(agent.access.map((a) => [a.entry, a.granted])) };
     }
   }
   for (const trigger of Object.values(state.triggers)) if (trigger.packageName === name) decisions.triggers[trigger.name] = { armed: trigger.armed };

@@ -15,6 +15,7 @@ import type { ActionFamily } from '../../../shared/apollia-manifest';
 import type { WebhookSecretOrigin } from '../../../shared/webhook-secret';
 import type { SignatureSummary } from '../../../shared/inspection';
 import type { KeyPin, TrustedKey } from '../../../shared/trust';
+import { ownRecord } from '../../../shared/own-data';
 import { validateState } from '../generated/store-state-validator';
 
 // ---- Trust (issue 14; format 3) ---------------------------------------------------------------
@@ -71,6 +72,7 @@ function closedSchema(properties: Record<string, unknown>) {
  *
  * 3: (issue 18, webhook secret origin) each trigger's `secretOrigin` and `secretSetAt`.
  * 3 (trust, issue 14): `trustedKeys` and `packageTrust` (see their block below).
+ * 3: `settings.mcpServers[*].sealed` (MCP server credentials, issue 12).
  */
 export const STATE_VERSION = 3;
 
@@ -172,6 +174,15 @@ export interface TriggerRecord {
   // --- end issue 18 ---
 }
 
+// --- format 3: MCP server credentials (issue 12) ------------------------------------------------
+/**
+ * A saved MCP server as the store keeps it (format 3): its url and arguments masked
+ * (`mcp-credentials.ts`), and `sealed`, the secret box's seal (base64) of the real url and
+ * arguments when they held a credential, else null. Only `mcpServerForRun` opens it.
+ */
+export type StoredMcpServer = SavedMcpServer & { sealed: string | null };
+// --- end format 3: MCP server credentials --------------------------------------------------------
+
 /** The whole state file. */
 export interface StoreState {
   version: typeof STATE_VERSION;
@@ -179,7 +190,7 @@ export interface StoreState {
   agents: Record<string, AgentRecord>;
   triggers: Record<string, TriggerRecord>;
   settings: {
-    mcpServers: Record<string, SavedMcpServer>;
+    mcpServers: Record<string, StoredMcpServer>;
     /** Saved secrets by catalogue name: base64 of the sealed value. */
     secrets: Record<string, { sealed: string; savedAt: string }>;
     /**
@@ -207,7 +218,30 @@ export interface StoreState {
 
 /** A state with nothing installed. */
 export function emptyState(): StoreState {
-  return { version: STATE_VERSION, packages: {}, agents: {}, triggers: {}, settings: { mcpServers: {}, secrets: {}, deniedTools: [] }, webhookSecrets: {}, applies: {}, damage: [], trustedKeys: [], packageTrust: {} };
+  return ownRecords({ version: STATE_VERSION, packages: {}, agents: {}, triggers: {}, settings: { mcpServers: {}, secrets: {}, deniedTools: [] }, webhookSecrets: {}, applies: {}, damage: [], trustedKeys: [], packageTrust: {} });
+}
+
+/**
+ * `state` with every record keyed by a name made a null-prototype record (`ownRecord`), in place;
+ * returns `state`.
+ *
+ * Why (issue 12, finding 4): a package may be called `__proto__`, `constructor` or `prototype`
+ * (`[a-z0-9_-]+`), and so may an agent, a trigger or an MCP server. `JSON.parse` keeps such a key as
+ * an own property, but `structuredClone` and literal `{}` give back objects with a prototype, where
+ * `packages['__proto__'] = record` replaces the prototype and the record is lost. The store applies
+ * this to what it loads, to each draft it hands to a change, and to a fresh state.
+ */
+export function ownRecords(state: StoreState): StoreState {
+  state.packages = ownRecord(Object.entries(state.packages));
+  state.agents = ownRecord(Object.entries(state.agents));
+  for (const agent of Object.values(state.agents)) if (agent.origin === 'template') agent.toolSettings = ownRecord(Object.entries(agent.toolSettings));
+  state.triggers = ownRecord(Object.entries(state.triggers));
+  state.settings.mcpServers = ownRecord(Object.entries(state.settings.mcpServers));
+  state.settings.secrets = ownRecord(Object.entries(state.settings.secrets));
+  state.webhookSecrets = ownRecord(Object.entries(state.webhookSecrets));
+  state.applies = ownRecord(Object.entries(state.applies));
+  state.packageTrust = ownRecord(Object.entries(state.packageTrust));
+  return state;
 }
 
 const str = { type: 'string' };
@@ -287,8 +321,9 @@ export const STATE_SCHEMA = closed({
   settings: closed({
     mcpServers: rec({
       type: 'object',
-      properties: { name: str, transport: { enum: ['stdio', 'streamable-http', 'sse'] }, command: str, args: { type: 'array', items: str }, url: str },
-      required: ['name', 'transport'],
+      // `sealed`: format 3, MCP server credentials.
+      properties: { name: str, transport: { enum: ['stdio', 'streamable-http', 'sse'] }, command: str, args: { type: 'array', items: str }, url: str, sealed: nstr },
+      required: ['name', 'transport', 'sealed'],
       additionalProperties: false,
     }),
     secrets: rec(closed({ sealed: str, savedAt: str })),
@@ -322,14 +357,14 @@ function migrateFrom1(value: unknown): unknown {
 
 /**
  * Format 2 → 3: each format-3 addition fills its defaults in its own step (issue 18's webhook
- * secret origin, issue 14's trust block). Anything that is not a format-2 object is left for
+ * secret origin, issue 14's trust block, issue 12's sealed MCP server credentials). Anything that is not a format-2 object is left for
  * `stateProblem` to judge.
  */
 function migrateFrom2(value: unknown): unknown {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
   const file = value as Record<string, unknown>;
   if (file.version !== 2) return value;
-  return { ...withTrust(withSecretOrigins(file)), version: 3 };
+  return { ...withMcpSealed(withTrust(withSecretOrigins(file))), version: 3 };
 }
 
 /**
@@ -362,6 +397,24 @@ function withTrust(file: Record<string, unknown>): Record<string, unknown> {
   if (Object.hasOwn(file, 'trustedKeys') || Object.hasOwn(file, 'packageTrust')) return file;
   return { ...file, trustedKeys: [], packageTrust: {} };
 }
+
+// --- format 3: MCP server credentials (issue 12) ------------------------------------------------
+/**
+ * Issue 12's step from format 2: every saved MCP server gets `sealed: null` (nothing sealed). A
+ * server saved by format 2 with a credential in clear is still shown masked (`settingsOf` masks
+ * every view); its clear copy in the file is sealed when it is saved again.
+ */
+function withMcpSealed(file: Record<string, unknown>): Record<string, unknown> {
+  const settings = file.settings;
+  if (!isObject(settings) || !isObject(settings.mcpServers)) return file;
+  const servers = Object.entries(settings.mcpServers).map(([name, server]) => [name, isObject(server) && !Object.hasOwn(server, 'sealed') ? { ...server, sealed: null } : server] as const);
+  return { ...file, settings: { ...settings, mcpServers: ownRecord(servers) } };
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+// --- end format 3: MCP server credentials --------------------------------------------------------
 
 /** Compiled at build time from {@link STATE_SCHEMA} (scripts/compile-schemas.ts; a test keeps the two in step). */
 const validate: ValidateFunction = validateState;

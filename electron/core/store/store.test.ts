@@ -35,7 +35,7 @@ describe('the lock file', () => {
     writeFileSync(join(dataDir, LOCK_FILE), `${pid}\n`);
     const saved = await api.saveMcpServer({ name: 'ledger', transport: 'stdio', command: 'uvx' });
     expect(saved.ok && saved.value.mcpServers.map((s) => s.name)).toEqual(['ledger']);
-    expect(JSON.parse(readFileSync(join(dataDir, STATE_FILE), 'utf8')).settings.mcpServers.ledger).toEqual({ name: 'ledger', transport: 'stdio', command: 'uvx', args: [] });
+    expect(JSON.parse(readFileSync(join(dataDir, STATE_FILE), 'utf8')).settings.mcpServers.ledger).toEqual({ name: 'ledger', transport: 'stdio', command: 'uvx', args: [], sealed: null });
     expect(existsSync(join(dataDir, LOCK_FILE))).toBe(false);
   });
 
@@ -108,7 +108,7 @@ describe('a state file of format 1 (before settings.deniedTools)', () => {
     expect(written.version).toBe(STATE_VERSION);
     expect(STATE_VERSION).toBe(3);
     expect([written.trustedKeys, written.packageTrust]).toEqual([[], {}]); // trust's step from format 2
-    expect(written.settings).toEqual({ mcpServers: { ledger: { name: 'ledger', transport: 'stdio', command: 'uvx', args: [] } }, secrets: {}, deniedTools: ['shell'] });
+    expect(written.settings).toEqual({ mcpServers: { ledger: { name: 'ledger', transport: 'stdio', command: 'uvx', args: [], sealed: null } }, secrets: {}, deniedTools: ['shell'] });
     expect(readdirSync(dataDir).sort()).toEqual([STATE_FILE]);
   });
 

@@ -17,7 +17,7 @@ import type { StoreDamage } from '../../../shared/api';
 import { CoreError } from '../errors';
 import { writeFileAtomic, type AtomicWriteFaults } from './atomic-file';
 import { withLockFile } from './lock';
-import { emptyState, migrateState, STATE_VERSION, stateProblem, type StoreState } from './state';
+import { emptyState, migrateState, ownRecords, STATE_VERSION, stateProblem, type StoreState } from './state';
 
 /** The state file's name in the data folder. */
 export const STATE_FILE = 'state.json';
@@ -71,7 +71,7 @@ export class Store {
     const current = migrateState(value);
     const problem = stateProblem(current);
     if (problem !== null) return { kind: 'damaged', reason: `state.json does not match the store format: ${problem}` };
-    return { kind: 'ok', state: current as StoreState };
+    return { kind: 'ok', state: ownRecords(current as StoreState) };
   }
 
   /** Keeps a damaged file aside and returns the fresh state that reports it (caller holds the lock). */
@@ -121,7 +121,7 @@ export class Store {
       this.locked(async () => {
         const loaded = await this.load();
         const state = loaded.kind === 'ok' ? loaded.state : loaded.kind === 'missing' ? emptyState() : await this.setAside(loaded.reason);
-        const draft = structuredClone(state);
+        const draft = ownRecords(structuredClone(state));
         const { result, write } = await change(draft);
         if (write !== false) await writeFileAtomic(this.statePath, `${JSON.stringify(draft, null, 2)}\n`, this.options.faults);
         return result;

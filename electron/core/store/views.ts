@@ -8,6 +8,7 @@ import type { AccessView, AgentView, Dashboard, InstalledPackageView, SecretBack
 import { CONNECTION_TYPES, SECRET_NAMES } from '../../../shared/catalogues';
 import { grantedPermission } from '../../../shared/consent';
 import { describeCron, describeInterval, nextCronTimes, nextIntervalTimes } from '../../../shared/cron';
+import { maskedServer } from '../mcp-credentials';
 import type { AgentRecord, StoreState, TriggerRecord } from './state';
 
 /** A trigger as shown: its schedule in words and, when armed, its next three times after `now`. */
@@ -126,7 +127,10 @@ export function dashboardOf(state: StoreState, now: Date): Dashboard {
 
 /** Settings as shown: saved MCP servers by name, which secrets are saved (never their values), connections, denied tools. */
 export function settingsOf(state: StoreState, secretBackend: SecretBackend): SettingsView {
-  const servers = Object.values(state.settings.mcpServers).sort((a, b) => a.name.localeCompare(b.name));
+  // Masked again on the way out: a server saved by format 2 may hold a credential in clear.
+  const servers = Object.values(state.settings.mcpServers)
+    .sort((a, b) => a.name.localeCompare(b.name))
+    .map(({ sealed, ...server }) => ({ ...maskedServer(server).masked, credentialsSealed: sealed !== null }));
   return {
     secretBackend,
     mcpServers: servers,

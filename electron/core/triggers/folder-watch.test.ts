@@ -108,4 +108,19 @@ describe('watched folders (real files)', () => {
     expect(runRequests(dataDir).flatMap((r) => r.input.changed_paths)).not.toContain(join(folder, 'outside.txt'));
     expect((await activity(dataDir)).some((e) => e.kind === 'trigger_problem' && e.detail.includes('replaced by a link'))).toBe(true);
   });
+
+  it('never watches the data folder, a folder inside it or around it, even when a state file edited by hand arms one', async () => {
+    const dataDir = tempDir('apollia-watch-');
+    mkdirSync(join(dataDir, 'runs'), { recursive: true });
+    const inside = join(dataDir, 'runs');
+    await putTriggers(dataDir, [triggerRecord({ id: 'pkg/own-data', type: 'file_watch', folder: dataDir, recursive: true }), triggerRecord({ id: 'pkg/inside', type: 'file_watch', folder: inside, recursive: true })]);
+    const host = new TriggerHost({ dataDir, secretBox: createFileKeySecretBox(dataDir), port: 0, watchStore: false, onLine: () => undefined, folderTiming: { debounceMs: 50, maxWaitMs: 500, checkMs: 100 } });
+    await host.start();
+    hosts.push(host);
+    expect(host.status().triggers['pkg/own-data']).toMatchObject({ state: 'problem', problem: `${dataDir} is Apollia Desktop's own data folder: the app's own writes would set the trigger off. Pick another folder.` });
+    expect(host.status().triggers['pkg/inside']?.problem).toBe(`${inside} is inside Apollia Desktop's own data folder (${dataDir}): the app's own writes would set the trigger off. Pick a folder outside it.`);
+    writeFileSync(join(inside, 'lure.txt'), 'x');
+    await host.settled();
+    expect(runRequests(dataDir)).toEqual([]);
+  });
 });

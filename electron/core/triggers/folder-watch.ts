@@ -17,10 +17,16 @@ import { lstat } from 'node:fs/promises';
 import { type FSWatcher, watch } from 'chokidar';
 import { MAX_CHANGED_PATHS } from './run-requests';
 import type { HostClock } from './schedule';
+import { storedWatchFolderRefusal } from '../watch-folder';
 
 /** Options of a folder watch. */
 export interface FolderWatchOptions {
   folder: string;
+  /**
+   * The app's data folder: a folder that is it, inside it or around it is never watched, even when
+   * a state file edited by hand arms one (issue 12, finding 7; `watch-folder.ts` decides).
+   */
+  dataDir?: string;
   recursive: boolean;
   clock: HostClock;
   debounceMs?: number;
@@ -86,9 +92,15 @@ export class FolderWatch {
     }, this.checkMs);
   }
 
+  /** `folderProblem`, then whether the folder is (now, through a link swapped above it) the data folder's. */
+  private async folderProblem(): Promise<string | null> {
+    const { folder, dataDir } = this.options;
+    return (await folderProblem(folder)) ?? (dataDir === undefined ? null : await storedWatchFolderRefusal(folder, dataDir));
+  }
+
   private async check(): Promise<void> {
     if (this.closed) return;
-    const problem = await folderProblem(this.options.folder);
+    const problem = await this.folderProblem();
     if (this.closed) return;
     if (problem !== null) {
       this.fail(problem);
@@ -157,7 +169,7 @@ export class FolderWatch {
     const more = this.more;
     this.dropBurst();
     if (this.closed || paths.length === 0) return;
-    void folderProblem(this.options.folder).then((problem) => {
+    void this.folderProblem().then((problem) => {
       if (this.closed) return;
       if (problem !== null) this.fail(problem);
       else this.options.onBurst(paths, more);

@@ -334,6 +334,7 @@ export class TriggerHost {
       const timing = this.options.folderTiming ?? {};
       live.watch = new FolderWatch({
         folder: trigger.folder,
+        dataDir: this.options.dataDir,
         recursive: trigger.recursive === true,
         clock: this.clock,
         ...timing,

@@ -11,7 +11,8 @@ import { TrustedPublishersSection } from '../components/trust/TrustedPublishers'
 
 const BACKEND_WORDS: Record<SecretBackend, string> = {
   keychain: "Secrets are kept encrypted with this computer's keychain.",
-  basic_text: 'This computer has no keychain Apollia can use: secrets are kept only lightly obscured in the app data folder. Anyone who can read your files could read them.',
+  file_key: 'Secrets are kept encrypted with a key stored in a file beside the app data (secret-box.key), not in a keychain: anyone who can read the app data folder can read them.',
+  basic_text: 'This computer has no keychain Apollia can use: secrets are kept only obscured, with a key built into the app, in the app data folder. Anyone who can read your files could read them.',
   unavailable: 'Secrets cannot be kept on this computer: saving a secret will fail.',
 };
 
@@ -240,6 +241,7 @@ export function SettingsScreen() {
               {settings.data.mcpServers.map((server) => (
                 <li key={server.name} className="row">
                   <strong>{server.name}</strong> <code className="command">{server.transport === 'stdio' ? [server.command ?? '', ...(server.args ?? [])].join(' ') : `${server.url ?? ''} (${server.transport})`}</code>
+                  {server.credentialsSealed ? <span className="muted">The credential in it (shown as ••••) is kept encrypted and never shown again.</span> : null}
                   <button type="button" className="button button-small button-danger-soft" disabled={removeServer.isPending} aria-label={`Remove server ${server.name}`} onClick={() => removeServer.mutate({ name: server.name })}>
                     <Trash2 aria-hidden="true" size={14} /> Remove
                   </button>

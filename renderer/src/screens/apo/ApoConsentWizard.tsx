@@ -5,6 +5,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import type { InstallReceipt, SourceInspection } from '../../../../shared/api';
 import { proposedConsent, type ConsentDecision } from '../../../../shared/consent';
 import type { ApoInspection } from '../../../../shared/inspection';
+import { ownRecord } from '../../../../shared/own-data';
 import { useInstall } from '../../../api/hooks';
 import { PackageText } from '../../components/PackageText';
 import { ErrorPanel } from '../../components/Status';
@@ -25,10 +26,10 @@ import { FirstSignedNote, KeyChangeAcceptedNote } from '../../components/trust/K
 export function startingDraft(inspection: SourceInspection & ApoInspection): Pick<ConsentDraft, 'step' | 'access' | 'triggers'> {
   const manifest = inspection.details?.manifest;
   const diff = inspection.updateDiff;
-  const base: ConsentDecision = diff ? diff.merged : manifest ? proposedConsent(manifest) : { agents: {}, triggers: {} };
-  const access: ConsentDraft['access'] = {};
+  const base: ConsentDecision = diff ? diff.merged : manifest ? proposedConsent(manifest) : { agents: ownRecord(), triggers: ownRecord() };
+  const access: ConsentDraft['access'] = ownRecord();
   for (const [agentId, consent] of Object.entries(base.agents)) access[agentId] = { ...consent.access };
-  const triggers: ConsentDraft['triggers'] = {};
+  const triggers: ConsentDraft['triggers'] = ownRecord();
   for (const [id, arming] of Object.entries(base.triggers)) triggers[id] = { arm: arming.armed, ...(arming.folderId ? { folderId: arming.folderId } : {}) };
   return { step: 0, access, triggers };
 }
@@ -48,11 +49,11 @@ function answersChanged(start: Pick<ConsentDraft, 'access' | 'triggers'>, draft:
 /** The answers the store records: every offered entry, ticked or not; triggers armed only when asked. */
 export function decisionFrom(inspection: ApoInspection, draft: ConsentDraft, denied: (entry: string) => boolean = () => false): ConsentDecision {
   const manifest = inspection.details?.manifest;
-  const agents: ConsentDecision['agents'] = {};
+  const agents: ConsentDecision['agents'] = ownRecord();
   for (const agent of manifest?.agents ?? []) {
     agents[agent.id] = { access: Object.fromEntries((agent.defaults?.access ?? []).map((entry) => [entry, !denied(entry) && (draft.access[agent.id]?.[entry] ?? true)])) };
   }
-  const triggers: ConsentDecision['triggers'] = {};
+  const triggers: ConsentDecision['triggers'] = ownRecord();
   for (const trigger of manifest?.triggers ?? []) {
     const state = draft.triggers[trigger.id];
     const armed = Boolean(state?.arm) && (trigger.source.type !== 'file_watch' || Boolean(state?.folderId));
