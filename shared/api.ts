@@ -356,6 +356,8 @@ export interface SettingsView {
    * "Apply" step 2: it stays denied, with a `grants.<tool>` warning).
    */
   deniedTools: string[];
+  /** Issue 16: the port the webhook listener binds on 127.0.0.1, and whether the owner chose it (else the default). */
+  webhookPort: { port: number; chosen: boolean };
   // --- issue 13 (never allow is picked, not typed) ---
   /**
    * Every tool the app knows, for the "never allow" picker: the native tools of the catalogue
@@ -380,6 +382,69 @@ export interface TrashReceipt {
   /** The file's name, for display. */
   displayName: string;
 }
+
+// ---- Issue 16: live triggers and the activity log ----
+
+/** The ports Settings takes for the webhook listener: not the system's (below 1024), at most 65535. */
+export const WEBHOOK_PORT_RANGE = { min: 1024, max: 65_535 } as const;
+/** The port the webhook listener binds until Settings holds the owner's choice (DESIGN.md "Triggers at run time"). */
+export const DEFAULT_WEBHOOK_PORT = 47_611;
+
+/** How one activity event ended (electron/core/activity). */
+export type ActivityOutcomeView = 'ok' | 'refused' | 'skipped' | 'failed';
+
+/**
+ * One activity event, as `activity --json` prints it: what changed what an agent may do, or what
+ * happened to it. Never a secret or a payload body. `kind` is one of the log's kinds (`install`,
+ * `grant`, `arm`, `trigger_fired`, `delivery_refused`, `run_queued`…).
+ */
+export interface ActivityEntry {
+  at: string;
+  kind: string;
+  package?: string;
+  agent?: string;
+  trigger?: string;
+  outcome: ActivityOutcomeView;
+  detail: string;
+}
+
+/** `activity`: newest first, optionally one agent's (with its package's events that name no agent), at most `limit` (default 200). */
+export interface ActivityRequest {
+  agent?: string;
+  limit?: number;
+}
+
+/** One trigger as the running trigger host sees it (`triggers/status.json`). */
+export interface TriggerLiveView {
+  id: string;
+  state: 'listening' | 'watching' | 'scheduled' | 'problem' | 'done';
+  /** A webhook's URL on 127.0.0.1. */
+  url: string | null;
+  folder: string | null;
+  /** Next fire time (ISO 8601) of a timed trigger. */
+  next: string | null;
+  problem: string | null;
+  lastFire: { at: string; cause: string; outcome: 'queued' | 'skipped' | 'failed' } | null;
+  /** Newest first, at most 10: the HTTP status and its short reason. */
+  deliveries: { at: string; status: number; reason: string }[];
+  /** Runs of this trigger waiting in `runs/pending/`. */
+  waiting: number;
+}
+
+/** `triggerStatus`: whether a trigger host is live for this data folder, what it does, and what waits. */
+export interface TriggerStatusView {
+  /** A host holds the data folder's host lock and its status says it runs. */
+  running: boolean;
+  /** The listener's base URL while running. */
+  origin: string | null;
+  /** When the host last wrote its status. */
+  updatedAt: string | null;
+  /** Runs waiting in `runs/pending/`, counted now, and the oldest one's fire time. */
+  pending: { total: number; oldest: string | null };
+  /** By trigger id; only triggers a running (or the last) host made live. Empty when no host ever ran. */
+  triggers: Record<string, TriggerLiveView>;
+}
+// ---- end of issue 16 ----
 
 /** `denyTool` / `removeDeniedTool`: one tool by its gate name or native name (shared/owner-tools.ts). */
 export interface OwnerToolRequest {
@@ -420,6 +485,13 @@ export interface ApiMethods {
   denyTool: [OwnerToolRequest, SettingsView];
   /** Takes a tool off that list: the next apply sets it at the default again (asks, or allowed when granted). */
   removeDeniedTool: [OwnerToolRequest, SettingsView];
+  // Issue 16: live triggers and the activity log.
+  /** The live status of the triggers: whether a host runs, each trigger's state, deliveries, last fire, runs waiting. */
+  triggerStatus: [void, TriggerStatusView];
+  /** The activity log, newest first. */
+  activity: [ActivityRequest | void, { events: ActivityEntry[] }];
+  /** Sets the webhook listener's port (null: the default); a running host rebinds to it. */
+  setWebhookPort: [{ port: number | null }, SettingsView];
   /** Trust: the keys the user trusts (Settings → Trusted publishers). */
   trustedKeys: [void, TrustedKeyView[]];
   /** Trust: adds a pasted public key (a `.pub` file's text or its `RWQ…` line) under a name. */
@@ -495,6 +567,9 @@ export const API_METHODS = [
   'removeSecret',
   'denyTool',
   'removeDeniedTool',
+  'triggerStatus',
+  'activity',
+  'setWebhookPort',
   'trustedKeys',
   'trustKey',
   'trustKeyFromFile',
@@ -596,6 +671,9 @@ export const API_REQUEST_SCHEMAS: Record<ApiMethod, Record<string, unknown>> = {
   removeSecret: strict({ name }, ['name']),
   denyTool: strict({ tool: { type: 'string', minLength: 1, maxLength: 256 } }, ['tool']),
   removeDeniedTool: strict({ tool: { type: 'string', minLength: 1, maxLength: 256 } }, ['tool']),
+  triggerStatus: noRequest,
+  activity: { type: ['object', 'null'], properties: { agent: id, limit: { type: 'integer', minimum: 1, maximum: 1000 } }, additionalProperties: false },
+  setWebhookPort: strict({ port: { type: ['integer', 'null'], minimum: WEBHOOK_PORT_RANGE.min, maximum: WEBHOOK_PORT_RANGE.max } }, ['port']),
   trustedKeys: noRequest,
   trustKey: strict({ publicKey: { type: 'string', minLength: 1, maxLength: 4096 }, name: { type: 'string', minLength: 1, maxLength: 320 } }, ['publicKey', 'name']),
   trustKeyFromFile: strict({ name: { type: 'string', minLength: 1, maxLength: 320 } }, ['name']),

@@ -7,8 +7,12 @@
  * - `GET  /events`        → server-sent `opened` events (what main sends as `apollia:opened`)
  * - `POST /test/open`     `{ path }`: registers a path as if double-clicked, then sends `opened`
  * - `POST /test/dialog`   `{ kind: 'file' | 'folder', path | null }`: answers the next native dialog
- * - `POST /test/reset`    `{ now? }`: a fresh temp data folder (and, optionally, a fixed clock)
- * - `GET  /test/state`    → `{ dataDir }`
+ * - `POST /test/reset`    `{ now? }`: a fresh temp data folder (and, optionally, a fixed clock),
+ *                          with its own trigger host (the old one stopped first)
+ * - `GET  /test/state`    → `{ dataDir, hooksOrigin }` (`hooksOrigin`: the trigger host's listener)
+ *
+ * Like Electron main, the harness holds one `TriggerHost` per data folder (issue 16): its webhook
+ * listener binds a free port on 127.0.0.1, so specs deliver real signed requests to it.
  *
  * Run: `E2E_PORT=4173 npx tsx e2e/harness/server.ts`. Listens on 127.0.0.1 only.
  */
@@ -20,6 +24,7 @@ import { API_METHODS, type ApiMethod, type ApiResult, type SourceHandle } from '
 import { type CoreApi, createApi } from '../../electron/core/api';
 import { sharedChecker } from '../../electron/core/bounded/index';
 import { createFileKeySecretBox } from '../../electron/core/secret-box';
+import { type HostClock, TriggerHost } from '../../electron/core/triggers';
 
 const ROOT = resolve(new URL('../..', import.meta.url).pathname);
 const RENDERER_DIR = join(ROOT, 'out', 'renderer');
@@ -46,21 +51,24 @@ interface HarnessState {
   dialogAnswers: Record<DialogKind, (string | null)[]>;
   /** `opened` events sent before any page listened: delivered to the next page that connects. */
   backlog: SourceHandle[];
+  /** The data folder's trigger host, as Electron main holds one. */
+  host: TriggerHost;
 }
 
 const clients = new Set<ServerResponse>();
-let state = fresh(null);
+let state = await fresh(null);
 
-function fresh(fixedNow: Date | null): HarnessState {
+async function fresh(fixedNow: Date | null): Promise<HarnessState> {
   const dataDir = mkdtempSync(join(tmpdir(), 'apollia-e2e-'));
   const dialogAnswers: HarnessState['dialogAnswers'] = { file: [], folder: [], key: [] };
   // An empty queue answers like a cancelled dialog.
   const answer = (kind: DialogKind) => async () => dialogAnswers[kind].shift() ?? null;
+  const secretBox = createFileKeySecretBox(join(dataDir, 'test-keys'));
   const api = createApi({
     dataDir,
     resourcesDir: RESOURCES_DIR,
     dialogs: { openFile: answer('file'), openFolder: answer('folder'), openKeyFile: answer('key') },
-    secretBox: createFileKeySecretBox(join(dataDir, 'test-keys')),
+    secretBox,
     now: () => (fixedNow ? new Date(fixedNow) : new Date()),
     // The system Trash, as a folder of the run's temp dir the specs can look into.
     trash: async (path) => {
@@ -68,7 +76,12 @@ function fresh(fixedNow: Date | null): HarnessState {
       renameSync(path, join(dataDir, 'trash', basename(path)));
     },
   });
-  return { dataDir, api, dialogAnswers, backlog: [] };
+  // With a fixed core clock the host's clock is that instant, frozen: schedules are counted from it
+  // (as the dashboard's next times are) and none comes due while a spec runs.
+  const clock: HostClock | undefined = fixedNow ? { now: () => new Date(fixedNow), setTimer: () => null, clearTimer: () => undefined } : undefined;
+  const host = new TriggerHost({ dataDir, secretBox, port: 0, ...(clock ? { clock } : {}) });
+  await host.start();
+  return { dataDir, api, dialogAnswers, backlog: [], host };
 }
 
 function sendJson(res: ServerResponse, status: number, body: unknown): void {
@@ -151,13 +164,14 @@ async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
 
   if (method === 'POST' && url.pathname === '/test/reset') {
     const body = (await readBody(req)) as { now?: unknown } | undefined;
-    const old = state.dataDir;
-    state = fresh(typeof body?.now === 'string' ? new Date(body.now) : null);
-    rmSync(old, { recursive: true, force: true });
-    return sendJson(res, 200, { dataDir: state.dataDir });
+    const old = state;
+    await old.host.stop();
+    state = await fresh(typeof body?.now === 'string' ? new Date(body.now) : null);
+    rmSync(old.dataDir, { recursive: true, force: true });
+    return sendJson(res, 200, { dataDir: state.dataDir, hooksOrigin: state.host.origin });
   }
 
-  if (method === 'GET' && url.pathname === '/test/state') return sendJson(res, 200, { dataDir: state.dataDir });
+  if (method === 'GET' && url.pathname === '/test/state') return sendJson(res, 200, { dataDir: state.dataDir, hooksOrigin: state.host.origin });
   if (method === 'GET' && url.pathname === '/test/health') return sendJson(res, 200, { ok: true });
   if (method === 'GET' || method === 'HEAD') return serveStatic(url.pathname, res);
   sendJson(res, 405, { error: 'method not allowed' });
@@ -184,8 +198,10 @@ server.listen(PORT, '127.0.0.1', () => {
 const stop = () => {
   for (const client of clients) client.end();
   server.close();
-  rmSync(state.dataDir, { recursive: true, force: true });
-  process.exit(0);
+  void state.host.stop().finally(() => {
+    rmSync(state.dataDir, { recursive: true, force: true });
+    process.exit(0);
+  });
 };
 process.on('SIGINT', stop);
 process.on('SIGTERM', stop);

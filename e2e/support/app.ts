@@ -39,7 +39,9 @@ export async function shot(page: Page, name: string): Promise<void> {
   mkdirSync(SCREENSHOTS, { recursive: true });
   // What changes on every run (a fresh webhook secret, a temp folder's random name) is masked, so a
   // committed screenshot changes only when the screen does.
-  const volatile = [page.getByLabel(/^Webhook secret for /), page.locator('code').filter({ hasText: tmpdir() })];
+  // Live views (issue 16) mark what changes by run (times, ports, run ids) with `data-volatile`.
+  // An activity detail naming a run id, a pid, the listener's address or a temp folder is masked too.
+  const volatile = [page.getByLabel(/^Webhook secret for /), page.locator('code').filter({ hasText: tmpdir() }), page.locator('[data-volatile]'), page.locator('.activity-list p').filter({ hasText: /run [0-9a-f-]{36}|pid \d+|127\.0\.0\.1:\d+/ }), page.locator('.activity-list p').filter({ hasText: tmpdir() })];
   await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true, mask: volatile });
 }
 

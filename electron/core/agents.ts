@@ -3,7 +3,7 @@
  * template's agent (a package's agents leave with their package).
  */
 import type { AgentView, ApiRequest } from '../../shared/api';
-import { type ApiContext, own } from './api-context';
+import { type ApiContext, own, recordActivity } from './api-context';
 import { CoreError } from './errors';
 import { disarmTrigger } from './store/records';
 import type { AgentRecord, StoreState } from './store/state';
@@ -17,9 +17,9 @@ export function liveAgent(state: StoreState, agentId: string): AgentRecord {
   return agent;
 }
 
-/** Grants or withdraws one tool of an agent: an offered access entry, or a template tool's setting. */
-export function setToolAccess(ctx: ApiContext, request: ApiRequest<'setToolAccess'>): Promise<AgentView> {
-  return ctx.store.update((state) => {
+/** Grants or withdraws one tool of an agent: an offered access entry, or a template tool's setting; recorded as `grant` / `revoke`. */
+export async function setToolAccess(ctx: ApiContext, request: ApiRequest<'setToolAccess'>): Promise<AgentView> {
+  const { view, packageName } = await ctx.store.update((state) => {
     const agent = liveAgent(state, request.agentId);
     if (agent.origin === 'package') {
       const entry = agent.access.find((a) => a.entry === request.tool);
@@ -31,17 +31,27 @@ export function setToolAccess(ctx: ApiContext, request: ApiRequest<'setToolAcces
       if (request.granted && setting.pinMissing) throw new CoreError('access.pin_missing', `\`${request.tool}\` is pinned to a parameter that was not given at apply: it stays denied.`);
       setting.setting = request.granted ? 'allow' : 'deny';
     }
-    return { result: agentView(state, agent, ctx.deps.now()) };
+    return { result: { view: agentView(state, agent, ctx.deps.now()), packageName: agent.origin === 'package' ? agent.packageName : null } };
   });
+  const who = { ...(packageName ? { package: packageName } : {}), agent: view.id };
+  await recordActivity(ctx, [{ kind: request.granted ? 'grant' : 'revoke', ...who, outcome: 'ok', detail: `${request.granted ? 'allowed' : 'withdrew'} ${request.tool} for ${view.displayName}` }]);
+  return view;
 }
 
-/** Archives a template's agent and disarms its triggers; a package's agent is refused (uninstall the package). */
-export function archiveAgent(ctx: ApiContext, request: ApiRequest<'archiveAgent'>): Promise<AgentView> {
-  return ctx.store.update((state) => {
+/** Archives a template's agent and disarms its triggers; a package's agent is refused (uninstall the package). Recorded as `uninstall` of the agent, plus one `disarm` per trigger it disarmed. */
+export async function archiveAgent(ctx: ApiContext, request: ApiRequest<'archiveAgent'>): Promise<AgentView> {
+  const { view, disarmed } = await ctx.store.update((state) => {
     const agent = liveAgent(state, request.agentId);
     if (agent.origin === 'package') throw new CoreError('agent.part_of_package', `${agent.displayName} belongs to the package ${agent.packageName}: uninstall the package instead.`);
     agent.archived = true;
-    for (const trigger of Object.values(state.triggers)) if (trigger.agentId === agent.id) disarmTrigger(state, trigger);
-    return { result: agentView(state, agent, ctx.deps.now()) };
+    const disarmed: string[] = [];
+    for (const trigger of Object.values(state.triggers)) {
+      if (trigger.agentId !== agent.id) continue;
+      if (trigger.armed) disarmed.push(trigger.id);
+      disarmTrigger(state, trigger);
+    }
+    return { result: { view: agentView(state, agent, ctx.deps.now()), disarmed } };
   });
+  await recordActivity(ctx, [...disarmed.map((trigger) => ({ kind: 'disarm' as const, agent: view.id, trigger, outcome: 'ok' as const, detail: `disarmed: ${view.displayName} was archived` })), { kind: 'uninstall', agent: view.id, outcome: 'ok', detail: `archived ${view.displayName}` }]);
+  return view;
 }

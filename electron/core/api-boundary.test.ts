@@ -43,6 +43,9 @@ const WELL_FORMED: Record<ApiMethod, Record<string, unknown> | undefined> = {
   removeSecret: { name: 'nope' },
   denyTool: { tool: 'mcp:slack/slack_send_message' },
   removeDeniedTool: { tool: 'mcp:slack/slack_send_message' },
+  triggerStatus: undefined,
+  activity: undefined,
+  setWebhookPort: { port: 50_000 },
   trashSource: { sourceId: 'nope' },
 };
 

@@ -3,6 +3,7 @@
  * the few helpers more than one module needs (sealing a secret, reading an own property). Built once
  * by `createApi` and handed to each module, so the modules never import the dispatcher.
  */
+import type { ActivityInput, ActivityLog } from './activity/activity-log';
 import type { SecretBox } from './secret-box';
 import type { AtomicWriteFaults } from './store/atomic-file';
 import type { Store } from './store/store';
@@ -36,6 +37,23 @@ export interface ApiContext {
   readonly deps: ApiDeps;
   readonly store: Store;
   readonly sources: SourceRegistry;
+  /** The data folder's activity log (issue 16 item 6): written only through {@link recordActivity}. */
+  readonly activity: ActivityLog;
+}
+
+/**
+ * Records what a store change just did in the activity log, after the change was written. The
+ * change stands whatever happens here: a log that cannot be written (a full disk) is reported to
+ * the host's log, never turned into a refusal of what the user already got.
+ */
+export async function recordActivity(ctx: ApiContext, events: readonly ActivityInput[]): Promise<void> {
+  for (const event of events) {
+    try {
+      await ctx.activity.record({ at: ctx.deps.now().toISOString(), ...event });
+    } catch (error) {
+      (ctx.deps.log ?? ((message: string, e?: unknown) => console.error(message, e)))(`apollia: the activity log could not be written (${event.kind})`, error);
+    }
+  }
 }
 
 /**

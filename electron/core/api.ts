@@ -17,6 +17,7 @@ import { API_METHODS, type ApiError, type ApiMethod, type ApiRequest, type ApiRe
 import type { ApoDetails, ApoSummary } from '../../shared/inspection';
 import { keyChangeOf, listTrustedKeys, trustedKeysOf, trustKey, trustKeyFromFile, untrustKey, verifyInstalled, withSignatureState } from './package-trust';
 import { SDK_VERSION } from '../../shared/sdk';
+import { ActivityLog } from './activity/activity-log';
 import { archiveAgent, setToolAccess } from './agents';
 import { type ApiContext, type ApiDeps, own } from './api-context';
 import { CoreError } from './errors';
@@ -30,6 +31,7 @@ import { builtinTemplateDir, listBuiltinTemplates } from './template';
 import { applyTemplate, previewTemplate } from './template/apply-template';
 import { trashSource } from './trash-source';
 import { armTrigger, disarmTrigger, rotateWebhookSecret } from './trigger-arming';
+import { activityOf, setWebhookPort, triggerStatus } from './trigger-status';
 import { resolveWatchFolder } from './watch-folder';
 
 export type { ApiDeps } from './api-context';
@@ -120,6 +122,9 @@ function handlersOf(ctx: ApiContext): { [M in ApiMethod]: (request: ApiRequest<M
     removeSecret: (request) => removeSecret(ctx, request),
     denyTool: (request) => denyTool(ctx, request),
     removeDeniedTool: (request) => removeDeniedTool(ctx, request),
+    triggerStatus: () => triggerStatus(ctx),
+    activity: (request) => activityOf(ctx, request),
+    setWebhookPort: (request) => setWebhookPort(ctx, request),
     trashSource: (request) => trashSource(ctx, request),
     trustedKeys: () => listTrustedKeys(ctx),
     trustKey: (request) => trustKey(ctx, request),
@@ -132,7 +137,7 @@ function handlersOf(ctx: ApiContext): { [M in ApiMethod]: (request: ApiRequest<M
 /** Builds the Api over `deps`. */
 export function createApi(deps: ApiDeps): CoreApi {
   const store = new Store(deps.dataDir, { now: deps.now, faults: deps.faults, lockTimeoutMs: deps.lockTimeoutMs });
-  const ctx: ApiContext = { deps, store, sources: new SourceRegistry() };
+  const ctx: ApiContext = { deps, store, sources: new SourceRegistry(), activity: new ActivityLog(deps.dataDir) };
   const log = deps.log ?? ((message: string, error?: unknown) => console.error(message, error));
   const handlers = handlersOf(ctx);
   const api = { registerSource: (path: string, origin: SourceHandle['origin']) => ctx.sources.register(path, origin), store } as CoreApi;

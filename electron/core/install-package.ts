@@ -8,7 +8,6 @@ import { versionFolderName } from './store/version-folder';
 import { join } from 'node:path';
 import semver from 'semver';
 import type { ApiRequest, InstallReceipt, KeyChange, UninstallReceipt, WebhookSecretGiven, WebhookSecretOnce } from '../../shared/api';
-import { ActivityLog } from './activity/activity-log';
 import { digestsOf, installedTrust, keyChangeOf, pinOfSummary } from './package-trust';
 import type { FileDigests } from './trust/index';
 import type { ApolliaManifest } from '../../shared/apollia-manifest';
@@ -16,10 +15,11 @@ import { offeredAccess } from '../../shared/consent';
 import { ownerDenies } from '../../shared/owner-tools';
 import type { ApoDetails } from '../../shared/inspection';
 import { diffUpdate, type UpdateDiff } from '../../shared/update-diff';
-import { type ApiContext, own } from './api-context';
+import type { ActivityInput } from './activity/activity-log';
+import { type ApiContext, own, recordActivity } from './api-context';
 import { extractVerifiedArchive } from './archive';
 import { CoreError } from './errors';
-import { webhookSecretFor } from './trigger-arming';
+import { armedWords, webhookSecretFor } from './trigger-arming';
 import { placeFromStaging, removeAndPrune, removeThroughStaging } from './staging';
 import { agentIdOf, packageAgentRecord, packageRecord, packageTriggerRecord, recordedDecisions, removePackageRecords, type SealedWebhookSecret, setWebhookSecret, triggerIdOf } from './store/records';
 import type { StoreState } from './store/state';
@@ -73,8 +73,42 @@ function checkDecisions(ctx: ApiContext, manifest: ApolliaManifest, request: Api
   return armedFolders;
 }
 
-/** Installs (or updates, or with `allowDowngrade` downgrades) the inspected `.apo` of `request.sourceId`. */
+/**
+ * Installs (or updates, or with `allowDowngrade` downgrades) the inspected `.apo` of
+ * `request.sourceId`, and records it in the activity log: `install` or `update`, one `arm` per
+ * trigger armed by it, or one `install` refused with the refusal's code (issue 16 item 6).
+ */
 export async function installPackage(ctx: ApiContext, request: ApiRequest<'install'>): Promise<InstallReceipt> {
+  let receipt: { receipt: InstallReceipt; armedTriggers: { id: string; agentId: string | null; type: string; folder: string | null }[] };
+  try {
+    receipt = await installOnce(ctx, request);
+  } catch (error) {
+    const { name, shown } = refusedSubject(ctx, request.sourceId);
+    // A request naming no opened package (an unknown id) is not an install that was refused: only those are recorded.
+    if (error instanceof CoreError && shown !== null) {
+      await recordActivity(ctx, [{ kind: 'install', ...(name ? { package: name } : {}), outcome: 'refused', detail: `${error.code}: ${shown} was not installed: ${error.message}` }]);
+    }
+    throw error;
+  }
+  const r = receipt.receipt;
+  const words = r.outcome === 'installed' ? `installed ${r.name} ${r.version} from ${r.publisher}` : `${r.outcome} ${r.name} from ${r.previousVersion} to ${r.version}`;
+  const events: ActivityInput[] = [{ kind: r.outcome === 'installed' ? 'install' : 'update', package: r.name, outcome: 'ok', detail: words }];
+  for (const t of receipt.armedTriggers) events.push({ kind: 'arm', package: r.name, ...(t.agentId ? { agent: t.agentId } : {}), trigger: t.id, outcome: 'ok', detail: armedWords(t.type, t.folder) });
+  await recordActivity(ctx, events);
+  return r;
+}
+
+/** The package name (when its manifest could be read) and the shown name of a refused install's source. */
+function refusedSubject(ctx: ApiContext, sourceId: string): { name: string | undefined; shown: string | null } {
+  try {
+    const src = ctx.sources.get(sourceId);
+    return { name: (src.shownApo?.details as ApoDetails | null | undefined)?.manifest.package.name, shown: src.handle.displayName };
+  } catch {
+    return { name: undefined, shown: null };
+  }
+}
+
+async function installOnce(ctx: ApiContext, request: ApiRequest<'install'>) {
   const { deps, store } = ctx;
   const src = ctx.sources.get(request.sourceId);
   if (src.handle.kind !== 'apo') throw new CoreError('install.not_a_package', `${src.handle.displayName} is not an .apo package: only packages are installed (a template is applied).`);
@@ -185,18 +219,21 @@ export async function installPackage(ctx: ApiContext, request: ApiRequest<'insta
         state.packageTrust[name] = installedTrust(pinOfSummary(signature), signature, files, at);
         const outcome: InstallReceipt['outcome'] = !current ? 'installed' : sameAgain ? 'reinstalled' : relationOf(current.version, version) === 'newer' ? 'updated' : 'downgraded';
         return {
-          result: { receipt: { name, version, publisher: pkg.publisher, outcome, previousVersion: current?.version ?? null, installedAt: pkg.installedAt, armed, webhookSecrets, webhookSecretsGiven, keyChange }, oldDir: current?.dir ?? null },
+          result: {
+            receipt: { name, version, publisher: pkg.publisher, outcome, previousVersion: current?.version ?? null, installedAt: pkg.installedAt, armed, webhookSecrets, webhookSecretsGiven, keyChange },
+            armedTriggers: armed.map((id) => ({ id, agentId: state.triggers[id]?.agentId ?? null, type: state.triggers[id]?.type ?? 'webhook', folder: state.triggers[id]?.folder ?? null })),
+            oldDir: current?.dir ?? null,
+          },
         };
       }),
   });
   if (placed.oldDir && placed.oldDir !== finalRel) await removeAndPrune(join(deps.dataDir, placed.oldDir), deps.dataDir);
   const change = placed.receipt.keyChange;
   if (change) {
-    const log = new ActivityLog(deps.dataDir, { now: deps.now });
-    if (change.kind === 'changed') await log.record({ kind: 'key_change_accepted', package: name, outcome: 'ok', detail: `${version} installed after you confirmed the key change: ${change.message}` });
-    else await log.record({ kind: 'update', package: name, outcome: 'ok', detail: `${version}: ${change.message}` });
+    if (change.kind === 'changed') await recordActivity(ctx, [{ kind: 'key_change_accepted', package: name, outcome: 'ok', detail: `${version} installed after you confirmed the key change: ${change.message}` }]);
+    else await recordActivity(ctx, [{ kind: 'update', package: name, outcome: 'ok', detail: `${version}: ${change.message}` }]);
   }
-  return placed.receipt;
+  return { receipt: placed.receipt, armedTriggers: placed.armedTriggers };
 }
 
 /**
@@ -215,7 +252,7 @@ export async function uninstallPackage(ctx: ApiContext, request: ApiRequest<'uni
   const { deps, store } = ctx;
   const pkg = own((await store.read()).packages, request.name);
   if (!pkg) throw new CoreError('package.unknown', `No package called \`${request.name}\` is installed.`);
-  return removeThroughStaging(deps.dataDir, join(deps.dataDir, 'packages', pkg.name), () =>
+  const receipt = await removeThroughStaging(deps.dataDir, join(deps.dataDir, 'packages', pkg.name), () =>
     store.update((state) => {
       const current = own(state.packages, request.name);
       if (!current) throw new CoreError('package.unknown', `No package called \`${request.name}\` is installed.`);
@@ -223,4 +260,9 @@ export async function uninstallPackage(ctx: ApiContext, request: ApiRequest<'uni
       return { result: { name: current.name, version: current.version, ...removed } };
     }),
   );
+  const parts = [`uninstalled ${receipt.name} ${receipt.version}`];
+  if (receipt.removedAgents.length > 0) parts.push(`${receipt.removedAgents.length} agent(s) removed`);
+  if (receipt.removedTriggers.length > 0) parts.push(`${receipt.removedTriggers.length} trigger(s) removed`);
+  await recordActivity(ctx, [{ kind: 'uninstall', package: receipt.name, outcome: 'ok', detail: parts.join('; ') }]);
+  return receipt;
 }

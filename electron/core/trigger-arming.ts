@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import type { ApiRequest, ApiResponse, TriggerView } from '../../shared/api';
 import { checkWebhookSecret, type WebhookSecretChoice } from '../../shared/webhook-secret';
-import { type ApiContext, own, seal } from './api-context';
+import { type ApiContext, own, recordActivity, seal } from './api-context';
 import { CoreError } from './errors';
 import { disarmTrigger as disarm, type SealedWebhookSecret, setWebhookSecret } from './store/records';
 import type { StoreState, TriggerRecord } from './store/state';
@@ -49,14 +49,27 @@ export function triggerIn(state: StoreState, triggerId: string): TriggerRecord {
   return trigger;
 }
 
-/** Arms a trigger: a file_watch with the picked folder, a webhook with a new secret (answered once). */
+/** What an `arm` event says: the folder watched, or that a webhook got a new secret. */
+export function armedWords(type: string, folder: string | null): string {
+  if (type === 'file_watch') return `armed: watches ${folder ?? 'a folder'}`;
+  if (type === 'webhook') return 'armed: webhook, a new signing secret was made';
+  if (type === 'at') return 'armed: runs once, at its date';
+  return 'armed: runs on its schedule';
+}
+
+/** Who an activity event of this trigger is about. */
+function whoOf(trigger: TriggerRecord): { package?: string; agent?: string; trigger: string } {
+  return { ...(trigger.packageName ? { package: trigger.packageName } : {}), ...(trigger.agentId ? { agent: trigger.agentId } : {}), trigger: trigger.id };
+}
+
+/** Arms a trigger: a file_watch with the picked folder, a webhook with a new secret (answered once); recorded as `arm`. */
 export async function armTrigger(ctx: ApiContext, request: ApiRequest<'armTrigger'>): Promise<ApiResponse<'armTrigger'>> {
   const { deps, store } = ctx;
   const path = request.folderId !== undefined ? await pickedWatchFolder(ctx.sources.folder(request.folderId), deps.dataDir) : null;
   const current = triggerIn(await store.read(), request.triggerId);
   if (current.type !== 'webhook' && request.webhookSecret !== undefined) throw new CoreError('trigger.secret_not_needed', `trigger \`${current.name}\` is not a webhook: it takes no secret`, { path: 'webhookSecret' });
   const secret = current.type === 'webhook' ? await webhookSecretFor(ctx, request.webhookSecret, 'webhookSecret') : null;
-  return store.update((state) => {
+  const { answer, who } = await store.update((state) => {
     const trigger = triggerIn(state, request.triggerId);
     if (trigger.type === 'file_watch' && path === null) throw new CoreError('trigger.needs_folder', `trigger \`${trigger.name}\` watches a folder: pick one to arm it`);
     if (trigger.type !== 'file_watch' && path !== null) throw new CoreError('trigger.folder_not_needed', `trigger \`${trigger.name}\` is not a file_watch trigger: it watches no folder`);
@@ -66,17 +79,23 @@ export async function armTrigger(ctx: ApiContext, request: ApiRequest<'armTrigge
     trigger.armed = true;
     trigger.armedAt = deps.now().toISOString();
     trigger.folder = path;
-    return { result: { trigger: triggerView(trigger, deps.now()), webhookSecret: secret?.shown ?? null, webhookSecretGiven: secret?.kept.origin === 'given' } };
+    return { result: { answer: { trigger: triggerView(trigger, deps.now()), webhookSecret: secret?.shown ?? null, webhookSecretGiven: secret?.kept.origin === 'given' }, who: whoOf(trigger) } };
   });
+  await recordActivity(ctx, [{ kind: 'arm', ...who, outcome: 'ok', detail: armedWords(answer.trigger.type, path) }]);
+  return answer;
 }
 
-/** Disarms a trigger; a webhook's secret is deleted. */
-export function disarmTrigger(ctx: ApiContext, request: ApiRequest<'disarmTrigger'>): Promise<TriggerView> {
-  return ctx.store.update((state) => {
+/** Disarms a trigger; a webhook's secret is deleted. Recorded as `disarm` when it was armed. */
+export async function disarmTrigger(ctx: ApiContext, request: ApiRequest<'disarmTrigger'>): Promise<TriggerView> {
+  const { view, was, who } = await ctx.store.update((state) => {
     const trigger = triggerIn(state, request.triggerId);
+    const was = trigger.armed;
+    const who = whoOf(trigger);
     disarm(state, trigger);
-    return { result: triggerView(trigger, ctx.deps.now()) };
+    return { result: { view: triggerView(trigger, ctx.deps.now()), was, who } };
   });
+  if (was) await recordActivity(ctx, [{ kind: 'disarm', ...who, outcome: 'ok', detail: view.type === 'webhook' ? 'disarmed; its signing secret was deleted' : 'disarmed' }]);
+  return view;
 }
 
 /** Replaces an armed webhook's secret with a new one: made here (answered once) or given by the sender (never answered). */
@@ -86,10 +105,12 @@ export async function rotateWebhookSecret(ctx: ApiContext, request: ApiRequest<'
   if (current.type !== 'webhook') throw new CoreError('trigger.not_webhook', `trigger \`${current.name}\` is not a webhook: it has no secret`);
   if (!current.armed) throw new CoreError('trigger.not_armed', `trigger \`${current.name}\` is not armed: arm it to make its secret`);
   const secret = await webhookSecretFor(ctx, request.webhookSecret, 'webhookSecret');
-  return store.update((state) => {
+  const { answer, who } = await store.update((state) => {
     const trigger = triggerIn(state, request.triggerId);
     if (!trigger.armed) throw new CoreError('trigger.not_armed', `trigger \`${trigger.name}\` is not armed: arm it to make its secret`);
     setWebhookSecret(state, trigger, secret.kept);
-    return { result: { trigger: triggerView(trigger, deps.now()), webhookSecret: secret.shown, webhookSecretGiven: secret.kept.origin === 'given' } };
+    return { result: { answer: { trigger: triggerView(trigger, deps.now()), webhookSecret: secret.shown, webhookSecretGiven: secret.kept.origin === 'given' }, who: whoOf(trigger) } };
   });
+  await recordActivity(ctx, [{ kind: 'secret_rotated', ...who, outcome: 'ok', detail: 'a new signing secret was made; the old one no longer signs' }]);
+  return answer;
 }

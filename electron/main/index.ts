@@ -2,12 +2,14 @@
  * The Electron entry: lifecycle only. One instance (a second launch hands its files over and
  * quits); the `app://` scheme and file-open routing registered before `ready` (macOS `open-file`);
  * then the app-wide security rules, the renderer served on `app://`, the core Api with its
- * Electron deps, the IPC binding, the window and the menu.
+ * Electron deps, the IPC binding, the window and the menu; and the one trigger host of the data
+ * folder (issue 16), started on ready and stopped on quit.
  */
 import { app, BrowserWindow, shell } from 'electron';
 import { join } from 'node:path';
 import { createApi } from '../core/api';
 import { sharedChecker } from '../core/bounded/index';
+import { TriggerHost } from '../core/triggers';
 import { resolveAppLocation } from './app-location';
 import { APP_INDEX_URL } from './app-protocol';
 import { nativeDialogs } from './dialogs';
@@ -32,23 +34,29 @@ if (!app.requestSingleInstanceLock()) {
   const location = resolveAppLocation(app.isPackaged ? undefined : process.env['ELECTRON_RENDERER_URL'], APP_INDEX_URL);
   const router = createOpenRouter();
   const dialogs = nativeDialogs();
+  let host: TriggerHost | null = null;
 
   const start = async () => {
     applyAppSecurity(location);
     serveAppScheme(RENDERER_DIR);
-    const api = createApi({
-      dataDir: app.getPath('userData'),
-      resourcesDir: resourcesDir(),
-      dialogs,
-      secretBox: await createSafeStorageSecretBox(),
-      now: () => new Date(),
-      trash: (path) => shell.trashItem(path),
-    });
+    const secretBox = await createSafeStorageSecretBox();
+    const dataDir = app.getPath('userData');
+    const api = createApi({ dataDir, resourcesDir: resourcesDir(), dialogs, secretBox, now: () => new Date(), trash: (path) => shell.trashItem(path) });
     bindApi(api, location);
     installMenu(dialogs, router);
     const openWindow = () => router.attach(api, createMainWindow(location));
     openWindow();
     void sharedChecker().warm(); // the package checker's worker loads while the window does, not at the first package
+    // The triggers go live with the app: the port is Settings' (the host rebinds when it changes).
+    // A host that cannot start (`serve` already holds the data folder, the port is taken) is not
+    // fatal: the dashboard says whether triggers are live, from the host lock and status file.
+    const starting = new TriggerHost({ dataDir, secretBox, onLine: (line) => console.log(`triggers: ${line}`) });
+    starting.start().then(
+      () => {
+        host = starting;
+      },
+      (error: unknown) => console.error('Apollia Desktop: the triggers are not live:', error instanceof Error ? error.message : error),
+    );
     void api.verifyInstalled(); // issue 14: installed files re-checked on app start (a change disarms the package's triggers)
     app.on('activate', () => {
       // macOS: clicking the Dock icon with no window open makes one again.
@@ -56,6 +64,17 @@ if (!app.requestSingleInstanceLock()) {
     });
   };
 
+  app.on('will-quit', (event) => {
+    if (!host) return;
+    // Stop the host (timers, watchers, listener, the final status and host lock) before exiting.
+    const stopping = host;
+    host = null;
+    event.preventDefault();
+    stopping
+      .stop()
+      .catch((error: unknown) => console.error('Apollia Desktop: the trigger host did not stop cleanly:', error))
+      .finally(() => app.quit());
+  });
   app.on('window-all-closed', () => {
     if (process.platform !== 'darwin') app.quit();
   });

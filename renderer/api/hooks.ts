@@ -73,7 +73,26 @@ interface ChangeRefreshes {
 }
 
 function useChange<
-  M extends 'install' | 'apply' | 'setToolAccess' | 'armTrigger' | 'disarmTrigger' | 'rotateWebhookSecret' | 'uninstallPackage' | 'archiveAgent' | 'saveMcpServer' | 'removeMcpServer' | 'saveSecret' | 'removeSecret' | 'denyTool' | 'removeDeniedTool' | 'trustKey' | 'trustKeyFromFile' | 'untrustKey' | 'trashSource',
+  M extends
+    | 'install'
+    | 'apply'
+    | 'setWebhookPort'
+    | 'setToolAccess'
+    | 'armTrigger'
+    | 'disarmTrigger'
+    | 'rotateWebhookSecret'
+    | 'uninstallPackage'
+    | 'archiveAgent'
+    | 'saveMcpServer'
+    | 'removeMcpServer'
+    | 'saveSecret'
+    | 'removeSecret'
+    | 'denyTool'
+    | 'removeDeniedTool'
+    | 'trustKey'
+    | 'trustKeyFromFile'
+    | 'untrustKey'
+    | 'trashSource',
 >(method: M, refresh: ChangeRefreshes = {}) {
   const { settings: alsoSettings = false, inspections: alsoInspections = false, previews: alsoPreviews = false, keys: alsoKeys = false } = refresh;
   const client = useQueryClient();
@@ -81,6 +100,8 @@ function useChange<
     mutationFn: (request: ApiRequest<M>) => (call as (m: M, r: ApiRequest<M>) => ReturnType<typeof call<M>>)(method, request),
     onSettled: async () => {
       await client.invalidateQueries({ queryKey: queryKeys.dashboard() });
+      // Every change may be recorded in the activity log and may change what the trigger host runs.
+      await client.invalidateQueries({ queryKey: queryKeys.live() });
       if (alsoSettings) await client.invalidateQueries({ queryKey: queryKeys.settings() });
       // What is installed changed: an opened package's relation to it (update, same, older) may have too.
       if (alsoInspections) await client.invalidateQueries({ queryKey: queryKeys.inspections() });
@@ -110,6 +131,23 @@ export const useDenyTool = () => useChange('denyTool', { settings: true, preview
 export const useRemoveDeniedTool = () => useChange('removeDeniedTool', { settings: true, previews: true });
 /** A refused file that may be malicious, moved to the system's Trash (issue 13 point 7). */
 export const useTrashSource = () => useChange('trashSource');
+
+// ---- Issue 16: live triggers and the activity log ----
+/** How often the live views ask again: the trigger host changes them without the renderer doing anything. */
+export const LIVE_REFRESH_MS = 2_000;
+
+/** Whether a trigger host runs, each live trigger's state, deliveries and last fire, and the runs waiting; polled. */
+export function useTriggerStatus() {
+  return useQuery({ queryKey: queryKeys.triggerStatus(), queryFn: () => call('triggerStatus'), refetchInterval: LIVE_REFRESH_MS });
+}
+
+/** The activity log, newest first; one agent's when `agent` is set; polled. */
+export function useActivity(agent: string | null) {
+  return useQuery({ queryKey: queryKeys.activity(agent), queryFn: () => call('activity', agent === null ? {} : { agent }), refetchInterval: LIVE_REFRESH_MS, placeholderData: keepPreviousData });
+}
+
+/** Settings → the webhook port (null: the default); a running host moves its listener. */
+export const useSetWebhookPort = () => useChange('setWebhookPort', { settings: true });
 
 // ---- Trust (issue 14) ----
 

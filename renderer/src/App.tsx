@@ -1,4 +1,4 @@
-import { Archive, FolderOpen, LayoutDashboard, Settings as SettingsIcon, X } from 'lucide-react';
+import { Archive, FolderOpen, History, LayoutDashboard, Settings as SettingsIcon, X } from 'lucide-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect, useRef, useState, type DragEvent } from 'react';
 import { bridge, toApiError } from '../api/bridge';
@@ -14,10 +14,12 @@ import { useFlowStore, type MainView } from './stores/flow-store';
 // only the Open screen and the consent flow of a package.
 const DashboardScreen = lazy(() => import('./screens/DashboardScreen').then((m) => ({ default: m.DashboardScreen })));
 const SettingsScreen = lazy(() => import('./screens/SettingsScreen').then((m) => ({ default: m.SettingsScreen })));
+const ActivityScreen = lazy(() => import('./screens/ActivityScreen').then((m) => ({ default: m.ActivityScreen })));
 
 const NAV: { view: MainView; label: string; icon: typeof FolderOpen }[] = [
   { view: 'open', label: 'Open', icon: FolderOpen },
   { view: 'dashboard', label: 'Dashboard', icon: LayoutDashboard },
+  { view: 'activity', label: 'Activity', icon: History },
   { view: 'settings', label: 'Settings', icon: SettingsIcon },
 ];
 
@@ -121,7 +123,7 @@ export function App() {
       <main id="main" className="app-main" tabIndex={-1}>
         {dropError ? <ErrorPanel error={dropError} title="The dropped file could not be opened" /> : null}
         <Suspense fallback={<Loading label="Loading…" />}>
-          {activeSourceId !== null ? sources.filter((source) => source.id === activeSourceId).map((source) => <SourceScreen key={source.id} source={source} />) : view === 'dashboard' ? <DashboardScreen /> : view === 'settings' ? <SettingsScreen /> : <OpenScreen />}
+          {activeSourceId !== null ? sources.filter((source) => source.id === activeSourceId).map((source) => <SourceScreen key={source.id} source={source} />) : view === 'dashboard' ? <DashboardScreen /> : view === 'activity' ? <ActivityScreen /> : view === 'settings' ? <SettingsScreen /> : <OpenScreen />}
         </Suspense>
       </main>
       {dragging ? (

@@ -15,7 +15,7 @@ export function tempDir(prefix = 'apollia-store-'): string {
 }
 
 /** SHA-256 over every path, kind, mode and content under `dir` (sorted): equal hashes = byte for byte the same tree. */
-export function treeHash(dir: string): string {
+export function treeHash(dir: string, except: readonly string[] = []): string {
   const hash = createHash('sha256');
   const walk = (current: string, rel: string) => {
     let names: string[];
@@ -26,6 +26,7 @@ export function treeHash(dir: string): string {
       return;
     }
     for (const name of names) {
+      if (rel === '' && except.includes(name)) continue;
       const full = join(current, name);
       const info = lstatSync(full);
       hash.update(`${rel}/${name}:${info.isDirectory() ? 'd' : 'f'}:${info.mode.toString(8)}\n`);

@@ -175,9 +175,11 @@ export class ActivityLog {
 
   /**
    * Events newest first, optionally only those of one agent (the store agent id), at most `limit`. A missing log is empty;
-   * a line that is not an event (a torn last line after a crash) is passed over.
+   * a line that is not an event (a torn last line after a crash) is passed over. With `agent` and
+   * `package` (the agent's package), the package's own events that name no agent (its install,
+   * update, uninstall) are that agent's too: they changed what it may do.
    */
-  async list(filter: { agent?: string; limit?: number } = {}): Promise<ActivityEvent[]> {
+  async list(filter: { agent?: string; package?: string; limit?: number } = {}): Promise<ActivityEvent[]> {
     let text: string;
     try {
       text = await readFile(this.path, 'utf8');
@@ -192,7 +194,7 @@ export class ActivityLog {
       if (line === '') continue;
       const event = parseLine(line);
       if (!event) continue;
-      if (filter.agent !== undefined && event.agent !== filter.agent) continue;
+      if (filter.agent !== undefined && event.agent !== filter.agent && !(filter.package !== undefined && event.agent === undefined && event.package === filter.package)) continue;
       events.push(event);
       if (filter.limit !== undefined && events.length >= filter.limit) break;
     }

@@ -6,7 +6,7 @@
  * except a watched folder, which is the absolute path the user picked.
  */
 import type { ValidateFunction } from 'ajv';
-import type { ApplyReceipt, SavedMcpServer, StoreDamage, TriggerView } from '../../../shared/api';
+import { type ApplyReceipt, type SavedMcpServer, type StoreDamage, type TriggerView, WEBHOOK_PORT_RANGE } from '../../../shared/api';
 import type { ApolliaManifest } from '../../../shared/apollia-manifest';
 import type { ApplyPreview, ToolSetting } from '../../../shared/apply-preview';
 import type { AccessDecision } from '../../../shared/consent';
@@ -72,9 +72,21 @@ function closedSchema(properties: Record<string, unknown>) {
  *
  * 3: (issue 18, webhook secret origin) each trigger's `secretOrigin` and `secretSetAt`.
  * 3 (trust, issue 14): `trustedKeys` and `packageTrust` (see their block below).
+ * 3 (issue 16, live triggers): `settings.webhookPort`.
  * 3: `settings.mcpServers[*].sealed` (MCP server credentials, issue 12).
  */
 export const STATE_VERSION = 3;
+
+// ---- Format 3, issue 16 (live triggers): the webhook listener's port ----
+/** The closed sub-schema of `settings.webhookPort`: a port of `WEBHOOK_PORT_RANGE`, or null for the default. */
+const webhookPortSchema = { type: ['integer', 'null'], minimum: WEBHOOK_PORT_RANGE.min, maximum: WEBHOOK_PORT_RANGE.max };
+/** Issue 16's step from format 2: no port chosen yet (the trigger host uses its default). Settings that are not an object, or already hold a port, are left for `stateProblem`. */
+function withWebhookPort(file: Record<string, unknown>): Record<string, unknown> {
+  const settings = file.settings;
+  if (typeof settings !== 'object' || settings === null || Array.isArray(settings) || Object.hasOwn(settings, 'webhookPort')) return file;
+  return { ...file, settings: { ...settings, webhookPort: null } };
+}
+// ---- end of format 3, issue 16 ----
 
 /** An installed `.apo` package. */
 export interface PackageRecord {
@@ -199,6 +211,8 @@ export interface StoreState {
      * apply never grants one of them; it stays denied, with a `grants.<tool>` warning.
      */
     deniedTools: string[];
+    /** Issue 16: the port the webhook listener binds on 127.0.0.1 (Settings), or null for `DEFAULT_WEBHOOK_PORT`. */
+    webhookPort: number | null;
   };
   /** Webhook secrets by ref: base64 of the sealed value. */
   webhookSecrets: Record<string, string>;
@@ -218,7 +232,7 @@ export interface StoreState {
 
 /** A state with nothing installed. */
 export function emptyState(): StoreState {
-  return ownRecords({ version: STATE_VERSION, packages: {}, agents: {}, triggers: {}, settings: { mcpServers: {}, secrets: {}, deniedTools: [] }, webhookSecrets: {}, applies: {}, damage: [], trustedKeys: [], packageTrust: {} });
+  return ownRecords({ version: STATE_VERSION, packages: {}, agents: {}, triggers: {}, settings: { mcpServers: {}, secrets: {}, deniedTools: [], webhookPort: null }, webhookSecrets: {}, applies: {}, damage: [], trustedKeys: [], packageTrust: {} });
 }
 
 /**
@@ -328,6 +342,7 @@ export const STATE_SCHEMA = closed({
     }),
     secrets: rec(closed({ sealed: str, savedAt: str })),
     deniedTools: { type: 'array', items: str, uniqueItems: true },
+    webhookPort: webhookPortSchema,
   }),
   webhookSecrets: rec(str),
   applies: rec(obj),
@@ -364,7 +379,7 @@ function migrateFrom2(value: unknown): unknown {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
   const file = value as Record<string, unknown>;
   if (file.version !== 2) return value;
-  return { ...withMcpSealed(withTrust(withSecretOrigins(file))), version: 3 };
+  return { ...withWebhookPort(withMcpSealed(withTrust(withSecretOrigins(file)))), version: 3 };
 }
 
 /**

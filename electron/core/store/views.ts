@@ -4,7 +4,7 @@
  * passed in, so a view is a function of the state.
  */
 import { integrityView } from '../package-trust';
-import type { AccessView, AgentView, Dashboard, InstalledPackageView, SecretBackend, SettingsView, TriggerView } from '../../../shared/api';
+import { type AccessView, type AgentView, type Dashboard, DEFAULT_WEBHOOK_PORT, type InstalledPackageView, type SecretBackend, type SettingsView, type TriggerView } from '../../../shared/api';
 import { CONNECTION_TYPES, SECRET_NAMES } from '../../../shared/catalogues';
 import { grantedPermission } from '../../../shared/consent';
 import { describeCron, describeInterval, nextCronTimes, nextIntervalTimes } from '../../../shared/cron';
@@ -137,6 +137,7 @@ export function settingsOf(state: StoreState, secretBackend: SecretBackend): Set
     secrets: SECRET_NAMES.map((s) => ({ name: s.name, label: s.label, saved: Object.hasOwn(state.settings.secrets, s.name) })),
     connections: CONNECTION_TYPES.map((c) => ({ type: c.type, label: c.label, available: Object.hasOwn(state.settings.mcpServers, c.type) })),
     deniedTools: [...state.settings.deniedTools],
+    webhookPort: { port: state.settings.webhookPort ?? DEFAULT_WEBHOOK_PORT, chosen: state.settings.webhookPort !== null },
     // Filled by `settings.ts` (known-tools.ts reads the built-in templates): not a view of the state alone.
     knownTools: [],
   };

@@ -10,7 +10,9 @@ import { dirname, join } from 'node:path';
 import type { ApiRequest, ApplyReceipt } from '../../../shared/api';
 import { type ApplyMachine, type ApplyPreview, previewApply } from '../../../shared/apply-preview';
 import type { TemplateDetails } from '../../../shared/template-manifest';
-import { type ApiContext, own } from '../api-context';
+import type { ActivityInput } from '../activity/activity-log';
+import { type ApiContext, own, recordActivity } from '../api-context';
+import { armedWords } from '../trigger-arming';
 import { CoreError } from '../errors';
 import { type Source, templateDigest } from '../sources';
 import { placeFromStaging, removeAndPrune } from '../staging';
@@ -179,6 +181,17 @@ export async function applyTemplate(ctx: ApiContext, request: ApiRequest<'apply'
         return { result: { receipt, duplicate: false } };
       }),
   });
-  if (outcome.duplicate) await removeAndPrune(finalDir, deps.dataDir);
-  return outcome.receipt;
+  if (outcome.duplicate) {
+    await removeAndPrune(finalDir, deps.dataDir);
+    return outcome.receipt;
+  }
+  const receipt = outcome.receipt;
+  const events: ActivityInput[] = [{ kind: 'apply', agent: receipt.agentId, outcome: 'ok', detail: `made ${receipt.displayName} from the template ${details.manifest.name} ${details.manifest.version}` }];
+  const state = await store.read();
+  for (const id of receipt.triggers) {
+    const trigger = own(state.triggers, id);
+    if (trigger?.armed) events.push({ kind: 'arm', agent: receipt.agentId, trigger: id, outcome: 'ok', detail: armedWords(trigger.type, trigger.folder) });
+  }
+  await recordActivity(ctx, events);
+  return receipt;
 }

@@ -17,6 +17,7 @@
  *   `triggers/status.json` for the dashboard (see README).
  */
 import { randomUUID } from 'node:crypto';
+import { DEFAULT_WEBHOOK_PORT } from '../../../shared/api';
 import { type FSWatcher, watch as watchFs } from 'node:fs';
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -32,8 +33,8 @@ import { firstDue, type HostClock, isTimed, nextFireAfter, systemClock } from '.
 import { SeenIds } from './seen-ids';
 import { type DeliveryAnswer, type ListenerLimits, type VerifiedDelivery, WebhookListener, type WebhookTarget, webhookPath } from './webhook-listener';
 
-/** The port the listener binds when none is given (Settings will hold the user's choice). */
-export const DEFAULT_WEBHOOK_PORT = 47_611;
+/** The port the listener binds when neither `port` nor Settings gives one (its home is `shared/api.ts`). */
+export { DEFAULT_WEBHOOK_PORT };
 /** Longest single wait of the schedule timer. */
 export const MAX_SLEEP_MS = 60_000;
 /** A due time passed by more than this fired late: its cause is `missed`. */
@@ -53,7 +54,11 @@ export const SEEN_FILE = join('triggers', 'webhook-seen.jsonl');
 export interface TriggerHostOptions {
   dataDir: string;
   secretBox: SecretBox;
-  /** Listener port; 0 for a free one. Default {@link DEFAULT_WEBHOOK_PORT}. */
+  /**
+   * Listener port, fixed for the host's life; 0 for a free one. Without it the port is Settings'
+   * (`settings.webhookPort`), else {@link DEFAULT_WEBHOOK_PORT}, and a change in Settings rebinds
+   * the listener at the next reload.
+   */
   port?: number;
   clock?: HostClock;
   /** Re-read the store whenever its file changes (default true). */
@@ -150,6 +155,8 @@ export class TriggerHost {
   private pending = { total: 0, oldest: null as string | null, byTrigger: new Map<string, number>() };
   private startedAt = '';
   private running = false;
+  /** The Settings port last tried by {@link rebind} (so a taken port is not retried at every reload). */
+  private boundFor: number | null = null;
 
   constructor(private readonly options: TriggerHostOptions) {
     this.store = new Store(options.dataDir);
@@ -186,7 +193,7 @@ export class TriggerHost {
     try {
       await this.seen.load();
       await this.loadCarried();
-      await this.listener.start(this.options.port ?? DEFAULT_WEBHOOK_PORT);
+      await this.listener.start(this.options.port ?? (await this.settingsPort()));
     } catch (error) {
       await this.listener.stop();
       await this.release();
@@ -259,9 +266,41 @@ export class TriggerHost {
     return run;
   }
 
+  /** The port Settings asks for, or the default (also when the store cannot be read: start still serves). */
+  private async settingsPort(): Promise<number> {
+    try {
+      return (await this.store.read()).settings.webhookPort ?? DEFAULT_WEBHOOK_PORT;
+    } catch {
+      return DEFAULT_WEBHOOK_PORT;
+    }
+  }
+
+  /**
+   * Moves the listener to the port Settings now holds. When that port cannot be bound (taken), the
+   * listener goes back to the port it had and the refusal is a `trigger_problem`; webhook URLs follow
+   * the port the listener ends on.
+   */
+  private async rebind(port: number): Promise<void> {
+    const old = this.listener.port;
+    await this.listener.stop();
+    try {
+      await this.listener.start(port);
+      this.line(`listening on ${this.origin}`);
+    } catch (error) {
+      const reason = `the webhook port ${port} from Settings cannot be used (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); still on ${old}`;
+      this.line(`problem ${reason}`);
+      this.record({ kind: 'trigger_problem', outcome: 'failed', detail: reason });
+      await this.listener.start(old);
+    }
+    this.boundFor = port;
+    for (const live of this.live.values()) if (live.trigger.type === 'webhook') live.status.url = this.urlOf(live.trigger.id);
+  }
+
   private async reloadNow(): Promise<void> {
     if (!this.running) return;
     const state = await this.store.read();
+    const port = state.settings.webhookPort ?? DEFAULT_WEBHOOK_PORT;
+    if (this.options.port === undefined && port !== this.boundFor && port !== this.listener.port) await this.rebind(port);
     const wanted = new Map<string, { trigger: TriggerRecord; sealed: string | null }>();
     for (const trigger of Object.values(state.triggers)) {
       if (!trigger.armed || agentArchived(state, trigger)) continue;

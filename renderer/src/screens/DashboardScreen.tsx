@@ -10,6 +10,7 @@ import { PackageText } from '../components/PackageText';
 import { SecretOnce } from '../components/SecretOnce';
 import { ErrorPanel, Loading } from '../components/Status';
 import { useFlowStore } from '../stores/flow-store';
+import { TriggerHostNote, TriggerLive } from './dashboard/TriggerLive';
 import { formatDateTime } from '../components/date-format';
 
 function when(iso: string): string {
@@ -74,7 +75,7 @@ function TriggerRowView({ trigger }: { trigger: TriggerView }) {
   return (
     <li className="row row-block">
       <p>
-        <strong>{trigger.name}</strong> <span className="muted small">({TRIGGER_TYPE_WORDS[trigger.type] ?? trigger.type})</span> {trigger.armed ? <span className="badge badge-ask">Armed</span> : <span className="badge badge-neutral">Off</span>}
+        <strong>{trigger.name}</strong> <span className="muted small">({TRIGGER_TYPE_WORDS[trigger.type] ?? trigger.type})</span> {trigger.armed ? <span className="badge badge-armed">Armed</span> : <span className="badge badge-neutral">Off</span>}
       </p>
       <p className="small">
         <PackageText text={trigger.words} />:{' '}
@@ -123,6 +124,7 @@ function TriggerRowView({ trigger }: { trigger: TriggerView }) {
       </div>
       {trigger.type === 'webhook' && (trigger.webhookSecretSet || !trigger.armed) ? <SetWebhookSecret triggerId={trigger.id} label={trigger.name} mode={trigger.armed ? 'rotate' : 'arm'} disabled={busy} /> : null}
       {secret ? <SecretOnce label={trigger.name} secret={secret} /> : null}
+      <TriggerLive trigger={trigger} />
       {error ? <ErrorPanel error={error} title="The trigger was not changed" /> : null}
     </li>
   );
@@ -246,6 +248,7 @@ export function DashboardScreen() {
               </ul>
             </section>
           ) : null}
+          <TriggerHostNote />
           {dashboard.data.packages.length === 0 && dashboard.data.agents.length === 0 ? (
             <p>
               Nothing is installed on this computer yet.{' '}

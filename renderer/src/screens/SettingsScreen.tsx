@@ -7,6 +7,7 @@ import { isMcpServerName } from '../../../shared/mcp-server-name';
 import { useDenyTool, useRemoveDeniedTool, useRemoveMcpServer, useRemoveSecret, useSaveMcpServer, useSaveSecret, useSettings } from '../../api/hooks';
 import { ErrorPanel, Loading } from '../components/Status';
 import { PackageText } from '../components/PackageText';
+import { WebhookPortSection } from './settings/WebhookPortSection';
 import { TrustedPublishersSection } from '../components/trust/TrustedPublishers';
 
 const BACKEND_WORDS: Record<SecretBackend, string> = {
@@ -264,6 +265,7 @@ export function SettingsScreen() {
             </ul>
           </section>
           <DeniedToolsSection deniedTools={settings.data.deniedTools} knownTools={settings.data.knownTools} />
+          <WebhookPortSection webhookPort={settings.data.webhookPort} />
           <TrustedPublishersSection />
         </>
       ) : null}

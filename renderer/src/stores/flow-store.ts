@@ -5,7 +5,7 @@
 import { create } from 'zustand';
 import type { SourceHandle } from '../../../shared/api';
 
-export type MainView = 'open' | 'dashboard' | 'settings';
+export type MainView = 'open' | 'dashboard' | 'activity' | 'settings';
 
 export interface FlowState {
   view: MainView;

@@ -1,0 +1,167 @@
+import type { TriggerLiveView, TriggerView } from '../../../../shared/api';
+import { useTriggerStatus } from '../../../api/hooks';
+import { CopyButton } from '../../components/CopyButton';
+import { PackageText } from '../../components/PackageText';
+import { formatFireTime } from '../../components/schedule';
+
+function when(iso: string): string {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? iso : formatFireTime(date, Intl.DateTimeFormat().resolvedOptions().timeZone);
+}
+
+/** What a delivery's HTTP status means, in words (the host's reason follows it). */
+function deliveryWords(status: number): string {
+  if (status === 202) return 'Accepted';
+  if (status === 200) return 'Ignored';
+  if (status === 401) return 'Refused: not signed right';
+  if (status === 404) return 'Refused: no armed trigger there';
+  if (status === 409) return 'Refused: a replay';
+  if (status === 413) return 'Refused: too large';
+  if (status === 503) return 'Refused: too many at once';
+  return `Refused (${status})`;
+}
+
+const FIRE_WORDS: Record<NonNullable<TriggerLiveView['lastFire']>['outcome'], string> = {
+  queued: 'a run was queued',
+  skipped: 'skipped: its runs waiting are at their limit',
+  failed: 'the run request could not be written',
+};
+
+const CAUSE_WORDS: Record<string, string> = { schedule: 'on schedule', missed: 'a missed time, caught up', at: 'at its date', file_watch: 'files changed', webhook: 'a delivery' };
+
+function stateWords(live: TriggerLiveView): string {
+  if (live.state === 'listening') return 'Listening';
+  if (live.state === 'watching') return 'Watching';
+  if (live.state === 'scheduled') return live.next ? `Next at ${when(live.next)}` : 'Scheduled';
+  if (live.state === 'done') return 'Done: it fired once';
+  return 'Problem';
+}
+
+/** How a sender signs a delivery (Standard Webhooks), next to the URL. */
+function HowToSign({ name }: { name: string }) {
+  return (
+    <details className="small how-to-sign">
+      <summary>How to sign a call to {name}</summary>
+      <p>
+        Send a <code>POST</code> with three headers, as the Standard Webhooks libraries do (<code>new Webhook(secret).sign(id, date, body)</code>):
+      </p>
+      <ul>
+        <li>
+          <code>webhook-id</code>: a unique id for this call (a repeat is refused);
+        </li>
+        <li>
+          <code>webhook-timestamp</code>: the time in Unix seconds (more than 5 minutes off is refused);
+        </li>
+        <li>
+          <code>webhook-signature</code>: <code>v1,</code> then the base64 HMAC-SHA256 of <code>id.timestamp.body</code>, keyed by the secret shown when it was armed (the part after <code>whsec_</code>, base64-decoded).
+        </li>
+      </ul>
+      <p>Only this computer can reach the address (127.0.0.1): a sender elsewhere needs a tunnel you set up.</p>
+    </details>
+  );
+}
+
+function LiveDetails({ trigger, live, running }: { trigger: TriggerView; live: TriggerLiveView; running: boolean }) {
+  return (
+    <div className="live" role="group" aria-label={`Live status of ${trigger.name}`}>
+      <p className="small">
+        <span className={`badge ${!running ? 'badge-neutral' : live.state === 'problem' ? 'badge-deny' : 'badge-live'}`}>{running ? stateWords(live) : 'Not live'}</span>
+        {live.state === 'problem' && live.problem ? (
+          <>
+            {' '}
+            <PackageText text={live.problem} />
+          </>
+        ) : null}
+        {live.waiting > 0 ? ` · ${live.waiting === 1 ? '1 run waiting' : `${live.waiting} runs waiting`}` : ''}
+      </p>
+      {live.url ? (
+        <>
+          <p className="small hash-row">
+            Address:{' '}
+            <code className="hash" data-volatile aria-label={`Webhook address of ${trigger.name}`}>
+              {live.url}
+            </code>
+            <CopyButton value={live.url} label={`Copy the address of ${trigger.name}`} />
+          </p>
+          <HowToSign name={trigger.name} />
+        </>
+      ) : null}
+      <p className="small">
+        Last fire:{' '}
+        {live.lastFire ? (
+          <>
+            <time data-volatile dateTime={live.lastFire.at}>
+              {when(live.lastFire.at)}
+            </time>{' '}
+            ({CAUSE_WORDS[live.lastFire.cause] ?? live.lastFire.cause}): {FIRE_WORDS[live.lastFire.outcome]}
+          </>
+        ) : (
+          'not yet'
+        )}
+      </p>
+      {trigger.type === 'webhook' ? (
+        live.deliveries.length === 0 ? (
+          <p className="small muted">No delivery yet.</p>
+        ) : (
+          <>
+            <p className="small">Last deliveries:</p>
+            <ul className="small deliveries" aria-label={`Last deliveries to ${trigger.name}`}>
+              {live.deliveries.map((d, i) => (
+                <li key={`${d.at}-${i}`}>
+                  <time data-volatile dateTime={d.at}>
+                    {when(d.at)}
+                  </time>
+                  : <span className={`badge ${d.status < 300 ? 'badge-allow' : 'badge-deny'}`}>{deliveryWords(d.status)}</span> <PackageText text={d.reason} />
+                </li>
+              ))}
+            </ul>
+          </>
+        )
+      ) : null}
+    </div>
+  );
+}
+
+/** An armed trigger as the trigger host runs it: state, next time, the webhook's address and how to sign, deliveries, last fire. */
+export function TriggerLive({ trigger }: { trigger: TriggerView }) {
+  const status = useTriggerStatus();
+  if (!trigger.armed || !status.data) return null;
+  const live = status.data.triggers[trigger.id];
+  if (!live) return status.data.running ? <p className="small muted">Starting…</p> : null;
+  return <LiveDetails trigger={trigger} live={live} running={status.data.running} />;
+}
+
+/** Whether the triggers are live at all, and the runs waiting: said plainly at the top of the dashboard. */
+export function TriggerHostNote() {
+  const status = useTriggerStatus();
+  if (!status.data) return null;
+  const { running, pending, origin } = status.data;
+  return (
+    <section className={`panel ${running ? 'panel-info' : 'panel-warning'}`} aria-labelledby="trigger-host-heading">
+      <h2 id="trigger-host-heading">Triggers</h2>
+      {running ? (
+        <p>
+          Armed triggers are live: webhooks are received on <code data-volatile>{origin ?? 'this computer'}</code>, folders watched and schedules kept.
+        </p>
+      ) : (
+        <p>Armed triggers are not live: nothing receives webhooks, watches folders or keeps schedules right now.</p>
+      )}
+      {pending.total > 0 ? (
+        <p role="status">
+          {pending.total === 1 ? '1 run is' : `${pending.total} runs are`} waiting and nothing has taken them
+          {pending.oldest ? (
+            <>
+              {' '}
+              (the oldest since{' '}
+              <time data-volatile dateTime={pending.oldest}>
+                {when(pending.oldest)}
+              </time>
+              )
+            </>
+          ) : null}
+          : no agent runtime runs on this computer yet.
+        </p>
+      ) : null}
+    </section>
+  );
+}

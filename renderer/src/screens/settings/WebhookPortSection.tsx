@@ -1,0 +1,56 @@
+import { Webhook } from 'lucide-react';
+import { type FormEvent, useState } from 'react';
+import { WEBHOOK_PORT_RANGE, type SettingsView } from '../../../../shared/api';
+import { useSetWebhookPort } from '../../../api/hooks';
+import { ErrorPanel } from '../../components/Status';
+
+/** What is wrong with a typed port, or null. The Api checks the same range (`WEBHOOK_PORT_RANGE`). */
+function portProblem(text: string): string | null {
+  if (!/^\d{1,5}$/.test(text)) return 'Type a port number.';
+  const port = Number(text);
+  return port < WEBHOOK_PORT_RANGE.min || port > WEBHOOK_PORT_RANGE.max ? `A port from ${WEBHOOK_PORT_RANGE.min} to ${WEBHOOK_PORT_RANGE.max}.` : null;
+}
+
+/** Settings → Webhooks: the port the app receives webhook calls on (127.0.0.1 only); the running trigger host moves to it. */
+export function WebhookPortSection({ webhookPort }: { webhookPort: SettingsView['webhookPort'] }) {
+  const set = useSetWebhookPort();
+  const [typed, setTyped] = useState(String(webhookPort.port));
+  const problem = portProblem(typed.trim());
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (problem === null) set.mutate({ port: Number(typed.trim()) });
+  };
+  return (
+    <section aria-labelledby="webhook-port-heading">
+      <h2 id="webhook-port-heading">
+        <Webhook aria-hidden="true" size={20} /> Webhooks
+      </h2>
+      <p className="muted">
+        Armed webhook triggers are called on <code>http://127.0.0.1:{webhookPort.port}</code> ({webhookPort.chosen ? 'the port you chose' : 'the default port'}). Only this computer can reach it.
+      </p>
+      <form onSubmit={submit} className="form" aria-labelledby="webhook-port-heading">
+        <div className="field">
+          <label htmlFor="webhook-port">Port</label>
+          <input id="webhook-port" inputMode="numeric" value={typed} onChange={(e) => setTyped(e.target.value)} aria-invalid={problem !== null} aria-describedby="webhook-port-problem" autoComplete="off" />
+          <p id="webhook-port-problem" className="hint text-error">
+            {problem}
+          </p>
+        </div>
+        <div className="button-row">
+          <button type="submit" className="button button-primary" disabled={problem !== null || set.isPending}>
+            Use this port
+          </button>
+          {webhookPort.chosen ? (
+            <button type="button" className="button" disabled={set.isPending} onClick={() => set.mutate({ port: null }, { onSuccess: (view) => setTyped(String(view.webhookPort.port)) })}>
+              Back to the default
+            </button>
+          ) : null}
+        </div>
+        <p role="status" aria-live="polite" className="small">
+          {set.isSuccess ? 'Saved: webhook addresses change to the new port.' : ''}
+        </p>
+        {set.isError ? <ErrorPanel error={set.error} title="The port was not changed" /> : null}
+      </form>
+    </section>
+  );
+}
