@@ -39,7 +39,8 @@ describe('the owner never-allow list on .apo installs', () => {
     const { api, dataDir } = testApi();
     expect((await api.denyTool({ tool: 'mcp:ledger/lookup' })).ok).toBe(true);
     const sourceId = await open(api, apoFile(packFolder(INVOICES_DIR)));
-    const before = treeHash(dataDir);
+    // The refusal itself goes to the activity log (issue 16); nothing else is written.
+    const before = treeHash(dataDir, ['activity.jsonl']);
     const refused = await api.install({ sourceId, decisions: { agents: { 'invoice-clerk': { access: GRANTS } }, triggers: {} } });
     expect(refused).toEqual({
       ok: false,
@@ -49,7 +50,7 @@ describe('the owner never-allow list on .apo installs', () => {
         path: 'decisions.agents.invoice-clerk.access.mcp:ledger/lookup',
       },
     });
-    expect(treeHash(dataDir)).toBe(before);
+    expect(treeHash(dataDir, ['activity.jsonl'])).toBe(before);
   });
 
   it('installs with the denied tool left unticked, and records it denied', async () => {
