@@ -176,6 +176,13 @@ export interface ApplyPreviewRequest {
 /** `apply`: as the preview, with a client request id (the same id twice makes one agent). */
 export interface ApplyTemplateRequest extends ApplyPreviewRequest {
   requestId: string;
+  // --- issue 13 (one rule for arming) ---
+  /**
+   * The names of the template's schedule and `at` triggers the person ticked to arm now. Nothing
+   * else is armed: a trigger left out is made unarmed (armed later on the dashboard), and a
+   * webhook is armed only by `armTrigger`, which makes its secret.
+   */
+  arm?: string[];
 }
 
 /** `apply`'s answer: the agent made and the preview it recorded. */
@@ -351,6 +358,29 @@ export interface SettingsView {
   deniedTools: string[];
   /** Issue 16: the port the webhook listener binds on 127.0.0.1, and whether the owner chose it (else the default). */
   webhookPort: { port: number; chosen: boolean };
+  // --- issue 13 (never allow is picked, not typed) ---
+  /**
+   * Every tool the app knows, for the "never allow" picker: the native tools of the catalogue
+   * (`.apo` and template), then the MCP tools named by the built-in templates and by the agents on
+   * this computer, as gate names. Sorted by name, without the ones already denied.
+   */
+  knownTools: KnownTool[];
+}
+
+/** One tool the "never allow" picker offers. */
+export interface KnownTool {
+  /** Its gate name (`mcp:<server>/<tool>`) or native name: what `denyTool` takes. */
+  tool: string;
+  /** What it does, in words (the catalogue's description, or where the MCP tool was seen). */
+  description: string;
+  kind: 'native' | 'mcp';
+}
+
+// --- issue 13 (refusals say who acts) ---
+/** `trashSource`: the original file of a refused source moved to the system's Trash. */
+export interface TrashReceipt {
+  /** The file's name, for display. */
+  displayName: string;
 }
 
 // ---- Issue 16: live triggers and the activity log ----
@@ -472,6 +502,9 @@ export interface ApiMethods {
   untrustKey: [{ keyId: string }, TrustedKeyView[]];
   /** Trust: re-checks every installed package's files (app start, the dashboard, the CLI's `verify`). */
   verifyInstalled: [void, VerifiedPackage[]];
+  // --- issue 13 ---
+  /** Moves the original file of a source refused as possibly malicious to the system's Trash (`trash.not_refused` otherwise). */
+  trashSource: [{ sourceId: string }, TrashReceipt];
 }
 
 export type ApiMethod = keyof ApiMethods;
@@ -542,6 +575,7 @@ export const API_METHODS = [
   'trustKeyFromFile',
   'untrustKey',
   'verifyInstalled',
+  'trashSource',
 ] as const satisfies readonly ApiMethod[];
 
 /** Compile-time proof that `API_METHODS` names every method of `ApiMethods`. */
@@ -610,6 +644,7 @@ export const API_REQUEST_SCHEMAS: Record<ApiMethod, Record<string, unknown>> = {
       parameters: { type: 'object', maxProperties: 256, propertyNames: name, additionalProperties: parameterValue },
       grants: { type: 'array', maxItems: 1024, items: { type: 'string', minLength: 1, maxLength: 1024 } },
       requestId: id,
+      arm: { type: 'array', maxItems: 256, items: name },
     },
     ['sourceId', 'parameters', 'grants', 'requestId'],
   ),
@@ -644,4 +679,5 @@ export const API_REQUEST_SCHEMAS: Record<ApiMethod, Record<string, unknown>> = {
   trustKeyFromFile: strict({ name: { type: 'string', minLength: 1, maxLength: 320 } }, ['name']),
   untrustKey: strict({ keyId: { type: 'string', minLength: 1, maxLength: 64 } }, ['keyId']),
   verifyInstalled: noRequest,
+  trashSource: strict({ sourceId: id }, ['sourceId']),
 };

@@ -8,7 +8,7 @@
  * natively for templates (the catalogue's `template` list: `shell`, `web_fetch`, …). Anything else
  * could never match a tool, so it is refused rather than kept as a denial that does nothing.
  */
-import { TEMPLATE_TOOLS } from './catalogues';
+import { APOLLIA_NATIVE_TOOLS, TEMPLATE_TOOLS } from './catalogues';
 import { MCP_SERVER_NAME_SOURCE } from './mcp-server-name';
 
 /** At most this many tools may be denied: the list is for people, not a blocklist to paste in. */
@@ -17,8 +17,20 @@ export const MAX_DENIED_TOOLS = 512;
 /** An MCP tool's gate name: `mcp:<server>/<tool>`, each part as agent.md names it. */
 const MCP_GATE_NAME = new RegExp(`^mcp:${MCP_SERVER_NAME_SOURCE}/[A-Za-z0-9_.-]{1,128}$`);
 
-/** The native tool names a denial may take, for the sentence that explains the format. */
-export const DENIABLE_NATIVE_TOOLS: readonly string[] = TEMPLATE_TOOLS.map((tool) => tool.name);
+/**
+ * The native tool names a denial may take: the catalogue's template tools and `.apo` tools (issue
+ * 13 point 8: the list applies to `.apo` installs too), each once, sorted.
+ */
+export const DENIABLE_NATIVE_TOOLS: readonly string[] = [...new Set([...TEMPLATE_TOOLS, ...APOLLIA_NATIVE_TOOLS].map((tool) => tool.name))].sort();
+
+/**
+ * Whether the owner never allows `entry`, an `.apo` access entry (a native name or
+ * `mcp:<server>/<tool>`) or a template tool's name: both are written as a denial names them, so
+ * the test is exact equality (a `pkg:`, `workflow:` or `agent:` entry is never on the list).
+ */
+export function ownerDenies(deniedTools: readonly string[], entry: string): boolean {
+  return deniedTools.includes(entry);
+}
 
 /**
  * Why `tool` cannot be denied, as a sentence naming it and the expected form, or null when it is

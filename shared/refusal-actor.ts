@@ -31,6 +31,8 @@ const USER_ACTIONS: ReadonlyMap<string, string> = new Map(
     'archive.write_failed': 'Apollia could not write the package to disk (it may be full). Free some space and try again.',
     'manifest.sdk_unsupported': 'This package needs a newer Apollia Desktop. Update the app, then open the package again.',
     'source.not_found': 'The file is no longer where it was opened from. Open it again.',
+    'input.not_a_package': 'This file is not an Apollia package, template folder or plugin manifest. Open the .apo file, or the template folder, itself.',
+    'template.unbuilt_apo': 'This folder is an Apollia package that was never packed, not a template. Pack it with the command below (or ask its author for the .apo file), then open the .apo file.',
     'signature.unreadable': 'The signature beside the package (its .minisig file) could not be read. Check that it is a file your account may open, then open the package again.',
   }),
 );

@@ -17,9 +17,9 @@
  * Run: `E2E_PORT=4173 npx tsx e2e/harness/server.ts`. Listens on 127.0.0.1 only.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { extname, join, normalize, resolve, sep } from 'node:path';
+import { basename, extname, join, normalize, resolve, sep } from 'node:path';
 import { API_METHODS, type ApiMethod, type ApiResult, type SourceHandle } from '../../shared/api';
 import { type CoreApi, createApi } from '../../electron/core/api';
 import { sharedChecker } from '../../electron/core/bounded/index';
@@ -70,6 +70,11 @@ async function fresh(fixedNow: Date | null): Promise<HarnessState> {
     dialogs: { openFile: answer('file'), openFolder: answer('folder'), openKeyFile: answer('key') },
     secretBox,
     now: () => (fixedNow ? new Date(fixedNow) : new Date()),
+    // The system Trash, as a folder of the run's temp dir the specs can look into.
+    trash: async (path) => {
+      mkdirSync(join(dataDir, 'trash'), { recursive: true });
+      renameSync(path, join(dataDir, 'trash', basename(path)));
+    },
   });
   // With a fixed core clock the host's clock is that instant, frozen: schedules are counted from it
   // (as the dashboard's next times are) and none comes due while a spec runs.

@@ -84,7 +84,7 @@ async function walkInvoicesConsent(page: Page, sha256: string, prefix: string) {
   await screen(page, `${prefix}-3-triggers`, stepHeading(page, 'Step 3 of 4: What would start it'));
   await expect(main).toContainText('Trigger first-monday');
   await expect(main).toContainText(/first Monday/);
-  await expect(main.locator('.next-times time')).toHaveText(['Mon, 5 Jan 2026, 08:00 UTC', 'Mon, 2 Feb 2026, 08:00 UTC', 'Mon, 2 Mar 2026, 08:00 UTC']);
+  await expect(main.locator('.next-times time')).toHaveText(['Mon, Jan 5, 2026, 08:00 AM UTC', 'Mon, Feb 2, 2026, 08:00 AM UTC', 'Mon, Mar 2, 2026, 08:00 AM UTC']);
   await expect(page.getByRole('checkbox', { name: 'Arm first-monday' })).not.toBeChecked();
 
   await page.getByRole('button', { name: 'Next' }).click();
@@ -161,6 +161,8 @@ test('a file_watch trigger is armed with a picked folder; a webhook secret is sh
   await app.answerDialog('folder', inbox);
   await page.getByRole('button', { name: 'Choose a folder for inbox-changed…' }).click();
   await expect(page.getByRole('main')).toContainText(`Watched folder: ${inbox}`);
+  // Focus is back on the button once the folder is chosen (issue 13 point 10).
+  await expect(page.getByRole('button', { name: 'Choose another folder for inbox-changed…' })).toBeFocused();
   await expect(watch).toBeChecked();
   const webhook = page.getByRole('checkbox', { name: 'Arm scanner-call' });
   await expect(webhook).not.toBeChecked();

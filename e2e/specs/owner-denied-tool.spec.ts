@@ -24,28 +24,27 @@ test('a tool denied in Settings stays denied when a template is applied with it 
   await page.getByRole('button', { name: 'Save server' }).click();
   await expect(page.getByRole('button', { name: 'Remove server slack' })).toBeVisible();
 
-  // A bare tool name is not a gate name: the form says how to write one, and will not add it.
+  // The tool is picked from the tools the app knows (issue 13 point 6), never typed.
   const section = page.getByRole('region', { name: 'Tools you never allow' });
   await expect(section).toContainText('You have not listed any tool.');
-  const toolField = section.getByLabel('Tool name');
-  await toolField.fill('slack_send_message');
-  await expect(toolField).toHaveAttribute('aria-invalid', 'true');
-  await expect(section).toContainText('slack_send_message is not a tool name: write an MCP tool as mcp:<server>/<tool> (like mcp:slack/slack_send_message), or a built-in tool by its name');
+  const toolField = section.getByLabel('Tool', { exact: true });
+  await expect(section.getByRole('textbox')).toHaveCount(0);
   await expect(section.getByRole('button', { name: 'Never allow it' })).toBeDisabled();
-
-  await toolField.fill(SEND);
-  await expect(toolField).toHaveAttribute('aria-invalid', 'false');
+  await expect(toolField.locator('optgroup[label="Built-in tools"] option', { hasText: '(mail_send)' })).toHaveCount(1);
+  await toolField.selectOption(SEND);
   await section.getByRole('button', { name: 'Never allow it' }).click();
   const listed = section.getByRole('list', { name: 'Tools you never allow' });
   await expect(listed.getByRole('listitem')).toHaveText([`${SEND} Never allowed Remove`]);
   await expect(toolField).toHaveValue('');
+  // Denied, it is no longer offered.
+  await expect(toolField.locator(`option[value="${SEND}"]`)).toHaveCount(0);
   await expect(section.getByRole('status')).toHaveText('Added to the tools you never allow.');
   await snapshot(page, 'settings-tools-never-allowed');
   expect(((await app.readState()) as { settings: { deniedTools: string[] } }).settings.deniedTools).toEqual([SEND]);
 
   // Apply market-monitor with that tool switched on.
   await nav.getByRole('button', { name: 'Open' }).click();
-  await page.getByRole('button', { name: 'Use template market-monitor' }).click();
+  await page.getByRole('button', { name: 'Use this template: Market monitor' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Apply template market-monitor' })).toBeVisible();
   await page.getByRole('button', { name: 'Next' }).click();
   await page.getByLabel(/^companies/).fill('Acme');
@@ -77,7 +76,7 @@ test('a tool denied in Settings stays denied when a template is applied with it 
   await snapshot(page, 'owner-denied-2-review');
 
   await page.getByRole('button', { name: 'Apply', exact: true }).click();
-  await expect(page.getByRole('heading', { level: 1, name: 'Market monitor: Acme is ready' })).toBeVisible();
+  await expect(page.getByRole('heading', { level: 1, name: 'Market monitor: Acme was made, but cannot do everything yet' })).toBeVisible();
   const stored = (await app.readState()) as { agents: Record<string, { toolSettings: Record<string, { setting: string }> }> };
   const agents = Object.values(stored.agents);
   expect(agents).toHaveLength(1);

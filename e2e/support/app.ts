@@ -55,6 +55,18 @@ export async function snapshot(page: Page, name: string): Promise<void> {
   await axeCheck(page, name);
 }
 
+/**
+ * {@link snapshot} at the window's size, then again at 800×600 as `<name>-800x600` (issue 13: every
+ * step at both sizes), the window put back as it was.
+ */
+export async function snapshotBoth(page: Page, name: string): Promise<void> {
+  await snapshot(page, name);
+  const size = page.viewportSize();
+  await page.setViewportSize({ width: 800, height: 600 });
+  await snapshot(page, `${name}-800x600`);
+  if (size) await page.setViewportSize(size);
+}
+
 /** A step's heading ("Step 2 of 5: …") in a guided form. */
 export const stepHeading = (page: Page, name: string | RegExp) => page.getByRole('heading', { level: 2, name });
 

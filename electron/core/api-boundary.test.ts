@@ -46,6 +46,7 @@ const WELL_FORMED: Record<ApiMethod, Record<string, unknown> | undefined> = {
   triggerStatus: undefined,
   activity: undefined,
   setWebhookPort: { port: 50_000 },
+  trashSource: { sourceId: 'nope' },
 };
 
 /** Paths where ids belong, and ids that do not exist: refused with these codes. */

@@ -25,6 +25,11 @@ export interface ApiDeps {
   faults?: AtomicWriteFaults & { applyTrigger?: (name: string) => void };
   /** How long a write waits for another process's lock before `store.busy`. */
   lockTimeoutMs?: number;
+  /**
+   * Moves a file to the system's Trash (Electron: `shell.trashItem`; the e2e harness: a `trash/`
+   * folder). Absent (the CLI), `trashSource` answers `trash.unavailable`.
+   */
+  trash?: (path: string) => Promise<void>;
 }
 
 /** The deps, the store and the sources, shared by the Api's modules. */

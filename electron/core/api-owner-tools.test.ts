@@ -83,7 +83,8 @@ describe('the list of tools the owner never allows', () => {
       error: {
         code: 'tool.invalid',
         path: 'tool',
-        message: '`slack_send_message` is not a tool name: write an MCP tool as mcp:<server>/<tool> (like mcp:slack/slack_send_message), or a built-in tool by its name (web_fetch, web_search, read, write, edit, ls, grep, shell, ask_person)',
+        message:
+          '`slack_send_message` is not a tool name: write an MCP tool as mcp:<server>/<tool> (like mcp:slack/slack_send_message), or a built-in tool by its name (ask_person, calendar_read, edit, file_delete, file_list, file_read, file_write, grep, ls, mail_read, mail_send, notify, python, read, shell, web_fetch, web_search, write)',
       },
     });
     expect((await api.denyTool({ tool: 'mcp:slack/*' })).ok).toBe(false);

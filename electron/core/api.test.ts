@@ -332,7 +332,7 @@ describe('apply', () => {
     const grants = ['mcp:slack/slack_send_message'];
     const given = { ...parameters, cron: '30 7 * * 2', timezone: 'Europe/Paris' };
     const preview = await previewed(api, sourceId, grants, given);
-    const applied = await api.apply({ sourceId, parameters: given, grants, requestId: 'r1' });
+    const applied = await api.apply({ sourceId, parameters: given, grants, requestId: 'r1', arm: ['weekly'] });
     if (!applied.ok) throw new Error(applied.error.message);
     expect(applied.value.preview).toEqual(preview);
     const s = state(dataDir);

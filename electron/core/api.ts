@@ -29,6 +29,7 @@ import { Store } from './store/store';
 import { dashboardOf } from './store/views';
 import { builtinTemplateDir, listBuiltinTemplates } from './template';
 import { applyTemplate, previewTemplate } from './template/apply-template';
+import { trashSource } from './trash-source';
 import { armTrigger, disarmTrigger, rotateWebhookSecret } from './trigger-arming';
 import { activityOf, setWebhookPort, triggerStatus } from './trigger-status';
 import { resolveWatchFolder } from './watch-folder';
@@ -124,6 +125,7 @@ function handlersOf(ctx: ApiContext): { [M in ApiMethod]: (request: ApiRequest<M
     triggerStatus: () => triggerStatus(ctx),
     activity: (request) => activityOf(ctx, request),
     setWebhookPort: (request) => setWebhookPort(ctx, request),
+    trashSource: (request) => trashSource(ctx, request),
     trustedKeys: () => listTrustedKeys(ctx),
     trustKey: (request) => trustKey(ctx, request),
     trustKeyFromFile: (request) => trustKeyFromFile(ctx, request),

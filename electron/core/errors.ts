@@ -38,6 +38,7 @@ export type ApiErrorCode =
   | 'install.unknown_trigger'
   | 'install.already_installed'
   | 'install.downgrade'
+  | 'install.denied_tool'
   | 'package.unknown'
   // apply
   | 'apply.not_a_template'
@@ -47,6 +48,12 @@ export type ApiErrorCode =
   | 'apply.blocked'
   | 'apply.file_collision'
   | 'apply.request_reused'
+  | 'apply.unknown_trigger'
+  | 'apply.webhook_not_armed_here'
+  // refused sources (issue 13: Move to Trash)
+  | 'trash.not_refused'
+  | 'trash.unavailable'
+  | 'trash.failed'
   // agents and their access
   | 'agent.unknown'
   | 'agent.archived'

@@ -12,6 +12,7 @@ import { digestsOf, installedTrust, keyChangeOf, pinOfSummary } from './package-
 import type { FileDigests } from './trust/index';
 import type { ApolliaManifest } from '../../shared/apollia-manifest';
 import { offeredAccess } from '../../shared/consent';
+import { ownerDenies } from '../../shared/owner-tools';
 import type { ApoDetails } from '../../shared/inspection';
 import { diffUpdate, type UpdateDiff } from '../../shared/update-diff';
 import type { ActivityInput } from './activity/activity-log';
@@ -39,14 +40,22 @@ export function installedComparison(state: StoreState, manifest: ApolliaManifest
   return { installed: { version: installed.version, relation }, updateDiff: relation === 'same' ? null : diffUpdate(installed.manifest, recordedDecisions(state, installed.name), manifest) };
 }
 
-/** Checks that every answer is about this package: its agents, the access each is offered, its triggers. The folders picked for armed file_watch triggers. */
-function checkDecisions(ctx: ApiContext, manifest: ApolliaManifest, request: ApiRequest<'install'>): Map<string, string> {
+/**
+ * Checks that every answer is about this package: its agents, the access each is offered, its
+ * triggers; and that no grant names a tool the owner never allows (issue 13 point 8: the Settings
+ * list holds for `.apo` installs too, so such a grant is refused, not quietly dropped). The folders
+ * picked for armed file_watch triggers.
+ */
+function checkDecisions(ctx: ApiContext, manifest: ApolliaManifest, request: ApiRequest<'install'>, deniedTools: readonly string[]): Map<string, string> {
   const name = manifest.package.name;
   for (const [agentId, consent] of Object.entries(request.decisions.agents)) {
     if (!(manifest.agents ?? []).some((a) => a.id === agentId)) throw new CoreError('install.unknown_agent', `${name} has no agent \`${agentId}\``, { path: `decisions.agents.${agentId}` });
     const offered = offeredAccess(manifest, agentId);
-    for (const entry of Object.keys(consent.access)) {
+    for (const [entry, granted] of Object.entries(consent.access)) {
       if (!offered.includes(entry)) throw new CoreError('install.unknown_access', `agent \`${agentId}\` of ${name} is not offered \`${entry}\`: only its defaults.access can be granted`, { path: `decisions.agents.${agentId}.access` });
+      if (granted && ownerDenies(deniedTools, entry)) {
+        throw new CoreError('install.denied_tool', `agent \`${agentId}\` of ${name} cannot be granted \`${entry}\`: it is on your list of tools you never allow (Settings)`, { path: `decisions.agents.${agentId}.access.${entry}` });
+      }
     }
   }
   const armedFolders = new Map<string, string>();
@@ -113,10 +122,10 @@ async function installOnce(ctx: ApiContext, request: ApiRequest<'install'>) {
   const manifest = details.manifest;
   const { name, version } = manifest.package;
   const sha256 = inspection.summary.sha256;
-  const armedFolders = checkDecisions(ctx, manifest, request);
+  const before = await store.read();
+  const armedFolders = checkDecisions(ctx, manifest, request, before.settings.deniedTools);
   for (const [triggerId, folder] of armedFolders) armedFolders.set(triggerId, await pickedWatchFolder(folder, deps.dataDir));
 
-  const before = await store.read();
   const existing = own(before.packages, name);
   const relation = existing ? relationOf(existing.version, version) : null;
   // The same version again is refused, unless its files changed on this computer: then it is put back (issue 14 point 5).
@@ -173,6 +182,8 @@ async function installOnce(ctx: ApiContext, request: ApiRequest<'install'>) {
         }
         for (const agent of manifest.agents ?? []) {
           const granted = { ...(own(base.agents, agent.id)?.access ?? {}), ...(own(request.decisions.agents, agent.id)?.access ?? {}) };
+          // A grant kept from the installed version is not kept for a tool the owner has since denied.
+          for (const entry of Object.keys(granted)) if (ownerDenies(state.settings.deniedTools, entry)) granted[entry] = false;
           const record = packageAgentRecord(name, manifest, agent.id, granted, own(prior.agents, agentIdOf(name, agent.id))?.createdAt ?? at);
           state.agents[record.id] = record;
         }

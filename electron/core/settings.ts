@@ -12,14 +12,24 @@ import { CoreError } from './errors';
 import { credentialParts, maskedServer } from './mcp-credentials';
 import type { StoreState } from './store/state';
 import { settingsOf } from './store/views';
+import { knownTools } from './known-tools';
 
 function view(ctx: ApiContext, state: StoreState): SettingsView {
   return settingsOf(state, ctx.deps.secretBox.backend());
 }
 
+/** `shown` with the tools the "never allow" picker offers, from the state as it is now. */
+async function withKnownTools(ctx: ApiContext, shown: Promise<SettingsView>): Promise<SettingsView> {
+  const settings = await shown;
+  return { ...settings, knownTools: await knownTools(ctx, await ctx.store.read()) };
+}
+
 /** The settings as shown. */
 export async function readSettings(ctx: ApiContext): Promise<SettingsView> {
-  return view(ctx, await ctx.store.read());
+  return withKnownTools(
+    ctx,
+    ctx.store.read().then((state) => view(ctx, state)),
+  );
 }
 
 /**
@@ -39,59 +49,77 @@ export async function saveMcpServer(ctx: ApiContext, request: ApiRequest<'saveMc
   // A credential in the url or the arguments is kept sealed and stored (and shown) as `••••`.
   const { masked, hasCredentials } = maskedServer(server);
   const sealed = hasCredentials ? await seal(ctx, credentialParts(server)) : null;
-  return ctx.store.update((state) => {
-    state.settings.mcpServers[request.name] = { ...masked, sealed };
-    return { result: view(ctx, state) };
-  });
+  return withKnownTools(
+    ctx,
+    ctx.store.update((state) => {
+      state.settings.mcpServers[request.name] = { ...masked, sealed };
+      return { result: view(ctx, state) };
+    }),
+  );
 }
 
 /** Removes a saved MCP server, or `mcp.unknown`. */
 export function removeMcpServer(ctx: ApiContext, request: ApiRequest<'removeMcpServer'>): Promise<SettingsView> {
-  return ctx.store.update((state) => {
-    if (!Object.hasOwn(state.settings.mcpServers, request.name)) throw new CoreError('mcp.unknown', `No MCP server \`${request.name}\` is saved.`);
-    delete state.settings.mcpServers[request.name];
-    return { result: view(ctx, state) };
-  });
+  return withKnownTools(
+    ctx,
+    ctx.store.update((state) => {
+      if (!Object.hasOwn(state.settings.mcpServers, request.name)) throw new CoreError('mcp.unknown', `No MCP server \`${request.name}\` is saved.`);
+      delete state.settings.mcpServers[request.name];
+      return { result: view(ctx, state) };
+    }),
+  );
 }
 
 /** Seals and saves a secret under one of the names the app knows (`SECRET_NAMES`). */
 export async function saveSecret(ctx: ApiContext, request: ApiRequest<'saveSecret'>): Promise<SettingsView> {
   if (!SECRET_NAMES.some((s) => s.name === request.name)) throw new CoreError('secret.unknown_name', `\`${request.name}\` is not a secret this app can keep (see Settings for the names it knows).`);
   const sealedValue = await seal(ctx, request.value);
-  return ctx.store.update((state) => {
-    state.settings.secrets[request.name] = { sealed: sealedValue, savedAt: ctx.deps.now().toISOString() };
-    return { result: view(ctx, state) };
-  });
+  return withKnownTools(
+    ctx,
+    ctx.store.update((state) => {
+      state.settings.secrets[request.name] = { sealed: sealedValue, savedAt: ctx.deps.now().toISOString() };
+      return { result: view(ctx, state) };
+    }),
+  );
 }
 
 /** Removes a saved secret, or `secret.unknown`. */
 export function removeSecret(ctx: ApiContext, request: ApiRequest<'removeSecret'>): Promise<SettingsView> {
-  return ctx.store.update((state) => {
-    if (!Object.hasOwn(state.settings.secrets, request.name)) throw new CoreError('secret.unknown', `No secret \`${request.name}\` is saved.`);
-    delete state.settings.secrets[request.name];
-    return { result: view(ctx, state) };
-  });
+  return withKnownTools(
+    ctx,
+    ctx.store.update((state) => {
+      if (!Object.hasOwn(state.settings.secrets, request.name)) throw new CoreError('secret.unknown', `No secret \`${request.name}\` is saved.`);
+      delete state.settings.secrets[request.name];
+      return { result: view(ctx, state) };
+    }),
+  );
 }
 
 /** Adds a tool to the owner's "never allow" list; denying it twice writes nothing. */
 export function denyTool(ctx: ApiContext, request: ApiRequest<'denyTool'>): Promise<SettingsView> {
   const problem = deniedToolProblem(request.tool);
   if (problem !== null) throw new CoreError('tool.invalid', problem, { path: 'tool' });
-  return ctx.store.update((state) => {
-    const denied = state.settings.deniedTools;
-    if (denied.includes(request.tool)) return { result: view(ctx, state), write: false };
-    if (denied.length >= MAX_DENIED_TOOLS) throw new CoreError('tool.too_many', `At most ${MAX_DENIED_TOOLS} tools can be on the list of tools you never allow: remove one first.`);
-    state.settings.deniedTools = [...denied, request.tool].sort();
-    return { result: view(ctx, state) };
-  });
+  return withKnownTools(
+    ctx,
+    ctx.store.update((state) => {
+      const denied = state.settings.deniedTools;
+      if (denied.includes(request.tool)) return { result: view(ctx, state), write: false };
+      if (denied.length >= MAX_DENIED_TOOLS) throw new CoreError('tool.too_many', `At most ${MAX_DENIED_TOOLS} tools can be on the list of tools you never allow: remove one first.`);
+      state.settings.deniedTools = [...denied, request.tool].sort();
+      return { result: view(ctx, state) };
+    }),
+  );
 }
 
 /** Takes a tool off the "never allow" list, or `tool.not_denied`. */
 export function removeDeniedTool(ctx: ApiContext, request: ApiRequest<'removeDeniedTool'>): Promise<SettingsView> {
-  return ctx.store.update((state) => {
-    const denied = state.settings.deniedTools;
-    if (!denied.includes(request.tool)) throw new CoreError('tool.not_denied', `\`${request.tool}\` is not on the list of tools you never allow.`);
-    state.settings.deniedTools = denied.filter((tool) => tool !== request.tool);
-    return { result: view(ctx, state) };
-  });
+  return withKnownTools(
+    ctx,
+    ctx.store.update((state) => {
+      const denied = state.settings.deniedTools;
+      if (!denied.includes(request.tool)) throw new CoreError('tool.not_denied', `\`${request.tool}\` is not on the list of tools you never allow.`);
+      state.settings.deniedTools = denied.filter((tool) => tool !== request.tool);
+      return { result: view(ctx, state) };
+    }),
+  );
 }

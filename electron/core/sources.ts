@@ -7,7 +7,7 @@
  */
 import { checkApo, checkPluginManifest, checkTemplateFolder } from './bounded';
 import { createHash, randomUUID } from 'node:crypto';
-import { stat } from 'node:fs/promises';
+import { realpath, stat } from 'node:fs/promises';
 import { basename, isAbsolute } from 'node:path';
 import type { ApiResult, SourceHandle } from '../../shared/api';
 import type { ApoInspection, Inspection } from '../../shared/inspection';
@@ -19,6 +19,8 @@ import { notAPackage, type SourceKind, sourceKindOf } from './source-kind';
 export interface Source {
   handle: SourceHandle;
   path: string;
+  /** `path` with links resolved: two opens of one file compare equal by it. */
+  canonicalPath: string;
   /** The kind `sourceKindOf` decided; `handle.kind` shows a source that is not a package as an `.apo` attempt. */
   kind: SourceKind;
   /**
@@ -62,9 +64,13 @@ export class SourceRegistry {
     try {
       if (typeof path !== 'string' || !isAbsolute(path)) return { ok: false, error: { code: 'source.not_found', message: 'Only an absolute path to a file or folder on this computer can be opened.' } };
       if (!(await exists(path))) return { ok: false, error: { code: 'source.not_found', message: `${basename(path)} does not exist (any more).` } };
+      // The same file or folder opened again is the same source (issue 13 point 10: its tab is focused, not copied).
+      const canonical = await realpath(path);
+      const earlier = [...this.sources.values()].find((src) => src.canonicalPath === canonical);
+      if (earlier) return { ok: true, value: earlier.handle };
       const kind = await sourceKindOf(path);
       const handle: SourceHandle = { id: randomUUID(), kind: kind === 'not_a_package' ? 'apo' : kind, displayName: basename(path), origin };
-      this.sources.set(handle.id, { handle, path, kind });
+      this.sources.set(handle.id, { handle, path, kind, canonicalPath: canonical });
       return { ok: true, value: handle };
     } catch (error) {
       return { ok: false, error: { code: 'source.unreadable', message: `${basename(path)} could not be read: ${error instanceof Error ? error.message : String(error)}` } };

@@ -5,7 +5,7 @@
  * Electron deps, the IPC binding, the window and the menu; and the one trigger host of the data
  * folder (issue 16), started on ready and stopped on quit.
  */
-import { app, BrowserWindow } from 'electron';
+import { app, BrowserWindow, shell } from 'electron';
 import { join } from 'node:path';
 import { createApi } from '../core/api';
 import { sharedChecker } from '../core/bounded/index';
@@ -41,7 +41,7 @@ if (!app.requestSingleInstanceLock()) {
     serveAppScheme(RENDERER_DIR);
     const secretBox = await createSafeStorageSecretBox();
     const dataDir = app.getPath('userData');
-    const api = createApi({ dataDir, resourcesDir: resourcesDir(), dialogs, secretBox, now: () => new Date() });
+    const api = createApi({ dataDir, resourcesDir: resourcesDir(), dialogs, secretBox, now: () => new Date(), trash: (path) => shell.trashItem(path) });
     bindApi(api, location);
     installMenu(dialogs, router);
     const openWindow = () => router.attach(api, createMainWindow(location));

@@ -73,7 +73,26 @@ interface ChangeRefreshes {
 }
 
 function useChange<
-  M extends 'install' | 'apply' | 'setWebhookPort' | 'setToolAccess' | 'armTrigger' | 'disarmTrigger' | 'rotateWebhookSecret' | 'uninstallPackage' | 'archiveAgent' | 'saveMcpServer' | 'removeMcpServer' | 'saveSecret' | 'removeSecret' | 'denyTool' | 'removeDeniedTool' | 'trustKey' | 'trustKeyFromFile' | 'untrustKey',
+  M extends
+    | 'install'
+    | 'apply'
+    | 'setWebhookPort'
+    | 'setToolAccess'
+    | 'armTrigger'
+    | 'disarmTrigger'
+    | 'rotateWebhookSecret'
+    | 'uninstallPackage'
+    | 'archiveAgent'
+    | 'saveMcpServer'
+    | 'removeMcpServer'
+    | 'saveSecret'
+    | 'removeSecret'
+    | 'denyTool'
+    | 'removeDeniedTool'
+    | 'trustKey'
+    | 'trustKeyFromFile'
+    | 'untrustKey'
+    | 'trashSource',
 >(method: M, refresh: ChangeRefreshes = {}) {
   const { settings: alsoSettings = false, inspections: alsoInspections = false, previews: alsoPreviews = false, keys: alsoKeys = false } = refresh;
   const client = useQueryClient();
@@ -110,6 +129,8 @@ export const useRemoveSecret = () => useChange('removeSecret', { settings: true,
 export const useDenyTool = () => useChange('denyTool', { settings: true, previews: true });
 /** Settings → Tools you never allow: take one off the list. */
 export const useRemoveDeniedTool = () => useChange('removeDeniedTool', { settings: true, previews: true });
+/** A refused file that may be malicious, moved to the system's Trash (issue 13 point 7). */
+export const useTrashSource = () => useChange('trashSource');
 
 // ---- Issue 16: live triggers and the activity log ----
 /** How often the live views ask again: the trigger host changes them without the renderer doing anything. */

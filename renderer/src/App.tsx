@@ -1,9 +1,13 @@
 import { Archive, FolderOpen, History, LayoutDashboard, Settings as SettingsIcon, X } from 'lucide-react';
+import { useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect, useRef, useState, type DragEvent } from 'react';
 import { bridge, toApiError } from '../api/bridge';
+import { queryKeys } from '../api/query-keys';
 import { ErrorPanel, Loading } from './components/Status';
 import { OpenScreen } from './screens/OpenScreen';
 import { SourceScreen } from './screens/SourceScreen';
+import { useApplyStore } from './stores/apply-store';
+import { useConsentStore } from './stores/consent-store';
 import { useFlowStore, type MainView } from './stores/flow-store';
 
 // Screens not on the first paint load when first shown (issue 17): the first screen's script holds
@@ -25,6 +29,20 @@ export function App() {
   const [dropError, setDropError] = useState<unknown>(null);
   const [dragging, setDragging] = useState(false);
   const subscribed = useRef(false);
+  const client = useQueryClient();
+  const shownIds = useRef<string[]>([]);
+
+  // A closed source's check is forgotten: opened again (main answers the same id for the same path), it is checked again, never shown from before.
+  useEffect(() => {
+    const open = new Set(sources.map((s) => s.id));
+    for (const id of shownIds.current) {
+      if (open.has(id)) continue;
+      client.removeQueries({ queryKey: queryKeys.inspection(id) });
+      useApplyStore.getState().drop(id);
+      useConsentStore.getState().drop(id);
+    }
+    shownIds.current = [...open];
+  }, [sources, client]);
 
   useEffect(() => {
     if (subscribed.current) return;

@@ -31,3 +31,4 @@ export declare const trustKey: ValidateFunction;
 export declare const trustKeyFromFile: ValidateFunction;
 export declare const untrustKey: ValidateFunction;
 export declare const verifyInstalled: ValidateFunction;
+export declare const trashSource: ValidateFunction;

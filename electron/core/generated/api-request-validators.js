@@ -1127,7 +1127,7 @@ return errors === 0;
 validate25.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const apply = validate26;
-const schema37 = {"type":"object","properties":{"sourceId":{"type":"string","minLength":1,"maxLength":256},"parameters":{"type":"object","maxProperties":256,"propertyNames":{"type":"string","minLength":1,"maxLength":128},"additionalProperties":{"type":["string","number","boolean"],"maxLength":65536}},"grants":{"type":"array","maxItems":1024,"items":{"type":"string","minLength":1,"maxLength":1024}},"requestId":{"type":"string","minLength":1,"maxLength":256}},"required":["sourceId","parameters","grants","requestId"],"additionalProperties":false};
+const schema37 = {"type":"object","properties":{"sourceId":{"type":"string","minLength":1,"maxLength":256},"parameters":{"type":"object","maxProperties":256,"propertyNames":{"type":"string","minLength":1,"maxLength":128},"additionalProperties":{"type":["string","number","boolean"],"maxLength":65536}},"grants":{"type":"array","maxItems":1024,"items":{"type":"string","minLength":1,"maxLength":1024}},"requestId":{"type":"string","minLength":1,"maxLength":256},"arm":{"type":"array","maxItems":256,"items":{"type":"string","minLength":1,"maxLength":128}}},"required":["sourceId","parameters","grants","requestId"],"additionalProperties":false};
 
 function validate26(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -1149,7 +1149,7 @@ return false;
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!((((key0 === "sourceId") || (key0 === "parameters")) || (key0 === "grants")) || (key0 === "requestId"))){
+if(!(((((key0 === "sourceId") || (key0 === "parameters")) || (key0 === "grants")) || (key0 === "requestId")) || (key0 === "arm"))){
 validate26.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -1357,6 +1357,58 @@ var valid0 = _errs15 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
+if(data.arm !== undefined){
+let data6 = data.arm;
+const _errs17 = errors;
+if(errors === _errs17){
+if(Array.isArray(data6)){
+if(data6.length > 256){
+validate26.errors = [{instancePath:instancePath+"/arm",schemaPath:"#/properties/arm/maxItems",keyword:"maxItems",params:{limit: 256},message:"must NOT have more than 256 items"}];
+return false;
+}
+else {
+var valid4 = true;
+const len1 = data6.length;
+for(let i1=0; i1<len1; i1++){
+let data7 = data6[i1];
+const _errs19 = errors;
+if(errors === _errs19){
+if(typeof data7 === "string"){
+if(func1(data7) > 128){
+validate26.errors = [{instancePath:instancePath+"/arm/" + i1,schemaPath:"#/properties/arm/items/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"}];
+return false;
+}
+else {
+if(func1(data7) < 1){
+validate26.errors = [{instancePath:instancePath+"/arm/" + i1,schemaPath:"#/properties/arm/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+validate26.errors = [{instancePath:instancePath+"/arm/" + i1,schemaPath:"#/properties/arm/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid4 = _errs19 === errors;
+if(!valid4){
+break;
+}
+}
+}
+}
+else {
+validate26.errors = [{instancePath:instancePath+"/arm",schemaPath:"#/properties/arm/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs17 === errors;
+}
+else {
+var valid0 = true;
+}
 }
 }
 }
@@ -3207,6 +3259,71 @@ validate43.errors = vErrors;
 return errors === 0;
 }
 validate43.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const trashSource = validate44;
+const schema55 = {"type":"object","properties":{"sourceId":{"type":"string","minLength":1,"maxLength":256}},"required":["sourceId"],"additionalProperties":false};
+
+function validate44(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate44.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.sourceId === undefined) && (missing0 = "sourceId")){
+validate44.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!(key0 === "sourceId")){
+validate44.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.sourceId !== undefined){
+let data0 = data.sourceId;
+const _errs2 = errors;
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(func1(data0) > 256){
+validate44.errors = [{instancePath:instancePath+"/sourceId",schemaPath:"#/properties/sourceId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}];
+return false;
+}
+else {
+if(func1(data0) < 1){
+validate44.errors = [{instancePath:instancePath+"/sourceId",schemaPath:"#/properties/sourceId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+validate44.errors = [{instancePath:instancePath+"/sourceId",schemaPath:"#/properties/sourceId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+}
+}
+}
+}
+else {
+validate44.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate44.errors = vErrors;
+return errors === 0;
+}
+validate44.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const listBuiltinTemplates = appInfo;
 export const pickWatchFolder = appInfo;

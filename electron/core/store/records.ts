@@ -114,11 +114,13 @@ export function templateAgentRecord(agentId: string, manifest: TemplateManifest,
 }
 
 /**
- * A template agent's trigger as apply records it. Schedules and dates are made live by apply (spec
- * "Apply" step 3); a webhook waits for its secret (`armTrigger`).
+ * A template agent's trigger as apply records it. A schedule or date the person ticked is armed by
+ * apply (spec "Apply" step 3 makes them live; issue 13 point 9 asks the tick first, as an `.apo`
+ * does); one left unticked is made unarmed; a webhook waits for its secret (`armTrigger`).
  */
-export function templateTriggerRecord(agentId: string, trigger: ApplyPreview['triggers'][number], at: string): TriggerRecord {
-  const live = trigger.type !== 'webhook';
+export function templateTriggerRecord(agentId: string, trigger: ApplyPreview['triggers'][number], at: string, armed: boolean): TriggerRecord {
+  // Armed only when the person ticked it (issue 13 point 9); a webhook waits for `armTrigger` and its secret.
+  const live = armed && trigger.type !== 'webhook';
   return {
     id: triggerIdOf(agentId, trigger.name),
     name: trigger.name,

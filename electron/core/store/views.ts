@@ -138,5 +138,7 @@ export function settingsOf(state: StoreState, secretBackend: SecretBackend): Set
     connections: CONNECTION_TYPES.map((c) => ({ type: c.type, label: c.label, available: Object.hasOwn(state.settings.mcpServers, c.type) })),
     deniedTools: [...state.settings.deniedTools],
     webhookPort: { port: state.settings.webhookPort ?? DEFAULT_WEBHOOK_PORT, chosen: state.settings.webhookPort !== null },
+    // Filled by `settings.ts` (known-tools.ts reads the built-in templates): not a view of the state alone.
+    knownTools: [],
   };
 }

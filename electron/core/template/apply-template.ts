@@ -98,7 +98,9 @@ function agentFiles(template: CheckedTemplate, previewed: ApplyPreview): Map<str
 /** The apply body without its request id, in a canonical form (keys sorted), hashed. */
 function applyFingerprint(request: ApiRequest<'apply'>): string {
   const parameters = Object.fromEntries(Object.entries(request.parameters).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
-  const body = JSON.stringify({ sourceId: request.sourceId, parameters, grants: [...request.grants].sort() });
+  const arm = [...new Set(request.arm ?? [])].sort();
+  // `arm` joins the body only when it names a trigger, so a receipt recorded before it existed keeps its fingerprint.
+  const body = JSON.stringify(arm.length > 0 ? { sourceId: request.sourceId, parameters, grants: [...request.grants].sort(), arm } : { sourceId: request.sourceId, parameters, grants: [...request.grants].sort() });
   return createHash('sha256').update(body).digest('hex');
 }
 
@@ -113,7 +115,22 @@ function earlierApply(state: StoreState, request: ApiRequest<'apply'>, fingerpri
   return receipt;
 }
 
-/** Applies the previewed template of `request.sourceId`: one new agent, its files and its triggers. */
+/**
+ * The triggers to arm now, by name (issue 13 point 9, "one rule for arming": nothing is armed
+ * without the person's tick, as for an `.apo`). Each must be a trigger of the preview; a webhook
+ * is armed only by `armTrigger`, which makes its secret and shows it once.
+ */
+function triggersToArm(previewed: ApplyPreview, request: ApiRequest<'apply'>): Set<string> {
+  const arm = new Set(request.arm ?? []);
+  for (const name of arm) {
+    const trigger = previewed.triggers.find((t) => t.name === name);
+    if (!trigger) throw new CoreError('apply.unknown_trigger', `${previewed.displayName} has no trigger \`${name}\` to arm`, { path: 'arm' });
+    if (trigger.type === 'webhook') throw new CoreError('apply.webhook_not_armed_here', `trigger \`${name}\` is a webhook: arm it after apply, which makes its secret and shows it to you once`, { path: 'arm' });
+  }
+  return arm;
+}
+
+/** Applies the previewed template of `request.sourceId`: one new agent, its files and its triggers, armed only as ticked. */
 export async function applyTemplate(ctx: ApiContext, request: ApiRequest<'apply'>): Promise<ApplyReceipt> {
   const { deps, store } = ctx;
   const fingerprint = applyFingerprint(request);
@@ -133,6 +150,7 @@ export async function applyTemplate(ctx: ApiContext, request: ApiRequest<'apply'
     const blocker = previewed.blockers[0];
     throw new CoreError('apply.blocked', `Can't apply ${details.manifest.name} yet: ${blocker?.message ?? 'something is missing'}`, { problems: previewed.blockers, path: blocker?.path });
   }
+  const arm = triggersToArm(previewed, request);
   const agentId = randomUUID();
   const finalDir = join(deps.dataDir, 'agents', agentId);
   const files = agentFiles(template, previewed);
@@ -154,7 +172,7 @@ export async function applyTemplate(ctx: ApiContext, request: ApiRequest<'apply'
         const triggerIds: string[] = [];
         for (const trigger of previewed.triggers) {
           deps.faults?.applyTrigger?.(trigger.name);
-          const record = templateTriggerRecord(agentId, trigger, at);
+          const record = templateTriggerRecord(agentId, trigger, at, arm.has(trigger.name));
           state.triggers[record.id] = record;
           triggerIds.push(record.id);
         }

@@ -59,6 +59,17 @@ export async function inspectTemplate(dir: string, onRead?: (files: ReadonlyMap<
   const { files, directories } = walked.tree;
   onRead?.(files);
 
+  // A package folder not yet packed (issue 13 point 7): say what it is, and how its author builds it.
+  if (files.has('apollia.toml') && !files.has('agent.md')) {
+    const name = folderName(dir);
+    return refused([
+      {
+        code: 'template.unbuilt_apo',
+        path: 'apollia.toml',
+        message: `${name} is not a template: it is the folder of an .apo package, not yet packed (it holds apollia.toml, not agent.md). Pack it with \`npx apollia-desktop pack ${name}\`, then open the .apo file that makes`,
+      },
+    ]);
+  }
   const errors: Problem[] = [];
   const layout = new PackageParts(files, directories, null);
   layout.folders();

@@ -3,6 +3,7 @@
  * words and the times always describe the same rule (DESIGN.md "Cron").
  */
 import type { TriggerSource } from '../../../shared/apollia-manifest';
+import { formatDateTime, localTimeZone } from './date-format';
 import { cronProblem, describeCron, describeInterval, nextCronTimes, nextIntervalTimes } from '../../../shared/cron';
 
 /** A trigger's "when" in words, and up to three next fire times (none for event triggers). */
@@ -22,7 +23,7 @@ export function apoSchedule(source: TriggerSource, now = new Date()): ScheduleVi
       return { words: describeCron(source.schedule, { dayRule: 'and' }), next: nextCronTimes(source.schedule, { dayRule: 'and' }, now, 3), timezone: 'UTC' };
     }
     case 'interval':
-      return { words: `${describeInterval(source.every)}, counted from when you arm it`, next: nextIntervalTimes(source.every, now, 3), timezone: Intl.DateTimeFormat().resolvedOptions().timeZone };
+      return { words: `${describeInterval(source.every)}, counted from when you arm it`, next: nextIntervalTimes(source.every, now, 3), timezone: localTimeZone() };
     case 'file_watch':
       return { words: source.recursive ? 'When anything in a folder you choose (or its subfolders) changes' : 'When a file in a folder you choose changes', next: [], timezone: 'UTC' };
     case 'webhook':
@@ -42,11 +43,7 @@ export function templateSchedule(cron: string, timezone: string | undefined, now
   }
 }
 
-/** A fire time as a person reads it, in the schedule's own zone: "Mon 5 Jan 2026, 08:00 UTC". */
+/** A fire time as a person reads it, in the schedule's own zone (the one app format: `date-format.ts`). */
 export function formatFireTime(date: Date, timezone: string): string {
-  try {
-    return new Intl.DateTimeFormat('en-GB', { weekday: 'short', day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', timeZone: timezone, timeZoneName: 'short' }).format(date);
-  } catch {
-    return date.toISOString();
-  }
+  return formatDateTime(date, timezone);
 }

@@ -7,15 +7,14 @@ import { useArchiveAgent, useArmTrigger, useDashboard, useDisarmTrigger, usePick
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { FamilyBadge } from '../components/FamilyBadge';
 import { PackageText } from '../components/PackageText';
-import { formatFireTime } from '../components/schedule';
 import { SecretOnce } from '../components/SecretOnce';
 import { ErrorPanel, Loading } from '../components/Status';
 import { useFlowStore } from '../stores/flow-store';
 import { TriggerHostNote, TriggerLive } from './dashboard/TriggerLive';
+import { formatDateTime } from '../components/date-format';
 
 function when(iso: string): string {
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? iso : date.toLocaleString();
+  return formatDateTime(iso);
 }
 
 function pinText(pin: AccessView['pin']): string {
@@ -94,7 +93,7 @@ function TriggerRowView({ trigger }: { trigger: TriggerView }) {
       </p>
       {trigger.armed && trigger.next[0] ? (
         <p className="small">
-          Next: <time dateTime={trigger.next[0]}>{formatFireTime(new Date(trigger.next[0]), Intl.DateTimeFormat().resolvedOptions().timeZone)}</time>
+          Next: <time dateTime={trigger.next[0]}>{formatDateTime(trigger.next[0])}</time>
         </p>
       ) : null}
       {trigger.type === 'file_watch' ? (

@@ -29,7 +29,7 @@ function toGalleryItem(raw: unknown): GalleryItem | null {
   if (name === '') return null;
   return {
     name,
-    title: text(r.displayName ?? r.display_name) || name,
+    title: text(r.title ?? r.displayName ?? r.display_name) || name,
     description: text(r.description ?? r.whatItDoes),
     startedBy: text(r.startedBy ?? r.started_by),
     needs: text(r.needs),
@@ -116,7 +116,7 @@ export function OpenScreen() {
                       ) : null}
                     </dl>
                     {item.ok ? null : <p className="small text-error">This built-in template fails its own check and cannot be applied.</p>}
-                    <button type="button" className="button" aria-label={`Use template ${item.title}`} disabled={builtin.isPending || !item.ok} onClick={() => builtin.mutate({ name: item.name }, { onSuccess: openSource })}>
+                    <button type="button" className="button" aria-label={`Use this template: ${item.title}`} disabled={builtin.isPending || !item.ok} onClick={() => builtin.mutate({ name: item.name }, { onSuccess: openSource })}>
                       Use this template
                     </button>
                   </li>

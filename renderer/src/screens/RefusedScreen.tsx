@@ -1,21 +1,67 @@
-import { OctagonX } from 'lucide-react';
+import { OctagonX, ShieldAlert, Trash2, Wrench, X } from 'lucide-react';
+import { useEffect, useRef } from 'react';
 import type { Inspection } from '../../../shared/inspection';
+import { inspectCommand, refusalAdvice, type RefusalAdvice } from '../../../shared/refusal-actor';
+import { useTrashSource } from '../../api/hooks';
 import { CodeText } from '../components/CodeText';
+import { CopyButton } from '../components/CopyButton';
 import { PackageText } from '../components/PackageText';
 import { pathAside, ProblemList } from '../components/ProblemList';
+import { ErrorPanel } from '../components/Status';
+import { useFlowStore } from '../stores/flow-store';
 
-/** The field a problem is at, unless its message already names it. */
-/** A refused package: what is wrong, in the spec's words, with paths; what the author must fix. Never blank. */
-export function RefusedScreen({ inspection, displayName }: { inspection: Inspection; displayName: string }) {
+/**
+ * Who acts on this refusal (issue 13 point 7): a sign of malice anywhere outweighs the first
+ * problem's reading, since one hidden tool or outward link is enough not to install a package.
+ */
+function adviceOf(inspection: Inspection): RefusalAdvice {
+  const malicious = inspection.errors.find((problem) => refusalAdvice(problem.code).actor === 'malicious');
+  return refusalAdvice((malicious ?? inspection.errors[0])?.code ?? '');
+}
+
+/** The command that packs an unbuilt package folder, for the folder name shown. */
+function packCommand(folder: string): string {
+  return inspectCommand(folder).replace('npx apollia-desktop inspect', 'npx apollia-desktop pack');
+}
+
+/**
+ * A refused package: who acts first (the person, the author, or nobody: it may be malicious), then
+ * what is wrong in the spec's words, with paths. Never blank; always a Close.
+ */
+export function RefusedScreen({ inspection, displayName, sourceId }: { inspection: Inspection; displayName: string; sourceId: string }) {
   const [first, ...others] = inspection.errors;
   const kind = inspection.kind === 'template' ? 'template' : inspection.kind === 'plugin' ? 'plugin manifest' : 'package';
+  const advice = adviceOf(inspection);
+  const closeSource = useFlowStore((s) => s.closeSource);
+  const trash = useTrashSource();
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => heading.current?.focus(), []);
+  const unbuilt = first?.code === 'template.unbuilt_apo';
+  const Icon = advice.actor === 'malicious' ? ShieldAlert : advice.actor === 'user' ? Wrench : OctagonX;
+  const command = unbuilt ? packCommand(displayName) : inspectCommand(displayName);
+
+  if (trash.isSuccess) {
+    return (
+      <div className="screen">
+        <h1 tabIndex={-1} ref={heading}>
+          <Trash2 aria-hidden="true" size={24} /> {displayName} is in the Trash
+        </h1>
+        <p role="status">Nothing of it was installed or run. You can empty the Trash to delete it for good.</p>
+        <button type="button" className="button button-primary" onClick={() => closeSource(sourceId)}>
+          <X aria-hidden="true" size={16} /> Close
+        </button>
+      </div>
+    );
+  }
+
   return (
     <div className="screen">
-      <h1>
-        <OctagonX aria-hidden="true" size={24} /> This {kind} was refused
+      <h1 tabIndex={-1} ref={heading}>
+        <Icon aria-hidden="true" size={24} /> This {kind} was refused
       </h1>
-      <section className="panel panel-error" role="alert" aria-labelledby="refused-heading">
-        <h2 id="refused-heading">What is wrong</h2>
+      <section className={`panel ${advice.actor === 'user' ? 'panel-warning' : 'panel-error'}`} role="alert" aria-labelledby="refused-heading">
+        <h2 id="refused-heading">{advice.title}</h2>
+        <p className="refusal-action">{advice.action}</p>
         <p>
           <strong>{displayName}</strong> was checked without running any of it, and it does not follow the rules for a {kind}. {inspection.kind === 'plugin' ? 'Plugins are only shown here, never installed.' : 'Nothing was installed.'}
         </p>
@@ -45,12 +91,26 @@ export function RefusedScreen({ inspection, displayName }: { inspection: Inspect
           <ProblemList problems={others} />
         </section>
       ) : null}
-      <section aria-labelledby="fix-heading">
-        <h2 id="fix-heading">What the author must fix</h2>
-        <p>
-          Only the {kind}'s author can fix this: send them the message above. They can run the same check with <code>npx apollia-desktop inspect</code> before they publish it again.
-        </p>
-      </section>
+      {advice.actor === 'author' || unbuilt ? (
+        <section aria-labelledby="fix-heading">
+          <h2 id="fix-heading">{unbuilt ? 'How to pack it' : 'For its author'}</h2>
+          <p>{unbuilt ? 'Run this in the folder that holds it; it checks the package, then writes the .apo file:' : 'Send the author the message above. This command shows them every problem, before they publish the package again:'}</p>
+          <p className="command-line">
+            <code>{command}</code> <CopyButton value={command} label="Copy the command" />
+          </p>
+        </section>
+      ) : null}
+      {trash.isError ? <ErrorPanel error={trash.error} title="It was not moved to the Trash" /> : null}
+      <div className="button-row">
+        {advice.actor === 'malicious' ? (
+          <button type="button" className="button button-danger" disabled={trash.isPending} onClick={() => trash.mutate({ sourceId })}>
+            <Trash2 aria-hidden="true" size={16} /> Move to Trash
+          </button>
+        ) : null}
+        <button type="button" className={advice.actor === 'malicious' ? 'button' : 'button button-primary'} onClick={() => closeSource(sourceId)}>
+          <X aria-hidden="true" size={16} /> Close
+        </button>
+      </div>
     </div>
   );
 }

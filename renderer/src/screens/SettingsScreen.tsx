@@ -1,13 +1,11 @@
 import { Ban, KeyRound, Server, Trash2 } from 'lucide-react';
 import { useState, type FormEvent } from 'react';
 import { MCP_TRANSPORTS, type McpTransport } from '../../../shared/apollia-manifest';
-import type { SecretBackend } from '../../../shared/api';
-import { DENIABLE_NATIVE_TOOLS, deniedToolProblem } from '../../../shared/owner-tools';
+import type { KnownTool, SecretBackend } from '../../../shared/api';
 import { isHttpUrl } from '../../../shared/http-url';
 import { isMcpServerName } from '../../../shared/mcp-server-name';
 import { useDenyTool, useRemoveDeniedTool, useRemoveMcpServer, useRemoveSecret, useSaveMcpServer, useSaveSecret, useSettings } from '../../api/hooks';
 import { ErrorPanel, Loading } from '../components/Status';
-import { CodeText } from '../components/CodeText';
 import { PackageText } from '../components/PackageText';
 import { WebhookPortSection } from './settings/WebhookPortSection';
 import { TrustedPublishersSection } from '../components/trust/TrustedPublishers';
@@ -139,31 +137,51 @@ function SecretRow({ name, label, saved }: { name: string; label: string; saved:
   );
 }
 
-/** The form that adds a tool to the owner's "never allow" list, checked as you type. */
-function DeniedToolForm() {
+/**
+ * The form that adds a tool to the owner's "never allow" list, picked from the tools the app knows
+ * (issue 13 point 6: picked, not typed): built-in tools by what they do, then MCP tools by name.
+ */
+function DeniedToolForm({ knownTools }: { knownTools: KnownTool[] }) {
   const deny = useDenyTool();
   const [tool, setTool] = useState('');
-  const typed = tool.trim();
-  const problem = typed === '' ? null : deniedToolProblem(typed);
+  const native = knownTools.filter((t) => t.kind === 'native');
+  const mcp = knownTools.filter((t) => t.kind === 'mcp');
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (typed === '' || problem !== null) return;
-    deny.mutate({ tool: typed }, { onSuccess: () => setTool('') });
+    if (tool === '') return;
+    deny.mutate({ tool }, { onSuccess: () => setTool('') });
   };
   return (
     <form onSubmit={submit} className="form" aria-labelledby="denied-tool-form-heading">
       <h3 id="denied-tool-form-heading">Never allow a tool</h3>
       <div className="field">
-        <label htmlFor="denied-tool">Tool name</label>
-        <input id="denied-tool" value={tool} onChange={(e) => setTool(e.target.value)} aria-invalid={problem !== null} aria-describedby="denied-tool-hint denied-tool-problem" autoComplete="off" spellCheck={false} />
+        <label htmlFor="denied-tool">Tool</label>
+        <select id="denied-tool" value={tool} onChange={(e) => setTool(e.target.value)} aria-describedby="denied-tool-hint">
+          <option value="">Choose a tool…</option>
+          {native.length > 0 ? (
+            <optgroup label="Built-in tools">
+              {native.map((t) => (
+                <option key={t.tool} value={t.tool}>
+                  {t.description} ({t.tool})
+                </option>
+              ))}
+            </optgroup>
+          ) : null}
+          {mcp.length > 0 ? (
+            <optgroup label="MCP tools">
+              {mcp.map((t) => (
+                <option key={t.tool} value={t.tool}>
+                  {t.tool.slice('mcp:'.length)} ({t.description})
+                </option>
+              ))}
+            </optgroup>
+          ) : null}
+        </select>
         <p id="denied-tool-hint" className="hint">
-          An MCP tool by its gate name, <code>mcp:&lt;server&gt;/&lt;tool&gt;</code>, with the server's name as you saved it above: for example <code>mcp:slack/slack_send_message</code>. Or a built-in tool by its name: {DENIABLE_NATIVE_TOOLS.join(', ')}.
-        </p>
-        <p id="denied-tool-problem" className="hint text-error">
-          {problem === null ? null : <CodeText text={problem} />}
+          The tools this app knows: its built-in tools, and the MCP tools named by the built-in templates and by your agents. No agent gets a tool on this list, from a template or a package.
         </p>
       </div>
-      <button type="submit" className="button button-primary" disabled={typed === '' || problem !== null || deny.isPending}>
+      <button type="submit" className="button button-primary" disabled={tool === '' || deny.isPending}>
         Never allow it
       </button>
       <p role="status" aria-live="polite" className="small">
@@ -175,14 +193,14 @@ function DeniedToolForm() {
 }
 
 /** Settings → Tools you never allow: the owner's own denials, which every apply keeps (template spec "Apply" step 2). */
-function DeniedToolsSection({ deniedTools }: { deniedTools: string[] }) {
+function DeniedToolsSection({ deniedTools, knownTools }: { deniedTools: string[]; knownTools: KnownTool[] }) {
   const remove = useRemoveDeniedTool();
   return (
     <section aria-labelledby="denied-tools-heading">
       <h2 id="denied-tools-heading">
         <Ban aria-hidden="true" size={20} /> Tools you never allow
       </h2>
-      <p className="muted">A template you apply never gets these tools: even if you switch one on while applying it, it stays denied, and the review step says so. Agents made before you added a tool keep the settings they were given.</p>
+      <p className="muted">No template you apply and no package you install gets these tools: they show as “Denied in your Settings” and stay denied. Agents made before you added a tool keep the settings they were given.</p>
       {deniedTools.length === 0 ? <p className="muted">You have not listed any tool.</p> : null}
       <ul className="rows" aria-label="Tools you never allow">
         {deniedTools.map((tool) => (
@@ -198,7 +216,7 @@ function DeniedToolsSection({ deniedTools }: { deniedTools: string[] }) {
         ))}
       </ul>
       {remove.isError ? <ErrorPanel error={remove.error} title="The tool was not removed" /> : null}
-      <DeniedToolForm />
+      <DeniedToolForm knownTools={knownTools} />
     </section>
   );
 }
@@ -246,7 +264,7 @@ export function SettingsScreen() {
               ))}
             </ul>
           </section>
-          <DeniedToolsSection deniedTools={settings.data.deniedTools} />
+          <DeniedToolsSection deniedTools={settings.data.deniedTools} knownTools={settings.data.knownTools} />
           <WebhookPortSection webhookPort={settings.data.webhookPort} />
           <TrustedPublishersSection />
         </>

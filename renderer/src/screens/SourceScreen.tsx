@@ -32,15 +32,15 @@ export function SourceScreen({ source }: { source: SourceHandle }) {
     case 'template':
       return result.ok ? (
         <Suspense fallback={<Loading label={`Opening ${source.displayName}…`} />}>
-          <TemplateFlow inspection={result} sourceId={source.id} />
+          <TemplateFlow inspection={result} sourceId={source.id} builtin={source.origin === 'builtin'} />
         </Suspense>
       ) : (
-        <RefusedScreen inspection={result} displayName={source.displayName} />
+        <RefusedScreen inspection={result} displayName={source.displayName} sourceId={source.id} />
       );
     case 'plugin':
       return (
         <Suspense fallback={<Loading label={`Opening ${source.displayName}…`} />}>
-          <PluginView inspection={result} displayName={source.displayName} />
+          <PluginView inspection={result} displayName={source.displayName} sourceId={source.id} />
         </Suspense>
       );
   }

@@ -13,6 +13,8 @@ export interface ApplyDraft {
   values: Record<string, FieldValue>;
   touched: Record<string, boolean>;
   grants: string[];
+  /** Trigger names the person ticked to arm (issue 13 point 9: none is armed until ticked). */
+  arm: string[];
   requestId: string;
 }
 
@@ -23,6 +25,7 @@ export interface ApplyStore {
   setValue: (sourceId: string, name: string, value: FieldValue) => void;
   touch: (sourceId: string, name: string) => void;
   setGrant: (sourceId: string, gateName: string, granted: boolean) => void;
+  setArm: (sourceId: string, trigger: string, armed: boolean) => void;
   drop: (sourceId: string) => void;
 }
 
@@ -38,11 +41,12 @@ function update(state: ApplyStore, sourceId: string, change: (draft: ApplyDraft)
 
 export const useApplyStore = create<ApplyStore>((set) => ({
   drafts: {},
-  seed: (sourceId, values) => set((state) => (state.drafts[sourceId] ? state : { drafts: { ...state.drafts, [sourceId]: { step: 0, values, touched: {}, grants: [], requestId: newRequestId() } } })),
+  seed: (sourceId, values) => set((state) => (state.drafts[sourceId] ? state : { drafts: { ...state.drafts, [sourceId]: { step: 0, values, touched: {}, grants: [], arm: [], requestId: newRequestId() } } })),
   setStep: (sourceId, step) => set((state) => update(state, sourceId, (d) => ({ ...d, step }))),
   setValue: (sourceId, name, value) => set((state) => update(state, sourceId, (d) => ({ ...d, values: { ...d.values, [name]: value }, touched: { ...d.touched, [name]: true } }))),
   touch: (sourceId, name) => set((state) => update(state, sourceId, (d) => ({ ...d, touched: { ...d.touched, [name]: true } }))),
   setGrant: (sourceId, gateName, granted) => set((state) => update(state, sourceId, (d) => ({ ...d, grants: granted ? [...new Set([...d.grants, gateName])] : d.grants.filter((g) => g !== gateName) }))),
+  setArm: (sourceId, trigger, armed) => set((state) => update(state, sourceId, (d) => ({ ...d, arm: armed ? [...new Set([...d.arm, trigger])] : d.arm.filter((t) => t !== trigger) }))),
   drop: (sourceId) =>
     set((state) => {
       const { [sourceId]: _gone, ...rest } = state.drafts;

@@ -1,4 +1,5 @@
-import { AlertTriangle, CheckCircle2, XCircle } from 'lucide-react';
+import { AlertTriangle, CheckCircle2, Settings, XCircle } from 'lucide-react';
+import { useFlowStore } from '../../stores/flow-store';
 import { memo, useId, useMemo, useState } from 'react';
 import type { AgentEntry, ApolliaManifest, ToolEntry, WorkflowEntry } from '../../../../shared/apollia-manifest';
 import { FAMILY_SEVERITY, isSensitive } from '../../../../shared/apollia-manifest';
@@ -11,17 +12,18 @@ import { useSettings } from '../../../api/hooks';
 import { AskBadge, FamilyBadge } from '../../components/FamilyBadge';
 import { PackageText } from '../../components/PackageText';
 import { useConsentStore } from '../../stores/consent-store';
+import { useOwnerDenied } from '../../components/owner-denied';
 import { accessClassifier, accessMarks, type AccessMark, type AccessRow } from './access';
 import { countOf, UpdateMark } from './UpdateMark';
 import { accessCounts, accessCountsText, FIRST_ROWS, firstRows, ShowAll } from './long-list';
 
 /** One access entry: its box, what it is, an update's mark, its family and whether it asks. Memoised: a tick redraws one row. */
-const AccessEntryRow = memo(function AccessEntryRow({ sourceId, agentId, row, kept, mark }: { sourceId: string; agentId: string; row: AccessRow; kept: boolean; mark: AccessMark | undefined }) {
+const AccessEntryRow = memo(function AccessEntryRow({ sourceId, agentId, row, kept, mark, denied }: { sourceId: string; agentId: string; row: AccessRow; kept: boolean; mark: AccessMark | undefined; denied: boolean }) {
   const setAccess = useConsentStore((s) => s.setAccess);
   const id = `access-${agentId}-${row.entry}`;
   return (
     <li className="row access-row">
-      <input id={id} type="checkbox" checked={kept} onChange={(event) => setAccess(sourceId, agentId, row.entry, event.target.checked)} />
+      <input id={id} type="checkbox" checked={kept && !denied} disabled={denied} aria-describedby={denied ? `${id}-denied` : undefined} onChange={(event) => setAccess(sourceId, agentId, row.entry, event.target.checked)} />
       <label htmlFor={id}>
         <PackageText text={row.what} />
         <span className="small muted block">
@@ -33,7 +35,15 @@ const AccessEntryRow = memo(function AccessEntryRow({ sourceId, agentId, row, ke
       <span className="row-badges">
         <UpdateMark mark={mark} />
         <FamilyBadge family={row.family} />
-        {kept ? <AskBadge asks={row.asks} /> : <span className="badge badge-deny">Not allowed</span>}
+        {denied ? (
+          <span className="badge badge-deny" id={`${id}-denied`}>
+            Denied in your Settings
+          </span>
+        ) : kept ? (
+          <AskBadge asks={row.asks} />
+        ) : (
+          <span className="badge badge-deny">Not allowed</span>
+        )}
       </span>
     </li>
   );
@@ -48,10 +58,11 @@ function AgentAccess({ agent, classify, diff, sourceId }: { agent: AgentEntry; c
   const rows = useMemo(() => (entries ?? []).map(classify), [entries, classify]);
   const marks = useMemo(() => accessMarks(diff, agent.id), [diff, agent.id]);
   const answers = useConsentStore((s) => s.drafts[sourceId]?.access[agent.id]);
+  const denied = useOwnerDenied();
   const [all, setAll] = useState(false);
   const listId = useId();
   const shown = useMemo(() => (all ? rows : firstRows(rows, (row) => marks.has(row.entry))), [all, rows, marks]);
-  const kept = (entry: string) => answers?.[entry] ?? true;
+  const kept = (entry: string) => !denied(entry) && (answers?.[entry] ?? true);
   const long = shown.length < rows.length || all;
   return (
     <fieldset className="access-table">
@@ -66,7 +77,7 @@ function AgentAccess({ agent, classify, diff, sourceId }: { agent: AgentEntry; c
       ) : null}
       <ul className={rows.length > FIRST_ROWS ? 'rows rows-long' : 'rows'} id={listId}>
         {shown.map((row) => (
-          <AccessEntryRow key={row.entry} sourceId={sourceId} agentId={agent.id} row={row} kept={kept(row.entry)} mark={marks.get(row.entry)} />
+          <AccessEntryRow key={row.entry} sourceId={sourceId} agentId={agent.id} row={row} kept={kept(row.entry)} mark={marks.get(row.entry)} denied={denied(row.entry)} />
         ))}
       </ul>
       <ShowAll total={rows.length} expanded={all} onToggle={() => setAll(!all)} controls={listId} what="access entries" />
@@ -159,6 +170,23 @@ const CapabilitiesSection = memo(function CapabilitiesSection({ manifest, diff }
     </section>
   );
 });
+
+/**
+ * What setting up a connection means here (issue 13 point 8, "no dead ends"): this app knows a
+ * connection by an MCP server saved under its type's name (SettingsView.connections), so the way
+ * there is Settings → MCP servers.
+ */
+function ConnectionSetup({ type, label }: { type: string; label: string }) {
+  const show = useFlowStore((s) => s.show);
+  return (
+    <p className="small">
+      Setting it up means saving an MCP server named <code>{type}</code> in Settings, one that reaches your {label} account. You can install now and set it up later: until then, what needs {label} cannot work.{' '}
+      <button type="button" className="button button-small" onClick={() => show('settings')}>
+        <Settings aria-hidden="true" size={14} /> Go to Settings → MCP servers
+      </button>
+    </p>
+  );
+}
 
 /**
  * Step 2: agents and their default access (each untickable), tools, connections, MCP servers, pip.
@@ -305,6 +333,7 @@ export const AccessStep = memo(function AccessStep({ inspection, sourceId }: { i
                       Why: <PackageText text={requirement.reason} />
                     </p>
                   ) : null}
+                  {available === false ? <ConnectionSetup type={requirement.type} label={label ?? requirement.type} /> : null}
                 </li>
               );
             })}

@@ -1,3 +1,4 @@
+import { useOwnerDenied } from '../../components/owner-denied';
 import { ArrowLeft, ArrowRight, Download, X } from 'lucide-react';
 import { webhookSecretRequest } from '../../components/WebhookSecretChoice';
 import { useEffect, useMemo, useRef, useState } from 'react';
@@ -46,11 +47,11 @@ function answersChanged(start: Pick<ConsentDraft, 'access' | 'triggers'>, draft:
 }
 
 /** The answers the store records: every offered entry, ticked or not; triggers armed only when asked. */
-export function decisionFrom(inspection: ApoInspection, draft: ConsentDraft): ConsentDecision {
+export function decisionFrom(inspection: ApoInspection, draft: ConsentDraft, denied: (entry: string) => boolean = () => false): ConsentDecision {
   const manifest = inspection.details?.manifest;
   const agents: ConsentDecision['agents'] = ownRecord();
   for (const agent of manifest?.agents ?? []) {
-    agents[agent.id] = { access: Object.fromEntries((agent.defaults?.access ?? []).map((entry) => [entry, draft.access[agent.id]?.[entry] ?? true])) };
+    agents[agent.id] = { access: Object.fromEntries((agent.defaults?.access ?? []).map((entry) => [entry, !denied(entry) && (draft.access[agent.id]?.[entry] ?? true)])) };
   }
   const triggers: ConsentDecision['triggers'] = ownRecord();
   for (const trigger of manifest?.triggers ?? []) {
@@ -73,6 +74,7 @@ export function ApoConsentWizard({ inspection, sourceId, allowDowngrade, acceptK
   const draft = useConsentDraft(sourceId);
   const install = useInstall();
   const installing = useRef(false);
+  const denied = useOwnerDenied();
   const closeSource = useFlowStore((s) => s.closeSource);
   const dropDraft = useConsentStore((s) => s.drop);
   const start = useMemo(() => startingDraft(inspection), [inspection]);
@@ -112,7 +114,7 @@ export function ApoConsentWizard({ inspection, sourceId, allowDowngrade, acceptK
     if (installing.current) return;
     installing.current = true;
     install.mutate(
-      { sourceId, decisions: decisionFrom(inspection, draft), ...(allowDowngrade ? { allowDowngrade: true } : {}), ...(acceptKeyChange ? { acceptKeyChange: true } : {}) },
+      { sourceId, decisions: decisionFrom(inspection, draft, denied), ...(allowDowngrade ? { allowDowngrade: true } : {}), ...(acceptKeyChange ? { acceptKeyChange: true } : {}) },
       {
         onSuccess: (receipt) => onInstalled(receipt),
         onSettled: () => {

@@ -48,7 +48,7 @@ export function ApoFlow({ inspection, sourceId, displayName }: { inspection: Sou
   const apo = inspection as SourceInspection & ApoInspection;
 
   if (receipt) return <InstalledScreen receipt={receipt} sourceId={sourceId} />;
-  if (!inspection.ok || !apo.details || !apo.summary) return <RefusedScreen inspection={inspection} displayName={displayName} />;
+  if (!inspection.ok || !apo.details || !apo.summary) return <RefusedScreen inspection={inspection} displayName={displayName} sourceId={sourceId} />;
   const installed = inspection.installed;
   // Trust (issue 14): a changed signing key is a stop before anything else; accepted only explicitly.
   if (inspection.keyChange?.kind === 'changed' && !keyChangeOk) {

@@ -1,3 +1,4 @@
+import { useOwnerDenied } from '../../components/owner-denied';
 import { memo, useId, useMemo, useState, type ReactNode } from 'react';
 import type { AgentEntry } from '../../../../shared/apollia-manifest';
 import { CONNECTION_TYPES } from '../../../../shared/catalogues';
@@ -35,7 +36,8 @@ function ReviewAgentAccess({ agent, classify, answers }: { agent: AgentEntry; cl
   const rows = useMemo(() => (entries ?? []).map(classify), [entries, classify]);
   const [all, setAll] = useState(false);
   const listId = useId();
-  const kept = (entry: string) => answers?.[entry] ?? true;
+  const denied = useOwnerDenied();
+  const kept = (entry: string) => !denied(entry) && (answers?.[entry] ?? true);
   const shown = all ? rows : firstRows(rows, (row) => !kept(row.entry));
   return (
     <>

@@ -40,12 +40,16 @@ export function TriggersStep({ inspection, sourceId }: { inspection: ApoInspecti
           const state = draft.triggers[trigger.id] ?? { arm: false };
           const id = `arm-${trigger.id}`;
           const needsFolder = trigger.source.type === 'file_watch';
-          const chooseFolder = () =>
+          const chooseFolder = (event: { currentTarget: HTMLButtonElement }) => {
+            const button = event.currentTarget;
             pick.mutate(undefined, {
               onSuccess: (folder) => {
                 if (folder) setTrigger(sourceId, trigger.id, { arm: true, folderId: folder.folderId, displayPath: folder.displayPath });
               },
+              // Disabled while the dialog is open, the button lost focus: give it back (issue 13 point 10).
+              onSettled: () => requestAnimationFrame(() => button.focus()),
             });
+          };
           return (
             <li key={trigger.id} className="row row-block card">
               <h3 className="h4">

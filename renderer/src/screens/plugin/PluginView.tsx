@@ -36,9 +36,9 @@ function RiskIcon({ line }: { line: PluginRiskLine }) {
  * This app shows plugins; it never installs or runs them. All package text goes through
  * shared/display-text.ts (PackageText and the text-safety report).
  */
-export function PluginView({ inspection, displayName }: { inspection: Inspection; displayName: string }) {
+export function PluginView({ inspection, displayName, sourceId }: { inspection: Inspection; displayName: string; sourceId: string }) {
   if (!inspection.ok || inspection.details === null || inspection.summary === null) {
-    return <RefusedScreen inspection={inspection} displayName={displayName} />;
+    return <RefusedScreen inspection={inspection} displayName={displayName} sourceId={sourceId} />;
   }
   const view = inspection.details as PluginManifestView;
   const summary = inspection.summary as PluginSummary;

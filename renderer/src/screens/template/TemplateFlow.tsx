@@ -1,4 +1,4 @@
-import { ArrowLeft, ArrowRight, CheckCircle2, Play } from 'lucide-react';
+import { AlertTriangle, ArrowLeft, ArrowRight, CheckCircle2, Play, X } from 'lucide-react';
 import { SetWebhookSecret } from '../../components/WebhookSecretChoice';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { ApplyPreviewRequest, ApplyReceipt, SourceInspection } from '../../../../shared/api';
@@ -65,15 +65,44 @@ function scheduleProblem(manifest: TemplateManifest, name: string, value: Parame
 }
 
 /** After apply: the agent made; a webhook trigger's secret made now and shown once. */
-function AppliedScreen({ receipt, sourceId }: { receipt: ApplyReceipt; sourceId: string }) {
+function AppliedScreen({ receipt, sourceId, armed }: { receipt: ApplyReceipt; sourceId: string; armed: string[] }) {
   const closeSource = useFlowStore((s) => s.closeSource);
   const webhooks = receipt.triggers.filter((id) => receipt.preview.triggers.some((t) => t.type === 'webhook' && id.endsWith(`/${t.name}`)));
+  // Issue 13 point 9: an agent whose optional servers were skipped is made, not ready: it says what it cannot do yet.
+  const skipped = receipt.preview.mcp.filter((server) => !server.saved);
+  const armedCount = armed.length;
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => heading.current?.focus(), []);
   return (
     <div className="screen">
-      <h1>
-        <CheckCircle2 aria-hidden="true" size={24} /> <PackageText text={receipt.displayName} /> is ready
+      <h1 tabIndex={-1} ref={heading}>
+        {skipped.length === 0 ? <CheckCircle2 aria-hidden="true" size={24} /> : <AlertTriangle aria-hidden="true" size={24} />} <PackageText text={receipt.displayName} /> {skipped.length === 0 ? 'is ready' : 'was made, but cannot do everything yet'}
       </h1>
-      <p role="status">The agent was made{receipt.triggers.length > 0 ? ` with ${receipt.triggers.length} ${receipt.triggers.length === 1 ? 'trigger' : 'triggers'}` : ''}.</p>
+      <p role="status">
+        The agent was made
+        {receipt.triggers.length > 0 ? ` with ${receipt.triggers.length} ${receipt.triggers.length === 1 ? 'trigger' : 'triggers'} (${armedCount === 0 ? 'none armed: arm them on the dashboard when you want' : `${armedCount} armed`})` : ''}.
+      </p>
+      {skipped.length > 0 ? (
+        <section className="panel panel-warning" aria-labelledby="cannot-yet">
+          <h2 id="cannot-yet">What it cannot do yet</h2>
+          <ul>
+            {skipped.map((server) => (
+              <li key={server.server}>
+                Without an MCP server saved as <code>{server.server}</code>, it cannot use{' '}
+                {server.tools.map((tool, i) => (
+                  <span key={tool.gateName}>
+                    {i > 0 ? ', ' : ''}
+                    <code>
+                      <PackageText text={tool.name} />
+                    </code>
+                  </span>
+                ))}
+                . Save the server in Settings, then apply the template again to give {server.tools.length === 1 ? 'it' : 'them'} to an agent.
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
       {webhooks.map((id) => (
         <div key={id} className="panel">
           <p>
@@ -90,16 +119,28 @@ function AppliedScreen({ receipt, sourceId }: { receipt: ApplyReceipt; sourceId:
 }
 
 /** The template apply wizard: it renders exactly what `previewApply` answers, re-fetched as the form changes. */
-export function TemplateFlow({ inspection, sourceId }: { inspection: SourceInspection; sourceId: string }) {
+export function TemplateFlow({ inspection, sourceId, builtin }: { inspection: SourceInspection; sourceId: string; builtin: boolean }) {
   const template = inspection as SourceInspection & TemplateInspection;
   const manifest = template.details?.manifest;
   const parameters = useMemo(() => manifest?.parameters ?? {}, [manifest]);
   const seed = useApplyStore((s) => s.seed);
   const draft: ApplyDraft | undefined = useApplyStore((s) => s.drafts[sourceId]);
-  const { setStep, setValue, touch, setGrant, drop } = useApplyStore();
+  const { setStep, setValue, touch, setGrant, setArm, drop } = useApplyStore();
   const apply = useApply();
   const applying = useRef(false);
-  const [receipt, setReceipt] = useState<ApplyReceipt | null>(null);
+  const [receipt, setReceipt] = useState<{ done: ApplyReceipt; armed: string[] } | null>(null);
+  const [confirmCancel, setConfirmCancel] = useState(false);
+  const closeSource = useFlowStore((s) => s.closeSource);
+  const titleRef = useRef<HTMLHeadingElement>(null);
+  const keepGoingRef = useRef<HTMLButtonElement>(null);
+  // Focus moves to the new screen when a template opens (issue 13 point 10): once its form is drawn.
+  const drawn = draft !== undefined && manifest !== undefined;
+  useEffect(() => {
+    if (drawn) titleRef.current?.focus();
+  }, [drawn]);
+  useEffect(() => {
+    if (confirmCancel) keepGoingRef.current?.focus();
+  }, [confirmCancel]);
 
   useEffect(() => {
     seed(sourceId, initialValues(parameters));
@@ -111,7 +152,7 @@ export function TemplateFlow({ inspection, sourceId }: { inspection: SourceInspe
   const settled = useDebounced(request, 250);
   const preview = usePreviewApply(sourceId, settled);
 
-  if (receipt) return <AppliedScreen receipt={receipt} sourceId={sourceId} />;
+  if (receipt) return <AppliedScreen receipt={receipt.done} sourceId={sourceId} armed={receipt.armed} />;
   if (!manifest || !draft) return <Loading label="Preparing the form…" />;
 
   const errors: Record<string, string | null> = Object.fromEntries(
@@ -130,15 +171,25 @@ export function TemplateFlow({ inspection, sourceId }: { inspection: SourceInspe
   const stale = preview.isFetching || settled !== request;
   const blockedNext = name === 'Parameters' && wrong.length > 0;
 
+  const arm = draft.arm ?? [];
+  // Issue 13 point 5: Cancel asks nothing when nothing was chosen (every field as it started, nothing granted or armed).
+  const start = initialValues(parameters);
+  const chosen = grants.length > 0 || arm.length > 0 || Object.entries(values).some(([param, value]) => value !== start[param]);
+  const close = () => {
+    drop(sourceId);
+    closeSource(sourceId);
+  };
+  const cancel = () => (chosen ? setConfirmCancel(true) : close());
+
   const doApply = () => {
     if (applying.current || !preview.data?.canApply || wrong.length > 0) return;
     applying.current = true;
     apply.mutate(
-      { ...request, requestId: draft.requestId },
+      { ...request, requestId: draft.requestId, ...(arm.length > 0 ? { arm: [...arm].sort() } : {}) },
       {
         onSuccess: (done) => {
           drop(sourceId);
-          setReceipt(done);
+          setReceipt({ done, armed: arm });
         },
         onSettled: () => {
           applying.current = false;
@@ -149,11 +200,11 @@ export function TemplateFlow({ inspection, sourceId }: { inspection: SourceInspe
 
   return (
     <div className="screen wizard">
-      <h1>
+      <h1 ref={titleRef} tabIndex={-1}>
         Apply template <PackageText text={manifest.name} />
       </h1>
       <WizardStep steps={STEPS} current={step} label="Apply steps" heading={HEADINGS[name]}>
-        {name === 'Overview' ? <TemplateOverview inspection={template} displayName={liveName} /> : null}
+        {name === 'Overview' ? <TemplateOverview inspection={template} displayName={liveName} builtin={builtin} preview={preview.data ?? null} /> : null}
         {name === 'Parameters' ? (
           <div className="step-body">
             {Object.keys(parameters).length === 0 ? <p className="muted">This template has no parameters.</p> : null}
@@ -164,16 +215,7 @@ export function TemplateFlow({ inspection, sourceId }: { inspection: SourceInspe
               </strong>
             </p>
             {Object.entries(parameters).map(([param, def]) => (
-              <ParameterField
-                key={param}
-                name={param}
-                def={def}
-                value={values[param] ?? ''}
-                error={errors[param] ?? null}
-                showError={draft.touched[param] === true || (typeof values[param] === 'string' && values[param] !== '')}
-                onChange={(value) => setValue(sourceId, param, value)}
-                onBlur={() => touch(sourceId, param)}
-              />
+              <ParameterField key={param} name={param} def={def} value={values[param] ?? ''} error={errors[param] ?? null} showError={draft.touched[param] === true} onChange={(value) => setValue(sourceId, param, value)} onBlur={() => touch(sourceId, param)} />
             ))}
           </div>
         ) : null}
@@ -185,9 +227,9 @@ export function TemplateFlow({ inspection, sourceId }: { inspection: SourceInspe
           ) : name === 'Access' ? (
             <TemplateAccess preview={preview.data} grants={grants} onGrant={(gate, granted) => setGrant(sourceId, gate, granted)} />
           ) : name === 'Triggers' ? (
-            <TemplateTriggers preview={preview.data} />
+            <TemplateTriggers preview={preview.data} armed={arm} onArm={(trigger, armed) => setArm(sourceId, trigger, armed)} />
           ) : (
-            <TemplateReview preview={preview.data} />
+            <TemplateReview preview={preview.data} armed={arm} />
           )
         ) : null}
         <p className="small muted" role="status" aria-live="polite">
@@ -195,13 +237,29 @@ export function TemplateFlow({ inspection, sourceId }: { inspection: SourceInspe
         </p>
       </WizardStep>
       {apply.isError ? <ErrorPanel error={apply.error} title="The template was not applied" /> : null}
+      {confirmCancel ? (
+        <div className="panel panel-warning cancel-confirm" role="group" aria-labelledby="cancel-question">
+          <p id="cancel-question">Close this template and forget the answers you gave? Nothing is made.</p>
+          <div className="button-row">
+            <button ref={keepGoingRef} type="button" className="button" onClick={() => setConfirmCancel(false)}>
+              Keep going
+            </button>
+            <button type="button" className="button button-danger-soft" onClick={close}>
+              Close without applying
+            </button>
+          </div>
+        </div>
+      ) : null}
       <div className="wizard-nav">
         <button type="button" className="button" disabled={step === 0 || apply.isPending} onClick={() => setStep(sourceId, step - 1)}>
           <ArrowLeft aria-hidden="true" size={16} /> Back
         </button>
+        <button type="button" className="button wizard-cancel" disabled={apply.isPending} onClick={cancel}>
+          <X aria-hidden="true" size={16} /> Cancel
+        </button>
         {blockedNext ? (
           <p className="small text-error" id="next-blocked">
-            Fix {wrong.length === 1 ? 'the field' : `${wrong.length} fields`} marked above to continue: {wrong.join(', ')}.
+            To continue, fill in or fix {wrong.length === 1 ? 'this field' : `these ${wrong.length} fields`}: {wrong.join(', ')}.
           </p>
         ) : null}
         {step < STEPS.length - 1 ? (

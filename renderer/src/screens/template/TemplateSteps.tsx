@@ -6,16 +6,41 @@ import { FamilyBadge } from '../../components/FamilyBadge';
 import { CodeText } from '../../components/CodeText';
 import { PackageText } from '../../components/PackageText';
 import { ScheduleText } from '../../components/ScheduleText';
+import { formatDateTime } from '../../components/date-format';
 import { useFlowStore } from '../../stores/flow-store';
+import { publisherLine } from '../../../../shared/publisher-state';
 import { mcpToolOutcome } from './mcp-tool-outcome';
 
-/** Overview: what the template is, its display name filled live from the parameters. */
-export function TemplateOverview({ inspection, displayName }: { inspection: TemplateInspection; displayName: string }) {
+/**
+ * Overview: what the template is, its display name filled live from the parameters, who it is
+ * from (one publisher line: `shared/publisher-state.ts`), and a required MCP server this computer
+ * lacks, shown here first rather than at Review (issue 13 point 8).
+ */
+export function TemplateOverview({ inspection, displayName, builtin, preview }: { inspection: TemplateInspection; displayName: string; builtin: boolean; preview: ApplyPreview | null }) {
+  const show = useFlowStore((s) => s.show);
   const manifest = inspection.details?.manifest;
   if (!manifest) return null;
   const approvals = manifest.approvals ?? 'ask';
+  const publisher = publisherLine({ builtin });
+  const missingRequired = (preview?.mcp ?? []).filter((server) => server.required && !server.saved);
   return (
     <div className="step-body">
+      {missingRequired.length > 0 ? (
+        <section className="panel panel-warning" aria-labelledby="tpl-missing-required">
+          <h3 id="tpl-missing-required">It needs something this computer does not have yet</h3>
+          <ul>
+            {missingRequired.map((server) => (
+              <li key={server.server}>
+                The MCP server <code>{server.server}</code> is required: it cannot be applied until a server is saved under that name in Settings → MCP servers.
+              </li>
+            ))}
+          </ul>
+          <button type="button" className="button button-small" onClick={() => show('settings')}>
+            <SettingsIcon aria-hidden="true" size={14} /> Go to Settings → MCP servers
+          </button>{' '}
+          <span className="small">This form keeps your answers.</span>
+        </section>
+      ) : null}
       <dl className="facts facts-wide">
         <dt>Agent name</dt>
         <dd>
@@ -33,7 +58,8 @@ export function TemplateOverview({ inspection, displayName }: { inspection: Temp
         </dd>
         <dt>Author</dt>
         <dd>
-          {manifest.author ? <PackageText text={manifest.author.name} /> : <span className="muted">Not given</span>} <span className="badge badge-warning-soft">Unverified: nothing is signed yet</span>
+          {manifest.author ? <PackageText text={manifest.author.name} /> : <span className="muted">Not given</span>} <span className={`badge badge-${publisher.tone}`}>{publisher.badge}</span>
+          <span className="small muted block">{publisher.explanation}</span>
           {manifest.author?.url ? (
             <span className="small muted block">
               <PackageText text={manifest.author.url} />
@@ -284,11 +310,14 @@ export function TemplateAccess({ preview, grants, onGrant }: { preview: ApplyPre
   );
 }
 
-/** Triggers: schedules in words in their zone with next three times; webhooks get a secret after apply. */
-export function TemplateTriggers({ preview }: { preview: ApplyPreview }) {
+/**
+ * Triggers: schedules in words in their zone with next three times, each armed only if ticked
+ * (issue 13 point 9: one rule for arming); webhooks are armed after apply, with their secret.
+ */
+export function TemplateTriggers({ preview, armed, onArm }: { preview: ApplyPreview; armed: string[]; onArm: (trigger: string, armed: boolean) => void }) {
   return (
     <div className="step-body">
-      {preview.triggers.length === 0 ? <p className="muted">This template makes no triggers: it runs when you start it.</p> : <p>Triggers are made with the agent. You can disarm any of them later on the dashboard.</p>}
+      {preview.triggers.length === 0 ? <p className="muted">This template makes no triggers: it runs when you start it.</p> : <p>Triggers are made with the agent, off until you arm them. Tick one to arm it now; you can arm or disarm any of them later on the dashboard.</p>}
       <ul className="rows">
         {preview.triggers.map((trigger) => (
           <li key={trigger.name} className="row row-block card">
@@ -299,11 +328,21 @@ export function TemplateTriggers({ preview }: { preview: ApplyPreview }) {
               </code>{' '}
               <span className="muted small">({trigger.type})</span>
             </h3>
-            {trigger.type === 'schedule' || trigger.type === 'at' ? <ScheduleText view={{ words: trigger.type === 'at' ? `Once, at ${trigger.at ?? ''}` : (trigger.words ?? trigger.cron ?? ''), next: trigger.next.map((iso) => new Date(iso)), timezone: trigger.timezone ?? 'UTC' }} /> : null}
+            {trigger.type !== 'webhook' ? (
+              <div className="switch-row">
+                <input id={`arm-${trigger.name}`} type="checkbox" checked={armed.includes(trigger.name)} disabled={Boolean(trigger.error)} onChange={(e) => onArm(trigger.name, e.target.checked)} />
+                <label htmlFor={`arm-${trigger.name}`}>
+                  Arm <code>{trigger.name}</code> when the agent is made
+                </label>
+              </div>
+            ) : null}
+            {trigger.type === 'schedule' || trigger.type === 'at' ? (
+              <ScheduleText view={{ words: trigger.type === 'at' ? `Once, at ${trigger.at ? formatDateTime(trigger.at, trigger.timezone ?? 'UTC') : ''}` : (trigger.words ?? trigger.cron ?? ''), next: trigger.next.map((iso) => new Date(iso)), timezone: trigger.timezone ?? 'UTC' }} />
+            ) : null}
             {trigger.type === 'webhook' ? (
               <p>
                 <KeyRound aria-hidden="true" size={14} /> When another program calls its web address{trigger.events && trigger.events.length > 0 ? <> with an event of type {trigger.events.join(', ')}</> : null}
-                {trigger.max_concurrent ? `, at most ${trigger.max_concurrent} runs at once` : ''}. After apply, you set its secret: made on this computer and shown to you once, or the one your sender gave you.
+                {trigger.max_concurrent ? `, at most ${trigger.max_concurrent} runs at once` : ''}. It stays off after apply, until you set its secret there: made on this computer and shown to you once, or the one your sender gave you.
               </p>
             ) : null}
             {trigger.input ? (
@@ -331,8 +370,8 @@ function warningTitle(problem: PreviewProblem): string {
   return 'Note';
 }
 
-/** Review: warnings, blockers, and what will be made. */
-export function TemplateReview({ preview }: { preview: ApplyPreview }) {
+/** Review: warnings, blockers, and everything that will be granted or run (issue 13 point 5). */
+export function TemplateReview({ preview, armed }: { preview: ApplyPreview; armed: string[] }) {
   const show = useFlowStore((s) => s.show);
   // What Settings can resolve (spec "Apply": missing secrets and required MCP servers are a 409).
   const missingServer = preview.blockers.some((b) => b.code === 'apply.mcp_server_missing');
@@ -382,6 +421,78 @@ export function TemplateReview({ preview }: { preview: ApplyPreview }) {
         </section>
       ) : null}
       {preview.blockers.length === 0 && preview.warnings.length === 0 ? <p className="text-ok">Nothing is missing.</p> : null}
+      <TemplateGrants preview={preview} armed={armed} />
     </div>
+  );
+}
+
+/** What the agent will get and what will start it, grouped: every tool with its setting, every trigger armed or not, every secret. */
+function TemplateGrants({ preview, armed }: { preview: ApplyPreview; armed: string[] }) {
+  const mcpTools = preview.mcp.flatMap((server) => server.tools.map((tool) => ({ server, tool })));
+  return (
+    <section aria-labelledby="tpl-grants">
+      <h3 id="tpl-grants">Everything it gets</h3>
+      <details className="review-group" open>
+        <summary>Built-in tools ({preview.tools.length}): it may use them without asking</summary>
+        {preview.tools.length === 0 ? <p className="muted small">None.</p> : null}
+        <ul className="rows">
+          {preview.tools.map((tool) => (
+            <li key={tool} className="row">
+              <code>
+                <PackageText text={tool} />
+              </code>{' '}
+              <FamilyBadge family={templateTool(tool)?.family ?? 'unknown'} /> <span className="small muted">{templateTool(tool)?.description ?? ''}</span>
+            </li>
+          ))}
+        </ul>
+      </details>
+      {mcpTools.length === 0 ? <p className="small muted">No MCP tools.</p> : null}
+      <details className="review-group" open={mcpTools.length <= 12} hidden={mcpTools.length === 0}>
+        <summary>MCP tools ({mcpTools.length})</summary>
+        <ul className="rows">
+          {mcpTools.map(({ server, tool }) => {
+            const outcome = mcpToolOutcome(tool, server.saved, tool.setting === 'allow');
+            return (
+              <li key={tool.gateName} className="row">
+                <code>
+                  <PackageText text={tool.gateName} />
+                </code>{' '}
+                <span className={`badge badge-${outcome.badge}`}>{outcome.words}</span>
+                {tool.pinText ? (
+                  <span className="small block">
+                    Pinned: <CodeText text={tool.pinText} />
+                  </span>
+                ) : null}
+              </li>
+            );
+          })}
+        </ul>
+      </details>
+      <details className="review-group" open>
+        <summary>Triggers ({preview.triggers.length})</summary>
+        {preview.triggers.length === 0 ? <p className="muted small">None: it runs when you start it.</p> : null}
+        <ul className="rows">
+          {preview.triggers.map((trigger) => (
+            <li key={trigger.name} className="row">
+              <code>
+                <PackageText text={trigger.name} />
+              </code>{' '}
+              <span className="small muted">({trigger.type})</span> {armed.includes(trigger.name) ? <span className="badge badge-warning-soft">Armed when made</span> : <span className="badge badge-neutral">Off until you arm it</span>}
+            </li>
+          ))}
+        </ul>
+      </details>
+      {preview.secrets.length === 0 ? <p className="small muted">It reads no secrets.</p> : null}
+      <details className="review-group" open hidden={preview.secrets.length === 0}>
+        <summary>Secrets it reads ({preview.secrets.length})</summary>
+        <ul className="rows">
+          {preview.secrets.map((secret) => (
+            <li key={secret.name} className="row">
+              <code>{secret.name}</code> {secret.saved ? <span className="badge badge-allow">Saved on this computer</span> : <span className="badge badge-send_external">Missing</span>}
+            </li>
+          ))}
+        </ul>
+      </details>
+    </section>
   );
 }

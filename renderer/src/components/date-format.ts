@@ -1,0 +1,26 @@
+/**
+ * The one date format of the app (issue 13 point 10: "one date format everywhere, the locale's,
+ * with zone"): the person's locale decides the order and words, and the zone is always named, so
+ * "08:00" never leaves a reader guessing whose 08:00 it is.
+ */
+
+const OPTIONS: Intl.DateTimeFormatOptions = { weekday: 'short', day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', timeZoneName: 'short' };
+
+/** The zone this computer is in (IANA name). */
+export function localTimeZone(): string {
+  return Intl.DateTimeFormat().resolvedOptions().timeZone;
+}
+
+/**
+ * `date` in the locale's format with its zone named, in `timezone` (default: this computer's). An
+ * unknown zone falls back to this computer's; an invalid date to its ISO text, or the text given.
+ */
+export function formatDateTime(date: Date | string, timezone: string = localTimeZone()): string {
+  const value = typeof date === 'string' ? new Date(date) : date;
+  if (Number.isNaN(value.getTime())) return typeof date === 'string' ? date : 'an unknown date';
+  try {
+    return new Intl.DateTimeFormat(undefined, { ...OPTIONS, timeZone: timezone }).format(value);
+  } catch {
+    return new Intl.DateTimeFormat(undefined, OPTIONS).format(value);
+  }
+}

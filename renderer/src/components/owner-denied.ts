@@ -1,0 +1,14 @@
+import { useMemo } from 'react';
+import { ownerDenies } from '../../../shared/owner-tools';
+import { useSettings } from '../../api/hooks';
+
+/**
+ * The owner's "never allow" list as a test of one entry (issue 13 point 8: it holds for `.apo`
+ * installs too). Until settings load, nothing is shown as denied; install refuses a denied grant
+ * either way (`install.denied_tool`).
+ */
+export function useOwnerDenied(): (entry: string) => boolean {
+  const settings = useSettings();
+  const denied = settings.data?.deniedTools;
+  return useMemo(() => (entry: string) => ownerDenies(denied ?? [], entry), [denied]);
+}
