@@ -98,9 +98,9 @@ describe('the Api records each change in the activity log', () => {
     if (!template.ok) throw new Error(template.error.message);
     const parameters = { companies: 'Acme', channel: 'C0123ABCD' };
     await api.previewApply({ sourceId: template.value.id, parameters, grants: [] });
-    const applied = await api.apply({ sourceId: template.value.id, parameters, grants: [], requestId: 'r1' });
+    const applied = await api.apply({ sourceId: template.value.id, parameters, grants: [], arm: ['weekly'], requestId: 'r1' });
     if (!applied.ok) throw new Error(applied.error.message);
-    const again = await api.apply({ sourceId: template.value.id, parameters, grants: [], requestId: 'r1' });
+    const again = await api.apply({ sourceId: template.value.id, parameters, grants: [], arm: ['weekly'], requestId: 'r1' });
     expect(again.ok).toBe(true);
     const id = applied.value.agentId;
     const [trigger] = applied.value.triggers;

@@ -5,7 +5,7 @@
  * (and recorded), unsigned → signed is allowed and said, and a file changed after install marks the
  * package changed and disarms its triggers on opening the dashboard.
  */
-import { appendFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, expect, it } from 'vitest';
 import { sharedChecker } from './bounded/index';
@@ -75,12 +75,12 @@ describeWithMinisign('trust through the Api, with minisign-made keys and signatu
     const { api, dataDir } = testApi();
     const path = invoicesApo(tempDir(), '1.2.0');
     writeFileSync(`${path}.minisig`, 'untrusted comment: hi\nnot base64!\n');
-    const before = treeHash(dataDir);
+    const before = treeHash(dataDir, ['activity.jsonl']);
     const { sourceId, inspection } = await inspectFile(api, path);
     expect(inspection.errors[0]).toMatchObject({ code: 'signature.malformed', message: expect.stringContaining('.minisig') });
     const installed = await api.install({ sourceId, decisions: DECISIONS });
     expect(installed.ok ? null : installed.error.code).toBe('install.refused');
-    expect(treeHash(dataDir)).toBe(before);
+    expect(treeHash(dataDir, ['activity.jsonl'])).toBe(before);
   });
 
   it('pins the key at first install; an update by another key is key_changed with nothing changed, until accepted (recorded)', async () => {
@@ -103,13 +103,13 @@ describeWithMinisign('trust through the Api, with minisign-made keys and signatu
       now: { kind: 'key', keyId: stranger.printedKeyId },
       message: `this update is signed by key ${stranger.printedKeyId}, but the installed package was signed by key ${publisher.printedKeyId}`,
     });
-    const before = treeHash(dataDir);
+    const before = treeHash(dataDir, ['activity.jsonl']);
     const refused = await api.install({ sourceId, decisions: { agents: {}, triggers: {} } });
     expect(refused.ok ? null : refused.error).toEqual({
       code: 'signature.key_changed',
       message: `invoices: this update is signed by key ${stranger.printedKeyId}, but the installed package was signed by key ${publisher.printedKeyId}. Nothing was changed: installing it needs your explicit confirmation that you accept the new key (acceptKeyChange; the CLI's --accept-key-change).`,
     });
-    expect(treeHash(dataDir)).toBe(before);
+    expect(treeHash(dataDir, ['activity.jsonl'])).toBe(before);
 
     const accepted = await api.install({ sourceId, decisions: { agents: {}, triggers: {} }, acceptKeyChange: true });
     expect(accepted.ok && [accepted.value.outcome, accepted.value.keyChange?.kind]).toEqual(['updated', 'changed']);
@@ -187,7 +187,11 @@ it('templates report builtin when they ship with the app, unsigned otherwise; pl
   if (!opened.ok) throw new Error(opened.error.message);
   const builtin = await api.inspect({ sourceId: opened.value.id });
   expect(builtin.ok && (builtin.value.summary as { signature: unknown }).signature).toEqual({ state: 'builtin', key_id: null, trusted_comment: null, signer: null });
-  const folder = await api.registerSource(new URL('../../resources/templates/market-monitor', import.meta.url).pathname, 'dialog');
+  // The same template copied out of the app's resources: a folder like any other (the app's own
+  // folder, opened again, is the same source as the built-in one).
+  const copy = join(tempDir('apollia-template-copy-'), 'market-monitor');
+  cpSync(new URL('../../resources/templates/market-monitor', import.meta.url).pathname, copy, { recursive: true });
+  const folder = await api.registerSource(copy, 'dialog');
   if (!folder.ok) throw new Error(folder.error.message);
   const fromDialog = await api.inspect({ sourceId: folder.value.id });
   expect(fromDialog.ok && (fromDialog.value.summary as { signature: { state: string } }).signature.state).toBe('unsigned');
