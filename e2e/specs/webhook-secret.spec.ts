@@ -33,7 +33,7 @@ test('paste the sender’s secret in the consent form, install, and see on the d
   const choice = page.getByRole('group', { name: 'The secret of scanner-call' });
   await expect(choice.getByRole('radio', { name: 'Make a new secret' })).toBeChecked();
   // The harness keeps secrets with the file box: the form says so, never "keychain".
-  await expect(choice).toContainText('It is kept in the app data folder, encrypted with a key that is also on this computer: anyone who can read your files could read it.');
+  await expect(choice).toContainText('It is kept encrypted with a key stored in a file beside the app data (secret-box.key): anyone who can read the app data folder could read it.');
   await expect(choice).not.toContainText('keychain');
   await choice.getByRole('radio', { name: 'Use the secret your sender gave you' }).check();
   const field = choice.getByLabel('Secret from your sender (starts with whsec_)');

@@ -33,7 +33,7 @@ export function webhookSecretReady(draft: WebhookSecretDraft | undefined): boole
 /** Where a secret is kept, said honestly for the backend this app has (no "keychain" without one). */
 const KEPT_WORDS: Record<SecretBackend, string> = {
   keychain: "It is kept encrypted with this computer's keychain.",
-  file_key: 'It is kept encrypted with a key stored in a file beside the app data (secret-box.key), not in a keychain: anyone who can read the app data folder could read it.',
+  file_key: 'It is kept encrypted with a key stored in a file beside the app data (secret-box.key): anyone who can read the app data folder could read it.',
   basic_text: 'This computer has no keychain Apollia can use: it is kept only obscured, with a key built into the app, in the app data folder. Anyone who can read your files could read it.',
   unavailable: 'This computer has no way to keep secrets: a webhook cannot be armed here.',
 };
