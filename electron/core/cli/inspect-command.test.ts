@@ -10,28 +10,14 @@ import { INVOICES_DIR, packFiles, packFolder } from '../../../test/helpers/pack'
 import { skipWithoutBuild } from '../../../test/helpers/built-output';
 import { checkApolliaManifest } from '../apollia/check-manifest';
 import { summariseManifest } from '../apollia/summary';
-import type { CliIo } from './cli-io';
-import { runCli } from './dispatcher';
+import { runCliCaptured } from '../../../test/helpers/cli-run';
 import { formatInspection } from './inspection-text';
 
 let dir: string;
 
 /** Runs the CLI in-process, capturing its output. */
 async function cli(...argv: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const io: CliIo = {
-    stdout: (s) => {
-      stdout += s;
-    },
-    stderr: (s) => {
-      stderr += s;
-    },
-    cwd: dir,
-    env: {},
-  };
-  const code = await runCli(argv, io);
-  return { code, stdout, stderr };
+  return runCliCaptured(argv, { cwd: dir, env: {} });
 }
 
 const invoicesText = (name: string) => readFileSync(join(INVOICES_DIR, name), 'utf8');

@@ -10,25 +10,13 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { INVOICES_DIR } from '../../../test/helpers/pack';
 import { inspectApo } from '../apollia/index';
 import type { CliIo } from './cli-io';
+import { runCliCaptured } from '../../../test/helpers/cli-run';
 import { runCli } from './dispatcher';
 
 let dir: string;
 
 async function cli(...argv: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const io: CliIo = {
-    stdout: (s) => {
-      stdout += s;
-    },
-    stderr: (s) => {
-      stderr += s;
-    },
-    cwd: dir,
-    env: {},
-  };
-  const code = await runCli(argv, io);
-  return { code, stdout, stderr };
+  return runCliCaptured(argv, { cwd: dir, env: {} });
 }
 
 /** A copy of the spec example to pack, with its own times and modes. */

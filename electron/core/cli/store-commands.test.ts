@@ -3,16 +3,11 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { INVOICES_DIR, packFiles, packFolder } from '../../../test/helpers/pack';
 import { tempDir, treeHash } from '../../../test/helpers/test-api';
-import type { CliIo } from './cli-io';
-import { runCli } from './dispatcher';
+import { runCliCaptured } from '../../../test/helpers/cli-run';
 import { defaultDataDir } from './install-command';
 
 async function cli(argv: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const io: CliIo = { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t), cwd: process.cwd(), env: { HOME: '/home/someone' } };
-  const code = await runCli(argv, io);
-  return { code, stdout, stderr };
+  return runCliCaptured(argv);
 }
 
 function apo(bytes: Buffer): string {

@@ -11,18 +11,13 @@ import { sharedChecker } from '../bounded/index';
 import { describeWithMinisign, type MinisignKeyPair, minisignKeyPair, minisignSign } from '../../../test/helpers/minisign-tool';
 import { INVOICES_DIR, packFolder } from '../../../test/helpers/pack';
 import { editedPackage, tempDir, treeHash } from '../../../test/helpers/test-api';
-import type { CliIo } from './cli-io';
-import { runCli } from './dispatcher';
+import { runCliCaptured } from '../../../test/helpers/cli-run';
 
 // The bounded worker starts from TS source here (seconds on a loaded machine): started before the first test's clock.
 beforeAll(() => sharedChecker().warm(), 120_000);
 
 async function cli(argv: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const io: CliIo = { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t), cwd: process.cwd(), env: { HOME: '/home/someone' } };
-  const code = await runCli(argv, io);
-  return { code, stdout, stderr };
+  return runCliCaptured(argv);
 }
 
 function invoicesApo(dir: string, version: string): string {

@@ -5,8 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { packFolder } from '../../../test/helpers/pack';
 import { tempDir, treeHash } from '../../../test/helpers/test-api';
 import { createFileKeySecretBox } from '../secret-box';
-import type { CliIo } from './cli-io';
-import { runCli } from './dispatcher';
+import { runCliCaptured } from '../../../test/helpers/cli-run';
 import { ARGV_SECRET_REFUSAL } from './webhook-secret-options';
 
 const WATCHER = new URL('../../../test/fixtures/apo/watcher', import.meta.url).pathname;
@@ -14,11 +13,7 @@ const HOOK = 'watcher/on-call';
 const pasted = (bytes = 32) => `whsec_${randomBytes(bytes).toString('base64')}`;
 
 async function cli(argv: string[], stdin?: string) {
-  let stdout = '';
-  let stderr = '';
-  const io: CliIo = { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t), cwd: process.cwd(), env: { HOME: '/home/someone' }, ...(stdin !== undefined ? { readStdin: async () => stdin } : {}) };
-  const code = await runCli(argv, io);
-  return { code, stdout, stderr };
+  return runCliCaptured(argv, stdin !== undefined ? { readStdin: async () => stdin } : {});
 }
 
 function watcherApo(): string {
