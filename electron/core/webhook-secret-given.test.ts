@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { packFolder } from '../../test/helpers/pack';
 import { tempDir, testApi, treeHash } from '../../test/helpers/test-api';
 import { activity, runRequests } from '../../test/helpers/trigger-host';
+import { pastedWebhookSecret } from '../../test/helpers/webhook-secrets';
 import type { CoreApi } from './api';
 import { createFileKeySecretBox } from './secret-box';
 import { STATE_VERSION } from './store/state';
@@ -15,7 +16,7 @@ import { TriggerHost } from './triggers/trigger-host';
 const WATCHER_DIR = new URL('../../test/fixtures/apo/watcher', import.meta.url).pathname;
 const HOOK = 'watcher/on-call';
 
-const pasted = (bytes = 32) => `whsec_${randomBytes(bytes).toString('base64')}`;
+const pasted = pastedWebhookSecret;
 
 function apoFile(dir: string): string {
   const path = join(tempDir('apollia-apo-'), 'package.apo');

@@ -6,11 +6,12 @@ import { packFolder } from '../../../test/helpers/pack';
 import { tempDir, treeHash } from '../../../test/helpers/test-api';
 import { createFileKeySecretBox } from '../secret-box';
 import { runCliCaptured } from '../../../test/helpers/cli-run';
+import { pastedWebhookSecret } from '../../../test/helpers/webhook-secrets';
 import { ARGV_SECRET_REFUSAL } from './webhook-secret-options';
 
 const WATCHER = new URL('../../../test/fixtures/apo/watcher', import.meta.url).pathname;
 const HOOK = 'watcher/on-call';
-const pasted = (bytes = 32) => `whsec_${randomBytes(bytes).toString('base64')}`;
+const pasted = pastedWebhookSecret;
 
 async function cli(argv: string[], stdin?: string) {
   return runCliCaptured(argv, stdin !== undefined ? { readStdin: async () => stdin } : {});
