@@ -7,7 +7,7 @@
  * implementation refuses anything else (`request.invalid`) before it looks at it.
  */
 import type { ActionFamily, McpTransport } from './apollia-manifest';
-import type { ApplyPreview, ToolSetting } from './apply-preview';
+import type { ApplyPreview, Approvals, ToolSetting } from './apply-preview';
 import type { ConsentDecision } from './consent';
 import type { Inspection, Problem, SignatureSummary } from './inspection';
 import type { KeyChange, PackageIntegrityView, TrustedKeyView, VerifiedPackage } from './trust';
@@ -171,6 +171,10 @@ export interface ApplyPreviewRequest {
   parameters: Record<string, ParameterValue>;
   /** Gate names (`mcp:<server>/<tool>`) the owner allows. */
   grants: string[];
+  /** Built-in tools of the template the owner unticked: the agent gets each as `deny` (issue 13 point 9). */
+  withhold?: string[];
+  /** The owner's approvals choice; absent: the template's recommendation (agent.md `approvals`). */
+  approvals?: Approvals;
 }
 
 /** `apply`: as the preview, with a client request id (the same id twice makes one agent). */
@@ -249,6 +253,8 @@ export interface AgentView {
   triggers: TriggerView[];
   model: string | null;
   budgetPerRunUsd: number | null;
+  /** A template agent's approvals as the owner chose them at apply (agent.md `approvals`); null for a package's agent. */
+  approvals: Approvals | null;
 }
 
 /** One installed package. */
@@ -591,6 +597,10 @@ const name = { type: 'string', minLength: 1, maxLength: 128 } as const;
 const noRequest = { type: ['object', 'null'], maxProperties: 0 } as const;
 const strict = (properties: Record<string, unknown>, required: string[]) => ({ type: 'object', properties, required, additionalProperties: false }) as const;
 const parameterValue = { type: ['string', 'number', 'boolean'], maxLength: MAX_REQUEST_STRING } as const;
+/** Built-in tools of a template the owner unticked (issue 13 point 9). */
+const withholdSchema = { type: 'array', maxItems: 256, items: { type: 'string', minLength: 1, maxLength: 128 } } as const;
+/** The owner's approvals choice (template spec agent.md `approvals`). */
+const approvalsSchema = { enum: ['ask', 'never'] } as const;
 
 /**
  * The JSON Schema (draft 2020-12) of every method's request. A method without a request takes
@@ -635,6 +645,8 @@ export const API_REQUEST_SCHEMAS: Record<ApiMethod, Record<string, unknown>> = {
       sourceId: id,
       parameters: { type: 'object', maxProperties: 256, propertyNames: name, additionalProperties: parameterValue },
       grants: { type: 'array', maxItems: 1024, items: { type: 'string', minLength: 1, maxLength: 1024 } },
+      withhold: withholdSchema,
+      approvals: approvalsSchema,
     },
     ['sourceId', 'parameters', 'grants'],
   ),
@@ -645,6 +657,8 @@ export const API_REQUEST_SCHEMAS: Record<ApiMethod, Record<string, unknown>> = {
       grants: { type: 'array', maxItems: 1024, items: { type: 'string', minLength: 1, maxLength: 1024 } },
       requestId: id,
       arm: { type: 'array', maxItems: 256, items: name },
+      withhold: withholdSchema,
+      approvals: approvalsSchema,
     },
     ['sourceId', 'parameters', 'grants', 'requestId'],
   ),

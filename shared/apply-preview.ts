@@ -17,7 +17,22 @@ export interface ApplyRequest {
   parameters: Record<string, unknown>;
   /** Gate names (`mcp:<server>/<tool>`) the owner allows; only these become `allow`. */
   grants: string[];
+  /**
+   * Built-in tools of the template (its `tools`) the owner unticked (issue 13 point 9: "a template's
+   * built-in tools can be unticked like any other"). Each is recorded as `deny` on the agent, so the
+   * dashboard shows it and the owner can allow it later; a name that is not one of them is refused.
+   */
+  withhold?: string[];
+  /**
+   * The owner's choice for the agent's approvals (spec agent.md `approvals`: the template's value is
+   * "the package's recommendation, shown as `approvals_default` for the apply screen"). Absent: the
+   * recommendation.
+   */
+  approvals?: Approvals;
 }
+
+/** Spec agent.md `approvals`: `ask` (the agent asks its person before a tool runs) or `never` (it runs unattended). */
+export type Approvals = 'ask' | 'never';
 
 /** What the machine holds, passed in so the preview stays pure. */
 export interface ApplyMachine {
@@ -97,8 +112,12 @@ export interface ApplyPreview {
   /** agent.md's body with the parameters filled. */
   instructions: string;
   parameters: Record<string, PreviewParameter>;
-  /** Native tools the agent gets (the owner's denied ones left out). */
+  /** Native tools the agent gets (the owner's denied ones and those the owner unticked left out). */
   tools: string[];
+  /** Native tools of the template the owner unticked: recorded as `deny`, allowed later on the dashboard if wanted. */
+  withheld: string[];
+  /** The approvals the agent is made with (the owner's choice, else the template's), and the template's recommendation. */
+  approvals: { chosen: Approvals; recommended: Approvals };
   mcp: PreviewMcpServer[];
   triggers: PreviewTrigger[];
   secrets: { name: string; saved: boolean }[];
@@ -308,12 +327,22 @@ export function previewApply(template: TemplateDetails, request: ApplyRequest, m
     return { server: entry.server, saved, required, tools };
   });
 
-  // Native tools: the owner's denied ones stay denied.
+  // Native tools: the owner's denied ones stay denied; those the owner unticked are withheld.
+  const templateTools = manifest.tools ?? [];
+  const withhold = new Set<string>();
+  (request.withhold ?? []).forEach((tool, i) => {
+    if (!templateTools.includes(tool)) {
+      blockers.push({ code: 'apply.withhold_unknown', path: `withhold[${i}]`, message: `\`${tool}\` is not one of ${manifest.name}'s built-in tools, so it cannot be left out` });
+    } else withhold.add(tool);
+  });
   const tools: string[] = [];
-  for (const tool of manifest.tools ?? []) {
+  const withheld: string[] = [];
+  for (const tool of templateTools) {
     if (denied.has(tool)) warnings.push({ code: `grants.${tool}`, message: `The template gives its agent \`${tool}\`, but it is on your list of tools you never allow (Settings → Tools you never allow): the agent does not get it` });
+    else if (withhold.has(tool)) withheld.push(tool);
     else tools.push(tool);
   }
+  const recommended: Approvals = manifest.approvals ?? 'ask';
 
   // Triggers, their parameters filled, checked as POST /v2/triggers would (blockers under triggers.<i>).
   const triggers: PreviewTrigger[] = (manifest.triggers ?? []).map((trigger, i) => {
@@ -352,6 +381,8 @@ export function previewApply(template: TemplateDetails, request: ApplyRequest, m
     instructions: fillText(template.body, textValues),
     parameters,
     tools,
+    withheld,
+    approvals: { chosen: request.approvals ?? recommended, recommended },
     mcp,
     triggers,
     secrets,

@@ -1,5 +1,5 @@
 /**
- * `apollia-desktop apply DIR [--param NAME=VALUE ...] [--grant mcp:<server>/<tool> ...] [--json]`:
+ * `apollia-desktop apply DIR [--param NAME=VALUE ...] [--grant mcp:<server>/<tool> ...] [--withhold TOOL ...] [--approvals ask|never] [--json]`:
  * applies a template folder as the app's apply screen does (spec "Apply"): it is previewed, then the
  * preview is checked and recorded as it is, or nothing is made.
  */
@@ -7,16 +7,20 @@ import { terminalJson } from './terminal-text';
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
+import type { Approvals } from '../../../shared/apply-preview';
+import { approvalsSummary } from '../../../shared/approvals-words';
 import { type CliIo, EXIT } from './cli-io';
 import { cliApi, refused } from './install-command';
 import { PROGRAM, usageError } from './usage';
 
 /** Usage of this command. */
 export const APPLY_USAGE = [
-  `Usage: ${PROGRAM} [--data-dir DIR] apply DIR [--param NAME=VALUE ...] [--grant mcp:<server>/<tool> ...] [--json]`,
+  `Usage: ${PROGRAM} [--data-dir DIR] apply DIR [--param NAME=VALUE ...] [--grant mcp:<server>/<tool> ...] [--withhold TOOL ...] [--approvals ask|never] [--json]`,
   '',
   '  --param NAME=VALUE  A parameter of the template (repeat it)',
   '  --grant GATE        Allow one of its MCP tools, e.g. mcp:slack/slack_send_message (repeat it)',
+  '  --withhold TOOL     Leave out one of its built-in tools, e.g. shell: the agent gets it denied (repeat it)',
+  "  --approvals MODE    ask: it asks you before a tool runs; never: it runs unattended (default: the template's)",
   '  --json              Print the receipt as JSON',
   '',
 ].join('\n');
@@ -25,6 +29,8 @@ export const APPLY_USAGE = [
 export async function run(args: string[], io: CliIo): Promise<number> {
   const parameters: Record<string, string> = {};
   const grants: string[] = [];
+  const withhold: string[] = [];
+  let approvals: Approvals | undefined;
   const dirs: string[] = [];
   let json = false;
   for (let i = 0; i < args.length; i++) {
@@ -33,11 +39,15 @@ export async function run(args: string[], io: CliIo): Promise<number> {
       io.stdout(APPLY_USAGE);
       return EXIT.accepted;
     } else if (arg === '--json') json = true;
-    else if (arg === '--param' || arg === '--grant') {
+    else if (arg === '--param' || arg === '--grant' || arg === '--withhold' || arg === '--approvals') {
       const value = args[++i];
       if (value === undefined || value === '') return usageError(io, `${arg} needs a value`, APPLY_USAGE);
       if (arg === '--grant') grants.push(value);
-      else {
+      else if (arg === '--withhold') withhold.push(value);
+      else if (arg === '--approvals') {
+        if (value !== 'ask' && value !== 'never') return usageError(io, `--approvals takes ask or never, got \`${value}\``, APPLY_USAGE);
+        approvals = value;
+      } else {
         const eq = value.indexOf('=');
         if (eq <= 0) return usageError(io, `--param takes NAME=VALUE, got \`${value}\``, APPLY_USAGE);
         parameters[value.slice(0, eq)] = value.slice(eq + 1);
@@ -52,8 +62,9 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   const source = await api.registerSource(dir, 'command-line');
   if (!source.ok) return refused(io, source.error);
   // The Api applies only what was previewed: the preview is this command's "look".
-  const preview = await api.previewApply({ sourceId: source.value.id, parameters, grants });
-  const result = preview.ok ? await api.apply({ sourceId: source.value.id, parameters, grants, requestId: randomUUID() }) : preview;
+  const asked = { sourceId: source.value.id, parameters, grants, ...(withhold.length > 0 ? { withhold } : {}), ...(approvals ? { approvals } : {}) };
+  const preview = await api.previewApply(asked);
+  const result = preview.ok ? await api.apply({ ...asked, requestId: randomUUID() }) : preview;
   if (!result.ok) {
     io.stderr(`${PROGRAM}: ${result.error.message}\n`);
     for (const problem of result.error.problems ?? []) io.stderr(`  - ${problem.path ? `${problem.path}: ` : ''}${problem.message}\n`);
@@ -65,6 +76,9 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     return EXIT.accepted;
   }
   io.stdout(`Applied: ${receipt.displayName} [${receipt.agentId}]\n`);
+  const { chosen, recommended } = receipt.preview.approvals;
+  io.stdout(`  approvals: ${chosen} (${approvalsSummary(chosen)})${chosen === recommended ? ', as the template recommends' : `; the template recommends ${recommended}`}\n`);
+  for (const tool of receipt.preview.withheld) io.stdout(`  left out: ${tool} (denied; allow it later on the dashboard)\n`);
   for (const warning of receipt.preview.warnings) io.stdout(`  warning: ${warning.message}\n`);
   for (const trigger of receipt.preview.triggers) io.stdout(`  trigger ${trigger.name} (${trigger.type})${trigger.words ? `: ${trigger.words}` : ''}${trigger.type === 'webhook' ? ': arm it in the app to make its secret' : ''}\n`);
   return EXIT.accepted;

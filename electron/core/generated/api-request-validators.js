@@ -907,7 +907,7 @@ return errors === 0;
 validate24.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const previewApply = validate25;
-const schema36 = {"type":"object","properties":{"sourceId":{"type":"string","minLength":1,"maxLength":256},"parameters":{"type":"object","maxProperties":256,"propertyNames":{"type":"string","minLength":1,"maxLength":128},"additionalProperties":{"type":["string","number","boolean"],"maxLength":65536}},"grants":{"type":"array","maxItems":1024,"items":{"type":"string","minLength":1,"maxLength":1024}}},"required":["sourceId","parameters","grants"],"additionalProperties":false};
+const schema36 = {"type":"object","properties":{"sourceId":{"type":"string","minLength":1,"maxLength":256},"parameters":{"type":"object","maxProperties":256,"propertyNames":{"type":"string","minLength":1,"maxLength":128},"additionalProperties":{"type":["string","number","boolean"],"maxLength":65536}},"grants":{"type":"array","maxItems":1024,"items":{"type":"string","minLength":1,"maxLength":1024}},"withhold":{"type":"array","maxItems":256,"items":{"type":"string","minLength":1,"maxLength":128}},"approvals":{"enum":["ask","never"]}},"required":["sourceId","parameters","grants"],"additionalProperties":false};
 
 function validate25(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -929,7 +929,7 @@ return false;
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(((key0 === "sourceId") || (key0 === "parameters")) || (key0 === "grants"))){
+if(!(((((key0 === "sourceId") || (key0 === "parameters")) || (key0 === "grants")) || (key0 === "withhold")) || (key0 === "approvals"))){
 validate25.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -1111,6 +1111,72 @@ var valid0 = _errs11 === errors;
 else {
 var valid0 = true;
 }
+if(valid0){
+if(data.withhold !== undefined){
+let data5 = data.withhold;
+const _errs15 = errors;
+if(errors === _errs15){
+if(Array.isArray(data5)){
+if(data5.length > 256){
+validate25.errors = [{instancePath:instancePath+"/withhold",schemaPath:"#/properties/withhold/maxItems",keyword:"maxItems",params:{limit: 256},message:"must NOT have more than 256 items"}];
+return false;
+}
+else {
+var valid4 = true;
+const len1 = data5.length;
+for(let i1=0; i1<len1; i1++){
+let data6 = data5[i1];
+const _errs17 = errors;
+if(errors === _errs17){
+if(typeof data6 === "string"){
+if(func1(data6) > 128){
+validate25.errors = [{instancePath:instancePath+"/withhold/" + i1,schemaPath:"#/properties/withhold/items/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"}];
+return false;
+}
+else {
+if(func1(data6) < 1){
+validate25.errors = [{instancePath:instancePath+"/withhold/" + i1,schemaPath:"#/properties/withhold/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+validate25.errors = [{instancePath:instancePath+"/withhold/" + i1,schemaPath:"#/properties/withhold/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid4 = _errs17 === errors;
+if(!valid4){
+break;
+}
+}
+}
+}
+else {
+validate25.errors = [{instancePath:instancePath+"/withhold",schemaPath:"#/properties/withhold/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs15 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.approvals !== undefined){
+let data7 = data.approvals;
+const _errs19 = errors;
+if(!((data7 === "ask") || (data7 === "never"))){
+validate25.errors = [{instancePath:instancePath+"/approvals",schemaPath:"#/properties/approvals/enum",keyword:"enum",params:{allowedValues: schema36.properties.approvals.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs19 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
 }
 }
 }
@@ -1127,7 +1193,7 @@ return errors === 0;
 validate25.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const apply = validate26;
-const schema37 = {"type":"object","properties":{"sourceId":{"type":"string","minLength":1,"maxLength":256},"parameters":{"type":"object","maxProperties":256,"propertyNames":{"type":"string","minLength":1,"maxLength":128},"additionalProperties":{"type":["string","number","boolean"],"maxLength":65536}},"grants":{"type":"array","maxItems":1024,"items":{"type":"string","minLength":1,"maxLength":1024}},"requestId":{"type":"string","minLength":1,"maxLength":256},"arm":{"type":"array","maxItems":256,"items":{"type":"string","minLength":1,"maxLength":128}}},"required":["sourceId","parameters","grants","requestId"],"additionalProperties":false};
+const schema37 = {"type":"object","properties":{"sourceId":{"type":"string","minLength":1,"maxLength":256},"parameters":{"type":"object","maxProperties":256,"propertyNames":{"type":"string","minLength":1,"maxLength":128},"additionalProperties":{"type":["string","number","boolean"],"maxLength":65536}},"grants":{"type":"array","maxItems":1024,"items":{"type":"string","minLength":1,"maxLength":1024}},"requestId":{"type":"string","minLength":1,"maxLength":256},"arm":{"type":"array","maxItems":256,"items":{"type":"string","minLength":1,"maxLength":128}},"withhold":{"type":"array","maxItems":256,"items":{"type":"string","minLength":1,"maxLength":128}},"approvals":{"enum":["ask","never"]}},"required":["sourceId","parameters","grants","requestId"],"additionalProperties":false};
 
 function validate26(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -1149,7 +1215,7 @@ return false;
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(((((key0 === "sourceId") || (key0 === "parameters")) || (key0 === "grants")) || (key0 === "requestId")) || (key0 === "arm"))){
+if(!(((((((key0 === "sourceId") || (key0 === "parameters")) || (key0 === "grants")) || (key0 === "requestId")) || (key0 === "arm")) || (key0 === "withhold")) || (key0 === "approvals"))){
 validate26.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -1408,6 +1474,72 @@ var valid0 = _errs17 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
+if(data.withhold !== undefined){
+let data8 = data.withhold;
+const _errs21 = errors;
+if(errors === _errs21){
+if(Array.isArray(data8)){
+if(data8.length > 256){
+validate26.errors = [{instancePath:instancePath+"/withhold",schemaPath:"#/properties/withhold/maxItems",keyword:"maxItems",params:{limit: 256},message:"must NOT have more than 256 items"}];
+return false;
+}
+else {
+var valid5 = true;
+const len2 = data8.length;
+for(let i2=0; i2<len2; i2++){
+let data9 = data8[i2];
+const _errs23 = errors;
+if(errors === _errs23){
+if(typeof data9 === "string"){
+if(func1(data9) > 128){
+validate26.errors = [{instancePath:instancePath+"/withhold/" + i2,schemaPath:"#/properties/withhold/items/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"}];
+return false;
+}
+else {
+if(func1(data9) < 1){
+validate26.errors = [{instancePath:instancePath+"/withhold/" + i2,schemaPath:"#/properties/withhold/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+validate26.errors = [{instancePath:instancePath+"/withhold/" + i2,schemaPath:"#/properties/withhold/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid5 = _errs23 === errors;
+if(!valid5){
+break;
+}
+}
+}
+}
+else {
+validate26.errors = [{instancePath:instancePath+"/withhold",schemaPath:"#/properties/withhold/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs21 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.approvals !== undefined){
+let data10 = data.approvals;
+const _errs25 = errors;
+if(!((data10 === "ask") || (data10 === "never"))){
+validate26.errors = [{instancePath:instancePath+"/approvals",schemaPath:"#/properties/approvals/enum",keyword:"enum",params:{allowedValues: schema37.properties.approvals.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs25 === errors;
+}
+else {
+var valid0 = true;
+}
+}
 }
 }
 }

@@ -80,6 +80,8 @@ export function packageRecord(manifest: ApolliaManifest, sha256: string, dir: st
 export function templateToolSettings(previewed: ApplyPreview): Record<string, ToolSettingRecord> {
   const toolSettings = ownRecord<ToolSettingRecord>();
   for (const tool of previewed.tools) toolSettings[tool] = { family: templateTool(tool)?.family ?? null, setting: 'allow', pin: null, pinMissing: false };
+  // Unticked by the owner (issue 13 point 9): kept as `deny`, so the dashboard shows it and it can be allowed later.
+  for (const tool of previewed.withheld) toolSettings[tool] = { family: templateTool(tool)?.family ?? null, setting: 'deny', pin: null, pinMissing: false };
   for (const server of previewed.mcp) {
     if (!server.saved) continue;
     for (const tool of server.tools) {
@@ -105,7 +107,7 @@ export function templateAgentRecord(agentId: string, manifest: TemplateManifest,
     effort: manifest.effort ?? null,
     budgetPerRunUsd: manifest.budget?.per_run_usd ?? null,
     learning: manifest.learning ?? null,
-    approvals: manifest.approvals ?? 'ask',
+    approvals: previewed.approvals.chosen,
     preview: previewed,
     requestId,
     createdAt,

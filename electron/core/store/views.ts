@@ -73,6 +73,7 @@ export function agentView(state: StoreState, agent: AgentRecord, now: Date): Age
       triggers,
       model: agent.model,
       budgetPerRunUsd: null,
+      approvals: null,
     };
   }
   // Template spec, agent.md `approvals`: under `ask` the agent asks its person before any tool runs,
@@ -97,6 +98,7 @@ export function agentView(state: StoreState, agent: AgentRecord, now: Date): Age
     triggers,
     model: agent.model ? (agent.model.prefer ?? agent.model.tier) : null,
     budgetPerRunUsd: agent.budgetPerRunUsd,
+    approvals: agent.approvals,
   };
 }
 

@@ -54,7 +54,8 @@ function machineOf(ctx: ApiContext, state: StoreState): ApplyMachine {
 
 async function previewOf(ctx: ApiContext, template: CheckedTemplate, request: ApiRequest<'previewApply'>): Promise<ApplyPreview> {
   const state = await ctx.store.read();
-  return previewApply(template.details, { parameters: request.parameters, grants: request.grants }, machineOf(ctx, state));
+  const asked = { parameters: request.parameters, grants: request.grants, ...(request.withhold ? { withhold: request.withhold } : {}), ...(request.approvals ? { approvals: request.approvals } : {}) };
+  return previewApply(template.details, asked, machineOf(ctx, state));
 }
 
 /** What applying the template of `request.sourceId` would make; the bytes read are then the ones shown. */
@@ -99,8 +100,16 @@ function agentFiles(template: CheckedTemplate, previewed: ApplyPreview): Map<str
 function applyFingerprint(request: ApiRequest<'apply'>): string {
   const parameters = Object.fromEntries(Object.entries(request.parameters).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
   const arm = [...new Set(request.arm ?? [])].sort();
-  // `arm` joins the body only when it names a trigger, so a receipt recorded before it existed keeps its fingerprint.
-  const body = JSON.stringify(arm.length > 0 ? { sourceId: request.sourceId, parameters, grants: [...request.grants].sort(), arm } : { sourceId: request.sourceId, parameters, grants: [...request.grants].sort() });
+  const withhold = [...new Set(request.withhold ?? [])].sort();
+  // `arm`, `withhold` and `approvals` join the body only when given, so a receipt recorded before they existed keeps its fingerprint.
+  const body = JSON.stringify({
+    sourceId: request.sourceId,
+    parameters,
+    grants: [...request.grants].sort(),
+    ...(arm.length > 0 ? { arm } : {}),
+    ...(withhold.length > 0 ? { withhold } : {}),
+    ...(request.approvals ? { approvals: request.approvals } : {}),
+  });
   return createHash('sha256').update(body).digest('hex');
 }
 

@@ -12,6 +12,7 @@ import { ErrorPanel, Loading } from '../components/Status';
 import { useFlowStore } from '../stores/flow-store';
 import { TriggerHostNote, TriggerLive } from './dashboard/TriggerLive';
 import { formatDateTime } from '../components/date-format';
+import { approvalsSummary } from '../../../shared/approvals-words';
 
 function when(iso: string): string {
   return formatDateTime(iso);
@@ -142,6 +143,7 @@ function AgentCard({ agent }: { agent: AgentView }) {
         From {agent.origin === 'package' ? 'package' : 'template'} <PackageText text={agent.from} /> {agent.fromVersion} · made {when(agent.createdAt)}
         {agent.budgetPerRunUsd !== null ? ` · budget $${agent.budgetPerRunUsd} per run` : ''}
       </p>
+      {agent.approvals ? <p className="small">It {approvalsSummary(agent.approvals)}.</p> : null}
       <p>
         <PackageText text={agent.description} />
       </p>

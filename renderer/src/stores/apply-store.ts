@@ -4,6 +4,7 @@
  * agent (spec "Apply": the same idempotency key answers the first apply again).
  */
 import { create } from 'zustand';
+import type { Approvals } from '../../../shared/apply-preview';
 
 /** A field as the form holds it: text as typed, or a switch. */
 export type FieldValue = string | boolean;
@@ -15,6 +16,10 @@ export interface ApplyDraft {
   grants: string[];
   /** Trigger names the person ticked to arm (issue 13 point 9: none is armed until ticked). */
   arm: string[];
+  /** Built-in tools the person unticked (issue 13 point 9): the agent gets them denied. */
+  withhold: string[];
+  /** The person's approvals choice; null keeps the template's recommendation. */
+  approvals: Approvals | null;
   requestId: string;
 }
 
@@ -26,6 +31,8 @@ export interface ApplyStore {
   touch: (sourceId: string, name: string) => void;
   setGrant: (sourceId: string, gateName: string, granted: boolean) => void;
   setArm: (sourceId: string, trigger: string, armed: boolean) => void;
+  setWithhold: (sourceId: string, tool: string, withheld: boolean) => void;
+  setApprovals: (sourceId: string, approvals: Approvals | null) => void;
   drop: (sourceId: string) => void;
 }
 
@@ -41,12 +48,14 @@ function update(state: ApplyStore, sourceId: string, change: (draft: ApplyDraft)
 
 export const useApplyStore = create<ApplyStore>((set) => ({
   drafts: {},
-  seed: (sourceId, values) => set((state) => (state.drafts[sourceId] ? state : { drafts: { ...state.drafts, [sourceId]: { step: 0, values, touched: {}, grants: [], arm: [], requestId: newRequestId() } } })),
+  seed: (sourceId, values) => set((state) => (state.drafts[sourceId] ? state : { drafts: { ...state.drafts, [sourceId]: { step: 0, values, touched: {}, grants: [], arm: [], withhold: [], approvals: null, requestId: newRequestId() } } })),
   setStep: (sourceId, step) => set((state) => update(state, sourceId, (d) => ({ ...d, step }))),
   setValue: (sourceId, name, value) => set((state) => update(state, sourceId, (d) => ({ ...d, values: { ...d.values, [name]: value }, touched: { ...d.touched, [name]: true } }))),
   touch: (sourceId, name) => set((state) => update(state, sourceId, (d) => ({ ...d, touched: { ...d.touched, [name]: true } }))),
   setGrant: (sourceId, gateName, granted) => set((state) => update(state, sourceId, (d) => ({ ...d, grants: granted ? [...new Set([...d.grants, gateName])] : d.grants.filter((g) => g !== gateName) }))),
   setArm: (sourceId, trigger, armed) => set((state) => update(state, sourceId, (d) => ({ ...d, arm: armed ? [...new Set([...d.arm, trigger])] : d.arm.filter((t) => t !== trigger) }))),
+  setWithhold: (sourceId, tool, withheld) => set((state) => update(state, sourceId, (d) => ({ ...d, withhold: withheld ? [...new Set([...d.withhold, tool])] : d.withhold.filter((t) => t !== tool) }))),
+  setApprovals: (sourceId, approvals) => set((state) => update(state, sourceId, (d) => ({ ...d, approvals }))),
   drop: (sourceId) =>
     set((state) => {
       const { [sourceId]: _gone, ...rest } = state.drafts;

@@ -14,7 +14,8 @@ import { useDebounced } from '../../components/use-debounced';
 import { useApplyStore, type ApplyDraft, type FieldValue } from '../../stores/apply-store';
 import { useFlowStore } from '../../stores/flow-store';
 import { ParameterField } from './ParameterField';
-import { TemplateAccess, TemplateOverview, TemplateReview, TemplateTriggers } from './TemplateSteps';
+import { TemplateAccess, TemplateOverview, TemplateTriggers } from './TemplateSteps';
+import { TemplateReview } from './TemplateReview';
 
 const STEPS = ['Overview', 'Parameters', 'Access', 'Triggers', 'Review'] as const;
 const HEADINGS: Record<(typeof STEPS)[number], string> = {
@@ -125,7 +126,7 @@ export function TemplateFlow({ inspection, sourceId, builtin }: { inspection: So
   const parameters = useMemo(() => manifest?.parameters ?? {}, [manifest]);
   const seed = useApplyStore((s) => s.seed);
   const draft: ApplyDraft | undefined = useApplyStore((s) => s.drafts[sourceId]);
-  const { setStep, setValue, touch, setGrant, setArm, drop } = useApplyStore();
+  const { setStep, setValue, touch, setGrant, setArm, setWithhold, setApprovals, drop } = useApplyStore();
   const apply = useApply();
   const applying = useRef(false);
   const [receipt, setReceipt] = useState<{ done: ApplyReceipt; armed: string[] } | null>(null);
@@ -148,7 +149,9 @@ export function TemplateFlow({ inspection, sourceId, builtin }: { inspection: So
 
   const values = draft?.values ?? initialValues(parameters);
   const grants = draft?.grants ?? [];
-  const request: ApplyPreviewRequest = useMemo(() => ({ sourceId, parameters: requestValues(parameters, values), grants: [...grants].sort() }), [sourceId, parameters, values, grants]);
+  const withhold = draft?.withhold ?? [];
+  const approvals = draft?.approvals ?? null;
+  const request: ApplyPreviewRequest = useMemo(() => ({ sourceId, parameters: requestValues(parameters, values), grants: [...grants].sort(), ...(withhold.length > 0 ? { withhold: [...withhold].sort() } : {}), ...(approvals ? { approvals } : {}) }), [sourceId, parameters, values, grants, withhold, approvals]);
   const settled = useDebounced(request, 250);
   const preview = usePreviewApply(sourceId, settled);
 
@@ -174,7 +177,7 @@ export function TemplateFlow({ inspection, sourceId, builtin }: { inspection: So
   const arm = draft.arm ?? [];
   // Issue 13 point 5: Cancel asks nothing when nothing was chosen (every field as it started, nothing granted or armed).
   const start = initialValues(parameters);
-  const chosen = grants.length > 0 || arm.length > 0 || Object.entries(values).some(([param, value]) => value !== start[param]);
+  const chosen = grants.length > 0 || arm.length > 0 || withhold.length > 0 || approvals !== null || Object.entries(values).some(([param, value]) => value !== start[param]);
   const close = () => {
     drop(sourceId);
     closeSource(sourceId);
@@ -225,7 +228,19 @@ export function TemplateFlow({ inspection, sourceId, builtin }: { inspection: So
           ) : !preview.data ? (
             <Loading label="Working out what apply would make…" />
           ) : name === 'Access' ? (
-            <TemplateAccess preview={preview.data} grants={grants} onGrant={(gate, granted) => setGrant(sourceId, gate, granted)} />
+            <TemplateAccess
+              preview={preview.data}
+              choices={{
+                grants,
+                onGrant: (gate, granted) => setGrant(sourceId, gate, granted),
+                templateTools: manifest.tools ?? [],
+                withhold,
+                onWithhold: (tool, withheld) => setWithhold(sourceId, tool, withheld),
+                approvals,
+                onApprovals: (value) => setApprovals(sourceId, value),
+                hasTriggers: (manifest.triggers ?? []).length > 0,
+              }}
+            />
           ) : name === 'Triggers' ? (
             <TemplateTriggers preview={preview.data} armed={arm} onArm={(trigger, armed) => setArm(sourceId, trigger, armed)} />
           ) : (

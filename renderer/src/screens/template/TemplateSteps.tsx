@@ -1,5 +1,7 @@
 import { AlertTriangle, CheckCircle2, KeyRound, Settings as SettingsIcon, XCircle } from 'lucide-react';
-import type { ApplyPreview, PreviewProblem } from '../../../../shared/apply-preview';
+import type { ApplyPreview, Approvals } from '../../../../shared/apply-preview';
+import { approvalsLabel, builtinToolUse } from '../../../../shared/approvals-words';
+import { ApprovalsChoiceField } from './ApprovalsChoiceField';
 import { templateTool } from '../../../../shared/catalogues';
 import type { TemplateInspection } from '../../../../shared/template-manifest';
 import { FamilyBadge } from '../../components/FamilyBadge';
@@ -112,13 +114,13 @@ export function TemplateOverview({ inspection, displayName, builtin, preview }: 
         <dd>{manifest.learning ? 'Its runs learn: it keeps notes between runs' : 'Its runs do not learn'}</dd>
         <dt>Approvals</dt>
         <dd>
+          The template recommends: <strong>{approvalsLabel(approvals)}</strong>
           {approvals === 'never' ? (
-            <span className="text-warning">
-              <AlertTriangle aria-hidden="true" size={14} /> Runs unattended: its writes don't ask; each is held by its pin. Deny settings and pins hold either way.
+            <span className="text-warning block">
+              <AlertTriangle aria-hidden="true" size={14} /> Unattended, the tools it is given run without asking you; a pinned tool runs only as pinned.
             </span>
-          ) : (
-            'Asks you before a tool runs. Deny settings and pins hold either way.'
-          )}
+          ) : null}
+          <span className="small muted block">You choose on the Access step. Tools you never allow and pins hold either way.</span>
         </dd>
       </dl>
       <TemplateTexts details={inspection.details} />
@@ -176,16 +178,37 @@ function TemplateTexts({ details }: { details: TemplateInspection['details'] }) 
   );
 }
 
-/** Access: native tools, MCP servers and their tools with grants and pins, secrets. */
-export function TemplateAccess({ preview, grants, onGrant }: { preview: ApplyPreview; grants: string[]; onGrant: (gateName: string, granted: boolean) => void }) {
+/** What the Access step changes: MCP grants, built-in tools left out, and the approvals choice. */
+export interface TemplateAccessChoices {
+  grants: string[];
+  onGrant: (gateName: string, granted: boolean) => void;
+  /** The template's built-in tools (agent.md `tools`), in its order. */
+  templateTools: string[];
+  withhold: string[];
+  onWithhold: (tool: string, withheld: boolean) => void;
+  /** The person's approvals choice; null keeps the template's recommendation. */
+  approvals: Approvals | null;
+  onApprovals: (approvals: Approvals | null) => void;
+  hasTriggers: boolean;
+}
+
+/**
+ * Access: how the agent asks, native tools (each can be unticked: issue 13 point 9), MCP servers
+ * and their tools with grants and pins, secrets.
+ */
+export function TemplateAccess({ preview, choices }: { preview: ApplyPreview; choices: TemplateAccessChoices }) {
   const show = useFlowStore((s) => s.show);
+  const { grants, onGrant } = choices;
   // Built-in tools the owner never allows are left out of `tools`; their `grants.<tool>` warnings name them.
   const deniedNative = preview.warnings.filter((w) => w.code.startsWith('grants.') && !w.code.startsWith('grants.mcp:')).map((w) => w.code.slice('grants.'.length));
+  const offered = choices.templateTools.filter((tool) => !deniedNative.includes(tool));
+  const chosenApprovals = choices.approvals ?? preview.approvals.recommended;
   return (
     <div className="step-body">
+      <ApprovalsChoiceField recommended={preview.approvals.recommended} chosen={chosenApprovals} hasTriggers={choices.hasTriggers} onChoose={(value) => choices.onApprovals(value === preview.approvals.recommended ? null : value)} />
       <section aria-labelledby="tpl-tools">
-        <h3 id="tpl-tools">Tools it is granted</h3>
-        {preview.tools.length === 0 ? <p className="muted">None.</p> : null}
+        <h3 id="tpl-tools">Built-in tools</h3>
+        {choices.templateTools.length === 0 ? <p className="muted">None.</p> : <p className="small muted">Ticked: the agent gets it and {builtinToolUse(chosenApprovals).replace('them', 'it')}. Untick one to leave it out: the agent gets it denied, and you can allow it later on the dashboard.</p>}
         {deniedNative.length > 0 ? (
           <ul className="rows" aria-label="Tools left out">
             {deniedNative.map((tool) => (
@@ -199,14 +222,23 @@ export function TemplateAccess({ preview, grants, onGrant }: { preview: ApplyPre
           </ul>
         ) : null}
         <ul className="rows">
-          {preview.tools.map((tool) => {
+          {offered.map((tool) => {
             const known = templateTool(tool);
+            const id = `give-${tool}`;
+            const given = !choices.withhold.includes(tool);
             return (
-              <li key={tool} className="row">
-                <code>
-                  <PackageText text={tool} />
-                </code>{' '}
-                <FamilyBadge family={known?.family ?? 'unknown'} /> <span className="small muted">{known?.description ?? ''}</span>
+              <li key={tool} className="row row-block">
+                <div className="switch-row">
+                  <input id={id} type="checkbox" checked={given} onChange={(e) => choices.onWithhold(tool, !e.target.checked)} />
+                  <label htmlFor={id}>
+                    {known?.description ? <PackageText text={known.description} /> : null}{' '}
+                    <code>
+                      <PackageText text={tool} />
+                    </code>
+                  </label>
+                  <FamilyBadge family={known?.family ?? 'unknown'} />
+                  {given ? null : <span className="badge badge-neutral">Left out</span>}
+                </div>
               </li>
             );
           })}
@@ -359,140 +391,5 @@ export function TemplateTriggers({ preview, armed, onArm }: { preview: ApplyPrev
         ))}
       </ul>
     </div>
-  );
-}
-
-/** A warning's code in plain words (spec: `mcp.<server>`, `pins.<tool>`, `grants.<tool>`). */
-function warningTitle(problem: PreviewProblem): string {
-  if (problem.code.startsWith('mcp.')) return 'An MCP server is not saved';
-  if (problem.code.startsWith('pins.')) return 'A pinned tool will be denied';
-  if (problem.code.startsWith('grants.')) return 'Denied in your Settings';
-  return 'Note';
-}
-
-/** Review: warnings, blockers, and everything that will be granted or run (issue 13 point 5). */
-export function TemplateReview({ preview, armed }: { preview: ApplyPreview; armed: string[] }) {
-  const show = useFlowStore((s) => s.show);
-  // What Settings can resolve (spec "Apply": missing secrets and required MCP servers are a 409).
-  const missingServer = preview.blockers.some((b) => b.code === 'apply.mcp_server_missing');
-  const missingSecret = preview.blockers.some((b) => b.code === 'apply.secret_missing');
-  const granted = preview.mcp.flatMap((server) => server.tools.filter((tool) => tool.setting === 'allow').map((tool) => tool.gateName));
-  return (
-    <div className="step-body">
-      <p>
-        Applying makes the agent{' '}
-        <strong>
-          <PackageText text={preview.displayName} />
-        </strong>{' '}
-        with {preview.tools.length} {preview.tools.length === 1 ? 'tool' : 'tools'}
-        {granted.length > 0 ? `, ${granted.length} MCP ${granted.length === 1 ? 'tool' : 'tools'} allowed without asking` : ', no MCP tool allowed without asking'}
-        {preview.triggers.length > 0 ? ` and ${preview.triggers.length} ${preview.triggers.length === 1 ? 'trigger' : 'triggers'}` : ''}.
-      </p>
-      {preview.blockers.length > 0 ? (
-        <section className="panel panel-error" aria-labelledby="tpl-blockers">
-          <h3 id="tpl-blockers">Can't apply yet</h3>
-          <ul>
-            {preview.blockers.map((blocker, i) => (
-              <li key={i}>
-                <CodeText text={blocker.message} />
-              </li>
-            ))}
-          </ul>
-          {missingServer || missingSecret ? (
-            <div className="button-row">
-              <button type="button" className="button button-small" onClick={() => show('settings')}>
-                <SettingsIcon aria-hidden="true" size={14} /> {missingServer ? 'Go to Settings → MCP servers' : 'Go to Settings → Secrets'}
-              </button>
-              <span className="small">Then come back here: this form keeps your answers.</span>
-            </div>
-          ) : null}
-        </section>
-      ) : null}
-      {preview.warnings.length > 0 ? (
-        <section className="panel panel-warning" aria-labelledby="tpl-warnings">
-          <h3 id="tpl-warnings">Warnings</h3>
-          <ul>
-            {preview.warnings.map((warning, i) => (
-              <li key={i}>
-                <strong>{warningTitle(warning)}:</strong> <CodeText text={warning.message} />
-              </li>
-            ))}
-          </ul>
-        </section>
-      ) : null}
-      {preview.blockers.length === 0 && preview.warnings.length === 0 ? <p className="text-ok">Nothing is missing.</p> : null}
-      <TemplateGrants preview={preview} armed={armed} />
-    </div>
-  );
-}
-
-/** What the agent will get and what will start it, grouped: every tool with its setting, every trigger armed or not, every secret. */
-function TemplateGrants({ preview, armed }: { preview: ApplyPreview; armed: string[] }) {
-  const mcpTools = preview.mcp.flatMap((server) => server.tools.map((tool) => ({ server, tool })));
-  return (
-    <section aria-labelledby="tpl-grants">
-      <h3 id="tpl-grants">Everything it gets</h3>
-      <details className="review-group" open>
-        <summary>Built-in tools ({preview.tools.length}): it may use them without asking</summary>
-        {preview.tools.length === 0 ? <p className="muted small">None.</p> : null}
-        <ul className="rows">
-          {preview.tools.map((tool) => (
-            <li key={tool} className="row">
-              <code>
-                <PackageText text={tool} />
-              </code>{' '}
-              <FamilyBadge family={templateTool(tool)?.family ?? 'unknown'} /> <span className="small muted">{templateTool(tool)?.description ?? ''}</span>
-            </li>
-          ))}
-        </ul>
-      </details>
-      {mcpTools.length === 0 ? <p className="small muted">No MCP tools.</p> : null}
-      <details className="review-group" open={mcpTools.length <= 12} hidden={mcpTools.length === 0}>
-        <summary>MCP tools ({mcpTools.length})</summary>
-        <ul className="rows">
-          {mcpTools.map(({ server, tool }) => {
-            const outcome = mcpToolOutcome(tool, server.saved, tool.setting === 'allow');
-            return (
-              <li key={tool.gateName} className="row">
-                <code>
-                  <PackageText text={tool.gateName} />
-                </code>{' '}
-                <span className={`badge badge-${outcome.badge}`}>{outcome.words}</span>
-                {tool.pinText ? (
-                  <span className="small block">
-                    Pinned: <CodeText text={tool.pinText} />
-                  </span>
-                ) : null}
-              </li>
-            );
-          })}
-        </ul>
-      </details>
-      <details className="review-group" open>
-        <summary>Triggers ({preview.triggers.length})</summary>
-        {preview.triggers.length === 0 ? <p className="muted small">None: it runs when you start it.</p> : null}
-        <ul className="rows">
-          {preview.triggers.map((trigger) => (
-            <li key={trigger.name} className="row">
-              <code>
-                <PackageText text={trigger.name} />
-              </code>{' '}
-              <span className="small muted">({trigger.type})</span> {armed.includes(trigger.name) ? <span className="badge badge-warning-soft">Armed when made</span> : <span className="badge badge-neutral">Off until you arm it</span>}
-            </li>
-          ))}
-        </ul>
-      </details>
-      {preview.secrets.length === 0 ? <p className="small muted">It reads no secrets.</p> : null}
-      <details className="review-group" open hidden={preview.secrets.length === 0}>
-        <summary>Secrets it reads ({preview.secrets.length})</summary>
-        <ul className="rows">
-          {preview.secrets.map((secret) => (
-            <li key={secret.name} className="row">
-              <code>{secret.name}</code> {secret.saved ? <span className="badge badge-allow">Saved on this computer</span> : <span className="badge badge-send_external">Missing</span>}
-            </li>
-          ))}
-        </ul>
-      </details>
-    </section>
   );
 }

@@ -1,0 +1,124 @@
+/**
+ * Issue 13 point 9: a template's built-in tools can be unticked like any other, and `approvals` is
+ * offered as a choice with the template's value as its default (spec agent.md `approvals`: "the
+ * package's recommendation, shown as `approvals_default` for the apply screen").
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCliCaptured } from '../../../test/helpers/cli-run';
+import { tempDir, testApi, treeHash } from '../../../test/helpers/test-api';
+import type { CoreApi } from '../api';
+
+const MARKET_MONITOR = new URL('../../../resources/templates/market-monitor', import.meta.url).pathname;
+const parameters = { companies: 'Acme', channel: 'C0123ABCD' };
+
+async function open(api: CoreApi): Promise<string> {
+  const handle = await api.registerSource(MARKET_MONITOR, 'open-file');
+  if (!handle.ok) throw new Error(handle.error.message);
+  return handle.value.id;
+}
+
+const state = (dataDir: string) => JSON.parse(readFileSync(join(dataDir, 'state.json'), 'utf8'));
+
+describe('unticking a template built-in tool', () => {
+  it('previews it as withheld, records it denied, and the dashboard can allow it later', async () => {
+    const { api, dataDir } = testApi();
+    const sourceId = await open(api);
+    const preview = await api.previewApply({ sourceId, parameters, grants: [], withhold: ['write'] });
+    if (!preview.ok) throw new Error(preview.error.message);
+    expect([preview.value.tools, preview.value.withheld, preview.value.canApply]).toEqual([['web_search', 'web_fetch', 'read'], ['write'], true]);
+
+    const applied = await api.apply({ sourceId, parameters, grants: [], withhold: ['write'], requestId: 'r1' });
+    if (!applied.ok) throw new Error(applied.error.message);
+    const settings = state(dataDir).agents[applied.value.agentId].toolSettings;
+    expect(settings.write).toMatchObject({ setting: 'deny' });
+    expect(settings.read).toMatchObject({ setting: 'allow' });
+
+    const dashboard = await api.dashboard();
+    if (!dashboard.ok) throw new Error(dashboard.error.message);
+    const agent = dashboard.value.agents.find((a) => a.id === applied.value.agentId);
+    expect(agent?.access.find((a) => a.tool === 'write')).toMatchObject({ permission: 'deny', granted: false });
+
+    const allowed = await api.setToolAccess({ agentId: applied.value.agentId, tool: 'write', granted: true });
+    expect(allowed.ok && allowed.value.access.find((a) => a.tool === 'write')?.granted).toBe(true);
+  });
+
+  it('refuses to leave out a tool the template does not give, naming it, and makes nothing', async () => {
+    const { api, dataDir } = testApi();
+    const sourceId = await open(api);
+    const preview = await api.previewApply({ sourceId, parameters, grants: [], withhold: ['shell'] });
+    expect(preview.ok && preview.value.blockers).toEqual([{ code: 'apply.withhold_unknown', path: 'withhold[0]', message: "`shell` is not one of market-monitor's built-in tools, so it cannot be left out" }]);
+    const before = treeHash(dataDir);
+    const applied = await api.apply({ sourceId, parameters, grants: [], withhold: ['shell'], requestId: 'r1' });
+    expect(applied.ok ? null : [applied.error.code, applied.error.path]).toEqual(['apply.blocked', 'withhold[0]']);
+    expect(treeHash(dataDir)).toBe(before);
+  });
+
+  it('is part of the request: the same request id with other tools left out is refused', async () => {
+    const { api } = testApi();
+    const sourceId = await open(api);
+    await api.previewApply({ sourceId, parameters, grants: [] });
+    expect((await api.apply({ sourceId, parameters, grants: [], requestId: 'r1' })).ok).toBe(true);
+    const again = await api.apply({ sourceId, parameters, grants: [], withhold: ['write'], requestId: 'r1' });
+    expect(again.ok ? null : again.error.code).toBe('apply.request_reused');
+  });
+});
+
+describe('the approvals choice', () => {
+  it("defaults to the template's recommendation, and records the owner's choice when it differs", async () => {
+    const { api, dataDir } = testApi();
+    const sourceId = await open(api);
+    const recommended = await api.previewApply({ sourceId, parameters, grants: [] });
+    expect(recommended.ok && recommended.value.approvals).toEqual({ chosen: 'never', recommended: 'never' });
+
+    const chosen = await api.previewApply({ sourceId, parameters, grants: [], approvals: 'ask' });
+    expect(chosen.ok && chosen.value.approvals).toEqual({ chosen: 'ask', recommended: 'never' });
+    const applied = await api.apply({ sourceId, parameters, grants: [], approvals: 'ask', requestId: 'r1' });
+    if (!applied.ok) throw new Error(applied.error.message);
+    expect(state(dataDir).agents[applied.value.agentId].approvals).toBe('ask');
+
+    // Under `ask`, a built-in tool the agent was given still asks first (spec: the agent asks its person before a tool runs).
+    const dashboard = await api.dashboard();
+    const agent = dashboard.ok ? dashboard.value.agents.find((a) => a.id === applied.value.agentId) : undefined;
+    expect([agent?.approvals, agent?.access.find((a) => a.tool === 'read')?.permission]).toEqual(['ask', 'ask']);
+  });
+
+  it('keeps the recommendation when nothing is chosen, and tools it was given run without asking under never', async () => {
+    const { api } = testApi();
+    const sourceId = await open(api);
+    await api.previewApply({ sourceId, parameters, grants: [] });
+    const applied = await api.apply({ sourceId, parameters, grants: [], requestId: 'r1' });
+    if (!applied.ok) throw new Error(applied.error.message);
+    const dashboard = await api.dashboard();
+    const agent = dashboard.ok ? dashboard.value.agents.find((a) => a.id === applied.value.agentId) : undefined;
+    expect([agent?.approvals, agent?.access.find((a) => a.tool === 'read')?.permission]).toEqual(['never', 'allow']);
+  });
+
+  it('refuses any other value at the door', async () => {
+    const { api } = testApi();
+    const sourceId = await open(api);
+    const odd = await api.previewApply({ sourceId, parameters, grants: [], approvals: 'sometimes' as never });
+    expect(odd.ok ? null : odd.error.code).toBe('request.invalid');
+  });
+});
+
+describe('apollia-desktop apply --withhold and --approvals', () => {
+  it('leaves the tool out and sets the approvals, saying both', async () => {
+    const dataDir = tempDir('apollia-cli-');
+    const done = await runCliCaptured(['--data-dir', dataDir, 'apply', MARKET_MONITOR, '--param', 'companies=Acme', '--param', 'channel=C0123ABCD', '--withhold', 'write', '--approvals', 'ask']);
+    expect([done.code, done.stderr]).toEqual([0, '']);
+    expect(done.stdout).toContain('  approvals: ask (asks you before a tool runs); the template recommends never\n');
+    expect(done.stdout).toContain('  left out: write (denied; allow it later on the dashboard)\n');
+    const [agent] = Object.values(state(dataDir).agents) as { approvals: string; toolSettings: Record<string, { setting: string }> }[];
+    expect([agent?.approvals, agent?.toolSettings.write?.setting]).toEqual(['ask', 'deny']);
+  });
+
+  it('refuses an approvals value other than ask or never, writing nothing', async () => {
+    const dataDir = tempDir('apollia-cli-');
+    const before = treeHash(dataDir);
+    const done = await runCliCaptured(['--data-dir', dataDir, 'apply', MARKET_MONITOR, '--approvals', 'always']);
+    expect([done.code, done.stderr.split('\n')[0]]).toEqual([2, 'apollia-desktop: --approvals takes ask or never, got `always`']);
+    expect(treeHash(dataDir)).toBe(before);
+  });
+});

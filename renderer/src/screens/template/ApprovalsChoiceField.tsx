@@ -1,0 +1,33 @@
+import type { Approvals } from '../../../../shared/apply-preview';
+import { APPROVALS_ALWAYS, APPROVALS_CHOICES } from '../../../../shared/approvals-words';
+
+/**
+ * How the agent asks (template spec agent.md `approvals`): the template's value is its
+ * recommendation, offered as the default of a choice, never stated as a fact (issue 13 point 9).
+ * A radio group: arrow keys move between the two choices.
+ */
+export function ApprovalsChoiceField({ recommended, chosen, hasTriggers, onChoose }: { recommended: Approvals; chosen: Approvals; hasTriggers: boolean; onChoose: (value: Approvals) => void }) {
+  return (
+    <fieldset className="panel choice-group">
+      <legend>
+        <strong>How it asks</strong>
+      </legend>
+      {APPROVALS_CHOICES.map((choice) => {
+        const id = `approvals-${choice.value}`;
+        return (
+          <div key={choice.value} className="choice-row">
+            <input id={id} type="radio" name="approvals" value={choice.value} checked={chosen === choice.value} onChange={() => onChoose(choice.value)} aria-describedby={`${id}-detail`} />
+            <label htmlFor={id}>
+              {choice.label} {choice.value === recommended ? <span className="badge badge-neutral">Recommended by the template</span> : null}
+            </label>
+            <p id={`${id}-detail`} className="small muted">
+              {choice.detail}
+            </p>
+          </div>
+        );
+      })}
+      <p className="small">{APPROVALS_ALWAYS}</p>
+      {chosen === 'ask' && hasTriggers ? <p className="small text-warning">Its triggers start runs while you may be away: each run waits for your yes before a tool runs.</p> : null}
+    </fieldset>
+  );
+}
