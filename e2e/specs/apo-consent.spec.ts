@@ -6,7 +6,7 @@
  * spec's words. One run uses the keyboard alone. Every screen is screenshotted and scanned by axe.
  */
 import type { Locator, Page } from '@playwright/test';
-import { axeCheck, expect, shot, snapshot, stepHeading, test, type AppDriver } from '../support/app';
+import { axeCheck, expect, shot, snapshot, stepHeading, tabTo, test, type AppDriver } from '../support/app';
 import { makeFolder, packFixture, packInvoices, packInvoicesWith } from '../support/packages';
 
 test.use({ now: '2026-01-01T00:00:00Z' });
@@ -221,15 +221,6 @@ test('a refused schema: an unknown key is named by its full path', async ({ page
   await expect(page.getByRole('alert')).toContainText('Error code: ');
   await shot(page, 'apo-refused-unknown-key');
 });
-
-/** Presses Tab until `target` has focus (at most `limit` times): how a keyboard user reaches it. */
-async function tabTo(page: Page, target: Locator, limit = 60) {
-  for (let i = 0; i < limit; i++) {
-    if (await target.evaluate((element) => element === element.ownerDocument.activeElement)) return;
-    await page.keyboard.press('Tab');
-  }
-  throw new Error(`could not reach ${target.toString()} with Tab in ${limit} presses`);
-}
 
 test('the whole flow with the keyboard alone (Tab, Enter, Space)', async ({ page, app }) => {
   const invoices = packInvoices();

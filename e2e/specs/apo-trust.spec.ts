@@ -10,7 +10,7 @@
  * deviceScaleFactor 2 gives the same layout, and media queries see it (CSS `zoom` would not).
  */
 import type { Page } from '@playwright/test';
-import { axeCheck, expect, shot, snapshot, stepHeading, test } from '../support/app';
+import { axeCheck, expect, expectNoHorizontalScroll, shot, snapshot, stepHeading, test } from '../support/app';
 import { packFixture, packInvoices, packInvoicesWith } from '../support/packages';
 
 test.use({ now: '2026-01-01T00:00:00Z' });
@@ -27,19 +27,6 @@ async function expectHeadlineInView(page: Page, headline: string) {
   expect(box.y).toBeGreaterThanOrEqual(0);
   expect(box.y + box.height).toBeLessThanOrEqual(viewport.height);
   expect(await page.locator('html').evaluate((html) => html.ownerDocument.defaultView?.scrollY ?? -1)).toBe(0);
-}
-
-/** Nothing is wider than the window: no horizontal scroll bar. On failure, names what sticks out. */
-async function expectNoHorizontalScroll(page: Page, label: string) {
-  const { overflow, wide } = await page.locator('html').evaluate((html) => {
-    const limit = html.clientWidth;
-    const wide = [...html.querySelectorAll('body *')]
-      .filter((element) => element.getBoundingClientRect().right > limit + 0.5)
-      .slice(0, 5)
-      .map((element) => `${element.tagName.toLowerCase()}.${element.className} (${Math.round(element.getBoundingClientRect().right)}px): ${(element.textContent ?? '').slice(0, 60)}`);
-    return { overflow: html.scrollWidth - limit, wide };
-  });
-  expect(overflow, `horizontal overflow on ${label}: ${wide.join(' | ')}`).toBeLessThanOrEqual(0);
 }
 
 const next = (page: Page) => page.getByRole('button', { name: 'Next' }).click();

@@ -5,7 +5,7 @@
  * built app with a fresh data folder and drives main through `electronApp.evaluate`.
  */
 import AxeBuilder from '@axe-core/playwright';
-import { _electron, expect, test as base, type Browser, type ElectronApplication, type Page } from '@playwright/test';
+import { _electron, expect, test as base, type Browser, type ElectronApplication, type Locator, type Page } from '@playwright/test';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -65,6 +65,28 @@ export async function snapshotBoth(page: Page, name: string): Promise<void> {
   await page.setViewportSize({ width: 800, height: 600 });
   await snapshot(page, `${name}-800x600`);
   if (size) await page.setViewportSize(size);
+}
+
+/** Presses Tab until `target` has focus (at most `limit` times): how a keyboard user reaches it. */
+export async function tabTo(page: Page, target: Locator, limit = 60) {
+  for (let i = 0; i < limit; i++) {
+    if (await target.evaluate((element) => element === element.ownerDocument.activeElement)) return;
+    await page.keyboard.press('Tab');
+  }
+  throw new Error(`could not reach ${target.toString()} with Tab in ${limit} presses`);
+}
+
+/** Nothing is wider than the window: no horizontal scroll bar. On failure, names what sticks out. */
+export async function expectNoHorizontalScroll(page: Page, label: string) {
+  const { overflow, wide } = await page.locator('html').evaluate((html) => {
+    const limit = html.clientWidth;
+    const wide = [...html.querySelectorAll('body *')]
+      .filter((element) => element.getBoundingClientRect().right > limit + 0.5)
+      .slice(0, 5)
+      .map((element) => `${element.tagName.toLowerCase()}.${element.className} (${Math.round(element.getBoundingClientRect().right)}px): ${(element.textContent ?? '').slice(0, 60)}`);
+    return { overflow: html.scrollWidth - limit, wide };
+  });
+  expect(overflow, `horizontal overflow on ${label}: ${wide.join(' | ')}`).toBeLessThanOrEqual(0);
 }
 
 /** A step's heading ("Step 2 of 5: …") in a guided form. */

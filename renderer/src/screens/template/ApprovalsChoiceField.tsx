@@ -18,7 +18,8 @@ export function ApprovalsChoiceField({ recommended, chosen, hasTriggers, onChoos
           <div key={choice.value} className="choice-row">
             <input id={id} type="radio" name="approvals" value={choice.value} checked={chosen === choice.value} onChange={() => onChoose(choice.value)} aria-describedby={`${id}-detail`} />
             <label htmlFor={id}>
-              {choice.label} {choice.value === recommended ? <span className="badge badge-neutral">Recommended by the template</span> : null}
+              {choice.label}
+              {choice.value === recommended ? <span className="badge badge-neutral">Recommended by the template</span> : null}
             </label>
             <p id={`${id}-detail`} className="small muted">
               {choice.detail}

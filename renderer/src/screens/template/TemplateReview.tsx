@@ -31,7 +31,7 @@ export function TemplateReview({ preview, armed }: { preview: ApplyPreview; arme
           <PackageText text={preview.displayName} />
         </strong>{' '}
         with {preview.tools.length} {preview.tools.length === 1 ? 'tool' : 'tools'}
-        {granted.length > 0 ? `, ${granted.length} MCP ${granted.length === 1 ? 'tool' : 'tools'} allowed without asking` : ', no MCP tool allowed without asking'}
+        {granted.length > 0 ? `, ${granted.length} MCP ${granted.length === 1 ? 'tool' : 'tools'} allowed ${preview.approvals.chosen === 'never' ? 'without asking' : '(each still asks you first, as you chose)'}` : ', no MCP tool allowed without asking'}
         {preview.triggers.length > 0 ? ` and ${preview.triggers.length} ${preview.triggers.length === 1 ? 'trigger' : 'triggers'}` : ''}.
       </p>
       {preview.blockers.length > 0 ? (
@@ -111,7 +111,7 @@ function TemplateGrants({ preview, armed }: { preview: ApplyPreview; armed: stri
         <summary>MCP tools ({mcpTools.length})</summary>
         <ul className="rows">
           {mcpTools.map(({ server, tool }) => {
-            const outcome = mcpToolOutcome(tool, server.saved, tool.setting === 'allow');
+            const outcome = mcpToolOutcome(tool, server.saved, tool.setting === 'allow', preview.approvals.chosen);
             return (
               <li key={tool.gateName} className="row">
                 <code>

@@ -273,7 +273,7 @@ export function TemplateAccess({ preview, choices }: { preview: ApplyPreview; ch
               {server.tools.map((tool) => {
                 const id = `grant-${tool.gateName}`;
                 const granted = grants.includes(tool.gateName);
-                const outcome = mcpToolOutcome(tool, server.saved, granted);
+                const outcome = mcpToolOutcome(tool, server.saved, granted, chosenApprovals);
                 return (
                   <li key={tool.gateName} className="row row-block">
                     <div className="switch-row">
