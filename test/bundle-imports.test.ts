@@ -41,7 +41,7 @@ describe('built ES modules import only what Node can resolve', () => {
       // runner's own resolver is laxer). Only the project's dependencies are loaded, never package code.
       const wanted = imports.filter((specifier) => specifier !== 'electron'); // provided by Electron at run time
       const script = `const failed = []; for (const s of ${JSON.stringify(wanted)}) { try { await import(s); } catch (e) { failed.push(s + ': ' + e.code); } } console.log(JSON.stringify(failed));`;
-      const output = execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: ROOT, encoding: 'utf8' });
+      const output = execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: ROOT, encoding: 'utf8', timeout: 30_000 });
       expect(JSON.parse(output)).toEqual([]);
     });
   }
@@ -57,7 +57,7 @@ describe('the bounded checker runs from the built bundles', () => {
     // Beside the repository's packages, as an installed CLI is.
     symlinkSync(join(ROOT, 'node_modules'), join(copy, 'node_modules'));
     writeFileSync(join(copy, 'package.json'), '{ "type": "module" }');
-    const run = () => spawnSync(process.execPath, [join(copy, 'cli.js'), 'inspect', template, '--json'], { cwd: ROOT, encoding: 'utf8' });
+    const run = () => spawnSync(process.execPath, [join(copy, 'cli.js'), 'inspect', template, '--json'], { cwd: ROOT, encoding: 'utf8', timeout: 30_000 });
     const accepted = run();
     expect(accepted.status).toBe(0);
     expect(JSON.parse(accepted.stdout)).toMatchObject({ kind: 'template', ok: true, summary: { name: 'code-review' } });

@@ -6,7 +6,8 @@
  */
 import { versionFolderName } from './store/version-folder';
 import { join } from 'node:path';
-import semver from 'semver';
+import compare from 'semver/functions/compare.js';
+import valid from 'semver/functions/valid.js';
 import type { ApiRequest, InstallReceipt, KeyChange, UninstallReceipt, WebhookSecretGiven, WebhookSecretOnce } from '../../shared/api';
 import { digestsOf, installedTrust, keyChangeOf, pinOfSummary } from './package-trust';
 import type { FileDigests } from './trust/index';
@@ -27,13 +28,13 @@ import { pickedWatchFolder } from './watch-folder';
 
 /** How a candidate version stands to the installed one. */
 export function relationOf(installed: string, candidate: string): 'same' | 'newer' | 'older' {
-  const order = semver.compare(candidate, installed);
+  const order = compare(candidate, installed);
   return order === 0 ? 'same' : order > 0 ? 'newer' : 'older';
 }
 
 /** For an inspected manifest: the installed version of the same package and, for another version, what the update changes. */
 export function installedComparison(state: StoreState, manifest: ApolliaManifest): { installed: { version: string; relation: 'same' | 'newer' | 'older' } | null; updateDiff: UpdateDiff | null } {
-  if (!semver.valid(manifest.package.version)) return { installed: null, updateDiff: null };
+  if (!valid(manifest.package.version)) return { installed: null, updateDiff: null };
   const installed = own(state.packages, manifest.package.name);
   if (!installed) return { installed: null, updateDiff: null };
   const relation = relationOf(installed.version, manifest.package.version);

@@ -210,13 +210,3 @@ export function integrityDetail(report: { changed: string[]; missing: string[]; 
   const shown = names.slice(0, 5).join(', ') + (names.length > 5 ? `, and ${names.length - 5} more` : '');
   return `${parts.join(', ') || 'the folder cannot be read'}${shown ? `: ${shown}` : ''}`;
 }
-
-/**
- * A template's or plugin manifest's summary gains its signature state (issue 14 point 6): nothing
- * signs them, so `unsigned`, except a template that ships with the app (`builtin`). An `.apo`'s
- * state comes from its inspection (`summary.signature`) and is left as it is.
- */
-export function withSignatureState(inspection: Inspection, builtin: boolean): Inspection {
-  if (inspection.kind === 'apo' || inspection.summary === null || typeof inspection.summary !== 'object') return inspection;
-  return { ...inspection, summary: { ...inspection.summary, signature: builtin && inspection.kind === 'template' ? BUILTIN : UNSIGNED } };
-}

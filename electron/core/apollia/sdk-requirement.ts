@@ -4,7 +4,9 @@
  * comma-separated comparator is converted: a bare version means `^` (Cargo's default), partial
  * versions and `*` wildcards keep their Cargo meaning, which node-semver's X-ranges share.
  */
-import semver from 'semver';
+// Only the functions used, not semver's index: its fifty modules cost the bounded worker's start (issue 17).
+import satisfies from 'semver/functions/satisfies.js';
+import validRange from 'semver/ranges/valid.js';
 
 const COMPARATOR = /^(=|>=|<=|>|<|~|\^)?\s*(\*|(?:0|[1-9]\d*)(?:\.(?:\*|0|[1-9]\d*)(?:\.(?:\*|0|[1-9]\d*)(?:-[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?(?:\+[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?)?)?)$/;
 
@@ -21,13 +23,13 @@ export function cargoRequirementToRange(requirement: string): string | null {
     parts.push(version === '*' ? '*' : `${op ?? '^'}${version}`);
   }
   const range = parts.join(' ');
-  return semver.validRange(range) === null ? null : range;
+  return validRange(range) === null ? null : range;
 }
 
 /** Whether `version` satisfies the Cargo-style `requirement` (false when the requirement is invalid). */
 export function satisfiesRequirement(version: string, requirement: string): boolean {
   const range = cargoRequirementToRange(requirement);
-  return range !== null && semver.satisfies(version, range);
+  return range !== null && satisfies(version, range);
 }
 
 /** Strict semver 2.0.0 (semver.org's own expression): no leading `v`, no `=`, no spaces. */

@@ -9,12 +9,12 @@
  * budget and the memory cap can be shown to hold. Nothing in a package can set it.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { CHECK_JOBS, loadReaders } from './jobs';
+import { CHECK_JOBS, loadReaderFor, loadReaders } from './jobs';
 import type { WorkerReply, WorkerRequest, WorkerTestMode } from './protocol';
 
 const port = parentPort;
 if (!port) throw new Error('check-worker.ts runs as a worker thread, started by BoundedChecker');
-const data = workerData as { testMode?: WorkerTestMode; preload?: boolean } | null;
+const data = workerData as { testMode?: WorkerTestMode; preload?: boolean; prepareFor?: string } | null;
 const testMode = data?.testMode ?? null;
 
 port.on('message', (request: WorkerRequest) => {
@@ -24,6 +24,8 @@ port.on('message', (request: WorkerRequest) => {
 // says ready; one started by a job (the CLI) loads only the reader that job needs, in the job.
 if (data?.preload) await loadReaders();
 port.postMessage({ type: 'ready' } satisfies WorkerReply);
+// A worker started ahead of its first job with that job's path loads the reader it will need now.
+if (typeof data?.prepareFor === 'string') void loadReaderFor(data.prepareFor);
 
 async function answer({ id, kind, path, options }: WorkerRequest): Promise<WorkerReply> {
   try {

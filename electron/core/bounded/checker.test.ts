@@ -68,6 +68,27 @@ describe('the bounded worker answers what the readers answer in-thread', () => {
     expect(results.map((r) => ('inspection' in r ? r.inspection.ok : r.ok))).toEqual([true, true, true]);
     expect(one.workersStarted).toBe(1);
   });
+
+  test('a worker started ahead of its first job (the CLI) serves that job; a wrong or missing path hint is harmless', async () => {
+    const early = checker();
+    early.start(apo);
+    expect(early.workersStarted).toBe(1);
+    expect((await checkPath(apo, [], early)).ok).toBe(true);
+    expect(early.workersStarted).toBe(1);
+    const wrong = checker();
+    wrong.start(join(dir, 'no-such-file'));
+    expect((await checkPath(TEMPLATE, [], wrong)).kind).toBe('template');
+    expect(wrong.workersStarted).toBe(1);
+  });
+});
+
+describe('loadReaderFor (the hint of a worker started early)', () => {
+  test('never throws, whatever the path', async () => {
+    const { loadReaderFor } = await import('./jobs');
+    await expect(loadReaderFor(apo)).resolves.toBeUndefined();
+    await expect(loadReaderFor(join(dir, 'no-such-file'))).resolves.toBeUndefined();
+    await expect(loadReaderFor(dir)).resolves.toBeUndefined();
+  });
 });
 
 describe('a job over budget is refused, and the app keeps answering', () => {

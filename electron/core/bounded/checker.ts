@@ -75,6 +75,7 @@ export class BoundedChecker {
   #nextId = 1;
   #started = 0;
   #preload = false;
+  #prepareFor: string | undefined;
 
   constructor(options: CheckerOptions = {}) {
     this.#budgetMs = options.budgetMs ?? DEFAULT_BUDGET_MS;
@@ -106,6 +107,17 @@ export class BoundedChecker {
     return this.#loaded;
   }
 
+  /**
+   * Starts the worker now, without loading any reader, so that its start overlaps what the caller
+   * does before its first job (the CLI loads its command meanwhile: issue 17). Given the path the
+   * first job will read, the worker loads that job's reader meanwhile too (a hint: the job decides
+   * the kind again). An idle worker does not keep the process alive.
+   */
+  start(prepareFor?: string): void {
+    this.#prepareFor = prepareFor;
+    this.#ensureWorker();
+  }
+
   /** Ends the worker; queued and running jobs are rejected. The next job starts a fresh one. */
   async close(): Promise<void> {
     const worker = this.#worker;
@@ -129,21 +141,29 @@ export class BoundedChecker {
   #ensureWorker(): Worker {
     if (this.#worker) return this.#worker;
     const { url, execArgv } = workerEntry();
-    const worker = url ? new Worker(url, { execArgv, resourceLimits: this.#resourceLimits, workerData: { testMode: this.#testMode, preload: this.#preload } }) : new Worker(devBootstrap(), { eval: true, execArgv, resourceLimits: this.#resourceLimits, workerData: { testMode: this.#testMode, preload: this.#preload } });
+    const worker = url ? new Worker(url, { execArgv, resourceLimits: this.#resourceLimits, workerData: this.#workerData() }) : new Worker(devBootstrap(), { eval: true, execArgv, resourceLimits: this.#resourceLimits, workerData: this.#workerData() });
     this.#started++;
     this.#worker = worker;
     this.#ready = false;
     this.#loaded = new Promise((resolve) => {
       this.#markLoaded = resolve;
     });
-    worker.unref();
     worker.on('message', (reply: WorkerReply) => this.#onReply(worker, reply));
     worker.on('error', (error: Error & { code?: string }) => {
       if (error.code === 'ERR_WORKER_OUT_OF_MEMORY') this.#endWorker(worker, tooLarge());
       else this.#endWorker(worker, null, error);
     });
     worker.on('exit', (code) => this.#endWorker(worker, null, new Error(`the package checker stopped unexpectedly (exit code ${code})`)));
+    // After the listeners: a 'message' listener added later refs the worker again, and an idle
+    // worker started ahead of any job (`start`) would then keep the CLI from exiting.
+    worker.unref();
     return worker;
+  }
+
+  #workerData(): { testMode: WorkerTestMode | undefined; preload: boolean; prepareFor?: string } {
+    const prepareFor = this.#prepareFor;
+    this.#prepareFor = undefined;
+    return { testMode: this.#testMode, preload: this.#preload, ...(prepareFor !== undefined ? { prepareFor } : {}) };
   }
 
   #onReply(worker: Worker, reply: WorkerReply): void {

@@ -29,6 +29,22 @@ export async function loadReaders(): Promise<void> {
   await Promise.all([apoReader(), templateReader(), pluginReader()]);
 }
 
+/**
+ * Loads the one reader `path` will need, by its content, and nothing else; never throws (a hint:
+ * the job itself decides the kind again). The CLI names its path when it starts the worker, so the
+ * reader loads while the main thread loads its command (issue 17).
+ */
+export async function loadReaderFor(path: string): Promise<void> {
+  try {
+    const kind = await sourceKindOf(path);
+    if (kind === 'apo') await apoReader();
+    else if (kind === 'template') await templateReader();
+    else if (kind === 'plugin') await pluginReader();
+  } catch {
+    // Only a hint: the job reports whatever is wrong with the path.
+  }
+}
+
 /** What one job reads, by name: `path` decides the kind by content, the others are told it. */
 export interface CheckJobs {
   /** Any input, its kind decided by content (the CLI's `inspect`). */

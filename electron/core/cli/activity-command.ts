@@ -4,7 +4,7 @@
  */
 import { ActivityLog } from '../activity/activity-log';
 import { type CliIo, EXIT } from './cli-io';
-import { defaultDataDir } from './install-command';
+import { defaultDataDir } from './cli-data';
 import { terminalJson } from './terminal-text';
 import { PROGRAM, usageError } from './usage';
 

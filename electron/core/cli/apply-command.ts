@@ -10,7 +10,8 @@ import { isAbsolute, resolve } from 'node:path';
 import type { Approvals } from '../../../shared/apply-preview';
 import { approvalsSummary } from '../../../shared/approvals-words';
 import { type CliIo, EXIT } from './cli-io';
-import { cliApi, refused } from './install-command';
+import { cliApi } from './install-command';
+import { refused } from './cli-data';
 import { PROGRAM, usageError } from './usage';
 
 /** Usage of this command. */

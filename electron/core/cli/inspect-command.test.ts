@@ -145,9 +145,14 @@ const BUILT = new URL('../../../out/cli/cli.js', import.meta.url).pathname;
 
 test.skipIf(skipWithoutBuild(BUILT))('the built CLI: exit 0 and JSON for the complete example', () => {
   expect(existsSync(BUILT), 'out/cli/cli.js is missing: run `npm run build` first').toBe(true);
-  const child = spawnSync(process.execPath, [BUILT, 'inspect', join(dir, 'invoices.apo'), '--json'], { encoding: 'utf8' });
+  const child = spawnSync(process.execPath, [BUILT, 'inspect', join(dir, 'invoices.apo'), '--json'], { encoding: 'utf8', timeout: 30_000 });
   expect(child.status).toBe(0);
   expect((JSON.parse(child.stdout) as Inspection).summary).toMatchObject({ name: 'invoices', mcp_servers: ['ledger'] });
-  const usage = spawnSync(process.execPath, [BUILT, 'inspect'], { encoding: 'utf8' });
-  expect(usage.status).toBe(2);
+  // A command that reads a package starts the bounded worker before it parses its arguments
+  // (electron/cli.ts): the process still ends at once when no job ever runs (a time limit, so a
+  // worker that keeps it alive fails here instead of hanging the suite).
+  const usage = spawnSync(process.execPath, [BUILT, 'inspect'], { encoding: 'utf8', timeout: 30_000 });
+  expect([usage.status, usage.signal]).toEqual([2, null]);
+  const missing = spawnSync(process.execPath, [BUILT, 'inspect', join(dir, 'nowhere.apo')], { encoding: 'utf8', timeout: 30_000 });
+  expect([missing.status, missing.signal]).toEqual([2, null]);
 });

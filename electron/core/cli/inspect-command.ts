@@ -8,8 +8,8 @@ import { realpath } from 'node:fs/promises';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import type { Inspection } from '../../../shared/inspection';
 import { InputNotFoundError, inspectPath } from '../inspect';
-import { withSignatureState } from '../package-trust';
-import { cliApi, refused } from './install-command';
+import { withSignatureState } from '../trust/signature-state';
+import { cliTrustedKeys, refused } from './cli-data';
 import { type CliIo, EXIT } from './cli-io';
 import { PROGRAM, usageError } from './usage';
 
@@ -58,7 +58,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   const path = isAbsolute(given) ? given : resolve(io.cwd, given);
 
   // The user's trusted keys (the store of --data-dir, else the app's): a package signed by one is `verified`.
-  const keys = await cliApi(io).trustedKeys();
+  const keys = await cliTrustedKeys(io);
   if (!keys.ok) return refused(io, keys.error);
   let inspection: Inspection;
   try {

@@ -11,7 +11,6 @@
  * package leaves the data folder untouched.
  */
 import { existsSync, statSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import type { SourceInspection } from '../../../shared/api';
 import type { ApoDetails, ApoSummary } from '../../../shared/inspection';
@@ -19,23 +18,11 @@ import { publisherStatus } from '../../../shared/verdict';
 import { proposedConsent, type ConsentDecision } from '../../../shared/consent';
 import { createApi, type CoreApi } from '../api';
 import { createFileKeySecretBox, fileKeyPath } from '../secret-box';
+import { cliDataDir, refused } from './cli-data';
 import { type CliIo, EXIT } from './cli-io';
 import { formatInspection } from './inspection-text';
 import { PROGRAM, usageError } from './usage';
 import { printSecretNote, readWebhookSecret, WEBHOOK_SECRET_USAGE, webhookSecretOption, type WebhookSecretSource } from './webhook-secret-options';
-
-/** The app's data folder, as Electron's `userData` is for productName "Apollia Desktop". */
-export function defaultDataDir(env: CliIo['env'], platform: NodeJS.Platform = process.platform): string {
-  const home = env.HOME ?? env.USERPROFILE ?? homedir();
-  if (platform === 'darwin') return join(home, 'Library', 'Application Support', 'Apollia Desktop');
-  if (platform === 'win32') return join(env.APPDATA ?? join(home, 'AppData', 'Roaming'), 'Apollia Desktop');
-  return join(env.XDG_CONFIG_HOME ?? join(home, '.config'), 'Apollia Desktop');
-}
-
-/** The data folder a CLI command works on: `--data-dir`, else the app's own. */
-export function cliDataDir(io: CliIo): string {
-  return io.dataDir ?? defaultDataDir(io.env);
-}
 
 /**
  * What the CLI prints whenever it has sealed a secret: it has no OS keychain (Electron's
@@ -58,13 +45,6 @@ export function cliApi(io: CliIo, folders: string[] = []): CoreApi {
     now: () => new Date(),
     log: (message, error) => io.stderr(`${PROGRAM}: ${message}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`),
   });
-}
-
-/** Prints an Api error and returns the refused exit code. */
-export function refused(io: CliIo, error: { message: string; problems?: { message: string; path?: string }[] }): number {
-  io.stderr(`${PROGRAM}: ${error.message}\n`);
-  for (const problem of error.problems?.slice(1) ?? []) io.stderr(`  - ${problem.message}\n`);
-  return EXIT.refused;
 }
 
 /** Usage of this command. */

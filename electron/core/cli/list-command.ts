@@ -6,7 +6,8 @@ import { terminalJson } from './terminal-text';
 import type { Dashboard, TriggerView } from '../../../shared/api';
 import { publisherStatus } from '../../../shared/verdict';
 import { type CliIo, EXIT } from './cli-io';
-import { cliApi, refused } from './install-command';
+import { cliApi } from './install-command';
+import { refused } from './cli-data';
 import { PROGRAM, usageError } from './usage';
 
 /** Usage of this command. */

@@ -5,7 +5,8 @@
  * read from the file or standard input (never the command line), checked and kept, never printed.
  */
 import { type CliIo, EXIT } from './cli-io';
-import { cliApi, cliDataDir, fileKeyNotice, refused } from './install-command';
+import { cliApi, fileKeyNotice } from './install-command';
+import { cliDataDir, refused } from './cli-data';
 import { PROGRAM, usageError } from './usage';
 import { printSecretNote, readWebhookSecret, WEBHOOK_SECRET_USAGE, webhookSecretOption, type WebhookSecretSource } from './webhook-secret-options';
 

@@ -8,7 +8,7 @@
 import { createFileKeySecretBox } from '../secret-box';
 import { DEFAULT_WEBHOOK_PORT, HostError, TriggerHost } from '../triggers';
 import { type CliIo, EXIT } from './cli-io';
-import { defaultDataDir } from './install-command';
+import { defaultDataDir } from './cli-data';
 import { PROGRAM, usageError } from './usage';
 
 /** Usage of this command. */

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { INVOICES_DIR, packFiles, packFolder } from '../../../test/helpers/pack';
 import { tempDir, treeHash } from '../../../test/helpers/test-api';
 import { runCliCaptured } from '../../../test/helpers/cli-run';
-import { defaultDataDir } from './install-command';
+import { defaultDataDir } from './cli-data';
 
 async function cli(argv: string[]) {
   return runCliCaptured(argv);

@@ -9,7 +9,8 @@ import type { TrustedKeyView } from '../../../shared/api';
 import { CoreError } from '../errors';
 import { readKeyFile } from '../package-trust';
 import { type CliIo, EXIT } from './cli-io';
-import { cliApi, refused } from './install-command';
+import { cliApi } from './install-command';
+import { refused } from './cli-data';
 import { terminalJson } from './terminal-text';
 import { PROGRAM, usageError } from './usage';
 

@@ -3,7 +3,8 @@
  * its triggers, in the same store the app uses.
  */
 import { type CliIo, EXIT } from './cli-io';
-import { cliApi, refused } from './install-command';
+import { cliApi } from './install-command';
+import { refused } from './cli-data';
 import { PROGRAM, usageError } from './usage';
 
 /** Usage of this command. */

@@ -6,7 +6,8 @@
  */
 import { integrityDetail } from '../package-trust';
 import { type CliIo, EXIT } from './cli-io';
-import { cliApi, refused } from './install-command';
+import { cliApi } from './install-command';
+import { refused } from './cli-data';
 import { terminalJson } from './terminal-text';
 import { PROGRAM, usageError } from './usage';
 

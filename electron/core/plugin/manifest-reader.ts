@@ -3,7 +3,7 @@
  * read-only view the plugin screen shows. Pure: no file access, nothing evaluated. The field names
  * read are listed in shared/plugin-manifest.ts and electron/core/plugin/README.md.
  */
-import semver from 'semver';
+import valid from 'semver/functions/valid.js';
 import type { Problem } from '../../../shared/inspection';
 import {
   higherRole,
@@ -92,7 +92,7 @@ function readIdentity(r: Reader, root: JsonObject): PluginIdentityView | null {
   if (name !== null && !PLUGIN_NAME_PATTERN.test(name)) {
     r.error('plugin.invalid_name', childPath(path, 'name'), `\`${name}\` is not a slug: it must match ^[a-z][a-z0-9_-]*$ (a lower-case letter, then lower-case letters, digits, \`_\` or \`-\`)`);
   }
-  if (version !== null && semver.valid(version) === null) {
+  if (version !== null && valid(version) === null) {
     r.warn('plugin.version_not_semver', childPath(path, 'version'), `\`${version}\` is not a semantic version`);
   }
   if (homepage !== null && !isHttpUrl(homepage)) {

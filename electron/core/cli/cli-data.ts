@@ -1,0 +1,50 @@
+/**
+ * The CLI's data folder and the little every command needs from it, kept apart from the Api
+ * (`install-command.ts` `cliApi`) so a command that only reads, like `inspect`, starts without
+ * loading the whole core: the readers then load once, in the bounded worker (issue 17).
+ */
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import type { TrustedKey } from '../../../shared/trust';
+import type { ApiErrorCode } from '../errors';
+import { CoreError } from '../errors';
+import { Store } from '../store/store';
+import { parseTrustedKeys } from '../trust/trusted-keys';
+import { type CliIo, EXIT } from './cli-io';
+import { PROGRAM } from './usage';
+
+/** The app's data folder, as Electron's `userData` is for productName "Apollia Desktop". */
+export function defaultDataDir(env: CliIo['env'], platform: NodeJS.Platform = process.platform): string {
+  const home = env.HOME ?? env.USERPROFILE ?? homedir();
+  if (platform === 'darwin') return join(home, 'Library', 'Application Support', 'Apollia Desktop');
+  if (platform === 'win32') return join(env.APPDATA ?? join(home, 'AppData', 'Roaming'), 'Apollia Desktop');
+  return join(env.XDG_CONFIG_HOME ?? join(home, '.config'), 'Apollia Desktop');
+}
+
+/** The data folder a CLI command works on: `--data-dir`, else the app's own. */
+export function cliDataDir(io: CliIo): string {
+  return io.dataDir ?? defaultDataDir(io.env);
+}
+
+/** Prints an Api error and returns the refused exit code. */
+export function refused(io: CliIo, error: { message: string; problems?: { message: string; path?: string }[] }): number {
+  io.stderr(`${PROGRAM}: ${error.message}\n`);
+  for (const problem of error.problems?.slice(1) ?? []) io.stderr(`  - ${problem.message}\n`);
+  return EXIT.refused;
+}
+
+/**
+ * The keys the user trusts, read from the store of the CLI's data folder as the Api's
+ * `trustedKeys` reads them (each re-checked; a damaged list is `trust.bad_list`, never used).
+ * Reading creates nothing.
+ */
+export async function cliTrustedKeys(io: CliIo): Promise<{ ok: true; value: TrustedKey[] } | { ok: false; error: { code: ApiErrorCode; message: string } }> {
+  try {
+    const state = await new Store(cliDataDir(io)).read();
+    const parsed = parseTrustedKeys(state.trustedKeys);
+    return parsed.ok ? { ok: true, value: parsed.keys } : { ok: false, error: { code: parsed.error.code as ApiErrorCode, message: parsed.error.message } };
+  } catch (error) {
+    if (error instanceof CoreError) return { ok: false, error: { code: error.code, message: error.message } };
+    throw error;
+  }
+}
