@@ -23,6 +23,9 @@ test('a template applied with the keyboard alone: a built-in tool left out, aske
   await tabTo(page, page.getByRole('button', { name: 'Use this template: Market monitor' }));
   await page.keyboard.press('Enter');
   await expect(page.getByRole('heading', { level: 1, name: 'Apply template market-monitor' })).toBeFocused();
+  // The verdict comes first (issue 13 point 1), as for a package.
+  await expect(page.getByRole('heading', { level: 3, name: 'Can send or post in your name, on its own' })).toBeVisible();
+  await expect(main.locator('.verdict-level')).toHaveText('High risk');
   // The Overview states the template's value as its recommendation, not as a fact.
   await expect(main).toContainText('The template recommends: Run unattended');
   await expect(main).toContainText('You choose on the Access step.');
@@ -123,6 +126,9 @@ test.describe('a template at 200% zoom (a 1180×820 window)', () => {
     await page.getByRole('button', { name: 'Use this template: Market monitor' }).click();
     await expect(page.getByRole('heading', { level: 1, name: 'Apply template market-monitor' })).toBeVisible();
     await expectNoHorizontalScroll(page, 'template overview at 200%');
+    // The verdict is the first thing in the step, in view without scrolling.
+    const headline = page.getByRole('heading', { level: 3, name: 'Can send or post in your name, on its own' });
+    await expect(headline).toBeInViewport();
     await snapshot(page, 'template-zoom200-1-overview');
     await page.getByRole('button', { name: 'Next' }).click();
     await page.getByLabel(/^companies/).fill('Acme');

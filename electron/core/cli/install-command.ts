@@ -11,7 +11,7 @@
  * package leaves the data folder untouched.
  */
 import { existsSync, statSync } from 'node:fs';
-import { isAbsolute, join, resolve } from 'node:path';
+import { isAbsolute, resolve } from 'node:path';
 import type { SourceInspection } from '../../../shared/api';
 import type { ApoDetails, ApoSummary } from '../../../shared/inspection';
 import { publisherStatus } from '../../../shared/verdict';

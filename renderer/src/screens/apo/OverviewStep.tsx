@@ -3,7 +3,8 @@ import type { ApoInspection, SignatureSummary } from '../../../../shared/inspect
 import { TrustKeyOffer } from '../../components/trust/TrustedPublishers';
 import { APOLLIA_NATIVE_TOOLS } from '../../../../shared/catalogues';
 import { riskSummary, type RiskLine } from '../../../../shared/risk-summary';
-import { enforcedRules, packageVerdict, publisherStatus, VERDICT_LABELS, type Verdict } from '../../../../shared/verdict';
+import { enforcedRules, packageVerdict, publisherStatus } from '../../../../shared/verdict';
+import { VerdictPanel } from '../../components/VerdictPanel';
 import { textSafetyReport } from '../../../../shared/display-text';
 import { manifestTextFields } from '../../../../shared/manifest-text-fields';
 import { CopyButton } from '../../components/CopyButton';
@@ -15,28 +16,6 @@ import { ProblemList } from '../../components/ProblemList';
 function RiskIcon({ line }: { line: RiskLine }) {
   if (line.level === 'sensitive') return <ShieldAlert aria-hidden="true" size={18} className="risk-icon" />;
   return <Info aria-hidden="true" size={18} className="risk-icon" />;
-}
-
-/** The verdict: a level, one headline of the worst it could do, and the facts behind it. */
-export function VerdictPanel({ verdict }: { verdict: Verdict }) {
-  const Icon = verdict.level === 'low' ? ShieldCheck : verdict.level === 'care' ? AlertTriangle : ShieldAlert;
-  return (
-    <section className={`verdict verdict-${verdict.level}`} aria-labelledby="verdict-headline">
-      <p className="verdict-level">
-        <Icon aria-hidden="true" size={18} /> {VERDICT_LABELS[verdict.level]}
-      </p>
-      <h3 id="verdict-headline" className="verdict-headline">
-        {verdict.headline}
-      </h3>
-      <ul className="verdict-facts">
-        {verdict.facts.map((fact, i) => (
-          <li key={i}>
-            <PackageText text={fact} />
-          </li>
-        ))}
-      </ul>
-    </section>
-  );
 }
 
 /** The publisher name with its signature state (`publisherStatus`: verified, unknown key, unsigned, built in). */

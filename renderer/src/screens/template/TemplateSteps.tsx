@@ -1,6 +1,8 @@
 import { AlertTriangle, CheckCircle2, KeyRound, Settings as SettingsIcon, XCircle } from 'lucide-react';
 import type { ApplyPreview, Approvals } from '../../../../shared/apply-preview';
 import { approvalsLabel, builtinToolUse } from '../../../../shared/approvals-words';
+import { templateVerdict } from '../../../../shared/template-verdict';
+import { VerdictPanel } from '../../components/VerdictPanel';
 import { ApprovalsChoiceField } from './ApprovalsChoiceField';
 import { templateTool } from '../../../../shared/catalogues';
 import type { TemplateInspection } from '../../../../shared/template-manifest';
@@ -14,7 +16,8 @@ import { publisherLine } from '../../../../shared/publisher-state';
 import { mcpToolOutcome } from './mcp-tool-outcome';
 
 /**
- * Overview: what the template is, its display name filled live from the parameters, who it is
+ * Overview: first the verdict (issue 13 point 1: the worst the agent could do, its level and the
+ * facts behind it), then what the template is, its display name filled live from the parameters, who it is
  * from (one publisher line: `shared/publisher-state.ts`), and a required MCP server this computer
  * lacks, shown here first rather than at Review (issue 13 point 8).
  */
@@ -27,6 +30,7 @@ export function TemplateOverview({ inspection, displayName, builtin, preview }: 
   const missingRequired = (preview?.mcp ?? []).filter((server) => server.required && !server.saved);
   return (
     <div className="step-body">
+      <VerdictPanel verdict={templateVerdict(manifest)} />
       {missingRequired.length > 0 ? (
         <section className="panel panel-warning" aria-labelledby="tpl-missing-required">
           <h3 id="tpl-missing-required">It needs something this computer does not have yet</h3>
