@@ -64,7 +64,7 @@ test('a template applied with the keyboard alone: a built-in tool left out, aske
   const everything = main.getByRole('region', { name: 'Everything it gets' });
   await expect(everything).toContainText('Approvals: Ask me before a tool runs (your choice: the template recommends “Run unattended”).');
   await expect(everything.locator('summary').filter({ hasText: /^Built-in tools/ })).toHaveText('Built-in tools (3): it asks you before each use');
-  await expect(everything.getByRole('listitem').filter({ hasText: /^write/ })).toContainText('Left out by you');
+  await expect(everything.getByRole('listitem').filter({ hasText: 'Left out by you' })).toHaveText(/^Write files in the agent's work folder write Left out by you/);
   await snapshot(page, 'template-5-review-choices');
 
   await tabTo(page, page.getByRole('button', { name: 'Apply', exact: true }));

@@ -90,14 +90,16 @@ function TemplateGrants({ preview, armed }: { preview: ApplyPreview; armed: stri
         <ul className="rows">
           {preview.tools.map((tool) => (
             <li key={tool} className="row">
+              {templateTool(tool)?.description ?? ''}{' '}
               <code>
                 <PackageText text={tool} />
               </code>{' '}
-              <FamilyBadge family={templateTool(tool)?.family ?? 'unknown'} /> <span className="small muted">{templateTool(tool)?.description ?? ''}</span>
+              <FamilyBadge family={templateTool(tool)?.family ?? 'unknown'} />
             </li>
           ))}
           {preview.withheld.map((tool) => (
             <li key={tool} className="row">
+              {templateTool(tool)?.description ?? ''}{' '}
               <code>
                 <PackageText text={tool} />
               </code>{' '}
