@@ -52,7 +52,7 @@ export const INSTALL_USAGE = [
   `Usage: ${PROGRAM} [--data-dir DIR] install PATH [--yes] [--grant ENTRY ...] [--arm TRIGGER[=FOLDER] [--webhook-secret-file FILE | --webhook-secret-stdin] ...] [--allow-downgrade] [--accept-key-change]`,
   '',
   'Without --yes, prints what the package asks and installs nothing.',
-  '  --yes              Install, granting the access the package proposes (nothing is armed unless named)',
+  '  --yes              Install, granting the access the package proposes (an update keeps your answers and grants nothing new); nothing is armed unless named',
   '  --grant ENTRY      Grant exactly the entries named instead (repeat it), e.g. --grant file_read',
   '  --arm TRIGGER      Arm a trigger; a file_watch trigger needs its folder: --arm TRIGGER=FOLDER',
   '  --allow-downgrade  Allow installing an older version than the installed one',
@@ -135,18 +135,22 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     if (inspection.keyChange?.kind === 'changed') io.stdout(`\nSTOP: the signing key changed: ${inspection.keyChange.message}. Installing it needs --accept-key-change.\n`);
     else if (inspection.keyChange) io.stdout(`\nSigning key: ${inspection.keyChange.message} (allowed).\n`);
     for (const change of inspection.updateDiff?.changes ?? []) io.stdout(`  - ${change}\n`);
-    io.stdout(`\nNothing was installed. Run again with --yes to install, granting what the package proposes (or --grant ENTRY for exactly those), and --arm TRIGGER to arm a trigger.\n`);
+    const answers = inspection.updateDiff ? 'keeping your answers from before, with what is new or widened left ungranted' : 'granting what the package proposes';
+    io.stdout(`\nNothing was installed. Run again with --yes to install, ${answers} (or --grant ENTRY for exactly those), and --arm TRIGGER to arm a trigger.\n`);
     return EXIT.accepted;
   }
 
-  // The answers: the proposal (kept decisions plus proposals for an update), or exactly --grant.
+  // The answers: the package's proposal on a first install; on an update, the answers kept from
+  // before, with what is new or widened left ungranted, as the consent form leaves it unticked
+  // (issue 13 point 4: updates ask again); or, with --grant, exactly the entries named.
   const decisions: ConsentDecision = { agents: {}, triggers: {} };
   const proposal = inspection.updateDiff ? inspection.updateDiff.merged : proposedConsent(manifest);
+  const leftOut: string[] = [];
   for (const agent of manifest.agents ?? []) {
     const access: Record<string, boolean> = {};
     for (const entry of agent.defaults?.access ?? []) {
-      const proposed = (proposal.agents[agent.id]?.access[entry] ?? false) || (inspection.updateDiff?.proposedAccess[agent.id]?.includes(entry) ?? false);
-      access[entry] = grants.length > 0 ? grants.includes(entry) : proposed;
+      access[entry] = grants.length > 0 ? grants.includes(entry) : (proposal.agents[agent.id]?.access[entry] ?? false);
+      if (!access[entry] && grants.length === 0 && inspection.updateDiff?.proposedAccess[agent.id]?.includes(entry)) leftOut.push(`${entry} (${agent.id})`);
     }
     decisions.agents[agent.id] = { access };
   }
@@ -184,6 +188,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
       .map(([entry]) => entry);
     io.stdout(`  ${agentId}: ${granted.length > 0 ? `may use ${granted.join(', ')}` : 'granted nothing'}\n`);
   }
+  if (leftOut.length > 0) io.stdout(`  Not granted, new or widened in this version: ${leftOut.join(', ')}. To grant, run again with --grant naming every entry to grant.\n`);
   io.stdout(receipt.armed.length > 0 ? `  Armed: ${receipt.armed.join(', ')}\n` : '  No trigger armed.\n');
   for (const secret of receipt.webhookSecrets) io.stdout(`  Webhook secret for ${secret.triggerId} (shown once, keep it now): ${secret.secret}\n`);
   for (const given of receipt.webhookSecretsGiven) io.stdout(`  Webhook secret for ${given.triggerId}: the one your sender gave, kept (it is never shown).\n`);

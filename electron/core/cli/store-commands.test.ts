@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { INVOICES_DIR, packFiles, packFolder } from '../../../test/helpers/pack';
@@ -90,5 +90,32 @@ describe('store commands', () => {
     expect(defaultDataDir({ HOME: '/home/a' }, 'linux')).toBe('/home/a/.config/Apollia Desktop');
     expect(defaultDataDir({ HOME: '/Users/a' }, 'darwin')).toBe('/Users/a/Library/Application Support/Apollia Desktop');
     expect(defaultDataDir({ HOME: 'C:\\Users\\a', APPDATA: 'C:\\Users\\a\\AppData\\Roaming' }, 'win32')).toBe(join('C:\\Users\\a\\AppData\\Roaming', 'Apollia Desktop'));
+  });
+});
+
+describe('install --yes of an update asks again (issue 13 point 4)', () => {
+  const text = (name: string) => readFileSync(join(INVOICES_DIR, name), 'utf8');
+  const update = () =>
+    apo(
+      packFiles({
+        'apollia.toml': text('apollia.toml').replace('version = "1.2.0"', 'version = "1.3.0"').replace('access = ["file_read", ', 'access = ["file_read", "file_write", '),
+        'tools/extract.py': text('tools/extract.py'),
+        'workflows/reminders.py': text('workflows/reminders.py'),
+      }),
+    );
+
+  it('keeps the answers given before and leaves new access ungranted, saying so', async () => {
+    const dataDir = join(tempDir('apollia-cli-'), 'data');
+    expect((await cli(['--data-dir', dataDir, 'install', apo(packFolder(INVOICES_DIR)), '--yes', '--grant', 'file_read'])).code).toBe(0);
+    const newer = update();
+    const dry = await cli(['--data-dir', dataDir, 'install', newer]);
+    expect(dry.stdout).toContain('Run again with --yes to install, keeping your answers from before, with what is new or widened left ungranted');
+    const done = await cli(['--data-dir', dataDir, 'install', newer, '--yes']);
+    expect([done.code, done.stderr]).toEqual([0, '']);
+    expect(done.stdout).toContain('  invoice-clerk: may use file_read\n');
+    expect(done.stdout).toContain('  Not granted, new or widened in this version: file_write (invoice-clerk). To grant, run again with --grant naming every entry to grant.\n');
+    const state = JSON.parse(readFileSync(join(dataDir, 'state.json'), 'utf8'));
+    const granted = (state.agents['invoices/invoice-clerk'].access as { entry: string; granted: boolean }[]).filter((a) => a.granted).map((a) => a.entry);
+    expect(granted).toEqual(['file_read']);
   });
 });
