@@ -8,7 +8,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
-import { expect, snapshot, test } from '../support/app';
+import { expect, shot, snapshot, test } from '../support/app';
 import { makeFolder, packFixture } from '../support/packages';
 
 test('arm a webhook and a folder, deliver a signed request and drop a file: both shown live and in the Activity view', async ({ page, app }) => {
@@ -62,6 +62,14 @@ test('arm a webhook and a folder, deliver a signed request and drop a file: both
   await expect(page.getByRole('region', { name: 'Triggers' })).toContainText('2 runs are waiting and nothing has taken them');
   await expect(page.getByRole('main')).not.toContainText(body);
   await snapshot(page, 'live-triggers-1-dashboard');
+
+  // Settings says where the listener really is, beside the port it keeps (the harness's host was
+  // given a free port of its own, not the one set there).
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Settings' }).click();
+  const webhooks = page.getByRole('region', { name: 'Webhooks' });
+  await expect(webhooks.getByRole('status').filter({ hasText: 'Listening now on' })).toContainText(`Listening now on ${new URL(url).origin}`);
+  await webhooks.scrollIntoViewIfNeeded();
+  await shot(page, 'live-triggers-4-settings-listening');
 
   // The Activity view: newest first, in plain words, never the secret or the body.
   await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Activity' }).click();

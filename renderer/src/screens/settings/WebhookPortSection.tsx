@@ -1,7 +1,7 @@
 import { Webhook } from 'lucide-react';
 import { type FormEvent, useState } from 'react';
 import { WEBHOOK_PORT_RANGE, type SettingsView } from '../../../../shared/api';
-import { useSetWebhookPort } from '../../../api/hooks';
+import { useSetWebhookPort, useTriggerStatus } from '../../../api/hooks';
 import { ErrorPanel } from '../../components/Status';
 
 /** What is wrong with a typed port, or null. The Api checks the same range (`WEBHOOK_PORT_RANGE`). */
@@ -9,6 +9,24 @@ function portProblem(text: string): string | null {
   if (!/^\d{1,5}$/.test(text)) return 'Type a port number.';
   const port = Number(text);
   return port < WEBHOOK_PORT_RANGE.min || port > WEBHOOK_PORT_RANGE.max ? `A port from ${WEBHOOK_PORT_RANGE.min} to ${WEBHOOK_PORT_RANGE.max}.` : null;
+}
+
+/**
+ * Where the running trigger host really listens (`triggerStatus.origin`), said beside the setting:
+ * when it is not on the port set here (a host given another port when it started, as the e2e
+ * harness's is), the addresses senders must use are the live ones.
+ */
+function ListeningNow({ port }: { port: number }) {
+  const status = useTriggerStatus();
+  const origin = status.data?.running ? status.data.origin : null;
+  if (!origin) return <p className="small">No trigger host is listening right now: webhooks are received while the app runs with an armed webhook trigger.</p>;
+  const live = Number(new URL(origin).port);
+  return (
+    <p className="small" role="status">
+      Listening now on <code data-volatile>{origin}</code>
+      {live === port ? '.' : ': not the port set here, so the webhook addresses on the dashboard use this one.'}
+    </p>
+  );
 }
 
 /** Settings → Webhooks: the port the app receives webhook calls on (127.0.0.1 only); the running trigger host moves to it. */
@@ -28,6 +46,7 @@ export function WebhookPortSection({ webhookPort }: { webhookPort: SettingsView[
       <p className="muted">
         Armed webhook triggers are called on <code>http://127.0.0.1:{webhookPort.port}</code> ({webhookPort.chosen ? 'the port you chose' : 'the default port'}). Only this computer can reach it.
       </p>
+      <ListeningNow port={webhookPort.port} />
       <form onSubmit={submit} className="form" aria-labelledby="webhook-port-heading">
         <div className="field">
           <label htmlFor="webhook-port">Port</label>
