@@ -24,7 +24,7 @@ import { type ApiContext, type ApiDeps, own } from './api-context';
 import { CoreError } from './errors';
 import * as requestValidators from './generated/api-request-validators';
 import { installedComparison, installPackage, uninstallPackage } from './install-package';
-import { denyTool, readSettings, removeDeniedTool, removeMcpServer, removeSecret, saveMcpServer, saveSecret } from './settings';
+import { denyTool, readSettings, removeDeniedTool, removeMcpServer, removeSecret, saveMcpServer, saveSecret, sealClearMcpCredentials } from './settings';
 import { inspectSource, SourceRegistry } from './sources';
 import { Store } from './store/store';
 import { dashboardOf } from './store/views';
@@ -45,6 +45,8 @@ export type CoreApi = {
   [M in ApiMethod]: (request?: unknown) => Promise<ApiResult<ApiResponse<M>>>;
 } & {
   registerSource(path: string, origin: SourceHandle['origin']): Promise<ApiResult<SourceHandle>>;
+  /** Host only, at start: seals MCP server credentials a store from before format 3 kept in clear; the names sealed. */
+  sealClearMcpCredentials(): Promise<string[]>;
   /** The store, for the CLI's read-only listing and for tests. */
   readonly store: Store;
 };
@@ -141,7 +143,7 @@ export function createApi(deps: ApiDeps): CoreApi {
   const ctx: ApiContext = { deps, store, sources: new SourceRegistry(), activity: new ActivityLog(deps.dataDir) };
   const log = deps.log ?? ((message: string, error?: unknown) => console.error(message, error));
   const handlers = handlersOf(ctx);
-  const api = { registerSource: (path: string, origin: SourceHandle['origin']) => ctx.sources.register(path, origin), store } as CoreApi;
+  const api = { registerSource: (path: string, origin: SourceHandle['origin']) => ctx.sources.register(path, origin), sealClearMcpCredentials: () => sealClearMcpCredentials(ctx), store } as CoreApi;
   for (const method of API_METHODS) {
     const handler = handlers[method] as (request: unknown) => Promise<unknown>;
     (api as unknown as Record<string, (request: unknown) => Promise<ApiResult<unknown>>>)[method] = async (request: unknown) => {

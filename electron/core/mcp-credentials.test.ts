@@ -139,4 +139,40 @@ describe('saving an MCP server with a credential (Api)', () => {
     expect(state.version).toBe(3);
     expect(await mcpServerForRun(state, 'notes', createFileKeySecretBox(dataDir))).toEqual({ name: 'notes', transport: 'sse', url: 'https://mcp.example.com/?token=abc123' });
   });
+
+  it('seals, at start, a credential a format-2 file kept in clear: stored masked, the real one opened for a run', async () => {
+    const { api, dataDir, deps } = testApi();
+    const format2 = {
+      version: 2,
+      packages: {},
+      agents: {},
+      triggers: {},
+      settings: { mcpServers: { notes: { name: 'notes', transport: 'sse', url: 'https://mcp.example.com/?token=abc123' }, files: { name: 'files', transport: 'stdio', command: 'mcp-files', args: ['/home/ann'] } }, secrets: {}, deniedTools: [] },
+      webhookSecrets: {},
+      applies: {},
+      damage: [],
+    };
+    writeFileSync(join(dataDir, 'state.json'), JSON.stringify(format2));
+    expect(await api.sealClearMcpCredentials()).toEqual(['notes']);
+    const text = readFileSync(join(dataDir, 'state.json'), 'utf8');
+    expect(text).not.toContain('abc123');
+    const stored = JSON.parse(text).settings.mcpServers;
+    expect([stored.notes.url, typeof stored.notes.sealed, stored.files.sealed]).toEqual([`https://mcp.example.com/?token=${MASK}`, 'string', null]);
+    expect(await mcpServerForRun(await new Store(dataDir).read(), 'notes', deps.secretBox)).toEqual({ name: 'notes', transport: 'sse', url: 'https://mcp.example.com/?token=abc123' });
+    const shown = await api.settings();
+    expect(shown.ok && shown.value.mcpServers.find((server) => server.name === 'notes')?.credentialsSealed).toBe(true);
+    // Once sealed, a second start has nothing to do and writes nothing.
+    const before = treeHash(dataDir);
+    expect(await api.sealClearMcpCredentials()).toEqual([]);
+    expect(treeHash(dataDir)).toBe(before);
+  });
+
+  it('leaves a clear credential as it is where nothing can be sealed, losing nothing', async () => {
+    const { api, dataDir } = testApi({ secretBox: unavailableSecretBox });
+    const format2 = { version: 2, packages: {}, agents: {}, triggers: {}, settings: { mcpServers: { notes: { name: 'notes', transport: 'sse', url: 'https://mcp.example.com/?token=abc123' } }, secrets: {}, deniedTools: [] }, webhookSecrets: {}, applies: {}, damage: [] };
+    writeFileSync(join(dataDir, 'state.json'), JSON.stringify(format2));
+    const before = treeHash(dataDir);
+    expect(await api.sealClearMcpCredentials()).toEqual([]);
+    expect(treeHash(dataDir)).toBe(before);
+  });
 });

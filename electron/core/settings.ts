@@ -123,3 +123,35 @@ export function removeDeniedTool(ctx: ApiContext, request: ApiRequest<'removeDen
     }),
   );
 }
+
+/**
+ * Seals the credentials of MCP servers saved in clear: a store from before format 3 kept a token in
+ * a server's url or arguments as typed (the 2→3 migration runs without the secret box, so it could
+ * only mark them `sealed: null`). Run by the host at start (DESIGN.md "Security of the app itself":
+ * secrets are kept encrypted): each such server is stored masked, its real parts sealed, and the
+ * names are returned. Nothing is done, and nothing is lost, when this computer cannot keep secrets;
+ * a server changed meanwhile is left for the next start.
+ */
+export async function sealClearMcpCredentials(ctx: ApiContext): Promise<string[]> {
+  if (ctx.deps.secretBox.backend() === 'unavailable') return [];
+  const state = await ctx.store.read();
+  const clear = Object.entries(state.settings.mcpServers).filter(([, server]) => server.sealed === null && maskedServer(server).hasCredentials);
+  if (clear.length === 0) return [];
+  const sealed = new Map<string, { parts: string; sealed: string }>();
+  for (const [name, { sealed: _none, ...server }] of clear) {
+    const parts = credentialParts(server);
+    sealed.set(name, { parts, sealed: await seal(ctx, parts) });
+  }
+  return ctx.store.update((fresh) => {
+    const done: string[] = [];
+    for (const [name, { parts, sealed: box }] of sealed) {
+      const now = fresh.settings.mcpServers[name];
+      if (!now || now.sealed !== null) continue;
+      const { sealed: _none, ...server } = now;
+      if (credentialParts(server) !== parts) continue;
+      fresh.settings.mcpServers[name] = { ...maskedServer(server).masked, sealed: box };
+      done.push(name);
+    }
+    return done.length > 0 ? { result: done } : { result: done, write: false };
+  });
+}

@@ -58,6 +58,8 @@ if (!app.requestSingleInstanceLock()) {
       (error: unknown) => console.error('Apollia Desktop: the triggers are not live:', error instanceof Error ? error.message : error),
     );
     void api.verifyInstalled(); // issue 14: installed files re-checked on app start (a change disarms the package's triggers)
+    // An MCP server saved before credentials were sealed keeps its token in clear until sealed here.
+    api.sealClearMcpCredentials().catch((error: unknown) => console.error('Apollia Desktop: saved MCP credentials were not sealed:', error instanceof Error ? error.message : error));
     app.on('activate', () => {
       // macOS: clicking the Dock icon with no window open makes one again.
       if (BrowserWindow.getAllWindows().length === 0) openWindow();
