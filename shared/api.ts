@@ -202,6 +202,8 @@ export interface ApplyReceipt {
 /** One tool an agent may call, as the dashboard shows it. */
 export interface AccessView {
   tool: string;
+  /** What it lets the agent do, in words: the row's first line, its name the second (issue 13 point 6). */
+  what: string;
   family: ActionFamily | null;
   /**
    * `allow`: runs without asking; `ask`: asks first; `deny`: never offered. For a package agent,

@@ -75,6 +75,8 @@ test('a template applied with the keyboard alone: a built-in tool left out, aske
   const agent = page.getByRole('article', { name: /Market monitor: Acme/ });
   await expect(agent).toContainText('It asks you before a tool runs.');
   await expect(agent.getByRole('button', { name: /^Grant write for / })).toBeVisible();
+  // Its rows lead with what each tool does (issue 13 point 6), the name after.
+  await expect(agent.getByRole('listitem').filter({ has: page.getByRole('button', { name: /^Grant write for / }) })).toHaveText(/^Write files in the agent's work folder write\s+Writes or deletes/);
   await shot(page, 'template-keyboard-dashboard');
   await axeCheck(page, 'keyboard template dashboard');
 

@@ -69,6 +69,21 @@ describe('the owner never-allow list on .apo installs', () => {
   });
 });
 
+describe('the dashboard says what each tool does first (issue 13 point 6)', () => {
+  it("words a package agent's entries from its manifest and the catalogue, the name kept beside", async () => {
+    const { api } = testApi();
+    const sourceId = await open(api, apoFile(packFolder(INVOICES_DIR)));
+    expect((await api.install({ sourceId, decisions: { agents: { 'invoice-clerk': { access: GRANTS } }, triggers: {} } })).ok).toBe(true);
+    const dashboard = await api.dashboard();
+    const access = dashboard.ok ? dashboard.value.agents[0]?.access : [];
+    expect(access?.map((a) => [a.tool, a.what])).toEqual([
+      ['file_read', 'Read files the user opens to the agent'],
+      ['mcp:ledger/lookup', 'Use “lookup”, a tool of the program ledger (what it does is known only when it runs)'],
+      ['pkg:invoices/extract_totals', 'Extract the total, the due date and the supplier of an invoice.'],
+    ]);
+  });
+});
+
 describe('a template trigger is armed only when ticked', () => {
   const parameters = { companies: 'Acme', channel: 'C0123ABCD' };
 

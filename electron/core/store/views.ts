@@ -6,6 +6,7 @@
 import { integrityView } from '../package-trust';
 import { type AccessView, type AgentView, type Dashboard, DEFAULT_WEBHOOK_PORT, type InstalledPackageView, type SecretBackend, type SettingsView, type TriggerView } from '../../../shared/api';
 import { CONNECTION_TYPES, SECRET_NAMES } from '../../../shared/catalogues';
+import { accessClassifier, templateToolWhat } from '../../../shared/access-rows';
 import { grantedPermission } from '../../../shared/consent';
 import { describeCron, describeInterval, nextCronTimes, nextIntervalTimes } from '../../../shared/cron';
 import { maskedServer } from '../mcp-credentials';
@@ -53,8 +54,10 @@ export function agentView(state: StoreState, agent: AgentRecord, now: Date): Age
     .map((t) => triggerView(t, now));
   if (agent.origin === 'package') {
     const pkg = Object.hasOwn(state.packages, agent.packageName) ? state.packages[agent.packageName] : undefined;
+    const classify = pkg ? accessClassifier(pkg.manifest) : null;
     const access: AccessView[] = agent.access.map((a) => ({
       tool: a.entry,
+      what: classify ? classify(a.entry).what : a.entry,
       family: a.family,
       permission: grantedPermission(a.family, a.granted),
       granted: a.granted,
@@ -80,6 +83,7 @@ export function agentView(state: StoreState, agent: AgentRecord, now: Date): Age
   // granted or not; only under `never` does a granted (allowed) tool run unasked. Deny holds either way.
   const access: AccessView[] = Object.entries(agent.toolSettings).map(([tool, setting]) => ({
     tool,
+    what: templateToolWhat(tool),
     family: setting.family,
     permission: setting.setting === 'allow' && agent.approvals !== 'never' ? 'ask' : setting.setting,
     granted: setting.setting === 'allow',

@@ -38,7 +38,7 @@ describe('unticking a template built-in tool', () => {
     const dashboard = await api.dashboard();
     if (!dashboard.ok) throw new Error(dashboard.error.message);
     const agent = dashboard.value.agents.find((a) => a.id === applied.value.agentId);
-    expect(agent?.access.find((a) => a.tool === 'write')).toMatchObject({ permission: 'deny', granted: false });
+    expect(agent?.access.find((a) => a.tool === 'write')).toMatchObject({ permission: 'deny', granted: false, what: "Write files in the agent's work folder" });
 
     const allowed = await api.setToolAccess({ agentId: applied.value.agentId, tool: 'write', granted: true });
     expect(allowed.ok && allowed.value.access.find((a) => a.tool === 'write')?.granted).toBe(true);

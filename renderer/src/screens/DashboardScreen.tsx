@@ -41,6 +41,7 @@ function AccessRowView({ agent, access }: { agent: AgentView; access: AccessView
   const set = useSetToolAccess();
   return (
     <li className="row">
+      <PackageText text={access.what} />{' '}
       <code>
         <PackageText text={access.tool} />
       </code>{' '}

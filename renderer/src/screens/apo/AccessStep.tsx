@@ -13,7 +13,7 @@ import { AskBadge, FamilyBadge } from '../../components/FamilyBadge';
 import { PackageText } from '../../components/PackageText';
 import { useConsentStore } from '../../stores/consent-store';
 import { useOwnerDenied } from '../../components/owner-denied';
-import { accessClassifier, accessMarks, type AccessMark, type AccessRow } from './access';
+import { accessClassifier, accessMarks, type AccessMark, type AccessRow } from '../../../../shared/access-rows';
 import { countOf, UpdateMark } from './UpdateMark';
 import { accessCounts, accessCountsText, FIRST_ROWS, firstRows, ShowAll } from './long-list';
 

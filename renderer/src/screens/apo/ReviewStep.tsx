@@ -8,7 +8,7 @@ import { publisherStatus, unpinnedLaunch } from '../../../../shared/verdict';
 import { AskBadge, FamilyBadge } from '../../components/FamilyBadge';
 import { PackageText } from '../../components/PackageText';
 import { useConsentDraft } from '../../stores/consent-store';
-import { accessClassifier, type AccessRow } from './access';
+import { accessClassifier, type AccessRow } from '../../../../shared/access-rows';
 import { accessCounts, accessCountsText, FIRST_ROWS, firstRows, ShowAll } from './long-list';
 import { countOf } from './UpdateMark';
 

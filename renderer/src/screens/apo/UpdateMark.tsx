@@ -1,5 +1,5 @@
 import { FAMILY_LABELS, FAMILY_WORDS } from '../../../../shared/risk-summary';
-import type { AccessMark } from './access';
+import type { AccessMark } from '../../../../shared/access-rows';
 
 /** An update's mark on something it adds or changes (the diff of `shared/update-diff.ts`). */
 export function UpdateMark({ mark }: { mark: AccessMark | null | undefined }) {

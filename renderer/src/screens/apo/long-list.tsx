@@ -1,4 +1,4 @@
-import type { AccessRow } from './access';
+import type { AccessRow } from '../../../../shared/access-rows';
 import { countOf } from './UpdateMark';
 
 /**

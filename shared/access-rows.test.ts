@@ -2,11 +2,11 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'smol-toml';
 import { describe, expect, it } from 'vitest';
-import { INVOICES_DIR } from '../../../../test/helpers/pack';
-import type { ApolliaManifest } from '../../../../shared/apollia-manifest';
-import { accessFamily, asksFirst, proposedConsent } from '../../../../shared/consent';
-import { diffUpdate } from '../../../../shared/update-diff';
-import { accessClassifier, accessMarks, accessRow } from './access';
+import { INVOICES_DIR } from '../test/helpers/pack';
+import type { ApolliaManifest } from './apollia-manifest';
+import { accessFamily, asksFirst, proposedConsent } from './consent';
+import { diffUpdate } from './update-diff';
+import { accessClassifier, accessMarks, accessRow } from './access-rows';
 
 const manifest = parse(readFileSync(join(INVOICES_DIR, 'apollia.toml'), 'utf8')) as unknown as ApolliaManifest;
 

@@ -7,10 +7,10 @@
  * and a tool whose family this app cannot know before it runs (an MCP tool, an unknown name, another
  * agent) asks first too, because nothing proves it only reads.
  */
-import type { ActionFamily, AgentEntry, ApolliaManifest, ToolEntry, WorkflowEntry } from '../../../../shared/apollia-manifest';
-import { apolliaNativeTool } from '../../../../shared/catalogues';
-import { accessFamily, asksFirst } from '../../../../shared/consent';
-import type { UpdateDiff } from '../../../../shared/update-diff';
+import type { ActionFamily, AgentEntry, ApolliaManifest, ToolEntry, WorkflowEntry } from './apollia-manifest';
+import { apolliaNativeTool, templateTool } from './catalogues';
+import { accessFamily, asksFirst } from './consent';
+import type { UpdateDiff } from './update-diff';
 
 export interface AccessRow {
   entry: string;
@@ -112,4 +112,17 @@ export function accessMarks(diff: UpdateDiff | null, agentId: string): Map<strin
     marks.set(entry, change ? { kind: 'changed', from: change.from, to: change.to } : { kind: 'again' });
   }
   return marks;
+}
+
+/**
+ * What one tool of a template's agent lets it do, in words (issue 13 point 6: plain words lead,
+ * the name follows): a built-in tool by the catalogue's description, an MCP tool (`mcp:server/tool`)
+ * as a tool of that program.
+ */
+export function templateToolWhat(tool: string): string {
+  if (tool.startsWith('mcp:')) {
+    const [server = '', name = ''] = tool.slice(4).split('/');
+    return `Use “${name}”, a tool of the program ${server} (what it does is known only when it runs)`;
+  }
+  return templateTool(tool)?.description ?? 'A built-in tool this app does not know';
 }
