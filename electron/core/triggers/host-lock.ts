@@ -1,11 +1,11 @@
 /**
  * One trigger host per data folder: `trigger-host.lock`, created exclusively with the holder's pid,
  * held for the host's life. A lock whose pid is not running (a crash) is taken over; a live one is
- * refused as `host.busy`, naming the process that holds it. Same rule as the store's write lock
- * (`store/lock.ts`), held for a lifetime instead of one write.
+ * refused as `host.busy`, naming the process that holds it. The store's write lock's rule
+ * (`store/pid-lock.ts`), held for a lifetime instead of one write.
  */
-import { open, readFile, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
+import { lockPid, processAlive, releaseLock, tryTakeLock } from '../store/pid-lock';
 
 /** The host lock's name in the data folder. */
 export const HOST_LOCK_FILE = 'trigger-host.lock';
@@ -20,46 +20,17 @@ export class HostError extends Error {
   }
 }
 
-/** Whether a process with this pid runs (EPERM: it runs, as another user). */
-export function processAlive(pid: number): boolean {
-  if (!Number.isInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /** The pid holding the host lock of `dataDir` when that process runs, else null. */
 export async function hostLockHolder(dataDir: string): Promise<number | null> {
-  const pid = Number.parseInt(await readFile(join(dataDir, HOST_LOCK_FILE), 'utf8').catch(() => ''), 10);
-  return processAlive(pid) ? pid : null;
+  const pid = await lockPid(join(dataDir, HOST_LOCK_FILE));
+  return pid !== null && processAlive(pid) ? pid : null;
 }
 
 /** Takes the host lock of `dataDir`; returns its release. Throws `host.busy` when a live process holds it. */
 export async function takeHostLock(dataDir: string): Promise<() => Promise<void>> {
   const path = join(dataDir, HOST_LOCK_FILE);
-  for (let attempt = 0; attempt < 3; attempt++) {
-    try {
-      const handle = await open(path, 'wx', 0o600);
-      try {
-        await handle.writeFile(`${process.pid}\n`);
-      } finally {
-        await handle.close();
-      }
-      return async () => {
-        const holder = Number.parseInt(await readFile(path, 'utf8').catch(() => ''), 10);
-        if (holder === process.pid) await unlink(path).catch(() => undefined);
-      };
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      const holder = Number.parseInt(await readFile(path, 'utf8').catch(() => ''), 10);
-      if (processAlive(holder)) {
-        throw new HostError('host.busy', `another trigger host (pid ${holder}) is already running on ${dataDir}; stop it first`);
-      }
-      await unlink(path).catch(() => undefined);
-    }
-  }
-  throw new HostError('host.busy', `the trigger host lock ${path} keeps being taken; another host may be starting`);
+  const attempt = await tryTakeLock(path);
+  if (attempt.taken) return () => releaseLock(path);
+  if (attempt.holder === null) throw new HostError('host.busy', `the trigger host lock ${path} is being taken; another host may be starting`);
+  throw new HostError('host.busy', `another trigger host (pid ${attempt.holder}) is already running on ${dataDir}; stop it first`);
 }
