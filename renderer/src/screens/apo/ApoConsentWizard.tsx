@@ -1,3 +1,4 @@
+import { CancelConfirm } from '../../components/CancelConfirm';
 import { useOwnerDenied } from '../../components/owner-denied';
 import { ArrowLeft, ArrowRight, Download, X } from 'lucide-react';
 import { webhookSecretRequest } from '../../components/WebhookSecretChoice';
@@ -80,7 +81,6 @@ export function ApoConsentWizard({ inspection, sourceId, allowDowngrade, acceptK
   const start = useMemo(() => startingDraft(inspection), [inspection]);
   const [confirmCancel, setConfirmCancel] = useState(false);
   const titleRef = useRef<HTMLHeadingElement>(null);
-  const keepGoingRef = useRef<HTMLButtonElement>(null);
 
   useEffect(() => {
     seed(sourceId, start);
@@ -90,10 +90,6 @@ export function ApoConsentWizard({ inspection, sourceId, allowDowngrade, acceptK
   useEffect(() => {
     titleRef.current?.focus();
   }, [sourceId]);
-
-  useEffect(() => {
-    if (confirmCancel) keepGoingRef.current?.focus();
-  }, [confirmCancel]);
 
   const cancel = () => {
     if (!answersChanged(start, draft)) {
@@ -148,24 +144,15 @@ export function ApoConsentWizard({ inspection, sourceId, allowDowngrade, acceptK
       </WizardStep>
       {install.isError ? <ErrorPanel error={install.error} title="The package was not installed" /> : null}
       {confirmCancel ? (
-        <div className="panel panel-warning cancel-confirm" role="group" aria-labelledby="cancel-question">
-          <p id="cancel-question">Close this package and forget the answers you changed? Nothing is installed.</p>
-          <div className="button-row">
-            <button ref={keepGoingRef} type="button" className="button" onClick={() => setConfirmCancel(false)}>
-              Keep going
-            </button>
-            <button
-              type="button"
-              className="button button-danger-soft"
-              onClick={() => {
-                dropDraft(sourceId);
-                closeSource(sourceId);
-              }}
-            >
-              Close without installing
-            </button>
-          </div>
-        </div>
+        <CancelConfirm
+          question="Close this package and forget the answers you changed? Nothing is installed."
+          closeLabel="Close without installing"
+          onKeepGoing={() => setConfirmCancel(false)}
+          onClose={() => {
+            dropDraft(sourceId);
+            closeSource(sourceId);
+          }}
+        />
       ) : null}
       <div className="wizard-nav">
         <button type="button" className="button" disabled={step === 0 || install.isPending} onClick={() => setStep(sourceId, step - 1)}>

@@ -1,3 +1,4 @@
+import { CancelConfirm } from '../../components/CancelConfirm';
 import { AlertTriangle, ArrowLeft, ArrowRight, CheckCircle2, Play, X } from 'lucide-react';
 import { SetWebhookSecret } from '../../components/WebhookSecretChoice';
 import { useEffect, useMemo, useRef, useState } from 'react';
@@ -133,15 +134,11 @@ export function TemplateFlow({ inspection, sourceId, builtin }: { inspection: So
   const [confirmCancel, setConfirmCancel] = useState(false);
   const closeSource = useFlowStore((s) => s.closeSource);
   const titleRef = useRef<HTMLHeadingElement>(null);
-  const keepGoingRef = useRef<HTMLButtonElement>(null);
   // Focus moves to the new screen when a template opens (issue 13 point 10): once its form is drawn.
   const drawn = draft !== undefined && manifest !== undefined;
   useEffect(() => {
     if (drawn) titleRef.current?.focus();
   }, [drawn]);
-  useEffect(() => {
-    if (confirmCancel) keepGoingRef.current?.focus();
-  }, [confirmCancel]);
 
   useEffect(() => {
     seed(sourceId, initialValues(parameters));
@@ -252,19 +249,7 @@ export function TemplateFlow({ inspection, sourceId, builtin }: { inspection: So
         </p>
       </WizardStep>
       {apply.isError ? <ErrorPanel error={apply.error} title="The template was not applied" /> : null}
-      {confirmCancel ? (
-        <div className="panel panel-warning cancel-confirm" role="group" aria-labelledby="cancel-question">
-          <p id="cancel-question">Close this template and forget the answers you gave? Nothing is made.</p>
-          <div className="button-row">
-            <button ref={keepGoingRef} type="button" className="button" onClick={() => setConfirmCancel(false)}>
-              Keep going
-            </button>
-            <button type="button" className="button button-danger-soft" onClick={close}>
-              Close without applying
-            </button>
-          </div>
-        </div>
-      ) : null}
+      {confirmCancel ? <CancelConfirm question="Close this template and forget the answers you gave? Nothing is made." closeLabel="Close without applying" onKeepGoing={() => setConfirmCancel(false)} onClose={close} /> : null}
       <div className="wizard-nav">
         <button type="button" className="button" disabled={step === 0 || apply.isPending} onClick={() => setStep(sourceId, step - 1)}>
           <ArrowLeft aria-hidden="true" size={16} /> Back
