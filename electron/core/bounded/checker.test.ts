@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
@@ -79,6 +80,16 @@ describe('the bounded worker answers what the readers answer in-thread', () => {
     wrong.start(join(dir, 'no-such-file'));
     expect((await checkPath(TEMPLATE, [], wrong)).kind).toBe('template');
     expect(wrong.workersStarted).toBe(1);
+  });
+});
+
+describe('a checker in a process with nothing else to do', () => {
+  test('warm() resolves (the worker is held alive until loaded), and the process then ends (an idle worker holds nothing)', () => {
+    const script = join(dir, 'warm.mts');
+    const checkerModule = new URL('./checker.ts', import.meta.url).pathname;
+    writeFileSync(script, `const { BoundedChecker } = await import(${JSON.stringify(checkerModule)});\nconst checker = new BoundedChecker();\nawait checker.warm();\nconsole.log('warmed', checker.workersStarted);\n`);
+    const run = spawnSync(process.execPath, ['--import', 'tsx', script], { encoding: 'utf8', timeout: 60_000 });
+    expect([run.status, run.signal, run.stdout]).toEqual([0, null, 'warmed 1\n']);
   });
 });
 

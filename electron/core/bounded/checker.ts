@@ -103,8 +103,11 @@ export class BoundedChecker {
    */
   warm(): Promise<void> {
     this.#preload = true;
-    this.#ensureWorker();
-    return this.#loaded;
+    // Held alive until loaded, so that whoever awaits this sees it resolve; idle (unref'd) after.
+    this.#ensureWorker().ref();
+    return this.#loaded.then(() => {
+      if (!this.#current) this.#worker?.unref();
+    });
   }
 
   /**
