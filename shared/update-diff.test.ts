@@ -42,7 +42,7 @@ describe('diffUpdate', () => {
       'The tool `extract` can now read your personal data (was: read data that is not personal)',
       'Now needs a connection to `slack`',
       'The program `ledger` would now start differently: the program it runs, the environment variables it receives changed',
-      'Clerk asks for something new: run shell commands on this computer (`shell`). Not allowed until you tick it',
+      'Clerk asks for something new, not allowed until you tick it: run shell commands on this computer (`shell`)',
       'New trigger `hook`: off until you arm it',
       'Changed trigger `monday`: off until you arm it again',
     ]);

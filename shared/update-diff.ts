@@ -237,7 +237,7 @@ export function diffUpdate(before: ApolliaManifest, decisions: ConsentDecision, 
     changes.push(commandLine !== '' ? `Starts a new program on this computer: \`${commandLine}\`` : `Connects to a new server outside this computer: ${server?.url ?? name}`);
   }
   for (const id of agents.added) changes.push(`New agent ${agentName(id)}`);
-  for (const diff of agents.access) if (diff.added.length > 0) changes.push(`${agentName(diff.agentId)} asks for something new: ${diff.added.map(entryWords).join('; ')}. Not allowed until you tick it`);
+  for (const diff of agents.access) if (diff.added.length > 0) changes.push(`${agentName(diff.agentId)} asks for something new, not allowed until you tick it: ${diff.added.map(entryWords).join('; ')}`);
   if (triggers.added.length > 0) changes.push(`New ${triggers.added.length === 1 ? 'trigger' : 'triggers'} ${list(triggers.added)}: off until you arm ${triggers.added.length === 1 ? 'it' : 'them'}`);
   if (triggers.changed.length > 0) changes.push(`Changed ${triggers.changed.length === 1 ? 'trigger' : 'triggers'} ${list(triggers.changed)}: off until you arm ${triggers.changed.length === 1 ? 'it' : 'them'} again`);
   if (tools.removed.length > 0) changes.push(`No longer has the ${tools.removed.length === 1 ? 'tool' : 'tools'} ${list(tools.removed)}`);

@@ -176,7 +176,7 @@ test('an update from a lookalike publisher: shown first; new access unticked; a 
   expect(order[0]).toBeLessThan(order[1] ?? -1);
   const changes = page.getByRole('list', { name: 'Changes' });
   await expect(changes).toContainText('The tool extract_totals can now send things outside this computer (was: read your personal data)');
-  await expect(changes).toContainText('Invoice clerk asks for something new: run shell commands on this computer (shell). Not allowed until you tick it');
+  await expect(changes).toContainText('Invoice clerk asks for something new, not allowed until you tick it: run shell commands on this computer (shell)');
   await expect(changes).toContainText('Changed trigger first-monday: off until you arm it again');
   await expect(changes).not.toContainText(/read_personal|execute_code|send_external|write_or_delete/);
   await snapshot(page, 'update-publisher-lookalike');

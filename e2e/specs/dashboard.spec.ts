@@ -4,7 +4,7 @@
  * version, read what changed, update — the revoked tool stays revoked — then uninstall.
  */
 import type { Page } from '@playwright/test';
-import { axeCheck, expect, shot, test, type AppDriver } from '../support/app';
+import { axeCheck, expect, shot, snapshotBoth, test, type AppDriver } from '../support/app';
 import { packInvoices, packInvoicesWith } from '../support/packages';
 
 test.use({ now: '2026-01-01T00:00:00Z' });
@@ -47,7 +47,7 @@ test('install, disarm, revoke, update keeps the revocation, uninstall', async ({
   await expect(trigger).toContainText('Armed');
   await expect(trigger).toContainText(/first Monday/);
   await expect(trigger.locator('time')).toHaveAttribute('datetime', '2026-01-05T08:00:00.000Z');
-  await shot(page, 'dashboard-1-armed');
+  await snapshotBoth(page, 'dashboard-1-armed');
   await axeCheck(page, 'dashboard armed');
 
   await page.getByRole('button', { name: 'Disarm first-monday' }).click();
@@ -68,9 +68,9 @@ test('install, disarm, revoke, update keeps the revocation, uninstall', async ({
   await expect(page.getByRole('heading', { level: 2, name: 'Step 1 of 5: What changed since the installed version' })).toBeVisible();
   await expect(main).toContainText('Version 1.2.0 is installed; this is version 1.3.0.');
   await expect(main).toContainText('This version asks for more than the installed one');
-  await expect(page.getByRole('list', { name: 'Changes' })).toContainText('Invoice clerk asks for something new: list folders the user opens to the agent (file_list). Not allowed until you tick it');
+  await expect(page.getByRole('list', { name: 'Changes' })).toContainText('Invoice clerk asks for something new, not allowed until you tick it: list folders the user opens to the agent (file_list)');
   await expect(page.getByRole('list', { name: 'Changes' })).not.toContainText(/read_personal|execute_code|send_external|write_or_delete/);
-  await shot(page, 'update-1-what-changed');
+  await snapshotBoth(page, 'update-1-what-changed');
   await axeCheck(page, 'update what changed');
 
   await next(page);
@@ -82,7 +82,7 @@ test('install, disarm, revoke, update keeps the revocation, uninstall', async ({
   // What this version adds is marked; what the installed one offered is not.
   await expect(page.getByRole('listitem').filter({ has: page.getByRole('checkbox', { name: /file_list$/ }) })).toContainText('New in this version');
   await expect(page.getByRole('listitem').filter({ has: page.getByRole('checkbox', { name: /file_read$/ }) })).not.toContainText('New in this version');
-  await shot(page, 'update-3-access');
+  await snapshotBoth(page, 'update-3-access');
   await next(page);
   await next(page);
   await page.getByRole('button', { name: 'Install update' }).click();

@@ -30,7 +30,7 @@ test('a package that links out of itself: "Don\'t install this", Move to Trash m
   await expect(alert).toContainText('Move the file to the Trash.');
   await expect(page.getByRole('button', { name: 'Close', exact: true })).toBeVisible();
   await expect(page.getByRole('button', { name: 'Copy the command' })).toHaveCount(0);
-  await snapshot(page, 'refused-malicious');
+  await snapshotBoth(page, 'refused-malicious');
 
   await page.getByRole('button', { name: 'Move to Trash' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'linked.apo is in the Trash' })).toBeVisible();
@@ -47,7 +47,7 @@ test('a file that is not a package: the person can fix it, and Close closes it',
   await expect(alert.getByRole('heading', { level: 2 })).toHaveText('You can fix this');
   await expect(alert).toContainText('This file is not an Apollia package, template folder or plugin manifest.');
   await expect(page.getByRole('button', { name: 'Move to Trash' })).toHaveCount(0);
-  await snapshot(page, 'refused-user');
+  await snapshotBoth(page, 'refused-user');
   await page.getByRole('button', { name: 'Close', exact: true }).click();
   await expect(page.getByRole('list', { name: 'Opened packages' })).toHaveCount(0);
 });

@@ -99,7 +99,7 @@ describe('install', () => {
     const inspected = await api.inspect({ sourceId });
     if (!inspected.ok) throw new Error(inspected.error.message);
     expect(inspected.value.installed).toEqual({ version: '1.2.0', relation: 'newer' });
-    expect(inspected.value.updateDiff?.changes).toEqual(['Invoice clerk asks for something new: search the web (`web_search`). Not allowed until you tick it']);
+    expect(inspected.value.updateDiff?.changes).toEqual(['Invoice clerk asks for something new, not allowed until you tick it: search the web (`web_search`)']);
     expect(inspected.value.updateDiff?.proposedAccess).toEqual({ 'invoice-clerk': ['web_search'] });
     const updated = await api.install({ sourceId, decisions: { agents: {}, triggers: {} } });
     expect(updated.ok && updated.value.outcome).toBe('updated');
