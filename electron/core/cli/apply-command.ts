@@ -1,5 +1,5 @@
 /**
- * `apollia-desktop apply DIR [--param NAME=VALUE ...] [--grant mcp:<server>/<tool> ...] [--withhold TOOL ...] [--approvals ask|never] [--json]`:
+ * `apollia-desktop apply DIR [--param NAME=VALUE ...] [--grant mcp:<server>/<tool> ...] [--withhold TOOL ...] [--approvals ask|never] [--arm TRIGGER ...] [--json]`:
  * applies a template folder as the app's apply screen does (spec "Apply"): it is previewed, then the
  * preview is checked and recorded as it is, or nothing is made.
  */
@@ -16,12 +16,13 @@ import { PROGRAM, usageError } from './usage';
 
 /** Usage of this command. */
 export const APPLY_USAGE = [
-  `Usage: ${PROGRAM} [--data-dir DIR] apply DIR [--param NAME=VALUE ...] [--grant mcp:<server>/<tool> ...] [--withhold TOOL ...] [--approvals ask|never] [--json]`,
+  `Usage: ${PROGRAM} [--data-dir DIR] apply DIR [--param NAME=VALUE ...] [--grant mcp:<server>/<tool> ...] [--withhold TOOL ...] [--approvals ask|never] [--arm TRIGGER ...] [--json]`,
   '',
   '  --param NAME=VALUE  A parameter of the template (repeat it)',
   '  --grant GATE        Allow one of its MCP tools, e.g. mcp:slack/slack_send_message (repeat it)',
   '  --withhold TOOL     Leave out one of its built-in tools, e.g. shell: the agent gets it denied (repeat it)',
   "  --approvals MODE    ask: it asks you before a tool runs; never: it runs unattended (default: the template's)",
+  '  --arm TRIGGER       Arm one of its schedule or date triggers when the agent is made (repeat it); none is armed otherwise',
   '  --json              Print the receipt as JSON',
   '',
 ].join('\n');
@@ -31,6 +32,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   const parameters: Record<string, string> = {};
   const grants: string[] = [];
   const withhold: string[] = [];
+  const arm: string[] = [];
   let approvals: Approvals | undefined;
   const dirs: string[] = [];
   let json = false;
@@ -40,11 +42,12 @@ export async function run(args: string[], io: CliIo): Promise<number> {
       io.stdout(APPLY_USAGE);
       return EXIT.accepted;
     } else if (arg === '--json') json = true;
-    else if (arg === '--param' || arg === '--grant' || arg === '--withhold' || arg === '--approvals') {
+    else if (arg === '--param' || arg === '--grant' || arg === '--withhold' || arg === '--approvals' || arg === '--arm') {
       const value = args[++i];
       if (value === undefined || value === '') return usageError(io, `${arg} needs a value`, APPLY_USAGE);
       if (arg === '--grant') grants.push(value);
       else if (arg === '--withhold') withhold.push(value);
+      else if (arg === '--arm') arm.push(value);
       else if (arg === '--approvals') {
         if (value !== 'ask' && value !== 'never') return usageError(io, `--approvals takes ask or never, got \`${value}\``, APPLY_USAGE);
         approvals = value;
@@ -65,7 +68,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   // The Api applies only what was previewed: the preview is this command's "look".
   const asked = { sourceId: source.value.id, parameters, grants, ...(withhold.length > 0 ? { withhold } : {}), ...(approvals ? { approvals } : {}) };
   const preview = await api.previewApply(asked);
-  const result = preview.ok ? await api.apply({ ...asked, requestId: randomUUID() }) : preview;
+  const result = preview.ok ? await api.apply({ ...asked, requestId: randomUUID(), ...(arm.length > 0 ? { arm } : {}) }) : preview;
   if (!result.ok) {
     io.stderr(`${PROGRAM}: ${result.error.message}\n`);
     for (const problem of result.error.problems ?? []) io.stderr(`  - ${problem.path ? `${problem.path}: ` : ''}${problem.message}\n`);
@@ -81,6 +84,9 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   io.stdout(`  approvals: ${chosen} (${approvalsSummary(chosen)})${chosen === recommended ? ', as the template recommends' : `; the template recommends ${recommended}`}\n`);
   for (const tool of receipt.preview.withheld) io.stdout(`  left out: ${tool} (denied; allow it later on the dashboard)\n`);
   for (const warning of receipt.preview.warnings) io.stdout(`  warning: ${warning.message}\n`);
-  for (const trigger of receipt.preview.triggers) io.stdout(`  trigger ${trigger.name} (${trigger.type})${trigger.words ? `: ${trigger.words}` : ''}${trigger.type === 'webhook' ? ': arm it in the app to make its secret' : ''}\n`);
+  for (const trigger of receipt.preview.triggers) {
+    const state = trigger.type === 'webhook' ? 'off: arm it in the app, which makes its secret' : arm.includes(trigger.name) ? 'armed' : 'off until you arm it (--arm, or on the dashboard)';
+    io.stdout(`  trigger ${trigger.name} (${trigger.type})${trigger.words ? `: ${trigger.words}` : ''}: ${state}\n`);
+  }
   return EXIT.accepted;
 }

@@ -114,6 +114,21 @@ describe('apollia-desktop apply --withhold and --approvals', () => {
     expect([agent?.approvals, agent?.toolSettings.write?.setting]).toEqual(['ask', 'deny']);
   });
 
+  it('arms only the trigger named with --arm, and says which are off', async () => {
+    const off = tempDir('apollia-cli-');
+    const made = await runCliCaptured(['--data-dir', off, 'apply', MARKET_MONITOR, '--param', 'companies=Acme']);
+    expect(made.stdout).toContain('  trigger weekly (schedule): At 08:00, only on Monday (UTC): off until you arm it (--arm, or on the dashboard)\n');
+    expect(Object.values(state(off).triggers).map((t) => (t as { armed: boolean }).armed)).toEqual([false]);
+    const on = tempDir('apollia-cli-');
+    const armed = await runCliCaptured(['--data-dir', on, 'apply', MARKET_MONITOR, '--param', 'companies=Acme', '--arm', 'weekly']);
+    expect([armed.code, armed.stderr]).toEqual([0, '']);
+    expect(armed.stdout).toContain('  trigger weekly (schedule): At 08:00, only on Monday (UTC): armed\n');
+    expect(Object.values(state(on).triggers).map((t) => (t as { armed: boolean }).armed)).toEqual([true]);
+    const unknown = tempDir('apollia-cli-');
+    const refused = await runCliCaptured(['--data-dir', unknown, 'apply', MARKET_MONITOR, '--param', 'companies=Acme', '--arm', 'hourly']);
+    expect([refused.code, refused.stderr]).toEqual([1, 'apollia-desktop: Market monitor: Acme has no trigger `hourly` to arm\n']);
+  });
+
   it('refuses an approvals value other than ask or never, writing nothing', async () => {
     const dataDir = tempDir('apollia-cli-');
     const before = treeHash(dataDir);
