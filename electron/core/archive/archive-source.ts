@@ -152,32 +152,50 @@ export async function openArchiveSource(path: string, onBytes?: (chunk: Buffer) 
 
   // Sized to the file: gzip'd package text inflates a few times over; a large one gets the full 1 MiB.
   const gunzip = createGunzip({ chunkSize: chunkBytesFor(fileBytes, GUNZIP_CHUNK_BYTES, 4) });
+  // The gzip stream has ended (zlib stops at its last member): what follows is only read, hashed
+  // and checked as padding, never inflated.
+  let inflated = false;
+  gunzip.once('end', () => {
+    inflated = true;
+  });
   // Feeds the raw chunks to gunzip with backpressure; a read error or a zlib error ends up as the
   // gunzip stream's error, which the iterator in `gunzipped` throws. Stops when gunzip is closed.
+  // After the gzip stream it reads on to the end of the file, so the SHA-256 covers every byte and
+  // the padding check sees all of it, however the file falls into read chunks; it stops early once
+  // more follows than could be accepted (then the check refuses it).
   const feed = async () => {
     try {
       for await (const chunk of rawChunks()) {
         if (gunzip.destroyed) return;
+        if (inflated) {
+          if (rawBytes - gunzip.bytesWritten > MAX_TRAILING_ZERO_BYTES) return;
+          continue;
+        }
         if (!gunzip.write(chunk))
           await new Promise<void>((resolve) => {
             const done = () => {
               gunzip.off('drain', done);
               gunzip.off('close', done);
+              gunzip.off('end', done);
               resolve();
             };
             gunzip.on('drain', done);
             gunzip.on('close', done);
+            gunzip.on('end', done);
           });
       }
-      if (!gunzip.destroyed) gunzip.end();
+      if (!gunzip.destroyed && !inflated) gunzip.end();
     } catch (error) {
       gunzip.destroy(error as Error);
     }
   };
-  void feed();
+  const fed = feed();
   return {
     format: 'gzip',
-    tarChunks: gunzipped(gunzip, () => ({ rawBytes, tail: Buffer.concat(tail) })),
+    tarChunks: gunzipped(gunzip, async () => {
+      await fed;
+      return { rawBytes, tail: Buffer.concat(tail) };
+    }),
     sha256: () => hash.digest('hex'),
     close: () => {
       gunzip.destroy();
@@ -186,7 +204,7 @@ export async function openArchiveSource(path: string, onBytes?: (chunk: Buffer) 
   };
 }
 
-async function* gunzipped(gunzip: Gunzip, rawEnd: () => { rawBytes: number; tail: Buffer }): AsyncGenerator<Buffer> {
+async function* gunzipped(gunzip: Gunzip, rawEnd: () => Promise<{ rawBytes: number; tail: Buffer }>): AsyncGenerator<Buffer> {
   try {
     for await (const chunk of gunzip) yield chunk as Buffer;
   } catch (error) {
@@ -196,7 +214,7 @@ async function* gunzipped(gunzip: Gunzip, rawEnd: () => { rawBytes: number; tail
   // after it. Zero padding (bsdtar pads its stdout to a 10240-byte block) is accepted up to the same
   // bound as after the tar end; any other byte after the gzip stream is refused (a reader must see
   // every byte it hashed: no hidden payload another tool might unpack).
-  const { rawBytes, tail } = rawEnd();
+  const { rawBytes, tail } = await rawEnd();
   const after = rawBytes - gunzip.bytesWritten;
   if (after <= 0) return;
   if (after > MAX_TRAILING_ZERO_BYTES) {

@@ -517,6 +517,31 @@ const refusals: RefusalCase[] = [
   { title: "a gzip'd empty stream", bytes: () => gzipSync(Buffer.alloc(0)), code: ARCHIVE_ERROR.notArchive, message: 'the archive is empty: not even the end-of-archive blocks are there' },
 ];
 
+describe('what follows the gzip stream is read to the end, however the file falls into read chunks', () => {
+  // A small package and a long tail: the file is read in several chunks (FILE_CHUNK_BYTES), and
+  // zlib may finish the gzip stream while the rest is still being read. The SHA-256 must cover
+  // every byte, and the padding check must see all of it (a race once let a tail past the first
+  // chunk go unseen, and hashed only a prefix).
+  it('accepts zero padding that spans read chunks, hashing every byte', async () => {
+    const bytes = Buffer.concat([packFolder(INVOICES_DIR), Buffer.alloc(900 * 1024)]);
+    const result = await read(bytes);
+    if (!result.ok) throw new Error(result.error.message);
+    expect(result.sha256).toBe(createHash('sha256').update(bytes).digest('hex'));
+  });
+
+  it('refuses data after zero padding in a later chunk', async () => {
+    const bytes = Buffer.concat([packFolder(INVOICES_DIR), Buffer.alloc(700 * 1024), Buffer.from('HIDDEN PAYLOAD')]);
+    const error = await refused(bytes, ARCHIVE_ERROR.trailingData);
+    expect(error.message).toContain('nothing may follow it but zero padding');
+  });
+
+  it('refuses more padding than is accepted, without reading a long tail to its end', async () => {
+    const bytes = Buffer.concat([packFolder(INVOICES_DIR), Buffer.alloc(6 * 1024 * 1024)]);
+    const error = await refused(bytes, ARCHIVE_ERROR.trailingData);
+    expect(error.message).toMatch(/^the file has \d+ bytes after the end of its gzip stream: at most 1048576 bytes of zero padding may follow it$/);
+  });
+});
+
 describe('refused archives (each with its own code, naming the entry, writing nothing)', () => {
   it.each(refusals)('$title → $code', async ({ bytes, code, message, limits }) => {
     const error = await refused(bytes(), code, limits);
