@@ -41,6 +41,12 @@ describe('templateVerdict: the worst the agent could do, first (issue 13 point 1
     expect(verdict.facts).toContain('Reads your github account and can reach the internet (web_fetch): together they could leak what it reads.');
   });
 
+  it('reads a tool by the first verb in its name, not by a word further on', () => {
+    expect(templateVerdict(made({ mcp: [{ server: 'slack', tools: ['get_message', 'list_messages'] }] })).headline).toBe('Can read your accounts');
+    expect(templateVerdict(made({ mcp: [{ server: 'hubspot', tools: ['hubspot-batch-update-objects'] }] })).headline).toBe('Can change things in your accounts');
+    expect(templateVerdict(made({ mcp: [{ server: 'gmail', tools: ['GMAIL_SEND_EMAIL'] }] })).headline).toBe('Can send or post in your name');
+  });
+
   it('a tool whose name says nothing counts as one that changes things', () => {
     expect(templateVerdict(made({ mcp: [{ server: 'crm', tools: ['frobnicate'] }] })).headline).toBe('Can change things in your accounts');
   });

@@ -6,18 +6,32 @@
  *
  * Honesty rule, as for packages: an MCP tool runs in a server the owner saved, on the owner's
  * account, so what it reads is the owner's data and what it sends leaves in the owner's name. A
- * tool's kind is read from its name (`send_…`, `create_…`, `get_…`) only to sort the facts; a tool
- * whose name says nothing is counted as one that may change things. Pure: no DOM, no Node.
+ * tool's kind is read from the first verb in its name (`send`, `create`, `get`…) only to sort the
+ * facts; a tool whose name says nothing is counted as one that may change things. Pure: no DOM, no Node.
  */
 import { templateTool } from './catalogues';
 import { WEB_TOOLS } from './risk-summary';
 import type { TemplateManifest } from './template-manifest';
 import type { Verdict } from './verdict';
 
-/** Tool names that send something in the owner's name. */
-const SENDS = /(^|[-_])(send|post|message|mail|email|reply|comment|publish|notify|tweet)([-_]|$)/i;
-/** Tool names that only read. */
-const READS = /(^|[-_])(get|list|search|read|fetch|find|lookup|query|view|describe|show|batch[-_]read)([-_]|$)/i;
+/** Verbs of tool names, by what a tool named with them does: sends in the owner's name, or only reads. */
+const SEND_VERBS: ReadonlySet<string> = new Set(['send', 'post', 'reply', 'comment', 'publish', 'notify', 'tweet', 'email', 'mail', 'message']);
+const READ_VERBS: ReadonlySet<string> = new Set(['get', 'list', 'search', 'read', 'fetch', 'find', 'lookup', 'query', 'view', 'describe', 'show', 'count']);
+/** Verbs of tool names that change something (create, update…): a name with no known verb counts as one too. */
+const CHANGE_VERBS: ReadonlySet<string> = new Set(['create', 'update', 'delete', 'write', 'set', 'add', 'remove', 'edit', 'merge', 'close', 'upload', 'move', 'archive', 'assign', 'invite']);
+
+/**
+ * What a tool named `name` does, from the first verb among its words (`slack_send_message` sends,
+ * `get_message` reads, `hubspot-batch-update-objects` changes); no known verb: it may change things.
+ */
+function toolKind(name: string): 'sends' | 'reads' | 'changes' {
+  for (const word of name.toLowerCase().split(/[-_.]+/)) {
+    if (SEND_VERBS.has(word)) return 'sends';
+    if (READ_VERBS.has(word)) return 'reads';
+    if (CHANGE_VERBS.has(word)) return 'changes';
+  }
+  return 'changes';
+}
 
 /** What one kind of MCP tool the template uses amounts to, with the tools (`server/tool`). */
 interface McpReach {
@@ -35,13 +49,13 @@ function mcpReach(manifest: TemplateManifest): McpReach {
   for (const entry of manifest.mcp ?? []) {
     for (const tool of entry.tools) {
       const name = `${tool} (${entry.server})`;
-      if (SENDS.test(tool)) {
+      const kind = toolKind(tool);
+      if (kind === 'sends') {
         reach.sends.push(name);
         if (entry.pin !== undefined && Object.hasOwn(entry.pin, tool)) reach.pinnedSends.push(name);
         continue;
       }
-      if (READS.test(tool) && !/(^|[-_])(update|create|delete|write|set)([-_]|$)/i.test(tool)) reach.reads.push(name);
-      else reach.changes.push(name);
+      reach[kind].push(name);
       if (!reach.readFrom.includes(entry.server)) reach.readFrom.push(entry.server);
     }
   }

@@ -9,7 +9,7 @@ describe('the built-in templates say the worst they could do first', () => {
   it.each([
     ['market-monitor', 'high', 'Can send or post in your name, on its own'],
     ['inbound-lead', 'high', 'Can send or post in your name, on its own'],
-    ['code-review', 'high', 'Can send or post in your name, on its own'],
+    ['code-review', 'high', 'Can read your accounts and send what it reads out'],
     ['release-notes', 'care', 'Can change things in your accounts'],
     ['kyb', 'care', 'Can reach the internet'],
   ])('%s: %s, “%s”', async (name, level, headline) => {
