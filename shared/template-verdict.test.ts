@@ -21,7 +21,7 @@ describe('templateVerdict: the worst the agent could do, first (issue 13 point 1
     expect(unattended).toEqual({
       level: 'high',
       headline: 'Can send or post in your name, on its own',
-      facts: ['Sends through your saved MCP servers: slack_send_message (slack): each only where its pin says.', 'The template recommends running unattended: its tools would run, started by its trigger, without asking you. You choose on the Access step.'],
+      facts: ['Sends through your saved MCP servers: slack_send_message (slack): each only where its pin says.', 'The template recommends running unattended: its tools would run, started by its trigger, without asking you.'],
     });
     const asked = templateVerdict(made({ mcp: [{ server: 'slack', tools: ['slack_send_message'] }] }));
     expect([asked.level, asked.headline, asked.facts]).toEqual(['care', 'Can send or post in your name', ['Sends through your saved MCP servers: slack_send_message (slack): it chooses where.']]);

@@ -107,7 +107,7 @@ export function templateVerdict(manifest: TemplateManifest): Verdict {
   }
   if (unattended) {
     const started = triggers > 0 ? `, started by ${triggers === 1 ? 'its trigger' : `its ${triggers} triggers`},` : '';
-    facts.push(`The template recommends running unattended: its tools would run${started} without asking you. You choose on the Access step.`);
+    facts.push(`The template recommends running unattended: its tools would run${started} without asking you.`);
   }
   if (leaks) facts.push(`Reads your ${andList(accounts)} ${accounts.length === 1 ? 'account' : 'accounts'} and can reach the internet (${names(web)}): together they could leak what it reads.`);
   else if (web.length > 0) facts.push(`Reaches the internet: ${names(web)}.`);

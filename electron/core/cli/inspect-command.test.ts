@@ -110,6 +110,17 @@ describe('inspect: exit codes', () => {
   });
 });
 
+describe('the human text of a template', () => {
+  test('ends with its verdict, the worst first, as the app shows it', async () => {
+    const template = new URL('../../../resources/templates/market-monitor', import.meta.url).pathname;
+    const { code, stdout } = await cli('inspect', template);
+    expect(code).toBe(0);
+    expect(stdout).toContain(
+      '\nHigh risk: Can send or post in your name, on its own\n  - Sends through your saved MCP servers: slack_send_message (slack), GMAIL_SEND_EMAIL (gmail): each only where its pin says.\n  - The template recommends running unattended: its tools would run, started by its trigger, without asking you.\n  - Reaches the internet: web_search, web_fetch.\n\nAccepted.\n',
+    );
+  });
+});
+
 describe('the human text', () => {
   test('says what it is, who published it, what it can do, servers and triggers', () => {
     const check = checkApolliaManifest(invoicesText('apollia.toml'), {

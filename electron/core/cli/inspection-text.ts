@@ -7,7 +7,9 @@ import { type ActionFamily, type ApolliaManifest, FAMILY_SEVERITY, isSensitive }
 import { apolliaNativeTool, CONNECTION_TYPES } from '../../../shared/catalogues';
 import { describeCron, describeInterval, nextCronTimes, nextIntervalTimes } from '../../../shared/cron';
 import type { ApoDetails, ApoSummary, Inspection, Problem } from '../../../shared/inspection';
-import { publisherStatus } from '../../../shared/verdict';
+import { publisherStatus, VERDICT_LABELS } from '../../../shared/verdict';
+import type { TemplateDetails } from '../../../shared/template-manifest';
+import { templateVerdict } from '../../../shared/template-verdict';
 import { FAMILY_WORDS, isPinnedRequirement, mcpCommandLine } from '../../../shared/risk-summary';
 import { textSafetyReport } from '../../../shared/display-text';
 import { manifestTextFields } from '../../../shared/manifest-text-fields';
@@ -169,13 +171,18 @@ function formatApo(summary: ApoSummary | null, details: ApoDetails | null, now: 
   return lines;
 }
 
-/** Any other kind: its summary's fields, one per line. */
+/** Any other kind: its summary's fields, one per line; an accepted template then its verdict, as the app shows it first. */
 function formatOther(inspection: Inspection): string[] {
   const lines = [KIND_WORDS[inspection.kind]];
   if (inspection.summary && typeof inspection.summary === 'object') {
     for (const [key, value] of Object.entries(inspection.summary as Record<string, unknown>)) {
       lines.push(`${key}: ${typeof value === 'string' ? value : JSON.stringify(value)}`);
     }
+  }
+  const manifest = inspection.kind === 'template' && inspection.ok ? (inspection.details as TemplateDetails | null)?.manifest : undefined;
+  if (manifest) {
+    const verdict = templateVerdict(manifest);
+    lines.push('', `${VERDICT_LABELS[verdict.level]}: ${verdict.headline}`, ...verdict.facts.map((fact) => `  - ${fact}`));
   }
   return lines;
 }
