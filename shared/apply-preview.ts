@@ -8,7 +8,8 @@
  */
 import { setOwn } from './own-data';
 import { MAX_PATTERNED_VALUE_LENGTH, packagePatternProblem, testPackagePattern } from './package-pattern';
-import { cronProblem, describeCron, isTimeZone, nextCronTimes } from './cron';
+import { cronProblem, isTimeZone, nextCronTimes } from './cron';
+import { describeCron } from './cron-words';
 import { canonicalPinList, fillText, mcpGateName, placeholderNames, soloPlaceholder, type ParameterValue, type PinScalar, type PinValue, type TemplateDetails, type TemplateParameter, type TemplateTrigger } from './template-manifest';
 
 /** What the owner answered on the apply form. */

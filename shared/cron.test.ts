@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { cronProblem, describeCron, describeInterval, isTimeZone, nextCronTimes, nextIntervalTimes, parseInterval } from './cron';
+import { cronProblem, describeInterval, isTimeZone, nextCronTimes, nextIntervalTimes, parseInterval } from './cron';
+import { describeCron } from './cron-words';
 
 const FROM = new Date('2026-11-30T00:00:00Z');
 const iso = (dates: Date[]) => dates.map((d) => d.toISOString());

@@ -88,3 +88,45 @@ describe('the bounded checker runs from the built bundles', () => {
     }
   });
 });
+
+describe('the built CLI loads what a job uses (issue 17)', () => {
+  const cli = join(ROOT, 'out/cli');
+  /** The chunk files `entry` loads, statically and through `import()`, transitively, with their text. */
+  function chunkGraph(entry: string, follow: (from: string, specifier: string, dynamic: boolean) => boolean): Map<string, string> {
+    const seen = new Map<string, string>();
+    const visit = (name: string) => {
+      if (seen.has(name)) return;
+      const code = readFileSync(join(cli, name), 'utf8');
+      seen.set(name, code);
+      for (const match of code.matchAll(/(?:from\s*|import\(\s*)["']\.\/([^"']+)["']/g)) {
+        const dynamic = match[0].startsWith('import(');
+        if (match[1] && follow(name, match[1], dynamic)) visit(match[1]);
+      }
+    };
+    visit(entry);
+    return seen;
+  }
+  /** The packages bundled into `graph`: ESM ones by the bundler's `// node_modules/<name>/…` markers, cronstrue (CommonJS, inlined without one) by its UMD wrapper. */
+  const modulesIn = (graph: Map<string, string>) => [...graph.values()].flatMap((code) => [...[...code.matchAll(/^\/\/ (node_modules\/[^/\s]+)/gm)].map((m) => m[1] as string), ...(code.includes('exports["cronstrue"]') ? ['node_modules/cronstrue'] : [])]);
+
+  it.skipIf(skipWithoutBuild(join(cli, 'check-worker.js')))('an .apo job in the worker loads neither the template reader (yaml, re2js) nor cronstrue', () => {
+    // The worker's static imports, then the one dynamic import an .apo job makes.
+    const worker = readFileSync(join(cli, 'check-worker.js'), 'utf8');
+    const apoChunk = /apoReader = \(\) => import\(["']\.\/([^"']+)["']\)/.exec(worker)?.[1];
+    expect(apoChunk, 'check-worker.js names the .apo reader chunk').toBeDefined();
+    const staticOnly = (_from: string, _specifier: string, dynamic: boolean) => !dynamic;
+    const loaded = new Map([...chunkGraph('check-worker.js', staticOnly), ...chunkGraph(apoChunk as string, staticOnly)]);
+    const modules = new Set(modulesIn(loaded));
+    expect(modules.has('node_modules/smol-toml'), 'the .apo reader itself is found').toBe(true);
+    expect([...modules].filter((m) => ['node_modules/cronstrue', 'node_modules/yaml', 'node_modules/re2js'].includes(m))).toEqual([]);
+    // The same graph walk finds them where they are: the template reader, and the words of a schedule.
+    const everything = modulesIn(
+      new Map(
+        readdirSync(cli)
+          .filter((name) => name.endsWith('.js'))
+          .map((name) => [name, readFileSync(join(cli, name), 'utf8')]),
+      ),
+    );
+    expect(['node_modules/cronstrue', 'node_modules/yaml', 'node_modules/re2js'].every((m) => everything.includes(m))).toBe(true);
+  });
+});

@@ -5,7 +5,8 @@
  */
 import { type ActionFamily, type ApolliaManifest, FAMILY_SEVERITY, isSensitive } from '../../../shared/apollia-manifest';
 import { apolliaNativeTool, CONNECTION_TYPES } from '../../../shared/catalogues';
-import { describeCron, describeInterval, nextCronTimes, nextIntervalTimes } from '../../../shared/cron';
+import { describeInterval, nextCronTimes, nextIntervalTimes } from '../../../shared/cron';
+import { describeCron } from '../../../shared/cron-words';
 import type { ApoDetails, ApoSummary, Inspection, Problem } from '../../../shared/inspection';
 import { publisherStatus, VERDICT_LABELS } from '../../../shared/verdict';
 import type { TemplateDetails } from '../../../shared/template-manifest';

@@ -8,7 +8,8 @@ import { type AccessView, type AgentView, type Dashboard, DEFAULT_WEBHOOK_PORT, 
 import { CONNECTION_TYPES, SECRET_NAMES } from '../../../shared/catalogues';
 import { accessClassifier, templateToolWhat } from '../../../shared/access-rows';
 import { grantedPermission } from '../../../shared/consent';
-import { describeCron, describeInterval, nextCronTimes, nextIntervalTimes } from '../../../shared/cron';
+import { describeInterval, nextCronTimes, nextIntervalTimes } from '../../../shared/cron';
+import { describeCron } from '../../../shared/cron-words';
 import { maskedServer } from '../mcp-credentials';
 import type { AgentRecord, StoreState, TriggerRecord } from './state';
 

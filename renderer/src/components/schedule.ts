@@ -4,7 +4,8 @@
  */
 import type { TriggerSource } from '../../../shared/apollia-manifest';
 import { formatDateTime, localTimeZone } from './date-format';
-import { cronProblem, describeCron, describeInterval, nextCronTimes, nextIntervalTimes } from '../../../shared/cron';
+import { cronProblem, describeInterval, nextCronTimes, nextIntervalTimes } from '../../../shared/cron';
+import { describeCron } from '../../../shared/cron-words';
 
 /** A trigger's "when" in words, and up to three next fire times (none for event triggers). */
 export interface ScheduleView {
