@@ -44,7 +44,7 @@ export function WebhookPortSection({ webhookPort }: { webhookPort: SettingsView[
         <Webhook aria-hidden="true" size={20} /> Webhooks
       </h2>
       <p className="muted">
-        Armed webhook triggers are called on <code>http://127.0.0.1:{webhookPort.port}</code> ({webhookPort.chosen ? 'the port you chose' : 'the default port'}). Only this computer can reach it.
+        Armed webhook triggers are received on this computer only (<code>127.0.0.1</code>), on port <strong>{webhookPort.port}</strong> ({webhookPort.chosen ? 'the port you chose' : 'the default port'}).
       </p>
       <ListeningNow port={webhookPort.port} />
       <form onSubmit={submit} className="form" aria-labelledby="webhook-port-heading">
