@@ -44,9 +44,8 @@ export function accessClassifier(manifest: ApolliaManifest): (entry: string) => 
     let what: string;
     let kind: AccessRow['kind'];
     if (entry.startsWith('mcp:')) {
-      const [server = '', name = ''] = entry.slice(4).split('/');
       kind = 'mcp';
-      what = `Use “${name}”, a tool of the program ${server} (what it does is known only when it runs)`;
+      what = mcpToolWhat(entry);
     } else if (entry.startsWith('pkg:')) {
       const [pkg = '', name = ''] = entry.slice(4).split('/');
       const tool = own(pkg) ? tools.get(name) : undefined;
@@ -120,9 +119,12 @@ export function accessMarks(diff: UpdateDiff | null, agentId: string): Map<strin
  * as a tool of that program.
  */
 export function templateToolWhat(tool: string): string {
-  if (tool.startsWith('mcp:')) {
-    const [server = '', name = ''] = tool.slice(4).split('/');
-    return `Use “${name}”, a tool of the program ${server} (what it does is known only when it runs)`;
-  }
+  if (tool.startsWith('mcp:')) return mcpToolWhat(tool);
   return templateTool(tool)?.description ?? 'A built-in tool this app does not know';
+}
+
+/** An MCP tool (`mcp:server/tool`) in words, for a package's access entry and a template's tool alike. */
+function mcpToolWhat(entry: string): string {
+  const [server = '', name = ''] = entry.slice(4).split('/');
+  return `Use “${name}”, a tool of the program ${server} (what it does is known only when it runs)`;
 }

@@ -7,6 +7,7 @@
  * machine's state (saved MCP servers, saved secrets, whether secrets can be kept, now) is passed in.
  */
 import { setOwn } from './own-data';
+import { andList } from './word-lists';
 import { MAX_PATTERNED_VALUE_LENGTH, packagePatternProblem, testPackagePattern } from './package-pattern';
 import { cronProblem, isTimeZone, nextCronTimes } from './cron';
 import { describeCron } from './cron-words';
@@ -219,9 +220,8 @@ function pinSentence(tool: string, pin: Record<string, PinValue>): string {
     } else fixed.push(`${arg} ${code(value)}`);
   }
   const verb = /send|post|message|mail/i.test(tool) ? 'can post only to' : 'can run only with';
-  const list = (items: string[]) => (items.length <= 1 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`);
-  const head = fixed.length > 0 ? `\`${tool}\` ${verb} ${list(fixed)}` : `\`${tool}\` can run only`;
-  return omitted.length > 0 ? `${head}, with ${list(omitted)} left out` : head;
+  const head = fixed.length > 0 ? `\`${tool}\` ${verb} ${andList(fixed)}` : `\`${tool}\` can run only`;
+  return omitted.length > 0 ? `${head}, with ${andList(omitted)} left out` : head;
 }
 
 /** Whether an RFC 3339 date-time string is before `now`. */

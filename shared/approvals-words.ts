@@ -32,7 +32,7 @@ export function approvalsSummary(approvals: Approvals): string {
   return approvals === 'never' ? 'runs unattended: the tools it is given run without asking' : 'asks you before a tool runs';
 }
 
-/** How a built-in tool the agent is given behaves under these approvals. */
-export function builtinToolUse(approvals: Approvals): string {
-  return approvals === 'never' ? 'it may use them without asking' : 'it asks you before each use';
+/** How the built-in tools the agent is given (or one of them: `it`) behave under these approvals. */
+export function builtinToolUse(approvals: Approvals, tools: 'them' | 'it' = 'them'): string {
+  return approvals === 'never' ? `it may use ${tools} without asking` : 'it asks you before each use';
 }

@@ -5,6 +5,7 @@
  * from another script that look like Latin ones (`Exаmple` with a Cyrillic `а`). Every consent
  * screen passes package text through here before showing it. Pure: no DOM, no Node.
  */
+import { andList } from './word-lists';
 
 /** One hidden character that was replaced by a visible marker. */
 export interface RevealedCharacter {
@@ -466,11 +467,6 @@ function article(word: string): string {
   return /^[aeiou]/i.test(word) ? 'an' : 'a';
 }
 
-function listWords(words: string[]): string {
-  if (words.length <= 1) return words.join('');
-  return `${words.slice(0, -1).join(', ')} and ${words[words.length - 1]}`;
-}
-
 /**
  * Checks every field of package text a consent screen will show and says, in plain words, what
  * could mislead: hidden bidi controls, invisible or control characters, mixed scripts and
@@ -495,7 +491,7 @@ export function textSafetyReport(fields: readonly DisplayTextField[]): TextSafet
     const { mixedScripts, confusables } = scriptWarnings(text);
     if (mixedScripts !== null) {
       const words = mixedScripts.map((s) => SCRIPT_WORDS[s] ?? s);
-      warnings.push({ code: 'text.mixed_scripts', field: label, message: `The ${label} mixes ${listWords(words)} letters, which can make it look like a different name` });
+      warnings.push({ code: 'text.mixed_scripts', field: label, message: `The ${label} mixes ${andList(words)} letters, which can make it look like a different name` });
     }
     const seen = new Set<string>();
     const described: string[] = [];

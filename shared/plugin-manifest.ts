@@ -32,6 +32,7 @@
  *   "aggregates"?: string[] }`).
  * - `query_surface` (null or `{ "rationale": string }`): the recorded opt-out of the query profile.
  */
+import { someNames } from './word-lists';
 
 /** Who may invoke a capability's tools (spec "Role floor"); null lets any actor on the tenant ladder. */
 export type MinimumRole = 'TENANT_ADMIN' | 'SUPER_ADMIN';
@@ -191,9 +192,9 @@ export function roleFloorWords(role: MinimumRole | null): string {
   return 'Anyone on the tenant';
 }
 
+/** Up to four names, then how many more. */
 function names(list: string[]): string {
-  const shown = list.slice(0, 4).join(', ');
-  return list.length > 4 ? `${shown} and ${list.length - 4} more` : shown;
+  return someNames(list, 4);
 }
 
 function count(n: number, one: string, many: string): string {

@@ -13,6 +13,7 @@ import { templateTool } from './catalogues';
 import { WEB_TOOLS } from './risk-summary';
 import type { TemplateManifest } from './template-manifest';
 import type { Verdict } from './verdict';
+import { andList, someNames } from './word-lists';
 
 /** Verbs of tool names, by what a tool named with them does: sends in the owner's name, or only reads. */
 const SEND_VERBS: ReadonlySet<string> = new Set(['send', 'post', 'reply', 'comment', 'publish', 'notify', 'tweet', 'email', 'mail', 'message']);
@@ -62,15 +63,6 @@ function mcpReach(manifest: TemplateManifest): McpReach {
   return reach;
 }
 
-function names(items: string[], max = 3): string {
-  const shown = items.slice(0, max).join(', ');
-  return items.length > max ? `${shown} and ${items.length - max} more` : shown;
-}
-
-function andList(items: string[]): string {
-  return items.length <= 1 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
-}
-
 /**
  * The verdict of a template. `high`: its agent can run commands, or read the owner's accounts and
  * reach the internet (together they could leak), or send in the owner's name unattended. `care`:
@@ -100,20 +92,20 @@ export function templateVerdict(manifest: TemplateManifest): Verdict {
   else headline = 'Only reads its own work folder';
 
   const facts: string[] = [];
-  if (code.length > 0) facts.push(`Its agent may use ${names(code)}, which runs any command in its box.`);
+  if (code.length > 0) facts.push(`Its agent may use ${someNames(code)}, which runs any command in its box.`);
   if (mcp.sends.length > 0) {
-    const pinned = mcp.pinnedSends.length === mcp.sends.length ? ': each only where its pin says' : mcp.pinnedSends.length > 0 ? `: only ${names(mcp.pinnedSends)} is held to where its pin says` : ': it chooses where';
-    facts.push(`Sends through your saved MCP servers: ${names(mcp.sends)}${pinned}.`);
+    const pinned = mcp.pinnedSends.length === mcp.sends.length ? ': each only where its pin says' : mcp.pinnedSends.length > 0 ? `: only ${someNames(mcp.pinnedSends)} is held to where its pin says` : ': it chooses where';
+    facts.push(`Sends through your saved MCP servers: ${someNames(mcp.sends)}${pinned}.`);
   }
   if (unattended) {
     const started = triggers > 0 ? `, started by ${triggers === 1 ? 'its trigger' : `its ${triggers} triggers`},` : '';
     facts.push(`The template recommends running unattended: its tools would run${started} without asking you.`);
   }
-  if (leaks) facts.push(`Reads your ${andList(accounts)} ${accounts.length === 1 ? 'account' : 'accounts'} and can reach the internet (${names(web)}): together they could leak what it reads.`);
-  else if (web.length > 0) facts.push(`Reaches the internet: ${names(web)}.`);
-  if (mcp.changes.length > 0) facts.push(`Can change things in your accounts: ${names(mcp.changes)}.`);
-  if (!leaks && mcp.reads.length > 0) facts.push(`Reads your accounts: ${names(mcp.reads)}.`);
-  if (writes.length > 0) facts.push(`Writes files in its work folder: ${names(writes)}.`);
+  if (leaks) facts.push(`Reads your ${andList(accounts)} ${accounts.length === 1 ? 'account' : 'accounts'} and can reach the internet (${someNames(web)}): together they could leak what it reads.`);
+  else if (web.length > 0) facts.push(`Reaches the internet: ${someNames(web)}.`);
+  if (mcp.changes.length > 0) facts.push(`Can change things in your accounts: ${someNames(mcp.changes)}.`);
+  if (!leaks && mcp.reads.length > 0) facts.push(`Reads your accounts: ${someNames(mcp.reads)}.`);
+  if (writes.length > 0) facts.push(`Writes files in its work folder: ${someNames(writes)}.`);
   if (facts.length === 0) facts.push('Its tools only read its own work folder; it uses none of your accounts.');
 
   const level: Verdict['level'] = code.length > 0 || leaks || (mcp.sends.length > 0 && unattended) ? 'high' : touchesAccounts || web.length > 0 || writes.length > 0 ? 'care' : 'low';

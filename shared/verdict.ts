@@ -12,6 +12,7 @@ import type { SignatureSummary } from './inspection';
 import type { ActionFamily, ApolliaManifest, McpServerEntry } from './apollia-manifest';
 import type { NativeTool } from './catalogues';
 import { isPinnedRequirement, mcpCommandLine, WEB_TOOLS } from './risk-summary';
+import { someNames } from './word-lists';
 
 /** How much care a package needs: `low` (reads what is not personal), `care`, `high`. */
 export type VerdictLevel = 'low' | 'care' | 'high';
@@ -143,11 +144,6 @@ function plural(count: number, one: string, many = `${one}s`): string {
   return `${count} ${count === 1 ? one : many}`;
 }
 
-function names(items: string[], max = 3): string {
-  const shown = items.slice(0, max).join(', ');
-  return items.length > max ? `${shown} and ${items.length - max} more` : shown;
-}
-
 /**
  * The verdict of a manifest (issue 13, point 1). `high`: code runs with the person's rights, or
  * personal data can leave the computer, or a program can change after consent. `care`: it reads
@@ -172,25 +168,25 @@ export function packageVerdict(manifest: ApolliaManifest, catalogue: readonly Na
   const facts: string[] = [];
   if (reach.programs.length > 0) {
     facts.push(
-      `Starts ${plural(reach.programs.length, 'program')} on this computer: ${names(
+      `Starts ${plural(reach.programs.length, 'program')} on this computer: ${someNames(
         reach.programs.map((p) => p.commandLine),
         2,
       )}.`,
     );
   }
   if (reach.pythonCode.length > 0) {
-    facts.push(`Its Python code (${names(reach.pythonCode)}) runs with your permissions; what it says each part does is its author's word.`);
+    facts.push(`Its Python code (${someNames(reach.pythonCode)}) runs with your permissions; what it says each part does is its author's word.`);
   }
-  if (reach.nativeCode.length > 0) facts.push(`Its agents may use ${names(reach.nativeCode)}, which run any command you could.`);
+  if (reach.nativeCode.length > 0) facts.push(`Its agents may use ${someNames(reach.nativeCode)}, which run any command you could.`);
   if (changes) {
     const what = [...reach.unpinnedPrograms, ...reach.unpinnedPip];
-    facts.push(`Not pinned to one version (${names(what)}): that code can change after you consent.`);
+    facts.push(`Not pinned to one version (${someNames(what)}): that code can change after you consent.`);
   }
   if (reach.personal.length > 0 && reach.outward.length > 0) {
-    facts.push(`Reads your personal data (${names(reach.personal)}) and can reach outside (${names(reach.outward)}): together they could leak it.`);
-  } else if (reach.outward.length > 0) facts.push(`Can reach outside this computer: ${names(reach.outward)}.`);
-  else if (reach.personal.length > 0) facts.push(`Reads your personal data: ${names(reach.personal)}.`);
-  if (reach.writes.length > 0) facts.push(`Can write or delete: ${names(reach.writes)}.`);
+    facts.push(`Reads your personal data (${someNames(reach.personal)}) and can reach outside (${someNames(reach.outward)}): together they could leak it.`);
+  } else if (reach.outward.length > 0) facts.push(`Can reach outside this computer: ${someNames(reach.outward)}.`);
+  else if (reach.personal.length > 0) facts.push(`Reads your personal data: ${someNames(reach.personal)}.`);
+  if (reach.writes.length > 0) facts.push(`Can write or delete: ${someNames(reach.writes)}.`);
   if (facts.length < 2 && reach.triggers > 0) facts.push(`Proposes ${plural(reach.triggers, 'trigger')}, off until you arm ${reach.triggers === 1 ? 'it' : 'them'}.`);
   if (facts.length === 0) facts.push('Every tool it asks for only reads, and runs no code of its own.');
 

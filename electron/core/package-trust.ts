@@ -16,14 +16,8 @@ import { type ApiContext, own } from './api-context';
 import { CoreError, type ApiErrorCode } from './errors';
 import { disarmTrigger } from './store/records';
 import type { PackageTrustRecord, StoreState } from './store/state';
-import { addTrustedKey, checkIntegrity, comparePins, computeFileDigests, MAX_PUBLIC_KEY_TEXT_BYTES, parseTrustedKeys, removeTrustedKey, type FileDigests, type TrustedKey } from './trust/index';
-
-/** The trusted keys the store holds, each re-checked; a damaged list is `trust.bad_list`, never used. */
-export function trustedKeysOf(state: StoreState): TrustedKey[] {
-  const parsed = parseTrustedKeys(state.trustedKeys);
-  if (!parsed.ok) throw refusal(parsed.error);
-  return parsed.keys;
-}
+import { addTrustedKey, checkIntegrity, comparePins, computeFileDigests, MAX_PUBLIC_KEY_TEXT_BYTES, removeTrustedKey, type FileDigests, type TrustedKey } from './trust/index';
+import { trustedKeysOf } from './trust/stored-keys';
 
 function refusal(problem: { code: string; message: string }): CoreError {
   return new CoreError(problem.code as ApiErrorCode, problem.message);

@@ -9,7 +9,7 @@ import type { TrustedKey } from '../../../shared/trust';
 import type { ApiErrorCode } from '../errors';
 import { CoreError } from '../errors';
 import { Store } from '../store/store';
-import { parseTrustedKeys } from '../trust/trusted-keys';
+import { trustedKeysOf } from '../trust/stored-keys';
 import { type CliIo, EXIT } from './cli-io';
 import { PROGRAM } from './usage';
 
@@ -34,15 +34,12 @@ export function refused(io: CliIo, error: { message: string; problems?: { messag
 }
 
 /**
- * The keys the user trusts, read from the store of the CLI's data folder as the Api's
- * `trustedKeys` reads them (each re-checked; a damaged list is `trust.bad_list`, never used).
- * Reading creates nothing.
+ * The keys the user trusts, read from the store of the CLI's data folder by the Api's own
+ * `trustedKeysOf` (each re-checked; a damaged list is `trust.bad_list`, never used).
  */
 export async function cliTrustedKeys(io: CliIo): Promise<{ ok: true; value: TrustedKey[] } | { ok: false; error: { code: ApiErrorCode; message: string } }> {
   try {
-    const state = await new Store(cliDataDir(io)).read();
-    const parsed = parseTrustedKeys(state.trustedKeys);
-    return parsed.ok ? { ok: true, value: parsed.keys } : { ok: false, error: { code: parsed.error.code as ApiErrorCode, message: parsed.error.message } };
+    return { ok: true, value: trustedKeysOf(await new Store(cliDataDir(io)).read()) };
   } catch (error) {
     if (error instanceof CoreError) return { ok: false, error: { code: error.code, message: error.message } };
     throw error;

@@ -88,22 +88,19 @@ function TemplateGrants({ preview, armed }: { preview: ApplyPreview; armed: stri
         </summary>
         {preview.tools.length === 0 ? <p className="muted small">None.</p> : null}
         <ul className="rows">
-          {preview.tools.map((tool) => (
+          {[...preview.tools.map((tool) => ({ tool, left: false })), ...preview.withheld.map((tool) => ({ tool, left: true }))].map(({ tool, left }) => (
             <li key={tool} className="row">
               {templateTool(tool)?.description ?? ''}{' '}
               <code>
                 <PackageText text={tool} />
               </code>{' '}
-              <FamilyBadge family={templateTool(tool)?.family ?? 'unknown'} />
-            </li>
-          ))}
-          {preview.withheld.map((tool) => (
-            <li key={tool} className="row">
-              {templateTool(tool)?.description ?? ''}{' '}
-              <code>
-                <PackageText text={tool} />
-              </code>{' '}
-              <span className="badge badge-neutral">Left out by you</span> <span className="small muted">The agent gets it denied; you can allow it later on the dashboard.</span>
+              {left ? (
+                <>
+                  <span className="badge badge-neutral">Left out by you</span> <span className="small muted">The agent gets it denied; you can allow it later on the dashboard.</span>
+                </>
+              ) : (
+                <FamilyBadge family={templateTool(tool)?.family ?? 'unknown'} />
+              )}
             </li>
           ))}
         </ul>

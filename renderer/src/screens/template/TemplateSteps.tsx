@@ -212,7 +212,7 @@ export function TemplateAccess({ preview, choices }: { preview: ApplyPreview; ch
       <ApprovalsChoiceField recommended={preview.approvals.recommended} chosen={chosenApprovals} hasTriggers={choices.hasTriggers} onChoose={(value) => choices.onApprovals(value === preview.approvals.recommended ? null : value)} />
       <section aria-labelledby="tpl-tools">
         <h3 id="tpl-tools">Built-in tools</h3>
-        {choices.templateTools.length === 0 ? <p className="muted">None.</p> : <p className="small muted">Ticked: the agent gets it and {builtinToolUse(chosenApprovals).replace('them', 'it')}. Untick one to leave it out: the agent gets it denied, and you can allow it later on the dashboard.</p>}
+        {choices.templateTools.length === 0 ? <p className="muted">None.</p> : <p className="small muted">Ticked: the agent gets it and {builtinToolUse(chosenApprovals, 'it')}. Untick one to leave it out: the agent gets it denied, and you can allow it later on the dashboard.</p>}
         {deniedNative.length > 0 ? (
           <ul className="rows" aria-label="Tools left out">
             {deniedNative.map((tool) => (
