@@ -54,8 +54,8 @@ function machineOf(ctx: ApiContext, state: StoreState): ApplyMachine {
 
 async function previewOf(ctx: ApiContext, template: CheckedTemplate, request: ApiRequest<'previewApply'>): Promise<ApplyPreview> {
   const state = await ctx.store.read();
-  const asked = { parameters: request.parameters, grants: request.grants, ...(request.withhold ? { withhold: request.withhold } : {}), ...(request.approvals ? { approvals: request.approvals } : {}) };
-  return previewApply(template.details, asked, machineOf(ctx, state));
+  // The request is the apply form's answer as it stands (parameters, grants, withhold, approvals).
+  return previewApply(template.details, request, machineOf(ctx, state));
 }
 
 /** What applying the template of `request.sourceId` would make; the bytes read are then the ones shown. */
