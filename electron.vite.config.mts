@@ -7,9 +7,9 @@ export default defineConfig({
     build: {
       outDir: 'out/main',
       rollupOptions: {
-        // The bounded checker's worker is an entry beside index.js (electron/core/bounded/checker.ts
-        // finds it next to the chunk it is in; chunks stay flat in out/main/).
-        input: { index: resolve(__dirname, 'electron/main/index.ts'), 'check-worker': resolve(__dirname, 'electron/core/bounded/check-worker.ts') },
+        // The bounded checker's worker is built beside index.js by `npm run build:worker`
+        // (vite.worker.config.mts; checker.ts finds it next to its chunk: chunks stay flat in out/main/).
+        input: { index: resolve(__dirname, 'electron/main/index.ts') },
         output: { chunkFileNames: '[name]-[hash].js' },
       },
     },

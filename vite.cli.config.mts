@@ -20,12 +20,8 @@ export default defineConfig({
     minify: false,
     sourcemap: true,
     rollupOptions: {
-      // The bounded checker's worker is an entry of its own, found beside the bundle at run time
-      // (electron/core/bounded/checker.ts); chunks stay flat in out/cli/ so that holds for every chunk.
-      input: {
-        cli: resolve(import.meta.dirname, 'electron/cli.ts'),
-        'check-worker': resolve(import.meta.dirname, 'electron/core/bounded/check-worker.ts'),
-      },
+      // The bounded checker's worker is built on its own, as one CommonJS file (vite.worker.config.mts).
+      input: { cli: resolve(import.meta.dirname, 'electron/cli.ts') },
       external,
       output: {
         format: 'es',

@@ -5,7 +5,7 @@
  * - the built CLI (`out/cli/cli.js inspect --json`, worker included) on the spec's example, against
  *   a bare `node -e 0`;
  * - the built CLI on the 128 MiB package, wall time against `bsdtar -tzf` and peak RSS;
- * - the bounded worker's start (`out/cli/check-worker.js` → `ready`) against an empty worker;
+ * - the bounded worker's start (`out/cli/check-worker.cjs` through its boot → `ready`) against an empty worker;
  * - time from a file being opened to the consent Overview painted, in headless Chromium through the
  *   e2e harness, for the spec's example and the 3,000-tool package: measured in the page, from the
  *   `opened` event to the frame after the Overview's heading is in the document; its floor is the
@@ -20,6 +20,7 @@ import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { gzipSync } from 'node:zlib';
+import { startBuiltWorker, WORKER_FILE } from '../electron/core/bounded/worker-boot';
 import { API_METHODS } from '../shared/api';
 import { installBridge } from '../e2e/harness/bridge';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../e2e/support/chromium';
@@ -43,7 +44,7 @@ interface Row {
 }
 
 const CLI = join(ROOT, 'out/cli/cli.js');
-const WORKER = join(ROOT, 'out/cli/check-worker.js');
+const WORKER = join(ROOT, 'out/cli', WORKER_FILE);
 
 async function samples(command: string, args: string[]): Promise<Sample[]> {
   await measure(command, args, [0, 1]); // warm the page cache and the binary
@@ -64,9 +65,11 @@ const load = () => loadavg()[0] ?? Number.NaN;
 
 async function workerStartMs(path: string | null, preload = false): Promise<number> {
   const started = performance.now();
-  const worker = path === null ? new Worker('require("node:worker_threads").parentPort.postMessage(0)', { eval: true }) : new Worker(path, { workerData: { preload } });
+  const worker = path === null ? new Worker('require("node:worker_threads").parentPort.postMessage({ type: "ready" })', { eval: true }) : startBuiltWorker(path, { workerData: { preload } });
   await new Promise<void>((resolve, reject) => {
-    worker.once('message', () => resolve());
+    worker.on('message', (message: { type: string }) => {
+      if (message.type === 'ready') resolve();
+    });
     worker.once('error', reject);
   });
   const ms = performance.now() - started;

@@ -8,10 +8,11 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { Worker } from 'node:worker_threads';
+import { builtinModules } from 'node:module';
 import { tempDir } from './helpers/test-api';
 import { describe, expect, it } from 'vitest';
 import { skipWithoutBuild } from './helpers/built-output';
+import { CODE_CACHE_FILE, startBuiltWorker, WORKER_FILE } from '../electron/core/bounded/worker-boot';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const BUNDLES = ['out/main/index.js', 'out/cli/cli.js'];
@@ -51,7 +52,7 @@ describe('the bounded checker runs from the built bundles', () => {
   const cli = join(ROOT, 'out/cli');
   const template = join(ROOT, 'resources/templates/code-review');
 
-  it.skipIf(skipWithoutBuild(join(cli, 'cli.js')))('the built CLI inspects through out/cli/check-worker.js, and cannot without it', () => {
+  it.skipIf(skipWithoutBuild(join(cli, 'cli.js')))(`the built CLI inspects through out/cli/${WORKER_FILE}, with or without its code cache, and cannot without the worker`, () => {
     const copy = tempDir('apollia-cli-bundle-');
     cpSync(cli, copy, { recursive: true });
     // Beside the repository's packages, as an installed CLI is.
@@ -62,71 +63,52 @@ describe('the bounded checker runs from the built bundles', () => {
     expect(accepted.status).toBe(0);
     expect(JSON.parse(accepted.stdout)).toMatchObject({ kind: 'template', ok: true, summary: { name: 'code-review' } });
 
-    rmSync(join(copy, 'check-worker.js'));
+    rmSync(join(copy, CODE_CACHE_FILE));
+    const uncached = run();
+    expect(uncached.status).toBe(0);
+    expect(uncached.stdout).toBe(accepted.stdout);
+
+    rmSync(join(copy, WORKER_FILE));
     const without = run();
     expect(without.status).not.toBe(0);
     expect(without.stdout).toBe(''); // no inspection was made in-thread instead
-    expect(without.stderr).toContain('check-worker.js');
+    expect(without.stderr).toContain(WORKER_FILE);
   });
 
-  it.skipIf(skipWithoutBuild(join(ROOT, 'out/main/check-worker.js')))('out/main/check-worker.js answers a job under plain Node, as Electron main starts it', async () => {
-    const worker = new Worker(join(ROOT, 'out/main/check-worker.js'));
+  it.skipIf(skipWithoutBuild(join(ROOT, 'out/main', WORKER_FILE)))(`out/main/${WORKER_FILE} answers a job under plain Node through its boot, as Electron main starts it`, async () => {
+    const worker = startBuiltWorker(join(ROOT, 'out/main', WORKER_FILE));
     try {
-      const replies: Array<{ type: string; value?: { ok: boolean; kind: string } }> = [];
+      const replies: Array<{ type: string; codeCache?: string; value?: { ok: boolean; kind: string } }> = [];
       await new Promise<void>((resolve, reject) => {
         worker.on('error', reject);
         worker.on('message', (reply: { type: string; value?: { ok: boolean; kind: string } }) => {
           replies.push(reply);
-          if (reply.type === 'ready') worker.postMessage({ id: 1, kind: 'path', path: template });
-          else resolve();
+          if (reply.type === 'ready') worker.postMessage({ id: 1, kind: 'path', path: template, options: { trustedKeys: [] } });
+          else if (reply.type === 'result') resolve();
         });
       });
-      expect(replies.map((r) => r.type)).toEqual(['ready', 'result']);
-      expect(replies[1]?.value).toMatchObject({ kind: 'template', ok: true });
+      // Electron's V8 is not the build's Node: out/main gets no code cache (worker-code-cache.ts).
+      expect(replies.map((r) => r.type)).toEqual(['boot', 'ready', 'result']);
+      expect(replies[0]?.codeCache).toBe('absent');
+      expect(replies[2]?.value).toMatchObject({ kind: 'template', ok: true });
     } finally {
       await worker.terminate();
     }
   });
 });
 
-describe('the built CLI loads what a job uses (issue 17)', () => {
-  const cli = join(ROOT, 'out/cli');
-  /** The chunk files `entry` loads, statically and through `import()`, transitively, with their text. */
-  function chunkGraph(entry: string, follow: (from: string, specifier: string, dynamic: boolean) => boolean): Map<string, string> {
-    const seen = new Map<string, string>();
-    const visit = (name: string) => {
-      if (seen.has(name)) return;
-      const code = readFileSync(join(cli, name), 'utf8');
-      seen.set(name, code);
-      for (const match of code.matchAll(/(?:from\s*|import\(\s*)["']\.\/([^"']+)["']/g)) {
-        const dynamic = match[0].startsWith('import(');
-        if (match[1] && follow(name, match[1], dynamic)) visit(match[1]);
-      }
-    };
-    visit(entry);
-    return seen;
+describe('the built worker is one CommonJS file (issue 17)', () => {
+  for (const folder of ['out/cli', 'out/main']) {
+    const file = join(ROOT, folder, WORKER_FILE);
+    it.skipIf(skipWithoutBuild(file))(`${folder}/${WORKER_FILE} needs nothing but Node's own modules: every reader is inside it, no chunk, no import()`, () => {
+      const code = readFileSync(file, 'utf8');
+      // (Not a require() that is itself a string: ajv keeps the code of its runtime helpers as text.)
+      const required = new Set([...code.matchAll(/(?<![`"'\\])\brequire\(\s*["']([^"']+)["']\s*\)/g)].map((m) => m[1] as string));
+      expect(required.size).toBeGreaterThan(0);
+      expect([...required].filter((name) => !builtinModules.includes(name.replace(/^node:/, '')))).toEqual([]);
+      // The readers are in it: smol-toml (.apo), yaml and re2js (template), the plugin reader's schema.
+      for (const marker of ['apollia.toml', 'agent.md', 'RE2JS']) expect(code, marker).toContain(marker);
+      expect(code).not.toMatch(/\bimport\(\s*["']\.\.?\//);
+    });
   }
-  /** The packages bundled into `graph`: ESM ones by the bundler's `// node_modules/<name>/…` markers, cronstrue (CommonJS, inlined without one) by its UMD wrapper. */
-  const modulesIn = (graph: Map<string, string>) => [...graph.values()].flatMap((code) => [...[...code.matchAll(/^\/\/ (node_modules\/[^/\s]+)/gm)].map((m) => m[1] as string), ...(code.includes('exports["cronstrue"]') ? ['node_modules/cronstrue'] : [])]);
-
-  it.skipIf(skipWithoutBuild(join(cli, 'check-worker.js')))('an .apo job in the worker loads neither the template reader (yaml, re2js) nor cronstrue', () => {
-    // The worker's static imports, then the one dynamic import an .apo job makes.
-    const worker = readFileSync(join(cli, 'check-worker.js'), 'utf8');
-    const apoChunk = /apoReader = \(\) => import\(["']\.\/([^"']+)["']\)/.exec(worker)?.[1];
-    expect(apoChunk, 'check-worker.js names the .apo reader chunk').toBeDefined();
-    const staticOnly = (_from: string, _specifier: string, dynamic: boolean) => !dynamic;
-    const loaded = new Map([...chunkGraph('check-worker.js', staticOnly), ...chunkGraph(apoChunk as string, staticOnly)]);
-    const modules = new Set(modulesIn(loaded));
-    expect(modules.has('node_modules/smol-toml'), 'the .apo reader itself is found').toBe(true);
-    expect([...modules].filter((m) => ['node_modules/cronstrue', 'node_modules/yaml', 'node_modules/re2js'].includes(m))).toEqual([]);
-    // The same graph walk finds them where they are: the template reader, and the words of a schedule.
-    const everything = modulesIn(
-      new Map(
-        readdirSync(cli)
-          .filter((name) => name.endsWith('.js'))
-          .map((name) => [name, readFileSync(join(cli, name), 'utf8')]),
-      ),
-    );
-    expect(['node_modules/cronstrue', 'node_modules/yaml', 'node_modules/re2js'].every((m) => everything.includes(m))).toBe(true);
-  });
 });

@@ -7,8 +7,9 @@
 import { createHash } from 'node:crypto';
 import { constants } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
-import { createGunzip, type Gunzip } from 'node:zlib';
-import { chunkBytesFor, FILE_CHUNK_BYTES, GUNZIP_CHUNK_BYTES, MAX_TRAILING_ZERO_BYTES } from './limits';
+import type { TransformOptions } from 'node:stream';
+import { createGunzip, type Gunzip, type ZlibOptions } from 'node:zlib';
+import { chunkBytesFor, FILE_CHUNK_BYTES, GUNZIP_CHUNK_BYTES, GUNZIP_QUEUED_CHUNKS, MAX_TRAILING_ZERO_BYTES } from './limits';
 import { ARCHIVE_ERROR, ArchiveRefusal } from './refusal';
 import { BLOCK, hasValidChecksum, isZeroBlock } from './tar-header';
 
@@ -151,7 +152,12 @@ export async function openArchiveSource(path: string, onBytes?: (chunk: Buffer) 
   }
 
   // Sized to the file: gzip'd package text inflates a few times over; a large one gets the full 1 MiB.
-  const gunzip = createGunzip({ chunkSize: chunkBytesFor(fileBytes, GUNZIP_CHUNK_BYTES, 4) });
+  // Each side holds a few chunks (zlib's default, 16 KiB, is less than one), so that reading,
+  // inflating and scanning overlap instead of taking turns (issue 17; measured in limits.ts).
+  const outChunk = chunkBytesFor(fileBytes, GUNZIP_CHUNK_BYTES, 4);
+  // (A zlib stream hands stream options on to its Transform: node's lib/zlib.js, ZlibBase.)
+  const options: ZlibOptions & TransformOptions = { chunkSize: outChunk, writableHighWaterMark: chunkBytesFor(fileBytes, FILE_CHUNK_BYTES) * GUNZIP_QUEUED_CHUNKS, readableHighWaterMark: outChunk * GUNZIP_QUEUED_CHUNKS };
+  const gunzip = createGunzip(options);
   // The gzip stream has ended (zlib stops at its last member): what follows is only read, hashed
   // and checked as padding, never inflated.
   let inflated = false;

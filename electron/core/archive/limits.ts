@@ -58,6 +58,15 @@ export const FILE_CHUNK_BYTES = 512 * 1024;
  */
 export const GUNZIP_CHUNK_BYTES = 1024 * 1024;
 
+/**
+ * How many chunks each side of the gunzip stream holds before it pauses the other: read chunks
+ * waiting to be inflated, inflated chunks waiting to be scanned. zlib's default (16 KiB, less than
+ * one chunk) makes reading, inflating and scanning take turns. The reader alone on the bench's
+ * 74 MiB package, warm, medians of 7: 218 ms at the default, 209 ms holding 4 read chunks, 201 ms
+ * holding 4 of each, 195 ms holding 8 of each; 4 keeps the extra memory to 6 MiB.
+ */
+export const GUNZIP_QUEUED_CHUNKS = 4;
+
 /** The smallest read or gunzip chunk: zlib's own default output chunk. */
 export const MIN_CHUNK_BYTES = 16 * 1024;
 

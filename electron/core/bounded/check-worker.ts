@@ -1,8 +1,9 @@
 /**
  * The bounded worker's entry (DESIGN.md "Reading without running"): a `worker_threads` thread that
  * runs {@link CHECK_JOBS} one message at a time and answers with structured-clone data. It is built
- * as its own entry beside each bundle (`out/cli/check-worker.js`, `out/main/check-worker.js`) and
- * run from source under tsx or vitest; {@link BoundedChecker} starts it and enforces the budgets.
+ * as one CommonJS file beside each bundle (`out/cli/check-worker.cjs`, `out/main/check-worker.cjs`,
+ * by `vite.worker.config.mts`), started through worker-boot.ts, and run from source under tsx or
+ * vitest; {@link BoundedChecker} starts it and enforces the budgets.
  *
  * `workerData.testMode` exists only for the checker's own tests: a checker constructed in code may
  * ask its worker to busy-loop (`slow`) or to grow its heap without bound (`hungry`) so that the
@@ -18,14 +19,18 @@ const data = workerData as { testMode?: WorkerTestMode; preload?: boolean; prepa
 const testMode = data?.testMode ?? null;
 
 port.on('message', (request: WorkerRequest) => {
+  // Only jobs: the boot's own message at build time (worker-boot.ts) is not one.
+  if (typeof request.id !== 'number' || !Object.hasOwn(CHECK_JOBS, request.kind)) return;
   void answer(request).then((reply) => port.postMessage(reply));
 });
 // A warmed worker (a host that starts it ahead of the first package) loads every reader before it
 // says ready; one started by a job (the CLI) loads only the reader that job needs, in the job.
-if (data?.preload) await loadReaders();
-port.postMessage({ type: 'ready' } satisfies WorkerReply);
-// A worker started ahead of its first job with that job's path loads the reader it will need now.
-if (typeof data?.prepareFor === 'string') void loadReaderFor(data.prepareFor);
+// (A promise chain, not a top-level await: the worker is built as one CommonJS file, see worker-boot.ts.)
+void (data?.preload ? loadReaders() : Promise.resolve()).then(() => {
+  port.postMessage({ type: 'ready' } satisfies WorkerReply);
+  // A worker started ahead of its first job with that job's path loads the reader it will need now.
+  if (typeof data?.prepareFor === 'string') void loadReaderFor(data.prepareFor);
+});
 
 async function answer({ id, kind, path, options }: WorkerRequest): Promise<WorkerReply> {
   try {

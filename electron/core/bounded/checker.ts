@@ -13,7 +13,7 @@
  * never keeps the CLI alive.
  */
 import { createRequire } from 'node:module';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { type ResourceLimits, Worker } from 'node:worker_threads';
 import type { ApoInspection, Inspection, InspectionKind, Problem } from '../../../shared/inspection';
 import type { TemplateRead } from '../template/index';
@@ -21,6 +21,7 @@ import type { TrustedKey } from '../trust/index';
 import type { CheckJobKind, CheckJobOptions, CheckJobs } from './jobs';
 import { ownData } from './own-data';
 import type { WorkerReply, WorkerRequest, WorkerTestMode } from './protocol';
+import { type CodeCacheState, startBuiltWorker, WORKER_FILE } from './worker-boot';
 
 /**
  * The time one job may take once the worker is running it (the worker's own start-up is not
@@ -76,11 +77,20 @@ export class BoundedChecker {
   #started = 0;
   #preload = false;
   #prepareFor: string | undefined;
+  #codeCache: CodeCacheState | null = null;
 
   constructor(options: CheckerOptions = {}) {
     this.#budgetMs = options.budgetMs ?? DEFAULT_BUDGET_MS;
     this.#resourceLimits = options.resourceLimits ?? DEFAULT_RESOURCE_LIMITS;
     this.#testMode = options.testMode;
+  }
+
+  /**
+   * Whether the current worker's code came from the build's code cache (worker-boot.ts); null from
+   * TS source, or before the worker has booted.
+   */
+  get codeCache(): CodeCacheState | null {
+    return this.#codeCache;
   }
 
   /** How many workers this checker has started (one, unless a job was over budget). */
@@ -143,9 +153,10 @@ export class BoundedChecker {
 
   #ensureWorker(): Worker {
     if (this.#worker) return this.#worker;
-    const { url, execArgv } = workerEntry();
-    const worker = url ? new Worker(url, { execArgv, resourceLimits: this.#resourceLimits, workerData: this.#workerData() }) : new Worker(devBootstrap(), { eval: true, execArgv, resourceLimits: this.#resourceLimits, workerData: this.#workerData() });
+    const workerFile = builtWorkerFile();
+    const worker = workerFile ? startBuiltWorker(workerFile, { resourceLimits: this.#resourceLimits, workerData: this.#workerData() }) : new Worker(devBootstrap(), { eval: true, resourceLimits: this.#resourceLimits, workerData: this.#workerData() });
     this.#started++;
+    this.#codeCache = null;
     this.#worker = worker;
     this.#ready = false;
     this.#loaded = new Promise((resolve) => {
@@ -171,6 +182,10 @@ export class BoundedChecker {
 
   #onReply(worker: Worker, reply: WorkerReply): void {
     if (worker !== this.#worker) return;
+    if (reply.type === 'boot') {
+      this.#codeCache = reply.codeCache;
+      return;
+    }
     if (reply.type === 'ready') {
       this.#ready = true;
       this.#markLoaded();
@@ -238,15 +253,14 @@ function formatSeconds(ms: number): string {
 }
 
 /**
- * Where the worker's code is. Built, the checker sits in a chunk at the root of its bundle folder
- * (`out/cli/`, `out/main/`) and `check-worker.js` is an entry beside it. From TypeScript source
- * (vitest, tsx) the worker is a short bootstrap that registers tsx's loader and imports
- * `check-worker.ts` (Node 20 does not apply `--import` hooks to a worker's entry).
+ * Where the built worker is: `check-worker.cjs` beside the chunk holding the checker (`out/cli/`,
+ * `out/main/`: chunks are flat in both), started through worker-boot.ts. Null from TypeScript
+ * source (vitest, tsx): the worker is then a short bootstrap that registers tsx's loader and
+ * imports `check-worker.ts` (Node 20 does not apply `--import` hooks to a worker's entry).
  */
-function workerEntry(): { url: URL | null; execArgv: string[] } {
+function builtWorkerFile(): string | null {
   const here = import.meta.url;
-  if (here.endsWith('.ts')) return { url: null, execArgv: [] };
-  return { url: new URL('./check-worker.js', here), execArgv: [] };
+  return here.endsWith('.ts') ? null : fileURLToPath(new URL(`./${WORKER_FILE}`, here));
 }
 
 function devBootstrap(): string {

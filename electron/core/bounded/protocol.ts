@@ -3,6 +3,7 @@
  * types; values cross by structured clone (Maps and Uint8Arrays survive, prototypes do not).
  */
 import type { CheckJobKind, CheckJobOptions } from './jobs';
+import type { CodeCacheState } from './worker-boot';
 
 /** A job posted to the worker: read `path` as `kind`, with the user's trusted keys. */
 export interface WorkerRequest {
@@ -12,8 +13,12 @@ export interface WorkerRequest {
   options: CheckJobOptions;
 }
 
-/** What the worker posts back: once `ready` when loaded, then one `result` or `failed` per job. */
+/**
+ * What the worker posts back: once `boot` (built only: worker-boot.ts) and once `ready` when
+ * loaded, then one `result` or `failed` per job.
+ */
 export type WorkerReply =
+  | { type: 'boot'; codeCache: CodeCacheState }
   | { type: 'ready' }
   | { type: 'result'; id: number; value: unknown }
   /** The reader threw: a bug in the app, not a refusal of the package. */

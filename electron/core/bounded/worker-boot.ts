@@ -1,0 +1,84 @@
+/**
+ * How the BUILT worker starts (issue 17): a few lines of boot code, run as an eval'd worker, that
+ * compile the worker's one CommonJS file (`check-worker.cjs`, built by `vite.worker.config.mts`)
+ * with V8's code cache beside it (`check-worker.cjs.cache`), then run it. The cache holds the
+ * bytecode of the functions a few training jobs compiled, so a job in a fresh worker does not
+ * compile the readers again: it is most of what a small package costs the CLI.
+ *
+ * Why this is safe:
+ * - the cache is made at BUILD time (`scripts/worker-code-cache.ts`) and only read at run time: no
+ *   process ever writes a cache that a later one trusts. It sits beside the code it caches, in the
+ *   same folder, under the same protection (packaged: inside the integrity-checked asar), so whoever
+ *   could alter it could alter the code itself;
+ * - V8 checks a cache against its own version, its flags and the source before using it
+ *   (`script.cachedDataRejected`); a cache from another Node or Electron, a truncated or foreign
+ *   file, or none at all, only means the code is compiled as usual. The result is the same either
+ *   way; the boot tells the checker which it was (`codeCache`), for the bench and the tests.
+ *
+ * The boot is a string because an eval'd worker is the one way to run code before a CommonJS file
+ * without a second file on disk; it is short, has no input but the checker's own `workerData`, and
+ * `worker-boot.test.ts` runs it with a good, a corrupt and a missing cache.
+ */
+
+import { type ResourceLimits, Worker } from 'node:worker_threads';
+
+/** Whether the worker's code came from the code cache. */
+export type CodeCacheState = 'accepted' | 'rejected' | 'absent';
+
+/** The worker's file name in a bundle folder (`out/cli/`, `out/main/`). */
+export const WORKER_FILE = 'check-worker.cjs';
+
+/** The code cache's file name: the worker's, plus `.cache`. */
+export const CODE_CACHE_FILE = `${WORKER_FILE}.cache`;
+
+/** What the boot is given in `workerData`, beside what the worker itself reads there. */
+export interface BootData {
+  /** Absolute path of `check-worker.cjs`. */
+  workerFile: string;
+  /**
+   * Build only (`scripts/worker-code-cache.ts`): where to write the code cache when the parent
+   * posts `{ type: 'write-code-cache' }`. Never set by the checker.
+   */
+  writeCodeCacheTo?: string;
+}
+
+/**
+ * The boot, as an eval'd worker runs it (CommonJS: `require` is Node's). It posts
+ * `{ type: 'boot', codeCache }` before the worker's own `ready`. The wrapper is the one Node's
+ * CommonJS loader puts around a file, on the file's first line, so stack traces keep their lines.
+ */
+export const WORKER_BOOT = `'use strict';
+const { readFileSync, writeFileSync } = require('node:fs');
+const { createRequire } = require('node:module');
+const { dirname } = require('node:path');
+const { Script } = require('node:vm');
+const { parentPort, workerData } = require('node:worker_threads');
+const file = workerData.workerFile;
+let cachedData;
+try { cachedData = readFileSync(file + '.cache'); } catch { cachedData = undefined; }
+const script = new Script('(function (exports, require, module, __filename, __dirname) { ' + readFileSync(file, 'utf8') + '\\n})', { filename: file, cachedData });
+const codeCache = cachedData === undefined ? 'absent' : script.cachedDataRejected ? 'rejected' : 'accepted';
+cachedData = undefined;
+parentPort.postMessage({ type: 'boot', codeCache });
+if (typeof workerData.writeCodeCacheTo === 'string') {
+  const out = workerData.writeCodeCacheTo;
+  parentPort.on('message', (message) => {
+    if (message && message.type === 'write-code-cache') {
+      writeFileSync(out, script.createCachedData());
+      parentPort.postMessage({ type: 'code-cache-written' });
+    }
+  });
+}
+const module_ = { exports: {} };
+script.runInThisContext()(module_.exports, createRequire(file), module_, file, dirname(file));
+`;
+
+/**
+ * Starts the built worker `workerFile` through the boot: what {@link BoundedChecker} does, and the
+ * code-cache script, the benches and the tests with it. `workerData` is the worker's own (preload,
+ * prepareFor, testMode). Its first message is `boot`, then `ready`.
+ */
+export function startBuiltWorker(workerFile: string, options: { workerData?: object; resourceLimits?: ResourceLimits; writeCodeCacheTo?: string } = {}): Worker {
+  const boot: BootData = { workerFile, ...(options.writeCodeCacheTo !== undefined ? { writeCodeCacheTo: options.writeCodeCacheTo } : {}) };
+  return new Worker(WORKER_BOOT, { eval: true, ...(options.resourceLimits ? { resourceLimits: options.resourceLimits } : {}), workerData: { ...options.workerData, ...boot } });
+}
