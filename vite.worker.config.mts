@@ -1,23 +1,52 @@
 import { builtinModules } from 'node:module';
 import { resolve } from 'node:path';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 
-// The bounded checker's worker (electron/core/bounded/): ONE CommonJS file, every reader and every
-// dependency inside it, no chunk to resolve and no `import()` left (issue 17). Built once per bundle
-// folder that starts it: `vite build --config vite.worker.config.mts --outDir out/cli` (and out/main).
-// One file is what lets worker-boot.ts compile it with a code cache made at build time.
-export default defineConfig({
-  ssr: { noExternal: true },
-  build: {
-    emptyOutDir: false,
-    target: 'node20',
-    ssr: true,
-    minify: true,
-    sourcemap: true,
-    rollupOptions: {
-      input: { 'check-worker': resolve(import.meta.dirname, 'electron/core/bounded/check-worker.ts') },
-      external: [...builtinModules, ...builtinModules.map((m) => `node:${m}`)],
-      output: { format: 'cjs', entryFileNames: '[name].cjs', inlineDynamicImports: true },
+// The bounded checker's worker (electron/core/bounded/), built by scripts/build-worker.ts: ONE
+// minified CommonJS file per entry, every dependency inside, no chunk and no `import()` left
+// (issue 17). One file is what lets worker-boot.ts compile it with a code cache made at build time.
+// Two entries: `check-worker` (the worker, the .apo and plugin readers) and `template-reader`,
+// which the worker loads through the boot only when a job reads a template (`--mode template-reader`).
+
+const TEMPLATE_READER = resolve(import.meta.dirname, 'electron/core/bounded/template-reader.ts');
+
+/** In the worker's file, the template reader is the boot's load of `template-reader.cjs`. */
+function templateReaderApart(): Plugin {
+  const id = '\0apollia-template-reader';
+  return {
+    name: 'apollia-template-reader-apart',
+    enforce: 'pre',
+    async resolveId(source, importer, options) {
+      const resolved = await this.resolve(source, importer, { ...options, skipSelf: true });
+      return resolved?.id === TEMPLATE_READER ? id : null;
     },
-  },
+    load(loading) {
+      if (loading !== id) return null;
+      // worker-boot.ts: LOAD_WORKER_FILE, TEMPLATE_READER_FILE.
+      return `const reader = globalThis[Symbol.for('apollia.loadWorkerFile')]('template-reader.cjs');
+export const inspectTemplateFolder = reader.inspectTemplateFolder;
+export const readTemplateFolder = reader.readTemplateFolder;`;
+    },
+  };
+}
+
+export default defineConfig(({ mode }) => {
+  if (mode !== 'check-worker' && mode !== 'template-reader') throw new Error(`vite.worker.config.mts builds --mode check-worker or --mode template-reader, not ${mode}`);
+  const templateReader = mode === 'template-reader';
+  return {
+    ssr: { noExternal: true },
+    plugins: templateReader ? [] : [templateReaderApart()],
+    build: {
+      emptyOutDir: false,
+      target: 'node20',
+      ssr: true,
+      minify: true,
+      sourcemap: true,
+      rollupOptions: {
+        input: { [mode]: templateReader ? TEMPLATE_READER : resolve(import.meta.dirname, 'electron/core/bounded/check-worker.ts') },
+        external: [...builtinModules, ...builtinModules.map((m) => `node:${m}`)],
+        output: { format: 'cjs', entryFileNames: '[name].cjs', codeSplitting: false },
+      },
+    },
+  };
 });

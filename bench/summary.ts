@@ -2,7 +2,7 @@
  * The goals of issue 17 in ONE table: each figure beside its floor measured in the same run, the
  * ratio, the goal, and the machine's load average (`os.loadavg()`, 1 min) when the row was taken.
  *
- * - the built CLI (`out/cli/cli.js inspect --json`, worker included) on the spec's example, against
+ * - the built CLI (`out/cli/cli.cjs inspect --json`, worker included) on the spec's example, against
  *   a bare `node -e 0`;
  * - the built CLI on the 128 MiB package, wall time against `bsdtar -tzf` and peak RSS;
  * - the bounded worker's start (`out/cli/check-worker.cjs` through its boot → `ready`) against an empty worker;
@@ -43,7 +43,7 @@ interface Row {
   note: string;
 }
 
-const CLI = join(ROOT, 'out/cli/cli.js');
+const CLI = join(ROOT, 'out/cli/cli.cjs');
 const WORKER = join(ROOT, 'out/cli', WORKER_FILE);
 
 async function samples(command: string, args: string[]): Promise<Sample[]> {

@@ -12,37 +12,44 @@ import { builtinModules } from 'node:module';
 import { tempDir } from './helpers/test-api';
 import { describe, expect, it } from 'vitest';
 import { skipWithoutBuild } from './helpers/built-output';
-import { CODE_CACHE_FILE, startBuiltWorker, WORKER_FILE } from '../electron/core/bounded/worker-boot';
+import { CODE_CACHE_FILE, startBuiltWorker, TEMPLATE_READER_FILE, WORKER_FILE } from '../electron/core/bounded/worker-boot';
 
 const ROOT = new URL('..', import.meta.url).pathname;
-const BUNDLES = ['out/main/index.js', 'out/cli/cli.js'];
+/** Each bundle's entry, and how its files load packages: Electron main is ESM, the CLI CommonJS (issue 17). */
+const BUNDLES: { entry: string; format: 'esm' | 'cjs' }[] = [
+  { entry: 'out/main/index.js', format: 'esm' },
+  { entry: 'out/cli/cli.cjs', format: 'cjs' },
+];
 
-function bareImports(code: string): string[] {
+/** The packages `code` loads: `import`/`export … from` and `import()` (ESM), or `require()` (CommonJS, not one written inside a string). */
+function bareImports(code: string, format: 'esm' | 'cjs'): string[] {
+  const pattern = format === 'esm' ? /(?:^|\n)\s*(?:import|export)\b[^'"]*?from\s*["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)/g : /(?<![`"'\\])\brequire\(\s*["']([^"']+)["']\s*\)|import\(\s*["']([^"']+)["']\s*\)/g;
   const specifiers = new Set<string>();
-  for (const match of code.matchAll(/(?:^|\n)\s*(?:import|export)\b[^'"]*?from\s*["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)/g)) {
+  for (const match of code.matchAll(pattern)) {
     const specifier = match[1] ?? match[2];
-    if (specifier && !specifier.startsWith('.') && !specifier.startsWith('node:')) specifiers.add(specifier);
+    if (specifier && !specifier.startsWith('.') && !specifier.startsWith('node:') && !builtinModules.includes(specifier)) specifiers.add(specifier);
   }
   return [...specifiers].sort();
 }
 
-describe('built ES modules import only what Node can resolve', () => {
-  for (const bundle of BUNDLES) {
-    const path = join(ROOT, bundle);
-    it.skipIf(skipWithoutBuild(path))(`${bundle} (run \`npm run build\` first)`, () => {
-      expect(existsSync(path), `${bundle} is missing: run \`npm run build\` first`).toBe(true);
-      // The entry, its chunks and the bounded checker's worker entry: every .js file of the bundle's folder.
+describe('built bundles load only what Node can resolve', () => {
+  for (const { entry, format } of BUNDLES) {
+    const path = join(ROOT, entry);
+    it.skipIf(skipWithoutBuild(path))(`${entry} (run \`npm run build\` first)`, () => {
+      expect(existsSync(path), `${entry} is missing: run \`npm run build\` first`).toBe(true);
+      // The entry, its chunks and the bounded checker's worker files: every script of the bundle's folder.
       const folder = dirname(path);
       const code = readdirSync(folder)
-        .filter((name) => name.endsWith('.js'))
+        .filter((name) => /\.c?js$/.test(name))
         .map((name) => readFileSync(join(folder, name), 'utf8'));
-      const imports = bareImports(code.join('\n'));
+      const imports = bareImports(code.join('\n'), format);
       expect(imports.length).toBeGreaterThan(0);
       // Loaded by a plain Node child from the repository root, as the bundle would load them (the test
       // runner's own resolver is laxer). Only the project's dependencies are loaded, never package code.
       const wanted = imports.filter((specifier) => specifier !== 'electron'); // provided by Electron at run time
-      const script = `const failed = []; for (const s of ${JSON.stringify(wanted)}) { try { await import(s); } catch (e) { failed.push(s + ': ' + e.code); } } console.log(JSON.stringify(failed));`;
-      const output = execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: ROOT, encoding: 'utf8', timeout: 30_000 });
+      const load = format === 'esm' ? 'await import(s)' : 'require(s)';
+      const script = `const failed = []; for (const s of ${JSON.stringify(wanted)}) { try { ${load}; } catch (e) { failed.push(s + ': ' + e.code); } } console.log(JSON.stringify(failed));`;
+      const output = execFileSync(process.execPath, format === 'esm' ? ['--input-type=module', '-e', script] : ['-e', script], { cwd: ROOT, encoding: 'utf8', timeout: 30_000 });
       expect(JSON.parse(output)).toEqual([]);
     });
   }
@@ -52,18 +59,19 @@ describe('the bounded checker runs from the built bundles', () => {
   const cli = join(ROOT, 'out/cli');
   const template = join(ROOT, 'resources/templates/code-review');
 
-  it.skipIf(skipWithoutBuild(join(cli, 'cli.js')))(`the built CLI inspects through out/cli/${WORKER_FILE}, with or without its code cache, and cannot without the worker`, () => {
+  it.skipIf(skipWithoutBuild(join(cli, 'cli.cjs')))(`the built CLI inspects through out/cli/${WORKER_FILE}, with or without its code cache, and cannot without the worker`, () => {
     const copy = tempDir('apollia-cli-bundle-');
     cpSync(cli, copy, { recursive: true });
     // Beside the repository's packages, as an installed CLI is.
     symlinkSync(join(ROOT, 'node_modules'), join(copy, 'node_modules'));
     writeFileSync(join(copy, 'package.json'), '{ "type": "module" }');
-    const run = () => spawnSync(process.execPath, [join(copy, 'cli.js'), 'inspect', template, '--json'], { cwd: ROOT, encoding: 'utf8', timeout: 30_000 });
+    const run = () => spawnSync(process.execPath, [join(copy, 'cli.cjs'), 'inspect', template, '--json'], { cwd: ROOT, encoding: 'utf8', timeout: 30_000 });
     const accepted = run();
     expect(accepted.status).toBe(0);
     expect(JSON.parse(accepted.stdout)).toMatchObject({ kind: 'template', ok: true, summary: { name: 'code-review' } });
 
     rmSync(join(copy, CODE_CACHE_FILE));
+    rmSync(join(copy, `${TEMPLATE_READER_FILE}.cache`));
     const uncached = run();
     expect(uncached.status).toBe(0);
     expect(uncached.stdout).toBe(accepted.stdout);
@@ -97,18 +105,27 @@ describe('the bounded checker runs from the built bundles', () => {
   });
 });
 
-describe('the built worker is one CommonJS file (issue 17)', () => {
+describe('the built worker is two CommonJS files (issue 17)', () => {
   for (const folder of ['out/cli', 'out/main']) {
-    const file = join(ROOT, folder, WORKER_FILE);
-    it.skipIf(skipWithoutBuild(file))(`${folder}/${WORKER_FILE} needs nothing but Node's own modules: every reader is inside it, no chunk, no import()`, () => {
-      const code = readFileSync(file, 'utf8');
-      // (Not a require() that is itself a string: ajv keeps the code of its runtime helpers as text.)
-      const required = new Set([...code.matchAll(/(?<![`"'\\])\brequire\(\s*["']([^"']+)["']\s*\)/g)].map((m) => m[1] as string));
-      expect(required.size).toBeGreaterThan(0);
-      expect([...required].filter((name) => !builtinModules.includes(name.replace(/^node:/, '')))).toEqual([]);
-      // The readers are in it: smol-toml (.apo), yaml and re2js (template), the plugin reader's schema.
-      for (const marker of ['apollia.toml', 'agent.md', 'RE2JS']) expect(code, marker).toContain(marker);
-      expect(code).not.toMatch(/\bimport\(\s*["']\.\.?\//);
+    for (const [file, markers] of [
+      [WORKER_FILE, ['apollia.toml', 'Invalid TOML', 'plugin manifest']], // the .apo reader (smol-toml) and the plugin reader
+      [TEMPLATE_READER_FILE, ['agent.md', 'RE2JS']], // the template reader, yaml and re2js
+    ] as const) {
+      const path = join(ROOT, folder, file);
+      it.skipIf(skipWithoutBuild(path))(`${folder}/${file} needs nothing but Node's own modules: no chunk, no import()`, () => {
+        const code = readFileSync(path, 'utf8');
+        // (Not a require() that is itself a string: ajv keeps the code of its runtime helpers as text.)
+        const required = new Set([...code.matchAll(/(?<![`"'\\])\brequire\(\s*["']([^"']+)["']\s*\)/g)].map((m) => m[1] as string));
+        expect(required.size).toBeGreaterThan(0);
+        expect([...required].filter((name) => !builtinModules.includes(name.replace(/^node:/, '')))).toEqual([]);
+        for (const marker of markers) expect(code, marker).toContain(marker);
+        expect(code).not.toMatch(/\bimport\(\s*["']\.\.?\//);
+      });
+    }
+    it.skipIf(skipWithoutBuild(join(ROOT, folder, WORKER_FILE)))(`${folder}/${WORKER_FILE} leaves yaml and re2js to the template reader`, () => {
+      const code = readFileSync(join(ROOT, folder, WORKER_FILE), 'utf8');
+      expect(code).not.toContain('RE2JS');
+      expect(code).toContain(TEMPLATE_READER_FILE);
     });
   }
 });

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import type { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
 import { packFolder } from '../electron/core/archive/pack';
-import { CODE_CACHE_FILE, type CodeCacheState, startBuiltWorker, WORKER_FILE } from '../electron/core/bounded/worker-boot';
+import { CODE_CACHE_FILE, type CodeCacheState, startBuiltWorker, TEMPLATE_READER_FILE, WORKER_FILE } from '../electron/core/bounded/worker-boot';
 import { skipWithoutBuild } from './helpers/built-output';
 import { INVOICES_DIR } from './helpers/pack';
 import { tempDir } from './helpers/test-api';
@@ -42,10 +42,10 @@ async function inspectThrough(worker: Worker, path: string, before?: (worker: Wo
   }
 }
 
-/** A folder holding a copy of the built worker, and `cache` as its code cache (none when null). */
+/** A folder holding a copy of the built worker (its two files), and `cache` as the worker's code cache (none when null). */
 function workerCopy(cache: Buffer | null): string {
   const dir = tempDir('apollia-code-cache-');
-  copyFileSync(join(BUILT, WORKER_FILE), join(dir, WORKER_FILE));
+  for (const file of [WORKER_FILE, TEMPLATE_READER_FILE]) copyFileSync(join(BUILT, file), join(dir, file));
   if (cache) writeFileSync(join(dir, CODE_CACHE_FILE), cache);
   return join(dir, WORKER_FILE);
 }
@@ -74,12 +74,23 @@ describe('the built worker and its code cache', () => {
     }
   });
 
+  it.skipIf(skip)("the template reader's own cache is used the same way: a template reads the same with it, without it, or with a foreign one", async () => {
+    const template = join(BUILT, '../../resources/templates/code-review');
+    const built = await inspectThrough(startBuiltWorker(join(BUILT, WORKER_FILE)), template);
+    expect(built.inspection).toMatchObject({ kind: 'template', ok: true, summary: { name: 'code-review' } });
+    for (const cache of [null, readFileSync(join(BUILT, CODE_CACHE_FILE))]) {
+      const workerFile = workerCopy(null);
+      if (cache) writeFileSync(join(workerFile, '..', `${TEMPLATE_READER_FILE}.cache`), cache); // the worker's cache, not the reader's
+      expect((await inspectThrough(startBuiltWorker(workerFile), template)).inspection).toEqual(built.inspection);
+    }
+  });
+
   it.skipIf(skip)('is never written by a worker the checker starts, even when asked', async () => {
     const workerFile = workerCopy(null);
     // The build script's request, sent to a worker started without `writeCodeCacheTo`.
     const run = await inspectThrough(startBuiltWorker(workerFile), INVOICES_DIR, (worker) => worker.postMessage({ type: 'write-code-cache' }));
     expect(run.codeCache).toBe('absent');
     expect(run.inspection).toMatchObject({ kind: 'template' });
-    expect(readdirSync(join(workerFile, '..'))).toEqual([WORKER_FILE]);
+    expect(readdirSync(join(workerFile, '..')).sort()).toEqual([WORKER_FILE, TEMPLATE_READER_FILE].sort());
   });
 });

@@ -13,7 +13,7 @@ import type { TrustedKey } from '../trust/index';
 // reader (yaml, re2js) nor the plugin reader, so the CLI's worker starts with what it uses. A host
 // that warms the checker loads them all up front instead ({@link loadReaders}).
 const apoReader = () => import('../apollia/index');
-const templateReader = () => import('../template/index');
+const templateReader = () => import('./template-reader');
 const pluginReader = () => import('../plugin/index');
 
 /**

@@ -17,7 +17,9 @@
  *
  * The boot is a string because an eval'd worker is the one way to run code before a CommonJS file
  * without a second file on disk; it is short, has no input but the checker's own `workerData`, and
- * `worker-boot.test.ts` runs it with a good, a corrupt and a missing cache.
+ * `test/worker-code-cache.test.ts` runs it with a good, a foreign, a truncated and a missing cache.
+ * It runs inside a function so that the cache's bytes and the compiled `Script`s are garbage once
+ * run (only the build's code-cache request keeps them).
  */
 
 import { type ResourceLimits, Worker } from 'node:worker_threads';
@@ -31,46 +33,74 @@ export const WORKER_FILE = 'check-worker.cjs';
 /** The code cache's file name: the worker's, plus `.cache`. */
 export const CODE_CACHE_FILE = `${WORKER_FILE}.cache`;
 
+/**
+ * The template reader's file beside the worker's (yaml and re2js are most of its size): a job
+ * that reads an `.apo` never compiles it, a template job loads it once, with its own code cache.
+ */
+export const TEMPLATE_READER_FILE = 'template-reader.cjs';
+
+/** The name under which the boot lends the worker its loader of sibling files (see below). */
+export const LOAD_WORKER_FILE = 'apollia.loadWorkerFile';
+
 /** What the boot is given in `workerData`, beside what the worker itself reads there. */
 export interface BootData {
   /** Absolute path of `check-worker.cjs`. */
   workerFile: string;
   /**
-   * Build only (`scripts/worker-code-cache.ts`): where to write the code cache when the parent
-   * posts `{ type: 'write-code-cache' }`. Never set by the checker.
+   * Build only (`scripts/worker-code-cache.ts`): when the parent posts `{ type: 'write-code-cache' }`,
+   * write each compiled file's code cache beside it. Never set by the checker.
    */
-  writeCodeCacheTo?: string;
+  writeCodeCaches?: boolean;
 }
 
 /**
- * The boot, as an eval'd worker runs it (CommonJS: `require` is Node's). It posts
- * `{ type: 'boot', codeCache }` before the worker's own `ready`. The wrapper is the one Node's
- * CommonJS loader puts around a file, on the file's first line, so stack traces keep their lines.
+ * The boot, as an eval'd worker runs it (CommonJS: `require` is Node's). It compiles a file with
+ * the code cache beside it, posts `{ type: 'boot', codeCache }` for `check-worker.cjs`, then runs
+ * it. A sibling file the worker asks for by name through `globalThis[Symbol.for(LOAD_WORKER_FILE)]`
+ * (the template reader) is compiled the same way, once. The wrapper is the one Node's CommonJS
+ * loader puts around a file, on the file's first line, so stack traces keep their lines.
  */
 export const WORKER_BOOT = `'use strict';
-const { readFileSync, writeFileSync } = require('node:fs');
-const { createRequire } = require('node:module');
-const { dirname } = require('node:path');
-const { Script } = require('node:vm');
-const { parentPort, workerData } = require('node:worker_threads');
-const file = workerData.workerFile;
-let cachedData;
-try { cachedData = readFileSync(file + '.cache'); } catch { cachedData = undefined; }
-const script = new Script('(function (exports, require, module, __filename, __dirname) { ' + readFileSync(file, 'utf8') + '\\n})', { filename: file, cachedData });
-const codeCache = cachedData === undefined ? 'absent' : script.cachedDataRejected ? 'rejected' : 'accepted';
-cachedData = undefined;
-parentPort.postMessage({ type: 'boot', codeCache });
-if (typeof workerData.writeCodeCacheTo === 'string') {
-  const out = workerData.writeCodeCacheTo;
-  parentPort.on('message', (message) => {
-    if (message && message.type === 'write-code-cache') {
-      writeFileSync(out, script.createCachedData());
-      parentPort.postMessage({ type: 'code-cache-written' });
-    }
+(function boot() {
+  const { readFileSync, writeFileSync } = require('node:fs');
+  const { createRequire } = require('node:module');
+  const { dirname, join } = require('node:path');
+  const { Script } = require('node:vm');
+  const { parentPort, workerData } = require('node:worker_threads');
+  const compiled = [];
+  function compile(file) {
+    let cachedData;
+    try { cachedData = readFileSync(file + '.cache'); } catch { cachedData = undefined; }
+    const script = new Script('(function (exports, require, module, __filename, __dirname) { ' + readFileSync(file, 'utf8') + '\\n})', { filename: file, cachedData });
+    if (workerData.writeCodeCaches === true) compiled.push({ file, script });
+    const state = cachedData === undefined ? 'absent' : script.cachedDataRejected ? 'rejected' : 'accepted';
+    const run = () => {
+      const module_ = { exports: {} };
+      script.runInThisContext()(module_.exports, createRequire(file), module_, file, dirname(file));
+      return module_.exports;
+    };
+    return { state, run };
+  }
+  const siblings = new Map();
+  Object.defineProperty(globalThis, Symbol.for('${LOAD_WORKER_FILE}'), {
+    value: (name) => {
+      if (!/^[a-z][a-z-]*\\.cjs$/.test(name)) throw new Error('not a file of the worker: ' + name);
+      if (!siblings.has(name)) siblings.set(name, compile(join(dirname(workerData.workerFile), name)).run());
+      return siblings.get(name);
+    },
   });
-}
-const module_ = { exports: {} };
-script.runInThisContext()(module_.exports, createRequire(file), module_, file, dirname(file));
+  if (workerData.writeCodeCaches === true) {
+    parentPort.on('message', (message) => {
+      if (message && message.type === 'write-code-cache') {
+        for (const { file, script } of compiled) writeFileSync(file + '.cache', script.createCachedData());
+        parentPort.postMessage({ type: 'code-cache-written', files: compiled.map(({ file }) => file) });
+      }
+    });
+  }
+  const worker = compile(workerData.workerFile);
+  parentPort.postMessage({ type: 'boot', codeCache: worker.state });
+  worker.run();
+})();
 `;
 
 /**
@@ -78,7 +108,7 @@ script.runInThisContext()(module_.exports, createRequire(file), module_, file, d
  * code-cache script, the benches and the tests with it. `workerData` is the worker's own (preload,
  * prepareFor, testMode). Its first message is `boot`, then `ready`.
  */
-export function startBuiltWorker(workerFile: string, options: { workerData?: object; resourceLimits?: ResourceLimits; writeCodeCacheTo?: string } = {}): Worker {
-  const boot: BootData = { workerFile, ...(options.writeCodeCacheTo !== undefined ? { writeCodeCacheTo: options.writeCodeCacheTo } : {}) };
+export function startBuiltWorker(workerFile: string, options: { workerData?: object; resourceLimits?: ResourceLimits; writeCodeCaches?: boolean } = {}): Worker {
+  const boot: BootData = { workerFile, ...(options.writeCodeCaches ? { writeCodeCaches: true } : {}) };
   return new Worker(WORKER_BOOT, { eval: true, ...(options.resourceLimits ? { resourceLimits: options.resourceLimits } : {}), workerData: { ...options.workerData, ...boot } });
 }

@@ -152,10 +152,10 @@ describe('the human text', () => {
   });
 });
 
-const BUILT = new URL('../../../out/cli/cli.js', import.meta.url).pathname;
+const BUILT = new URL('../../../out/cli/cli.cjs', import.meta.url).pathname;
 
 test.skipIf(skipWithoutBuild(BUILT))('the built CLI: exit 0 and JSON for the complete example', () => {
-  expect(existsSync(BUILT), 'out/cli/cli.js is missing: run `npm run build` first').toBe(true);
+  expect(existsSync(BUILT), 'out/cli/cli.cjs is missing: run `npm run build` first').toBe(true);
   const child = spawnSync(process.execPath, [BUILT, 'inspect', join(dir, 'invoices.apo'), '--json'], { encoding: 'utf8', timeout: 30_000 });
   expect(child.status).toBe(0);
   expect((JSON.parse(child.stdout) as Inspection).summary).toMatchObject({ name: 'invoices', mcp_servers: ['ledger'] });
