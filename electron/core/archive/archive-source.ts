@@ -9,7 +9,7 @@ import { constants } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import type { TransformOptions } from 'node:stream';
 import { createGunzip, type Gunzip, type ZlibOptions } from 'node:zlib';
-import { chunkBytesFor, FILE_CHUNK_BYTES, GUNZIP_CHUNK_BYTES, GUNZIP_QUEUED_CHUNKS, HASH_SLICE_BYTES, MAX_TRAILING_ZERO_BYTES } from './limits';
+import { chunkBytesFor, FILE_CHUNK_BYTES, GUNZIP_CHUNK_BYTES, GUNZIP_QUEUED_CHUNKS, MAX_TRAILING_ZERO_BYTES } from './limits';
 import { ARCHIVE_ERROR, ArchiveRefusal } from './refusal';
 import { BLOCK, hasValidChecksum, isZeroBlock } from './tar-header';
 
@@ -123,18 +123,6 @@ export async function openArchiveSource(path: string, onBytes?: (chunk: Buffer) 
     throw new ArchiveRefusal(ARCHIVE_ERROR.notArchive, "the file is not a tar or gzip'd tar archive (no gzip signature and no valid tar header at its start)");
   }
 
-  // Hashed in slices, the event loop running between them: zlib needs this thread for a moment
-  // after every chunk it inflates, and hashing a whole read chunk at once kept it waiting (issue 17;
-  // measured in limits.ts). The hash and `onBytes` still see every byte once, in order.
-  const hashInSlices = async (chunk: Buffer) => {
-    for (let at = 0; at < chunk.length; at += HASH_SLICE_BYTES) {
-      if (at > 0) await new Promise<void>((resolve) => setImmediate(resolve));
-      const slice = chunk.subarray(at, at + HASH_SLICE_BYTES);
-      hash.update(slice);
-      onBytes?.(slice);
-    }
-  };
-
   async function* rawChunks(): AsyncGenerator<Buffer> {
     yield first;
     if (ended) return;
@@ -146,7 +134,8 @@ export async function openArchiveSource(path: string, onBytes?: (chunk: Buffer) 
         throw unreadable(path, error);
       }
       if (next.done) return;
-      await hashInSlices(next.value);
+      hash.update(next.value);
+      onBytes?.(next.value);
       rawBytes += next.value.length;
       keepTail(next.value);
       yield next.value;
@@ -185,8 +174,8 @@ export async function openArchiveSource(path: string, onBytes?: (chunk: Buffer) 
     try {
       for await (const chunk of rawChunks()) {
         if (closed) return;
-        // After the gzip stream, whatever the stream's state (zlib may end and destroy it while a
-        // chunk is being hashed): only the reader closing the source stops the tail being read.
+        // After the gzip stream, whatever the stream's state (zlib may end and destroy it while this
+        // loop waits for a read): only the reader closing the source stops the tail being read.
         if (inflated) {
           if (rawBytes - gunzip.bytesWritten > MAX_TRAILING_ZERO_BYTES) return;
           continue;

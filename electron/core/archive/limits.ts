@@ -67,14 +67,6 @@ export const GUNZIP_CHUNK_BYTES = 1024 * 1024;
  */
 export const GUNZIP_QUEUED_CHUNKS = 4;
 
-/**
- * How much of a read chunk is hashed before the event loop runs again (archive-source.ts). zlib
- * needs the reading thread after every chunk it inflates; a whole 512 KiB read hashed at once kept
- * it waiting. Gunzip and SHA-256 of the bench's 74 MiB package in a fresh worker, medians: 190 ms
- * hashing whole reads, 178 ms in 64 KiB slices (163 ms not hashing at all).
- */
-export const HASH_SLICE_BYTES = 64 * 1024;
-
 /** The smallest read or gunzip chunk: zlib's own default output chunk. */
 export const MIN_CHUNK_BYTES = 16 * 1024;
 
