@@ -1,9 +1,10 @@
 /**
  * How the BUILT worker starts (issue 17): a few lines of boot code, run as an eval'd worker, that
- * compile the worker's one CommonJS file (`check-worker.cjs`, built by `vite.worker.config.mts`)
- * with V8's code cache beside it (`check-worker.cjs.cache`), then run it. The cache holds the
- * bytecode of the functions a few training jobs compiled, so a job in a fresh worker does not
- * compile the readers again: it is most of what a small package costs the CLI.
+ * compile the worker's CommonJS file (`check-worker.cjs`, built by scripts/build-worker.ts) with
+ * V8's code cache beside it (`check-worker.cjs.cache`), then run it; the template reader
+ * (`template-reader.cjs`) the same way, when a job first needs it. A cache holds the bytecode of
+ * the functions a few training jobs compiled, so a job in a fresh worker does not compile the
+ * readers again: it was most of what a small package cost the CLI.
  *
  * Why this is safe:
  * - the cache is made at BUILD time (`scripts/worker-code-cache.ts`) and only read at run time: no
