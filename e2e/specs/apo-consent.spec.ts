@@ -6,7 +6,7 @@
  * spec's words. One run uses the keyboard alone. Every screen is screenshotted and scanned by axe.
  */
 import type { Locator, Page } from '@playwright/test';
-import { axeCheck, expect, shot, snapshot, stepHeading, tabTo, test, type AppDriver } from '../support/app';
+import { axeCheck, expect, nextStep, shot, snapshot, stepHeading, tabTo, test, type AppDriver } from '../support/app';
 import { makeFolder, packFixture, packInvoices, packInvoicesWith } from '../support/packages';
 
 test.use({ now: '2026-01-01T00:00:00Z' });
@@ -151,8 +151,8 @@ test('a file_watch trigger is armed with a picked folder; a webhook secret is sh
   const inbox = makeFolder('scan-inbox');
   await app.open(mailroom.path);
   await expect(page.getByRole('heading', { level: 1, name: 'Install mailroom' })).toBeVisible();
-  await page.getByRole('button', { name: 'Next' }).click();
-  await page.getByRole('button', { name: 'Next' }).click();
+  await nextStep(page, 'Step 2 of 4: What it asks to use');
+  await nextStep(page, 'Step 3 of 4: What would start it');
   await screen(page, 'mailroom-3-triggers', stepHeading(page, 'Step 3 of 4: What would start it'));
 
   const watch = page.getByRole('checkbox', { name: 'Arm inbox-changed' });

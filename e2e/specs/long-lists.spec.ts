@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { manyToolName, manyToolsManifest, manyToolsModule } from '../../test/helpers/many-tools';
 import { packFiles } from '../../test/helpers/pack';
 import { REPO_ROOT } from '../support/electron-binary';
-import { axeCheck, expect, test } from '../support/app';
+import { axeCheck, expect, nextStep, test } from '../support/app';
 
 test.use({ now: '2026-01-01T00:00:00Z' });
 
@@ -68,9 +68,8 @@ test('many tools: counts, the first 50 rows, Show all by keyboard, one untick, r
   await expect(access.locator('.access-counts')).toHaveText('119 of 120 entries allowed (89 ask you first, 30 run without asking); 1 not allowed.');
   await axeCheck(page, 'long list, all rows');
 
-  await page.getByRole('button', { name: 'Next' }).click();
-  await page.getByRole('button', { name: 'Next' }).click();
-  await expect(page.getByRole('heading', { level: 2, name: 'Step 4 of 4: Review and install' })).toBeVisible();
+  await nextStep(page, 'Step 3 of 4: What would start it');
+  await nextStep(page, 'Step 4 of 4: Review and install');
   const review = page.getByRole('region', { name: 'Access you allow' });
   await expect(review.locator('.access-counts')).toHaveText('119 of 120 entries allowed (89 ask you first, 30 run without asking); 1 not allowed. Those not allowed are shown first.');
   // The unticked entry is past the first 50, yet shown: what is not allowed comes first.

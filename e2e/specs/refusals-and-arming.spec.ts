@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { buildTar, folderEntries, INVOICES_DIR } from '../../test/helpers/pack';
-import { expect, snapshot, snapshotBoth, stepHeading, test } from '../support/app';
+import { expect, nextStep, snapshot, snapshotBoth, stepHeading, test } from '../support/app';
 import { packInvoices, packInvoicesWith } from '../support/packages';
 
 test.use({ now: '2026-01-01T00:00:00Z' });
@@ -107,8 +107,8 @@ test('never allow, picked in Settings, holds for an .apo: the tool shows denied 
   await expect(connections).toContainText('Setting it up means saving an MCP server named gmail in Settings');
   await expect(connections.getByRole('button', { name: 'Go to Settings → MCP servers' })).toBeVisible();
   await snapshot(page, 'apo-never-allow-access');
-  await page.getByRole('button', { name: 'Next' }).click();
-  await page.getByRole('button', { name: 'Next' }).click();
+  await nextStep(page, 'Step 3 of 4: What would start it');
+  await nextStep(page, 'Step 4 of 4: Review and install');
   await page.getByRole('button', { name: 'Install', exact: true }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'invoices 1.2.0 is installed' })).toBeVisible();
   const state = (await app.readState()) as { agents: Record<string, { access: { entry: string; granted: boolean }[] }> };

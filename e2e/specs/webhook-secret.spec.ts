@@ -8,7 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { axeCheck, expect, shot, stepHeading, test } from '../support/app';
+import { axeCheck, expect, nextStep, shot, stepHeading, test } from '../support/app';
 import { packFixture } from '../support/packages';
 
 test.use({ now: '2026-01-01T00:00:00Z' });
@@ -25,9 +25,8 @@ test('paste the sender’s secret in the consent form, install, and see on the d
   const main = page.getByRole('main');
   await app.open(packFixture('mailroom').path);
   await expect(page.getByRole('heading', { level: 1, name: 'Install mailroom' })).toBeVisible();
-  await page.getByRole('button', { name: 'Next' }).click();
-  await page.getByRole('button', { name: 'Next' }).click();
-  await expect(stepHeading(page, 'Step 3 of 4: What would start it')).toBeVisible();
+  await nextStep(page, 'Step 2 of 4: What it asks to use');
+  await nextStep(page, 'Step 3 of 4: What would start it');
 
   await page.getByRole('checkbox', { name: 'Arm scanner-call' }).check();
   const choice = page.getByRole('group', { name: 'The secret of scanner-call' });

@@ -92,6 +92,15 @@ export async function expectNoHorizontalScroll(page: Page, label: string) {
 /** A step's heading ("Step 2 of 5: …") in a guided form. */
 export const stepHeading = (page: Page, name: string | RegExp) => page.getByRole('heading', { level: 2, name });
 
+/**
+ * Presses Next and waits for the step it leads to. Two presses in a row must not race the page:
+ * leaving a long step scrolls the page, and a second click aimed where Next was can land on nothing.
+ */
+export async function nextStep(page: Page, heading: string | RegExp): Promise<void> {
+  await page.getByRole('button', { name: 'Next' }).click();
+  await expect(stepHeading(page, heading)).toBeVisible();
+}
+
 /** Runs axe on the page; fails on any serious or critical violation, naming each. */
 export async function axeCheck(page: Page, label = 'page'): Promise<void> {
   const results = await new AxeBuilder({ page }).analyze();
