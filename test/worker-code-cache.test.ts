@@ -87,7 +87,7 @@ describe('the built worker and its code cache', () => {
 
   it.skipIf(skip)('is never written by a worker the checker starts, even when asked', async () => {
     const workerFile = workerCopy(null);
-    // The build script's request, sent to a worker started without `writeCodeCacheTo`.
+    // The build script's request, sent to a worker started without `writeCodeCaches`.
     const run = await inspectThrough(startBuiltWorker(workerFile), INVOICES_DIR, (worker) => worker.postMessage({ type: 'write-code-cache' }));
     expect(run.codeCache).toBe('absent');
     expect(run.inspection).toMatchObject({ kind: 'template' });
