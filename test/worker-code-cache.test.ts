@@ -21,8 +21,8 @@ interface Run {
   inspection: unknown;
 }
 
-/** Waits for `worker` to boot, inspects `path` once (after `before`), and ends the worker. */
-async function inspectThrough(worker: Worker, path: string, before?: (worker: Worker) => void): Promise<Run> {
+/** Waits for `worker` to boot, inspects `path` once (after `before`) as `kind`, and ends the worker. */
+async function inspectThrough(worker: Worker, path: string, before?: (worker: Worker) => void, kind: 'path' | 'apo' = 'path'): Promise<Run> {
   let codeCache: CodeCacheState | undefined;
   try {
     const inspection = await new Promise<unknown>((resolve, reject) => {
@@ -31,7 +31,7 @@ async function inspectThrough(worker: Worker, path: string, before?: (worker: Wo
         if (reply.type === 'boot') codeCache = reply.codeCache;
         else if (reply.type === 'ready') {
           before?.(worker);
-          worker.postMessage({ id: 1, kind: 'path', path, options: { trustedKeys: [] } });
+          worker.postMessage({ id: 1, kind, path, options: { trustedKeys: [] } });
         } else if (reply.type === 'result') resolve(reply.value);
         else reject(new Error(reply.message));
       });
@@ -72,6 +72,19 @@ describe('the built worker and its code cache', () => {
       expect(run.codeCache, name).toBe(state);
       expect(run.inspection, name).toEqual(built.inspection);
     }
+
+    // Another build of the same length (V8 itself would take the cache: it checks the length only).
+    // Here one refusal message changes one letter, so a stale cache must not give the old words.
+    const workerFile = workerCopy(cache);
+    const code = readFileSync(workerFile, 'utf8');
+    const at = code.indexOf('the file is empty');
+    expect(at).toBeGreaterThan(0);
+    writeFileSync(workerFile, `${code.slice(0, at)}the file is EMPTY${code.slice(at + 'the file is empty'.length)}`);
+    const empty = join(tempDir('apollia-code-cache-empty-'), 'empty.apo');
+    writeFileSync(empty, '');
+    const stale = await inspectThrough(startBuiltWorker(workerFile), empty, undefined, 'apo');
+    expect(stale.codeCache).toBe('rejected');
+    expect(JSON.stringify(stale.inspection)).toContain('the file is EMPTY');
   });
 
   it.skipIf(skip)("the template reader's own cache is used the same way: a template reads the same with it, without it, or with a foreign one", async () => {

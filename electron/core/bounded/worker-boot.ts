@@ -11,9 +11,10 @@
  *   process ever writes a cache that a later one trusts. It sits beside the code it caches, in the
  *   same folder, under the same protection (packaged: inside the integrity-checked asar), so whoever
  *   could alter it could alter the code itself;
- * - V8 checks a cache against its own version, its flags and the source before using it
- *   (`script.cachedDataRejected`); a cache from another Node or Electron, a truncated or foreign
- *   file, or none at all, only means the code is compiled as usual. The result is the same either
+ * - V8 checks a cache against its own version, its flags and the source's length before using it
+ *   (`script.cachedDataRejected`), and the boot first checks the SHA-256 of the source the cache
+ *   was made for, which it stores in front: a cache from another Node or Electron or another build,
+ *   a truncated or foreign file, or none at all, only means the code is compiled as usual. The result is the same either
  *   way; the boot tells the checker which it was (`codeCache`), for the bench and the tests.
  *
  * The boot is a string because an eval'd worker is the one way to run code before a CommonJS file
@@ -56,7 +57,7 @@ export interface BootData {
 
 /**
  * The boot, as an eval'd worker runs it (CommonJS: `require` is Node's). It compiles a file with
- * the code cache beside it, posts `{ type: 'boot', codeCache }` for `check-worker.cjs`, then runs
+ * the code cache beside it (the SHA-256 of the source it was made for, then V8's data), posts `{ type: 'boot', codeCache }` for `check-worker.cjs`, then runs
  * it. A sibling file the worker asks for by name through `globalThis[Symbol.for(LOAD_WORKER_FILE)]`
  * (the template reader) is compiled the same way, once. The wrapper is the one Node's CommonJS
  * loader puts around a file, on the file's first line, so stack traces keep their lines.
@@ -68,13 +69,18 @@ export const WORKER_BOOT = `'use strict';
   const { dirname, join } = require('node:path');
   const { Script } = require('node:vm');
   const { parentPort, workerData } = require('node:worker_threads');
+  const { createHash } = require('node:crypto');
   const compiled = [];
   function compile(file) {
-    let cachedData;
-    try { cachedData = readFileSync(file + '.cache'); } catch { cachedData = undefined; }
-    const script = new Script('(function (exports, require, module, __filename, __dirname) { ' + readFileSync(file, 'utf8') + '\\n})', { filename: file, cachedData });
-    if (workerData.writeCodeCaches === true) compiled.push({ file, script });
-    const state = cachedData === undefined ? 'absent' : script.cachedDataRejected ? 'rejected' : 'accepted';
+    const source = '(function (exports, require, module, __filename, __dirname) { ' + readFileSync(file, 'utf8') + '\\n})';
+    const digest = createHash('sha256').update(source).digest();
+    let stored;
+    try { stored = readFileSync(file + '.cache'); } catch { stored = undefined; }
+    // V8 ties a cache to its source's LENGTH only: the SHA-256 in front ties it to these very bytes.
+    const made = stored !== undefined && stored.length > 32 && stored.subarray(0, 32).equals(digest);
+    const script = new Script(source, { filename: file, cachedData: made ? stored.subarray(32) : undefined });
+    if (workerData.writeCodeCaches === true) compiled.push({ file, script, digest });
+    const state = stored === undefined ? 'absent' : !made || script.cachedDataRejected ? 'rejected' : 'accepted';
     const run = () => {
       const module_ = { exports: {} };
       script.runInThisContext()(module_.exports, createRequire(file), module_, file, dirname(file));
@@ -93,7 +99,7 @@ export const WORKER_BOOT = `'use strict';
   if (workerData.writeCodeCaches === true) {
     parentPort.on('message', (message) => {
       if (message && message.type === 'write-code-cache') {
-        for (const { file, script } of compiled) writeFileSync(file + '.cache', script.createCachedData());
+        for (const { file, script, digest } of compiled) writeFileSync(file + '.cache', Buffer.concat([digest, script.createCachedData()]));
         parentPort.postMessage({ type: 'code-cache-written', files: compiled.map(({ file }) => file) });
       }
     });
