@@ -1,6 +1,7 @@
 import { builtinModules } from 'node:module';
 import { resolve } from 'node:path';
 import { defineConfig, type Plugin } from 'vite';
+import { LOAD_WORKER_FILE, TEMPLATE_READER_FILE } from './electron/core/bounded/worker-boot';
 
 // The bounded checker's worker (electron/core/bounded/), built by scripts/build-worker.ts: ONE
 // minified CommonJS file per entry, every dependency inside, no chunk and no `import()` left
@@ -22,8 +23,7 @@ function templateReaderApart(): Plugin {
     },
     load(loading) {
       if (loading !== id) return null;
-      // worker-boot.ts: LOAD_WORKER_FILE, TEMPLATE_READER_FILE.
-      return `const reader = globalThis[Symbol.for('apollia.loadWorkerFile')]('template-reader.cjs');
+      return `const reader = globalThis[Symbol.for(${JSON.stringify(LOAD_WORKER_FILE)})](${JSON.stringify(TEMPLATE_READER_FILE)});
 export const inspectTemplateFolder = reader.inspectTemplateFolder;
 export const readTemplateFolder = reader.readTemplateFolder;`;
     },
