@@ -1,7 +1,7 @@
 /**
  * Bench: the bounded checker (electron/core/bounded/). Prints
  *
- * - the worker's start-up cost: an empty worker (the floor), the built worker (`out/cli/check-worker.js`, `npm run build`) from
+ * - the worker's start-up cost: an empty worker (the floor), the built worker (`out/cli/check-worker.cjs` through its boot, `npm run build`) from
  *   `new Worker` to its `ready` message, and the checker's `warm()` from TypeScript source (what
  *   tsx and vitest pay: tsx's loader registered in the worker, the readers transpiled);
  * - how long `appInfo` takes on the main thread while the worker busy-loops on a deliberately slow
@@ -22,9 +22,14 @@ import { median, ROOT, RUNS } from './measure';
 const TEMPLATE = join(ROOT, 'resources/templates/code-review');
 const BUDGET_MS = 3_000;
 
-async function builtWorkerStartMs(path: string): Promise<number> {
+/**
+ * Milliseconds from `new Worker` to the worker's `ready`: the built worker `path` through its boot
+ * (with `preload`, every reader loaded first: what `warm()` costs), or, for null, an empty worker
+ * (the floor). The goals table (summary.ts) measures with it too.
+ */
+export async function workerReadyMs(path: string | null, preload = false): Promise<number> {
   const started = performance.now();
-  const worker = path === 'floor' ? new Worker('require("node:worker_threads").parentPort.postMessage({ type: "ready" })', { eval: true }) : startBuiltWorker(path);
+  const worker = path === null ? new Worker('require("node:worker_threads").parentPort.postMessage({ type: "ready" })', { eval: true }) : startBuiltWorker(path, { workerData: { preload } });
   await new Promise<void>((resolve, reject) => {
     worker.on('message', (message: { type: string }) => {
       if (message.type === 'ready') resolve();
@@ -72,12 +77,12 @@ async function appInfoDuringSlowInspection(): Promise<{ latencies: number[]; out
 export async function boundedCheckerBench(): Promise<void> {
   console.log('\nBounded checker (worker thread with a time budget and a heap cap)');
   const floor: number[] = [];
-  for (let i = 0; i < RUNS; i++) floor.push(await builtWorkerStartMs('floor'));
+  for (let i = 0; i < RUNS; i++) floor.push(await workerReadyMs(null));
   console.log(`worker start-up floor (an empty worker → first message): ${median(floor).toFixed(1)} ms median`);
   const built = join(ROOT, 'out/cli', WORKER_FILE);
   if (existsSync(built)) {
     const samples: number[] = [];
-    for (let i = 0; i < RUNS; i++) samples.push(await builtWorkerStartMs(built));
+    for (let i = 0; i < RUNS; i++) samples.push(await workerReadyMs(built));
     console.log(`worker start-up, built (out/cli/check-worker.cjs through its boot → ready): ${median(samples).toFixed(1)} ms median, ${Math.min(...samples).toFixed(1)} ms min (${RUNS} runs)`);
   } else console.log('worker start-up, built: skipped (run `npm run build` first)');
   const fromSource: number[] = [];

@@ -18,13 +18,13 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
-import { Worker } from 'node:worker_threads';
 import { gzipSync } from 'node:zlib';
-import { startBuiltWorker, WORKER_FILE } from '../electron/core/bounded/worker-boot';
+import { WORKER_FILE } from '../electron/core/bounded/worker-boot';
 import { API_METHODS } from '../shared/api';
 import { installBridge } from '../e2e/harness/bridge';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../e2e/support/chromium';
 import { startHarness } from '../e2e/support/harness-process';
+import { workerReadyMs } from './bounded-checker';
 import { invoicesPackage, largePackage } from './generate';
 import { measure, median, ROOT, RUNS, type Sample } from './measure';
 import { scalePackage } from './render-scale';
@@ -62,20 +62,6 @@ function outcome({ stdout }: Sample): string {
 }
 
 const load = () => loadavg()[0] ?? Number.NaN;
-
-async function workerStartMs(path: string | null, preload = false): Promise<number> {
-  const started = performance.now();
-  const worker = path === null ? new Worker('require("node:worker_threads").parentPort.postMessage({ type: "ready" })', { eval: true }) : startBuiltWorker(path, { workerData: { preload } });
-  await new Promise<void>((resolve, reject) => {
-    worker.on('message', (message: { type: string }) => {
-      if (message.type === 'ready') resolve();
-    });
-    worker.once('error', reject);
-  });
-  const ms = performance.now() - started;
-  await worker.terminate();
-  return ms;
-}
 
 /**
  * The scripts the first screen loads before it can paint: `index.html`'s entry and module
@@ -275,12 +261,12 @@ export async function summaryBench(): Promise<void> {
     const empty: number[] = [];
     const noReaders: number[] = [];
     const warmed: number[] = [];
-    await workerStartMs(null);
-    await workerStartMs(WORKER, true);
+    await workerReadyMs(null);
+    await workerReadyMs(WORKER, true);
     for (let i = 0; i < RUNS; i++) {
-      empty.push(await workerStartMs(null));
-      noReaders.push(await workerStartMs(WORKER));
-      warmed.push(await workerStartMs(WORKER, true));
+      empty.push(await workerReadyMs(null));
+      noReaders.push(await workerReadyMs(WORKER));
+      warmed.push(await workerReadyMs(WORKER, true));
     }
     const e = median(empty);
     rows.push({
