@@ -21,7 +21,7 @@ import type { TrustedKey } from '../trust/index';
 import type { CheckJobKind, CheckJobOptions, CheckJobs } from './jobs';
 import { ownData } from './own-data';
 import type { WorkerReply, WorkerRequest, WorkerTestMode } from './protocol';
-import { type CodeCacheState, startBuiltWorker, WORKER_FILE } from './worker-boot';
+import { startBuiltWorker, WORKER_FILE } from './worker-boot';
 
 /**
  * The time one job may take once the worker is running it (the worker's own start-up is not
@@ -77,20 +77,11 @@ export class BoundedChecker {
   #started = 0;
   #preload = false;
   #prepareFor: string | undefined;
-  #codeCache: CodeCacheState | null = null;
 
   constructor(options: CheckerOptions = {}) {
     this.#budgetMs = options.budgetMs ?? DEFAULT_BUDGET_MS;
     this.#resourceLimits = options.resourceLimits ?? DEFAULT_RESOURCE_LIMITS;
     this.#testMode = options.testMode;
-  }
-
-  /**
-   * Whether the current worker's code came from the build's code cache (worker-boot.ts); null from
-   * TS source, or before the worker has booted.
-   */
-  get codeCache(): CodeCacheState | null {
-    return this.#codeCache;
   }
 
   /** How many workers this checker has started (one, unless a job was over budget). */
@@ -156,7 +147,6 @@ export class BoundedChecker {
     const workerFile = builtWorkerFile();
     const worker = workerFile ? startBuiltWorker(workerFile, { resourceLimits: this.#resourceLimits, workerData: this.#workerData() }) : new Worker(devBootstrap(), { eval: true, resourceLimits: this.#resourceLimits, workerData: this.#workerData() });
     this.#started++;
-    this.#codeCache = null;
     this.#worker = worker;
     this.#ready = false;
     this.#loaded = new Promise((resolve) => {
@@ -182,10 +172,7 @@ export class BoundedChecker {
 
   #onReply(worker: Worker, reply: WorkerReply): void {
     if (worker !== this.#worker) return;
-    if (reply.type === 'boot') {
-      this.#codeCache = reply.codeCache;
-      return;
-    }
+    if (reply.type === 'boot') return; // whether a code cache was used: for the tests (worker-boot.ts)
     if (reply.type === 'ready') {
       this.#ready = true;
       this.#markLoaded();

@@ -15,7 +15,7 @@
  *   (`script.cachedDataRejected`), and the boot first checks the SHA-256 of the source the cache
  *   was made for, which it stores in front: a cache from another Node or Electron or another build,
  *   a truncated or foreign file, or none at all, only means the code is compiled as usual. The result is the same either
- *   way; the boot tells the checker which it was (`codeCache`), for the bench and the tests.
+ *   way; the boot says which it was in its first message (`codeCache`), which the tests read.
  *
  * The boot is a string because an eval'd worker is the one way to run code before a CommonJS file
  * without a second file on disk; it is short, has no input but the checker's own `workerData`, and
