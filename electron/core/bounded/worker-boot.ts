@@ -73,13 +73,15 @@ export const WORKER_BOOT = `'use strict';
   const compiled = [];
   function compile(file) {
     const source = '(function (exports, require, module, __filename, __dirname) { ' + readFileSync(file, 'utf8') + '\\n})';
-    const digest = createHash('sha256').update(source).digest();
     let stored;
     try { stored = readFileSync(file + '.cache'); } catch { stored = undefined; }
+    const writing = workerData.writeCodeCaches === true;
     // V8 ties a cache to its source's LENGTH only: the SHA-256 in front ties it to these very bytes.
+    // (Hashed only when there is a cache to check or one to write: Electron's worker has none.)
+    const digest = stored !== undefined || writing ? createHash('sha256').update(source).digest() : undefined;
     const made = stored !== undefined && stored.length > 32 && stored.subarray(0, 32).equals(digest);
     const script = new Script(source, { filename: file, cachedData: made ? stored.subarray(32) : undefined });
-    if (workerData.writeCodeCaches === true) compiled.push({ file, script, digest });
+    if (writing) compiled.push({ file, script, digest });
     const state = stored === undefined ? 'absent' : !made || script.cachedDataRejected ? 'rejected' : 'accepted';
     const run = () => {
       const module_ = { exports: {} };
