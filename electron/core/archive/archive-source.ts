@@ -1,16 +1,15 @@
 /**
- * Opens an `.apo` file as ONE stream: every raw byte is hashed (SHA-256) as it is read, the format
+ * Opens an `.apo` file as ONE pass: every raw byte is hashed (SHA-256) as it is read, the format
  * is told by content (gzip magic → gunzip; a tar header with a valid checksum → plain tar; anything
  * else refused by name), and the tar bytes are handed out chunk by chunk. Nothing is buffered
- * beyond one read chunk and one gunzip output chunk.
+ * beyond two read chunks and one gunzip output chunk, each allocated once and reused.
  */
 import { createHash } from 'node:crypto';
 import { constants } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
-import type { TransformOptions } from 'node:stream';
-import { createGunzip, type Gunzip, type ZlibOptions } from 'node:zlib';
-import { chunkBytesFor, FILE_CHUNK_BYTES, GUNZIP_CHUNK_BYTES, GUNZIP_QUEUED_CHUNKS, MAX_TRAILING_ZERO_BYTES } from './limits';
+import { chunkBytesFor, FILE_CHUNK_BYTES, GUNZIP_CHUNK_BYTES, MAX_TRAILING_ZERO_BYTES } from './limits';
 import { ARCHIVE_ERROR, ArchiveRefusal } from './refusal';
+import { SyncGunzip } from './sync-gunzip';
 import { BLOCK, hasValidChecksum, isZeroBlock } from './tar-header';
 
 /** Formats recognised by their magic bytes only to refuse them with a message that names them. */
@@ -41,17 +40,74 @@ export function sniffFormat(head: Uint8Array): Sniffed {
 /** The tar bytes of one archive file, and the SHA-256 of its raw bytes once they are all read. */
 export interface ArchiveSource {
   format: 'gzip' | 'tar';
+  /** Each chunk is valid only until the next is asked for: the buffers behind them are reused. */
   tarChunks: AsyncIterable<Buffer>;
   /** Hex SHA-256 of the whole file; call only after `tarChunks` is exhausted. */
   sha256(): string;
-  /** Stops reading and releases the file and the gunzip stream (safe to call more than once). */
+  /** Stops reading and releases the file and zlib (safe to call more than once). */
   close(): void;
+}
+
+/**
+ * Reads a file front to back into two buffers it reuses: while the caller works on one chunk, the
+ * next is being read into the other. A chunk is valid until the call after the one that returned it.
+ */
+class ChunkReader {
+  private readonly buffers: [Buffer, Buffer];
+  private turn = 0;
+  private position = 0;
+  private pending: Promise<number> | null = null;
+  private done = false;
+
+  constructor(
+    private readonly handle: FileHandle,
+    chunkBytes: number,
+  ) {
+    this.buffers = [Buffer.allocUnsafe(chunkBytes), Buffer.allocUnsafe(chunkBytes)];
+  }
+
+  /** The next chunk, or null at the end of the file. */
+  async next(): Promise<Buffer | null> {
+    if (this.done) return null;
+    const buffer = this.buffers[this.turn]!;
+    const bytes = await (this.pending ?? this.read(buffer));
+    this.pending = null;
+    if (this.done) return null; // closed while the read was in flight
+    if (bytes === 0) {
+      this.done = true;
+      return null;
+    }
+    this.position += bytes;
+    this.turn ^= 1;
+    this.pending = this.read(this.buffers[this.turn]!);
+    // A failed read ahead is seen by the `next()` that waits for it, not as an unhandled rejection.
+    this.pending.catch(() => undefined);
+    return buffer.subarray(0, bytes);
+  }
+
+  /** Stops reading; closes the file once a read in flight has ended. */
+  close(): void {
+    this.done = true;
+    const inFlight = this.pending ?? Promise.resolve(0);
+    this.pending = null;
+    void inFlight
+      .then(
+        () => this.handle.close(),
+        () => this.handle.close(),
+      )
+      .catch(() => undefined);
+  }
+
+  private async read(buffer: Buffer): Promise<number> {
+    return (await this.handle.read(buffer, 0, buffer.length, this.position)).bytesRead;
+  }
 }
 
 /**
  * Opens `path`, or throws the refusal (unreadable, empty, not tar or gzip'd tar). `onBytes`, when
  * given, sees every raw byte exactly when it is hashed, in order (the signature check of
- * `trust/package-signature.ts` rides on this single read).
+ * `trust/package-signature.ts` rides on this single read); like the tar chunks, a chunk it is
+ * given is valid only during the call.
  */
 export async function openArchiveSource(path: string, onBytes?: (chunk: Buffer) => void): Promise<ArchiveSource> {
   // Opened without blocking and checked on the open handle (no stat-then-open race): a FIFO or a
@@ -71,170 +127,108 @@ export async function openArchiveSource(path: string, onBytes?: (chunk: Buffer) 
     await handle.close().catch(() => undefined);
     throw unreadable(path, error);
   }
-  const file = handle.createReadStream({ highWaterMark: chunkBytesFor(fileBytes, FILE_CHUNK_BYTES) });
-  const raw = file[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+  const reader = new ChunkReader(handle, chunkBytesFor(fileBytes, FILE_CHUNK_BYTES));
   const hash = createHash('sha256');
-  let rawBytes = 0;
-  // The last raw chunks, covering at least MAX_TRAILING_ZERO_BYTES: where the gzip stream ends is
-  // known only at the end, and the bytes after it must then be checked to be zero padding.
-  const tail: Buffer[] = [];
-  let tailBytes = 0;
-  const keepTail = (chunk: Buffer) => {
-    tail.push(chunk);
-    tailBytes += chunk.length;
-    while (tail.length > 1 && tailBytes - tail[0]!.length >= MAX_TRAILING_ZERO_BYTES) tailBytes -= tail.shift()!.length;
-  };
-  const head: Buffer[] = [];
-  let headBytes = 0;
-  let ended = false;
-  try {
-    while (headBytes < BLOCK) {
-      const next = await raw.next();
-      if (next.done) {
-        ended = true;
-        break;
-      }
-      head.push(next.value);
-      headBytes += next.value.length;
+  const nextRaw = async (): Promise<Buffer | null> => {
+    let chunk: Buffer | null;
+    try {
+      chunk = await reader.next();
+    } catch (error) {
+      throw unreadable(path, error);
     }
-  } catch (error) {
-    file.destroy();
-    throw unreadable(path, error);
-  }
-  const first = Buffer.concat(head);
-  for (const chunk of head) {
+    if (chunk === null) return null;
     hash.update(chunk);
     onBytes?.(chunk);
-  }
-  rawBytes += first.length;
-  keepTail(first);
+    return chunk;
+  };
 
-  if (first.length === 0) {
-    file.destroy();
-    throw new ArchiveRefusal(ARCHIVE_ERROR.notArchive, "the file is empty: only tar and gzip'd tar archives are accepted");
+  // The first block tells the format (a chunk is at least MIN_CHUNK_BYTES, so one read holds it
+  // unless the file is shorter; a short read is topped up).
+  let first: Buffer;
+  try {
+    const head: Buffer[] = [];
+    let headBytes = 0;
+    let chunk: Buffer | null;
+    while (headBytes < BLOCK && (chunk = await nextRaw()) !== null) {
+      head.push(headBytes === 0 && chunk.length >= BLOCK ? chunk : Buffer.from(chunk));
+      headBytes += chunk.length;
+    }
+    first = head.length === 1 ? head[0]! : Buffer.concat(head);
+  } catch (error) {
+    reader.close();
+    throw error;
   }
+  const refuse = (refusal: ArchiveRefusal): never => {
+    reader.close();
+    throw refusal;
+  };
+  if (first.length === 0) refuse(new ArchiveRefusal(ARCHIVE_ERROR.notArchive, "the file is empty: only tar and gzip'd tar archives are accepted"));
   const sniffed = sniffFormat(first);
-  if (sniffed.format === 'other') {
-    file.destroy();
-    throw new ArchiveRefusal(ARCHIVE_ERROR.unsupportedFormat, `${sniffed.name} are not accepted: only tar and gzip'd tar`);
-  }
-  if (sniffed.format === 'unknown') {
-    file.destroy();
-    throw new ArchiveRefusal(ARCHIVE_ERROR.notArchive, "the file is not a tar or gzip'd tar archive (no gzip signature and no valid tar header at its start)");
-  }
+  if (sniffed.format === 'other') refuse(new ArchiveRefusal(ARCHIVE_ERROR.unsupportedFormat, `${sniffed.name} are not accepted: only tar and gzip'd tar`));
+  if (sniffed.format === 'unknown') refuse(new ArchiveRefusal(ARCHIVE_ERROR.notArchive, "the file is not a tar or gzip'd tar archive (no gzip signature and no valid tar header at its start)"));
 
   async function* rawChunks(): AsyncGenerator<Buffer> {
     yield first;
-    if (ended) return;
-    for (;;) {
-      let next: IteratorResult<Buffer>;
-      try {
-        next = await raw.next();
-      } catch (error) {
-        throw unreadable(path, error);
-      }
-      if (next.done) return;
-      hash.update(next.value);
-      onBytes?.(next.value);
-      rawBytes += next.value.length;
-      keepTail(next.value);
-      yield next.value;
-    }
+    for (let chunk = await nextRaw(); chunk !== null; chunk = await nextRaw()) yield chunk;
   }
 
   if (sniffed.format === 'tar') {
-    return {
-      format: 'tar',
-      tarChunks: rawChunks(),
-      sha256: () => hash.digest('hex'),
-      close: () => file.destroy(),
-    };
+    return { format: 'tar', tarChunks: rawChunks(), sha256: () => hash.digest('hex'), close: () => reader.close() };
   }
-
   // Sized to the file: gzip'd package text inflates a few times over; a large one gets the full 1 MiB.
-  // Each side holds a few chunks (zlib's default, 16 KiB, is less than one), so that reading,
-  // inflating and scanning overlap instead of taking turns (issue 17; measured in limits.ts).
-  const outChunk = chunkBytesFor(fileBytes, GUNZIP_CHUNK_BYTES, 4);
-  // (A zlib stream hands stream options on to its Transform: node's lib/zlib.js, ZlibBase.)
-  const options: ZlibOptions & TransformOptions = { chunkSize: outChunk, writableHighWaterMark: chunkBytesFor(fileBytes, FILE_CHUNK_BYTES) * GUNZIP_QUEUED_CHUNKS, readableHighWaterMark: outChunk * GUNZIP_QUEUED_CHUNKS };
-  const gunzip = createGunzip(options);
-  // The gzip stream has ended (zlib stops at its last member): what follows is only read, hashed
-  // and checked as padding, never inflated.
-  let inflated = false;
-  let closed = false;
-  gunzip.once('end', () => {
-    inflated = true;
-  });
-  // Feeds the raw chunks to gunzip with backpressure; a read error or a zlib error ends up as the
-  // gunzip stream's error, which the iterator in `gunzipped` throws. Stops when gunzip is closed.
-  // After the gzip stream it reads on to the end of the file, so the SHA-256 covers every byte and
-  // the padding check sees all of it, however the file falls into read chunks; it stops early once
-  // more follows than could be accepted (then the check refuses it).
-  const feed = async () => {
-    try {
-      for await (const chunk of rawChunks()) {
-        if (closed) return;
-        // After the gzip stream, whatever the stream's state (zlib may end and destroy it while this
-        // loop waits for a read): only the reader closing the source stops the tail being read.
-        if (inflated) {
-          if (rawBytes - gunzip.bytesWritten > MAX_TRAILING_ZERO_BYTES) return;
-          continue;
-        }
-        if (gunzip.destroyed) return; // a zlib error: `gunzipped` throws it
-        if (!gunzip.write(chunk))
-          await new Promise<void>((resolve) => {
-            const done = () => {
-              gunzip.off('drain', done);
-              gunzip.off('close', done);
-              gunzip.off('end', done);
-              resolve();
-            };
-            gunzip.on('drain', done);
-            gunzip.on('close', done);
-            gunzip.on('end', done);
-          });
-      }
-      if (!gunzip.destroyed && !inflated) gunzip.end();
-    } catch (error) {
-      gunzip.destroy(error as Error);
-    }
-  };
-  const fed = feed();
+  const inflater = new SyncGunzip(chunkBytesFor(fileBytes, GUNZIP_CHUNK_BYTES, 4));
   return {
     format: 'gzip',
-    tarChunks: gunzipped(gunzip, async () => {
-      await fed;
-      return { rawBytes, tail: Buffer.concat(tail) };
-    }),
+    tarChunks: gunzipped(rawChunks(), inflater),
     sha256: () => hash.digest('hex'),
     close: () => {
-      closed = true;
-      gunzip.destroy();
-      file.destroy();
+      inflater.close();
+      reader.close();
     },
   };
 }
 
-async function* gunzipped(gunzip: Gunzip, rawEnd: () => Promise<{ rawBytes: number; tail: Buffer }>): AsyncGenerator<Buffer> {
-  try {
-    for await (const chunk of gunzip) yield chunk as Buffer;
-  } catch (error) {
-    throw gzipRefusal(error);
-  }
+/**
+ * The inflated bytes of `raw` (each chunk valid until the next), then the check of what follows the
+ * gzip stream. `raw` is read to its end, so that the SHA-256 covers every byte of the file, unless
+ * more follows than could be accepted. Throws the refusal.
+ */
+export async function* gunzipped(raw: AsyncIterable<Buffer>, inflater: SyncGunzip): AsyncGenerator<Buffer> {
   // zlib silently stops at the end of the last gzip member when a zero byte follows, whatever comes
   // after it. Zero padding (bsdtar pads its stdout to a 10240-byte block) is accepted up to the same
   // bound as after the tar end; any other byte after the gzip stream is refused (a reader must see
   // every byte it hashed: no hidden payload another tool might unpack).
-  const { rawBytes, tail } = await rawEnd();
-  const after = rawBytes - gunzip.bytesWritten;
-  if (after <= 0) return;
+  let after = 0;
+  let firstNonZero = -1;
+  try {
+    for await (const chunk of raw) {
+      let offset = 0;
+      while (!inflater.ended) {
+        const step = inflater.write(chunk, offset);
+        offset += step.consumed;
+        if (step.output.length > 0) yield step.output;
+        // Room left in the output: zlib has taken all of the chunk it can (all of it, or up to the
+        // end of the gzip stream).
+        if (!step.full) break;
+      }
+      if (!inflater.ended) continue;
+      const rest = chunk.subarray(offset);
+      if (firstNonZero === -1) {
+        const at = rest.findIndex((byte) => byte !== 0);
+        if (at !== -1) firstNonZero = after + at;
+      }
+      after += rest.length;
+      if (after > MAX_TRAILING_ZERO_BYTES) break;
+    }
+    inflater.finish();
+  } catch (error) {
+    throw gzipRefusal(error);
+  }
   if (after > MAX_TRAILING_ZERO_BYTES) {
     throw new ArchiveRefusal(ARCHIVE_ERROR.trailingData, `the file has ${after} bytes after the end of its gzip stream: at most ${MAX_TRAILING_ZERO_BYTES} bytes of zero padding may follow it`);
   }
-  const padding = tail.subarray(tail.length - after);
-  const nonZero = padding.findIndex((byte) => byte !== 0);
-  if (nonZero !== -1) {
-    throw new ArchiveRefusal(ARCHIVE_ERROR.trailingData, `the file has data after the end of its gzip stream (${nonZero} bytes after it): nothing may follow it but zero padding`);
+  if (firstNonZero !== -1) {
+    throw new ArchiveRefusal(ARCHIVE_ERROR.trailingData, `the file has data after the end of its gzip stream (${firstNonZero} bytes after it): nothing may follow it but zero padding`);
   }
 }
 

@@ -2,6 +2,7 @@
  * `extractVerifiedArchive` (DESIGN.md "Reading without running": install extracts only what
  * inspection verified, with normal modes; a failure leaves nothing behind).
  */
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -46,6 +47,23 @@ describe('extractVerifiedArchive', () => {
     expect(mode(destination)).toBe(0o755);
     expect(mode(join(destination, 'tools'))).toBe(0o755);
     expect(mode(join(destination, 'apollia.toml'))).toBe(0o644);
+  });
+
+  // Reading reuses its buffers (two read chunks, one inflate buffer): each file's bytes must be
+  // written before the buffer holding them is filled again.
+  it.each([true, false])('writes files spanning many read and inflate chunks byte for byte (gzip: %s)', async (gzip) => {
+    const big = randomBytes(3 * 1024 * 1024 + 123);
+    const text = Buffer.from('line of text\n'.repeat(200_000));
+    const tar = buildTar([
+      { name: 'apollia.toml', body: MANIFEST },
+      { name: 'data/big.bin', body: big },
+      { name: 'data/text.txt', body: text },
+    ]);
+    const { file, sha256, destination } = await prepare(gzip ? gzipSync(tar) : tar);
+    const result = await extractVerifiedArchive(file, sha256, destination);
+    expect(result.ok).toBe(true);
+    expect(readFileSync(join(destination, 'data/big.bin')).equals(big)).toBe(true);
+    expect(readFileSync(join(destination, 'data/text.txt')).equals(text)).toBe(true);
   });
 
   it("writes a setuid file as 0755 and a setgid, group-writable one as 0644: never the archive's bits", async () => {

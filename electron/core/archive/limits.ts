@@ -46,26 +46,19 @@ export function maxHeaders(limits: ArchiveLimits): number {
 export const MAX_TRAILING_ZERO_BYTES = 1 * MiB;
 
 /**
- * Read size of the archive file. Measured on the bench's 74 MiB package (`out/cli/cli.cjs inspect`,
- * 5 runs each): 512 KiB reads peak about 3 MB lower than 1 MiB reads (101 vs 104 MB RSS) at the same
- * wall time; 256 KiB reads (with 256 KiB gunzip chunks) cost 10–20% more time.
+ * Read size of the archive file (two such buffers, reused: one read ahead while the other is
+ * inflated). On the bench's 74 MiB package (`out/cli/cli.cjs inspect --json`, medians of 9,
+ * alternating): 256 KiB, 512 KiB and 1 MiB reads are within the noise of each other (277–283 ms,
+ * 66–68 MB peak RSS); 2 MiB adds 5 MB.
  */
 export const FILE_CHUNK_BYTES = 512 * 1024;
 
 /**
- * Output chunk size of the gunzip stream. Measured by `npm run bench`: 1 MiB costs about 30% less
- * CPU than 256 KiB and half of 64 KiB (zlib's default of 16 KiB is worse still), for no more peak memory.
+ * The gunzip output buffer, reused for every step (`sync-gunzip.ts`). Same bench: 256 KiB, 1 MiB and
+ * 4 MiB are within the noise of each other (280–290 ms); 1 MiB keeps the calls into zlib and the tar
+ * scanner few (one per MiB inflated) for a buffer allocated once.
  */
 export const GUNZIP_CHUNK_BYTES = 1024 * 1024;
-
-/**
- * How many chunks each side of the gunzip stream holds before it pauses the other: read chunks
- * waiting to be inflated, inflated chunks waiting to be scanned. zlib's default (16 KiB, less than
- * one chunk) makes reading, inflating and scanning take turns. The reader alone on the bench's
- * 74 MiB package, warm, medians of 7: 218 ms at the default, 209 ms holding 4 read chunks, 201 ms
- * holding 4 of each, 195 ms holding 8 of each; 4 keeps the extra memory to 6 MiB.
- */
-export const GUNZIP_QUEUED_CHUNKS = 4;
 
 /** The smallest read or gunzip chunk: zlib's own default output chunk. */
 export const MIN_CHUNK_BYTES = 16 * 1024;

@@ -58,7 +58,7 @@ class InspectionVisitor implements EntryVisitor {
   }
 
   data(chunk: Buffer): void {
-    // A copy: the chunk is a view into a 1 MiB gunzip buffer that must not stay alive.
+    // A copy: the chunk is a view into a read or inflate buffer that the next chunk overwrites.
     if (this.current.keep !== null) this.current.parts.push(Buffer.from(chunk));
   }
 

@@ -17,7 +17,7 @@ export interface ScanResult {
 
 /**
  * Reads `path` once, handing every accepted entry to `visitor`. Throws an `ArchiveRefusal` at the
- * first problem; on any exit the file and the gunzip stream are closed at once, so a refusal at a
+ * first problem; on any exit the file and zlib are closed at once, so a refusal at a
  * header costs no further reading.
  */
 export async function scanArchive(path: string, limits: ArchiveLimits, visitor: EntryVisitor, onBytes?: (chunk: Buffer) => void): Promise<ScanResult> {

@@ -2,7 +2,8 @@
  * The signature check riding on the archive reader's single read (`readApoArchive`'s `onBytes`):
  * the bytes that are hashed with SHA-256 and inspected are the bytes the signature is checked over.
  */
-import { mkdtempSync, statSync, writeFileSync } from 'node:fs';
+import { createHash, randomBytes } from 'node:crypto';
+import { cpSync, mkdtempSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, expect, it } from 'vitest';
@@ -52,6 +53,27 @@ describeWithMinisign('signature checked over the archive reader’s read', () =>
           ok: true,
           value: { state: 'verified', keyId: publisher.printedKeyId, keyName: 'Example Accounting', algorithm: legacy ? 'Ed' : 'ED', trustedComment: 'invoices 1.2.0' },
         });
+      });
+    }
+  }
+
+  // The reader reuses its read buffers: a file of several read chunks (512 KiB each) shows that
+  // every chunk reaches the signature check and the SHA-256 whole, before its buffer is refilled.
+  for (const gzip of [true, false]) {
+    for (const legacy of [false, true]) {
+      it(`${gzip ? 'gzip' : 'plain tar'}, ${legacy ? 'legacy Ed' : 'ED'}, 3 MiB over several read chunks: verified`, async () => {
+        const folder = join(dir, `large-${gzip}-${legacy}`);
+        cpSync(INVOICES_DIR, folder, { recursive: true });
+        writeFileSync(join(folder, 'data.bin'), randomBytes(3 * 1024 * 1024));
+        const path = join(dir, `large-${gzip}-${legacy}.apo`);
+        const bytes = packFolder(folder, { gzip });
+        writeFileSync(path, bytes);
+        minisignSign(publisher, path, { trustedComment: 'large 1.0.0', legacy });
+        const { read, seen, outcome } = await inspectSigned(path);
+        if (!read.ok) throw new Error(read.error.message);
+        expect(read.sha256).toBe(createHash('sha256').update(bytes).digest('hex'));
+        expect(seen).toBe(bytes.length);
+        expect(outcome).toMatchObject({ ok: true, value: { state: 'verified', algorithm: legacy ? 'Ed' : 'ED' } });
       });
     }
   }
