@@ -176,12 +176,15 @@ function checkModules(manifest: ApolliaManifest, archive: ArchiveView, warnings:
       problems.push({ code: 'manifest.module_missing', message: `\`${path}.module\` names \`${entry.module}\`, which is not in the archive`, path: `${path}.module` });
     }
   }
+  // Looked up by kind, name and module, never by scanning the entries for each function: a package
+  // may hold thousands of each, and no package text may cost more than linear time (DESIGN.md).
+  const key = (kind: string, name: string, module: string) => `${kind}\0${name}\0${module}`;
+  const described = new Set(entries.map(({ kind, entry }) => key(kind, entry.name, modulePath(entry.module))));
   const found = new Set<string>();
   for (const [file, text] of [...archive.pythonTexts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     for (const fn of scanPythonModule(text)) {
-      found.add(`${fn.kind}\0${fn.name}\0${file}`);
-      const described = entries.some(({ kind, entry }) => kind === fn.kind && entry.name === fn.name && modulePath(entry.module) === file);
-      if (!described) {
+      found.add(key(fn.kind, fn.name, file));
+      if (!described.has(key(fn.kind, fn.name, file))) {
         const named = fn.name === fn.functionName ? '' : ` (as \`${fn.name}\`)`;
         problems.push({
           code: 'manifest.undescribed_function',
@@ -192,7 +195,8 @@ function checkModules(manifest: ApolliaManifest, archive: ArchiveView, warnings:
     }
   }
   for (const { kind, entry, path } of entries) {
-    if (files.has(modulePath(entry.module)) && archive.pythonTexts.has(modulePath(entry.module)) && !found.has(`${kind}\0${entry.name}\0${modulePath(entry.module)}`)) {
+    const module = modulePath(entry.module);
+    if (files.has(module) && archive.pythonTexts.has(module) && !found.has(key(kind, entry.name, module))) {
       warnings.push({
         code: 'package.manifest.function_not_found',
         message: `no @${kind} function named \`${entry.name}\` was found in \`${entry.module}\``,

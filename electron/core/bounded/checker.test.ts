@@ -1,11 +1,13 @@
 import { spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { afterAll, describe, expect, test } from 'vitest';
-import { INVOICES_DIR, packFolder } from '../../../test/helpers/pack';
+import { MAX_LISTED_PROBLEMS, MORE_PROBLEMS_CODE } from '../../../shared/inspection';
+import { INVOICES_DIR, packFiles, packFolder } from '../../../test/helpers/pack';
 import { inspectApo } from '../apollia/index';
 import { inspectPluginManifest } from '../plugin/index';
+import { writeTemplate } from '../../../test/helpers/template-folders';
 import { tempDir, testApi } from '../../../test/helpers/test-api';
 import { readTemplateFolder } from '../template/index';
 import { BoundedChecker, checkApo, checkPath, checkPluginManifest, checkTemplateFolder } from './index';
@@ -54,6 +56,31 @@ describe('the bounded worker answers what the readers answer in-thread', () => {
     const junk = join(dir, 'junk.bin');
     writeFileSync(junk, 'not a package');
     expect((await checkPath(junk, [], bounded)).errors).toEqual([{ code: 'input.not_a_package', message: expect.stringContaining('is not a package') }]);
+  });
+
+  test('a package breaking one rule 60,000 times: the first 99 problems and a count, from the .apo job and the by-content job the CLI runs', async () => {
+    // 60,000 `@tool` functions the manifest does not describe: a 160 KB package (gzip), which once
+    // made a 60,000-item list that took the app 5 s to show and 12 MB of `inspect --json`.
+    const module = `from apollia import tool\n${Array.from({ length: 60_000 }, (_, i) => `@tool\ndef f${i}():\n    pass\n`).join('')}`;
+    const many = join(dir, 'many.apo');
+    writeFileSync(many, packFiles({ 'apollia.toml': readFileSync(join(INVOICES_DIR, 'apollia.toml'), 'utf8'), 'tools/extract.py': readFileSync(join(INVOICES_DIR, 'tools/extract.py'), 'utf8'), 'tools/many.py': module, 'workflows/reminders.py': readFileSync(join(INVOICES_DIR, 'workflows/reminders.py'), 'utf8') }));
+    expect((await inspectApo(many)).errors).toHaveLength(60_000);
+    for (const inspection of [await checkApo(many, [], bounded), await checkPath(many, [], bounded)]) {
+      expect(inspection.ok).toBe(false);
+      expect(inspection.errors).toHaveLength(MAX_LISTED_PROBLEMS);
+      expect(inspection.errors[0]).toEqual({ code: 'manifest.undescribed_function', message: 'module `tools/many.py` defines the tool `f0`, which the manifest does not describe', path: 'tools/many.py' });
+      expect(inspection.errors.at(-1)).toEqual({ code: MORE_PROBLEMS_CODE, message: '59,901 more errors are not listed: fix the ones above, then inspect the package again to see them' });
+    }
+  });
+
+  test('a template with 150 unknown fields: its errors are listed the same way by the template job', async () => {
+    const folder = writeTemplate((manifest) => {
+      for (let i = 0; i < 150; i++) Object.assign(manifest, { [`unknown_${i}`]: i });
+    });
+    expect((await readTemplateFolder(folder)).inspection.errors).toHaveLength(150);
+    const { inspection } = await checkTemplateFolder(folder, bounded);
+    expect(inspection.errors).toHaveLength(MAX_LISTED_PROBLEMS);
+    expect(inspection.errors.at(-1)?.message).toBe('51 more errors are not listed: fix the ones above, then inspect the package again to see them');
   });
 
   test('parsed data comes back as own-property data: objects with a null prototype', async () => {

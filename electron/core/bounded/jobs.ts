@@ -4,7 +4,7 @@
  * job and a path. Everything here reads package bytes and may cost what a hostile package makes it
  * cost, which is why it runs behind {@link BoundedChecker}'s time budget and memory cap.
  */
-import type { ApoInspection, Inspection } from '../../../shared/inspection';
+import { withListedProblems, type ApoInspection, type Inspection } from '../../../shared/inspection';
 import { notAPackage, sourceKindOf } from '../source-kind';
 import type { TemplateRead } from '../template/index';
 import type { TrustedKey } from '../trust/index';
@@ -60,12 +60,19 @@ export interface CheckJobs {
 /** The name of a job. */
 export type CheckJobKind = keyof CheckJobs;
 
-/** The readers, run in the worker thread (or in-thread by a benchmark measuring the reader alone). */
+/**
+ * The readers, run in the worker thread (or in-thread by a benchmark measuring the reader alone).
+ * Every answer lists at most MAX_LISTED_PROBLEMS errors and warnings (shared/inspection.ts): this is
+ * where a package's problems leave the worker, for the app, the CLI and the harness alike.
+ */
 export const CHECK_JOBS: { [K in CheckJobKind]: (path: string, options: CheckJobOptions) => Promise<CheckJobs[K]> } = {
-  path: inspectByContent,
-  apo: async (path, options) => (await apoReader()).inspectApo(path, options),
-  template: async (path) => (await templateReader()).readTemplateFolder(path),
-  plugin: async (path) => (await pluginReader()).inspectPluginManifest(path),
+  path: async (path, options) => withListedProblems(await inspectByContent(path, options)),
+  apo: async (path, options) => withListedProblems(await (await apoReader()).inspectApo(path, options)),
+  template: async (path) => {
+    const read = await (await templateReader()).readTemplateFolder(path);
+    return { ...read, inspection: withListedProblems(read.inspection) };
+  },
+  plugin: async (path) => withListedProblems(await (await pluginReader()).inspectPluginManifest(path)),
 };
 
 /**

@@ -19,6 +19,12 @@ function adviceOf(inspection: Inspection): RefusalAdvice {
   return refusalAdvice((malicious ?? inspection.errors[0])?.code ?? '');
 }
 
+/**
+ * Other problems shown at once; the rest (up to a hundred, shared/inspection.ts) wait behind "Show
+ * more", so the actions below stay within reach of a glance, however many problems a package has.
+ */
+const OTHERS_SHOWN = 5;
+
 /** The command that packs an unbuilt package folder, for the folder name shown. */
 function packCommand(folder: string): string {
   return inspectCommand(folder).replace('npx apollia-desktop inspect', 'npx apollia-desktop pack');
@@ -88,7 +94,13 @@ export function RefusedScreen({ inspection, displayName, sourceId }: { inspectio
       {others.length > 0 ? (
         <section aria-labelledby="others-heading">
           <h2 id="others-heading">Other problems</h2>
-          <ProblemList problems={others} />
+          <ProblemList problems={others.slice(0, OTHERS_SHOWN)} />
+          {others.length > OTHERS_SHOWN ? (
+            <details className="more-problems">
+              <summary>Show {others.length - OTHERS_SHOWN} more</summary>
+              <ProblemList problems={others.slice(OTHERS_SHOWN)} />
+            </details>
+          ) : null}
         </section>
       ) : null}
       {advice.actor === 'author' || unbuilt ? (
