@@ -3,6 +3,8 @@
  *
  * - an `.apo` whose one Python module is a single 200 KiB line (gzip makes it tiny): a scan that
  *   trimmed the line per character took over 30 s;
+ * - an `.apo` describing 5,000 tools whose module defines 60,000 more: the module scan compared each
+ *   function with every entry, and all 60,000 problems were listed (5 s to show in the app);
  * - a template whose parameter has the catastrophic pattern `^(\w+\s?)+$` and a default of 30 `a`s
  *   and `!`: a backtracking engine stalled inspection, `previewApply` (58 s) and the form (40 s a
  *   keystroke). Measured: inspection of the folder, then one `checkParameter` (the form's check,
@@ -18,6 +20,7 @@ import { checkParameter, previewApply } from '../shared/apply-preview';
 import { inspectPath } from '../electron/core/inspect';
 import { inspectTemplate } from '../electron/core/template/index';
 import { writeTemplate } from '../test/helpers/template-folders';
+import { manyToolName, manyToolsManifest } from '../test/helpers/many-tools';
 import { INVOICES_DIR, packFiles } from '../test/helpers/pack';
 import { CACHE_DIR } from './generate';
 import { median, RUNS } from './measure';
@@ -41,6 +44,20 @@ function longLinePackage(): string {
   return path;
 }
 
+/**
+ * A package describing 5,000 tools, all in one module that also defines 60,000 more `@tool`
+ * functions the manifest does not describe (about 200 KB gzip'd): the module scan once compared
+ * each function with every entry (300 million comparisons), and the answer listed every problem.
+ */
+function hiddenToolsPackage(): string {
+  mkdirSync(CACHE_DIR, { recursive: true });
+  const path = join(CACHE_DIR, 'hidden-tools.apo');
+  const described = Array.from({ length: 5_000 }, (_, i) => manyToolName(i));
+  const module = ['from apollia import tool', ...described.map((name) => `@tool\ndef ${name}():\n    pass`), ...Array.from({ length: 60_000 }, (_, i) => `@tool\ndef f${i}():\n    pass`)].join('\n');
+  writeFileSync(path, packFiles({ 'apollia.toml': manyToolsManifest('hidden', described.length).replace(/module = "tools\/tool_\d+\.py"/g, 'module = "tools/many.py"'), 'tools/many.py': module }));
+  return path;
+}
+
 async function timed(runs: number, run: () => Promise<string> | string): Promise<{ ms: number; outcome: string }> {
   const samples: number[] = [];
   let outcome = '';
@@ -55,6 +72,7 @@ async function timed(runs: number, run: () => Promise<string> | string): Promise
 /** Prints the hostile-input rows. */
 export async function hostileInputBench(): Promise<void> {
   const apo = longLinePackage();
+  const hidden = hiddenToolsPackage();
   const folder = writeTemplate((m) => {
     m.parameters.words = { type: 'string', pattern: CATASTROPHIC, default: TYPED, description: 'Some words.' };
   });
@@ -71,6 +89,13 @@ export async function hostileInputBench(): Promise<void> {
       await timed(RUNS, async () => {
         const inspection = await inspectPath(apo);
         return inspection.ok ? 'accepted' : `refused: ${inspection.errors[0]?.code}`;
+      }),
+    ],
+    [
+      'inspect .apo, 5,000 tools and 60,000 more the manifest does not describe',
+      await timed(RUNS, async () => {
+        const inspection = await inspectPath(hidden);
+        return inspection.ok ? 'accepted' : `refused: ${inspection.errors[0]?.code}, ${inspection.errors.length} problems listed`;
       }),
     ],
     [
