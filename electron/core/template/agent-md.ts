@@ -205,23 +205,25 @@ class AgentMdCheck extends FrontMatterFields {
         );
       }
       if (entry.required !== undefined) this.bool(entry.required, `${path}.required`);
+      // A set: both lists may run to thousands of names, and no package text costs more than linear time.
+      const known = new Set(tools);
       if (entry.allow !== undefined) {
         this.list(entry.allow, `${path}.allow`, (item, itemPath) => {
-          if (!tools.includes(item)) this.fail('template.mcp_allow', itemPath, `\`${itemPath}\` ${show(item)} is not one of \`${path}.tools\``);
+          if (!known.has(item)) this.fail('template.mcp_allow', itemPath, `\`${itemPath}\` ${show(item)} is not one of \`${path}.tools\``);
         });
       }
-      if (entry.pin !== undefined) this.pin(entry.pin, `${path}.pin`, tools);
+      if (entry.pin !== undefined) this.pin(entry.pin, `${path}.pin`, known);
     });
   }
 
   /** `pin`: `{<tool>: {<argument>: <value>}}` (spec: agent.md `mcp`). */
-  pin(value: unknown, path: string, tools: string[]): void {
+  pin(value: unknown, path: string, tools: ReadonlySet<string>): void {
     if (!isObject(value)) {
       this.fail('template.pin', path, `\`${path}\` must be {<tool>: {<argument>: <value>}}, not ${show(value)}`);
       return;
     }
     for (const [tool, args] of Object.entries(value)) {
-      if (!tools.includes(tool)) {
+      if (!tools.has(tool)) {
         this.fail('template.pin', path, `\`${path}\` pins ${show(tool)}, which is not one of this entry's tools`);
         continue;
       }

@@ -235,6 +235,14 @@ const PART_RULES: [string, Edit, string, string, string][] = [
   ['a case parameter that does not fit', (_m, f) => (f['evals/basic/case.yaml'] = 'parameters:\n  channel: general\n'), 'template.eval', 'evals/basic/case.yaml', '`parameters.channel`: Not in the expected form: A Slack channel ID like C0123ABCD.'],
   ['a case mcp fixture that is missing', (_m, f) => delete f['evals/basic/fixtures/slack.json'], 'template.eval', 'evals/basic/case.yaml', '`mcp.slack` must name a fixture file in the case'],
   ['a fixture of the wrong shape', (_m, f) => (f['evals/basic/fixtures/slack.json'] = '{"server":"slack","description":"d","tools":{"send":{"description":"s","input":{},"default":"ok"}}}'), 'template.fixture', 'evals/basic/fixtures/slack.json', '`tools.send.default` must be an MCP tool result'],
+  ['a case faking a server the package lacks', (_m, f) => (f['evals/basic/case.yaml'] = 'mcp:\n  github: fixtures/slack.json\n'), 'template.eval', 'evals/basic/case.yaml', '`mcp.github` is not an MCP server of the package'],
+  [
+    'a fixture faking a tool the entry does not list',
+    (_m, f) => (f['evals/basic/fixtures/slack.json'] = '{"server":"slack","description":"d","tools":{"delete_channel":{"description":"s","input":{}}}}'),
+    'template.fixture',
+    'evals/basic/fixtures/slack.json',
+    "`tools.delete_channel` is not one of the package's tools of slack",
+  ],
   ['a case learning folder that is not there', (_m, f) => (f['evals/basic/case.yaml'] = 'learning: notes\n'), 'template.eval', 'evals/basic/case.yaml', 'holds no notes'],
   [
     'a case with no grader',

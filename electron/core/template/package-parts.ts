@@ -13,7 +13,7 @@
  */
 import type { Problem } from '../../../shared/inspection';
 import { checkParameter } from '../../../shared/apply-preview';
-import { hasPlaceholder, mcpGateName, type TemplateEvalCase, type TemplateManifest, type TemplateRule, type TemplateSkill } from '../../../shared/template-manifest';
+import { hasPlaceholder, mcpGateName, type TemplateEvalCase, type TemplateManifest, type TemplateMcpEntry, type TemplateRule, type TemplateSkill } from '../../../shared/template-manifest';
 import { TEMPLATE_TOOLS } from '../../../shared/catalogues';
 import { readFrontMatter } from './front-matter';
 import { jsonSchemaFileProblem } from './json-schema';
@@ -261,6 +261,9 @@ export class PackageParts {
       if (given === undefined && def.required && def.default === undefined) this.fail('template.eval', path, `\`parameters.${param}\` is required by the package`);
     }
     const gates = new Set((manifest?.mcp ?? []).flatMap((entry) => entry.tools.map((tool) => mcpGateName(entry.server, tool))));
+    // By name, the first entry of each (as a search would find it), looked up once per server named.
+    const mcpEntries = new Map<string, TemplateMcpEntry>();
+    for (const entry of manifest?.mcp ?? []) if (!mcpEntries.has(entry.server)) mcpEntries.set(entry.server, entry);
     if (data.grants !== undefined) {
       if (!Array.isArray(data.grants)) this.fail('template.eval', path, '`grants` must be a list of gate names (mcp:<server>/<tool>)');
       else {
@@ -273,7 +276,7 @@ export class PackageParts {
       if (!isObject(data.mcp)) this.fail('template.eval', path, "`mcp` must map a server's name to a fixture file in the case");
       else {
         for (const [server, file] of Object.entries(data.mcp)) {
-          const entry = manifest?.mcp?.find((e) => e.server === server);
+          const entry = mcpEntries.get(server);
           if (!entry) {
             this.fail('template.eval', path, `\`mcp.${server}\` is not an MCP server of the package`);
             continue;
@@ -284,7 +287,7 @@ export class PackageParts {
           }
           caseFiles.add(`${base}/${file}`);
           fakes.add(server);
-          this.checkFixture(`${base}/${file}`, server, entry.tools);
+          this.checkFixture(`${base}/${file}`, server, new Set(entry.tools));
         }
       }
     }
@@ -305,7 +308,7 @@ export class PackageParts {
   }
 
   /** A fake MCP server's fixture: the spec's one shape for every package. */
-  checkFixture(path: string, server: string, tools: string[]): void {
+  checkFixture(path: string, server: string, tools: ReadonlySet<string>): void {
     const text = this.text(path);
     if (text === null) return;
     let data: unknown;
@@ -323,7 +326,7 @@ export class PackageParts {
     if (!isObject(data.tools)) return bad('`tools` must map each tool to {description, input, answers?, default?}');
     for (const [tool, def] of Object.entries(data.tools)) {
       const where = `tools.${tool}`;
-      if (!tools.includes(tool)) bad(`\`${where}\` is not one of the package's tools of ${server}`);
+      if (!tools.has(tool)) bad(`\`${where}\` is not one of the package's tools of ${server}`);
       if (!isObject(def)) {
         bad(`\`${where}\` must be {description, input, answers?, default?}`);
         continue;
