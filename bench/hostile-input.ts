@@ -5,6 +5,8 @@
  *   trimmed the line per character took over 30 s;
  * - an `.apo` describing 5,000 tools whose module defines 60,000 more: the module scan compared each
  *   function with every entry, and all 60,000 problems were listed (5 s to show in the app);
+ * - opening an update of a package that offers 10,000 tools (the diff and the agent record, in the
+ *   main process): both searched the lists once per entry (5 s);
  * - a template whose parameter has the catastrophic pattern `^(\w+\s?)+$` and a default of 30 `a`s
  *   and `!`: a backtracking engine stalled inspection, `previewApply` (58 s) and the form (40 s a
  *   keystroke). Measured: inspection of the folder, then one `checkParameter` (the form's check,
@@ -17,6 +19,10 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { checkParameter, previewApply } from '../shared/apply-preview';
+import type { ApolliaManifest } from '../shared/apollia-manifest';
+import { diffUpdate } from '../shared/update-diff';
+import { packageAgentRecord } from '../electron/core/store/records';
+import { parseManifestText } from '../electron/core/apollia/index';
 import { inspectPath } from '../electron/core/inspect';
 import { inspectTemplate } from '../electron/core/template/index';
 import { writeTemplate } from '../test/helpers/template-folders';
@@ -58,6 +64,13 @@ function hiddenToolsPackage(): string {
   return path;
 }
 
+/** A manifest the app's own parser accepts (the bench's packages are ours). */
+function parseManifest(text: string): ApolliaManifest {
+  const parsed = parseManifestText(text);
+  if (!parsed.ok) throw new Error(`bench manifest does not parse: ${JSON.stringify(parsed)}`);
+  return parsed.data as unknown as ApolliaManifest;
+}
+
 async function timed(runs: number, run: () => Promise<string> | string): Promise<{ ms: number; outcome: string }> {
   const samples: number[] = [];
   let outcome = '';
@@ -73,6 +86,9 @@ async function timed(runs: number, run: () => Promise<string> | string): Promise
 export async function hostileInputBench(): Promise<void> {
   const apo = longLinePackage();
   const hidden = hiddenToolsPackage();
+  // Opening an update runs in the main process: the diff once searched the lists per entry (5 s).
+  const bigBefore = parseManifest(manyToolsManifest('hidden', 10_000));
+  const bigAfter = parseManifest(manyToolsManifest('hidden', 10_000));
   const folder = writeTemplate((m) => {
     m.parameters.words = { type: 'string', pattern: CATASTROPHIC, default: TYPED, description: 'Some words.' };
   });
@@ -96,6 +112,14 @@ export async function hostileInputBench(): Promise<void> {
       await timed(RUNS, async () => {
         const inspection = await inspectPath(hidden);
         return inspection.ok ? 'accepted' : `refused: ${inspection.errors[0]?.code}, ${inspection.errors.length} problems listed`;
+      }),
+    ],
+    [
+      'update of a package offering 10,000 tools: diff and agent record',
+      await timed(RUNS, () => {
+        const diff = diffUpdate(bigBefore, { agents: {}, triggers: {} }, bigAfter);
+        const record = packageAgentRecord('hidden', bigAfter, 'operator', {}, '2026-12-01T00:00:00Z');
+        return `${diff.proposedAccess.operator?.length ?? 0} entries asked again, ${record.access.length} recorded`;
       }),
     ],
     [

@@ -4,7 +4,7 @@ import { parse } from 'smol-toml';
 import { describe, expect, it } from 'vitest';
 import { INVOICES_DIR } from '../test/helpers/pack';
 import type { ApolliaManifest } from './apollia-manifest';
-import { accessFamily, asksFirst, proposedConsent } from './consent';
+import { accessFamilies, asksFirst, proposedConsent } from './consent';
 import { diffUpdate } from './update-diff';
 import { accessClassifier, accessMarks, accessRow } from './access-rows';
 
@@ -52,10 +52,10 @@ describe('accessClassifier: one lookup per manifest, the same answers as the sto
     'workflow:other/monthly-reminders',
   ];
 
-  it('gives each entry the family accessFamily records, and asks first by asksFirst', () => {
+  it('gives each entry the family accessFamilies records, and asks first by asksFirst', () => {
     const classify = accessClassifier(big);
     for (const entry of entries) {
-      const family = accessFamily(big, entry);
+      const family = accessFamilies(big)(entry);
       expect(classify(entry), entry).toMatchObject({ entry, family: family ?? 'unknown', asks: asksFirst(family) });
     }
   });

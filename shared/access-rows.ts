@@ -9,7 +9,7 @@
  */
 import type { ActionFamily, AgentEntry, ApolliaManifest, ToolEntry, WorkflowEntry } from './apollia-manifest';
 import { apolliaNativeTool, templateTool } from './catalogues';
-import { accessFamily, asksFirst } from './consent';
+import { accessFamilies, asksFirst, firstByName } from './consent';
 import type { UpdateDiff } from './update-diff';
 
 export interface AccessRow {
@@ -21,23 +21,16 @@ export interface AccessRow {
   asks: boolean;
 }
 
-/** The first item of each name: what `Array.find` by name would answer, in one lookup. */
-function byName<T>(items: T[] | undefined, key: (item: T) => string): Map<string, T> {
-  const map = new Map<string, T>();
-  for (const item of items ?? []) if (!map.has(key(item))) map.set(key(item), item);
-  return map;
-}
-
 /**
  * A classifier of `manifest`'s access entries, its lookups built once (a manifest may describe
- * thousands of tools; a scan per entry is quadratic). Each family still comes from the store's own
- * `accessFamily`, handed a manifest narrowed to the one tool or workflow the entry names, so the
- * form and the store agree.
+ * thousands of tools; a scan per entry is quadratic). Each family comes from the store's own
+ * `accessFamilies`, so the form and the store agree.
  */
 export function accessClassifier(manifest: ApolliaManifest): (entry: string) => AccessRow {
-  const tools = byName<ToolEntry>(manifest.tools, (t) => t.name);
-  const workflows = byName<WorkflowEntry>(manifest.workflows, (w) => w.name);
-  const agents = byName<AgentEntry>(manifest.agents, (a) => a.id);
+  const tools = firstByName<ToolEntry>(manifest.tools, (t) => t.name);
+  const workflows = firstByName<WorkflowEntry>(manifest.workflows, (w) => w.name);
+  const agents = firstByName<AgentEntry>(manifest.agents, (a) => a.id);
+  const familyOf = accessFamilies(manifest);
   const own = (pkg: string) => pkg === manifest.package.name;
 
   return (entry: string): AccessRow => {
@@ -65,14 +58,7 @@ export function accessClassifier(manifest: ApolliaManifest): (entry: string) => 
       kind = native ? 'native' : 'unknown';
       what = native ? native.description : 'A built-in tool this app does not know';
     }
-    // The narrowed manifest holds only what the entry can name (by accessFamily's own reading of
-    // the name), so accessFamily finds it at once.
-    const pkgName = /^pkg:[^/]+\/(.+)$/.exec(entry)?.[1];
-    const workflowName = /^workflow:[^/]+\/(.+)$/.exec(entry)?.[1];
-    const familyTool = pkgName === undefined ? undefined : tools.get(pkgName);
-    const familyWorkflow = workflowName === undefined ? undefined : workflows.get(workflowName);
-    const narrowed: ApolliaManifest = { ...manifest, tools: familyTool ? [familyTool] : [], workflows: familyWorkflow ? [familyWorkflow] : [] };
-    const family = accessFamily(narrowed, entry);
+    const family = familyOf(entry);
     return { entry, kind, what, family: family ?? 'unknown', asks: asksFirst(family) };
   };
 }

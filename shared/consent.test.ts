@@ -4,20 +4,20 @@ import { parse } from 'smol-toml';
 import { describe, expect, it } from 'vitest';
 import { INVOICES_DIR } from '../test/helpers/pack';
 import type { ApolliaManifest } from './apollia-manifest';
-import { accessFamily, asksFirst, grantedPermission, proposedConsent } from './consent';
+import { accessFamilies, asksFirst, grantedPermission, proposedConsent } from './consent';
 
 const manifest = parse(readFileSync(join(INVOICES_DIR, 'apollia.toml'), 'utf8')) as unknown as ApolliaManifest;
 
 describe('access families and the ask-first rule', () => {
   it('knows the family of native, package and workflow entries, and not of MCP tools or agents', () => {
-    expect(accessFamily(manifest, 'file_read')).toBe('read_personal');
-    expect(accessFamily(manifest, 'web_search')).toBe('read');
-    expect(accessFamily(manifest, 'pkg:invoices/extract_totals')).toBe('read_personal');
-    expect(accessFamily(manifest, 'workflow:invoices/monthly-reminders')).toBe('send_external');
-    expect(accessFamily(manifest, 'pkg:other/extract_totals')).toBeNull();
-    expect(accessFamily(manifest, 'mcp:ledger/lookup')).toBeNull();
-    expect(accessFamily(manifest, 'agent:invoice-clerk')).toBeNull();
-    expect(accessFamily(manifest, 'no_such_tool')).toBeNull();
+    expect(accessFamilies(manifest)('file_read')).toBe('read_personal');
+    expect(accessFamilies(manifest)('web_search')).toBe('read');
+    expect(accessFamilies(manifest)('pkg:invoices/extract_totals')).toBe('read_personal');
+    expect(accessFamilies(manifest)('workflow:invoices/monthly-reminders')).toBe('send_external');
+    expect(accessFamilies(manifest)('pkg:other/extract_totals')).toBeNull();
+    expect(accessFamilies(manifest)('mcp:ledger/lookup')).toBeNull();
+    expect(accessFamilies(manifest)('agent:invoice-clerk')).toBeNull();
+    expect(accessFamilies(manifest)('no_such_tool')).toBeNull();
   });
 
   it('only a granted read runs unasked; anything sensitive or unknown asks; ungranted is denied', () => {

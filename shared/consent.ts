@@ -41,25 +41,32 @@ export interface AccessDecision {
   granted: boolean;
 }
 
+/** The first item of each name: what `Array.find` by name would answer, in one lookup. */
+export function firstByName<T>(items: readonly T[] | undefined, key: (item: T) => string): Map<string, T> {
+  const map = new Map<string, T>();
+  for (const item of items ?? []) if (!map.has(key(item))) map.set(key(item), item);
+  return map;
+}
+
 /**
- * The action family of an access entry, when this machine can tell it (spec: "[agents.defaults]
- * access"): a native tool from the catalogue, `pkg:<package>/<tool>` from the package's tools,
- * `workflow:<package>/<name>` from its workflows. MCP tools and `agent:<id>` are not known before
- * they run: null.
+ * The action family of an access entry of `manifest`, when this machine can tell it (spec:
+ * "[agents.defaults] access"): a native tool from the catalogue, `pkg:<package>/<tool>` from the
+ * package's tools, `workflow:<package>/<name>` from its workflows. MCP tools and `agent:<id>` are
+ * not known before they run: null. For many entries of one manifest: its tools and workflows are
+ * looked up by name, never searched per entry (a manifest may hold thousands of each, and no
+ * package text may cost more than linear time; DESIGN.md).
  */
-export function accessFamily(manifest: ApolliaManifest, entry: string): ActionFamily | null {
-  const pkg = /^pkg:([^/]+)\/(.+)$/.exec(entry);
-  if (pkg) {
-    if (pkg[1] !== manifest.package.name) return null;
-    return manifest.tools?.find((tool) => tool.name === pkg[2])?.action ?? null;
-  }
-  const workflow = /^workflow:([^/]+)\/(.+)$/.exec(entry);
-  if (workflow) {
-    if (workflow[1] !== manifest.package.name) return null;
-    return manifest.workflows?.find((w) => w.name === workflow[2])?.action ?? null;
-  }
-  if (entry.includes(':')) return null;
-  return apolliaNativeTool(entry)?.family ?? null;
+export function accessFamilies(manifest: ApolliaManifest): (entry: string) => ActionFamily | null {
+  const tools = firstByName(manifest.tools, (tool) => tool.name);
+  const workflows = firstByName(manifest.workflows, (workflow) => workflow.name);
+  return (entry) => {
+    const pkg = /^pkg:([^/]+)\/(.+)$/.exec(entry);
+    if (pkg) return pkg[1] === manifest.package.name ? (tools.get(pkg[2] as string)?.action ?? null) : null;
+    const workflow = /^workflow:([^/]+)\/(.+)$/.exec(entry);
+    if (workflow) return workflow[1] === manifest.package.name ? (workflows.get(workflow[2] as string)?.action ?? null) : null;
+    if (entry.includes(':')) return null;
+    return apolliaNativeTool(entry)?.family ?? null;
+  };
 }
 
 /**

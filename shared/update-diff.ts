@@ -17,7 +17,7 @@
 import type { ActionFamily, ApolliaManifest, McpServerEntry, TriggerEntry } from './apollia-manifest';
 import { apolliaNativeTool } from './catalogues';
 import { ownRecord } from './own-data';
-import { accessFamily, type ConsentDecision } from './consent';
+import { accessFamilies, type ConsentDecision } from './consent';
 import { compareNames, type NameComparison } from './display-text';
 import { FAMILY_ABILITY, mcpCommandLine } from './risk-summary';
 
@@ -186,19 +186,23 @@ export function diffUpdate(before: ApolliaManifest, decisions: ConsentDecision, 
 
   const merged: ConsentDecision = { agents: ownRecord(), triggers: ownRecord() };
   const proposedAccess = ownRecord<string[]>();
+  // Sets and lookups built once: an agent may be offered thousands of entries (linear, DESIGN.md).
+  const familyBefore = accessFamilies(before);
+  const familyAfter = accessFamilies(after);
   for (const agent of after.agents ?? []) {
     const oldAgent = agBefore.get(agent.id);
-    const oldEntries = oldAgent?.defaults?.access ?? [];
+    const oldEntries = new Set(oldAgent?.defaults?.access ?? []);
     const newEntries = agent.defaults?.access ?? [];
     if (oldAgent) {
-      const added = newEntries.filter((e) => !oldEntries.includes(e));
-      const removed = oldEntries.filter((e) => !newEntries.includes(e));
+      const offered = new Set(newEntries);
+      const added = newEntries.filter((e) => !oldEntries.has(e));
+      const removed = (oldAgent.defaults?.access ?? []).filter((e) => !offered.has(e));
       if (added.length > 0 || removed.length > 0) agents.access.push({ agentId: agent.id, added, removed });
     }
     const access = ownRecord<boolean>();
     const proposed: string[] = [];
     for (const entry of newEntries) {
-      const kept = oldEntries.includes(entry) && accessFamily(before, entry) === accessFamily(after, entry);
+      const kept = oldEntries.has(entry) && familyBefore(entry) === familyAfter(entry);
       const oldAccess = Object.hasOwn(decisions.agents, agent.id) ? decisions.agents[agent.id]?.access : undefined;
       const old = oldAccess && Object.hasOwn(oldAccess, entry) ? oldAccess[entry] : undefined;
       if (kept && old !== undefined) access[entry] = old;

@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import type { ApolliaManifest, TriggerEntry } from '../../../shared/apollia-manifest';
 import type { ApplyPreview } from '../../../shared/apply-preview';
 import { templateTool } from '../../../shared/catalogues';
-import { accessFamily, type ConsentDecision, offeredAccess } from '../../../shared/consent';
+import { accessFamilies, type ConsentDecision, offeredAccess } from '../../../shared/consent';
 import { ownRecord } from '../../../shared/own-data';
 import type { TemplateManifest } from '../../../shared/template-manifest';
 import type { WebhookSecretOrigin } from '../../../shared/webhook-secret';
@@ -52,6 +52,7 @@ export function packageTriggerRecord(pkg: string, manifest: ApolliaManifest, ent
 export function packageAgentRecord(name: string, manifest: ApolliaManifest, agentId: string, granted: Record<string, boolean>, createdAt: string): PackageAgentRecord {
   const agent = (manifest.agents ?? []).find((a) => a.id === agentId);
   if (!agent) throw new Error(`${name} has no agent ${agentId}`);
+  const familyOf = accessFamilies(manifest);
   return {
     origin: 'package',
     id: agentIdOf(name, agent.id),
@@ -59,7 +60,7 @@ export function packageAgentRecord(name: string, manifest: ApolliaManifest, agen
     agentId: agent.id,
     displayName: agent.name,
     description: agent.mission,
-    access: offeredAccess(manifest, agent.id).map((entry) => ({ entry, family: accessFamily(manifest, entry), granted: Object.hasOwn(granted, entry) ? (granted[entry] as boolean) : false })),
+    access: offeredAccess(manifest, agent.id).map((entry) => ({ entry, family: familyOf(entry), granted: Object.hasOwn(granted, entry) ? (granted[entry] as boolean) : false })),
     model: agent.defaults?.model?.model ?? null,
     createdAt,
     archived: false,
