@@ -7,6 +7,10 @@
  *   function with every entry, and all 60,000 problems were listed (5 s to show in the app);
  * - opening an update of a package that offers 10,000 tools (the diff and the agent record, in the
  *   main process): both searched the lists once per entry (5 s);
+ * - the dashboard of a package with 10,000 agents and triggers (main process, every dashboard
+ *   open): each agent filtered every trigger and rebuilt its package's lookups (89 s);
+ * - the consent Overview's text check of a description full of zero-width spaces (the renderer, on
+ *   every render): it copied the list of found characters once per character (109 s at 100,000);
  * - a template whose parameter has the catastrophic pattern `^(\w+\s?)+$` and a default of 30 `a`s
  *   and `!`: a backtracking engine stalled inspection, `previewApply` (58 s) and the form (40 s a
  *   keystroke). Measured: inspection of the folder, then one `checkParameter` (the form's check,
@@ -20,8 +24,12 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { checkParameter, previewApply } from '../shared/apply-preview';
 import type { ApolliaManifest } from '../shared/apollia-manifest';
+import { accessFamilies } from '../shared/consent';
+import { textSafetyReport } from '../shared/display-text';
 import { diffUpdate } from '../shared/update-diff';
-import { packageAgentRecord } from '../electron/core/store/records';
+import { packageAgentRecord, packageRecord, packageTriggerRecord } from '../electron/core/store/records';
+import { emptyState, type StoreState } from '../electron/core/store/state';
+import { dashboardOf } from '../electron/core/store/views';
 import { parseManifestText } from '../electron/core/apollia/index';
 import { inspectPath } from '../electron/core/inspect';
 import { inspectTemplate } from '../electron/core/template/index';
@@ -64,6 +72,32 @@ function hiddenToolsPackage(): string {
   return path;
 }
 
+/**
+ * A store holding one package of `n` agents, `n` tools and `n` interval triggers, one per agent: what
+ * the CLI can install (the app's install request takes at most 256 agents).
+ */
+function crowdedStore(n: number): StoreState {
+  const families = ['read', 'read_personal', 'write_or_delete', 'send_external'] as const;
+  const manifest = {
+    package: { name: 'crowded', version: '1.0.0', publisher: 'Bench', description: 'Many agents.', sdk: '>=0.3, <0.4' },
+    tools: Array.from({ length: n }, (_, i) => ({ name: `tool_${i}`, module: `tools/t${i}.py`, description: `Tool ${i}`, action: families[i % 4] })),
+    agents: Array.from({ length: n }, (_, i) => ({ id: `a${i}`, name: `Agent ${i}`, mission: 'Works.', defaults: { access: [`pkg:crowded/tool_${i}`] } })),
+    triggers: Array.from({ length: n }, (_, i) => ({ id: `t${i}`, target: `a${i}`, source: { type: 'interval', every: '1h' } })),
+  } as unknown as ApolliaManifest;
+  const state = emptyState();
+  state.packages.crowded = packageRecord(manifest, 'a'.repeat(64), 'packages/crowded/1.0.0', '2026-12-01T00:00:00Z', null);
+  const familyOf = accessFamilies(manifest);
+  for (const agent of manifest.agents ?? []) {
+    const record = packageAgentRecord('crowded', agent, {}, '2026-12-01T00:00:00Z', familyOf);
+    state.agents[record.id] = record;
+  }
+  for (const trigger of manifest.triggers ?? []) {
+    const record = packageTriggerRecord('crowded', manifest, trigger);
+    state.triggers[record.id] = record;
+  }
+  return state;
+}
+
 /** A manifest the app's own parser accepts (the bench's packages are ours). */
 function parseManifest(text: string): ApolliaManifest {
   const parsed = parseManifestText(text);
@@ -89,6 +123,8 @@ export async function hostileInputBench(): Promise<void> {
   // Opening an update runs in the main process: the diff once searched the lists per entry (5 s).
   const bigBefore = parseManifest(manyToolsManifest('hidden', 10_000));
   const bigAfter = parseManifest(manyToolsManifest('hidden', 10_000));
+  // Shown in the main process on every dashboard open: each agent once filtered every trigger (89 s).
+  const crowded = crowdedStore(10_000);
   const folder = writeTemplate((m) => {
     m.parameters.words = { type: 'string', pattern: CATASTROPHIC, default: TYPED, description: 'Some words.' };
   });
@@ -118,8 +154,24 @@ export async function hostileInputBench(): Promise<void> {
       'update of a package offering 10,000 tools: diff and agent record',
       await timed(RUNS, () => {
         const diff = diffUpdate(bigBefore, { agents: {}, triggers: {} }, bigAfter);
-        const record = packageAgentRecord('hidden', bigAfter, 'operator', {}, '2026-12-01T00:00:00Z');
+        const operator = bigAfter.agents?.[0];
+        if (!operator) throw new Error('the bench manifest has no agent');
+        const record = packageAgentRecord('hidden', operator, {}, '2026-12-01T00:00:00Z', accessFamilies(bigAfter));
         return `${diff.proposedAccess.operator?.length ?? 0} entries asked again, ${record.access.length} recorded`;
+      }),
+    ],
+    [
+      'dashboard of a package with 10,000 agents and 10,000 triggers',
+      await timed(RUNS, () => {
+        const dashboard = dashboardOf(crowded, new Date('2026-12-01T00:00:00Z'));
+        return `${dashboard.agents.length} agents, ${dashboard.agents.reduce((n, agent) => n + agent.triggers.length, 0)} triggers shown`;
+      }),
+    ],
+    [
+      'text check of a description holding 100,000 zero-width spaces',
+      await timed(RUNS, () => {
+        const warnings = textSafetyReport([{ label: 'package description', text: 'a\u200b'.repeat(100_000), kind: 'prose' }]);
+        return warnings.map((warning) => warning.message).join('; ');
       }),
     ],
     [

@@ -98,8 +98,3 @@ export function proposedConsent(manifest: ApolliaManifest): ConsentDecision {
   for (const trigger of manifest.triggers ?? []) triggers[trigger.id] = { armed: false };
   return { agents, triggers };
 }
-
-/** Every access entry an agent of `manifest` may be granted: exactly its `defaults.access` (spec: "Nothing the list does not name is offered"). */
-export function offeredAccess(manifest: ApolliaManifest, agentId: string): string[] {
-  return manifest.agents?.find((agent) => agent.id === agentId)?.defaults?.access ?? [];
-}

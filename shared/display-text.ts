@@ -477,11 +477,16 @@ export function textSafetyReport(fields: readonly DisplayTextField[]): TextSafet
   const warnings: TextSafetyWarning[] = [];
   for (const { label, text, kind } of fields) {
     const { found } = revealInvisibles(text, { multiline: kind === 'prose' });
-    const groups = new Map<string, RevealedCharacter[]>();
-    for (const char of found) groups.set(char.codePoint, [...(groups.get(char.codePoint) ?? []), char]);
-    for (const [codePoint, chars] of groups) {
-      const first = chars[0]!;
-      const count = chars.length === 1 ? `${article(first.name)} ${first.name}` : `${chars.length} × ${first.name}`;
+    // The first of each kind and how many there are, counted in one pass (a field may hold hundreds
+    // of thousands: copying a list per character was quadratic, hours for a 1 MiB manifest).
+    const groups = new Map<string, { first: RevealedCharacter; count: number }>();
+    for (const char of found) {
+      const group = groups.get(char.codePoint);
+      if (group) group.count += 1;
+      else groups.set(char.codePoint, { first: char, count: 1 });
+    }
+    for (const [codePoint, { first, count: many }] of groups) {
+      const count = many === 1 ? `${article(first.name)} ${first.name}` : `${many.toLocaleString('en-US')} × ${first.name}`;
       const what = `The ${label} contains ${count} (${codePoint})`;
       if (first.category === 'bidi') warnings.push({ code: 'text.bidi_control', field: label, message: `${what} that can disguise text` });
       else if (first.category === 'control') warnings.push({ code: 'text.control', field: label, message: `${what}, a control character that does not print` });

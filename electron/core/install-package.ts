@@ -12,7 +12,7 @@ import type { ApiRequest, InstallReceipt, KeyChange, UninstallReceipt, WebhookSe
 import { digestsOf, installedTrust, keyChangeOf, pinOfSummary } from './package-trust';
 import type { FileDigests } from './trust/index';
 import type { ApolliaManifest } from '../../shared/apollia-manifest';
-import { offeredAccess } from '../../shared/consent';
+import { accessFamilies, firstByName } from '../../shared/consent';
 import { ownerDenies } from '../../shared/owner-tools';
 import type { ApoDetails } from '../../shared/inspection';
 import { diffUpdate, type UpdateDiff } from '../../shared/update-diff';
@@ -49,11 +49,15 @@ export function installedComparison(state: StoreState, manifest: ApolliaManifest
  */
 function checkDecisions(ctx: ApiContext, manifest: ApolliaManifest, request: ApiRequest<'install'>, deniedTools: readonly string[]): Map<string, string> {
   const name = manifest.package.name;
+  // Looked up by id: a package may have thousands of agents, entries and triggers (linear, DESIGN.md).
+  const agents = firstByName(manifest.agents, (a) => a.id);
+  const triggers = firstByName(manifest.triggers, (t) => t.id);
   for (const [agentId, consent] of Object.entries(request.decisions.agents)) {
-    if (!(manifest.agents ?? []).some((a) => a.id === agentId)) throw new CoreError('install.unknown_agent', `${name} has no agent \`${agentId}\``, { path: `decisions.agents.${agentId}` });
-    const offered = offeredAccess(manifest, agentId);
+    const agent = agents.get(agentId);
+    if (!agent) throw new CoreError('install.unknown_agent', `${name} has no agent \`${agentId}\``, { path: `decisions.agents.${agentId}` });
+    const offered = new Set(agent.defaults?.access ?? []);
     for (const [entry, granted] of Object.entries(consent.access)) {
-      if (!offered.includes(entry)) throw new CoreError('install.unknown_access', `agent \`${agentId}\` of ${name} is not offered \`${entry}\`: only its defaults.access can be granted`, { path: `decisions.agents.${agentId}.access` });
+      if (!offered.has(entry)) throw new CoreError('install.unknown_access', `agent \`${agentId}\` of ${name} is not offered \`${entry}\`: only its defaults.access can be granted`, { path: `decisions.agents.${agentId}.access` });
       if (granted && ownerDenies(deniedTools, entry)) {
         throw new CoreError('install.denied_tool', `agent \`${agentId}\` of ${name} cannot be granted \`${entry}\`: it is on your list of tools you never allow (Settings)`, { path: `decisions.agents.${agentId}.access.${entry}` });
       }
@@ -61,7 +65,7 @@ function checkDecisions(ctx: ApiContext, manifest: ApolliaManifest, request: Api
   }
   const armedFolders = new Map<string, string>();
   for (const [triggerId, arming] of Object.entries(request.decisions.triggers)) {
-    const entry = (manifest.triggers ?? []).find((t) => t.id === triggerId);
+    const entry = triggers.get(triggerId);
     if (!entry) throw new CoreError('install.unknown_trigger', `${name} has no trigger \`${triggerId}\``, { path: `decisions.triggers.${triggerId}` });
     if (arming.webhookSecret !== undefined && entry.source.type !== 'webhook') throw new CoreError('trigger.secret_not_needed', `trigger \`${triggerId}\` is not a webhook: it takes no secret`, { path: `decisions.triggers.${triggerId}.webhookSecret` });
     if (arming.webhookSecret !== undefined && !arming.armed) throw new CoreError('trigger.secret_not_needed', `trigger \`${triggerId}\` is not armed: a secret is set only when it is armed`, { path: `decisions.triggers.${triggerId}.webhookSecret` });
@@ -144,8 +148,9 @@ async function installOnce(ctx: ApiContext, request: ApiRequest<'install'>) {
   const webhookSecrets: WebhookSecretOnce[] = [];
   const webhookSecretsGiven: WebhookSecretGiven[] = [];
   const sealed = new Map<string, SealedWebhookSecret>();
+  const triggerEntries = firstByName(manifest.triggers, (t) => t.id);
   for (const [triggerId, arming] of Object.entries(request.decisions.triggers)) {
-    const entry = (manifest.triggers ?? []).find((t) => t.id === triggerId);
+    const entry = triggerEntries.get(triggerId);
     if (arming.armed && entry?.source.type === 'webhook') {
       const secret = await webhookSecretFor(ctx, arming.webhookSecret, `decisions.triggers.${triggerId}.webhookSecret`);
       sealed.set(triggerId, secret.kept);
@@ -181,18 +186,20 @@ async function installOnce(ctx: ApiContext, request: ApiRequest<'install'>) {
           delete state.triggers[trigger.id];
           if (trigger.secretRef) delete state.webhookSecrets[trigger.secretRef];
         }
+        const familyOf = accessFamilies(manifest);
         for (const agent of manifest.agents ?? []) {
           const granted = { ...(own(base.agents, agent.id)?.access ?? {}), ...(own(request.decisions.agents, agent.id)?.access ?? {}) };
           // A grant kept from the installed version is not kept for a tool the owner has since denied.
           for (const entry of Object.keys(granted)) if (ownerDenies(state.settings.deniedTools, entry)) granted[entry] = false;
-          const record = packageAgentRecord(name, manifest, agent.id, granted, own(prior.agents, agentIdOf(name, agent.id))?.createdAt ?? at);
+          const record = packageAgentRecord(name, agent, granted, own(prior.agents, agentIdOf(name, agent.id))?.createdAt ?? at, familyOf);
           state.agents[record.id] = record;
         }
         const armed: string[] = [];
+        const oldByName = firstByName(oldTriggers, (t) => t.name);
         for (const entry of manifest.triggers ?? []) {
           const record = packageTriggerRecord(name, manifest, entry);
           const arming = own(request.decisions.triggers, entry.id);
-          const old = oldTriggers.find((t) => t.name === entry.id);
+          const old = oldByName.get(entry.id);
           if (arming?.armed) {
             record.armed = true;
             record.armedAt = at;

@@ -5,10 +5,10 @@
  * `state.ts`.
  */
 import { randomUUID } from 'node:crypto';
-import type { ApolliaManifest, TriggerEntry } from '../../../shared/apollia-manifest';
+import type { ActionFamily, AgentEntry, ApolliaManifest, TriggerEntry } from '../../../shared/apollia-manifest';
 import type { ApplyPreview } from '../../../shared/apply-preview';
 import { templateTool } from '../../../shared/catalogues';
-import { accessFamilies, type ConsentDecision, offeredAccess } from '../../../shared/consent';
+import { accessFamilies, type ConsentDecision } from '../../../shared/consent';
 import { ownRecord } from '../../../shared/own-data';
 import type { TemplateManifest } from '../../../shared/template-manifest';
 import type { WebhookSecretOrigin } from '../../../shared/webhook-secret';
@@ -48,11 +48,13 @@ export function packageTriggerRecord(pkg: string, manifest: ApolliaManifest, ent
   };
 }
 
-/** A package's agent with the access the user granted (`granted[entry]`, else not granted). */
-export function packageAgentRecord(name: string, manifest: ApolliaManifest, agentId: string, granted: Record<string, boolean>, createdAt: string): PackageAgentRecord {
-  const agent = (manifest.agents ?? []).find((a) => a.id === agentId);
-  if (!agent) throw new Error(`${name} has no agent ${agentId}`);
-  const familyOf = accessFamilies(manifest);
+/**
+ * A package's agent with the access the user granted (`granted[entry]`, else not granted); its
+ * offered access is exactly `defaults.access` (spec: "Nothing the list does not name is offered").
+ * `familyOf`: the manifest's {@link accessFamilies}, built once by a caller recording every agent
+ * (a package may have thousands of tools and agents).
+ */
+export function packageAgentRecord(name: string, agent: AgentEntry, granted: Record<string, boolean>, createdAt: string, familyOf: (entry: string) => ActionFamily | null): PackageAgentRecord {
   return {
     origin: 'package',
     id: agentIdOf(name, agent.id),
@@ -60,7 +62,7 @@ export function packageAgentRecord(name: string, manifest: ApolliaManifest, agen
     agentId: agent.id,
     displayName: agent.name,
     description: agent.mission,
-    access: offeredAccess(manifest, agent.id).map((entry) => ({ entry, family: familyOf(entry), granted: Object.hasOwn(granted, entry) ? (granted[entry] as boolean) : false })),
+    access: (agent.defaults?.access ?? []).map((entry) => ({ entry, family: familyOf(entry), granted: Object.hasOwn(granted, entry) ? (granted[entry] as boolean) : false })),
     model: agent.defaults?.model?.model ?? null,
     createdAt,
     archived: false,

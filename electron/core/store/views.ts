@@ -6,12 +6,12 @@
 import { integrityView } from '../package-trust';
 import { type AccessView, type AgentView, type Dashboard, DEFAULT_WEBHOOK_PORT, type InstalledPackageView, type SecretBackend, type SettingsView, type TriggerView } from '../../../shared/api';
 import { CONNECTION_TYPES, SECRET_NAMES } from '../../../shared/catalogues';
-import { accessClassifier, templateToolWhat } from '../../../shared/access-rows';
+import { type AccessRow, accessClassifier, templateToolWhat } from '../../../shared/access-rows';
 import { grantedPermission } from '../../../shared/consent';
 import { describeInterval, nextCronTimes, nextIntervalTimes } from '../../../shared/cron';
 import { describeCron } from '../../../shared/cron-words';
 import { maskedServer } from '../mcp-credentials';
-import type { AgentRecord, StoreState, TriggerRecord } from './state';
+import type { AgentRecord, PackageRecord, StoreState, TriggerRecord } from './state';
 
 /** A trigger as shown: its schedule in words and, when armed, its next three times after `now`. */
 export function triggerView(trigger: TriggerRecord, now: Date): TriggerView {
@@ -48,14 +48,58 @@ export function triggerView(trigger: TriggerRecord, now: Date): TriggerView {
   };
 }
 
-/** An agent as shown, with its access and its triggers. */
-export function agentView(state: StoreState, agent: AgentRecord, now: Date): AgentView {
-  const triggers = Object.values(state.triggers)
-    .filter((t) => t.agentId === agent.id)
-    .map((t) => triggerView(t, now));
+/**
+ * What the views look up per agent and per package, grouped once per state: a package may bring
+ * thousands of agents and triggers, and filtering every trigger for every agent (or rebuilding a
+ * package's lookups for each of its agents) made the dashboard quadratic (DESIGN.md: linear).
+ */
+export interface ViewIndex {
+  /** The triggers of an agent, in the store's order. */
+  agentTriggers(agentId: string): TriggerRecord[];
+  /** A package's triggers that start no agent, in the store's order. */
+  packageTriggers(packageName: string): TriggerRecord[];
+  /** The ids of a package's agents, in the store's order. */
+  packageAgents(packageName: string): string[];
+  /** The access classifier of an installed package's manifest, built on first use; null when it is not installed. */
+  classifier(packageName: string): ((entry: string) => AccessRow) | null;
+}
+
+/** Groups `state` for the views ({@link ViewIndex}). */
+export function viewIndex(state: StoreState): ViewIndex {
+  const byAgent = new Map<string, TriggerRecord[]>();
+  const unattached = new Map<string, TriggerRecord[]>();
+  for (const trigger of Object.values(state.triggers)) {
+    const [map, key] = trigger.agentId !== null ? [byAgent, trigger.agentId] : [unattached, trigger.packageName];
+    if (key === null) continue;
+    const list = map.get(key);
+    if (list) list.push(trigger);
+    else map.set(key, [trigger]);
+  }
+  const agentsOf = new Map<string, string[]>();
+  for (const agent of Object.values(state.agents)) {
+    if (agent.origin !== 'package') continue;
+    const list = agentsOf.get(agent.packageName);
+    if (list) list.push(agent.id);
+    else agentsOf.set(agent.packageName, [agent.id]);
+  }
+  const classifiers = new Map<string, ((entry: string) => AccessRow) | null>();
+  return {
+    agentTriggers: (agentId) => byAgent.get(agentId) ?? [],
+    packageTriggers: (packageName) => unattached.get(packageName) ?? [],
+    packageAgents: (packageName) => agentsOf.get(packageName) ?? [],
+    classifier: (packageName) => {
+      if (!classifiers.has(packageName)) classifiers.set(packageName, Object.hasOwn(state.packages, packageName) ? accessClassifier((state.packages[packageName] as PackageRecord).manifest) : null);
+      return classifiers.get(packageName) ?? null;
+    },
+  };
+}
+
+/** An agent as shown, with its access and its triggers (`index`: the state's, when showing many agents). */
+export function agentView(state: StoreState, agent: AgentRecord, now: Date, index: ViewIndex = viewIndex(state)): AgentView {
+  const triggers = index.agentTriggers(agent.id).map((t) => triggerView(t, now));
   if (agent.origin === 'package') {
     const pkg = Object.hasOwn(state.packages, agent.packageName) ? state.packages[agent.packageName] : undefined;
-    const classify = pkg ? accessClassifier(pkg.manifest) : null;
+    const classify = index.classifier(agent.packageName);
     const access: AccessView[] = agent.access.map((a) => ({
       tool: a.entry,
       what: classify ? classify(a.entry).what : a.entry,
@@ -109,6 +153,7 @@ export function agentView(state: StoreState, agent: AgentRecord, now: Date): Age
 
 /** The dashboard: installed packages by name, agents by creation, and any damage the store set aside. */
 export function dashboardOf(state: StoreState, now: Date): Dashboard {
+  const index = viewIndex(state);
   const packages: InstalledPackageView[] = Object.values(state.packages)
     .sort((a, b) => a.name.localeCompare(b.name))
     .map((pkg) => ({
@@ -118,17 +163,13 @@ export function dashboardOf(state: StoreState, now: Date): Dashboard {
       description: pkg.description,
       installedAt: pkg.installedAt,
       updatedAt: pkg.updatedAt,
-      agents: Object.values(state.agents)
-        .filter((a) => a.origin === 'package' && a.packageName === pkg.name)
-        .map((a) => a.id),
-      triggers: Object.values(state.triggers)
-        .filter((t) => t.packageName === pkg.name && t.agentId === null)
-        .map((t) => triggerView(t, now)),
+      agents: index.packageAgents(pkg.name),
+      triggers: index.packageTriggers(pkg.name).map((t) => triggerView(t, now)),
       ...integrityView(state, pkg.name),
     }));
   const agents = Object.values(state.agents)
     .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id))
-    .map((agent) => agentView(state, agent, now));
+    .map((agent) => agentView(state, agent, now, index));
   return { packages, agents, damage: state.damage };
 }
 
