@@ -6,7 +6,7 @@ import { INVOICES_DIR } from '../test/helpers/pack';
 import type { ApolliaManifest } from './apollia-manifest';
 import { accessFamilies, asksFirst, proposedConsent } from './consent';
 import { diffUpdate } from './update-diff';
-import { accessClassifier, accessMarks, accessRow } from './access-rows';
+import { accessClassifier, accessMarker, accessRow } from './access-rows';
 
 const manifest = parse(readFileSync(join(INVOICES_DIR, 'apollia.toml'), 'utf8')) as unknown as ApolliaManifest;
 
@@ -67,7 +67,7 @@ describe('accessClassifier: one lookup per manifest, the same answers as the sto
   });
 });
 
-describe('accessMarks: what an update adds or changes', () => {
+describe('accessMarker: what an update adds or changes', () => {
   const after: ApolliaManifest = {
     ...manifest,
     tools: (manifest.tools ?? []).map((tool) => (tool.name === 'extract_totals' ? { ...tool, action: 'send_external' as const } : tool)),
@@ -77,14 +77,20 @@ describe('accessMarks: what an update adds or changes', () => {
 
   it('marks the new entry new and the entry whose tool changed family changed; kept entries unmarked', () => {
     const diff = diffUpdate(manifest, proposedConsent(manifest), after);
-    const marks = accessMarks(diff, clerk);
+    const marks = accessMarker(diff)(clerk);
     expect(Object.fromEntries(marks)).toEqual({
       file_list: { kind: 'new' },
       'pkg:invoices/extract_totals': { kind: 'changed', from: 'read_personal', to: 'send_external' },
     });
   });
 
+  it('marks every entry of an agent the update adds new', () => {
+    const helper = { id: 'helper', name: 'Helper', mission: 'Helps.', defaults: { access: ['file_list', 'pkg:invoices/extract_totals'] } };
+    const diff = diffUpdate(manifest, proposedConsent(manifest), { ...after, agents: [...(after.agents ?? []), helper] });
+    expect(Object.fromEntries(accessMarker(diff)('helper'))).toEqual({ file_list: { kind: 'new' }, 'pkg:invoices/extract_totals': { kind: 'new' } });
+  });
+
   it('marks nothing for a fresh install', () => {
-    expect(accessMarks(null, clerk).size).toBe(0);
+    expect(accessMarker(null)(clerk).size).toBe(0);
   });
 });

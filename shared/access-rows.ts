@@ -72,31 +72,35 @@ export function accessRow(entry: string, manifest: ApolliaManifest): AccessRow {
 export type AccessMark = { kind: 'new' } | { kind: 'changed'; from: ActionFamily; to: ActionFamily } | { kind: 'again' };
 
 /**
- * The update marks of one agent's access entries (entry → mark), from the diff the store keeps
+ * The update marks of an agent's access entries (agent id → entry → mark), from the diff the store keeps
  * (`shared/update-diff.ts`): every entry in `proposedAccess` is re-asked; it is new when the
  * installed version did not offer it (or the agent is new), changed when the tool or workflow it
  * names now has another family, else asked again (the installed version had no answer for it).
  */
-export function accessMarks(diff: UpdateDiff | null, agentId: string): Map<string, AccessMark> {
-  const marks = new Map<string, AccessMark>();
-  if (!diff) return marks;
-  const proposed = diff.proposedAccess[agentId] ?? [];
-  if (proposed.length === 0) return marks;
-  const agentIsNew = diff.agents.added.includes(agentId);
-  const added = new Set(diff.agents.access.find((a) => a.agentId === agentId)?.added ?? []);
+export function accessMarker(diff: UpdateDiff | null): (agentId: string) => Map<string, AccessMark> {
+  if (!diff) return () => new Map();
+  // Built once per diff, not per agent: an update may add or change thousands of agents and tools.
+  const newAgents = new Set(diff.agents.added);
+  const addedAccess = new Map<string, Set<string>>();
+  for (const change of diff.agents.access) if (!addedAccess.has(change.agentId)) addedAccess.set(change.agentId, new Set(change.added));
   const toolChanges = new Map(diff.tools.familyChanged.map((c) => [c.name, c]));
   const workflowChanges = new Map(diff.workflows.familyChanged.map((c) => [c.name, c]));
-  for (const entry of proposed) {
-    if (agentIsNew || added.has(entry)) {
-      marks.set(entry, { kind: 'new' });
-      continue;
+  return (agentId) => {
+    const marks = new Map<string, AccessMark>();
+    const agentIsNew = newAgents.has(agentId);
+    const added = addedAccess.get(agentId);
+    for (const entry of diff.proposedAccess[agentId] ?? []) {
+      if (agentIsNew || added?.has(entry)) {
+        marks.set(entry, { kind: 'new' });
+        continue;
+      }
+      const pkg = /^pkg:[^/]+\/(.+)$/.exec(entry);
+      const workflow = /^workflow:[^/]+\/(.+)$/.exec(entry);
+      const change = pkg ? toolChanges.get(pkg[1] ?? '') : workflow ? workflowChanges.get(workflow[1] ?? '') : undefined;
+      marks.set(entry, change ? { kind: 'changed', from: change.from, to: change.to } : { kind: 'again' });
     }
-    const pkg = /^pkg:[^/]+\/(.+)$/.exec(entry);
-    const workflow = /^workflow:[^/]+\/(.+)$/.exec(entry);
-    const change = pkg ? toolChanges.get(pkg[1] ?? '') : workflow ? workflowChanges.get(workflow[1] ?? '') : undefined;
-    marks.set(entry, change ? { kind: 'changed', from: change.from, to: change.to } : { kind: 'again' });
-  }
-  return marks;
+    return marks;
+  };
 }
 
 /**

@@ -288,9 +288,10 @@ export function previewApply(template: TemplateDetails, request: ApplyRequest, m
     } else if (!saved) {
       warnings.push({ code: `mcp.${entry.server}`, message: `No MCP server \`${entry.server}\` is saved in Settings → MCP servers: its tools are skipped (${entry.tools.join(', ')})` });
     }
+    const allowed = new Set(entry.allow ?? []); // a set: both lists may hold thousands of names
     const tools = entry.tools.map((tool): PreviewMcpTool => {
       const gateName = mcpGateName(entry.server, tool);
-      const asks = entry.allow?.includes(tool) ? 'allow' : 'ask';
+      const asks = allowed.has(tool) ? 'allow' : 'ask';
       let setting: ToolSetting = grants.has(gateName) ? 'allow' : 'ask';
       const result: PreviewMcpTool = { name: tool, gateName, asks, setting, pin: null };
       const pinDef = entry.pin?.[tool];
@@ -330,9 +331,10 @@ export function previewApply(template: TemplateDetails, request: ApplyRequest, m
 
   // Native tools: the owner's denied ones stay denied; those the owner unticked are withheld.
   const templateTools = manifest.tools ?? [];
+  const templateToolSet = new Set(templateTools);
   const withhold = new Set<string>();
   (request.withhold ?? []).forEach((tool, i) => {
-    if (!templateTools.includes(tool)) {
+    if (!templateToolSet.has(tool)) {
       blockers.push({ code: 'apply.withhold_unknown', path: `withhold[${i}]`, message: `\`${tool}\` is not one of ${manifest.name}'s built-in tools, so it cannot be left out` });
     } else withhold.add(tool);
   });

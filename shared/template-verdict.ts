@@ -47,6 +47,7 @@ interface McpReach {
 
 function mcpReach(manifest: TemplateManifest): McpReach {
   const reach: McpReach = { sends: [], changes: [], reads: [], pinnedSends: [], readFrom: [] };
+  const readFrom = new Set<string>(); // what readFrom holds, looked up: thousands of servers and tools may come
   for (const entry of manifest.mcp ?? []) {
     for (const tool of entry.tools) {
       const name = `${tool} (${entry.server})`;
@@ -57,7 +58,10 @@ function mcpReach(manifest: TemplateManifest): McpReach {
         continue;
       }
       reach[kind].push(name);
-      if (!reach.readFrom.includes(entry.server)) reach.readFrom.push(entry.server);
+      if (!readFrom.has(entry.server)) {
+        readFrom.add(entry.server);
+        reach.readFrom.push(entry.server);
+      }
     }
   }
   return reach;

@@ -146,11 +146,14 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   const decisions: ConsentDecision = { agents: {}, triggers: {} };
   const proposal = inspection.updateDiff ? inspection.updateDiff.merged : proposedConsent(manifest);
   const leftOut: string[] = [];
+  const granted = new Set(grants);
   for (const agent of manifest.agents ?? []) {
     const access: Record<string, boolean> = {};
+    // Sets, not a search per entry: an agent may be offered thousands (linear, DESIGN.md).
+    const proposed = new Set(inspection.updateDiff?.proposedAccess[agent.id] ?? []);
     for (const entry of agent.defaults?.access ?? []) {
-      access[entry] = grants.length > 0 ? grants.includes(entry) : (proposal.agents[agent.id]?.access[entry] ?? false);
-      if (!access[entry] && grants.length === 0 && inspection.updateDiff?.proposedAccess[agent.id]?.includes(entry)) leftOut.push(`${entry} (${agent.id})`);
+      access[entry] = grants.length > 0 ? granted.has(entry) : (proposal.agents[agent.id]?.access[entry] ?? false);
+      if (!access[entry] && grants.length === 0 && proposed.has(entry)) leftOut.push(`${entry} (${agent.id})`);
     }
     decisions.agents[agent.id] = { access };
   }

@@ -13,7 +13,7 @@ import { AskBadge, FamilyBadge } from '../../components/FamilyBadge';
 import { PackageText } from '../../components/PackageText';
 import { useConsentStore } from '../../stores/consent-store';
 import { useOwnerDenied } from '../../components/owner-denied';
-import { accessClassifier, accessMarks, type AccessMark, type AccessRow } from '../../../../shared/access-rows';
+import { accessClassifier, accessMarker, type AccessMark, type AccessRow } from '../../../../shared/access-rows';
 import { countOf, UpdateMark } from './UpdateMark';
 import { accessCounts, accessCountsText, FIRST_ROWS, firstRows, ShowAll } from './long-list';
 
@@ -53,10 +53,10 @@ const AccessEntryRow = memo(function AccessEntryRow({ sourceId, agentId, row, ke
  * An agent's default access, each entry untickable. A long list shows its counts and its first
  * rows (an update's new ones first), the rest one press away; it alone follows the person's ticks.
  */
-function AgentAccess({ agent, classify, diff, sourceId }: { agent: AgentEntry; classify: (entry: string) => AccessRow; diff: UpdateDiff | null; sourceId: string }) {
+function AgentAccess({ agent, classify, marksOf, sourceId }: { agent: AgentEntry; classify: (entry: string) => AccessRow; marksOf: (agentId: string) => Map<string, AccessMark>; sourceId: string }) {
   const entries = agent.defaults?.access;
   const rows = useMemo(() => (entries ?? []).map(classify), [entries, classify]);
-  const marks = useMemo(() => accessMarks(diff, agent.id), [diff, agent.id]);
+  const marks = useMemo(() => marksOf(agent.id), [marksOf, agent.id]);
   const answers = useConsentStore((s) => s.drafts[sourceId]?.access[agent.id]);
   const denied = useOwnerDenied();
   const [all, setAll] = useState(false);
@@ -197,6 +197,9 @@ export const AccessStep = memo(function AccessStep({ inspection, sourceId }: { i
   const diff = inspection.updateDiff ?? null;
   const settings = useSettings();
   const classify = useMemo(() => (manifest ? accessClassifier(manifest) : null), [manifest]);
+  // Once per diff, not per agent: an update may add thousands of agents.
+  const marksOf = useMemo(() => accessMarker(diff), [diff]);
+  const newAgents = useMemo(() => new Set(diff?.agents.added ?? []), [diff]);
   if (!manifest || !classify) return null;
   const code = (manifest.tools?.length ?? 0) + (manifest.workflows?.length ?? 0);
   const requires = manifest.requires ?? [];
@@ -213,11 +216,11 @@ export const AccessStep = memo(function AccessStep({ inspection, sourceId }: { i
         {(manifest.agents ?? []).length === 0 ? <p className="muted">This package has no agents.</p> : null}
         {(manifest.agents ?? []).map((agent, index) => {
           const entries = agent.defaults?.access ?? [];
-          const changed = diff !== null && (diff.agents.added.includes(agent.id) || (diff.proposedAccess[agent.id]?.length ?? 0) > 0);
+          const changed = diff !== null && (newAgents.has(agent.id) || (diff.proposedAccess[agent.id]?.length ?? 0) > 0);
           return (
             <article key={agent.id} className="card card-wide" aria-labelledby={`agent-${agent.id}`}>
               <h4 id={`agent-${agent.id}`}>
-                <PackageText text={agent.name} /> <span className="muted small">({agent.id})</span> {diff?.agents.added.includes(agent.id) ? <UpdateMark mark={{ kind: 'new' }} /> : null}
+                <PackageText text={agent.name} /> <span className="muted small">({agent.id})</span> {newAgents.has(agent.id) ? <UpdateMark mark={{ kind: 'new' }} /> : null}
               </h4>
               <details className="agent-details" open={index < 3 || changed}>
                 <summary>What it is for, and the {countOf(entries.length, 'tool', 'tools')} it asks for</summary>
@@ -236,7 +239,7 @@ export const AccessStep = memo(function AccessStep({ inspection, sourceId }: { i
                     </ul>
                   </>
                 ) : null}
-                {entries.length === 0 ? <p className="muted">It asks for no tools: it can only answer in words.</p> : <AgentAccess agent={agent} classify={classify} diff={diff} sourceId={sourceId} />}
+                {entries.length === 0 ? <p className="muted">It asks for no tools: it can only answer in words.</p> : <AgentAccess agent={agent} classify={classify} marksOf={marksOf} sourceId={sourceId} />}
                 <dl className="facts small">
                   {agent.defaults?.autonomy ? (
                     <>

@@ -1,4 +1,7 @@
 import { FolderOpen } from 'lucide-react';
+import { useMemo } from 'react';
+import type { AgentEntry } from '../../../../shared/apollia-manifest';
+import { firstByName } from '../../../../shared/consent';
 import type { ApoInspection } from '../../../../shared/inspection';
 import type { UpdateDiff } from '../../../../shared/update-diff';
 import { usePickWatchFolder } from '../../../api/hooks';
@@ -10,10 +13,9 @@ import { ErrorPanel } from '../../components/Status';
 import { useConsentDraft, useConsentStore } from '../../stores/consent-store';
 import { UpdateMark } from './UpdateMark';
 
-/** The agent or workflow a trigger starts, named for people. */
-export function targetName(inspection: ApoInspection, target: string): string {
-  const manifest = inspection.details?.manifest;
-  const agent = manifest?.agents?.find((a) => a.id === target);
+/** The agent or workflow a trigger starts, named for people (`agents`: the package's agents by id). */
+function targetName(agents: ReadonlyMap<string, AgentEntry>, target: string): string {
+  const agent = agents.get(target);
   if (agent) return `the agent ${agent.name}`;
   return `the workflow ${target}`;
 }
@@ -28,6 +30,10 @@ export function TriggersStep({ inspection, sourceId }: { inspection: ApoInspecti
   const draft = useConsentDraft(sourceId);
   const setTrigger = useConsentStore((s) => s.setTrigger);
   const pick = usePickWatchFolder();
+  // Looked up, not searched per trigger: a package may propose thousands (linear, DESIGN.md).
+  const agents = useMemo(() => firstByName(manifest?.agents, (agent) => agent.id), [manifest]);
+  const added = useMemo(() => new Set(diff?.triggers.added ?? []), [diff]);
+  const changed = useMemo(() => new Set(diff?.triggers.changed ?? []), [diff]);
   if (!manifest) return null;
   const triggers = manifest.triggers ?? [];
   return (
@@ -57,12 +63,12 @@ export function TriggersStep({ inspection, sourceId }: { inspection: ApoInspecti
                 <code>
                   <PackageText text={trigger.id} />
                 </code>
-                {diff?.triggers.added.includes(trigger.id) ? (
+                {added.has(trigger.id) ? (
                   <>
                     {' '}
                     <UpdateMark mark={{ kind: 'new' }} />
                   </>
-                ) : diff?.triggers.changed.includes(trigger.id) ? (
+                ) : changed.has(trigger.id) ? (
                   <>
                     {' '}
                     <span className="badge badge-changed">Changed: arm it again if you want it</span>
@@ -70,7 +76,7 @@ export function TriggersStep({ inspection, sourceId }: { inspection: ApoInspecti
                 ) : null}
               </h3>
               <p>
-                Starts <PackageText text={targetName(inspection, trigger.target)} />
+                Starts <PackageText text={targetName(agents, trigger.target)} />
                 {trigger.input ? (
                   <>
                     {' '}

@@ -48,7 +48,10 @@ export function PluginView({ inspection, displayName, sourceId }: { inspection: 
   const cannot = risks.filter((line) => line.level === 'cannot');
   const textWarnings = textSafetyReport(pluginTextFields(view));
   const otherWarnings = inspection.warnings.filter((w) => !w.code.startsWith('text.'));
-  const orphanTools = view.tools.filter((t) => !view.capabilities.some((c) => c.name === t.capability));
+  // Grouped once, not filtered per capability: a manifest may hold thousands of each (linear, DESIGN.md).
+  const toolsOf = new Map<string, typeof view.tools>(view.capabilities.map((c) => [c.name, []]));
+  const orphanTools: typeof view.tools = [];
+  for (const tool of view.tools) (toolsOf.get(tool.capability) ?? orphanTools).push(tool);
 
   return (
     <div className="screen">
@@ -235,7 +238,7 @@ export function PluginView({ inspection, displayName, sourceId }: { inspection: 
         <h2 id="plugin-capabilities-heading">Capabilities and their tools</h2>
         <ul className="card-list">
           {view.capabilities.map((capability) => (
-            <CapabilityCard key={capability.name} capability={capability} tools={view.tools.filter((t) => t.capability === capability.name)} />
+            <CapabilityCard key={capability.name} capability={capability} tools={toolsOf.get(capability.name) ?? []} />
           ))}
         </ul>
         {orphanTools.length > 0 ? (

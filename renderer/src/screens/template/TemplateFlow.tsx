@@ -47,13 +47,36 @@ function requestValues(parameters: Record<string, TemplateParameter>, values: Re
   return out;
 }
 
+type TemplateTrigger = NonNullable<TemplateManifest['triggers']>[number];
+
+/**
+ * The schedule triggers that use a parameter as their whole `cron` or `timezone`, by parameter, in
+ * the manifest's order: found once per manifest, not once per parameter and keystroke (a template
+ * may hold thousands of each; linear, DESIGN.md).
+ */
+function schedulesByParameter(manifest: TemplateManifest | undefined): Map<string, TemplateTrigger[]> {
+  const uses = new Map<string, TemplateTrigger[]>();
+  for (const trigger of manifest?.triggers ?? []) {
+    if (trigger.type !== 'schedule') continue;
+    const names = new Set([soloPlaceholder(trigger.cron), trigger.timezone === undefined ? null : soloPlaceholder(trigger.timezone)]);
+    for (const name of names) {
+      if (name === null) continue;
+      const list = uses.get(name);
+      if (list) list.push(trigger);
+      else uses.set(name, [trigger]);
+    }
+  }
+  return uses;
+}
+
 /**
  * A parameter that a schedule uses as its whole `cron` or `timezone` is checked as one while the
  * person types (spec agent.md `parameters`: "apply checks every trigger with the parameters given").
+ * `triggers`: those that use it ({@link schedulesByParameter}).
  */
-function scheduleProblem(manifest: TemplateManifest, name: string, value: ParameterValue | null): string | null {
+function scheduleProblem(triggers: readonly TemplateTrigger[], name: string, value: ParameterValue | null): string | null {
   if (typeof value !== 'string') return null;
-  for (const trigger of manifest.triggers ?? []) {
+  for (const trigger of triggers) {
     if (trigger.type !== 'schedule') continue;
     if (soloPlaceholder(trigger.cron) === name) {
       const problem = cronProblem(value);
@@ -69,7 +92,9 @@ function scheduleProblem(manifest: TemplateManifest, name: string, value: Parame
 /** After apply: the agent made; a webhook trigger's secret made now and shown once. */
 function AppliedScreen({ receipt, sourceId, armed }: { receipt: ApplyReceipt; sourceId: string; armed: string[] }) {
   const closeSource = useFlowStore((s) => s.closeSource);
-  const webhooks = receipt.triggers.filter((id) => receipt.preview.triggers.some((t) => t.type === 'webhook' && id.endsWith(`/${t.name}`)));
+  // By name, not a search per trigger: a template may make thousands.
+  const webhookNames = new Set(receipt.preview.triggers.filter((t) => t.type === 'webhook').map((t) => t.name));
+  const webhooks = receipt.triggers.filter((id) => webhookNames.has(id.slice(id.lastIndexOf('/') + 1)));
   // Issue 13 point 9: an agent whose optional servers were skipped is made, not ready: it says what it cannot do yet.
   const skipped = receipt.preview.mcp.filter((server) => !server.saved);
   const armedCount = armed.length;
@@ -125,6 +150,7 @@ export function TemplateFlow({ inspection, sourceId, builtin }: { inspection: So
   const template = inspection as SourceInspection & TemplateInspection;
   const manifest = template.details?.manifest;
   const parameters = useMemo(() => manifest?.parameters ?? {}, [manifest]);
+  const schedules = useMemo(() => schedulesByParameter(manifest), [manifest]);
   const seed = useApplyStore((s) => s.seed);
   const draft: ApplyDraft | undefined = useApplyStore((s) => s.drafts[sourceId]);
   const { setStep, setValue, touch, setGrant, setArm, setWithhold, setApprovals, drop } = useApplyStore();
@@ -158,7 +184,7 @@ export function TemplateFlow({ inspection, sourceId, builtin }: { inspection: So
   const errors: Record<string, string | null> = Object.fromEntries(
     Object.entries(parameters).map(([param, def]) => {
       const raw = values[param] === false && def.type !== 'boolean' ? '' : values[param];
-      return [param, checkParameter(def, raw) ?? scheduleProblem(manifest, param, parameterValue(def, raw))];
+      return [param, checkParameter(def, raw) ?? scheduleProblem(schedules.get(param) ?? [], param, parameterValue(def, raw))];
     }),
   );
   const wrong = Object.entries(errors)
