@@ -1,4 +1,4 @@
-import { useId, useState } from 'react';
+import { useId, useMemo, useState } from 'react';
 import { safeDisplayText } from '../../../shared/display-text';
 
 /** A marker `revealInvisibles` leaves where a hidden character stood (`⟨U+202E⟩`). */
@@ -31,7 +31,8 @@ function Marked({ text }: { text: string }) {
 export function PackageText({ text, max = 400, multiline = false }: { text: string | undefined | null; max?: number; multiline?: boolean }) {
   const [all, setAll] = useState(false);
   const id = useId();
-  const safe = safeDisplayText(text ?? '', { max, multiline });
+  // Once per text, not per render: revealing is linear, but a package's text may be a megabyte.
+  const safe = useMemo(() => safeDisplayText(text ?? '', { max, multiline }), [text, max, multiline]);
   const className = multiline ? 'package-text package-text-multiline' : undefined;
   if (!safe.truncated) {
     return className ? (

@@ -1,4 +1,5 @@
 import { AlertTriangle, CheckCircle2, Info, ShieldAlert, ShieldCheck } from 'lucide-react';
+import { memo } from 'react';
 import type { ApoInspection, SignatureSummary } from '../../../../shared/inspection';
 import { TrustKeyOffer } from '../../components/trust/TrustedPublishers';
 import { APOLLIA_NATIVE_TOOLS } from '../../../../shared/catalogues';
@@ -42,8 +43,10 @@ export function PublisherLine({ publisher, signature }: { publisher: string; sig
 /**
  * Step 1: the verdict first (visible without scrolling at 800×600), who it says it is from, then
  * what the package declares apart from what Apollia enforces, then name, version, hash and SDK.
+ * Memoised: its verdict, risk lines and text check depend on the inspection alone, so the wizard
+ * redrawing (a tick, a step) does not redo them over a large manifest.
  */
-export function OverviewStep({ inspection }: { inspection: ApoInspection }) {
+export const OverviewStep = memo(function OverviewStep({ inspection }: { inspection: ApoInspection }) {
   const details = inspection.details;
   const summary = inspection.summary;
   if (!details || !summary) return null;
@@ -166,4 +169,4 @@ export function OverviewStep({ inspection }: { inspection: ApoInspection }) {
       ) : null}
     </div>
   );
-}
+});
