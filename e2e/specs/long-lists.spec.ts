@@ -3,6 +3,7 @@
  * promptly", here 120 so the spec stays quick): the Access step shows each long list's counts and
  * its first 50 rows, the rest one press away ("Show all"), keyboard and axe clean; one untick
  * updates the counts; the Review step shows what is not allowed first; the store records every entry.
+ * Likewise a package proposing many triggers: the Triggers step's counts and first 50.
  */
 import { join } from 'node:path';
 import { writeFileSync, mkdtempSync } from 'node:fs';
@@ -83,4 +84,43 @@ test('many tools: counts, the first 50 rows, Show all by keyboard, one untick, r
   const recorded = state.agents['many-tools/operator']?.access ?? [];
   expect(recorded).toHaveLength(TOOLS);
   expect(recorded.filter((a) => !a.granted).map((a) => a.entry)).toEqual(['pkg:many-tools/tool_0101']);
+});
+
+const TRIGGERS = 120;
+/** `many-triggers` 1.0.0: one tool, and TRIGGERS hourly triggers proposed for its agent. */
+function packManyTriggers(): string {
+  const triggers = Array.from({ length: TRIGGERS }, (_, i) => `[[triggers]]\nid = "every-hour-${String(i).padStart(3, '0')}"\ntarget = "operator"\n\n[triggers.source]\ntype = "interval"\nevery = "1h"\n`);
+  const files: Record<string, string> = { 'apollia.toml': `${manyToolsManifest('many-triggers', 1)}\n${triggers.join('\n')}`, [`tools/${manyToolName(0)}.py`]: manyToolsModule(manyToolName(0)) };
+  const path = join(mkdtempSync(join(tmpdir(), 'apollia-e2e-pkg-')), 'many-triggers-1.0.0.apo');
+  writeFileSync(path, packFiles(files));
+  return path;
+}
+
+test('many triggers: counts, the first 50, one armed, Show all, install arms exactly that one', async ({ page, app }) => {
+  test.slow();
+  await app.open(packManyTriggers());
+  await nextStep(page, 'Step 2 of 4: What it asks to use');
+  await nextStep(page, 'Step 3 of 4: What would start it');
+  const counts = page.locator('.step-body > .access-counts');
+  await expect(counts).toHaveText('120 triggers proposed; 0 armed.');
+  await expect(page.getByRole('checkbox', { name: /^Arm / })).toHaveCount(50);
+  await expect(page.getByText('Showing 50 of 120.')).toBeVisible();
+  await page.getByRole('checkbox', { name: 'Arm every-hour-007' }).check();
+  await expect(counts).toHaveText('120 triggers proposed; 1 armed.');
+  await counts.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: join(REPO_ROOT, 'e2e', 'screenshots', 'long-list-2-triggers.png') });
+  await axeCheck(page, 'long list of triggers');
+  await page.getByRole('button', { name: 'Show all 120 triggers' }).click();
+  await expect(page.getByRole('checkbox', { name: /^Arm / })).toHaveCount(TRIGGERS);
+  await expect(page.getByRole('checkbox', { name: 'Arm every-hour-119' })).not.toBeChecked();
+  await nextStep(page, 'Step 4 of 4: Review and install');
+  await page.getByRole('button', { name: 'Install', exact: true }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'many-triggers 1.0.0 is installed' })).toBeVisible();
+  const state = (await app.readState()) as unknown as { triggers: Record<string, { armed: boolean }> };
+  expect(Object.keys(state.triggers)).toHaveLength(TRIGGERS);
+  expect(
+    Object.entries(state.triggers)
+      .filter(([, trigger]) => trigger.armed)
+      .map(([id]) => id),
+  ).toEqual(['many-triggers/every-hour-007']);
 });

@@ -1,5 +1,5 @@
 import { FolderOpen } from 'lucide-react';
-import { useMemo } from 'react';
+import { useId, useMemo, useState } from 'react';
 import type { AgentEntry } from '../../../../shared/apollia-manifest';
 import { firstByName } from '../../../../shared/consent';
 import type { ApoInspection } from '../../../../shared/inspection';
@@ -11,7 +11,8 @@ import { WebhookSecretChoice } from '../../components/WebhookSecretChoice';
 import { apoSchedule } from '../../components/schedule';
 import { ErrorPanel } from '../../components/Status';
 import { useConsentDraft, useConsentStore } from '../../stores/consent-store';
-import { UpdateMark } from './UpdateMark';
+import { firstRows, FIRST_ROWS, ShowAll } from './long-list';
+import { countOf, UpdateMark } from './UpdateMark';
 
 /** The agent or workflow a trigger starts, named for people (`agents`: the package's agents by id). */
 function targetName(agents: ReadonlyMap<string, AgentEntry>, target: string): string {
@@ -34,15 +35,26 @@ export function TriggersStep({ inspection, sourceId }: { inspection: ApoInspecti
   const agents = useMemo(() => firstByName(manifest?.agents, (agent) => agent.id), [manifest]);
   const added = useMemo(() => new Set(diff?.triggers.added ?? []), [diff]);
   const changed = useMemo(() => new Set(diff?.triggers.changed ?? []), [diff]);
+  const [all, setAll] = useState(false);
+  const listId = useId();
   if (!manifest) return null;
   const triggers = manifest.triggers ?? [];
+  // A package may propose thousands: the first ones (new, changed or armed first), the rest one
+  // press away, with the counts above (as the Access step's long lists).
+  const shown = all ? triggers : firstRows(triggers, (trigger) => added.has(trigger.id) || changed.has(trigger.id) || (draft.triggers[trigger.id]?.arm ?? false));
+  const armedCount = triggers.filter((trigger) => draft.triggers[trigger.id]?.arm).length;
   return (
     <div className="step-body">
       <p>A package only proposes triggers. None starts anything unless you arm it here or later on the dashboard.</p>
       {triggers.length === 0 ? <p className="muted">This package proposes no triggers.</p> : null}
       {pick.isError ? <ErrorPanel error={pick.error} title="The folder could not be chosen" /> : null}
-      <ul className="rows">
-        {triggers.map((trigger) => {
+      {triggers.length > FIRST_ROWS ? (
+        <p className="small access-counts">
+          {countOf(triggers.length, 'trigger', 'triggers')} proposed; {armedCount.toLocaleString('en-US')} armed.
+        </p>
+      ) : null}
+      <ul className="rows" id={listId}>
+        {shown.map((trigger) => {
           const state = draft.triggers[trigger.id] ?? { arm: false };
           const id = `arm-${trigger.id}`;
           const needsFolder = trigger.source.type === 'file_watch';
@@ -118,6 +130,7 @@ export function TriggersStep({ inspection, sourceId }: { inspection: ApoInspecti
           );
         })}
       </ul>
+      <ShowAll total={triggers.length} expanded={all} onToggle={() => setAll(!all)} controls={listId} what="triggers" />
     </div>
   );
 }
