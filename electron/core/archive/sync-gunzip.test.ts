@@ -112,6 +112,26 @@ describe('SyncGunzip', () => {
     corrupt.writeUInt16LE(corrupt.readUInt16LE(20) ^ 0xffff, 20);
     expect(() => inflateAll([corrupt], 4096)).toThrow(expect.objectContaining({ code: expect.stringMatching(/^Z_/) }));
   });
+
+  it('refuses to write once closed or errored: node aborts the whole process on a closed handle', () => {
+    const closed = new SyncGunzip(4096);
+    closed.close();
+    expect(() => closed.write(GZ, 0)).toThrow('the gunzip was closed');
+    expect(() => closed.finish()).toThrow('the gunzip was closed');
+    const corrupt = new SyncGunzip(4096);
+    const bad = Buffer.from(GZ);
+    bad.writeUInt16LE(bad.readUInt16LE(20) ^ 0xffff, 20);
+    const first = (() => {
+      try {
+        corrupt.write(bad, 0);
+        return null;
+      } catch (error) {
+        return error;
+      }
+    })();
+    expect(first).toMatchObject({ code: expect.stringMatching(/^Z_/) });
+    expect(() => corrupt.write(GZ, 0)).toThrow(first as Error);
+  });
 });
 
 describe('what follows the gzip stream, wherever the read chunks fall', () => {

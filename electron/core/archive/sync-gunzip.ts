@@ -83,6 +83,9 @@ export class SyncGunzip {
   }
 
   private step(flush: number, input: Uint8Array, offset: number): InflateStep {
+    // node ABORTS the process (a native assertion, not an exception) when a closed handle is
+    // written to; a stream that errored is closed too. Never reach it: throw instead.
+    if (this.stream.destroyed) throw this.stream.errored ?? new Error('the gunzip was closed');
     const inLen = input.length - offset;
     this.handle.writeSync(flush, input, offset, inLen, this.out, 0, this.out.length);
     if (this.stream.errored) throw this.stream.errored;
