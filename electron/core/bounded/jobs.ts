@@ -12,9 +12,13 @@ import type { TrustedKey } from '../trust/index';
 // Each reader is imported when a job first needs it (issue 17): an `.apo` never loads the template
 // reader (yaml, re2js) nor the plugin reader, so the CLI's worker starts with what it uses. A host
 // that warms the checker loads them all up front instead ({@link loadReaders}).
-const apoReader = () => import('../apollia/index');
-const templateReader = () => import('./template-reader');
-const pluginReader = () => import('../plugin/index');
+// One table, by the kind `sourceKindOf` tells, for the jobs and both loaders below.
+const READERS = {
+  apo: () => import('../apollia/index'),
+  template: () => import('./template-reader'),
+  plugin: () => import('../plugin/index'),
+};
+const { apo: apoReader, template: templateReader, plugin: pluginReader } = READERS;
 
 /**
  * What a job is given beside its path: the user's trusted keys (public keys, plain data), so an
@@ -26,7 +30,7 @@ export interface CheckJobOptions {
 
 /** Loads every reader now (a warmed worker, so that no job pays for loading code). */
 export async function loadReaders(): Promise<void> {
-  await Promise.all([apoReader(), templateReader(), pluginReader()]);
+  await Promise.all(Object.values(READERS).map((load) => load()));
 }
 
 /**
@@ -37,9 +41,7 @@ export async function loadReaders(): Promise<void> {
 export async function loadReaderFor(path: string): Promise<void> {
   try {
     const kind = await sourceKindOf(path);
-    if (kind === 'apo') await apoReader();
-    else if (kind === 'template') await templateReader();
-    else if (kind === 'plugin') await pluginReader();
+    if (kind !== 'not_a_package') await READERS[kind]();
   } catch {
     // Only a hint: the job reports whatever is wrong with the path.
   }
