@@ -6,12 +6,10 @@
  * Likewise a package proposing many triggers: the Triggers step's counts and first 50.
  */
 import { join } from 'node:path';
-import { writeFileSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { manyToolName, manyToolsManifest, manyToolsModule } from '../../test/helpers/many-tools';
-import { packFiles } from '../../test/helpers/pack';
 import { REPO_ROOT } from '../support/electron-binary';
 import { axeCheck, expect, nextStep, test } from '../support/app';
+import { packFileSet } from '../support/packages';
 
 test.use({ now: '2026-01-01T00:00:00Z' });
 
@@ -20,9 +18,7 @@ const TOOLS = 120;
 function packManyTools(): string {
   const files: Record<string, string> = { 'apollia.toml': manyToolsManifest('many-tools', TOOLS) };
   for (let i = 0; i < TOOLS; i++) files[`tools/${manyToolName(i)}.py`] = manyToolsModule(manyToolName(i));
-  const path = join(mkdtempSync(join(tmpdir(), 'apollia-e2e-pkg-')), 'many-tools-1.0.0.apo');
-  writeFileSync(path, packFiles(files));
-  return path;
+  return packFileSet(files, 'many-tools-1.0.0.apo').path;
 }
 
 test('many tools: counts, the first 50 rows, Show all by keyboard, one untick, review, install', async ({ page, app }) => {
@@ -91,9 +87,7 @@ const TRIGGERS = 120;
 function packManyTriggers(): string {
   const triggers = Array.from({ length: TRIGGERS }, (_, i) => `[[triggers]]\nid = "every-hour-${String(i).padStart(3, '0')}"\ntarget = "operator"\n\n[triggers.source]\ntype = "interval"\nevery = "1h"\n`);
   const files: Record<string, string> = { 'apollia.toml': `${manyToolsManifest('many-triggers', 1)}\n${triggers.join('\n')}`, [`tools/${manyToolName(0)}.py`]: manyToolsModule(manyToolName(0)) };
-  const path = join(mkdtempSync(join(tmpdir(), 'apollia-e2e-pkg-')), 'many-triggers-1.0.0.apo');
-  writeFileSync(path, packFiles(files));
-  return path;
+  return packFileSet(files, 'many-triggers-1.0.0.apo').path;
 }
 
 test('many triggers: counts, the first 50, one armed, Show all, install arms exactly that one', async ({ page, app }) => {

@@ -44,6 +44,11 @@ export function packInvoicesWith(edit: (toml: string) => string, fileName: strin
     files[entry.name] = Buffer.from(entry.body ?? []).toString('utf8');
   }
   files['apollia.toml'] = edit(readFileSync(join(INVOICES_DIR, 'apollia.toml'), 'utf8'));
+  return packFileSet(files, fileName);
+}
+
+/** A package made of `files` (path → text), packed as `fileName`. */
+export function packFileSet(files: Record<string, string>, fileName: string): PackedFile {
   return write(packFiles(files), fileName);
 }
 
