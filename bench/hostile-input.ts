@@ -26,6 +26,7 @@ import { checkParameter, previewApply } from '../shared/apply-preview';
 import type { ApolliaManifest } from '../shared/apollia-manifest';
 import { accessFamilies } from '../shared/consent';
 import { textSafetyReport } from '../shared/display-text';
+import { decide, permissionsOf } from '../shared/decisions';
 import { diffUpdate } from '../shared/update-diff';
 import { packageAgentRecord, packageRecord, packageTriggerRecord } from '../electron/core/store/records';
 import { emptyState, type StoreState } from '../electron/core/store/state';
@@ -151,12 +152,13 @@ export async function hostileInputBench(): Promise<void> {
       }),
     ],
     [
-      'update of a package offering 10,000 tools: diff and agent record',
+      'update of a package offering 10,000 tools: diff, decisions and agent record',
       await timed(RUNS, () => {
-        const diff = diffUpdate(bigBefore, { agents: {}, triggers: {} }, bigAfter);
+        const diff = diffUpdate(bigBefore, bigAfter);
         const operator = bigAfter.agents?.[0];
         if (!operator) throw new Error('the bench manifest has no agent');
-        const record = packageAgentRecord('hidden', operator, {}, '2026-12-01T00:00:00Z', accessFamilies(bigAfter));
+        const decided = decide({ manifest: bigAfter, installed: { manifest: bigBefore, access: {}, triggers: {} }, trust: { verifiedPublisher: null }, deniedTools: [], answers: { agents: {}, triggers: {} } });
+        const record = packageAgentRecord('hidden', operator, permissionsOf(decided).operator ?? {}, '2026-12-01T00:00:00Z', accessFamilies(bigAfter));
         return `${diff.proposedAccess.operator?.length ?? 0} entries asked again, ${record.access.length} recorded`;
       }),
     ],

@@ -8,7 +8,8 @@
  */
 import type { ActionFamily, McpTransport } from './apollia-manifest';
 import type { ApplyPreview, Approvals, ToolSetting } from './apply-preview';
-import type { ConsentDecision } from './consent';
+import type { ConsentAnswers, InstalledDecisions } from './decisions';
+import { MAX_ACCESS_PER_AGENT, MAX_AGENTS, MAX_MANIFEST_BYTES, MAX_TRIGGERS } from './limits';
 import type { Inspection, Problem, SignatureSummary } from './inspection';
 import type { KeyChange, PackageIntegrityView, TrustedKeyView, VerifiedPackage } from './trust';
 import type { BuiltinTemplateCard, ParameterValue, PinValue } from './template-manifest';
@@ -83,8 +84,10 @@ export interface InstalledRelation {
 /** `inspect`: the Inspection plus, for an `.apo`, what is installed of it and what an update changes. */
 export type SourceInspection = Inspection & {
   installed: InstalledRelation | null;
-  /** For a newer or older version: what it changes in what it asks, and the kept decisions. */
+  /** For a newer or older version: what it changes in what it asks. */
   updateDiff: UpdateDiff | null;
+  /** What the store holds of the person's decisions for the installed version (null when nothing is installed): what an update keeps. */
+  installedDecisions: InstalledDecisions | null;
   /**
    * Trust (issue 14): for an installed package, how this one's signing key stands to the key
    * pinned at first install: null (first install, same key, still unsigned), `first_signed`
@@ -101,7 +104,8 @@ export type { KeyChange, PackageIntegrityView, TrustedKeyView, VerifiedPackage }
 /** `install`: the user's answers for the `.apo` a source id refers to. */
 export interface InstallRequest {
   sourceId: string;
-  decisions: ConsentDecision;
+  /** Only what the person changed: anything left out is kept (an update) or takes its default (`shared/decisions.ts`). */
+  decisions: ConsentAnswers;
   /** Installing an older version than the installed one is refused unless this is true (the UI asks first). */
   allowDowngrade?: boolean;
   /**
@@ -596,6 +600,8 @@ export const MAX_REQUEST_STRING = 65_536;
 
 const id = { type: 'string', minLength: 1, maxLength: 256 } as const;
 const name = { type: 'string', minLength: 1, maxLength: 128 } as const;
+/** A name a manifest gives (an agent or trigger id, an access entry): no longer than the manifest itself. */
+const manifestName = { type: 'string', minLength: 1, maxLength: MAX_MANIFEST_BYTES } as const;
 const noRequest = { type: ['object', 'null'], maxProperties: 0 } as const;
 const strict = (properties: Record<string, unknown>, required: string[]) => ({ type: 'object', properties, required, additionalProperties: false }) as const;
 const parameterValue = { type: ['string', 'number', 'boolean'], maxLength: MAX_REQUEST_STRING } as const;
@@ -622,16 +628,17 @@ export const API_REQUEST_SCHEMAS: Record<ApiMethod, Record<string, unknown>> = {
       sourceId: id,
       decisions: strict(
         {
+          // Caps from the manifest's own limits (shared/limits.ts): whatever `inspect` accepts can be installed.
           agents: {
             type: 'object',
-            maxProperties: 256,
-            propertyNames: name,
-            additionalProperties: strict({ access: { type: 'object', maxProperties: 256, propertyNames: { type: 'string', minLength: 1, maxLength: 1024 }, additionalProperties: { type: 'boolean' } } }, ['access']),
+            maxProperties: MAX_AGENTS,
+            propertyNames: manifestName,
+            additionalProperties: strict({ access: { type: 'object', maxProperties: MAX_ACCESS_PER_AGENT, propertyNames: manifestName, additionalProperties: { enum: [true, false, 'ask', 'allow'] } } }, ['access']),
           },
           triggers: {
             type: 'object',
-            maxProperties: 256,
-            propertyNames: name,
+            maxProperties: MAX_TRIGGERS,
+            propertyNames: manifestName,
             additionalProperties: strict({ armed: { type: 'boolean' }, folderId: id, webhookSecret: webhookSecretSchema }, ['armed']),
           },
         },

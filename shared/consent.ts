@@ -1,44 +1,26 @@
 /**
- * What the user answers on an `.apo` consent form, and the form's starting proposal.
+ * What an `.apo` access entry is (its action family) and how the store records the person's
+ * decision for it. The decisions themselves are made in one place, `shared/decisions.ts`.
  *
  * DESIGN.md "Consent, install, apply": a package never grants itself anything. Its
- * `agents.defaults.access` is a proposal the form shows ticked; its triggers are proposals shown
- * unarmed. The store records the user's answers (these types), never the package's defaults.
+ * `agents.defaults.access` is a proposal; the store records what the person decided, never the
+ * package's defaults.
  */
-import type { WebhookSecretChoice } from './webhook-secret';
 import { apolliaNativeTool } from './catalogues';
-import { ownRecord } from './own-data';
 import { isSensitive, type ActionFamily, type ApolliaManifest } from './apollia-manifest';
 
-/** One agent's answers: each entry of its `defaults.access`, granted (true) or not (false). */
-export interface AgentConsent {
-  access: Record<string, boolean>;
-}
+/** How a call to one access entry goes: runs without asking, asks the person first, or is not allowed. */
+export type Permission = 'allow' | 'ask' | 'deny';
 
-/** Whether to arm one trigger; a file_watch trigger needs a folder picked with `pickWatchFolder`. */
-export interface TriggerArming {
-  armed: boolean;
-  /** The id `pickWatchFolder` returned (the renderer never sends a path). */
-  folderId?: string;
-  /** Issue 18: for an armed webhook, make its secret here (the default) or use the sender's. */
-  webhookSecret?: WebhookSecretChoice;
-}
-
-/**
- * The user's answers for one install, by agent id and trigger id. An agent or trigger the answers
- * leave out gets nothing: no access granted, not armed (for an update: its kept decision).
- */
-export interface ConsentDecision {
-  agents: Record<string, AgentConsent>;
-  triggers: Record<string, TriggerArming>;
-}
-
-/** One access entry as the store records it: the entry, its action family when known, the answer. */
+/** One access entry as the store records it: the entry, its action family when known, and how it runs (`shared/decisions.ts` decides it). */
 export interface AccessDecision {
   entry: string;
   /** Null when the family is not known here (an MCP tool, another agent). */
   family: ActionFamily | null;
+  /** Granted: `permission` is not `deny`. */
   granted: boolean;
+  /** Runs without asking, asks first, or not allowed: decided once, at install or by the person, and kept. */
+  permission: Permission;
 }
 
 /** The first item of each name: what `Array.find` by name would answer, in one lookup. */
@@ -70,31 +52,12 @@ export function accessFamilies(manifest: ApolliaManifest): (entry: string) => Ac
 }
 
 /**
- * Whether a call to a granted entry asks its person first (spec `[[mcp_servers]]`: "whether a call
- * to one of its tools asks first is decided on the action family of that tool"; every family but
- * `read` is sensitive). A family this machine cannot know before the call (an MCP tool, another
- * agent: null) asks too, because nothing proves it only reads.
+ * Whether a call to an entry of this family asks first when nothing else is known of it (spec
+ * `[[mcp_servers]]`: "whether a call to one of its tools asks first is decided on the action family
+ * of that tool"; every family but `read` is sensitive). A family this machine cannot know before the
+ * call (an MCP tool, another agent: null) asks too, because nothing proves it only reads. How a
+ * granted entry of a package runs is decided by `shared/decisions.ts`, which starts from this.
  */
 export function asksFirst(family: ActionFamily | null): boolean {
   return family === null || isSensitive(family);
-}
-
-/** The permission the store records for one access entry: not granted → deny; granted → ask or allow by {@link asksFirst}. */
-export function grantedPermission(family: ActionFamily | null, granted: boolean): 'allow' | 'ask' | 'deny' {
-  if (!granted) return 'deny';
-  return asksFirst(family) ? 'ask' : 'allow';
-}
-
-/**
- * The consent form's starting point: every default access entry ticked (the package's proposal,
- * which the user may untick), and no trigger armed (spec: "installing it does not arm them on its own").
- */
-export function proposedConsent(manifest: ApolliaManifest): ConsentDecision {
-  const agents = ownRecord<AgentConsent>();
-  for (const agent of manifest.agents ?? []) {
-    agents[agent.id] = { access: ownRecord((agent.defaults?.access ?? []).map((entry) => [entry, true])) };
-  }
-  const triggers = ownRecord<TriggerArming>();
-  for (const trigger of manifest.triggers ?? []) triggers[trigger.id] = { armed: false };
-  return { agents, triggers };
 }

@@ -6,18 +6,15 @@
  * `[agents.defaults]`: "an override the user sets on their machine takes precedence, and a package
  * update keeps it".
  *
- * Decision rule (written down here because the specs are silent):
- * - an access entry the old version offered, whose action family did not change, keeps the user's
- *   answer (a revoked tool stays revoked, a granted one stays granted);
- * - an entry that is new, or whose family changed, is NOT granted in `merged`: it is listed in
- *   `proposedAccess`, and the form shows it unticked (issue 13, point 4: new or widened access
- *   waits for the person's tick, as Chrome disables an extension that asks for more);
- * - a trigger that is unchanged keeps its arming; a new or changed trigger is never armed.
+ * What an update keeps and what it asks again is decided in one place, `shared/decisions.ts`;
+ * this module only describes the change (an entry that is new or whose family changed is listed in
+ * `proposedAccess`: the decision asks it again, unticked).
  */
 import type { ActionFamily, ApolliaManifest, McpServerEntry, TriggerEntry } from './apollia-manifest';
 import { apolliaNativeTool } from './catalogues';
 import { ownRecord } from './own-data';
-import { accessFamilies, type ConsentDecision } from './consent';
+import { accessFamilies } from './consent';
+import { sameTrigger, triggerSourceWords } from './decisions';
 import { compareNames, type NameComparison } from './display-text';
 import { FAMILY_ABILITY, mcpCommandLine } from './risk-summary';
 
@@ -88,9 +85,7 @@ export interface UpdateDiff {
   changes: string[];
   /** True when the new version asks for anything the old one did not. */
   asksMore: boolean;
-  /** The user's kept answers; new or changed things not granted and not armed. */
-  merged: ConsentDecision;
-  /** Per agent, the new or re-asked entries: shown unticked, granted only when the person ticks them. */
+  /** Per agent, the entries new in this version or whose family changed: asked again, unticked. */
   proposedAccess: Record<string, string[]>;
   /** The publisher's old and new names when they differ, compared with the lookalike check. */
   publisher: { from: string; to: string; comparison: NameComparison } | null;
@@ -127,20 +122,17 @@ function mcpChange(before: McpServerEntry, after: McpServerEntry): McpServerChan
   return changed;
 }
 
-function sameTrigger(a: TriggerEntry, b: TriggerEntry): boolean {
-  return a.target === b.target && (a.input ?? '') === (b.input ?? '') && JSON.stringify(a.source, Object.keys(a.source).sort()) === JSON.stringify(b.source, Object.keys(b.source).sort());
+/** Whether two versions of a trigger fire on the same words (then what changed is what it starts). */
+function sameSourceWords(a: TriggerEntry, b: TriggerEntry): boolean {
+  return triggerSourceWords(a.source) === triggerSourceWords(b.source);
 }
 
 function list(items: string[]): string {
   return items.map((item) => `\`${item}\``).join(', ');
 }
 
-/**
- * Compares what `before` asked (with the user's `decisions` for it) to what `after` asks.
- * Pure; the install consent form and the store's update both use it, so what the form shows is
- * what the store keeps.
- */
-export function diffUpdate(before: ApolliaManifest, decisions: ConsentDecision, after: ApolliaManifest): UpdateDiff {
+/** Compares what `before` asked to what `after` asks, in lists and in sentences. Pure. */
+export function diffUpdate(before: ApolliaManifest, after: ApolliaManifest): UpdateDiff {
   const tools = capabilityDiff(before.tools, after.tools);
   const workflows = capabilityDiff(before.workflows, after.workflows);
 
@@ -184,7 +176,6 @@ export function diffUpdate(before: ApolliaManifest, decisions: ConsentDecision, 
     access: [] as AgentAccessDiff[],
   };
 
-  const merged: ConsentDecision = { agents: ownRecord(), triggers: ownRecord() };
   const proposedAccess = ownRecord<string[]>();
   // Sets and lookups built once: an agent may be offered thousands of entries (linear, DESIGN.md).
   const familyBefore = accessFamilies(before);
@@ -199,25 +190,8 @@ export function diffUpdate(before: ApolliaManifest, decisions: ConsentDecision, 
       const removed = (oldAgent.defaults?.access ?? []).filter((e) => !offered.has(e));
       if (added.length > 0 || removed.length > 0) agents.access.push({ agentId: agent.id, added, removed });
     }
-    const access = ownRecord<boolean>();
-    const proposed: string[] = [];
-    for (const entry of newEntries) {
-      const kept = oldEntries.has(entry) && familyBefore(entry) === familyAfter(entry);
-      const oldAccess = Object.hasOwn(decisions.agents, agent.id) ? decisions.agents[agent.id]?.access : undefined;
-      const old = oldAccess && Object.hasOwn(oldAccess, entry) ? oldAccess[entry] : undefined;
-      if (kept && old !== undefined) access[entry] = old;
-      else {
-        access[entry] = false;
-        proposed.push(entry);
-      }
-    }
-    merged.agents[agent.id] = { access };
+    const proposed = newEntries.filter((entry) => !oldEntries.has(entry) || familyBefore(entry) !== familyAfter(entry));
     if (proposed.length > 0) proposedAccess[agent.id] = proposed;
-  }
-  for (const trigger of after.triggers ?? []) {
-    const old = trBefore.get(trigger.id);
-    const kept = old !== undefined && sameTrigger(old, trigger);
-    merged.triggers[trigger.id] = { armed: kept && Object.hasOwn(decisions.triggers, trigger.id) && decisions.triggers[trigger.id]?.armed === true };
   }
 
   const publisher = before.package.publisher === after.package.publisher ? null : { from: before.package.publisher, to: after.package.publisher, comparison: compareNames(before.package.publisher, after.package.publisher) };
@@ -243,7 +217,12 @@ export function diffUpdate(before: ApolliaManifest, decisions: ConsentDecision, 
   for (const id of agents.added) changes.push(`New agent ${agentName(id)}`);
   for (const diff of agents.access) if (diff.added.length > 0) changes.push(`${agentName(diff.agentId)} asks for something new, not allowed until you tick it: ${diff.added.map(entryWords).join('; ')}`);
   if (triggers.added.length > 0) changes.push(`New ${triggers.added.length === 1 ? 'trigger' : 'triggers'} ${list(triggers.added)}: off until you arm ${triggers.added.length === 1 ? 'it' : 'them'}`);
-  if (triggers.changed.length > 0) changes.push(`Changed ${triggers.changed.length === 1 ? 'trigger' : 'triggers'} ${list(triggers.changed)}: off until you arm ${triggers.changed.length === 1 ? 'it' : 'them'} again`);
+  for (const id of triggers.changed) {
+    const from = trBefore.get(id) as TriggerEntry;
+    const to = trAfter.get(id) as TriggerEntry;
+    const what = sameSourceWords(from, to) ? `now starts \`${to.target}\`${to.input ? ` with “${to.input}”` : ''} (was: \`${from.target}\`${from.input ? ` with “${from.input}”` : ''})` : `${triggerSourceWords(from.source)} → ${triggerSourceWords(to.source)}`;
+    changes.push(`Changed trigger \`${id}\`: ${what}; off until you arm it again`);
+  }
   if (tools.removed.length > 0) changes.push(`No longer has the ${tools.removed.length === 1 ? 'tool' : 'tools'} ${list(tools.removed)}`);
   if (workflows.removed.length > 0) changes.push(`No longer has the ${workflows.removed.length === 1 ? 'workflow' : 'workflows'} ${list(workflows.removed)}`);
   if (connections.removed.length > 0) changes.push(`No longer needs ${list(connections.removed)}`);
@@ -265,7 +244,6 @@ export function diffUpdate(before: ApolliaManifest, decisions: ConsentDecision, 
     agents,
     changes,
     asksMore,
-    merged,
     proposedAccess,
     publisher,
   };

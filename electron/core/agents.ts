@@ -6,6 +6,8 @@ import type { AgentView, ApiRequest } from '../../shared/api';
 import { type ApiContext, own, recordActivity } from './api-context';
 import { CoreError } from './errors';
 import { disarmTrigger } from './store/records';
+import { decideFromStore, storedTrust } from './decide-from-store';
+import { ownRecord } from '../../shared/own-data';
 import type { AgentRecord, StoreState } from './store/state';
 import { agentView } from './store/views';
 
@@ -24,7 +26,11 @@ export async function setToolAccess(ctx: ApiContext, request: ApiRequest<'setToo
     if (agent.origin === 'package') {
       const entry = agent.access.find((a) => a.entry === request.tool);
       if (!entry) throw new CoreError('access.unknown', `${agent.displayName} is not offered \`${request.tool}\`.`);
-      entry.granted = request.granted;
+      // The one decision function says how a grant runs (its author's word is not enough for package code), and refuses a tool the owner never allows.
+      const decided = decideFromStore(state, own(state.packages, agent.packageName)?.manifest, storedTrust(state, agent.packageName), { agents: ownRecord([[agent.agentId, { access: ownRecord([[request.tool, request.granted]]) }]]), triggers: ownRecord() });
+      const permission = decided.agents[agent.agentId]?.[request.tool]?.permission ?? 'deny';
+      entry.permission = permission;
+      entry.granted = permission !== 'deny';
     } else {
       const setting = own(agent.toolSettings, request.tool);
       if (!setting) throw new CoreError('access.unknown', `${agent.displayName} has no tool \`${request.tool}\`.`);

@@ -93,7 +93,7 @@ function handlersOf(ctx: ApiContext): { [M in ApiMethod]: (request: ApiRequest<M
       const state = await store.read();
       const inspection = await inspectSource(src, trustedKeysOf(state));
       const manifest = src.kind === 'apo' ? (inspection.details as ApoDetails | null)?.manifest : undefined;
-      const comparison = manifest ? installedComparison(state, manifest) : { installed: null, updateDiff: null };
+      const comparison = manifest ? installedComparison(state, manifest) : { installed: null, updateDiff: null, installedDecisions: null };
       const signature = src.kind === 'apo' ? (inspection.summary as ApoSummary | null)?.signature : null;
       const keyChange = manifest && signature ? keyChangeOf(state, manifest.package.name, signature) : null;
       const result: SourceInspection = { ...withSignatureState(inspection, src.handle.origin === 'builtin'), ...comparison, keyChange, installedChanged: manifest ? own(state.packageTrust, manifest.package.name)?.integrity.state === 'changed' : false };

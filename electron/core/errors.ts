@@ -9,6 +9,7 @@
  */
 import type { WebhookSecretProblemCode } from '../../shared/webhook-secret';
 import type { ApiError } from '../../shared/api';
+import type { DecisionProblemCode } from '../../shared/decisions';
 
 /** Every code an Api method answers in `error.code` (README "Api error codes" links here). */
 export type ApiErrorCode =
@@ -29,6 +30,9 @@ export type ApiErrorCode =
   // the store
   | 'store.busy'
   | 'store.future_version'
+  | 'store.changed'
+  // what the decision function refuses in an answer (shared/decisions.ts)
+  | DecisionProblemCode
   // install and uninstall
   | 'install.not_a_package'
   | 'install.not_inspected'

@@ -13,7 +13,8 @@ import { digestsOf, installedTrust, keyChangeOf, pinOfSummary } from './package-
 import type { FileDigests } from './trust/index';
 import type { ApolliaManifest } from '../../shared/apollia-manifest';
 import { accessFamilies, firstByName } from '../../shared/consent';
-import { ownerDenies } from '../../shared/owner-tools';
+import { type InstalledDecisions, permissionsOf } from '../../shared/decisions';
+import { decideFromStore, trustOf } from './decide-from-store';
 import type { ApoDetails } from '../../shared/inspection';
 import { diffUpdate, type UpdateDiff } from '../../shared/update-diff';
 import type { ActivityInput } from './activity/activity-log';
@@ -22,7 +23,7 @@ import { extractVerifiedArchive } from './archive';
 import { CoreError } from './errors';
 import { armedWords, webhookSecretFor } from './trigger-arming';
 import { placeFromStaging, removeAndPrune, removeThroughStaging } from './staging';
-import { agentIdOf, packageAgentRecord, packageRecord, packageTriggerRecord, recordedDecisions, removePackageRecords, type SealedWebhookSecret, setWebhookSecret, triggerIdOf } from './store/records';
+import { agentIdOf, installedDecisions, packageAgentRecord, packageRecord, packageTriggerRecord, removePackageRecords, type SealedWebhookSecret, setWebhookSecret, triggerIdOf } from './store/records';
 import type { StoreState } from './store/state';
 import { pickedWatchFolder } from './watch-folder';
 
@@ -33,49 +34,13 @@ export function relationOf(installed: string, candidate: string): 'same' | 'newe
 }
 
 /** For an inspected manifest: the installed version of the same package and, for another version, what the update changes. */
-export function installedComparison(state: StoreState, manifest: ApolliaManifest): { installed: { version: string; relation: 'same' | 'newer' | 'older' } | null; updateDiff: UpdateDiff | null } {
-  if (!valid(manifest.package.version)) return { installed: null, updateDiff: null };
+export function installedComparison(state: StoreState, manifest: ApolliaManifest): { installed: { version: string; relation: 'same' | 'newer' | 'older' } | null; updateDiff: UpdateDiff | null; installedDecisions: InstalledDecisions | null } {
+  const none = { installed: null, updateDiff: null, installedDecisions: null };
+  if (!valid(manifest.package.version)) return none;
   const installed = own(state.packages, manifest.package.name);
-  if (!installed) return { installed: null, updateDiff: null };
+  if (!installed) return none;
   const relation = relationOf(installed.version, manifest.package.version);
-  return { installed: { version: installed.version, relation }, updateDiff: relation === 'same' ? null : diffUpdate(installed.manifest, recordedDecisions(state, installed.name), manifest) };
-}
-
-/**
- * Checks that every answer is about this package: its agents, the access each is offered, its
- * triggers; and that no grant names a tool the owner never allows (issue 13 point 8: the Settings
- * list holds for `.apo` installs too, so such a grant is refused, not quietly dropped). The folders
- * picked for armed file_watch triggers.
- */
-function checkDecisions(ctx: ApiContext, manifest: ApolliaManifest, request: ApiRequest<'install'>, deniedTools: readonly string[]): Map<string, string> {
-  const name = manifest.package.name;
-  // Looked up by id: a package may have thousands of agents, entries and triggers (linear, DESIGN.md).
-  const agents = firstByName(manifest.agents, (a) => a.id);
-  const triggers = firstByName(manifest.triggers, (t) => t.id);
-  for (const [agentId, consent] of Object.entries(request.decisions.agents)) {
-    const agent = agents.get(agentId);
-    if (!agent) throw new CoreError('install.unknown_agent', `${name} has no agent \`${agentId}\``, { path: `decisions.agents.${agentId}` });
-    const offered = new Set(agent.defaults?.access ?? []);
-    for (const [entry, granted] of Object.entries(consent.access)) {
-      if (!offered.has(entry)) throw new CoreError('install.unknown_access', `agent \`${agentId}\` of ${name} is not offered \`${entry}\`: only its defaults.access can be granted`, { path: `decisions.agents.${agentId}.access` });
-      if (granted && ownerDenies(deniedTools, entry)) {
-        throw new CoreError('install.denied_tool', `agent \`${agentId}\` of ${name} cannot be granted \`${entry}\`: it is on your list of tools you never allow (Settings)`, { path: `decisions.agents.${agentId}.access.${entry}` });
-      }
-    }
-  }
-  const armedFolders = new Map<string, string>();
-  for (const [triggerId, arming] of Object.entries(request.decisions.triggers)) {
-    const entry = triggers.get(triggerId);
-    if (!entry) throw new CoreError('install.unknown_trigger', `${name} has no trigger \`${triggerId}\``, { path: `decisions.triggers.${triggerId}` });
-    if (arming.webhookSecret !== undefined && entry.source.type !== 'webhook') throw new CoreError('trigger.secret_not_needed', `trigger \`${triggerId}\` is not a webhook: it takes no secret`, { path: `decisions.triggers.${triggerId}.webhookSecret` });
-    if (arming.webhookSecret !== undefined && !arming.armed) throw new CoreError('trigger.secret_not_needed', `trigger \`${triggerId}\` is not armed: a secret is set only when it is armed`, { path: `decisions.triggers.${triggerId}.webhookSecret` });
-    if (arming.folderId !== undefined && entry.source.type !== 'file_watch') throw new CoreError('trigger.folder_not_needed', `trigger \`${triggerId}\` is not a file_watch trigger: it watches no folder`, { path: `decisions.triggers.${triggerId}.folderId` });
-    if (arming.armed && entry.source.type === 'file_watch') {
-      if (arming.folderId === undefined) throw new CoreError('trigger.needs_folder', `trigger \`${triggerId}\` watches a folder: pick one to arm it`, { path: `decisions.triggers.${triggerId}` });
-      armedFolders.set(triggerId, ctx.sources.folder(arming.folderId));
-    }
-  }
-  return armedFolders;
+  return { installed: { version: installed.version, relation }, updateDiff: relation === 'same' ? null : diffUpdate(installed.manifest, manifest), installedDecisions: installedDecisions(state, installed.name) };
 }
 
 /**
@@ -84,7 +49,7 @@ function checkDecisions(ctx: ApiContext, manifest: ApolliaManifest, request: Api
  * trigger armed by it, or one `install` refused with the refusal's code (issue 16 item 6).
  */
 export async function installPackage(ctx: ApiContext, request: ApiRequest<'install'>): Promise<InstallReceipt> {
-  let receipt: { receipt: InstallReceipt; armedTriggers: { id: string; agentId: string | null; type: string; folder: string | null }[] };
+  let receipt: { receipt: InstallReceipt; armedTriggers: { id: string; agentId: string | null; type: string; folder: string | null; kept: boolean }[]; turnedOff: { id: string; agentId: string | null; why: string }[] };
   try {
     receipt = await installOnce(ctx, request);
   } catch (error) {
@@ -98,7 +63,10 @@ export async function installPackage(ctx: ApiContext, request: ApiRequest<'insta
   const r = receipt.receipt;
   const words = r.outcome === 'installed' ? `installed ${r.name} ${r.version} from ${r.publisher}` : `${r.outcome} ${r.name} from ${r.previousVersion} to ${r.version}`;
   const events: ActivityInput[] = [{ kind: r.outcome === 'installed' ? 'install' : 'update', package: r.name, outcome: 'ok', detail: words }];
-  for (const t of receipt.armedTriggers) events.push({ kind: 'arm', package: r.name, ...(t.agentId ? { agent: t.agentId } : {}), trigger: t.id, outcome: 'ok', detail: armedWords(t.type, t.folder) });
+  // A trigger the update kept armed was armed by the person before: only what was armed now is an `arm`.
+  for (const t of receipt.armedTriggers) if (!t.kept) events.push({ kind: 'arm', package: r.name, ...(t.agentId ? { agent: t.agentId } : {}), trigger: t.id, outcome: 'ok', detail: armedWords(t.type, t.folder) });
+  // What changed a decision without the person (DESIGN.md, the activity record's one list): a trigger turned off by an update.
+  for (const t of receipt.turnedOff) events.push({ kind: 'disarm', package: r.name, ...(t.agentId ? { agent: t.agentId } : {}), trigger: t.id, outcome: 'ok', detail: `turned off by the ${r.outcome === 'downgraded' ? 'downgrade' : 'update'} to ${r.version}: ${t.why}` });
   await recordActivity(ctx, events);
   return r;
 }
@@ -128,8 +96,13 @@ async function installOnce(ctx: ApiContext, request: ApiRequest<'install'>) {
   const { name, version } = manifest.package;
   const sha256 = inspection.summary.sha256;
   const before = await store.read();
-  const armedFolders = checkDecisions(ctx, manifest, request, before.settings.deniedTools);
-  for (const [triggerId, folder] of armedFolders) armedFolders.set(triggerId, await pickedWatchFolder(folder, deps.dataDir));
+  const trust = trustOf(inspection.summary.signature);
+  // The one decision function, over what the store holds: refuses an answer it cannot carry out before anything is read or written.
+  const planned = decideFromStore(before, manifest, trust, request.decisions);
+  const armedFolders = new Map<string, string>();
+  for (const [triggerId, decided] of Object.entries(planned.triggers)) {
+    if (decided.armed && decided.folder?.kind === 'picked') armedFolders.set(triggerId, await pickedWatchFolder(ctx.sources.folder(decided.folder.folderId), deps.dataDir));
+  }
 
   const existing = own(before.packages, name);
   const relation = existing ? relationOf(existing.version, version) : null;
@@ -148,11 +121,9 @@ async function installOnce(ctx: ApiContext, request: ApiRequest<'install'>) {
   const webhookSecrets: WebhookSecretOnce[] = [];
   const webhookSecretsGiven: WebhookSecretGiven[] = [];
   const sealed = new Map<string, SealedWebhookSecret>();
-  const triggerEntries = firstByName(manifest.triggers, (t) => t.id);
-  for (const [triggerId, arming] of Object.entries(request.decisions.triggers)) {
-    const entry = triggerEntries.get(triggerId);
-    if (arming.armed && entry?.source.type === 'webhook') {
-      const secret = await webhookSecretFor(ctx, arming.webhookSecret, `decisions.triggers.${triggerId}.webhookSecret`);
+  for (const [triggerId, decided] of Object.entries(planned.triggers)) {
+    if (decided.armed && decided.secret?.kind === 'new') {
+      const secret = await webhookSecretFor(ctx, decided.secret.choice, `decisions.triggers.${triggerId}.webhookSecret`);
       sealed.set(triggerId, secret.kept);
       if (secret.shown !== null) webhookSecrets.push({ triggerId: triggerIdOf(name, triggerId), secret: secret.shown });
       else webhookSecretsGiven.push({ triggerId: triggerIdOf(name, triggerId), given: true });
@@ -173,54 +144,58 @@ async function installOnce(ctx: ApiContext, request: ApiRequest<'install'>) {
     record: () =>
       store.update((state) => {
         const at = deps.now().toISOString();
-        const prior = structuredClone(state);
         const current = own(state.packages, name);
         const sameAgain = current !== undefined && current.version === version;
         if (sameAgain && own(state.packageTrust, name)?.integrity.state !== 'changed') throw new CoreError('install.already_installed', `${name} ${version} is already installed`);
         // Checked again under the store's lock: another install may have changed the pin meanwhile.
         const keyChange = checkKeyChange(name, keyChangeOf(state, name, signature), request);
-        const base = current ? diffUpdate(current.manifest, recordedDecisions(state, name), manifest).merged : { agents: {}, triggers: {} };
+        // Decided again under the store's lock, from what the store holds now: another change may have landed meanwhile.
+        const decisions = decideFromStore(state, manifest, trust, request.decisions);
         const oldTriggers = Object.values(state.triggers).filter((t) => t.packageName === name);
-        for (const agent of Object.values(state.agents)) if (agent.origin === 'package' && agent.packageName === name) delete state.agents[agent.id];
-        for (const trigger of oldTriggers) {
-          delete state.triggers[trigger.id];
-          if (trigger.secretRef) delete state.webhookSecrets[trigger.secretRef];
+        const createdAt = new Map<string, string>();
+        for (const agent of Object.values(state.agents)) {
+          if (agent.origin !== 'package' || agent.packageName !== name) continue;
+          createdAt.set(agent.id, agent.createdAt);
+          delete state.agents[agent.id];
         }
+        for (const trigger of oldTriggers) delete state.triggers[trigger.id];
+        const keptSecrets = new Set<string>();
         const familyOf = accessFamilies(manifest);
+        const permissions = permissionsOf(decisions);
         for (const agent of manifest.agents ?? []) {
-          const granted = { ...(own(base.agents, agent.id)?.access ?? {}), ...(own(request.decisions.agents, agent.id)?.access ?? {}) };
-          // A grant kept from the installed version is not kept for a tool the owner has since denied.
-          for (const entry of Object.keys(granted)) if (ownerDenies(state.settings.deniedTools, entry)) granted[entry] = false;
-          const record = packageAgentRecord(name, agent, granted, own(prior.agents, agentIdOf(name, agent.id))?.createdAt ?? at, familyOf);
+          const record = packageAgentRecord(name, agent, own(permissions, agent.id) ?? {}, createdAt.get(agentIdOf(name, agent.id)) ?? at, familyOf);
           state.agents[record.id] = record;
         }
         const armed: string[] = [];
+        const turnedOff: { id: string; agentId: string | null; why: string }[] = [];
         const oldByName = firstByName(oldTriggers, (t) => t.name);
         for (const entry of manifest.triggers ?? []) {
           const record = packageTriggerRecord(name, manifest, entry);
-          const arming = own(request.decisions.triggers, entry.id);
+          const decided = own(decisions.triggers, entry.id);
           const old = oldByName.get(entry.id);
-          if (arming?.armed) {
+          if (decided?.armed) {
             record.armed = true;
-            record.armedAt = at;
-            record.folder = armedFolders.get(entry.id) ?? null;
-            setWebhookSecret(state, record, sealed.get(entry.id) ?? null);
-          } else if (arming === undefined && own(base.triggers, entry.id)?.armed && old) {
-            // Unchanged and armed before: the update keeps it armed, with its folder and secret.
-            record.armed = true;
-            record.armedAt = old.armedAt;
-            record.folder = old.folder;
-            const kept = old.secretRef ? prior.webhookSecrets[old.secretRef] : undefined;
-            if (old.secretRef && kept) {
+            // Armed before and still: it keeps the time it was armed (an interval counts from it).
+            record.armedAt = old?.armed && decided.folder?.kind !== 'picked' && decided.secret?.kind !== 'new' ? old.armedAt : at;
+            record.folder = decided.folder?.kind === 'picked' ? (armedFolders.get(entry.id) ?? null) : decided.folder?.kind === 'keep' ? (old?.folder ?? null) : null;
+            if (decided.secret?.kind === 'new') {
+              const secret = sealed.get(entry.id);
+              if (!secret) throw new CoreError('store.changed', `${name} changed on this computer while it was being installed: nothing was installed; try again.`);
+              setWebhookSecret(state, record, secret);
+            }
+            else if (decided.secret?.kind === 'keep' && old?.secretRef) {
+              // The sender's (or the made) secret is kept as it is: never replaced unless the person asked.
               record.secretRef = old.secretRef;
               record.secretOrigin = old.secretOrigin;
               record.secretSetAt = old.secretSetAt;
-              state.webhookSecrets[old.secretRef] = kept;
+              keptSecrets.add(old.secretRef);
             }
           }
+          if (decided?.turnedOff) turnedOff.push({ id: record.id, agentId: record.agentId, why: decided.turnedOff });
           if (record.armed) armed.push(record.id);
           state.triggers[record.id] = record;
         }
+        for (const trigger of oldTriggers) if (trigger.secretRef && !keptSecrets.has(trigger.secretRef)) delete state.webhookSecrets[trigger.secretRef];
         const pkg = packageRecord(manifest, sha256, finalRel, current?.installedAt ?? at, current ? at : null);
         state.packages[name] = pkg;
         // Trust: the pin is the key that signed what is now installed (the same, a first signature, or an accepted change).
@@ -229,7 +204,8 @@ async function installOnce(ctx: ApiContext, request: ApiRequest<'install'>) {
         return {
           result: {
             receipt: { name, version, publisher: pkg.publisher, outcome, previousVersion: current?.version ?? null, installedAt: pkg.installedAt, armed, webhookSecrets, webhookSecretsGiven, keyChange },
-            armedTriggers: armed.map((id) => ({ id, agentId: state.triggers[id]?.agentId ?? null, type: state.triggers[id]?.type ?? 'webhook', folder: state.triggers[id]?.folder ?? null })),
+            armedTriggers: armed.map((id) => ({ id, agentId: state.triggers[id]?.agentId ?? null, type: state.triggers[id]?.type ?? 'webhook', folder: state.triggers[id]?.folder ?? null, kept: oldByName.get(state.triggers[id]?.name ?? '')?.armed === true && state.triggers[id]?.armedAt === oldByName.get(state.triggers[id]?.name ?? '')?.armedAt })),
+            turnedOff,
             oldDir: current?.dir ?? null,
           },
         };
@@ -241,7 +217,7 @@ async function installOnce(ctx: ApiContext, request: ApiRequest<'install'>) {
     if (change.kind === 'changed') await recordActivity(ctx, [{ kind: 'key_change_accepted', package: name, outcome: 'ok', detail: `${version} installed after you confirmed the key change: ${change.message}` }]);
     else await recordActivity(ctx, [{ kind: 'update', package: name, outcome: 'ok', detail: `${version}: ${change.message}` }]);
   }
-  return { receipt: placed.receipt, armedTriggers: placed.armedTriggers };
+  return { receipt: placed.receipt, armedTriggers: placed.armedTriggers, turnedOff: placed.turnedOff };
 }
 
 /**

@@ -228,6 +228,15 @@ function translate(error: ErrorObject, data: unknown, order: ReturnType<typeof d
     }
     case 'minLength':
       return { problem: { code: 'manifest.bad_value', message: `apollia.toml: \`${where}\` must not be empty`, path: where }, position: position(here) };
+    case 'maxItems': {
+      // One source for the limit (shared/limits.ts): the Api's requests are capped by the same number, so what is accepted here installs.
+      const limit = (error.params as { limit: number }).limit;
+      const count = Array.isArray(value) ? value.length : 0;
+      return {
+        problem: { code: 'manifest.too_many', message: `apollia.toml: \`${where}\` lists ${count.toLocaleString('en-US')} entries; at most ${limit.toLocaleString('en-US')} are allowed`, path: where },
+        position: position(here),
+      };
+    }
     case 'minimum':
     case 'maximum': {
       const limit = (error.params as { limit: number }).limit;

@@ -8,6 +8,7 @@
  * shape of a `[triggers.source]` value, not one of the seven rules.
  */
 import { ACTION_FAMILIES, AUTONOMY_TIERS, MCP_TRANSPORTS, PLANNING_MODES } from '../../../shared/apollia-manifest';
+import { MAX_ACCESS_PER_AGENT, MAX_AGENTS, MAX_TRIGGERS } from '../../../shared/limits';
 
 const str = { type: 'string' } as const;
 const nonEmpty = { type: 'string', minLength: 1 } as const;
@@ -39,7 +40,7 @@ const agent = table(
     mission: nonEmpty,
     examples: strList,
     defaults: table({
-      access: strList,
+      access: { type: 'array', maxItems: MAX_ACCESS_PER_AGENT, items: str },
       sources: strList,
       autonomy: { type: 'string', enum: [...AUTONOMY_TIERS] },
       planning: { type: 'string', enum: [...PLANNING_MODES] },
@@ -104,7 +105,7 @@ export const MANIFEST_AJV_OPTIONS = { allErrors: true, discriminator: true, stri
 export const MANIFEST_SCHEMA = table(
   {
     package: table({ name: str, version: str, publisher: nonEmpty, description: str, sdk: str }, ['name', 'version', 'publisher', 'sdk']),
-    agents: { type: 'array', items: agent },
+    agents: { type: 'array', maxItems: MAX_AGENTS, items: agent },
     tools: { type: 'array', items: table(toolProperties, ['name', 'module', 'description', 'action']) },
     workflows: {
       type: 'array',
@@ -113,7 +114,7 @@ export const MANIFEST_SCHEMA = table(
     requires: { type: 'array', items: table({ type: nonEmpty, reason: str }, ['type']) },
     mcp_servers: { type: 'array', items: mcpServer },
     pip: table({ packages: strList }),
-    triggers: { type: 'array', items: trigger },
+    triggers: { type: 'array', maxItems: MAX_TRIGGERS, items: trigger },
   },
   ['package'],
 );

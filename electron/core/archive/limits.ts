@@ -2,6 +2,7 @@
  * The numbers that bound reading an `.apo` (DESIGN.md "Reading without running"), and the few
  * caps DESIGN leaves to this module, each with the reason for its value.
  */
+import { MAX_MANIFEST_BYTES } from '../../../shared/limits';
 import type { ArchiveLimits } from './types';
 
 const MiB = 1024 * 1024;
@@ -11,7 +12,7 @@ export const DEFAULT_ARCHIVE_LIMITS: Readonly<ArchiveLimits> = Object.freeze({
   maxEntries: 10_000,
   maxTotalBytes: 256 * MiB,
   maxFileBytes: 64 * MiB,
-  maxManifestBytes: 1 * MiB,
+  maxManifestBytes: MAX_MANIFEST_BYTES,
   maxPathBytes: 255,
   maxDepth: 32,
 });

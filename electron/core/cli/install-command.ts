@@ -1,21 +1,25 @@
 /**
- * `apollia-desktop install PATH [--yes] [--grant ENTRY …] [--arm TRIGGER[=FOLDER] …] [--allow-downgrade] [--accept-key-change]`:
+ * `apollia-desktop install PATH [--yes] [--grant|--withhold|--allow|--ask ENTRY …] [--arm TRIGGER[=FOLDER] …] [--disarm TRIGGER …] [--allow-downgrade] [--accept-key-change]`:
  * the consent form, headless, over the same store as the app (DESIGN.md "Consent, install, apply").
  *
- * Without `--yes` it prints what the package asks (the inspect text) and installs nothing. With
- * `--yes` it accepts the package's proposed access (or, when `--grant` is given, exactly the
- * entries named) and arms nothing but the triggers named by `--arm`; a file_watch trigger takes
- * its folder as `--arm TRIGGER=FOLDER`. A webhook trigger armed here gets a secret made here
- * (printed once), or the one its sender gave: `--arm TRIGGER --webhook-secret-file FILE` (or
- * `--webhook-secret-stdin`), never the secret itself on the command line (issue 18). A refused
- * package leaves the data folder untouched.
+ * The flags are the person's answers, exactly as the form's clicks are: each names what it
+ * changes, and everything not named is kept (an update) or takes its default (a first install:
+ * the proposed access granted, no trigger armed). The decisions themselves are made by the one
+ * decision function (`shared/decisions.ts`), in the core; this command only gathers the answers
+ * and prints what was decided. Without `--yes` it prints what the package asks and what would be
+ * decided, and installs nothing. A file_watch trigger takes its folder as `--arm TRIGGER=FOLDER`;
+ * a webhook trigger armed here keeps its secret when it has one, else gets one made here (printed
+ * once), or the one its sender gave: `--arm TRIGGER --webhook-secret-file FILE` (or
+ * `--webhook-secret-stdin`), never the secret itself on the command line. A refused package
+ * leaves the data folder untouched.
  */
 import { existsSync, statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import type { SourceInspection } from '../../../shared/api';
 import type { ApoDetails, ApoSummary } from '../../../shared/inspection';
 import { publisherStatus } from '../../../shared/verdict';
-import { proposedConsent, type ConsentDecision } from '../../../shared/consent';
+import { type AccessAnswer, type ConsentAnswers, decide, type Decisions, permissionWords } from '../../../shared/decisions';
+import { ownRecord } from '../../../shared/own-data';
 import { createApi, type CoreApi } from '../api';
 import { createFileKeySecretBox, fileKeyPath } from '../secret-box';
 import { cliDataDir, refused } from './cli-data';
@@ -49,12 +53,20 @@ export function cliApi(io: CliIo, folders: string[] = []): CoreApi {
 
 /** Usage of this command. */
 export const INSTALL_USAGE = [
-  `Usage: ${PROGRAM} [--data-dir DIR] install PATH [--yes] [--grant ENTRY ...] [--arm TRIGGER[=FOLDER] [--webhook-secret-file FILE | --webhook-secret-stdin] ...] [--allow-downgrade] [--accept-key-change]`,
+  `Usage: ${PROGRAM} [--data-dir DIR] install PATH [--yes] [--grant|--withhold|--allow|--ask ENTRY ...]`,
+  '         [--arm TRIGGER[=FOLDER] [--webhook-secret-file FILE | --webhook-secret-stdin] ...] [--disarm TRIGGER ...]',
+  '         [--allow-downgrade] [--accept-key-change]',
   '',
-  'Without --yes, prints what the package asks and installs nothing.',
-  '  --yes              Install, granting the access the package proposes (an update keeps your answers and grants nothing new); nothing is armed unless named',
-  '  --grant ENTRY      Grant exactly the entries named instead (repeat it), e.g. --grant file_read',
+  'Without --yes, prints what the package asks and what would be decided; installs nothing.',
+  'Anything no flag names is kept (an update keeps every earlier answer, armed trigger, folder and',
+  'secret) or takes its default (a first install grants the access the package proposes, arms nothing).',
+  '  --yes              Install',
+  '  --grant ENTRY      Grant an entry (repeat it), e.g. --grant file_read; it asks first unless it only reads',
+  '  --withhold ENTRY   Do not grant an entry',
+  "  --allow ENTRY      Grant an entry and let it run without asking (not for one that can change or send things)",
+  '  --ask ENTRY        Grant an entry, asking you before each call',
   '  --arm TRIGGER      Arm a trigger; a file_watch trigger needs its folder: --arm TRIGGER=FOLDER',
+  '  --disarm TRIGGER   Leave a trigger off (an update otherwise keeps an armed one armed)',
   '  --allow-downgrade  Allow installing an older version than the installed one',
   '  --accept-key-change  Install an update signed by another key than the installed one (or now unsigned): refused without it',
   '',
@@ -69,7 +81,8 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   let yes = false;
   let allowDowngrade = false;
   let acceptKeyChange = false;
-  const grants: string[] = [];
+  const access = new Map<string, AccessAnswer>();
+  const disarms: string[] = [];
   const arms: { id: string; folder?: string; secret?: WebhookSecretSource }[] = [];
   const paths: string[] = [];
   for (let i = 0; i < args.length; i++) {
@@ -90,11 +103,15 @@ export async function run(args: string[], io: CliIo): Promise<number> {
       arm.secret = option.source;
       i = option.next;
     } else if (arg === '--accept-key-change') acceptKeyChange = true;
-    else if (arg === '--grant' || arg === '--arm') {
+    else if (arg === '--grant' || arg === '--withhold' || arg === '--allow' || arg === '--ask' || arg === '--arm' || arg === '--disarm') {
       const value = args[++i];
       if (value === undefined || value === '') return usageError(io, `${arg} needs a value`, INSTALL_USAGE);
-      if (arg === '--grant') grants.push(value);
-      else {
+      if (arg === '--disarm') disarms.push(value);
+      else if (arg !== '--arm') {
+        const answer: AccessAnswer = arg === '--grant' ? true : arg === '--withhold' ? false : arg === '--allow' ? 'allow' : 'ask';
+        if (access.has(value) && access.get(value) !== answer) return usageError(io, `${value} was given two answers`, INSTALL_USAGE);
+        access.set(value, answer);
+      } else {
         const eq = value.indexOf('=');
         if (eq === -1) arms.push({ id: value });
         else {
@@ -129,54 +146,64 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     return EXIT.refused;
   }
   const manifest = (inspection.details as ApoDetails).manifest;
+  for (const id of disarms) if (arms.some((a) => a.id === id)) return usageError(io, `trigger ${id} was both armed and disarmed`, INSTALL_USAGE);
+
+  // The answers: only what a flag names (the form sends only what was clicked).
+  const decisions: ConsentAnswers = { agents: ownRecord(), triggers: ownRecord() };
+  const offered = new Set<string>();
+  for (const agent of manifest.agents ?? []) {
+    const answers = ownRecord<AccessAnswer>();
+    for (const entry of agent.defaults?.access ?? []) {
+      offered.add(entry);
+      const answer = access.get(entry);
+      if (answer !== undefined) answers[entry] = answer;
+    }
+    if (Object.keys(answers).length > 0) decisions.agents[agent.id] = { access: answers };
+  }
+  const stray = [...access.keys()].find((entry) => !offered.has(entry));
+  if (stray !== undefined) {
+    io.stderr(`${PROGRAM}: ${manifest.package.name} offers no agent \`${stray}\` (it can grant: ${[...offered].join(', ') || 'nothing'})\n`);
+    return EXIT.refused;
+  }
+  for (const id of disarms) decisions.triggers[id] = { armed: false };
+  for (const arm of arms) {
+    let folderId: string | undefined;
+    if (arm.folder) {
+      // Only registers the folder for this run (as the form's folder dialog does): nothing is written.
+      const picked = await api.pickWatchFolder();
+      if (!picked.ok || !picked.value) return refused(io, picked.ok ? { message: 'no folder picked' } : picked.error);
+      folderId = picked.value.folderId;
+    }
+    // The sender's secret is read only when installing; until then it stands for "the one your sender gave".
+    decisions.triggers[arm.id] = { armed: true, ...(folderId ? { folderId } : {}), ...(arm.secret ? { webhookSecret: { kind: 'given' as const, secret: '' } } : {}) };
+  }
+
+  // What would be decided, by the same function the core decides with.
+  const summary = inspection.summary as ApoSummary;
+  const decided = decide({ manifest, installed: inspection.installedDecisions, trust: { verifiedPublisher: summary.signature?.state === 'verified' ? (summary.signature.signer ?? '') : null }, deniedTools: await deniedTools(api), answers: decisions });
   if (!yes) {
     io.stdout(formatInspection(inspection));
     if (inspection.installed) io.stdout(`\nInstalled here: ${manifest.package.name} ${inspection.installed.version} (this one is ${inspection.installed.relation === 'same' ? 'the same version' : inspection.installed.relation}).\n`);
     if (inspection.keyChange?.kind === 'changed') io.stdout(`\nSTOP: the signing key changed: ${inspection.keyChange.message}. Installing it needs --accept-key-change.\n`);
     else if (inspection.keyChange) io.stdout(`\nSigning key: ${inspection.keyChange.message} (allowed).\n`);
     for (const change of inspection.updateDiff?.changes ?? []) io.stdout(`  - ${change}\n`);
-    const answers = inspection.updateDiff ? 'keeping your answers from before, with what is new or widened left ungranted' : 'granting what the package proposes';
-    io.stdout(`\nNothing was installed. Run again with --yes to install, ${answers} (or --grant ENTRY for exactly those), and --arm TRIGGER to arm a trigger.\n`);
+    io.stdout('\nWith --yes, and the flags given:\n');
+    printDecisions(io, decided);
+    const answers = inspection.updateDiff ? 'keeping your answers from before (what is new or widened left ungranted)' : 'granting what the package proposes';
+    io.stdout(`\nNothing was installed. Run again with --yes to install, ${answers}; --grant, --withhold, --allow or --ask ENTRY to change an answer, --arm or --disarm TRIGGER to change a trigger.\n`);
     return EXIT.accepted;
   }
-
-  // The answers: the package's proposal on a first install; on an update, the answers kept from
-  // before, with what is new or widened left ungranted, as the consent form leaves it unticked
-  // (issue 13 point 4: updates ask again); or, with --grant, exactly the entries named.
-  const decisions: ConsentDecision = { agents: {}, triggers: {} };
-  const proposal = inspection.updateDiff ? inspection.updateDiff.merged : proposedConsent(manifest);
-  const leftOut: string[] = [];
-  const granted = new Set(grants);
-  for (const agent of manifest.agents ?? []) {
-    const access: Record<string, boolean> = {};
-    // Sets, not a search per entry: an agent may be offered thousands (linear, DESIGN.md).
-    const proposed = new Set(inspection.updateDiff?.proposedAccess[agent.id] ?? []);
-    for (const entry of agent.defaults?.access ?? []) {
-      access[entry] = grants.length > 0 ? granted.has(entry) : (proposal.agents[agent.id]?.access[entry] ?? false);
-      if (!access[entry] && grants.length === 0 && proposed.has(entry)) leftOut.push(`${entry} (${agent.id})`);
-    }
-    decisions.agents[agent.id] = { access };
-  }
-  const offered = new Set((manifest.agents ?? []).flatMap((a) => a.defaults?.access ?? []));
-  const stray = grants.find((g) => !offered.has(g));
-  if (stray !== undefined) {
-    io.stderr(`${PROGRAM}: ${manifest.package.name} offers no agent \`${stray}\` (it can grant: ${[...offered].join(', ') || 'nothing'})\n`);
+  for (const problem of decided.problems) {
+    io.stderr(`${PROGRAM}: ${problem.message}\n`);
     return EXIT.refused;
   }
+
   for (const arm of arms) {
-    let folderId: string | undefined;
-    if (arm.folder) {
-      const picked = await api.pickWatchFolder();
-      if (!picked.ok || !picked.value) return refused(io, picked.ok ? { message: 'no folder picked' } : picked.error);
-      folderId = picked.value.folderId;
-    }
-    decisions.triggers[arm.id] = folderId ? { armed: true, folderId } : { armed: true };
-    if (arm.secret) {
-      const read = await readWebhookSecret(arm.secret, io);
-      if ('problem' in read) return usageError(io, read.problem, INSTALL_USAGE);
-      decisions.triggers[arm.id] = { ...decisions.triggers[arm.id], armed: true, webhookSecret: { kind: 'given', secret: read.secret } };
-      printSecretNote(io, read.secret);
-    }
+    if (!arm.secret) continue;
+    const read = await readWebhookSecret(arm.secret, io);
+    if ('problem' in read) return usageError(io, read.problem, INSTALL_USAGE);
+    decisions.triggers[arm.id] = { ...decisions.triggers[arm.id], armed: true, webhookSecret: { kind: 'given', secret: read.secret } };
+    printSecretNote(io, read.secret);
   }
   const result = await api.install({ sourceId: source.value.id, decisions, ...(allowDowngrade ? { allowDowngrade: true } : {}), ...(acceptKeyChange ? { acceptKeyChange: true } : {}) });
   if (!result.ok) return refused(io, result.error);
@@ -185,16 +212,33 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   const signature = (inspection.summary as ApoSummary).signature;
   io.stdout(`${verb} ${receipt.name} ${receipt.version}${receipt.previousVersion ? ` (was ${receipt.previousVersion})` : ''} from ${receipt.publisher} (${publisherStatus(signature).label}).\n`);
   if (receipt.keyChange) io.stdout(`  Signing key: ${receipt.keyChange.message}${receipt.keyChange.kind === 'changed' ? ' (accepted with --accept-key-change; recorded in the activity log)' : ''}.\n`);
-  for (const [agentId, consent] of Object.entries(decisions.agents)) {
-    const granted = Object.entries(consent.access)
-      .filter(([, on]) => on)
-      .map(([entry]) => entry);
-    io.stdout(`  ${agentId}: ${granted.length > 0 ? `may use ${granted.join(', ')}` : 'granted nothing'}\n`);
-  }
-  if (leftOut.length > 0) io.stdout(`  Not granted, new or widened in this version: ${leftOut.join(', ')}. To grant, run again with --grant naming every entry to grant.\n`);
+  printDecisions(io, decided);
   io.stdout(receipt.armed.length > 0 ? `  Armed: ${receipt.armed.join(', ')}\n` : '  No trigger armed.\n');
   for (const secret of receipt.webhookSecrets) io.stdout(`  Webhook secret for ${secret.triggerId} (shown once, keep it now): ${secret.secret}\n`);
   for (const given of receipt.webhookSecretsGiven) io.stdout(`  Webhook secret for ${given.triggerId}: the one your sender gave, kept (it is never shown).\n`);
   if (receipt.webhookSecrets.length + receipt.webhookSecretsGiven.length > 0) io.stdout(fileKeyNotice(cliDataDir(io)));
   return EXIT.accepted;
+}
+
+/** The owner's never-allowed tools (Settings), as the decision takes them. */
+async function deniedTools(api: CoreApi): Promise<string[]> {
+  const settings = await api.settings();
+  return settings.ok ? settings.value.deniedTools : [];
+}
+
+/** What was (or would be) decided, one line per agent and per trigger that is armed, kept, or turned off. */
+function printDecisions(io: CliIo, decided: Decisions): void {
+  for (const [agentId, entries] of Object.entries(decided.agents)) {
+    const lines = Object.entries(entries).map(([entry, d]) => `    ${entry}: ${permissionWords(d)}`);
+    io.stdout(`  ${agentId}:${lines.length === 0 ? ' offered nothing' : ''}\n${lines.slice(0, 50).join('\n')}${lines.length > 0 ? '\n' : ''}`);
+    if (lines.length > 50) io.stdout(`    … and ${lines.length - 50} more (list --json shows every one)\n`);
+  }
+  for (const [id, d] of Object.entries(decided.triggers)) {
+    if (d.turnedOff) io.stdout(`  Trigger ${id}: turned off: ${d.turnedOff}\n`);
+    else if (d.armed) {
+      const folder = d.folder?.kind === 'keep' ? `, watching ${d.folder.shown} (kept)` : d.folder ? ', watching the folder given' : '';
+      const secret = d.secret?.kind === 'keep' ? `, its secret kept (${d.secret.origin === 'given' ? "your sender's" : 'made here'})` : d.secret ? (d.secret.choice.kind === 'given' ? ", the secret your sender gave" : ', a new secret made here') : '';
+      io.stdout(`  Trigger ${id}: armed${folder}${secret}\n`);
+    } else if (d.change) io.stdout(`  Trigger ${id}: off; it changed: ${d.change.from} → ${d.change.to}\n`);
+  }
 }

@@ -8,7 +8,8 @@ import { randomUUID } from 'node:crypto';
 import type { ActionFamily, AgentEntry, ApolliaManifest, TriggerEntry } from '../../../shared/apollia-manifest';
 import type { ApplyPreview } from '../../../shared/apply-preview';
 import { templateTool } from '../../../shared/catalogues';
-import { accessFamilies, type ConsentDecision } from '../../../shared/consent';
+import { accessFamilies, type Permission } from '../../../shared/consent';
+import type { InstalledDecisions } from '../../../shared/decisions';
 import { ownRecord } from '../../../shared/own-data';
 import type { TemplateManifest } from '../../../shared/template-manifest';
 import type { WebhookSecretOrigin } from '../../../shared/webhook-secret';
@@ -49,12 +50,12 @@ export function packageTriggerRecord(pkg: string, manifest: ApolliaManifest, ent
 }
 
 /**
- * A package's agent with the access the user granted (`granted[entry]`, else not granted); its
- * offered access is exactly `defaults.access` (spec: "Nothing the list does not name is offered").
- * `familyOf`: the manifest's {@link accessFamilies}, built once by a caller recording every agent
- * (a package may have thousands of tools and agents).
+ * A package's agent with the permissions decided for it (`shared/decisions.ts`; an entry left out
+ * is not allowed); its offered access is exactly `defaults.access` (spec: "Nothing the list does
+ * not name is offered"). `familyOf`: the manifest's {@link accessFamilies}, built once by a caller
+ * recording every agent (a package may have thousands of tools and agents).
  */
-export function packageAgentRecord(name: string, agent: AgentEntry, granted: Record<string, boolean>, createdAt: string, familyOf: (entry: string) => ActionFamily | null): PackageAgentRecord {
+export function packageAgentRecord(name: string, agent: AgentEntry, permissions: Record<string, Permission>, createdAt: string, familyOf: (entry: string) => ActionFamily | null): PackageAgentRecord {
   return {
     origin: 'package',
     id: agentIdOf(name, agent.id),
@@ -62,7 +63,10 @@ export function packageAgentRecord(name: string, agent: AgentEntry, granted: Rec
     agentId: agent.id,
     displayName: agent.name,
     description: agent.mission,
-    access: (agent.defaults?.access ?? []).map((entry) => ({ entry, family: familyOf(entry), granted: Object.hasOwn(granted, entry) ? (granted[entry] as boolean) : false })),
+    access: (agent.defaults?.access ?? []).map((entry) => {
+      const permission: Permission = Object.hasOwn(permissions, entry) ? (permissions[entry] as Permission) : 'deny';
+      return { entry, family: familyOf(entry), granted: permission !== 'deny', permission };
+    }),
     model: agent.defaults?.model?.model ?? null,
     createdAt,
     archived: false,
@@ -186,16 +190,24 @@ export function setWebhookSecret(state: StoreState, trigger: TriggerRecord, secr
   }
 }
 
-/** The user's recorded decisions for an installed package, in the consent form's shape. */
-export function recordedDecisions(state: StoreState, name: string): ConsentDecision {
-  const decisions: ConsentDecision = { agents: ownRecord(), triggers: ownRecord() };
+/**
+ * What the store holds of the person's decisions for an installed package: what the decision
+ * function (`shared/decisions.ts`) keeps on an update. Null when the package is not installed.
+ */
+export function installedDecisions(state: StoreState, name: string): InstalledDecisions | null {
+  const pkg = Object.hasOwn(state.packages, name) ? state.packages[name] : undefined;
+  if (!pkg) return null;
+  const access = ownRecord<Record<string, Permission>>();
   for (const agent of Object.values(state.agents)) {
-    if (agent.origin === 'package' && agent.packageName === name) {
-      decisions.agents[agent.agentId] = { access: ownRecord(agent.access.map((a) => [a.entry, a.granted])) };
-    }
+    if (agent.origin === 'package' && agent.packageName === name) access[agent.agentId] = ownRecord(agent.access.map((a) => [a.entry, a.permission]));
   }
-  for (const trigger of Object.values(state.triggers)) if (trigger.packageName === name) decisions.triggers[trigger.name] = { armed: trigger.armed };
-  return decisions;
+  const triggers = ownRecord<InstalledDecisions['triggers'][string]>();
+  for (const trigger of Object.values(state.triggers)) {
+    if (trigger.packageName !== name) continue;
+    const secret = trigger.secretRef !== null && Object.hasOwn(state.webhookSecrets, trigger.secretRef) ? (trigger.secretOrigin ?? 'made') : null;
+    triggers[trigger.name] = { armed: trigger.armed, folder: trigger.folder, secret };
+  }
+  return { manifest: pkg.manifest, access, triggers };
 }
 
 /** Removes a package's records (agents, triggers, their secrets, the package); the ids removed. */

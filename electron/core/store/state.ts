@@ -74,8 +74,11 @@ function closedSchema(properties: Record<string, unknown>) {
  * 3 (trust, issue 14): `trustedKeys` and `packageTrust` (see their block below).
  * 3 (issue 16, live triggers): `settings.webhookPort`.
  * 3: `settings.mcpServers[*].sealed` (MCP server credentials, issue 12).
+ *
+ * 4: (one decision model) each package agent's `access[*].permission`: how a granted entry runs,
+ * decided once by `shared/decisions.ts` and kept (`migrateFrom3`).
  */
-export const STATE_VERSION = 3;
+export const STATE_VERSION = 4;
 
 // ---- Format 3, issue 16 (live triggers): the webhook listener's port ----
 /** The closed sub-schema of `settings.webhookPort`: a port of `WEBHOOK_PORT_RANGE`, or null for the default. */
@@ -266,7 +269,7 @@ const rec = (items: unknown) => ({ type: 'object', additionalProperties: items }
 const closed = (properties: Record<string, unknown>) => ({ type: 'object', properties, required: Object.keys(properties), additionalProperties: false });
 
 const packageSchema = closed({ name: str, version: str, publisher: str, description: str, sha256: str, installedAt: str, updatedAt: nstr, dir: str, manifest: obj });
-const accessSchema = closed({ entry: str, family: nstr, granted: bool });
+const accessSchema = closed({ entry: str, family: nstr, granted: bool, permission: { enum: ['allow', 'ask', 'deny'] } });
 const packageAgent = closed({
   origin: { const: 'package' },
   id: str,
@@ -358,7 +361,34 @@ export const STATE_SCHEMA = closed({
  * format 2 had none of format 3's additions (`migrateFrom2`).
  */
 export function migrateState(value: unknown): unknown {
-  return migrateFrom2(migrateFrom1(value));
+  return migrateFrom3(migrateFrom2(migrateFrom1(value)));
+}
+
+/**
+ * Format 3 → 4: each package agent's access entry gets the `permission` format 3 derived from its
+ * family on every read, under the rule of `shared/decisions.ts`: a granted entry runs without
+ * asking only when it is a native tool that only reads, or a package's own tool declaring `read`
+ * in a package whose stored signature was verified by a key the person trusted; every other grant
+ * asks first (a package's own code is its author's word). A tightening, never a widening.
+ */
+function migrateFrom3(value: unknown): unknown {
+  if (!isObject(value) || value.version !== 3 || !isObject(value.agents)) return value;
+  const trust = isObject(value.packageTrust) ? value.packageTrust : {};
+  const agents = Object.entries(value.agents).map(([id, agent]) => {
+    if (!isObject(agent) || agent.origin !== 'package' || !Array.isArray(agent.access)) return [id, agent] as const;
+    const pkg = typeof agent.packageName === 'string' ? agent.packageName : '';
+    const record = Object.hasOwn(trust, pkg) ? trust[pkg] : undefined;
+    const verified = isObject(record) && isObject(record.signature) && record.signature.state === 'verified';
+    const access = agent.access.map((a: unknown) => {
+      if (!isObject(a) || Object.hasOwn(a, 'permission')) return a;
+      const entry = typeof a.entry === 'string' ? a.entry : '';
+      const ownCode = entry.startsWith(`pkg:${pkg}/`) || entry.startsWith(`workflow:${pkg}/`);
+      const reads = a.family === 'read' && (ownCode ? verified : !entry.includes(':'));
+      return { ...a, permission: a.granted !== true ? 'deny' : reads ? 'allow' : 'ask' };
+    });
+    return [id, { ...agent, access }] as const;
+  });
+  return { ...value, agents: ownRecord(agents), version: 4 };
 }
 
 function migrateFrom1(value: unknown): unknown {

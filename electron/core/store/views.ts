@@ -7,7 +7,6 @@ import { integrityView } from '../package-trust';
 import { type AccessView, type AgentView, type Dashboard, DEFAULT_WEBHOOK_PORT, type InstalledPackageView, type SecretBackend, type SettingsView, type TriggerView } from '../../../shared/api';
 import { CONNECTION_TYPES, SECRET_NAMES } from '../../../shared/catalogues';
 import { type AccessRow, accessClassifier, templateToolWhat } from '../../../shared/access-rows';
-import { grantedPermission } from '../../../shared/consent';
 import { describeInterval, nextCronTimes, nextIntervalTimes } from '../../../shared/cron';
 import { describeCron } from '../../../shared/cron-words';
 import { maskedServer } from '../mcp-credentials';
@@ -104,7 +103,7 @@ export function agentView(state: StoreState, agent: AgentRecord, now: Date, inde
       tool: a.entry,
       what: classify ? classify(a.entry).what : a.entry,
       family: a.family,
-      permission: grantedPermission(a.family, a.granted),
+      permission: a.permission,
       granted: a.granted,
       pin: null,
     }));

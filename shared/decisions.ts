@@ -1,0 +1,363 @@
+/**
+ * The one decision function (DESIGN.md "Consent, install, apply"): from the manifest, what is
+ * installed of it (or nothing), the signature verdict, the owner's own limits and the person's
+ * answers, the decisions the core applies. The consent form calls it to show what Install will do,
+ * the CLI calls it to print what it did, and the core calls it — with what the store holds, never
+ * what a caller claims is installed — to decide what it writes. Nothing else builds decisions.
+ *
+ * The rules, each written here once:
+ * - An untouched answer means "keep" (an update) or "the default" (a first install). The request
+ *   carries only what the person changed, so a form that was clicked through changes nothing.
+ * - A first install proposes every `defaults.access` entry ticked (a package never grants itself
+ *   anything: the person can untick) and arms nothing (spec: installing does not arm triggers).
+ * - How a granted entry runs: a tool the app knows to only read runs without asking; every other
+ *   family asks before each call (spec: "Every family except read makes the access sensitive").
+ *   A package's own Python tool or workflow is its author's word: declaring `read` makes it run
+ *   without asking only when a publisher key the person trusts signed the package ("its verified
+ *   publisher says it only reads"); otherwise it asks, unless the person chooses "runs without
+ *   asking" for that entry. A tool whose family cannot be known before it runs (an MCP tool,
+ *   another agent) asks unless the person chooses otherwise. A sensitive family always asks.
+ * - An update keeps every answer for an entry offered before whose family did not change, and
+ *   every trigger that did not change with its arming, folder and secret. A new entry, or one whose
+ *   family changed, starts ungranted; a new or changed trigger starts off, and one that was armed
+ *   is turned off and said so (with its old → new words), until the person arms it again.
+ * - A secret is never replaced unless the answer asks for it (`webhookSecret`); a folder is kept
+ *   unless another one is picked.
+ * - A tool on the owner's "never allow" list is never granted; a kept grant of one is withdrawn.
+ */
+import type { ActionFamily, ApolliaManifest, TriggerEntry, TriggerSource } from './apollia-manifest';
+import { isSensitive } from './apollia-manifest';
+import { apolliaNativeTool } from './catalogues';
+import { accessFamilies, firstByName, type Permission } from './consent';
+import { describeCron } from './cron-words';
+import { describeInterval } from './cron';
+import { ownRecord } from './own-data';
+import type { WebhookSecretChoice } from './webhook-secret';
+
+export type { Permission } from './consent';
+
+/**
+ * The person's answer for one access entry: `true` grant it (the way {@link decide} says it runs),
+ * `false` withhold it, or grant it and choose explicitly how it runs: `'ask'` before each call,
+ * `'allow'` without asking (only for an entry that is not of a sensitive family).
+ */
+export type AccessAnswer = boolean | 'ask' | 'allow';
+
+/**
+ * The person's answer for one trigger. `armed: false` turns it off. `armed: true` arms it; on a
+ * trigger that keeps a folder or a secret, leaving `folderId` or `webhookSecret` out keeps them.
+ */
+export interface TriggerAnswer {
+  armed: boolean;
+  /** The id `pickWatchFolder` returned (the renderer never sends a path). */
+  folderId?: string;
+  /** For an armed webhook: make a new secret here or use the sender's; left out, a kept secret is kept (else one is made). */
+  webhookSecret?: WebhookSecretChoice;
+}
+
+/**
+ * What the person answered, by agent id and trigger id: only what they changed. Anything left
+ * out is kept (an update) or takes its default (a first install).
+ */
+export interface ConsentAnswers {
+  agents: Record<string, { access: Record<string, AccessAnswer> }>;
+  triggers: Record<string, TriggerAnswer>;
+}
+
+/** What is installed of the package now: its manifest and what the store holds of the person's decisions. */
+export interface InstalledDecisions {
+  manifest: ApolliaManifest;
+  /** agent id → entry → how it runs, as the store records it. */
+  access: Record<string, Record<string, Permission>>;
+  /** trigger id → whether it is armed, and whether it keeps a folder (shown as its path) or a secret. */
+  triggers: Record<string, { armed: boolean; folder: string | null; secret: 'made' | 'given' | null }>;
+}
+
+/** The signature verdict as the decision needs it: whether a publisher key the person trusts signed the package. */
+export interface DecisionTrust {
+  verifiedPublisher: string | null;
+}
+
+/** Everything a decision is made from. */
+export interface DecisionInput {
+  manifest: ApolliaManifest;
+  installed: InstalledDecisions | null;
+  trust: DecisionTrust;
+  /** The owner's "Tools you never allow" (Settings). */
+  deniedTools: readonly string[];
+  answers: ConsentAnswers;
+}
+
+/** Why an entry runs the way it does, in a few words the form and the CLI show beside it. */
+export type PermissionReason =
+  | 'answer'
+  | 'kept'
+  | 'new'
+  | 'family_changed'
+  | 'denied_by_owner'
+  | 'reads'
+  | 'sensitive'
+  | 'unknown_family'
+  | 'package_code'
+  | 'verified_reads';
+
+/** One access entry as decided. */
+export interface AccessDecided {
+  permission: Permission;
+  family: ActionFamily | null;
+  /** Why: the person's answer, kept from the installed version, or a default with its reason. */
+  reason: PermissionReason;
+  /** The permission a grant of it gets when the person does not choose: what a tick means. */
+  grantedAs: Exclude<Permission, 'deny'>;
+  /** Whether the person may choose "runs without asking" for it (never for a sensitive family). */
+  canAllow: boolean;
+  /** Whether the owner never allows it (Settings): it cannot be granted. */
+  ownerDenied: boolean;
+  /** New in this version, or its family changed: asked again. */
+  asked: 'new' | 'family_changed' | null;
+}
+
+/** One trigger as decided. */
+export interface TriggerDecided {
+  armed: boolean;
+  /** The folder it watches: the installed one kept, one picked now (its id), or none. */
+  folder: { kind: 'keep'; shown: string } | { kind: 'picked'; folderId: string } | null;
+  /** Its secret: the installed one kept, a new one made or given now, or none. */
+  secret: { kind: 'keep'; origin: 'made' | 'given' } | { kind: 'new'; choice: WebhookSecretChoice } | null;
+  /** How it stands to the installed version. */
+  status: 'first' | 'unchanged' | 'changed' | 'new';
+  /** For a changed trigger: what it was and what it is now, in words ("08:00 … → every 10 minutes"). */
+  change: { from: string; to: string } | null;
+  /** Armed in the installed version and off after this update without the person saying so: why. */
+  turnedOff: string | null;
+}
+
+/** A problem with an answer: the answer cannot be carried out (the core refuses it as a whole). */
+export interface DecisionProblem {
+  code: DecisionProblemCode;
+  message: string;
+  path: string;
+}
+
+export type DecisionProblemCode =
+  | 'install.unknown_agent'
+  | 'install.unknown_access'
+  | 'install.denied_tool'
+  | 'install.cannot_allow'
+  | 'install.unknown_trigger'
+  | 'trigger.secret_not_needed'
+  | 'trigger.folder_not_needed'
+  | 'trigger.needs_folder';
+
+/** What the core applies: every offered entry and every trigger of the manifest, decided. */
+export interface Decisions {
+  agents: Record<string, Record<string, AccessDecided>>;
+  triggers: Record<string, TriggerDecided>;
+  problems: DecisionProblem[];
+}
+
+/** A trigger's source in words, as the form and the update panel say it. */
+export function triggerSourceWords(source: TriggerSource): string {
+  switch (source.type) {
+    case 'cron':
+      try {
+        return describeCron(source.schedule, { dayRule: 'and' });
+      } catch {
+        return `the schedule \`${source.schedule}\``;
+      }
+    case 'interval':
+      return describeInterval(source.every);
+    case 'file_watch':
+      return source.recursive ? 'when anything in the watched folder or its subfolders changes' : 'when a file in the watched folder changes';
+    case 'webhook':
+      return 'when another program calls its web address';
+  }
+}
+
+/** A trigger in words: when it fires, and what it starts. */
+function triggerWords(trigger: TriggerEntry): string {
+  const input = trigger.input ? ` with “${trigger.input}”` : '';
+  return `${triggerSourceWords(trigger.source)}, starting ${trigger.target}${input}`;
+}
+
+function sameSource(a: TriggerSource, b: TriggerSource): boolean {
+  return JSON.stringify(a, Object.keys(a).sort()) === JSON.stringify(b, Object.keys(b).sort());
+}
+
+/** Whether a trigger is the same in both versions (source, target and input). */
+export function sameTrigger(a: TriggerEntry, b: TriggerEntry): boolean {
+  return a.target === b.target && (a.input ?? '') === (b.input ?? '') && sameSource(a.source, b.source);
+}
+
+/** How one entry runs when granted and the person does not choose, and why. */
+function defaultGrant(entry: string, family: ActionFamily | null, ownCode: boolean, trust: DecisionTrust): { as: 'allow' | 'ask'; reason: PermissionReason } {
+  if (family !== null && isSensitive(family)) return { as: 'ask', reason: 'sensitive' };
+  if (family === null) return { as: 'ask', reason: 'unknown_family' };
+  if (ownCode) return trust.verifiedPublisher !== null ? { as: 'allow', reason: 'verified_reads' } : { as: 'ask', reason: 'package_code' };
+  return apolliaNativeTool(entry) ? { as: 'allow', reason: 'reads' } : { as: 'ask', reason: 'unknown_family' };
+}
+
+/** Whether an entry names the package's own Python code (a tool or workflow of this package). */
+function isOwnCode(entry: string, packageName: string): boolean {
+  return entry.startsWith(`pkg:${packageName}/`) || entry.startsWith(`workflow:${packageName}/`);
+}
+
+/** The permission an answer gives, or a problem. */
+function answered(answer: AccessAnswer, grantedAs: 'allow' | 'ask', canAllow: boolean): Permission | 'cannot_allow' {
+  if (answer === false) return 'deny';
+  if (answer === true) return grantedAs;
+  if (answer === 'allow' && !canAllow) return 'cannot_allow';
+  return answer;
+}
+
+/**
+ * Decides every access entry and trigger of `input.manifest` (pure; linear in the manifest and
+ * the answers: lookups are built once, DESIGN.md "no package text costs more than linear time").
+ */
+export function decide(input: DecisionInput): Decisions {
+  const { manifest, installed, trust, deniedTools, answers } = input;
+  const name = manifest.package.name;
+  const problems: DecisionProblem[] = [];
+  const familyOf = accessFamilies(manifest);
+  const familyBefore = installed ? accessFamilies(installed.manifest) : null;
+  const agentsNow = firstByName(manifest.agents, (a) => a.id);
+  const agentsBefore = firstByName(installed?.manifest.agents, (a) => a.id);
+  const denied = new Set(deniedTools);
+
+  // Answers naming what this package does not offer are refused, never dropped.
+  for (const [agentId, answer] of Object.entries(answers.agents)) {
+    const agent = agentsNow.get(agentId);
+    if (!agent) {
+      problems.push({ code: 'install.unknown_agent', message: `${name} has no agent \`${agentId}\``, path: `decisions.agents.${agentId}` });
+      continue;
+    }
+    const offered = new Set(agent.defaults?.access ?? []);
+    for (const entry of Object.keys(answer.access)) {
+      if (!offered.has(entry)) problems.push({ code: 'install.unknown_access', message: `agent \`${agentId}\` of ${name} is not offered \`${entry}\`: only its defaults.access can be granted`, path: `decisions.agents.${agentId}.access` });
+    }
+  }
+
+  const agents = ownRecord<Record<string, AccessDecided>>();
+  for (const agent of manifest.agents ?? []) {
+    const decided = ownRecord<AccessDecided>();
+    const answer = Object.hasOwn(answers.agents, agent.id) ? answers.agents[agent.id]?.access : undefined;
+    const kept = installed && Object.hasOwn(installed.access, agent.id) ? installed.access[agent.id] : undefined;
+    const offeredBefore = new Set(agentsBefore.get(agent.id)?.defaults?.access ?? []);
+    for (const entry of agent.defaults?.access ?? []) {
+      if (Object.hasOwn(decided, entry)) continue;
+      const family = familyOf(entry);
+      const { as: grantedAs, reason: grantReason } = defaultGrant(entry, family, isOwnCode(entry, name), trust);
+      const canAllow = family === null || !isSensitive(family);
+      const ownerDenied = denied.has(entry);
+      let asked: AccessDecided['asked'] = null;
+      if (installed) {
+        if (!offeredBefore.has(entry)) asked = 'new';
+        else if (familyBefore?.(entry) !== family) asked = 'family_changed';
+      }
+      let permission: Permission;
+      let reason: PermissionReason;
+      const given = answer && Object.hasOwn(answer, entry) ? answer[entry] : undefined;
+      if (given !== undefined) {
+        const result = answered(given, grantedAs, canAllow);
+        if (result === 'cannot_allow') {
+          problems.push({ code: 'install.cannot_allow', message: `agent \`${agent.id}\` of ${name}: \`${entry}\` can ${family ?? 'act'} and always asks before each call; it cannot run without asking`, path: `decisions.agents.${agent.id}.access.${entry}` });
+          permission = grantedAs;
+        } else permission = result;
+        reason = 'answer';
+        if (permission !== 'deny' && ownerDenied) {
+          problems.push({ code: 'install.denied_tool', message: `agent \`${agent.id}\` of ${name} cannot be granted \`${entry}\`: it is on your list of tools you never allow (Settings)`, path: `decisions.agents.${agent.id}.access.${entry}` });
+        }
+      } else if (installed && asked === null && kept && Object.hasOwn(kept, entry)) {
+        permission = kept[entry] as Permission;
+        reason = 'kept';
+      } else if (installed && asked !== null) {
+        permission = 'deny';
+        reason = asked;
+      } else {
+        permission = grantedAs;
+        reason = grantReason;
+      }
+      if (ownerDenied && permission !== 'deny') {
+        // A kept or default grant of a tool the owner has since denied is not kept (Settings holds for every install).
+        if (reason !== 'answer') {
+          permission = 'deny';
+          reason = 'denied_by_owner';
+        }
+      }
+      decided[entry] = { permission, family, reason, grantedAs, canAllow, ownerDenied, asked };
+    }
+    agents[agent.id] = decided;
+  }
+
+  const triggersBefore = firstByName(installed?.manifest.triggers, (t) => t.id);
+  const triggersNow = firstByName(manifest.triggers, (t) => t.id);
+  for (const [triggerId, answer] of Object.entries(answers.triggers)) {
+    const entry = triggersNow.get(triggerId);
+    const path = `decisions.triggers.${triggerId}`;
+    if (!entry) {
+      problems.push({ code: 'install.unknown_trigger', message: `${name} has no trigger \`${triggerId}\``, path });
+      continue;
+    }
+    if (answer.webhookSecret !== undefined && entry.source.type !== 'webhook') problems.push({ code: 'trigger.secret_not_needed', message: `trigger \`${triggerId}\` is not a webhook: it takes no secret`, path: `${path}.webhookSecret` });
+    if (answer.webhookSecret !== undefined && !answer.armed) problems.push({ code: 'trigger.secret_not_needed', message: `trigger \`${triggerId}\` is not armed: a secret is set only when it is armed`, path: `${path}.webhookSecret` });
+    if (answer.folderId !== undefined && entry.source.type !== 'file_watch') problems.push({ code: 'trigger.folder_not_needed', message: `trigger \`${triggerId}\` is not a file_watch trigger: it watches no folder`, path: `${path}.folderId` });
+  }
+
+  const triggers = ownRecord<TriggerDecided>();
+  for (const trigger of manifest.triggers ?? []) {
+    const before = triggersBefore.get(trigger.id);
+    const status: TriggerDecided['status'] = !installed ? 'first' : !before ? 'new' : sameTrigger(before, trigger) ? 'unchanged' : 'changed';
+    const change = status === 'changed' && before ? { from: triggerWords(before), to: triggerWords(trigger) } : null;
+    const had = installed && before && Object.hasOwn(installed.triggers, trigger.id) ? installed.triggers[trigger.id] : undefined;
+    const answer = Object.hasOwn(answers.triggers, trigger.id) ? answers.triggers[trigger.id] : undefined;
+    const keptFolder = trigger.source.type === 'file_watch' && had?.folder ? { kind: 'keep' as const, shown: had.folder } : null;
+    const keptSecret = trigger.source.type === 'webhook' && had?.secret ? { kind: 'keep' as const, origin: had.secret } : null;
+    let decided: TriggerDecided;
+    if (answer === undefined) {
+      const keep = status === 'unchanged' && had?.armed === true;
+      const turnedOff = status === 'changed' && had?.armed === true && change ? `it changed in this version (${change.from} → ${change.to}): arm it again if you want it` : null;
+      decided = { armed: keep, folder: keep ? keptFolder : null, secret: keep ? keptSecret : null, status, change, turnedOff };
+      // An armed watched folder whose folder is gone from the record cannot stay armed.
+      if (keep && trigger.source.type === 'file_watch' && !keptFolder) decided = { ...decided, armed: false, turnedOff: 'its folder is no longer recorded: choose it again' };
+    } else if (!answer.armed) {
+      decided = { armed: false, folder: null, secret: null, status, change, turnedOff: null };
+    } else {
+      let folder: TriggerDecided['folder'] = null;
+      if (trigger.source.type === 'file_watch') {
+        if (answer.folderId !== undefined) folder = { kind: 'picked', folderId: answer.folderId };
+        else if (keptFolder) folder = keptFolder;
+        else problems.push({ code: 'trigger.needs_folder', message: `trigger \`${trigger.id}\` watches a folder: pick one to arm it`, path: `decisions.triggers.${trigger.id}` });
+      }
+      let secret: TriggerDecided['secret'] = null;
+      if (trigger.source.type === 'webhook') secret = answer.webhookSecret !== undefined ? { kind: 'new', choice: answer.webhookSecret } : (keptSecret ?? { kind: 'new', choice: { kind: 'make' } });
+      decided = { armed: true, folder, secret, status, change, turnedOff: null };
+    }
+    triggers[trigger.id] = decided;
+  }
+  return { agents, triggers, problems };
+}
+
+/** The permission of every entry, by agent: what the store records. */
+export function permissionsOf(decisions: Decisions): Record<string, Record<string, Permission>> {
+  const out = ownRecord<Record<string, Permission>>();
+  for (const [agentId, entries] of Object.entries(decisions.agents)) out[agentId] = ownRecord(Object.entries(entries).map(([entry, d]) => [entry, d.permission]));
+  return out;
+}
+
+/** What "how it runs" means, in words, for a permission and its reason. */
+export function permissionWords(decided: AccessDecided): string {
+  if (decided.permission === 'deny') {
+    if (decided.reason === 'denied_by_owner') return 'Not allowed: on your list of tools you never allow';
+    if (decided.reason === 'new') return 'Not allowed: new in this version, tick it to allow';
+    if (decided.reason === 'family_changed') return 'Not allowed: it now does something else, tick it to allow';
+    return 'Not allowed';
+  }
+  if (decided.permission === 'allow') {
+    if (decided.reason === 'verified_reads') return 'Runs without asking: its verified publisher says it only reads';
+    if (decided.reason === 'answer') return 'Runs without asking: you chose it';
+    return 'Runs without asking';
+  }
+  if (decided.reason === 'package_code') return "Asks you first: the package's own code, and only its author says it only reads";
+  if (decided.reason === 'unknown_family') return 'Asks you first: what it does is known only when it runs';
+  return 'Asks you first';
+}
