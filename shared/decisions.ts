@@ -25,7 +25,7 @@
  *   unless another one is picked.
  * - A tool on the owner's "never allow" list is never granted; a kept grant of one is withdrawn.
  */
-import type { ActionFamily, ApolliaManifest, TriggerEntry, TriggerSource } from './apollia-manifest';
+import type { ActionFamily, AgentEntry, ApolliaManifest, TriggerEntry, TriggerSource } from './apollia-manifest';
 import { isSensitive } from './apollia-manifest';
 import { apolliaNativeTool } from './catalogues';
 import { accessFamilies, firstByName, type Permission } from './consent';
@@ -78,6 +78,11 @@ export interface DecisionTrust {
   verifiedPublisher: string | null;
 }
 
+/** The decision's view of a signature verdict: only a key the person trusts makes a declared family a default. */
+export function decisionTrust(signature: { state: string; signer: string | null; key_id: string | null } | null | undefined): DecisionTrust {
+  return { verifiedPublisher: signature?.state === 'verified' ? (signature.signer ?? signature.key_id ?? '') : null };
+}
+
 /** Everything a decision is made from. */
 export interface DecisionInput {
   manifest: ApolliaManifest;
@@ -89,17 +94,7 @@ export interface DecisionInput {
 }
 
 /** Why an entry runs the way it does, in a few words the form and the CLI show beside it. */
-export type PermissionReason =
-  | 'answer'
-  | 'kept'
-  | 'new'
-  | 'family_changed'
-  | 'denied_by_owner'
-  | 'reads'
-  | 'sensitive'
-  | 'unknown_family'
-  | 'package_code'
-  | 'verified_reads';
+export type PermissionReason = 'answer' | 'kept' | 'new' | 'family_changed' | 'denied_by_owner' | 'reads' | 'sensitive' | 'unknown_family' | 'package_code' | 'verified_reads';
 
 /** One access entry as decided. */
 export interface AccessDecided {
@@ -139,15 +134,7 @@ export interface DecisionProblem {
   path: string;
 }
 
-export type DecisionProblemCode =
-  | 'install.unknown_agent'
-  | 'install.unknown_access'
-  | 'install.denied_tool'
-  | 'install.cannot_allow'
-  | 'install.unknown_trigger'
-  | 'trigger.secret_not_needed'
-  | 'trigger.folder_not_needed'
-  | 'trigger.needs_folder';
+export type DecisionProblemCode = 'install.unknown_agent' | 'install.unknown_access' | 'install.denied_tool' | 'install.cannot_allow' | 'install.unknown_trigger' | 'trigger.secret_not_needed' | 'trigger.folder_not_needed' | 'trigger.needs_folder';
 
 /** What the core applies: every offered entry and every trigger of the manifest, decided. */
 export interface Decisions {
@@ -210,19 +197,121 @@ function answered(answer: AccessAnswer, grantedAs: 'allow' | 'ask', canAllow: bo
   return answer;
 }
 
+/** What every decision of one manifest is made against, its lookups built once (a manifest may offer thousands). */
+export interface DecisionContext {
+  readonly input: Omit<DecisionInput, 'answers'>;
+  readonly familyOf: (entry: string) => ActionFamily | null;
+  readonly familyBefore: ((entry: string) => ActionFamily | null) | null;
+  readonly agentsBefore: ReadonlyMap<string, AgentEntry>;
+  readonly triggersBefore: ReadonlyMap<string, TriggerEntry>;
+  readonly denied: ReadonlySet<string>;
+}
+
+/** The context of {@link decideAgent} and {@link decideTrigger} for one manifest and what is installed of it. */
+export function decisionContext(input: Omit<DecisionInput, 'answers'>): DecisionContext {
+  return {
+    input,
+    familyOf: accessFamilies(input.manifest),
+    familyBefore: input.installed ? accessFamilies(input.installed.manifest) : null,
+    agentsBefore: firstByName(input.installed?.manifest.agents, (a) => a.id),
+    triggersBefore: firstByName(input.installed?.manifest.triggers, (t) => t.id),
+    denied: new Set(input.deniedTools),
+  };
+}
+
+/**
+ * Decides one agent's access entries from the person's answers for it (`answer`: entry → answer,
+ * only those touched). Problems with an answer are added to `problems`.
+ */
+export function decideAgent(ctx: DecisionContext, agent: AgentEntry, answer: Record<string, AccessAnswer> | undefined, problems: DecisionProblem[] = []): Record<string, AccessDecided> {
+  const { manifest, installed, trust } = ctx.input;
+  const name = manifest.package.name;
+  const decided = ownRecord<AccessDecided>();
+  const kept = installed && Object.hasOwn(installed.access, agent.id) ? installed.access[agent.id] : undefined;
+  const offeredBefore = new Set(ctx.agentsBefore.get(agent.id)?.defaults?.access ?? []);
+  for (const entry of agent.defaults?.access ?? []) {
+    if (Object.hasOwn(decided, entry)) continue;
+    const family = ctx.familyOf(entry);
+    const { as: grantedAs, reason: grantReason } = defaultGrant(entry, family, isOwnCode(entry, name), trust);
+    const canAllow = family === null || !isSensitive(family);
+    const ownerDenied = ctx.denied.has(entry);
+    let asked: AccessDecided['asked'] = null;
+    if (installed) {
+      if (!offeredBefore.has(entry)) asked = 'new';
+      else if (ctx.familyBefore?.(entry) !== family) asked = 'family_changed';
+    }
+    let permission: Permission;
+    let reason: PermissionReason;
+    const given = answer && Object.hasOwn(answer, entry) ? answer[entry] : undefined;
+    if (given !== undefined) {
+      const result = answered(given, grantedAs, canAllow);
+      if (result === 'cannot_allow') {
+        problems.push({ code: 'install.cannot_allow', message: `agent \`${agent.id}\` of ${name}: \`${entry}\` can ${family ?? 'act'} and always asks before each call; it cannot run without asking`, path: `decisions.agents.${agent.id}.access.${entry}` });
+        permission = grantedAs;
+      } else permission = result;
+      reason = 'answer';
+      if (permission !== 'deny' && ownerDenied) {
+        problems.push({ code: 'install.denied_tool', message: `agent \`${agent.id}\` of ${name} cannot be granted \`${entry}\`: it is on your list of tools you never allow (Settings)`, path: `decisions.agents.${agent.id}.access.${entry}` });
+      }
+    } else if (installed && asked === null && kept && Object.hasOwn(kept, entry)) {
+      permission = kept[entry] as Permission;
+      reason = 'kept';
+    } else if (installed && asked !== null) {
+      permission = 'deny';
+      reason = asked;
+    } else {
+      permission = grantedAs;
+      reason = grantReason;
+    }
+    // A kept or default grant of a tool the owner has since denied is not kept (Settings holds for every install).
+    if (ownerDenied && permission !== 'deny' && reason !== 'answer') {
+      permission = 'deny';
+      reason = 'denied_by_owner';
+    }
+    decided[entry] = { permission, family, reason, grantedAs, canAllow, ownerDenied, asked };
+  }
+  return decided;
+}
+
+/** Decides one trigger from the person's answer for it (absent: untouched). Problems are added to `problems`. */
+export function decideTrigger(ctx: DecisionContext, trigger: TriggerEntry, answer: TriggerAnswer | undefined, problems: DecisionProblem[] = []): TriggerDecided {
+  const { installed } = ctx.input;
+  const before = ctx.triggersBefore.get(trigger.id);
+  const status: TriggerDecided['status'] = !installed ? 'first' : !before ? 'new' : sameTrigger(before, trigger) ? 'unchanged' : 'changed';
+  const change = status === 'changed' && before ? { from: triggerWords(before), to: triggerWords(trigger) } : null;
+  const had = installed && before && Object.hasOwn(installed.triggers, trigger.id) ? installed.triggers[trigger.id] : undefined;
+  const keptFolder = trigger.source.type === 'file_watch' && had?.folder ? { kind: 'keep' as const, shown: had.folder } : null;
+  const keptSecret = trigger.source.type === 'webhook' && had?.secret ? { kind: 'keep' as const, origin: had.secret } : null;
+  if (answer === undefined) {
+    const keep = status === 'unchanged' && had?.armed === true;
+    const turnedOff = status === 'changed' && had?.armed === true && change ? `it changed in this version (${change.from} → ${change.to}): arm it again if you want it` : null;
+    // An armed watched folder whose folder is gone from the record cannot stay armed.
+    if (keep && trigger.source.type === 'file_watch' && !keptFolder) return { armed: false, folder: null, secret: null, status, change, turnedOff: 'its folder is no longer recorded: choose it again' };
+    return { armed: keep, folder: keep ? keptFolder : null, secret: keep ? keptSecret : null, status, change, turnedOff };
+  }
+  if (!answer.armed) return { armed: false, folder: null, secret: null, status, change, turnedOff: null };
+  let folder: TriggerDecided['folder'] = null;
+  if (trigger.source.type === 'file_watch') {
+    if (answer.folderId !== undefined) folder = { kind: 'picked', folderId: answer.folderId };
+    else if (keptFolder) folder = keptFolder;
+    else problems.push({ code: 'trigger.needs_folder', message: `trigger \`${trigger.id}\` watches a folder: pick one to arm it`, path: `decisions.triggers.${trigger.id}` });
+  }
+  let secret: TriggerDecided['secret'] = null;
+  if (trigger.source.type === 'webhook') secret = answer.webhookSecret !== undefined ? { kind: 'new', choice: answer.webhookSecret } : (keptSecret ?? { kind: 'new', choice: { kind: 'make' } });
+  return { armed: true, folder, secret, status, change, turnedOff: null };
+}
+
 /**
  * Decides every access entry and trigger of `input.manifest` (pure; linear in the manifest and
  * the answers: lookups are built once, DESIGN.md "no package text costs more than linear time").
  */
 export function decide(input: DecisionInput): Decisions {
-  const { manifest, installed, trust, deniedTools, answers } = input;
+  const { manifest, answers } = input;
   const name = manifest.package.name;
+  const ctx = decisionContext(input);
   const problems: DecisionProblem[] = [];
-  const familyOf = accessFamilies(manifest);
-  const familyBefore = installed ? accessFamilies(installed.manifest) : null;
   const agentsNow = firstByName(manifest.agents, (a) => a.id);
-  const agentsBefore = firstByName(installed?.manifest.agents, (a) => a.id);
-  const denied = new Set(deniedTools);
+  const triggersNow = firstByName(manifest.triggers, (t) => t.id);
 
   // Answers naming what this package does not offer are refused, never dropped.
   for (const [agentId, answer] of Object.entries(answers.agents)) {
@@ -236,61 +325,6 @@ export function decide(input: DecisionInput): Decisions {
       if (!offered.has(entry)) problems.push({ code: 'install.unknown_access', message: `agent \`${agentId}\` of ${name} is not offered \`${entry}\`: only its defaults.access can be granted`, path: `decisions.agents.${agentId}.access` });
     }
   }
-
-  const agents = ownRecord<Record<string, AccessDecided>>();
-  for (const agent of manifest.agents ?? []) {
-    const decided = ownRecord<AccessDecided>();
-    const answer = Object.hasOwn(answers.agents, agent.id) ? answers.agents[agent.id]?.access : undefined;
-    const kept = installed && Object.hasOwn(installed.access, agent.id) ? installed.access[agent.id] : undefined;
-    const offeredBefore = new Set(agentsBefore.get(agent.id)?.defaults?.access ?? []);
-    for (const entry of agent.defaults?.access ?? []) {
-      if (Object.hasOwn(decided, entry)) continue;
-      const family = familyOf(entry);
-      const { as: grantedAs, reason: grantReason } = defaultGrant(entry, family, isOwnCode(entry, name), trust);
-      const canAllow = family === null || !isSensitive(family);
-      const ownerDenied = denied.has(entry);
-      let asked: AccessDecided['asked'] = null;
-      if (installed) {
-        if (!offeredBefore.has(entry)) asked = 'new';
-        else if (familyBefore?.(entry) !== family) asked = 'family_changed';
-      }
-      let permission: Permission;
-      let reason: PermissionReason;
-      const given = answer && Object.hasOwn(answer, entry) ? answer[entry] : undefined;
-      if (given !== undefined) {
-        const result = answered(given, grantedAs, canAllow);
-        if (result === 'cannot_allow') {
-          problems.push({ code: 'install.cannot_allow', message: `agent \`${agent.id}\` of ${name}: \`${entry}\` can ${family ?? 'act'} and always asks before each call; it cannot run without asking`, path: `decisions.agents.${agent.id}.access.${entry}` });
-          permission = grantedAs;
-        } else permission = result;
-        reason = 'answer';
-        if (permission !== 'deny' && ownerDenied) {
-          problems.push({ code: 'install.denied_tool', message: `agent \`${agent.id}\` of ${name} cannot be granted \`${entry}\`: it is on your list of tools you never allow (Settings)`, path: `decisions.agents.${agent.id}.access.${entry}` });
-        }
-      } else if (installed && asked === null && kept && Object.hasOwn(kept, entry)) {
-        permission = kept[entry] as Permission;
-        reason = 'kept';
-      } else if (installed && asked !== null) {
-        permission = 'deny';
-        reason = asked;
-      } else {
-        permission = grantedAs;
-        reason = grantReason;
-      }
-      if (ownerDenied && permission !== 'deny') {
-        // A kept or default grant of a tool the owner has since denied is not kept (Settings holds for every install).
-        if (reason !== 'answer') {
-          permission = 'deny';
-          reason = 'denied_by_owner';
-        }
-      }
-      decided[entry] = { permission, family, reason, grantedAs, canAllow, ownerDenied, asked };
-    }
-    agents[agent.id] = decided;
-  }
-
-  const triggersBefore = firstByName(installed?.manifest.triggers, (t) => t.id);
-  const triggersNow = firstByName(manifest.triggers, (t) => t.id);
   for (const [triggerId, answer] of Object.entries(answers.triggers)) {
     const entry = triggersNow.get(triggerId);
     const path = `decisions.triggers.${triggerId}`;
@@ -303,36 +337,15 @@ export function decide(input: DecisionInput): Decisions {
     if (answer.folderId !== undefined && entry.source.type !== 'file_watch') problems.push({ code: 'trigger.folder_not_needed', message: `trigger \`${triggerId}\` is not a file_watch trigger: it watches no folder`, path: `${path}.folderId` });
   }
 
+  const agents = ownRecord<Record<string, AccessDecided>>();
+  for (const agent of manifest.agents ?? []) {
+    if (Object.hasOwn(agents, agent.id)) continue;
+    agents[agent.id] = decideAgent(ctx, agent, Object.hasOwn(answers.agents, agent.id) ? answers.agents[agent.id]?.access : undefined, problems);
+  }
   const triggers = ownRecord<TriggerDecided>();
   for (const trigger of manifest.triggers ?? []) {
-    const before = triggersBefore.get(trigger.id);
-    const status: TriggerDecided['status'] = !installed ? 'first' : !before ? 'new' : sameTrigger(before, trigger) ? 'unchanged' : 'changed';
-    const change = status === 'changed' && before ? { from: triggerWords(before), to: triggerWords(trigger) } : null;
-    const had = installed && before && Object.hasOwn(installed.triggers, trigger.id) ? installed.triggers[trigger.id] : undefined;
-    const answer = Object.hasOwn(answers.triggers, trigger.id) ? answers.triggers[trigger.id] : undefined;
-    const keptFolder = trigger.source.type === 'file_watch' && had?.folder ? { kind: 'keep' as const, shown: had.folder } : null;
-    const keptSecret = trigger.source.type === 'webhook' && had?.secret ? { kind: 'keep' as const, origin: had.secret } : null;
-    let decided: TriggerDecided;
-    if (answer === undefined) {
-      const keep = status === 'unchanged' && had?.armed === true;
-      const turnedOff = status === 'changed' && had?.armed === true && change ? `it changed in this version (${change.from} → ${change.to}): arm it again if you want it` : null;
-      decided = { armed: keep, folder: keep ? keptFolder : null, secret: keep ? keptSecret : null, status, change, turnedOff };
-      // An armed watched folder whose folder is gone from the record cannot stay armed.
-      if (keep && trigger.source.type === 'file_watch' && !keptFolder) decided = { ...decided, armed: false, turnedOff: 'its folder is no longer recorded: choose it again' };
-    } else if (!answer.armed) {
-      decided = { armed: false, folder: null, secret: null, status, change, turnedOff: null };
-    } else {
-      let folder: TriggerDecided['folder'] = null;
-      if (trigger.source.type === 'file_watch') {
-        if (answer.folderId !== undefined) folder = { kind: 'picked', folderId: answer.folderId };
-        else if (keptFolder) folder = keptFolder;
-        else problems.push({ code: 'trigger.needs_folder', message: `trigger \`${trigger.id}\` watches a folder: pick one to arm it`, path: `decisions.triggers.${trigger.id}` });
-      }
-      let secret: TriggerDecided['secret'] = null;
-      if (trigger.source.type === 'webhook') secret = answer.webhookSecret !== undefined ? { kind: 'new', choice: answer.webhookSecret } : (keptSecret ?? { kind: 'new', choice: { kind: 'make' } });
-      decided = { armed: true, folder, secret, status, change, turnedOff: null };
-    }
-    triggers[trigger.id] = decided;
+    if (Object.hasOwn(triggers, trigger.id)) continue;
+    triggers[trigger.id] = decideTrigger(ctx, trigger, Object.hasOwn(answers.triggers, trigger.id) ? answers.triggers[trigger.id] : undefined, problems);
   }
   return { agents, triggers, problems };
 }

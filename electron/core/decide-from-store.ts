@@ -5,7 +5,7 @@
  * the form, the CLI and the store agree by construction.
  */
 import type { ApolliaManifest } from '../../shared/apollia-manifest';
-import { type ConsentAnswers, type DecisionTrust, type Decisions, decide } from '../../shared/decisions';
+import { type ConsentAnswers, type DecisionTrust, type Decisions, decide, decisionTrust } from '../../shared/decisions';
 import type { SignatureSummary } from '../../shared/inspection';
 import { own } from './api-context';
 import { CoreError } from './errors';
@@ -14,7 +14,7 @@ import type { StoreState } from './store/state';
 
 /** The decision's view of a signature verdict: a publisher key the person trusts signed it (its name), or not. */
 export function trustOf(signature: SignatureSummary | null | undefined): DecisionTrust {
-  return { verifiedPublisher: signature?.state === 'verified' ? (signature.signer ?? signature.key_id ?? '') : null };
+  return decisionTrust(signature);
 }
 
 /** The verdict stored with an installed package at its install: what its defaults were decided with (a key trusted or removed later changes nothing). */

@@ -182,8 +182,7 @@ async function installOnce(ctx: ApiContext, request: ApiRequest<'install'>) {
               const secret = sealed.get(entry.id);
               if (!secret) throw new CoreError('store.changed', `${name} changed on this computer while it was being installed: nothing was installed; try again.`);
               setWebhookSecret(state, record, secret);
-            }
-            else if (decided.secret?.kind === 'keep' && old?.secretRef) {
+            } else if (decided.secret?.kind === 'keep' && old?.secretRef) {
               // The sender's (or the made) secret is kept as it is: never replaced unless the person asked.
               record.secretRef = old.secretRef;
               record.secretOrigin = old.secretOrigin;
@@ -204,7 +203,13 @@ async function installOnce(ctx: ApiContext, request: ApiRequest<'install'>) {
         return {
           result: {
             receipt: { name, version, publisher: pkg.publisher, outcome, previousVersion: current?.version ?? null, installedAt: pkg.installedAt, armed, webhookSecrets, webhookSecretsGiven, keyChange },
-            armedTriggers: armed.map((id) => ({ id, agentId: state.triggers[id]?.agentId ?? null, type: state.triggers[id]?.type ?? 'webhook', folder: state.triggers[id]?.folder ?? null, kept: oldByName.get(state.triggers[id]?.name ?? '')?.armed === true && state.triggers[id]?.armedAt === oldByName.get(state.triggers[id]?.name ?? '')?.armedAt })),
+            armedTriggers: armed.map((id) => ({
+              id,
+              agentId: state.triggers[id]?.agentId ?? null,
+              type: state.triggers[id]?.type ?? 'webhook',
+              folder: state.triggers[id]?.folder ?? null,
+              kept: oldByName.get(state.triggers[id]?.name ?? '')?.armed === true && state.triggers[id]?.armedAt === oldByName.get(state.triggers[id]?.name ?? '')?.armedAt,
+            })),
             turnedOff,
             oldDir: current?.dir ?? null,
           },

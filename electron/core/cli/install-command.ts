@@ -18,7 +18,7 @@ import { isAbsolute, resolve } from 'node:path';
 import type { SourceInspection } from '../../../shared/api';
 import type { ApoDetails, ApoSummary } from '../../../shared/inspection';
 import { publisherStatus } from '../../../shared/verdict';
-import { type AccessAnswer, type ConsentAnswers, decide, type Decisions, permissionWords } from '../../../shared/decisions';
+import { type AccessAnswer, type ConsentAnswers, decide, type Decisions, decisionTrust, permissionWords } from '../../../shared/decisions';
 import { ownRecord } from '../../../shared/own-data';
 import { createApi, type CoreApi } from '../api';
 import { createFileKeySecretBox, fileKeyPath } from '../secret-box';
@@ -63,7 +63,7 @@ export const INSTALL_USAGE = [
   '  --yes              Install',
   '  --grant ENTRY      Grant an entry (repeat it), e.g. --grant file_read; it asks first unless it only reads',
   '  --withhold ENTRY   Do not grant an entry',
-  "  --allow ENTRY      Grant an entry and let it run without asking (not for one that can change or send things)",
+  '  --allow ENTRY      Grant an entry and let it run without asking (not for one that can change or send things)',
   '  --ask ENTRY        Grant an entry, asking you before each call',
   '  --arm TRIGGER      Arm a trigger; a file_watch trigger needs its folder: --arm TRIGGER=FOLDER',
   '  --disarm TRIGGER   Leave a trigger off (an update otherwise keeps an armed one armed)',
@@ -180,7 +180,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
 
   // What would be decided, by the same function the core decides with.
   const summary = inspection.summary as ApoSummary;
-  const decided = decide({ manifest, installed: inspection.installedDecisions, trust: { verifiedPublisher: summary.signature?.state === 'verified' ? (summary.signature.signer ?? '') : null }, deniedTools: await deniedTools(api), answers: decisions });
+  const decided = decide({ manifest, installed: inspection.installedDecisions, trust: decisionTrust(summary.signature), deniedTools: await deniedTools(api), answers: decisions });
   if (!yes) {
     io.stdout(formatInspection(inspection));
     if (inspection.installed) io.stdout(`\nInstalled here: ${manifest.package.name} ${inspection.installed.version} (this one is ${inspection.installed.relation === 'same' ? 'the same version' : inspection.installed.relation}).\n`);
@@ -237,7 +237,7 @@ function printDecisions(io: CliIo, decided: Decisions): void {
     if (d.turnedOff) io.stdout(`  Trigger ${id}: turned off: ${d.turnedOff}\n`);
     else if (d.armed) {
       const folder = d.folder?.kind === 'keep' ? `, watching ${d.folder.shown} (kept)` : d.folder ? ', watching the folder given' : '';
-      const secret = d.secret?.kind === 'keep' ? `, its secret kept (${d.secret.origin === 'given' ? "your sender's" : 'made here'})` : d.secret ? (d.secret.choice.kind === 'given' ? ", the secret your sender gave" : ', a new secret made here') : '';
+      const secret = d.secret?.kind === 'keep' ? `, its secret kept (${d.secret.origin === 'given' ? "your sender's" : 'made here'})` : d.secret ? (d.secret.choice.kind === 'given' ? ', the secret your sender gave' : ', a new secret made here') : '';
       io.stdout(`  Trigger ${id}: armed${folder}${secret}\n`);
     } else if (d.change) io.stdout(`  Trigger ${id}: off; it changed: ${d.change.from} → ${d.change.to}\n`);
   }

@@ -213,7 +213,7 @@ return errors === 0;
 validate23.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const install = validate24;
-const schema35 = {"type":"object","properties":{"sourceId":{"type":"string","minLength":1,"maxLength":256},"decisions":{"type":"object","properties":{"agents":{"type":"object","maxProperties":256,"propertyNames":{"type":"string","minLength":1,"maxLength":128},"additionalProperties":{"type":"object","properties":{"access":{"type":"object","maxProperties":256,"propertyNames":{"type":"string","minLength":1,"maxLength":1024},"additionalProperties":{"type":"boolean"}}},"required":["access"],"additionalProperties":false}},"triggers":{"type":"object","maxProperties":256,"propertyNames":{"type":"string","minLength":1,"maxLength":128},"additionalProperties":{"type":"object","properties":{"armed":{"type":"boolean"},"folderId":{"type":"string","minLength":1,"maxLength":256},"webhookSecret":{"oneOf":[{"type":"object","properties":{"kind":{"const":"make"}},"required":["kind"],"additionalProperties":false},{"type":"object","properties":{"kind":{"const":"given"},"secret":{"type":"string","minLength":1,"maxLength":1024}},"required":["kind","secret"],"additionalProperties":false}]}},"required":["armed"],"additionalProperties":false}}},"required":["agents","triggers"],"additionalProperties":false},"allowDowngrade":{"type":"boolean"},"acceptKeyChange":{"type":"boolean"}},"required":["sourceId","decisions"],"additionalProperties":false};
+const schema35 = {"type":"object","properties":{"sourceId":{"type":"string","minLength":1,"maxLength":256},"decisions":{"type":"object","properties":{"agents":{"type":"object","maxProperties":10000,"propertyNames":{"type":"string","minLength":1,"maxLength":1048576},"additionalProperties":{"type":"object","properties":{"access":{"type":"object","maxProperties":10000,"propertyNames":{"type":"string","minLength":1,"maxLength":1048576},"additionalProperties":{"enum":[true,false,"ask","allow"]}}},"required":["access"],"additionalProperties":false}},"triggers":{"type":"object","maxProperties":10000,"propertyNames":{"type":"string","minLength":1,"maxLength":1048576},"additionalProperties":{"type":"object","properties":{"armed":{"type":"boolean"},"folderId":{"type":"string","minLength":1,"maxLength":256},"webhookSecret":{"oneOf":[{"type":"object","properties":{"kind":{"const":"make"}},"required":["kind"],"additionalProperties":false},{"type":"object","properties":{"kind":{"const":"given"},"secret":{"type":"string","minLength":1,"maxLength":1024}},"required":["kind","secret"],"additionalProperties":false}]}},"required":["armed"],"additionalProperties":false}}},"required":["agents","triggers"],"additionalProperties":false},"allowDowngrade":{"type":"boolean"},"acceptKeyChange":{"type":"boolean"}},"required":["sourceId","decisions"],"additionalProperties":false};
 
 function validate24(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -294,8 +294,8 @@ let data2 = data1.agents;
 const _errs7 = errors;
 if(errors === _errs7){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-if(Object.keys(data2).length > 256){
-validate24.errors = [{instancePath:instancePath+"/decisions/agents",schemaPath:"#/properties/decisions/properties/agents/maxProperties",keyword:"maxProperties",params:{limit: 256},message:"must NOT have more than 256 properties"}];
+if(Object.keys(data2).length > 10000){
+validate24.errors = [{instancePath:instancePath+"/decisions/agents",schemaPath:"#/properties/decisions/properties/agents/maxProperties",keyword:"maxProperties",params:{limit: 10000},message:"must NOT have more than 10000 properties"}];
 return false;
 }
 else {
@@ -303,8 +303,8 @@ for(const key2 in data2){
 const _errs9 = errors;
 if(errors === _errs9){
 if(typeof key2 === "string"){
-if(func1(key2) > 128){
-const err0 = {instancePath:instancePath+"/decisions/agents",schemaPath:"#/properties/decisions/properties/agents/propertyNames/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters",propertyName:key2};
+if(func1(key2) > 1048576){
+const err0 = {instancePath:instancePath+"/decisions/agents",schemaPath:"#/properties/decisions/properties/agents/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1048576},message:"must NOT have more than 1048576 characters",propertyName:key2};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -378,8 +378,8 @@ let data4 = data3.access;
 const _errs15 = errors;
 if(errors === _errs15){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-if(Object.keys(data4).length > 256){
-validate24.errors = [{instancePath:instancePath+"/decisions/agents/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/access",schemaPath:"#/properties/decisions/properties/agents/additionalProperties/properties/access/maxProperties",keyword:"maxProperties",params:{limit: 256},message:"must NOT have more than 256 properties"}];
+if(Object.keys(data4).length > 10000){
+validate24.errors = [{instancePath:instancePath+"/decisions/agents/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/access",schemaPath:"#/properties/decisions/properties/agents/additionalProperties/properties/access/maxProperties",keyword:"maxProperties",params:{limit: 10000},message:"must NOT have more than 10000 properties"}];
 return false;
 }
 else {
@@ -387,8 +387,8 @@ for(const key5 in data4){
 const _errs17 = errors;
 if(errors === _errs17){
 if(typeof key5 === "string"){
-if(func1(key5) > 1024){
-const err4 = {instancePath:instancePath+"/decisions/agents/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/access",schemaPath:"#/properties/decisions/properties/agents/additionalProperties/properties/access/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",propertyName:key5};
+if(func1(key5) > 1048576){
+const err4 = {instancePath:instancePath+"/decisions/agents/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/access",schemaPath:"#/properties/decisions/properties/agents/additionalProperties/properties/access/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1048576},message:"must NOT have more than 1048576 characters",propertyName:key5};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -438,9 +438,10 @@ break;
 }
 if(valid5){
 for(const key6 in data4){
+let data5 = data4[key6];
 const _errs20 = errors;
-if(typeof data4[key6] !== "boolean"){
-validate24.errors = [{instancePath:instancePath+"/decisions/agents/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/access/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/decisions/properties/agents/additionalProperties/properties/access/additionalProperties/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+if(!((((data5 === true) || (data5 === false)) || (data5 === "ask")) || (data5 === "allow"))){
+validate24.errors = [{instancePath:instancePath+"/decisions/agents/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/access/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/decisions/properties/agents/additionalProperties/properties/access/additionalProperties/enum",keyword:"enum",params:{allowedValues: schema35.properties.decisions.properties.agents.additionalProperties.properties.access.additionalProperties.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid6 = _errs20 === errors;
@@ -486,20 +487,20 @@ var valid1 = true;
 if(valid1){
 if(data1.triggers !== undefined){
 let data6 = data1.triggers;
-const _errs22 = errors;
-if(errors === _errs22){
+const _errs21 = errors;
+if(errors === _errs21){
 if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
-if(Object.keys(data6).length > 256){
-validate24.errors = [{instancePath:instancePath+"/decisions/triggers",schemaPath:"#/properties/decisions/properties/triggers/maxProperties",keyword:"maxProperties",params:{limit: 256},message:"must NOT have more than 256 properties"}];
+if(Object.keys(data6).length > 10000){
+validate24.errors = [{instancePath:instancePath+"/decisions/triggers",schemaPath:"#/properties/decisions/properties/triggers/maxProperties",keyword:"maxProperties",params:{limit: 10000},message:"must NOT have more than 10000 properties"}];
 return false;
 }
 else {
 for(const key7 in data6){
-const _errs24 = errors;
-if(errors === _errs24){
+const _errs23 = errors;
+if(errors === _errs23){
 if(typeof key7 === "string"){
-if(func1(key7) > 128){
-const err8 = {instancePath:instancePath+"/decisions/triggers",schemaPath:"#/properties/decisions/properties/triggers/propertyNames/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters",propertyName:key7};
+if(func1(key7) > 1048576){
+const err8 = {instancePath:instancePath+"/decisions/triggers",schemaPath:"#/properties/decisions/properties/triggers/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1048576},message:"must NOT have more than 1048576 characters",propertyName:key7};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -532,7 +533,7 @@ vErrors.push(err10);
 errors++;
 }
 }
-var valid7 = _errs24 === errors;
+var valid7 = _errs23 === errors;
 if(!valid7){
 const err11 = {instancePath:instancePath+"/decisions/triggers",schemaPath:"#/properties/decisions/properties/triggers/propertyNames",keyword:"propertyNames",params:{propertyName: key7},message:"property name must be valid"};
 if(vErrors === null){
@@ -550,8 +551,8 @@ break;
 if(valid7){
 for(const key8 in data6){
 let data7 = data6[key8];
-const _errs27 = errors;
-if(errors === _errs27){
+const _errs26 = errors;
+if(errors === _errs26){
 if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
 let missing3;
 if((data7.armed === undefined) && (missing3 = "armed")){
@@ -559,7 +560,7 @@ validate24.errors = [{instancePath:instancePath+"/decisions/triggers/" + key8.re
 return false;
 }
 else {
-const _errs29 = errors;
+const _errs28 = errors;
 for(const key9 in data7){
 if(!(((key9 === "armed") || (key9 === "folderId")) || (key9 === "webhookSecret"))){
 validate24.errors = [{instancePath:instancePath+"/decisions/triggers/" + key8.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/decisions/properties/triggers/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key9},message:"must NOT have additional properties"}];
@@ -567,14 +568,14 @@ return false;
 break;
 }
 }
-if(_errs29 === errors){
+if(_errs28 === errors){
 if(data7.armed !== undefined){
-const _errs30 = errors;
+const _errs29 = errors;
 if(typeof data7.armed !== "boolean"){
 validate24.errors = [{instancePath:instancePath+"/decisions/triggers/" + key8.replace(/~/g, "~0").replace(/\//g, "~1")+"/armed",schemaPath:"#/properties/decisions/properties/triggers/additionalProperties/properties/armed/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-var valid9 = _errs30 === errors;
+var valid9 = _errs29 === errors;
 }
 else {
 var valid9 = true;
@@ -582,8 +583,8 @@ var valid9 = true;
 if(valid9){
 if(data7.folderId !== undefined){
 let data9 = data7.folderId;
-const _errs32 = errors;
-if(errors === _errs32){
+const _errs31 = errors;
+if(errors === _errs31){
 if(typeof data9 === "string"){
 if(func1(data9) > 256){
 validate24.errors = [{instancePath:instancePath+"/decisions/triggers/" + key8.replace(/~/g, "~0").replace(/\//g, "~1")+"/folderId",schemaPath:"#/properties/decisions/properties/triggers/additionalProperties/properties/folderId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}];
@@ -601,7 +602,7 @@ validate24.errors = [{instancePath:instancePath+"/decisions/triggers/" + key8.re
 return false;
 }
 }
-var valid9 = _errs32 === errors;
+var valid9 = _errs31 === errors;
 }
 else {
 var valid9 = true;
@@ -609,12 +610,12 @@ var valid9 = true;
 if(valid9){
 if(data7.webhookSecret !== undefined){
 let data10 = data7.webhookSecret;
+const _errs33 = errors;
 const _errs34 = errors;
-const _errs35 = errors;
 let valid10 = false;
 let passing0 = null;
-const _errs36 = errors;
-if(errors === _errs36){
+const _errs35 = errors;
+if(errors === _errs35){
 if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
 let missing4;
 if((data10.kind === undefined) && (missing4 = "kind")){
@@ -628,7 +629,7 @@ vErrors.push(err12);
 errors++;
 }
 else {
-const _errs38 = errors;
+const _errs37 = errors;
 for(const key10 in data10){
 if(!(key10 === "kind")){
 const err13 = {instancePath:instancePath+"/decisions/triggers/" + key8.replace(/~/g, "~0").replace(/\//g, "~1")+"/webhookSecret",schemaPath:"#/properties/decisions/properties/triggers/additionalProperties/properties/webhookSecret/oneOf/0/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10},message:"must NOT have additional properties"};
@@ -642,7 +643,7 @@ errors++;
 break;
 }
 }
-if(_errs38 === errors){
+if(_errs37 === errors){
 if(data10.kind !== undefined){
 if("make" !== data10.kind){
 const err14 = {instancePath:instancePath+"/decisions/triggers/" + key8.replace(/~/g, "~0").replace(/\//g, "~1")+"/webhookSecret/kind",schemaPath:"#/properties/decisions/properties/triggers/additionalProperties/properties/webhookSecret/oneOf/0/properties/kind/const",keyword:"const",params:{allowedValue: "make"},message:"must be equal to constant"};
@@ -669,14 +670,14 @@ vErrors.push(err15);
 errors++;
 }
 }
-var _valid0 = _errs36 === errors;
+var _valid0 = _errs35 === errors;
 if(_valid0){
 valid10 = true;
 passing0 = 0;
 var props0 = true;
 }
-const _errs40 = errors;
-if(errors === _errs40){
+const _errs39 = errors;
+if(errors === _errs39){
 if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
 let missing5;
 if(((data10.kind === undefined) && (missing5 = "kind")) || ((data10.secret === undefined) && (missing5 = "secret"))){
@@ -690,7 +691,7 @@ vErrors.push(err16);
 errors++;
 }
 else {
-const _errs42 = errors;
+const _errs41 = errors;
 for(const key11 in data10){
 if(!((key11 === "kind") || (key11 === "secret"))){
 const err17 = {instancePath:instancePath+"/decisions/triggers/" + key8.replace(/~/g, "~0").replace(/\//g, "~1")+"/webhookSecret",schemaPath:"#/properties/decisions/properties/triggers/additionalProperties/properties/webhookSecret/oneOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key11},message:"must NOT have additional properties"};
@@ -704,9 +705,9 @@ errors++;
 break;
 }
 }
-if(_errs42 === errors){
+if(_errs41 === errors){
 if(data10.kind !== undefined){
-const _errs43 = errors;
+const _errs42 = errors;
 if("given" !== data10.kind){
 const err18 = {instancePath:instancePath+"/decisions/triggers/" + key8.replace(/~/g, "~0").replace(/\//g, "~1")+"/webhookSecret/kind",schemaPath:"#/properties/decisions/properties/triggers/additionalProperties/properties/webhookSecret/oneOf/1/properties/kind/const",keyword:"const",params:{allowedValue: "given"},message:"must be equal to constant"};
 if(vErrors === null){
@@ -717,7 +718,7 @@ vErrors.push(err18);
 }
 errors++;
 }
-var valid12 = _errs43 === errors;
+var valid12 = _errs42 === errors;
 }
 else {
 var valid12 = true;
@@ -725,8 +726,8 @@ var valid12 = true;
 if(valid12){
 if(data10.secret !== undefined){
 let data13 = data10.secret;
-const _errs44 = errors;
-if(errors === _errs44){
+const _errs43 = errors;
+if(errors === _errs43){
 if(typeof data13 === "string"){
 if(func1(data13) > 1024){
 const err19 = {instancePath:instancePath+"/decisions/triggers/" + key8.replace(/~/g, "~0").replace(/\//g, "~1")+"/webhookSecret/secret",schemaPath:"#/properties/decisions/properties/triggers/additionalProperties/properties/webhookSecret/oneOf/1/properties/secret/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"};
@@ -762,7 +763,7 @@ vErrors.push(err21);
 errors++;
 }
 }
-var valid12 = _errs44 === errors;
+var valid12 = _errs43 === errors;
 }
 else {
 var valid12 = true;
@@ -782,7 +783,7 @@ vErrors.push(err22);
 errors++;
 }
 }
-var _valid0 = _errs40 === errors;
+var _valid0 = _errs39 === errors;
 if(_valid0 && valid10){
 valid10 = false;
 passing0 = [passing0, 1];
@@ -809,17 +810,17 @@ validate24.errors = vErrors;
 return false;
 }
 else {
-errors = _errs35;
+errors = _errs34;
 if(vErrors !== null){
-if(_errs35){
-vErrors.length = _errs35;
+if(_errs34){
+vErrors.length = _errs34;
 }
 else {
 vErrors = null;
 }
 }
 }
-var valid9 = _errs34 === errors;
+var valid9 = _errs33 === errors;
 }
 else {
 var valid9 = true;
@@ -834,7 +835,7 @@ validate24.errors = [{instancePath:instancePath+"/decisions/triggers/" + key8.re
 return false;
 }
 }
-var valid8 = _errs27 === errors;
+var valid8 = _errs26 === errors;
 if(!valid8){
 break;
 }
@@ -847,7 +848,7 @@ validate24.errors = [{instancePath:instancePath+"/decisions/triggers",schemaPath
 return false;
 }
 }
-var valid1 = _errs22 === errors;
+var valid1 = _errs21 === errors;
 }
 else {
 var valid1 = true;
@@ -868,24 +869,24 @@ var valid0 = true;
 }
 if(valid0){
 if(data.allowDowngrade !== undefined){
-const _errs46 = errors;
+const _errs45 = errors;
 if(typeof data.allowDowngrade !== "boolean"){
 validate24.errors = [{instancePath:instancePath+"/allowDowngrade",schemaPath:"#/properties/allowDowngrade/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-var valid0 = _errs46 === errors;
+var valid0 = _errs45 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.acceptKeyChange !== undefined){
-const _errs48 = errors;
+const _errs47 = errors;
 if(typeof data.acceptKeyChange !== "boolean"){
 validate24.errors = [{instancePath:instancePath+"/acceptKeyChange",schemaPath:"#/properties/acceptKeyChange/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-var valid0 = _errs48 === errors;
+var valid0 = _errs47 === errors;
 }
 else {
 var valid0 = true;

@@ -3,7 +3,7 @@ import imported0Module from "ajv/dist/runtime/ucs2length.js";
 const imported0 = imported0Module.default ?? imported0Module;
 import * as imported1 from "../apollia/manifest-formats";
 export const validateManifest = validate20;
-const schema31 = {"type":"object","properties":{"package":{"type":"object","properties":{"name":{"type":"string"},"version":{"type":"string"},"publisher":{"type":"string","minLength":1},"description":{"type":"string"},"sdk":{"type":"string"}},"required":["name","version","publisher","sdk"],"additionalProperties":false},"agents":{"type":"array","items":{"type":"object","properties":{"id":{"type":"string"},"name":{"type":"string","minLength":1},"mission":{"type":"string","minLength":1},"examples":{"type":"array","items":{"type":"string"}},"defaults":{"type":"object","properties":{"access":{"type":"array","items":{"type":"string"}},"sources":{"type":"array","items":{"type":"string"}},"autonomy":{"type":"string","enum":["assisted","supervised","bounded_autonomous","long_autonomous"]},"planning":{"type":"string","enum":["never","auto","always"]},"model":{"type":"object","properties":{"model":{"type":"string"},"preset":{"type":"string"},"request":{"type":"object","properties":{"temperature":{"type":"number","minimum":0},"top_p":{"type":"number","minimum":0,"maximum":1},"top_k":{"type":"integer","minimum":0},"repetition_penalty":{"type":"number","minimum":0},"max_tokens":{"type":"integer","minimum":1},"seed":{"type":"integer"}},"required":[],"additionalProperties":false}},"required":[],"additionalProperties":false}},"required":[],"additionalProperties":false}},"required":["id","name","mission"],"additionalProperties":false}},"tools":{"type":"array","items":{"type":"object","properties":{"name":{"type":"string"},"module":{"type":"string","minLength":1},"description":{"type":"string","minLength":1},"action":{"type":"string","enum":["read","read_personal","write_or_delete","send_external","execute_code"]},"inputs":{"type":"object"}},"required":["name","module","description","action"],"additionalProperties":false}},"workflows":{"type":"array","items":{"type":"object","properties":{"name":{"type":"string"},"module":{"type":"string","minLength":1},"description":{"type":"string","minLength":1},"action":{"type":"string","enum":["read","read_personal","write_or_delete","send_external","execute_code"]},"inputs":{"type":"object"},"steps":{"type":"array","items":{"type":"string"}}},"required":["name","module","description","action"],"additionalProperties":false}},"requires":{"type":"array","items":{"type":"object","properties":{"type":{"type":"string","minLength":1},"reason":{"type":"string"}},"required":["type"],"additionalProperties":false}},"mcp_servers":{"type":"array","items":{"type":"object","properties":{"name":{"type":"string"},"command":{"type":"string"},"args":{"type":"array","items":{"type":"string"}},"env":{"type":"object","additionalProperties":{"type":"string"}},"transport":{"type":"string","enum":["stdio","streamable-http","sse"]},"url":{"type":"string"},"init_timeout_secs":{"type":"integer","minimum":1},"call_timeout_secs":{"type":"integer","minimum":1},"max_response_bytes":{"type":"integer","minimum":1},"max_tools":{"type":"integer","minimum":1},"tags":{"type":"array","items":{"type":"string"}},"requires_approval":{"type":"boolean"}},"required":["name"],"additionalProperties":false}},"pip":{"type":"object","properties":{"packages":{"type":"array","items":{"type":"string"}}},"required":[],"additionalProperties":false},"triggers":{"type":"array","items":{"type":"object","properties":{"id":{"type":"string"},"target":{"type":"string"},"input":{"type":"string"},"source":{"type":"object","discriminator":{"propertyName":"type"},"required":["type"],"oneOf":[{"type":"object","properties":{"type":{"const":"cron"},"schedule":{"type":"string","format":"cron"}},"required":["type","schedule"],"additionalProperties":false},{"type":"object","properties":{"type":{"const":"interval"},"every":{"type":"string","format":"interval"}},"required":["type","every"],"additionalProperties":false},{"type":"object","properties":{"type":{"const":"file_watch"},"recursive":{"type":"boolean"}},"required":["type"],"additionalProperties":false},{"type":"object","properties":{"type":{"const":"webhook"}},"required":["type"],"additionalProperties":false}]}},"required":["id","target","source"],"additionalProperties":false}}},"required":["package"],"additionalProperties":false};
+const schema31 = {"type":"object","properties":{"package":{"type":"object","properties":{"name":{"type":"string"},"version":{"type":"string"},"publisher":{"type":"string","minLength":1},"description":{"type":"string"},"sdk":{"type":"string"}},"required":["name","version","publisher","sdk"],"additionalProperties":false},"agents":{"type":"array","maxItems":10000,"items":{"type":"object","properties":{"id":{"type":"string"},"name":{"type":"string","minLength":1},"mission":{"type":"string","minLength":1},"examples":{"type":"array","items":{"type":"string"}},"defaults":{"type":"object","properties":{"access":{"type":"array","maxItems":10000,"items":{"type":"string"}},"sources":{"type":"array","items":{"type":"string"}},"autonomy":{"type":"string","enum":["assisted","supervised","bounded_autonomous","long_autonomous"]},"planning":{"type":"string","enum":["never","auto","always"]},"model":{"type":"object","properties":{"model":{"type":"string"},"preset":{"type":"string"},"request":{"type":"object","properties":{"temperature":{"type":"number","minimum":0},"top_p":{"type":"number","minimum":0,"maximum":1},"top_k":{"type":"integer","minimum":0},"repetition_penalty":{"type":"number","minimum":0},"max_tokens":{"type":"integer","minimum":1},"seed":{"type":"integer"}},"required":[],"additionalProperties":false}},"required":[],"additionalProperties":false}},"required":[],"additionalProperties":false}},"required":["id","name","mission"],"additionalProperties":false}},"tools":{"type":"array","items":{"type":"object","properties":{"name":{"type":"string"},"module":{"type":"string","minLength":1},"description":{"type":"string","minLength":1},"action":{"type":"string","enum":["read","read_personal","write_or_delete","send_external","execute_code"]},"inputs":{"type":"object"}},"required":["name","module","description","action"],"additionalProperties":false}},"workflows":{"type":"array","items":{"type":"object","properties":{"name":{"type":"string"},"module":{"type":"string","minLength":1},"description":{"type":"string","minLength":1},"action":{"type":"string","enum":["read","read_personal","write_or_delete","send_external","execute_code"]},"inputs":{"type":"object"},"steps":{"type":"array","items":{"type":"string"}}},"required":["name","module","description","action"],"additionalProperties":false}},"requires":{"type":"array","items":{"type":"object","properties":{"type":{"type":"string","minLength":1},"reason":{"type":"string"}},"required":["type"],"additionalProperties":false}},"mcp_servers":{"type":"array","items":{"type":"object","properties":{"name":{"type":"string"},"command":{"type":"string"},"args":{"type":"array","items":{"type":"string"}},"env":{"type":"object","additionalProperties":{"type":"string"}},"transport":{"type":"string","enum":["stdio","streamable-http","sse"]},"url":{"type":"string"},"init_timeout_secs":{"type":"integer","minimum":1},"call_timeout_secs":{"type":"integer","minimum":1},"max_response_bytes":{"type":"integer","minimum":1},"max_tools":{"type":"integer","minimum":1},"tags":{"type":"array","items":{"type":"string"}},"requires_approval":{"type":"boolean"}},"required":["name"],"additionalProperties":false}},"pip":{"type":"object","properties":{"packages":{"type":"array","items":{"type":"string"}}},"required":[],"additionalProperties":false},"triggers":{"type":"array","maxItems":10000,"items":{"type":"object","properties":{"id":{"type":"string"},"target":{"type":"string"},"input":{"type":"string"},"source":{"type":"object","discriminator":{"propertyName":"type"},"required":["type"],"oneOf":[{"type":"object","properties":{"type":{"const":"cron"},"schedule":{"type":"string","format":"cron"}},"required":["type","schedule"],"additionalProperties":false},{"type":"object","properties":{"type":{"const":"interval"},"every":{"type":"string","format":"interval"}},"required":["type","every"],"additionalProperties":false},{"type":"object","properties":{"type":{"const":"file_watch"},"recursive":{"type":"boolean"}},"required":["type"],"additionalProperties":false},{"type":"object","properties":{"type":{"const":"webhook"}},"required":["type"],"additionalProperties":false}]}},"required":["id","target","source"],"additionalProperties":false}}},"required":["package"],"additionalProperties":false};
 const func1 = imported0;
 const func9 = Object.prototype.hasOwnProperty;
 const formats0 = imported1.cron;
@@ -185,12 +185,8 @@ errors++;
 if(data.agents !== undefined){
 let data6 = data.agents;
 if(Array.isArray(data6)){
-const len0 = data6.length;
-for(let i0=0; i0<len0; i0++){
-let data7 = data6[i0];
-if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
-if(data7.id === undefined){
-const err14 = {instancePath:instancePath+"/agents/" + i0,schemaPath:"#/properties/agents/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+if(data6.length > 10000){
+const err14 = {instancePath:instancePath+"/agents",schemaPath:"#/properties/agents/maxItems",keyword:"maxItems",params:{limit: 10000},message:"must NOT have more than 10000 items"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -199,8 +195,12 @@ vErrors.push(err14);
 }
 errors++;
 }
-if(data7.name === undefined){
-const err15 = {instancePath:instancePath+"/agents/" + i0,schemaPath:"#/properties/agents/items/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
+const len0 = data6.length;
+for(let i0=0; i0<len0; i0++){
+let data7 = data6[i0];
+if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+if(data7.id === undefined){
+const err15 = {instancePath:instancePath+"/agents/" + i0,schemaPath:"#/properties/agents/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -209,8 +209,8 @@ vErrors.push(err15);
 }
 errors++;
 }
-if(data7.mission === undefined){
-const err16 = {instancePath:instancePath+"/agents/" + i0,schemaPath:"#/properties/agents/items/required",keyword:"required",params:{missingProperty: "mission"},message:"must have required property '"+"mission"+"'"};
+if(data7.name === undefined){
+const err16 = {instancePath:instancePath+"/agents/" + i0,schemaPath:"#/properties/agents/items/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -219,9 +219,8 @@ vErrors.push(err16);
 }
 errors++;
 }
-for(const key2 in data7){
-if(!(((((key2 === "id") || (key2 === "name")) || (key2 === "mission")) || (key2 === "examples")) || (key2 === "defaults"))){
-const err17 = {instancePath:instancePath+"/agents/" + i0,schemaPath:"#/properties/agents/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
+if(data7.mission === undefined){
+const err17 = {instancePath:instancePath+"/agents/" + i0,schemaPath:"#/properties/agents/items/required",keyword:"required",params:{missingProperty: "mission"},message:"must have required property '"+"mission"+"'"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -230,10 +229,9 @@ vErrors.push(err17);
 }
 errors++;
 }
-}
-if(data7.id !== undefined){
-if(typeof data7.id !== "string"){
-const err18 = {instancePath:instancePath+"/agents/" + i0+"/id",schemaPath:"#/properties/agents/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+for(const key2 in data7){
+if(!(((((key2 === "id") || (key2 === "name")) || (key2 === "mission")) || (key2 === "examples")) || (key2 === "defaults"))){
+const err18 = {instancePath:instancePath+"/agents/" + i0,schemaPath:"#/properties/agents/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -243,11 +241,9 @@ vErrors.push(err18);
 errors++;
 }
 }
-if(data7.name !== undefined){
-let data9 = data7.name;
-if(typeof data9 === "string"){
-if(func1(data9) < 1){
-const err19 = {instancePath:instancePath+"/agents/" + i0+"/name",schemaPath:"#/properties/agents/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(data7.id !== undefined){
+if(typeof data7.id !== "string"){
+const err19 = {instancePath:instancePath+"/agents/" + i0+"/id",schemaPath:"#/properties/agents/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -257,8 +253,11 @@ vErrors.push(err19);
 errors++;
 }
 }
-else {
-const err20 = {instancePath:instancePath+"/agents/" + i0+"/name",schemaPath:"#/properties/agents/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data7.name !== undefined){
+let data9 = data7.name;
+if(typeof data9 === "string"){
+if(func1(data9) < 1){
+const err20 = {instancePath:instancePath+"/agents/" + i0+"/name",schemaPath:"#/properties/agents/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -268,11 +267,8 @@ vErrors.push(err20);
 errors++;
 }
 }
-if(data7.mission !== undefined){
-let data10 = data7.mission;
-if(typeof data10 === "string"){
-if(func1(data10) < 1){
-const err21 = {instancePath:instancePath+"/agents/" + i0+"/mission",schemaPath:"#/properties/agents/items/properties/mission/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+else {
+const err21 = {instancePath:instancePath+"/agents/" + i0+"/name",schemaPath:"#/properties/agents/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -282,13 +278,27 @@ vErrors.push(err21);
 errors++;
 }
 }
-else {
-const err22 = {instancePath:instancePath+"/agents/" + i0+"/mission",schemaPath:"#/properties/agents/items/properties/mission/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data7.mission !== undefined){
+let data10 = data7.mission;
+if(typeof data10 === "string"){
+if(func1(data10) < 1){
+const err22 = {instancePath:instancePath+"/agents/" + i0+"/mission",schemaPath:"#/properties/agents/items/properties/mission/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err22];
 }
 else {
 vErrors.push(err22);
+}
+errors++;
+}
+}
+else {
+const err23 = {instancePath:instancePath+"/agents/" + i0+"/mission",schemaPath:"#/properties/agents/items/properties/mission/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
 }
 errors++;
 }
@@ -299,19 +309,7 @@ if(Array.isArray(data11)){
 const len1 = data11.length;
 for(let i1=0; i1<len1; i1++){
 if(typeof data11[i1] !== "string"){
-const err23 = {instancePath:instancePath+"/agents/" + i0+"/examples/" + i1,schemaPath:"#/properties/agents/items/properties/examples/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
-}
-}
-}
-else {
-const err24 = {instancePath:instancePath+"/agents/" + i0+"/examples",schemaPath:"#/properties/agents/items/properties/examples/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err24 = {instancePath:instancePath+"/agents/" + i0+"/examples/" + i1,schemaPath:"#/properties/agents/items/properties/examples/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -321,12 +319,9 @@ vErrors.push(err24);
 errors++;
 }
 }
-if(data7.defaults !== undefined){
-let data13 = data7.defaults;
-if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
-for(const key3 in data13){
-if(!(((((key3 === "access") || (key3 === "sources")) || (key3 === "autonomy")) || (key3 === "planning")) || (key3 === "model"))){
-const err25 = {instancePath:instancePath+"/agents/" + i0+"/defaults",schemaPath:"#/properties/agents/items/properties/defaults/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
+}
+else {
+const err25 = {instancePath:instancePath+"/agents/" + i0+"/examples",schemaPath:"#/properties/agents/items/properties/examples/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -336,13 +331,12 @@ vErrors.push(err25);
 errors++;
 }
 }
-if(data13.access !== undefined){
-let data14 = data13.access;
-if(Array.isArray(data14)){
-const len2 = data14.length;
-for(let i2=0; i2<len2; i2++){
-if(typeof data14[i2] !== "string"){
-const err26 = {instancePath:instancePath+"/agents/" + i0+"/defaults/access/" + i2,schemaPath:"#/properties/agents/items/properties/defaults/properties/access/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data7.defaults !== undefined){
+let data13 = data7.defaults;
+if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
+for(const key3 in data13){
+if(!(((((key3 === "access") || (key3 === "sources")) || (key3 === "autonomy")) || (key3 === "planning")) || (key3 === "model"))){
+const err26 = {instancePath:instancePath+"/agents/" + i0+"/defaults",schemaPath:"#/properties/agents/items/properties/defaults/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -352,9 +346,11 @@ vErrors.push(err26);
 errors++;
 }
 }
-}
-else {
-const err27 = {instancePath:instancePath+"/agents/" + i0+"/defaults/access",schemaPath:"#/properties/agents/items/properties/defaults/properties/access/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data13.access !== undefined){
+let data14 = data13.access;
+if(Array.isArray(data14)){
+if(data14.length > 10000){
+const err27 = {instancePath:instancePath+"/agents/" + i0+"/defaults/access",schemaPath:"#/properties/agents/items/properties/defaults/properties/access/maxItems",keyword:"maxItems",params:{limit: 10000},message:"must NOT have more than 10000 items"};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -363,14 +359,10 @@ vErrors.push(err27);
 }
 errors++;
 }
-}
-if(data13.sources !== undefined){
-let data16 = data13.sources;
-if(Array.isArray(data16)){
-const len3 = data16.length;
-for(let i3=0; i3<len3; i3++){
-if(typeof data16[i3] !== "string"){
-const err28 = {instancePath:instancePath+"/agents/" + i0+"/defaults/sources/" + i3,schemaPath:"#/properties/agents/items/properties/defaults/properties/sources/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const len2 = data14.length;
+for(let i2=0; i2<len2; i2++){
+if(typeof data14[i2] !== "string"){
+const err28 = {instancePath:instancePath+"/agents/" + i0+"/defaults/access/" + i2,schemaPath:"#/properties/agents/items/properties/defaults/properties/access/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -382,7 +374,7 @@ errors++;
 }
 }
 else {
-const err29 = {instancePath:instancePath+"/agents/" + i0+"/defaults/sources",schemaPath:"#/properties/agents/items/properties/defaults/properties/sources/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err29 = {instancePath:instancePath+"/agents/" + i0+"/defaults/access",schemaPath:"#/properties/agents/items/properties/defaults/properties/access/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -392,10 +384,13 @@ vErrors.push(err29);
 errors++;
 }
 }
-if(data13.autonomy !== undefined){
-let data18 = data13.autonomy;
-if(typeof data18 !== "string"){
-const err30 = {instancePath:instancePath+"/agents/" + i0+"/defaults/autonomy",schemaPath:"#/properties/agents/items/properties/defaults/properties/autonomy/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data13.sources !== undefined){
+let data16 = data13.sources;
+if(Array.isArray(data16)){
+const len3 = data16.length;
+for(let i3=0; i3<len3; i3++){
+if(typeof data16[i3] !== "string"){
+const err30 = {instancePath:instancePath+"/agents/" + i0+"/defaults/sources/" + i3,schemaPath:"#/properties/agents/items/properties/defaults/properties/sources/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -404,8 +399,10 @@ vErrors.push(err30);
 }
 errors++;
 }
-if(!((((data18 === "assisted") || (data18 === "supervised")) || (data18 === "bounded_autonomous")) || (data18 === "long_autonomous"))){
-const err31 = {instancePath:instancePath+"/agents/" + i0+"/defaults/autonomy",schemaPath:"#/properties/agents/items/properties/defaults/properties/autonomy/enum",keyword:"enum",params:{allowedValues: schema31.properties.agents.items.properties.defaults.properties.autonomy.enum},message:"must be equal to one of the allowed values"};
+}
+}
+else {
+const err31 = {instancePath:instancePath+"/agents/" + i0+"/defaults/sources",schemaPath:"#/properties/agents/items/properties/defaults/properties/sources/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -415,10 +412,10 @@ vErrors.push(err31);
 errors++;
 }
 }
-if(data13.planning !== undefined){
-let data19 = data13.planning;
-if(typeof data19 !== "string"){
-const err32 = {instancePath:instancePath+"/agents/" + i0+"/defaults/planning",schemaPath:"#/properties/agents/items/properties/defaults/properties/planning/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data13.autonomy !== undefined){
+let data18 = data13.autonomy;
+if(typeof data18 !== "string"){
+const err32 = {instancePath:instancePath+"/agents/" + i0+"/defaults/autonomy",schemaPath:"#/properties/agents/items/properties/defaults/properties/autonomy/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -427,8 +424,8 @@ vErrors.push(err32);
 }
 errors++;
 }
-if(!(((data19 === "never") || (data19 === "auto")) || (data19 === "always"))){
-const err33 = {instancePath:instancePath+"/agents/" + i0+"/defaults/planning",schemaPath:"#/properties/agents/items/properties/defaults/properties/planning/enum",keyword:"enum",params:{allowedValues: schema31.properties.agents.items.properties.defaults.properties.planning.enum},message:"must be equal to one of the allowed values"};
+if(!((((data18 === "assisted") || (data18 === "supervised")) || (data18 === "bounded_autonomous")) || (data18 === "long_autonomous"))){
+const err33 = {instancePath:instancePath+"/agents/" + i0+"/defaults/autonomy",schemaPath:"#/properties/agents/items/properties/defaults/properties/autonomy/enum",keyword:"enum",params:{allowedValues: schema31.properties.agents.items.properties.defaults.properties.autonomy.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -438,12 +435,10 @@ vErrors.push(err33);
 errors++;
 }
 }
-if(data13.model !== undefined){
-let data20 = data13.model;
-if(data20 && typeof data20 == "object" && !Array.isArray(data20)){
-for(const key4 in data20){
-if(!(((key4 === "model") || (key4 === "preset")) || (key4 === "request"))){
-const err34 = {instancePath:instancePath+"/agents/" + i0+"/defaults/model",schemaPath:"#/properties/agents/items/properties/defaults/properties/model/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
+if(data13.planning !== undefined){
+let data19 = data13.planning;
+if(typeof data19 !== "string"){
+const err34 = {instancePath:instancePath+"/agents/" + i0+"/defaults/planning",schemaPath:"#/properties/agents/items/properties/defaults/properties/planning/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -452,10 +447,8 @@ vErrors.push(err34);
 }
 errors++;
 }
-}
-if(data20.model !== undefined){
-if(typeof data20.model !== "string"){
-const err35 = {instancePath:instancePath+"/agents/" + i0+"/defaults/model/model",schemaPath:"#/properties/agents/items/properties/defaults/properties/model/properties/model/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!(((data19 === "never") || (data19 === "auto")) || (data19 === "always"))){
+const err35 = {instancePath:instancePath+"/agents/" + i0+"/defaults/planning",schemaPath:"#/properties/agents/items/properties/defaults/properties/planning/enum",keyword:"enum",params:{allowedValues: schema31.properties.agents.items.properties.defaults.properties.planning.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -465,9 +458,12 @@ vErrors.push(err35);
 errors++;
 }
 }
-if(data20.preset !== undefined){
-if(typeof data20.preset !== "string"){
-const err36 = {instancePath:instancePath+"/agents/" + i0+"/defaults/model/preset",schemaPath:"#/properties/agents/items/properties/defaults/properties/model/properties/preset/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data13.model !== undefined){
+let data20 = data13.model;
+if(data20 && typeof data20 == "object" && !Array.isArray(data20)){
+for(const key4 in data20){
+if(!(((key4 === "model") || (key4 === "preset")) || (key4 === "request"))){
+const err36 = {instancePath:instancePath+"/agents/" + i0+"/defaults/model",schemaPath:"#/properties/agents/items/properties/defaults/properties/model/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -477,12 +473,9 @@ vErrors.push(err36);
 errors++;
 }
 }
-if(data20.request !== undefined){
-let data23 = data20.request;
-if(data23 && typeof data23 == "object" && !Array.isArray(data23)){
-for(const key5 in data23){
-if(!((((((key5 === "temperature") || (key5 === "top_p")) || (key5 === "top_k")) || (key5 === "repetition_penalty")) || (key5 === "max_tokens")) || (key5 === "seed"))){
-const err37 = {instancePath:instancePath+"/agents/" + i0+"/defaults/model/request",schemaPath:"#/properties/agents/items/properties/defaults/properties/model/properties/request/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
+if(data20.model !== undefined){
+if(typeof data20.model !== "string"){
+const err37 = {instancePath:instancePath+"/agents/" + i0+"/defaults/model/model",schemaPath:"#/properties/agents/items/properties/defaults/properties/model/properties/model/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -492,11 +485,9 @@ vErrors.push(err37);
 errors++;
 }
 }
-if(data23.temperature !== undefined){
-let data24 = data23.temperature;
-if((typeof data24 == "number") && (isFinite(data24))){
-if(data24 < 0 || isNaN(data24)){
-const err38 = {instancePath:instancePath+"/agents/" + i0+"/defaults/model/request/temperature",schemaPath:"#/properties/agents/items/properties/defaults/properties/model/properties/request/properties/temperature/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data20.preset !== undefined){
+if(typeof data20.preset !== "string"){
+const err38 = {instancePath:instancePath+"/agents/" + i0+"/defaults/model/preset",schemaPath:"#/properties/agents/items/properties/defaults/properties/model/properties/preset/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -506,8 +497,12 @@ vErrors.push(err38);
 errors++;
 }
 }
-else {
-const err39 = {instancePath:instancePath+"/agents/" + i0+"/defaults/model/request/temperature",schemaPath:"#/properties/agents/items/properties/defaults/properties/model/properties/request/properties/temperature/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data20.request !== undefined){
+let data23 = data20.request;
+if(data23 && typeof data23 == "object" && !Array.isArray(data23)){
+for(const key5 in data23){
+if(!((((((key5 === "temperature") || (key5 === "top_p")) || (key5 === "top_k")) || (key5 === "repetition_penalty")) || (key5 === "max_tokens")) || (key5 === "seed"))){
+const err39 = {instancePath:instancePath+"/agents/" + i0+"/defaults/model/request",schemaPath:"#/properties/agents/items/properties/defaults/properties/model/properties/request/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -517,11 +512,11 @@ vErrors.push(err39);
 errors++;
 }
 }
-if(data23.top_p !== undefined){
-let data25 = data23.top_p;
-if((typeof data25 == "number") && (isFinite(data25))){
-if(data25 > 1 || isNaN(data25)){
-const err40 = {instancePath:instancePath+"/agents/" + i0+"/defaults/model/request/top_p",schemaPath:"#/properties/agents/items/properties/defaults/properties/model/properties/request/properties/top_p/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1"};
+if(data23.temperature !== undefined){
+let data24 = data23.temperature;
+if((typeof data24 == "number") && (isFinite(data24))){
+if(data24 < 0 || isNaN(data24)){
+const err40 = {instancePath:instancePath+"/agents/" + i0+"/defaults/model/request/temperature",schemaPath:"#/properties/agents/items/properties/defaults/properties/model/properties/request/properties/temperature/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -530,8 +525,9 @@ vErrors.push(err40);
 }
 errors++;
 }
-if(data25 < 0 || isNaN(data25)){
-const err41 = {instancePath:instancePath+"/agents/" + i0+"/defaults/model/request/top_p",schemaPath:"#/properties/agents/items/properties/defaults/properties/model/properties/request/properties/top_p/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+else {
+const err41 = {instancePath:instancePath+"/agents/" + i0+"/defaults/model/request/temperature",schemaPath:"#/properties/agents/items/properties/defaults/properties/model/properties/request/properties/temperature/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -541,8 +537,11 @@ vErrors.push(err41);
 errors++;
 }
 }
-else {
-const err42 = {instancePath:instancePath+"/agents/" + i0+"/defaults/model/request/top_p",schemaPath:"#/properties/agents/items/properties/defaults/properties/model/properties/request/properties/top_p/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data23.top_p !== undefined){
+let data25 = data23.top_p;
+if((typeof data25 == "number") && (isFinite(data25))){
+if(data25 > 1 || isNaN(data25)){
+const err42 = {instancePath:instancePath+"/agents/" + i0+"/defaults/model/request/top_p",schemaPath:"#/properties/agents/items/properties/defaults/properties/model/properties/request/properties/top_p/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1"};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -551,11 +550,8 @@ vErrors.push(err42);
 }
 errors++;
 }
-}
-if(data23.top_k !== undefined){
-let data26 = data23.top_k;
-if(!(((typeof data26 == "number") && (!(data26 % 1) && !isNaN(data26))) && (isFinite(data26)))){
-const err43 = {instancePath:instancePath+"/agents/" + i0+"/defaults/model/request/top_k",schemaPath:"#/properties/agents/items/properties/defaults/properties/model/properties/request/properties/top_k/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data25 < 0 || isNaN(data25)){
+const err43 = {instancePath:instancePath+"/agents/" + i0+"/defaults/model/request/top_p",schemaPath:"#/properties/agents/items/properties/defaults/properties/model/properties/request/properties/top_p/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -564,9 +560,9 @@ vErrors.push(err43);
 }
 errors++;
 }
-if((typeof data26 == "number") && (isFinite(data26))){
-if(data26 < 0 || isNaN(data26)){
-const err44 = {instancePath:instancePath+"/agents/" + i0+"/defaults/model/request/top_k",schemaPath:"#/properties/agents/items/properties/defaults/properties/model/properties/request/properties/top_k/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+else {
+const err44 = {instancePath:instancePath+"/agents/" + i0+"/defaults/model/request/top_p",schemaPath:"#/properties/agents/items/properties/defaults/properties/model/properties/request/properties/top_p/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -576,12 +572,10 @@ vErrors.push(err44);
 errors++;
 }
 }
-}
-if(data23.repetition_penalty !== undefined){
-let data27 = data23.repetition_penalty;
-if((typeof data27 == "number") && (isFinite(data27))){
-if(data27 < 0 || isNaN(data27)){
-const err45 = {instancePath:instancePath+"/agents/" + i0+"/defaults/model/request/repetition_penalty",schemaPath:"#/properties/agents/items/properties/defaults/properties/model/properties/request/properties/repetition_penalty/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data23.top_k !== undefined){
+let data26 = data23.top_k;
+if(!(((typeof data26 == "number") && (!(data26 % 1) && !isNaN(data26))) && (isFinite(data26)))){
+const err45 = {instancePath:instancePath+"/agents/" + i0+"/defaults/model/request/top_k",schemaPath:"#/properties/agents/items/properties/defaults/properties/model/properties/request/properties/top_k/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -590,9 +584,9 @@ vErrors.push(err45);
 }
 errors++;
 }
-}
-else {
-const err46 = {instancePath:instancePath+"/agents/" + i0+"/defaults/model/request/repetition_penalty",schemaPath:"#/properties/agents/items/properties/defaults/properties/model/properties/request/properties/repetition_penalty/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if((typeof data26 == "number") && (isFinite(data26))){
+if(data26 < 0 || isNaN(data26)){
+const err46 = {instancePath:instancePath+"/agents/" + i0+"/defaults/model/request/top_k",schemaPath:"#/properties/agents/items/properties/defaults/properties/model/properties/request/properties/top_k/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -602,10 +596,12 @@ vErrors.push(err46);
 errors++;
 }
 }
-if(data23.max_tokens !== undefined){
-let data28 = data23.max_tokens;
-if(!(((typeof data28 == "number") && (!(data28 % 1) && !isNaN(data28))) && (isFinite(data28)))){
-const err47 = {instancePath:instancePath+"/agents/" + i0+"/defaults/model/request/max_tokens",schemaPath:"#/properties/agents/items/properties/defaults/properties/model/properties/request/properties/max_tokens/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+}
+if(data23.repetition_penalty !== undefined){
+let data27 = data23.repetition_penalty;
+if((typeof data27 == "number") && (isFinite(data27))){
+if(data27 < 0 || isNaN(data27)){
+const err47 = {instancePath:instancePath+"/agents/" + i0+"/defaults/model/request/repetition_penalty",schemaPath:"#/properties/agents/items/properties/defaults/properties/model/properties/request/properties/repetition_penalty/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -614,9 +610,9 @@ vErrors.push(err47);
 }
 errors++;
 }
-if((typeof data28 == "number") && (isFinite(data28))){
-if(data28 < 1 || isNaN(data28)){
-const err48 = {instancePath:instancePath+"/agents/" + i0+"/defaults/model/request/max_tokens",schemaPath:"#/properties/agents/items/properties/defaults/properties/model/properties/request/properties/max_tokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+else {
+const err48 = {instancePath:instancePath+"/agents/" + i0+"/defaults/model/request/repetition_penalty",schemaPath:"#/properties/agents/items/properties/defaults/properties/model/properties/request/properties/repetition_penalty/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -626,11 +622,10 @@ vErrors.push(err48);
 errors++;
 }
 }
-}
-if(data23.seed !== undefined){
-let data29 = data23.seed;
-if(!(((typeof data29 == "number") && (!(data29 % 1) && !isNaN(data29))) && (isFinite(data29)))){
-const err49 = {instancePath:instancePath+"/agents/" + i0+"/defaults/model/request/seed",schemaPath:"#/properties/agents/items/properties/defaults/properties/model/properties/request/properties/seed/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data23.max_tokens !== undefined){
+let data28 = data23.max_tokens;
+if(!(((typeof data28 == "number") && (!(data28 % 1) && !isNaN(data28))) && (isFinite(data28)))){
+const err49 = {instancePath:instancePath+"/agents/" + i0+"/defaults/model/request/max_tokens",schemaPath:"#/properties/agents/items/properties/defaults/properties/model/properties/request/properties/max_tokens/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -639,10 +634,9 @@ vErrors.push(err49);
 }
 errors++;
 }
-}
-}
-else {
-const err50 = {instancePath:instancePath+"/agents/" + i0+"/defaults/model/request",schemaPath:"#/properties/agents/items/properties/defaults/properties/model/properties/request/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if((typeof data28 == "number") && (isFinite(data28))){
+if(data28 < 1 || isNaN(data28)){
+const err50 = {instancePath:instancePath+"/agents/" + i0+"/defaults/model/request/max_tokens",schemaPath:"#/properties/agents/items/properties/defaults/properties/model/properties/request/properties/max_tokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -653,8 +647,10 @@ errors++;
 }
 }
 }
-else {
-const err51 = {instancePath:instancePath+"/agents/" + i0+"/defaults/model",schemaPath:"#/properties/agents/items/properties/defaults/properties/model/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data23.seed !== undefined){
+let data29 = data23.seed;
+if(!(((typeof data29 == "number") && (!(data29 % 1) && !isNaN(data29))) && (isFinite(data29)))){
+const err51 = {instancePath:instancePath+"/agents/" + i0+"/defaults/model/request/seed",schemaPath:"#/properties/agents/items/properties/defaults/properties/model/properties/request/properties/seed/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -666,7 +662,7 @@ errors++;
 }
 }
 else {
-const err52 = {instancePath:instancePath+"/agents/" + i0+"/defaults",schemaPath:"#/properties/agents/items/properties/defaults/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err52 = {instancePath:instancePath+"/agents/" + i0+"/defaults/model/request",schemaPath:"#/properties/agents/items/properties/defaults/properties/model/properties/request/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -678,7 +674,7 @@ errors++;
 }
 }
 else {
-const err53 = {instancePath:instancePath+"/agents/" + i0,schemaPath:"#/properties/agents/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err53 = {instancePath:instancePath+"/agents/" + i0+"/defaults/model",schemaPath:"#/properties/agents/items/properties/defaults/properties/model/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -690,12 +686,36 @@ errors++;
 }
 }
 else {
-const err54 = {instancePath:instancePath+"/agents",schemaPath:"#/properties/agents/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err54 = {instancePath:instancePath+"/agents/" + i0+"/defaults",schemaPath:"#/properties/agents/items/properties/defaults/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err54];
 }
 else {
 vErrors.push(err54);
+}
+errors++;
+}
+}
+}
+else {
+const err55 = {instancePath:instancePath+"/agents/" + i0,schemaPath:"#/properties/agents/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err55];
+}
+else {
+vErrors.push(err55);
+}
+errors++;
+}
+}
+}
+else {
+const err56 = {instancePath:instancePath+"/agents",schemaPath:"#/properties/agents/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err56];
+}
+else {
+vErrors.push(err56);
 }
 errors++;
 }
@@ -708,27 +728,7 @@ for(let i4=0; i4<len4; i4++){
 let data31 = data30[i4];
 if(data31 && typeof data31 == "object" && !Array.isArray(data31)){
 if(data31.name === undefined){
-const err55 = {instancePath:instancePath+"/tools/" + i4,schemaPath:"#/properties/tools/items/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
-if(vErrors === null){
-vErrors = [err55];
-}
-else {
-vErrors.push(err55);
-}
-errors++;
-}
-if(data31.module === undefined){
-const err56 = {instancePath:instancePath+"/tools/" + i4,schemaPath:"#/properties/tools/items/required",keyword:"required",params:{missingProperty: "module"},message:"must have required property '"+"module"+"'"};
-if(vErrors === null){
-vErrors = [err56];
-}
-else {
-vErrors.push(err56);
-}
-errors++;
-}
-if(data31.description === undefined){
-const err57 = {instancePath:instancePath+"/tools/" + i4,schemaPath:"#/properties/tools/items/required",keyword:"required",params:{missingProperty: "description"},message:"must have required property '"+"description"+"'"};
+const err57 = {instancePath:instancePath+"/tools/" + i4,schemaPath:"#/properties/tools/items/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -737,8 +737,8 @@ vErrors.push(err57);
 }
 errors++;
 }
-if(data31.action === undefined){
-const err58 = {instancePath:instancePath+"/tools/" + i4,schemaPath:"#/properties/tools/items/required",keyword:"required",params:{missingProperty: "action"},message:"must have required property '"+"action"+"'"};
+if(data31.module === undefined){
+const err58 = {instancePath:instancePath+"/tools/" + i4,schemaPath:"#/properties/tools/items/required",keyword:"required",params:{missingProperty: "module"},message:"must have required property '"+"module"+"'"};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -747,9 +747,8 @@ vErrors.push(err58);
 }
 errors++;
 }
-for(const key6 in data31){
-if(!(((((key6 === "name") || (key6 === "module")) || (key6 === "description")) || (key6 === "action")) || (key6 === "inputs"))){
-const err59 = {instancePath:instancePath+"/tools/" + i4,schemaPath:"#/properties/tools/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"};
+if(data31.description === undefined){
+const err59 = {instancePath:instancePath+"/tools/" + i4,schemaPath:"#/properties/tools/items/required",keyword:"required",params:{missingProperty: "description"},message:"must have required property '"+"description"+"'"};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -758,10 +757,8 @@ vErrors.push(err59);
 }
 errors++;
 }
-}
-if(data31.name !== undefined){
-if(typeof data31.name !== "string"){
-const err60 = {instancePath:instancePath+"/tools/" + i4+"/name",schemaPath:"#/properties/tools/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data31.action === undefined){
+const err60 = {instancePath:instancePath+"/tools/" + i4,schemaPath:"#/properties/tools/items/required",keyword:"required",params:{missingProperty: "action"},message:"must have required property '"+"action"+"'"};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -770,12 +767,9 @@ vErrors.push(err60);
 }
 errors++;
 }
-}
-if(data31.module !== undefined){
-let data33 = data31.module;
-if(typeof data33 === "string"){
-if(func1(data33) < 1){
-const err61 = {instancePath:instancePath+"/tools/" + i4+"/module",schemaPath:"#/properties/tools/items/properties/module/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+for(const key6 in data31){
+if(!(((((key6 === "name") || (key6 === "module")) || (key6 === "description")) || (key6 === "action")) || (key6 === "inputs"))){
+const err61 = {instancePath:instancePath+"/tools/" + i4,schemaPath:"#/properties/tools/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -785,8 +779,9 @@ vErrors.push(err61);
 errors++;
 }
 }
-else {
-const err62 = {instancePath:instancePath+"/tools/" + i4+"/module",schemaPath:"#/properties/tools/items/properties/module/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data31.name !== undefined){
+if(typeof data31.name !== "string"){
+const err62 = {instancePath:instancePath+"/tools/" + i4+"/name",schemaPath:"#/properties/tools/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err62];
 }
@@ -796,11 +791,11 @@ vErrors.push(err62);
 errors++;
 }
 }
-if(data31.description !== undefined){
-let data34 = data31.description;
-if(typeof data34 === "string"){
-if(func1(data34) < 1){
-const err63 = {instancePath:instancePath+"/tools/" + i4+"/description",schemaPath:"#/properties/tools/items/properties/description/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(data31.module !== undefined){
+let data33 = data31.module;
+if(typeof data33 === "string"){
+if(func1(data33) < 1){
+const err63 = {instancePath:instancePath+"/tools/" + i4+"/module",schemaPath:"#/properties/tools/items/properties/module/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err63];
 }
@@ -811,7 +806,7 @@ errors++;
 }
 }
 else {
-const err64 = {instancePath:instancePath+"/tools/" + i4+"/description",schemaPath:"#/properties/tools/items/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err64 = {instancePath:instancePath+"/tools/" + i4+"/module",schemaPath:"#/properties/tools/items/properties/module/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err64];
 }
@@ -821,10 +816,11 @@ vErrors.push(err64);
 errors++;
 }
 }
-if(data31.action !== undefined){
-let data35 = data31.action;
-if(typeof data35 !== "string"){
-const err65 = {instancePath:instancePath+"/tools/" + i4+"/action",schemaPath:"#/properties/tools/items/properties/action/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data31.description !== undefined){
+let data34 = data31.description;
+if(typeof data34 === "string"){
+if(func1(data34) < 1){
+const err65 = {instancePath:instancePath+"/tools/" + i4+"/description",schemaPath:"#/properties/tools/items/properties/description/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err65];
 }
@@ -833,8 +829,9 @@ vErrors.push(err65);
 }
 errors++;
 }
-if(!(((((data35 === "read") || (data35 === "read_personal")) || (data35 === "write_or_delete")) || (data35 === "send_external")) || (data35 === "execute_code"))){
-const err66 = {instancePath:instancePath+"/tools/" + i4+"/action",schemaPath:"#/properties/tools/items/properties/action/enum",keyword:"enum",params:{allowedValues: schema31.properties.tools.items.properties.action.enum},message:"must be equal to one of the allowed values"};
+}
+else {
+const err66 = {instancePath:instancePath+"/tools/" + i4+"/description",schemaPath:"#/properties/tools/items/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err66];
 }
@@ -844,10 +841,10 @@ vErrors.push(err66);
 errors++;
 }
 }
-if(data31.inputs !== undefined){
-let data36 = data31.inputs;
-if(!(data36 && typeof data36 == "object" && !Array.isArray(data36))){
-const err67 = {instancePath:instancePath+"/tools/" + i4+"/inputs",schemaPath:"#/properties/tools/items/properties/inputs/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data31.action !== undefined){
+let data35 = data31.action;
+if(typeof data35 !== "string"){
+const err67 = {instancePath:instancePath+"/tools/" + i4+"/action",schemaPath:"#/properties/tools/items/properties/action/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err67];
 }
@@ -856,10 +853,8 @@ vErrors.push(err67);
 }
 errors++;
 }
-}
-}
-else {
-const err68 = {instancePath:instancePath+"/tools/" + i4,schemaPath:"#/properties/tools/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(!(((((data35 === "read") || (data35 === "read_personal")) || (data35 === "write_or_delete")) || (data35 === "send_external")) || (data35 === "execute_code"))){
+const err68 = {instancePath:instancePath+"/tools/" + i4+"/action",schemaPath:"#/properties/tools/items/properties/action/enum",keyword:"enum",params:{allowedValues: schema31.properties.tools.items.properties.action.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err68];
 }
@@ -869,14 +864,39 @@ vErrors.push(err68);
 errors++;
 }
 }
-}
-else {
-const err69 = {instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data31.inputs !== undefined){
+let data36 = data31.inputs;
+if(!(data36 && typeof data36 == "object" && !Array.isArray(data36))){
+const err69 = {instancePath:instancePath+"/tools/" + i4+"/inputs",schemaPath:"#/properties/tools/items/properties/inputs/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err69];
 }
 else {
 vErrors.push(err69);
+}
+errors++;
+}
+}
+}
+else {
+const err70 = {instancePath:instancePath+"/tools/" + i4,schemaPath:"#/properties/tools/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err70];
+}
+else {
+vErrors.push(err70);
+}
+errors++;
+}
+}
+}
+else {
+const err71 = {instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err71];
+}
+else {
+vErrors.push(err71);
 }
 errors++;
 }
@@ -889,27 +909,7 @@ for(let i5=0; i5<len5; i5++){
 let data38 = data37[i5];
 if(data38 && typeof data38 == "object" && !Array.isArray(data38)){
 if(data38.name === undefined){
-const err70 = {instancePath:instancePath+"/workflows/" + i5,schemaPath:"#/properties/workflows/items/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
-if(vErrors === null){
-vErrors = [err70];
-}
-else {
-vErrors.push(err70);
-}
-errors++;
-}
-if(data38.module === undefined){
-const err71 = {instancePath:instancePath+"/workflows/" + i5,schemaPath:"#/properties/workflows/items/required",keyword:"required",params:{missingProperty: "module"},message:"must have required property '"+"module"+"'"};
-if(vErrors === null){
-vErrors = [err71];
-}
-else {
-vErrors.push(err71);
-}
-errors++;
-}
-if(data38.description === undefined){
-const err72 = {instancePath:instancePath+"/workflows/" + i5,schemaPath:"#/properties/workflows/items/required",keyword:"required",params:{missingProperty: "description"},message:"must have required property '"+"description"+"'"};
+const err72 = {instancePath:instancePath+"/workflows/" + i5,schemaPath:"#/properties/workflows/items/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
 if(vErrors === null){
 vErrors = [err72];
 }
@@ -918,8 +918,8 @@ vErrors.push(err72);
 }
 errors++;
 }
-if(data38.action === undefined){
-const err73 = {instancePath:instancePath+"/workflows/" + i5,schemaPath:"#/properties/workflows/items/required",keyword:"required",params:{missingProperty: "action"},message:"must have required property '"+"action"+"'"};
+if(data38.module === undefined){
+const err73 = {instancePath:instancePath+"/workflows/" + i5,schemaPath:"#/properties/workflows/items/required",keyword:"required",params:{missingProperty: "module"},message:"must have required property '"+"module"+"'"};
 if(vErrors === null){
 vErrors = [err73];
 }
@@ -928,9 +928,8 @@ vErrors.push(err73);
 }
 errors++;
 }
-for(const key7 in data38){
-if(!((((((key7 === "name") || (key7 === "module")) || (key7 === "description")) || (key7 === "action")) || (key7 === "inputs")) || (key7 === "steps"))){
-const err74 = {instancePath:instancePath+"/workflows/" + i5,schemaPath:"#/properties/workflows/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"};
+if(data38.description === undefined){
+const err74 = {instancePath:instancePath+"/workflows/" + i5,schemaPath:"#/properties/workflows/items/required",keyword:"required",params:{missingProperty: "description"},message:"must have required property '"+"description"+"'"};
 if(vErrors === null){
 vErrors = [err74];
 }
@@ -939,10 +938,8 @@ vErrors.push(err74);
 }
 errors++;
 }
-}
-if(data38.name !== undefined){
-if(typeof data38.name !== "string"){
-const err75 = {instancePath:instancePath+"/workflows/" + i5+"/name",schemaPath:"#/properties/workflows/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data38.action === undefined){
+const err75 = {instancePath:instancePath+"/workflows/" + i5,schemaPath:"#/properties/workflows/items/required",keyword:"required",params:{missingProperty: "action"},message:"must have required property '"+"action"+"'"};
 if(vErrors === null){
 vErrors = [err75];
 }
@@ -951,12 +948,9 @@ vErrors.push(err75);
 }
 errors++;
 }
-}
-if(data38.module !== undefined){
-let data40 = data38.module;
-if(typeof data40 === "string"){
-if(func1(data40) < 1){
-const err76 = {instancePath:instancePath+"/workflows/" + i5+"/module",schemaPath:"#/properties/workflows/items/properties/module/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+for(const key7 in data38){
+if(!((((((key7 === "name") || (key7 === "module")) || (key7 === "description")) || (key7 === "action")) || (key7 === "inputs")) || (key7 === "steps"))){
+const err76 = {instancePath:instancePath+"/workflows/" + i5,schemaPath:"#/properties/workflows/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err76];
 }
@@ -966,8 +960,9 @@ vErrors.push(err76);
 errors++;
 }
 }
-else {
-const err77 = {instancePath:instancePath+"/workflows/" + i5+"/module",schemaPath:"#/properties/workflows/items/properties/module/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data38.name !== undefined){
+if(typeof data38.name !== "string"){
+const err77 = {instancePath:instancePath+"/workflows/" + i5+"/name",schemaPath:"#/properties/workflows/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err77];
 }
@@ -977,11 +972,11 @@ vErrors.push(err77);
 errors++;
 }
 }
-if(data38.description !== undefined){
-let data41 = data38.description;
-if(typeof data41 === "string"){
-if(func1(data41) < 1){
-const err78 = {instancePath:instancePath+"/workflows/" + i5+"/description",schemaPath:"#/properties/workflows/items/properties/description/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(data38.module !== undefined){
+let data40 = data38.module;
+if(typeof data40 === "string"){
+if(func1(data40) < 1){
+const err78 = {instancePath:instancePath+"/workflows/" + i5+"/module",schemaPath:"#/properties/workflows/items/properties/module/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err78];
 }
@@ -992,7 +987,7 @@ errors++;
 }
 }
 else {
-const err79 = {instancePath:instancePath+"/workflows/" + i5+"/description",schemaPath:"#/properties/workflows/items/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err79 = {instancePath:instancePath+"/workflows/" + i5+"/module",schemaPath:"#/properties/workflows/items/properties/module/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err79];
 }
@@ -1002,10 +997,11 @@ vErrors.push(err79);
 errors++;
 }
 }
-if(data38.action !== undefined){
-let data42 = data38.action;
-if(typeof data42 !== "string"){
-const err80 = {instancePath:instancePath+"/workflows/" + i5+"/action",schemaPath:"#/properties/workflows/items/properties/action/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data38.description !== undefined){
+let data41 = data38.description;
+if(typeof data41 === "string"){
+if(func1(data41) < 1){
+const err80 = {instancePath:instancePath+"/workflows/" + i5+"/description",schemaPath:"#/properties/workflows/items/properties/description/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err80];
 }
@@ -1014,8 +1010,9 @@ vErrors.push(err80);
 }
 errors++;
 }
-if(!(((((data42 === "read") || (data42 === "read_personal")) || (data42 === "write_or_delete")) || (data42 === "send_external")) || (data42 === "execute_code"))){
-const err81 = {instancePath:instancePath+"/workflows/" + i5+"/action",schemaPath:"#/properties/workflows/items/properties/action/enum",keyword:"enum",params:{allowedValues: schema31.properties.workflows.items.properties.action.enum},message:"must be equal to one of the allowed values"};
+}
+else {
+const err81 = {instancePath:instancePath+"/workflows/" + i5+"/description",schemaPath:"#/properties/workflows/items/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err81];
 }
@@ -1025,15 +1022,38 @@ vErrors.push(err81);
 errors++;
 }
 }
-if(data38.inputs !== undefined){
-let data43 = data38.inputs;
-if(!(data43 && typeof data43 == "object" && !Array.isArray(data43))){
-const err82 = {instancePath:instancePath+"/workflows/" + i5+"/inputs",schemaPath:"#/properties/workflows/items/properties/inputs/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data38.action !== undefined){
+let data42 = data38.action;
+if(typeof data42 !== "string"){
+const err82 = {instancePath:instancePath+"/workflows/" + i5+"/action",schemaPath:"#/properties/workflows/items/properties/action/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err82];
 }
 else {
 vErrors.push(err82);
+}
+errors++;
+}
+if(!(((((data42 === "read") || (data42 === "read_personal")) || (data42 === "write_or_delete")) || (data42 === "send_external")) || (data42 === "execute_code"))){
+const err83 = {instancePath:instancePath+"/workflows/" + i5+"/action",schemaPath:"#/properties/workflows/items/properties/action/enum",keyword:"enum",params:{allowedValues: schema31.properties.workflows.items.properties.action.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err83];
+}
+else {
+vErrors.push(err83);
+}
+errors++;
+}
+}
+if(data38.inputs !== undefined){
+let data43 = data38.inputs;
+if(!(data43 && typeof data43 == "object" && !Array.isArray(data43))){
+const err84 = {instancePath:instancePath+"/workflows/" + i5+"/inputs",schemaPath:"#/properties/workflows/items/properties/inputs/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err84];
+}
+else {
+vErrors.push(err84);
 }
 errors++;
 }
@@ -1044,31 +1064,7 @@ if(Array.isArray(data44)){
 const len6 = data44.length;
 for(let i6=0; i6<len6; i6++){
 if(typeof data44[i6] !== "string"){
-const err83 = {instancePath:instancePath+"/workflows/" + i5+"/steps/" + i6,schemaPath:"#/properties/workflows/items/properties/steps/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err83];
-}
-else {
-vErrors.push(err83);
-}
-errors++;
-}
-}
-}
-else {
-const err84 = {instancePath:instancePath+"/workflows/" + i5+"/steps",schemaPath:"#/properties/workflows/items/properties/steps/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err84];
-}
-else {
-vErrors.push(err84);
-}
-errors++;
-}
-}
-}
-else {
-const err85 = {instancePath:instancePath+"/workflows/" + i5,schemaPath:"#/properties/workflows/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err85 = {instancePath:instancePath+"/workflows/" + i5+"/steps/" + i6,schemaPath:"#/properties/workflows/items/properties/steps/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err85];
 }
@@ -1080,12 +1076,36 @@ errors++;
 }
 }
 else {
-const err86 = {instancePath:instancePath+"/workflows",schemaPath:"#/properties/workflows/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err86 = {instancePath:instancePath+"/workflows/" + i5+"/steps",schemaPath:"#/properties/workflows/items/properties/steps/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err86];
 }
 else {
 vErrors.push(err86);
+}
+errors++;
+}
+}
+}
+else {
+const err87 = {instancePath:instancePath+"/workflows/" + i5,schemaPath:"#/properties/workflows/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err87];
+}
+else {
+vErrors.push(err87);
+}
+errors++;
+}
+}
+}
+else {
+const err88 = {instancePath:instancePath+"/workflows",schemaPath:"#/properties/workflows/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err88];
+}
+else {
+vErrors.push(err88);
 }
 errors++;
 }
@@ -1098,32 +1118,7 @@ for(let i7=0; i7<len7; i7++){
 let data47 = data46[i7];
 if(data47 && typeof data47 == "object" && !Array.isArray(data47)){
 if(data47.type === undefined){
-const err87 = {instancePath:instancePath+"/requires/" + i7,schemaPath:"#/properties/requires/items/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
-if(vErrors === null){
-vErrors = [err87];
-}
-else {
-vErrors.push(err87);
-}
-errors++;
-}
-for(const key8 in data47){
-if(!((key8 === "type") || (key8 === "reason"))){
-const err88 = {instancePath:instancePath+"/requires/" + i7,schemaPath:"#/properties/requires/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err88];
-}
-else {
-vErrors.push(err88);
-}
-errors++;
-}
-}
-if(data47.type !== undefined){
-let data48 = data47.type;
-if(typeof data48 === "string"){
-if(func1(data48) < 1){
-const err89 = {instancePath:instancePath+"/requires/" + i7+"/type",schemaPath:"#/properties/requires/items/properties/type/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const err89 = {instancePath:instancePath+"/requires/" + i7,schemaPath:"#/properties/requires/items/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
 if(vErrors === null){
 vErrors = [err89];
 }
@@ -1132,9 +1127,9 @@ vErrors.push(err89);
 }
 errors++;
 }
-}
-else {
-const err90 = {instancePath:instancePath+"/requires/" + i7+"/type",schemaPath:"#/properties/requires/items/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
+for(const key8 in data47){
+if(!((key8 === "type") || (key8 === "reason"))){
+const err90 = {instancePath:instancePath+"/requires/" + i7,schemaPath:"#/properties/requires/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err90];
 }
@@ -1144,9 +1139,11 @@ vErrors.push(err90);
 errors++;
 }
 }
-if(data47.reason !== undefined){
-if(typeof data47.reason !== "string"){
-const err91 = {instancePath:instancePath+"/requires/" + i7+"/reason",schemaPath:"#/properties/requires/items/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data47.type !== undefined){
+let data48 = data47.type;
+if(typeof data48 === "string"){
+if(func1(data48) < 1){
+const err91 = {instancePath:instancePath+"/requires/" + i7+"/type",schemaPath:"#/properties/requires/items/properties/type/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err91];
 }
@@ -1156,9 +1153,8 @@ vErrors.push(err91);
 errors++;
 }
 }
-}
 else {
-const err92 = {instancePath:instancePath+"/requires/" + i7,schemaPath:"#/properties/requires/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err92 = {instancePath:instancePath+"/requires/" + i7+"/type",schemaPath:"#/properties/requires/items/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err92];
 }
@@ -1168,14 +1164,38 @@ vErrors.push(err92);
 errors++;
 }
 }
-}
-else {
-const err93 = {instancePath:instancePath+"/requires",schemaPath:"#/properties/requires/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data47.reason !== undefined){
+if(typeof data47.reason !== "string"){
+const err93 = {instancePath:instancePath+"/requires/" + i7+"/reason",schemaPath:"#/properties/requires/items/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err93];
 }
 else {
 vErrors.push(err93);
+}
+errors++;
+}
+}
+}
+else {
+const err94 = {instancePath:instancePath+"/requires/" + i7,schemaPath:"#/properties/requires/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err94];
+}
+else {
+vErrors.push(err94);
+}
+errors++;
+}
+}
+}
+else {
+const err95 = {instancePath:instancePath+"/requires",schemaPath:"#/properties/requires/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err95];
+}
+else {
+vErrors.push(err95);
 }
 errors++;
 }
@@ -1188,30 +1208,7 @@ for(let i8=0; i8<len8; i8++){
 let data51 = data50[i8];
 if(data51 && typeof data51 == "object" && !Array.isArray(data51)){
 if(data51.name === undefined){
-const err94 = {instancePath:instancePath+"/mcp_servers/" + i8,schemaPath:"#/properties/mcp_servers/items/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
-if(vErrors === null){
-vErrors = [err94];
-}
-else {
-vErrors.push(err94);
-}
-errors++;
-}
-for(const key9 in data51){
-if(!(func9.call(schema31.properties.mcp_servers.items.properties, key9))){
-const err95 = {instancePath:instancePath+"/mcp_servers/" + i8,schemaPath:"#/properties/mcp_servers/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key9},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err95];
-}
-else {
-vErrors.push(err95);
-}
-errors++;
-}
-}
-if(data51.name !== undefined){
-if(typeof data51.name !== "string"){
-const err96 = {instancePath:instancePath+"/mcp_servers/" + i8+"/name",schemaPath:"#/properties/mcp_servers/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err96 = {instancePath:instancePath+"/mcp_servers/" + i8,schemaPath:"#/properties/mcp_servers/items/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
 if(vErrors === null){
 vErrors = [err96];
 }
@@ -1220,15 +1217,38 @@ vErrors.push(err96);
 }
 errors++;
 }
-}
-if(data51.command !== undefined){
-if(typeof data51.command !== "string"){
-const err97 = {instancePath:instancePath+"/mcp_servers/" + i8+"/command",schemaPath:"#/properties/mcp_servers/items/properties/command/type",keyword:"type",params:{type: "string"},message:"must be string"};
+for(const key9 in data51){
+if(!(func9.call(schema31.properties.mcp_servers.items.properties, key9))){
+const err97 = {instancePath:instancePath+"/mcp_servers/" + i8,schemaPath:"#/properties/mcp_servers/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key9},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err97];
 }
 else {
 vErrors.push(err97);
+}
+errors++;
+}
+}
+if(data51.name !== undefined){
+if(typeof data51.name !== "string"){
+const err98 = {instancePath:instancePath+"/mcp_servers/" + i8+"/name",schemaPath:"#/properties/mcp_servers/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err98];
+}
+else {
+vErrors.push(err98);
+}
+errors++;
+}
+}
+if(data51.command !== undefined){
+if(typeof data51.command !== "string"){
+const err99 = {instancePath:instancePath+"/mcp_servers/" + i8+"/command",schemaPath:"#/properties/mcp_servers/items/properties/command/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err99];
+}
+else {
+vErrors.push(err99);
 }
 errors++;
 }
@@ -1239,34 +1259,7 @@ if(Array.isArray(data54)){
 const len9 = data54.length;
 for(let i9=0; i9<len9; i9++){
 if(typeof data54[i9] !== "string"){
-const err98 = {instancePath:instancePath+"/mcp_servers/" + i8+"/args/" + i9,schemaPath:"#/properties/mcp_servers/items/properties/args/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err98];
-}
-else {
-vErrors.push(err98);
-}
-errors++;
-}
-}
-}
-else {
-const err99 = {instancePath:instancePath+"/mcp_servers/" + i8+"/args",schemaPath:"#/properties/mcp_servers/items/properties/args/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err99];
-}
-else {
-vErrors.push(err99);
-}
-errors++;
-}
-}
-if(data51.env !== undefined){
-let data56 = data51.env;
-if(data56 && typeof data56 == "object" && !Array.isArray(data56)){
-for(const key10 in data56){
-if(typeof data56[key10] !== "string"){
-const err100 = {instancePath:instancePath+"/mcp_servers/" + i8+"/env/" + key10.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/mcp_servers/items/properties/env/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err100 = {instancePath:instancePath+"/mcp_servers/" + i8+"/args/" + i9,schemaPath:"#/properties/mcp_servers/items/properties/args/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err100];
 }
@@ -1278,7 +1271,7 @@ errors++;
 }
 }
 else {
-const err101 = {instancePath:instancePath+"/mcp_servers/" + i8+"/env",schemaPath:"#/properties/mcp_servers/items/properties/env/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err101 = {instancePath:instancePath+"/mcp_servers/" + i8+"/args",schemaPath:"#/properties/mcp_servers/items/properties/args/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err101];
 }
@@ -1288,10 +1281,12 @@ vErrors.push(err101);
 errors++;
 }
 }
-if(data51.transport !== undefined){
-let data58 = data51.transport;
-if(typeof data58 !== "string"){
-const err102 = {instancePath:instancePath+"/mcp_servers/" + i8+"/transport",schemaPath:"#/properties/mcp_servers/items/properties/transport/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data51.env !== undefined){
+let data56 = data51.env;
+if(data56 && typeof data56 == "object" && !Array.isArray(data56)){
+for(const key10 in data56){
+if(typeof data56[key10] !== "string"){
+const err102 = {instancePath:instancePath+"/mcp_servers/" + i8+"/env/" + key10.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/mcp_servers/items/properties/env/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err102];
 }
@@ -1300,8 +1295,10 @@ vErrors.push(err102);
 }
 errors++;
 }
-if(!(((data58 === "stdio") || (data58 === "streamable-http")) || (data58 === "sse"))){
-const err103 = {instancePath:instancePath+"/mcp_servers/" + i8+"/transport",schemaPath:"#/properties/mcp_servers/items/properties/transport/enum",keyword:"enum",params:{allowedValues: schema31.properties.mcp_servers.items.properties.transport.enum},message:"must be equal to one of the allowed values"};
+}
+}
+else {
+const err103 = {instancePath:instancePath+"/mcp_servers/" + i8+"/env",schemaPath:"#/properties/mcp_servers/items/properties/env/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err103];
 }
@@ -1311,9 +1308,10 @@ vErrors.push(err103);
 errors++;
 }
 }
-if(data51.url !== undefined){
-if(typeof data51.url !== "string"){
-const err104 = {instancePath:instancePath+"/mcp_servers/" + i8+"/url",schemaPath:"#/properties/mcp_servers/items/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data51.transport !== undefined){
+let data58 = data51.transport;
+if(typeof data58 !== "string"){
+const err104 = {instancePath:instancePath+"/mcp_servers/" + i8+"/transport",schemaPath:"#/properties/mcp_servers/items/properties/transport/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err104];
 }
@@ -1322,11 +1320,8 @@ vErrors.push(err104);
 }
 errors++;
 }
-}
-if(data51.init_timeout_secs !== undefined){
-let data60 = data51.init_timeout_secs;
-if(!(((typeof data60 == "number") && (!(data60 % 1) && !isNaN(data60))) && (isFinite(data60)))){
-const err105 = {instancePath:instancePath+"/mcp_servers/" + i8+"/init_timeout_secs",schemaPath:"#/properties/mcp_servers/items/properties/init_timeout_secs/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(!(((data58 === "stdio") || (data58 === "streamable-http")) || (data58 === "sse"))){
+const err105 = {instancePath:instancePath+"/mcp_servers/" + i8+"/transport",schemaPath:"#/properties/mcp_servers/items/properties/transport/enum",keyword:"enum",params:{allowedValues: schema31.properties.mcp_servers.items.properties.transport.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err105];
 }
@@ -1335,9 +1330,10 @@ vErrors.push(err105);
 }
 errors++;
 }
-if((typeof data60 == "number") && (isFinite(data60))){
-if(data60 < 1 || isNaN(data60)){
-const err106 = {instancePath:instancePath+"/mcp_servers/" + i8+"/init_timeout_secs",schemaPath:"#/properties/mcp_servers/items/properties/init_timeout_secs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+if(data51.url !== undefined){
+if(typeof data51.url !== "string"){
+const err106 = {instancePath:instancePath+"/mcp_servers/" + i8+"/url",schemaPath:"#/properties/mcp_servers/items/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err106];
 }
@@ -1347,11 +1343,10 @@ vErrors.push(err106);
 errors++;
 }
 }
-}
-if(data51.call_timeout_secs !== undefined){
-let data61 = data51.call_timeout_secs;
-if(!(((typeof data61 == "number") && (!(data61 % 1) && !isNaN(data61))) && (isFinite(data61)))){
-const err107 = {instancePath:instancePath+"/mcp_servers/" + i8+"/call_timeout_secs",schemaPath:"#/properties/mcp_servers/items/properties/call_timeout_secs/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data51.init_timeout_secs !== undefined){
+let data60 = data51.init_timeout_secs;
+if(!(((typeof data60 == "number") && (!(data60 % 1) && !isNaN(data60))) && (isFinite(data60)))){
+const err107 = {instancePath:instancePath+"/mcp_servers/" + i8+"/init_timeout_secs",schemaPath:"#/properties/mcp_servers/items/properties/init_timeout_secs/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err107];
 }
@@ -1360,9 +1355,9 @@ vErrors.push(err107);
 }
 errors++;
 }
-if((typeof data61 == "number") && (isFinite(data61))){
-if(data61 < 1 || isNaN(data61)){
-const err108 = {instancePath:instancePath+"/mcp_servers/" + i8+"/call_timeout_secs",schemaPath:"#/properties/mcp_servers/items/properties/call_timeout_secs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if((typeof data60 == "number") && (isFinite(data60))){
+if(data60 < 1 || isNaN(data60)){
+const err108 = {instancePath:instancePath+"/mcp_servers/" + i8+"/init_timeout_secs",schemaPath:"#/properties/mcp_servers/items/properties/init_timeout_secs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err108];
 }
@@ -1373,10 +1368,10 @@ errors++;
 }
 }
 }
-if(data51.max_response_bytes !== undefined){
-let data62 = data51.max_response_bytes;
-if(!(((typeof data62 == "number") && (!(data62 % 1) && !isNaN(data62))) && (isFinite(data62)))){
-const err109 = {instancePath:instancePath+"/mcp_servers/" + i8+"/max_response_bytes",schemaPath:"#/properties/mcp_servers/items/properties/max_response_bytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data51.call_timeout_secs !== undefined){
+let data61 = data51.call_timeout_secs;
+if(!(((typeof data61 == "number") && (!(data61 % 1) && !isNaN(data61))) && (isFinite(data61)))){
+const err109 = {instancePath:instancePath+"/mcp_servers/" + i8+"/call_timeout_secs",schemaPath:"#/properties/mcp_servers/items/properties/call_timeout_secs/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err109];
 }
@@ -1385,9 +1380,9 @@ vErrors.push(err109);
 }
 errors++;
 }
-if((typeof data62 == "number") && (isFinite(data62))){
-if(data62 < 1 || isNaN(data62)){
-const err110 = {instancePath:instancePath+"/mcp_servers/" + i8+"/max_response_bytes",schemaPath:"#/properties/mcp_servers/items/properties/max_response_bytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if((typeof data61 == "number") && (isFinite(data61))){
+if(data61 < 1 || isNaN(data61)){
+const err110 = {instancePath:instancePath+"/mcp_servers/" + i8+"/call_timeout_secs",schemaPath:"#/properties/mcp_servers/items/properties/call_timeout_secs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err110];
 }
@@ -1398,10 +1393,10 @@ errors++;
 }
 }
 }
-if(data51.max_tools !== undefined){
-let data63 = data51.max_tools;
-if(!(((typeof data63 == "number") && (!(data63 % 1) && !isNaN(data63))) && (isFinite(data63)))){
-const err111 = {instancePath:instancePath+"/mcp_servers/" + i8+"/max_tools",schemaPath:"#/properties/mcp_servers/items/properties/max_tools/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data51.max_response_bytes !== undefined){
+let data62 = data51.max_response_bytes;
+if(!(((typeof data62 == "number") && (!(data62 % 1) && !isNaN(data62))) && (isFinite(data62)))){
+const err111 = {instancePath:instancePath+"/mcp_servers/" + i8+"/max_response_bytes",schemaPath:"#/properties/mcp_servers/items/properties/max_response_bytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err111];
 }
@@ -1410,14 +1405,39 @@ vErrors.push(err111);
 }
 errors++;
 }
-if((typeof data63 == "number") && (isFinite(data63))){
-if(data63 < 1 || isNaN(data63)){
-const err112 = {instancePath:instancePath+"/mcp_servers/" + i8+"/max_tools",schemaPath:"#/properties/mcp_servers/items/properties/max_tools/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if((typeof data62 == "number") && (isFinite(data62))){
+if(data62 < 1 || isNaN(data62)){
+const err112 = {instancePath:instancePath+"/mcp_servers/" + i8+"/max_response_bytes",schemaPath:"#/properties/mcp_servers/items/properties/max_response_bytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err112];
 }
 else {
 vErrors.push(err112);
+}
+errors++;
+}
+}
+}
+if(data51.max_tools !== undefined){
+let data63 = data51.max_tools;
+if(!(((typeof data63 == "number") && (!(data63 % 1) && !isNaN(data63))) && (isFinite(data63)))){
+const err113 = {instancePath:instancePath+"/mcp_servers/" + i8+"/max_tools",schemaPath:"#/properties/mcp_servers/items/properties/max_tools/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err113];
+}
+else {
+vErrors.push(err113);
+}
+errors++;
+}
+if((typeof data63 == "number") && (isFinite(data63))){
+if(data63 < 1 || isNaN(data63)){
+const err114 = {instancePath:instancePath+"/mcp_servers/" + i8+"/max_tools",schemaPath:"#/properties/mcp_servers/items/properties/max_tools/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err114];
+}
+else {
+vErrors.push(err114);
 }
 errors++;
 }
@@ -1429,31 +1449,7 @@ if(Array.isArray(data64)){
 const len10 = data64.length;
 for(let i10=0; i10<len10; i10++){
 if(typeof data64[i10] !== "string"){
-const err113 = {instancePath:instancePath+"/mcp_servers/" + i8+"/tags/" + i10,schemaPath:"#/properties/mcp_servers/items/properties/tags/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err113];
-}
-else {
-vErrors.push(err113);
-}
-errors++;
-}
-}
-}
-else {
-const err114 = {instancePath:instancePath+"/mcp_servers/" + i8+"/tags",schemaPath:"#/properties/mcp_servers/items/properties/tags/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err114];
-}
-else {
-vErrors.push(err114);
-}
-errors++;
-}
-}
-if(data51.requires_approval !== undefined){
-if(typeof data51.requires_approval !== "boolean"){
-const err115 = {instancePath:instancePath+"/mcp_servers/" + i8+"/requires_approval",schemaPath:"#/properties/mcp_servers/items/properties/requires_approval/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+const err115 = {instancePath:instancePath+"/mcp_servers/" + i8+"/tags/" + i10,schemaPath:"#/properties/mcp_servers/items/properties/tags/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err115];
 }
@@ -1465,7 +1461,7 @@ errors++;
 }
 }
 else {
-const err116 = {instancePath:instancePath+"/mcp_servers/" + i8,schemaPath:"#/properties/mcp_servers/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err116 = {instancePath:instancePath+"/mcp_servers/" + i8+"/tags",schemaPath:"#/properties/mcp_servers/items/properties/tags/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err116];
 }
@@ -1475,9 +1471,9 @@ vErrors.push(err116);
 errors++;
 }
 }
-}
-else {
-const err117 = {instancePath:instancePath+"/mcp_servers",schemaPath:"#/properties/mcp_servers/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data51.requires_approval !== undefined){
+if(typeof data51.requires_approval !== "boolean"){
+const err117 = {instancePath:instancePath+"/mcp_servers/" + i8+"/requires_approval",schemaPath:"#/properties/mcp_servers/items/properties/requires_approval/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err117];
 }
@@ -1487,17 +1483,41 @@ vErrors.push(err117);
 errors++;
 }
 }
-if(data.pip !== undefined){
-let data67 = data.pip;
-if(data67 && typeof data67 == "object" && !Array.isArray(data67)){
-for(const key11 in data67){
-if(!(key11 === "packages")){
-const err118 = {instancePath:instancePath+"/pip",schemaPath:"#/properties/pip/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key11},message:"must NOT have additional properties"};
+}
+else {
+const err118 = {instancePath:instancePath+"/mcp_servers/" + i8,schemaPath:"#/properties/mcp_servers/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err118];
 }
 else {
 vErrors.push(err118);
+}
+errors++;
+}
+}
+}
+else {
+const err119 = {instancePath:instancePath+"/mcp_servers",schemaPath:"#/properties/mcp_servers/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err119];
+}
+else {
+vErrors.push(err119);
+}
+errors++;
+}
+}
+if(data.pip !== undefined){
+let data67 = data.pip;
+if(data67 && typeof data67 == "object" && !Array.isArray(data67)){
+for(const key11 in data67){
+if(!(key11 === "packages")){
+const err120 = {instancePath:instancePath+"/pip",schemaPath:"#/properties/pip/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key11},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err120];
+}
+else {
+vErrors.push(err120);
 }
 errors++;
 }
@@ -1508,31 +1528,7 @@ if(Array.isArray(data68)){
 const len11 = data68.length;
 for(let i11=0; i11<len11; i11++){
 if(typeof data68[i11] !== "string"){
-const err119 = {instancePath:instancePath+"/pip/packages/" + i11,schemaPath:"#/properties/pip/properties/packages/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err119];
-}
-else {
-vErrors.push(err119);
-}
-errors++;
-}
-}
-}
-else {
-const err120 = {instancePath:instancePath+"/pip/packages",schemaPath:"#/properties/pip/properties/packages/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err120];
-}
-else {
-vErrors.push(err120);
-}
-errors++;
-}
-}
-}
-else {
-const err121 = {instancePath:instancePath+"/pip",schemaPath:"#/properties/pip/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err121 = {instancePath:instancePath+"/pip/packages/" + i11,schemaPath:"#/properties/pip/properties/packages/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err121];
 }
@@ -1542,15 +1538,9 @@ vErrors.push(err121);
 errors++;
 }
 }
-if(data.triggers !== undefined){
-let data70 = data.triggers;
-if(Array.isArray(data70)){
-const len12 = data70.length;
-for(let i12=0; i12<len12; i12++){
-let data71 = data70[i12];
-if(data71 && typeof data71 == "object" && !Array.isArray(data71)){
-if(data71.id === undefined){
-const err122 = {instancePath:instancePath+"/triggers/" + i12,schemaPath:"#/properties/triggers/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+}
+else {
+const err122 = {instancePath:instancePath+"/pip/packages",schemaPath:"#/properties/pip/properties/packages/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err122];
 }
@@ -1559,8 +1549,10 @@ vErrors.push(err122);
 }
 errors++;
 }
-if(data71.target === undefined){
-const err123 = {instancePath:instancePath+"/triggers/" + i12,schemaPath:"#/properties/triggers/items/required",keyword:"required",params:{missingProperty: "target"},message:"must have required property '"+"target"+"'"};
+}
+}
+else {
+const err123 = {instancePath:instancePath+"/pip",schemaPath:"#/properties/pip/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err123];
 }
@@ -1569,8 +1561,12 @@ vErrors.push(err123);
 }
 errors++;
 }
-if(data71.source === undefined){
-const err124 = {instancePath:instancePath+"/triggers/" + i12,schemaPath:"#/properties/triggers/items/required",keyword:"required",params:{missingProperty: "source"},message:"must have required property '"+"source"+"'"};
+}
+if(data.triggers !== undefined){
+let data70 = data.triggers;
+if(Array.isArray(data70)){
+if(data70.length > 10000){
+const err124 = {instancePath:instancePath+"/triggers",schemaPath:"#/properties/triggers/maxItems",keyword:"maxItems",params:{limit: 10000},message:"must NOT have more than 10000 items"};
 if(vErrors === null){
 vErrors = [err124];
 }
@@ -1579,9 +1575,12 @@ vErrors.push(err124);
 }
 errors++;
 }
-for(const key12 in data71){
-if(!((((key12 === "id") || (key12 === "target")) || (key12 === "input")) || (key12 === "source"))){
-const err125 = {instancePath:instancePath+"/triggers/" + i12,schemaPath:"#/properties/triggers/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key12},message:"must NOT have additional properties"};
+const len12 = data70.length;
+for(let i12=0; i12<len12; i12++){
+let data71 = data70[i12];
+if(data71 && typeof data71 == "object" && !Array.isArray(data71)){
+if(data71.id === undefined){
+const err125 = {instancePath:instancePath+"/triggers/" + i12,schemaPath:"#/properties/triggers/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
 if(vErrors === null){
 vErrors = [err125];
 }
@@ -1590,10 +1589,8 @@ vErrors.push(err125);
 }
 errors++;
 }
-}
-if(data71.id !== undefined){
-if(typeof data71.id !== "string"){
-const err126 = {instancePath:instancePath+"/triggers/" + i12+"/id",schemaPath:"#/properties/triggers/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data71.target === undefined){
+const err126 = {instancePath:instancePath+"/triggers/" + i12,schemaPath:"#/properties/triggers/items/required",keyword:"required",params:{missingProperty: "target"},message:"must have required property '"+"target"+"'"};
 if(vErrors === null){
 vErrors = [err126];
 }
@@ -1602,10 +1599,8 @@ vErrors.push(err126);
 }
 errors++;
 }
-}
-if(data71.target !== undefined){
-if(typeof data71.target !== "string"){
-const err127 = {instancePath:instancePath+"/triggers/" + i12+"/target",schemaPath:"#/properties/triggers/items/properties/target/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data71.source === undefined){
+const err127 = {instancePath:instancePath+"/triggers/" + i12,schemaPath:"#/properties/triggers/items/required",keyword:"required",params:{missingProperty: "source"},message:"must have required property '"+"source"+"'"};
 if(vErrors === null){
 vErrors = [err127];
 }
@@ -1614,10 +1609,9 @@ vErrors.push(err127);
 }
 errors++;
 }
-}
-if(data71.input !== undefined){
-if(typeof data71.input !== "string"){
-const err128 = {instancePath:instancePath+"/triggers/" + i12+"/input",schemaPath:"#/properties/triggers/items/properties/input/type",keyword:"type",params:{type: "string"},message:"must be string"};
+for(const key12 in data71){
+if(!((((key12 === "id") || (key12 === "target")) || (key12 === "input")) || (key12 === "source"))){
+const err128 = {instancePath:instancePath+"/triggers/" + i12,schemaPath:"#/properties/triggers/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key12},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err128];
 }
@@ -1627,11 +1621,9 @@ vErrors.push(err128);
 errors++;
 }
 }
-if(data71.source !== undefined){
-let data75 = data71.source;
-if(data75 && typeof data75 == "object" && !Array.isArray(data75)){
-if(data75.type === undefined){
-const err129 = {instancePath:instancePath+"/triggers/" + i12+"/source",schemaPath:"#/properties/triggers/items/properties/source/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
+if(data71.id !== undefined){
+if(typeof data71.id !== "string"){
+const err129 = {instancePath:instancePath+"/triggers/" + i12+"/id",schemaPath:"#/properties/triggers/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err129];
 }
@@ -1640,12 +1632,10 @@ vErrors.push(err129);
 }
 errors++;
 }
-const tag0 = data75.type;
-if(typeof tag0 == "string"){
-if(tag0 === "cron"){
-if(data75 && typeof data75 == "object" && !Array.isArray(data75)){
-if(data75.type === undefined){
-const err130 = {instancePath:instancePath+"/triggers/" + i12+"/source",schemaPath:"#/properties/triggers/items/properties/source/oneOf/0/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
+}
+if(data71.target !== undefined){
+if(typeof data71.target !== "string"){
+const err130 = {instancePath:instancePath+"/triggers/" + i12+"/target",schemaPath:"#/properties/triggers/items/properties/target/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err130];
 }
@@ -1654,8 +1644,10 @@ vErrors.push(err130);
 }
 errors++;
 }
-if(data75.schedule === undefined){
-const err131 = {instancePath:instancePath+"/triggers/" + i12+"/source",schemaPath:"#/properties/triggers/items/properties/source/oneOf/0/required",keyword:"required",params:{missingProperty: "schedule"},message:"must have required property '"+"schedule"+"'"};
+}
+if(data71.input !== undefined){
+if(typeof data71.input !== "string"){
+const err131 = {instancePath:instancePath+"/triggers/" + i12+"/input",schemaPath:"#/properties/triggers/items/properties/input/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err131];
 }
@@ -1664,9 +1656,12 @@ vErrors.push(err131);
 }
 errors++;
 }
-for(const key13 in data75){
-if(!((key13 === "type") || (key13 === "schedule"))){
-const err132 = {instancePath:instancePath+"/triggers/" + i12+"/source",schemaPath:"#/properties/triggers/items/properties/source/oneOf/0/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key13},message:"must NOT have additional properties"};
+}
+if(data71.source !== undefined){
+let data75 = data71.source;
+if(data75 && typeof data75 == "object" && !Array.isArray(data75)){
+if(data75.type === undefined){
+const err132 = {instancePath:instancePath+"/triggers/" + i12+"/source",schemaPath:"#/properties/triggers/items/properties/source/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
 if(vErrors === null){
 vErrors = [err132];
 }
@@ -1675,10 +1670,12 @@ vErrors.push(err132);
 }
 errors++;
 }
-}
-if(data75.type !== undefined){
-if("cron" !== data75.type){
-const err133 = {instancePath:instancePath+"/triggers/" + i12+"/source/type",schemaPath:"#/properties/triggers/items/properties/source/oneOf/0/properties/type/const",keyword:"const",params:{allowedValue: "cron"},message:"must be equal to constant"};
+const tag0 = data75.type;
+if(typeof tag0 == "string"){
+if(tag0 === "cron"){
+if(data75 && typeof data75 == "object" && !Array.isArray(data75)){
+if(data75.type === undefined){
+const err133 = {instancePath:instancePath+"/triggers/" + i12+"/source",schemaPath:"#/properties/triggers/items/properties/source/oneOf/0/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
 if(vErrors === null){
 vErrors = [err133];
 }
@@ -1687,12 +1684,8 @@ vErrors.push(err133);
 }
 errors++;
 }
-}
-if(data75.schedule !== undefined){
-let data77 = data75.schedule;
-if(typeof data77 === "string"){
-if(!(formats0(data77))){
-const err134 = {instancePath:instancePath+"/triggers/" + i12+"/source/schedule",schemaPath:"#/properties/triggers/items/properties/source/oneOf/0/properties/schedule/format",keyword:"format",params:{format: "cron"},message:"must match format \""+"cron"+"\""};
+if(data75.schedule === undefined){
+const err134 = {instancePath:instancePath+"/triggers/" + i12+"/source",schemaPath:"#/properties/triggers/items/properties/source/oneOf/0/required",keyword:"required",params:{missingProperty: "schedule"},message:"must have required property '"+"schedule"+"'"};
 if(vErrors === null){
 vErrors = [err134];
 }
@@ -1701,9 +1694,9 @@ vErrors.push(err134);
 }
 errors++;
 }
-}
-else {
-const err135 = {instancePath:instancePath+"/triggers/" + i12+"/source/schedule",schemaPath:"#/properties/triggers/items/properties/source/oneOf/0/properties/schedule/type",keyword:"type",params:{type: "string"},message:"must be string"};
+for(const key13 in data75){
+if(!((key13 === "type") || (key13 === "schedule"))){
+const err135 = {instancePath:instancePath+"/triggers/" + i12+"/source",schemaPath:"#/properties/triggers/items/properties/source/oneOf/0/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key13},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err135];
 }
@@ -1713,9 +1706,9 @@ vErrors.push(err135);
 errors++;
 }
 }
-}
-else {
-const err136 = {instancePath:instancePath+"/triggers/" + i12+"/source",schemaPath:"#/properties/triggers/items/properties/source/oneOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data75.type !== undefined){
+if("cron" !== data75.type){
+const err136 = {instancePath:instancePath+"/triggers/" + i12+"/source/type",schemaPath:"#/properties/triggers/items/properties/source/oneOf/0/properties/type/const",keyword:"const",params:{allowedValue: "cron"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err136];
 }
@@ -1724,12 +1717,12 @@ vErrors.push(err136);
 }
 errors++;
 }
-var props0 = true;
 }
-else if(tag0 === "interval"){
-if(data75 && typeof data75 == "object" && !Array.isArray(data75)){
-if(data75.type === undefined){
-const err137 = {instancePath:instancePath+"/triggers/" + i12+"/source",schemaPath:"#/properties/triggers/items/properties/source/oneOf/1/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
+if(data75.schedule !== undefined){
+let data77 = data75.schedule;
+if(typeof data77 === "string"){
+if(!(formats0(data77))){
+const err137 = {instancePath:instancePath+"/triggers/" + i12+"/source/schedule",schemaPath:"#/properties/triggers/items/properties/source/oneOf/0/properties/schedule/format",keyword:"format",params:{format: "cron"},message:"must match format \""+"cron"+"\""};
 if(vErrors === null){
 vErrors = [err137];
 }
@@ -1738,8 +1731,9 @@ vErrors.push(err137);
 }
 errors++;
 }
-if(data75.every === undefined){
-const err138 = {instancePath:instancePath+"/triggers/" + i12+"/source",schemaPath:"#/properties/triggers/items/properties/source/oneOf/1/required",keyword:"required",params:{missingProperty: "every"},message:"must have required property '"+"every"+"'"};
+}
+else {
+const err138 = {instancePath:instancePath+"/triggers/" + i12+"/source/schedule",schemaPath:"#/properties/triggers/items/properties/source/oneOf/0/properties/schedule/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err138];
 }
@@ -1748,9 +1742,10 @@ vErrors.push(err138);
 }
 errors++;
 }
-for(const key14 in data75){
-if(!((key14 === "type") || (key14 === "every"))){
-const err139 = {instancePath:instancePath+"/triggers/" + i12+"/source",schemaPath:"#/properties/triggers/items/properties/source/oneOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key14},message:"must NOT have additional properties"};
+}
+}
+else {
+const err139 = {instancePath:instancePath+"/triggers/" + i12+"/source",schemaPath:"#/properties/triggers/items/properties/source/oneOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err139];
 }
@@ -1759,10 +1754,12 @@ vErrors.push(err139);
 }
 errors++;
 }
+var props0 = true;
 }
-if(data75.type !== undefined){
-if("interval" !== data75.type){
-const err140 = {instancePath:instancePath+"/triggers/" + i12+"/source/type",schemaPath:"#/properties/triggers/items/properties/source/oneOf/1/properties/type/const",keyword:"const",params:{allowedValue: "interval"},message:"must be equal to constant"};
+else if(tag0 === "interval"){
+if(data75 && typeof data75 == "object" && !Array.isArray(data75)){
+if(data75.type === undefined){
+const err140 = {instancePath:instancePath+"/triggers/" + i12+"/source",schemaPath:"#/properties/triggers/items/properties/source/oneOf/1/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
 if(vErrors === null){
 vErrors = [err140];
 }
@@ -1771,12 +1768,8 @@ vErrors.push(err140);
 }
 errors++;
 }
-}
-if(data75.every !== undefined){
-let data79 = data75.every;
-if(typeof data79 === "string"){
-if(!(formats2(data79))){
-const err141 = {instancePath:instancePath+"/triggers/" + i12+"/source/every",schemaPath:"#/properties/triggers/items/properties/source/oneOf/1/properties/every/format",keyword:"format",params:{format: "interval"},message:"must match format \""+"interval"+"\""};
+if(data75.every === undefined){
+const err141 = {instancePath:instancePath+"/triggers/" + i12+"/source",schemaPath:"#/properties/triggers/items/properties/source/oneOf/1/required",keyword:"required",params:{missingProperty: "every"},message:"must have required property '"+"every"+"'"};
 if(vErrors === null){
 vErrors = [err141];
 }
@@ -1785,9 +1778,9 @@ vErrors.push(err141);
 }
 errors++;
 }
-}
-else {
-const err142 = {instancePath:instancePath+"/triggers/" + i12+"/source/every",schemaPath:"#/properties/triggers/items/properties/source/oneOf/1/properties/every/type",keyword:"type",params:{type: "string"},message:"must be string"};
+for(const key14 in data75){
+if(!((key14 === "type") || (key14 === "every"))){
+const err142 = {instancePath:instancePath+"/triggers/" + i12+"/source",schemaPath:"#/properties/triggers/items/properties/source/oneOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key14},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err142];
 }
@@ -1797,14 +1790,51 @@ vErrors.push(err142);
 errors++;
 }
 }
-}
-else {
-const err143 = {instancePath:instancePath+"/triggers/" + i12+"/source",schemaPath:"#/properties/triggers/items/properties/source/oneOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data75.type !== undefined){
+if("interval" !== data75.type){
+const err143 = {instancePath:instancePath+"/triggers/" + i12+"/source/type",schemaPath:"#/properties/triggers/items/properties/source/oneOf/1/properties/type/const",keyword:"const",params:{allowedValue: "interval"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err143];
 }
 else {
 vErrors.push(err143);
+}
+errors++;
+}
+}
+if(data75.every !== undefined){
+let data79 = data75.every;
+if(typeof data79 === "string"){
+if(!(formats2(data79))){
+const err144 = {instancePath:instancePath+"/triggers/" + i12+"/source/every",schemaPath:"#/properties/triggers/items/properties/source/oneOf/1/properties/every/format",keyword:"format",params:{format: "interval"},message:"must match format \""+"interval"+"\""};
+if(vErrors === null){
+vErrors = [err144];
+}
+else {
+vErrors.push(err144);
+}
+errors++;
+}
+}
+else {
+const err145 = {instancePath:instancePath+"/triggers/" + i12+"/source/every",schemaPath:"#/properties/triggers/items/properties/source/oneOf/1/properties/every/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err145];
+}
+else {
+vErrors.push(err145);
+}
+errors++;
+}
+}
+}
+else {
+const err146 = {instancePath:instancePath+"/triggers/" + i12+"/source",schemaPath:"#/properties/triggers/items/properties/source/oneOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err146];
+}
+else {
+vErrors.push(err146);
 }
 errors++;
 }
@@ -1815,42 +1845,7 @@ props0 = true;
 else if(tag0 === "file_watch"){
 if(data75 && typeof data75 == "object" && !Array.isArray(data75)){
 if(data75.type === undefined){
-const err144 = {instancePath:instancePath+"/triggers/" + i12+"/source",schemaPath:"#/properties/triggers/items/properties/source/oneOf/2/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
-if(vErrors === null){
-vErrors = [err144];
-}
-else {
-vErrors.push(err144);
-}
-errors++;
-}
-for(const key15 in data75){
-if(!((key15 === "type") || (key15 === "recursive"))){
-const err145 = {instancePath:instancePath+"/triggers/" + i12+"/source",schemaPath:"#/properties/triggers/items/properties/source/oneOf/2/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key15},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err145];
-}
-else {
-vErrors.push(err145);
-}
-errors++;
-}
-}
-if(data75.type !== undefined){
-if("file_watch" !== data75.type){
-const err146 = {instancePath:instancePath+"/triggers/" + i12+"/source/type",schemaPath:"#/properties/triggers/items/properties/source/oneOf/2/properties/type/const",keyword:"const",params:{allowedValue: "file_watch"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err146];
-}
-else {
-vErrors.push(err146);
-}
-errors++;
-}
-}
-if(data75.recursive !== undefined){
-if(typeof data75.recursive !== "boolean"){
-const err147 = {instancePath:instancePath+"/triggers/" + i12+"/source/recursive",schemaPath:"#/properties/triggers/items/properties/source/oneOf/2/properties/recursive/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+const err147 = {instancePath:instancePath+"/triggers/" + i12+"/source",schemaPath:"#/properties/triggers/items/properties/source/oneOf/2/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
 if(vErrors === null){
 vErrors = [err147];
 }
@@ -1859,15 +1854,50 @@ vErrors.push(err147);
 }
 errors++;
 }
-}
-}
-else {
-const err148 = {instancePath:instancePath+"/triggers/" + i12+"/source",schemaPath:"#/properties/triggers/items/properties/source/oneOf/2/type",keyword:"type",params:{type: "object"},message:"must be object"};
+for(const key15 in data75){
+if(!((key15 === "type") || (key15 === "recursive"))){
+const err148 = {instancePath:instancePath+"/triggers/" + i12+"/source",schemaPath:"#/properties/triggers/items/properties/source/oneOf/2/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key15},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err148];
 }
 else {
 vErrors.push(err148);
+}
+errors++;
+}
+}
+if(data75.type !== undefined){
+if("file_watch" !== data75.type){
+const err149 = {instancePath:instancePath+"/triggers/" + i12+"/source/type",schemaPath:"#/properties/triggers/items/properties/source/oneOf/2/properties/type/const",keyword:"const",params:{allowedValue: "file_watch"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err149];
+}
+else {
+vErrors.push(err149);
+}
+errors++;
+}
+}
+if(data75.recursive !== undefined){
+if(typeof data75.recursive !== "boolean"){
+const err150 = {instancePath:instancePath+"/triggers/" + i12+"/source/recursive",schemaPath:"#/properties/triggers/items/properties/source/oneOf/2/properties/recursive/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err150];
+}
+else {
+vErrors.push(err150);
+}
+errors++;
+}
+}
+}
+else {
+const err151 = {instancePath:instancePath+"/triggers/" + i12+"/source",schemaPath:"#/properties/triggers/items/properties/source/oneOf/2/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err151];
+}
+else {
+vErrors.push(err151);
 }
 errors++;
 }
@@ -1878,42 +1908,7 @@ props0 = true;
 else if(tag0 === "webhook"){
 if(data75 && typeof data75 == "object" && !Array.isArray(data75)){
 if(data75.type === undefined){
-const err149 = {instancePath:instancePath+"/triggers/" + i12+"/source",schemaPath:"#/properties/triggers/items/properties/source/oneOf/3/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
-if(vErrors === null){
-vErrors = [err149];
-}
-else {
-vErrors.push(err149);
-}
-errors++;
-}
-for(const key16 in data75){
-if(!(key16 === "type")){
-const err150 = {instancePath:instancePath+"/triggers/" + i12+"/source",schemaPath:"#/properties/triggers/items/properties/source/oneOf/3/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key16},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err150];
-}
-else {
-vErrors.push(err150);
-}
-errors++;
-}
-}
-if(data75.type !== undefined){
-if("webhook" !== data75.type){
-const err151 = {instancePath:instancePath+"/triggers/" + i12+"/source/type",schemaPath:"#/properties/triggers/items/properties/source/oneOf/3/properties/type/const",keyword:"const",params:{allowedValue: "webhook"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err151];
-}
-else {
-vErrors.push(err151);
-}
-errors++;
-}
-}
-}
-else {
-const err152 = {instancePath:instancePath+"/triggers/" + i12+"/source",schemaPath:"#/properties/triggers/items/properties/source/oneOf/3/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err152 = {instancePath:instancePath+"/triggers/" + i12+"/source",schemaPath:"#/properties/triggers/items/properties/source/oneOf/3/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
 if(vErrors === null){
 vErrors = [err152];
 }
@@ -1922,12 +1917,9 @@ vErrors.push(err152);
 }
 errors++;
 }
-if(props0 !== true){
-props0 = true;
-}
-}
-else {
-const err153 = {instancePath:instancePath+"/triggers/" + i12+"/source",schemaPath:"#/properties/triggers/items/properties/source/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0},message:"value of tag \"type\" must be in oneOf"};
+for(const key16 in data75){
+if(!(key16 === "type")){
+const err153 = {instancePath:instancePath+"/triggers/" + i12+"/source",schemaPath:"#/properties/triggers/items/properties/source/oneOf/3/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key16},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err153];
 }
@@ -1937,8 +1929,9 @@ vErrors.push(err153);
 errors++;
 }
 }
-else {
-const err154 = {instancePath:instancePath+"/triggers/" + i12+"/source",schemaPath:"#/properties/triggers/items/properties/source/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0},message:"tag \"type\" must be string"};
+if(data75.type !== undefined){
+if("webhook" !== data75.type){
+const err154 = {instancePath:instancePath+"/triggers/" + i12+"/source/type",schemaPath:"#/properties/triggers/items/properties/source/oneOf/3/properties/type/const",keyword:"const",params:{allowedValue: "webhook"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err154];
 }
@@ -1948,8 +1941,9 @@ vErrors.push(err154);
 errors++;
 }
 }
+}
 else {
-const err155 = {instancePath:instancePath+"/triggers/" + i12+"/source",schemaPath:"#/properties/triggers/items/properties/source/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err155 = {instancePath:instancePath+"/triggers/" + i12+"/source",schemaPath:"#/properties/triggers/items/properties/source/oneOf/3/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err155];
 }
@@ -1958,10 +1952,12 @@ vErrors.push(err155);
 }
 errors++;
 }
+if(props0 !== true){
+props0 = true;
 }
 }
 else {
-const err156 = {instancePath:instancePath+"/triggers/" + i12,schemaPath:"#/properties/triggers/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err156 = {instancePath:instancePath+"/triggers/" + i12+"/source",schemaPath:"#/properties/triggers/items/properties/source/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0},message:"value of tag \"type\" must be in oneOf"};
 if(vErrors === null){
 vErrors = [err156];
 }
@@ -1971,9 +1967,8 @@ vErrors.push(err156);
 errors++;
 }
 }
-}
 else {
-const err157 = {instancePath:instancePath+"/triggers",schemaPath:"#/properties/triggers/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err157 = {instancePath:instancePath+"/triggers/" + i12+"/source",schemaPath:"#/properties/triggers/items/properties/source/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0},message:"tag \"type\" must be string"};
 if(vErrors === null){
 vErrors = [err157];
 }
@@ -1983,14 +1978,49 @@ vErrors.push(err157);
 errors++;
 }
 }
-}
 else {
-const err158 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err158 = {instancePath:instancePath+"/triggers/" + i12+"/source",schemaPath:"#/properties/triggers/items/properties/source/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err158];
 }
 else {
 vErrors.push(err158);
+}
+errors++;
+}
+}
+}
+else {
+const err159 = {instancePath:instancePath+"/triggers/" + i12,schemaPath:"#/properties/triggers/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err159];
+}
+else {
+vErrors.push(err159);
+}
+errors++;
+}
+}
+}
+else {
+const err160 = {instancePath:instancePath+"/triggers",schemaPath:"#/properties/triggers/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err160];
+}
+else {
+vErrors.push(err160);
+}
+errors++;
+}
+}
+}
+else {
+const err161 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err161];
+}
+else {
+vErrors.push(err161);
 }
 errors++;
 }

@@ -1,4 +1,5 @@
 import { isSensitive, type ActionFamily } from '../../../shared/apollia-manifest';
+import { type AccessDecided, permissionWords } from '../../../shared/decisions';
 import { FAMILY_LABELS, FAMILY_WORDS } from '../../../shared/risk-summary';
 
 /**
@@ -25,4 +26,17 @@ export function FamilyBadge({ family }: { family: ActionFamily | 'unknown' }) {
 /** Whether a call asks first: sensitive and unknown families ask, `read` runs unasked (spec `[[mcp_servers]]`). */
 export function AskBadge({ asks }: { asks: boolean }) {
   return asks ? <span className="badge badge-ask">Asks you first</span> : <span className="badge badge-allow">Runs without asking</span>;
+}
+
+/** How a decided entry runs, in the decision's own words ("Asks you first: the package's own code, …"). */
+export function PermissionBadge({ decided, id }: { decided: AccessDecided; id?: string }) {
+  const words = permissionWords(decided);
+  const [head, ...why] = words.split(': ');
+  const className = decided.permission === 'allow' ? 'badge badge-allow' : decided.permission === 'ask' ? 'badge badge-ask' : 'badge badge-deny';
+  return (
+    <span className={className} id={id} title={words}>
+      {head}
+      {why.length > 0 ? <span className="badge-why">: {why.join(': ')}</span> : null}
+    </span>
+  );
 }

@@ -11,7 +11,7 @@ import { ErrorPanel } from './Status';
  * How the user sets one webhook secret (issue 18): make a new one here, or paste the one the sender
  * gave. `touched` is set when the field is left or submitted: an untouched field is not an error.
  */
-export type WebhookSecretDraft = { kind: 'make' } | { kind: 'given'; secret: string; touched: boolean };
+export type WebhookSecretDraft = { kind: 'keep' } | { kind: 'make' } | { kind: 'given'; secret: string; touched: boolean };
 
 /** The draft's problem, when it should be shown: the shared check's sentence (never the secret). */
 export function webhookSecretProblem(draft: WebhookSecretDraft | undefined): string | null {
@@ -20,9 +20,17 @@ export function webhookSecretProblem(draft: WebhookSecretDraft | undefined): str
   return checked.ok ? null : checked.message;
 }
 
-/** The request the Api takes for a draft (absent: make one). */
+/** The request the Api takes for a draft (absent or "keep": none, so nothing is replaced). */
 export function webhookSecretRequest(draft: WebhookSecretDraft | undefined): WebhookSecretRequest | undefined {
-  return draft?.kind === 'given' ? { kind: 'given', secret: draft.secret } : draft ? { kind: 'make' } : undefined;
+  if (draft?.kind === 'given') return { kind: 'given', secret: draft.secret };
+  return draft?.kind === 'make' ? { kind: 'make' } : undefined;
+}
+
+/** What replacing a kept secret does to the sender's calls, said before it is replaced. */
+export function replaceSecretWords(origin: 'made' | 'given', draft: WebhookSecretDraft): string {
+  const refused = 'Calls signed with the current secret will be refused from the moment it is replaced';
+  if (draft.kind === 'make') return `${refused}: give the new secret, shown once, to ${origin === 'given' ? 'your sender (the one it gave you stops working here)' : 'the program that calls this trigger'}.`;
+  return `${refused}: your sender must sign with the one you paste here.`;
 }
 
 /** Whether a draft can be sent: a made secret always, a given one when the check accepts it. */
@@ -43,7 +51,7 @@ const KEPT_WORDS: Record<SecretBackend, string> = {
  * user types (inline error once the field was left). The secret is never shown back: the field is
  * a password field, and nothing echoes it.
  */
-export function WebhookSecretChoice({ id, label, value, onChange }: { id: string; label: string; value: WebhookSecretDraft; onChange: (value: WebhookSecretDraft) => void }) {
+export function WebhookSecretChoice({ id, label, value, onChange, kept = null }: { id: string; label: string; value: WebhookSecretDraft; onChange: (value: WebhookSecretDraft) => void; kept?: 'made' | 'given' | null }) {
   const settings = useSettings();
   const backend = settings.data?.secretBackend;
   const problem = webhookSecretProblem(value);
@@ -55,14 +63,23 @@ export function WebhookSecretChoice({ id, label, value, onChange }: { id: string
       <legend>
         <KeyRound aria-hidden="true" size={14} /> The secret of {label}
       </legend>
+      {kept ? (
+        <>
+          <div className="check-row">
+            <input id={`${id}-keep`} type="radio" name={`${id}-kind`} checked={value.kind === 'keep'} onChange={() => onChange({ kind: 'keep' })} />
+            <label htmlFor={`${id}-keep`}>Keep its secret ({kept === 'given' ? 'the one your sender gave' : 'made on this computer'})</label>
+          </div>
+          <p className="hint">Nothing changes for the program that calls it.</p>
+        </>
+      ) : null}
       <div className="check-row">
         <input id={`${id}-make`} type="radio" name={`${id}-kind`} checked={value.kind === 'make'} onChange={() => onChange({ kind: 'make' })} />
-        <label htmlFor={`${id}-make`}>Make a new secret</label>
+        <label htmlFor={`${id}-make`}>{kept ? 'Replace it with a new secret made here' : 'Make a new secret'}</label>
       </div>
       <p className="hint">Made on this computer and shown to you once, to give to the program that calls this trigger.</p>
       <div className="check-row">
         <input id={`${id}-given`} type="radio" name={`${id}-kind`} checked={value.kind === 'given'} onChange={() => onChange({ kind: 'given', secret: '', touched: false })} />
-        <label htmlFor={`${id}-given`}>Use the secret your sender gave you</label>
+        <label htmlFor={`${id}-given`}>{kept ? 'Replace it with a secret your sender gave you' : 'Use the secret your sender gave you'}</label>
       </div>
       {value.kind === 'given' ? (
         <div className="field">
@@ -93,6 +110,11 @@ export function WebhookSecretChoice({ id, label, value, onChange }: { id: string
           ) : null}
         </div>
       ) : null}
+      {kept && value.kind !== 'keep' ? (
+        <p className="hint panel-warning" role="note">
+          {replaceSecretWords(kept, value)}
+        </p>
+      ) : null}
       {backend ? <p className={backend === 'keychain' ? 'hint' : 'hint panel-warning'}>{KEPT_WORDS[backend]}</p> : null}
     </fieldset>
   );
@@ -101,37 +123,74 @@ export function WebhookSecretChoice({ id, label, value, onChange }: { id: string
 /**
  * Arming a webhook trigger, or replacing its secret (the dashboard, a template's new webhook): the
  * choice, then one button. A made secret is shown once; a given one is only said to be kept.
+ * Replacing a secret is never the default and never one click: "Keep its secret" is chosen first,
+ * and a replacement asks to be confirmed, saying what happens to the sender's calls.
  */
-export function SetWebhookSecret({ triggerId, label, mode, disabled = false, buttonLabel }: { triggerId: string; label: string; mode: 'arm' | 'rotate'; disabled?: boolean; buttonLabel?: string }) {
+export function SetWebhookSecret({ triggerId, label, mode, disabled = false, buttonLabel, kept = null }: { triggerId: string; label: string; mode: 'arm' | 'rotate'; disabled?: boolean; buttonLabel?: string; kept?: 'made' | 'given' | null }) {
   const arm = useArmTrigger();
   const rotate = useRotateWebhookSecret();
-  const [draft, setDraft] = useState<WebhookSecretDraft>({ kind: 'make' });
+  const keeping = mode === 'rotate' ? (kept ?? 'made') : null;
+  const initial: WebhookSecretDraft = keeping ? { kind: 'keep' } : { kind: 'make' };
+  const [draft, setDraft] = useState<WebhookSecretDraft>(initial);
+  const [confirming, setConfirming] = useState(false);
   const [done, setDone] = useState<TriggerArmed | null>(null);
   const mutation = mode === 'arm' ? arm : rotate;
-  const ready = webhookSecretReady(draft);
+  const ready = draft.kind !== 'keep' && webhookSecretReady(draft);
+  const send = () => {
+    const request = { triggerId, webhookSecret: webhookSecretRequest(draft) };
+    setConfirming(false);
+    mutation.mutate(request, {
+      onSuccess: (answer) => {
+        setDone(answer);
+        setDraft(initial);
+      },
+    });
+  };
   const submit = () => {
     if (!ready) {
       setDraft(draft.kind === 'given' ? { ...draft, touched: true } : draft);
       return;
     }
-    const request = { triggerId, webhookSecret: webhookSecretRequest(draft) };
-    mutation.mutate(request, {
-      onSuccess: (answer) => {
-        setDone(answer);
-        setDraft({ kind: 'make' });
-      },
-    });
+    if (keeping) setConfirming(true);
+    else send();
   };
   const make = draft.kind === 'make';
-  const defaultLabel = mode === 'arm' ? `Arm ${label}` : make ? `Make a new secret for ${label}` : `Use this secret for ${label}`;
+  const defaultLabel = mode === 'arm' ? `Arm ${label}` : make ? `Replace the secret of ${label}…` : `Use this secret for ${label}…`;
+  const fieldsetId = `set-${triggerId.replace(/[^A-Za-z0-9_-]/g, '-')}`;
   return (
     <div className="secret-set">
       {mode === 'arm' && done ? null : (
         <>
-          <WebhookSecretChoice id={`set-${triggerId.replace(/[^A-Za-z0-9_-]/g, '-')}`} label={label} value={draft} onChange={setDraft} />
-          <button type="button" className="button button-small" disabled={disabled || mutation.isPending} onClick={submit}>
-            {buttonLabel && make ? buttonLabel : defaultLabel}
-          </button>
+          <WebhookSecretChoice
+            id={fieldsetId}
+            label={label}
+            value={draft}
+            kept={keeping}
+            onChange={(value) => {
+              setConfirming(false);
+              setDraft(value);
+            }}
+          />
+          {draft.kind === 'keep' ? null : (
+            <button type="button" className="button button-small" disabled={disabled || mutation.isPending || confirming} onClick={submit}>
+              {buttonLabel && make ? buttonLabel : defaultLabel}
+            </button>
+          )}
+          {confirming && keeping ? (
+            <div className="panel panel-warning" role="alertdialog" aria-labelledby={`${fieldsetId}-confirm`}>
+              <p id={`${fieldsetId}-confirm`}>
+                <strong>Replace the secret of {label}?</strong> {replaceSecretWords(keeping, draft)}
+              </p>
+              <div className="button-row">
+                <button type="button" className="button button-small button-danger" onClick={send} disabled={mutation.isPending}>
+                  Replace the secret
+                </button>
+                <button type="button" className="button button-small" onClick={() => setConfirming(false)}>
+                  Keep the current secret
+                </button>
+              </div>
+            </div>
+          ) : null}
         </>
       )}
       {done?.webhookSecret ? <SecretOnce label={label} secret={done.webhookSecret} /> : null}

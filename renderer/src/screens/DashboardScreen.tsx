@@ -124,7 +124,7 @@ function TriggerRowView({ trigger }: { trigger: TriggerView }) {
           </button>
         )}
       </div>
-      {trigger.type === 'webhook' && (trigger.webhookSecretSet || !trigger.armed) ? <SetWebhookSecret triggerId={trigger.id} label={trigger.name} mode={trigger.armed ? 'rotate' : 'arm'} disabled={busy} /> : null}
+      {trigger.type === 'webhook' && (trigger.webhookSecretSet || !trigger.armed) ? <SetWebhookSecret triggerId={trigger.id} label={trigger.name} mode={trigger.armed ? 'rotate' : 'arm'} kept={trigger.armed ? (trigger.webhookSecretOrigin ?? 'made') : null} disabled={busy} /> : null}
       {secret ? <SecretOnce label={trigger.name} secret={secret} /> : null}
       <TriggerLive trigger={trigger} />
       {error ? <ErrorPanel error={error} title="The trigger was not changed" /> : null}

@@ -9,40 +9,55 @@ import { AUTONOMY_WORDS, FAMILY_LABELS, isPinnedRequirement, mcpCommandLine, PLA
 import { unpinnedLaunch } from '../../../../shared/verdict';
 import type { UpdateDiff } from '../../../../shared/update-diff';
 import { useSettings } from '../../../api/hooks';
-import { AskBadge, FamilyBadge } from '../../components/FamilyBadge';
+import { FamilyBadge, PermissionBadge } from '../../components/FamilyBadge';
+import { type AccessDecided, type DecisionContext, decideAgent, type InstalledDecisions } from '../../../../shared/decisions';
+import { useDecisionContext } from './consent-decisions';
 import { PackageText } from '../../components/PackageText';
 import { useConsentStore } from '../../stores/consent-store';
-import { useOwnerDenied } from '../../components/owner-denied';
 import { accessClassifier, accessMarker, type AccessMark, type AccessRow } from '../../../../shared/access-rows';
 import { countOf, UpdateMark } from './UpdateMark';
 import { accessCounts, accessCountsText, FIRST_ROWS, firstRows, ShowAll } from './long-list';
 
-/** One access entry: its box, what it is, an update's mark, its family and whether it asks. Memoised: a tick redraws one row. */
-const AccessEntryRow = memo(function AccessEntryRow({ sourceId, agentId, row, kept, mark, denied }: { sourceId: string; agentId: string; row: AccessRow; kept: boolean; mark: AccessMark | undefined; denied: boolean }) {
+/**
+ * One access entry: its box, what it is, an update's mark, its family and how it runs, as the one
+ * decision function decided it. Where the person may choose, a second box lets a granted entry
+ * run without asking (off by default for code only its author vouches for). Memoised: a tick redraws one row.
+ */
+const AccessEntryRow = memo(function AccessEntryRow({ sourceId, agentId, row, decided, mark }: { sourceId: string; agentId: string; row: AccessRow; decided: AccessDecided; mark: AccessMark | undefined }) {
   const setAccess = useConsentStore((s) => s.setAccess);
   const id = `access-${agentId}-${row.entry}`;
+  const granted = decided.permission !== 'deny';
+  // The choice matters where the app cannot check what the code does: a package's own code, or a tool known only when it runs.
+  const offerAllow = granted && decided.canAllow && decided.grantedAs === 'ask';
+  const chosenAllow = granted && decided.canAllow && decided.reason === 'answer' && decided.permission === 'allow';
   return (
     <li className="row access-row">
-      <input id={id} type="checkbox" checked={kept && !denied} disabled={denied} aria-describedby={denied ? `${id}-denied` : undefined} onChange={(event) => setAccess(sourceId, agentId, row.entry, event.target.checked)} />
-      <label htmlFor={id}>
-        <PackageText text={row.what} />
-        <span className="small muted block">
-          <code>
-            <PackageText text={row.entry} />
-          </code>
-        </span>
-      </label>
+      <input id={id} type="checkbox" checked={granted} disabled={decided.ownerDenied} aria-describedby={`${id}-how`} onChange={(event) => setAccess(sourceId, agentId, row.entry, event.target.checked)} />
+      <div className="access-main">
+        <label htmlFor={id}>
+          <PackageText text={row.what} />
+          <span className="small muted block">
+            <code>
+              <PackageText text={row.entry} />
+            </code>
+          </span>
+        </label>
+        {offerAllow || chosenAllow ? (
+          <div className="check-row small allow-choice">
+            <input id={`${id}-allow`} type="checkbox" checked={decided.permission === 'allow'} onChange={(event) => setAccess(sourceId, agentId, row.entry, event.target.checked ? 'allow' : 'ask')} />
+            <label htmlFor={`${id}-allow`}>Let it run without asking me each time (only its author says what it does: allow it only if you trust them)</label>
+          </div>
+        ) : null}
+      </div>
       <span className="row-badges">
         <UpdateMark mark={mark} />
         <FamilyBadge family={row.family} />
-        {denied ? (
-          <span className="badge badge-deny" id={`${id}-denied`}>
+        {decided.ownerDenied ? (
+          <span className="badge badge-deny" id={`${id}-how`}>
             Denied in your Settings
           </span>
-        ) : kept ? (
-          <AskBadge asks={row.asks} />
         ) : (
-          <span className="badge badge-deny">Not allowed</span>
+          <PermissionBadge decided={decided} id={`${id}-how`} />
         )}
       </span>
     </li>
@@ -50,19 +65,20 @@ const AccessEntryRow = memo(function AccessEntryRow({ sourceId, agentId, row, ke
 });
 
 /**
- * An agent's default access, each entry untickable. A long list shows its counts and its first
- * rows (an update's new ones first), the rest one press away; it alone follows the person's ticks.
+ * An agent's default access, each entry untickable, as the one decision function decides it for
+ * this agent's answers (only this agent is decided again on a tick). A long list shows its counts
+ * and its first rows (an update's new ones first), the rest one press away.
  */
-function AgentAccess({ agent, classify, marksOf, sourceId }: { agent: AgentEntry; classify: (entry: string) => AccessRow; marksOf: (agentId: string) => Map<string, AccessMark>; sourceId: string }) {
+function AgentAccess({ agent, classify, marksOf, sourceId, context }: { agent: AgentEntry; classify: (entry: string) => AccessRow; marksOf: (agentId: string) => Map<string, AccessMark>; sourceId: string; context: DecisionContext }) {
   const entries = agent.defaults?.access;
   const rows = useMemo(() => (entries ?? []).map(classify), [entries, classify]);
   const marks = useMemo(() => marksOf(agent.id), [marksOf, agent.id]);
   const answers = useConsentStore((s) => s.drafts[sourceId]?.access[agent.id]);
-  const denied = useOwnerDenied();
+  const decided = useMemo(() => decideAgent(context, agent, answers), [context, agent, answers]);
   const [all, setAll] = useState(false);
   const listId = useId();
   const shown = useMemo(() => (all ? rows : firstRows(rows, (row) => marks.has(row.entry))), [all, rows, marks]);
-  const kept = (entry: string) => !denied(entry) && (answers?.[entry] ?? true);
+  const permission = (entry: string) => decided[entry]?.permission ?? 'deny';
   const long = shown.length < rows.length || all;
   return (
     <fieldset className="access-table">
@@ -71,14 +87,15 @@ function AgentAccess({ agent, classify, marksOf, sourceId }: { agent: AgentEntry
       </legend>
       {long ? (
         <p className="small access-counts">
-          {accessCountsText(accessCounts(rows, kept))}
+          {accessCountsText(accessCounts(rows, permission))}
           {marks.size > 0 ? ` ${marks.size.toLocaleString('en-US')} new or changed in this version${all ? '' : ', shown first'}.` : ''}
         </p>
       ) : null}
       <ul className={rows.length > FIRST_ROWS ? 'rows rows-long' : 'rows'} id={listId}>
-        {shown.map((row) => (
-          <AccessEntryRow key={row.entry} sourceId={sourceId} agentId={agent.id} row={row} kept={kept(row.entry)} mark={marks.get(row.entry)} denied={denied(row.entry)} />
-        ))}
+        {shown.map((row) => {
+          const d = decided[row.entry];
+          return d ? <AccessEntryRow key={row.entry} sourceId={sourceId} agentId={agent.id} row={row} decided={d} mark={marks.get(row.entry)} /> : null;
+        })}
       </ul>
       <ShowAll total={rows.length} expanded={all} onToggle={() => setAll(!all)} controls={listId} what="access entries" />
     </fieldset>
@@ -192,7 +209,7 @@ function ConnectionSetup({ type, label }: { type: string; label: string }) {
  * Step 2: agents and their default access (each untickable), tools, connections, MCP servers, pip.
  * Memoised and not subscribed to the draft: a tick redraws its agent's list, not the step.
  */
-export const AccessStep = memo(function AccessStep({ inspection, sourceId }: { inspection: ApoInspection & { updateDiff?: UpdateDiff | null }; sourceId: string }) {
+export const AccessStep = memo(function AccessStep({ inspection, sourceId }: { inspection: ApoInspection & { updateDiff?: UpdateDiff | null; installedDecisions?: InstalledDecisions | null }; sourceId: string }) {
   const manifest = inspection.details?.manifest;
   const diff = inspection.updateDiff ?? null;
   const settings = useSettings();
@@ -200,6 +217,7 @@ export const AccessStep = memo(function AccessStep({ inspection, sourceId }: { i
   // Once per diff, not per agent: an update may add thousands of agents.
   const marksOf = useMemo(() => accessMarker(diff), [diff]);
   const newAgents = useMemo(() => new Set(diff?.agents.added ?? []), [diff]);
+  const context = useDecisionContext(inspection);
   if (!manifest || !classify) return null;
   const code = (manifest.tools?.length ?? 0) + (manifest.workflows?.length ?? 0);
   const requires = manifest.requires ?? [];
@@ -239,7 +257,7 @@ export const AccessStep = memo(function AccessStep({ inspection, sourceId }: { i
                     </ul>
                   </>
                 ) : null}
-                {entries.length === 0 ? <p className="muted">It asks for no tools: it can only answer in words.</p> : <AgentAccess agent={agent} classify={classify} marksOf={marksOf} sourceId={sourceId} />}
+                {entries.length === 0 ? <p className="muted">It asks for no tools: it can only answer in words.</p> : context ? <AgentAccess agent={agent} classify={classify} marksOf={marksOf} sourceId={sourceId} context={context} /> : null}
                 <dl className="facts small">
                   {agent.defaults?.autonomy ? (
                     <>

@@ -1,17 +1,14 @@
 import { CancelConfirm } from '../../components/CancelConfirm';
-import { useOwnerDenied } from '../../components/owner-denied';
 import { ArrowLeft, ArrowRight, Download, X } from 'lucide-react';
-import { webhookSecretRequest } from '../../components/WebhookSecretChoice';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { InstallReceipt, SourceInspection } from '../../../../shared/api';
-import { proposedConsent, type ConsentDecision } from '../../../../shared/consent';
 import type { ApoInspection } from '../../../../shared/inspection';
-import { ownRecord } from '../../../../shared/own-data';
 import { useInstall } from '../../../api/hooks';
 import { PackageText } from '../../components/PackageText';
 import { ErrorPanel } from '../../components/Status';
 import { WizardStep } from '../../components/Steps';
 import { useConsentDraft, useConsentStore, type ConsentDraft } from '../../stores/consent-store';
+import { answersFromDraft, useFormDecisions } from './consent-decisions';
 import { useFlowStore } from '../../stores/flow-store';
 import { AccessStep } from './AccessStep';
 import { OverviewStep } from './OverviewStep';
@@ -20,49 +17,9 @@ import { TriggersStep } from './TriggersStep';
 import { UpdateChanges } from './UpdateChanges';
 import { FirstSignedNote, KeyChangeAcceptedNote } from '../../components/trust/KeyChangeStop';
 
-/**
- * The draft a form starts from: the package's proposal, or for an update the user's kept answers
- * with every new or widened entry unticked (`diff.merged`: nothing new is granted until ticked).
- */
-export function startingDraft(inspection: SourceInspection & ApoInspection): Pick<ConsentDraft, 'step' | 'access' | 'triggers'> {
-  const manifest = inspection.details?.manifest;
-  const diff = inspection.updateDiff;
-  const base: ConsentDecision = diff ? diff.merged : manifest ? proposedConsent(manifest) : { agents: ownRecord(), triggers: ownRecord() };
-  const access: ConsentDraft['access'] = ownRecord();
-  for (const [agentId, consent] of Object.entries(base.agents)) access[agentId] = { ...consent.access };
-  const triggers: ConsentDraft['triggers'] = ownRecord();
-  for (const [id, arming] of Object.entries(base.triggers)) triggers[id] = { arm: arming.armed, ...(arming.folderId ? { folderId: arming.folderId } : {}) };
-  return { step: 0, access, triggers };
-}
-
-/** Whether the person changed any answer from where the form started (Cancel then asks nothing). */
-function answersChanged(start: Pick<ConsentDraft, 'access' | 'triggers'>, draft: ConsentDraft): boolean {
-  for (const [agentId, entries] of Object.entries(draft.access)) {
-    for (const [entry, kept] of Object.entries(entries)) if ((start.access[agentId]?.[entry] ?? false) !== kept) return true;
-  }
-  for (const [id, trigger] of Object.entries(draft.triggers)) {
-    const before = start.triggers[id];
-    if (Boolean(before?.arm) !== Boolean(trigger.arm) || (before?.folderId ?? null) !== (trigger.folderId ?? null)) return true;
-  }
-  return false;
-}
-
-/** The answers the store records: every offered entry, ticked or not; triggers armed only when asked. */
-export function decisionFrom(inspection: ApoInspection, draft: ConsentDraft, denied: (entry: string) => boolean = () => false): ConsentDecision {
-  const manifest = inspection.details?.manifest;
-  const agents: ConsentDecision['agents'] = ownRecord();
-  for (const agent of manifest?.agents ?? []) {
-    agents[agent.id] = { access: Object.fromEntries((agent.defaults?.access ?? []).map((entry) => [entry, !denied(entry) && (draft.access[agent.id]?.[entry] ?? true)])) };
-  }
-  const triggers: ConsentDecision['triggers'] = ownRecord();
-  for (const trigger of manifest?.triggers ?? []) {
-    const state = draft.triggers[trigger.id];
-    const armed = Boolean(state?.arm) && (trigger.source.type !== 'file_watch' || Boolean(state?.folderId));
-    triggers[trigger.id] = state?.folderId ? { armed, folderId: state.folderId } : { armed };
-    const webhookSecret = armed && trigger.source.type === 'webhook' ? webhookSecretRequest(state?.webhookSecret) : undefined;
-    if (webhookSecret) triggers[trigger.id] = { armed, webhookSecret };
-  }
-  return { agents, triggers };
+/** Whether the person touched any answer (Cancel then asks nothing): the draft holds only what they touched. */
+function answersChanged(draft: ConsentDraft): boolean {
+  return Object.values(draft.access).some((entries) => Object.keys(entries).length > 0) || Object.keys(draft.triggers).length > 0;
 }
 
 /**
@@ -73,18 +30,18 @@ export function ApoConsentWizard({ inspection, sourceId, allowDowngrade, acceptK
   const seed = useConsentStore((s) => s.seed);
   const setStep = useConsentStore((s) => s.setStep);
   const draft = useConsentDraft(sourceId);
+  const decisions = useFormDecisions(inspection, sourceId);
   const install = useInstall();
   const installing = useRef(false);
-  const denied = useOwnerDenied();
   const closeSource = useFlowStore((s) => s.closeSource);
   const dropDraft = useConsentStore((s) => s.drop);
-  const start = useMemo(() => startingDraft(inspection), [inspection]);
   const [confirmCancel, setConfirmCancel] = useState(false);
   const titleRef = useRef<HTMLHeadingElement>(null);
 
+  // The draft starts empty: every answer untouched, so the decision keeps (an update) or proposes (a first install).
   useEffect(() => {
-    seed(sourceId, start);
-  }, [seed, sourceId, start]);
+    seed(sourceId, { step: 0 });
+  }, [seed, sourceId]);
 
   // Focus moves to the new screen when a package opens, so a keyboard or screen-reader user starts at its title.
   useEffect(() => {
@@ -92,7 +49,7 @@ export function ApoConsentWizard({ inspection, sourceId, allowDowngrade, acceptK
   }, [sourceId]);
 
   const cancel = () => {
-    if (!answersChanged(start, draft)) {
+    if (!answersChanged(draft)) {
       dropDraft(sourceId);
       closeSource(sourceId);
       return;
@@ -110,7 +67,7 @@ export function ApoConsentWizard({ inspection, sourceId, allowDowngrade, acceptK
     if (installing.current) return;
     installing.current = true;
     install.mutate(
-      { sourceId, decisions: decisionFrom(inspection, draft, denied), ...(allowDowngrade ? { allowDowngrade: true } : {}), ...(acceptKeyChange ? { acceptKeyChange: true } : {}) },
+      { sourceId, decisions: answersFromDraft(draft), ...(allowDowngrade ? { allowDowngrade: true } : {}), ...(acceptKeyChange ? { acceptKeyChange: true } : {}) },
       {
         onSuccess: (receipt) => onInstalled(receipt),
         onSettled: () => {
@@ -136,7 +93,7 @@ export function ApoConsentWizard({ inspection, sourceId, allowDowngrade, acceptK
       {inspection.keyChange?.kind === 'first_signed' ? <FirstSignedNote change={inspection.keyChange} /> : null}
       {inspection.keyChange?.kind === 'changed' && acceptKeyChange ? <KeyChangeAcceptedNote change={inspection.keyChange} /> : null}
       <WizardStep steps={steps} current={step} label="Consent steps" heading={heading[name]}>
-        {name === 'What changed' && inspection.updateDiff && inspection.installed ? <UpdateChanges diff={inspection.updateDiff} installedVersion={inspection.installed.version} /> : null}
+        {name === 'What changed' && inspection.updateDiff && inspection.installed ? <UpdateChanges diff={inspection.updateDiff} installedVersion={inspection.installed.version} decisions={decisions} /> : null}
         {name === 'Overview' ? <OverviewStep inspection={inspection} /> : null}
         {name === 'Access' ? <AccessStep inspection={inspection} sourceId={sourceId} /> : null}
         {name === 'Triggers' ? <TriggersStep inspection={inspection} sourceId={sourceId} /> : null}

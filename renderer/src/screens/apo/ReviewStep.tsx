@@ -1,18 +1,21 @@
-import { useOwnerDenied } from '../../components/owner-denied';
 import { memo, useId, useMemo, useState, type ReactNode } from 'react';
 import type { AgentEntry } from '../../../../shared/apollia-manifest';
 import { CONNECTION_TYPES } from '../../../../shared/catalogues';
 import type { ApoInspection } from '../../../../shared/inspection';
 import { isPinnedRequirement, mcpCommandLine } from '../../../../shared/risk-summary';
-import { publisherStatus, unpinnedLaunch } from '../../../../shared/verdict';
-import { AskBadge, FamilyBadge } from '../../components/FamilyBadge';
+import { packageVerdict, publisherStatus, unpinnedLaunch } from '../../../../shared/verdict';
+import { FamilyBadge, PermissionBadge } from '../../components/FamilyBadge';
+import { VerdictPanel } from '../../components/VerdictPanel';
+import { APOLLIA_NATIVE_TOOLS } from '../../../../shared/catalogues';
+import type { AccessDecided, InstalledDecisions, TriggerDecided } from '../../../../shared/decisions';
+import { useFormDecisions } from './consent-decisions';
 import { PackageText } from '../../components/PackageText';
 import { useConsentDraft } from '../../stores/consent-store';
 import { accessClassifier, type AccessRow } from '../../../../shared/access-rows';
 import { accessCounts, accessCountsText, FIRST_ROWS, firstRows, ShowAll } from './long-list';
 import { countOf } from './UpdateMark';
 
-const ReviewRow = memo(function ReviewRow({ row, kept }: { row: AccessRow; kept: boolean }) {
+const ReviewRow = memo(function ReviewRow({ row, decided }: { row: AccessRow; decided: AccessDecided }) {
   return (
     <li className="row access-row">
       <span className="row-main">
@@ -24,37 +27,52 @@ const ReviewRow = memo(function ReviewRow({ row, kept }: { row: AccessRow; kept:
         </span>
       </span>
       <span className="row-badges">
-        <FamilyBadge family={row.family} /> {kept ? <AskBadge asks={row.asks} /> : <span className="badge badge-deny">Not allowed</span>}
+        <FamilyBadge family={row.family} /> <PermissionBadge decided={decided} />
       </span>
     </li>
   );
 });
 
 /** An agent's access as decided; a long list shows its counts and its first rows, the unticked ones first. */
-function ReviewAgentAccess({ agent, classify, answers }: { agent: AgentEntry; classify: (entry: string) => AccessRow; answers: Record<string, boolean> | undefined }) {
+function ReviewAgentAccess({ agent, classify, decided }: { agent: AgentEntry; classify: (entry: string) => AccessRow; decided: Record<string, AccessDecided> }) {
   const entries = agent.defaults?.access;
   const rows = useMemo(() => (entries ?? []).map(classify), [entries, classify]);
   const [all, setAll] = useState(false);
   const listId = useId();
-  const denied = useOwnerDenied();
-  const kept = (entry: string) => !denied(entry) && (answers?.[entry] ?? true);
-  const shown = all ? rows : firstRows(rows, (row) => !kept(row.entry));
+  const permission = (entry: string) => decided[entry]?.permission ?? 'deny';
+  const shown = all ? rows : firstRows(rows, (row) => permission(row.entry) === 'deny');
   return (
     <>
       {rows.length === 0 ? <p className="muted small">No tools: it can only answer in words.</p> : null}
       {rows.length > FIRST_ROWS ? (
         <p className="small access-counts">
-          {accessCountsText(accessCounts(rows, kept))}
+          {accessCountsText(accessCounts(rows, permission))}
           {all ? '' : ' Those not allowed are shown first.'}
         </p>
       ) : null}
       <ul className={rows.length > FIRST_ROWS ? 'rows rows-long' : 'rows'} id={listId}>
-        {shown.map((row) => (
-          <ReviewRow key={row.entry} row={row} kept={kept(row.entry)} />
-        ))}
+        {shown.map((row) => {
+          const d = decided[row.entry];
+          return d ? <ReviewRow key={row.entry} row={row} decided={d} /> : null;
+        })}
       </ul>
       <ShowAll total={rows.length} expanded={all} onToggle={() => setAll(!all)} controls={listId} what="access entries" />
     </>
+  );
+}
+
+/** What Install does to one trigger, in the decision's words. */
+function TriggerOutcome({ decided, pickedPath }: { decided: TriggerDecided; pickedPath: string | undefined }) {
+  if (decided.turnedOff) return <span className="badge badge-warning-soft">Turned off by this update: {decided.turnedOff}</span>;
+  if (!decided.armed) return <span className="badge badge-neutral">Stays off</span>;
+  const folder = decided.folder?.kind === 'keep' ? `, still watching ${decided.folder.shown}` : decided.folder ? `, watching ${pickedPath ?? 'the folder you chose'}` : '';
+  const secret = decided.secret?.kind === 'keep' ? `, its secret kept (${decided.secret.origin === 'given' ? "your sender's" : 'made here'})` : decided.secret?.kind === 'new' ? (decided.secret.choice.kind === 'given' ? ', with the secret your sender gave' : ', with a new secret made here (shown once)') : '';
+  return (
+    <span className="badge badge-ask">
+      {decided.status === 'unchanged' ? 'Stays armed' : 'Will be armed'}
+      {folder}
+      {secret}
+    </span>
   );
 }
 
@@ -82,11 +100,13 @@ function ReviewGroup({ id, title, count, summary, openUpTo = 12, always = false,
 }
 
 /** Step 4: everything that will be granted or run, grouped: agents' access, programs, servers, code, connections, pip, triggers. */
-export function ReviewStep({ inspection, sourceId }: { inspection: ApoInspection; sourceId: string }) {
+export function ReviewStep({ inspection, sourceId }: { inspection: ApoInspection & { installedDecisions?: InstalledDecisions | null }; sourceId: string }) {
   const manifest = inspection.details?.manifest;
   const draft = useConsentDraft(sourceId);
+  const decisions = useFormDecisions(inspection, sourceId);
   const classify = useMemo(() => (manifest ? accessClassifier(manifest) : null), [manifest]);
-  if (!manifest || !classify) return null;
+  const verdict = useMemo(() => (manifest ? packageVerdict(manifest, APOLLIA_NATIVE_TOOLS) : null), [manifest]);
+  if (!manifest || !classify || !decisions || !verdict) return null;
   const agents = manifest.agents ?? [];
   const triggers = manifest.triggers ?? [];
   const servers = manifest.mcp_servers ?? [];
@@ -96,11 +116,13 @@ export function ReviewStep({ inspection, sourceId }: { inspection: ApoInspection
   const requires = manifest.requires ?? [];
   const pip = manifest.pip?.packages ?? [];
   const unpinnedPip = pip.filter((requirement) => !isPinnedRequirement(requirement));
-  const armed = triggers.filter((trigger) => draft.triggers[trigger.id]?.arm).length;
+  const armed = triggers.filter((trigger) => decisions.triggers[trigger.id]?.armed).length;
+  const turnedOff = triggers.filter((trigger) => decisions.triggers[trigger.id]?.turnedOff).length;
   const status = publisherStatus(inspection.summary?.signature ?? null);
   const absent = [programs.length === 0 ? 'programs' : '', remote.length === 0 ? 'outside servers' : '', code.length === 0 ? 'Python code' : '', requires.length === 0 ? 'connections to your accounts' : '', pip.length === 0 ? 'Python packages' : ''].filter(Boolean);
   return (
     <div className="step-body">
+      <VerdictPanel verdict={verdict} />
       <p>
         You are about to install{' '}
         <strong>
@@ -114,7 +136,7 @@ export function ReviewStep({ inspection, sourceId }: { inspection: ApoInspection
             <h4>
               <PackageText text={agent.name} />
             </h4>
-            <ReviewAgentAccess agent={agent} classify={classify} answers={draft.access[agent.id]} />
+            <ReviewAgentAccess agent={agent} classify={classify} decided={decisions.agents[agent.id] ?? {}} />
           </div>
         ))}
       </ReviewGroup>
@@ -226,16 +248,21 @@ export function ReviewStep({ inspection, sourceId }: { inspection: ApoInspection
         </ul>
       </ReviewGroup>
       {absent.length > 0 ? <p className="small muted">Nothing else to run or grant: no {absent.join(', no ')}.</p> : null}
-      <ReviewGroup id="review-triggers" title="Triggers" always count={triggers.length} summary={triggers.length === 0 ? 'None proposed.' : `${countOf(triggers.length, 'trigger', 'triggers')}, ${armed === 0 ? 'none' : armed} armed`}>
+      <ReviewGroup id="review-triggers" title="Triggers" always count={triggers.length} summary={triggers.length === 0 ? 'None proposed.' : `${countOf(triggers.length, 'trigger', 'triggers')}, ${armed === 0 ? 'none' : armed} armed${turnedOff > 0 ? `, ${turnedOff} turned off by this update` : ''}`}>
         <ul className="rows">
           {triggers.map((trigger) => {
-            const state = draft.triggers[trigger.id];
+            const decided = decisions.triggers[trigger.id];
             return (
               <li key={trigger.id} className="row">
                 <code>
                   <PackageText text={trigger.id} />
                 </code>{' '}
-                {state?.arm ? <span className="badge badge-ask">Will be armed{state.displayPath ? `, watching ${state.displayPath}` : ''}</span> : <span className="badge badge-neutral">Stays off</span>}
+                {decided ? <TriggerOutcome decided={decided} pickedPath={draft.triggers[trigger.id]?.displayPath} /> : null}
+                {decided?.change ? (
+                  <span className="small block">
+                    Changed: <PackageText text={decided.change.from} /> → <PackageText text={decided.change.to} />
+                  </span>
+                ) : null}
               </li>
             );
           })}

@@ -4,6 +4,8 @@ import type { AgentEntry } from '../../../../shared/apollia-manifest';
 import { firstByName } from '../../../../shared/consent';
 import type { ApoInspection } from '../../../../shared/inspection';
 import type { UpdateDiff } from '../../../../shared/update-diff';
+import type { InstalledDecisions } from '../../../../shared/decisions';
+import { useFormDecisions } from './consent-decisions';
 import { usePickWatchFolder } from '../../../api/hooks';
 import { PackageText } from '../../components/PackageText';
 import { ScheduleText } from '../../components/ScheduleText';
@@ -25,10 +27,12 @@ function targetName(agents: ReadonlyMap<string, AgentEntry>, target: string): st
  * Step 3: each proposed trigger, off unless armed; a file_watch needs a folder, a webhook gets a
  * secret. For an update, a new or changed trigger is marked (and is off: the diff never arms it).
  */
-export function TriggersStep({ inspection, sourceId }: { inspection: ApoInspection & { updateDiff?: UpdateDiff | null }; sourceId: string }) {
+export function TriggersStep({ inspection, sourceId }: { inspection: ApoInspection & { updateDiff?: UpdateDiff | null; installedDecisions?: InstalledDecisions | null }; sourceId: string }) {
   const manifest = inspection.details?.manifest;
   const diff = inspection.updateDiff ?? null;
   const draft = useConsentDraft(sourceId);
+  const decisions = useFormDecisions(inspection, sourceId);
+  const installed = inspection.installedDecisions ?? null;
   const setTrigger = useConsentStore((s) => s.setTrigger);
   const pick = usePickWatchFolder();
   // Looked up, not searched per trigger: a package may propose thousands (linear, DESIGN.md).
@@ -37,12 +41,13 @@ export function TriggersStep({ inspection, sourceId }: { inspection: ApoInspecti
   const changed = useMemo(() => new Set(diff?.triggers.changed ?? []), [diff]);
   const [all, setAll] = useState(false);
   const listId = useId();
-  if (!manifest) return null;
+  if (!manifest || !decisions) return null;
   const triggers = manifest.triggers ?? [];
+  const armedNow = (id: string) => decisions.triggers[id]?.armed ?? false;
   // A package may propose thousands: the first ones (new, changed or armed first), the rest one
   // press away, with the counts above (as the Access step's long lists).
-  const shown = all ? triggers : firstRows(triggers, (trigger) => added.has(trigger.id) || changed.has(trigger.id) || (draft.triggers[trigger.id]?.arm ?? false));
-  const armedCount = triggers.filter((trigger) => draft.triggers[trigger.id]?.arm).length;
+  const shown = all ? triggers : firstRows(triggers, (trigger) => added.has(trigger.id) || changed.has(trigger.id) || armedNow(trigger.id));
+  const armedCount = triggers.filter((trigger) => armedNow(trigger.id)).length;
   return (
     <div className="step-body">
       <p>A package only proposes triggers. None starts anything unless you arm it here or later on the dashboard.</p>
@@ -55,9 +60,17 @@ export function TriggersStep({ inspection, sourceId }: { inspection: ApoInspecti
       ) : null}
       <ul className="rows" id={listId}>
         {shown.map((trigger) => {
-          const state = draft.triggers[trigger.id] ?? { arm: false };
+          const decided = decisions.triggers[trigger.id];
+          const answer = draft.triggers[trigger.id];
+          const armed = decided?.armed ?? false;
           const id = `arm-${trigger.id}`;
           const needsFolder = trigger.source.type === 'file_watch';
+          // What the installed version keeps for it (a changed trigger armed again keeps its folder and secret too).
+          const had = installed && decided?.status !== 'new' && Object.hasOwn(installed.triggers, trigger.id) ? installed.triggers[trigger.id] : undefined;
+          const folderShown = answer?.folderId ? answer.displayPath : (had?.folder ?? undefined);
+          const hasFolder = Boolean(answer?.folderId) || Boolean(had?.folder);
+          const keptSecret = trigger.source.type === 'webhook' ? (had?.secret ?? null) : null;
+          const state = { ...(answer ?? {}), arm: armed };
           const chooseFolder = (event: { currentTarget: HTMLButtonElement }) => {
             const button = event.currentTarget;
             pick.mutate(undefined, {
@@ -97,14 +110,25 @@ export function TriggersStep({ inspection, sourceId }: { inspection: ApoInspecti
                 ) : null}
               </p>
               <ScheduleText view={apoSchedule(trigger.source)} />
+              {decided?.change ? (
+                <p className="small">
+                  Was: <PackageText text={decided.change.from} />. Now: <PackageText text={decided.change.to} />.
+                </p>
+              ) : null}
+              {decided?.turnedOff ? (
+                <p className="small panel-warning" role="note">
+                  You had it armed. This update turns it off: <PackageText text={decided.turnedOff} />
+                </p>
+              ) : null}
+              {decided?.status === 'unchanged' && armed && !answer ? <p className="small">Armed before, and kept armed by this update.</p> : null}
               {needsFolder ? (
                 <div className="folder-row">
                   <p className="small">
-                    {state.displayPath ? (
+                    {folderShown ? (
                       <>
                         Watched folder:{' '}
                         <code>
-                          <PackageText text={state.displayPath} />
+                          <PackageText text={folderShown} />
                         </code>
                       </>
                     ) : (
@@ -112,15 +136,17 @@ export function TriggersStep({ inspection, sourceId }: { inspection: ApoInspecti
                     )}
                   </p>
                   <button type="button" className="button" onClick={chooseFolder} disabled={pick.isPending}>
-                    <FolderOpen aria-hidden="true" size={16} /> {state.displayPath ? `Choose another folder for ${trigger.id}…` : `Choose a folder for ${trigger.id}…`}
+                    <FolderOpen aria-hidden="true" size={16} /> {folderShown ? `Choose another folder for ${trigger.id}…` : `Choose a folder for ${trigger.id}…`}
                   </button>
                 </div>
               ) : null}
-              {trigger.source.type === 'webhook' && state.arm ? <WebhookSecretChoice id={id} label={trigger.id} value={state.webhookSecret ?? { kind: 'make' }} onChange={(webhookSecret) => setTrigger(sourceId, trigger.id, { ...state, webhookSecret })} /> : null}
+              {trigger.source.type === 'webhook' && armed ? (
+                <WebhookSecretChoice id={id} label={trigger.id} kept={keptSecret} value={answer?.webhookSecret ?? (keptSecret ? { kind: 'keep' } : { kind: 'make' })} onChange={(webhookSecret) => setTrigger(sourceId, trigger.id, { ...state, arm: true, webhookSecret })} />
+              ) : null}
               <div className="check-row">
-                <input id={id} type="checkbox" checked={state.arm} disabled={needsFolder && !state.folderId} aria-describedby={needsFolder && !state.folderId ? `${id}-hint` : undefined} onChange={(event) => setTrigger(sourceId, trigger.id, { ...state, arm: event.target.checked })} />
+                <input id={id} type="checkbox" checked={armed} disabled={needsFolder && !hasFolder} aria-describedby={needsFolder && !hasFolder ? `${id}-hint` : undefined} onChange={(event) => setTrigger(sourceId, trigger.id, { ...state, arm: event.target.checked })} />
                 <label htmlFor={id}>Arm {trigger.id}</label>
-                {needsFolder && !state.folderId ? (
+                {needsFolder && !hasFolder ? (
                   <span id={`${id}-hint`} className="small muted">
                     Choose a folder first.
                   </span>

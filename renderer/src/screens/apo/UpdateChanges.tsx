@@ -1,6 +1,7 @@
 import { ShieldAlert } from 'lucide-react';
 import { nameDifferences } from '../../../../shared/display-text';
 import type { UpdateDiff } from '../../../../shared/update-diff';
+import type { Decisions } from '../../../../shared/decisions';
 import { CodeText } from '../../components/CodeText';
 import { PackageText } from '../../components/PackageText';
 
@@ -47,14 +48,36 @@ function PublisherChange({ publisher }: { publisher: NonNullable<UpdateDiff['pub
 }
 
 /** What an update changes in what the package asks, in words, the publisher first. */
-export function UpdateChanges({ diff, installedVersion }: { diff: UpdateDiff; installedVersion: string }) {
+export function UpdateChanges({ diff, installedVersion, decisions }: { diff: UpdateDiff; installedVersion: string; decisions: Decisions | null }) {
   const changes = diff.publisher ? diff.changes.slice(1) : diff.changes;
+  const kept = decisions ? keptSummary(decisions) : null;
   return (
     <div className="step-body">
       {diff.publisher ? <PublisherChange publisher={diff.publisher} /> : null}
       <p>
-        Version {installedVersion} is installed; this is version {diff.toVersion}. Your earlier answers are kept. Anything new or wider is left unticked for you to decide, and a new or changed trigger stays off.
+        Version {installedVersion} is installed; this is version {diff.toVersion}. Anything new or wider is left unticked for you to decide, and a new or changed trigger stays off.
       </p>
+      {kept ? (
+        <p className="small" aria-label="What this update keeps">
+          Kept as you decided: {kept.grants === 0 ? 'no grants' : `${countWords(kept.grants, 'grant')}`}
+          {kept.armed.length > 0 ? `; ${countWords(kept.armed.length, 'armed trigger')} (${kept.armed.join(', ')}), with ${kept.armed.length === 1 ? 'its' : 'their'} folder and secret` : '; no armed trigger'}.
+        </p>
+      ) : null}
+      {kept && kept.turnedOff.length > 0 ? (
+        <section className="panel panel-warning" aria-labelledby="turned-off-heading">
+          <h3 id="turned-off-heading">Turned off by this update</h3>
+          <ul>
+            {kept.turnedOff.map(([id, why]) => (
+              <li key={id}>
+                <code>
+                  <PackageText text={id} />
+                </code>
+                : <PackageText text={why} />
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
       {diff.asksMore ? <p className="panel panel-warning">This version asks for more than the installed one: see below.</p> : <p className="panel">This version asks for nothing more than the installed one.</p>}
       {changes.length === 0 ? (
         <p className="muted">Nothing it asks for has changed.</p>
@@ -71,4 +94,21 @@ export function UpdateChanges({ diff, installedVersion }: { diff: UpdateDiff; in
       )}
     </div>
   );
+}
+
+/** What an update keeps of the person's decisions, and what it turns off, from the one decision. */
+function keptSummary(decisions: Decisions): { grants: number; armed: string[]; turnedOff: [string, string][] } {
+  let grants = 0;
+  for (const entries of Object.values(decisions.agents)) for (const d of Object.values(entries)) if (d.reason === 'kept' && d.permission !== 'deny') grants++;
+  const armed: string[] = [];
+  const turnedOff: [string, string][] = [];
+  for (const [id, t] of Object.entries(decisions.triggers)) {
+    if (t.status === 'unchanged' && t.armed) armed.push(id);
+    if (t.turnedOff) turnedOff.push([id, t.turnedOff]);
+  }
+  return { grants, armed: armed.slice(0, 20), turnedOff };
+}
+
+function countWords(n: number, word: string): string {
+  return `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`;
 }

@@ -1,4 +1,5 @@
 import type { AccessRow } from '../../../../shared/access-rows';
+import type { Permission } from '../../../../shared/decisions';
 import { countOf } from './UpdateMark';
 
 /**
@@ -23,13 +24,14 @@ export function firstRows<T>(rows: readonly T[], first: (row: T) => boolean): T[
 }
 
 /** Allowed, asking first, running unasked and not allowed, over every row of an agent. */
-export function accessCounts(rows: readonly AccessRow[], kept: (entry: string) => boolean): { total: number; allowed: number; asks: number; unasked: number; denied: number } {
+export function accessCounts(rows: readonly AccessRow[], permission: (entry: string) => Permission): { total: number; allowed: number; asks: number; unasked: number; denied: number } {
   let allowed = 0;
   let asks = 0;
   for (const row of rows) {
-    if (!kept(row.entry)) continue;
+    const p = permission(row.entry);
+    if (p === 'deny') continue;
     allowed++;
-    if (row.asks) asks++;
+    if (p === 'ask') asks++;
   }
   return { total: rows.length, allowed, asks, unasked: allowed - asks, denied: rows.length - allowed };
 }
