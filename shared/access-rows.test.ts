@@ -4,7 +4,7 @@ import { parse } from 'smol-toml';
 import { describe, expect, it } from 'vitest';
 import { INVOICES_DIR } from '../test/helpers/pack';
 import type { ApolliaManifest } from './apollia-manifest';
-import { accessFamilies, asksFirst, proposedConsent } from './consent';
+import { accessFamilies, asksFirst } from './consent';
 import { diffUpdate } from './update-diff';
 import { accessClassifier, accessMarker, accessRow } from './access-rows';
 
@@ -76,7 +76,7 @@ describe('accessMarker: what an update adds or changes', () => {
   const clerk = manifest.agents?.[0]?.id ?? '';
 
   it('marks the new entry new and the entry whose tool changed family changed; kept entries unmarked', () => {
-    const diff = diffUpdate(manifest, proposedConsent(manifest), after);
+    const diff = diffUpdate(manifest, after);
     const marks = accessMarker(diff)(clerk);
     expect(Object.fromEntries(marks)).toEqual({
       file_list: { kind: 'new' },
@@ -86,7 +86,7 @@ describe('accessMarker: what an update adds or changes', () => {
 
   it('marks every entry of an agent the update adds new', () => {
     const helper = { id: 'helper', name: 'Helper', mission: 'Helps.', defaults: { access: ['file_list', 'pkg:invoices/extract_totals'] } };
-    const diff = diffUpdate(manifest, proposedConsent(manifest), { ...after, agents: [...(after.agents ?? []), helper] });
+    const diff = diffUpdate(manifest, { ...after, agents: [...(after.agents ?? []), helper] });
     expect(Object.fromEntries(accessMarker(diff)('helper'))).toEqual({ file_list: { kind: 'new' }, 'pkg:invoices/extract_totals': { kind: 'new' } });
   });
 

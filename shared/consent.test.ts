@@ -4,7 +4,7 @@ import { parse } from 'smol-toml';
 import { describe, expect, it } from 'vitest';
 import { INVOICES_DIR } from '../test/helpers/pack';
 import type { ApolliaManifest } from './apollia-manifest';
-import { accessFamilies, asksFirst, grantedPermission, proposedConsent } from './consent';
+import { accessFamilies, asksFirst } from './consent';
 
 const manifest = parse(readFileSync(join(INVOICES_DIR, 'apollia.toml'), 'utf8')) as unknown as ApolliaManifest;
 
@@ -20,20 +20,9 @@ describe('access families and the ask-first rule', () => {
     expect(accessFamilies(manifest)('no_such_tool')).toBeNull();
   });
 
-  it('only a granted read runs unasked; anything sensitive or unknown asks; ungranted is denied', () => {
+  it('only a read runs unasked by its family; anything sensitive or unknown asks (shared/decisions.test.ts has the whole rule)', () => {
     expect(asksFirst('read')).toBe(false);
     for (const family of ['read_personal', 'write_or_delete', 'send_external', 'execute_code'] as const) expect(asksFirst(family)).toBe(true);
     expect(asksFirst(null)).toBe(true);
-    expect(grantedPermission('read', true)).toBe('allow');
-    expect(grantedPermission('send_external', true)).toBe('ask');
-    expect(grantedPermission(null, true)).toBe('ask');
-    expect(grantedPermission('read', false)).toBe('deny');
-  });
-
-  it('proposes every default access ticked and no trigger armed', () => {
-    expect(proposedConsent(manifest)).toEqual({
-      agents: { 'invoice-clerk': { access: { file_read: true, 'mcp:ledger/lookup': true, 'pkg:invoices/extract_totals': true } } },
-      triggers: { 'first-monday': { armed: false } },
-    });
   });
 });

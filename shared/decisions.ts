@@ -152,8 +152,10 @@ export function triggerSourceWords(source: TriggerSource): string {
       } catch {
         return `the schedule \`${source.schedule}\``;
       }
-    case 'interval':
-      return describeInterval(source.every);
+    case 'interval': {
+      const words = describeInterval(source.every);
+      return `${words.charAt(0).toLowerCase()}${words.slice(1)}`;
+    }
     case 'file_watch':
       return source.recursive ? 'when anything in the watched folder or its subfolders changes' : 'when a file in the watched folder changes';
     case 'webhook':

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import type { ApolliaManifest } from './apollia-manifest';
-import { proposedConsent } from './consent';
 import { diffUpdate } from './update-diff';
 
 const base: ApolliaManifest = {
@@ -17,8 +16,7 @@ const base: ApolliaManifest = {
 };
 
 describe('diffUpdate', () => {
-  it('keeps the user answers for what did not change; re-asks a changed family; arms nothing new or changed', () => {
-    const decisions = { agents: { clerk: { access: { file_read: true, 'mcp:ledger/lookup': false, 'pkg:invoices/extract': true } } }, triggers: { monday: { armed: true }, hourly: { armed: true } } };
+  it('describes a changed family, new access, a changed program and a changed trigger old → new, in words', () => {
     const after: ApolliaManifest = {
       ...base,
       package: { ...base.package, version: '1.3.0' },
@@ -32,11 +30,7 @@ describe('diffUpdate', () => {
         { id: 'hook', target: 'clerk', source: { type: 'webhook' } },
       ],
     };
-    const diff = diffUpdate(base, decisions, after);
-    expect(diff.merged).toEqual({
-      agents: { clerk: { access: { file_read: true, 'mcp:ledger/lookup': false, 'pkg:invoices/extract': false, shell: false } } },
-      triggers: { monday: { armed: false }, hourly: { armed: true }, hook: { armed: false } },
-    });
+    const diff = diffUpdate(base, after);
     expect(diff.proposedAccess).toEqual({ clerk: ['pkg:invoices/extract', 'shell'] });
     expect(diff.changes).toEqual([
       'The tool `extract` can now read your personal data (was: read data that is not personal)',
@@ -44,32 +38,34 @@ describe('diffUpdate', () => {
       'The program `ledger` would now start differently: the program it runs, the environment variables it receives changed',
       'Clerk asks for something new, not allowed until you tick it: run shell commands on this computer (`shell`)',
       'New trigger `hook`: off until you arm it',
-      'Changed trigger `monday`: off until you arm it again',
+      'Changed trigger `monday`: 08:00 on the first Monday of each month (UTC) → 09:00 on the first Monday of each month (UTC); off until you arm it again',
     ]);
     expect(diff.changes.join('\n')).not.toMatch(/read_personal|execute_code|send_external|write_or_delete/);
     expect(diff.asksMore).toBe(true);
     expect(diff.publisher).toBeNull();
   });
 
-  it('an identical manifest changes nothing and keeps every answer', () => {
-    const decisions = proposedConsent(base);
-    decisions.agents.clerk = { access: { file_read: false, 'mcp:ledger/lookup': true, 'pkg:invoices/extract': true } };
-    const diff = diffUpdate(base, decisions, { ...base, package: { ...base.package, version: '1.2.1' } });
+  it('an identical manifest changes nothing', () => {
+    const diff = diffUpdate(base, { ...base, package: { ...base.package, version: '1.2.1' } });
     expect([diff.changes, diff.asksMore, diff.proposedAccess]).toEqual([[], false, {}]);
-    expect(diff.merged.agents).toEqual(decisions.agents);
+  });
+
+  it('a trigger that only starts something else says so', () => {
+    const after: ApolliaManifest = { ...base, package: { ...base.package, version: '1.2.1' }, triggers: [{ id: 'hourly', target: 'remind', source: { type: 'interval', every: '1h' } }, ...(base.triggers ?? []).slice(0, 1)] };
+    expect(diffUpdate(base, after).changes).toEqual(['Changed trigger `hourly`: now starts `remind` (was: `clerk`); off until you arm it again']);
   });
 
   it('lists what a version no longer asks for', () => {
-    const diff = diffUpdate(base, proposedConsent(base), { ...base, package: { ...base.package, version: '1.1.0' }, workflows: [], triggers: [], requires: [] });
+    const diff = diffUpdate(base, { ...base, package: { ...base.package, version: '1.1.0' }, workflows: [], triggers: [], requires: [] });
     expect(diff.changes).toEqual(['No longer has the workflow `remind`', 'No longer needs `gmail`', 'No longer proposes the triggers `hourly`, `monday`']);
     expect(diff.asksMore).toBe(false);
   });
 
   it('a new publisher comes first; a lookalike with digits for letters is named as one', () => {
-    const lookalike = diffUpdate(base, proposedConsent(base), { ...base, package: { ...base.package, version: '1.3.0', publisher: 'Example Acc0unting' } });
+    const lookalike = diffUpdate(base, { ...base, package: { ...base.package, version: '1.3.0', publisher: 'Example Acc0unting' } });
     expect(lookalike.publisher).toEqual({ from: 'Example Accounting', to: 'Example Acc0unting', comparison: 'lookalike' });
     expect(lookalike.changes[0]).toBe('The publisher changed to a name that only looks like the old one: “Example Acc0unting” (was: “Example Accounting”)');
-    const other = diffUpdate(base, proposedConsent(base), { ...base, package: { ...base.package, version: '1.3.0', publisher: 'Someone Else' } });
+    const other = diffUpdate(base, { ...base, package: { ...base.package, version: '1.3.0', publisher: 'Someone Else' } });
     expect(other.changes[0]).toBe('The publisher changed: “Someone Else” (was: “Example Accounting”)');
     expect(other.publisher?.comparison).toBe('different');
   });
@@ -82,6 +78,6 @@ describe('diffUpdate', () => {
       mcp_servers: [...(base.mcp_servers ?? []), { name: 'fetch', command: 'npx', args: ['-y', 'fetch-mcp@latest'] }],
       agents: [...(base.agents ?? []), { id: 'helper', name: 'Helper', mission: 'm' }],
     };
-    expect(diffUpdate(base, proposedConsent(base), after).changes).toEqual(['New tool `wipe` (Python code): says it can write or delete things', 'Starts a new program on this computer: `npx -y fetch-mcp@latest`', 'New agent Helper']);
+    expect(diffUpdate(base, after).changes).toEqual(['New tool `wipe` (Python code): says it can write or delete things', 'Starts a new program on this computer: `npx -y fetch-mcp@latest`', 'New agent Helper']);
   });
 });
