@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { INVOICES_DIR, packFolder } from '../../test/helpers/pack';
 import { tempDir, testApi } from '../../test/helpers/test-api';
 import type { CoreApi } from './api';
+import { STATE_VERSION } from './store/state';
 import { STATE_FILE } from './store/store';
 import { DEFAULT_WEBHOOK_PORT, TriggerHost } from './triggers';
 
@@ -215,7 +216,7 @@ describe('trigger status and the webhook port', () => {
     }
   });
 
-  it('a state file of format 2 reads with the default port and is written as format 3 by the next change', async () => {
+  it('a state file of format 2 reads with the default port and is written in the current format by the next change', async () => {
     const { api, dataDir } = testApi();
     const formatTwo = { version: 2, packages: {}, agents: {}, triggers: {}, settings: { mcpServers: {}, secrets: {}, deniedTools: ['shell'] }, webhookSecrets: {}, applies: {}, damage: [] };
     writeFileSync(join(dataDir, STATE_FILE), JSON.stringify(formatTwo));
@@ -224,7 +225,7 @@ describe('trigger status and the webhook port', () => {
     expect(JSON.parse(readFileSync(join(dataDir, STATE_FILE), 'utf8')).version).toBe(2);
     await api.setWebhookPort({ port: 50_123 });
     const written = JSON.parse(readFileSync(join(dataDir, STATE_FILE), 'utf8'));
-    expect([written.version, written.settings]).toEqual([3, { mcpServers: {}, secrets: {}, deniedTools: ['shell'], webhookPort: 50_123 }]);
+    expect([written.version, written.settings]).toEqual([STATE_VERSION, { mcpServers: {}, secrets: {}, deniedTools: ['shell'], webhookPort: 50_123 }]);
     expect(await api.setWebhookPort({ port: 80 })).toMatchObject({ ok: false, error: { code: 'request.invalid' } });
     expect(await api.setWebhookPort({ port: 70_000 })).toMatchObject({ ok: false, error: { code: 'request.invalid' } });
   });

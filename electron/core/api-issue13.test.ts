@@ -59,7 +59,7 @@ describe('the owner never-allow list on .apo installs', () => {
     const sourceId = await open(api, apoFile(packFolder(INVOICES_DIR)));
     const installed = await api.install({ sourceId, decisions: { agents: { 'invoice-clerk': { access: { ...GRANTS, file_read: false } } }, triggers: {} } });
     expect(installed.ok).toBe(true);
-    expect(state(dataDir).agents['invoices/invoice-clerk'].access[0]).toEqual({ entry: 'file_read', family: 'read_personal', granted: false });
+    expect(state(dataDir).agents['invoices/invoice-clerk'].access[0]).toEqual({ entry: 'file_read', family: 'read_personal', granted: false, permission: 'deny' });
   });
 
   it('accepts every native .apo tool of the catalogue as a denial (mail_send is not a template tool)', async () => {

@@ -57,9 +57,9 @@ describe('install', () => {
     });
     const s = state(dataDir);
     expect(s.agents['invoices/invoice-clerk'].access).toEqual([
-      { entry: 'file_read', family: 'read_personal', granted: true },
-      { entry: 'mcp:ledger/lookup', family: null, granted: false },
-      { entry: 'pkg:invoices/extract_totals', family: 'read_personal', granted: true },
+      { entry: 'file_read', family: 'read_personal', granted: true, permission: 'ask' },
+      { entry: 'mcp:ledger/lookup', family: null, granted: false, permission: 'deny' },
+      { entry: 'pkg:invoices/extract_totals', family: 'read_personal', granted: true, permission: 'ask' },
     ]);
     expect(s.triggers['invoices/first-monday']).toMatchObject({ armed: true, type: 'cron', schedule: '0 8 1-7 * MON', dayRule: 'and', folder: null, secretRef: null });
     expect(existsSync(join(dataDir, 'packages/invoices/1.2.0/apollia.toml'))).toBe(true);

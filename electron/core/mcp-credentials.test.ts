@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { testApi, treeHash } from '../../test/helpers/test-api';
 import { createFileKeySecretBox, unavailableSecretBox } from './secret-box';
 import { looksLikeKey, MASK, maskArgs, maskUrl, mcpServerForRun } from './mcp-credentials';
+import { STATE_VERSION } from './store/state';
 import { Store } from './store/store';
 
 const KEY = 'sk-live-4f9aQ2xZ7bK1mN8pR3tV6wY0';
@@ -136,7 +137,7 @@ describe('saving an MCP server with a credential (Api)', () => {
     expect(read.ok && read.value.mcpServers).toEqual([{ name: 'notes', transport: 'sse', url: `https://mcp.example.com/?token=${MASK}`, credentialsSealed: false }]);
     expect(read.ok && read.value.secretBackend).toBe('file_key');
     const state = await new Store(dataDir).read();
-    expect(state.version).toBe(3);
+    expect(state.version).toBe(STATE_VERSION);
     expect(await mcpServerForRun(state, 'notes', createFileKeySecretBox(dataDir))).toEqual({ name: 'notes', transport: 'sse', url: 'https://mcp.example.com/?token=abc123' });
   });
 

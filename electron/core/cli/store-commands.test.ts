@@ -38,9 +38,9 @@ describe('store commands', () => {
     expect(dry.stdout).toContain('Nothing was installed.');
     expect(existsSync(dataDir)).toBe(false);
 
-    const done = await cli(['--data-dir', dataDir, 'install', invoices, '--yes', '--grant', 'file_read', '--arm', 'first-monday']);
+    const done = await cli(['--data-dir', dataDir, 'install', invoices, '--yes', '--withhold', 'mcp:ledger/lookup', '--withhold', 'pkg:invoices/extract_totals', '--arm', 'first-monday']);
     expect([done.code, done.stderr]).toEqual([0, '']);
-    expect(done.stdout).toContain('Installed invoices 1.2.0 from Example Accounting (Unverified publisher).\n  invoice-clerk: may use file_read\n  Armed: invoices/first-monday\n');
+    expect(done.stdout).toContain('Installed invoices 1.2.0 from Example Accounting (Unverified publisher).\n  invoice-clerk:\n    file_read: Asks you first\n    mcp:ledger/lookup: Not allowed\n    pkg:invoices/extract_totals: Not allowed\n  Trigger first-monday: armed\n  Armed: invoices/first-monday\n');
     expect(done.stdout).not.toContain('key file'); // no secret was sealed
 
     const list = await cli(['--data-dir', dataDir, 'list', '--json']);
@@ -104,16 +104,16 @@ describe('install --yes of an update asks again (issue 13 point 4)', () => {
       }),
     );
 
-  it('keeps the answers given before and leaves new access ungranted, saying so', async () => {
+  it('keeps the answers given before and leaves new access ungranted, saying so; a flag changes only what it names', async () => {
     const dataDir = join(tempDir('apollia-cli-'), 'data');
-    expect((await cli(['--data-dir', dataDir, 'install', apo(packFolder(INVOICES_DIR)), '--yes', '--grant', 'file_read'])).code).toBe(0);
+    expect((await cli(['--data-dir', dataDir, 'install', apo(packFolder(INVOICES_DIR)), '--yes', '--withhold', 'mcp:ledger/lookup', '--withhold', 'pkg:invoices/extract_totals'])).code).toBe(0);
     const newer = update();
     const dry = await cli(['--data-dir', dataDir, 'install', newer]);
-    expect(dry.stdout).toContain('Run again with --yes to install, keeping your answers from before, with what is new or widened left ungranted');
+    expect(dry.stdout).toContain('Run again with --yes to install, keeping your answers from before (what is new or widened left ungranted)');
+    expect(dry.stdout).toContain('    file_write: Not allowed: new in this version, tick it to allow\n');
     const done = await cli(['--data-dir', dataDir, 'install', newer, '--yes']);
     expect([done.code, done.stderr]).toEqual([0, '']);
-    expect(done.stdout).toContain('  invoice-clerk: may use file_read\n');
-    expect(done.stdout).toContain('  Not granted, new or widened in this version: file_write (invoice-clerk). To grant, run again with --grant naming every entry to grant.\n');
+    expect(done.stdout).toContain('    file_read: Asks you first\n    file_write: Not allowed: new in this version, tick it to allow\n    mcp:ledger/lookup: Not allowed\n');
     const state = JSON.parse(readFileSync(join(dataDir, 'state.json'), 'utf8'));
     const granted = (state.agents['invoices/invoice-clerk'].access as { entry: string; granted: boolean }[]).filter((a) => a.granted).map((a) => a.entry);
     expect(granted).toEqual(['file_read']);

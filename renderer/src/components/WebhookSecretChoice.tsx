@@ -1,29 +1,20 @@
 import { KeyRound } from 'lucide-react';
 import { useState } from 'react';
 import type { SecretBackend, TriggerArmed } from '../../../shared/api';
-import { checkWebhookSecret, type WebhookSecretChoice as WebhookSecretRequest } from '../../../shared/webhook-secret';
+import { checkWebhookSecret } from '../../../shared/webhook-secret';
+import { type WebhookSecretDraft, webhookSecretRequest } from './webhook-secret-draft';
+
+export { type WebhookSecretDraft, webhookSecretRequest } from './webhook-secret-draft';
 import { useArmTrigger, useRotateWebhookSecret, useSettings } from '../../api/hooks';
 import { formatFireTime } from './schedule';
 import { SecretOnce } from './SecretOnce';
 import { ErrorPanel } from './Status';
-
-/**
- * How the user sets one webhook secret (issue 18): make a new one here, or paste the one the sender
- * gave. `touched` is set when the field is left or submitted: an untouched field is not an error.
- */
-export type WebhookSecretDraft = { kind: 'keep' } | { kind: 'make' } | { kind: 'given'; secret: string; touched: boolean };
 
 /** The draft's problem, when it should be shown: the shared check's sentence (never the secret). */
 export function webhookSecretProblem(draft: WebhookSecretDraft | undefined): string | null {
   if (draft?.kind !== 'given' || !draft.touched) return null;
   const checked = checkWebhookSecret(draft.secret);
   return checked.ok ? null : checked.message;
-}
-
-/** The request the Api takes for a draft (absent or "keep": none, so nothing is replaced). */
-export function webhookSecretRequest(draft: WebhookSecretDraft | undefined): WebhookSecretRequest | undefined {
-  if (draft?.kind === 'given') return { kind: 'given', secret: draft.secret };
-  return draft?.kind === 'make' ? { kind: 'make' } : undefined;
 }
 
 /** What replacing a kept secret does to the sender's calls, said before it is replaced. */
