@@ -32,6 +32,7 @@ import { accessFamilies, firstByName, type Permission } from './consent';
 import { describeCron } from './cron-words';
 import { describeInterval } from './cron';
 import { ownRecord } from './own-data';
+import { FAMILY_ABILITY } from './risk-summary';
 import type { WebhookSecretChoice } from './webhook-secret';
 
 export type { Permission } from './consent';
@@ -248,7 +249,7 @@ export function decideAgent(ctx: DecisionContext, agent: AgentEntry, answer: Rec
     if (given !== undefined) {
       const result = answered(given, grantedAs, canAllow);
       if (result === 'cannot_allow') {
-        problems.push({ code: 'install.cannot_allow', message: `agent \`${agent.id}\` of ${name}: \`${entry}\` can ${family ?? 'act'} and always asks before each call; it cannot run without asking`, path: `decisions.agents.${agent.id}.access.${entry}` });
+        problems.push({ code: 'install.cannot_allow', message: `agent \`${agent.id}\` of ${name}: \`${entry}\` can ${family ? FAMILY_ABILITY[family] : 'act'}, so it asks you before each call: it cannot run without asking`, path: `decisions.agents.${agent.id}.access.${entry}` });
         permission = grantedAs;
       } else permission = result;
       reason = 'answer';
