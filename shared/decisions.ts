@@ -146,17 +146,17 @@ export interface Decisions {
 
 /** A trigger's source in words, as the form and the update panel say it. */
 export function triggerSourceWords(source: TriggerSource): string {
+  // Words in the middle of a sentence: "every hour", not "Every hour".
+  const inSentence = (words: string) => `${words.charAt(0).toLowerCase()}${words.slice(1)}`;
   switch (source.type) {
     case 'cron':
       try {
-        return describeCron(source.schedule, { dayRule: 'and' });
+        return inSentence(describeCron(source.schedule, { dayRule: 'and' }));
       } catch {
         return `the schedule \`${source.schedule}\``;
       }
-    case 'interval': {
-      const words = describeInterval(source.every);
-      return `${words.charAt(0).toLowerCase()}${words.slice(1)}`;
-    }
+    case 'interval':
+      return inSentence(describeInterval(source.every));
     case 'file_watch':
       return source.recursive ? 'when anything in the watched folder or its subfolders changes' : 'when a file in the watched folder changes';
     case 'webhook':
@@ -287,7 +287,7 @@ export function decideTrigger(ctx: DecisionContext, trigger: TriggerEntry, answe
   const keptSecret = trigger.source.type === 'webhook' && had?.secret ? { kind: 'keep' as const, origin: had.secret } : null;
   if (answer === undefined) {
     const keep = status === 'unchanged' && had?.armed === true;
-    const turnedOff = status === 'changed' && had?.armed === true && change ? `it changed in this version (${change.from} → ${change.to}): arm it again if you want it` : null;
+    const turnedOff = status === 'changed' && had?.armed === true && change ? `it changed in this version (${change.from} → ${change.to})` : null;
     // An armed watched folder whose folder is gone from the record cannot stay armed.
     if (keep && trigger.source.type === 'file_watch' && !keptFolder) return { armed: false, folder: null, secret: null, status, change, turnedOff: 'its folder is no longer recorded: choose it again' };
     return { armed: keep, folder: keep ? keptFolder : null, secret: keep ? keptSecret : null, status, change, turnedOff };

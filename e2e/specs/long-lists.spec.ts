@@ -31,7 +31,7 @@ test('many tools: counts, the first 50 rows, Show all by keyboard, one untick, r
   await expect(page.getByRole('heading', { level: 2, name: 'Step 2 of 4: What it asks to use' })).toBeFocused();
 
   const access = page.getByRole('group', { name: /What Operator may use/ });
-  await expect(access.locator('.access-counts')).toHaveText('120 of 120 entries allowed (90 ask you first, 30 run without asking); 0 not allowed.');
+  await expect(access.locator('.access-counts')).toHaveText('120 of 120 entries allowed (120 ask you first); 0 not allowed.');
   await expect(access.getByRole('checkbox')).toHaveCount(50);
   await expect(access).toContainText('Showing 50 of 120.');
   const tools = page.getByRole('region', { name: /Tools and workflows/ });
@@ -62,13 +62,13 @@ test('many tools: counts, the first 50 rows, Show all by keyboard, one untick, r
   const last = access.getByRole('checkbox', { name: /pkg:many-tools\/tool_0101$/ });
   await last.uncheck();
   await expect(access.getByRole('listitem').filter({ hasText: 'pkg:many-tools/tool_0101' })).toContainText('Not allowed');
-  await expect(access.locator('.access-counts')).toHaveText('119 of 120 entries allowed (89 ask you first, 30 run without asking); 1 not allowed.');
+  await expect(access.locator('.access-counts')).toHaveText('119 of 120 entries allowed (119 ask you first); 1 not allowed.');
   await axeCheck(page, 'long list, all rows');
 
   await nextStep(page, 'Step 3 of 4: What would start it');
   await nextStep(page, 'Step 4 of 4: Review and install');
   const review = page.getByRole('region', { name: 'Access you allow' });
-  await expect(review.locator('.access-counts')).toHaveText('119 of 120 entries allowed (89 ask you first, 30 run without asking); 1 not allowed. Those not allowed are shown first.');
+  await expect(review.locator('.access-counts')).toHaveText('119 of 120 entries allowed (119 ask you first); 1 not allowed. Those not allowed are shown first.');
   // The unticked entry is past the first 50, yet shown: what is not allowed comes first.
   await expect(review.getByRole('listitem').filter({ hasText: 'pkg:many-tools/tool_0101' })).toContainText('Not allowed');
   await expect(review.getByRole('listitem')).toHaveCount(50);

@@ -82,8 +82,16 @@ test('paste the sender’s secret in the consent form, install, and see on the d
   await shot(page, 'webhook-secret-4-dashboard');
   await axeCheck(page, 'dashboard with a given webhook secret');
 
-  // Rotate from the dashboard: make a new one here; it is shown once, and the line says made here.
-  await row.getByRole('button', { name: 'Make a new secret for scanner-call' }).click();
+  // Rotate from the dashboard: keeping it is the default; replacing it is chosen, then confirmed with what it does to the sender's calls.
+  await expect(row.getByRole('radio', { name: 'Keep its secret (the one your sender gave)' })).toBeChecked();
+  await row.getByRole('radio', { name: 'Replace it with a new secret made here' }).check();
+  await expect(row).toContainText('Calls signed with the current secret will be refused from the moment it is replaced: give the new secret, shown once, to your sender');
+  await row.getByRole('button', { name: 'Replace the secret of scanner-call…' }).click();
+  const confirm = row.getByRole('alertdialog', { name: /Replace the secret of scanner-call\?/ });
+  await expect(confirm).toBeVisible();
+  await shot(page, 'webhook-secret-5-replace-confirm');
+  expect(((await app.readState()) as typeof state).triggers['mailroom/scanner-call']?.secretOrigin).toBe('given');
+  await confirm.getByRole('button', { name: 'Replace the secret' }).click();
   const once = page.getByRole('group', { name: 'Secret for scanner-call' });
   await expect(once).toContainText('copy it now: it will not be shown again.');
   await expect(row).toContainText('Secret made here, last set');

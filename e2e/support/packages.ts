@@ -47,6 +47,18 @@ export function packInvoicesWith(edit: (toml: string) => string, fileName: strin
   return packFileSet(files, fileName);
 }
 
+/** A folder under `e2e/fixtures/apo/` with its `apollia.toml` changed by `edit` (a next version, a changed trigger). */
+export function packFixtureWith(name: string, edit: (toml: string) => string, fileName: string): PackedFile {
+  const dir = join(E2E_FIXTURES, name);
+  const files: Record<string, string> = {};
+  for (const entry of folderEntries(dir)) {
+    if (entry.type === 'dir' || entry.name.endsWith('/')) continue;
+    files[entry.name] = Buffer.from(entry.body ?? []).toString('utf8');
+  }
+  files['apollia.toml'] = edit(readFileSync(join(dir, 'apollia.toml'), 'utf8'));
+  return packFileSet(files, fileName);
+}
+
 /** A package made of `files` (path → text), packed as `fileName`. */
 export function packFileSet(files: Record<string, string>, fileName: string): PackedFile {
   return write(packFiles(files), fileName);

@@ -4,7 +4,7 @@
  */
 import { create } from 'zustand';
 import type { AccessAnswer } from '../../../shared/decisions';
-import type { WebhookSecretDraft } from '../components/WebhookSecretChoice';
+import type { WebhookSecretDraft } from '../components/webhook-secret-draft';
 
 /** The person's answer for one trigger: present only once they touched it (absent: kept, or off on a first install). */
 export interface TriggerDraft {

@@ -63,7 +63,7 @@ function ReviewAgentAccess({ agent, classify, decided }: { agent: AgentEntry; cl
 
 /** What Install does to one trigger, in the decision's words. */
 function TriggerOutcome({ decided, pickedPath }: { decided: TriggerDecided; pickedPath: string | undefined }) {
-  if (decided.turnedOff) return <span className="badge badge-warning-soft">Turned off by this update: {decided.turnedOff}</span>;
+  if (decided.turnedOff) return <span className="badge badge-warning-soft">Turned off by this update: you had it armed, and it changed</span>;
   if (!decided.armed) return <span className="badge badge-neutral">Stays off</span>;
   const folder = decided.folder?.kind === 'keep' ? `, still watching ${decided.folder.shown}` : decided.folder ? `, watching ${pickedPath ?? 'the folder you chose'}` : '';
   const secret = decided.secret?.kind === 'keep' ? `, its secret kept (${decided.secret.origin === 'given' ? "your sender's" : 'made here'})` : decided.secret?.kind === 'new' ? (decided.secret.choice.kind === 'given' ? ', with the secret your sender gave' : ', with a new secret made here (shown once)') : '';

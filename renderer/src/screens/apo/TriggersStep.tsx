@@ -110,14 +110,14 @@ export function TriggersStep({ inspection, sourceId }: { inspection: ApoInspecti
                 ) : null}
               </p>
               <ScheduleText view={apoSchedule(trigger.source)} />
-              {decided?.change ? (
+              {decided?.change && !decided.turnedOff ? (
                 <p className="small">
                   Was: <PackageText text={decided.change.from} />. Now: <PackageText text={decided.change.to} />.
                 </p>
               ) : null}
               {decided?.turnedOff ? (
                 <p className="small panel-warning" role="note">
-                  You had it armed. This update turns it off: <PackageText text={decided.turnedOff} />
+                  You had it armed. This update turns it off, because <PackageText text={decided.turnedOff} />. Arm it again if you want it.
                 </p>
               ) : null}
               {decided?.status === 'unchanged' && armed && !answer ? <p className="small">Armed before, and kept armed by this update.</p> : null}
