@@ -91,6 +91,16 @@ describe('previewApply', () => {
     expect(preview.blockers).toEqual([{ code: 'apply.webhook_no_secret_store', path: 'triggers.2', message: 'Trigger `hook`: a webhook needs a signing secret, and this machine has no keychain to keep one' }]);
   });
 
+  it('the seal key (409) is checked before the triggers (422), as the spec orders them (issue 31 point 3)', () => {
+    // triggers[0] has a bad cron, triggers[2] is a webhook this machine cannot keep a secret for.
+    const preview = previewApply(template(), { ...GOOD, parameters: { channel: 'C0123ABCD', cron: '0 8 * *' } }, { ...MACHINE, canKeepSecrets: false });
+    expect(preview.blockers.map((b) => [b.code, b.path])).toEqual([
+      ['apply.webhook_no_secret_store', 'triggers.2'],
+      ['apply.trigger_cron', 'triggers.0'],
+    ]);
+    expect(preview.triggers[2]?.error).toBe('a webhook needs a signing secret, and this machine has no keychain to keep one');
+  });
+
   it('a bad cron after filling blocks under triggers.<i>', () => {
     const preview = previewApply(template(), { ...GOOD, parameters: { channel: 'C0123ABCD', cron: '0 8 * *' } }, MACHINE);
     expect(preview.blockers).toEqual([{ code: 'apply.trigger_cron', path: 'triggers.0', message: 'Trigger `weekly`: `0 8 * *` is not a 5-field cron expression (minute hour day-of-month month day-of-week)' }]);

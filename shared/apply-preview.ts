@@ -347,6 +347,20 @@ export function previewApply(template: TemplateDetails, request: ApplyRequest, m
   }
   const recommended: Approvals = manifest.approvals ?? 'ask';
 
+  // The seal key (409) before the trigger checks (422), as the spec orders them ("Apply" step 1:
+  // "...its required MCP servers and, for a webhook trigger, the server's seal key (`409`), then
+  // every trigger as `POST /v2/triggers` checks it, its parameters filled (`422` under
+  // `triggers.<i>`)"): a webhook's missing keychain is said before an earlier trigger's bad cron.
+  const NO_SEAL_KEY = 'a webhook needs a signing secret, and this machine has no keychain to keep one';
+  const sealKeyMissing = new Set<number>();
+  if (!machine.canKeepSecrets) {
+    (manifest.triggers ?? []).forEach((trigger, i) => {
+      if (trigger.type !== 'webhook') return;
+      sealKeyMissing.add(i);
+      blockers.push({ code: 'apply.webhook_no_secret_store', path: `triggers.${i}`, message: `Trigger \`${trigger.name}\`: ${NO_SEAL_KEY}` });
+    });
+  }
+
   // Triggers, their parameters filled, checked as POST /v2/triggers would (blockers under triggers.<i>).
   const triggers: PreviewTrigger[] = (manifest.triggers ?? []).map((trigger, i) => {
     const path = `triggers.${i}`;
@@ -373,10 +387,8 @@ export function previewApply(template: TemplateDetails, request: ApplyRequest, m
     const base: PreviewTrigger = { name: trigger.name, type: 'webhook', next: [], input };
     if (trigger.events) base.events = trigger.events;
     if (trigger.max_concurrent !== undefined) base.max_concurrent = trigger.max_concurrent;
-    if (!machine.canKeepSecrets) {
-      return block('apply.webhook_no_secret_store', 'a webhook needs a signing secret, and this machine has no keychain to keep one', base);
-    }
-    return base;
+    // Its blocker was said above, before the trigger checks; the row still shows why.
+    return sealKeyMissing.has(i) ? { ...base, error: NO_SEAL_KEY } : base;
   });
 
   return {
