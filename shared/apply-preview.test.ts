@@ -158,4 +158,12 @@ describe('checkParameter', () => {
     expect(checkParameter({ type: 'boolean', description: 'On' }, 'yes')).toBe('Must be true or false: On');
     expect(checkParameter({ type: 'string', enum: ['a', 'b'], description: 'Pick' }, 'c')).toBe('Must be one of "a", "b"');
   });
+
+  it('reads a number given as text only as JSON writes one: 0x10 is not 16 (issue 31, a decision)', () => {
+    const items = { type: 'integer' as const, description: 'Items' };
+    for (const text of ['0x10', '0b11', '0o7', '1_000', '+5', '.5', 'Infinity', '010']) expect([text, checkParameter(items, text)]).toEqual([text, 'Must be a whole number: Items']);
+    expect(checkParameter({ type: 'number', description: 'Ratio' }, '0x10')).toBe('Must be a number: Ratio');
+    for (const text of ['16', ' 16 ', '-3', '1e3', '0']) expect([text, checkParameter(items, text)]).toEqual([text, null]);
+    expect(checkParameter({ type: 'number', description: 'Ratio' }, '-0.25e-1')).toBeNull();
+  });
 });

@@ -128,11 +128,19 @@ export interface ApplyPreview {
   canApply: boolean;
 }
 
+/**
+ * A number as JSON writes it (decimal digits, an optional fraction and exponent). Decision where the
+ * spec is silent (issue 31): a number parameter given as text (the form, `--param`) is read only in
+ * this form, never as JavaScript's `Number()` reads text, which takes `0x10` as 16, `0b11` as 3 and
+ * `1e3` alike: `--param max_items=0x10` is refused, not applied as 16.
+ */
+const JSON_NUMBER = /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?$/;
+
 /** The value a parameter field holds, read from a form (numbers and booleans may arrive as text). */
 function coerce(def: TemplateParameter, value: unknown): unknown {
   if (typeof value !== 'string') return value;
   const text = value.trim();
-  if ((def.type === 'number' || def.type === 'integer') && text !== '' && Number.isFinite(Number(text))) return Number(text);
+  if ((def.type === 'number' || def.type === 'integer') && JSON_NUMBER.test(text) && Number.isFinite(Number(text))) return Number(text);
   if (def.type === 'boolean' && (text === 'true' || text === 'false')) return text === 'true';
   return value;
 }
