@@ -101,6 +101,45 @@ describe('previewApply', () => {
     expect(preview.triggers[2]?.error).toBe('a webhook needs a signing secret, and this machine has no keychain to keep one');
   });
 
+  it("the agent's body is held to POST /v2/agents' 1 MiB (413), measured with the values given, its instructions never built (issue 31 point 1)", () => {
+    const defs = { ...template().manifest.parameters, notes: { type: 'string' as const, description: 'Free notes' } };
+    const body = `Post to \${parameters.channel}. ${'${parameters.notes} '.repeat(20)}`;
+    const short = previewApply(template({ parameters: defs }, body), { ...GOOD, parameters: { channel: 'C0123ABCD', notes: 'n'.repeat(50_000) } }, MACHINE);
+    expect(short.blockers).toEqual([]);
+    expect(short.instructions.length).toBeGreaterThan(1_000_000);
+    const long = previewApply(template({ parameters: defs }, body), { ...GOOD, parameters: { channel: 'C0123ABCD', notes: 'n'.repeat(60_000) } }, MACHINE);
+    expect(long.canApply).toBe(false);
+    expect(long.blockers).toEqual([{ code: 'apply.agent_too_large', path: 'body', message: expect.stringMatching(/^demo: the agent this apply makes would be 1,20\d,\d\d\d bytes as `POST \/v2\/agents` receives it .* over its 1 MiB limit of 1,048,576 bytes \(`413`\): give shorter parameters$/) }]);
+    expect(long.instructions).toBe('');
+  });
+
+  it("counts the agent's files the check measured, and a pin's filled text", () => {
+    const files = { ...template(), agentFilesJsonBytes: 1_048_500 };
+    expect(previewApply(files, GOOD, MACHINE).blockers.map((b) => b.code)).toEqual(['apply.agent_too_large']);
+    const pinned = template({
+      parameters: { channel: { type: 'string', description: 'Anything' } },
+      triggers: [],
+      mcp: [{ server: 'slack', tools: ['slack_send_message'], pin: { slack_send_message: { channel_id: '${parameters.channel}'.repeat(20) } } }],
+    });
+    const preview = previewApply(pinned, { parameters: { channel: 'c'.repeat(60_000) }, grants: [] }, MACHINE);
+    expect(preview.blockers.map((b) => b.code)).toEqual(['apply.agent_too_large']);
+    expect(preview.mcp[0]?.tools[0]).toMatchObject({ setting: 'deny', pin: null });
+  });
+
+  it('says, for a pinned parameter whose pattern is unanchored, that any value containing a match passes (issue 31, a decision)', () => {
+    const loose = template({ parameters: { ...template().manifest.parameters, channel: { type: 'string', pattern: 'C[A-Z0-9]{8}', description: 'A Slack channel ID' } } });
+    const preview = previewApply(loose, { ...GOOD, parameters: { channel: 'xC0123ABCDy' } }, MACHINE);
+    expect(preview.blockers).toEqual([]);
+    expect(preview.warnings).toEqual([
+      {
+        code: 'pattern.channel',
+        path: 'parameters.channel',
+        message: '`channel` is checked by the pattern `C[A-Z0-9]{8}`, which is not anchored (no ^ … $): any value that contains a match passes, and `slack_send_message` will be pinned to the whole value you give. Check it is exactly the destination you mean',
+      },
+    ]);
+    expect(previewApply(template(), GOOD, MACHINE).warnings).toEqual([]);
+  });
+
   it('a bad cron after filling blocks under triggers.<i>', () => {
     const preview = previewApply(template(), { ...GOOD, parameters: { channel: 'C0123ABCD', cron: '0 8 * *' } }, MACHINE);
     expect(preview.blockers).toEqual([{ code: 'apply.trigger_cron', path: 'triggers.0', message: 'Trigger `weekly`: `0 8 * *` is not a 5-field cron expression (minute hour day-of-month month day-of-week)' }]);
