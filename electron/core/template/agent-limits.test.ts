@@ -177,3 +177,10 @@ describe('inspect: a pinned parameter with an unanchored pattern is warned (issu
     expect(result.warnings).toEqual([]);
   });
 });
+
+describe('evals: their fields are checked, not only their layout (issue 31, a decision)', () => {
+  it("refuses a tool_used grader's negative count, as `agentrun template eval` would before running anything", async () => {
+    const result = await inspectTemplate(writeTemplate((_m, files) => (files['evals/basic/graders/sent.md'] = '---\ntype: tool_used\ntool: mcp:slack/send\ncount: -1\n---\n')));
+    expect(result.errors).toEqual([{ code: 'template.grader', path: 'evals/basic/graders/sent.md', message: 'evals/basic/graders/sent.md: `count` must be a whole number, 0 or more' }]);
+  });
+});
