@@ -1,4 +1,5 @@
 import type { TemplateParameter } from '../../../../shared/template-manifest';
+import { CodeText } from '../../components/CodeText';
 import { PackageText } from '../../components/PackageText';
 import type { FieldValue } from '../../stores/apply-store';
 
@@ -81,7 +82,7 @@ export function ParameterField({ name, def, value, error, note = null, showError
       </p>
       {note !== null ? (
         <p id={noteId} className="hint text-warning">
-          <PackageText text={note} />
+          <CodeText text={note} />
         </p>
       ) : null}
       {invalid ? (
