@@ -140,6 +140,14 @@ describe('previewApply', () => {
     expect(previewApply(template(), GOOD, MACHINE).warnings).toEqual([]);
   });
 
+  it("a trigger's filled text is counted before it is built and held to 1 MiB (a decision)", () => {
+    const defs = { ...template().manifest.parameters, notes: { type: 'string' as const, description: 'Free notes' } };
+    const triggers = [{ name: 'note', type: 'at' as const, at: '2027-03-01T09:00:00Z', target: { type: 'start_run' as const, input: '${parameters.notes}'.repeat(20) } }];
+    const preview = previewApply(template({ parameters: defs, triggers }), { ...GOOD, parameters: { channel: 'C0123ABCD', notes: 'n'.repeat(60_000) } }, MACHINE);
+    expect(preview.blockers).toEqual([{ code: 'apply.trigger_too_large', path: 'triggers.0', message: 'Trigger `note`: filled, it would be 1,200,000 bytes, over the 1 MiB limit of 1,048,576 bytes: give shorter parameters' }]);
+    expect(preview.triggers[0]?.input).toBeNull();
+  });
+
   it('a bad cron after filling blocks under triggers.<i>', () => {
     const preview = previewApply(template(), { ...GOOD, parameters: { channel: 'C0123ABCD', cron: '0 8 * *' } }, MACHINE);
     expect(preview.blockers).toEqual([{ code: 'apply.trigger_cron', path: 'triggers.0', message: 'Trigger `weekly`: `0 8 * *` is not a 5-field cron expression (minute hour day-of-month month day-of-week)' }]);
