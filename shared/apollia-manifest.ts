@@ -87,7 +87,8 @@ export interface McpServerEntry {
   max_tools?: number;
   tags?: string[];
   /** Retired: read, warned about (`package.manifest.retired_key`), and ignored. */
-  requires_approval?: boolean;
+  /** Retired: read, warned about, ignored; any value (spec "[[mcp_servers]]"). */
+  requires_approval?: unknown;
 }
 
 /** `[triggers.source]`, tagged by `type` (spec: "[triggers.source] is tagged by type"). */

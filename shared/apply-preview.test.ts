@@ -91,6 +91,63 @@ describe('previewApply', () => {
     expect(preview.blockers).toEqual([{ code: 'apply.webhook_no_secret_store', path: 'triggers.2', message: 'Trigger `hook`: a webhook needs a signing secret, and this machine has no keychain to keep one' }]);
   });
 
+  it('the seal key (409) is checked before the triggers (422), as the spec orders them (issue 31 point 3)', () => {
+    // triggers[0] has a bad cron, triggers[2] is a webhook this machine cannot keep a secret for.
+    const preview = previewApply(template(), { ...GOOD, parameters: { channel: 'C0123ABCD', cron: '0 8 * *' } }, { ...MACHINE, canKeepSecrets: false });
+    expect(preview.blockers.map((b) => [b.code, b.path])).toEqual([
+      ['apply.webhook_no_secret_store', 'triggers.2'],
+      ['apply.trigger_cron', 'triggers.0'],
+    ]);
+    expect(preview.triggers[2]?.error).toBe('a webhook needs a signing secret, and this machine has no keychain to keep one');
+  });
+
+  it("the agent's body is held to POST /v2/agents' 1 MiB (413), measured with the values given, its instructions never built (issue 31 point 1)", () => {
+    const defs = { ...template().manifest.parameters, notes: { type: 'string' as const, description: 'Free notes' } };
+    const body = `Post to \${parameters.channel}. ${'${parameters.notes} '.repeat(20)}`;
+    const short = previewApply(template({ parameters: defs }, body), { ...GOOD, parameters: { channel: 'C0123ABCD', notes: 'n'.repeat(50_000) } }, MACHINE);
+    expect(short.blockers).toEqual([]);
+    expect(short.instructions.length).toBeGreaterThan(1_000_000);
+    const long = previewApply(template({ parameters: defs }, body), { ...GOOD, parameters: { channel: 'C0123ABCD', notes: 'n'.repeat(60_000) } }, MACHINE);
+    expect(long.canApply).toBe(false);
+    expect(long.blockers).toEqual([{ code: 'apply.agent_too_large', path: 'body', message: expect.stringMatching(/^demo: the agent this apply makes would be 1,20\d,\d\d\d bytes as `POST \/v2\/agents` receives it .* over its 1 MiB limit of 1,048,576 bytes \(`413`\): give shorter parameters$/) }]);
+    expect(long.instructions).toBe('');
+  });
+
+  it("counts the agent's files the check measured, and a pin's filled text", () => {
+    const files = { ...template(), agentFilesJsonBytes: 1_048_500 };
+    expect(previewApply(files, GOOD, MACHINE).blockers.map((b) => b.code)).toEqual(['apply.agent_too_large']);
+    const pinned = template({
+      parameters: { channel: { type: 'string', description: 'Anything' } },
+      triggers: [],
+      mcp: [{ server: 'slack', tools: ['slack_send_message'], pin: { slack_send_message: { channel_id: '${parameters.channel}'.repeat(20) } } }],
+    });
+    const preview = previewApply(pinned, { parameters: { channel: 'c'.repeat(60_000) }, grants: [] }, MACHINE);
+    expect(preview.blockers.map((b) => b.code)).toEqual(['apply.agent_too_large']);
+    expect(preview.mcp[0]?.tools[0]).toMatchObject({ setting: 'deny', pin: null });
+  });
+
+  it('says, for a pinned parameter whose pattern is unanchored, that any value containing a match passes (issue 31, a decision)', () => {
+    const loose = template({ parameters: { ...template().manifest.parameters, channel: { type: 'string', pattern: 'C[A-Z0-9]{8}', description: 'A Slack channel ID' } } });
+    const preview = previewApply(loose, { ...GOOD, parameters: { channel: 'xC0123ABCDy' } }, MACHINE);
+    expect(preview.blockers).toEqual([]);
+    expect(preview.warnings).toEqual([
+      {
+        code: 'pattern.channel',
+        path: 'parameters.channel',
+        message: '`channel` is checked by the pattern `C[A-Z0-9]{8}`, which is not anchored (no ^ … $): any value that contains a match passes, and `slack_send_message` will be pinned to the whole value you give. Check it is exactly the destination you mean',
+      },
+    ]);
+    expect(previewApply(template(), GOOD, MACHINE).warnings).toEqual([]);
+  });
+
+  it("a trigger's filled text is counted before it is built and held to 1 MiB (a decision)", () => {
+    const defs = { ...template().manifest.parameters, notes: { type: 'string' as const, description: 'Free notes' } };
+    const triggers = [{ name: 'note', type: 'at' as const, at: '2027-03-01T09:00:00Z', target: { type: 'start_run' as const, input: '${parameters.notes}'.repeat(20) } }];
+    const preview = previewApply(template({ parameters: defs, triggers }), { ...GOOD, parameters: { channel: 'C0123ABCD', notes: 'n'.repeat(60_000) } }, MACHINE);
+    expect(preview.blockers).toEqual([{ code: 'apply.trigger_too_large', path: 'triggers.0', message: 'Trigger `note`: filled, it would be 1,200,000 bytes, over the 1 MiB limit of 1,048,576 bytes: give shorter parameters' }]);
+    expect(preview.triggers[0]?.input).toBeNull();
+  });
+
   it('a bad cron after filling blocks under triggers.<i>', () => {
     const preview = previewApply(template(), { ...GOOD, parameters: { channel: 'C0123ABCD', cron: '0 8 * *' } }, MACHINE);
     expect(preview.blockers).toEqual([{ code: 'apply.trigger_cron', path: 'triggers.0', message: 'Trigger `weekly`: `0 8 * *` is not a 5-field cron expression (minute hour day-of-month month day-of-week)' }]);
@@ -147,5 +204,13 @@ describe('checkParameter', () => {
     expect(checkParameter({ type: 'integer', description: 'Pages' }, '2.5')).toBe('Must be a whole number: Pages');
     expect(checkParameter({ type: 'boolean', description: 'On' }, 'yes')).toBe('Must be true or false: On');
     expect(checkParameter({ type: 'string', enum: ['a', 'b'], description: 'Pick' }, 'c')).toBe('Must be one of "a", "b"');
+  });
+
+  it('reads a number given as text only as JSON writes one: 0x10 is not 16 (issue 31, a decision)', () => {
+    const items = { type: 'integer' as const, description: 'Items' };
+    for (const text of ['0x10', '0b11', '0o7', '1_000', '+5', '.5', 'Infinity', '010']) expect([text, checkParameter(items, text)]).toEqual([text, 'Must be a whole number: Items']);
+    expect(checkParameter({ type: 'number', description: 'Ratio' }, '0x10')).toBe('Must be a number: Ratio');
+    for (const text of ['16', ' 16 ', '-3', '1e3', '0']) expect([text, checkParameter(items, text)]).toEqual([text, null]);
+    expect(checkParameter({ type: 'number', description: 'Ratio' }, '-0.25e-1')).toBeNull();
   });
 });

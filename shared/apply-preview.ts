@@ -8,10 +8,11 @@
  */
 import { setOwn } from './own-data';
 import { andList } from './word-lists';
-import { MAX_PATTERNED_VALUE_LENGTH, packagePatternProblem, testPackagePattern } from './package-pattern';
+import { MAX_PATTERNED_VALUE_LENGTH, isAnchoredPattern, packagePatternProblem, testPackagePattern } from './package-pattern';
 import { cronProblem, isTimeZone, nextCronTimes } from './cron';
 import { describeCron } from './cron-words';
-import { canonicalPinList, fillText, mcpGateName, placeholderNames, soloPlaceholder, type ParameterValue, type PinScalar, type PinValue, type TemplateDetails, type TemplateParameter, type TemplateTrigger } from './template-manifest';
+import { AGENT_BODY_LIMIT, type AgentToolSetting, agentBodyBytes, agentRecord, agentTooLargeMessage, filledJsonTextBytes } from './agent-body';
+import { canonicalPinList, fillText, mcpGateName, pinnedParameters, placeholderNames, soloPlaceholder, type ParameterValue, type PinScalar, type PinValue, type TemplateDetails, type TemplateParameter, type TemplateTrigger } from './template-manifest';
 
 /** What the owner answered on the apply form. */
 export interface ApplyRequest {
@@ -128,11 +129,19 @@ export interface ApplyPreview {
   canApply: boolean;
 }
 
+/**
+ * A number as JSON writes it (decimal digits, an optional fraction and exponent). Decision where the
+ * spec is silent (issue 31): a number parameter given as text (the form, `--param`) is read only in
+ * this form, never as JavaScript's `Number()` reads text, which takes `0x10` as 16, `0b11` as 3 and
+ * `1e3` alike: `--param max_items=0x10` is refused, not applied as 16.
+ */
+const JSON_NUMBER = /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?$/;
+
 /** The value a parameter field holds, read from a form (numbers and booleans may arrive as text). */
 function coerce(def: TemplateParameter, value: unknown): unknown {
   if (typeof value !== 'string') return value;
   const text = value.trim();
-  if ((def.type === 'number' || def.type === 'integer') && text !== '' && Number.isFinite(Number(text))) return Number(text);
+  if ((def.type === 'number' || def.type === 'integer') && JSON_NUMBER.test(text) && Number.isFinite(Number(text))) return Number(text);
   if (def.type === 'boolean' && (text === 'true' || text === 'false')) return text === 'true';
   return value;
 }
@@ -224,6 +233,13 @@ function pinSentence(tool: string, pin: Record<string, PinValue>): string {
   return omitted.length > 0 ? `${head}, with ${andList(omitted)} left out` : head;
 }
 
+/** What the form says of a pinned parameter whose pattern is unanchored (issue 31). */
+export function unanchoredPinnedWords(name: string, pattern: string, tools: string[]): string {
+  const shown = tools.slice(0, 3).map((tool) => `\`${tool}\``);
+  const more = tools.length > 3 ? ` and ${tools.length - 3} more` : '';
+  return `\`${name}\` is checked by the pattern \`${pattern}\`, which is not anchored (no ^ … $): any value that contains a match passes, and ${andList(shown)}${more} will be pinned to the whole value you give. Check it is exactly the destination you mean`;
+}
+
 /** Whether an RFC 3339 date-time string is before `now`. */
 function isPast(at: string, now: Date): boolean {
   const time = Date.parse(at);
@@ -255,6 +271,14 @@ export function previewApply(template: TemplateDetails, request: ApplyRequest, m
     if (error !== null) blockers.push({ code: 'apply.parameter', path: `parameters.${name}`, message: `\`${name}\`: ${error}` });
     else if (value !== null) setOwn(values, name, value);
   }
+  // A pin's destination checked by an unanchored pattern (issue 31, a decision where the spec is
+  // silent): the pattern is searched anywhere in the value, as JSON Schema's `pattern` is, so the
+  // form says that any value containing a match passes; the pin then holds exactly that value.
+  for (const [name, tools] of pinnedParameters(manifest.mcp)) {
+    const def = Object.hasOwn(defs, name) ? defs[name] : undefined;
+    if (def?.pattern === undefined || isAnchoredPattern(def.pattern)) continue;
+    warnings.push({ code: `pattern.${name}`, path: `parameters.${name}`, message: unanchoredPinnedWords(name, def.pattern, [...tools]) });
+  }
   // Text (instructions, inputs) reads a parameter not given as empty, never as a raw placeholder.
   const textValues: Record<string, ParameterValue> = {};
   for (const name of Object.keys(defs)) setOwn(textValues, name, Object.hasOwn(values, name) ? (values[name] as ParameterValue) : '');
@@ -278,6 +302,18 @@ export function previewApply(template: TemplateDetails, request: ApplyRequest, m
   secrets.forEach((secret, i) => {
     if (!secret.saved) blockers.push({ code: 'apply.secret_missing', path: `secrets[${i}]`, message: `${manifest.name} needs the secret \`${secret.name}\`: save it in Settings first` });
   });
+
+  // A pin's text is filled only when all of it, filled, fits in the agent's 1 MiB body: a long
+  // value named many times in a pin is counted first, never built (issue 31, "without unbounded work").
+  let pinTextBytes = 0;
+  for (const entry of manifest.mcp ?? []) {
+    for (const args of Object.values(entry.pin ?? {})) {
+      for (const value of Object.values(args)) {
+        for (const scalar of Array.isArray(value) ? value : [value]) if (typeof scalar === 'string') pinTextBytes += filledJsonTextBytes(scalar, values);
+      }
+    }
+  }
+  const pinsTooLarge = pinTextBytes > AGENT_BODY_LIMIT;
 
   // 2. MCP servers and their tools, at the owner's setting; only grants become allow.
   const mcp: PreviewMcpServer[] = (manifest.mcp ?? []).map((entry, i) => {
@@ -305,7 +341,11 @@ export function previewApply(template: TemplateDetails, request: ApplyRequest, m
           filled[arg] = Array.isArray(value) ? canonicalPinList(value.map((s) => fillPinScalar(s, values, missing))) : fillPinScalar(value, values, missing);
         }
         if (pinnedBy.size > 0) result.pinnedBy = [...pinnedBy];
-        if (missing.size > 0) {
+        if (pinsTooLarge) {
+          // Not filled: the agent is over its 1 MiB body, a blocker below; nothing is made.
+          setting = 'deny';
+          result.pinText = `\`${tool}\` is denied: its pin, filled, is over the agent's 1 MiB limit`;
+        } else if (missing.size > 0) {
           // Spec "Apply": a pin whose parameter was not given sets the tool to deny, granted or not.
           const names = [...missing].map((n) => `\`${n}\``).join(', ');
           setting = 'deny';
@@ -347,14 +387,42 @@ export function previewApply(template: TemplateDetails, request: ApplyRequest, m
   }
   const recommended: Approvals = manifest.approvals ?? 'ask';
 
+  // The seal key (409) before the trigger checks (422), as the spec orders them ("Apply" step 1:
+  // "...its required MCP servers and, for a webhook trigger, the server's seal key (`409`), then
+  // every trigger as `POST /v2/triggers` checks it, its parameters filled (`422` under
+  // `triggers.<i>`)"): a webhook's missing keychain is said before an earlier trigger's bad cron.
+  const NO_SEAL_KEY = 'a webhook needs a signing secret, and this machine has no keychain to keep one';
+  const sealKeyMissing = new Set<number>();
+  if (!machine.canKeepSecrets) {
+    (manifest.triggers ?? []).forEach((trigger, i) => {
+      if (trigger.type !== 'webhook') return;
+      sealKeyMissing.add(i);
+      blockers.push({ code: 'apply.webhook_no_secret_store', path: `triggers.${i}`, message: `Trigger \`${trigger.name}\`: ${NO_SEAL_KEY}` });
+    });
+  }
+
   // Triggers, their parameters filled, checked as POST /v2/triggers would (blockers under triggers.<i>).
   const triggers: PreviewTrigger[] = (manifest.triggers ?? []).map((trigger, i) => {
     const path = `triggers.${i}`;
-    const input = trigger.target.input === undefined ? null : fillText(trigger.target.input, textValues);
     const block = (blockCode: string, message: string, preview: PreviewTrigger): PreviewTrigger => {
       blockers.push({ code: blockCode, path, message: `Trigger \`${trigger.name}\`: ${message}` });
       return { ...preview, error: message };
     };
+    // A trigger's text is counted before it is filled, as the agent's is (a decision where the spec
+    // is silent: `POST /v2/triggers` is held to the same 1 MiB as `POST /v2/agents`), so a long value
+    // named many times in an input or a schedule is refused, never built.
+    const texts = [trigger.target.input, trigger.type === 'schedule' ? trigger.cron : undefined, trigger.type === 'schedule' ? trigger.timezone : undefined];
+    const triggerBytes = texts.reduce((sum, text) => sum + (text === undefined ? 0 : filledJsonTextBytes(text, textValues)), 0);
+    if (triggerBytes > AGENT_BODY_LIMIT) {
+      return block('apply.trigger_too_large', `filled, it would be ${triggerBytes.toLocaleString('en-US')} bytes, over the 1 MiB limit of ${AGENT_BODY_LIMIT.toLocaleString('en-US')} bytes: give shorter parameters`, {
+        name: trigger.name,
+        type: trigger.type,
+        ...(trigger.type === 'at' ? { at: trigger.at } : {}),
+        next: [],
+        input: null,
+      });
+    }
+    const input = trigger.target.input === undefined ? null : fillText(trigger.target.input, textValues);
     if (trigger.type === 'schedule') {
       const cron = fillText(trigger.cron, textValues);
       const timezone = trigger.timezone === undefined ? 'UTC' : fillText(trigger.timezone, textValues);
@@ -373,15 +441,39 @@ export function previewApply(template: TemplateDetails, request: ApplyRequest, m
     const base: PreviewTrigger = { name: trigger.name, type: 'webhook', next: [], input };
     if (trigger.events) base.events = trigger.events;
     if (trigger.max_concurrent !== undefined) base.max_concurrent = trigger.max_concurrent;
-    if (!machine.canKeepSecrets) {
-      return block('apply.webhook_no_secret_store', 'a webhook needs a signing secret, and this machine has no keychain to keep one', base);
-    }
-    return base;
+    // Its blocker was said above, before the trigger checks; the row still shows why.
+    return sealKeyMissing.has(i) ? { ...base, error: NO_SEAL_KEY } : base;
   });
 
+  // 2. The agent's body, held to POST /v2/agents' 1 MiB limit (413), measured before the
+  // instructions are filled: an apply over it makes nothing, and its instructions are never built.
+  const displayName = fillText(manifest.display_name ?? manifest.name, textValues);
+  const toolSettings: Record<string, AgentToolSetting> = {};
+  for (const server of mcp) {
+    if (!server.saved) continue;
+    for (const tool of server.tools) setOwn(toolSettings, tool.gateName, tool.pin === null ? { permission: tool.setting } : { permission: tool.setting, pin: tool.pin });
+  }
+  for (const tool of withheld) setOwn(toolSettings, tool, { permission: 'deny' });
+  const record = agentRecord({
+    name: displayName,
+    description: manifest.description,
+    model: manifest.model,
+    effort: manifest.effort,
+    budgetPerRunUsd: manifest.budget?.per_run_usd,
+    learning: manifest.learning,
+    approvals: request.approvals ?? recommended,
+    tools,
+    toolSettings,
+  });
+  const bodyBytes = agentBodyBytes({ record, body: template.body, values: textValues, filesJsonBytes: template.agentFilesJsonBytes ?? 0 }) + (pinsTooLarge ? pinTextBytes : 0);
+  const tooLarge = bodyBytes > AGENT_BODY_LIMIT;
+  if (tooLarge) {
+    blockers.push({ code: 'apply.agent_too_large', path: 'body', message: `${manifest.name}: ${agentTooLargeMessage(bodyBytes, 'this apply makes')}: give shorter parameters` });
+  }
+
   return {
-    displayName: fillText(manifest.display_name ?? manifest.name, textValues),
-    instructions: fillText(template.body, textValues),
+    displayName,
+    instructions: tooLarge ? '' : fillText(template.body, textValues),
     parameters,
     tools,
     withheld,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { checkParameter } from './apply-preview';
-import { MAX_PATTERN_LENGTH, MAX_PATTERNED_VALUE_LENGTH, packagePatternProblem, testPackagePattern } from './package-pattern';
+import { MAX_PATTERN_LENGTH, MAX_PATTERNED_VALUE_LENGTH, isAnchoredPattern, packagePatternProblem, testPackagePattern } from './package-pattern';
 
 const CATASTROPHIC = '^(\\w+\\s?)+$';
 
@@ -59,5 +59,12 @@ describe('package patterns: what is not a backreference or a lookaround is not t
     expect(packagePatternProblem('^[(?=]+$')).toBeNull();
     expect(testPackagePattern('^[(?=]+$', '(?=')).toBe('match');
     expect(packagePatternProblem('^(?<word>\\w+)$')).toBeNull();
+  });
+});
+
+describe('isAnchoredPattern (issue 31: an unanchored pinned pattern is said)', () => {
+  it('holds only whole values when every top-level alternative is ^…$', () => {
+    for (const p of ['^C[0-9]+$', '^(?:a|b)$', '^a$|^b$', '^[$]x$', '^a\\\\$']) expect([p, isAnchoredPattern(p)]).toEqual([p, true]);
+    for (const p of ['C[0-9]+', '^C[0-9]+', 'C[0-9]+$', '^a|b$', '^a\\$', '^[|]$|x', '(?:^a|^b)$']) expect([p, isAnchoredPattern(p)]).toEqual([p, false]);
   });
 });

@@ -103,3 +103,37 @@ export function testPackagePattern(source: string, value: string): PatternTest {
   if (value.length > MAX_PATTERNED_VALUE_LENGTH) return 'too_long';
   return made.engine.test(value) ? 'match' : 'no_match';
 }
+
+/**
+ * Whether a pattern holds only whole values: every top-level alternative starts with `^` and ends
+ * with an unescaped `$` (`^C[0-9]+$`, `^(?:a|b)$`). A parameter's `pattern` is searched anywhere in
+ * the value, as JSON Schema defines it (`C[0-9]+` accepts `xC1y`): correct, and worth saying where
+ * the value is a pin's destination (issue 31). Conservative: a form it does not recognise
+ * (`(?:^a|^b)$`) counts as not anchored, so at worst it warns needlessly. Linear in the pattern.
+ */
+export function isAnchoredPattern(source: string): boolean {
+  const alternatives: string[] = [];
+  let depth = 0;
+  let inClass = false;
+  let start = 0;
+  for (let i = 0; i < source.length; i++) {
+    const ch = source[i];
+    if (ch === '\\') i++;
+    else if (inClass) {
+      if (ch === ']') inClass = false;
+    } else if (ch === '[') inClass = true;
+    else if (ch === '(') depth++;
+    else if (ch === ')') depth--;
+    else if (ch === '|' && depth === 0) {
+      alternatives.push(source.slice(start, i));
+      start = i + 1;
+    }
+  }
+  alternatives.push(source.slice(start));
+  return alternatives.every((alternative) => {
+    if (!alternative.startsWith('^') || !alternative.endsWith('$')) return false;
+    let slashes = 0;
+    for (let i = alternative.length - 2; i >= 0 && alternative[i] === '\\'; i--) slashes++;
+    return slashes % 2 === 0;
+  });
+}

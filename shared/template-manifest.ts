@@ -166,6 +166,12 @@ export interface TemplateDetails {
   rules: TemplateRule[];
   evals: TemplateEvalCase[];
   files: TemplateFileInfo[];
+  /**
+   * The bytes the agent's files (each skill's files, each rule and the output schema beside each
+   * SKILL.md) take in its `POST /v2/agents` body (shared/agent-body.ts), as the check counted them;
+   * the preview adds them to the filled instructions it measures. Absent: none.
+   */
+  agentFilesJsonBytes?: number;
 }
 
 /** A template inspection. */
@@ -245,6 +251,26 @@ export function canonicalPinList(values: readonly PinScalar[]): PinScalar[] {
 export function isCanonicalPinList(values: readonly PinScalar[]): boolean {
   const canonical = canonicalPinList(values);
   return canonical.length === values.length && canonical.every((value, i) => pinKey(value) === pinKey(values[i] ?? null));
+}
+
+/** The parameters a template's pins name (`${parameters.<name>}` in an `mcp` entry's `pin`), by the tools they pin. */
+export function pinnedParameters(mcp: readonly TemplateMcpEntry[] | undefined): Map<string, Set<string>> {
+  const pinned = new Map<string, Set<string>>();
+  for (const entry of mcp ?? []) {
+    for (const [tool, args] of Object.entries(entry.pin ?? {})) {
+      for (const value of Object.values(args)) {
+        for (const scalar of Array.isArray(value) ? value : [value]) {
+          if (typeof scalar !== 'string') continue;
+          for (const name of placeholderNames(scalar)) {
+            const tools = pinned.get(name) ?? new Set<string>();
+            tools.add(tool);
+            pinned.set(name, tools);
+          }
+        }
+      }
+    }
+  }
+  return pinned;
 }
 
 /** The gate name of an MCP tool, as grants and tool settings name it. */

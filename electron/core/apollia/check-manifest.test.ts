@@ -204,6 +204,13 @@ describe('strict schema: types, required keys, values', () => {
     ]);
   });
 
+  test('requires_approval of any type is read and warned about, never a wrong type: it does nothing (issue 31, a decision)', () => {
+    for (const value of ['"yes"', '1', '["x"]', '{ a = 1 }']) {
+      const result = check((t) => swap(t, 'args = ["ledger-mcp"]', `args = ["ledger-mcp"]\nrequires_approval = ${value}`));
+      expect([value, result.ok, result.warnings.map((w) => w.code)]).toEqual([value, true, ['package.manifest.retired_key']]);
+    }
+  });
+
   test('inputs must be a valid JSON Schema; x-order is allowed', () => {
     expect(check((t) => swap(t, '[workflows.inputs]\ntype = "object"', '[workflows.inputs]\ntype = "object"\nx-order = ["month"]')).ok).toBe(true);
     expect(firstError(check((t) => swap(t, '[tools.inputs]\ntype = "object"', '[tools.inputs]\ntype = "objekt"')))).toEqual({
@@ -331,6 +338,16 @@ describe("the spec's Validation rules, with its messages", () => {
       },
     ]);
     expect(check((t) => swap(t, 'target = "monthly-reminders"', 'target = "invoice-clerk"')).ok).toBe(true);
+  });
+
+  test('7: a target is the name of an agent or workflow, never its address `package/name` (issue 31, a decision)', () => {
+    expect(rule((t) => swap(t, 'target = "monthly-reminders"', 'target = "invoices/monthly-reminders"'))).toEqual([
+      {
+        code: 'manifest.unknown_trigger_target',
+        message: 'trigger `first-monday` targets `invoices/monthly-reminders`, which is no agent or workflow of the package',
+        path: 'triggers[0].target',
+      },
+    ]);
   });
 
   test('rules are reported in the spec table order, not document order', () => {

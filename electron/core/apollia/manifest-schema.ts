@@ -71,8 +71,10 @@ const mcpServer = table(
     max_response_bytes: positiveInt,
     max_tools: positiveInt,
     tags: strList,
-    // Retired (spec "[[mcp_servers]]"): still read, warned about, and ignored.
-    requires_approval: { type: 'boolean' },
+    // Retired (spec "[[mcp_servers]]": "is still read, logs a package.manifest.retired_key warning
+    // and does nothing"): any value is read, warned about, and ignored. The spec gives it no type,
+    // and one that does nothing cannot be of a wrong one (issue 31: `requires_approval = "yes"`).
+    requires_approval: {},
   },
   ['name'],
 );

@@ -3,7 +3,7 @@ import imported0Module from "ajv/dist/runtime/ucs2length.js";
 const imported0 = imported0Module.default ?? imported0Module;
 import * as imported1 from "../apollia/manifest-formats";
 export const validateManifest = validate20;
-const schema31 = {"type":"object","properties":{"package":{"type":"object","properties":{"name":{"type":"string"},"version":{"type":"string"},"publisher":{"type":"string","minLength":1},"description":{"type":"string"},"sdk":{"type":"string"}},"required":["name","version","publisher","sdk"],"additionalProperties":false},"agents":{"type":"array","maxItems":10000,"items":{"type":"object","properties":{"id":{"type":"string"},"name":{"type":"string","minLength":1},"mission":{"type":"string","minLength":1},"examples":{"type":"array","items":{"type":"string"}},"defaults":{"type":"object","properties":{"access":{"type":"array","maxItems":10000,"items":{"type":"string"}},"sources":{"type":"array","items":{"type":"string"}},"autonomy":{"type":"string","enum":["assisted","supervised","bounded_autonomous","long_autonomous"]},"planning":{"type":"string","enum":["never","auto","always"]},"model":{"type":"object","properties":{"model":{"type":"string"},"preset":{"type":"string"},"request":{"type":"object","properties":{"temperature":{"type":"number","minimum":0},"top_p":{"type":"number","minimum":0,"maximum":1},"top_k":{"type":"integer","minimum":0},"repetition_penalty":{"type":"number","minimum":0},"max_tokens":{"type":"integer","minimum":1},"seed":{"type":"integer"}},"required":[],"additionalProperties":false}},"required":[],"additionalProperties":false}},"required":[],"additionalProperties":false}},"required":["id","name","mission"],"additionalProperties":false}},"tools":{"type":"array","items":{"type":"object","properties":{"name":{"type":"string"},"module":{"type":"string","minLength":1},"description":{"type":"string","minLength":1},"action":{"type":"string","enum":["read","read_personal","write_or_delete","send_external","execute_code"]},"inputs":{"type":"object"}},"required":["name","module","description","action"],"additionalProperties":false}},"workflows":{"type":"array","items":{"type":"object","properties":{"name":{"type":"string"},"module":{"type":"string","minLength":1},"description":{"type":"string","minLength":1},"action":{"type":"string","enum":["read","read_personal","write_or_delete","send_external","execute_code"]},"inputs":{"type":"object"},"steps":{"type":"array","items":{"type":"string"}}},"required":["name","module","description","action"],"additionalProperties":false}},"requires":{"type":"array","items":{"type":"object","properties":{"type":{"type":"string","minLength":1},"reason":{"type":"string"}},"required":["type"],"additionalProperties":false}},"mcp_servers":{"type":"array","items":{"type":"object","properties":{"name":{"type":"string"},"command":{"type":"string"},"args":{"type":"array","items":{"type":"string"}},"env":{"type":"object","additionalProperties":{"type":"string"}},"transport":{"type":"string","enum":["stdio","streamable-http","sse"]},"url":{"type":"string"},"init_timeout_secs":{"type":"integer","minimum":1},"call_timeout_secs":{"type":"integer","minimum":1},"max_response_bytes":{"type":"integer","minimum":1},"max_tools":{"type":"integer","minimum":1},"tags":{"type":"array","items":{"type":"string"}},"requires_approval":{"type":"boolean"}},"required":["name"],"additionalProperties":false}},"pip":{"type":"object","properties":{"packages":{"type":"array","items":{"type":"string"}}},"required":[],"additionalProperties":false},"triggers":{"type":"array","maxItems":10000,"items":{"type":"object","properties":{"id":{"type":"string"},"target":{"type":"string"},"input":{"type":"string"},"source":{"type":"object","discriminator":{"propertyName":"type"},"required":["type"],"oneOf":[{"type":"object","properties":{"type":{"const":"cron"},"schedule":{"type":"string","format":"cron"}},"required":["type","schedule"],"additionalProperties":false},{"type":"object","properties":{"type":{"const":"interval"},"every":{"type":"string","format":"interval"}},"required":["type","every"],"additionalProperties":false},{"type":"object","properties":{"type":{"const":"file_watch"},"recursive":{"type":"boolean"}},"required":["type"],"additionalProperties":false},{"type":"object","properties":{"type":{"const":"webhook"}},"required":["type"],"additionalProperties":false}]}},"required":["id","target","source"],"additionalProperties":false}}},"required":["package"],"additionalProperties":false};
+const schema31 = {"type":"object","properties":{"package":{"type":"object","properties":{"name":{"type":"string"},"version":{"type":"string"},"publisher":{"type":"string","minLength":1},"description":{"type":"string"},"sdk":{"type":"string"}},"required":["name","version","publisher","sdk"],"additionalProperties":false},"agents":{"type":"array","maxItems":10000,"items":{"type":"object","properties":{"id":{"type":"string"},"name":{"type":"string","minLength":1},"mission":{"type":"string","minLength":1},"examples":{"type":"array","items":{"type":"string"}},"defaults":{"type":"object","properties":{"access":{"type":"array","maxItems":10000,"items":{"type":"string"}},"sources":{"type":"array","items":{"type":"string"}},"autonomy":{"type":"string","enum":["assisted","supervised","bounded_autonomous","long_autonomous"]},"planning":{"type":"string","enum":["never","auto","always"]},"model":{"type":"object","properties":{"model":{"type":"string"},"preset":{"type":"string"},"request":{"type":"object","properties":{"temperature":{"type":"number","minimum":0},"top_p":{"type":"number","minimum":0,"maximum":1},"top_k":{"type":"integer","minimum":0},"repetition_penalty":{"type":"number","minimum":0},"max_tokens":{"type":"integer","minimum":1},"seed":{"type":"integer"}},"required":[],"additionalProperties":false}},"required":[],"additionalProperties":false}},"required":[],"additionalProperties":false}},"required":["id","name","mission"],"additionalProperties":false}},"tools":{"type":"array","items":{"type":"object","properties":{"name":{"type":"string"},"module":{"type":"string","minLength":1},"description":{"type":"string","minLength":1},"action":{"type":"string","enum":["read","read_personal","write_or_delete","send_external","execute_code"]},"inputs":{"type":"object"}},"required":["name","module","description","action"],"additionalProperties":false}},"workflows":{"type":"array","items":{"type":"object","properties":{"name":{"type":"string"},"module":{"type":"string","minLength":1},"description":{"type":"string","minLength":1},"action":{"type":"string","enum":["read","read_personal","write_or_delete","send_external","execute_code"]},"inputs":{"type":"object"},"steps":{"type":"array","items":{"type":"string"}}},"required":["name","module","description","action"],"additionalProperties":false}},"requires":{"type":"array","items":{"type":"object","properties":{"type":{"type":"string","minLength":1},"reason":{"type":"string"}},"required":["type"],"additionalProperties":false}},"mcp_servers":{"type":"array","items":{"type":"object","properties":{"name":{"type":"string"},"command":{"type":"string"},"args":{"type":"array","items":{"type":"string"}},"env":{"type":"object","additionalProperties":{"type":"string"}},"transport":{"type":"string","enum":["stdio","streamable-http","sse"]},"url":{"type":"string"},"init_timeout_secs":{"type":"integer","minimum":1},"call_timeout_secs":{"type":"integer","minimum":1},"max_response_bytes":{"type":"integer","minimum":1},"max_tools":{"type":"integer","minimum":1},"tags":{"type":"array","items":{"type":"string"}},"requires_approval":{}},"required":["name"],"additionalProperties":false}},"pip":{"type":"object","properties":{"packages":{"type":"array","items":{"type":"string"}}},"required":[],"additionalProperties":false},"triggers":{"type":"array","maxItems":10000,"items":{"type":"object","properties":{"id":{"type":"string"},"target":{"type":"string"},"input":{"type":"string"},"source":{"type":"object","discriminator":{"propertyName":"type"},"required":["type"],"oneOf":[{"type":"object","properties":{"type":{"const":"cron"},"schedule":{"type":"string","format":"cron"}},"required":["type","schedule"],"additionalProperties":false},{"type":"object","properties":{"type":{"const":"interval"},"every":{"type":"string","format":"interval"}},"required":["type","every"],"additionalProperties":false},{"type":"object","properties":{"type":{"const":"file_watch"},"recursive":{"type":"boolean"}},"required":["type"],"additionalProperties":false},{"type":"object","properties":{"type":{"const":"webhook"}},"required":["type"],"additionalProperties":false}]}},"required":["id","target","source"],"additionalProperties":false}}},"required":["package"],"additionalProperties":false};
 const func1 = imported0;
 const func9 = Object.prototype.hasOwnProperty;
 const formats0 = imported1.cron;
@@ -1471,9 +1471,9 @@ vErrors.push(err116);
 errors++;
 }
 }
-if(data51.requires_approval !== undefined){
-if(typeof data51.requires_approval !== "boolean"){
-const err117 = {instancePath:instancePath+"/mcp_servers/" + i8+"/requires_approval",schemaPath:"#/properties/mcp_servers/items/properties/requires_approval/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+}
+else {
+const err117 = {instancePath:instancePath+"/mcp_servers/" + i8,schemaPath:"#/properties/mcp_servers/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err117];
 }
@@ -1485,7 +1485,7 @@ errors++;
 }
 }
 else {
-const err118 = {instancePath:instancePath+"/mcp_servers/" + i8,schemaPath:"#/properties/mcp_servers/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err118 = {instancePath:instancePath+"/mcp_servers",schemaPath:"#/properties/mcp_servers/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err118];
 }
@@ -1495,9 +1495,12 @@ vErrors.push(err118);
 errors++;
 }
 }
-}
-else {
-const err119 = {instancePath:instancePath+"/mcp_servers",schemaPath:"#/properties/mcp_servers/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data.pip !== undefined){
+let data66 = data.pip;
+if(data66 && typeof data66 == "object" && !Array.isArray(data66)){
+for(const key11 in data66){
+if(!(key11 === "packages")){
+const err119 = {instancePath:instancePath+"/pip",schemaPath:"#/properties/pip/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key11},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err119];
 }
@@ -1507,12 +1510,13 @@ vErrors.push(err119);
 errors++;
 }
 }
-if(data.pip !== undefined){
-let data67 = data.pip;
-if(data67 && typeof data67 == "object" && !Array.isArray(data67)){
-for(const key11 in data67){
-if(!(key11 === "packages")){
-const err120 = {instancePath:instancePath+"/pip",schemaPath:"#/properties/pip/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key11},message:"must NOT have additional properties"};
+if(data66.packages !== undefined){
+let data67 = data66.packages;
+if(Array.isArray(data67)){
+const len11 = data67.length;
+for(let i11=0; i11<len11; i11++){
+if(typeof data67[i11] !== "string"){
+const err120 = {instancePath:instancePath+"/pip/packages/" + i11,schemaPath:"#/properties/pip/properties/packages/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err120];
 }
@@ -1522,13 +1526,9 @@ vErrors.push(err120);
 errors++;
 }
 }
-if(data67.packages !== undefined){
-let data68 = data67.packages;
-if(Array.isArray(data68)){
-const len11 = data68.length;
-for(let i11=0; i11<len11; i11++){
-if(typeof data68[i11] !== "string"){
-const err121 = {instancePath:instancePath+"/pip/packages/" + i11,schemaPath:"#/properties/pip/properties/packages/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+else {
+const err121 = {instancePath:instancePath+"/pip/packages",schemaPath:"#/properties/pip/properties/packages/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err121];
 }
@@ -1540,7 +1540,7 @@ errors++;
 }
 }
 else {
-const err122 = {instancePath:instancePath+"/pip/packages",schemaPath:"#/properties/pip/properties/packages/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err122 = {instancePath:instancePath+"/pip",schemaPath:"#/properties/pip/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err122];
 }
@@ -1550,9 +1550,11 @@ vErrors.push(err122);
 errors++;
 }
 }
-}
-else {
-const err123 = {instancePath:instancePath+"/pip",schemaPath:"#/properties/pip/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.triggers !== undefined){
+let data69 = data.triggers;
+if(Array.isArray(data69)){
+if(data69.length > 10000){
+const err123 = {instancePath:instancePath+"/triggers",schemaPath:"#/properties/triggers/maxItems",keyword:"maxItems",params:{limit: 10000},message:"must NOT have more than 10000 items"};
 if(vErrors === null){
 vErrors = [err123];
 }
@@ -1561,12 +1563,12 @@ vErrors.push(err123);
 }
 errors++;
 }
-}
-if(data.triggers !== undefined){
-let data70 = data.triggers;
-if(Array.isArray(data70)){
-if(data70.length > 10000){
-const err124 = {instancePath:instancePath+"/triggers",schemaPath:"#/properties/triggers/maxItems",keyword:"maxItems",params:{limit: 10000},message:"must NOT have more than 10000 items"};
+const len12 = data69.length;
+for(let i12=0; i12<len12; i12++){
+let data70 = data69[i12];
+if(data70 && typeof data70 == "object" && !Array.isArray(data70)){
+if(data70.id === undefined){
+const err124 = {instancePath:instancePath+"/triggers/" + i12,schemaPath:"#/properties/triggers/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
 if(vErrors === null){
 vErrors = [err124];
 }
@@ -1575,12 +1577,8 @@ vErrors.push(err124);
 }
 errors++;
 }
-const len12 = data70.length;
-for(let i12=0; i12<len12; i12++){
-let data71 = data70[i12];
-if(data71 && typeof data71 == "object" && !Array.isArray(data71)){
-if(data71.id === undefined){
-const err125 = {instancePath:instancePath+"/triggers/" + i12,schemaPath:"#/properties/triggers/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+if(data70.target === undefined){
+const err125 = {instancePath:instancePath+"/triggers/" + i12,schemaPath:"#/properties/triggers/items/required",keyword:"required",params:{missingProperty: "target"},message:"must have required property '"+"target"+"'"};
 if(vErrors === null){
 vErrors = [err125];
 }
@@ -1589,8 +1587,8 @@ vErrors.push(err125);
 }
 errors++;
 }
-if(data71.target === undefined){
-const err126 = {instancePath:instancePath+"/triggers/" + i12,schemaPath:"#/properties/triggers/items/required",keyword:"required",params:{missingProperty: "target"},message:"must have required property '"+"target"+"'"};
+if(data70.source === undefined){
+const err126 = {instancePath:instancePath+"/triggers/" + i12,schemaPath:"#/properties/triggers/items/required",keyword:"required",params:{missingProperty: "source"},message:"must have required property '"+"source"+"'"};
 if(vErrors === null){
 vErrors = [err126];
 }
@@ -1599,8 +1597,9 @@ vErrors.push(err126);
 }
 errors++;
 }
-if(data71.source === undefined){
-const err127 = {instancePath:instancePath+"/triggers/" + i12,schemaPath:"#/properties/triggers/items/required",keyword:"required",params:{missingProperty: "source"},message:"must have required property '"+"source"+"'"};
+for(const key12 in data70){
+if(!((((key12 === "id") || (key12 === "target")) || (key12 === "input")) || (key12 === "source"))){
+const err127 = {instancePath:instancePath+"/triggers/" + i12,schemaPath:"#/properties/triggers/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key12},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err127];
 }
@@ -1609,9 +1608,10 @@ vErrors.push(err127);
 }
 errors++;
 }
-for(const key12 in data71){
-if(!((((key12 === "id") || (key12 === "target")) || (key12 === "input")) || (key12 === "source"))){
-const err128 = {instancePath:instancePath+"/triggers/" + i12,schemaPath:"#/properties/triggers/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key12},message:"must NOT have additional properties"};
+}
+if(data70.id !== undefined){
+if(typeof data70.id !== "string"){
+const err128 = {instancePath:instancePath+"/triggers/" + i12+"/id",schemaPath:"#/properties/triggers/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err128];
 }
@@ -1621,9 +1621,9 @@ vErrors.push(err128);
 errors++;
 }
 }
-if(data71.id !== undefined){
-if(typeof data71.id !== "string"){
-const err129 = {instancePath:instancePath+"/triggers/" + i12+"/id",schemaPath:"#/properties/triggers/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data70.target !== undefined){
+if(typeof data70.target !== "string"){
+const err129 = {instancePath:instancePath+"/triggers/" + i12+"/target",schemaPath:"#/properties/triggers/items/properties/target/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err129];
 }
@@ -1633,9 +1633,9 @@ vErrors.push(err129);
 errors++;
 }
 }
-if(data71.target !== undefined){
-if(typeof data71.target !== "string"){
-const err130 = {instancePath:instancePath+"/triggers/" + i12+"/target",schemaPath:"#/properties/triggers/items/properties/target/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data70.input !== undefined){
+if(typeof data70.input !== "string"){
+const err130 = {instancePath:instancePath+"/triggers/" + i12+"/input",schemaPath:"#/properties/triggers/items/properties/input/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err130];
 }
@@ -1645,9 +1645,11 @@ vErrors.push(err130);
 errors++;
 }
 }
-if(data71.input !== undefined){
-if(typeof data71.input !== "string"){
-const err131 = {instancePath:instancePath+"/triggers/" + i12+"/input",schemaPath:"#/properties/triggers/items/properties/input/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data70.source !== undefined){
+let data74 = data70.source;
+if(data74 && typeof data74 == "object" && !Array.isArray(data74)){
+if(data74.type === undefined){
+const err131 = {instancePath:instancePath+"/triggers/" + i12+"/source",schemaPath:"#/properties/triggers/items/properties/source/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
 if(vErrors === null){
 vErrors = [err131];
 }
@@ -1656,12 +1658,12 @@ vErrors.push(err131);
 }
 errors++;
 }
-}
-if(data71.source !== undefined){
-let data75 = data71.source;
-if(data75 && typeof data75 == "object" && !Array.isArray(data75)){
-if(data75.type === undefined){
-const err132 = {instancePath:instancePath+"/triggers/" + i12+"/source",schemaPath:"#/properties/triggers/items/properties/source/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
+const tag0 = data74.type;
+if(typeof tag0 == "string"){
+if(tag0 === "cron"){
+if(data74 && typeof data74 == "object" && !Array.isArray(data74)){
+if(data74.type === undefined){
+const err132 = {instancePath:instancePath+"/triggers/" + i12+"/source",schemaPath:"#/properties/triggers/items/properties/source/oneOf/0/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
 if(vErrors === null){
 vErrors = [err132];
 }
@@ -1670,12 +1672,8 @@ vErrors.push(err132);
 }
 errors++;
 }
-const tag0 = data75.type;
-if(typeof tag0 == "string"){
-if(tag0 === "cron"){
-if(data75 && typeof data75 == "object" && !Array.isArray(data75)){
-if(data75.type === undefined){
-const err133 = {instancePath:instancePath+"/triggers/" + i12+"/source",schemaPath:"#/properties/triggers/items/properties/source/oneOf/0/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
+if(data74.schedule === undefined){
+const err133 = {instancePath:instancePath+"/triggers/" + i12+"/source",schemaPath:"#/properties/triggers/items/properties/source/oneOf/0/required",keyword:"required",params:{missingProperty: "schedule"},message:"must have required property '"+"schedule"+"'"};
 if(vErrors === null){
 vErrors = [err133];
 }
@@ -1684,8 +1682,9 @@ vErrors.push(err133);
 }
 errors++;
 }
-if(data75.schedule === undefined){
-const err134 = {instancePath:instancePath+"/triggers/" + i12+"/source",schemaPath:"#/properties/triggers/items/properties/source/oneOf/0/required",keyword:"required",params:{missingProperty: "schedule"},message:"must have required property '"+"schedule"+"'"};
+for(const key13 in data74){
+if(!((key13 === "type") || (key13 === "schedule"))){
+const err134 = {instancePath:instancePath+"/triggers/" + i12+"/source",schemaPath:"#/properties/triggers/items/properties/source/oneOf/0/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key13},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err134];
 }
@@ -1694,9 +1693,10 @@ vErrors.push(err134);
 }
 errors++;
 }
-for(const key13 in data75){
-if(!((key13 === "type") || (key13 === "schedule"))){
-const err135 = {instancePath:instancePath+"/triggers/" + i12+"/source",schemaPath:"#/properties/triggers/items/properties/source/oneOf/0/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key13},message:"must NOT have additional properties"};
+}
+if(data74.type !== undefined){
+if("cron" !== data74.type){
+const err135 = {instancePath:instancePath+"/triggers/" + i12+"/source/type",schemaPath:"#/properties/triggers/items/properties/source/oneOf/0/properties/type/const",keyword:"const",params:{allowedValue: "cron"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err135];
 }
@@ -1706,9 +1706,11 @@ vErrors.push(err135);
 errors++;
 }
 }
-if(data75.type !== undefined){
-if("cron" !== data75.type){
-const err136 = {instancePath:instancePath+"/triggers/" + i12+"/source/type",schemaPath:"#/properties/triggers/items/properties/source/oneOf/0/properties/type/const",keyword:"const",params:{allowedValue: "cron"},message:"must be equal to constant"};
+if(data74.schedule !== undefined){
+let data76 = data74.schedule;
+if(typeof data76 === "string"){
+if(!(formats0(data76))){
+const err136 = {instancePath:instancePath+"/triggers/" + i12+"/source/schedule",schemaPath:"#/properties/triggers/items/properties/source/oneOf/0/properties/schedule/format",keyword:"format",params:{format: "cron"},message:"must match format \""+"cron"+"\""};
 if(vErrors === null){
 vErrors = [err136];
 }
@@ -1718,11 +1720,8 @@ vErrors.push(err136);
 errors++;
 }
 }
-if(data75.schedule !== undefined){
-let data77 = data75.schedule;
-if(typeof data77 === "string"){
-if(!(formats0(data77))){
-const err137 = {instancePath:instancePath+"/triggers/" + i12+"/source/schedule",schemaPath:"#/properties/triggers/items/properties/source/oneOf/0/properties/schedule/format",keyword:"format",params:{format: "cron"},message:"must match format \""+"cron"+"\""};
+else {
+const err137 = {instancePath:instancePath+"/triggers/" + i12+"/source/schedule",schemaPath:"#/properties/triggers/items/properties/source/oneOf/0/properties/schedule/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err137];
 }
@@ -1732,8 +1731,9 @@ vErrors.push(err137);
 errors++;
 }
 }
+}
 else {
-const err138 = {instancePath:instancePath+"/triggers/" + i12+"/source/schedule",schemaPath:"#/properties/triggers/items/properties/source/oneOf/0/properties/schedule/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err138 = {instancePath:instancePath+"/triggers/" + i12+"/source",schemaPath:"#/properties/triggers/items/properties/source/oneOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err138];
 }
@@ -1742,10 +1742,12 @@ vErrors.push(err138);
 }
 errors++;
 }
+var props0 = true;
 }
-}
-else {
-const err139 = {instancePath:instancePath+"/triggers/" + i12+"/source",schemaPath:"#/properties/triggers/items/properties/source/oneOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"};
+else if(tag0 === "interval"){
+if(data74 && typeof data74 == "object" && !Array.isArray(data74)){
+if(data74.type === undefined){
+const err139 = {instancePath:instancePath+"/triggers/" + i12+"/source",schemaPath:"#/properties/triggers/items/properties/source/oneOf/1/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
 if(vErrors === null){
 vErrors = [err139];
 }
@@ -1754,12 +1756,8 @@ vErrors.push(err139);
 }
 errors++;
 }
-var props0 = true;
-}
-else if(tag0 === "interval"){
-if(data75 && typeof data75 == "object" && !Array.isArray(data75)){
-if(data75.type === undefined){
-const err140 = {instancePath:instancePath+"/triggers/" + i12+"/source",schemaPath:"#/properties/triggers/items/properties/source/oneOf/1/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
+if(data74.every === undefined){
+const err140 = {instancePath:instancePath+"/triggers/" + i12+"/source",schemaPath:"#/properties/triggers/items/properties/source/oneOf/1/required",keyword:"required",params:{missingProperty: "every"},message:"must have required property '"+"every"+"'"};
 if(vErrors === null){
 vErrors = [err140];
 }
@@ -1768,8 +1766,9 @@ vErrors.push(err140);
 }
 errors++;
 }
-if(data75.every === undefined){
-const err141 = {instancePath:instancePath+"/triggers/" + i12+"/source",schemaPath:"#/properties/triggers/items/properties/source/oneOf/1/required",keyword:"required",params:{missingProperty: "every"},message:"must have required property '"+"every"+"'"};
+for(const key14 in data74){
+if(!((key14 === "type") || (key14 === "every"))){
+const err141 = {instancePath:instancePath+"/triggers/" + i12+"/source",schemaPath:"#/properties/triggers/items/properties/source/oneOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key14},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err141];
 }
@@ -1778,9 +1777,10 @@ vErrors.push(err141);
 }
 errors++;
 }
-for(const key14 in data75){
-if(!((key14 === "type") || (key14 === "every"))){
-const err142 = {instancePath:instancePath+"/triggers/" + i12+"/source",schemaPath:"#/properties/triggers/items/properties/source/oneOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key14},message:"must NOT have additional properties"};
+}
+if(data74.type !== undefined){
+if("interval" !== data74.type){
+const err142 = {instancePath:instancePath+"/triggers/" + i12+"/source/type",schemaPath:"#/properties/triggers/items/properties/source/oneOf/1/properties/type/const",keyword:"const",params:{allowedValue: "interval"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err142];
 }
@@ -1790,9 +1790,11 @@ vErrors.push(err142);
 errors++;
 }
 }
-if(data75.type !== undefined){
-if("interval" !== data75.type){
-const err143 = {instancePath:instancePath+"/triggers/" + i12+"/source/type",schemaPath:"#/properties/triggers/items/properties/source/oneOf/1/properties/type/const",keyword:"const",params:{allowedValue: "interval"},message:"must be equal to constant"};
+if(data74.every !== undefined){
+let data78 = data74.every;
+if(typeof data78 === "string"){
+if(!(formats2(data78))){
+const err143 = {instancePath:instancePath+"/triggers/" + i12+"/source/every",schemaPath:"#/properties/triggers/items/properties/source/oneOf/1/properties/every/format",keyword:"format",params:{format: "interval"},message:"must match format \""+"interval"+"\""};
 if(vErrors === null){
 vErrors = [err143];
 }
@@ -1802,11 +1804,8 @@ vErrors.push(err143);
 errors++;
 }
 }
-if(data75.every !== undefined){
-let data79 = data75.every;
-if(typeof data79 === "string"){
-if(!(formats2(data79))){
-const err144 = {instancePath:instancePath+"/triggers/" + i12+"/source/every",schemaPath:"#/properties/triggers/items/properties/source/oneOf/1/properties/every/format",keyword:"format",params:{format: "interval"},message:"must match format \""+"interval"+"\""};
+else {
+const err144 = {instancePath:instancePath+"/triggers/" + i12+"/source/every",schemaPath:"#/properties/triggers/items/properties/source/oneOf/1/properties/every/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err144];
 }
@@ -1816,8 +1815,9 @@ vErrors.push(err144);
 errors++;
 }
 }
+}
 else {
-const err145 = {instancePath:instancePath+"/triggers/" + i12+"/source/every",schemaPath:"#/properties/triggers/items/properties/source/oneOf/1/properties/every/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err145 = {instancePath:instancePath+"/triggers/" + i12+"/source",schemaPath:"#/properties/triggers/items/properties/source/oneOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err145];
 }
@@ -1826,10 +1826,14 @@ vErrors.push(err145);
 }
 errors++;
 }
+if(props0 !== true){
+props0 = true;
 }
 }
-else {
-const err146 = {instancePath:instancePath+"/triggers/" + i12+"/source",schemaPath:"#/properties/triggers/items/properties/source/oneOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+else if(tag0 === "file_watch"){
+if(data74 && typeof data74 == "object" && !Array.isArray(data74)){
+if(data74.type === undefined){
+const err146 = {instancePath:instancePath+"/triggers/" + i12+"/source",schemaPath:"#/properties/triggers/items/properties/source/oneOf/2/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
 if(vErrors === null){
 vErrors = [err146];
 }
@@ -1838,14 +1842,9 @@ vErrors.push(err146);
 }
 errors++;
 }
-if(props0 !== true){
-props0 = true;
-}
-}
-else if(tag0 === "file_watch"){
-if(data75 && typeof data75 == "object" && !Array.isArray(data75)){
-if(data75.type === undefined){
-const err147 = {instancePath:instancePath+"/triggers/" + i12+"/source",schemaPath:"#/properties/triggers/items/properties/source/oneOf/2/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
+for(const key15 in data74){
+if(!((key15 === "type") || (key15 === "recursive"))){
+const err147 = {instancePath:instancePath+"/triggers/" + i12+"/source",schemaPath:"#/properties/triggers/items/properties/source/oneOf/2/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key15},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err147];
 }
@@ -1854,9 +1853,10 @@ vErrors.push(err147);
 }
 errors++;
 }
-for(const key15 in data75){
-if(!((key15 === "type") || (key15 === "recursive"))){
-const err148 = {instancePath:instancePath+"/triggers/" + i12+"/source",schemaPath:"#/properties/triggers/items/properties/source/oneOf/2/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key15},message:"must NOT have additional properties"};
+}
+if(data74.type !== undefined){
+if("file_watch" !== data74.type){
+const err148 = {instancePath:instancePath+"/triggers/" + i12+"/source/type",schemaPath:"#/properties/triggers/items/properties/source/oneOf/2/properties/type/const",keyword:"const",params:{allowedValue: "file_watch"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err148];
 }
@@ -1866,9 +1866,9 @@ vErrors.push(err148);
 errors++;
 }
 }
-if(data75.type !== undefined){
-if("file_watch" !== data75.type){
-const err149 = {instancePath:instancePath+"/triggers/" + i12+"/source/type",schemaPath:"#/properties/triggers/items/properties/source/oneOf/2/properties/type/const",keyword:"const",params:{allowedValue: "file_watch"},message:"must be equal to constant"};
+if(data74.recursive !== undefined){
+if(typeof data74.recursive !== "boolean"){
+const err149 = {instancePath:instancePath+"/triggers/" + i12+"/source/recursive",schemaPath:"#/properties/triggers/items/properties/source/oneOf/2/properties/recursive/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err149];
 }
@@ -1878,9 +1878,9 @@ vErrors.push(err149);
 errors++;
 }
 }
-if(data75.recursive !== undefined){
-if(typeof data75.recursive !== "boolean"){
-const err150 = {instancePath:instancePath+"/triggers/" + i12+"/source/recursive",schemaPath:"#/properties/triggers/items/properties/source/oneOf/2/properties/recursive/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+}
+else {
+const err150 = {instancePath:instancePath+"/triggers/" + i12+"/source",schemaPath:"#/properties/triggers/items/properties/source/oneOf/2/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err150];
 }
@@ -1889,10 +1889,14 @@ vErrors.push(err150);
 }
 errors++;
 }
+if(props0 !== true){
+props0 = true;
 }
 }
-else {
-const err151 = {instancePath:instancePath+"/triggers/" + i12+"/source",schemaPath:"#/properties/triggers/items/properties/source/oneOf/2/type",keyword:"type",params:{type: "object"},message:"must be object"};
+else if(tag0 === "webhook"){
+if(data74 && typeof data74 == "object" && !Array.isArray(data74)){
+if(data74.type === undefined){
+const err151 = {instancePath:instancePath+"/triggers/" + i12+"/source",schemaPath:"#/properties/triggers/items/properties/source/oneOf/3/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
 if(vErrors === null){
 vErrors = [err151];
 }
@@ -1901,14 +1905,9 @@ vErrors.push(err151);
 }
 errors++;
 }
-if(props0 !== true){
-props0 = true;
-}
-}
-else if(tag0 === "webhook"){
-if(data75 && typeof data75 == "object" && !Array.isArray(data75)){
-if(data75.type === undefined){
-const err152 = {instancePath:instancePath+"/triggers/" + i12+"/source",schemaPath:"#/properties/triggers/items/properties/source/oneOf/3/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
+for(const key16 in data74){
+if(!(key16 === "type")){
+const err152 = {instancePath:instancePath+"/triggers/" + i12+"/source",schemaPath:"#/properties/triggers/items/properties/source/oneOf/3/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key16},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err152];
 }
@@ -1917,9 +1916,10 @@ vErrors.push(err152);
 }
 errors++;
 }
-for(const key16 in data75){
-if(!(key16 === "type")){
-const err153 = {instancePath:instancePath+"/triggers/" + i12+"/source",schemaPath:"#/properties/triggers/items/properties/source/oneOf/3/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key16},message:"must NOT have additional properties"};
+}
+if(data74.type !== undefined){
+if("webhook" !== data74.type){
+const err153 = {instancePath:instancePath+"/triggers/" + i12+"/source/type",schemaPath:"#/properties/triggers/items/properties/source/oneOf/3/properties/type/const",keyword:"const",params:{allowedValue: "webhook"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err153];
 }
@@ -1929,9 +1929,9 @@ vErrors.push(err153);
 errors++;
 }
 }
-if(data75.type !== undefined){
-if("webhook" !== data75.type){
-const err154 = {instancePath:instancePath+"/triggers/" + i12+"/source/type",schemaPath:"#/properties/triggers/items/properties/source/oneOf/3/properties/type/const",keyword:"const",params:{allowedValue: "webhook"},message:"must be equal to constant"};
+}
+else {
+const err154 = {instancePath:instancePath+"/triggers/" + i12+"/source",schemaPath:"#/properties/triggers/items/properties/source/oneOf/3/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err154];
 }
@@ -1940,10 +1940,12 @@ vErrors.push(err154);
 }
 errors++;
 }
+if(props0 !== true){
+props0 = true;
 }
 }
 else {
-const err155 = {instancePath:instancePath+"/triggers/" + i12+"/source",schemaPath:"#/properties/triggers/items/properties/source/oneOf/3/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err155 = {instancePath:instancePath+"/triggers/" + i12+"/source",schemaPath:"#/properties/triggers/items/properties/source/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0},message:"value of tag \"type\" must be in oneOf"};
 if(vErrors === null){
 vErrors = [err155];
 }
@@ -1952,12 +1954,9 @@ vErrors.push(err155);
 }
 errors++;
 }
-if(props0 !== true){
-props0 = true;
-}
 }
 else {
-const err156 = {instancePath:instancePath+"/triggers/" + i12+"/source",schemaPath:"#/properties/triggers/items/properties/source/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0},message:"value of tag \"type\" must be in oneOf"};
+const err156 = {instancePath:instancePath+"/triggers/" + i12+"/source",schemaPath:"#/properties/triggers/items/properties/source/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0},message:"tag \"type\" must be string"};
 if(vErrors === null){
 vErrors = [err156];
 }
@@ -1968,7 +1967,7 @@ errors++;
 }
 }
 else {
-const err157 = {instancePath:instancePath+"/triggers/" + i12+"/source",schemaPath:"#/properties/triggers/items/properties/source/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0},message:"tag \"type\" must be string"};
+const err157 = {instancePath:instancePath+"/triggers/" + i12+"/source",schemaPath:"#/properties/triggers/items/properties/source/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err157];
 }
@@ -1978,8 +1977,9 @@ vErrors.push(err157);
 errors++;
 }
 }
+}
 else {
-const err158 = {instancePath:instancePath+"/triggers/" + i12+"/source",schemaPath:"#/properties/triggers/items/properties/source/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err158 = {instancePath:instancePath+"/triggers/" + i12,schemaPath:"#/properties/triggers/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err158];
 }
@@ -1991,7 +1991,7 @@ errors++;
 }
 }
 else {
-const err159 = {instancePath:instancePath+"/triggers/" + i12,schemaPath:"#/properties/triggers/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err159 = {instancePath:instancePath+"/triggers",schemaPath:"#/properties/triggers/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err159];
 }
@@ -2003,24 +2003,12 @@ errors++;
 }
 }
 else {
-const err160 = {instancePath:instancePath+"/triggers",schemaPath:"#/properties/triggers/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err160 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err160];
 }
 else {
 vErrors.push(err160);
-}
-errors++;
-}
-}
-}
-else {
-const err161 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err161];
-}
-else {
-vErrors.push(err161);
 }
 errors++;
 }

@@ -19,6 +19,7 @@ import { placeFromStaging, removeAndPrune } from '../staging';
 import { templateAgentRecord, templateTriggerRecord } from '../store/records';
 import type { StoreState } from '../store/state';
 import { checkTemplateFolder } from '../bounded';
+import { planAgentFiles } from './agent-files';
 
 /** A template source read and checked now, with the bytes that were checked and their digest. */
 interface CheckedTemplate {
@@ -27,9 +28,6 @@ interface CheckedTemplate {
   files: ReadonlyMap<string, Uint8Array>;
   digest: string;
 }
-
-/** The base name of a `/`-separated package path. */
-const fileName = (path: string) => path.slice(path.lastIndexOf('/') + 1);
 
 async function templateOf(ctx: ApiContext, sourceId: string): Promise<CheckedTemplate> {
   const src = ctx.sources.get(sourceId);
@@ -69,29 +67,26 @@ export async function previewTemplate(ctx: ApiContext, request: ApiRequest<'prev
 /**
  * The agent's files, all from the bytes the check read (spec "Apply" step 2: "its skills and rules
  * as its skill files"; "agent.md" `output`: the schema "ships beside each SKILL.md, as a rule
- * does"): `instructions.md` (the body, filled), and for each skill every file of its folder, each
- * rule, and the output schema beside its SKILL.md. Two different files landing on one name refuse.
+ * does"): `instructions.md` (the body, filled), and the files `agent-files.ts` plans, the same plan
+ * the check refused any clash of (issue 31 point 2); a clash reaching apply still refuses.
  */
 function agentFiles(template: CheckedTemplate, previewed: ApplyPreview): Map<string, Uint8Array> {
   const { details, files: checked } = template;
+  const { plan, clashes } = planAgentFiles(
+    checked,
+    details.skills.map((skill) => skill.name),
+    details.rules.map((rule) => rule.file),
+    details.manifest.output?.schema,
+  );
+  const clash = clashes[0];
+  if (clash) {
+    throw new CoreError('apply.file_collision', `${details.manifest.name}: \`${clash.from}\` and \`${clash.other}\` would both be the agent's \`${clash.target}\`: rename one`, { path: clash.from });
+  }
   const files = new Map<string, Uint8Array>([['instructions.md', Buffer.from(previewed.instructions, 'utf8')]]);
-  const origins = new Map<string, string>();
-  const put = (target: string, from: string) => {
+  for (const [target, from] of plan) {
     const bytes = checked.get(from);
     if (!bytes) throw new Error(`${from} was checked but its bytes were not kept`);
-    const earlier = files.get(target);
-    if (earlier && !Buffer.from(earlier).equals(Buffer.from(bytes))) {
-      throw new CoreError('apply.file_collision', `${details.manifest.name}: \`${from}\` and \`${origins.get(target)}\` would both be the agent's \`${target}\`: rename one`, { path: from });
-    }
     files.set(target, bytes);
-    origins.set(target, from);
-  };
-  const schema = details.manifest.output?.schema;
-  for (const skill of details.skills) {
-    const dir = `skills/${skill.name}/`;
-    for (const path of [...checked.keys()].sort()) if (path.startsWith(dir)) put(path, path);
-    for (const rule of details.rules) put(`${dir}${rule.file}`, `rules/${rule.file}`);
-    if (schema !== undefined) put(`${dir}${fileName(schema)}`, schema);
   }
   return files;
 }

@@ -9,6 +9,9 @@
 import type { Inspection, Problem } from '../../../shared/inspection';
 import type { TemplateDetails, TemplateInspection, TemplateSummary } from '../../../shared/template-manifest';
 import { checkAgentMd } from './agent-md';
+import { clashProblem, planAgentFiles, planJsonBytes } from './agent-files';
+import { checkAgentSize } from './agent-size';
+import { unanchoredPinWarnings } from './pin-patterns';
 import { PackageParts, utf8 } from './package-parts';
 import { walkTemplateFolder } from './walk';
 
@@ -94,6 +97,23 @@ export async function inspectTemplate(dir: string, onRead?: (files: ReadonlyMap<
   }
   errors.push(...parts.errors);
 
+  // The agent's files and its size (issue 31): a skill file's path clash and an agent over
+  // `POST /v2/agents`' 1 MiB are refused here, not at apply (spec "agent.md", last paragraph).
+  const warnings = [...agent.warnings];
+  const planned = planAgentFiles(
+    files,
+    parts.skills.map((skill) => skill.name),
+    parts.rules.map((rule) => rule.file),
+    agent.refusedFields.has('output') ? undefined : agent.read?.output?.schema,
+  );
+  errors.push(...planned.clashes.map(clashProblem));
+  const agentFilesJsonBytes = planJsonBytes(planned.plan, files);
+  if (agent.manifest) {
+    const size = checkAgentSize(agent.manifest, agent.body, agentFilesJsonBytes);
+    errors.push(...size.errors);
+    warnings.push(...size.warnings, ...unanchoredPinWarnings(agent.manifest));
+  }
+
   const manifest = agent.manifest;
   const summary: TemplateSummary | null = manifest
     ? {
@@ -105,7 +125,7 @@ export async function inspectTemplate(dir: string, onRead?: (files: ReadonlyMap<
         triggers: (manifest.triggers ?? []).map((trigger) => ({ id: trigger.name, type: trigger.type, needs: trigger.type === 'webhook' ? 'secret' : null })),
       }
     : null;
-  if (errors.length > 0 || !manifest) return refused(errors, summary, agent.warnings);
+  if (errors.length > 0 || !manifest) return refused(errors, summary, warnings);
   const details: TemplateDetails = {
     manifest,
     body: agent.body,
@@ -113,6 +133,7 @@ export async function inspectTemplate(dir: string, onRead?: (files: ReadonlyMap<
     rules: parts.rules,
     evals: parts.evals,
     files: [...files.entries()].map(([path, bytes]) => ({ path, size: bytes.length })).sort((a, b) => (a.path < b.path ? -1 : 1)),
+    agentFilesJsonBytes,
   };
-  return { kind: 'template', ok: true, errors: [], warnings: agent.warnings, summary, details };
+  return { kind: 'template', ok: true, errors: [], warnings, summary, details };
 }

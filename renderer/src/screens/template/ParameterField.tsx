@@ -1,4 +1,5 @@
 import type { TemplateParameter } from '../../../../shared/template-manifest';
+import { CodeText } from '../../components/CodeText';
 import { PackageText } from '../../components/PackageText';
 import type { FieldValue } from '../../stores/apply-store';
 
@@ -7,12 +8,14 @@ import type { FieldValue } from '../../stores/apply-store';
  * switch; `enum` as a choice. The description is beside it and is its hint; an error is inline,
  * tied to the control with aria-invalid and aria-describedby.
  */
-export function ParameterField({ name, def, value, error, showError, onChange, onBlur }: { name: string; def: TemplateParameter; value: FieldValue; error: string | null; showError: boolean; onChange: (value: FieldValue) => void; onBlur: () => void }) {
+export function ParameterField({ name, def, value, error, note = null, showError, onChange, onBlur }: { name: string; def: TemplateParameter; value: FieldValue; error: string | null; note?: string | null; showError: boolean; onChange: (value: FieldValue) => void; onBlur: () => void }) {
   const id = `param-${name}`;
   const hintId = `${id}-hint`;
   const errorId = `${id}-error`;
   const invalid = showError && error !== null;
-  const describedBy = invalid ? `${hintId} ${errorId}` : hintId;
+  const noteId = `${id}-note`;
+  const described = note !== null ? `${hintId} ${noteId}` : hintId;
+  const describedBy = invalid ? `${described} ${errorId}` : described;
   const required = def.required === true && def.default === undefined;
   const label = (
     <label htmlFor={id}>
@@ -77,6 +80,11 @@ export function ParameterField({ name, def, value, error, showError, onChange, o
           </>
         ) : null}
       </p>
+      {note !== null ? (
+        <p id={noteId} className="hint text-warning">
+          <CodeText text={note} />
+        </p>
+      ) : null}
       {invalid ? (
         <p id={errorId} className="hint text-error" role="alert">
           {error}

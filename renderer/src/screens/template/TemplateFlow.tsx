@@ -3,9 +3,10 @@ import { AlertTriangle, ArrowLeft, ArrowRight, CheckCircle2, Play, X } from 'luc
 import { SetWebhookSecret } from '../../components/WebhookSecretChoice';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { ApplyPreviewRequest, ApplyReceipt, SourceInspection } from '../../../../shared/api';
-import { checkParameter, parameterValue } from '../../../../shared/apply-preview';
+import { checkParameter, parameterValue, unanchoredPinnedWords } from '../../../../shared/apply-preview';
+import { isAnchoredPattern } from '../../../../shared/package-pattern';
 import { cronProblem, isTimeZone } from '../../../../shared/cron';
-import { fillText, soloPlaceholder, type ParameterValue, type TemplateInspection, type TemplateManifest, type TemplateParameter } from '../../../../shared/template-manifest';
+import { fillText, pinnedParameters, soloPlaceholder, type ParameterValue, type TemplateInspection, type TemplateManifest, type TemplateParameter } from '../../../../shared/template-manifest';
 import { useApply, usePreviewApply } from '../../../api/hooks';
 import { PackageText } from '../../components/PackageText';
 import { triggerName } from '../../components/trigger-name';
@@ -151,6 +152,15 @@ export function TemplateFlow({ inspection, sourceId, builtin }: { inspection: So
   const manifest = template.details?.manifest;
   const parameters = useMemo(() => manifest?.parameters ?? {}, [manifest]);
   const schedules = useMemo(() => schedulesByParameter(manifest), [manifest]);
+  // A pin's destination checked by an unanchored pattern: said beside its field (issue 31).
+  const patternNotes = useMemo(() => {
+    const notes = new Map<string, string>();
+    for (const [param, tools] of pinnedParameters(manifest?.mcp)) {
+      const pattern = manifest?.parameters?.[param]?.pattern;
+      if (pattern !== undefined && Object.hasOwn(manifest?.parameters ?? {}, param) && !isAnchoredPattern(pattern)) notes.set(param, unanchoredPinnedWords(param, pattern, [...tools]));
+    }
+    return notes;
+  }, [manifest]);
   const seed = useApplyStore((s) => s.seed);
   const draft: ApplyDraft | undefined = useApplyStore((s) => s.drafts[sourceId]);
   const { setStep, setValue, touch, setGrant, setArm, setWithhold, setApprovals, drop } = useApplyStore();
@@ -241,7 +251,7 @@ export function TemplateFlow({ inspection, sourceId, builtin }: { inspection: So
               </strong>
             </p>
             {Object.entries(parameters).map(([param, def]) => (
-              <ParameterField key={param} name={param} def={def} value={values[param] ?? ''} error={errors[param] ?? null} showError={draft.touched[param] === true} onChange={(value) => setValue(sourceId, param, value)} onBlur={() => touch(sourceId, param)} />
+              <ParameterField key={param} name={param} def={def} value={values[param] ?? ''} error={errors[param] ?? null} note={patternNotes.get(param) ?? null} showError={draft.touched[param] === true} onChange={(value) => setValue(sourceId, param, value)} onBlur={() => touch(sourceId, param)} />
             ))}
           </div>
         ) : null}

@@ -13,6 +13,7 @@ function warningTitle(problem: PreviewProblem): string {
   if (problem.code.startsWith('mcp.')) return 'An MCP server is not saved';
   if (problem.code.startsWith('pins.')) return 'A pinned tool will be denied';
   if (problem.code.startsWith('grants.')) return 'Denied in your Settings';
+  if (problem.code.startsWith('pattern.')) return 'A pinned destination takes any value containing a match';
   return 'Note';
 }
 
