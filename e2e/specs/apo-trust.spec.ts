@@ -177,7 +177,7 @@ test('an update from a lookalike publisher: shown first; new access unticked; a 
   const changes = page.getByRole('list', { name: 'Changes' });
   await expect(changes).toContainText('The tool extract_totals can now send things outside this computer (was: read your personal data)');
   await expect(changes).toContainText('Invoice clerk asks for something new, not allowed until you tick it: run shell commands on this computer (shell)');
-  await expect(changes).toContainText('Changed trigger first-monday: 08:00 on the first Monday of each month (UTC) → 08:00 every day (UTC); off until you arm it again');
+  await expect(changes).toContainText('Changed trigger first-monday: 08:00 on the first Monday of each month (UTC) → at 09:00 (UTC); off until you arm it again');
   await expect(changes).not.toContainText(/read_personal|execute_code|send_external|write_or_delete/);
   await snapshot(page, 'update-publisher-lookalike');
 
