@@ -31,12 +31,10 @@ export function AskBadge({ asks }: { asks: boolean }) {
 /** How a decided entry runs, in the decision's own words ("Asks you first: the package's own code, …"). */
 export function PermissionBadge({ decided, id }: { decided: AccessDecided; id?: string }) {
   const words = permissionWords(decided);
-  const [head, ...why] = words.split(': ');
   const className = decided.permission === 'allow' ? 'badge badge-allow' : decided.permission === 'ask' ? 'badge badge-ask' : 'badge badge-deny';
   return (
-    <span className={className} id={id} title={words}>
-      {head}
-      {why.length > 0 ? <span className="badge-why">: {why.join(': ')}</span> : null}
+    <span className={className} id={id}>
+      {words}
     </span>
   );
 }
