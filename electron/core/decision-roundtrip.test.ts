@@ -125,3 +125,20 @@ describe('the form and the CLI store the same decisions for the same answers', (
     expect(shown.stdout).toContain('turned off by the update to 0.4.0');
   });
 });
+
+describe("the dashboard's switch decides with the same function", () => {
+  it('granting a package tool again after revoking it asks first, unless the person chose otherwise; a denied tool cannot be granted', async () => {
+    const { api, dataDir } = testApi();
+    await formInstall(api, watcher('0.1.0'), { access: {}, triggers: {} });
+    const permission = () => JSON.parse(readFileSync(join(dataDir, 'state.json'), 'utf8')).agents['watcher/tidy'].access.map((a: { entry: string; permission: string }) => `${a.entry}=${a.permission}`);
+    expect(permission()).toEqual(['file_list=ask', 'pkg:watcher/tidy_folder=ask']);
+    expect((await api.setToolAccess({ agentId: 'watcher/tidy', tool: 'pkg:watcher/tidy_folder', granted: false })).ok).toBe(true);
+    expect(permission()).toEqual(['file_list=ask', 'pkg:watcher/tidy_folder=deny']);
+    expect((await api.setToolAccess({ agentId: 'watcher/tidy', tool: 'pkg:watcher/tidy_folder', granted: true })).ok).toBe(true);
+    expect(permission()).toEqual(['file_list=ask', 'pkg:watcher/tidy_folder=ask']);
+    await api.denyTool({ tool: 'file_list' });
+    await api.setToolAccess({ agentId: 'watcher/tidy', tool: 'file_list', granted: false });
+    const refused = await api.setToolAccess({ agentId: 'watcher/tidy', tool: 'file_list', granted: true });
+    expect(refused.ok ? null : refused.error.code).toBe('install.denied_tool');
+  });
+});
