@@ -7,18 +7,18 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { answersFromDraft } from '../../renderer/src/screens/apo/form-answers';
-import type { ConsentDraft } from '../../renderer/src/stores/consent-store';
-import { runCliCaptured } from '../../test/helpers/cli-run';
-import { packFolder } from '../../test/helpers/pack';
-import { editedPackage, tempDir, testApi } from '../../test/helpers/test-api';
-import { ActivityLog } from './activity/activity-log';
-import type { CoreApi } from './api';
-import { sharedChecker } from './bounded/index';
+import { answersFromDraft } from '../renderer/src/screens/apo/form-answers';
+import type { ConsentDraft } from '../renderer/src/stores/consent-store';
+import { runCliCaptured } from './helpers/cli-run';
+import { packFolder } from './helpers/pack';
+import { editedPackage, tempDir, testApi } from './helpers/test-api';
+import { ActivityLog } from '../electron/core/activity/activity-log';
+import type { CoreApi } from '../electron/core/api';
+import { sharedChecker } from '../electron/core/bounded/index';
 
 beforeAll(() => sharedChecker().warm(), 120_000);
 
-const WATCHER = new URL('../../test/fixtures/apo/watcher', import.meta.url).pathname;
+const WATCHER = new URL('./fixtures/apo/watcher', import.meta.url).pathname;
 
 /** The watcher fixture at `version`, edited. */
 function watcher(version: string, edit: (toml: string) => string = (t) => t): string {
