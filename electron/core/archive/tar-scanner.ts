@@ -262,7 +262,7 @@ export class TarScanner {
       }
       if (flag !== 'g') {
         if (this.metaSeen.includes(flag)) {
-          throw new ArchiveRefusal(ARCHIVE_ERROR.repeatedMetadata, `the ${METADATA_NAMES[flag]} header at byte ${at} is the second one for the same entry: tar readers disagree on which applies (bsdtar and GNU tar take the last, Python merges them, libarchive 3.8 refuses)`);
+          throw new ArchiveRefusal(ARCHIVE_ERROR.repeatedMetadata, `the ${METADATA_NAMES[flag]} header at byte ${at} is the second one for the same entry: tar readers disagree on which applies (bsdtar and GNU tar take the last, Python the first)`);
         }
         this.metaSeen += flag;
       }
