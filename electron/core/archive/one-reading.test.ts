@@ -94,7 +94,7 @@ const refusals: Refusal[] = [
     title: '1. a GNU header with a realsize field on a regular entry',
     bytes: gnuRealsize,
     code: ARCHIVE_ERROR.ambiguousSize,
-    message: 'archive entry `notes.txt` (header at byte 1024) has a GNU realsize field (bytes 483–494 of its GNU header): libarchive (bsdtar) gives the file that size, GNU tar, Go and Python the size field\'s',
+    message: "archive entry `notes.txt` (header at byte 1024) has a GNU realsize field (bytes 483–494 of its GNU header): libarchive (bsdtar) gives the file that size, GNU tar, Go and Python the size field's",
     witness: 'readers',
   },
   {
@@ -115,24 +115,21 @@ const refusals: Refusal[] = [
     title: '4. a PAX SUN.holesdata (a Solaris sparse map)',
     bytes: () => tarOf(manifest(), paxRaw(record('SUN.holesdata', ' 0 5 10 5')), fileEntry('notes.txt', 'fifteen bytes!\n'), after()),
     code: ARCHIVE_ERROR.unsupportedType,
-    message:
-      'archive entry `notes.txt` is a sparse file (a file with holes): only plain files and folders are accepted; repack without sparse entries (GNU tar: drop `--sparse`; bsdtar: `--no-read-sparse`) or fill the file\'s holes first',
+    message: "archive entry `notes.txt` is a sparse file (a file with holes): only plain files and folders are accepted; repack without sparse entries (GNU tar: drop `--sparse`; bsdtar: `--no-read-sparse`) or fill the file's holes first",
     witness: 'readers',
   },
   {
     title: '5. a GNU long name (L) followed by a PAX path',
     bytes: () => tarOf(manifest(), gnuLong('tools/evil.py'), paxHeader({ path: 'docs/notes.md' }), fileEntry('docs/notes.md', 'x = 1\n')),
     code: ARCHIVE_ERROR.ambiguousName,
-    message:
-      'archive entry `tools/evil.py` is named twice, by a GNU long-name header (`L`) and by a PAX `path` (`docs/notes.md`): tar readers disagree on which applies (bsdtar and Python take the first of the two headers, GNU tar the PAX path, Go the long name)',
+    message: 'archive entry `tools/evil.py` is named twice, by a GNU long-name header (`L`) and by a PAX `path` (`docs/notes.md`): tar readers disagree on which applies (bsdtar and Python take the first of the two headers, GNU tar the PAX path, Go the long name)',
     witness: 'readers',
   },
   {
     title: '5b. a PAX path followed by a GNU long name (Go takes the long name, the others the PAX path)',
     bytes: () => tarOf(manifest(), paxHeader({ path: 'docs/notes.md' }), gnuLong('tools/evil.py'), fileEntry('docs/notes.md', 'x = 1\n')),
     code: ARCHIVE_ERROR.ambiguousName,
-    message:
-      'archive entry `tools/evil.py` is named twice, by a GNU long-name header (`L`) and by a PAX `path` (`docs/notes.md`): tar readers disagree on which applies (bsdtar and Python take the first of the two headers, GNU tar the PAX path, Go the long name)',
+    message: 'archive entry `tools/evil.py` is named twice, by a GNU long-name header (`L`) and by a PAX `path` (`docs/notes.md`): tar readers disagree on which applies (bsdtar and Python take the first of the two headers, GNU tar the PAX path, Go the long name)',
     witness: 'go',
   },
   {
@@ -186,9 +183,17 @@ const refusals: Refusal[] = [
   },
   {
     title: '10. a ustar magic followed by neither NUL nor two spaces, with a prefix',
-    bytes: () => tarOf(manifest(), fileWith('notes.txt', 'x\n', [[257, 'ustarX\0\0'], [345, 'tools']]), after()),
+    bytes: () =>
+      tarOf(
+        manifest(),
+        fileWith('notes.txt', 'x\n', [
+          [257, 'ustarX\0\0'],
+          [345, 'tools'],
+        ]),
+        after(),
+      ),
     code: ARCHIVE_ERROR.ambiguousName,
-    message: 'archive entry `notes.txt` (header at byte 1024) has the magic `ustarX\\0\\0` (neither POSIX\'s `ustar\\0` nor GNU\'s `ustar  \\0`) and a prefix field: libarchive (bsdtar) and Python put the prefix before its name, GNU tar and Go do not',
+    message: "archive entry `notes.txt` (header at byte 1024) has the magic `ustarX\\0\\0` (neither POSIX's `ustar\\0` nor GNU's `ustar  \\0`) and a prefix field: libarchive (bsdtar) and Python put the prefix before its name, GNU tar and Go do not",
     witness: 'readers',
   },
   {
@@ -200,16 +205,31 @@ const refusals: Refusal[] = [
   },
   {
     title: '10c. a v7 header (no magic) with bytes in the prefix field',
-    bytes: () => tarOf(manifest(), fileWith('notes.txt', 'x\n', [[257, Buffer.alloc(8)], [345, 'tools']]), after()),
+    bytes: () =>
+      tarOf(
+        manifest(),
+        fileWith('notes.txt', 'x\n', [
+          [257, Buffer.alloc(8)],
+          [345, 'tools'],
+        ]),
+        after(),
+      ),
     code: ARCHIVE_ERROR.ambiguousName,
     message: "archive entry `notes.txt` (header at byte 1024) has no `ustar` magic (a v7 header) but bytes where ustar keeps its prefix (from byte 345): Python's tarfile puts them before its name, libarchive, GNU tar and Go do not",
     witness: 'readers',
   },
   {
-    title: "10d. a star header (`tar\\0` at 508) with a prefix of more than 130 bytes (Go reads 131)",
-    bytes: () => tarOf(manifest(), fileWith('notes.txt', 'x\n', [[345, 'p'.repeat(140)], [508, 'tar\0']])),
+    title: '10d. a star header (`tar\\0` at 508) with a prefix of more than 130 bytes (Go reads 131)',
+    bytes: () =>
+      tarOf(
+        manifest(),
+        fileWith('notes.txt', 'x\n', [
+          [345, 'p'.repeat(140)],
+          [508, 'tar\0'],
+        ]),
+      ),
     code: ARCHIVE_ERROR.ambiguousName,
-    message: `archive entry \`${"p".repeat(120)}…\` (150 bytes) (header at byte 1024) has a prefix field of more than 130 bytes in a header marked as star's (\`tar\\0\` at byte 508): Go reads only 131 bytes of it, the other readers up to 155`,
+    message: `archive entry \`${'p'.repeat(120)}…\` (150 bytes) (header at byte 1024) has a prefix field of more than 130 bytes in a header marked as star's (\`tar\\0\` at byte 508): Go reads only 131 bytes of it, the other readers up to 155`,
     witness: 'go',
   },
   {
@@ -223,16 +243,14 @@ const refusals: Refusal[] = [
     title: 'a v7 folder with a size followed by more entries (GNU tar skips the size)',
     bytes: () => tarOf(manifest(), v7Header('docs/', 1), after()),
     code: ARCHIVE_ERROR.ambiguousSize,
-    message:
-      'archive entry `docs/` is an old-style (v7) folder that declares 1 bytes of data and more entries follow it: GNU tar skips that many bytes after the folder, libarchive, Go and Python read the next header there; write folders with type 5 and size 0',
+    message: 'archive entry `docs/` is an old-style (v7) folder that declares 1 bytes of data and more entries follow it: GNU tar skips that many bytes after the folder, libarchive, Go and Python read the next header there; write folders with type 5 and size 0',
     witness: 'readers',
   },
   {
     title: 'a v7 folder as last entry declaring more bytes than the zeros after it',
     bytes: () => tarOf(manifest(), v7Header('docs/', 5000)),
     code: ARCHIVE_ERROR.ambiguousSize,
-    message:
-      'archive entry `docs/` is an old-style (v7) folder that declares 5000 bytes of data, more than the zero bytes after it: GNU tar reads that many bytes after the folder and finds the archive cut short, libarchive, Go and Python read none',
+    message: 'archive entry `docs/` is an old-style (v7) folder that declares 5000 bytes of data, more than the zero bytes after it: GNU tar reads that many bytes after the folder and finds the archive cut short, libarchive, Go and Python read none',
     witness: 'readers',
   },
   {
@@ -263,7 +281,7 @@ describe('entries mature readers read differently are refused (issue 30)', () =>
     expect(result.ok && result.files.map((f) => f.path)).toEqual(['apollia.toml', 'notes.txt', 'after.txt']);
   });
 
-  it.each(refusals.filter((c) => c.witness === 'readers'))('$title: bsdtar, GNU tar and Python do not all read it the same', (c, context) => {
+  it.for(refusals.filter((c) => c.witness === 'readers'))('$title: bsdtar, GNU tar and Python do not all read it the same', (c, context) => {
     needReaders((note) => context.skip(note));
     const seen = readings(c.bytes());
     const agree = same(seen.bsdtar, seen.gnutar) && same(seen.gnutar, seen.python);
@@ -302,7 +320,7 @@ describe('folders are read as all readers read them: no data follows a folder (i
     expect(appNames(await read(bytes()))).toEqual(expected);
   });
 
-  it.each(folderCases)('$title: bsdtar, GNU tar and Python extract the same files', ({ bytes, expected }, context) => {
+  it.for(folderCases)('$title: bsdtar, GNU tar and Python extract the same files', ({ bytes, expected }, context) => {
     needReaders((note) => context.skip(note));
     const seen = readings(bytes());
     for (const reader of TAR_READERS) {
@@ -320,5 +338,3 @@ describe('folders are read as all readers read them: no data follows a folder (i
     expect(same(seen.bsdtar, seen.gnutar) && same(seen.gnutar, seen.python), describeReadings(seen)).toBe(true);
   });
 });
-
-

@@ -100,7 +100,7 @@ describe('the peer test archives (libarchive, Go, CPython) grafted into a packag
     expect(table).toMatchSnapshot();
   }, 120_000);
 
-  it.each([
+  it.for([
     // Classes of issue 30, as the peers' own archives show them.
     ['go/pax-multi-hdrs', 'archive.repeated_metadata'],
     ['go/gnu-multi-hdrs', 'archive.repeated_metadata'],
@@ -113,7 +113,7 @@ describe('the peer test archives (libarchive, Go, CPython) grafted into a packag
     ['go/gnu-long-nul', 'archive.control_char'],
     ['go/gnu-not-utf8', 'archive.bad_encoding'],
     ['libarchive/test_read_format_tar_empty_with_gnulabel', 'archive.unsupported_type'],
-  ])('%s → %s', async (name, code, context) => {
+  ] as const)('%s → %s', async ([name, code], context) => {
     needPeers((note) => context.skip(note));
     const { before, after } = await verdictOf(name);
     expect([shown(before), shown(after)]).toEqual([code, code]);

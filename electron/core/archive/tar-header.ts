@@ -139,19 +139,19 @@ export function headerAmbiguity(block: Uint8Array): HeaderAmbiguity | null {
   if (magic.startsWith('ustar\0')) {
     const star = block[508] === 0x74 && block[509] === 0x61 && block[510] === 0x72 && block[511] === 0;
     if (star && block.subarray(345, 476).indexOf(0) === -1) {
-      return { code: ARCHIVE_ERROR.ambiguousName, why: 'has a prefix field of more than 130 bytes in a header marked as star\'s (`tar\\0` at byte 508): Go reads only 131 bytes of it, the other readers up to 155' };
+      return { code: ARCHIVE_ERROR.ambiguousName, why: "has a prefix field of more than 130 bytes in a header marked as star's (`tar\\0` at byte 508): Go reads only 131 bytes of it, the other readers up to 155" };
     }
     return null;
   }
   if (magic === 'ustar  \0') {
+    if (block[345] !== 0) {
+      return { code: ARCHIVE_ERROR.ambiguousName, why: "has bytes in the atime field of its GNU header (from byte 345): Python's tarfile reads them as a name prefix, libarchive, GNU tar and Go do not" };
+    }
     if (anyNonZero(block, 386, 483)) {
       return { code: ARCHIVE_ERROR.ambiguousSize, why: 'has an old GNU sparse map (bytes 386–482 of its GNU header) though it is not a sparse entry: libarchive (bsdtar) rebuilds the file from the map, GNU tar, Go and Python read the data as stored' };
     }
     if (anyNonZero(block, 483, 495)) {
-      return { code: ARCHIVE_ERROR.ambiguousSize, why: 'has a GNU realsize field (bytes 483–494 of its GNU header): libarchive (bsdtar) gives the file that size, GNU tar, Go and Python the size field\'s' };
-    }
-    if (block[345] !== 0) {
-      return { code: ARCHIVE_ERROR.ambiguousName, why: 'has bytes in the atime field of its GNU header (from byte 345): Python\'s tarfile reads them as a name prefix, libarchive, GNU tar and Go do not' };
+      return { code: ARCHIVE_ERROR.ambiguousSize, why: "has a GNU realsize field (bytes 483–494 of its GNU header): libarchive (bsdtar) gives the file that size, GNU tar, Go and Python the size field's" };
     }
     return null;
   }
@@ -159,7 +159,7 @@ export function headerAmbiguity(block: Uint8Array): HeaderAmbiguity | null {
   if (magic.startsWith('ustar')) {
     return { code: ARCHIVE_ERROR.ambiguousName, why: `has the magic \`${showBytes(magic)}\` (neither POSIX's \`ustar\\0\` nor GNU's \`ustar  \\0\`) and a prefix field: libarchive (bsdtar) and Python put the prefix before its name, GNU tar and Go do not` };
   }
-  return { code: ARCHIVE_ERROR.ambiguousName, why: 'has no `ustar` magic (a v7 header) but bytes where ustar keeps its prefix (from byte 345): Python\'s tarfile puts them before its name, libarchive, GNU tar and Go do not' };
+  return { code: ARCHIVE_ERROR.ambiguousName, why: "has no `ustar` magic (a v7 header) but bytes where ustar keeps its prefix (from byte 345): Python's tarfile puts them before its name, libarchive, GNU tar and Go do not" };
 }
 
 /** Decodes a name strictly as UTF-8, or refuses: names must mean the same on every OS. */
@@ -224,7 +224,7 @@ export function parsePaxRecords(data: Buffer, offset: number): Map<string, strin
     const equals = record.indexOf(0x3d);
     if (equals <= 0) throw corrupt('a record has no `key=value`');
     const keyBytes = record.subarray(0, equals);
-    if (keyBytes.indexOf(0) !== -1) throw corrupt('a record\'s key holds a NUL byte: Go refuses such a header, libarchive (bsdtar) ignores it, Python applies it');
+    if (keyBytes.indexOf(0) !== -1) throw corrupt("a record's key holds a NUL byte: Go refuses such a header, libarchive (bsdtar) ignores it, Python applies it");
     let key: string;
     try {
       key = UTF8.decode(keyBytes);

@@ -203,7 +203,11 @@ export class TarScanner {
         if (this.endZeros < 2 * BLOCK) throw cut('it ends after one of the two end-of-archive blocks');
         if (this.v7Tail !== null && this.endZeros < this.v7Tail.size + padding(this.v7Tail.size)) {
           const { name, size } = this.v7Tail;
-          throw new ArchiveRefusal(ARCHIVE_ERROR.ambiguousSize, `archive entry ${quoteName(name)} is an old-style (v7) folder that declares ${size} bytes of data, more than the zero bytes after it: GNU tar reads that many bytes after the folder and finds the archive cut short, libarchive, Go and Python read none`, name);
+          throw new ArchiveRefusal(
+            ARCHIVE_ERROR.ambiguousSize,
+            `archive entry ${quoteName(name)} is an old-style (v7) folder that declares ${size} bytes of data, more than the zero bytes after it: GNU tar reads that many bytes after the folder and finds the archive cut short, libarchive, Go and Python read none`,
+            name,
+          );
         }
         return;
       case 'header':
@@ -241,7 +245,11 @@ export class TarScanner {
     }
     if (this.v7Tail !== null) {
       const { name, size } = this.v7Tail;
-      throw new ArchiveRefusal(ARCHIVE_ERROR.ambiguousSize, `archive entry ${quoteName(name)} is an old-style (v7) folder that declares ${size} bytes of data and more entries follow it: GNU tar skips that many bytes after the folder, libarchive, Go and Python read the next header there; write folders with type 5 and size 0`, name);
+      throw new ArchiveRefusal(
+        ARCHIVE_ERROR.ambiguousSize,
+        `archive entry ${quoteName(name)} is an old-style (v7) folder that declares ${size} bytes of data and more entries follow it: GNU tar skips that many bytes after the folder, libarchive, Go and Python read the next header there; write folders with type 5 and size 0`,
+        name,
+      );
     }
     this.sawHeader = true;
     const header = parseHeader(block, at);
@@ -282,7 +290,11 @@ export class TarScanner {
     this.metaSeen = '';
     if (pending.longName !== undefined && pending.path !== undefined) {
       const long = decodeLossy(pending.longName);
-      throw new ArchiveRefusal(ARCHIVE_ERROR.ambiguousName, `archive entry ${quoteName(long)} is named twice, by a GNU long-name header (\`L\`) and by a PAX \`path\` (${quoteName(pending.path)}): tar readers disagree on which applies (bsdtar and Python take the first of the two headers, GNU tar the PAX path, Go the long name)`, long);
+      throw new ArchiveRefusal(
+        ARCHIVE_ERROR.ambiguousName,
+        `archive entry ${quoteName(long)} is named twice, by a GNU long-name header (\`L\`) and by a PAX \`path\` (${quoteName(pending.path)}): tar readers disagree on which applies (bsdtar and Python take the first of the two headers, GNU tar the PAX path, Go the long name)`,
+        long,
+      );
     }
     if (pending.longLink !== undefined && pending.linkpath !== undefined) {
       const shown = pending.path ?? decodeLossy(pending.longName ?? header.nameBytes);
@@ -318,7 +330,7 @@ export class TarScanner {
     if (pending.realsize !== undefined) {
       throw new ArchiveRefusal(ARCHIVE_ERROR.ambiguousSize, `archive entry ${shown} has a PAX \`SCHILY.realsize\` (${JSON.stringify(pending.realsize)}) beside its size of ${header.size} bytes: libarchive (bsdtar) cuts or pads the file to it, GNU tar, Go and Python do not`, name);
     }
-    const kind = this.entryKind(flag, header, name, pending, shown);
+    const kind = this.entryKind(flag, header, name, shown);
     if (pending.size !== undefined) {
       if (!/^[0-9]{1,16}$/.test(pending.size)) {
         throw new ArchiveRefusal(ARCHIVE_ERROR.paxSize, `archive entry ${shown} has a PAX size \`${pending.size}\` that is not a whole number of bytes`, name);
@@ -358,25 +370,27 @@ export class TarScanner {
 
   /**
    * File or folder. A folder is type 5, or a v7 folder: type `\0` (what `bsdtar --format v7`
-   * writes) with a name field ending in `/`, named by its header alone. Every other way of ending a
-   * name with `/` is read as a folder by some readers and as a file by others, so it is refused:
-   * type `0` (libarchive and GNU tar: a folder; Python and Go: a file), or a `/` that only the
-   * header's name or only the PAX path / GNU long name has (Python looks at the header's name, the
-   * others at the final one).
+   * writes) named with a trailing `/`. Readers tell a v7 folder by different names: Python by the
+   * header's own name field, libarchive, GNU tar and Go by the final name (after a PAX path or GNU
+   * long name), so a `/` on only one of them is refused. Type `0` says "regular file": Python and Go
+   * read a file named `x/` there, libarchive and GNU tar a folder, so it is refused too (with a
+   * size it is a file whose name ends with `/`, refused by the name checks).
    */
-  private entryKind(flag: string, header: TarHeader, name: string, pending: PendingMetadata, shown: string): 'file' | 'dir' {
+  private entryKind(flag: string, header: TarHeader, name: string, shown: string): 'file' | 'dir' {
     if (flag === '5') return 'dir';
     const finalSlash = name.endsWith('/');
-    if (!finalSlash && !header.nameFieldIsFolder) return 'file';
-    if (flag === '\0' && finalSlash && header.nameFieldIsFolder && pending.path === undefined && pending.longName === undefined) return 'dir';
-    if (flag === '0' && finalSlash && header.size === 0 && pending.path === undefined && pending.longName === undefined) {
-      throw new ArchiveRefusal(ARCHIVE_ERROR.badPath, `archive entry ${shown} ends with \`/\` but has the regular-file type \`0\`: libarchive (bsdtar) and GNU tar read a folder, Python and Go an empty file; write folders with type 5`, name);
-    }
-    if (finalSlash && header.nameFieldIsFolder) {
-      // A file whose name ends with `/` (refused by the name checks as `archive.bad_path`).
+    if (flag === '0') {
+      if (finalSlash && header.size === 0) {
+        throw new ArchiveRefusal(ARCHIVE_ERROR.badPath, `archive entry ${shown} ends with \`/\` but has the regular-file type \`0\`: libarchive (bsdtar) and GNU tar read a folder, Python and Go an empty file; write folders with type 5`, name);
+      }
       return 'file';
     }
-    throw new ArchiveRefusal(ARCHIVE_ERROR.ambiguousName, `archive entry ${shown} ends with \`/\` in ${finalSlash ? 'its PAX path or GNU long name but not in its header' : 'its header but not in its PAX path or GNU long name'}: Python reads the header's name to tell a folder from a file, the other readers the final name`, name);
+    if (finalSlash === header.nameFieldIsFolder) return finalSlash ? 'dir' : 'file';
+    throw new ArchiveRefusal(
+      ARCHIVE_ERROR.ambiguousName,
+      `archive entry ${shown} ends with \`/\` in ${finalSlash ? 'its PAX path or GNU long name but not in its header' : 'its header but not in its PAX path or GNU long name'}: Python reads the header's name to tell a folder from a file, the other readers the final name`,
+      name,
+    );
   }
 
   /**
