@@ -12,7 +12,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { fileEntry, fixChecksum, gnuLong, manifestEntry, paxRaw, tarOf } from '../../../test/fixtures/archive/raw-tar';
+import { fileEntry, fixChecksum, gnuLong, MANIFEST, manifestEntry, paxRaw, tarOf } from '../../../test/fixtures/archive/raw-tar';
 import { inSandbox } from '../../../test/fixtures/archive/sandbox';
 import { describeReadings, extractWith, hasReader, type Reading, TAR_READERS, type TarReader } from '../../../test/fixtures/archive/tar-readers';
 import { packFolder, paxHeader, tarData, tarHeader } from '../../../test/helpers/pack';
@@ -231,6 +231,13 @@ const refusals: Refusal[] = [
     code: ARCHIVE_ERROR.ambiguousName,
     message: `archive entry \`${'p'.repeat(120)}…\` (150 bytes) (header at byte 1024) has a prefix field of more than 130 bytes in a header marked as star's (\`tar\\0\` at byte 508): Go reads only 131 bytes of it, the other readers up to 155`,
     witness: 'go',
+  },
+  {
+    title: 'an unreadable uid field (found by the differential fuzzer: bsdtar cannot open an archive that starts with one)',
+    bytes: () => tarOf(fileWith('apollia.toml', MANIFEST, [[108, '000000\x1d\0']]), after()),
+    code: ARCHIVE_ERROR.corruptHeader,
+    message: 'the tar header at byte 0 (entry `apollia.toml`) has an unreadable uid field: Go and Python refuse such a header, and bsdtar cannot open an archive that starts with one',
+    witness: 'readers',
   },
   {
     title: 'a folder with a PAX size (bsdtar reads that many bytes after it as data)',

@@ -81,6 +81,20 @@ export function parseNumeric(field: Uint8Array): number | null {
   return parseOctal(field);
 }
 
+/**
+ * The numeric fields this reader does not use but the others parse: Go and Python refuse a header
+ * where one is not a number (octal, or base-256), and libarchive refuses to open an archive whose
+ * first header has one (its format bid), so the app refuses it in every header.
+ */
+const NUMERIC_FIELDS: readonly [string, number, number][] = [
+  ['mode', 100, 108],
+  ['uid', 108, 116],
+  ['gid', 116, 124],
+  ['mtime', 136, 148],
+  ['devmajor', 329, 337],
+  ['devminor', 337, 345],
+];
+
 function cString(field: Buffer): Buffer {
   const nul = field.indexOf(0);
   return nul === -1 ? field : field.subarray(0, nul);
@@ -100,6 +114,12 @@ export function parseHeader(block: Buffer, offset: number): TarHeader {
   const size = parseNumeric(block.subarray(124, 136));
   if (size === null) {
     throw new ArchiveRefusal(ARCHIVE_ERROR.corruptHeader, `the tar header at byte ${offset} (entry ${quoteName(decodeLossy(nameBytes))}) has an unreadable size field`, decodeLossy(nameBytes));
+  }
+  for (const [field, from, to] of NUMERIC_FIELDS) {
+    const bytes = block.subarray(from, to);
+    if (bytes[0] !== 0x80 && bytes[0] !== 0xff && parseOctal(bytes) === null) {
+      throw new ArchiveRefusal(ARCHIVE_ERROR.corruptHeader, `the tar header at byte ${offset} (entry ${quoteName(decodeLossy(nameBytes))}) has an unreadable ${field} field: Go and Python refuse such a header, and bsdtar cannot open an archive that starts with one`, decodeLossy(nameBytes));
+    }
   }
   const mode = parseOctal(block.subarray(100, 108)) ?? 0;
   return { nameBytes, linkBytes: cString(block.subarray(157, 257)), typeflag, nameFieldIsFolder: name.length > 0 && name[name.length - 1] === 0x2f, size, mode };
