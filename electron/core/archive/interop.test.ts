@@ -141,7 +141,7 @@ function cases(): Case[] {
     run('bsdtar', ['-czf', 'bsd-default.apo', '-C', mailroom, '.']);
     return join(work, 'bsd-default.apo');
   });
-  for (const format of ['pax', 'ustar'] as const) {
+  for (const format of ['pax', 'ustar', 'gnutar'] as const) {
     ok(`bsdtar --format ${format}, top folder`, ['bsdtar'], () => {
       run('bsdtar', ['--format', format, '-cf', `bsd-${format}.apo`, '-C', work, 'mailroom']);
       return join(work, `bsd-${format}.apo`);

@@ -32,6 +32,14 @@ export const MAX_PYTHON_TEXT_BYTES = 16 * MiB;
 export const MAX_METADATA_BYTES = 64 * 1024;
 
 /**
+ * Metadata headers (PAX `x`/`g`, GNU `L`/`K`) in a row before one entry. An entry has at most one
+ * `x`, one `L` and one `K` (a second one is refused: readers disagree on which applies), and real
+ * writers put at most one `g` before it (`git archive`, Python's tarfile with global PAX headers);
+ * bsdtar gives up after 32 ("Too many special headers"), so a longer run would read differently.
+ */
+export const MAX_METADATA_HEADERS_PER_ENTRY = 4;
+
+/**
  * Headers of any kind (entries plus PAX/GNU metadata) per archive. Metadata headers are not
  * entries, but each costs work: at most three per entry (PAX + long name + long link) is generous.
  */

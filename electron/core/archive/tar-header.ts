@@ -14,6 +14,8 @@ export interface TarHeader {
   linkBytes: Buffer;
   /** The type flag as a character; `'\0'` is a regular file in old archives. */
   typeflag: string;
+  /** Whether the 100-byte name field itself (without any prefix) ends with `/`: a v7 folder's mark. */
+  nameFieldIsFolder: boolean;
   size: number;
   mode: number;
 }
@@ -79,6 +81,20 @@ export function parseNumeric(field: Uint8Array): number | null {
   return parseOctal(field);
 }
 
+/**
+ * The numeric fields this reader does not use but the others parse: Go and Python refuse a header
+ * where one is not a number (octal, or base-256), and libarchive refuses to open an archive whose
+ * first header has one (its format bid), so the app refuses it in every header.
+ */
+const NUMERIC_FIELDS: readonly [string, number, number][] = [
+  ['mode', 100, 108],
+  ['uid', 108, 116],
+  ['gid', 116, 124],
+  ['mtime', 136, 148],
+  ['devmajor', 329, 337],
+  ['devminor', 337, 345],
+];
+
 function cString(field: Buffer): Buffer {
   const nul = field.indexOf(0);
   return nul === -1 ? field : field.subarray(0, nul);
@@ -99,8 +115,71 @@ export function parseHeader(block: Buffer, offset: number): TarHeader {
   if (size === null) {
     throw new ArchiveRefusal(ARCHIVE_ERROR.corruptHeader, `the tar header at byte ${offset} (entry ${quoteName(decodeLossy(nameBytes))}) has an unreadable size field`, decodeLossy(nameBytes));
   }
+  for (const [field, from, to] of NUMERIC_FIELDS) {
+    const bytes = block.subarray(from, to);
+    if (bytes[0] !== 0x80 && bytes[0] !== 0xff && parseOctal(bytes) === null) {
+      throw new ArchiveRefusal(ARCHIVE_ERROR.corruptHeader, `the tar header at byte ${offset} (entry ${quoteName(decodeLossy(nameBytes))}) has an unreadable ${field} field: Go and Python refuse such a header, and bsdtar cannot open an archive that starts with one`, decodeLossy(nameBytes));
+    }
+  }
   const mode = parseOctal(block.subarray(100, 108)) ?? 0;
-  return { nameBytes, linkBytes: cString(block.subarray(157, 257)), typeflag, size, mode };
+  return { nameBytes, linkBytes: cString(block.subarray(157, 257)), typeflag, nameFieldIsFolder: name.length > 0 && name[name.length - 1] === 0x2f, size, mode };
+}
+
+/** Why an entry's header would be read differently by another tar reader, and the refusal code. */
+export interface HeaderAmbiguity {
+  code: typeof ARCHIVE_ERROR.ambiguousName | typeof ARCHIVE_ERROR.ambiguousSize;
+  /** Completes "archive entry `x` (header at byte n) …". */
+  why: string;
+}
+
+/** Latin-1 bytes for a message: printable ASCII as is, others as `\xNN` (NUL as `\0`). */
+function showBytes(text: string): string {
+  return text.replace(/[^\x20-\x7e]|\\/g, (char) => (char === '\0' ? '\\0' : char === '\\' ? '\\\\' : `\\x${char.charCodeAt(0).toString(16).padStart(2, '0')}`));
+}
+
+function anyNonZero(block: Uint8Array, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) if (block[i] !== 0) return true;
+  return false;
+}
+
+/**
+ * Where libarchive (bsdtar), GNU tar, Go's archive/tar or CPython's tarfile would read this entry
+ * header (a file or folder, not a metadata header) otherwise than `parseHeader` does, or null.
+ * Bytes 345–499 are the ustar prefix in a POSIX header; in a GNU header they are atime, ctime, the
+ * old sparse map and realsize; v7 leaves them unused. The readers disagree on them:
+ * - POSIX (`ustar\0`): all read the prefix; only Go knows star's 131-byte prefix (`tar\0` at 508).
+ * - GNU (`ustar  \0`): libarchive applies a sparse map (386–481) or a realsize (483–494) on any
+ *   entry; CPython reads 345… as a prefix whatever the magic (only GNU tar and Go never do).
+ * - any other `ustar…` magic: libarchive and CPython read the prefix, GNU tar and Go do not.
+ * - no magic (v7): CPython reads a prefix, the others do not.
+ * Checked on the block after its checksum: pure, constant time.
+ */
+export function headerAmbiguity(block: Uint8Array): HeaderAmbiguity | null {
+  const magic = Buffer.from(block.buffer, block.byteOffset + 257, 8).toString('latin1');
+  if (magic.startsWith('ustar\0')) {
+    const star = block[508] === 0x74 && block[509] === 0x61 && block[510] === 0x72 && block[511] === 0;
+    if (star && block.subarray(345, 476).indexOf(0) === -1) {
+      return { code: ARCHIVE_ERROR.ambiguousName, why: "has a prefix field of more than 130 bytes in a header marked as star's (`tar\\0` at byte 508): Go reads only 131 bytes of it, the other readers up to 155" };
+    }
+    return null;
+  }
+  if (magic === 'ustar  \0') {
+    if (block[345] !== 0) {
+      return { code: ARCHIVE_ERROR.ambiguousName, why: "has bytes in the atime field of its GNU header (from byte 345): Python's tarfile reads them as a name prefix, libarchive, GNU tar and Go do not" };
+    }
+    if (anyNonZero(block, 386, 483)) {
+      return { code: ARCHIVE_ERROR.ambiguousSize, why: 'has an old GNU sparse map (bytes 386–482 of its GNU header) though it is not a sparse entry: libarchive (bsdtar) rebuilds the file from the map, GNU tar, Go and Python read the data as stored' };
+    }
+    if (anyNonZero(block, 483, 495)) {
+      return { code: ARCHIVE_ERROR.ambiguousSize, why: "has a GNU realsize field (bytes 483–494 of its GNU header): libarchive (bsdtar) gives the file that size, GNU tar, Go and Python the size field's" };
+    }
+    return null;
+  }
+  if (block[345] === 0) return null;
+  if (magic.startsWith('ustar')) {
+    return { code: ARCHIVE_ERROR.ambiguousName, why: `has the magic \`${showBytes(magic)}\` (neither POSIX's \`ustar\\0\` nor GNU's \`ustar  \\0\`) and a prefix field: libarchive (bsdtar) and Python put the prefix before its name, GNU tar and Go do not` };
+  }
+  return { code: ARCHIVE_ERROR.ambiguousName, why: "has no `ustar` magic (a v7 header) but bytes where ustar keeps its prefix (from byte 345): Python's tarfile puts them before its name, libarchive, GNU tar and Go do not" };
 }
 
 /** Decodes a name strictly as UTF-8, or refuses: names must mean the same on every OS. */
@@ -132,18 +211,28 @@ export function isActedOnPaxKey(key: string): boolean {
 }
 
 /**
+ * PAX keys that make libarchive (bsdtar) read an entry's data otherwise than GNU tar, Go and
+ * Python: a sparse map (`GNU.sparse.*`, Solaris's `SUN.holesdata`), refused as a sparse file.
+ */
+export function isSparsePaxKey(key: string): boolean {
+  return key.startsWith('GNU.sparse.') || key === 'SUN.holesdata';
+}
+
+/**
  * Parses PAX extended header records (`"<length> <key>=<value>\n"`, POSIX.1-2001). Lengths are
  * byte counts, so a value may hold any byte, NUL included (the effective name is checked later).
- * Keys must be UTF-8; values only for the keys this reader acts on (`isActedOnPaxKey`); the
- * others are kept as a lossy rendering, never used.
+ * Keys must be UTF-8 without NUL; values only for the keys this reader acts on (`isActedOnPaxKey`);
+ * the others are kept as a lossy rendering, never used. Nothing may follow the last record: no
+ * NUL padding (issue 30, with the other refusals where readers disagree).
  */
 export function parsePaxRecords(data: Buffer, offset: number): Map<string, string> {
   const records = new Map<string, string>();
   let pos = 0;
   const corrupt = (why: string) => new ArchiveRefusal(ARCHIVE_ERROR.corruptPax, `the PAX header at byte ${offset} is malformed: ${why}`);
   while (pos < data.length) {
-    // Trailing NUL padding after the last record is tolerated (some writers pad the data).
-    if (data[pos] === 0 && isZeroBlock(data.subarray(pos))) break;
+    // NUL padding after the last record: no writer we can run pads PAX data (GNU tar, bsdtar,
+    // Python, node-tar, git archive), and bsdtar ignores the whole header when it is there.
+    if (data[pos] === 0) throw corrupt(`NUL bytes follow its records (from byte ${pos} of its data): libarchive (bsdtar) ignores such a header, other readers apply it`);
     const space = data.indexOf(0x20, pos);
     if (space === -1 || space - pos > 12) throw corrupt('a record has no length');
     const lengthText = data.toString('latin1', pos, space);
@@ -154,9 +243,11 @@ export function parsePaxRecords(data: Buffer, offset: number): Map<string, strin
     const record = data.subarray(space + 1, end - 1);
     const equals = record.indexOf(0x3d);
     if (equals <= 0) throw corrupt('a record has no `key=value`');
+    const keyBytes = record.subarray(0, equals);
+    if (keyBytes.indexOf(0) !== -1) throw corrupt("a record's key holds a NUL byte: Go refuses such a header, libarchive (bsdtar) ignores it, Python applies it");
     let key: string;
     try {
-      key = UTF8.decode(record.subarray(0, equals));
+      key = UTF8.decode(keyBytes);
     } catch {
       throw corrupt("a record's key is not valid UTF-8");
     }
@@ -169,6 +260,7 @@ export function parsePaxRecords(data: Buffer, offset: number): Map<string, strin
         throw corrupt(`the value of \`${key}\` is not valid UTF-8`);
       }
     } else {
+      if ((key === 'uname' || key === 'gname') && valueBytes.indexOf(0) !== -1) throw corrupt(`the value of \`${key}\` holds a NUL byte: Go refuses such a header`);
       value = decodeLossy(valueBytes);
     }
     records.set(key, value);

@@ -13,10 +13,11 @@
  * a view into the decompressed chunk) and dropped.
  */
 import { appleDoubleSubject, checkEntryName } from './entry-name';
-import { MAX_METADATA_BYTES, MAX_TRAILING_ZERO_BYTES, maxHeaders } from './limits';
+import { MAX_METADATA_BYTES, MAX_METADATA_HEADERS_PER_ENTRY, MAX_TRAILING_ZERO_BYTES, maxHeaders } from './limits';
 import { NameRegistry } from './name-registry';
 import { ARCHIVE_ERROR, ArchiveRefusal, quoteName } from './refusal';
-import { BLOCK, decodeLossy, decodeName, hasValidChecksum, isZeroBlock, parseHeader, parsePaxRecords } from './tar-header';
+import { BLOCK, decodeLossy, decodeName, hasValidChecksum, headerAmbiguity, isSparsePaxKey, isZeroBlock, parseHeader, parsePaxRecords } from './tar-header';
+import type { TarHeader } from './tar-header';
 import type { ArchiveLimits } from './types';
 
 /** One accepted entry, its name checked and normalised (archive-relative, not yet package-relative). */
@@ -48,7 +49,11 @@ interface PendingMetadata {
   sparseName?: string;
   longName?: Buffer;
   longLink?: Buffer;
+  /** A PAX `SCHILY.realsize` (star): libarchive sizes the file by it, the other readers do not. */
+  realsize?: string;
 }
+
+const METADATA_NAMES: Record<string, string> = { x: 'PAX (`x`)', g: 'PAX global (`g`)', L: 'GNU long-name (`L`)', K: 'GNU long-link (`K`)' };
 
 const TYPE_NAMES: Record<string, string> = {
   '7': 'a contiguous file',
@@ -72,6 +77,15 @@ export class TarScanner {
   private metaOffset = 0;
   private metaParts: Buffer[] = [];
   private pending: PendingMetadata = {};
+  /** Metadata headers since the last entry, and which of `x`, `L`, `K` were among them. */
+  private metaRun = 0;
+  private metaSeen = '';
+  /**
+   * A v7 folder (type `\0`, name ending in `/`) that declares data: GNU tar skips that many bytes
+   * after it, libarchive, Go and Python none. Accepted only as the last entry, with at least that
+   * many zero bytes after it, so every reader sees the same (nothing more).
+   */
+  private v7Tail: { name: string; size: number } | null = null;
   private offset = 0;
   private headers = 0;
   private entries = 0;
@@ -187,6 +201,14 @@ export class TarScanner {
     switch (this.state) {
       case 'end':
         if (this.endZeros < 2 * BLOCK) throw cut('it ends after one of the two end-of-archive blocks');
+        if (this.v7Tail !== null && this.endZeros < this.v7Tail.size + padding(this.v7Tail.size)) {
+          const { name, size } = this.v7Tail;
+          throw new ArchiveRefusal(
+            ARCHIVE_ERROR.ambiguousSize,
+            `archive entry ${quoteName(name)} is an old-style (v7) folder that declares ${size} bytes of data, more than the zero bytes after it: GNU tar reads that many bytes after the folder and finds the archive cut short, libarchive, Go and Python read none`,
+            name,
+          );
+        }
         return;
       case 'header':
         if (this.partialFill > 0) throw cut(`it ends inside a header, at byte ${this.offset + this.partialFill}`);
@@ -208,7 +230,7 @@ export class TarScanner {
 
   private header(block: Buffer, at: number): void | Promise<void> {
     if (isZeroBlock(block)) {
-      if (Object.keys(this.pending).length > 0) {
+      if (this.metaSeen !== '') {
         throw new ArchiveRefusal(ARCHIVE_ERROR.corruptHeader, `the archive ends (at byte ${at}) right after a metadata header, with no entry for it`);
       }
       this.sawHeader = true;
@@ -220,6 +242,14 @@ export class TarScanner {
       if (!this.sawHeader) throw new ArchiveRefusal(ARCHIVE_ERROR.notArchive, "the gzip'd data is not a tar archive: only tar and gzip'd tar are accepted");
       const shown = decodeLossy(block.subarray(0, Math.max(0, block.indexOf(0) === -1 ? 100 : Math.min(100, block.indexOf(0)))));
       throw new ArchiveRefusal(ARCHIVE_ERROR.corruptHeader, `the tar header at byte ${at} (entry ${quoteName(shown)}) fails its checksum: the archive is corrupt`, shown);
+    }
+    if (this.v7Tail !== null) {
+      const { name, size } = this.v7Tail;
+      throw new ArchiveRefusal(
+        ARCHIVE_ERROR.ambiguousSize,
+        `archive entry ${quoteName(name)} is an old-style (v7) folder that declares ${size} bytes of data and more entries follow it: GNU tar skips that many bytes after the folder, libarchive, Go and Python read the next header there; write folders with type 5 and size 0`,
+        name,
+      );
     }
     this.sawHeader = true;
     const header = parseHeader(block, at);
@@ -234,6 +264,16 @@ export class TarScanner {
       if (header.size > MAX_METADATA_BYTES) {
         throw new ArchiveRefusal(ARCHIVE_ERROR.metadataTooLarge, `the ${what} header at byte ${at} declares ${header.size} bytes: at most ${MAX_METADATA_BYTES} are accepted`);
       }
+      this.metaRun++;
+      if (this.metaRun > MAX_METADATA_HEADERS_PER_ENTRY) {
+        throw new ArchiveRefusal(ARCHIVE_ERROR.repeatedMetadata, `the archive has more than ${MAX_METADATA_HEADERS_PER_ENTRY} metadata headers (PAX, GNU long name) in a row (the last at byte ${at}): bsdtar stops reading after 32, and no writer needs more than one of each kind per entry`);
+      }
+      if (flag !== 'g') {
+        if (this.metaSeen.includes(flag)) {
+          throw new ArchiveRefusal(ARCHIVE_ERROR.repeatedMetadata, `the ${METADATA_NAMES[flag]} header at byte ${at} is the second one for the same entry: tar readers disagree on which applies (bsdtar and GNU tar take the last, Python the first)`);
+        }
+        this.metaSeen += flag;
+      }
       this.metaKind = flag;
       this.metaOffset = at;
       this.metaParts = [];
@@ -246,6 +286,20 @@ export class TarScanner {
 
     const pending = this.pending;
     this.pending = {};
+    this.metaRun = 0;
+    this.metaSeen = '';
+    if (pending.longName !== undefined && pending.path !== undefined) {
+      const long = decodeLossy(pending.longName);
+      throw new ArchiveRefusal(
+        ARCHIVE_ERROR.ambiguousName,
+        `archive entry ${quoteName(long)} is named twice, by a GNU long-name header (\`L\`) and by a PAX \`path\` (${quoteName(pending.path)}): tar readers disagree on which applies (bsdtar and Python take the first of the two headers, GNU tar the PAX path, Go the long name)`,
+        long,
+      );
+    }
+    if (pending.longLink !== undefined && pending.linkpath !== undefined) {
+      const shown = pending.path ?? decodeLossy(pending.longName ?? header.nameBytes);
+      throw new ArchiveRefusal(ARCHIVE_ERROR.ambiguousName, `archive entry ${quoteName(shown)} has two link targets, by a GNU long-link header (\`K\`: ${quoteName(decodeLossy(pending.longLink))}) and by a PAX \`linkpath\` (${quoteName(pending.linkpath)}): tar readers disagree on which applies`, shown);
+    }
     const name = pending.path ?? decodeName(pending.longName ?? header.nameBytes);
     this.current = { name, size: header.size };
     const shown = quoteName(name);
@@ -271,40 +325,72 @@ export class TarScanner {
         throw new ArchiveRefusal(ARCHIVE_ERROR.unsupportedType, `archive entry ${shown} is ${TYPE_NAMES[flag] ?? `of tar type \`${JSON.stringify(flag).slice(1, -1)}\``}: only files and folders are accepted`, name);
     }
     if (pending.sparse) throw sparseRefusal(pending.sparseName ?? name);
+    const ambiguity = headerAmbiguity(block);
+    if (ambiguity !== null) throw new ArchiveRefusal(ambiguity.code, `archive entry ${shown} (header at byte ${at}) ${ambiguity.why}`, name);
+    if (pending.realsize !== undefined) {
+      throw new ArchiveRefusal(ARCHIVE_ERROR.ambiguousSize, `archive entry ${shown} has a PAX \`SCHILY.realsize\` (${JSON.stringify(pending.realsize)}) beside its size of ${header.size} bytes: libarchive (bsdtar) cuts or pads the file to it, GNU tar, Go and Python do not`, name);
+    }
+    const kind = this.entryKind(flag, header, name, shown);
     if (pending.size !== undefined) {
       if (!/^[0-9]{1,16}$/.test(pending.size)) {
         throw new ArchiveRefusal(ARCHIVE_ERROR.paxSize, `archive entry ${shown} has a PAX size \`${pending.size}\` that is not a whole number of bytes`, name);
+      }
+      if (kind === 'dir' && Number(pending.size) !== 0) {
+        throw new ArchiveRefusal(ARCHIVE_ERROR.ambiguousSize, `archive entry ${shown} is a folder with a PAX size of ${pending.size} bytes: libarchive (bsdtar) reads that many bytes of data after it, GNU tar, Go and Python none`, name);
       }
       if (Number(pending.size) !== header.size) {
         throw new ArchiveRefusal(ARCHIVE_ERROR.paxSize, `archive entry ${shown} has a PAX size of ${pending.size} bytes but its header says ${header.size}`, name);
       }
     }
-
-    // v7 has no folder type: `bsdtar --format v7` writes a folder as a file named `x/` of size 0.
-    const kind = flag === '5' || (name.endsWith('/') && header.size === 0) ? 'dir' : 'file';
-    if (kind === 'dir' && header.size !== 0) {
-      throw new ArchiveRefusal(ARCHIVE_ERROR.corruptHeader, `archive entry ${shown} is a folder that declares ${header.size} bytes of data`, name);
-    }
+    // No data follows a folder, whatever its size field says (POSIX stores none; libarchive, GNU
+    // tar, Go and Python read none after a type 5), except the v7 case GNU tar reads (`v7Tail`).
+    const dataSize = kind === 'dir' ? 0 : header.size;
+    if (kind === 'dir' && flag !== '5' && header.size > 0) this.v7Tail = { name, size: header.size };
     const subject = kind === 'file' ? appleDoubleSubject(name, this.limits) : undefined;
     const path = subject === undefined ? checkEntryName(name, kind, this.limits) : null;
     this.entries++;
     if (this.entries > this.limits.maxEntries) {
       throw new ArchiveRefusal(ARCHIVE_ERROR.tooManyEntries, `the archive has more than ${this.limits.maxEntries} entries (entry ${shown} is one too many)`, name);
     }
-    if (subject !== undefined) return this.skipAppleDouble(name, subject, header.size);
+    if (subject !== undefined) return this.skipAppleDouble(name, subject, dataSize);
     if (path === null) return;
-    if (header.size > this.limits.maxFileBytes) {
-      throw new ArchiveRefusal(ARCHIVE_ERROR.fileTooLarge, `archive entry ${shown} declares ${header.size} bytes: at most ${this.limits.maxFileBytes} are accepted per file`, name);
+    if (dataSize > this.limits.maxFileBytes) {
+      throw new ArchiveRefusal(ARCHIVE_ERROR.fileTooLarge, `archive entry ${shown} declares ${dataSize} bytes: at most ${this.limits.maxFileBytes} are accepted per file`, name);
     }
-    if (this.totalBytes + header.size > this.limits.maxTotalBytes) {
-      throw new ArchiveRefusal(ARCHIVE_ERROR.totalTooLarge, `with entry ${shown} the archive's files would take ${this.totalBytes + header.size} bytes: at most ${this.limits.maxTotalBytes} are accepted in total`, name);
+    if (this.totalBytes + dataSize > this.limits.maxTotalBytes) {
+      throw new ArchiveRefusal(ARCHIVE_ERROR.totalTooLarge, `with entry ${shown} the archive's files would take ${this.totalBytes + dataSize} bytes: at most ${this.limits.maxTotalBytes} are accepted in total`, name);
     }
     this.registry.add(path, kind);
-    this.totalBytes += header.size;
-    const entry: ArchiveEntry = { path, kind, size: header.size, executable: (header.mode & 0o111) !== 0 };
+    this.totalBytes += dataSize;
+    const entry: ArchiveEntry = { path, kind, size: dataSize, executable: (header.mode & 0o111) !== 0 };
     const visited = this.visitor.entry(entry);
-    if (visited) return visited.then(() => this.startData(header.size));
-    return this.startData(header.size);
+    if (visited) return visited.then(() => this.startData(dataSize));
+    return this.startData(dataSize);
+  }
+
+  /**
+   * File or folder. A folder is type 5, or a v7 folder: type `\0` (what `bsdtar --format v7`
+   * writes) named with a trailing `/`. Readers tell a v7 folder by different names: Python by the
+   * header's own name field, libarchive, GNU tar and Go by the final name (after a PAX path or GNU
+   * long name), so a `/` on only one of them is refused. Type `0` says "regular file": Python and Go
+   * read a file named `x/` there, libarchive and GNU tar a folder, so it is refused too (with a
+   * size it is a file whose name ends with `/`, refused by the name checks).
+   */
+  private entryKind(flag: string, header: TarHeader, name: string, shown: string): 'file' | 'dir' {
+    if (flag === '5') return 'dir';
+    const finalSlash = name.endsWith('/');
+    if (flag === '0') {
+      if (finalSlash && header.size === 0) {
+        throw new ArchiveRefusal(ARCHIVE_ERROR.badPath, `archive entry ${shown} ends with \`/\` but has the regular-file type \`0\`: libarchive (bsdtar) and GNU tar read a folder, Python and Go an empty file; write folders with type 5`, name);
+      }
+      return 'file';
+    }
+    if (finalSlash === header.nameFieldIsFolder) return finalSlash ? 'dir' : 'file';
+    throw new ArchiveRefusal(
+      ARCHIVE_ERROR.ambiguousName,
+      `archive entry ${shown} ends with \`/\` in ${finalSlash ? 'its PAX path or GNU long name but not in its header' : 'its header but not in its PAX path or GNU long name'}: Python reads the header's name to tell a folder from a file, the other readers the final name`,
+      name,
+    );
   }
 
   /**
@@ -348,7 +434,8 @@ export class TarScanner {
           if (key === 'path') this.pending.path = value;
           else if (key === 'size') this.pending.size = value;
           else if (key === 'linkpath') this.pending.linkpath = value;
-          else if (key.startsWith('GNU.sparse.')) {
+          else if (key === 'SCHILY.realsize') this.pending.realsize = value;
+          else if (isSparsePaxKey(key)) {
             this.pending.sparse = true;
             if (key === 'GNU.sparse.name') this.pending.sparseName = value;
           }
@@ -360,7 +447,7 @@ export class TarScanner {
         // one with the commit id as `comment`); one that would rename or resize later entries is
         // refused rather than applied, so no entry's effective name depends on a header far away.
         for (const key of parsePaxRecords(data, this.metaOffset).keys()) {
-          if (key === 'path' || key === 'linkpath' || key === 'size' || key.startsWith('GNU.sparse.')) {
+          if (key === 'path' || key === 'linkpath' || key === 'size' || key === 'SCHILY.realsize' || isSparsePaxKey(key)) {
             throw new ArchiveRefusal(ARCHIVE_ERROR.paxGlobal, `the PAX global header at byte ${this.metaOffset} sets \`${key}\` for the entries after it: global headers may not change names or sizes`);
           }
         }
