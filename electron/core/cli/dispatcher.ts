@@ -8,10 +8,34 @@ import { COMMANDS } from './commands';
 import { terminalSafe } from './terminal-text';
 import { PROGRAM, usageError } from './usage';
 
-/** The usage text of the whole program. */
+/** The widest line any usage text prints: it reads in a terminal of 100 columns. */
+export const USAGE_WIDTH = 100;
+
+/**
+ * `text` wrapped at spaces to {@link USAGE_WIDTH} columns, the first line indented by `first`, the
+ * others by `rest`. A bracketed option (`[--grant ENTRY ...]`) is kept on one line where it fits.
+ */
+export function wrapUsage(text: string, first: string, rest: string): string[] {
+  const words = text.match(/\[[^[\]]*(?:\[[^[\]]*\][^[\]]*)*\]|\([^()]*\)|\S+/g) ?? [];
+  const lines: string[] = [];
+  let line = first;
+  let empty = true;
+  for (const word of words) {
+    if (!empty && line.length + 1 + word.length > USAGE_WIDTH) {
+      lines.push(line);
+      line = rest;
+      empty = true;
+    }
+    line += empty ? word : ` ${word}`;
+    empty = false;
+  }
+  lines.push(line);
+  return lines;
+}
+
+/** The usage text of the whole program: every command with every option, then what it does. */
 export function programUsage(): string {
-  const width = Math.max(...COMMANDS.map((c) => `${c.name} ${c.args}`.length));
-  const lines = COMMANDS.map((c) => `  ${`${c.name} ${c.args}`.padEnd(width)}  ${c.summary}`);
+  const lines = COMMANDS.flatMap((c) => [...wrapUsage(`${c.name} ${c.args}`, '  ', '      '), ...wrapUsage(c.summary, '      ', '      ')]);
   return [
     `Usage: ${PROGRAM} [--data-dir DIR] <command> [arguments]`,
     '',

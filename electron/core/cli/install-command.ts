@@ -22,7 +22,7 @@ import { type AccessAnswer, type ConsentAnswers, decide, type Decisions, decisio
 import { ownRecord } from '../../../shared/own-data';
 import { createApi, type CoreApi } from '../api';
 import { createFileKeySecretBox, fileKeyPath } from '../secret-box';
-import { cliDataDir, refused } from './cli-data';
+import { cliDataDir, cliResourcesDir, refused } from './cli-data';
 import { type CliIo, EXIT } from './cli-io';
 import { formatInspection } from './inspection-text';
 import { PROGRAM, usageError } from './usage';
@@ -43,7 +43,7 @@ export function cliApi(io: CliIo, folders: string[] = []): CoreApi {
   const queue = [...folders];
   return createApi({
     dataDir,
-    resourcesDir: io.env.APOLLIA_RESOURCES ?? resolve(io.cwd, 'resources'),
+    resourcesDir: cliResourcesDir(io.env),
     dialogs: { openFile: async () => null, openFolder: async () => queue.shift() ?? null },
     secretBox: createFileKeySecretBox(dataDir),
     now: () => new Date(),
