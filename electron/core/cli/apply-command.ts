@@ -85,7 +85,8 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   const result = preview.ok ? await api.apply({ ...asked, requestId: randomUUID(), ...(arm.length > 0 ? { arm } : {}) }) : preview;
   if (!result.ok) {
     io.stderr(`${PROGRAM}: ${result.error.message}\n`);
-    for (const problem of result.error.problems ?? []) io.stderr(`  - ${problem.path ? `${problem.path}: ` : ''}${problem.message}\n`);
+    // A problem the message already says (the first, usually) is not printed twice.
+    for (const problem of (result.error.problems ?? []).filter((p) => !result.error.message.includes(p.message))) io.stderr(`  - ${problem.path ? `${problem.path}: ` : ''}${problem.message}\n`);
     return EXIT.refused;
   }
   const receipt = result.value;

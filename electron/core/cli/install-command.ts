@@ -138,7 +138,8 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   if (!inspected.ok) return refused(io, inspected.error);
   const inspection: SourceInspection = inspected.value;
   if (inspection.kind !== 'apo') {
-    io.stderr(`${PROGRAM}: ${paths[0]} is a ${inspection.kind === 'template' ? 'template folder: apply it with `apply`' : 'plugin manifest: plugins are shown, never installed'}\n`);
+    const unpacked = inspection.errors[0]?.code === 'template.unbuilt_apo';
+    io.stderr(`${PROGRAM}: ${paths[0]} is a ${unpacked ? `package folder, not yet packed: pack it with \`pack ${paths[0]}\`, then install the .apo it writes` : inspection.kind === 'template' ? 'template folder: apply it with `apply`' : 'plugin manifest: plugins are shown, never installed'}\n`);
     return EXIT.refused;
   }
   if (!inspection.ok) {
