@@ -17,9 +17,7 @@ export function accessUsage(verb: 'grant' | 'revoke'): string {
   return [
     `Usage: ${PROGRAM} [--data-dir DIR] ${verb} AGENT ENTRY... [--json]`,
     '',
-    verb === 'grant'
-      ? 'Allows an agent entries it is offered (a package agent: its defaults.access; a template agent: its tools).'
-      : 'Withdraws entries from an agent: it is denied them until granted again.',
+    verb === 'grant' ? 'Allows an agent entries it is offered (a package agent: its defaults.access; a template agent: its tools).' : 'Withdraws entries from an agent: it is denied them until granted again.',
     'AGENT is its id as `list` shows it (e.g. invoices/invoice-clerk); ENTRY as `list` shows its access,',
     'e.g. file_read or mcp:slack/slack_send_message. Every ENTRY is checked before any is changed.',
     '  --json  Print the agent as it is afterwards, as JSON',
@@ -109,7 +107,9 @@ export async function runRemove(args: string[], io: CliIo): Promise<number> {
   if (parsed.rest.length !== 1) return usageError(io, parsed.rest.length === 0 ? 'remove needs an AGENT (as `list` shows it)' : `remove takes one AGENT, got ${parsed.rest.length}`, REMOVE_USAGE);
   const api = cliApi(io);
   const agentId = parsed.rest[0] as string;
-  const armed = Object.values((await api.store.read()).triggers).filter((t) => t.agentId === agentId && t.armed).map((t) => t.id);
+  const armed = Object.values((await api.store.read()).triggers)
+    .filter((t) => t.agentId === agentId && t.armed)
+    .map((t) => t.id);
   const result = await api.archiveAgent({ agentId });
   if (!result.ok) return refused(io, result.error);
   if (parsed.json) {

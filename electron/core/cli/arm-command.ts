@@ -28,7 +28,7 @@ export const ARM_USAGE = [
 ].join('\n');
 
 /** Usage of `disarm`. */
-export const DISARM_USAGE = [`Usage: ${PROGRAM} [--data-dir DIR] disarm TRIGGER [--json]`, '', 'Disarms a trigger; a webhook\'s secret is deleted.', '  --json  Print the trigger as JSON', ''].join('\n');
+export const DISARM_USAGE = [`Usage: ${PROGRAM} [--data-dir DIR] disarm TRIGGER [--json]`, '', "Disarms a trigger; a webhook's secret is deleted.", '  --json  Print the trigger as JSON', ''].join('\n');
 
 /** One line about a trigger's state, as `list` words it. */
 export function triggerLine(trigger: TriggerView): string {

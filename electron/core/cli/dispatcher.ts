@@ -6,10 +6,7 @@ import { isAbsolute, resolve } from 'node:path';
 import { type CliIo, EXIT } from './cli-io';
 import { COMMANDS } from './commands';
 import { terminalSafe } from './terminal-text';
-import { PROGRAM, usageError } from './usage';
-
-/** The widest line any usage text prints: it reads in a terminal of 100 columns. */
-export const USAGE_WIDTH = 100;
+import { fitUsage, PROGRAM, USAGE_WIDTH, usageError } from './usage';
 
 /**
  * `text` wrapped at spaces to {@link USAGE_WIDTH} columns, the first line indented by `first`, the
@@ -86,5 +83,8 @@ export async function runCli(argv: string[], rawIo: CliIo): Promise<number> {
     return usageError(io, name.startsWith('-') ? `unknown option \`${name}\`` : `unknown command \`${name}\``, programUsage());
   }
   const { run } = await command.load();
-  return run(args, dataDir === undefined ? io : { ...io, dataDir });
+  // A command's help fits the terminal's 100 columns, whatever the width its text was written at.
+  const help = args.includes('-h') || args.includes('--help');
+  const commandIo = help ? { ...io, stdout: (text: string) => io.stdout(fitUsage(text)) } : io;
+  return run(args, dataDir === undefined ? commandIo : { ...commandIo, dataDir });
 }

@@ -77,12 +77,7 @@ async function add(args: string[], io: CliIo): Promise<number> {
   if (command !== undefined && transport !== undefined) return usageError(io, '--transport goes with --url (a --command server is stdio)', MCP_USAGE);
   if (transport !== undefined && (transport === 'stdio' || !(MCP_TRANSPORTS as readonly string[]).includes(transport))) return usageError(io, `--transport takes streamable-http or sse, got \`${transport}\``, MCP_USAGE);
   const name = names[0] as string;
-  const server: SavedMcpServer =
-    command !== undefined
-      ? env.length > 0
-        ? { name, transport: 'stdio', command: 'env', args: [...env, command, ...extra] }
-        : { name, transport: 'stdio', command, args: extra }
-      : { name, transport: (transport ?? 'streamable-http') as SavedMcpServer['transport'], url: url as string };
+  const server: SavedMcpServer = command !== undefined ? (env.length > 0 ? { name, transport: 'stdio', command: 'env', args: [...env, command, ...extra] } : { name, transport: 'stdio', command, args: extra }) : { name, transport: (transport ?? 'streamable-http') as SavedMcpServer['transport'], url: url as string };
   const api = cliApi(io);
   const before = await api.settings();
   const replaced = before.ok && before.value.mcpServers.some((s) => s.name === name);
