@@ -13,7 +13,7 @@ const ROOT = resolve(import.meta.dirname, '..');
 const SCRIPT = join(ROOT, 'scripts/electron-check.mjs');
 
 function check(electronDir: string) {
-  const env = { ...process.env, APOLLIA_ELECTRON_DIR: electronDir };
+  const env: NodeJS.ProcessEnv = { ...process.env, APOLLIA_ELECTRON_DIR: electronDir };
   delete env.ELECTRON_OVERRIDE_DIST_PATH;
   return spawnSync(process.execPath, [SCRIPT], { encoding: 'utf8', env });
 }

@@ -103,6 +103,8 @@ describe('grant and revoke', () => {
     ]);
     expect((await cli(['grant', 'watcher/nobody', 'file_list'])).stderr).toBe('apollia-desktop: There is no agent `watcher/nobody` on this computer.\n');
     expect((await cli(['grant', 'watcher/tidy'])).code).toBe(2);
+    expect((await cli(['activity', '--agent', 'watcher/tidy', '--json'])).stdout).toContain('"kind": "revoke"');
+    expect((await cli(['activity', '--agent', 'tidy'])).stdout).toBe('No activity recorded for `tidy`: an agent is named by its id as `list` shows it, package/agent (e.g. invoices/invoice-clerk).\n');
     const activity = readFileSync(join(dataDir, 'activity.jsonl'), 'utf8');
     expect(activity).toContain('"kind":"grant"');
     expect(activity).toContain('"kind":"revoke"');

@@ -20,7 +20,8 @@ export function fitUsage(text: string): string {
     .flatMap((line) => {
       if (line.length <= USAGE_WIDTH) return [line];
       const described = /^(\s*-\S*(?: \S+)*?\s{2,})\S/.exec(line);
-      const indent = ' '.repeat(described && described[1].length <= USAGE_WIDTH / 2 ? described[1].length : (/^\s*/.exec(line)?.[0].length ?? 0) + 2);
+      const column = described?.[1]?.length ?? USAGE_WIDTH;
+      const indent = ' '.repeat(column <= USAGE_WIDTH / 2 ? column : (/^\s*/.exec(line)?.[0].length ?? 0) + 2);
       const out: string[] = [];
       let current = '';
       for (const word of line.split(/(?<=\S) (?=\S)/)) {
