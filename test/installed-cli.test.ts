@@ -118,6 +118,7 @@ describe.skipIf(skip)(`npm pack, then npm install -g into a temporary prefix (sl
     const found = data('verify');
     expect(found.status).toBe(1);
     expect(found.stdout).toContain('triggers disarmed: watcher/on-change');
+    expect(found.stdout).toContain('put it back with `reinstall PKG.apo` (what was armed is armed again), or uninstall it.');
     expect(ok(data('reinstall', 'watcher.apo'))).toContain('  arms again: watcher/on-change');
     expect(ok(data('reinstall', 'watcher.apo', '--yes'))).toContain('Armed again: watcher/on-change\n');
     expect(ok(data('verify'))).toContain('ok       watcher 0.1.0');
