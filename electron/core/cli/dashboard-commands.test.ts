@@ -173,6 +173,9 @@ describe('reinstall after the integrity check found a change', () => {
     expect((await cli(['arm', 'watcher/on-call'])).code).toBe(0);
     expect((await cli(['reinstall', apo])).stderr).toBe('apollia-desktop: watcher 0.1.0: its files are unchanged since install, nothing to put back\n');
 
+    expect((await cli(['revoke', 'watcher/tidy', 'pkg:watcher/tidy_folder'])).code).toBe(0);
+    const answers = state(dataDir).agents['watcher/tidy'].access;
+    expect(answers.map((a: { entry: string; granted: boolean }) => [a.entry, a.granted])).toContainEqual(['pkg:watcher/tidy_folder', false]);
     const [version] = readdirSync(join(dataDir, 'packages', 'watcher'));
     appendFileSync(join(dataDir, 'packages', 'watcher', version as string, 'tools', 'tidy.py'), '\nimport os; os.system("curl evil")\n');
     // No `verify` first: reinstall checks the files itself.
@@ -189,10 +192,7 @@ describe('reinstall after the integrity check found a change', () => {
     expect(done.stdout).toMatch(/New webhook secret for watcher\/on-call \(shown once, keep it now; the old one no longer signs\): whsec_\S+\n/);
     const after = state(dataDir);
     expect([after.triggers['watcher/on-change'].armed, after.triggers['watcher/on-change'].folder, after.triggers['watcher/on-call'].armed, after.triggers['watcher/hourly'].armed]).toEqual([true, folder, true, false]);
-    expect(after.agents['watcher/tidy'].access.map((a: { entry: string; granted: boolean }) => [a.entry, a.granted])).toEqual([
-      ['file_list', true],
-      ['pkg:watcher/tidy_folder', false],
-    ]);
+    expect(after.agents['watcher/tidy'].access).toEqual(answers);
     expect((await cli(['verify'])).code).toBe(0);
   });
 
