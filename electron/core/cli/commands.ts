@@ -22,10 +22,15 @@ export interface CliCommand {
 /** Every command, in the order the usage text lists them. */
 export const COMMANDS: readonly CliCommand[] = [
   { name: 'inspect', args: 'PATH [--json]', summary: 'Check a .apo package, a template folder or a plugin manifest without running any of it', load: () => import('./inspect-command') },
-  { name: 'install', args: 'PATH [--yes] [--grant ENTRY ...] [--arm TRIGGER[=FOLDER] [--webhook-secret-file FILE | --webhook-secret-stdin] ...] [--allow-downgrade] [--accept-key-change]', summary: 'Show what a .apo asks; with --yes, install it into the store', load: () => import('./install-command') },
+  {
+    name: 'install',
+    args: 'PATH [--yes] [--grant|--withhold|--allow|--ask ENTRY ...] [--arm TRIGGER[=FOLDER] [--webhook-secret-file FILE | --webhook-secret-stdin] ...] [--disarm TRIGGER ...] [--allow-downgrade] [--accept-key-change]',
+    summary: 'Show what a .apo asks; with --yes, install it into the store',
+    load: () => import('./install-command'),
+  },
   { name: 'reinstall', args: 'PATH [--yes] [--json]', summary: 'Put back a package whose files changed on this computer: shows what changed, then reinstalls the same version and re-arms what was armed', load: () => import('./reinstall-command') },
   { name: 'apply', args: 'NAME|DIR [--param NAME=VALUE ...] [--grant GATE ...] [--withhold TOOL ...] [--approvals ask|never] [--arm TRIGGER ...] [--json]', summary: 'Apply a built-in template (by name) or a template folder: make its agent and triggers, or nothing', load: () => import('./apply-command') },
-  { name: 'pack', args: 'DIR [-o FILE] [--force]', summary: 'Pack a package folder as a deterministic .apo, after the checks of inspect', load: () => import('./pack-command') },
+  { name: 'pack', args: 'DIR [-o|--output FILE] [--force]', summary: 'Pack a package folder as a deterministic .apo, after the checks of inspect', load: () => import('./pack-command') },
   { name: 'list', args: '[--json]', summary: 'List installed packages, agents and triggers', load: () => import('./list-command') },
   { name: 'arm', args: 'TRIGGER [--folder DIR] [--webhook-secret-file FILE | --webhook-secret-stdin] [--json]', summary: 'Arm a trigger: a file_watch one watches DIR; a webhook gets a secret made here or your sender’s', load: () => import('./arm-command') },
   { name: 'disarm', args: 'TRIGGER [--json]', summary: 'Disarm a trigger (a webhook’s secret is deleted)', load: async () => ({ run: (await import('./arm-command')).runDisarm }) },

@@ -211,6 +211,11 @@ describe('help', () => {
     const texts = [programUsage(), ...(await Promise.all(COMMANDS.map(async (c) => (await runCliCaptured([c.name, '--help'])).stdout)))];
     for (const text of texts) for (const line of text.split('\n')) expect(line.length, line).toBeLessThanOrEqual(USAGE_WIDTH);
     const usage = programUsage();
+    // Every option a command's own help names is in the program's help too.
+    for (const [i, command] of COMMANDS.entries()) {
+      const own = new Set((texts[i + 1] ?? '').match(/--[a-z][a-z-]*/g) ?? []);
+      for (const option of own) if (option !== '--help' && option !== '--data-dir') expect(usage, `${command.name} ${option}`).toContain(option);
+    }
     for (const option of ['--withhold', '--approvals', '--arm', '--webhook-secret-file', '--webhook-secret-stdin', '--accept-key-change', '--allow-downgrade', '--folder', '--env', '--url', '--transport', '--force', '--port', '--limit', '--agent']) {
       expect(usage).toContain(option);
     }
