@@ -160,6 +160,6 @@ describe('pack', () => {
     expect((await cli('pack', '.', '--bogus')).stderr).toContain('unknown option `--bogus` for pack');
     expect((await cli('pack', '.', '-o')).stderr).toContain('-o needs a FILE');
     const help = await cli('--help');
-    expect(help.stdout).toContain('pack DIR [-o FILE] [--force]');
+    expect(help.stdout).toContain('pack DIR [-o|--output FILE] [--force]');
   });
 });
