@@ -11,7 +11,22 @@ import { resolve } from 'node:path';
 /** Commands that read a package in the bounded worker (`core/bounded/`). */
 const CHECKING = new Set(['inspect', 'install', 'apply']);
 
+/**
+ * A reader that leaves early (`list | head -1`) closes the pipe: the next write fails with EPIPE,
+ * an error event nobody listens to, which Node prints as a stack trace. It is no failure of the
+ * command: stop quietly, with the exit status set so far (0 unless the command already refused).
+ * Any other write error is still thrown.
+ */
+function quietOnBrokenPipe(stream: NodeJS.WriteStream): void {
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+    process.exit(typeof process.exitCode === 'number' ? process.exitCode : 0);
+  });
+}
+
 async function main(argv: string[]): Promise<number> {
+  quietOnBrokenPipe(process.stdout);
+  quietOnBrokenPipe(process.stderr);
   // Such a command starts the worker first, so that its start (and the loading of the reader its
   // path needs) overlaps the loading of the command (issue 17). Only a hint: the command parses its
   // arguments as always, and a wrong guess costs an idle worker or a reader loaded for nothing.

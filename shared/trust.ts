@@ -103,6 +103,8 @@ export interface PackageIntegrityView {
   changed: string[];
   missing: string[];
   added: string[];
+  /** The triggers the check that found the change disarmed, with the folder each watched: a reinstall arms them again. */
+  disarmed: { trigger: string; folder: string | null }[];
 }
 
 /** `verifyInstalled`: one installed package's check. */

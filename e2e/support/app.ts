@@ -32,9 +32,14 @@ export interface AppOptions {
   now: string | null;
 }
 
-const SCREENSHOTS = join(REPO_ROOT, 'e2e', 'screenshots');
+/**
+ * Where screenshots go: `test-results/screenshots/` (ignored), so a test run leaves the tree as it
+ * was; `npm run screenshots` sets `E2E_SCREENSHOTS_DIR` to `e2e/screenshots/`, the committed
+ * gallery, refreshed on purpose so that a changed screen is a diff to review.
+ */
+const SCREENSHOTS = process.env['E2E_SCREENSHOTS_DIR'] ?? join(REPO_ROOT, 'test-results', 'screenshots');
 
-/** Saves a full-page screenshot as `e2e/screenshots/<name>.png`. */
+/** Saves a full-page screenshot as `<name>.png` in {@link SCREENSHOTS}. */
 export async function shot(page: Page, name: string): Promise<void> {
   mkdirSync(SCREENSHOTS, { recursive: true });
   // What changes on every run (a fresh webhook secret, a temp folder's random name) is masked, so a

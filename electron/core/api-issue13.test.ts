@@ -171,7 +171,7 @@ describe('a package folder opened as a template', () => {
       {
         code: 'template.unbuilt_apo',
         path: 'apollia.toml',
-        message: 'invoices is not a template: it is the folder of an .apo package, not yet packed (it holds apollia.toml, not agent.md). Pack it with `npx apollia-desktop pack invoices`, then open the .apo file that makes',
+        message: 'invoices is not a template: it is the folder of an .apo package, not yet packed (it holds apollia.toml, not agent.md). Pack it with `apollia-desktop pack invoices`, then open the .apo file it writes.',
       },
     ]);
   });

@@ -15,7 +15,7 @@ import { ActivityLog } from './activity/activity-log';
 import { type ApiContext, own } from './api-context';
 import { CoreError, type ApiErrorCode } from './errors';
 import { disarmTrigger } from './store/records';
-import type { PackageTrustRecord, StoreState } from './store/state';
+import type { DisarmedByCheck, PackageTrustRecord, StoreState } from './store/state';
 import { addTrustedKey, checkIntegrity, comparePins, computeFileDigests, MAX_PUBLIC_KEY_TEXT_BYTES, removeTrustedKey, type FileDigests, type TrustedKey } from './trust/index';
 import { trustedKeysOf } from './trust/stored-keys';
 
@@ -126,7 +126,7 @@ export function integrityView(state: StoreState, name: string): { signature: Sig
   const integrity = record?.integrity ?? { state: 'ok' as const, checkedAt: null, changed: [], missing: [], added: [] };
   return {
     signature: record?.signature ?? { state: 'unsigned', key_id: null, trusted_comment: null, signer: null },
-    integrity: { state: integrity.state, checkedAt: integrity.checkedAt, changed: [...integrity.changed], missing: [...integrity.missing], added: [...integrity.added] },
+    integrity: { state: integrity.state, checkedAt: integrity.checkedAt, changed: [...integrity.changed], missing: [...integrity.missing], added: [...integrity.added], disarmed: (integrity.disarmed ?? []).map((d) => ({ ...d })) },
   };
 }
 
@@ -173,13 +173,16 @@ export async function verifyInstalled(ctx: ApiContext): Promise<VerifiedPackage[
       let newlyChanged = false;
       const disarmed: string[] = [];
       if (seen.report?.state === 'changed' && record.integrity.state === 'ok') {
-        record.integrity = { state: 'changed', checkedAt: at, changed: seen.report.changed, missing: seen.report.missing, added: seen.report.added };
+        // What was armed is kept with the mark, so that putting the same version back arms it again.
+        const kept: DisarmedByCheck[] = [];
         for (const trigger of Object.values(current.triggers)) {
           if (trigger.packageName === name && trigger.armed) {
+            kept.push({ trigger: trigger.id, folder: trigger.folder });
             disarmTrigger(current, trigger);
             disarmed.push(trigger.id);
           }
         }
+        record.integrity = { state: 'changed', checkedAt: at, changed: seen.report.changed, missing: seen.report.missing, added: seen.report.added, disarmed: kept };
         newlyChanged = true;
         write = true;
         newly.push({ name, disarmed, detail: integrityDetail(seen.report) });

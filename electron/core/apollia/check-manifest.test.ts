@@ -392,6 +392,16 @@ describe('module scan (text only)', () => {
     ]);
   });
 
+  test('the spec example: workflow `monthly-reminders` (no Python name) defined by a bare @workflow says how to name it', () => {
+    const text = 'from apollia import workflow\n\n@workflow\nasync def monthly_reminders(ctx, month: str):\n    pass\n';
+    const errors = check((t) => t, withPython({ 'workflows/reminders.py': text })).errors;
+    expect(errors[0]).toEqual({
+      code: 'manifest.undescribed_function',
+      message: 'module `workflows/reminders.py` defines the workflow `monthly_reminders`, which the manifest does not describe: to make it the manifest\'s workflow `monthly-reminders` (not a Python name), decorate it `@workflow(name="monthly-reminders")`',
+      path: 'workflows/reminders.py',
+    });
+  });
+
   test('a multi-line @apollia.workflow(name="x") in another module', () => {
     const text = 'import apollia\n\n@apollia.workflow(\n    description="quiet",\n    name="x",\n)\nasync def hidden(ctx):\n    pass\n';
     expect(check((t) => t, withPython({ 'lib/helpers.py': text })).errors).toEqual([

@@ -180,15 +180,19 @@ function checkModules(manifest: ApolliaManifest, archive: ArchiveView, warnings:
   // may hold thousands of each, and no package text may cost more than linear time (DESIGN.md).
   const key = (kind: string, name: string, module: string) => `${kind}\0${name}\0${module}`;
   const described = new Set(entries.map(({ kind, entry }) => key(kind, entry.name, modulePath(entry.module))));
+  // A manifest name a Python function cannot have (`monthly-reminders`), by the function name it suggests.
+  const pythonNamed = new Map(entries.filter(({ entry }) => entry.name.includes('-')).map(({ kind, entry }) => [key(kind, entry.name.replaceAll('-', '_'), modulePath(entry.module)), entry.name]));
   const found = new Set<string>();
   for (const [file, text] of [...archive.pythonTexts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     for (const fn of scanPythonModule(text)) {
       found.add(key(fn.kind, fn.name, file));
       if (!described.has(key(fn.kind, fn.name, file))) {
         const named = fn.name === fn.functionName ? '' : ` (as \`${fn.name}\`)`;
+        const meant = pythonNamed.get(key(fn.kind, fn.name, file));
+        const fix = meant === undefined ? '' : `: to make it the manifest's ${fn.kind} \`${meant}\` (not a Python name), decorate it \`@${fn.kind}(name="${meant}")\``;
         problems.push({
           code: 'manifest.undescribed_function',
-          message: `module \`${file}\` defines the ${fn.kind} \`${fn.functionName}\`${named}, which the manifest does not describe`,
+          message: `module \`${file}\` defines the ${fn.kind} \`${fn.functionName}\`${named}, which the manifest does not describe${fix}`,
           path: file,
         });
       }

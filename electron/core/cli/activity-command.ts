@@ -44,7 +44,11 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     io.stdout(`${terminalJson({ events })}\n`);
     return EXIT.accepted;
   }
-  if (events.length === 0) io.stdout('No activity recorded.\n');
+  if (events.length === 0) {
+    // An agent is named by its id, package/agent: a bare name finds nothing, and says so.
+    const hint = agent !== undefined && !agent.includes('/') ? ` for \`${agent}\`: an agent is named by its id as \`list\` shows it, package/agent (e.g. invoices/invoice-clerk)` : '';
+    io.stdout(`No activity recorded${hint}.\n`);
+  }
   for (const event of events) {
     const who = event.trigger ?? event.agent ?? event.package ?? '';
     io.stdout(`${event.at}  ${event.kind.padEnd(17)} ${event.outcome.padEnd(7)} ${who}${who ? '  ' : ''}${event.detail}\n`);

@@ -4,7 +4,8 @@
  * loading the whole core: the readers then load once, in the bounded worker (issue 17).
  */
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { TrustedKey } from '../../../shared/trust';
 import type { ApiErrorCode } from '../errors';
 import { CoreError } from '../errors';
@@ -24,6 +25,19 @@ export function defaultDataDir(env: CliIo['env'], platform: NodeJS.Platform = pr
 /** The data folder a CLI command works on: `--data-dir`, else the app's own. */
 export function cliDataDir(io: CliIo): string {
   return io.dataDir ?? defaultDataDir(io.env);
+}
+
+/**
+ * The folder of the app's resources (catalogues, built-in templates): `APOLLIA_RESOURCES` when set,
+ * else `resources/` of the project this CLI was built from, found from this file, never from the
+ * working folder: the built CLI is `out/cli/*.cjs` (two folders down), its TypeScript source
+ * `electron/core/cli/` (three). An `npm install -g` keeps that layout, so a built-in template is
+ * found from any folder.
+ */
+export function cliResourcesDir(env: CliIo['env']): string {
+  if (env.APOLLIA_RESOURCES) return env.APOLLIA_RESOURCES;
+  const here = fileURLToPath(import.meta.url);
+  return resolve(dirname(here), here.endsWith('.ts') ? '../../..' : '../..', 'resources');
 }
 
 /** Prints an Api error and returns the refused exit code. */

@@ -6,12 +6,33 @@ import { isAbsolute, resolve } from 'node:path';
 import { type CliIo, EXIT } from './cli-io';
 import { COMMANDS } from './commands';
 import { terminalSafe } from './terminal-text';
-import { PROGRAM, usageError } from './usage';
+import { fitUsage, PROGRAM, USAGE_WIDTH, usageError } from './usage';
 
-/** The usage text of the whole program. */
+/**
+ * `text` wrapped at spaces to {@link USAGE_WIDTH} columns, the first line indented by `first`, the
+ * others by `rest`. A bracketed option (`[--grant ENTRY ...]`) is kept on one line where it fits.
+ */
+export function wrapUsage(text: string, first: string, rest: string): string[] {
+  const words = text.match(/\[[^[\]]*(?:\[[^[\]]*\][^[\]]*)*\]|\([^()]*\)|\S+/g) ?? [];
+  const lines: string[] = [];
+  let line = first;
+  let empty = true;
+  for (const word of words) {
+    if (!empty && line.length + 1 + word.length > USAGE_WIDTH) {
+      lines.push(line);
+      line = rest;
+      empty = true;
+    }
+    line += empty ? word : ` ${word}`;
+    empty = false;
+  }
+  lines.push(line);
+  return lines;
+}
+
+/** The usage text of the whole program: every command with every option, then what it does. */
 export function programUsage(): string {
-  const width = Math.max(...COMMANDS.map((c) => `${c.name} ${c.args}`.length));
-  const lines = COMMANDS.map((c) => `  ${`${c.name} ${c.args}`.padEnd(width)}  ${c.summary}`);
+  const lines = COMMANDS.flatMap((c) => [...wrapUsage(`${c.name} ${c.args}`, '  ', '      '), ...wrapUsage(c.summary, '      ', '      ')]);
   return [
     `Usage: ${PROGRAM} [--data-dir DIR] <command> [arguments]`,
     '',
@@ -62,5 +83,8 @@ export async function runCli(argv: string[], rawIo: CliIo): Promise<number> {
     return usageError(io, name.startsWith('-') ? `unknown option \`${name}\`` : `unknown command \`${name}\``, programUsage());
   }
   const { run } = await command.load();
-  return run(args, dataDir === undefined ? io : { ...io, dataDir });
+  // A command's help fits the terminal's 100 columns, whatever the width its text was written at.
+  const help = args.includes('-h') || args.includes('--help');
+  const commandIo = help ? { ...io, stdout: (text: string) => io.stdout(fitUsage(text)) } : io;
+  return run(args, dataDir === undefined ? commandIo : { ...commandIo, dataDir });
 }

@@ -9,7 +9,7 @@ import { dirname, isAbsolute, join, resolve } from 'node:path';
 import type { Inspection } from '../../../shared/inspection';
 import { InputNotFoundError, inspectPath } from '../inspect';
 import { withSignatureState } from '../trust/signature-state';
-import { cliTrustedKeys, refused } from './cli-data';
+import { cliResourcesDir, cliTrustedKeys, refused } from './cli-data';
 import { type CliIo, EXIT } from './cli-io';
 import { PROGRAM, usageError } from './usage';
 
@@ -33,7 +33,7 @@ export function inspectionJson(inspection: Inspection): string {
 
 /** Whether `path` is one of the templates that ship with the app (`resources/templates/<name>`). */
 async function isBuiltinTemplate(io: CliIo, path: string): Promise<boolean> {
-  const templates = join(io.env.APOLLIA_RESOURCES ?? resolve(io.cwd, 'resources'), 'templates');
+  const templates = join(cliResourcesDir(io.env), 'templates');
   const [real, root] = await Promise.all([realpath(path).catch(() => path), realpath(templates).catch(() => null)]);
   return root !== null && dirname(real) === root;
 }

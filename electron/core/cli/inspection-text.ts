@@ -174,7 +174,9 @@ function formatApo(summary: ApoSummary | null, details: ApoDetails | null, now: 
 
 /** Any other kind: its summary's fields, one per line; an accepted template then its verdict, as the app shows it first. */
 function formatOther(inspection: Inspection): string[] {
-  const lines = [KIND_WORDS[inspection.kind]];
+  // A package folder not yet packed is refused as a template, but it is no template: say what it is.
+  const unpacked = inspection.errors[0]?.code === 'template.unbuilt_apo';
+  const lines = [unpacked ? 'package folder, not yet packed (apollia.toml at its root)' : KIND_WORDS[inspection.kind]];
   if (inspection.summary && typeof inspection.summary === 'object') {
     for (const [key, value] of Object.entries(inspection.summary as Record<string, unknown>)) {
       lines.push(`${key}: ${typeof value === 'string' ? value : JSON.stringify(value)}`);

@@ -22,7 +22,7 @@ import { type AccessAnswer, type ConsentAnswers, decide, type Decisions, decisio
 import { ownRecord } from '../../../shared/own-data';
 import { createApi, type CoreApi } from '../api';
 import { createFileKeySecretBox, fileKeyPath } from '../secret-box';
-import { cliDataDir, refused } from './cli-data';
+import { cliDataDir, cliResourcesDir, refused } from './cli-data';
 import { type CliIo, EXIT } from './cli-io';
 import { formatInspection } from './inspection-text';
 import { PROGRAM, usageError } from './usage';
@@ -43,7 +43,7 @@ export function cliApi(io: CliIo, folders: string[] = []): CoreApi {
   const queue = [...folders];
   return createApi({
     dataDir,
-    resourcesDir: io.env.APOLLIA_RESOURCES ?? resolve(io.cwd, 'resources'),
+    resourcesDir: cliResourcesDir(io.env),
     dialogs: { openFile: async () => null, openFolder: async () => queue.shift() ?? null },
     secretBox: createFileKeySecretBox(dataDir),
     now: () => new Date(),
@@ -138,7 +138,8 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   if (!inspected.ok) return refused(io, inspected.error);
   const inspection: SourceInspection = inspected.value;
   if (inspection.kind !== 'apo') {
-    io.stderr(`${PROGRAM}: ${paths[0]} is a ${inspection.kind === 'template' ? 'template folder: apply it with `apply`' : 'plugin manifest: plugins are shown, never installed'}\n`);
+    const unpacked = inspection.errors[0]?.code === 'template.unbuilt_apo';
+    io.stderr(`${PROGRAM}: ${paths[0]} is a ${unpacked ? `package folder, not yet packed: pack it with \`pack ${paths[0]}\`, then install the .apo it writes` : inspection.kind === 'template' ? 'template folder: apply it with `apply`' : 'plugin manifest: plugins are shown, never installed'}\n`);
     return EXIT.refused;
   }
   if (!inspection.ok) {

@@ -31,6 +31,25 @@ beforeEach(() => {
 });
 
 describe('pack', () => {
+  it('-o into a folder that does not exist yet makes the folder', async () => {
+    invoicesCopy();
+    const { code, stdout, stderr } = await cli('pack', 'invoices', '-o', 'dist/nested/m.apo');
+    expect([code, stderr]).toEqual([0, '']);
+    expect(stdout).toContain(`${join(dir, 'dist/nested/m.apo')}\n`);
+    expect(readdirSync(join(dir, 'dist/nested'))).toEqual(['m.apo']);
+  });
+
+  it('an unpacked package folder is said to be one by inspect and install, with the pack command', async () => {
+    invoicesCopy();
+    const inspected = await cli('inspect', 'invoices');
+    expect(inspected.code).toBe(1);
+    expect(inspected.stdout).toMatch(/^package folder, not yet packed \(apollia.toml at its root\)\n/);
+    expect(inspected.stdout).not.toContain('template folder');
+    expect(inspected.stdout).toContain('Pack it with `apollia-desktop pack invoices`, then open the .apo file it writes.\n');
+    const installed = await cli('--data-dir', join(dir, 'data'), 'install', 'invoices', '--yes');
+    expect([installed.code, installed.stderr]).toEqual([1, 'apollia-desktop: invoices is a package folder, not yet packed: pack it with `pack invoices`, then install the .apo it writes\n']);
+  });
+
   it('writes NAME-VERSION.apo, prints its SHA-256, and inspect accepts it', async () => {
     invoicesCopy();
     const { code, stdout, stderr } = await cli('pack', 'invoices');
@@ -141,6 +160,6 @@ describe('pack', () => {
     expect((await cli('pack', '.', '--bogus')).stderr).toContain('unknown option `--bogus` for pack');
     expect((await cli('pack', '.', '-o')).stderr).toContain('-o needs a FILE');
     const help = await cli('--help');
-    expect(help.stdout).toContain('pack DIR [-o FILE] [--force]');
+    expect(help.stdout).toContain('pack DIR [-o|--output FILE] [--force]');
   });
 });

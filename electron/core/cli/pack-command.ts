@@ -15,7 +15,7 @@
  * place, so a reader never sees half a package.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { packFolder } from '../archive/pack';
@@ -116,11 +116,14 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   if (outcome !== 'unchanged') {
     const temp = join(dirname(target), `.${basename(target)}.${randomBytes(6).toString('hex')}.tmp`);
     try {
+      // `-o dist/m.apo` makes `dist/` as needed, as a build tool's output option does.
+      mkdirSync(dirname(target), { recursive: true });
       writeFileSync(temp, bytes, { flag: 'wx' });
       renameSync(temp, target);
     } catch (error) {
       rmSync(temp, { force: true });
-      io.stderr(`${PROGRAM} pack: ${target} could not be written: ${(error as Error).message}\n`);
+      // Said of the file asked for, never of the hidden temporary one.
+      io.stderr(`${PROGRAM} pack: ${target} could not be written: ${(error as Error).message.replaceAll(temp, target)}\n`);
       return EXIT.refused;
     }
   }

@@ -37,7 +37,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
       else {
         io.stdout(`  CHANGED  ${r.name} ${r.version}: changed on this computer since you installed it (${integrityDetail(r.integrity)})\n`);
         if (r.disarmed.length > 0) io.stdout(`           triggers disarmed: ${r.disarmed.join(', ')}\n`);
-        io.stdout(`           reinstall it (install the same .apo again) or uninstall it.\n`);
+        io.stdout(`           put it back with \`reinstall PKG.apo\` (what was armed is armed again), or uninstall it.\n`);
       }
     }
   }

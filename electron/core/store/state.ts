@@ -41,7 +41,18 @@ export interface PackageTrustRecord {
     changed: string[];
     missing: string[];
     added: string[];
+    /**
+     * The triggers this check disarmed, each with the folder it watched: what a reinstall of the
+     * same version arms again. Absent in a file written before it was kept (nothing to re-arm).
+     */
+    disarmed?: DisarmedByCheck[];
   };
+}
+
+/** A trigger the integrity check disarmed, and the folder it watched (null for other types). */
+export interface DisarmedByCheck {
+  trigger: string;
+  folder: string | null;
 }
 
 const pinSchema = { oneOf: [closedSchema({ kind: { const: 'key' }, keyId: { type: 'string' } }), closedSchema({ kind: { const: 'unsigned' } })] };
@@ -51,7 +62,10 @@ const packageTrustSchema = closedSchema({
   pin: pinSchema,
   signature: signatureSummarySchema,
   files: { type: ['object', 'null'], additionalProperties: { type: 'string', pattern: '^[0-9a-f]{64}$' } },
-  integrity: closedSchema({ state: { enum: ['ok', 'changed'] }, checkedAt: { type: ['string', 'null'] }, changed: stringList, missing: stringList, added: stringList }),
+  integrity: {
+    ...closedSchema({ state: { enum: ['ok', 'changed'] }, checkedAt: { type: ['string', 'null'] }, changed: stringList, missing: stringList, added: stringList }),
+    properties: { state: { enum: ['ok', 'changed'] }, checkedAt: { type: ['string', 'null'] }, changed: stringList, missing: stringList, added: stringList, disarmed: { type: 'array', items: closedSchema({ trigger: { type: 'string' }, folder: { type: ['string', 'null'] } }) } },
+  },
 });
 /** The trusted keys' shape; `parseTrustedKeys` re-checks each key on load. */
 const trustedKeysSchema = { type: 'array', maxItems: 256, items: closedSchema({ keyId: { type: 'string' }, publicKey: { type: 'string' }, name: { type: 'string' }, addedAt: { type: 'string' } }) };

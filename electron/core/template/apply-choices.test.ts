@@ -117,7 +117,8 @@ describe('apollia-desktop apply --withhold and --approvals', () => {
   it('arms only the trigger named with --arm, and says which are off', async () => {
     const off = tempDir('apollia-cli-');
     const made = await runCliCaptured(['--data-dir', off, 'apply', MARKET_MONITOR, '--param', 'companies=Acme']);
-    expect(made.stdout).toContain('  trigger weekly (schedule): At 08:00, only on Monday (UTC): off until you arm it (--arm, or on the dashboard)\n');
+    const agentId = (made.stdout.match(/^Applied: .* \[(.+)\]$/m) ?? [])[1];
+    expect(made.stdout).toContain(`  trigger weekly (schedule): At 08:00, only on Monday (UTC): off until you arm it (\`arm ${agentId}/weekly\`, or on the dashboard)\n`);
     expect(Object.values(state(off).triggers).map((t) => (t as { armed: boolean }).armed)).toEqual([false]);
     const on = tempDir('apollia-cli-');
     const armed = await runCliCaptured(['--data-dir', on, 'apply', MARKET_MONITOR, '--param', 'companies=Acme', '--arm', 'weekly']);

@@ -69,7 +69,7 @@ export async function inspectTemplate(dir: string, onRead?: (files: ReadonlyMap<
       {
         code: 'template.unbuilt_apo',
         path: 'apollia.toml',
-        message: `${name} is not a template: it is the folder of an .apo package, not yet packed (it holds apollia.toml, not agent.md). Pack it with \`npx apollia-desktop pack ${name}\`, then open the .apo file that makes`,
+        message: `${name} is not a template: it is the folder of an .apo package, not yet packed (it holds apollia.toml, not agent.md). Pack it with \`apollia-desktop pack ${name}\`, then open the .apo file it writes.`,
       },
     ]);
   }

@@ -43,7 +43,7 @@ export interface RunRequest {
   id: string;
   /** The store trigger id. */
   trigger: string;
-  /** The trigger's target (agent or workflow). */
+  /** What the trigger starts, by its store id: `package/agent`, `package/workflow`, or a template agent's id ({@link runTarget}). */
   target: string;
   input: RunInput;
   payload?: RunPayload;
@@ -100,4 +100,16 @@ export async function pendingRuns(dataDir: string): Promise<PendingRuns> {
     total++;
   }
   return { total, oldest: Number.isFinite(oldest) ? new Date(oldest).toISOString() : null, byTrigger };
+}
+
+/**
+ * A run request's `target`: the id the rest of the app uses for what the trigger starts, the same
+ * form as `activity --agent` takes: an agent's store id (`invoices/invoice-clerk`, a template
+ * agent's id), or a package workflow as `package/workflow` (the spec's address of a workflow).
+ * A package trigger records its manifest's bare target (`invoice-clerk`), which alone names
+ * nothing outside its package.
+ */
+export function runTarget(trigger: { agentId: string | null; packageName: string | null; target: string }): string {
+  if (trigger.agentId !== null) return trigger.agentId;
+  return trigger.packageName !== null ? `${trigger.packageName}/${trigger.target}` : trigger.target;
 }

@@ -29,7 +29,7 @@ import { agentArchived, configKey, DEFAULT_MAX_WAITING, LATE_MS, MAX_SLEEP_MS, S
 import { type StateFileWatch, watchStateFile } from './state-file-watch';
 import { type DeliveryStatus, type FireStatus, type HostStatus, readHostStatusFile, STATUS_DELIVERIES, STATUS_FILE, StatusFileWriter, type TriggerLiveStatus } from './host-status';
 import { takeHostLock } from './host-lock';
-import { pendingRuns, type RunCause, type RunInput, type RunPayload, type RunRequest, writeRunRequest } from './run-requests';
+import { pendingRuns, type RunCause, type RunInput, type RunPayload, type RunRequest, runTarget, writeRunRequest } from './run-requests';
 import { firstDue, type HostClock, isTimed, nextFireAfter, systemClock } from './schedule';
 import { SeenIds } from './seen-ids';
 import { type DeliveryAnswer, type VerifiedDelivery, WebhookListener, type WebhookTarget, webhookPath } from './webhook-listener';
@@ -404,7 +404,7 @@ export class TriggerHost {
       this.record({ kind: 'run_skipped', ...who, outcome: 'skipped', detail: `${waiting} run(s) already waiting (limit ${limit}${trigger.maxConcurrent === null ? ', the default' : ', max_concurrent'})` });
       this.line(`skipped ${trigger.id} ${cause}: ${waiting} run(s) already waiting`);
     } else {
-      const request: RunRequest = { id: randomUUID(), trigger: trigger.id, target: trigger.target, input: { text: trigger.input, ...extra }, fired_at: at, cause };
+      const request: RunRequest = { id: randomUUID(), trigger: trigger.id, target: runTarget(trigger), input: { text: trigger.input, ...extra }, fired_at: at, cause };
       if (payload) request.payload = payload;
       try {
         await writeRunRequest(this.options.dataDir, request);
