@@ -44,8 +44,25 @@ export interface PackageTrustRecord {
   };
 }
 
-const pinSchema = { oneOf: [closedSchema({ kind: { const: 'key' }, keyId: { type: 'string' } }), closedSchema({ kind: { const: 'unsigned' } })] };
-const signatureSummarySchema = closedSchema({ state: { enum: ['verified', 'unknown_key', 'unsigned', 'builtin'] }, key_id: { type: ['string', 'null'] }, trusted_comment: { type: ['string', 'null'] }, signer: { type: ['string', 'null'] } });
+// Format 5: the pin holds the whole public key (`key`), or only the id an unknown key claimed
+// (`claimed_key`), or a format-3 key id whose key was gone at migration (`key_id_only`).
+const pinSchema = {
+  oneOf: [
+    closedSchema({ kind: { const: 'key' }, keyId: { type: 'string' }, publicKey: { type: 'string' } }),
+    closedSchema({ kind: { const: 'claimed_key' }, keyId: { type: 'string' } }),
+    closedSchema({ kind: { const: 'key_id_only' }, keyId: { type: 'string' } }),
+    closedSchema({ kind: { const: 'unsigned' } }),
+  ],
+};
+const signatureSummarySchema = closedSchema({
+  state: { enum: ['verified', 'unknown_key', 'unsigned', 'builtin'] },
+  key_id: { type: ['string', 'null'] },
+  trusted_comment: { type: ['string', 'null'] },
+  signer: { type: ['string', 'null'] },
+  public_key: { type: ['string', 'null'] },
+  reason: { type: 'null' },
+  message: { type: 'null' },
+});
 const stringList = { type: 'array', items: { type: 'string' } };
 const packageTrustSchema = closedSchema({
   pin: pinSchema,
@@ -77,8 +94,11 @@ function closedSchema(properties: Record<string, unknown>) {
  *
  * 4: (one decision model) each package agent's `access[*].permission`: how a granted entry runs,
  * decided once by `shared/decisions.ts` and kept (`migrateFrom3`).
+ *
+ * 5: key pins hold the whole public key, not only its id (DESIGN.md "Trust after install"), and
+ * each package's signature summary its `public_key` (`migrateFrom4`).
  */
-export const STATE_VERSION = 4;
+export const STATE_VERSION = 5;
 
 // ---- Format 3, issue 16 (live triggers): the webhook listener's port ----
 /** The closed sub-schema of `settings.webhookPort`: a port of `WEBHOOK_PORT_RANGE`, or null for the default. */
@@ -188,6 +208,44 @@ export interface TriggerRecord {
   secretSetAt: string | null;
   // --- end issue 18 ---
 }
+
+// --- format 5: whole-key pins -------------------------------------------------------------------
+/**
+ * Format 4 → 5: a pin held only the key id a signature claimed. A pin of a package installed
+ * `verified` gets the whole key of the trusted key with that id (the key it was verified with: ids
+ * are unique in the list); when that key is no longer trusted the pin becomes `key_id_only`, which
+ * cannot be matched, so the next signed update is a key-change stop (a question for the person,
+ * never a silent default). A pin of a package installed under an unknown key is `claimed_key`.
+ * Each signature summary gains `public_key` (the same whole key, or null), `reason` and `message`.
+ * Anything not shaped as format 4 is left for `stateProblem` to judge.
+ */
+function migrateFrom4(value: unknown): unknown {
+  if (!isObject(value) || value.version !== 4) return value;
+  const trusted = new Map<string, string>();
+  if (Array.isArray(value.trustedKeys)) {
+    for (const key of value.trustedKeys) if (isObject(key) && typeof key.keyId === 'string' && typeof key.publicKey === 'string') trusted.set(key.keyId.toUpperCase(), key.publicKey);
+  }
+  const packageTrust = value.packageTrust;
+  if (!isObject(packageTrust)) return { ...value, version: 5 };
+  const migrated = Object.entries(packageTrust).map(([name, record]) => {
+    if (!isObject(record) || !isObject(record.pin) || !isObject(record.signature)) return [name, record] as const;
+    const signature = record.signature;
+    const pin = record.pin;
+    let publicKey: string | null = null;
+    let newPin: Record<string, unknown> = pin;
+    if (pin.kind === 'key' && typeof pin.keyId === 'string' && !Object.hasOwn(pin, 'publicKey')) {
+      if (signature.state === 'unknown_key') newPin = { kind: 'claimed_key', keyId: pin.keyId };
+      else {
+        publicKey = trusted.get(pin.keyId.toUpperCase()) ?? null;
+        newPin = publicKey !== null ? { kind: 'key', keyId: pin.keyId, publicKey } : { kind: 'key_id_only', keyId: pin.keyId };
+      }
+    }
+    const newSignature = Object.hasOwn(signature, 'public_key') ? signature : { ...signature, public_key: signature.state === 'verified' ? publicKey : null, reason: null, message: null };
+    return [name, { ...record, pin: newPin, signature: newSignature }] as const;
+  });
+  return { ...value, packageTrust: ownRecord(migrated), version: 5 };
+}
+// --- end format 5 --------------------------------------------------------------------------------
 
 // --- format 3: MCP server credentials (issue 12) ------------------------------------------------
 /**
@@ -361,7 +419,7 @@ export const STATE_SCHEMA = closed({
  * format 2 had none of format 3's additions (`migrateFrom2`).
  */
 export function migrateState(value: unknown): unknown {
-  return migrateFrom3(migrateFrom2(migrateFrom1(value)));
+  return migrateFrom4(migrateFrom3(migrateFrom2(migrateFrom1(value))));
 }
 
 /**

@@ -345,6 +345,8 @@ export function verifySignedMessage(signature: MinisignSignature, key: MinisignP
   }
   const publicKey = ed25519Key(key.keyBytes);
   if (!ed25519Verify(signed, publicKey, signature.signature)) {
+    const other = signedFileName(signature, key);
+    if (other !== null) return refuse(SIGNATURE_ERROR.invalid, `the signature was made for another file, \`${other}\`: it does not match this one (key ${key.keyId})`);
     return refuse(SIGNATURE_ERROR.invalid, `the signature does not match the file: it changed after it was signed, or the signature is for another file (key ${key.keyId})`);
   }
   const global = Buffer.concat([signature.signature, Buffer.from(signature.trustedComment, 'utf8')]);
@@ -352,6 +354,18 @@ export function verifySignedMessage(signature: MinisignSignature, key: MinisignP
     return refuse(SIGNATURE_ERROR.invalid, `the signature's trusted comment does not match its global signature: the comment was changed after signing (key ${key.keyId})`);
   }
   return { ok: true, keyId: key.keyId, algorithm: signature.algorithm, trustedComment: signature.trustedComment };
+}
+
+/**
+ * The file name a signature's trusted comment names (`file:NAME`, what minisign writes by default),
+ * when the comment is authentic under `key` (its global signature holds); else null. Used only to
+ * say why a signature does not match: it was made for another file.
+ */
+export function signedFileName(signature: MinisignSignature, key: MinisignPublicKey): string | null {
+  const global = Buffer.concat([signature.signature, Buffer.from(signature.trustedComment, 'utf8')]);
+  if (!ed25519Verify(global, ed25519Key(key.keyBytes), signature.globalSignature)) return null;
+  const named = /(?:^|\t)file:([^\t]+)/.exec(signature.trustedComment);
+  return named ? (named[1] as string) : null;
 }
 
 /** Verifies `signature` over bytes already in memory (convenience over the collector). */
