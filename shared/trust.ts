@@ -23,10 +23,7 @@ export type SignatureAlgorithm = 'ED' | 'Ed';
  * person no longer trusts) when the signature holds under it; null when none was given or it does
  * not hold. An update is compared with its pin by this key, never by the id it claims.
  */
-export type SignatureState =
-  | { state: 'verified'; keyId: string; keyName: string; publicKey: string; algorithm: SignatureAlgorithm; trustedComment: string }
-  | { state: 'unknown_key'; keyId: string; algorithm: SignatureAlgorithm; claimedTrustedComment: string; pinnedKey: string | null }
-  | { state: 'unsigned' };
+export type SignatureState = { state: 'verified'; keyId: string; keyName: string; publicKey: string; algorithm: SignatureAlgorithm; trustedComment: string } | { state: 'unknown_key'; keyId: string; algorithm: SignatureAlgorithm; claimedTrustedComment: string; pinnedKey: string | null } | { state: 'unsigned' };
 
 /** One trusted key as the store keeps it (JSON-safe, four own fields). */
 export interface TrustedKey {

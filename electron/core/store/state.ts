@@ -47,12 +47,7 @@ export interface PackageTrustRecord {
 // Format 5: the pin holds the whole public key (`key`), or only the id an unknown key claimed
 // (`claimed_key`), or a format-3 key id whose key was gone at migration (`key_id_only`).
 const pinSchema = {
-  oneOf: [
-    closedSchema({ kind: { const: 'key' }, keyId: { type: 'string' }, publicKey: { type: 'string' } }),
-    closedSchema({ kind: { const: 'claimed_key' }, keyId: { type: 'string' } }),
-    closedSchema({ kind: { const: 'key_id_only' }, keyId: { type: 'string' } }),
-    closedSchema({ kind: { const: 'unsigned' } }),
-  ],
+  oneOf: [closedSchema({ kind: { const: 'key' }, keyId: { type: 'string' }, publicKey: { type: 'string' } }), closedSchema({ kind: { const: 'claimed_key' }, keyId: { type: 'string' } }), closedSchema({ kind: { const: 'key_id_only' }, keyId: { type: 'string' } }), closedSchema({ kind: { const: 'unsigned' } })],
 };
 const signatureSummarySchema = closedSchema({
   state: { enum: ['verified', 'unknown_key', 'unsigned', 'builtin'] },

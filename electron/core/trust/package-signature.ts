@@ -275,4 +275,3 @@ export function keyChangeMessage(kind: SignatureUpdateKind, before: KeyPin, now:
       return `this update is signed by ${keyWords(now, nowName, true)}, not by ${was}, which signed the version you have`;
   }
 }
-
