@@ -7,9 +7,10 @@
  */
 import { constants } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
+import { basename } from 'node:path';
 import type { Problem, SignatureInvalidReason, SignatureSummary } from '../../../shared/inspection';
 import type { KeyPin, SignatureState, SignatureUpdateKind } from '../../../shared/trust';
-import { canonicalKeyId, createSignedMessageCollector, KEY_ERROR, MAX_SIGNATURE_FILE_BYTES, parsePublicKey, parseSignature, SIGNATURE_ERROR, verifySignedMessage, type MinisignPublicKey } from './minisign';
+import { canonicalKeyId, createSignedMessageCollector, KEY_ERROR, MAX_SIGNATURE_FILE_BYTES, parsePublicKey, parseSignature, SIGNATURE_ERROR, signedFileName, verifySignedMessage, type MinisignPublicKey, type MinisignSignature } from './minisign';
 import { findTrustedKey, type TrustedKey } from './trusted-keys';
 
 /** Where a package's signature is looked for: beside it, with `.minisig` appended (`x.apo.minisig`). */
@@ -123,7 +124,7 @@ export function startPackageSignatureCheck(read: DetachedSignatureRead, trustedK
         // Not (or not validly) by the trusted key of this id: is it by the key pinned for an installed package?
         const holder = pinned.find((candidate) => verifySignedMessage(signature, candidate, message).ok);
         if (holder) return { ok: true, value: { ...unknown, pinnedKey: holder.publicKey } };
-        if (result && !result.ok) return result;
+        if (result && !result.ok) return key ? madeForAnotherFile(result, signature, key, read.path) : result;
         return { ok: true, value: unknown };
       },
     },
@@ -164,6 +165,18 @@ export function claimedKeyIdOf(read: DetachedSignatureRead): string | null {
   if (read.state !== 'present') return null;
   const parsed = parseSignature(read.bytes);
   return parsed.ok ? parsed.value.keyId : null;
+}
+
+/**
+ * A signature that does not match, whose authentic signed comment names another file than the one
+ * beside it (`file:NAME`, minisign's default comment): said so, "made for another file".
+ */
+function madeForAnotherFile(refusal: { ok: false; error: Problem }, signature: MinisignSignature, key: MinisignPublicKey, signaturePath: string): { ok: false; error: Problem } {
+  if (refusal.error.code !== SIGNATURE_ERROR.invalid) return refusal;
+  const named = signedFileName(signature, key);
+  const here = basename(signaturePath).replace(/\.minisig$/, '');
+  if (named === null || named === here) return refusal;
+  return { ok: false, error: { code: SIGNATURE_ERROR.invalid, message: `the signature was made for another file, \`${named}\`, not for this one (\`${here}\`; key ${key.keyId})` } };
 }
 
 function fixed(outcome: SignatureOutcome): PackageSignatureCheck {
