@@ -136,6 +136,6 @@ export function signatureVerdictWords(verdict: SignatureVerdict): SignatureWords
         explanation: `${INVALID_WORDS[signature.reason ?? 'does_not_match']} Don't install it: it may not be what its publisher made.${signature.message ? ` (${signature.message})` : ''}`,
       };
     case 'unsigned':
-      return { ...base, tone: stop ? 'danger' : 'warning', label: 'Unverified publisher: not signed', explanation: 'The package is not signed: anyone can write any publisher name.' };
+      return { ...base, tone: stop ? 'danger' : 'warning', label: 'Unverified publisher', explanation: 'The package is not signed: anyone can write any publisher name.' };
   }
 }
