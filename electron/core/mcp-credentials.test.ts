@@ -1,3 +1,4 @@
+import { STATE_VERSION } from './store/state';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';

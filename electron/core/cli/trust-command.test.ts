@@ -141,7 +141,7 @@ describeWithMinisign('trust, inspect, install and verify on the command line', (
     const before = treeHash(dataDir, ['activity.jsonl']);
     const refused = await cli(['--data-dir', dataDir, 'install', forged, '--yes']);
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toContain('signed by a key you don\'t know');
+    expect(refused.stderr).toContain("signed by a key you don't know");
     expect(refused.stderr).toContain(`not by the key you trusted as “Example Accounting” (ID ${publisher.printedKeyId}), which signed the version you have`);
     expect(treeHash(dataDir, ['activity.jsonl'])).toBe(before);
     // The publisher's own key, no longer trusted, still keeps the pin: checked against the pinned key.
