@@ -1,4 +1,3 @@
-import { STATE_VERSION } from './store/state';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { createServer } from 'node:net';

@@ -1,4 +1,3 @@
-import { STATE_VERSION } from './store/state';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
