@@ -12,6 +12,7 @@ import type { ConsentAnswers, InstalledDecisions } from './decisions';
 import { MAX_ACCESS_PER_AGENT, MAX_AGENTS, MAX_MANIFEST_BYTES, MAX_TRIGGERS } from './limits';
 import type { Inspection, Problem, SignatureSummary } from './inspection';
 import type { KeyChange, PackageIntegrityView, TrustedKeyView, VerifiedPackage } from './trust';
+import type { SignatureVerdict } from './signature-verdict';
 import type { BuiltinTemplateCard, ParameterValue, PinValue } from './template-manifest';
 import { MAX_MCP_SERVER_NAME, MCP_SERVER_NAME } from './mcp-server-name';
 import type { UpdateDiff } from './update-diff';
@@ -94,11 +95,18 @@ export type SourceInspection = Inspection & {
    * (allowed, and said), or `changed` (install refuses it unless `acceptKeyChange`).
    */
   keyChange: KeyChange | null;
+  /**
+   * The one signature verdict of this inspection (DESIGN.md "Trust after install"): the package's
+   * signature, how the trusted key's name compares with its publisher field, and for an installed
+   * package how the key stands to its pin. Null for a source that is not an `.apo` or was not read.
+   */
+  signatureVerdict: SignatureVerdict | null;
   /** Trust: the installed version's files changed on this computer, so the same version may be installed again (a reinstall). */
   installedChanged: boolean;
 };
 
 // Trust (issue 14): its Api types live in `shared/trust.ts`, re-exported here.
+export type { SignatureUpdate, SignatureVerdict } from './signature-verdict';
 export type { KeyChange, PackageIntegrityView, TrustedKeyView, VerifiedPackage } from './trust';
 
 /** `install`: the user's answers for the `.apo` a source id refers to. */
@@ -512,6 +520,8 @@ export interface ApiMethods {
   trustKeyFromFile: [{ name: string }, TrustedKeyView[] | null];
   /** Trust: removes a key by its id; packages pinned to it stay pinned. */
   untrustKey: [{ keyId: string }, TrustedKeyView[]];
+  /** Trust: the person answered "Don't update" on a key-change stop for this source; recorded in the activity log. */
+  refuseKeyChange: [{ sourceId: string }, null];
   /** Trust: re-checks every installed package's files (app start, the dashboard, the CLI's `verify`). */
   verifyInstalled: [void, VerifiedPackage[]];
   // --- issue 13 ---
@@ -586,6 +596,7 @@ export const API_METHODS = [
   'trustKey',
   'trustKeyFromFile',
   'untrustKey',
+  'refuseKeyChange',
   'verifyInstalled',
   'trashSource',
 ] as const satisfies readonly ApiMethod[];
@@ -701,6 +712,7 @@ export const API_REQUEST_SCHEMAS: Record<ApiMethod, Record<string, unknown>> = {
   trustKey: strict({ publicKey: { type: 'string', minLength: 1, maxLength: 4096 }, name: { type: 'string', minLength: 1, maxLength: 320 } }, ['publicKey', 'name']),
   trustKeyFromFile: strict({ name: { type: 'string', minLength: 1, maxLength: 320 } }, ['name']),
   untrustKey: strict({ keyId: { type: 'string', minLength: 1, maxLength: 64 } }, ['keyId']),
+  refuseKeyChange: strict({ sourceId: id }, ['sourceId']),
   verifyInstalled: noRequest,
   trashSource: strict({ sourceId: id }, ['sourceId']),
 };

@@ -18,8 +18,12 @@ export type SignatureAlgorithm = 'ED' | 'Ed';
  *   file, not the comment (`claimedTrustedComment` is text anyone could have written), not even
  *   that the key id is real (any signer can pick any id). It only says which key to ask about.
  * - `unsigned`: no `x.apo.minisig` beside the package.
+ *
+ * `pinnedKey` (unknown_key only): the key pinned for an installed package of this name (one the
+ * person no longer trusts) when the signature holds under it; null when none was given or it does
+ * not hold. An update is compared with its pin by this key, never by the id it claims.
  */
-export type SignatureState = { state: 'verified'; keyId: string; keyName: string; algorithm: SignatureAlgorithm; trustedComment: string } | { state: 'unknown_key'; keyId: string; algorithm: SignatureAlgorithm; claimedTrustedComment: string } | { state: 'unsigned' };
+export type SignatureState = { state: 'verified'; keyId: string; keyName: string; publicKey: string; algorithm: SignatureAlgorithm; trustedComment: string } | { state: 'unknown_key'; keyId: string; algorithm: SignatureAlgorithm; claimedTrustedComment: string; pinnedKey: string | null } | { state: 'unsigned' };
 
 /** One trusted key as the store keeps it (JSON-safe, four own fields). */
 export interface TrustedKey {
@@ -33,8 +37,19 @@ export interface TrustedKey {
   addedAt: string;
 }
 
-/** What is pinned per package name at first install: the signing key id, or that it was unsigned. */
-export type KeyPin = { kind: 'key'; keyId: string } | { kind: 'unsigned' };
+/**
+ * What is pinned per package name at first install (DESIGN.md "Trust after install"):
+ *
+ * - `key`: the whole public key that verified the installed package; an update must verify under
+ *   this key, whether or not the person still trusts it.
+ * - `claimed_key`: it was signed by a key the person did not know, so only the id the signature
+ *   claimed is known (nothing authenticated it).
+ * - `key_id_only`: a pin kept before whole keys were pinned, whose key was no longer trusted when
+ *   the store was migrated: nothing can tell whether a later signature is by the same key, so the
+ *   next signed update asks the person (a key-change stop).
+ * - `unsigned`: it was not signed.
+ */
+export type KeyPin = { kind: 'key'; keyId: string; publicKey: string } | { kind: 'claimed_key'; keyId: string } | { kind: 'key_id_only'; keyId: string } | { kind: 'unsigned' };
 
 /** The result of re-checking an installed folder against its recorded digests. Lists are sorted. */
 export interface IntegrityReport {
@@ -59,29 +74,50 @@ export interface IntegrityReport {
 export function signatureSummaryOf(state: SignatureState): SignatureSummary {
   switch (state.state) {
     case 'verified':
-      return { state: 'verified', key_id: state.keyId, trusted_comment: state.trustedComment, signer: state.keyName };
+      return { state: 'verified', key_id: state.keyId, trusted_comment: state.trustedComment, signer: state.keyName, public_key: state.publicKey, reason: null, message: null };
     case 'unknown_key':
-      return { state: 'unknown_key', key_id: state.keyId, trusted_comment: null, signer: null };
+      return { state: 'unknown_key', key_id: state.keyId, trusted_comment: null, signer: null, public_key: state.pinnedKey, reason: null, message: null };
     case 'unsigned':
       return UNSIGNED;
   }
 }
 
 /** The `unsigned` summary (no `.minisig`; a template or plugin manifest from outside the app). */
-export const UNSIGNED: SignatureSummary = Object.freeze({ state: 'unsigned', key_id: null, trusted_comment: null, signer: null });
+export const UNSIGNED: SignatureSummary = Object.freeze({ state: 'unsigned', key_id: null, trusted_comment: null, signer: null, public_key: null, reason: null, message: null });
 
 /** The `builtin` summary: a template shipped with the app. */
-export const BUILTIN: SignatureSummary = Object.freeze({ state: 'builtin', key_id: null, trusted_comment: null, signer: null });
+export const BUILTIN: SignatureSummary = Object.freeze({ state: 'builtin', key_id: null, trusted_comment: null, signer: null, public_key: null, reason: null, message: null });
 
 // ---- The Api's trust types (issue 14), re-exported by `shared/api.ts` ----
 
+/**
+ * How an update's signature stands to the pin of the installed package (DESIGN.md "Trust after
+ * install": key kept, changed, or signature dropped):
+ *
+ * - `kept`: signed by the pinned key (or unsigned again, as installed); nothing to say but that.
+ * - `first_signed`: the installed version was unsigned and this one is signed (allowed, and said).
+ * - `other_key`: signed by another key than the pinned one (a stop).
+ * - `dropped`: the installed version was signed and this update is not (a stop).
+ * - `unverifiable_pin`: the pin holds only a key id whose key is gone, so whether this is the same
+ *   key cannot be told (a stop: a question for the person).
+ */
+export type SignatureUpdateKind = 'kept' | 'first_signed' | 'other_key' | 'dropped' | 'unverifiable_pin';
+
 /** How an update's signing key differs from the one pinned at first install. */
 export interface KeyChange {
-  /** `changed`: another key, or a signed package now unsigned (a stop). `first_signed`: an unsigned package now signed (allowed). */
+  /** `changed`: a stop that install refuses unless accepted (`other_key`, `dropped`, `unverifiable_pin`). `first_signed`: an unsigned package now signed (allowed). */
   kind: 'changed' | 'first_signed';
+  /** Which change, in the words of {@link SignatureUpdateKind}. */
+  change: Exclude<SignatureUpdateKind, 'kept'>;
   before: KeyPin;
   now: KeyPin;
-  /** The sentence naming both keys (`this update is signed by key …, but the installed package was signed by key …`). */
+  /** The name the person gave the pinned key (as they trust it now, or as it was when installed), or null. */
+  beforeName: string | null;
+  /** Whether the pinned key is still among the person's trusted keys. */
+  beforeTrusted: boolean;
+  /** The name the person gives the update's key (a trusted key), or null. */
+  nowName: string | null;
+  /** One sentence naming both keys, as a person knows them (`this update is not signed; the version you have was signed by the key you trust as …`). */
   message: string;
 }
 
@@ -93,6 +129,8 @@ export interface TrustedKeyView {
   /** The base64 key line. */
   publicKey: string;
   addedAt: string;
+  /** Installed packages pinned to this key, sorted: removing the key does not unpin them. */
+  pinnedPackages: string[];
 }
 
 /** Whether an installed package's files are still the ones install wrote. */

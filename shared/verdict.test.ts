@@ -97,9 +97,13 @@ describe('enforcedRules and publisherStatus', () => {
     expect(enforcedRules({ package: pkg, agents: [] })).toHaveLength(2);
   });
   it('an unsigned package has an unverified publisher', () => {
-    expect(publisherStatus(UNSIGNED)).toMatchObject({ state: 'unverified', label: 'Unverified publisher' });
-    expect(publisherStatus({ state: 'verified', key_id: 'C16EDB3CEA28C218', trusted_comment: 'release 1.2', signer: 'Example Accounting' })).toMatchObject({ state: 'verified', label: 'Verified publisher: Example Accounting', explanation: expect.stringContaining('key ID C16EDB3CEA28C218') });
-    expect(publisherStatus({ state: 'unknown_key', key_id: 'C16EDB3CEA28C218', trusted_comment: null, signer: null })).toMatchObject({ state: 'unknown_key', label: 'Signed by a key you don’t know', explanation: expect.stringContaining('key ID C16EDB3CEA28C218') });
+    expect(publisherStatus(UNSIGNED)).toMatchObject({ state: 'unsigned', label: 'Unverified publisher' });
+    expect(publisherStatus({ state: 'verified', key_id: 'C16EDB3CEA28C218', trusted_comment: 'release 1.2', signer: 'Example Accounting', public_key: null, reason: null, message: null })).toMatchObject({
+      state: 'verified',
+      label: 'Verified publisher: Example Accounting',
+      explanation: expect.stringContaining('key ID C16EDB3CEA28C218'),
+    });
+    expect(publisherStatus({ state: 'unknown_key', key_id: 'C16EDB3CEA28C218', trusted_comment: null, signer: null, public_key: null, reason: null, message: null })).toMatchObject({ state: 'unknown_key', label: 'Signed by a key you don’t know', explanation: expect.stringContaining('key ID C16EDB3CEA28C218') });
     expect(publisherStatus(BUILTIN)).toMatchObject({ state: 'builtin' });
   });
 });

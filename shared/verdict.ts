@@ -9,6 +9,7 @@
  * something unless Apollia itself stops it. Pure: no DOM, no Node.
  */
 import type { SignatureSummary } from './inspection';
+import { signatureVerdictOf, signatureVerdictWords, type SignatureWords } from './signature-verdict';
 import type { ActionFamily, ApolliaManifest, McpServerEntry } from './apollia-manifest';
 import type { NativeTool } from './catalogues';
 import { isPinnedRequirement, mcpCommandLine, WEB_TOOLS } from './risk-summary';
@@ -216,39 +217,12 @@ export function enforcedRules(manifest: ApolliaManifest): string[] {
   return rules;
 }
 
-/** The publisher line's state: one per signature state (issue 14 point 2). */
-export type PublisherState = 'verified' | 'unknown_key' | 'unverified' | 'builtin';
-
-/** The publisher line's state and words. */
-export interface PublisherStatus {
-  state: PublisherState;
-  label: string;
-  explanation: string;
-}
-
 /**
- * The publisher line for a package whose signature reads `signature` (`summary.signature`; null
- * only for a refused one, which never reaches a consent form). One home for these words: the
- * Overview, the Review, the dashboard and the CLI's human `inspect` all read them from here.
- * `unknown_key` never names the publisher as the signer: without the key nothing is checked.
+ * The publisher line for a package whose signature reads `signature`, naming `publisher` (its
+ * `package.publisher`, so a verified key whose name differs is said): the words of the one
+ * signature verdict (`shared/signature-verdict.ts`), for surfaces that have a stored summary
+ * rather than an inspection's verdict (the dashboard, `list`, `install`).
  */
-export function publisherStatus(signature: SignatureSummary | null): PublisherStatus {
-  switch (signature?.state) {
-    case 'verified':
-      return {
-        state: 'verified',
-        label: `Verified publisher: ${signature.signer ?? ''}`,
-        explanation: `Signed by the key you trust as “${signature.signer ?? ''}” (key ID ${signature.key_id ?? ''}). Signed comment: ${signature.trusted_comment ?? '(none)'}`,
-      };
-    case 'unknown_key':
-      return {
-        state: 'unknown_key',
-        label: 'Signed by a key you don’t know',
-        explanation: `Signed by key ID ${signature.key_id ?? ''}, which is not one of your trusted publishers: nothing about who made it is checked. Anyone can make a key with any ID.`,
-      };
-    case 'builtin':
-      return { state: 'builtin', label: 'Ships with Apollia Desktop', explanation: 'This template came with the app itself, not from a publisher.' };
-    default:
-      return { state: 'unverified', label: 'Unverified publisher', explanation: 'The package is not signed: anyone can write any publisher name.' };
-  }
+export function publisherStatus(signature: SignatureSummary, publisher: string | null = null): SignatureWords {
+  return signatureVerdictWords(signatureVerdictOf(signature, publisher));
 }

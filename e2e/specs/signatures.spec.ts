@@ -18,7 +18,7 @@ test.use({ now: '2026-01-01T00:00:00Z' });
 interface StoredState {
   packages: Record<string, { version: string; dir: string }>;
   triggers: Record<string, { armed: boolean }>;
-  packageTrust: Record<string, { pin: { kind: string; keyId?: string } }>;
+  packageTrust: Record<string, { pin: { kind: string; keyId?: string; publicKey?: string } }>;
 }
 
 const next = (page: Page) => page.getByRole('button', { name: 'Next' }).click();
@@ -60,7 +60,7 @@ test('trust a key, install verified, a key change is a stop, tampering is found 
   const card = page.getByRole('region', { name: 'Installed packages' });
   await expect(card.locator('[data-publisher-state]')).toHaveAttribute('data-publisher-state', 'verified');
   const installed = (await app.readState()) as unknown as StoredState;
-  expect(installed.packageTrust['invoices']?.pin).toEqual({ kind: 'key', keyId: publisher.printedKeyId });
+  expect(installed.packageTrust['invoices']?.pin).toEqual({ kind: 'key', keyId: publisher.printedKeyId, publicKey: publisher.publicKeyText.split('\n')[1] });
 
   // An update signed by another key: a stop, nothing changed, the accept button off until ticked.
   const v130 = packInvoicesWith((toml) => toml.replace('version = "1.2.0"', 'version = "1.3.0"'), 'invoices-1.3.0.apo');
@@ -68,7 +68,8 @@ test('trust a key, install verified, a key change is a stop, tampering is found 
   await app.open(v130.path);
   const stop = page.getByRole('alert').filter({ hasText: 'Stop: this update is signed by a different key' });
   await expect(stop).toBeVisible();
-  await expect(stop).toContainText(`invoices was installed signed by key ID ${publisher.printedKeyId}; this update is signed by key ID ${stranger.printedKeyId}.`);
+  await expect(stop.getByRole('definition').nth(0)).toHaveText(`the key you trust as “Example Accounting” (key ID ${publisher.printedKeyId})`);
+  await expect(stop.getByRole('definition').nth(1)).toHaveText(`a key you don't know (key ID ${stranger.printedKeyId})`);
   const accept = page.getByRole('button', { name: 'Accept the new key and review the update' });
   await expect(accept).toBeDisabled();
   await shot(page, 'signatures-3-key-changed-stop');
@@ -89,7 +90,7 @@ test('trust a key, install verified, a key change is a stop, tampering is found 
   await page.getByRole('button', { name: 'Install update' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'invoices 1.3.0 is updated' })).toBeVisible();
   const updated = (await app.readState()) as unknown as StoredState;
-  expect(updated.packageTrust['invoices']?.pin).toEqual({ kind: 'key', keyId: stranger.printedKeyId });
+  expect(updated.packageTrust['invoices']?.pin).toEqual({ kind: 'claimed_key', keyId: stranger.printedKeyId });
   expect(updated.triggers['invoices/first-monday']?.armed).toBe(true);
 
   // A file of the installed package changed on this computer: found when the dashboard opens.
@@ -103,4 +104,68 @@ test('trust a key, install verified, a key change is a stop, tampering is found 
   expect(((await app.readState()) as unknown as StoredState).triggers['invoices/first-monday']?.armed).toBe(false);
   await shot(page, 'signatures-5-dashboard-changed');
   await axeCheck(page, 'dashboard changed');
+});
+
+test('the key-change stop shows a lookalike publisher and new shell access before any accept; names that differ are said; removing a key asks first', async ({ page, app }) => {
+  const keys = mkdtempSync(join(tmpdir(), 'apollia-e2e-keys-'));
+  const publisher = minisignKeyPair(keys, 'publisher');
+  const stranger = minisignKeyPair(keys, 'stranger');
+  const main = page.getByRole('main');
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Settings' }).click();
+  const section = page.getByRole('region', { name: 'Trusted publishers' });
+  await section.getByLabel('Publisher name (what the key will be shown as)').fill('Example Accounting');
+  await section.getByLabel('Public key (paste the .pub file or its line starting with RW)').fill(publisher.publicKeyText);
+  await section.getByRole('button', { name: 'Trust this key' }).click();
+  await expect(section.getByRole('list', { name: 'Trusted publisher keys' })).toContainText('Example Accounting');
+
+  // A trusted key whose name differs from the package's publisher field: no plain check, said in words.
+  const partners = packInvoicesWith((toml) => toml.replace('publisher = "Example Accounting"', 'publisher = "Example Acc0unting Partners"'), 'invoices-partners.apo');
+  minisignSign(publisher, partners.path, { trustedComment: 'invoices 1.2.0' });
+  await app.open(partners.path);
+  const badge = main.locator('[data-publisher-state]').first();
+  await expect(badge).toHaveText('Signed by the key you trust as Example Accounting; the names differ');
+  await expect(badge).not.toHaveText(/^Verified publisher/);
+  await expect(page.getByTestId('publisher-names-differ')).toContainText('Signed by the key you trust as “Example Accounting”; the package calls its publisher “Example Acc0unting Partners”');
+  await shot(page, 'signatures-6-names-differ');
+  await axeCheck(page, 'names differ');
+  await page
+    .getByRole('button', { name: 'Cancel' })
+    .first()
+    .click()
+    .catch(() => undefined);
+
+  // Installed 1.2.0, signed by the trusted key.
+  const v120 = packInvoices();
+  minisignSign(publisher, v120.path, { trustedComment: 'invoices 1.2.0' });
+  await app.open(v120.path);
+  await expect(page.getByRole('heading', { level: 1, name: 'Install invoices' })).toBeVisible();
+  for (let i = 0; i < 3; i++) await next(page);
+  await page.getByRole('button', { name: 'Install', exact: true }).click();
+  await page.getByRole('button', { name: 'Go to the dashboard' }).click();
+
+  // 1.3.0 by another key, from a lookalike publisher, asking for the shell: all on the stop, before any accept.
+  const v130 = packInvoicesWith((toml) => toml.replace('version = "1.2.0"', 'version = "1.3.0"').replace('publisher = "Example Accounting"', 'publisher = "Example Acc0unting"').replace('access = ["file_read",', 'access = ["file_read", "shell",'), 'invoices-1.3.0.apo');
+  minisignSign(stranger, v130.path, { trustedComment: 'invoices 1.3.0' });
+  await app.open(v130.path);
+  const stop = page.getByRole('alert').filter({ hasText: 'Stop: this update is signed by a different key' });
+  await expect(stop).toContainText('the key you trust as “Example Accounting”');
+  await expect(main.getByRole('heading', { name: 'The publisher name changed to a lookalike' })).toBeVisible();
+  await expect(main.getByRole('list', { name: 'Where the names differ' })).toContainText('Character 12: the digit 0 where the installed name has “o”');
+  await expect(main.getByRole('list', { name: 'Changes' })).toContainText('shell');
+  await expect(page.getByRole('button', { name: 'Accept the new key and review the update' })).toBeDisabled();
+  await shot(page, 'signatures-7-key-change-stop-everything');
+  await axeCheck(page, 'key change stop with changes');
+  await page.getByRole('button', { name: "Don't update" }).click();
+  await expect.poll(async () => JSON.stringify(await app.readState())).toContain('"version":"1.2.0"');
+
+  // Removing the trusted key asks first, naming the installed package pinned to it.
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Settings' }).click();
+  await section.getByRole('button', { name: 'Remove the key of Example Accounting' }).click();
+  const confirm = page.getByRole('alertdialog');
+  await expect(confirm).toContainText('Remove the key you trust as “Example Accounting”?');
+  await expect(confirm.getByRole('list', { name: 'Installed packages pinned to this key' })).toContainText('invoices');
+  await shot(page, 'signatures-8-remove-key-confirm');
+  await axeCheck(page, 'remove key confirm');
+  await confirm.getByRole('button', { name: 'Remove the key' }).click();
+  await expect(section).toContainText('You trust no publisher key yet.');
 });

@@ -37,6 +37,7 @@ const WELL_FORMED: Record<ApiMethod, Record<string, unknown> | undefined> = {
   trustKey: { publicKey: 'RWQ', name: 'Example' },
   trustKeyFromFile: { name: 'Example' },
   untrustKey: { keyId: 'ABCD' },
+  refuseKeyChange: { sourceId: 'src-1' },
   verifyInstalled: undefined,
   removeMcpServer: { name: 'nope' },
   saveSecret: { name: 'OPENROUTER_API_KEY', value: 'sk-test' },

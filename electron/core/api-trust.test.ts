@@ -44,6 +44,7 @@ function state(dataDir: string) {
 describeWithMinisign('trust through the Api, with minisign-made keys and signatures', () => {
   let dir: string;
   let publisher: MinisignKeyPair;
+  const PUBLISHER_KEY = () => publisher.publicKeyText.split('\n')[1];
   let stranger: MinisignKeyPair;
   beforeAll(() => {
     dir = tempDir('apollia-trust-api-');
@@ -54,21 +55,21 @@ describeWithMinisign('trust through the Api, with minisign-made keys and signatu
   it('inspect: unsigned, unknown key, then verified once the key is trusted; a tampered package is signature.invalid first', async () => {
     const { api } = testApi();
     const unsigned = invoicesApo(tempDir(), '1.2.0');
-    expect((await inspectFile(api, unsigned)).inspection.summary?.signature).toEqual({ state: 'unsigned', key_id: null, trusted_comment: null, signer: null });
+    expect((await inspectFile(api, unsigned)).inspection.summary?.signature).toEqual({ state: 'unsigned', key_id: null, trusted_comment: null, signer: null, public_key: null, reason: null, message: null });
 
     const signed = invoicesApo(tempDir(), '1.2.0');
     minisignSign(publisher, signed, { trustedComment: 'invoices 1.2.0 by Example Accounting' });
-    expect((await inspectFile(api, signed)).inspection.summary?.signature).toEqual({ state: 'unknown_key', key_id: publisher.printedKeyId, trusted_comment: null, signer: null });
+    expect((await inspectFile(api, signed)).inspection.summary?.signature).toEqual({ state: 'unknown_key', key_id: publisher.printedKeyId, trusted_comment: null, signer: null, public_key: null, reason: null, message: null });
 
     const trusted = await api.trustKey({ publicKey: publisher.publicKeyText, name: 'Example Accounting' });
     expect(trusted.ok && trusted.value.map((k) => [k.keyId, k.name])).toEqual([[publisher.printedKeyId, 'Example Accounting']]);
-    expect((await inspectFile(api, signed)).inspection.summary?.signature).toEqual({ state: 'verified', key_id: publisher.printedKeyId, trusted_comment: 'invoices 1.2.0 by Example Accounting', signer: 'Example Accounting' });
+    expect((await inspectFile(api, signed)).inspection.summary?.signature).toEqual({ state: 'verified', key_id: publisher.printedKeyId, trusted_comment: 'invoices 1.2.0 by Example Accounting', signer: 'Example Accounting', public_key: PUBLISHER_KEY(), reason: null, message: null });
 
     appendFileSync(signed, Buffer.alloc(1)); // one byte more after signing
     const tampered = (await inspectFile(api, signed)).inspection;
     expect(tampered.ok).toBe(false);
     expect(tampered.errors[0]?.code).toBe('signature.invalid');
-    expect(tampered.summary?.signature).toBeNull();
+    expect(tampered.summary?.signature).toMatchObject({ state: 'invalid', reason: 'does_not_match', message: tampered.errors[0]?.message });
   });
 
   it('a .minisig that is not a signature is refused naming the fault; install writes nothing', async () => {
@@ -91,29 +92,35 @@ describeWithMinisign('trust through the Api, with minisign-made keys and signatu
     minisignSign(publisher, first, { trustedComment: 'invoices 1.2.0' });
     const installed = await api.install({ sourceId: (await inspectFile(api, first)).sourceId, decisions: DECISIONS });
     expect(installed.ok && [installed.value.outcome, installed.value.keyChange]).toEqual(['installed', null]);
-    expect(state(dataDir).packageTrust.invoices.pin).toEqual({ kind: 'key', keyId: publisher.printedKeyId });
+    expect(state(dataDir).packageTrust.invoices.pin).toEqual({ kind: 'key', keyId: publisher.printedKeyId, publicKey: PUBLISHER_KEY() });
     expect(Object.keys(state(dataDir).packageTrust.invoices.files).sort()).toEqual(['apollia.toml', 'tools/extract.py', 'workflows/reminders.py']);
 
     const update = invoicesApo(work, '1.3.0');
     minisignSign(stranger, update, { trustedComment: 'invoices 1.3.0' });
     const { sourceId, inspection } = await inspectFile(api, update);
+    const message = `this update is signed by a key you don't know (ID ${stranger.printedKeyId}), not by the key you trust as “Example Accounting” (ID ${publisher.printedKeyId}), which signed the version you have`;
     expect(inspection.keyChange).toEqual({
       kind: 'changed',
-      before: { kind: 'key', keyId: publisher.printedKeyId },
-      now: { kind: 'key', keyId: stranger.printedKeyId },
-      message: `this update is signed by key ${stranger.printedKeyId}, but the installed package was signed by key ${publisher.printedKeyId}`,
+      change: 'other_key',
+      before: { kind: 'key', keyId: publisher.printedKeyId, publicKey: PUBLISHER_KEY() },
+      now: { kind: 'claimed_key', keyId: stranger.printedKeyId },
+      beforeName: 'Example Accounting',
+      beforeTrusted: true,
+      nowName: null,
+      message,
     });
+    expect(inspection.signatureVerdict?.update?.change).toBe('other_key');
     const before = treeHash(dataDir, ['activity.jsonl']);
     const refused = await api.install({ sourceId, decisions: { agents: {}, triggers: {} } });
     expect(refused.ok ? null : refused.error).toEqual({
       code: 'signature.key_changed',
-      message: `invoices: this update is signed by key ${stranger.printedKeyId}, but the installed package was signed by key ${publisher.printedKeyId}. Nothing was changed: installing it needs your explicit confirmation that you accept the new key (acceptKeyChange; the CLI's --accept-key-change).`,
+      message: `invoices: ${message}. Nothing was changed: installing it needs your explicit confirmation that you accept the new key (acceptKeyChange; the CLI's --accept-key-change).`,
     });
     expect(treeHash(dataDir, ['activity.jsonl'])).toBe(before);
 
     const accepted = await api.install({ sourceId, decisions: { agents: {}, triggers: {} }, acceptKeyChange: true });
     expect(accepted.ok && [accepted.value.outcome, accepted.value.keyChange?.kind]).toEqual(['updated', 'changed']);
-    expect(state(dataDir).packageTrust.invoices.pin).toEqual({ kind: 'key', keyId: stranger.printedKeyId });
+    expect(state(dataDir).packageTrust.invoices.pin).toEqual({ kind: 'claimed_key', keyId: stranger.printedKeyId });
     const events = await new ActivityLog(dataDir).list({});
     expect(events.find((e) => e.kind === 'key_change_accepted')).toMatchObject({ package: 'invoices', outcome: 'ok', detail: expect.stringContaining(stranger.printedKeyId) });
   });
@@ -126,7 +133,7 @@ describeWithMinisign('trust through the Api, with minisign-made keys and signatu
     await api.install({ sourceId: (await inspectFile(api, first)).sourceId, decisions: DECISIONS });
     const unsignedUpdate = invoicesApo(work, '1.3.0');
     const refused = await api.install({ sourceId: (await inspectFile(api, unsignedUpdate)).sourceId, decisions: { agents: {}, triggers: {} } });
-    expect(refused.ok ? null : [refused.error.code, refused.error.message]).toEqual(['signature.key_changed', expect.stringContaining(`this update is unsigned, but the installed package was signed by key ${publisher.printedKeyId}`)]);
+    expect(refused.ok ? null : [refused.error.code, refused.error.message]).toEqual(['signature.key_changed', expect.stringContaining(`this update is not signed; the version you have was signed by a key you don't know (ID ${publisher.printedKeyId})`)]);
     expect(state(dataDir).packages.invoices.version).toBe('1.2.0');
 
     const other = testApi();
@@ -134,8 +141,14 @@ describeWithMinisign('trust through the Api, with minisign-made keys and signatu
     const signedUpdate = invoicesApo(tempDir(), '1.3.0');
     minisignSign(publisher, signedUpdate, { trustedComment: 'invoices 1.3.0' });
     const updated = await other.api.install({ sourceId: (await inspectFile(other.api, signedUpdate)).sourceId, decisions: { agents: {}, triggers: {} } });
-    expect(updated.ok && updated.value.keyChange).toEqual({ kind: 'first_signed', before: { kind: 'unsigned' }, now: { kind: 'key', keyId: publisher.printedKeyId }, message: `this update is signed by key ${publisher.printedKeyId}; the installed package was unsigned` });
-    expect(state(other.dataDir).packageTrust.invoices.pin).toEqual({ kind: 'key', keyId: publisher.printedKeyId });
+    expect(updated.ok && updated.value.keyChange).toMatchObject({
+      kind: 'first_signed',
+      change: 'first_signed',
+      before: { kind: 'unsigned' },
+      now: { kind: 'claimed_key', keyId: publisher.printedKeyId },
+      message: `this update is signed by a key you don't know (ID ${publisher.printedKeyId}); the version you have was unsigned`,
+    });
+    expect(state(other.dataDir).packageTrust.invoices.pin).toEqual({ kind: 'claimed_key', keyId: publisher.printedKeyId });
   });
 });
 
@@ -186,7 +199,7 @@ it('templates report builtin when they ship with the app, unsigned otherwise; pl
   const opened = await api.openBuiltinTemplate({ name: 'market-monitor' });
   if (!opened.ok) throw new Error(opened.error.message);
   const builtin = await api.inspect({ sourceId: opened.value.id });
-  expect(builtin.ok && (builtin.value.summary as { signature: unknown }).signature).toEqual({ state: 'builtin', key_id: null, trusted_comment: null, signer: null });
+  expect(builtin.ok && (builtin.value.summary as { signature: unknown }).signature).toEqual({ state: 'builtin', key_id: null, trusted_comment: null, signer: null, public_key: null, reason: null, message: null });
   // The same template copied out of the app's resources: a folder like any other (the app's own
   // folder, opened again, is the same source as the built-in one).
   const copy = join(tempDir('apollia-template-copy-'), 'market-monitor');

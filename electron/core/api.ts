@@ -15,8 +15,9 @@ import packageJson from '../../package.json';
 import type { ValidateFunction } from 'ajv';
 import { API_METHODS, type ApiError, type ApiMethod, type ApiRequest, type ApiResponse, type ApiResult, type SourceHandle, type SourceInspection } from '../../shared/api';
 import type { ApoDetails, ApoSummary } from '../../shared/inspection';
-import { keyChangeOf, listTrustedKeys, trustKey, trustKeyFromFile, untrustKey, verifyInstalled } from './package-trust';
-import { trustedKeysOf } from './trust/stored-keys';
+import { keyChangeOf, keyChangeOfUpdate, listTrustedKeys, refuseKeyChange, trustKey, trustKeyFromFile, untrustKey, verifyInstalled } from './package-trust';
+import { signatureVerdictOf } from '../../shared/signature-verdict';
+import { pinnedKeysOf, signatureUpdateOf, trustedKeysOf } from './trust/stored-keys';
 import { withSignatureState } from './trust/signature-state';
 import { SDK_VERSION } from '../../shared/sdk';
 import { ActivityLog } from './activity/activity-log';
@@ -91,12 +92,15 @@ function handlersOf(ctx: ApiContext): { [M in ApiMethod]: (request: ApiRequest<M
     inspect: async (request) => {
       const src = ctx.sources.get(request.sourceId);
       const state = await store.read();
-      const inspection = await inspectSource(src, trustedKeysOf(state));
+      const trusted = trustedKeysOf(state);
+      const inspection = await inspectSource(src, trusted, pinnedKeysOf(state, trusted));
       const manifest = src.kind === 'apo' ? (inspection.details as ApoDetails | null)?.manifest : undefined;
       const comparison = manifest ? installedComparison(state, manifest) : { installed: null, updateDiff: null, installedDecisions: null };
-      const signature = src.kind === 'apo' ? (inspection.summary as ApoSummary | null)?.signature : null;
-      const keyChange = manifest && signature ? keyChangeOf(state, manifest.package.name, signature) : null;
-      const result: SourceInspection = { ...withSignatureState(inspection, src.handle.origin === 'builtin'), ...comparison, keyChange, installedChanged: manifest ? own(state.packageTrust, manifest.package.name)?.integrity.state === 'changed' : false };
+      const summary = src.kind === 'apo' ? (inspection.summary as ApoSummary | null) : null;
+      // The one signature verdict of this inspection: every screen renders it, none recomputes it.
+      const signatureVerdict = summary ? signatureVerdictOf(summary.signature, summary.publisher, manifest ? signatureUpdateOf(state, manifest.package.name, summary.signature) : null) : null;
+      const keyChange = keyChangeOfUpdate(signatureVerdict?.update ?? null);
+      const result: SourceInspection = { ...withSignatureState(inspection, src.handle.origin === 'builtin'), ...comparison, keyChange, signatureVerdict, installedChanged: manifest ? own(state.packageTrust, manifest.package.name)?.integrity.state === 'changed' : false };
       return result;
     },
     pickWatchFolder: async () => {
@@ -134,6 +138,14 @@ function handlersOf(ctx: ApiContext): { [M in ApiMethod]: (request: ApiRequest<M
     trustKey: (request) => trustKey(ctx, request),
     trustKeyFromFile: (request) => trustKeyFromFile(ctx, request),
     untrustKey: (request) => untrustKey(ctx, request),
+    refuseKeyChange: async (request) => {
+      const src = ctx.sources.get(request.sourceId);
+      const summary = src.shownApo?.summary;
+      const manifest = (src.shownApo?.details as ApoDetails | null | undefined)?.manifest;
+      const change = summary && manifest ? keyChangeOf(await store.read(), manifest.package.name, summary.signature) : null;
+      if (change?.kind === 'changed') await refuseKeyChange(ctx, change, manifest?.package.name ?? summary?.name ?? '', summary?.version ?? '');
+      return null;
+    },
     verifyInstalled: () => verifyInstalled(ctx),
   };
 }

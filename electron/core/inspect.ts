@@ -21,9 +21,9 @@ export class InputNotFoundError extends Error {
  * turns that into a usage error); any other problem with the input is a refusal value. The path is
  * looked at here; its content is read in the bounded worker (`bounded/`), so a package over the
  * time or memory budget is refused `inspect.too_slow` / `inspect.too_large`. An `.apo`'s signature
- * is checked against `trustedKeys`.
+ * is checked against `trustedKeys` (and the keys installed packages are pinned to, `pinnedKeys`).
  */
-export async function inspectPath(path: string, trustedKeys: readonly TrustedKey[] = []): Promise<Inspection> {
+export async function inspectPath(path: string, trustedKeys: readonly TrustedKey[] = [], pinnedKeys: readonly string[] = []): Promise<Inspection> {
   try {
     const info = await stat(path);
     if (!info.isDirectory()) await access(path, constants.R_OK);
@@ -32,5 +32,5 @@ export async function inspectPath(path: string, trustedKeys: readonly TrustedKey
     if (code === 'ENOENT' || code === 'ENOTDIR') throw new InputNotFoundError(`no such file or folder: ${path}`);
     return refusedInspection('apo', { code: 'input.unreadable', message: `\`${path}\` cannot be read: ${code ?? (error instanceof Error ? error.message : String(error))}` });
   }
-  return checkPath(path, trustedKeys);
+  return checkPath(path, trustedKeys, undefined, pinnedKeys);
 }

@@ -10,36 +10,48 @@ import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { KeyChange, PackageIntegrityView, TrustedKeyView, VerifiedPackage } from '../../shared/api';
 import type { SignatureSummary } from '../../shared/inspection';
-import { type KeyPin } from '../../shared/trust';
+import { type KeyPin, UNSIGNED } from '../../shared/trust';
+import type { SignatureUpdate } from '../../shared/signature-verdict';
 import { ActivityLog } from './activity/activity-log';
 import { type ApiContext, own } from './api-context';
 import { CoreError, type ApiErrorCode } from './errors';
 import { disarmTrigger } from './store/records';
 import type { DisarmedByCheck, PackageTrustRecord, StoreState } from './store/state';
-import { addTrustedKey, checkIntegrity, comparePins, computeFileDigests, MAX_PUBLIC_KEY_TEXT_BYTES, removeTrustedKey, type FileDigests, type TrustedKey } from './trust/index';
-import { trustedKeysOf } from './trust/stored-keys';
+import { addTrustedKey, checkIntegrity, computeFileDigests, keyPinOfSummary, MAX_PUBLIC_KEY_TEXT_BYTES, removeTrustedKey, type FileDigests, type TrustedKey } from './trust/index';
+import { installedPinOf, signatureUpdateOf, trustedKeysOf } from './trust/stored-keys';
 
 function refusal(problem: { code: string; message: string }): CoreError {
   return new CoreError(problem.code as ApiErrorCode, problem.message);
 }
 
-function keyViews(keys: readonly TrustedKey[]): TrustedKeyView[] {
-  return keys.map((key) => ({ keyId: key.keyId, name: key.name, publicKey: key.publicKey, addedAt: key.addedAt }));
+/** Installed packages pinned to `key` (its whole key), sorted. */
+function pinnedTo(state: StoreState, key: TrustedKey): string[] {
+  return Object.entries(state.packageTrust)
+    .filter(([name, record]) => own(state.packages, name) && record.pin.kind === 'key' && record.pin.publicKey === key.publicKey)
+    .map(([name]) => name)
+    .sort();
 }
 
-/** `trustedKeys`: the list, in the order added. */
+function keyViews(state: StoreState, keys: readonly TrustedKey[]): TrustedKeyView[] {
+  return keys.map((key) => ({ keyId: key.keyId, name: key.name, publicKey: key.publicKey, addedAt: key.addedAt, pinnedPackages: pinnedTo(state, key) }));
+}
+
+/** `trustedKeys`: the list, in the order added, each with the installed packages pinned to it. */
 export async function listTrustedKeys(ctx: ApiContext): Promise<TrustedKeyView[]> {
-  return keyViews(trustedKeysOf(await ctx.store.read()));
+  const state = await ctx.store.read();
+  return keyViews(state, trustedKeysOf(state));
 }
 
-/** `trustKey`: adds a pasted public key (the `.pub` file's text or its base64 line) under `name`. */
+/** `trustKey`: adds a pasted public key (the `.pub` file's text or its base64 line) under `name`; recorded in the activity log. */
 export async function trustKey(ctx: ApiContext, request: { publicKey: string; name: string }): Promise<TrustedKeyView[]> {
-  return ctx.store.update((state) => {
+  const { views, key } = await ctx.store.update((state) => {
     const added = addTrustedKey(trustedKeysOf(state), request.publicKey, request.name, ctx.deps.now());
     if (!added.ok) throw refusal(added.error);
     state.trustedKeys = added.keys;
-    return { result: keyViews(added.keys) };
+    return { result: { views: keyViews(state, added.keys), key: added.key } };
   });
+  await new ActivityLog(ctx.deps.dataDir, { now: ctx.deps.now }).record({ kind: 'key_trusted', outcome: 'ok', detail: `trusted key ${key.keyId} as “${key.name}”` });
+  return views;
 }
 
 /**
@@ -73,39 +85,51 @@ export async function readKeyFile(path: string): Promise<string> {
   }
 }
 
-/** `untrustKey`: removes the key with this id (1–16 hex digits, any case). Packages pinned to it stay pinned. */
+/**
+ * `untrustKey`: removes the key with this id (1–16 hex digits, any case); recorded in the activity
+ * log. Packages pinned to it stay pinned to the whole key: an update is still checked against it.
+ */
 export async function untrustKey(ctx: ApiContext, request: { keyId: string }): Promise<TrustedKeyView[]> {
-  return ctx.store.update((state) => {
+  const { views, key, pinned } = await ctx.store.update((state) => {
     const removed = removeTrustedKey(trustedKeysOf(state), request.keyId);
     if (!removed.ok) throw refusal(removed.error);
+    const pinned = pinnedTo(state, removed.key);
     state.trustedKeys = removed.keys;
-    return { result: keyViews(removed.keys) };
+    return { result: { views: keyViews(state, removed.keys), key: removed.key, pinned } };
   });
+  const kept = pinned.length === 0 ? 'no installed package was pinned to it' : `still pinned to it: ${pinned.join(', ')}`;
+  await new ActivityLog(ctx.deps.dataDir, { now: ctx.deps.now }).record({ kind: 'key_removed', outcome: 'ok', detail: `removed key ${key.keyId} (“${key.name}”) from your trusted publishers; ${kept}` });
+  return views;
 }
 
 /** The pin a signature state records. */
 export function pinOfSummary(signature: SignatureSummary): KeyPin {
-  return signature.key_id !== null && (signature.state === 'verified' || signature.state === 'unknown_key') ? { kind: 'key', keyId: signature.key_id } : { kind: 'unsigned' };
+  return keyPinOfSummary(signature);
 }
 
 /** The pin of an installed package (unsigned for one installed before pins were kept). */
 export function pinOf(state: StoreState, name: string): KeyPin | null {
-  if (!own(state.packages, name)) return null;
-  return own(state.packageTrust, name)?.pin ?? { kind: 'unsigned' };
+  return installedPinOf(state, name);
 }
 
 /**
  * What installing a package signed as `signature` would do to the pin of the installed `name`:
  * null for a first install or the same key; `first_signed` (allowed) or `changed` (refused unless
- * accepted), with the words `checkKeyPin` gives.
+ * accepted: another key, a signature dropped, or a pin that cannot be matched).
  */
 export function keyChangeOf(state: StoreState, name: string, signature: SignatureSummary): KeyChange | null {
-  const before = pinOf(state, name);
-  if (!before) return null;
-  const now = pinOfSummary(signature);
-  const compared = comparePins(before, now);
-  if (compared.ok) return compared.firstSigned ? { kind: 'first_signed', before, now, message: `this update is signed by key ${(now as { keyId: string }).keyId}; the installed package was unsigned` } : null;
-  return { kind: 'changed', before, now, message: compared.error.message };
+  return keyChangeOfUpdate(signatureUpdateOf(state, name, signature));
+}
+
+/** The {@link KeyChange} of an update's signature story: null when the key is kept. */
+export function keyChangeOfUpdate(update: SignatureUpdate | null): KeyChange | null {
+  if (update === null || update.change === 'kept') return null;
+  return { ...update, kind: update.change === 'first_signed' ? 'first_signed' : 'changed', change: update.change };
+}
+
+/** `refuseKeyChange`: the person answered "Don't update" on a key-change stop; recorded in the activity log. */
+export async function refuseKeyChange(ctx: ApiContext, change: KeyChange, name: string, version: string): Promise<void> {
+  await new ActivityLog(ctx.deps.dataDir, { now: ctx.deps.now }).record({ kind: 'key_change_refused', package: name, outcome: 'refused', detail: `${version} not installed: you refused the key change (${change.message})` });
 }
 
 /** The trust record of a fresh install: its pin, signature and file digests; integrity `ok`. */
@@ -125,7 +149,7 @@ export function integrityView(state: StoreState, name: string): { signature: Sig
   const record = own(state.packageTrust, name);
   const integrity = record?.integrity ?? { state: 'ok' as const, checkedAt: null, changed: [], missing: [], added: [] };
   return {
-    signature: record?.signature ?? { state: 'unsigned', key_id: null, trusted_comment: null, signer: null },
+    signature: record?.signature ?? UNSIGNED,
     integrity: { state: integrity.state, checkedAt: integrity.checkedAt, changed: [...integrity.changed], missing: [...integrity.missing], added: [...integrity.added], disarmed: (integrity.disarmed ?? []).map((d) => ({ ...d })) },
   };
 }
@@ -166,7 +190,7 @@ export async function verifyInstalled(ctx: ApiContext): Promise<VerifiedPackage[
       let record = own(current.packageTrust, name);
       if (!record?.files) {
         if (!seen.files) continue;
-        record = installedTrust(record?.pin ?? { kind: 'unsigned' }, record?.signature ?? { state: 'unsigned', key_id: null, trusted_comment: null, signer: null }, seen.files, at);
+        record = installedTrust(record?.pin ?? { kind: 'unsigned' }, record?.signature ?? UNSIGNED, seen.files, at);
         current.packageTrust[name] = record;
         write = true;
       }

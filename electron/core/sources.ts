@@ -100,10 +100,10 @@ export class SourceRegistry {
 }
 
 /** Inspects a source by its kind, keeping what the user is shown (an `.apo`'s answer with its signature state against `trustedKeys`, a template's digest). */
-export async function inspectSource(src: Source, trustedKeys: readonly TrustedKey[] = []): Promise<Inspection> {
+export async function inspectSource(src: Source, trustedKeys: readonly TrustedKey[] = [], pinnedKeys: readonly string[] = []): Promise<Inspection> {
   if (src.kind === 'apo' || src.kind === 'not_a_package') {
     // A source that is not a package is an `.apo` attempt refused: install answers `install.refused` with this reason.
-    const inspection = (src.kind === 'apo' ? await checkApo(src.path, trustedKeys) : notAPackage(src.handle.displayName)) as ApoInspection;
+    const inspection = (src.kind === 'apo' ? await checkApo(src.path, trustedKeys, undefined, pinnedKeys) : notAPackage(src.handle.displayName)) as ApoInspection;
     src.shownApo = inspection;
     return inspection;
   }

@@ -92,6 +92,7 @@ function useChange<
     | 'trustKey'
     | 'trustKeyFromFile'
     | 'untrustKey'
+    | 'refuseKeyChange'
     | 'trashSource',
 >(method: M, refresh: ChangeRefreshes = {}) {
   const { settings: alsoSettings = false, inspections: alsoInspections = false, previews: alsoPreviews = false, keys: alsoKeys = false } = refresh;
@@ -161,3 +162,5 @@ export const useTrustKey = () => useChange('trustKey', { keys: true, inspections
 export const useTrustKeyFromFile = () => useChange('trustKeyFromFile', { keys: true, inspections: true });
 /** Removes a trusted key. */
 export const useUntrustKey = () => useChange('untrustKey', { keys: true, inspections: true });
+/** "Don't update" on a key-change stop: recorded in the activity log. */
+export const useRefuseKeyChange = () => useChange('refuseKeyChange');

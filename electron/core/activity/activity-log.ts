@@ -44,6 +44,9 @@ export type ActivityKind =
   | 'trigger_problem'
   | 'integrity_changed'
   | 'key_change_accepted'
+  | 'key_change_refused'
+  | 'key_trusted'
+  | 'key_removed'
   | 'host_started'
   | 'host_stopped';
 
@@ -66,6 +69,9 @@ export const ACTIVITY_KINDS: readonly ActivityKind[] = [
   'trigger_problem',
   'integrity_changed',
   'key_change_accepted',
+  'key_change_refused',
+  'key_trusted',
+  'key_removed',
   'host_started',
   'host_stopped',
 ];

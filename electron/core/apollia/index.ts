@@ -7,7 +7,7 @@ import type { ApoInspection, Problem } from '../../../shared/inspection';
 import { SDK_VERSION } from '../../../shared/sdk';
 import { signatureSummaryOf } from '../../../shared/trust';
 import { readApoArchive } from '../archive/index';
-import { readDetachedSignature, startPackageSignatureCheck, type TrustedKey } from '../trust/index';
+import { claimedKeyIdOf, invalidSignatureSummary, readDetachedSignature, startPackageSignatureCheck, type TrustedKey } from '../trust/index';
 import { checkApolliaManifest } from './check-manifest';
 import { summariseManifest } from './summary';
 
@@ -44,10 +44,12 @@ function archiveWarnings(skipped: string[]): Problem[] {
  * never a warning) is the first error; otherwise the first error is the first problem found.
  * `summary` and `details` are present whenever the manifest parsed, even when it was refused
  * later, so the UI can still say what it is. `trustedKeys` are the user's (public) keys: a package
- * signed by one of them is `verified`, by another `unknown_key`.
+ * signed by one of them is `verified`, by another `unknown_key`; `pinnedKeys` are the whole keys
+ * installed packages are pinned to, which a signature is checked against too (trust README).
  */
-export async function inspectApo(path: string, options: { trustedKeys?: readonly TrustedKey[] } = {}): Promise<ApoInspection> {
-  const started = startPackageSignatureCheck(await readDetachedSignature(path), options.trustedKeys ?? []);
+export async function inspectApo(path: string, options: { trustedKeys?: readonly TrustedKey[]; pinnedKeys?: readonly string[] } = {}): Promise<ApoInspection> {
+  const read = await readDetachedSignature(path);
+  const started = startPackageSignatureCheck(read, options.trustedKeys ?? [], options.pinnedKeys ?? []);
   const signatureErrors = started.ok ? [] : [started.error];
   const archive = await readApoArchive(path, started.ok ? { onBytes: (chunk) => started.check.onBytes(chunk) } : {});
   if (!archive.ok) return { kind: 'apo', ok: false, errors: [...signatureErrors, archive.error], warnings: [], summary: null, details: null };
@@ -61,7 +63,8 @@ export async function inspectApo(path: string, options: { trustedKeys?: readonly
     ok: check.ok && signature.ok,
     errors: [...signatureErrors, ...check.errors],
     warnings: [...archiveWarnings(archive.skipped), ...check.warnings],
-    summary: manifest ? summariseManifest(manifest, archive.sha256, signature.ok ? signatureSummaryOf(signature.value) : null) : null,
+    // A refused signature is still a verdict: `invalid`, with why (never "unsigned", never no state).
+    summary: manifest ? summariseManifest(manifest, archive.sha256, signature.ok ? signatureSummaryOf(signature.value) : invalidSignatureSummary(signatureErrors[0] ?? signature.error, claimedKeyIdOf(read))) : null,
     details: manifest ? { manifest, files: archive.files, totalBytes: archive.totalBytes, sdkSupported: check.sdkSupported, sdkVersion: SDK_VERSION } : null,
   };
 }

@@ -27,7 +27,8 @@ describeWithMinisign('inspectApo and the package signature', () => {
   const firstError = async (path: string) => {
     const inspection = await inspectApo(path, { trustedKeys: trusted });
     expect(inspection.ok).toBe(false);
-    expect(inspection.summary?.signature ?? null).toBeNull();
+    // A refused signature is still the verdict `invalid`, with why: never null, never "unsigned".
+    expect(inspection.summary?.signature).toMatchObject({ state: 'invalid', message: inspection.errors[0]?.message, public_key: null });
     return inspection.errors[0];
   };
 
@@ -43,9 +44,9 @@ describeWithMinisign('inspectApo and the package signature', () => {
     it(`${legacy ? 'legacy Ed' : 'ED'}: verified with a trusted key, unknown_key without`, async () => {
       const path = signed(legacy);
       const verified = await inspectApo(path, { trustedKeys: trusted });
-      expect([verified.ok, verified.summary?.signature]).toEqual([true, { state: 'verified', key_id: publisher.printedKeyId, trusted_comment: 'invoices 1.2.0', signer: 'Example Accounting' }]);
+      expect([verified.ok, verified.summary?.signature]).toEqual([true, { state: 'verified', key_id: publisher.printedKeyId, trusted_comment: 'invoices 1.2.0', signer: 'Example Accounting', public_key: trusted[0]?.publicKey, reason: null, message: null }]);
       const unknown = await inspectApo(path);
-      expect(unknown.summary?.signature).toEqual({ state: 'unknown_key', key_id: publisher.printedKeyId, trusted_comment: null, signer: null });
+      expect(unknown.summary?.signature).toEqual({ state: 'unknown_key', key_id: publisher.printedKeyId, trusted_comment: null, signer: null, public_key: null, reason: null, message: null });
     });
   }
 

@@ -32,8 +32,8 @@ export function triggerNeeds(type: string): TriggerSummary['needs'] {
   return type === 'file_watch' ? 'folder' : type === 'webhook' ? 'secret' : null;
 }
 
-/** The summary of a parsed manifest, with the archive's SHA-256 and its signature state (null: refused). */
-export function summariseManifest(manifest: ApolliaManifest, sha256: string, signature: SignatureSummary | null): ApoSummary {
+/** The summary of a parsed manifest, with the archive's SHA-256 and its signature state (`invalid` when refused). */
+export function summariseManifest(manifest: ApolliaManifest, sha256: string, signature: SignatureSummary): ApoSummary {
   const pkg = table(manifest.package);
   return {
     name: text(pkg.name),

@@ -92,7 +92,7 @@ export class BoundedChecker {
   /** Runs one reader in the worker; a reader that throws (a bug) rejects, as it would in-thread. */
   run<K extends CheckJobKind>(kind: K, path: string, options: CheckJobOptions = { trustedKeys: [] }): Promise<CheckOutcome<CheckJobs[K]>> {
     return new Promise((resolve, reject) => {
-      this.#queue.push({ id: this.#nextId++, kind, path, options: { trustedKeys: [...options.trustedKeys] }, settle: resolve as (outcome: CheckOutcome<unknown>) => void, fail: reject });
+      this.#queue.push({ id: this.#nextId++, kind, path, options: { trustedKeys: [...options.trustedKeys], pinnedKeys: [...(options.pinnedKeys ?? [])] }, settle: resolve as (outcome: CheckOutcome<unknown>) => void, fail: reject });
       this.#pump();
     });
   }
@@ -277,8 +277,8 @@ export function sharedChecker(): BoundedChecker {
  * {@link inspectApo} in the bounded worker; the result keeps the SHA-256 install is tied to, and
  * the signature state checked over that same read against `trustedKeys`.
  */
-export async function checkApo(path: string, trustedKeys: readonly TrustedKey[] = [], checker: BoundedChecker = sharedChecker()): Promise<ApoInspection> {
-  const outcome = await checker.run('apo', path, { trustedKeys });
+export async function checkApo(path: string, trustedKeys: readonly TrustedKey[] = [], checker: BoundedChecker = sharedChecker(), pinnedKeys: readonly string[] = []): Promise<ApoInspection> {
+  const outcome = await checker.run('apo', path, { trustedKeys, pinnedKeys });
   return outcome.ok ? outcome.value : (refusedInspection('apo', outcome.problem) as ApoInspection);
 }
 
@@ -295,7 +295,7 @@ export async function checkPluginManifest(path: string, checker: BoundedChecker 
 }
 
 /** An existing path inspected by content (the CLI's `inspect`) in the bounded worker; an `.apo`'s signature against `trustedKeys`. */
-export async function checkPath(path: string, trustedKeys: readonly TrustedKey[] = [], checker: BoundedChecker = sharedChecker()): Promise<Inspection> {
-  const outcome = await checker.run('path', path, { trustedKeys });
+export async function checkPath(path: string, trustedKeys: readonly TrustedKey[] = [], checker: BoundedChecker = sharedChecker(), pinnedKeys: readonly string[] = []): Promise<Inspection> {
+  const outcome = await checker.run('path', path, { trustedKeys, pinnedKeys });
   return outcome.ok ? outcome.value : refusedInspection('apo', outcome.problem);
 }

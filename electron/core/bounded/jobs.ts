@@ -26,6 +26,8 @@ const { apo: apoReader, template: templateReader, plugin: pluginReader } = READE
  */
 export interface CheckJobOptions {
   trustedKeys: readonly TrustedKey[];
+  /** Whole public keys installed packages are pinned to (base64 lines): an update is checked against its pin's key too. */
+  pinnedKeys?: readonly string[];
 }
 
 /** Loads every reader now (a warmed worker, so that no job pays for loading code). */

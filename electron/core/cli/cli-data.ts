@@ -11,6 +11,7 @@ import type { ApiErrorCode } from '../errors';
 import { CoreError } from '../errors';
 import { Store } from '../store/store';
 import { trustedKeysOf } from '../trust/stored-keys';
+import type { StoreState } from '../store/state';
 import { type CliIo, EXIT } from './cli-io';
 import { PROGRAM } from './usage';
 
@@ -51,9 +52,10 @@ export function refused(io: CliIo, error: { message: string; problems?: { messag
  * The keys the user trusts, read from the store of the CLI's data folder by the Api's own
  * `trustedKeysOf` (each re-checked; a damaged list is `trust.bad_list`, never used).
  */
-export async function cliTrustedKeys(io: CliIo): Promise<{ ok: true; value: TrustedKey[] } | { ok: false; error: { code: ApiErrorCode; message: string } }> {
+export async function cliTrustedKeys(io: CliIo): Promise<{ ok: true; value: TrustedKey[]; state: StoreState } | { ok: false; error: { code: ApiErrorCode; message: string } }> {
   try {
-    return { ok: true, value: trustedKeysOf(await new Store(cliDataDir(io)).read()) };
+    const state = await new Store(cliDataDir(io)).read();
+    return { ok: true, value: trustedKeysOf(state), state };
   } catch (error) {
     if (error instanceof CoreError) return { ok: false, error: { code: error.code, message: error.message } };
     throw error;

@@ -6,7 +6,9 @@
 import { terminalJson } from './terminal-text';
 import { realpath } from 'node:fs/promises';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
-import type { Inspection } from '../../../shared/inspection';
+import type { ApoSummary, Inspection } from '../../../shared/inspection';
+import { signatureVerdictOf } from '../../../shared/signature-verdict';
+import { pinnedKeysOf, signatureUpdateOf } from '../trust/stored-keys';
 import { InputNotFoundError, inspectPath } from '../inspect';
 import { withSignatureState } from '../trust/signature-state';
 import { cliResourcesDir, cliTrustedKeys, refused } from './cli-data';
@@ -62,12 +64,15 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   if (!keys.ok) return refused(io, keys.error);
   let inspection: Inspection;
   try {
-    inspection = withSignatureState(await inspectPath(path, keys.value), await isBuiltinTemplate(io, path));
+    inspection = withSignatureState(await inspectPath(path, keys.value, pinnedKeysOf(keys.state, keys.value)), await isBuiltinTemplate(io, path));
   } catch (error) {
     if (error instanceof InputNotFoundError) return usageError(io, `no such file or folder: ${given}`, INSPECT_USAGE);
     throw error;
   }
   // The text form is loaded only when asked for (it pulls in the cron and schema helpers).
-  io.stdout(json ? inspectionJson(inspection) : (await import('./inspection-text')).formatInspection(inspection));
+  // The one signature verdict, with how it stands to an installed package of the same name.
+  const summary = inspection.kind === 'apo' ? (inspection.summary as ApoSummary | null) : null;
+  const verdict = summary ? signatureVerdictOf(summary.signature, summary.publisher, signatureUpdateOf(keys.state, summary.name, summary.signature)) : null;
+  io.stdout(json ? inspectionJson(inspection) : (await import('./inspection-text')).formatInspection(inspection, { verdict }));
   return inspection.ok ? EXIT.accepted : EXIT.refused;
 }

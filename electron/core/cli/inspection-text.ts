@@ -8,7 +8,8 @@ import { apolliaNativeTool, CONNECTION_TYPES } from '../../../shared/catalogues'
 import { describeInterval, nextCronTimes, nextIntervalTimes } from '../../../shared/cron';
 import { describeCron } from '../../../shared/cron-words';
 import type { ApoDetails, ApoSummary, Inspection, Problem } from '../../../shared/inspection';
-import { publisherStatus, VERDICT_LABELS } from '../../../shared/verdict';
+import { VERDICT_LABELS } from '../../../shared/verdict';
+import { signatureVerdictOf, signatureVerdictWords, type SignatureVerdict } from '../../../shared/signature-verdict';
 import type { TemplateDetails } from '../../../shared/template-manifest';
 import { templateVerdict } from '../../../shared/template-verdict';
 import { FAMILY_WORDS, isPinnedRequirement, mcpCommandLine } from '../../../shared/risk-summary';
@@ -20,6 +21,8 @@ import { checkManifestSchema } from '../apollia/manifest-parse';
 export interface InspectionTextOptions {
   /** "Now", for the next fire times of triggers (tests pass a fixed date). */
   now?: Date;
+  /** The inspection's signature verdict (with its update story); without it, the summary's signature alone. */
+  verdict?: SignatureVerdict | null;
 }
 
 const KIND_WORDS: Record<Inspection['kind'], string> = { apo: '.apo package', template: 'template folder', plugin: 'plugin manifest' };
@@ -144,14 +147,17 @@ function apoBody(manifest: ApolliaManifest, now: Date): string[] {
 }
 
 /** An `.apo` inspection in words. */
-function formatApo(summary: ApoSummary | null, details: ApoDetails | null, now: Date): string[] {
+function formatApo(summary: ApoSummary | null, details: ApoDetails | null, now: Date, verdict: SignatureVerdict | null): string[] {
   const lines: string[] = [];
   if (summary) {
     const description = details && typeof details.manifest.package?.description === 'string' ? details.manifest.package.description : '';
     lines.push(`${summary.name || '(unnamed)'} ${summary.version}${description ? ` — ${description}` : ''}`);
-    const status = publisherStatus(summary.signature);
-    lines.push(`publisher: ${summary.publisher || '(none)'} (${status.label})`);
-    lines.push(`signature: ${status.explanation}`);
+    // The one signature verdict's words (shared/signature-verdict.ts), as every screen shows them.
+    const words = signatureVerdictWords(verdict ?? signatureVerdictOf(summary.signature, summary.publisher));
+    lines.push(`publisher: ${summary.publisher || '(none)'} (${words.label})`);
+    lines.push(`signature: ${words.explanation}`);
+    if (words.namesNote) lines.push(`  ! ${words.namesNote}`);
+    if (words.updateNote) lines.push(`update: ${words.updateNote}`);
   } else {
     lines.push('.apo package (could not be read far enough to say what it is)');
   }
@@ -198,6 +204,6 @@ function formatOther(inspection: Inspection): string[] {
  */
 export function formatInspection(inspection: Inspection, options: InspectionTextOptions = {}): string {
   const now = options.now ?? new Date();
-  const body = inspection.kind === 'apo' ? formatApo(inspection.summary as ApoSummary | null, inspection.details as ApoDetails | null, now) : formatOther(inspection);
+  const body = inspection.kind === 'apo' ? formatApo(inspection.summary as ApoSummary | null, inspection.details as ApoDetails | null, now, options.verdict ?? null) : formatOther(inspection);
   return `${[...body, '', ...verdict(inspection)].join('\n')}\n`;
 }

@@ -46,7 +46,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   for (const damage of d.damage) io.stdout(`! The store was damaged and kept aside as ${damage.keptAs}: ${damage.reason}\n`);
   io.stdout(d.packages.length === 0 ? 'No package installed.\n' : 'Packages:\n');
   for (const pkg of d.packages) {
-    io.stdout(`  ${pkg.name} ${pkg.version}  ${pkg.publisher} (${publisherStatus(pkg.signature).label})  installed ${pkg.installedAt}\n`);
+    io.stdout(`  ${pkg.name} ${pkg.version}  ${pkg.publisher} (${publisherStatus(pkg.signature, pkg.publisher).label})  installed ${pkg.installedAt}\n`);
     if (pkg.integrity.state === 'changed') io.stdout('    CHANGED on this computer since you installed it: its triggers are disarmed; reinstall or uninstall it\n');
   }
   io.stdout(d.agents.length === 0 ? 'No agent.\n' : 'Agents:\n');

@@ -4,6 +4,7 @@
  * `--accept-key-change`), and `verify` finding a changed file. Keys and signatures are made by the
  * real `minisign`.
  */
+import { execFileSync } from 'node:child_process';
 import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, expect, it } from 'vitest';
@@ -65,13 +66,13 @@ describeWithMinisign('trust, inspect, install and verify on the command line', (
     const dataDir = join(tempDir('apollia-cli-'), 'data');
     const apo = invoicesApo(tempDir(), '1.2.0');
     const unsigned = await cli(['--data-dir', dataDir, 'inspect', apo, '--json']);
-    expect(JSON.parse(unsigned.stdout).summary.signature).toEqual({ state: 'unsigned', key_id: null, trusted_comment: null, signer: null });
+    expect(JSON.parse(unsigned.stdout).summary.signature).toEqual({ state: 'unsigned', key_id: null, trusted_comment: null, signer: null, public_key: null, reason: null, message: null });
     minisignSign(publisher, apo, { trustedComment: 'invoices 1.2.0' });
     const unknown = await cli(['--data-dir', dataDir, 'inspect', apo, '--json']);
-    expect([unknown.code, JSON.parse(unknown.stdout).summary.signature]).toEqual([0, { state: 'unknown_key', key_id: publisher.printedKeyId, trusted_comment: null, signer: null }]);
+    expect([unknown.code, JSON.parse(unknown.stdout).summary.signature]).toEqual([0, { state: 'unknown_key', key_id: publisher.printedKeyId, trusted_comment: null, signer: null, public_key: null, reason: null, message: null }]);
     await cli(['--data-dir', dataDir, 'trust', 'add', publisher.publicKeyPath, '--name', 'Example Accounting']);
     const verified = await cli(['--data-dir', dataDir, 'inspect', apo, '--json']);
-    expect(JSON.parse(verified.stdout).summary.signature).toEqual({ state: 'verified', key_id: publisher.printedKeyId, trusted_comment: 'invoices 1.2.0', signer: 'Example Accounting' });
+    expect(JSON.parse(verified.stdout).summary.signature).toEqual({ state: 'verified', key_id: publisher.printedKeyId, trusted_comment: 'invoices 1.2.0', signer: 'Example Accounting', public_key: publisher.publicKeyText.split('\n')[1], reason: null, message: null });
     const words = await cli(['--data-dir', dataDir, 'inspect', apo]);
     expect(words.stdout).toContain('publisher: Example Accounting (Verified publisher: Example Accounting)\n');
     expect(words.stdout).toContain(`signature: Signed by the key you trust as “Example Accounting” (key ID ${publisher.printedKeyId}). Signed comment: invoices 1.2.0\n`);
@@ -81,6 +82,94 @@ describeWithMinisign('trust, inspect, install and verify on the command line', (
     const flipped = await cli(['--data-dir', dataDir, 'inspect', apo, '--json']);
     const json = JSON.parse(flipped.stdout);
     expect([flipped.code, json.ok, json.errors[0].code]).toEqual([1, false, 'signature.invalid']);
+    // The verdict of a signature that does not hold is `invalid`, with why: never null, never unknown_key.
+    expect(json.summary.signature).toEqual({ state: 'invalid', key_id: publisher.printedKeyId, trusted_comment: null, signer: null, public_key: null, reason: 'comment_changed', message: json.errors[0].message });
+    const flippedWords = (await cli(['--data-dir', dataDir, 'inspect', apo])).stdout;
+    expect(flippedWords).toContain('publisher: Example Accounting (Signature does not hold)\n');
+    expect(flippedWords).toContain('signature: The signed comment was changed after signing.');
+    expect(flippedWords).not.toMatch(/not signed/);
+  });
+
+  it('inspect says a signature that does not match, a malformed one and one made for another file are invalid, never "not signed"', async () => {
+    const dataDir = join(tempDir('apollia-cli-'), 'data');
+    await cli(['--data-dir', dataDir, 'trust', 'add', publisher.publicKeyPath, '--name', 'Example Accounting']);
+    const work = tempDir();
+    const apo = invoicesApo(work, '1.2.0');
+    const other = invoicesApo(work, '1.3.0');
+    // minisign's default trusted comment names the file it signed.
+    execFileSync('minisign', ['-S', '-s', publisher.secretKeyPath, '-m', other], { stdio: 'pipe', input: '' });
+    writeFileSync(`${apo}.minisig`, readFileSync(`${other}.minisig`));
+    const cases: [string, string, string][] = [];
+    const otherFile = await cli(['--data-dir', dataDir, 'inspect', apo, '--json']);
+    cases.push([JSON.parse(otherFile.stdout).summary.signature.reason, 'other_file', (await cli(['--data-dir', dataDir, 'inspect', apo])).stdout]);
+    minisignSign(publisher, apo, { trustedComment: 'invoices 1.2.0' });
+    appendFileSync(apo, Buffer.alloc(1024));
+    const changed = await cli(['--data-dir', dataDir, 'inspect', apo, '--json']);
+    cases.push([JSON.parse(changed.stdout).summary.signature.reason, 'does_not_match', (await cli(['--data-dir', dataDir, 'inspect', apo])).stdout]);
+    writeFileSync(`${apo}.minisig`, 'untrusted comment: cut short\n');
+    const malformed = await cli(['--data-dir', dataDir, 'inspect', apo, '--json']);
+    expect(JSON.parse(malformed.stdout).summary.signature).toMatchObject({ state: 'invalid', key_id: null });
+    cases.push([JSON.parse(malformed.stdout).summary.signature.reason, 'malformed', (await cli(['--data-dir', dataDir, 'inspect', apo])).stdout]);
+    for (const [reason, expected, text] of cases) {
+      expect(reason).toBe(expected);
+      expect(text).toContain('(Signature does not hold)');
+      expect(text).not.toMatch(/not signed|unknown key|don.t know/);
+    }
+  });
+
+  it('a pin is the whole key: after trust remove, an update signed by another key claiming the same key id is signature.key_changed; the real key still passes', async () => {
+    const dataDir = join(tempDir('apollia-cli-'), 'data');
+    const work = tempDir();
+    await cli(['--data-dir', dataDir, 'trust', 'add', publisher.publicKeyPath, '--name', 'Example Accounting']);
+    const first = invoicesApo(work, '1.0.0');
+    minisignSign(publisher, first, { trustedComment: 'invoices 1.0.0' });
+    expect((await cli(['--data-dir', dataDir, 'install', first, '--yes'])).code).toBe(0);
+    const removed = await cli(['--data-dir', dataDir, 'trust', 'remove', publisher.printedKeyId]);
+    expect(removed.stdout).toContain('Still pinned to this key (their updates must be signed by it, or you accept a key change): invoices.');
+    // 1.0.1 signed by the stranger's key, its signature line rewritten to name the publisher's key id
+    // (the key id is not covered by any signature: the global signature covers the signature and comment only).
+    const forged = invoicesApo(work, '1.0.1');
+    minisignSign(stranger, forged, { trustedComment: 'invoices 1.0.1' });
+    const lines = readFileSync(`${forged}.minisig`, 'utf8').split('\n');
+    const sig = Buffer.from(lines[1] as string, 'base64');
+    const publisherId = Buffer.from(publisher.publicKeyText.split('\n')[1] as string, 'base64').subarray(2, 10);
+    publisherId.copy(sig, 2);
+    lines[1] = sig.toString('base64');
+    writeFileSync(`${forged}.minisig`, lines.join('\n'));
+    const claimed = JSON.parse((await cli(['--data-dir', dataDir, 'inspect', forged, '--json'])).stdout).summary.signature;
+    expect([claimed.state, claimed.key_id, claimed.public_key]).toEqual(['unknown_key', publisher.printedKeyId, null]);
+    const before = treeHash(dataDir, ['activity.jsonl']);
+    const refused = await cli(['--data-dir', dataDir, 'install', forged, '--yes']);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain("signed by a key you don't know");
+    expect(refused.stderr).toContain(`not by the key you trusted as “Example Accounting” (ID ${publisher.printedKeyId}), which signed the version you have`);
+    expect(treeHash(dataDir, ['activity.jsonl'])).toBe(before);
+    // The publisher's own key, no longer trusted, still keeps the pin: checked against the pinned key.
+    const genuine = invoicesApo(work, '1.0.2');
+    minisignSign(publisher, genuine, { trustedComment: 'invoices 1.0.2' });
+    const words = (await cli(['--data-dir', dataDir, 'inspect', genuine])).stdout;
+    expect(words).toContain('(Signed by the key it was installed with, which you no longer trust)');
+    expect(words).toContain('update: Key kept: this update is signed by the same key as the version you have');
+    expect((await cli(['--data-dir', dataDir, 'install', genuine, '--yes'])).code).toBe(0);
+    const activity = readFileSync(join(dataDir, 'activity.jsonl'), 'utf8');
+    expect(activity).toContain('"kind":"key_trusted"');
+    expect(activity).toContain('"kind":"key_removed"');
+    expect(activity).toContain('still pinned to it: invoices');
+  });
+
+  it('a signed package whose update is unsigned is "signature dropped", not "signed by a different key"', async () => {
+    const dataDir = join(tempDir('apollia-cli-'), 'data');
+    const work = tempDir();
+    await cli(['--data-dir', dataDir, 'trust', 'add', publisher.publicKeyPath, '--name', 'Example Accounting']);
+    const first = invoicesApo(work, '1.0.0');
+    minisignSign(publisher, first, { trustedComment: 'invoices 1.0.0' });
+    expect((await cli(['--data-dir', dataDir, 'install', first, '--yes'])).code).toBe(0);
+    const unsigned = invoicesApo(work, '1.1.0');
+    const words = (await cli(['--data-dir', dataDir, 'inspect', unsigned])).stdout;
+    expect(words).toContain(`update: Signature dropped: This update is not signed; the version you have was signed by the key you trust as “Example Accounting” (ID ${publisher.printedKeyId}).`);
+    const refused = await cli(['--data-dir', dataDir, 'install', unsigned, '--yes']);
+    expect([refused.code, refused.stderr]).toEqual([1, expect.stringContaining('this update is not signed; the version you have was signed by the key you trust as “Example Accounting”')]);
+    expect(refused.stderr).not.toContain('signed by a different key');
   });
 
   it('install of an update signed by another key exits 1 with nothing changed; --accept-key-change installs it', async () => {
@@ -95,11 +184,11 @@ describeWithMinisign('trust, inspect, install and verify on the command line', (
     const refused = await cli(['--data-dir', dataDir, 'install', update, '--yes']);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toBe(
-      `apollia-desktop: invoices: this update is signed by key ${stranger.printedKeyId}, but the installed package was signed by key ${publisher.printedKeyId}. Nothing was changed: installing it needs your explicit confirmation that you accept the new key (acceptKeyChange; the CLI's --accept-key-change).\n`,
+      `apollia-desktop: invoices: this update is signed by a key you don't know (ID ${stranger.printedKeyId}), not by a key you don't know (ID ${publisher.printedKeyId}), which signed the version you have. Nothing was changed: installing it needs your explicit confirmation that you accept the new key (acceptKeyChange; the CLI's --accept-key-change).\n`,
     );
     expect(treeHash(dataDir, ['activity.jsonl'])).toBe(before);
     const dry = await cli(['--data-dir', dataDir, 'install', update]);
-    expect(dry.stdout).toContain(`STOP: the signing key changed: this update is signed by key ${stranger.printedKeyId}`);
+    expect(dry.stdout).toContain(`STOP: the signing key changed: this update is signed by a key you don't know (ID ${stranger.printedKeyId})`);
     const accepted = await cli(['--data-dir', dataDir, 'install', update, '--yes', '--accept-key-change']);
     expect([accepted.code, accepted.stderr]).toEqual([0, '']);
     expect(accepted.stdout).toContain('Updated invoices 1.3.0 (was 1.2.0)');

@@ -26,7 +26,8 @@ export const TRUST_USAGE = [
 ].join('\n');
 
 function keyLine(key: TrustedKeyView): string {
-  return `  ${key.keyId}  ${key.name}  (added ${key.addedAt})\n`;
+  const pinned = key.pinnedPackages.length > 0 ? `; pinned by ${key.pinnedPackages.join(', ')}` : '';
+  return `  ${key.keyId}  ${key.name}  (added ${key.addedAt}${pinned})\n`;
 }
 
 /** Runs `trust` with the arguments after the command name. */
@@ -54,9 +55,14 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   }
   if (sub === 'remove') {
     if (rest.length !== 1 || (rest[0] as string).startsWith('-')) return usageError(io, 'trust remove takes one KEYID', TRUST_USAGE);
-    const removed = await cliApi(io).untrustKey({ keyId: rest[0] as string });
+    const api = cliApi(io);
+    const before = await api.trustedKeys();
+    const removed = await api.untrustKey({ keyId: rest[0] as string });
     if (!removed.ok) return refused(io, removed.error);
-    io.stdout(`Removed key ${(rest[0] as string).toUpperCase()}. Packages signed by it now show as signed by a key you don't know.\n`);
+    const gone = before.ok ? before.value.find((key) => !removed.value.some((kept) => kept.keyId === key.keyId)) : undefined;
+    io.stdout(`Removed key ${gone?.keyId ?? (rest[0] as string).toUpperCase()}${gone ? ` (${gone.name})` : ''} from your trusted publishers. Packages signed by it now show as signed by a key you don't know.\n`);
+    const pinned = gone?.pinnedPackages ?? [];
+    if (pinned.length > 0) io.stdout(`Still pinned to this key (their updates must be signed by it, or you accept a key change): ${pinned.join(', ')}.\n`);
     return EXIT.accepted;
   }
   if (sub === 'add') {

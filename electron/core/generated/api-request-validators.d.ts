@@ -30,5 +30,6 @@ export declare const trustedKeys: ValidateFunction;
 export declare const trustKey: ValidateFunction;
 export declare const trustKeyFromFile: ValidateFunction;
 export declare const untrustKey: ValidateFunction;
+export declare const refuseKeyChange: ValidateFunction;
 export declare const verifyInstalled: ValidateFunction;
 export declare const trashSource: ValidateFunction;

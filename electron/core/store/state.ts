@@ -17,6 +17,7 @@ import type { SignatureSummary } from '../../../shared/inspection';
 import type { KeyPin, TrustedKey } from '../../../shared/trust';
 import { ownRecord } from '../../../shared/own-data';
 import { validateState } from '../generated/store-state-validator';
+import { migrateFrom4 } from './format-5-pins';
 
 // ---- Trust (issue 14; format 3) ---------------------------------------------------------------
 
@@ -55,8 +56,20 @@ export interface DisarmedByCheck {
   folder: string | null;
 }
 
-const pinSchema = { oneOf: [closedSchema({ kind: { const: 'key' }, keyId: { type: 'string' } }), closedSchema({ kind: { const: 'unsigned' } })] };
-const signatureSummarySchema = closedSchema({ state: { enum: ['verified', 'unknown_key', 'unsigned', 'builtin'] }, key_id: { type: ['string', 'null'] }, trusted_comment: { type: ['string', 'null'] }, signer: { type: ['string', 'null'] } });
+// Format 5: the pin holds the whole public key (`key`), or only the id an unknown key claimed
+// (`claimed_key`), or a format-3 key id whose key was gone at migration (`key_id_only`).
+const pinSchema = {
+  oneOf: [closedSchema({ kind: { const: 'key' }, keyId: { type: 'string' }, publicKey: { type: 'string' } }), closedSchema({ kind: { const: 'claimed_key' }, keyId: { type: 'string' } }), closedSchema({ kind: { const: 'key_id_only' }, keyId: { type: 'string' } }), closedSchema({ kind: { const: 'unsigned' } })],
+};
+const signatureSummarySchema = closedSchema({
+  state: { enum: ['verified', 'unknown_key', 'unsigned', 'builtin'] },
+  key_id: { type: ['string', 'null'] },
+  trusted_comment: { type: ['string', 'null'] },
+  signer: { type: ['string', 'null'] },
+  public_key: { type: ['string', 'null'] },
+  reason: { type: 'null' },
+  message: { type: 'null' },
+});
 const stringList = { type: 'array', items: { type: 'string' } };
 const packageTrustSchema = closedSchema({
   pin: pinSchema,
@@ -91,8 +104,11 @@ function closedSchema(properties: Record<string, unknown>) {
  *
  * 4: (one decision model) each package agent's `access[*].permission`: how a granted entry runs,
  * decided once by `shared/decisions.ts` and kept (`migrateFrom3`).
+ *
+ * 5: key pins hold the whole public key, not only its id (DESIGN.md "Trust after install"), and
+ * each package's signature summary its `public_key` (`migrateFrom4`).
  */
-export const STATE_VERSION = 4;
+export const STATE_VERSION = 5;
 
 // ---- Format 3, issue 16 (live triggers): the webhook listener's port ----
 /** The closed sub-schema of `settings.webhookPort`: a port of `WEBHOOK_PORT_RANGE`, or null for the default. */
@@ -375,7 +391,7 @@ export const STATE_SCHEMA = closed({
  * format 2 had none of format 3's additions (`migrateFrom2`).
  */
 export function migrateState(value: unknown): unknown {
-  return migrateFrom3(migrateFrom2(migrateFrom1(value)));
+  return migrateFrom4(migrateFrom3(migrateFrom2(migrateFrom1(value))));
 }
 
 /**

@@ -106,7 +106,7 @@ describe('a state file of format 1 (before settings.deniedTools)', () => {
     expect(denied.ok && denied.value.deniedTools).toEqual(['shell']);
     const written = JSON.parse(readFileSync(join(dataDir, STATE_FILE), 'utf8'));
     expect(written.version).toBe(STATE_VERSION);
-    expect(STATE_VERSION).toBe(4);
+    expect(STATE_VERSION).toBe(5);
     expect([written.trustedKeys, written.packageTrust]).toEqual([[], {}]); // trust's step from format 2
     expect(written.settings).toEqual({ mcpServers: { ledger: { name: 'ledger', transport: 'stdio', command: 'uvx', args: [], sealed: null } }, secrets: {}, deniedTools: ['shell'], webhookPort: null });
     expect(readdirSync(dataDir).sort()).toEqual([STATE_FILE]);

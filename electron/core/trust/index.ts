@@ -15,6 +15,7 @@ export {
   parsePublicKey,
   parseSignature,
   SIGNATURE_ERROR,
+  signedFileName,
   signedMessageOf,
   verifyBytes,
   verifySignedMessage,
@@ -28,10 +29,15 @@ export {
 } from './minisign';
 export {
   checkKeyPin,
+  claimedKeyIdOf,
+  compareWithPin,
   comparePins,
   checkPackageSignature,
+  invalidSignatureSummary,
   KEY_PIN_ERROR,
+  keyChangeMessage,
   keyPinOf,
+  keyPinOfSummary,
   readDetachedSignature,
   signaturePathFor,
   startPackageSignatureCheck,

@@ -354,6 +354,18 @@ export function verifySignedMessage(signature: MinisignSignature, key: MinisignP
   return { ok: true, keyId: key.keyId, algorithm: signature.algorithm, trustedComment: signature.trustedComment };
 }
 
+/**
+ * The file name a signature's trusted comment names (`file:NAME`, what minisign writes by default),
+ * when the comment is authentic under `key` (its global signature holds); else null. Used only to
+ * say why a signature does not match: it was made for another file.
+ */
+export function signedFileName(signature: MinisignSignature, key: MinisignPublicKey): string | null {
+  const global = Buffer.concat([signature.signature, Buffer.from(signature.trustedComment, 'utf8')]);
+  if (!ed25519Verify(global, ed25519Key(key.keyBytes), signature.globalSignature)) return null;
+  const named = /(?:^|\t)file:([^\t]+)/.exec(signature.trustedComment);
+  return named ? (named[1] as string) : null;
+}
+
 /** Verifies `signature` over bytes already in memory (convenience over the collector). */
 export function verifyBytes(signature: MinisignSignature, key: MinisignPublicKey, bytes: Uint8Array): SignatureVerification {
   return verifySignedMessage(signature, key, signedMessageOf(signature.algorithm, bytes));

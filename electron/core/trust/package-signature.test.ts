@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { describeWithMinisign, minisignKeyPair, minisignSign, type MinisignKeyPair } from '../../../test/helpers/minisign-tool';
 import { KEY_ERROR, MAX_LEGACY_SIGNED_BYTES, MAX_SIGNATURE_FILE_BYTES, SIGNATURE_ERROR } from './minisign';
-import { checkKeyPin, checkPackageSignature, keyPinOf, KEY_PIN_ERROR, readDetachedSignature, signaturePathFor, startPackageSignatureCheck } from './package-signature';
+import { checkKeyPin, checkPackageSignature, compareWithPin, keyChangeMessage, keyPinOf, KEY_PIN_ERROR, readDetachedSignature, signaturePathFor, startPackageSignatureCheck } from './package-signature';
 import { addTrustedKey, type TrustedKey } from './trusted-keys';
 
 const ADDED = new Date('2026-01-02T03:04:05Z');
@@ -71,19 +71,24 @@ describe('readDetachedSignature', () => {
 });
 
 describe('key pins', () => {
-  const verified = { state: 'verified', keyId: 'AAAAAAAAAAAAAAAA', keyName: 'Example', algorithm: 'ED', trustedComment: '' } as const;
-  const unknown = { state: 'unknown_key', keyId: 'BBBBBBBBBBBBBBBB', algorithm: 'ED', claimedTrustedComment: '' } as const;
+  const KEY_A = 'RWQYwijqPNtuwfakeAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
+  const KEY_B = 'RWQYwijqPNtuwfakeBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB';
+  const verified = { state: 'verified', keyId: 'AAAAAAAAAAAAAAAA', keyName: 'Example', publicKey: KEY_A, algorithm: 'ED', trustedComment: '' } as const;
+  const unknown = { state: 'unknown_key', keyId: 'BBBBBBBBBBBBBBBB', algorithm: 'ED', claimedTrustedComment: '', pinnedKey: null } as const;
   const unsigned = { state: 'unsigned' } as const;
+  const pinA = { kind: 'key', keyId: 'AAAAAAAAAAAAAAAA', publicKey: KEY_A } as const;
 
-  it('pins the key id, or unsigned', () => {
-    expect(keyPinOf(verified)).toEqual({ kind: 'key', keyId: 'AAAAAAAAAAAAAAAA' });
-    expect(keyPinOf(unknown)).toEqual({ kind: 'key', keyId: 'BBBBBBBBBBBBBBBB' });
+  it('pins the whole key that verified it, the id an unknown key claims, or unsigned', () => {
+    expect(keyPinOf(verified)).toEqual(pinA);
+    expect(keyPinOf(unknown)).toEqual({ kind: 'claimed_key', keyId: 'BBBBBBBBBBBBBBBB' });
+    expect(keyPinOf({ ...unknown, pinnedKey: KEY_B })).toEqual({ kind: 'key', keyId: 'BBBBBBBBBBBBBBBB', publicKey: KEY_B });
     expect(keyPinOf(unsigned)).toEqual({ kind: 'unsigned' });
   });
 
   it('the same key or still unsigned keeps the pin', () => {
-    expect(checkKeyPin({ kind: 'key', keyId: 'AAAAAAAAAAAAAAAA' }, verified)).toEqual({ ok: true, firstSigned: false });
+    expect(checkKeyPin(pinA, verified)).toEqual({ ok: true, firstSigned: false });
     expect(checkKeyPin({ kind: 'unsigned' }, unsigned)).toEqual({ ok: true, firstSigned: false });
+    expect(compareWithPin({ kind: 'claimed_key', keyId: 'BBBBBBBBBBBBBBBB' }, keyPinOf(unknown))).toBe('kept');
   });
 
   it('an unsigned package now signed is allowed, and says so', () => {
@@ -91,15 +96,27 @@ describe('key pins', () => {
     expect(checkKeyPin({ kind: 'unsigned' }, unknown)).toEqual({ ok: true, firstSigned: true });
   });
 
-  it('any other key, or a signed package now unsigned, is key_changed', () => {
-    expect(checkKeyPin({ kind: 'key', keyId: 'AAAAAAAAAAAAAAAA' }, unknown)).toEqual({
-      ok: false,
-      error: { code: KEY_PIN_ERROR.keyChanged, message: 'this update is signed by key BBBBBBBBBBBBBBBB, but the installed package was signed by key AAAAAAAAAAAAAAAA' },
-    });
-    expect(checkKeyPin({ kind: 'key', keyId: 'AAAAAAAAAAAAAAAA' }, unsigned)).toEqual({
-      ok: false,
-      error: { code: KEY_PIN_ERROR.keyChanged, message: 'this update is unsigned, but the installed package was signed by key AAAAAAAAAAAAAAAA' },
-    });
+  it('another key is other_key, a signed package now unsigned is dropped: both key_changed', () => {
+    expect(checkKeyPin(pinA, unknown)).toEqual({ ok: false, error: { code: KEY_PIN_ERROR.keyChanged, message: "this update is signed by a key you don't know (ID BBBBBBBBBBBBBBBB), not by key ID AAAAAAAAAAAAAAAA, which signed the version you have" } });
+    expect(compareWithPin(pinA, keyPinOf(unsigned))).toBe('dropped');
+    expect(checkKeyPin(pinA, unsigned)).toEqual({ ok: false, error: { code: KEY_PIN_ERROR.keyChanged, message: 'this update is not signed; the version you have was signed by key ID AAAAAAAAAAAAAAAA' } });
+  });
+
+  it('the same key id over another whole key is a key change, never "the same key"', () => {
+    expect(compareWithPin(pinA, { kind: 'key', keyId: 'AAAAAAAAAAAAAAAA', publicKey: KEY_B })).toBe('other_key');
+    expect(compareWithPin(pinA, { kind: 'claimed_key', keyId: 'AAAAAAAAAAAAAAAA' })).toBe('other_key');
+  });
+
+  it('a key-id-only pin whose key is gone cannot be matched: every signed update asks', () => {
+    const old = { kind: 'key_id_only', keyId: 'AAAAAAAAAAAAAAAA' } as const;
+    expect(compareWithPin(old, pinA)).toBe('unverifiable_pin');
+    expect(compareWithPin(old, { kind: 'claimed_key', keyId: 'AAAAAAAAAAAAAAAA' })).toBe('unverifiable_pin');
+    expect(compareWithPin(old, { kind: 'unsigned' })).toBe('dropped');
+    expect(keyChangeMessage('unverifiable_pin', old, pinA, 'Example Accounting', 'Example Accounting', false)).toContain('the key you trusted as “Example Accounting” (ID AAAAAAAAAAAAAAAA), recorded before this app kept whole keys');
+  });
+
+  it('names keys as the person knows them', () => {
+    expect(keyChangeMessage('dropped', pinA, { kind: 'unsigned' }, 'Example Accounting', null)).toBe('this update is not signed; the version you have was signed by the key you trust as “Example Accounting” (ID AAAAAAAAAAAAAAAA)');
   });
 });
 
@@ -123,7 +140,7 @@ describeWithMinisign('package signature states with minisign-made signatures', (
       minisignSign(publisher, apo, { trustedComment: 'invoices 1.2.0', legacy });
       expect(await checkPackageSignature(apo, trust(publisher, 'Example Accounting'))).toEqual({
         ok: true,
-        value: { state: 'verified', keyId: publisher.printedKeyId, keyName: 'Example Accounting', algorithm, trustedComment: 'invoices 1.2.0' },
+        value: { state: 'verified', keyId: publisher.printedKeyId, keyName: 'Example Accounting', publicKey: expect.stringMatching(/^RW/), algorithm, trustedComment: 'invoices 1.2.0' },
       });
     });
 
@@ -131,7 +148,7 @@ describeWithMinisign('package signature states with minisign-made signatures', (
       minisignSign(publisher, apo, { trustedComment: 'invoices 1.2.0', legacy });
       expect(await checkPackageSignature(apo, trust(stranger, 'Someone else'))).toEqual({
         ok: true,
-        value: { state: 'unknown_key', keyId: publisher.printedKeyId, algorithm, claimedTrustedComment: 'invoices 1.2.0' },
+        value: { state: 'unknown_key', keyId: publisher.printedKeyId, algorithm, claimedTrustedComment: 'invoices 1.2.0', pinnedKey: null },
       });
     });
   }

@@ -8,10 +8,10 @@ import { ErrorPanel } from '../Status';
 
 /** The dashboard's publisher badge: the installed package's signature state, in the Overview's words. */
 export function PublisherBadge({ pkg }: { pkg: InstalledPackageView }) {
-  const status = publisherStatus(pkg.signature);
+  const status = publisherStatus(pkg.signature, pkg.publisher);
   return (
-    <span className={`badge ${status.state === 'verified' ? 'badge-allow' : 'badge-warning-soft'}`} data-publisher-state={status.state} title={status.explanation}>
-      {status.state === 'verified' ? <ShieldCheck aria-hidden="true" size={12} /> : null} <PackageText text={status.label} />
+    <span className={`badge ${status.tone === 'allow' ? 'badge-allow' : 'badge-warning-soft'}`} data-publisher-state={status.state} title={[status.explanation, status.namesNote].filter(Boolean).join(' ')}>
+      {status.tone === 'allow' ? <ShieldCheck aria-hidden="true" size={12} /> : null} <PackageText text={status.label} />
     </span>
   );
 }

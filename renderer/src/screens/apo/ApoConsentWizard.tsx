@@ -93,7 +93,7 @@ export function ApoConsentWizard({ inspection, sourceId, allowDowngrade, acceptK
       {inspection.keyChange?.kind === 'first_signed' ? <FirstSignedNote change={inspection.keyChange} /> : null}
       {inspection.keyChange?.kind === 'changed' && acceptKeyChange ? <KeyChangeAcceptedNote change={inspection.keyChange} /> : null}
       <WizardStep steps={steps} current={step} label="Consent steps" heading={heading[name]}>
-        {name === 'What changed' && inspection.updateDiff && inspection.installed ? <UpdateChanges diff={inspection.updateDiff} installedVersion={inspection.installed.version} decisions={decisions} /> : null}
+        {name === 'What changed' && inspection.updateDiff && inspection.installed ? <UpdateChanges diff={inspection.updateDiff} installedVersion={inspection.installed.version} decisions={decisions} signed={inspection.signatureVerdict?.signature.state === 'verified'} /> : null}
         {name === 'Overview' ? <OverviewStep inspection={inspection} /> : null}
         {name === 'Access' ? <AccessStep inspection={inspection} sourceId={sourceId} /> : null}
         {name === 'Triggers' ? <TriggersStep inspection={inspection} sourceId={sourceId} /> : null}

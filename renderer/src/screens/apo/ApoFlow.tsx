@@ -4,6 +4,7 @@ import type { InstallReceipt, SourceInspection } from '../../../../shared/api';
 import type { ApoInspection } from '../../../../shared/inspection';
 import { SecretOnce } from '../../components/SecretOnce';
 import { triggerName } from '../../components/trigger-name';
+import { useRefuseKeyChange } from '../../../api/hooks';
 import { useFlowStore } from '../../stores/flow-store';
 import { useConsentStore } from '../../stores/consent-store';
 import { ApoConsentWizard } from './ApoConsentWizard';
@@ -43,6 +44,7 @@ export function ApoFlow({ inspection, sourceId, displayName }: { inspection: Sou
   const [receipt, setReceipt] = useState<InstallReceipt | null>(null);
   const [downgradeOk, setDowngradeOk] = useState(false);
   const [keyChangeOk, setKeyChangeOk] = useState(false);
+  const refuse = useRefuseKeyChange();
   const closeSource = useFlowStore((s) => s.closeSource);
   const dropDraft = useConsentStore((s) => s.drop);
   const apo = inspection as SourceInspection & ApoInspection;
@@ -52,7 +54,17 @@ export function ApoFlow({ inspection, sourceId, displayName }: { inspection: Sou
   const installed = inspection.installed;
   // Trust (issue 14): a changed signing key is a stop before anything else; accepted only explicitly.
   if (inspection.keyChange?.kind === 'changed' && !keyChangeOk) {
-    return <KeyChangeStop change={inspection.keyChange} packageName={apo.summary.name} onAccept={() => setKeyChangeOk(true)} onCancel={() => closeSource(sourceId)} />;
+    return (
+      <KeyChangeStop
+        change={inspection.keyChange}
+        verdict={inspection.signatureVerdict}
+        packageName={apo.summary.name}
+        diff={inspection.updateDiff}
+        installedVersion={installed?.version ?? null}
+        onAccept={() => setKeyChangeOk(true)}
+        onCancel={() => refuse.mutate({ sourceId }, { onSettled: () => closeSource(sourceId) })}
+      />
+    );
   }
   if (installed?.relation === 'same' && !inspection.installedChanged) {
     return (

@@ -1,10 +1,13 @@
 import { AlertTriangle, CheckCircle2, Info, ShieldAlert, ShieldCheck } from 'lucide-react';
 import { memo } from 'react';
-import type { ApoInspection, SignatureSummary } from '../../../../shared/inspection';
+import type { SourceInspection, SignatureVerdict } from '../../../../shared/api';
+import type { ApoInspection } from '../../../../shared/inspection';
+import { signatureVerdictOf, signatureVerdictWords } from '../../../../shared/signature-verdict';
+import { NameDifferenceList } from '../../components/trust/NameDifferenceList';
 import { TrustKeyOffer } from '../../components/trust/TrustedPublishers';
 import { APOLLIA_NATIVE_TOOLS } from '../../../../shared/catalogues';
 import { riskSummary, type RiskLine } from '../../../../shared/risk-summary';
-import { enforcedRules, packageVerdict, publisherStatus } from '../../../../shared/verdict';
+import { enforcedRules, packageVerdict } from '../../../../shared/verdict';
 import { VerdictPanel } from '../../components/VerdictPanel';
 import { textSafetyReport } from '../../../../shared/display-text';
 import { manifestTextFields } from '../../../../shared/manifest-text-fields';
@@ -19,24 +22,38 @@ function RiskIcon({ line }: { line: RiskLine }) {
   return <Info aria-hidden="true" size={18} className="risk-icon" />;
 }
 
-/** The publisher name with its signature state (`publisherStatus`: verified, unknown key, unsigned, built in). */
-export function PublisherLine({ publisher, signature }: { publisher: string; signature: SignatureSummary | null }) {
-  const status = publisherStatus(signature);
-  const Icon = status.state === 'verified' ? ShieldCheck : AlertTriangle;
-  const tone = status.state === 'verified' ? 'badge-allow' : 'badge-warning-soft';
+/**
+ * The publisher name with the inspection's one signature verdict (verified by the key you trust as
+ * NAME, unknown key, unsigned, invalid, built in). Where the trusted key's name and the package's
+ * publisher field differ, no plain check: the words say so, with the lookalike highlight.
+ */
+export function PublisherLine({ publisher, verdict }: { publisher: string; verdict: SignatureVerdict }) {
+  const words = signatureVerdictWords(verdict);
+  const Icon = words.tone === 'allow' ? ShieldCheck : AlertTriangle;
+  const tone = words.tone === 'allow' ? 'badge-allow' : 'badge-warning-soft';
   return (
-    <p className="publisher-line">
-      From{' '}
-      <strong>
-        <PackageText text={publisher} />
-      </strong>{' '}
-      <span className={`badge ${tone}`} data-publisher-state={status.state}>
-        <Icon aria-hidden="true" size={12} /> <PackageText text={status.label} />
-      </span>{' '}
-      <span className="small muted">
-        <PackageText text={status.explanation} />
-      </span>
-    </p>
+    <>
+      <p className="publisher-line">
+        From{' '}
+        <strong>
+          <PackageText text={publisher} />
+        </strong>{' '}
+        <span className={`badge ${tone}`} data-publisher-state={words.state} data-testid="publisher-badge">
+          <Icon aria-hidden="true" size={12} /> <PackageText text={words.label} />
+        </span>{' '}
+        <span className="small muted">
+          <PackageText text={words.explanation} />
+        </span>
+      </p>
+      {words.namesNote ? (
+        <div className="panel panel-warning" role="note" data-testid="publisher-names-differ">
+          <p>
+            <AlertTriangle aria-hidden="true" size={16} /> <PackageText text={words.namesNote} />
+          </p>
+          {verdict.names === 'lookalike' && verdict.signature.signer ? <NameDifferenceList expected={verdict.signature.signer} shown={publisher} expectedWords="the name you gave the key" /> : null}
+        </div>
+      ) : null}
+    </>
   );
 }
 
@@ -46,7 +63,7 @@ export function PublisherLine({ publisher, signature }: { publisher: string; sig
  * Memoised: its verdict, risk lines and text check depend on the inspection alone, so the wizard
  * redrawing (a tick, a step) does not redo them over a large manifest.
  */
-export const OverviewStep = memo(function OverviewStep({ inspection }: { inspection: ApoInspection }) {
+export const OverviewStep = memo(function OverviewStep({ inspection }: { inspection: ApoInspection & Partial<Pick<SourceInspection, 'signatureVerdict'>> }) {
   const details = inspection.details;
   const summary = inspection.summary;
   if (!details || !summary) return null;
@@ -60,7 +77,7 @@ export const OverviewStep = memo(function OverviewStep({ inspection }: { inspect
   return (
     <div className="step-body">
       <VerdictPanel verdict={verdict} />
-      <PublisherLine publisher={manifest.package.publisher} signature={summary.signature} />
+      <PublisherLine publisher={manifest.package.publisher} verdict={inspection.signatureVerdict ?? signatureVerdictOf(summary.signature, summary.publisher)} />
       {summary.signature?.state === 'unknown_key' && <TrustKeyOffer keyId={summary.signature.key_id ?? ''} />}
       {textWarnings.length > 0 ? (
         <section aria-labelledby="text-warnings-heading" className="panel panel-warning">

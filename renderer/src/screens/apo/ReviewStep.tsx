@@ -3,7 +3,10 @@ import type { AgentEntry } from '../../../../shared/apollia-manifest';
 import { CONNECTION_TYPES } from '../../../../shared/catalogues';
 import type { ApoInspection } from '../../../../shared/inspection';
 import { isPinnedRequirement, mcpCommandLine } from '../../../../shared/risk-summary';
-import { packageVerdict, publisherStatus, unpinnedLaunch } from '../../../../shared/verdict';
+import { packageVerdict, unpinnedLaunch } from '../../../../shared/verdict';
+import { signatureVerdictOf, signatureVerdictWords } from '../../../../shared/signature-verdict';
+import { UNSIGNED } from '../../../../shared/trust';
+import type { SourceInspection } from '../../../../shared/api';
 import { FamilyBadge, PermissionBadge } from '../../components/FamilyBadge';
 import { VerdictPanel } from '../../components/VerdictPanel';
 import { APOLLIA_NATIVE_TOOLS } from '../../../../shared/catalogues';
@@ -100,7 +103,7 @@ function ReviewGroup({ id, title, count, summary, openUpTo = 12, always = false,
 }
 
 /** Step 4: everything that will be granted or run, grouped: agents' access, programs, servers, code, connections, pip, triggers. */
-export function ReviewStep({ inspection, sourceId }: { inspection: ApoInspection & { installedDecisions?: InstalledDecisions | null }; sourceId: string }) {
+export function ReviewStep({ inspection, sourceId }: { inspection: ApoInspection & { installedDecisions?: InstalledDecisions | null } & Partial<Pick<SourceInspection, 'signatureVerdict'>>; sourceId: string }) {
   const manifest = inspection.details?.manifest;
   const draft = useConsentDraft(sourceId);
   const decisions = useFormDecisions(inspection, sourceId);
@@ -118,7 +121,7 @@ export function ReviewStep({ inspection, sourceId }: { inspection: ApoInspection
   const unpinnedPip = pip.filter((requirement) => !isPinnedRequirement(requirement));
   const armed = triggers.filter((trigger) => decisions.triggers[trigger.id]?.armed).length;
   const turnedOff = triggers.filter((trigger) => decisions.triggers[trigger.id]?.turnedOff).length;
-  const status = publisherStatus(inspection.summary?.signature ?? null);
+  const status = signatureVerdictWords(inspection.signatureVerdict ?? signatureVerdictOf(inspection.summary?.signature ?? UNSIGNED, manifest.package.publisher));
   const absent = [programs.length === 0 ? 'programs' : '', remote.length === 0 ? 'outside servers' : '', code.length === 0 ? 'Python code' : '', requires.length === 0 ? 'connections to your accounts' : '', pip.length === 0 ? 'Python packages' : ''].filter(Boolean);
   return (
     <div className="step-body">

@@ -1,15 +1,13 @@
 import { ShieldAlert } from 'lucide-react';
-import { nameDifferences } from '../../../../shared/display-text';
 import type { UpdateDiff } from '../../../../shared/update-diff';
 import type { Decisions } from '../../../../shared/decisions';
 import { CodeText } from '../../components/CodeText';
 import { PackageText } from '../../components/PackageText';
+import { NameDifferenceList } from '../../components/trust/NameDifferenceList';
 
 /** A publisher that changed: first and loud, old and new names side by side, and whether one only looks like the other. */
-function PublisherChange({ publisher }: { publisher: NonNullable<UpdateDiff['publisher']> }) {
+function PublisherChange({ publisher, signed }: { publisher: NonNullable<UpdateDiff['publisher']>; signed: boolean }) {
   const lookalike = publisher.comparison === 'lookalike';
-  const differences = lookalike ? nameDifferences(publisher.from, publisher.to) : [];
-  const characterWords = (ch: string) => (/\d/.test(ch) ? `the digit ${ch}` : `“${ch}” (U+${(ch.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')})`);
   return (
     <section className="panel panel-error publisher-change" aria-labelledby="publisher-change-heading">
       <h3 id="publisher-change-heading">
@@ -29,31 +27,25 @@ function PublisherChange({ publisher }: { publisher: NonNullable<UpdateDiff['pub
           </strong>
         </dd>
       </dl>
-      {differences.length > 0 ? (
-        <ul aria-label="Where the names differ">
-          {differences.map((d) => (
-            <li key={d.index}>
-              Character {d.index + 1}: <PackageText text={characterWords(d.now)} /> where the installed name has “<PackageText text={d.was} />”
-            </li>
-          ))}
-        </ul>
-      ) : null}
+      {lookalike ? <NameDifferenceList expected={publisher.from} shown={publisher.to} expectedWords="the installed name" /> : null}
       <p>
         {lookalike
           ? 'The new name is written differently but looks almost the same (letters swapped for digits or for letters of another alphabet). That is how impostors pass for someone you trust: do not install it unless you know why the name changed.'
-          : 'Nothing is signed yet, so either name could be anyone. Install it only if you know why the package changed hands.'}
+          : signed
+            ? 'A signature vouches for the key, not for the name a package gives itself. Install it only if you know why the package changed hands.'
+            : 'This version is not signed by a key you trust, so either name could be anyone. Install it only if you know why the package changed hands.'}
       </p>
     </section>
   );
 }
 
 /** What an update changes in what the package asks, in words, the publisher first. */
-export function UpdateChanges({ diff, installedVersion, decisions }: { diff: UpdateDiff; installedVersion: string; decisions: Decisions | null }) {
+export function UpdateChanges({ diff, installedVersion, decisions, signed = false }: { diff: UpdateDiff; installedVersion: string; decisions: Decisions | null; signed?: boolean }) {
   const changes = diff.publisher ? diff.changes.slice(1) : diff.changes;
   const kept = decisions ? keptSummary(decisions) : null;
   return (
     <div className="step-body">
-      {diff.publisher ? <PublisherChange publisher={diff.publisher} /> : null}
+      {diff.publisher ? <PublisherChange publisher={diff.publisher} signed={signed} /> : null}
       <p>
         Version {installedVersion} is installed; this is version {diff.toVersion}. Anything new or wider is left unticked for you to decide, and a new or changed trigger stays off.
       </p>

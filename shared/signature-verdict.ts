@@ -1,0 +1,141 @@
+/**
+ * The one signature verdict of an inspection (DESIGN.md "Trust after install"): who signed the
+ * package, as far as the app can tell, and for an update how that stands to the key pinned at first
+ * install. Core computes it once per inspection (`electron/core/signature-verdict.ts`); the CLI's
+ * text and JSON, the consent screens, the dashboard and the activity log all render it through
+ * {@link signatureVerdictWords}, so no two surfaces can tell a different story.
+ */
+import { compareNames, type NameComparison } from './display-text';
+import type { SignatureSummary } from './inspection';
+import type { KeyPin, SignatureUpdateKind } from './trust';
+
+/** How an update's signature stands to the installed package's pin, with the names the person gave the keys. */
+export interface SignatureUpdate {
+  change: SignatureUpdateKind;
+  before: KeyPin;
+  now: KeyPin;
+  /** The name the person gave the pinned key (as trusted now, or as it was when installed), or null. */
+  beforeName: string | null;
+  /** Whether the pinned key is still among the person's trusted keys. */
+  beforeTrusted: boolean;
+  /** The name the person gives the update's key (a trusted key), or null. */
+  nowName: string | null;
+  /** One sentence naming both keys as the person knows them. */
+  message: string;
+}
+
+/** The verdict: the package's own signature, its publisher field, and the update's key story. */
+export interface SignatureVerdict {
+  signature: SignatureSummary;
+  /** The publisher the package names (`package.publisher`), or null where there is none (a template). */
+  publisher: string | null;
+  /**
+   * Only for a verified signature: how the name the person gave the key compares with the
+   * package's publisher field (`same`, `different`, or a `lookalike`); null otherwise.
+   */
+  names: NameComparison | null;
+  /** For an installed package's update (or reinstall): kept, first signed, changed, dropped; null for a first install. */
+  update: SignatureUpdate | null;
+}
+
+/** The verdict of `signature` for a package naming `publisher`, with its update story if any. */
+export function signatureVerdictOf(signature: SignatureSummary, publisher: string | null, update: SignatureUpdate | null = null): SignatureVerdict {
+  const names = signature.state === 'verified' && publisher !== null && signature.signer !== null ? compareNames(signature.signer, publisher) : null;
+  return { signature, publisher, names, update };
+}
+
+/** Whether an update's signature is a stop the person must answer before anything else. */
+export function isKeyChangeStop(update: SignatureUpdate | null): boolean {
+  return update !== null && (update.change === 'other_key' || update.change === 'dropped' || update.change === 'unverifiable_pin');
+}
+
+/** The verdict in words: one per state, the same on every surface. */
+export interface SignatureWords {
+  state: SignatureSummary['state'];
+  /** `allow`: verified and the names agree. `warning`: anything the person should weigh. `danger`: a signature that does not hold, or a key-change stop. */
+  tone: 'allow' | 'warning' | 'danger';
+  /** The badge's words (`Verified publisher: Example Accounting`). */
+  label: string;
+  /** One or two sentences saying what is and is not known. */
+  explanation: string;
+  /** Where the trusted key's name and the package's publisher field differ, the sentence saying so; else null. */
+  namesNote: string | null;
+  /** For an update: the sentence about the key (kept, first signed, changed, dropped); else null. */
+  updateNote: string | null;
+}
+
+const INVALID_WORDS: Record<NonNullable<SignatureSummary['reason']>, string> = {
+  does_not_match: 'The signature does not match this file: it was changed after it was signed.',
+  other_file: 'The signature was made for another file, not this one.',
+  comment_changed: 'The signed comment was changed after signing.',
+  malformed: 'The .minisig file beside it is not a minisign signature.',
+  unsupported: 'The signature uses something this app cannot check.',
+  unreadable: 'The .minisig file beside it cannot be read.',
+};
+
+function updateNote(update: SignatureUpdate): string {
+  const sentence = `${update.message.charAt(0).toUpperCase()}${update.message.slice(1)}.`;
+  switch (update.change) {
+    case 'kept':
+      return update.before.kind === 'unsigned' ? 'Still unsigned, as the version you have.' : `Key kept: ${update.message}.`;
+    case 'first_signed':
+      return `First signed: ${sentence} From now on, updates must be signed by this key.`;
+    case 'dropped':
+      return `Signature dropped: ${sentence}`;
+    case 'other_key':
+      return `Signed by a different key: ${sentence}`;
+    case 'unverifiable_pin':
+      return `Key cannot be matched: ${sentence}`;
+  }
+}
+
+/** The words of a verdict (the CLI's `inspect`, `list`, `install`; the Overview, Review, key-change stop and dashboard). */
+export function signatureVerdictWords(verdict: SignatureVerdict): SignatureWords {
+  const { signature } = verdict;
+  const update = verdict.update ? updateNote(verdict.update) : null;
+  const stop = isKeyChangeStop(verdict.update);
+  const base = { state: signature.state, namesNote: null, updateNote: update };
+  switch (signature.state) {
+    case 'verified': {
+      const signer = signature.signer ?? '';
+      const comment = `Signed comment: ${signature.trusted_comment ?? '(none)'}`;
+      if (verdict.names === 'same' || verdict.names === null) {
+        return { ...base, tone: stop ? 'danger' : 'allow', label: `Verified publisher: ${signer}`, explanation: `Signed by the key you trust as “${signer}” (key ID ${signature.key_id ?? ''}). ${comment}` };
+      }
+      const how = verdict.names === 'lookalike' ? 'a name that only looks like it' : 'a different name';
+      return {
+        ...base,
+        tone: 'warning',
+        label: `Signed by the key you trust as ${signer}; the names differ`,
+        explanation: `Signed by the key you trust as “${signer}” (key ID ${signature.key_id ?? ''}). ${comment}`,
+        namesNote: `Signed by the key you trust as “${signer}”; the package calls its publisher “${verdict.publisher ?? ''}”, ${how}. The key vouches for the files, not for the name the package gives itself.`,
+      };
+    }
+    case 'unknown_key':
+      if (signature.public_key !== null) {
+        return {
+          ...base,
+          tone: stop ? 'danger' : 'warning',
+          label: 'Signed by the key it was installed with, which you no longer trust',
+          explanation: `Signed by key ID ${signature.key_id ?? ''}, the very key the installed version was signed with; you removed it from your trusted publishers, so nothing vouches for who holds it.`,
+        };
+      }
+      return {
+        ...base,
+        tone: stop ? 'danger' : 'warning',
+        label: 'Signed by a key you don’t know',
+        explanation: `Signed by key ID ${signature.key_id ?? ''}, which is not one of your trusted publishers: nothing about who made it is checked. Anyone can make a key with any ID.`,
+      };
+    case 'builtin':
+      return { ...base, tone: 'allow', label: 'Ships with Apollia Desktop', explanation: 'This template came with the app itself, not from a publisher.' };
+    case 'invalid':
+      return {
+        ...base,
+        tone: 'danger',
+        label: 'Signature does not hold',
+        explanation: `${INVALID_WORDS[signature.reason ?? 'does_not_match']} Don't install it: it may not be what its publisher made.${signature.message ? ` (${signature.message})` : ''}`,
+      };
+    case 'unsigned':
+      return { ...base, tone: stop ? 'danger' : 'warning', label: 'Unverified publisher', explanation: 'The package is not signed: anyone can write any publisher name.' };
+  }
+}
