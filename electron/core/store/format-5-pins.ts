@@ -3,10 +3,7 @@
  * public key (DESIGN.md "Trust after install").
  */
 import { ownRecord } from '../../../shared/own-data';
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+import { isObject } from './migration-values';
 
 // --- format 5: whole-key pins -------------------------------------------------------------------
 /**

@@ -17,7 +17,9 @@ import type { SignatureSummary } from '../../../shared/inspection';
 import type { KeyPin, TrustedKey } from '../../../shared/trust';
 import { ownRecord } from '../../../shared/own-data';
 import { validateState } from '../generated/store-state-validator';
+import { migrateFrom3 } from './format-4-permissions';
 import { migrateFrom4 } from './format-5-pins';
+import { isObject } from './migration-values';
 
 // ---- Trust (issue 14; format 3) ---------------------------------------------------------------
 
@@ -394,33 +396,6 @@ export function migrateState(value: unknown): unknown {
   return migrateFrom4(migrateFrom3(migrateFrom2(migrateFrom1(value))));
 }
 
-/**
- * Format 3 → 4: each package agent's access entry gets the `permission` format 3 derived from its
- * family on every read, under the rule of `shared/decisions.ts`: a granted entry runs without
- * asking only when it is a native tool that only reads, or a package's own tool declaring `read`
- * in a package whose stored signature was verified by a key the person trusted; every other grant
- * asks first (a package's own code is its author's word). A tightening, never a widening.
- */
-function migrateFrom3(value: unknown): unknown {
-  if (!isObject(value) || value.version !== 3 || !isObject(value.agents)) return value;
-  const trust = isObject(value.packageTrust) ? value.packageTrust : {};
-  const agents = Object.entries(value.agents).map(([id, agent]) => {
-    if (!isObject(agent) || agent.origin !== 'package' || !Array.isArray(agent.access)) return [id, agent] as const;
-    const pkg = typeof agent.packageName === 'string' ? agent.packageName : '';
-    const record = Object.hasOwn(trust, pkg) ? trust[pkg] : undefined;
-    const verified = isObject(record) && isObject(record.signature) && record.signature.state === 'verified';
-    const access = agent.access.map((a: unknown) => {
-      if (!isObject(a) || Object.hasOwn(a, 'permission')) return a;
-      const entry = typeof a.entry === 'string' ? a.entry : '';
-      const ownCode = entry.startsWith(`pkg:${pkg}/`) || entry.startsWith(`workflow:${pkg}/`);
-      const reads = a.family === 'read' && (ownCode ? verified : !entry.includes(':'));
-      return { ...a, permission: a.granted !== true ? 'deny' : reads ? 'allow' : 'ask' };
-    });
-    return [id, { ...agent, access }] as const;
-  });
-  return { ...value, agents: ownRecord(agents), version: 4 };
-}
-
 function migrateFrom1(value: unknown): unknown {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
   const file = value as { version?: unknown; settings?: unknown };
@@ -486,9 +461,6 @@ function withMcpSealed(file: Record<string, unknown>): Record<string, unknown> {
   return { ...file, settings: { ...settings, mcpServers: ownRecord(servers) } };
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 // --- end format 3: MCP server credentials --------------------------------------------------------
 
 /** Compiled at build time from {@link STATE_SCHEMA} (scripts/compile-schemas.ts; a test keeps the two in step). */
