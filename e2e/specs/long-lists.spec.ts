@@ -7,8 +7,7 @@
  */
 import { join } from 'node:path';
 import { manyToolName, manyToolsManifest, manyToolsModule } from '../../test/helpers/many-tools';
-import { REPO_ROOT } from '../support/electron-binary';
-import { axeCheck, expect, nextStep, test } from '../support/app';
+import { axeCheck, expect, nextStep, SCREENSHOTS, test } from '../support/app';
 import { packFileSet } from '../support/packages';
 
 test.use({ now: '2026-01-01T00:00:00Z' });
@@ -39,7 +38,7 @@ test('many tools: counts, the first 50 rows, Show all by keyboard, one untick, r
   const tools = page.getByRole('region', { name: /Tools and workflows/ });
   await expect(tools.locator('.access-counts')).toHaveText('120 tools and 0 workflows; 90 sensitive: 30 sends outside, 30 writes or deletes, 30 reads personal data, 30 reads.');
   await expect(tools.getByRole('listitem')).toHaveCount(50);
-  await page.screenshot({ path: join(REPO_ROOT, 'e2e', 'screenshots', 'long-list-1-access.png') });
+  await page.screenshot({ path: join(SCREENSHOTS, 'long-list-1-access.png') });
   await axeCheck(page, 'long list, first rows');
 
   // Show all, with the keyboard.
@@ -104,7 +103,7 @@ test('many triggers: counts, the first 50, one armed, Show all, install arms exa
   await page.getByRole('checkbox', { name: 'Arm every-hour-007' }).check();
   await expect(counts).toHaveText('120 triggers proposed; 1 armed.');
   await counts.scrollIntoViewIfNeeded();
-  await page.screenshot({ path: join(REPO_ROOT, 'e2e', 'screenshots', 'long-list-2-triggers.png') });
+  await page.screenshot({ path: join(SCREENSHOTS, 'long-list-2-triggers.png') });
   await axeCheck(page, 'long list of triggers');
   await page.getByRole('button', { name: 'Show all 120 triggers' }).click();
   await expect(page.getByRole('checkbox', { name: /^Arm / })).toHaveCount(TRIGGERS);

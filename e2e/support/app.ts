@@ -37,7 +37,7 @@ export interface AppOptions {
  * was; `npm run screenshots` sets `E2E_SCREENSHOTS_DIR` to `e2e/screenshots/`, the committed
  * gallery, refreshed on purpose so that a changed screen is a diff to review.
  */
-const SCREENSHOTS = process.env['E2E_SCREENSHOTS_DIR'] ?? join(REPO_ROOT, 'test-results', 'screenshots');
+export const SCREENSHOTS = process.env['E2E_SCREENSHOTS_DIR'] ?? join(REPO_ROOT, 'test-results', 'screenshots');
 
 /** Saves a full-page screenshot as `<name>.png` in {@link SCREENSHOTS}. */
 export async function shot(page: Page, name: string): Promise<void> {
