@@ -1,12 +1,13 @@
 /**
  * Electron-side enforcement of DESIGN.md "Security of the app itself": denied navigation, denied
- * new windows, no `<webview>`, every permission refused, and the CSP header. The decisions
- * themselves live in `app-location.ts` and `csp.ts` (tested without Electron); this file only
- * wires them to Electron's events.
+ * new windows, no `<webview>`, every permission refused but the clipboard write of Copy, and the
+ * CSP header. The decisions themselves live in `app-location.ts`, `permissions.ts` and `csp.ts`
+ * (tested without Electron); this file only wires them to Electron's events.
  */
 import { app, session, type WebContents } from 'electron';
 import { isAllowedNavigation, windowOpenDecision, type AppLocation } from './app-location';
 import { withCspHeader } from './csp';
+import { permissionCheckHandler, permissionRequestHandler } from './permissions';
 
 /** Locks down one window's contents: navigation, redirects, new windows and `<webview>`. */
 export function lockDownContents(contents: WebContents, location: AppLocation): void {
@@ -22,13 +23,15 @@ export function lockDownContents(contents: WebContents, location: AppLocation): 
 
 /**
  * Applies the app-wide rules once, before any window exists: every permission request and check
- * is refused (the app needs none), every future `webContents` is locked down as it is created,
+ * is refused except `clipboard-sanitized-write` for the app's own page (Copy), every future `webContents` is locked down as it is created,
  * and every response gets the CSP header.
  */
 export function applyAppSecurity(location: AppLocation): void {
   const ses = session.defaultSession;
-  ses.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
-  ses.setPermissionCheckHandler(() => false);
+  const request = permissionRequestHandler(location);
+  const check = permissionCheckHandler(location);
+  ses.setPermissionRequestHandler((contents, permission, callback, details) => request(contents, permission, callback, details));
+  ses.setPermissionCheckHandler((contents, permission, requestingOrigin, details) => check(contents, permission, requestingOrigin, details));
   ses.webRequest.onHeadersReceived((details, callback) => {
     callback({ responseHeaders: withCspHeader(details.responseHeaders) });
   });
