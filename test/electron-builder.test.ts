@@ -1,48 +1,76 @@
 import Ajv from 'ajv';
 import { existsSync, readFileSync } from 'node:fs';
+import { basename } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+// @ts-expect-error: a plain .mjs script (resources/build/pack-icons.mjs), no declarations
+import { ICNS_ENTRIES, ICO_SIZES, icns, ico } from '../resources/build/pack-icons.mjs';
+
+// electron-builder.yml and package.json checked statically (packaging downloads Electron: never
+// run here): against electron-builder's own JSON schema, then against what each target's code
+// requires (app-builder-lib 26: FpmTarget, NsisTarget, the mac packager).
 
 const root = new URL('../', import.meta.url);
 const config = parse(readFileSync(new URL('electron-builder.yml', root), 'utf8')) as Record<string, any>;
+const pkg = JSON.parse(readFileSync(new URL('package.json', root), 'utf8')) as Record<string, any>;
+const scheme = JSON.parse(readFileSync(new URL('node_modules/app-builder-lib/scheme.json', root), 'utf8'));
 
 /** Width and height from a PNG's IHDR chunk. */
-function pngSize(path: string): { width: number; height: number } {
-  const bytes = readFileSync(new URL(path, root));
+function pngSize(bytes: Buffer): { width: number; height: number } {
   expect(bytes.subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
   expect(bytes.subarray(12, 16).toString('ascii')).toBe('IHDR');
   return { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) };
 }
 
+/** The entries of an .icns file: type → data. */
+function icnsEntries(bytes: Buffer): Map<string, Buffer> {
+  expect(bytes.subarray(0, 4).toString('ascii')).toBe('icns');
+  expect(bytes.readUInt32BE(4)).toBe(bytes.length);
+  const entries = new Map<string, Buffer>();
+  for (let at = 8; at < bytes.length; ) {
+    const length = bytes.readUInt32BE(at + 4);
+    entries.set(bytes.subarray(at, at + 4).toString('ascii'), bytes.subarray(at + 8, at + length));
+    at += length;
+  }
+  return entries;
+}
+
+/** The images of an .ico file, with the size its directory claims. */
+function icoImages(bytes: Buffer): { size: number; data: Buffer }[] {
+  expect(bytes.readUInt16LE(0)).toBe(0);
+  expect(bytes.readUInt16LE(2)).toBe(1);
+  return Array.from({ length: bytes.readUInt16LE(4) }, (_, i) => {
+    const entry = 6 + 16 * i;
+    const size = bytes[entry] === 0 ? 256 : (bytes[entry] as number);
+    return { size, data: bytes.subarray(bytes.readUInt32LE(entry + 12), bytes.readUInt32LE(entry + 12) + bytes.readUInt32LE(entry + 8)) };
+  });
+}
+
+const read = (path: string) => readFileSync(new URL(path, root));
+
+/** `getPlatformIconFileName` of builder-util: a path without a dot gets the platform's extension. */
+const platformIcon = (value: string, mac: boolean) => (value.includes('.') ? value.replace(mac ? '.ico' : '.icns', mac ? '.icns' : '.ico') : `${value}.${mac ? 'icns' : 'ico'}`);
+
 describe('electron-builder.yml', () => {
+  it('is valid against electron-builder’s own JSON schema (a misspelled key is an error, not ignored)', () => {
+    const validate = new Ajv({ strict: false, allErrors: true }).compile(scheme);
+    expect(validate(config), JSON.stringify(validate.errors)).toBe(true);
+    expect(validate({ ...config, linux: { ...config.linux, maintaner: 'x' } })).toBe(false);
+    expect(validate({ ...config, mac: { ...config.mac, notarise: true } })).toBe(false);
+  });
+
   it('names the app', () => {
     expect(config.appId).toBe('app.apollia.desktop');
     expect(config.productName).toBe('Apollia Desktop');
+    expect(config.executableName).toBe('apollia-desktop');
   });
 
-  it('packs the built app and ships the runtime data beside it', () => {
+  it('packs the built app and ships only the run-time data it reads', () => {
     expect(config.files).toContain('out/**');
-    const extra = (config.extraResources as { from: string; to: string }[]).map((entry) => [entry.from, entry.to]);
-    expect(extra).toContainEqual(['resources/catalogues', 'catalogues']);
-    expect(extra).toContainEqual(['resources/templates', 'templates']);
-    expect(existsSync(new URL('resources/catalogues/native-tools.json', root))).toBe(true);
-  });
-
-  it('associates .apo with the app, with a MIME type for Linux and a UTI for macOS', () => {
-    const associations = config.fileAssociations as Record<string, unknown>[];
-    expect(associations).toHaveLength(1);
-    expect(associations[0]).toMatchObject({
-      ext: 'apo',
-      mimeType: 'application/vnd.apollia.package',
-      role: 'Viewer',
-      isPackage: false,
-    });
-    expect(config.linux.mimeTypes).toEqual(['application/vnd.apollia.package']);
-    const utis = config.mac.extendInfo.UTExportedTypeDeclarations as Record<string, any>[];
-    expect(utis).toHaveLength(1);
-    expect(utis[0]?.UTTypeIdentifier).toBe('app.apollia.package');
-    expect(utis[0]?.UTTypeTagSpecification['public.filename-extension']).toEqual(['apo']);
-    expect(utis[0]?.UTTypeTagSpecification['public.mime-type']).toEqual(['application/vnd.apollia.package']);
+    // The catalogues are compiled in (shared/catalogues.ts imports them); only the templates are read from disk.
+    expect(config.extraResources).toEqual([{ from: 'resources/templates', to: 'templates', filter: ['**/*'] }]);
+    expect(existsSync(new URL('resources/templates/README.md', root))).toBe(true);
+    expect(readFileSync(new URL('shared/catalogues.ts', root), 'utf8')).toContain("from '../resources/catalogues/native-tools.json'");
   });
 
   it('flips the Electron fuses DESIGN.md "Security of the app itself" asks for', () => {
@@ -54,29 +82,87 @@ describe('electron-builder.yml', () => {
       enableEmbeddedAsarIntegrityValidation: true,
       onlyLoadAppFromAsar: true,
     });
-    // A misspelled fuse would be silently ignored: check the keys against the installed
-    // electron-builder's own schema (FuseOptionsV1 admits no other property). Integrity needs the asar.
-    const scheme = JSON.parse(readFileSync(new URL('node_modules/app-builder-lib/scheme.json', root), 'utf8'));
     const validate = new Ajv({ strict: false }).compile(scheme.definitions.FuseOptionsV1);
     expect(validate(config.electronFuses), JSON.stringify(validate.errors)).toBe(true);
     expect(validate({ ...config.electronFuses, runAsNod: false })).toBe(false);
     expect(config.asar).toBe(true);
   });
 
-  it('builds deb and AppImage on Linux', () => {
-    expect(config.linux.target).toEqual(['deb', 'AppImage']);
+  it('associates .apo with the app, and the desktop entry gets its MimeType once', () => {
+    const associations = config.fileAssociations as Record<string, unknown>[];
+    expect(associations).toHaveLength(1);
+    expect(associations[0]).toMatchObject({ ext: 'apo', mimeType: 'application/vnd.apollia.package', role: 'Viewer', isPackage: false });
+    // LinuxTargetHelper.computeDesktopEntry writes linux.mimeTypes plus each association's mimeType,
+    // and overwrites desktop.entry's MimeType and Comment: the association must be the only source.
+    const mimeTypes = [...(config.linux.mimeTypes ?? []), ...associations.map((a) => a.mimeType).filter(Boolean)];
+    expect(mimeTypes).toEqual(['application/vnd.apollia.package']);
+    expect(config.linux.desktop?.entry?.MimeType).toBeUndefined();
+    expect(config.linux.desktop?.entry?.Comment).toBeUndefined();
+    expect(config.linux.desktop?.entry?.Exec).toBeUndefined(); // electron-builder throws on it
+    const utis = config.mac.extendInfo.UTExportedTypeDeclarations as Record<string, any>[];
+    expect(utis).toHaveLength(1);
+    expect(utis[0]?.UTTypeIdentifier).toBe('app.apollia.package');
+    expect(utis[0]?.UTTypeTagSpecification['public.filename-extension']).toEqual(['apo']);
+    expect(utis[0]?.UTTypeTagSpecification['public.mime-type']).toEqual(['application/vnd.apollia.package']);
+    // electronMac copies the association's .icns into Contents/Resources under its own name.
+    expect(utis[0]?.UTTypeIconFile).toBe(basename(platformIcon(associations[0]?.icon as string, true)));
   });
 
-  it('points at icons that exist at the sizes the platforms need', () => {
+  it('names the desktop entry as Electron names the window (desktopName: Wayland app_id)', () => {
+    expect(pkg.desktopName).toBe(`${config.executableName}.desktop`);
+    expect(config.linux.syncDesktopName).toBe(true);
+  });
+
+  it('ships Linux as a deb only: the AppImage launcher turns the sandbox off where AppArmor restricts user namespaces', () => {
+    expect(config.linux.target).toEqual(['deb']);
+    expect(config.appImage).toBeUndefined();
+  });
+
+  it('gives the deb what FpmTarget requires: a homepage, a maintainer with an address, a description', () => {
+    // FpmTarget.computeFpmMetaInfoOptions: homepage (package.json `homepage` or `repository`),
+    // maintainer (linux/deb `maintainer`, else package.json author with an email), else it throws.
+    expect(new URL(pkg.homepage).protocol).toBe('https:');
+    const maintainer = (config.deb?.maintainer ?? config.linux.maintainer) as string;
+    expect(maintainer).toMatch(/^[^<>]+ <[^<>@\s]+@[^<>@\s]+\.[^<>@\s]+>$/);
+    expect(pkg.author).toMatchObject({ name: expect.any(String), email: expect.stringMatching(/@/) });
+    expect(pkg.description.length).toBeGreaterThan(10);
+    expect(config.linux.description.length).toBeGreaterThan(10);
     expect(config.linux.icon).toBe('resources/icons');
-    expect(pngSize('resources/icons/512x512.png')).toEqual({ width: 512, height: 512 });
-    expect(pngSize('resources/icons/256x256.png')).toEqual({ width: 256, height: 256 });
-    for (const icon of [config.mac.icon, config.win.icon, config.fileAssociations[0].icon] as string[]) {
-      expect(existsSync(new URL(icon, root)), icon).toBe(true);
-      const { width, height } = pngSize(icon);
-      expect(width).toBe(height);
-      expect(width).toBeGreaterThanOrEqual(256);
+    for (const size of [16, 32, 64, 128, 256, 512]) expect(pngSize(read(`resources/icons/${size}x${size}.png`))).toEqual({ width: size, height: size });
+  });
+
+  it('gives the Mac build an .icns, the hardened runtime and notarization from the environment', () => {
+    expect(config.mac.icon).toMatch(/\.icns$/);
+    const entries = icnsEntries(read(config.mac.icon));
+    for (const [type, size] of ICNS_ENTRIES as [string, number][]) expect(pngSize(entries.get(type) as Buffer), type).toEqual({ width: size, height: size });
+    expect(existsSync(new URL(platformIcon(config.fileAssociations[0].icon, true), root))).toBe(true);
+    expect(config.mac.hardenedRuntime).toBe(true);
+    // true: notarize when APPLE_API_KEY… or APPLE_ID… are set (MacTargetHelper.getNotarizeOptions), skipped with a warning when absent.
+    expect(config.mac.notarize).toBe(true);
+    expect(config.mac.category).toMatch(/^public\.app-category\./);
+  });
+
+  it('gives NSIS .ico icons holding a 256-pixel image, and signs with SHA-256 when a certificate is given', () => {
+    expect(config.win.target).toEqual(['nsis']);
+    for (const icon of [config.win.icon, config.nsis.installerIcon, config.nsis.uninstallerIcon, platformIcon(config.fileAssociations[0].icon, false)] as string[]) {
+      expect(icon, icon).toMatch(/\.ico$/);
+      const images = icoImages(read(icon));
+      expect(images.map((image) => image.size)).toContain(256);
+      for (const image of images) expect(pngSize(image.data)).toEqual({ width: image.size, height: image.size });
     }
+    expect(config.win.signtoolOptions.signingHashAlgorithms).toEqual(['sha256']);
+  });
+
+  it('never needs a credential in the file: signing reads the environment, and a build without one is not refused', () => {
+    expect(config.forceCodeSigning).toBe(false);
+    const text = readFileSync(new URL('electron-builder.yml', root), 'utf8');
+    for (const key of ['cscLink', 'cscKeyPassword', 'certificatePassword', 'certificateFile', 'appleId']) expect(text).not.toContain(`${key}:`);
+  });
+
+  it('commits the .icns and .ico packed from the current PNGs (node resources/build/pack-icons.mjs)', () => {
+    expect(read('resources/build/icon.icns').equals(icns())).toBe(true);
+    expect(read('resources/build/icon.ico').equals(ico())).toBe(true);
+    expect(ICO_SIZES).toContain(256);
   });
 
   it('never publishes from a build', () => {
