@@ -1,5 +1,6 @@
 /**
- * The Electron entry: lifecycle only. One instance (a second launch hands its files over and
+ * The Electron entry: lifecycle only. A CLI command (`apollia-desktop inspect FILE`) runs the
+ * command line and exits, before anything else (cli-dispatch.ts). Otherwise one instance (a second launch hands its files over and
  * quits); the `app://` scheme and file-open routing registered before `ready` (macOS `open-file`);
  * then the app-wide security rules, the renderer served on `app://`, the core Api with its
  * Electron deps, the IPC binding, the window and the menu; and the one trigger host of the data
@@ -18,6 +19,8 @@ import { installMenu } from './menu';
 import { createOpenRouter } from './open-requests';
 import { createSafeStorageSecretBox } from './secret-box';
 import { registerAppScheme, serveAppScheme } from './protocol';
+import { runCliEntry } from '../core/cli/entry';
+import { startEntry } from './cli-dispatch';
 import { applyAppSecurity } from './security';
 import { createMainWindow, RENDERER_DIR } from './window';
 
@@ -26,10 +29,8 @@ function resourcesDir(): string {
   return app.isPackaged ? process.resourcesPath : join(app.getAppPath(), 'resources');
 }
 
-if (!app.requestSingleInstanceLock()) {
-  // Another instance runs: it receives our argv through `second-instance`.
-  app.quit();
-} else {
+/** The window app: everything but the command line. Runs once this instance holds the lock. */
+function startApp(): void {
   registerAppScheme(); // privileged schemes must be registered before `ready`
   const location = resolveAppLocation(app.isPackaged ? undefined : process.env['ELECTRON_RENDERER_URL'], APP_INDEX_URL);
   const router = createOpenRouter();
@@ -88,3 +89,15 @@ if (!app.requestSingleInstanceLock()) {
       app.quit();
     });
 }
+
+startEntry(app, {
+  argv: process.argv,
+  defaultApp: process.defaultApp === true,
+  runCli: runCliEntry,
+  io: { stdout: (text) => process.stdout.write(text), stderr: (text) => process.stderr.write(text), cwd: process.cwd(), env: process.env },
+  resourcesDir: resourcesDir(),
+  startApp,
+  onSignal: (listener) => {
+    for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => listener(signal));
+  },
+});

@@ -1,0 +1,38 @@
+/**
+ * The one CLI entry both channels run (DESIGN.md "Security of the app itself": one CLI, two
+ * channels): `electron/cli.ts` (the npm package, under Node) and the installed app's main process
+ * when its binary is started with a CLI command (`electron/main/cli-dispatch.ts`). Takes the
+ * arguments without the program's own path(s), returns the exit code.
+ */
+import { resolve } from 'node:path';
+import type { CliIo } from './cli-io';
+
+/** Commands that read a package in the bounded worker (`core/bounded/`). */
+const CHECKING = new Set(['inspect', 'install', 'apply']);
+
+/**
+ * A reader that leaves early (`list | head -1`) closes the pipe: the next write fails with EPIPE,
+ * an error event nobody listens to, which Node prints as a stack trace (and Electron's main process
+ * shows in a dialog). It is no failure of the command: `exit` stops quietly, with the status set so
+ * far. Any other write error is still thrown.
+ */
+export function quietOnBrokenPipe(stream: NodeJS.WriteStream, exit: () => void): void {
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+    exit();
+  });
+}
+
+/** Runs one CLI invocation: `argv` as typed after the program name. */
+export async function runCliEntry(argv: string[], io: CliIo): Promise<number> {
+  // Such a command starts the worker first, so that its start (and the loading of the reader its
+  // path needs) overlaps the loading of the command (issue 17). Only a hint: the command parses its
+  // arguments as always, and a wrong guess costs an idle worker or a reader loaded for nothing.
+  const at = argv.findIndex((arg) => CHECKING.has(arg));
+  if (at >= 0) {
+    const path = argv.slice(at + 1).find((arg) => !arg.startsWith('-'));
+    (await import('../bounded/checker')).sharedChecker().start(path === undefined ? undefined : resolve(io.cwd, path));
+  }
+  const { runCli } = await import('./dispatcher');
+  return runCli(argv, io);
+}
