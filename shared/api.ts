@@ -65,6 +65,18 @@ export interface AppInfo {
   /** The runtime SDK this app serves (shared/sdk.ts). */
   sdkVersion: string;
   secretBackend: SecretBackend;
+  /**
+   * How a person runs this app's own command line in a terminal here (`apollia-desktop` on PATH
+   * from the deb; the quoted binary inside the app bundle on macOS), or null where the app binary
+   * cannot be a console command (Windows' GUI binary, an AppImage): the screens that show a
+   * command then say so. Never `npx`: outside the repository it fetches whoever owns the name.
+   */
+  cliProgram: string | null;
+  /**
+   * The app was started with Chromium's sandbox turned off (`--no-sandbox`): every screen says
+   * so, and installing or applying is refused until the app is started without it.
+   */
+  sandboxOff: boolean;
 }
 
 /**

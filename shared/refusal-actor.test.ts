@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { inspectCommand, refusalAdvice } from './refusal-actor';
+import { inspectCommand, packCommand, refusalAdvice } from './refusal-actor';
 
 describe('refusalAdvice', () => {
   it('a truncated download, a file that is not a package and an old app are the person’s to fix', () => {
@@ -27,10 +27,19 @@ describe('refusalAdvice', () => {
   });
 });
 
-describe('inspectCommand', () => {
+describe('inspectCommand and packCommand', () => {
   it('quotes a file name only when it needs it', () => {
-    expect(inspectCommand('invoices-1.2.0.apo')).toBe('npx apollia-desktop inspect invoices-1.2.0.apo');
-    expect(inspectCommand("it's here.apo")).toBe(`npx apollia-desktop inspect 'it'\\''s here.apo'`);
+    expect(inspectCommand('invoices-1.2.0.apo')).toBe('apollia-desktop inspect invoices-1.2.0.apo');
+    expect(inspectCommand("it's here.apo")).toBe(`apollia-desktop inspect 'it'\\''s here.apo'`);
+    expect(packCommand('my package')).toBe(`apollia-desktop pack 'my package'`);
+  });
+
+  it('runs the app’s own command line, never npx of a name (outside the repository npx fetches whoever owns it)', () => {
+    const macBinary = `'/Applications/Apollia Desktop.app/Contents/MacOS/Apollia Desktop'`;
+    expect(inspectCommand('invoices.apo', macBinary)).toBe(`${macBinary} inspect invoices.apo`);
+    expect(packCommand('invoices', 'apollia-desktop')).toBe('apollia-desktop pack invoices');
+    expect(inspectCommand('x.apo', null)).toBe('apollia-desktop inspect x.apo');
+    for (const command of [inspectCommand('a.apo'), packCommand('a'), inspectCommand('a.apo', null)]) expect(command).not.toMatch(/\bnpx\b/);
   });
 });
 

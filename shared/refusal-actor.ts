@@ -5,6 +5,7 @@
  * package, a path that climbs out of it, a tool hidden from the manifest) and should not be
  * installed at all. Pure: the refused screen and the CLI read the same answer from a stable code.
  */
+import { CLI_NAME, commandLine } from './command-line';
 
 /** Who can do something about a refusal. */
 export type RefusalActor = 'user' | 'author' | 'malicious';
@@ -43,10 +44,17 @@ const USER_ACTIONS: ReadonlyMap<string, string> = new Map(
  */
 const MALICIOUS: ReadonlySet<string> = new Set(['archive.symlink', 'archive.hardlink', 'archive.device', 'archive.fifo', 'archive.traversal', 'archive.absolute_path', 'archive.drive_relative', 'archive.name_collision', 'archive.pax_global', 'manifest.undescribed_function']);
 
-/** The command an author runs to see every problem of a package, as DESIGN.md "Validation contract" gives it. */
-export function inspectCommand(fileName: string): string {
-  const quoted = /^[A-Za-z0-9._\/-]+$/.test(fileName) ? fileName : `'${fileName.replace(/'/g, `'\\''`)}'`;
-  return `npx apollia-desktop inspect ${quoted}`;
+/**
+ * The command an author runs to see every problem of a package, as DESIGN.md "Validation contract"
+ * gives it: this app's own command line (`program`: `AppInfo.cliProgram`), never `npx`.
+ */
+export function inspectCommand(fileName: string, program: string | null = CLI_NAME): string {
+  return commandLine(program, ['inspect', fileName]);
+}
+
+/** The command that packs an unbuilt package folder (`template.unbuilt_apo`), with the same program. */
+export function packCommand(folder: string, program: string | null = CLI_NAME): string {
+  return commandLine(program, ['pack', folder]);
 }
 
 /**

@@ -80,7 +80,10 @@ test('a package that breaks a rule: its author must fix it, with the exact messa
   const alert = page.getByRole('alert');
   await expect(alert.getByRole('heading', { level: 2 })).toHaveText('Its author must fix this');
   await expect(alert.locator('.refusal')).toContainText('package version 1.2 is not semver');
-  await expect(page.getByRole('region', { name: 'For its author' })).toContainText('npx apollia-desktop inspect invoices-broken.apo');
+  const forAuthor = page.getByRole('region', { name: 'For its author' });
+  await expect(forAuthor.locator('code')).toHaveText('apollia-desktop inspect invoices-broken.apo');
+  await expect(forAuthor).toContainText('Apollia Desktop’s own command line, installed with the app');
+  await expect(forAuthor).not.toContainText('npx');
   await expect(page.getByRole('button', { name: 'Move to Trash' })).toHaveCount(0);
   await expect(page.getByRole('button', { name: 'Close', exact: true })).toBeVisible();
   await snapshotBoth(page, 'refused-author');
@@ -91,7 +94,8 @@ test('a package folder opened as a template says what it is, and how to pack it'
   await page.getByRole('button', { name: 'Open a template folder…' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'This template was refused' })).toBeVisible();
   await expect(page.getByRole('alert')).toContainText('invoices is not a template: it is the folder of an .apo package, not yet packed');
-  await expect(page.getByRole('region', { name: 'How to pack it' })).toContainText('npx apollia-desktop pack invoices');
+  await expect(page.getByRole('region', { name: 'How to pack it' }).locator('code')).toHaveText('apollia-desktop pack invoices');
+  await expect(page.getByRole('main')).not.toContainText('npx');
   await snapshot(page, 'refused-unbuilt-apo');
 });
 

@@ -30,6 +30,10 @@ export interface ApiDeps {
    * folder). Absent (the CLI), `trashSource` answers `trash.unavailable`.
    */
   trash?: (path: string) => Promise<void>;
+  /** What `appInfo` tells of the host: its command line (`AppInfo.cliProgram`); absent, `apollia-desktop`. */
+  cliProgram?: string | null;
+  /** The host runs without Chromium's sandbox (`--no-sandbox`): install and apply are refused (`app.sandbox_off`). */
+  sandboxOff?: boolean;
 }
 
 /** The deps, the store and the sources, shared by the Api's modules. */

@@ -73,11 +73,22 @@ async function registered(ctx: ApiContext, path: string, origin: SourceHandle['o
   return answer.value;
 }
 
+/**
+ * Nothing is installed or applied by an app started without Chromium's sandbox (`--no-sandbox`,
+ * which an AppImage launcher adds on its own): its window shows text from untrusted packages, and
+ * the person must know and restart it properly first (DESIGN.md "Security of the app itself").
+ */
+function refuseWithoutSandbox(deps: ApiContext['deps']): void {
+  if (deps.sandboxOff === true) {
+    throw new CoreError('app.sandbox_off', 'Apollia Desktop was started with its sandbox turned off (--no-sandbox), so it installs nothing: quit it and start it again from its menu entry or icon, without --no-sandbox. Nothing was installed.');
+  }
+}
+
 /** Every method, each handed to the module that does it. */
 function handlersOf(ctx: ApiContext): { [M in ApiMethod]: (request: ApiRequest<M>) => Promise<ApiResponse<M>> } {
   const { deps, store } = ctx;
   return {
-    appInfo: async () => ({ version: packageJson.version, sdkVersion: SDK_VERSION, secretBackend: deps.secretBox.backend() }),
+    appInfo: async () => ({ version: packageJson.version, sdkVersion: SDK_VERSION, secretBackend: deps.secretBox.backend(), cliProgram: deps.cliProgram === undefined ? 'apollia-desktop' : deps.cliProgram, sandboxOff: deps.sandboxOff === true }),
     openDialog: async (request) => {
       const path = request.kind === 'file' ? await deps.dialogs.openFile() : await deps.dialogs.openFolder();
       return path === null ? null : registered(ctx, path, 'dialog');
@@ -109,9 +120,15 @@ function handlersOf(ctx: ApiContext): { [M in ApiMethod]: (request: ApiRequest<M
       const real = await resolveWatchFolder(path, deps.dataDir);
       return { folderId: ctx.sources.addFolder(real), displayPath: real };
     },
-    install: (request) => installPackage(ctx, request),
+    install: (request) => {
+      refuseWithoutSandbox(deps);
+      return installPackage(ctx, request);
+    },
     previewApply: (request) => previewTemplate(ctx, request),
-    apply: (request) => applyTemplate(ctx, request),
+    apply: (request) => {
+      refuseWithoutSandbox(deps);
+      return applyTemplate(ctx, request);
+    },
     dashboard: async () => {
       // Opening the dashboard re-checks the installed files (issue 14 point 5).
       await verifyInstalled(ctx);

@@ -18,6 +18,8 @@ export type ApiErrorCode =
   | 'internal'
   | 'ipc.forbidden_sender'
   | 'ipc.internal'
+  // the app itself: started with Chromium's sandbox off (`--no-sandbox`), nothing is installed
+  | 'app.sandbox_off'
   // sources and picked folders
   | 'source.not_found'
   | 'source.unreadable'

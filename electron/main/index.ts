@@ -21,6 +21,8 @@ import { createSafeStorageSecretBox } from './secret-box';
 import { registerAppScheme, serveAppScheme } from './protocol';
 import { runCliEntry } from '../core/cli/entry';
 import { startEntry } from './cli-dispatch';
+import { cliProgramHere } from './cli-program';
+import { startedWithoutSandbox } from './sandbox';
 import { applyAppSecurity } from './security';
 import { createMainWindow, RENDERER_DIR } from './window';
 
@@ -42,7 +44,10 @@ function startApp(): void {
     serveAppScheme(RENDERER_DIR);
     const secretBox = await createSafeStorageSecretBox();
     const dataDir = app.getPath('userData');
-    const api = createApi({ dataDir, resourcesDir: resourcesDir(), dialogs, secretBox, now: () => new Date(), trash: (path) => shell.trashItem(path) });
+    const sandboxOff = startedWithoutSandbox({ argv: process.argv, hasSwitch: (name) => app.commandLine.hasSwitch(name), env: process.env });
+    if (sandboxOff) console.error('Apollia Desktop: started with --no-sandbox: every screen says so, and nothing is installed until it is started without it.');
+    const cliProgram = cliProgramHere({ platform: process.platform, isPackaged: app.isPackaged, execPath: process.execPath, env: process.env });
+    const api = createApi({ dataDir, resourcesDir: resourcesDir(), dialogs, secretBox, now: () => new Date(), trash: (path) => shell.trashItem(path), sandboxOff, cliProgram });
     bindApi(api, location);
     installMenu(dialogs, router);
     const openWindow = () => router.attach(api, createMainWindow(location));

@@ -3,6 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect, useRef, useState, type DragEvent } from 'react';
 import { bridge, toApiError } from '../api/bridge';
 import { queryKeys } from '../api/query-keys';
+import { SandboxWarning } from './components/SandboxWarning';
 import { ErrorPanel, Loading } from './components/Status';
 import { OpenScreen } from './screens/OpenScreen';
 import { SourceScreen } from './screens/SourceScreen';
@@ -121,6 +122,7 @@ export function App() {
         </nav>
       </header>
       <main id="main" className="app-main" tabIndex={-1}>
+        <SandboxWarning />
         {dropError ? <ErrorPanel error={dropError} title="The dropped file could not be opened" /> : null}
         <Suspense fallback={<Loading label="Loading…" />}>
           {activeSourceId !== null ? sources.filter((source) => source.id === activeSourceId).map((source) => <SourceScreen key={source.id} source={source} />) : view === 'dashboard' ? <DashboardScreen /> : view === 'activity' ? <ActivityScreen /> : view === 'settings' ? <SettingsScreen /> : <OpenScreen />}

@@ -8,6 +8,7 @@
  */
 import type { Inspection, Problem } from '../../../shared/inspection';
 import type { TemplateDetails, TemplateInspection, TemplateSummary } from '../../../shared/template-manifest';
+import { packCommand } from '../../../shared/refusal-actor';
 import { checkAgentMd } from './agent-md';
 import { clashProblem, planAgentFiles, planJsonBytes } from './agent-files';
 import { checkAgentSize } from './agent-size';
@@ -69,7 +70,7 @@ export async function inspectTemplate(dir: string, onRead?: (files: ReadonlyMap<
       {
         code: 'template.unbuilt_apo',
         path: 'apollia.toml',
-        message: `${name} is not a template: it is the folder of an .apo package, not yet packed (it holds apollia.toml, not agent.md). Pack it with \`apollia-desktop pack ${name}\`, then open the .apo file it writes.`,
+        message: `${name} is not a template: it is the folder of an .apo package, not yet packed (it holds apollia.toml, not agent.md). Pack it with \`${packCommand(name)}\`, then open the .apo file it writes.`,
       },
     ]);
   }

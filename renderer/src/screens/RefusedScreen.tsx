@@ -1,9 +1,10 @@
 import { OctagonX, ShieldAlert, Trash2, Wrench, X } from 'lucide-react';
 import { useEffect, useRef } from 'react';
 import type { Inspection } from '../../../shared/inspection';
-import { inspectCommand, refusalAdvice, type RefusalAdvice } from '../../../shared/refusal-actor';
-import { useTrashSource } from '../../api/hooks';
+import { inspectCommand, packCommand, refusalAdvice, type RefusalAdvice } from '../../../shared/refusal-actor';
+import { useAppInfo, useTrashSource } from '../../api/hooks';
 import { CodeText } from '../components/CodeText';
+import { CommandLineNote } from '../components/CommandLineNote';
 import { CopyButton } from '../components/CopyButton';
 import { PackageText } from '../components/PackageText';
 import { pathAside, ProblemList } from '../components/ProblemList';
@@ -25,11 +26,6 @@ function adviceOf(inspection: Inspection): RefusalAdvice {
  */
 const OTHERS_SHOWN = 5;
 
-/** The command that packs an unbuilt package folder, for the folder name shown. */
-function packCommand(folder: string): string {
-  return inspectCommand(folder).replace('npx apollia-desktop inspect', 'npx apollia-desktop pack');
-}
-
 /**
  * A refused package: who acts first (the person, the author, or nobody: it may be malicious), then
  * what is wrong in the spec's words, with paths. Never blank; always a Close.
@@ -44,7 +40,9 @@ export function RefusedScreen({ inspection, displayName, sourceId }: { inspectio
   useEffect(() => heading.current?.focus(), []);
   const unbuilt = first?.code === 'template.unbuilt_apo';
   const Icon = advice.actor === 'malicious' ? ShieldAlert : advice.actor === 'user' ? Wrench : OctagonX;
-  const command = unbuilt ? packCommand(displayName) : inspectCommand(displayName);
+  // The app's own command line as it runs here (main says which program), never `npx` of a name.
+  const program = useAppInfo().data?.cliProgram ?? null;
+  const command = unbuilt ? packCommand(displayName, program) : inspectCommand(displayName, program);
 
   if (trash.isSuccess) {
     return (
@@ -110,6 +108,7 @@ export function RefusedScreen({ inspection, displayName, sourceId }: { inspectio
           <p className="command-line">
             <code>{command}</code> <CopyButton value={command} label="Copy the command" />
           </p>
+          <CommandLineNote program={program} />
         </section>
       ) : null}
       {trash.isError ? <ErrorPanel error={trash.error} title="It was not moved to the Trash" /> : null}
