@@ -55,9 +55,10 @@ export interface SourceHandle {
  * `secret-box.key`: what the command line and the browser harness use, as they cannot reach a
  * keychain; anyone who can read the data folder can read the secrets); `basic_text` (Electron's
  * Linux fallback with no keyring: obscured with a key built into the app, no real protection); or
- * `unavailable` (nothing can be kept: saving a secret fails).
+ * `unavailable` (nothing can be kept: saving a secret fails); or `pending` (the app has just started
+ * and the keychain has not answered yet: what needs a secret waits for it).
  */
-export type SecretBackend = 'keychain' | 'file_key' | 'basic_text' | 'unavailable';
+export type SecretBackend = 'keychain' | 'file_key' | 'basic_text' | 'unavailable' | 'pending';
 
 /** `appInfo`: what the About box and the Settings screen show. */
 export interface AppInfo {

@@ -75,6 +75,8 @@ export function own<T>(record: Record<string, T>, key: string): T | undefined {
  */
 export async function seal(ctx: ApiContext, secret: string): Promise<string> {
   await ctx.store.read();
+  // Just after start the keychain may not have answered yet: wait for it, then say what it is.
+  await ctx.deps.secretBox.ready?.();
   if (ctx.deps.secretBox.backend() === 'unavailable') throw new CoreError('secret.unavailable', 'This computer has no way to keep secrets (no keychain): a webhook or a saved secret cannot be set up here.');
   return Buffer.from(await ctx.deps.secretBox.encrypt(secret)).toString('base64');
 }

@@ -27,6 +27,7 @@ import { CoreError } from './errors';
 import * as requestValidators from './generated/api-request-validators';
 import { installedComparison, installPackage, uninstallPackage } from './install-package';
 import { denyTool, readSettings, removeDeniedTool, removeMcpServer, removeSecret, saveMcpServer, saveSecret, sealClearMcpCredentials } from './settings';
+import { resealSecrets } from './reseal-secrets';
 import { inspectSource, SourceRegistry } from './sources';
 import { Store } from './store/store';
 import { dashboardOf } from './store/views';
@@ -49,6 +50,8 @@ export type CoreApi = {
   registerSource(path: string, origin: SourceHandle['origin']): Promise<ApiResult<SourceHandle>>;
   /** Host only, at start: seals MCP server credentials a store from before format 3 kept in clear; the names sealed. */
   sealClearMcpCredentials(): Promise<string[]>;
+  /** Host only, once its secret box is ready: seals again what the box flags (`shouldReEncrypt`, a weaker old seal); how many. */
+  resealSecrets(): Promise<number>;
   /** The store, for the CLI's read-only listing and for tests. */
   readonly store: Store;
 };
@@ -173,7 +176,7 @@ export function createApi(deps: ApiDeps): CoreApi {
   const ctx: ApiContext = { deps, store, sources: new SourceRegistry(), activity: new ActivityLog(deps.dataDir) };
   const log = deps.log ?? ((message: string, error?: unknown) => console.error(message, error));
   const handlers = handlersOf(ctx);
-  const api = { registerSource: (path: string, origin: SourceHandle['origin']) => ctx.sources.register(path, origin), sealClearMcpCredentials: () => sealClearMcpCredentials(ctx), store } as CoreApi;
+  const api = { registerSource: (path: string, origin: SourceHandle['origin']) => ctx.sources.register(path, origin), sealClearMcpCredentials: () => sealClearMcpCredentials(ctx), resealSecrets: () => resealSecrets(ctx), store } as CoreApi;
   for (const method of API_METHODS) {
     const handler = handlers[method] as (request: unknown) => Promise<unknown>;
     (api as unknown as Record<string, (request: unknown) => Promise<ApiResult<unknown>>>)[method] = async (request: unknown) => {

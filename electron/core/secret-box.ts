@@ -17,6 +17,61 @@ export interface SecretBox {
   backend(): SecretBackend;
   encrypt(text: string): Promise<Uint8Array>;
   decrypt(bytes: Uint8Array): Promise<string>;
+  /**
+   * Resolves once the box knows where secrets go (`backend()` is no longer `pending`): the app's
+   * window opens before the keychain answers, and what needs a secret waits here. Absent: ready.
+   */
+  ready?(): Promise<void>;
+  /**
+   * Opens a sealed secret and says whether it should be sealed again (Electron's `shouldReEncrypt`:
+   * a rotated key, or a seal from a weaker place than the box keeps new ones). Absent: never.
+   */
+  open?(bytes: Uint8Array): Promise<{ text: string; reseal: boolean }>;
+}
+
+/**
+ * The keychain holds the key but cannot give it now (locked, its service not answering yet):
+ * the secret is intact, and asking again later works. Never a reason to rotate a secret.
+ */
+export class SecretBoxLockedError extends Error {
+  readonly temporary = true;
+}
+
+/** Whether `error` says the keychain is only unavailable for now ({@link SecretBoxLockedError}). */
+export function isSecretBoxLocked(error: unknown): boolean {
+  return error instanceof SecretBoxLockedError || (typeof error === 'object' && error !== null && (error as { temporary?: unknown }).temporary === true);
+}
+
+/**
+ * A box usable at once over one still being made (the keychain probed at start, which can wait on
+ * an unlock prompt or a hung D-Bus call): `backend()` is `pending` until then, and every seal and
+ * open waits for it. A box that could not be made is the unavailable box, and `onError` is told.
+ */
+export function deferredSecretBox(making: Promise<SecretBox>, onError: (error: unknown) => void = () => undefined): SecretBox {
+  let made: SecretBox | null = null;
+  const settled = making.then(
+    (box) => {
+      made = box;
+      return box;
+    },
+    (error: unknown) => {
+      onError(error);
+      made = unavailableSecretBox;
+      return unavailableSecretBox;
+    },
+  );
+  return {
+    backend: () => (made ? made.backend() : 'pending'),
+    ready: async () => {
+      await (await settled).ready?.();
+    },
+    encrypt: async (text) => (await settled).encrypt(text),
+    decrypt: async (bytes) => (await settled).decrypt(bytes),
+    open: async (bytes) => {
+      const box = await settled;
+      return box.open ? box.open(bytes) : { text: await box.decrypt(bytes), reseal: false };
+    },
+  };
 }
 
 const KEY_FILE = 'secret-box.key';

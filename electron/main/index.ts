@@ -1,14 +1,15 @@
 /**
  * The Electron entry: lifecycle only. A CLI command (`apollia-desktop inspect FILE`) runs the
- * command line and exits, before anything else (cli-dispatch.ts). Otherwise one instance (a second launch hands its files over and
- * quits); the `app://` scheme and file-open routing registered before `ready` (macOS `open-file`);
- * then the app-wide security rules, the renderer served on `app://`, the core Api with its
- * Electron deps, the IPC binding, the window and the menu; and the one trigger host of the data
- * folder (issue 16), started on ready and stopped on quit.
+ * command line and exits, before anything else (cli-dispatch.ts). Otherwise one instance (a second
+ * launch hands its files over and quits); the `app://` scheme and file-open routing registered
+ * before `ready` (macOS `open-file`); then the app-wide security rules, the renderer served on
+ * `app://`, the core Api with its Electron deps, the IPC binding, the menu and the window — which
+ * opens while the keychain is still being probed (start-order.ts) —; and the one trigger host of
+ * the data folder, started on ready and stopped on quit.
  */
 import { app, BrowserWindow, shell } from 'electron';
 import { join } from 'node:path';
-import { createApi } from '../core/api';
+import { type CoreApi, createApi } from '../core/api';
 import { sharedChecker } from '../core/bounded/index';
 import { TriggerHost } from '../core/triggers';
 import { resolveAppLocation } from './app-location';
@@ -24,9 +25,10 @@ import { startEntry } from './cli-dispatch';
 import { cliProgramHere } from './cli-program';
 import { startedWithoutSandbox } from './sandbox';
 import { applyAppSecurity } from './security';
+import { startWindowFirst } from './start-order';
 import { createMainWindow, RENDERER_DIR } from './window';
 
-/** Where the catalogues and built-in templates are: beside the asar when packaged (electron-builder.yml `extraResources`). */
+/** Where the built-in templates are: beside the asar when packaged (electron-builder.yml `extraResources`). */
 function resourcesDir(): string {
   return app.isPackaged ? process.resourcesPath : join(app.getAppPath(), 'resources');
 }
@@ -39,33 +41,48 @@ function startApp(): void {
   const dialogs = nativeDialogs();
   let host: TriggerHost | null = null;
 
-  const start = async () => {
+  const start = () => {
     applyAppSecurity(location);
     serveAppScheme(RENDERER_DIR);
-    const secretBox = await createSafeStorageSecretBox();
     const dataDir = app.getPath('userData');
     const sandboxOff = startedWithoutSandbox({ argv: process.argv, hasSwitch: (name) => app.commandLine.hasSwitch(name), env: process.env });
     if (sandboxOff) console.error('Apollia Desktop: started with --no-sandbox: every screen says so, and nothing is installed until it is started without it.');
     const cliProgram = cliProgramHere({ platform: process.platform, isPackaged: app.isPackaged, execPath: process.execPath, env: process.env });
-    const api = createApi({ dataDir, resourcesDir: resourcesDir(), dialogs, secretBox, now: () => new Date(), trash: (path) => shell.trashItem(path), sandboxOff, cliProgram });
-    bindApi(api, location);
-    installMenu(dialogs, router);
-    const openWindow = () => router.attach(api, createMainWindow(location));
-    openWindow();
-    void sharedChecker().warm(); // the package checker's worker loads while the window does, not at the first package
-    // The triggers go live with the app: the port is Settings' (the host rebinds when it changes).
-    // A host that cannot start (`serve` already holds the data folder, the port is taken) is not
-    // fatal: the dashboard says whether triggers are live, from the host lock and status file.
-    const starting = new TriggerHost({ dataDir, secretBox, onLine: (line) => console.log(`triggers: ${line}`) });
-    starting.start().then(
-      () => {
-        host = starting;
+    let api: CoreApi | null = null;
+    const openWindow = () => {
+      if (api) router.attach(api, createMainWindow(location));
+    };
+    // The window opens first; the keychain is probed meanwhile (start-order.ts).
+    startWindowFirst({
+      makeSecretBox: () => createSafeStorageSecretBox(dataDir),
+      onBoxError: (error) => console.error('Apollia Desktop: the keychain could not be used; no secret can be kept:', error instanceof Error ? error.message : error),
+      wire: (secretBox) => {
+        api = createApi({ dataDir, resourcesDir: resourcesDir(), dialogs, secretBox, now: () => new Date(), trash: (path) => shell.trashItem(path), sandboxOff, cliProgram });
+        bindApi(api, location);
+        installMenu(dialogs, router);
       },
-      (error: unknown) => console.error('Apollia Desktop: the triggers are not live:', error instanceof Error ? error.message : error),
-    );
-    void api.verifyInstalled(); // issue 14: installed files re-checked on app start (a change disarms the package's triggers)
-    // An MCP server saved before credentials were sealed keeps its token in clear until sealed here.
-    api.sealClearMcpCredentials().catch((error: unknown) => console.error('Apollia Desktop: saved MCP credentials were not sealed:', error instanceof Error ? error.message : error));
+      openWindow,
+      afterWindow: (secretBox) => {
+        void sharedChecker().warm(); // the package checker's worker loads while the window does, not at the first package
+        // The triggers go live with the app: the port is Settings' (the host rebinds when it changes).
+        // A host that cannot start (`serve` already holds the data folder, the port is taken) is not
+        // fatal: the dashboard says whether triggers are live, from the host lock and status file.
+        // A webhook's secret waits for the keychain; schedules and watched folders do not.
+        const starting = new TriggerHost({ dataDir, secretBox, onLine: (line) => console.log(`triggers: ${line}`) });
+        starting.start().then(
+          () => {
+            host = starting;
+          },
+          (error: unknown) => console.error('Apollia Desktop: the triggers are not live:', error instanceof Error ? error.message : error),
+        );
+        if (!api) return;
+        void api.verifyInstalled(); // installed files re-checked on app start (a change disarms the package's triggers)
+        // An MCP server saved before credentials were sealed keeps its token in clear until sealed here.
+        api.sealClearMcpCredentials().catch((error: unknown) => console.error('Apollia Desktop: saved MCP credentials were not sealed:', error instanceof Error ? error.message : error));
+        // Secrets the keychain asks to seal again (`shouldReEncrypt`), or sealed where the box no longer keeps them.
+        api.resealSecrets().catch((error: unknown) => console.error('Apollia Desktop: secrets were not sealed again:', error instanceof Error ? error.message : error));
+      },
+    });
     app.on('activate', () => {
       // macOS: clicking the Dock icon with no window open makes one again.
       if (BrowserWindow.getAllWindows().length === 0) openWindow();

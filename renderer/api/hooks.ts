@@ -32,7 +32,8 @@ export function useDashboard() {
 }
 
 export function useSettings() {
-  return useQuery({ queryKey: queryKeys.settings(), queryFn: () => call('settings') });
+  // Just after start the keychain may not have answered (`pending`): asked again until it has.
+  return useQuery({ queryKey: queryKeys.settings(), queryFn: () => call('settings'), refetchInterval: (query) => (query.state.data?.secretBackend === 'pending' ? 1000 : false) });
 }
 
 /** The template apply preview for the current parameters and grants (the caller debounces the request). */

@@ -33,6 +33,7 @@ import { pendingRuns, type RunCause, type RunInput, type RunPayload, type RunReq
 import { firstDue, type HostClock, isTimed, nextFireAfter, systemClock } from './schedule';
 import { SeenIds } from './seen-ids';
 import { type DeliveryAnswer, type VerifiedDelivery, WebhookListener, type WebhookTarget, webhookPath } from './webhook-listener';
+import { isSecretBoxLocked } from '../secret-box';
 
 /** The port the listener binds when neither `port` nor Settings gives one (its home is `shared/api.ts`). */
 export { DEFAULT_WEBHOOK_PORT };
@@ -272,7 +273,9 @@ export class TriggerHost {
         status.state = 'listening';
         this.line(`listening ${trigger.id} ${status.url}`);
       } catch (error) {
-        this.problem(live, `its signing secret cannot be opened on this computer (${(error as Error).message}): rotate it`);
+        // A locked keychain keeps the secret intact: unlocking it is the fix, never a new secret.
+        if (isSecretBoxLocked(error)) this.problem(live, "the keychain holding its signing secret is locked or not answering: unlock it, then quit and start the app (or serve) again: the secret is unchanged, don't rotate it");
+        else this.problem(live, `its signing secret cannot be opened on this computer (${(error as Error).message}): rotate it`);
       }
     } else if (trigger.type === 'file_watch') {
       status.folder = trigger.folder;

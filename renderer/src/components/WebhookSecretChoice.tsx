@@ -35,6 +35,7 @@ const KEPT_WORDS: Record<SecretBackend, string> = {
   file_key: 'It is kept encrypted with a key stored in a file beside the app data (secret-box.key): anyone who can read the app data folder could read it.',
   basic_text: 'This computer has no keychain Apollia can use: it is kept only obscured, with a key built into the app, in the app data folder. Anyone who can read your files could read it.',
   unavailable: 'This computer has no way to keep secrets: a webhook cannot be armed here.',
+  pending: 'Apollia is still waiting for this computer’s keychain (it may be asking you to unlock it): the secret is kept once it answers.',
 };
 
 /**

@@ -15,6 +15,7 @@ const BACKEND_WORDS: Record<SecretBackend, string> = {
   file_key: 'Secrets are kept encrypted with a key stored in a file beside the app data (secret-box.key), not in a keychain: anyone who can read the app data folder can read them.',
   basic_text: 'This computer has no keychain Apollia can use: secrets are kept only obscured, with a key built into the app, in the app data folder. Anyone who can read your files could read them.',
   unavailable: 'Secrets cannot be kept on this computer: saving a secret will fail.',
+  pending: 'Waiting for this computer’s keychain (it may be asking you to unlock it): saving a secret waits until it answers.',
 };
 
 /** Splits an arguments field into a list: one argument per line. */
@@ -256,7 +257,9 @@ export function SettingsScreen() {
             <h2 id="secrets-heading">
               <KeyRound aria-hidden="true" size={20} /> Secrets
             </h2>
-            <p className={settings.data.secretBackend === 'keychain' ? '' : 'panel panel-warning'}>{BACKEND_WORDS[settings.data.secretBackend]}</p>
+            <p className={settings.data.secretBackend === 'keychain' ? '' : 'panel panel-warning'} role={settings.data.secretBackend === 'pending' ? 'status' : undefined}>
+              {BACKEND_WORDS[settings.data.secretBackend]}
+            </p>
             <p className="muted">A saved value is never shown again: type a new one to replace it.</p>
             <ul className="rows">
               {settings.data.secrets.map((secret) => (
