@@ -1,6 +1,16 @@
 import { resolve } from 'node:path';
 import { defineConfig } from 'electron-vite';
 import react from '@vitejs/plugin-react';
+import type { Plugin } from 'vite';
+import { withInlineScriptHashes } from './electron/main/csp';
+
+/**
+ * `npm run dev` only: the React plugin's inline preamble is pinned by its hash in the page's CSP
+ * `<meta>` (electron/main/csp.ts); the built renderer's page and policy are untouched.
+ */
+function devInlineScriptHashes(): Plugin {
+  return { name: 'apollia-dev-csp-hashes', apply: 'serve', transformIndexHtml: { order: 'post', handler: (html) => withInlineScriptHashes(html) } };
+}
 
 export default defineConfig({
   main: {
@@ -32,6 +42,6 @@ export default defineConfig({
       minify: true,
       rollupOptions: { input: { index: resolve(__dirname, 'renderer/index.html') } },
     },
-    plugins: [react()],
+    plugins: [react(), devInlineScriptHashes()],
   },
 });

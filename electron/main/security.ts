@@ -6,7 +6,7 @@
  */
 import { app, session, type WebContents } from 'electron';
 import { isAllowedNavigation, windowOpenDecision, type AppLocation } from './app-location';
-import { withCspHeader } from './csp';
+import { CONTENT_SECURITY_POLICY, DEV_CONTENT_SECURITY_POLICY, withCspHeader } from './csp';
 import { permissionCheckHandler, permissionRequestHandler } from './permissions';
 
 /** Locks down one window's contents: navigation, redirects, new windows and `<webview>`. */
@@ -32,8 +32,10 @@ export function applyAppSecurity(location: AppLocation): void {
   const check = permissionCheckHandler(location);
   ses.setPermissionRequestHandler((contents, permission, callback, details) => request(contents, permission, callback, details));
   ses.setPermissionCheckHandler((contents, permission, requestingOrigin, details) => check(contents, permission, requestingOrigin, details));
+  // The dev server's page (`npm run dev`) pins its inline preamble by hash in its <meta> (csp.ts).
+  const policy = location.kind === 'dev' ? DEV_CONTENT_SECURITY_POLICY : CONTENT_SECURITY_POLICY;
   ses.webRequest.onHeadersReceived((details, callback) => {
-    callback({ responseHeaders: withCspHeader(details.responseHeaders) });
+    callback({ responseHeaders: withCspHeader(details.responseHeaders, policy) });
   });
   app.on('web-contents-created', (_event, contents) => lockDownContents(contents, location));
 }
