@@ -67,8 +67,13 @@ describe('electron-builder.yml', () => {
 
   it('packs the built app and ships only the run-time data it reads', () => {
     expect(config.files).toContain('out/**');
-    // The catalogues are compiled in (shared/catalogues.ts imports them); only the templates are read from disk.
-    expect(config.extraResources).toEqual([{ from: 'resources/templates', to: 'templates', filter: ['**/*'] }]);
+    // The catalogues are compiled in (shared/catalogues.ts imports them); only the templates and the tray icon are read from disk.
+    expect(config.extraResources).toEqual([
+      { from: 'resources/templates', to: 'templates', filter: ['**/*'] },
+      { from: 'resources/icons', to: 'icons', filter: ['16x16.png', '32x32.png'] },
+    ]);
+    const main = readFileSync(new URL('electron/main/index.ts', root), 'utf8');
+    expect(main).toContain("join(resourcesDir(), 'icons', process.platform === 'darwin' ? '16x16.png' : '32x32.png')");
     expect(existsSync(new URL('resources/templates/README.md', root))).toBe(true);
     expect(readFileSync(new URL('shared/catalogues.ts', root), 'utf8')).toContain("from '../resources/catalogues/native-tools.json'");
   });
@@ -163,6 +168,26 @@ describe('electron-builder.yml', () => {
     expect(read('resources/build/icon.icns').equals(icns())).toBe(true);
     expect(read('resources/build/icon.ico').equals(ico())).toBe(true);
     expect(ICO_SIZES).toContain(256);
+  });
+
+  it('ships serve as a systemd user service in the deb, running the deb’s own command', () => {
+    const mapping = (config.deb.fpm as string[]).find((arg) => arg.endsWith('=/usr/lib/systemd/user/apollia-desktop-serve.service')) as string;
+    expect(mapping).toBeDefined();
+    const unit = readFileSync(new URL(mapping.split('=')[0] as string, root), 'utf8');
+    const sections = new Map<string, Map<string, string>>();
+    let section = '';
+    for (const line of unit.split('\n').map((l) => l.trim())) {
+      if (line === '' || line.startsWith('#')) continue;
+      const header = /^\[(\w+)\]$/.exec(line);
+      if (header) sections.set((section = header[1] as string), new Map());
+      else sections.get(section)?.set(line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1));
+    }
+    expect([...sections.keys()]).toEqual(['Unit', 'Service', 'Install']);
+    const exec = sections.get('Service')?.get('ExecStart')?.split(' ') ?? [];
+    expect(exec[0]).toBe(`/usr/bin/${config.executableName}`);
+    expect(exec.at(-1)).toBe('serve');
+    expect(sections.get('Service')?.get('KillSignal')).toBe('SIGTERM');
+    expect(sections.get('Install')?.get('WantedBy')).toBe('default.target');
   });
 
   it('never publishes from a build', () => {

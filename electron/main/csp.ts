@@ -35,9 +35,17 @@ export const DEV_CONTENT_SECURITY_POLICY = CONTENT_SECURITY_POLICY.replace("scri
  * allows the `<style>` elements Vite's dev server injects for imported CSS.
  */
 export function withInlineScriptHashes(html: string): string {
-  const hashes = [...html.matchAll(/<script\b(?![^>]*\bsrc\s*=)[^>]*>([\s\S]*?)<\/script>/gi)].map((m) => `'sha256-${createHash('sha256').update(m[1] ?? '', 'utf8').digest('base64')}'`);
+  const hashes = [...html.matchAll(/<script\b(?![^>]*\bsrc\s*=)[^>]*>([\s\S]*?)<\/script>/gi)].map(
+    (m) =>
+      `'sha256-${createHash('sha256')
+        .update(m[1] ?? '', 'utf8')
+        .digest('base64')}'`,
+  );
   if (hashes.length === 0) return html;
-  return html.replace(/(<meta\b[^>]*http-equiv\s*=\s*["']Content-Security-Policy["'][^>]*content\s*=\s*")([^"]*)(")/i, (_all, before: string, policy: string, after: string) => `${before}${policy.replace("script-src 'self'", `script-src 'self' ${hashes.join(' ')}`).replace("style-src 'self'", "style-src 'self' 'unsafe-inline'")}${after}`);
+  return html.replace(
+    /(<meta\b[^>]*http-equiv\s*=\s*["']Content-Security-Policy["'][^>]*content\s*=\s*")([^"]*)(")/i,
+    (_all, before: string, policy: string, after: string) => `${before}${policy.replace("script-src 'self'", `script-src 'self' ${hashes.join(' ')}`).replace("style-src 'self'", "style-src 'self' 'unsafe-inline'")}${after}`,
+  );
 }
 
 /** Directives a browser ignores in a `<meta>` policy (CSP 3 §"meta"): they work only as a header. */

@@ -15,6 +15,7 @@ import { TriggerHost } from '../core/triggers';
 import { resolveAppLocation } from './app-location';
 import { APP_INDEX_URL } from './app-protocol';
 import { nativeDialogs } from './dialogs';
+import { BackgroundTriggers } from './background';
 import { bindApi } from './ipc';
 import { installMenu } from './menu';
 import { createOpenRouter } from './open-requests';
@@ -26,9 +27,10 @@ import { cliProgramHere } from './cli-program';
 import { startedWithoutSandbox } from './sandbox';
 import { applyAppSecurity } from './security';
 import { startWindowFirst } from './start-order';
-import { createMainWindow, RENDERER_DIR } from './window';
+import { electronTray } from './tray';
+import { bringForward, createMainWindow, RENDERER_DIR } from './window';
 
-/** Where the built-in templates are: beside the asar when packaged (electron-builder.yml `extraResources`). */
+/** Where the built-in templates and the tray icon are: beside the asar when packaged (electron-builder.yml `extraResources`). */
 function resourcesDir(): string {
   return app.isPackaged ? process.resourcesPath : join(app.getAppPath(), 'resources');
 }
@@ -40,6 +42,7 @@ function startApp(): void {
   const router = createOpenRouter();
   const dialogs = nativeDialogs();
   let host: TriggerHost | null = null;
+  let background: BackgroundTriggers | null = null;
 
   const start = () => {
     applyAppSecurity(location);
@@ -67,14 +70,35 @@ function startApp(): void {
         // The triggers go live with the app: the port is Settings' (the host rebinds when it changes).
         // A host that cannot start (`serve` already holds the data folder, the port is taken) is not
         // fatal: the dashboard says whether triggers are live, from the host lock and status file.
-        // A webhook's secret waits for the keychain; schedules and watched folders do not.
-        const starting = new TriggerHost({ dataDir, secretBox, onLine: (line) => console.log(`triggers: ${line}`) });
-        starting.start().then(
-          () => {
-            host = starting;
+        // A webhook's secret waits for the keychain; schedules and watched folders do not. While they
+        // are live, closing the last window leaves them running, with a tray icon (background.ts).
+        background = new BackgroundTriggers({
+          platform: process.platform,
+          createTray: () => electronTray(join(resourcesDir(), 'icons', process.platform === 'darwin' ? '16x16.png' : '32x32.png')),
+          openWindow: () => {
+            const open = router.window();
+            if (open && !open.isDestroyed()) bringForward(open);
+            else openWindow();
           },
-          (error: unknown) => console.error('Apollia Desktop: the triggers are not live:', error instanceof Error ? error.message : error),
-        );
+          startHost: async () => {
+            const starting = new TriggerHost({ dataDir, secretBox, onLine: (line) => console.log(`triggers: ${line}`) });
+            try {
+              await starting.start();
+              host = starting;
+              return true;
+            } catch (error) {
+              console.error('Apollia Desktop: the triggers are not live:', error instanceof Error ? error.message : error);
+              return false;
+            }
+          },
+          stopHost: async () => {
+            const stopping = host;
+            host = null;
+            await stopping?.stop();
+          },
+          quit: () => app.quit(),
+        });
+        void background.start();
         if (!api) return;
         void api.verifyInstalled(); // installed files re-checked on app start (a change disarms the package's triggers)
         // An MCP server saved before credentials were sealed keeps its token in clear until sealed here.
@@ -83,6 +107,11 @@ function startApp(): void {
         api.resealSecrets().catch((error: unknown) => console.error('Apollia Desktop: secrets were not sealed again:', error instanceof Error ? error.message : error));
       },
     });
+    app.on('second-instance', () => {
+      // Running in the tray with no window: a second launch opens one (its files were queued by the router).
+      const open = router.window();
+      if (!open || open.isDestroyed()) openWindow();
+    });
     app.on('activate', () => {
       // macOS: clicking the Dock icon with no window open makes one again.
       if (BrowserWindow.getAllWindows().length === 0) openWindow();
@@ -90,6 +119,7 @@ function startApp(): void {
   };
 
   app.on('will-quit', (event) => {
+    background?.dispose();
     if (!host) return;
     // Stop the host (timers, watchers, listener, the final status and host lock) before exiting.
     const stopping = host;
@@ -101,7 +131,9 @@ function startApp(): void {
       .finally(() => app.quit());
   });
   app.on('window-all-closed', () => {
-    if (process.platform !== 'darwin') app.quit();
+    // Live triggers keep the app running in the tray; otherwise quit (macOS keeps its Dock app).
+    if (background) background.windowsAllClosed();
+    else if (process.platform !== 'darwin') app.quit();
   });
   app
     .whenReady()
