@@ -6,8 +6,9 @@ import { LOAD_WORKER_FILE, TEMPLATE_READER_FILE } from './electron/core/bounded/
 // The bounded checker's worker (electron/core/bounded/), built by scripts/build-worker.ts: ONE
 // minified CommonJS file per entry, every dependency inside, no chunk and no `import()` left
 // (issue 17). One file is what lets worker-boot.ts compile it with a code cache made at build time.
-// Two entries: `check-worker` (the worker, the .apo and plugin readers) and `template-reader`,
-// which the worker loads through the boot only when a job reads a template (`--mode template-reader`).
+// Three entries: `check-worker` (the worker, the .apo and plugin readers), `template-reader`,
+// which the worker loads through the boot only when a job reads a template (`--mode template-reader`),
+// and `check-process`, the app's utility process that holds the worker (main only).
 
 const TEMPLATE_READER = resolve(import.meta.dirname, 'electron/core/bounded/template-reader.ts');
 
@@ -31,11 +32,12 @@ export const readTemplateFolder = reader.readTemplateFolder;`;
 }
 
 export default defineConfig(({ mode }) => {
-  if (mode !== 'check-worker' && mode !== 'template-reader') throw new Error(`vite.worker.config.mts builds --mode check-worker or --mode template-reader, not ${mode}`);
+  if (mode !== 'check-worker' && mode !== 'template-reader' && mode !== 'check-process') throw new Error(`vite.worker.config.mts builds --mode check-worker, template-reader or check-process, not ${mode}`);
   const templateReader = mode === 'template-reader';
+  const entry = templateReader ? TEMPLATE_READER : resolve(import.meta.dirname, `electron/core/bounded/${mode}.ts`);
   return {
     ssr: { noExternal: true },
-    plugins: templateReader ? [] : [templateReaderApart()],
+    plugins: mode === 'check-worker' ? [templateReaderApart()] : [],
     build: {
       emptyOutDir: false,
       target: 'node20',
@@ -43,7 +45,7 @@ export default defineConfig(({ mode }) => {
       minify: true,
       sourcemap: true,
       rollupOptions: {
-        input: { [mode]: templateReader ? TEMPLATE_READER : resolve(import.meta.dirname, 'electron/core/bounded/check-worker.ts') },
+        input: { [mode]: entry },
         external: [...builtinModules, ...builtinModules.map((m) => `node:${m}`)],
         output: { format: 'cjs', entryFileNames: '[name].cjs', codeSplitting: false },
       },

@@ -1,7 +1,7 @@
 /**
  * Builds the bounded checker's worker into each bundle folder that starts it (issue 17):
  * `check-worker.cjs` and `template-reader.cjs` (vite.worker.config.mts) into `out/cli/`, copied to
- * `out/main/`, then the code caches for `out/cli/` (scripts/worker-code-cache.ts; Electron's V8
+ * `out/main/`, with `check-process.cjs` (the app's utility process around the worker) in `out/main/`, then the code caches for `out/cli/` (scripts/worker-code-cache.ts; Electron's V8
  * would reject a cache made by this Node, so `out/main/` gets none).
  *
  *   tsx scripts/build-worker.ts        (npm run build:worker; part of npm run build)
@@ -23,4 +23,6 @@ for (const file of [WORKER_FILE, TEMPLATE_READER_FILE]) {
   copyFileSync(join(CLI, file), join(MAIN, file));
   copyFileSync(join(CLI, `${file}.map`), join(MAIN, `${file}.map`));
 }
+// The app's utility process around the worker (main only: the CLI keeps the worker thread).
+await build({ configFile, mode: 'check-process', logLevel: 'warn', build: { outDir: MAIN } });
 for (const file of await makeWorkerCodeCaches(CLI)) console.log(`code cache: ${file}.cache`);

@@ -10,12 +10,13 @@
 import { app, BrowserWindow, shell } from 'electron';
 import { join } from 'node:path';
 import { type CoreApi, createApi } from '../core/api';
-import { sharedChecker } from '../core/bounded/index';
+import { configureSharedChecker, sharedChecker } from '../core/bounded/index';
 import { TriggerHost } from '../core/triggers';
 import { resolveAppLocation } from './app-location';
 import { APP_INDEX_URL } from './app-protocol';
 import { nativeDialogs } from './dialogs';
 import { BackgroundTriggers } from './background';
+import { utilityProcessSpawn } from './checker-process';
 import { bindApi } from './ipc';
 import { installMenu } from './menu';
 import { createOpenRouter } from './open-requests';
@@ -38,6 +39,9 @@ function resourcesDir(): string {
 /** The window app: everything but the command line. Runs once this instance holds the lock. */
 function startApp(): void {
   registerAppScheme(); // privileged schemes must be registered before `ready`
+  // Packages are checked in a utility process (its worker under the same budgets): a crash there
+  // refuses the package and leaves the app running. The command line keeps its worker thread.
+  configureSharedChecker({ spawn: utilityProcessSpawn() });
   const location = resolveAppLocation(app.isPackaged ? undefined : process.env['ELECTRON_RENDERER_URL'], APP_INDEX_URL);
   const router = createOpenRouter();
   const dialogs = nativeDialogs();

@@ -6,8 +6,9 @@
  * vitest; {@link BoundedChecker} starts it and enforces the budgets.
  *
  * `workerData.testMode` exists only for the checker's own tests: a checker constructed in code may
- * ask its worker to busy-loop (`slow`) or to grow its heap without bound (`hungry`) so that the
- * budget and the memory cap can be shown to hold. Nothing in a package can set it.
+ * ask its worker to busy-loop (`slow`), to grow its heap without bound (`hungry`) or to abort its
+ * whole process (`abort`) so that the budget, the memory cap and the process boundary can be shown
+ * to hold. Nothing in a package can set it.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { CHECK_JOBS, loadReaderFor, loadReaders } from './jobs';
@@ -36,6 +37,8 @@ async function answer({ id, kind, path, options }: WorkerRequest): Promise<Worke
   try {
     if (testMode === 'slow') for (;;);
     if (testMode === 'hungry') hoard();
+    // What a native crash or a process-wide out-of-memory abort does: the whole process ends at once.
+    if (testMode === 'abort') process.kill(process.pid, 'SIGKILL');
     return { type: 'result', id, value: await CHECK_JOBS[kind](path, options) };
   } catch (error) {
     return { type: 'failed', id, message: error instanceof Error ? (error.stack ?? error.message) : String(error) };

@@ -40,13 +40,33 @@ export const DEFAULT_BUDGET_MS = 10_000;
  */
 export const DEFAULT_RESOURCE_LIMITS: ResourceLimits = { maxOldGenerationSizeMb: 256, maxYoungGenerationSizeMb: 32, stackSizeMb: 4 };
 
+/**
+ * Where the worker runs, as the checker drives it: a `worker_threads` Worker (the CLI, the tests,
+ * the harness), or an Electron `utilityProcess` holding that worker (the app: `check-process.ts`),
+ * so that a crash or an out-of-memory abort in checking ends that process only.
+ */
+export interface CheckerProcess {
+  postMessage(message: WorkerRequest): void;
+  on(event: 'message', listener: (reply: WorkerReply) => void): unknown;
+  on(event: 'error', listener: (error: Error & { code?: string }) => void): unknown;
+  on(event: 'exit', listener: (code: number | null) => void): unknown;
+  terminate(): unknown;
+  ref(): void;
+  unref(): void;
+}
+
+/** Starts a {@link CheckerProcess} with the worker's data and heap caps. */
+export type CheckerSpawn = (init: { workerData: object; resourceLimits: ResourceLimits }) => CheckerProcess;
+
 /** How a {@link BoundedChecker} is set up; every field has a production default. */
 export interface CheckerOptions {
   /** Milliseconds one job may run (tests use a short one). */
   budgetMs?: number;
   resourceLimits?: ResourceLimits;
-  /** Test only: makes the worker busy-loop or hoard memory (check-worker.ts). */
+  /** Test only: makes the worker busy-loop, hoard memory or abort its process (check-worker.ts). */
   testMode?: WorkerTestMode;
+  /** Where the worker runs; by default a worker thread of this process. */
+  spawn?: CheckerSpawn;
 }
 
 /** A job's outcome: the reader's value, or the refusal the checker gave it. */
@@ -66,8 +86,9 @@ export class BoundedChecker {
   readonly #budgetMs: number;
   readonly #resourceLimits: ResourceLimits;
   readonly #testMode: WorkerTestMode | undefined;
+  readonly #spawn: CheckerSpawn;
   readonly #queue: Pending[] = [];
-  #worker: Worker | null = null;
+  #worker: CheckerProcess | null = null;
   #ready = false;
   #loaded: Promise<void> = Promise.resolve();
   #markLoaded: () => void = () => undefined;
@@ -82,6 +103,7 @@ export class BoundedChecker {
     this.#budgetMs = options.budgetMs ?? DEFAULT_BUDGET_MS;
     this.#resourceLimits = options.resourceLimits ?? DEFAULT_RESOURCE_LIMITS;
     this.#testMode = options.testMode;
+    this.#spawn = options.spawn ?? workerThread;
   }
 
   /** How many workers this checker has started (one, unless a job was over budget). */
@@ -142,10 +164,9 @@ export class BoundedChecker {
     if (this.#ready) this.#startTimer();
   }
 
-  #ensureWorker(): Worker {
+  #ensureWorker(): CheckerProcess {
     if (this.#worker) return this.#worker;
-    const workerFile = builtWorkerFile();
-    const worker = workerFile ? startBuiltWorker(workerFile, { resourceLimits: this.#resourceLimits, workerData: this.#workerData() }) : new Worker(devBootstrap(), { eval: true, resourceLimits: this.#resourceLimits, workerData: this.#workerData() });
+    const worker = this.#spawn({ workerData: this.#workerData(), resourceLimits: this.#resourceLimits });
     this.#started++;
     this.#worker = worker;
     this.#ready = false;
@@ -157,7 +178,9 @@ export class BoundedChecker {
       if (error.code === 'ERR_WORKER_OUT_OF_MEMORY') this.#endWorker(worker, tooLarge());
       else this.#endWorker(worker, null, error);
     });
-    worker.on('exit', (code) => this.#endWorker(worker, null, new Error(`the package checker stopped unexpectedly (exit code ${code})`)));
+    // Ended by no budget of ours while a job ran (a crash, an abort, a process killed for memory):
+    // that package is refused, and only the checker's thread or process is gone.
+    worker.on('exit', (code) => this.#endWorker(worker, this.#current ? crashed(code) : null, new Error(`the package checker stopped unexpectedly (exit code ${code})`)));
     // After the listeners: a 'message' listener added later refs the worker again, and an idle
     // worker started ahead of any job (`start`) would then keep the CLI from exiting.
     worker.unref();
@@ -170,7 +193,7 @@ export class BoundedChecker {
     return { testMode: this.#testMode, preload: this.#preload, ...(prepareFor !== undefined ? { prepareFor } : {}) };
   }
 
-  #onReply(worker: Worker, reply: WorkerReply): void {
+  #onReply(worker: CheckerProcess, reply: WorkerReply): void {
     if (worker !== this.#worker) return;
     if (reply.type === 'boot') return; // whether a code cache was used: for the tests (worker-boot.ts)
     if (reply.type === 'ready') {
@@ -188,7 +211,7 @@ export class BoundedChecker {
   }
 
   /** The worker ended (budget, heap cap, crash): answer its job, forget it, and go on with a fresh one. */
-  #endWorker(worker: Worker, refusal: Problem | null, error?: Error): void {
+  #endWorker(worker: CheckerProcess, refusal: Problem | null, error?: Error): void {
     if (worker !== this.#worker) return;
     this.#worker = null;
     this.#markLoaded();
@@ -204,7 +227,7 @@ export class BoundedChecker {
 
   #startTimer(): void {
     this.#clearTimer();
-    const worker = this.#worker as Worker;
+    const worker = this.#worker as CheckerProcess;
     this.#timer = setTimeout(() => this.#endWorker(worker, tooSlow(this.#budgetMs)), this.#budgetMs);
   }
 
@@ -234,9 +257,22 @@ function tooLarge(): Problem {
   };
 }
 
+function crashed(code: number | null): Problem {
+  return {
+    code: 'inspect.checker_crashed',
+    message: `checking this package made the package checker stop (exit code ${code ?? 'none: ended by a signal'}), so it was refused: nothing else was affected, and a package this app can check never does that`,
+  };
+}
+
 function formatSeconds(ms: number): string {
   const seconds = ms / 1000;
   return `${Number.isInteger(seconds) ? seconds : seconds.toFixed(1)} second${seconds === 1 ? '' : 's'}`;
+}
+
+/** The default {@link CheckerSpawn}: the built worker through its boot, or from source under tsx. */
+function workerThread({ workerData, resourceLimits }: { workerData: object; resourceLimits: ResourceLimits }): CheckerProcess {
+  const workerFile = builtWorkerFile();
+  return workerFile ? startBuiltWorker(workerFile, { resourceLimits, workerData }) : new Worker(devBootstrap(), { eval: true, resourceLimits, workerData });
 }
 
 /**
@@ -270,6 +306,16 @@ let shared: BoundedChecker | null = null;
 /** The process's one checker, made on first use with the production budgets. */
 export function sharedChecker(): BoundedChecker {
   shared ??= new BoundedChecker();
+  return shared;
+}
+
+/**
+ * Sets up the process's one checker before its first use: the app runs the worker in a utility
+ * process (`spawn`), with the same budgets. A checker already made is closed and replaced.
+ */
+export function configureSharedChecker(options: CheckerOptions): BoundedChecker {
+  void shared?.close();
+  shared = new BoundedChecker(options);
   return shared;
 }
 

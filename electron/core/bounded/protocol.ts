@@ -25,4 +25,4 @@ export type WorkerReply =
   | { type: 'failed'; id: number; message: string };
 
 /** Test-only worker behaviours (see check-worker.ts); never set from package content. */
-export type WorkerTestMode = 'slow' | 'hungry';
+export type WorkerTestMode = 'slow' | 'hungry' | 'abort';
