@@ -38,6 +38,9 @@ function deps(argv: string[], calls: string[], run: (argv: string[], io: CliIo) 
     resourcesDir: '/opt/Apollia Desktop/resources',
     startApp: () => calls.push('startApp'),
     onSignal: (listener) => signals.push(listener),
+    flushOutput: async () => {
+      calls.push('flush');
+    },
   };
 }
 
@@ -50,7 +53,7 @@ describe('the app binary started with a CLI command', () => {
     const d = deps([BINARY, 'inspect', 'pkg.apo', '--json'], calls, async () => 1);
     expect(startEntry(app, d)).toBe('cli');
     await settle();
-    expect(calls).toEqual(['dock.hide', 'cli inspect pkg.apo --json', 'exit 1']);
+    expect(calls).toEqual(['dock.hide', 'cli inspect pkg.apo --json', 'flush', 'exit 1']);
     expect(d.ran[0]?.io.cwd).toBe('/home/ada');
   });
 

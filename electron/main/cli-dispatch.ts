@@ -82,6 +82,11 @@ export interface EntryDeps {
   startApp(): void;
   /** SIGINT / SIGTERM of this process, for `serve`. */
   onSignal(listener: (signal: string) => void): void;
+  /**
+   * Resolves once what was written to stdout and stderr has left the process: `app.exit` ends it
+   * at once, and a pipe is written asynchronously on macOS and Windows (`inspect --json | jq`).
+   */
+  flushOutput(): Promise<void>;
 }
 
 /** How the entry went: ran a CLI command, handed over to the running instance, or started the app. */
@@ -105,13 +110,14 @@ export function startEntry(app: EntryApp, deps: EntryDeps): EntryOutcome {
       });
     });
     const io: CliIo = { ...deps.io, env: { ...deps.io.env, APOLLIA_RESOURCES: deps.resourcesDir }, untilStopped: () => stopped };
-    deps.runCli(cliArgs, io).then(
-      (code) => app.exit(code),
-      (error: unknown) => {
-        deps.io.stderr(`apollia-desktop: ${error instanceof Error ? error.message : String(error)}\n`);
-        app.exit(1);
-      },
-    );
+    const exit = (code: number) => {
+      const done = () => app.exit(code);
+      deps.flushOutput().then(done, done);
+    };
+    deps.runCli(cliArgs, io).then(exit, (error: unknown) => {
+      deps.io.stderr(`apollia-desktop: ${error instanceof Error ? error.message : String(error)}\n`);
+      exit(1);
+    });
     return 'cli';
   }
   if (!app.requestSingleInstanceLock()) {

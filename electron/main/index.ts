@@ -158,4 +158,6 @@ startEntry(app, {
   onSignal: (listener) => {
     for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => listener(signal));
   },
+  // An empty write's callback runs once everything written before it has been handed on.
+  flushOutput: () => Promise.all([process.stdout, process.stderr].map((stream) => new Promise<void>((resolve) => stream.write('', () => resolve())))).then(() => undefined),
 });
