@@ -470,6 +470,12 @@ export interface TriggerStatusView {
   running: boolean;
   /** The listener's base URL while running. */
   origin: string | null;
+  /**
+   * Where the live host runs: in the process answering this Api (the app itself, whose triggers
+   * keep running in its tray when the window closes), or in another one (`apollia-desktop serve`,
+   * its systemd service), with its process id; null when none runs.
+   */
+  host: { here: true } | { here: false; pid: number } | null;
   /** When the host last wrote its status. */
   updatedAt: string | null;
   /** Runs waiting in `runs/pending/`, counted now, and the oldest one's fire time. */

@@ -126,7 +126,7 @@ describe('the Api records each change in the activity log', () => {
 describe('trigger status and the webhook port', () => {
   it('without a host: not running, and the runs waiting are counted from runs/pending', async () => {
     const { api, dataDir } = testApi();
-    expect(await api.triggerStatus()).toEqual({ ok: true, value: { running: false, origin: null, updatedAt: null, pending: { total: 0, oldest: null }, triggers: {} } });
+    expect(await api.triggerStatus()).toEqual({ ok: true, value: { running: false, origin: null, host: null, updatedAt: null, pending: { total: 0, oldest: null }, triggers: {} } });
     mkdirSync(join(dataDir, 'runs', 'pending'), { recursive: true });
     const name = `${Buffer.from('a/b').toString('base64url')}.${String(Date.UTC(2026, 11, 1, 9)).padStart(13, '0')}.r1.json`;
     writeFileSync(join(dataDir, 'runs', 'pending', name), '{}');
@@ -156,7 +156,7 @@ describe('trigger status and the webhook port', () => {
       await host.settled();
       const status = await api.triggerStatus();
       if (!status.ok) throw new Error(status.error.message);
-      expect(status.value).toMatchObject({ running: true, origin: `http://127.0.0.1:${first}`, pending: { total: 1 } });
+      expect(status.value).toMatchObject({ running: true, origin: `http://127.0.0.1:${first}`, host: { here: true }, pending: { total: 1 } });
       expect(status.value.triggers['watcher/on-call']).toMatchObject({ state: 'listening', url: `http://127.0.0.1:${first}/hooks/watcher/on-call`, deliveries: [{ status: 202 }], lastFire: { cause: 'webhook', outcome: 'queued' }, waiting: 1 });
 
       const second = await freePort();

@@ -32,7 +32,9 @@ export async function triggerStatus(ctx: ApiContext): Promise<TriggerStatusView>
       waiting: pending.byTrigger.get(id) ?? 0,
     };
   }
-  return { running, origin: running ? status.origin : null, updatedAt: status?.updatedAt ?? null, pending: { total: pending.total, oldest: pending.oldest }, triggers };
+  // The host in this very process is the app's (or the harness's); any other pid is `serve` or another app.
+  const host = running ? (status.pid === process.pid ? { here: true as const } : { here: false as const, pid: status.pid }) : null;
+  return { running, origin: running ? status.origin : null, host, updatedAt: status?.updatedAt ?? null, pending: { total: pending.total, oldest: pending.oldest }, triggers };
 }
 
 /** The activity log, newest first; for one agent, with its package's events that name no agent. */

@@ -135,14 +135,23 @@ export function TriggerLive({ trigger }: { trigger: TriggerView }) {
 export function TriggerHostNote() {
   const status = useTriggerStatus();
   if (!status.data) return null;
-  const { running, pending, origin } = status.data;
+  const { running, pending, origin, host } = status.data;
   return (
     <section className={`panel ${running ? 'panel-info' : 'panel-warning'}`} aria-labelledby="trigger-host-heading">
       <h2 id="trigger-host-heading">Triggers</h2>
       {running ? (
-        <p>
-          Armed triggers are live: webhooks are received on <code data-volatile>{origin ?? 'this computer'}</code>, folders watched and schedules kept.
-        </p>
+        <>
+          <p>
+            Armed triggers are live: webhooks are received on <code data-volatile>{origin ?? 'this computer'}</code>, folders watched and schedules kept.
+          </p>
+          {host?.here === false ? (
+            <p>
+              They run in another program on this computer (process <span data-volatile>{host.pid}</span>): the Apollia Desktop command line’s <code>serve</code>, or its service. This app starts none of its own while that one runs.
+            </p>
+          ) : (
+            <p>They run in this app, and keep running when you close its window: its icon stays in the tray (menu bar), where you can pause them or quit.</p>
+          )}
+        </>
       ) : (
         <p>Armed triggers are not live: nothing receives webhooks, watches folders or keeps schedules right now.</p>
       )}
