@@ -546,6 +546,20 @@ export interface ApiMethods {
   // --- issue 13 ---
   /** Moves the original file of a source refused as possibly malicious to the system's Trash (`trash.not_refused` otherwise). */
   trashSource: [{ sourceId: string }, TrashReceipt];
+  /** Whether the app starts (in its tray, so triggers run) when the person logs in: opt-in. */
+  startAtLogin: [void, StartAtLoginView];
+  /** Turns starting at login on or off (`login.unavailable` where the host cannot: the CLI, the harness). */
+  setStartAtLogin: [{ on: boolean }, StartAtLoginView];
+}
+
+/**
+ * `startAtLogin`: whether the app starts when the person logs in, in its tray (no window), so armed
+ * triggers run without anyone opening it. Off until the person turns it on; `available` is false
+ * where the host cannot (the command line: use `serve` as a service instead).
+ */
+export interface StartAtLoginView {
+  available: boolean;
+  on: boolean;
 }
 
 export type ApiMethod = keyof ApiMethods;
@@ -618,6 +632,8 @@ export const API_METHODS = [
   'refuseKeyChange',
   'verifyInstalled',
   'trashSource',
+  'startAtLogin',
+  'setStartAtLogin',
 ] as const satisfies readonly ApiMethod[];
 
 /** Compile-time proof that `API_METHODS` names every method of `ApiMethods`. */
@@ -734,4 +750,6 @@ export const API_REQUEST_SCHEMAS: Record<ApiMethod, Record<string, unknown>> = {
   refuseKeyChange: strict({ sourceId: id }, ['sourceId']),
   verifyInstalled: noRequest,
   trashSource: strict({ sourceId: id }, ['sourceId']),
+  startAtLogin: noRequest,
+  setStartAtLogin: strict({ on: { type: 'boolean' } }, ['on']),
 };

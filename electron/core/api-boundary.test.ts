@@ -48,6 +48,8 @@ const WELL_FORMED: Record<ApiMethod, Record<string, unknown> | undefined> = {
   activity: undefined,
   setWebhookPort: { port: 50_000 },
   trashSource: { sourceId: 'nope' },
+  startAtLogin: undefined,
+  setStartAtLogin: { on: true },
 };
 
 /** Paths where ids belong, and ids that do not exist: refused with these codes. */

@@ -34,6 +34,8 @@ export interface ApiDeps {
   cliProgram?: string | null;
   /** The host runs without Chromium's sandbox (`--no-sandbox`): install and apply are refused (`app.sandbox_off`). */
   sandboxOff?: boolean;
+  /** The OS's "start at login" for the app (Electron: login items, an XDG autostart entry); absent where the host has none. */
+  loginItem?: { get(): Promise<boolean>; set(on: boolean): Promise<void> };
 }
 
 /** The deps, the store and the sources, shared by the Api's modules. */

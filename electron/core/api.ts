@@ -167,6 +167,12 @@ function handlersOf(ctx: ApiContext): { [M in ApiMethod]: (request: ApiRequest<M
       return null;
     },
     verifyInstalled: () => verifyInstalled(ctx),
+    startAtLogin: async () => (deps.loginItem ? { available: true, on: await deps.loginItem.get() } : { available: false, on: false }),
+    setStartAtLogin: async (request) => {
+      if (!deps.loginItem) throw new CoreError('login.unavailable', 'This copy of Apollia Desktop cannot start itself at login: run `apollia-desktop serve` as a service instead.');
+      await deps.loginItem.set(request.on);
+      return { available: true, on: await deps.loginItem.get() };
+    },
   };
 }
 

@@ -20,6 +20,7 @@ export type ApiErrorCode =
   | 'ipc.internal'
   // the app itself: started with Chromium's sandbox off (`--no-sandbox`), nothing is installed
   | 'app.sandbox_off'
+  | 'login.unavailable'
   // sources and picked folders
   | 'source.not_found'
   | 'source.unreadable'

@@ -28,6 +28,7 @@ import { cliProgramHere } from './cli-program';
 import { startedWithoutSandbox } from './sandbox';
 import { applyAppSecurity } from './security';
 import { startWindowFirst } from './start-order';
+import { loginItemFor, startedInBackground } from './login-item';
 import { electronTray } from './tray';
 import { bringForward, createMainWindow, RENDERER_DIR } from './window';
 
@@ -59,16 +60,21 @@ function startApp(): void {
     const openWindow = () => {
       if (api) router.attach(api, createMainWindow(location));
     };
+    // Started at login (opt-in, Settings): the tray only, no window; nothing live means nothing to keep running.
+    const inBackground = startedInBackground(process.argv, process.platform === 'darwin' && (app.getLoginItemSettings() as { wasOpenedAtLogin?: boolean }).wasOpenedAtLogin === true);
+    const loginItem = loginItemFor({ platform: process.platform, isPackaged: app.isPackaged, execPath: process.execPath, env: process.env, app });
     // The window opens first; the keychain is probed meanwhile (start-order.ts).
     startWindowFirst({
       makeSecretBox: () => createSafeStorageSecretBox(dataDir),
       onBoxError: (error) => console.error('Apollia Desktop: the keychain could not be used; no secret can be kept:', error instanceof Error ? error.message : error),
       wire: (secretBox) => {
-        api = createApi({ dataDir, resourcesDir: resourcesDir(), dialogs, secretBox, now: () => new Date(), trash: (path) => shell.trashItem(path), sandboxOff, cliProgram });
+        api = createApi({ dataDir, resourcesDir: resourcesDir(), dialogs, secretBox, now: () => new Date(), trash: (path) => shell.trashItem(path), sandboxOff, cliProgram, ...(loginItem ? { loginItem } : {}) });
         bindApi(api, location);
         installMenu(dialogs, router);
       },
-      openWindow,
+      openWindow: () => {
+        if (!inBackground) openWindow();
+      },
       afterWindow: (secretBox) => {
         void sharedChecker().warm(); // the package checker's worker loads while the window does, not at the first package
         // The triggers go live with the app: the port is Settings' (the host rebinds when it changes).
@@ -102,7 +108,9 @@ function startApp(): void {
           },
           quit: () => app.quit(),
         });
-        void background.start();
+        void background.start().then((live) => {
+          if (!live && inBackground && BrowserWindow.getAllWindows().length === 0) app.quit();
+        });
         if (!api) return;
         void api.verifyInstalled(); // installed files re-checked on app start (a change disarms the package's triggers)
         // An MCP server saved before credentials were sealed keeps its token in clear until sealed here.

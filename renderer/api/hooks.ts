@@ -151,6 +151,15 @@ export function useActivity(agent: string | null) {
 /** Settings → the webhook port (null: the default); a running host moves its listener. */
 export const useSetWebhookPort = () => useChange('setWebhookPort', { settings: true });
 
+export function useStartAtLogin() {
+  return useQuery({ queryKey: queryKeys.startAtLogin(), queryFn: () => call('startAtLogin') });
+}
+
+export function useSetStartAtLogin() {
+  const client = useQueryClient();
+  return useMutation({ mutationFn: (request: ApiRequest<'setStartAtLogin'>) => call('setStartAtLogin', request), onSettled: () => client.invalidateQueries({ queryKey: queryKeys.startAtLogin() }) });
+}
+
 // ---- Trust (issue 14) ----
 
 /** Settings → Trusted publishers: the keys the user trusts. */

@@ -12,6 +12,7 @@ export const queryKeys = {
   previewApply: (sourceId: string, request: unknown) => [...queryKeys.previews(), sourceId, request] as const,
   dashboard: () => [...queryKeys.all, 'dashboard'] as const,
   settings: () => [...queryKeys.all, 'settings'] as const,
+  startAtLogin: () => [...queryKeys.all, 'startAtLogin'] as const,
   // Issue 16: what the trigger host and the activity log say (refreshed after every change, and polled).
   live: () => [...queryKeys.all, 'live'] as const,
   triggerStatus: () => [...queryKeys.live(), 'triggerStatus'] as const,

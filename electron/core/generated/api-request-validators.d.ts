@@ -33,3 +33,5 @@ export declare const untrustKey: ValidateFunction;
 export declare const refuseKeyChange: ValidateFunction;
 export declare const verifyInstalled: ValidateFunction;
 export declare const trashSource: ValidateFunction;
+export declare const startAtLogin: ValidateFunction;
+export declare const setStartAtLogin: ValidateFunction;

@@ -7,6 +7,7 @@ import { isMcpServerName } from '../../../shared/mcp-server-name';
 import { useDenyTool, useRemoveDeniedTool, useRemoveMcpServer, useRemoveSecret, useSaveMcpServer, useSaveSecret, useSettings } from '../../api/hooks';
 import { ErrorPanel, Loading } from '../components/Status';
 import { PackageText } from '../components/PackageText';
+import { StartAtLoginSection } from './settings/StartAtLoginSection';
 import { WebhookPortSection } from './settings/WebhookPortSection';
 import { TrustedPublishersSection } from '../components/trust/TrustedPublishers';
 
@@ -269,6 +270,7 @@ export function SettingsScreen() {
           </section>
           <DeniedToolsSection deniedTools={settings.data.deniedTools} knownTools={settings.data.knownTools} />
           <WebhookPortSection webhookPort={settings.data.webhookPort} />
+          <StartAtLoginSection />
           <TrustedPublishersSection />
         </>
       ) : null}
