@@ -119,11 +119,14 @@ function startApp(): void {
         api.resealSecrets().catch((error: unknown) => console.error('Apollia Desktop: secrets were not sealed again:', error instanceof Error ? error.message : error));
       },
     });
-    app.on('second-instance', () => {
-      // Running in the tray with no window: a second launch opens one (its files were queued by the router).
+    // Running in the tray with no window: a second launch, or a double-click on macOS (`open-file`),
+    // opens one (the router queued its files and delivers them once the window is attached).
+    const openIfNone = () => {
       const open = router.window();
       if (!open || open.isDestroyed()) openWindow();
-    });
+    };
+    app.on('second-instance', openIfNone);
+    app.on('open-file', openIfNone);
     app.on('activate', () => {
       // macOS: clicking the Dock icon with no window open makes one again.
       if (BrowserWindow.getAllWindows().length === 0) openWindow();
