@@ -20,13 +20,15 @@ function fakeApp(lock = true) {
   return { app, calls, beforeQuit };
 }
 
-function deps(argv: string[], calls: string[], run: (argv: string[], io: CliIo) => Promise<number> = async () => 0, defaultApp = false): EntryDeps & { ran: { argv: string[]; io: CliIo }[]; errors: string[] } {
+function deps(argv: string[], calls: string[], run: (argv: string[], io: CliIo) => Promise<number> = async () => 0, defaultApp = false): EntryDeps & { ran: { argv: string[]; io: CliIo }[]; errors: string[]; pipes: (() => void)[] } {
   const ran: { argv: string[]; io: CliIo }[] = [];
   const errors: string[] = [];
   const signals: ((signal: string) => void)[] = [];
+  const pipes: (() => void)[] = [];
   return {
     ran,
     errors,
+    pipes,
     argv,
     defaultApp,
     runCli: (cliArgv, io) => {
@@ -41,6 +43,7 @@ function deps(argv: string[], calls: string[], run: (argv: string[], io: CliIo) 
     flushOutput: async () => {
       calls.push('flush');
     },
+    onBrokenPipe: (stop) => pipes.push(stop),
   };
 }
 
@@ -80,6 +83,15 @@ describe('the app binary started with a CLI command', () => {
   it('reads argv after `electron .` in development', () => {
     expect(typedArguments(['/x/electron', '/repo', 'list'], true)).toEqual(['list']);
     expect(typedArguments([BINARY, 'list'], false)).toEqual(['list']);
+  });
+
+  it('stops quietly, exit 0, when the reader closes the pipe early (list | head -1)', () => {
+    const { app, calls } = fakeApp();
+    const d = deps([BINARY, 'list'], calls, () => new Promise(() => {}));
+    startEntry(app, d);
+    expect(d.pipes).toHaveLength(1);
+    d.pipes[0]?.();
+    expect(calls.at(-1)).toBe('exit 0');
   });
 
   it('exits 1 with a message when the CLI entry throws', async () => {

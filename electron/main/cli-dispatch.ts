@@ -87,6 +87,8 @@ export interface EntryDeps {
    * at once, and a pipe is written asynchronously on macOS and Windows (`inspect --json | jq`).
    */
   flushOutput(): Promise<void>;
+  /** Stops quietly (`stop`) when a reader closes the pipe early (`list | head -1`): EPIPE is no failure of the command. */
+  onBrokenPipe(stop: () => void): void;
 }
 
 /** How the entry went: ran a CLI command, handed over to the running instance, or started the app. */
@@ -114,6 +116,7 @@ export function startEntry(app: EntryApp, deps: EntryDeps): EntryOutcome {
       const done = () => app.exit(code);
       deps.flushOutput().then(done, done);
     };
+    deps.onBrokenPipe(() => app.exit(0));
     deps.runCli(cliArgs, io).then(exit, (error: unknown) => {
       deps.io.stderr(`apollia-desktop: ${error instanceof Error ? error.message : String(error)}\n`);
       exit(1);

@@ -22,7 +22,7 @@ import { installMenu } from './menu';
 import { createOpenRouter } from './open-requests';
 import { createSafeStorageSecretBox } from './secret-box';
 import { registerAppScheme, serveAppScheme } from './protocol';
-import { runCliEntry } from '../core/cli/entry';
+import { quietOnBrokenPipe, runCliEntry } from '../core/cli/entry';
 import { startEntry } from './cli-dispatch';
 import { cliProgramHere } from './cli-program';
 import { startedWithoutSandbox } from './sandbox';
@@ -170,5 +170,9 @@ startEntry(app, {
     for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => listener(signal));
   },
   // An empty write's callback runs once everything written before it has been handed on.
+  onBrokenPipe: (stop) => {
+    quietOnBrokenPipe(process.stdout, stop);
+    quietOnBrokenPipe(process.stderr, stop);
+  },
   flushOutput: () => Promise.all([process.stdout, process.stderr].map((stream) => new Promise<void>((resolve) => stream.write('', () => resolve())))).then(() => undefined),
 });
