@@ -9,7 +9,7 @@
  * Standalone code is plain functions: nothing is `eval`ed or built with `new Function` at run time.
  * It imports ajv's small runtime helpers (`ajv/dist/runtime/*`) and, for the manifest's `cron` and
  * `interval` formats, `electron/core/apollia/manifest-formats.ts`. Package-supplied schemas are
- * never compiled (json-schema-check.ts): only these four, written by us.
+ * never compiled (json-schema-check.ts): only these five, written by us.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -20,6 +20,7 @@ import { API_METHODS, API_REQUEST_SCHEMAS } from '../shared/api';
 import { MANIFEST_FORMATS } from '../electron/core/apollia/manifest-formats';
 import { MANIFEST_AJV_OPTIONS, MANIFEST_SCHEMA } from '../electron/core/apollia/manifest-schema';
 import { STATE_SCHEMA } from '../electron/core/store/state';
+import { POLICY_SCHEMA } from '../electron/core/policy/policy-schema';
 
 /** Where the generated modules live (relative imports in them are written from here). */
 export const GENERATED_DIR = new URL('../electron/core/generated/', import.meta.url).pathname;
@@ -98,6 +99,11 @@ export function generatedValidators(): Map<string, string> {
   const state = new Ajv2020({ allErrors: false, strict: false, code: CODE });
   state.addSchema(STATE_SCHEMA, 'state');
   add('store-state-validator', { validateState: 'state' }, state);
+
+  // The organization's policy file: every error reported, so a refusal can name each wrong key.
+  const policy = new Ajv2020({ allErrors: true, strict: false, code: CODE });
+  policy.addSchema(POLICY_SCHEMA, 'policy');
+  add('policy-validator', { validatePolicy: 'policy' }, policy);
   return files;
 }
 

@@ -24,6 +24,11 @@
  * - A secret is never replaced unless the answer asks for it (`webhookSecret`); a folder is kept
  *   unless another one is picked.
  * - A tool on the owner's "never allow" list is never granted; a kept grant of one is withdrawn.
+ * - The organization's policy (`policy.ts`) applies on top of the person's decisions, never in
+ *   place of them: a tool it blocks is decided `deny` (reason `policy`) and a trigger kind it does
+ *   not allow is off, and an answer asking for either is refused (`policy.*`); a kept grant or an
+ *   armed trigger it blocks is withheld but still what the store records (`stored`, `held`), so
+ *   lifting the block restores what the person had decided.
  */
 import type { ActionFamily, AgentEntry, ApolliaManifest, TriggerEntry, TriggerSource } from './apollia-manifest';
 import { isSensitive } from './apollia-manifest';
@@ -34,6 +39,7 @@ import { describeInterval } from './cron';
 import { ownRecord } from './own-data';
 import { FAMILY_ABILITY } from './risk-summary';
 import type { WebhookSecretChoice } from './webhook-secret';
+import { type EffectivePolicy, effectivePermission, POLICY_REFUSAL, toolBlockedBy, triggerKindAllowed } from './policy';
 
 export type { Permission } from './consent';
 
@@ -91,11 +97,13 @@ export interface DecisionInput {
   trust: DecisionTrust;
   /** The owner's "Tools you never allow" (Settings). */
   deniedTools: readonly string[];
+  /** The organization's policy in force (evaluated by the core), or none. */
+  policy?: EffectivePolicy | null;
   answers: ConsentAnswers;
 }
 
 /** Why an entry runs the way it does, in a few words the form and the CLI show beside it. */
-export type PermissionReason = 'answer' | 'kept' | 'new' | 'family_changed' | 'denied_by_owner' | 'reads' | 'sensitive' | 'unknown_family' | 'package_code' | 'verified_reads';
+export type PermissionReason = 'answer' | 'kept' | 'new' | 'family_changed' | 'denied_by_owner' | 'reads' | 'sensitive' | 'unknown_family' | 'package_code' | 'verified_reads' | 'policy';
 
 /** One access entry as decided. */
 export interface AccessDecided {
@@ -111,6 +119,10 @@ export interface AccessDecided {
   ownerDenied: boolean;
   /** New in this version, or its family changed: asked again. */
   asked: 'new' | 'family_changed' | null;
+  /** Why the organization's policy withholds it or keeps it asking, in words; null when it does not. */
+  policy: string | null;
+  /** What the store records: the person's kept decision even while the policy withholds it (lifting the block restores it). */
+  stored: Permission;
 }
 
 /** One trigger as decided. */
@@ -126,6 +138,10 @@ export interface TriggerDecided {
   change: { from: string; to: string } | null;
   /** Armed in the installed version and off after this update without the person saying so: why. */
   turnedOff: string | null;
+  /** Why the organization's policy keeps it off, in words; null when it does not. */
+  policy: string | null;
+  /** Armed by the person and kept so in the store while the policy keeps it off (with its folder and secret): it fires again once the policy allows it. */
+  held: boolean;
 }
 
 /** A problem with an answer: the answer cannot be carried out (the core refuses it as a whole). */
@@ -135,7 +151,7 @@ export interface DecisionProblem {
   path: string;
 }
 
-export type DecisionProblemCode = 'install.unknown_agent' | 'install.unknown_access' | 'install.denied_tool' | 'install.cannot_allow' | 'install.unknown_trigger' | 'trigger.secret_not_needed' | 'trigger.folder_not_needed' | 'trigger.needs_folder';
+export type DecisionProblemCode = 'install.unknown_agent' | 'install.unknown_access' | 'install.denied_tool' | 'install.cannot_allow' | 'install.unknown_trigger' | 'trigger.secret_not_needed' | 'trigger.folder_not_needed' | 'trigger.needs_folder' | 'policy.blocked_tool' | 'policy.unattended' | 'policy.trigger_kind';
 
 /** What the core applies: every offered entry and every trigger of the manifest, decided. */
 export interface Decisions {
@@ -235,8 +251,14 @@ export function decideAgent(ctx: DecisionContext, agent: AgentEntry, answer: Rec
   for (const entry of agent.defaults?.access ?? []) {
     if (Object.hasOwn(decided, entry)) continue;
     const family = ctx.familyOf(entry);
-    const { as: grantedAs, reason: grantReason } = defaultGrant(entry, family, isOwnCode(entry, name), trust);
-    const canAllow = family === null || !isSensitive(family);
+    const policy = ctx.input.policy ?? null;
+    const blocked = toolBlockedBy(policy, entry, family);
+    const unattendedOff = policy?.unattended === false;
+    const byDefault = defaultGrant(entry, family, isOwnCode(entry, name), trust);
+    // The policy may forbid "runs without asking": a grant then asks first.
+    const grantedAs = unattendedOff ? 'ask' : byDefault.as;
+    const grantReason = unattendedOff && byDefault.as === 'allow' ? 'policy' : byDefault.reason;
+    const canAllow = (family === null || !isSensitive(family)) && !unattendedOff;
     const ownerDenied = ctx.denied.has(entry);
     let asked: AccessDecided['asked'] = null;
     if (installed) {
@@ -245,20 +267,28 @@ export function decideAgent(ctx: DecisionContext, agent: AgentEntry, answer: Rec
     }
     let permission: Permission;
     let reason: PermissionReason;
+    let keptDecision = false;
     const given = answer && Object.hasOwn(answer, entry) ? answer[entry] : undefined;
     if (given !== undefined) {
       const result = answered(given, grantedAs, canAllow);
-      if (result === 'cannot_allow') {
+      if (result === 'cannot_allow' && unattendedOff) {
+        problems.push({ code: 'policy.unattended', message: `agent \`${agent.id}\` of ${name}: \`${entry}\` cannot run without asking: ${POLICY_REFUSAL}`, path: `decisions.agents.${agent.id}.access.${entry}` });
+        permission = grantedAs;
+      } else if (result === 'cannot_allow') {
         problems.push({ code: 'install.cannot_allow', message: `agent \`${agent.id}\` of ${name}: \`${entry}\` can ${family ? FAMILY_ABILITY[family] : 'act'}, so it asks you before each call: it cannot run without asking`, path: `decisions.agents.${agent.id}.access.${entry}` });
         permission = grantedAs;
       } else permission = result;
       reason = 'answer';
+      if (permission !== 'deny' && blocked !== null) {
+        problems.push({ code: 'policy.blocked_tool', message: `agent \`${agent.id}\` of ${name} cannot be granted \`${entry}\`: ${blocked}; ${POLICY_REFUSAL}`, path: `decisions.agents.${agent.id}.access.${entry}` });
+      }
       if (permission !== 'deny' && ownerDenied) {
         problems.push({ code: 'install.denied_tool', message: `agent \`${agent.id}\` of ${name} cannot be granted \`${entry}\`: it is on your list of tools you never allow (Settings)`, path: `decisions.agents.${agent.id}.access.${entry}` });
       }
     } else if (installed && asked === null && kept && Object.hasOwn(kept, entry)) {
       permission = kept[entry] as Permission;
       reason = 'kept';
+      keptDecision = true;
     } else if (installed && asked !== null) {
       permission = 'deny';
       reason = asked;
@@ -271,13 +301,37 @@ export function decideAgent(ctx: DecisionContext, agent: AgentEntry, answer: Rec
       permission = 'deny';
       reason = 'denied_by_owner';
     }
-    decided[entry] = { permission, family, reason, grantedAs, canAllow, ownerDenied, asked };
+    // The policy on top: a kept decision stays what the store records; anything else the person
+    // could not have chosen otherwise is recorded as the policy leaves it.
+    const decidedByPerson = permission;
+    const effective = effectivePermission(policy, entry, family, permission);
+    const policyWords = blocked ?? (unattendedOff && (permission === 'allow' || byDefault.as === 'allow') ? 'your organization does not allow tools to run without asking' : null);
+    if (effective !== permission) {
+      permission = effective;
+      reason = 'policy';
+    } else if (blocked !== null && reason !== 'answer') reason = 'policy';
+    const stored = keptDecision && reason !== 'denied_by_owner' ? decidedByPerson : permission;
+    decided[entry] = { permission, family, reason, grantedAs, canAllow, ownerDenied, asked, policy: policyWords, stored };
   }
   return decided;
 }
 
-/** Decides one trigger from the person's answer for it (absent: untouched). Problems are added to `problems`. */
+/**
+ * Decides one trigger from the person's answer for it (absent: untouched). Problems are added to
+ * `problems`. A kind of trigger the organization's policy does not allow is off: an answer arming
+ * it is refused (`policy.trigger_kind`); one the person had armed is held (kept armed in the store
+ * with its folder and secret) and fires again once the policy allows it.
+ */
 export function decideTrigger(ctx: DecisionContext, trigger: TriggerEntry, answer: TriggerAnswer | undefined, problems: DecisionProblem[] = []): TriggerDecided {
+  const byPerson = decideTriggerByPerson(ctx, trigger, answer, problems);
+  if (triggerKindAllowed(ctx.input.policy, trigger.source.type)) return byPerson;
+  const words = `your organization does not allow ${trigger.source.type === 'file_watch' ? 'watched-folder' : trigger.source.type === 'webhook' ? 'webhook' : 'scheduled'} triggers`;
+  if (answer?.armed === true) problems.push({ code: 'policy.trigger_kind', message: `trigger \`${trigger.id}\` cannot be armed: ${words}; ${POLICY_REFUSAL}`, path: `decisions.triggers.${trigger.id}` });
+  const held = answer === undefined && byPerson.armed;
+  return { ...byPerson, armed: false, folder: held ? byPerson.folder : null, secret: held ? byPerson.secret : null, policy: words, held };
+}
+
+function decideTriggerByPerson(ctx: DecisionContext, trigger: TriggerEntry, answer: TriggerAnswer | undefined, problems: DecisionProblem[]): TriggerDecided {
   const { installed } = ctx.input;
   const before = ctx.triggersBefore.get(trigger.id);
   const status: TriggerDecided['status'] = !installed ? 'first' : !before ? 'new' : sameTrigger(before, trigger) ? 'unchanged' : 'changed';
@@ -289,10 +343,10 @@ export function decideTrigger(ctx: DecisionContext, trigger: TriggerEntry, answe
     const keep = status === 'unchanged' && had?.armed === true;
     const turnedOff = status === 'changed' && had?.armed === true && change ? `it changed in this version (${change.from} → ${change.to})` : null;
     // An armed watched folder whose folder is gone from the record cannot stay armed.
-    if (keep && trigger.source.type === 'file_watch' && !keptFolder) return { armed: false, folder: null, secret: null, status, change, turnedOff: 'its folder is no longer recorded: choose it again' };
-    return { armed: keep, folder: keep ? keptFolder : null, secret: keep ? keptSecret : null, status, change, turnedOff };
+    if (keep && trigger.source.type === 'file_watch' && !keptFolder) return { armed: false, folder: null, secret: null, status, change, turnedOff: 'its folder is no longer recorded: choose it again', policy: null, held: false };
+    return { armed: keep, folder: keep ? keptFolder : null, secret: keep ? keptSecret : null, status, change, turnedOff, policy: null, held: false };
   }
-  if (!answer.armed) return { armed: false, folder: null, secret: null, status, change, turnedOff: null };
+  if (!answer.armed) return { armed: false, folder: null, secret: null, status, change, turnedOff: null, policy: null, held: false };
   let folder: TriggerDecided['folder'] = null;
   if (trigger.source.type === 'file_watch') {
     if (answer.folderId !== undefined) folder = { kind: 'picked', folderId: answer.folderId };
@@ -301,7 +355,7 @@ export function decideTrigger(ctx: DecisionContext, trigger: TriggerEntry, answe
   }
   let secret: TriggerDecided['secret'] = null;
   if (trigger.source.type === 'webhook') secret = answer.webhookSecret !== undefined ? { kind: 'new', choice: answer.webhookSecret } : (keptSecret ?? { kind: 'new', choice: { kind: 'make' } });
-  return { armed: true, folder, secret, status, change, turnedOff: null };
+  return { armed: true, folder, secret, status, change, turnedOff: null, policy: null, held: false };
 }
 
 /**
@@ -353,15 +407,16 @@ export function decide(input: DecisionInput): Decisions {
   return { agents, triggers, problems };
 }
 
-/** The permission of every entry, by agent: what the store records. */
+/** The permission of every entry, by agent: what the store records (the person's decisions, under any policy). */
 export function permissionsOf(decisions: Decisions): Record<string, Record<string, Permission>> {
   const out = ownRecord<Record<string, Permission>>();
-  for (const [agentId, entries] of Object.entries(decisions.agents)) out[agentId] = ownRecord(Object.entries(entries).map(([entry, d]) => [entry, d.permission]));
+  for (const [agentId, entries] of Object.entries(decisions.agents)) out[agentId] = ownRecord(Object.entries(entries).map(([entry, d]) => [entry, d.stored]));
   return out;
 }
 
 /** What "how it runs" means, in words, for a permission and its reason. */
 export function permissionWords(decided: AccessDecided): string {
+  if (decided.reason === 'policy' && decided.policy !== null) return decided.permission === 'deny' ? `Not allowed: ${decided.policy}` : `Asks you first: ${decided.policy}`;
   if (decided.permission === 'deny') {
     if (decided.reason === 'denied_by_owner') return 'Not allowed: on your list of tools you never allow';
     if (decided.reason === 'new') return 'Not allowed: new in this version, tick it to allow';

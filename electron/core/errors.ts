@@ -10,6 +10,7 @@
 import type { WebhookSecretProblemCode } from '../../shared/webhook-secret';
 import type { ApiError } from '../../shared/api';
 import type { DecisionProblemCode } from '../../shared/decisions';
+import type { PolicyRefusalCode } from './policy/index';
 
 /** Every code an Api method answers in `error.code` (README "Api error codes" links here). */
 export type ApiErrorCode =
@@ -36,6 +37,8 @@ export type ApiErrorCode =
   | 'store.changed'
   // what the decision function refuses in an answer (shared/decisions.ts)
   | DecisionProblemCode
+  // what the organization's policy refuses (policy/index.ts)
+  | PolicyRefusalCode
   // install and uninstall
   | 'install.not_a_package'
   | 'install.not_inspected'

@@ -1,0 +1,115 @@
+/**
+ * The organization's policy, evaluated once in core for every surface (DESIGN.md "Managed
+ * policy"): the Api's install, grant, arm, apply and Settings methods, the CLI through the Api,
+ * the trigger host. Each refusal is a `policy.*` code whose message says that the organization does
+ * not allow it and that the administrator can act. A policy that cannot be read or validated fails
+ * closed: {@link usablePolicy} refuses everything it guards (inspection still works).
+ */
+import type { ApolliaManifest } from '../../../shared/apollia-manifest';
+import type { SignatureSummary } from '../../../shared/inspection';
+import { type AllowedPackage, type EffectivePolicy, POLICY_REFUSAL, type PolicyView } from '../../../shared/policy';
+import type { TrustedKey } from '../../../shared/trust';
+import { CoreError } from '../errors';
+import { parsePublicKey } from '../trust/minisign';
+
+export { evaluatePolicy, combinePolicies, parsePolicyFile } from './evaluate-policy';
+export { machinePolicyPath, policyLocations, readPolicy, type PolicyLocations } from './read-policy';
+
+/** Every refusal the policy makes, with its code. */
+export type PolicyRefusalCode = 'policy.unreadable' | 'policy.unsigned' | 'policy.untrusted_signature' | 'policy.package_not_allowed' | 'policy.blocked_family' | 'policy.templates' | 'policy.mcp_server_locked' | 'policy.webhook_port' | 'policy.user_keys';
+
+/** A refusal of the policy as a problem (a code and a sentence). */
+export interface PolicyProblem {
+  code: PolicyRefusalCode;
+  message: string;
+}
+
+/** The sentence of an unreadable policy: the file, what is wrong, and that nothing can be changed until it is fixed. */
+export function unreadableWords(view: PolicyView): string {
+  return `your organization's policy file ${view.problem?.path ?? ''} cannot be used: ${view.problem?.message ?? 'it is not valid'}. Until it is fixed nothing can be installed, applied, granted or armed, and triggers are paused; your administrator can act`;
+}
+
+/** The policy in force, or none; an unreadable policy refuses `what` (`policy.unreadable`): it fails closed. */
+export function usablePolicy(view: PolicyView, what: string): EffectivePolicy | null {
+  if (view.state === 'unreadable') throw new CoreError('policy.unreadable', `${what}: ${unreadableWords(view)}.`);
+  return view.effective;
+}
+
+/** Throws a policy problem as the Api's refusal. */
+export function refuse(problem: PolicyProblem): never {
+  throw new CoreError(problem.code, problem.message);
+}
+
+/** The keys the policy names (its trusted publishers), as trusted keys: what a signature is verified against, beside the person's own when the policy allows them. */
+export function policyKeys(policy: EffectivePolicy | null): TrustedKey[] {
+  const keys: TrustedKey[] = [];
+  for (const publisher of policy?.trustedPublishers ?? []) {
+    const parsed = parsePublicKey(publisher.key);
+    if (parsed.ok && !keys.some((k) => k.keyId === parsed.value.keyId)) keys.push({ keyId: parsed.value.keyId, publicKey: parsed.value.publicKey, name: publisher.name, addedAt: '' });
+  }
+  return keys;
+}
+
+/** The keys a package's signature is checked against: the organization's, then the person's own unless the policy refuses them. */
+export function verificationKeys(policy: EffectivePolicy | null, userKeys: readonly TrustedKey[]): TrustedKey[] {
+  const keys = policyKeys(policy);
+  if (policy?.allowUserTrustedKeys === false) return keys;
+  for (const key of userKeys) if (!keys.some((k) => k.keyId === key.keyId)) keys.push(key);
+  return keys;
+}
+
+/**
+ * A package's identity, computed here once: its name with the whole public key that signed it
+ * (only a verified signature proves a key), and the SHA-256 of its archive.
+ */
+export interface PackageIdentity {
+  name: string;
+  key: string | null;
+  sha256: string;
+}
+
+/** The identity of an inspected package, its signature verified against `keys`. */
+export function packageIdentity(manifest: ApolliaManifest, signature: SignatureSummary | null, sha256: string, keys: readonly TrustedKey[]): PackageIdentity {
+  const verified = signature?.state === 'verified' && signature.key_id !== null ? keys.find((k) => k.keyId === signature.key_id) : undefined;
+  return { name: manifest.package.name, key: verified?.publicKey ?? null, sha256: sha256.toLowerCase() };
+}
+
+/** Whether the identity is on the allowlist (by name and signing key, or by archive SHA-256). */
+export function identityAllowed(identity: PackageIdentity, allowed: readonly AllowedPackage[]): boolean {
+  return allowed.some((entry) => ('sha256' in entry ? entry.sha256.toLowerCase() === identity.sha256 : entry.name === identity.name && identity.key !== null && canonicalKey(entry.key) === identity.key));
+}
+
+function canonicalKey(text: string): string | null {
+  const parsed = parsePublicKey(text);
+  return parsed.ok ? parsed.value.publicKey : null;
+}
+
+/**
+ * Why the policy refuses a package as a whole (signature required, allowlist, a declared family it
+ * blocks), in the order a person reads them; empty when it may be installed.
+ */
+export function packagePolicyProblems(policy: EffectivePolicy | null, manifest: ApolliaManifest, signature: SignatureSummary | null, sha256: string, keys: readonly TrustedKey[]): PolicyProblem[] {
+  if (!policy) return [];
+  const problems: PolicyProblem[] = [];
+  const name = manifest.package.name;
+  const state = signature?.state ?? 'unsigned';
+  if (policy.requireSignature === 'any' && state === 'unsigned') problems.push({ code: 'policy.unsigned', message: `${name} is not signed, and ${POLICY_REFUSAL} (a signature is required)` });
+  if (policy.requireSignature === 'trusted' && state !== 'verified') problems.push({ code: 'policy.untrusted_signature', message: `${name} is ${state === 'unsigned' ? 'not signed' : 'not signed by a publisher key trusted here'}, and ${POLICY_REFUSAL} (a trusted publisher's signature is required)` });
+  if (policy.allowedPackages !== null && !identityAllowed(packageIdentity(manifest, signature, sha256, keys), policy.allowedPackages)) {
+    problems.push({ code: 'policy.package_not_allowed', message: `${name} is not on your organization's list of allowed packages (by name and signing key, or by SHA-256 ${sha256.toLowerCase()}): ${POLICY_REFUSAL}` });
+  }
+  const blocked = new Set(policy.blockedActionFamilies);
+  const declared = [...(manifest.tools ?? []).map((t) => ({ kind: 'tool', name: t.name, action: t.action })), ...(manifest.workflows ?? []).map((w) => ({ kind: 'workflow', name: w.name, action: w.action }))].filter((t) => blocked.has(t.action));
+  if (declared.length > 0) {
+    const first = declared[0] as (typeof declared)[number];
+    problems.push({ code: 'policy.blocked_family', message: `${name} declares the ${first.kind} \`${first.name}\`, which can ${first.action.replaceAll('_', ' ')}${declared.length > 1 ? ` (and ${declared.length - 1} more of a blocked family)` : ''}: ${POLICY_REFUSAL}` });
+  }
+  return problems;
+}
+
+/** Whether the policy lets a template from `origin` be applied; its refusal otherwise. */
+export function templateProblem(policy: EffectivePolicy | null, builtin: boolean): PolicyProblem | null {
+  if (!policy || policy.templates === 'any') return null;
+  if (policy.templates === 'none') return { code: 'policy.templates', message: `Templates cannot be applied on this computer: ${POLICY_REFUSAL}` };
+  return builtin ? null : { code: 'policy.templates', message: `Only the templates that come with the app can be applied on this computer: ${POLICY_REFUSAL}` };
+}

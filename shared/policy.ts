@@ -1,0 +1,155 @@
+/**
+ * The organization's policy as every surface sees it (DESIGN.md "Managed policy"): the evaluated
+ * policy the core reads from the policy files (`electron/core/policy/`), and the pure rules that
+ * say what it blocks. The core evaluates the files once; the decision function (`decisions.ts`),
+ * the consent form and the CLI read the same {@link EffectivePolicy} and these functions, so a tool
+ * blocked in one place is blocked in every place.
+ */
+import type { ActionFamily } from './apollia-manifest';
+
+/** The kinds of trigger a policy allows or not: `schedule` covers package cron and interval, and template schedules and dates. */
+export const POLICY_TRIGGER_KINDS = ['schedule', 'file_watch', 'webhook'] as const;
+export type PolicyTriggerKind = (typeof POLICY_TRIGGER_KINDS)[number];
+
+/** One package the organization allows: by name and the minisign public key that must sign it, or by the SHA-256 of its archive. */
+export type AllowedPackage = { name: string; key: string } | { sha256: string };
+
+/** An MCP server the organization provides (Settings shows it locked). */
+export interface PolicyMcpServer {
+  name: string;
+  transport: 'stdio' | 'http';
+  command?: string;
+  args?: string[];
+  url?: string;
+}
+
+/** The policy in force: both files combined, every key with its value (absent keys take the permissive default). */
+export interface EffectivePolicy {
+  /** Shown as "Managed by …"; null when no file names one. */
+  organization: string | null;
+  /** Publisher keys the organization trusts (locked in Settings). */
+  trustedPublishers: { name: string; key: string }[];
+  /** `none`: unsigned packages may be installed; `any`: a signature is needed; `trusted`: a key trusted here must have signed it. */
+  requireSignature: 'none' | 'any' | 'trusted';
+  /** Whether the person's own trusted keys count (and whether they may add one). */
+  allowUserTrustedKeys: boolean;
+  /** The only packages that may be installed; null means any. */
+  allowedPackages: AllowedPackage[] | null;
+  blockedActionFamilies: ActionFamily[];
+  /** Exact tool names, or patterns where `*` stands for any run of characters except `/`. */
+  blockedTools: string[];
+  templates: 'any' | 'builtin' | 'none';
+  /** Whether each kind of trigger may be armed (and fires). */
+  triggers: Record<PolicyTriggerKind, boolean>;
+  /** The webhook listener's port, fixed by the organization; null leaves it to Settings. */
+  webhookPort: number | null;
+  /** Whether "runs without asking" may be chosen. */
+  unattended: boolean;
+  mcpServers: PolicyMcpServer[];
+  /** A file where the person's decisions are also appended as JSON lines; null for none. */
+  activityExport: string | null;
+}
+
+/** One policy file as it was read. */
+export interface PolicySource {
+  role: 'machine' | 'env';
+  path: string;
+  state: 'absent' | 'read' | 'invalid';
+  /** What is wrong with it (`invalid`), naming the key. */
+  problem: string | null;
+}
+
+/** The policy as the core evaluated it: none, in force, or unreadable (fail closed). */
+export interface PolicyView {
+  state: 'none' | 'applied' | 'unreadable';
+  /** The combined policy; null when there is none or it is unreadable. */
+  effective: EffectivePolicy | null;
+  sources: PolicySource[];
+  /** Which file each key in force came from (a key both files restrict names both). */
+  origin: Record<string, string[]>;
+  /** For `unreadable`: the file and what is wrong with it. */
+  problem: { path: string; message: string } | null;
+}
+
+/** The policy where there is none: everything the app allows by itself. */
+export const NO_POLICY: EffectivePolicy = {
+  organization: null,
+  trustedPublishers: [],
+  requireSignature: 'none',
+  allowUserTrustedKeys: true,
+  allowedPackages: null,
+  blockedActionFamilies: [],
+  blockedTools: [],
+  templates: 'any',
+  triggers: { schedule: true, file_watch: true, webhook: true },
+  webhookPort: null,
+  unattended: true,
+  mcpServers: [],
+  activityExport: null,
+};
+
+/** What every policy refusal says (DESIGN.md "Consent, install, apply": a refusal says who can act). */
+export const POLICY_REFUSAL = 'your organization does not allow this; your administrator can change the policy';
+
+/**
+ * Whether `tool` matches a blocked-tools entry: exact, or a pattern where `*` stands for any run
+ * of characters except `/` (`mcp:server/*`, `mcp:*\/delete_*`, `pkg:*\/*`). Linear: no regex is
+ * built from policy text.
+ */
+export function toolPatternMatches(pattern: string, tool: string): boolean {
+  if (!pattern.includes('*')) return pattern === tool;
+  const parts = pattern.split('*');
+  let at = 0;
+  for (let i = 0; i < parts.length; i++) {
+    const part = parts[i] as string;
+    if (i === 0) {
+      if (!tool.startsWith(part)) return false;
+      at = part.length;
+      continue;
+    }
+    // The star before this part covers tool[at, found): it must hold no `/`.
+    const last = i === parts.length - 1;
+    const found = last ? (tool.endsWith(part) && tool.length - part.length >= at ? tool.length - part.length : -1) : tool.indexOf(part, at);
+    if (found === -1) return false;
+    if (tool.slice(at, found).includes('/')) return false;
+    at = found + part.length;
+  }
+  return true;
+}
+
+/** Why the policy withholds `tool` (of `family`), in words; null when it does not. */
+export function toolBlockedBy(policy: EffectivePolicy | null | undefined, tool: string, family: ActionFamily | null): string | null {
+  if (!policy) return null;
+  if (family !== null && policy.blockedActionFamilies.includes(family)) return `your organization blocks tools that ${family.replaceAll('_', ' ')}`;
+  const pattern = policy.blockedTools.find((p) => toolPatternMatches(p, tool));
+  return pattern === undefined ? null : pattern === tool ? 'your organization blocks this tool' : `your organization blocks \`${pattern}\``;
+}
+
+/** The policy's kind of a stored or declared trigger type. */
+export function policyTriggerKind(type: string): PolicyTriggerKind {
+  if (type === 'file_watch') return 'file_watch';
+  if (type === 'webhook') return 'webhook';
+  return 'schedule';
+}
+
+/** Whether the policy lets a trigger of `type` be armed (and fire). */
+export function triggerKindAllowed(policy: EffectivePolicy | null | undefined, type: string): boolean {
+  return !policy || policy.triggers[policyTriggerKind(type)];
+}
+
+/** "Managed by …", or null when no policy names an organization. */
+export function managedBy(view: PolicyView | null | undefined): string | null {
+  if (!view || view.state === 'none') return null;
+  return `Managed by ${view.effective?.organization ?? 'your organization'}`;
+}
+
+/**
+ * How an entry runs once the policy is applied on top of what the person decided (`permission`):
+ * withheld while the policy blocks it, asking first while "runs without asking" is not allowed.
+ */
+export function effectivePermission<P extends 'allow' | 'ask' | 'deny'>(policy: EffectivePolicy | null | undefined, tool: string, family: ActionFamily | null, permission: P): 'allow' | 'ask' | 'deny' {
+  if (!policy || permission === 'deny') return permission;
+  if (toolBlockedBy(policy, tool, family) !== null) return 'deny';
+  if (permission === 'allow' && !policy.unattended) return 'ask';
+  return permission;
+}
