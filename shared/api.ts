@@ -15,6 +15,8 @@ import type { KeyChange, PackageIntegrityView, TrustedKeyView, VerifiedPackage }
 import type { SignatureVerdict } from './signature-verdict';
 import type { BuiltinTemplateCard, ParameterValue, PinValue } from './template-manifest';
 import { MAX_MCP_SERVER_NAME, MCP_SERVER_NAME } from './mcp-server-name';
+import type { PolicyView } from './policy';
+export type { PolicyView } from './policy';
 import type { UpdateDiff } from './update-diff';
 import { MAX_WEBHOOK_SECRET_TEXT, type WebhookSecretChoice, type WebhookSecretOrigin } from './webhook-secret';
 
@@ -116,6 +118,8 @@ export type SourceInspection = Inspection & {
   signatureVerdict: SignatureVerdict | null;
   /** Trust: the installed version's files changed on this computer, so the same version may be installed again (a reinstall). */
   installedChanged: boolean;
+  /** The organization's policy in force (none, applied, or unreadable): what the form locks and why. */
+  policy: PolicyView;
 };
 
 // Trust (issue 14): its Api types live in `shared/trust.ts`, re-exported here.
@@ -238,6 +242,8 @@ export interface AccessView {
   permission: ToolSetting;
   granted: boolean;
   pin: Record<string, PinValue> | null;
+  /** Why the organization's policy withholds it (or keeps it asking) on top of the person's decision; absent when it does not. */
+  policy?: string;
 }
 
 /** One trigger as the dashboard shows it. */
@@ -263,6 +269,8 @@ export interface TriggerView {
   webhookSecretOrigin: WebhookSecretOrigin | null;
   /** Issue 18: when the webhook secret was last set (ISO 8601), or null without one. */
   webhookSecretSetAt: string | null;
+  /** Why the organization's policy keeps it from being armed or firing (it stays armed as the person left it); absent when it does not. */
+  policy?: string;
 }
 
 /** One agent on this machine. */
@@ -314,6 +322,8 @@ export interface Dashboard {
   packages: InstalledPackageView[];
   agents: AgentView[];
   damage: StoreDamage[];
+  /** The organization's policy: "Managed by …", and the banner when it withholds something installed or cannot be read. */
+  policy?: { view: PolicyView; managedBy: string | null; notice: string | null };
 }
 
 /** `setToolAccess`: grant or revoke one tool of one agent. */
@@ -369,7 +379,7 @@ export interface SavedMcpServer {
  * (`https://mcp.example.com/?token=••••`); `credentialsSealed` when the real ones are kept
  * encrypted by the secret box (only the runtime that starts the server opens them).
  */
-export type SavedMcpServerView = SavedMcpServer & { credentialsSealed: boolean };
+export type SavedMcpServerView = SavedMcpServer & { credentialsSealed: boolean; /** Provided by the organization's policy: locked. */ managed?: boolean };
 // --- end MCP server credentials ------------------------------------------------------------------
 
 /** `settings`. */
@@ -390,7 +400,9 @@ export interface SettingsView {
    */
   deniedTools: string[];
   /** Issue 16: the port the webhook listener binds on 127.0.0.1, and whether the owner chose it (else the default). */
-  webhookPort: { port: number; chosen: boolean };
+  webhookPort: { port: number; chosen: boolean; /** Fixed by the organization's policy: locked. */ managed?: boolean };
+  /** The organization's policy in force (none, applied, or unreadable). */
+  policy?: PolicyView;
   // --- issue 13 (never allow is picked, not typed) ---
   /**
    * Every tool the app knows, for the "never allow" picker: the native tools of the catalogue

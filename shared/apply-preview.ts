@@ -6,6 +6,7 @@
  * object is rendered, then recorded. Nothing here reads the disk, the clock or the network: the
  * machine's state (saved MCP servers, saved secrets, whether secrets can be kept, now) is passed in.
  */
+import { type EffectivePolicy, POLICY_REFUSAL, toolBlockedBy } from './policy';
 import { setOwn } from './own-data';
 import { andList } from './word-lists';
 import { MAX_PATTERNED_VALUE_LENGTH, isAnchoredPattern, packagePatternProblem, testPackagePattern } from './package-pattern';
@@ -46,6 +47,8 @@ export interface ApplyMachine {
   now: Date;
   /** Gate names the owner denies on this machine: they stay denied, whatever the grants say. */
   deniedTools?: string[];
+  /** The organization's policy in force: the tools it blocks stay denied, as the owner's do (`policy.ts`). */
+  policy?: EffectivePolicy | null;
 }
 
 /** One field of the parameter form after checking. */
@@ -256,7 +259,11 @@ export function previewApply(template: TemplateDetails, request: ApplyRequest, m
   const { manifest } = template;
   const warnings: PreviewProblem[] = [];
   const blockers: ApplyPreview['blockers'] = [];
-  const denied = new Set(machine.deniedTools ?? []);
+  const ownerDenied = new Set(machine.deniedTools ?? []);
+  const policy = machine.policy ?? null;
+  // A tool the organization's policy blocks is denied like one the owner never allows, whatever the grants say.
+  const denied = { has: (tool: string) => ownerDenied.has(tool) || toolBlockedBy(policy, tool, null) !== null };
+  const deniedWhere = (tool: string) => (ownerDenied.has(tool) ? 'on your list of tools you never allow (Settings → Tools you never allow)' : `blocked by your organization's policy (${toolBlockedBy(policy, tool, null)})`);
 
   // 1. Parameters, per field; a value not declared is refused under its own name.
   const defs = manifest.parameters ?? {};
@@ -358,7 +365,7 @@ export function previewApply(template: TemplateDetails, request: ApplyRequest, m
       }
       if (denied.has(gateName)) {
         if (grants.has(gateName) && saved) {
-          warnings.push({ code: `grants.${gateName}`, message: `You allowed \`${tool}\`, but \`${gateName}\` is on your list of tools you never allow (Settings → Tools you never allow): it stays denied` });
+          warnings.push({ code: `grants.${gateName}`, message: `You allowed \`${tool}\`, but \`${gateName}\` is ${deniedWhere(gateName)}: it stays denied` });
         }
         setting = 'deny';
         result.ownerDenied = true;
@@ -381,11 +388,14 @@ export function previewApply(template: TemplateDetails, request: ApplyRequest, m
   const tools: string[] = [];
   const withheld: string[] = [];
   for (const tool of templateTools) {
-    if (denied.has(tool)) warnings.push({ code: `grants.${tool}`, message: `The template gives its agent \`${tool}\`, but it is on your list of tools you never allow (Settings → Tools you never allow): the agent does not get it` });
+    if (denied.has(tool)) warnings.push({ code: `grants.${tool}`, message: `The template gives its agent \`${tool}\`, but it is ${deniedWhere(tool)}: the agent does not get it` });
     else if (withhold.has(tool)) withheld.push(tool);
     else tools.push(tool);
   }
   const recommended: Approvals = manifest.approvals ?? 'ask';
+  if (policy?.unattended === false && (request.approvals ?? recommended) === 'never') {
+    blockers.push({ code: 'policy.unattended', path: 'approvals', message: `The agent cannot run without asking: ${POLICY_REFUSAL}` });
+  }
 
   // The seal key (409) before the trigger checks (422), as the spec orders them ("Apply" step 1:
   // "...its required MCP servers and, for a webhook trigger, the server's seal key (`409`), then

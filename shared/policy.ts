@@ -5,7 +5,7 @@
  * the consent form and the CLI read the same {@link EffectivePolicy} and these functions, so a tool
  * blocked in one place is blocked in every place.
  */
-import type { ActionFamily } from './apollia-manifest';
+import type { ActionFamily, McpTransport } from './apollia-manifest';
 
 /** The kinds of trigger a policy allows or not: `schedule` covers package cron and interval, and template schedules and dates. */
 export const POLICY_TRIGGER_KINDS = ['schedule', 'file_watch', 'webhook'] as const;
@@ -17,7 +17,7 @@ export type AllowedPackage = { name: string; key: string } | { sha256: string };
 /** An MCP server the organization provides (Settings shows it locked). */
 export interface PolicyMcpServer {
   name: string;
-  transport: 'stdio' | 'http';
+  transport: McpTransport;
   command?: string;
   args?: string[];
   url?: string;

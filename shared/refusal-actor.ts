@@ -8,7 +8,7 @@
 import { CLI_NAME, commandLine } from './command-line';
 
 /** Who can do something about a refusal. */
-export type RefusalActor = 'user' | 'author' | 'malicious';
+export type RefusalActor = 'user' | 'author' | 'malicious' | 'administrator';
 
 /** What the refused screen says about who acts, and what they do. */
 export interface RefusalAdvice {
@@ -63,6 +63,10 @@ export function packCommand(folder: string, program: string | null = CLI_NAME): 
  * manifest's schema and rules), which only a new build of the package fixes.
  */
 export function refusalAdvice(code: string): RefusalAdvice {
+  // The organization's policy (DESIGN.md "Managed policy"): only its administrator can change it.
+  if (code.startsWith('policy.')) {
+    return { actor: 'administrator', title: 'Your organization does not allow this', action: "Your organization's policy refuses it on this computer. Nothing you change here lifts it: your administrator can change the policy." };
+  }
   const user = USER_ACTIONS.get(code);
   if (user !== undefined) return { actor: 'user', title: 'You can fix this', action: user };
   if (code === 'signature.invalid') {

@@ -3,7 +3,9 @@
  * template's agent (a package's agents leave with their package).
  */
 import type { AgentView, ApiRequest } from '../../shared/api';
-import { type ApiContext, own, recordActivity } from './api-context';
+import { type ApiContext, own, policyOf, recordActivity } from './api-context';
+import { POLICY_REFUSAL, toolBlockedBy } from '../../shared/policy';
+import { usablePolicy } from './policy/index';
 import { CoreError } from './errors';
 import { disarmTrigger } from './store/records';
 import { decideFromStore, storedTrust } from './decide-from-store';
@@ -21,19 +23,24 @@ export function liveAgent(state: StoreState, agentId: string): AgentRecord {
 
 /** Grants or withdraws one tool of an agent: an offered access entry, or a template tool's setting; recorded as `grant` / `revoke`. */
 export async function setToolAccess(ctx: ApiContext, request: ApiRequest<'setToolAccess'>): Promise<AgentView> {
+  // The organization's policy: unreadable, nothing is granted (withdrawing still is: it only takes away).
+  const policyView = policyOf(ctx);
+  const policy = request.granted ? usablePolicy(policyView, `\`${request.tool}\` was not allowed`) : policyView.effective;
   const { view, packageName } = await ctx.store.update((state) => {
     const agent = liveAgent(state, request.agentId);
     if (agent.origin === 'package') {
       const entry = agent.access.find((a) => a.entry === request.tool);
       if (!entry) throw new CoreError('access.unknown', `${agent.displayName} is not offered \`${request.tool}\`.`);
       // The one decision function says how a grant runs (its author's word is not enough for package code), and refuses a tool the owner never allows.
-      const decided = decideFromStore(state, own(state.packages, agent.packageName)?.manifest, storedTrust(state, agent.packageName), { agents: ownRecord([[agent.agentId, { access: ownRecord([[request.tool, request.granted]]) }]]), triggers: ownRecord() });
-      const permission = decided.agents[agent.agentId]?.[request.tool]?.permission ?? 'deny';
+      const decided = decideFromStore(state, own(state.packages, agent.packageName)?.manifest, storedTrust(state, agent.packageName), { agents: ownRecord([[agent.agentId, { access: ownRecord([[request.tool, request.granted]]) }]]), triggers: ownRecord() }, policy);
+      const permission = decided.agents[agent.agentId]?.[request.tool]?.stored ?? 'deny';
       entry.permission = permission;
       entry.granted = permission !== 'deny';
     } else {
       const setting = own(agent.toolSettings, request.tool);
       if (!setting) throw new CoreError('access.unknown', `${agent.displayName} has no tool \`${request.tool}\`.`);
+      const blocked = request.granted ? toolBlockedBy(policy, request.tool, null) : null;
+      if (blocked !== null) throw new CoreError('policy.blocked_tool', `\`${request.tool}\` cannot be allowed: ${blocked}; ${POLICY_REFUSAL}.`);
       if (request.granted && setting.pinMissing) throw new CoreError('access.pin_missing', `\`${request.tool}\` is pinned to a parameter that was not given at apply: it stays denied.`);
       setting.setting = request.granted ? 'allow' : 'deny';
     }

@@ -3,12 +3,15 @@
  * the few helpers more than one module needs (sealing a secret, reading an own property). Built once
  * by `createApi` and handed to each module, so the modules never import the dispatcher.
  */
-import type { ActivityInput, ActivityLog } from './activity/activity-log';
+import type { ActivityEvent, ActivityInput, ActivityLog } from './activity/activity-log';
 import type { SecretBox } from './secret-box';
 import type { AtomicWriteFaults } from './store/atomic-file';
 import type { Store } from './store/store';
 import type { SourceRegistry } from './sources';
 import { CoreError } from './errors';
+import { appendFile } from 'node:fs/promises';
+import type { PolicyView } from '../../shared/policy';
+import { type PolicyLocations, policyLocations, readPolicy } from './policy/read-policy';
 
 /** What the Api needs from its host (Electron main, the e2e harness, the CLI, a test). */
 export interface ApiDeps {
@@ -36,6 +39,8 @@ export interface ApiDeps {
   sandboxOff?: boolean;
   /** The OS's "start at login" for the app (Electron: login items, an XDG autostart entry); absent where the host has none. */
   loginItem?: { get(): Promise<boolean>; set(on: boolean): Promise<void> };
+  /** Where the organization's policy files are; absent, this machine's location and `APOLLIA_POLICY_FILE` (policy/read-policy.ts). */
+  policy?: PolicyLocations;
 }
 
 /** The deps, the store and the sources, shared by the Api's modules. */
@@ -53,13 +58,28 @@ export interface ApiContext {
  * the host's log, never turned into a refusal of what the user already got.
  */
 export async function recordActivity(ctx: ApiContext, events: readonly ActivityInput[]): Promise<void> {
+  const exportTo = events.length > 0 ? policyOf(ctx).effective?.activityExport : null;
   for (const event of events) {
+    let stored: ActivityEvent | null = null;
     try {
-      await ctx.activity.record({ at: ctx.deps.now().toISOString(), ...event });
+      stored = await ctx.activity.record({ at: ctx.deps.now().toISOString(), ...event });
     } catch (error) {
       (ctx.deps.log ?? ((message: string, e?: unknown) => console.error(message, e)))(`apollia: the activity log could not be written (${event.kind})`, error);
     }
+    // The policy's `activityExport`: the person's decisions are also appended (cleaned as the log keeps them), one JSON line each, for the organization's log shipper.
+    if (exportTo && stored) {
+      try {
+        await appendFile(exportTo, `${JSON.stringify(stored)}\n`, { mode: 0o600 });
+      } catch (error) {
+        (ctx.deps.log ?? ((message: string, e?: unknown) => console.error(message, e)))(`apollia: the policy's activity export ${exportTo} could not be written (${event.kind})`, error);
+      }
+    }
   }
+}
+
+/** The organization's policy in force now, read from its files (policy/read-policy.ts). */
+export function policyOf(ctx: ApiContext): PolicyView {
+  return readPolicy(ctx.deps.policy ?? policyLocations());
 }
 
 /**

@@ -22,7 +22,9 @@ import { withSignatureState } from './trust/signature-state';
 import { SDK_VERSION } from '../../shared/sdk';
 import { ActivityLog } from './activity/activity-log';
 import { archiveAgent, setToolAccess } from './agents';
-import { type ApiContext, type ApiDeps, own } from './api-context';
+import { type ApiContext, type ApiDeps, own, policyOf, recordActivity } from './api-context';
+import { lockedByPolicy, packagePolicyProblems, templateProblem, verificationKeys } from './policy/index';
+import { dashboardUnderPolicy, noticePolicyChange, settingsUnderPolicy } from './policy/policy-effects';
 import { CoreError } from './errors';
 import * as requestValidators from './generated/api-request-validators';
 import { installedComparison, installPackage, uninstallPackage } from './install-package';
@@ -106,7 +108,9 @@ function handlersOf(ctx: ApiContext): { [M in ApiMethod]: (request: ApiRequest<M
     inspect: async (request) => {
       const src = ctx.sources.get(request.sourceId);
       const state = await store.read();
-      const trusted = trustedKeysOf(state);
+      // Inspection works under any policy, an unreadable one included: only what it would refuse is added.
+      const policy = policyOf(ctx);
+      const trusted = verificationKeys(policy.effective, trustedKeysOf(state));
       const inspection = await inspectSource(src, trusted, pinnedKeysOf(state, trusted));
       const manifest = src.kind === 'apo' ? (inspection.details as ApoDetails | null)?.manifest : undefined;
       const comparison = manifest ? installedComparison(state, manifest) : { installed: null, updateDiff: null, installedDecisions: null };
@@ -114,7 +118,11 @@ function handlersOf(ctx: ApiContext): { [M in ApiMethod]: (request: ApiRequest<M
       // The one signature verdict of this inspection: every screen renders it, none recomputes it.
       const signatureVerdict = summary ? signatureVerdictOf(summary.signature, summary.publisher, manifest ? signatureUpdateOf(state, manifest.package.name, summary.signature) : null) : null;
       const keyChange = keyChangeOfUpdate(signatureVerdict?.update ?? null);
-      const result: SourceInspection = { ...withSignatureState(inspection, src.handle.origin === 'builtin'), ...comparison, keyChange, signatureVerdict, installedChanged: manifest ? own(state.packageTrust, manifest.package.name)?.integrity.state === 'changed' : false };
+      const shown = withSignatureState(inspection, src.handle.origin === 'builtin');
+      const refusals = manifest && summary && inspection.ok ? packagePolicyProblems(policy.effective, manifest, summary.signature, summary.sha256, trusted) : [];
+      const templateRefusal = src.kind === 'template' && inspection.ok ? templateProblem(policy.effective, src.handle.origin === 'builtin') : null;
+      const refused = [...refusals, ...(templateRefusal ? [templateRefusal] : [])];
+      const result: SourceInspection = { ...shown, ...(refused.length > 0 ? { ok: false, errors: [...shown.errors, ...refused] } : {}), ...comparison, keyChange, signatureVerdict, installedChanged: manifest ? own(state.packageTrust, manifest.package.name)?.integrity.state === 'changed' : false, policy };
       return result;
     },
     pickWatchFolder: async () => {
@@ -133,9 +141,12 @@ function handlersOf(ctx: ApiContext): { [M in ApiMethod]: (request: ApiRequest<M
       return applyTemplate(ctx, request);
     },
     dashboard: async () => {
-      // Opening the dashboard re-checks the installed files (issue 14 point 5).
+      // Opening the dashboard re-checks the installed files (issue 14 point 5), and notices a policy change.
       await verifyInstalled(ctx);
-      return dashboardOf(await store.read(), deps.now());
+      const state = await store.read();
+      const policy = policyOf(ctx);
+      await noticePolicyChange(deps.dataDir, state, policy, (events) => recordActivity(ctx, events));
+      return dashboardUnderPolicy(dashboardOf(state, deps.now()), state, policy);
     },
     setToolAccess: (request) => setToolAccess(ctx, request),
     armTrigger: (request) => armTrigger(ctx, request),
@@ -143,20 +154,35 @@ function handlersOf(ctx: ApiContext): { [M in ApiMethod]: (request: ApiRequest<M
     rotateWebhookSecret: (request) => rotateWebhookSecret(ctx, request),
     uninstallPackage: (request) => uninstallPackage(ctx, request),
     archiveAgent: (request) => archiveAgent(ctx, request),
-    settings: () => readSettings(ctx),
-    saveMcpServer: (request) => saveMcpServer(ctx, request),
-    removeMcpServer: (request) => removeMcpServer(ctx, request),
+    settings: async () => settingsUnderPolicy(await readSettings(ctx), policyOf(ctx)),
+    saveMcpServer: async (request) => {
+      lockedByPolicy(ctx, 'mcp', request.name);
+      return settingsUnderPolicy(await saveMcpServer(ctx, request), policyOf(ctx));
+    },
+    removeMcpServer: async (request) => {
+      lockedByPolicy(ctx, 'mcp', request.name);
+      return settingsUnderPolicy(await removeMcpServer(ctx, request), policyOf(ctx));
+    },
     saveSecret: (request) => saveSecret(ctx, request),
     removeSecret: (request) => removeSecret(ctx, request),
     denyTool: (request) => denyTool(ctx, request),
     removeDeniedTool: (request) => removeDeniedTool(ctx, request),
     triggerStatus: () => triggerStatus(ctx),
     activity: (request) => activityOf(ctx, request),
-    setWebhookPort: (request) => setWebhookPort(ctx, request),
+    setWebhookPort: async (request) => {
+      lockedByPolicy(ctx, 'webhookPort', String(request.port));
+      return settingsUnderPolicy(await setWebhookPort(ctx, request), policyOf(ctx));
+    },
     trashSource: (request) => trashSource(ctx, request),
     trustedKeys: () => listTrustedKeys(ctx),
-    trustKey: (request) => trustKey(ctx, request),
-    trustKeyFromFile: (request) => trustKeyFromFile(ctx, request),
+    trustKey: (request) => {
+      lockedByPolicy(ctx, 'userKeys', request.name);
+      return trustKey(ctx, request);
+    },
+    trustKeyFromFile: (request) => {
+      lockedByPolicy(ctx, 'userKeys', request.name);
+      return trustKeyFromFile(ctx, request);
+    },
     untrustKey: (request) => untrustKey(ctx, request),
     refuseKeyChange: async (request) => {
       const src = ctx.sources.get(request.sourceId);

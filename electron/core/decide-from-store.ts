@@ -7,6 +7,7 @@
 import type { ApolliaManifest } from '../../shared/apollia-manifest';
 import { type ConsentAnswers, type DecisionTrust, type Decisions, decide, decisionTrust } from '../../shared/decisions';
 import type { SignatureSummary } from '../../shared/inspection';
+import type { EffectivePolicy } from '../../shared/policy';
 import { own } from './api-context';
 import { CoreError } from './errors';
 import { installedDecisions } from './store/records';
@@ -23,12 +24,13 @@ export function storedTrust(state: StoreState, name: string): DecisionTrust {
 }
 
 /**
- * Decides `manifest` against what `state` holds of it and `answers`; the first problem of the
+ * Decides `manifest` against what `state` holds of it, the organization's `policy` (evaluated by
+ * `policy/`, applied on top) and `answers`; the first problem of the
  * answers is refused as a whole (`CoreError` with its code), nothing decided in part.
  */
-export function decideFromStore(state: StoreState, manifest: ApolliaManifest | undefined, trust: DecisionTrust, answers: ConsentAnswers): Decisions {
+export function decideFromStore(state: StoreState, manifest: ApolliaManifest | undefined, trust: DecisionTrust, answers: ConsentAnswers, policy: EffectivePolicy | null = null): Decisions {
   if (!manifest) throw new CoreError('package.unknown', 'That package is not installed.');
-  const decisions = decide({ manifest, installed: installedDecisions(state, manifest.package.name), trust, deniedTools: state.settings.deniedTools, answers });
+  const decisions = decide({ manifest, installed: installedDecisions(state, manifest.package.name), trust, deniedTools: state.settings.deniedTools, policy, answers });
   const first = decisions.problems[0];
   if (first) throw new CoreError(first.code, first.message, { path: first.path });
   return decisions;

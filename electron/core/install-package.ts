@@ -18,7 +18,9 @@ import { decideFromStore, trustOf } from './decide-from-store';
 import type { ApoDetails } from '../../shared/inspection';
 import { diffUpdate, type UpdateDiff } from '../../shared/update-diff';
 import type { ActivityInput } from './activity/activity-log';
-import { type ApiContext, own, recordActivity } from './api-context';
+import { type ApiContext, own, policyOf, recordActivity } from './api-context';
+import { packagePolicyProblems, refuse, usablePolicy, verificationKeys } from './policy/index';
+import { trustedKeysOf } from './trust/stored-keys';
 import { extractVerifiedArchive } from './archive';
 import { CoreError } from './errors';
 import { armedWords, webhookSecretFor } from './trigger-arming';
@@ -97,8 +99,12 @@ async function installOnce(ctx: ApiContext, request: ApiRequest<'install'>) {
   const sha256 = inspection.summary.sha256;
   const before = await store.read();
   const trust = trustOf(inspection.summary.signature);
+  // The organization's policy, read now (it may have changed since inspection): unreadable refuses everything; a package it refuses is refused as a whole.
+  const policy = usablePolicy(policyOf(ctx), `${src.handle.displayName} was not installed`);
+  const policyProblem = packagePolicyProblems(policy, manifest, inspection.summary.signature, sha256, verificationKeys(policy, trustedKeysOf(before)))[0];
+  if (policyProblem) refuse(policyProblem);
   // The one decision function, over what the store holds: refuses an answer it cannot carry out before anything is read or written.
-  const planned = decideFromStore(before, manifest, trust, request.decisions);
+  const planned = decideFromStore(before, manifest, trust, request.decisions, policy);
   const armedFolders = new Map<string, string>();
   for (const [triggerId, decided] of Object.entries(planned.triggers)) {
     if (decided.armed && decided.folder?.kind === 'picked') armedFolders.set(triggerId, await pickedWatchFolder(ctx.sources.folder(decided.folder.folderId), deps.dataDir));
@@ -150,7 +156,7 @@ async function installOnce(ctx: ApiContext, request: ApiRequest<'install'>) {
         // Checked again under the store's lock: another install may have changed the pin meanwhile.
         const keyChange = checkKeyChange(name, keyChangeOf(state, name, signature), request);
         // Decided again under the store's lock, from what the store holds now: another change may have landed meanwhile.
-        const decisions = decideFromStore(state, manifest, trust, request.decisions);
+        const decisions = decideFromStore(state, manifest, trust, request.decisions, policy);
         const oldTriggers = Object.values(state.triggers).filter((t) => t.packageName === name);
         const createdAt = new Map<string, string>();
         for (const agent of Object.values(state.agents)) {
@@ -173,7 +179,8 @@ async function installOnce(ctx: ApiContext, request: ApiRequest<'install'>) {
           const record = packageTriggerRecord(name, manifest, entry);
           const decided = own(decisions.triggers, entry.id);
           const old = oldByName.get(entry.id);
-          if (decided?.armed) {
+          // A trigger the policy holds off stays armed in the store, with its folder and secret: the host does not make it live while the policy blocks it.
+          if (decided?.armed || decided?.held) {
             record.armed = true;
             // Armed before and still: it keeps the time it was armed (an interval counts from it).
             record.armedAt = old?.armed && decided.folder?.kind !== 'picked' && decided.secret?.kind !== 'new' ? old.armedAt : at;
@@ -191,7 +198,7 @@ async function installOnce(ctx: ApiContext, request: ApiRequest<'install'>) {
             }
           }
           if (decided?.turnedOff) turnedOff.push({ id: record.id, agentId: record.agentId, why: decided.turnedOff });
-          if (record.armed) armed.push(record.id);
+          if (record.armed && !decided?.held) armed.push(record.id);
           state.triggers[record.id] = record;
         }
         for (const trigger of oldTriggers) if (trigger.secretRef && !keptSecrets.has(trigger.secretRef)) delete state.webhookSecrets[trigger.secretRef];

@@ -7,7 +7,9 @@
 import { randomBytes } from 'node:crypto';
 import type { ApiRequest, ApiResponse, TriggerView } from '../../shared/api';
 import { checkWebhookSecret, type WebhookSecretChoice } from '../../shared/webhook-secret';
-import { type ApiContext, own, recordActivity, seal } from './api-context';
+import { type ApiContext, own, policyOf, recordActivity, seal } from './api-context';
+import { POLICY_REFUSAL, policyTriggerKind, triggerKindAllowed } from '../../shared/policy';
+import { usablePolicy } from './policy/index';
 import { CoreError } from './errors';
 import { disarmTrigger as disarm, type SealedWebhookSecret, setWebhookSecret } from './store/records';
 import type { StoreState, TriggerRecord } from './store/state';
@@ -65,6 +67,10 @@ function whoOf(trigger: TriggerRecord): { package?: string; agent?: string; trig
 /** Arms a trigger: a file_watch with the picked folder, a webhook with a new secret (answered once); recorded as `arm`. */
 export async function armTrigger(ctx: ApiContext, request: ApiRequest<'armTrigger'>): Promise<ApiResponse<'armTrigger'>> {
   const { deps, store } = ctx;
+  // The organization's policy: unreadable, nothing is armed; a kind of trigger it does not allow is refused.
+  const policy = usablePolicy(policyOf(ctx), `trigger \`${request.triggerId}\` was not armed`);
+  const kind = triggerIn(await store.read(), request.triggerId).type;
+  if (!triggerKindAllowed(policy, kind)) throw new CoreError('policy.trigger_kind', `trigger \`${request.triggerId}\` cannot be armed: your organization does not allow ${policyTriggerKind(kind).replace('_', ' ')} triggers; ${POLICY_REFUSAL}.`);
   const path = request.folderId !== undefined ? await pickedWatchFolder(ctx.sources.folder(request.folderId), deps.dataDir) : null;
   const current = triggerIn(await store.read(), request.triggerId);
   if (current.type !== 'webhook' && request.webhookSecret !== undefined) throw new CoreError('trigger.secret_not_needed', `trigger \`${current.name}\` is not a webhook: it takes no secret`, { path: 'webhookSecret' });

@@ -48,7 +48,11 @@ export type ActivityKind =
   | 'key_trusted'
   | 'key_removed'
   | 'host_started'
-  | 'host_stopped';
+  | 'host_stopped'
+  // What changed decisions without the person: the organization's policy (policy/README.md).
+  | 'policy_applied'
+  | 'policy_changed'
+  | 'policy_unreadable';
 
 /** Every kind, for validation of lines read back. */
 export const ACTIVITY_KINDS: readonly ActivityKind[] = [
@@ -74,6 +78,9 @@ export const ACTIVITY_KINDS: readonly ActivityKind[] = [
   'key_removed',
   'host_started',
   'host_stopped',
+  'policy_applied',
+  'policy_changed',
+  'policy_unreadable',
 ];
 
 /** How it ended: done, refused by a check, skipped by a limit, or failed. */

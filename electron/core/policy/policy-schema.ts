@@ -4,7 +4,7 @@
  * a policy that fails closed, never a restriction silently ignored. Compiled ahead of time by
  * `scripts/compile-schemas.ts` (`generated/policy-validator.js`).
  */
-import { ACTION_FAMILIES } from '../../../shared/apollia-manifest';
+import { ACTION_FAMILIES, MCP_TRANSPORTS } from '../../../shared/apollia-manifest';
 import { MAX_MCP_SERVER_NAME, MCP_SERVER_NAME } from '../../../shared/mcp-server-name';
 import { POLICY_TRIGGER_KINDS } from '../../../shared/policy';
 
@@ -39,7 +39,7 @@ export const POLICY_SCHEMA = strict(
     mcpServers: {
       type: 'array',
       maxItems: 256,
-      items: strict({ name: { type: 'string', pattern: MCP_SERVER_NAME.source, maxLength: MAX_MCP_SERVER_NAME }, transport: { enum: ['stdio', 'http'] }, command: name, args: { type: 'array', items: { type: 'string' } }, url: { type: 'string', minLength: 1 } }, ['name', 'transport']),
+      items: strict({ name: { type: 'string', pattern: MCP_SERVER_NAME.source, maxLength: MAX_MCP_SERVER_NAME }, transport: { enum: [...MCP_TRANSPORTS] }, command: name, args: { type: 'array', items: { type: 'string' } }, url: { type: 'string', minLength: 1 } }, ['name', 'transport']),
     },
     activityExport: { type: 'string', minLength: 1, maxLength: 4096 },
   },

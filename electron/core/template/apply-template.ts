@@ -11,7 +11,9 @@ import type { ApiRequest, ApplyReceipt } from '../../../shared/api';
 import { type ApplyMachine, type ApplyPreview, previewApply } from '../../../shared/apply-preview';
 import type { TemplateDetails } from '../../../shared/template-manifest';
 import type { ActivityInput } from '../activity/activity-log';
-import { type ApiContext, own, recordActivity } from '../api-context';
+import { type ApiContext, own, policyOf, recordActivity } from '../api-context';
+import { type EffectivePolicy, POLICY_REFUSAL, policyTriggerKind, triggerKindAllowed } from '../../../shared/policy';
+import { refuse, templateProblem, usablePolicy } from '../policy/index';
 import { armedWords } from '../trigger-arming';
 import { CoreError } from '../errors';
 import { type Source, templateDigest } from '../sources';
@@ -47,6 +49,7 @@ function machineOf(ctx: ApiContext, state: StoreState): ApplyMachine {
     canKeepSecrets: ctx.deps.secretBox.backend() !== 'unavailable',
     now: ctx.deps.now(),
     deniedTools: [...state.settings.deniedTools],
+    policy: policyOf(ctx).effective,
   };
 }
 
@@ -124,11 +127,12 @@ function earlierApply(state: StoreState, request: ApiRequest<'apply'>, fingerpri
  * without the person's tick, as for an `.apo`). Each must be a trigger of the preview; a webhook
  * is armed only by `armTrigger`, which makes its secret and shows it once.
  */
-function triggersToArm(previewed: ApplyPreview, request: ApiRequest<'apply'>): Set<string> {
+function triggersToArm(previewed: ApplyPreview, request: ApiRequest<'apply'>, policy: EffectivePolicy | null): Set<string> {
   const arm = new Set(request.arm ?? []);
   for (const name of arm) {
     const trigger = previewed.triggers.find((t) => t.name === name);
     if (!trigger) throw new CoreError('apply.unknown_trigger', `${previewed.displayName} has no trigger \`${name}\` to arm`, { path: 'arm' });
+    if (!triggerKindAllowed(policy, trigger.type)) throw new CoreError('policy.trigger_kind', `trigger \`${name}\` cannot be armed: your organization does not allow ${policyTriggerKind(trigger.type).replace('_', ' ')} triggers; ${POLICY_REFUSAL}.`, { path: 'arm' });
     if (trigger.type === 'webhook') throw new CoreError('apply.webhook_not_armed_here', `trigger \`${name}\` is a webhook: arm it after apply, which makes its secret and shows it to you once`, { path: 'arm' });
   }
   return arm;
@@ -143,6 +147,10 @@ export async function applyTemplate(ctx: ApiContext, request: ApiRequest<'apply'
   // Apply copies from bytes checked now, and only if they are the ones the user was shown.
   const template = await templateOf(ctx, request.sourceId);
   const { src, details } = template;
+  // The organization's policy: unreadable, nothing is applied; it may allow no templates, or only the app's own.
+  const policy = usablePolicy(policyOf(ctx), `${details.manifest.name} was not applied`);
+  const templateRefusal = templateProblem(policy, src.handle.origin === 'builtin');
+  if (templateRefusal) refuse(templateRefusal);
   if (src.shownDigest === undefined) {
     throw new CoreError('apply.not_previewed', `${details.manifest.name} was not previewed: look at what it would make before applying it`);
   }
@@ -154,7 +162,7 @@ export async function applyTemplate(ctx: ApiContext, request: ApiRequest<'apply'
     const blocker = previewed.blockers[0];
     throw new CoreError('apply.blocked', `Can't apply ${details.manifest.name} yet: ${blocker?.message ?? 'something is missing'}`, { problems: previewed.blockers, path: blocker?.path });
   }
-  const arm = triggersToArm(previewed, request);
+  const arm = triggersToArm(previewed, request, policy);
   const agentId = randomUUID();
   const finalDir = join(deps.dataDir, 'agents', agentId);
   const files = agentFiles(template, previewed);

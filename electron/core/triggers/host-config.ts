@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import type { SecretBox } from '../secret-box';
 import type { StoreState, TriggerRecord } from '../store/state';
 import type { HostClock } from './schedule';
+import type { PolicyLocations } from '../policy/read-policy';
 import type { ListenerLimits } from './webhook-listener';
 
 /** Longest single wait of the schedule timer. */
@@ -32,6 +33,8 @@ export interface TriggerHostOptions {
   watchStore?: boolean;
   listenerLimits?: Partial<ListenerLimits>;
   folderTiming?: { debounceMs?: number; maxWaitMs?: number; checkMs?: number };
+  /** Where the organization's policy files are; absent, this machine's location and `APOLLIA_POLICY_FILE`. */
+  policy?: PolicyLocations;
   /** One line per live trigger at start, then one per event (what `serve` prints). Never a secret or a body. */
   onLine?: (line: string) => void;
 }
