@@ -6,6 +6,7 @@
  * blocked in one place is blocked in every place.
  */
 import type { ActionFamily, McpTransport } from './apollia-manifest';
+import { FAMILY_ABILITY } from './risk-summary';
 
 /** The kinds of trigger a policy allows or not: `schedule` covers package cron and interval, and template schedules and dates. */
 export const POLICY_TRIGGER_KINDS = ['schedule', 'file_watch', 'webhook'] as const;
@@ -120,7 +121,7 @@ export function toolPatternMatches(pattern: string, tool: string): boolean {
 /** Why the policy withholds `tool` (of `family`), in words; null when it does not. */
 export function toolBlockedBy(policy: EffectivePolicy | null | undefined, tool: string, family: ActionFamily | null): string | null {
   if (!policy) return null;
-  if (family !== null && policy.blockedActionFamilies.includes(family)) return `your organization blocks tools that ${family.replaceAll('_', ' ')}`;
+  if (family !== null && policy.blockedActionFamilies.includes(family)) return `your organization blocks tools that ${FAMILY_ABILITY[family]}`;
   const pattern = policy.blockedTools.find((p) => toolPatternMatches(p, tool));
   return pattern === undefined ? null : pattern === tool ? 'your organization blocks this tool' : `your organization blocks \`${pattern}\``;
 }

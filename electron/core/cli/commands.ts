@@ -43,5 +43,6 @@ export const COMMANDS: readonly CliCommand[] = [
   { name: 'serve', args: '[--port N]', summary: 'Make armed triggers live until stopped: schedules, watched folders, signed webhooks', load: () => import('./serve-command') },
   { name: 'trust', args: 'add KEY.pub --name NAME | list [--json] | remove KEYID', summary: 'Manage the publisher keys you trust: a package signed by one shows as verified', load: () => import('./trust-command') },
   { name: 'verify', args: '[--json]', summary: 'Check that installed packages are unchanged since install (a changed one has its triggers disarmed)', load: () => import('./verify-command') },
+  { name: 'policy', args: '[--json]', summary: 'Show the policy your organization set for this computer, and which file each part came from', load: () => import('./policy-command') },
   { name: 'activity', args: '[--json] [--agent ID] [--limit N]', summary: 'Show the activity log, newest first', load: () => import('./activity-command') },
 ];

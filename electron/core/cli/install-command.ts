@@ -21,6 +21,7 @@ import { publisherStatus } from '../../../shared/verdict';
 import { type AccessAnswer, type ConsentAnswers, decide, type Decisions, decisionTrust, permissionWords } from '../../../shared/decisions';
 import { ownRecord } from '../../../shared/own-data';
 import { createApi, type CoreApi } from '../api';
+import { policyLocations } from '../policy/read-policy';
 import { createFileKeySecretBox, fileKeyPath } from '../secret-box';
 import { cliDataDir, cliResourcesDir, refused } from './cli-data';
 import { type CliIo, EXIT } from './cli-io';
@@ -47,6 +48,8 @@ export function cliApi(io: CliIo, folders: string[] = []): CoreApi {
     dialogs: { openFile: async () => null, openFolder: async () => queue.shift() ?? null },
     secretBox: createFileKeySecretBox(dataDir),
     now: () => new Date(),
+    // The organization's policy of this run's environment (APOLLIA_POLICY_FILE), as the app reads its own.
+    policy: policyLocations(io.env),
     log: (message, error) => io.stderr(`${PROGRAM}: ${message}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`),
   });
 }
@@ -181,9 +184,10 @@ export async function run(args: string[], io: CliIo): Promise<number> {
 
   // What would be decided, by the same function the core decides with.
   const summary = inspection.summary as ApoSummary;
-  const decided = decide({ manifest, installed: inspection.installedDecisions, trust: decisionTrust(summary.signature), deniedTools: await deniedTools(api), answers: decisions });
+  const decided = decide({ manifest, installed: inspection.installedDecisions, trust: decisionTrust(summary.signature), deniedTools: await deniedTools(api), policy: inspection.policy.effective, answers: decisions });
   if (!yes) {
     io.stdout(formatInspection(inspection));
+    if (inspection.policy.state === 'unreadable') io.stdout(`\nYour organization's policy file ${inspection.policy.problem?.path} cannot be used: ${inspection.policy.problem?.message}. Nothing can be installed until it is fixed; your administrator can act.\n`);
     if (inspection.installed) io.stdout(`\nInstalled here: ${manifest.package.name} ${inspection.installed.version} (this one is ${inspection.installed.relation === 'same' ? 'the same version' : inspection.installed.relation}).\n`);
     if (inspection.keyChange?.kind === 'changed') io.stdout(`\nSTOP: the signing key changed: ${inspection.keyChange.message}. Installing it needs --accept-key-change.\n`);
     else if (inspection.keyChange) io.stdout(`\nSigning key: ${inspection.keyChange.message} (allowed).\n`);
@@ -195,7 +199,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     return EXIT.accepted;
   }
   for (const problem of decided.problems) {
-    io.stderr(`${PROGRAM}: ${problem.message}\n`);
+    io.stderr(`${PROGRAM}: ${problem.message}${problem.code.startsWith('policy.') ? ` (${problem.code})` : ''}\n`);
     return EXIT.refused;
   }
 

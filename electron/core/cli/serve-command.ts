@@ -5,6 +5,7 @@
  * line per event. Webhook secrets are opened with the CLI's file-key box (`secret-box.ts`): a secret
  * sealed by the app's keychain cannot be opened here, and that trigger is reported, not served.
  */
+import { policyLocations } from '../policy/read-policy';
 import { createFileKeySecretBox } from '../secret-box';
 import { DEFAULT_WEBHOOK_PORT, HostError, TriggerHost } from '../triggers';
 import { type CliIo, EXIT } from './cli-io';
@@ -54,7 +55,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   }
   const dataDir = io.dataDir ?? defaultDataDir(io.env);
   const waitForStop = (io.untilStopped ?? processSignals)();
-  const host = new TriggerHost({ dataDir, secretBox: createFileKeySecretBox(dataDir), port, onLine: (line) => io.stdout(`${line}\n`) });
+  const host = new TriggerHost({ dataDir, secretBox: createFileKeySecretBox(dataDir), port, policy: policyLocations(io.env), onLine: (line) => io.stdout(`${line}\n`) });
   try {
     await host.start();
   } catch (error) {

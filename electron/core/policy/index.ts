@@ -7,6 +7,7 @@
  */
 import type { ApolliaManifest } from '../../../shared/apollia-manifest';
 import type { SignatureSummary } from '../../../shared/inspection';
+import { FAMILY_ABILITY } from '../../../shared/risk-summary';
 import { type AllowedPackage, type EffectivePolicy, POLICY_REFUSAL, type PolicyView } from '../../../shared/policy';
 import type { TrustedKey } from '../../../shared/trust';
 import { type ApiContext, policyOf } from '../api-context';
@@ -103,7 +104,7 @@ export function packagePolicyProblems(policy: EffectivePolicy | null, manifest: 
   const declared = [...(manifest.tools ?? []).map((t) => ({ kind: 'tool', name: t.name, action: t.action })), ...(manifest.workflows ?? []).map((w) => ({ kind: 'workflow', name: w.name, action: w.action }))].filter((t) => blocked.has(t.action));
   if (declared.length > 0) {
     const first = declared[0] as (typeof declared)[number];
-    problems.push({ code: 'policy.blocked_family', message: `${name} declares the ${first.kind} \`${first.name}\`, which can ${first.action.replaceAll('_', ' ')}${declared.length > 1 ? ` (and ${declared.length - 1} more of a blocked family)` : ''}: ${POLICY_REFUSAL}` });
+    problems.push({ code: 'policy.blocked_family', message: `${name} declares the ${first.kind} \`${first.name}\`, which can ${FAMILY_ABILITY[first.action]}${declared.length > 1 ? ` (and ${declared.length - 1} more of a blocked family)` : ''}: ${POLICY_REFUSAL}` });
   }
   return problems;
 }

@@ -123,8 +123,9 @@ export async function noticePolicyChange(dataDir: string, state: StoreState, vie
   }
   const now = fingerprint(view);
   if (before?.fingerprint === now) return false;
-  await writeFileAtomic(path, JSON.stringify({ fingerprint: now, view }));
+  // No policy ever: nothing to remember, nothing written (a data folder without a policy holds no trace of one).
   if (!before && view.state === 'none') return false;
+  await writeFileAtomic(path, JSON.stringify({ fingerprint: now, view }));
   const files = view.sources.filter((s) => s.state !== 'absent').map((s) => s.path);
   const events: ActivityInput[] = [];
   if (view.state === 'unreadable') events.push({ kind: 'policy_unreadable', outcome: 'failed', detail: unreadableWords(view) });

@@ -17,14 +17,14 @@ export interface PolicyLocations {
 }
 
 /** The machine's policy file on `platform` (Linux `/etc`, macOS `/Library/Application Support`, Windows `%ProgramData%`). */
-export function machinePolicyPath(platform: NodeJS.Platform, env: NodeJS.ProcessEnv): string {
+export function machinePolicyPath(platform: NodeJS.Platform, env: Readonly<Record<string, string | undefined>>): string {
   if (platform === 'darwin') return '/Library/Application Support/Apollia Desktop/policy.json';
   if (platform === 'win32') return win32.join(env.ProgramData ?? 'C:\\ProgramData', 'Apollia Desktop', 'policy.json');
   return '/etc/apollia-desktop/policy.json';
 }
 
 /** The locations for this process: the machine's file, and `APOLLIA_POLICY_FILE` when set. */
-export function policyLocations(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): PolicyLocations {
+export function policyLocations(env: Readonly<Record<string, string | undefined>> = process.env, platform: NodeJS.Platform = process.platform): PolicyLocations {
   const named = env.APOLLIA_POLICY_FILE;
   return { machine: machinePolicyPath(platform, env), env: named !== undefined && named !== '' ? named : null };
 }

@@ -1,0 +1,47 @@
+/**
+ * `apollia-desktop policy [--json]`: the organization's policy in force on this machine, and which
+ * file each part came from (DESIGN.md "Managed policy"). Reads the policy files only: no store,
+ * no Api. An unreadable policy is printed with its file and what is wrong, and exits 1: everything
+ * it guards is refused until it is fixed.
+ */
+import type { PolicyView } from '../../../shared/policy';
+import { managedBy } from '../../../shared/policy';
+import { policyLocations, readPolicy } from '../policy/read-policy';
+import { type CliIo, EXIT } from './cli-io';
+import { terminalJson } from './terminal-text';
+import { PROGRAM, usageError } from './usage';
+
+/** Usage of this command. */
+export const POLICY_USAGE = `Usage: ${PROGRAM} policy [--json]\n\nShows the policy your organization set for this computer (the machine's policy file and APOLLIA_POLICY_FILE), and which file each part came from.\n`;
+
+/** The policy as `policy` prints it without --json. */
+export function policyText(view: PolicyView): string {
+  const lines: string[] = [];
+  for (const source of view.sources) lines.push(`${source.role === 'machine' ? 'Machine policy' : 'APOLLIA_POLICY_FILE'}: ${source.path} (${source.state === 'absent' ? 'not present' : source.state === 'read' ? 'read' : `cannot be used: ${source.problem}`})`);
+  if (view.state === 'none') return `${lines.join('\n')}\nNo policy: nothing is managed by an organization on this computer.\n`;
+  if (view.state === 'unreadable') return `${lines.join('\n')}\nThe policy cannot be used: ${view.problem?.path}: ${view.problem?.message}.\nUntil it is fixed nothing can be installed, applied, granted or armed, and triggers are paused. Your administrator can act.\n`;
+  lines.push(`${managedBy(view)}.`);
+  const effective = view.effective;
+  if (effective) {
+    for (const [key, value] of Object.entries(effective)) {
+      if (!Object.hasOwn(view.origin, key)) continue;
+      lines.push(`  ${key}: ${JSON.stringify(value)}  (from ${view.origin[key]?.join(', ')})`);
+    }
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** Runs `policy` with the arguments after the command name. */
+export async function run(args: string[], io: CliIo): Promise<number> {
+  let json = false;
+  for (const arg of args) {
+    if (arg === '--json') json = true;
+    else if (arg === '-h' || arg === '--help') {
+      io.stdout(POLICY_USAGE);
+      return EXIT.accepted;
+    } else return usageError(io, arg.startsWith('-') ? `unknown option \`${arg}\` for policy` : 'policy takes no argument', POLICY_USAGE);
+  }
+  const view = readPolicy(policyLocations(io.env));
+  io.stdout(json ? `${terminalJson(view)}\n` : policyText(view));
+  return view.state === 'unreadable' ? EXIT.refused : EXIT.accepted;
+}
