@@ -2,10 +2,10 @@
 import imported0Module from "ajv/dist/runtime/ucs2length.js";
 const imported0 = imported0Module.default ?? imported0Module;
 export const validatePolicy = validate20;
-const schema31 = {"type":"object","properties":{"$schema":{"type":"string"},"version":{"enum":[1]},"organization":{"type":"string","minLength":1,"maxLength":200},"trustedPublishers":{"type":"array","maxItems":256,"items":{"type":"object","properties":{"name":{"type":"string","minLength":1,"maxLength":200},"key":{"type":"string","pattern":"^RW[A-Za-z0-9+/]{52}$"}},"required":["name","key"],"additionalProperties":false}},"requireSignature":{"enum":["none","any","trusted"]},"allowUserTrustedKeys":{"type":"boolean"},"allowedPackages":{"type":"array","maxItems":10000,"items":{"oneOf":[{"type":"object","properties":{"name":{"type":"string","minLength":1,"maxLength":200},"key":{"type":"string","pattern":"^RW[A-Za-z0-9+/]{52}$"}},"required":["name","key"],"additionalProperties":false},{"type":"object","properties":{"sha256":{"type":"string","pattern":"^[0-9a-f]{64}$"}},"required":["sha256"],"additionalProperties":false}]}},"blockedActionFamilies":{"type":"array","items":{"enum":["read","read_personal","write_or_delete","send_external","execute_code"]}},"blockedTools":{"type":"array","maxItems":10000,"items":{"type":"string","minLength":1,"maxLength":300}},"templates":{"enum":["any","builtin","none"]},"triggers":{"type":"object","properties":{"schedule":{"type":"boolean"},"file_watch":{"type":"boolean"},"webhook":{"type":"boolean"}},"required":[],"additionalProperties":false},"webhookPort":{"type":"integer","minimum":1024,"maximum":65535},"unattended":{"type":"boolean"},"mcpServers":{"type":"array","maxItems":256,"items":{"type":"object","properties":{"name":{"type":"string","pattern":"^[a-z0-9_-]{1,64}$","maxLength":64},"transport":{"enum":["stdio","streamable-http","sse"]},"command":{"type":"string","minLength":1,"maxLength":200},"args":{"type":"array","items":{"type":"string"}},"url":{"type":"string","minLength":1}},"required":["name","transport"],"additionalProperties":false}},"activityExport":{"type":"string","minLength":1,"maxLength":4096}},"required":["version"],"additionalProperties":false};
+const schema31 = {"type":"object","properties":{"$schema":{"type":"string"},"version":{"enum":[1]},"organization":{"type":"string","minLength":1,"maxLength":200},"trustedPublishers":{"type":"array","maxItems":256,"items":{"type":"object","properties":{"name":{"type":"string","minLength":1,"maxLength":200},"key":{"type":"string","pattern":"^RW[A-Za-z0-9+/]{54}$"}},"required":["name","key"],"additionalProperties":false}},"requireSignature":{"enum":["none","any","trusted"]},"allowUserTrustedKeys":{"type":"boolean"},"allowedPackages":{"type":"array","maxItems":10000,"items":{"oneOf":[{"type":"object","properties":{"name":{"type":"string","minLength":1,"maxLength":200},"key":{"type":"string","pattern":"^RW[A-Za-z0-9+/]{54}$"}},"required":["name","key"],"additionalProperties":false},{"type":"object","properties":{"sha256":{"type":"string","pattern":"^[0-9a-f]{64}$"}},"required":["sha256"],"additionalProperties":false}]}},"blockedActionFamilies":{"type":"array","items":{"enum":["read","read_personal","write_or_delete","send_external","execute_code"]}},"blockedTools":{"type":"array","maxItems":10000,"items":{"type":"string","minLength":1,"maxLength":300}},"templates":{"enum":["any","builtin","none"]},"triggers":{"type":"object","properties":{"schedule":{"type":"boolean"},"file_watch":{"type":"boolean"},"webhook":{"type":"boolean"}},"required":[],"additionalProperties":false},"webhookPort":{"type":"integer","minimum":1024,"maximum":65535},"unattended":{"type":"boolean"},"mcpServers":{"type":"array","maxItems":256,"items":{"type":"object","properties":{"name":{"type":"string","pattern":"^[a-z0-9_-]{1,64}$","maxLength":64},"transport":{"enum":["stdio","streamable-http","sse"]},"command":{"type":"string","minLength":1,"maxLength":200},"args":{"type":"array","items":{"type":"string"}},"url":{"type":"string","minLength":1}},"required":["name","transport"],"additionalProperties":false}},"activityExport":{"type":"string","minLength":1,"maxLength":4096}},"required":["version"],"additionalProperties":false};
 const func1 = Object.prototype.hasOwnProperty;
 const func2 = imported0;
-const pattern4 = new RegExp("^RW[A-Za-z0-9+/]{52}$", "u");
+const pattern4 = new RegExp("^RW[A-Za-z0-9+/]{54}$", "u");
 const pattern6 = new RegExp("^[0-9a-f]{64}$", "u");
 const pattern7 = new RegExp("^[a-z0-9_-]{1,64}$", "u");
 
@@ -189,7 +189,7 @@ if(data4.key !== undefined){
 let data6 = data4.key;
 if(typeof data6 === "string"){
 if(!pattern4.test(data6)){
-const err14 = {instancePath:instancePath+"/trustedPublishers/" + i0+"/key",schemaPath:"#/properties/trustedPublishers/items/properties/key/pattern",keyword:"pattern",params:{pattern: "^RW[A-Za-z0-9+/]{52}$"},message:"must match pattern \""+"^RW[A-Za-z0-9+/]{52}$"+"\""};
+const err14 = {instancePath:instancePath+"/trustedPublishers/" + i0+"/key",schemaPath:"#/properties/trustedPublishers/items/properties/key/pattern",keyword:"pattern",params:{pattern: "^RW[A-Za-z0-9+/]{54}$"},message:"must match pattern \""+"^RW[A-Za-z0-9+/]{54}$"+"\""};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -351,7 +351,7 @@ if(data10.key !== undefined){
 let data12 = data10.key;
 if(typeof data12 === "string"){
 if(!pattern4.test(data12)){
-const err27 = {instancePath:instancePath+"/allowedPackages/" + i1+"/key",schemaPath:"#/properties/allowedPackages/items/oneOf/0/properties/key/pattern",keyword:"pattern",params:{pattern: "^RW[A-Za-z0-9+/]{52}$"},message:"must match pattern \""+"^RW[A-Za-z0-9+/]{52}$"+"\""};
+const err27 = {instancePath:instancePath+"/allowedPackages/" + i1+"/key",schemaPath:"#/properties/allowedPackages/items/oneOf/0/properties/key/pattern",keyword:"pattern",params:{pattern: "^RW[A-Za-z0-9+/]{54}$"},message:"must match pattern \""+"^RW[A-Za-z0-9+/]{54}$"+"\""};
 if(vErrors === null){
 vErrors = [err27];
 }

@@ -16,7 +16,7 @@ export const MAX_POLICY_BYTES = 1024 * 1024;
 
 const name = { type: 'string', minLength: 1, maxLength: 200 } as const;
 /** A minisign public key's base64 line (`RWQ…`), checked again by the minisign parser. */
-const publicKey = { type: 'string', pattern: '^RW[A-Za-z0-9+/]{52}$' } as const;
+const publicKey = { type: 'string', pattern: '^RW[A-Za-z0-9+/]{54}$' } as const;
 const sha256 = { type: 'string', pattern: '^[0-9a-f]{64}$' } as const;
 const strict = (properties: Record<string, unknown>, required: string[] = []) => ({ type: 'object', properties, required, additionalProperties: false });
 
