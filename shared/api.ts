@@ -379,7 +379,11 @@ export interface SavedMcpServer {
  * (`https://mcp.example.com/?token=••••`); `credentialsSealed` when the real ones are kept
  * encrypted by the secret box (only the runtime that starts the server opens them).
  */
-export type SavedMcpServerView = SavedMcpServer & { credentialsSealed: boolean; /** Provided by the organization's policy: locked. */ managed?: boolean };
+export type SavedMcpServerView = SavedMcpServer & {
+  credentialsSealed: boolean;
+  /** Provided by the organization's policy: locked. */
+  managed?: boolean;
+};
 // --- end MCP server credentials ------------------------------------------------------------------
 
 /** `settings`. */
@@ -400,7 +404,12 @@ export interface SettingsView {
    */
   deniedTools: string[];
   /** Issue 16: the port the webhook listener binds on 127.0.0.1, and whether the owner chose it (else the default). */
-  webhookPort: { port: number; chosen: boolean; /** Fixed by the organization's policy: locked. */ managed?: boolean };
+  webhookPort: {
+    port: number;
+    chosen: boolean;
+    /** Fixed by the organization's policy: locked. */
+    managed?: boolean;
+  };
   /** The organization's policy in force (none, applied, or unreadable). */
   policy?: PolicyView;
   // --- issue 13 (never allow is picked, not typed) ---

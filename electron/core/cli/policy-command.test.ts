@@ -35,7 +35,7 @@ async function list(dataDir: string, env: Record<string, string>) {
   return JSON.parse((await runCliCaptured(['--data-dir', dataDir, 'list', '--json'], { env })).stdout);
 }
 
-const ORG = "your organization does not allow this; your administrator can change the policy";
+const ORG = 'your organization does not allow this; your administrator can change the policy';
 
 describe('the policy in the CLI', () => {
   it('an unsigned package is refused under requireSignature "trusted", nothing written', async () => {

@@ -88,7 +88,10 @@ describe('each key of a policy file', () => {
 
 describe('two files combined: the second only adds restrictions', () => {
   it('granting keys come from the machine file only', () => {
-    const p = effective(machine({ version: 1, trustedPublishers: [{ name: 'IT', key: KEY_A }], webhookPort: 9000 }), second({ version: 1, trustedPublishers: [{ name: 'Me', key: KEY_B }], allowedPackages: [{ sha256: 'b'.repeat(64) }], mcpServers: [{ name: 'mine', transport: 'stdio', command: 'x' }], webhookPort: 9100, allowUserTrustedKeys: true }));
+    const p = effective(
+      machine({ version: 1, trustedPublishers: [{ name: 'IT', key: KEY_A }], webhookPort: 9000 }),
+      second({ version: 1, trustedPublishers: [{ name: 'Me', key: KEY_B }], allowedPackages: [{ sha256: 'b'.repeat(64) }], mcpServers: [{ name: 'mine', transport: 'stdio', command: 'x' }], webhookPort: 9100, allowUserTrustedKeys: true }),
+    );
     expect(p?.trustedPublishers).toEqual([{ name: 'IT', key: KEY_A }]);
     expect(p?.allowedPackages).toBeNull();
     expect(p?.mcpServers).toEqual([]);

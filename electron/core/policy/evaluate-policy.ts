@@ -17,12 +17,12 @@ import { parsePublicKey } from '../trust/minisign';
 
 /** A policy file as the schema admits it (version 1). */
 export type PolicyDocument = { version: 1 } & Partial<Omit<EffectivePolicy, 'triggers' | 'organization' | 'webhookPort' | 'activityExport' | 'allowedPackages'>> & {
-  organization?: string;
-  triggers?: Partial<EffectivePolicy['triggers']>;
-  webhookPort?: number;
-  activityExport?: string;
-  allowedPackages?: NonNullable<EffectivePolicy['allowedPackages']>;
-};
+    organization?: string;
+    triggers?: Partial<EffectivePolicy['triggers']>;
+    webhookPort?: number;
+    activityExport?: string;
+    allowedPackages?: NonNullable<EffectivePolicy['allowedPackages']>;
+  };
 
 /** Keys that allow something: taken from the machine file only when both files exist. */
 export const GRANTING_KEYS = ['trustedPublishers', 'allowedPackages', 'mcpServers', 'webhookPort', 'allowUserTrustedKeys'] as const;

@@ -138,11 +138,13 @@ export async function noticePolicyChange(dataDir: string, state: StoreState, vie
   const toolsBefore = new Set(heldBefore.tools.map(key));
   const toolsNow = new Set(heldNow.tools.map(key));
   for (const t of heldNow.tools) if (!toolsBefore.has(key(t))) events.push({ kind: 'revoke', ...(t.package ? { package: t.package } : {}), agent: t.agent, outcome: 'ok', detail: `${t.tool} withheld: ${t.why}; your decision is kept and applies again when the policy allows it` });
-  for (const t of heldBefore.tools) if (!toolsNow.has(key(t)) && (state.agents[t.agent] !== undefined)) events.push({ kind: 'grant', ...(t.package ? { package: t.package } : {}), agent: t.agent, outcome: 'ok', detail: `${t.tool} given back: your organization's policy no longer blocks it (as you had decided)` });
+  for (const t of heldBefore.tools) if (!toolsNow.has(key(t)) && state.agents[t.agent] !== undefined) events.push({ kind: 'grant', ...(t.package ? { package: t.package } : {}), agent: t.agent, outcome: 'ok', detail: `${t.tool} given back: your organization's policy no longer blocks it (as you had decided)` });
   const triggersBefore = new Set(heldBefore.triggers.map(key));
   const triggersNow = new Set(heldNow.triggers.map(key));
   for (const t of heldNow.triggers) if (!triggersBefore.has(key(t))) events.push({ kind: 'disarm', ...(t.package ? { package: t.package } : {}), ...(t.agent ? { agent: t.agent } : {}), trigger: t.trigger, outcome: 'ok', detail: t.why });
-  for (const t of heldBefore.triggers) if (!triggersNow.has(key(t)) && state.triggers[t.trigger]?.armed) events.push({ kind: 'arm', ...(t.package ? { package: t.package } : {}), ...(t.agent ? { agent: t.agent } : {}), trigger: t.trigger, outcome: 'ok', detail: "fires again: your organization's policy no longer keeps it off (armed as you had decided)" });
+  for (const t of heldBefore.triggers)
+    if (!triggersNow.has(key(t)) && state.triggers[t.trigger]?.armed)
+      events.push({ kind: 'arm', ...(t.package ? { package: t.package } : {}), ...(t.agent ? { agent: t.agent } : {}), trigger: t.trigger, outcome: 'ok', detail: "fires again: your organization's policy no longer keeps it off (armed as you had decided)" });
   await record(events);
   return true;
 }

@@ -1,4 +1,5 @@
-import { Archive, Package, Trash2 } from 'lucide-react';
+import { Archive, Lock, Package, Trash2 } from 'lucide-react';
+import { PolicyBanner } from '../components/PolicyBanner';
 import { SetWebhookSecret, WebhookSecretOrigin } from '../components/WebhookSecretChoice';
 import { IntegrityChangedPanel, PublisherBadge } from '../components/trust/PackageTrustLines';
 import { useState } from 'react';
@@ -46,7 +47,19 @@ function AccessRowView({ agent, access }: { agent: AgentView; access: AccessView
         <PackageText text={access.tool} />
       </code>{' '}
       <FamilyBadge family={access.family ?? 'unknown'} /> <span className={`badge badge-${access.permission === 'allow' ? 'allow' : access.permission === 'ask' ? 'ask' : 'deny'}`}>{PERMISSION_WORDS[access.permission]}</span>
-      <button type="button" className="button button-small" disabled={set.isPending || agent.archived} aria-label={`${access.granted ? 'Revoke' : 'Grant'} ${access.tool} for ${agent.displayName}`} onClick={() => set.mutate({ agentId: agent.id, tool: access.tool, granted: !access.granted })}>
+      {access.policy ? (
+        <span className="small row-note">
+          <Lock aria-hidden="true" size={12} /> Locked by your organization: {access.policy}
+          {access.granted ? ' (you allowed it: it applies again when the policy allows it)' : ''}
+        </span>
+      ) : null}
+      <button
+        type="button"
+        className="button button-small"
+        disabled={set.isPending || agent.archived || (Boolean(access.policy) && !access.granted)}
+        aria-label={`${access.granted ? 'Revoke' : 'Grant'} ${access.tool} for ${agent.displayName}`}
+        onClick={() => set.mutate({ agentId: agent.id, tool: access.tool, granted: !access.granted })}
+      >
         {access.granted ? 'Revoke' : 'Grant'}
       </button>
       {access.pin ? <span className="small row-note">Pinned: {pinText(access.pin)}</span> : null}
@@ -77,8 +90,14 @@ function TriggerRowView({ trigger }: { trigger: TriggerView }) {
   return (
     <li className="row row-block">
       <p>
-        <strong>{trigger.name}</strong> <span className="muted small">({TRIGGER_TYPE_WORDS[trigger.type] ?? trigger.type})</span> {trigger.armed ? <span className="badge badge-armed">Armed</span> : <span className="badge badge-neutral">Off</span>}
+        <strong>{trigger.name}</strong> <span className="muted small">({TRIGGER_TYPE_WORDS[trigger.type] ?? trigger.type})</span>{' '}
+        {trigger.armed && trigger.policy ? <span className="badge badge-neutral">Armed, held by your organization</span> : trigger.armed ? <span className="badge badge-armed">Armed</span> : <span className="badge badge-neutral">Off</span>}
       </p>
+      {trigger.policy ? (
+        <p className="small">
+          <Lock aria-hidden="true" size={12} /> <PackageText text={trigger.policy} />
+        </p>
+      ) : null}
       <p className="small">
         <PackageText text={trigger.words} />:{' '}
         {trigger.agentId !== null ? (
@@ -119,7 +138,7 @@ function TriggerRowView({ trigger }: { trigger: TriggerView }) {
             Disarm
           </button>
         ) : trigger.type === 'webhook' ? null : (
-          <button type="button" className="button button-small" disabled={busy} aria-label={`Arm ${trigger.name}`} onClick={doArm}>
+          <button type="button" className="button button-small" disabled={busy || Boolean(trigger.policy)} aria-label={`Arm ${trigger.name}`} onClick={doArm}>
             {trigger.type === 'file_watch' ? 'Arm (choose a folder)…' : 'Arm'}
           </button>
         )}
@@ -235,6 +254,7 @@ export function DashboardScreen() {
       {dashboard.isError ? <ErrorPanel error={dashboard.error} title="The dashboard could not be loaded" /> : null}
       {dashboard.data ? (
         <>
+          <PolicyBanner view={dashboard.data.policy?.view} notice={dashboard.data.policy?.notice} />
           {dashboard.data.damage.length > 0 ? (
             <section className="panel panel-error" role="alert" aria-labelledby="damage-heading">
               <h2 id="damage-heading">Some saved records were damaged</h2>

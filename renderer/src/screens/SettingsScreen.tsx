@@ -1,4 +1,5 @@
-import { Ban, KeyRound, Server, Trash2 } from 'lucide-react';
+import { Ban, KeyRound, Lock, Server, Trash2 } from 'lucide-react';
+import { PolicyBanner } from '../components/PolicyBanner';
 import { useState, type FormEvent } from 'react';
 import { MCP_TRANSPORTS, type McpTransport } from '../../../shared/apollia-manifest';
 import type { KnownTool, SecretBackend } from '../../../shared/api';
@@ -234,6 +235,7 @@ export function SettingsScreen() {
       {settings.isError ? <ErrorPanel error={settings.error} title="Settings could not be loaded" /> : null}
       {settings.data ? (
         <>
+          <PolicyBanner view={settings.data.policy} />
           <section aria-labelledby="mcp-servers-heading">
             <h2 id="mcp-servers-heading">
               <Server aria-hidden="true" size={20} /> MCP servers
@@ -245,9 +247,15 @@ export function SettingsScreen() {
                 <li key={server.name} className="row">
                   <strong>{server.name}</strong> <code className="command">{server.transport === 'stdio' ? [server.command ?? '', ...(server.args ?? [])].join(' ') : `${server.url ?? ''} (${server.transport})`}</code>
                   {server.credentialsSealed ? <span className="muted">The credential in it (shown as ••••) is kept encrypted and never shown again.</span> : null}
-                  <button type="button" className="button button-small button-danger-soft" disabled={removeServer.isPending} aria-label={`Remove server ${server.name}`} onClick={() => removeServer.mutate({ name: server.name })}>
-                    <Trash2 aria-hidden="true" size={14} /> Remove
-                  </button>
+                  {server.managed ? (
+                    <span className="badge">
+                      <Lock aria-hidden="true" size={12} /> Provided by your organization
+                    </span>
+                  ) : (
+                    <button type="button" className="button button-small button-danger-soft" disabled={removeServer.isPending} aria-label={`Remove server ${server.name}`} onClick={() => removeServer.mutate({ name: server.name })}>
+                      <Trash2 aria-hidden="true" size={14} /> Remove
+                    </button>
+                  )}
                 </li>
               ))}
             </ul>

@@ -1,4 +1,4 @@
-import { AlertTriangle, CheckCircle2, Settings, XCircle } from 'lucide-react';
+import { AlertTriangle, CheckCircle2, Lock, Settings, XCircle } from 'lucide-react';
 import { useFlowStore } from '../../stores/flow-store';
 import { memo, useId, useMemo, useState } from 'react';
 import type { AgentEntry, ApolliaManifest, ToolEntry, WorkflowEntry } from '../../../../shared/apollia-manifest';
@@ -27,12 +27,14 @@ const AccessEntryRow = memo(function AccessEntryRow({ sourceId, agentId, row, de
   const setAccess = useConsentStore((s) => s.setAccess);
   const id = `access-${agentId}-${row.entry}`;
   const granted = decided.permission !== 'deny';
+  // Locked by the organization's policy: shown with its reason, never a box the person could tick.
+  const locked = decided.reason === 'policy' && decided.policy !== null && decided.permission === 'deny';
   // The choice matters where the app cannot check what the code does: a package's own code, or a tool known only when it runs.
   const offerAllow = granted && decided.canAllow && decided.grantedAs === 'ask';
   const chosenAllow = granted && decided.canAllow && decided.reason === 'answer' && decided.permission === 'allow';
   return (
     <li className="row access-row">
-      <input id={id} type="checkbox" checked={granted} disabled={decided.ownerDenied} aria-describedby={`${id}-how`} onChange={(event) => setAccess(sourceId, agentId, row.entry, event.target.checked)} />
+      <input id={id} type="checkbox" checked={granted} disabled={decided.ownerDenied || locked} aria-describedby={`${id}-how`} onChange={(event) => setAccess(sourceId, agentId, row.entry, event.target.checked)} />
       <div className="access-main">
         <label htmlFor={id}>
           <PackageText text={row.what} />
@@ -52,7 +54,11 @@ const AccessEntryRow = memo(function AccessEntryRow({ sourceId, agentId, row, de
       <span className="row-badges">
         <UpdateMark mark={mark} />
         <FamilyBadge family={row.family} />
-        {decided.ownerDenied ? (
+        {locked ? (
+          <span className="badge badge-deny" id={`${id}-how`}>
+            <Lock aria-hidden="true" size={12} /> Locked by your organization: {decided.policy}
+          </span>
+        ) : decided.ownerDenied ? (
           <span className="badge badge-deny" id={`${id}-how`}>
             Denied in your Settings
           </span>

@@ -16,6 +16,7 @@ import { ReviewStep } from './ReviewStep';
 import { TriggersStep } from './TriggersStep';
 import { UpdateChanges } from './UpdateChanges';
 import { FirstSignedNote, KeyChangeAcceptedNote } from '../../components/trust/KeyChangeStop';
+import { PolicyBanner } from '../../components/PolicyBanner';
 
 /** Whether the person touched any answer (Cancel then asks nothing): the draft holds only what they touched. */
 function answersChanged(draft: ConsentDraft): boolean {
@@ -90,6 +91,7 @@ export function ApoConsentWizard({ inspection, sourceId, allowDowngrade, acceptK
       <h1 ref={titleRef} tabIndex={-1}>
         {allowDowngrade ? 'Downgrade' : isUpdate ? 'Update' : 'Install'} <PackageText text={manifest?.package.name} />
       </h1>
+      <PolicyBanner view={inspection.policy} />
       {inspection.keyChange?.kind === 'first_signed' ? <FirstSignedNote change={inspection.keyChange} /> : null}
       {inspection.keyChange?.kind === 'changed' && acceptKeyChange ? <KeyChangeAcceptedNote change={inspection.keyChange} /> : null}
       <WizardStep steps={steps} current={step} label="Consent steps" heading={heading[name]}>

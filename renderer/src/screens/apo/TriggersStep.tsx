@@ -1,10 +1,11 @@
-import { FolderOpen } from 'lucide-react';
+import { FolderOpen, Lock } from 'lucide-react';
 import { useId, useMemo, useState } from 'react';
 import type { AgentEntry } from '../../../../shared/apollia-manifest';
 import { firstByName } from '../../../../shared/consent';
 import type { ApoInspection } from '../../../../shared/inspection';
 import type { UpdateDiff } from '../../../../shared/update-diff';
 import type { InstalledDecisions } from '../../../../shared/decisions';
+import type { PolicyView } from '../../../../shared/policy';
 import { useFormDecisions } from './consent-decisions';
 import { usePickWatchFolder } from '../../../api/hooks';
 import { PackageText } from '../../components/PackageText';
@@ -27,7 +28,7 @@ function targetName(agents: ReadonlyMap<string, AgentEntry>, target: string): st
  * Step 3: each proposed trigger, off unless armed; a file_watch needs a folder, a webhook gets a
  * secret. For an update, a new or changed trigger is marked (and is off: the diff never arms it).
  */
-export function TriggersStep({ inspection, sourceId }: { inspection: ApoInspection & { updateDiff?: UpdateDiff | null; installedDecisions?: InstalledDecisions | null }; sourceId: string }) {
+export function TriggersStep({ inspection, sourceId }: { inspection: ApoInspection & { updateDiff?: UpdateDiff | null; installedDecisions?: InstalledDecisions | null; policy?: PolicyView }; sourceId: string }) {
   const manifest = inspection.details?.manifest;
   const diff = inspection.updateDiff ?? null;
   const draft = useConsentDraft(sourceId);
@@ -143,8 +144,20 @@ export function TriggersStep({ inspection, sourceId }: { inspection: ApoInspecti
               {trigger.source.type === 'webhook' && armed ? (
                 <WebhookSecretChoice id={id} label={trigger.id} kept={keptSecret} value={answer?.webhookSecret ?? (keptSecret ? { kind: 'keep' } : { kind: 'make' })} onChange={(webhookSecret) => setTrigger(sourceId, trigger.id, { ...state, arm: true, webhookSecret })} />
               ) : null}
+              {decided?.policy ? (
+                <p className="small panel-warning" role="note" id={`${id}-policy`}>
+                  <Lock aria-hidden="true" size={14} /> Locked by your organization: {decided.policy}.{decided.held ? ' You had it armed: it stays armed, and fires again when the policy allows it.' : ''}
+                </p>
+              ) : null}
               <div className="check-row">
-                <input id={id} type="checkbox" checked={armed} disabled={needsFolder && !hasFolder} aria-describedby={needsFolder && !hasFolder ? `${id}-hint` : undefined} onChange={(event) => setTrigger(sourceId, trigger.id, { ...state, arm: event.target.checked })} />
+                <input
+                  id={id}
+                  type="checkbox"
+                  checked={armed}
+                  disabled={(needsFolder && !hasFolder) || Boolean(decided?.policy)}
+                  aria-describedby={decided?.policy ? `${id}-policy` : needsFolder && !hasFolder ? `${id}-hint` : undefined}
+                  onChange={(event) => setTrigger(sourceId, trigger.id, { ...state, arm: event.target.checked })}
+                />
                 <label htmlFor={id}>Arm {trigger.id}</label>
                 {needsFolder && !hasFolder ? (
                   <span id={`${id}-hint`} className="small muted">

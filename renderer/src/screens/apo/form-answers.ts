@@ -29,7 +29,7 @@ export function answersFromDraft(draft: Pick<ConsentDraft, 'access' | 'triggers'
 }
 
 /** The form's decisions for an inspection and a draft: the one function, with the inputs the core uses. */
-export function formDecisions(inspection: ApoInspection & Partial<Pick<SourceInspection, 'installedDecisions'>>, draft: Pick<ConsentDraft, 'access' | 'triggers'>, deniedTools: readonly string[]): Decisions | null {
+export function formDecisions(inspection: ApoInspection & Partial<Pick<SourceInspection, 'installedDecisions' | 'policy'>>, draft: Pick<ConsentDraft, 'access' | 'triggers'>, deniedTools: readonly string[]): Decisions | null {
   const manifest = inspection.details?.manifest;
   if (!manifest) return null;
   return decide({
@@ -37,6 +37,7 @@ export function formDecisions(inspection: ApoInspection & Partial<Pick<SourceIns
     installed: inspection.installedDecisions ?? null,
     trust: decisionTrust(inspection.summary?.signature),
     deniedTools,
+    policy: inspection.policy?.effective ?? null,
     answers: answersFromDraft(draft),
   });
 }

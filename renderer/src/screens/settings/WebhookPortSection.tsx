@@ -44,32 +44,34 @@ export function WebhookPortSection({ webhookPort }: { webhookPort: SettingsView[
         <Webhook aria-hidden="true" size={20} /> Webhooks
       </h2>
       <p className="muted">
-        Armed webhook triggers are received on this computer only (<code>127.0.0.1</code>), on port <strong>{webhookPort.port}</strong> ({webhookPort.chosen ? 'the port you chose' : 'the default port'}).
+        Armed webhook triggers are received on this computer only (<code>127.0.0.1</code>), on port <strong>{webhookPort.port}</strong> ({webhookPort.managed ? 'fixed by your organization: locked' : webhookPort.chosen ? 'the port you chose' : 'the default port'}).
       </p>
       <ListeningNow port={webhookPort.port} />
-      <form onSubmit={submit} className="form" aria-labelledby="webhook-port-heading">
-        <div className="field">
-          <label htmlFor="webhook-port">Port</label>
-          <input id="webhook-port" inputMode="numeric" value={typed} onChange={(e) => setTyped(e.target.value)} aria-invalid={problem !== null} aria-describedby="webhook-port-problem" autoComplete="off" />
-          <p id="webhook-port-problem" className="hint text-error">
-            {problem}
-          </p>
-        </div>
-        <div className="button-row">
-          <button type="submit" className="button button-primary" disabled={problem !== null || set.isPending}>
-            Use this port
-          </button>
-          {webhookPort.chosen ? (
-            <button type="button" className="button" disabled={set.isPending} onClick={() => set.mutate({ port: null }, { onSuccess: (view) => setTyped(String(view.webhookPort.port)) })}>
-              Back to the default
+      {webhookPort.managed ? null : (
+        <form onSubmit={submit} className="form" aria-labelledby="webhook-port-heading">
+          <div className="field">
+            <label htmlFor="webhook-port">Port</label>
+            <input id="webhook-port" inputMode="numeric" value={typed} onChange={(e) => setTyped(e.target.value)} aria-invalid={problem !== null} aria-describedby="webhook-port-problem" autoComplete="off" />
+            <p id="webhook-port-problem" className="hint text-error">
+              {problem}
+            </p>
+          </div>
+          <div className="button-row">
+            <button type="submit" className="button button-primary" disabled={problem !== null || set.isPending}>
+              Use this port
             </button>
-          ) : null}
-        </div>
-        <p role="status" aria-live="polite" className="small">
-          {set.isSuccess ? 'Saved: webhook addresses change to the new port.' : ''}
-        </p>
-        {set.isError ? <ErrorPanel error={set.error} title="The port was not changed" /> : null}
-      </form>
+            {webhookPort.chosen ? (
+              <button type="button" className="button" disabled={set.isPending} onClick={() => set.mutate({ port: null }, { onSuccess: (view) => setTyped(String(view.webhookPort.port)) })}>
+                Back to the default
+              </button>
+            ) : null}
+          </div>
+          <p role="status" aria-live="polite" className="small">
+            {set.isSuccess ? 'Saved: webhook addresses change to the new port.' : ''}
+          </p>
+          {set.isError ? <ErrorPanel error={set.error} title="The port was not changed" /> : null}
+        </form>
+      )}
     </section>
   );
 }

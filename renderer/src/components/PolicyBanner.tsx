@@ -1,0 +1,28 @@
+import { Building2 } from 'lucide-react';
+import { managedBy, type PolicyView } from '../../../shared/policy';
+
+/**
+ * The organization's policy, said where it applies (DESIGN.md "Managed policy"): "Managed by …"
+ * with what it does here (`notice`), or, when its file cannot be used, that file and what is
+ * wrong with it (nothing can be installed, applied, granted or armed). Nothing without a policy.
+ */
+export function PolicyBanner({ view, notice }: { view: PolicyView | undefined; notice?: string | null }) {
+  if (!view || view.state === 'none') return null;
+  if (view.state === 'unreadable') {
+    return (
+      <section className="panel panel-error policy-banner" role="alert" aria-label="Your organization's policy">
+        <p>
+          <Building2 aria-hidden="true" size={16} /> <strong>Your organization's policy cannot be used.</strong> The file <code>{view.problem?.path}</code>: {view.problem?.message}.
+        </p>
+        <p className="small">Until it is fixed nothing can be installed, applied, granted or armed, and triggers are paused. Your administrator can act.</p>
+      </section>
+    );
+  }
+  return (
+    <section className="panel panel-info policy-banner" role="status" aria-label="Your organization's policy">
+      <p>
+        <Building2 aria-hidden="true" size={16} /> <strong>{managedBy(view)}.</strong> {notice ?? 'What its policy does not allow is locked, and your administrator can change it.'}
+      </p>
+    </section>
+  );
+}
