@@ -53,8 +53,8 @@ describe('decide under a policy', () => {
   it('a blocked tool is decided deny with reason policy on a first install, and stored so', () => {
     const decided = decide(input({ policy: blockLookup }));
     expect(decided.problems).toEqual([]);
-    expect(decided.agents.clerk?.['mcp:ledger/lookup']).toMatchObject({ permission: 'deny', reason: 'policy', stored: 'deny', policy: 'your organization blocks `mcp:*/lookup`' });
-    expect(permissionWords(decided.agents.clerk?.['mcp:ledger/lookup'] as never)).toBe('Not allowed: your organization blocks `mcp:*/lookup`');
+    expect(decided.agents.clerk?.['mcp:ledger/lookup']).toMatchObject({ permission: 'deny', reason: 'policy', stored: 'deny', policy: 'your organization blocks “mcp:*/lookup”' });
+    expect(permissionWords(decided.agents.clerk?.['mcp:ledger/lookup'] as never)).toBe('Not allowed: your organization blocks “mcp:*/lookup”');
     expect(decided.agents.clerk?.web_search).toMatchObject({ permission: 'allow', policy: null });
   });
 

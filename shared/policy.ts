@@ -123,7 +123,7 @@ export function toolBlockedBy(policy: EffectivePolicy | null | undefined, tool: 
   if (!policy) return null;
   if (family !== null && policy.blockedActionFamilies.includes(family)) return `your organization blocks tools that ${FAMILY_ABILITY[family]}`;
   const pattern = policy.blockedTools.find((p) => toolPatternMatches(p, tool));
-  return pattern === undefined ? null : pattern === tool ? 'your organization blocks this tool' : `your organization blocks \`${pattern}\``;
+  return pattern === undefined ? null : pattern === tool ? 'your organization blocks this tool' : `your organization blocks “${pattern}”`;
 }
 
 /** The policy's kind of a stored or declared trigger type. */

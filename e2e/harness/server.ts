@@ -7,8 +7,10 @@
  * - `GET  /events`        → server-sent `opened` events (what main sends as `apollia:opened`)
  * - `POST /test/open`     `{ path }`: registers a path as if double-clicked, then sends `opened`
  * - `POST /test/dialog`   `{ kind: 'file' | 'folder', path | null }`: answers the next native dialog
- * - `POST /test/reset`    `{ now? }`: a fresh temp data folder (and, optionally, a fixed clock),
- *                          with its own trigger host (the old one stopped first)
+ * - `POST /test/reset`    `{ now?, policyFile? }`: a fresh temp data folder (and, optionally, a fixed clock),
+ *                          with its own trigger host (the old one stopped first); `policyFile` sets
+ *                          this process's `APOLLIA_POLICY_FILE` (the organization's policy, as an
+ *                          administrator tries one), and its absence unsets it
  * - `GET  /test/state`    → `{ dataDir, hooksOrigin }` (`hooksOrigin`: the trigger host's listener)
  *
  * Like Electron main, the harness holds one `TriggerHost` per data folder (issue 16): its webhook
@@ -163,7 +165,10 @@ async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
   }
 
   if (method === 'POST' && url.pathname === '/test/reset') {
-    const body = (await readBody(req)) as { now?: unknown } | undefined;
+    const body = (await readBody(req)) as { now?: unknown; policyFile?: unknown } | undefined;
+    // The core reads the policy files afresh at each call, from this process's environment.
+    if (typeof body?.policyFile === 'string') process.env.APOLLIA_POLICY_FILE = body.policyFile;
+    else delete process.env.APOLLIA_POLICY_FILE;
     const old = state;
     await old.host.stop();
     state = await fresh(typeof body?.now === 'string' ? new Date(body.now) : null);

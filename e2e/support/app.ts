@@ -30,6 +30,8 @@ export interface AppDriver {
 export interface AppOptions {
   /** Fix the core's clock (ISO 8601) so next fire times are known. */
   now: string | null;
+  /** The organization's policy file for this test (`APOLLIA_POLICY_FILE`), or none. */
+  policyFile: string | null;
 }
 
 /**
@@ -187,6 +189,7 @@ function electronDriver(electronApp: ElectronApplication): AppDriver {
 /** `test` with the app fixtures: `page` shows the app, `app` drives the outside world. */
 export const test = base.extend<AppOptions & { app: AppDriver; electronApp: ElectronApplication | null }, { harnessBrowser: Browser | null; harness: HarnessProcess | null }>({
   now: [null, { option: true }],
+  policyFile: [null, { option: true }],
 
   // One harness server per worker (browser mode only), so workers never share a data folder.
   harness: [
@@ -214,7 +217,7 @@ export const test = base.extend<AppOptions & { app: AppDriver; electronApp: Elec
     { scope: 'worker' },
   ],
 
-  electronApp: async ({ now }, use) => {
+  electronApp: async ({ now, policyFile }, use) => {
     const binary = process.env['E2E_MODE'] === 'electron' ? electronBinary() : null;
     if (!binary) return use(null);
     void now;
@@ -223,14 +226,14 @@ export const test = base.extend<AppOptions & { app: AppDriver; electronApp: Elec
       executablePath: binary,
       args: [join(REPO_ROOT, 'out', 'main', 'index.js')],
       cwd: REPO_ROOT,
-      env: { ...process.env, HOME: home, XDG_CONFIG_HOME: join(home, '.config'), APPDATA: join(home, 'AppData'), TZ: 'UTC' },
+      env: { ...process.env, HOME: home, XDG_CONFIG_HOME: join(home, '.config'), APPDATA: join(home, 'AppData'), TZ: 'UTC', ...(policyFile ? { APOLLIA_POLICY_FILE: policyFile } : {}) },
     });
     await use(electronApp);
     await electronApp.close();
     rmSync(home, { recursive: true, force: true });
   },
 
-  page: async ({ electronApp, harnessBrowser, baseURL, now, viewport, deviceScaleFactor, timezoneId, locale }, use) => {
+  page: async ({ electronApp, harnessBrowser, baseURL, now, policyFile, viewport, deviceScaleFactor, timezoneId, locale }, use) => {
     if (electronApp) {
       const window = await electronApp.firstWindow();
       if (now) await window.clock.setFixedTime(new Date(now));
@@ -238,7 +241,7 @@ export const test = base.extend<AppOptions & { app: AppDriver; electronApp: Elec
       return use(window);
     }
     if (!baseURL || !harnessBrowser) throw new Error('baseURL is not set: run through playwright.config.ts');
-    await harnessPost(baseURL, '/test/reset', now ? { now } : {});
+    await harnessPost(baseURL, '/test/reset', { ...(now ? { now } : {}), ...(policyFile ? { policyFile } : {}) });
     const context = await harnessBrowser.newContext({ baseURL, viewport, timezoneId, locale, ...(deviceScaleFactor ? { deviceScaleFactor } : {}) });
     const page = await context.newPage();
     // The renderer computes next fire times from its own clock: fix it with the core's.

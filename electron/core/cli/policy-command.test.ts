@@ -60,12 +60,12 @@ describe('the policy in the CLI', () => {
   it('a blocked tool is never granted: refused when asked for, withheld by default, and withheld from what was installed before the policy until it is lifted', async () => {
     const blocked = withPolicy({ version: 1, blockedTools: ['mcp:*/lookup'] });
     const asked = await runCliCaptured(['--data-dir', join(tempDir('apollia-policy-data-'), 'data'), 'install', invoicesApo(), '--yes', '--grant', 'mcp:ledger/lookup'], { env: blocked.env });
-    expect([asked.code, asked.stderr]).toEqual([1, `apollia-desktop: agent \`invoice-clerk\` of invoices cannot be granted \`mcp:ledger/lookup\`: your organization blocks \`mcp:*/lookup\`; ${ORG} (policy.blocked_tool)\n`]);
+    expect([asked.code, asked.stderr]).toEqual([1, `apollia-desktop: agent \`invoice-clerk\` of invoices cannot be granted \`mcp:ledger/lookup\`: your organization blocks “mcp:*/lookup”; ${ORG} (policy.blocked_tool)\n`]);
 
     const fresh = join(tempDir('apollia-policy-data-'), 'data');
     const byDefault = await runCliCaptured(['--data-dir', fresh, 'install', invoicesApo(), '--yes'], { env: blocked.env });
     expect(byDefault.code).toBe(0);
-    expect(byDefault.stdout).toContain('    mcp:ledger/lookup: Not allowed: your organization blocks `mcp:*/lookup`\n');
+    expect(byDefault.stdout).toContain('    mcp:ledger/lookup: Not allowed: your organization blocks “mcp:*/lookup”\n');
     expect(stored(fresh).agents['invoices/invoice-clerk'].access.find((a: { entry: string }) => a.entry === 'mcp:ledger/lookup').permission).toBe('deny');
 
     // Installed before the policy: the store keeps the person's grant; the policy withholds it on top.
@@ -74,7 +74,7 @@ describe('the policy in the CLI', () => {
     expect((await runCliCaptured(['--data-dir', before, 'install', invoicesApo(), '--yes'], { env: none })).code).toBe(0);
     const underPolicy = await list(before, blocked.env);
     const row = underPolicy.agents[0].access.find((a: { tool: string }) => a.tool === 'mcp:ledger/lookup');
-    expect([row.permission, row.policy]).toEqual(['deny', 'your organization blocks `mcp:*/lookup`']);
+    expect([row.permission, row.policy]).toEqual(['deny', 'your organization blocks “mcp:*/lookup”']);
     expect(stored(before).agents['invoices/invoice-clerk'].access.find((a: { entry: string }) => a.entry === 'mcp:ledger/lookup').permission).toBe('ask');
     const grant = await runCliCaptured(['--data-dir', before, 'install', invoicesApo(), '--yes', '--grant', 'mcp:ledger/lookup'], { env: blocked.env });
     expect(grant.code).toBe(1);

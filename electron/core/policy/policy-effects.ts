@@ -84,8 +84,14 @@ export function dashboardUnderPolicy(dashboard: Dashboard, state: StoreState, vi
 }
 
 function triggerUnderPolicy(trigger: TriggerView, view: PolicyView): TriggerView {
-  const why = trigger.armed ? triggerHeldWhy(view, trigger.type) : view.state === 'unreadable' || !triggerKindAllowed(view.effective, trigger.type) ? triggerHeldWhy(view, trigger.type) : null;
-  return why === null ? trigger : { ...trigger, policy: why };
+  if (trigger.armed) {
+    const why = triggerHeldWhy(view, trigger.type);
+    return why === null ? trigger : { ...trigger, policy: why };
+  }
+  // Off: it cannot be armed while the policy is unreadable or does not allow its kind.
+  if (view.state === 'unreadable') return { ...trigger, policy: "it cannot be armed: your organization's policy file cannot be used" };
+  if (!triggerKindAllowed(view.effective, trigger.type)) return { ...trigger, policy: `it cannot be armed: your organization's policy does not allow ${policyTriggerKind(trigger.type).replace('_', ' ')} triggers` };
+  return trigger;
 }
 
 /** Settings with the policy shown: the organization's MCP servers (locked), its port, and the policy itself. */
