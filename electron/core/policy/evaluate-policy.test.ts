@@ -180,3 +180,15 @@ describe('what a policy refuses of a package', () => {
     expect(verificationKeys({ ...NO_POLICY, allowUserTrustedKeys: false }, own)).toEqual([]);
   });
 });
+
+describe("the README's example policy", () => {
+  it('validates as written', async () => {
+    const { readFileSync } = await import('node:fs');
+    const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
+    const section = readme.slice(readme.indexOf("## For administrators: the organization's policy"));
+    const example = /```json\n([\s\S]*?)```/.exec(section)?.[1] ?? '';
+    const view = evaluatePolicy([{ role: 'machine', path: 'README.md', text: example }]);
+    expect(view.problem).toBeNull();
+    expect(view.effective?.organization).toBe('Example Corp');
+  });
+});
