@@ -39,7 +39,7 @@ import { describeInterval } from './cron';
 import { ownRecord } from './own-data';
 import { FAMILY_ABILITY } from './risk-summary';
 import type { WebhookSecretChoice } from './webhook-secret';
-import { type EffectivePolicy, effectivePermission, POLICY_REFUSAL, toolBlockedBy, triggerKindAllowed } from './policy';
+import { type EffectivePolicy, effectivePermission, POLICY_REFUSAL, toolBlockedBy, triggerKindAllowed, triggerKindWords } from './policy';
 
 export type { Permission } from './consent';
 
@@ -325,7 +325,7 @@ export function decideAgent(ctx: DecisionContext, agent: AgentEntry, answer: Rec
 export function decideTrigger(ctx: DecisionContext, trigger: TriggerEntry, answer: TriggerAnswer | undefined, problems: DecisionProblem[] = []): TriggerDecided {
   const byPerson = decideTriggerByPerson(ctx, trigger, answer, problems);
   if (triggerKindAllowed(ctx.input.policy, trigger.source.type)) return byPerson;
-  const words = `your organization does not allow ${trigger.source.type === 'file_watch' ? 'watched-folder' : trigger.source.type === 'webhook' ? 'webhook' : 'scheduled'} triggers`;
+  const words = `your organization does not allow ${triggerKindWords(trigger.source.type)} triggers`;
   if (answer?.armed === true) problems.push({ code: 'policy.trigger_kind', message: `trigger \`${trigger.id}\` cannot be armed: ${words}; ${POLICY_REFUSAL}`, path: `decisions.triggers.${trigger.id}` });
   const held = answer === undefined && byPerson.armed;
   return { ...byPerson, armed: false, folder: held ? byPerson.folder : null, secret: held ? byPerson.secret : null, policy: words, held };

@@ -154,3 +154,9 @@ export function effectivePermission<P extends 'allow' | 'ask' | 'deny'>(policy: 
   if (permission === 'allow' && !policy.unattended) return 'ask';
   return permission;
 }
+
+/** The kind of a trigger in words, as every refusal and lock says it: "scheduled", "watched-folder", "webhook". */
+export function triggerKindWords(type: string): string {
+  const kind = policyTriggerKind(type);
+  return kind === 'schedule' ? 'scheduled' : kind === 'file_watch' ? 'watched-folder' : 'webhook';
+}

@@ -131,6 +131,8 @@ export interface TrustedKeyView {
   addedAt: string;
   /** Installed packages pinned to this key, sorted: removing the key does not unpin them. */
   pinnedPackages: string[];
+  /** A key the organization's policy trusts (`trustedPublishers`): locked, never removed here. */
+  managed?: boolean;
 }
 
 /** Whether an installed package's files are still the ones install wrote. */

@@ -23,7 +23,7 @@ import { SDK_VERSION } from '../../shared/sdk';
 import { ActivityLog } from './activity/activity-log';
 import { archiveAgent, setToolAccess } from './agents';
 import { type ApiContext, type ApiDeps, own, policyOf, recordActivity } from './api-context';
-import { lockedByPolicy, packagePolicyProblems, templateProblem, verificationKeys } from './policy/index';
+import { lockedByPolicy, packagePolicyProblems, policyKeys, templateProblem, verificationKeys } from './policy/index';
 import { dashboardUnderPolicy, noticePolicyChange, settingsUnderPolicy } from './policy/policy-effects';
 import { CoreError } from './errors';
 import * as requestValidators from './generated/api-request-validators';
@@ -174,7 +174,11 @@ function handlersOf(ctx: ApiContext): { [M in ApiMethod]: (request: ApiRequest<M
       return settingsUnderPolicy(await setWebhookPort(ctx, request), policyOf(ctx));
     },
     trashSource: (request) => trashSource(ctx, request),
-    trustedKeys: () => listTrustedKeys(ctx),
+    trustedKeys: async () => {
+      // The organization's publishers first, locked; then the person's own.
+      const managed = policyKeys(policyOf(ctx).effective).map(({ keyId, name, publicKey }) => ({ keyId, name, publicKey, addedAt: '', pinnedPackages: [], managed: true }));
+      return [...managed, ...(await listTrustedKeys(ctx)).filter((key) => !managed.some((m) => m.keyId === key.keyId))];
+    },
     trustKey: (request) => {
       lockedByPolicy(ctx, 'userKeys', request.name);
       return trustKey(ctx, request);

@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import type { ApiRequest, ApiResponse, TriggerView } from '../../shared/api';
 import { checkWebhookSecret, type WebhookSecretChoice } from '../../shared/webhook-secret';
 import { type ApiContext, own, policyOf, recordActivity, seal } from './api-context';
-import { POLICY_REFUSAL, policyTriggerKind, triggerKindAllowed } from '../../shared/policy';
+import { POLICY_REFUSAL, triggerKindAllowed, triggerKindWords } from '../../shared/policy';
 import { usablePolicy } from './policy/index';
 import { CoreError } from './errors';
 import { disarmTrigger as disarm, type SealedWebhookSecret, setWebhookSecret } from './store/records';
@@ -70,7 +70,7 @@ export async function armTrigger(ctx: ApiContext, request: ApiRequest<'armTrigge
   // The organization's policy: unreadable, nothing is armed; a kind of trigger it does not allow is refused.
   const policy = usablePolicy(policyOf(ctx), `trigger \`${request.triggerId}\` was not armed`);
   const kind = triggerIn(await store.read(), request.triggerId).type;
-  if (!triggerKindAllowed(policy, kind)) throw new CoreError('policy.trigger_kind', `trigger \`${request.triggerId}\` cannot be armed: your organization does not allow ${policyTriggerKind(kind).replace('_', ' ')} triggers; ${POLICY_REFUSAL}.`);
+  if (!triggerKindAllowed(policy, kind)) throw new CoreError('policy.trigger_kind', `trigger \`${request.triggerId}\` cannot be armed: your organization does not allow ${triggerKindWords(kind)} triggers; ${POLICY_REFUSAL}.`);
   const path = request.folderId !== undefined ? await pickedWatchFolder(ctx.sources.folder(request.folderId), deps.dataDir) : null;
   const current = triggerIn(await store.read(), request.triggerId);
   if (current.type !== 'webhook' && request.webhookSecret !== undefined) throw new CoreError('trigger.secret_not_needed', `trigger \`${current.name}\` is not a webhook: it takes no secret`, { path: 'webhookSecret' });

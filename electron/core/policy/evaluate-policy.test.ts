@@ -156,16 +156,16 @@ describe('what a policy refuses of a package', () => {
   const keys = policyKeys({ ...NO_POLICY, trustedPublishers: [{ name: 'IT', key: KEY_A }] });
 
   it('the identity is the name with the key that signed it (verified), or the archive SHA-256: one computation', () => {
-    const signed = { state: 'verified', key_id: keys[0]?.keyId ?? '', signer: 'IT', trusted_comment: null } as const;
+    const signed = { state: 'verified', key_id: keys[0]?.keyId ?? '', signer: 'IT', trusted_comment: null, public_key: KEY_A, reason: null, message: null } as const;
     const policy = { ...NO_POLICY, trustedPublishers: [{ name: 'IT', key: KEY_A }], allowedPackages: [{ name: 'invoices', key: KEY_A }] };
     expect(packagePolicyProblems(policy, manifest, signed, 'c'.repeat(64), keys).map((p) => p.code)).toEqual([]);
-    expect(packagePolicyProblems(policy, manifest, { ...signed, state: 'unknown_key' }, 'c'.repeat(64), keys).map((p) => p.code)).toEqual(['policy.package_not_allowed']);
+    expect(packagePolicyProblems(policy, manifest, { ...signed, state: 'unknown_key', public_key: null }, 'c'.repeat(64), keys).map((p) => p.code)).toEqual(['policy.package_not_allowed']);
     expect(identityAllowed({ name: 'other', key: KEY_A, sha256: 'c'.repeat(64) }, policy.allowedPackages)).toBe(false);
     expect(identityAllowed({ name: 'invoices', key: null, sha256: 'C'.repeat(64).toLowerCase() }, [{ sha256: 'C'.repeat(64) }])).toBe(true);
   });
 
   it('requireSignature, a blocked family, and templates', () => {
-    const unsigned = { state: 'unsigned', key_id: null, signer: null, trusted_comment: null } as const;
+    const unsigned = { state: 'unsigned', key_id: null, signer: null, trusted_comment: null, public_key: null, reason: null, message: null } as const;
     expect(packagePolicyProblems({ ...NO_POLICY, requireSignature: 'any' }, manifest, unsigned, 'c'.repeat(64), []).map((p) => p.code)).toEqual(['policy.unsigned']);
     expect(packagePolicyProblems({ ...NO_POLICY, requireSignature: 'trusted' }, manifest, { ...unsigned, state: 'unknown_key', key_id: 'AB' }, 'c'.repeat(64), []).map((p) => p.code)).toEqual(['policy.untrusted_signature']);
     expect(packagePolicyProblems({ ...NO_POLICY, blockedActionFamilies: ['execute_code'] }, manifest, unsigned, 'c'.repeat(64), [])[0]?.message).toBe('invoices declares the tool `run`, which can run programs on this computer: your organization does not allow this; your administrator can change the policy');

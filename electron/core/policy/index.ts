@@ -72,8 +72,9 @@ export interface PackageIdentity {
 
 /** The identity of an inspected package, its signature verified against `keys`. */
 export function packageIdentity(manifest: ApolliaManifest, signature: SignatureSummary | null, sha256: string, keys: readonly TrustedKey[]): PackageIdentity {
-  const verified = signature?.state === 'verified' && signature.key_id !== null ? keys.find((k) => k.keyId === signature.key_id) : undefined;
-  return { name: manifest.package.name, key: verified?.publicKey ?? null, sha256: sha256.toLowerCase() };
+  // The whole key the signature verified under (never a key id alone: ids can collide).
+  const verified = signature?.state === 'verified' ? (signature.public_key ?? (signature.key_id !== null ? keys.find((k) => k.keyId === signature.key_id)?.publicKey : undefined) ?? null) : null;
+  return { name: manifest.package.name, key: verified, sha256: sha256.toLowerCase() };
 }
 
 /** Whether the identity is on the allowlist (by name and signing key, or by archive SHA-256). */

@@ -17,7 +17,7 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AgentView, Dashboard, PolicyView, SettingsView, TriggerView } from '../../../shared/api';
-import { type EffectivePolicy, effectivePermission, managedBy, policyTriggerKind, toolBlockedBy, triggerKindAllowed } from '../../../shared/policy';
+import { type EffectivePolicy, effectivePermission, managedBy, toolBlockedBy, triggerKindAllowed, triggerKindWords } from '../../../shared/policy';
 import type { ActivityInput } from '../activity/activity-log';
 import { writeFileAtomic } from '../store/atomic-file';
 import type { StoreState } from '../store/state';
@@ -35,7 +35,7 @@ export interface PolicyHeld {
 /** Why the policy keeps an armed trigger of `type` from firing, or null. */
 export function triggerHeldWhy(view: PolicyView, type: string): string | null {
   if (view.state === 'unreadable') return "paused: your organization's policy file cannot be used";
-  if (!triggerKindAllowed(view.effective, type)) return `turned off by your organization's policy (no ${policyTriggerKind(type).replace('_', ' ')} triggers); still armed: it fires again when the policy allows it`;
+  if (!triggerKindAllowed(view.effective, type)) return `turned off by your organization's policy (no ${triggerKindWords(type)} triggers); still armed: it fires again when the policy allows it`;
   return null;
 }
 
@@ -90,7 +90,7 @@ function triggerUnderPolicy(trigger: TriggerView, view: PolicyView): TriggerView
   }
   // Off: it cannot be armed while the policy is unreadable or does not allow its kind.
   if (view.state === 'unreadable') return { ...trigger, policy: "it cannot be armed: your organization's policy file cannot be used" };
-  if (!triggerKindAllowed(view.effective, trigger.type)) return { ...trigger, policy: `it cannot be armed: your organization's policy does not allow ${policyTriggerKind(trigger.type).replace('_', ' ')} triggers` };
+  if (!triggerKindAllowed(view.effective, trigger.type)) return { ...trigger, policy: `it cannot be armed: your organization's policy does not allow ${triggerKindWords(trigger.type)} triggers` };
   return trigger;
 }
 

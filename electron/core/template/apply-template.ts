@@ -12,7 +12,7 @@ import { type ApplyMachine, type ApplyPreview, previewApply } from '../../../sha
 import type { TemplateDetails } from '../../../shared/template-manifest';
 import type { ActivityInput } from '../activity/activity-log';
 import { type ApiContext, own, policyOf, recordActivity } from '../api-context';
-import { type EffectivePolicy, POLICY_REFUSAL, policyTriggerKind, triggerKindAllowed } from '../../../shared/policy';
+import { type EffectivePolicy, POLICY_REFUSAL, triggerKindAllowed, triggerKindWords } from '../../../shared/policy';
 import { refuse, templateProblem, usablePolicy } from '../policy/index';
 import { armedWords } from '../trigger-arming';
 import { CoreError } from '../errors';
@@ -132,7 +132,7 @@ function triggersToArm(previewed: ApplyPreview, request: ApiRequest<'apply'>, po
   for (const name of arm) {
     const trigger = previewed.triggers.find((t) => t.name === name);
     if (!trigger) throw new CoreError('apply.unknown_trigger', `${previewed.displayName} has no trigger \`${name}\` to arm`, { path: 'arm' });
-    if (!triggerKindAllowed(policy, trigger.type)) throw new CoreError('policy.trigger_kind', `trigger \`${name}\` cannot be armed: your organization does not allow ${policyTriggerKind(trigger.type).replace('_', ' ')} triggers; ${POLICY_REFUSAL}.`, { path: 'arm' });
+    if (!triggerKindAllowed(policy, trigger.type)) throw new CoreError('policy.trigger_kind', `trigger \`${name}\` cannot be armed: your organization does not allow ${triggerKindWords(trigger.type)} triggers; ${POLICY_REFUSAL}.`, { path: 'arm' });
     if (trigger.type === 'webhook') throw new CoreError('apply.webhook_not_armed_here', `trigger \`${name}\` is a webhook: arm it after apply, which makes its secret and shows it to you once`, { path: 'arm' });
   }
   return arm;

@@ -1,4 +1,4 @@
-import { FileKey, ShieldCheck, Trash2 } from 'lucide-react';
+import { FileKey, Lock, ShieldCheck, Trash2 } from 'lucide-react';
 import { useState, type FormEvent } from 'react';
 import { useTrustedKeys, useTrustKey, useTrustKeyFromFile, useUntrustKey } from '../../../api/hooks';
 import type { TrustedKeyView } from '../../../../shared/api';
@@ -138,18 +138,24 @@ export function TrustedPublishersSection() {
               key ID <code>{key.keyId}</code>
               {key.pinnedPackages.length > 0 ? ` · pinned by ${key.pinnedPackages.length === 1 ? '1 installed package' : `${key.pinnedPackages.length} installed packages`}` : ''}
             </span>
-            <button
-              type="button"
-              className="button button-small button-danger-soft"
-              disabled={untrust.isPending}
-              aria-label={`Remove the key of ${key.name}`}
-              onClick={() => {
-                untrust.reset();
-                setConfirming(key.keyId);
-              }}
-            >
-              <Trash2 aria-hidden="true" size={14} /> Remove
-            </button>
+            {key.managed ? (
+              <span className="badge">
+                <Lock aria-hidden="true" size={12} /> Trusted by your organization
+              </span>
+            ) : (
+              <button
+                type="button"
+                className="button button-small button-danger-soft"
+                disabled={untrust.isPending}
+                aria-label={`Remove the key of ${key.name}`}
+                onClick={() => {
+                  untrust.reset();
+                  setConfirming(key.keyId);
+                }}
+              >
+                <Trash2 aria-hidden="true" size={14} /> Remove
+              </button>
+            )}
           </li>
         ))}
       </ul>
