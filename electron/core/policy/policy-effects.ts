@@ -22,6 +22,7 @@ import type { ActivityInput } from '../activity/activity-log';
 import { writeFileAtomic } from '../store/atomic-file';
 import type { StoreState } from '../store/state';
 import { unreadableWords } from './index';
+import { type PolicyLocations, policyLocations, readPolicy } from './read-policy';
 
 /** The file in the data folder that remembers the policy last seen, so a change is recorded once. */
 export const POLICY_SEEN_FILE = 'policy-seen.json';
@@ -105,6 +106,12 @@ export function settingsUnderPolicy(settings: SettingsView, view: PolicyView): S
     webhookPort: policy?.webhookPort ? { port: policy.webhookPort, chosen: true, managed: true } : settings.webhookPort,
     policy: view,
   };
+}
+
+/** The policy the trigger host applies, read now, with its fingerprint: a change makes the host reload what it holds. */
+export function readHostPolicy(locations: PolicyLocations | undefined): { view: PolicyView; fingerprint: string } {
+  const view = readPolicy(locations ?? policyLocations());
+  return { view, fingerprint: fingerprint(view) };
 }
 
 /** A fingerprint of the policy in force (its state, what it says, what is wrong with it). */

@@ -21,8 +21,7 @@ import { DEFAULT_WEBHOOK_PORT } from '../../../shared/api';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type ActivityInput, ActivityLog } from '../activity/activity-log';
-import { policyLocations, readPolicy } from '../policy/read-policy';
-import { noticePolicyChange, triggerHeldWhy } from '../policy/policy-effects';
+import { noticePolicyChange, readHostPolicy, triggerHeldWhy } from '../policy/policy-effects';
 import type { TriggerRecord } from '../store/state';
 import { Store } from '../store/store';
 import { ActivityQueue, MAX_ACTIVITY_BACKLOG } from './activity-queue';
@@ -216,11 +215,9 @@ export class TriggerHost {
     if (!this.running) return;
     const state = await this.store.read();
     // The organization's policy on top of what the person armed: a kind it does not allow stays armed in the store but is not made live; an unreadable policy pauses every trigger.
-    const policy = readPolicy(this.options.policy ?? policyLocations());
-    this.policyFingerprint = JSON.stringify([policy.state, policy.effective, policy.problem]);
-    await noticePolicyChange(this.options.dataDir, state, policy, async (events) => {
-      for (const event of events) this.record(event);
-    }).catch((error: unknown) => this.line(`problem the policy change could not be recorded: ${(error as Error).message}`));
+    const { view: policy, fingerprint } = readHostPolicy(this.options.policy);
+    this.policyFingerprint = fingerprint;
+    await noticePolicyChange(this.options.dataDir, state, policy, async (events) => events.forEach((event) => this.record(event))).catch((error: unknown) => this.line(`problem the policy change could not be recorded: ${(error as Error).message}`));
     const port = policy.effective?.webhookPort ?? state.settings.webhookPort ?? DEFAULT_WEBHOOK_PORT;
     if (this.options.port === undefined && port !== this.boundFor && port !== this.listener.port) await this.rebind(port);
     const wanted = new Map<string, { trigger: TriggerRecord; sealed: string | null }>();
@@ -345,8 +342,7 @@ export class TriggerHost {
   tick(): void {
     if (!this.running) return;
     // A policy change is noticed within one timer wait (at most a minute): the triggers it holds or releases follow.
-    const policy = readPolicy(this.options.policy ?? policyLocations());
-    if (JSON.stringify([policy.state, policy.effective, policy.problem]) !== this.policyFingerprint) void this.reload();
+    if (readHostPolicy(this.options.policy).fingerprint !== this.policyFingerprint) void this.reload();
     const now = this.clock.now();
     if (now.getTime() < this.lastTick - 1_000) {
       // The clock was set back: count every next time again from the new now.
