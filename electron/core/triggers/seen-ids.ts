@@ -1,15 +1,27 @@
 /**
- * The webhook replay guard: the `webhook-id`s already accepted, per trigger, for as long as a
- * delivery with that id could still pass the timestamp check (Standard Webhooks: five minutes
+ * The webhook replay guard: the `webhook-id`s already delivered, per signing secret, for as long as
+ * a delivery with that id could still pass the timestamp check (Standard Webhooks: five minutes
  * either way, so ten minutes are kept, plus a margin).
+ *
+ * Keyed by the secret, not the trigger: the signature does not cover the URL, so a delivery
+ * captured for one trigger verifies on any other trigger holding the same secret, and must be a
+ * replay there too. The key is a hash of the secret ({@link replayKey}), never the secret.
+ *
+ * An id counts as seen only once its run is durable: {@link SeenIds.claim} holds it while the
+ * delivery is handled (a second delivery with that id meanwhile is told to try again), then
+ * {@link SeenIds.commit} records it, or {@link SeenIds.release} forgets it when the run could not be
+ * queued, so the sender's retry is accepted.
  *
  * Bounded: at most `max` ids are held. When full, ids older than the window are dropped first;
  * if every held id is still inside the window, the new delivery is refused as busy rather than
  * dropping an id that could then be replayed (a flood cannot buy a replay).
  *
- * Survives a restart: each accepted id is appended to `triggers/webhook-seen.jsonl` before the
+ * Survives a restart: each committed id is appended to `triggers/webhook-seen.jsonl` before the
  * delivery is answered; on load, lines outside the window are dropped and the file is rewritten.
+ * (A crash between the run file and this line can queue a retried delivery twice: at least once,
+ * never lost.)
  */
+import { createHash } from 'node:crypto';
 import { appendFile, mkdir, readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { writeFileAtomic } from '../store/atomic-file';
@@ -19,12 +31,18 @@ export const SEEN_WINDOW_MS = 11 * 60_000;
 /** Most ids held at once. */
 export const SEEN_MAX = 20_000;
 
-/** The outcome of {@link SeenIds.admit}. */
-export type Admission = 'new' | 'replay' | 'full';
+/** The outcome of {@link SeenIds.claim}: `busy` when a delivery with this id is being handled now. */
+export type Claim = 'new' | 'replay' | 'busy' | 'full';
+
+/** The replay key of a signing secret: a hash, so the file never holds the secret. */
+export function replayKey(secret: string): string {
+  return createHash('sha256').update(`apollia replay key\0${secret}`).digest('hex').slice(0, 32);
+}
 
 /** The replay store of one data folder. */
 export class SeenIds {
   private readonly seen = new Map<string, number>();
+  private readonly handling = new Set<string>();
   private appended = 0;
 
   constructor(
@@ -62,17 +80,30 @@ export class SeenIds {
     for (const [key, at] of this.seen) if (at < floor) this.seen.delete(key);
   }
 
+  private static key(secretKey: string, webhookId: string): string {
+    return JSON.stringify([secretKey, webhookId]);
+  }
+
   /**
-   * Records `webhookId` for `triggerId` if it is new (persisted before this resolves); says
-   * `replay` when it was seen inside the window, `full` when the store is full of live ids.
+   * Holds `webhookId` under `secretKey` while its delivery is handled: `new` (now held: commit or
+   * release it), `replay` (delivered inside the window), `busy` (being handled), `full`.
    */
-  async admit(triggerId: string, webhookId: string): Promise<Admission> {
-    const key = JSON.stringify([triggerId, webhookId]);
-    const now = this.now().getTime();
+  claim(secretKey: string, webhookId: string): Claim {
+    const key = SeenIds.key(secretKey, webhookId);
     const at = this.seen.get(key);
-    if (at !== undefined && at >= now - SEEN_WINDOW_MS) return 'replay';
-    if (this.seen.size >= this.max) this.prune();
-    if (this.seen.size >= this.max) return 'full';
+    if (at !== undefined && at >= this.now().getTime() - SEEN_WINDOW_MS) return 'replay';
+    if (this.handling.has(key)) return 'busy';
+    if (this.seen.size + this.handling.size >= this.max) this.prune();
+    if (this.seen.size + this.handling.size >= this.max) return 'full';
+    this.handling.add(key);
+    return 'new';
+  }
+
+  /** The delivery's run is durable: the id is seen (in memory at once, then appended to the file). */
+  async commit(secretKey: string, webhookId: string): Promise<void> {
+    const key = SeenIds.key(secretKey, webhookId);
+    const now = this.now().getTime();
+    this.handling.delete(key);
     this.seen.set(key, now);
     await mkdir(dirname(this.path), { recursive: true, mode: 0o700 });
     await appendFile(this.path, `${now} ${key}\n`, { mode: 0o600 });
@@ -80,7 +111,11 @@ export class SeenIds {
       this.prune();
       await this.rewrite();
     }
-    return 'new';
+  }
+
+  /** The delivery was not queued: the id is not seen, and a retry is a new delivery. */
+  release(secretKey: string, webhookId: string): void {
+    this.handling.delete(SeenIds.key(secretKey, webhookId));
   }
 
   /** How many ids are held (for tests and the status). */

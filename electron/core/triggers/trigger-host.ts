@@ -32,7 +32,8 @@ import { type DeliveryStatus, type FireStatus, type HostStatus, readHostStatusFi
 import { takeHostLock } from './host-lock';
 import { pendingRuns, type RunCause, type RunInput, type RunPayload, type RunRequest, runTarget, writeRunRequest } from './run-requests';
 import { firstDue, type HostClock, isTimed, nextFireAfter, systemClock } from './schedule';
-import { SeenIds } from './seen-ids';
+import { NoiseTally, type NoiseSummary } from './noise-tally';
+import { replayKey, SeenIds } from './seen-ids';
 import { type DeliveryAnswer, type VerifiedDelivery, WebhookListener, type WebhookTarget, webhookPath } from './webhook-listener';
 import { isSecretBoxLocked } from '../secret-box';
 
@@ -48,7 +49,12 @@ interface Live {
   nextAt: Date | null;
   watch: FolderWatch | null;
   target: WebhookTarget | null;
+  /** The replay key of its secret ({@link replayKey}), when it has one open. */
+  replay: string | null;
 }
+
+/** How long a sender is asked to wait when the trigger's queue is full (seconds). */
+export const QUEUE_FULL_RETRY_AFTER_S = 60;
 
 /** The trigger host of one data folder. */
 export class TriggerHost {
@@ -66,6 +72,9 @@ export class TriggerHost {
   private reloading: Promise<void> = Promise.resolve();
   private fires: Promise<unknown> = Promise.resolve();
   private readonly activityQueue: ActivityQueue;
+  private readonly noise: NoiseTally;
+  /** The groups of triggers last warned about for sharing one secret (so a reload does not warn again). */
+  private sharedWarned = '';
   private readonly statusFile: StatusFileWriter;
   private pending = { total: 0, oldest: null as string | null, byTrigger: new Map<string, number>() };
   private startedAt = '';
@@ -81,6 +90,7 @@ export class TriggerHost {
     this.statusFile = new StatusFileWriter(options.dataDir, () => this.status());
     this.activityQueue = new ActivityQueue(new ActivityLog(options.dataDir, { now: () => this.clock.now() }), (message) => this.line(message));
     this.seen = new SeenIds(join(options.dataDir, SEEN_FILE), () => this.clock.now());
+    this.noise = new NoiseTally(this.clock, (summary) => this.noiseSummary(summary));
     this.listener = new WebhookListener(
       {
         target: (id) => this.live.get(id)?.target ?? null,
@@ -143,6 +153,7 @@ export class TriggerHost {
     await this.listener.stop();
     await Promise.all([...this.live.values()].map((l) => l.watch?.close()));
     await this.fires;
+    this.noise.flush();
     this.record({ kind: 'host_stopped', outcome: 'ok', detail: `trigger host pid ${process.pid} stopped` });
     await this.activityQueue.settled();
     await this.statusFile.flush();
@@ -239,9 +250,32 @@ export class TriggerHost {
       if (this.live.has(id)) continue;
       await this.makeLive(trigger, sealed);
     }
+    this.warnSharedSecrets();
     await this.refreshPending();
     this.schedule();
     this.statusChanged();
+  }
+
+  /**
+   * One secret on two live triggers: a delivery for one is a replay on the other (the replay store
+   * is keyed by the secret) and either sender can start the other's trigger. Said once per change,
+   * on the host's lines and in the activity record.
+   */
+  private warnSharedSecrets(): void {
+    const bySecret = new Map<string, string[]>();
+    for (const live of this.live.values()) if (live.replay !== null) bySecret.set(live.replay, [...(bySecret.get(live.replay) ?? []), live.trigger.id]);
+    const groups = [...bySecret.values()].filter((ids) => ids.length > 1).map((ids) => ids.sort());
+    const key = JSON.stringify(groups.sort());
+    if (key === this.sharedWarned) return;
+    this.sharedWarned = key;
+    for (const ids of groups) {
+      const detail = `one signing secret is set on ${ids.length} triggers (${ids.join(', ')}): either sender can start the other trigger, and a delivery for one is refused on the other as a replay; give each trigger its own secret`;
+      this.line(`warning ${detail}`);
+      for (const id of ids) {
+        const live = this.live.get(id);
+        if (live) this.record({ kind: 'trigger_problem', ...this.who(live.trigger), outcome: 'skipped', detail });
+      }
+    }
   }
 
   private async makeLive(trigger: TriggerRecord, sealed: string | null): Promise<void> {
@@ -258,7 +292,7 @@ export class TriggerHost {
       deliveries: carried?.deliveries ?? [],
       waiting: 0,
     };
-    const live: Live = { trigger, key: configKey(trigger, sealed), status, nextAt: null, watch: null, target: null };
+    const live: Live = { trigger, key: configKey(trigger, sealed), status, nextAt: null, watch: null, target: null, replay: null };
     this.live.set(trigger.id, live);
     if (isTimed(trigger)) {
       const lastFire = status.lastFire ? new Date(status.lastFire.at) : null;
@@ -278,6 +312,7 @@ export class TriggerHost {
       try {
         const secret = await this.options.secretBox.decrypt(Buffer.from(sealed, 'base64'));
         live.target = { triggerId: trigger.id, secret, events: trigger.events };
+        live.replay = replayKey(secret);
         status.state = 'listening';
         this.line(`listening ${trigger.id} ${status.url}`);
       } catch (error) {
@@ -437,37 +472,83 @@ export class TriggerHost {
     return outcome;
   }
 
+  /**
+   * A verified delivery: never answered 2xx unless its run file is durable (or the trigger's
+   * `events` filter ignores it). The webhook-id is held while this runs and counts as seen only
+   * once the run is written; a full queue (429) or a failed write (503) forgets it, so the
+   * sender's retry is taken.
+   */
   private async deliver(target: WebhookTarget, delivery: VerifiedDelivery): Promise<DeliveryAnswer> {
     const live = this.live.get(target.triggerId);
-    if (!live || live.target !== target) return this.delivered(null, target.triggerId, { status: 404, reason: 'no armed webhook trigger at this address' }, 'delivery_refused');
-    const admission = await this.seen.admit(target.triggerId, delivery.webhookId);
-    if (admission === 'replay') return this.delivered(live, target.triggerId, { status: 409, reason: 'replay: this webhook-id was already delivered' }, 'delivery_refused');
-    if (admission === 'full') return this.delivered(live, target.triggerId, { status: 503, reason: 'too many deliveries in the last minutes; try again' }, 'delivery_refused');
-    if (target.events !== null && (delivery.type === null || !target.events.includes(delivery.type))) {
-      const reason = `ignored: event type ${delivery.type === null ? '(none)' : `\`${delivery.type}\``} is not one this trigger takes (${target.events.join(', ')})`;
-      return this.delivered(live, target.triggerId, { status: 200, reason }, 'delivery_refused', 'skipped');
+    if (!live || live.target !== target || live.replay === null) {
+      const answer = { status: 401, reason: 'signature does not match' };
+      this.refused(null, answer);
+      return answer;
     }
-    const payload: RunPayload = { untrusted: true, webhook_id: delivery.webhookId, type: delivery.type, body: delivery.body };
-    this.delivered(live, target.triggerId, { status: 202, reason: 'accepted' }, 'delivery_accepted', 'ok', `webhook-id ${delivery.webhookId}`);
-    const outcome = await this.fire(live, 'webhook', {}, payload);
-    if (outcome === 'failed') return { status: 503, reason: 'the delivery could not be queued; try again' };
-    return { status: 202, reason: outcome === 'queued' ? 'queued' : 'skipped: this trigger already has its most runs waiting' };
+    const key = live.replay;
+    const claim = this.seen.claim(key, delivery.webhookId);
+    if (claim === 'replay') return this.counted(live, { status: 409, reason: 'replay: this webhook-id was already delivered' });
+    if (claim === 'busy') return this.counted(live, { status: 503, reason: 'a delivery with this webhook-id is being handled; try again', retryAfter: 1 });
+    if (claim === 'full') return this.counted(live, { status: 503, reason: 'too many deliveries in the last minutes; try again', retryAfter: 30 });
+    try {
+      if (target.events !== null && (delivery.type === null || !target.events.includes(delivery.type))) {
+        const reason = `ignored: event type ${delivery.type === null ? '(none)' : `\`${delivery.type}\``} is not one this trigger takes (${target.events.join(', ')})`;
+        await this.commitSeen(key, delivery.webhookId);
+        return this.delivered(live, { status: 200, reason }, 'delivery_refused', 'skipped');
+      }
+      const payload: RunPayload = { untrusted: true, webhook_id: delivery.webhookId, type: delivery.type, body: delivery.body };
+      const outcome = await this.fire(live, 'webhook', {}, payload);
+      if (outcome === 'queued') {
+        await this.commitSeen(key, delivery.webhookId);
+        return this.delivered(live, { status: 202, reason: 'queued' }, 'delivery_accepted', 'ok', `webhook-id ${delivery.webhookId}: run queued`);
+      }
+      this.seen.release(key, delivery.webhookId);
+      if (outcome === 'skipped')
+        return this.delivered(live, { status: 429, reason: 'this trigger already has its most runs waiting; try again later', retryAfter: QUEUE_FULL_RETRY_AFTER_S }, 'delivery_refused', 'skipped', `webhook-id ${delivery.webhookId}: not queued, its runs waiting are at the limit; the sender was told to retry`);
+      return this.delivered(live, { status: 503, reason: 'the delivery could not be queued; try again', retryAfter: 5 }, 'delivery_refused', 'failed', `webhook-id ${delivery.webhookId}: the run could not be written; the sender was told to retry`);
+    } catch (error) {
+      this.seen.release(key, delivery.webhookId);
+      throw error;
+    }
   }
 
-  private delivered(live: Live | null, triggerId: string | null, answer: DeliveryAnswer, kind: 'delivery_accepted' | 'delivery_refused', outcome: 'ok' | 'refused' | 'skipped' = 'refused', detail?: string): DeliveryAnswer {
-    if (live) {
-      live.status.deliveries = [{ at: this.clock.now().toISOString(), status: answer.status, reason: answer.reason }, ...live.status.deliveries].slice(0, STATUS_DELIVERIES);
-      this.statusChanged();
-    }
-    this.record({ kind, ...(live ? this.who(live.trigger) : triggerId === null ? {} : { trigger: triggerId }), outcome, detail: detail ?? `${answer.status} ${answer.reason}` });
-    this.line(`${kind === 'delivery_accepted' ? 'delivery' : 'refused'} ${triggerId ?? '-'} ${answer.status} ${detail ?? answer.reason}`);
+  /** Marks a delivered id seen; a replay file that cannot be appended to is reported, the delivery stands (its run is written). */
+  private async commitSeen(key: string, webhookId: string): Promise<void> {
+    await this.seen.commit(key, webhookId).catch((error) => this.line(`problem the replay store could not be written: ${(error as Error).message}`));
+  }
+
+  /** A delivery's answer kept in the trigger's live status and the activity record. */
+  private delivered(live: Live, answer: DeliveryAnswer, kind: 'delivery_accepted' | 'delivery_refused', outcome: 'ok' | 'refused' | 'skipped' | 'failed', detail?: string): DeliveryAnswer {
+    this.statusDelivery(live, answer);
+    this.record({ kind, ...this.who(live.trigger), outcome, detail: detail ?? `${answer.status} ${answer.reason}` });
+    this.line(`${kind === 'delivery_accepted' ? 'delivery' : 'refused'} ${live.trigger.id} ${answer.status} ${answer.reason}`);
     return answer;
   }
 
+  /** An answer that is counted (a replay, a busy store), not recorded one by one. */
+  private counted(live: Live, answer: DeliveryAnswer): DeliveryAnswer {
+    this.refused(live.trigger.id, answer);
+    return answer;
+  }
+
+  private statusDelivery(live: Live, answer: DeliveryAnswer): void {
+    live.status.deliveries = [{ at: this.clock.now().toISOString(), status: answer.status, reason: answer.reason }, ...live.status.deliveries].slice(0, STATUS_DELIVERIES);
+    this.statusChanged();
+  }
+
+  /** A refusal nobody signed for: shown on the armed trigger's status, counted in the record (see {@link NoiseTally}). */
   private refused(triggerId: string | null, answer: DeliveryAnswer): void {
     const live = triggerId === null ? null : (this.live.get(triggerId) ?? null);
     const known = live?.target ? live : null;
-    this.delivered(known, triggerId, answer, 'delivery_refused');
+    if (known) this.statusDelivery(known, answer);
+    this.noise.count(known ? known.trigger.id : null, answer);
+  }
+
+  private noiseSummary(summary: NoiseSummary): void {
+    const live = summary.trigger === null ? null : (this.live.get(summary.trigger) ?? null);
+    const detail = `${summary.count} × ${summary.status} ${summary.reason}, in the minute from ${summary.from.slice(11, 16)} UTC (counted, not kept one by one)`;
+    this.record({ kind: 'delivery_refused', ...(live ? this.who(live.trigger) : summary.trigger ? { trigger: summary.trigger } : {}), outcome: 'refused', detail });
+    this.line(`refused ${summary.trigger ?? '-'} ${summary.count} × ${summary.status} ${summary.reason}`);
   }
 
   // ---- bookkeeping -------------------------------------------------------------------------

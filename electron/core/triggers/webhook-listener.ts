@@ -2,22 +2,27 @@
  * The local webhook listener: `POST /hooks/<trigger id>` on 127.0.0.1 only, each delivery verified
  * as Standard Webhooks v1 with the trigger's `whsec_` secret by the `standardwebhooks` library
  * (HMAC-SHA256 over `<id>.<timestamp>.<body>`, five minutes of tolerance either way, constant-time
- * comparison), then checked against the replay store (`seen-ids.ts`).
+ * comparison), then handed to the host (replay check, run file).
  *
- * Answers carry nothing but the status and a short reason (text/plain):
+ * The door (DESIGN.md "Triggers at run time"), in this order, each before any body is read:
+ * 1. `Host` must be this listener's own (`127.0.0.1:PORT` or `localhost:PORT`): a DNS-rebinding
+ *    page names its own host name, and gets the one answer below.
+ * 2. A request with an `Origin` header is refused (403): a browser page sends one, a webhook
+ *    sender does not.
+ * 3. Anything but `POST /hooks/…` gets the one answer, `404 not found`, whatever the path or method:
+ *    nothing tells an armed trigger from an unknown one.
+ * 4. The three signature headers must be there and the timestamp inside the tolerance (401), so an
+ *    unsigned caller is turned away before it may send a body.
+ * 5. A body is read under a deadline, within the per-request and the all-connections byte bounds.
+ * 6. A `/hooks/…` address with no armed trigger is verified against a throwaway key, so it fails as
+ *    a wrong secret does (401 `signature does not match`): armed and unknown answer alike.
  *
- * | Status | Reason |
- * |---|---|
- * | 202 | queued / skipped (the trigger already has its most runs waiting) |
- * | 200 | ignored: the body's `type` is not one of the trigger's `events` |
- * | 401 | missing signature headers, bad signature headers, timestamp too old / in the future, signature does not match |
- * | 404 | no armed webhook trigger at this address (unknown and disarmed are the same answer) |
- * | 405 | only POST |
- * | 408 | the body did not arrive in time |
- * | 409 | replay: this webhook-id was already delivered |
- * | 413 | body too large |
- * | 503 | too many deliveries at once / replay store full: try again |
+ * No counter that an unauthenticated connection can hold: open connections are bounded only by
+ * {@link ListenerLimits.maxConnections} (far above what a sender needs), headers and bodies have
+ * deadlines, and the slots for hand-offs ({@link ListenerLimits.maxInFlight}) are taken only by
+ * deliveries whose signature verified.
  */
+import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook, WebhookVerificationError } from 'standardwebhooks';
@@ -26,14 +31,30 @@ import { Webhook, WebhookVerificationError } from 'standardwebhooks';
 export interface ListenerLimits {
   /** Largest body accepted, in bytes (256 KiB). */
   maxBodyBytes: number;
+  /** Longest wait for the whole header block of a request, from the connection or the previous request (5 s). */
+  headersTimeoutMs: number;
   /** Longest wait for a whole body once headers arrived (10 s). */
   bodyTimeoutMs: number;
-  /** Most deliveries handled at once; more are answered 503 at once (32). */
+  /** Most connections open at once; beyond it a new one is closed at once (1024). */
+  maxConnections: number;
+  /** Most body bytes held at once over every connection (32 MiB); beyond it: 503. */
+  maxBufferedBytes: number;
+  /** Most verified deliveries being handed off at once; more are answered 503 (32). */
   maxInFlight: number;
 }
 
 /** Default bounds (see {@link ListenerLimits}). */
-export const LISTENER_LIMITS: ListenerLimits = { maxBodyBytes: 256 * 1024, bodyTimeoutMs: 10_000, maxInFlight: 32 };
+export const LISTENER_LIMITS: ListenerLimits = {
+  maxBodyBytes: 256 * 1024,
+  headersTimeoutMs: 5_000,
+  bodyTimeoutMs: 10_000,
+  maxConnections: 1024,
+  maxBufferedBytes: 32 * 1024 * 1024,
+  maxInFlight: 32,
+};
+
+/** Standard Webhooks' tolerance, either way, in seconds (the library's own). */
+const TOLERANCE_S = 5 * 60;
 
 /** An armed webhook trigger as the listener needs it. */
 export interface WebhookTarget {
@@ -56,15 +77,26 @@ export interface VerifiedDelivery {
 export interface DeliveryAnswer {
   status: number;
   reason: string;
+  /** Seconds, sent as `Retry-After` (429 and 503). */
+  retryAfter?: number;
 }
+
+/** The one answer to a foreign host, an unknown path and a wrong method alike. */
+export const NOT_FOUND: DeliveryAnswer = { status: 404, reason: 'not found' };
+/** The answer to a request from a browser page. */
+export const ORIGIN_REFUSED: DeliveryAnswer = { status: 403, reason: 'refused: a request from a browser page (it has an Origin header)' };
 
 /** What the listener calls back. */
 export interface ListenerHandlers {
   /** The armed webhook trigger with this id, or null. */
   target(triggerId: string): WebhookTarget | null;
-  /** Replay check and hand-off of a verified delivery; answers 202/409/503. */
+  /** Replay check and hand-off of a verified delivery; the answer is sent as it is. */
   deliver(target: WebhookTarget, delivery: VerifiedDelivery): Promise<DeliveryAnswer>;
-  /** Every answer other than a hand-off, with the trigger when the address named a known one. */
+  /**
+   * Every answer given before a signature verified (unauthenticated: the caller may be anyone),
+   * and the 503 of a verified delivery when every hand-off slot is taken; with the armed trigger
+   * the address named, or null. Never the path, a header or the body: these are counted, not kept.
+   */
   refused(triggerId: string | null, answer: DeliveryAnswer): void;
 }
 
@@ -93,16 +125,36 @@ const VERIFY_REASONS: Record<string, string> = {
   'No matching signature found': 'signature does not match',
 };
 
+function signatureHeaders(headers: IncomingMessage['headers']): Record<'webhook-id' | 'webhook-timestamp' | 'webhook-signature', string> {
+  const pick = (name: string) => {
+    const value = headers[name];
+    return typeof value === 'string' ? value : '';
+  };
+  return { 'webhook-id': pick('webhook-id'), 'webhook-timestamp': pick('webhook-timestamp'), 'webhook-signature': pick('webhook-signature') };
+}
+
+/**
+ * What can be refused from the headers alone, before a body is read: missing signature headers,
+ * a timestamp that is not a number or is outside the tolerance. The same words as the library's
+ * refusals; the library still checks everything again on the whole delivery.
+ */
+export function precheckHeaders(headers: IncomingMessage['headers'], nowMs = Date.now()): DeliveryAnswer | null {
+  const signed = signatureHeaders(headers);
+  if (signed['webhook-id'] === '' || signed['webhook-timestamp'] === '' || signed['webhook-signature'] === '') return { status: 401, reason: VERIFY_REASONS['Missing required headers'] as string };
+  if (!/^\d{1,12}$/.test(signed['webhook-timestamp'])) return { status: 401, reason: VERIFY_REASONS['Invalid Signature Headers'] as string };
+  const now = Math.floor(nowMs / 1000);
+  const at = Number(signed['webhook-timestamp']);
+  if (now - at > TOLERANCE_S) return { status: 401, reason: VERIFY_REASONS['Message timestamp too old'] as string };
+  if (at > now + TOLERANCE_S) return { status: 401, reason: VERIFY_REASONS['Message timestamp too new'] as string };
+  return null;
+}
+
 /**
  * Verifies `body` with `secret` (Standard Webhooks v1). Returns the delivery, or the 401 answer.
  * Only the three Standard Webhooks headers are read.
  */
 export function verifyDelivery(secret: string, headers: IncomingMessage['headers'], body: Buffer): VerifiedDelivery | DeliveryAnswer {
-  const pick = (name: string) => {
-    const value = headers[name];
-    return typeof value === 'string' ? value : '';
-  };
-  const signed = { 'webhook-id': pick('webhook-id'), 'webhook-timestamp': pick('webhook-timestamp'), 'webhook-signature': pick('webhook-signature') };
+  const signed = signatureHeaders(headers);
   if (!/^\d{1,12}$/.test(signed['webhook-timestamp']) && signed['webhook-timestamp'] !== '') {
     return { status: 401, reason: VERIFY_REASONS['Invalid Signature Headers'] as string };
   }
@@ -128,7 +180,10 @@ export function verifyDelivery(secret: string, headers: IncomingMessage['headers
 export class WebhookListener {
   private server: Server | null = null;
   private inFlight = 0;
+  private buffered = 0;
   private readonly limits: ListenerLimits;
+  /** What an address with no armed trigger is verified with: nobody has it, so it never matches. */
+  private readonly throwaway = `whsec_${randomBytes(32).toString('base64')}`;
 
   constructor(
     private readonly handlers: ListenerHandlers,
@@ -150,10 +205,23 @@ export class WebhookListener {
 
   /** Binds to 127.0.0.1 only. Rejects with the socket error (e.g. EADDRINUSE). */
   async start(port: number): Promise<void> {
-    const server = createServer((req, res) => this.handle(req, res));
-    server.headersTimeout = this.limits.bodyTimeoutMs;
-    server.requestTimeout = this.limits.bodyTimeoutMs * 2;
+    const { headersTimeoutMs, bodyTimeoutMs } = this.limits;
+    const server = createServer(
+      {
+        headersTimeout: headersTimeoutMs,
+        requestTimeout: headersTimeoutMs + bodyTimeoutMs,
+        // How often Node checks the two deadlines above (its default, 30 s, would let a trickle live that long).
+        connectionsCheckingInterval: Math.max(50, Math.min(1_000, Math.floor(headersTimeoutMs / 4))),
+        maxHeaderSize: 16 * 1024,
+      },
+      (req, res) => this.handle(req, res),
+    );
     server.keepAliveTimeout = 1_000;
+    server.maxConnections = this.limits.maxConnections;
+    // A connection that never sends a whole request is closed after the header deadline, even one that sends nothing.
+    server.on('connection', (socket) => {
+      socket.setTimeout(headersTimeoutMs + bodyTimeoutMs, () => socket.destroy());
+    });
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen({ port, host: '127.0.0.1', exclusive: true }, () => {
@@ -177,7 +245,12 @@ export class WebhookListener {
 
   private answer(res: ServerResponse, answer: DeliveryAnswer, close = false): void {
     if (res.headersSent) return;
-    res.writeHead(answer.status, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store', ...(close ? { connection: 'close' } : {}) });
+    res.writeHead(answer.status, {
+      'content-type': 'text/plain; charset=utf-8',
+      'cache-control': 'no-store',
+      ...(answer.retryAfter !== undefined ? { 'retry-after': String(answer.retryAfter) } : {}),
+      ...(close ? { connection: 'close' } : {}),
+    });
     res.end(`${answer.reason}\n`);
   }
 
@@ -187,70 +260,96 @@ export class WebhookListener {
     if (close) res.once('finish', () => req.destroy());
   }
 
+  /** Whether `Host` names this listener: `127.0.0.1:PORT` or `localhost:PORT`, nothing else. */
+  private ownHost(host: string | undefined): boolean {
+    if (host === undefined) return false;
+    const port = this.port;
+    const lower = host.toLowerCase();
+    return lower === `127.0.0.1:${port}` || lower === `localhost:${port}`;
+  }
+
   private handle(req: IncomingMessage, res: ServerResponse): void {
-    const triggerId = triggerIdOfPath(req.url ?? '');
-    const target = triggerId === null ? null : this.handlers.target(triggerId);
-    if (target === null) {
-      this.refuse(req, res, triggerId, { status: 404, reason: 'no armed webhook trigger at this address' }, true);
+    if (!this.ownHost(req.headers.host)) {
+      this.refuse(req, res, null, NOT_FOUND, true);
       return;
     }
-    if (req.method !== 'POST') {
-      res.setHeader('allow', 'POST');
-      this.refuse(req, res, target.triggerId, { status: 405, reason: 'only POST is accepted' }, true);
+    if (req.headers.origin !== undefined) {
+      this.refuse(req, res, null, ORIGIN_REFUSED, true);
       return;
     }
+    const triggerId = req.method === 'POST' ? triggerIdOfPath(req.url ?? '') : null;
+    if (triggerId === null) {
+      this.refuse(req, res, null, NOT_FOUND, true);
+      return;
+    }
+    // Looked up only to name an armed trigger in what is counted; the answers below never depend on it.
+    const armed = this.handlers.target(triggerId) === null ? null : triggerId;
+    const early = precheckHeaders(req.headers);
+    if (early) {
+      this.refuse(req, res, armed, early, true);
+      return;
+    }
+    const tooLarge: DeliveryAnswer = { status: 413, reason: `body too large (limit ${this.limits.maxBodyBytes} bytes)` };
     const declared = Number(req.headers['content-length'] ?? '0');
     if (Number.isFinite(declared) && declared > this.limits.maxBodyBytes) {
-      this.refuse(req, res, target.triggerId, { status: 413, reason: `body too large (limit ${this.limits.maxBodyBytes} bytes)` }, true);
+      this.refuse(req, res, armed, tooLarge, true);
       return;
     }
-    if (this.inFlight >= this.limits.maxInFlight) {
-      this.refuse(req, res, target.triggerId, { status: 503, reason: 'too many deliveries at once; try again' }, true);
-      return;
-    }
-    this.inFlight++;
     let done = false;
+    let held = 0;
+    const chunks: Buffer[] = [];
     const finish = () => {
       if (done) return false;
       done = true;
       clearTimeout(timer);
-      this.inFlight--;
+      this.buffered -= held;
+      held = 0;
       return true;
     };
     const timer = setTimeout(() => {
-      if (finish()) this.refuse(req, res, target.triggerId, { status: 408, reason: 'the body did not arrive in time' }, true);
+      if (finish()) this.refuse(req, res, armed, { status: 408, reason: 'the body did not arrive in time' }, true);
     }, this.limits.bodyTimeoutMs);
-    const chunks: Buffer[] = [];
-    let size = 0;
     req.on('data', (chunk: Buffer) => {
       if (done) return;
-      size += chunk.length;
-      if (size > this.limits.maxBodyBytes) {
-        if (finish()) this.refuse(req, res, target.triggerId, { status: 413, reason: `body too large (limit ${this.limits.maxBodyBytes} bytes)` }, true);
+      if (held + chunk.length > this.limits.maxBodyBytes) {
+        if (finish()) this.refuse(req, res, armed, tooLarge, true);
         return;
       }
+      if (this.buffered + chunk.length > this.limits.maxBufferedBytes) {
+        if (finish()) this.refuse(req, res, armed, { status: 503, reason: 'too many deliveries at once; try again', retryAfter: 1 }, true);
+        return;
+      }
+      held += chunk.length;
+      this.buffered += chunk.length;
       chunks.push(chunk);
     });
     req.on('error', () => {
       finish();
     });
+    req.on('close', () => {
+      finish();
+    });
     req.on('end', () => {
       if (done) return;
-      const verified = verifyDelivery(target.secret, req.headers, Buffer.concat(chunks));
-      if ('status' in verified) {
-        finish();
-        this.refuse(req, res, target.triggerId, verified);
+      const body = Buffer.concat(chunks);
+      finish();
+      const target = this.handlers.target(triggerId);
+      const verified = verifyDelivery(target?.secret ?? this.throwaway, req.headers, body);
+      if ('status' in verified || target === null) {
+        this.refuse(req, res, armed, 'status' in verified ? verified : { status: 401, reason: VERIFY_REASONS['No matching signature found'] as string });
         return;
       }
+      if (this.inFlight >= this.limits.maxInFlight) {
+        this.refuse(req, res, target.triggerId, { status: 503, reason: 'too many deliveries at once; try again', retryAfter: 1 });
+        return;
+      }
+      this.inFlight++;
       this.handlers
         .deliver(target, verified)
-        .then((answer) => {
-          finish();
-          this.answer(res, answer);
-        })
-        .catch(() => {
-          finish();
-          this.refuse(req, res, target.triggerId, { status: 503, reason: 'the delivery could not be queued; try again' });
+        .then((answer) => this.answer(res, answer))
+        .catch(() => this.answer(res, { status: 503, reason: 'the delivery could not be queued; try again', retryAfter: 5 }))
+        .finally(() => {
+          this.inFlight--;
         });
     });
   }

@@ -1,6 +1,6 @@
 import { request } from 'node:http';
 import { connect } from 'node:net';
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -38,6 +38,32 @@ function post(url: string, body: string | Buffer, headers: Record<string, string
     req.on('error', reject);
     req.end(body);
   });
+}
+
+/** `post`, with the `Retry-After` header of the answer. */
+function postFull(url: string, body: string, headers: Record<string, string> = {}): Promise<Answer & { retryAfter: string | undefined }> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers } }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (c) => (text += c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, text, retryAfter: res.headers['retry-after'] }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+/** The counted refusals of an activity record: `<trigger or -> <status> <reason>` → total count. */
+function refusalCounts(events: { kind: string; trigger?: string; detail: string }[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const e of events) {
+    const match = /^(\d+) × (\d{3} .+), in the minute from \d\d:\d\d UTC \(counted, not kept one by one\)$/.exec(e.detail);
+    if (e.kind !== 'delivery_refused' || !match) continue;
+    const key = `${e.trigger ?? '-'} ${match[2]}`;
+    counts.set(key, (counts.get(key) ?? 0) + Number(match[1]));
+  }
+  return counts;
 }
 
 function signed(secret: string, id: string, body: string, at = new Date()): Record<string, string> {
@@ -81,15 +107,15 @@ describe('webhook listener (real HTTP, Standard Webhooks signatures)', () => {
     const events = await activity(dataDir);
     expect(events.map((e) => [e.kind, e.outcome, e.trigger ?? null])).toEqual([
       ['host_started', 'ok', null],
-      ['delivery_accepted', 'ok', HOOK],
       ['trigger_fired', 'ok', HOOK],
       ['run_queued', 'ok', HOOK],
+      ['delivery_accepted', 'ok', HOOK],
     ]);
-    expect(events[1]).toMatchObject({ agent: 'crm/scorer', package: 'crm' });
+    expect(events[3]).toMatchObject({ agent: 'crm/scorer', package: 'crm', detail: 'webhook-id msg_1: run queued' });
     const logged = readFileSync(join(dataDir, 'activity.jsonl'), 'utf8') + readFileSync(join(dataDir, 'triggers', 'webhook-seen.jsonl'), 'utf8') + lines.join('\n');
     expect(logged).not.toContain(secret.slice(6));
     expect(logged).not.toContain('SECRET-BODY-TEXT');
-    expect(host.status().triggers[HOOK]).toMatchObject({ state: 'listening', url, deliveries: [{ status: 202, reason: 'accepted' }], lastFire: { cause: 'webhook', outcome: 'queued' }, waiting: 1 });
+    expect(host.status().triggers[HOOK]).toMatchObject({ state: 'listening', url, deliveries: [{ status: 202, reason: 'queued' }], lastFire: { cause: 'webhook', outcome: 'queued' }, waiting: 1 });
   });
 
   it('refuses tampered, unsigned, stale, future-dated and replayed deliveries, and unknown or disarmed addresses, writing no run', async () => {
@@ -112,36 +138,37 @@ describe('webhook listener (real HTTP, Standard Webhooks signatures)', () => {
     expect(future).toEqual({ status: 401, text: 'timestamp in the future (more than 5 minutes)\n' });
     const replay = await post(url, body, signed(secret, 'ok-1', body));
     expect(replay).toEqual({ status: 409, text: 'replay: this webhook-id was already delivered\n' });
+    // An address with no armed trigger fails as a wrong secret does: nothing tells armed from unknown.
     const unknown = await post(`${host.origin}/hooks/crm/nope`, body, signed(secret, 'msg_u', body));
-    expect(unknown).toEqual({ status: 404, text: 'no armed webhook trigger at this address\n' });
+    expect(unknown).toEqual({ status: 401, text: 'signature does not match\n' });
 
     const get = await fetch(url);
-    expect([get.status, await get.text()]).toEqual([405, 'only POST is accepted\n']);
+    expect([get.status, await get.text()]).toEqual([404, 'not found\n']);
     const elsewhere = await post(`${host.origin}/admin`, body, signed(secret, 'msg_e', body));
-    expect(elsewhere.status).toBe(404);
+    expect(elsewhere).toEqual({ status: 404, text: 'not found\n' });
 
     await changeTrigger(dataDir, HOOK, (t) => {
       t.armed = false;
     });
     await host.reload();
     const disarmed = await post(url, body, signed(secret, 'msg_d', body));
-    expect(disarmed).toEqual({ status: 404, text: 'no armed webhook trigger at this address\n' });
+    expect(disarmed).toEqual({ status: 401, text: 'signature does not match\n' });
     await host.settled();
     expect(runsBefore()).toBe(1);
 
-    const refused = (await activity(dataDir)).filter((e) => e.kind === 'delivery_refused');
-    expect(refused.map((e) => [e.outcome, e.trigger, e.detail])).toEqual([
-      ['refused', HOOK, '401 signature does not match'],
-      ['refused', HOOK, '401 missing signature headers (webhook-id, webhook-timestamp, webhook-signature)'],
-      ['refused', HOOK, '401 signature does not match'],
-      ['refused', HOOK, '401 timestamp too old (more than 5 minutes)'],
-      ['refused', HOOK, '401 timestamp in the future (more than 5 minutes)'],
-      ['refused', HOOK, '409 replay: this webhook-id was already delivered'],
-      ['refused', 'crm/nope', '404 no armed webhook trigger at this address'],
-      ['refused', HOOK, '405 only POST is accepted'],
-      ['refused', undefined, '404 no armed webhook trigger at this address'],
-      ['refused', HOOK, '404 no armed webhook trigger at this address'],
-    ]);
+    await host.stop();
+    const refused = refusalCounts(await activity(dataDir));
+    expect(refused).toEqual(
+      new Map([
+        [`${HOOK} 401 signature does not match`, 2],
+        [`${HOOK} 401 missing signature headers (webhook-id, webhook-timestamp, webhook-signature)`, 1],
+        [`${HOOK} 401 timestamp too old (more than 5 minutes)`, 1],
+        [`${HOOK} 401 timestamp in the future (more than 5 minutes)`, 1],
+        [`${HOOK} 409 replay: this webhook-id was already delivered`, 1],
+        ['- 401 signature does not match', 2],
+        ['- 404 not found', 2],
+      ]),
+    );
   });
 
   it('refuses a body over the limit (413) and a body that never finishes (408), and stays up', async () => {
@@ -168,7 +195,10 @@ describe('webhook listener (real HTTP, Standard Webhooks signatures)', () => {
 
     const slow = await new Promise<string>((resolve) => {
       const socket = connect(Number(url.port), '127.0.0.1', () => {
-        socket.write(`POST ${url.pathname} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 100\r\n\r\n{"type":`);
+        const headers = Object.entries(signed(secret, 'slow', '{"type":"x"}'))
+          .map(([k, v]) => `${k}: ${v}\r\n`)
+          .join('');
+        socket.write(`POST ${url.pathname} HTTP/1.1\r\nHost: 127.0.0.1:${url.port}\r\n${headers}Content-Length: 100\r\n\r\n{"type":`);
       });
       let text = '';
       socket.on('data', (c) => (text += c.toString()));
@@ -182,8 +212,13 @@ describe('webhook listener (real HTTP, Standard Webhooks signatures)', () => {
     expect((await post(url.href, small, signed(secret, 'after', small))).status).toBe(202);
     await host.settled();
     expect(runRequests(dataDir)).toHaveLength(1);
-    const reasons = (await activity(dataDir)).filter((e) => e.kind === 'delivery_refused').map((e) => e.detail);
-    expect(reasons).toEqual(['413 body too large (limit 1024 bytes)', '413 body too large (limit 1024 bytes)', '408 the body did not arrive in time']);
+    await host.stop();
+    expect(refusalCounts(await activity(dataDir))).toEqual(
+      new Map([
+        [`${HOOK} 413 body too large (limit 1024 bytes)`, 2],
+        [`${HOOK} 408 the body did not arrive in time`, 1],
+      ]),
+    );
   });
 
   it('applies a template events filter on the body type and max_concurrent on runs waiting', async () => {
@@ -197,12 +232,21 @@ describe('webhook listener (real HTTP, Standard Webhooks signatures)', () => {
     const lead = (n: number) => JSON.stringify({ type: 'lead.submitted', n });
     expect((await post(url, lead(1), signed(secret, 'l1', lead(1)))).text).toBe('queued\n');
     expect((await post(url, lead(2), signed(secret, 'l2', lead(2)))).text).toBe('queued\n');
-    expect(await post(url, lead(3), signed(secret, 'l3', lead(3)))).toEqual({ status: 202, text: 'skipped: this trigger already has its most runs waiting\n' });
+    // A full queue is never answered 2xx: the sender is told to come back (429, Retry-After) and nothing is written.
+    const full = await postFull(url, lead(3), signed(secret, 'l3', lead(3)));
+    expect([full.status, full.text, full.retryAfter]).toEqual([429, 'this trigger already has its most runs waiting; try again later\n', '60']);
     await host.settled();
     expect(runRequests(dataDir).map((r) => (r.payload?.body as { n: number } | undefined)?.n)).toEqual([1, 2]);
     const events = await activity(dataDir);
     expect(events.filter((e) => e.kind === 'run_skipped').map((e) => [e.agent, e.outcome, e.detail])).toEqual([['agent-1', 'skipped', '2 run(s) already waiting (limit 2, max_concurrent)']]);
-    expect(events.find((e) => e.kind === 'delivery_refused')).toMatchObject({ outcome: 'skipped', detail: '200 ignored: event type `lead.deleted` is not one this trigger takes (lead.submitted)' });
+    expect(events.filter((e) => e.kind === 'delivery_refused').map((e) => [e.outcome, e.detail])).toEqual([
+      ['skipped', '200 ignored: event type `lead.deleted` is not one this trigger takes (lead.submitted)'],
+      ['skipped', 'webhook-id l3: not queued, its runs waiting are at the limit; the sender was told to retry'],
+    ]);
+    // Once a run is taken, the sender's retry of the same webhook-id is queued.
+    const [taken] = readdirSync(join(dataDir, 'runs', 'pending'));
+    rmSync(join(dataDir, 'runs', 'pending', taken as string));
+    expect(await post(url, lead(3), signed(secret, 'l3', lead(3)))).toEqual({ status: 202, text: 'queued\n' });
   });
 
   it('keeps seen webhook-ids across a restart, so a replay inside the window is still refused; a second host is refused', async () => {
@@ -243,7 +287,7 @@ describe('webhook listener (real HTTP, Standard Webhooks signatures)', () => {
     const queued = counts.get('202 queued') ?? 0;
     expect(queued).toBe(runRequests(dataDir).length);
     expect(queued).toBeLessThanOrEqual(20);
-    expect([...counts.keys()].every((k) => ['202 queued', '202 skipped: this trigger already has its most runs waiting', '503 too many deliveries at once; try again'].includes(k))).toBe(true);
+    expect([...counts.keys()].every((k) => ['202 queued', '429 this trigger already has its most runs waiting; try again later', '503 too many deliveries at once; try again'].includes(k))).toBe(true);
     expect([...counts.values()].reduce((a, b) => a + b, 0)).toBe(60);
     const body = JSON.stringify({ type: 'x' });
     expect((await post(url, body, signed(secret, 'after-flood', body))).status).toBe(202);
@@ -271,6 +315,6 @@ describe('the host follows the store', () => {
       return { result: undefined };
     });
     await eventually(() => host.status().triggers[HOOK] === undefined);
-    expect((await post(host.urlOf(HOOK), body, signed(second, 'w3', body))).status).toBe(404);
+    expect((await post(host.urlOf(HOOK), body, signed(second, 'w3', body))).status).toBe(401);
   });
 });
