@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
 import { INVOICES_DIR, packFolder } from '../../test/helpers/pack';
-import { tempDir, testApi } from '../../test/helpers/test-api';
+import { activityText, tempDir, testApi } from '../../test/helpers/test-api';
 import type { CoreApi } from './api';
 import { STATE_VERSION } from './store/state';
 import { STATE_FILE } from './store/store';
@@ -83,7 +83,7 @@ describe('the Api records each change in the activity log', () => {
       ['arm', 'ok', 'watcher/tidy', 'watcher/on-change', `armed: watches ${folder}`],
       ['install', 'ok', null, null, 'installed watcher 0.1.0 from Fixture Works'],
     ]);
-    const log = readFileSync(join(dataDir, 'activity.jsonl'), 'utf8');
+    const log = activityText(dataDir);
     expect(log).not.toContain(secret.slice(6));
     expect(rotated.ok && log.includes((rotated.value.webhookSecret as string).slice(6))).toBe(false);
   });

@@ -40,7 +40,7 @@ describe('the owner never-allow list on .apo installs', () => {
     expect((await api.denyTool({ tool: 'mcp:ledger/lookup' })).ok).toBe(true);
     const sourceId = await open(api, apoFile(packFolder(INVOICES_DIR)));
     // The refusal itself goes to the activity log (issue 16); nothing else is written.
-    const before = treeHash(dataDir, ['activity.jsonl']);
+    const before = treeHash(dataDir, ['activity']);
     const refused = await api.install({ sourceId, decisions: { agents: { 'invoice-clerk': { access: GRANTS } }, triggers: {} } });
     expect(refused).toEqual({
       ok: false,
@@ -50,7 +50,7 @@ describe('the owner never-allow list on .apo installs', () => {
         path: 'decisions.agents.invoice-clerk.access.mcp:ledger/lookup',
       },
     });
-    expect(treeHash(dataDir, ['activity.jsonl'])).toBe(before);
+    expect(treeHash(dataDir, ['activity'])).toBe(before);
   });
 
   it('installs with the denied tool left unticked, and records it denied', async () => {

@@ -76,12 +76,12 @@ describeWithMinisign('trust through the Api, with minisign-made keys and signatu
     const { api, dataDir } = testApi();
     const path = invoicesApo(tempDir(), '1.2.0');
     writeFileSync(`${path}.minisig`, 'untrusted comment: hi\nnot base64!\n');
-    const before = treeHash(dataDir, ['activity.jsonl']);
+    const before = treeHash(dataDir, ['activity']);
     const { sourceId, inspection } = await inspectFile(api, path);
     expect(inspection.errors[0]).toMatchObject({ code: 'signature.malformed', message: expect.stringContaining('.minisig') });
     const installed = await api.install({ sourceId, decisions: DECISIONS });
     expect(installed.ok ? null : installed.error.code).toBe('install.refused');
-    expect(treeHash(dataDir, ['activity.jsonl'])).toBe(before);
+    expect(treeHash(dataDir, ['activity'])).toBe(before);
   });
 
   it('pins the key at first install; an update by another key is key_changed with nothing changed, until accepted (recorded)', async () => {
@@ -110,13 +110,13 @@ describeWithMinisign('trust through the Api, with minisign-made keys and signatu
       message,
     });
     expect(inspection.signatureVerdict?.update?.change).toBe('other_key');
-    const before = treeHash(dataDir, ['activity.jsonl']);
+    const before = treeHash(dataDir, ['activity']);
     const refused = await api.install({ sourceId, decisions: { agents: {}, triggers: {} } });
     expect(refused.ok ? null : refused.error).toEqual({
       code: 'signature.key_changed',
       message: `invoices: ${message}. Nothing was changed: installing it needs your explicit confirmation that you accept the new key (acceptKeyChange; the CLI's --accept-key-change).`,
     });
-    expect(treeHash(dataDir, ['activity.jsonl'])).toBe(before);
+    expect(treeHash(dataDir, ['activity'])).toBe(before);
 
     const accepted = await api.install({ sourceId, decisions: { agents: {}, triggers: {} }, acceptKeyChange: true });
     expect(accepted.ok && [accepted.value.outcome, accepted.value.keyChange?.kind]).toEqual(['updated', 'changed']);

@@ -83,10 +83,10 @@ describe('install', () => {
   it('refuses the same name and version again, and leaves the store as it was', async () => {
     const { api, dataDir } = testApi();
     await installInvoices(api);
-    const before = treeHash(dataDir, ['activity.jsonl']);
+    const before = treeHash(dataDir, ['activity']);
     const again = await installInvoices(api);
     expect(again).toEqual({ ok: false, error: { code: 'install.already_installed', message: 'invoices 1.2.0 is already installed' } });
-    expect(treeHash(dataDir, ['activity.jsonl'])).toBe(before);
+    expect(treeHash(dataDir, ['activity'])).toBe(before);
     // The refusal is the one thing recorded: in the activity log, with its code.
     expect((await new ActivityLog(dataDir).list({ limit: 1 }))[0]).toMatchObject({ kind: 'install', package: 'invoices', outcome: 'refused', detail: 'install.already_installed: package.apo was not installed: invoices 1.2.0 is already installed' });
   });
@@ -167,7 +167,7 @@ describe('install', () => {
       ok: false,
       error: { code: 'install.not_inspected', message: 'package.apo was not inspected: look at what it asks before installing it' },
     });
-    expect(readdirSync(dataDir)).toEqual(['activity.jsonl']);
+    expect(readdirSync(dataDir)).toEqual(['activity']);
     expect((await new ActivityLog(dataDir).list()).map((e) => [e.kind, e.outcome, e.detail])).toEqual([['install', 'refused', 'install.not_inspected: package.apo was not installed: package.apo was not inspected: look at what it asks before installing it']]);
   });
 
@@ -177,7 +177,7 @@ describe('install', () => {
   ])('an archive swapped for %s after inspect is refused at extraction: no staging folder, no record', async (_what, swapped, code) => {
     const dataDir = tempDir();
     await testApi({ dataDir }).api.saveMcpServer({ name: 'ledger', transport: 'stdio', command: 'uvx' });
-    const before = treeHash(dataDir, ['activity.jsonl']);
+    const before = treeHash(dataDir, ['activity']);
     const { api } = testApi({ dataDir });
     const path = apoFile(INVOICES_DIR);
     const sourceId = await openApo(api, path);
@@ -185,7 +185,7 @@ describe('install', () => {
     const result = await api.install({ sourceId, decisions: { agents: {}, triggers: {} } });
     expect(result.ok === false && [result.error.code, result.error.problems?.[0]?.code]).toEqual(['install.refused', code]);
     expect(result.ok === false && result.error.message).toMatch(/^package\.apo was refused while installing: /);
-    expect(treeHash(dataDir, ['activity.jsonl'])).toBe(before);
+    expect(treeHash(dataDir, ['activity'])).toBe(before);
     expect((await new ActivityLog(dataDir).list({ limit: 1 }))[0]).toMatchObject({ kind: 'install', package: 'invoices', outcome: 'refused' });
     expect(existsSync(join(dataDir, 'staging'))).toBe(false);
     expect(state(dataDir).packages).toEqual({});
@@ -196,7 +196,7 @@ describe('install', () => {
     await installInvoices(api);
     const removed = await api.uninstallPackage({ name: 'invoices' });
     expect(removed).toEqual({ ok: true, value: { name: 'invoices', version: '1.2.0', removedAgents: ['invoices/invoice-clerk'], removedTriggers: ['invoices/first-monday'] } });
-    expect(readdirSync(dataDir).sort()).toEqual(['activity.jsonl', 'state.json']);
+    expect(readdirSync(dataDir).sort()).toEqual(['activity', 'state.json']);
     const s = state(dataDir);
     expect([s.packages, s.agents, s.triggers, s.webhookSecrets]).toEqual([{}, {}, {}, {}]);
     expect((await new ActivityLog(dataDir).list()).map((e) => [e.kind, e.package, e.detail])).toEqual([
@@ -293,7 +293,7 @@ describe('sources', () => {
     expect(inspected.ok && inspected.value.errors[0]?.message).toBe("`notes.txt` is not a package: it is neither an .apo archive (tar or gzip'd tar), a template folder, nor a plugin manifest (JSON)");
     const installed = await api.install({ sourceId: handle.value.id, decisions: { agents: {}, triggers: {} } });
     expect(installed.ok ? null : installed.error.code).toBe('install.refused');
-    expect(readdirSync(dataDir).filter((name) => name !== 'state.json' && name !== 'secret.key' && name !== 'activity.jsonl')).toEqual([]);
+    expect(readdirSync(dataDir).filter((name) => name !== 'state.json' && name !== 'secret.key' && name !== 'activity')).toEqual([]);
   });
 });
 

@@ -26,8 +26,8 @@ import type { StoredMcpServer, StoreState } from './store/state';
 /** What a credential is shown as. */
 export const MASK = '••••';
 
-/** A name (of a flag, a query parameter, a variable) that says its value is a credential. */
-const CREDENTIAL_NAME = /(^|[_-])(token|access[_-]?token|refresh[_-]?token|id[_-]?token|key|api[_-]?key|apikey|private[_-]?key|secret|client[_-]?secret|password|passwd|pass|pwd|sig|signature|auth|authorization|credentials?|session|cookie|bearer)$/i;
+/** A name (of a flag, a query parameter, a variable) that says its value is a credential (ends with one of these words). */
+export const CREDENTIAL_NAME = /(^|[_-])(token|access[_-]?token|refresh[_-]?token|id[_-]?token|key|api[_-]?key|apikey|private[_-]?key|secret|client[_-]?secret|password|passwd|pass|pwd|sig|signature|auth|authorization|credentials?|session|cookie|bearer)$/i;
 
 /** Known key prefixes of common services. */
 const KEY_PREFIX = /^(sk-|sk_|pk_live_|rk_live_|ghp_|gho_|ghu_|ghs_|ghr_|github_pat_|glpat-|xox[abposr]-|AKIA|AIza|ya29\.|whsec_|shpat_|npm_|hf_|eyJ)[A-Za-z0-9._~+/=-]{8,}$/;

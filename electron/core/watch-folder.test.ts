@@ -138,9 +138,9 @@ describe('watch folders through the Api (issue 12, finding 7)', () => {
     const handle = await api.registerSource(apo, 'open-file');
     if (!handle.ok) throw new Error(handle.error.message);
     await api.inspect({ sourceId: handle.value.id });
-    const before = treeHash(dataDir, ['activity.jsonl']);
+    const before = treeHash(dataDir, ['activity']);
     const done = await api.install({ sourceId: handle.value.id, decisions: { agents: {}, triggers: { 'on-change': { armed: true, folderId: picked.value.folderId } } } });
     expect(done).toMatchObject({ ok: false, error: { code: 'folder.changed', message: `${inbox} has changed since you picked it (it now leads to ${elsewhere}): pick the folder again.` } });
-    expect(treeHash(dataDir, ['activity.jsonl'])).toBe(before);
+    expect(treeHash(dataDir, ['activity'])).toBe(before);
   });
 });

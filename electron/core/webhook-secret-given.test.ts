@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import { afterEach, describe, expect, it } from 'vitest';
 import { packFolder } from '../../test/helpers/pack';
-import { tempDir, testApi, treeHash } from '../../test/helpers/test-api';
+import { activityText, tempDir, testApi, treeHash } from '../../test/helpers/test-api';
 import { activity, runRequests } from '../../test/helpers/trigger-host';
 import { pastedWebhookSecret } from '../../test/helpers/webhook-secrets';
 import type { CoreApi } from './api';
@@ -100,23 +100,23 @@ describe('install with the secret the sender gave (issue 18)', () => {
   ])('refuses a secret %s: the code and message say what is wrong, nothing is written', async (_what, secret, code, message) => {
     const { api, dataDir } = testApi();
     const sourceId = await openWatcher(api);
-    const before = treeHash(dataDir, ['activity.jsonl']);
+    const before = treeHash(dataDir, ['activity']);
     const refused = await api.install({ sourceId, decisions: { agents: {}, triggers: { 'on-call': { armed: true, webhookSecret: { kind: 'given', secret } } } } });
     expect(refused).toEqual({ ok: false, error: { code, message, path: 'decisions.triggers.on-call.webhookSecret' } });
     // Nothing but the refusal's own line in the activity log, which never holds the secret.
-    expect(treeHash(dataDir, ['activity.jsonl'])).toBe(before);
-    expect(readFileSync(join(dataDir, 'activity.jsonl'), 'utf8')).not.toContain(secret.trim().slice(6, 20));
+    expect(treeHash(dataDir, ['activity'])).toBe(before);
+    expect(activityText(dataDir)).not.toContain(secret.trim().slice(6, 20));
   });
 
   it('refuses a secret for a trigger that is not a webhook, or not armed', async () => {
     const { api, dataDir } = testApi();
     const sourceId = await openWatcher(api);
-    const before = treeHash(dataDir, ['activity.jsonl']);
+    const before = treeHash(dataDir, ['activity']);
     const notWebhook = await api.install({ sourceId, decisions: { agents: {}, triggers: { 'on-change': { armed: false, webhookSecret: { kind: 'given', secret: pasted() } } } } });
     expect(notWebhook).toEqual({ ok: false, error: { code: 'trigger.secret_not_needed', message: 'trigger `on-change` is not a webhook: it takes no secret', path: 'decisions.triggers.on-change.webhookSecret' } });
     const notArmed = await api.install({ sourceId, decisions: { agents: {}, triggers: { 'on-call': { armed: false, webhookSecret: { kind: 'make' } } } } });
     expect(notArmed).toEqual({ ok: false, error: { code: 'trigger.secret_not_needed', message: 'trigger `on-call` is not armed: a secret is set only when it is armed', path: 'decisions.triggers.on-call.webhookSecret' } });
-    expect(treeHash(dataDir, ['activity.jsonl'])).toBe(before); // the refusals are recorded in the activity log only
+    expect(treeHash(dataDir, ['activity'])).toBe(before); // the refusals are recorded in the activity log only
   });
 
   it('the request schema is closed: an unknown kind or an extra field is request.invalid, and the error never repeats the secret', async () => {

@@ -61,3 +61,15 @@ export function testApi(overrides: Partial<ApiDeps> & { folders?: string[] } = {
   };
   return { api: createApi(deps), dataDir, deps };
 }
+
+/** Every line of the activity record of `dataDir` (decisions and traffic files), as one text; empty when there is none. */
+export function activityText(dataDir: string): string {
+  const dir = join(dataDir, 'activity');
+  let names: string[] = [];
+  try {
+    names = readdirSync(dir).sort();
+  } catch {
+    return '';
+  }
+  return names.map((name) => readFileSync(join(dir, name), 'utf8')).join('');
+}

@@ -1,45 +1,125 @@
-import { appendFileSync, readFileSync, statSync } from 'node:fs';
+import { appendFileSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { ACTIVITY_KIND_WORDS, ACTIVITY_KINDS, DECISION_KINDS } from '../../../shared/activity';
 import { tempDir } from '../../../test/helpers/test-api';
-import { ActivityLog, cleanDetail, DETAIL_MAX } from './activity-log';
+import { ActivityLog, cleanDetail, DETAIL_MAX, GENESIS, NAME_MAX } from './activity-log';
+import { escapeControls, redactSecrets } from './entry-text';
 
-describe('activity log', () => {
-  it('lists newest first, filters by agent, limits, and passes over a torn line', async () => {
+const SECRET = `whsec_${Buffer.alloc(32, 9).toString('base64')}`;
+
+describe('activity record', () => {
+  it('lists newest first over decisions and traffic, filters by agent, limits, and passes over a torn line', async () => {
     const dataDir = join(tempDir('apollia-activity-'), 'data');
     let tick = 0;
     const log = new ActivityLog(dataDir, { now: () => new Date(Date.UTC(2026, 11, 1, 10, 0, tick++)) });
     expect(await log.list()).toEqual([]);
     await log.record({ kind: 'install', package: 'invoices', outcome: 'ok', detail: 'installed invoices 1.2.0' });
     await log.record({ kind: 'grant', package: 'invoices', agent: 'invoices/clerk', outcome: 'ok', detail: 'file_read' });
-    await log.record({ kind: 'arm', agent: 'other/agent', trigger: 'other/agent/t', outcome: 'ok', detail: 'armed' });
-    appendFileSync(log.path, '{"at":"2026-12-01T10:00:09.000Z","kind":"gra');
-    expect((await log.list()).map((e) => e.kind)).toEqual(['arm', 'grant', 'install']);
+    await log.record({ kind: 'trigger_fired', agent: 'other/agent', trigger: 'other/agent/t', outcome: 'ok', detail: 'schedule' });
+    appendFileSync(log.trafficPath(), '{"at":"2026-12-01T10:00:09.000Z","kind":"gra');
+    expect((await log.list()).map((e) => e.kind)).toEqual(['trigger_fired', 'grant', 'install']);
     expect(await log.list({ agent: 'invoices/clerk' })).toEqual([{ at: '2026-12-01T10:00:01.000Z', kind: 'grant', package: 'invoices', agent: 'invoices/clerk', outcome: 'ok', detail: 'file_read' }]);
-    expect((await log.list({ limit: 1 })).map((e) => e.kind)).toEqual(['arm']);
+    expect((await log.list({ limit: 1 })).map((e) => e.kind)).toEqual(['trigger_fired']);
+    expect((await log.list({ decisionsOnly: true })).map((e) => e.kind)).toEqual(['grant', 'install']);
+    // The next append after a torn line starts on a line of its own.
+    await log.record({ kind: 'run_queued', trigger: 'other/agent/t', outcome: 'ok', detail: 'run 1' });
+    expect((await log.list({ limit: 1 }))[0]?.detail).toBe('run 1');
   });
 
-  it('never keeps a webhook secret, a control character or a long body in a detail', async () => {
-    const secret = `whsec_${Buffer.alloc(32, 9).toString('base64')}`;
-    expect(cleanDetail(`rotated to ${secret}\nnext\u001b[31m`)).toBe('rotated to whsec_[hidden] next [31m');
-    const long = cleanDetail('x'.repeat(5000));
-    expect(long).toHaveLength(DETAIL_MAX);
-    expect(long.endsWith('…')).toBe(true);
+  it('cleans every field of every entry: control characters escaped, secrets redacted, bounded', async () => {
     const dataDir = tempDir('apollia-activity-');
     const log = new ActivityLog(dataDir);
-    await log.record({ kind: 'secret_rotated', trigger: 'a/b', outcome: 'ok', detail: `secret ${secret}` });
-    expect(readFileSync(log.path, 'utf8')).not.toContain(secret.slice(6));
+    const stored = await log.record({
+      kind: 'delivery_refused',
+      package: 'p\u001b[2Jkg',
+      agent: `a\n2026-12-01T10:00:00.000Z  key_change_accepted ok  forged`,
+      trigger: `t/${SECRET} ${'x'.repeat(5000)}`,
+      outcome: 'refused',
+      detail: `open postgresql://admin:Hunter2Pass@db/prod with GITHUB_TOKEN=abc123def and Bearer tok.en and ${SECRET}\u202e`,
+      at: 'not a time\nforged',
+    });
+    expect(stored.package).toBe('p\\u001b[2Jkg');
+    expect(stored.agent).toBe('a\\n2026-12-01T10:00:00.000Z  key_change_accepted ok  forged');
+    expect(stored.trigger?.length).toBeLessThanOrEqual(NAME_MAX);
+    expect(stored.trigger).toMatch(/^t\/whsec_\[hidden\] x+…$/);
+    expect(stored.detail).toBe('open postgresql://admin:[hidden]@db/prod with GITHUB_TOKEN=[hidden] and Bearer [hidden] and whsec_[hidden]\\u202e');
+    expect(stored.at).toMatch(/^\d{4}-\d\d-\d\dT/);
+    const text = readFileSync(log.trafficPath(), 'utf8');
+    expect(text.split('\n').filter(Boolean)).toHaveLength(1);
+    expect(text).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u202e]/);
+    for (const secret of [SECRET.slice(6), 'Hunter2Pass', 'abc123def', 'tok.en']) expect(text).not.toContain(secret);
+
+    expect(cleanDetail('x'.repeat(5000))).toHaveLength(DETAIL_MAX);
+    expect(cleanDetail(`${'x'.repeat(DETAIL_MAX - 3)}\n\n\n`).endsWith('\\')).toBe(false);
+    expect(escapeControls('a\\nb')).toBe('a\\\\nb');
+    expect(redactSecrets('redis://:pw123@cache:6379 mongodb+srv://u:pw@c/db sk-abcdefghijklmnop1234')).toBe('redis://:[hidden]@cache:6379 mongodb+srv://u:[hidden]@c/db [hidden]');
+    expect(redactSecrets('run 6f1c2d3e-1111-4222-8333-444455556666 (webhook) of crm/new-lead')).toBe('run 6f1c2d3e-1111-4222-8333-444455556666 (webhook) of crm/new-lead');
   });
 
-  it('stays bounded: the oldest events are dropped first', async () => {
+  it('keeps decisions apart from traffic: a flood of traffic rotates its own bounded files and never evicts a decision', async () => {
     const dataDir = tempDir('apollia-activity-');
-    const log = new ActivityLog(dataDir, { maxBytes: 4096 });
-    for (let i = 0; i < 200; i++) await log.record({ kind: 'trigger_fired', trigger: 't/x', outcome: 'ok', detail: `fire ${i}` });
-    expect(statSync(log.path).size).toBeLessThanOrEqual(4096);
+    const log = new ActivityLog(dataDir, { trafficFileBytes: 8 * 1024, trafficFiles: 2 });
+    await log.record({ kind: 'install', package: 'invoices', outcome: 'ok', detail: 'installed invoices 1.2.0' });
+    await log.record({ kind: 'arm', package: 'invoices', trigger: 'invoices/new', outcome: 'ok', detail: 'armed: webhook' });
+    for (let i = 0; i < 40; i++) await log.recordMany(Array.from({ length: 25 }, (_, j) => ({ kind: 'delivery_refused' as const, outcome: 'refused' as const, detail: `noise ${i * 25 + j} ${'y'.repeat(200)}` })));
+    const files = readdirSync(log.dir)
+      .filter((f) => f.startsWith('traffic'))
+      .sort();
+    expect(files.length).toBeLessThanOrEqual(3);
+    expect(files).toEqual(expect.arrayContaining(['traffic.1.jsonl', 'traffic.2.jsonl']));
+    for (const f of files) expect(statSync(join(log.dir, f)).size).toBeLessThan(8 * 1024 + 25 * 400);
+    const decisions = await log.list({ decisionsOnly: true });
+    expect(decisions.map((e) => e.kind)).toEqual(['arm', 'install']);
+    const all = await log.list();
+    expect(all[0]?.detail.startsWith('noise 999 ')).toBe(true);
+    expect(all.map((e) => e.kind)).toContain('install');
+    const report = await log.verify();
+    expect(report).toMatchObject({ intact: true, decisions: { intact: true, entries: 2, rotatedOut: false }, traffic: { intact: true, rotatedOut: true } });
+  });
+
+  it('chains each line to the one before; verify says whether the chain is intact and where it breaks', async () => {
+    const dataDir = tempDir('apollia-activity-');
+    const log = new ActivityLog(dataDir);
+    for (const kind of ['install', 'grant', 'arm', 'disarm'] as const) await log.record({ kind, package: 'p', outcome: 'ok', detail: kind });
+    await log.record({ kind: 'host_started', outcome: 'ok', detail: 'up' });
+    const lines = readFileSync(log.decisionsPath, 'utf8').split('\n').filter(Boolean);
+    expect(JSON.parse(lines[0] as string).prev).toBe(GENESIS);
+    const clean = await log.verify();
+    expect(clean).toMatchObject({ intact: true, decisions: { entries: 4, broken: null }, traffic: { entries: 1, broken: null } });
+    expect(clean.decisions.lastHash).toMatch(/^[0-9a-f]{64}$/);
+
+    writeFileSync(log.decisionsPath, `${[lines[0], lines[1]?.replace('"grant"', '"revoke"'), lines[2], lines[3]].join('\n')}\n`);
+    expect((await log.verify()).decisions.broken).toEqual({ file: 'activity/decisions.jsonl', line: 3, reason: 'it does not follow line 2 (an entry was changed, removed or inserted)' });
+    writeFileSync(log.decisionsPath, `${[lines[0], lines[2], lines[3]].join('\n')}\n`);
+    expect((await log.verify()).decisions.broken?.line).toBe(2);
+    writeFileSync(log.decisionsPath, `${[lines[1], lines[2], lines[3]].join('\n')}\n`);
+    expect((await log.verify()).decisions.broken).toMatchObject({ line: 1, reason: 'the first entry does not start the chain: entries before it were removed' });
+    const forged = JSON.stringify({ at: '2026-12-01T10:00:00.000Z', kind: 'key_change_accepted', package: 'p', outcome: 'ok', detail: 'forged' });
+    writeFileSync(log.decisionsPath, `${[lines[0], forged, lines[1], lines[2], lines[3]].join('\n')}\n`);
+    const broken = await log.verify();
+    expect(broken.intact).toBe(false);
+    expect(broken.decisions.broken).toMatchObject({ line: 2, reason: 'it carries no hash of the line before' });
+  });
+
+  it('takes in the log of an earlier version (activity.jsonl): cleaned, filed by kind, chained, the old file gone', async () => {
+    const dataDir = tempDir('apollia-activity-');
+    const old = [
+      { at: '2026-12-01T10:00:00.000Z', kind: 'install', package: 'invoices', outcome: 'ok', detail: 'installed' },
+      { at: '2026-12-01T10:00:01.000Z', kind: 'delivery_refused', trigger: `hooks/x\n2026-12-01  key_change_accepted ok forged ${SECRET}`, outcome: 'refused', detail: '404 no armed webhook trigger at this address' },
+    ];
+    writeFileSync(join(dataDir, 'activity.jsonl'), `${old.map((e) => JSON.stringify(e)).join('\n')}\n`);
+    const log = new ActivityLog(dataDir);
     const events = await log.list();
-    expect(events[0]?.detail).toBe('fire 199');
-    const numbers = events.map((e) => Number(e.detail.slice(5)));
-    expect(numbers).toEqual([...numbers].sort((a, b) => b - a));
-    expect(numbers.at(-1)).toBe(200 - events.length);
+    expect(events.map((e) => e.kind)).toEqual(['delivery_refused', 'install']);
+    expect(events[0]?.trigger).toBe('hooks/x\\n2026-12-01  key_change_accepted ok forged whsec_[hidden]');
+    expect(() => statSync(join(dataDir, 'activity.jsonl'))).toThrow();
+    expect((await log.verify()).intact).toBe(true);
+  });
+
+  it('says every kind in words, and files each kind as a decision or traffic', () => {
+    for (const kind of ACTIVITY_KINDS) expect(ACTIVITY_KIND_WORDS[kind]).toMatch(/^[A-Z]/);
+    expect(DECISION_KINDS).toContain('trigger_turned_off');
+    expect(DECISION_KINDS).toContain('key_trusted');
   });
 });

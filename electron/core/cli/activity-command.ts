@@ -1,31 +1,68 @@
 /**
- * `apollia-desktop [--data-dir DIR] activity [--json] [--agent ID] [--limit N]`: the activity log,
- * newest first. `--json` prints `{ "events": [{ at, kind, package?, agent?, trigger?, outcome, detail }] }`.
+ * `apollia-desktop [--data-dir DIR] activity [--json] [--decisions] [--agent ID] [--limit N]`: the
+ * activity record, newest first. `--json` prints `{ "events": [{ at, kind, package?, agent?,
+ * trigger?, outcome, detail }] }`.
+ *
+ * `apollia-desktop [--data-dir DIR] activity verify [--json]`: whether each chain of the record
+ * (decisions, traffic) is intact, and where it breaks; exit 0 when intact, 1 when not.
+ *
+ * Every entry is printed through `terminalLine`: an entry written before fields were cleaned, or a
+ * file edited by hand, still cannot move the cursor or print a line of its own.
  */
-import { ActivityLog } from '../activity/activity-log';
+import { ActivityLog, type ChainReport } from '../activity/activity-log';
 import { type CliIo, EXIT } from './cli-io';
 import { defaultDataDir } from './cli-data';
-import { terminalJson } from './terminal-text';
+import { terminalJson, terminalLine, terminalSafe } from './terminal-text';
 import { PROGRAM, usageError } from './usage';
 
 /** Usage of this command. */
 export const ACTIVITY_USAGE = [
-  `Usage: ${PROGRAM} [--data-dir DIR] activity [--json] [--agent ID] [--limit N]`,
+  `Usage: ${PROGRAM} [--data-dir DIR] activity [--json] [--decisions] [--agent ID] [--limit N]`,
+  `       ${PROGRAM} [--data-dir DIR] activity verify [--json]`,
   '',
   'What changed what an agent may do, and what happened to it, newest first.',
-  '  --agent ID  Only the events of this agent (its store id, e.g. invoices/invoice-clerk)',
-  '  --limit N   At most N events',
+  '  --decisions  Only what the person decided, and what changed it without them (no traffic)',
+  '  --agent ID   Only the entries of this agent (its store id, e.g. invoices/invoice-clerk)',
+  '  --limit N    At most N entries',
+  '',
+  'verify: whether the record is intact (each line carries the hash of the one before), and where it breaks.',
   '',
 ].join('\n');
 
+/** One line of text for a chain's report. */
+function chainWords(name: string, report: ChainReport): string {
+  if (report.broken) return `${name}: BROKEN at ${report.broken.file} line ${report.broken.line}: ${report.broken.reason}`;
+  if (report.entries === 0) return `${name}: intact (empty)`;
+  const files = report.files.length === 1 ? (report.files[0] as string) : `${report.files.length} files`;
+  return `${name}: intact, ${report.entries} entries (${files})${report.rotatedOut ? '; older traffic was rotated out before the first kept entry' : ''}; last hash ${report.lastHash}`;
+}
+
+async function verify(args: string[], io: CliIo): Promise<number> {
+  let json = false;
+  for (const arg of args) {
+    if (arg === '--json') json = true;
+    else return usageError(io, arg.startsWith('-') ? `unknown option \`${arg}\` for activity verify` : 'activity verify takes no argument', ACTIVITY_USAGE);
+  }
+  const report = await new ActivityLog(io.dataDir ?? defaultDataDir(io.env)).verify();
+  if (json) io.stdout(`${terminalJson(report)}\n`);
+  else {
+    io.stdout(`${terminalSafe(chainWords('decisions', report.decisions))}\n${terminalSafe(chainWords('traffic', report.traffic))}\n`);
+    io.stdout(report.intact ? 'The activity record is intact.\n' : 'The activity record has been changed since it was written: an entry was changed, removed or inserted.\n');
+  }
+  return report.intact ? EXIT.accepted : EXIT.refused;
+}
+
 /** Runs `activity` with the arguments after the command name. */
 export async function run(args: string[], io: CliIo): Promise<number> {
+  if (args[0] === 'verify') return verify(args.slice(1), io);
   let json = false;
+  let decisionsOnly = false;
   let agent: string | undefined;
   let limit: number | undefined;
   for (let i = 0; i < args.length; i++) {
     const arg = args[i] as string;
     if (arg === '--json') json = true;
+    else if (arg === '--decisions') decisionsOnly = true;
     else if (arg === '-h' || arg === '--help') {
       io.stdout(ACTIVITY_USAGE);
       return EXIT.accepted;
@@ -34,12 +71,12 @@ export async function run(args: string[], io: CliIo): Promise<number> {
       if (agent === undefined || agent === '') return usageError(io, '--agent needs an agent id', ACTIVITY_USAGE);
     } else if (arg === '--limit') {
       const value = args[++i];
-      if (value === undefined || !/^[1-9]\d{0,6}$/.test(value)) return usageError(io, `--limit needs a whole number above 0${value === undefined ? '' : `, not \`${value}\``}`, ACTIVITY_USAGE);
+      if (value === undefined || !/^[1-9]\d{0,6}$/.test(value)) return usageError(io, `--limit needs a whole number above 0${value === undefined ? '' : `, not \`${terminalSafe(value)}\``}`, ACTIVITY_USAGE);
       limit = Number(value);
-    } else return usageError(io, arg.startsWith('-') ? `unknown option \`${arg}\` for activity` : 'activity takes no argument', ACTIVITY_USAGE);
+    } else return usageError(io, arg.startsWith('-') ? `unknown option \`${terminalSafe(arg)}\` for activity` : 'activity takes no argument (or `verify`)', ACTIVITY_USAGE);
   }
   const log = new ActivityLog(io.dataDir ?? defaultDataDir(io.env));
-  const events = await log.list({ ...(agent !== undefined ? { agent } : {}), ...(limit !== undefined ? { limit } : {}) });
+  const events = await log.list({ ...(agent !== undefined ? { agent } : {}), ...(limit !== undefined ? { limit } : {}), ...(decisionsOnly ? { decisionsOnly } : {}) });
   if (json) {
     io.stdout(`${terminalJson({ events })}\n`);
     return EXIT.accepted;
@@ -51,7 +88,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   }
   for (const event of events) {
     const who = event.trigger ?? event.agent ?? event.package ?? '';
-    io.stdout(`${event.at}  ${event.kind.padEnd(17)} ${event.outcome.padEnd(7)} ${who}${who ? '  ' : ''}${event.detail}\n`);
+    io.stdout(`${terminalLine(`${event.at}  ${event.kind.padEnd(17)} ${event.outcome.padEnd(7)} ${who}${who ? '  ' : ''}${event.detail}`)}\n`);
   }
   return EXIT.accepted;
 }

@@ -82,13 +82,13 @@ describe('serve and activity', () => {
     const listed = await cli(['--data-dir', dataDir, 'activity', '--json']);
     expect(listed.code).toBe(0);
     const events = JSON.parse(listed.stdout).events as { kind: string; trigger?: string; outcome: string; detail: string }[];
-    expect(events.map((e) => e.kind)).toEqual(['host_stopped', 'run_queued', 'trigger_fired', 'delivery_accepted', 'host_started']);
-    expect(events[3]).toMatchObject({ trigger: 'crm/new-lead', agent: 'crm/scorer', package: 'crm', outcome: 'ok', detail: 'webhook-id msg_cli_1' });
+    expect(events.map((e) => e.kind)).toEqual(['host_stopped', 'delivery_accepted', 'run_queued', 'trigger_fired', 'host_started']);
+    expect(events[1]).toMatchObject({ trigger: 'crm/new-lead', agent: 'crm/scorer', package: 'crm', outcome: 'ok', detail: 'webhook-id msg_cli_1: run queued' });
     expect(listed.stdout).not.toContain(secret.slice(6));
     expect(listed.stdout).not.toContain('a@example.com');
 
     const filtered = JSON.parse((await cli(['--data-dir', dataDir, 'activity', '--json', '--agent', 'crm/scorer', '--limit', '2'])).stdout);
-    expect(filtered.events.map((e: { kind: string }) => e.kind)).toEqual(['run_queued', 'trigger_fired']);
+    expect(filtered.events.map((e: { kind: string }) => e.kind)).toEqual(['delivery_accepted', 'run_queued']);
     const text = await cli(['--data-dir', dataDir, 'activity', '--limit', '1']);
     expect(text.stdout).toMatch(/^\S+Z {2}host_stopped {6}ok {6}trigger host pid \d+ stopped\n$/);
   });

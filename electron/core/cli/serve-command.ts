@@ -2,7 +2,7 @@
  * `apollia-desktop [--data-dir DIR] serve [--port N]`: the trigger host without the app, until
  * SIGINT or SIGTERM (DESIGN.md "Triggers at run time"). Prints one line per live trigger at start
  * (`listening <id> <url>`, `watching <id> <folder>`, `scheduled <id> next <ISO time>`), then one
- * line per event. Webhook secrets are opened with the CLI's file-key box (`secret-box.ts`): a secret
+ * line per event, each shown as one line whatever it holds (`terminalLine`). Webhook secrets are opened with the CLI's file-key box (`secret-box.ts`): a secret
  * sealed by the app's keychain cannot be opened here, and that trigger is reported, not served.
  */
 import { policyLocations } from '../policy/read-policy';
@@ -10,6 +10,7 @@ import { createFileKeySecretBox } from '../secret-box';
 import { DEFAULT_WEBHOOK_PORT, HostError, TriggerHost } from '../triggers';
 import { type CliIo, EXIT } from './cli-io';
 import { defaultDataDir } from './cli-data';
+import { terminalLine } from './terminal-text';
 import { PROGRAM, usageError } from './usage';
 
 /** Usage of this command. */
@@ -55,7 +56,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   }
   const dataDir = io.dataDir ?? defaultDataDir(io.env);
   const waitForStop = (io.untilStopped ?? processSignals)();
-  const host = new TriggerHost({ dataDir, secretBox: createFileKeySecretBox(dataDir), port, policy: policyLocations(io.env), onLine: (line) => io.stdout(`${line}\n`) });
+  const host = new TriggerHost({ dataDir, secretBox: createFileKeySecretBox(dataDir), port, policy: policyLocations(io.env), onLine: (line) => io.stdout(`${terminalLine(line)}\n`) });
   try {
     await host.start();
   } catch (error) {

@@ -53,20 +53,20 @@ describe('store commands', () => {
     ]);
     expect(json.triggers.map((t: { id: string; armed: boolean }) => [t.id, t.armed])).toEqual([['invoices/first-monday', true]]);
 
-    const before = treeHash(dataDir, ['activity.jsonl']);
+    const before = treeHash(dataDir, ['activity']);
     const bad = apo(packFiles({ 'apollia.toml': '[package]\nname = "bad"\nversion = "1.2"\npublisher = "x"\nsdk = "0.3"\n[[agents]]\nid = "a"\nname = "A"\nmission = "m"\n' }));
     const refusedRun = await cli(['--data-dir', dataDir, 'install', bad, '--yes']);
     expect(refusedRun.code).toBe(1);
     expect(refusedRun.stderr).toContain('package version `1.2` is not semver');
-    expect(treeHash(dataDir, ['activity.jsonl'])).toBe(before);
+    expect(treeHash(dataDir, ['activity'])).toBe(before);
 
     const again = await cli(['--data-dir', dataDir, 'install', invoices, '--yes']);
     expect([again.code, again.stderr]).toEqual([1, 'apollia-desktop: invoices 1.2.0 is already installed\n']);
-    expect(treeHash(dataDir, ['activity.jsonl'])).toBe(before);
+    expect(treeHash(dataDir, ['activity'])).toBe(before);
 
     const gone = await cli(['--data-dir', dataDir, 'uninstall', 'invoices']);
     expect([gone.code, gone.stdout]).toEqual([0, 'Uninstalled invoices 1.2.0: 1 agent(s) and 1 trigger(s) removed.\n']);
-    expect(readdirSync(dataDir).sort()).toEqual(['activity.jsonl', 'state.json']);
+    expect(readdirSync(dataDir).sort()).toEqual(['activity', 'state.json']);
     const empty = JSON.parse((await cli(['--data-dir', dataDir, 'list', '--json'])).stdout);
     expect(empty).toEqual({ packages: [], agents: [], triggers: [], damage: [] });
     expect((await cli(['--data-dir', dataDir, 'uninstall', 'invoices'])).stderr).toBe('apollia-desktop: No package called `invoices` is installed.\n');

@@ -12,6 +12,11 @@ export function terminalSafe(text: string): string {
   return revealInvisibles(text, { multiline: true }).text;
 }
 
+/** One line a terminal shows as it is: a line break in it is shown too, never obeyed (a record's entry is one line). */
+export function terminalLine(text: string): string {
+  return revealInvisibles(text).text;
+}
+
 function jsonEscape(codePoint: number): string {
   const units = codePoint > 0xffff ? String.fromCodePoint(codePoint).split('') : [String.fromCharCode(codePoint)];
   return units.map((unit) => `\\u${unit.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');

@@ -180,13 +180,13 @@ describeWithMinisign('trust, inspect, install and verify on the command line', (
     expect((await cli(['--data-dir', dataDir, 'install', first, '--yes'])).code).toBe(0);
     const update = invoicesApo(work, '1.3.0');
     minisignSign(stranger, update, { trustedComment: 'invoices 1.3.0' });
-    const before = treeHash(dataDir, ['activity.jsonl']);
+    const before = treeHash(dataDir, ['activity']);
     const refused = await cli(['--data-dir', dataDir, 'install', update, '--yes']);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toBe(
       `apollia-desktop: invoices: this update is signed by a key you don't know (ID ${stranger.printedKeyId}), not by a key you don't know (ID ${publisher.printedKeyId}), which signed the version you have. Nothing was changed: installing it needs your explicit confirmation that you accept the new key (acceptKeyChange; the CLI's --accept-key-change).\n`,
     );
-    expect(treeHash(dataDir, ['activity.jsonl'])).toBe(before);
+    expect(treeHash(dataDir, ['activity'])).toBe(before);
     const dry = await cli(['--data-dir', dataDir, 'install', update]);
     expect(dry.stdout).toContain(`STOP: the signing key changed: this update is signed by a key you don't know (ID ${stranger.printedKeyId})`);
     const accepted = await cli(['--data-dir', dataDir, 'install', update, '--yes', '--accept-key-change']);

@@ -1,49 +1,56 @@
 /**
- * The host's bounded queue of activity events: written one at a time, in order; beyond
- * {@link MAX_ACTIVITY_BACKLOG} waiting they are counted and summarised in one event once the queue
- * drains, so a flood of deliveries cannot grow memory or the log without bound (issue 16, "Bad input").
+ * The host's bounded queue of activity entries: written in order, in batches (one hold of the
+ * record's lock for all that waited), so a burst of deliveries costs a few appends, not one each.
+ * Beyond {@link MAX_ACTIVITY_BACKLOG} waiting, entries are counted and summarised in one entry once
+ * the queue drains, so a flood cannot grow memory without bound.
  */
 import type { ActivityInput, ActivityLog } from '../activity/activity-log';
 
-/** Most activity events waiting to be written; beyond it they are counted and summarised. */
-export const MAX_ACTIVITY_BACKLOG = 200;
+/** Most activity entries waiting to be written; beyond it they are counted and summarised. */
+export const MAX_ACTIVITY_BACKLOG = 2_000;
 
-/** Writes activity events in order, dropping (and counting) what exceeds the backlog bound. */
+/** Writes activity entries in order, dropping (and counting) what exceeds the backlog bound. */
 export class ActivityQueue {
-  private queue: Promise<unknown> = Promise.resolve();
-  private backlog = 0;
+  private waiting: ActivityInput[] = [];
   private dropped = 0;
+  private draining: Promise<void> | null = null;
 
   constructor(
     private readonly log: ActivityLog,
     private readonly onProblem: (message: string) => void,
   ) {}
 
-  /** Queues one event (its `at` already set). */
+  /** Queues one entry (its `at` already set). */
   record(event: ActivityInput): void {
-    if (this.backlog >= MAX_ACTIVITY_BACKLOG) {
+    if (this.waiting.length >= MAX_ACTIVITY_BACKLOG) {
       this.dropped++;
       return;
     }
-    this.backlog++;
-    this.queue = this.queue
-      .then(async () => {
-        await this.log.record(event);
-        this.backlog--;
-        if (this.backlog === 0 && this.dropped > 0) {
-          const dropped = this.dropped;
-          this.dropped = 0;
-          await this.log.record({ kind: 'trigger_problem', outcome: 'skipped', detail: `${dropped} event(s) not recorded one by one: too many at once` });
-        }
-      })
-      .catch((error) => {
-        this.backlog = Math.max(0, this.backlog - 1);
-        this.onProblem(`problem the activity log could not be written: ${(error as Error).message}`);
-      });
+    this.waiting.push(event);
+    this.draining ??= this.drain();
   }
 
-  /** Resolves once every queued event is written (or failed). */
-  settled(): Promise<unknown> {
-    return this.queue;
+  private async drain(): Promise<void> {
+    // Let the entries of the same turn join this batch.
+    await new Promise((resolve) => setImmediate(resolve));
+    while (this.waiting.length > 0 || this.dropped > 0) {
+      const batch = this.waiting;
+      this.waiting = [];
+      if (batch.length === 0 && this.dropped > 0) {
+        batch.push({ kind: 'trigger_problem', outcome: 'skipped', detail: `${this.dropped} activity entries not recorded one by one: too many at once` });
+        this.dropped = 0;
+      }
+      try {
+        await this.log.recordMany(batch);
+      } catch (error) {
+        this.onProblem(`problem the activity record could not be written: ${(error as Error).message}`);
+      }
+    }
+    this.draining = null;
+  }
+
+  /** Resolves once every queued entry is written (or failed). */
+  async settled(): Promise<void> {
+    while (this.draining) await this.draining;
   }
 }

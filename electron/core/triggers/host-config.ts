@@ -7,7 +7,9 @@ import type { SecretBox } from '../secret-box';
 import type { StoreState, TriggerRecord } from '../store/state';
 import type { HostClock } from './schedule';
 import type { PolicyLocations } from '../policy/read-policy';
-import type { ListenerLimits } from './webhook-listener';
+import type { FolderWatch } from './folder-watch';
+import type { TriggerLiveStatus } from './host-status';
+import type { ListenerLimits, WebhookTarget } from './webhook-listener';
 
 /** Longest single wait of the schedule timer. */
 export const MAX_SLEEP_MS = 60_000;
@@ -49,4 +51,17 @@ export function configKey(trigger: TriggerRecord, sealed: string | null): string
 export function agentArchived(state: StoreState, trigger: TriggerRecord): boolean {
   if (trigger.agentId === null || !Object.hasOwn(state.agents, trigger.agentId)) return false;
   return state.agents[trigger.agentId]?.archived === true;
+}
+
+/** A trigger the host made live: its record, its live status, and what runs it (timer, watch, webhook target). */
+export interface LiveTrigger {
+  trigger: TriggerRecord;
+  /** {@link configKey} of what it was made live with. */
+  key: string;
+  status: TriggerLiveStatus;
+  nextAt: Date | null;
+  watch: FolderWatch | null;
+  target: WebhookTarget | null;
+  /** The replay key of its secret (`seen-ids.ts` `replayKey`), when it has one open. */
+  replay: string | null;
 }

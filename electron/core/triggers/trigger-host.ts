@@ -26,42 +26,32 @@ import type { TriggerRecord } from '../store/state';
 import { Store } from '../store/store';
 import { ActivityQueue, MAX_ACTIVITY_BACKLOG } from './activity-queue';
 import { FolderWatch } from './folder-watch';
-import { agentArchived, configKey, DEFAULT_MAX_WAITING, LATE_MS, MAX_SLEEP_MS, SEEN_FILE, type TriggerHostOptions } from './host-config';
+import { agentArchived, configKey, DEFAULT_MAX_WAITING, LATE_MS, type LiveTrigger, MAX_SLEEP_MS, SEEN_FILE, type TriggerHostOptions } from './host-config';
 import { type StateFileWatch, watchStateFile } from './state-file-watch';
 import { type DeliveryStatus, type FireStatus, type HostStatus, readHostStatusFile, STATUS_DELIVERIES, STATUS_FILE, StatusFileWriter, type TriggerLiveStatus } from './host-status';
 import { takeHostLock } from './host-lock';
 import { pendingRuns, type RunCause, type RunInput, type RunPayload, type RunRequest, runTarget, writeRunRequest } from './run-requests';
 import { firstDue, type HostClock, isTimed, nextFireAfter, systemClock } from './schedule';
-import { NoiseTally, type NoiseSummary } from './noise-tally';
-import { replayKey, SeenIds } from './seen-ids';
-import { type DeliveryAnswer, type VerifiedDelivery, WebhookListener, type WebhookTarget, webhookPath } from './webhook-listener';
+import { replayKey } from './seen-ids';
+import { WebhookIntake } from './webhook-intake';
+import { WebhookListener, webhookPath } from './webhook-listener';
 import { isSecretBoxLocked } from '../secret-box';
 
 /** The port the listener binds when neither `port` nor Settings gives one (its home is `shared/api.ts`). */
 export { DEFAULT_WEBHOOK_PORT };
 export { MAX_ACTIVITY_BACKLOG, readHostStatusFile, STATUS_DELIVERIES, STATUS_FILE };
+export { QUEUE_FULL_RETRY_AFTER_S } from './webhook-intake';
 export type { DeliveryStatus, FireStatus, HostStatus, TriggerLiveStatus };
 export { DEFAULT_MAX_WAITING, LATE_MS, MAX_SLEEP_MS, SEEN_FILE, type TriggerHostOptions };
-interface Live {
-  trigger: TriggerRecord;
-  key: string;
-  status: TriggerLiveStatus;
-  nextAt: Date | null;
-  watch: FolderWatch | null;
-  target: WebhookTarget | null;
-  /** The replay key of its secret ({@link replayKey}), when it has one open. */
-  replay: string | null;
-}
 
-/** How long a sender is asked to wait when the trigger's queue is full (seconds). */
-export const QUEUE_FULL_RETRY_AFTER_S = 60;
+type Live = LiveTrigger;
 
 /** The trigger host of one data folder. */
 export class TriggerHost {
   private readonly store: Store;
   private readonly clock: HostClock;
   private readonly listener: WebhookListener;
-  private readonly seen: SeenIds;
+  private readonly intake: WebhookIntake;
   private readonly live = new Map<string, Live>();
   /** Last fires carried over from the previous status file (a restart does not forget them). */
   private readonly carried = new Map<string, TriggerLiveStatus>();
@@ -72,9 +62,6 @@ export class TriggerHost {
   private reloading: Promise<void> = Promise.resolve();
   private fires: Promise<unknown> = Promise.resolve();
   private readonly activityQueue: ActivityQueue;
-  private readonly noise: NoiseTally;
-  /** The groups of triggers last warned about for sharing one secret (so a reload does not warn again). */
-  private sharedWarned = '';
   private readonly statusFile: StatusFileWriter;
   private pending = { total: 0, oldest: null as string | null, byTrigger: new Map<string, number>() };
   private startedAt = '';
@@ -89,13 +76,24 @@ export class TriggerHost {
     this.clock = options.clock ?? systemClock;
     this.statusFile = new StatusFileWriter(options.dataDir, () => this.status());
     this.activityQueue = new ActivityQueue(new ActivityLog(options.dataDir, { now: () => this.clock.now() }), (message) => this.line(message));
-    this.seen = new SeenIds(join(options.dataDir, SEEN_FILE), () => this.clock.now());
-    this.noise = new NoiseTally(this.clock, (summary) => this.noiseSummary(summary));
+    this.intake = new WebhookIntake(
+      {
+        clock: this.clock,
+        live: (id) => this.live.get(id),
+        lives: () => this.live.values(),
+        fire: (live, cause, extra, payload) => this.fire(live, cause, extra, payload),
+        record: (event) => this.record(event),
+        line: (text) => this.line(text),
+        statusChanged: () => this.statusChanged(),
+        who: (trigger) => this.who(trigger),
+      },
+      join(options.dataDir, SEEN_FILE),
+    );
     this.listener = new WebhookListener(
       {
         target: (id) => this.live.get(id)?.target ?? null,
-        deliver: (target, delivery) => this.deliver(target, delivery),
-        refused: (id, answer) => this.refused(id, answer),
+        deliver: (target, delivery) => this.intake.deliver(target, delivery),
+        refused: (id, answer) => this.intake.refused(id, answer),
       },
       options.listenerLimits,
     );
@@ -119,7 +117,7 @@ export class TriggerHost {
     await mkdir(this.options.dataDir, { recursive: true });
     this.release = await takeHostLock(this.options.dataDir);
     try {
-      await this.seen.load();
+      await this.intake.load();
       await this.loadCarried();
       await this.listener.start(this.options.port ?? (await this.settingsPort()));
     } catch (error) {
@@ -153,7 +151,7 @@ export class TriggerHost {
     await this.listener.stop();
     await Promise.all([...this.live.values()].map((l) => l.watch?.close()));
     await this.fires;
-    this.noise.flush();
+    this.intake.flush();
     this.record({ kind: 'host_stopped', outcome: 'ok', detail: `trigger host pid ${process.pid} stopped` });
     await this.activityQueue.settled();
     await this.statusFile.flush();
@@ -250,32 +248,10 @@ export class TriggerHost {
       if (this.live.has(id)) continue;
       await this.makeLive(trigger, sealed);
     }
-    this.warnSharedSecrets();
+    this.intake.warnSharedSecrets();
     await this.refreshPending();
     this.schedule();
     this.statusChanged();
-  }
-
-  /**
-   * One secret on two live triggers: a delivery for one is a replay on the other (the replay store
-   * is keyed by the secret) and either sender can start the other's trigger. Said once per change,
-   * on the host's lines and in the activity record.
-   */
-  private warnSharedSecrets(): void {
-    const bySecret = new Map<string, string[]>();
-    for (const live of this.live.values()) if (live.replay !== null) bySecret.set(live.replay, [...(bySecret.get(live.replay) ?? []), live.trigger.id]);
-    const groups = [...bySecret.values()].filter((ids) => ids.length > 1).map((ids) => ids.sort());
-    const key = JSON.stringify(groups.sort());
-    if (key === this.sharedWarned) return;
-    this.sharedWarned = key;
-    for (const ids of groups) {
-      const detail = `one signing secret is set on ${ids.length} triggers (${ids.join(', ')}): either sender can start the other trigger, and a delivery for one is refused on the other as a replay; give each trigger its own secret`;
-      this.line(`warning ${detail}`);
-      for (const id of ids) {
-        const live = this.live.get(id);
-        if (live) this.record({ kind: 'trigger_problem', ...this.who(live.trigger), outcome: 'skipped', detail });
-      }
-    }
   }
 
   private async makeLive(trigger: TriggerRecord, sealed: string | null): Promise<void> {
@@ -470,85 +446,6 @@ export class TriggerHost {
     live.status.lastFire = { at, cause, outcome, run: runId };
     this.statusChanged();
     return outcome;
-  }
-
-  /**
-   * A verified delivery: never answered 2xx unless its run file is durable (or the trigger's
-   * `events` filter ignores it). The webhook-id is held while this runs and counts as seen only
-   * once the run is written; a full queue (429) or a failed write (503) forgets it, so the
-   * sender's retry is taken.
-   */
-  private async deliver(target: WebhookTarget, delivery: VerifiedDelivery): Promise<DeliveryAnswer> {
-    const live = this.live.get(target.triggerId);
-    if (!live || live.target !== target || live.replay === null) {
-      const answer = { status: 401, reason: 'signature does not match' };
-      this.refused(null, answer);
-      return answer;
-    }
-    const key = live.replay;
-    const claim = this.seen.claim(key, delivery.webhookId);
-    if (claim === 'replay') return this.counted(live, { status: 409, reason: 'replay: this webhook-id was already delivered' });
-    if (claim === 'busy') return this.counted(live, { status: 503, reason: 'a delivery with this webhook-id is being handled; try again', retryAfter: 1 });
-    if (claim === 'full') return this.counted(live, { status: 503, reason: 'too many deliveries in the last minutes; try again', retryAfter: 30 });
-    try {
-      if (target.events !== null && (delivery.type === null || !target.events.includes(delivery.type))) {
-        const reason = `ignored: event type ${delivery.type === null ? '(none)' : `\`${delivery.type}\``} is not one this trigger takes (${target.events.join(', ')})`;
-        await this.commitSeen(key, delivery.webhookId);
-        return this.delivered(live, { status: 200, reason }, 'delivery_refused', 'skipped');
-      }
-      const payload: RunPayload = { untrusted: true, webhook_id: delivery.webhookId, type: delivery.type, body: delivery.body };
-      const outcome = await this.fire(live, 'webhook', {}, payload);
-      if (outcome === 'queued') {
-        await this.commitSeen(key, delivery.webhookId);
-        return this.delivered(live, { status: 202, reason: 'queued' }, 'delivery_accepted', 'ok', `webhook-id ${delivery.webhookId}: run queued`);
-      }
-      this.seen.release(key, delivery.webhookId);
-      if (outcome === 'skipped')
-        return this.delivered(live, { status: 429, reason: 'this trigger already has its most runs waiting; try again later', retryAfter: QUEUE_FULL_RETRY_AFTER_S }, 'delivery_refused', 'skipped', `webhook-id ${delivery.webhookId}: not queued, its runs waiting are at the limit; the sender was told to retry`);
-      return this.delivered(live, { status: 503, reason: 'the delivery could not be queued; try again', retryAfter: 5 }, 'delivery_refused', 'failed', `webhook-id ${delivery.webhookId}: the run could not be written; the sender was told to retry`);
-    } catch (error) {
-      this.seen.release(key, delivery.webhookId);
-      throw error;
-    }
-  }
-
-  /** Marks a delivered id seen; a replay file that cannot be appended to is reported, the delivery stands (its run is written). */
-  private async commitSeen(key: string, webhookId: string): Promise<void> {
-    await this.seen.commit(key, webhookId).catch((error) => this.line(`problem the replay store could not be written: ${(error as Error).message}`));
-  }
-
-  /** A delivery's answer kept in the trigger's live status and the activity record. */
-  private delivered(live: Live, answer: DeliveryAnswer, kind: 'delivery_accepted' | 'delivery_refused', outcome: 'ok' | 'refused' | 'skipped' | 'failed', detail?: string): DeliveryAnswer {
-    this.statusDelivery(live, answer);
-    this.record({ kind, ...this.who(live.trigger), outcome, detail: detail ?? `${answer.status} ${answer.reason}` });
-    this.line(`${kind === 'delivery_accepted' ? 'delivery' : 'refused'} ${live.trigger.id} ${answer.status} ${answer.reason}`);
-    return answer;
-  }
-
-  /** An answer that is counted (a replay, a busy store), not recorded one by one. */
-  private counted(live: Live, answer: DeliveryAnswer): DeliveryAnswer {
-    this.refused(live.trigger.id, answer);
-    return answer;
-  }
-
-  private statusDelivery(live: Live, answer: DeliveryAnswer): void {
-    live.status.deliveries = [{ at: this.clock.now().toISOString(), status: answer.status, reason: answer.reason }, ...live.status.deliveries].slice(0, STATUS_DELIVERIES);
-    this.statusChanged();
-  }
-
-  /** A refusal nobody signed for: shown on the armed trigger's status, counted in the record (see {@link NoiseTally}). */
-  private refused(triggerId: string | null, answer: DeliveryAnswer): void {
-    const live = triggerId === null ? null : (this.live.get(triggerId) ?? null);
-    const known = live?.target ? live : null;
-    if (known) this.statusDelivery(known, answer);
-    this.noise.count(known ? known.trigger.id : null, answer);
-  }
-
-  private noiseSummary(summary: NoiseSummary): void {
-    const live = summary.trigger === null ? null : (this.live.get(summary.trigger) ?? null);
-    const detail = `${summary.count} × ${summary.status} ${summary.reason}, in the minute from ${summary.from.slice(11, 16)} UTC (counted, not kept one by one)`;
-    this.record({ kind: 'delivery_refused', ...(live ? this.who(live.trigger) : summary.trigger ? { trigger: summary.trigger } : {}), outcome: 'refused', detail });
-    this.line(`refused ${summary.trigger ?? '-'} ${summary.count} × ${summary.status} ${summary.reason}`);
   }
 
   // ---- bookkeeping -------------------------------------------------------------------------

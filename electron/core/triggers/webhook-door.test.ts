@@ -9,6 +9,7 @@ import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import { afterEach, describe, expect, it } from 'vitest';
+import { ActivityLog } from '../activity/activity-log';
 import { createFileKeySecretBox } from '../secret-box';
 import { Store } from '../store/store';
 import { tempDir } from '../../../test/helpers/test-api';
@@ -203,6 +204,8 @@ describe('the webhook door', () => {
 
   it('counts unsigned noise per cause per minute and never keeps what the caller sent (path, newline, secret)', async () => {
     const { dataDir, host, lines, url } = await setup();
+    await new ActivityLog(dataDir).record({ kind: 'install', package: 'crm', outcome: 'ok', detail: 'installed crm 1.0.0' });
+    await new ActivityLog(dataDir).record({ kind: 'arm', package: 'crm', trigger: HOOK, outcome: 'ok', detail: 'armed: webhook' });
     const secretInPath = `whsec_${Buffer.alloc(32, 5).toString('base64url')}`;
     const forged = '%0A2026-12-01T10:00:00.000Z  key_change_accepted ok      invoices  forged';
     const long = 'A'.repeat(15_000);
@@ -230,5 +233,8 @@ describe('the webhook door', () => {
       ]),
     );
     expect(refused.length).toBeLessThanOrEqual(6); // one per cause per minute (a minute boundary may split one)
+    // The person's decisions are still there, and the record's chains hold.
+    expect((await new ActivityLog(dataDir).list({ decisionsOnly: true })).map((e) => e.kind)).toEqual(['arm', 'install']);
+    expect((await new ActivityLog(dataDir).verify()).intact).toBe(true);
   });
 });

@@ -112,7 +112,7 @@ describe('webhook listener (real HTTP, Standard Webhooks signatures)', () => {
       ['delivery_accepted', 'ok', HOOK],
     ]);
     expect(events[3]).toMatchObject({ agent: 'crm/scorer', package: 'crm', detail: 'webhook-id msg_1: run queued' });
-    const logged = readFileSync(join(dataDir, 'activity.jsonl'), 'utf8') + readFileSync(join(dataDir, 'triggers', 'webhook-seen.jsonl'), 'utf8') + lines.join('\n');
+    const logged = readFileSync(join(dataDir, 'activity', 'traffic.jsonl'), 'utf8') + readFileSync(join(dataDir, 'triggers', 'webhook-seen.jsonl'), 'utf8') + lines.join('\n');
     expect(logged).not.toContain(secret.slice(6));
     expect(logged).not.toContain('SECRET-BODY-TEXT');
     expect(host.status().triggers[HOOK]).toMatchObject({ state: 'listening', url, deliveries: [{ status: 202, reason: 'queued' }], lastFire: { cause: 'webhook', outcome: 'queued' }, waiting: 1 });

@@ -1,0 +1,73 @@
+/**
+ * The kinds of the activity record and what a person reads for each (DESIGN.md "Triggers at run
+ * time", the activity record's one list). One home for both sides: the core files an entry under
+ * its kind's stream, the Activity screen and the CLI say it in words; a kind without words is a
+ * type error here, not a raw code on screen.
+ */
+
+/**
+ * What the person decided, and what changed it without them: kept in their own file, never
+ * evicted by traffic. Whoever adds a decision adds its kind here (and to DESIGN.md's list).
+ */
+export const DECISION_KINDS = ['install', 'update', 'uninstall', 'apply', 'grant', 'revoke', 'arm', 'disarm', 'secret_rotated', 'mcp_server_saved', 'mcp_server_removed', 'key_trusted', 'key_removed', 'key_change_accepted', 'key_change_refused', 'integrity_changed', 'trigger_turned_off', 'policy_applied', 'policy_changed', 'policy_unreadable'] as const;
+
+/** What happens to triggers and runs: deliveries, fires, runs, the host. Rotated in bounded files. */
+export const TRAFFIC_KINDS = ['trigger_fired', 'delivery_accepted', 'delivery_refused', 'run_queued', 'run_skipped', 'trigger_problem', 'host_started', 'host_stopped'] as const;
+
+/** A decision's kind. */
+export type DecisionKind = (typeof DECISION_KINDS)[number];
+/** A traffic entry's kind. */
+export type TrafficKind = (typeof TRAFFIC_KINDS)[number];
+/** Every kind of entry. */
+export type ActivityKind = DecisionKind | TrafficKind;
+/** Every kind, for validation of lines read back. */
+export const ACTIVITY_KINDS: readonly ActivityKind[] = [...DECISION_KINDS, ...TRAFFIC_KINDS];
+
+/** How it ended: done, refused by a check, skipped by a limit, or failed. */
+export type ActivityOutcome = 'ok' | 'refused' | 'skipped' | 'failed';
+
+/** Whether entries of `kind` are decisions (kept apart, never evicted). */
+export function isDecisionKind(kind: string): kind is DecisionKind {
+  return (DECISION_KINDS as readonly string[]).includes(kind);
+}
+
+/** Each kind in plain words, as the Activity screen and `activity` show it. */
+export const ACTIVITY_KIND_WORDS: Record<ActivityKind, string> = {
+  install: 'Installed',
+  update: 'Updated',
+  uninstall: 'Removed',
+  apply: 'Made from a template',
+  grant: 'Allowed a tool',
+  revoke: 'Withdrew a tool',
+  arm: 'Armed a trigger',
+  disarm: 'Disarmed a trigger',
+  secret_rotated: 'Replaced a webhook secret',
+  mcp_server_saved: 'Saved an MCP server',
+  mcp_server_removed: 'Removed an MCP server',
+  key_trusted: 'Trusted a publisher key',
+  key_removed: 'Stopped trusting a publisher key',
+  key_change_accepted: 'Accepted a new signing key',
+  key_change_refused: "Didn't update: the signing key changed",
+  integrity_changed: 'Files changed on disk',
+  policy_applied: "Your organization's policy applied",
+  policy_changed: "Your organization's policy changed",
+  policy_unreadable: "Your organization's policy could not be read",
+  trigger_turned_off: 'A trigger was turned off',
+  trigger_fired: 'Trigger fired',
+  delivery_accepted: 'Webhook delivery accepted',
+  delivery_refused: 'Webhook delivery refused',
+  run_queued: 'Run queued',
+  run_skipped: 'Run skipped',
+  trigger_problem: 'Trigger problem',
+  host_started: 'Triggers went live',
+  host_stopped: 'Triggers stopped',
+};
+
+/**
+ * The outcome in words for an entry of `kind`: "Done" where something was done; a queued run is
+ * "Waiting" (nothing has taken it: this app contains no agent runtime).
+ */
+export function activityOutcomeWords(kind: string, outcome: ActivityOutcome): string {
+  if (kind === 'run_queued' && outcome === 'ok') return 'Waiting';
+  return { ok: 'Done', refused: 'Refused', skipped: 'Skipped', failed: 'Failed' }[outcome] ?? outcome;
+}
