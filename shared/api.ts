@@ -466,6 +466,14 @@ export interface ActivityEntry {
 export interface ActivityRequest {
   agent?: string;
   limit?: number;
+  /** Only what the person decided, and what changed it without them (no deliveries, fires, runs). */
+  decisionsOnly?: boolean;
+}
+
+/** `activity`'s answer: the entries, and every agent the record names (for the filter: removed agents too). */
+export interface ActivityView {
+  events: ActivityEntry[];
+  agents: string[];
 }
 
 /** One trigger as the running trigger host sees it (`triggers/status.json`). */
@@ -549,7 +557,7 @@ export interface ApiMethods {
   /** The live status of the triggers: whether a host runs, each trigger's state, deliveries, last fire, runs waiting. */
   triggerStatus: [void, TriggerStatusView];
   /** The activity log, newest first. */
-  activity: [ActivityRequest | void, { events: ActivityEntry[] }];
+  activity: [ActivityRequest | void, ActivityView];
   /** Sets the webhook listener's port (null: the default); a running host rebinds to it. */
   setWebhookPort: [{ port: number | null }, SettingsView];
   /** Trust: the keys the user trusts (Settings → Trusted publishers). */
@@ -762,7 +770,7 @@ export const API_REQUEST_SCHEMAS: Record<ApiMethod, Record<string, unknown>> = {
   denyTool: strict({ tool: { type: 'string', minLength: 1, maxLength: 256 } }, ['tool']),
   removeDeniedTool: strict({ tool: { type: 'string', minLength: 1, maxLength: 256 } }, ['tool']),
   triggerStatus: noRequest,
-  activity: { type: ['object', 'null'], properties: { agent: id, limit: { type: 'integer', minimum: 1, maximum: 1000 } }, additionalProperties: false },
+  activity: { type: ['object', 'null'], properties: { agent: id, limit: { type: 'integer', minimum: 1, maximum: 1000 }, decisionsOnly: { type: 'boolean' } }, additionalProperties: false },
   setWebhookPort: strict({ port: { type: ['integer', 'null'], minimum: WEBHOOK_PORT_RANGE.min, maximum: WEBHOOK_PORT_RANGE.max } }, ['port']),
   trustedKeys: noRequest,
   trustKey: strict({ publicKey: { type: 'string', minLength: 1, maxLength: 4096 }, name: { type: 'string', minLength: 1, maxLength: 320 } }, ['publicKey', 'name']),

@@ -110,7 +110,8 @@ describe('the Api records each change in the activity log', () => {
       ['apply', 'ok', id, null, 'made Market monitor: Acme from the template market-monitor 0.1.0'],
     ]);
     expect((await events(api, 'invoices/invoice-clerk')).map((e) => e[0])).toEqual(['arm', 'install']);
-    expect((await events(api)).length).toBe(4);
+    // The MCP server saved first is a decision too: 4 + 1.
+    expect((await events(api)).length).toBe(5);
     const archived = await api.archiveAgent({ agentId: id });
     expect(archived.ok).toBe(true);
     expect((await events(api, id)).slice(0, 2)).toEqual([
@@ -119,6 +120,8 @@ describe('the Api records each change in the activity log', () => {
     ]);
     const limited = await api.activity({ limit: 1 });
     expect(limited.ok && limited.value.events.map((e) => e.kind)).toEqual(['uninstall']);
+    // The filter offers every agent the record names, the archived one too.
+    expect(limited.ok && limited.value.agents).toEqual([id, 'invoices/invoice-clerk'].sort());
     expect(await api.activity({ limit: 0 })).toMatchObject({ ok: false, error: { code: 'request.invalid' } });
   });
 });

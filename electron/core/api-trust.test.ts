@@ -117,6 +117,14 @@ describeWithMinisign('trust through the Api, with minisign-made keys and signatu
       message: `invoices: ${message}. Nothing was changed: installing it needs your explicit confirmation that you accept the new key (acceptKeyChange; the CLI's --accept-key-change).`,
     });
     expect(treeHash(dataDir, ['activity'])).toBe(before);
+    // "Don't update", and the refused install itself, are the person's decisions: kept with the decisions.
+    expect((await api.refuseKeyChange({ sourceId })).ok).toBe(true);
+    const declined = (await new ActivityLog(dataDir).list({ decisionsOnly: true })).filter((e) => e.kind === 'key_change_refused');
+    expect(declined.map((e) => [e.package, e.outcome])).toEqual([
+      ['invoices', 'refused'],
+      ['invoices', 'refused'],
+    ]);
+    expect(declined[1]?.detail).toMatch(/^signature\.key_changed: invoices-1\.3\.0\.apo was not installed: /);
 
     const accepted = await api.install({ sourceId, decisions: { agents: {}, triggers: {} }, acceptKeyChange: true });
     expect(accepted.ok && [accepted.value.outcome, accepted.value.keyChange?.kind]).toEqual(['updated', 'changed']);

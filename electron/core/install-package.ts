@@ -58,7 +58,8 @@ export async function installPackage(ctx: ApiContext, request: ApiRequest<'insta
     const { name, shown } = refusedSubject(ctx, request.sourceId);
     // A request naming no opened package (an unknown id) is not an install that was refused: only those are recorded.
     if (error instanceof CoreError && shown !== null) {
-      await recordActivity(ctx, [{ kind: 'install', ...(name ? { package: name } : {}), outcome: 'refused', detail: `${error.code}: ${shown} was not installed: ${error.message}` }]);
+      const kind = error.code === 'signature.key_changed' ? 'key_change_refused' : 'install';
+      await recordActivity(ctx, [{ kind, ...(name ? { package: name } : {}), outcome: 'refused', detail: `${error.code}: ${shown} was not installed: ${error.message}` }]);
     }
     throw error;
   }
@@ -66,7 +67,7 @@ export async function installPackage(ctx: ApiContext, request: ApiRequest<'insta
   const words = r.outcome === 'installed' ? `installed ${r.name} ${r.version} from ${r.publisher}` : `${r.outcome} ${r.name} from ${r.previousVersion} to ${r.version}`;
   const events: ActivityInput[] = [{ kind: r.outcome === 'installed' ? 'install' : 'update', package: r.name, outcome: 'ok', detail: words }];
   // A trigger the update kept armed was armed by the person before: only what was armed now is an `arm`.
-  for (const t of receipt.armedTriggers) if (!t.kept) events.push({ kind: 'arm', package: r.name, ...(t.agentId ? { agent: t.agentId } : {}), trigger: t.id, outcome: 'ok', detail: armedWords(t.type, t.folder) });
+  for (const t of receipt.armedTriggers) if (!t.kept) events.push({ kind: 'arm', package: r.name, ...(t.agentId ? { agent: t.agentId } : {}), trigger: t.id, outcome: 'ok', detail: armedWords(t.type, t.folder, r.webhookSecretsGiven.some((g) => g.triggerId === t.id) ? 'given' : 'made') });
   // What changed a decision without the person (DESIGN.md, the activity record's one list): a trigger turned off by an update.
   for (const t of receipt.turnedOff) events.push({ kind: 'disarm', package: r.name, ...(t.agentId ? { agent: t.agentId } : {}), trigger: t.id, outcome: 'ok', detail: `turned off by the ${r.outcome === 'downgraded' ? 'downgrade' : 'update'} to ${r.version}: ${t.why}` });
   await recordActivity(ctx, events);

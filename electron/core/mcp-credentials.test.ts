@@ -103,6 +103,56 @@ describe('saving an MCP server with a credential (Api)', () => {
     expect(await mcpServerForRun(state, 'constructor', deps.secretBox)).toBeNull();
   });
 
+  it('seals the password of a URL of any scheme and the value of a secret-looking variable; the renderer never receives them', async () => {
+    const { api, dataDir, deps } = testApi();
+    const args = [
+      'postgresql://admin:PgPw1@db/prod',
+      'redis://:RedisPw2@cache:6379/0',
+      '--mongo=mongodb+srv://u:MongoPw3@cluster0.example.net/app',
+      'mysql://root:MyPw4@localhost/db',
+      'DATABASE_URL=postgres://app:UrlPw5@db:5432/app',
+      'DB_PASSWORD=PlainPw6',
+      'SLACK_BOT_TOKEN=PlainTok7',
+      'MY_SECRET_THING=PlainSec8',
+      'apiKey=PlainKey9',
+      'postgresql://admin@db/prod',
+      '--verbose',
+      'LOG_LEVEL=debug',
+    ];
+    const saved = await api.saveMcpServer({ name: 'db', transport: 'stdio', command: 'db-mcp', args });
+    if (!saved.ok) throw new Error(saved.error.message);
+    expect(saved.value.mcpServers).toEqual([
+      {
+        name: 'db',
+        transport: 'stdio',
+        command: 'db-mcp',
+        args: [
+          `postgresql://admin:${MASK}@db/prod`,
+          `redis://:${MASK}@cache:6379/0`,
+          `--mongo=mongodb+srv://u:${MASK}@cluster0.example.net/app`,
+          `mysql://root:${MASK}@localhost/db`,
+          `DATABASE_URL=postgres://app:${MASK}@db:5432/app`,
+          `DB_PASSWORD=${MASK}`,
+          `SLACK_BOT_TOKEN=${MASK}`,
+          `MY_SECRET_THING=${MASK}`,
+          `apiKey=${MASK}`,
+          `postgresql://${MASK}@db/prod`,
+          '--verbose',
+          'LOG_LEVEL=debug',
+        ],
+        credentialsSealed: true,
+      },
+    ]);
+    const secrets = ['PgPw1', 'RedisPw2', 'MongoPw3', 'MyPw4', 'UrlPw5', 'PlainPw6', 'PlainTok7', 'PlainSec8', 'PlainKey9'];
+    const stored = readFileSync(join(dataDir, 'state.json'), 'utf8');
+    const shown = JSON.stringify(await api.settings());
+    for (const secret of secrets) {
+      expect(stored).not.toContain(secret);
+      expect(shown).not.toContain(secret);
+    }
+    expect((await mcpServerForRun(await new Store(dataDir).read(), 'db', deps.secretBox))?.args).toEqual(args);
+  });
+
   it('stores a server without a credential in clear, with nothing sealed', async () => {
     const { api, dataDir, deps } = testApi();
     const saved = await api.saveMcpServer({ name: 'files', transport: 'stdio', command: 'mcp-files', args: ['/home/ann/Documents'] });

@@ -14,7 +14,9 @@
  *   `secret`, `client_secret`, `password`, `pwd`, `sig`, `signature`, `auth`, `code`…); and a path
  *   segment that looks like a key ({@link looksLikeKey});
  * - in the arguments: the value after a flag that names a credential (`--token X`, `--api-key=X`,
- *   `-p X` is not: only spelled-out names), `NAME=value` when `NAME` names one (`GITHUB_TOKEN=…`),
+ *   `-p X` is not: only spelled-out names), `NAME=value` when `NAME` looks secret
+ *   ({@link secretVariableName}: `*PASSWORD*`, `*TOKEN*`, `*SECRET*`, `*KEY*`), the userinfo of a URL
+ *   of any scheme anywhere in an argument (`postgresql://admin:PW@db`, `DATABASE_URL=postgres://…`),
  *   whatever follows `Bearer ` / `Basic `, the value of a header whose name names a credential
  *   (`X-API-Key: …`, `Authorization: token …`), an http(s) url as above, and any
  *   argument that looks like a key on its own.
@@ -28,6 +30,27 @@ export const MASK = '••••';
 
 /** A name (of a flag, a query parameter, a variable) that says its value is a credential (ends with one of these words). */
 export const CREDENTIAL_NAME = /(^|[_-])(token|access[_-]?token|refresh[_-]?token|id[_-]?token|key|api[_-]?key|apikey|private[_-]?key|secret|client[_-]?secret|password|passwd|pass|pwd|sig|signature|auth|authorization|credentials?|session|cookie|bearer)$/i;
+
+/**
+ * A variable's name that says its value is secret: it contains `PASSWORD`, `PASSWD`, `TOKEN`,
+ * `SECRET` or `KEY` (any case: `DB_PASSWORD`, `GITHUB_TOKEN`, `apiKey`), or ends as
+ * {@link CREDENTIAL_NAME} says. Over-masking a harmless value is the safe way to be wrong.
+ */
+export function secretVariableName(name: string): boolean {
+  return /password|passwd|token|secret|key/i.test(name) || CREDENTIAL_NAME.test(name);
+}
+
+/**
+ * `text` with the userinfo of every URL in it masked, whatever the scheme (`postgresql://admin:••••@db`,
+ * `redis://:••••@cache`, `mongodb+srv://u:••••@c`); a userinfo without a password (a token alone) is
+ * masked whole. Pure.
+ */
+export function maskUserinfo(text: string): string {
+  return text.replace(/\b([a-z][a-z0-9+.-]*:\/\/)([^\s/?#@]*)@/gi, (_match, scheme: string, userinfo: string) => {
+    const colon = userinfo.indexOf(':');
+    return `${scheme}${colon >= 0 ? `${userinfo.slice(0, colon)}:${MASK}` : MASK}@`;
+  });
+}
 
 /** Known key prefixes of common services. */
 const KEY_PREFIX = /^(sk-|sk_|pk_live_|rk_live_|ghp_|gho_|ghu_|ghs_|ghr_|github_pat_|glpat-|xox[abposr]-|AKIA|AIza|ya29\.|whsec_|shpat_|npm_|hf_|eyJ)[A-Za-z0-9._~+/=-]{8,}$/;
@@ -94,8 +117,11 @@ function maskArg(arg: string): string {
   const flagValue = /^(--?[A-Za-z][A-Za-z0-9_-]*)=(.+)$/s.exec(arg);
   if (flagValue?.[1] && credentialFlag(flagValue[1])) return `${flagValue[1]}=${MASK}`;
   const variable = /^([A-Za-z_][A-Za-z0-9_]*)=(.+)$/s.exec(arg);
-  if (variable?.[1] && CREDENTIAL_NAME.test(variable[1])) return `${variable[1]}=${MASK}`;
+  if (variable?.[1] && secretVariableName(variable[1])) return `${variable[1]}=${MASK}`;
   if (/^https?:\/\//i.test(arg)) return maskUrl(arg);
+  // A URL with a password in it, of any scheme, anywhere in the argument (`DATABASE_URL=postgres://u:pw@…`, `--db=redis://:pw@…`).
+  const withoutUserinfo = maskUserinfo(arg);
+  if (withoutUserinfo !== arg) return withoutUserinfo;
   const header = arg.replace(/\b(Bearer|Basic)\s+[^\s"',;]+/g, `$1 ${MASK}`).replace(/^([A-Za-z-]*(?:key|token|secret|auth)[A-Za-z-]*\s*:\s*)(?!\s*(?:Bearer|Basic|Token)\b)(\S.*)$/i, `$1${MASK}`);
   if (header !== arg) return header;
   return looksLikeKey(arg) ? MASK : arg;

@@ -7,7 +7,7 @@ import type { ApiRequest, SavedMcpServer, SettingsView } from '../../shared/api'
 import { SECRET_NAMES } from '../../shared/catalogues';
 import { isHttpUrl } from '../../shared/http-url';
 import { deniedToolProblem, MAX_DENIED_TOOLS } from '../../shared/owner-tools';
-import { type ApiContext, seal } from './api-context';
+import { type ApiContext, recordActivity, seal } from './api-context';
 import { CoreError } from './errors';
 import { credentialParts, maskedServer } from './mcp-credentials';
 import type { StoreState } from './store/state';
@@ -49,18 +49,21 @@ export async function saveMcpServer(ctx: ApiContext, request: ApiRequest<'saveMc
   // A credential in the url or the arguments is kept sealed and stored (and shown) as `••••`.
   const { masked, hasCredentials } = maskedServer(server);
   const sealed = hasCredentials ? await seal(ctx, credentialParts(server)) : null;
-  return withKnownTools(
+  const saved = await withKnownTools(
     ctx,
     ctx.store.update((state) => {
       state.settings.mcpServers[request.name] = { ...masked, sealed };
       return { result: view(ctx, state) };
     }),
   );
+  const shown = network ? (masked.url as string) : [masked.command, ...(masked.args ?? [])].join(' ');
+  await recordActivity(ctx, [{ kind: 'mcp_server_saved', outcome: 'ok', detail: `${request.name} (${request.transport}): ${shown}${hasCredentials ? '; its credentials are kept sealed' : ''}` }]);
+  return saved;
 }
 
 /** Removes a saved MCP server, or `mcp.unknown`. */
-export function removeMcpServer(ctx: ApiContext, request: ApiRequest<'removeMcpServer'>): Promise<SettingsView> {
-  return withKnownTools(
+export async function removeMcpServer(ctx: ApiContext, request: ApiRequest<'removeMcpServer'>): Promise<SettingsView> {
+  const removed = await withKnownTools(
     ctx,
     ctx.store.update((state) => {
       if (!Object.hasOwn(state.settings.mcpServers, request.name)) throw new CoreError('mcp.unknown', `No MCP server \`${request.name}\` is saved.`);
@@ -68,6 +71,8 @@ export function removeMcpServer(ctx: ApiContext, request: ApiRequest<'removeMcpS
       return { result: view(ctx, state) };
     }),
   );
+  await recordActivity(ctx, [{ kind: 'mcp_server_removed', outcome: 'ok', detail: `${request.name} was removed` }]);
+  return removed;
 }
 
 /** Seals and saves a secret under one of the names the app knows (`SECRET_NAMES`). */

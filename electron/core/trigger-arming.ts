@@ -51,10 +51,10 @@ export function triggerIn(state: StoreState, triggerId: string): TriggerRecord {
   return trigger;
 }
 
-/** What an `arm` event says: the folder watched, or that a webhook got a new secret. */
-export function armedWords(type: string, folder: string | null): string {
+/** What an `arm` event says: the folder watched, or where a webhook's secret came from (made here, or given by its sender). */
+export function armedWords(type: string, folder: string | null, secret: 'made' | 'given' = 'made'): string {
   if (type === 'file_watch') return `armed: watches ${folder ?? 'a folder'}`;
-  if (type === 'webhook') return 'armed: webhook, a new signing secret was made';
+  if (type === 'webhook') return secret === 'given' ? 'armed: webhook, with the signing secret its sender gave' : 'armed: webhook, a new signing secret was made';
   if (type === 'at') return 'armed: runs once, at its date';
   return 'armed: runs on its schedule';
 }
@@ -87,7 +87,7 @@ export async function armTrigger(ctx: ApiContext, request: ApiRequest<'armTrigge
     trigger.folder = path;
     return { result: { answer: { trigger: triggerView(trigger, deps.now()), webhookSecret: secret?.shown ?? null, webhookSecretGiven: secret?.kept.origin === 'given' }, who: whoOf(trigger) } };
   });
-  await recordActivity(ctx, [{ kind: 'arm', ...who, outcome: 'ok', detail: armedWords(answer.trigger.type, path) }]);
+  await recordActivity(ctx, [{ kind: 'arm', ...who, outcome: 'ok', detail: armedWords(answer.trigger.type, path, secret?.kept.origin ?? 'made') }]);
   return answer;
 }
 
@@ -117,6 +117,7 @@ export async function rotateWebhookSecret(ctx: ApiContext, request: ApiRequest<'
     setWebhookSecret(state, trigger, secret.kept);
     return { result: { answer: { trigger: triggerView(trigger, deps.now()), webhookSecret: secret.shown, webhookSecretGiven: secret.kept.origin === 'given' }, who: whoOf(trigger) } };
   });
-  await recordActivity(ctx, [{ kind: 'secret_rotated', ...who, outcome: 'ok', detail: 'a new signing secret was made; the old one no longer signs' }]);
+  const words = secret.kept.origin === 'given' ? 'replaced by the signing secret its sender gave; the old one no longer signs' : 'a new signing secret was made; the old one no longer signs';
+  await recordActivity(ctx, [{ kind: 'secret_rotated', ...who, outcome: 'ok', detail: words }]);
   return answer;
 }

@@ -5,7 +5,7 @@
  * activity log. Whichever process hosts the triggers (the app, `apollia-desktop serve`), these
  * read the same files.
  */
-import type { ActivityEntry, ApiRequest, SettingsView, TriggerLiveView, TriggerStatusView } from '../../shared/api';
+import type { ActivityView, ApiRequest, SettingsView, TriggerLiveView, TriggerStatusView } from '../../shared/api';
 import { type ApiContext, own } from './api-context';
 import { settingsOf } from './store/views';
 import { hostLockHolder, pendingRuns, readHostStatusFile } from './triggers';
@@ -38,12 +38,18 @@ export async function triggerStatus(ctx: ApiContext): Promise<TriggerStatusView>
 }
 
 /** The activity log, newest first; for one agent, with its package's events that name no agent. */
-export async function activityOf(ctx: ApiContext, request: ApiRequest<'activity'>): Promise<{ events: ActivityEntry[] }> {
+export async function activityOf(ctx: ApiContext, request: ApiRequest<'activity'>): Promise<ActivityView> {
   const limit = request?.limit ?? ACTIVITY_DEFAULT_LIMIT;
-  if (request?.agent === undefined) return { events: await ctx.activity.list({ limit }) };
-  const agent = own((await ctx.store.read()).agents, request.agent);
+  const decisionsOnly = request?.decisionsOnly === true;
+  const state = await ctx.store.read();
+  // The filter offers every agent the record names (removed ones too), and every agent there is now.
+  const named = new Set(Object.keys(state.agents));
+  for (const event of await ctx.activity.list({})) if (event.agent !== undefined) named.add(event.agent);
+  const agents = [...named].sort();
+  if (request?.agent === undefined) return { events: await ctx.activity.list({ limit, decisionsOnly }), agents };
+  const agent = own(state.agents, request.agent);
   const pkg = agent?.origin === 'package' ? agent.packageName : undefined;
-  return { events: await ctx.activity.list({ agent: request.agent, ...(pkg ? { package: pkg } : {}), limit }) };
+  return { events: await ctx.activity.list({ agent: request.agent, ...(pkg ? { package: pkg } : {}), limit, decisionsOnly }), agents };
 }
 
 /** Sets the webhook listener's port (null: the default); a running host re-reads the store and rebinds. */

@@ -144,8 +144,13 @@ export function useTriggerStatus() {
 }
 
 /** The activity log, newest first; one agent's when `agent` is set; polled. */
-export function useActivity(agent: string | null) {
-  return useQuery({ queryKey: queryKeys.activity(agent), queryFn: () => call('activity', agent === null ? {} : { agent }), refetchInterval: LIVE_REFRESH_MS, placeholderData: keepPreviousData });
+export function useActivity(agent: string | null, decisionsOnly = false) {
+  return useQuery({
+    queryKey: queryKeys.activity(agent, decisionsOnly),
+    queryFn: () => call('activity', { ...(agent === null ? {} : { agent }), ...(decisionsOnly ? { decisionsOnly } : {}) }),
+    refetchInterval: LIVE_REFRESH_MS,
+    placeholderData: keepPreviousData,
+  });
 }
 
 /** Settings → the webhook port (null: the default); a running host moves its listener. */

@@ -4,7 +4,7 @@
  * control and direction characters escaped so a line can never hold a second line or move the
  * cursor, and a bound on the length.
  */
-import { CREDENTIAL_NAME, looksLikeKey } from '../mcp-credentials';
+import { looksLikeKey, secretVariableName } from '../mcp-credentials';
 
 /** What a redacted secret reads as. */
 export const HIDDEN = '[hidden]';
@@ -22,13 +22,8 @@ export function redactSecrets(text: string): string {
     .replace(/\b([a-z][a-z0-9+.-]*:\/\/)([^\s/?#@:]+)@/gi, (match, scheme: string, user: string) => (looksLikeKey(user) ? `${scheme}${HIDDEN}@` : match))
     .replace(/\b(Bearer|Basic)\s+[^\s"',;]+/g, `$1 ${HIDDEN}`)
     .replace(/\b(Authorization|Proxy-Authorization|Cookie|X-[A-Za-z-]*(?:Key|Token|Secret))(\s*:\s*)(?!\[hidden\])\S+/gi, `$1$2${HIDDEN}`)
-    .replace(/([A-Za-z][A-Za-z0-9_-]*)(=)([^\s"',;&]+)/g, (match, name: string, sep: string, value: string) => (credentialName(name) && value !== HIDDEN ? `${name}${sep}${HIDDEN}` : match))
+    .replace(/([A-Za-z][A-Za-z0-9_-]*)(=)([^\s"',;&]+)/g, (match, name: string, sep: string, value: string) => (secretVariableName(name) && value !== HIDDEN ? `${name}${sep}${HIDDEN}` : match))
     .replace(/[A-Za-z0-9_\-.+/=~]{16,}/g, (word) => (looksLikeKey(word) ? HIDDEN : word));
-}
-
-/** A name that says its value is a credential: `password`, `GITHUB_TOKEN`, `api-key`, `DB_SECRET`… */
-export function credentialName(name: string): boolean {
-  return CREDENTIAL_NAME.test(name) || /password|passwd|token|secret|api[_-]?key|private[_-]?key/i.test(name);
 }
 
 const ESCAPES: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t', '\\': '\\\\' };

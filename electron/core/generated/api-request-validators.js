@@ -3012,7 +3012,7 @@ return errors === 0;
 validate38.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const activity = validate39;
-const schema50 = {"type":["object","null"],"properties":{"agent":{"type":"string","minLength":1,"maxLength":256},"limit":{"type":"integer","minimum":1,"maximum":1000}},"additionalProperties":false};
+const schema50 = {"type":["object","null"],"properties":{"agent":{"type":"string","minLength":1,"maxLength":256},"limit":{"type":"integer","minimum":1,"maximum":1000},"decisionsOnly":{"type":"boolean"}},"additionalProperties":false};
 
 function validate39(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -3032,7 +3032,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
-if(!((key0 === "agent") || (key0 === "limit"))){
+if(!(((key0 === "agent") || (key0 === "limit")) || (key0 === "decisionsOnly"))){
 validate39.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -3091,6 +3091,19 @@ var valid0 = _errs4 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
+if(data.decisionsOnly !== undefined){
+const _errs6 = errors;
+if(typeof data.decisionsOnly !== "boolean"){
+validate39.errors = [{instancePath:instancePath+"/decisionsOnly",schemaPath:"#/properties/decisionsOnly/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
 }
 }
 }

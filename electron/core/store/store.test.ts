@@ -130,7 +130,7 @@ describe('a torn state file', () => {
     const saved = await api.saveMcpServer({ name: 'slack', transport: 'stdio', command: 'slack-mcp' });
     expect(saved.ok && saved.value.mcpServers.map((s) => s.name)).toEqual(['slack']);
     const keptAs = 'state.json.damaged-2026-12-01T10-00-00-000Z';
-    expect(readdirSync(dataDir).sort()).toEqual([STATE_FILE, keptAs]);
+    expect(readdirSync(dataDir).sort()).toEqual(['activity', STATE_FILE, keptAs]);
     expect(readFileSync(join(dataDir, keptAs), 'utf8')).toBe(torn);
     const dashboard = await api.dashboard();
     expect(dashboard.ok && dashboard.value.damage).toEqual([{ keptAs, reason: expect.stringMatching(/^state\.json is not valid JSON \(.+\); it may have been cut short$/), at: '2026-12-01T10:00:00.000Z' }]);

@@ -202,7 +202,7 @@ export async function applyTemplate(ctx: ApiContext, request: ApiRequest<'apply'
   const state = await store.read();
   for (const id of receipt.triggers) {
     const trigger = own(state.triggers, id);
-    if (trigger?.armed) events.push({ kind: 'arm', agent: receipt.agentId, trigger: id, outcome: 'ok', detail: armedWords(trigger.type, trigger.folder) });
+    if (trigger?.armed) events.push({ kind: 'arm', agent: receipt.agentId, trigger: id, outcome: 'ok', detail: armedWords(trigger.type, trigger.folder, trigger.secretOrigin === 'given' ? 'given' : 'made') });
   }
   await recordActivity(ctx, events);
   return receipt;

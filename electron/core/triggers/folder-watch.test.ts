@@ -31,6 +31,33 @@ async function watching(recursive: boolean) {
 }
 
 describe('watched folders (real files)', () => {
+  it('queues nothing for what the first scan finds (links included), on every host start; only later changes fire', async () => {
+    const dataDir = tempDir('apollia-watch-');
+    const folder = join(tempDir('apollia-watched-'), 'inbox');
+    mkdirSync(join(folder, 'sub'), { recursive: true });
+    writeFileSync(join(folder, 'old.pdf'), 'x');
+    symlinkSync(join(folder, 'old.pdf'), join(folder, 'link.pdf'));
+    symlinkSync(join(folder, 'sub'), join(folder, 'link-dir'));
+    await putTriggers(dataDir, [triggerRecord({ id: 'invoices/new-file', type: 'file_watch', folder, recursive: true })]);
+    for (let start = 0; start < 2; start++) {
+      const host = new TriggerHost({ dataDir, secretBox: createFileKeySecretBox(dataDir), port: 0, watchStore: false, folderTiming: { debounceMs: 50, maxWaitMs: 500, checkMs: 100 } });
+      await host.start();
+      hosts.push(host);
+      await new Promise((resolve) => setTimeout(resolve, 600));
+      await host.settled();
+      expect(runRequests(dataDir)).toEqual([]);
+      await host.stop();
+      hosts.splice(hosts.indexOf(host), 1);
+    }
+    const host = new TriggerHost({ dataDir, secretBox: createFileKeySecretBox(dataDir), port: 0, watchStore: false, folderTiming: { debounceMs: 50, maxWaitMs: 500, checkMs: 100 } });
+    await host.start();
+    hosts.push(host);
+    writeFileSync(join(folder, 'new.pdf'), 'y');
+    const runs = await eventually(() => (runRequests(dataDir).length > 0 ? runRequests(dataDir) : undefined));
+    await host.settled();
+    expect(runs.flatMap((r) => r.input.changed_paths ?? [])).toEqual([join(folder, 'new.pdf')]);
+  });
+
   it('turns a burst of new files into one run listing the changed paths; recursive as the manifest says', async () => {
     const { dataDir, folder, host, lines } = await watching(true);
     expect(lines).toContain(`watching invoices/new-file ${folder}`);

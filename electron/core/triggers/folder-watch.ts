@@ -5,6 +5,8 @@
  * Decisions:
  * - Links are never followed (`followSymlinks: false`): a link inside the folder is reported as a
  *   changed path, the folder it points to is not watched.
+ * - The first scan fires nothing (DESIGN.md "Triggers at run time"): only what changes once the
+ *   watcher is ready is a change, on every start of the host.
  * - The folder itself is checked with `lstat` on every burst and every `checkMs`: removed, not a
  *   folder, or replaced by a link → `onProblem` once with the reason and the watcher is closed (a
  *   link swapped in is not followed out of the folder the user picked); when a real folder is back
@@ -117,9 +119,19 @@ export class FolderWatch {
       depth: this.options.recursive ? undefined : 0,
     });
     this.watcher = watcher;
-    watcher.on('all', (_event, path) => this.change(path));
+    // What the first scan reports is what was there before: never a change. chokidar reports links
+    // during that scan even with `ignoreInitial`, so everything before `ready` is passed over.
+    let ready = false;
+    watcher.on('all', (_event, path) => {
+      if (ready) this.change(path);
+    });
     watcher.on('error', (error) => this.fail(`watching ${this.options.folder} failed: ${error instanceof Error ? error.message : String(error)}`));
-    await new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
+    await new Promise<void>((resolve) =>
+      watcher.once('ready', () => {
+        ready = true;
+        resolve();
+      }),
+    );
     if (this.closed) {
       await watcher.close();
       return;

@@ -14,13 +14,16 @@ export function localTimeZone(): string {
 /**
  * `date` in the locale's format with its zone named, in `timezone` (default: this computer's). An
  * unknown zone falls back to this computer's; an invalid date to its ISO text, or the text given.
+ * `seconds` for a record of what happened (the activity record: seven events in one minute must
+ * not all read alike).
  */
-export function formatDateTime(date: Date | string, timezone: string = localTimeZone()): string {
+export function formatDateTime(date: Date | string, timezone: string = localTimeZone(), options: { seconds?: boolean } = {}): string {
   const value = typeof date === 'string' ? new Date(date) : date;
   if (Number.isNaN(value.getTime())) return typeof date === 'string' ? date : 'an unknown date';
+  const format = options.seconds ? { ...OPTIONS, second: '2-digit' as const } : OPTIONS;
   try {
-    return new Intl.DateTimeFormat(undefined, { ...OPTIONS, timeZone: timezone }).format(value);
+    return new Intl.DateTimeFormat(undefined, { ...format, timeZone: timezone }).format(value);
   } catch {
-    return new Intl.DateTimeFormat(undefined, OPTIONS).format(value);
+    return new Intl.DateTimeFormat(undefined, format).format(value);
   }
 }

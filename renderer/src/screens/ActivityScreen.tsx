@@ -1,42 +1,21 @@
 import { useState } from 'react';
+import { ACTIVITY_KIND_WORDS, activityOutcomeWords } from '../../../shared/activity';
 import type { ActivityEntry } from '../../../shared/api';
 import { useActivity, useDashboard } from '../../api/hooks';
 import { PackageText } from '../components/PackageText';
-import { formatFireTime } from '../components/schedule';
+import { formatDateTime, localTimeZone } from '../components/date-format';
 import { ErrorPanel, Loading } from '../components/Status';
 
-/** Each kind of event in plain words. */
-const KIND_WORDS: Record<string, string> = {
-  install: 'Installed',
-  update: 'Updated',
-  uninstall: 'Removed',
-  apply: 'Made from a template',
-  grant: 'Allowed a tool',
-  revoke: 'Withdrew a tool',
-  arm: 'Armed a trigger',
-  disarm: 'Disarmed a trigger',
-  secret_rotated: 'New webhook secret',
-  trigger_fired: 'Trigger fired',
-  delivery_accepted: 'Webhook delivery accepted',
-  delivery_refused: 'Webhook delivery refused',
-  run_queued: 'Run queued',
-  run_skipped: 'Run skipped',
-  trigger_problem: 'Trigger problem',
-  integrity_changed: 'Files changed on disk',
-  host_started: 'Triggers went live',
-  host_stopped: 'Triggers stopped',
-};
+const BADGE: Record<ActivityEntry['outcome'], string> = { ok: 'badge-allow', refused: 'badge-deny', skipped: 'badge-neutral', failed: 'badge-deny' };
 
-const OUTCOME: Record<ActivityEntry['outcome'], { words: string; badge: string }> = {
-  ok: { words: 'Done', badge: 'badge-allow' },
-  refused: { words: 'Refused', badge: 'badge-deny' },
-  skipped: { words: 'Skipped', badge: 'badge-neutral' },
-  failed: { words: 'Failed', badge: 'badge-deny' },
-};
+/** The badge of an entry: a queued run waits (nothing has taken it), so it is not marked done. */
+function badgeOf(event: ActivityEntry): string {
+  if (event.kind === 'run_queued' && event.outcome === 'ok') return 'badge-neutral';
+  return BADGE[event.outcome] ?? 'badge-neutral';
+}
 
 function when(iso: string): string {
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? iso : formatFireTime(date, Intl.DateTimeFormat().resolvedOptions().timeZone);
+  return formatDateTime(iso, localTimeZone(), { seconds: true });
 }
 
 function EventRow({ event, agentName }: { event: ActivityEntry; agentName: (id: string) => string }) {
@@ -47,7 +26,7 @@ function EventRow({ event, agentName }: { event: ActivityEntry; agentName: (id: 
         <time data-volatile dateTime={event.at} className="small muted">
           {when(event.at)}
         </time>{' '}
-        <strong>{KIND_WORDS[event.kind] ?? event.kind}</strong>
+        <strong>{(ACTIVITY_KIND_WORDS as Record<string, string>)[event.kind] ?? event.kind}</strong>
         {about ? (
           <>
             {' '}
@@ -63,7 +42,7 @@ function EventRow({ event, agentName }: { event: ActivityEntry; agentName: (id: 
             </code>
           </>
         ) : null}{' '}
-        <span className={`badge ${OUTCOME[event.outcome]?.badge ?? 'badge-neutral'}`}>{OUTCOME[event.outcome]?.words ?? event.outcome}</span>
+        <span className={`badge ${badgeOf(event)}`}>{activityOutcomeWords(event.kind, event.outcome)}</span>
       </p>
       <p className="small">
         <PackageText text={event.detail} />
@@ -75,10 +54,17 @@ function EventRow({ event, agentName }: { event: ActivityEntry; agentName: (id: 
 /** The activity log: everything that changed what an agent may do, or happened to it, newest first, filterable by agent. */
 export function ActivityScreen() {
   const [agent, setAgent] = useState<string | null>(null);
-  const activity = useActivity(agent);
+  const [decisionsOnly, setDecisionsOnly] = useState(false);
+  const activity = useActivity(agent, decisionsOnly);
   const dashboard = useDashboard();
   const agents = dashboard.data?.agents ?? [];
   const agentName = (id: string) => agents.find((a) => a.id === id)?.displayName ?? id;
+  // Every agent the record names, removed ones too (shown by their id, marked removed), then those there now.
+  const named = activity.data?.agents ?? [];
+  const choices = [...new Set([...agents.map((a) => a.id), ...named])].map((id) => {
+    const now = agents.find((a) => a.id === id);
+    return { id, label: now ? now.displayName : `${id} (removed)` };
+  });
   return (
     <div className="screen">
       <h1>Activity</h1>
@@ -87,12 +73,15 @@ export function ActivityScreen() {
         <label htmlFor="activity-agent">Show</label>
         <select id="activity-agent" value={agent ?? ''} onChange={(event) => setAgent(event.target.value === '' ? null : event.target.value)}>
           <option value="">Everything</option>
-          {agents.map((a) => (
+          {choices.map((a) => (
             <option key={a.id} value={a.id}>
-              {a.displayName}
+              {a.label}
             </option>
           ))}
         </select>
+        <label className="checkbox-row">
+          <input type="checkbox" checked={decisionsOnly} onChange={(event) => setDecisionsOnly(event.target.checked)} /> Only decisions (no deliveries, fires or runs)
+        </label>
       </div>
       {activity.isPending ? <Loading label="Loading the activity…" /> : null}
       {activity.isError ? <ErrorPanel error={activity.error} title="The activity could not be loaded" /> : null}
