@@ -8,6 +8,9 @@
  * VmHWM polling). The inspector is the project's real one (`inspectPath`, bundled once to plain
  * JavaScript with esbuild so that TypeScript transpiling is not what gets measured).
  *
+ * Then webhook intake (`webhook-intake.ts`): 2,000 signed deliveries against a bare `node:http`
+ * server and the trigger host, throughput ratio, p99 and the number lost.
+ *
  * Last, ONE goals table (`summary.ts`, issue 17): the built CLI and renderer against their floors,
  * measured in the same run, with the ratios and the load average.
  */
@@ -22,6 +25,7 @@ import { boundedCheckerBench } from './bounded-checker';
 import { hostileInputBench } from './hostile-input';
 import { renderScaleBench } from './render-scale';
 import { summaryBench } from './summary';
+import { webhookIntakeBench } from './webhook-intake';
 
 interface Row {
   name: string;
@@ -118,4 +122,5 @@ await main();
 await hostileInputBench();
 await renderScaleBench();
 await boundedCheckerBench();
+await webhookIntakeBench();
 await summaryBench();

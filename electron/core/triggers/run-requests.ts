@@ -9,7 +9,7 @@
  */
 import { mkdir, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { writeFileAtomic } from '../store/atomic-file';
+import { FolderSync, writeFileAtomic } from '../store/atomic-file';
 
 /** Folder of waiting run requests, relative to the data folder. */
 export const PENDING_DIR = join('runs', 'pending');
@@ -62,12 +62,30 @@ export function runFileName(request: RunRequest): string {
   return `${encodeId(request.trigger)}.${String(Date.parse(request.fired_at)).padStart(13, '0')}.${request.id}.json`;
 }
 
-/** Writes one run request atomically; returns its path. */
+const folderSyncs = new Map<string, FolderSync>();
+
+/**
+ * Writes one run request atomically (temp file, fsync, rename, the folder's fsync shared with the
+ * run files written at the same time); returns its path once it is durable. The folder is made
+ * when it is missing.
+ */
 export async function writeRunRequest(dataDir: string, request: RunRequest): Promise<string> {
   const dir = join(dataDir, PENDING_DIR);
-  await mkdir(dir, { recursive: true, mode: 0o700 });
   const path = join(dir, runFileName(request));
-  await writeFileAtomic(path, `${JSON.stringify(request, null, 2)}\n`);
+  let folderSync = folderSyncs.get(dir);
+  if (!folderSync) {
+    folderSync = new FolderSync();
+    folderSyncs.set(dir, folderSync);
+  }
+  const sync = folderSync;
+  const write = () => writeFileAtomic(path, `${JSON.stringify(request, null, 2)}\n`, {}, (d) => sync.sync(d));
+  try {
+    await write();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    await mkdir(dir, { recursive: true, mode: 0o700 });
+    await write();
+  }
   return path;
 }
 

@@ -44,6 +44,8 @@ export class SeenIds {
   private readonly seen = new Map<string, number>();
   private readonly handling = new Set<string>();
   private appended = 0;
+  private lines: string[] = [];
+  private appending: Promise<void> | null = null;
 
   constructor(
     private readonly path: string,
@@ -99,15 +101,31 @@ export class SeenIds {
     return 'new';
   }
 
-  /** The delivery's run is durable: the id is seen (in memory at once, then appended to the file). */
+  /**
+   * The delivery's run is durable: the id is seen (in memory at once, then appended to the file;
+   * the ids committed at the same time share one append).
+   */
   async commit(secretKey: string, webhookId: string): Promise<void> {
     const key = SeenIds.key(secretKey, webhookId);
     const now = this.now().getTime();
     this.handling.delete(key);
     this.seen.set(key, now);
+    this.lines.push(`${now} ${key}\n`);
+    this.appending ??= this.append();
+    await this.appending;
+  }
+
+  private async append(): Promise<void> {
+    // Let the commits of the same turn join this append.
+    await new Promise((resolve) => setImmediate(resolve));
+    const text = this.lines.join('');
+    const count = this.lines.length;
+    this.lines = [];
+    this.appending = null;
     await mkdir(dirname(this.path), { recursive: true, mode: 0o700 });
-    await appendFile(this.path, `${now} ${key}\n`, { mode: 0o600 });
-    if (++this.appended > this.max) {
+    await appendFile(this.path, text, { mode: 0o600 });
+    this.appended += count;
+    if (this.appended > this.max) {
       this.prune();
       await this.rewrite();
     }

@@ -30,7 +30,8 @@ import { agentArchived, configKey, DEFAULT_MAX_WAITING, LATE_MS, type LiveTrigge
 import { type StateFileWatch, watchStateFile } from './state-file-watch';
 import { type DeliveryStatus, type FireStatus, type HostStatus, readHostStatusFile, STATUS_DELIVERIES, STATUS_FILE, StatusFileWriter, type TriggerLiveStatus } from './host-status';
 import { takeHostLock } from './host-lock';
-import { pendingRuns, type RunCause, type RunInput, type RunPayload, type RunRequest, runTarget, writeRunRequest } from './run-requests';
+import { WaitingRuns } from './waiting-runs';
+import { type RunCause, type RunInput, type RunPayload, type RunRequest, runTarget, writeRunRequest } from './run-requests';
 import { firstDue, type HostClock, isTimed, nextFireAfter, systemClock } from './schedule';
 import { replayKey } from './seen-ids';
 import { WebhookIntake } from './webhook-intake';
@@ -60,10 +61,11 @@ export class TriggerHost {
   private lastTick = 0;
   private storeWatcher: StateFileWatch | null = null;
   private reloading: Promise<void> = Promise.resolve();
-  private fires: Promise<unknown> = Promise.resolve();
+  /** Fires under way (for `settled` and `stop`). */
+  private readonly firing = new Set<Promise<unknown>>();
   private readonly activityQueue: ActivityQueue;
   private readonly statusFile: StatusFileWriter;
-  private pending = { total: 0, oldest: null as string | null, byTrigger: new Map<string, number>() };
+  private readonly waiting: WaitingRuns;
   private startedAt = '';
   private running = false;
   /** The Settings port last tried by {@link rebind} (so a taken port is not retried at every reload). */
@@ -74,6 +76,7 @@ export class TriggerHost {
   constructor(private readonly options: TriggerHostOptions) {
     this.store = new Store(options.dataDir);
     this.clock = options.clock ?? systemClock;
+    this.waiting = new WaitingRuns(options.dataDir);
     this.statusFile = new StatusFileWriter(options.dataDir, () => this.status());
     this.activityQueue = new ActivityQueue(new ActivityLog(options.dataDir, { now: () => this.clock.now() }), (message) => this.line(message));
     this.intake = new WebhookIntake(
@@ -150,7 +153,7 @@ export class TriggerHost {
     await this.reloading;
     await this.listener.stop();
     await Promise.all([...this.live.values()].map((l) => l.watch?.close()));
-    await this.fires;
+    await this.firesDone();
     this.intake.flush();
     this.record({ kind: 'host_stopped', outcome: 'ok', detail: `trigger host pid ${process.pid} stopped` });
     await this.activityQueue.settled();
@@ -163,14 +166,15 @@ export class TriggerHost {
   /** The live status (what `triggers/status.json` holds). */
   status(): HostStatus {
     const triggers: Record<string, TriggerLiveStatus> = Object.create(null);
-    for (const [id, live] of this.live) triggers[id] = { ...live.status, waiting: this.pending.byTrigger.get(id) ?? 0 };
+    const pending = this.waiting.view;
+    for (const [id, live] of this.live) triggers[id] = { ...live.status, waiting: pending.byTrigger.get(id) ?? 0 };
     return {
       pid: process.pid,
       origin: this.running ? this.origin : null,
       startedAt: this.startedAt,
       updatedAt: this.clock.now().toISOString(),
       running: this.running,
-      pending: { total: this.pending.total, oldest: this.pending.oldest },
+      pending: { total: pending.total, oldest: pending.oldest },
       triggers,
     };
   }
@@ -178,7 +182,7 @@ export class TriggerHost {
   /** Waits until every fire, activity event and status write started so far is done (tests, `serve`). */
   async settled(): Promise<void> {
     await this.reloading;
-    await this.fires;
+    await this.firesDone();
     await this.activityQueue.settled();
     await this.statusFile.flush();
   }
@@ -249,7 +253,7 @@ export class TriggerHost {
       await this.makeLive(trigger, sealed);
     }
     this.intake.warnSharedSecrets();
-    await this.refreshPending();
+    await this.waiting.refresh();
     this.schedule();
     this.statusChanged();
   }
@@ -375,7 +379,7 @@ export class TriggerHost {
         live.status.next = null;
         live.status.state = 'done';
         const done = this.fire(live, cause, {}).then(() => this.finishAt(live.trigger));
-        this.fires = done.catch(() => undefined);
+        this.track(done);
       } else {
         live.nextAt = nextFireAfter(live.trigger, now);
         live.status.next = live.nextAt?.toISOString() ?? null;
@@ -406,24 +410,32 @@ export class TriggerHost {
     return { trigger: trigger.id, ...(trigger.packageName ? { package: trigger.packageName } : {}), ...(trigger.agentId ? { agent: trigger.agentId } : {}) };
   }
 
-  /** Fires `live` once: a run request, or a skip when its runs waiting are at the limit. Serialised, so counts hold. */
+  /** Fires `live` once: a run request, or a skip when its runs waiting are at the limit (a slot is reserved first, so the limit holds while fires write in parallel). */
   private fire(live: Live, cause: RunCause, extra: Omit<RunInput, 'text'>, payload?: RunPayload): Promise<'queued' | 'skipped' | 'failed'> {
     const at = this.clock.now().toISOString();
-    const run = this.fires.then(() => this.fireNow(live, at, cause, extra, payload));
-    this.fires = run.catch(() => undefined);
-    return run;
+    return this.track(this.fireNow(live, at, cause, extra, payload));
+  }
+
+  private track<T>(work: Promise<T>): Promise<T> {
+    const tracked = work.catch(() => undefined);
+    this.firing.add(tracked);
+    void tracked.then(() => this.firing.delete(tracked));
+    return work;
+  }
+
+  private async firesDone(): Promise<void> {
+    while (this.firing.size > 0) await Promise.all([...this.firing]);
   }
 
   private async fireNow(live: Live, at: string, cause: RunCause, extra: Omit<RunInput, 'text'>, payload?: RunPayload): Promise<'queued' | 'skipped' | 'failed'> {
     const { trigger } = live;
     const who = this.who(trigger);
     this.record({ at, kind: 'trigger_fired', ...who, outcome: 'ok', detail: `${cause}${extra.changed_paths ? `: ${extra.changed_paths.length + (extra.changed_paths_more ?? 0)} path(s) changed` : ''}` });
-    await this.refreshPending();
-    const waiting = this.pending.byTrigger.get(trigger.id) ?? 0;
     const limit = trigger.maxConcurrent ?? DEFAULT_MAX_WAITING;
+    const waiting = await this.waiting.reserve(trigger.id, limit);
     let outcome: 'queued' | 'skipped' | 'failed';
     let runId: string | null = null;
-    if (waiting >= limit) {
+    if (waiting !== null) {
       outcome = 'skipped';
       this.record({ kind: 'run_skipped', ...who, outcome: 'skipped', detail: `${waiting} run(s) already waiting (limit ${limit}${trigger.maxConcurrent === null ? ', the default' : ', max_concurrent'})` });
       this.line(`skipped ${trigger.id} ${cause}: ${waiting} run(s) already waiting`);
@@ -432,16 +444,17 @@ export class TriggerHost {
       if (payload) request.payload = payload;
       try {
         await writeRunRequest(this.options.dataDir, request);
+        this.waiting.done(trigger.id, true);
         outcome = 'queued';
         runId = request.id;
         this.record({ kind: 'run_queued', ...who, outcome: 'ok', detail: `run ${request.id} (${cause})` });
         this.line(`fired ${trigger.id} ${cause} run ${request.id}`);
       } catch (error) {
+        this.waiting.done(trigger.id, false);
         outcome = 'failed';
         this.record({ kind: 'run_queued', ...who, outcome: 'failed', detail: `the run request could not be written: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}` });
         this.line(`failed ${trigger.id} ${cause}: the run request could not be written`);
       }
-      await this.refreshPending();
     }
     live.status.lastFire = { at, cause, outcome, run: runId };
     this.statusChanged();
@@ -457,10 +470,6 @@ export class TriggerHost {
   /** Queues one activity event (bounded: see {@link ActivityQueue}). */
   private record(event: ActivityInput): void {
     this.activityQueue.record({ ...event, at: event.at ?? this.clock.now().toISOString() });
-  }
-
-  private async refreshPending(): Promise<void> {
-    this.pending = await pendingRuns(this.options.dataDir).catch(() => this.pending);
   }
 
   private statusChanged(): void {

@@ -1,0 +1,125 @@
+/**
+ * Bench: webhook intake (DESIGN.md "Triggers at run time"; goal: nothing lost, at least 0.5× a bare
+ * `node:http` server's throughput, p99 under 50 ms).
+ *
+ * 2,000 deliveries signed with the reference `standardwebhooks` library, 16 at a time over
+ * keep-alive connections, first to a bare `node:http` server that reads the body and answers 202,
+ * then to the real trigger host (Host and signature checked, replay store, the run file written
+ * atomically with fsync, activity recorded), in the same process and the same run. Lost: a 2xx
+ * without its run file on disk, plus any delivery not answered 2xx (the trigger's queue is large
+ * enough that none should be refused). Figures only, never assertions.
+ *
+ * Run alone: `npx tsx bench/webhook-intake.ts`; `npm run bench` runs it with the other rows.
+ */
+import { randomBytes } from 'node:crypto';
+import { readdirSync } from 'node:fs';
+import { Agent, createServer, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { Webhook } from 'standardwebhooks';
+import { createFileKeySecretBox } from '../electron/core/secret-box';
+import { TriggerHost } from '../electron/core/triggers';
+import { PENDING_DIR } from '../electron/core/triggers/run-requests';
+import { tempDir } from '../test/helpers/test-api';
+import { putTriggers, triggerRecord } from '../test/helpers/trigger-host';
+
+const DELIVERIES = 2_000;
+const CONCURRENCY = 16;
+const HOOK = 'crm/new-lead';
+
+interface Signed {
+  id: string;
+  body: string;
+  headers: Record<string, string>;
+}
+
+function deliveries(secret: string): Signed[] {
+  const webhook = new Webhook(secret);
+  return Array.from({ length: DELIVERIES }, (_, i) => {
+    const id = `msg_bench_${i}_${randomBytes(4).toString('hex')}`;
+    const body = JSON.stringify({ type: 'lead.submitted', n: i, email: `lead${i}@example.com`, note: 'x'.repeat(200) });
+    const at = new Date();
+    return { id, body, headers: { 'content-type': 'application/json', 'webhook-id': id, 'webhook-timestamp': String(Math.floor(at.getTime() / 1000)), 'webhook-signature': webhook.sign(id, at, body) } };
+  });
+}
+
+/** Sends every delivery to `url`, `CONCURRENCY` at a time; the wall time, each latency and each status. */
+async function send(url: string, items: Signed[]): Promise<{ ms: number; latencies: number[]; statuses: number[] }> {
+  const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
+  const latencies: number[] = [];
+  const statuses: number[] = new Array(items.length).fill(0);
+  let next = 0;
+  const one = (item: Signed, index: number) =>
+    new Promise<void>((resolve) => {
+      const started = performance.now();
+      const req = request(url, { method: 'POST', agent, headers: item.headers }, (res) => {
+        res.resume();
+        res.on('end', () => {
+          latencies.push(performance.now() - started);
+          statuses[index] = res.statusCode ?? 0;
+          resolve();
+        });
+      });
+      req.on('error', () => {
+        latencies.push(performance.now() - started);
+        resolve();
+      });
+      req.end(item.body);
+    });
+  const worker = async () => {
+    while (next < items.length) {
+      const index = next++;
+      await one(items[index] as Signed, index);
+    }
+  };
+  const started = performance.now();
+  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+  const ms = performance.now() - started;
+  agent.destroy();
+  return { ms, latencies, statuses };
+}
+
+const p99 = (values: number[]) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.ceil(values.length * 0.99) - 1)] ?? Number.NaN;
+
+/** The bench row: bare server, then the trigger host, same deliveries' shape, same run. */
+export async function webhookIntakeBench(): Promise<void> {
+  const bare = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      res.writeHead(202, { 'content-type': 'text/plain' });
+      res.end('queued\n');
+    });
+  });
+  await new Promise<void>((resolve) => bare.listen(0, '127.0.0.1', resolve));
+  const barePort = (bare.address() as AddressInfo).port;
+  const bareSecret = `whsec_${randomBytes(32).toString('base64')}`;
+  const bareRun = await send(`http://127.0.0.1:${barePort}/hooks/${HOOK}`, deliveries(bareSecret));
+  await new Promise<void>((resolve) => bare.close(() => resolve()));
+
+  const dataDir = tempDir('apollia-bench-hooks-');
+  const secrets = await putTriggers(dataDir, [triggerRecord({ id: HOOK, type: 'webhook', maxConcurrent: DELIVERIES * 2 })]);
+  const host = new TriggerHost({ dataDir, secretBox: createFileKeySecretBox(dataDir), port: 0, watchStore: false });
+  await host.start();
+  const items = deliveries(secrets.get(HOOK) as string);
+  const hostRun = await send(host.urlOf(HOOK), items);
+  await host.settled();
+  await host.stop();
+
+  const written = new Set(
+    readdirSync(join(dataDir, PENDING_DIR))
+      .filter((n) => n.endsWith('.json'))
+      .map((n) => n),
+  );
+  const ok = hostRun.statuses.filter((s) => s >= 200 && s < 300).length;
+  const lost = Math.max(0, ok - written.size) + (DELIVERIES - ok);
+  const perSecond = (run: { ms: number }) => (DELIVERIES / run.ms) * 1000;
+  const ratio = perSecond(hostRun) / perSecond(bareRun);
+  const hostP99 = p99(hostRun.latencies);
+  const other = [...new Set(hostRun.statuses.filter((s) => s < 200 || s >= 300))];
+  console.log(`\nwebhook intake: ${DELIVERIES} signed deliveries (standardwebhooks), ${CONCURRENCY} at a time, keep-alive, same run`);
+  console.log(`bare node:http answering 202   ${perSecond(bareRun).toFixed(0).padStart(6)} /s  p99 ${p99(bareRun.latencies).toFixed(1).padStart(6)} ms`);
+  console.log(`trigger host (run file + fsync) ${perSecond(hostRun).toFixed(0).padStart(6)} /s  p99 ${hostP99.toFixed(1).padStart(6)} ms  ${ok} answered 2xx, ${written.size} run files${other.length > 0 ? `, other answers: ${other.join(', ')}` : ''}`);
+  console.log(`throughput ratio ${ratio.toFixed(2)}× (goal ≥ 0.5×) ${ratio >= 0.5 ? 'OK' : 'MISSED'}; p99 ${hostP99.toFixed(1)} ms (goal < 50 ms) ${hostP99 < 50 ? 'OK' : 'MISSED'}; lost ${lost} (goal 0) ${lost === 0 ? 'OK' : 'MISSED'}`);
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await webhookIntakeBench();

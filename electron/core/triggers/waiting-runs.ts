@@ -1,0 +1,87 @@
+/**
+ * How many runs each trigger has waiting in `runs/pending/`, kept without reading the folder at
+ * every fire: the folder is read on reload, in the background once the count is a second old, and
+ * whenever a trigger is at its limit (the runtime may have taken some since); in between, the runs
+ * this host wrote are counted as they are written. A slot is reserved before a run file is written,
+ * so fires write in parallel and the limit still holds. A write finished while the folder is being
+ * read may be counted twice: the count errs high, so a full queue may answer 429 once too often
+ * (the sender retries), never take a run over the limit.
+ */
+import { type PendingRuns, pendingRuns } from './run-requests';
+
+/** A count older than this is read again in the background at the next fire. */
+export const WAITING_STALE_MS = 1_000;
+
+const add = (map: Map<string, number>, key: string, n: number) => {
+  const value = (map.get(key) ?? 0) + n;
+  if (value <= 0) map.delete(key);
+  else map.set(key, value);
+};
+
+/** The runs waiting of one data folder, as this host counts them. */
+export class WaitingRuns {
+  private snapshot: PendingRuns = { total: 0, oldest: null, byTrigger: new Map() };
+  private readAt = Number.NEGATIVE_INFINITY;
+  /** Runs written since the last read of the folder started. */
+  private since = new Map<string, number>();
+  /** Slots reserved, their run files being written. */
+  private writing = new Map<string, number>();
+  private reading: Promise<void> | null = null;
+
+  constructor(private readonly dataDir: string) {}
+
+  /** What waits: the last read of the folder plus what was written since. */
+  get view(): PendingRuns {
+    const byTrigger = new Map(this.snapshot.byTrigger);
+    let total = this.snapshot.total;
+    for (const [id, n] of this.since) {
+      add(byTrigger, id, n);
+      total += n;
+    }
+    return { total, oldest: this.snapshot.oldest, byTrigger };
+  }
+
+  /** Reads the folder again (one read at a time; a read already going is joined). A folder that cannot be read keeps the count. */
+  refresh(): Promise<void> {
+    if (this.reading) return this.reading;
+    const carried = this.since;
+    this.since = new Map();
+    const started = performance.now();
+    this.reading = pendingRuns(this.dataDir)
+      .then((read) => {
+        this.snapshot = read;
+        this.readAt = started;
+      })
+      .catch(() => {
+        for (const [id, n] of carried) add(this.since, id, n);
+      })
+      .finally(() => {
+        this.reading = null;
+      });
+    return this.reading;
+  }
+
+  /** The runs `trigger` has waiting or being written. */
+  private count(trigger: string): number {
+    return (this.snapshot.byTrigger.get(trigger) ?? 0) + (this.since.get(trigger) ?? 0) + (this.writing.get(trigger) ?? 0);
+  }
+
+  /**
+   * Reserves a slot for one run of `trigger` when fewer than `limit` wait: `null`, then call
+   * {@link done}; else the number waiting (nothing reserved).
+   */
+  async reserve(trigger: string, limit: number): Promise<number | null> {
+    if (performance.now() - this.readAt > WAITING_STALE_MS) void this.refresh();
+    if (this.count(trigger) >= limit) await this.refresh();
+    const waiting = this.count(trigger);
+    if (waiting >= limit) return waiting;
+    add(this.writing, trigger, 1);
+    return null;
+  }
+
+  /** The reserved run of `trigger` was written (counted as waiting) or not (the slot is freed). */
+  done(trigger: string, written: boolean): void {
+    add(this.writing, trigger, -1);
+    if (written) add(this.since, trigger, 1);
+  }
+}
