@@ -44,5 +44,5 @@ export const COMMANDS: readonly CliCommand[] = [
   { name: 'trust', args: 'add KEY.pub --name NAME | list [--json] | remove KEYID', summary: 'Manage the publisher keys you trust: a package signed by one shows as verified', load: () => import('./trust-command') },
   { name: 'verify', args: '[--json]', summary: 'Check that installed packages are unchanged since install (a changed one has its triggers disarmed)', load: () => import('./verify-command') },
   { name: 'policy', args: '[--json]', summary: 'Show the policy your organization set for this computer, and which file each part came from', load: () => import('./policy-command') },
-  { name: 'activity', args: '[--json] [--agent ID] [--limit N]', summary: 'Show the activity log, newest first', load: () => import('./activity-command') },
+  { name: 'activity', args: '[--json] [--decisions] [--agent ID] [--limit N] | verify [--json]', summary: 'Show the activity record, newest first; verify: whether it is intact, and where it breaks', load: () => import('./activity-command') },
 ];

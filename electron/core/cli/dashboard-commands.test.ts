@@ -7,7 +7,7 @@ import { appendFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } f
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { packFolder } from '../../../test/helpers/pack';
-import { tempDir } from '../../../test/helpers/test-api';
+import { activityText, tempDir } from '../../../test/helpers/test-api';
 import { runCliCaptured } from '../../../test/helpers/cli-run';
 import { programUsage } from './dispatcher';
 import { COMMANDS } from './commands';
@@ -105,7 +105,7 @@ describe('grant and revoke', () => {
     expect((await cli(['grant', 'watcher/tidy'])).code).toBe(2);
     expect((await cli(['activity', '--agent', 'watcher/tidy', '--json'])).stdout).toContain('"kind": "revoke"');
     expect((await cli(['activity', '--agent', 'tidy'])).stdout).toBe('No activity recorded for `tidy`: an agent is named by its id as `list` shows it, package/agent (e.g. invoices/invoice-clerk).\n');
-    const activity = readFileSync(join(dataDir, 'activity.jsonl'), 'utf8');
+    const activity = activityText(dataDir);
     expect(activity).toContain('"kind":"grant"');
     expect(activity).toContain('"kind":"revoke"');
   });

@@ -287,8 +287,11 @@ describe('webhook listener (real HTTP, Standard Webhooks signatures)', () => {
     const queued = counts.get('202 queued') ?? 0;
     expect(queued).toBe(runRequests(dataDir).length);
     expect(queued).toBeLessThanOrEqual(20);
-    expect([...counts.keys()].every((k) => ['202 queued', '429 this trigger already has its most runs waiting; try again later', '503 too many deliveries at once; try again'].includes(k))).toBe(true);
+    expect([...counts.keys()].filter((k) => !['202 queued', '429 this trigger already has its most runs waiting; try again later', '503 too many deliveries at once; try again'].includes(k))).toEqual([]);
     expect([...counts.values()].reduce((a, b) => a + b, 0)).toBe(60);
+    // Still up: once a run is taken, the next delivery is queued.
+    const [taken] = readdirSync(join(dataDir, 'runs', 'pending'));
+    if (taken) rmSync(join(dataDir, 'runs', 'pending', taken));
     const body = JSON.stringify({ type: 'x' });
     expect((await post(url, body, signed(secret, 'after-flood', body))).status).toBe(202);
   });
