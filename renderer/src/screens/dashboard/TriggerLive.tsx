@@ -14,10 +14,11 @@ function deliveryWords(status: number): string {
   if (status === 202) return 'Accepted';
   if (status === 200) return 'Ignored';
   if (status === 401) return 'Refused: not signed right';
-  if (status === 404) return 'Refused: no armed trigger there';
+  if (status === 408) return 'Refused: too slow';
   if (status === 409) return 'Refused: a replay';
   if (status === 413) return 'Refused: too large';
-  if (status === 503) return 'Refused: too many at once';
+  if (status === 429) return 'Not queued: too many runs waiting (the sender retries)';
+  if (status === 503) return 'Not queued: try again (the sender retries)';
   return `Refused (${status})`;
 }
 
