@@ -24,6 +24,8 @@ export class WaitingRuns {
   private readAt = Number.NEGATIVE_INFINITY;
   /** Runs written since the last read of the folder started. */
   private since = new Map<string, number>();
+  /** While a read runs: the runs written before it started (in what it will find, not yet in the snapshot). */
+  private carried = new Map<string, number>();
   /** Slots reserved, their run files being written. */
   private writing = new Map<string, number>();
   private reading: Promise<void> | null = null;
@@ -34,9 +36,11 @@ export class WaitingRuns {
   get view(): PendingRuns {
     const byTrigger = new Map(this.snapshot.byTrigger);
     let total = this.snapshot.total;
-    for (const [id, n] of this.since) {
-      add(byTrigger, id, n);
-      total += n;
+    for (const map of [this.carried, this.since]) {
+      for (const [id, n] of map) {
+        add(byTrigger, id, n);
+        total += n;
+      }
     }
     return { total, oldest: this.snapshot.oldest, byTrigger };
   }
@@ -44,7 +48,8 @@ export class WaitingRuns {
   /** Reads the folder again (one read at a time; a read already going is joined). A folder that cannot be read keeps the count. */
   refresh(): Promise<void> {
     if (this.reading) return this.reading;
-    const carried = this.since;
+    // Counted as `carried` until the read's snapshot replaces the old one, so the count never dips meanwhile.
+    this.carried = this.since;
     this.since = new Map();
     const started = performance.now();
     this.reading = pendingRuns(this.dataDir)
@@ -53,9 +58,10 @@ export class WaitingRuns {
         this.readAt = started;
       })
       .catch(() => {
-        for (const [id, n] of carried) add(this.since, id, n);
+        for (const [id, n] of this.carried) add(this.since, id, n);
       })
       .finally(() => {
+        this.carried = new Map();
         this.reading = null;
       });
     return this.reading;
@@ -63,7 +69,7 @@ export class WaitingRuns {
 
   /** The runs `trigger` has waiting or being written. */
   private count(trigger: string): number {
-    return (this.snapshot.byTrigger.get(trigger) ?? 0) + (this.since.get(trigger) ?? 0) + (this.writing.get(trigger) ?? 0);
+    return (this.snapshot.byTrigger.get(trigger) ?? 0) + (this.carried.get(trigger) ?? 0) + (this.since.get(trigger) ?? 0) + (this.writing.get(trigger) ?? 0);
   }
 
   /**
