@@ -64,7 +64,6 @@ describe('the activity record as a person reads it', () => {
   it('says every kind in words (a key change is not a raw code), and a queued run waits rather than being done', () => {
     expect(ACTIVITY_KIND_WORDS.key_change_accepted).toBe('Accepted a new signing key');
     expect(ACTIVITY_KIND_WORDS.key_change_refused).toBe("Didn't update: the signing key changed");
-    expect(ACTIVITY_KIND_WORDS.trigger_turned_off).toBe('A trigger was turned off');
     expect(activityOutcomeWords('run_queued', 'ok')).toBe('Waiting');
     expect(activityOutcomeWords('install', 'ok')).toBe('Done');
   });

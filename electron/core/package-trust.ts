@@ -13,7 +13,7 @@ import type { SignatureSummary } from '../../shared/inspection';
 import { type KeyPin, UNSIGNED } from '../../shared/trust';
 import type { SignatureUpdate } from '../../shared/signature-verdict';
 import { ActivityLog } from './activity/activity-log';
-import { type ApiContext, own, recordActivity } from './api-context';
+import { type ApiContext, own } from './api-context';
 import { CoreError, type ApiErrorCode } from './errors';
 import { disarmTrigger } from './store/records';
 import type { DisarmedByCheck, PackageTrustRecord, StoreState } from './store/state';

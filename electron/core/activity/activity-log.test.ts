@@ -119,7 +119,7 @@ describe('activity record', () => {
 
   it('says every kind in words, and files each kind as a decision or traffic', () => {
     for (const kind of ACTIVITY_KINDS) expect(ACTIVITY_KIND_WORDS[kind]).toMatch(/^[A-Z]/);
-    expect(DECISION_KINDS).toContain('trigger_turned_off');
+    expect(DECISION_KINDS).toContain('disarm');
     expect(DECISION_KINDS).toContain('key_trusted');
   });
 });

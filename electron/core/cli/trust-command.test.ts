@@ -11,7 +11,7 @@ import { beforeAll, expect, it } from 'vitest';
 import { sharedChecker } from '../bounded/index';
 import { describeWithMinisign, type MinisignKeyPair, minisignKeyPair, minisignSign } from '../../../test/helpers/minisign-tool';
 import { INVOICES_DIR, packFolder } from '../../../test/helpers/pack';
-import { editedPackage, tempDir, treeHash } from '../../../test/helpers/test-api';
+import { activityText, editedPackage, tempDir, treeHash } from '../../../test/helpers/test-api';
 import { runCliCaptured } from '../../../test/helpers/cli-run';
 
 // The bounded worker starts from TS source here (seconds on a loaded machine): started before the first test's clock.
@@ -138,12 +138,12 @@ describeWithMinisign('trust, inspect, install and verify on the command line', (
     writeFileSync(`${forged}.minisig`, lines.join('\n'));
     const claimed = JSON.parse((await cli(['--data-dir', dataDir, 'inspect', forged, '--json'])).stdout).summary.signature;
     expect([claimed.state, claimed.key_id, claimed.public_key]).toEqual(['unknown_key', publisher.printedKeyId, null]);
-    const before = treeHash(dataDir, ['activity.jsonl']);
+    const before = treeHash(dataDir, ['activity']);
     const refused = await cli(['--data-dir', dataDir, 'install', forged, '--yes']);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain("signed by a key you don't know");
     expect(refused.stderr).toContain(`not by the key you trusted as “Example Accounting” (ID ${publisher.printedKeyId}), which signed the version you have`);
-    expect(treeHash(dataDir, ['activity.jsonl'])).toBe(before);
+    expect(treeHash(dataDir, ['activity'])).toBe(before);
     // The publisher's own key, no longer trusted, still keeps the pin: checked against the pinned key.
     const genuine = invoicesApo(work, '1.0.2');
     minisignSign(publisher, genuine, { trustedComment: 'invoices 1.0.2' });
@@ -151,7 +151,7 @@ describeWithMinisign('trust, inspect, install and verify on the command line', (
     expect(words).toContain('(Signed by the key it was installed with, which you no longer trust)');
     expect(words).toContain('update: Key kept: this update is signed by the same key as the version you have');
     expect((await cli(['--data-dir', dataDir, 'install', genuine, '--yes'])).code).toBe(0);
-    const activity = readFileSync(join(dataDir, 'activity.jsonl'), 'utf8');
+    const activity = activityText(dataDir);
     expect(activity).toContain('"kind":"key_trusted"');
     expect(activity).toContain('"kind":"key_removed"');
     expect(activity).toContain('still pinned to it: invoices');
