@@ -9,7 +9,27 @@
  * What the person decided, and what changed it without them: kept in their own file, never
  * evicted by traffic. Whoever adds a decision adds its kind here (and to DESIGN.md's list).
  */
-export const DECISION_KINDS = ['install', 'update', 'uninstall', 'apply', 'grant', 'revoke', 'arm', 'disarm', 'secret_rotated', 'mcp_server_saved', 'mcp_server_removed', 'key_trusted', 'key_removed', 'key_change_accepted', 'key_change_refused', 'integrity_changed', 'policy_applied', 'policy_changed', 'policy_unreadable'] as const;
+export const DECISION_KINDS = [
+  'install',
+  'update',
+  'uninstall',
+  'apply',
+  'grant',
+  'revoke',
+  'arm',
+  'disarm',
+  'secret_rotated',
+  'mcp_server_saved',
+  'mcp_server_removed',
+  'key_trusted',
+  'key_removed',
+  'key_change_accepted',
+  'key_change_refused',
+  'integrity_changed',
+  'policy_applied',
+  'policy_changed',
+  'policy_unreadable',
+] as const;
 
 /** What happens to triggers and runs: deliveries, fires, runs, the host. Rotated in bounded files. */
 export const TRAFFIC_KINDS = ['trigger_fired', 'delivery_accepted', 'delivery_refused', 'run_queued', 'run_skipped', 'trigger_problem', 'host_started', 'host_stopped'] as const;

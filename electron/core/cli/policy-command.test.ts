@@ -8,7 +8,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { INVOICES_DIR, packFolder } from '../../../test/helpers/pack';
-import { tempDir } from '../../../test/helpers/test-api';
+import { activityText, tempDir } from '../../../test/helpers/test-api';
 import { runCliCaptured } from '../../../test/helpers/cli-run';
 import { sharedChecker } from '../bounded/index';
 
@@ -81,7 +81,7 @@ describe('the policy in the CLI', () => {
     // Lifted: what the person decided applies again, and both changes are in the activity log.
     const lifted = await list(before, none);
     expect(lifted.agents[0].access.find((a: { tool: string }) => a.tool === 'mcp:ledger/lookup')).toMatchObject({ permission: 'ask' });
-    const activity = readFileSync(join(before, 'activity.jsonl'), 'utf8');
+    const activity = activityText(before);
     expect(activity).toContain('"kind":"policy_applied"');
     expect(activity).toContain('"kind":"revoke"');
     expect(activity).toContain('mcp:ledger/lookup withheld');
@@ -102,7 +102,7 @@ describe('the policy in the CLI', () => {
     expect(held.triggers[0]).toMatchObject({ id: 'invoices/first-monday', armed: true });
     expect(held.triggers[0].policy).toContain("turned off by your organization's policy");
     expect(stored(dataDir).triggers['invoices/first-monday'].armed).toBe(true);
-    expect(readFileSync(join(dataDir, 'activity.jsonl'), 'utf8')).toContain("turned off by your organization's policy");
+    expect(activityText(dataDir)).toContain("turned off by your organization's policy");
   });
 
   it.each([
