@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { listedProblems, MAX_LISTED_PROBLEMS, MORE_PROBLEMS_CODE, type Problem, withListedProblems } from './inspection';
-import { refusalAdvice } from './refusal-actor';
+import { refusalAdviceFor } from './refusal-actor';
 
 const many = (count: number, code: string, from = 0): Problem[] => Array.from({ length: count }, (_, i) => ({ code, message: `problem ${from + i}`, path: `tools[${from + i}]` }));
 
@@ -27,7 +27,7 @@ describe('listedProblems', () => {
     const listed = listedProblems(problems, 'errors');
     expect(listed.map((problem) => problem.message)).toEqual([...many(MAX_LISTED_PROBLEMS - 1, 'x').map((problem) => problem.message), 'problem 150', '63 more errors are not listed: fix the ones above, then inspect the package again to see them']);
     // The refused screen asks who must act from the listed problems: still "don't install this".
-    expect(refusalAdvice(listed.find((problem) => refusalAdvice(problem.code).actor === 'malicious')?.code ?? '').actor).toBe('malicious');
+    expect(refusalAdviceFor(listed).actor).toBe('nobody');
   });
 
   it('adds no count when every problem past the limit is the first of its kind', () => {

@@ -1,48 +1,153 @@
 /**
- * Who acts on a refused package (issue 13, point 7: "refusals say who acts"): the person opening it
- * can fix it (a truncated download, a file that is not a package, an app too old for it), its
- * author must (a rule of the package format is broken), or it may be malicious (a link out of the
- * package, a path that climbs out of it, a tool hidden from the manifest) and should not be
- * installed at all. Pure: the refused screen and the CLI read the same answer from a stable code.
+ * Who acts on a refusal (DESIGN.md "Consent, install, apply": "a refusal says who can act on it"):
+ * the person opening it (a wrong file, a broken download, an app too old for it), its author (a
+ * rule of the format, in the spec's words), the organization's administrator (its policy), or
+ * nobody (it may be malicious: don't install it). One table, keyed by the stable refusal code, so
+ * the refused screen, the CLI and the Trash check read the same answer. Pure.
  */
 import { CLI_NAME, commandLine } from './command-line';
+import type { Problem } from './inspection';
 
 /** Who can do something about a refusal. */
-export type RefusalActor = 'user' | 'author' | 'malicious' | 'administrator';
+export type RefusalActor = 'user' | 'author' | 'administrator' | 'nobody';
 
 /** What the refused screen says about who acts, and what they do. */
 export interface RefusalAdvice {
   actor: RefusalActor;
-  /** One short heading: "You can fix this", "Its author must fix this", "Don't install this". */
+  /** One short heading: "You can fix this", "Its author must fix this", "Your organization does not allow this", "Don't install this". */
   title: string;
   /** What to do next, in words. */
   action: string;
+  /**
+   * Why it was refused, said after "NAME was checked without running any of it, and": `{kind}` is
+   * the kind of file (package, template, plugin manifest). Never "breaks the rules" when it does not.
+   */
+  why: string;
 }
 
-/** Refusals the person can fix, each with its own next step (a Map: a code is hostile text, `__proto__` included). */
-const USER_ACTIONS: ReadonlyMap<string, string> = new Map(
+/** One row of the table: who acts, what they do, and (when the actor's usual reason is not the right one) why. */
+interface RefusalRow {
+  actor: RefusalActor;
+  action: string;
+  why?: string;
+}
+
+const TITLES: Record<RefusalActor, string> = {
+  user: 'You can fix this',
+  author: 'Its author must fix this',
+  administrator: 'Your organization does not allow this',
+  nobody: "Don't install this",
+};
+
+const WHY: Record<RefusalActor, string> = {
+  user: 'it could not be checked as it is',
+  author: 'it does not follow the rules for a {kind}',
+  administrator: "your organization's policy does not allow it",
+  nobody: 'it does something no honest {kind} needs to do',
+};
+
+const DOWNLOAD_AGAIN = 'Download the package again.';
+const OPEN_ITSELF = 'Open the .apo file itself.';
+const NOT_A_PACKAGE = 'it is not an Apollia package (.apo)';
+const HOSTILE = 'The package tries something no honest package needs: it reaches outside itself or hides what it does. Move the file to the Trash.';
+const AUTHOR = 'The package breaks a rule of the package format. Nothing you change on this computer fixes it: send its author the message below (Copy the message for the author) and the command that shows every problem.';
+const POLICY = "Your organization's policy refuses it on this computer. Nothing you change here lifts it: your administrator can change the policy.";
+
+/**
+ * Every refusal code that is not the author's, by who acts. Codes not listed here are the author's:
+ * a broken rule of the format (the archive layout, the manifest's schema and rules, a template's
+ * fields), which only a new build fixes. A Map: a code is hostile text, `__proto__` included.
+ */
+const ROWS: ReadonlyMap<string, RefusalRow> = new Map<string, RefusalRow>(
   Object.entries({
-    'archive.truncated': 'The file ends too early: the download was cut short. Download the package again.',
-    'archive.corrupt_gzip': 'The file is damaged, as an interrupted download would leave it. Download the package again.',
-    'archive.trailing_data': 'The file has extra bytes after its end, as a damaged download can. Download the package again.',
-    'archive.not_archive': 'This file is not an Apollia package (.apo). Open the .apo file itself.',
-    'archive.unsupported_format': 'This file is another kind of archive, not an Apollia package (.apo). Open the .apo file itself.',
-    'archive.unreadable': 'The file could not be read. Check that it still exists and that your account may open it, then open it again.',
-    'archive.sha256_mismatch': 'The file changed after it was checked. Open it again so that what you consent to is what gets installed.',
-    'archive.write_failed': 'Apollia could not write the package to disk (it may be full). Free some space and try again.',
-    'manifest.sdk_unsupported': 'This package needs a newer Apollia Desktop. Update the app, then open the package again.',
-    'source.not_found': 'The file is no longer where it was opened from. Open it again.',
-    'input.not_a_package': 'This file is not an Apollia package, template folder or plugin manifest. Open the .apo file, or the template folder, itself.',
-    'template.unbuilt_apo': 'This folder is an Apollia package that was never packed, not a template. Pack it with the command below (or ask its author for the .apo file), then open the .apo file.',
-    'signature.unreadable': 'The signature beside the package (its .minisig file) could not be read. Check that it is a file your account may open, then open the package again.',
+    // The person can fix it: a broken download, the wrong file, this computer, an app too old.
+    'archive.empty': { actor: 'user', action: `The file is empty (0 bytes): the download or copy did not finish. ${DOWNLOAD_AGAIN}`, why: 'the file is empty' },
+    'archive.truncated': { actor: 'user', action: `The file ends too early: the download was cut short. ${DOWNLOAD_AGAIN}`, why: 'the file is incomplete' },
+    'archive.corrupt_gzip': { actor: 'user', action: `The file is damaged, as an interrupted download would leave it. ${DOWNLOAD_AGAIN}`, why: 'the file is damaged' },
+    'archive.corrupt_header': { actor: 'user', action: `The file is damaged, as a broken download or copy leaves it. ${DOWNLOAD_AGAIN} If a fresh copy is refused the same way, its author must build it again.`, why: 'the file is damaged' },
+    'archive.trailing_data': { actor: 'user', action: `The file has extra bytes after its end, as a damaged download can. ${DOWNLOAD_AGAIN}`, why: 'the file is damaged' },
+    'archive.not_archive': { actor: 'user', action: `This file is not an Apollia package (.apo), or it is damaged beyond reading. ${OPEN_ITSELF} If this is the .apo file, ${DOWNLOAD_AGAIN.toLowerCase()}`, why: NOT_A_PACKAGE },
+    'archive.unsupported_format': { actor: 'user', action: `This file is another kind of archive, not an Apollia package (.apo). ${OPEN_ITSELF}`, why: NOT_A_PACKAGE },
+    'archive.unreadable': { actor: 'user', action: 'The file could not be read. Check that it still exists and that your account may open it, then open it again.', why: 'the file could not be read' },
+    'archive.sha256_mismatch': { actor: 'user', action: 'The file changed after it was checked. Open it again so that what you consent to is what gets installed.', why: 'the file changed after it was checked' },
+    'archive.write_failed': { actor: 'user', action: 'Apollia could not write the package to disk (it may be full). Free some space and try again.', why: 'it could not be written to this computer' },
+    'archive.destination_exists': { actor: 'user', action: 'A folder of the same name is already in the app data folder, left by an earlier attempt. Try again; if it happens again, restart the app.', why: 'it could not be written to this computer' },
+    'manifest.sdk_unsupported': {
+      actor: 'user',
+      action: 'This package needs a newer Apollia Desktop. Install the newest Apollia Desktop from where you got this one (or ask whoever manages this computer), then open the package again.',
+      why: 'it was made for a newer Apollia Desktop than this one',
+    },
+    'source.not_found': { actor: 'user', action: 'The file is no longer where it was opened from. Open it again.', why: 'the file is no longer there' },
+    'source.unreadable': { actor: 'user', action: 'The file could not be read. Check that your account may open it, then open it again.', why: 'the file could not be read' },
+    'source.not_a_file': { actor: 'user', action: 'This is not a file. Open the .apo file, or the template folder, itself.', why: 'it is not a file' },
+    'source.unknown': { actor: 'user', action: 'This file is no longer open here. Open it again.', why: 'it is no longer open' },
+    'input.not_a_package': { actor: 'user', action: 'This file is not an Apollia package, template folder or plugin manifest. Open the .apo file, or the template folder, itself.', why: 'it is not an Apollia package, template or plugin manifest' },
+    'input.not_found': { actor: 'user', action: 'Nothing is at that path. Check the name, then open it again.', why: 'nothing is at that path' },
+    'input.unreadable': { actor: 'user', action: 'It could not be read. Check that your account may open it, then open it again.', why: 'it could not be read' },
+    'template.unbuilt_apo': {
+      actor: 'user',
+      action: 'This folder is an Apollia package that was never packed, not a template. Pack it with the command below (or ask its author for the .apo file), then open the .apo file.',
+      why: 'it is a package folder that was never packed, not a template',
+    },
+    'template.not_a_folder': { actor: 'user', action: 'A template is a folder. Open the template folder itself (the one holding agent.md).', why: 'a template is a folder' },
+    'template.not_found': { actor: 'user', action: 'The folder is no longer where it was opened from. Open it again.', why: 'the folder is no longer there' },
+    'template.unreadable': { actor: 'user', action: 'The folder could not be read. Check that your account may open it, then open it again.', why: 'the folder could not be read' },
+    'template.changed': { actor: 'user', action: 'The folder changed after it was checked. Open it again so that what you consent to is what gets applied.', why: 'the folder changed after it was checked' },
+    'plugin.unreadable': { actor: 'user', action: 'The file could not be read. Check that your account may open it, then open it again.', why: 'the file could not be read' },
+    'plugin.not_a_file': { actor: 'user', action: 'This is not a file. Open the plugin manifest (.json) itself.', why: 'it is not a file' },
+    'signature.unreadable': {
+      actor: 'user',
+      action: 'The signature beside the package (its .minisig file) could not be read. Check that it is a file your account may open, then open the package again.',
+      why: 'its signature file could not be read',
+    },
+    'signature.key_changed': {
+      actor: 'user',
+      action: 'This update is signed by a different key than the one you installed it with. Install it only if its publisher told you the key changed, and accept the new key when you are asked.',
+      why: 'it is signed by a different key than the installed version',
+    },
+    // Nobody: it may be malicious. Links and devices that reach outside the package, paths that climb
+    // out of it, names built to pass for others, code that defines a tool the manifest hides, a
+    // signature that does not match the file.
+    'archive.symlink': { actor: 'nobody', action: HOSTILE },
+    'archive.hardlink': { actor: 'nobody', action: HOSTILE },
+    'archive.device': { actor: 'nobody', action: HOSTILE },
+    'archive.fifo': { actor: 'nobody', action: HOSTILE },
+    'archive.traversal': { actor: 'nobody', action: HOSTILE },
+    'archive.absolute_path': { actor: 'nobody', action: HOSTILE },
+    'archive.drive_relative': { actor: 'nobody', action: HOSTILE },
+    'archive.name_collision': { actor: 'nobody', action: HOSTILE },
+    'archive.pax_global': { actor: 'nobody', action: HOSTILE },
+    'manifest.undescribed_function': { actor: 'nobody', action: HOSTILE, why: 'its code defines a tool its manifest does not describe' },
+    'signature.invalid': {
+      actor: 'nobody',
+      action: 'Its signature does not match: the file was changed after it was signed, or the signature belongs to another file. Get the package again from its publisher, and move this file to the Trash.',
+      why: 'its signature does not match its contents',
+    },
   }),
 );
 
+/** The table's rows, for the test that checks each code and for the README's table. */
+export const REFUSAL_ROWS: ReadonlyMap<string, Readonly<RefusalRow>> = ROWS;
+
 /**
- * Refusals no honest package causes: links and devices that reach outside the package, paths that
- * climb out of it, names built to pass for others, and code that defines a tool the manifest hides.
+ * Who acts on the refusal `code`, and what they do. A `policy.*` code is the administrator's; every
+ * code not in the table is the author's.
  */
-const MALICIOUS: ReadonlySet<string> = new Set(['archive.symlink', 'archive.hardlink', 'archive.device', 'archive.fifo', 'archive.traversal', 'archive.absolute_path', 'archive.drive_relative', 'archive.name_collision', 'archive.pax_global', 'manifest.undescribed_function']);
+export function refusalAdvice(code: string): RefusalAdvice {
+  const row = ROWS.get(code) ?? (code.startsWith('policy.') ? { actor: 'administrator' as const, action: POLICY } : { actor: 'author' as const, action: AUTHOR });
+  return { actor: row.actor, title: TITLES[row.actor], action: row.action, why: row.why ?? WHY[row.actor] };
+}
+
+/**
+ * Who acts on a refused input, from all its problems: a sign of malice anywhere outweighs the first
+ * problem (one hidden tool or outward link is enough not to install a package), then the
+ * organization's policy, then the first problem as the checker ordered them.
+ */
+export function refusalAdviceFor(problems: readonly Pick<Problem, 'code'>[]): RefusalAdvice {
+  const nobody = problems.find((problem) => refusalAdvice(problem.code).actor === 'nobody');
+  const policy = problems.find((problem) => refusalAdvice(problem.code).actor === 'administrator');
+  return refusalAdvice((nobody ?? policy ?? problems[0])?.code ?? '');
+}
 
 /**
  * The command an author runs to see every problem of a package, as DESIGN.md "Validation contract"
@@ -58,35 +163,10 @@ export function packCommand(folder: string, program: string | null = CLI_NAME): 
 }
 
 /**
- * Who acts on the refusal `code`, and what they do. Every code not known to be the person's to fix
- * or a sign of malice is the author's: a broken rule of the format (the archive layout, the
- * manifest's schema and rules), which only a new build of the package fixes.
+ * The message a person sends a package's author: the file, each problem as the checker said it
+ * (with its path and code), and the command that shows them all. Plain text, for Copy.
  */
-export function refusalAdvice(code: string): RefusalAdvice {
-  // The organization's policy (DESIGN.md "Managed policy"): only its administrator can change it.
-  if (code.startsWith('policy.')) {
-    return { actor: 'administrator', title: 'Your organization does not allow this', action: "Your organization's policy refuses it on this computer. Nothing you change here lifts it: your administrator can change the policy." };
-  }
-  const user = USER_ACTIONS.get(code);
-  if (user !== undefined) return { actor: 'user', title: 'You can fix this', action: user };
-  if (code === 'signature.invalid') {
-    // Issue 14 point 2: a refusal, never a warning; the file was changed after it was signed.
-    return {
-      actor: 'malicious',
-      title: "Don't install this",
-      action: 'Its signature does not match: the file was changed after it was signed, or the signature belongs to another file. Get the package again from its publisher, and move this file to the Trash.',
-    };
-  }
-  if (MALICIOUS.has(code)) {
-    return {
-      actor: 'malicious',
-      title: "Don't install this",
-      action: 'The package tries something no honest package needs: it reaches outside itself or hides what it does. Move the file to the Trash.',
-    };
-  }
-  return {
-    actor: 'author',
-    title: 'Its author must fix this',
-    action: 'The package breaks a rule of the package format. Nothing you change on this computer fixes it: send its author the message below and the command that shows every problem.',
-  };
+export function authorMessage(fileName: string, problems: readonly Problem[], command: string): string {
+  const lines = problems.map((problem) => `- ${problem.message}${problem.path && !problem.message.includes(problem.path) ? ` (at ${problem.path})` : ''} [${problem.code}]`);
+  return [`Apollia Desktop refused ${fileName} (checked without running any of it):`, ...lines, '', `To see every problem: ${command}`].join('\n');
 }

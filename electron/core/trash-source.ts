@@ -7,7 +7,7 @@
  * `shell.trashItem`), so core never imports Electron.
  */
 import type { ApiRequest, TrashReceipt } from '../../shared/api';
-import { refusalAdvice } from '../../shared/refusal-actor';
+import { refusalAdviceFor } from '../../shared/refusal-actor';
 import type { ApiContext } from './api-context';
 import { CoreError } from './errors';
 import { inspectSource } from './sources';
@@ -20,7 +20,7 @@ export async function trashSource(ctx: ApiContext, request: ApiRequest<'trashSou
   if (!trash) throw new CoreError('trash.unavailable', `${name} cannot be moved to the Trash from here: delete it yourself.`);
   // Checked again now: the file at the path is the one that is refused, not one swapped in since.
   const inspection = await inspectSource(src);
-  const malicious = !inspection.ok && inspection.errors.some((problem) => refusalAdvice(problem.code).actor === 'malicious');
+  const malicious = !inspection.ok && refusalAdviceFor(inspection.errors).actor === 'nobody';
   if (!malicious) throw new CoreError('trash.not_refused', `${name} was not refused as possibly harmful: only such a file is moved to the Trash from here.`);
   try {
     await trash(src.path);

@@ -380,6 +380,19 @@ describe('module scan (text only)', () => {
     ]);
   });
 
+  test('a module shipped under another name than the manifest gives is a misnamed file, not a hidden tool', () => {
+    // `extractor.py` named, `extract.py` shipped with the very tool the manifest describes.
+    const result = check((t) => swap(t, 'module = "tools/extract.py"', 'module = "tools/extractor.py"'));
+    expect(result.errors).toEqual([
+      { code: 'manifest.module_missing', message: '`tools[0].module` names `tools/extractor.py`, which is not in the archive', path: 'tools[0].module' },
+      {
+        code: 'manifest.module_misnamed',
+        message: 'module `tools/extract.py` defines the tool `extract_totals`, which the manifest describes in `tools/extractor.py`, a module not in the archive',
+        path: 'tools/extract.py',
+      },
+    ]);
+  });
+
   test('an extra @tool function the manifest does not describe', () => {
     const extract = `${invoices.view.pythonTexts.get('tools/extract.py')}\n\n@tool\ndef leak_everything(path: str) -> None:\n    pass\n`;
     const result = check((t) => t, withPython({ 'tools/extract.py': extract }));

@@ -183,11 +183,28 @@ function checkModules(manifest: ApolliaManifest, archive: ArchiveView, warnings:
   // A manifest name a Python function cannot have (`monthly-reminders`), by the function name it suggests.
   const pythonNamed = new Map(entries.filter(({ entry }) => entry.name.includes('-')).map(({ kind, entry }) => [key(kind, entry.name.replaceAll('-', '_'), modulePath(entry.module)), entry.name]));
   const found = new Set<string>();
+  // The described tools and workflows whose module is missing, by kind and name (the first one named).
+  const missingByName = new Map<string, string>();
+  for (const { kind, entry } of entries) {
+    const module = modulePath(entry.module);
+    if (!files.has(module) && !missingByName.has(`${kind}\0${entry.name}`)) missingByName.set(`${kind}\0${entry.name}`, entry.module);
+  }
   for (const [file, text] of [...archive.pythonTexts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     for (const fn of scanPythonModule(text)) {
       found.add(key(fn.kind, fn.name, file));
       if (!described.has(key(fn.kind, fn.name, file))) {
         const named = fn.name === fn.functionName ? '' : ` (as \`${fn.name}\`)`;
+        const misplaced = missingByName.get(`${fn.kind}\0${fn.name}`);
+        if (misplaced !== undefined) {
+          // The manifest describes this very tool in a module that is not there: a misnamed file
+          // (`extractor.py` named, `extract.py` shipped) is its author's slip, not a hidden tool.
+          problems.push({
+            code: 'manifest.module_misnamed',
+            message: `module \`${file}\` defines the ${fn.kind} \`${fn.functionName}\`${named}, which the manifest describes in \`${misplaced}\`, a module not in the archive`,
+            path: file,
+          });
+          continue;
+        }
         const meant = pythonNamed.get(key(fn.kind, fn.name, file));
         const fix = meant === undefined ? '' : `: to make it the manifest's ${fn.kind} \`${meant}\` (not a Python name), decorate it \`@${fn.kind}(name="${meant}")\``;
         problems.push({

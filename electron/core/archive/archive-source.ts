@@ -162,7 +162,7 @@ export async function openArchiveSource(path: string, onBytes?: (chunk: Buffer) 
     reader.close();
     throw refusal;
   };
-  if (first.length === 0) refuse(new ArchiveRefusal(ARCHIVE_ERROR.notArchive, "the file is empty: only tar and gzip'd tar archives are accepted"));
+  if (first.length === 0) refuse(new ArchiveRefusal(ARCHIVE_ERROR.empty, "the file is empty: only tar and gzip'd tar archives are accepted"));
   const sniffed = sniffFormat(first);
   if (sniffed.format === 'other') refuse(new ArchiveRefusal(ARCHIVE_ERROR.unsupportedFormat, `${sniffed.name} are not accepted: only tar and gzip'd tar`));
   if (sniffed.format === 'unknown') refuse(new ArchiveRefusal(ARCHIVE_ERROR.notArchive, "the file is not a tar or gzip'd tar archive (no gzip signature and no valid tar header at its start)"));

@@ -11,7 +11,9 @@ import type { Problem } from '../../../shared/inspection';
 export const ARCHIVE_ERROR = {
   /** The file could not be opened or read (missing, a folder, no permission). */
   unreadable: 'archive.unreadable',
-  /** Empty file or unknown content: neither tar nor gzip'd tar. */
+  /** A file of 0 bytes: an unfinished download or copy, told apart so the person is told to download it again. */
+  empty: 'archive.empty',
+  /** Unknown content: neither tar nor gzip'd tar. */
   notArchive: 'archive.not_archive',
   /** A recognised format that is not accepted (zstd, xz, bzip2, zip, 7z, lz4, rar). */
   unsupportedFormat: 'archive.unsupported_format',

@@ -25,6 +25,11 @@ describe('sniffInputKind', () => {
     expect(await kindOf('c.apo', Buffer.concat([Buffer.from([0x28, 0xb5, 0x2f, 0xfd]), Buffer.alloc(100)]))).toBe('apo');
   });
 
+  it('hands an empty file to the apo reader, which refuses it as an unfinished download', async () => {
+    expect(await kindOf('g.apo', '')).toBe('apo');
+    expect(await kindOf('g.txt', '')).toBe('apo');
+  });
+
   it('tells JSON by `{` after a BOM and whitespace', async () => {
     expect(await kindOf('d.bin', '\uFEFF \n\t{"id": "x"}')).toBe('json');
     expect(await kindOf('e.bin', '{}')).toBe('json');
@@ -35,7 +40,6 @@ describe('sniffInputKind', () => {
     mkdirSync(folder);
     expect(await sniffInputKind(folder)).toBe('directory');
     expect(await kindOf('f.apo', '[1, 2]')).toBe('unknown');
-    expect(await kindOf('g.apo', '')).toBe('unknown');
     expect(await sniffInputKind(join(dir, 'missing'))).toBe('unknown');
   });
 });

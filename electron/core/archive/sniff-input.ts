@@ -11,7 +11,7 @@ const HEAD_BYTES = 4096;
 /**
  * `'directory'` for a folder; `'apo'` for gzip or tar content, and also for the other archive
  * formats this app recognises only to refuse (zstd, xz, zip, …), so the dispatcher hands them to
- * `readApoArchive`, whose refusal names the format; `'json'` when the first character after an
+ * `readApoArchive`, whose refusal names the format, and for an empty file (`archive.empty`); `'json'` when the first character after an
  * optional BOM and whitespace is `{`; else (and for an unreadable path) `'unknown'`.
  */
 export async function sniffInputKind(path: string): Promise<InputKind> {
@@ -28,6 +28,9 @@ export async function sniffInputKind(path: string): Promise<InputKind> {
     } finally {
       await handle.close();
     }
+    // An empty file says nothing of what it was meant to be: most often an unfinished download of a
+    // package. The archive reader refuses it as `archive.empty` ("download it again").
+    if (head.length === 0) return 'apo';
     const format = sniffFormat(head).format;
     if (format === 'gzip' || format === 'tar' || format === 'other') return 'apo';
     let i = head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf ? 3 : 0;

@@ -1,7 +1,7 @@
-import { OctagonX, ShieldAlert, Trash2, Wrench, X } from 'lucide-react';
+import { Building2, OctagonX, ShieldAlert, Trash2, Wrench, X } from 'lucide-react';
 import { useEffect, useRef } from 'react';
 import type { Inspection } from '../../../shared/inspection';
-import { inspectCommand, packCommand, refusalAdvice, type RefusalAdvice } from '../../../shared/refusal-actor';
+import { authorMessage, inspectCommand, packCommand, refusalAdviceFor, type RefusalActor } from '../../../shared/refusal-actor';
 import { useAppInfo, useTrashSource } from '../../api/hooks';
 import { CodeText } from '../components/CodeText';
 import { CommandLineNote } from '../components/CommandLineNote';
@@ -11,14 +11,7 @@ import { pathAside, ProblemList } from '../components/ProblemList';
 import { ErrorPanel } from '../components/Status';
 import { useFlowStore } from '../stores/flow-store';
 
-/**
- * Who acts on this refusal (issue 13 point 7): a sign of malice anywhere outweighs the first
- * problem's reading, since one hidden tool or outward link is enough not to install a package.
- */
-function adviceOf(inspection: Inspection): RefusalAdvice {
-  const malicious = inspection.errors.find((problem) => refusalAdvice(problem.code).actor === 'malicious');
-  return refusalAdvice((malicious ?? inspection.errors[0])?.code ?? '');
-}
+const ICONS: Record<RefusalActor, typeof Wrench> = { user: Wrench, author: OctagonX, administrator: Building2, nobody: ShieldAlert };
 
 /**
  * Other problems shown at once; the rest (up to a hundred, shared/inspection.ts) wait behind "Show
@@ -33,15 +26,17 @@ const OTHERS_SHOWN = 5;
 export function RefusedScreen({ inspection, displayName, sourceId }: { inspection: Inspection; displayName: string; sourceId: string }) {
   const [first, ...others] = inspection.errors;
   const kind = inspection.kind === 'template' ? 'template' : inspection.kind === 'plugin' ? 'plugin manifest' : 'package';
-  const advice = adviceOf(inspection);
+  // Who acts (shared/refusal-actor.ts): a sign of malice anywhere outweighs the first problem.
+  const advice = refusalAdviceFor(inspection.errors);
+  const appInfo = useAppInfo();
   const closeSource = useFlowStore((s) => s.closeSource);
   const trash = useTrashSource();
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => heading.current?.focus(), []);
   const unbuilt = first?.code === 'template.unbuilt_apo';
-  const Icon = advice.actor === 'malicious' ? ShieldAlert : advice.actor === 'user' ? Wrench : OctagonX;
+  const Icon = ICONS[advice.actor];
   // The app's own command line as it runs here (main says which program), never `npx` of a name.
-  const program = useAppInfo().data?.cliProgram ?? null;
+  const program = appInfo.data?.cliProgram ?? null;
   const command = unbuilt ? packCommand(displayName, program) : inspectCommand(displayName, program);
 
   if (trash.isSuccess) {
@@ -66,8 +61,13 @@ export function RefusedScreen({ inspection, displayName, sourceId }: { inspectio
       <section className={`panel ${advice.actor === 'user' ? 'panel-warning' : 'panel-error'}`} role="alert" aria-labelledby="refused-heading">
         <h2 id="refused-heading">{advice.title}</h2>
         <p className="refusal-action">{advice.action}</p>
+        {first?.code === 'manifest.sdk_unsupported' && appInfo.data ? (
+          <p className="small">
+            This is Apollia Desktop {appInfo.data.version}; it runs packages made for the Apollia SDK {appInfo.data.sdkVersion}.
+          </p>
+        ) : null}
         <p>
-          <strong>{displayName}</strong> was checked without running any of it, and it does not follow the rules for a {kind}. {inspection.kind === 'plugin' ? 'Plugins are only shown here, never installed.' : 'Nothing was installed.'}
+          <strong>{displayName}</strong> was checked without running any of it, and {advice.why.replaceAll('{kind}', kind)}. {inspection.kind === 'plugin' ? 'Plugins are only shown here, never installed.' : 'Nothing was installed.'}
         </p>
         {first ? (
           <p className="refusal">
@@ -104,7 +104,18 @@ export function RefusedScreen({ inspection, displayName, sourceId }: { inspectio
       {advice.actor === 'author' || unbuilt ? (
         <section aria-labelledby="fix-heading">
           <h2 id="fix-heading">{unbuilt ? 'How to pack it' : 'For its author'}</h2>
-          <p>{unbuilt ? 'Run this in the folder that holds it; it checks the package, then writes the .apo file:' : 'Send the author the message above. This command shows them every problem, before they publish the package again:'}</p>
+          {unbuilt ? null : (
+            <>
+              <p>Send its author this message: it names the file and each problem, in the checker's words.</p>
+              <pre className="author-message" aria-label="Message for the author" tabIndex={0}>
+                {authorMessage(displayName, inspection.errors, command)}
+              </pre>
+              <p>
+                <CopyButton value={authorMessage(displayName, inspection.errors, command)} label="Copy the message for the author" />
+              </p>
+            </>
+          )}
+          <p>{unbuilt ? 'Run this in the folder that holds it; it checks the package, then writes the .apo file:' : 'The message ends with this command, which shows them every problem before they publish the package again:'}</p>
           <p className="command-line">
             <code>{command}</code> <CopyButton value={command} label="Copy the command" />
           </p>
@@ -113,12 +124,12 @@ export function RefusedScreen({ inspection, displayName, sourceId }: { inspectio
       ) : null}
       {trash.isError ? <ErrorPanel error={trash.error} title="It was not moved to the Trash" /> : null}
       <div className="button-row">
-        {advice.actor === 'malicious' ? (
+        {advice.actor === 'nobody' ? (
           <button type="button" className="button button-danger" disabled={trash.isPending} onClick={() => trash.mutate({ sourceId })}>
             <Trash2 aria-hidden="true" size={16} /> Move to Trash
           </button>
         ) : null}
-        <button type="button" className={advice.actor === 'malicious' ? 'button' : 'button button-primary'} onClick={() => closeSource(sourceId)}>
+        <button type="button" className={advice.actor === 'nobody' ? 'button' : 'button button-primary'} onClick={() => closeSource(sourceId)}>
           <X aria-hidden="true" size={16} /> Close
         </button>
       </div>
