@@ -3,6 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect, useRef, useState, type DragEvent } from 'react';
 import { bridge, toApiError } from '../api/bridge';
 import { queryKeys } from '../api/query-keys';
+import { focusHeadingWhenShown } from './components/focus-heading';
 import { SandboxWarning } from './components/SandboxWarning';
 import { ErrorPanel, Loading } from './components/Status';
 import { OpenScreen } from './screens/OpenScreen';
@@ -32,6 +33,18 @@ export function App() {
   const subscribed = useRef(false);
   const client = useQueryClient();
   const shownIds = useRef<string[]>([]);
+  const main = useRef<HTMLElement>(null);
+  // Focus moves to the new screen's heading on every navigation (not on the first paint).
+  const screenKey = activeSourceId ?? `view:${view}`;
+  const firstScreen = useRef(true);
+  useEffect(() => {
+    void screenKey;
+    if (firstScreen.current) {
+      firstScreen.current = false;
+      return undefined;
+    }
+    return focusHeadingWhenShown(main.current);
+  }, [screenKey]);
 
   // A closed source's check is forgotten: opened again (main answers the same id for the same path), it is checked again, never shown from before.
   useEffect(() => {
@@ -121,7 +134,7 @@ export function App() {
           ) : null}
         </nav>
       </header>
-      <main id="main" className="app-main" tabIndex={-1}>
+      <main id="main" className="app-main" tabIndex={-1} ref={main}>
         <SandboxWarning />
         {dropError ? <ErrorPanel error={dropError} title="The dropped file could not be opened" /> : null}
         <Suspense fallback={<Loading label="Loading…" />}>

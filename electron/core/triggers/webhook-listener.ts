@@ -100,10 +100,8 @@ export interface ListenerHandlers {
   refused(triggerId: string | null, answer: DeliveryAnswer): void;
 }
 
-/** The path of a trigger's webhook: `/hooks/` then each `/`-separated part of the id, URL-encoded. */
-export function webhookPath(triggerId: string): string {
-  return `/hooks/${triggerId.split('/').map(encodeURIComponent).join('/')}`;
-}
+/** The path of a trigger's webhook: one home, shared with the screens that show the address. */
+export { webhookPath } from '../../../shared/webhook-address';
 
 /** The trigger id a request path names, or null when it is not a `/hooks/…` path. */
 export function triggerIdOfPath(path: string): string | null {

@@ -118,7 +118,24 @@ export function WebhookSecretChoice({ id, label, value, onChange, kept = null }:
  * Replacing a secret is never the default and never one click: "Keep its secret" is chosen first,
  * and a replacement asks to be confirmed, saying what happens to the sender's calls.
  */
-export function SetWebhookSecret({ triggerId, label, mode, disabled = false, buttonLabel, kept = null }: { triggerId: string; label: string; mode: 'arm' | 'rotate'; disabled?: boolean; buttonLabel?: string; kept?: 'made' | 'given' | null }) {
+export function SetWebhookSecret({
+  triggerId,
+  label,
+  mode,
+  disabled = false,
+  buttonLabel,
+  kept = null,
+  onDone,
+}: {
+  triggerId: string;
+  label: string;
+  mode: 'arm' | 'rotate';
+  disabled?: boolean;
+  buttonLabel?: string;
+  kept?: 'made' | 'given' | null;
+  /** Called once the secret is set (and, for `arm`, the trigger armed): the screen says so where it counts. */
+  onDone?: (answer: TriggerArmed) => void;
+}) {
   const arm = useArmTrigger();
   const rotate = useRotateWebhookSecret();
   const keeping = mode === 'rotate' ? (kept ?? 'made') : null;
@@ -135,6 +152,7 @@ export function SetWebhookSecret({ triggerId, label, mode, disabled = false, but
       onSuccess: (answer) => {
         setDone(answer);
         setDraft(initial);
+        onDone?.(answer);
       },
     });
   };
@@ -198,7 +216,7 @@ export function SetWebhookSecret({ triggerId, label, mode, disabled = false, but
 
 /** The dashboard's one line for a webhook's secret: where it came from and when it was last set (the dashboard's one date format, in this computer's zone, named). */
 export function WebhookSecretOrigin({ origin, setAt }: { origin: 'made' | 'given' | null; setAt: string | null }) {
-  if (!origin) return <p className="small">No secret set yet.</p>;
+  if (!origin) return <p className="small">No secret set yet: set the one your sender gives you below, or make one here, whenever you are ready. Setting it arms the trigger.</p>;
   const when = setAt ? new Date(setAt) : null;
   return (
     <p className="small">

@@ -11,7 +11,8 @@ import { PackageText } from '../components/PackageText';
 import { SecretOnce } from '../components/SecretOnce';
 import { ErrorPanel, Loading } from '../components/Status';
 import { useFlowStore } from '../stores/flow-store';
-import { TriggerHostNote, TriggerLive } from './dashboard/TriggerLive';
+import { HowToSign, TriggerHostNote, TriggerLive } from './dashboard/TriggerLive';
+import { WebhookAddress } from './dashboard/WebhookAddress';
 import { formatDateTime } from '../components/date-format';
 import { approvalsSummary } from '../../../shared/approvals-words';
 
@@ -131,7 +132,18 @@ function TriggerRowView({ trigger }: { trigger: TriggerView }) {
           )}
         </p>
       ) : null}
-      {trigger.type === 'webhook' ? <WebhookSecretOrigin origin={trigger.webhookSecretOrigin} setAt={trigger.webhookSecretSetAt} /> : null}
+      {trigger.type === 'webhook' ? (
+        <>
+          {/* Armed, the address is shown with the live status below. */}
+          {trigger.armed ? null : (
+            <>
+              <WebhookAddress triggerId={trigger.id} name={trigger.name} armed={false} />
+              <HowToSign name={trigger.name} />
+            </>
+          )}
+          <WebhookSecretOrigin origin={trigger.webhookSecretOrigin} setAt={trigger.webhookSecretSetAt} />
+        </>
+      ) : null}
       <div className="button-row">
         {trigger.armed ? (
           <button type="button" className="button button-small" disabled={busy} aria-label={`Disarm ${trigger.name}`} onClick={() => disarm.mutate({ triggerId: trigger.id })}>

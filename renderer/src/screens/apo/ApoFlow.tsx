@@ -1,8 +1,10 @@
 import { CheckCircle2, Info } from 'lucide-react';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { InstallReceipt, SourceInspection } from '../../../../shared/api';
 import type { ApoInspection } from '../../../../shared/inspection';
+import { RunsWaitNote } from '../../components/RunsWaitNote';
 import { SecretOnce } from '../../components/SecretOnce';
+import { WebhookAddress } from '../dashboard/WebhookAddress';
 import { triggerName } from '../../components/trigger-name';
 import { useRefuseKeyChange } from '../../../api/hooks';
 import { useFlowStore } from '../../stores/flow-store';
@@ -15,9 +17,13 @@ import { RefusedScreen } from '../RefusedScreen';
 function InstalledScreen({ receipt, sourceId }: { receipt: InstallReceipt; sourceId: string }) {
   const closeSource = useFlowStore((s) => s.closeSource);
   const verb = receipt.outcome === 'updated' ? 'updated' : receipt.outcome === 'downgraded' ? 'downgraded' : 'installed';
+  // Focus moves to the new screen's heading: Install's button is gone, focus must not drop to the page.
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => heading.current?.focus(), []);
+  const webhooks = [...receipt.webhookSecrets.map((secret) => secret.triggerId), ...receipt.webhookSecretsGiven.map((given) => given.triggerId)];
   return (
     <div className="screen">
-      <h1>
+      <h1 tabIndex={-1} ref={heading}>
         <CheckCircle2 aria-hidden="true" size={24} /> {receipt.name} {receipt.version} is {verb}
       </h1>
       <p role="status">
@@ -32,6 +38,10 @@ function InstalledScreen({ receipt, sourceId }: { receipt: InstallReceipt; sourc
           The secret your sender gave is kept for {triggerName(given.triggerId)}. It will not be shown again.
         </p>
       ))}
+      {webhooks.map((id) => (
+        <WebhookAddress key={id} triggerId={id} name={triggerName(id)} armed />
+      ))}
+      {receipt.armed.length > 0 ? <RunsWaitNote /> : null}
       <button type="button" className="button button-primary" onClick={() => closeSource(sourceId, 'dashboard')}>
         Go to the dashboard
       </button>

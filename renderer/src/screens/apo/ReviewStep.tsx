@@ -11,6 +11,7 @@ import { FamilyBadge, PermissionBadge } from '../../components/FamilyBadge';
 import { VerdictPanel } from '../../components/VerdictPanel';
 import { APOLLIA_NATIVE_TOOLS } from '../../../../shared/catalogues';
 import type { AccessDecided, InstalledDecisions, TriggerDecided } from '../../../../shared/decisions';
+import { FIRE_QUEUES_WORDS } from '../../../../shared/run-queue';
 import { useFormDecisions } from './consent-decisions';
 import { PackageText } from '../../components/PackageText';
 import { useConsentDraft } from '../../stores/consent-store';
@@ -270,6 +271,7 @@ export function ReviewStep({ inspection, sourceId }: { inspection: ApoInspection
             );
           })}
         </ul>
+        {armed > 0 ? <p className="small">{FIRE_QUEUES_WORDS}</p> : null}
       </ReviewGroup>
     </div>
   );

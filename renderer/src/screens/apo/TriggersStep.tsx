@@ -13,6 +13,7 @@ import { ScheduleText } from '../../components/ScheduleText';
 import { WebhookSecretChoice } from '../../components/WebhookSecretChoice';
 import { apoSchedule } from '../../components/schedule';
 import { ErrorPanel } from '../../components/Status';
+import { RunsWaitNote } from '../../components/RunsWaitNote';
 import { useConsentDraft, useConsentStore } from '../../stores/consent-store';
 import { firstRows, FIRST_ROWS, ShowAll } from './long-list';
 import { countOf, UpdateMark } from './UpdateMark';
@@ -52,7 +53,7 @@ export function TriggersStep({ inspection, sourceId }: { inspection: ApoInspecti
   return (
     <div className="step-body">
       <p>A package only proposes triggers. None starts anything unless you arm it here or later on the dashboard.</p>
-      {triggers.length === 0 ? <p className="muted">This package proposes no triggers.</p> : null}
+      {triggers.length === 0 ? <p className="muted">This package proposes no triggers.</p> : <RunsWaitNote />}
       {pick.isError ? <ErrorPanel error={pick.error} title="The folder could not be chosen" /> : null}
       {triggers.length > FIRST_ROWS ? (
         <p className="small access-counts">

@@ -1,8 +1,9 @@
 import type { TriggerLiveView, TriggerView } from '../../../../shared/api';
+import { FIRE_QUEUES_WORDS, runTaking, runTakingWords } from '../../../../shared/run-queue';
 import { useTriggerStatus } from '../../../api/hooks';
-import { CopyButton } from '../../components/CopyButton';
 import { PackageText } from '../../components/PackageText';
 import { formatFireTime } from '../../components/schedule';
+import { WebhookAddress } from './WebhookAddress';
 
 function when(iso: string): string {
   const date = new Date(iso);
@@ -39,7 +40,7 @@ function stateWords(live: TriggerLiveView): string {
 }
 
 /** How a sender signs a delivery (Standard Webhooks), next to the URL. */
-function HowToSign({ name }: { name: string }) {
+export function HowToSign({ name }: { name: string }) {
   return (
     <details className="small how-to-sign">
       <summary>How to sign a call to {name}</summary>
@@ -57,7 +58,6 @@ function HowToSign({ name }: { name: string }) {
           <code>webhook-signature</code>: <code>v1,</code> then the base64 HMAC-SHA256 of <code>id.timestamp.body</code>, keyed by the secret shown when it was armed (the part after <code>whsec_</code>, base64-decoded).
         </li>
       </ul>
-      <p>Only this computer can reach the address (127.0.0.1): a sender elsewhere needs a tunnel you set up.</p>
     </details>
   );
 }
@@ -75,15 +75,9 @@ function LiveDetails({ trigger, live, running }: { trigger: TriggerView; live: T
         ) : null}
         {live.waiting > 0 ? ` · ${live.waiting === 1 ? '1 run waiting' : `${live.waiting} runs waiting`}` : ''}
       </p>
-      {live.url ? (
+      {trigger.type === 'webhook' ? (
         <>
-          <p className="small hash-row">
-            Address:{' '}
-            <code className="hash" data-volatile aria-label={`Webhook address of ${trigger.name}`}>
-              {live.url}
-            </code>
-            <CopyButton value={live.url} label={`Copy the address of ${trigger.name}`} />
-          </p>
+          <WebhookAddress triggerId={trigger.id} name={trigger.name} armed />
           <HowToSign name={trigger.name} />
         </>
       ) : null}
@@ -126,9 +120,17 @@ function LiveDetails({ trigger, live, running }: { trigger: TriggerView; live: T
 /** An armed trigger as the trigger host runs it: state, next time, the webhook's address and how to sign, deliveries, last fire. */
 export function TriggerLive({ trigger }: { trigger: TriggerView }) {
   const status = useTriggerStatus();
-  if (!trigger.armed || !status.data) return null;
-  const live = status.data.triggers[trigger.id];
-  if (!live) return status.data.running ? <p className="small muted">Starting…</p> : null;
+  if (!trigger.armed) return null;
+  // An armed webhook has its address whether or not a trigger host has made it live yet.
+  const address = trigger.type === 'webhook' ? <WebhookAddress triggerId={trigger.id} name={trigger.name} armed /> : null;
+  const live = status.data?.triggers[trigger.id];
+  if (!status.data || !live)
+    return (
+      <>
+        {address}
+        {status.data?.running ? <p className="small muted">Starting…</p> : null}
+      </>
+    );
   return <LiveDetails trigger={trigger} live={live} running={status.data.running} />;
 }
 
@@ -156,22 +158,20 @@ export function TriggerHostNote() {
       ) : (
         <p>Armed triggers are not live: nothing receives webhooks, watches folders or keeps schedules right now.</p>
       )}
-      {pending.total > 0 ? (
-        <p role="status">
-          {pending.total === 1 ? '1 run is' : `${pending.total} runs are`} waiting and nothing has taken them
-          {pending.oldest ? (
-            <>
-              {' '}
-              (the oldest since{' '}
-              <time data-volatile dateTime={pending.oldest}>
-                {when(pending.oldest)}
-              </time>
-              )
-            </>
-          ) : null}
-          : no agent runtime runs on this computer yet.
-        </p>
-      ) : null}
+      <p>{FIRE_QUEUES_WORDS}</p>
+      <p role="status">
+        {runTakingWords(runTaking(pending, new Date()), pending.total)}
+        {pending.total > 0 && pending.oldest ? (
+          <>
+            {' '}
+            The oldest was queued{' '}
+            <time data-volatile dateTime={pending.oldest}>
+              {when(pending.oldest)}
+            </time>
+            .
+          </>
+        ) : null}
+      </p>
     </section>
   );
 }

@@ -16,6 +16,8 @@ import { useDebounced } from '../../components/use-debounced';
 import { useApplyStore, type ApplyDraft, type FieldValue } from '../../stores/apply-store';
 import { useFlowStore } from '../../stores/flow-store';
 import { ParameterField } from './ParameterField';
+import { RunsWaitNote } from '../../components/RunsWaitNote';
+import { WebhookAddress } from '../dashboard/WebhookAddress';
 import { TemplateAccess, TemplateOverview, TemplateTriggers } from './TemplateSteps';
 import { TemplateReview } from './TemplateReview';
 
@@ -98,7 +100,10 @@ function AppliedScreen({ receipt, sourceId, armed }: { receipt: ApplyReceipt; so
   const webhooks = receipt.triggers.filter((id) => webhookNames.has(id.slice(id.lastIndexOf('/') + 1)));
   // Issue 13 point 9: an agent whose optional servers were skipped is made, not ready: it says what it cannot do yet.
   const skipped = receipt.preview.mcp.filter((server) => !server.saved);
-  const armedCount = armed.length;
+  // A webhook armed here, once its secret is set, counts as armed at once: the screen never says
+  // "none armed" or "needs a secret" about a trigger the person just armed.
+  const [armedHere, setArmedHere] = useState<string[]>([]);
+  const armedCount = armed.length + armedHere.length;
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => heading.current?.focus(), []);
   return (
@@ -131,13 +136,21 @@ function AppliedScreen({ receipt, sourceId, armed }: { receipt: ApplyReceipt; so
           </ul>
         </section>
       ) : null}
+      {armedCount > 0 ? <RunsWaitNote /> : null}
       {webhooks.map((id) => (
-        <div key={id} className="panel">
-          <p>
-            The webhook trigger <code>{triggerName(id)}</code> needs a secret: make one on this computer (shown to you once), or use the one your sender gave you.
-          </p>
-          <SetWebhookSecret triggerId={id} label={triggerName(id)} mode="arm" buttonLabel={`Make the secret for ${triggerName(id)}`} />
-        </div>
+        <section key={id} className="panel" aria-label={`Webhook trigger ${triggerName(id)}`}>
+          {armedHere.includes(id) ? (
+            <p>
+              The webhook trigger <code>{triggerName(id)}</code> is armed: each call to its address signed with its secret queues a run for the agent.
+            </p>
+          ) : (
+            <p>
+              The webhook trigger <code>{triggerName(id)}</code> is off until it has a secret. Its address is below: share it with your sender now or later, then make a secret here (shown to you once) or use the one your sender gives you.
+            </p>
+          )}
+          <WebhookAddress triggerId={id} name={triggerName(id)} armed={armedHere.includes(id)} />
+          <SetWebhookSecret triggerId={id} label={triggerName(id)} mode="arm" buttonLabel={`Make the secret for ${triggerName(id)}`} onDone={() => setArmedHere((now) => (now.includes(id) ? now : [...now, id]))} />
+        </section>
       ))}
       <button type="button" className="button button-primary" onClick={() => closeSource(sourceId, 'dashboard')}>
         Go to the dashboard

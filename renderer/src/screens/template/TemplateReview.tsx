@@ -1,3 +1,4 @@
+import { FIRE_QUEUES_WORDS } from '../../../../shared/run-queue';
 import { Settings as SettingsIcon } from 'lucide-react';
 import type { ApplyPreview, PreviewProblem } from '../../../../shared/apply-preview';
 import { templateTool } from '../../../../shared/catalogues';
@@ -141,6 +142,7 @@ function TemplateGrants({ preview, armed }: { preview: ApplyPreview; armed: stri
             </li>
           ))}
         </ul>
+        {preview.triggers.some((trigger) => armed.includes(trigger.name)) ? <p className="small">{FIRE_QUEUES_WORDS}</p> : null}
       </details>
       {preview.secrets.length === 0 ? <p className="small muted">It reads no secrets.</p> : null}
       <details className="review-group" open hidden={preview.secrets.length === 0}>

@@ -8,6 +8,7 @@ import { templateTool } from '../../../../shared/catalogues';
 import type { TemplateInspection } from '../../../../shared/template-manifest';
 import { FamilyBadge } from '../../components/FamilyBadge';
 import { CodeText } from '../../components/CodeText';
+import { RunsWaitNote } from '../../components/RunsWaitNote';
 import { PackageText } from '../../components/PackageText';
 import { ScheduleText } from '../../components/ScheduleText';
 import { formatDateTime } from '../../components/date-format';
@@ -353,7 +354,14 @@ export function TemplateAccess({ preview, choices }: { preview: ApplyPreview; ch
 export function TemplateTriggers({ preview, armed, onArm }: { preview: ApplyPreview; armed: string[]; onArm: (trigger: string, armed: boolean) => void }) {
   return (
     <div className="step-body">
-      {preview.triggers.length === 0 ? <p className="muted">This template makes no triggers: it runs when you start it.</p> : <p>Triggers are made with the agent, off until you arm them. Tick one to arm it now; you can arm or disarm any of them later on the dashboard.</p>}
+      {preview.triggers.length === 0 ? (
+        <p className="muted">This template makes no triggers: it runs when you start it.</p>
+      ) : (
+        <>
+          <p>Triggers are made with the agent, off until you arm them. Tick one to arm it now; you can arm or disarm any of them later on the dashboard.</p>
+          <RunsWaitNote />
+        </>
+      )}
       <ul className="rows">
         {preview.triggers.map((trigger) => (
           <li key={trigger.name} className="row row-block card">
