@@ -59,7 +59,7 @@ test('arm a webhook and a folder, deliver a signed request and drop a file: both
   await expect(deliveries.getByRole('listitem').nth(1)).toContainText('Accepted');
   await expect(hook).toContainText('(a delivery): a run was queued');
   await expect(watch).toContainText('(files changed): a run was queued', { timeout: 10_000 });
-  await expect(page.getByRole('region', { name: 'Triggers' })).toContainText('2 runs are waiting and nothing has taken them');
+  await expect(page.getByRole('region', { name: 'Triggers' })).toContainText('2 runs are waiting, queued in the last minute: an agent runtime may still take them.');
   await expect(page.getByRole('main')).not.toContainText(body);
   await snapshot(page, 'live-triggers-1-dashboard');
 
