@@ -273,6 +273,18 @@ export interface TriggerView {
   policy?: string;
 }
 
+/**
+ * A template's MCP server that was not saved when the agent was made, so apply skipped its tools
+ * (spec "Apply": an optional server missing is skipped). `saved`: whether it is saved now; then its
+ * tools can be granted from the agent's card, without applying the template again.
+ */
+export interface WaitingServerView {
+  server: string;
+  saved: boolean;
+  /** Its tools not given to the agent yet. */
+  tools: { tool: string; name: string; pinText: string | null; grantable: boolean }[];
+}
+
 /** One agent on this machine. */
 export interface AgentView {
   id: string;
@@ -290,6 +302,8 @@ export interface AgentView {
   budgetPerRunUsd: number | null;
   /** A template agent's approvals as the owner chose them at apply (agent.md `approvals`); null for a package's agent. */
   approvals: Approvals | null;
+  /** A template agent's MCP servers skipped at apply, with the tools still waiting; empty for a package's agent. */
+  waitingServers: WaitingServerView[];
 }
 
 /** One installed package. */

@@ -10,8 +10,9 @@ import { CoreError } from './errors';
 import { disarmTrigger } from './store/records';
 import { decideFromStore, storedTrust } from './decide-from-store';
 import { ownRecord } from '../../shared/own-data';
-import type { AgentRecord, StoreState } from './store/state';
-import { agentView } from './store/views';
+import type { PreviewMcpTool } from '../../shared/apply-preview';
+import type { AgentRecord, StoreState, TemplateAgentRecord } from './store/state';
+import { agentView, waitingToolGrantable } from './store/views';
 
 /** The agent with this id, not archived; else `agent.unknown` or `agent.archived`. */
 export function liveAgent(state: StoreState, agentId: string): AgentRecord {
@@ -37,6 +38,16 @@ export async function setToolAccess(ctx: ApiContext, request: ApiRequest<'setToo
       entry.permission = permission;
       entry.granted = permission !== 'deny';
     } else {
+      const waiting = waitingTool(agent, request.tool);
+      if (waiting) {
+        // A tool apply skipped because its server was not saved: once the server is saved, granting
+        // it here gives it to the agent as apply would have, with its pin (no second apply needed).
+        if (!request.granted) throw new CoreError('access.unknown', `${agent.displayName} was never given \`${request.tool}\`: there is nothing to revoke.`);
+        if (!Object.hasOwn(state.settings.mcpServers, waiting.server)) throw new CoreError('access.server_missing', `\`${request.tool}\` needs the MCP server \`${waiting.server}\`: save it in Settings → MCP servers first.`);
+        if (!waitingToolGrantable(state, waiting.tool)) throw new CoreError('access.pin_missing', `\`${request.tool}\` cannot be given: its pin needs a parameter that was not given at apply, or it is on your list of tools you never allow.`);
+        agent.toolSettings[request.tool] = { family: null, setting: 'allow', pin: waiting.tool.pin, pinMissing: false };
+        return { result: { view: agentView(state, agent, ctx.deps.now()), packageName: null } };
+      }
       const setting = own(agent.toolSettings, request.tool);
       if (!setting) throw new CoreError('access.unknown', `${agent.displayName} has no tool \`${request.tool}\`.`);
       const blocked = request.granted ? toolBlockedBy(policy, request.tool, null) : null;
@@ -49,6 +60,17 @@ export async function setToolAccess(ctx: ApiContext, request: ApiRequest<'setToo
   const who = { ...(packageName ? { package: packageName } : {}), agent: view.id };
   await recordActivity(ctx, [{ kind: request.granted ? 'grant' : 'revoke', ...who, outcome: 'ok', detail: `${request.granted ? 'allowed' : 'withdrew'} ${request.tool} for ${view.displayName}` }]);
   return view;
+}
+
+/** A tool of a server the apply skipped, not given to `agent` since (null: not one). */
+function waitingTool(agent: TemplateAgentRecord, tool: string): { server: string; tool: PreviewMcpTool } | null {
+  if (Object.hasOwn(agent.toolSettings, tool)) return null;
+  for (const server of agent.preview.mcp) {
+    if (server.saved) continue;
+    const found = server.tools.find((t) => t.gateName === tool);
+    if (found) return { server: server.server, tool: found };
+  }
+  return null;
 }
 
 /** Archives a template's agent and disarms its triggers; a package's agent is refused (uninstall the package). Recorded as `uninstall` of the agent, plus one `disarm` per trigger it disarmed. */

@@ -70,6 +70,7 @@ export type ApiErrorCode =
   | 'agent.part_of_package'
   | 'access.unknown'
   | 'access.pin_missing'
+  | 'access.server_missing'
   // triggers
   | 'trigger.unknown'
   | 'trigger.needs_folder'

@@ -4,13 +4,14 @@
  * passed in, so a view is a function of the state.
  */
 import { integrityView } from '../package-trust';
-import { type AccessView, type AgentView, type Dashboard, DEFAULT_WEBHOOK_PORT, type InstalledPackageView, type SecretBackend, type SettingsView, type TriggerView } from '../../../shared/api';
+import { type AccessView, type AgentView, type Dashboard, DEFAULT_WEBHOOK_PORT, type InstalledPackageView, type SecretBackend, type SettingsView, type TriggerView, type WaitingServerView } from '../../../shared/api';
+import type { PreviewMcpTool } from '../../../shared/apply-preview';
 import { CONNECTION_TYPES, SECRET_NAMES } from '../../../shared/catalogues';
 import { type AccessRow, accessClassifier, templateToolWhat } from '../../../shared/access-rows';
 import { describeInterval, nextCronTimes, nextIntervalTimes } from '../../../shared/cron';
 import { describeCron } from '../../../shared/cron-words';
 import { maskedServer } from '../mcp-credentials';
-import type { AgentRecord, PackageRecord, StoreState, TriggerRecord } from './state';
+import type { AgentRecord, PackageRecord, StoreState, TemplateAgentRecord, TriggerRecord } from './state';
 
 /** A trigger as shown: its schedule in words and, when armed, its next three times after `now`. */
 export function triggerView(trigger: TriggerRecord, now: Date): TriggerView {
@@ -121,6 +122,7 @@ export function agentView(state: StoreState, agent: AgentRecord, now: Date, inde
       model: agent.model,
       budgetPerRunUsd: null,
       approvals: null,
+      waitingServers: [],
     };
   }
   // Template spec, agent.md `approvals`: under `ask` the agent asks its person before any tool runs,
@@ -147,7 +149,35 @@ export function agentView(state: StoreState, agent: AgentRecord, now: Date, inde
     model: agent.model ? (agent.model.prefer ?? agent.model.tier) : null,
     budgetPerRunUsd: agent.budgetPerRunUsd,
     approvals: agent.approvals,
+    waitingServers: waitingServers(state, agent),
   };
+}
+
+/**
+ * A template agent's MCP servers that apply skipped (not saved then), each with the tools not given
+ * to the agent since, and whether the server is saved now: then the card offers to grant them, so
+ * saving the server in Settings is not a dead end. A tool whose pin could not be filled, or that the
+ * owner never allows, is shown but not grantable.
+ */
+export function waitingServers(state: StoreState, agent: TemplateAgentRecord): WaitingServerView[] {
+  const waiting: WaitingServerView[] = [];
+  for (const server of agent.preview.mcp) {
+    if (server.saved) continue;
+    const tools = server.tools.filter((tool) => !Object.hasOwn(agent.toolSettings, tool.gateName));
+    if (tools.length === 0) continue;
+    waiting.push({
+      server: server.server,
+      saved: Object.hasOwn(state.settings.mcpServers, server.server),
+      tools: tools.map((tool) => ({ tool: tool.gateName, name: tool.name, pinText: tool.pinText ?? null, grantable: waitingToolGrantable(state, tool) })),
+    });
+  }
+  return waiting;
+}
+
+/** Whether a waiting tool can be granted: its pin (if any) was filled at apply, and the owner does not deny it. */
+export function waitingToolGrantable(state: StoreState, tool: PreviewMcpTool): boolean {
+  const pinMissing = tool.pin === null && tool.pinnedBy !== undefined;
+  return !pinMissing && !state.settings.deniedTools.includes(tool.gateName);
 }
 
 /** The dashboard: installed packages by name, agents by creation, and any damage the store set aside. */

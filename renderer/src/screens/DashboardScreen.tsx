@@ -1,10 +1,11 @@
-import { Archive, Lock, Package, Trash2 } from 'lucide-react';
+import { Archive, Lock, Package, Settings as SettingsIcon, Trash2 } from 'lucide-react';
 import { PolicyBanner } from '../components/PolicyBanner';
 import { SetWebhookSecret, WebhookSecretOrigin } from '../components/WebhookSecretChoice';
 import { IntegrityChangedPanel, PublisherBadge } from '../components/trust/PackageTrustLines';
-import { useState } from 'react';
-import type { AccessView, AgentView, InstalledPackageView, TriggerView } from '../../../shared/api';
+import { useEffect, useRef, useState } from 'react';
+import type { AccessView, AgentView, InstalledPackageView, TriggerView, WaitingServerView } from '../../../shared/api';
 import { useArchiveAgent, useArmTrigger, useDashboard, useDisarmTrigger, usePickWatchFolder, useRotateWebhookSecret, useSetToolAccess, useUninstallPackage } from '../../api/hooks';
+import { CodeText } from '../components/CodeText';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { FamilyBadge } from '../components/FamilyBadge';
 import { PackageText } from '../components/PackageText';
@@ -163,12 +164,74 @@ function TriggerRowView({ trigger }: { trigger: TriggerView }) {
   );
 }
 
+/**
+ * A template's MCP server that apply skipped: while it is missing, where to save it; once saved, its
+ * tools can be granted here, so coming back from Settings finishes what apply left (no second apply).
+ */
+function WaitingServer({ agent, waiting }: { agent: AgentView; waiting: WaitingServerView }) {
+  const set = useSetToolAccess();
+  const show = useFlowStore((s) => s.show);
+  const names = waiting.tools.map((tool) => tool.name).join(', ');
+  return (
+    <section className={`panel ${waiting.saved ? 'panel-info' : 'panel-warning'}`} aria-label={`Waiting for the MCP server ${waiting.server}`}>
+      {waiting.saved ? (
+        <p>
+          The MCP server <code>{waiting.server}</code> is saved now. Give its {waiting.tools.length === 1 ? 'tool' : 'tools'} to this agent:
+        </p>
+      ) : (
+        <>
+          <p>
+            It cannot use <PackageText text={names} /> yet: no MCP server named <code>{waiting.server}</code> is saved on this computer. Save it in Settings, then come back here to give {waiting.tools.length === 1 ? 'it' : 'them'} to this agent.
+          </p>
+          <button type="button" className="button button-small" onClick={() => show('settings')}>
+            <SettingsIcon aria-hidden="true" size={14} /> Go to Settings → MCP servers
+          </button>
+        </>
+      )}
+      {waiting.saved ? (
+        <ul className="rows">
+          {waiting.tools.map((tool) => (
+            <li key={tool.tool} className="row">
+              <code>
+                <PackageText text={tool.name} />
+              </code>
+              {tool.pinText ? (
+                <span className="small row-note">
+                  <CodeText text={tool.pinText} />
+                </span>
+              ) : null}
+              {tool.grantable ? (
+                <button type="button" className="button button-small" disabled={set.isPending || agent.archived} aria-label={`Grant ${tool.name} for ${agent.displayName}`} onClick={() => set.mutate({ agentId: agent.id, tool: tool.tool, granted: true })}>
+                  Grant
+                </button>
+              ) : (
+                <span className="small muted">Cannot be given: its pin needs a parameter that was not given, or you never allow it.</span>
+              )}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      {set.isError ? <ErrorPanel error={set.error} title="The tool was not given" /> : null}
+    </section>
+  );
+}
+
 function AgentCard({ agent }: { agent: AgentView }) {
   const archive = useArchiveAgent();
   const [confirm, setConfirm] = useState(false);
+  const revealAgent = useFlowStore((s) => s.revealAgent);
+  const agentRevealed = useFlowStore((s) => s.agentRevealed);
+  const heading = useRef<HTMLHeadingElement>(null);
+  // Opened from elsewhere ("Open the existing agent"): brought into view and focused.
+  useEffect(() => {
+    if (revealAgent !== agent.id || !heading.current) return;
+    heading.current.scrollIntoView({ block: 'start' });
+    heading.current.focus();
+    agentRevealed();
+  }, [revealAgent, agent.id, agentRevealed]);
   return (
     <article className="card card-wide" aria-labelledby={`agent-card-${agent.id}`}>
-      <h3 id={`agent-card-${agent.id}`}>
+      <h3 id={`agent-card-${agent.id}`} tabIndex={-1} ref={heading}>
         <PackageText text={agent.displayName} /> {agent.archived ? <span className="badge badge-neutral">Archived</span> : null}
       </h3>
       <p className="small muted">
@@ -186,6 +249,9 @@ function AgentCard({ agent }: { agent: AgentView }) {
           <AccessRowView key={access.tool} agent={agent} access={access} />
         ))}
       </ul>
+      {agent.waitingServers.map((waiting) => (
+        <WaitingServer key={waiting.server} agent={agent} waiting={waiting} />
+      ))}
       <h4>Triggers</h4>
       {agent.triggers.length === 0 ? <p className="muted small">None.</p> : null}
       <ul className="rows">

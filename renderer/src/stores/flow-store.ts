@@ -20,6 +20,12 @@ export interface FlowState {
   showSource: (sourceId: string) => void;
   /** Closes a flow; shows `then` (default the Open screen). */
   closeSource: (sourceId: string, then?: MainView) => void;
+  /** An agent the dashboard brings into view and focuses once shown (then cleared), or null. */
+  revealAgent: string | null;
+  /** Shows the dashboard with this agent's card in view (the open flows stay where they are). */
+  showAgent: (agentId: string) => void;
+  /** The dashboard has brought the agent into view. */
+  agentRevealed: () => void;
 }
 
 export const useFlowStore = create<FlowState>((set) => ({
@@ -39,4 +45,7 @@ export const useFlowStore = create<FlowState>((set) => ({
       activeSourceId: null,
       view: then,
     })),
+  revealAgent: null,
+  showAgent: (agentId) => set({ view: 'dashboard', activeSourceId: null, revealAgent: agentId }),
+  agentRevealed: () => set({ revealAgent: null }),
 }));

@@ -1,13 +1,13 @@
 import { CancelConfirm } from '../../components/CancelConfirm';
-import { AlertTriangle, ArrowLeft, ArrowRight, CheckCircle2, Play, X } from 'lucide-react';
+import { AlertTriangle, ArrowLeft, ArrowRight, CheckCircle2, Play, Settings as SettingsIcon, X } from 'lucide-react';
 import { SetWebhookSecret } from '../../components/WebhookSecretChoice';
 import { useEffect, useMemo, useRef, useState } from 'react';
-import type { ApplyPreviewRequest, ApplyReceipt, SourceInspection } from '../../../../shared/api';
+import type { AgentView, ApplyPreviewRequest, ApplyReceipt, SourceInspection } from '../../../../shared/api';
 import { checkParameter, parameterValue, unanchoredPinnedWords } from '../../../../shared/apply-preview';
 import { isAnchoredPattern } from '../../../../shared/package-pattern';
 import { cronProblem, isTimeZone } from '../../../../shared/cron';
 import { fillText, pinnedParameters, soloPlaceholder, type ParameterValue, type TemplateInspection, type TemplateManifest, type TemplateParameter } from '../../../../shared/template-manifest';
-import { useApply, usePreviewApply } from '../../../api/hooks';
+import { useApply, useDashboard, usePreviewApply } from '../../../api/hooks';
 import { PackageText } from '../../components/PackageText';
 import { triggerName } from '../../components/trigger-name';
 import { ErrorPanel, Loading } from '../../components/Status';
@@ -92,9 +92,15 @@ function scheduleProblem(triggers: readonly TemplateTrigger[], name: string, val
   return null;
 }
 
+/** The agents on this computer (not archived) with this display name: each apply makes a new agent (spec "Apply"). */
+function sameName(agents: readonly AgentView[], displayName: string): AgentView[] {
+  return agents.filter((agent) => !agent.archived && agent.displayName === displayName);
+}
+
 /** After apply: the agent made; a webhook trigger's secret made now and shown once. */
 function AppliedScreen({ receipt, sourceId, armed }: { receipt: ApplyReceipt; sourceId: string; armed: string[] }) {
   const closeSource = useFlowStore((s) => s.closeSource);
+  const show = useFlowStore((s) => s.show);
   // By name, not a search per trigger: a template may make thousands.
   const webhookNames = new Set(receipt.preview.triggers.filter((t) => t.type === 'webhook').map((t) => t.name));
   const webhooks = receipt.triggers.filter((id) => webhookNames.has(id.slice(id.lastIndexOf('/') + 1)));
@@ -130,10 +136,13 @@ function AppliedScreen({ receipt, sourceId, armed }: { receipt: ApplyReceipt; so
                     </code>
                   </span>
                 ))}
-                . Save the server in Settings, then apply the template again to give {server.tools.length === 1 ? 'it' : 'them'} to an agent.
+                . Save the server in Settings; this agent's card on the dashboard then offers to give {server.tools.length === 1 ? 'it' : 'them'} to it (no need to apply the template again).
               </li>
             ))}
           </ul>
+          <button type="button" className="button button-small" onClick={() => show('settings')}>
+            <SettingsIcon aria-hidden="true" size={14} /> Go to Settings → MCP servers
+          </button>
         </section>
       ) : null}
       {armedCount > 0 ? <RunsWaitNote /> : null}
@@ -178,6 +187,8 @@ export function TemplateFlow({ inspection, sourceId, builtin }: { inspection: So
   const draft: ApplyDraft | undefined = useApplyStore((s) => s.drafts[sourceId]);
   const { setStep, setValue, touch, setGrant, setArm, setWithhold, setApprovals, drop } = useApplyStore();
   const apply = useApply();
+  // The agents already here, to warn before Apply makes a second one of the same name.
+  const dashboard = useDashboard();
   const applying = useRef(false);
   const [receipt, setReceipt] = useState<{ done: ApplyReceipt; armed: string[] } | null>(null);
   const [confirmCancel, setConfirmCancel] = useState(false);
@@ -290,7 +301,7 @@ export function TemplateFlow({ inspection, sourceId, builtin }: { inspection: So
           ) : name === 'Triggers' ? (
             <TemplateTriggers preview={preview.data} armed={arm} onArm={(trigger, armed) => setArm(sourceId, trigger, armed)} />
           ) : (
-            <TemplateReview preview={preview.data} armed={arm} />
+            <TemplateReview preview={preview.data} armed={arm} sameName={sameName(dashboard.data?.agents ?? [], preview.data.displayName)} />
           )
         ) : null}
         <p className="small muted" role="status" aria-live="polite">

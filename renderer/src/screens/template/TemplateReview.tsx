@@ -1,5 +1,6 @@
 import { FIRE_QUEUES_WORDS } from '../../../../shared/run-queue';
 import { Settings as SettingsIcon } from 'lucide-react';
+import type { AgentView } from '../../../../shared/api';
 import type { ApplyPreview, PreviewProblem } from '../../../../shared/apply-preview';
 import { templateTool } from '../../../../shared/catalogues';
 import { CodeText } from '../../components/CodeText';
@@ -19,8 +20,9 @@ function warningTitle(problem: PreviewProblem): string {
 }
 
 /** Review: warnings, blockers, and everything that will be granted or run (issue 13 point 5). */
-export function TemplateReview({ preview, armed }: { preview: ApplyPreview; armed: string[] }) {
+export function TemplateReview({ preview, armed, sameName = [] }: { preview: ApplyPreview; armed: string[]; sameName?: AgentView[] }) {
   const show = useFlowStore((s) => s.show);
+  const showAgent = useFlowStore((s) => s.showAgent);
   // What Settings can resolve (spec "Apply": missing secrets and required MCP servers are a 409).
   const missingServer = preview.blockers.some((b) => b.code === 'apply.mcp_server_missing');
   const missingSecret = preview.blockers.some((b) => b.code === 'apply.secret_missing');
@@ -36,6 +38,18 @@ export function TemplateReview({ preview, armed }: { preview: ApplyPreview; arme
         {granted.length > 0 ? `, ${granted.length} MCP ${granted.length === 1 ? 'tool' : 'tools'} allowed ${preview.approvals.chosen === 'never' ? 'without asking' : '(each still asks you first, as you chose)'}` : ', no MCP tool allowed without asking'}
         {preview.triggers.length > 0 ? ` and ${preview.triggers.length} ${preview.triggers.length === 1 ? 'trigger' : 'triggers'}` : ''}.
       </p>
+      {sameName[0] ? (
+        <section className="panel panel-warning" aria-labelledby="tpl-same-name">
+          <h3 id="tpl-same-name">An agent with this name is already here</h3>
+          <p>
+            <PackageText text={preview.displayName} /> is already on this computer{sameName.length > 1 ? ` (${sameName.length} agents)` : ''}. Each apply makes a new agent: Apply makes a second one with the same name, with its own triggers. To change the one you have, open it instead; to tell them apart, give this one
+            other parameters.
+          </p>
+          <button type="button" className="button button-small" onClick={() => showAgent(sameName[0]?.id ?? '')}>
+            Open the existing agent
+          </button>
+        </section>
+      ) : null}
       {preview.blockers.length > 0 ? (
         <section className="panel panel-error" aria-labelledby="tpl-blockers">
           <h3 id="tpl-blockers">Can't apply yet</h3>
