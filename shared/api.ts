@@ -48,6 +48,11 @@ export interface SourceHandle {
   kind: 'apo' | 'template' | 'plugin';
   /** File or folder name, for display only. */
   displayName: string;
+  /**
+   * The folders that hold it, outermost first (empty for a template shipped with the app), for
+   * display only: two files of the same name are told apart by the folders they are in.
+   */
+  folders: string[];
   origin: 'dialog' | 'command-line' | 'open-file' | 'drop' | 'menu' | 'builtin';
 }
 

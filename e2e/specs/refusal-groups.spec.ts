@@ -4,7 +4,7 @@
  * Trash"), and the author's message can be copied. (A signature that does not match says so rather
  * than "does not follow the rules": shared/refusal-actor.test.ts.)
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, snapshotBoth, test } from '../support/app';
@@ -47,4 +47,24 @@ test('a module named extractor.py but shipped as extract.py is the author’s sl
     expect(copied).toContain('[manifest.module_misnamed]');
   }
   await snapshotBoth(page, 'refused-author-typo');
+});
+
+test('two files named quiet.apo get tabs that tell them apart; Close on a refused file closes its tab', async ({ page, app }) => {
+  const root = mkdtempSync(join(tmpdir(), 'apollia-e2e-tabs-'));
+  for (const folder of ['Downloads', 'Desktop']) {
+    mkdirSync(join(root, folder));
+    writeFileSync(join(root, folder, 'quiet.apo'), Buffer.alloc(0));
+  }
+  await app.open(join(root, 'Downloads', 'quiet.apo'));
+  await expect(page.getByRole('heading', { level: 1, name: 'This package was refused' })).toBeVisible();
+  await app.open(join(root, 'Desktop', 'quiet.apo'));
+  const tabs = page.getByRole('list', { name: 'Opened packages' });
+  await expect(tabs.getByRole('button', { name: 'quiet.apo (in Downloads)', exact: true })).toBeVisible();
+  await expect(tabs.getByRole('button', { name: 'quiet.apo (in Desktop)', exact: true })).toBeVisible();
+  await snapshotBoth(page, 'tabs-same-name');
+  await page.getByRole('main').getByRole('button', { name: 'Close', exact: true }).click();
+  await expect(tabs.getByRole('button', { name: 'quiet.apo (in Desktop)', exact: true })).toHaveCount(0);
+  await expect(tabs.getByRole('listitem')).toHaveCount(1);
+  // The one left is alone with its name again: no folder needed.
+  await expect(tabs.getByRole('button', { name: 'quiet.apo', exact: true })).toBeVisible();
 });

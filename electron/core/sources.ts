@@ -8,7 +8,7 @@
 import { checkApo, checkPluginManifest, checkTemplateFolder } from './bounded';
 import { createHash, randomUUID } from 'node:crypto';
 import { realpath, stat } from 'node:fs/promises';
-import { basename, isAbsolute } from 'node:path';
+import { basename, dirname, isAbsolute } from 'node:path';
 import type { ApiResult, SourceHandle } from '../../shared/api';
 import type { ApoInspection, Inspection } from '../../shared/inspection';
 import { CoreError } from './errors';
@@ -69,7 +69,13 @@ export class SourceRegistry {
       const earlier = [...this.sources.values()].find((src) => src.canonicalPath === canonical);
       if (earlier) return { ok: true, value: earlier.handle };
       const kind = await sourceKindOf(path);
-      const handle: SourceHandle = { id: randomUUID(), kind: kind === 'not_a_package' ? 'apo' : kind, displayName: basename(path), origin };
+      const folders =
+        origin === 'builtin'
+          ? []
+          : dirname(path)
+              .split(/[\\/]/)
+              .filter((part) => part !== '');
+      const handle: SourceHandle = { id: randomUUID(), kind: kind === 'not_a_package' ? 'apo' : kind, displayName: basename(path), folders, origin };
       this.sources.set(handle.id, { handle, path, kind, canonicalPath: canonical });
       return { ok: true, value: handle };
     } catch (error) {

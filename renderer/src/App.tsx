@@ -1,6 +1,7 @@
 import { Archive, FolderOpen, History, LayoutDashboard, Settings as SettingsIcon, X } from 'lucide-react';
 import { useQueryClient } from '@tanstack/react-query';
-import { lazy, Suspense, useEffect, useRef, useState, type DragEvent } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useRef, useState, type DragEvent } from 'react';
+import { tabLabels } from '../../shared/tab-labels';
 import { bridge, toApiError } from '../api/bridge';
 import { queryKeys } from '../api/query-keys';
 import { focusHeadingWhenShown } from './components/focus-heading';
@@ -34,6 +35,8 @@ export function App() {
   const client = useQueryClient();
   const shownIds = useRef<string[]>([]);
   const main = useRef<HTMLElement>(null);
+  // Two open files of the same name get tabs that say which folder each is in.
+  const labels = useMemo(() => tabLabels(sources.map((source) => ({ id: source.id, displayName: source.displayName, folders: source.folders ?? [] }))), [sources]);
   // Focus moves to the new screen's heading on every navigation (not on the first paint).
   const screenKey = activeSourceId ?? `view:${view}`;
   const firstScreen = useRef(true);
@@ -120,16 +123,27 @@ export function App() {
           </ul>
           {sources.length > 0 ? (
             <ul className="nav-list nav-sources" aria-label="Opened packages">
-              {sources.map((source) => (
-                <li key={source.id} className="nav-source">
-                  <button type="button" className="nav-item" aria-current={activeSourceId === source.id ? 'page' : undefined} onClick={() => showSource(source.id)}>
-                    {source.displayName}
-                  </button>
-                  <button type="button" className="icon-button" aria-label={`Close ${source.displayName}`} onClick={() => closeSource(source.id, view)}>
-                    <X aria-hidden="true" size={14} />
-                  </button>
-                </li>
-              ))}
+              {sources.map((source) => {
+                const where = labels.get(source.id)?.where ?? null;
+                const named = where === null ? source.displayName : `${source.displayName} (in ${where})`;
+                return (
+                  <li key={source.id} className="nav-source">
+                    <button type="button" className="nav-item" aria-current={activeSourceId === source.id ? 'page' : undefined} aria-label={where === null ? undefined : named} onClick={() => showSource(source.id)}>
+                      {where === null ? (
+                        source.displayName
+                      ) : (
+                        <span className="nav-named">
+                          <span>{source.displayName}</span>
+                          <span className="nav-where">in {where}</span>
+                        </span>
+                      )}
+                    </button>
+                    <button type="button" className="icon-button" aria-label={`Close ${named}`} onClick={() => closeSource(source.id, view)}>
+                      <X aria-hidden="true" size={14} />
+                    </button>
+                  </li>
+                );
+              })}
             </ul>
           ) : null}
         </nav>
