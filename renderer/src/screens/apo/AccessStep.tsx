@@ -1,3 +1,4 @@
+import { secretLookingNames } from '../../../../shared/secret-names';
 import { AlertTriangle, CheckCircle2, Lock, Settings, XCircle } from 'lucide-react';
 import { useFlowStore } from '../../stores/flow-store';
 import { memo, useId, useMemo, useState } from 'react';
@@ -376,6 +377,9 @@ export const AccessStep = memo(function AccessStep({ inspection, sourceId }: { i
             {(manifest.mcp_servers ?? []).map((server) => {
               const commandLine = mcpCommandLine(server);
               const envKeys = Object.keys(server.env ?? {});
+              // A secret-looking name handed to a program that can change after consent: said beside the names.
+              const unpinned = commandLine !== '' ? unpinnedLaunch(server) : null;
+              const secretNames = unpinned !== null ? secretLookingNames(envKeys) : [];
               return (
                 <li key={server.name} className="row row-block">
                   <p>
@@ -422,6 +426,12 @@ export const AccessStep = memo(function AccessStep({ inspection, sourceId }: { i
                       </>
                     )}
                   </p>
+                  {secretNames.length > 0 ? (
+                    <p className="small panel-warning" role="note">
+                      <AlertTriangle aria-hidden="true" size={12} /> {secretNames.join(', ')} {secretNames.length === 1 ? 'looks like a secret' : 'look like secrets'}, and {secretNames.length === 1 ? 'it goes' : 'they go'} to <PackageText text={unpinned ?? ''} />, which is not pinned to one version: whoever publishes
+                      its next version would receive {secretNames.length === 1 ? 'it' : 'them'}.
+                    </p>
+                  ) : null}
                   <p className="small muted">This app cannot know beforehand what its tools do, so each call to one of them asks you first.</p>
                 </li>
               );
