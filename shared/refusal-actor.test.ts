@@ -36,10 +36,11 @@ const WHO: Record<RefusalActor, string[]> = {
     'signature.unreadable',
     'signature.key_changed',
   ],
-  nobody: ['archive.symlink', 'archive.hardlink', 'archive.device', 'archive.fifo', 'archive.traversal', 'archive.absolute_path', 'archive.drive_relative', 'archive.name_collision', 'archive.pax_global', 'manifest.undescribed_function', 'signature.invalid'],
+  nobody: ['archive.symlink', 'archive.hardlink', 'archive.device', 'archive.fifo', 'archive.traversal', 'archive.absolute_path', 'archive.drive_relative', 'archive.name_collision', 'archive.pax_global', 'archive.ambiguous_name', 'archive.ambiguous_size', 'manifest.undescribed_function', 'signature.invalid'],
   administrator: ['policy.blocked_package', 'policy.blocked_publisher', 'policy.unsigned', 'policy.unreadable'],
   author: [
     'archive.corrupt_pax',
+    'archive.repeated_metadata',
     'archive.unsupported_type',
     'archive.pax_size',
     'archive.metadata_too_large',

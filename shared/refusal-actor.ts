@@ -117,6 +117,10 @@ const ROWS: ReadonlyMap<string, RefusalRow> = new Map<string, RefusalRow>(
     'archive.drive_relative': { actor: 'nobody', action: HOSTILE },
     'archive.name_collision': { actor: 'nobody', action: HOSTILE },
     'archive.pax_global': { actor: 'nobody', action: HOSTILE },
+    // Another reader (bsdtar, GNU tar, Go, Python) would see another name or other data: what a
+    // reviewer lists is not what would be installed, the way to hide a file from a review.
+    'archive.ambiguous_name': { actor: 'nobody', action: HOSTILE, why: 'other tools would read its files differently from this app' },
+    'archive.ambiguous_size': { actor: 'nobody', action: HOSTILE, why: 'other tools would read its files differently from this app' },
     'manifest.undescribed_function': { actor: 'nobody', action: HOSTILE, why: 'its code defines a tool its manifest does not describe' },
     'signature.invalid': {
       actor: 'nobody',
