@@ -3,8 +3,10 @@
  * on screen at 800×600 while the person scrolls through the list, and Tab through the rows never
  * hides the focused row behind it.
  */
+import { join } from 'node:path';
 import { manyToolName, manyToolsManifest, manyToolsModule } from '../../test/helpers/many-tools';
 import { expect, test } from '../support/app';
+import { REPO_ROOT } from '../support/electron-binary';
 import { packFileSet } from '../support/packages';
 
 test.use({ now: '2026-01-01T00:00:00Z', viewport: { width: 800, height: 600 } });
@@ -25,7 +27,8 @@ test('the Access step of a package with many tools keeps Next in view while scro
   await expect(next).toBeInViewport();
   await page.mouse.wheel(0, 2500);
   await expect(next).toBeInViewport();
-  await page.screenshot({ path: 'e2e/screenshots/wizard-actions-in-view-800x600.png' });
+  // The window as it is (not the full page): where the gallery goes when refreshed, else the ignored folder.
+  await page.screenshot({ path: join(process.env['E2E_SCREENSHOTS_DIR'] ?? join(REPO_ROOT, 'test-results', 'screenshots'), 'wizard-actions-in-view-800x600.png') });
   // A row reached with Tab is not hidden behind the actions.
   const row = page
     .getByRole('group', { name: /What Operator may use/ })
