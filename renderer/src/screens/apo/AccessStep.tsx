@@ -48,7 +48,7 @@ const AccessEntryRow = memo(function AccessEntryRow({ sourceId, agentId, row, de
         {offerAllow || chosenAllow ? (
           <div className="check-row small allow-choice">
             <input id={`${id}-allow`} type="checkbox" checked={decided.permission === 'allow'} onChange={(event) => setAccess(sourceId, agentId, row.entry, event.target.checked ? 'allow' : 'ask')} />
-            <label htmlFor={`${id}-allow`}>Let it run without asking me each time (only its author says what it does: allow it only if you trust them)</label>
+            <label htmlFor={`${id}-allow`}>Let it run without asking me each time ({row.kind === 'pkg' || row.kind === 'workflow' ? 'only its author says it only reads: allow it only if you trust them' : 'what it does is known only when it runs: allow it only if you trust where it comes from'})</label>
           </div>
         ) : null}
       </div>
