@@ -7,22 +7,10 @@
  */
 import { compareNames, type NameComparison } from './display-text';
 import type { SignatureSummary } from './inspection';
-import type { KeyPin, SignatureUpdateKind } from './trust';
+import type { KeyChange, SignatureUpdateKind } from './trust';
 
-/** How an update's signature stands to the installed package's pin, with the names the person gave the keys. */
-export interface SignatureUpdate {
-  change: SignatureUpdateKind;
-  before: KeyPin;
-  now: KeyPin;
-  /** The name the person gave the pinned key (as trusted now, or as it was when installed), or null. */
-  beforeName: string | null;
-  /** Whether the pinned key is still among the person's trusted keys. */
-  beforeTrusted: boolean;
-  /** The name the person gives the update's key (a trusted key), or null. */
-  nowName: string | null;
-  /** One sentence naming both keys as the person knows them. */
-  message: string;
-}
+/** How an update's signature stands to the installed package's pin, with the names the person gave the keys: a {@link KeyChange} that may also be `kept`. */
+export type SignatureUpdate = Omit<KeyChange, 'kind' | 'change'> & { change: SignatureUpdateKind };
 
 /** The verdict: the package's own signature, its publisher field, and the update's key story. */
 export interface SignatureVerdict {

@@ -36,20 +36,8 @@ export function packFixture(name: string, fileName = `${name}.apo`): PackedFile 
   return write(packFolder(join(E2E_FIXTURES, name)), fileName);
 }
 
-/** The invoices example with `apollia.toml` changed by `edit` (for refused and spoofed packages). */
-export function packInvoicesWith(edit: (toml: string) => string, fileName: string): PackedFile {
-  const files: Record<string, string> = {};
-  for (const entry of folderEntries(INVOICES_DIR)) {
-    if (entry.type === 'dir' || entry.name.endsWith('/')) continue;
-    files[entry.name] = Buffer.from(entry.body ?? []).toString('utf8');
-  }
-  files['apollia.toml'] = edit(readFileSync(join(INVOICES_DIR, 'apollia.toml'), 'utf8'));
-  return packFileSet(files, fileName);
-}
-
-/** A folder under `e2e/fixtures/apo/` with its `apollia.toml` changed by `edit` (a next version, a changed trigger). */
-export function packFixtureWith(name: string, edit: (toml: string) => string, fileName: string): PackedFile {
-  const dir = join(E2E_FIXTURES, name);
+/** The package folder `dir` with its `apollia.toml` changed by `edit`, packed as `fileName`. */
+function packFolderWith(dir: string, edit: (toml: string) => string, fileName: string): PackedFile {
   const files: Record<string, string> = {};
   for (const entry of folderEntries(dir)) {
     if (entry.type === 'dir' || entry.name.endsWith('/')) continue;
@@ -57,6 +45,16 @@ export function packFixtureWith(name: string, edit: (toml: string) => string, fi
   }
   files['apollia.toml'] = edit(readFileSync(join(dir, 'apollia.toml'), 'utf8'));
   return packFileSet(files, fileName);
+}
+
+/** The invoices example with `apollia.toml` changed by `edit` (for refused and spoofed packages). */
+export function packInvoicesWith(edit: (toml: string) => string, fileName: string): PackedFile {
+  return packFolderWith(INVOICES_DIR, edit, fileName);
+}
+
+/** A folder under `e2e/fixtures/apo/` with its `apollia.toml` changed by `edit` (a next version, a changed trigger). */
+export function packFixtureWith(name: string, edit: (toml: string) => string, fileName: string): PackedFile {
+  return packFolderWith(join(E2E_FIXTURES, name), edit, fileName);
 }
 
 /** A package made of `files` (path → text), packed as `fileName`. */

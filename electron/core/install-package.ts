@@ -174,6 +174,7 @@ async function installOnce(ctx: ApiContext, request: ApiRequest<'install'>) {
           state.agents[record.id] = record;
         }
         const armed: string[] = [];
+        const armedTriggers: { id: string; agentId: string | null; type: string; folder: string | null; kept: boolean }[] = [];
         const turnedOff: { id: string; agentId: string | null; why: string }[] = [];
         const oldByName = firstByName(oldTriggers, (t) => t.name);
         for (const entry of manifest.triggers ?? []) {
@@ -181,10 +182,11 @@ async function installOnce(ctx: ApiContext, request: ApiRequest<'install'>) {
           const decided = own(decisions.triggers, entry.id);
           const old = oldByName.get(entry.id);
           // A trigger the policy holds off stays armed in the store, with its folder and secret: the host does not make it live while the policy blocks it.
+          // Armed before and still, with its folder and secret: it keeps the time it was armed (an interval counts from it).
+          const keptArmed = old?.armed === true && (decided?.armed || decided?.held) === true && decided?.folder?.kind !== 'picked' && decided?.secret?.kind !== 'new';
           if (decided?.armed || decided?.held) {
             record.armed = true;
-            // Armed before and still: it keeps the time it was armed (an interval counts from it).
-            record.armedAt = old?.armed && decided.folder?.kind !== 'picked' && decided.secret?.kind !== 'new' ? old.armedAt : at;
+            record.armedAt = keptArmed ? (old?.armedAt ?? at) : at;
             record.folder = decided.folder?.kind === 'picked' ? (armedFolders.get(entry.id) ?? null) : decided.folder?.kind === 'keep' ? (old?.folder ?? null) : null;
             if (decided.secret?.kind === 'new') {
               const secret = sealed.get(entry.id);
@@ -199,7 +201,10 @@ async function installOnce(ctx: ApiContext, request: ApiRequest<'install'>) {
             }
           }
           if (decided?.turnedOff) turnedOff.push({ id: record.id, agentId: record.agentId, why: decided.turnedOff });
-          if (record.armed && !decided?.held) armed.push(record.id);
+          if (record.armed && !decided?.held) {
+            armed.push(record.id);
+            armedTriggers.push({ id: record.id, agentId: record.agentId, type: record.type, folder: record.folder, kept: keptArmed });
+          }
           state.triggers[record.id] = record;
         }
         for (const trigger of oldTriggers) if (trigger.secretRef && !keptSecrets.has(trigger.secretRef)) delete state.webhookSecrets[trigger.secretRef];
@@ -211,13 +216,7 @@ async function installOnce(ctx: ApiContext, request: ApiRequest<'install'>) {
         return {
           result: {
             receipt: { name, version, publisher: pkg.publisher, outcome, previousVersion: current?.version ?? null, installedAt: pkg.installedAt, armed, webhookSecrets, webhookSecretsGiven, keyChange },
-            armedTriggers: armed.map((id) => ({
-              id,
-              agentId: state.triggers[id]?.agentId ?? null,
-              type: state.triggers[id]?.type ?? 'webhook',
-              folder: state.triggers[id]?.folder ?? null,
-              kept: oldByName.get(state.triggers[id]?.name ?? '')?.armed === true && state.triggers[id]?.armedAt === oldByName.get(state.triggers[id]?.name ?? '')?.armedAt,
-            })),
+            armedTriggers,
             turnedOff,
             oldDir: current?.dir ?? null,
           },

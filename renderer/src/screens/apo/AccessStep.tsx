@@ -17,7 +17,7 @@ import { PackageText } from '../../components/PackageText';
 import { useConsentStore } from '../../stores/consent-store';
 import { accessClassifier, accessMarker, type AccessMark, type AccessRow } from '../../../../shared/access-rows';
 import { countOf, UpdateMark } from './UpdateMark';
-import { accessCounts, accessCountsText, FIRST_ROWS, firstRows, ShowAll } from './long-list';
+import { AccessEntryWords, accessCounts, accessCountsText, FIRST_ROWS, firstRows, ShowAll } from './long-list';
 
 /**
  * One access entry: its box, what it is, an update's mark, its family and how it runs, as the one
@@ -38,12 +38,7 @@ const AccessEntryRow = memo(function AccessEntryRow({ sourceId, agentId, row, de
       <input id={id} type="checkbox" checked={granted} disabled={decided.ownerDenied || locked} aria-describedby={`${id}-how`} onChange={(event) => setAccess(sourceId, agentId, row.entry, event.target.checked)} />
       <div className="access-main">
         <label htmlFor={id}>
-          <PackageText text={row.what} />
-          <span className="small muted block">
-            <code>
-              <PackageText text={row.entry} />
-            </code>
-          </span>
+          <AccessEntryWords row={row} />
         </label>
         {offerAllow || chosenAllow ? (
           <div className="check-row small allow-choice">

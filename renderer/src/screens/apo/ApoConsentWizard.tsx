@@ -24,6 +24,15 @@ function answersChanged(draft: ConsentDraft): boolean {
 }
 
 /**
+ * The update panel with what the update keeps and turns off: decided only while this step is shown,
+ * so a tick on another step does not decide the whole package again here.
+ */
+function DecidedUpdateChanges({ inspection, sourceId, diff, installedVersion }: { inspection: SourceInspection & ApoInspection; sourceId: string; diff: NonNullable<SourceInspection['updateDiff']>; installedVersion: string }) {
+  const decisions = useFormDecisions(inspection, sourceId);
+  return <UpdateChanges diff={diff} installedVersion={installedVersion} decisions={decisions} signed={inspection.signatureVerdict?.signature.state === 'verified'} />;
+}
+
+/**
  * The `.apo` consent form: one step at a time, Back and Next, focus on each step's heading.
  * For an update, a first step shows what changed; the rest is the same form with earlier answers kept.
  */
@@ -31,7 +40,6 @@ export function ApoConsentWizard({ inspection, sourceId, allowDowngrade, acceptK
   const seed = useConsentStore((s) => s.seed);
   const setStep = useConsentStore((s) => s.setStep);
   const draft = useConsentDraft(sourceId);
-  const decisions = useFormDecisions(inspection, sourceId);
   const install = useInstall();
   const installing = useRef(false);
   const closeSource = useFlowStore((s) => s.closeSource);
@@ -95,7 +103,7 @@ export function ApoConsentWizard({ inspection, sourceId, allowDowngrade, acceptK
       {inspection.keyChange?.kind === 'first_signed' ? <FirstSignedNote change={inspection.keyChange} /> : null}
       {inspection.keyChange?.kind === 'changed' && acceptKeyChange ? <KeyChangeAcceptedNote change={inspection.keyChange} /> : null}
       <WizardStep steps={steps} current={step} label="Consent steps" heading={heading[name]}>
-        {name === 'What changed' && inspection.updateDiff && inspection.installed ? <UpdateChanges diff={inspection.updateDiff} installedVersion={inspection.installed.version} decisions={decisions} signed={inspection.signatureVerdict?.signature.state === 'verified'} /> : null}
+        {name === 'What changed' && inspection.updateDiff && inspection.installed ? <DecidedUpdateChanges inspection={inspection} sourceId={sourceId} diff={inspection.updateDiff} installedVersion={inspection.installed.version} /> : null}
         {name === 'Overview' ? <OverviewStep inspection={inspection} /> : null}
         {name === 'Access' ? <AccessStep inspection={inspection} sourceId={sourceId} /> : null}
         {name === 'Triggers' ? <TriggersStep inspection={inspection} sourceId={sourceId} /> : null}

@@ -16,19 +16,14 @@ import { useFormDecisions } from './consent-decisions';
 import { PackageText } from '../../components/PackageText';
 import { useConsentDraft } from '../../stores/consent-store';
 import { accessClassifier, type AccessRow } from '../../../../shared/access-rows';
-import { accessCounts, accessCountsText, FIRST_ROWS, firstRows, ShowAll } from './long-list';
+import { AccessEntryWords, accessCounts, accessCountsText, FIRST_ROWS, firstRows, ShowAll } from './long-list';
 import { countOf } from './UpdateMark';
 
 const ReviewRow = memo(function ReviewRow({ row, decided }: { row: AccessRow; decided: AccessDecided }) {
   return (
     <li className="row access-row">
       <span className="row-main">
-        <PackageText text={row.what} />
-        <span className="small muted block">
-          <code>
-            <PackageText text={row.entry} />
-          </code>
-        </span>
+        <AccessEntryWords row={row} />
       </span>
       <span className="row-badges">
         <FamilyBadge family={row.family} /> <PermissionBadge decided={decided} />

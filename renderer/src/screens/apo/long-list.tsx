@@ -1,5 +1,6 @@
 import type { AccessRow } from '../../../../shared/access-rows';
 import type { Permission } from '../../../../shared/decisions';
+import { PackageText } from '../../components/PackageText';
 import { countOf } from './UpdateMark';
 
 /**
@@ -57,5 +58,19 @@ export function ShowAll({ total, expanded, onToggle, controls, what }: { total: 
         </span>
       )}
     </div>
+  );
+}
+
+/** An access entry in words, its name below: the first lines of a row in the Access and Review steps. */
+export function AccessEntryWords({ row }: { row: AccessRow }) {
+  return (
+    <>
+      <PackageText text={row.what} />
+      <span className="small muted block">
+        <code>
+          <PackageText text={row.entry} />
+        </code>
+      </span>
+    </>
   );
 }
