@@ -17,7 +17,7 @@ import { Agent, createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
-import { createFileKeySecretBox } from '../electron/core/secret-box';
+import { createFileKeySecretBox } from '../electron/core/secrets/secret-box';
 import { TriggerHost } from '../electron/core/triggers';
 import { PENDING_DIR } from '../electron/core/triggers/run-requests';
 import { tempDir } from '../test/helpers/test-api';

@@ -6,6 +6,7 @@
  * boundary as values, never as throws. `API_REQUEST_SCHEMAS` is each request's JSON Schema: the
  * implementation refuses anything else (`request.invalid`) before it looks at it.
  */
+import type { ApiErrorCode } from './api-errors';
 import type { ActionFamily, McpTransport } from './apollia-manifest';
 import type { ApplyPreview, Approvals, ToolSetting } from './apply-preview';
 import type { ConsentAnswers, InstalledDecisions } from './decisions';
@@ -29,7 +30,8 @@ import { MAX_WEBHOOK_SECRET_TEXT, type WebhookSecretChoice, type WebhookSecretOr
  * `store.busy`, `store.future_version`, `internal` (a bug, logged), …
  */
 export interface ApiError {
-  code: string;
+  /** One of the codes listed in `shared/api-errors.ts`. */
+  code: ApiErrorCode;
   message: string;
   path?: string;
   /** Extra problems, e.g. every field error of an apply. */

@@ -160,3 +160,6 @@ export function triggerKindWords(type: string): string {
   const kind = policyTriggerKind(type);
   return kind === 'schedule' ? 'scheduled' : kind === 'file_watch' ? 'watched-folder' : 'webhook';
 }
+
+/** Every refusal the policy makes, with its code. */
+export type PolicyRefusalCode = 'policy.unreadable' | 'policy.unsigned' | 'policy.untrusted_signature' | 'policy.package_not_allowed' | 'policy.blocked_family' | 'policy.templates' | 'policy.mcp_server_locked' | 'policy.webhook_port' | 'policy.user_keys';

@@ -33,7 +33,7 @@ function lint(files: Record<string, string>, target: string): { code: number; ou
 
 describe('the layering lint', () => {
   it('refuses shared/ importing electron/core/', () => {
-    const run = lint({ 'shared/probe.ts': "import { x } from '../electron/core/errors';\nexport const y = x;\n" }, 'shared/probe.ts');
+    const run = lint({ 'shared/probe.ts': "import { x } from '../electron/core/errors/index';\nexport const y = x;\n" }, 'shared/probe.ts');
     expect([run.code, run.output]).toEqual([1, expect.stringContaining('shared/ is the lowest floor')]);
   });
 

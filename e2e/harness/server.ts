@@ -25,7 +25,7 @@ import { basename, extname, join, normalize, resolve, sep } from 'node:path';
 import { API_METHODS, type ApiMethod, type ApiResult, type SourceHandle } from '../../shared/api';
 import { type CoreApi, createApi } from '../../electron/core/api';
 import { sharedChecker } from '../../electron/core/bounded/index';
-import { createFileKeySecretBox } from '../../electron/core/secret-box';
+import { createFileKeySecretBox } from '../../electron/core/secrets/secret-box';
 import { type HostClock, TriggerHost } from '../../electron/core/triggers';
 
 const ROOT = resolve(new URL('../..', import.meta.url).pathname);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../test/helpers/test-api';
-import { createFileKeySecretBox, isSecretBoxLocked, type SecretBox, unavailableSecretBox } from '../core/secret-box';
+import { createFileKeySecretBox, isSecretBoxLocked, type SecretBox, unavailableSecretBox } from '../core/secrets/secret-box';
 import { isSafeStorageSeal, probeKeychain, type RetryPlan, type SafeStorageLike, secretBoxFor } from './keychain-box';
 
 /**

@@ -15,7 +15,7 @@
  * - A keychain that is only temporarily unavailable (locked, its service starting) is asked again
  *   a few times, then reported as locked ({@link SecretBoxLockedError}): never "rotate the secret".
  */
-import { SecretBoxLockedError, type SecretBox } from '../core/secret-box';
+import { SecretBoxLockedError, type SecretBox } from '../core/secrets/secret-box';
 
 /** The part of Electron's `safeStorage` used (the async API: the sync one is deprecated). */
 export interface SafeStorageLike {

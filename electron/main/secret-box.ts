@@ -6,7 +6,7 @@
  * hands them Electron's `safeStorage` and the data folder.
  */
 import { safeStorage } from 'electron';
-import { createFileKeySecretBox, type SecretBox, unavailableSecretBox } from '../core/secret-box';
+import { createFileKeySecretBox, type SecretBox, unavailableSecretBox } from '../core/secrets/secret-box';
 import { secretBoxFor } from './keychain-box';
 
 /** The app's box. Call after `app.whenReady()`; may wait on the keychain (an unlock prompt): never before the window. */

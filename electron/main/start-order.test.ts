@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../test/helpers/test-api';
-import { createFileKeySecretBox, type SecretBox } from '../core/secret-box';
+import { createFileKeySecretBox, type SecretBox } from '../core/secrets/secret-box';
 import { startWindowFirst } from './start-order';
 
 /** A promise and its resolvers, to play a keychain that answers when the test says. */

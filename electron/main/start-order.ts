@@ -6,7 +6,7 @@
  * so, and whatever needs a secret waits), and everything else goes on. No `electron` import:
  * tested with fakes; `index.ts` passes the real steps.
  */
-import { deferredSecretBox, type SecretBox } from '../core/secret-box';
+import { deferredSecretBox, type SecretBox } from '../core/secrets/secret-box';
 
 /** The steps of a start, as `index.ts` does them. */
 export interface StartSteps {

@@ -7,7 +7,7 @@ import { cpSync, mkdtempSync, readdirSync, readFileSync, lstatSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createApi, type ApiDeps, type CoreApi } from '../../electron/core/api';
-import { createFileKeySecretBox } from '../../electron/core/secret-box';
+import { createFileKeySecretBox } from '../../electron/core/secrets/secret-box';
 
 /** A fresh empty folder under the OS temp folder. */
 export function tempDir(prefix = 'apollia-store-'): string {

@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ActivityLog, type ActivityEvent } from '../../electron/core/activity/activity-log';
-import { createFileKeySecretBox, type SecretBox } from '../../electron/core/secret-box';
+import { createFileKeySecretBox, type SecretBox } from '../../electron/core/secrets/secret-box';
 import type { TriggerRecord } from '../../electron/core/store/state';
 import { Store } from '../../electron/core/store/store';
 import { PENDING_DIR, type RunRequest } from '../../electron/core/triggers/run-requests';

@@ -4,7 +4,7 @@
  * control and direction characters escaped so a line can never hold a second line or move the
  * cursor, and a bound on the length.
  */
-import { looksLikeKey, secretVariableName } from '../mcp-credentials';
+import { looksLikeKey, secretVariableName } from '../secrets/mcp-credentials';
 
 /** What a redacted secret reads as. */
 export const HIDDEN = '[hidden]';

@@ -5,7 +5,7 @@
  * cost, which is why it runs behind {@link BoundedChecker}'s time budget and memory cap.
  */
 import { withListedProblems, type ApoInspection, type Inspection } from '../../../shared/inspection';
-import { notAPackage, sourceKindOf } from '../source-kind';
+import { notAPackage, sourceKindOf } from '../archive/source-kind';
 import type { TemplateRead } from '../template/index';
 import type { TrustedKey } from '../trust/index';
 

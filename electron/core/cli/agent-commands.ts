@@ -5,7 +5,7 @@
  * `uninstall`).
  */
 import type { AgentView } from '../../../shared/api';
-import { own } from '../api-context';
+import { own } from '../../../shared/own';
 import { refused } from './cli-data';
 import { type CliIo, EXIT } from './cli-io';
 import { cliApi } from './install-command';

@@ -9,7 +9,7 @@ import { dirname, isAbsolute, join, resolve } from 'node:path';
 import type { ApoSummary, Inspection } from '../../../shared/inspection';
 import { signatureVerdictOf } from '../../../shared/signature-verdict';
 import { pinnedKeysOf, signatureUpdateOf } from '../trust/stored-keys';
-import { InputNotFoundError, inspectPath } from '../inspect';
+import { InputNotFoundError, inspectPath } from '../app/inspect';
 import { withSignatureState } from '../trust/signature-state';
 import { cliResourcesDir, cliTrustedKeys, refused } from './cli-data';
 import { type CliIo, EXIT } from './cli-io';

@@ -22,7 +22,7 @@ import { type AccessAnswer, type ConsentAnswers, decide, type Decisions, decisio
 import { ownRecord } from '../../../shared/own-data';
 import { createApi, type CoreApi } from '../api';
 import { policyLocations } from '../policy/read-policy';
-import { createFileKeySecretBox, fileKeyPath } from '../secret-box';
+import { createFileKeySecretBox, fileKeyPath } from '../secrets/secret-box';
 import { cliDataDir, cliResourcesDir, refused } from './cli-data';
 import { type CliIo, EXIT } from './cli-io';
 import { formatInspection } from './inspection-text';

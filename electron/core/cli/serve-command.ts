@@ -6,7 +6,7 @@
  * sealed by the app's keychain cannot be opened here, and that trigger is reported, not served.
  */
 import { policyLocations } from '../policy/read-policy';
-import { createFileKeySecretBox } from '../secret-box';
+import { createFileKeySecretBox } from '../secrets/secret-box';
 import { DEFAULT_WEBHOOK_PORT, HostError, TriggerHost } from '../triggers';
 import { type CliIo, EXIT } from './cli-io';
 import { defaultDataDir } from './cli-data';

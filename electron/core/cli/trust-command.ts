@@ -6,8 +6,8 @@
  */
 import { isAbsolute, resolve } from 'node:path';
 import type { TrustedKeyView } from '../../../shared/api';
-import { CoreError } from '../errors';
-import { readKeyFile } from '../package-trust';
+import { CoreError } from '../errors/index';
+import { readKeyFile } from '../app/publisher-trust';
 import { type CliIo, EXIT } from './cli-io';
 import { cliApi } from './install-command';
 import { refused } from './cli-data';

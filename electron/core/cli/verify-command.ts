@@ -4,7 +4,7 @@
  * package "changed on this computer since you installed it" and disarms its triggers (recorded in
  * the store and the activity log). Exit 0 when every package is unchanged, 1 when any is changed.
  */
-import { integrityDetail } from '../package-trust';
+import { integrityDetail } from '../app/publisher-trust';
 import { type CliIo, EXIT } from './cli-io';
 import { cliApi } from './install-command';
 import { refused } from './cli-data';

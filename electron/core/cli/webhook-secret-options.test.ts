@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { packFolder } from '../../../test/helpers/pack';
 import { tempDir, treeHash } from '../../../test/helpers/test-api';
-import { createFileKeySecretBox } from '../secret-box';
+import { createFileKeySecretBox } from '../secrets/secret-box';
 import { runCliCaptured } from '../../../test/helpers/cli-run';
 import { pastedWebhookSecret } from '../../../test/helpers/webhook-secrets';
 import { ARGV_SECRET_REFUSAL } from './webhook-secret-options';

@@ -4,8 +4,8 @@
  * (manifest-reader.ts) reads every section of the spec with it.
  */
 import type { Problem } from '../../../shared/inspection';
-import { unknownKeys } from '../strict-fields';
-import { jsonSchemaProblem } from '../json-schema-check';
+import { unknownKeys } from '../schema/strict-fields';
+import { jsonSchemaProblem } from '../schema/json-schema-check';
 import { childPath, type JsonValue } from './strict-json';
 
 const JSON_SCHEMA_2020 = 'https://json-schema.org/draft/2020-12/schema';

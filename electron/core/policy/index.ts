@@ -8,17 +8,13 @@
 import type { ApolliaManifest } from '../../../shared/apollia-manifest';
 import type { SignatureSummary } from '../../../shared/inspection';
 import { FAMILY_ABILITY } from '../../../shared/risk-summary';
-import { type AllowedPackage, type EffectivePolicy, POLICY_REFUSAL, type PolicyView } from '../../../shared/policy';
+import { type AllowedPackage, type EffectivePolicy, POLICY_REFUSAL, type PolicyRefusalCode, type PolicyView } from '../../../shared/policy';
 import type { TrustedKey } from '../../../shared/trust';
-import { type ApiContext, policyOf } from '../api-context';
-import { CoreError } from '../errors';
+import { CoreError } from '../errors/index';
 import { parsePublicKey } from '../trust/minisign';
 
 export { evaluatePolicy, combinePolicies, parsePolicyFile } from './evaluate-policy';
 export { machinePolicyPath, policyLocations, readPolicy, type PolicyLocations } from './read-policy';
-
-/** Every refusal the policy makes, with its code. */
-export type PolicyRefusalCode = 'policy.unreadable' | 'policy.unsigned' | 'policy.untrusted_signature' | 'policy.package_not_allowed' | 'policy.blocked_family' | 'policy.templates' | 'policy.mcp_server_locked' | 'policy.webhook_port' | 'policy.user_keys';
 
 /** A refusal of the policy as a problem (a code and a sentence). */
 export interface PolicyProblem {
@@ -115,18 +111,4 @@ export function templateProblem(policy: EffectivePolicy | null, builtin: boolean
   if (!policy || policy.templates === 'any') return null;
   if (policy.templates === 'none') return { code: 'policy.templates', message: `Templates cannot be applied on this computer: ${POLICY_REFUSAL}` };
   return builtin ? null : { code: 'policy.templates', message: `Only the templates that come with the app can be applied on this computer: ${POLICY_REFUSAL}` };
-}
-
-/**
- * Refuses a Settings change the organization's policy locks: one of its MCP servers (saved or
- * removed), the webhook port it fixes, a key of the person's own when it allows none. An
- * unreadable policy locks them all (fail closed).
- */
-export function lockedByPolicy(ctx: ApiContext, what: 'mcp' | 'webhookPort' | 'userKeys', name: string): void {
-  const view = policyOf(ctx);
-  const policy = usablePolicy(view, what === 'mcp' ? `MCP server \`${name}\` was not changed` : what === 'webhookPort' ? 'The webhook port was not changed' : `The key \`${name}\` was not trusted`);
-  if (!policy) return;
-  if (what === 'mcp' && policy.mcpServers.some((s) => s.name === name)) refuse({ code: 'policy.mcp_server_locked', message: `MCP server \`${name}\` is provided by your organization: it cannot be changed or removed here; ${POLICY_REFUSAL}.` });
-  if (what === 'webhookPort' && policy.webhookPort !== null) refuse({ code: 'policy.webhook_port', message: `The webhook port is fixed at ${policy.webhookPort} by your organization: ${POLICY_REFUSAL}.` });
-  if (what === 'userKeys' && !policy.allowUserTrustedKeys) refuse({ code: 'policy.user_keys', message: `Only the publisher keys your organization trusts count on this computer: you cannot add your own; ${POLICY_REFUSAL}.` });
 }

@@ -7,7 +7,7 @@
  * one read-modify-write, then removes it. A lock whose pid is no longer running is stale (a crash)
  * and is taken over; a live one is waited for, up to a timeout, then refused as `store.busy`.
  */
-import { CoreError } from '../errors';
+import { CoreError } from '../errors/index';
 import { releaseLock, tryTakeLock } from './pid-lock';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

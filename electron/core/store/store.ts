@@ -14,7 +14,7 @@
 import { mkdir, readFile, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { StoreDamage } from '../../../shared/api';
-import { CoreError } from '../errors';
+import { CoreError } from '../errors/index';
 import { writeFileAtomic, type AtomicWriteFaults } from './atomic-file';
 import { withLockFile } from './lock';
 import { emptyState, migrateState, ownRecords, STATE_VERSION, stateProblem, type StoreState } from './state';

@@ -5,7 +5,7 @@
  * the spec with these.
  */
 import type { Problem } from '../../../shared/inspection';
-import { unknownKeys } from '../strict-fields';
+import { unknownKeys } from '../schema/strict-fields';
 
 /** RFC 3339 date-time (its form only; the date itself is checked by `isRfc3339`). */
 const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-](\d{2}):(\d{2}))$/;

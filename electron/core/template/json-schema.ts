@@ -1,10 +1,10 @@
 /**
  * A package's JSON Schema file as draft 2020-12 (spec: agent.md `output`, graders' `schema`): it
  * must be UTF-8 JSON and a schema that would compile. The check reads it as data only
- * (electron/core/json-schema-check.ts): nothing from the package is turned into code, and no remote
+ * (electron/core/schema/json-schema-check.ts): nothing from the package is turned into code, and no remote
  * `$ref` is followed.
  */
-import { jsonSchemaProblem } from '../json-schema-check';
+import { jsonSchemaProblem } from '../schema/json-schema-check';
 
 /** Why the bytes are not a usable JSON Schema 2020-12, or null when they are one. */
 export function jsonSchemaFileProblem(bytes: Uint8Array): string | null {

@@ -17,7 +17,7 @@ import { hasPlaceholder, mcpGateName, type TemplateEvalCase, type TemplateManife
 import { TEMPLATE_TOOLS } from '../../../shared/catalogues';
 import { readFrontMatter } from './front-matter';
 import { jsonSchemaFileProblem } from './json-schema';
-import { unknownKeys } from '../strict-fields';
+import { unknownKeys } from '../schema/strict-fields';
 
 /** Root files any template may hold besides agent.md and the files it names. */
 export const ALLOWED_ROOT_FILES = ['README.md', 'LICENSE', 'LICENSE.md', 'LICENSE.txt', 'CHANGELOG.md'] as const;

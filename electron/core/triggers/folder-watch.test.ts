@@ -1,7 +1,7 @@
 import { mkdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createFileKeySecretBox } from '../secret-box';
+import { createFileKeySecretBox } from '../secrets/secret-box';
 import { tempDir } from '../../../test/helpers/test-api';
 import { activity, eventually, putTriggers, runRequests, triggerRecord } from '../../../test/helpers/trigger-host';
 import { TriggerHost } from './trigger-host';

@@ -19,7 +19,7 @@ import { lstat } from 'node:fs/promises';
 import { type FSWatcher, watch } from 'chokidar';
 import { MAX_CHANGED_PATHS } from './run-requests';
 import type { HostClock } from './schedule';
-import { storedWatchFolderRefusal } from '../watch-folder';
+import { storedWatchFolderRefusal } from './watchable-folder';
 
 /** Options of a folder watch. */
 export interface FolderWatchOptions {

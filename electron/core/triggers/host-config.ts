@@ -3,7 +3,7 @@
  * makes live and when one must be restarted (`trigger-host.ts`).
  */
 import { join } from 'node:path';
-import type { SecretBox } from '../secret-box';
+import type { SecretBox } from '../secrets/secret-box';
 import type { StoreState, TriggerRecord } from '../store/state';
 import type { HostClock } from './schedule';
 import type { PolicyLocations } from '../policy/read-policy';

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../../../test/helpers/test-api';
 import { putTriggers, triggerRecord } from '../../../test/helpers/trigger-host';
-import { createFileKeySecretBox, type SecretBox, SecretBoxLockedError } from '../secret-box';
+import { createFileKeySecretBox, type SecretBox, SecretBoxLockedError } from '../secrets/secret-box';
 import { TriggerHost } from './trigger-host';
 
 const HOOK = 'crm/new-lead';

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { tempDir } from '../../../test/helpers/test-api';
 import { activity, FakeClock, putTriggers, runRequests, triggerRecord } from '../../../test/helpers/trigger-host';
-import { createFileKeySecretBox } from '../secret-box';
+import { createFileKeySecretBox } from '../secrets/secret-box';
 import { TriggerHost } from './trigger-host';
 
 const hosts: TriggerHost[] = [];

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { nextCronTimes, nextIntervalTimes } from '../../../shared/cron';
-import { createFileKeySecretBox } from '../secret-box';
+import { createFileKeySecretBox } from '../secrets/secret-box';
 import { Store } from '../store/store';
 import { tempDir } from '../../../test/helpers/test-api';
 import { activity, changeTrigger, FakeClock, putTriggers, runRequests, triggerRecord } from '../../../test/helpers/trigger-host';

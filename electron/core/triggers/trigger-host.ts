@@ -36,7 +36,7 @@ import { firstDue, type HostClock, isTimed, nextFireAfter, systemClock } from '.
 import { replayKey } from './seen-ids';
 import { WebhookIntake } from './webhook-intake';
 import { WebhookListener, webhookPath } from './webhook-listener';
-import { isSecretBoxLocked } from '../secret-box';
+import { isSecretBoxLocked } from '../secrets/secret-box';
 
 /** The port the listener binds when neither `port` nor Settings gives one (its home is `shared/api.ts`). */
 export { DEFAULT_WEBHOOK_PORT };

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ActivityLog } from '../activity/activity-log';
-import { createFileKeySecretBox } from '../secret-box';
+import { createFileKeySecretBox } from '../secrets/secret-box';
 import { Store } from '../store/store';
 import { tempDir } from '../../../test/helpers/test-api';
 import { activity, putTriggers, runRequests, triggerRecord } from '../../../test/helpers/trigger-host';

@@ -4,7 +4,7 @@ import { readFileSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createFileKeySecretBox } from '../secret-box';
+import { createFileKeySecretBox } from '../secrets/secret-box';
 import { tempDir, treeHash } from '../../../test/helpers/test-api';
 import { Store } from '../store/store';
 import { activity, changeTrigger, eventually, putTriggers, runRequests, triggerRecord } from '../../../test/helpers/trigger-host';

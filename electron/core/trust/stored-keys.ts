@@ -6,7 +6,8 @@
 import type { SignatureSummary } from '../../../shared/inspection';
 import type { SignatureUpdate } from '../../../shared/signature-verdict';
 import type { KeyPin } from '../../../shared/trust';
-import { CoreError, type ApiErrorCode } from '../errors';
+import type { ApiErrorCode } from '../../../shared/api-errors';
+import { CoreError } from '../errors/index';
 import type { StoreState } from '../store/state';
 import { compareWithPin, keyChangeMessage, keyPinOfSummary } from './package-signature';
 import { parseTrustedKeys, type TrustedKey } from './trusted-keys';

@@ -1,0 +1,210 @@
+/**
+ * Previewing and applying a template (template spec "Apply"): the folder is read and checked again
+ * now, and apply makes an agent only from the bytes the user was shown (their digest), with the
+ * parameters and grants the preview was computed from. The agent's files are written through
+ * staging and recorded in one store write; a repeated request id answers the first receipt.
+ */
+import { createHash, randomUUID } from 'node:crypto';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import type { ApiRequest, ApplyReceipt } from '../../../shared/api';
+import { type ApplyMachine, type ApplyPreview, previewApply } from '../../../shared/apply-preview';
+import type { TemplateDetails } from '../../../shared/template-manifest';
+import type { ActivityInput } from '../activity/activity-log';
+import { type ApiContext, policyOf, recordActivity } from './context';
+import { own } from '../../../shared/own';
+import { type EffectivePolicy, POLICY_REFUSAL, triggerKindAllowed, triggerKindWords } from '../../../shared/policy';
+import { refuse, templateProblem, usablePolicy } from '../policy/index';
+import { armedWords } from './trigger-arming';
+import { CoreError } from '../errors/index';
+import { type Source, templateDigest } from './sources';
+import { placeFromStaging, removeAndPrune } from '../store/staging';
+import { templateAgentRecord, templateTriggerRecord } from '../store/records';
+import type { StoreState } from '../store/state';
+import { checkTemplateFolder } from '../bounded';
+import { planAgentFiles } from '../template/agent-files';
+
+/** A template source read and checked now, with the bytes that were checked and their digest. */
+interface CheckedTemplate {
+  src: Source;
+  details: TemplateDetails;
+  files: ReadonlyMap<string, Uint8Array>;
+  digest: string;
+}
+
+async function templateOf(ctx: ApiContext, sourceId: string): Promise<CheckedTemplate> {
+  const src = ctx.sources.get(sourceId);
+  if (src.kind !== 'template') throw new CoreError('apply.not_a_template', `${src.handle.displayName} is not a template folder: only templates are applied (a package is installed).`);
+  const { inspection, files } = await checkTemplateFolder(src.path);
+  if (!inspection.ok || !inspection.details) {
+    throw new CoreError('apply.refused', `${src.handle.displayName} was refused: ${inspection.errors[0]?.message ?? 'it could not be read'}`, { problems: inspection.errors });
+  }
+  return { src, details: inspection.details, files, digest: templateDigest(files) };
+}
+
+/** What the machine holds for an apply preview; the owner's denied tools stay denied (spec "Apply" step 2). */
+function machineOf(ctx: ApiContext, state: StoreState): ApplyMachine {
+  return {
+    savedMcpServers: Object.keys(state.settings.mcpServers),
+    savedSecrets: Object.keys(state.settings.secrets),
+    canKeepSecrets: ctx.deps.secretBox.backend() !== 'unavailable',
+    now: ctx.deps.now(),
+    deniedTools: [...state.settings.deniedTools],
+    policy: policyOf(ctx).effective,
+  };
+}
+
+async function previewOf(ctx: ApiContext, template: CheckedTemplate, request: ApiRequest<'previewApply'>): Promise<ApplyPreview> {
+  const state = await ctx.store.read();
+  // The request is the apply form's answer as it stands (parameters, grants, withhold, approvals).
+  return previewApply(template.details, request, machineOf(ctx, state));
+}
+
+/** What applying the template of `request.sourceId` would make; the bytes read are then the ones shown. */
+export async function previewTemplate(ctx: ApiContext, request: ApiRequest<'previewApply'>): Promise<ApplyPreview> {
+  const template = await templateOf(ctx, request.sourceId);
+  const previewed = await previewOf(ctx, template, request);
+  template.src.shownDigest = template.digest;
+  return previewed;
+}
+
+/**
+ * The agent's files, all from the bytes the check read (spec "Apply" step 2: "its skills and rules
+ * as its skill files"; "agent.md" `output`: the schema "ships beside each SKILL.md, as a rule
+ * does"): `instructions.md` (the body, filled), and the files `agent-files.ts` plans, the same plan
+ * the check refused any clash of (issue 31 point 2); a clash reaching apply still refuses.
+ */
+function agentFiles(template: CheckedTemplate, previewed: ApplyPreview): Map<string, Uint8Array> {
+  const { details, files: checked } = template;
+  const { plan, clashes } = planAgentFiles(
+    checked,
+    details.skills.map((skill) => skill.name),
+    details.rules.map((rule) => rule.file),
+    details.manifest.output?.schema,
+  );
+  const clash = clashes[0];
+  if (clash) {
+    throw new CoreError('apply.file_collision', `${details.manifest.name}: \`${clash.from}\` and \`${clash.other}\` would both be the agent's \`${clash.target}\`: rename one`, { path: clash.from });
+  }
+  const files = new Map<string, Uint8Array>([['instructions.md', Buffer.from(previewed.instructions, 'utf8')]]);
+  for (const [target, from] of plan) {
+    const bytes = checked.get(from);
+    if (!bytes) throw new Error(`${from} was checked but its bytes were not kept`);
+    files.set(target, bytes);
+  }
+  return files;
+}
+
+/** The apply body without its request id, in a canonical form (keys sorted), hashed. */
+function applyFingerprint(request: ApiRequest<'apply'>): string {
+  const parameters = Object.fromEntries(Object.entries(request.parameters).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  const arm = [...new Set(request.arm ?? [])].sort();
+  const withhold = [...new Set(request.withhold ?? [])].sort();
+  // `arm`, `withhold` and `approvals` join the body only when given, so a receipt recorded before they existed keeps its fingerprint.
+  const body = JSON.stringify({
+    sourceId: request.sourceId,
+    parameters,
+    grants: [...request.grants].sort(),
+    ...(arm.length > 0 ? { arm } : {}),
+    ...(withhold.length > 0 ? { withhold } : {}),
+    ...(request.approvals ? { approvals: request.approvals } : {}),
+  });
+  return createHash('sha256').update(body).digest('hex');
+}
+
+/** The receipt of an earlier apply with this request id, if its body was the same; a different body is refused. */
+function earlierApply(state: StoreState, request: ApiRequest<'apply'>, fingerprint: string): ApplyReceipt | undefined {
+  const earlier = own(state.applies, request.requestId);
+  if (!earlier) return undefined;
+  if (earlier.fingerprint !== undefined && earlier.fingerprint !== fingerprint) {
+    throw new CoreError('apply.request_reused', 'This apply request id was already used with other parameters or grants: nothing was made. Start the apply again.');
+  }
+  const { fingerprint: _kept, ...receipt } = earlier;
+  return receipt;
+}
+
+/**
+ * The triggers to arm now, by name (issue 13 point 9, "one rule for arming": nothing is armed
+ * without the person's tick, as for an `.apo`). Each must be a trigger of the preview; a webhook
+ * is armed only by `armTrigger`, which makes its secret and shows it once.
+ */
+function triggersToArm(previewed: ApplyPreview, request: ApiRequest<'apply'>, policy: EffectivePolicy | null): Set<string> {
+  const arm = new Set(request.arm ?? []);
+  for (const name of arm) {
+    const trigger = previewed.triggers.find((t) => t.name === name);
+    if (!trigger) throw new CoreError('apply.unknown_trigger', `${previewed.displayName} has no trigger \`${name}\` to arm`, { path: 'arm' });
+    if (!triggerKindAllowed(policy, trigger.type)) throw new CoreError('policy.trigger_kind', `trigger \`${name}\` cannot be armed: your organization does not allow ${triggerKindWords(trigger.type)} triggers; ${POLICY_REFUSAL}.`, { path: 'arm' });
+    if (trigger.type === 'webhook') throw new CoreError('apply.webhook_not_armed_here', `trigger \`${name}\` is a webhook: arm it after apply, which makes its secret and shows it to you once`, { path: 'arm' });
+  }
+  return arm;
+}
+
+/** Applies the previewed template of `request.sourceId`: one new agent, its files and its triggers, armed only as ticked. */
+export async function applyTemplate(ctx: ApiContext, request: ApiRequest<'apply'>): Promise<ApplyReceipt> {
+  const { deps, store } = ctx;
+  const fingerprint = applyFingerprint(request);
+  const first = earlierApply(await store.read(), request, fingerprint);
+  if (first) return first;
+  // Apply copies from bytes checked now, and only if they are the ones the user was shown.
+  const template = await templateOf(ctx, request.sourceId);
+  const { src, details } = template;
+  // The organization's policy: unreadable, nothing is applied; it may allow no templates, or only the app's own.
+  const policy = usablePolicy(policyOf(ctx), `${details.manifest.name} was not applied`);
+  const templateRefusal = templateProblem(policy, src.handle.origin === 'builtin');
+  if (templateRefusal) refuse(templateRefusal);
+  if (src.shownDigest === undefined) {
+    throw new CoreError('apply.not_previewed', `${details.manifest.name} was not previewed: look at what it would make before applying it`);
+  }
+  if (src.shownDigest !== template.digest) {
+    throw new CoreError('apply.changed', `${src.handle.displayName} changed on disk since it was previewed: look at it again before applying; nothing was made`);
+  }
+  const previewed = await previewOf(ctx, template, request);
+  if (!previewed.canApply) {
+    const blocker = previewed.blockers[0];
+    throw new CoreError('apply.blocked', `Can't apply ${details.manifest.name} yet: ${blocker?.message ?? 'something is missing'}`, { problems: previewed.blockers, path: blocker?.path });
+  }
+  const arm = triggersToArm(previewed, request, policy);
+  const agentId = randomUUID();
+  const finalDir = join(deps.dataDir, 'agents', agentId);
+  const files = agentFiles(template, previewed);
+  const outcome = await placeFromStaging({
+    dataDir: deps.dataDir,
+    finalDir,
+    fill: async (staging) => {
+      for (const [rel, body] of files) {
+        await mkdir(dirname(join(staging, rel)), { recursive: true });
+        await writeFile(join(staging, rel), body, { mode: 0o644 });
+      }
+    },
+    record: () =>
+      store.update((state) => {
+        const earlier = earlierApply(state, request, fingerprint);
+        if (earlier) return { result: { receipt: earlier, duplicate: true }, write: false };
+        const at = deps.now().toISOString();
+        state.agents[agentId] = templateAgentRecord(agentId, details.manifest, previewed, `agents/${agentId}`, [...files.keys()], request.requestId, at);
+        const triggerIds: string[] = [];
+        for (const trigger of previewed.triggers) {
+          deps.faults?.applyTrigger?.(trigger.name);
+          const record = templateTriggerRecord(agentId, trigger, at, arm.has(trigger.name));
+          state.triggers[record.id] = record;
+          triggerIds.push(record.id);
+        }
+        const receipt: ApplyReceipt = { agentId, displayName: previewed.displayName, createdAt: at, triggers: triggerIds, preview: previewed };
+        state.applies[request.requestId] = { ...receipt, fingerprint };
+        return { result: { receipt, duplicate: false } };
+      }),
+  });
+  if (outcome.duplicate) {
+    await removeAndPrune(finalDir, deps.dataDir);
+    return outcome.receipt;
+  }
+  const receipt = outcome.receipt;
+  const events: ActivityInput[] = [{ kind: 'apply', agent: receipt.agentId, outcome: 'ok', detail: `made ${receipt.displayName} from the template ${details.manifest.name} ${details.manifest.version}` }];
+  const state = await store.read();
+  for (const id of receipt.triggers) {
+    const trigger = own(state.triggers, id);
+    if (trigger?.armed) events.push({ kind: 'arm', agent: receipt.agentId, trigger: id, outcome: 'ok', detail: armedWords(trigger.type, trigger.folder, trigger.secretOrigin === 'given' ? 'given' : 'made') });
+  }
+  await recordActivity(ctx, events);
+  return receipt;
+}
