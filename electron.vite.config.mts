@@ -9,7 +9,11 @@ import { withInlineScriptHashes } from './electron/main/csp';
  * `<meta>` (electron/main/csp.ts); the built renderer's page and policy are untouched.
  */
 function devInlineScriptHashes(): Plugin {
-  return { name: 'apollia-dev-csp-hashes', apply: 'serve', transformIndexHtml: { order: 'post', handler: (html) => withInlineScriptHashes(html) } };
+  return {
+    name: 'apollia-dev-csp-hashes',
+    apply: 'serve',
+    transformIndexHtml: { order: 'post', handler: (html) => withInlineScriptHashes(html) },
+  };
 }
 
 export default defineConfig({

@@ -22,7 +22,8 @@ export default defineConfig({
   fullyParallel: true,
   workers: 2,
   retries: 0,
-  // A budget, not a timed assertion: axe scans and screenshots at several sizes take minutes on a loaded 2-core machine.
+  // A budget, not a timed assertion: axe scans and screenshots at several sizes take minutes on a loaded 2-core
+  // machine.
   timeout: 180_000,
   expect: { timeout: 10_000 },
   reporter: [['list']],

@@ -12,7 +12,11 @@ import pkg from './package.json' with { type: 'json' };
 // The others stay in node_modules. The bounded checker's worker is built on its own, as one
 // CommonJS file (vite.worker.config.mts).
 const BUNDLED = new Set(['ajv', 'chokidar', 'croner', 'cronstrue', 're2js', 'readdirp', 'semver', 'smol-toml', 'yaml']);
-const external = [...builtinModules, ...builtinModules.map((m) => `node:${m}`), ...Object.keys(pkg.dependencies).filter((name) => !BUNDLED.has(name))].flatMap((name) => [name, new RegExp(`^${name}/`)]);
+const external = [
+  ...builtinModules,
+  ...builtinModules.map((m) => `node:${m}`),
+  ...Object.keys(pkg.dependencies).filter((name) => !BUNDLED.has(name)),
+].flatMap((name) => [name, new RegExp(`^${name}/`)]);
 
 export default defineConfig({
   ssr: { noExternal: [...BUNDLED] },

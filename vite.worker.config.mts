@@ -32,7 +32,8 @@ export const readTemplateFolder = reader.readTemplateFolder;`;
 }
 
 export default defineConfig(({ mode }) => {
-  if (mode !== 'check-worker' && mode !== 'template-reader' && mode !== 'check-process') throw new Error(`vite.worker.config.mts builds --mode check-worker, template-reader or check-process, not ${mode}`);
+  if (mode !== 'check-worker' && mode !== 'template-reader' && mode !== 'check-process')
+    throw new Error(`vite.worker.config.mts builds --mode check-worker, template-reader or check-process, not ${mode}`);
   const templateReader = mode === 'template-reader';
   const entry = templateReader ? TEMPLATE_READER : resolve(import.meta.dirname, `electron/core/bounded/${mode}.ts`);
   return {

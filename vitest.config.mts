@@ -2,7 +2,13 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['shared/**/*.test.ts', 'electron/**/*.test.ts', 'test/**/*.test.ts', 'resources/**/*.test.ts', 'renderer/**/*.test.ts'],
+    include: [
+      'shared/**/*.test.ts',
+      'electron/**/*.test.ts',
+      'test/**/*.test.ts',
+      'resources/**/*.test.ts',
+      'renderer/**/*.test.ts',
+    ],
     environment: 'node',
     globalSetup: ['test/global-setup.ts'],
     // Budgets, not timed assertions: CI and build machines are 2 shared cores.

@@ -1,7 +1,8 @@
 /**
  * Bench: the bounded checker (electron/core/bounded/). Prints
  *
- * - the worker's start-up cost: an empty worker (the floor), the built worker (`out/cli/check-worker.cjs` through its boot, `npm run build`) from
+ * - the worker's start-up cost: an empty worker (the floor), the built worker (`out/cli/check-worker.cjs` through its
+ * boot, `npm run build`) from
  *   `new Worker` to its `ready` message, and the checker's `warm()` from TypeScript source (what
  *   tsx and vitest pay: tsx's loader registered in the worker, the readers transpiled);
  * - how long `appInfo` takes on the main thread while the worker busy-loops on a deliberately slow
@@ -29,7 +30,10 @@ const BUDGET_MS = 3_000;
  */
 export async function workerReadyMs(path: string | null, preload = false): Promise<number> {
   const started = performance.now();
-  const worker = path === null ? new Worker('require("node:worker_threads").parentPort.postMessage({ type: "ready" })', { eval: true }) : startBuiltWorker(path, { workerData: { preload } });
+  const worker =
+    path === null
+      ? new Worker('require("node:worker_threads").parentPort.postMessage({ type: "ready" })', { eval: true })
+      : startBuiltWorker(path, { workerData: { preload } });
   await new Promise<void>((resolve, reject) => {
     worker.on('message', (message: { type: string }) => {
       if (message.type === 'ready') resolve();
@@ -83,16 +87,22 @@ export async function boundedCheckerBench(): Promise<void> {
   if (existsSync(built)) {
     const samples: number[] = [];
     for (let i = 0; i < RUNS; i++) samples.push(await workerReadyMs(built));
-    console.log(`worker start-up, built (out/cli/check-worker.cjs through its boot → ready): ${median(samples).toFixed(1)} ms median, ${Math.min(...samples).toFixed(1)} ms min (${RUNS} runs)`);
+    console.log(
+      `worker start-up, built (out/cli/check-worker.cjs through its boot → ready): ${median(samples).toFixed(1)} ms median, ${Math.min(...samples).toFixed(1)} ms min (${RUNS} runs)`,
+    );
   } else console.log('worker start-up, built: skipped (run `npm run build` first)');
   const fromSource: number[] = [];
   for (let i = 0; i < RUNS; i++) fromSource.push(await sourceWorkerStartMs());
-  console.log(`worker start-up, from TS source (tsx/vitest): ${median(fromSource).toFixed(1)} ms median (${RUNS} runs)`);
+  console.log(
+    `worker start-up, from TS source (tsx/vitest): ${median(fromSource).toFixed(1)} ms median (${RUNS} runs)`,
+  );
 
   const { latencies, outcome } = await appInfoDuringSlowInspection();
   const sorted = [...latencies].sort((a, b) => a - b);
   const max = sorted[sorted.length - 1] ?? Number.NaN;
-  console.log(`appInfo during a ${BUDGET_MS / 1000} s busy inspection: ${latencies.length} calls, median ${median(latencies).toFixed(2)} ms, max ${max.toFixed(2)} ms (goal < 100 ms) ${max < 100 ? 'OK' : 'MISSED'}; the inspection: ${outcome}`);
+  console.log(
+    `appInfo during a ${BUDGET_MS / 1000} s busy inspection: ${latencies.length} calls, median ${median(latencies).toFixed(2)} ms, max ${max.toFixed(2)} ms (goal < 100 ms) ${max < 100 ? 'OK' : 'MISSED'}; the inspection: ${outcome}`,
+  );
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) await boundedCheckerBench();

@@ -29,7 +29,10 @@ function prng(seed: number): () => number {
   };
 }
 
-const WORDS = 'invoice supplier total due paid late reminder amount currency EUR USD GBP net gross tax vat account ledger entry credit debit balance march april may june'.split(' ');
+const WORDS =
+  'invoice supplier total due paid late reminder amount currency EUR USD GBP net gross tax vat account ledger entry credit debit balance march april may june'.split(
+    ' ',
+  );
 
 /** CSV rows: repetitive like real exports, compresses about 4:1. */
 function csvFile(random: () => number, bytes: number): Buffer {
@@ -53,7 +56,10 @@ function binaryFile(random: () => number, bytes: number): Buffer {
 const TOOLS = ['parse_invoice', 'match_supplier', 'compute_totals', 'flag_late', 'export_ledger'];
 
 function manifest(): string {
-  const tools = TOOLS.map((name, i) => `[[tools]]\nname = "${name}"\nmodule = "tools/${name}.py"\ndescription = "Bench tool ${i}."\naction = "${i === 4 ? 'write_or_delete' : 'read_personal'}"\n`).join('\n');
+  const tools = TOOLS.map(
+    (name, i) =>
+      `[[tools]]\nname = "${name}"\nmodule = "tools/${name}.py"\ndescription = "Bench tool ${i}."\naction = "${i === 4 ? 'write_or_delete' : 'read_personal'}"\n`,
+  ).join('\n');
   return `[package]\nname = "bench-ledger"\nversion = "1.0.0"\npublisher = "Bench"\ndescription = "A large package for the bench."\nsdk = ">=0.3, <0.4"\n\n${tools}`;
 }
 
@@ -78,7 +84,10 @@ export async function largePackage(): Promise<string> {
       for (let i = 0; i < 40; i++) {
         const size = (64 + (random() % 496)) * 1024;
         const binary = (folder * 40 + i) % 3 === 2;
-        await file(`data/part-${folder}/${binary ? `scan-${i}.bin` : `ledger-${i}.csv`}`, binary ? binaryFile(random, size) : csvFile(random, size));
+        await file(
+          `data/part-${folder}/${binary ? `scan-${i}.bin` : `ledger-${i}.csv`}`,
+          binary ? binaryFile(random, size) : csvFile(random, size),
+        );
         total += size;
       }
     }

@@ -68,8 +68,21 @@ function hiddenToolsPackage(): string {
   mkdirSync(CACHE_DIR, { recursive: true });
   const path = join(CACHE_DIR, 'hidden-tools.apo');
   const described = Array.from({ length: 5_000 }, (_, i) => manyToolName(i));
-  const module = ['from apollia import tool', ...described.map((name) => `@tool\ndef ${name}():\n    pass`), ...Array.from({ length: 60_000 }, (_, i) => `@tool\ndef f${i}():\n    pass`)].join('\n');
-  writeFileSync(path, packFiles({ 'apollia.toml': manyToolsManifest('hidden', described.length).replace(/module = "tools\/tool_\d+\.py"/g, 'module = "tools/many.py"'), 'tools/many.py': module }));
+  const module = [
+    'from apollia import tool',
+    ...described.map((name) => `@tool\ndef ${name}():\n    pass`),
+    ...Array.from({ length: 60_000 }, (_, i) => `@tool\ndef f${i}():\n    pass`),
+  ].join('\n');
+  writeFileSync(
+    path,
+    packFiles({
+      'apollia.toml': manyToolsManifest('hidden', described.length).replace(
+        /module = "tools\/tool_\d+\.py"/g,
+        'module = "tools/many.py"',
+      ),
+      'tools/many.py': module,
+    }),
+  );
   return path;
 }
 
@@ -81,12 +94,32 @@ function crowdedStore(n: number): StoreState {
   const families = ['read', 'read_personal', 'write_or_delete', 'send_external'] as const;
   const manifest = {
     package: { name: 'crowded', version: '1.0.0', publisher: 'Bench', description: 'Many agents.', sdk: '>=0.3, <0.4' },
-    tools: Array.from({ length: n }, (_, i) => ({ name: `tool_${i}`, module: `tools/t${i}.py`, description: `Tool ${i}`, action: families[i % 4] })),
-    agents: Array.from({ length: n }, (_, i) => ({ id: `a${i}`, name: `Agent ${i}`, mission: 'Works.', defaults: { access: [`pkg:crowded/tool_${i}`] } })),
-    triggers: Array.from({ length: n }, (_, i) => ({ id: `t${i}`, target: `a${i}`, source: { type: 'interval', every: '1h' } })),
+    tools: Array.from({ length: n }, (_, i) => ({
+      name: `tool_${i}`,
+      module: `tools/t${i}.py`,
+      description: `Tool ${i}`,
+      action: families[i % 4],
+    })),
+    agents: Array.from({ length: n }, (_, i) => ({
+      id: `a${i}`,
+      name: `Agent ${i}`,
+      mission: 'Works.',
+      defaults: { access: [`pkg:crowded/tool_${i}`] },
+    })),
+    triggers: Array.from({ length: n }, (_, i) => ({
+      id: `t${i}`,
+      target: `a${i}`,
+      source: { type: 'interval', every: '1h' },
+    })),
   } as unknown as ApolliaManifest;
   const state = emptyState();
-  state.packages.crowded = packageRecord(manifest, 'a'.repeat(64), 'packages/crowded/1.0.0', '2026-12-01T00:00:00Z', null);
+  state.packages.crowded = packageRecord(
+    manifest,
+    'a'.repeat(64),
+    'packages/crowded/1.0.0',
+    '2026-12-01T00:00:00Z',
+    null,
+  );
   const familyOf = accessFamilies(manifest);
   for (const agent of manifest.agents ?? []) {
     const record = packageAgentRecord('crowded', agent, {}, '2026-12-01T00:00:00Z', familyOf);
@@ -134,7 +167,10 @@ export async function hostileInputBench(): Promise<void> {
   });
   const accepted = await inspectTemplate(acceptable);
   const details = accepted.details;
-  if (!details) throw new Error(`the template with a catastrophic pattern and a fitting default was refused: ${JSON.stringify(accepted.errors[0])}`);
+  if (!details)
+    throw new Error(
+      `the template with a catastrophic pattern and a fitting default was refused: ${JSON.stringify(accepted.errors[0])}`,
+    );
   const machine = { savedMcpServers: ['slack'], savedSecrets: [], canKeepSecrets: true, now: new Date() };
   const rows: [string, { ms: number; outcome: string }][] = [
     [
@@ -148,7 +184,9 @@ export async function hostileInputBench(): Promise<void> {
       'inspect .apo, 5,000 tools and 60,000 more the manifest does not describe',
       await timed(RUNS, async () => {
         const inspection = await inspectPath(hidden);
-        return inspection.ok ? 'accepted' : `refused: ${inspection.errors[0]?.code}, ${inspection.errors.length} problems listed`;
+        return inspection.ok
+          ? 'accepted'
+          : `refused: ${inspection.errors[0]?.code}, ${inspection.errors.length} problems listed`;
       }),
     ],
     [
@@ -157,8 +195,20 @@ export async function hostileInputBench(): Promise<void> {
         const diff = diffUpdate(bigBefore, bigAfter);
         const operator = bigAfter.agents?.[0];
         if (!operator) throw new Error('the bench manifest has no agent');
-        const decided = decide({ manifest: bigAfter, installed: { manifest: bigBefore, access: {}, triggers: {} }, trust: { verifiedPublisher: null }, deniedTools: [], answers: { agents: {}, triggers: {} } });
-        const record = packageAgentRecord('hidden', operator, permissionsOf(decided).operator ?? {}, '2026-12-01T00:00:00Z', accessFamilies(bigAfter));
+        const decided = decide({
+          manifest: bigAfter,
+          installed: { manifest: bigBefore, access: {}, triggers: {} },
+          trust: { verifiedPublisher: null },
+          deniedTools: [],
+          answers: { agents: {}, triggers: {} },
+        });
+        const record = packageAgentRecord(
+          'hidden',
+          operator,
+          permissionsOf(decided).operator ?? {},
+          '2026-12-01T00:00:00Z',
+          accessFamilies(bigAfter),
+        );
         return `${diff.proposedAccess.operator?.length ?? 0} entries asked again, ${record.access.length} recorded`;
       }),
     ],
@@ -172,7 +222,9 @@ export async function hostileInputBench(): Promise<void> {
     [
       'text check of a description holding 100,000 zero-width spaces',
       await timed(RUNS, () => {
-        const warnings = textSafetyReport([{ label: 'package description', text: 'a\u200b'.repeat(100_000), kind: 'prose' }]);
+        const warnings = textSafetyReport([
+          { label: 'package description', text: 'a\u200b'.repeat(100_000), kind: 'prose' },
+        ]);
         return warnings.map((warning) => warning.message).join('; ');
       }),
     ],
@@ -183,18 +235,26 @@ export async function hostileInputBench(): Promise<void> {
         return inspection.ok ? 'accepted' : `refused: ${inspection.errors[0]?.code} at ${inspection.errors[0]?.path}`;
       }),
     ],
-    ['form check (one keystroke), 30 a + !', await timed(RUNS, () => checkParameter(details.manifest.parameters?.words as never, TYPED) ?? 'fits')],
+    [
+      'form check (one keystroke), 30 a + !',
+      await timed(RUNS, () => checkParameter(details.manifest.parameters?.words as never, TYPED) ?? 'fits'),
+    ],
     [
       'previewApply, words = 30 a + !',
       await timed(RUNS, () => {
-        const preview = previewApply(details, { parameters: { words: TYPED, channel: 'C0123ABCD' }, grants: [] }, machine);
+        const preview = previewApply(
+          details,
+          { parameters: { words: TYPED, channel: 'C0123ABCD' }, grants: [] },
+          machine,
+        );
         return preview.blockers.map((b) => b.path).join(', ') || 'no blockers';
       }),
     ],
   ];
   console.log(`\nhostile input (in process, median of ${RUNS}; goal < 1000 ms each)`);
   const width = Math.max(...rows.map(([name]) => name.length));
-  for (const [name, { ms, outcome }] of rows) console.log(`${name.padEnd(width)}  ${ms.toFixed(1).padStart(8)} ms  ${ms < 1000 ? 'OK' : 'MISSED'}  ${outcome}`);
+  for (const [name, { ms, outcome }] of rows)
+    console.log(`${name.padEnd(width)}  ${ms.toFixed(1).padStart(8)} ms  ${ms < 1000 ? 'OK' : 'MISSED'}  ${outcome}`);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) await hostileInputBench();

@@ -15,7 +15,14 @@ if (!path) {
 inspectByContent(path).then(
   (inspection) => {
     const summary = inspection.summary as { name?: string } | null;
-    console.log(JSON.stringify({ ok: inspection.ok, kind: inspection.kind, name: summary?.name ?? null, error: inspection.errors[0] ?? null }));
+    console.log(
+      JSON.stringify({
+        ok: inspection.ok,
+        kind: inspection.kind,
+        name: summary?.name ?? null,
+        error: inspection.errors[0] ?? null,
+      }),
+    );
   },
   (error: unknown) => {
     console.error(error);

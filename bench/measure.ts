@@ -30,7 +30,9 @@ export interface Sample {
  */
 export function measure(command: string, args: string[], exitCodes: readonly number[] = [0]): Promise<Sample> {
   return new Promise((resolve, reject) => {
-    const argv = HAS_GNU_TIME ? (['/usr/bin/time', ['-f', '__TIME__ %e %M %U %S', command, ...args]] as const) : ([command, args] as const);
+    const argv = HAS_GNU_TIME
+      ? (['/usr/bin/time', ['-f', '__TIME__ %e %M %U %S', command, ...args]] as const)
+      : ([command, args] as const);
     const started = process.hrtime.bigint();
     const child = spawn(argv[0], [...argv[1]], { stdio: ['ignore', 'pipe', 'pipe'], cwd: ROOT });
     let stdout = '';

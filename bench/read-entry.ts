@@ -5,7 +5,14 @@
 import { readApoArchive } from '../electron/core/archive/index';
 
 readApoArchive(process.argv[2] ?? '').then(
-  (read) => console.log(JSON.stringify(read.ok ? { ok: true, name: `${read.files.length} files`, error: null } : { ok: false, name: null, error: read.error })),
+  (read) =>
+    console.log(
+      JSON.stringify(
+        read.ok
+          ? { ok: true, name: `${read.files.length} files`, error: null }
+          : { ok: false, name: null, error: read.error },
+      ),
+    ),
   (error: unknown) => {
     console.error(error);
     process.exit(3);

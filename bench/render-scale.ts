@@ -37,7 +37,8 @@ export function scalePackage(): Promise<string> {
   return cachedTarGz(join(CACHE_DIR, `render-scale-v${SCALE_VERSION}.apo`), async ({ file, dir }) => {
     await file('apollia.toml', Buffer.from(manyToolsManifest(PACKAGE_NAME, SCALE_TOOLS, 'Bench')));
     await dir('tools/');
-    for (let i = 0; i < SCALE_TOOLS; i++) await file(`tools/${manyToolName(i)}.py`, Buffer.from(manyToolsModule(manyToolName(i))));
+    for (let i = 0; i < SCALE_TOOLS; i++)
+      await file(`tools/${manyToolName(i)}.py`, Buffer.from(manyToolsModule(manyToolName(i))));
   });
 }
 
@@ -52,18 +53,36 @@ interface Row {
 
 async function inspectRow(apo: string): Promise<Row> {
   const entry = join(CACHE_DIR, 'render-scale-inspect.cjs');
-  await build({ entryPoints: [join(ROOT, 'bench', 'inspect-entry.ts')], outfile: entry, bundle: true, platform: 'node', format: 'cjs', target: 'node20', logLevel: 'error' });
+  await build({
+    entryPoints: [join(ROOT, 'bench', 'inspect-entry.ts')],
+    outfile: entry,
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    logLevel: 'error',
+  });
   await measure(process.execPath, [entry, apo]); // warm-up
   const samples = [];
   for (let i = 0; i < RUNS; i++) samples.push(await measure(process.execPath, [entry, apo]));
   let outcome = samples[0]?.stdout.trim().split('\n').pop() ?? '';
   try {
-    const result = JSON.parse(outcome) as { ok: boolean; name: string | null; error: { code: string; message: string } | null };
+    const result = JSON.parse(outcome) as {
+      ok: boolean;
+      name: string | null;
+      error: { code: string; message: string } | null;
+    };
     outcome = result.ok ? `accepted (${result.name})` : `REFUSED: ${result.error?.code} ${result.error?.message ?? ''}`;
   } catch {
     // keep the raw line
   }
-  return { name: `inspectByContent, ${SCALE_TOOLS} tools + ${SCALE_TOOLS} access`, ms: median(samples.map((s) => s.ms)), minMs: Math.min(...samples.map((s) => s.ms)), rssMb: median(samples.map((s) => s.rssMb)), outcome };
+  return {
+    name: `inspectByContent, ${SCALE_TOOLS} tools + ${SCALE_TOOLS} access`,
+    ms: median(samples.map((s) => s.ms)),
+    minMs: Math.min(...samples.map((s) => s.ms)),
+    rssMb: median(samples.map((s) => s.rssMb)),
+    outcome,
+  };
 }
 
 /** Counts the page's checkboxes. Runs in the browser (self-contained: Playwright serialises it). */
@@ -124,8 +143,17 @@ async function uiRows(apo: string): Promise<{ rows: Row[]; notes: string[] } | n
   try {
     const samples: UiSample[] = [];
     for (let run = 0; run <= RUNS; run++) {
-      await fetch(`${harness.url}/test/reset`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
-      const context = await browser.newContext({ baseURL: harness.url, viewport: { width: 1180, height: 820 }, timezoneId: 'UTC', locale: 'en-US' });
+      await fetch(`${harness.url}/test/reset`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{}',
+      });
+      const context = await browser.newContext({
+        baseURL: harness.url,
+        viewport: { width: 1180, height: 820 },
+        timezoneId: 'UTC',
+        locale: 'en-US',
+      });
       const page = await context.newPage();
       const cdp = await context.newCDPSession(page);
       await cdp.send('Performance.enable');
@@ -145,28 +173,44 @@ async function uiRows(apo: string): Promise<{ rows: Row[]; notes: string[] } | n
       await page.goto('/');
       await page.getByRole('heading', { level: 1, name: 'Open a package' }).waitFor({ timeout: 30_000 });
       const metric = async () => {
-        const { metrics } = (await cdp.send('Performance.getMetrics')) as { metrics: { name: string; value: number }[] };
+        const { metrics } = (await cdp.send('Performance.getMetrics')) as {
+          metrics: { name: string; value: number }[];
+        };
         return (name: string) => metrics.find((m) => m.name === name)?.value ?? 0;
       };
       const before = await metric();
 
       const opened = performance.now();
-      const answer = (await (await fetch(`${harness.url}/test/open`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ path: apo }) })).json()) as { ok: boolean };
+      const answer = (await (
+        await fetch(`${harness.url}/test/open`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ path: apo }),
+        })
+      ).json()) as { ok: boolean };
       if (!answer.ok) throw new Error(`the harness could not open ${apo}: ${JSON.stringify(answer)}`);
-      await page.getByRole('heading', { level: 2, name: 'Step 1 of 4: What this package is' }).waitFor({ timeout: 120_000 });
+      await page
+        .getByRole('heading', { level: 2, name: 'Step 1 of 4: What this package is' })
+        .waitFor({ timeout: 120_000 });
       const overviewMs = performance.now() - opened;
 
       const next = performance.now();
       await page.getByRole('button', { name: 'Next' }).click();
-      await page.getByRole('heading', { level: 2, name: 'Step 2 of 4: What it asks to use' }).waitFor({ timeout: 120_000 });
+      await page
+        .getByRole('heading', { level: 2, name: 'Step 2 of 4: What it asks to use' })
+        .waitFor({ timeout: 120_000 });
       await page.waitForFunction(atLeastCheckboxes, 1, { timeout: 120_000, polling: 16 });
       const accessShownMs = performance.now() - next;
       // Every access row: one checkbox per entry the agent is offered (all of them, once asked for).
-      if ((await page.evaluate(checkboxes)) < SCALE_TOOLS) await page.getByRole('button', { name: /^Show all [\d,]+ access entries/ }).click();
+      if ((await page.evaluate(checkboxes)) < SCALE_TOOLS)
+        await page.getByRole('button', { name: /^Show all [\d,]+ access entries/ }).click();
       await page.waitForFunction(atLeastCheckboxes, SCALE_TOOLS, { timeout: 120_000, polling: 16 });
       const accessMs = performance.now() - next;
       const rows = await page.evaluate(checkboxes);
-      const tickMs = await page.evaluate(untickOne, `access-operator-pkg:${PACKAGE_NAME}/${manyToolName(Math.floor(SCALE_TOOLS / 2))}`);
+      const tickMs = await page.evaluate(
+        untickOne,
+        `access-operator-pkg:${PACKAGE_NAME}/${manyToolName(Math.floor(SCALE_TOOLS / 2))}`,
+      );
       const after = await metric();
       if (run > 0) {
         samples.push({
@@ -188,12 +232,38 @@ async function uiRows(apo: string): Promise<{ rows: Row[]; notes: string[] } | n
     const m = (pick: (s: UiSample) => number) => median(samples.map(pick));
     const min = (pick: (s: UiSample) => number) => Math.min(...samples.map(pick));
     const rows: Row[] = [
-      { name: 'UI: open → Overview heading visible', ms: m((s) => s.overviewMs), minMs: min((s) => s.overviewMs), rssMb: null, outcome: `inspect call ${m((s) => s.inspectCallMs).toFixed(0)} ms, answer ${(m((s) => s.inspectBytes) / 1024).toFixed(0)} KiB` },
-      { name: 'UI: Next → Access step shown', ms: m((s) => s.accessShownMs), minMs: min((s) => s.accessShownMs), rssMb: null, outcome: 'heading and the first access row' },
-      { name: 'UI: Next → Access step, every row shown', ms: m((s) => s.accessMs), minMs: min((s) => s.accessMs), rssMb: null, outcome: `${samples[0]?.rows ?? 0} checkboxes` },
-      { name: 'UI: untick one of them → painted', ms: m((s) => s.tickMs), minMs: min((s) => s.tickMs), rssMb: null, outcome: 'one access box, all rows shown' },
+      {
+        name: 'UI: open → Overview heading visible',
+        ms: m((s) => s.overviewMs),
+        minMs: min((s) => s.overviewMs),
+        rssMb: null,
+        outcome: `inspect call ${m((s) => s.inspectCallMs).toFixed(0)} ms, answer ${(m((s) => s.inspectBytes) / 1024).toFixed(0)} KiB`,
+      },
+      {
+        name: 'UI: Next → Access step shown',
+        ms: m((s) => s.accessShownMs),
+        minMs: min((s) => s.accessShownMs),
+        rssMb: null,
+        outcome: 'heading and the first access row',
+      },
+      {
+        name: 'UI: Next → Access step, every row shown',
+        ms: m((s) => s.accessMs),
+        minMs: min((s) => s.accessMs),
+        rssMb: null,
+        outcome: `${samples[0]?.rows ?? 0} checkboxes`,
+      },
+      {
+        name: 'UI: untick one of them → painted',
+        ms: m((s) => s.tickMs),
+        minMs: min((s) => s.tickMs),
+        rssMb: null,
+        outcome: 'one access box, all rows shown',
+      },
     ];
-    const notes = [`Chromium, open → Access shown (median): script ${m((s) => s.scriptMs).toFixed(0)} ms, layout ${m((s) => s.layoutMs).toFixed(0)} ms, style recalc ${m((s) => s.styleMs).toFixed(0)} ms; JS heap ${m((s) => s.heapMb).toFixed(0)} MB`];
+    const notes = [
+      `Chromium, open → Access shown (median): script ${m((s) => s.scriptMs).toFixed(0)} ms, layout ${m((s) => s.layoutMs).toFixed(0)} ms, style recalc ${m((s) => s.styleMs).toFixed(0)} ms; JS heap ${m((s) => s.heapMb).toFixed(0)} MB`,
+    ];
     return { rows, notes };
   } finally {
     await browser.close();
@@ -203,9 +273,18 @@ async function uiRows(apo: string): Promise<{ rows: Row[]; notes: string[] } | n
 
 function printTable(rows: Row[]): void {
   const header = ['case', 'median ms', 'min ms', 'peak RSS MB', 'outcome'];
-  const table = rows.map((row) => [row.name, row.ms.toFixed(0), row.minMs.toFixed(0), row.rssMb === null ? '-' : row.rssMb.toFixed(1), row.outcome]);
+  const table = rows.map((row) => [
+    row.name,
+    row.ms.toFixed(0),
+    row.minMs.toFixed(0),
+    row.rssMb === null ? '-' : row.rssMb.toFixed(1),
+    row.outcome,
+  ]);
   const widths = header.map((h, i) => Math.max(h.length, ...table.map((r) => (r[i] ?? '').length)));
-  const line = (cells: string[]) => cells.map((cell, i) => (i === 0 || i === 4 ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0))).join('  ');
+  const line = (cells: string[]) =>
+    cells
+      .map((cell, i) => (i === 0 || i === 4 ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0)))
+      .join('  ');
   console.log(line(header));
   console.log(widths.map((w) => '-'.repeat(w)).join('  '));
   for (const row of table) console.log(line(row));
@@ -214,7 +293,9 @@ function printTable(rows: Row[]): void {
 /** Generates the package, measures, prints the table. */
 export async function renderScaleBench(): Promise<void> {
   const apo = await scalePackage();
-  console.log(`\nRender scale: ${SCALE_TOOLS} tools (one Python module each) and ${SCALE_TOOLS} access entries; ${(statSync(apo).size / 1024).toFixed(0)} KiB gzip'd; ${RUNS} runs each (after one warm-up), median\n`);
+  console.log(
+    `\nRender scale: ${SCALE_TOOLS} tools (one Python module each) and ${SCALE_TOOLS} access entries; ${(statSync(apo).size / 1024).toFixed(0)} KiB gzip'd; ${RUNS} runs each (after one warm-up), median\n`,
+  );
   const rows = [await inspectRow(apo)];
   const ui = await uiRows(apo).catch((error: unknown) => {
     console.log(`UI figures skipped: ${error instanceof Error ? error.message : String(error)}`);

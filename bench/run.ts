@@ -71,7 +71,15 @@ async function main() {
     ['inspect-entry.ts', entry],
     ['read-entry.ts', readEntry],
   ] as const) {
-    await build({ entryPoints: [join(ROOT, 'bench', source)], outfile, bundle: true, platform: 'node', format: 'cjs', target: 'node20', logLevel: 'error' });
+    await build({
+      entryPoints: [join(ROOT, 'bench', source)],
+      outfile,
+      bundle: true,
+      platform: 'node',
+      format: 'cjs',
+      target: 'node20',
+      logLevel: 'error',
+    });
   }
 
   const node = process.execPath;
@@ -85,12 +93,22 @@ async function main() {
   rows.push(await bench('inspect 1 GiB gzip bomb', node, [entry, bomb], verdict));
 
   const mib = (path: string) => (statSync(path).size / 1024 / 1024).toFixed(1);
-  console.log(`\nlarge package: ${mib(large)} MiB gzip'd, ~140 MiB uncompressed; bomb: ${mib(bomb)} MiB gzip'd declaring 1 GiB; ${RUNS} runs each (after one warm-up), median`);
+  console.log(
+    `\nlarge package: ${mib(large)} MiB gzip'd, ~140 MiB uncompressed; bomb: ${mib(bomb)} MiB gzip'd declaring 1 GiB; ${RUNS} runs each (after one warm-up), median`,
+  );
   console.log(`peak RSS via ${HAS_GNU_TIME ? "/usr/bin/time -f '%e %M'" : '/proc/<pid>/status VmHWM polling'}\n`);
   const header = ['case', 'median ms', 'min ms', 'CPU ms', 'peak RSS MB', 'outcome'];
-  const table = rows.map((row) => [row.name, row.ms.toFixed(0), row.minMs.toFixed(0), row.cpuMs.toFixed(0), row.rssMb.toFixed(1), row.outcome]);
+  const table = rows.map((row) => [
+    row.name,
+    row.ms.toFixed(0),
+    row.minMs.toFixed(0),
+    row.cpuMs.toFixed(0),
+    row.rssMb.toFixed(1),
+    row.outcome,
+  ]);
   const widths = header.map((h, i) => Math.max(h.length, ...table.map((r) => r[i]!.length)));
-  const line = (cells: string[]) => cells.map((cell, i) => (i === 0 || i === 5 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ');
+  const line = (cells: string[]) =>
+    cells.map((cell, i) => (i === 0 || i === 5 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ');
   console.log(line(header));
   console.log(widths.map((w) => '-'.repeat(w)).join('  '));
   for (const row of table) console.log(line(row));
@@ -99,14 +117,24 @@ async function main() {
   const tar = rows[2]!;
   const bombRow = rows[5]!;
   const ratio = inspect.ms / tar.ms;
-  console.log(`\nratio inspect / tar -tzf (median wall time): ${ratio.toFixed(2)}×  (target ≤ 1.5×, goal 1.2×) ${ratio <= 1.5 ? 'OK' : 'MISSED'}`);
+  console.log(
+    `\nratio inspect / tar -tzf (median wall time): ${ratio.toFixed(2)}×  (target ≤ 1.5×, goal 1.2×) ${ratio <= 1.5 ? 'OK' : 'MISSED'}`,
+  );
   if (!Number.isNaN(inspect.cpuMs)) {
-    console.log(`ratio inspect / tar -tzf (median CPU time, user+sys; steadier on a busy machine): ${(inspect.cpuMs / tar.cpuMs).toFixed(2)}×`);
+    console.log(
+      `ratio inspect / tar -tzf (median CPU time, user+sys; steadier on a busy machine): ${(inspect.cpuMs / tar.cpuMs).toFixed(2)}×`,
+    );
   }
   const load = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
-  console.log(`machine: ${cpus().length} CPUs, load average ${load} (wall times grow with load; compare on an idle machine)`);
-  console.log(`inspect peak RSS: ${inspect.rssMb.toFixed(1)} MB (target < 150 MB) ${inspect.rssMb < 150 ? 'OK' : 'MISSED'}`);
-  console.log(`bomb refused in ${bombRow.ms.toFixed(0)} ms wall, peak ${bombRow.rssMb.toFixed(1)} MB (target well under 1 s, < 150 MB) ${bombRow.ms < 1000 && bombRow.rssMb < 150 && bombRow.outcome.startsWith('refused') ? 'OK' : 'MISSED'}`);
+  console.log(
+    `machine: ${cpus().length} CPUs, load average ${load} (wall times grow with load; compare on an idle machine)`,
+  );
+  console.log(
+    `inspect peak RSS: ${inspect.rssMb.toFixed(1)} MB (target < 150 MB) ${inspect.rssMb < 150 ? 'OK' : 'MISSED'}`,
+  );
+  console.log(
+    `bomb refused in ${bombRow.ms.toFixed(0)} ms wall, peak ${bombRow.rssMb.toFixed(1)} MB (target well under 1 s, < 150 MB) ${bombRow.ms < 1000 && bombRow.rssMb < 150 && bombRow.outcome.startsWith('refused') ? 'OK' : 'MISSED'}`,
+  );
   const inProcess: number[] = [];
   for (let i = 0; i < RUNS; i++) {
     const started = performance.now();
@@ -114,8 +142,13 @@ async function main() {
     inProcess.push(performance.now() - started);
     if (read.ok) throw new Error('the 1 GiB bomb was accepted');
   }
-  console.log(`bomb refusal inside one process (readApoArchive, no Node start-up): ${median(inProcess).toFixed(1)} ms median`);
-  if (!inspect.outcome.startsWith('accepted')) console.log(`WARNING: the large package was not accepted (${inspect.outcome}): the inspect figure does not measure a full read`);
+  console.log(
+    `bomb refusal inside one process (readApoArchive, no Node start-up): ${median(inProcess).toFixed(1)} ms median`,
+  );
+  if (!inspect.outcome.startsWith('accepted'))
+    console.log(
+      `WARNING: the large package was not accepted (${inspect.outcome}): the inspect figure does not measure a full read`,
+    );
 }
 
 await main();

@@ -72,7 +72,9 @@ export function initialJs(): { gzKiB: number; rawKiB: number; files: number; all
   const indexHtml = join(dir, 'index.html');
   if (!existsSync(indexHtml)) return null;
   const html = readFileSync(indexHtml, 'utf8');
-  const pending = [...html.matchAll(/<(?:script[^>]*\ssrc|link[^>]*rel="modulepreload"[^>]*\shref)="\.\/([^"]+\.js)"/g)].map((m) => m[1] as string);
+  const pending = [
+    ...html.matchAll(/<(?:script[^>]*\ssrc|link[^>]*rel="modulepreload"[^>]*\shref)="\.\/([^"]+\.js)"/g),
+  ].map((m) => m[1] as string);
   const seen = new Set<string>();
   let gz = 0;
   let raw = 0;
@@ -84,7 +86,8 @@ export function initialJs(): { gzKiB: number; rawKiB: number; files: number; all
     raw += bytes.length;
     gz += gzipSync(bytes, { level: 9 }).length;
     const base = ref.slice(0, ref.lastIndexOf('/') + 1);
-    for (const m of bytes.toString('utf8').matchAll(/(?:\bfrom|\bimport)\s*"\.\/([^"]+\.js)"/g)) pending.push(`${base}${m[1]}`);
+    for (const m of bytes.toString('utf8').matchAll(/(?:\bfrom|\bimport)\s*"\.\/([^"]+\.js)"/g))
+      pending.push(`${base}${m[1]}`);
   }
   let all = 0;
   const assets = join(dir, 'assets');
@@ -94,19 +97,31 @@ export function initialJs(): { gzKiB: number; rawKiB: number; files: number; all
   return { gzKiB: gz / 1024, rawKiB: raw / 1024, files: seen.size, allGzKiB: all / 1024 };
 }
 
-/** Marks the page: `opened` when the harness's event arrives, `overview` on the frame after the Overview heading appears. Runs in the browser. */
+/**
+ * Marks the page: `opened` when the harness's event arrives, `overview` on the frame after the Overview heading
+ * appears. Runs in the browser.
+ */
 function installOverviewMarks(): void {
   const page = globalThis as unknown as {
     EventSource: { prototype: { addEventListener(type: string, listener: (event: unknown) => void): void } };
     performance: { mark(name: string): void; clearMarks(): void };
-    document: { querySelectorAll(selector: string): ArrayLike<{ textContent: string | null }>; documentElement: unknown };
-    MutationObserver: new (callback: () => void) => { observe(target: unknown, options: { childList: boolean; subtree: boolean }): void };
+    document: {
+      querySelectorAll(selector: string): ArrayLike<{ textContent: string | null }>;
+      documentElement: unknown;
+    };
+    MutationObserver: new (
+      callback: () => void,
+    ) => { observe(target: unknown, options: { childList: boolean; subtree: boolean }): void };
     requestAnimationFrame(callback: () => void): void;
     setTimeout(callback: () => void, ms: number): void;
     __overviewArmed?: boolean;
   };
   const add = page.EventSource.prototype.addEventListener;
-  page.EventSource.prototype.addEventListener = function (this: unknown, type: string, listener: (event: unknown) => void) {
+  page.EventSource.prototype.addEventListener = function (
+    this: unknown,
+    type: string,
+    listener: (event: unknown) => void,
+  ) {
     if (type !== 'opened') return add.call(this, type, listener);
     return add.call(this, type, (event: unknown) => {
       page.performance.clearMarks();
@@ -134,7 +149,9 @@ function overviewMarks(): number {
 }
 
 /** Open → Overview painted, in the page, per package; with the `inspect` call's own time. */
-async function timeToOverview(packages: { label: string; path: string }[]): Promise<Map<string, { ms: number; inspectMs: number; load: number }> | string> {
+async function timeToOverview(
+  packages: { label: string; path: string }[],
+): Promise<Map<string, { ms: number; inspectMs: number; load: number }> | string> {
   if (!existsSync(join(ROOT, 'out/renderer/index.html'))) return 'no built renderer (run `npm run build` first)';
   if (!existsSync(CHROMIUM_PATH)) return `no Chromium at ${CHROMIUM_PATH}`;
   const { chromium } = await import('@playwright/test');
@@ -142,13 +159,22 @@ async function timeToOverview(packages: { label: string; path: string }[]): Prom
   const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: [...CHROMIUM_ARGS] });
   const results = new Map<string, { ms: number; inspectMs: number; load: number }>();
   try {
-    const context = await browser.newContext({ baseURL: harness.url, viewport: { width: 1180, height: 820 }, timezoneId: 'UTC', locale: 'en-US' });
+    const context = await browser.newContext({
+      baseURL: harness.url,
+      viewport: { width: 1180, height: 820 },
+      timezoneId: 'UTC',
+      locale: 'en-US',
+    });
     for (const { label, path } of packages) {
       const ms: number[] = [];
       const inspectMs: number[] = [];
       const loads: number[] = [];
       for (let run = 0; run <= RUNS; run++) {
-        await fetch(`${harness.url}/test/reset`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+        await fetch(`${harness.url}/test/reset`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: '{}',
+        });
         const page = await context.newPage();
         await page.addInitScript({ content: 'globalThis.__name = (target) => target;' });
         await page.addInitScript(installOverviewMarks);
@@ -159,7 +185,13 @@ async function timeToOverview(packages: { label: string; path: string }[]): Prom
         });
         await page.goto('/');
         await page.getByRole('heading', { level: 1, name: 'Open a package' }).waitFor({ timeout: 60_000 });
-        const answer = (await (await fetch(`${harness.url}/test/open`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ path }) })).json()) as { ok: boolean };
+        const answer = (await (
+          await fetch(`${harness.url}/test/open`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ path }),
+          })
+        ).json()) as { ok: boolean };
         if (!answer.ok) throw new Error(`the harness could not open ${path}`);
         await page.waitForFunction(
           () => {
@@ -202,7 +234,8 @@ function printTable(rows: Row[]): void {
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...table.map((r) => (r[i] ?? '').length)));
   const left = new Set([0, 4, 5, 7]);
-  const line = (cells: string[]) => cells.map((cell, i) => (left.has(i) ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0))).join('  ');
+  const line = (cells: string[]) =>
+    cells.map((cell, i) => (left.has(i) ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0))).join('  ');
   console.log(line(header));
   console.log(widths.map((w) => '-'.repeat(w)).join('  '));
   for (const row of table) console.log(line(row));
@@ -255,7 +288,17 @@ export async function summaryBench(): Promise<void> {
     load: (tarLoad + bigLoad) / 2,
     note: `${outcome(big[0] as Sample)}, CPU ${median(big.map((s) => s.cpuMs)).toFixed(0)} ms vs ${median(tar.map((s) => s.cpuMs)).toFixed(0)} ms`,
   });
-  rows.push({ name: 'CLI inspect --json, same package, peak RSS', value: bigRss, unit: 'MB', floorName: '`node -e 0` peak RSS', floor: median(bare.map((s) => s.rssMb)), goal: '≤ 100 MB (80)', met: bigRss <= 100, load: bigLoad, note: `bsdtar ${median(tar.map((s) => s.rssMb)).toFixed(1)} MB` });
+  rows.push({
+    name: 'CLI inspect --json, same package, peak RSS',
+    value: bigRss,
+    unit: 'MB',
+    floorName: '`node -e 0` peak RSS',
+    floor: median(bare.map((s) => s.rssMb)),
+    goal: '≤ 100 MB (80)',
+    met: bigRss <= 100,
+    load: bigLoad,
+    note: `bsdtar ${median(tar.map((s) => s.rssMb)).toFixed(1)} MB`,
+  });
 
   if (existsSync(WORKER)) {
     const empty: number[] = [];
@@ -289,11 +332,32 @@ export async function summaryBench(): Promise<void> {
   if (typeof ui === 'string') console.log(`\nUI rows skipped: ${ui}`);
   else {
     for (const [label, { ms, inspectMs, load: l }] of ui) {
-      rows.push({ name: `app: file opened → Overview painted, ${label}`, value: ms, unit: 'ms', floorName: 'the `inspect` Api call alone (harness from TS source)', floor: inspectMs, goal: '-', met: null, load: l, note: 'Chromium headless, in-page marks' });
+      rows.push({
+        name: `app: file opened → Overview painted, ${label}`,
+        value: ms,
+        unit: 'ms',
+        floorName: 'the `inspect` Api call alone (harness from TS source)',
+        floor: inspectMs,
+        goal: '-',
+        met: null,
+        load: l,
+        note: 'Chromium headless, in-page marks',
+      });
     }
   }
   const js = initialJs();
-  if (js) rows.push({ name: 'renderer initial JS, gzipped', value: js.gzKiB, unit: 'KiB', floorName: '-', floor: null, goal: '-', met: null, load: load(), note: `${js.files} file(s), ${js.rawKiB.toFixed(0)} KiB raw; all JS ${js.allGzKiB.toFixed(0)} KiB gzipped` });
+  if (js)
+    rows.push({
+      name: 'renderer initial JS, gzipped',
+      value: js.gzKiB,
+      unit: 'KiB',
+      floorName: '-',
+      floor: null,
+      goal: '-',
+      met: null,
+      load: load(),
+      note: `${js.files} file(s), ${js.rawKiB.toFixed(0)} KiB raw; all JS ${js.allGzKiB.toFixed(0)} KiB gzipped`,
+    });
 
   console.log(
     `\nGoals (issue 17): medians of ${RUNS} runs after one warm-up; ${cpus().length} CPUs; load average now ${loadavg()

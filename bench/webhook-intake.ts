@@ -39,7 +39,16 @@ function deliveries(secret: string): Signed[] {
     const id = `msg_bench_${i}_${randomBytes(4).toString('hex')}`;
     const body = JSON.stringify({ type: 'lead.submitted', n: i, email: `lead${i}@example.com`, note: 'x'.repeat(200) });
     const at = new Date();
-    return { id, body, headers: { 'content-type': 'application/json', 'webhook-id': id, 'webhook-timestamp': String(Math.floor(at.getTime() / 1000)), 'webhook-signature': webhook.sign(id, at, body) } };
+    return {
+      id,
+      body,
+      headers: {
+        'content-type': 'application/json',
+        'webhook-id': id,
+        'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
+        'webhook-signature': webhook.sign(id, at, body),
+      },
+    };
   });
 }
 
@@ -79,7 +88,8 @@ async function send(url: string, items: Signed[]): Promise<{ ms: number; latenci
   return { ms, latencies, statuses };
 }
 
-const p99 = (values: number[]) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.ceil(values.length * 0.99) - 1)] ?? Number.NaN;
+const p99 = (values: number[]) =>
+  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.ceil(values.length * 0.99) - 1)] ?? Number.NaN;
 
 /** The bench row: bare server, then the trigger host, same deliveries' shape, same run. */
 export async function webhookIntakeBench(): Promise<void> {
@@ -97,7 +107,9 @@ export async function webhookIntakeBench(): Promise<void> {
   await new Promise<void>((resolve) => bare.close(() => resolve()));
 
   const dataDir = tempDir('apollia-bench-hooks-');
-  const secrets = await putTriggers(dataDir, [triggerRecord({ id: HOOK, type: 'webhook', maxConcurrent: DELIVERIES * 2 })]);
+  const secrets = await putTriggers(dataDir, [
+    triggerRecord({ id: HOOK, type: 'webhook', maxConcurrent: DELIVERIES * 2 }),
+  ]);
   const host = new TriggerHost({ dataDir, secretBox: createFileKeySecretBox(dataDir), port: 0, watchStore: false });
   await host.start();
   const items = deliveries(secrets.get(HOOK) as string);
@@ -116,10 +128,18 @@ export async function webhookIntakeBench(): Promise<void> {
   const ratio = perSecond(hostRun) / perSecond(bareRun);
   const hostP99 = p99(hostRun.latencies);
   const other = [...new Set(hostRun.statuses.filter((s) => s < 200 || s >= 300))];
-  console.log(`\nwebhook intake: ${DELIVERIES} signed deliveries (standardwebhooks), ${CONCURRENCY} at a time, keep-alive, same run`);
-  console.log(`bare node:http answering 202   ${perSecond(bareRun).toFixed(0).padStart(6)} /s  p99 ${p99(bareRun.latencies).toFixed(1).padStart(6)} ms`);
-  console.log(`trigger host (run file + fsync) ${perSecond(hostRun).toFixed(0).padStart(6)} /s  p99 ${hostP99.toFixed(1).padStart(6)} ms  ${ok} answered 2xx, ${written.size} run files${other.length > 0 ? `, other answers: ${other.join(', ')}` : ''}`);
-  console.log(`throughput ratio ${ratio.toFixed(2)}× (goal ≥ 0.5×) ${ratio >= 0.5 ? 'OK' : 'MISSED'}; p99 ${hostP99.toFixed(1)} ms (goal < 50 ms) ${hostP99 < 50 ? 'OK' : 'MISSED'}; lost ${lost} (goal 0) ${lost === 0 ? 'OK' : 'MISSED'}`);
+  console.log(
+    `\nwebhook intake: ${DELIVERIES} signed deliveries (standardwebhooks), ${CONCURRENCY} at a time, keep-alive, same run`,
+  );
+  console.log(
+    `bare node:http answering 202   ${perSecond(bareRun).toFixed(0).padStart(6)} /s  p99 ${p99(bareRun.latencies).toFixed(1).padStart(6)} ms`,
+  );
+  console.log(
+    `trigger host (run file + fsync) ${perSecond(hostRun).toFixed(0).padStart(6)} /s  p99 ${hostP99.toFixed(1).padStart(6)} ms  ${ok} answered 2xx, ${written.size} run files${other.length > 0 ? `, other answers: ${other.join(', ')}` : ''}`,
+  );
+  console.log(
+    `throughput ratio ${ratio.toFixed(2)}× (goal ≥ 0.5×) ${ratio >= 0.5 ? 'OK' : 'MISSED'}; p99 ${hostP99.toFixed(1)} ms (goal < 50 ms) ${hostP99 < 50 ? 'OK' : 'MISSED'}; lost ${lost} (goal 0) ${lost === 0 ? 'OK' : 'MISSED'}`,
+  );
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) await webhookIntakeBench();

@@ -1,7 +1,8 @@
 /**
  * Builds the bounded checker's worker into each bundle folder that starts it (issue 17):
  * `check-worker.cjs` and `template-reader.cjs` (vite.worker.config.mts) into `out/cli/`, copied to
- * `out/main/`, with `check-process.cjs` (the app's utility process around the worker) in `out/main/`, then the code caches for `out/cli/` (scripts/worker-code-cache.ts; Electron's V8
+ * `out/main/`, with `check-process.cjs` (the app's utility process around the worker) in `out/main/`, then the code
+ * caches for `out/cli/` (scripts/worker-code-cache.ts; Electron's V8
  * would reject a cache made by this Node, so `out/main/` gets none).
  *
  *   tsx scripts/build-worker.ts        (npm run build:worker; part of npm run build)
@@ -17,7 +18,8 @@ const CLI = join(ROOT, 'out/cli');
 const MAIN = join(ROOT, 'out/main');
 const configFile = join(ROOT, 'vite.worker.config.mts');
 
-for (const mode of ['check-worker', 'template-reader']) await build({ configFile, mode, logLevel: 'warn', build: { outDir: CLI } });
+for (const mode of ['check-worker', 'template-reader'])
+  await build({ configFile, mode, logLevel: 'warn', build: { outDir: CLI } });
 mkdirSync(MAIN, { recursive: true });
 for (const file of [WORKER_FILE, TEMPLATE_READER_FILE]) {
   copyFileSync(join(CLI, file), join(MAIN, file));

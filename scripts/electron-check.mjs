@@ -14,10 +14,17 @@ const root = resolve(import.meta.dirname, '..');
 const electronDir = process.env.APOLLIA_ELECTRON_DIR ?? join(root, 'node_modules', 'electron');
 const pathFile = join(electronDir, 'path.txt');
 const named = existsSync(pathFile) ? readFileSync(pathFile, 'utf8').trim() : null;
-const binary = process.env.ELECTRON_OVERRIDE_DIST_PATH ? join(process.env.ELECTRON_OVERRIDE_DIST_PATH, named || 'electron') : named ? join(electronDir, 'dist', named) : null;
+const binary = process.env.ELECTRON_OVERRIDE_DIST_PATH
+  ? join(process.env.ELECTRON_OVERRIDE_DIST_PATH, named || 'electron')
+  : named
+    ? join(electronDir, 'dist', named)
+    : null;
 
 if (binary === null || !existsSync(binary)) {
-  const what = binary === null ? `the Electron binary is not installed (${pathFile} is missing: npm did not run the electron package's download, as happens with ELECTRON_SKIP_BINARY_DOWNLOAD=1 or when npm skips install scripts)` : `the Electron binary ${binary} is missing`;
+  const what =
+    binary === null
+      ? `the Electron binary is not installed (${pathFile} is missing: npm did not run the electron package's download, as happens with ELECTRON_SKIP_BINARY_DOWNLOAD=1 or when npm skips install scripts)`
+      : `the Electron binary ${binary} is missing`;
   process.stderr.write(
     `Apollia Desktop cannot start: ${what}. Fetch it with \`node node_modules/electron/install.js\` (it downloads Electron from GitHub; ELECTRON_SKIP_BINARY_DOWNLOAD must be unset), then run \`npm start\` again. The command line and the tests work without it: \`npm run build\`, then \`node out/cli/cli.cjs --help\`; \`npm test\` runs the end-to-end tests in Chromium instead.\n`,
   );

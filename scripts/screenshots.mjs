@@ -14,5 +14,9 @@ const gallery = join(root, 'e2e', 'screenshots');
 const specs = process.argv.slice(2);
 if (specs.length === 0) for (const file of readdirSync(gallery)) if (file.endsWith('.png')) rmSync(join(gallery, file));
 const playwright = join(root, 'node_modules', '@playwright', 'test', 'cli.js');
-const run = spawnSync(process.execPath, [playwright, 'test', ...specs], { cwd: root, stdio: 'inherit', env: { ...process.env, E2E_SCREENSHOTS_DIR: gallery } });
+const run = spawnSync(process.execPath, [playwright, 'test', ...specs], {
+  cwd: root,
+  stdio: 'inherit',
+  env: { ...process.env, E2E_SCREENSHOTS_DIR: gallery },
+});
 process.exit(run.status ?? 1);

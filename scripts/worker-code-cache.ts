@@ -17,7 +17,12 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { packFolder } from '../electron/core/archive/pack';
 import { DEFAULT_RESOURCE_LIMITS } from '../electron/core/bounded/checker';
-import { CODE_CACHE_FILE, startBuiltWorker, TEMPLATE_READER_FILE, WORKER_FILE } from '../electron/core/bounded/worker-boot';
+import {
+  CODE_CACHE_FILE,
+  startBuiltWorker,
+  TEMPLATE_READER_FILE,
+  WORKER_FILE,
+} from '../electron/core/bounded/worker-boot';
 
 const ROOT = resolve(import.meta.dirname, '..');
 
@@ -26,14 +31,23 @@ export async function makeWorkerCodeCaches(folder: string): Promise<string[]> {
   // The worker below must compile from source, not from an old cache.
   for (const file of [CODE_CACHE_FILE, `${TEMPLATE_READER_FILE}.cache`]) rmSync(join(folder, file), { force: true });
   const scratch = mkdtempSync(join(tmpdir(), 'apollia-code-cache-'));
-  const worker = startBuiltWorker(join(folder, WORKER_FILE), { resourceLimits: DEFAULT_RESOURCE_LIMITS, writeCodeCaches: true });
+  const worker = startBuiltWorker(join(folder, WORKER_FILE), {
+    resourceLimits: DEFAULT_RESOURCE_LIMITS,
+    writeCodeCaches: true,
+  });
   try {
     const apo = join(scratch, 'invoices.apo');
     writeFileSync(apo, packFolder(join(ROOT, 'test/fixtures/apo/invoices')));
-    const training = [apo, join(ROOT, 'resources/templates/code-review'), join(ROOT, 'test/fixtures/plugin/crm-plugin.json')];
+    const training = [
+      apo,
+      join(ROOT, 'resources/templates/code-review'),
+      join(ROOT, 'test/fixtures/plugin/crm-plugin.json'),
+    ];
     // Every message in order (node:events `on` queues them); a worker error is thrown.
     const messages = on(worker, 'message');
-    const until = async (type: string): Promise<{ type: string; value?: { ok?: boolean }; message?: string; files?: string[] }> => {
+    const until = async (
+      type: string,
+    ): Promise<{ type: string; value?: { ok?: boolean }; message?: string; files?: string[] }> => {
       for (;;) {
         const next = await messages.next();
         if (next.done) throw new Error('the worker stopped');

@@ -12,9 +12,24 @@ const manifest = parse(readFileSync(join(INVOICES_DIR, 'apollia.toml'), 'utf8'))
 
 describe('the Access step rows of the complete example', () => {
   it('says what each entry is, its family, and that each asks first', () => {
-    expect(accessRow('file_read', manifest)).toEqual({ entry: 'file_read', kind: 'native', what: 'Read files the user opens to the agent', family: 'read_personal', asks: true });
-    expect(accessRow('mcp:ledger/lookup', manifest)).toMatchObject({ kind: 'mcp', what: 'Use “lookup”, a tool of the program ledger (what it does is known only when it runs)', family: 'unknown', asks: true });
-    expect(accessRow('pkg:invoices/extract_totals', manifest)).toMatchObject({ kind: 'pkg', family: 'read_personal', asks: true });
+    expect(accessRow('file_read', manifest)).toEqual({
+      entry: 'file_read',
+      kind: 'native',
+      what: 'Read files the user opens to the agent',
+      family: 'read_personal',
+      asks: true,
+    });
+    expect(accessRow('mcp:ledger/lookup', manifest)).toMatchObject({
+      kind: 'mcp',
+      what: 'Use “lookup”, a tool of the program ledger (what it does is known only when it runs)',
+      family: 'unknown',
+      asks: true,
+    });
+    expect(accessRow('pkg:invoices/extract_totals', manifest)).toMatchObject({
+      kind: 'pkg',
+      family: 'read_personal',
+      asks: true,
+    });
   });
 
   it('a read-only native tool runs unasked; a name the app does not know asks', () => {
@@ -30,7 +45,12 @@ describe('accessClassifier: one lookup per manifest, the same answers as the sto
       ...(manifest.tools ?? []),
       { name: 'dup', module: 'tools/dup.py', description: 'first', action: 'read' },
       { name: 'dup', module: 'tools/dup2.py', description: 'second', action: 'send_external' },
-      ...Array.from({ length: 50 }, (_, i) => ({ name: `t${i}`, module: `tools/t${i}.py`, description: `tool ${i}`, action: (['read', 'write_or_delete'] as const)[i % 2] ?? 'read' })),
+      ...Array.from({ length: 50 }, (_, i) => ({
+        name: `t${i}`,
+        module: `tools/t${i}.py`,
+        description: `tool ${i}`,
+        action: (['read', 'write_or_delete'] as const)[i % 2] ?? 'read',
+      })),
     ],
   };
   const entries = [
@@ -61,17 +81,35 @@ describe('accessClassifier: one lookup per manifest, the same answers as the sto
   });
 
   it('takes the first tool of a duplicated name, as a scan does', () => {
-    expect(accessClassifier(big)('pkg:invoices/dup')).toMatchObject({ kind: 'pkg', what: 'first', family: 'read', asks: false });
-    expect(accessClassifier(big)('pkg:invoices/t7')).toMatchObject({ what: 'tool 7', family: 'write_or_delete', asks: true });
-    expect(accessClassifier(big)('pkg:other/t7')).toMatchObject({ what: 'Use the tool “t7” of another package, other', family: 'unknown', asks: true });
+    expect(accessClassifier(big)('pkg:invoices/dup')).toMatchObject({
+      kind: 'pkg',
+      what: 'first',
+      family: 'read',
+      asks: false,
+    });
+    expect(accessClassifier(big)('pkg:invoices/t7')).toMatchObject({
+      what: 'tool 7',
+      family: 'write_or_delete',
+      asks: true,
+    });
+    expect(accessClassifier(big)('pkg:other/t7')).toMatchObject({
+      what: 'Use the tool “t7” of another package, other',
+      family: 'unknown',
+      asks: true,
+    });
   });
 });
 
 describe('accessMarker: what an update adds or changes', () => {
   const after: ApolliaManifest = {
     ...manifest,
-    tools: (manifest.tools ?? []).map((tool) => (tool.name === 'extract_totals' ? { ...tool, action: 'send_external' as const } : tool)),
-    agents: (manifest.agents ?? []).map((agent) => ({ ...agent, defaults: { ...agent.defaults, access: [...(agent.defaults?.access ?? []), 'file_list'] } })),
+    tools: (manifest.tools ?? []).map((tool) =>
+      tool.name === 'extract_totals' ? { ...tool, action: 'send_external' as const } : tool,
+    ),
+    agents: (manifest.agents ?? []).map((agent) => ({
+      ...agent,
+      defaults: { ...agent.defaults, access: [...(agent.defaults?.access ?? []), 'file_list'] },
+    })),
   };
   const clerk = manifest.agents?.[0]?.id ?? '';
 
@@ -85,9 +123,17 @@ describe('accessMarker: what an update adds or changes', () => {
   });
 
   it('marks every entry of an agent the update adds new', () => {
-    const helper = { id: 'helper', name: 'Helper', mission: 'Helps.', defaults: { access: ['file_list', 'pkg:invoices/extract_totals'] } };
+    const helper = {
+      id: 'helper',
+      name: 'Helper',
+      mission: 'Helps.',
+      defaults: { access: ['file_list', 'pkg:invoices/extract_totals'] },
+    };
     const diff = diffUpdate(manifest, { ...after, agents: [...(after.agents ?? []), helper] });
-    expect(Object.fromEntries(accessMarker(diff)('helper'))).toEqual({ file_list: { kind: 'new' }, 'pkg:invoices/extract_totals': { kind: 'new' } });
+    expect(Object.fromEntries(accessMarker(diff)('helper'))).toEqual({
+      file_list: { kind: 'new' },
+      'pkg:invoices/extract_totals': { kind: 'new' },
+    });
   });
 
   it('marks nothing for a fresh install', () => {

@@ -52,7 +52,9 @@ export function accessClassifier(manifest: ApolliaManifest): (entry: string) => 
       const [pkg = '', name = ''] = entry.slice(9).split('/');
       const workflow = own(pkg) ? workflows.get(name) : undefined;
       kind = 'workflow';
-      what = workflow ? `Start a workflow: ${workflow.description}` : `Start the workflow “${name}” of another package, ${pkg}`;
+      what = workflow
+        ? `Start a workflow: ${workflow.description}`
+        : `Start the workflow “${name}” of another package, ${pkg}`;
     } else {
       const native = apolliaNativeTool(entry);
       kind = native ? 'native' : 'unknown';
@@ -69,7 +71,10 @@ export function accessRow(entry: string, manifest: ApolliaManifest): AccessRow {
 }
 
 /** How an update's access entry differs from the installed version: new, its family changed, or asked again. */
-export type AccessMark = { kind: 'new' } | { kind: 'changed'; from: ActionFamily; to: ActionFamily } | { kind: 'again' };
+export type AccessMark =
+  | { kind: 'new' }
+  | { kind: 'changed'; from: ActionFamily; to: ActionFamily }
+  | { kind: 'again' };
 
 /**
  * The update marks of an agent's access entries (agent id → entry → mark), from the diff the store keeps
@@ -82,7 +87,8 @@ export function accessMarker(diff: UpdateDiff | null): (agentId: string) => Map<
   // Built once per diff, not per agent: an update may add or change thousands of agents and tools.
   const newAgents = new Set(diff.agents.added);
   const addedAccess = new Map<string, Set<string>>();
-  for (const change of diff.agents.access) if (!addedAccess.has(change.agentId)) addedAccess.set(change.agentId, new Set(change.added));
+  for (const change of diff.agents.access)
+    if (!addedAccess.has(change.agentId)) addedAccess.set(change.agentId, new Set(change.added));
   const toolChanges = new Map(diff.tools.familyChanged.map((c) => [c.name, c]));
   const workflowChanges = new Map(diff.workflows.familyChanged.map((c) => [c.name, c]));
   return (agentId) => {
@@ -96,7 +102,11 @@ export function accessMarker(diff: UpdateDiff | null): (agentId: string) => Map<
       }
       const pkg = /^pkg:[^/]+\/(.+)$/.exec(entry);
       const workflow = /^workflow:[^/]+\/(.+)$/.exec(entry);
-      const change = pkg ? toolChanges.get(pkg[1] ?? '') : workflow ? workflowChanges.get(workflow[1] ?? '') : undefined;
+      const change = pkg
+        ? toolChanges.get(pkg[1] ?? '')
+        : workflow
+          ? workflowChanges.get(workflow[1] ?? '')
+          : undefined;
       marks.set(entry, change ? { kind: 'changed', from: change.from, to: change.to } : { kind: 'again' });
     }
     return marks;

@@ -32,7 +32,16 @@ export const DECISION_KINDS = [
 ] as const;
 
 /** What happens to triggers and runs: deliveries, fires, runs, the host. Rotated in bounded files. */
-export const TRAFFIC_KINDS = ['trigger_fired', 'delivery_accepted', 'delivery_refused', 'run_queued', 'run_skipped', 'trigger_problem', 'host_started', 'host_stopped'] as const;
+export const TRAFFIC_KINDS = [
+  'trigger_fired',
+  'delivery_accepted',
+  'delivery_refused',
+  'run_queued',
+  'run_skipped',
+  'trigger_problem',
+  'host_started',
+  'host_stopped',
+] as const;
 
 /** A decision's kind. */
 export type DecisionKind = (typeof DECISION_KINDS)[number];

@@ -63,7 +63,10 @@ const PLACEHOLDER = /\$\{parameters\.([^}$]*)\}/g;
  * filling: each literal segment once, each value's bytes once per name. A name without a value
  * stays as written, as `fillText` leaves it. Linear in `text` and the values.
  */
-export function filledJsonTextBytes(text: string, values: Readonly<Record<string, string | number | boolean | undefined>>): number {
+export function filledJsonTextBytes(
+  text: string,
+  values: Readonly<Record<string, string | number | boolean | undefined>>,
+): number {
   const valueBytes = new Map<string, number>();
   let bytes = 0;
   let last = 0;
@@ -153,7 +156,10 @@ export interface AgentRecordFields {
   toolSettings: Record<string, AgentToolSetting>;
 }
 
-/** The agent's `POST /v2/agents` record but its instructions and files (spec "Apply" step 2: its name, description, tools, settings, model, thinking, cap). */
+/**
+ * The agent's `POST /v2/agents` record but its instructions and files (spec "Apply" step 2: its name, description,
+ * tools, settings, model, thinking, cap).
+ */
 export function agentRecord(fields: AgentRecordFields): Record<string, unknown> {
   return {
     name: fields.name,

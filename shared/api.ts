@@ -100,7 +100,9 @@ export type BuiltinTemplate = BuiltinTemplateCard;
 export interface InstalledRelation {
   /** The version installed on this machine. */
   version: string;
-  /** What the inspected source is compared to it: the same version, a newer one (an update), an older one (a downgrade). */
+  /**
+   * What the inspected source is compared to it: the same version, a newer one (an update), an older one (a downgrade).
+   */
   relation: 'same' | 'newer' | 'older';
 }
 
@@ -109,7 +111,10 @@ export type SourceInspection = Inspection & {
   installed: InstalledRelation | null;
   /** For a newer or older version: what it changes in what it asks. */
   updateDiff: UpdateDiff | null;
-  /** What the store holds of the person's decisions for the installed version (null when nothing is installed): what an update keeps. */
+  /**
+   * What the store holds of the person's decisions for the installed version (null when nothing is installed): what an
+   * update keeps.
+   */
   installedDecisions: InstalledDecisions | null;
   /**
    * Trust (issue 14): for an installed package, how this one's signing key stands to the key
@@ -123,7 +128,10 @@ export type SourceInspection = Inspection & {
    * package how the key stands to its pin. Null for a source that is not an `.apo` or was not read.
    */
   signatureVerdict: SignatureVerdict | null;
-  /** Trust: the installed version's files changed on this computer, so the same version may be installed again (a reinstall). */
+  /**
+   * Trust: the installed version's files changed on this computer, so the same version may be installed again (a
+   * reinstall).
+   */
   installedChanged: boolean;
   /** The organization's policy in force (none, applied, or unreadable): what the form locks and why. */
   policy: PolicyView;
@@ -136,7 +144,9 @@ export type { KeyChange, PackageIntegrityView, TrustedKeyView, VerifiedPackage }
 /** `install`: the user's answers for the `.apo` a source id refers to. */
 export interface InstallRequest {
   sourceId: string;
-  /** Only what the person changed: anything left out is kept (an update) or takes its default (`shared/decisions.ts`). */
+  /**
+   * Only what the person changed: anything left out is kept (an update) or takes its default (`shared/decisions.ts`).
+   */
   decisions: ConsentAnswers;
   /** Installing an older version than the installed one is refused unless this is true (the UI asks first). */
   allowDowngrade?: boolean;
@@ -176,7 +186,15 @@ export type WebhookSecretRequest = WebhookSecretChoice;
 const webhookSecretSchema = {
   oneOf: [
     { type: 'object', properties: { kind: { const: 'make' } }, required: ['kind'], additionalProperties: false },
-    { type: 'object', properties: { kind: { const: 'given' }, secret: { type: 'string', minLength: 1, maxLength: MAX_WEBHOOK_SECRET_TEXT } }, required: ['kind', 'secret'], additionalProperties: false },
+    {
+      type: 'object',
+      properties: {
+        kind: { const: 'given' },
+        secret: { type: 'string', minLength: 1, maxLength: MAX_WEBHOOK_SECRET_TEXT },
+      },
+      required: ['kind', 'secret'],
+      additionalProperties: false,
+    },
   ],
 } as const;
 
@@ -249,7 +267,10 @@ export interface AccessView {
   permission: ToolSetting;
   granted: boolean;
   pin: Record<string, PinValue> | null;
-  /** Why the organization's policy withholds it (or keeps it asking) on top of the person's decision; absent when it does not. */
+  /**
+   * Why the organization's policy withholds it (or keeps it asking) on top of the person's decision; absent when it
+   * does not.
+   */
   policy?: string;
 }
 
@@ -276,7 +297,10 @@ export interface TriggerView {
   webhookSecretOrigin: WebhookSecretOrigin | null;
   /** Issue 18: when the webhook secret was last set (ISO 8601), or null without one. */
   webhookSecretSetAt: string | null;
-  /** Why the organization's policy keeps it from being armed or firing (it stays armed as the person left it); absent when it does not. */
+  /**
+   * Why the organization's policy keeps it from being armed or firing (it stays armed as the person left it); absent
+   * when it does not.
+   */
   policy?: string;
 }
 
@@ -307,7 +331,9 @@ export interface AgentView {
   triggers: TriggerView[];
   model: string | null;
   budgetPerRunUsd: number | null;
-  /** A template agent's approvals as the owner chose them at apply (agent.md `approvals`); null for a package's agent. */
+  /**
+   * A template agent's approvals as the owner chose them at apply (agent.md `approvals`); null for a package's agent.
+   */
   approvals: Approvals | null;
   /** A template agent's MCP servers skipped at apply, with the tools still waiting; empty for a package's agent. */
   waitingServers: WaitingServerView[];
@@ -343,7 +369,9 @@ export interface Dashboard {
   packages: InstalledPackageView[];
   agents: AgentView[];
   damage: StoreDamage[];
-  /** The organization's policy: "Managed by …", and the banner when it withholds something installed or cannot be read. */
+  /**
+   * The organization's policy: "Managed by …", and the banner when it withholds something installed or cannot be read.
+   */
   policy?: { view: PolicyView; managedBy: string | null; notice: string | null };
 }
 
@@ -362,7 +390,9 @@ export interface ArmTriggerRequest {
   webhookSecret?: WebhookSecretRequest;
 }
 
-/** Issue 18: `rotateWebhookSecret`: a new secret for an armed webhook, made here (the default) or given by the sender. */
+/**
+ * Issue 18: `rotateWebhookSecret`: a new secret for an armed webhook, made here (the default) or given by the sender.
+ */
 export interface RotateWebhookSecretRequest {
   triggerId: string;
   webhookSecret?: WebhookSecretRequest;
@@ -483,7 +513,10 @@ export interface ActivityEntry {
   detail: string;
 }
 
-/** `activity`: newest first, optionally one agent's (with its package's events that name no agent), at most `limit` (default 200). */
+/**
+ * `activity`: newest first, optionally one agent's (with its package's events that name no agent), at most `limit`
+ * (default 200).
+ */
 export interface ActivityRequest {
   agent?: string;
   limit?: number;
@@ -575,7 +608,9 @@ export interface ApiMethods {
   /** Takes a tool off that list: the next apply sets it at the default again (asks, or allowed when granted). */
   removeDeniedTool: [OwnerToolRequest, SettingsView];
   // Issue 16: live triggers and the activity log.
-  /** The live status of the triggers: whether a host runs, each trigger's state, deliveries, last fire, runs waiting. */
+  /**
+   * The live status of the triggers: whether a host runs, each trigger's state, deliveries, last fire, runs waiting.
+   */
   triggerStatus: [void, TriggerStatusView];
   /** The activity log, newest first. */
   activity: [ActivityRequest | void, ActivityView];
@@ -594,7 +629,10 @@ export interface ApiMethods {
   /** Trust: re-checks every installed package's files (app start, the dashboard, the CLI's `verify`). */
   verifyInstalled: [void, VerifiedPackage[]];
   // --- issue 13 ---
-  /** Moves the original file of a source refused as possibly malicious to the system's Trash (`trash.not_refused` otherwise). */
+  /**
+   * Moves the original file of a source refused as possibly malicious to the system's Trash (`trash.not_refused`
+   * otherwise).
+   */
   trashSource: [{ sourceId: string }, TrashReceipt];
   /** Whether the app starts (in its tray, so triggers run) when the person logs in: opt-in. */
   startAtLogin: [void, StartAtLoginView];
@@ -619,7 +657,10 @@ export type ApiMethod = keyof ApiMethods;
  * the e2e harness's bridge: the only two things the preload does that are not an Api call.
  */
 export interface ApolliaBridgeExtras {
-  /** Calls `listener` with each source opened from outside the window (double-click, `open-file`, a second instance, the menu); returns an unsubscribe. */
+  /**
+   * Calls `listener` with each source opened from outside the window (double-click, `open-file`, a second instance, the
+   * menu); returns an unsubscribe.
+   */
   onOpened(listener: (handle: SourceHandle) => void): () => void;
   /**
    * Registers a file dropped on the window (origin `drop`) and answers its handle. `file` is a DOM
@@ -635,7 +676,9 @@ export type ApiResponse<M extends ApiMethod> = ApiMethods[M][1];
 
 /** `window.apollia`: each method as an async function returning its `ApiResult`. */
 export type Api = {
-  [M in ApiMethod]: ApiRequest<M> extends void ? () => Promise<ApiResult<ApiResponse<M>>> : (request: ApiRequest<M>) => Promise<ApiResult<ApiResponse<M>>>;
+  [M in ApiMethod]: ApiRequest<M> extends void
+    ? () => Promise<ApiResult<ApiResponse<M>>>
+    : (request: ApiRequest<M>) => Promise<ApiResult<ApiResponse<M>>>;
 };
 
 /** Pushed from main to the renderer: a file opened by double-click, `open-file`, a second instance, or the menu. */
@@ -699,10 +742,15 @@ const name = { type: 'string', minLength: 1, maxLength: 128 } as const;
 /** A name a manifest gives (an agent or trigger id, an access entry): no longer than the manifest itself. */
 const manifestName = { type: 'string', minLength: 1, maxLength: MAX_MANIFEST_BYTES } as const;
 const noRequest = { type: ['object', 'null'], maxProperties: 0 } as const;
-const strict = (properties: Record<string, unknown>, required: string[]) => ({ type: 'object', properties, required, additionalProperties: false }) as const;
+const strict = (properties: Record<string, unknown>, required: string[]) =>
+  ({ type: 'object', properties, required, additionalProperties: false }) as const;
 const parameterValue = { type: ['string', 'number', 'boolean'], maxLength: MAX_REQUEST_STRING } as const;
 /** Built-in tools of a template the owner unticked (issue 13 point 9). */
-const withholdSchema = { type: 'array', maxItems: 256, items: { type: 'string', minLength: 1, maxLength: 128 } } as const;
+const withholdSchema = {
+  type: 'array',
+  maxItems: 256,
+  items: { type: 'string', minLength: 1, maxLength: 128 },
+} as const;
 /** The owner's approvals choice (template spec agent.md `approvals`). */
 const approvalsSchema = { enum: ['ask', 'never'] } as const;
 
@@ -729,13 +777,26 @@ export const API_REQUEST_SCHEMAS: Record<ApiMethod, Record<string, unknown>> = {
             type: 'object',
             maxProperties: MAX_AGENTS,
             propertyNames: manifestName,
-            additionalProperties: strict({ access: { type: 'object', maxProperties: MAX_ACCESS_PER_AGENT, propertyNames: manifestName, additionalProperties: { enum: [true, false, 'ask', 'allow'] } } }, ['access']),
+            additionalProperties: strict(
+              {
+                access: {
+                  type: 'object',
+                  maxProperties: MAX_ACCESS_PER_AGENT,
+                  propertyNames: manifestName,
+                  additionalProperties: { enum: [true, false, 'ask', 'allow'] },
+                },
+              },
+              ['access'],
+            ),
           },
           triggers: {
             type: 'object',
             maxProperties: MAX_TRIGGERS,
             propertyNames: manifestName,
-            additionalProperties: strict({ armed: { type: 'boolean' }, folderId: id, webhookSecret: webhookSecretSchema }, ['armed']),
+            additionalProperties: strict(
+              { armed: { type: 'boolean' }, folderId: id, webhookSecret: webhookSecretSchema },
+              ['armed'],
+            ),
           },
         },
         ['agents', 'triggers'],
@@ -768,7 +829,10 @@ export const API_REQUEST_SCHEMAS: Record<ApiMethod, Record<string, unknown>> = {
     ['sourceId', 'parameters', 'grants', 'requestId'],
   ),
   dashboard: noRequest,
-  setToolAccess: strict({ agentId: id, tool: { type: 'string', minLength: 1, maxLength: 1024 }, granted: { type: 'boolean' } }, ['agentId', 'tool', 'granted']),
+  setToolAccess: strict(
+    { agentId: id, tool: { type: 'string', minLength: 1, maxLength: 1024 }, granted: { type: 'boolean' } },
+    ['agentId', 'tool', 'granted'],
+  ),
   armTrigger: strict({ triggerId: id, folderId: id, webhookSecret: webhookSecretSchema }, ['triggerId']),
   disarmTrigger: strict({ triggerId: id }, ['triggerId']),
   rotateWebhookSecret: strict({ triggerId: id, webhookSecret: webhookSecretSchema }, ['triggerId']),
@@ -791,10 +855,27 @@ export const API_REQUEST_SCHEMAS: Record<ApiMethod, Record<string, unknown>> = {
   denyTool: strict({ tool: { type: 'string', minLength: 1, maxLength: 256 } }, ['tool']),
   removeDeniedTool: strict({ tool: { type: 'string', minLength: 1, maxLength: 256 } }, ['tool']),
   triggerStatus: noRequest,
-  activity: { type: ['object', 'null'], properties: { agent: id, limit: { type: 'integer', minimum: 1, maximum: 1000 }, decisionsOnly: { type: 'boolean' } }, additionalProperties: false },
-  setWebhookPort: strict({ port: { type: ['integer', 'null'], minimum: WEBHOOK_PORT_RANGE.min, maximum: WEBHOOK_PORT_RANGE.max } }, ['port']),
+  activity: {
+    type: ['object', 'null'],
+    properties: {
+      agent: id,
+      limit: { type: 'integer', minimum: 1, maximum: 1000 },
+      decisionsOnly: { type: 'boolean' },
+    },
+    additionalProperties: false,
+  },
+  setWebhookPort: strict(
+    { port: { type: ['integer', 'null'], minimum: WEBHOOK_PORT_RANGE.min, maximum: WEBHOOK_PORT_RANGE.max } },
+    ['port'],
+  ),
   trustedKeys: noRequest,
-  trustKey: strict({ publicKey: { type: 'string', minLength: 1, maxLength: 4096 }, name: { type: 'string', minLength: 1, maxLength: 320 } }, ['publicKey', 'name']),
+  trustKey: strict(
+    {
+      publicKey: { type: 'string', minLength: 1, maxLength: 4096 },
+      name: { type: 'string', minLength: 1, maxLength: 320 },
+    },
+    ['publicKey', 'name'],
+  ),
   trustKeyFromFile: strict({ name: { type: 'string', minLength: 1, maxLength: 320 } }, ['name']),
   untrustKey: strict({ keyId: { type: 'string', minLength: 1, maxLength: 64 } }, ['keyId']),
   refuseKeyChange: strict({ sourceId: id }, ['sourceId']),

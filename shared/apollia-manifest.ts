@@ -8,7 +8,13 @@ export const ACTION_FAMILIES = ['read', 'read_personal', 'write_or_delete', 'sen
 export type ActionFamily = (typeof ACTION_FAMILIES)[number];
 
 /** Families in the order a consent screen lists them: worst first. */
-export const FAMILY_SEVERITY: readonly ActionFamily[] = ['execute_code', 'send_external', 'write_or_delete', 'read_personal', 'read'];
+export const FAMILY_SEVERITY: readonly ActionFamily[] = [
+  'execute_code',
+  'send_external',
+  'write_or_delete',
+  'read_personal',
+  'read',
+];
 
 export const AUTONOMY_TIERS = ['assisted', 'supervised', 'bounded_autonomous', 'long_autonomous'] as const;
 export type AutonomyTier = (typeof AUTONOMY_TIERS)[number];
@@ -92,7 +98,11 @@ export interface McpServerEntry {
 }
 
 /** `[triggers.source]`, tagged by `type` (spec: "[triggers.source] is tagged by type"). */
-export type TriggerSource = { type: 'cron'; schedule: string } | { type: 'interval'; every: string } | { type: 'file_watch'; recursive?: boolean } | { type: 'webhook' };
+export type TriggerSource =
+  | { type: 'cron'; schedule: string }
+  | { type: 'interval'; every: string }
+  | { type: 'file_watch'; recursive?: boolean }
+  | { type: 'webhook' };
 
 export interface TriggerEntry {
   id: string;

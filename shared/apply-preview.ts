@@ -9,11 +9,36 @@
 import { type EffectivePolicy, POLICY_REFUSAL, toolBlockedBy } from './policy';
 import { setOwn } from './own-data';
 import { andList } from './word-lists';
-import { MAX_PATTERNED_VALUE_LENGTH, isAnchoredPattern, packagePatternProblem, testPackagePattern } from './package-pattern';
+import {
+  MAX_PATTERNED_VALUE_LENGTH,
+  isAnchoredPattern,
+  packagePatternProblem,
+  testPackagePattern,
+} from './package-pattern';
 import { cronProblem, isTimeZone, nextCronTimes } from './cron';
 import { describeCron } from './cron-words';
-import { AGENT_BODY_LIMIT, type AgentToolSetting, agentBodyBytes, agentRecord, agentTooLargeMessage, filledJsonTextBytes } from './agent-body';
-import { canonicalPinList, fillText, mcpGateName, pinnedParameters, placeholderNames, soloPlaceholder, type ParameterValue, type PinScalar, type PinValue, type TemplateDetails, type TemplateParameter, type TemplateTrigger } from './template-manifest';
+import {
+  AGENT_BODY_LIMIT,
+  type AgentToolSetting,
+  agentBodyBytes,
+  agentRecord,
+  agentTooLargeMessage,
+  filledJsonTextBytes,
+} from './agent-body';
+import {
+  canonicalPinList,
+  fillText,
+  mcpGateName,
+  pinnedParameters,
+  placeholderNames,
+  soloPlaceholder,
+  type ParameterValue,
+  type PinScalar,
+  type PinValue,
+  type TemplateDetails,
+  type TemplateParameter,
+  type TemplateTrigger,
+} from './template-manifest';
 
 /** What the owner answered on the apply form. */
 export interface ApplyRequest {
@@ -67,7 +92,9 @@ export interface PreviewMcpTool {
   gateName: string;
   /** What the package asks for it (its `allow` list), shown for consent; never a grant by itself. */
   asks: 'allow' | 'ask';
-  /** What apply writes: `allow` only when granted; `deny` when the owner denies it or its pin's parameter is missing. */
+  /**
+   * What apply writes: `allow` only when granted; `deny` when the owner denies it or its pin's parameter is missing.
+   */
   setting: ToolSetting;
   /** The pin, filled; null when the tool is not pinned or its pin could not be filled (then it is denied). */
   pin: Record<string, PinValue> | null;
@@ -122,7 +149,9 @@ export interface ApplyPreview {
   tools: string[];
   /** Native tools of the template the owner unticked: recorded as `deny`, allowed later on the dashboard if wanted. */
   withheld: string[];
-  /** The approvals the agent is made with (the owner's choice, else the template's), and the template's recommendation. */
+  /**
+   * The approvals the agent is made with (the owner's choice, else the template's), and the template's recommendation.
+   */
   approvals: { chosen: Approvals; recommended: Approvals };
   mcp: PreviewMcpServer[];
   triggers: PreviewTrigger[];
@@ -144,7 +173,8 @@ const JSON_NUMBER = /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?$/;
 function coerce(def: TemplateParameter, value: unknown): unknown {
   if (typeof value !== 'string') return value;
   const text = value.trim();
-  if ((def.type === 'number' || def.type === 'integer') && JSON_NUMBER.test(text) && Number.isFinite(Number(text))) return Number(text);
+  if ((def.type === 'number' || def.type === 'integer') && JSON_NUMBER.test(text) && Number.isFinite(Number(text)))
+    return Number(text);
   if (def.type === 'boolean' && (text === 'true' || text === 'false')) return text === 'true';
   return value;
 }
@@ -263,7 +293,10 @@ export function previewApply(template: TemplateDetails, request: ApplyRequest, m
   const policy = machine.policy ?? null;
   // A tool the organization's policy blocks is denied like one the owner never allows, whatever the grants say.
   const denied = { has: (tool: string) => ownerDenied.has(tool) || toolBlockedBy(policy, tool, null) !== null };
-  const deniedWhere = (tool: string) => (ownerDenied.has(tool) ? 'on your list of tools you never allow (Settings → Tools you never allow)' : `blocked by your organization's policy (${toolBlockedBy(policy, tool, null)})`);
+  const deniedWhere = (tool: string) =>
+    ownerDenied.has(tool)
+      ? 'on your list of tools you never allow (Settings → Tools you never allow)'
+      : `blocked by your organization's policy (${toolBlockedBy(policy, tool, null)})`;
 
   // 1. Parameters, per field; a value not declared is refused under its own name.
   const defs = manifest.parameters ?? {};
@@ -275,7 +308,8 @@ export function previewApply(template: TemplateDetails, request: ApplyRequest, m
     const error = checkParameter(def, given);
     const value = error === null ? parameterValue(def, given) : null;
     setOwn(parameters, name, error === null ? { value } : { value, error });
-    if (error !== null) blockers.push({ code: 'apply.parameter', path: `parameters.${name}`, message: `\`${name}\`: ${error}` });
+    if (error !== null)
+      blockers.push({ code: 'apply.parameter', path: `parameters.${name}`, message: `\`${name}\`: ${error}` });
     else if (value !== null) setOwn(values, name, value);
   }
   // A pin's destination checked by an unanchored pattern (issue 31, a decision where the spec is
@@ -284,30 +318,50 @@ export function previewApply(template: TemplateDetails, request: ApplyRequest, m
   for (const [name, tools] of pinnedParameters(manifest.mcp)) {
     const def = Object.hasOwn(defs, name) ? defs[name] : undefined;
     if (def?.pattern === undefined || isAnchoredPattern(def.pattern)) continue;
-    warnings.push({ code: `pattern.${name}`, path: `parameters.${name}`, message: unanchoredPinnedWords(name, def.pattern, [...tools]) });
+    warnings.push({
+      code: `pattern.${name}`,
+      path: `parameters.${name}`,
+      message: unanchoredPinnedWords(name, def.pattern, [...tools]),
+    });
   }
   // Text (instructions, inputs) reads a parameter not given as empty, never as a raw placeholder.
   const textValues: Record<string, ParameterValue> = {};
-  for (const name of Object.keys(defs)) setOwn(textValues, name, Object.hasOwn(values, name) ? (values[name] as ParameterValue) : '');
+  for (const name of Object.keys(defs))
+    setOwn(textValues, name, Object.hasOwn(values, name) ? (values[name] as ParameterValue) : '');
   for (const name of Object.keys(request.parameters)) {
     if (!Object.hasOwn(defs, name)) {
-      blockers.push({ code: 'apply.unknown_parameter', path: `parameters.${name}`, message: `\`${name}\` is not a parameter of ${manifest.name}` });
+      blockers.push({
+        code: 'apply.unknown_parameter',
+        path: `parameters.${name}`,
+        message: `\`${name}\` is not a parameter of ${manifest.name}`,
+      });
     }
   }
 
   // Grants: each one of the package's MCP tools, by gate name.
-  const packageTools = new Set((manifest.mcp ?? []).flatMap((entry) => entry.tools.map((tool) => mcpGateName(entry.server, tool))));
+  const packageTools = new Set(
+    (manifest.mcp ?? []).flatMap((entry) => entry.tools.map((tool) => mcpGateName(entry.server, tool))),
+  );
   const grants = new Set<string>();
   request.grants.forEach((grant, i) => {
     if (!packageTools.has(grant)) {
-      blockers.push({ code: 'apply.grant_unknown', path: `grants[${i}]`, message: `\`${grant}\` is not one of ${manifest.name}'s MCP tools (a grant names one as mcp:<server>/<tool>)` });
+      blockers.push({
+        code: 'apply.grant_unknown',
+        path: `grants[${i}]`,
+        message: `\`${grant}\` is not one of ${manifest.name}'s MCP tools (a grant names one as mcp:<server>/<tool>)`,
+      });
     } else grants.add(grant);
   });
 
   // Secrets the server must hold.
   const secrets = (manifest.secrets ?? []).map((name) => ({ name, saved: machine.savedSecrets.includes(name) }));
   secrets.forEach((secret, i) => {
-    if (!secret.saved) blockers.push({ code: 'apply.secret_missing', path: `secrets[${i}]`, message: `${manifest.name} needs the secret \`${secret.name}\`: save it in Settings first` });
+    if (!secret.saved)
+      blockers.push({
+        code: 'apply.secret_missing',
+        path: `secrets[${i}]`,
+        message: `${manifest.name} needs the secret \`${secret.name}\`: save it in Settings first`,
+      });
   });
 
   // A pin's text is filled only when all of it, filled, fits in the agent's 1 MiB body: a long
@@ -316,7 +370,8 @@ export function previewApply(template: TemplateDetails, request: ApplyRequest, m
   for (const entry of manifest.mcp ?? []) {
     for (const args of Object.values(entry.pin ?? {})) {
       for (const value of Object.values(args)) {
-        for (const scalar of Array.isArray(value) ? value : [value]) if (typeof scalar === 'string') pinTextBytes += filledJsonTextBytes(scalar, values);
+        for (const scalar of Array.isArray(value) ? value : [value])
+          if (typeof scalar === 'string') pinTextBytes += filledJsonTextBytes(scalar, values);
       }
     }
   }
@@ -327,9 +382,16 @@ export function previewApply(template: TemplateDetails, request: ApplyRequest, m
     const saved = machine.savedMcpServers.includes(entry.server);
     const required = entry.required === true;
     if (!saved && required) {
-      blockers.push({ code: 'apply.mcp_server_missing', path: `mcp[${i}]`, message: `${manifest.name} needs the MCP server \`${entry.server}\`: save it in Settings → MCP servers first` });
+      blockers.push({
+        code: 'apply.mcp_server_missing',
+        path: `mcp[${i}]`,
+        message: `${manifest.name} needs the MCP server \`${entry.server}\`: save it in Settings → MCP servers first`,
+      });
     } else if (!saved) {
-      warnings.push({ code: `mcp.${entry.server}`, message: `No MCP server \`${entry.server}\` is saved in Settings → MCP servers: its tools are skipped (${entry.tools.join(', ')})` });
+      warnings.push({
+        code: `mcp.${entry.server}`,
+        message: `No MCP server \`${entry.server}\` is saved in Settings → MCP servers: its tools are skipped (${entry.tools.join(', ')})`,
+      });
     }
     const allowed = new Set(entry.allow ?? []); // a set: both lists may hold thousands of names
     const tools = entry.tools.map((tool): PreviewMcpTool => {
@@ -344,8 +406,11 @@ export function previewApply(template: TemplateDetails, request: ApplyRequest, m
         const filled: Record<string, PinValue> = {};
         for (const [arg, value] of Object.entries(pinDef)) {
           const scalars = Array.isArray(value) ? value : [value];
-          for (const scalar of scalars) if (typeof scalar === 'string') placeholderNames(scalar).forEach((n) => pinnedBy.add(n));
-          filled[arg] = Array.isArray(value) ? canonicalPinList(value.map((s) => fillPinScalar(s, values, missing))) : fillPinScalar(value, values, missing);
+          for (const scalar of scalars)
+            if (typeof scalar === 'string') placeholderNames(scalar).forEach((n) => pinnedBy.add(n));
+          filled[arg] = Array.isArray(value)
+            ? canonicalPinList(value.map((s) => fillPinScalar(s, values, missing)))
+            : fillPinScalar(value, values, missing);
         }
         if (pinnedBy.size > 0) result.pinnedBy = [...pinnedBy];
         if (pinsTooLarge) {
@@ -357,7 +422,11 @@ export function previewApply(template: TemplateDetails, request: ApplyRequest, m
           const names = [...missing].map((n) => `\`${n}\``).join(', ');
           setting = 'deny';
           result.pinText = `\`${tool}\` is denied: give ${names} to let it run`;
-          if (saved) warnings.push({ code: `pins.${gateName}`, message: `\`${tool}\` is set to deny because its pin needs ${names}: give ${missing.size === 1 ? 'it' : 'them'} to let it run` });
+          if (saved)
+            warnings.push({
+              code: `pins.${gateName}`,
+              message: `\`${tool}\` is set to deny because its pin needs ${names}: give ${missing.size === 1 ? 'it' : 'them'} to let it run`,
+            });
         } else {
           result.pin = filled;
           result.pinText = pinSentence(tool, filled);
@@ -365,7 +434,10 @@ export function previewApply(template: TemplateDetails, request: ApplyRequest, m
       }
       if (denied.has(gateName)) {
         if (grants.has(gateName) && saved) {
-          warnings.push({ code: `grants.${gateName}`, message: `You allowed \`${tool}\`, but \`${gateName}\` is ${deniedWhere(gateName)}: it stays denied` });
+          warnings.push({
+            code: `grants.${gateName}`,
+            message: `You allowed \`${tool}\`, but \`${gateName}\` is ${deniedWhere(gateName)}: it stays denied`,
+          });
         }
         setting = 'deny';
         result.ownerDenied = true;
@@ -382,19 +454,31 @@ export function previewApply(template: TemplateDetails, request: ApplyRequest, m
   const withhold = new Set<string>();
   (request.withhold ?? []).forEach((tool, i) => {
     if (!templateToolSet.has(tool)) {
-      blockers.push({ code: 'apply.withhold_unknown', path: `withhold[${i}]`, message: `\`${tool}\` is not one of ${manifest.name}'s built-in tools, so it cannot be left out` });
+      blockers.push({
+        code: 'apply.withhold_unknown',
+        path: `withhold[${i}]`,
+        message: `\`${tool}\` is not one of ${manifest.name}'s built-in tools, so it cannot be left out`,
+      });
     } else withhold.add(tool);
   });
   const tools: string[] = [];
   const withheld: string[] = [];
   for (const tool of templateTools) {
-    if (denied.has(tool)) warnings.push({ code: `grants.${tool}`, message: `The template gives its agent \`${tool}\`, but it is ${deniedWhere(tool)}: the agent does not get it` });
+    if (denied.has(tool))
+      warnings.push({
+        code: `grants.${tool}`,
+        message: `The template gives its agent \`${tool}\`, but it is ${deniedWhere(tool)}: the agent does not get it`,
+      });
     else if (withhold.has(tool)) withheld.push(tool);
     else tools.push(tool);
   }
   const recommended: Approvals = manifest.approvals ?? 'ask';
   if (policy?.unattended === false && (request.approvals ?? recommended) === 'never') {
-    blockers.push({ code: 'policy.unattended', path: 'approvals', message: `The agent cannot run without asking: ${POLICY_REFUSAL}` });
+    blockers.push({
+      code: 'policy.unattended',
+      path: 'approvals',
+      message: `The agent cannot run without asking: ${POLICY_REFUSAL}`,
+    });
   }
 
   // The seal key (409) before the trigger checks (422), as the spec orders them ("Apply" step 1:
@@ -407,7 +491,11 @@ export function previewApply(template: TemplateDetails, request: ApplyRequest, m
     (manifest.triggers ?? []).forEach((trigger, i) => {
       if (trigger.type !== 'webhook') return;
       sealKeyMissing.add(i);
-      blockers.push({ code: 'apply.webhook_no_secret_store', path: `triggers.${i}`, message: `Trigger \`${trigger.name}\`: ${NO_SEAL_KEY}` });
+      blockers.push({
+        code: 'apply.webhook_no_secret_store',
+        path: `triggers.${i}`,
+        message: `Trigger \`${trigger.name}\`: ${NO_SEAL_KEY}`,
+      });
     });
   }
 
@@ -421,16 +509,27 @@ export function previewApply(template: TemplateDetails, request: ApplyRequest, m
     // A trigger's text is counted before it is filled, as the agent's is (a decision where the spec
     // is silent: `POST /v2/triggers` is held to the same 1 MiB as `POST /v2/agents`), so a long value
     // named many times in an input or a schedule is refused, never built.
-    const texts = [trigger.target.input, trigger.type === 'schedule' ? trigger.cron : undefined, trigger.type === 'schedule' ? trigger.timezone : undefined];
-    const triggerBytes = texts.reduce((sum, text) => sum + (text === undefined ? 0 : filledJsonTextBytes(text, textValues)), 0);
+    const texts = [
+      trigger.target.input,
+      trigger.type === 'schedule' ? trigger.cron : undefined,
+      trigger.type === 'schedule' ? trigger.timezone : undefined,
+    ];
+    const triggerBytes = texts.reduce(
+      (sum, text) => sum + (text === undefined ? 0 : filledJsonTextBytes(text, textValues)),
+      0,
+    );
     if (triggerBytes > AGENT_BODY_LIMIT) {
-      return block('apply.trigger_too_large', `filled, it would be ${triggerBytes.toLocaleString('en-US')} bytes, over the 1 MiB limit of ${AGENT_BODY_LIMIT.toLocaleString('en-US')} bytes: give shorter parameters`, {
-        name: trigger.name,
-        type: trigger.type,
-        ...(trigger.type === 'at' ? { at: trigger.at } : {}),
-        next: [],
-        input: null,
-      });
+      return block(
+        'apply.trigger_too_large',
+        `filled, it would be ${triggerBytes.toLocaleString('en-US')} bytes, over the 1 MiB limit of ${AGENT_BODY_LIMIT.toLocaleString('en-US')} bytes: give shorter parameters`,
+        {
+          name: trigger.name,
+          type: trigger.type,
+          ...(trigger.type === 'at' ? { at: trigger.at } : {}),
+          next: [],
+          input: null,
+        },
+      );
     }
     const input = trigger.target.input === undefined ? null : fillText(trigger.target.input, textValues);
     if (trigger.type === 'schedule') {
@@ -439,9 +538,18 @@ export function previewApply(template: TemplateDetails, request: ApplyRequest, m
       const base: PreviewTrigger = { name: trigger.name, type: 'schedule', cron, timezone, next: [], input };
       const problem = cronProblem(cron);
       if (problem !== null) return block('apply.trigger_cron', problem, base);
-      if (!isTimeZone(timezone)) return block('apply.trigger_timezone', `\`${timezone}\` is not an IANA time zone (like Europe/Paris or UTC)`, base);
+      if (!isTimeZone(timezone))
+        return block(
+          'apply.trigger_timezone',
+          `\`${timezone}\` is not an IANA time zone (like Europe/Paris or UTC)`,
+          base,
+        );
       const options = { dayRule: 'or' as const, timezone };
-      return { ...base, words: describeCron(cron, options), next: nextCronTimes(cron, options, machine.now, 3).map((d) => d.toISOString()) };
+      return {
+        ...base,
+        words: describeCron(cron, options),
+        next: nextCronTimes(cron, options, machine.now, 3).map((d) => d.toISOString()),
+      };
     }
     if (trigger.type === 'at') {
       const base: PreviewTrigger = { name: trigger.name, type: 'at', at: trigger.at, next: [], input };
@@ -461,7 +569,12 @@ export function previewApply(template: TemplateDetails, request: ApplyRequest, m
   const toolSettings: Record<string, AgentToolSetting> = {};
   for (const server of mcp) {
     if (!server.saved) continue;
-    for (const tool of server.tools) setOwn(toolSettings, tool.gateName, tool.pin === null ? { permission: tool.setting } : { permission: tool.setting, pin: tool.pin });
+    for (const tool of server.tools)
+      setOwn(
+        toolSettings,
+        tool.gateName,
+        tool.pin === null ? { permission: tool.setting } : { permission: tool.setting, pin: tool.pin },
+      );
   }
   for (const tool of withheld) setOwn(toolSettings, tool, { permission: 'deny' });
   const record = agentRecord({
@@ -475,10 +588,20 @@ export function previewApply(template: TemplateDetails, request: ApplyRequest, m
     tools,
     toolSettings,
   });
-  const bodyBytes = agentBodyBytes({ record, body: template.body, values: textValues, filesJsonBytes: template.agentFilesJsonBytes ?? 0 }) + (pinsTooLarge ? pinTextBytes : 0);
+  const bodyBytes =
+    agentBodyBytes({
+      record,
+      body: template.body,
+      values: textValues,
+      filesJsonBytes: template.agentFilesJsonBytes ?? 0,
+    }) + (pinsTooLarge ? pinTextBytes : 0);
   const tooLarge = bodyBytes > AGENT_BODY_LIMIT;
   if (tooLarge) {
-    blockers.push({ code: 'apply.agent_too_large', path: 'body', message: `${manifest.name}: ${agentTooLargeMessage(bodyBytes, 'this apply makes')}: give shorter parameters` });
+    blockers.push({
+      code: 'apply.agent_too_large',
+      path: 'body',
+      message: `${manifest.name}: ${agentTooLargeMessage(bodyBytes, 'this apply makes')}: give shorter parameters`,
+    });
   }
 
   return {

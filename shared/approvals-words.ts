@@ -15,8 +15,16 @@ export interface ApprovalsChoice {
 
 /** The two choices, `ask` first (the spec's default). */
 export const APPROVALS_CHOICES: readonly ApprovalsChoice[] = [
-  { value: 'ask', label: approvalsLabel('ask'), detail: 'Each time the agent wants to use a tool, it waits for your yes.' },
-  { value: 'never', label: approvalsLabel('never'), detail: 'The tools it is given run without asking you; a pinned tool runs only as pinned.' },
+  {
+    value: 'ask',
+    label: approvalsLabel('ask'),
+    detail: 'Each time the agent wants to use a tool, it waits for your yes.',
+  },
+  {
+    value: 'never',
+    label: approvalsLabel('never'),
+    detail: 'The tools it is given run without asking you; a pinned tool runs only as pinned.',
+  },
 ];
 
 /** The label of a choice, as the apply form shows it. */
@@ -29,7 +37,9 @@ export const APPROVALS_ALWAYS = 'Tools you never allow and pins hold either way.
 
 /** The approvals in a few words, for the dashboard and the CLI. */
 export function approvalsSummary(approvals: Approvals): string {
-  return approvals === 'never' ? 'runs unattended: the tools it is given run without asking' : 'asks you before a tool runs';
+  return approvals === 'never'
+    ? 'runs unattended: the tools it is given run without asking'
+    : 'asks you before a tool runs';
 }
 
 /** How the built-in tools the agent is given (or one of them: `it`) behave under these approvals. */

@@ -22,7 +22,8 @@ describe('access families and the ask-first rule', () => {
 
   it('only a read runs unasked by its family; anything sensitive or unknown asks (shared/decisions.test.ts has the whole rule)', () => {
     expect(asksFirst('read')).toBe(false);
-    for (const family of ['read_personal', 'write_or_delete', 'send_external', 'execute_code'] as const) expect(asksFirst(family)).toBe(true);
+    for (const family of ['read_personal', 'write_or_delete', 'send_external', 'execute_code'] as const)
+      expect(asksFirst(family)).toBe(true);
     expect(asksFirst(null)).toBe(true);
   });
 });

@@ -12,7 +12,10 @@ import { isSensitive, type ActionFamily, type ApolliaManifest } from './apollia-
 /** How a call to one access entry goes: runs without asking, asks the person first, or is not allowed. */
 export type Permission = 'allow' | 'ask' | 'deny';
 
-/** One access entry as the store records it: the entry, its action family when known, and how it runs (`shared/decisions.ts` decides it). */
+/**
+ * One access entry as the store records it: the entry, its action family when known, and how it runs
+ * (`shared/decisions.ts` decides it).
+ */
 export interface AccessDecision {
   entry: string;
   /** Null when the family is not known here (an MCP tool, another agent). */
@@ -45,7 +48,8 @@ export function accessFamilies(manifest: ApolliaManifest): (entry: string) => Ac
     const pkg = /^pkg:([^/]+)\/(.+)$/.exec(entry);
     if (pkg) return pkg[1] === manifest.package.name ? (tools.get(pkg[2] as string)?.action ?? null) : null;
     const workflow = /^workflow:([^/]+)\/(.+)$/.exec(entry);
-    if (workflow) return workflow[1] === manifest.package.name ? (workflows.get(workflow[2] as string)?.action ?? null) : null;
+    if (workflow)
+      return workflow[1] === manifest.package.name ? (workflows.get(workflow[2] as string)?.action ?? null) : null;
     if (entry.includes(':')) return null;
     return apolliaNativeTool(entry)?.family ?? null;
   };

@@ -39,7 +39,14 @@ import { describeInterval } from './cron';
 import { ownRecord } from './own-data';
 import { FAMILY_ABILITY } from './risk-summary';
 import type { WebhookSecretChoice } from './webhook-secret';
-import { type EffectivePolicy, effectivePermission, POLICY_REFUSAL, toolBlockedBy, triggerKindAllowed, triggerKindWords } from './policy';
+import {
+  type EffectivePolicy,
+  effectivePermission,
+  POLICY_REFUSAL,
+  toolBlockedBy,
+  triggerKindAllowed,
+  triggerKindWords,
+} from './policy';
 
 export type { Permission } from './consent';
 
@@ -58,7 +65,10 @@ export interface TriggerAnswer {
   armed: boolean;
   /** The id `pickWatchFolder` returned (the renderer never sends a path). */
   folderId?: string;
-  /** For an armed webhook: make a new secret here or use the sender's; left out, a kept secret is kept (else one is made). */
+  /**
+   * For an armed webhook: make a new secret here or use the sender's; left out, a kept secret is kept (else one is
+   * made).
+   */
   webhookSecret?: WebhookSecretChoice;
 }
 
@@ -86,7 +96,9 @@ export interface DecisionTrust {
 }
 
 /** The decision's view of a signature verdict: only a key the person trusts makes a declared family a default. */
-export function decisionTrust(signature: { state: string; signer: string | null; key_id: string | null } | null | undefined): DecisionTrust {
+export function decisionTrust(
+  signature: { state: string; signer: string | null; key_id: string | null } | null | undefined,
+): DecisionTrust {
   return { verifiedPublisher: signature?.state === 'verified' ? (signature.signer ?? signature.key_id ?? '') : null };
 }
 
@@ -103,7 +115,18 @@ export interface DecisionInput {
 }
 
 /** Why an entry runs the way it does, in a few words the form and the CLI show beside it. */
-export type PermissionReason = 'answer' | 'kept' | 'new' | 'family_changed' | 'denied_by_owner' | 'reads' | 'sensitive' | 'unknown_family' | 'package_code' | 'verified_reads' | 'policy';
+export type PermissionReason =
+  | 'answer'
+  | 'kept'
+  | 'new'
+  | 'family_changed'
+  | 'denied_by_owner'
+  | 'reads'
+  | 'sensitive'
+  | 'unknown_family'
+  | 'package_code'
+  | 'verified_reads'
+  | 'policy';
 
 /** One access entry as decided. */
 export interface AccessDecided {
@@ -121,7 +144,10 @@ export interface AccessDecided {
   asked: 'new' | 'family_changed' | null;
   /** Why the organization's policy withholds it or keeps it asking, in words; null when it does not. */
   policy: string | null;
-  /** What the store records: the person's kept decision even while the policy withholds it (lifting the block restores it). */
+  /**
+   * What the store records: the person's kept decision even while the policy withholds it (lifting the block restores
+   * it).
+   */
   stored: Permission;
 }
 
@@ -140,7 +166,10 @@ export interface TriggerDecided {
   turnedOff: string | null;
   /** Why the organization's policy keeps it off, in words; null when it does not. */
   policy: string | null;
-  /** Armed by the person and kept so in the store while the policy keeps it off (with its folder and secret): it fires again once the policy allows it. */
+  /**
+   * Armed by the person and kept so in the store while the policy keeps it off (with its folder and secret): it fires
+   * again once the policy allows it.
+   */
   held: boolean;
 }
 
@@ -151,7 +180,18 @@ export interface DecisionProblem {
   path: string;
 }
 
-export type DecisionProblemCode = 'install.unknown_agent' | 'install.unknown_access' | 'install.denied_tool' | 'install.cannot_allow' | 'install.unknown_trigger' | 'trigger.secret_not_needed' | 'trigger.folder_not_needed' | 'trigger.needs_folder' | 'policy.blocked_tool' | 'policy.unattended' | 'policy.trigger_kind';
+export type DecisionProblemCode =
+  | 'install.unknown_agent'
+  | 'install.unknown_access'
+  | 'install.denied_tool'
+  | 'install.cannot_allow'
+  | 'install.unknown_trigger'
+  | 'trigger.secret_not_needed'
+  | 'trigger.folder_not_needed'
+  | 'trigger.needs_folder'
+  | 'policy.blocked_tool'
+  | 'policy.unattended'
+  | 'policy.trigger_kind';
 
 /** What the core applies: every offered entry and every trigger of the manifest, decided. */
 export interface Decisions {
@@ -174,7 +214,9 @@ export function triggerSourceWords(source: TriggerSource): string {
     case 'interval':
       return inSentence(describeInterval(source.every));
     case 'file_watch':
-      return source.recursive ? 'when anything in the watched folder or its subfolders changes' : 'when a file in the watched folder changes';
+      return source.recursive
+        ? 'when anything in the watched folder or its subfolders changes'
+        : 'when a file in the watched folder changes';
     case 'webhook':
       return 'when another program calls its web address';
   }
@@ -196,10 +238,18 @@ export function sameTrigger(a: TriggerEntry, b: TriggerEntry): boolean {
 }
 
 /** How one entry runs when granted and the person does not choose, and why. */
-function defaultGrant(entry: string, family: ActionFamily | null, ownCode: boolean, trust: DecisionTrust): { as: 'allow' | 'ask'; reason: PermissionReason } {
+function defaultGrant(
+  entry: string,
+  family: ActionFamily | null,
+  ownCode: boolean,
+  trust: DecisionTrust,
+): { as: 'allow' | 'ask'; reason: PermissionReason } {
   if (family !== null && isSensitive(family)) return { as: 'ask', reason: 'sensitive' };
   if (family === null) return { as: 'ask', reason: 'unknown_family' };
-  if (ownCode) return trust.verifiedPublisher !== null ? { as: 'allow', reason: 'verified_reads' } : { as: 'ask', reason: 'package_code' };
+  if (ownCode)
+    return trust.verifiedPublisher !== null
+      ? { as: 'allow', reason: 'verified_reads' }
+      : { as: 'ask', reason: 'package_code' };
   return apolliaNativeTool(entry) ? { as: 'allow', reason: 'reads' } : { as: 'ask', reason: 'unknown_family' };
 }
 
@@ -242,7 +292,12 @@ export function decisionContext(input: Omit<DecisionInput, 'answers'>): Decision
  * Decides one agent's access entries from the person's answers for it (`answer`: entry → answer,
  * only those touched). Problems with an answer are added to `problems`.
  */
-export function decideAgent(ctx: DecisionContext, agent: AgentEntry, answer: Record<string, AccessAnswer> | undefined, problems: DecisionProblem[] = []): Record<string, AccessDecided> {
+export function decideAgent(
+  ctx: DecisionContext,
+  agent: AgentEntry,
+  answer: Record<string, AccessAnswer> | undefined,
+  problems: DecisionProblem[] = [],
+): Record<string, AccessDecided> {
   const { manifest, installed, trust } = ctx.input;
   const name = manifest.package.name;
   const decided = ownRecord<AccessDecided>();
@@ -272,18 +327,34 @@ export function decideAgent(ctx: DecisionContext, agent: AgentEntry, answer: Rec
     if (given !== undefined) {
       const result = answered(given, grantedAs, canAllow);
       if (result === 'cannot_allow' && unattendedOff) {
-        problems.push({ code: 'policy.unattended', message: `agent \`${agent.id}\` of ${name}: \`${entry}\` cannot run without asking: ${POLICY_REFUSAL}`, path: `decisions.agents.${agent.id}.access.${entry}` });
+        problems.push({
+          code: 'policy.unattended',
+          message: `agent \`${agent.id}\` of ${name}: \`${entry}\` cannot run without asking: ${POLICY_REFUSAL}`,
+          path: `decisions.agents.${agent.id}.access.${entry}`,
+        });
         permission = grantedAs;
       } else if (result === 'cannot_allow') {
-        problems.push({ code: 'install.cannot_allow', message: `agent \`${agent.id}\` of ${name}: \`${entry}\` can ${family ? FAMILY_ABILITY[family] : 'act'}, so it asks you before each call: it cannot run without asking`, path: `decisions.agents.${agent.id}.access.${entry}` });
+        problems.push({
+          code: 'install.cannot_allow',
+          message: `agent \`${agent.id}\` of ${name}: \`${entry}\` can ${family ? FAMILY_ABILITY[family] : 'act'}, so it asks you before each call: it cannot run without asking`,
+          path: `decisions.agents.${agent.id}.access.${entry}`,
+        });
         permission = grantedAs;
       } else permission = result;
       reason = 'answer';
       if (permission !== 'deny' && blocked !== null) {
-        problems.push({ code: 'policy.blocked_tool', message: `agent \`${agent.id}\` of ${name} cannot be granted \`${entry}\`: ${blocked}; ${POLICY_REFUSAL}`, path: `decisions.agents.${agent.id}.access.${entry}` });
+        problems.push({
+          code: 'policy.blocked_tool',
+          message: `agent \`${agent.id}\` of ${name} cannot be granted \`${entry}\`: ${blocked}; ${POLICY_REFUSAL}`,
+          path: `decisions.agents.${agent.id}.access.${entry}`,
+        });
       }
       if (permission !== 'deny' && ownerDenied) {
-        problems.push({ code: 'install.denied_tool', message: `agent \`${agent.id}\` of ${name} cannot be granted \`${entry}\`: it is on your list of tools you never allow (Settings)`, path: `decisions.agents.${agent.id}.access.${entry}` });
+        problems.push({
+          code: 'install.denied_tool',
+          message: `agent \`${agent.id}\` of ${name} cannot be granted \`${entry}\`: it is on your list of tools you never allow (Settings)`,
+          path: `decisions.agents.${agent.id}.access.${entry}`,
+        });
       }
     } else if (installed && asked === null && kept && Object.hasOwn(kept, entry)) {
       permission = kept[entry] as Permission;
@@ -305,13 +376,27 @@ export function decideAgent(ctx: DecisionContext, agent: AgentEntry, answer: Rec
     // could not have chosen otherwise is recorded as the policy leaves it.
     const decidedByPerson = permission;
     const effective = effectivePermission(policy, entry, family, permission);
-    const policyWords = blocked ?? (unattendedOff && (permission === 'allow' || byDefault.as === 'allow') ? 'your organization does not allow tools to run without asking' : null);
+    const policyWords =
+      blocked ??
+      (unattendedOff && (permission === 'allow' || byDefault.as === 'allow')
+        ? 'your organization does not allow tools to run without asking'
+        : null);
     if (effective !== permission) {
       permission = effective;
       reason = 'policy';
     } else if (blocked !== null && reason !== 'answer') reason = 'policy';
     const stored = keptDecision && reason !== 'denied_by_owner' ? decidedByPerson : permission;
-    decided[entry] = { permission, family, reason, grantedAs, canAllow, ownerDenied, asked, policy: policyWords, stored };
+    decided[entry] = {
+      permission,
+      family,
+      reason,
+      grantedAs,
+      canAllow,
+      ownerDenied,
+      asked,
+      policy: policyWords,
+      stored,
+    };
   }
   return decided;
 }
@@ -322,39 +407,102 @@ export function decideAgent(ctx: DecisionContext, agent: AgentEntry, answer: Rec
  * it is refused (`policy.trigger_kind`); one the person had armed is held (kept armed in the store
  * with its folder and secret) and fires again once the policy allows it.
  */
-export function decideTrigger(ctx: DecisionContext, trigger: TriggerEntry, answer: TriggerAnswer | undefined, problems: DecisionProblem[] = []): TriggerDecided {
+export function decideTrigger(
+  ctx: DecisionContext,
+  trigger: TriggerEntry,
+  answer: TriggerAnswer | undefined,
+  problems: DecisionProblem[] = [],
+): TriggerDecided {
   const byPerson = decideTriggerByPerson(ctx, trigger, answer, problems);
   if (triggerKindAllowed(ctx.input.policy, trigger.source.type)) return byPerson;
   const words = `your organization does not allow ${triggerKindWords(trigger.source.type)} triggers`;
-  if (answer?.armed === true) problems.push({ code: 'policy.trigger_kind', message: `trigger \`${trigger.id}\` cannot be armed: ${words}; ${POLICY_REFUSAL}`, path: `decisions.triggers.${trigger.id}` });
+  if (answer?.armed === true)
+    problems.push({
+      code: 'policy.trigger_kind',
+      message: `trigger \`${trigger.id}\` cannot be armed: ${words}; ${POLICY_REFUSAL}`,
+      path: `decisions.triggers.${trigger.id}`,
+    });
   const held = answer === undefined && byPerson.armed;
-  return { ...byPerson, armed: false, folder: held ? byPerson.folder : null, secret: held ? byPerson.secret : null, policy: words, held };
+  return {
+    ...byPerson,
+    armed: false,
+    folder: held ? byPerson.folder : null,
+    secret: held ? byPerson.secret : null,
+    policy: words,
+    held,
+  };
 }
 
-function decideTriggerByPerson(ctx: DecisionContext, trigger: TriggerEntry, answer: TriggerAnswer | undefined, problems: DecisionProblem[]): TriggerDecided {
+function decideTriggerByPerson(
+  ctx: DecisionContext,
+  trigger: TriggerEntry,
+  answer: TriggerAnswer | undefined,
+  problems: DecisionProblem[],
+): TriggerDecided {
   const { installed } = ctx.input;
   const before = ctx.triggersBefore.get(trigger.id);
-  const status: TriggerDecided['status'] = !installed ? 'first' : !before ? 'new' : sameTrigger(before, trigger) ? 'unchanged' : 'changed';
+  const status: TriggerDecided['status'] = !installed
+    ? 'first'
+    : !before
+      ? 'new'
+      : sameTrigger(before, trigger)
+        ? 'unchanged'
+        : 'changed';
   const change = status === 'changed' && before ? { from: triggerWords(before), to: triggerWords(trigger) } : null;
-  const had = installed && before && Object.hasOwn(installed.triggers, trigger.id) ? installed.triggers[trigger.id] : undefined;
-  const keptFolder = trigger.source.type === 'file_watch' && had?.folder ? { kind: 'keep' as const, shown: had.folder } : null;
-  const keptSecret = trigger.source.type === 'webhook' && had?.secret ? { kind: 'keep' as const, origin: had.secret } : null;
+  const had =
+    installed && before && Object.hasOwn(installed.triggers, trigger.id) ? installed.triggers[trigger.id] : undefined;
+  const keptFolder =
+    trigger.source.type === 'file_watch' && had?.folder ? { kind: 'keep' as const, shown: had.folder } : null;
+  const keptSecret =
+    trigger.source.type === 'webhook' && had?.secret ? { kind: 'keep' as const, origin: had.secret } : null;
   if (answer === undefined) {
     const keep = status === 'unchanged' && had?.armed === true;
-    const turnedOff = status === 'changed' && had?.armed === true && change ? `it changed in this version (${change.from} → ${change.to})` : null;
+    const turnedOff =
+      status === 'changed' && had?.armed === true && change
+        ? `it changed in this version (${change.from} → ${change.to})`
+        : null;
     // An armed watched folder whose folder is gone from the record cannot stay armed.
-    if (keep && trigger.source.type === 'file_watch' && !keptFolder) return { armed: false, folder: null, secret: null, status, change, turnedOff: 'its folder is no longer recorded: choose it again', policy: null, held: false };
-    return { armed: keep, folder: keep ? keptFolder : null, secret: keep ? keptSecret : null, status, change, turnedOff, policy: null, held: false };
+    if (keep && trigger.source.type === 'file_watch' && !keptFolder)
+      return {
+        armed: false,
+        folder: null,
+        secret: null,
+        status,
+        change,
+        turnedOff: 'its folder is no longer recorded: choose it again',
+        policy: null,
+        held: false,
+      };
+    return {
+      armed: keep,
+      folder: keep ? keptFolder : null,
+      secret: keep ? keptSecret : null,
+      status,
+      change,
+      turnedOff,
+      policy: null,
+      held: false,
+    };
   }
-  if (!answer.armed) return { armed: false, folder: null, secret: null, status, change, turnedOff: null, policy: null, held: false };
+  if (!answer.armed)
+    return { armed: false, folder: null, secret: null, status, change, turnedOff: null, policy: null, held: false };
   let folder: TriggerDecided['folder'] = null;
   if (trigger.source.type === 'file_watch') {
     if (answer.folderId !== undefined) folder = { kind: 'picked', folderId: answer.folderId };
     else if (keptFolder) folder = keptFolder;
-    else problems.push({ code: 'trigger.needs_folder', message: `trigger \`${trigger.id}\` watches a folder: pick one to arm it`, path: `decisions.triggers.${trigger.id}` });
+    else
+      problems.push({
+        code: 'trigger.needs_folder',
+        message: `trigger \`${trigger.id}\` watches a folder: pick one to arm it`,
+        path: `decisions.triggers.${trigger.id}`,
+      });
   }
   let secret: TriggerDecided['secret'] = null;
-  if (trigger.source.type === 'webhook') secret = answer.webhookSecret !== undefined ? { kind: 'new', choice: answer.webhookSecret } : (keptSecret ?? { kind: 'new', choice: { kind: 'make' } });
+  if (trigger.source.type === 'webhook')
+    secret =
+      answer.webhookSecret !== undefined
+        ? { kind: 'new', choice: answer.webhookSecret }
+        : (keptSecret ?? { kind: 'new', choice: { kind: 'make' } });
   return { armed: true, folder, secret, status, change, turnedOff: null, policy: null, held: false };
 }
 
@@ -374,12 +522,21 @@ export function decide(input: DecisionInput): Decisions {
   for (const [agentId, answer] of Object.entries(answers.agents)) {
     const agent = agentsNow.get(agentId);
     if (!agent) {
-      problems.push({ code: 'install.unknown_agent', message: `${name} has no agent \`${agentId}\``, path: `decisions.agents.${agentId}` });
+      problems.push({
+        code: 'install.unknown_agent',
+        message: `${name} has no agent \`${agentId}\``,
+        path: `decisions.agents.${agentId}`,
+      });
       continue;
     }
     const offered = new Set(agent.defaults?.access ?? []);
     for (const entry of Object.keys(answer.access)) {
-      if (!offered.has(entry)) problems.push({ code: 'install.unknown_access', message: `agent \`${agentId}\` of ${name} is not offered \`${entry}\`: only its defaults.access can be granted`, path: `decisions.agents.${agentId}.access` });
+      if (!offered.has(entry))
+        problems.push({
+          code: 'install.unknown_access',
+          message: `agent \`${agentId}\` of ${name} is not offered \`${entry}\`: only its defaults.access can be granted`,
+          path: `decisions.agents.${agentId}.access`,
+        });
     }
   }
   for (const [triggerId, answer] of Object.entries(answers.triggers)) {
@@ -389,20 +546,45 @@ export function decide(input: DecisionInput): Decisions {
       problems.push({ code: 'install.unknown_trigger', message: `${name} has no trigger \`${triggerId}\``, path });
       continue;
     }
-    if (answer.webhookSecret !== undefined && entry.source.type !== 'webhook') problems.push({ code: 'trigger.secret_not_needed', message: `trigger \`${triggerId}\` is not a webhook: it takes no secret`, path: `${path}.webhookSecret` });
-    if (answer.webhookSecret !== undefined && !answer.armed) problems.push({ code: 'trigger.secret_not_needed', message: `trigger \`${triggerId}\` is not armed: a secret is set only when it is armed`, path: `${path}.webhookSecret` });
-    if (answer.folderId !== undefined && entry.source.type !== 'file_watch') problems.push({ code: 'trigger.folder_not_needed', message: `trigger \`${triggerId}\` is not a file_watch trigger: it watches no folder`, path: `${path}.folderId` });
+    if (answer.webhookSecret !== undefined && entry.source.type !== 'webhook')
+      problems.push({
+        code: 'trigger.secret_not_needed',
+        message: `trigger \`${triggerId}\` is not a webhook: it takes no secret`,
+        path: `${path}.webhookSecret`,
+      });
+    if (answer.webhookSecret !== undefined && !answer.armed)
+      problems.push({
+        code: 'trigger.secret_not_needed',
+        message: `trigger \`${triggerId}\` is not armed: a secret is set only when it is armed`,
+        path: `${path}.webhookSecret`,
+      });
+    if (answer.folderId !== undefined && entry.source.type !== 'file_watch')
+      problems.push({
+        code: 'trigger.folder_not_needed',
+        message: `trigger \`${triggerId}\` is not a file_watch trigger: it watches no folder`,
+        path: `${path}.folderId`,
+      });
   }
 
   const agents = ownRecord<Record<string, AccessDecided>>();
   for (const agent of manifest.agents ?? []) {
     if (Object.hasOwn(agents, agent.id)) continue;
-    agents[agent.id] = decideAgent(ctx, agent, Object.hasOwn(answers.agents, agent.id) ? answers.agents[agent.id]?.access : undefined, problems);
+    agents[agent.id] = decideAgent(
+      ctx,
+      agent,
+      Object.hasOwn(answers.agents, agent.id) ? answers.agents[agent.id]?.access : undefined,
+      problems,
+    );
   }
   const triggers = ownRecord<TriggerDecided>();
   for (const trigger of manifest.triggers ?? []) {
     if (Object.hasOwn(triggers, trigger.id)) continue;
-    triggers[trigger.id] = decideTrigger(ctx, trigger, Object.hasOwn(answers.triggers, trigger.id) ? answers.triggers[trigger.id] : undefined, problems);
+    triggers[trigger.id] = decideTrigger(
+      ctx,
+      trigger,
+      Object.hasOwn(answers.triggers, trigger.id) ? answers.triggers[trigger.id] : undefined,
+      problems,
+    );
   }
   return { agents, triggers, problems };
 }
@@ -410,13 +592,15 @@ export function decide(input: DecisionInput): Decisions {
 /** The permission of every entry, by agent: what the store records (the person's decisions, under any policy). */
 export function permissionsOf(decisions: Decisions): Record<string, Record<string, Permission>> {
   const out = ownRecord<Record<string, Permission>>();
-  for (const [agentId, entries] of Object.entries(decisions.agents)) out[agentId] = ownRecord(Object.entries(entries).map(([entry, d]) => [entry, d.stored]));
+  for (const [agentId, entries] of Object.entries(decisions.agents))
+    out[agentId] = ownRecord(Object.entries(entries).map(([entry, d]) => [entry, d.stored]));
   return out;
 }
 
 /** What "how it runs" means, in words, for a permission and its reason. */
 export function permissionWords(decided: AccessDecided): string {
-  if (decided.reason === 'policy' && decided.policy !== null) return decided.permission === 'deny' ? `Not allowed: ${decided.policy}` : `Asks you first: ${decided.policy}`;
+  if (decided.reason === 'policy' && decided.policy !== null)
+    return decided.permission === 'deny' ? `Not allowed: ${decided.policy}` : `Asks you first: ${decided.policy}`;
   if (decided.permission === 'deny') {
     if (decided.reason === 'denied_by_owner') return 'Not allowed: on your list of tools you never allow';
     if (decided.reason === 'new') return 'Not allowed: new in this version, tick it to allow';
@@ -428,7 +612,8 @@ export function permissionWords(decided: AccessDecided): string {
     if (decided.reason === 'answer') return 'Runs without asking: you chose it';
     return 'Runs without asking';
   }
-  if (decided.reason === 'package_code') return "Asks you first: the package's own code, and only its author says it only reads";
+  if (decided.reason === 'package_code')
+    return "Asks you first: the package's own code, and only its author says it only reads";
   if (decided.reason === 'unknown_family') return 'Asks you first: what it does is known only when it runs';
   return 'Asks you first';
 }

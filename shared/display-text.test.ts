@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { revealInvisibles, safeDisplayText, scriptWarnings, textSafetyReport, truncateForDisplay } from './display-text';
+import {
+  revealInvisibles,
+  safeDisplayText,
+  scriptWarnings,
+  textSafetyReport,
+  truncateForDisplay,
+} from './display-text';
 
 describe('revealInvisibles', () => {
   it('marks a right-to-left override where it stands', () => {
@@ -15,7 +21,12 @@ describe('revealInvisibles', () => {
   it('marks a zero-width joiner between letters', () => {
     const result = revealInvisibles('pay\u200Dpal');
     expect(result.text).toBe('pay⟨U+200D⟩pal');
-    expect(result.found[0]).toEqual({ codePoint: 'U+200D', index: 3, name: 'zero-width joiner', category: 'invisible' });
+    expect(result.found[0]).toEqual({
+      codePoint: 'U+200D',
+      index: 3,
+      name: 'zero-width joiner',
+      category: 'invisible',
+    });
   });
 
   it('marks NUL, DEL and C1 controls, and tab/newline in a one-line field only', () => {
@@ -25,7 +36,9 @@ describe('revealInvisibles', () => {
   });
 
   it('marks zero-width space, BOM, soft hyphen, word joiner and Hangul filler', () => {
-    expect(revealInvisibles('a\u200Bb\uFEFFc\u00ADd\u2060e\u3164').text).toBe('a⟨U+200B⟩b⟨U+FEFF⟩c⟨U+00AD⟩d⟨U+2060⟩e⟨U+3164⟩');
+    expect(revealInvisibles('a\u200Bb\uFEFFc\u00ADd\u2060e\u3164').text).toBe(
+      'a⟨U+200B⟩b⟨U+FEFF⟩c⟨U+00AD⟩d⟨U+2060⟩e⟨U+3164⟩',
+    );
   });
 
   it('marks tag characters used to smuggle text', () => {
@@ -50,11 +63,17 @@ describe('revealInvisibles', () => {
 
 describe('scriptWarnings', () => {
   it('flags Cyrillic а in Exаmple as mixed and confusable', () => {
-    expect(scriptWarnings('Ex\u0430mple')).toEqual({ mixedScripts: ['Cyrillic', 'Latin'], confusables: [{ char: 'а', looksLike: 'a', index: 2 }] });
+    expect(scriptWarnings('Ex\u0430mple')).toEqual({
+      mixedScripts: ['Cyrillic', 'Latin'],
+      confusables: [{ char: 'а', looksLike: 'a', index: 2 }],
+    });
   });
 
   it('flags a Greek omicron', () => {
-    expect(scriptWarnings('G\u03BFogle')).toEqual({ mixedScripts: ['Greek', 'Latin'], confusables: [{ char: 'ο', looksLike: 'o', index: 1 }] });
+    expect(scriptWarnings('G\u03BFogle')).toEqual({
+      mixedScripts: ['Greek', 'Latin'],
+      confusables: [{ char: 'ο', looksLike: 'o', index: 1 }],
+    });
   });
 
   it('flags a whole-script spoof made only of lookalikes', () => {
@@ -111,26 +130,52 @@ describe('truncateForDisplay', () => {
 
 describe('textSafetyReport', () => {
   it('explains a right-to-left override in the publisher name', () => {
-    expect(textSafetyReport([{ label: 'publisher name', text: 'Example\u202E Corp', kind: 'name' }])).toEqual([{ code: 'text.bidi_control', field: 'publisher name', message: 'The publisher name contains a right-to-left override (U+202E) that can disguise text' }]);
+    expect(textSafetyReport([{ label: 'publisher name', text: 'Example\u202E Corp', kind: 'name' }])).toEqual([
+      {
+        code: 'text.bidi_control',
+        field: 'publisher name',
+        message: 'The publisher name contains a right-to-left override (U+202E) that can disguise text',
+      },
+    ]);
   });
 
   it('explains lookalike letters and mixed scripts', () => {
     expect(textSafetyReport([{ label: 'publisher name', text: 'Ex\u0430mple', kind: 'name' }])).toEqual([
-      { code: 'text.mixed_scripts', field: 'publisher name', message: 'The publisher name mixes Cyrillic and Latin letters, which can make it look like a different name' },
-      { code: 'text.confusable', field: 'publisher name', message: 'The publisher name uses lookalike characters: Cyrillic "а" (U+0430) looks like "a"' },
+      {
+        code: 'text.mixed_scripts',
+        field: 'publisher name',
+        message: 'The publisher name mixes Cyrillic and Latin letters, which can make it look like a different name',
+      },
+      {
+        code: 'text.confusable',
+        field: 'publisher name',
+        message: 'The publisher name uses lookalike characters: Cyrillic "а" (U+0430) looks like "a"',
+      },
     ]);
   });
 
   it('groups repeats and names controls and invisibles', () => {
     expect(textSafetyReport([{ label: 'tool name', text: 'a\u200Bb\u200Bc\u0000', kind: 'identifier' }])).toEqual([
-      { code: 'text.invisible', field: 'tool name', message: 'The tool name contains 2 × zero-width space (U+200B), which is invisible' },
-      { code: 'text.control', field: 'tool name', message: 'The tool name contains a null character (U+0000), a control character that does not print' },
+      {
+        code: 'text.invisible',
+        field: 'tool name',
+        message: 'The tool name contains 2 × zero-width space (U+200B), which is invisible',
+      },
+      {
+        code: 'text.control',
+        field: 'tool name',
+        message: 'The tool name contains a null character (U+0000), a control character that does not print',
+      },
     ]);
   });
 
   it('lets prose keep newlines and mix scripts, but not hide characters', () => {
-    expect(textSafetyReport([{ label: 'description', text: 'Works with Яндекс and Google.\nSecond line.', kind: 'prose' }])).toEqual([]);
-    expect(textSafetyReport([{ label: 'description', text: 'Fine\u2067 text', kind: 'prose' }]).map((w) => w.code)).toEqual(['text.bidi_control']);
+    expect(
+      textSafetyReport([{ label: 'description', text: 'Works with Яндекс and Google.\nSecond line.', kind: 'prose' }]),
+    ).toEqual([]);
+    expect(
+      textSafetyReport([{ label: 'description', text: 'Fine\u2067 text', kind: 'prose' }]).map((w) => w.code),
+    ).toEqual(['text.bidi_control']);
   });
 
   it('says nothing about clean text', () => {

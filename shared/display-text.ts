@@ -74,7 +74,14 @@ function hex(cp: number): string {
 
 /** How a code point hides, or null when it shows as itself. Context rules are applied by the caller. */
 function classify(cp: number): RevealedCharacter['category'] | null {
-  if ((cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069) || cp === 0x200e || cp === 0x200f || cp === 0x61c) return 'bidi';
+  if (
+    (cp >= 0x202a && cp <= 0x202e) ||
+    (cp >= 0x2066 && cp <= 0x2069) ||
+    cp === 0x200e ||
+    cp === 0x200f ||
+    cp === 0x61c
+  )
+    return 'bidi';
   if (cp < 0x20 || cp === 0x7f || (cp >= 0x80 && cp <= 0x9f) || cp === 0x2028 || cp === 0x2029) return 'control';
   if (cp >= 0xd800 && cp <= 0xdfff) return 'control';
   if (
@@ -105,7 +112,8 @@ function nameOf(cp: number): string {
   const known = NAMES[cp];
   if (known !== undefined) return known;
   if (cp >= 0xe0000 && cp <= 0xe007f) return 'tag character';
-  if ((cp >= 0xfe00 && cp <= 0xfe0f) || (cp >= 0xe0100 && cp <= 0xe01ef) || (cp >= 0x180b && cp <= 0x180f)) return 'variation selector';
+  if ((cp >= 0xfe00 && cp <= 0xfe0f) || (cp >= 0xe0100 && cp <= 0xe01ef) || (cp >= 0x180b && cp <= 0x180f))
+    return 'variation selector';
   if (cp >= 0xd800 && cp <= 0xdfff) return 'unpaired surrogate';
   if (cp < 0x20 || (cp >= 0x80 && cp <= 0x9f)) return 'control character';
   return 'invisible formatting character';
@@ -126,7 +134,8 @@ function isPictographic(cp: number | undefined): boolean {
  * runs its whole output through here). A superset of `classify` on purpose: a match only means
  * "walk it".
  */
-const HIDDEN_UNITS = '\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f\\u00ad\\u034f\\u061c\\u115f\\u1160\\u17b4\\u17b5\\u180b-\\u180f\\u200b-\\u200f\\u2028-\\u202e\\u2060-\\u206f\\u3164\\ufe00-\\ufe0f\\ufeff\\uffa0\\ufff9-\\ufffb\\ud800-\\udfff';
+const HIDDEN_UNITS =
+  '\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f\\u00ad\\u034f\\u061c\\u115f\\u1160\\u17b4\\u17b5\\u180b-\\u180f\\u200b-\\u200f\\u2028-\\u202e\\u2060-\\u206f\\u3164\\ufe00-\\ufe0f\\ufeff\\uffa0\\ufff9-\\ufffb\\ud800-\\udfff';
 /** {@link HIDDEN_UNITS} with tab and line feed, which a one-line field marks. */
 const MAYBE_HIDDEN = new RegExp(`[\\t\\n${HIDDEN_UNITS}]`);
 /** {@link HIDDEN_UNITS} alone: a multi-line field keeps tab and line feed (a lone `\r` is still walked). */
@@ -140,7 +149,10 @@ const MAYBE_HIDDEN_MULTILINE = new RegExp(`[${HIDDEN_UNITS}]`);
  * Emoji stay whole: a zero-width joiner between two pictographs (👩‍💻), VS15/VS16 after an emoji
  * character, and the tag sequence of a subdivision flag (🏴 + tags + cancel tag) are left alone.
  */
-export function revealInvisibles(text: string, options: RevealOptions = {}): { text: string; found: RevealedCharacter[] } {
+export function revealInvisibles(
+  text: string,
+  options: RevealOptions = {},
+): { text: string; found: RevealedCharacter[] } {
   if (!(options.multiline ? MAYBE_HIDDEN_MULTILINE : MAYBE_HIDDEN).test(text)) return { text, found: [] };
   const cps: { cp: number; index: number }[] = [];
   for (let i = 0; i < text.length; ) {
@@ -153,7 +165,12 @@ export function revealInvisibles(text: string, options: RevealOptions = {}): { t
     // Subdivision flags: U+1F3F4, then tag digits / small letters, then U+E007F (UTS #51).
     if (cp === 0x1f3f4) {
       let j = k + 1;
-      while (j < cps.length && j - k <= 7 && ((cps[j]!.cp >= 0xe0030 && cps[j]!.cp <= 0xe0039) || (cps[j]!.cp >= 0xe0061 && cps[j]!.cp <= 0xe007a))) j++;
+      while (
+        j < cps.length &&
+        j - k <= 7 &&
+        ((cps[j]!.cp >= 0xe0030 && cps[j]!.cp <= 0xe0039) || (cps[j]!.cp >= 0xe0061 && cps[j]!.cp <= 0xe007a))
+      )
+        j++;
       if (j - k >= 3 && cps[j]?.cp === 0xe007f) for (let m = k + 1; m <= j; m++) allowed.add(m);
     }
     if (cp === 0xfe0e || cp === 0xfe0f) {
@@ -461,7 +478,10 @@ export interface TextSafetyWarning {
   message: string;
 }
 
-const SCRIPT_WORDS: Record<string, string> = { Canadian_Aboriginal: 'Canadian Aboriginal syllabics', Other: 'other-script' };
+const SCRIPT_WORDS: Record<string, string> = {
+  Canadian_Aboriginal: 'Canadian Aboriginal syllabics',
+  Other: 'other-script',
+};
 
 function article(word: string): string {
   return /^[aeiou]/i.test(word) ? 'an' : 'a';
@@ -486,17 +506,28 @@ export function textSafetyReport(fields: readonly DisplayTextField[]): TextSafet
       else groups.set(char.codePoint, { first: char, count: 1 });
     }
     for (const [codePoint, { first, count: many }] of groups) {
-      const count = many === 1 ? `${article(first.name)} ${first.name}` : `${many.toLocaleString('en-US')} × ${first.name}`;
+      const count =
+        many === 1 ? `${article(first.name)} ${first.name}` : `${many.toLocaleString('en-US')} × ${first.name}`;
       const what = `The ${label} contains ${count} (${codePoint})`;
-      if (first.category === 'bidi') warnings.push({ code: 'text.bidi_control', field: label, message: `${what} that can disguise text` });
-      else if (first.category === 'control') warnings.push({ code: 'text.control', field: label, message: `${what}, a control character that does not print` });
+      if (first.category === 'bidi')
+        warnings.push({ code: 'text.bidi_control', field: label, message: `${what} that can disguise text` });
+      else if (first.category === 'control')
+        warnings.push({
+          code: 'text.control',
+          field: label,
+          message: `${what}, a control character that does not print`,
+        });
       else warnings.push({ code: 'text.invisible', field: label, message: `${what}, which is invisible` });
     }
     if (kind === 'prose') continue;
     const { mixedScripts, confusables } = scriptWarnings(text);
     if (mixedScripts !== null) {
       const words = mixedScripts.map((s) => SCRIPT_WORDS[s] ?? s);
-      warnings.push({ code: 'text.mixed_scripts', field: label, message: `The ${label} mixes ${andList(words)} letters, which can make it look like a different name` });
+      warnings.push({
+        code: 'text.mixed_scripts',
+        field: label,
+        message: `The ${label} mixes ${andList(words)} letters, which can make it look like a different name`,
+      });
     }
     const seen = new Set<string>();
     const described: string[] = [];
@@ -505,10 +536,16 @@ export function textSafetyReport(fields: readonly DisplayTextField[]): TextSafet
       seen.add(c.char);
       const cp = hex(c.char.codePointAt(0) ?? 0);
       const script = scriptOf(c.char);
-      described.push(`${script === null || script === 'Other' ? '' : `${script} `}"${c.char}" (${cp}) looks like "${c.looksLike}"`);
+      described.push(
+        `${script === null || script === 'Other' ? '' : `${script} `}"${c.char}" (${cp}) looks like "${c.looksLike}"`,
+      );
     }
     if (described.length > 0) {
-      warnings.push({ code: 'text.confusable', field: label, message: `The ${label} uses lookalike characters: ${described.join('; ')}` });
+      warnings.push({
+        code: 'text.confusable',
+        field: label,
+        message: `The ${label} uses lookalike characters: ${described.join('; ')}`,
+      });
     }
   }
   return warnings;

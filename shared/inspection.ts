@@ -77,7 +77,13 @@ export interface SignatureSummary {
  * for another file (its signed comment names another file), its signed comment was edited, it is
  * not a minisign signature at all (or an algorithm this app does not know), or it cannot be read.
  */
-export type SignatureInvalidReason = 'does_not_match' | 'other_file' | 'comment_changed' | 'malformed' | 'unsupported' | 'unreadable';
+export type SignatureInvalidReason =
+  | 'does_not_match'
+  | 'other_file'
+  | 'comment_changed'
+  | 'malformed'
+  | 'unsupported'
+  | 'unreadable';
 
 /** One file of an `.apo` as inspection saw it (no contents). */
 export interface ArchiveFileInfo {
@@ -137,12 +143,22 @@ export function listedProblems(problems: readonly Problem[], noun: 'errors' | 'w
   }
   const rest = problems.length - listed.length;
   if (rest === 0) return listed;
-  return [...listed, { code: MORE_PROBLEMS_CODE, message: `${rest.toLocaleString('en-US')} more ${noun} are not listed: fix the ones above, then inspect the package again to see them` }];
+  return [
+    ...listed,
+    {
+      code: MORE_PROBLEMS_CODE,
+      message: `${rest.toLocaleString('en-US')} more ${noun} are not listed: fix the ones above, then inspect the package again to see them`,
+    },
+  ];
 }
 
 /** `inspection` with its errors and warnings listed as {@link listedProblems} lists them. */
 export function withListedProblems<T extends Inspection>(inspection: T): T {
-  return { ...inspection, errors: listedProblems(inspection.errors, 'errors'), warnings: listedProblems(inspection.warnings, 'warnings') };
+  return {
+    ...inspection,
+    errors: listedProblems(inspection.errors, 'errors'),
+    warnings: listedProblems(inspection.warnings, 'warnings'),
+  };
 }
 
 /** An `.apo` inspection. */

@@ -4,7 +4,8 @@
  * Template spec "Apply" step 2: apply grants a package's tools "never one the owner denies on this
  * server (it stays denied, with a `grants.<tool>` warning)". A denial names a tool as the gate and
  * a template name it: an MCP tool by its gate name `mcp:<server>/<tool>` (spec agent.md `mcp`: a
- * server name is as `shared/mcp-server-name.ts` defines it, a tool name `A-Z a-z 0-9 _ . -`), or a tool the runtime binds
+ * server name is as `shared/mcp-server-name.ts` defines it, a tool name `A-Z a-z 0-9 _ . -`), or a tool the runtime
+ * binds
  * natively for templates (the catalogue's `template` list: `shell`, `web_fetch`, …). Anything else
  * could never match a tool, so it is refused rather than kept as a denial that does nothing.
  */
@@ -21,7 +22,9 @@ const MCP_GATE_NAME = new RegExp(`^mcp:${MCP_SERVER_NAME_SOURCE}/[A-Za-z0-9_.-]{
  * The native tool names a denial may take: the catalogue's template tools and `.apo` tools (issue
  * 13 point 8: the list applies to `.apo` installs too), each once, sorted.
  */
-export const DENIABLE_NATIVE_TOOLS: readonly string[] = [...new Set([...TEMPLATE_TOOLS, ...APOLLIA_NATIVE_TOOLS].map((tool) => tool.name))].sort();
+export const DENIABLE_NATIVE_TOOLS: readonly string[] = [
+  ...new Set([...TEMPLATE_TOOLS, ...APOLLIA_NATIVE_TOOLS].map((tool) => tool.name)),
+].sort();
 
 /**
  * Whether the owner never allows `entry`, an `.apo` access entry (a native name or

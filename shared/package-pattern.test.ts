@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { checkParameter } from './apply-preview';
-import { MAX_PATTERN_LENGTH, MAX_PATTERNED_VALUE_LENGTH, isAnchoredPattern, packagePatternProblem, testPackagePattern } from './package-pattern';
+import {
+  MAX_PATTERN_LENGTH,
+  MAX_PATTERNED_VALUE_LENGTH,
+  isAnchoredPattern,
+  packagePatternProblem,
+  testPackagePattern,
+} from './package-pattern';
 
 const CATASTROPHIC = '^(\\w+\\s?)+$';
 
@@ -28,10 +34,18 @@ describe('package patterns run on RE2, linear in the value (issue 12, finding 2)
     expect(packagePatternProblem(CATASTROPHIC)).toBeNull();
     expect(packagePatternProblem('(a)\\1')).toBe('uses a backreference, which cannot be checked in linear time');
     expect(packagePatternProblem('(?<n>a)\\k<n>')).toBe('uses a backreference, which cannot be checked in linear time');
-    expect(packagePatternProblem('^(?=a)a')).toBe('uses a lookahead or lookbehind, which cannot be checked in linear time');
-    expect(packagePatternProblem('(?<!a)b')).toBe('uses a lookahead or lookbehind, which cannot be checked in linear time');
-    expect(packagePatternProblem('((a{100}){100}){100}')).toMatch(/^cannot be checked in linear time \(RE2: invalid repeat count/);
-    expect(packagePatternProblem('a'.repeat(MAX_PATTERN_LENGTH + 1))).toBe(`is longer than ${MAX_PATTERN_LENGTH} characters`);
+    expect(packagePatternProblem('^(?=a)a')).toBe(
+      'uses a lookahead or lookbehind, which cannot be checked in linear time',
+    );
+    expect(packagePatternProblem('(?<!a)b')).toBe(
+      'uses a lookahead or lookbehind, which cannot be checked in linear time',
+    );
+    expect(packagePatternProblem('((a{100}){100}){100}')).toMatch(
+      /^cannot be checked in linear time \(RE2: invalid repeat count/,
+    );
+    expect(packagePatternProblem('a'.repeat(MAX_PATTERN_LENGTH + 1))).toBe(
+      `is longer than ${MAX_PATTERN_LENGTH} characters`,
+    );
     expect(packagePatternProblem('(?P<n>a)')).toMatch(/^does not compile: Invalid regular expression/);
     expect(packagePatternProblem('(')).toMatch(/^does not compile: Invalid regular expression/);
     expect(testPackagePattern('(a)\\1', 'aa')).toBe('refused_pattern');
@@ -42,13 +56,17 @@ describe("checkParameter: the form's check (renderer and previewApply) stays res
   const def = { type: 'string' as const, pattern: CATASTROPHIC, description: 'Words.' };
   it('answers a value typed against a catastrophic pattern', () => {
     expect(checkParameter(def, `${'a'.repeat(30)}!`)).toBe('Not in the expected form: Words.');
-    expect(checkParameter(def, `${'a'.repeat(MAX_PATTERNED_VALUE_LENGTH - 1)}!`)).toBe('Not in the expected form: Words.');
+    expect(checkParameter(def, `${'a'.repeat(MAX_PATTERNED_VALUE_LENGTH - 1)}!`)).toBe(
+      'Not in the expected form: Words.',
+    );
     expect(checkParameter(def, 'a'.repeat(100_000))).toBe(`Too long: at most ${MAX_PATTERNED_VALUE_LENGTH} characters`);
     expect(checkParameter(def, 'two words')).toBeNull();
   });
 
   it('says a refused pattern cannot be checked', () => {
-    expect(checkParameter({ ...def, pattern: '(a)\\1' }, 'aa')).toBe("Cannot be checked: the template's pattern uses a backreference, which cannot be checked in linear time");
+    expect(checkParameter({ ...def, pattern: '(a)\\1' }, 'aa')).toBe(
+      "Cannot be checked: the template's pattern uses a backreference, which cannot be checked in linear time",
+    );
   });
 });
 
@@ -64,7 +82,9 @@ describe('package patterns: what is not a backreference or a lookaround is not t
 
 describe('isAnchoredPattern (issue 31: an unanchored pinned pattern is said)', () => {
   it('holds only whole values when every top-level alternative is ^…$', () => {
-    for (const p of ['^C[0-9]+$', '^(?:a|b)$', '^a$|^b$', '^[$]x$', '^a\\\\$']) expect([p, isAnchoredPattern(p)]).toEqual([p, true]);
-    for (const p of ['C[0-9]+', '^C[0-9]+', 'C[0-9]+$', '^a|b$', '^a\\$', '^[|]$|x', '(?:^a|^b)$']) expect([p, isAnchoredPattern(p)]).toEqual([p, false]);
+    for (const p of ['^C[0-9]+$', '^(?:a|b)$', '^a$|^b$', '^[$]x$', '^a\\\\$'])
+      expect([p, isAnchoredPattern(p)]).toEqual([p, true]);
+    for (const p of ['C[0-9]+', '^C[0-9]+', 'C[0-9]+$', '^a|b$', '^a\\$', '^[|]$|x', '(?:^a|^b)$'])
+      expect([p, isAnchoredPattern(p)]).toEqual([p, false]);
   });
 });

@@ -41,13 +41,20 @@ function nonLinearFeature(source: string): string | null {
     if (ch === '\\') {
       const next = source[i + 1] ?? '';
       // With `u`, `\1`…`\9` and `\k` are only ever backreferences.
-      if ((next >= '1' && next <= '9') || next === 'k') return 'uses a backreference, which cannot be checked in linear time';
+      if ((next >= '1' && next <= '9') || next === 'k')
+        return 'uses a backreference, which cannot be checked in linear time';
       i++;
     } else if (inClass) {
       if (ch === ']') inClass = false;
     } else if (ch === '[') {
       inClass = true;
-    } else if (ch === '(' && (source.startsWith('?=', i + 1) || source.startsWith('?!', i + 1) || source.startsWith('?<=', i + 1) || source.startsWith('?<!', i + 1))) {
+    } else if (
+      ch === '(' &&
+      (source.startsWith('?=', i + 1) ||
+        source.startsWith('?!', i + 1) ||
+        source.startsWith('?<=', i + 1) ||
+        source.startsWith('?<!', i + 1))
+    ) {
       return 'uses a lookahead or lookbehind, which cannot be checked in linear time';
     }
   }

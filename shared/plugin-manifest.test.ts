@@ -18,7 +18,15 @@ function view(over: Partial<PluginManifestView> = {}): PluginManifestView {
   };
 }
 
-const read = { name: 'list', capability: 'c', description: '', access_class: 'read' as const, idempotent: true, input_schema: null, output_schema: null };
+const read = {
+  name: 'list',
+  capability: 'c',
+  description: '',
+  access_class: 'read' as const,
+  idempotent: true,
+  input_schema: null,
+  output_schema: null,
+};
 const create = { ...read, name: 'create', access_class: 'write' as const, idempotent: false };
 
 describe('pluginRiskSummary', () => {
@@ -26,13 +34,25 @@ describe('pluginRiskSummary', () => {
     const lines = pluginRiskSummary(
       view({
         tools: [read, create],
-        capabilities: [{ name: 'c', description: '', routing_hints: [], routing_examples: [], approval_required: true, minimum_role: 'SUPER_ADMIN' }],
+        capabilities: [
+          {
+            name: 'c',
+            description: '',
+            routing_hints: [],
+            routing_examples: [],
+            approval_required: true,
+            minimum_role: 'SUPER_ADMIN',
+          },
+        ],
         mcp: { transport: 'HTTP', port: 8931, host: null, path: null },
         auth: { type: 'api_key', source: 'auth_shape', scopes: [] },
       }),
     );
     expect(lines).toEqual([
-      { level: 'sensitive', text: 'Exposes its tools as an MCP server over HTTP on port 8931: other programs that can reach that port could call them.' },
+      {
+        level: 'sensitive',
+        text: 'Exposes its tools as an MCP server over HTTP on port 8931: other programs that can reach that port could call them.',
+      },
       { level: 'sensitive', text: 'Can change or create things: 1 write tool (create).' },
       { level: 'sensitive', text: 'Running this tool twice does it twice (not idempotent): create.' },
       { level: 'notice', text: 'Asks for approval before using 1 capability: c.' },
@@ -48,12 +68,31 @@ describe('pluginRiskSummary', () => {
       pluginRiskSummary(view({ tools: [read] }))
         .filter((l) => l.level === 'cannot')
         .map((l) => l.text),
-    ).toEqual(['Declares no write tools: it only reads.', 'Does not expose an MCP server.', 'Does not use a remote MCP server.', 'Declares no credentials.']);
+    ).toEqual([
+      'Declares no write tools: it only reads.',
+      'Does not expose an MCP server.',
+      'Does not use a remote MCP server.',
+      'Declares no credentials.',
+    ]);
   });
 
   it('flags a remote MCP server as sensitive', () => {
-    const lines = pluginRiskSummary(view({ remote_mcp: { url_template: 'https://x/{t}', placeholders: ['t'], name: null, description: null, credential_keys: [], allowed_tools: [] } }));
-    expect(lines[0]).toEqual({ level: 'sensitive', text: 'Gets its tools from a remote MCP server at runtime: what it can do is decided by that server, not by this manifest.' });
+    const lines = pluginRiskSummary(
+      view({
+        remote_mcp: {
+          url_template: 'https://x/{t}',
+          placeholders: ['t'],
+          name: null,
+          description: null,
+          credential_keys: [],
+          allowed_tools: [],
+        },
+      }),
+    );
+    expect(lines[0]).toEqual({
+      level: 'sensitive',
+      text: 'Gets its tools from a remote MCP server at runtime: what it can do is decided by that server, not by this manifest.',
+    });
   });
 });
 

@@ -137,7 +137,11 @@ export interface PluginDatasetView {
  * How a read-capable plugin satisfies the query-profile gate, in the spec's order of preference;
  * `none` when the plugin has no read tools (the gate does not apply).
  */
-export type QueryProfileView = { kind: 'pushdown'; datasets: string[] } | { kind: 'bounded_fetch'; datasets: string[]; autoAdaptedTools: string[] } | { kind: 'opt_out'; rationale: string } | { kind: 'none' };
+export type QueryProfileView =
+  | { kind: 'pushdown'; datasets: string[] }
+  | { kind: 'bounded_fetch'; datasets: string[]; autoAdaptedTools: string[] }
+  | { kind: 'opt_out'; rationale: string }
+  | { kind: 'none' };
 
 /** `details` of a plugin inspection: everything the read-only plugin screen shows. */
 export interface PluginManifestView {
@@ -223,32 +227,54 @@ export function pluginRiskSummary(view: PluginManifestView): PluginRiskLine[] {
     });
   }
   if (writes.length > 0) {
-    sensitive.push({ level: 'sensitive', text: `Can change or create things: ${count(writes.length, 'write tool', 'write tools')} (${names(writes.map((t) => t.name))}).` });
+    sensitive.push({
+      level: 'sensitive',
+      text: `Can change or create things: ${count(writes.length, 'write tool', 'write tools')} (${names(writes.map((t) => t.name))}).`,
+    });
   }
   if (minting.length > 0) {
-    sensitive.push({ level: 'sensitive', text: `Running ${minting.length === 1 ? 'this tool' : 'these tools'} twice does it twice (not idempotent): ${names(minting.map((t) => t.name))}.` });
+    sensitive.push({
+      level: 'sensitive',
+      text: `Running ${minting.length === 1 ? 'this tool' : 'these tools'} twice does it twice (not idempotent): ${names(minting.map((t) => t.name))}.`,
+    });
   }
   if (view.mcp && view.mcp.transport === 'STDIO') {
-    notice.push({ level: 'notice', text: 'Can also be run as a local MCP server over STDIO, for MCP clients outside Aperium.' });
+    notice.push({
+      level: 'notice',
+      text: 'Can also be run as a local MCP server over STDIO, for MCP clients outside Aperium.',
+    });
   }
   const gated = view.capabilities.filter((c) => c.approval_required);
   if (gated.length > 0) {
-    notice.push({ level: 'notice', text: `Asks for approval before using ${count(gated.length, 'capability', 'capabilities')}: ${names(gated.map((c) => c.name))}.` });
+    notice.push({
+      level: 'notice',
+      text: `Asks for approval before using ${count(gated.length, 'capability', 'capabilities')}: ${names(gated.map((c) => c.name))}.`,
+    });
   }
   const floored = view.capabilities.filter((c) => c.minimum_role !== null);
   if (floored.length > 0) {
-    notice.push({ level: 'notice', text: `Restricted to admins: ${names(floored.map((c) => `${c.name} (${roleFloorWords(c.minimum_role).toLowerCase()})`))}.` });
+    notice.push({
+      level: 'notice',
+      text: `Restricted to admins: ${names(floored.map((c) => `${c.name} (${roleFloorWords(c.minimum_role).toLowerCase()})`))}.`,
+    });
   }
   if (view.auth && view.auth.type.toLowerCase() !== 'none') {
-    notice.push({ level: 'notice', text: `Needs credentials of the shape ${view.auth.type}${view.auth.scopes.length > 0 ? ` with ${count(view.auth.scopes.length, 'scope', 'scopes')}` : ''}; the manifest holds no credential values.` });
+    notice.push({
+      level: 'notice',
+      text: `Needs credentials of the shape ${view.auth.type}${view.auth.scopes.length > 0 ? ` with ${count(view.auth.scopes.length, 'scope', 'scopes')}` : ''}; the manifest holds no credential values.`,
+    });
   }
   if (reads.length > 0) {
-    notice.push({ level: 'notice', text: `Can read data: ${count(reads.length, 'read tool', 'read tools')} (${names(reads.map((t) => t.name))}).` });
+    notice.push({
+      level: 'notice',
+      text: `Can read data: ${count(reads.length, 'read tool', 'read tools')} (${names(reads.map((t) => t.name))}).`,
+    });
   }
 
   if (writes.length === 0) cannot.push({ level: 'cannot', text: 'Declares no write tools: it only reads.' });
   if (!view.mcp) cannot.push({ level: 'cannot', text: 'Does not expose an MCP server.' });
   if (!view.remote_mcp) cannot.push({ level: 'cannot', text: 'Does not use a remote MCP server.' });
-  if (!view.auth || view.auth.type.toLowerCase() === 'none') cannot.push({ level: 'cannot', text: 'Declares no credentials.' });
+  if (!view.auth || view.auth.type.toLowerCase() === 'none')
+    cannot.push({ level: 'cannot', text: 'Declares no credentials.' });
   return [...sensitive, ...notice, ...cannot];
 }

@@ -19,15 +19,36 @@ export function pluginTextFields(view: PluginManifestView): PluginTextField[] {
     { label: 'version', path: 'version', text: id.version, kind: 'identifier' },
     { label: 'description', path: 'description', text: id.description, kind: 'prose' },
     ...(id.homepage ? [{ label: 'homepage', path: 'homepage', text: id.homepage, kind: 'command' as const }] : []),
-    ...(view.auth ? [{ label: 'credential shape', path: 'auth_shape', text: view.auth.type, kind: 'identifier' as const }] : []),
+    ...(view.auth
+      ? [{ label: 'credential shape', path: 'auth_shape', text: view.auth.type, kind: 'identifier' as const }]
+      : []),
     ...view.capabilities.flatMap((c, i): PluginTextField[] => [
       { label: `capability name \`${c.name}\``, path: `capabilities[${i}].name`, text: c.name, kind: 'identifier' },
-      { label: `description of capability \`${c.name}\``, path: `capabilities[${i}].description`, text: [c.description, ...c.routing_hints, ...c.routing_examples].join('\n'), kind: 'prose' },
+      {
+        label: `description of capability \`${c.name}\``,
+        path: `capabilities[${i}].description`,
+        text: [c.description, ...c.routing_hints, ...c.routing_examples].join('\n'),
+        kind: 'prose',
+      },
     ]),
     ...view.tools.flatMap((t, i): PluginTextField[] => [
       { label: `tool name \`${t.name}\``, path: `tools[${i}].name`, text: t.name, kind: 'identifier' },
-      { label: `description of tool \`${t.name}\``, path: `tools[${i}].description`, text: t.description, kind: 'prose' },
+      {
+        label: `description of tool \`${t.name}\``,
+        path: `tools[${i}].description`,
+        text: t.description,
+        kind: 'prose',
+      },
     ]),
-    ...(view.remote_mcp ? [{ label: 'remote MCP URL', path: 'remote_mcp.url_template', text: view.remote_mcp.url_template, kind: 'command' as const }] : []),
+    ...(view.remote_mcp
+      ? [
+          {
+            label: 'remote MCP URL',
+            path: 'remote_mcp.url_template',
+            text: view.remote_mcp.url_template,
+            kind: 'command' as const,
+          },
+        ]
+      : []),
   ];
 }

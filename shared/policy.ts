@@ -8,11 +8,17 @@
 import type { ActionFamily, McpTransport } from './apollia-manifest';
 import { FAMILY_ABILITY } from './risk-summary';
 
-/** The kinds of trigger a policy allows or not: `schedule` covers package cron and interval, and template schedules and dates. */
+/**
+ * The kinds of trigger a policy allows or not: `schedule` covers package cron and interval, and template schedules and
+ * dates.
+ */
 export const POLICY_TRIGGER_KINDS = ['schedule', 'file_watch', 'webhook'] as const;
 export type PolicyTriggerKind = (typeof POLICY_TRIGGER_KINDS)[number];
 
-/** One package the organization allows: by name and the minisign public key that must sign it, or by the SHA-256 of its archive. */
+/**
+ * One package the organization allows: by name and the minisign public key that must sign it, or by the SHA-256 of its
+ * archive.
+ */
 export type AllowedPackage = { name: string; key: string } | { sha256: string };
 
 /** An MCP server the organization provides (Settings shows it locked). */
@@ -30,7 +36,10 @@ export interface EffectivePolicy {
   organization: string | null;
   /** Publisher keys the organization trusts (locked in Settings). */
   trustedPublishers: { name: string; key: string }[];
-  /** `none`: unsigned packages may be installed; `any`: a signature is needed; `trusted`: a key trusted here must have signed it. */
+  /**
+   * `none`: unsigned packages may be installed; `any`: a signature is needed; `trusted`: a key trusted here must have
+   * signed it.
+   */
   requireSignature: 'none' | 'any' | 'trusted';
   /** Whether the person's own trusted keys count (and whether they may add one). */
   allowUserTrustedKeys: boolean;
@@ -110,7 +119,11 @@ export function toolPatternMatches(pattern: string, tool: string): boolean {
     }
     // The star before this part covers tool[at, found): it must hold no `/`.
     const last = i === parts.length - 1;
-    const found = last ? (tool.endsWith(part) && tool.length - part.length >= at ? tool.length - part.length : -1) : tool.indexOf(part, at);
+    const found = last
+      ? tool.endsWith(part) && tool.length - part.length >= at
+        ? tool.length - part.length
+        : -1
+      : tool.indexOf(part, at);
     if (found === -1) return false;
     if (tool.slice(at, found).includes('/')) return false;
     at = found + part.length;
@@ -119,11 +132,20 @@ export function toolPatternMatches(pattern: string, tool: string): boolean {
 }
 
 /** Why the policy withholds `tool` (of `family`), in words; null when it does not. */
-export function toolBlockedBy(policy: EffectivePolicy | null | undefined, tool: string, family: ActionFamily | null): string | null {
+export function toolBlockedBy(
+  policy: EffectivePolicy | null | undefined,
+  tool: string,
+  family: ActionFamily | null,
+): string | null {
   if (!policy) return null;
-  if (family !== null && policy.blockedActionFamilies.includes(family)) return `your organization blocks tools that ${FAMILY_ABILITY[family]}`;
+  if (family !== null && policy.blockedActionFamilies.includes(family))
+    return `your organization blocks tools that ${FAMILY_ABILITY[family]}`;
   const pattern = policy.blockedTools.find((p) => toolPatternMatches(p, tool));
-  return pattern === undefined ? null : pattern === tool ? 'your organization blocks this tool' : `your organization blocks “${pattern}”`;
+  return pattern === undefined
+    ? null
+    : pattern === tool
+      ? 'your organization blocks this tool'
+      : `your organization blocks “${pattern}”`;
 }
 
 /** The policy's kind of a stored or declared trigger type. */
@@ -148,7 +170,12 @@ export function managedBy(view: PolicyView | null | undefined): string | null {
  * How an entry runs once the policy is applied on top of what the person decided (`permission`):
  * withheld while the policy blocks it, asking first while "runs without asking" is not allowed.
  */
-export function effectivePermission<P extends 'allow' | 'ask' | 'deny'>(policy: EffectivePolicy | null | undefined, tool: string, family: ActionFamily | null, permission: P): 'allow' | 'ask' | 'deny' {
+export function effectivePermission<P extends 'allow' | 'ask' | 'deny'>(
+  policy: EffectivePolicy | null | undefined,
+  tool: string,
+  family: ActionFamily | null,
+  permission: P,
+): 'allow' | 'ask' | 'deny' {
   if (!policy || permission === 'deny') return permission;
   if (toolBlockedBy(policy, tool, family) !== null) return 'deny';
   if (permission === 'allow' && !policy.unattended) return 'ask';
@@ -162,4 +189,13 @@ export function triggerKindWords(type: string): string {
 }
 
 /** Every refusal the policy makes, with its code. */
-export type PolicyRefusalCode = 'policy.unreadable' | 'policy.unsigned' | 'policy.untrusted_signature' | 'policy.package_not_allowed' | 'policy.blocked_family' | 'policy.templates' | 'policy.mcp_server_locked' | 'policy.webhook_port' | 'policy.user_keys';
+export type PolicyRefusalCode =
+  | 'policy.unreadable'
+  | 'policy.unsigned'
+  | 'policy.untrusted_signature'
+  | 'policy.package_not_allowed'
+  | 'policy.blocked_family'
+  | 'policy.templates'
+  | 'policy.mcp_server_locked'
+  | 'policy.webhook_port'
+  | 'policy.user_keys';

@@ -9,7 +9,11 @@ describe('publisherLine', () => {
   });
 
   it('says an opened template with no signature is unverified', () => {
-    expect(publisherLine({ builtin: false })).toMatchObject({ state: 'unsigned', badge: 'Unverified: not signed', tone: 'warning-soft' });
+    expect(publisherLine({ builtin: false })).toMatchObject({
+      state: 'unsigned',
+      badge: 'Unverified: not signed',
+      tone: 'warning-soft',
+    });
   });
 
   it('leaves room for signature states', () => {

@@ -7,7 +7,10 @@
 
 import type { SignatureState } from './trust';
 
-/** How the app knows who a package or template is from: shipped with the app, or a signature check's state (`shared/trust.ts`). */
+/**
+ * How the app knows who a package or template is from: shipped with the app, or a signature check's state
+ * (`shared/trust.ts`).
+ */
 export type PublisherState = 'builtin' | SignatureState['state'];
 
 /** What the publisher line shows for a state. */
@@ -22,10 +25,22 @@ export interface PublisherLine {
 }
 
 const LINES: Record<PublisherState, Omit<PublisherLine, 'state'>> = {
-  builtin: { badge: 'Comes with Apollia Desktop', tone: 'allow', explanation: 'It ships inside this app, from the people who make Apollia Desktop.' },
+  builtin: {
+    badge: 'Comes with Apollia Desktop',
+    tone: 'allow',
+    explanation: 'It ships inside this app, from the people who make Apollia Desktop.',
+  },
   verified: { badge: 'Verified publisher', tone: 'allow', explanation: 'Signed with a key you trust.' },
-  unknown_key: { badge: 'Signed with a key you do not know', tone: 'warning-soft', explanation: 'It is signed, but not with a key you trust: the signature does not tell you who made it.' },
-  unsigned: { badge: 'Unverified: not signed', tone: 'warning-soft', explanation: 'Nothing proves who made it: the name is what it says about itself.' },
+  unknown_key: {
+    badge: 'Signed with a key you do not know',
+    tone: 'warning-soft',
+    explanation: 'It is signed, but not with a key you trust: the signature does not tell you who made it.',
+  },
+  unsigned: {
+    badge: 'Unverified: not signed',
+    tone: 'warning-soft',
+    explanation: 'Nothing proves who made it: the name is what it says about itself.',
+  },
 };
 
 /**

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { authorMessage, inspectCommand, packCommand, REFUSAL_ROWS, type RefusalActor, refusalAdvice, refusalAdviceFor } from './refusal-actor';
+import {
+  authorMessage,
+  inspectCommand,
+  packCommand,
+  REFUSAL_ROWS,
+  type RefusalActor,
+  refusalAdvice,
+  refusalAdviceFor,
+} from './refusal-actor';
 
 /**
  * Every refusal code the checkers answer with, and who acts on it (DESIGN.md "Consent, install,
@@ -36,7 +44,21 @@ const WHO: Record<RefusalActor, string[]> = {
     'signature.unreadable',
     'signature.key_changed',
   ],
-  nobody: ['archive.symlink', 'archive.hardlink', 'archive.device', 'archive.fifo', 'archive.traversal', 'archive.absolute_path', 'archive.drive_relative', 'archive.name_collision', 'archive.pax_global', 'archive.ambiguous_name', 'archive.ambiguous_size', 'manifest.undescribed_function', 'signature.invalid'],
+  nobody: [
+    'archive.symlink',
+    'archive.hardlink',
+    'archive.device',
+    'archive.fifo',
+    'archive.traversal',
+    'archive.absolute_path',
+    'archive.drive_relative',
+    'archive.name_collision',
+    'archive.pax_global',
+    'archive.ambiguous_name',
+    'archive.ambiguous_size',
+    'manifest.undescribed_function',
+    'signature.invalid',
+  ],
   administrator: ['policy.blocked_package', 'policy.blocked_publisher', 'policy.unsigned', 'policy.unreadable'],
   author: [
     'archive.corrupt_pax',
@@ -116,7 +138,12 @@ const WHO: Record<RefusalActor, string[]> = {
   ],
 };
 
-const TITLES: Record<RefusalActor, string> = { user: 'You can fix this', author: 'Its author must fix this', administrator: 'Your organization does not allow this', nobody: "Don't install this" };
+const TITLES: Record<RefusalActor, string> = {
+  user: 'You can fix this',
+  author: 'Its author must fix this',
+  administrator: 'Your organization does not allow this',
+  nobody: "Don't install this",
+};
 
 describe('the refusal table: who acts on each code', () => {
   for (const [actor, codes] of Object.entries(WHO) as [RefusalActor, string[]][]) {
@@ -143,7 +170,9 @@ describe('the refusal table: who acts on each code', () => {
 describe('the words are right for each code', () => {
   it('a 0-byte file is an unfinished download, not "open the .apo file itself"', () => {
     const advice = refusalAdvice('archive.empty');
-    expect(advice.action).toBe('The file is empty (0 bytes): the download or copy did not finish. Download the package again.');
+    expect(advice.action).toBe(
+      'The file is empty (0 bytes): the download or copy did not finish. Download the package again.',
+    );
     expect(advice.why).toBe('the file is empty');
   });
 
@@ -174,11 +203,15 @@ describe('refusalAdviceFor: one answer for all the problems of an input', () => 
   });
 
   it('a misnamed module (a likely typo) is the author’s, not a hidden tool', () => {
-    expect(refusalAdviceFor([{ code: 'manifest.module_missing' }, { code: 'manifest.module_misnamed' }]).actor).toBe('author');
+    expect(refusalAdviceFor([{ code: 'manifest.module_missing' }, { code: 'manifest.module_misnamed' }]).actor).toBe(
+      'author',
+    );
   });
 
   it('a policy refusal outweighs an author’s problem; the first problem decides otherwise', () => {
-    expect(refusalAdviceFor([{ code: 'manifest.bad_version' }, { code: 'policy.blocked_publisher' }]).actor).toBe('administrator');
+    expect(refusalAdviceFor([{ code: 'manifest.bad_version' }, { code: 'policy.blocked_publisher' }]).actor).toBe(
+      'administrator',
+    );
     expect(refusalAdviceFor([{ code: 'archive.truncated' }, { code: 'manifest.bad_version' }]).actor).toBe('user');
     expect(refusalAdviceFor([]).actor).toBe('author');
   });
@@ -190,7 +223,11 @@ describe('authorMessage', () => {
       'quiet.apo',
       [
         { code: 'manifest.bad_version', message: 'package version `1.2` is not semver', path: 'package.version' },
-        { code: 'manifest.module_missing', message: '`tools[0].module` names `x.py`, which is not in the archive', path: 'tools[0].module' },
+        {
+          code: 'manifest.module_missing',
+          message: '`tools[0].module` names `x.py`, which is not in the archive',
+          path: 'tools[0].module',
+        },
       ],
       'apollia-desktop inspect quiet.apo',
     );
@@ -218,6 +255,7 @@ describe('inspectCommand and packCommand', () => {
     expect(inspectCommand('invoices.apo', macBinary)).toBe(`${macBinary} inspect invoices.apo`);
     expect(packCommand('invoices', 'apollia-desktop')).toBe('apollia-desktop pack invoices');
     expect(inspectCommand('x.apo', null)).toBe('apollia-desktop inspect x.apo');
-    for (const command of [inspectCommand('a.apo'), packCommand('a'), inspectCommand('a.apo', null)]) expect(command).not.toMatch(/\bnpx\b/);
+    for (const command of [inspectCommand('a.apo'), packCommand('a'), inspectCommand('a.apo', null)])
+      expect(command).not.toMatch(/\bnpx\b/);
   });
 });

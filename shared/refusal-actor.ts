@@ -14,7 +14,10 @@ export type RefusalActor = 'user' | 'author' | 'administrator' | 'nobody';
 /** What the refused screen says about who acts, and what they do. */
 export interface RefusalAdvice {
   actor: RefusalActor;
-  /** One short heading: "You can fix this", "Its author must fix this", "Your organization does not allow this", "Don't install this". */
+  /**
+   * One short heading: "You can fix this", "Its author must fix this", "Your organization does not allow this", "Don't
+   * install this".
+   */
   title: string;
   /** What to do next, in words. */
   action: string;
@@ -49,9 +52,12 @@ const WHY: Record<RefusalActor, string> = {
 const DOWNLOAD_AGAIN = 'Download the package again.';
 const OPEN_ITSELF = 'Open the .apo file itself.';
 const NOT_A_PACKAGE = 'it is not an Apollia package (.apo)';
-const HOSTILE = 'The package tries something no honest package needs: it reaches outside itself or hides what it does. Move the file to the Trash.';
-const AUTHOR = 'The package breaks a rule of the package format. Nothing you change on this computer fixes it: send its author the message below (Copy the message for the author) and the command that shows every problem.';
-const POLICY = "Your organization's policy refuses it on this computer. Nothing you change here lifts it: your administrator can change the policy.";
+const HOSTILE =
+  'The package tries something no honest package needs: it reaches outside itself or hides what it does. Move the file to the Trash.';
+const AUTHOR =
+  'The package breaks a rule of the package format. Nothing you change on this computer fixes it: send its author the message below (Copy the message for the author) and the command that shows every problem.';
+const POLICY =
+  "Your organization's policy refuses it on this computer. Nothing you change here lifts it: your administrator can change the policy.";
 
 /**
  * Every refusal code that is not the author's, by who acts. Codes not listed here are the author's:
@@ -61,48 +67,153 @@ const POLICY = "Your organization's policy refuses it on this computer. Nothing 
 const ROWS: ReadonlyMap<string, RefusalRow> = new Map<string, RefusalRow>(
   Object.entries({
     // The person can fix it: a broken download, the wrong file, this computer, an app too old.
-    'archive.empty': { actor: 'user', action: `The file is empty (0 bytes): the download or copy did not finish. ${DOWNLOAD_AGAIN}`, why: 'the file is empty' },
-    'archive.truncated': { actor: 'user', action: `The file ends too early: the download was cut short. ${DOWNLOAD_AGAIN}`, why: 'the file is incomplete' },
-    'archive.corrupt_gzip': { actor: 'user', action: `The file is damaged, as an interrupted download would leave it. ${DOWNLOAD_AGAIN}`, why: 'the file is damaged' },
-    'archive.corrupt_header': { actor: 'user', action: `The file is damaged, as a broken download or copy leaves it. ${DOWNLOAD_AGAIN} If a fresh copy is refused the same way, its author must build it again.`, why: 'the file is damaged' },
-    'archive.trailing_data': { actor: 'user', action: `The file has extra bytes after its end, as a damaged download can. ${DOWNLOAD_AGAIN}`, why: 'the file is damaged' },
-    'archive.not_archive': { actor: 'user', action: `This file is not an Apollia package (.apo), or it is damaged beyond reading. ${OPEN_ITSELF} If this is the .apo file, ${DOWNLOAD_AGAIN.toLowerCase()}`, why: NOT_A_PACKAGE },
-    'archive.unsupported_format': { actor: 'user', action: `This file is another kind of archive, not an Apollia package (.apo). ${OPEN_ITSELF}`, why: NOT_A_PACKAGE },
-    'archive.unreadable': { actor: 'user', action: 'The file could not be read. Check that it still exists and that your account may open it, then open it again.', why: 'the file could not be read' },
-    'archive.sha256_mismatch': { actor: 'user', action: 'The file changed after it was checked. Open it again so that what you consent to is what gets installed.', why: 'the file changed after it was checked' },
-    'archive.write_failed': { actor: 'user', action: 'Apollia could not write the package to disk (it may be full). Free some space and try again.', why: 'it could not be written to this computer' },
-    'archive.destination_exists': { actor: 'user', action: 'A folder of the same name is already in the app data folder, left by an earlier attempt. Try again; if it happens again, restart the app.', why: 'it could not be written to this computer' },
+    'archive.empty': {
+      actor: 'user',
+      action: `The file is empty (0 bytes): the download or copy did not finish. ${DOWNLOAD_AGAIN}`,
+      why: 'the file is empty',
+    },
+    'archive.truncated': {
+      actor: 'user',
+      action: `The file ends too early: the download was cut short. ${DOWNLOAD_AGAIN}`,
+      why: 'the file is incomplete',
+    },
+    'archive.corrupt_gzip': {
+      actor: 'user',
+      action: `The file is damaged, as an interrupted download would leave it. ${DOWNLOAD_AGAIN}`,
+      why: 'the file is damaged',
+    },
+    'archive.corrupt_header': {
+      actor: 'user',
+      action: `The file is damaged, as a broken download or copy leaves it. ${DOWNLOAD_AGAIN} If a fresh copy is refused the same way, its author must build it again.`,
+      why: 'the file is damaged',
+    },
+    'archive.trailing_data': {
+      actor: 'user',
+      action: `The file has extra bytes after its end, as a damaged download can. ${DOWNLOAD_AGAIN}`,
+      why: 'the file is damaged',
+    },
+    'archive.not_archive': {
+      actor: 'user',
+      action: `This file is not an Apollia package (.apo), or it is damaged beyond reading. ${OPEN_ITSELF} If this is the .apo file, ${DOWNLOAD_AGAIN.toLowerCase()}`,
+      why: NOT_A_PACKAGE,
+    },
+    'archive.unsupported_format': {
+      actor: 'user',
+      action: `This file is another kind of archive, not an Apollia package (.apo). ${OPEN_ITSELF}`,
+      why: NOT_A_PACKAGE,
+    },
+    'archive.unreadable': {
+      actor: 'user',
+      action:
+        'The file could not be read. Check that it still exists and that your account may open it, then open it again.',
+      why: 'the file could not be read',
+    },
+    'archive.sha256_mismatch': {
+      actor: 'user',
+      action:
+        'The file changed after it was checked. Open it again so that what you consent to is what gets installed.',
+      why: 'the file changed after it was checked',
+    },
+    'archive.write_failed': {
+      actor: 'user',
+      action: 'Apollia could not write the package to disk (it may be full). Free some space and try again.',
+      why: 'it could not be written to this computer',
+    },
+    'archive.destination_exists': {
+      actor: 'user',
+      action:
+        'A folder of the same name is already in the app data folder, left by an earlier attempt. Try again; if it happens again, restart the app.',
+      why: 'it could not be written to this computer',
+    },
     'manifest.sdk_unsupported': {
       actor: 'user',
-      action: 'This package needs a newer Apollia Desktop. Install the newest Apollia Desktop from where you got this one (or ask whoever manages this computer), then open the package again.',
+      action:
+        'This package needs a newer Apollia Desktop. Install the newest Apollia Desktop from where you got this one (or ask whoever manages this computer), then open the package again.',
       why: 'it was made for a newer Apollia Desktop than this one',
     },
-    'source.not_found': { actor: 'user', action: 'The file is no longer where it was opened from. Open it again.', why: 'the file is no longer there' },
-    'source.unreadable': { actor: 'user', action: 'The file could not be read. Check that your account may open it, then open it again.', why: 'the file could not be read' },
-    'source.not_a_file': { actor: 'user', action: 'This is not a file. Open the .apo file, or the template folder, itself.', why: 'it is not a file' },
-    'source.unknown': { actor: 'user', action: 'This file is no longer open here. Open it again.', why: 'it is no longer open' },
-    'input.not_a_package': { actor: 'user', action: 'This file is not an Apollia package, template folder or plugin manifest. Open the .apo file, or the template folder, itself.', why: 'it is not an Apollia package, template or plugin manifest' },
-    'input.not_found': { actor: 'user', action: 'Nothing is at that path. Check the name, then open it again.', why: 'nothing is at that path' },
-    'input.unreadable': { actor: 'user', action: 'It could not be read. Check that your account may open it, then open it again.', why: 'it could not be read' },
+    'source.not_found': {
+      actor: 'user',
+      action: 'The file is no longer where it was opened from. Open it again.',
+      why: 'the file is no longer there',
+    },
+    'source.unreadable': {
+      actor: 'user',
+      action: 'The file could not be read. Check that your account may open it, then open it again.',
+      why: 'the file could not be read',
+    },
+    'source.not_a_file': {
+      actor: 'user',
+      action: 'This is not a file. Open the .apo file, or the template folder, itself.',
+      why: 'it is not a file',
+    },
+    'source.unknown': {
+      actor: 'user',
+      action: 'This file is no longer open here. Open it again.',
+      why: 'it is no longer open',
+    },
+    'input.not_a_package': {
+      actor: 'user',
+      action:
+        'This file is not an Apollia package, template folder or plugin manifest. Open the .apo file, or the template folder, itself.',
+      why: 'it is not an Apollia package, template or plugin manifest',
+    },
+    'input.not_found': {
+      actor: 'user',
+      action: 'Nothing is at that path. Check the name, then open it again.',
+      why: 'nothing is at that path',
+    },
+    'input.unreadable': {
+      actor: 'user',
+      action: 'It could not be read. Check that your account may open it, then open it again.',
+      why: 'it could not be read',
+    },
     'template.unbuilt_apo': {
       actor: 'user',
-      action: 'This folder is an Apollia package that was never packed, not a template. Pack it with the command below (or ask its author for the .apo file), then open the .apo file.',
+      action:
+        'This folder is an Apollia package that was never packed, not a template. Pack it with the command below (or ask its author for the .apo file), then open the .apo file.',
       why: 'it is a package folder that was never packed, not a template',
     },
-    'template.not_a_folder': { actor: 'user', action: 'A template is a folder. Open the template folder itself (the one holding agent.md).', why: 'a template is a folder' },
-    'template.not_found': { actor: 'user', action: 'The folder is no longer where it was opened from. Open it again.', why: 'the folder is no longer there' },
-    'template.unreadable': { actor: 'user', action: 'The folder could not be read. Check that your account may open it, then open it again.', why: 'the folder could not be read' },
-    'template.changed': { actor: 'user', action: 'The folder changed after it was checked. Open it again so that what you consent to is what gets applied.', why: 'the folder changed after it was checked' },
-    'plugin.unreadable': { actor: 'user', action: 'The file could not be read. Check that your account may open it, then open it again.', why: 'the file could not be read' },
-    'plugin.not_a_file': { actor: 'user', action: 'This is not a file. Open the plugin manifest (.json) itself.', why: 'it is not a file' },
+    'template.not_a_folder': {
+      actor: 'user',
+      action: 'A template is a folder. Open the template folder itself (the one holding agent.md).',
+      why: 'a template is a folder',
+    },
+    'template.not_found': {
+      actor: 'user',
+      action: 'The folder is no longer where it was opened from. Open it again.',
+      why: 'the folder is no longer there',
+    },
+    'template.unreadable': {
+      actor: 'user',
+      action: 'The folder could not be read. Check that your account may open it, then open it again.',
+      why: 'the folder could not be read',
+    },
+    'template.changed': {
+      actor: 'user',
+      action:
+        'The folder changed after it was checked. Open it again so that what you consent to is what gets applied.',
+      why: 'the folder changed after it was checked',
+    },
+    'plugin.unreadable': {
+      actor: 'user',
+      action: 'The file could not be read. Check that your account may open it, then open it again.',
+      why: 'the file could not be read',
+    },
+    'plugin.not_a_file': {
+      actor: 'user',
+      action: 'This is not a file. Open the plugin manifest (.json) itself.',
+      why: 'it is not a file',
+    },
     'signature.unreadable': {
       actor: 'user',
-      action: 'The signature beside the package (its .minisig file) could not be read. Check that it is a file your account may open, then open the package again.',
+      action:
+        'The signature beside the package (its .minisig file) could not be read. Check that it is a file your account may open, then open the package again.',
       why: 'its signature file could not be read',
     },
     'signature.key_changed': {
       actor: 'user',
-      action: 'This update is signed by a different key than the one you installed it with. Install it only if its publisher told you the key changed, and accept the new key when you are asked.',
+      action:
+        'This update is signed by a different key than the one you installed it with. Install it only if its publisher told you the key changed, and accept the new key when you are asked.',
       why: 'it is signed by a different key than the installed version',
     },
     // Nobody: it may be malicious. Links and devices that reach outside the package, paths that climb
@@ -119,12 +230,25 @@ const ROWS: ReadonlyMap<string, RefusalRow> = new Map<string, RefusalRow>(
     'archive.pax_global': { actor: 'nobody', action: HOSTILE },
     // Another reader (bsdtar, GNU tar, Go, Python) would see another name or other data: what a
     // reviewer lists is not what would be installed, the way to hide a file from a review.
-    'archive.ambiguous_name': { actor: 'nobody', action: HOSTILE, why: 'other tools would read its files differently from this app' },
-    'archive.ambiguous_size': { actor: 'nobody', action: HOSTILE, why: 'other tools would read its files differently from this app' },
-    'manifest.undescribed_function': { actor: 'nobody', action: HOSTILE, why: 'its code defines a tool its manifest does not describe' },
+    'archive.ambiguous_name': {
+      actor: 'nobody',
+      action: HOSTILE,
+      why: 'other tools would read its files differently from this app',
+    },
+    'archive.ambiguous_size': {
+      actor: 'nobody',
+      action: HOSTILE,
+      why: 'other tools would read its files differently from this app',
+    },
+    'manifest.undescribed_function': {
+      actor: 'nobody',
+      action: HOSTILE,
+      why: 'its code defines a tool its manifest does not describe',
+    },
     'signature.invalid': {
       actor: 'nobody',
-      action: 'Its signature does not match: the file was changed after it was signed, or the signature belongs to another file. Get the package again from its publisher, and move this file to the Trash.',
+      action:
+        'Its signature does not match: the file was changed after it was signed, or the signature belongs to another file. Get the package again from its publisher, and move this file to the Trash.',
       why: 'its signature does not match its contents',
     },
   }),
@@ -138,7 +262,11 @@ export const REFUSAL_ROWS: ReadonlyMap<string, Readonly<RefusalRow>> = ROWS;
  * code not in the table is the author's.
  */
 export function refusalAdvice(code: string): RefusalAdvice {
-  const row = ROWS.get(code) ?? (code.startsWith('policy.') ? { actor: 'administrator' as const, action: POLICY } : { actor: 'author' as const, action: AUTHOR });
+  const row =
+    ROWS.get(code) ??
+    (code.startsWith('policy.')
+      ? { actor: 'administrator' as const, action: POLICY }
+      : { actor: 'author' as const, action: AUTHOR });
   return { actor: row.actor, title: TITLES[row.actor], action: row.action, why: row.why ?? WHY[row.actor] };
 }
 
@@ -171,6 +299,14 @@ export function packCommand(folder: string, program: string | null = CLI_NAME): 
  * (with its path and code), and the command that shows them all. Plain text, for Copy.
  */
 export function authorMessage(fileName: string, problems: readonly Problem[], command: string): string {
-  const lines = problems.map((problem) => `- ${problem.message}${problem.path && !problem.message.includes(problem.path) ? ` (at ${problem.path})` : ''} [${problem.code}]`);
-  return [`Apollia Desktop refused ${fileName} (checked without running any of it):`, ...lines, '', `To see every problem: ${command}`].join('\n');
+  const lines = problems.map(
+    (problem) =>
+      `- ${problem.message}${problem.path && !problem.message.includes(problem.path) ? ` (at ${problem.path})` : ''} [${problem.code}]`,
+  );
+  return [
+    `Apollia Desktop refused ${fileName} (checked without running any of it):`,
+    ...lines,
+    '',
+    `To see every problem: ${command}`,
+  ].join('\n');
 }

@@ -5,7 +5,9 @@ import type { ApolliaManifest } from './apollia-manifest';
 import { APOLLIA_NATIVE_TOOLS } from './catalogues';
 import { isPinnedRequirement, mcpCommandLine, riskSummary } from './risk-summary';
 
-const example = parse(readFileSync(new URL('../test/fixtures/apo/invoices/apollia.toml', import.meta.url), 'utf8')) as unknown as ApolliaManifest;
+const example = parse(
+  readFileSync(new URL('../test/fixtures/apo/invoices/apollia.toml', import.meta.url), 'utf8'),
+) as unknown as ApolliaManifest;
 
 describe('riskSummary', () => {
   it('lists the spec example worst first, and claims nothing it cannot do: its code runs as you', () => {
@@ -26,7 +28,9 @@ describe('riskSummary', () => {
       package: { name: 'notes', version: '1.0.0', publisher: 'P', sdk: '>=0.3' },
       tools: [{ name: 'count', module: 'tools/count.py', description: 'Counts', action: 'read' }],
     };
-    expect(riskSummary(manifest, APOLLIA_NATIVE_TOOLS).map((line) => line.text)).toEqual(['Reads data that is not personal — 1 tool (count)']);
+    expect(riskSummary(manifest, APOLLIA_NATIVE_TOOLS).map((line) => line.text)).toEqual([
+      'Reads data that is not personal — 1 tool (count)',
+    ]);
   });
 
   it('says what a package with no code of its own cannot do, and web access is a way out', () => {
@@ -34,9 +38,20 @@ describe('riskSummary', () => {
       package: { name: 'notes', version: '1.0.0', publisher: 'P', sdk: '>=0.3' },
       agents: [{ id: 'a', name: 'A', mission: 'm', defaults: { access: ['notify'] } }],
     };
-    expect(riskSummary(manifest, APOLLIA_NATIVE_TOOLS).map((line) => line.text)).toEqual(['Reads data that is not personal — 1 built-in tool (notify)', 'Cannot run code on this computer', 'Cannot send things outside this computer', 'Cannot delete or write files', 'Cannot read your personal data']);
-    const web: ApolliaManifest = { ...manifest, agents: [{ id: 'a', name: 'A', mission: 'm', defaults: { access: ['web_fetch'] } }] };
-    expect(riskSummary(web, APOLLIA_NATIVE_TOOLS).map((line) => line.text)).not.toContain('Cannot send things outside this computer');
+    expect(riskSummary(manifest, APOLLIA_NATIVE_TOOLS).map((line) => line.text)).toEqual([
+      'Reads data that is not personal — 1 built-in tool (notify)',
+      'Cannot run code on this computer',
+      'Cannot send things outside this computer',
+      'Cannot delete or write files',
+      'Cannot read your personal data',
+    ]);
+    const web: ApolliaManifest = {
+      ...manifest,
+      agents: [{ id: 'a', name: 'A', mission: 'm', defaults: { access: ['web_fetch'] } }],
+    };
+    expect(riskSummary(web, APOLLIA_NATIVE_TOOLS).map((line) => line.text)).not.toContain(
+      'Cannot send things outside this computer',
+    );
   });
 
   it('flags unpinned pip requirements and network MCP servers', () => {
@@ -54,7 +69,12 @@ describe('riskSummary', () => {
       ],
     };
     const lines = riskSummary(manifest, APOLLIA_NATIVE_TOOLS);
-    expect(lines.map((line) => line.text)).toEqual(['Connects to a server outside this computer: https://mcp.example.com/mcp', 'Can write or delete things — 2 workflows (a, b)', 'Installs 2 Python packages (1 not pinned to one version: requests>=2)', 'Proposes 2 triggers (off until you arm them)']);
+    expect(lines.map((line) => line.text)).toEqual([
+      'Connects to a server outside this computer: https://mcp.example.com/mcp',
+      'Can write or delete things — 2 workflows (a, b)',
+      'Installs 2 Python packages (1 not pinned to one version: requests>=2)',
+      'Proposes 2 triggers (off until you arm them)',
+    ]);
     expect(lines[2]?.level).toBe('sensitive');
   });
 });

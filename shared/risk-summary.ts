@@ -119,7 +119,9 @@ export function riskSummary(manifest: ApolliaManifest, catalogue: readonly Nativ
       if (!entry.includes(':')) nativeNames.add(entry);
     }
   }
-  const native = [...nativeNames].map((name) => catalogue.find((tool) => tool.name === name)).filter((tool): tool is NativeTool => tool !== undefined);
+  const native = [...nativeNames]
+    .map((name) => catalogue.find((tool) => tool.name === name))
+    .filter((tool): tool is NativeTool => tool !== undefined);
 
   const lines: RiskLine[] = [];
   const present = new Set<ActionFamily>();
@@ -132,13 +134,23 @@ export function riskSummary(manifest: ApolliaManifest, catalogue: readonly Nativ
     const nativeNamesOf = native.filter((tool) => tool.family === family).map((tool) => tool.name);
     if (family === 'execute_code') {
       for (const server of commandServers) {
-        lines.push({ level: 'sensitive', family, text: `Runs a program on this computer: \`${mcpCommandLine(server)}\``, items: [server.name] });
+        lines.push({
+          level: 'sensitive',
+          family,
+          text: `Runs a program on this computer: \`${mcpCommandLine(server)}\``,
+          items: [server.name],
+        });
       }
     }
     if (family === 'send_external') {
       if (networkServers.length > 0) present.add(family);
       for (const server of networkServers) {
-        lines.push({ level: 'sensitive', family, text: `Connects to a server outside this computer: ${server.url ?? ''}`, items: [server.name] });
+        lines.push({
+          level: 'sensitive',
+          family,
+          text: `Connects to a server outside this computer: ${server.url ?? ''}`,
+          items: [server.name],
+        });
       }
     }
     const count = toolNames.length + workflowNames.length + nativeNamesOf.length;
@@ -164,7 +176,11 @@ export function riskSummary(manifest: ApolliaManifest, catalogue: readonly Nativ
   if (pip.length > 0) {
     const unpinned = pip.filter((requirement) => !isPinnedRequirement(requirement));
     const extra = unpinned.length > 0 ? ` (${unpinned.length} not pinned to one version: ${unpinned.join(', ')})` : '';
-    lines.push({ level: unpinned.length > 0 ? 'sensitive' : 'notice', text: `Installs ${plural(pip.length, 'Python package')}${extra}`, items: pip });
+    lines.push({
+      level: unpinned.length > 0 ? 'sensitive' : 'notice',
+      text: `Installs ${plural(pip.length, 'Python package')}${extra}`,
+      items: pip,
+    });
   }
   const triggers = manifest.triggers ?? [];
   if (triggers.length > 0) {

@@ -27,8 +27,14 @@ describe('the words', () => {
   });
 
   it('each state in its own sentence, counted', () => {
-    expect(runTakingWords('nothing_waiting', 0)).toBe('No run is waiting now. Until an agent runtime runs on this computer, the runs your triggers queue wait there.');
-    expect(runTakingWords('waiting', 1)).toBe('1 run is waiting, queued in the last minute: an agent runtime may still take it.');
-    expect(runTakingWords('not_taken', 1200)).toBe('1,200 runs are waiting and nothing has taken them: no agent runtime is taking runs on this computer yet.');
+    expect(runTakingWords('nothing_waiting', 0)).toBe(
+      'No run is waiting now. Until an agent runtime runs on this computer, the runs your triggers queue wait there.',
+    );
+    expect(runTakingWords('waiting', 1)).toBe(
+      '1 run is waiting, queued in the last minute: an agent runtime may still take it.',
+    );
+    expect(runTakingWords('not_taken', 1200)).toBe(
+      '1,200 runs are waiting and nothing has taken them: no agent runtime is taking runs on this computer yet.',
+    );
   });
 });

@@ -10,7 +10,8 @@
 export const RUN_NOT_TAKEN_AFTER_MS = 60_000;
 
 /** What a fire does, in one sentence (before anything is armed). */
-export const FIRE_QUEUES_WORDS = 'When an armed trigger fires, Apollia Desktop does not run the agent itself: it queues a run (a file in runs/pending/ of its data folder) that waits until an agent runtime takes it.';
+export const FIRE_QUEUES_WORDS =
+  'When an armed trigger fires, Apollia Desktop does not run the agent itself: it queues a run (a file in runs/pending/ of its data folder) that waits until an agent runtime takes it.';
 
 /** Whether runs are being taken, as far as the waiting runs show it. */
 export type RunTaking =
@@ -40,7 +41,9 @@ export function runTaking(pending: PendingRunsSeen, now: Date): RunTaking {
 /** The state of the queue now, in one sentence (the time of the oldest run is said beside it by the screen). */
 export function runTakingWords(taking: RunTaking, total: number): string {
   const runs = total === 1 ? '1 run is' : `${total.toLocaleString('en-US')} runs are`;
-  if (taking === 'nothing_waiting') return 'No run is waiting now. Until an agent runtime runs on this computer, the runs your triggers queue wait there.';
-  if (taking === 'waiting') return `${runs} waiting, queued in the last minute: an agent runtime may still take ${total === 1 ? 'it' : 'them'}.`;
+  if (taking === 'nothing_waiting')
+    return 'No run is waiting now. Until an agent runtime runs on this computer, the runs your triggers queue wait there.';
+  if (taking === 'waiting')
+    return `${runs} waiting, queued in the last minute: an agent runtime may still take ${total === 1 ? 'it' : 'them'}.`;
   return `${runs} waiting and nothing has taken ${total === 1 ? 'it' : 'them'}: no agent runtime is taking runs on this computer yet.`;
 }

@@ -5,7 +5,8 @@
  */
 
 /** The words a secret's name is made of, as whole parts of a `_`/`-`-separated name. */
-const SECRET_PARTS = /(^|[_-])(SECRET|TOKEN|PASSWORD|PASSWD|PASS|PWD|APIKEY|API_KEY|ACCESS_KEY|PRIVATE_KEY|KEY|CREDENTIALS?|AUTH|COOKIE|SESSION)([_-]|$)/i;
+const SECRET_PARTS =
+  /(^|[_-])(SECRET|TOKEN|PASSWORD|PASSWD|PASS|PWD|APIKEY|API_KEY|ACCESS_KEY|PRIVATE_KEY|KEY|CREDENTIALS?|AUTH|COOKIE|SESSION)([_-]|$)/i;
 
 /** Whether an environment variable's name looks like it holds a secret. */
 export function looksLikeSecretName(name: string): boolean {

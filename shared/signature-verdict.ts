@@ -9,7 +9,10 @@ import { compareNames, type NameComparison } from './display-text';
 import type { SignatureSummary } from './inspection';
 import type { KeyChange, SignatureUpdateKind } from './trust';
 
-/** How an update's signature stands to the installed package's pin, with the names the person gave the keys: a {@link KeyChange} that may also be `kept`. */
+/**
+ * How an update's signature stands to the installed package's pin, with the names the person gave the keys: a {@link
+ * KeyChange} that may also be `kept`.
+ */
 export type SignatureUpdate = Omit<KeyChange, 'kind' | 'change'> & { change: SignatureUpdateKind };
 
 /** The verdict: the package's own signature, its publisher field, and the update's key story. */
@@ -22,25 +25,40 @@ export interface SignatureVerdict {
    * package's publisher field (`same`, `different`, or a `lookalike`); null otherwise.
    */
   names: NameComparison | null;
-  /** For an installed package's update (or reinstall): kept, first signed, changed, dropped; null for a first install. */
+  /**
+   * For an installed package's update (or reinstall): kept, first signed, changed, dropped; null for a first install.
+   */
   update: SignatureUpdate | null;
 }
 
 /** The verdict of `signature` for a package naming `publisher`, with its update story if any. */
-export function signatureVerdictOf(signature: SignatureSummary, publisher: string | null, update: SignatureUpdate | null = null): SignatureVerdict {
-  const names = signature.state === 'verified' && publisher !== null && signature.signer !== null ? compareNames(signature.signer, publisher) : null;
+export function signatureVerdictOf(
+  signature: SignatureSummary,
+  publisher: string | null,
+  update: SignatureUpdate | null = null,
+): SignatureVerdict {
+  const names =
+    signature.state === 'verified' && publisher !== null && signature.signer !== null
+      ? compareNames(signature.signer, publisher)
+      : null;
   return { signature, publisher, names, update };
 }
 
 /** Whether an update's signature is a stop the person must answer before anything else. */
 export function isKeyChangeStop(update: SignatureUpdate | null): boolean {
-  return update !== null && (update.change === 'other_key' || update.change === 'dropped' || update.change === 'unverifiable_pin');
+  return (
+    update !== null &&
+    (update.change === 'other_key' || update.change === 'dropped' || update.change === 'unverifiable_pin')
+  );
 }
 
 /** The verdict in words: one per state, the same on every surface. */
 export interface SignatureWords {
   state: SignatureSummary['state'];
-  /** `allow`: verified and the names agree. `warning`: anything the person should weigh. `danger`: a signature that does not hold, or a key-change stop. */
+  /**
+   * `allow`: verified and the names agree. `warning`: anything the person should weigh. `danger`: a signature that does
+   * not hold, or a key-change stop.
+   */
   tone: 'allow' | 'warning' | 'danger';
   /** The badge's words (`Verified publisher: Example Accounting`). */
   label: string;
@@ -65,7 +83,9 @@ function updateNote(update: SignatureUpdate): string {
   const sentence = `${update.message.charAt(0).toUpperCase()}${update.message.slice(1)}.`;
   switch (update.change) {
     case 'kept':
-      return update.before.kind === 'unsigned' ? 'Still unsigned, as the version you have.' : `Key kept: ${update.message}.`;
+      return update.before.kind === 'unsigned'
+        ? 'Still unsigned, as the version you have.'
+        : `Key kept: ${update.message}.`;
     case 'first_signed':
       return `First signed: ${sentence} From now on, updates must be signed by this key.`;
     case 'dropped':
@@ -77,7 +97,9 @@ function updateNote(update: SignatureUpdate): string {
   }
 }
 
-/** The words of a verdict (the CLI's `inspect`, `list`, `install`; the Overview, Review, key-change stop and dashboard). */
+/**
+ * The words of a verdict (the CLI's `inspect`, `list`, `install`; the Overview, Review, key-change stop and dashboard).
+ */
 export function signatureVerdictWords(verdict: SignatureVerdict): SignatureWords {
   const { signature } = verdict;
   const update = verdict.update ? updateNote(verdict.update) : null;
@@ -88,7 +110,12 @@ export function signatureVerdictWords(verdict: SignatureVerdict): SignatureWords
       const signer = signature.signer ?? '';
       const comment = `Signed comment: ${signature.trusted_comment ?? '(none)'}`;
       if (verdict.names === 'same' || verdict.names === null) {
-        return { ...base, tone: stop ? 'danger' : 'allow', label: `Verified publisher: ${signer}`, explanation: `Signed by the key you trust as “${signer}” (key ID ${signature.key_id ?? ''}). ${comment}` };
+        return {
+          ...base,
+          tone: stop ? 'danger' : 'allow',
+          label: `Verified publisher: ${signer}`,
+          explanation: `Signed by the key you trust as “${signer}” (key ID ${signature.key_id ?? ''}). ${comment}`,
+        };
       }
       const how = verdict.names === 'lookalike' ? 'a name that only looks like it' : 'a different name';
       return {
@@ -115,7 +142,12 @@ export function signatureVerdictWords(verdict: SignatureVerdict): SignatureWords
         explanation: `Signed by key ID ${signature.key_id ?? ''}, which is not one of your trusted publishers: nothing about who made it is checked. Anyone can make a key with any ID.`,
       };
     case 'builtin':
-      return { ...base, tone: 'allow', label: 'Ships with Apollia Desktop', explanation: 'This template came with the app itself, not from a publisher.' };
+      return {
+        ...base,
+        tone: 'allow',
+        label: 'Ships with Apollia Desktop',
+        explanation: 'This template came with the app itself, not from a publisher.',
+      };
     case 'invalid':
       return {
         ...base,
@@ -124,6 +156,11 @@ export function signatureVerdictWords(verdict: SignatureVerdict): SignatureWords
         explanation: `${INVALID_WORDS[signature.reason ?? 'does_not_match']} Don't install it: it may not be what its publisher made.${signature.message ? ` (${signature.message})` : ''}`,
       };
     case 'unsigned':
-      return { ...base, tone: stop ? 'danger' : 'warning', label: 'Unverified publisher', explanation: 'The package is not signed: anyone can write any publisher name.' };
+      return {
+        ...base,
+        tone: stop ? 'danger' : 'warning',
+        label: 'Unverified publisher',
+        explanation: 'The package is not signed: anyone can write any publisher name.',
+      };
   }
 }

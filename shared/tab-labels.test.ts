@@ -3,7 +3,10 @@ import { tabLabels } from './tab-labels';
 
 describe('tabLabels', () => {
   it('a name alone needs no folder', () => {
-    expect(tabLabels([{ id: 'a', displayName: 'quiet.apo', folders: ['home', 'me', 'Downloads'] }]).get('a')).toEqual({ name: 'quiet.apo', where: null });
+    expect(tabLabels([{ id: 'a', displayName: 'quiet.apo', folders: ['home', 'me', 'Downloads'] }]).get('a')).toEqual({
+      name: 'quiet.apo',
+      where: null,
+    });
   });
 
   it('two files of the same name are told apart by the nearest folder that differs', () => {

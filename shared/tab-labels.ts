@@ -38,9 +38,12 @@ export function tabLabels(sources: readonly TabSource[]): Map<string, TabLabel> 
   return labels;
 }
 
-/** The shortest ending of `source`'s folders that no other source in `same` ends with; all of them when none is enough. */
+/**
+ * The shortest ending of `source`'s folders that no other source in `same` ends with; all of them when none is enough.
+ */
 function distinguishingFolders(source: TabSource, same: readonly TabSource[]): string {
-  const ending = (folders: readonly string[], count: number) => folders.slice(Math.max(0, folders.length - count)).join('/');
+  const ending = (folders: readonly string[], count: number) =>
+    folders.slice(Math.max(0, folders.length - count)).join('/');
   for (let count = 1; count <= source.folders.length; count++) {
     const mine = ending(source.folders, count);
     if (same.every((other) => other === source || ending(other.folders, count) !== mine)) return mine;

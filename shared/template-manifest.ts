@@ -178,7 +178,14 @@ export interface TemplateDetails {
 export type TemplateInspection = Inspection<TemplateSummary, TemplateDetails> & { kind: 'template' };
 
 /** Where `${parameters.<name>}` may appear in agent.md (spec: agent.md `parameters`). */
-export const PLACEHOLDER_FIELDS = ['display_name', 'body', 'triggers[i].target.input', 'triggers[i].cron', 'triggers[i].timezone', 'mcp[i].pin'] as const;
+export const PLACEHOLDER_FIELDS = [
+  'display_name',
+  'body',
+  'triggers[i].target.input',
+  'triggers[i].cron',
+  'triggers[i].timezone',
+  'mcp[i].pin',
+] as const;
 
 // A name stops at `}` or at the next `$`: with `[^}]*`, each of 20 000 unclosed `${parameters.`
 // scanned to the end of the text (60 s for 260 KB; issue 12, "no package text costs more than
@@ -250,7 +257,9 @@ export function canonicalPinList(values: readonly PinScalar[]): PinScalar[] {
 /** Whether a pin list is exactly in canonical order with each value once. */
 export function isCanonicalPinList(values: readonly PinScalar[]): boolean {
   const canonical = canonicalPinList(values);
-  return canonical.length === values.length && canonical.every((value, i) => pinKey(value) === pinKey(values[i] ?? null));
+  return (
+    canonical.length === values.length && canonical.every((value, i) => pinKey(value) === pinKey(values[i] ?? null))
+  );
 }
 
 /** The parameters a template's pins name (`${parameters.<name>}` in an `mcp` entry's `pin`), by the tools they pin. */

@@ -16,10 +16,50 @@ import type { Verdict } from './verdict';
 import { andList, someNames } from './word-lists';
 
 /** Verbs of tool names, by what a tool named with them does: sends in the owner's name, or only reads. */
-const SEND_VERBS: ReadonlySet<string> = new Set(['send', 'post', 'reply', 'comment', 'publish', 'notify', 'tweet', 'email', 'mail', 'message']);
-const READ_VERBS: ReadonlySet<string> = new Set(['get', 'list', 'search', 'read', 'fetch', 'find', 'lookup', 'query', 'view', 'describe', 'show', 'count']);
+const SEND_VERBS: ReadonlySet<string> = new Set([
+  'send',
+  'post',
+  'reply',
+  'comment',
+  'publish',
+  'notify',
+  'tweet',
+  'email',
+  'mail',
+  'message',
+]);
+const READ_VERBS: ReadonlySet<string> = new Set([
+  'get',
+  'list',
+  'search',
+  'read',
+  'fetch',
+  'find',
+  'lookup',
+  'query',
+  'view',
+  'describe',
+  'show',
+  'count',
+]);
 /** Verbs of tool names that change something (create, update…): a name with no known verb counts as one too. */
-const CHANGE_VERBS: ReadonlySet<string> = new Set(['create', 'update', 'delete', 'write', 'set', 'add', 'remove', 'edit', 'merge', 'close', 'upload', 'move', 'archive', 'assign', 'invite']);
+const CHANGE_VERBS: ReadonlySet<string> = new Set([
+  'create',
+  'update',
+  'delete',
+  'write',
+  'set',
+  'add',
+  'remove',
+  'edit',
+  'merge',
+  'close',
+  'upload',
+  'move',
+  'archive',
+  'assign',
+  'invite',
+]);
 
 /**
  * What a tool named `name` does, from the first verb among its words (`slack_send_message` sends,
@@ -86,7 +126,8 @@ export function templateVerdict(manifest: TemplateManifest): Verdict {
   const leaks = accounts.length > 0 && web.length > 0;
 
   let headline: string;
-  if (code.length > 0) headline = `Can run commands${web.length > 0 || mcp.sends.length > 0 ? ' and send your data out' : ''}`;
+  if (code.length > 0)
+    headline = `Can run commands${web.length > 0 || mcp.sends.length > 0 ? ' and send your data out' : ''}`;
   else if (mcp.sends.length > 0) headline = `Can send or post in your name${unattended ? ', on its own' : ''}`;
   else if (leaks) headline = 'Can read your accounts and send what it reads out';
   else if (mcp.changes.length > 0) headline = 'Can change things in your accounts';
@@ -98,20 +139,33 @@ export function templateVerdict(manifest: TemplateManifest): Verdict {
   const facts: string[] = [];
   if (code.length > 0) facts.push(`Its agent may use ${someNames(code)}, which runs any command in its box.`);
   if (mcp.sends.length > 0) {
-    const pinned = mcp.pinnedSends.length === mcp.sends.length ? ': each only where its pin says' : mcp.pinnedSends.length > 0 ? `: only ${someNames(mcp.pinnedSends)} is held to where its pin says` : ': it chooses where';
+    const pinned =
+      mcp.pinnedSends.length === mcp.sends.length
+        ? ': each only where its pin says'
+        : mcp.pinnedSends.length > 0
+          ? `: only ${someNames(mcp.pinnedSends)} is held to where its pin says`
+          : ': it chooses where';
     facts.push(`Sends through your saved MCP servers: ${someNames(mcp.sends)}${pinned}.`);
   }
   if (unattended) {
     const started = triggers > 0 ? `, started by ${triggers === 1 ? 'its trigger' : `its ${triggers} triggers`},` : '';
     facts.push(`The template recommends running unattended: its tools would run${started} without asking you.`);
   }
-  if (leaks) facts.push(`Reads your ${andList(accounts)} ${accounts.length === 1 ? 'account' : 'accounts'} and can reach the internet (${someNames(web)}): together they could leak what it reads.`);
+  if (leaks)
+    facts.push(
+      `Reads your ${andList(accounts)} ${accounts.length === 1 ? 'account' : 'accounts'} and can reach the internet (${someNames(web)}): together they could leak what it reads.`,
+    );
   else if (web.length > 0) facts.push(`Reaches the internet: ${someNames(web)}.`);
   if (mcp.changes.length > 0) facts.push(`Can change things in your accounts: ${someNames(mcp.changes)}.`);
   if (!leaks && mcp.reads.length > 0) facts.push(`Reads your accounts: ${someNames(mcp.reads)}.`);
   if (writes.length > 0) facts.push(`Writes files in its work folder: ${someNames(writes)}.`);
   if (facts.length === 0) facts.push('Its tools only read its own work folder; it uses none of your accounts.');
 
-  const level: Verdict['level'] = code.length > 0 || leaks || (mcp.sends.length > 0 && unattended) ? 'high' : touchesAccounts || web.length > 0 || writes.length > 0 ? 'care' : 'low';
+  const level: Verdict['level'] =
+    code.length > 0 || leaks || (mcp.sends.length > 0 && unattended)
+      ? 'high'
+      : touchesAccounts || web.length > 0 || writes.length > 0
+        ? 'care'
+        : 'low';
   return { level, headline, facts: facts.slice(0, 3) };
 }

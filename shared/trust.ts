@@ -23,7 +23,23 @@ export type SignatureAlgorithm = 'ED' | 'Ed';
  * person no longer trusts) when the signature holds under it; null when none was given or it does
  * not hold. An update is compared with its pin by this key, never by the id it claims.
  */
-export type SignatureState = { state: 'verified'; keyId: string; keyName: string; publicKey: string; algorithm: SignatureAlgorithm; trustedComment: string } | { state: 'unknown_key'; keyId: string; algorithm: SignatureAlgorithm; claimedTrustedComment: string; pinnedKey: string | null } | { state: 'unsigned' };
+export type SignatureState =
+  | {
+      state: 'verified';
+      keyId: string;
+      keyName: string;
+      publicKey: string;
+      algorithm: SignatureAlgorithm;
+      trustedComment: string;
+    }
+  | {
+      state: 'unknown_key';
+      keyId: string;
+      algorithm: SignatureAlgorithm;
+      claimedTrustedComment: string;
+      pinnedKey: string | null;
+    }
+  | { state: 'unsigned' };
 
 /** One trusted key as the store keeps it (JSON-safe, four own fields). */
 export interface TrustedKey {
@@ -49,13 +65,20 @@ export interface TrustedKey {
  *   next signed update asks the person (a key-change stop).
  * - `unsigned`: it was not signed.
  */
-export type KeyPin = { kind: 'key'; keyId: string; publicKey: string } | { kind: 'claimed_key'; keyId: string } | { kind: 'key_id_only'; keyId: string } | { kind: 'unsigned' };
+export type KeyPin =
+  | { kind: 'key'; keyId: string; publicKey: string }
+  | { kind: 'claimed_key'; keyId: string }
+  | { kind: 'key_id_only'; keyId: string }
+  | { kind: 'unsigned' };
 
 /** The result of re-checking an installed folder against its recorded digests. Lists are sorted. */
 export interface IntegrityReport {
   /** `unreadable`: the folder exists but cannot be listed (permissions); `error` says why. */
   state: 'ok' | 'changed' | 'unreadable';
-  /** Recorded files whose bytes differ, or that are now a link, folder or special file; and any link or special file found. */
+  /**
+   * Recorded files whose bytes differ, or that are now a link, folder or special file; and any link or special file
+   * found.
+   */
   changed: string[];
   /** Recorded files no longer there. */
   missing: string[];
@@ -74,19 +97,51 @@ export interface IntegrityReport {
 export function signatureSummaryOf(state: SignatureState): SignatureSummary {
   switch (state.state) {
     case 'verified':
-      return { state: 'verified', key_id: state.keyId, trusted_comment: state.trustedComment, signer: state.keyName, public_key: state.publicKey, reason: null, message: null };
+      return {
+        state: 'verified',
+        key_id: state.keyId,
+        trusted_comment: state.trustedComment,
+        signer: state.keyName,
+        public_key: state.publicKey,
+        reason: null,
+        message: null,
+      };
     case 'unknown_key':
-      return { state: 'unknown_key', key_id: state.keyId, trusted_comment: null, signer: null, public_key: state.pinnedKey, reason: null, message: null };
+      return {
+        state: 'unknown_key',
+        key_id: state.keyId,
+        trusted_comment: null,
+        signer: null,
+        public_key: state.pinnedKey,
+        reason: null,
+        message: null,
+      };
     case 'unsigned':
       return UNSIGNED;
   }
 }
 
 /** The `unsigned` summary (no `.minisig`; a template or plugin manifest from outside the app). */
-export const UNSIGNED: SignatureSummary = Object.freeze({ state: 'unsigned', key_id: null, trusted_comment: null, signer: null, public_key: null, reason: null, message: null });
+export const UNSIGNED: SignatureSummary = Object.freeze({
+  state: 'unsigned',
+  key_id: null,
+  trusted_comment: null,
+  signer: null,
+  public_key: null,
+  reason: null,
+  message: null,
+});
 
 /** The `builtin` summary: a template shipped with the app. */
-export const BUILTIN: SignatureSummary = Object.freeze({ state: 'builtin', key_id: null, trusted_comment: null, signer: null, public_key: null, reason: null, message: null });
+export const BUILTIN: SignatureSummary = Object.freeze({
+  state: 'builtin',
+  key_id: null,
+  trusted_comment: null,
+  signer: null,
+  public_key: null,
+  reason: null,
+  message: null,
+});
 
 // ---- The Api's trust types (issue 14), re-exported by `shared/api.ts` ----
 
@@ -105,7 +160,10 @@ export type SignatureUpdateKind = 'kept' | 'first_signed' | 'other_key' | 'dropp
 
 /** How an update's signing key differs from the one pinned at first install. */
 export interface KeyChange {
-  /** `changed`: a stop that install refuses unless accepted (`other_key`, `dropped`, `unverifiable_pin`). `first_signed`: an unsigned package now signed (allowed). */
+  /**
+   * `changed`: a stop that install refuses unless accepted (`other_key`, `dropped`, `unverifiable_pin`).
+   * `first_signed`: an unsigned package now signed (allowed).
+   */
   kind: 'changed' | 'first_signed';
   /** Which change, in the words of {@link SignatureUpdateKind}. */
   change: Exclude<SignatureUpdateKind, 'kept'>;
@@ -117,7 +175,10 @@ export interface KeyChange {
   beforeTrusted: boolean;
   /** The name the person gives the update's key (a trusted key), or null. */
   nowName: string | null;
-  /** One sentence naming both keys, as a person knows them (`this update is not signed; the version you have was signed by the key you trust as …`). */
+  /**
+   * One sentence naming both keys, as a person knows them (`this update is not signed; the version you have was signed
+   * by the key you trust as …`).
+   */
   message: string;
 }
 
@@ -143,7 +204,9 @@ export interface PackageIntegrityView {
   changed: string[];
   missing: string[];
   added: string[];
-  /** The triggers the check that found the change disarmed, with the folder each watched: a reinstall arms them again. */
+  /**
+   * The triggers the check that found the change disarmed, with the folder each watched: a reinstall arms them again.
+   */
   disarmed: { trigger: string; folder: string | null }[];
 }
 

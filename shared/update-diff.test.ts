@@ -4,7 +4,14 @@ import { diffUpdate } from './update-diff';
 
 const base: ApolliaManifest = {
   package: { name: 'invoices', version: '1.2.0', publisher: 'Example Accounting', sdk: '>=0.3, <0.4' },
-  agents: [{ id: 'clerk', name: 'Clerk', mission: 'm', defaults: { access: ['file_read', 'mcp:ledger/lookup', 'pkg:invoices/extract'] } }],
+  agents: [
+    {
+      id: 'clerk',
+      name: 'Clerk',
+      mission: 'm',
+      defaults: { access: ['file_read', 'mcp:ledger/lookup', 'pkg:invoices/extract'] },
+    },
+  ],
   tools: [{ name: 'extract', module: 'tools/extract.py', description: 'd', action: 'read' }],
   workflows: [{ name: 'remind', module: 'w.py', description: 'd', action: 'send_external' }],
   requires: [{ type: 'gmail' }],
@@ -20,7 +27,14 @@ describe('diffUpdate', () => {
     const after: ApolliaManifest = {
       ...base,
       package: { ...base.package, version: '1.3.0' },
-      agents: [{ id: 'clerk', name: 'Clerk', mission: 'm', defaults: { access: ['file_read', 'mcp:ledger/lookup', 'pkg:invoices/extract', 'shell'] } }],
+      agents: [
+        {
+          id: 'clerk',
+          name: 'Clerk',
+          mission: 'm',
+          defaults: { access: ['file_read', 'mcp:ledger/lookup', 'pkg:invoices/extract', 'shell'] },
+        },
+      ],
       tools: [{ name: 'extract', module: 'tools/extract.py', description: 'd', action: 'read_personal' }],
       requires: [{ type: 'gmail' }, { type: 'slack' }],
       mcp_servers: [{ name: 'ledger', command: 'npx', args: ['ledger-mcp'], env: { TOKEN: '${TOKEN}' } }],
@@ -51,21 +65,52 @@ describe('diffUpdate', () => {
   });
 
   it('a trigger that only starts something else says so', () => {
-    const after: ApolliaManifest = { ...base, package: { ...base.package, version: '1.2.1' }, triggers: [{ id: 'hourly', target: 'remind', source: { type: 'interval', every: '1h' } }, ...(base.triggers ?? []).slice(0, 1)] };
-    expect(diffUpdate(base, after).changes).toEqual(['Changed trigger `hourly`: now starts `remind` (was: `clerk`); off until you arm it again']);
+    const after: ApolliaManifest = {
+      ...base,
+      package: { ...base.package, version: '1.2.1' },
+      triggers: [
+        { id: 'hourly', target: 'remind', source: { type: 'interval', every: '1h' } },
+        ...(base.triggers ?? []).slice(0, 1),
+      ],
+    };
+    expect(diffUpdate(base, after).changes).toEqual([
+      'Changed trigger `hourly`: now starts `remind` (was: `clerk`); off until you arm it again',
+    ]);
   });
 
   it('lists what a version no longer asks for', () => {
-    const diff = diffUpdate(base, { ...base, package: { ...base.package, version: '1.1.0' }, workflows: [], triggers: [], requires: [] });
-    expect(diff.changes).toEqual(['No longer has the workflow `remind`', 'No longer needs `gmail`', 'No longer proposes the triggers `hourly`, `monday`']);
+    const diff = diffUpdate(base, {
+      ...base,
+      package: { ...base.package, version: '1.1.0' },
+      workflows: [],
+      triggers: [],
+      requires: [],
+    });
+    expect(diff.changes).toEqual([
+      'No longer has the workflow `remind`',
+      'No longer needs `gmail`',
+      'No longer proposes the triggers `hourly`, `monday`',
+    ]);
     expect(diff.asksMore).toBe(false);
   });
 
   it('a new publisher comes first; a lookalike with digits for letters is named as one', () => {
-    const lookalike = diffUpdate(base, { ...base, package: { ...base.package, version: '1.3.0', publisher: 'Example Acc0unting' } });
-    expect(lookalike.publisher).toEqual({ from: 'Example Accounting', to: 'Example Acc0unting', comparison: 'lookalike' });
-    expect(lookalike.changes[0]).toBe('The publisher changed to a name that only looks like the old one: “Example Acc0unting” (was: “Example Accounting”)');
-    const other = diffUpdate(base, { ...base, package: { ...base.package, version: '1.3.0', publisher: 'Someone Else' } });
+    const lookalike = diffUpdate(base, {
+      ...base,
+      package: { ...base.package, version: '1.3.0', publisher: 'Example Acc0unting' },
+    });
+    expect(lookalike.publisher).toEqual({
+      from: 'Example Accounting',
+      to: 'Example Acc0unting',
+      comparison: 'lookalike',
+    });
+    expect(lookalike.changes[0]).toBe(
+      'The publisher changed to a name that only looks like the old one: “Example Acc0unting” (was: “Example Accounting”)',
+    );
+    const other = diffUpdate(base, {
+      ...base,
+      package: { ...base.package, version: '1.3.0', publisher: 'Someone Else' },
+    });
     expect(other.changes[0]).toBe('The publisher changed: “Someone Else” (was: “Example Accounting”)');
     expect(other.publisher?.comparison).toBe('different');
   });
@@ -78,6 +123,10 @@ describe('diffUpdate', () => {
       mcp_servers: [...(base.mcp_servers ?? []), { name: 'fetch', command: 'npx', args: ['-y', 'fetch-mcp@latest'] }],
       agents: [...(base.agents ?? []), { id: 'helper', name: 'Helper', mission: 'm' }],
     };
-    expect(diffUpdate(base, after).changes).toEqual(['New tool `wipe` (Python code): says it can write or delete things', 'Starts a new program on this computer: `npx -y fetch-mcp@latest`', 'New agent Helper']);
+    expect(diffUpdate(base, after).changes).toEqual([
+      'New tool `wipe` (Python code): says it can write or delete things',
+      'Starts a new program on this computer: `npx -y fetch-mcp@latest`',
+      'New agent Helper',
+    ]);
   });
 });

@@ -95,7 +95,10 @@ function names<T extends { name: string }>(list: T[] | undefined): Map<string, T
   return new Map((list ?? []).map((item) => [item.name, item]));
 }
 
-function capabilityDiff(before: { name: string; action: ActionFamily }[] | undefined, after: { name: string; action: ActionFamily }[] | undefined): CapabilityDiff {
+function capabilityDiff(
+  before: { name: string; action: ActionFamily }[] | undefined,
+  after: { name: string; action: ActionFamily }[] | undefined,
+): CapabilityDiff {
   const a = names(before);
   const b = names(after);
   return {
@@ -194,44 +197,110 @@ export function diffUpdate(before: ApolliaManifest, after: ApolliaManifest): Upd
     if (proposed.length > 0) proposedAccess[agent.id] = proposed;
   }
 
-  const publisher = before.package.publisher === after.package.publisher ? null : { from: before.package.publisher, to: after.package.publisher, comparison: compareNames(before.package.publisher, after.package.publisher) };
+  const publisher =
+    before.package.publisher === after.package.publisher
+      ? null
+      : {
+          from: before.package.publisher,
+          to: after.package.publisher,
+          comparison: compareNames(before.package.publisher, after.package.publisher),
+        };
   const toolOf = names(after.tools);
   const workflowOf = names(after.workflows);
   const serverOf = names(after.mcp_servers);
   const agentName = (id: string) => agAfter.get(id)?.name ?? agBefore.get(id)?.name ?? id;
   const changes: string[] = [];
   if (publisher) {
-    changes.push(publisher.comparison === 'lookalike' ? `The publisher changed to a name that only looks like the old one: “${publisher.to}” (was: “${publisher.from}”)` : `The publisher changed: “${publisher.to}” (was: “${publisher.from}”)`);
+    changes.push(
+      publisher.comparison === 'lookalike'
+        ? `The publisher changed to a name that only looks like the old one: “${publisher.to}” (was: “${publisher.from}”)`
+        : `The publisher changed: “${publisher.to}” (was: “${publisher.from}”)`,
+    );
   }
-  for (const change of tools.familyChanged) changes.push(`The tool \`${change.name}\` can now ${FAMILY_ABILITY[change.to]} (was: ${FAMILY_ABILITY[change.from]})`);
-  for (const change of workflows.familyChanged) changes.push(`The workflow \`${change.name}\` can now ${FAMILY_ABILITY[change.to]} (was: ${FAMILY_ABILITY[change.from]})`);
-  for (const name of tools.added) changes.push(`New tool \`${name}\` (Python code): says it can ${FAMILY_ABILITY[toolOf.get(name)?.action ?? 'read']}`);
-  for (const name of workflows.added) changes.push(`New workflow \`${name}\` (Python code): says it can ${FAMILY_ABILITY[workflowOf.get(name)?.action ?? 'read']}`);
-  if (connections.added.length > 0) changes.push(`Now needs ${connections.added.length === 1 ? 'a connection' : 'connections'} to ${list(connections.added)}`);
-  for (const server of mcpServers.changed) changes.push(`The program \`${server.name}\` would now start differently: ${server.changed.map((part) => MCP_PART_WORDS[part]).join(', ')} changed`);
+  for (const change of tools.familyChanged)
+    changes.push(
+      `The tool \`${change.name}\` can now ${FAMILY_ABILITY[change.to]} (was: ${FAMILY_ABILITY[change.from]})`,
+    );
+  for (const change of workflows.familyChanged)
+    changes.push(
+      `The workflow \`${change.name}\` can now ${FAMILY_ABILITY[change.to]} (was: ${FAMILY_ABILITY[change.from]})`,
+    );
+  for (const name of tools.added)
+    changes.push(
+      `New tool \`${name}\` (Python code): says it can ${FAMILY_ABILITY[toolOf.get(name)?.action ?? 'read']}`,
+    );
+  for (const name of workflows.added)
+    changes.push(
+      `New workflow \`${name}\` (Python code): says it can ${FAMILY_ABILITY[workflowOf.get(name)?.action ?? 'read']}`,
+    );
+  if (connections.added.length > 0)
+    changes.push(
+      `Now needs ${connections.added.length === 1 ? 'a connection' : 'connections'} to ${list(connections.added)}`,
+    );
+  for (const server of mcpServers.changed)
+    changes.push(
+      `The program \`${server.name}\` would now start differently: ${server.changed.map((part) => MCP_PART_WORDS[part]).join(', ')} changed`,
+    );
   for (const name of mcpServers.added) {
     const server = serverOf.get(name);
     const commandLine = server ? mcpCommandLine(server) : '';
-    changes.push(commandLine !== '' ? `Starts a new program on this computer: \`${commandLine}\`` : `Connects to a new server outside this computer: ${server?.url ?? name}`);
+    changes.push(
+      commandLine !== ''
+        ? `Starts a new program on this computer: \`${commandLine}\``
+        : `Connects to a new server outside this computer: ${server?.url ?? name}`,
+    );
   }
   for (const id of agents.added) changes.push(`New agent ${agentName(id)}`);
-  for (const diff of agents.access) if (diff.added.length > 0) changes.push(`${agentName(diff.agentId)} asks for something new, not allowed until you tick it: ${diff.added.map(entryWords).join('; ')}`);
-  if (triggers.added.length > 0) changes.push(`New ${triggers.added.length === 1 ? 'trigger' : 'triggers'} ${list(triggers.added)}: off until you arm ${triggers.added.length === 1 ? 'it' : 'them'}`);
+  for (const diff of agents.access)
+    if (diff.added.length > 0)
+      changes.push(
+        `${agentName(diff.agentId)} asks for something new, not allowed until you tick it: ${diff.added.map(entryWords).join('; ')}`,
+      );
+  if (triggers.added.length > 0)
+    changes.push(
+      `New ${triggers.added.length === 1 ? 'trigger' : 'triggers'} ${list(triggers.added)}: off until you arm ${triggers.added.length === 1 ? 'it' : 'them'}`,
+    );
   for (const id of triggers.changed) {
     const from = trBefore.get(id) as TriggerEntry;
     const to = trAfter.get(id) as TriggerEntry;
-    const what = sameSourceWords(from, to) ? `now starts \`${to.target}\`${to.input ? ` with “${to.input}”` : ''} (was: \`${from.target}\`${from.input ? ` with “${from.input}”` : ''})` : `${triggerSourceWords(from.source)} → ${triggerSourceWords(to.source)}`;
+    const what = sameSourceWords(from, to)
+      ? `now starts \`${to.target}\`${to.input ? ` with “${to.input}”` : ''} (was: \`${from.target}\`${from.input ? ` with “${from.input}”` : ''})`
+      : `${triggerSourceWords(from.source)} → ${triggerSourceWords(to.source)}`;
     changes.push(`Changed trigger \`${id}\`: ${what}; off until you arm it again`);
   }
-  if (tools.removed.length > 0) changes.push(`No longer has the ${tools.removed.length === 1 ? 'tool' : 'tools'} ${list(tools.removed)}`);
-  if (workflows.removed.length > 0) changes.push(`No longer has the ${workflows.removed.length === 1 ? 'workflow' : 'workflows'} ${list(workflows.removed)}`);
+  if (tools.removed.length > 0)
+    changes.push(`No longer has the ${tools.removed.length === 1 ? 'tool' : 'tools'} ${list(tools.removed)}`);
+  if (workflows.removed.length > 0)
+    changes.push(
+      `No longer has the ${workflows.removed.length === 1 ? 'workflow' : 'workflows'} ${list(workflows.removed)}`,
+    );
   if (connections.removed.length > 0) changes.push(`No longer needs ${list(connections.removed)}`);
   if (mcpServers.removed.length > 0) changes.push(`No longer starts or connects to ${list(mcpServers.removed)}`);
-  if (triggers.removed.length > 0) changes.push(`No longer proposes the ${triggers.removed.length === 1 ? 'trigger' : 'triggers'} ${list(triggers.removed)}`);
-  if (agents.removed.length > 0) changes.push(`No longer has the ${agents.removed.length === 1 ? 'agent' : 'agents'} ${agents.removed.map(agentName).join(', ')}`);
-  for (const diff of agents.access) if (diff.removed.length > 0) changes.push(`${agentName(diff.agentId)} no longer asks for: ${diff.removed.map(entryWords).join('; ')}`);
+  if (triggers.removed.length > 0)
+    changes.push(
+      `No longer proposes the ${triggers.removed.length === 1 ? 'trigger' : 'triggers'} ${list(triggers.removed)}`,
+    );
+  if (agents.removed.length > 0)
+    changes.push(
+      `No longer has the ${agents.removed.length === 1 ? 'agent' : 'agents'} ${agents.removed.map(agentName).join(', ')}`,
+    );
+  for (const diff of agents.access)
+    if (diff.removed.length > 0)
+      changes.push(`${agentName(diff.agentId)} no longer asks for: ${diff.removed.map(entryWords).join('; ')}`);
 
-  const asksMore = tools.added.length + workflows.added.length + tools.familyChanged.length + workflows.familyChanged.length + connections.added.length + mcpServers.added.length + mcpServers.changed.length + triggers.added.length + triggers.changed.length + agents.added.length + Object.keys(proposedAccess).length > 0;
+  const asksMore =
+    tools.added.length +
+      workflows.added.length +
+      tools.familyChanged.length +
+      workflows.familyChanged.length +
+      connections.added.length +
+      mcpServers.added.length +
+      mcpServers.changed.length +
+      triggers.added.length +
+      triggers.changed.length +
+      agents.added.length +
+      Object.keys(proposedAccess).length >
+    0;
 
   return {
     fromVersion: before.package.version,

@@ -39,7 +39,10 @@ function commandName(command: string): string {
   return base.replace(/\.(cmd|exe|bat)$/i, '').toLowerCase();
 }
 
-/** Whether a package spec names one version: `pkg@1.2.3`, `@scope/pkg@1.2.3`, `pkg==1.2.3`; `@latest`, ranges and tags are not. */
+/**
+ * Whether a package spec names one version: `pkg@1.2.3`, `@scope/pkg@1.2.3`, `pkg==1.2.3`; `@latest`, ranges and tags
+ * are not.
+ */
 export function isPinnedSpec(spec: string): boolean {
   if (isPinnedRequirement(spec)) return true;
   const at = spec.lastIndexOf('@');
@@ -103,7 +106,17 @@ export interface PackageReach {
 
 /** Sorts what a manifest declares into what it could reach (see {@link PackageReach}). */
 export function packageReach(manifest: ApolliaManifest, catalogue: readonly NativeTool[]): PackageReach {
-  const reach: PackageReach = { pythonCode: [], programs: [], nativeCode: [], personal: [], outward: [], writes: [], unpinnedPrograms: [], unpinnedPip: [], triggers: manifest.triggers?.length ?? 0 };
+  const reach: PackageReach = {
+    pythonCode: [],
+    programs: [],
+    nativeCode: [],
+    personal: [],
+    outward: [],
+    writes: [],
+    unpinnedPrograms: [],
+    unpinnedPip: [],
+    triggers: manifest.triggers?.length ?? 0,
+  };
   const byFamily = (family: ActionFamily, name: string) => {
     if (family === 'read_personal') reach.personal.push(name);
     else if (family === 'send_external') reach.outward.push(name);
@@ -158,7 +171,14 @@ export function packageVerdict(manifest: ApolliaManifest, catalogue: readonly Na
 
   let headline: string;
   if (runsCode) {
-    const and = reach.outward.length > 0 ? ' and send your data out' : reach.personal.length > 0 ? ' that read your personal data' : reach.writes.length > 0 ? ' that change or delete your files' : '';
+    const and =
+      reach.outward.length > 0
+        ? ' and send your data out'
+        : reach.personal.length > 0
+          ? ' that read your personal data'
+          : reach.writes.length > 0
+            ? ' that change or delete your files'
+            : '';
     headline = `Can run programs on this computer${and}`;
   } else if (leaks) headline = 'Can read your personal data and send it out';
   else if (reach.outward.length > 0) headline = 'Can send things outside this computer';
@@ -176,22 +196,35 @@ export function packageVerdict(manifest: ApolliaManifest, catalogue: readonly Na
     );
   }
   if (reach.pythonCode.length > 0) {
-    facts.push(`Its Python code (${someNames(reach.pythonCode)}) runs with your permissions; what it says each part does is its author's word.`);
+    facts.push(
+      `Its Python code (${someNames(reach.pythonCode)}) runs with your permissions; what it says each part does is its author's word.`,
+    );
   }
-  if (reach.nativeCode.length > 0) facts.push(`Its agents may use ${someNames(reach.nativeCode)}, which run any command you could.`);
+  if (reach.nativeCode.length > 0)
+    facts.push(`Its agents may use ${someNames(reach.nativeCode)}, which run any command you could.`);
   if (changes) {
     const what = [...reach.unpinnedPrograms, ...reach.unpinnedPip];
     facts.push(`Not pinned to one version (${someNames(what)}): that code can change after you consent.`);
   }
   if (reach.personal.length > 0 && reach.outward.length > 0) {
-    facts.push(`Reads your personal data (${someNames(reach.personal)}) and can reach outside (${someNames(reach.outward)}): together they could leak it.`);
+    facts.push(
+      `Reads your personal data (${someNames(reach.personal)}) and can reach outside (${someNames(reach.outward)}): together they could leak it.`,
+    );
   } else if (reach.outward.length > 0) facts.push(`Can reach outside this computer: ${someNames(reach.outward)}.`);
   else if (reach.personal.length > 0) facts.push(`Reads your personal data: ${someNames(reach.personal)}.`);
   if (reach.writes.length > 0) facts.push(`Can write or delete: ${someNames(reach.writes)}.`);
-  if (facts.length < 2 && reach.triggers > 0) facts.push(`Proposes ${plural(reach.triggers, 'trigger')}, off until you arm ${reach.triggers === 1 ? 'it' : 'them'}.`);
+  if (facts.length < 2 && reach.triggers > 0)
+    facts.push(
+      `Proposes ${plural(reach.triggers, 'trigger')}, off until you arm ${reach.triggers === 1 ? 'it' : 'them'}.`,
+    );
   if (facts.length === 0) facts.push('Every tool it asks for only reads, and runs no code of its own.');
 
-  const level: VerdictLevel = runsCode || leaks || changes ? 'high' : reach.personal.length + reach.outward.length + reach.writes.length > 0 ? 'care' : 'low';
+  const level: VerdictLevel =
+    runsCode || leaks || changes
+      ? 'high'
+      : reach.personal.length + reach.outward.length + reach.writes.length > 0
+        ? 'care'
+        : 'low';
   return { level, headline, facts: facts.slice(0, 3) };
 }
 
@@ -209,7 +242,9 @@ export const VERDICT_LABELS: Record<VerdictLevel, string> = {
  */
 export function enforcedRules(manifest: ApolliaManifest): string[] {
   const rules = ['Its agents are offered only the tools you tick; nothing else it lists is given to them.'];
-  rules.push('A call to a tool that is not read-only asks you first (a tool whose kind is not known here always asks).');
+  rules.push(
+    'A call to a tool that is not read-only asks you first (a tool whose kind is not known here always asks).',
+  );
   if ((manifest.triggers?.length ?? 0) > 0) rules.push('No trigger starts anything until you arm it.');
   if ((manifest.tools?.length ?? 0) + (manifest.workflows?.length ?? 0) + (manifest.mcp_servers?.length ?? 0) > 0) {
     rules.push('Once a tool or program runs, Apollia does not limit what its code does.');

@@ -24,4 +24,5 @@ export function listenerOrigin(port: number): string {
 }
 
 /** Said beside every webhook address: who can reach it, and what a sender elsewhere needs. */
-export const LOCAL_ONLY_WORDS = 'Only this computer can reach this address (127.0.0.1). A sender on the internet or another machine needs a tunnel you set up (for example a relay that forwards to this address).';
+export const LOCAL_ONLY_WORDS =
+  'Only this computer can reach this address (127.0.0.1). A sender on the internet or another machine needs a tunnel you set up (for example a relay that forwards to this address).';

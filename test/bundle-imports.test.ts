@@ -12,7 +12,12 @@ import { builtinModules } from 'node:module';
 import { tempDir } from './helpers/test-api';
 import { describe, expect, it } from 'vitest';
 import { skipWithoutBuild } from './helpers/built-output';
-import { CODE_CACHE_FILE, startBuiltWorker, TEMPLATE_READER_FILE, WORKER_FILE } from '../electron/core/bounded/worker-boot';
+import {
+  CODE_CACHE_FILE,
+  startBuiltWorker,
+  TEMPLATE_READER_FILE,
+  WORKER_FILE,
+} from '../electron/core/bounded/worker-boot';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 /** Each bundle's entry, and how its files load packages: Electron main is ESM, the CLI CommonJS (issue 17). */
@@ -21,13 +26,25 @@ const BUNDLES: { entry: string; format: 'esm' | 'cjs' }[] = [
   { entry: 'out/cli/cli.cjs', format: 'cjs' },
 ];
 
-/** The packages `code` loads: `import`/`export … from` and `import()` (ESM), or `require()` (CommonJS, not one written inside a string). */
+/**
+ * The packages `code` loads: `import`/`export … from` and `import()` (ESM), or `require()` (CommonJS, not one written
+ * inside a string).
+ */
 function bareImports(code: string, format: 'esm' | 'cjs'): string[] {
-  const pattern = format === 'esm' ? /(?:^|\n)\s*(?:import|export)\b[^'"]*?from\s*["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)/g : /(?<![`"'\\])\brequire\(\s*["']([^"']+)["']\s*\)|import\(\s*["']([^"']+)["']\s*\)/g;
+  const pattern =
+    format === 'esm'
+      ? /(?:^|\n)\s*(?:import|export)\b[^'"]*?from\s*["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)/g
+      : /(?<![`"'\\])\brequire\(\s*["']([^"']+)["']\s*\)|import\(\s*["']([^"']+)["']\s*\)/g;
   const specifiers = new Set<string>();
   for (const match of code.matchAll(pattern)) {
     const specifier = match[1] ?? match[2];
-    if (specifier && !specifier.startsWith('.') && !specifier.startsWith('node:') && !builtinModules.includes(specifier)) specifiers.add(specifier);
+    if (
+      specifier &&
+      !specifier.startsWith('.') &&
+      !specifier.startsWith('node:') &&
+      !builtinModules.includes(specifier)
+    )
+      specifiers.add(specifier);
   }
   return [...specifiers].sort();
 }
@@ -49,7 +66,11 @@ describe('built bundles load only what Node can resolve', () => {
       const wanted = imports.filter((specifier) => specifier !== 'electron'); // provided by Electron at run time
       const load = format === 'esm' ? 'await import(s)' : 'require(s)';
       const script = `const failed = []; for (const s of ${JSON.stringify(wanted)}) { try { ${load}; } catch (e) { failed.push(s + ': ' + e.code); } } console.log(JSON.stringify(failed));`;
-      const output = execFileSync(process.execPath, format === 'esm' ? ['--input-type=module', '-e', script] : ['-e', script], { cwd: ROOT, encoding: 'utf8', timeout: 30_000 });
+      const output = execFileSync(
+        process.execPath,
+        format === 'esm' ? ['--input-type=module', '-e', script] : ['-e', script],
+        { cwd: ROOT, encoding: 'utf8', timeout: 30_000 },
+      );
       expect(JSON.parse(output)).toEqual([]);
     });
   }
@@ -59,50 +80,66 @@ describe('the bounded checker runs from the built bundles', () => {
   const cli = join(ROOT, 'out/cli');
   const template = join(ROOT, 'resources/templates/code-review');
 
-  it.skipIf(skipWithoutBuild(join(cli, 'cli.cjs')))(`the built CLI inspects through out/cli/${WORKER_FILE}, with or without its code cache, and cannot without the worker`, () => {
-    const copy = tempDir('apollia-cli-bundle-');
-    cpSync(cli, copy, { recursive: true });
-    // Beside the repository's packages, as an installed CLI is.
-    symlinkSync(join(ROOT, 'node_modules'), join(copy, 'node_modules'));
-    writeFileSync(join(copy, 'package.json'), '{ "type": "module" }');
-    const run = () => spawnSync(process.execPath, [join(copy, 'cli.cjs'), 'inspect', template, '--json'], { cwd: ROOT, encoding: 'utf8', timeout: 30_000 });
-    const accepted = run();
-    expect(accepted.status).toBe(0);
-    expect(JSON.parse(accepted.stdout)).toMatchObject({ kind: 'template', ok: true, summary: { name: 'code-review' } });
-
-    rmSync(join(copy, CODE_CACHE_FILE));
-    rmSync(join(copy, `${TEMPLATE_READER_FILE}.cache`));
-    const uncached = run();
-    expect(uncached.status).toBe(0);
-    expect(uncached.stdout).toBe(accepted.stdout);
-
-    rmSync(join(copy, WORKER_FILE));
-    const without = run();
-    expect(without.status).not.toBe(0);
-    expect(without.stdout).toBe(''); // no inspection was made in-thread instead
-    expect(without.stderr).toContain(WORKER_FILE);
-  });
-
-  it.skipIf(skipWithoutBuild(join(ROOT, 'out/main', WORKER_FILE)))(`out/main/${WORKER_FILE} answers a job under plain Node through its boot, as Electron main starts it`, async () => {
-    const worker = startBuiltWorker(join(ROOT, 'out/main', WORKER_FILE));
-    try {
-      const replies: Array<{ type: string; codeCache?: string; value?: { ok: boolean; kind: string } }> = [];
-      await new Promise<void>((resolve, reject) => {
-        worker.on('error', reject);
-        worker.on('message', (reply: { type: string; value?: { ok: boolean; kind: string } }) => {
-          replies.push(reply);
-          if (reply.type === 'ready') worker.postMessage({ id: 1, kind: 'path', path: template, options: { trustedKeys: [] } });
-          else if (reply.type === 'result') resolve();
+  it.skipIf(skipWithoutBuild(join(cli, 'cli.cjs')))(
+    `the built CLI inspects through out/cli/${WORKER_FILE}, with or without its code cache, and cannot without the worker`,
+    () => {
+      const copy = tempDir('apollia-cli-bundle-');
+      cpSync(cli, copy, { recursive: true });
+      // Beside the repository's packages, as an installed CLI is.
+      symlinkSync(join(ROOT, 'node_modules'), join(copy, 'node_modules'));
+      writeFileSync(join(copy, 'package.json'), '{ "type": "module" }');
+      const run = () =>
+        spawnSync(process.execPath, [join(copy, 'cli.cjs'), 'inspect', template, '--json'], {
+          cwd: ROOT,
+          encoding: 'utf8',
+          timeout: 30_000,
         });
+      const accepted = run();
+      expect(accepted.status).toBe(0);
+      expect(JSON.parse(accepted.stdout)).toMatchObject({
+        kind: 'template',
+        ok: true,
+        summary: { name: 'code-review' },
       });
-      // Electron's V8 is not the build's Node: out/main gets no code cache (worker-code-cache.ts).
-      expect(replies.map((r) => r.type)).toEqual(['boot', 'ready', 'result']);
-      expect(replies[0]?.codeCache).toBe('absent');
-      expect(replies[2]?.value).toMatchObject({ kind: 'template', ok: true });
-    } finally {
-      await worker.terminate();
-    }
-  });
+
+      rmSync(join(copy, CODE_CACHE_FILE));
+      rmSync(join(copy, `${TEMPLATE_READER_FILE}.cache`));
+      const uncached = run();
+      expect(uncached.status).toBe(0);
+      expect(uncached.stdout).toBe(accepted.stdout);
+
+      rmSync(join(copy, WORKER_FILE));
+      const without = run();
+      expect(without.status).not.toBe(0);
+      expect(without.stdout).toBe(''); // no inspection was made in-thread instead
+      expect(without.stderr).toContain(WORKER_FILE);
+    },
+  );
+
+  it.skipIf(skipWithoutBuild(join(ROOT, 'out/main', WORKER_FILE)))(
+    `out/main/${WORKER_FILE} answers a job under plain Node through its boot, as Electron main starts it`,
+    async () => {
+      const worker = startBuiltWorker(join(ROOT, 'out/main', WORKER_FILE));
+      try {
+        const replies: Array<{ type: string; codeCache?: string; value?: { ok: boolean; kind: string } }> = [];
+        await new Promise<void>((resolve, reject) => {
+          worker.on('error', reject);
+          worker.on('message', (reply: { type: string; value?: { ok: boolean; kind: string } }) => {
+            replies.push(reply);
+            if (reply.type === 'ready')
+              worker.postMessage({ id: 1, kind: 'path', path: template, options: { trustedKeys: [] } });
+            else if (reply.type === 'result') resolve();
+          });
+        });
+        // Electron's V8 is not the build's Node: out/main gets no code cache (worker-code-cache.ts).
+        expect(replies.map((r) => r.type)).toEqual(['boot', 'ready', 'result']);
+        expect(replies[0]?.codeCache).toBe('absent');
+        expect(replies[2]?.value).toMatchObject({ kind: 'template', ok: true });
+      } finally {
+        await worker.terminate();
+      }
+    },
+  );
 });
 
 describe('the built worker is two CommonJS files (issue 17)', () => {
@@ -112,20 +149,28 @@ describe('the built worker is two CommonJS files (issue 17)', () => {
       [TEMPLATE_READER_FILE, ['agent.md', 'RE2JS']], // the template reader, yaml and re2js
     ] as const) {
       const path = join(ROOT, folder, file);
-      it.skipIf(skipWithoutBuild(path))(`${folder}/${file} needs nothing but Node's own modules: no chunk, no import()`, () => {
-        const code = readFileSync(path, 'utf8');
-        // (Not a require() that is itself a string: ajv keeps the code of its runtime helpers as text.)
-        const required = new Set([...code.matchAll(/(?<![`"'\\])\brequire\(\s*["']([^"']+)["']\s*\)/g)].map((m) => m[1] as string));
-        expect(required.size).toBeGreaterThan(0);
-        expect([...required].filter((name) => !builtinModules.includes(name.replace(/^node:/, '')))).toEqual([]);
-        for (const marker of markers) expect(code, marker).toContain(marker);
-        expect(code).not.toMatch(/\bimport\(\s*["']\.\.?\//);
-      });
+      it.skipIf(skipWithoutBuild(path))(
+        `${folder}/${file} needs nothing but Node's own modules: no chunk, no import()`,
+        () => {
+          const code = readFileSync(path, 'utf8');
+          // (Not a require() that is itself a string: ajv keeps the code of its runtime helpers as text.)
+          const required = new Set(
+            [...code.matchAll(/(?<![`"'\\])\brequire\(\s*["']([^"']+)["']\s*\)/g)].map((m) => m[1] as string),
+          );
+          expect(required.size).toBeGreaterThan(0);
+          expect([...required].filter((name) => !builtinModules.includes(name.replace(/^node:/, '')))).toEqual([]);
+          for (const marker of markers) expect(code, marker).toContain(marker);
+          expect(code).not.toMatch(/\bimport\(\s*["']\.\.?\//);
+        },
+      );
     }
-    it.skipIf(skipWithoutBuild(join(ROOT, folder, WORKER_FILE)))(`${folder}/${WORKER_FILE} leaves yaml and re2js to the template reader`, () => {
-      const code = readFileSync(join(ROOT, folder, WORKER_FILE), 'utf8');
-      expect(code).not.toContain('RE2JS');
-      expect(code).toContain(TEMPLATE_READER_FILE);
-    });
+    it.skipIf(skipWithoutBuild(join(ROOT, folder, WORKER_FILE)))(
+      `${folder}/${WORKER_FILE} leaves yaml and re2js to the template reader`,
+      () => {
+        const code = readFileSync(join(ROOT, folder, WORKER_FILE), 'utf8');
+        expect(code).not.toContain('RE2JS');
+        expect(code).toContain(TEMPLATE_READER_FILE);
+      },
+    );
   }
 });

@@ -14,7 +14,10 @@ describe('compiled schemas (electron/core/generated)', () => {
 
   it('are exactly what the live schemas compile to (run `npm run compile-schemas` after changing a schema)', () => {
     expect([...generated.keys()].sort()).toEqual(readdirSync(GENERATED_DIR).sort());
-    for (const [name, text] of generated) expect(readFileSync(join(GENERATED_DIR, name), 'utf8'), `${name} is stale: run npm run compile-schemas`).toBe(text);
+    for (const [name, text] of generated)
+      expect(readFileSync(join(GENERATED_DIR, name), 'utf8'), `${name} is stale: run npm run compile-schemas`).toBe(
+        text,
+      );
   });
 
   it('never build code at run time', () => {

@@ -53,12 +53,16 @@ function crossImports(): { from: string; to: string; file: string }[] {
 
 describe('the floors of electron/core', () => {
   it('its root holds only the Api router and the floors README', () => {
-    const root = readdirSync(CORE, { withFileTypes: true }).filter((e) => e.isFile()).map((e) => e.name);
+    const root = readdirSync(CORE, { withFileTypes: true })
+      .filter((e) => e.isFile())
+      .map((e) => e.name);
     expect(root.sort()).toEqual(['README.md', 'api.ts']);
   });
 
   it('every folder of core is on a floor', () => {
-    const folders = readdirSync(CORE, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
+    const folders = readdirSync(CORE, { withFileTypes: true })
+      .filter((e) => e.isDirectory())
+      .map((e) => e.name);
     expect(folders.filter((folder) => floorOf(folder) < 0)).toEqual([]);
   });
 

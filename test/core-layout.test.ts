@@ -1,5 +1,5 @@
 /**
- * Issue 11's size rules, kept: the Api stays a thin router and no core module grows into a
+ * The size rules of core: the Api stays a thin router and no core module grows into a
  * grab-bag again (STYLE.md "One home for each rule"). Generated code is exempt.
  */
 import { readdirSync, readFileSync } from 'node:fs';
@@ -20,14 +20,14 @@ function sourceFiles(dir: string): string[] {
 const lines = (path: string) => readFileSync(path, 'utf8').split('\n').length;
 
 describe('core layout', () => {
-  it('electron/core/api.ts is a thin router: under 250 lines', () => {
-    expect(lines(join(CORE, 'api.ts'))).toBeLessThan(250);
+  it('electron/core/api.ts is a thin router: under 350 lines (formatted at 120 columns)', () => {
+    expect(lines(join(CORE, 'api.ts'))).toBeLessThan(350);
   });
 
-  it('no module in electron/core is over 500 lines', () => {
+  it('no module in electron/core is over 650 lines (formatted at 120 columns)', () => {
     const long = sourceFiles(CORE)
       .map((path) => ({ file: relative(ROOT, path), lines: lines(path) }))
-      .filter((file) => file.lines > 500);
+      .filter((file) => file.lines > 650);
     expect(long).toEqual([]);
   });
 });

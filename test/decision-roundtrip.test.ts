@@ -28,15 +28,33 @@ function watcher(version: string, edit: (toml: string) => string = (t) => t): st
   return path;
 }
 
-const withFileRead = (toml: string) => toml.replace('access = ["file_list", "pkg:watcher/tidy_folder"]', 'access = ["file_list", "pkg:watcher/tidy_folder", "file_read"]');
+const withFileRead = (toml: string) =>
+  toml.replace(
+    'access = ["file_list", "pkg:watcher/tidy_folder"]',
+    'access = ["file_list", "pkg:watcher/tidy_folder", "file_read"]',
+  );
 const tenMinutes = (toml: string) => toml.replace('every = "1h"', 'every = "10m"');
 
 /** What the store holds of the person's decisions, without times, ids and ciphertexts (random per run). */
 function decisionsStored(dataDir: string) {
   const state = JSON.parse(readFileSync(join(dataDir, 'state.json'), 'utf8'));
-  const agents = Object.fromEntries(Object.values(state.agents as Record<string, { id: string; access: unknown }>).map((a) => [a.id, a.access]));
-  const triggers = Object.fromEntries(Object.values(state.triggers as Record<string, { id: string; armed: boolean; folder: string | null; secretOrigin: string | null; secretRef: string | null }>).map((t) => [t.id, { armed: t.armed, folder: t.folder, secretOrigin: t.secretOrigin, secret: t.secretRef !== null }]));
-  const versions = Object.values(state.packages as Record<string, { name: string; version: string }>).map((p) => `${p.name} ${p.version}`);
+  const agents = Object.fromEntries(
+    Object.values(state.agents as Record<string, { id: string; access: unknown }>).map((a) => [a.id, a.access]),
+  );
+  const triggers = Object.fromEntries(
+    Object.values(
+      state.triggers as Record<
+        string,
+        { id: string; armed: boolean; folder: string | null; secretOrigin: string | null; secretRef: string | null }
+      >,
+    ).map((t) => [
+      t.id,
+      { armed: t.armed, folder: t.folder, secretOrigin: t.secretOrigin, secret: t.secretRef !== null },
+    ]),
+  );
+  const versions = Object.values(state.packages as Record<string, { name: string; version: string }>).map(
+    (p) => `${p.name} ${p.version}`,
+  );
   return { versions, agents, triggers };
 }
 
@@ -47,7 +65,11 @@ function sealedSecret(dataDir: string, triggerId: string): string | null {
   return ref ? (state.webhookSecrets[ref] ?? null) : null;
 }
 
-async function formInstall(api: CoreApi, path: string, draft: Pick<ConsentDraft, 'access' | 'triggers'>): Promise<void> {
+async function formInstall(
+  api: CoreApi,
+  path: string,
+  draft: Pick<ConsentDraft, 'access' | 'triggers'>,
+): Promise<void> {
   const source = await api.registerSource(path, 'open-file');
   if (!source.ok) throw new Error(source.error.message);
   const inspected = await api.inspect({ sourceId: source.value.id });
@@ -71,8 +93,27 @@ describe('the form and the CLI store the same decisions for the same answers', (
     if (!pick.ok || !pick.value) throw new Error('no folder');
 
     // 1. First install: leave one entry out, arm the schedule, the watched folder and the webhook.
-    await formInstall(api, watcher('0.1.0'), { access: { tidy: { file_list: false } }, triggers: { hourly: { arm: true }, 'on-change': { arm: true, folderId: pick.value.folderId, displayPath: folder }, 'on-call': { arm: true } } });
-    await cli(cliDir, ['install', watcher('0.1.0'), '--yes', '--withhold', 'file_list', '--arm', 'hourly', '--arm', `on-change=${folder}`, '--arm', 'on-call']);
+    await formInstall(api, watcher('0.1.0'), {
+      access: { tidy: { file_list: false } },
+      triggers: {
+        hourly: { arm: true },
+        'on-change': { arm: true, folderId: pick.value.folderId, displayPath: folder },
+        'on-call': { arm: true },
+      },
+    });
+    await cli(cliDir, [
+      'install',
+      watcher('0.1.0'),
+      '--yes',
+      '--withhold',
+      'file_list',
+      '--arm',
+      'hourly',
+      '--arm',
+      `on-change=${folder}`,
+      '--arm',
+      'on-call',
+    ]);
     const first = decisionsStored(formDir);
     expect(decisionsStored(cliDir)).toEqual(first);
     expect(first.agents['watcher/tidy']).toEqual([
@@ -95,14 +136,22 @@ describe('the form and the CLI store the same decisions for the same answers', (
     expect(decisionsStored(cliDir)).toEqual(second);
     expect({ ...second, versions: [] }).toEqual({ ...first, versions: [] });
     expect(second.versions).toEqual(['watcher 0.2.0']);
-    expect([sealedSecret(formDir, 'watcher/on-call'), sealedSecret(cliDir, 'watcher/on-call')]).toEqual([formSecret, cliSecret]);
+    expect([sealedSecret(formDir, 'watcher/on-call'), sealedSecret(cliDir, 'watcher/on-call')]).toEqual([
+      formSecret,
+      cliSecret,
+    ]);
 
     // 3. An update asking for something new: granted only where the person says so.
     await formInstall(api, watcher('0.3.0', withFileRead), { access: { tidy: { file_read: true } }, triggers: {} });
     await cli(cliDir, ['install', watcher('0.3.0', withFileRead), '--yes', '--grant', 'file_read']);
     const third = decisionsStored(formDir);
     expect(decisionsStored(cliDir)).toEqual(third);
-    expect(third.agents['watcher/tidy']).toContainEqual({ entry: 'file_read', family: 'read_personal', granted: true, permission: 'ask' });
+    expect(third.agents['watcher/tidy']).toContainEqual({
+      entry: 'file_read',
+      family: 'read_personal',
+      granted: true,
+      permission: 'ask',
+    });
     expect(third.triggers).toEqual(first.triggers);
 
     // 4. An update changing an armed schedule: turned off, said why in the activity record; the rest kept.
@@ -114,12 +163,24 @@ describe('the form and the CLI store the same decisions for the same answers', (
     await cli(cliDir, ['install', watcher('0.4.0', (t) => tenMinutes(withFileRead(t))), '--yes']);
     const fourth = decisionsStored(formDir);
     expect(decisionsStored(cliDir)).toEqual(fourth);
-    expect(fourth.triggers['watcher/hourly']).toEqual({ armed: false, folder: null, secretOrigin: null, secret: false });
+    expect(fourth.triggers['watcher/hourly']).toEqual({
+      armed: false,
+      folder: null,
+      secretOrigin: null,
+      secret: false,
+    });
     expect(fourth.triggers['watcher/on-change']).toEqual(first.triggers['watcher/on-change']);
-    expect([sealedSecret(formDir, 'watcher/on-call'), sealedSecret(cliDir, 'watcher/on-call')]).toEqual([formSecret, cliSecret]);
+    expect([sealedSecret(formDir, 'watcher/on-call'), sealedSecret(cliDir, 'watcher/on-call')]).toEqual([
+      formSecret,
+      cliSecret,
+    ]);
     for (const dir of [formDir, cliDir]) {
       const events = await new ActivityLog(dir).list({ limit: 50 });
-      expect(events.find((e) => e.kind === 'disarm')).toMatchObject({ trigger: 'watcher/hourly', detail: 'turned off by the update to 0.4.0: it changed in this version (every hour, starting tidy with “Tidy the folder.” → every 10 minutes, starting tidy with “Tidy the folder.”)' });
+      expect(events.find((e) => e.kind === 'disarm')).toMatchObject({
+        trigger: 'watcher/hourly',
+        detail:
+          'turned off by the update to 0.4.0: it changed in this version (every hour, starting tidy with “Tidy the folder.” → every 10 minutes, starting tidy with “Tidy the folder.”)',
+      });
     }
     const shown = await runCliCaptured(['--data-dir', cliDir, 'activity']);
     expect(shown.stdout).toContain('turned off by the update to 0.4.0');
@@ -130,11 +191,18 @@ describe("the dashboard's switch decides with the same function", () => {
   it('granting a package tool again after revoking it asks first, unless the person chose otherwise; a denied tool cannot be granted', async () => {
     const { api, dataDir } = testApi();
     await formInstall(api, watcher('0.1.0'), { access: {}, triggers: {} });
-    const permission = () => JSON.parse(readFileSync(join(dataDir, 'state.json'), 'utf8')).agents['watcher/tidy'].access.map((a: { entry: string; permission: string }) => `${a.entry}=${a.permission}`);
+    const permission = () =>
+      JSON.parse(readFileSync(join(dataDir, 'state.json'), 'utf8')).agents['watcher/tidy'].access.map(
+        (a: { entry: string; permission: string }) => `${a.entry}=${a.permission}`,
+      );
     expect(permission()).toEqual(['file_list=ask', 'pkg:watcher/tidy_folder=ask']);
-    expect((await api.setToolAccess({ agentId: 'watcher/tidy', tool: 'pkg:watcher/tidy_folder', granted: false })).ok).toBe(true);
+    expect(
+      (await api.setToolAccess({ agentId: 'watcher/tidy', tool: 'pkg:watcher/tidy_folder', granted: false })).ok,
+    ).toBe(true);
     expect(permission()).toEqual(['file_list=ask', 'pkg:watcher/tidy_folder=deny']);
-    expect((await api.setToolAccess({ agentId: 'watcher/tidy', tool: 'pkg:watcher/tidy_folder', granted: true })).ok).toBe(true);
+    expect(
+      (await api.setToolAccess({ agentId: 'watcher/tidy', tool: 'pkg:watcher/tidy_folder', granted: true })).ok,
+    ).toBe(true);
     expect(permission()).toEqual(['file_list=ask', 'pkg:watcher/tidy_folder=ask']);
     await api.denyTool({ tool: 'file_list' });
     await api.setToolAccess({ agentId: 'watcher/tidy', tool: 'file_list', granted: false });

@@ -8,7 +8,12 @@ import { readFileSync } from 'node:fs';
 import react from '@vitejs/plugin-react';
 import { createServer, type Plugin } from 'vite';
 import { describe, expect, it } from 'vitest';
-import { CONTENT_SECURITY_POLICY, DEV_CONTENT_SECURITY_POLICY, parseCsp, withInlineScriptHashes } from '../electron/main/csp';
+import {
+  CONTENT_SECURITY_POLICY,
+  DEV_CONTENT_SECURITY_POLICY,
+  parseCsp,
+  withInlineScriptHashes,
+} from '../electron/main/csp';
 
 const ROOT = new URL('../renderer/', import.meta.url).pathname;
 const hashOf = (code: string) => `'sha256-${createHash('sha256').update(code, 'utf8').digest('base64')}'`;
@@ -16,11 +21,23 @@ const metaPolicy = (html: string) => /http-equiv="Content-Security-Policy"\s+con
 
 describe('the dev server page (npm run dev)', () => {
   it('pins the React preamble by hash in its <meta>, and only the inline scripts it holds', async () => {
-    const pin: Plugin = { name: 'pin', apply: 'serve', transformIndexHtml: { order: 'post', handler: (html) => withInlineScriptHashes(html) } };
-    const server = await createServer({ root: ROOT, configFile: false, logLevel: 'silent', server: { middlewareMode: true, ws: false }, plugins: [react(), pin] });
+    const pin: Plugin = {
+      name: 'pin',
+      apply: 'serve',
+      transformIndexHtml: { order: 'post', handler: (html) => withInlineScriptHashes(html) },
+    };
+    const server = await createServer({
+      root: ROOT,
+      configFile: false,
+      logLevel: 'silent',
+      server: { middlewareMode: true, ws: false },
+      plugins: [react(), pin],
+    });
     try {
       const html = await server.transformIndexHtml('/index.html', readFileSync(`${ROOT}index.html`, 'utf8'));
-      const inline = [...html.matchAll(/<script\b(?![^>]*\bsrc\s*=)[^>]*>([\s\S]*?)<\/script>/gi)].map((m) => m[1] as string);
+      const inline = [...html.matchAll(/<script\b(?![^>]*\bsrc\s*=)[^>]*>([\s\S]*?)<\/script>/gi)].map(
+        (m) => m[1] as string,
+      );
       expect(inline.length).toBeGreaterThan(0);
       expect(inline.join('\n')).toContain('injectIntoGlobalHook');
       const scriptSrc = parseCsp(metaPolicy(html)).get('script-src') ?? [];

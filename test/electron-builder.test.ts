@@ -42,14 +42,23 @@ function icoImages(bytes: Buffer): { size: number; data: Buffer }[] {
   return Array.from({ length: bytes.readUInt16LE(4) }, (_, i) => {
     const entry = 6 + 16 * i;
     const size = bytes[entry] === 0 ? 256 : (bytes[entry] as number);
-    return { size, data: bytes.subarray(bytes.readUInt32LE(entry + 12), bytes.readUInt32LE(entry + 12) + bytes.readUInt32LE(entry + 8)) };
+    return {
+      size,
+      data: bytes.subarray(
+        bytes.readUInt32LE(entry + 12),
+        bytes.readUInt32LE(entry + 12) + bytes.readUInt32LE(entry + 8),
+      ),
+    };
   });
 }
 
 const read = (path: string) => readFileSync(new URL(path, root));
 
 /** `getPlatformIconFileName` of builder-util: a path without a dot gets the platform's extension. */
-const platformIcon = (value: string, mac: boolean) => (value.includes('.') ? value.replace(mac ? '.ico' : '.icns', mac ? '.icns' : '.ico') : `${value}.${mac ? 'icns' : 'ico'}`);
+const platformIcon = (value: string, mac: boolean) =>
+  value.includes('.')
+    ? value.replace(mac ? '.ico' : '.icns', mac ? '.icns' : '.ico')
+    : `${value}.${mac ? 'icns' : 'ico'}`;
 
 describe('electron-builder.yml', () => {
   it('is valid against electron-builder’s own JSON schema (a misspelled key is an error, not ignored)', () => {
@@ -67,7 +76,8 @@ describe('electron-builder.yml', () => {
 
   it('packs the built app and ships only the run-time data it reads', () => {
     expect(config.files).toContain('out/**');
-    // The catalogues are compiled in (shared/catalogues.ts imports them); only the templates and the tray icon are read from disk.
+    // The catalogues are compiled in (shared/catalogues.ts imports them); only the templates and the tray icon are read
+    // from disk.
     expect(config.extraResources).toEqual([
       { from: 'resources/templates', to: 'templates', filter: ['**/*'] },
       { from: 'resources/icons', to: 'icons', filter: ['16x16.png', '32x32.png'] },
@@ -75,7 +85,9 @@ describe('electron-builder.yml', () => {
     const main = readFileSync(new URL('electron/main/index.ts', root), 'utf8');
     expect(main).toContain("join(resourcesDir(), 'icons', process.platform === 'darwin' ? '16x16.png' : '32x32.png')");
     expect(existsSync(new URL('resources/templates/README.md', root))).toBe(true);
-    expect(readFileSync(new URL('shared/catalogues.ts', root), 'utf8')).toContain("from '../resources/catalogues/native-tools.json'");
+    expect(readFileSync(new URL('shared/catalogues.ts', root), 'utf8')).toContain(
+      "from '../resources/catalogues/native-tools.json'",
+    );
   });
 
   it('flips the Electron fuses DESIGN.md "Security of the app itself" asks for', () => {
@@ -96,7 +108,12 @@ describe('electron-builder.yml', () => {
   it('associates .apo with the app, and the desktop entry gets its MimeType once', () => {
     const associations = config.fileAssociations as Record<string, unknown>[];
     expect(associations).toHaveLength(1);
-    expect(associations[0]).toMatchObject({ ext: 'apo', mimeType: 'application/vnd.apollia.package', role: 'Viewer', isPackage: false });
+    expect(associations[0]).toMatchObject({
+      ext: 'apo',
+      mimeType: 'application/vnd.apollia.package',
+      role: 'Viewer',
+      isPackage: false,
+    });
     // LinuxTargetHelper.computeDesktopEntry writes linux.mimeTypes plus each association's mimeType,
     // and overwrites desktop.entry's MimeType and Comment: the association must be the only source.
     const mimeTypes = [...(config.linux.mimeTypes ?? []), ...associations.map((a) => a.mimeType).filter(Boolean)];
@@ -133,23 +150,31 @@ describe('electron-builder.yml', () => {
     expect(pkg.description.length).toBeGreaterThan(10);
     expect(config.linux.description.length).toBeGreaterThan(10);
     expect(config.linux.icon).toBe('resources/icons');
-    for (const size of [16, 32, 64, 128, 256, 512]) expect(pngSize(read(`resources/icons/${size}x${size}.png`))).toEqual({ width: size, height: size });
+    for (const size of [16, 32, 64, 128, 256, 512])
+      expect(pngSize(read(`resources/icons/${size}x${size}.png`))).toEqual({ width: size, height: size });
   });
 
   it('gives the Mac build an .icns, the hardened runtime and notarization from the environment', () => {
     expect(config.mac.icon).toMatch(/\.icns$/);
     const entries = icnsEntries(read(config.mac.icon));
-    for (const [type, size] of ICNS_ENTRIES as [string, number][]) expect(pngSize(entries.get(type) as Buffer), type).toEqual({ width: size, height: size });
+    for (const [type, size] of ICNS_ENTRIES as [string, number][])
+      expect(pngSize(entries.get(type) as Buffer), type).toEqual({ width: size, height: size });
     expect(existsSync(new URL(platformIcon(config.fileAssociations[0].icon, true), root))).toBe(true);
     expect(config.mac.hardenedRuntime).toBe(true);
-    // true: notarize when APPLE_API_KEY… or APPLE_ID… are set (MacTargetHelper.getNotarizeOptions), skipped with a warning when absent.
+    // true: notarize when APPLE_API_KEY… or APPLE_ID… are set (MacTargetHelper.getNotarizeOptions), skipped with a
+    // warning when absent.
     expect(config.mac.notarize).toBe(true);
     expect(config.mac.category).toMatch(/^public\.app-category\./);
   });
 
   it('gives NSIS .ico icons holding a 256-pixel image, and signs with SHA-256 when a certificate is given', () => {
     expect(config.win.target).toEqual(['nsis']);
-    for (const icon of [config.win.icon, config.nsis.installerIcon, config.nsis.uninstallerIcon, platformIcon(config.fileAssociations[0].icon, false)] as string[]) {
+    for (const icon of [
+      config.win.icon,
+      config.nsis.installerIcon,
+      config.nsis.uninstallerIcon,
+      platformIcon(config.fileAssociations[0].icon, false),
+    ] as string[]) {
       expect(icon, icon).toMatch(/\.ico$/);
       const images = icoImages(read(icon));
       expect(images.map((image) => image.size)).toContain(256);
@@ -161,7 +186,8 @@ describe('electron-builder.yml', () => {
   it('never needs a credential in the file: signing reads the environment, and a build without one is not refused', () => {
     expect(config.forceCodeSigning).toBe(false);
     const text = readFileSync(new URL('electron-builder.yml', root), 'utf8');
-    for (const key of ['cscLink', 'cscKeyPassword', 'certificatePassword', 'certificateFile', 'appleId']) expect(text).not.toContain(`${key}:`);
+    for (const key of ['cscLink', 'cscKeyPassword', 'certificatePassword', 'certificateFile', 'appleId'])
+      expect(text).not.toContain(`${key}:`);
   });
 
   it('commits the .icns and .ico packed from the current PNGs (node resources/build/pack-icons.mjs)', () => {
@@ -171,7 +197,9 @@ describe('electron-builder.yml', () => {
   });
 
   it('ships serve as a systemd user service in the deb, running the deb’s own command', () => {
-    const mapping = (config.deb.fpm as string[]).find((arg) => arg.endsWith('=/usr/lib/systemd/user/apollia-desktop-serve.service')) as string;
+    const mapping = (config.deb.fpm as string[]).find((arg) =>
+      arg.endsWith('=/usr/lib/systemd/user/apollia-desktop-serve.service'),
+    ) as string;
     expect(mapping).toBeDefined();
     const unit = readFileSync(new URL(mapping.split('=')[0] as string, root), 'utf8');
     const sections = new Map<string, Map<string, string>>();

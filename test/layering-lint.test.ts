@@ -33,22 +33,35 @@ function lint(files: Record<string, string>, target: string): { code: number; ou
 
 describe('the layering lint', () => {
   it('refuses shared/ importing electron/core/', () => {
-    const run = lint({ 'shared/probe.ts': "import { x } from '../electron/core/errors/index';\nexport const y = x;\n" }, 'shared/probe.ts');
+    const run = lint(
+      { 'shared/probe.ts': "import { x } from '../electron/core/errors/index';\nexport const y = x;\n" },
+      'shared/probe.ts',
+    );
     expect([run.code, run.output]).toEqual([1, expect.stringContaining('shared/ is the lowest floor')]);
   });
 
   it('refuses electron/core/ importing electron/main/', () => {
-    const run = lint({ 'electron/core/probe.ts': "import { x } from '../main/index';\nexport const y = x;\n" }, 'electron/core/probe.ts');
+    const run = lint(
+      { 'electron/core/probe.ts': "import { x } from '../main/index';\nexport const y = x;\n" },
+      'electron/core/probe.ts',
+    );
     expect([run.code, run.output]).toEqual([1, expect.stringContaining('no import runs back up a floor')]);
   });
 
   it('refuses electron in electron/core/', () => {
-    const run = lint({ 'electron/core/probe.ts': "import { app } from 'electron';\nexport const y = app;\n" }, 'electron/core/probe.ts');
+    const run = lint(
+      { 'electron/core/probe.ts': "import { app } from 'electron';\nexport const y = app;\n" },
+      'electron/core/probe.ts',
+    );
     expect([run.code, run.output]).toEqual([1, expect.stringContaining('run without Electron')]);
   });
 
   it('lets each floor import its own and the floors below', () => {
-    const files = { 'shared/a.ts': 'export const a = 1;\n', 'electron/core/b.ts': "import { a } from '../../shared/a';\nexport const b = a;\n", 'electron/main/c.ts': "import { b } from '../core/b';\nexport const c = b;\n" };
+    const files = {
+      'shared/a.ts': 'export const a = 1;\n',
+      'electron/core/b.ts': "import { a } from '../../shared/a';\nexport const b = a;\n",
+      'electron/main/c.ts': "import { b } from '../core/b';\nexport const c = b;\n",
+    };
     expect(lint(files, '.').code).toBe(0);
   });
 });

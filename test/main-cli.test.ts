@@ -21,11 +21,15 @@ function electronStub(): string {
   const dir = mkdtempSync(join(tmpdir(), 'apollia-electron-stub-'));
   const names = new Set<string>();
   for (const file of readdirSync(join(ROOT, 'out/main')).filter((name) => name.endsWith('.js'))) {
-    for (const match of readFileSync(join(ROOT, 'out/main', file), 'utf8').matchAll(/import\s*\{([^}]*)\}\s*from\s*["']electron["']/g)) {
-      for (const name of (match[1] as string).split(',')) if (name.trim()) names.add(name.trim().split(/\s+as\s+/)[0] as string);
+    for (const match of readFileSync(join(ROOT, 'out/main', file), 'utf8').matchAll(
+      /import\s*\{([^}]*)\}\s*from\s*["']electron["']/g,
+    )) {
+      for (const name of (match[1] as string).split(','))
+        if (name.trim()) names.add(name.trim().split(/\s+as\s+/)[0] as string);
     }
   }
-  const trap = (name: string) => `new Proxy({}, { get(_t, key) { if (key === 'then') return undefined; throw new Error('electron.${name}.' + String(key) + ' used by a CLI command'); } })`;
+  const trap = (name: string) =>
+    `new Proxy({}, { get(_t, key) { if (key === 'then') return undefined; throw new Error('electron.${name}.' + String(key) + ' used by a CLI command'); } })`;
   const exports = [...names].filter((name) => name !== 'app').map((name) => `export const ${name} = ${trap(name)};`);
   writeFileSync(
     join(dir, 'electron.mjs'),
@@ -44,37 +48,64 @@ export const app = {
 ${exports.join('\n')}
 `,
   );
-  writeFileSync(join(dir, 'hooks.mjs'), `export async function resolve(specifier, context, next) { return specifier === 'electron' ? { url: ${JSON.stringify(pathToFileURL(join(dir, 'electron.mjs')).href)}, shortCircuit: true } : next(specifier, context); }\n`);
-  writeFileSync(join(dir, 'register.mjs'), `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(join(dir, 'hooks.mjs')).href)});\n`);
+  writeFileSync(
+    join(dir, 'hooks.mjs'),
+    `export async function resolve(specifier, context, next) { return specifier === 'electron' ? { url: ${JSON.stringify(pathToFileURL(join(dir, 'electron.mjs')).href)}, shortCircuit: true } : next(specifier, context); }\n`,
+  );
+  writeFileSync(
+    join(dir, 'register.mjs'),
+    `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(join(dir, 'hooks.mjs')).href)});\n`,
+  );
   return join(dir, 'register.mjs');
 }
 
 function runMain(args: string[]) {
-  return spawnSync(process.execPath, ['--import', electronStub(), MAIN, ...args], { cwd: ROOT, encoding: 'utf8', timeout: 60_000, env: { ...process.env, HOME: mkdtempSync(join(tmpdir(), 'apollia-home-')), XDG_CONFIG_HOME: '' } });
+  return spawnSync(process.execPath, ['--import', electronStub(), MAIN, ...args], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    timeout: 60_000,
+    env: { ...process.env, HOME: mkdtempSync(join(tmpdir(), 'apollia-home-')), XDG_CONFIG_HOME: '' },
+  });
 }
 
-describe.skipIf(skipWithoutBuild(MAIN))('the built main process as the command line (run `npm run build` first)', () => {
-  it('inspects a template with the CLI, in the main bundle’s own checker, and exits 0 without the lock or a window', () => {
-    const run = runMain(['inspect', 'resources/templates/code-review']);
-    expect(run.stdout).toContain('name: code-review');
-    expect(run.stderr).toContain('[app] exit 0');
-    expect(run.stderr).not.toContain('requestSingleInstanceLock');
-    expect(run.stderr).not.toContain('whenReady');
-    expect(run.status).toBe(0);
-  });
+describe.skipIf(skipWithoutBuild(MAIN))(
+  'the built main process as the command line (run `npm run build` first)',
+  () => {
+    it('inspects a template with the CLI, in the main bundle’s own checker, and exits 0 without the lock or a window', () => {
+      const run = runMain(['inspect', 'resources/templates/code-review']);
+      expect(run.stdout).toContain('name: code-review');
+      expect(run.stderr).toContain('[app] exit 0');
+      expect(run.stderr).not.toContain('requestSingleInstanceLock');
+      expect(run.stderr).not.toContain('whenReady');
+      expect(run.status).toBe(0);
+    });
 
-  it('exits 2 with the usage for a usage error, and 1 for a refused path', () => {
-    const usage = runMain(['inspect']);
-    expect(usage.status).toBe(2);
-    expect(usage.stderr).toContain('Usage:');
-    const refused = runMain(['inspect', 'package.json']);
-    expect(refused.status).toBe(1);
-  });
+    it('exits 2 with the usage for a usage error, and 1 for a refused path', () => {
+      const usage = runMain(['inspect']);
+      expect(usage.status).toBe(2);
+      expect(usage.stderr).toContain('Usage:');
+      const refused = runMain(['inspect', 'package.json']);
+      expect(refused.status).toBe(1);
+    });
 
-  it('starts the app (the lock, then the window side) when the first argument is not a command', () => {
-    const run = spawnSync(process.execPath, ['--import', electronStub(), '-e', `setTimeout(() => process.exit(0), 1500); await import(${JSON.stringify(pathToFileURL(MAIN).href)});`, '--input-type=module', '/tmp/x.apo'], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
-    expect(run.stderr).toContain('[app] requestSingleInstanceLock');
-    // The stub stops the window side at its first Electron call: the privileged scheme, made after the lock.
-    expect(run.stderr.indexOf('electron.protocol.registerSchemesAsPrivileged')).toBeGreaterThan(run.stderr.indexOf('[app] requestSingleInstanceLock'));
-  });
-});
+    it('starts the app (the lock, then the window side) when the first argument is not a command', () => {
+      const run = spawnSync(
+        process.execPath,
+        [
+          '--import',
+          electronStub(),
+          '-e',
+          `setTimeout(() => process.exit(0), 1500); await import(${JSON.stringify(pathToFileURL(MAIN).href)});`,
+          '--input-type=module',
+          '/tmp/x.apo',
+        ],
+        { cwd: ROOT, encoding: 'utf8', timeout: 60_000 },
+      );
+      expect(run.stderr).toContain('[app] requestSingleInstanceLock');
+      // The stub stops the window side at its first Electron call: the privileged scheme, made after the lock.
+      expect(run.stderr.indexOf('electron.protocol.registerSchemesAsPrivileged')).toBeGreaterThan(
+        run.stderr.indexOf('[app] requestSingleInstanceLock'),
+      );
+    });
+  },
+);

@@ -80,7 +80,9 @@ async function fresh(fixedNow: Date | null): Promise<HarnessState> {
   });
   // With a fixed core clock the host's clock is that instant, frozen: schedules are counted from it
   // (as the dashboard's next times are) and none comes due while a spec runs.
-  const clock: HostClock | undefined = fixedNow ? { now: () => new Date(fixedNow), setTimer: () => null, clearTimer: () => undefined } : undefined;
+  const clock: HostClock | undefined = fixedNow
+    ? { now: () => new Date(fixedNow), setTimer: () => null, clearTimer: () => undefined }
+    : undefined;
   const host = new TriggerHost({ dataDir, secretBox, port: 0, ...(clock ? { clock } : {}) });
   await host.start();
   return { dataDir, api, dialogAnswers, backlog: [], host };
@@ -123,7 +125,10 @@ function serveStatic(pathname: string, res: ServerResponse): void {
   } catch {
     return sendJson(res, 404, { error: `not found: ${relative} (run \`npm run build\` first)` });
   }
-  res.writeHead(200, { 'content-type': CONTENT_TYPES[extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-store' });
+  res.writeHead(200, {
+    'content-type': CONTENT_TYPES[extname(file)] ?? 'application/octet-stream',
+    'cache-control': 'no-store',
+  });
   res.end(readFileSync(file));
 }
 
@@ -134,7 +139,10 @@ async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
   if (method === 'POST' && url.pathname.startsWith('/api/')) {
     const name = url.pathname.slice('/api/'.length);
     if (!(API_METHODS as readonly string[]).includes(name)) {
-      return sendJson(res, 404, { ok: false, error: { code: 'api.unknown_method', message: `There is no method "${name}".` } });
+      return sendJson(res, 404, {
+        ok: false,
+        error: { code: 'api.unknown_method', message: `There is no method "${name}".` },
+      });
     }
     const call = state.api[name as ApiMethod] as (request: unknown) => Promise<ApiResult<unknown>>;
     return sendJson(res, 200, await call(await readBody(req)));
@@ -157,7 +165,10 @@ async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
 
   if (method === 'POST' && url.pathname === '/test/dialog') {
     const body = (await readBody(req)) as { kind?: unknown; path?: unknown } | undefined;
-    if ((body?.kind !== 'file' && body?.kind !== 'folder' && body?.kind !== 'key') || (typeof body.path !== 'string' && body.path !== null)) {
+    if (
+      (body?.kind !== 'file' && body?.kind !== 'folder' && body?.kind !== 'key') ||
+      (typeof body.path !== 'string' && body.path !== null)
+    ) {
       return sendJson(res, 400, { error: "body must be { kind: 'file' | 'folder', path: string | null }" });
     }
     state.dialogAnswers[body.kind].push(body.path);
@@ -176,7 +187,8 @@ async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
     return sendJson(res, 200, { dataDir: state.dataDir, hooksOrigin: state.host.origin });
   }
 
-  if (method === 'GET' && url.pathname === '/test/state') return sendJson(res, 200, { dataDir: state.dataDir, hooksOrigin: state.host.origin });
+  if (method === 'GET' && url.pathname === '/test/state')
+    return sendJson(res, 200, { dataDir: state.dataDir, hooksOrigin: state.host.origin });
   if (method === 'GET' && url.pathname === '/test/health') return sendJson(res, 200, { ok: true });
   if (method === 'GET' || method === 'HEAD') return serveStatic(url.pathname, res);
   sendJson(res, 405, { error: 'method not allowed' });

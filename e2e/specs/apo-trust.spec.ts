@@ -99,10 +99,14 @@ test('a package with no code of its own: what Apollia enforces may say what it c
   await expect(page.getByRole('region', { name: 'What the package declares' })).not.toContainText('Cannot');
   await next(page);
   // Autonomy and planning values are explained, the value itself second.
-  await expect(page.getByRole('main')).toContainText('Works for a long time on its own without checking in (long_autonomous)');
+  await expect(page.getByRole('main')).toContainText(
+    'Works for a long time on its own without checking in (long_autonomous)',
+  );
   await expect(page.getByRole('main')).toContainText('Writes a plan first when a task looks long (auto)');
   await expect(page.getByRole('checkbox', { name: /^Read the user's calendar\s*calendar_read$/ })).toBeChecked();
-  await expect(page.getByRole('main')).toContainText('It brings no Python code, no connections to your accounts, no programs or servers, no Python packages.');
+  await expect(page.getByRole('main')).toContainText(
+    'It brings no Python code, no connections to your accounts, no programs or servers, no Python packages.',
+  );
   await snapshot(page, 'apo-diary-2-access');
 });
 
@@ -117,7 +121,9 @@ test('Cancel on every step closes at once when nothing was chosen', async ({ pag
     await expect(nav.getByRole('button')).toHaveText([/Back/, /Cancel/, step < 4 ? /Next/ : /Install/]);
     await page.getByRole('button', { name: 'Cancel' }).click();
     await expect(page.getByRole('heading', { level: 1, name: 'Open a package' })).toBeVisible();
-    await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('list', { name: 'Opened packages' })).toHaveCount(0);
+    await expect(
+      page.getByRole('navigation', { name: 'Main' }).getByRole('list', { name: 'Opened packages' }),
+    ).toHaveCount(0);
   }
   expect(await app.readState()).toBeNull();
 });
@@ -140,7 +146,10 @@ test('Cancel after a change asks first; Keep going keeps the answer', async ({ p
   expect(await app.readState()).toBeNull();
 });
 
-test('an update from a lookalike publisher: shown first; new access unticked; a changed trigger stays off', async ({ page, app }) => {
+test('an update from a lookalike publisher: shown first; new access unticked; a changed trigger stays off', async ({
+  page,
+  app,
+}) => {
   // Install 1.2.0 with everything allowed and the trigger armed.
   await app.open(packInvoices().path);
   await next(page);
@@ -166,7 +175,9 @@ test('an update from a lookalike publisher: shown first; new access unticked; a 
   const publisher = page.getByRole('region', { name: 'The publisher name changed to a lookalike' });
   await expect(publisher).toContainText('Example Accounting');
   await expect(publisher).toContainText('Example Acc0unting');
-  await expect(publisher.getByRole('list', { name: 'Where the names differ' })).toHaveText('Character 12: the digit 0 where the installed name has “o”');
+  await expect(publisher.getByRole('list', { name: 'Where the names differ' })).toHaveText(
+    'Character 12: the digit 0 where the installed name has “o”',
+  );
   // First: before the version line and the list of changes.
   const order = await main.evaluate((element) => {
     const text = element.textContent ?? '';
@@ -175,9 +186,15 @@ test('an update from a lookalike publisher: shown first; new access unticked; a 
   expect(order[0]).toBeGreaterThanOrEqual(0);
   expect(order[0]).toBeLessThan(order[1] ?? -1);
   const changes = page.getByRole('list', { name: 'Changes' });
-  await expect(changes).toContainText('The tool extract_totals can now send things outside this computer (was: read your personal data)');
-  await expect(changes).toContainText('Invoice clerk asks for something new, not allowed until you tick it: run shell commands on this computer (shell)');
-  await expect(changes).toContainText('Changed trigger first-monday: 08:00 on the first Monday of each month (UTC) → at 09:00 (UTC); off until you arm it again');
+  await expect(changes).toContainText(
+    'The tool extract_totals can now send things outside this computer (was: read your personal data)',
+  );
+  await expect(changes).toContainText(
+    'Invoice clerk asks for something new, not allowed until you tick it: run shell commands on this computer (shell)',
+  );
+  await expect(changes).toContainText(
+    'Changed trigger first-monday: 08:00 on the first Monday of each month (UTC) → at 09:00 (UTC); off until you arm it again',
+  );
   await expect(changes).not.toContainText(/read_personal|execute_code|send_external|write_or_delete/);
   await snapshot(page, 'update-publisher-lookalike');
 
@@ -197,7 +214,10 @@ test('an update from a lookalike publisher: shown first; new access unticked; a 
   await next(page);
   await page.getByRole('button', { name: 'Install update' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'invoices 1.3.0 is updated' })).toBeVisible();
-  const state = (await app.readState()) as { agents: Record<string, { access: { entry: string; granted: boolean }[] }>; triggers: Record<string, { armed: boolean }> };
+  const state = (await app.readState()) as {
+    agents: Record<string, { access: { entry: string; granted: boolean }[] }>;
+    triggers: Record<string, { armed: boolean }>;
+  };
   expect(state.agents['invoices/invoice-clerk']?.access.map(({ entry, granted }) => [entry, granted])).toEqual([
     ['file_read', true],
     ['shell', false],

@@ -43,7 +43,10 @@ test('install, disarm, revoke, update keeps the revocation, uninstall', async ({
   const packages = page.getByRole('region', { name: 'Installed packages' });
   await expect(packages.getByRole('heading', { level: 3 })).toHaveText(['invoices 1.2.0']);
   // The trigger's own row, not the package card around it.
-  const trigger = packages.getByRole('listitem').filter({ hasText: 'first-monday (schedule)' }).filter({ hasNotText: 'Publisher:' });
+  const trigger = packages
+    .getByRole('listitem')
+    .filter({ hasText: 'first-monday (schedule)' })
+    .filter({ hasNotText: 'Publisher:' });
   await expect(trigger).toContainText('Armed');
   await expect(trigger).toContainText(/first Monday/);
   await expect(trigger.locator('time')).toHaveAttribute('datetime', '2026-01-05T08:00:00.000Z');
@@ -59,17 +62,31 @@ test('install, disarm, revoke, update keeps the revocation, uninstall', async ({
   await expect(page.getByRole('button', { name: 'Grant file_read for Invoice clerk' })).toBeVisible();
   await shot(page, 'dashboard-2-disarmed-revoked');
   await axeCheck(page, 'dashboard disarmed and revoked');
-  expect((await stored(app)).agents['invoices/invoice-clerk']?.access.find((a) => a.entry === 'file_read')?.granted).toBe(false);
+  expect(
+    (await stored(app)).agents['invoices/invoice-clerk']?.access.find((a) => a.entry === 'file_read')?.granted,
+  ).toBe(false);
 
   // A newer version that also asks for file_list.
-  const v130 = packInvoicesWith((toml) => toml.replace('version = "1.2.0"', 'version = "1.3.0"').replace('access = ["file_read",', 'access = ["file_read", "file_list",'), 'invoices-1.3.0.apo');
+  const v130 = packInvoicesWith(
+    (toml) =>
+      toml
+        .replace('version = "1.2.0"', 'version = "1.3.0"')
+        .replace('access = ["file_read",', 'access = ["file_read", "file_list",'),
+    'invoices-1.3.0.apo',
+  );
   await app.open(v130.path);
   await expect(page.getByRole('heading', { level: 1, name: 'Update invoices' })).toBeVisible();
-  await expect(page.getByRole('heading', { level: 2, name: 'Step 1 of 5: What changed since the installed version' })).toBeVisible();
+  await expect(
+    page.getByRole('heading', { level: 2, name: 'Step 1 of 5: What changed since the installed version' }),
+  ).toBeVisible();
   await expect(main).toContainText('Version 1.2.0 is installed; this is version 1.3.0.');
   await expect(main).toContainText('This version asks for more than the installed one');
-  await expect(page.getByRole('list', { name: 'Changes' })).toContainText('Invoice clerk asks for something new, not allowed until you tick it: list folders the user opens to the agent (file_list)');
-  await expect(page.getByRole('list', { name: 'Changes' })).not.toContainText(/read_personal|execute_code|send_external|write_or_delete/);
+  await expect(page.getByRole('list', { name: 'Changes' })).toContainText(
+    'Invoice clerk asks for something new, not allowed until you tick it: list folders the user opens to the agent (file_list)',
+  );
+  await expect(page.getByRole('list', { name: 'Changes' })).not.toContainText(
+    /read_personal|execute_code|send_external|write_or_delete/,
+  );
   await snapshotBoth(page, 'update-1-what-changed');
   await axeCheck(page, 'update what changed');
 
@@ -80,8 +97,12 @@ test('install, disarm, revoke, update keeps the revocation, uninstall', async ({
   await expect(page.getByRole('checkbox', { name: /file_read$/ })).not.toBeChecked();
   await expect(page.getByRole('checkbox', { name: /file_list$/ })).not.toBeChecked();
   // What this version adds is marked; what the installed one offered is not.
-  await expect(page.getByRole('listitem').filter({ has: page.getByRole('checkbox', { name: /file_list$/ }) })).toContainText('New in this version');
-  await expect(page.getByRole('listitem').filter({ has: page.getByRole('checkbox', { name: /file_read$/ }) })).not.toContainText('New in this version');
+  await expect(
+    page.getByRole('listitem').filter({ has: page.getByRole('checkbox', { name: /file_list$/ }) }),
+  ).toContainText('New in this version');
+  await expect(
+    page.getByRole('listitem').filter({ has: page.getByRole('checkbox', { name: /file_read$/ }) }),
+  ).not.toContainText('New in this version');
   await snapshotBoth(page, 'update-3-access');
   await next(page);
   await next(page);

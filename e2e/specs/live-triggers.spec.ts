@@ -11,7 +11,10 @@ import { Webhook } from 'standardwebhooks';
 import { expect, shot, snapshot, test } from '../support/app';
 import { makeFolder, packFixture } from '../support/packages';
 
-test('arm a webhook and a folder, deliver a signed request and drop a file: both shown live and in the Activity view', async ({ page, app }) => {
+test('arm a webhook and a folder, deliver a signed request and drop a file: both shown live and in the Activity view', async ({
+  page,
+  app,
+}) => {
   const inbox = makeFolder('scan-inbox');
   await app.open(packFixture('mailroom').path);
   await expect(page.getByRole('heading', { level: 1, name: 'Install mailroom' })).toBeVisible();
@@ -44,10 +47,19 @@ test('arm a webhook and a folder, deliver a signed request and drop a file: both
   const body = JSON.stringify({ type: 'scan.ready', pages: 3 });
   const at = new Date();
   const signature = new Webhook(secret).sign('msg_e2e_1', at, body);
-  const headers = { 'content-type': 'application/json', 'webhook-id': 'msg_e2e_1', 'webhook-timestamp': String(Math.floor(at.getTime() / 1000)), 'webhook-signature': signature };
+  const headers = {
+    'content-type': 'application/json',
+    'webhook-id': 'msg_e2e_1',
+    'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
+    'webhook-signature': signature,
+  };
   const accepted = await fetch(url, { method: 'POST', headers, body });
   expect([accepted.status, await accepted.text()]).toEqual([202, 'queued\n']);
-  const tampered = await fetch(url, { method: 'POST', headers: { ...headers, 'webhook-id': 'msg_e2e_2' }, body: body.replace('3', '4') });
+  const tampered = await fetch(url, {
+    method: 'POST',
+    headers: { ...headers, 'webhook-id': 'msg_e2e_2' },
+    body: body.replace('3', '4'),
+  });
   expect(tampered.status).toBe(401);
 
   // A file dropped into the watched folder.
@@ -59,7 +71,9 @@ test('arm a webhook and a folder, deliver a signed request and drop a file: both
   await expect(deliveries.getByRole('listitem').nth(1)).toContainText('Accepted');
   await expect(hook).toContainText('(a delivery): a run was queued');
   await expect(watch).toContainText('(files changed): a run was queued', { timeout: 10_000 });
-  await expect(page.getByRole('region', { name: 'Triggers' })).toContainText('2 runs are waiting, queued in the last minute: an agent runtime may still take them.');
+  await expect(page.getByRole('region', { name: 'Triggers' })).toContainText(
+    '2 runs are waiting, queued in the last minute: an agent runtime may still take them.',
+  );
   await expect(page.getByRole('main')).not.toContainText(body);
   await snapshot(page, 'live-triggers-1-dashboard');
 
@@ -67,7 +81,9 @@ test('arm a webhook and a folder, deliver a signed request and drop a file: both
   // given a free port of its own, not the one set there).
   await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Settings' }).click();
   const webhooks = page.getByRole('region', { name: 'Webhooks' });
-  await expect(webhooks.getByRole('status').filter({ hasText: 'Listening now on' })).toContainText(`Listening now on ${new URL(url).origin}`);
+  await expect(webhooks.getByRole('status').filter({ hasText: 'Listening now on' })).toContainText(
+    `Listening now on ${new URL(url).origin}`,
+  );
   await webhooks.scrollIntoViewIfNeeded();
   await shot(page, 'live-triggers-4-settings-listening');
 

@@ -20,7 +20,10 @@ function packManyTools(): string {
   return packFileSet(files, 'many-tools-1.0.0.apo').path;
 }
 
-test('many tools: counts, the first 50 rows, Show all by keyboard, one untick, review, install', async ({ page, app }) => {
+test('many tools: counts, the first 50 rows, Show all by keyboard, one untick, review, install', async ({
+  page,
+  app,
+}) => {
   // Three axe scans of pages holding hundreds of rows take most of a minute on a loaded two-core
   // machine (20–33 s each in a traced run): the default 90 s is too tight, so this test gets three times it.
   test.slow();
@@ -30,13 +33,17 @@ test('many tools: counts, the first 50 rows, Show all by keyboard, one untick, r
   await expect(page.getByRole('heading', { level: 2, name: 'Step 2 of 4: What it asks to use' })).toBeFocused();
 
   const access = page.getByRole('group', { name: /What Operator may use/ });
-  await expect(access.locator('.access-counts')).toHaveText('120 of 120 entries allowed (120 ask you first); 0 not allowed.');
+  await expect(access.locator('.access-counts')).toHaveText(
+    '120 of 120 entries allowed (120 ask you first); 0 not allowed.',
+  );
   // One box per entry (a package's own read tool has a second: "Let it run without asking").
   const entryBoxes = access.locator('.access-row > input[type="checkbox"]');
   await expect(entryBoxes).toHaveCount(50);
   await expect(access).toContainText('Showing 50 of 120.');
   const tools = page.getByRole('region', { name: /Tools and workflows/ });
-  await expect(tools.locator('.access-counts')).toHaveText('120 tools and 0 workflows; 90 sensitive: 30 sends outside, 30 writes or deletes, 30 reads personal data, 30 reads.');
+  await expect(tools.locator('.access-counts')).toHaveText(
+    '120 tools and 0 workflows; 90 sensitive: 30 sends outside, 30 writes or deletes, 30 reads personal data, 30 reads.',
+  );
   await expect(tools.getByRole('listitem')).toHaveCount(50);
   await page.screenshot({ path: join(SCREENSHOTS, 'long-list-1-access.png') });
   await axeCheck(page, 'long list, first rows');
@@ -62,22 +69,32 @@ test('many tools: counts, the first 50 rows, Show all by keyboard, one untick, r
   // One untick: its row says so, and the counts follow.
   const last = access.getByRole('checkbox', { name: /pkg:many-tools\/tool_0101$/ });
   await last.uncheck();
-  await expect(access.getByRole('listitem').filter({ hasText: 'pkg:many-tools/tool_0101' })).toContainText('Not allowed');
-  await expect(access.locator('.access-counts')).toHaveText('119 of 120 entries allowed (119 ask you first); 1 not allowed.');
+  await expect(access.getByRole('listitem').filter({ hasText: 'pkg:many-tools/tool_0101' })).toContainText(
+    'Not allowed',
+  );
+  await expect(access.locator('.access-counts')).toHaveText(
+    '119 of 120 entries allowed (119 ask you first); 1 not allowed.',
+  );
   await axeCheck(page, 'long list, all rows');
 
   await nextStep(page, 'Step 3 of 4: What would start it');
   await nextStep(page, 'Step 4 of 4: Review and install');
   const review = page.getByRole('region', { name: 'Access you allow' });
-  await expect(review.locator('.access-counts')).toHaveText('119 of 120 entries allowed (119 ask you first); 1 not allowed. Those not allowed are shown first.');
+  await expect(review.locator('.access-counts')).toHaveText(
+    '119 of 120 entries allowed (119 ask you first); 1 not allowed. Those not allowed are shown first.',
+  );
   // The unticked entry is past the first 50, yet shown: what is not allowed comes first.
-  await expect(review.getByRole('listitem').filter({ hasText: 'pkg:many-tools/tool_0101' })).toContainText('Not allowed');
+  await expect(review.getByRole('listitem').filter({ hasText: 'pkg:many-tools/tool_0101' })).toContainText(
+    'Not allowed',
+  );
   await expect(review.getByRole('listitem')).toHaveCount(50);
   await axeCheck(page, 'long list review');
 
   await page.getByRole('button', { name: 'Install', exact: true }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'many-tools 1.0.0 is installed' })).toBeVisible();
-  const state = (await app.readState()) as unknown as { agents: Record<string, { access: { entry: string; granted: boolean }[] }> };
+  const state = (await app.readState()) as unknown as {
+    agents: Record<string, { access: { entry: string; granted: boolean }[] }>;
+  };
   const recorded = state.agents['many-tools/operator']?.access ?? [];
   expect(recorded).toHaveLength(TOOLS);
   expect(recorded.filter((a) => !a.granted).map((a) => a.entry)).toEqual(['pkg:many-tools/tool_0101']);
@@ -86,12 +103,22 @@ test('many tools: counts, the first 50 rows, Show all by keyboard, one untick, r
 const TRIGGERS = 120;
 /** `many-triggers` 1.0.0: one tool, and TRIGGERS hourly triggers proposed for its agent. */
 function packManyTriggers(): string {
-  const triggers = Array.from({ length: TRIGGERS }, (_, i) => `[[triggers]]\nid = "every-hour-${String(i).padStart(3, '0')}"\ntarget = "operator"\n\n[triggers.source]\ntype = "interval"\nevery = "1h"\n`);
-  const files: Record<string, string> = { 'apollia.toml': `${manyToolsManifest('many-triggers', 1)}\n${triggers.join('\n')}`, [`tools/${manyToolName(0)}.py`]: manyToolsModule(manyToolName(0)) };
+  const triggers = Array.from(
+    { length: TRIGGERS },
+    (_, i) =>
+      `[[triggers]]\nid = "every-hour-${String(i).padStart(3, '0')}"\ntarget = "operator"\n\n[triggers.source]\ntype = "interval"\nevery = "1h"\n`,
+  );
+  const files: Record<string, string> = {
+    'apollia.toml': `${manyToolsManifest('many-triggers', 1)}\n${triggers.join('\n')}`,
+    [`tools/${manyToolName(0)}.py`]: manyToolsModule(manyToolName(0)),
+  };
   return packFileSet(files, 'many-triggers-1.0.0.apo').path;
 }
 
-test('many triggers: counts, the first 50, one armed, Show all, install arms exactly that one', async ({ page, app }) => {
+test('many triggers: counts, the first 50, one armed, Show all, install arms exactly that one', async ({
+  page,
+  app,
+}) => {
   test.slow();
   await app.open(packManyTriggers());
   await nextStep(page, 'Step 2 of 4: What it asks to use');

@@ -13,12 +13,25 @@ import { axeCheck, expect, nextStep, snapshot, stepHeading, test } from '../supp
 import { packInvoices } from '../support/packages';
 
 const policyFile = join(mkdtempSync(join(tmpdir(), 'apollia-e2e-policy-')), 'policy.json');
-const policy = (extra: Record<string, unknown> = {}) => writeFileSync(policyFile, JSON.stringify({ version: 1, organization: 'Example Corp', blockedTools: ['mcp:*/lookup'], triggers: { schedule: false }, ...extra }));
+const policy = (extra: Record<string, unknown> = {}) =>
+  writeFileSync(
+    policyFile,
+    JSON.stringify({
+      version: 1,
+      organization: 'Example Corp',
+      blockedTools: ['mcp:*/lookup'],
+      triggers: { schedule: false },
+      ...extra,
+    }),
+  );
 policy();
 
 test.use({ now: '2026-01-01T00:00:00Z', viewport: { width: 800, height: 600 }, policyFile });
 
-test('the consent form under a policy: locked rows with the reason, a banner, and the dashboard when the policy changes', async ({ page, app }) => {
+test('the consent form under a policy: locked rows with the reason, a banner, and the dashboard when the policy changes', async ({
+  page,
+  app,
+}) => {
   policy();
   const invoices = packInvoices();
   await app.open(invoices.path);
@@ -39,7 +52,9 @@ test('the consent form under a policy: locked rows with the reason, a banner, an
   await nextStep(page, 'Step 3 of 4: What would start it');
   const arm = page.getByRole('checkbox', { name: 'Arm first-monday' });
   await expect(arm).toBeDisabled();
-  await expect(page.getByRole('note').filter({ hasText: 'Locked by your organization' })).toContainText('your organization does not allow scheduled triggers');
+  await expect(page.getByRole('note').filter({ hasText: 'Locked by your organization' })).toContainText(
+    'your organization does not allow scheduled triggers',
+  );
   await axeCheck(page, 'triggers under a policy');
   await snapshot(page, 'policy-2-triggers-locked-800x600');
 
@@ -47,16 +62,26 @@ test('the consent form under a policy: locked rows with the reason, a banner, an
   await page.getByRole('button', { name: 'Install', exact: true }).click();
   await page.getByRole('button', { name: 'Go to the dashboard' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
-  await expect(page.getByRole('status', { name: "Your organization's policy" })).toContainText('Managed by Example Corp.');
+  await expect(page.getByRole('status', { name: "Your organization's policy" })).toContainText(
+    'Managed by Example Corp.',
+  );
 
   // The organization now blocks a tool the person allowed at install: withheld on top, kept in the store.
   policy({ blockedTools: ['mcp:*/lookup', 'file_read'] });
   await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Open' }).click();
   await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Dashboard' }).click();
   const changed = page.getByRole('status', { name: "Your organization's policy" });
-  await expect(changed).toContainText("Your organization's policy withholds 1 tool you allowed. Your own decisions are kept");
-  await expect(page.getByText('Locked by your organization: your organization blocks this tool (you allowed it: it applies again when the policy allows it)')).toBeVisible();
-  const stored = (await app.readState()) as { agents: Record<string, { access: { entry: string; permission: string }[] }> };
+  await expect(changed).toContainText(
+    "Your organization's policy withholds 1 tool you allowed. Your own decisions are kept",
+  );
+  await expect(
+    page.getByText(
+      'Locked by your organization: your organization blocks this tool (you allowed it: it applies again when the policy allows it)',
+    ),
+  ).toBeVisible();
+  const stored = (await app.readState()) as {
+    agents: Record<string, { access: { entry: string; permission: string }[] }>;
+  };
   expect(stored.agents['invoices/invoice-clerk']?.access.find((a) => a.entry === 'file_read')?.permission).toBe('ask');
   await axeCheck(page, 'dashboard under a changed policy');
   await snapshot(page, 'policy-3-dashboard-banner-800x600');

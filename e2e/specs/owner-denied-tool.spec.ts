@@ -61,7 +61,9 @@ test('a tool denied in Settings stays denied when a template is applied with it 
   await expect(page.getByText('Updating…')).toHaveCount(0);
   // Switched on, it still reads as denied by your settings, never as a pin left empty.
   await expect(row.locator('.badge')).toHaveText('Denied in your Settings');
-  await expect(row).toContainText(`Denied in your Settings: ${SEND} is on your list of tools you never allow, so it stays denied even if you switch it on.`);
+  await expect(row).toContainText(
+    `Denied in your Settings: ${SEND} is on your list of tools you never allow, so it stays denied even if you switch it on.`,
+  );
   await expect(row).not.toContainText('which you left empty');
   await expect(row).toContainText('Pinned: slack_send_message can post only to channel_id C0123ABCD');
   await snapshot(page, 'owner-denied-1-access');
@@ -71,13 +73,19 @@ test('a tool denied in Settings stays denied when a template is applied with it 
   await page.getByRole('button', { name: 'Next' }).click();
   await expect(stepHeading(page, 'Step 5 of 5: Review and apply')).toBeVisible();
   const warnings = main.getByRole('region', { name: 'Warnings' });
-  await expect(warnings.getByRole('listitem').filter({ hasText: SEND })).toHaveText(`Denied in your Settings: You allowed slack_send_message, but ${SEND} is on your list of tools you never allow (Settings → Tools you never allow): it stays denied`);
+  await expect(warnings.getByRole('listitem').filter({ hasText: SEND })).toHaveText(
+    `Denied in your Settings: You allowed slack_send_message, but ${SEND} is on your list of tools you never allow (Settings → Tools you never allow): it stays denied`,
+  );
   await expect(main).toContainText('no MCP tool allowed without asking');
   await snapshot(page, 'owner-denied-2-review');
 
   await page.getByRole('button', { name: 'Apply', exact: true }).click();
-  await expect(page.getByRole('heading', { level: 1, name: 'Market monitor: Acme was made, but cannot do everything yet' })).toBeVisible();
-  const stored = (await app.readState()) as { agents: Record<string, { toolSettings: Record<string, { setting: string }> }> };
+  await expect(
+    page.getByRole('heading', { level: 1, name: 'Market monitor: Acme was made, but cannot do everything yet' }),
+  ).toBeVisible();
+  const stored = (await app.readState()) as {
+    agents: Record<string, { toolSettings: Record<string, { setting: string }> }>;
+  };
   const agents = Object.values(stored.agents);
   expect(agents).toHaveLength(1);
   expect(agents[0]?.toolSettings[SEND]?.setting).toBe('deny');

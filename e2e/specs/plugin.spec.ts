@@ -62,7 +62,8 @@ test('the crm plugin, opened with the Open dialog, is shown and not installed', 
   await expect(changes.getByRole('heading', { level: 3 })).toContainText('Needs approval each time');
   await expect(changes).toContainText('TENANT_ADMIN');
 
-  const tool = (card: Locator, name: string) => card.getByRole('listitem').filter({ has: page.getByText(name, { exact: true }) });
+  const tool = (card: Locator, name: string) =>
+    card.getByRole('listitem').filter({ has: page.getByText(name, { exact: true }) });
   await expect(tool(lookup, 'search_contacts')).toContainText('Reads only');
   await expect(tool(capabilityCard(page, 'deal_reporting'), 'list_deals')).toContainText('Reads only');
   await expect(tool(changes, 'create_deal')).toContainText('Writes');
@@ -71,15 +72,20 @@ test('the crm plugin, opened with the Open dialog, is shown and not installed', 
   await expect(tool(changes, 'set_deal_stage')).toContainText('Safe to repeat');
 
   const mcp = page.getByRole('region', { name: 'MCP' });
-  await expect(mcp).toContainText('It can expose its tools as an MCP server over STDIO, for a local MCP client that starts it.');
+  await expect(mcp).toContainText(
+    'It can expose its tools as an MCP server over STDIO, for a local MCP client that starts it.',
+  );
   await expect(mcp).toContainText('It does not use a remote MCP server.');
 
   expect(await app.readState(), 'showing a plugin writes nothing to the store').toBeNull();
 });
 
 test('a write tool under a capability that needs no approval is refused, naming the field', async ({ page, app }) => {
-  const manifest = JSON.parse(readFileSync(CRM, 'utf8')) as { capabilities: { name: string; approval_required: boolean }[] };
-  for (const capability of manifest.capabilities) if (capability.name === 'deal_changes') capability.approval_required = false;
+  const manifest = JSON.parse(readFileSync(CRM, 'utf8')) as {
+    capabilities: { name: string; approval_required: boolean }[];
+  };
+  for (const capability of manifest.capabilities)
+    if (capability.name === 'deal_changes') capability.approval_required = false;
   const broken = join(mkdtempSync(join(tmpdir(), 'apollia-e2e-plugin-')), 'crm-unapproved.json');
   writeFileSync(broken, JSON.stringify(manifest, null, 2));
 
@@ -87,8 +93,15 @@ test('a write tool under a capability that needs no approval is refused, naming 
   await expect(page.getByRole('heading', { level: 1, name: 'This plugin manifest was refused' })).toBeVisible();
   const alert = page.getByRole('alert');
   const refusal = alert.locator('.refusal');
-  await expect(refusal).toHaveText('plugin manifest: tools[2].capability puts write tool create_deal under capability deal_changes, which is not approval_required; write tools must need approval');
-  await expect(refusal.locator('code')).toHaveText(['tools[2].capability', 'create_deal', 'deal_changes', 'approval_required']);
+  await expect(refusal).toHaveText(
+    'plugin manifest: tools[2].capability puts write tool create_deal under capability deal_changes, which is not approval_required; write tools must need approval',
+  );
+  await expect(refusal.locator('code')).toHaveText([
+    'tools[2].capability',
+    'create_deal',
+    'deal_changes',
+    'approval_required',
+  ]);
   await expect(alert).toContainText('Error code: plugin.write_without_approval');
   await expect(page.getByRole('region', { name: 'Other problems' })).toContainText('tools[3].capability');
   await snapshot(page, 'plugin-2-refused');

@@ -19,15 +19,23 @@ test('a 0-byte .apo is a download to repeat, not "open the .apo file itself"', a
   await expect(page.getByRole('heading', { level: 1, name: 'This package was refused' })).toBeFocused();
   const alert = page.getByRole('alert');
   await expect(alert.getByRole('heading', { level: 2 })).toHaveText('You can fix this');
-  await expect(alert).toContainText('The file is empty (0 bytes): the download or copy did not finish. Download the package again.');
+  await expect(alert).toContainText(
+    'The file is empty (0 bytes): the download or copy did not finish. Download the package again.',
+  );
   await expect(alert).toContainText('quiet.apo was checked without running any of it, and the file is empty.');
   await expect(alert).not.toContainText('Open the .apo file itself');
   await expect(alert).not.toContainText('rules');
   await snapshotBoth(page, 'refused-empty-file');
 });
 
-test('a module named extractor.py but shipped as extract.py is the author’s slip: no Trash, and the message for the author can be copied', async ({ page, app }) => {
-  const typo = packInvoicesWith((toml) => toml.replace('module = "tools/extract.py"', 'module = "tools/extractor.py"'), 'invoices-typo.apo');
+test('a module named extractor.py but shipped as extract.py is the author’s slip: no Trash, and the message for the author can be copied', async ({
+  page,
+  app,
+}) => {
+  const typo = packInvoicesWith(
+    (toml) => toml.replace('module = "tools/extract.py"', 'module = "tools/extractor.py"'),
+    'invoices-typo.apo',
+  );
   await app.open(typo.path);
   const alert = page.getByRole('alert');
   await expect(alert.getByRole('heading', { level: 2 })).toHaveText('Its author must fix this');
@@ -36,7 +44,9 @@ test('a module named extractor.py but shipped as extract.py is the author’s sl
   const forAuthor = page.getByRole('region', { name: 'For its author' });
   const message = forAuthor.getByLabel('Message for the author', { exact: true });
   await expect(message).toContainText('Apollia Desktop refused invoices-typo.apo (checked without running any of it):');
-  await expect(message).toContainText('which the manifest describes in `tools/extractor.py`, a module not in the archive [manifest.module_misnamed]');
+  await expect(message).toContainText(
+    'which the manifest describes in `tools/extractor.py`, a module not in the archive [manifest.module_misnamed]',
+  );
   await expect(forAuthor.getByRole('button', { name: 'Copy the message for the author' })).toBeVisible();
   if (process.env['E2E_MODE'] !== 'electron') {
     await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
@@ -49,7 +59,10 @@ test('a module named extractor.py but shipped as extract.py is the author’s sl
   await snapshotBoth(page, 'refused-author-typo');
 });
 
-test('two files named quiet.apo get tabs that tell them apart; Close on a refused file closes its tab', async ({ page, app }) => {
+test('two files named quiet.apo get tabs that tell them apart; Close on a refused file closes its tab', async ({
+  page,
+  app,
+}) => {
   const root = mkdtempSync(join(tmpdir(), 'apollia-e2e-tabs-'));
   for (const folder of ['Downloads', 'Desktop']) {
     mkdirSync(join(root, folder));

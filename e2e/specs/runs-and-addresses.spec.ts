@@ -10,10 +10,15 @@ import { packFixture } from '../support/packages';
 
 test.use({ now: '2026-01-01T00:00:00Z' });
 
-const QUEUES = 'When an armed trigger fires, Apollia Desktop does not run the agent itself: it queues a run (a file in runs/pending/ of its data folder) that waits until an agent runtime takes it.';
-const LOCAL_ONLY = 'Only this computer can reach this address (127.0.0.1). A sender on the internet or another machine needs a tunnel you set up';
+const QUEUES =
+  'When an armed trigger fires, Apollia Desktop does not run the agent itself: it queues a run (a file in runs/pending/ of its data folder) that waits until an agent runtime takes it.';
+const LOCAL_ONLY =
+  'Only this computer can reach this address (127.0.0.1). A sender on the internet or another machine needs a tunnel you set up';
 
-test('consent form → install → dashboard: what a fire does, the address before arming, and focus on each new heading', async ({ page, app }) => {
+test('consent form → install → dashboard: what a fire does, the address before arming, and focus on each new heading', async ({
+  page,
+  app,
+}) => {
   const main = page.getByRole('main');
   await app.open(packFixture('mailroom').path);
   await expect(page.getByRole('heading', { level: 1, name: 'Install mailroom' })).toBeVisible();
@@ -23,7 +28,9 @@ test('consent form → install → dashboard: what a fire does, the address befo
   // Item 1: said on the step that arms, before anything fired.
   const note = main.getByRole('note', { name: 'What a fire does' });
   await expect(note).toContainText(QUEUES);
-  await expect(note).toContainText('No run is waiting now. Until an agent runtime runs on this computer, the runs your triggers queue wait there.');
+  await expect(note).toContainText(
+    'No run is waiting now. Until an agent runtime runs on this computer, the runs your triggers queue wait there.',
+  );
   await snapshotBoth(page, 'runs-wait-1-triggers-step');
 
   // Nothing armed: install, and focus lands on the new screen's heading, not the page body.
@@ -47,7 +54,9 @@ test('consent form → install → dashboard: what a fire does, the address befo
   await expect(row.getByText(LOCAL_ONLY)).toBeVisible();
   await expect(row).toContainText('You can give this address to your sender now');
   await expect(row.getByRole('button', { name: 'Copy the address of scanner-call' })).toBeVisible();
-  await expect(row).toContainText('No secret set yet: set the one your sender gives you below, or make one here, whenever you are ready.');
+  await expect(row).toContainText(
+    'No secret set yet: set the one your sender gives you below, or make one here, whenever you are ready.',
+  );
   await snapshotBoth(page, 'runs-wait-2-dashboard-unarmed-webhook');
 
   // Armed afterwards with a secret made here: the same address, now live.
@@ -65,7 +74,9 @@ test('consent form → install → dashboard: what a fire does, the address befo
   await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeFocused();
 });
 
-test('a template’s webhook: its address on the applied screen, and once its secret is made it is said to be armed', async ({ page }) => {
+test('a template’s webhook: its address on the applied screen, and once its secret is made it is said to be armed', async ({
+  page,
+}) => {
   const main = page.getByRole('main');
   await page.getByRole('button', { name: 'Use this template: Inbound lead' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Apply template inbound-lead' })).toBeFocused();
@@ -84,7 +95,9 @@ test('a template’s webhook: its address on the applied screen, and once its se
   await expect(status).toContainText('none armed');
   const hook = main.getByRole('region', { name: 'Webhook trigger new-lead' });
   await expect(hook).toContainText('is off until it has a secret. Its address is below');
-  await expect(hook.getByLabel('Webhook address of new-lead')).toHaveText(/^http:\/\/127\.0\.0\.1:\d+\/hooks\/.+\/new-lead$/);
+  await expect(hook.getByLabel('Webhook address of new-lead')).toHaveText(
+    /^http:\/\/127\.0\.0\.1:\d+\/hooks\/.+\/new-lead$/,
+  );
   await expect(hook.getByText(LOCAL_ONLY)).toBeVisible();
   await snapshotBoth(page, 'runs-wait-3-template-applied');
 

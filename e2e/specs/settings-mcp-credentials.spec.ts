@@ -10,10 +10,15 @@ test.use({ now: '2026-01-01T00:00:00Z' });
 
 const TOKEN = 'xoxb-123456789012-abcdefABCDEF123456';
 
-test('an MCP server saved with a token shows it masked, says it is kept encrypted, and stores it sealed', async ({ page, app }) => {
+test('an MCP server saved with a token shows it masked, says it is kept encrypted, and stores it sealed', async ({
+  page,
+  app,
+}) => {
   await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Settings' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Settings' })).toBeVisible();
-  await expect(page.getByRole('main')).toContainText('Secrets are kept encrypted with a key stored in a file beside the app data (secret-box.key), not in a keychain');
+  await expect(page.getByRole('main')).toContainText(
+    'Secrets are kept encrypted with a key stored in a file beside the app data (secret-box.key), not in a keychain',
+  );
 
   await page.getByLabel('Server name').fill('slack');
   await page.getByLabel('Command').fill('npx');

@@ -23,7 +23,10 @@ interface StoredState {
 
 const next = (page: Page) => page.getByRole('button', { name: 'Next' }).click();
 
-test('trust a key, install verified, a key change is a stop, tampering is found on the dashboard', async ({ page, app }) => {
+test('trust a key, install verified, a key change is a stop, tampering is found on the dashboard', async ({
+  page,
+  app,
+}) => {
   const keys = mkdtempSync(join(tmpdir(), 'apollia-e2e-keys-'));
   const publisher = minisignKeyPair(keys, 'publisher');
   const stranger = minisignKeyPair(keys, 'stranger');
@@ -34,9 +37,13 @@ test('trust a key, install verified, a key change is a stop, tampering is found 
   const section = page.getByRole('region', { name: 'Trusted publishers' });
   await expect(section).toContainText('You trust no publisher key yet.');
   await section.getByLabel('Publisher name (what the key will be shown as)').fill('Example Accounting');
-  await section.getByLabel('Public key (paste the .pub file or its line starting with RW)').fill(publisher.publicKeyText);
+  await section
+    .getByLabel('Public key (paste the .pub file or its line starting with RW)')
+    .fill(publisher.publicKeyText);
   await section.getByRole('button', { name: 'Trust this key' }).click();
-  await expect(section.getByRole('list', { name: 'Trusted publisher keys' })).toContainText(`Example Accounting key ID ${publisher.printedKeyId}`);
+  await expect(section.getByRole('list', { name: 'Trusted publisher keys' })).toContainText(
+    `Example Accounting key ID ${publisher.printedKeyId}`,
+  );
   await shot(page, 'signatures-1-trusted-publishers');
   await axeCheck(page, 'trusted publishers');
 
@@ -48,7 +55,9 @@ test('trust a key, install verified, a key change is a stop, tampering is found 
   const badge = main.locator('[data-publisher-state]').first();
   await expect(badge).toHaveAttribute('data-publisher-state', 'verified');
   await expect(badge).toHaveText('Verified publisher: Example Accounting');
-  await expect(main).toContainText(`key ID ${publisher.printedKeyId}). Signed comment: invoices 1.2.0, released 2026-01-01`);
+  await expect(main).toContainText(
+    `key ID ${publisher.printedKeyId}). Signed comment: invoices 1.2.0, released 2026-01-01`,
+  );
   await shot(page, 'signatures-2-verified-overview');
   await next(page);
   await next(page);
@@ -60,7 +69,11 @@ test('trust a key, install verified, a key change is a stop, tampering is found 
   const card = page.getByRole('region', { name: 'Installed packages' });
   await expect(card.locator('[data-publisher-state]')).toHaveAttribute('data-publisher-state', 'verified');
   const installed = (await app.readState()) as unknown as StoredState;
-  expect(installed.packageTrust['invoices']?.pin).toEqual({ kind: 'key', keyId: publisher.printedKeyId, publicKey: publisher.publicKeyText.split('\n')[1] });
+  expect(installed.packageTrust['invoices']?.pin).toEqual({
+    kind: 'key',
+    keyId: publisher.printedKeyId,
+    publicKey: publisher.publicKeyText.split('\n')[1],
+  });
 
   // An update signed by another key: a stop, nothing changed, the accept button off until ticked.
   const v130 = packInvoicesWith((toml) => toml.replace('version = "1.2.0"', 'version = "1.3.0"'), 'invoices-1.3.0.apo');
@@ -68,8 +81,12 @@ test('trust a key, install verified, a key change is a stop, tampering is found 
   await app.open(v130.path);
   const stop = page.getByRole('alert').filter({ hasText: 'Stop: this update is signed by a different key' });
   await expect(stop).toBeVisible();
-  await expect(stop.getByRole('definition').nth(0)).toHaveText(`the key you trust as “Example Accounting” (key ID ${publisher.printedKeyId})`);
-  await expect(stop.getByRole('definition').nth(1)).toHaveText(`a key you don't know (key ID ${stranger.printedKeyId})`);
+  await expect(stop.getByRole('definition').nth(0)).toHaveText(
+    `the key you trust as “Example Accounting” (key ID ${publisher.printedKeyId})`,
+  );
+  await expect(stop.getByRole('definition').nth(1)).toHaveText(
+    `a key you don't know (key ID ${stranger.printedKeyId})`,
+  );
   const accept = page.getByRole('button', { name: 'Accept the new key and review the update' });
   await expect(accept).toBeDisabled();
   await shot(page, 'signatures-3-key-changed-stop');
@@ -82,7 +99,9 @@ test('trust a key, install verified, a key change is a stop, tampering is found 
   await next(page);
   // The new key is one the user does not know: said so, and trusting it is a separate act.
   await expect(main.locator('[data-publisher-state]').first()).toHaveText('Signed by a key you don’t know');
-  await expect(page.getByTestId('trust-key-offer')).toContainText(`signed by key ID ${stranger.printedKeyId}, which you do not trust yet`);
+  await expect(page.getByTestId('trust-key-offer')).toContainText(
+    `signed by key ID ${stranger.printedKeyId}, which you do not trust yet`,
+  );
   await shot(page, 'signatures-4-unknown-key-overview');
   await next(page);
   await next(page);
@@ -94,7 +113,10 @@ test('trust a key, install verified, a key change is a stop, tampering is found 
   expect(updated.triggers['invoices/first-monday']?.armed).toBe(true);
 
   // A file of the installed package changed on this computer: found when the dashboard opens.
-  appendFileSync(join(await app.dataDir(), updated.packages['invoices']?.dir ?? '', 'tools', 'extract.py'), '\nimport os  # slipped in later\n');
+  appendFileSync(
+    join(await app.dataDir(), updated.packages['invoices']?.dir ?? '', 'tools', 'extract.py'),
+    '\nimport os  # slipped in later\n',
+  );
   await page.getByRole('button', { name: 'Go to the dashboard' }).click();
   const changed = page.getByTestId('integrity-changed-invoices');
   await expect(changed).toContainText('Changed on this computer since you installed it');
@@ -106,7 +128,10 @@ test('trust a key, install verified, a key change is a stop, tampering is found 
   await axeCheck(page, 'dashboard changed');
 });
 
-test('the key-change stop shows a lookalike publisher and new shell access before any accept; names that differ are said; removing a key asks first', async ({ page, app }) => {
+test('the key-change stop shows a lookalike publisher and new shell access before any accept; names that differ are said; removing a key asks first', async ({
+  page,
+  app,
+}) => {
   const keys = mkdtempSync(join(tmpdir(), 'apollia-e2e-keys-'));
   const publisher = minisignKeyPair(keys, 'publisher');
   const stranger = minisignKeyPair(keys, 'stranger');
@@ -114,18 +139,25 @@ test('the key-change stop shows a lookalike publisher and new shell access befor
   await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Settings' }).click();
   const section = page.getByRole('region', { name: 'Trusted publishers' });
   await section.getByLabel('Publisher name (what the key will be shown as)').fill('Example Accounting');
-  await section.getByLabel('Public key (paste the .pub file or its line starting with RW)').fill(publisher.publicKeyText);
+  await section
+    .getByLabel('Public key (paste the .pub file or its line starting with RW)')
+    .fill(publisher.publicKeyText);
   await section.getByRole('button', { name: 'Trust this key' }).click();
   await expect(section.getByRole('list', { name: 'Trusted publisher keys' })).toContainText('Example Accounting');
 
   // A trusted key whose name differs from the package's publisher field: no plain check, said in words.
-  const partners = packInvoicesWith((toml) => toml.replace('publisher = "Example Accounting"', 'publisher = "Example Acc0unting Partners"'), 'invoices-partners.apo');
+  const partners = packInvoicesWith(
+    (toml) => toml.replace('publisher = "Example Accounting"', 'publisher = "Example Acc0unting Partners"'),
+    'invoices-partners.apo',
+  );
   minisignSign(publisher, partners.path, { trustedComment: 'invoices 1.2.0' });
   await app.open(partners.path);
   const badge = main.locator('[data-publisher-state]').first();
   await expect(badge).toHaveText('Signed by the key you trust as Example Accounting; the names differ');
   await expect(badge).not.toHaveText(/^Verified publisher/);
-  await expect(page.getByTestId('publisher-names-differ')).toContainText('Signed by the key you trust as “Example Accounting”; the package calls its publisher “Example Acc0unting Partners”');
+  await expect(page.getByTestId('publisher-names-differ')).toContainText(
+    'Signed by the key you trust as “Example Accounting”; the package calls its publisher “Example Acc0unting Partners”',
+  );
   await shot(page, 'signatures-6-names-differ');
   await axeCheck(page, 'names differ');
   await page
@@ -144,13 +176,22 @@ test('the key-change stop shows a lookalike publisher and new shell access befor
   await page.getByRole('button', { name: 'Go to the dashboard' }).click();
 
   // 1.3.0 by another key, from a lookalike publisher, asking for the shell: all on the stop, before any accept.
-  const v130 = packInvoicesWith((toml) => toml.replace('version = "1.2.0"', 'version = "1.3.0"').replace('publisher = "Example Accounting"', 'publisher = "Example Acc0unting"').replace('access = ["file_read",', 'access = ["file_read", "shell",'), 'invoices-1.3.0.apo');
+  const v130 = packInvoicesWith(
+    (toml) =>
+      toml
+        .replace('version = "1.2.0"', 'version = "1.3.0"')
+        .replace('publisher = "Example Accounting"', 'publisher = "Example Acc0unting"')
+        .replace('access = ["file_read",', 'access = ["file_read", "shell",'),
+    'invoices-1.3.0.apo',
+  );
   minisignSign(stranger, v130.path, { trustedComment: 'invoices 1.3.0' });
   await app.open(v130.path);
   const stop = page.getByRole('alert').filter({ hasText: 'Stop: this update is signed by a different key' });
   await expect(stop).toContainText('the key you trust as “Example Accounting”');
   await expect(main.getByRole('heading', { name: 'The publisher name changed to a lookalike' })).toBeVisible();
-  await expect(main.getByRole('list', { name: 'Where the names differ' })).toContainText('Character 12: the digit 0 where the installed name has “o”');
+  await expect(main.getByRole('list', { name: 'Where the names differ' })).toContainText(
+    'Character 12: the digit 0 where the installed name has “o”',
+  );
   await expect(main.getByRole('list', { name: 'Changes' })).toContainText('shell');
   await expect(page.getByRole('button', { name: 'Accept the new key and review the update' })).toBeDisabled();
   await shot(page, 'signatures-7-key-change-stop-everything');

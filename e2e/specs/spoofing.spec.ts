@@ -16,8 +16,14 @@ const exactLine = (text: string) => new RegExp(`^\\s*${text.replace(/[.*+?^${}()
 
 const MISSION = `Read the invoices <img src=x onerror="fetch('/pwned')"> and see [the docs](https://evil.example/docs).`;
 
-test('a disguised publisher is shown with the hidden and lookalike characters visible, and a warning', async ({ page, app }) => {
-  const spoofed = packInvoicesWith((toml) => toml.replace('publisher = "Example Accounting"', `publisher = "${PUBLISHER}"`), 'spoofed.apo');
+test('a disguised publisher is shown with the hidden and lookalike characters visible, and a warning', async ({
+  page,
+  app,
+}) => {
+  const spoofed = packInvoicesWith(
+    (toml) => toml.replace('publisher = "Example Accounting"', `publisher = "${PUBLISHER}"`),
+    'spoofed.apo',
+  );
   await app.open(spoofed.path);
   await expect(page.getByRole('heading', { level: 2, name: 'Step 1 of 4: What this package is' })).toBeVisible();
   const main = page.getByRole('main');
@@ -29,7 +35,11 @@ test('a disguised publisher is shown with the hidden and lookalike characters vi
   const warnings = page.getByRole('list', { name: 'Text warnings' });
   await expect(main).toContainText(`From Ex${CYRILLIC_A}mple Acc⟨U+202E⟩gnitnuo`);
   await expect(warnings.getByRole('listitem')).toHaveText(
-    ['The publisher name contains a right-to-left override (U+202E) that can disguise text', 'The publisher name mixes Cyrillic and Latin letters, which can make it look like a different name', `The publisher name uses lookalike characters: Cyrillic "${CYRILLIC_A}" (U+0430) looks like "a"`].map(exactLine),
+    [
+      'The publisher name contains a right-to-left override (U+202E) that can disguise text',
+      'The publisher name mixes Cyrillic and Latin letters, which can make it look like a different name',
+      `The publisher name uses lookalike characters: Cyrillic "${CYRILLIC_A}" (U+0430) looks like "a"`,
+    ].map(exactLine),
   );
   await shot(page, 'spoof-publisher');
   await axeCheck(page, 'spoofed publisher');
@@ -45,7 +55,14 @@ test('markup and links in a mission are shown as text and load nothing', async (
     void dialog.dismiss();
   });
 
-  const hostile = packInvoicesWith((toml) => toml.replace('mission = "Read the supplier invoices of the month and list the late ones."', `mission = ${JSON.stringify(MISSION)}`), 'hostile-mission.apo');
+  const hostile = packInvoicesWith(
+    (toml) =>
+      toml.replace(
+        'mission = "Read the supplier invoices of the month and list the late ones."',
+        `mission = ${JSON.stringify(MISSION)}`,
+      ),
+    'hostile-mission.apo',
+  );
   await app.open(hostile.path);
   await page.getByRole('button', { name: 'Next' }).click();
   await expect(page.getByRole('heading', { level: 2, name: 'Step 2 of 4: What it asks to use' })).toBeVisible();

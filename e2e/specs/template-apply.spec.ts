@@ -55,7 +55,9 @@ test('market-monitor: pattern error, missing server resolved in Settings, pins, 
   await expect(slack).toContainText('Pinned: slack_send_message can post only to channel_id C0123ABCD');
   await expect(slack.getByRole('switch', { name: 'Allow slack_send_message without asking' })).toBeDisabled();
   // Apply skips a server that is not saved: its tool's badge says so, not "Asks you first".
-  await expect(slack.getByRole('listitem').filter({ hasText: 'slack_send_message' }).locator('.badge')).toHaveText('Skipped: no server saved');
+  await expect(slack.getByRole('listitem').filter({ hasText: 'slack_send_message' }).locator('.badge')).toHaveText(
+    'Skipped: no server saved',
+  );
   await snapshotBoth(page, 'template-3-access-missing-server');
 
   // Save the slack server in Settings, then come back to the same form.
@@ -71,7 +73,11 @@ test('market-monitor: pattern error, missing server resolved in Settings, pins, 
   const grant = page.getByRole('switch', { name: 'Allow slack_send_message without asking' });
   await expect(grant).toBeEnabled();
   // The badge says what the tool will do after apply, given the switch beside it.
-  const grantBadge = page.getByRole('article', { name: 'slack Saved on this computer' }).getByRole('listitem').filter({ has: grant }).locator('.badge');
+  const grantBadge = page
+    .getByRole('article', { name: 'slack Saved on this computer' })
+    .getByRole('listitem')
+    .filter({ has: grant })
+    .locator('.badge');
   await expect(grantBadge).toHaveText('Asks you first');
   await grant.check();
   await expect(grantBadge).toHaveText('Runs without asking, held by its pin');
@@ -96,8 +102,15 @@ test('market-monitor: pattern error, missing server resolved in Settings, pins, 
   await snapshotBoth(page, 'template-5-review');
   await page.getByRole('button', { name: 'Apply', exact: true }).click();
   // gmail (optional) was skipped: the agent is made, and says what it cannot do yet rather than "ready".
-  await expect(page.getByRole('heading', { level: 1, name: 'Market monitor: Acme, globex.com was made, but cannot do everything yet' })).toBeVisible();
-  await expect(main.getByRole('region', { name: 'What it cannot do yet' })).toContainText('Without an MCP server saved as gmail, it cannot use GMAIL_SEND_EMAIL');
+  await expect(
+    page.getByRole('heading', {
+      level: 1,
+      name: 'Market monitor: Acme, globex.com was made, but cannot do everything yet',
+    }),
+  ).toBeVisible();
+  await expect(main.getByRole('region', { name: 'What it cannot do yet' })).toContainText(
+    'Without an MCP server saved as gmail, it cannot use GMAIL_SEND_EMAIL',
+  );
   await snapshotBoth(page, 'template-6-applied');
   await page.getByRole('button', { name: 'Go to the dashboard' }).click();
   const agent = page.getByRole('article', { name: /Market monitor: Acme, globex\.com/ });

@@ -6,7 +6,17 @@
  * device pixels per CSS pixel is how Chromium lays out a 1180×820 window at 200%).
  */
 import type { Page } from '@playwright/test';
-import { axeCheck, expect, expectNoHorizontalScroll, shot, snapshot, snapshotBoth, stepHeading, tabTo, test } from '../support/app';
+import {
+  axeCheck,
+  expect,
+  expectNoHorizontalScroll,
+  shot,
+  snapshot,
+  snapshotBoth,
+  stepHeading,
+  tabTo,
+  test,
+} from '../support/app';
 
 test.use({ now: '2026-01-01T00:00:00Z' });
 
@@ -17,14 +27,19 @@ async function nextByKeyboard(page: Page, heading: string) {
   await expect(stepHeading(page, heading)).toBeFocused();
 }
 
-test('a template applied with the keyboard alone: a built-in tool left out, asked before every tool', async ({ page, app }) => {
+test('a template applied with the keyboard alone: a built-in tool left out, asked before every tool', async ({
+  page,
+  app,
+}) => {
   test.setTimeout(240_000);
   const main = page.getByRole('main');
   await tabTo(page, page.getByRole('button', { name: 'Use this template: Market monitor' }));
   await page.keyboard.press('Enter');
   await expect(page.getByRole('heading', { level: 1, name: 'Apply template market-monitor' })).toBeFocused();
   // The verdict comes first (issue 13 point 1), as for a package.
-  await expect(page.getByRole('heading', { level: 3, name: 'Can send or post in your name, on its own' })).toBeVisible();
+  await expect(
+    page.getByRole('heading', { level: 3, name: 'Can send or post in your name, on its own' }),
+  ).toBeVisible();
   await expect(main.locator('.verdict-level')).toHaveText('High risk');
   // The Overview states the template's value as its recommendation, not as a fact.
   await expect(main).toContainText('The template recommends: Run unattended');
@@ -41,7 +56,9 @@ test('a template applied with the keyboard alone: a built-in tool left out, aske
   const ask = page.getByRole('radio', { name: /^Ask me before a tool runs/ });
   // The template's recommendation is the default, and is marked as such.
   await expect(unattended).toBeChecked();
-  await expect(page.getByRole('group', { name: 'How it asks' }).locator('.choice-row').filter({ has: unattended })).toContainText('Recommended by the template');
+  await expect(
+    page.getByRole('group', { name: 'How it asks' }).locator('.choice-row').filter({ has: unattended }),
+  ).toContainText('Recommended by the template');
   const write = page.getByRole('checkbox', { name: /\bwrite$/ });
   await expect(write).toBeChecked();
   await tabTo(page, write);
@@ -53,7 +70,9 @@ test('a template applied with the keyboard alone: a built-in tool left out, aske
   await page.keyboard.press('ArrowUp');
   await expect(ask).toBeChecked();
   await expect(ask).toBeFocused();
-  await expect(main).toContainText('Its triggers start runs while you may be away: each run waits for your yes before a tool runs.');
+  await expect(main).toContainText(
+    'Its triggers start runs while you may be away: each run waits for your yes before a tool runs.',
+  );
   await snapshotBoth(page, 'template-3-access-choices');
 
   await nextByKeyboard(page, 'Step 4 of 5: What would start it');
@@ -62,9 +81,15 @@ test('a template applied with the keyboard alone: a built-in tool left out, aske
 
   await nextByKeyboard(page, 'Step 5 of 5: Review and apply');
   const everything = main.getByRole('region', { name: 'Everything it gets' });
-  await expect(everything).toContainText('Approvals: Ask me before a tool runs (your choice: the template recommends “Run unattended”).');
-  await expect(everything.locator('summary').filter({ hasText: /^Built-in tools/ })).toHaveText('Built-in tools (3): it asks you before each use');
-  await expect(everything.getByRole('listitem').filter({ hasText: 'Left out by you' })).toHaveText(/^Write files in the agent's work folder write Left out by you/);
+  await expect(everything).toContainText(
+    'Approvals: Ask me before a tool runs (your choice: the template recommends “Run unattended”).',
+  );
+  await expect(everything.locator('summary').filter({ hasText: /^Built-in tools/ })).toHaveText(
+    'Built-in tools (3): it asks you before each use',
+  );
+  await expect(everything.getByRole('listitem').filter({ hasText: 'Left out by you' })).toHaveText(
+    /^Write files in the agent's work folder write Left out by you/,
+  );
   await snapshot(page, 'template-5-review-choices');
 
   await tabTo(page, page.getByRole('button', { name: 'Apply', exact: true }));
@@ -76,13 +101,21 @@ test('a template applied with the keyboard alone: a built-in tool left out, aske
   await expect(agent).toContainText('It asks you before a tool runs.');
   await expect(agent.getByRole('button', { name: /^Grant write for / })).toBeVisible();
   // Its rows lead with what each tool does (issue 13 point 6), the name after.
-  await expect(agent.getByRole('listitem').filter({ has: page.getByRole('button', { name: /^Grant write for / }) })).toHaveText(/^Write files in the agent's work folder write\s+Writes or deletes/);
+  await expect(
+    agent.getByRole('listitem').filter({ has: page.getByRole('button', { name: /^Grant write for / }) }),
+  ).toHaveText(/^Write files in the agent's work folder write\s+Writes or deletes/);
   await shot(page, 'template-keyboard-dashboard');
   await axeCheck(page, 'keyboard template dashboard');
 
-  const state = (await app.readState()) as { agents: Record<string, { approvals: string; toolSettings: Record<string, { setting: string }> }> };
+  const state = (await app.readState()) as {
+    agents: Record<string, { approvals: string; toolSettings: Record<string, { setting: string }> }>;
+  };
   const [made] = Object.values(state.agents);
-  expect([made?.approvals, made?.toolSettings.write?.setting, made?.toolSettings.read?.setting]).toEqual(['ask', 'deny', 'allow']);
+  expect([made?.approvals, made?.toolSettings.write?.setting, made?.toolSettings.read?.setting]).toEqual([
+    'ask',
+    'deny',
+    'allow',
+  ]);
 });
 
 test('Settings with the keyboard alone: save a server, never allow a tool, take it back', async ({ page, app }) => {
@@ -136,7 +169,11 @@ test.describe('a template at 200% zoom (a 1180×820 window)', () => {
     await page.getByLabel(/^companies/).fill('Acme');
     await page.getByLabel(/^channel/).fill('C0123ABCD');
     await expectNoHorizontalScroll(page, 'template parameters at 200%');
-    for (const heading of ['Step 3 of 5: What it may use', 'Step 4 of 5: What would start it', 'Step 5 of 5: Review and apply']) {
+    for (const heading of [
+      'Step 3 of 5: What it may use',
+      'Step 4 of 5: What would start it',
+      'Step 5 of 5: Review and apply',
+    ]) {
       await page.getByRole('button', { name: 'Next' }).click();
       await expect(stepHeading(page, heading)).toBeFocused();
       await expect(page.getByText('Updating…')).toHaveCount(0);

@@ -43,7 +43,9 @@ test('a required MCP server missing blocks apply, naming it, until it is saved i
   await page.getByRole('button', { name: 'Next' }).click();
   await expect(stepHeading(page, 'Step 5 of 5: Review and apply')).toBeVisible();
   const blockers = page.getByRole('region', { name: "Can't apply yet" });
-  await expect(blockers.getByRole('listitem')).toHaveText([new RegExp(`^${BLOCKER.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`)]);
+  await expect(blockers.getByRole('listitem')).toHaveText([
+    new RegExp(`^${BLOCKER.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`),
+  ]);
   await expect(page.getByRole('button', { name: 'Apply', exact: true })).toBeDisabled();
   await snapshot(page, 'required-server-2-blocked');
 
@@ -54,7 +56,10 @@ test('a required MCP server missing blocks apply, naming it, until it is saved i
   await page.getByLabel('Arguments (one per line)').fill('linear-mcp');
   await page.getByRole('button', { name: /^Save/ }).first().click();
   await expect(page.getByRole('button', { name: 'Remove server linear' })).toBeVisible();
-  await page.getByRole('list', { name: 'Opened packages' }).getByRole('button', { name: 'issue-triage', exact: true }).click();
+  await page
+    .getByRole('list', { name: 'Opened packages' })
+    .getByRole('button', { name: 'issue-triage', exact: true })
+    .click();
 
   await expect(stepHeading(page, 'Step 5 of 5: Review and apply')).toBeVisible();
   await expect(page.getByRole('region', { name: "Can't apply yet" })).toHaveCount(0);

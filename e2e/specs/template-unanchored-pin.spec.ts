@@ -10,7 +10,8 @@ import { expect, stepHeading, test } from '../support/app';
 test.use({ now: '2026-01-01T00:00:00Z' });
 
 const LOOSE_PIN = join(REPO_ROOT, 'e2e', 'fixtures', 'templates', 'loose-pin');
-const NOTE = '`channel` is checked by the pattern `C[A-Z0-9]{8}`, which is not anchored (no ^ … $): any value that contains a match passes, and `slack_send_message` will be pinned to the whole value you give. Check it is exactly the destination you mean';
+const NOTE =
+  '`channel` is checked by the pattern `C[A-Z0-9]{8}`, which is not anchored (no ^ … $): any value that contains a match passes, and `slack_send_message` will be pinned to the whole value you give. Check it is exactly the destination you mean';
 
 test('a pinned parameter with an unanchored pattern says so beside its field and on Review', async ({ page, app }) => {
   await app.answerDialog('folder', LOOSE_PIN);
@@ -30,5 +31,7 @@ test('a pinned parameter with an unanchored pattern says so beside its field and
   await page.getByRole('button', { name: 'Next' }).click();
   await expect(stepHeading(page, 'Step 5 of 5: Review and apply')).toBeVisible();
   const warnings = page.getByRole('region', { name: 'Warnings' });
-  await expect(warnings.getByRole('listitem').filter({ hasText: 'A pinned destination takes any value containing a match' })).toContainText('any value that contains a match passes');
+  await expect(
+    warnings.getByRole('listitem').filter({ hasText: 'A pinned destination takes any value containing a match' }),
+  ).toContainText('any value that contains a match passes');
 });

@@ -20,7 +20,10 @@ function filesHolding(dataDir: string, text: string): string[] {
     .filter((path) => statSync(path).isFile() && readFileSync(path, 'latin1').includes(text));
 }
 
-test('paste the sender’s secret in the consent form, install, and see on the dashboard that the sender gave it', async ({ page, app }) => {
+test('paste the sender’s secret in the consent form, install, and see on the dashboard that the sender gave it', async ({
+  page,
+  app,
+}) => {
   const secret = `whsec_${randomBytes(32).toString('base64')}`;
   const main = page.getByRole('main');
   await app.open(packFixture('mailroom').path);
@@ -32,7 +35,9 @@ test('paste the sender’s secret in the consent form, install, and see on the d
   const choice = page.getByRole('group', { name: 'The secret of scanner-call' });
   await expect(choice.getByRole('radio', { name: 'Make a new secret' })).toBeChecked();
   // The harness keeps secrets with the file box: the form says so, never "keychain".
-  await expect(choice).toContainText('It is kept encrypted with a key stored in a file beside the app data (secret-box.key): anyone who can read the app data folder could read it.');
+  await expect(choice).toContainText(
+    'It is kept encrypted with a key stored in a file beside the app data (secret-box.key): anyone who can read the app data folder could read it.',
+  );
   await expect(choice).not.toContainText('keychain');
   await choice.getByRole('radio', { name: 'Use the secret your sender gave you' }).check();
   const field = choice.getByLabel('Secret from your sender (starts with whsec_)');
@@ -68,8 +73,17 @@ test('paste the sender’s secret in the consent form, install, and see on the d
 
   // Sealed: no file of the data folder holds the secret or its key in clear.
   const dataDir = await app.dataDir();
-  const state = (await app.readState()) as { triggers: Record<string, { armed: boolean; secretRef: string | null; secretOrigin: string | null; secretSetAt: string | null }> };
-  expect(state.triggers['mailroom/scanner-call']).toMatchObject({ armed: true, secretOrigin: 'given', secretSetAt: '2026-01-01T00:00:00.000Z' });
+  const state = (await app.readState()) as {
+    triggers: Record<
+      string,
+      { armed: boolean; secretRef: string | null; secretOrigin: string | null; secretSetAt: string | null }
+    >;
+  };
+  expect(state.triggers['mailroom/scanner-call']).toMatchObject({
+    armed: true,
+    secretOrigin: 'given',
+    secretSetAt: '2026-01-01T00:00:00.000Z',
+  });
   expect(filesHolding(dataDir, secret.slice(6))).toEqual([]);
 
   await page.getByRole('button', { name: 'Go to the dashboard' }).click();
@@ -82,10 +96,13 @@ test('paste the sender’s secret in the consent form, install, and see on the d
   await shot(page, 'webhook-secret-4-dashboard');
   await axeCheck(page, 'dashboard with a given webhook secret');
 
-  // Rotate from the dashboard: keeping it is the default; replacing it is chosen, then confirmed with what it does to the sender's calls.
+  // Rotate from the dashboard: keeping it is the default; replacing it is chosen, then confirmed with what it does to
+  // the sender's calls.
   await expect(row.getByRole('radio', { name: 'Keep its secret (the one your sender gave)' })).toBeChecked();
   await row.getByRole('radio', { name: 'Replace it with a new secret made here' }).check();
-  await expect(row).toContainText('Calls signed with the current secret will be refused from the moment it is replaced: give the new secret, shown once, to your sender');
+  await expect(row).toContainText(
+    'Calls signed with the current secret will be refused from the moment it is replaced: give the new secret, shown once, to your sender',
+  );
   await row.getByRole('button', { name: 'Replace the secret of scanner-call…' }).click();
   const confirm = row.getByRole('alertdialog', { name: /Replace the secret of scanner-call\?/ });
   await expect(confirm).toBeVisible();

@@ -5,7 +5,15 @@
  * built app with a fresh data folder and drives main through `electronApp.evaluate`.
  */
 import AxeBuilder from '@axe-core/playwright';
-import { _electron, expect, test as base, type Browser, type ElectronApplication, type Locator, type Page } from '@playwright/test';
+import {
+  _electron,
+  expect,
+  test as base,
+  type Browser,
+  type ElectronApplication,
+  type Locator,
+  type Page,
+} from '@playwright/test';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -48,7 +56,13 @@ export async function shot(page: Page, name: string): Promise<void> {
   // committed screenshot changes only when the screen does.
   // Live views (issue 16) mark what changes by run (times, ports, run ids) with `data-volatile`.
   // An activity detail naming a run id, a pid, the listener's address or a temp folder is masked too.
-  const volatile = [page.getByLabel(/^Webhook secret for /), page.locator('code').filter({ hasText: tmpdir() }), page.locator('[data-volatile]'), page.locator('.activity-list p').filter({ hasText: /run [0-9a-f-]{36}|pid \d+|127\.0\.0\.1:\d+/ }), page.locator('.activity-list p').filter({ hasText: tmpdir() })];
+  const volatile = [
+    page.getByLabel(/^Webhook secret for /),
+    page.locator('code').filter({ hasText: tmpdir() }),
+    page.locator('[data-volatile]'),
+    page.locator('.activity-list p').filter({ hasText: /run [0-9a-f-]{36}|pid \d+|127\.0\.0\.1:\d+/ }),
+    page.locator('.activity-list p').filter({ hasText: tmpdir() }),
+  ];
   await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true, mask: volatile });
 }
 
@@ -90,7 +104,10 @@ export async function expectNoHorizontalScroll(page: Page, label: string) {
     const wide = [...html.querySelectorAll('body *')]
       .filter((element) => element.getBoundingClientRect().right > limit + 0.5)
       .slice(0, 5)
-      .map((element) => `${element.tagName.toLowerCase()}.${element.className} (${Math.round(element.getBoundingClientRect().right)}px): ${(element.textContent ?? '').slice(0, 60)}`);
+      .map(
+        (element) =>
+          `${element.tagName.toLowerCase()}.${element.className} (${Math.round(element.getBoundingClientRect().right)}px): ${(element.textContent ?? '').slice(0, 60)}`,
+      );
     return { overflow: html.scrollWidth - limit, wide };
   });
   expect(overflow, `horizontal overflow on ${label}: ${wide.join(' | ')}`).toBeLessThanOrEqual(0);
@@ -111,7 +128,12 @@ export async function nextStep(page: Page, heading: string | RegExp): Promise<vo
 /** Runs axe on the page; fails on any serious or critical violation, naming each. */
 export async function axeCheck(page: Page, label = 'page'): Promise<void> {
   const results = await new AxeBuilder({ page }).analyze();
-  const blocking = results.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical').map((violation) => `${violation.id} (${violation.impact}): ${violation.help} — ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
+  const blocking = results.violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map(
+      (violation) =>
+        `${violation.id} (${violation.impact}): ${violation.help} — ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`,
+    );
   expect(blocking, `accessibility violations on ${label}`).toEqual([]);
 }
 
@@ -187,7 +209,10 @@ function electronDriver(electronApp: ElectronApplication): AppDriver {
 }
 
 /** `test` with the app fixtures: `page` shows the app, `app` drives the outside world. */
-export const test = base.extend<AppOptions & { app: AppDriver; electronApp: ElectronApplication | null }, { harnessBrowser: Browser | null; harness: HarnessProcess | null }>({
+export const test = base.extend<
+  AppOptions & { app: AppDriver; electronApp: ElectronApplication | null },
+  { harnessBrowser: Browser | null; harness: HarnessProcess | null }
+>({
   now: [null, { option: true }],
   policyFile: [null, { option: true }],
 
@@ -226,14 +251,24 @@ export const test = base.extend<AppOptions & { app: AppDriver; electronApp: Elec
       executablePath: binary,
       args: [join(REPO_ROOT, 'out', 'main', 'index.js')],
       cwd: REPO_ROOT,
-      env: { ...process.env, HOME: home, XDG_CONFIG_HOME: join(home, '.config'), APPDATA: join(home, 'AppData'), TZ: 'UTC', ...(policyFile ? { APOLLIA_POLICY_FILE: policyFile } : {}) },
+      env: {
+        ...process.env,
+        HOME: home,
+        XDG_CONFIG_HOME: join(home, '.config'),
+        APPDATA: join(home, 'AppData'),
+        TZ: 'UTC',
+        ...(policyFile ? { APOLLIA_POLICY_FILE: policyFile } : {}),
+      },
     });
     await use(electronApp);
     await electronApp.close();
     rmSync(home, { recursive: true, force: true });
   },
 
-  page: async ({ electronApp, harnessBrowser, baseURL, now, policyFile, viewport, deviceScaleFactor, timezoneId, locale }, use) => {
+  page: async (
+    { electronApp, harnessBrowser, baseURL, now, policyFile, viewport, deviceScaleFactor, timezoneId, locale },
+    use,
+  ) => {
     if (electronApp) {
       const window = await electronApp.firstWindow();
       if (now) await window.clock.setFixedTime(new Date(now));
@@ -242,7 +277,13 @@ export const test = base.extend<AppOptions & { app: AppDriver; electronApp: Elec
     }
     if (!baseURL || !harnessBrowser) throw new Error('baseURL is not set: run through playwright.config.ts');
     await harnessPost(baseURL, '/test/reset', { ...(now ? { now } : {}), ...(policyFile ? { policyFile } : {}) });
-    const context = await harnessBrowser.newContext({ baseURL, viewport, timezoneId, locale, ...(deviceScaleFactor ? { deviceScaleFactor } : {}) });
+    const context = await harnessBrowser.newContext({
+      baseURL,
+      viewport,
+      timezoneId,
+      locale,
+      ...(deviceScaleFactor ? { deviceScaleFactor } : {}),
+    });
     const page = await context.newPage();
     // The renderer computes next fire times from its own clock: fix it with the core's.
     if (now) await page.clock.setFixedTime(new Date(now));

@@ -14,7 +14,9 @@ export function freePort(): Promise<number> {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => {
       const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolvePort(address.port) : reject(new Error('no free port'))));
+      server.close(() =>
+        typeof address === 'object' && address ? resolvePort(address.port) : reject(new Error('no free port')),
+      );
     });
   });
 }
@@ -29,11 +31,15 @@ export interface HarnessProcess {
 export async function startHarness(): Promise<HarnessProcess> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', join(REPO_ROOT, 'e2e', 'harness', 'server.ts')], {
-    cwd: REPO_ROOT,
-    env: { ...process.env, E2E_PORT: String(port), TZ: 'UTC' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child: ChildProcess = spawn(
+    process.execPath,
+    ['--import', 'tsx', join(REPO_ROOT, 'e2e', 'harness', 'server.ts')],
+    {
+      cwd: REPO_ROOT,
+      env: { ...process.env, E2E_PORT: String(port), TZ: 'UTC' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));

@@ -13,9 +13,27 @@
  */
 import packageJson from '../../package.json';
 import type { ValidateFunction } from 'ajv';
-import { API_METHODS, type ApiError, type ApiMethod, type ApiRequest, type ApiResponse, type ApiResult, type SourceHandle, type SourceInspection } from '../../shared/api';
+import {
+  API_METHODS,
+  type ApiError,
+  type ApiMethod,
+  type ApiRequest,
+  type ApiResponse,
+  type ApiResult,
+  type SourceHandle,
+  type SourceInspection,
+} from '../../shared/api';
 import type { ApoDetails, ApoSummary } from '../../shared/inspection';
-import { keyChangeOf, keyChangeOfUpdate, listTrustedKeys, refuseKeyChange, trustKey, trustKeyFromFile, untrustKey, verifyInstalled } from './app/publisher-trust';
+import {
+  keyChangeOf,
+  keyChangeOfUpdate,
+  listTrustedKeys,
+  refuseKeyChange,
+  trustKey,
+  trustKeyFromFile,
+  untrustKey,
+  verifyInstalled,
+} from './app/publisher-trust';
 import { signatureVerdictOf } from '../../shared/signature-verdict';
 import { pinnedKeysOf, signatureUpdateOf, trustedKeysOf } from './trust/stored-keys';
 import { withSignatureState } from './trust/signature-state';
@@ -30,7 +48,16 @@ import { dashboardUnderPolicy, noticePolicyChange, settingsUnderPolicy } from '.
 import { CoreError } from './errors/index';
 import * as requestValidators from './generated/api-request-validators';
 import { installedComparison, installPackage, uninstallPackage } from './app/install-package';
-import { denyTool, readSettings, removeDeniedTool, removeMcpServer, removeSecret, saveMcpServer, saveSecret, sealClearMcpCredentials } from './app/settings';
+import {
+  denyTool,
+  readSettings,
+  removeDeniedTool,
+  removeMcpServer,
+  removeSecret,
+  saveMcpServer,
+  saveSecret,
+  sealClearMcpCredentials,
+} from './app/settings';
 import { resealSecrets } from './app/reseal-secrets';
 import { inspectSource, SourceRegistry } from './app/sources';
 import { Store } from './store/store';
@@ -54,7 +81,10 @@ export type CoreApi = {
   registerSource(path: string, origin: SourceHandle['origin']): Promise<ApiResult<SourceHandle>>;
   /** Host only, at start: seals MCP server credentials a store from before format 3 kept in clear; the names sealed. */
   sealClearMcpCredentials(): Promise<string[]>;
-  /** Host only, once its secret box is ready: seals again what the box flags (`shouldReEncrypt`, a weaker old seal); how many. */
+  /**
+   * Host only, once its secret box is ready: seals again what the box flags (`shouldReEncrypt`, a weaker old seal); how
+   * many.
+   */
   resealSecrets(): Promise<number>;
   /** The store, for the CLI's read-only listing and for tests. */
   readonly store: Store;
@@ -69,8 +99,15 @@ function requestProblem(method: ApiMethod, request: unknown): ApiError | null {
   if (validate(request === undefined ? null : request)) return null;
   const error = validate.errors?.[0];
   const where = error?.instancePath ? error.instancePath.slice(1).replaceAll('/', '.') : 'request';
-  const extra = error?.keyword === 'additionalProperties' ? ` (\`${String((error.params as { additionalProperty?: string }).additionalProperty)}\`)` : '';
-  return { code: 'request.invalid', message: `${method}: \`${where}\` ${error?.message ?? 'is invalid'}${extra}`, path: where };
+  const extra =
+    error?.keyword === 'additionalProperties'
+      ? ` (\`${String((error.params as { additionalProperty?: string }).additionalProperty)}\`)`
+      : '';
+  return {
+    code: 'request.invalid',
+    message: `${method}: \`${where}\` ${error?.message ?? 'is invalid'}${extra}`,
+    path: where,
+  };
 }
 
 /** A registered source's handle, or its refusal thrown. */
@@ -87,7 +124,10 @@ async function registered(ctx: ApiContext, path: string, origin: SourceHandle['o
  */
 function refuseWithoutSandbox(deps: ApiContext['deps']): void {
   if (deps.sandboxOff === true) {
-    throw new CoreError('app.sandbox_off', 'Apollia Desktop was started with its sandbox turned off (--no-sandbox), so it installs nothing: quit it and start it again from its menu entry or icon, without --no-sandbox. Nothing was installed.');
+    throw new CoreError(
+      'app.sandbox_off',
+      'Apollia Desktop was started with its sandbox turned off (--no-sandbox), so it installs nothing: quit it and start it again from its menu entry or icon, without --no-sandbox. Nothing was installed.',
+    );
   }
 }
 
@@ -95,7 +135,13 @@ function refuseWithoutSandbox(deps: ApiContext['deps']): void {
 function handlersOf(ctx: ApiContext): { [M in ApiMethod]: (request: ApiRequest<M>) => Promise<ApiResponse<M>> } {
   const { deps, store } = ctx;
   return {
-    appInfo: async () => ({ version: packageJson.version, sdkVersion: SDK_VERSION, secretBackend: deps.secretBox.backend(), cliProgram: deps.cliProgram === undefined ? 'apollia-desktop' : deps.cliProgram, sandboxOff: deps.sandboxOff === true }),
+    appInfo: async () => ({
+      version: packageJson.version,
+      sdkVersion: SDK_VERSION,
+      secretBackend: deps.secretBox.backend(),
+      cliProgram: deps.cliProgram === undefined ? 'apollia-desktop' : deps.cliProgram,
+      sandboxOff: deps.sandboxOff === true,
+    }),
     openDialog: async (request) => {
       const path = request.kind === 'file' ? await deps.dialogs.openFile() : await deps.dialogs.openFolder();
       return path === null ? null : registered(ctx, path, 'dialog');
@@ -115,16 +161,40 @@ function handlersOf(ctx: ApiContext): { [M in ApiMethod]: (request: ApiRequest<M
       const trusted = verificationKeys(policy.effective, trustedKeysOf(state));
       const inspection = await inspectSource(src, trusted, pinnedKeysOf(state, trusted));
       const manifest = src.kind === 'apo' ? (inspection.details as ApoDetails | null)?.manifest : undefined;
-      const comparison = manifest ? installedComparison(state, manifest) : { installed: null, updateDiff: null, installedDecisions: null };
+      const comparison = manifest
+        ? installedComparison(state, manifest)
+        : { installed: null, updateDiff: null, installedDecisions: null };
       const summary = src.kind === 'apo' ? (inspection.summary as ApoSummary | null) : null;
       // The one signature verdict of this inspection: every screen renders it, none recomputes it.
-      const signatureVerdict = summary ? signatureVerdictOf(summary.signature, summary.publisher, manifest ? signatureUpdateOf(state, manifest.package.name, summary.signature) : null) : null;
+      const signatureVerdict = summary
+        ? signatureVerdictOf(
+            summary.signature,
+            summary.publisher,
+            manifest ? signatureUpdateOf(state, manifest.package.name, summary.signature) : null,
+          )
+        : null;
       const keyChange = keyChangeOfUpdate(signatureVerdict?.update ?? null);
       const shown = withSignatureState(inspection, src.handle.origin === 'builtin');
-      const refusals = manifest && summary && inspection.ok ? packagePolicyProblems(policy.effective, manifest, summary.signature, summary.sha256, trusted) : [];
-      const templateRefusal = src.kind === 'template' && inspection.ok ? templateProblem(policy.effective, src.handle.origin === 'builtin') : null;
+      const refusals =
+        manifest && summary && inspection.ok
+          ? packagePolicyProblems(policy.effective, manifest, summary.signature, summary.sha256, trusted)
+          : [];
+      const templateRefusal =
+        src.kind === 'template' && inspection.ok
+          ? templateProblem(policy.effective, src.handle.origin === 'builtin')
+          : null;
       const refused = [...refusals, ...(templateRefusal ? [templateRefusal] : [])];
-      const result: SourceInspection = { ...shown, ...(refused.length > 0 ? { ok: false, errors: [...shown.errors, ...refused] } : {}), ...comparison, keyChange, signatureVerdict, installedChanged: manifest ? own(state.packageTrust, manifest.package.name)?.integrity.state === 'changed' : false, policy };
+      const result: SourceInspection = {
+        ...shown,
+        ...(refused.length > 0 ? { ok: false, errors: [...shown.errors, ...refused] } : {}),
+        ...comparison,
+        keyChange,
+        signatureVerdict,
+        installedChanged: manifest
+          ? own(state.packageTrust, manifest.package.name)?.integrity.state === 'changed'
+          : false,
+        policy,
+      };
       return result;
     },
     pickWatchFolder: async () => {
@@ -178,7 +248,14 @@ function handlersOf(ctx: ApiContext): { [M in ApiMethod]: (request: ApiRequest<M
     trashSource: (request) => trashSource(ctx, request),
     trustedKeys: async () => {
       // The organization's publishers first, locked; then the person's own.
-      const managed = policyKeys(policyOf(ctx).effective).map(({ keyId, name, publicKey }) => ({ keyId, name, publicKey, addedAt: '', pinnedPackages: [], managed: true }));
+      const managed = policyKeys(policyOf(ctx).effective).map(({ keyId, name, publicKey }) => ({
+        keyId,
+        name,
+        publicKey,
+        addedAt: '',
+        pinnedPackages: [],
+        managed: true,
+      }));
       return [...managed, ...(await listTrustedKeys(ctx)).filter((key) => !managed.some((m) => m.keyId === key.keyId))];
     },
     trustKey: (request) => {
@@ -194,14 +271,21 @@ function handlersOf(ctx: ApiContext): { [M in ApiMethod]: (request: ApiRequest<M
       const src = ctx.sources.get(request.sourceId);
       const summary = src.shownApo?.summary;
       const manifest = (src.shownApo?.details as ApoDetails | null | undefined)?.manifest;
-      const change = summary && manifest ? keyChangeOf(await store.read(), manifest.package.name, summary.signature) : null;
-      if (change?.kind === 'changed') await refuseKeyChange(ctx, change, manifest?.package.name ?? summary?.name ?? '', summary?.version ?? '');
+      const change =
+        summary && manifest ? keyChangeOf(await store.read(), manifest.package.name, summary.signature) : null;
+      if (change?.kind === 'changed')
+        await refuseKeyChange(ctx, change, manifest?.package.name ?? summary?.name ?? '', summary?.version ?? '');
       return null;
     },
     verifyInstalled: () => verifyInstalled(ctx),
-    startAtLogin: async () => (deps.loginItem ? { available: true, on: await deps.loginItem.get() } : { available: false, on: false }),
+    startAtLogin: async () =>
+      deps.loginItem ? { available: true, on: await deps.loginItem.get() } : { available: false, on: false },
     setStartAtLogin: async (request) => {
-      if (!deps.loginItem) throw new CoreError('login.unavailable', 'This copy of Apollia Desktop cannot start itself at login: run `apollia-desktop serve` as a service instead.');
+      if (!deps.loginItem)
+        throw new CoreError(
+          'login.unavailable',
+          'This copy of Apollia Desktop cannot start itself at login: run `apollia-desktop serve` as a service instead.',
+        );
       await deps.loginItem.set(request.on);
       return { available: true, on: await deps.loginItem.get() };
     },
@@ -214,10 +298,17 @@ export function createApi(deps: ApiDeps): CoreApi {
   const ctx: ApiContext = { deps, store, sources: new SourceRegistry(), activity: new ActivityLog(deps.dataDir) };
   const log = deps.log ?? ((message: string, error?: unknown) => console.error(message, error));
   const handlers = handlersOf(ctx);
-  const api = { registerSource: (path: string, origin: SourceHandle['origin']) => ctx.sources.register(path, origin), sealClearMcpCredentials: () => sealClearMcpCredentials(ctx), resealSecrets: () => resealSecrets(ctx), store } as CoreApi;
+  const api = {
+    registerSource: (path: string, origin: SourceHandle['origin']) => ctx.sources.register(path, origin),
+    sealClearMcpCredentials: () => sealClearMcpCredentials(ctx),
+    resealSecrets: () => resealSecrets(ctx),
+    store,
+  } as CoreApi;
   for (const method of API_METHODS) {
     const handler = handlers[method] as (request: unknown) => Promise<unknown>;
-    (api as unknown as Record<string, (request: unknown) => Promise<ApiResult<unknown>>>)[method] = async (request: unknown) => {
+    (api as unknown as Record<string, (request: unknown) => Promise<ApiResult<unknown>>>)[method] = async (
+      request: unknown,
+    ) => {
       const problem = requestProblem(method, request);
       if (problem) return { ok: false, error: problem };
       try {
@@ -225,7 +316,13 @@ export function createApi(deps: ApiDeps): CoreApi {
       } catch (error) {
         if (error instanceof CoreError) return { ok: false, error: error.toApiError() };
         log(`apollia: ${method} failed`, error);
-        return { ok: false, error: { code: 'internal', message: `Something went wrong (${method}): ${error instanceof Error ? error.message : String(error)}` } };
+        return {
+          ok: false,
+          error: {
+            code: 'internal',
+            message: `Something went wrong (${method}): ${error instanceof Error ? error.message : String(error)}`,
+          },
+        };
       }
     };
   }

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { isAllowedNavigation, isAppUrl, isTrustedSender, resolveAppLocation, windowOpenDecision, type AppLocation } from './app-location';
+import {
+  isAllowedNavigation,
+  isAppUrl,
+  isTrustedSender,
+  resolveAppLocation,
+  windowOpenDecision,
+  type AppLocation,
+} from './app-location';
 
 const built: AppLocation = { kind: 'app', indexUrl: 'app://renderer/index.html' };
 const dev: AppLocation = { kind: 'dev', origin: 'http://localhost:5173' };
@@ -7,9 +14,18 @@ const top = (url: string) => ({ url, parent: null });
 
 describe('resolveAppLocation', () => {
   it('uses the dev server only when it is an http(s) URL', () => {
-    expect(resolveAppLocation('http://localhost:5173/', 'app://renderer/index.html')).toEqual({ kind: 'dev', origin: 'http://localhost:5173' });
-    expect(resolveAppLocation(undefined, 'app://renderer/index.html')).toEqual({ kind: 'app', indexUrl: 'app://renderer/index.html' });
-    expect(resolveAppLocation('javascript:alert(1)', 'app://renderer/index.html')).toEqual({ kind: 'app', indexUrl: 'app://renderer/index.html' });
+    expect(resolveAppLocation('http://localhost:5173/', 'app://renderer/index.html')).toEqual({
+      kind: 'dev',
+      origin: 'http://localhost:5173',
+    });
+    expect(resolveAppLocation(undefined, 'app://renderer/index.html')).toEqual({
+      kind: 'app',
+      indexUrl: 'app://renderer/index.html',
+    });
+    expect(resolveAppLocation('javascript:alert(1)', 'app://renderer/index.html')).toEqual({
+      kind: 'app',
+      indexUrl: 'app://renderer/index.html',
+    });
   });
 });
 
@@ -23,9 +39,16 @@ describe('isTrustedSender', () => {
 
   it('refuses any file:// page, even the renderer folder on disk', () => {
     expect(isTrustedSender(top('file:///other.html'), built)).toBe(false);
-    expect(isTrustedSender(top('file:///opt/Apollia%20Desktop/resources/app.asar/out/renderer/index.html'), built)).toBe(false);
+    expect(
+      isTrustedSender(top('file:///opt/Apollia%20Desktop/resources/app.asar/out/renderer/index.html'), built),
+    ).toBe(false);
     expect(isTrustedSender(top('file://renderer/index.html'), built)).toBe(false);
-    expect(isTrustedSender(top('file:///app/out/renderer/index.html'), { kind: 'app', indexUrl: 'file:///app/out/renderer/index.html' })).toBe(false);
+    expect(
+      isTrustedSender(top('file:///app/out/renderer/index.html'), {
+        kind: 'app',
+        indexUrl: 'file:///app/out/renderer/index.html',
+      }),
+    ).toBe(false);
   });
 
   it('refuses another app:// page, host, port or user', () => {

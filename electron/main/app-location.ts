@@ -10,13 +10,16 @@
  */
 
 /** The app is either the built `index.html` served from `app://`, or the electron-vite dev server. */
-export type AppLocation = { kind: 'app' /** `app://renderer/index.html`: the built renderer's page. */; indexUrl: string } | { kind: 'dev' /** Origin of the dev server, e.g. `http://localhost:5173`. */; origin: string };
+export type AppLocation =
+  | { kind: 'app' /** `app://renderer/index.html`: the built renderer's page. */; indexUrl: string }
+  | { kind: 'dev' /** Origin of the dev server, e.g. `http://localhost:5173`. */; origin: string };
 
 /** The location the window loads: the dev server when electron-vite runs one, else the built page on `app://`. */
 export function resolveAppLocation(devServerUrl: string | undefined, appIndexUrl: string): AppLocation {
   if (devServerUrl) {
     const parsed = safeUrl(devServerUrl);
-    if (parsed && (parsed.protocol === 'http:' || parsed.protocol === 'https:')) return { kind: 'dev', origin: parsed.origin };
+    if (parsed && (parsed.protocol === 'http:' || parsed.protocol === 'https:'))
+      return { kind: 'dev', origin: parsed.origin };
   }
   return { kind: 'app', indexUrl: appIndexUrl };
 }

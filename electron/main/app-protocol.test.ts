@@ -7,10 +7,26 @@ const ROOT = '/opt/Apollia Desktop/resources/app.asar/out/renderer';
 
 describe('resolveAppRequest (app:// → a file under out/renderer)', () => {
   it('serves the page and its assets from the renderer folder, with their MIME types', () => {
-    expect(resolveAppRequest(APP_INDEX_URL, ROOT)).toEqual({ ok: true, path: join(ROOT, 'index.html'), mimeType: 'text/html; charset=utf-8' });
-    expect(resolveAppRequest('app://renderer/', ROOT)).toEqual({ ok: true, path: join(ROOT, 'index.html'), mimeType: 'text/html; charset=utf-8' });
-    expect(resolveAppRequest('app://renderer/assets/index-CCRY9W03.js?v=1#x', ROOT)).toEqual({ ok: true, path: join(ROOT, 'assets/index-CCRY9W03.js'), mimeType: 'text/javascript; charset=utf-8' });
-    expect(resolveAppRequest('app://RENDERER/assets/a%20b.css', ROOT)).toEqual({ ok: true, path: join(ROOT, 'assets/a b.css'), mimeType: 'text/css; charset=utf-8' });
+    expect(resolveAppRequest(APP_INDEX_URL, ROOT)).toEqual({
+      ok: true,
+      path: join(ROOT, 'index.html'),
+      mimeType: 'text/html; charset=utf-8',
+    });
+    expect(resolveAppRequest('app://renderer/', ROOT)).toEqual({
+      ok: true,
+      path: join(ROOT, 'index.html'),
+      mimeType: 'text/html; charset=utf-8',
+    });
+    expect(resolveAppRequest('app://renderer/assets/index-CCRY9W03.js?v=1#x', ROOT)).toEqual({
+      ok: true,
+      path: join(ROOT, 'assets/index-CCRY9W03.js'),
+      mimeType: 'text/javascript; charset=utf-8',
+    });
+    expect(resolveAppRequest('app://RENDERER/assets/a%20b.css', ROOT)).toEqual({
+      ok: true,
+      path: join(ROOT, 'assets/a b.css'),
+      mimeType: 'text/css; charset=utf-8',
+    });
   });
 
   it('cannot leave the folder, however the path is spelled', () => {
@@ -28,7 +44,11 @@ describe('resolveAppRequest (app:// → a file under out/renderer)', () => {
       if (target.ok) expect(target.path.startsWith(`${ROOT}/`), url).toBe(true);
       else expect(target.status, url).toBe(404);
     }
-    expect(resolveAppRequest('app://renderer/%2e%2e/%2e%2e/etc/passwd', ROOT)).toEqual({ ok: true, path: '/opt/Apollia Desktop/resources/app.asar/out/renderer/etc/passwd', mimeType: 'application/octet-stream' });
+    expect(resolveAppRequest('app://renderer/%2e%2e/%2e%2e/etc/passwd', ROOT)).toEqual({
+      ok: true,
+      path: '/opt/Apollia Desktop/resources/app.asar/out/renderer/etc/passwd',
+      mimeType: 'application/octet-stream',
+    });
     expect(resolveAppRequest('app://renderer/assets%2F..%2F..%2Fx', ROOT)).toEqual({ ok: false, status: 404 });
     expect(resolveAppRequest('app://renderer/..%5C..%5Cwin.ini', ROOT)).toEqual({ ok: false, status: 404 });
   });

@@ -58,7 +58,14 @@ export function resolveAppRequest(url: string, rootDir: string): AppRequestTarge
   } catch {
     return { ok: false, status: 400 };
   }
-  if (parsed.protocol !== `${APP_SCHEME}:` || parsed.host.toLowerCase() !== APP_HOST || parsed.username || parsed.password || parsed.port) return { ok: false, status: 404 };
+  if (
+    parsed.protocol !== `${APP_SCHEME}:` ||
+    parsed.host.toLowerCase() !== APP_HOST ||
+    parsed.username ||
+    parsed.password ||
+    parsed.port
+  )
+    return { ok: false, status: 404 };
   const segments: string[] = [];
   for (const raw of parsed.pathname.split('/')) {
     if (raw === '') continue;
@@ -83,5 +90,9 @@ export function resolveAppRequest(url: string, rootDir: string): AppRequestTarge
  * is where `frame-ancestors` belongs (browsers ignore it in a `<meta>`).
  */
 export function appResponseHeaders(mimeType: string): Record<string, string> {
-  return { 'Content-Type': mimeType, 'X-Content-Type-Options': 'nosniff', 'Content-Security-Policy': CONTENT_SECURITY_POLICY };
+  return {
+    'Content-Type': mimeType,
+    'X-Content-Type-Options': 'nosniff',
+    'Content-Security-Policy': CONTENT_SECURITY_POLICY,
+  };
 }

@@ -10,7 +10,11 @@ function fakes(platform: NodeJS.Platform = 'linux', hostStarts = true) {
     platform,
     createTray: () => {
       calls.push('tray');
-      return { setMenu: (items) => (menu = items), setToolTip: (text) => (tip = text), destroy: () => calls.push('tray destroyed') };
+      return {
+        setMenu: (items) => (menu = items),
+        setToolTip: (text) => (tip = text),
+        destroy: () => calls.push('tray destroyed'),
+      };
     },
     openWindow: () => calls.push('open window'),
     startHost: async () => {
@@ -37,7 +41,12 @@ describe('triggers keep running when the window closes', () => {
     const background = new BackgroundTriggers(f.deps);
     expect(await background.start()).toBe(true);
     expect(f.calls).toEqual(['start host', 'tray']);
-    expect(labels(f.menu())).toEqual(['Open Apollia Desktop', 'Pause triggers', '---', 'Quit Apollia Desktop (stops the triggers)']);
+    expect(labels(f.menu())).toEqual([
+      'Open Apollia Desktop',
+      'Pause triggers',
+      '---',
+      'Quit Apollia Desktop (stops the triggers)',
+    ]);
     expect(f.tip()).toBe('Apollia Desktop: triggers are live');
     expect(background.windowsAllClosed()).toBe('keep running');
     expect(f.calls).not.toContain('quit');

@@ -81,8 +81,16 @@ export class BackgroundTriggers {
 
   /** The tray's menu for the current state. */
   menu(): TrayMenuItem[] {
-    const triggers: TrayMenuItem = this.state === 'paused' ? { label: 'Resume triggers', click: () => void this.resume() } : { label: 'Pause triggers', click: () => void this.pause(), enabled: this.state === 'live' };
-    return [{ label: 'Open Apollia Desktop', click: () => this.deps.openWindow() }, triggers, { type: 'separator' }, { label: 'Quit Apollia Desktop (stops the triggers)', click: () => this.deps.quit() }];
+    const triggers: TrayMenuItem =
+      this.state === 'paused'
+        ? { label: 'Resume triggers', click: () => void this.resume() }
+        : { label: 'Pause triggers', click: () => void this.pause(), enabled: this.state === 'live' };
+    return [
+      { label: 'Open Apollia Desktop', click: () => this.deps.openWindow() },
+      triggers,
+      { type: 'separator' },
+      { label: 'Quit Apollia Desktop (stops the triggers)', click: () => this.deps.quit() },
+    ];
   }
 
   /** What the tray's tooltip says. */

@@ -14,7 +14,10 @@ export const CHECK_PROCESS_PATH = fileURLToPath(new URL('./check-process.cjs', i
 /** Each checker worker in its own utility process. */
 export function utilityProcessSpawn(): CheckerSpawn {
   return relaySpawn(() => {
-    const child = utilityProcess.fork(CHECK_PROCESS_PATH, [], { serviceName: 'Apollia package checker', stdio: 'ignore' });
+    const child = utilityProcess.fork(CHECK_PROCESS_PATH, [], {
+      serviceName: 'Apollia package checker',
+      stdio: 'ignore',
+    });
     return {
       post: (message) => child.postMessage(message),
       onMessage: (listener) => child.on('message', listener),

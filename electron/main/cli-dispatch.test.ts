@@ -20,7 +20,12 @@ function fakeApp(lock = true) {
   return { app, calls, beforeQuit };
 }
 
-function deps(argv: string[], calls: string[], run: (argv: string[], io: CliIo) => Promise<number> = async () => 0, defaultApp = false): EntryDeps & { ran: { argv: string[]; io: CliIo }[]; errors: string[]; pipes: (() => void)[] } {
+function deps(
+  argv: string[],
+  calls: string[],
+  run: (argv: string[], io: CliIo) => Promise<number> = async () => 0,
+  defaultApp = false,
+): EntryDeps & { ran: { argv: string[]; io: CliIo }[]; errors: string[]; pipes: (() => void)[] } {
   const ran: { argv: string[]; io: CliIo }[] = [];
   const errors: string[] = [];
   const signals: ((signal: string) => void)[] = [];
@@ -74,9 +79,17 @@ describe('the app binary started with a CLI command', () => {
   });
 
   it('skips Chromium’s switches before the command, keeps --data-dir and its value', () => {
-    expect(cliArgumentsOf(['--headless', '--disable-gpu', 'serve', '--port', '9000'])).toEqual(['serve', '--port', '9000']);
+    expect(cliArgumentsOf(['--headless', '--disable-gpu', 'serve', '--port', '9000'])).toEqual([
+      'serve',
+      '--port',
+      '9000',
+    ]);
     expect(cliArgumentsOf(['--data-dir', '/tmp/store', 'list'])).toEqual(['--data-dir', '/tmp/store', 'list']);
-    expect(cliArgumentsOf(['--data-dir=/tmp/store', '--no-sandbox', 'list', '--json'])).toEqual(['--data-dir=/tmp/store', 'list', '--json']);
+    expect(cliArgumentsOf(['--data-dir=/tmp/store', '--no-sandbox', 'list', '--json'])).toEqual([
+      '--data-dir=/tmp/store',
+      'list',
+      '--json',
+    ]);
     expect(cliArgumentsOf(['--help'])).toEqual(['--help']);
   });
 

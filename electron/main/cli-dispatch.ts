@@ -76,7 +76,9 @@ export interface EntryDeps {
   runCli(argv: string[], io: CliIo): Promise<number>;
   /** Standard streams, working folder and environment of this process. */
   io: CliIo;
-  /** Where the app's resources are (`process.resourcesPath` when packaged): the CLI reads the built-in templates there. */
+  /**
+   * Where the app's resources are (`process.resourcesPath` when packaged): the CLI reads the built-in templates there.
+   */
   resourcesDir: string;
   /** Starts the window app (after the lock was taken). */
   startApp(): void;
@@ -87,7 +89,9 @@ export interface EntryDeps {
    * at once, and a pipe is written asynchronously on macOS and Windows (`inspect --json | jq`).
    */
   flushOutput(): Promise<void>;
-  /** Stops quietly (`stop`) when a reader closes the pipe early (`list | head -1`): EPIPE is no failure of the command. */
+  /**
+   * Stops quietly (`stop`) when a reader closes the pipe early (`list | head -1`): EPIPE is no failure of the command.
+   */
   onBrokenPipe(stop: () => void): void;
 }
 
@@ -111,7 +115,11 @@ export function startEntry(app: EntryApp, deps: EntryDeps): EntryOutcome {
         resolve('quit');
       });
     });
-    const io: CliIo = { ...deps.io, env: { ...deps.io.env, APOLLIA_RESOURCES: deps.resourcesDir }, untilStopped: () => stopped };
+    const io: CliIo = {
+      ...deps.io,
+      env: { ...deps.io.env, APOLLIA_RESOURCES: deps.resourcesDir },
+      untilStopped: () => stopped,
+    };
     const exit = (code: number) => {
       const done = () => app.exit(code);
       deps.flushOutput().then(done, done);

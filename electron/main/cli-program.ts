@@ -13,7 +13,10 @@
  */
 import { CLI_NAME, shellQuoted } from '../../shared/command-line';
 
-/** Where the deb installs the binary it links as `/usr/bin/apollia-desktop` (electron-builder: `/opt/<productName>/<executableName>`). */
+/**
+ * Where the deb installs the binary it links as `/usr/bin/apollia-desktop` (electron-builder:
+ * `/opt/<productName>/<executableName>`).
+ */
 export const DEB_BINARY = '/opt/Apollia Desktop/apollia-desktop';
 
 /** The facts the answer depends on. */

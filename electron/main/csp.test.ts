@@ -1,6 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { CONTENT_SECURITY_POLICY, HEADER_ONLY_DIRECTIVES, META_CONTENT_SECURITY_POLICY, parseCsp, withCspHeader } from './csp';
+import {
+  CONTENT_SECURITY_POLICY,
+  HEADER_ONLY_DIRECTIVES,
+  META_CONTENT_SECURITY_POLICY,
+  parseCsp,
+  withCspHeader,
+} from './csp';
 
 const INDEX_HTML = new URL('../../renderer/index.html', import.meta.url);
 
@@ -67,8 +73,18 @@ describe('the renderer CSP', () => {
   });
 
   it('would catch a loosened policy', () => {
-    expect(() => assertStrict("default-src 'self'; script-src 'self' 'unsafe-eval'; object-src 'none'; base-uri 'none'; form-action 'none'; connect-src 'self'")).toThrow();
-    expect(() => assertStrict("default-src 'self'; script-src 'self' https://cdn.example; object-src 'none'; base-uri 'none'; form-action 'none'; connect-src 'self'")).toThrow();
-    expect(() => assertStrict("default-src 'self'; script-src 'self'; base-uri 'none'; form-action 'none'; connect-src 'self'")).toThrow();
+    expect(() =>
+      assertStrict(
+        "default-src 'self'; script-src 'self' 'unsafe-eval'; object-src 'none'; base-uri 'none'; form-action 'none'; connect-src 'self'",
+      ),
+    ).toThrow();
+    expect(() =>
+      assertStrict(
+        "default-src 'self'; script-src 'self' https://cdn.example; object-src 'none'; base-uri 'none'; form-action 'none'; connect-src 'self'",
+      ),
+    ).toThrow();
+    expect(() =>
+      assertStrict("default-src 'self'; script-src 'self'; base-uri 'none'; form-action 'none'; connect-src 'self'"),
+    ).toThrow();
   });
 });

@@ -20,14 +20,27 @@
 import { createHash } from 'node:crypto';
 
 /** The app's policy: the header of every response, and (minus header-only directives) the page's `<meta>`. */
-export const CONTENT_SECURITY_POLICY = ["default-src 'self'", "script-src 'self'", "style-src 'self'", "img-src 'self' data:", "connect-src 'self'", "object-src 'none'", "base-uri 'none'", "form-action 'none'", "frame-ancestors 'none'"].join('; ');
+export const CONTENT_SECURITY_POLICY = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
 
 /**
  * The header main sends for the electron-vite dev server's page only (`npm run dev`): the app's
  * policy with inline scripts allowed, which the page's `<meta>` then narrows to the hashes of its
  * own inline scripts (both policies are enforced).
  */
-export const DEV_CONTENT_SECURITY_POLICY = CONTENT_SECURITY_POLICY.replace("script-src 'self'", "script-src 'self' 'unsafe-inline'").replace("style-src 'self'", "style-src 'self' 'unsafe-inline'");
+export const DEV_CONTENT_SECURITY_POLICY = CONTENT_SECURITY_POLICY.replace(
+  "script-src 'self'",
+  "script-src 'self' 'unsafe-inline'",
+).replace("style-src 'self'", "style-src 'self' 'unsafe-inline'");
 
 /**
  * Development only: adds the SHA-256 of each inline `<script>` of `html` to its CSP `<meta>`'s
@@ -44,7 +57,8 @@ export function withInlineScriptHashes(html: string): string {
   if (hashes.length === 0) return html;
   return html.replace(
     /(<meta\b[^>]*http-equiv\s*=\s*["']Content-Security-Policy["'][^>]*content\s*=\s*")([^"]*)(")/i,
-    (_all, before: string, policy: string, after: string) => `${before}${policy.replace("script-src 'self'", `script-src 'self' ${hashes.join(' ')}`).replace("style-src 'self'", "style-src 'self' 'unsafe-inline'")}${after}`,
+    (_all, before: string, policy: string, after: string) =>
+      `${before}${policy.replace("script-src 'self'", `script-src 'self' ${hashes.join(' ')}`).replace("style-src 'self'", "style-src 'self' 'unsafe-inline'")}${after}`,
   );
 }
 
@@ -71,7 +85,10 @@ export function parseCsp(policy: string): Map<string, string[]> {
 }
 
 /** Adds the app's CSP (or `policy`) to a response's headers, replacing any policy the response carried. */
-export function withCspHeader(headers: Record<string, string[]> | undefined, policy: string = CONTENT_SECURITY_POLICY): Record<string, string[]> {
+export function withCspHeader(
+  headers: Record<string, string[]> | undefined,
+  policy: string = CONTENT_SECURITY_POLICY,
+): Record<string, string[]> {
   const out: Record<string, string[]> = {};
   for (const [name, value] of Object.entries(headers ?? {})) {
     if (name.toLowerCase() !== 'content-security-policy') out[name] = value;

@@ -35,6 +35,11 @@ export function nativeDialogs(): NativeDialogs {
         ],
       }),
     openFolder: () => showOpen({ title: 'Choose a folder', properties: ['openDirectory'] }),
-    openKeyFile: () => showOpen({ title: "Choose a publisher's public key", properties: ['openFile'], filters: [{ name: 'minisign public keys', extensions: ['pub'] }] }),
+    openKeyFile: () =>
+      showOpen({
+        title: "Choose a publisher's public key",
+        properties: ['openFile'],
+        filters: [{ name: 'minisign public keys', extensions: ['pub'] }],
+      }),
   };
 }

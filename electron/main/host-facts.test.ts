@@ -8,13 +8,26 @@ const noSwitch = () => false;
 describe('startedWithoutSandbox', () => {
   it('is false for a normal start, a double-click and other switches', () => {
     expect(startedWithoutSandbox({ argv: [BINARY], hasSwitch: noSwitch, env: {} })).toBe(false);
-    expect(startedWithoutSandbox({ argv: [BINARY, '/home/ada/a.apo', '--enable-logging', '--disable-gpu-sandbox', '--no-sandboxing'], hasSwitch: noSwitch, env: {} })).toBe(false);
-    expect(startedWithoutSandbox({ argv: [BINARY], hasSwitch: noSwitch, env: { ELECTRON_DISABLE_SANDBOX: '' } })).toBe(false);
+    expect(
+      startedWithoutSandbox({
+        argv: [BINARY, '/home/ada/a.apo', '--enable-logging', '--disable-gpu-sandbox', '--no-sandboxing'],
+        hasSwitch: noSwitch,
+        env: {},
+      }),
+    ).toBe(false);
+    expect(startedWithoutSandbox({ argv: [BINARY], hasSwitch: noSwitch, env: { ELECTRON_DISABLE_SANDBOX: '' } })).toBe(
+      false,
+    );
   });
 
   it.each([
     ['--no-sandbox typed', [BINARY, '--no-sandbox'], noSwitch, {}],
-    ['--no-sandbox after a file (an AppImage launcher adds it)', [BINARY, '/home/ada/a.apo', '--no-sandbox'], noSwitch, {}],
+    [
+      '--no-sandbox after a file (an AppImage launcher adds it)',
+      [BINARY, '/home/ada/a.apo', '--no-sandbox'],
+      noSwitch,
+      {},
+    ],
     ['a single dash', [BINARY, '-no-sandbox'], noSwitch, {}],
     ['with a value', [BINARY, '--no-sandbox=1'], noSwitch, {}],
     ['Chromium reads the switch (from anywhere it takes them)', [BINARY], (name: string) => name === 'no-sandbox', {}],
@@ -31,16 +44,46 @@ describe('cliProgramHere', () => {
   });
 
   it('is the quoted binary inside the bundle on macOS, and an unpacked Linux binary’s path', () => {
-    expect(cliProgramHere({ platform: 'darwin', isPackaged: true, execPath: '/Applications/Apollia Desktop.app/Contents/MacOS/Apollia Desktop', env: {} })).toBe(`'/Applications/Apollia Desktop.app/Contents/MacOS/Apollia Desktop'`);
-    expect(cliProgramHere({ platform: 'linux', isPackaged: true, execPath: '/home/ada/apollia/apollia-desktop', env: {} })).toBe('/home/ada/apollia/apollia-desktop');
+    expect(
+      cliProgramHere({
+        platform: 'darwin',
+        isPackaged: true,
+        execPath: '/Applications/Apollia Desktop.app/Contents/MacOS/Apollia Desktop',
+        env: {},
+      }),
+    ).toBe(`'/Applications/Apollia Desktop.app/Contents/MacOS/Apollia Desktop'`);
+    expect(
+      cliProgramHere({ platform: 'linux', isPackaged: true, execPath: '/home/ada/apollia/apollia-desktop', env: {} }),
+    ).toBe('/home/ada/apollia/apollia-desktop');
   });
 
   it('is none for a GUI-subsystem Windows binary and an AppImage', () => {
-    expect(cliProgramHere({ platform: 'win32', isPackaged: true, execPath: 'C:\\Users\\ada\\AppData\\Local\\Programs\\Apollia Desktop\\apollia-desktop.exe', env: {} })).toBeNull();
-    expect(cliProgramHere({ platform: 'linux', isPackaged: true, execPath: '/tmp/.mount_ApolliXYZ/apollia-desktop', env: { APPIMAGE: '/home/ada/Apollia.AppImage' } })).toBeNull();
+    expect(
+      cliProgramHere({
+        platform: 'win32',
+        isPackaged: true,
+        execPath: 'C:\\Users\\ada\\AppData\\Local\\Programs\\Apollia Desktop\\apollia-desktop.exe',
+        env: {},
+      }),
+    ).toBeNull();
+    expect(
+      cliProgramHere({
+        platform: 'linux',
+        isPackaged: true,
+        execPath: '/tmp/.mount_ApolliXYZ/apollia-desktop',
+        env: { APPIMAGE: '/home/ada/Apollia.AppImage' },
+      }),
+    ).toBeNull();
   });
 
   it('is the npm-linked name when not packaged', () => {
-    expect(cliProgramHere({ platform: 'linux', isPackaged: false, execPath: '/repo/node_modules/electron/dist/electron', env: {} })).toBe('apollia-desktop');
+    expect(
+      cliProgramHere({
+        platform: 'linux',
+        isPackaged: false,
+        execPath: '/repo/node_modules/electron/dist/electron',
+        env: {},
+      }),
+    ).toBe('apollia-desktop');
   });
 });

@@ -32,7 +32,10 @@ import { loginItemFor, startedInBackground } from './login-item';
 import { electronTray } from './tray';
 import { bringForward, createMainWindow, RENDERER_DIR } from './window';
 
-/** Where the built-in templates and the tray icon are: beside the asar when packaged (electron-builder.yml `extraResources`). */
+/**
+ * Where the built-in templates and the tray icon are: beside the asar when packaged (electron-builder.yml
+ * `extraResources`).
+ */
 function resourcesDir(): string {
   return app.isPackaged ? process.resourcesPath : join(app.getAppPath(), 'resources');
 }
@@ -53,22 +56,58 @@ function startApp(): void {
     applyAppSecurity(location);
     serveAppScheme(RENDERER_DIR);
     const dataDir = app.getPath('userData');
-    const sandboxOff = startedWithoutSandbox({ argv: process.argv, hasSwitch: (name) => app.commandLine.hasSwitch(name), env: process.env });
-    if (sandboxOff) console.error('Apollia Desktop: started with --no-sandbox: every screen says so, and nothing is installed until it is started without it.');
-    const cliProgram = cliProgramHere({ platform: process.platform, isPackaged: app.isPackaged, execPath: process.execPath, env: process.env });
+    const sandboxOff = startedWithoutSandbox({
+      argv: process.argv,
+      hasSwitch: (name) => app.commandLine.hasSwitch(name),
+      env: process.env,
+    });
+    if (sandboxOff)
+      console.error(
+        'Apollia Desktop: started with --no-sandbox: every screen says so, and nothing is installed until it is started without it.',
+      );
+    const cliProgram = cliProgramHere({
+      platform: process.platform,
+      isPackaged: app.isPackaged,
+      execPath: process.execPath,
+      env: process.env,
+    });
     let api: CoreApi | null = null;
     const openWindow = () => {
       if (api) router.attach(api, createMainWindow(location));
     };
     // Started at login (opt-in, Settings): the tray only, no window; nothing live means nothing to keep running.
-    const inBackground = startedInBackground(process.argv, process.platform === 'darwin' && (app.getLoginItemSettings() as { wasOpenedAtLogin?: boolean }).wasOpenedAtLogin === true);
-    const loginItem = loginItemFor({ platform: process.platform, isPackaged: app.isPackaged, execPath: process.execPath, env: process.env, app });
+    const inBackground = startedInBackground(
+      process.argv,
+      process.platform === 'darwin' &&
+        (app.getLoginItemSettings() as { wasOpenedAtLogin?: boolean }).wasOpenedAtLogin === true,
+    );
+    const loginItem = loginItemFor({
+      platform: process.platform,
+      isPackaged: app.isPackaged,
+      execPath: process.execPath,
+      env: process.env,
+      app,
+    });
     // The window opens first; the keychain is probed meanwhile (start-order.ts).
     startWindowFirst({
       makeSecretBox: () => createSafeStorageSecretBox(dataDir),
-      onBoxError: (error) => console.error('Apollia Desktop: the keychain could not be used; no secret can be kept:', error instanceof Error ? error.message : error),
+      onBoxError: (error) =>
+        console.error(
+          'Apollia Desktop: the keychain could not be used; no secret can be kept:',
+          error instanceof Error ? error.message : error,
+        ),
       wire: (secretBox) => {
-        api = createApi({ dataDir, resourcesDir: resourcesDir(), dialogs, secretBox, now: () => new Date(), trash: (path) => shell.trashItem(path), sandboxOff, cliProgram, ...(loginItem ? { loginItem } : {}) });
+        api = createApi({
+          dataDir,
+          resourcesDir: resourcesDir(),
+          dialogs,
+          secretBox,
+          now: () => new Date(),
+          trash: (path) => shell.trashItem(path),
+          sandboxOff,
+          cliProgram,
+          ...(loginItem ? { loginItem } : {}),
+        });
         bindApi(api, location);
         installMenu(dialogs, router);
       },
@@ -84,20 +123,28 @@ function startApp(): void {
         // are live, closing the last window leaves them running, with a tray icon (background.ts).
         background = new BackgroundTriggers({
           platform: process.platform,
-          createTray: () => electronTray(join(resourcesDir(), 'icons', process.platform === 'darwin' ? '16x16.png' : '32x32.png')),
+          createTray: () =>
+            electronTray(join(resourcesDir(), 'icons', process.platform === 'darwin' ? '16x16.png' : '32x32.png')),
           openWindow: () => {
             const open = router.window();
             if (open && !open.isDestroyed()) bringForward(open);
             else openWindow();
           },
           startHost: async () => {
-            const starting = new TriggerHost({ dataDir, secretBox, onLine: (line) => console.log(`triggers: ${line}`) });
+            const starting = new TriggerHost({
+              dataDir,
+              secretBox,
+              onLine: (line) => console.log(`triggers: ${line}`),
+            });
             try {
               await starting.start();
               host = starting;
               return true;
             } catch (error) {
-              console.error('Apollia Desktop: the triggers are not live:', error instanceof Error ? error.message : error);
+              console.error(
+                'Apollia Desktop: the triggers are not live:',
+                error instanceof Error ? error.message : error,
+              );
               return false;
             }
           },
@@ -114,9 +161,23 @@ function startApp(): void {
         if (!api) return;
         void api.verifyInstalled(); // installed files re-checked on app start (a change disarms the package's triggers)
         // An MCP server saved before credentials were sealed keeps its token in clear until sealed here.
-        api.sealClearMcpCredentials().catch((error: unknown) => console.error('Apollia Desktop: saved MCP credentials were not sealed:', error instanceof Error ? error.message : error));
+        api
+          .sealClearMcpCredentials()
+          .catch((error: unknown) =>
+            console.error(
+              'Apollia Desktop: saved MCP credentials were not sealed:',
+              error instanceof Error ? error.message : error,
+            ),
+          );
         // Secrets the keychain asks to seal again (`shouldReEncrypt`), or sealed where the box no longer keeps them.
-        api.resealSecrets().catch((error: unknown) => console.error('Apollia Desktop: secrets were not sealed again:', error instanceof Error ? error.message : error));
+        api
+          .resealSecrets()
+          .catch((error: unknown) =>
+            console.error(
+              'Apollia Desktop: secrets were not sealed again:',
+              error instanceof Error ? error.message : error,
+            ),
+          );
       },
     });
     // Running in the tray with no window: a second launch, or a double-click on macOS (`open-file`),
@@ -163,7 +224,12 @@ startEntry(app, {
   argv: process.argv,
   defaultApp: process.defaultApp === true,
   runCli: runCliEntry,
-  io: { stdout: (text) => process.stdout.write(text), stderr: (text) => process.stderr.write(text), cwd: process.cwd(), env: process.env },
+  io: {
+    stdout: (text) => process.stdout.write(text),
+    stderr: (text) => process.stderr.write(text),
+    cwd: process.cwd(),
+    env: process.env,
+  },
   resourcesDir: resourcesDir(),
   startApp,
   onSignal: (listener) => {
@@ -174,5 +240,10 @@ startEntry(app, {
     quietOnBrokenPipe(process.stdout, stop);
     quietOnBrokenPipe(process.stderr, stop);
   },
-  flushOutput: () => Promise.all([process.stdout, process.stderr].map((stream) => new Promise<void>((resolve) => stream.write('', () => resolve())))).then(() => undefined),
+  flushOutput: () =>
+    Promise.all(
+      [process.stdout, process.stderr].map(
+        (stream) => new Promise<void>((resolve) => stream.write('', () => resolve())),
+      ),
+    ).then(() => undefined),
 });

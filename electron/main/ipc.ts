@@ -15,7 +15,10 @@ import { handleInvoke } from './sender-check';
 /** Registers a path the preload read from a dropped `File` (`webUtils.getPathForFile`). */
 async function registerDrop(api: CoreApi, path: unknown): Promise<ApiResult<SourceHandle>> {
   if (typeof path !== 'string' || path === '' || !isAbsolute(path)) {
-    return { ok: false, error: { code: 'source.not_a_file', message: 'What was dropped is not a file on this computer.' } };
+    return {
+      ok: false,
+      error: { code: 'source.not_a_file', message: 'What was dropped is not a file on this computer.' },
+    };
   }
   return api.registerSource(path, 'drop');
 }
@@ -23,7 +26,9 @@ async function registerDrop(api: CoreApi, path: unknown): Promise<ApiResult<Sour
 /** Binds every Api method, and the drop channel, to the core Api. Call once. */
 export function bindApi(api: CoreApi, location: AppLocation): void {
   for (const method of API_METHODS) {
-    ipcMain.handle(apiChannel(method), (event, request: unknown) => handleInvoke(event, location, () => api[method](request)));
+    ipcMain.handle(apiChannel(method), (event, request: unknown) =>
+      handleInvoke(event, location, () => api[method](request)),
+    );
   }
   ipcMain.handle(DROP_CHANNEL, (event, path: unknown) => handleInvoke(event, location, () => registerDrop(api, path)));
 }

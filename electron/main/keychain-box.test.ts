@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../test/helpers/test-api';
-import { createFileKeySecretBox, isSecretBoxLocked, type SecretBox, unavailableSecretBox } from '../core/secrets/secret-box';
+import {
+  createFileKeySecretBox,
+  isSecretBoxLocked,
+  type SecretBox,
+  unavailableSecretBox,
+} from '../core/secrets/secret-box';
 import { isSafeStorageSeal, probeKeychain, type RetryPlan, type SafeStorageLike, secretBoxFor } from './keychain-box';
 
 /**
@@ -8,7 +13,15 @@ import { isSafeStorageSeal, probeKeychain, type RetryPlan, type SafeStorageLike,
  * keyring's key, `v10` with the fixed password), answers availability and backend as told, and can
  * be made temporarily unavailable for some decrypts or ask for re-encryption.
  */
-function fakeSafeStorage(options: { available?: boolean; prefix?: 'v10' | 'v11'; backend?: string; unavailableFor?: number; reEncrypt?: boolean } = {}) {
+function fakeSafeStorage(
+  options: {
+    available?: boolean;
+    prefix?: 'v10' | 'v11';
+    backend?: string;
+    unavailableFor?: number;
+    reEncrypt?: boolean;
+  } = {},
+) {
   const calls: string[] = [];
   let unavailable = options.unavailableFor ?? 0;
   const storage: SafeStorageLike = {
@@ -24,7 +37,8 @@ function fakeSafeStorage(options: { available?: boolean; prefix?: 'v10' | 'v11';
         throw new Error('safeStorage.decryptStringAsync is temporarily unavailable. Please try again.');
       }
       const text = bytes.toString('latin1');
-      if (!/^v1[01]/.test(text)) throw new Error('Error while decrypting the ciphertext provided to safeStorage.decryptStringAsync.');
+      if (!/^v1[01]/.test(text))
+        throw new Error('Error while decrypting the ciphertext provided to safeStorage.decryptStringAsync.');
       return { result: [...text.slice(3)].reverse().join(''), shouldReEncrypt: options.reEncrypt ?? false };
     },
     ...(options.backend !== undefined ? { getSelectedStorageBackend: () => options.backend as string } : {}),
@@ -41,12 +55,18 @@ function fileBox(): SecretBox {
 
 describe('probeKeychain', () => {
   it('on Linux, a v11 probe is a real keychain', async () => {
-    expect(await probeKeychain(fakeSafeStorage({ prefix: 'v11', backend: 'gnome_libsecret' }).storage, 'linux')).toBe('keychain');
+    expect(await probeKeychain(fakeSafeStorage({ prefix: 'v11', backend: 'gnome_libsecret' }).storage, 'linux')).toBe(
+      'keychain',
+    );
   });
 
   it('on Linux, a v10 probe is Chromium’s fixed key, whatever the backend name guesses', async () => {
-    expect(await probeKeychain(fakeSafeStorage({ prefix: 'v10', backend: 'gnome_libsecret' }).storage, 'linux')).toBe('no_keychain');
-    expect(await probeKeychain(fakeSafeStorage({ prefix: 'v10', backend: 'unknown' }).storage, 'linux')).toBe('no_keychain');
+    expect(await probeKeychain(fakeSafeStorage({ prefix: 'v10', backend: 'gnome_libsecret' }).storage, 'linux')).toBe(
+      'no_keychain',
+    );
+    expect(await probeKeychain(fakeSafeStorage({ prefix: 'v10', backend: 'unknown' }).storage, 'linux')).toBe(
+      'no_keychain',
+    );
   });
 
   it('on Linux, the basic_text backend is no keychain without a probe', async () => {
@@ -94,7 +114,13 @@ describe('secretBoxFor', () => {
   });
 
   it('honours shouldReEncrypt', async () => {
-    const box = await secretBoxFor(fakeSafeStorage({ prefix: 'v11', reEncrypt: true }).storage, 'darwin', fileBox, unavailableSecretBox, noWait);
+    const box = await secretBoxFor(
+      fakeSafeStorage({ prefix: 'v11', reEncrypt: true }).storage,
+      'darwin',
+      fileBox,
+      unavailableSecretBox,
+      noWait,
+    );
     const sealed = await box.encrypt('key');
     expect(await box.open?.(sealed)).toEqual({ text: 'key', reseal: true });
   });
@@ -102,7 +128,13 @@ describe('secretBoxFor', () => {
   it('opens a file-box seal made while no keychain answered, flagged to move into the keychain', async () => {
     const files = fileBox();
     const earlier = await files.encrypt('whsec_file');
-    const box = await secretBoxFor(fakeSafeStorage({ prefix: 'v11' }).storage, 'linux', () => files, unavailableSecretBox, noWait);
+    const box = await secretBoxFor(
+      fakeSafeStorage({ prefix: 'v11' }).storage,
+      'linux',
+      () => files,
+      unavailableSecretBox,
+      noWait,
+    );
     expect(await box.open?.(earlier)).toEqual({ text: 'whsec_file', reseal: true });
   });
 
@@ -117,18 +149,36 @@ describe('secretBoxFor', () => {
   it('reports a keychain still locked after the retries as locked, never as a secret to rotate', async () => {
     const fake = fakeSafeStorage({ prefix: 'v11', unavailableFor: 10 });
     const slept: number[] = [];
-    const box = await secretBoxFor(fake.storage, 'linux', fileBox, unavailableSecretBox, { attempts: 3, delayMs: (n) => 100 * 2 ** n, sleep: async (ms) => void slept.push(ms) });
+    const box = await secretBoxFor(fake.storage, 'linux', fileBox, unavailableSecretBox, {
+      attempts: 3,
+      delayMs: (n) => 100 * 2 ** n,
+      sleep: async (ms) => void slept.push(ms),
+    });
     const error = await box.decrypt(await box.encrypt('x')).catch((e: unknown) => e);
     expect(isSecretBoxLocked(error)).toBe(true);
     expect(slept).toEqual([100, 200]);
     // A broken seal is not "locked".
-    const answering = await secretBoxFor(fakeSafeStorage({ prefix: 'v11' }).storage, 'linux', fileBox, unavailableSecretBox, noWait);
+    const answering = await secretBoxFor(
+      fakeSafeStorage({ prefix: 'v11' }).storage,
+      'linux',
+      fileBox,
+      unavailableSecretBox,
+      noWait,
+    );
     const broken = await answering.decrypt(Buffer.from('v1x-not-a-seal')).catch((e: unknown) => e);
     expect(broken).toBeInstanceOf(Error);
     expect(isSecretBoxLocked(broken)).toBe(false);
   });
 
   it('is the unavailable box when safeStorage is unavailable', async () => {
-    expect(await secretBoxFor(fakeSafeStorage({ available: false }).storage, 'darwin', fileBox, unavailableSecretBox, noWait)).toBe(unavailableSecretBox);
+    expect(
+      await secretBoxFor(
+        fakeSafeStorage({ available: false }).storage,
+        'darwin',
+        fileBox,
+        unavailableSecretBox,
+        noWait,
+      ),
+    ).toBe(unavailableSecretBox);
   });
 });

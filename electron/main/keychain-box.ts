@@ -41,7 +41,9 @@ export async function probeKeychain(safeStorage: SafeStorageLike, platform: Node
   if (platform !== 'linux') return 'keychain';
   if (safeStorage.getSelectedStorageBackend?.() === 'basic_text') return 'no_keychain';
   const sealed = await safeStorage.encryptStringAsync(PROBE_TEXT);
-  return sealed.subarray(0, FIXED_KEY_PREFIX.length).toString('latin1') === FIXED_KEY_PREFIX ? 'no_keychain' : 'keychain';
+  return sealed.subarray(0, FIXED_KEY_PREFIX.length).toString('latin1') === FIXED_KEY_PREFIX
+    ? 'no_keychain'
+    : 'keychain';
 }
 
 /** Whether `error` is Electron's "temporarily unavailable" refusal of a decrypt. */
@@ -49,9 +51,13 @@ export function isTemporarilyUnavailable(error: unknown): boolean {
   return error instanceof Error && /temporarily unavailable/i.test(error.message);
 }
 
-/** Whether sealed bytes are a safeStorage seal (`v10`/`v11`…: OSCrypt's prefix), not a file-key box's (first byte 1). */
+/**
+ * Whether sealed bytes are a safeStorage seal (`v10`/`v11`…: OSCrypt's prefix), not a file-key box's (first byte 1).
+ */
 export function isSafeStorageSeal(bytes: Uint8Array): boolean {
-  return bytes.length >= 3 && bytes[0] === 0x76 /* v */ && bytes[1] !== undefined && bytes[1] >= 0x30 && bytes[1] <= 0x39;
+  return (
+    bytes.length >= 3 && bytes[0] === 0x76 /* v */ && bytes[1] !== undefined && bytes[1] >= 0x30 && bytes[1] <= 0x39
+  );
 }
 
 /** How often, and how long apart, a temporarily unavailable keychain is asked again. */
@@ -61,11 +67,22 @@ export interface RetryPlan {
   sleep: (ms: number) => Promise<void>;
 }
 
-/** Three more tries over about seven seconds: long enough for a keyring's service to start, short enough not to hang a delivery. */
-export const DEFAULT_RETRY: RetryPlan = { attempts: 4, delayMs: (attempt) => 1000 * 2 ** attempt, sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)) };
+/**
+ * Three more tries over about seven seconds: long enough for a keyring's service to start, short enough not to hang a
+ * delivery.
+ */
+export const DEFAULT_RETRY: RetryPlan = {
+  attempts: 4,
+  delayMs: (attempt) => 1000 * 2 ** attempt,
+  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+};
 
 /** Opens a safeStorage seal, asking again while the keychain is temporarily unavailable. */
-async function openWithRetry(safeStorage: SafeStorageLike, bytes: Uint8Array, retry: RetryPlan): Promise<{ text: string; reseal: boolean }> {
+async function openWithRetry(
+  safeStorage: SafeStorageLike,
+  bytes: Uint8Array,
+  retry: RetryPlan,
+): Promise<{ text: string; reseal: boolean }> {
   for (let attempt = 0; ; attempt++) {
     try {
       const { result, shouldReEncrypt } = await safeStorage.decryptStringAsync(Buffer.from(bytes));
@@ -82,8 +99,15 @@ async function openWithRetry(safeStorage: SafeStorageLike, bytes: Uint8Array, re
  * The box over a real keychain: new secrets sealed by `safeStorage`; a file-key seal from before
  * (made while no keychain answered) still opens, and is flagged to be sealed again here.
  */
-export function keychainSecretBox(safeStorage: SafeStorageLike, fileBox: SecretBox, retry: RetryPlan = DEFAULT_RETRY): SecretBox {
-  const open = async (bytes: Uint8Array) => (isSafeStorageSeal(bytes) ? openWithRetry(safeStorage, bytes, retry) : { text: await fileBox.decrypt(bytes), reseal: true });
+export function keychainSecretBox(
+  safeStorage: SafeStorageLike,
+  fileBox: SecretBox,
+  retry: RetryPlan = DEFAULT_RETRY,
+): SecretBox {
+  const open = async (bytes: Uint8Array) =>
+    isSafeStorageSeal(bytes)
+      ? openWithRetry(safeStorage, bytes, retry)
+      : { text: await fileBox.decrypt(bytes), reseal: true };
   return {
     backend: () => 'keychain',
     encrypt: async (text) => new Uint8Array(await safeStorage.encryptStringAsync(text)),
@@ -97,8 +121,15 @@ export function keychainSecretBox(safeStorage: SafeStorageLike, fileBox: SecretB
  * words say anyone who can read the data folder can read them); a seal made earlier with
  * Chromium's fixed key still opens, and is flagged to move to the file box.
  */
-export function fileKeyFallbackBox(safeStorage: SafeStorageLike, fileBox: SecretBox, retry: RetryPlan = DEFAULT_RETRY): SecretBox {
-  const open = async (bytes: Uint8Array) => (isSafeStorageSeal(bytes) ? { text: (await openWithRetry(safeStorage, bytes, retry)).text, reseal: true } : { text: await fileBox.decrypt(bytes), reseal: false });
+export function fileKeyFallbackBox(
+  safeStorage: SafeStorageLike,
+  fileBox: SecretBox,
+  retry: RetryPlan = DEFAULT_RETRY,
+): SecretBox {
+  const open = async (bytes: Uint8Array) =>
+    isSafeStorageSeal(bytes)
+      ? { text: (await openWithRetry(safeStorage, bytes, retry)).text, reseal: true }
+      : { text: await fileBox.decrypt(bytes), reseal: false };
   return {
     backend: () => fileBox.backend(),
     encrypt: (text) => fileBox.encrypt(text),
@@ -108,8 +139,16 @@ export function fileKeyFallbackBox(safeStorage: SafeStorageLike, fileBox: Secret
 }
 
 /** The app's box, from the probe: a keychain, the file-key box with its honest note, or none. */
-export async function secretBoxFor(safeStorage: SafeStorageLike, platform: NodeJS.Platform, fileBox: () => SecretBox, unavailable: SecretBox, retry: RetryPlan = DEFAULT_RETRY): Promise<SecretBox> {
+export async function secretBoxFor(
+  safeStorage: SafeStorageLike,
+  platform: NodeJS.Platform,
+  fileBox: () => SecretBox,
+  unavailable: SecretBox,
+  retry: RetryPlan = DEFAULT_RETRY,
+): Promise<SecretBox> {
   const probe = await probeKeychain(safeStorage, platform);
   if (probe === 'unavailable') return unavailable;
-  return probe === 'keychain' ? keychainSecretBox(safeStorage, fileBox(), retry) : fileKeyFallbackBox(safeStorage, fileBox(), retry);
+  return probe === 'keychain'
+    ? keychainSecretBox(safeStorage, fileBox(), retry)
+    : fileKeyFallbackBox(safeStorage, fileBox(), retry);
 }

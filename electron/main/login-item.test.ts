@@ -2,7 +2,14 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../test/helpers/test-api';
-import { autostartEntry, BACKGROUND_SWITCH, desktopExecArgument, type LoginItemApp, loginItemFor, startedInBackground } from './login-item';
+import {
+  autostartEntry,
+  BACKGROUND_SWITCH,
+  desktopExecArgument,
+  type LoginItemApp,
+  loginItemFor,
+  startedInBackground,
+} from './login-item';
 
 function fakeApp() {
   const settings = { openAtLogin: false, args: [] as string[] };
@@ -16,7 +23,13 @@ function fakeApp() {
 describe('start at login', () => {
   it('on Linux, writes and removes an XDG autostart entry that starts the app in the background', async () => {
     const config = tempDir('apollia-autostart-');
-    const item = loginItemFor({ platform: 'linux', isPackaged: true, execPath: '/opt/Apollia Desktop/apollia-desktop', env: { XDG_CONFIG_HOME: config }, app: fakeApp().app });
+    const item = loginItemFor({
+      platform: 'linux',
+      isPackaged: true,
+      execPath: '/opt/Apollia Desktop/apollia-desktop',
+      env: { XDG_CONFIG_HOME: config },
+      app: fakeApp().app,
+    });
     if (!item) throw new Error('no login item on Linux');
     const path = join(config, 'autostart', 'apollia-desktop.desktop');
     expect(await item.get()).toBe(false);
@@ -30,9 +43,17 @@ describe('start at login', () => {
 
   it('names the AppImage, not its transient mount', async () => {
     const config = tempDir('apollia-autostart-');
-    const item = loginItemFor({ platform: 'linux', isPackaged: true, execPath: '/tmp/.mount_Apol123/apollia-desktop', env: { XDG_CONFIG_HOME: config, APPIMAGE: '/home/ada/Apollia.AppImage' }, app: fakeApp().app });
+    const item = loginItemFor({
+      platform: 'linux',
+      isPackaged: true,
+      execPath: '/tmp/.mount_Apol123/apollia-desktop',
+      env: { XDG_CONFIG_HOME: config, APPIMAGE: '/home/ada/Apollia.AppImage' },
+      app: fakeApp().app,
+    });
     await item?.set(true);
-    expect(readFileSync(join(config, 'autostart', 'apollia-desktop.desktop'), 'utf8')).toContain('Exec="/home/ada/Apollia.AppImage" --background');
+    expect(readFileSync(join(config, 'autostart', 'apollia-desktop.desktop'), 'utf8')).toContain(
+      'Exec="/home/ada/Apollia.AppImage" --background',
+    );
   });
 
   it('on macOS and Windows, keeps a login item with the background switch', async () => {
@@ -48,7 +69,9 @@ describe('start at login', () => {
   });
 
   it('is unavailable when not packaged (electron . cannot start itself)', () => {
-    expect(loginItemFor({ platform: 'linux', isPackaged: false, execPath: 'electron', env: {}, app: fakeApp().app })).toBeUndefined();
+    expect(
+      loginItemFor({ platform: 'linux', isPackaged: false, execPath: 'electron', env: {}, app: fakeApp().app }),
+    ).toBeUndefined();
   });
 
   it('quotes the Exec path as the Desktop Entry spec says', () => {

@@ -17,14 +17,25 @@ export function startedInBackground(argv: readonly string[], wasOpenedAtLogin = 
   return wasOpenedAtLogin || argv.includes(BACKGROUND_SWITCH);
 }
 
-/** A path as one argument of a desktop entry's `Exec` (Desktop Entry spec: double quotes, `"` `` ` `` `$` `\` escaped). */
+/**
+ * A path as one argument of a desktop entry's `Exec` (Desktop Entry spec: double quotes, `"` `` ` `` `$` `\` escaped).
+ */
 export function desktopExecArgument(path: string): string {
   return `"${path.replace(/["`$\\]/g, (c) => `\\${c}`)}"`;
 }
 
 /** The XDG autostart entry that starts `executable` in the background. */
 export function autostartEntry(executable: string): string {
-  return ['[Desktop Entry]', 'Type=Application', 'Name=Apollia Desktop', 'Comment=Keeps armed triggers running in the tray', `Exec=${desktopExecArgument(executable)} ${BACKGROUND_SWITCH}`, 'Terminal=false', 'X-GNOME-Autostart-enabled=true', ''].join('\n');
+  return [
+    '[Desktop Entry]',
+    'Type=Application',
+    'Name=Apollia Desktop',
+    'Comment=Keeps armed triggers running in the tray',
+    `Exec=${desktopExecArgument(executable)} ${BACKGROUND_SWITCH}`,
+    'Terminal=false',
+    'X-GNOME-Autostart-enabled=true',
+    '',
+  ].join('\n');
 }
 
 /** The part of Electron's `app` used on macOS and Windows. */
@@ -51,7 +62,11 @@ export interface LoginItemFacts {
 
 /** Where Linux's autostart entry goes. */
 export function autostartPath(env: Readonly<Record<string, string | undefined>>): string {
-  return join(env['XDG_CONFIG_HOME'] || join(env['HOME'] || homedir(), '.config'), 'autostart', 'apollia-desktop.desktop');
+  return join(
+    env['XDG_CONFIG_HOME'] || join(env['HOME'] || homedir(), '.config'),
+    'autostart',
+    'apollia-desktop.desktop',
+  );
 }
 
 /** The login item here, or undefined where there is none to keep (not packaged: `electron .` cannot start itself). */

@@ -17,12 +17,26 @@ export function installMenu(dialogs: NativeDialogs, router: OpenRouter): void {
     ...(process.platform === 'darwin' ? [{ role: 'appMenu' as const }] : []),
     {
       label: 'File',
-      submenu: [{ label: 'Open Package…', accelerator: 'CmdOrCtrl+O', click: openWith(dialogs.openFile) }, { label: 'Open Template Folder…', accelerator: 'CmdOrCtrl+Shift+O', click: openWith(dialogs.openFolder) }, { type: 'separator' }, process.platform === 'darwin' ? { role: 'close' } : { role: 'quit' }],
+      submenu: [
+        { label: 'Open Package…', accelerator: 'CmdOrCtrl+O', click: openWith(dialogs.openFile) },
+        { label: 'Open Template Folder…', accelerator: 'CmdOrCtrl+Shift+O', click: openWith(dialogs.openFolder) },
+        { type: 'separator' },
+        process.platform === 'darwin' ? { role: 'close' } : { role: 'quit' },
+      ],
     },
     { role: 'editMenu' },
     {
       label: 'View',
-      submenu: [{ role: 'reload' }, ...(app.isPackaged ? [] : [{ role: 'toggleDevTools' as const }]), { type: 'separator' }, { role: 'resetZoom' }, { role: 'zoomIn' }, { role: 'zoomOut' }, { type: 'separator' }, { role: 'togglefullscreen' }],
+      submenu: [
+        { role: 'reload' },
+        ...(app.isPackaged ? [] : [{ role: 'toggleDevTools' as const }]),
+        { type: 'separator' },
+        { role: 'resetZoom' },
+        { role: 'zoomIn' },
+        { role: 'zoomOut' },
+        { type: 'separator' },
+        { role: 'togglefullscreen' },
+      ],
     },
     { role: 'windowMenu' },
   ];

@@ -14,7 +14,11 @@ import { extname, isAbsolute, resolve } from 'node:path';
  * The executable and the app folder (`electron .` in development) are never `.apo` files, so
  * they fall out without knowing where argv's own arguments start on each platform.
  */
-export function apoPathsFromArgv(argv: readonly string[], workingDirectory: string, isFile: (absolutePath: string) => boolean): string[] {
+export function apoPathsFromArgv(
+  argv: readonly string[],
+  workingDirectory: string,
+  isFile: (absolutePath: string) => boolean,
+): string[] {
   const paths: string[] = [];
   for (const arg of argv) {
     if (arg === '' || arg.startsWith('-')) continue;

@@ -47,7 +47,12 @@ export function createOpenRouter(): OpenRouter {
     if (window.isDestroyed()) return;
     bringForward(window);
     if (result.ok) window.webContents.send(OPENED_CHANNEL, result.value);
-    else void dialog.showMessageBox(window, { type: 'warning', message: 'This could not be opened', detail: result.error.message });
+    else
+      void dialog.showMessageBox(window, {
+        type: 'warning',
+        message: 'This could not be opened',
+        detail: result.error.message,
+      });
   };
 
   const flush = () => {
@@ -88,6 +93,7 @@ export function createOpenRouter(): OpenRouter {
     if (window && !window.isDestroyed()) bringForward(window);
   });
 
-  for (const path of apoPathsFromArgv(process.argv, process.cwd(), isRegularFile)) queue.push({ path, origin: 'command-line' });
+  for (const path of apoPathsFromArgv(process.argv, process.cwd(), isRegularFile))
+    queue.push({ path, origin: 'command-line' });
   return router;
 }

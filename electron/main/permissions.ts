@@ -32,16 +32,24 @@ export interface PermissionCheckDetails {
  */
 export function isAppOrigin(origin: string, location: AppLocation): boolean {
   const parsed = safeUrl(origin);
-  if (!parsed || parsed.username !== '' || parsed.password !== '' || parsed.search !== '' || parsed.hash !== '') return false;
+  if (!parsed || parsed.username !== '' || parsed.password !== '' || parsed.search !== '' || parsed.hash !== '')
+    return false;
   if (parsed.pathname !== '' && parsed.pathname !== '/') return false;
-  if (location.kind === 'dev') return (parsed.protocol === 'http:' || parsed.protocol === 'https:') && parsed.origin === location.origin;
+  if (location.kind === 'dev')
+    return (parsed.protocol === 'http:' || parsed.protocol === 'https:') && parsed.origin === location.origin;
   const index = safeUrl(location.indexUrl);
   if (!index || parsed.protocol === 'file:') return false;
-  return parsed.protocol === index.protocol && parsed.port === '' && parsed.host.toLowerCase() === index.host.toLowerCase();
+  return (
+    parsed.protocol === index.protocol && parsed.port === '' && parsed.host.toLowerCase() === index.host.toLowerCase()
+  );
 }
 
 /** The request rule: the one permission, from the app's own page in its top-level frame. */
-export function isPermissionRequestAllowed(permission: string, details: PermissionRequestDetails | undefined, location: AppLocation): boolean {
+export function isPermissionRequestAllowed(
+  permission: string,
+  details: PermissionRequestDetails | undefined,
+  location: AppLocation,
+): boolean {
   if (permission !== ALLOWED_PERMISSION || !details || details.isMainFrame !== true) return false;
   return typeof details.requestingUrl === 'string' && isAppUrl(details.requestingUrl, location);
 }
@@ -50,7 +58,13 @@ export function isPermissionRequestAllowed(permission: string, details: Permissi
  * The check rule: the one permission, checked for a document (a `webContents`, a requesting URL),
  * the app's own page, top-level, at the app's own origin, embedded in nothing.
  */
-export function isPermissionCheckAllowed(hasContents: boolean, permission: string, requestingOrigin: string, details: PermissionCheckDetails | undefined, location: AppLocation): boolean {
+export function isPermissionCheckAllowed(
+  hasContents: boolean,
+  permission: string,
+  requestingOrigin: string,
+  details: PermissionCheckDetails | undefined,
+  location: AppLocation,
+): boolean {
   if (permission !== ALLOWED_PERMISSION || !hasContents || !details || details.isMainFrame !== true) return false;
   if (details.embeddingOrigin !== undefined && details.embeddingOrigin !== '') return false;
   if (!isAppOrigin(requestingOrigin, location)) return false;
@@ -59,12 +73,24 @@ export function isPermissionCheckAllowed(hasContents: boolean, permission: strin
 
 /** The handler `session.setPermissionRequestHandler` gets: the request rule, answered through Electron's callback. */
 export function permissionRequestHandler(location: AppLocation) {
-  return (_contents: unknown, permission: string, callback: (granted: boolean) => void, details?: PermissionRequestDetails): void => {
+  return (
+    _contents: unknown,
+    permission: string,
+    callback: (granted: boolean) => void,
+    details?: PermissionRequestDetails,
+  ): void => {
     callback(isPermissionRequestAllowed(permission, details, location));
   };
 }
 
 /** The handler `session.setPermissionCheckHandler` gets: the check rule. */
 export function permissionCheckHandler(location: AppLocation) {
-  return (contents: unknown, permission: string, requestingOrigin: string, details?: PermissionCheckDetails): boolean => isPermissionCheckAllowed(contents !== null && contents !== undefined, permission, requestingOrigin, details, location);
+  return (contents: unknown, permission: string, requestingOrigin: string, details?: PermissionCheckDetails): boolean =>
+    isPermissionCheckAllowed(
+      contents !== null && contents !== undefined,
+      permission,
+      requestingOrigin,
+      details,
+      location,
+    );
 }

@@ -8,7 +8,9 @@ import { APP_SCHEME, appResponseHeaders, resolveAppRequest } from './app-protoco
 
 /** Registers `app:` as a standard, secure scheme; must run before the app is ready. */
 export function registerAppScheme(): void {
-  protocol.registerSchemesAsPrivileged([{ scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } }]);
+  protocol.registerSchemesAsPrivileged([
+    { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } },
+  ]);
 }
 
 /** Serves `app://renderer/…` from `rootDir` (out/renderer), and nothing else. */

@@ -9,7 +9,9 @@ import { safeStorage } from 'electron';
 import { createFileKeySecretBox, type SecretBox, unavailableSecretBox } from '../core/secrets/secret-box';
 import { secretBoxFor } from './keychain-box';
 
-/** The app's box. Call after `app.whenReady()`; may wait on the keychain (an unlock prompt): never before the window. */
+/**
+ * The app's box. Call after `app.whenReady()`; may wait on the keychain (an unlock prompt): never before the window.
+ */
 export function createSafeStorageSecretBox(dataDir: string): Promise<SecretBox> {
   return secretBoxFor(safeStorage, process.platform, () => createFileKeySecretBox(dataDir), unavailableSecretBox);
 }

@@ -23,15 +23,20 @@ export function lockDownContents(contents: WebContents, location: AppLocation): 
 
 /**
  * Applies the app-wide rules once, before any window exists: every permission request and check
- * is refused except `clipboard-sanitized-write` for the app's own page (Copy), every future `webContents` is locked down as it is created,
+ * is refused except `clipboard-sanitized-write` for the app's own page (Copy), every future `webContents` is locked
+ * down as it is created,
  * and every response gets the CSP header.
  */
 export function applyAppSecurity(location: AppLocation): void {
   const ses = session.defaultSession;
   const request = permissionRequestHandler(location);
   const check = permissionCheckHandler(location);
-  ses.setPermissionRequestHandler((contents, permission, callback, details) => request(contents, permission, callback, details));
-  ses.setPermissionCheckHandler((contents, permission, requestingOrigin, details) => check(contents, permission, requestingOrigin, details));
+  ses.setPermissionRequestHandler((contents, permission, callback, details) =>
+    request(contents, permission, callback, details),
+  );
+  ses.setPermissionCheckHandler((contents, permission, requestingOrigin, details) =>
+    check(contents, permission, requestingOrigin, details),
+  );
   // The dev server's page (`npm run dev`) pins its inline preamble by hash in its <meta> (csp.ts).
   const policy = location.kind === 'dev' ? DEV_CONTENT_SECURITY_POLICY : CONTENT_SECURITY_POLICY;
   ses.webRequest.onHeadersReceived((details, callback) => {

@@ -42,6 +42,9 @@ describe('handleInvoke', () => {
     const result = await handleInvoke({ senderFrame: { url: app.indexUrl, parent: null } }, app, () => {
       throw new Error('boom');
     });
-    expect(result).toEqual({ ok: false, error: { code: 'ipc.internal', message: 'Something went wrong inside the app: boom' } });
+    expect(result).toEqual({
+      ok: false,
+      error: { code: 'ipc.internal', message: 'Something went wrong inside the app: boom' },
+    });
   });
 });

@@ -14,14 +14,21 @@ export interface InvokeEventLike {
 /** The answer to a message from anything but the app's own page. */
 export const FORBIDDEN_SENDER: ApiResult<never> = {
   ok: false,
-  error: { code: 'ipc.forbidden_sender', message: 'This request did not come from the Apollia Desktop window, so it was refused.' },
+  error: {
+    code: 'ipc.forbidden_sender',
+    message: 'This request did not come from the Apollia Desktop window, so it was refused.',
+  },
 };
 
 /**
  * Runs `call` only when the sender is the app's own top-level page; a throw (a bug in core) comes
  * back as `ipc.internal` with its message, never as a rejected promise the renderer must catch.
  */
-export async function handleInvoke(event: InvokeEventLike, app: AppLocation, call: () => Promise<ApiResult<unknown>> | ApiResult<unknown>): Promise<ApiResult<unknown>> {
+export async function handleInvoke(
+  event: InvokeEventLike,
+  app: AppLocation,
+  call: () => Promise<ApiResult<unknown>> | ApiResult<unknown>,
+): Promise<ApiResult<unknown>> {
   let frame: SenderFrame | null;
   try {
     // Reading `senderFrame` of a navigated-away or destroyed frame can throw or give null.

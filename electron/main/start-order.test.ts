@@ -36,7 +36,13 @@ describe('startWindowFirst', () => {
 
   it('makes what needs a secret wait for the keychain, then works', async () => {
     const keychain = later<SecretBox>();
-    const box = startWindowFirst({ makeSecretBox: () => keychain.promise, wire: () => {}, openWindow: () => {}, afterWindow: () => {}, onBoxError: () => {} });
+    const box = startWindowFirst({
+      makeSecretBox: () => keychain.promise,
+      wire: () => {},
+      openWindow: () => {},
+      afterWindow: () => {},
+      onBoxError: () => {},
+    });
     let sealed: Uint8Array | null = null;
     const sealing = box.encrypt('whsec_abc').then((bytes) => {
       sealed = bytes;
@@ -53,7 +59,13 @@ describe('startWindowFirst', () => {
   it('keeps no secret, and says so, when the keychain cannot be used at all', async () => {
     const keychain = later<SecretBox>();
     const errors: unknown[] = [];
-    const box = startWindowFirst({ makeSecretBox: () => keychain.promise, wire: () => {}, openWindow: () => {}, afterWindow: () => {}, onBoxError: (error) => errors.push(error) });
+    const box = startWindowFirst({
+      makeSecretBox: () => keychain.promise,
+      wire: () => {},
+      openWindow: () => {},
+      afterWindow: () => {},
+      onBoxError: (error) => errors.push(error),
+    });
     keychain.reject(new Error('D-Bus: no reply'));
     await box.ready?.();
     expect(box.backend()).toBe('unavailable');

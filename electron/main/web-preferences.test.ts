@@ -25,6 +25,22 @@ describe('appWebPreferences', () => {
   });
 
   it('sets nothing else that could loosen it', () => {
-    expect(Object.keys(prefs).sort()).toEqual(['allowRunningInsecureContent', 'contextIsolation', 'experimentalFeatures', 'navigateOnDragDrop', 'nodeIntegration', 'nodeIntegrationInSubFrames', 'nodeIntegrationInWorker', 'preload', 'safeDialogs', 'sandbox', 'spellcheck', 'webSecurity', 'webviewTag'].sort());
+    expect(Object.keys(prefs).sort()).toEqual(
+      [
+        'allowRunningInsecureContent',
+        'contextIsolation',
+        'experimentalFeatures',
+        'navigateOnDragDrop',
+        'nodeIntegration',
+        'nodeIntegrationInSubFrames',
+        'nodeIntegrationInWorker',
+        'preload',
+        'safeDialogs',
+        'sandbox',
+        'spellcheck',
+        'webSecurity',
+        'webviewTag',
+      ].sort(),
+    );
   });
 });

@@ -19,7 +19,9 @@ ipcRenderer.on(OPENED_CHANNEL, (_event, handle: SourceHandle) => {
   for (const listener of openedListeners) listener(handle);
 });
 
-const methods = Object.fromEntries(API_METHODS.map((method) => [method, (request?: unknown) => ipcRenderer.invoke(apiChannel(method), request)])) as unknown as ApolliaBridge;
+const methods = Object.fromEntries(
+  API_METHODS.map((method) => [method, (request?: unknown) => ipcRenderer.invoke(apiChannel(method), request)]),
+) as unknown as ApolliaBridge;
 
 const bridge: ApolliaBridge = {
   ...methods,

@@ -26,19 +26,29 @@ export class ApiCallError extends Error {
 /** The bridge, or a thrown error a person can read when the app was started without one. */
 export function bridge(): ApolliaBridge {
   const api = window.apollia;
-  if (!api) throw new ApiCallError({ code: 'bridge.missing', message: 'The app could not reach its background process. Restart Apollia Desktop.' });
+  if (!api)
+    throw new ApiCallError({
+      code: 'bridge.missing',
+      message: 'The app could not reach its background process. Restart Apollia Desktop.',
+    });
   return api;
 }
 
 /** Calls one Api method and unwraps its result: the value, or a thrown `ApiCallError`. */
-export async function call<M extends ApiMethod>(method: M, ...request: ApiRequest<M> extends void ? [] : [ApiRequest<M>]): Promise<ApiResponse<M>> {
+export async function call<M extends ApiMethod>(
+  method: M,
+  ...request: ApiRequest<M> extends void ? [] : [ApiRequest<M>]
+): Promise<ApiResponse<M>> {
   const api = bridge();
   const fn = api[method] as unknown as (request?: unknown) => Promise<ApiResult<ApiResponse<M>>>;
   let result: ApiResult<ApiResponse<M>>;
   try {
     result = await fn(request[0]);
   } catch (error) {
-    throw new ApiCallError({ code: 'bridge.failed', message: `The app could not complete "${method}": ${error instanceof Error ? error.message : String(error)}` });
+    throw new ApiCallError({
+      code: 'bridge.failed',
+      message: `The app could not complete "${method}": ${error instanceof Error ? error.message : String(error)}`,
+    });
   }
   if (!result || typeof result !== 'object' || !('ok' in result)) {
     throw new ApiCallError({ code: 'bridge.malformed', message: `The app gave an unreadable answer to "${method}".` });

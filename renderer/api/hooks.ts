@@ -13,10 +13,16 @@ export function useAppInfo() {
 }
 
 export function useBuiltinTemplates() {
-  return useQuery({ queryKey: queryKeys.builtinTemplates(), queryFn: () => call('listBuiltinTemplates'), staleTime: Infinity });
+  return useQuery({
+    queryKey: queryKeys.builtinTemplates(),
+    queryFn: () => call('listBuiltinTemplates'),
+    staleTime: Infinity,
+  });
 }
 
-/** The check of one opened source. Never refetched behind the user's back: the consent form must not change under them. */
+/**
+ * The check of one opened source. Never refetched behind the user's back: the consent form must not change under them.
+ */
 export function useInspection(sourceId: string) {
   return useQuery({
     queryKey: queryKeys.inspection(sourceId),
@@ -33,7 +39,11 @@ export function useDashboard() {
 
 export function useSettings() {
   // Just after start the keychain may not have answered (`pending`): asked again until it has.
-  return useQuery({ queryKey: queryKeys.settings(), queryFn: () => call('settings'), refetchInterval: (query) => (query.state.data?.secretBackend === 'pending' ? 1000 : false) });
+  return useQuery({
+    queryKey: queryKeys.settings(),
+    queryFn: () => call('settings'),
+    refetchInterval: (query) => (query.state.data?.secretBackend === 'pending' ? 1000 : false),
+  });
 }
 
 /** The template apply preview for the current parameters and grants (the caller debounces the request). */
@@ -53,7 +63,9 @@ export function useOpenDialog() {
 }
 
 export function useOpenBuiltinTemplate() {
-  return useMutation({ mutationFn: (request: ApiRequest<'openBuiltinTemplate'>) => call('openBuiltinTemplate', request) });
+  return useMutation({
+    mutationFn: (request: ApiRequest<'openBuiltinTemplate'>) => call('openBuiltinTemplate', request),
+  });
 }
 
 export function usePickWatchFolder() {
@@ -96,10 +108,16 @@ function useChange<
     | 'refuseKeyChange'
     | 'trashSource',
 >(method: M, refresh: ChangeRefreshes = {}) {
-  const { settings: alsoSettings = false, inspections: alsoInspections = false, previews: alsoPreviews = false, keys: alsoKeys = false } = refresh;
+  const {
+    settings: alsoSettings = false,
+    inspections: alsoInspections = false,
+    previews: alsoPreviews = false,
+    keys: alsoKeys = false,
+  } = refresh;
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (request: ApiRequest<M>) => (call as (m: M, r: ApiRequest<M>) => ReturnType<typeof call<M>>)(method, request),
+    mutationFn: (request: ApiRequest<M>) =>
+      (call as (m: M, r: ApiRequest<M>) => ReturnType<typeof call<M>>)(method, request),
     onSettled: async () => {
       await client.invalidateQueries({ queryKey: queryKeys.dashboard() });
       // Every change may be recorded in the activity log and may change what the trigger host runs.
@@ -140,14 +158,19 @@ export const LIVE_REFRESH_MS = 2_000;
 
 /** Whether a trigger host runs, each live trigger's state, deliveries and last fire, and the runs waiting; polled. */
 export function useTriggerStatus() {
-  return useQuery({ queryKey: queryKeys.triggerStatus(), queryFn: () => call('triggerStatus'), refetchInterval: LIVE_REFRESH_MS });
+  return useQuery({
+    queryKey: queryKeys.triggerStatus(),
+    queryFn: () => call('triggerStatus'),
+    refetchInterval: LIVE_REFRESH_MS,
+  });
 }
 
 /** The activity log, newest first; one agent's when `agent` is set; polled. */
 export function useActivity(agent: string | null, decisionsOnly = false) {
   return useQuery({
     queryKey: queryKeys.activity(agent, decisionsOnly),
-    queryFn: () => call('activity', { ...(agent === null ? {} : { agent }), ...(decisionsOnly ? { decisionsOnly } : {}) }),
+    queryFn: () =>
+      call('activity', { ...(agent === null ? {} : { agent }), ...(decisionsOnly ? { decisionsOnly } : {}) }),
     refetchInterval: LIVE_REFRESH_MS,
     placeholderData: keepPreviousData,
   });
@@ -162,7 +185,10 @@ export function useStartAtLogin() {
 
 export function useSetStartAtLogin() {
   const client = useQueryClient();
-  return useMutation({ mutationFn: (request: ApiRequest<'setStartAtLogin'>) => call('setStartAtLogin', request), onSettled: () => client.invalidateQueries({ queryKey: queryKeys.startAtLogin() }) });
+  return useMutation({
+    mutationFn: (request: ApiRequest<'setStartAtLogin'>) => call('setStartAtLogin', request),
+    onSettled: () => client.invalidateQueries({ queryKey: queryKeys.startAtLogin() }),
+  });
 }
 
 // ---- Trust (issue 14) ----

@@ -16,7 +16,8 @@ export const queryKeys = {
   // Issue 16: what the trigger host and the activity log say (refreshed after every change, and polled).
   live: () => [...queryKeys.all, 'live'] as const,
   triggerStatus: () => [...queryKeys.live(), 'triggerStatus'] as const,
-  activity: (agent: string | null, decisionsOnly = false) => [...queryKeys.live(), 'activity', agent, decisionsOnly] as const,
+  activity: (agent: string | null, decisionsOnly = false) =>
+    [...queryKeys.live(), 'activity', agent, decisionsOnly] as const,
   /** Trust: Settings → Trusted publishers. */
   trustedKeys: () => [...queryKeys.all, 'trustedKeys'] as const,
 };

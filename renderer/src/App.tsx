@@ -36,7 +36,13 @@ export function App() {
   const shownIds = useRef<string[]>([]);
   const main = useRef<HTMLElement>(null);
   // Two open files of the same name get tabs that say which folder each is in.
-  const labels = useMemo(() => tabLabels(sources.map((source) => ({ id: source.id, displayName: source.displayName, folders: source.folders ?? [] }))), [sources]);
+  const labels = useMemo(
+    () =>
+      tabLabels(
+        sources.map((source) => ({ id: source.id, displayName: source.displayName, folders: source.folders ?? [] })),
+      ),
+    [sources],
+  );
   // Focus moves to the new screen's heading on every navigation (not on the first paint).
   const screenKey = activeSourceId ?? `view:${view}`;
   const firstScreen = useRef(true);
@@ -49,7 +55,8 @@ export function App() {
     return focusHeadingWhenShown(main.current);
   }, [screenKey]);
 
-  // A closed source's check is forgotten: opened again (main answers the same id for the same path), it is checked again, never shown from before.
+  // A closed source's check is forgotten: opened again (main answers the same id for the same path), it is checked
+  // again, never shown from before.
   useEffect(() => {
     const open = new Set(sources.map((s) => s.id));
     for (const id of shownIds.current) {
@@ -115,7 +122,12 @@ export function App() {
           <ul className="nav-list">
             {NAV.map(({ view: v, label, icon: Icon }) => (
               <li key={v}>
-                <button type="button" className="nav-item" aria-current={activeSourceId === null && view === v ? 'page' : undefined} onClick={() => show(v)}>
+                <button
+                  type="button"
+                  className="nav-item"
+                  aria-current={activeSourceId === null && view === v ? 'page' : undefined}
+                  onClick={() => show(v)}
+                >
                   <Icon aria-hidden="true" size={16} /> {label}
                 </button>
               </li>
@@ -128,7 +140,13 @@ export function App() {
                 const named = where === null ? source.displayName : `${source.displayName} (in ${where})`;
                 return (
                   <li key={source.id} className="nav-source">
-                    <button type="button" className="nav-item" aria-current={activeSourceId === source.id ? 'page' : undefined} aria-label={where === null ? undefined : named} onClick={() => showSource(source.id)}>
+                    <button
+                      type="button"
+                      className="nav-item"
+                      aria-current={activeSourceId === source.id ? 'page' : undefined}
+                      aria-label={where === null ? undefined : named}
+                      onClick={() => showSource(source.id)}
+                    >
                       {where === null ? (
                         source.displayName
                       ) : (
@@ -138,7 +156,12 @@ export function App() {
                         </span>
                       )}
                     </button>
-                    <button type="button" className="icon-button" aria-label={`Close ${named}`} onClick={() => closeSource(source.id, view)}>
+                    <button
+                      type="button"
+                      className="icon-button"
+                      aria-label={`Close ${named}`}
+                      onClick={() => closeSource(source.id, view)}
+                    >
                       <X aria-hidden="true" size={14} />
                     </button>
                   </li>
@@ -152,7 +175,19 @@ export function App() {
         <SandboxWarning />
         {dropError ? <ErrorPanel error={dropError} title="The dropped file could not be opened" /> : null}
         <Suspense fallback={<Loading label="Loading…" />}>
-          {activeSourceId !== null ? sources.filter((source) => source.id === activeSourceId).map((source) => <SourceScreen key={source.id} source={source} />) : view === 'dashboard' ? <DashboardScreen /> : view === 'activity' ? <ActivityScreen /> : view === 'settings' ? <SettingsScreen /> : <OpenScreen />}
+          {activeSourceId !== null ? (
+            sources
+              .filter((source) => source.id === activeSourceId)
+              .map((source) => <SourceScreen key={source.id} source={source} />)
+          ) : view === 'dashboard' ? (
+            <DashboardScreen />
+          ) : view === 'activity' ? (
+            <ActivityScreen />
+          ) : view === 'settings' ? (
+            <SettingsScreen />
+          ) : (
+            <OpenScreen />
+          )}
         </Suspense>
       </main>
       {dragging ? (

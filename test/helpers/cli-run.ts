@@ -7,7 +7,10 @@ import type { CliIo } from '../../electron/core/cli/cli-io';
 import { runCli } from '../../electron/core/cli/dispatcher';
 
 /** The exit code and everything printed to standard output and standard error. */
-export async function runCliCaptured(argv: string[], io: Partial<CliIo> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+export async function runCliCaptured(
+  argv: string[],
+  io: Partial<CliIo> = {},
+): Promise<{ code: number; stdout: string; stderr: string }> {
   let stdout = '';
   let stderr = '';
   const code = await runCli(argv, {

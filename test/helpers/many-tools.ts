@@ -32,7 +32,14 @@ export function manyToolsManifest(name: string, count: number, publisher = 'Exam
   ];
   for (let i = 0; i < count; i++) {
     const tool = manyToolName(i);
-    lines.push('[[tools]]', `name = "${tool}"`, `module = "tools/${tool}.py"`, `description = "Tool number ${i}: reads or changes one record."`, `action = "${FAMILIES[i % FAMILIES.length]}"`, '');
+    lines.push(
+      '[[tools]]',
+      `name = "${tool}"`,
+      `module = "tools/${tool}.py"`,
+      `description = "Tool number ${i}: reads or changes one record."`,
+      `action = "${FAMILIES[i % FAMILIES.length]}"`,
+      '',
+    );
   }
   return lines.join('\n');
 }

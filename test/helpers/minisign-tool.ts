@@ -51,7 +51,11 @@ export function minisignKeyPair(dir: string, name: string): MinisignKeyPair {
 }
 
 /** Signs `file` with `minisign -S` (`legacy`: `-l`, an `Ed` signature); answers the signature file's text. */
-export function minisignSign(keys: MinisignKeyPair, file: string, options: { trustedComment: string; legacy?: boolean; signaturePath?: string }): string {
+export function minisignSign(
+  keys: MinisignKeyPair,
+  file: string,
+  options: { trustedComment: string; legacy?: boolean; signaturePath?: string },
+): string {
   const signaturePath = options.signaturePath ?? `${file}.minisig`;
   const args = ['-S', '-s', keys.secretKeyPath, '-m', file, '-x', signaturePath, '-t', options.trustedComment];
   if (options.legacy) args.push('-l');
@@ -61,5 +65,7 @@ export function minisignSign(keys: MinisignKeyPair, file: string, options: { tru
 
 /** Whether `minisign -V` accepts `signaturePath` for `file` with the public key file. */
 export function minisignVerifies(publicKeyPath: string, file: string, signaturePath: string): boolean {
-  return spawnSync('minisign', ['-V', '-p', publicKeyPath, '-m', file, '-x', signaturePath], { stdio: 'pipe' }).status === 0;
+  return (
+    spawnSync('minisign', ['-V', '-p', publicKeyPath, '-m', file, '-x', signaturePath], { stdio: 'pipe' }).status === 0
+  );
 }

@@ -27,7 +27,14 @@ function octal(value: number, width: number): string {
 }
 
 /** A raw 512-byte ustar header (names up to 100 bytes; use `pax` for longer ones). */
-export function tarHeader(spec: { name: string; size: number; typeflag: string; mode?: number; linkname?: string; prefix?: string }): Buffer {
+export function tarHeader(spec: {
+  name: string;
+  size: number;
+  typeflag: string;
+  mode?: number;
+  linkname?: string;
+  prefix?: string;
+}): Buffer {
   const block = Buffer.alloc(512);
   block.write(spec.name, 0, 100, 'utf8');
   block.write(octal(spec.mode ?? (spec.typeflag === '5' ? 0o755 : 0o644), 8), 100, 'ascii');
@@ -60,7 +67,8 @@ export function paxHeader(records: Record<string, string>, typeflag: 'x' | 'g' =
   for (const [key, value] of Object.entries(records)) {
     const base = ` ${key}=${value}\n`;
     let length = Buffer.byteLength(base) + 1;
-    while (String(length).length + Buffer.byteLength(base) !== length) length = String(length).length + Buffer.byteLength(base);
+    while (String(length).length + Buffer.byteLength(base) !== length)
+      length = String(length).length + Buffer.byteLength(base);
     text += `${length}${base}`;
   }
   const body = Buffer.from(text, 'utf8');
@@ -76,7 +84,15 @@ export function buildTar(entries: TarEntrySpec[], options: { end?: boolean } = {
   for (const entry of entries) {
     const type = entry.type ?? (entry.name.endsWith('/') ? 'dir' : 'file');
     const body = typeof entry.body === 'string' ? Buffer.from(entry.body, 'utf8') : Buffer.from(entry.body ?? []);
-    parts.push(tarHeader({ name: entry.name, size: entry.size ?? (type === 'file' ? body.length : 0), typeflag: TYPEFLAG[type], mode: entry.mode, linkname: entry.linkname }));
+    parts.push(
+      tarHeader({
+        name: entry.name,
+        size: entry.size ?? (type === 'file' ? body.length : 0),
+        typeflag: TYPEFLAG[type],
+        mode: entry.mode,
+        linkname: entry.linkname,
+      }),
+    );
     if (type === 'file' && body.length > 0) parts.push(tarData(body));
   }
   if (options.end !== false) parts.push(TAR_END);

@@ -43,7 +43,13 @@ export function validManifest(): LooseManifest {
     learning: true,
     approvals: 'never',
     triggers: [
-      { name: 'weekly', type: 'schedule', cron: '${parameters.cron}', timezone: 'UTC', target: { type: 'start_run', input: 'Digest for ${parameters.channel}' } },
+      {
+        name: 'weekly',
+        type: 'schedule',
+        cron: '${parameters.cron}',
+        timezone: 'UTC',
+        target: { type: 'start_run', input: 'Digest for ${parameters.channel}' },
+      },
       { name: 'hook', type: 'webhook', events: ['lead.submitted'], max_concurrent: 3, target: { type: 'start_run' } },
       { name: 'once', type: 'at', at: '2027-03-01T09:00:00Z', target: { type: 'start_run', input: 'Launch day' } },
     ],
@@ -60,11 +66,19 @@ export function validFiles(): Record<string, string | Buffer> {
     'skills/digest/SKILL.md': '---\nname: digest\ndescription: Digest one company.\n---\nDo it well.\n',
     'rules/sources.md': '# Sources\nCite them.\n',
     'evals/basic/prompt.md': '---\ndescription: A basic run.\nruns: 1\nmax_cost_usd: 0.5\n---\nWrite the digest.\n',
-    'evals/basic/case.yaml': 'parameters:\n  channel: C0123ABCD\ngrants:\n  - mcp:slack/send\nmcp:\n  slack: fixtures/slack.json\n',
+    'evals/basic/case.yaml':
+      'parameters:\n  channel: C0123ABCD\ngrants:\n  - mcp:slack/send\nmcp:\n  slack: fixtures/slack.json\n',
     'evals/basic/fixtures/slack.json': JSON.stringify({
       server: 'slack',
       description: 'A fake Slack.',
-      tools: { send: { description: 'Send.', input: { type: 'object' }, answers: [{ when: { channel_id: 'C0123ABCD' }, result: { content: [{ type: 'text', text: 'ok' }] } }], default: { content: [], isError: true } } },
+      tools: {
+        send: {
+          description: 'Send.',
+          input: { type: 'object' },
+          answers: [{ when: { channel_id: 'C0123ABCD' }, result: { content: [{ type: 'text', text: 'ok' }] } }],
+          default: { content: [], isError: true },
+        },
+      },
     }),
     'evals/basic/graders/quality.md': '---\ntype: llm\n---\nThe digest cites its sources.\n',
     'evals/basic/graders/sent.md': '---\ntype: tool_used\ntool: mcp:slack/send\nargs:\n  channel_id: C0123ABCD\n---\n',
@@ -88,7 +102,10 @@ export function writeFolder(files: Record<string, string | Buffer>, name = 'dige
 }
 
 /** Writes a valid package after `edit` changed its manifest and files; returns its path. */
-export function writeTemplate(edit: (manifest: LooseManifest, files: Record<string, string | Buffer>) => void = () => undefined, options: { name?: string; body?: string } = {}): string {
+export function writeTemplate(
+  edit: (manifest: LooseManifest, files: Record<string, string | Buffer>) => void = () => undefined,
+  options: { name?: string; body?: string } = {},
+): string {
   const manifest = validManifest();
   const files = validFiles();
   files['agent.md'] = agentMd(manifest, options.body);

@@ -47,7 +47,11 @@ export function editedPackage(from: string, edit: (toml: string) => string): str
 }
 
 /** An Api over a temp data folder, with scripted dialogs and a fixed clock. */
-export function testApi(overrides: Partial<ApiDeps> & { folders?: string[] } = {}): { api: CoreApi; dataDir: string; deps: ApiDeps } {
+export function testApi(overrides: Partial<ApiDeps> & { folders?: string[] } = {}): {
+  api: CoreApi;
+  dataDir: string;
+  deps: ApiDeps;
+} {
   const dataDir = overrides.dataDir ?? tempDir();
   const picks = [...(overrides.folders ?? [])];
   const deps: ApiDeps = {
@@ -62,7 +66,9 @@ export function testApi(overrides: Partial<ApiDeps> & { folders?: string[] } = {
   return { api: createApi(deps), dataDir, deps };
 }
 
-/** Every line of the activity record of `dataDir` (decisions and traffic files), as one text; empty when there is none. */
+/**
+ * Every line of the activity record of `dataDir` (decisions and traffic files), as one text; empty when there is none.
+ */
 export function activityText(dataDir: string): string {
   const dir = join(dataDir, 'activity');
   let names: string[] = [];

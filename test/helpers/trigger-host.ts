@@ -41,7 +41,11 @@ export function triggerRecord(fields: Partial<TriggerRecord> & Pick<TriggerRecor
 }
 
 /** Writes `triggers` into the store of `dataDir`; a webhook trigger gets a fresh sealed secret, returned by id. */
-export async function putTriggers(dataDir: string, triggers: TriggerRecord[], box: SecretBox = createFileKeySecretBox(dataDir)): Promise<Map<string, string>> {
+export async function putTriggers(
+  dataDir: string,
+  triggers: TriggerRecord[],
+  box: SecretBox = createFileKeySecretBox(dataDir),
+): Promise<Map<string, string>> {
   const secrets = new Map<string, string>();
   const sealed = new Map<string, string>();
   for (const trigger of triggers) {
@@ -68,7 +72,11 @@ export async function putTriggers(dataDir: string, triggers: TriggerRecord[], bo
 }
 
 /** Changes one trigger in the store. */
-export async function changeTrigger(dataDir: string, id: string, change: (trigger: TriggerRecord) => void): Promise<void> {
+export async function changeTrigger(
+  dataDir: string,
+  id: string,
+  change: (trigger: TriggerRecord) => void,
+): Promise<void> {
   await new Store(dataDir).update((state) => {
     const trigger = state.triggers[id];
     if (!trigger) throw new Error(`no trigger ${id}`);
@@ -85,7 +93,9 @@ export function runRequests(dataDir: string): RunRequest[] {
   } catch {
     return [];
   }
-  return names.map((n) => JSON.parse(readFileSync(join(dataDir, PENDING_DIR, n), 'utf8')) as RunRequest).sort((a, b) => a.fired_at.localeCompare(b.fired_at));
+  return names
+    .map((n) => JSON.parse(readFileSync(join(dataDir, PENDING_DIR, n), 'utf8')) as RunRequest)
+    .sort((a, b) => a.fired_at.localeCompare(b.fired_at));
 }
 
 /** The activity of `dataDir`, oldest first, as `kind outcome trigger: detail` strings when `short`. */
@@ -151,7 +161,10 @@ export class FakeClock implements HostClock {
 }
 
 /** Polls `check` until it returns a value (not undefined/false), up to `ms`; for real-filesystem waits. */
-export async function eventually<T>(check: () => T | undefined | false | Promise<T | undefined | false>, ms = 10_000): Promise<T> {
+export async function eventually<T>(
+  check: () => T | undefined | false | Promise<T | undefined | false>,
+  ms = 10_000,
+): Promise<T> {
   const deadline = Date.now() + ms;
   for (;;) {
     const value = await check();

@@ -15,11 +15,32 @@ describe('activity record', () => {
     const log = new ActivityLog(dataDir, { now: () => new Date(Date.UTC(2026, 11, 1, 10, 0, tick++)) });
     expect(await log.list()).toEqual([]);
     await log.record({ kind: 'install', package: 'invoices', outcome: 'ok', detail: 'installed invoices 1.2.0' });
-    await log.record({ kind: 'grant', package: 'invoices', agent: 'invoices/clerk', outcome: 'ok', detail: 'file_read' });
-    await log.record({ kind: 'trigger_fired', agent: 'other/agent', trigger: 'other/agent/t', outcome: 'ok', detail: 'schedule' });
+    await log.record({
+      kind: 'grant',
+      package: 'invoices',
+      agent: 'invoices/clerk',
+      outcome: 'ok',
+      detail: 'file_read',
+    });
+    await log.record({
+      kind: 'trigger_fired',
+      agent: 'other/agent',
+      trigger: 'other/agent/t',
+      outcome: 'ok',
+      detail: 'schedule',
+    });
     appendFileSync(log.trafficPath(), '{"at":"2026-12-01T10:00:09.000Z","kind":"gra');
     expect((await log.list()).map((e) => e.kind)).toEqual(['trigger_fired', 'grant', 'install']);
-    expect(await log.list({ agent: 'invoices/clerk' })).toEqual([{ at: '2026-12-01T10:00:01.000Z', kind: 'grant', package: 'invoices', agent: 'invoices/clerk', outcome: 'ok', detail: 'file_read' }]);
+    expect(await log.list({ agent: 'invoices/clerk' })).toEqual([
+      {
+        at: '2026-12-01T10:00:01.000Z',
+        kind: 'grant',
+        package: 'invoices',
+        agent: 'invoices/clerk',
+        outcome: 'ok',
+        detail: 'file_read',
+      },
+    ]);
     expect((await log.list({ limit: 1 })).map((e) => e.kind)).toEqual(['trigger_fired']);
     expect((await log.list({ decisionsOnly: true })).map((e) => e.kind)).toEqual(['grant', 'install']);
     // The next append after a torn line starts on a line of its own.
@@ -43,7 +64,9 @@ describe('activity record', () => {
     expect(stored.agent).toBe('a\\n2026-12-01T10:00:00.000Z  key_change_accepted ok  forged');
     expect(stored.trigger?.length).toBeLessThanOrEqual(NAME_MAX);
     expect(stored.trigger).toMatch(/^t\/whsec_\[hidden\] x+…$/);
-    expect(stored.detail).toBe('open postgresql://admin:[hidden]@db/prod with GITHUB_TOKEN=[hidden] and Bearer [hidden] and whsec_[hidden]\\u202e');
+    expect(stored.detail).toBe(
+      'open postgresql://admin:[hidden]@db/prod with GITHUB_TOKEN=[hidden] and Bearer [hidden] and whsec_[hidden]\\u202e',
+    );
     expect(stored.at).toMatch(/^\d{4}-\d\d-\d\dT/);
     const text = readFileSync(log.trafficPath(), 'utf8');
     expect(text.split('\n').filter(Boolean)).toHaveLength(1);
@@ -53,16 +76,33 @@ describe('activity record', () => {
     expect(cleanDetail('x'.repeat(5000))).toHaveLength(DETAIL_MAX);
     expect(cleanDetail(`${'x'.repeat(DETAIL_MAX - 3)}\n\n\n`).endsWith('\\')).toBe(false);
     expect(escapeControls('a\\nb')).toBe('a\\\\nb');
-    expect(redactSecrets('redis://:pw123@cache:6379 mongodb+srv://u:pw@c/db sk-abcdefghijklmnop1234')).toBe('redis://:[hidden]@cache:6379 mongodb+srv://u:[hidden]@c/db [hidden]');
-    expect(redactSecrets('run 6f1c2d3e-1111-4222-8333-444455556666 (webhook) of crm/new-lead')).toBe('run 6f1c2d3e-1111-4222-8333-444455556666 (webhook) of crm/new-lead');
+    expect(redactSecrets('redis://:pw123@cache:6379 mongodb+srv://u:pw@c/db sk-abcdefghijklmnop1234')).toBe(
+      'redis://:[hidden]@cache:6379 mongodb+srv://u:[hidden]@c/db [hidden]',
+    );
+    expect(redactSecrets('run 6f1c2d3e-1111-4222-8333-444455556666 (webhook) of crm/new-lead')).toBe(
+      'run 6f1c2d3e-1111-4222-8333-444455556666 (webhook) of crm/new-lead',
+    );
   });
 
   it('keeps decisions apart from traffic: a flood of traffic rotates its own bounded files and never evicts a decision', async () => {
     const dataDir = tempDir('apollia-activity-');
     const log = new ActivityLog(dataDir, { trafficFileBytes: 8 * 1024, trafficFiles: 2 });
     await log.record({ kind: 'install', package: 'invoices', outcome: 'ok', detail: 'installed invoices 1.2.0' });
-    await log.record({ kind: 'arm', package: 'invoices', trigger: 'invoices/new', outcome: 'ok', detail: 'armed: webhook' });
-    for (let i = 0; i < 40; i++) await log.recordMany(Array.from({ length: 25 }, (_, j) => ({ kind: 'delivery_refused' as const, outcome: 'refused' as const, detail: `noise ${i * 25 + j} ${'y'.repeat(200)}` })));
+    await log.record({
+      kind: 'arm',
+      package: 'invoices',
+      trigger: 'invoices/new',
+      outcome: 'ok',
+      detail: 'armed: webhook',
+    });
+    for (let i = 0; i < 40; i++)
+      await log.recordMany(
+        Array.from({ length: 25 }, (_, j) => ({
+          kind: 'delivery_refused' as const,
+          outcome: 'refused' as const,
+          detail: `noise ${i * 25 + j} ${'y'.repeat(200)}`,
+        })),
+      );
     const files = readdirSync(log.dir)
       .filter((f) => f.startsWith('traffic'))
       .sort();
@@ -75,27 +115,52 @@ describe('activity record', () => {
     expect(all[0]?.detail.startsWith('noise 999 ')).toBe(true);
     expect(all.map((e) => e.kind)).toContain('install');
     const report = await log.verify();
-    expect(report).toMatchObject({ intact: true, decisions: { intact: true, entries: 2, rotatedOut: false }, traffic: { intact: true, rotatedOut: true } });
+    expect(report).toMatchObject({
+      intact: true,
+      decisions: { intact: true, entries: 2, rotatedOut: false },
+      traffic: { intact: true, rotatedOut: true },
+    });
   });
 
   it('chains each line to the one before; verify says whether the chain is intact and where it breaks', async () => {
     const dataDir = tempDir('apollia-activity-');
     const log = new ActivityLog(dataDir);
-    for (const kind of ['install', 'grant', 'arm', 'disarm'] as const) await log.record({ kind, package: 'p', outcome: 'ok', detail: kind });
+    for (const kind of ['install', 'grant', 'arm', 'disarm'] as const)
+      await log.record({ kind, package: 'p', outcome: 'ok', detail: kind });
     await log.record({ kind: 'host_started', outcome: 'ok', detail: 'up' });
     const lines = readFileSync(log.decisionsPath, 'utf8').split('\n').filter(Boolean);
     expect(JSON.parse(lines[0] as string).prev).toBe(GENESIS);
     const clean = await log.verify();
-    expect(clean).toMatchObject({ intact: true, decisions: { entries: 4, broken: null }, traffic: { entries: 1, broken: null } });
+    expect(clean).toMatchObject({
+      intact: true,
+      decisions: { entries: 4, broken: null },
+      traffic: { entries: 1, broken: null },
+    });
     expect(clean.decisions.lastHash).toMatch(/^[0-9a-f]{64}$/);
 
-    writeFileSync(log.decisionsPath, `${[lines[0], lines[1]?.replace('"grant"', '"revoke"'), lines[2], lines[3]].join('\n')}\n`);
-    expect((await log.verify()).decisions.broken).toEqual({ file: 'activity/decisions.jsonl', line: 3, reason: 'it does not follow line 2 (an entry was changed, removed or inserted)' });
+    writeFileSync(
+      log.decisionsPath,
+      `${[lines[0], lines[1]?.replace('"grant"', '"revoke"'), lines[2], lines[3]].join('\n')}\n`,
+    );
+    expect((await log.verify()).decisions.broken).toEqual({
+      file: 'activity/decisions.jsonl',
+      line: 3,
+      reason: 'it does not follow line 2 (an entry was changed, removed or inserted)',
+    });
     writeFileSync(log.decisionsPath, `${[lines[0], lines[2], lines[3]].join('\n')}\n`);
     expect((await log.verify()).decisions.broken?.line).toBe(2);
     writeFileSync(log.decisionsPath, `${[lines[1], lines[2], lines[3]].join('\n')}\n`);
-    expect((await log.verify()).decisions.broken).toMatchObject({ line: 1, reason: 'the first entry does not start the chain: entries before it were removed' });
-    const forged = JSON.stringify({ at: '2026-12-01T10:00:00.000Z', kind: 'key_change_accepted', package: 'p', outcome: 'ok', detail: 'forged' });
+    expect((await log.verify()).decisions.broken).toMatchObject({
+      line: 1,
+      reason: 'the first entry does not start the chain: entries before it were removed',
+    });
+    const forged = JSON.stringify({
+      at: '2026-12-01T10:00:00.000Z',
+      kind: 'key_change_accepted',
+      package: 'p',
+      outcome: 'ok',
+      detail: 'forged',
+    });
     writeFileSync(log.decisionsPath, `${[lines[0], forged, lines[1], lines[2], lines[3]].join('\n')}\n`);
     const broken = await log.verify();
     expect(broken.intact).toBe(false);
@@ -106,7 +171,13 @@ describe('activity record', () => {
     const dataDir = tempDir('apollia-activity-');
     const old = [
       { at: '2026-12-01T10:00:00.000Z', kind: 'install', package: 'invoices', outcome: 'ok', detail: 'installed' },
-      { at: '2026-12-01T10:00:01.000Z', kind: 'delivery_refused', trigger: `hooks/x\n2026-12-01  key_change_accepted ok forged ${SECRET}`, outcome: 'refused', detail: '404 no armed webhook trigger at this address' },
+      {
+        at: '2026-12-01T10:00:01.000Z',
+        kind: 'delivery_refused',
+        trigger: `hooks/x\n2026-12-01  key_change_accepted ok forged ${SECRET}`,
+        outcome: 'refused',
+        detail: '404 no armed webhook trigger at this address',
+      },
     ];
     writeFileSync(join(dataDir, 'activity.jsonl'), `${old.map((e) => JSON.stringify(e)).join('\n')}\n`);
     const log = new ActivityLog(dataDir);

@@ -120,10 +120,19 @@ function parseLine(line: string): (ActivityEvent & { prev: string }) | null {
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return null;
   const v = value as Record<string, unknown>;
-  if (typeof v.at !== 'string' || typeof v.kind !== 'string' || !ACTIVITY_KINDS.includes(v.kind as ActivityKind)) return null;
-  if (typeof v.outcome !== 'string' || !OUTCOMES.includes(v.outcome as ActivityOutcome) || typeof v.detail !== 'string') return null;
-  const event: ActivityEvent & { prev: string } = { at: v.at, kind: v.kind as ActivityKind, outcome: v.outcome as ActivityOutcome, detail: v.detail, prev: typeof v.prev === 'string' ? v.prev : '' };
-  for (const key of ['package', 'agent', 'trigger'] as const) if (typeof v[key] === 'string') event[key] = v[key] as string;
+  if (typeof v.at !== 'string' || typeof v.kind !== 'string' || !ACTIVITY_KINDS.includes(v.kind as ActivityKind))
+    return null;
+  if (typeof v.outcome !== 'string' || !OUTCOMES.includes(v.outcome as ActivityOutcome) || typeof v.detail !== 'string')
+    return null;
+  const event: ActivityEvent & { prev: string } = {
+    at: v.at,
+    kind: v.kind as ActivityKind,
+    outcome: v.outcome as ActivityOutcome,
+    detail: v.detail,
+    prev: typeof v.prev === 'string' ? v.prev : '',
+  };
+  for (const key of ['package', 'agent', 'trigger'] as const)
+    if (typeof v[key] === 'string') event[key] = v[key] as string;
   return event;
 }
 
@@ -198,7 +207,12 @@ export class ActivityLog {
   private clean(input: ActivityInput): ActivityEvent {
     const at = input.at !== undefined && ISO.test(input.at) ? input.at : this.now().toISOString();
     if (!ACTIVITY_KINDS.includes(input.kind)) throw new Error(`unknown activity kind ${String(input.kind)}`);
-    const event: ActivityEvent = { at, kind: input.kind, outcome: OUTCOMES.includes(input.outcome) ? input.outcome : 'failed', detail: cleanDetail(input.detail) };
+    const event: ActivityEvent = {
+      at,
+      kind: input.kind,
+      outcome: OUTCOMES.includes(input.outcome) ? input.outcome : 'failed',
+      detail: cleanDetail(input.detail),
+    };
     for (const key of ['package', 'agent', 'trigger'] as const) {
       const value = input[key];
       if (value !== undefined) event[key] = cleanField(String(value), NAME_MAX);
@@ -275,7 +289,10 @@ export class ActivityLog {
     }
   }
 
-  /** Takes in `activity.jsonl` of an earlier version: each entry cleaned, filed and chained; then the old file goes (caller holds the lock). */
+  /**
+   * Takes in `activity.jsonl` of an earlier version: each entry cleaned, filed and chained; then the old file goes
+   * (caller holds the lock).
+   */
   private async takeInLegacy(): Promise<void> {
     const legacy = join(this.dataDir, LEGACY_ACTIVITY_FILE);
     const lines = await readLines(legacy);
@@ -304,7 +321,9 @@ export class ActivityLog {
    * With `agent` and `package` (the agent's package), the package's own entries that name no agent
    * (its install, update, uninstall) are that agent's too: they changed what it may do.
    */
-  async list(filter: { agent?: string; package?: string; limit?: number; decisionsOnly?: boolean } = {}): Promise<ActivityEvent[]> {
+  async list(
+    filter: { agent?: string; package?: string; limit?: number; decisionsOnly?: boolean } = {},
+  ): Promise<ActivityEvent[]> {
     await this.takeInLegacyIfAny();
     const all: ActivityEvent[] = [];
     for (const stream of filter.decisionsOnly ? (['decisions'] as const) : (['decisions', 'traffic'] as const)) {
@@ -313,7 +332,12 @@ export class ActivityLog {
           const parsed = parseLine(line);
           if (!parsed) continue;
           const { prev: _prev, ...event } = parsed;
-          if (filter.agent !== undefined && event.agent !== filter.agent && !(filter.package !== undefined && event.agent === undefined && event.package === filter.package)) continue;
+          if (
+            filter.agent !== undefined &&
+            event.agent !== filter.agent &&
+            !(filter.package !== undefined && event.agent === undefined && event.package === filter.package)
+          )
+            continue;
           all.push(event);
         }
       }
@@ -343,7 +367,14 @@ export class ActivityLog {
   }
 
   private async verifyStream(stream: 'decisions' | 'traffic'): Promise<ChainReport> {
-    const report: ChainReport = { intact: true, entries: 0, files: [], broken: null, lastHash: null, rotatedOut: false };
+    const report: ChainReport = {
+      intact: true,
+      entries: 0,
+      files: [],
+      broken: null,
+      lastHash: null,
+      rotatedOut: false,
+    };
     let expected: string | null = null;
     for (const path of this.files(stream)) {
       const lines = await readLines(path);
@@ -365,7 +396,10 @@ export class ActivityLog {
             if (stream === 'traffic') report.rotatedOut = true;
             else breakAt('the first entry does not start the chain: entries before it were removed');
           }
-        } else if (entry.prev !== expected) breakAt(`it does not follow line ${i === 0 ? 'the end of the file before' : i} (an entry was changed, removed or inserted)`);
+        } else if (entry.prev !== expected)
+          breakAt(
+            `it does not follow line ${i === 0 ? 'the end of the file before' : i} (an entry was changed, removed or inserted)`,
+          );
         if (entry) report.entries++;
         expected = sha256(line);
         if (report.broken) return { ...report, lastHash: null };

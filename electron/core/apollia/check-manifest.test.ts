@@ -9,7 +9,10 @@ import { cargoRequirementToRange, satisfiesRequirement } from './sdk-requirement
 import { summariseManifest } from './summary';
 
 /** The files of a fixture folder as the archive reader would hand them over. */
-function folderView(dir: string): { manifestText: string; view: ArchiveView & { pythonTexts: Map<string, string>; files: { path: string }[] } } {
+function folderView(dir: string): {
+  manifestText: string;
+  view: ArchiveView & { pythonTexts: Map<string, string>; files: { path: string }[] };
+} {
   const files: { path: string }[] = [];
   const pythonTexts = new Map<string, string>();
   const walk = (current: string) => {
@@ -77,32 +80,72 @@ describe('TOML syntax', () => {
     const result = checkApolliaManifest('[package]\nname = "x"\nversion = = "1"\n', invoices.view);
     expect(result.stage).toBe('syntax');
     expect(result.manifest).toBeNull();
-    expect(result.errors).toEqual([{ code: 'manifest.syntax', message: 'apollia.toml: TOML syntax error at line 3, column 11: invalid value' }]);
+    expect(result.errors).toEqual([
+      { code: 'manifest.syntax', message: 'apollia.toml: TOML syntax error at line 3, column 11: invalid value' },
+    ]);
   });
 });
 
 describe('strict schema: unknown keys, named by full path', () => {
   test.each([
     ['top level', (t: string) => `color = "red"\n${t}`, 'color'],
-    ['in [package]', (t: string) => swap(t, 'sdk = ">=0.3, <0.4"', 'sdk = ">=0.3, <0.4"\nhomepage = "x"'), 'package.homepage'],
-    ['in [agents.defaults.model.request]', (t: string) => swap(t, 'temperature = 0.2', 'temprature = 0.2'), 'agents[0].defaults.model.request.temprature'],
-    ['in [agents.defaults.model]', (t: string) => swap(t, 'preset = "balanced"', 'preset = "balanced"\ntemprature = 0.2'), 'agents[0].defaults.model.temprature'],
-    ['in a trigger source', (t: string) => swap(t, 'schedule = "0 8 1-7 * MON"', 'schedule = "0 8 1-7 * MON"\ntimezone = "UTC"'), 'triggers[0].source.timezone'],
-    ['in an MCP server', (t: string) => swap(t, 'args = ["ledger-mcp"]', 'args = ["ledger-mcp"]\ncwd = "/"'), 'mcp_servers[0].cwd'],
+    [
+      'in [package]',
+      (t: string) => swap(t, 'sdk = ">=0.3, <0.4"', 'sdk = ">=0.3, <0.4"\nhomepage = "x"'),
+      'package.homepage',
+    ],
+    [
+      'in [agents.defaults.model.request]',
+      (t: string) => swap(t, 'temperature = 0.2', 'temprature = 0.2'),
+      'agents[0].defaults.model.request.temprature',
+    ],
+    [
+      'in [agents.defaults.model]',
+      (t: string) => swap(t, 'preset = "balanced"', 'preset = "balanced"\ntemprature = 0.2'),
+      'agents[0].defaults.model.temprature',
+    ],
+    [
+      'in a trigger source',
+      (t: string) => swap(t, 'schedule = "0 8 1-7 * MON"', 'schedule = "0 8 1-7 * MON"\ntimezone = "UTC"'),
+      'triggers[0].source.timezone',
+    ],
+    [
+      'in an MCP server',
+      (t: string) => swap(t, 'args = ["ledger-mcp"]', 'args = ["ledger-mcp"]\ncwd = "/"'),
+      'mcp_servers[0].cwd',
+    ],
   ])('%s', (_where, edit, path) => {
     const result = check(edit);
     expect(result.stage).toBe('schema');
-    expect(firstError(result)).toEqual({ code: 'manifest.unknown_key', message: `apollia.toml: unknown key \`${path}\``, path });
+    expect(firstError(result)).toEqual({
+      code: 'manifest.unknown_key',
+      message: `apollia.toml: unknown key \`${path}\``,
+      path,
+    });
   });
 
   test('a webhook source takes no other key', () => {
-    const result = check((t) => swap(t, 'type = "cron"\nschedule = "0 8 1-7 * MON"', 'type = "webhook"\nsecret = "hunter2"'));
-    expect(result.errors).toEqual([{ code: 'manifest.unknown_key', message: 'apollia.toml: unknown key `triggers[0].source.secret`', path: 'triggers[0].source.secret' }]);
+    const result = check((t) =>
+      swap(t, 'type = "cron"\nschedule = "0 8 1-7 * MON"', 'type = "webhook"\nsecret = "hunter2"'),
+    );
+    expect(result.errors).toEqual([
+      {
+        code: 'manifest.unknown_key',
+        message: 'apollia.toml: unknown key `triggers[0].source.secret`',
+        path: 'triggers[0].source.secret',
+      },
+    ]);
   });
 
   test('the first problem in document order comes first, the rest follow', () => {
-    const result = check((t) => swap(swap(t, 'publisher = ', 'publsher = '), 'max_tokens = 2048', 'max_tokens = 2048\nfoo = 1'));
-    expect(result.errors.map((e) => e.message)).toEqual(['apollia.toml: unknown key `package.publsher`', 'apollia.toml: missing required key `package.publisher`', 'apollia.toml: unknown key `agents[0].defaults.model.request.foo`']);
+    const result = check((t) =>
+      swap(swap(t, 'publisher = ', 'publsher = '), 'max_tokens = 2048', 'max_tokens = 2048\nfoo = 1'),
+    );
+    expect(result.errors.map((e) => e.message)).toEqual([
+      'apollia.toml: unknown key `package.publsher`',
+      'apollia.toml: missing required key `package.publisher`',
+      'apollia.toml: unknown key `agents[0].defaults.model.request.foo`',
+    ]);
   });
 });
 
@@ -118,7 +161,13 @@ describe('strict schema: types, required keys, values', () => {
       message: 'apollia.toml: `agents[0].defaults.model.request.max_tokens` must be an integer, not a string',
       path: 'agents[0].defaults.model.request.max_tokens',
     });
-    expect(firstError(check((t) => swap(t, 'examples = ["Which invoices are late?", "Draft a reminder for ACME."]', 'examples = "Which?"')))).toEqual({
+    expect(
+      firstError(
+        check((t) =>
+          swap(t, 'examples = ["Which invoices are late?", "Draft a reminder for ACME."]', 'examples = "Which?"'),
+        ),
+      ),
+    ).toEqual({
       code: 'manifest.wrong_type',
       message: 'apollia.toml: `agents[0].examples` must be an array, not a string',
       path: 'agents[0].examples',
@@ -126,12 +175,18 @@ describe('strict schema: types, required keys, values', () => {
   });
 
   test('missing required key', () => {
-    expect(firstError(check((t) => swap(t, 'mission = "Read the supplier invoices of the month and list the late ones."\n', '')))).toEqual({
+    expect(
+      firstError(
+        check((t) => swap(t, 'mission = "Read the supplier invoices of the month and list the late ones."\n', '')),
+      ),
+    ).toEqual({
       code: 'manifest.missing_key',
       message: 'apollia.toml: missing required key `agents[0].mission`',
       path: 'agents[0].mission',
     });
-    expect(firstError(checkApolliaManifest('[[agents]]\nid = "a"\nname = "A"\nmission = "m"\n', invoices.view))).toEqual({
+    expect(
+      firstError(checkApolliaManifest('[[agents]]\nid = "a"\nname = "A"\nmission = "m"\n', invoices.view)),
+    ).toEqual({
       code: 'manifest.missing_key',
       message: 'apollia.toml: missing required key `package`',
       path: 'package',
@@ -141,18 +196,25 @@ describe('strict schema: types, required keys, values', () => {
   test('bad enum values', () => {
     expect(firstError(check((t) => swap(t, 'action = "read_personal"', 'action = "spy"')))).toEqual({
       code: 'manifest.bad_value',
-      message: 'apollia.toml: `tools[0].action` value `spy` must be one of read, read_personal, write_or_delete, send_external, execute_code',
+      message:
+        'apollia.toml: `tools[0].action` value `spy` must be one of read, read_personal, write_or_delete, send_external, execute_code',
       path: 'tools[0].action',
     });
-    expect(firstError(check((t) => swap(t, 'autonomy = "supervised"', 'autonomy = "free"')))?.code).toBe('manifest.bad_value');
-    expect(firstError(check((t) => swap(t, 'args = ["ledger-mcp"]', 'args = ["ledger-mcp"]\ntransport = "carrier-pigeon"')))).toEqual({
+    expect(firstError(check((t) => swap(t, 'autonomy = "supervised"', 'autonomy = "free"')))?.code).toBe(
+      'manifest.bad_value',
+    );
+    expect(
+      firstError(check((t) => swap(t, 'args = ["ledger-mcp"]', 'args = ["ledger-mcp"]\ntransport = "carrier-pigeon"'))),
+    ).toEqual({
       code: 'manifest.bad_value',
-      message: 'apollia.toml: `mcp_servers[0].transport` value `carrier-pigeon` must be one of stdio, streamable-http, sse',
+      message:
+        'apollia.toml: `mcp_servers[0].transport` value `carrier-pigeon` must be one of stdio, streamable-http, sse',
       path: 'mcp_servers[0].transport',
     });
     expect(firstError(check((t) => swap(t, 'type = "cron"', 'type = "sometimes"')))).toEqual({
       code: 'manifest.bad_value',
-      message: 'apollia.toml: `triggers[0].source.type` value `sometimes` must be one of cron, interval, file_watch, webhook',
+      message:
+        'apollia.toml: `triggers[0].source.type` value `sometimes` must be one of cron, interval, file_watch, webhook',
       path: 'triggers[0].source.type',
     });
   });
@@ -160,19 +222,24 @@ describe('strict schema: types, required keys, values', () => {
   test('bad cron schedule', () => {
     expect(firstError(check((t) => swap(t, 'schedule = "0 8 1-7 * MON"', 'schedule = "0 8 1-7 MON"')))).toEqual({
       code: 'manifest.bad_cron',
-      message: 'apollia.toml: `triggers[0].source.schedule`: `0 8 1-7 MON` is not a 5-field cron expression (minute hour day-of-month month day-of-week)',
+      message:
+        'apollia.toml: `triggers[0].source.schedule`: `0 8 1-7 MON` is not a 5-field cron expression (minute hour day-of-month month day-of-week)',
       path: 'triggers[0].source.schedule',
     });
-    expect(firstError(check((t) => swap(t, 'schedule = "0 8 1-7 * MON"', 'schedule = "0 25 * * *"')))?.code).toBe('manifest.bad_cron');
+    expect(firstError(check((t) => swap(t, 'schedule = "0 8 1-7 * MON"', 'schedule = "0 25 * * *"')))?.code).toBe(
+      'manifest.bad_cron',
+    );
   });
 
   test('interval: good and bad', () => {
-    const interval = (every: string) => check((t) => swap(t, 'type = "cron"\nschedule = "0 8 1-7 * MON"', `type = "interval"\nevery = "${every}"`));
+    const interval = (every: string) =>
+      check((t) => swap(t, 'type = "cron"\nschedule = "0 8 1-7 * MON"', `type = "interval"\nevery = "${every}"`));
     expect(interval('30m').ok).toBe(true);
     expect(interval('1d').ok).toBe(true);
     expect(firstError(interval('soon'))).toEqual({
       code: 'manifest.bad_interval',
-      message: 'apollia.toml: `triggers[0].source.every` value `soon` is not an interval such as 30m, 1h or 1d (a whole number, then s, m, h or d)',
+      message:
+        'apollia.toml: `triggers[0].source.every` value `soon` is not an interval such as 30m, 1h or 1d (a whole number, then s, m, h or d)',
       path: 'triggers[0].source.every',
     });
   });
@@ -186,7 +253,8 @@ describe('strict schema: types, required keys, values', () => {
   });
 
   test('file_watch takes an optional boolean recursive', () => {
-    const watch = (extra: string) => check((t) => swap(t, 'type = "cron"\nschedule = "0 8 1-7 * MON"', `type = "file_watch"${extra}`));
+    const watch = (extra: string) =>
+      check((t) => swap(t, 'type = "cron"\nschedule = "0 8 1-7 * MON"', `type = "file_watch"${extra}`));
     expect(watch('').ok).toBe(true);
     expect(watch('\nrecursive = true').ok).toBe(true);
     expect(firstError(watch('\nrecursive = "yes"'))?.code).toBe('manifest.wrong_type');
@@ -198,7 +266,8 @@ describe('strict schema: types, required keys, values', () => {
     expect(result.warnings).toEqual([
       {
         code: 'package.manifest.retired_key',
-        message: '`mcp_servers[0].requires_approval` is retired and does nothing: whether a call asks first is decided by the action family of each tool',
+        message:
+          '`mcp_servers[0].requires_approval` is retired and does nothing: whether a call asks first is decided by the action family of each tool',
         path: 'mcp_servers[0].requires_approval',
       },
     ]);
@@ -206,24 +275,47 @@ describe('strict schema: types, required keys, values', () => {
 
   test('requires_approval of any type is read and warned about, never a wrong type: it does nothing (issue 31, a decision)', () => {
     for (const value of ['"yes"', '1', '["x"]', '{ a = 1 }']) {
-      const result = check((t) => swap(t, 'args = ["ledger-mcp"]', `args = ["ledger-mcp"]\nrequires_approval = ${value}`));
-      expect([value, result.ok, result.warnings.map((w) => w.code)]).toEqual([value, true, ['package.manifest.retired_key']]);
+      const result = check((t) =>
+        swap(t, 'args = ["ledger-mcp"]', `args = ["ledger-mcp"]\nrequires_approval = ${value}`),
+      );
+      expect([value, result.ok, result.warnings.map((w) => w.code)]).toEqual([
+        value,
+        true,
+        ['package.manifest.retired_key'],
+      ]);
     }
   });
 
   test('inputs must be a valid JSON Schema; x-order is allowed', () => {
-    expect(check((t) => swap(t, '[workflows.inputs]\ntype = "object"', '[workflows.inputs]\ntype = "object"\nx-order = ["month"]')).ok).toBe(true);
-    expect(firstError(check((t) => swap(t, '[tools.inputs]\ntype = "object"', '[tools.inputs]\ntype = "objekt"')))).toEqual({
+    expect(
+      check((t) =>
+        swap(t, '[workflows.inputs]\ntype = "object"', '[workflows.inputs]\ntype = "object"\nx-order = ["month"]'),
+      ).ok,
+    ).toBe(true);
+    expect(
+      firstError(check((t) => swap(t, '[tools.inputs]\ntype = "object"', '[tools.inputs]\ntype = "objekt"'))),
+    ).toEqual({
       code: 'manifest.bad_inputs_schema',
-      message: 'apollia.toml: `tools[0].inputs` is not a valid JSON Schema: inputs/type must be equal to one of the allowed values',
+      message:
+        'apollia.toml: `tools[0].inputs` is not a valid JSON Schema: inputs/type must be equal to one of the allowed values',
       path: 'tools[0].inputs',
     });
     // An unknown keyword is refused like an unknown key (the wording after the prefix is the schema checker's).
-    const unknown = firstError(check((t) => swap(t, '[tools.inputs]\ntype = "object"', '[tools.inputs]\ntyp = "object"')));
+    const unknown = firstError(
+      check((t) => swap(t, '[tools.inputs]\ntype = "object"', '[tools.inputs]\ntyp = "object"')),
+    );
     expect(unknown?.code).toBe('manifest.bad_inputs_schema');
     expect(unknown?.path).toBe('tools[0].inputs');
-    expect(unknown?.message).toMatch(/^apollia\.toml: `tools\[0\]\.inputs` is not a valid JSON Schema: .*unknown keyword.*typ/);
-    expect(firstError(check((t) => swap(t, '[workflows.inputs]\ntype = "object"', '[workflows.inputs]\ntype = "object"\nx-order = "month"')))?.code).toBe('manifest.bad_inputs_schema');
+    expect(unknown?.message).toMatch(
+      /^apollia\.toml: `tools\[0\]\.inputs` is not a valid JSON Schema: .*unknown keyword.*typ/,
+    );
+    expect(
+      firstError(
+        check((t) =>
+          swap(t, '[workflows.inputs]\ntype = "object"', '[workflows.inputs]\ntype = "object"\nx-order = "month"'),
+        ),
+      )?.code,
+    ).toBe('manifest.bad_inputs_schema');
   });
 });
 
@@ -240,7 +332,9 @@ describe('strict schema: how fields are named', () => {
   });
 
   test('[agents] written as a table, [[package]] as an array', () => {
-    expect(first(`${base}[agents]\nid = "a"\n`)?.message).toBe('apollia.toml: `agents` must be an array of tables ([[agents]]), not a table');
+    expect(first(`${base}[agents]\nid = "a"\n`)?.message).toBe(
+      'apollia.toml: `agents` must be an array of tables ([[agents]]), not a table',
+    );
     expect(first('[[package]]\nname = "x"\n')?.message).toBe('apollia.toml: `package` must be a table, not an array');
   });
 
@@ -251,7 +345,13 @@ describe('strict schema: how fields are named', () => {
 
   test('a missing source type is reported once', () => {
     const errors = check((t) => swap(t, 'type = "cron"\n', '')).errors;
-    expect(errors).toEqual([{ code: 'manifest.missing_key', message: 'apollia.toml: missing required key `triggers[0].source.type`', path: 'triggers[0].source.type' }]);
+    expect(errors).toEqual([
+      {
+        code: 'manifest.missing_key',
+        message: 'apollia.toml: missing required key `triggers[0].source.type`',
+        path: 'triggers[0].source.type',
+      },
+    ]);
   });
 });
 
@@ -265,7 +365,9 @@ describe("the spec's Validation rules, with its messages", () => {
   test('1: at least one agent, workflow or tool', () => {
     const text = '[package]\nname = "empty"\nversion = "1.0.0"\npublisher = "P"\nsdk = "0.3"\n';
     const result = checkApolliaManifest(text, { files: [], pythonTexts: new Map() });
-    expect(result.errors).toEqual([{ code: 'manifest.empty_package', message: 'the package declares no agent, no workflow and no tool' }]);
+    expect(result.errors).toEqual([
+      { code: 'manifest.empty_package', message: 'the package declares no agent, no workflow and no tool' },
+    ]);
   });
 
   test('2: identifiers match [a-z0-9_-]+', () => {
@@ -279,7 +381,9 @@ describe("the spec's Validation rules, with its messages", () => {
       message: '`package.name` value `Invoices` must match [a-z0-9_-]+',
       path: 'package.name',
     });
-    expect(rule((t) => swap(t, 'id = "first-monday"', 'id = "first monday"'))[0]?.message).toBe('`triggers[0].id` value `first monday` must match [a-z0-9_-]+');
+    expect(rule((t) => swap(t, 'id = "first-monday"', 'id = "first monday"'))[0]?.message).toBe(
+      '`triggers[0].id` value `first monday` must match [a-z0-9_-]+',
+    );
   });
 
   test('2: MCP server names match [a-z0-9_-]+', () => {
@@ -291,17 +395,36 @@ describe("the spec's Validation rules, with its messages", () => {
   });
 
   test('3: version is semver', () => {
-    expect(rule((t) => swap(t, 'version = "1.2.0"', 'version = "1.2"'))).toEqual([{ code: 'manifest.bad_version', message: 'package version `1.2` is not semver', path: 'package.version' }]);
-    expect(rule((t) => swap(t, 'version = "1.2.0"', 'version = "v1.2.0"'))[0]?.message).toBe('package version `v1.2.0` is not semver');
+    expect(rule((t) => swap(t, 'version = "1.2.0"', 'version = "1.2"'))).toEqual([
+      { code: 'manifest.bad_version', message: 'package version `1.2` is not semver', path: 'package.version' },
+    ]);
+    expect(rule((t) => swap(t, 'version = "1.2.0"', 'version = "v1.2.0"'))[0]?.message).toBe(
+      'package version `v1.2.0` is not semver',
+    );
   });
 
   test('4: sdk is a semver requirement', () => {
-    expect(rule((t) => swap(t, 'sdk = ">=0.3, <0.4"', 'sdk = "recent"'))).toEqual([{ code: 'manifest.bad_sdk_requirement', message: 'sdk requirement `recent` is not a semver requirement', path: 'package.sdk' }]);
-    expect(rule((t) => swap(t, 'sdk = ">=0.3, <0.4"', 'sdk = ">=0.3,, <0.4"'))[0]?.code).toBe('manifest.bad_sdk_requirement');
+    expect(rule((t) => swap(t, 'sdk = ">=0.3, <0.4"', 'sdk = "recent"'))).toEqual([
+      {
+        code: 'manifest.bad_sdk_requirement',
+        message: 'sdk requirement `recent` is not a semver requirement',
+        path: 'package.sdk',
+      },
+    ]);
+    expect(rule((t) => swap(t, 'sdk = ">=0.3, <0.4"', 'sdk = ">=0.3,, <0.4"'))[0]?.code).toBe(
+      'manifest.bad_sdk_requirement',
+    );
   });
 
   test('5: agents, tools and workflows share one namespace', () => {
-    expect(rule((t) => swap(t, 'name = "monthly-reminders"', 'name = "invoice-clerk"').replace('target = "monthly-reminders"', 'target = "invoice-clerk"'))[0]).toEqual({
+    expect(
+      rule((t) =>
+        swap(t, 'name = "monthly-reminders"', 'name = "invoice-clerk"').replace(
+          'target = "monthly-reminders"',
+          'target = "invoice-clerk"',
+        ),
+      )[0],
+    ).toEqual({
       code: 'manifest.duplicate_identifier',
       message: 'identifier `invoice-clerk` is declared more than once',
       path: 'workflows[0].name',
@@ -309,10 +432,20 @@ describe("the spec's Validation rules, with its messages", () => {
   });
 
   test('5: trigger ids and MCP server names are unique', () => {
-    const twoTriggers = (t: string) => `${t}\n[[triggers]]\nid = "first-monday"\ntarget = "invoice-clerk"\n[triggers.source]\ntype = "webhook"\n`;
-    expect(rule(twoTriggers)[0]).toEqual({ code: 'manifest.duplicate_identifier', message: 'identifier `first-monday` is declared more than once', path: 'triggers[1].id' });
-    const twoServers = (t: string) => swap(t, '[pip]', '[[mcp_servers]]\nname = "ledger"\ntransport = "sse"\nurl = "https://example.com/sse"\n\n[pip]');
-    expect(rule(twoServers)[0]).toEqual({ code: 'manifest.duplicate_identifier', message: 'identifier `ledger` is declared more than once', path: 'mcp_servers[1].name' });
+    const twoTriggers = (t: string) =>
+      `${t}\n[[triggers]]\nid = "first-monday"\ntarget = "invoice-clerk"\n[triggers.source]\ntype = "webhook"\n`;
+    expect(rule(twoTriggers)[0]).toEqual({
+      code: 'manifest.duplicate_identifier',
+      message: 'identifier `first-monday` is declared more than once',
+      path: 'triggers[1].id',
+    });
+    const twoServers = (t: string) =>
+      swap(t, '[pip]', '[[mcp_servers]]\nname = "ledger"\ntransport = "sse"\nurl = "https://example.com/sse"\n\n[pip]');
+    expect(rule(twoServers)[0]).toEqual({
+      code: 'manifest.duplicate_identifier',
+      message: 'identifier `ledger` is declared more than once',
+      path: 'mcp_servers[1].name',
+    });
   });
 
   test('6: a default pkg: access names a tool of this package', () => {
@@ -324,9 +457,13 @@ describe("the spec's Validation rules, with its messages", () => {
       },
     ]);
     // Another package's tool is not a tool of this package either (spec: "must name a tool of this package").
-    expect(rule((t) => swap(t, '"pkg:invoices/extract_totals"', '"pkg:other/extract_totals"'))[0]?.message).toBe('agent `invoice-clerk` grants `pkg:other/extract_totals`, which is not a tool of package `invoices`');
+    expect(rule((t) => swap(t, '"pkg:invoices/extract_totals"', '"pkg:other/extract_totals"'))[0]?.message).toBe(
+      'agent `invoice-clerk` grants `pkg:other/extract_totals`, which is not a tool of package `invoices`',
+    );
     // A workflow is not a tool.
-    expect(rule((t) => swap(t, '"pkg:invoices/extract_totals"', '"pkg:invoices/monthly-reminders"'))[0]?.code).toBe('manifest.unknown_package_tool');
+    expect(rule((t) => swap(t, '"pkg:invoices/extract_totals"', '"pkg:invoices/monthly-reminders"'))[0]?.code).toBe(
+      'manifest.unknown_package_tool',
+    );
   });
 
   test('7: a trigger targets an agent or a workflow of this package', () => {
@@ -344,15 +481,22 @@ describe("the spec's Validation rules, with its messages", () => {
     expect(rule((t) => swap(t, 'target = "monthly-reminders"', 'target = "invoices/monthly-reminders"'))).toEqual([
       {
         code: 'manifest.unknown_trigger_target',
-        message: 'trigger `first-monday` targets `invoices/monthly-reminders`, which is no agent or workflow of the package',
+        message:
+          'trigger `first-monday` targets `invoices/monthly-reminders`, which is no agent or workflow of the package',
         path: 'triggers[0].target',
       },
     ]);
   });
 
   test('rules are reported in the spec table order, not document order', () => {
-    const errors = rule((t) => swap(swap(t, 'version = "1.2.0"', 'version = "1.2"'), 'name = "invoices"', 'name = "Invoices"'));
-    expect(errors.map((e) => e.code)).toEqual(['manifest.bad_identifier', 'manifest.bad_version', 'manifest.unknown_package_tool']);
+    const errors = rule((t) =>
+      swap(swap(t, 'version = "1.2.0"', 'version = "1.2"'), 'name = "invoices"', 'name = "Invoices"'),
+    );
+    expect(errors.map((e) => e.code)).toEqual([
+      'manifest.bad_identifier',
+      'manifest.bad_version',
+      'manifest.unknown_package_tool',
+    ]);
   });
 
   test('the schema does not pre-empt the identifier rule', () => {
@@ -364,7 +508,10 @@ describe('module scan (text only)', () => {
   const withPython = (extra: Record<string, string>, drop: string[] = []): ArchiveView => {
     const pythonTexts = new Map([...invoices.view.pythonTexts].filter(([p]) => !drop.includes(p)));
     for (const [p, text] of Object.entries(extra)) pythonTexts.set(p, text);
-    const files = [...invoices.view.files.filter((f) => !drop.includes(f.path)), ...Object.keys(extra).map((path) => ({ path }))];
+    const files = [
+      ...invoices.view.files.filter((f) => !drop.includes(f.path)),
+      ...Object.keys(extra).map((path) => ({ path })),
+    ];
     return { files, pythonTexts };
   };
 
@@ -384,10 +531,15 @@ describe('module scan (text only)', () => {
     // `extractor.py` named, `extract.py` shipped with the very tool the manifest describes.
     const result = check((t) => swap(t, 'module = "tools/extract.py"', 'module = "tools/extractor.py"'));
     expect(result.errors).toEqual([
-      { code: 'manifest.module_missing', message: '`tools[0].module` names `tools/extractor.py`, which is not in the archive', path: 'tools[0].module' },
+      {
+        code: 'manifest.module_missing',
+        message: '`tools[0].module` names `tools/extractor.py`, which is not in the archive',
+        path: 'tools[0].module',
+      },
       {
         code: 'manifest.module_misnamed',
-        message: 'module `tools/extract.py` defines the tool `extract_totals`, which the manifest describes in `tools/extractor.py`, a module not in the archive',
+        message:
+          'module `tools/extract.py` defines the tool `extract_totals`, which the manifest describes in `tools/extractor.py`, a module not in the archive',
         path: 'tools/extract.py',
       },
     ]);
@@ -410,13 +562,15 @@ describe('module scan (text only)', () => {
     const errors = check((t) => t, withPython({ 'workflows/reminders.py': text })).errors;
     expect(errors[0]).toEqual({
       code: 'manifest.undescribed_function',
-      message: 'module `workflows/reminders.py` defines the workflow `monthly_reminders`, which the manifest does not describe: to make it the manifest\'s workflow `monthly-reminders` (not a Python name), decorate it `@workflow(name="monthly-reminders")`',
+      message:
+        'module `workflows/reminders.py` defines the workflow `monthly_reminders`, which the manifest does not describe: to make it the manifest\'s workflow `monthly-reminders` (not a Python name), decorate it `@workflow(name="monthly-reminders")`',
       path: 'workflows/reminders.py',
     });
   });
 
   test('a multi-line @apollia.workflow(name="x") in another module', () => {
-    const text = 'import apollia\n\n@apollia.workflow(\n    description="quiet",\n    name="x",\n)\nasync def hidden(ctx):\n    pass\n';
+    const text =
+      'import apollia\n\n@apollia.workflow(\n    description="quiet",\n    name="x",\n)\nasync def hidden(ctx):\n    pass\n';
     expect(check((t) => t, withPython({ 'lib/helpers.py': text })).errors).toEqual([
       {
         code: 'manifest.undescribed_function',
@@ -472,7 +626,13 @@ describe('SDK compatibility', () => {
 
 describe('warnings', () => {
   test('unknown native tool, unknown connection, unpinned pip requirement', () => {
-    const result = check((t) => swap(swap(swap(t, '"file_read"', '"teleport"'), 'type = "gmail"', 'type = "carrier_pigeon"'), '"pypdf==4.3.1"', '"pypdf>=4"'));
+    const result = check((t) =>
+      swap(
+        swap(swap(t, '"file_read"', '"teleport"'), 'type = "gmail"', 'type = "carrier_pigeon"'),
+        '"pypdf==4.3.1"',
+        '"pypdf>=4"',
+      ),
+    );
     expect(result.ok).toBe(true);
     expect(result.warnings.map((w) => [w.code, w.path])).toEqual([
       ['package.manifest.unknown_tool', 'agents[0].defaults.access[0]'],

@@ -47,7 +47,8 @@ export interface ManifestCheck {
  */
 export function checkApolliaManifest(manifestText: string, archive: ArchiveView): ManifestCheck {
   const parsed = parseManifestText(manifestText);
-  if (!parsed.ok) return { ok: false, errors: [parsed.error], warnings: [], manifest: null, stage: 'syntax', sdkSupported: false };
+  if (!parsed.ok)
+    return { ok: false, errors: [parsed.error], warnings: [], manifest: null, stage: 'syntax', sdkSupported: false };
   const raw = parsed.data as unknown as ApolliaManifest;
   const rawSdk = (parsed.data.package as { sdk?: unknown } | undefined)?.sdk;
   const sdkSupported = typeof rawSdk === 'string' && satisfiesRequirement(SDK_VERSION, rawSdk);
@@ -98,7 +99,11 @@ function checkInputsSchemas(manifest: ApolliaManifest): Problem[] {
       const why = inputsSchemaProblem(entry.inputs);
       if (why !== null) {
         const path = `${table}[${i}].inputs`;
-        problems.push({ code: 'manifest.bad_inputs_schema', message: `apollia.toml: \`${path}\` is not a valid JSON Schema: ${why}`, path });
+        problems.push({
+          code: 'manifest.bad_inputs_schema',
+          message: `apollia.toml: \`${path}\` is not a valid JSON Schema: ${why}`,
+          path,
+        });
       }
     });
   };
@@ -170,10 +175,17 @@ function modulePath(module: string): string {
 function checkModules(manifest: ApolliaManifest, archive: ArchiveView, warnings: Problem[]): Problem[] {
   const problems: Problem[] = [];
   const files = new Set(archive.files.map((file) => file.path));
-  const entries = [...(manifest.tools ?? []).map((entry, i) => ({ kind: 'tool' as const, entry, path: `tools[${i}]` })), ...(manifest.workflows ?? []).map((entry, i) => ({ kind: 'workflow' as const, entry, path: `workflows[${i}]` }))];
+  const entries = [
+    ...(manifest.tools ?? []).map((entry, i) => ({ kind: 'tool' as const, entry, path: `tools[${i}]` })),
+    ...(manifest.workflows ?? []).map((entry, i) => ({ kind: 'workflow' as const, entry, path: `workflows[${i}]` })),
+  ];
   for (const { entry, path } of entries) {
     if (!files.has(modulePath(entry.module))) {
-      problems.push({ code: 'manifest.module_missing', message: `\`${path}.module\` names \`${entry.module}\`, which is not in the archive`, path: `${path}.module` });
+      problems.push({
+        code: 'manifest.module_missing',
+        message: `\`${path}.module\` names \`${entry.module}\`, which is not in the archive`,
+        path: `${path}.module`,
+      });
     }
   }
   // Looked up by kind, name and module, never by scanning the entries for each function: a package
@@ -181,13 +193,18 @@ function checkModules(manifest: ApolliaManifest, archive: ArchiveView, warnings:
   const key = (kind: string, name: string, module: string) => `${kind}\0${name}\0${module}`;
   const described = new Set(entries.map(({ kind, entry }) => key(kind, entry.name, modulePath(entry.module))));
   // A manifest name a Python function cannot have (`monthly-reminders`), by the function name it suggests.
-  const pythonNamed = new Map(entries.filter(({ entry }) => entry.name.includes('-')).map(({ kind, entry }) => [key(kind, entry.name.replaceAll('-', '_'), modulePath(entry.module)), entry.name]));
+  const pythonNamed = new Map(
+    entries
+      .filter(({ entry }) => entry.name.includes('-'))
+      .map(({ kind, entry }) => [key(kind, entry.name.replaceAll('-', '_'), modulePath(entry.module)), entry.name]),
+  );
   const found = new Set<string>();
   // The described tools and workflows whose module is missing, by kind and name (the first one named).
   const missingByName = new Map<string, string>();
   for (const { kind, entry } of entries) {
     const module = modulePath(entry.module);
-    if (!files.has(module) && !missingByName.has(`${kind}\0${entry.name}`)) missingByName.set(`${kind}\0${entry.name}`, entry.module);
+    if (!files.has(module) && !missingByName.has(`${kind}\0${entry.name}`))
+      missingByName.set(`${kind}\0${entry.name}`, entry.module);
   }
   for (const [file, text] of [...archive.pythonTexts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     for (const fn of scanPythonModule(text)) {
@@ -206,7 +223,10 @@ function checkModules(manifest: ApolliaManifest, archive: ArchiveView, warnings:
           continue;
         }
         const meant = pythonNamed.get(key(fn.kind, fn.name, file));
-        const fix = meant === undefined ? '' : `: to make it the manifest's ${fn.kind} \`${meant}\` (not a Python name), decorate it \`@${fn.kind}(name="${meant}")\``;
+        const fix =
+          meant === undefined
+            ? ''
+            : `: to make it the manifest's ${fn.kind} \`${meant}\` (not a Python name), decorate it \`@${fn.kind}(name="${meant}")\``;
         problems.push({
           code: 'manifest.undescribed_function',
           message: `module \`${file}\` defines the ${fn.kind} \`${fn.functionName}\`${named}, which the manifest does not describe${fix}`,

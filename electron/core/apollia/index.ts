@@ -7,7 +7,13 @@ import type { ApoInspection, Problem } from '../../../shared/inspection';
 import { SDK_VERSION } from '../../../shared/sdk';
 import { signatureSummaryOf } from '../../../shared/trust';
 import { readApoArchive } from '../archive/index';
-import { claimedKeyIdOf, invalidSignatureSummary, readDetachedSignature, startPackageSignatureCheck, type TrustedKey } from '../trust/index';
+import {
+  claimedKeyIdOf,
+  invalidSignatureSummary,
+  readDetachedSignature,
+  startPackageSignatureCheck,
+  type TrustedKey,
+} from '../trust/index';
 import { checkApolliaManifest } from './check-manifest';
 import { summariseManifest } from './summary';
 
@@ -47,12 +53,23 @@ function archiveWarnings(skipped: string[]): Problem[] {
  * signed by one of them is `verified`, by another `unknown_key`; `pinnedKeys` are the whole keys
  * installed packages are pinned to, which a signature is checked against too (trust README).
  */
-export async function inspectApo(path: string, options: { trustedKeys?: readonly TrustedKey[]; pinnedKeys?: readonly string[] } = {}): Promise<ApoInspection> {
+export async function inspectApo(
+  path: string,
+  options: { trustedKeys?: readonly TrustedKey[]; pinnedKeys?: readonly string[] } = {},
+): Promise<ApoInspection> {
   const read = await readDetachedSignature(path);
   const started = startPackageSignatureCheck(read, options.trustedKeys ?? [], options.pinnedKeys ?? []);
   const signatureErrors = started.ok ? [] : [started.error];
   const archive = await readApoArchive(path, started.ok ? { onBytes: (chunk) => started.check.onBytes(chunk) } : {});
-  if (!archive.ok) return { kind: 'apo', ok: false, errors: [...signatureErrors, archive.error], warnings: [], summary: null, details: null };
+  if (!archive.ok)
+    return {
+      kind: 'apo',
+      ok: false,
+      errors: [...signatureErrors, archive.error],
+      warnings: [],
+      summary: null,
+      details: null,
+    };
   // The signature's outcome counts only over a read that went to the end (archive README "One read").
   const signature = started.ok ? started.check.finish() : started;
   if (!signature.ok && signatureErrors.length === 0) signatureErrors.push(signature.error);
@@ -64,7 +81,23 @@ export async function inspectApo(path: string, options: { trustedKeys?: readonly
     errors: [...signatureErrors, ...check.errors],
     warnings: [...archiveWarnings(archive.skipped), ...check.warnings],
     // A refused signature is still a verdict: `invalid`, with why (never "unsigned", never no state).
-    summary: manifest ? summariseManifest(manifest, archive.sha256, signature.ok ? signatureSummaryOf(signature.value) : invalidSignatureSummary(signatureErrors[0] ?? signature.error, claimedKeyIdOf(read))) : null,
-    details: manifest ? { manifest, files: archive.files, totalBytes: archive.totalBytes, sdkSupported: check.sdkSupported, sdkVersion: SDK_VERSION } : null,
+    summary: manifest
+      ? summariseManifest(
+          manifest,
+          archive.sha256,
+          signature.ok
+            ? signatureSummaryOf(signature.value)
+            : invalidSignatureSummary(signatureErrors[0] ?? signature.error, claimedKeyIdOf(read)),
+        )
+      : null,
+    details: manifest
+      ? {
+          manifest,
+          files: archive.files,
+          totalBytes: archive.totalBytes,
+          sdkSupported: check.sdkSupported,
+          sdkVersion: SDK_VERSION,
+        }
+      : null,
   };
 }

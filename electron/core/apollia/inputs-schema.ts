@@ -8,7 +8,8 @@
 import { jsonSchemaProblem } from '../schema/json-schema-check';
 
 const X_ORDER = {
-  'x-order': (value: unknown) => (Array.isArray(value) && value.every((name) => typeof name === 'string') ? null : 'must be a list of property names'),
+  'x-order': (value: unknown) =>
+    Array.isArray(value) && value.every((name) => typeof name === 'string') ? null : 'must be a list of property names',
 };
 
 /** Why `schema` is not a usable JSON Schema, or null when it is one. */

@@ -33,7 +33,11 @@ describe('inspectApo (archive → schema → rules → module scan → SDK)', ()
       triggers: [{ id: 'first-monday', type: 'cron', needs: null }],
     });
     expect(result.summary?.sha256).toMatch(/^[0-9a-f]{64}$/);
-    expect(result.details?.files.map((f) => f.path).sort()).toEqual(['apollia.toml', 'tools/extract.py', 'workflows/reminders.py']);
+    expect(result.details?.files.map((f) => f.path).sort()).toEqual([
+      'apollia.toml',
+      'tools/extract.py',
+      'workflows/reminders.py',
+    ]);
     expect(result.details?.sdkSupported).toBe(true);
     expect(result.details?.sdkVersion).toBe('0.3.2');
   });
@@ -48,7 +52,10 @@ describe('inspectApo (archive → schema → rules → module scan → SDK)', ()
   });
 
   test('a refused manifest still has its summary and details', async () => {
-    const toml = readFileSync(join(INVOICES_DIR, 'apollia.toml'), 'utf8').replace('version = "1.2.0"', 'version = "1.2"');
+    const toml = readFileSync(join(INVOICES_DIR, 'apollia.toml'), 'utf8').replace(
+      'version = "1.2.0"',
+      'version = "1.2"',
+    );
     const files = {
       'apollia.toml': toml,
       'tools/extract.py': readFileSync(join(INVOICES_DIR, 'tools/extract.py'), 'utf8'),
@@ -56,7 +63,11 @@ describe('inspectApo (archive → schema → rules → module scan → SDK)', ()
     };
     const result = await inspectApo(write('bad-version.apo', packFiles(files)));
     expect(result.ok).toBe(false);
-    expect(result.errors[0]).toEqual({ code: 'manifest.bad_version', message: 'package version `1.2` is not semver', path: 'package.version' });
+    expect(result.errors[0]).toEqual({
+      code: 'manifest.bad_version',
+      message: 'package version `1.2` is not semver',
+      path: 'package.version',
+    });
     expect(result.summary?.name).toBe('invoices');
     expect(result.details?.manifest.package.version).toBe('1.2');
   });
@@ -70,7 +81,10 @@ describe('inspectApo (archive → schema → rules → module scan → SDK)', ()
       { id: 'on-call', type: 'webhook', needs: 'secret' },
     ]);
     expect(result.summary?.sensitive_families).toEqual(['write_or_delete']);
-    expect(result.warnings.map((w) => w.code)).toEqual(['package.manifest.retired_key', 'package.manifest.unpinned_requirement']);
+    expect(result.warnings.map((w) => w.code)).toEqual([
+      'package.manifest.retired_key',
+      'package.manifest.unpinned_requirement',
+    ]);
   });
 
   test('the undescribed-tool fixture is refused by the module scan, and its code never runs', async () => {
@@ -79,7 +93,8 @@ describe('inspectApo (archive → schema → rules → module scan → SDK)', ()
     expect(result.errors).toEqual([
       {
         code: 'manifest.undescribed_function',
-        message: 'module `tools/helpers.py` defines the tool `send_everything` (as `exfiltrate`), which the manifest does not describe',
+        message:
+          'module `tools/helpers.py` defines the tool `send_everything` (as `exfiltrate`), which the manifest does not describe',
         path: 'tools/helpers.py',
       },
     ]);

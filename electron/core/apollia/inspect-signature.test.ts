@@ -6,7 +6,12 @@
 import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, expect, it } from 'vitest';
-import { describeWithMinisign, type MinisignKeyPair, minisignKeyPair, minisignSign } from '../../../test/helpers/minisign-tool';
+import {
+  describeWithMinisign,
+  type MinisignKeyPair,
+  minisignKeyPair,
+  minisignSign,
+} from '../../../test/helpers/minisign-tool';
 import { INVOICES_DIR, packFolder } from '../../../test/helpers/pack';
 import { tempDir } from '../../../test/helpers/test-api';
 import { addTrustedKey, type TrustedKey } from '../trust/index';
@@ -28,7 +33,11 @@ describeWithMinisign('inspectApo and the package signature', () => {
     const inspection = await inspectApo(path, { trustedKeys: trusted });
     expect(inspection.ok).toBe(false);
     // A refused signature is still the verdict `invalid`, with why: never null, never "unsigned".
-    expect(inspection.summary?.signature).toMatchObject({ state: 'invalid', message: inspection.errors[0]?.message, public_key: null });
+    expect(inspection.summary?.signature).toMatchObject({
+      state: 'invalid',
+      message: inspection.errors[0]?.message,
+      public_key: null,
+    });
     return inspection.errors[0];
   };
 
@@ -44,9 +53,28 @@ describeWithMinisign('inspectApo and the package signature', () => {
     it(`${legacy ? 'legacy Ed' : 'ED'}: verified with a trusted key, unknown_key without`, async () => {
       const path = signed(legacy);
       const verified = await inspectApo(path, { trustedKeys: trusted });
-      expect([verified.ok, verified.summary?.signature]).toEqual([true, { state: 'verified', key_id: publisher.printedKeyId, trusted_comment: 'invoices 1.2.0', signer: 'Example Accounting', public_key: trusted[0]?.publicKey, reason: null, message: null }]);
+      expect([verified.ok, verified.summary?.signature]).toEqual([
+        true,
+        {
+          state: 'verified',
+          key_id: publisher.printedKeyId,
+          trusted_comment: 'invoices 1.2.0',
+          signer: 'Example Accounting',
+          public_key: trusted[0]?.publicKey,
+          reason: null,
+          message: null,
+        },
+      ]);
       const unknown = await inspectApo(path);
-      expect(unknown.summary?.signature).toEqual({ state: 'unknown_key', key_id: publisher.printedKeyId, trusted_comment: null, signer: null, public_key: null, reason: null, message: null });
+      expect(unknown.summary?.signature).toEqual({
+        state: 'unknown_key',
+        key_id: publisher.printedKeyId,
+        trusted_comment: null,
+        signer: null,
+        public_key: null,
+        reason: null,
+        message: null,
+      });
     });
   }
 
@@ -70,7 +98,10 @@ describeWithMinisign('inspectApo and the package signature', () => {
 
   it('a trusted comment edited after signing is signature.invalid', async () => {
     const path = signed();
-    writeFileSync(`${path}.minisig`, readFileSync(`${path}.minisig`, 'utf8').replace('invoices 1.2.0', 'invoices 1.2.1'));
+    writeFileSync(
+      `${path}.minisig`,
+      readFileSync(`${path}.minisig`, 'utf8').replace('invoices 1.2.0', 'invoices 1.2.1'),
+    );
     expect(await firstError(path)).toMatchObject({ code: 'signature.invalid' });
   });
 
@@ -92,7 +123,10 @@ describeWithMinisign('inspectApo and the package signature', () => {
   it('a truncated .minisig is signature.malformed naming the file', async () => {
     const path = signed();
     writeFileSync(`${path}.minisig`, readFileSync(`${path}.minisig`, 'utf8').slice(0, 60));
-    expect(await firstError(path)).toMatchObject({ code: 'signature.malformed', message: expect.stringContaining(`${path}.minisig`) });
+    expect(await firstError(path)).toMatchObject({
+      code: 'signature.malformed',
+      message: expect.stringContaining(`${path}.minisig`),
+    });
   });
 
   it('an unknown algorithm is signature.unknown_algorithm', async () => {

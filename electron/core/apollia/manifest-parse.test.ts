@@ -12,15 +12,20 @@ const syntax = (text: string) => {
   return result.error.message;
 };
 
-const UNTERMINATED = 'unterminated string: a quoted string must close on the line it opens (use """ or \'\'\' for text over several lines)';
+const UNTERMINATED =
+  'unterminated string: a quoted string must close on the line it opens (use """ or \'\'\' for text over several lines)';
 
 describe('TOML syntax errors say what is wrong, where', () => {
   test('a basic string left open at the end of its line', () => {
-    expect(syntax('[package]\nname = "abc\nversion = "1.0.0"\n')).toBe(`apollia.toml: TOML syntax error at line 2, column 12: ${UNTERMINATED}`);
+    expect(syntax('[package]\nname = "abc\nversion = "1.0.0"\n')).toBe(
+      `apollia.toml: TOML syntax error at line 2, column 12: ${UNTERMINATED}`,
+    );
   });
 
   test('a literal string left open, with CRLF line ends', () => {
-    expect(syntax("[package]\r\nname = 'abc\r\nversion = '1.0.0'\r\n")).toBe(`apollia.toml: TOML syntax error at line 2, column 12: ${UNTERMINATED}`);
+    expect(syntax("[package]\r\nname = 'abc\r\nversion = '1.0.0'\r\n")).toBe(
+      `apollia.toml: TOML syntax error at line 2, column 12: ${UNTERMINATED}`,
+    );
   });
 
   test("a string left open at the end of the file keeps smol-toml's own words", () => {
@@ -28,10 +33,14 @@ describe('TOML syntax errors say what is wrong, where', () => {
   });
 
   test('a real control character is named by its code point', () => {
-    expect(syntax('name = "a\u0001b"\n')).toBe('apollia.toml: TOML syntax error at line 1, column 10: control character U+0001 is not allowed in a string (write it as \\u0001)');
+    expect(syntax('name = "a\u0001b"\n')).toBe(
+      'apollia.toml: TOML syntax error at line 1, column 10: control character U+0001 is not allowed in a string (write it as \\u0001)',
+    );
   });
 
   test("other errors are smol-toml's first line", () => {
-    expect(syntax('[package]\nname = "x"\nversion = = "1"\n')).toBe('apollia.toml: TOML syntax error at line 3, column 11: invalid value');
+    expect(syntax('[package]\nname = "x"\nversion = = "1"\n')).toBe(
+      'apollia.toml: TOML syntax error at line 3, column 11: invalid value',
+    );
   });
 });

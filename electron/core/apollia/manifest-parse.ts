@@ -29,7 +29,10 @@ export function parseManifestText(text: string): ManifestParse {
       const what = syntaxCause(text, error);
       return {
         ok: false,
-        error: { code: 'manifest.syntax', message: `apollia.toml: TOML syntax error at line ${error.line}, column ${error.column}: ${what}` },
+        error: {
+          code: 'manifest.syntax',
+          message: `apollia.toml: TOML syntax error at line ${error.line}, column ${error.column}: ${what}`,
+        },
       };
     }
     const what = error instanceof Error ? error.message : String(error);
@@ -157,7 +160,11 @@ function documentOrder(data: unknown): { at: Map<string, number>; end: Map<strin
 }
 
 /** One ajv error in the spec's words, with where it sits in the document. */
-function translate(error: ErrorObject, data: unknown, order: ReturnType<typeof documentOrder>): { problem: Problem; position: number } | null {
+function translate(
+  error: ErrorObject,
+  data: unknown,
+  order: ReturnType<typeof documentOrder>,
+): { problem: Problem; position: number } | null {
   const here = error.instancePath;
   const position = (pointer: string) => order.at.get(pointer) ?? order.end.get('') ?? 0;
   const name = (pointer: string) => pointerToPath(pointer, data);
@@ -168,7 +175,11 @@ function translate(error: ErrorObject, data: unknown, order: ReturnType<typeof d
       const key = (error.params as { additionalProperty: string }).additionalProperty;
       const pointer = joinPointer(here, key);
       return {
-        problem: { code: 'manifest.unknown_key', message: `apollia.toml: unknown key \`${name(pointer)}\``, path: name(pointer) },
+        problem: {
+          code: 'manifest.unknown_key',
+          message: `apollia.toml: unknown key \`${name(pointer)}\``,
+          path: name(pointer),
+        },
         position: position(pointer),
       };
     }
@@ -176,7 +187,11 @@ function translate(error: ErrorObject, data: unknown, order: ReturnType<typeof d
       const key = (error.params as { missingProperty: string }).missingProperty;
       const pointer = joinPointer(here, key);
       return {
-        problem: { code: 'manifest.missing_key', message: `apollia.toml: missing required key \`${name(pointer)}\``, path: name(pointer) },
+        problem: {
+          code: 'manifest.missing_key',
+          message: `apollia.toml: missing required key \`${name(pointer)}\``,
+          path: name(pointer),
+        },
         position: order.end.get(here) ?? position(here),
       };
     }
@@ -184,7 +199,10 @@ function translate(error: ErrorObject, data: unknown, order: ReturnType<typeof d
       const expected = String((error.params as { type: string | string[] }).type);
       const words = TYPE_WORDS[expected] ?? expected;
       const message =
-        here.endsWith('/source') || /^\/(agents|tools|workflows|requires|mcp_servers|triggers)\/\d+$/.test(here) || here === '/package' || here === '/pip'
+        here.endsWith('/source') ||
+        /^\/(agents|tools|workflows|requires|mcp_servers|triggers)\/\d+$/.test(here) ||
+        here === '/package' ||
+        here === '/pip'
           ? `apollia.toml: \`${where}\` must be a table, not ${tomlType(value)}`
           : /^\/(agents|tools|workflows|requires|mcp_servers|triggers)$/.test(here)
             ? `apollia.toml: \`${where}\` must be an array of tables ([[${where}]]), not ${tomlType(value)}`
@@ -194,7 +212,11 @@ function translate(error: ErrorObject, data: unknown, order: ReturnType<typeof d
     case 'enum': {
       const allowed = (error.params as { allowedValues: unknown[] }).allowedValues.map(String).join(', ');
       return {
-        problem: { code: 'manifest.bad_value', message: `apollia.toml: \`${where}\` value \`${String(value)}\` must be one of ${allowed}`, path: where },
+        problem: {
+          code: 'manifest.bad_value',
+          message: `apollia.toml: \`${where}\` value \`${String(value)}\` must be one of ${allowed}`,
+          path: where,
+        },
         position: position(here),
       };
     }
@@ -205,7 +227,10 @@ function translate(error: ErrorObject, data: unknown, order: ReturnType<typeof d
       const tagValue = valueAt(data, pointer);
       // A missing tag is already reported by `required`.
       if (tagValue === undefined) return null;
-      const message = params.error === 'tag' && typeof tagValue !== 'string' ? `apollia.toml: \`${path}\` must be a string, not ${tomlType(tagValue)}` : `apollia.toml: \`${path}\` value \`${String(tagValue)}\` must be one of ${TRIGGER_SOURCE_TYPES.join(', ')}`;
+      const message =
+        params.error === 'tag' && typeof tagValue !== 'string'
+          ? `apollia.toml: \`${path}\` must be a string, not ${tomlType(tagValue)}`
+          : `apollia.toml: \`${path}\` value \`${String(tagValue)}\` must be one of ${TRIGGER_SOURCE_TYPES.join(', ')}`;
       return {
         problem: { code: typeof tagValue === 'string' ? 'manifest.bad_value' : 'manifest.wrong_type', message, path },
         position: position(pointer),
@@ -215,7 +240,10 @@ function translate(error: ErrorObject, data: unknown, order: ReturnType<typeof d
       const format = (error.params as { format: string }).format;
       if (format === 'cron') {
         const why = cronProblem(String(value)) ?? 'is not a valid cron expression';
-        return { problem: { code: 'manifest.bad_cron', message: `apollia.toml: \`${where}\`: ${why}`, path: where }, position: position(here) };
+        return {
+          problem: { code: 'manifest.bad_cron', message: `apollia.toml: \`${where}\`: ${why}`, path: where },
+          position: position(here),
+        };
       }
       return {
         problem: {
@@ -227,13 +255,21 @@ function translate(error: ErrorObject, data: unknown, order: ReturnType<typeof d
       };
     }
     case 'minLength':
-      return { problem: { code: 'manifest.bad_value', message: `apollia.toml: \`${where}\` must not be empty`, path: where }, position: position(here) };
+      return {
+        problem: { code: 'manifest.bad_value', message: `apollia.toml: \`${where}\` must not be empty`, path: where },
+        position: position(here),
+      };
     case 'maxItems': {
-      // One source for the limit (shared/limits.ts): the Api's requests are capped by the same number, so what is accepted here installs.
+      // One source for the limit (shared/limits.ts): the Api's requests are capped by the same number, so what is
+      // accepted here installs.
       const limit = (error.params as { limit: number }).limit;
       const count = Array.isArray(value) ? value.length : 0;
       return {
-        problem: { code: 'manifest.too_many', message: `apollia.toml: \`${where}\` lists ${count.toLocaleString('en-US')} entries; at most ${limit.toLocaleString('en-US')} are allowed`, path: where },
+        problem: {
+          code: 'manifest.too_many',
+          message: `apollia.toml: \`${where}\` lists ${count.toLocaleString('en-US')} entries; at most ${limit.toLocaleString('en-US')} are allowed`,
+          path: where,
+        },
         position: position(here),
       };
     }
@@ -242,7 +278,11 @@ function translate(error: ErrorObject, data: unknown, order: ReturnType<typeof d
       const limit = (error.params as { limit: number }).limit;
       const relation = error.keyword === 'minimum' ? 'at least' : 'at most';
       return {
-        problem: { code: 'manifest.bad_value', message: `apollia.toml: \`${where}\` value \`${String(value)}\` must be ${relation} ${limit}`, path: where },
+        problem: {
+          code: 'manifest.bad_value',
+          message: `apollia.toml: \`${where}\` value \`${String(value)}\` must be ${relation} ${limit}`,
+          path: where,
+        },
         position: position(here),
       };
     }
@@ -252,7 +292,11 @@ function translate(error: ErrorObject, data: unknown, order: ReturnType<typeof d
       return null;
     default:
       return {
-        problem: { code: 'manifest.bad_value', message: `apollia.toml: \`${where}\` ${error.message ?? 'is not valid'}`, path: where },
+        problem: {
+          code: 'manifest.bad_value',
+          message: `apollia.toml: \`${where}\` ${error.message ?? 'is not valid'}`,
+          path: where,
+        },
         position: position(here),
       };
   }

@@ -30,35 +30,63 @@ export function checkManifestRules(manifest: ApolliaManifest): Problem[] {
 
   // Rule 1: at least one agent, workflow or tool.
   if (agents.length + tools.length + workflows.length === 0) {
-    problems.push({ code: 'manifest.empty_package', message: 'the package declares no agent, no workflow and no tool' });
+    problems.push({
+      code: 'manifest.empty_package',
+      message: 'the package declares no agent, no workflow and no tool',
+    });
   }
 
   // Rule 2: names and identifiers match [a-z0-9_-]+.
-  const identifiers: [string, string][] = [['package.name', pkg.name], ...agents.map((a, i): [string, string] => [`agents[${i}].id`, a.id]), ...tools.map((t, i): [string, string] => [`tools[${i}].name`, t.name]), ...workflows.map((w, i): [string, string] => [`workflows[${i}].name`, w.name])];
+  const identifiers: [string, string][] = [
+    ['package.name', pkg.name],
+    ...agents.map((a, i): [string, string] => [`agents[${i}].id`, a.id]),
+    ...tools.map((t, i): [string, string] => [`tools[${i}].name`, t.name]),
+    ...workflows.map((w, i): [string, string] => [`workflows[${i}].name`, w.name]),
+  ];
   for (const [field, value] of identifiers) {
     if (!IDENTIFIER.test(value)) {
-      problems.push({ code: 'manifest.bad_identifier', message: `\`${field}\` value \`${value}\` must match [a-z0-9_-]+`, path: field });
+      problems.push({
+        code: 'manifest.bad_identifier',
+        message: `\`${field}\` value \`${value}\` must match [a-z0-9_-]+`,
+        path: field,
+      });
     }
   }
   servers.forEach((server, i) => {
     if (!IDENTIFIER.test(server.name)) {
-      problems.push({ code: 'manifest.bad_identifier', message: `MCP server name \`${server.name}\` must match [a-z0-9_-]+`, path: `mcp_servers[${i}].name` });
+      problems.push({
+        code: 'manifest.bad_identifier',
+        message: `MCP server name \`${server.name}\` must match [a-z0-9_-]+`,
+        path: `mcp_servers[${i}].name`,
+      });
     }
   });
   triggers.forEach((trigger, i) => {
     if (!IDENTIFIER.test(trigger.id)) {
-      problems.push({ code: 'manifest.bad_identifier', message: `\`triggers[${i}].id\` value \`${trigger.id}\` must match [a-z0-9_-]+`, path: `triggers[${i}].id` });
+      problems.push({
+        code: 'manifest.bad_identifier',
+        message: `\`triggers[${i}].id\` value \`${trigger.id}\` must match [a-z0-9_-]+`,
+        path: `triggers[${i}].id`,
+      });
     }
   });
 
   // Rule 3: version is semver.
   if (!isSemver(pkg.version)) {
-    problems.push({ code: 'manifest.bad_version', message: `package version \`${pkg.version}\` is not semver`, path: 'package.version' });
+    problems.push({
+      code: 'manifest.bad_version',
+      message: `package version \`${pkg.version}\` is not semver`,
+      path: 'package.version',
+    });
   }
 
   // Rule 4: sdk is a semver requirement (Cargo-style).
   if (cargoRequirementToRange(pkg.sdk) === null) {
-    problems.push({ code: 'manifest.bad_sdk_requirement', message: `sdk requirement \`${pkg.sdk}\` is not a semver requirement`, path: 'package.sdk' });
+    problems.push({
+      code: 'manifest.bad_sdk_requirement',
+      message: `sdk requirement \`${pkg.sdk}\` is not a semver requirement`,
+      path: 'package.sdk',
+    });
   }
 
   // Rule 5: no duplicate in the agent/tool/workflow namespace, among triggers, among MCP servers.
@@ -68,7 +96,11 @@ export function checkManifestRules(manifest: ApolliaManifest): Problem[] {
     for (const [path, id] of entries) {
       if (seen.has(id) && !reported.has(id)) {
         reported.add(id);
-        problems.push({ code: 'manifest.duplicate_identifier', message: `identifier \`${id}\` is declared more than once`, path });
+        problems.push({
+          code: 'manifest.duplicate_identifier',
+          message: `identifier \`${id}\` is declared more than once`,
+          path,
+        });
       }
       seen.add(id);
     }

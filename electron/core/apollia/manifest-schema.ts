@@ -101,12 +101,22 @@ const trigger = table({ id: str, target: str, input: str, source }, ['id', 'targ
  * every error (the report lists them all, in document order), `discriminator` for the trigger
  * sources, strict mode so the schema itself cannot carry a typo.
  */
-export const MANIFEST_AJV_OPTIONS = { allErrors: true, discriminator: true, strict: true, strictRequired: false } as const;
+export const MANIFEST_AJV_OPTIONS = {
+  allErrors: true,
+  discriminator: true,
+  strict: true,
+  strictRequired: false,
+} as const;
 
 /** The whole manifest. */
 export const MANIFEST_SCHEMA = table(
   {
-    package: table({ name: str, version: str, publisher: nonEmpty, description: str, sdk: str }, ['name', 'version', 'publisher', 'sdk']),
+    package: table({ name: str, version: str, publisher: nonEmpty, description: str, sdk: str }, [
+      'name',
+      'version',
+      'publisher',
+      'sdk',
+    ]),
     agents: { type: 'array', maxItems: MAX_AGENTS, items: agent },
     tools: { type: 'array', items: table(toolProperties, ['name', 'module', 'description', 'action']) },
     workflows: {

@@ -26,20 +26,79 @@ const ARCHIVE: ArchiveView = {
 };
 
 /** Keys and values an attacker (or a typo) would try, mixed with the spec's own. */
-const KEY = fc.constantFrom('name', 'id', 'type', 'schedule', 'every', 'recursive', 'access', 'action', 'module', 'requires_approval', 'temprature', '__proto__', 'constructor', 'x-order', 'steps', 'env', 'url', 'transport', 'a.b', '"quoted key"');
+const KEY = fc.constantFrom(
+  'name',
+  'id',
+  'type',
+  'schedule',
+  'every',
+  'recursive',
+  'access',
+  'action',
+  'module',
+  'requires_approval',
+  'temprature',
+  '__proto__',
+  'constructor',
+  'x-order',
+  'steps',
+  'env',
+  'url',
+  'transport',
+  'a.b',
+  '"quoted key"',
+);
 const VALUE = fc.oneof(
-  fc.constantFrom('"read"', '"send_external"', '"0 8 * * MON"', '"30m"', 'true', '-1', '1e309', '[]', '{}', '"../x"', '"pkg:invoices/nope"', '"\\u202E"', '1979-05-27T07:32:00Z', 'nan', 'inf'),
+  fc.constantFrom(
+    '"read"',
+    '"send_external"',
+    '"0 8 * * MON"',
+    '"30m"',
+    'true',
+    '-1',
+    '1e309',
+    '[]',
+    '{}',
+    '"../x"',
+    '"pkg:invoices/nope"',
+    '"\\u202E"',
+    '1979-05-27T07:32:00Z',
+    'nan',
+    'inf',
+  ),
   fc.string({ maxLength: 20 }).map((s) => JSON.stringify(s)),
   fc.integer().map(String),
 );
 
-type Mutation = { kind: 'flip'; at: number; char: string } | { kind: 'cut'; at: number } | { kind: 'insert-line'; at: number; key: string; value: string } | { kind: 'table'; header: string };
+type Mutation =
+  | { kind: 'flip'; at: number; char: string }
+  | { kind: 'cut'; at: number }
+  | { kind: 'insert-line'; at: number; key: string; value: string }
+  | { kind: 'table'; header: string };
 
 const mutation: fc.Arbitrary<Mutation> = fc.oneof(
-  fc.record({ kind: fc.constant('flip' as const), at: fc.nat(), char: fc.constantFrom('[', ']', '=', '"', '\n', '#', '.', ' ', '\0', '\u202e', 'x', '{', ',') }),
+  fc.record({
+    kind: fc.constant('flip' as const),
+    at: fc.nat(),
+    char: fc.constantFrom('[', ']', '=', '"', '\n', '#', '.', ' ', '\0', '\u202e', 'x', '{', ','),
+  }),
   fc.record({ kind: fc.constant('cut' as const), at: fc.nat() }),
   fc.record({ kind: fc.constant('insert-line' as const), at: fc.nat(), key: KEY, value: VALUE }),
-  fc.record({ kind: fc.constant('table' as const), header: fc.constantFrom('[package]', '[[agents]]', '[[tools]]', '[[triggers]]', '[triggers.source]', '[[mcp_servers]]', '[pip]', '[agents.defaults.model.request]', '[[requires]]', '[unknown]') }),
+  fc.record({
+    kind: fc.constant('table' as const),
+    header: fc.constantFrom(
+      '[package]',
+      '[[agents]]',
+      '[[tools]]',
+      '[[triggers]]',
+      '[triggers.source]',
+      '[[mcp_servers]]',
+      '[pip]',
+      '[agents.defaults.model.request]',
+      '[[requires]]',
+      '[unknown]',
+    ),
+  }),
 );
 
 function mutate(text: string, mutations: Mutation[]): string {
@@ -64,8 +123,26 @@ function mutate(text: string, mutations: Mutation[]): string {
 const randomManifest = fc.dictionary(
   fc.constantFrom('package', 'agents', 'tools', 'workflows', 'requires', 'mcp_servers', 'pip', 'triggers', 'extra'),
   fc.oneof(
-    fc.dictionary(KEY, fc.oneof(fc.string({ maxLength: 12 }), fc.integer(), fc.boolean(), fc.array(fc.string({ maxLength: 8 }), { maxLength: 3 }))),
-    fc.array(fc.dictionary(KEY, fc.oneof(fc.string({ maxLength: 12 }), fc.boolean(), fc.dictionary(KEY, fc.string({ maxLength: 8 }), { maxKeys: 3 }))), { maxLength: 3 }),
+    fc.dictionary(
+      KEY,
+      fc.oneof(
+        fc.string({ maxLength: 12 }),
+        fc.integer(),
+        fc.boolean(),
+        fc.array(fc.string({ maxLength: 8 }), { maxLength: 3 }),
+      ),
+    ),
+    fc.array(
+      fc.dictionary(
+        KEY,
+        fc.oneof(
+          fc.string({ maxLength: 12 }),
+          fc.boolean(),
+          fc.dictionary(KEY, fc.string({ maxLength: 8 }), { maxKeys: 3 }),
+        ),
+      ),
+      { maxLength: 3 },
+    ),
   ),
   { maxKeys: 6 },
 );
@@ -94,7 +171,9 @@ describe('fuzz: apollia.toml', () => {
       }),
       { numRuns: RUNS, seed: SEED },
     );
-    console.log(`fuzz apollia.toml (mutations): runs=${RUNS} accepted=${tally.accepted} refused=${tally.refused} crashes=0`);
+    console.log(
+      `fuzz apollia.toml (mutations): runs=${RUNS} accepted=${tally.accepted} refused=${tally.refused} crashes=0`,
+    );
     expect(tally.accepted + tally.refused).toBe(RUNS);
     expect(tally.refused).toBeGreaterThan(0);
   });
@@ -113,7 +192,9 @@ describe('fuzz: apollia.toml', () => {
       }),
       { numRuns: RUNS, seed: SEED + 1 },
     );
-    console.log(`fuzz apollia.toml (random tables): runs=${RUNS} accepted=${tally.accepted} refused=${tally.refused} crashes=0`);
+    console.log(
+      `fuzz apollia.toml (random tables): runs=${RUNS} accepted=${tally.accepted} refused=${tally.refused} crashes=0`,
+    );
     expect(tally.refused).toBeGreaterThan(0);
   });
 });

@@ -9,7 +9,8 @@ describe('scanPythonModule: import aliases cannot hide a tool', () => {
   });
 
   it('reads `from apollia import tool as t, workflow as w`', () => {
-    const text = 'from apollia import tool as t, workflow as w\n\n@t(name="sneaky")\ndef a():\n    pass\n\n@w\nasync def b():\n    pass\n';
+    const text =
+      'from apollia import tool as t, workflow as w\n\n@t(name="sneaky")\ndef a():\n    pass\n\n@w\nasync def b():\n    pass\n';
     expect(names(text)).toEqual(['tool:sneaky', 'workflow:b']);
   });
 
@@ -35,10 +36,16 @@ describe("scanPythonModule: linear in the module's size (issue 12, finding 1)", 
   });
 
   it('reads 2 MiB of spaces in an import line ending in a bracket', () => {
-    expect(names(`from apollia import${' '.repeat(2 * 1024 * 1024)})x\nimport${' '.repeat(2 * 1024 * 1024)}\r\n@tool\ndef g(): pass\n`)).toEqual(['tool:g']);
+    expect(
+      names(
+        `from apollia import${' '.repeat(2 * 1024 * 1024)})x\nimport${' '.repeat(2 * 1024 * 1024)}\r\n@tool\ndef g(): pass\n`,
+      ),
+    ).toEqual(['tool:g']);
   });
 
   it('still reads a decorator call spread over lines with spaces around the dot', () => {
-    expect(names('import apollia as ap\n@ ap . tool (\n  name = "spread",\n)\ndef h(): pass\n')).toEqual(['tool:spread']);
+    expect(names('import apollia as ap\n@ ap . tool (\n  name = "spread",\n)\ndef h(): pass\n')).toEqual([
+      'tool:spread',
+    ]);
   });
 });

@@ -26,7 +26,9 @@ interface LogicalLine {
   line: number;
 }
 
-/** What ends a run of ordinary characters in {@link logicalLines}: comments, quotes, brackets, a backslash, a newline. */
+/**
+ * What ends a run of ordinary characters in {@link logicalLines}: comments, quotes, brackets, a backslash, a newline.
+ */
 const SPECIAL = new Set([...'#"\'\\()[]{}\n'].map((ch) => ch.charCodeAt(0)));
 const NOT_SPACE = /\S/;
 
@@ -147,7 +149,8 @@ function parseDecorator(code: string): { prefix?: string; called: string; args?:
   }
   if (i === code.length) return { prefix, called };
   // `code` is trimmed, so a call's closing bracket is its last character.
-  if (code[i] === '(' && code.length - 1 > i && code[code.length - 1] === ')') return { prefix, called, args: code.slice(i + 1, -1) };
+  if (code[i] === '(' && code.length - 1 > i && code[code.length - 1] === ')')
+    return { prefix, called, args: code.slice(i + 1, -1) };
   return null;
 }
 
@@ -205,7 +208,13 @@ export function scanPythonModule(text: string): DecoratedFunction[] {
       const match = parseDecorator(code);
       const prefix = match?.prefix;
       const called = match?.called as string;
-      const kind = !match ? undefined : prefix === undefined ? names.bare.get(called) : names.modules.has(prefix) && (called === 'tool' || called === 'workflow') ? called : undefined;
+      const kind = !match
+        ? undefined
+        : prefix === undefined
+          ? names.bare.get(called)
+          : names.modules.has(prefix) && (called === 'tool' || called === 'workflow')
+            ? called
+            : undefined;
       if (match && kind) {
         const arg = match.args === undefined ? null : NAME_ARG.exec(match.args);
         pending.push({ kind, name: arg ? (strings[Number(arg[1])] ?? null) : null, line });
@@ -215,7 +224,8 @@ export function scanPythonModule(text: string): DecoratedFunction[] {
     const def = DEF.exec(code);
     if (def) {
       const functionName = def[1] as string;
-      for (const decorator of pending) found.push({ kind: decorator.kind, name: decorator.name ?? functionName, functionName, line: decorator.line });
+      for (const decorator of pending)
+        found.push({ kind: decorator.kind, name: decorator.name ?? functionName, functionName, line: decorator.line });
     }
     pending = [];
   }

@@ -8,7 +8,8 @@
 import satisfies from 'semver/functions/satisfies.js';
 import validRange from 'semver/ranges/valid.js';
 
-const COMPARATOR = /^(=|>=|<=|>|<|~|\^)?\s*(\*|(?:0|[1-9]\d*)(?:\.(?:\*|0|[1-9]\d*)(?:\.(?:\*|0|[1-9]\d*)(?:-[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?(?:\+[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?)?)?)$/;
+const COMPARATOR =
+  /^(=|>=|<=|>|<|~|\^)?\s*(\*|(?:0|[1-9]\d*)(?:\.(?:\*|0|[1-9]\d*)(?:\.(?:\*|0|[1-9]\d*)(?:-[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?(?:\+[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?)?)?)$/;
 
 /** The node-semver range equivalent to a Cargo-style requirement, or null when it is not one. */
 export function cargoRequirementToRange(requirement: string): string | null {
@@ -33,7 +34,8 @@ export function satisfiesRequirement(version: string, requirement: string): bool
 }
 
 /** Strict semver 2.0.0 (semver.org's own expression): no leading `v`, no `=`, no spaces. */
-const SEMVER = /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-((?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*)(?:\.(?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*))*))?(?:\+([0-9a-zA-Z-]+(?:\.[0-9a-zA-Z-]+)*))?$/;
+const SEMVER =
+  /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-((?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*)(?:\.(?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*))*))?(?:\+([0-9a-zA-Z-]+(?:\.[0-9a-zA-Z-]+)*))?$/;
 
 /** Whether `version` is a semver version (spec "[package] version": "for example 1.2.0"). */
 export function isSemver(version: string): boolean {

@@ -2,7 +2,12 @@
  * The `summary` of an `.apo` inspection (DESIGN.md "Validation contract"), built from a manifest
  * that may have been refused: every read is defensive, so a summary exists whenever the TOML parsed.
  */
-import { ACTION_FAMILIES, type ActionFamily, type ApolliaManifest, isSensitive } from '../../../shared/apollia-manifest';
+import {
+  ACTION_FAMILIES,
+  type ActionFamily,
+  type ApolliaManifest,
+  isSensitive,
+} from '../../../shared/apollia-manifest';
 import type { ApoSummary, SignatureSummary, TriggerSummary } from '../../../shared/inspection';
 
 function text(value: unknown): string {
@@ -10,7 +15,9 @@ function text(value: unknown): string {
 }
 
 function list(value: unknown): Record<string, unknown>[] {
-  return Array.isArray(value) ? value.filter((v): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v)) : [];
+  return Array.isArray(value)
+    ? value.filter((v): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v))
+    : [];
 }
 
 function table(value: unknown): Record<string, unknown> {

@@ -30,11 +30,21 @@ describe(`at most ${MAX_ACCESS_PER_AGENT.toLocaleString('en-US')} access entries
     if (!source.ok) throw new Error(source.error.message);
     const inspected = await api.inspect({ sourceId: source.value.id });
     expect(inspected.ok && inspected.value.ok).toBe(true);
-    const access = Object.fromEntries(Array.from({ length: MAX_ACCESS_PER_AGENT }, (_, i) => [`mcp:ledger/t${i}`, i % 2 === 0]));
-    const installed = await api.install({ sourceId: source.value.id, decisions: { agents: { a: { access } }, triggers: {} } });
+    const access = Object.fromEntries(
+      Array.from({ length: MAX_ACCESS_PER_AGENT }, (_, i) => [`mcp:ledger/t${i}`, i % 2 === 0]),
+    );
+    const installed = await api.install({
+      sourceId: source.value.id,
+      decisions: { agents: { a: { access } }, triggers: {} },
+    });
     expect(installed.ok ? installed.value.outcome : installed.error).toBe('installed');
-    const stored = JSON.parse(readFileSync(join(dataDir, 'state.json'), 'utf8')).agents['crowded/a'].access as { permission: string }[];
-    expect([stored.length, stored.filter((a) => a.permission === 'ask').length]).toEqual([MAX_ACCESS_PER_AGENT, MAX_ACCESS_PER_AGENT / 2]);
+    const stored = JSON.parse(readFileSync(join(dataDir, 'state.json'), 'utf8')).agents['crowded/a'].access as {
+      permission: string;
+    }[];
+    expect([stored.length, stored.filter((a) => a.permission === 'ask').length]).toEqual([
+      MAX_ACCESS_PER_AGENT,
+      MAX_ACCESS_PER_AGENT / 2,
+    ]);
 
     const cliDir = join(tempDir('apollia-limit-cli-'), 'data');
     const run = await runCliCaptured(['--data-dir', cliDir, 'install', path, '--yes', '--withhold', 'mcp:ledger/t0']);
@@ -44,6 +54,14 @@ describe(`at most ${MAX_ACCESS_PER_AGENT.toLocaleString('en-US')} access entries
   it('one past the limit is refused by inspect, naming the field and the limit', async () => {
     const run = await runCliCaptured(['inspect', crowded(MAX_ACCESS_PER_AGENT + 1), '--json']);
     const json = JSON.parse(run.stdout);
-    expect([run.code, json.ok, json.errors[0]]).toEqual([1, false, { code: 'manifest.too_many', message: 'apollia.toml: `agents[0].defaults.access` lists 10,001 entries; at most 10,000 are allowed', path: 'agents[0].defaults.access' }]);
+    expect([run.code, json.ok, json.errors[0]]).toEqual([
+      1,
+      false,
+      {
+        code: 'manifest.too_many',
+        message: 'apollia.toml: `agents[0].defaults.access` lists 10,001 entries; at most 10,000 are allowed',
+        path: 'agents[0].defaults.access',
+      },
+    ]);
   });
 });

@@ -17,12 +17,21 @@ const GIVEN = `whsec_${Buffer.alloc(32, 4).toString('base64')}`;
 describe('the activity record as a person reads it', () => {
   it('records MCP servers saved and removed, never a credential', async () => {
     const { api, dataDir } = testApi();
-    await api.saveMcpServer({ name: 'db', transport: 'stdio', command: 'pg-mcp', args: ['postgresql://admin:Sup3rSecretPw@db/prod'] });
+    await api.saveMcpServer({
+      name: 'db',
+      transport: 'stdio',
+      command: 'pg-mcp',
+      args: ['postgresql://admin:Sup3rSecretPw@db/prod'],
+    });
     await api.removeMcpServer({ name: 'db' });
     const events = await new ActivityLog(dataDir).list({ decisionsOnly: true });
     expect(events.map((e) => [e.kind, e.outcome, e.detail])).toEqual([
       ['mcp_server_removed', 'ok', 'db was removed'],
-      ['mcp_server_saved', 'ok', 'db (stdio): pg-mcp postgresql://admin:[hidden]@db/prod; its credentials are kept sealed'],
+      [
+        'mcp_server_saved',
+        'ok',
+        'db (stdio): pg-mcp postgresql://admin:[hidden]@db/prod; its credentials are kept sealed',
+      ],
     ]);
     expect(activityText(dataDir)).not.toContain('Sup3rSecretPw');
   });
@@ -34,12 +43,23 @@ describe('the activity record as a person reads it', () => {
     const handle = await api.registerSource(path, 'open-file');
     if (!handle.ok) throw new Error(handle.error.message);
     await api.inspect({ sourceId: handle.value.id });
-    const installed = await api.install({ sourceId: handle.value.id, decisions: { agents: {}, triggers: { 'on-call': { armed: true, webhookSecret: { kind: 'given', secret: GIVEN } } } } });
+    const installed = await api.install({
+      sourceId: handle.value.id,
+      decisions: {
+        agents: {},
+        triggers: { 'on-call': { armed: true, webhookSecret: { kind: 'given', secret: GIVEN } } },
+      },
+    });
     if (!installed.ok) throw new Error(installed.error.message);
-    await api.rotateWebhookSecret({ triggerId: 'watcher/on-call', webhookSecret: { kind: 'given', secret: `whsec_${Buffer.alloc(32, 5).toString('base64')}` } });
+    await api.rotateWebhookSecret({
+      triggerId: 'watcher/on-call',
+      webhookSecret: { kind: 'given', secret: `whsec_${Buffer.alloc(32, 5).toString('base64')}` },
+    });
     await api.disarmTrigger({ triggerId: 'watcher/on-call' });
     await api.armTrigger({ triggerId: 'watcher/on-call', webhookSecret: { kind: 'given', secret: GIVEN } });
-    const details = (await new ActivityLog(dataDir).list({})).filter((e) => e.trigger === 'watcher/on-call').map((e) => [e.kind, e.detail]);
+    const details = (await new ActivityLog(dataDir).list({}))
+      .filter((e) => e.trigger === 'watcher/on-call')
+      .map((e) => [e.kind, e.detail]);
     expect(details).toEqual([
       ['arm', 'armed: webhook, with the signing secret its sender gave'],
       ['disarm', 'disarmed; its signing secret was deleted'],

@@ -44,7 +44,11 @@ function post(url: string, body: string, headers: Record<string, string>): Promi
   return postText(url, body, headers).then((answer) => answer.status);
 }
 
-function postText(url: string, body: string, headers: Record<string, string>): Promise<{ status: number; text: string }> {
+function postText(
+  url: string,
+  body: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
     const req = request(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers } }, (res) => {
       let text = '';
@@ -64,7 +68,13 @@ describe('the Api records each change in the activity log', () => {
     const picked = await api.pickWatchFolder();
     if (!picked.ok || !picked.value) throw new Error('no folder');
     const sourceId = await inspected(api, WATCHER_DIR);
-    const installed = await api.install({ sourceId, decisions: { agents: { tidy: { access: { file_list: true } } }, triggers: { 'on-call': { armed: true }, 'on-change': { armed: true, folderId: picked.value.folderId } } } });
+    const installed = await api.install({
+      sourceId,
+      decisions: {
+        agents: { tidy: { access: { file_list: true } } },
+        triggers: { 'on-call': { armed: true }, 'on-change': { armed: true, folderId: picked.value.folderId } },
+      },
+    });
     if (!installed.ok) throw new Error(installed.error.message);
     const secret = installed.value.webhookSecrets[0]?.secret as string;
     await api.setToolAccess({ agentId: 'watcher/tidy', tool: 'pkg:watcher/tidy_folder', granted: true });
@@ -76,7 +86,13 @@ describe('the Api records each change in the activity log', () => {
     expect(await events(api)).toEqual([
       ['uninstall', 'ok', null, null, 'uninstalled watcher 0.1.0; 1 agent(s) removed; 3 trigger(s) removed'],
       ['disarm', 'ok', 'watcher/tidy', 'watcher/on-change', 'disarmed'],
-      ['secret_rotated', 'ok', 'watcher/tidy', 'watcher/on-call', 'a new signing secret was made; the old one no longer signs'],
+      [
+        'secret_rotated',
+        'ok',
+        'watcher/tidy',
+        'watcher/on-call',
+        'a new signing secret was made; the old one no longer signs',
+      ],
       ['revoke', 'ok', 'watcher/tidy', null, 'withdrew file_list for Tidy'],
       ['grant', 'ok', 'watcher/tidy', null, 'allowed pkg:watcher/tidy_folder for Tidy'],
       ['arm', 'ok', 'watcher/tidy', 'watcher/on-call', 'armed: webhook, a new signing secret was made'],
@@ -91,7 +107,10 @@ describe('the Api records each change in the activity log', () => {
   it('an update, an arm and an apply with its live trigger; the Activity filter takes an agent and its package', async () => {
     const { api } = testApi();
     await api.saveMcpServer({ name: 'slack', transport: 'stdio', command: 'slack-mcp' });
-    const first = await api.install({ sourceId: await inspected(api, INVOICES_DIR), decisions: { agents: {}, triggers: {} } });
+    const first = await api.install({
+      sourceId: await inspected(api, INVOICES_DIR),
+      decisions: { agents: {}, triggers: {} },
+    });
     expect(first.ok).toBe(true);
     const armed = await api.armTrigger({ triggerId: 'invoices/first-monday' });
     expect(armed.ok).toBe(true);
@@ -99,9 +118,21 @@ describe('the Api records each change in the activity log', () => {
     if (!template.ok) throw new Error(template.error.message);
     const parameters = { companies: 'Acme', channel: 'C0123ABCD' };
     await api.previewApply({ sourceId: template.value.id, parameters, grants: [] });
-    const applied = await api.apply({ sourceId: template.value.id, parameters, grants: [], arm: ['weekly'], requestId: 'r1' });
+    const applied = await api.apply({
+      sourceId: template.value.id,
+      parameters,
+      grants: [],
+      arm: ['weekly'],
+      requestId: 'r1',
+    });
     if (!applied.ok) throw new Error(applied.error.message);
-    const again = await api.apply({ sourceId: template.value.id, parameters, grants: [], arm: ['weekly'], requestId: 'r1' });
+    const again = await api.apply({
+      sourceId: template.value.id,
+      parameters,
+      grants: [],
+      arm: ['weekly'],
+      requestId: 'r1',
+    });
     expect(again.ok).toBe(true);
     const id = applied.value.agentId;
     const [trigger] = applied.value.triggers;
@@ -129,15 +160,40 @@ describe('the Api records each change in the activity log', () => {
 describe('trigger status and the webhook port', () => {
   it('without a host: not running, and the runs waiting are counted from runs/pending', async () => {
     const { api, dataDir } = testApi();
-    expect(await api.triggerStatus()).toEqual({ ok: true, value: { running: false, origin: null, host: null, updatedAt: null, pending: { total: 0, oldest: null }, triggers: {} } });
+    expect(await api.triggerStatus()).toEqual({
+      ok: true,
+      value: {
+        running: false,
+        origin: null,
+        host: null,
+        updatedAt: null,
+        pending: { total: 0, oldest: null },
+        triggers: {},
+      },
+    });
     mkdirSync(join(dataDir, 'runs', 'pending'), { recursive: true });
     const name = `${Buffer.from('a/b').toString('base64url')}.${String(Date.UTC(2026, 11, 1, 9)).padStart(13, '0')}.r1.json`;
     writeFileSync(join(dataDir, 'runs', 'pending', name), '{}');
     // A status file left by a host that is gone (no lock holder) is not believed.
     mkdirSync(join(dataDir, 'triggers'), { recursive: true });
-    writeFileSync(join(dataDir, 'triggers', 'status.json'), JSON.stringify({ pid: 999_999, origin: 'http://127.0.0.1:1', startedAt: 'x', updatedAt: '2026-12-01T09:00:00.000Z', running: true, pending: { total: 0, oldest: null }, triggers: {} }));
+    writeFileSync(
+      join(dataDir, 'triggers', 'status.json'),
+      JSON.stringify({
+        pid: 999_999,
+        origin: 'http://127.0.0.1:1',
+        startedAt: 'x',
+        updatedAt: '2026-12-01T09:00:00.000Z',
+        running: true,
+        pending: { total: 0, oldest: null },
+        triggers: {},
+      }),
+    );
     const status = await api.triggerStatus();
-    expect(status.ok && [status.value.running, status.value.origin, status.value.pending]).toEqual([false, null, { total: 1, oldest: '2026-12-01T09:00:00.000Z' }]);
+    expect(status.ok && [status.value.running, status.value.origin, status.value.pending]).toEqual([
+      false,
+      null,
+      { total: 1, oldest: '2026-12-01T09:00:00.000Z' },
+    ]);
   });
 
   it('a running host: live triggers, a signed delivery seen, and a port change in Settings rebinds it', async () => {
@@ -146,7 +202,10 @@ describe('trigger status and the webhook port', () => {
     expect(settings.ok && settings.value.webhookPort).toEqual({ port: DEFAULT_WEBHOOK_PORT, chosen: false });
     const first = await freePort();
     expect((await api.setWebhookPort({ port: first })).ok).toBe(true);
-    const installed = await api.install({ sourceId: await inspected(api, WATCHER_DIR), decisions: { agents: {}, triggers: { 'on-call': { armed: true } } } });
+    const installed = await api.install({
+      sourceId: await inspected(api, WATCHER_DIR),
+      decisions: { agents: {}, triggers: { 'on-call': { armed: true } } },
+    });
     if (!installed.ok) throw new Error(installed.error.message);
     const secret = installed.value.webhookSecrets[0]?.secret as string;
     const host = new TriggerHost({ dataDir, secretBox: deps.secretBox, watchStore: false });
@@ -155,12 +214,29 @@ describe('trigger status and the webhook port', () => {
       expect(host.origin).toBe(`http://127.0.0.1:${first}`);
       const body = '{"type":"ping"}';
       const at = new Date();
-      expect(await post(host.urlOf('watcher/on-call'), body, { 'webhook-id': 'm1', 'webhook-timestamp': String(Math.floor(at.getTime() / 1000)), 'webhook-signature': new Webhook(secret).sign('m1', at, body) })).toBe(202);
+      expect(
+        await post(host.urlOf('watcher/on-call'), body, {
+          'webhook-id': 'm1',
+          'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
+          'webhook-signature': new Webhook(secret).sign('m1', at, body),
+        }),
+      ).toBe(202);
       await host.settled();
       const status = await api.triggerStatus();
       if (!status.ok) throw new Error(status.error.message);
-      expect(status.value).toMatchObject({ running: true, origin: `http://127.0.0.1:${first}`, host: { here: true }, pending: { total: 1 } });
-      expect(status.value.triggers['watcher/on-call']).toMatchObject({ state: 'listening', url: `http://127.0.0.1:${first}/hooks/watcher/on-call`, deliveries: [{ status: 202 }], lastFire: { cause: 'webhook', outcome: 'queued' }, waiting: 1 });
+      expect(status.value).toMatchObject({
+        running: true,
+        origin: `http://127.0.0.1:${first}`,
+        host: { here: true },
+        pending: { total: 1 },
+      });
+      expect(status.value.triggers['watcher/on-call']).toMatchObject({
+        state: 'listening',
+        url: `http://127.0.0.1:${first}/hooks/watcher/on-call`,
+        deliveries: [{ status: 202 }],
+        lastFire: { cause: 'webhook', outcome: 'queued' },
+        waiting: 1,
+      });
 
       const second = await freePort();
       const moved = await api.setWebhookPort({ port: second });
@@ -179,7 +255,16 @@ describe('trigger status and the webhook port', () => {
       await host.settled();
       taken.close();
       expect(host.origin).toBe(`http://127.0.0.1:${second}`);
-      expect((await api.activity({ limit: 5 })).ok && (await events(api)).some((e) => e[0] === 'trigger_problem' && String(e[4]).startsWith(`the webhook port ${takenPort} from Settings cannot be used (EADDRINUSE); still on ${second}`))).toBe(true);
+      expect(
+        (await api.activity({ limit: 5 })).ok &&
+          (await events(api)).some(
+            (e) =>
+              e[0] === 'trigger_problem' &&
+              String(e[4]).startsWith(
+                `the webhook port ${takenPort} from Settings cannot be used (EADDRINUSE); still on ${second}`,
+              ),
+          ),
+      ).toBe(true);
     } finally {
       await host.stop();
     }
@@ -189,7 +274,10 @@ describe('trigger status and the webhook port', () => {
 
   it('a flood of signed deliveries to the host in the process of the Api: the Api answers throughout, and what it shows adds up', async () => {
     const { api, dataDir, deps } = testApi();
-    const installed = await api.install({ sourceId: await inspected(api, WATCHER_DIR), decisions: { agents: {}, triggers: { 'on-call': { armed: true } } } });
+    const installed = await api.install({
+      sourceId: await inspected(api, WATCHER_DIR),
+      decisions: { agents: {}, triggers: { 'on-call': { armed: true } } },
+    });
     if (!installed.ok) throw new Error(installed.error.message);
     const secret = installed.value.webhookSecrets[0]?.secret as string;
     const host = new TriggerHost({ dataDir, secretBox: deps.secretBox, port: 0, watchStore: false });
@@ -199,10 +287,19 @@ describe('trigger status and the webhook port', () => {
       const deliveries = Array.from({ length: 150 }, (_, i) => {
         const body = `{"n":${i}}`;
         const at = new Date();
-        return postText(url, body, { 'webhook-id': `flood-${i}`, 'webhook-timestamp': String(Math.floor(at.getTime() / 1000)), 'webhook-signature': new Webhook(secret).sign(`flood-${i}`, at, body) });
+        return postText(url, body, {
+          'webhook-id': `flood-${i}`,
+          'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
+          'webhook-signature': new Webhook(secret).sign(`flood-${i}`, at, body),
+        });
       });
       // Asked while the deliveries are being answered: every Api call still answers.
-      const during = await Promise.all([api.triggerStatus(), api.dashboard(), api.activity({ limit: 5 }), api.settings()]);
+      const during = await Promise.all([
+        api.triggerStatus(),
+        api.dashboard(),
+        api.activity({ limit: 5 }),
+        api.settings(),
+      ]);
       expect(during.map((answer) => answer.ok)).toEqual([true, true, true, true]);
       const answers = await Promise.all(deliveries);
       await host.settled();
@@ -223,14 +320,29 @@ describe('trigger status and the webhook port', () => {
 
   it('a state file of format 2 reads with the default port and is written in the current format by the next change', async () => {
     const { api, dataDir } = testApi();
-    const formatTwo = { version: 2, packages: {}, agents: {}, triggers: {}, settings: { mcpServers: {}, secrets: {}, deniedTools: ['shell'] }, webhookSecrets: {}, applies: {}, damage: [] };
+    const formatTwo = {
+      version: 2,
+      packages: {},
+      agents: {},
+      triggers: {},
+      settings: { mcpServers: {}, secrets: {}, deniedTools: ['shell'] },
+      webhookSecrets: {},
+      applies: {},
+      damage: [],
+    };
     writeFileSync(join(dataDir, STATE_FILE), JSON.stringify(formatTwo));
     const read = await api.settings();
-    expect(read.ok && [read.value.deniedTools, read.value.webhookPort]).toEqual([['shell'], { port: DEFAULT_WEBHOOK_PORT, chosen: false }]);
+    expect(read.ok && [read.value.deniedTools, read.value.webhookPort]).toEqual([
+      ['shell'],
+      { port: DEFAULT_WEBHOOK_PORT, chosen: false },
+    ]);
     expect(JSON.parse(readFileSync(join(dataDir, STATE_FILE), 'utf8')).version).toBe(2);
     await api.setWebhookPort({ port: 50_123 });
     const written = JSON.parse(readFileSync(join(dataDir, STATE_FILE), 'utf8'));
-    expect([written.version, written.settings]).toEqual([STATE_VERSION, { mcpServers: {}, secrets: {}, deniedTools: ['shell'], webhookPort: 50_123 }]);
+    expect([written.version, written.settings]).toEqual([
+      STATE_VERSION,
+      { mcpServers: {}, secrets: {}, deniedTools: ['shell'], webhookPort: 50_123 },
+    ]);
     expect(await api.setWebhookPort({ port: 80 })).toMatchObject({ ok: false, error: { code: 'request.invalid' } });
     expect(await api.setWebhookPort({ port: 70_000 })).toMatchObject({ ok: false, error: { code: 'request.invalid' } });
   });

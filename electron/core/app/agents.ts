@@ -23,18 +23,33 @@ export function liveAgent(state: StoreState, agentId: string): AgentRecord {
   return agent;
 }
 
-/** Grants or withdraws one tool of an agent: an offered access entry, or a template tool's setting; recorded as `grant` / `revoke`. */
+/**
+ * Grants or withdraws one tool of an agent: an offered access entry, or a template tool's setting; recorded as `grant`
+ * / `revoke`.
+ */
 export async function setToolAccess(ctx: ApiContext, request: ApiRequest<'setToolAccess'>): Promise<AgentView> {
   // The organization's policy: unreadable, nothing is granted (withdrawing still is: it only takes away).
   const policyView = policyOf(ctx);
-  const policy = request.granted ? usablePolicy(policyView, `\`${request.tool}\` was not allowed`) : policyView.effective;
+  const policy = request.granted
+    ? usablePolicy(policyView, `\`${request.tool}\` was not allowed`)
+    : policyView.effective;
   const { view, packageName } = await ctx.store.update((state) => {
     const agent = liveAgent(state, request.agentId);
     if (agent.origin === 'package') {
       const entry = agent.access.find((a) => a.entry === request.tool);
       if (!entry) throw new CoreError('access.unknown', `${agent.displayName} is not offered \`${request.tool}\`.`);
-      // The one decision function says how a grant runs (its author's word is not enough for package code), and refuses a tool the owner never allows.
-      const decided = decideFromStore(state, own(state.packages, agent.packageName)?.manifest, storedTrust(state, agent.packageName), { agents: ownRecord([[agent.agentId, { access: ownRecord([[request.tool, request.granted]]) }]]), triggers: ownRecord() }, policy);
+      // The one decision function says how a grant runs (its author's word is not enough for package code), and refuses
+      // a tool the owner never allows.
+      const decided = decideFromStore(
+        state,
+        own(state.packages, agent.packageName)?.manifest,
+        storedTrust(state, agent.packageName),
+        {
+          agents: ownRecord([[agent.agentId, { access: ownRecord([[request.tool, request.granted]]) }]]),
+          triggers: ownRecord(),
+        },
+        policy,
+      );
       const permission = decided.agents[agent.agentId]?.[request.tool]?.stored ?? 'deny';
       entry.permission = permission;
       entry.granted = permission !== 'deny';
@@ -43,23 +58,55 @@ export async function setToolAccess(ctx: ApiContext, request: ApiRequest<'setToo
       if (waiting) {
         // A tool apply skipped because its server was not saved: once the server is saved, granting
         // it here gives it to the agent as apply would have, with its pin (no second apply needed).
-        if (!request.granted) throw new CoreError('access.unknown', `${agent.displayName} was never given \`${request.tool}\`: there is nothing to revoke.`);
-        if (!Object.hasOwn(state.settings.mcpServers, waiting.server)) throw new CoreError('access.server_missing', `\`${request.tool}\` needs the MCP server \`${waiting.server}\`: save it in Settings → MCP servers first.`);
-        if (!waitingToolGrantable(state, waiting.tool)) throw new CoreError('access.pin_missing', `\`${request.tool}\` cannot be given: its pin needs a parameter that was not given at apply, or it is on your list of tools you never allow.`);
+        if (!request.granted)
+          throw new CoreError(
+            'access.unknown',
+            `${agent.displayName} was never given \`${request.tool}\`: there is nothing to revoke.`,
+          );
+        if (!Object.hasOwn(state.settings.mcpServers, waiting.server))
+          throw new CoreError(
+            'access.server_missing',
+            `\`${request.tool}\` needs the MCP server \`${waiting.server}\`: save it in Settings → MCP servers first.`,
+          );
+        if (!waitingToolGrantable(state, waiting.tool))
+          throw new CoreError(
+            'access.pin_missing',
+            `\`${request.tool}\` cannot be given: its pin needs a parameter that was not given at apply, or it is on your list of tools you never allow.`,
+          );
         agent.toolSettings[request.tool] = { family: null, setting: 'allow', pin: waiting.tool.pin, pinMissing: false };
         return { result: { view: agentView(state, agent, ctx.deps.now()), packageName: null } };
       }
       const setting = own(agent.toolSettings, request.tool);
       if (!setting) throw new CoreError('access.unknown', `${agent.displayName} has no tool \`${request.tool}\`.`);
       const blocked = request.granted ? toolBlockedBy(policy, request.tool, null) : null;
-      if (blocked !== null) throw new CoreError('policy.blocked_tool', `\`${request.tool}\` cannot be allowed: ${blocked}; ${POLICY_REFUSAL}.`);
-      if (request.granted && setting.pinMissing) throw new CoreError('access.pin_missing', `\`${request.tool}\` is pinned to a parameter that was not given at apply: it stays denied.`);
+      if (blocked !== null)
+        throw new CoreError(
+          'policy.blocked_tool',
+          `\`${request.tool}\` cannot be allowed: ${blocked}; ${POLICY_REFUSAL}.`,
+        );
+      if (request.granted && setting.pinMissing)
+        throw new CoreError(
+          'access.pin_missing',
+          `\`${request.tool}\` is pinned to a parameter that was not given at apply: it stays denied.`,
+        );
       setting.setting = request.granted ? 'allow' : 'deny';
     }
-    return { result: { view: agentView(state, agent, ctx.deps.now()), packageName: agent.origin === 'package' ? agent.packageName : null } };
+    return {
+      result: {
+        view: agentView(state, agent, ctx.deps.now()),
+        packageName: agent.origin === 'package' ? agent.packageName : null,
+      },
+    };
   });
   const who = { ...(packageName ? { package: packageName } : {}), agent: view.id };
-  await recordActivity(ctx, [{ kind: request.granted ? 'grant' : 'revoke', ...who, outcome: 'ok', detail: `${request.granted ? 'allowed' : 'withdrew'} ${request.tool} for ${view.displayName}` }]);
+  await recordActivity(ctx, [
+    {
+      kind: request.granted ? 'grant' : 'revoke',
+      ...who,
+      outcome: 'ok',
+      detail: `${request.granted ? 'allowed' : 'withdrew'} ${request.tool} for ${view.displayName}`,
+    },
+  ]);
   return view;
 }
 
@@ -74,11 +121,18 @@ function waitingTool(agent: TemplateAgentRecord, tool: string): { server: string
   return null;
 }
 
-/** Archives a template's agent and disarms its triggers; a package's agent is refused (uninstall the package). Recorded as `uninstall` of the agent, plus one `disarm` per trigger it disarmed. */
+/**
+ * Archives a template's agent and disarms its triggers; a package's agent is refused (uninstall the package). Recorded
+ * as `uninstall` of the agent, plus one `disarm` per trigger it disarmed.
+ */
 export async function archiveAgent(ctx: ApiContext, request: ApiRequest<'archiveAgent'>): Promise<AgentView> {
   const { view, disarmed } = await ctx.store.update((state) => {
     const agent = liveAgent(state, request.agentId);
-    if (agent.origin === 'package') throw new CoreError('agent.part_of_package', `${agent.displayName} belongs to the package ${agent.packageName}: uninstall the package instead.`);
+    if (agent.origin === 'package')
+      throw new CoreError(
+        'agent.part_of_package',
+        `${agent.displayName} belongs to the package ${agent.packageName}: uninstall the package instead.`,
+      );
     agent.archived = true;
     const disarmed: string[] = [];
     for (const trigger of Object.values(state.triggers)) {
@@ -88,6 +142,15 @@ export async function archiveAgent(ctx: ApiContext, request: ApiRequest<'archive
     }
     return { result: { view: agentView(state, agent, ctx.deps.now()), disarmed } };
   });
-  await recordActivity(ctx, [...disarmed.map((trigger) => ({ kind: 'disarm' as const, agent: view.id, trigger, outcome: 'ok' as const, detail: `disarmed: ${view.displayName} was archived` })), { kind: 'uninstall', agent: view.id, outcome: 'ok', detail: `archived ${view.displayName}` }]);
+  await recordActivity(ctx, [
+    ...disarmed.map((trigger) => ({
+      kind: 'disarm' as const,
+      agent: view.id,
+      trigger,
+      outcome: 'ok' as const,
+      detail: `disarmed: ${view.displayName} was archived`,
+    })),
+    { kind: 'uninstall', agent: view.id, outcome: 'ok', detail: `archived ${view.displayName}` },
+  ]);
   return view;
 }

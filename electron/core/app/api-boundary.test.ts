@@ -124,12 +124,15 @@ function attacks(method: ApiMethod): [string, unknown][] {
   for (const [key, value] of Object.entries(base)) {
     const without = { ...base };
     delete without[key];
-    // `command` is optional in the schema (a network server has none): a stdio server without one is refused by its own rule.
+    // `command` is optional in the schema (a network server has none): a stdio server without one is refused by its own
+    // rule.
     if (!(method === 'saveMcpServer' && key === 'command')) out.push([`no ${key}`, without]);
     out.push([`${key} of the wrong type`, { ...base, [key]: typeof value === 'string' ? 42 : 'x' }]);
     if (typeof value === 'string') out.push([`a 10 MB ${key}`, { ...base, [key]: HUGE }]);
-    if (typeof value === 'object' && value !== null && !Array.isArray(value)) out.push([`${key} with a huge key`, { ...base, [key]: { [HUGE.slice(0, 70_000)]: {} } }]);
-    if (Array.isArray(value)) out.push([`${key} with 100,000 items`, { ...base, [key]: Array.from({ length: 100_000 }, () => 'mcp:a/b') }]);
+    if (typeof value === 'object' && value !== null && !Array.isArray(value))
+      out.push([`${key} with a huge key`, { ...base, [key]: { [HUGE.slice(0, 70_000)]: {} } }]);
+    if (Array.isArray(value))
+      out.push([`${key} with 100,000 items`, { ...base, [key]: Array.from({ length: 100_000 }, () => 'mcp:a/b') }]);
   }
   return out;
 }
@@ -151,12 +154,15 @@ describe('the boundary under attack', () => {
     hash = treeHash(dataDir);
   }, 120_000); // an install through the bounded worker, on a loaded shared machine
 
-  it.each(API_METHODS.flatMap((method) => attacks(method).map(([what, request]) => [method, what, request] as const)))('%s with %s → request.invalid', async (method, _what, request) => {
-    const result = await api[method](request);
-    expect(result.ok === false && result.error.code).toBe('request.invalid');
-    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
-    expect(treeHash(dataDir)).toBe(hash);
-  });
+  it.each(API_METHODS.flatMap((method) => attacks(method).map(([what, request]) => [method, what, request] as const)))(
+    '%s with %s → request.invalid',
+    async (method, _what, request) => {
+      const result = await api[method](request);
+      expect(result.ok === false && result.error.code).toBe('request.invalid');
+      expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+      expect(treeHash(dataDir)).toBe(hash);
+    },
+  );
 
   it.each(UNKNOWN)('%s %j → %s', async (method, request, code) => {
     const result = await api[method](request);
@@ -175,18 +181,33 @@ describe('the boundary under attack', () => {
   it('names the field that is wrong', async () => {
     expect(await api.install({ sourceId: 'nope', decisions: { agents: {}, triggers: {} }, extra: 1 })).toEqual({
       ok: false,
-      error: { code: 'request.invalid', message: 'install: `request` must NOT have additional properties (`extra`)', path: 'request' },
+      error: {
+        code: 'request.invalid',
+        message: 'install: `request` must NOT have additional properties (`extra`)',
+        path: 'request',
+      },
     });
     expect(await api.saveSecret({ name: 'OPENROUTER_API_KEY', value: HUGE })).toEqual({
       ok: false,
-      error: { code: 'request.invalid', message: 'saveSecret: `value` must NOT have more than 16384 characters', path: 'value' },
+      error: {
+        code: 'request.invalid',
+        message: 'saveSecret: `value` must NOT have more than 16384 characters',
+        path: 'value',
+      },
     });
   });
 
   it('a throw inside a method is answered `internal` and logged, never thrown', async () => {
     const logged: string[] = [];
-    const { api: broken } = testApi({ dataDir, log: (message) => logged.push(message), dialogs: { openFile: () => Promise.reject(new Error('dialog crashed')), openFolder: async () => null } });
-    expect(await broken.openDialog({ kind: 'file' })).toEqual({ ok: false, error: { code: 'internal', message: 'Something went wrong (openDialog): dialog crashed' } });
+    const { api: broken } = testApi({
+      dataDir,
+      log: (message) => logged.push(message),
+      dialogs: { openFile: () => Promise.reject(new Error('dialog crashed')), openFolder: async () => null },
+    });
+    expect(await broken.openDialog({ kind: 'file' })).toEqual({
+      ok: false,
+      error: { code: 'internal', message: 'Something went wrong (openDialog): dialog crashed' },
+    });
     expect(logged).toEqual(['apollia: openDialog failed']);
   });
 });

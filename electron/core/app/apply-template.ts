@@ -34,10 +34,18 @@ interface CheckedTemplate {
 
 async function templateOf(ctx: ApiContext, sourceId: string): Promise<CheckedTemplate> {
   const src = ctx.sources.get(sourceId);
-  if (src.kind !== 'template') throw new CoreError('apply.not_a_template', `${src.handle.displayName} is not a template folder: only templates are applied (a package is installed).`);
+  if (src.kind !== 'template')
+    throw new CoreError(
+      'apply.not_a_template',
+      `${src.handle.displayName} is not a template folder: only templates are applied (a package is installed).`,
+    );
   const { inspection, files } = await checkTemplateFolder(src.path);
   if (!inspection.ok || !inspection.details) {
-    throw new CoreError('apply.refused', `${src.handle.displayName} was refused: ${inspection.errors[0]?.message ?? 'it could not be read'}`, { problems: inspection.errors });
+    throw new CoreError(
+      'apply.refused',
+      `${src.handle.displayName} was refused: ${inspection.errors[0]?.message ?? 'it could not be read'}`,
+      { problems: inspection.errors },
+    );
   }
   return { src, details: inspection.details, files, digest: templateDigest(files) };
 }
@@ -54,7 +62,11 @@ function machineOf(ctx: ApiContext, state: StoreState): ApplyMachine {
   };
 }
 
-async function previewOf(ctx: ApiContext, template: CheckedTemplate, request: ApiRequest<'previewApply'>): Promise<ApplyPreview> {
+async function previewOf(
+  ctx: ApiContext,
+  template: CheckedTemplate,
+  request: ApiRequest<'previewApply'>,
+): Promise<ApplyPreview> {
   const state = await ctx.store.read();
   // The request is the apply form's answer as it stands (parameters, grants, withhold, approvals).
   return previewApply(template.details, request, machineOf(ctx, state));
@@ -84,7 +96,11 @@ function agentFiles(template: CheckedTemplate, previewed: ApplyPreview): Map<str
   );
   const clash = clashes[0];
   if (clash) {
-    throw new CoreError('apply.file_collision', `${details.manifest.name}: \`${clash.from}\` and \`${clash.other}\` would both be the agent's \`${clash.target}\`: rename one`, { path: clash.from });
+    throw new CoreError(
+      'apply.file_collision',
+      `${details.manifest.name}: \`${clash.from}\` and \`${clash.other}\` would both be the agent's \`${clash.target}\`: rename one`,
+      { path: clash.from },
+    );
   }
   const files = new Map<string, Uint8Array>([['instructions.md', Buffer.from(previewed.instructions, 'utf8')]]);
   for (const [target, from] of plan) {
@@ -97,10 +113,13 @@ function agentFiles(template: CheckedTemplate, previewed: ApplyPreview): Map<str
 
 /** The apply body without its request id, in a canonical form (keys sorted), hashed. */
 function applyFingerprint(request: ApiRequest<'apply'>): string {
-  const parameters = Object.fromEntries(Object.entries(request.parameters).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  const parameters = Object.fromEntries(
+    Object.entries(request.parameters).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
+  );
   const arm = [...new Set(request.arm ?? [])].sort();
   const withhold = [...new Set(request.withhold ?? [])].sort();
-  // `arm`, `withhold` and `approvals` join the body only when given, so a receipt recorded before they existed keeps its fingerprint.
+  // `arm`, `withhold` and `approvals` join the body only when given, so a receipt recorded before they existed keeps
+  // its fingerprint.
   const body = JSON.stringify({
     sourceId: request.sourceId,
     parameters,
@@ -117,7 +136,10 @@ function earlierApply(state: StoreState, request: ApiRequest<'apply'>, fingerpri
   const earlier = own(state.applies, request.requestId);
   if (!earlier) return undefined;
   if (earlier.fingerprint !== undefined && earlier.fingerprint !== fingerprint) {
-    throw new CoreError('apply.request_reused', 'This apply request id was already used with other parameters or grants: nothing was made. Start the apply again.');
+    throw new CoreError(
+      'apply.request_reused',
+      'This apply request id was already used with other parameters or grants: nothing was made. Start the apply again.',
+    );
   }
   const { fingerprint: _kept, ...receipt } = earlier;
   return receipt;
@@ -128,18 +150,38 @@ function earlierApply(state: StoreState, request: ApiRequest<'apply'>, fingerpri
  * without the person's tick, as for an `.apo`). Each must be a trigger of the preview; a webhook
  * is armed only by `armTrigger`, which makes its secret and shows it once.
  */
-function triggersToArm(previewed: ApplyPreview, request: ApiRequest<'apply'>, policy: EffectivePolicy | null): Set<string> {
+function triggersToArm(
+  previewed: ApplyPreview,
+  request: ApiRequest<'apply'>,
+  policy: EffectivePolicy | null,
+): Set<string> {
   const arm = new Set(request.arm ?? []);
   for (const name of arm) {
     const trigger = previewed.triggers.find((t) => t.name === name);
-    if (!trigger) throw new CoreError('apply.unknown_trigger', `${previewed.displayName} has no trigger \`${name}\` to arm`, { path: 'arm' });
-    if (!triggerKindAllowed(policy, trigger.type)) throw new CoreError('policy.trigger_kind', `trigger \`${name}\` cannot be armed: your organization does not allow ${triggerKindWords(trigger.type)} triggers; ${POLICY_REFUSAL}.`, { path: 'arm' });
-    if (trigger.type === 'webhook') throw new CoreError('apply.webhook_not_armed_here', `trigger \`${name}\` is a webhook: arm it after apply, which makes its secret and shows it to you once`, { path: 'arm' });
+    if (!trigger)
+      throw new CoreError('apply.unknown_trigger', `${previewed.displayName} has no trigger \`${name}\` to arm`, {
+        path: 'arm',
+      });
+    if (!triggerKindAllowed(policy, trigger.type))
+      throw new CoreError(
+        'policy.trigger_kind',
+        `trigger \`${name}\` cannot be armed: your organization does not allow ${triggerKindWords(trigger.type)} triggers; ${POLICY_REFUSAL}.`,
+        { path: 'arm' },
+      );
+    if (trigger.type === 'webhook')
+      throw new CoreError(
+        'apply.webhook_not_armed_here',
+        `trigger \`${name}\` is a webhook: arm it after apply, which makes its secret and shows it to you once`,
+        { path: 'arm' },
+      );
   }
   return arm;
 }
 
-/** Applies the previewed template of `request.sourceId`: one new agent, its files and its triggers, armed only as ticked. */
+/**
+ * Applies the previewed template of `request.sourceId`: one new agent, its files and its triggers, armed only as
+ * ticked.
+ */
 export async function applyTemplate(ctx: ApiContext, request: ApiRequest<'apply'>): Promise<ApplyReceipt> {
   const { deps, store } = ctx;
   const fingerprint = applyFingerprint(request);
@@ -153,15 +195,25 @@ export async function applyTemplate(ctx: ApiContext, request: ApiRequest<'apply'
   const templateRefusal = templateProblem(policy, src.handle.origin === 'builtin');
   if (templateRefusal) refuse(templateRefusal);
   if (src.shownDigest === undefined) {
-    throw new CoreError('apply.not_previewed', `${details.manifest.name} was not previewed: look at what it would make before applying it`);
+    throw new CoreError(
+      'apply.not_previewed',
+      `${details.manifest.name} was not previewed: look at what it would make before applying it`,
+    );
   }
   if (src.shownDigest !== template.digest) {
-    throw new CoreError('apply.changed', `${src.handle.displayName} changed on disk since it was previewed: look at it again before applying; nothing was made`);
+    throw new CoreError(
+      'apply.changed',
+      `${src.handle.displayName} changed on disk since it was previewed: look at it again before applying; nothing was made`,
+    );
   }
   const previewed = await previewOf(ctx, template, request);
   if (!previewed.canApply) {
     const blocker = previewed.blockers[0];
-    throw new CoreError('apply.blocked', `Can't apply ${details.manifest.name} yet: ${blocker?.message ?? 'something is missing'}`, { problems: previewed.blockers, path: blocker?.path });
+    throw new CoreError(
+      'apply.blocked',
+      `Can't apply ${details.manifest.name} yet: ${blocker?.message ?? 'something is missing'}`,
+      { problems: previewed.blockers, path: blocker?.path },
+    );
   }
   const arm = triggersToArm(previewed, request, policy);
   const agentId = randomUUID();
@@ -181,7 +233,15 @@ export async function applyTemplate(ctx: ApiContext, request: ApiRequest<'apply'
         const earlier = earlierApply(state, request, fingerprint);
         if (earlier) return { result: { receipt: earlier, duplicate: true }, write: false };
         const at = deps.now().toISOString();
-        state.agents[agentId] = templateAgentRecord(agentId, details.manifest, previewed, `agents/${agentId}`, [...files.keys()], request.requestId, at);
+        state.agents[agentId] = templateAgentRecord(
+          agentId,
+          details.manifest,
+          previewed,
+          `agents/${agentId}`,
+          [...files.keys()],
+          request.requestId,
+          at,
+        );
         const triggerIds: string[] = [];
         for (const trigger of previewed.triggers) {
           deps.faults?.applyTrigger?.(trigger.name);
@@ -189,7 +249,13 @@ export async function applyTemplate(ctx: ApiContext, request: ApiRequest<'apply'
           state.triggers[record.id] = record;
           triggerIds.push(record.id);
         }
-        const receipt: ApplyReceipt = { agentId, displayName: previewed.displayName, createdAt: at, triggers: triggerIds, preview: previewed };
+        const receipt: ApplyReceipt = {
+          agentId,
+          displayName: previewed.displayName,
+          createdAt: at,
+          triggers: triggerIds,
+          preview: previewed,
+        };
         state.applies[request.requestId] = { ...receipt, fingerprint };
         return { result: { receipt, duplicate: false } };
       }),
@@ -199,11 +265,25 @@ export async function applyTemplate(ctx: ApiContext, request: ApiRequest<'apply'
     return outcome.receipt;
   }
   const receipt = outcome.receipt;
-  const events: ActivityInput[] = [{ kind: 'apply', agent: receipt.agentId, outcome: 'ok', detail: `made ${receipt.displayName} from the template ${details.manifest.name} ${details.manifest.version}` }];
+  const events: ActivityInput[] = [
+    {
+      kind: 'apply',
+      agent: receipt.agentId,
+      outcome: 'ok',
+      detail: `made ${receipt.displayName} from the template ${details.manifest.name} ${details.manifest.version}`,
+    },
+  ];
   const state = await store.read();
   for (const id of receipt.triggers) {
     const trigger = own(state.triggers, id);
-    if (trigger?.armed) events.push({ kind: 'arm', agent: receipt.agentId, trigger: id, outcome: 'ok', detail: armedWords(trigger.type, trigger.folder, trigger.secretOrigin === 'given' ? 'given' : 'made') });
+    if (trigger?.armed)
+      events.push({
+        kind: 'arm',
+        agent: receipt.agentId,
+        trigger: id,
+        outcome: 'ok',
+        detail: armedWords(trigger.type, trigger.folder, trigger.secretOrigin === 'given' ? 'given' : 'made'),
+      });
   }
   await recordActivity(ctx, events);
   return receipt;

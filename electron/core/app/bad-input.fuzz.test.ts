@@ -30,7 +30,10 @@ type Tree = Record<string, unknown>;
 function tablesOf(value: unknown, path: (string | number)[] = []): { path: (string | number)[]; table: Tree }[] {
   if (Array.isArray(value)) return value.flatMap((item, i) => tablesOf(item, [...path, i]));
   if (value === null || typeof value !== 'object' || value instanceof Date) return [];
-  return [{ path, table: value as Tree }, ...Object.entries(value).flatMap(([key, inner]) => tablesOf(inner, [...path, key]))];
+  return [
+    { path, table: value as Tree },
+    ...Object.entries(value).flatMap(([key, inner]) => tablesOf(inner, [...path, key])),
+  ];
 }
 /** A deep copy keeping every key as an own property (`structuredClone` would too, but not Dates in TOML). */
 function copy<T>(value: T): T {
@@ -72,7 +75,9 @@ describe('bad input: `__proto__`, `constructor`, `prototype` at every depth', ()
       const field = fieldName([...path, key]);
       expect(check.ok, field).toBe(false);
       // A strict table names the key; a JSON Schema (`inputs`) names it as an unknown keyword.
-      const named = check.errors.some((e) => e.path === field || (e.message.includes(key) && field.startsWith(e.path ?? '\0')));
+      const named = check.errors.some(
+        (e) => e.path === field || (e.message.includes(key) && field.startsWith(e.path ?? '\0')),
+      );
       expect(named, `${field}: ${JSON.stringify(check.errors)}`).toBe(true);
     }
   });
@@ -83,7 +88,10 @@ describe('bad input: `__proto__`, `constructor`, `prototype` at every depth', ()
       const manifest = copy(validManifest());
       setOwn<unknown>(at(manifest, path), key, { type: 'string', description: 'x' });
       const text = `---\n${YAML.stringify(manifest)}---\nBody for \${parameters.channel}\n`;
-      const result = checkAgentMd(text, { folderName: 'digest', files: new Map([['out.schema.json', new TextEncoder().encode('{"type":"object"}')]]) });
+      const result = checkAgentMd(text, {
+        folderName: 'digest',
+        files: new Map([['out.schema.json', new TextEncoder().encode('{"type":"object"}')]]),
+      });
       const field = fieldName([...path, key]);
       if (result.manifest) {
         // Only a map whose keys are names (parameters, pins) may hold it: as an own key.
@@ -97,35 +105,69 @@ describe('bad input: `__proto__`, `constructor`, `prototype` at every depth', ()
     }
   });
 
-  const plugin = JSON.parse(readFileSync(join(__dirname, '../../test/fixtures/plugin/crm-plugin.json'), 'utf8')) as Tree;
+  const plugin = JSON.parse(
+    readFileSync(join(__dirname, '../../../test/fixtures/plugin/crm-plugin.json'), 'utf8'),
+  ) as Tree;
   const jsonTables = tablesOf(plugin);
   // The plugin spec reads unknown fields as warnings (plugin README): refused or warned, always named.
   // A tool's `input_schema` / `output_schema` is a JSON Schema the plugin reader does not hold to
   // known keywords (an unknown keyword is an annotation there): left out here, see the report. A
   // profile's `config_keys` is a map of names, where any legal name (these included) is legal.
-  it.each(PROTO_KEYS)('plugin manifest (JSON): `%s` in every object is named, as a refusal or an unknown-field warning', (key) => {
-    for (const { path } of jsonTables.filter((t) => !t.path.some((part) => typeof part === 'string' && (part.endsWith('_schema') || part === 'config_keys')))) {
-      const manifest = copy(plugin);
-      setOwn<unknown>(at(manifest, path), key, 'x');
-      const result = inspectPluginManifestBytes(new TextEncoder().encode(JSON.stringify(manifest)));
-      const field = fieldName([...path, key]);
-      const said = [...result.errors, ...result.warnings];
-      expect(
-        said.some((e) => (e.path ?? '').includes(key) || e.message.includes(key)),
-        `${field}: ${JSON.stringify(said)}`,
-      ).toBe(true);
-    }
-  });
+  it.each(PROTO_KEYS)(
+    'plugin manifest (JSON): `%s` in every object is named, as a refusal or an unknown-field warning',
+    (key) => {
+      for (const { path } of jsonTables.filter(
+        (t) => !t.path.some((part) => typeof part === 'string' && (part.endsWith('_schema') || part === 'config_keys')),
+      )) {
+        const manifest = copy(plugin);
+        setOwn<unknown>(at(manifest, path), key, 'x');
+        const result = inspectPluginManifestBytes(new TextEncoder().encode(JSON.stringify(manifest)));
+        const field = fieldName([...path, key]);
+        const said = [...result.errors, ...result.warnings];
+        expect(
+          said.some((e) => (e.path ?? '').includes(key) || e.message.includes(key)),
+          `${field}: ${JSON.stringify(said)}`,
+        ).toBe(true);
+      }
+    },
+  );
 });
 
 describe('bad input: long lines and long values', () => {
   it('scans Python modules of long random lines in linear time', () => {
-    const piece = fc.constantFrom('@', ' ', '\t', '(', ')', '"', "'", '"""', '#', '\\', '\n', '.', ',', '=', 'tool', 'apollia', 'import ', 'from ', 'def ', 'name', 'x', '\r');
+    const piece = fc.constantFrom(
+      '@',
+      ' ',
+      '\t',
+      '(',
+      ')',
+      '"',
+      "'",
+      '"""',
+      '#',
+      '\\',
+      '\n',
+      '.',
+      ',',
+      '=',
+      'tool',
+      'apollia',
+      'import ',
+      'from ',
+      'def ',
+      'name',
+      'x',
+      '\r',
+    );
     fc.assert(
-      fc.property(fc.array(piece, { minLength: 1, maxLength: 8 }), fc.integer({ min: 10_000, max: 40_000 }), (pieces, times) => {
-        const found = scanPythonModule(pieces.join('').repeat(times));
-        expect(Array.isArray(found)).toBe(true);
-      }),
+      fc.property(
+        fc.array(piece, { minLength: 1, maxLength: 8 }),
+        fc.integer({ min: 10_000, max: 40_000 }),
+        (pieces, times) => {
+          const found = scanPythonModule(pieces.join('').repeat(times));
+          expect(Array.isArray(found)).toBe(true);
+        },
+      ),
       { numRuns: RUNS, seed: SEED },
     );
   }, 120_000);
@@ -150,7 +192,10 @@ describe('bad input: long lines and long values', () => {
         if (typeof value !== 'string') continue;
         const manifest = copy(validManifest());
         setOwn<unknown>(at(manifest, path), key, `${value}${'.@a ${parameters.'.repeat(6_000)}`);
-        const result = checkAgentMd(`---\n${YAML.stringify(manifest, { lineWidth: 0 })}---\nBody\n`, { folderName: 'digest', files: new Map() });
+        const result = checkAgentMd(`---\n${YAML.stringify(manifest, { lineWidth: 0 })}---\nBody\n`, {
+          folderName: 'digest',
+          files: new Map(),
+        });
         for (const error of result.errors) expect(error.code).toMatch(/^template\.[a-z_]+$/);
         if (!result.manifest) expect(result.errors.length).toBeGreaterThan(0);
       }
@@ -159,17 +204,34 @@ describe('bad input: long lines and long values', () => {
 });
 
 /** Patterns known to backtrack exponentially or polynomially in ECMAScript engines. */
-const SUPER_LINEAR = ['^(\\w+\\s?)+$', '^(a+)+$', '^(a|a)*$', '^(a|aa)+$', '^(.*a){12}$', '^([a-zA-Z0-9])(([\\-.]|[_]+)?([a-zA-Z0-9]+))*(@){1}[a-z0-9]+[.]{1}(([a-z]{2,3})|([a-z]{2,3}[.]{1}[a-z]{2,3}))$', '(\\d+)*\\d+x', '^(\\s*,?\\s*)*$'];
+const SUPER_LINEAR = [
+  '^(\\w+\\s?)+$',
+  '^(a+)+$',
+  '^(a|a)*$',
+  '^(a|aa)+$',
+  '^(.*a){12}$',
+  '^([a-zA-Z0-9])(([\\-.]|[_]+)?([a-zA-Z0-9]+))*(@){1}[a-z0-9]+[.]{1}(([a-z]{2,3})|([a-z]{2,3}[.]{1}[a-z]{2,3}))$',
+  '(\\d+)*\\d+x',
+  '^(\\s*,?\\s*)*$',
+];
 describe('bad input: super-linear patterns', () => {
-  it.each(SUPER_LINEAR)('checks a template parameter with pattern %s and an adversarial default in linear time', async (pattern) => {
-    const result = await inspectTemplate(
-      writeTemplate((m) => {
-        m.parameters.words = { type: 'string', pattern, default: `${'a'.repeat(5_000)}${'1'.repeat(4_000)}, , !`, description: 'Words.' };
-      }),
-    );
-    expect(result.ok).toBe(false);
-    expect(result.errors[0]?.path).toMatch(/^parameters\.words\.(default|pattern)$/);
-  });
+  it.each(SUPER_LINEAR)(
+    'checks a template parameter with pattern %s and an adversarial default in linear time',
+    async (pattern) => {
+      const result = await inspectTemplate(
+        writeTemplate((m) => {
+          m.parameters.words = {
+            type: 'string',
+            pattern,
+            default: `${'a'.repeat(5_000)}${'1'.repeat(4_000)}, , !`,
+            description: 'Words.',
+          };
+        }),
+      );
+      expect(result.ok).toBe(false);
+      expect(result.errors[0]?.path).toMatch(/^parameters\.words\.(default|pattern)$/);
+    },
+  );
 });
 
 describe('bad input: names that collide under case folding', () => {
@@ -191,7 +253,9 @@ describe('bad input: names that collide under case folding', () => {
     const result = await inspectTemplate(dir);
     expect(result.ok).toBe(false);
     expect(result.errors[0]?.code).toBe('template.name_collision');
-    expect([a, b, a.split('/').slice(0, 2).join('/'), b.split('/').slice(0, 2).join('/')]).toContain(result.errors[0]?.path);
+    expect([a, b, a.split('/').slice(0, 2).join('/'), b.split('/').slice(0, 2).join('/')]).toContain(
+      result.errors[0]?.path,
+    );
     expect(snapshot(dir)).toEqual(before);
   });
 });
@@ -204,12 +268,23 @@ describe('bad input: names that collide under case folding', () => {
  * hold upper case (SemVer pre-release tags): `versionFolderName` keeps their folders apart.
  */
 describe('bad input: names that collide under case folding, in the store', () => {
-  const upperName = fc.tuple(fc.stringMatching(/^[a-z0-9_-]{0,8}$/), fc.stringMatching(/^[A-Z]$/), fc.stringMatching(/^[a-zA-Z0-9_-]{0,8}$/)).map(([head, upper, tail]) => `${head}${upper}${tail}`);
+  const upperName = fc
+    .tuple(
+      fc.stringMatching(/^[a-z0-9_-]{0,8}$/),
+      fc.stringMatching(/^[A-Z]$/),
+      fc.stringMatching(/^[a-zA-Z0-9_-]{0,8}$/),
+    )
+    .map(([head, upper, tail]) => `${head}${upper}${tail}`);
 
   it('refuses a package name, an agent id or a trigger id with an upper-case letter, naming the field', () => {
     fc.assert(
       fc.property(upperName, fc.constantFrom('package.name', 'agents[0].id', 'triggers[0].id'), (name, field) => {
-        const text = field === 'package.name' ? EXAMPLE.replace('name = "invoices"', `name = "${name}"`) : field === 'agents[0].id' ? EXAMPLE.replace('id = "invoice-clerk"', `id = "${name}"`) : EXAMPLE.replace('id = "first-monday"', `id = "${name}"`);
+        const text =
+          field === 'package.name'
+            ? EXAMPLE.replace('name = "invoices"', `name = "${name}"`)
+            : field === 'agents[0].id'
+              ? EXAMPLE.replace('id = "invoice-clerk"', `id = "${name}"`)
+              : EXAMPLE.replace('id = "first-monday"', `id = "${name}"`);
         expect(text).not.toBe(EXAMPLE);
         const check = checkApolliaManifest(text, ARCHIVE);
         expect(check.errors.some((e) => e.code === 'manifest.bad_identifier' && e.path === field)).toBe(true);
@@ -237,7 +312,9 @@ describe('bad input: names that collide under case folding, in the store', () =>
     const flips = fc.array(fc.boolean(), { minLength: 12, maxLength: 12 });
     fc.assert(
       fc.property(tag, flips, (a, flip) => {
-        const b = [...a].map((c, i) => (flip[i] ? (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase()) : c)).join('');
+        const b = [...a]
+          .map((c, i) => (flip[i] ? (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase()) : c))
+          .join('');
         fc.pre(a !== b);
         const [x, y] = [versionFolderName(`1.0.0-${a}`), versionFolderName(`1.0.0-${b}`)];
         expect(x.toLowerCase()).not.toBe(y.toLowerCase());

@@ -20,7 +20,11 @@ export interface ApiDeps {
   /** The app's resources (`resources/`): built-in templates live in `templates/`. */
   resourcesDir: string;
   /** Main-process dialogs; `openKeyFile` picks a minisign `.pub` file (Settings → Trusted publishers). */
-  dialogs: { openFile(): Promise<string | null>; openFolder(): Promise<string | null>; openKeyFile?(): Promise<string | null> };
+  dialogs: {
+    openFile(): Promise<string | null>;
+    openFolder(): Promise<string | null>;
+    openKeyFile?(): Promise<string | null>;
+  };
   secretBox: SecretBox;
   now: () => Date;
   log?: (message: string, error?: unknown) => void;
@@ -37,9 +41,15 @@ export interface ApiDeps {
   cliProgram?: string | null;
   /** The host runs without Chromium's sandbox (`--no-sandbox`): install and apply are refused (`app.sandbox_off`). */
   sandboxOff?: boolean;
-  /** The OS's "start at login" for the app (Electron: login items, an XDG autostart entry); absent where the host has none. */
+  /**
+   * The OS's "start at login" for the app (Electron: login items, an XDG autostart entry); absent where the host has
+   * none.
+   */
   loginItem?: { get(): Promise<boolean>; set(on: boolean): Promise<void> };
-  /** Where the organization's policy files are; absent, this machine's location and `APOLLIA_POLICY_FILE` (policy/read-policy.ts). */
+  /**
+   * Where the organization's policy files are; absent, this machine's location and `APOLLIA_POLICY_FILE`
+   * (policy/read-policy.ts).
+   */
   policy?: PolicyLocations;
 }
 
@@ -64,14 +74,21 @@ export async function recordActivity(ctx: ApiContext, events: readonly ActivityI
     try {
       stored = await ctx.activity.record({ at: ctx.deps.now().toISOString(), ...event });
     } catch (error) {
-      (ctx.deps.log ?? ((message: string, e?: unknown) => console.error(message, e)))(`apollia: the activity log could not be written (${event.kind})`, error);
+      (ctx.deps.log ?? ((message: string, e?: unknown) => console.error(message, e)))(
+        `apollia: the activity log could not be written (${event.kind})`,
+        error,
+      );
     }
-    // The policy's `activityExport`: the person's decisions are also appended (cleaned as the log keeps them), one JSON line each, for the organization's log shipper.
+    // The policy's `activityExport`: the person's decisions are also appended (cleaned as the log keeps them), one JSON
+    // line each, for the organization's log shipper.
     if (exportTo && stored) {
       try {
         await appendFile(exportTo, `${JSON.stringify(stored)}\n`, { mode: 0o600 });
       } catch (error) {
-        (ctx.deps.log ?? ((message: string, e?: unknown) => console.error(message, e)))(`apollia: the policy's activity export ${exportTo} could not be written (${event.kind})`, error);
+        (ctx.deps.log ?? ((message: string, e?: unknown) => console.error(message, e)))(
+          `apollia: the policy's activity export ${exportTo} could not be written (${event.kind})`,
+          error,
+        );
       }
     }
   }
@@ -91,6 +108,10 @@ export async function seal(ctx: ApiContext, secret: string): Promise<string> {
   await ctx.store.read();
   // Just after start the keychain may not have answered yet: wait for it, then say what it is.
   await ctx.deps.secretBox.ready?.();
-  if (ctx.deps.secretBox.backend() === 'unavailable') throw new CoreError('secret.unavailable', 'This computer has no way to keep secrets (no keychain): a webhook or a saved secret cannot be set up here.');
+  if (ctx.deps.secretBox.backend() === 'unavailable')
+    throw new CoreError(
+      'secret.unavailable',
+      'This computer has no way to keep secrets (no keychain): a webhook or a saved secret cannot be set up here.',
+    );
   return Buffer.from(await ctx.deps.secretBox.encrypt(secret)).toString('base64');
 }

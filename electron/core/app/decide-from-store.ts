@@ -5,7 +5,13 @@
  * the form, the CLI and the store agree by construction.
  */
 import type { ApolliaManifest } from '../../../shared/apollia-manifest';
-import { type ConsentAnswers, type DecisionTrust, type Decisions, decide, decisionTrust } from '../../../shared/decisions';
+import {
+  type ConsentAnswers,
+  type DecisionTrust,
+  type Decisions,
+  decide,
+  decisionTrust,
+} from '../../../shared/decisions';
 import type { SignatureSummary } from '../../../shared/inspection';
 import type { EffectivePolicy } from '../../../shared/policy';
 import { own } from '../../../shared/own';
@@ -18,7 +24,10 @@ export function trustOf(signature: SignatureSummary | null | undefined): Decisio
   return decisionTrust(signature);
 }
 
-/** The verdict stored with an installed package at its install: what its defaults were decided with (a key trusted or removed later changes nothing). */
+/**
+ * The verdict stored with an installed package at its install: what its defaults were decided with (a key trusted or
+ * removed later changes nothing).
+ */
 export function storedTrust(state: StoreState, name: string): DecisionTrust {
   return trustOf(own(state.packageTrust, name)?.signature);
 }
@@ -28,9 +37,22 @@ export function storedTrust(state: StoreState, name: string): DecisionTrust {
  * `policy/`, applied on top) and `answers`; the first problem of the
  * answers is refused as a whole (`CoreError` with its code), nothing decided in part.
  */
-export function decideFromStore(state: StoreState, manifest: ApolliaManifest | undefined, trust: DecisionTrust, answers: ConsentAnswers, policy: EffectivePolicy | null = null): Decisions {
+export function decideFromStore(
+  state: StoreState,
+  manifest: ApolliaManifest | undefined,
+  trust: DecisionTrust,
+  answers: ConsentAnswers,
+  policy: EffectivePolicy | null = null,
+): Decisions {
   if (!manifest) throw new CoreError('package.unknown', 'That package is not installed.');
-  const decisions = decide({ manifest, installed: installedDecisions(state, manifest.package.name), trust, deniedTools: state.settings.deniedTools, policy, answers });
+  const decisions = decide({
+    manifest,
+    installed: installedDecisions(state, manifest.package.name),
+    trust,
+    deniedTools: state.settings.deniedTools,
+    policy,
+    answers,
+  });
   const first = decisions.problems[0];
   if (first) throw new CoreError(first.code, first.message, { path: first.path });
   return decisions;

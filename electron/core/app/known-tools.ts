@@ -14,7 +14,9 @@ import { checkTemplateFolder } from '../bounded';
 import type { StoreState } from '../store/state';
 import { BUILTIN_TEMPLATES, builtinTemplateDir } from '../template/builtin';
 
-/** Built-in templates' MCP tools, read once per resources folder (the shipped folders do not change while the app runs). */
+/**
+ * Built-in templates' MCP tools, read once per resources folder (the shipped folders do not change while the app runs).
+ */
 const builtinMcpTools = new Map<string, Promise<Map<string, string>>>();
 
 /** The gate names of the MCP tools the built-in templates name, each with the template that names it first. */
@@ -44,7 +46,8 @@ function agentMcp(state: StoreState): Map<string, string> {
   const tools = new Map<string, string>();
   for (const agent of Object.values(state.agents)) {
     const names = agent.origin === 'template' ? Object.keys(agent.toolSettings) : agent.access.map((a) => a.entry);
-    for (const name of names) if (name.startsWith('mcp:') && !tools.has(name)) tools.set(name, `Used by your agent ${agent.displayName}`);
+    for (const name of names)
+      if (name.startsWith('mcp:') && !tools.has(name)) tools.set(name, `Used by your agent ${agent.displayName}`);
   }
   return tools;
 }
@@ -63,5 +66,7 @@ export async function knownTools(ctx: ApiContext, state: StoreState): Promise<Kn
   for (const [gate, description] of [...(await builtinMcp(ctx.deps.resourcesDir)), ...agentMcp(state)]) {
     if (!out.has(gate)) out.set(gate, { tool: gate, description, kind: 'mcp' });
   }
-  return [...out.values()].filter((t) => !denied.has(t.tool) && deniedToolProblem(t.tool) === null).sort((a, b) => (a.tool < b.tool ? -1 : a.tool > b.tool ? 1 : 0));
+  return [...out.values()]
+    .filter((t) => !denied.has(t.tool) && deniedToolProblem(t.tool) === null)
+    .sort((a, b) => (a.tool < b.tool ? -1 : a.tool > b.tool ? 1 : 0));
 }

@@ -18,7 +18,11 @@ async function templateAccepts(server: string): Promise<boolean> {
 describe('an MCP server name means one thing', () => {
   it('refuses `Slack` in a template: Settings can never save a server under it', async () => {
     const { api } = testApi();
-    const saved = await api.saveMcpServer({ name: 'Slack', transport: 'streamable-http', url: 'https://mcp.example.com/' });
+    const saved = await api.saveMcpServer({
+      name: 'Slack',
+      transport: 'streamable-http',
+      url: 'https://mcp.example.com/',
+    });
     expect(saved.ok).toBe(false);
     const result = await inspectTemplate(writeTemplate((m) => (m.mcp[0].server = 'Slack')));
     expect(result.ok).toBe(false);
@@ -31,7 +35,10 @@ describe('an MCP server name means one thing', () => {
 
   it('the template check, the Api and the owner-tools list accept the same names', async () => {
     const { api } = testApi();
-    const names = fc.oneof(fc.constantFrom('slack', 'Slack', 'git_hub-2', 'a'.repeat(64), 'a'.repeat(65), 'a/b', 'a:b', 'a.b', 'ü'), fc.stringMatching(/^[A-Za-z0-9_.:/-]{1,70}$/));
+    const names = fc.oneof(
+      fc.constantFrom('slack', 'Slack', 'git_hub-2', 'a'.repeat(64), 'a'.repeat(65), 'a/b', 'a:b', 'a.b', 'ü'),
+      fc.stringMatching(/^[A-Za-z0-9_.:/-]{1,70}$/),
+    );
     await fc.assert(
       fc.asyncProperty(names, async (name) => {
         const saved = await api.saveMcpServer({ name, transport: 'streamable-http', url: 'https://mcp.example.com/' });

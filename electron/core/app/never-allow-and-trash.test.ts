@@ -41,12 +41,16 @@ describe('the owner never-allow list on .apo installs', () => {
     const sourceId = await open(api, apoFile(packFolder(INVOICES_DIR)));
     // The refusal itself goes to the activity log (issue 16); nothing else is written.
     const before = treeHash(dataDir, ['activity']);
-    const refused = await api.install({ sourceId, decisions: { agents: { 'invoice-clerk': { access: GRANTS } }, triggers: {} } });
+    const refused = await api.install({
+      sourceId,
+      decisions: { agents: { 'invoice-clerk': { access: GRANTS } }, triggers: {} },
+    });
     expect(refused).toEqual({
       ok: false,
       error: {
         code: 'install.denied_tool',
-        message: 'agent `invoice-clerk` of invoices cannot be granted `mcp:ledger/lookup`: it is on your list of tools you never allow (Settings)',
+        message:
+          'agent `invoice-clerk` of invoices cannot be granted `mcp:ledger/lookup`: it is on your list of tools you never allow (Settings)',
         path: 'decisions.agents.invoice-clerk.access.mcp:ledger/lookup',
       },
     });
@@ -57,9 +61,17 @@ describe('the owner never-allow list on .apo installs', () => {
     const { api, dataDir } = testApi();
     await api.denyTool({ tool: 'file_read' });
     const sourceId = await open(api, apoFile(packFolder(INVOICES_DIR)));
-    const installed = await api.install({ sourceId, decisions: { agents: { 'invoice-clerk': { access: { ...GRANTS, file_read: false } } }, triggers: {} } });
+    const installed = await api.install({
+      sourceId,
+      decisions: { agents: { 'invoice-clerk': { access: { ...GRANTS, file_read: false } } }, triggers: {} },
+    });
     expect(installed.ok).toBe(true);
-    expect(state(dataDir).agents['invoices/invoice-clerk'].access[0]).toEqual({ entry: 'file_read', family: 'read_personal', granted: false, permission: 'deny' });
+    expect(state(dataDir).agents['invoices/invoice-clerk'].access[0]).toEqual({
+      entry: 'file_read',
+      family: 'read_personal',
+      granted: false,
+      permission: 'deny',
+    });
   });
 
   it('accepts every native .apo tool of the catalogue as a denial (mail_send is not a template tool)', async () => {
@@ -73,7 +85,10 @@ describe('the dashboard says what each tool does first (issue 13 point 6)', () =
   it("words a package agent's entries from its manifest and the catalogue, the name kept beside", async () => {
     const { api } = testApi();
     const sourceId = await open(api, apoFile(packFolder(INVOICES_DIR)));
-    expect((await api.install({ sourceId, decisions: { agents: { 'invoice-clerk': { access: GRANTS } }, triggers: {} } })).ok).toBe(true);
+    expect(
+      (await api.install({ sourceId, decisions: { agents: { 'invoice-clerk': { access: GRANTS } }, triggers: {} } }))
+        .ok,
+    ).toBe(true);
     const dashboard = await api.dashboard();
     const access = dashboard.ok ? dashboard.value.agents[0]?.access : [];
     expect(access?.map((a) => [a.tool, a.what])).toEqual([
@@ -91,7 +106,13 @@ describe('a template trigger is armed only when ticked', () => {
     const made = testApi();
     const sourceId = await open(made.api, MARKET_MONITOR);
     expect((await made.api.previewApply({ sourceId, parameters, grants: [] })).ok).toBe(true);
-    const applied = await made.api.apply({ sourceId, parameters, grants: [], requestId: 'r1', ...(arm ? { arm } : {}) });
+    const applied = await made.api.apply({
+      sourceId,
+      parameters,
+      grants: [],
+      requestId: 'r1',
+      ...(arm ? { arm } : {}),
+    });
     return { ...made, applied };
   }
 
@@ -105,7 +126,10 @@ describe('a template trigger is armed only when ticked', () => {
   it('arms the schedule the person ticked', async () => {
     const { applied, dataDir } = await applyMarketMonitor(['weekly']);
     if (!applied.ok) throw new Error(applied.error.message);
-    expect(state(dataDir).triggers[applied.value.triggers[0] as string]).toMatchObject({ armed: true, armedAt: '2026-12-01T10:00:00.000Z' });
+    expect(state(dataDir).triggers[applied.value.triggers[0] as string]).toMatchObject({
+      armed: true,
+      armedAt: '2026-12-01T10:00:00.000Z',
+    });
   });
 
   it('refuses to arm a trigger the template does not have, making nothing', async () => {
@@ -114,7 +138,11 @@ describe('a template trigger is armed only when ticked', () => {
     await made.api.previewApply({ sourceId, parameters, grants: [] });
     const before = treeHash(made.dataDir);
     const refused = await made.api.apply({ sourceId, parameters, grants: [], requestId: 'r1', arm: ['hourly'] });
-    expect(refused.ok ? null : refused.error).toEqual({ code: 'apply.unknown_trigger', message: 'Market monitor: Acme has no trigger `hourly` to arm', path: 'arm' });
+    expect(refused.ok ? null : refused.error).toEqual({
+      code: 'apply.unknown_trigger',
+      message: 'Market monitor: Acme has no trigger `hourly` to arm',
+      path: 'arm',
+    });
     expect(treeHash(made.dataDir)).toBe(before);
   });
 
@@ -125,13 +153,20 @@ describe('a template trigger is armed only when ticked', () => {
     const previewed = await made.api.previewApply({ sourceId, parameters: leadParameters, grants: [] });
     if (!previewed.ok) throw new Error(previewed.error.message);
     const webhook = previewed.value.triggers.find((t) => t.type === 'webhook');
-    const refused = await made.api.apply({ sourceId, parameters: leadParameters, grants: [], requestId: 'r1', arm: [webhook?.name ?? ''] });
+    const refused = await made.api.apply({
+      sourceId,
+      parameters: leadParameters,
+      grants: [],
+      requestId: 'r1',
+      arm: [webhook?.name ?? ''],
+    });
     expect(refused.ok ? null : refused.error.code).toBe('apply.webhook_not_armed_here');
   });
 });
 
 describe('trashSource', () => {
-  const symlinked = () => gzipSync(buildTar([...folderEntries(INVOICES_DIR), { name: 'link', type: 'symlink', linkname: '/etc/passwd' }]));
+  const symlinked = () =>
+    gzipSync(buildTar([...folderEntries(INVOICES_DIR), { name: 'link', type: 'symlink', linkname: '/etc/passwd' }]));
 
   it('moves the original file of a package refused as possibly malicious to the Trash', async () => {
     const trashed: string[] = [];
@@ -148,7 +183,10 @@ describe('trashSource', () => {
     const path = apoFile(packFolder(INVOICES_DIR));
     const sourceId = await open(api, path);
     const refused = await api.trashSource({ sourceId });
-    expect(refused.ok ? null : refused.error).toEqual({ code: 'trash.not_refused', message: 'package.apo was not refused as possibly harmful: only such a file is moved to the Trash from here.' });
+    expect(refused.ok ? null : refused.error).toEqual({
+      code: 'trash.not_refused',
+      message: 'package.apo was not refused as possibly harmful: only such a file is moved to the Trash from here.',
+    });
     expect(trashed).toEqual([]);
     expect(existsSync(path)).toBe(true);
   });
@@ -171,7 +209,8 @@ describe('a package folder opened as a template', () => {
       {
         code: 'template.unbuilt_apo',
         path: 'apollia.toml',
-        message: 'invoices is not a template: it is the folder of an .apo package, not yet packed (it holds apollia.toml, not agent.md). Pack it with `apollia-desktop pack invoices`, then open the .apo file it writes.',
+        message:
+          'invoices is not a template: it is the folder of an .apo package, not yet packed (it holds apollia.toml, not agent.md). Pack it with `apollia-desktop pack invoices`, then open the .apo file it writes.',
       },
     ]);
   });
@@ -199,6 +238,10 @@ describe('settings.knownTools', () => {
     expect(names).toContain('mcp:github/submit_pending_pull_request_review');
     expect(names).not.toContain('shell');
     expect(names).toEqual([...names].sort());
-    expect(settings.value.knownTools.find((t) => t.tool === 'mcp:gmail/GMAIL_SEND_EMAIL')).toEqual({ tool: 'mcp:gmail/GMAIL_SEND_EMAIL', description: 'Used by the built-in template Market monitor', kind: 'mcp' });
+    expect(settings.value.knownTools.find((t) => t.tool === 'mcp:gmail/GMAIL_SEND_EMAIL')).toEqual({
+      tool: 'mcp:gmail/GMAIL_SEND_EMAIL',
+      description: 'Used by the built-in template Market monitor',
+      kind: 'mcp',
+    });
   });
 });

@@ -18,7 +18,8 @@ const SEND = 'mcp:slack/slack_send_message';
 const PARAMETERS = { companies: 'Acme', channel: 'C0123ABCD' };
 const GRANT_WARNING = {
   code: `grants.${SEND}`,
-  message: 'You allowed `slack_send_message`, but `mcp:slack/slack_send_message` is on your list of tools you never allow (Settings → Tools you never allow): it stays denied',
+  message:
+    'You allowed `slack_send_message`, but `mcp:slack/slack_send_message` is on your list of tools you never allow (Settings → Tools you never allow): it stays denied',
 };
 
 function state(dataDir: string) {
@@ -75,7 +76,8 @@ describe('the list of tools the owner never allows', () => {
       error: {
         code: 'tool.invalid',
         path: 'tool',
-        message: "`mcp:slack` is not an MCP tool's gate name: write it as mcp:<server>/<tool>, like mcp:slack/slack_send_message (a server name in lower-case letters, digits, _ and -; a tool name in letters, digits, _, - and .)",
+        message:
+          "`mcp:slack` is not an MCP tool's gate name: write it as mcp:<server>/<tool>, like mcp:slack/slack_send_message (a server name in lower-case letters, digits, _ and -; a tool name in letters, digits, _, - and .)",
       },
     });
     expect(await api.denyTool({ tool: 'slack_send_message' })).toEqual({
@@ -95,7 +97,10 @@ describe('the list of tools the owner never allows', () => {
     const { api } = testApi();
     expect(await api.removeDeniedTool({ tool: SEND })).toEqual({
       ok: false,
-      error: { code: 'tool.not_denied', message: '`mcp:slack/slack_send_message` is not on the list of tools you never allow.' },
+      error: {
+        code: 'tool.not_denied',
+        message: '`mcp:slack/slack_send_message` is not on the list of tools you never allow.',
+      },
     });
   });
 
@@ -103,12 +108,18 @@ describe('the list of tools the owner never allows', () => {
     const { api, dataDir } = testApi();
     await api.denyTool({ tool: 'shell' });
     const full = state(dataDir);
-    full.settings.deniedTools = Array.from({ length: MAX_DENIED_TOOLS }, (_, i) => `mcp:s/t${String(i).padStart(4, '0')}`);
+    full.settings.deniedTools = Array.from(
+      { length: MAX_DENIED_TOOLS },
+      (_, i) => `mcp:s/t${String(i).padStart(4, '0')}`,
+    );
     writeFileSync(join(dataDir, 'state.json'), JSON.stringify(full));
     const before = treeHash(dataDir);
     expect(await api.denyTool({ tool: SEND })).toEqual({
       ok: false,
-      error: { code: 'tool.too_many', message: `At most ${MAX_DENIED_TOOLS} tools can be on the list of tools you never allow: remove one first.` },
+      error: {
+        code: 'tool.too_many',
+        message: `At most ${MAX_DENIED_TOOLS} tools can be on the list of tools you never allow: remove one first.`,
+      },
     });
     expect(treeHash(dataDir)).toBe(before);
     // One already on the list is still answered as it is.
@@ -130,7 +141,12 @@ describe('an apply on a machine whose owner denies a tool', () => {
     const applied = await api.apply({ sourceId, parameters: PARAMETERS, grants: [SEND], requestId: 'denied' });
     if (!applied.ok) throw new Error(applied.error.message);
     expect(applied.value.preview).toEqual(previewed);
-    expect(state(dataDir).agents[applied.value.agentId].toolSettings[SEND]).toEqual({ family: null, setting: 'deny', pin: { channel_id: 'C0123ABCD' }, pinMissing: false });
+    expect(state(dataDir).agents[applied.value.agentId].toolSettings[SEND]).toEqual({
+      family: null,
+      setting: 'deny',
+      pin: { channel_id: 'C0123ABCD' },
+      pinMissing: false,
+    });
     const board = await api.dashboard();
     const access = board.ok ? board.value.agents[0]?.access.find((a) => a.tool === SEND) : undefined;
     expect(access).toMatchObject({ permission: 'deny', granted: false });
@@ -152,7 +168,8 @@ describe('an apply on a machine whose owner denies a tool', () => {
     expect(previewed.tools).toEqual(['web_search', 'read', 'write']);
     expect(previewed.warnings).toContainEqual({
       code: 'grants.web_fetch',
-      message: 'The template gives its agent `web_fetch`, but it is on your list of tools you never allow (Settings → Tools you never allow): the agent does not get it',
+      message:
+        'The template gives its agent `web_fetch`, but it is on your list of tools you never allow (Settings → Tools you never allow): the agent does not get it',
     });
     const applied = await api.apply({ sourceId, parameters: PARAMETERS, grants: [], requestId: 'native' });
     if (!applied.ok) throw new Error(applied.error.message);

@@ -10,9 +10,28 @@ import { refuse, usablePolicy } from '../policy/index';
  */
 export function lockedByPolicy(ctx: ApiContext, what: 'mcp' | 'webhookPort' | 'userKeys', name: string): void {
   const view = policyOf(ctx);
-  const policy = usablePolicy(view, what === 'mcp' ? `MCP server \`${name}\` was not changed` : what === 'webhookPort' ? 'The webhook port was not changed' : `The key \`${name}\` was not trusted`);
+  const policy = usablePolicy(
+    view,
+    what === 'mcp'
+      ? `MCP server \`${name}\` was not changed`
+      : what === 'webhookPort'
+        ? 'The webhook port was not changed'
+        : `The key \`${name}\` was not trusted`,
+  );
   if (!policy) return;
-  if (what === 'mcp' && policy.mcpServers.some((s) => s.name === name)) refuse({ code: 'policy.mcp_server_locked', message: `MCP server \`${name}\` is provided by your organization: it cannot be changed or removed here; ${POLICY_REFUSAL}.` });
-  if (what === 'webhookPort' && policy.webhookPort !== null) refuse({ code: 'policy.webhook_port', message: `The webhook port is fixed at ${policy.webhookPort} by your organization: ${POLICY_REFUSAL}.` });
-  if (what === 'userKeys' && !policy.allowUserTrustedKeys) refuse({ code: 'policy.user_keys', message: `Only the publisher keys your organization trusts count on this computer: you cannot add your own; ${POLICY_REFUSAL}.` });
+  if (what === 'mcp' && policy.mcpServers.some((s) => s.name === name))
+    refuse({
+      code: 'policy.mcp_server_locked',
+      message: `MCP server \`${name}\` is provided by your organization: it cannot be changed or removed here; ${POLICY_REFUSAL}.`,
+    });
+  if (what === 'webhookPort' && policy.webhookPort !== null)
+    refuse({
+      code: 'policy.webhook_port',
+      message: `The webhook port is fixed at ${policy.webhookPort} by your organization: ${POLICY_REFUSAL}.`,
+    });
+  if (what === 'userKeys' && !policy.allowUserTrustedKeys)
+    refuse({
+      code: 'policy.user_keys',
+      message: `Only the publisher keys your organization trusts count on this computer: you cannot add your own; ${POLICY_REFUSAL}.`,
+    });
 }

@@ -38,17 +38,35 @@ async function installInvoices(api: ReturnType<typeof testApi>['api'], decisions
 
 describe('the policy through the Api', () => {
   it("Settings: the organization's MCP server, port and keys are shown locked and cannot be changed; no key of one's own", async () => {
-    const path = policyAt({ version: 1, organization: 'Example Corp', mcpServers: [{ name: 'crm', transport: 'streamable-http', url: 'https://crm.example.com/mcp' }], webhookPort: 47700, trustedPublishers: [{ name: 'Example IT', key: KEY }], allowUserTrustedKeys: false });
+    const path = policyAt({
+      version: 1,
+      organization: 'Example Corp',
+      mcpServers: [{ name: 'crm', transport: 'streamable-http', url: 'https://crm.example.com/mcp' }],
+      webhookPort: 47700,
+      trustedPublishers: [{ name: 'Example IT', key: KEY }],
+      allowUserTrustedKeys: false,
+    });
     const { api, dataDir } = apiWith(path);
     const settings = await api.settings();
-    expect(settings.ok && settings.value.mcpServers).toEqual([{ name: 'crm', transport: 'streamable-http', url: 'https://crm.example.com/mcp', credentialsSealed: false, managed: true }]);
+    expect(settings.ok && settings.value.mcpServers).toEqual([
+      {
+        name: 'crm',
+        transport: 'streamable-http',
+        url: 'https://crm.example.com/mcp',
+        credentialsSealed: false,
+        managed: true,
+      },
+    ]);
     expect(settings.ok && settings.value.webhookPort).toEqual({ port: 47700, chosen: true, managed: true });
     expect(settings.ok && settings.value.policy?.state).toBe('applied');
     const save = await api.saveMcpServer({ name: 'crm', transport: 'stdio', command: 'evil' });
     expect(save.ok ? null : save.error.code).toBe('policy.mcp_server_locked');
     expect((await api.removeMcpServer({ name: 'crm' })).ok).toBe(false);
     const port = await api.setWebhookPort({ port: 48000 });
-    expect(port.ok ? null : [port.error.code, port.error.message]).toEqual(['policy.webhook_port', 'The webhook port is fixed at 47700 by your organization: your organization does not allow this; your administrator can change the policy.']);
+    expect(port.ok ? null : [port.error.code, port.error.message]).toEqual([
+      'policy.webhook_port',
+      'The webhook port is fixed at 47700 by your organization: your organization does not allow this; your administrator can change the policy.',
+    ]);
     const trust = await api.trustKey({ publicKey: KEY, name: 'Mine' });
     expect(trust.ok ? null : trust.error.code).toBe('policy.user_keys');
     const keys = await api.trustedKeys();
@@ -59,13 +77,32 @@ describe('the policy through the Api', () => {
   it("the dashboard's Grant of a blocked tool and Arm of a blocked kind are refused; Revoke still works", async () => {
     const dataDir = join(tempDir('apollia-api-policy-data-'), 'data');
     const none = apiWith(policyAt({ version: 1 }), dataDir);
-    expect((await installInvoices(none.api, { agents: { 'invoice-clerk': { access: { 'mcp:ledger/lookup': false } } }, triggers: {} } as never)).result.ok).toBe(true);
-    const { api } = apiWith(policyAt({ version: 1, blockedTools: ['mcp:ledger/*'], triggers: { schedule: false } }), dataDir);
-    const grant = await api.setToolAccess({ agentId: 'invoices/invoice-clerk', tool: 'mcp:ledger/lookup', granted: true });
+    expect(
+      (
+        await installInvoices(none.api, {
+          agents: { 'invoice-clerk': { access: { 'mcp:ledger/lookup': false } } },
+          triggers: {},
+        } as never)
+      ).result.ok,
+    ).toBe(true);
+    const { api } = apiWith(
+      policyAt({ version: 1, blockedTools: ['mcp:ledger/*'], triggers: { schedule: false } }),
+      dataDir,
+    );
+    const grant = await api.setToolAccess({
+      agentId: 'invoices/invoice-clerk',
+      tool: 'mcp:ledger/lookup',
+      granted: true,
+    });
     expect(grant.ok ? null : grant.error.code).toBe('policy.blocked_tool');
     const arm = await api.armTrigger({ triggerId: 'invoices/first-monday' });
-    expect(arm.ok ? null : [arm.error.code, arm.error.message]).toEqual(['policy.trigger_kind', 'trigger `invoices/first-monday` cannot be armed: your organization does not allow scheduled triggers; your organization does not allow this; your administrator can change the policy.']);
-    expect((await api.setToolAccess({ agentId: 'invoices/invoice-clerk', tool: 'file_read', granted: false })).ok).toBe(true);
+    expect(arm.ok ? null : [arm.error.code, arm.error.message]).toEqual([
+      'policy.trigger_kind',
+      'trigger `invoices/first-monday` cannot be armed: your organization does not allow scheduled triggers; your organization does not allow this; your administrator can change the policy.',
+    ]);
+    expect((await api.setToolAccess({ agentId: 'invoices/invoice-clerk', tool: 'file_read', granted: false })).ok).toBe(
+      true,
+    );
   });
 
   it('an unreadable policy fails closed: install, grant, arm and Settings refused naming the file; inspection and the dashboard still work', async () => {
@@ -74,10 +111,17 @@ describe('the policy through the Api', () => {
     const path = policyAt({ version: 1, unknown: true });
     const { api } = apiWith(path, dataDir);
     const { inspection, result } = await installInvoices(api);
-    expect(inspection.policy).toMatchObject({ state: 'unreadable', problem: { path, message: 'the policy has the unknown key `unknown`' } });
+    expect(inspection.policy).toMatchObject({
+      state: 'unreadable',
+      problem: { path, message: 'the policy has the unknown key `unknown`' },
+    });
     expect(result.ok ? null : result.error.code).toBe('policy.unreadable');
     expect(result.ok ? '' : result.error.message).toContain(`your organization's policy file ${path} cannot be used`);
-    for (const refused of [await api.setToolAccess({ agentId: 'invoices/invoice-clerk', tool: 'file_read', granted: true }), await api.armTrigger({ triggerId: 'invoices/first-monday' }), await api.saveMcpServer({ name: 'x', transport: 'stdio', command: 'x' })]) {
+    for (const refused of [
+      await api.setToolAccess({ agentId: 'invoices/invoice-clerk', tool: 'file_read', granted: true }),
+      await api.armTrigger({ triggerId: 'invoices/first-monday' }),
+      await api.saveMcpServer({ name: 'x', transport: 'stdio', command: 'x' }),
+    ]) {
       expect(refused.ok ? null : refused.error.code).toBe('policy.unreadable');
     }
     const dashboard = await api.dashboard();

@@ -10,7 +10,12 @@ import { join } from 'node:path';
 import { beforeAll, expect, it } from 'vitest';
 import { sharedChecker } from '../bounded/index';
 import { INVOICES_DIR, packFolder } from '../../../test/helpers/pack';
-import { describeWithMinisign, type MinisignKeyPair, minisignKeyPair, minisignSign } from '../../../test/helpers/minisign-tool';
+import {
+  describeWithMinisign,
+  type MinisignKeyPair,
+  minisignKeyPair,
+  minisignSign,
+} from '../../../test/helpers/minisign-tool';
 import { editedPackage, tempDir, testApi, treeHash } from '../../../test/helpers/test-api';
 import type { ApoInspection } from '../../../shared/inspection';
 import type { CoreApi } from '../api';
@@ -35,7 +40,10 @@ async function inspectFile(api: CoreApi, path: string) {
   return { sourceId: handle.value.id, inspection: inspected.value as typeof inspected.value & ApoInspection };
 }
 
-const DECISIONS = { agents: { 'invoice-clerk': { access: { file_read: true } } }, triggers: { 'first-monday': { armed: true } } };
+const DECISIONS = {
+  agents: { 'invoice-clerk': { access: { file_read: true } } },
+  triggers: { 'first-monday': { armed: true } },
+};
 
 function state(dataDir: string) {
   return JSON.parse(readFileSync(join(dataDir, 'state.json'), 'utf8'));
@@ -55,21 +63,51 @@ describeWithMinisign('trust through the Api, with minisign-made keys and signatu
   it('inspect: unsigned, unknown key, then verified once the key is trusted; a tampered package is signature.invalid first', async () => {
     const { api } = testApi();
     const unsigned = invoicesApo(tempDir(), '1.2.0');
-    expect((await inspectFile(api, unsigned)).inspection.summary?.signature).toEqual({ state: 'unsigned', key_id: null, trusted_comment: null, signer: null, public_key: null, reason: null, message: null });
+    expect((await inspectFile(api, unsigned)).inspection.summary?.signature).toEqual({
+      state: 'unsigned',
+      key_id: null,
+      trusted_comment: null,
+      signer: null,
+      public_key: null,
+      reason: null,
+      message: null,
+    });
 
     const signed = invoicesApo(tempDir(), '1.2.0');
     minisignSign(publisher, signed, { trustedComment: 'invoices 1.2.0 by Example Accounting' });
-    expect((await inspectFile(api, signed)).inspection.summary?.signature).toEqual({ state: 'unknown_key', key_id: publisher.printedKeyId, trusted_comment: null, signer: null, public_key: null, reason: null, message: null });
+    expect((await inspectFile(api, signed)).inspection.summary?.signature).toEqual({
+      state: 'unknown_key',
+      key_id: publisher.printedKeyId,
+      trusted_comment: null,
+      signer: null,
+      public_key: null,
+      reason: null,
+      message: null,
+    });
 
     const trusted = await api.trustKey({ publicKey: publisher.publicKeyText, name: 'Example Accounting' });
-    expect(trusted.ok && trusted.value.map((k) => [k.keyId, k.name])).toEqual([[publisher.printedKeyId, 'Example Accounting']]);
-    expect((await inspectFile(api, signed)).inspection.summary?.signature).toEqual({ state: 'verified', key_id: publisher.printedKeyId, trusted_comment: 'invoices 1.2.0 by Example Accounting', signer: 'Example Accounting', public_key: PUBLISHER_KEY(), reason: null, message: null });
+    expect(trusted.ok && trusted.value.map((k) => [k.keyId, k.name])).toEqual([
+      [publisher.printedKeyId, 'Example Accounting'],
+    ]);
+    expect((await inspectFile(api, signed)).inspection.summary?.signature).toEqual({
+      state: 'verified',
+      key_id: publisher.printedKeyId,
+      trusted_comment: 'invoices 1.2.0 by Example Accounting',
+      signer: 'Example Accounting',
+      public_key: PUBLISHER_KEY(),
+      reason: null,
+      message: null,
+    });
 
     appendFileSync(signed, Buffer.alloc(1)); // one byte more after signing
     const tampered = (await inspectFile(api, signed)).inspection;
     expect(tampered.ok).toBe(false);
     expect(tampered.errors[0]?.code).toBe('signature.invalid');
-    expect(tampered.summary?.signature).toMatchObject({ state: 'invalid', reason: 'does_not_match', message: tampered.errors[0]?.message });
+    expect(tampered.summary?.signature).toMatchObject({
+      state: 'invalid',
+      reason: 'does_not_match',
+      message: tampered.errors[0]?.message,
+    });
   });
 
   it('a .minisig that is not a signature is refused naming the fault; install writes nothing', async () => {
@@ -78,7 +116,10 @@ describeWithMinisign('trust through the Api, with minisign-made keys and signatu
     writeFileSync(`${path}.minisig`, 'untrusted comment: hi\nnot base64!\n');
     const before = treeHash(dataDir, ['activity']);
     const { sourceId, inspection } = await inspectFile(api, path);
-    expect(inspection.errors[0]).toMatchObject({ code: 'signature.malformed', message: expect.stringContaining('.minisig') });
+    expect(inspection.errors[0]).toMatchObject({
+      code: 'signature.malformed',
+      message: expect.stringContaining('.minisig'),
+    });
     const installed = await api.install({ sourceId, decisions: DECISIONS });
     expect(installed.ok ? null : installed.error.code).toBe('install.refused');
     expect(treeHash(dataDir, ['activity'])).toBe(before);
@@ -92,8 +133,16 @@ describeWithMinisign('trust through the Api, with minisign-made keys and signatu
     minisignSign(publisher, first, { trustedComment: 'invoices 1.2.0' });
     const installed = await api.install({ sourceId: (await inspectFile(api, first)).sourceId, decisions: DECISIONS });
     expect(installed.ok && [installed.value.outcome, installed.value.keyChange]).toEqual(['installed', null]);
-    expect(state(dataDir).packageTrust.invoices.pin).toEqual({ kind: 'key', keyId: publisher.printedKeyId, publicKey: PUBLISHER_KEY() });
-    expect(Object.keys(state(dataDir).packageTrust.invoices.files).sort()).toEqual(['apollia.toml', 'tools/extract.py', 'workflows/reminders.py']);
+    expect(state(dataDir).packageTrust.invoices.pin).toEqual({
+      kind: 'key',
+      keyId: publisher.printedKeyId,
+      publicKey: PUBLISHER_KEY(),
+    });
+    expect(Object.keys(state(dataDir).packageTrust.invoices.files).sort()).toEqual([
+      'apollia.toml',
+      'tools/extract.py',
+      'workflows/reminders.py',
+    ]);
 
     const update = invoicesApo(work, '1.3.0');
     minisignSign(stranger, update, { trustedComment: 'invoices 1.3.0' });
@@ -119,7 +168,9 @@ describeWithMinisign('trust through the Api, with minisign-made keys and signatu
     expect(treeHash(dataDir, ['activity'])).toBe(before);
     // "Don't update", and the refused install itself, are the person's decisions: kept with the decisions.
     expect((await api.refuseKeyChange({ sourceId })).ok).toBe(true);
-    const declined = (await new ActivityLog(dataDir).list({ decisionsOnly: true })).filter((e) => e.kind === 'key_change_refused');
+    const declined = (await new ActivityLog(dataDir).list({ decisionsOnly: true })).filter(
+      (e) => e.kind === 'key_change_refused',
+    );
     expect(declined.map((e) => [e.package, e.outcome])).toEqual([
       ['invoices', 'refused'],
       ['invoices', 'refused'],
@@ -130,7 +181,11 @@ describeWithMinisign('trust through the Api, with minisign-made keys and signatu
     expect(accepted.ok && [accepted.value.outcome, accepted.value.keyChange?.kind]).toEqual(['updated', 'changed']);
     expect(state(dataDir).packageTrust.invoices.pin).toEqual({ kind: 'claimed_key', keyId: stranger.printedKeyId });
     const events = await new ActivityLog(dataDir).list({});
-    expect(events.find((e) => e.kind === 'key_change_accepted')).toMatchObject({ package: 'invoices', outcome: 'ok', detail: expect.stringContaining(stranger.printedKeyId) });
+    expect(events.find((e) => e.kind === 'key_change_accepted')).toMatchObject({
+      package: 'invoices',
+      outcome: 'ok',
+      detail: expect.stringContaining(stranger.printedKeyId),
+    });
   });
 
   it('a signed package updated unsigned is key_changed; an unsigned one updated signed is allowed and said', async () => {
@@ -140,15 +195,29 @@ describeWithMinisign('trust through the Api, with minisign-made keys and signatu
     minisignSign(publisher, first, { trustedComment: 'invoices 1.2.0' });
     await api.install({ sourceId: (await inspectFile(api, first)).sourceId, decisions: DECISIONS });
     const unsignedUpdate = invoicesApo(work, '1.3.0');
-    const refused = await api.install({ sourceId: (await inspectFile(api, unsignedUpdate)).sourceId, decisions: { agents: {}, triggers: {} } });
-    expect(refused.ok ? null : [refused.error.code, refused.error.message]).toEqual(['signature.key_changed', expect.stringContaining(`this update is not signed; the version you have was signed by a key you don't know (ID ${publisher.printedKeyId})`)]);
+    const refused = await api.install({
+      sourceId: (await inspectFile(api, unsignedUpdate)).sourceId,
+      decisions: { agents: {}, triggers: {} },
+    });
+    expect(refused.ok ? null : [refused.error.code, refused.error.message]).toEqual([
+      'signature.key_changed',
+      expect.stringContaining(
+        `this update is not signed; the version you have was signed by a key you don't know (ID ${publisher.printedKeyId})`,
+      ),
+    ]);
     expect(state(dataDir).packages.invoices.version).toBe('1.2.0');
 
     const other = testApi();
-    await other.api.install({ sourceId: (await inspectFile(other.api, invoicesApo(tempDir(), '1.2.0'))).sourceId, decisions: DECISIONS });
+    await other.api.install({
+      sourceId: (await inspectFile(other.api, invoicesApo(tempDir(), '1.2.0'))).sourceId,
+      decisions: DECISIONS,
+    });
     const signedUpdate = invoicesApo(tempDir(), '1.3.0');
     minisignSign(publisher, signedUpdate, { trustedComment: 'invoices 1.3.0' });
-    const updated = await other.api.install({ sourceId: (await inspectFile(other.api, signedUpdate)).sourceId, decisions: { agents: {}, triggers: {} } });
+    const updated = await other.api.install({
+      sourceId: (await inspectFile(other.api, signedUpdate)).sourceId,
+      decisions: { agents: {}, triggers: {} },
+    });
     expect(updated.ok && updated.value.keyChange).toMatchObject({
       kind: 'first_signed',
       change: 'first_signed',
@@ -156,7 +225,10 @@ describeWithMinisign('trust through the Api, with minisign-made keys and signatu
       now: { kind: 'claimed_key', keyId: publisher.printedKeyId },
       message: `this update is signed by a key you don't know (ID ${publisher.printedKeyId}); the version you have was unsigned`,
     });
-    expect(state(other.dataDir).packageTrust.invoices.pin).toEqual({ kind: 'claimed_key', keyId: publisher.printedKeyId });
+    expect(state(other.dataDir).packageTrust.invoices.pin).toEqual({
+      kind: 'claimed_key',
+      keyId: publisher.printedKeyId,
+    });
   });
 });
 
@@ -174,14 +246,24 @@ it('integrity: a file changed after install marks the package changed and disarm
   writeFileSync(join(dir, 'extra.py'), 'print(1)\n');
   const changed = await api.dashboard();
   if (!changed.ok) throw new Error(changed.error.message);
-  expect(changed.value.packages[0]?.integrity).toMatchObject({ state: 'changed', changed: ['tools/extract.py'], missing: ['workflows/reminders.py'], added: ['extra.py'] });
+  expect(changed.value.packages[0]?.integrity).toMatchObject({
+    state: 'changed',
+    changed: ['tools/extract.py'],
+    missing: ['workflows/reminders.py'],
+    added: ['extra.py'],
+  });
   expect(state(dataDir).triggers['invoices/first-monday'].armed).toBe(false);
   const events = await new ActivityLog(dataDir).list({});
-  expect(events.find((e) => e.kind === 'integrity_changed')).toMatchObject({ package: 'invoices', detail: expect.stringContaining('triggers disarmed: invoices/first-monday') });
+  expect(events.find((e) => e.kind === 'integrity_changed')).toMatchObject({
+    package: 'invoices',
+    detail: expect.stringContaining('triggers disarmed: invoices/first-monday'),
+  });
 
   // A second check finds nothing new: nothing more is written.
   const again = await api.verifyInstalled();
-  expect(again.ok && again.value.map((v) => [v.name, v.integrity.state, v.newlyChanged])).toEqual([['invoices', 'changed', false]]);
+  expect(again.ok && again.value.map((v) => [v.name, v.integrity.state, v.newlyChanged])).toEqual([
+    ['invoices', 'changed', false],
+  ]);
 
   // The same version may now be installed again (a reinstall), which records the files afresh.
   const { sourceId, inspection } = await inspectFile(api, path);
@@ -207,7 +289,15 @@ it('templates report builtin when they ship with the app, unsigned otherwise; pl
   const opened = await api.openBuiltinTemplate({ name: 'market-monitor' });
   if (!opened.ok) throw new Error(opened.error.message);
   const builtin = await api.inspect({ sourceId: opened.value.id });
-  expect(builtin.ok && (builtin.value.summary as { signature: unknown }).signature).toEqual({ state: 'builtin', key_id: null, trusted_comment: null, signer: null, public_key: null, reason: null, message: null });
+  expect(builtin.ok && (builtin.value.summary as { signature: unknown }).signature).toEqual({
+    state: 'builtin',
+    key_id: null,
+    trusted_comment: null,
+    signer: null,
+    public_key: null,
+    reason: null,
+    message: null,
+  });
   // The same template copied out of the app's resources: a folder like any other (the app's own
   // folder, opened again, is the same source as the built-in one).
   const copy = join(tempDir('apollia-template-copy-'), 'market-monitor');
@@ -215,7 +305,9 @@ it('templates report builtin when they ship with the app, unsigned otherwise; pl
   const folder = await api.registerSource(copy, 'dialog');
   if (!folder.ok) throw new Error(folder.error.message);
   const fromDialog = await api.inspect({ sourceId: folder.value.id });
-  expect(fromDialog.ok && (fromDialog.value.summary as { signature: { state: string } }).signature.state).toBe('unsigned');
+  expect(fromDialog.ok && (fromDialog.value.summary as { signature: { state: string } }).signature.state).toBe(
+    'unsigned',
+  );
 });
 
 describeWithMinisign('trustKeyFromFile: a key file picked in a main-process dialog', () => {
@@ -225,12 +317,21 @@ describeWithMinisign('trustKeyFromFile: a key file picked in a main-process dial
     const huge = join(dir, 'huge.pub');
     writeFileSync(huge, 'x'.repeat(100_000));
     const picks: (string | null)[] = [null, huge, keys.publicKeyPath];
-    const { api, dataDir } = testApi({ dialogs: { openFile: async () => null, openFolder: async () => null, openKeyFile: async () => picks.shift() ?? null } });
+    const { api, dataDir } = testApi({
+      dialogs: {
+        openFile: async () => null,
+        openFolder: async () => null,
+        openKeyFile: async () => picks.shift() ?? null,
+      },
+    });
     const cancelled = await api.trustKeyFromFile({ name: 'Example Accounting' });
     expect(cancelled).toEqual({ ok: true, value: null });
     const before = treeHash(dataDir);
     const tooLarge = await api.trustKeyFromFile({ name: 'Example Accounting' });
-    expect(tooLarge.ok ? null : tooLarge.error).toEqual({ code: 'key.malformed', message: `The key file ${huge} is over 4096 bytes: a minisign public key is two short lines.` });
+    expect(tooLarge.ok ? null : tooLarge.error).toEqual({
+      code: 'key.malformed',
+      message: `The key file ${huge} is over 4096 bytes: a minisign public key is two short lines.`,
+    });
     expect(treeHash(dataDir)).toBe(before);
     const added = await api.trustKeyFromFile({ name: 'Example Accounting' });
     expect(added.ok && added.value?.map((k) => [k.keyId, k.name])).toEqual([[keys.printedKeyId, 'Example Accounting']]);

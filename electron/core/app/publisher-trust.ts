@@ -20,7 +20,16 @@ import { CoreError } from '../errors/index';
 import { disarmTrigger } from '../store/records';
 import { integrityView } from './views';
 import type { DisarmedByCheck, PackageTrustRecord, StoreState } from '../store/state';
-import { addTrustedKey, checkIntegrity, computeFileDigests, keyPinOfSummary, MAX_PUBLIC_KEY_TEXT_BYTES, removeTrustedKey, type FileDigests, type TrustedKey } from '../trust/index';
+import {
+  addTrustedKey,
+  checkIntegrity,
+  computeFileDigests,
+  keyPinOfSummary,
+  MAX_PUBLIC_KEY_TEXT_BYTES,
+  removeTrustedKey,
+  type FileDigests,
+  type TrustedKey,
+} from '../trust/index';
 import { installedPinOf, signatureUpdateOf, trustedKeysOf } from '../trust/stored-keys';
 
 function refusal(problem: { code: string; message: string }): CoreError {
@@ -30,13 +39,22 @@ function refusal(problem: { code: string; message: string }): CoreError {
 /** Installed packages pinned to `key` (its whole key), sorted. */
 function pinnedTo(state: StoreState, key: TrustedKey): string[] {
   return Object.entries(state.packageTrust)
-    .filter(([name, record]) => own(state.packages, name) && record.pin.kind === 'key' && record.pin.publicKey === key.publicKey)
+    .filter(
+      ([name, record]) =>
+        own(state.packages, name) && record.pin.kind === 'key' && record.pin.publicKey === key.publicKey,
+    )
     .map(([name]) => name)
     .sort();
 }
 
 function keyViews(state: StoreState, keys: readonly TrustedKey[]): TrustedKeyView[] {
-  return keys.map((key) => ({ keyId: key.keyId, name: key.name, publicKey: key.publicKey, addedAt: key.addedAt, pinnedPackages: pinnedTo(state, key) }));
+  return keys.map((key) => ({
+    keyId: key.keyId,
+    name: key.name,
+    publicKey: key.publicKey,
+    addedAt: key.addedAt,
+    pinnedPackages: pinnedTo(state, key),
+  }));
 }
 
 /** `trustedKeys`: the list, in the order added, each with the installed packages pinned to it. */
@@ -45,15 +63,25 @@ export async function listTrustedKeys(ctx: ApiContext): Promise<TrustedKeyView[]
   return keyViews(state, trustedKeysOf(state));
 }
 
-/** `trustKey`: adds a pasted public key (the `.pub` file's text or its base64 line) under `name`; recorded in the activity log. */
-export async function trustKey(ctx: ApiContext, request: { publicKey: string; name: string }): Promise<TrustedKeyView[]> {
+/**
+ * `trustKey`: adds a pasted public key (the `.pub` file's text or its base64 line) under `name`; recorded in the
+ * activity log.
+ */
+export async function trustKey(
+  ctx: ApiContext,
+  request: { publicKey: string; name: string },
+): Promise<TrustedKeyView[]> {
   const { views, key } = await ctx.store.update((state) => {
     const added = addTrustedKey(trustedKeysOf(state), request.publicKey, request.name, ctx.deps.now());
     if (!added.ok) throw refusal(added.error);
     state.trustedKeys = added.keys;
     return { result: { views: keyViews(state, added.keys), key: added.key } };
   });
-  await new ActivityLog(ctx.deps.dataDir, { now: ctx.deps.now }).record({ kind: 'key_trusted', outcome: 'ok', detail: `trusted key ${key.keyId} as “${key.name}”` });
+  await new ActivityLog(ctx.deps.dataDir, { now: ctx.deps.now }).record({
+    kind: 'key_trusted',
+    outcome: 'ok',
+    detail: `trusted key ${key.keyId} as “${key.name}”`,
+  });
   return views;
 }
 
@@ -69,19 +97,30 @@ export async function trustKeyFromFile(ctx: ApiContext, request: { name: string 
   return trustKey(ctx, { publicKey: await readKeyFile(path), name: request.name });
 }
 
-/** Reads a public key file: a regular file of at most {@link MAX_PUBLIC_KEY_TEXT_BYTES} bytes (`key.malformed` past that), else `key.unreadable`. */
+/**
+ * Reads a public key file: a regular file of at most {@link MAX_PUBLIC_KEY_TEXT_BYTES} bytes (`key.malformed` past
+ * that), else `key.unreadable`.
+ */
 export async function readKeyFile(path: string): Promise<string> {
   let handle: Awaited<ReturnType<typeof open>>;
   try {
     handle = await open(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
   } catch (error) {
-    throw new CoreError('key.unreadable', `The key file ${path} cannot be read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    throw new CoreError(
+      'key.unreadable',
+      `The key file ${path} cannot be read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+    );
   }
   try {
-    if (!(await handle.stat()).isFile()) throw new CoreError('key.unreadable', `The key file ${path} is not a regular file.`);
+    if (!(await handle.stat()).isFile())
+      throw new CoreError('key.unreadable', `The key file ${path} is not a regular file.`);
     const buffer = Buffer.alloc(MAX_PUBLIC_KEY_TEXT_BYTES + 1);
     const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
-    if (bytesRead > MAX_PUBLIC_KEY_TEXT_BYTES) throw new CoreError('key.malformed', `The key file ${path} is over ${MAX_PUBLIC_KEY_TEXT_BYTES} bytes: a minisign public key is two short lines.`);
+    if (bytesRead > MAX_PUBLIC_KEY_TEXT_BYTES)
+      throw new CoreError(
+        'key.malformed',
+        `The key file ${path} is over ${MAX_PUBLIC_KEY_TEXT_BYTES} bytes: a minisign public key is two short lines.`,
+      );
     return buffer.subarray(0, bytesRead).toString('utf8');
   } finally {
     await handle.close().catch(() => undefined);
@@ -100,8 +139,13 @@ export async function untrustKey(ctx: ApiContext, request: { keyId: string }): P
     state.trustedKeys = removed.keys;
     return { result: { views: keyViews(state, removed.keys), key: removed.key, pinned } };
   });
-  const kept = pinned.length === 0 ? 'no installed package was pinned to it' : `still pinned to it: ${pinned.join(', ')}`;
-  await new ActivityLog(ctx.deps.dataDir, { now: ctx.deps.now }).record({ kind: 'key_removed', outcome: 'ok', detail: `removed key ${key.keyId} (“${key.name}”) from your trusted publishers; ${kept}` });
+  const kept =
+    pinned.length === 0 ? 'no installed package was pinned to it' : `still pinned to it: ${pinned.join(', ')}`;
+  await new ActivityLog(ctx.deps.dataDir, { now: ctx.deps.now }).record({
+    kind: 'key_removed',
+    outcome: 'ok',
+    detail: `removed key ${key.keyId} (“${key.name}”) from your trusted publishers; ${kept}`,
+  });
   return views;
 }
 
@@ -131,16 +175,34 @@ export function keyChangeOfUpdate(update: SignatureUpdate | null): KeyChange | n
 }
 
 /** `refuseKeyChange`: the person answered "Don't update" on a key-change stop; recorded in the activity log. */
-export async function refuseKeyChange(ctx: ApiContext, change: KeyChange, name: string, version: string): Promise<void> {
-  await new ActivityLog(ctx.deps.dataDir, { now: ctx.deps.now }).record({ kind: 'key_change_refused', package: name, outcome: 'refused', detail: `${version} not installed: you refused the key change (${change.message})` });
+export async function refuseKeyChange(
+  ctx: ApiContext,
+  change: KeyChange,
+  name: string,
+  version: string,
+): Promise<void> {
+  await new ActivityLog(ctx.deps.dataDir, { now: ctx.deps.now }).record({
+    kind: 'key_change_refused',
+    package: name,
+    outcome: 'refused',
+    detail: `${version} not installed: you refused the key change (${change.message})`,
+  });
 }
 
 /** The trust record of a fresh install: its pin, signature and file digests; integrity `ok`. */
-export function installedTrust(pin: KeyPin, signature: SignatureSummary, files: FileDigests, at: string): PackageTrustRecord {
+export function installedTrust(
+  pin: KeyPin,
+  signature: SignatureSummary,
+  files: FileDigests,
+  at: string,
+): PackageTrustRecord {
   return { pin, signature, files, integrity: { state: 'ok', checkedAt: at, changed: [], missing: [], added: [] } };
 }
 
-/** Digests of the folder install is about to place; a folder install wrote that cannot be walked is a bug, answered `internal`. */
+/**
+ * Digests of the folder install is about to place; a folder install wrote that cannot be walked is a bug, answered
+ * `internal`.
+ */
 export async function digestsOf(folder: string): Promise<FileDigests> {
   const computed = await computeFileDigests(folder);
   if (!computed.ok) throw new Error(`the installed files could not be recorded: ${computed.error.message}`);
@@ -158,19 +220,42 @@ export async function digestsOf(folder: string): Promise<FileDigests> {
 export async function verifyInstalled(ctx: ApiContext): Promise<VerifiedPackage[]> {
   const { deps, store } = ctx;
   const state = await store.read();
-  const found = new Map<string, { dir: string; version: string; report: { state: 'ok' | 'changed'; changed: string[]; missing: string[]; added: string[] } | null; files: FileDigests | null }>();
+  const found = new Map<
+    string,
+    {
+      dir: string;
+      version: string;
+      report: { state: 'ok' | 'changed'; changed: string[]; missing: string[]; added: string[] } | null;
+      files: FileDigests | null;
+    }
+  >();
   for (const pkg of Object.values(state.packages)) {
     const record = own(state.packageTrust, pkg.name);
     const folder = join(deps.dataDir, pkg.dir);
     if (!record?.files) {
       const computed = await computeFileDigests(folder);
-      found.set(pkg.name, { dir: pkg.dir, version: pkg.version, report: null, files: computed.ok ? computed.files : null });
+      found.set(pkg.name, {
+        dir: pkg.dir,
+        version: pkg.version,
+        report: null,
+        files: computed.ok ? computed.files : null,
+      });
       continue;
     }
     const report = await checkIntegrity(folder, record.files);
     // A folder that cannot be listed any more is a change to the package too: it can no longer be vouched for.
     const changed = report.state !== 'ok';
-    found.set(pkg.name, { dir: pkg.dir, version: pkg.version, report: { state: changed ? 'changed' : 'ok', changed: report.changed, missing: report.missing, added: report.added }, files: null });
+    found.set(pkg.name, {
+      dir: pkg.dir,
+      version: pkg.version,
+      report: {
+        state: changed ? 'changed' : 'ok',
+        changed: report.changed,
+        missing: report.missing,
+        added: report.added,
+      },
+      files: null,
+    });
   }
   const at = deps.now().toISOString();
   const newly: { name: string; disarmed: string[]; detail: string }[] = [];
@@ -199,19 +284,37 @@ export async function verifyInstalled(ctx: ApiContext): Promise<VerifiedPackage[
             disarmed.push(trigger.id);
           }
         }
-        record.integrity = { state: 'changed', checkedAt: at, changed: seen.report.changed, missing: seen.report.missing, added: seen.report.added, disarmed: kept };
+        record.integrity = {
+          state: 'changed',
+          checkedAt: at,
+          changed: seen.report.changed,
+          missing: seen.report.missing,
+          added: seen.report.added,
+          disarmed: kept,
+        };
         newlyChanged = true;
         write = true;
         newly.push({ name, disarmed, detail: integrityDetail(seen.report) });
       }
-      out.push({ name, version: pkg.version, integrity: integrityView(current, name).integrity, newlyChanged, disarmed });
+      out.push({
+        name,
+        version: pkg.version,
+        integrity: integrityView(current, name).integrity,
+        newlyChanged,
+        disarmed,
+      });
     }
     return { result: out, write };
   });
   if (newly.length > 0) {
     const log = new ActivityLog(deps.dataDir, { now: deps.now });
     for (const change of newly) {
-      await log.record({ kind: 'integrity_changed', package: change.name, outcome: 'refused', detail: `changed on this computer since it was installed (${change.detail}); ${change.disarmed.length === 0 ? 'no trigger was armed' : `triggers disarmed: ${change.disarmed.join(', ')}`}` });
+      await log.record({
+        kind: 'integrity_changed',
+        package: change.name,
+        outcome: 'refused',
+        detail: `changed on this computer since it was installed (${change.detail}); ${change.disarmed.length === 0 ? 'no trigger was armed' : `triggers disarmed: ${change.disarmed.join(', ')}`}`,
+      });
     }
   }
   return results.sort((a, b) => a.name.localeCompare(b.name));
@@ -219,7 +322,11 @@ export async function verifyInstalled(ctx: ApiContext): Promise<VerifiedPackage[
 
 /** `2 changed, 1 missing: tools/extract.py, …` for the activity log and the CLI. */
 export function integrityDetail(report: { changed: string[]; missing: string[]; added: string[] }): string {
-  const parts = [report.changed.length > 0 ? `${report.changed.length} changed` : '', report.missing.length > 0 ? `${report.missing.length} missing` : '', report.added.length > 0 ? `${report.added.length} added` : ''].filter(Boolean);
+  const parts = [
+    report.changed.length > 0 ? `${report.changed.length} changed` : '',
+    report.missing.length > 0 ? `${report.missing.length} missing` : '',
+    report.added.length > 0 ? `${report.added.length} added` : '',
+  ].filter(Boolean);
   const names = [...report.changed, ...report.missing, ...report.added];
   const shown = names.slice(0, 5).join(', ') + (names.length > 5 ? `, and ${names.length - 5} more` : '');
   return `${parts.join(', ') || 'the folder cannot be read'}${shown ? `: ${shown}` : ''}`;

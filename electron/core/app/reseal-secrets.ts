@@ -20,8 +20,13 @@ export async function resealSecrets(ctx: ApiContext): Promise<number> {
   const state = await ctx.store.read();
   const found: { at: SealedAt; sealed: string }[] = [
     ...Object.entries(state.webhookSecrets).map(([ref, sealed]) => ({ at: { kind: 'webhook', ref } as const, sealed })),
-    ...Object.entries(state.settings.secrets).map(([name, secret]) => ({ at: { kind: 'secret', name } as const, sealed: secret.sealed })),
-    ...Object.entries(state.settings.mcpServers).flatMap(([name, server]) => (server.sealed === null ? [] : [{ at: { kind: 'mcp', name } as const, sealed: server.sealed }])),
+    ...Object.entries(state.settings.secrets).map(([name, secret]) => ({
+      at: { kind: 'secret', name } as const,
+      sealed: secret.sealed,
+    })),
+    ...Object.entries(state.settings.mcpServers).flatMap(([name, server]) =>
+      server.sealed === null ? [] : [{ at: { kind: 'mcp', name } as const, sealed: server.sealed }],
+    ),
   ];
   const renewed: { at: SealedAt; before: string; after: string }[] = [];
   for (const { at, sealed } of found) {
@@ -36,14 +41,32 @@ export async function resealSecrets(ctx: ApiContext): Promise<number> {
   return ctx.store.update((fresh) => {
     let done = 0;
     for (const { at, before, after } of renewed) {
-      if (at.kind === 'webhook' && Object.hasOwn(fresh.webhookSecrets, at.ref) && fresh.webhookSecrets[at.ref] === before) {
+      if (
+        at.kind === 'webhook' &&
+        Object.hasOwn(fresh.webhookSecrets, at.ref) &&
+        fresh.webhookSecrets[at.ref] === before
+      ) {
         fresh.webhookSecrets[at.ref] = after;
         done++;
-      } else if (at.kind === 'secret' && Object.hasOwn(fresh.settings.secrets, at.name) && fresh.settings.secrets[at.name]?.sealed === before) {
-        fresh.settings.secrets[at.name] = { ...(fresh.settings.secrets[at.name] as { sealed: string; savedAt: string }), sealed: after };
+      } else if (
+        at.kind === 'secret' &&
+        Object.hasOwn(fresh.settings.secrets, at.name) &&
+        fresh.settings.secrets[at.name]?.sealed === before
+      ) {
+        fresh.settings.secrets[at.name] = {
+          ...(fresh.settings.secrets[at.name] as { sealed: string; savedAt: string }),
+          sealed: after,
+        };
         done++;
-      } else if (at.kind === 'mcp' && Object.hasOwn(fresh.settings.mcpServers, at.name) && fresh.settings.mcpServers[at.name]?.sealed === before) {
-        fresh.settings.mcpServers[at.name] = { ...(fresh.settings.mcpServers[at.name] as NonNullable<(typeof fresh.settings.mcpServers)[string]>), sealed: after };
+      } else if (
+        at.kind === 'mcp' &&
+        Object.hasOwn(fresh.settings.mcpServers, at.name) &&
+        fresh.settings.mcpServers[at.name]?.sealed === before
+      ) {
+        fresh.settings.mcpServers[at.name] = {
+          ...(fresh.settings.mcpServers[at.name] as NonNullable<(typeof fresh.settings.mcpServers)[string]>),
+          sealed: after,
+        };
         done++;
       }
     }

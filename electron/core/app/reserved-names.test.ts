@@ -41,9 +41,18 @@ async function inspected(api: CoreApi, path: string): Promise<string> {
   return handle.value.id;
 }
 
-async function listJson(dataDir: string): Promise<{ packages: { name: string; version: string; agents: string[] }[]; agents: { id: string; access: { tool: string; granted: boolean }[] }[]; triggers: { id: string; armed: boolean }[] }> {
+async function listJson(dataDir: string): Promise<{
+  packages: { name: string; version: string; agents: string[] }[];
+  agents: { id: string; access: { tool: string; granted: boolean }[] }[];
+  triggers: { id: string; armed: boolean }[];
+}> {
   let stdout = '';
-  const io: CliIo = { stdout: (t) => (stdout += t), stderr: () => undefined, cwd: process.cwd(), env: { HOME: '/home/someone' } };
+  const io: CliIo = {
+    stdout: (t) => (stdout += t),
+    stderr: () => undefined,
+    cwd: process.cwd(),
+    env: { HOME: '/home/someone' },
+  };
   expect(await runCli(['--data-dir', dataDir, 'list', '--json'], io)).toBe(0);
   return JSON.parse(stdout);
 }
@@ -56,9 +65,15 @@ describe.each(NAMES)('a package, agent, trigger and MCP server called `%s`', (na
     const { api, dataDir } = testApi();
     const installed = await api.install({
       sourceId: await inspected(api, namedApo(name)),
-      decisions: { agents: { [name]: { access: { file_list: true, [`pkg:${name}/tidy_folder`]: false } } }, triggers: { [name]: { armed: true } } },
+      decisions: {
+        agents: { [name]: { access: { file_list: true, [`pkg:${name}/tidy_folder`]: false } } },
+        triggers: { [name]: { armed: true } },
+      },
     });
-    expect(installed).toMatchObject({ ok: true, value: { name, version: '0.1.0', outcome: 'installed', armed: [triggerId] } });
+    expect(installed).toMatchObject({
+      ok: true,
+      value: { name, version: '0.1.0', outcome: 'installed', armed: [triggerId] },
+    });
 
     const file = JSON.parse(readFileSync(join(dataDir, 'state.json'), 'utf8'));
     expect(Object.keys(file.packages)).toEqual([name]);
@@ -85,7 +100,10 @@ describe.each(NAMES)('a package, agent, trigger and MCP server called `%s`', (na
     // The update keeps what was decided: the trigger stays armed, the grant stays.
     const updateSource = await inspected(api, namedApo(name, '0.2.0'));
     const updated = await api.install({ sourceId: updateSource, decisions: { agents: {}, triggers: {} } });
-    expect(updated).toMatchObject({ ok: true, value: { name, version: '0.2.0', outcome: 'updated', previousVersion: '0.1.0', armed: [triggerId] } });
+    expect(updated).toMatchObject({
+      ok: true,
+      value: { name, version: '0.2.0', outcome: 'updated', previousVersion: '0.1.0', armed: [triggerId] },
+    });
     const after = await listJson(dataDir);
     expect(after.packages.map((p) => [p.name, p.version])).toEqual([[name, '0.2.0']]);
     expect(after.agents[0]?.access.find((a) => a.tool === 'file_list')?.granted).toBe(true);
@@ -103,7 +121,9 @@ describe.each(NAMES)('a package, agent, trigger and MCP server called `%s`', (na
     const { api } = testApi();
     const saved = await api.saveMcpServer({ name, transport: 'stdio', command: 'notes-server', args: ['--quiet'] });
     if (!saved.ok) throw new Error(saved.error.message);
-    expect(saved.value.mcpServers).toEqual([{ name, transport: 'stdio', command: 'notes-server', args: ['--quiet'], credentialsSealed: false }]);
+    expect(saved.value.mcpServers).toEqual([
+      { name, transport: 'stdio', command: 'notes-server', args: ['--quiet'], credentialsSealed: false },
+    ]);
     const denied = await api.denyTool({ tool: `mcp:${name}/search` });
     expect(denied.ok && denied.value.deniedTools).toEqual([`mcp:${name}/search`]);
     const read = await api.settings();
@@ -111,13 +131,19 @@ describe.each(NAMES)('a package, agent, trigger and MCP server called `%s`', (na
     const gone = await api.removeMcpServer({ name });
     expect(gone.ok && gone.value.mcpServers).toEqual([]);
     const again = await api.removeMcpServer({ name });
-    expect(again).toMatchObject({ ok: false, error: { code: 'mcp.unknown', message: `No MCP server \`${name}\` is saved.` } });
+    expect(again).toMatchObject({
+      ok: false,
+      error: { code: 'mcp.unknown', message: `No MCP server \`${name}\` is saved.` },
+    });
     const allowed = await api.removeDeniedTool({ tool: `mcp:${name}/search` });
     expect(allowed.ok && allowed.value.deniedTools).toEqual([]);
   });
 
   it('answers `package.unknown` for it when nothing of that name is installed, reading nothing inherited', async () => {
     const { api } = testApi();
-    expect(await api.uninstallPackage({ name })).toMatchObject({ ok: false, error: { code: 'package.unknown', message: `No package called \`${name}\` is installed.` } });
+    expect(await api.uninstallPackage({ name })).toMatchObject({
+      ok: false,
+      error: { code: 'package.unknown', message: `No package called \`${name}\` is installed.` },
+    });
   });
 });

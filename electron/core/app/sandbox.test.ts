@@ -19,7 +19,10 @@ describe('an app started without the sandbox (--no-sandbox)', () => {
     const off = testApi({ sandboxOff: true, cliProgram: null });
     expect(await off.api.appInfo()).toMatchObject({ ok: true, value: { sandboxOff: true, cliProgram: null } });
     const on = testApi();
-    expect(await on.api.appInfo()).toMatchObject({ ok: true, value: { sandboxOff: false, cliProgram: 'apollia-desktop' } });
+    expect(await on.api.appInfo()).toMatchObject({
+      ok: true,
+      value: { sandboxOff: false, cliProgram: 'apollia-desktop' },
+    });
   });
 
   it('still inspects, but refuses to install or apply, and changes nothing on disk', async () => {
@@ -51,6 +54,9 @@ describe('an app started without the sandbox (--no-sandbox)', () => {
     const again = await on.api.registerSource(path, 'open-file');
     if (!again.ok) throw new Error(again.error.message);
     await on.api.inspect({ sourceId: again.value.id });
-    expect(await on.api.install({ sourceId: again.value.id, decisions })).toMatchObject({ ok: true, value: { outcome: 'installed' } });
+    expect(await on.api.install({ sourceId: again.value.id, decisions })).toMatchObject({
+      ok: true,
+      value: { outcome: 'installed' },
+    });
   });
 });

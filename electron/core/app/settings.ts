@@ -40,12 +40,26 @@ export async function readSettings(ctx: ApiContext): Promise<SettingsView> {
 export async function saveMcpServer(ctx: ApiContext, request: ApiRequest<'saveMcpServer'>): Promise<SettingsView> {
   const network = request.transport !== 'stdio';
   if (!network && (request.command === undefined || request.url !== undefined)) {
-    throw new CoreError('mcp.invalid', `MCP server \`${request.name}\`: a stdio server is a command line (command and args), with no url`);
+    throw new CoreError(
+      'mcp.invalid',
+      `MCP server \`${request.name}\`: a stdio server is a command line (command and args), with no url`,
+    );
   }
-  if (network && (request.url === undefined || !isHttpUrl(request.url) || request.command !== undefined || request.args !== undefined)) {
-    throw new CoreError('mcp.invalid', `MCP server \`${request.name}\`: a ${request.transport} server is an http(s) url, with no command`);
+  if (
+    network &&
+    (request.url === undefined ||
+      !isHttpUrl(request.url) ||
+      request.command !== undefined ||
+      request.args !== undefined)
+  ) {
+    throw new CoreError(
+      'mcp.invalid',
+      `MCP server \`${request.name}\`: a ${request.transport} server is an http(s) url, with no command`,
+    );
   }
-  const server: SavedMcpServer = network ? { name: request.name, transport: request.transport, url: request.url as string } : { name: request.name, transport: 'stdio', command: request.command as string, args: request.args ?? [] };
+  const server: SavedMcpServer = network
+    ? { name: request.name, transport: request.transport, url: request.url as string }
+    : { name: request.name, transport: 'stdio', command: request.command as string, args: request.args ?? [] };
   // A credential in the url or the arguments is kept sealed and stored (and shown) as `••••`.
   const { masked, hasCredentials } = maskedServer(server);
   const sealed = hasCredentials ? await seal(ctx, credentialParts(server)) : null;
@@ -57,7 +71,13 @@ export async function saveMcpServer(ctx: ApiContext, request: ApiRequest<'saveMc
     }),
   );
   const shown = network ? (masked.url as string) : [masked.command, ...(masked.args ?? [])].join(' ');
-  await recordActivity(ctx, [{ kind: 'mcp_server_saved', outcome: 'ok', detail: `${request.name} (${request.transport}): ${shown}${hasCredentials ? '; its credentials are kept sealed' : ''}` }]);
+  await recordActivity(ctx, [
+    {
+      kind: 'mcp_server_saved',
+      outcome: 'ok',
+      detail: `${request.name} (${request.transport}): ${shown}${hasCredentials ? '; its credentials are kept sealed' : ''}`,
+    },
+  ]);
   return saved;
 }
 
@@ -66,7 +86,8 @@ export async function removeMcpServer(ctx: ApiContext, request: ApiRequest<'remo
   const removed = await withKnownTools(
     ctx,
     ctx.store.update((state) => {
-      if (!Object.hasOwn(state.settings.mcpServers, request.name)) throw new CoreError('mcp.unknown', `No MCP server \`${request.name}\` is saved.`);
+      if (!Object.hasOwn(state.settings.mcpServers, request.name))
+        throw new CoreError('mcp.unknown', `No MCP server \`${request.name}\` is saved.`);
       delete state.settings.mcpServers[request.name];
       return { result: view(ctx, state) };
     }),
@@ -77,7 +98,11 @@ export async function removeMcpServer(ctx: ApiContext, request: ApiRequest<'remo
 
 /** Seals and saves a secret under one of the names the app knows (`SECRET_NAMES`). */
 export async function saveSecret(ctx: ApiContext, request: ApiRequest<'saveSecret'>): Promise<SettingsView> {
-  if (!SECRET_NAMES.some((s) => s.name === request.name)) throw new CoreError('secret.unknown_name', `\`${request.name}\` is not a secret this app can keep (see Settings for the names it knows).`);
+  if (!SECRET_NAMES.some((s) => s.name === request.name))
+    throw new CoreError(
+      'secret.unknown_name',
+      `\`${request.name}\` is not a secret this app can keep (see Settings for the names it knows).`,
+    );
   const sealedValue = await seal(ctx, request.value);
   return withKnownTools(
     ctx,
@@ -93,7 +118,8 @@ export function removeSecret(ctx: ApiContext, request: ApiRequest<'removeSecret'
   return withKnownTools(
     ctx,
     ctx.store.update((state) => {
-      if (!Object.hasOwn(state.settings.secrets, request.name)) throw new CoreError('secret.unknown', `No secret \`${request.name}\` is saved.`);
+      if (!Object.hasOwn(state.settings.secrets, request.name))
+        throw new CoreError('secret.unknown', `No secret \`${request.name}\` is saved.`);
       delete state.settings.secrets[request.name];
       return { result: view(ctx, state) };
     }),
@@ -109,7 +135,11 @@ export function denyTool(ctx: ApiContext, request: ApiRequest<'denyTool'>): Prom
     ctx.store.update((state) => {
       const denied = state.settings.deniedTools;
       if (denied.includes(request.tool)) return { result: view(ctx, state), write: false };
-      if (denied.length >= MAX_DENIED_TOOLS) throw new CoreError('tool.too_many', `At most ${MAX_DENIED_TOOLS} tools can be on the list of tools you never allow: remove one first.`);
+      if (denied.length >= MAX_DENIED_TOOLS)
+        throw new CoreError(
+          'tool.too_many',
+          `At most ${MAX_DENIED_TOOLS} tools can be on the list of tools you never allow: remove one first.`,
+        );
       state.settings.deniedTools = [...denied, request.tool].sort();
       return { result: view(ctx, state) };
     }),
@@ -122,7 +152,8 @@ export function removeDeniedTool(ctx: ApiContext, request: ApiRequest<'removeDen
     ctx,
     ctx.store.update((state) => {
       const denied = state.settings.deniedTools;
-      if (!denied.includes(request.tool)) throw new CoreError('tool.not_denied', `\`${request.tool}\` is not on the list of tools you never allow.`);
+      if (!denied.includes(request.tool))
+        throw new CoreError('tool.not_denied', `\`${request.tool}\` is not on the list of tools you never allow.`);
       state.settings.deniedTools = denied.filter((tool) => tool !== request.tool);
       return { result: view(ctx, state) };
     }),
@@ -140,7 +171,9 @@ export function removeDeniedTool(ctx: ApiContext, request: ApiRequest<'removeDen
 export async function sealClearMcpCredentials(ctx: ApiContext): Promise<string[]> {
   if (ctx.deps.secretBox.backend() === 'unavailable') return [];
   const state = await ctx.store.read();
-  const clear = Object.entries(state.settings.mcpServers).filter(([, server]) => server.sealed === null && maskedServer(server).hasCredentials);
+  const clear = Object.entries(state.settings.mcpServers).filter(
+    ([, server]) => server.sealed === null && maskedServer(server).hasCredentials,
+  );
   if (clear.length === 0) return [];
   const sealed = new Map<string, { parts: string; sealed: string }>();
   for (const [name, { sealed: _none, ...server }] of clear) {

@@ -62,8 +62,19 @@ export class SourceRegistry {
   /** Opens `path` (absolute, existing) as a source; its handle, or `source.not_found` / `source.unreadable`. */
   async register(path: string, origin: SourceHandle['origin']): Promise<ApiResult<SourceHandle>> {
     try {
-      if (typeof path !== 'string' || !isAbsolute(path)) return { ok: false, error: { code: 'source.not_found', message: 'Only an absolute path to a file or folder on this computer can be opened.' } };
-      if (!(await exists(path))) return { ok: false, error: { code: 'source.not_found', message: `${basename(path)} does not exist (any more).` } };
+      if (typeof path !== 'string' || !isAbsolute(path))
+        return {
+          ok: false,
+          error: {
+            code: 'source.not_found',
+            message: 'Only an absolute path to a file or folder on this computer can be opened.',
+          },
+        };
+      if (!(await exists(path)))
+        return {
+          ok: false,
+          error: { code: 'source.not_found', message: `${basename(path)} does not exist (any more).` },
+        };
       // The same file or folder opened again is the same source (issue 13 point 10: its tab is focused, not copied).
       const canonical = await realpath(path);
       const earlier = [...this.sources.values()].find((src) => src.canonicalPath === canonical);
@@ -75,11 +86,23 @@ export class SourceRegistry {
           : dirname(path)
               .split(/[\\/]/)
               .filter((part) => part !== '');
-      const handle: SourceHandle = { id: randomUUID(), kind: kind === 'not_a_package' ? 'apo' : kind, displayName: basename(path), folders, origin };
+      const handle: SourceHandle = {
+        id: randomUUID(),
+        kind: kind === 'not_a_package' ? 'apo' : kind,
+        displayName: basename(path),
+        folders,
+        origin,
+      };
       this.sources.set(handle.id, { handle, path, kind, canonicalPath: canonical });
       return { ok: true, value: handle };
     } catch (error) {
-      return { ok: false, error: { code: 'source.unreadable', message: `${basename(path)} could not be read: ${error instanceof Error ? error.message : String(error)}` } };
+      return {
+        ok: false,
+        error: {
+          code: 'source.unreadable',
+          message: `${basename(path)} could not be read: ${error instanceof Error ? error.message : String(error)}`,
+        },
+      };
     }
   }
 
@@ -105,11 +128,22 @@ export class SourceRegistry {
   }
 }
 
-/** Inspects a source by its kind, keeping what the user is shown (an `.apo`'s answer with its signature state against `trustedKeys`, a template's digest). */
-export async function inspectSource(src: Source, trustedKeys: readonly TrustedKey[] = [], pinnedKeys: readonly string[] = []): Promise<Inspection> {
+/**
+ * Inspects a source by its kind, keeping what the user is shown (an `.apo`'s answer with its signature state against
+ * `trustedKeys`, a template's digest).
+ */
+export async function inspectSource(
+  src: Source,
+  trustedKeys: readonly TrustedKey[] = [],
+  pinnedKeys: readonly string[] = [],
+): Promise<Inspection> {
   if (src.kind === 'apo' || src.kind === 'not_a_package') {
     // A source that is not a package is an `.apo` attempt refused: install answers `install.refused` with this reason.
-    const inspection = (src.kind === 'apo' ? await checkApo(src.path, trustedKeys, undefined, pinnedKeys) : notAPackage(src.handle.displayName)) as ApoInspection;
+    const inspection = (
+      src.kind === 'apo'
+        ? await checkApo(src.path, trustedKeys, undefined, pinnedKeys)
+        : notAPackage(src.handle.displayName)
+    ) as ApoInspection;
     src.shownApo = inspection;
     return inspection;
   }

@@ -14,7 +14,10 @@ describe('start at login (opt-in)', () => {
   it('is unavailable where the host has none (the command line, the harness), and says what to use', async () => {
     const { api } = testApi();
     expect(await api.startAtLogin()).toEqual({ ok: true, value: { available: false, on: false } });
-    expect(await api.setStartAtLogin({ on: true })).toMatchObject({ ok: false, error: { code: 'login.unavailable', message: expect.stringContaining('serve') } });
+    expect(await api.setStartAtLogin({ on: true })).toMatchObject({
+      ok: false,
+      error: { code: 'login.unavailable', message: expect.stringContaining('serve') },
+    });
     expect(await api.setStartAtLogin({ on: 'yes' })).toMatchObject({ ok: false, error: { code: 'request.invalid' } });
   });
 });

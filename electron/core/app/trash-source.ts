@@ -17,15 +17,23 @@ export async function trashSource(ctx: ApiContext, request: ApiRequest<'trashSou
   const src = ctx.sources.get(request.sourceId);
   const name = src.handle.displayName;
   const trash = ctx.deps.trash;
-  if (!trash) throw new CoreError('trash.unavailable', `${name} cannot be moved to the Trash from here: delete it yourself.`);
+  if (!trash)
+    throw new CoreError('trash.unavailable', `${name} cannot be moved to the Trash from here: delete it yourself.`);
   // Checked again now: the file at the path is the one that is refused, not one swapped in since.
   const inspection = await inspectSource(src);
   const malicious = !inspection.ok && refusalAdviceFor(inspection.errors).actor === 'nobody';
-  if (!malicious) throw new CoreError('trash.not_refused', `${name} was not refused as possibly harmful: only such a file is moved to the Trash from here.`);
+  if (!malicious)
+    throw new CoreError(
+      'trash.not_refused',
+      `${name} was not refused as possibly harmful: only such a file is moved to the Trash from here.`,
+    );
   try {
     await trash(src.path);
   } catch (error) {
-    throw new CoreError('trash.failed', `${name} could not be moved to the Trash: ${error instanceof Error ? error.message : String(error)}`);
+    throw new CoreError(
+      'trash.failed',
+      `${name} could not be moved to the Trash: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
   return { displayName: name };
 }

@@ -33,11 +33,20 @@ export interface WebhookSecretToKeep {
  * the sender's, checked first (a refusal names what is wrong, never the secret; nothing is sealed
  * or written). Sealed before any store write, exactly as a made one.
  */
-export async function webhookSecretFor(ctx: ApiContext, choice: WebhookSecretChoice | undefined, path?: string): Promise<WebhookSecretToKeep> {
+export async function webhookSecretFor(
+  ctx: ApiContext,
+  choice: WebhookSecretChoice | undefined,
+  path?: string,
+): Promise<WebhookSecretToKeep> {
   const setAt = ctx.deps.now().toISOString();
   if (choice?.kind === 'given') {
     const checked = checkWebhookSecret(choice.secret);
-    if (!checked.ok) throw new CoreError(checked.code, `The secret your sender gave was not kept: ${checked.message}`, path === undefined ? {} : { path });
+    if (!checked.ok)
+      throw new CoreError(
+        checked.code,
+        `The secret your sender gave was not kept: ${checked.message}`,
+        path === undefined ? {} : { path },
+      );
     return { kept: { sealed: await seal(ctx, checked.secret), origin: 'given', setAt }, shown: null };
   }
   const secret = makeWebhookSecret();
@@ -48,47 +57,101 @@ export async function webhookSecretFor(ctx: ApiContext, choice: WebhookSecretCho
 export function triggerIn(state: StoreState, triggerId: string): TriggerRecord {
   const trigger = own(state.triggers, triggerId);
   if (!trigger) throw new CoreError('trigger.unknown', `There is no trigger \`${triggerId}\` on this computer.`);
-  if (trigger.agentId && own(state.agents, trigger.agentId)?.archived) throw new CoreError('agent.archived', `The agent of trigger \`${triggerId}\` is archived.`);
+  if (trigger.agentId && own(state.agents, trigger.agentId)?.archived)
+    throw new CoreError('agent.archived', `The agent of trigger \`${triggerId}\` is archived.`);
   return trigger;
 }
 
-/** What an `arm` event says: the folder watched, or where a webhook's secret came from (made here, or given by its sender). */
+/**
+ * What an `arm` event says: the folder watched, or where a webhook's secret came from (made here, or given by its
+ * sender).
+ */
 export function armedWords(type: string, folder: string | null, secret: 'made' | 'given' = 'made'): string {
   if (type === 'file_watch') return `armed: watches ${folder ?? 'a folder'}`;
-  if (type === 'webhook') return secret === 'given' ? 'armed: webhook, with the signing secret its sender gave' : 'armed: webhook, a new signing secret was made';
+  if (type === 'webhook')
+    return secret === 'given'
+      ? 'armed: webhook, with the signing secret its sender gave'
+      : 'armed: webhook, a new signing secret was made';
   if (type === 'at') return 'armed: runs once, at its date';
   return 'armed: runs on its schedule';
 }
 
 /** Who an activity event of this trigger is about. */
 function whoOf(trigger: TriggerRecord): { package?: string; agent?: string; trigger: string } {
-  return { ...(trigger.packageName ? { package: trigger.packageName } : {}), ...(trigger.agentId ? { agent: trigger.agentId } : {}), trigger: trigger.id };
+  return {
+    ...(trigger.packageName ? { package: trigger.packageName } : {}),
+    ...(trigger.agentId ? { agent: trigger.agentId } : {}),
+    trigger: trigger.id,
+  };
 }
 
-/** Arms a trigger: a file_watch with the picked folder, a webhook with a new secret (answered once); recorded as `arm`. */
-export async function armTrigger(ctx: ApiContext, request: ApiRequest<'armTrigger'>): Promise<ApiResponse<'armTrigger'>> {
+/**
+ * Arms a trigger: a file_watch with the picked folder, a webhook with a new secret (answered once); recorded as `arm`.
+ */
+export async function armTrigger(
+  ctx: ApiContext,
+  request: ApiRequest<'armTrigger'>,
+): Promise<ApiResponse<'armTrigger'>> {
   const { deps, store } = ctx;
   // The organization's policy: unreadable, nothing is armed; a kind of trigger it does not allow is refused.
   const policy = usablePolicy(policyOf(ctx), `trigger \`${request.triggerId}\` was not armed`);
   const kind = triggerIn(await store.read(), request.triggerId).type;
-  if (!triggerKindAllowed(policy, kind)) throw new CoreError('policy.trigger_kind', `trigger \`${request.triggerId}\` cannot be armed: your organization does not allow ${triggerKindWords(kind)} triggers; ${POLICY_REFUSAL}.`);
-  const path = request.folderId !== undefined ? await pickedWatchFolder(ctx.sources.folder(request.folderId), deps.dataDir) : null;
+  if (!triggerKindAllowed(policy, kind))
+    throw new CoreError(
+      'policy.trigger_kind',
+      `trigger \`${request.triggerId}\` cannot be armed: your organization does not allow ${triggerKindWords(kind)} triggers; ${POLICY_REFUSAL}.`,
+    );
+  const path =
+    request.folderId !== undefined ? await pickedWatchFolder(ctx.sources.folder(request.folderId), deps.dataDir) : null;
   const current = triggerIn(await store.read(), request.triggerId);
-  if (current.type !== 'webhook' && request.webhookSecret !== undefined) throw new CoreError('trigger.secret_not_needed', `trigger \`${current.name}\` is not a webhook: it takes no secret`, { path: 'webhookSecret' });
-  const secret = current.type === 'webhook' ? await webhookSecretFor(ctx, request.webhookSecret, 'webhookSecret') : null;
+  if (current.type !== 'webhook' && request.webhookSecret !== undefined)
+    throw new CoreError(
+      'trigger.secret_not_needed',
+      `trigger \`${current.name}\` is not a webhook: it takes no secret`,
+      { path: 'webhookSecret' },
+    );
+  const secret =
+    current.type === 'webhook' ? await webhookSecretFor(ctx, request.webhookSecret, 'webhookSecret') : null;
   const { answer, who } = await store.update((state) => {
     const trigger = triggerIn(state, request.triggerId);
-    if (trigger.type === 'file_watch' && path === null) throw new CoreError('trigger.needs_folder', `trigger \`${trigger.name}\` watches a folder: pick one to arm it`);
-    if (trigger.type !== 'file_watch' && path !== null) throw new CoreError('trigger.folder_not_needed', `trigger \`${trigger.name}\` is not a file_watch trigger: it watches no folder`);
-    if (trigger.type === 'at' && trigger.at && Date.parse(trigger.at) <= deps.now().getTime()) throw new CoreError('trigger.past', `trigger \`${trigger.name}\` was for ${trigger.at}, which has passed`);
-    if (trigger.type !== 'webhook' && secret !== null) throw new CoreError('trigger.secret_not_needed', `trigger \`${trigger.name}\` is not a webhook: it takes no secret`, { path: 'webhookSecret' });
+    if (trigger.type === 'file_watch' && path === null)
+      throw new CoreError('trigger.needs_folder', `trigger \`${trigger.name}\` watches a folder: pick one to arm it`);
+    if (trigger.type !== 'file_watch' && path !== null)
+      throw new CoreError(
+        'trigger.folder_not_needed',
+        `trigger \`${trigger.name}\` is not a file_watch trigger: it watches no folder`,
+      );
+    if (trigger.type === 'at' && trigger.at && Date.parse(trigger.at) <= deps.now().getTime())
+      throw new CoreError('trigger.past', `trigger \`${trigger.name}\` was for ${trigger.at}, which has passed`);
+    if (trigger.type !== 'webhook' && secret !== null)
+      throw new CoreError(
+        'trigger.secret_not_needed',
+        `trigger \`${trigger.name}\` is not a webhook: it takes no secret`,
+        { path: 'webhookSecret' },
+      );
     setWebhookSecret(state, trigger, secret?.kept ?? null);
     trigger.armed = true;
     trigger.armedAt = deps.now().toISOString();
     trigger.folder = path;
-    return { result: { answer: { trigger: triggerView(trigger, deps.now()), webhookSecret: secret?.shown ?? null, webhookSecretGiven: secret?.kept.origin === 'given' }, who: whoOf(trigger) } };
+    return {
+      result: {
+        answer: {
+          trigger: triggerView(trigger, deps.now()),
+          webhookSecret: secret?.shown ?? null,
+          webhookSecretGiven: secret?.kept.origin === 'given',
+        },
+        who: whoOf(trigger),
+      },
+    };
   });
-  await recordActivity(ctx, [{ kind: 'arm', ...who, outcome: 'ok', detail: armedWords(answer.trigger.type, path, secret?.kept.origin ?? 'made') }]);
+  await recordActivity(ctx, [
+    {
+      kind: 'arm',
+      ...who,
+      outcome: 'ok',
+      detail: armedWords(answer.trigger.type, path, secret?.kept.origin ?? 'made'),
+    },
+  ]);
   return answer;
 }
 
@@ -101,24 +164,52 @@ export async function disarmTrigger(ctx: ApiContext, request: ApiRequest<'disarm
     disarm(state, trigger);
     return { result: { view: triggerView(trigger, ctx.deps.now()), was, who } };
   });
-  if (was) await recordActivity(ctx, [{ kind: 'disarm', ...who, outcome: 'ok', detail: view.type === 'webhook' ? 'disarmed; its signing secret was deleted' : 'disarmed' }]);
+  if (was)
+    await recordActivity(ctx, [
+      {
+        kind: 'disarm',
+        ...who,
+        outcome: 'ok',
+        detail: view.type === 'webhook' ? 'disarmed; its signing secret was deleted' : 'disarmed',
+      },
+    ]);
   return view;
 }
 
-/** Replaces an armed webhook's secret with a new one: made here (answered once) or given by the sender (never answered). */
-export async function rotateWebhookSecret(ctx: ApiContext, request: ApiRequest<'rotateWebhookSecret'>): Promise<ApiResponse<'armTrigger'>> {
+/**
+ * Replaces an armed webhook's secret with a new one: made here (answered once) or given by the sender (never answered).
+ */
+export async function rotateWebhookSecret(
+  ctx: ApiContext,
+  request: ApiRequest<'rotateWebhookSecret'>,
+): Promise<ApiResponse<'armTrigger'>> {
   const { deps, store } = ctx;
   const current = triggerIn(await store.read(), request.triggerId);
-  if (current.type !== 'webhook') throw new CoreError('trigger.not_webhook', `trigger \`${current.name}\` is not a webhook: it has no secret`);
-  if (!current.armed) throw new CoreError('trigger.not_armed', `trigger \`${current.name}\` is not armed: arm it to make its secret`);
+  if (current.type !== 'webhook')
+    throw new CoreError('trigger.not_webhook', `trigger \`${current.name}\` is not a webhook: it has no secret`);
+  if (!current.armed)
+    throw new CoreError('trigger.not_armed', `trigger \`${current.name}\` is not armed: arm it to make its secret`);
   const secret = await webhookSecretFor(ctx, request.webhookSecret, 'webhookSecret');
   const { answer, who } = await store.update((state) => {
     const trigger = triggerIn(state, request.triggerId);
-    if (!trigger.armed) throw new CoreError('trigger.not_armed', `trigger \`${trigger.name}\` is not armed: arm it to make its secret`);
+    if (!trigger.armed)
+      throw new CoreError('trigger.not_armed', `trigger \`${trigger.name}\` is not armed: arm it to make its secret`);
     setWebhookSecret(state, trigger, secret.kept);
-    return { result: { answer: { trigger: triggerView(trigger, deps.now()), webhookSecret: secret.shown, webhookSecretGiven: secret.kept.origin === 'given' }, who: whoOf(trigger) } };
+    return {
+      result: {
+        answer: {
+          trigger: triggerView(trigger, deps.now()),
+          webhookSecret: secret.shown,
+          webhookSecretGiven: secret.kept.origin === 'given',
+        },
+        who: whoOf(trigger),
+      },
+    };
   });
-  const words = secret.kept.origin === 'given' ? 'replaced by the signing secret its sender gave; the old one no longer signs' : 'a new signing secret was made; the old one no longer signs';
+  const words =
+    secret.kept.origin === 'given'
+      ? 'replaced by the signing secret its sender gave; the old one no longer signs'
+      : 'a new signing secret was made; the old one no longer signs';
   await recordActivity(ctx, [{ kind: 'secret_rotated', ...who, outcome: 'ok', detail: words }]);
   return answer;
 }

@@ -17,7 +17,11 @@ export const ACTIVITY_DEFAULT_LIMIT = 200;
 /** The live status of the data folder's triggers: `running` only when the status's writer still holds the host lock. */
 export async function triggerStatus(ctx: ApiContext): Promise<TriggerStatusView> {
   const { dataDir } = ctx.deps;
-  const [status, holder, pending] = await Promise.all([readHostStatusFile(dataDir), hostLockHolder(dataDir), pendingRuns(dataDir)]);
+  const [status, holder, pending] = await Promise.all([
+    readHostStatusFile(dataDir),
+    hostLockHolder(dataDir),
+    pendingRuns(dataDir),
+  ]);
   const running = status !== null && status.running === true && holder !== null && holder === status.pid;
   const triggers: Record<string, TriggerLiveView> = Object.create(null);
   for (const [id, t] of Object.entries(status?.triggers ?? {})) {
@@ -34,8 +38,19 @@ export async function triggerStatus(ctx: ApiContext): Promise<TriggerStatusView>
     };
   }
   // The host in this very process is the app's (or the harness's); any other pid is `serve` or another app.
-  const host = running ? (status.pid === process.pid ? { here: true as const } : { here: false as const, pid: status.pid }) : null;
-  return { running, origin: running ? status.origin : null, host, updatedAt: status?.updatedAt ?? null, pending: { total: pending.total, oldest: pending.oldest }, triggers };
+  const host = running
+    ? status.pid === process.pid
+      ? { here: true as const }
+      : { here: false as const, pid: status.pid }
+    : null;
+  return {
+    running,
+    origin: running ? status.origin : null,
+    host,
+    updatedAt: status?.updatedAt ?? null,
+    pending: { total: pending.total, oldest: pending.oldest },
+    triggers,
+  };
 }
 
 /** The activity log, newest first; for one agent, with its package's events that name no agent. */
@@ -50,7 +65,10 @@ export async function activityOf(ctx: ApiContext, request: ApiRequest<'activity'
   if (request?.agent === undefined) return { events: await ctx.activity.list({ limit, decisionsOnly }), agents };
   const agent = own(state.agents, request.agent);
   const pkg = agent?.origin === 'package' ? agent.packageName : undefined;
-  return { events: await ctx.activity.list({ agent: request.agent, ...(pkg ? { package: pkg } : {}), limit, decisionsOnly }), agents };
+  return {
+    events: await ctx.activity.list({ agent: request.agent, ...(pkg ? { package: pkg } : {}), limit, decisionsOnly }),
+    agents,
+  };
 }
 
 /** Sets the webhook listener's port (null: the default); a running host re-reads the store and rebinds. */

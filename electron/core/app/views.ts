@@ -3,7 +3,18 @@
  * `TriggerView`, `SettingsView`) built from records. Pure: the time and the secret backend are
  * passed in, so a view is a function of the state.
  */
-import { type AccessView, type AgentView, type Dashboard, DEFAULT_WEBHOOK_PORT, type InstalledPackageView, type PackageIntegrityView, type SecretBackend, type SettingsView, type TriggerView, type WaitingServerView } from '../../../shared/api';
+import {
+  type AccessView,
+  type AgentView,
+  type Dashboard,
+  DEFAULT_WEBHOOK_PORT,
+  type InstalledPackageView,
+  type PackageIntegrityView,
+  type SecretBackend,
+  type SettingsView,
+  type TriggerView,
+  type WaitingServerView,
+} from '../../../shared/api';
 import type { PreviewMcpTool } from '../../../shared/apply-preview';
 import type { SignatureSummary } from '../../../shared/inspection';
 import { own } from '../../../shared/own';
@@ -25,14 +36,21 @@ export function triggerView(trigger: TriggerRecord, now: Date): TriggerView {
     if (trigger.armed) next = nextCronTimes(trigger.schedule ?? '', options, now, 3).map((d) => d.toISOString());
   } else if (trigger.type === 'interval') {
     words = describeInterval(trigger.every ?? '');
-    if (trigger.armed) next = nextIntervalTimes(trigger.every ?? '', now, 3, trigger.armedAt ? new Date(trigger.armedAt) : undefined).map((d) => d.toISOString());
+    if (trigger.armed)
+      next = nextIntervalTimes(
+        trigger.every ?? '',
+        now,
+        3,
+        trigger.armedAt ? new Date(trigger.armedAt) : undefined,
+      ).map((d) => d.toISOString());
   } else if (trigger.type === 'file_watch') {
     words = `When ${trigger.folder ?? 'a folder you pick'} changes${trigger.recursive ? ' (subfolders too)' : ''}`;
   } else if (trigger.type === 'webhook') {
     words = `On a signed HTTP call${trigger.events ? ` (${trigger.events.join(', ')})` : ''}`;
   } else {
     words = `Once, at ${trigger.at ?? ''}`;
-    if (trigger.armed && trigger.at && Date.parse(trigger.at) > now.getTime()) next = [new Date(Date.parse(trigger.at)).toISOString()];
+    if (trigger.armed && trigger.at && Date.parse(trigger.at) > now.getTime())
+      next = [new Date(Date.parse(trigger.at)).toISOString()];
   }
   return {
     id: trigger.id,
@@ -90,14 +108,25 @@ export function viewIndex(state: StoreState): ViewIndex {
     packageTriggers: (packageName) => unattached.get(packageName) ?? [],
     packageAgents: (packageName) => agentsOf.get(packageName) ?? [],
     classifier: (packageName) => {
-      if (!classifiers.has(packageName)) classifiers.set(packageName, Object.hasOwn(state.packages, packageName) ? accessClassifier((state.packages[packageName] as PackageRecord).manifest) : null);
+      if (!classifiers.has(packageName))
+        classifiers.set(
+          packageName,
+          Object.hasOwn(state.packages, packageName)
+            ? accessClassifier((state.packages[packageName] as PackageRecord).manifest)
+            : null,
+        );
       return classifiers.get(packageName) ?? null;
     },
   };
 }
 
 /** An agent as shown, with its access and its triggers (`index`: the state's, when showing many agents). */
-export function agentView(state: StoreState, agent: AgentRecord, now: Date, index: ViewIndex = viewIndex(state)): AgentView {
+export function agentView(
+  state: StoreState,
+  agent: AgentRecord,
+  now: Date,
+  index: ViewIndex = viewIndex(state),
+): AgentView {
   const triggers = index.agentTriggers(agent.id).map((t) => triggerView(t, now));
   if (agent.origin === 'package') {
     const pkg = Object.hasOwn(state.packages, agent.packageName) ? state.packages[agent.packageName] : undefined;
@@ -170,7 +199,12 @@ export function waitingServers(state: StoreState, agent: TemplateAgentRecord): W
     waiting.push({
       server: server.server,
       saved: Object.hasOwn(state.settings.mcpServers, server.server),
-      tools: tools.map((tool) => ({ tool: tool.gateName, name: tool.name, pinText: tool.pinText ?? null, grantable: waitingToolGrantable(state, tool) })),
+      tools: tools.map((tool) => ({
+        tool: tool.gateName,
+        name: tool.name,
+        pinText: tool.pinText ?? null,
+        grantable: waitingToolGrantable(state, tool),
+      })),
     });
   }
   return waiting;
@@ -204,7 +238,10 @@ export function dashboardOf(state: StoreState, now: Date): Dashboard {
   return { packages, agents, damage: state.damage };
 }
 
-/** Settings as shown: saved MCP servers by name, which secrets are saved (never their values), connections, denied tools. */
+/**
+ * Settings as shown: saved MCP servers by name, which secrets are saved (never their values), connections, denied
+ * tools.
+ */
 export function settingsOf(state: StoreState, secretBackend: SecretBackend): SettingsView {
   // Masked again on the way out: a server saved by format 2 may hold a credential in clear.
   const servers = Object.values(state.settings.mcpServers)
@@ -213,21 +250,42 @@ export function settingsOf(state: StoreState, secretBackend: SecretBackend): Set
   return {
     secretBackend,
     mcpServers: servers,
-    secrets: SECRET_NAMES.map((s) => ({ name: s.name, label: s.label, saved: Object.hasOwn(state.settings.secrets, s.name) })),
-    connections: CONNECTION_TYPES.map((c) => ({ type: c.type, label: c.label, available: Object.hasOwn(state.settings.mcpServers, c.type) })),
+    secrets: SECRET_NAMES.map((s) => ({
+      name: s.name,
+      label: s.label,
+      saved: Object.hasOwn(state.settings.secrets, s.name),
+    })),
+    connections: CONNECTION_TYPES.map((c) => ({
+      type: c.type,
+      label: c.label,
+      available: Object.hasOwn(state.settings.mcpServers, c.type),
+    })),
     deniedTools: [...state.settings.deniedTools],
-    webhookPort: { port: state.settings.webhookPort ?? DEFAULT_WEBHOOK_PORT, chosen: state.settings.webhookPort !== null },
+    webhookPort: {
+      port: state.settings.webhookPort ?? DEFAULT_WEBHOOK_PORT,
+      chosen: state.settings.webhookPort !== null,
+    },
     // Filled by `settings.ts` (known-tools.ts reads the built-in templates): not a view of the state alone.
     knownTools: [],
   };
 }
 
 /** The dashboard's and `list --json`'s view of a package's trust. */
-export function integrityView(state: StoreState, name: string): { signature: SignatureSummary; integrity: PackageIntegrityView } {
+export function integrityView(
+  state: StoreState,
+  name: string,
+): { signature: SignatureSummary; integrity: PackageIntegrityView } {
   const record = own(state.packageTrust, name);
   const integrity = record?.integrity ?? { state: 'ok' as const, checkedAt: null, changed: [], missing: [], added: [] };
   return {
     signature: record?.signature ?? UNSIGNED,
-    integrity: { state: integrity.state, checkedAt: integrity.checkedAt, changed: [...integrity.changed], missing: [...integrity.missing], added: [...integrity.added], disarmed: (integrity.disarmed ?? []).map((d) => ({ ...d })) },
+    integrity: {
+      state: integrity.state,
+      checkedAt: integrity.checkedAt,
+      changed: [...integrity.changed],
+      missing: [...integrity.missing],
+      added: [...integrity.added],
+      disarmed: (integrity.disarmed ?? []).map((d) => ({ ...d })),
+    },
   };
 }

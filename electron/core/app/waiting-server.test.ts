@@ -37,7 +37,13 @@ describe('a template agent waiting for an MCP server', () => {
     const { api, dataDir } = testApi();
     const agentId = await applied(api);
     const gmail = (await agentOf(api, agentId)).waitingServers.find((w) => w.server === 'gmail');
-    expect(gmail).toEqual({ server: 'gmail', saved: false, tools: [{ tool: 'mcp:gmail/GMAIL_SEND_EMAIL', name: 'GMAIL_SEND_EMAIL', pinText: expect.any(String), grantable: true }] });
+    expect(gmail).toEqual({
+      server: 'gmail',
+      saved: false,
+      tools: [
+        { tool: 'mcp:gmail/GMAIL_SEND_EMAIL', name: 'GMAIL_SEND_EMAIL', pinText: expect.any(String), grantable: true },
+      ],
+    });
 
     // Not yet: the server is missing.
     const early = await api.setToolAccess({ agentId, tool: 'mcp:gmail/GMAIL_SEND_EMAIL', granted: true });
@@ -49,21 +55,36 @@ describe('a template agent waiting for an MCP server', () => {
     const granted = await api.setToolAccess({ agentId, tool: 'mcp:gmail/GMAIL_SEND_EMAIL', granted: true });
     if (!granted.ok) throw new Error(granted.error.message);
     expect(granted.value.waitingServers.map((w) => w.server)).toEqual(['slack']);
-    expect(granted.value.access.find((a) => a.tool === 'mcp:gmail/GMAIL_SEND_EMAIL')).toMatchObject({ granted: true, pin: { recipient_email: 'C0123ABCD', cc: null, bcc: null, extra_recipients: null } });
+    expect(granted.value.access.find((a) => a.tool === 'mcp:gmail/GMAIL_SEND_EMAIL')).toMatchObject({
+      granted: true,
+      pin: { recipient_email: 'C0123ABCD', cc: null, bcc: null, extra_recipients: null },
+    });
     const stored = JSON.parse(readFileSync(join(dataDir, 'state.json'), 'utf8'));
-    expect(stored.agents[agentId].toolSettings['mcp:gmail/GMAIL_SEND_EMAIL']).toEqual({ family: null, setting: 'allow', pin: { recipient_email: 'C0123ABCD', cc: null, bcc: null, extra_recipients: null }, pinMissing: false });
+    expect(stored.agents[agentId].toolSettings['mcp:gmail/GMAIL_SEND_EMAIL']).toEqual({
+      family: null,
+      setting: 'allow',
+      pin: { recipient_email: 'C0123ABCD', cc: null, bcc: null, extra_recipients: null },
+      pinMissing: false,
+    });
     // One agent: nothing was applied again.
     expect(Object.keys(stored.agents)).toEqual([agentId]);
     // Recorded as a grant.
     const activity = await api.activity({ agent: agentId });
-    expect(activity.ok && activity.value.events.some((e) => e.kind === 'grant' && (e.detail ?? '').includes('mcp:gmail/GMAIL_SEND_EMAIL'))).toBe(true);
+    expect(
+      activity.ok &&
+        activity.value.events.some(
+          (e) => e.kind === 'grant' && (e.detail ?? '').includes('mcp:gmail/GMAIL_SEND_EMAIL'),
+        ),
+    ).toBe(true);
   });
 
   it('a waiting tool whose pin was not filled at apply is shown but cannot be granted', async () => {
     const { api } = testApi();
     const agentId = await applied(api, { companies: 'Acme' });
     await api.saveMcpServer({ name: 'gmail', transport: 'stdio', command: 'gmail-mcp' });
-    expect((await agentOf(api, agentId)).waitingServers.find((w) => w.server === 'gmail')?.tools[0]?.grantable).toBe(false);
+    expect((await agentOf(api, agentId)).waitingServers.find((w) => w.server === 'gmail')?.tools[0]?.grantable).toBe(
+      false,
+    );
     const refused = await api.setToolAccess({ agentId, tool: 'mcp:gmail/GMAIL_SEND_EMAIL', granted: true });
     expect(refused.ok === false && refused.error.code).toBe('access.pin_missing');
   });

@@ -42,7 +42,12 @@ function everyFile(dir: string): { path: string; text: string }[] {
 
 /** The files of the data folder that hold the secret, whole or its key part, in clear or in base64 of its text. */
 function filesHolding(dataDir: string, secret: string): string[] {
-  const forms = [secret, secret.slice(6), Buffer.from(secret).toString('base64'), Buffer.from(secret.slice(6), 'base64').toString('latin1')];
+  const forms = [
+    secret,
+    secret.slice(6),
+    Buffer.from(secret).toString('base64'),
+    Buffer.from(secret.slice(6), 'base64').toString('latin1'),
+  ];
   return everyFile(dataDir)
     .filter((f) => forms.some((form) => f.text.includes(form)))
     .map((f) => f.path);
@@ -55,7 +60,10 @@ function state(dataDir: string) {
 async function installGiven(secret: string) {
   const { api, dataDir } = testApi();
   const sourceId = await openWatcher(api);
-  const receipt = await api.install({ sourceId, decisions: { agents: {}, triggers: { 'on-call': { armed: true, webhookSecret: { kind: 'given', secret } } } } });
+  const receipt = await api.install({
+    sourceId,
+    decisions: { agents: {}, triggers: { 'on-call': { armed: true, webhookSecret: { kind: 'given', secret } } } },
+  });
   return { api, dataDir, receipt };
 }
 
@@ -63,59 +71,126 @@ describe('install with the secret the sender gave (issue 18)', () => {
   it('keeps it sealed, answers only that it was given, and the dashboard says given by the sender and when', async () => {
     const secret = pasted();
     const { api, dataDir, receipt } = await installGiven(`  ${secret}\n`);
-    expect(receipt.ok && receipt.value).toMatchObject({ armed: [HOOK], webhookSecrets: [], webhookSecretsGiven: [{ triggerId: HOOK, given: true }] });
+    expect(receipt.ok && receipt.value).toMatchObject({
+      armed: [HOOK],
+      webhookSecrets: [],
+      webhookSecretsGiven: [{ triggerId: HOOK, given: true }],
+    });
     expect(JSON.stringify(receipt)).not.toContain(secret.slice(6));
 
     const s = state(dataDir);
     expect(s.version).toBe(STATE_VERSION);
-    expect(s.triggers[HOOK]).toMatchObject({ armed: true, secretOrigin: 'given', secretSetAt: '2026-12-01T10:00:00.000Z' });
+    expect(s.triggers[HOOK]).toMatchObject({
+      armed: true,
+      secretOrigin: 'given',
+      secretSetAt: '2026-12-01T10:00:00.000Z',
+    });
     expect(Object.keys(s.webhookSecrets)).toEqual([s.triggers[HOOK].secretRef]);
     // Sealing: no file of the data folder holds the secret in clear (nor its key, nor its text in base64).
     expect(filesHolding(dataDir, secret)).toEqual([]);
     // …and it opens to exactly the trimmed secret with the file box.
-    const opened = await createFileKeySecretBox(dataDir).decrypt(Buffer.from(s.webhookSecrets[s.triggers[HOOK].secretRef], 'base64'));
+    const opened = await createFileKeySecretBox(dataDir).decrypt(
+      Buffer.from(s.webhookSecrets[s.triggers[HOOK].secretRef], 'base64'),
+    );
     expect(opened).toBe(secret);
 
     const dashboard = await api.dashboard();
-    expect(dashboard.ok && dashboard.value.agents[0]?.triggers.find((t) => t.id === HOOK)).toMatchObject({ webhookSecretSet: true, webhookSecretOrigin: 'given', webhookSecretSetAt: '2026-12-01T10:00:00.000Z' });
+    expect(dashboard.ok && dashboard.value.agents[0]?.triggers.find((t) => t.id === HOOK)).toMatchObject({
+      webhookSecretSet: true,
+      webhookSecretOrigin: 'given',
+      webhookSecretSetAt: '2026-12-01T10:00:00.000Z',
+    });
     expect(JSON.stringify(dashboard)).not.toContain(secret.slice(6));
   });
 
   it('a secret made at install is recorded as made, and still shown once', async () => {
     const { api, dataDir } = testApi();
     const sourceId = await openWatcher(api);
-    const receipt = await api.install({ sourceId, decisions: { agents: {}, triggers: { 'on-call': { armed: true, webhookSecret: { kind: 'make' } } } } });
+    const receipt = await api.install({
+      sourceId,
+      decisions: { agents: {}, triggers: { 'on-call': { armed: true, webhookSecret: { kind: 'make' } } } },
+    });
     if (!receipt.ok) throw new Error(receipt.error.message);
     expect(receipt.value.webhookSecretsGiven).toEqual([]);
     const made = receipt.value.webhookSecrets[0]?.secret ?? '';
     expect(made).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
-    expect(state(dataDir).triggers[HOOK]).toMatchObject({ secretOrigin: 'made', secretSetAt: '2026-12-01T10:00:00.000Z' });
+    expect(state(dataDir).triggers[HOOK]).toMatchObject({
+      secretOrigin: 'made',
+      secretSetAt: '2026-12-01T10:00:00.000Z',
+    });
     expect(filesHolding(dataDir, made)).toEqual([]);
   });
 
   it.each([
-    ['too short', `whsec_${randomBytes(16).toString('base64')}`, 'webhook_secret.too_short', 'The secret your sender gave was not kept: The key is 16 bytes: Standard Webhooks wants 24 to 64.'],
-    ['without its prefix', randomBytes(32).toString('base64'), 'webhook_secret.no_prefix', 'The secret your sender gave was not kept: A Standard Webhooks secret starts with `whsec_`: this one does not. Copy the whole secret your sender shows, prefix included.'],
-    ['with a space inside', `whsec_${randomBytes(16).toString('base64')} ${randomBytes(16).toString('base64')}`, 'webhook_secret.whitespace', 'The secret your sender gave was not kept: The secret has a space or line break inside it: copy it again as one piece, with nothing between its characters.'],
-  ])('refuses a secret %s: the code and message say what is wrong, nothing is written', async (_what, secret, code, message) => {
-    const { api, dataDir } = testApi();
-    const sourceId = await openWatcher(api);
-    const before = treeHash(dataDir, ['activity']);
-    const refused = await api.install({ sourceId, decisions: { agents: {}, triggers: { 'on-call': { armed: true, webhookSecret: { kind: 'given', secret } } } } });
-    expect(refused).toEqual({ ok: false, error: { code, message, path: 'decisions.triggers.on-call.webhookSecret' } });
-    // Nothing but the refusal's own line in the activity log, which never holds the secret.
-    expect(treeHash(dataDir, ['activity'])).toBe(before);
-    expect(activityText(dataDir)).not.toContain(secret.trim().slice(6, 20));
-  });
+    [
+      'too short',
+      `whsec_${randomBytes(16).toString('base64')}`,
+      'webhook_secret.too_short',
+      'The secret your sender gave was not kept: The key is 16 bytes: Standard Webhooks wants 24 to 64.',
+    ],
+    [
+      'without its prefix',
+      randomBytes(32).toString('base64'),
+      'webhook_secret.no_prefix',
+      'The secret your sender gave was not kept: A Standard Webhooks secret starts with `whsec_`: this one does not. Copy the whole secret your sender shows, prefix included.',
+    ],
+    [
+      'with a space inside',
+      `whsec_${randomBytes(16).toString('base64')} ${randomBytes(16).toString('base64')}`,
+      'webhook_secret.whitespace',
+      'The secret your sender gave was not kept: The secret has a space or line break inside it: copy it again as one piece, with nothing between its characters.',
+    ],
+  ])(
+    'refuses a secret %s: the code and message say what is wrong, nothing is written',
+    async (_what, secret, code, message) => {
+      const { api, dataDir } = testApi();
+      const sourceId = await openWatcher(api);
+      const before = treeHash(dataDir, ['activity']);
+      const refused = await api.install({
+        sourceId,
+        decisions: { agents: {}, triggers: { 'on-call': { armed: true, webhookSecret: { kind: 'given', secret } } } },
+      });
+      expect(refused).toEqual({
+        ok: false,
+        error: { code, message, path: 'decisions.triggers.on-call.webhookSecret' },
+      });
+      // Nothing but the refusal's own line in the activity log, which never holds the secret.
+      expect(treeHash(dataDir, ['activity'])).toBe(before);
+      expect(activityText(dataDir)).not.toContain(secret.trim().slice(6, 20));
+    },
+  );
 
   it('refuses a secret for a trigger that is not a webhook, or not armed', async () => {
     const { api, dataDir } = testApi();
     const sourceId = await openWatcher(api);
     const before = treeHash(dataDir, ['activity']);
-    const notWebhook = await api.install({ sourceId, decisions: { agents: {}, triggers: { 'on-change': { armed: false, webhookSecret: { kind: 'given', secret: pasted() } } } } });
-    expect(notWebhook).toEqual({ ok: false, error: { code: 'trigger.secret_not_needed', message: 'trigger `on-change` is not a webhook: it takes no secret', path: 'decisions.triggers.on-change.webhookSecret' } });
-    const notArmed = await api.install({ sourceId, decisions: { agents: {}, triggers: { 'on-call': { armed: false, webhookSecret: { kind: 'make' } } } } });
-    expect(notArmed).toEqual({ ok: false, error: { code: 'trigger.secret_not_needed', message: 'trigger `on-call` is not armed: a secret is set only when it is armed', path: 'decisions.triggers.on-call.webhookSecret' } });
+    const notWebhook = await api.install({
+      sourceId,
+      decisions: {
+        agents: {},
+        triggers: { 'on-change': { armed: false, webhookSecret: { kind: 'given', secret: pasted() } } },
+      },
+    });
+    expect(notWebhook).toEqual({
+      ok: false,
+      error: {
+        code: 'trigger.secret_not_needed',
+        message: 'trigger `on-change` is not a webhook: it takes no secret',
+        path: 'decisions.triggers.on-change.webhookSecret',
+      },
+    });
+    const notArmed = await api.install({
+      sourceId,
+      decisions: { agents: {}, triggers: { 'on-call': { armed: false, webhookSecret: { kind: 'make' } } } },
+    });
+    expect(notArmed).toEqual({
+      ok: false,
+      error: {
+        code: 'trigger.secret_not_needed',
+        message: 'trigger `on-call` is not armed: a secret is set only when it is armed',
+        path: 'decisions.triggers.on-call.webhookSecret',
+      },
+    });
     expect(treeHash(dataDir, ['activity'])).toBe(before); // the refusals are recorded in the activity log only
   });
 
@@ -123,8 +198,16 @@ describe('install with the secret the sender gave (issue 18)', () => {
     const { api } = testApi();
     const sourceId = await openWatcher(api);
     const secret = pasted();
-    for (const webhookSecret of [{ kind: 'given', secret, note: 'x' }, { kind: 'pasted', secret }, { kind: 'given' }, { kind: 'given', secret: 'x'.repeat(2000) }]) {
-      const answer = await api.install({ sourceId, decisions: { agents: {}, triggers: { 'on-call': { armed: true, webhookSecret } } } } as never);
+    for (const webhookSecret of [
+      { kind: 'given', secret, note: 'x' },
+      { kind: 'pasted', secret },
+      { kind: 'given' },
+      { kind: 'given', secret: 'x'.repeat(2000) },
+    ]) {
+      const answer = await api.install({
+        sourceId,
+        decisions: { agents: {}, triggers: { 'on-call': { armed: true, webhookSecret } } },
+      } as never);
       expect(answer.ok === false && answer.error.code).toBe('request.invalid');
       expect(JSON.stringify(answer)).not.toContain(secret.slice(6));
     }
@@ -140,7 +223,9 @@ describe('arming and rotating with the sender’s secret (issue 18)', () => {
 
     const first = pasted(24);
     const armed = await api.armTrigger({ triggerId: HOOK, webhookSecret: { kind: 'given', secret: first } });
-    expect(armed.ok && [armed.value.webhookSecret, armed.value.webhookSecretGiven, armed.value.trigger.webhookSecretOrigin]).toEqual([null, true, 'given']);
+    expect(
+      armed.ok && [armed.value.webhookSecret, armed.value.webhookSecretGiven, armed.value.trigger.webhookSecretOrigin],
+    ).toEqual([null, true, 'given']);
     expect(JSON.stringify(armed)).not.toContain(first.slice(6));
 
     deps.now = () => new Date('2026-12-02T08:30:00Z');
@@ -148,22 +233,37 @@ describe('arming and rotating with the sender’s secret (issue 18)', () => {
     if (!rotated.ok) throw new Error(rotated.error.message);
     expect(rotated.value.webhookSecretGiven).toBe(false);
     expect(rotated.value.webhookSecret).toMatch(/^whsec_/);
-    expect(rotated.value.trigger).toMatchObject({ webhookSecretOrigin: 'made', webhookSecretSetAt: '2026-12-02T08:30:00.000Z' });
+    expect(rotated.value.trigger).toMatchObject({
+      webhookSecretOrigin: 'made',
+      webhookSecretSetAt: '2026-12-02T08:30:00.000Z',
+    });
 
     const second = pasted(64);
     const given = await api.rotateWebhookSecret({ triggerId: HOOK, webhookSecret: { kind: 'given', secret: second } });
-    expect(given.ok && [given.value.webhookSecret, given.value.webhookSecretGiven, given.value.trigger.webhookSecretOrigin]).toEqual([null, true, 'given']);
+    expect(
+      given.ok && [given.value.webhookSecret, given.value.webhookSecretGiven, given.value.trigger.webhookSecretOrigin],
+    ).toEqual([null, true, 'given']);
     const s = state(dataDir);
     expect(Object.keys(s.webhookSecrets)).toHaveLength(1);
-    for (const secret of [first, second, rotated.value.webhookSecret ?? '']) expect(filesHolding(dataDir, secret)).toEqual([]);
+    for (const secret of [first, second, rotated.value.webhookSecret ?? ''])
+      expect(filesHolding(dataDir, secret)).toEqual([]);
 
     const before = treeHash(dataDir);
-    const bad = await api.rotateWebhookSecret({ triggerId: HOOK, webhookSecret: { kind: 'given', secret: `whsec_${randomBytes(32).toString('hex')}` } });
+    const bad = await api.rotateWebhookSecret({
+      triggerId: HOOK,
+      webhookSecret: { kind: 'given', secret: `whsec_${randomBytes(32).toString('hex')}` },
+    });
     expect(bad.ok === false && [bad.error.code, bad.error.path]).toEqual(['webhook_secret.stripe', 'webhookSecret']);
     expect(treeHash(dataDir)).toBe(before);
 
     const disarmed = await api.disarmTrigger({ triggerId: HOOK });
-    expect(disarmed.ok && [disarmed.value.webhookSecretSet, disarmed.value.webhookSecretOrigin, disarmed.value.webhookSecretSetAt]).toEqual([false, null, null]);
+    expect(
+      disarmed.ok && [
+        disarmed.value.webhookSecretSet,
+        disarmed.value.webhookSecretOrigin,
+        disarmed.value.webhookSecretSetAt,
+      ],
+    ).toEqual([false, null, null]);
   });
 
   it('a secret for a trigger that is not a webhook is refused by armTrigger', async () => {
@@ -174,8 +274,19 @@ describe('arming and rotating with the sender’s secret (issue 18)', () => {
     const pick = await api.pickWatchFolder();
     if (!pick.ok || !pick.value) throw new Error('no folder');
     const before = treeHash(dataDir);
-    const answer = await api.armTrigger({ triggerId: 'watcher/on-change', folderId: pick.value.folderId, webhookSecret: { kind: 'given', secret: pasted() } });
-    expect(answer).toEqual({ ok: false, error: { code: 'trigger.secret_not_needed', message: 'trigger `on-change` is not a webhook: it takes no secret', path: 'webhookSecret' } });
+    const answer = await api.armTrigger({
+      triggerId: 'watcher/on-change',
+      folderId: pick.value.folderId,
+      webhookSecret: { kind: 'given', secret: pasted() },
+    });
+    expect(answer).toEqual({
+      ok: false,
+      error: {
+        code: 'trigger.secret_not_needed',
+        message: 'trigger `on-change` is not a webhook: it takes no secret',
+        path: 'webhookSecret',
+      },
+    });
     expect(treeHash(dataDir)).toBe(before);
   });
 });
@@ -188,10 +299,14 @@ describe('the trigger host accepts deliveries signed with the pasted secret (iss
 
   function post(url: string, body: string, headers: Record<string, string>): Promise<number> {
     return new Promise((resolve, reject) => {
-      const req = request(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers } }, (res) => {
-        res.resume();
-        res.on('end', () => resolve(res.statusCode ?? 0));
-      });
+      const req = request(
+        url,
+        { method: 'POST', headers: { 'content-type': 'application/json', ...headers } },
+        (res) => {
+          res.resume();
+          res.on('end', () => resolve(res.statusCode ?? 0));
+        },
+      );
       req.on('error', reject);
       req.end(body);
     });
@@ -199,25 +314,32 @@ describe('the trigger host accepts deliveries signed with the pasted secret (iss
 
   const signed = (secret: string, id: string, body: string) => {
     const at = new Date();
-    return { 'webhook-id': id, 'webhook-timestamp': String(Math.floor(at.getTime() / 1000)), 'webhook-signature': new Webhook(secret).sign(id, at, body) };
+    return {
+      'webhook-id': id,
+      'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
+      'webhook-signature': new Webhook(secret).sign(id, at, body),
+    };
   };
 
-  it.each([24, 32, 64])('a %i-byte pasted secret: the standardwebhooks library’s signature is accepted (202), another key’s is not (401), the secret never logged', async (bytes) => {
-    const secret = pasted(bytes);
-    const { dataDir, receipt } = await installGiven(`${secret}\n`);
-    expect(receipt.ok).toBe(true);
-    const host = new TriggerHost({ dataDir, secretBox: createFileKeySecretBox(dataDir), port: 0, watchStore: false });
-    await host.start();
-    hosts.push(host);
-    const url = host.urlOf(HOOK);
-    const body = JSON.stringify({ type: 'lead.submitted', email: 'a@example.com' });
-    expect(await post(url, body, signed(secret, 'msg_given', body))).toBe(202);
-    expect(await post(url, body, signed(pasted(bytes), 'msg_other', body))).toBe(401);
-    await host.settled();
-    expect(runRequests(dataDir).map((r) => r.trigger)).toEqual([HOOK]);
-    expect((await activity(dataDir)).length).toBeGreaterThan(0);
-    expect(filesHolding(dataDir, secret)).toEqual([]);
-  });
+  it.each([24, 32, 64])(
+    'a %i-byte pasted secret: the standardwebhooks library’s signature is accepted (202), another key’s is not (401), the secret never logged',
+    async (bytes) => {
+      const secret = pasted(bytes);
+      const { dataDir, receipt } = await installGiven(`${secret}\n`);
+      expect(receipt.ok).toBe(true);
+      const host = new TriggerHost({ dataDir, secretBox: createFileKeySecretBox(dataDir), port: 0, watchStore: false });
+      await host.start();
+      hosts.push(host);
+      const url = host.urlOf(HOOK);
+      const body = JSON.stringify({ type: 'lead.submitted', email: 'a@example.com' });
+      expect(await post(url, body, signed(secret, 'msg_given', body))).toBe(202);
+      expect(await post(url, body, signed(pasted(bytes), 'msg_other', body))).toBe(401);
+      await host.settled();
+      expect(runRequests(dataDir).map((r) => r.trigger)).toEqual([HOOK]);
+      expect((await activity(dataDir)).length).toBeGreaterThan(0);
+      expect(filesHolding(dataDir, secret)).toEqual([]);
+    },
+  );
 });
 
 describe('a state file of format 2 (before the secret origin)', () => {
@@ -236,8 +358,14 @@ describe('a state file of format 2 (before the secret origin)', () => {
     const before = treeHash(dataDir);
     const dashboard = await api.dashboard();
     const triggers = dashboard.ok ? dashboard.value.agents.flatMap((a) => a.triggers) : [];
-    expect(triggers.find((t) => t.id === HOOK)).toMatchObject({ webhookSecretOrigin: 'made', webhookSecretSetAt: '2026-11-20T09:00:00.000Z' });
-    expect(triggers.find((t) => t.id === 'watcher/on-change')).toMatchObject({ webhookSecretOrigin: null, webhookSecretSetAt: null });
+    expect(triggers.find((t) => t.id === HOOK)).toMatchObject({
+      webhookSecretOrigin: 'made',
+      webhookSecretSetAt: '2026-11-20T09:00:00.000Z',
+    });
+    expect(triggers.find((t) => t.id === 'watcher/on-change')).toMatchObject({
+      webhookSecretOrigin: null,
+      webhookSecretSetAt: null,
+    });
     expect(dashboard.ok && dashboard.value.damage).toEqual([]);
     expect(treeHash(dataDir)).toBe(before);
   });

@@ -31,9 +31,11 @@ export type Sniffed = { format: 'gzip' | 'tar' } | { format: 'other'; name: stri
 export function sniffFormat(head: Uint8Array): Sniffed {
   if (head.length >= 2 && head[0] === 0x1f && head[1] === 0x8b) return { format: 'gzip' };
   for (const other of OTHER_FORMATS) {
-    if (head.length >= other.magic.length && other.magic.every((byte, i) => head[i] === byte)) return { format: 'other', name: other.name };
+    if (head.length >= other.magic.length && other.magic.every((byte, i) => head[i] === byte))
+      return { format: 'other', name: other.name };
   }
-  if (head.length >= BLOCK && (hasValidChecksum(head.subarray(0, BLOCK)) || isZeroBlock(head.subarray(0, BLOCK)))) return { format: 'tar' };
+  if (head.length >= BLOCK && (hasValidChecksum(head.subarray(0, BLOCK)) || isZeroBlock(head.subarray(0, BLOCK))))
+    return { format: 'tar' };
   return { format: 'unknown' };
 }
 
@@ -122,7 +124,8 @@ export async function openArchiveSource(path: string, onBytes?: (chunk: Buffer) 
   try {
     const info = await handle.stat();
     fileBytes = info.size;
-    if (!info.isFile()) throw Object.assign(new Error('not a regular file'), { code: info.isDirectory() ? 'EISDIR' : 'ENOTREGULAR' });
+    if (!info.isFile())
+      throw Object.assign(new Error('not a regular file'), { code: info.isDirectory() ? 'EISDIR' : 'ENOTREGULAR' });
   } catch (error) {
     await handle.close().catch(() => undefined);
     throw unreadable(path, error);
@@ -162,10 +165,20 @@ export async function openArchiveSource(path: string, onBytes?: (chunk: Buffer) 
     reader.close();
     throw refusal;
   };
-  if (first.length === 0) refuse(new ArchiveRefusal(ARCHIVE_ERROR.empty, "the file is empty: only tar and gzip'd tar archives are accepted"));
+  if (first.length === 0)
+    refuse(new ArchiveRefusal(ARCHIVE_ERROR.empty, "the file is empty: only tar and gzip'd tar archives are accepted"));
   const sniffed = sniffFormat(first);
-  if (sniffed.format === 'other') refuse(new ArchiveRefusal(ARCHIVE_ERROR.unsupportedFormat, `${sniffed.name} are not accepted: only tar and gzip'd tar`));
-  if (sniffed.format === 'unknown') refuse(new ArchiveRefusal(ARCHIVE_ERROR.notArchive, "the file is not a tar or gzip'd tar archive (no gzip signature and no valid tar header at its start)"));
+  if (sniffed.format === 'other')
+    refuse(
+      new ArchiveRefusal(ARCHIVE_ERROR.unsupportedFormat, `${sniffed.name} are not accepted: only tar and gzip'd tar`),
+    );
+  if (sniffed.format === 'unknown')
+    refuse(
+      new ArchiveRefusal(
+        ARCHIVE_ERROR.notArchive,
+        "the file is not a tar or gzip'd tar archive (no gzip signature and no valid tar header at its start)",
+      ),
+    );
 
   async function* rawChunks(): AsyncGenerator<Buffer> {
     yield first;
@@ -225,10 +238,16 @@ export async function* gunzipped(raw: AsyncIterable<Buffer>, inflater: SyncGunzi
     throw gzipRefusal(error);
   }
   if (after > MAX_TRAILING_ZERO_BYTES) {
-    throw new ArchiveRefusal(ARCHIVE_ERROR.trailingData, `the file has ${after} bytes after the end of its gzip stream: at most ${MAX_TRAILING_ZERO_BYTES} bytes of zero padding may follow it`);
+    throw new ArchiveRefusal(
+      ARCHIVE_ERROR.trailingData,
+      `the file has ${after} bytes after the end of its gzip stream: at most ${MAX_TRAILING_ZERO_BYTES} bytes of zero padding may follow it`,
+    );
   }
   if (firstNonZero !== -1) {
-    throw new ArchiveRefusal(ARCHIVE_ERROR.trailingData, `the file has data after the end of its gzip stream (${firstNonZero} bytes after it): nothing may follow it but zero padding`);
+    throw new ArchiveRefusal(
+      ARCHIVE_ERROR.trailingData,
+      `the file has data after the end of its gzip stream (${firstNonZero} bytes after it): nothing may follow it but zero padding`,
+    );
   }
 }
 
@@ -236,13 +255,24 @@ function gzipRefusal(error: unknown): unknown {
   if (error instanceof ArchiveRefusal) return error;
   const code = (error as { code?: string }).code;
   const message = (error as { message?: string }).message ?? String(error);
-  if (code === 'Z_BUF_ERROR') return new ArchiveRefusal(ARCHIVE_ERROR.truncated, 'the archive is truncated: its gzip stream ends early');
-  if (code?.startsWith('Z_')) return new ArchiveRefusal(ARCHIVE_ERROR.corruptGzip, `the gzip stream is corrupt (${message})`);
+  if (code === 'Z_BUF_ERROR')
+    return new ArchiveRefusal(ARCHIVE_ERROR.truncated, 'the archive is truncated: its gzip stream ends early');
+  if (code?.startsWith('Z_'))
+    return new ArchiveRefusal(ARCHIVE_ERROR.corruptGzip, `the gzip stream is corrupt (${message})`);
   return error;
 }
 
 function unreadable(path: string, error: unknown): ArchiveRefusal {
   const code = (error as { code?: string }).code;
-  const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a folder' : code === 'ENOTREGULAR' ? 'it is not a regular file' : code === 'EACCES' ? 'permission denied' : ((error as Error).message ?? String(error));
+  const why =
+    code === 'ENOENT'
+      ? 'no such file'
+      : code === 'EISDIR'
+        ? 'it is a folder'
+        : code === 'ENOTREGULAR'
+          ? 'it is not a regular file'
+          : code === 'EACCES'
+            ? 'permission denied'
+            : ((error as Error).message ?? String(error));
   return new ArchiveRefusal(ARCHIVE_ERROR.unreadable, `the archive ${path} could not be read: ${why}`);
 }

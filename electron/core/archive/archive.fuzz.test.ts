@@ -36,13 +36,25 @@ const plainSeeds: Buffer[] = [
   ),
 ];
 
-type Mutation = { kind: 'flip'; at: number; xor: number } | { kind: 'cut'; at: number } | { kind: 'insert'; at: number; bytes: Uint8Array } | { kind: 'set'; at: number; byte: number };
+type Mutation =
+  | { kind: 'flip'; at: number; xor: number }
+  | { kind: 'cut'; at: number }
+  | { kind: 'insert'; at: number; bytes: Uint8Array }
+  | { kind: 'set'; at: number; byte: number };
 
 const mutation: fc.Arbitrary<Mutation> = fc.oneof(
   fc.record({ kind: fc.constant('flip' as const), at: fc.nat(), xor: fc.integer({ min: 1, max: 255 }) }),
   fc.record({ kind: fc.constant('cut' as const), at: fc.nat() }),
-  fc.record({ kind: fc.constant('insert' as const), at: fc.nat(), bytes: fc.uint8Array({ minLength: 1, maxLength: 600 }) }),
-  fc.record({ kind: fc.constant('set' as const), at: fc.nat(), byte: fc.constantFrom(0, 0x2f, 0x2e, 0x30, 0x32, 0x35, 0x37, 0x78, 0x67, 0x4c, 0xff) }),
+  fc.record({
+    kind: fc.constant('insert' as const),
+    at: fc.nat(),
+    bytes: fc.uint8Array({ minLength: 1, maxLength: 600 }),
+  }),
+  fc.record({
+    kind: fc.constant('set' as const),
+    at: fc.nat(),
+    byte: fc.constantFrom(0, 0x2f, 0x2e, 0x30, 0x32, 0x35, 0x37, 0x78, 0x67, 0x4c, 0xff),
+  }),
 );
 
 function mutate(input: Buffer, mutations: Mutation[]): Buffer {
@@ -77,31 +89,41 @@ describe('archive fuzzing', () => {
       process.chdir(cwd);
       try {
         await fc.assert(
-          fc.asyncProperty(fc.nat({ max: plainSeeds.length - 1 }), fc.constantFrom('plain', 'gzip-before', 'gzip-after'), fc.array(mutation, { minLength: 1, maxLength: 4 }), async (seedIndex, layer, mutations) => {
-            const seed = plainSeeds[seedIndex]!;
-            const bytes = layer === 'plain' ? mutate(seed, mutations) : layer === 'gzip-before' ? gzipSync(mutate(seed, mutations)) : mutate(gzipSync(seed), mutations);
-            const file = join(dir, `case-${index++ % 8}.apo`);
-            writeFileSync(file, bytes);
-            const before = listing(dir);
-            let result: Awaited<ReturnType<typeof readApoArchive>>;
-            try {
-              result = await readApoArchive(file);
-            } catch (error) {
-              crashes++;
-              throw error;
-            }
-            if (result.ok) {
-              accepted++;
-              expect(result.sha256).toMatch(/^[0-9a-f]{64}$/);
-            } else {
-              refused++;
-              expect(result.error.code).toMatch(/^archive\.[a-z0-9_]+$/);
-              expect(typeof result.error.message).toBe('string');
-              expect(result.error.message.length).toBeGreaterThan(0);
-            }
-            expect(listing(dir)).toEqual(before);
-            expect(readdirSync(cwd)).toEqual([]);
-          }),
+          fc.asyncProperty(
+            fc.nat({ max: plainSeeds.length - 1 }),
+            fc.constantFrom('plain', 'gzip-before', 'gzip-after'),
+            fc.array(mutation, { minLength: 1, maxLength: 4 }),
+            async (seedIndex, layer, mutations) => {
+              const seed = plainSeeds[seedIndex]!;
+              const bytes =
+                layer === 'plain'
+                  ? mutate(seed, mutations)
+                  : layer === 'gzip-before'
+                    ? gzipSync(mutate(seed, mutations))
+                    : mutate(gzipSync(seed), mutations);
+              const file = join(dir, `case-${index++ % 8}.apo`);
+              writeFileSync(file, bytes);
+              const before = listing(dir);
+              let result: Awaited<ReturnType<typeof readApoArchive>>;
+              try {
+                result = await readApoArchive(file);
+              } catch (error) {
+                crashes++;
+                throw error;
+              }
+              if (result.ok) {
+                accepted++;
+                expect(result.sha256).toMatch(/^[0-9a-f]{64}$/);
+              } else {
+                refused++;
+                expect(result.error.code).toMatch(/^archive\.[a-z0-9_]+$/);
+                expect(typeof result.error.message).toBe('string');
+                expect(result.error.message.length).toBeGreaterThan(0);
+              }
+              expect(listing(dir)).toEqual(before);
+              expect(readdirSync(cwd)).toEqual([]);
+            },
+          ),
           { numRuns: RUNS, seed: SEED, endOnFailure: true },
         );
       } finally {

@@ -25,7 +25,10 @@ beforeAll(async () => {
     Array.from({ length: 5 }, (_, i) => ({ name: `data/part-${i}.bin`, size: 60 * MiB })),
   );
   const many = Array.from({ length: 10_001 }, (_, i) => fileEntry(`f/${String(i).padStart(5, '0')}.txt`));
-  writeFileSync(join(dir, 'many.apo'), gzipSync(tarOf(buildTar([{ name: 'apollia.toml', body: MANIFEST }], { end: false }), ...many)));
+  writeFileSync(
+    join(dir, 'many.apo'),
+    gzipSync(tarOf(buildTar([{ name: 'apollia.toml', body: MANIFEST }], { end: false }), ...many)),
+  );
 }, 120_000);
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

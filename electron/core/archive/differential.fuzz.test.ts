@@ -17,11 +17,19 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixChecksum } from '../../../test/fixtures/archive/raw-tar';
-import { appReading, extractWith, hasReader, packageView, TAR_READERS } from '../../../test/fixtures/archive/tar-readers';
+import {
+  appReading,
+  extractWith,
+  hasReader,
+  packageView,
+  TAR_READERS,
+} from '../../../test/fixtures/archive/tar-readers';
 import { INVOICES_DIR, packFolder } from '../../../test/helpers/pack';
 import { BLOCK, hasValidChecksum, isZeroBlock, parseNumeric } from './tar-header';
 
-const RUNS = Number(process.env['DIFF_RUNS'] ?? (process.env['FUZZ_RUNS'] ? Math.ceil(Number(process.env['FUZZ_RUNS']) / 10) : 300));
+const RUNS = Number(
+  process.env['DIFF_RUNS'] ?? (process.env['FUZZ_RUNS'] ? Math.ceil(Number(process.env['FUZZ_RUNS']) / 10) : 300),
+);
 const SEED = Number(process.env['FUZZ_SEED'] ?? 20_260_301);
 
 const work = mkdtempSync(join(tmpdir(), 'differential-'));
@@ -44,7 +52,10 @@ function segmentsOf(tar: Buffer): { segments: Segment[]; end: Buffer } {
     const size = parseNumeric(header.subarray(124, 136)) ?? 0;
     const flag = String.fromCharCode(header[156]!);
     const dataBytes = flag === '5' ? 0 : Math.ceil(size / BLOCK) * BLOCK;
-    segments.push({ header: Buffer.from(header), data: Buffer.from(tar.subarray(pos + BLOCK, pos + BLOCK + dataBytes)) });
+    segments.push({
+      header: Buffer.from(header),
+      data: Buffer.from(tar.subarray(pos + BLOCK, pos + BLOCK + dataBytes)),
+    });
     pos += BLOCK + dataBytes;
   }
   return { segments, end: Buffer.from(tar.subarray(pos)) };
@@ -52,13 +63,23 @@ function segmentsOf(tar: Buffer): { segments: Segment[]; end: Buffer } {
 
 /** A PAX record, its length computed. */
 function record(key: string | Buffer, value: string | Buffer): Buffer {
-  const body = Buffer.concat([Buffer.from(' '), Buffer.from(key), Buffer.from('='), Buffer.from(value), Buffer.from('\n')]);
+  const body = Buffer.concat([
+    Buffer.from(' '),
+    Buffer.from(key),
+    Buffer.from('='),
+    Buffer.from(value),
+    Buffer.from('\n'),
+  ]);
   let length = body.length + 1;
   while (String(length).length + body.length !== length) length = String(length).length + body.length;
   return Buffer.concat([Buffer.from(String(length)), body]);
 }
 
-function metaHeader(typeflag: 'x' | 'g' | 'L' | 'K', body: Buffer, gnu = typeflag === 'L' || typeflag === 'K'): Segment {
+function metaHeader(
+  typeflag: 'x' | 'g' | 'L' | 'K',
+  body: Buffer,
+  gnu = typeflag === 'L' || typeflag === 'K',
+): Segment {
   const header = Buffer.alloc(BLOCK);
   header.write(typeflag === 'L' || typeflag === 'K' ? '././@LongLink' : 'PaxHeader/x', 0, 'latin1');
   header.write('0000644\0', 100, 'latin1');
@@ -115,13 +136,27 @@ type Mutation =
 const mutation: fc.Arbitrary<Mutation> = fc.oneof(
   fc.record({ kind: fc.constant('type' as const), at: fc.nat(), value: fc.nat(TYPEFLAGS.length - 1) }),
   fc.record({ kind: fc.constant('magic' as const), at: fc.nat(), value: fc.nat(MAGICS.length - 1) }),
-  fc.record({ kind: fc.constant('field' as const), at: fc.nat(), offset: fc.nat(FIELD_AT.length - 1), value: fc.nat(FIELD_BYTES.length - 1) }),
-  fc.record({ kind: fc.constant('size' as const), at: fc.nat(), value: fc.constantFrom(0, 1, 3, 255, 511, 512, 513, 1024) }),
+  fc.record({
+    kind: fc.constant('field' as const),
+    at: fc.nat(),
+    offset: fc.nat(FIELD_AT.length - 1),
+    value: fc.nat(FIELD_BYTES.length - 1),
+  }),
+  fc.record({
+    kind: fc.constant('size' as const),
+    at: fc.nat(),
+    value: fc.constantFrom(0, 1, 3, 255, 511, 512, 513, 1024),
+  }),
   fc.record({ kind: fc.constant('slash' as const), at: fc.nat() }),
   fc.record({ kind: fc.constant('insert' as const), at: fc.nat(), value: fc.nat(INSERTS.length - 1) }),
   fc.record({ kind: fc.constant('duplicate' as const), at: fc.nat() }),
   fc.record({ kind: fc.constant('drop' as const), at: fc.nat() }),
-  fc.record({ kind: fc.constant('flip' as const), at: fc.nat(), offset: fc.nat(BLOCK - 1), xor: fc.integer({ min: 1, max: 255 }) }),
+  fc.record({
+    kind: fc.constant('flip' as const),
+    at: fc.nat(),
+    offset: fc.nat(BLOCK - 1),
+    xor: fc.integer({ min: 1, max: 255 }),
+  }),
 );
 
 /** Applies the mutations to a copy of the seed's segments; edited headers get their checksum recomputed. */
@@ -179,17 +214,40 @@ beforeAll(() => {
   if (TAR_READERS.some((reader) => !hasReader(reader))) return;
   const src = join(work, 'mailroom');
   cpSync(INVOICES_DIR, src, { recursive: true });
-  mkdirSync(join(src, 'docs', 'a-folder-whose-name-is-long-enough-to-need-more-than-one-hundred-bytes-in-the-archive'), { recursive: true });
-  writeFileSync(join(src, 'docs', 'a-folder-whose-name-is-long-enough-to-need-more-than-one-hundred-bytes-in-the-archive', 'notes.md'), 'long\n');
-  const run = (command: string, args: string[]) => execFileSync(command, args, { cwd: work, stdio: ['ignore', 'pipe', 'pipe'] });
+  mkdirSync(
+    join(src, 'docs', 'a-folder-whose-name-is-long-enough-to-need-more-than-one-hundred-bytes-in-the-archive'),
+    { recursive: true },
+  );
+  writeFileSync(
+    join(
+      src,
+      'docs',
+      'a-folder-whose-name-is-long-enough-to-need-more-than-one-hundred-bytes-in-the-archive',
+      'notes.md',
+    ),
+    'long\n',
+  );
+  const run = (command: string, args: string[]) =>
+    execFileSync(command, args, { cwd: work, stdio: ['ignore', 'pipe', 'pipe'] });
   const made: [string, () => Buffer][] = [
-    ...['gnu', 'oldgnu', 'pax', 'ustar'].map((format): [string, () => Buffer] => [`GNU tar --format=${format}`, () => run('tar', [`--format=${format}`, '-cf', '-', '-C', src, '.'])]),
-    ...['pax', 'ustar', 'gnutar'].map((format): [string, () => Buffer] => [`bsdtar --format ${format}`, () => run('bsdtar', ['--format', format, '-cf', '-', '-C', work, 'mailroom'])]),
+    ...['gnu', 'oldgnu', 'pax', 'ustar'].map((format): [string, () => Buffer] => [
+      `GNU tar --format=${format}`,
+      () => run('tar', [`--format=${format}`, '-cf', '-', '-C', src, '.']),
+    ]),
+    ...['pax', 'ustar', 'gnutar'].map((format): [string, () => Buffer] => [
+      `bsdtar --format ${format}`,
+      () => run('bsdtar', ['--format', format, '-cf', '-', '-C', work, 'mailroom']),
+    ]),
     ...['GNU', 'PAX', 'USTAR'].map((format): [string, () => Buffer] => [
       `Python tarfile ${format}_FORMAT`,
       () => {
         const file = join(work, `py-${format}.tar`);
-        run('python3', ['-c', `import sys, tarfile\nwith tarfile.open(sys.argv[1], 'w', format=tarfile.${format}_FORMAT) as t: t.add(sys.argv[2], arcname='mailroom')`, file, src]);
+        run('python3', [
+          '-c',
+          `import sys, tarfile\nwith tarfile.open(sys.argv[1], 'w', format=tarfile.${format}_FORMAT) as t: t.add(sys.argv[2], arcname='mailroom')`,
+          file,
+          src,
+        ]);
         return readFileSync(file);
       },
     ]),
@@ -204,7 +262,8 @@ describe('differential fuzzing against bsdtar', () => {
     async (context) => {
       const absent = TAR_READERS.filter((reader) => !hasReader(reader));
       if (absent.length > 0) {
-        if (process.env['CI']) throw new Error(`${absent.join(', ')} not installed: the differential test needs them under CI`);
+        if (process.env['CI'])
+          throw new Error(`${absent.join(', ')} not installed: the differential test needs them under CI`);
         context.skip(`${absent.join(', ')} not installed`);
       }
       expect(seeds.length).toBe(11);
@@ -220,20 +279,27 @@ describe('differential fuzzing against bsdtar', () => {
       let index = 0;
       try {
         await fc.assert(
-          fc.asyncProperty(fc.nat(seeds.length - 1), fc.array(mutation, { minLength: 1, maxLength: 3 }), async (seedIndex, mutations) => {
-            const seed = seeds[seedIndex]!;
-            const file = join(work, `case-${index++ % 4}.tar`);
-            writeFileSync(file, mutate(seed, mutations));
-            const app = await appReading(file, work);
-            if (!app.ok) {
-              refused++;
-              expect(app.code).toMatch(/^archive\.[a-z0-9_]+$/);
-              return;
-            }
-            accepted++;
-            const bsd = extractWith('bsdtar', file, work);
-            expect({ ok: bsd.ok, tree: packageView(bsd.tree, app.skipped) }, `${seed.name}: ${JSON.stringify(mutations)}`).toEqual({ ok: true, tree: app.tree });
-          }),
+          fc.asyncProperty(
+            fc.nat(seeds.length - 1),
+            fc.array(mutation, { minLength: 1, maxLength: 3 }),
+            async (seedIndex, mutations) => {
+              const seed = seeds[seedIndex]!;
+              const file = join(work, `case-${index++ % 4}.tar`);
+              writeFileSync(file, mutate(seed, mutations));
+              const app = await appReading(file, work);
+              if (!app.ok) {
+                refused++;
+                expect(app.code).toMatch(/^archive\.[a-z0-9_]+$/);
+                return;
+              }
+              accepted++;
+              const bsd = extractWith('bsdtar', file, work);
+              expect(
+                { ok: bsd.ok, tree: packageView(bsd.tree, app.skipped) },
+                `${seed.name}: ${JSON.stringify(mutations)}`,
+              ).toEqual({ ok: true, tree: app.tree });
+            },
+          ),
           { numRuns: RUNS, seed: SEED, endOnFailure: true },
         );
       } finally {

@@ -11,7 +11,10 @@ import type { ArchiveLimits } from './types';
 
 /** Controls, invisible format characters (bidi overrides, zero-width), line/paragraph separators. */
 const CONTROL_OR_INVISIBLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u;
-/** `CON`, `PRN`, `AUX`, `NUL`, `COM0-9`, `LPT0-9` (and the superscript digits Windows also reserves), with or without an extension. */
+/**
+ * `CON`, `PRN`, `AUX`, `NUL`, `COM0-9`, `LPT0-9` (and the superscript digits Windows also reserves), with or without an
+ * extension.
+ */
 const WINDOWS_RESERVED = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])(\..*)?$/iu;
 const WINDOWS_FORBIDDEN = /[<>:"|?*]/;
 
@@ -24,23 +27,45 @@ export function checkEntryName(raw: string, kind: 'file' | 'dir', limits: Archiv
   const shown = quoteName(raw);
   if (raw.length === 0) throw new ArchiveRefusal(ARCHIVE_ERROR.emptyName, 'an archive entry has an empty name', raw);
   if (CONTROL_OR_INVISIBLE.test(raw)) {
-    throw new ArchiveRefusal(ARCHIVE_ERROR.controlChar, `archive entry ${shown} has a NUL, control or invisible character in its name`, raw);
+    throw new ArchiveRefusal(
+      ARCHIVE_ERROR.controlChar,
+      `archive entry ${shown} has a NUL, control or invisible character in its name`,
+      raw,
+    );
   }
   // A first bound before the name is split (the exact one, from the package root, follows below).
-  if (Buffer.byteLength(raw, 'utf8') > 2 * limits.maxPathBytes + 3) refuseLength(raw, Buffer.byteLength(raw, 'utf8'), limits);
+  if (Buffer.byteLength(raw, 'utf8') > 2 * limits.maxPathBytes + 3)
+    refuseLength(raw, Buffer.byteLength(raw, 'utf8'), limits);
   if (/^[\\/]/.test(raw) || /^[A-Za-z]:[\\/]/.test(raw)) {
-    throw new ArchiveRefusal(ARCHIVE_ERROR.absolutePath, `archive entry ${shown} has an absolute path: entries must be relative to the package`, raw);
+    throw new ArchiveRefusal(
+      ARCHIVE_ERROR.absolutePath,
+      `archive entry ${shown} has an absolute path: entries must be relative to the package`,
+      raw,
+    );
   }
   if (/^[A-Za-z]:/.test(raw)) {
-    throw new ArchiveRefusal(ARCHIVE_ERROR.driveRelative, `archive entry ${shown} names a Windows drive: entries must be relative to the package`, raw);
+    throw new ArchiveRefusal(
+      ARCHIVE_ERROR.driveRelative,
+      `archive entry ${shown} names a Windows drive: entries must be relative to the package`,
+      raw,
+    );
   }
   if (raw.includes('\\')) {
-    throw new ArchiveRefusal(ARCHIVE_ERROR.backslash, `archive entry ${shown} has a backslash in its name: only \`/\` separates folders`, raw);
+    throw new ArchiveRefusal(
+      ARCHIVE_ERROR.backslash,
+      `archive entry ${shown} has a backslash in its name: only \`/\` separates folders`,
+      raw,
+    );
   }
 
   let path = raw;
   if (path.endsWith('/')) {
-    if (kind === 'file') throw new ArchiveRefusal(ARCHIVE_ERROR.badPath, `archive entry ${shown} is a file whose name ends with \`/\``, raw);
+    if (kind === 'file')
+      throw new ArchiveRefusal(
+        ARCHIVE_ERROR.badPath,
+        `archive entry ${shown} is a file whose name ends with \`/\``,
+        raw,
+      );
     path = path.slice(0, -1);
   }
   // One leading `./` is what `tar -C folder .` writes; `.` alone (or `./`) is that folder itself.
@@ -52,25 +77,48 @@ export function checkEntryName(raw: string, kind: 'file' | 'dir', limits: Archiv
 
   const components = path.split('/');
   if (components.includes('..')) {
-    throw new ArchiveRefusal(ARCHIVE_ERROR.traversal, `archive entry ${shown} contains \`..\`: entries may not point outside the package`, raw);
+    throw new ArchiveRefusal(
+      ARCHIVE_ERROR.traversal,
+      `archive entry ${shown} contains \`..\`: entries may not point outside the package`,
+      raw,
+    );
   }
   if (components.some((part) => part === '' || part === '.')) {
-    throw new ArchiveRefusal(ARCHIVE_ERROR.badPath, `archive entry ${shown} has an empty or \`.\` folder in its path`, raw);
+    throw new ArchiveRefusal(
+      ARCHIVE_ERROR.badPath,
+      `archive entry ${shown} has an empty or \`.\` folder in its path`,
+      raw,
+    );
   }
   // The limits count from the package root, which is known only once the manifest is found: here
   // the first component is allowed for (it may be the package's top folder); `checkPackagePath`
   // applies the exact limits once the root is known.
-  const top = components.length > 1 ? { bytes: Buffer.byteLength(components[0]!, 'utf8') + 1, levels: 1 } : { bytes: 0, levels: 0 };
+  const top =
+    components.length > 1
+      ? { bytes: Buffer.byteLength(components[0]!, 'utf8') + 1, levels: 1 }
+      : { bytes: 0, levels: 0 };
   checkPackagePath(raw, path, top, limits);
   for (const part of components) {
     if (WINDOWS_RESERVED.test(part)) {
-      throw new ArchiveRefusal(ARCHIVE_ERROR.reservedName, `archive entry ${shown} uses \`${part}\`, a name Windows reserves: the package could not be installed there`, raw);
+      throw new ArchiveRefusal(
+        ARCHIVE_ERROR.reservedName,
+        `archive entry ${shown} uses \`${part}\`, a name Windows reserves: the package could not be installed there`,
+        raw,
+      );
     }
     if (WINDOWS_FORBIDDEN.test(part)) {
-      throw new ArchiveRefusal(ARCHIVE_ERROR.forbiddenChar, `archive entry ${shown} has one of < > : " | ? * in its name: the package could not be installed on Windows`, raw);
+      throw new ArchiveRefusal(
+        ARCHIVE_ERROR.forbiddenChar,
+        `archive entry ${shown} has one of < > : " | ? * in its name: the package could not be installed on Windows`,
+        raw,
+      );
     }
     if (/[. ]$/.test(part)) {
-      throw new ArchiveRefusal(ARCHIVE_ERROR.trailingDotOrSpace, `archive entry ${shown} has a name ending with a dot or a space: Windows would drop it`, raw);
+      throw new ArchiveRefusal(
+        ARCHIVE_ERROR.trailingDotOrSpace,
+        `archive entry ${shown} has a name ending with a dot or a space: Windows would drop it`,
+        raw,
+      );
     }
   }
   return path;
@@ -81,17 +129,30 @@ export function checkEntryName(raw: string, kind: 'file' | 'dir', limits: Archiv
  * `root` is what lies above the package (`mailroom/`: 9 bytes, 1 level; none: 0). The same
  * package packed as `./…` or as `mailroom/…` thus gets the same verdict.
  */
-export function checkPackagePath(raw: string, path: string, root: { bytes: number; levels: number }, limits: ArchiveLimits): void {
+export function checkPackagePath(
+  raw: string,
+  path: string,
+  root: { bytes: number; levels: number },
+  limits: ArchiveLimits,
+): void {
   const bytes = Buffer.byteLength(path, 'utf8') - root.bytes;
   if (bytes > limits.maxPathBytes) refuseLength(raw, bytes, limits);
   const levels = path.split('/').length - root.levels;
   if (levels > limits.maxDepth) {
-    throw new ArchiveRefusal(ARCHIVE_ERROR.tooDeep, `archive entry ${quoteName(raw)} is ${levels} levels deep in the package: at most ${limits.maxDepth} are accepted`, raw);
+    throw new ArchiveRefusal(
+      ARCHIVE_ERROR.tooDeep,
+      `archive entry ${quoteName(raw)} is ${levels} levels deep in the package: at most ${limits.maxDepth} are accepted`,
+      raw,
+    );
   }
 }
 
 function refuseLength(raw: string, bytes: number, limits: ArchiveLimits): never {
-  throw new ArchiveRefusal(ARCHIVE_ERROR.pathTooLong, `archive entry ${quoteName(raw)} has a path of ${bytes} bytes in the package: at most ${limits.maxPathBytes} are accepted`, raw);
+  throw new ArchiveRefusal(
+    ARCHIVE_ERROR.pathTooLong,
+    `archive entry ${quoteName(raw)} has a path of ${bytes} bytes in the package: at most ${limits.maxPathBytes} are accepted`,
+    raw,
+  );
 }
 
 /**
@@ -112,7 +173,11 @@ export function appleDoubleSubject(raw: string, limits: ArchiveLimits): string |
     return checkEntryName(subject, 'dir', limits);
   } catch (error) {
     if (!(error instanceof ArchiveRefusal)) throw error;
-    throw new ArchiveRefusal(error.code, `${error.message} (in the name of the macOS metadata entry ${quoteName(raw)})`, raw);
+    throw new ArchiveRefusal(
+      error.code,
+      `${error.message} (in the name of the macOS metadata entry ${quoteName(raw)})`,
+      raw,
+    );
   }
 }
 

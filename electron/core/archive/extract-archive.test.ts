@@ -43,7 +43,9 @@ describe('extractVerifiedArchive', () => {
       dirs: ['tools', 'workflows'],
     });
     expect(readdirSync(destination).sort()).toEqual(['apollia.toml', 'tools', 'workflows']);
-    expect(readFileSync(join(destination, 'tools/extract.py'), 'utf8')).toBe(readFileSync(join(INVOICES_DIR, 'tools/extract.py'), 'utf8'));
+    expect(readFileSync(join(destination, 'tools/extract.py'), 'utf8')).toBe(
+      readFileSync(join(INVOICES_DIR, 'tools/extract.py'), 'utf8'),
+    );
     expect(mode(destination)).toBe(0o755);
     expect(mode(join(destination, 'tools'))).toBe(0o755);
     expect(mode(join(destination, 'apollia.toml'))).toBe(0o644);
@@ -51,20 +53,23 @@ describe('extractVerifiedArchive', () => {
 
   // Reading reuses its buffers (two read chunks, one inflate buffer): each file's bytes must be
   // written before the buffer holding them is filled again.
-  it.each([true, false])('writes files spanning many read and inflate chunks byte for byte (gzip: %s)', async (gzip) => {
-    const big = randomBytes(3 * 1024 * 1024 + 123);
-    const text = Buffer.from('line of text\n'.repeat(200_000));
-    const tar = buildTar([
-      { name: 'apollia.toml', body: MANIFEST },
-      { name: 'data/big.bin', body: big },
-      { name: 'data/text.txt', body: text },
-    ]);
-    const { file, sha256, destination } = await prepare(gzip ? gzipSync(tar) : tar);
-    const result = await extractVerifiedArchive(file, sha256, destination);
-    expect(result.ok).toBe(true);
-    expect(readFileSync(join(destination, 'data/big.bin')).equals(big)).toBe(true);
-    expect(readFileSync(join(destination, 'data/text.txt')).equals(text)).toBe(true);
-  });
+  it.each([true, false])(
+    'writes files spanning many read and inflate chunks byte for byte (gzip: %s)',
+    async (gzip) => {
+      const big = randomBytes(3 * 1024 * 1024 + 123);
+      const text = Buffer.from('line of text\n'.repeat(200_000));
+      const tar = buildTar([
+        { name: 'apollia.toml', body: MANIFEST },
+        { name: 'data/big.bin', body: big },
+        { name: 'data/text.txt', body: text },
+      ]);
+      const { file, sha256, destination } = await prepare(gzip ? gzipSync(tar) : tar);
+      const result = await extractVerifiedArchive(file, sha256, destination);
+      expect(result.ok).toBe(true);
+      expect(readFileSync(join(destination, 'data/big.bin')).equals(big)).toBe(true);
+      expect(readFileSync(join(destination, 'data/text.txt')).equals(text)).toBe(true);
+    },
+  );
 
   it("writes a setuid file as 0755 and a setgid, group-writable one as 0644: never the archive's bits", async () => {
     const { file, sha256, destination } = await prepare(
@@ -117,7 +122,9 @@ describe('extractVerifiedArchive', () => {
   });
 
   it('refuses an archive that fails a check and creates nothing', async () => {
-    const { file, destination } = await prepare(tarOf(fileEntry('apollia.toml', MANIFEST), fileEntry('../escape', 'x')));
+    const { file, destination } = await prepare(
+      tarOf(fileEntry('apollia.toml', MANIFEST), fileEntry('../escape', 'x')),
+    );
     const result = await extractVerifiedArchive(file, 'anything', destination);
     expect(result.ok === false && result.error).toEqual({
       code: ARCHIVE_ERROR.traversal,

@@ -34,11 +34,16 @@ class ExtractionVisitor implements EntryVisitor {
   async entry(entry: ArchiveEntry): Promise<void> {
     if (entry.kind === 'dir' && `${entry.path}/` === this.prefix) return;
     if (!entry.path.startsWith(this.prefix)) {
-      throw new ArchiveRefusal(ARCHIVE_ERROR.sha256Mismatch, 'the archive changed while it was being installed', entry.path);
+      throw new ArchiveRefusal(
+        ARCHIVE_ERROR.sha256Mismatch,
+        'the archive changed while it was being installed',
+        entry.path,
+      );
     }
     const target = resolve(this.destination, entry.path.slice(this.prefix.length));
     // Names were checked (no `..`, not absolute); this is the belt to those braces.
-    if (!target.startsWith(this.destination + sep)) throw new Error(`extraction target escapes the destination: ${target}`);
+    if (!target.startsWith(this.destination + sep))
+      throw new Error(`extraction target escapes the destination: ${target}`);
     if (entry.kind === 'dir') {
       await mkdir(target, { recursive: true, mode: DIR_MODE });
       return;
@@ -89,7 +94,11 @@ async function normaliseFolderModes(root: string): Promise<void> {
  * when the archive gave them any execute bit; folders 0755; never the archive's owners or setuid
  * bits. On any failure `destination` is removed completely and the problem returned as a value.
  */
-export async function extractVerifiedArchive(path: string, expectedSha256: string, destination: string): Promise<ArchiveExtraction> {
+export async function extractVerifiedArchive(
+  path: string,
+  expectedSha256: string,
+  destination: string,
+): Promise<ArchiveExtraction> {
   let verified: ArchiveContents;
   let prefix: string;
   try {
@@ -106,28 +115,57 @@ export async function extractVerifiedArchive(path: string, expectedSha256: strin
   try {
     await mkdir(dirname(root), { recursive: true });
   } catch (error) {
-    return { ok: false, error: { code: ARCHIVE_ERROR.writeFailed, message: `the folder for ${root} could not be created: ${(error as Error).message}`, path: root } };
+    return {
+      ok: false,
+      error: {
+        code: ARCHIVE_ERROR.writeFailed,
+        message: `the folder for ${root} could not be created: ${(error as Error).message}`,
+        path: root,
+      },
+    };
   }
   try {
     await mkdir(root, { mode: DIR_MODE });
   } catch (error) {
     if ((error as { code?: string }).code === 'EEXIST') {
-      return { ok: false, error: { code: ARCHIVE_ERROR.destinationExists, message: `the install folder ${root} already exists: extraction needs a fresh folder`, path: root } };
+      return {
+        ok: false,
+        error: {
+          code: ARCHIVE_ERROR.destinationExists,
+          message: `the install folder ${root} already exists: extraction needs a fresh folder`,
+          path: root,
+        },
+      };
     }
-    return { ok: false, error: { code: ARCHIVE_ERROR.writeFailed, message: `the install folder ${root} could not be created: ${(error as Error).message}`, path: root } };
+    return {
+      ok: false,
+      error: {
+        code: ARCHIVE_ERROR.writeFailed,
+        message: `the install folder ${root} could not be created: ${(error as Error).message}`,
+        path: root,
+      },
+    };
   }
 
   const visitor = new ExtractionVisitor(root, prefix);
   try {
     const written = await scanArchive(path, DEFAULT_ARCHIVE_LIMITS, visitor);
-    if (written.sha256 !== verified.sha256) throw new ArchiveRefusal(ARCHIVE_ERROR.sha256Mismatch, mismatch(verified.sha256, written.sha256).message);
+    if (written.sha256 !== verified.sha256)
+      throw new ArchiveRefusal(ARCHIVE_ERROR.sha256Mismatch, mismatch(verified.sha256, written.sha256).message);
     await normaliseFolderModes(root);
     return { ok: true, sha256: written.sha256, files: verified.files, dirs: verified.dirs };
   } catch (error) {
     await visitor.abort();
     await rm(root, { recursive: true, force: true });
     if (isRefusal(error)) return { ok: false, error: error.toProblem() };
-    return { ok: false, error: { code: ARCHIVE_ERROR.writeFailed, message: `the package could not be written to ${root}: ${(error as Error).message}`, path: root } };
+    return {
+      ok: false,
+      error: {
+        code: ARCHIVE_ERROR.writeFailed,
+        message: `the package could not be written to ${root}: ${(error as Error).message}`,
+        path: root,
+      },
+    };
   }
 }
 

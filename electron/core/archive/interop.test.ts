@@ -13,7 +13,19 @@
  * TMPDIR (test/global-setup.ts).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { appendFileSync, cpSync, linkSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  cpSync,
+  linkSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  truncateSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -48,7 +60,10 @@ const LONG_FILE = `${LONG_DIR}/notes.md`;
 const UTF8_FILE = 'docs/café-Ünïcode-日本語.md';
 
 let work = '';
-/** `mailroom/`: the spec example plus a long path and a UTF-8 name. `plain/`: the example alone (v7 holds names of at most 99 bytes). */
+/**
+ * `mailroom/`: the spec example plus a long path and a UTF-8 name. `plain/`: the example alone (v7 holds names of at
+ * most 99 bytes).
+ */
 let mailroom = '';
 let plain = '';
 let mailroomFiles: string[] = [];
@@ -62,7 +77,12 @@ function available(tool: Tool): boolean {
 }
 
 function run(command: string, args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Buffer {
-  return execFileSync(command, args, { cwd: options.cwd ?? work, env: { ...process.env, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 << 20 });
+  return execFileSync(command, args, {
+    cwd: options.cwd ?? work,
+    env: { ...process.env, ...options.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    maxBuffer: 64 << 20,
+  });
 }
 
 /** The files below `dir`, package-relative and sorted (pack's own walk, folders left out). */
@@ -106,7 +126,19 @@ function cases(): Case[] {
       return join(work, `gnu-${format}-top.apo`);
     });
     ok(`GNU tar --format=${format}, bare names, gzip`, ['tar'], () => {
-      run('tar', [`--format=${format}`, '-czf', join(work, `gnu-${format}-bare.apo`), 'apollia.toml', 'docs', 'tools', 'workflows'], { cwd: mailroom });
+      run(
+        'tar',
+        [
+          `--format=${format}`,
+          '-czf',
+          join(work, `gnu-${format}-bare.apo`),
+          'apollia.toml',
+          'docs',
+          'tools',
+          'workflows',
+        ],
+        { cwd: mailroom },
+      );
       return join(work, `gnu-${format}-bare.apo`);
     });
   }
@@ -123,7 +155,16 @@ function cases(): Case[] {
     );
   }
   ok('GNU tar --format=gnu with a base-256 uid and gid (3000000)', ['tar'], () => {
-    run('tar', ['--format=gnu', '--owner=big:3000000', '--group=big:3000000', '-czf', 'gnu-base256.apo', '-C', mailroom, '.']);
+    run('tar', [
+      '--format=gnu',
+      '--owner=big:3000000',
+      '--group=big:3000000',
+      '-czf',
+      'gnu-base256.apo',
+      '-C',
+      mailroom,
+      '.',
+    ]);
     return join(work, 'gnu-base256.apo');
   });
   ok(
@@ -174,7 +215,11 @@ function cases(): Case[] {
   for (const format of ['GNU', 'PAX', 'USTAR'] as const) {
     ok(`Python tarfile ${format}_FORMAT, gzip`, ['python3'], () => {
       const file = join(work, `py-${format}.apo`);
-      python(`import sys, tarfile\nwith tarfile.open(sys.argv[1], 'w:gz', format=tarfile.${format}_FORMAT) as t: t.add(sys.argv[2], arcname='mailroom')`, file, mailroom);
+      python(
+        `import sys, tarfile\nwith tarfile.open(sys.argv[1], 'w:gz', format=tarfile.${format}_FORMAT) as t: t.add(sys.argv[2], arcname='mailroom')`,
+        file,
+        mailroom,
+      );
       return file;
     });
   }
@@ -194,7 +239,9 @@ function cases(): Case[] {
   for (const format of ['tar', 'tar.gz'] as const) {
     ok(`git archive --format=${format} --prefix=mailroom/`, ['git'], () => {
       const file = join(work, `git.${format}.apo`);
-      run('git', ['archive', `--format=${format}`, '--prefix=mailroom/', '-o', file, 'HEAD'], { cwd: join(work, 'repo') });
+      run('git', ['archive', `--format=${format}`, '--prefix=mailroom/', '-o', file, 'HEAD'], {
+        cwd: join(work, 'repo'),
+      });
       return file;
     });
   }
@@ -247,7 +294,11 @@ function cases(): Case[] {
     ['python3'],
     () => {
       const file = join(work, 'r-traversal.apo');
-      python(`import sys, tarfile\nwith tarfile.open(sys.argv[1], 'w') as t:\n  t.add(sys.argv[2] + '/apollia.toml', arcname='apollia.toml')\n  t.add(sys.argv[2] + '/tools/extract.py', arcname='../evil.py')`, file, plain);
+      python(
+        `import sys, tarfile\nwith tarfile.open(sys.argv[1], 'w') as t:\n  t.add(sys.argv[2] + '/apollia.toml', arcname='apollia.toml')\n  t.add(sys.argv[2] + '/tools/extract.py', arcname='../evil.py')`,
+        file,
+        plain,
+      );
       return file;
     },
     ARCHIVE_ERROR.traversal,
@@ -258,7 +309,11 @@ function cases(): Case[] {
     ['python3'],
     () => {
       const file = join(work, 'r-latin1.apo');
-      python(`import sys, tarfile\nwith tarfile.open(sys.argv[1], 'w', format=tarfile.USTAR_FORMAT, encoding='latin-1') as t:\n  t.add(sys.argv[2] + '/apollia.toml', arcname='apollia.toml')\n  t.add(sys.argv[2] + '/tools/extract.py', arcname='caf\\u00e9.py')`, file, plain);
+      python(
+        `import sys, tarfile\nwith tarfile.open(sys.argv[1], 'w', format=tarfile.USTAR_FORMAT, encoding='latin-1') as t:\n  t.add(sys.argv[2] + '/apollia.toml', arcname='apollia.toml')\n  t.add(sys.argv[2] + '/tools/extract.py', arcname='caf\\u00e9.py')`,
+        file,
+        plain,
+      );
       return file;
     },
     ARCHIVE_ERROR.badEncoding,
@@ -270,7 +325,10 @@ function cases(): Case[] {
     () => {
       run('tar', ['-cf', 'r-one.tar', '-C', plain, '.']);
       run('tar', ['-cf', 'r-two.tar', '-C', plain, 'tools']);
-      writeFileSync(join(work, 'r-concat.apo'), Buffer.concat([readFileSync(join(work, 'r-one.tar')), readFileSync(join(work, 'r-two.tar'))]));
+      writeFileSync(
+        join(work, 'r-concat.apo'),
+        Buffer.concat([readFileSync(join(work, 'r-one.tar')), readFileSync(join(work, 'r-two.tar'))]),
+      );
       return join(work, 'r-concat.apo');
     },
     ARCHIVE_ERROR.trailingData,
@@ -340,8 +398,17 @@ function macArchive(root: 'mailroom/' | './'): Buffer {
     return Buffer.concat([Buffer.from(String(length)), body]);
   };
   const provenance = Buffer.from([0x01, 0x02, 0x00, 0xa7, 0xff, 0x3c, 0x10, 0x80, 0x9e, 0x00, 0xcd]);
-  const xattrs = paxRaw(Buffer.concat([record('LIBARCHIVE.xattr.com.apple.provenance', Buffer.from(provenance.toString('base64').replace(/=+$/, ''))), record('SCHILY.xattr.com.apple.provenance', provenance)]));
-  const appleDouble = Buffer.concat([Buffer.from([0x00, 0x05, 0x16, 0x07, 0x00, 0x02, 0x00, 0x00]), Buffer.from('Mac OS X        '), Buffer.alloc(40)]);
+  const xattrs = paxRaw(
+    Buffer.concat([
+      record('LIBARCHIVE.xattr.com.apple.provenance', Buffer.from(provenance.toString('base64').replace(/=+$/, ''))),
+      record('SCHILY.xattr.com.apple.provenance', provenance),
+    ]),
+  );
+  const appleDouble = Buffer.concat([
+    Buffer.from([0x00, 0x05, 0x16, 0x07, 0x00, 0x02, 0x00, 0x00]),
+    Buffer.from('Mac OS X        '),
+    Buffer.alloc(40),
+  ]);
   const files = plainFiles.map((path) => ({ path, body: readFileSync(join(plain, path)) }));
   const parts: Buffer[] = [];
   if (root === 'mailroom/')
@@ -381,10 +448,17 @@ function nodeTarFiles(path: string, skipped: string[]): string[] {
     sync: true,
     strict: true,
     onReadEntry: (entry) => {
-      if ((entry.type === 'File' || entry.type === 'OldFile') && !entry.path.endsWith('/') && !skipped.includes(entry.path)) names.push(entry.path.replace(/^\.\//, ''));
+      if (
+        (entry.type === 'File' || entry.type === 'OldFile') &&
+        !entry.path.endsWith('/') &&
+        !skipped.includes(entry.path)
+      )
+        names.push(entry.path.replace(/^\.\//, ''));
     },
   });
-  const prefix = names.includes('apollia.toml') ? '' : `${names.find((name) => name.endsWith('/apollia.toml'))?.split('/')[0]}/`;
+  const prefix = names.includes('apollia.toml')
+    ? ''
+    : `${names.find((name) => name.endsWith('/apollia.toml'))?.split('/')[0]}/`;
   return names.map((name) => name.slice(prefix.length)).sort();
 }
 
@@ -407,7 +481,10 @@ beforeAll(async () => {
 
   cpSync(plain, join(work, 'xattr'), { recursive: true });
   if (!missing.has('python3')) {
-    python(`import os, sys\nos.setxattr(sys.argv[1], 'user.com.dropbox.attrs', bytes([0, 255, 254, 128, 10, 65]))`, join(work, 'xattr/tools/extract.py'));
+    python(
+      `import os, sys\nos.setxattr(sys.argv[1], 'user.com.dropbox.attrs', bytes([0, 255, 254, 128, 10, 65]))`,
+      join(work, 'xattr/tools/extract.py'),
+    );
   }
   cpSync(plain, join(work, 'with-symlink'), { recursive: true });
   symlinkSync('/etc/passwd', join(work, 'with-symlink/tools/passwd'));
@@ -424,7 +501,12 @@ beforeAll(async () => {
   if (!missing.has('git')) {
     const repo = join(work, 'repo');
     cpSync(mailroom, repo, { recursive: true });
-    const env = { GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@example.com', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@example.com' };
+    const env = {
+      GIT_AUTHOR_NAME: 't',
+      GIT_AUTHOR_EMAIL: 't@example.com',
+      GIT_COMMITTER_NAME: 't',
+      GIT_COMMITTER_EMAIL: 't@example.com',
+    };
     run('git', ['init', '-q'], { cwd: repo, env });
     run('git', ['add', '.'], { cwd: repo, env });
     run('git', ['-c', 'commit.gpgsign=false', 'commit', '-q', '-m', 'package'], { cwd: repo, env });
@@ -494,7 +576,8 @@ describe('archives of one valid package made by real tools', () => {
       const inspection = verdicts.get(c.id);
       if (!inspection) throw new Error('not inspected');
       if (c.expected === 'ok') {
-        if (!inspection.ok) throw new Error(`refused: ${inspection.errors.map((e) => `${e.code}: ${e.message}`).join('; ')}`);
+        if (!inspection.ok)
+          throw new Error(`refused: ${inspection.errors.map((e) => `${e.code}: ${e.message}`).join('; ')}`);
         const details = inspection.details as ApoDetails;
         expect(details.files.map((file) => file.path).sort()).toEqual(c.files);
         expect(nodeTarLists.get(c.id), 'node-tar lists the same files').toEqual(c.files);
@@ -511,7 +594,8 @@ describe('archives of one valid package made by real tools', () => {
     expect(inspection?.warnings).toEqual([
       {
         code: 'archive.apple_double_skipped',
-        message: '4 macOS metadata entries (AppleDouble `._*`) left out, not package files and not installed: `._mailroom`, `mailroom/._apollia.toml`, `mailroom/tools/._extract.py`, `mailroom/workflows/._reminders.py`',
+        message:
+          '4 macOS metadata entries (AppleDouble `._*`) left out, not package files and not installed: `._mailroom`, `mailroom/._apollia.toml`, `mailroom/tools/._extract.py`, `mailroom/workflows/._reminders.py`',
       },
     ]);
   });
@@ -534,9 +618,24 @@ function nodeTarReads(bytes: Buffer): string[] {
 
 describe('node-tar as a reader of untrusted archives loses refusals (archive README, "node-tar")', () => {
   it.each([
-    ['a PAX size that disagrees with the header', () => tarOf(manifestEntry(), paxHeader({ size: '2048' }), fileEntry('f', 'x')), ['apollia.toml:82', 'f:2048'], ARCHIVE_ERROR.paxSize],
-    ['a malformed PAX record (dropped silently)', () => tarOf(manifestEntry(), paxRaw('99 path=evil\n'), fileEntry('f', 'x')), ['apollia.toml:82', 'f:1'], ARCHIVE_ERROR.corruptPax],
-    ['entries after a lone zero block', () => tarOf(manifestEntry(), Buffer.alloc(512), fileEntry('hidden.py', 'x')), ['apollia.toml:82', 'hidden.py:1'], ARCHIVE_ERROR.trailingData],
+    [
+      'a PAX size that disagrees with the header',
+      () => tarOf(manifestEntry(), paxHeader({ size: '2048' }), fileEntry('f', 'x')),
+      ['apollia.toml:82', 'f:2048'],
+      ARCHIVE_ERROR.paxSize,
+    ],
+    [
+      'a malformed PAX record (dropped silently)',
+      () => tarOf(manifestEntry(), paxRaw('99 path=evil\n'), fileEntry('f', 'x')),
+      ['apollia.toml:82', 'f:1'],
+      ARCHIVE_ERROR.corruptPax,
+    ],
+    [
+      'entries after a lone zero block',
+      () => tarOf(manifestEntry(), Buffer.alloc(512), fileEntry('hidden.py', 'x')),
+      ['apollia.toml:82', 'hidden.py:1'],
+      ARCHIVE_ERROR.trailingData,
+    ],
   ])('%s: node-tar reads on, the app refuses', async (_what, bytes, nodeTar, code) => {
     expect(nodeTarReads(bytes())).toEqual(nodeTar);
     const { result } = await inSandbox(bytes(), (file) => readApoArchive(file));

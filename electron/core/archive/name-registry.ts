@@ -31,13 +31,27 @@ export class NameRegistry {
     const known = this.names.get(key);
     if (known) {
       if (known.name !== path) {
-        throw new ArchiveRefusal(ARCHIVE_ERROR.nameCollision, `archive entries ${quoteName(known.name)} and ${quoteName(path)} are the same name on systems that ignore case or Unicode normalisation`, path);
+        throw new ArchiveRefusal(
+          ARCHIVE_ERROR.nameCollision,
+          `archive entries ${quoteName(known.name)} and ${quoteName(path)} are the same name on systems that ignore case or Unicode normalisation`,
+          path,
+        );
       }
       if (known.kind !== kind) {
-        if (known.explicit) throw new ArchiveRefusal(ARCHIVE_ERROR.fileDirConflict, `archive entry ${quoteName(path)} appears both as a file and as a folder`, path);
+        if (known.explicit)
+          throw new ArchiveRefusal(
+            ARCHIVE_ERROR.fileDirConflict,
+            `archive entry ${quoteName(path)} appears both as a file and as a folder`,
+            path,
+          );
         throw conflict(path, known.via ?? path, path);
       }
-      if (known.explicit) throw new ArchiveRefusal(ARCHIVE_ERROR.duplicate, `archive entry ${quoteName(path)} appears more than once`, path);
+      if (known.explicit)
+        throw new ArchiveRefusal(
+          ARCHIVE_ERROR.duplicate,
+          `archive entry ${quoteName(path)} appears more than once`,
+          path,
+        );
       known.explicit = true;
     } else {
       this.names.set(key, { name: path, kind, explicit: true });
@@ -53,7 +67,11 @@ export class NameRegistry {
       } else if (seen.kind === 'file') {
         throw conflict(seen.name, path, path);
       } else if (seen.name !== parent) {
-        throw new ArchiveRefusal(ARCHIVE_ERROR.nameCollision, `archive entries ${quoteName(seen.name)} and ${quoteName(parent)} (in ${quoteName(path)}) are the same folder on systems that ignore case or Unicode normalisation`, path);
+        throw new ArchiveRefusal(
+          ARCHIVE_ERROR.nameCollision,
+          `archive entries ${quoteName(seen.name)} and ${quoteName(parent)} (in ${quoteName(path)}) are the same folder on systems that ignore case or Unicode normalisation`,
+          path,
+        );
       }
       slash = path.indexOf('/', slash + 1);
     }
@@ -61,5 +79,9 @@ export class NameRegistry {
 }
 
 function conflict(file: string, inside: string, entry: string): ArchiveRefusal {
-  return new ArchiveRefusal(ARCHIVE_ERROR.fileDirConflict, `archive entry ${quoteName(file)} is a file, but ${quoteName(inside)} uses it as a folder`, entry);
+  return new ArchiveRefusal(
+    ARCHIVE_ERROR.fileDirConflict,
+    `archive entry ${quoteName(file)} is a file, but ${quoteName(inside)} uses it as a folder`,
+    entry,
+  );
 }

@@ -23,7 +23,10 @@ import { create, type WriteEntry } from 'tar';
 /** The mtime of every entry: npm's choice (1985-10-26T08:15:00Z), not 0, which some tools treat as missing. */
 export const PACK_MTIME = new Date('1985-10-26T08:15:00.000Z');
 
-/** Every path below `dir`, `/`-separated and relative, sorted; folders included, links and specials too (inspect refuses them). */
+/**
+ * Every path below `dir`, `/`-separated and relative, sorted; folders included, links and specials too (inspect refuses
+ * them).
+ */
 export function packEntries(dir: string): string[] {
   const out: string[] = [];
   const walk = (relative: string) => {

@@ -21,7 +21,11 @@ export function isManifestCandidate(path: string): boolean {
 
 /** Refuses a second manifest candidate the moment its header appears. */
 export function refuseSecondManifest(first: string, second: string): never {
-  throw new ArchiveRefusal(ARCHIVE_ERROR.multipleManifests, `the archive holds two manifests, ${quoteName(first)} and ${quoteName(second)}: a package has exactly one apollia.toml`, second);
+  throw new ArchiveRefusal(
+    ARCHIVE_ERROR.multipleManifests,
+    `the archive holds two manifests, ${quoteName(first)} and ${quoteName(second)}: a package has exactly one apollia.toml`,
+    second,
+  );
 }
 
 /**
@@ -30,13 +34,20 @@ export function refuseSecondManifest(first: string, second: string): never {
  */
 export function packageRoot(manifest: string | null, paths: Iterable<string>): string {
   if (manifest === null) {
-    throw new ArchiveRefusal(ARCHIVE_ERROR.noManifest, 'the archive has no apollia.toml, neither at its root nor in a single top-level folder holding the package');
+    throw new ArchiveRefusal(
+      ARCHIVE_ERROR.noManifest,
+      'the archive has no apollia.toml, neither at its root nor in a single top-level folder holding the package',
+    );
   }
   if (manifest === MANIFEST_NAME) return '';
   const folder = manifest.slice(0, manifest.indexOf('/'));
   for (const path of paths) {
     if (path !== folder && !path.startsWith(`${folder}/`)) {
-      throw new ArchiveRefusal(ARCHIVE_ERROR.manifestNotAtRoot, `apollia.toml is in the folder ${quoteName(folder)} but archive entry ${quoteName(path)} lies outside it: the manifest must be at the archive root or in one folder that holds everything`, path);
+      throw new ArchiveRefusal(
+        ARCHIVE_ERROR.manifestNotAtRoot,
+        `apollia.toml is in the folder ${quoteName(folder)} but archive entry ${quoteName(path)} lies outside it: the manifest must be at the archive root or in one folder that holds everything`,
+        path,
+      );
     }
   }
   return `${folder}/`;

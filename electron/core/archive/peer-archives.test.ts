@@ -14,7 +14,13 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { fileEntry, manifestEntry, tarOf } from '../../../test/fixtures/archive/raw-tar';
-import { appReading, extractWith, hasReader, packageView, peerTarDir } from '../../../test/fixtures/archive/tar-readers';
+import {
+  appReading,
+  extractWith,
+  hasReader,
+  packageView,
+  peerTarDir,
+} from '../../../test/fixtures/archive/tar-readers';
 import { BLOCK, hasValidChecksum, isZeroBlock, parseNumeric } from './tar-header';
 
 const peers = peerTarDir();
@@ -59,7 +65,10 @@ function grafts(name: string): { before: Buffer; after: Buffer } {
   return { before: tarOf(PACKAGE(), entries), after: tarOf(entries, PACKAGE()) };
 }
 
-const verdicts = new Map<string, { before: Awaited<ReturnType<typeof appReading>>; after: Awaited<ReturnType<typeof appReading>> }>();
+const verdicts = new Map<
+  string,
+  { before: Awaited<ReturnType<typeof appReading>>; after: Awaited<ReturnType<typeof appReading>> }
+>();
 
 async function verdictOf(name: string) {
   let known = verdicts.get(name);
@@ -70,7 +79,10 @@ async function verdictOf(name: string) {
       writeFileSync(path, bytes);
       return path;
     };
-    known = { before: await appReading(file('before', before), work), after: await appReading(file('after', after), work) };
+    known = {
+      before: await appReading(file('before', before), work),
+      after: await appReading(file('after', after), work),
+    };
     verdicts.set(name, known);
   }
   return known;
@@ -78,7 +90,8 @@ async function verdictOf(name: string) {
 
 function needPeers(skip: (note: string) => void): void {
   if (peers !== null) return;
-  if (process.env['CI']) throw new Error('../shared/peer-tar/src is not beside the clone: the peer test needs it under CI');
+  if (process.env['CI'])
+    throw new Error('../shared/peer-tar/src is not beside the clone: the peer test needs it under CI');
   skip('../shared/peer-tar/src not found');
 }
 
@@ -148,7 +161,10 @@ describe('the peer test archives (libarchive, Go, CPython) grafted into a packag
         writeFileSync(file, bytes);
         const bsd = extractWith('bsdtar', file, work);
         const view = packageView(bsd.tree, reading.skipped);
-        if (!bsd.ok || JSON.stringify(view) !== JSON.stringify(reading.tree)) mismatches.push(`${name} (${label}): bsdtar ${bsd.ok ? 'ok' : 'error'} ${view.join('; ')}\n  app: ${reading.tree.join('; ')}`);
+        if (!bsd.ok || JSON.stringify(view) !== JSON.stringify(reading.tree))
+          mismatches.push(
+            `${name} (${label}): bsdtar ${bsd.ok ? 'ok' : 'error'} ${view.join('; ')}\n  app: ${reading.tree.join('; ')}`,
+          );
       }
     }
     expect(compared).toBeGreaterThan(20);

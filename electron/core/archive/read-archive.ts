@@ -28,7 +28,11 @@ class InspectionVisitor implements EntryVisitor {
   manifestText: string | null = null;
   readonly pythonTexts = new Map<string, string>();
   private pythonBytes = 0;
-  private current: { path: string; keep: 'manifest' | 'python' | null; parts: Buffer[] } = { path: '', keep: null, parts: [] };
+  private current: { path: string; keep: 'manifest' | 'python' | null; parts: Buffer[] } = {
+    path: '',
+    keep: null,
+    parts: [],
+  };
 
   constructor(private readonly limits: ArchiveLimits) {}
 
@@ -43,13 +47,21 @@ class InspectionVisitor implements EntryVisitor {
     if (isManifestCandidate(entry.path)) {
       if (this.manifestPath !== null) refuseSecondManifest(this.manifestPath, entry.path);
       if (entry.size > this.limits.maxManifestBytes) {
-        throw new ArchiveRefusal(ARCHIVE_ERROR.manifestTooLarge, `archive entry ${quoteName(entry.path)} declares ${entry.size} bytes: apollia.toml may take at most ${this.limits.maxManifestBytes}`, entry.path);
+        throw new ArchiveRefusal(
+          ARCHIVE_ERROR.manifestTooLarge,
+          `archive entry ${quoteName(entry.path)} declares ${entry.size} bytes: apollia.toml may take at most ${this.limits.maxManifestBytes}`,
+          entry.path,
+        );
       }
       this.manifestPath = entry.path;
       keep = 'manifest';
     } else if (isPythonModule(entry.path)) {
       if (this.pythonBytes + entry.size > MAX_PYTHON_TEXT_BYTES) {
-        throw new ArchiveRefusal(ARCHIVE_ERROR.pythonTooLarge, `with archive entry ${quoteName(entry.path)} the Python modules would take ${this.pythonBytes + entry.size} bytes: at most ${MAX_PYTHON_TEXT_BYTES} are read for the module scan`, entry.path);
+        throw new ArchiveRefusal(
+          ARCHIVE_ERROR.pythonTooLarge,
+          `with archive entry ${quoteName(entry.path)} the Python modules would take ${this.pythonBytes + entry.size} bytes: at most ${MAX_PYTHON_TEXT_BYTES} are read for the module scan`,
+          entry.path,
+        );
       }
       this.pythonBytes += entry.size;
       keep = 'python';
@@ -68,7 +80,11 @@ class InspectionVisitor implements EntryVisitor {
       try {
         this.manifestText = STRICT_UTF8.decode(Buffer.concat(parts));
       } catch {
-        throw new ArchiveRefusal(ARCHIVE_ERROR.manifestEncoding, `archive entry ${quoteName(path)} is not valid UTF-8 text`, path);
+        throw new ArchiveRefusal(
+          ARCHIVE_ERROR.manifestEncoding,
+          `archive entry ${quoteName(path)} is not valid UTF-8 text`,
+          path,
+        );
       }
     } else if (keep === 'python') {
       this.pythonTexts.set(path, LENIENT_UTF8.decode(Buffer.concat(parts)));
@@ -81,7 +97,11 @@ class InspectionVisitor implements EntryVisitor {
  * The checked read, and the archive-path prefix of the package root (`''` or `'<folder>/'`) that
  * the contents' paths were stripped of; extraction needs it. Throws an `ArchiveRefusal`.
  */
-export async function inspectArchive(path: string, limits: ArchiveLimits, onBytes?: (chunk: Buffer) => void): Promise<{ contents: ArchiveContents; prefix: string }> {
+export async function inspectArchive(
+  path: string,
+  limits: ArchiveLimits,
+  onBytes?: (chunk: Buffer) => void,
+): Promise<{ contents: ArchiveContents; prefix: string }> {
   const visitor = new InspectionVisitor(limits);
   const scanned = await scanArchive(path, limits, visitor, onBytes);
   const prefix = packageRoot(visitor.manifestPath, [...visitor.files.map((file) => file.path), ...visitor.dirs]);
@@ -113,7 +133,10 @@ export async function inspectArchive(path: string, limits: ArchiveLimits, onByte
  * `onBytes` sees every raw byte of the file as it is read and hashed (for the signature check); on a
  * refusal it may have seen only part of the file, so its result counts only when `ok` is true.
  */
-export async function readApoArchive(path: string, options: { limits?: Partial<ArchiveLimits>; onBytes?: (chunk: Buffer) => void } = {}): Promise<ArchiveRead> {
+export async function readApoArchive(
+  path: string,
+  options: { limits?: Partial<ArchiveLimits>; onBytes?: (chunk: Buffer) => void } = {},
+): Promise<ArchiveRead> {
   const limits: ArchiveLimits = { ...DEFAULT_ARCHIVE_LIMITS, ...options.limits };
   try {
     return (await inspectArchive(path, limits, options.onBytes)).contents;

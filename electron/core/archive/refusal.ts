@@ -115,7 +115,9 @@ export class ArchiveRefusal extends Error {
 
   /** The refusal as the shared `Problem` value. */
   toProblem(): Problem {
-    return this.entry === undefined ? { code: this.code, message: this.message } : { code: this.code, message: this.message, path: this.entry };
+    return this.entry === undefined
+      ? { code: this.code, message: this.message }
+      : { code: this.code, message: this.message, path: this.entry };
   }
 }
 
@@ -128,7 +130,12 @@ const INVISIBLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu;
  * would drown the sentence; its length is given instead).
  */
 export function quoteName(name: string): string {
-  const escaped = name.replace(INVISIBLE, (char) => `\\u{${char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}}`);
+  const escaped = name.replace(
+    INVISIBLE,
+    (char) => `\\u{${char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}}`,
+  );
   const shown = [...escaped];
-  return shown.length > 120 ? `\`${shown.slice(0, 120).join('')}…\` (${Buffer.byteLength(name)} bytes)` : `\`${escaped}\``;
+  return shown.length > 120
+    ? `\`${shown.slice(0, 120).join('')}…\` (${Buffer.byteLength(name)} bytes)`
+    : `\`${escaped}\``;
 }

@@ -20,7 +20,12 @@ export interface ScanResult {
  * first problem; on any exit the file and zlib are closed at once, so a refusal at a
  * header costs no further reading.
  */
-export async function scanArchive(path: string, limits: ArchiveLimits, visitor: EntryVisitor, onBytes?: (chunk: Buffer) => void): Promise<ScanResult> {
+export async function scanArchive(
+  path: string,
+  limits: ArchiveLimits,
+  visitor: EntryVisitor,
+  onBytes?: (chunk: Buffer) => void,
+): Promise<ScanResult> {
   const source = await openArchiveSource(path, onBytes);
   const scanner = new TarScanner(limits, visitor);
   try {

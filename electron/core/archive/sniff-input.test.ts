@@ -22,7 +22,9 @@ describe('sniffInputKind', () => {
   });
 
   it('hands other archive formats to the apo reader, whose refusal names them', async () => {
-    expect(await kindOf('c.apo', Buffer.concat([Buffer.from([0x28, 0xb5, 0x2f, 0xfd]), Buffer.alloc(100)]))).toBe('apo');
+    expect(await kindOf('c.apo', Buffer.concat([Buffer.from([0x28, 0xb5, 0x2f, 0xfd]), Buffer.alloc(100)]))).toBe(
+      'apo',
+    );
   });
 
   it('hands an empty file to the apo reader, which refuses it as an unfinished download', async () => {

@@ -11,7 +11,8 @@ const HEAD_BYTES = 4096;
 /**
  * `'directory'` for a folder; `'apo'` for gzip or tar content, and also for the other archive
  * formats this app recognises only to refuse (zstd, xz, zip, …), so the dispatcher hands them to
- * `readApoArchive`, whose refusal names the format, and for an empty file (`archive.empty`); `'json'` when the first character after an
+ * `readApoArchive`, whose refusal names the format, and for an empty file (`archive.empty`); `'json'` when the first
+ * character after an
  * optional BOM and whitespace is `{`; else (and for an unreadable path) `'unknown'`.
  */
 export async function sniffInputKind(path: string): Promise<InputKind> {

@@ -38,7 +38,12 @@ export function notAPackage(shown: string): Inspection {
   return {
     kind: 'apo',
     ok: false,
-    errors: [{ code: 'input.not_a_package', message: `\`${shown}\` is not a package: it is neither an .apo archive (tar or gzip'd tar), a template folder, nor a plugin manifest (JSON)` }],
+    errors: [
+      {
+        code: 'input.not_a_package',
+        message: `\`${shown}\` is not a package: it is neither an .apo archive (tar or gzip'd tar), a template folder, nor a plugin manifest (JSON)`,
+      },
+    ],
     warnings: [],
     summary: null,
     details: null,

@@ -13,7 +13,11 @@ import { ARCHIVE_ERROR, ArchiveRefusal } from './refusal';
 import { SyncGunzip } from './sync-gunzip';
 
 /** Text that compresses a few times over, and bytes that do not: both kinds of deflate blocks. */
-const PLAIN = Buffer.concat([Buffer.from('invoice,amount,due\n'.repeat(3000)), randomBytes(40_000), Buffer.from('end\n')]);
+const PLAIN = Buffer.concat([
+  Buffer.from('invoice,amount,due\n'.repeat(3000)),
+  randomBytes(40_000),
+  Buffer.from('end\n'),
+]);
 const GZ = gzipSync(PLAIN);
 
 /** Cuts `bytes` at the given offsets. */
@@ -107,7 +111,9 @@ describe('SyncGunzip', () => {
   });
 
   it('throws zlib’s own errors: Z_BUF_ERROR for a cut stream, Z_DATA_ERROR for corrupt data', () => {
-    expect(() => inflateAll([GZ.subarray(0, GZ.length - 20)], 4096)).toThrow(expect.objectContaining({ code: 'Z_BUF_ERROR' }));
+    expect(() => inflateAll([GZ.subarray(0, GZ.length - 20)], 4096)).toThrow(
+      expect.objectContaining({ code: 'Z_BUF_ERROR' }),
+    );
     const corrupt = Buffer.from(GZ);
     corrupt.writeUInt16LE(corrupt.readUInt16LE(20) ^ 0xffff, 20);
     expect(() => inflateAll([corrupt], 4096)).toThrow(expect.objectContaining({ code: expect.stringMatching(/^Z_/) }));
@@ -152,7 +158,9 @@ describe('what follows the gzip stream, wherever the read chunks fall', () => {
     for (const cut of [...cutsNear(gz.length), ...cutsNear(gz.length + 100)]) {
       const error = await refusal(split(bytes, [cut]));
       expect(error.code, `cut at ${cut}`).toBe(ARCHIVE_ERROR.trailingData);
-      expect(error.message).toBe('the file has data after the end of its gzip stream (100 bytes after it): nothing may follow it but zero padding');
+      expect(error.message).toBe(
+        'the file has data after the end of its gzip stream (100 bytes after it): nothing may follow it but zero padding',
+      );
     }
   });
 
@@ -166,7 +174,11 @@ describe('what follows the gzip stream, wherever the read chunks fall', () => {
 
   it('refuses a stream cut short as truncated, and a padding longer than 1 MiB by its length', async () => {
     expect((await refusal([gz.subarray(0, gz.length - 4)])).code).toBe(ARCHIVE_ERROR.truncated);
-    const long = await refusal(split(Buffer.concat([gz, Buffer.alloc((1 << 20) + 1)]), [gz.length + 1000, gz.length + 600_000]));
-    expect(long.message).toBe('the file has 1048577 bytes after the end of its gzip stream: at most 1048576 bytes of zero padding may follow it');
+    const long = await refusal(
+      split(Buffer.concat([gz, Buffer.alloc((1 << 20) + 1)]), [gz.length + 1000, gz.length + 600_000]),
+    );
+    expect(long.message).toBe(
+      'the file has 1048577 bytes after the end of its gzip stream: at most 1048576 bytes of zero padding may follow it',
+    );
   });
 });

@@ -22,7 +22,15 @@ import { constants, createGunzip, type Gunzip } from 'node:zlib';
 
 /** What node's lib/zlib.js itself calls on a zlib stream's handle for its synchronous path. */
 interface ZlibHandle {
-  writeSync(flush: number, input: Uint8Array, inOff: number, inLen: number, out: Uint8Array, outOff: number, outLen: number): void;
+  writeSync(
+    flush: number,
+    input: Uint8Array,
+    inOff: number,
+    inLen: number,
+    out: Uint8Array,
+    outOff: number,
+    outLen: number,
+  ): void;
 }
 
 /** One step: the output it made (a view of the shared buffer) and the input it took. */
@@ -53,7 +61,9 @@ export class SyncGunzip {
     this.stream.on('error', () => undefined);
     const internals = this.stream as unknown as { _handle?: Partial<ZlibHandle>; _writeState?: unknown };
     if (typeof internals._handle?.writeSync !== 'function' || !(internals._writeState instanceof Uint32Array)) {
-      throw new Error(`this node (${process.version}) has no zlib handle with writeSync: the archive reader cannot inflate`);
+      throw new Error(
+        `this node (${process.version}) has no zlib handle with writeSync: the archive reader cannot inflate`,
+      );
     }
     this.handle = internals._handle as ZlibHandle;
     this.state = internals._writeState;

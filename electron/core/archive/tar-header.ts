@@ -113,16 +113,31 @@ export function parseHeader(block: Buffer, offset: number): TarHeader {
   const nameBytes = prefix.length > 0 ? Buffer.concat([prefix, Buffer.from('/'), name]) : name;
   const size = parseNumeric(block.subarray(124, 136));
   if (size === null) {
-    throw new ArchiveRefusal(ARCHIVE_ERROR.corruptHeader, `the tar header at byte ${offset} (entry ${quoteName(decodeLossy(nameBytes))}) has an unreadable size field`, decodeLossy(nameBytes));
+    throw new ArchiveRefusal(
+      ARCHIVE_ERROR.corruptHeader,
+      `the tar header at byte ${offset} (entry ${quoteName(decodeLossy(nameBytes))}) has an unreadable size field`,
+      decodeLossy(nameBytes),
+    );
   }
   for (const [field, from, to] of NUMERIC_FIELDS) {
     const bytes = block.subarray(from, to);
     if (bytes[0] !== 0x80 && bytes[0] !== 0xff && parseOctal(bytes) === null) {
-      throw new ArchiveRefusal(ARCHIVE_ERROR.corruptHeader, `the tar header at byte ${offset} (entry ${quoteName(decodeLossy(nameBytes))}) has an unreadable ${field} field: Go and Python refuse such a header, and bsdtar cannot open an archive that starts with one`, decodeLossy(nameBytes));
+      throw new ArchiveRefusal(
+        ARCHIVE_ERROR.corruptHeader,
+        `the tar header at byte ${offset} (entry ${quoteName(decodeLossy(nameBytes))}) has an unreadable ${field} field: Go and Python refuse such a header, and bsdtar cannot open an archive that starts with one`,
+        decodeLossy(nameBytes),
+      );
     }
   }
   const mode = parseOctal(block.subarray(100, 108)) ?? 0;
-  return { nameBytes, linkBytes: cString(block.subarray(157, 257)), typeflag, nameFieldIsFolder: name.length > 0 && name[name.length - 1] === 0x2f, size, mode };
+  return {
+    nameBytes,
+    linkBytes: cString(block.subarray(157, 257)),
+    typeflag,
+    nameFieldIsFolder: name.length > 0 && name[name.length - 1] === 0x2f,
+    size,
+    mode,
+  };
 }
 
 /** Why an entry's header would be read differently by another tar reader, and the refusal code. */
@@ -134,7 +149,9 @@ export interface HeaderAmbiguity {
 
 /** Latin-1 bytes for a message: printable ASCII as is, others as `\xNN` (NUL as `\0`). */
 function showBytes(text: string): string {
-  return text.replace(/[^\x20-\x7e]|\\/g, (char) => (char === '\0' ? '\\0' : char === '\\' ? '\\\\' : `\\x${char.charCodeAt(0).toString(16).padStart(2, '0')}`));
+  return text.replace(/[^\x20-\x7e]|\\/g, (char) =>
+    char === '\0' ? '\\0' : char === '\\' ? '\\\\' : `\\x${char.charCodeAt(0).toString(16).padStart(2, '0')}`,
+  );
 }
 
 function anyNonZero(block: Uint8Array, from: number, to: number): boolean {
@@ -159,27 +176,45 @@ export function headerAmbiguity(block: Uint8Array): HeaderAmbiguity | null {
   if (magic.startsWith('ustar\0')) {
     const star = block[508] === 0x74 && block[509] === 0x61 && block[510] === 0x72 && block[511] === 0;
     if (star && block.subarray(345, 476).indexOf(0) === -1) {
-      return { code: ARCHIVE_ERROR.ambiguousName, why: "has a prefix field of more than 130 bytes in a header marked as star's (`tar\\0` at byte 508): Go reads only 131 bytes of it, the other readers up to 155" };
+      return {
+        code: ARCHIVE_ERROR.ambiguousName,
+        why: "has a prefix field of more than 130 bytes in a header marked as star's (`tar\\0` at byte 508): Go reads only 131 bytes of it, the other readers up to 155",
+      };
     }
     return null;
   }
   if (magic === 'ustar  \0') {
     if (block[345] !== 0) {
-      return { code: ARCHIVE_ERROR.ambiguousName, why: "has bytes in the atime field of its GNU header (from byte 345): Python's tarfile reads them as a name prefix, libarchive, GNU tar and Go do not" };
+      return {
+        code: ARCHIVE_ERROR.ambiguousName,
+        why: "has bytes in the atime field of its GNU header (from byte 345): Python's tarfile reads them as a name prefix, libarchive, GNU tar and Go do not",
+      };
     }
     if (anyNonZero(block, 386, 483)) {
-      return { code: ARCHIVE_ERROR.ambiguousSize, why: 'has an old GNU sparse map (bytes 386–482 of its GNU header) though it is not a sparse entry: libarchive (bsdtar) rebuilds the file from the map, GNU tar, Go and Python read the data as stored' };
+      return {
+        code: ARCHIVE_ERROR.ambiguousSize,
+        why: 'has an old GNU sparse map (bytes 386–482 of its GNU header) though it is not a sparse entry: libarchive (bsdtar) rebuilds the file from the map, GNU tar, Go and Python read the data as stored',
+      };
     }
     if (anyNonZero(block, 483, 495)) {
-      return { code: ARCHIVE_ERROR.ambiguousSize, why: "has a GNU realsize field (bytes 483–494 of its GNU header): libarchive (bsdtar) gives the file that size, GNU tar, Go and Python the size field's" };
+      return {
+        code: ARCHIVE_ERROR.ambiguousSize,
+        why: "has a GNU realsize field (bytes 483–494 of its GNU header): libarchive (bsdtar) gives the file that size, GNU tar, Go and Python the size field's",
+      };
     }
     return null;
   }
   if (block[345] === 0) return null;
   if (magic.startsWith('ustar')) {
-    return { code: ARCHIVE_ERROR.ambiguousName, why: `has the magic \`${showBytes(magic)}\` (neither POSIX's \`ustar\\0\` nor GNU's \`ustar  \\0\`) and a prefix field: libarchive (bsdtar) and Python put the prefix before its name, GNU tar and Go do not` };
+    return {
+      code: ARCHIVE_ERROR.ambiguousName,
+      why: `has the magic \`${showBytes(magic)}\` (neither POSIX's \`ustar\\0\` nor GNU's \`ustar  \\0\`) and a prefix field: libarchive (bsdtar) and Python put the prefix before its name, GNU tar and Go do not`,
+    };
   }
-  return { code: ARCHIVE_ERROR.ambiguousName, why: "has no `ustar` magic (a v7 header) but bytes where ustar keeps its prefix (from byte 345): Python's tarfile puts them before its name, libarchive, GNU tar and Go do not" };
+  return {
+    code: ARCHIVE_ERROR.ambiguousName,
+    why: "has no `ustar` magic (a v7 header) but bytes where ustar keeps its prefix (from byte 345): Python's tarfile puts them before its name, libarchive, GNU tar and Go do not",
+  };
 }
 
 /** Decodes a name strictly as UTF-8, or refuses: names must mean the same on every OS. */
@@ -188,7 +223,11 @@ export function decodeName(bytes: Uint8Array): string {
     return UTF8.decode(bytes);
   } catch {
     const lossy = decodeLossy(bytes);
-    throw new ArchiveRefusal(ARCHIVE_ERROR.badEncoding, `archive entry ${quoteName(lossy)} has a name that is not valid UTF-8`, lossy);
+    throw new ArchiveRefusal(
+      ARCHIVE_ERROR.badEncoding,
+      `archive entry ${quoteName(lossy)} has a name that is not valid UTF-8`,
+      lossy,
+    );
   }
 }
 
@@ -228,23 +267,31 @@ export function isSparsePaxKey(key: string): boolean {
 export function parsePaxRecords(data: Buffer, offset: number): Map<string, string> {
   const records = new Map<string, string>();
   let pos = 0;
-  const corrupt = (why: string) => new ArchiveRefusal(ARCHIVE_ERROR.corruptPax, `the PAX header at byte ${offset} is malformed: ${why}`);
+  const corrupt = (why: string) =>
+    new ArchiveRefusal(ARCHIVE_ERROR.corruptPax, `the PAX header at byte ${offset} is malformed: ${why}`);
   while (pos < data.length) {
     // NUL padding after the last record: no writer we can run pads PAX data (GNU tar, bsdtar,
     // Python, node-tar, git archive), and bsdtar ignores the whole header when it is there.
-    if (data[pos] === 0) throw corrupt(`NUL bytes follow its records (from byte ${pos} of its data): libarchive (bsdtar) ignores such a header, other readers apply it`);
+    if (data[pos] === 0)
+      throw corrupt(
+        `NUL bytes follow its records (from byte ${pos} of its data): libarchive (bsdtar) ignores such a header, other readers apply it`,
+      );
     const space = data.indexOf(0x20, pos);
     if (space === -1 || space - pos > 12) throw corrupt('a record has no length');
     const lengthText = data.toString('latin1', pos, space);
     if (!/^[1-9][0-9]*$/.test(lengthText)) throw corrupt(`record length \`${lengthText}\` is not a number`);
     const length = Number(lengthText);
     const end = pos + length;
-    if (end > data.length || data[end - 1] !== 0x0a) throw corrupt('a record runs past the header or does not end with a newline');
+    if (end > data.length || data[end - 1] !== 0x0a)
+      throw corrupt('a record runs past the header or does not end with a newline');
     const record = data.subarray(space + 1, end - 1);
     const equals = record.indexOf(0x3d);
     if (equals <= 0) throw corrupt('a record has no `key=value`');
     const keyBytes = record.subarray(0, equals);
-    if (keyBytes.indexOf(0) !== -1) throw corrupt("a record's key holds a NUL byte: Go refuses such a header, libarchive (bsdtar) ignores it, Python applies it");
+    if (keyBytes.indexOf(0) !== -1)
+      throw corrupt(
+        "a record's key holds a NUL byte: Go refuses such a header, libarchive (bsdtar) ignores it, Python applies it",
+      );
     let key: string;
     try {
       key = UTF8.decode(keyBytes);
@@ -260,7 +307,8 @@ export function parsePaxRecords(data: Buffer, offset: number): Map<string, strin
         throw corrupt(`the value of \`${key}\` is not valid UTF-8`);
       }
     } else {
-      if ((key === 'uname' || key === 'gname') && valueBytes.indexOf(0) !== -1) throw corrupt(`the value of \`${key}\` holds a NUL byte: Go refuses such a header`);
+      if ((key === 'uname' || key === 'gname') && valueBytes.indexOf(0) !== -1)
+        throw corrupt(`the value of \`${key}\` holds a NUL byte: Go refuses such a header`);
       value = decodeLossy(valueBytes);
     }
     records.set(key, value);

@@ -16,7 +16,17 @@ import { appleDoubleSubject, checkEntryName } from './entry-name';
 import { MAX_METADATA_BYTES, MAX_METADATA_HEADERS_PER_ENTRY, MAX_TRAILING_ZERO_BYTES, maxHeaders } from './limits';
 import { NameRegistry } from './name-registry';
 import { ARCHIVE_ERROR, ArchiveRefusal, quoteName } from './refusal';
-import { BLOCK, decodeLossy, decodeName, hasValidChecksum, headerAmbiguity, isSparsePaxKey, isZeroBlock, parseHeader, parsePaxRecords } from './tar-header';
+import {
+  BLOCK,
+  decodeLossy,
+  decodeName,
+  hasValidChecksum,
+  headerAmbiguity,
+  isSparsePaxKey,
+  isZeroBlock,
+  parseHeader,
+  parsePaxRecords,
+} from './tar-header';
 import type { TarHeader } from './tar-header';
 import type { ArchiveLimits } from './types';
 
@@ -53,7 +63,12 @@ interface PendingMetadata {
   realsize?: string;
 }
 
-const METADATA_NAMES: Record<string, string> = { x: 'PAX (`x`)', g: 'PAX global (`g`)', L: 'GNU long-name (`L`)', K: 'GNU long-link (`K`)' };
+const METADATA_NAMES: Record<string, string> = {
+  x: 'PAX (`x`)',
+  g: 'PAX global (`g`)',
+  L: 'GNU long-name (`L`)',
+  K: 'GNU long-link (`K`)',
+};
 
 const TYPE_NAMES: Record<string, string> = {
   '7': 'a contiguous file',
@@ -169,14 +184,20 @@ export class TarScanner {
         case 'end': {
           for (let i = pos; i < chunk.length; i++) {
             if (chunk[i] !== 0) {
-              throw new ArchiveRefusal(ARCHIVE_ERROR.trailingData, `the archive has data after its end-of-archive blocks (at byte ${this.offset + i - pos}): nothing may follow them but zero padding`);
+              throw new ArchiveRefusal(
+                ARCHIVE_ERROR.trailingData,
+                `the archive has data after its end-of-archive blocks (at byte ${this.offset + i - pos}): nothing may follow them but zero padding`,
+              );
             }
           }
           this.endZeros += available;
           this.offset += available;
           pos = chunk.length;
           if (this.endZeros > MAX_TRAILING_ZERO_BYTES + 2 * BLOCK) {
-            throw new ArchiveRefusal(ARCHIVE_ERROR.trailingData, `the archive has more than ${MAX_TRAILING_ZERO_BYTES} bytes of zero padding after its end: refused as a possible bomb`);
+            throw new ArchiveRefusal(
+              ARCHIVE_ERROR.trailingData,
+              `the archive has more than ${MAX_TRAILING_ZERO_BYTES} bytes of zero padding after its end: refused as a possible bomb`,
+            );
           }
           break;
         }
@@ -191,13 +212,18 @@ export class TarScanner {
     // refused rather than guessed at (it may be a real file, whose data was not kept).
     for (const { name, subject } of this.appleDouble) {
       if (subject !== null && !this.registry.has(subject)) {
-        throw new ArchiveRefusal(ARCHIVE_ERROR.appleDoubleOrphan, `archive entry ${quoteName(name)} looks like macOS metadata (AppleDouble) but there is no ${quoteName(subject)} beside it: rename it if it is a package file`, name);
+        throw new ArchiveRefusal(
+          ARCHIVE_ERROR.appleDoubleOrphan,
+          `archive entry ${quoteName(name)} looks like macOS metadata (AppleDouble) but there is no ${quoteName(subject)} beside it: rename it if it is a package file`,
+          name,
+        );
       }
     }
   }
 
   private finishStream(): void {
-    const cut = (what: string) => new ArchiveRefusal(ARCHIVE_ERROR.truncated, `the archive is truncated: ${what}`, this.current.name || undefined);
+    const cut = (what: string) =>
+      new ArchiveRefusal(ARCHIVE_ERROR.truncated, `the archive is truncated: ${what}`, this.current.name || undefined);
     switch (this.state) {
       case 'end':
         if (this.endZeros < 2 * BLOCK) throw cut('it ends after one of the two end-of-archive blocks');
@@ -212,10 +238,16 @@ export class TarScanner {
         return;
       case 'header':
         if (this.partialFill > 0) throw cut(`it ends inside a header, at byte ${this.offset + this.partialFill}`);
-        if (!this.sawHeader) throw new ArchiveRefusal(ARCHIVE_ERROR.notArchive, 'the archive is empty: not even the end-of-archive blocks are there');
+        if (!this.sawHeader)
+          throw new ArchiveRefusal(
+            ARCHIVE_ERROR.notArchive,
+            'the archive is empty: not even the end-of-archive blocks are there',
+          );
         throw cut('it ends without the end-of-archive blocks');
       case 'data':
-        throw cut(`entry ${quoteName(this.current.name)} has only ${this.current.size - this.remaining} of its ${this.current.size} bytes`);
+        throw cut(
+          `entry ${quoteName(this.current.name)} has only ${this.current.size - this.remaining} of its ${this.current.size} bytes`,
+        );
       case 'meta':
         throw cut(`it ends inside a metadata header, at byte ${this.offset}`);
       case 'skip':
@@ -231,7 +263,10 @@ export class TarScanner {
   private header(block: Buffer, at: number): void | Promise<void> {
     if (isZeroBlock(block)) {
       if (this.metaSeen !== '') {
-        throw new ArchiveRefusal(ARCHIVE_ERROR.corruptHeader, `the archive ends (at byte ${at}) right after a metadata header, with no entry for it`);
+        throw new ArchiveRefusal(
+          ARCHIVE_ERROR.corruptHeader,
+          `the archive ends (at byte ${at}) right after a metadata header, with no entry for it`,
+        );
       }
       this.sawHeader = true;
       this.state = 'end';
@@ -239,9 +274,19 @@ export class TarScanner {
       return;
     }
     if (!hasValidChecksum(block)) {
-      if (!this.sawHeader) throw new ArchiveRefusal(ARCHIVE_ERROR.notArchive, "the gzip'd data is not a tar archive: only tar and gzip'd tar are accepted");
-      const shown = decodeLossy(block.subarray(0, Math.max(0, block.indexOf(0) === -1 ? 100 : Math.min(100, block.indexOf(0)))));
-      throw new ArchiveRefusal(ARCHIVE_ERROR.corruptHeader, `the tar header at byte ${at} (entry ${quoteName(shown)}) fails its checksum: the archive is corrupt`, shown);
+      if (!this.sawHeader)
+        throw new ArchiveRefusal(
+          ARCHIVE_ERROR.notArchive,
+          "the gzip'd data is not a tar archive: only tar and gzip'd tar are accepted",
+        );
+      const shown = decodeLossy(
+        block.subarray(0, Math.max(0, block.indexOf(0) === -1 ? 100 : Math.min(100, block.indexOf(0)))),
+      );
+      throw new ArchiveRefusal(
+        ARCHIVE_ERROR.corruptHeader,
+        `the tar header at byte ${at} (entry ${quoteName(shown)}) fails its checksum: the archive is corrupt`,
+        shown,
+      );
     }
     if (this.v7Tail !== null) {
       const { name, size } = this.v7Tail;
@@ -255,22 +300,34 @@ export class TarScanner {
     const header = parseHeader(block, at);
     this.headers++;
     if (this.headers > maxHeaders(this.limits)) {
-      throw new ArchiveRefusal(ARCHIVE_ERROR.tooManyEntries, `the archive has more than ${maxHeaders(this.limits)} headers`);
+      throw new ArchiveRefusal(
+        ARCHIVE_ERROR.tooManyEntries,
+        `the archive has more than ${maxHeaders(this.limits)} headers`,
+      );
     }
 
     const flag = header.typeflag;
     if (flag === 'x' || flag === 'g' || flag === 'L' || flag === 'K') {
       const what = flag === 'x' || flag === 'g' ? 'PAX' : 'GNU long-name';
       if (header.size > MAX_METADATA_BYTES) {
-        throw new ArchiveRefusal(ARCHIVE_ERROR.metadataTooLarge, `the ${what} header at byte ${at} declares ${header.size} bytes: at most ${MAX_METADATA_BYTES} are accepted`);
+        throw new ArchiveRefusal(
+          ARCHIVE_ERROR.metadataTooLarge,
+          `the ${what} header at byte ${at} declares ${header.size} bytes: at most ${MAX_METADATA_BYTES} are accepted`,
+        );
       }
       this.metaRun++;
       if (this.metaRun > MAX_METADATA_HEADERS_PER_ENTRY) {
-        throw new ArchiveRefusal(ARCHIVE_ERROR.repeatedMetadata, `the archive has more than ${MAX_METADATA_HEADERS_PER_ENTRY} metadata headers (PAX, GNU long name) in a row (the last at byte ${at}): bsdtar stops reading after 32, and no writer needs more than one of each kind per entry`);
+        throw new ArchiveRefusal(
+          ARCHIVE_ERROR.repeatedMetadata,
+          `the archive has more than ${MAX_METADATA_HEADERS_PER_ENTRY} metadata headers (PAX, GNU long name) in a row (the last at byte ${at}): bsdtar stops reading after 32, and no writer needs more than one of each kind per entry`,
+        );
       }
       if (flag !== 'g') {
         if (this.metaSeen.includes(flag)) {
-          throw new ArchiveRefusal(ARCHIVE_ERROR.repeatedMetadata, `the ${METADATA_NAMES[flag]} header at byte ${at} is the second one for the same entry: tar readers disagree on which applies (bsdtar and GNU tar take the last, Python the first)`);
+          throw new ArchiveRefusal(
+            ARCHIVE_ERROR.repeatedMetadata,
+            `the ${METADATA_NAMES[flag]} header at byte ${at} is the second one for the same entry: tar readers disagree on which applies (bsdtar and GNU tar take the last, Python the first)`,
+          );
         }
         this.metaSeen += flag;
       }
@@ -298,7 +355,11 @@ export class TarScanner {
     }
     if (pending.longLink !== undefined && pending.linkpath !== undefined) {
       const shown = pending.path ?? decodeLossy(pending.longName ?? header.nameBytes);
-      throw new ArchiveRefusal(ARCHIVE_ERROR.ambiguousName, `archive entry ${quoteName(shown)} has two link targets, by a GNU long-link header (\`K\`: ${quoteName(decodeLossy(pending.longLink))}) and by a PAX \`linkpath\` (${quoteName(pending.linkpath)}): tar readers disagree on which applies`, shown);
+      throw new ArchiveRefusal(
+        ARCHIVE_ERROR.ambiguousName,
+        `archive entry ${quoteName(shown)} has two link targets, by a GNU long-link header (\`K\`: ${quoteName(decodeLossy(pending.longLink))}) and by a PAX \`linkpath\` (${quoteName(pending.linkpath)}): tar readers disagree on which applies`,
+        shown,
+      );
     }
     const name = pending.path ?? decodeName(pending.longName ?? header.nameBytes);
     this.current = { name, size: header.size };
@@ -307,14 +368,30 @@ export class TarScanner {
     const link = () => pending.linkpath ?? decodeLossy(pending.longLink ?? header.linkBytes);
     switch (flag) {
       case '1':
-        throw new ArchiveRefusal(ARCHIVE_ERROR.hardlink, `archive entry ${shown} is a hard link (to ${quoteName(link())}): links are not accepted`, name);
+        throw new ArchiveRefusal(
+          ARCHIVE_ERROR.hardlink,
+          `archive entry ${shown} is a hard link (to ${quoteName(link())}): links are not accepted`,
+          name,
+        );
       case '2':
-        throw new ArchiveRefusal(ARCHIVE_ERROR.symlink, `archive entry ${shown} is a symbolic link (to ${quoteName(link())}): links are not accepted`, name);
+        throw new ArchiveRefusal(
+          ARCHIVE_ERROR.symlink,
+          `archive entry ${shown} is a symbolic link (to ${quoteName(link())}): links are not accepted`,
+          name,
+        );
       case '3':
       case '4':
-        throw new ArchiveRefusal(ARCHIVE_ERROR.device, `archive entry ${shown} is a ${flag === '3' ? 'character' : 'block'} device: only files and folders are accepted`, name);
+        throw new ArchiveRefusal(
+          ARCHIVE_ERROR.device,
+          `archive entry ${shown} is a ${flag === '3' ? 'character' : 'block'} device: only files and folders are accepted`,
+          name,
+        );
       case '6':
-        throw new ArchiveRefusal(ARCHIVE_ERROR.fifo, `archive entry ${shown} is a FIFO (named pipe): only files and folders are accepted`, name);
+        throw new ArchiveRefusal(
+          ARCHIVE_ERROR.fifo,
+          `archive entry ${shown} is a FIFO (named pipe): only files and folders are accepted`,
+          name,
+        );
       case '0':
       case '\0':
       case '5':
@@ -322,24 +399,45 @@ export class TarScanner {
       case 'S':
         throw sparseRefusal(name);
       default:
-        throw new ArchiveRefusal(ARCHIVE_ERROR.unsupportedType, `archive entry ${shown} is ${TYPE_NAMES[flag] ?? `of tar type \`${JSON.stringify(flag).slice(1, -1)}\``}: only files and folders are accepted`, name);
+        throw new ArchiveRefusal(
+          ARCHIVE_ERROR.unsupportedType,
+          `archive entry ${shown} is ${TYPE_NAMES[flag] ?? `of tar type \`${JSON.stringify(flag).slice(1, -1)}\``}: only files and folders are accepted`,
+          name,
+        );
     }
     if (pending.sparse) throw sparseRefusal(pending.sparseName ?? name);
     const ambiguity = headerAmbiguity(block);
-    if (ambiguity !== null) throw new ArchiveRefusal(ambiguity.code, `archive entry ${shown} (header at byte ${at}) ${ambiguity.why}`, name);
+    if (ambiguity !== null)
+      throw new ArchiveRefusal(ambiguity.code, `archive entry ${shown} (header at byte ${at}) ${ambiguity.why}`, name);
     if (pending.realsize !== undefined) {
-      throw new ArchiveRefusal(ARCHIVE_ERROR.ambiguousSize, `archive entry ${shown} has a PAX \`SCHILY.realsize\` (${JSON.stringify(pending.realsize)}) beside its size of ${header.size} bytes: libarchive (bsdtar) cuts or pads the file to it, GNU tar, Go and Python do not`, name);
+      throw new ArchiveRefusal(
+        ARCHIVE_ERROR.ambiguousSize,
+        `archive entry ${shown} has a PAX \`SCHILY.realsize\` (${JSON.stringify(pending.realsize)}) beside its size of ${header.size} bytes: libarchive (bsdtar) cuts or pads the file to it, GNU tar, Go and Python do not`,
+        name,
+      );
     }
     const kind = this.entryKind(flag, header, name, shown);
     if (pending.size !== undefined) {
       if (!/^[0-9]{1,16}$/.test(pending.size)) {
-        throw new ArchiveRefusal(ARCHIVE_ERROR.paxSize, `archive entry ${shown} has a PAX size \`${pending.size}\` that is not a whole number of bytes`, name);
+        throw new ArchiveRefusal(
+          ARCHIVE_ERROR.paxSize,
+          `archive entry ${shown} has a PAX size \`${pending.size}\` that is not a whole number of bytes`,
+          name,
+        );
       }
       if (kind === 'dir' && Number(pending.size) !== 0) {
-        throw new ArchiveRefusal(ARCHIVE_ERROR.ambiguousSize, `archive entry ${shown} is a folder with a PAX size of ${pending.size} bytes: libarchive (bsdtar) reads that many bytes of data after it, GNU tar, Go and Python none`, name);
+        throw new ArchiveRefusal(
+          ARCHIVE_ERROR.ambiguousSize,
+          `archive entry ${shown} is a folder with a PAX size of ${pending.size} bytes: libarchive (bsdtar) reads that many bytes of data after it, GNU tar, Go and Python none`,
+          name,
+        );
       }
       if (Number(pending.size) !== header.size) {
-        throw new ArchiveRefusal(ARCHIVE_ERROR.paxSize, `archive entry ${shown} has a PAX size of ${pending.size} bytes but its header says ${header.size}`, name);
+        throw new ArchiveRefusal(
+          ARCHIVE_ERROR.paxSize,
+          `archive entry ${shown} has a PAX size of ${pending.size} bytes but its header says ${header.size}`,
+          name,
+        );
       }
     }
     // No data follows a folder, whatever its size field says (POSIX stores none; libarchive, GNU
@@ -350,15 +448,27 @@ export class TarScanner {
     const path = subject === undefined ? checkEntryName(name, kind, this.limits) : null;
     this.entries++;
     if (this.entries > this.limits.maxEntries) {
-      throw new ArchiveRefusal(ARCHIVE_ERROR.tooManyEntries, `the archive has more than ${this.limits.maxEntries} entries (entry ${shown} is one too many)`, name);
+      throw new ArchiveRefusal(
+        ARCHIVE_ERROR.tooManyEntries,
+        `the archive has more than ${this.limits.maxEntries} entries (entry ${shown} is one too many)`,
+        name,
+      );
     }
     if (subject !== undefined) return this.skipAppleDouble(name, subject, dataSize);
     if (path === null) return;
     if (dataSize > this.limits.maxFileBytes) {
-      throw new ArchiveRefusal(ARCHIVE_ERROR.fileTooLarge, `archive entry ${shown} declares ${dataSize} bytes: at most ${this.limits.maxFileBytes} are accepted per file`, name);
+      throw new ArchiveRefusal(
+        ARCHIVE_ERROR.fileTooLarge,
+        `archive entry ${shown} declares ${dataSize} bytes: at most ${this.limits.maxFileBytes} are accepted per file`,
+        name,
+      );
     }
     if (this.totalBytes + dataSize > this.limits.maxTotalBytes) {
-      throw new ArchiveRefusal(ARCHIVE_ERROR.totalTooLarge, `with entry ${shown} the archive's files would take ${this.totalBytes + dataSize} bytes: at most ${this.limits.maxTotalBytes} are accepted in total`, name);
+      throw new ArchiveRefusal(
+        ARCHIVE_ERROR.totalTooLarge,
+        `with entry ${shown} the archive's files would take ${this.totalBytes + dataSize} bytes: at most ${this.limits.maxTotalBytes} are accepted in total`,
+        name,
+      );
     }
     this.registry.add(path, kind);
     this.totalBytes += dataSize;
@@ -381,7 +491,11 @@ export class TarScanner {
     const finalSlash = name.endsWith('/');
     if (flag === '0') {
       if (finalSlash && header.size === 0) {
-        throw new ArchiveRefusal(ARCHIVE_ERROR.badPath, `archive entry ${shown} ends with \`/\` but has the regular-file type \`0\`: libarchive (bsdtar) and GNU tar read a folder, Python and Go an empty file; write folders with type 5`, name);
+        throw new ArchiveRefusal(
+          ARCHIVE_ERROR.badPath,
+          `archive entry ${shown} ends with \`/\` but has the regular-file type \`0\`: libarchive (bsdtar) and GNU tar read a folder, Python and Go an empty file; write folders with type 5`,
+          name,
+        );
       }
       return 'file';
     }
@@ -401,10 +515,18 @@ export class TarScanner {
   private skipAppleDouble(name: string, subject: string | null, size: number): void {
     const shown = quoteName(name);
     if (size > this.limits.maxFileBytes) {
-      throw new ArchiveRefusal(ARCHIVE_ERROR.fileTooLarge, `archive entry ${shown} declares ${size} bytes: at most ${this.limits.maxFileBytes} are accepted per file`, name);
+      throw new ArchiveRefusal(
+        ARCHIVE_ERROR.fileTooLarge,
+        `archive entry ${shown} declares ${size} bytes: at most ${this.limits.maxFileBytes} are accepted per file`,
+        name,
+      );
     }
     if (this.totalBytes + this.skippedBytes + size > this.limits.maxTotalBytes) {
-      throw new ArchiveRefusal(ARCHIVE_ERROR.totalTooLarge, `with entry ${shown} the archive's files would take ${this.totalBytes + this.skippedBytes + size} bytes: at most ${this.limits.maxTotalBytes} are accepted in total`, name);
+      throw new ArchiveRefusal(
+        ARCHIVE_ERROR.totalTooLarge,
+        `with entry ${shown} the archive's files would take ${this.totalBytes + this.skippedBytes + size} bytes: at most ${this.limits.maxTotalBytes} are accepted in total`,
+        name,
+      );
     }
     this.skippedBytes += size;
     this.appleDouble.push({ name, subject });
@@ -447,8 +569,17 @@ export class TarScanner {
         // one with the commit id as `comment`); one that would rename or resize later entries is
         // refused rather than applied, so no entry's effective name depends on a header far away.
         for (const key of parsePaxRecords(data, this.metaOffset).keys()) {
-          if (key === 'path' || key === 'linkpath' || key === 'size' || key === 'SCHILY.realsize' || isSparsePaxKey(key)) {
-            throw new ArchiveRefusal(ARCHIVE_ERROR.paxGlobal, `the PAX global header at byte ${this.metaOffset} sets \`${key}\` for the entries after it: global headers may not change names or sizes`);
+          if (
+            key === 'path' ||
+            key === 'linkpath' ||
+            key === 'size' ||
+            key === 'SCHILY.realsize' ||
+            isSparsePaxKey(key)
+          ) {
+            throw new ArchiveRefusal(
+              ARCHIVE_ERROR.paxGlobal,
+              `the PAX global header at byte ${this.metaOffset} sets \`${key}\` for the entries after it: global headers may not change names or sizes`,
+            );
           }
         }
         break;
@@ -464,7 +595,11 @@ export class TarScanner {
 }
 
 function sparseRefusal(name: string): ArchiveRefusal {
-  return new ArchiveRefusal(ARCHIVE_ERROR.unsupportedType, `archive entry ${quoteName(name)} is a sparse file (a file with holes): only plain files and folders are accepted; repack without sparse entries (GNU tar: drop \`--sparse\`; bsdtar: \`--no-read-sparse\`) or fill the file's holes first`, name);
+  return new ArchiveRefusal(
+    ARCHIVE_ERROR.unsupportedType,
+    `archive entry ${quoteName(name)} is a sparse file (a file with holes): only plain files and folders are accepted; repack without sparse entries (GNU tar: drop \`--sparse\`; bsdtar: \`--no-read-sparse\`) or fill the file's holes first`,
+    name,
+  );
 }
 
 function stripTrailingNuls(data: Buffer): Buffer {

@@ -39,7 +39,9 @@ export interface ArchiveContents {
 export type ArchiveRead = ArchiveContents | { ok: false; sha256: string | null; error: Problem };
 
 /** The outcome of `extractVerifiedArchive`. */
-export type ArchiveExtraction = { ok: true; sha256: string; files: ArchiveFileInfo[]; dirs: string[] } | { ok: false; error: Problem };
+export type ArchiveExtraction =
+  | { ok: true; sha256: string; files: ArchiveFileInfo[]; dirs: string[] }
+  | { ok: false; error: Problem };
 
 /** What `sniffInputKind` tells the inspect dispatcher from a path's first bytes. */
 export type InputKind = 'apo' | 'json' | 'directory' | 'unknown';

@@ -67,7 +67,12 @@ describe.skipIf(skipWithoutBuild(RELAY))('the checker in its own process (run `n
   test('a package that aborts the checker’s whole process is refused; this process and the next check go on', async () => {
     const aborting = checker({ testMode: 'abort' });
     const refused = await checkApo(apo, [], aborting);
-    expect(refused).toMatchObject({ ok: false, kind: 'apo', summary: null, errors: [{ code: 'inspect.checker_crashed', message: expect.stringContaining('nothing else was affected') }] });
+    expect(refused).toMatchObject({
+      ok: false,
+      kind: 'apo',
+      summary: null,
+      errors: [{ code: 'inspect.checker_crashed', message: expect.stringContaining('nothing else was affected') }],
+    });
     expect(alive(process.pid)).toBe(true);
     const second = await checkApo(apo, [], aborting);
     expect(second.errors[0]?.code).toBe('inspect.checker_crashed');
@@ -80,7 +85,11 @@ describe.skipIf(skipWithoutBuild(RELAY))('the checker in its own process (run `n
     const before = pids.length;
     expect((await checkApo(apo, [], slow)).errors[0]?.code).toBe('inspect.too_slow');
     const slowPid = pids[before] as number;
-    const hungry = checker({ testMode: 'hungry', resourceLimits: { maxOldGenerationSizeMb: 24, maxYoungGenerationSizeMb: 4 }, budgetMs: 60_000 });
+    const hungry = checker({
+      testMode: 'hungry',
+      resourceLimits: { maxOldGenerationSizeMb: 24, maxYoungGenerationSizeMb: 4 },
+      budgetMs: 60_000,
+    });
     expect((await checkApo(apo, [], hungry)).errors[0]?.code).toBe('inspect.too_large');
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(alive(slowPid)).toBe(false);

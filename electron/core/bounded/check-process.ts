@@ -37,14 +37,18 @@ interface ParentPortLike {
 
 const electronPort = (process as unknown as { parentPort?: ParentPortLike }).parentPort;
 const parent = electronPort
-  ? { listen: (listener: (message: unknown) => void) => electronPort.on('message', (event) => listener(event.data)), post: (message: unknown) => electronPort.postMessage(message) }
+  ? {
+      listen: (listener: (message: unknown) => void) => electronPort.on('message', (event) => listener(event.data)),
+      post: (message: unknown) => electronPort.postMessage(message),
+    }
   : {
       listen: (listener: (message: unknown) => void) => process.on('message', listener),
       post: (message: unknown) => {
         process.send?.(message as never);
       },
     };
-if (!electronPort && !process.send) throw new Error('check-process runs as a utility process (or a forked child), started by the app');
+if (!electronPort && !process.send)
+  throw new Error('check-process runs as a utility process (or a forked child), started by the app');
 
 let worker: ReturnType<typeof startBuiltWorker> | null = null;
 parent.listen((message) => {
@@ -54,8 +58,13 @@ parent.listen((message) => {
   }
   const init = message as CheckProcessInit;
   if (init?.type !== 'init') return;
-  worker = startBuiltWorker(join(__dirname, WORKER_FILE), { workerData: init.workerData, resourceLimits: init.resourceLimits });
+  worker = startBuiltWorker(join(__dirname, WORKER_FILE), {
+    workerData: init.workerData,
+    resourceLimits: init.resourceLimits,
+  });
   worker.on('message', (reply: unknown) => parent.post(reply));
-  worker.on('error', (error: Error & { code?: string }) => parent.post({ type: 'worker-error', code: error.code ?? null, message: error.message } satisfies CheckProcessError));
+  worker.on('error', (error: Error & { code?: string }) =>
+    parent.post({ type: 'worker-error', code: error.code ?? null, message: error.message } satisfies CheckProcessError),
+  );
   worker.on('exit', (code) => process.exit(code));
 });

@@ -46,7 +46,8 @@ describe('the bounded worker answers what the readers answer in-thread', () => {
     expect(inWorker.inspection).toEqual(direct.inspection);
     expect(inWorker.files).toBeInstanceOf(Map);
     expect([...inWorker.files.keys()].sort()).toEqual([...direct.files.keys()].sort());
-    for (const [path, bytes] of direct.files) expect(Buffer.from(inWorker.files.get(path) as Uint8Array).equals(Buffer.from(bytes))).toBe(true);
+    for (const [path, bytes] of direct.files)
+      expect(Buffer.from(inWorker.files.get(path) as Uint8Array).equals(Buffer.from(bytes))).toBe(true);
   });
 
   test('a plugin manifest, and any path by content', async () => {
@@ -55,7 +56,9 @@ describe('the bounded worker answers what the readers answer in-thread', () => {
     expect((await checkPath(apo, [], bounded)).kind).toBe('apo');
     const junk = join(dir, 'junk.bin');
     writeFileSync(junk, 'not a package');
-    expect((await checkPath(junk, [], bounded)).errors).toEqual([{ code: 'input.not_a_package', message: expect.stringContaining('is not a package') }]);
+    expect((await checkPath(junk, [], bounded)).errors).toEqual([
+      { code: 'input.not_a_package', message: expect.stringContaining('is not a package') },
+    ]);
   });
 
   test('a package breaking one rule 60,000 times: the first 99 problems and a count, from the .apo job and the by-content job the CLI runs', async () => {
@@ -63,13 +66,28 @@ describe('the bounded worker answers what the readers answer in-thread', () => {
     // made a 60,000-item list that took the app 5 s to show and 12 MB of `inspect --json`.
     const module = `from apollia import tool\n${Array.from({ length: 60_000 }, (_, i) => `@tool\ndef f${i}():\n    pass\n`).join('')}`;
     const many = join(dir, 'many.apo');
-    writeFileSync(many, packFiles({ 'apollia.toml': readFileSync(join(INVOICES_DIR, 'apollia.toml'), 'utf8'), 'tools/extract.py': readFileSync(join(INVOICES_DIR, 'tools/extract.py'), 'utf8'), 'tools/many.py': module, 'workflows/reminders.py': readFileSync(join(INVOICES_DIR, 'workflows/reminders.py'), 'utf8') }));
+    writeFileSync(
+      many,
+      packFiles({
+        'apollia.toml': readFileSync(join(INVOICES_DIR, 'apollia.toml'), 'utf8'),
+        'tools/extract.py': readFileSync(join(INVOICES_DIR, 'tools/extract.py'), 'utf8'),
+        'tools/many.py': module,
+        'workflows/reminders.py': readFileSync(join(INVOICES_DIR, 'workflows/reminders.py'), 'utf8'),
+      }),
+    );
     expect((await inspectApo(many)).errors).toHaveLength(60_000);
     for (const inspection of [await checkApo(many, [], bounded), await checkPath(many, [], bounded)]) {
       expect(inspection.ok).toBe(false);
       expect(inspection.errors).toHaveLength(MAX_LISTED_PROBLEMS);
-      expect(inspection.errors[0]).toEqual({ code: 'manifest.undescribed_function', message: 'module `tools/many.py` defines the tool `f0`, which the manifest does not describe', path: 'tools/many.py' });
-      expect(inspection.errors.at(-1)).toEqual({ code: MORE_PROBLEMS_CODE, message: '59,901 more errors are not listed: fix the ones above, then inspect the package again to see them' });
+      expect(inspection.errors[0]).toEqual({
+        code: 'manifest.undescribed_function',
+        message: 'module `tools/many.py` defines the tool `f0`, which the manifest does not describe',
+        path: 'tools/many.py',
+      });
+      expect(inspection.errors.at(-1)).toEqual({
+        code: MORE_PROBLEMS_CODE,
+        message: '59,901 more errors are not listed: fix the ones above, then inspect the package again to see them',
+      });
     }
   });
 
@@ -80,7 +98,9 @@ describe('the bounded worker answers what the readers answer in-thread', () => {
     expect((await readTemplateFolder(folder)).inspection.errors).toHaveLength(150);
     const { inspection } = await checkTemplateFolder(folder, bounded);
     expect(inspection.errors).toHaveLength(MAX_LISTED_PROBLEMS);
-    expect(inspection.errors.at(-1)?.message).toBe('51 more errors are not listed: fix the ones above, then inspect the package again to see them');
+    expect(inspection.errors.at(-1)?.message).toBe(
+      '51 more errors are not listed: fix the ones above, then inspect the package again to see them',
+    );
   });
 
   test('parsed data comes back as own-property data: objects with a null prototype', async () => {
@@ -92,7 +112,11 @@ describe('the bounded worker answers what the readers answer in-thread', () => {
 
   test('one worker serves every job, jobs queued behind each other', async () => {
     const one = checker();
-    const results = await Promise.all([checkApo(apo, [], one), checkTemplateFolder(TEMPLATE, one), checkPluginManifest(PLUGIN, one)]);
+    const results = await Promise.all([
+      checkApo(apo, [], one),
+      checkTemplateFolder(TEMPLATE, one),
+      checkPluginManifest(PLUGIN, one),
+    ]);
     expect(results.map((r) => ('inspection' in r ? r.inspection.ok : r.ok))).toEqual([true, true, true]);
     expect(one.workersStarted).toBe(1);
   });
@@ -114,7 +138,10 @@ describe('a checker in a process with nothing else to do', () => {
   test('warm() resolves (the worker is held alive until loaded), and the process then ends (an idle worker holds nothing)', () => {
     const script = join(dir, 'warm.mts');
     const checkerModule = new URL('./checker.ts', import.meta.url).pathname;
-    writeFileSync(script, `const { BoundedChecker } = await import(${JSON.stringify(checkerModule)});\nconst checker = new BoundedChecker();\nawait checker.warm();\nconsole.log('warmed', checker.workersStarted);\n`);
+    writeFileSync(
+      script,
+      `const { BoundedChecker } = await import(${JSON.stringify(checkerModule)});\nconst checker = new BoundedChecker();\nawait checker.warm();\nconsole.log('warmed', checker.workersStarted);\n`,
+    );
     const run = spawnSync(process.execPath, ['--import', 'tsx', script], { encoding: 'utf8', timeout: 60_000 });
     expect([run.status, run.signal, run.stdout]).toEqual([0, null, 'warmed 1\n']);
   });
@@ -148,7 +175,13 @@ describe('a job over budget is refused, and the app keeps answering', () => {
     expect(inspection.ok).toBe(false);
     expect(inspection.kind).toBe('apo');
     expect(inspection.summary).toBeNull();
-    expect(inspection.errors).toEqual([{ code: 'inspect.too_slow', message: 'checking this package took longer than 1 second, so it was stopped and refused: a package this app can check is read in well under a second' }]);
+    expect(inspection.errors).toEqual([
+      {
+        code: 'inspect.too_slow',
+        message:
+          'checking this package took longer than 1 second, so it was stopped and refused: a package this app can check is read in well under a second',
+      },
+    ]);
   });
 
   test('after a refusal the next job runs in a fresh worker', async () => {
@@ -162,7 +195,11 @@ describe('a job over budget is refused, and the app keeps answering', () => {
   });
 
   test('a job that outgrows the heap cap is refused inspect.too_large', async () => {
-    const hungry = checker({ testMode: 'hungry', resourceLimits: { maxOldGenerationSizeMb: 24, maxYoungGenerationSizeMb: 4 }, budgetMs: 60_000 });
+    const hungry = checker({
+      testMode: 'hungry',
+      resourceLimits: { maxOldGenerationSizeMb: 24, maxYoungGenerationSizeMb: 4 },
+      budgetMs: 60_000,
+    });
     const result = await checkPluginManifest(PLUGIN, hungry);
     expect(result).toEqual({
       kind: 'plugin',
@@ -170,7 +207,13 @@ describe('a job over budget is refused, and the app keeps answering', () => {
       warnings: [],
       summary: null,
       details: null,
-      errors: [{ code: 'inspect.too_large', message: 'checking this package needed more memory than the app allows, so it was stopped and refused: its contents are too large or too deeply nested to check safely' }],
+      errors: [
+        {
+          code: 'inspect.too_large',
+          message:
+            'checking this package needed more memory than the app allows, so it was stopped and refused: its contents are too large or too deeply nested to check safely',
+        },
+      ],
     });
   });
 });
@@ -178,7 +221,10 @@ describe('a job over budget is refused, and the app keeps answering', () => {
 describe('data that crossed a structured clone', () => {
   /** Posts `value` through a real worker port (the clone the checker's results go through). */
   async function throughWorker(value: unknown): Promise<unknown> {
-    const worker = new Worker('require("node:worker_threads").parentPort.on("message", (m) => require("node:worker_threads").parentPort.postMessage(m))', { eval: true });
+    const worker = new Worker(
+      'require("node:worker_threads").parentPort.on("message", (m) => require("node:worker_threads").parentPort.postMessage(m))',
+      { eval: true },
+    );
     try {
       return await new Promise((resolve) => {
         worker.once('message', resolve);
@@ -191,7 +237,12 @@ describe('data that crossed a structured clone', () => {
 
   test('a __proto__ key stays own data, and ownData gives objects back their null prototype', async () => {
     const parsed = Object.create(null) as Record<string, unknown>;
-    Object.defineProperty(parsed, '__proto__', { value: { polluted: true }, enumerable: true, writable: true, configurable: true });
+    Object.defineProperty(parsed, '__proto__', {
+      value: { polluted: true },
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
     Object.assign(parsed, { constructor: 'a tool name' });
     parsed.nested = new Map([['__proto__', Object.assign(Object.create(null), { toString: 1 })]]);
 

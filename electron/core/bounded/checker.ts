@@ -38,7 +38,11 @@ export const DEFAULT_BUDGET_MS = 10_000;
  * is at most 1 MiB. 256 MiB of old generation holds the largest legal package with room to spare,
  * while a parse that blows up is stopped long before it hurts the machine.
  */
-export const DEFAULT_RESOURCE_LIMITS: ResourceLimits = { maxOldGenerationSizeMb: 256, maxYoungGenerationSizeMb: 32, stackSizeMb: 4 };
+export const DEFAULT_RESOURCE_LIMITS: ResourceLimits = {
+  maxOldGenerationSizeMb: 256,
+  maxYoungGenerationSizeMb: 32,
+  stackSizeMb: 4,
+};
 
 /**
  * Where the worker runs, as the checker drives it: a `worker_threads` Worker (the CLI, the tests,
@@ -112,9 +116,20 @@ export class BoundedChecker {
   }
 
   /** Runs one reader in the worker; a reader that throws (a bug) rejects, as it would in-thread. */
-  run<K extends CheckJobKind>(kind: K, path: string, options: CheckJobOptions = { trustedKeys: [] }): Promise<CheckOutcome<CheckJobs[K]>> {
+  run<K extends CheckJobKind>(
+    kind: K,
+    path: string,
+    options: CheckJobOptions = { trustedKeys: [] },
+  ): Promise<CheckOutcome<CheckJobs[K]>> {
     return new Promise((resolve, reject) => {
-      this.#queue.push({ id: this.#nextId++, kind, path, options: { trustedKeys: [...options.trustedKeys], pinnedKeys: [...(options.pinnedKeys ?? [])] }, settle: resolve as (outcome: CheckOutcome<unknown>) => void, fail: reject });
+      this.#queue.push({
+        id: this.#nextId++,
+        kind,
+        path,
+        options: { trustedKeys: [...options.trustedKeys], pinnedKeys: [...(options.pinnedKeys ?? [])] },
+        settle: resolve as (outcome: CheckOutcome<unknown>) => void,
+        fail: reject,
+      });
       this.#pump();
     });
   }
@@ -149,7 +164,8 @@ export class BoundedChecker {
     const worker = this.#worker;
     this.#worker = null;
     this.#clearTimer();
-    for (const job of [...(this.#current ? [this.#current] : []), ...this.#queue.splice(0)]) job.fail(new Error('the package checker was closed'));
+    for (const job of [...(this.#current ? [this.#current] : []), ...this.#queue.splice(0)])
+      job.fail(new Error('the package checker was closed'));
     this.#current = null;
     if (worker) await worker.terminate();
   }
@@ -180,7 +196,13 @@ export class BoundedChecker {
     });
     // Ended by no budget of ours while a job ran (a crash, an abort, a process killed for memory):
     // that package is refused, and only the checker's thread or process is gone.
-    worker.on('exit', (code) => this.#endWorker(worker, this.#current ? crashed(code) : null, new Error(`the package checker stopped unexpectedly (exit code ${code})`)));
+    worker.on('exit', (code) =>
+      this.#endWorker(
+        worker,
+        this.#current ? crashed(code) : null,
+        new Error(`the package checker stopped unexpectedly (exit code ${code})`),
+      ),
+    );
     // After the listeners: a 'message' listener added later refs the worker again, and an idle
     // worker started ahead of any job (`start`) would then keep the CLI from exiting.
     worker.unref();
@@ -253,7 +275,8 @@ function tooSlow(budgetMs: number): Problem {
 function tooLarge(): Problem {
   return {
     code: 'inspect.too_large',
-    message: 'checking this package needed more memory than the app allows, so it was stopped and refused: its contents are too large or too deeply nested to check safely',
+    message:
+      'checking this package needed more memory than the app allows, so it was stopped and refused: its contents are too large or too deeply nested to check safely',
   };
 }
 
@@ -270,9 +293,17 @@ function formatSeconds(ms: number): string {
 }
 
 /** The default {@link CheckerSpawn}: the built worker through its boot, or from source under tsx. */
-function workerThread({ workerData, resourceLimits }: { workerData: object; resourceLimits: ResourceLimits }): CheckerProcess {
+function workerThread({
+  workerData,
+  resourceLimits,
+}: {
+  workerData: object;
+  resourceLimits: ResourceLimits;
+}): CheckerProcess {
   const workerFile = builtWorkerFile();
-  return workerFile ? startBuiltWorker(workerFile, { resourceLimits, workerData }) : new Worker(devBootstrap(), { eval: true, resourceLimits, workerData });
+  return workerFile
+    ? startBuiltWorker(workerFile, { resourceLimits, workerData })
+    : new Worker(devBootstrap(), { eval: true, resourceLimits, workerData });
 }
 
 /**
@@ -323,25 +354,46 @@ export function configureSharedChecker(options: CheckerOptions): BoundedChecker 
  * {@link inspectApo} in the bounded worker; the result keeps the SHA-256 install is tied to, and
  * the signature state checked over that same read against `trustedKeys`.
  */
-export async function checkApo(path: string, trustedKeys: readonly TrustedKey[] = [], checker: BoundedChecker = sharedChecker(), pinnedKeys: readonly string[] = []): Promise<ApoInspection> {
+export async function checkApo(
+  path: string,
+  trustedKeys: readonly TrustedKey[] = [],
+  checker: BoundedChecker = sharedChecker(),
+  pinnedKeys: readonly string[] = [],
+): Promise<ApoInspection> {
   const outcome = await checker.run('apo', path, { trustedKeys, pinnedKeys });
   return outcome.ok ? outcome.value : (refusedInspection('apo', outcome.problem) as ApoInspection);
 }
 
 /** {@link readTemplateFolder} in the bounded worker: the inspection and the bytes it checked. */
-export async function checkTemplateFolder(path: string, checker: BoundedChecker = sharedChecker()): Promise<TemplateRead> {
+export async function checkTemplateFolder(
+  path: string,
+  checker: BoundedChecker = sharedChecker(),
+): Promise<TemplateRead> {
   const outcome = await checker.run('template', path);
-  return outcome.ok ? outcome.value : { inspection: refusedInspection('template', outcome.problem) as TemplateRead['inspection'], files: new Map() };
+  return outcome.ok
+    ? outcome.value
+    : { inspection: refusedInspection('template', outcome.problem) as TemplateRead['inspection'], files: new Map() };
 }
 
 /** {@link inspectPluginManifest} in the bounded worker. */
-export async function checkPluginManifest(path: string, checker: BoundedChecker = sharedChecker()): Promise<Inspection> {
+export async function checkPluginManifest(
+  path: string,
+  checker: BoundedChecker = sharedChecker(),
+): Promise<Inspection> {
   const outcome = await checker.run('plugin', path);
   return outcome.ok ? outcome.value : refusedInspection('plugin', outcome.problem);
 }
 
-/** An existing path inspected by content (the CLI's `inspect`) in the bounded worker; an `.apo`'s signature against `trustedKeys`. */
-export async function checkPath(path: string, trustedKeys: readonly TrustedKey[] = [], checker: BoundedChecker = sharedChecker(), pinnedKeys: readonly string[] = []): Promise<Inspection> {
+/**
+ * An existing path inspected by content (the CLI's `inspect`) in the bounded worker; an `.apo`'s signature against
+ * `trustedKeys`.
+ */
+export async function checkPath(
+  path: string,
+  trustedKeys: readonly TrustedKey[] = [],
+  checker: BoundedChecker = sharedChecker(),
+  pinnedKeys: readonly string[] = [],
+): Promise<Inspection> {
   const outcome = await checker.run('path', path, { trustedKeys, pinnedKeys });
   return outcome.ok ? outcome.value : refusedInspection('apo', outcome.problem);
 }

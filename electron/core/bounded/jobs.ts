@@ -26,7 +26,9 @@ const { apo: apoReader, template: templateReader, plugin: pluginReader } = READE
  */
 export interface CheckJobOptions {
   trustedKeys: readonly TrustedKey[];
-  /** Whole public keys installed packages are pinned to (base64 lines): an update is checked against its pin's key too. */
+  /**
+   * Whole public keys installed packages are pinned to (base64 lines): an update is checked against its pin's key too.
+   */
   pinnedKeys?: readonly string[];
 }
 
@@ -83,7 +85,10 @@ export const CHECK_JOBS: { [K in CheckJobKind]: (path: string, options: CheckJob
  * Inspects an existing path by what it holds: a folder is a template, a tar or gzip'd tar is an
  * `.apo`, a JSON document is a plugin manifest; never by extension (DESIGN.md "Validation contract").
  */
-export async function inspectByContent(path: string, options: CheckJobOptions = { trustedKeys: [] }): Promise<Inspection> {
+export async function inspectByContent(
+  path: string,
+  options: CheckJobOptions = { trustedKeys: [] },
+): Promise<Inspection> {
   switch (await sourceKindOf(path)) {
     case 'template':
       return (await templateReader()).inspectTemplateFolder(path);

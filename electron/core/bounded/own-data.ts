@@ -18,7 +18,12 @@ function restore(value: unknown): unknown {
   if (Object.getPrototypeOf(value) !== Object.prototype && Object.getPrototypeOf(value) !== null) return value;
   const copy: Record<string, unknown> = Object.create(null);
   for (const key of Object.keys(value)) {
-    Object.defineProperty(copy, key, { value: restore((value as Record<string, unknown>)[key]), enumerable: true, writable: true, configurable: true });
+    Object.defineProperty(copy, key, {
+      value: restore((value as Record<string, unknown>)[key]),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   }
   return copy;
 }

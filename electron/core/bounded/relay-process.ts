@@ -28,9 +28,15 @@ export function relaySpawn(start: () => RelayChannel): CheckerSpawn {
   };
 }
 
-/** The channel as a {@link CheckerProcess}: the worker's errors (its code kept) as `error`, its replies as `message`. */
+/**
+ * The channel as a {@link CheckerProcess}: the worker's errors (its code kept) as `error`, its replies as `message`.
+ */
 export function relayProcess(channel: RelayChannel): CheckerProcess {
-  const listeners = { message: [] as ((reply: WorkerReply) => void)[], error: [] as ((error: Error & { code?: string }) => void)[], exit: [] as ((code: number | null) => void)[] };
+  const listeners = {
+    message: [] as ((reply: WorkerReply) => void)[],
+    error: [] as ((error: Error & { code?: string }) => void)[],
+    exit: [] as ((code: number | null) => void)[],
+  };
   channel.onMessage((message) => {
     const relayed = message as CheckProcessError | WorkerReply;
     if (relayed && (relayed as CheckProcessError).type === 'worker-error') {

@@ -14,7 +14,8 @@
  * - V8 checks a cache against its own version, its flags and the source's length before using it
  *   (`script.cachedDataRejected`), and the boot first checks the SHA-256 of the source the cache
  *   was made for, which it stores in front: a cache from another Node or Electron or another build,
- *   a truncated or foreign file, or none at all, only means the code is compiled as usual. The result is the same either
+ *   a truncated or foreign file, or none at all, only means the code is compiled as usual. The result is the same
+ * either
  *   way; the boot says which it was in its first message (`codeCache`), which the tests read.
  *
  * The boot is a string because an eval'd worker is the one way to run code before a CommonJS file
@@ -57,7 +58,8 @@ export interface BootData {
 
 /**
  * The boot, as an eval'd worker runs it (CommonJS: `require` is Node's). It compiles a file with
- * the code cache beside it (the SHA-256 of the source it was made for, then V8's data), posts `{ type: 'boot', codeCache }` for `check-worker.cjs`, then runs
+ * the code cache beside it (the SHA-256 of the source it was made for, then V8's data), posts `{ type: 'boot',
+ * codeCache }` for `check-worker.cjs`, then runs
  * it. A sibling file the worker asks for by name through `globalThis[Symbol.for(LOAD_WORKER_FILE)]`
  * (the template reader) is compiled the same way, once. The wrapper is the one Node's CommonJS
  * loader puts around a file, on the file's first line, so stack traces keep their lines.
@@ -117,7 +119,14 @@ export const WORKER_BOOT = `'use strict';
  * code-cache script, the benches and the tests with it. `workerData` is the worker's own (preload,
  * prepareFor, testMode). Its first message is `boot`, then `ready`.
  */
-export function startBuiltWorker(workerFile: string, options: { workerData?: object; resourceLimits?: ResourceLimits; writeCodeCaches?: boolean } = {}): Worker {
+export function startBuiltWorker(
+  workerFile: string,
+  options: { workerData?: object; resourceLimits?: ResourceLimits; writeCodeCaches?: boolean } = {},
+): Worker {
   const boot: BootData = { workerFile, ...(options.writeCodeCaches ? { writeCodeCaches: true } : {}) };
-  return new Worker(WORKER_BOOT, { eval: true, ...(options.resourceLimits ? { resourceLimits: options.resourceLimits } : {}), workerData: { ...options.workerData, ...boot } });
+  return new Worker(WORKER_BOOT, {
+    eval: true,
+    ...(options.resourceLimits ? { resourceLimits: options.resourceLimits } : {}),
+    workerData: { ...options.workerData, ...boot },
+  });
 }

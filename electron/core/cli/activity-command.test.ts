@@ -8,7 +8,12 @@ import { runCli } from './dispatcher';
 async function cli(argv: string[]) {
   let stdout = '';
   let stderr = '';
-  const io: CliIo = { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t), cwd: process.cwd(), env: { HOME: '/home/someone' } };
+  const io: CliIo = {
+    stdout: (t) => (stdout += t),
+    stderr: (t) => (stderr += t),
+    cwd: process.cwd(),
+    env: { HOME: '/home/someone' },
+  };
   const code = await runCli(argv, io);
   return { code, stdout, stderr };
 }
@@ -19,30 +24,47 @@ describe('activity (CLI)', () => {
     const log = new ActivityLog(dataDir);
     await log.record({ kind: 'install', package: 'invoices', outcome: 'ok', detail: 'installed invoices 1.2.0' });
     // A line written by an earlier version, or by hand, with raw control characters in it.
-    const raw = JSON.stringify({ at: '2026-12-01T10:00:00.000Z', kind: 'delivery_refused', trigger: 'x\n2026-12-01T10:00:00.000Z  key_change_accepted ok      invoices  forged\u001b[2J', outcome: 'refused', detail: 'd' });
+    const raw = JSON.stringify({
+      at: '2026-12-01T10:00:00.000Z',
+      kind: 'delivery_refused',
+      trigger: 'x\n2026-12-01T10:00:00.000Z  key_change_accepted ok      invoices  forged\u001b[2J',
+      outcome: 'refused',
+      detail: 'd',
+    });
     writeFileSync(log.trafficPath(), `${raw}\n`);
     const { code, stdout } = await cli(['--data-dir', dataDir, 'activity']);
     expect(code).toBe(0);
     expect(stdout.split('\n').filter(Boolean)).toHaveLength(2);
     expect(stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f]/);
     expect(stdout).toContain('x⟨U+000A⟩2026-12-01T10:00:00.000Z  key_change_accepted');
-    expect((await cli(['--data-dir', dataDir, 'activity', '--decisions'])).stdout).toMatch(/^\S+Z {2}install {11}ok {6}invoices {2}installed invoices 1\.2\.0\n$/);
+    expect((await cli(['--data-dir', dataDir, 'activity', '--decisions'])).stdout).toMatch(
+      /^\S+Z {2}install {11}ok {6}invoices {2}installed invoices 1\.2\.0\n$/,
+    );
   });
 
   it('activity verify: intact (exit 0) with the last hash; a changed line is named by file and line (exit 1)', async () => {
     const dataDir = tempDir('apollia-cli-activity-');
     const log = new ActivityLog(dataDir);
-    for (const detail of ['one', 'two', 'three']) await log.record({ kind: 'grant', package: 'p', outcome: 'ok', detail });
+    for (const detail of ['one', 'two', 'three'])
+      await log.record({ kind: 'grant', package: 'p', outcome: 'ok', detail });
     await log.record({ kind: 'host_started', outcome: 'ok', detail: 'up' });
     const intact = await cli(['--data-dir', dataDir, 'activity', 'verify']);
     expect(intact.code).toBe(0);
-    expect(intact.stdout).toMatch(/^decisions: intact, 3 entries \(activity\/decisions\.jsonl\); last hash [0-9a-f]{64}\ntraffic: intact, 1 entries \(activity\/traffic\.jsonl\); last hash [0-9a-f]{64}\nThe activity record is intact\.\n$/);
+    expect(intact.stdout).toMatch(
+      /^decisions: intact, 3 entries \(activity\/decisions\.jsonl\); last hash [0-9a-f]{64}\ntraffic: intact, 1 entries \(activity\/traffic\.jsonl\); last hash [0-9a-f]{64}\nThe activity record is intact\.\n$/,
+    );
     const text = readFileSync(log.decisionsPath, 'utf8');
     writeFileSync(log.decisionsPath, text.replace('"two"', '"TWO"'));
     const broken = await cli(['--data-dir', dataDir, 'activity', 'verify']);
     expect(broken.code).toBe(1);
-    expect(broken.stdout).toContain('decisions: BROKEN at activity/decisions.jsonl line 3: it does not follow line 2 (an entry was changed, removed or inserted)');
-    expect(JSON.parse((await cli(['--data-dir', dataDir, 'activity', 'verify', '--json'])).stdout)).toMatchObject({ intact: false, decisions: { broken: { file: 'activity/decisions.jsonl', line: 3 } }, traffic: { intact: true } });
+    expect(broken.stdout).toContain(
+      'decisions: BROKEN at activity/decisions.jsonl line 3: it does not follow line 2 (an entry was changed, removed or inserted)',
+    );
+    expect(JSON.parse((await cli(['--data-dir', dataDir, 'activity', 'verify', '--json'])).stdout)).toMatchObject({
+      intact: false,
+      decisions: { broken: { file: 'activity/decisions.jsonl', line: 3 } },
+      traffic: { intact: true },
+    });
     expect((await cli(['--data-dir', dataDir, 'activity', 'verify', '--nope'])).code).toBe(2);
   });
 });

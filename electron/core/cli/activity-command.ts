@@ -31,7 +31,8 @@ export const ACTIVITY_USAGE = [
 
 /** One line of text for a chain's report. */
 function chainWords(name: string, report: ChainReport): string {
-  if (report.broken) return `${name}: BROKEN at ${report.broken.file} line ${report.broken.line}: ${report.broken.reason}`;
+  if (report.broken)
+    return `${name}: BROKEN at ${report.broken.file} line ${report.broken.line}: ${report.broken.reason}`;
   if (report.entries === 0) return `${name}: intact (empty)`;
   const files = report.files.length === 1 ? (report.files[0] as string) : `${report.files.length} files`;
   return `${name}: intact, ${report.entries} entries (${files})${report.rotatedOut ? '; older traffic was rotated out before the first kept entry' : ''}; last hash ${report.lastHash}`;
@@ -41,13 +42,24 @@ async function verify(args: string[], io: CliIo): Promise<number> {
   let json = false;
   for (const arg of args) {
     if (arg === '--json') json = true;
-    else return usageError(io, arg.startsWith('-') ? `unknown option \`${arg}\` for activity verify` : 'activity verify takes no argument', ACTIVITY_USAGE);
+    else
+      return usageError(
+        io,
+        arg.startsWith('-') ? `unknown option \`${arg}\` for activity verify` : 'activity verify takes no argument',
+        ACTIVITY_USAGE,
+      );
   }
   const report = await new ActivityLog(io.dataDir ?? defaultDataDir(io.env)).verify();
   if (json) io.stdout(`${terminalJson(report)}\n`);
   else {
-    io.stdout(`${terminalSafe(chainWords('decisions', report.decisions))}\n${terminalSafe(chainWords('traffic', report.traffic))}\n`);
-    io.stdout(report.intact ? 'The activity record is intact.\n' : 'The activity record has been changed since it was written: an entry was changed, removed or inserted.\n');
+    io.stdout(
+      `${terminalSafe(chainWords('decisions', report.decisions))}\n${terminalSafe(chainWords('traffic', report.traffic))}\n`,
+    );
+    io.stdout(
+      report.intact
+        ? 'The activity record is intact.\n'
+        : 'The activity record has been changed since it was written: an entry was changed, removed or inserted.\n',
+    );
   }
   return report.intact ? EXIT.accepted : EXIT.refused;
 }
@@ -71,24 +83,45 @@ export async function run(args: string[], io: CliIo): Promise<number> {
       if (agent === undefined || agent === '') return usageError(io, '--agent needs an agent id', ACTIVITY_USAGE);
     } else if (arg === '--limit') {
       const value = args[++i];
-      if (value === undefined || !/^[1-9]\d{0,6}$/.test(value)) return usageError(io, `--limit needs a whole number above 0${value === undefined ? '' : `, not \`${terminalSafe(value)}\``}`, ACTIVITY_USAGE);
+      if (value === undefined || !/^[1-9]\d{0,6}$/.test(value))
+        return usageError(
+          io,
+          `--limit needs a whole number above 0${value === undefined ? '' : `, not \`${terminalSafe(value)}\``}`,
+          ACTIVITY_USAGE,
+        );
       limit = Number(value);
-    } else return usageError(io, arg.startsWith('-') ? `unknown option \`${terminalSafe(arg)}\` for activity` : 'activity takes no argument (or `verify`)', ACTIVITY_USAGE);
+    } else
+      return usageError(
+        io,
+        arg.startsWith('-')
+          ? `unknown option \`${terminalSafe(arg)}\` for activity`
+          : 'activity takes no argument (or `verify`)',
+        ACTIVITY_USAGE,
+      );
   }
   const log = new ActivityLog(io.dataDir ?? defaultDataDir(io.env));
-  const events = await log.list({ ...(agent !== undefined ? { agent } : {}), ...(limit !== undefined ? { limit } : {}), ...(decisionsOnly ? { decisionsOnly } : {}) });
+  const events = await log.list({
+    ...(agent !== undefined ? { agent } : {}),
+    ...(limit !== undefined ? { limit } : {}),
+    ...(decisionsOnly ? { decisionsOnly } : {}),
+  });
   if (json) {
     io.stdout(`${terminalJson({ events })}\n`);
     return EXIT.accepted;
   }
   if (events.length === 0) {
     // An agent is named by its id, package/agent: a bare name finds nothing, and says so.
-    const hint = agent !== undefined && !agent.includes('/') ? ` for \`${agent}\`: an agent is named by its id as \`list\` shows it, package/agent (e.g. invoices/invoice-clerk)` : '';
+    const hint =
+      agent !== undefined && !agent.includes('/')
+        ? ` for \`${agent}\`: an agent is named by its id as \`list\` shows it, package/agent (e.g. invoices/invoice-clerk)`
+        : '';
     io.stdout(`No activity recorded${hint}.\n`);
   }
   for (const event of events) {
     const who = event.trigger ?? event.agent ?? event.package ?? '';
-    io.stdout(`${terminalLine(`${event.at}  ${event.kind.padEnd(17)} ${event.outcome.padEnd(7)} ${who}${who ? '  ' : ''}${event.detail}`)}\n`);
+    io.stdout(
+      `${terminalLine(`${event.at}  ${event.kind.padEnd(17)} ${event.outcome.padEnd(7)} ${who}${who ? '  ' : ''}${event.detail}`)}\n`,
+    );
   }
   return EXIT.accepted;
 }

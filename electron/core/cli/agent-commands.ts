@@ -17,7 +17,9 @@ export function accessUsage(verb: 'grant' | 'revoke'): string {
   return [
     `Usage: ${PROGRAM} [--data-dir DIR] ${verb} AGENT ENTRY... [--json]`,
     '',
-    verb === 'grant' ? 'Allows an agent entries it is offered (a package agent: its defaults.access; a template agent: its tools).' : 'Withdraws entries from an agent: it is denied them until granted again.',
+    verb === 'grant'
+      ? 'Allows an agent entries it is offered (a package agent: its defaults.access; a template agent: its tools).'
+      : 'Withdraws entries from an agent: it is denied them until granted again.',
     'AGENT is its id as `list` shows it (e.g. invoices/invoice-clerk); ENTRY as `list` shows its access,',
     'e.g. file_read or mcp:slack/slack_send_message. Every ENTRY is checked before any is changed.',
     '  --json  Print the agent as it is afterwards, as JSON',
@@ -36,7 +38,10 @@ export const REMOVE_USAGE = [
 ].join('\n');
 
 /** Splits `args` into `--json`, help and the rest; a usage problem for any other option. */
-function parse(args: string[], command: string): { json: boolean; help: boolean; rest: string[] } | { problem: string } {
+function parse(
+  args: string[],
+  command: string,
+): { json: boolean; help: boolean; rest: string[] } | { problem: string } {
   let json = false;
   const rest: string[] = [];
   for (const arg of args) {
@@ -52,7 +57,11 @@ function parse(args: string[], command: string): { json: boolean; help: boolean;
 function accessWords(agent: AgentView, entry: string): string {
   const row = agent.access.find((a) => a.tool === entry);
   if (!row) return '';
-  return row.permission === 'allow' ? 'runs without asking' : row.permission === 'ask' ? 'asks you before each use' : 'denied';
+  return row.permission === 'allow'
+    ? 'runs without asking'
+    : row.permission === 'ask'
+      ? 'asks you before each use'
+      : 'denied';
 }
 
 async function setAccess(verb: 'grant' | 'revoke', args: string[], io: CliIo): Promise<number> {
@@ -64,15 +73,20 @@ async function setAccess(verb: 'grant' | 'revoke', args: string[], io: CliIo): P
     return EXIT.accepted;
   }
   const [agentId, ...entries] = parsed.rest;
-  if (agentId === undefined || entries.length === 0) return usageError(io, `${verb} needs an AGENT and at least one ENTRY`, usage);
+  if (agentId === undefined || entries.length === 0)
+    return usageError(io, `${verb} needs an AGENT and at least one ENTRY`, usage);
   const api = cliApi(io);
   // Every entry is checked first, so a typo in the third changes nothing (the use case checks each again).
   const agent = own((await api.store.read()).agents, agentId);
   if (agent && !agent.archived) {
-    const offered = new Set(agent.origin === 'package' ? agent.access.map((a) => a.entry) : Object.keys(agent.toolSettings));
+    const offered = new Set(
+      agent.origin === 'package' ? agent.access.map((a) => a.entry) : Object.keys(agent.toolSettings),
+    );
     const unknown = entries.filter((e) => !offered.has(e));
     if (unknown.length > 0) {
-      io.stderr(`${PROGRAM}: ${agent.displayName} is not offered ${unknown.map((e) => `\`${e}\``).join(', ')}; nothing was changed. It is offered: ${[...offered].join(', ') || 'nothing'}\n`);
+      io.stderr(
+        `${PROGRAM}: ${agent.displayName} is not offered ${unknown.map((e) => `\`${e}\``).join(', ')}; nothing was changed. It is offered: ${[...offered].join(', ') || 'nothing'}\n`,
+      );
       return EXIT.refused;
     }
   }
@@ -87,7 +101,10 @@ async function setAccess(verb: 'grant' | 'revoke', args: string[], io: CliIo): P
     io.stdout(`${terminalJson(view)}\n`);
     return EXIT.accepted;
   }
-  for (const entry of new Set(entries)) io.stdout(`${verb === 'grant' ? 'Granted' : 'Revoked'} ${entry} for ${view.displayName} [${view.id}]: ${accessWords(view, entry)}\n`);
+  for (const entry of new Set(entries))
+    io.stdout(
+      `${verb === 'grant' ? 'Granted' : 'Revoked'} ${entry} for ${view.displayName} [${view.id}]: ${accessWords(view, entry)}\n`,
+    );
   return EXIT.accepted;
 }
 
@@ -104,7 +121,14 @@ export async function runRemove(args: string[], io: CliIo): Promise<number> {
     io.stdout(REMOVE_USAGE);
     return EXIT.accepted;
   }
-  if (parsed.rest.length !== 1) return usageError(io, parsed.rest.length === 0 ? 'remove needs an AGENT (as `list` shows it)' : `remove takes one AGENT, got ${parsed.rest.length}`, REMOVE_USAGE);
+  if (parsed.rest.length !== 1)
+    return usageError(
+      io,
+      parsed.rest.length === 0
+        ? 'remove needs an AGENT (as `list` shows it)'
+        : `remove takes one AGENT, got ${parsed.rest.length}`,
+      REMOVE_USAGE,
+    );
   const api = cliApi(io);
   const agentId = parsed.rest[0] as string;
   const armed = Object.values((await api.store.read()).triggers)

@@ -13,7 +13,13 @@ import { type CliIo, EXIT } from './cli-io';
 import { cliApi, fileKeyNotice } from './install-command';
 import { terminalJson } from './terminal-text';
 import { PROGRAM, usageError } from './usage';
-import { printSecretNote, readWebhookSecret, WEBHOOK_SECRET_USAGE, webhookSecretOption, type WebhookSecretSource } from './webhook-secret-options';
+import {
+  printSecretNote,
+  readWebhookSecret,
+  WEBHOOK_SECRET_USAGE,
+  webhookSecretOption,
+  type WebhookSecretSource,
+} from './webhook-secret-options';
 
 /** Usage of `arm`. */
 export const ARM_USAGE = [
@@ -28,7 +34,13 @@ export const ARM_USAGE = [
 ].join('\n');
 
 /** Usage of `disarm`. */
-export const DISARM_USAGE = [`Usage: ${PROGRAM} [--data-dir DIR] disarm TRIGGER [--json]`, '', "Disarms a trigger; a webhook's secret is deleted.", '  --json  Print the trigger as JSON', ''].join('\n');
+export const DISARM_USAGE = [
+  `Usage: ${PROGRAM} [--data-dir DIR] disarm TRIGGER [--json]`,
+  '',
+  "Disarms a trigger; a webhook's secret is deleted.",
+  '  --json  Print the trigger as JSON',
+  '',
+].join('\n');
 
 /** One line about a trigger's state, as `list` words it. */
 export function triggerLine(trigger: TriggerView): string {
@@ -53,18 +65,27 @@ export async function run(args: string[], io: CliIo): Promise<number> {
       const value = args[++i];
       if (value === undefined || value === '') return usageError(io, '--folder needs a DIR', ARM_USAGE);
       const absolute = isAbsolute(value) ? value : resolve(io.cwd, value);
-      if (!existsSync(absolute) || !statSync(absolute).isDirectory()) return usageError(io, `no such folder: ${value}`, ARM_USAGE);
+      if (!existsSync(absolute) || !statSync(absolute).isDirectory())
+        return usageError(io, `no such folder: ${value}`, ARM_USAGE);
       folder = absolute;
     } else if (arg.startsWith('-')) {
       const option = webhookSecretOption(args, i, io);
       if (option === null) return usageError(io, `unknown option \`${arg.split('=')[0]}\` for arm`, ARM_USAGE);
       if ('problem' in option) return usageError(io, option.problem, ARM_USAGE);
-      if (source) return usageError(io, 'give the secret once: --webhook-secret-file or --webhook-secret-stdin', ARM_USAGE);
+      if (source)
+        return usageError(io, 'give the secret once: --webhook-secret-file or --webhook-secret-stdin', ARM_USAGE);
       source = option.source;
       i = option.next;
     } else triggers.push(arg);
   }
-  if (triggers.length !== 1) return usageError(io, triggers.length === 0 ? 'arm needs a TRIGGER (as `list` shows it)' : `arm takes one TRIGGER, got ${triggers.length}`, ARM_USAGE);
+  if (triggers.length !== 1)
+    return usageError(
+      io,
+      triggers.length === 0
+        ? 'arm needs a TRIGGER (as `list` shows it)'
+        : `arm takes one TRIGGER, got ${triggers.length}`,
+      ARM_USAGE,
+    );
   const triggerId = triggers[0] as string;
   let given: string | undefined;
   if (source) {
@@ -80,7 +101,11 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     if (!picked.ok) return refused(io, picked.error);
     folderId = picked.value?.folderId;
   }
-  const result = await api.armTrigger({ triggerId, ...(folderId !== undefined ? { folderId } : {}), ...(given !== undefined ? { webhookSecret: { kind: 'given', secret: given } } : {}) });
+  const result = await api.armTrigger({
+    triggerId,
+    ...(folderId !== undefined ? { folderId } : {}),
+    ...(given !== undefined ? { webhookSecret: { kind: 'given', secret: given } } : {}),
+  });
   if (!result.ok) return refused(io, result.error);
   if (given !== undefined) printSecretNote(io, given);
   const { trigger, webhookSecret, webhookSecretGiven } = result.value;
@@ -89,8 +114,10 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     return EXIT.accepted;
   }
   io.stdout(`Armed ${triggerLine(trigger)}\n`);
-  if (webhookSecret !== null) io.stdout(`  Webhook secret for ${trigger.id} (shown once, keep it now): ${webhookSecret}\n`);
-  if (webhookSecretGiven) io.stdout(`  Webhook secret for ${trigger.id}: the one your sender gave, kept (it is never shown).\n`);
+  if (webhookSecret !== null)
+    io.stdout(`  Webhook secret for ${trigger.id} (shown once, keep it now): ${webhookSecret}\n`);
+  if (webhookSecretGiven)
+    io.stdout(`  Webhook secret for ${trigger.id}: the one your sender gave, kept (it is never shown).\n`);
   if (trigger.type === 'webhook') io.stdout(fileKeyNotice(cliDataDir(io)));
   io.stdout('  It fires only while a trigger host runs: the app, or `serve`.\n');
   return EXIT.accepted;
@@ -109,7 +136,14 @@ export async function runDisarm(args: string[], io: CliIo): Promise<number> {
     else if (arg.startsWith('-')) return usageError(io, `unknown option \`${arg}\` for disarm`, DISARM_USAGE);
     else triggers.push(arg);
   }
-  if (triggers.length !== 1) return usageError(io, triggers.length === 0 ? 'disarm needs a TRIGGER (as `list` shows it)' : `disarm takes one TRIGGER, got ${triggers.length}`, DISARM_USAGE);
+  if (triggers.length !== 1)
+    return usageError(
+      io,
+      triggers.length === 0
+        ? 'disarm needs a TRIGGER (as `list` shows it)'
+        : `disarm takes one TRIGGER, got ${triggers.length}`,
+      DISARM_USAGE,
+    );
   const result = await cliApi(io).disarmTrigger({ triggerId: triggers[0] as string });
   if (!result.ok) return refused(io, result.error);
   const trigger = result.value;
@@ -117,6 +151,8 @@ export async function runDisarm(args: string[], io: CliIo): Promise<number> {
     io.stdout(`${terminalJson(trigger)}\n`);
     return EXIT.accepted;
   }
-  io.stdout(`Disarmed ${trigger.id}${trigger.type === 'webhook' ? ': its signing secret was deleted (arming it again makes a new one)' : ''}.\n`);
+  io.stdout(
+    `Disarmed ${trigger.id}${trigger.type === 'webhook' ? ': its signing secret was deleted (arming it again makes a new one)' : ''}.\n`,
+  );
   return EXIT.accepted;
 }

@@ -42,7 +42,10 @@ export function cliResourcesDir(env: CliIo['env']): string {
 }
 
 /** Prints an Api error and returns the refused exit code. */
-export function refused(io: CliIo, error: { message: string; problems?: { message: string; path?: string }[] }): number {
+export function refused(
+  io: CliIo,
+  error: { message: string; problems?: { message: string; path?: string }[] },
+): number {
   io.stderr(`${PROGRAM}: ${error.message}\n`);
   for (const problem of error.problems?.slice(1) ?? []) io.stderr(`  - ${problem.message}\n`);
   return EXIT.refused;
@@ -52,7 +55,11 @@ export function refused(io: CliIo, error: { message: string; problems?: { messag
  * The keys the user trusts, read from the store of the CLI's data folder by the Api's own
  * `trustedKeysOf` (each re-checked; a damaged list is `trust.bad_list`, never used).
  */
-export async function cliTrustedKeys(io: CliIo): Promise<{ ok: true; value: TrustedKey[]; state: StoreState } | { ok: false; error: { code: ApiErrorCode; message: string } }> {
+export async function cliTrustedKeys(
+  io: CliIo,
+): Promise<
+  { ok: true; value: TrustedKey[]; state: StoreState } | { ok: false; error: { code: ApiErrorCode; message: string } }
+> {
   try {
     const state = await new Store(cliDataDir(io)).read();
     return { ok: true, value: trustedKeysOf(state), state };

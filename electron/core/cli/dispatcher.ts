@@ -32,7 +32,10 @@ export function wrapUsage(text: string, first: string, rest: string): string[] {
 
 /** The usage text of the whole program: every command with every option, then what it does. */
 export function programUsage(): string {
-  const lines = COMMANDS.flatMap((c) => [...wrapUsage(`${c.name} ${c.args}`, '  ', '      '), ...wrapUsage(c.summary, '      ', '      ')]);
+  const lines = COMMANDS.flatMap((c) => [
+    ...wrapUsage(`${c.name} ${c.args}`, '  ', '      '),
+    ...wrapUsage(c.summary, '      ', '      '),
+  ]);
   return [
     `Usage: ${PROGRAM} [--data-dir DIR] <command> [arguments]`,
     '',
@@ -55,7 +58,11 @@ export function programUsage(): string {
  */
 export async function runCli(argv: string[], rawIo: CliIo): Promise<number> {
   // Every line printed may hold package text: shown, never obeyed by the terminal.
-  const io: CliIo = { ...rawIo, stdout: (text) => rawIo.stdout(terminalSafe(text)), stderr: (text) => rawIo.stderr(terminalSafe(text)) };
+  const io: CliIo = {
+    ...rawIo,
+    stdout: (text) => rawIo.stdout(terminalSafe(text)),
+    stderr: (text) => rawIo.stderr(terminalSafe(text)),
+  };
   const rest: string[] = [];
   let dataDir: string | undefined;
   for (let i = 0; i < argv.length; i++) {
@@ -80,7 +87,11 @@ export async function runCli(argv: string[], rawIo: CliIo): Promise<number> {
   }
   const command = COMMANDS.find((c) => c.name === name);
   if (!command) {
-    return usageError(io, name.startsWith('-') ? `unknown option \`${name}\`` : `unknown command \`${name}\``, programUsage());
+    return usageError(
+      io,
+      name.startsWith('-') ? `unknown option \`${name}\`` : `unknown command \`${name}\``,
+      programUsage(),
+    );
   }
   const { run } = await command.load();
   // A command's help fits the terminal's 100 columns, whatever the width its text was written at.

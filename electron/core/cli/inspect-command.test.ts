@@ -29,7 +29,9 @@ beforeAll(() => {
   writeFileSync(
     join(dir, 'bad-version.apo'),
     packFiles({
-      'apollia.toml': invoicesText('apollia.toml').replace('version = "1.2.0"', 'version = "1.2"').replace('"pkg:invoices/extract_totals"', '"pkg:invoices/nope"'),
+      'apollia.toml': invoicesText('apollia.toml')
+        .replace('version = "1.2.0"', 'version = "1.2"')
+        .replace('"pkg:invoices/extract_totals"', '"pkg:invoices/nope"'),
       'tools/extract.py': invoicesText('tools/extract.py'),
       'workflows/reminders.py': invoicesText('workflows/reminders.py'),
     }),
@@ -60,10 +62,16 @@ describe('inspect: exit codes', () => {
   test("refused: exit 1, the first problem in the spec's words, then the others", async () => {
     const { code, stdout } = await cli('inspect', join(dir, 'bad-version.apo'));
     expect(code).toBe(1);
-    expect(stdout).toContain('\nRefused: package version `1.2` is not semver (at package.version)\nFurther problems:\n  - agent `invoice-clerk` grants `pkg:invoices/nope`, which is not a tool of package `invoices` (at agents[0].defaults.access[2])\n');
+    expect(stdout).toContain(
+      '\nRefused: package version `1.2` is not semver (at package.version)\nFurther problems:\n  - agent `invoice-clerk` grants `pkg:invoices/nope`, which is not a tool of package `invoices` (at agents[0].defaults.access[2])\n',
+    );
     const json = JSON.parse((await cli('inspect', 'bad-version.apo', '--json')).stdout) as Inspection;
     expect(json.ok).toBe(false);
-    expect(json.errors[0]).toEqual({ code: 'manifest.bad_version', message: 'package version `1.2` is not semver', path: 'package.version' });
+    expect(json.errors[0]).toEqual({
+      code: 'manifest.bad_version',
+      message: 'package version `1.2` is not semver',
+      path: 'package.version',
+    });
   });
 
   test('refused: a file that is no package', async () => {
@@ -144,10 +152,18 @@ describe('the human text', () => {
     expect(lines[1]).toBe('publisher: Example Accounting (Unverified publisher)');
     expect(lines[2]).toBe('signature: The package is not signed: anyone can write any publisher name.');
     const can = lines.indexOf('What it can do (sensitive first):');
-    expect(lines.slice(can + 1, can + 5)).toEqual(['  Runs a program on this computer: `uvx ledger-mcp` (MCP server ledger)', '  Can send things outside this computer: workflow monthly-reminders', '  Reads your personal data: tool extract_totals, built-in tool file_read', '']);
+    expect(lines.slice(can + 1, can + 5)).toEqual([
+      '  Runs a program on this computer: `uvx ledger-mcp` (MCP server ledger)',
+      '  Can send things outside this computer: workflow monthly-reminders',
+      '  Reads your personal data: tool extract_totals, built-in tool file_read',
+      '',
+    ]);
     expect(text).toContain("\n  gmail (Gmail): Reminders are sent from the user's mailbox.\n");
     expect(text).toContain('\n  ledger: runs `uvx ledger-mcp`\n');
-    expect(text).toContain('\n  first-monday → monthly-reminders: 08:00 on the first Monday of each month (UTC) [0 8 1-7 * MON]\n' + '    next: 2026-12-07 08:00 UTC, 2027-01-04 08:00 UTC, 2027-02-01 08:00 UTC\n');
+    expect(text).toContain(
+      '\n  first-monday → monthly-reminders: 08:00 on the first Monday of each month (UTC) [0 8 1-7 * MON]\n' +
+        '    next: 2026-12-07 08:00 UTC, 2027-01-04 08:00 UTC, 2027-02-01 08:00 UTC\n',
+    );
     expect(text.endsWith('\nAccepted.\n')).toBe(true);
   });
 });
@@ -156,7 +172,10 @@ const BUILT = new URL('../../../out/cli/cli.cjs', import.meta.url).pathname;
 
 test.skipIf(skipWithoutBuild(BUILT))('the built CLI: exit 0 and JSON for the complete example', () => {
   expect(existsSync(BUILT), 'out/cli/cli.cjs is missing: run `npm run build` first').toBe(true);
-  const child = spawnSync(process.execPath, [BUILT, 'inspect', join(dir, 'invoices.apo'), '--json'], { encoding: 'utf8', timeout: 30_000 });
+  const child = spawnSync(process.execPath, [BUILT, 'inspect', join(dir, 'invoices.apo'), '--json'], {
+    encoding: 'utf8',
+    timeout: 30_000,
+  });
   expect(child.status).toBe(0);
   expect((JSON.parse(child.stdout) as Inspection).summary).toMatchObject({ name: 'invoices', mcp_servers: ['ledger'] });
   // A command that reads a package starts the bounded worker before it parses its arguments
@@ -164,6 +183,9 @@ test.skipIf(skipWithoutBuild(BUILT))('the built CLI: exit 0 and JSON for the com
   // worker that keeps it alive fails here instead of hanging the suite).
   const usage = spawnSync(process.execPath, [BUILT, 'inspect'], { encoding: 'utf8', timeout: 30_000 });
   expect([usage.status, usage.signal]).toEqual([2, null]);
-  const missing = spawnSync(process.execPath, [BUILT, 'inspect', join(dir, 'nowhere.apo')], { encoding: 'utf8', timeout: 30_000 });
+  const missing = spawnSync(process.execPath, [BUILT, 'inspect', join(dir, 'nowhere.apo')], {
+    encoding: 'utf8',
+    timeout: 30_000,
+  });
   expect([missing.status, missing.signal]).toEqual([2, null]);
 });

@@ -51,7 +51,8 @@ export async function run(args: string[], io: CliIo): Promise<number> {
       io.stdout(INSPECT_USAGE);
       return EXIT.accepted;
     } else if (!flagsDone && arg === '--json') json = true;
-    else if (!flagsDone && arg.startsWith('-') && arg !== '-') return usageError(io, `unknown option \`${arg}\` for inspect`, INSPECT_USAGE);
+    else if (!flagsDone && arg.startsWith('-') && arg !== '-')
+      return usageError(io, `unknown option \`${arg}\` for inspect`, INSPECT_USAGE);
     else paths.push(arg);
   }
   if (paths.length === 0) return usageError(io, 'inspect needs a PATH', INSPECT_USAGE);
@@ -64,7 +65,10 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   if (!keys.ok) return refused(io, keys.error);
   let inspection: Inspection;
   try {
-    inspection = withSignatureState(await inspectPath(path, keys.value, pinnedKeysOf(keys.state, keys.value)), await isBuiltinTemplate(io, path));
+    inspection = withSignatureState(
+      await inspectPath(path, keys.value, pinnedKeysOf(keys.state, keys.value)),
+      await isBuiltinTemplate(io, path),
+    );
   } catch (error) {
     if (error instanceof InputNotFoundError) return usageError(io, `no such file or folder: ${given}`, INSPECT_USAGE);
     throw error;
@@ -72,7 +76,15 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   // The text form is loaded only when asked for (it pulls in the cron and schema helpers).
   // The one signature verdict, with how it stands to an installed package of the same name.
   const summary = inspection.kind === 'apo' ? (inspection.summary as ApoSummary | null) : null;
-  const verdict = summary ? signatureVerdictOf(summary.signature, summary.publisher, signatureUpdateOf(keys.state, summary.name, summary.signature)) : null;
-  io.stdout(json ? inspectionJson(inspection) : (await import('./inspection-text')).formatInspection(inspection, { verdict }));
+  const verdict = summary
+    ? signatureVerdictOf(
+        summary.signature,
+        summary.publisher,
+        signatureUpdateOf(keys.state, summary.name, summary.signature),
+      )
+    : null;
+  io.stdout(
+    json ? inspectionJson(inspection) : (await import('./inspection-text')).formatInspection(inspection, { verdict }),
+  );
   return inspection.ok ? EXIT.accepted : EXIT.refused;
 }

@@ -3,7 +3,12 @@
  * without `--yes` before it asks). What the package is and who published it come first, then what
  * it can do, worst first (DESIGN.md "Consent, install, apply"), then the verdict.
  */
-import { type ActionFamily, type ApolliaManifest, FAMILY_SEVERITY, isSensitive } from '../../../shared/apollia-manifest';
+import {
+  type ActionFamily,
+  type ApolliaManifest,
+  FAMILY_SEVERITY,
+  isSensitive,
+} from '../../../shared/apollia-manifest';
 import { apolliaNativeTool, CONNECTION_TYPES } from '../../../shared/catalogues';
 import { describeInterval, nextCronTimes, nextIntervalTimes } from '../../../shared/cron';
 import { describeCron } from '../../../shared/cron-words';
@@ -25,7 +30,11 @@ export interface InspectionTextOptions {
   verdict?: SignatureVerdict | null;
 }
 
-const KIND_WORDS: Record<Inspection['kind'], string> = { apo: '.apo package', template: 'template folder', plugin: 'plugin manifest' };
+const KIND_WORDS: Record<Inspection['kind'], string> = {
+  apo: '.apo package',
+  template: 'template folder',
+  plugin: 'plugin manifest',
+};
 
 /** `2026-12-07 08:00 UTC`. */
 function utc(date: Date): string {
@@ -39,7 +48,9 @@ function bytes(count: number): string {
 }
 
 function problemLine(problem: Problem): string {
-  return problem.path && !problem.message.includes(problem.path) ? `${problem.message} (at ${problem.path})` : problem.message;
+  return problem.path && !problem.message.includes(problem.path)
+    ? `${problem.message} (at ${problem.path})`
+    : problem.message;
 }
 
 /** The verdict block: "Accepted." or "Refused: <first problem>", the others, then warnings. */
@@ -73,17 +84,27 @@ function apoBody(manifest: ApolliaManifest, now: Date): string[] {
 
   // Built-in tools the agents are granted by default count under their catalogue family; MCP
   // servers run a program here (command) or talk to a server elsewhere (URL).
-  const granted = [...new Set((manifest.agents ?? []).flatMap((a) => a.defaults?.access ?? []).filter((entry) => !entry.includes(':')))];
+  const granted = [
+    ...new Set(
+      (manifest.agents ?? []).flatMap((a) => a.defaults?.access ?? []).filter((entry) => !entry.includes(':')),
+    ),
+  ];
   const servers = manifest.mcp_servers ?? [];
   const families: string[] = [];
   for (const family of FAMILY_SEVERITY) {
     if (family === 'execute_code') {
-      for (const server of servers.filter((sv) => sv.command)) families.push(`Runs a program on this computer: \`${mcpCommandLine(server)}\` (MCP server ${server.name})`);
+      for (const server of servers.filter((sv) => sv.command))
+        families.push(`Runs a program on this computer: \`${mcpCommandLine(server)}\` (MCP server ${server.name})`);
     }
     if (family === 'send_external') {
-      for (const server of servers.filter((sv) => !sv.command && sv.url)) families.push(`Connects to a server outside this computer: ${server.url} (MCP server ${server.name})`);
+      for (const server of servers.filter((sv) => !sv.command && sv.url))
+        families.push(`Connects to a server outside this computer: ${server.url} (MCP server ${server.name})`);
     }
-    const items = [...tools.filter((t) => t.action === family).map((t) => `tool ${t.name}`), ...workflows.filter((w) => w.action === family).map((w) => `workflow ${w.name}`), ...granted.filter((name) => apolliaNativeTool(name)?.family === family).map((name) => `built-in tool ${name}`)];
+    const items = [
+      ...tools.filter((t) => t.action === family).map((t) => `tool ${t.name}`),
+      ...workflows.filter((w) => w.action === family).map((w) => `workflow ${w.name}`),
+      ...granted.filter((name) => apolliaNativeTool(name)?.family === family).map((name) => `built-in tool ${name}`),
+    ];
     if (items.length > 0) families.push(`${FAMILY_WORDS[family as ActionFamily]}: ${items.join(', ')}`);
   }
   section('What it can do (sensitive first):', families);
@@ -92,12 +113,21 @@ function apoBody(manifest: ApolliaManifest, now: Date): string[] {
     'Agents (default access is a proposal: you decide what is granted):',
     (manifest.agents ?? []).flatMap((agent) => {
       const access = agent.defaults?.access ?? [];
-      return [`${agent.id} (${agent.name}): ${agent.mission}`, `  default access: ${access.length > 0 ? access.join(', ') : 'nothing'}`];
+      return [
+        `${agent.id} (${agent.name}): ${agent.mission}`,
+        `  default access: ${access.length > 0 ? access.join(', ') : 'nothing'}`,
+      ];
     }),
   );
 
   const family = (f: ActionFamily) => (isSensitive(f) ? `${f}, sensitive` : f);
-  section('Tools and workflows:', [...tools.map((t) => `tool ${t.name} [${family(t.action)}] (${t.module}): ${t.description}`), ...workflows.map((w) => `workflow ${w.name} [${family(w.action)}] (${w.module}): ${w.description}${w.steps?.length ? ` Steps: ${w.steps.join(' → ')}.` : ''}`)]);
+  section('Tools and workflows:', [
+    ...tools.map((t) => `tool ${t.name} [${family(t.action)}] (${t.module}): ${t.description}`),
+    ...workflows.map(
+      (w) =>
+        `workflow ${w.name} [${family(w.action)}] (${w.module}): ${w.description}${w.steps?.length ? ` Steps: ${w.steps.join(' → ')}.` : ''}`,
+    ),
+  ]);
 
   section(
     'Connections it needs:',
@@ -110,7 +140,11 @@ function apoBody(manifest: ApolliaManifest, now: Date): string[] {
   section(
     'MCP servers it brings:',
     (manifest.mcp_servers ?? []).flatMap((server) => {
-      const out = [server.command ? `${server.name}: runs \`${mcpCommandLine(server)}\`` : `${server.name}: connects to ${server.url ?? '(no URL)'} over ${server.transport ?? 'stdio'}`];
+      const out = [
+        server.command
+          ? `${server.name}: runs \`${mcpCommandLine(server)}\``
+          : `${server.name}: connects to ${server.url ?? '(no URL)'} over ${server.transport ?? 'stdio'}`,
+      ];
       const env = Object.keys(server.env ?? {});
       if (env.length > 0) out.push(`  environment: ${env.join(', ')}`);
       return out;
@@ -130,14 +164,22 @@ function apoBody(manifest: ApolliaManifest, now: Date): string[] {
       switch (source.type) {
         case 'cron': {
           const next = nextCronTimes(source.schedule, { dayRule: 'and' }, now, 3);
-          return [`${head}: ${describeCron(source.schedule, { dayRule: 'and' })} [${source.schedule}]`, `  next: ${next.map(utc).join(', ')}`];
+          return [
+            `${head}: ${describeCron(source.schedule, { dayRule: 'and' })} [${source.schedule}]`,
+            `  next: ${next.map(utc).join(', ')}`,
+          ];
         }
         case 'interval': {
           const next = nextIntervalTimes(source.every, now, 3);
-          return [`${head}: ${describeInterval(source.every)} once armed`, `  next if armed now: ${next.map(utc).join(', ')}`];
+          return [
+            `${head}: ${describeInterval(source.every)} once armed`,
+            `  next if armed now: ${next.map(utc).join(', ')}`,
+          ];
         }
         case 'file_watch':
-          return [`${head}: when a folder changes${source.recursive ? ' (including subfolders)' : ''}; needs a folder picked when armed`];
+          return [
+            `${head}: when a folder changes${source.recursive ? ' (including subfolders)' : ''}; needs a folder picked when armed`,
+          ];
         case 'webhook':
           return [`${head}: on an HTTP call; a secret is made on this computer when armed`];
       }
@@ -147,10 +189,16 @@ function apoBody(manifest: ApolliaManifest, now: Date): string[] {
 }
 
 /** An `.apo` inspection in words. */
-function formatApo(summary: ApoSummary | null, details: ApoDetails | null, now: Date, verdict: SignatureVerdict | null): string[] {
+function formatApo(
+  summary: ApoSummary | null,
+  details: ApoDetails | null,
+  now: Date,
+  verdict: SignatureVerdict | null,
+): string[] {
   const lines: string[] = [];
   if (summary) {
-    const description = details && typeof details.manifest.package?.description === 'string' ? details.manifest.package.description : '';
+    const description =
+      details && typeof details.manifest.package?.description === 'string' ? details.manifest.package.description : '';
     lines.push(`${summary.name || '(unnamed)'} ${summary.version}${description ? ` — ${description}` : ''}`);
     // The one signature verdict's words (shared/signature-verdict.ts), as every screen shows them.
     const words = signatureVerdictWords(verdict ?? signatureVerdictOf(summary.signature, summary.publisher));
@@ -162,9 +210,13 @@ function formatApo(summary: ApoSummary | null, details: ApoDetails | null, now: 
     lines.push('.apo package (could not be read far enough to say what it is)');
   }
   if (details) {
-    lines.push(`archive: ${details.files.length} ${details.files.length === 1 ? 'file' : 'files'}, ${bytes(details.totalBytes)}${summary?.sha256 ? `, sha256 ${summary.sha256}` : ''}`);
+    lines.push(
+      `archive: ${details.files.length} ${details.files.length === 1 ? 'file' : 'files'}, ${bytes(details.totalBytes)}${summary?.sha256 ? `, sha256 ${summary.sha256}` : ''}`,
+    );
     const sdk = typeof details.manifest.package?.sdk === 'string' ? details.manifest.package.sdk : '?';
-    lines.push(`SDK: needs ${sdk}; this app serves ${details.sdkVersion} (${details.sdkSupported ? 'supported' : 'not supported'})`);
+    lines.push(
+      `SDK: needs ${sdk}; this app serves ${details.sdkVersion} (${details.sdkSupported ? 'supported' : 'not supported'})`,
+    );
     // Only a manifest the strict schema accepted is typed data; a refused one is summarised above only.
     if (checkManifestSchema(details.manifest as never).length === 0) {
       const misleading = textSafetyReport(manifestTextFields(details.manifest));
@@ -178,7 +230,9 @@ function formatApo(summary: ApoSummary | null, details: ApoDetails | null, now: 
   return lines;
 }
 
-/** Any other kind: its summary's fields, one per line; an accepted template then its verdict, as the app shows it first. */
+/**
+ * Any other kind: its summary's fields, one per line; an accepted template then its verdict, as the app shows it first.
+ */
 function formatOther(inspection: Inspection): string[] {
   // A package folder not yet packed is refused as a template, but it is no template: say what it is.
   const unpacked = inspection.errors[0]?.code === 'template.unbuilt_apo';
@@ -188,10 +242,17 @@ function formatOther(inspection: Inspection): string[] {
       lines.push(`${key}: ${typeof value === 'string' ? value : JSON.stringify(value)}`);
     }
   }
-  const manifest = inspection.kind === 'template' && inspection.ok ? (inspection.details as TemplateDetails | null)?.manifest : undefined;
+  const manifest =
+    inspection.kind === 'template' && inspection.ok
+      ? (inspection.details as TemplateDetails | null)?.manifest
+      : undefined;
   if (manifest) {
     const verdict = templateVerdict(manifest);
-    lines.push('', `${VERDICT_LABELS[verdict.level]}: ${verdict.headline}`, ...verdict.facts.map((fact) => `  - ${fact}`));
+    lines.push(
+      '',
+      `${VERDICT_LABELS[verdict.level]}: ${verdict.headline}`,
+      ...verdict.facts.map((fact) => `  - ${fact}`),
+    );
   }
   return lines;
 }
@@ -204,6 +265,14 @@ function formatOther(inspection: Inspection): string[] {
  */
 export function formatInspection(inspection: Inspection, options: InspectionTextOptions = {}): string {
   const now = options.now ?? new Date();
-  const body = inspection.kind === 'apo' ? formatApo(inspection.summary as ApoSummary | null, inspection.details as ApoDetails | null, now, options.verdict ?? null) : formatOther(inspection);
+  const body =
+    inspection.kind === 'apo'
+      ? formatApo(
+          inspection.summary as ApoSummary | null,
+          inspection.details as ApoDetails | null,
+          now,
+          options.verdict ?? null,
+        )
+      : formatOther(inspection);
   return `${[...body, '', ...verdict(inspection)].join('\n')}\n`;
 }

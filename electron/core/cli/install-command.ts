@@ -1,5 +1,6 @@
 /**
- * `apollia-desktop install PATH [--yes] [--grant|--withhold|--allow|--ask ENTRY …] [--arm TRIGGER[=FOLDER] …] [--disarm TRIGGER …] [--allow-downgrade] [--accept-key-change]`:
+ * `apollia-desktop install PATH [--yes] [--grant|--withhold|--allow|--ask ENTRY …] [--arm TRIGGER[=FOLDER] …] [--disarm
+ * TRIGGER …] [--allow-downgrade] [--accept-key-change]`:
  * the consent form, headless, over the same store as the app (DESIGN.md "Consent, install, apply").
  *
  * The flags are the person's answers, exactly as the form's clicks are: each names what it
@@ -18,7 +19,14 @@ import { isAbsolute, resolve } from 'node:path';
 import type { SourceInspection } from '../../../shared/api';
 import type { ApoDetails, ApoSummary } from '../../../shared/inspection';
 import { publisherStatus } from '../../../shared/verdict';
-import { type AccessAnswer, type ConsentAnswers, decide, type Decisions, decisionTrust, permissionWords } from '../../../shared/decisions';
+import {
+  type AccessAnswer,
+  type ConsentAnswers,
+  decide,
+  type Decisions,
+  decisionTrust,
+  permissionWords,
+} from '../../../shared/decisions';
 import { ownRecord } from '../../../shared/own-data';
 import { createApi, type CoreApi } from '../api';
 import { policyLocations } from '../policy/read-policy';
@@ -27,7 +35,13 @@ import { cliDataDir, cliResourcesDir, refused } from './cli-data';
 import { type CliIo, EXIT } from './cli-io';
 import { formatInspection } from './inspection-text';
 import { PROGRAM, usageError } from './usage';
-import { printSecretNote, readWebhookSecret, WEBHOOK_SECRET_USAGE, webhookSecretOption, type WebhookSecretSource } from './webhook-secret-options';
+import {
+  printSecretNote,
+  readWebhookSecret,
+  WEBHOOK_SECRET_USAGE,
+  webhookSecretOption,
+  type WebhookSecretSource,
+} from './webhook-secret-options';
 
 /**
  * What the CLI prints whenever it has sealed a secret: it has no OS keychain (Electron's
@@ -38,7 +52,10 @@ export function fileKeyNotice(dataDir: string): string {
   return `  The secret is stored encrypted with a key file, not an OS keychain (the command line cannot use one): the key is ${fileKeyPath(dataDir)}, and anyone who can read that folder can read the secret.\n`;
 }
 
-/** The Api over the CLI's data folder; `folders` answers `pickWatchFolder` in order. Secrets use the file-key box (not a keychain). */
+/**
+ * The Api over the CLI's data folder; `folders` answers `pickWatchFolder` in order. Secrets use the file-key box (not a
+ * keychain).
+ */
 export function cliApi(io: CliIo, folders: string[] = []): CoreApi {
   const dataDir = cliDataDir(io);
   const queue = [...folders];
@@ -50,7 +67,8 @@ export function cliApi(io: CliIo, folders: string[] = []): CoreApi {
     now: () => new Date(),
     // The organization's policy of this run's environment (APOLLIA_POLICY_FILE), as the app reads its own.
     policy: policyLocations(io.env),
-    log: (message, error) => io.stderr(`${PROGRAM}: ${message}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`),
+    log: (message, error) =>
+      io.stderr(`${PROGRAM}: ${message}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`),
   });
 }
 
@@ -100,19 +118,34 @@ export async function run(args: string[], io: CliIo): Promise<number> {
       if (option === null) return usageError(io, `unknown option \`${arg.split('=')[0]}\` for install`, INSTALL_USAGE);
       if ('problem' in option) return usageError(io, option.problem, INSTALL_USAGE);
       const arm = arms.at(-1);
-      if (!arm) return usageError(io, `${arg.split('=')[0]} goes right after the --arm TRIGGER it is the secret of`, INSTALL_USAGE);
+      if (!arm)
+        return usageError(
+          io,
+          `${arg.split('=')[0]} goes right after the --arm TRIGGER it is the secret of`,
+          INSTALL_USAGE,
+        );
       if (arm.secret) return usageError(io, `trigger ${arm.id} was given two secrets`, INSTALL_USAGE);
-      if (option.source.from === 'stdin' && arms.some((a) => a.secret?.from === 'stdin')) return usageError(io, 'only one trigger can read its secret from standard input', INSTALL_USAGE);
+      if (option.source.from === 'stdin' && arms.some((a) => a.secret?.from === 'stdin'))
+        return usageError(io, 'only one trigger can read its secret from standard input', INSTALL_USAGE);
       arm.secret = option.source;
       i = option.next;
     } else if (arg === '--accept-key-change') acceptKeyChange = true;
-    else if (arg === '--grant' || arg === '--withhold' || arg === '--allow' || arg === '--ask' || arg === '--arm' || arg === '--disarm') {
+    else if (
+      arg === '--grant' ||
+      arg === '--withhold' ||
+      arg === '--allow' ||
+      arg === '--ask' ||
+      arg === '--arm' ||
+      arg === '--disarm'
+    ) {
       const value = args[++i];
       if (value === undefined || value === '') return usageError(io, `${arg} needs a value`, INSTALL_USAGE);
       if (arg === '--disarm') disarms.push(value);
       else if (arg !== '--arm') {
-        const answer: AccessAnswer = arg === '--grant' ? true : arg === '--withhold' ? false : arg === '--allow' ? 'allow' : 'ask';
-        if (access.has(value) && access.get(value) !== answer) return usageError(io, `${value} was given two answers`, INSTALL_USAGE);
+        const answer: AccessAnswer =
+          arg === '--grant' ? true : arg === '--withhold' ? false : arg === '--allow' ? 'allow' : 'ask';
+        if (access.has(value) && access.get(value) !== answer)
+          return usageError(io, `${value} was given two answers`, INSTALL_USAGE);
         access.set(value, answer);
       } else {
         const eq = value.indexOf('=');
@@ -120,14 +153,20 @@ export async function run(args: string[], io: CliIo): Promise<number> {
         else {
           const folder = value.slice(eq + 1);
           const absolute = isAbsolute(folder) ? folder : resolve(io.cwd, folder);
-          if (!existsSync(absolute) || !statSync(absolute).isDirectory()) return usageError(io, `no such folder: ${folder}`, INSTALL_USAGE);
+          if (!existsSync(absolute) || !statSync(absolute).isDirectory())
+            return usageError(io, `no such folder: ${folder}`, INSTALL_USAGE);
           arms.push({ id: value.slice(0, eq), folder: absolute });
         }
       }
     } else if (arg.startsWith('-')) return usageError(io, `unknown option \`${arg}\` for install`, INSTALL_USAGE);
     else paths.push(arg);
   }
-  if (paths.length !== 1) return usageError(io, paths.length === 0 ? 'install needs a PATH' : `install takes one PATH, got ${paths.length}`, INSTALL_USAGE);
+  if (paths.length !== 1)
+    return usageError(
+      io,
+      paths.length === 0 ? 'install needs a PATH' : `install takes one PATH, got ${paths.length}`,
+      INSTALL_USAGE,
+    );
   const path = isAbsolute(paths[0] as string) ? (paths[0] as string) : resolve(io.cwd, paths[0] as string);
   if (!existsSync(path)) return usageError(io, `no such file: ${paths[0]}`, INSTALL_USAGE);
 
@@ -142,7 +181,9 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   const inspection: SourceInspection = inspected.value;
   if (inspection.kind !== 'apo') {
     const unpacked = inspection.errors[0]?.code === 'template.unbuilt_apo';
-    io.stderr(`${PROGRAM}: ${paths[0]} is a ${unpacked ? `package folder, not yet packed: pack it with \`pack ${paths[0]}\`, then install the .apo it writes` : inspection.kind === 'template' ? 'template folder: apply it with `apply`' : 'plugin manifest: plugins are shown, never installed'}\n`);
+    io.stderr(
+      `${PROGRAM}: ${paths[0]} is a ${unpacked ? `package folder, not yet packed: pack it with \`pack ${paths[0]}\`, then install the .apo it writes` : inspection.kind === 'template' ? 'template folder: apply it with `apply`' : 'plugin manifest: plugins are shown, never installed'}\n`,
+    );
     return EXIT.refused;
   }
   if (!inspection.ok) {
@@ -150,7 +191,9 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     return EXIT.refused;
   }
   const manifest = (inspection.details as ApoDetails).manifest;
-  for (const id of disarms) if (arms.some((a) => a.id === id)) return usageError(io, `trigger ${id} was both armed and disarmed`, INSTALL_USAGE);
+  for (const id of disarms)
+    if (arms.some((a) => a.id === id))
+      return usageError(io, `trigger ${id} was both armed and disarmed`, INSTALL_USAGE);
 
   // The answers: only what a flag names (the form sends only what was clicked).
   const decisions: ConsentAnswers = { agents: ownRecord(), triggers: ownRecord() };
@@ -166,7 +209,9 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   }
   const stray = [...access.keys()].find((entry) => !offered.has(entry));
   if (stray !== undefined) {
-    io.stderr(`${PROGRAM}: ${manifest.package.name} offers no agent \`${stray}\` (it can grant: ${[...offered].join(', ') || 'nothing'})\n`);
+    io.stderr(
+      `${PROGRAM}: ${manifest.package.name} offers no agent \`${stray}\` (it can grant: ${[...offered].join(', ') || 'nothing'})\n`,
+    );
     return EXIT.refused;
   }
   for (const id of disarms) decisions.triggers[id] = { armed: false };
@@ -179,23 +224,47 @@ export async function run(args: string[], io: CliIo): Promise<number> {
       folderId = picked.value.folderId;
     }
     // The sender's secret is read only when installing; until then it stands for "the one your sender gave".
-    decisions.triggers[arm.id] = { armed: true, ...(folderId ? { folderId } : {}), ...(arm.secret ? { webhookSecret: { kind: 'given' as const, secret: '' } } : {}) };
+    decisions.triggers[arm.id] = {
+      armed: true,
+      ...(folderId ? { folderId } : {}),
+      ...(arm.secret ? { webhookSecret: { kind: 'given' as const, secret: '' } } : {}),
+    };
   }
 
   // What would be decided, by the same function the core decides with.
   const summary = inspection.summary as ApoSummary;
-  const decided = decide({ manifest, installed: inspection.installedDecisions, trust: decisionTrust(summary.signature), deniedTools: await deniedTools(api), policy: inspection.policy.effective, answers: decisions });
+  const decided = decide({
+    manifest,
+    installed: inspection.installedDecisions,
+    trust: decisionTrust(summary.signature),
+    deniedTools: await deniedTools(api),
+    policy: inspection.policy.effective,
+    answers: decisions,
+  });
   if (!yes) {
     io.stdout(formatInspection(inspection));
-    if (inspection.policy.state === 'unreadable') io.stdout(`\nYour organization's policy file ${inspection.policy.problem?.path} cannot be used: ${inspection.policy.problem?.message}. Nothing can be installed until it is fixed; your administrator can act.\n`);
-    if (inspection.installed) io.stdout(`\nInstalled here: ${manifest.package.name} ${inspection.installed.version} (this one is ${inspection.installed.relation === 'same' ? 'the same version' : inspection.installed.relation}).\n`);
-    if (inspection.keyChange?.kind === 'changed') io.stdout(`\nSTOP: the signing key changed: ${inspection.keyChange.message}. Installing it needs --accept-key-change.\n`);
+    if (inspection.policy.state === 'unreadable')
+      io.stdout(
+        `\nYour organization's policy file ${inspection.policy.problem?.path} cannot be used: ${inspection.policy.problem?.message}. Nothing can be installed until it is fixed; your administrator can act.\n`,
+      );
+    if (inspection.installed)
+      io.stdout(
+        `\nInstalled here: ${manifest.package.name} ${inspection.installed.version} (this one is ${inspection.installed.relation === 'same' ? 'the same version' : inspection.installed.relation}).\n`,
+      );
+    if (inspection.keyChange?.kind === 'changed')
+      io.stdout(
+        `\nSTOP: the signing key changed: ${inspection.keyChange.message}. Installing it needs --accept-key-change.\n`,
+      );
     else if (inspection.keyChange) io.stdout(`\nSigning key: ${inspection.keyChange.message} (allowed).\n`);
     for (const change of inspection.updateDiff?.changes ?? []) io.stdout(`  - ${change}\n`);
     io.stdout('\nWith --yes, and the flags given:\n');
     printDecisions(io, decided);
-    const answers = inspection.updateDiff ? 'keeping your answers from before (what is new or widened left ungranted)' : 'granting what the package proposes';
-    io.stdout(`\nNothing was installed. Run again with --yes to install, ${answers}; --grant, --withhold, --allow or --ask ENTRY to change an answer, --arm or --disarm TRIGGER to change a trigger.\n`);
+    const answers = inspection.updateDiff
+      ? 'keeping your answers from before (what is new or widened left ungranted)'
+      : 'granting what the package proposes';
+    io.stdout(
+      `\nNothing was installed. Run again with --yes to install, ${answers}; --grant, --withhold, --allow or --ask ENTRY to change an answer, --arm or --disarm TRIGGER to change a trigger.\n`,
+    );
     return EXIT.accepted;
   }
   for (const problem of decided.problems) {
@@ -207,20 +276,38 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     if (!arm.secret) continue;
     const read = await readWebhookSecret(arm.secret, io);
     if ('problem' in read) return usageError(io, read.problem, INSTALL_USAGE);
-    decisions.triggers[arm.id] = { ...decisions.triggers[arm.id], armed: true, webhookSecret: { kind: 'given', secret: read.secret } };
+    decisions.triggers[arm.id] = {
+      ...decisions.triggers[arm.id],
+      armed: true,
+      webhookSecret: { kind: 'given', secret: read.secret },
+    };
     printSecretNote(io, read.secret);
   }
-  const result = await api.install({ sourceId: source.value.id, decisions, ...(allowDowngrade ? { allowDowngrade: true } : {}), ...(acceptKeyChange ? { acceptKeyChange: true } : {}) });
+  const result = await api.install({
+    sourceId: source.value.id,
+    decisions,
+    ...(allowDowngrade ? { allowDowngrade: true } : {}),
+    ...(acceptKeyChange ? { acceptKeyChange: true } : {}),
+  });
   if (!result.ok) return refused(io, result.error);
   const receipt = result.value;
-  const verb = { installed: 'Installed', updated: 'Updated', downgraded: 'Downgraded', reinstalled: 'Reinstalled' }[receipt.outcome];
+  const verb = { installed: 'Installed', updated: 'Updated', downgraded: 'Downgraded', reinstalled: 'Reinstalled' }[
+    receipt.outcome
+  ];
   const signature = (inspection.summary as ApoSummary).signature;
-  io.stdout(`${verb} ${receipt.name} ${receipt.version}${receipt.previousVersion ? ` (was ${receipt.previousVersion})` : ''} from ${receipt.publisher} (${publisherStatus(signature).label}).\n`);
-  if (receipt.keyChange) io.stdout(`  Signing key: ${receipt.keyChange.message}${receipt.keyChange.kind === 'changed' ? ' (accepted with --accept-key-change; recorded in the activity log)' : ''}.\n`);
+  io.stdout(
+    `${verb} ${receipt.name} ${receipt.version}${receipt.previousVersion ? ` (was ${receipt.previousVersion})` : ''} from ${receipt.publisher} (${publisherStatus(signature).label}).\n`,
+  );
+  if (receipt.keyChange)
+    io.stdout(
+      `  Signing key: ${receipt.keyChange.message}${receipt.keyChange.kind === 'changed' ? ' (accepted with --accept-key-change; recorded in the activity log)' : ''}.\n`,
+    );
   printDecisions(io, decided);
   io.stdout(receipt.armed.length > 0 ? `  Armed: ${receipt.armed.join(', ')}\n` : '  No trigger armed.\n');
-  for (const secret of receipt.webhookSecrets) io.stdout(`  Webhook secret for ${secret.triggerId} (shown once, keep it now): ${secret.secret}\n`);
-  for (const given of receipt.webhookSecretsGiven) io.stdout(`  Webhook secret for ${given.triggerId}: the one your sender gave, kept (it is never shown).\n`);
+  for (const secret of receipt.webhookSecrets)
+    io.stdout(`  Webhook secret for ${secret.triggerId} (shown once, keep it now): ${secret.secret}\n`);
+  for (const given of receipt.webhookSecretsGiven)
+    io.stdout(`  Webhook secret for ${given.triggerId}: the one your sender gave, kept (it is never shown).\n`);
   if (receipt.webhookSecrets.length + receipt.webhookSecretsGiven.length > 0) io.stdout(fileKeyNotice(cliDataDir(io)));
   return EXIT.accepted;
 }
@@ -235,14 +322,28 @@ async function deniedTools(api: CoreApi): Promise<string[]> {
 function printDecisions(io: CliIo, decided: Decisions): void {
   for (const [agentId, entries] of Object.entries(decided.agents)) {
     const lines = Object.entries(entries).map(([entry, d]) => `    ${entry}: ${permissionWords(d)}`);
-    io.stdout(`  ${agentId}:${lines.length === 0 ? ' offered nothing' : ''}\n${lines.slice(0, 50).join('\n')}${lines.length > 0 ? '\n' : ''}`);
+    io.stdout(
+      `  ${agentId}:${lines.length === 0 ? ' offered nothing' : ''}\n${lines.slice(0, 50).join('\n')}${lines.length > 0 ? '\n' : ''}`,
+    );
     if (lines.length > 50) io.stdout(`    … and ${lines.length - 50} more (list --json shows every one)\n`);
   }
   for (const [id, d] of Object.entries(decided.triggers)) {
     if (d.turnedOff) io.stdout(`  Trigger ${id}: turned off: ${d.turnedOff}\n`);
     else if (d.armed) {
-      const folder = d.folder?.kind === 'keep' ? `, watching ${d.folder.shown} (kept)` : d.folder ? ', watching the folder given' : '';
-      const secret = d.secret?.kind === 'keep' ? `, its secret kept (${d.secret.origin === 'given' ? "your sender's" : 'made here'})` : d.secret ? (d.secret.choice.kind === 'given' ? ', the secret your sender gave' : ', a new secret made here') : '';
+      const folder =
+        d.folder?.kind === 'keep'
+          ? `, watching ${d.folder.shown} (kept)`
+          : d.folder
+            ? ', watching the folder given'
+            : '';
+      const secret =
+        d.secret?.kind === 'keep'
+          ? `, its secret kept (${d.secret.origin === 'given' ? "your sender's" : 'made here'})`
+          : d.secret
+            ? d.secret.choice.kind === 'given'
+              ? ', the secret your sender gave'
+              : ', a new secret made here'
+            : '';
       io.stdout(`  Trigger ${id}: armed${folder}${secret}\n`);
     } else if (d.change) io.stdout(`  Trigger ${id}: off; it changed: ${d.change.from} → ${d.change.to}\n`);
   }

@@ -7,7 +7,12 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, expect, it } from 'vitest';
-import { describeWithMinisign, type MinisignKeyPair, minisignKeyPair, minisignSign } from '../../../test/helpers/minisign-tool';
+import {
+  describeWithMinisign,
+  type MinisignKeyPair,
+  minisignKeyPair,
+  minisignSign,
+} from '../../../test/helpers/minisign-tool';
 import { INVOICES_DIR, packFolder } from '../../../test/helpers/pack';
 import { editedPackage, tempDir } from '../../../test/helpers/test-api';
 import { runCliCaptured } from '../../../test/helpers/cli-run';
@@ -25,7 +30,12 @@ function readingInvoices(dir: string): string {
 
 function storedAccess(dataDir: string): Record<string, string> {
   const state = JSON.parse(readFileSync(join(dataDir, 'state.json'), 'utf8'));
-  return Object.fromEntries((state.agents['invoices/invoice-clerk'].access as { entry: string; permission: string }[]).map((a) => [a.entry, a.permission]));
+  return Object.fromEntries(
+    (state.agents['invoices/invoice-clerk'].access as { entry: string; permission: string }[]).map((a) => [
+      a.entry,
+      a.permission,
+    ]),
+  );
 }
 
 async function cli(argv: string[]) {
@@ -44,15 +54,22 @@ describeWithMinisign('how a package tool runs, decided at install and kept', () 
     expect([done.code, done.stderr]).toEqual([0, '']);
     expect(storedAccess(dataDir)['pkg:invoices/extract_totals']).toBe('ask');
     const list = JSON.parse((await cli(['--data-dir', dataDir, 'list', '--json'])).stdout);
-    expect(list.agents[0].access.find((a: { tool: string }) => a.tool === 'pkg:invoices/extract_totals').permission).toBe('ask');
-    expect(done.stdout).toContain("    pkg:invoices/extract_totals: Asks you first: the package's own code, and only its author says it only reads\n");
+    expect(
+      list.agents[0].access.find((a: { tool: string }) => a.tool === 'pkg:invoices/extract_totals').permission,
+    ).toBe('ask');
+    expect(done.stdout).toContain(
+      "    pkg:invoices/extract_totals: Asks you first: the package's own code, and only its author says it only reads\n",
+    );
   });
 
   it("unsigned with the person's --allow: allow; --allow of a sensitive entry is refused with nothing written", async () => {
     const dataDir = join(tempDir('apollia-perm-'), 'data');
     const apo = readingInvoices(tempDir());
     const refused = await cli(['--data-dir', dataDir, 'install', apo, '--yes', '--allow', 'file_read']);
-    expect([refused.code, refused.stderr]).toEqual([1, 'apollia-desktop: agent `invoice-clerk` of invoices: `file_read` can read your personal data, so it asks you before each call: it cannot run without asking\n']);
+    expect([refused.code, refused.stderr]).toEqual([
+      1,
+      'apollia-desktop: agent `invoice-clerk` of invoices: `file_read` can read your personal data, so it asks you before each call: it cannot run without asking\n',
+    ]);
     const done = await cli(['--data-dir', dataDir, 'install', apo, '--yes', '--allow', 'pkg:invoices/extract_totals']);
     expect([done.code, done.stderr]).toEqual([0, '']);
     expect(storedAccess(dataDir)['pkg:invoices/extract_totals']).toBe('allow');
@@ -62,15 +79,26 @@ describeWithMinisign('how a package tool runs, decided at install and kept', () 
     const dataDir = join(tempDir('apollia-perm-'), 'data');
     const apo = readingInvoices(tempDir());
     minisignSign(publisher, apo, { trustedComment: 'invoices 1.2.0' });
-    expect((await cli(['--data-dir', dataDir, 'trust', 'add', publisher.publicKeyPath, '--name', 'Example Accounting'])).code).toBe(0);
+    expect(
+      (await cli(['--data-dir', dataDir, 'trust', 'add', publisher.publicKeyPath, '--name', 'Example Accounting']))
+        .code,
+    ).toBe(0);
     const done = await cli(['--data-dir', dataDir, 'install', apo, '--yes', '--allow', 'pkg:invoices/extract_totals']);
     expect([done.code, done.stderr]).toEqual([0, '']);
-    expect(storedAccess(dataDir)).toEqual({ file_read: 'ask', 'mcp:ledger/lookup': 'ask', 'pkg:invoices/extract_totals': 'allow' });
+    expect(storedAccess(dataDir)).toEqual({
+      file_read: 'ask',
+      'mcp:ledger/lookup': 'ask',
+      'pkg:invoices/extract_totals': 'allow',
+    });
 
     const other = join(tempDir('apollia-perm-'), 'data');
-    expect((await cli(['--data-dir', other, 'trust', 'add', publisher.publicKeyPath, '--name', 'Example Accounting'])).code).toBe(0);
+    expect(
+      (await cli(['--data-dir', other, 'trust', 'add', publisher.publicKeyPath, '--name', 'Example Accounting'])).code,
+    ).toBe(0);
     const byDefault = await cli(['--data-dir', other, 'install', apo, '--yes']);
-    expect(byDefault.stdout).toContain('    pkg:invoices/extract_totals: Runs without asking: its verified publisher says it only reads\n');
+    expect(byDefault.stdout).toContain(
+      '    pkg:invoices/extract_totals: Runs without asking: its verified publisher says it only reads\n',
+    );
     expect(storedAccess(other)['pkg:invoices/extract_totals']).toBe('allow');
     expect((await cli(['--data-dir', other, 'trust', 'remove', publisher.printedKeyId])).code).toBe(0);
     expect(storedAccess(other)['pkg:invoices/extract_totals']).toBe('allow');

@@ -38,7 +38,10 @@ const ENV_KEY = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /** A server's command line or url as shown (credentials already masked by the use case). */
 export function serverWords(server: SavedMcpServerView): string {
-  const where = server.transport === 'stdio' ? [server.command ?? '', ...(server.args ?? [])].map(shellWord).join(' ') : `${server.url ?? ''} (${server.transport})`;
+  const where =
+    server.transport === 'stdio'
+      ? [server.command ?? '', ...(server.args ?? [])].map(shellWord).join(' ')
+      : `${server.url ?? ''} (${server.transport})`;
   return `${server.name}: ${where}${server.credentialsSealed ? '  [credentials kept encrypted]' : ''}`;
 }
 
@@ -58,26 +61,51 @@ async function add(args: string[], io: CliIo): Promise<number> {
     const arg = args[i] as string;
     if (arg === '--command' || arg === '--arg' || arg === '--env' || arg === '--url' || arg === '--transport') {
       const value = args[++i];
-      if (value === undefined || (value === '' && arg !== '--arg')) return usageError(io, `${arg} needs a value`, MCP_USAGE);
+      if (value === undefined || (value === '' && arg !== '--arg'))
+        return usageError(io, `${arg} needs a value`, MCP_USAGE);
       if (arg === '--arg') extra.push(value);
       else if (arg === '--env') {
         const eq = value.indexOf('=');
-        if (eq <= 0 || !ENV_KEY.test(value.slice(0, eq))) return usageError(io, `--env takes KEY=VALUE (KEY of letters, digits and _), got \`${value.slice(0, Math.max(eq, 0)) || value}\``, MCP_USAGE);
+        if (eq <= 0 || !ENV_KEY.test(value.slice(0, eq)))
+          return usageError(
+            io,
+            `--env takes KEY=VALUE (KEY of letters, digits and _), got \`${value.slice(0, Math.max(eq, 0)) || value}\``,
+            MCP_USAGE,
+          );
         env.push(value);
-      } else if ((arg === '--command' && command !== undefined) || (arg === '--url' && url !== undefined) || (arg === '--transport' && transport !== undefined)) return usageError(io, `${arg} is given once`, MCP_USAGE);
+      } else if (
+        (arg === '--command' && command !== undefined) ||
+        (arg === '--url' && url !== undefined) ||
+        (arg === '--transport' && transport !== undefined)
+      )
+        return usageError(io, `${arg} is given once`, MCP_USAGE);
       else if (arg === '--command') command = value;
       else if (arg === '--url') url = value;
       else transport = value;
     } else if (arg.startsWith('-')) return usageError(io, `unknown option \`${arg}\` for mcp add`, MCP_USAGE);
     else names.push(arg);
   }
-  if (names.length !== 1) return usageError(io, names.length === 0 ? 'mcp add needs a NAME' : `mcp add takes one NAME, got ${names.length}`, MCP_USAGE);
-  if ((command === undefined) === (url === undefined)) return usageError(io, 'mcp add takes either --command CMD or --url URL', MCP_USAGE);
-  if (url !== undefined && (extra.length > 0 || env.length > 0)) return usageError(io, '--arg and --env go with --command, not --url', MCP_USAGE);
-  if (command !== undefined && transport !== undefined) return usageError(io, '--transport goes with --url (a --command server is stdio)', MCP_USAGE);
-  if (transport !== undefined && (transport === 'stdio' || !(MCP_TRANSPORTS as readonly string[]).includes(transport))) return usageError(io, `--transport takes streamable-http or sse, got \`${transport}\``, MCP_USAGE);
+  if (names.length !== 1)
+    return usageError(
+      io,
+      names.length === 0 ? 'mcp add needs a NAME' : `mcp add takes one NAME, got ${names.length}`,
+      MCP_USAGE,
+    );
+  if ((command === undefined) === (url === undefined))
+    return usageError(io, 'mcp add takes either --command CMD or --url URL', MCP_USAGE);
+  if (url !== undefined && (extra.length > 0 || env.length > 0))
+    return usageError(io, '--arg and --env go with --command, not --url', MCP_USAGE);
+  if (command !== undefined && transport !== undefined)
+    return usageError(io, '--transport goes with --url (a --command server is stdio)', MCP_USAGE);
+  if (transport !== undefined && (transport === 'stdio' || !(MCP_TRANSPORTS as readonly string[]).includes(transport)))
+    return usageError(io, `--transport takes streamable-http or sse, got \`${transport}\``, MCP_USAGE);
   const name = names[0] as string;
-  const server: SavedMcpServer = command !== undefined ? (env.length > 0 ? { name, transport: 'stdio', command: 'env', args: [...env, command, ...extra] } : { name, transport: 'stdio', command, args: extra }) : { name, transport: (transport ?? 'streamable-http') as SavedMcpServer['transport'], url: url as string };
+  const server: SavedMcpServer =
+    command !== undefined
+      ? env.length > 0
+        ? { name, transport: 'stdio', command: 'env', args: [...env, command, ...extra] }
+        : { name, transport: 'stdio', command, args: extra }
+      : { name, transport: (transport ?? 'streamable-http') as SavedMcpServer['transport'], url: url as string };
   const api = cliApi(io);
   const before = await api.settings();
   const replaced = before.ok && before.value.mcpServers.some((s) => s.name === name);
@@ -92,7 +120,12 @@ async function list(args: string[], io: CliIo): Promise<number> {
   let json = false;
   for (const arg of args) {
     if (arg === '--json') json = true;
-    else return usageError(io, arg.startsWith('-') ? `unknown option \`${arg}\` for mcp list` : 'mcp list takes no argument', MCP_USAGE);
+    else
+      return usageError(
+        io,
+        arg.startsWith('-') ? `unknown option \`${arg}\` for mcp list` : 'mcp list takes no argument',
+        MCP_USAGE,
+      );
   }
   const result = await cliApi(io).settings();
   if (!result.ok) return refused(io, result.error);
@@ -109,7 +142,12 @@ async function list(args: string[], io: CliIo): Promise<number> {
 async function remove(args: string[], io: CliIo): Promise<number> {
   const option = args.find((a) => a.startsWith('-'));
   if (option !== undefined) return usageError(io, `unknown option \`${option}\` for mcp remove`, MCP_USAGE);
-  if (args.length !== 1) return usageError(io, args.length === 0 ? 'mcp remove needs a NAME' : `mcp remove takes one NAME, got ${args.length}`, MCP_USAGE);
+  if (args.length !== 1)
+    return usageError(
+      io,
+      args.length === 0 ? 'mcp remove needs a NAME' : `mcp remove takes one NAME, got ${args.length}`,
+      MCP_USAGE,
+    );
   const result = await cliApi(io).removeMcpServer({ name: args[0] as string });
   if (!result.ok) return refused(io, result.error);
   io.stdout(`Removed MCP server ${args[0]}.\n`);

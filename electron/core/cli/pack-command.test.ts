@@ -3,7 +3,17 @@
  * the result is accepted by inspect, and a folder inspect would refuse writes nothing.
  */
 import { createHash } from 'node:crypto';
-import { chmodSync, cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  cpSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -45,9 +55,14 @@ describe('pack', () => {
     expect(inspected.code).toBe(1);
     expect(inspected.stdout).toMatch(/^package folder, not yet packed \(apollia.toml at its root\)\n/);
     expect(inspected.stdout).not.toContain('template folder');
-    expect(inspected.stdout).toContain('Pack it with `apollia-desktop pack invoices`, then open the .apo file it writes.\n');
+    expect(inspected.stdout).toContain(
+      'Pack it with `apollia-desktop pack invoices`, then open the .apo file it writes.\n',
+    );
     const installed = await cli('--data-dir', join(dir, 'data'), 'install', 'invoices', '--yes');
-    expect([installed.code, installed.stderr]).toEqual([1, 'apollia-desktop: invoices is a package folder, not yet packed: pack it with `pack invoices`, then install the .apo it writes\n']);
+    expect([installed.code, installed.stderr]).toEqual([
+      1,
+      'apollia-desktop: invoices is a package folder, not yet packed: pack it with `pack invoices`, then install the .apo it writes\n',
+    ]);
   });
 
   it('writes NAME-VERSION.apo, prints its SHA-256, and inspect accepts it', async () => {
@@ -61,7 +76,11 @@ describe('pack', () => {
     expect(stdout).toBe(`Packed invoices 1.2.0: 3 files, ${bytes.length} bytes, written\n${out}\nsha256 ${sha256}\n`);
     const inspection = await inspectApo(out);
     expect(inspection.ok).toBe(true);
-    expect(inspection.details?.files.map((file) => file.path)).toEqual(['apollia.toml', 'tools/extract.py', 'workflows/reminders.py']);
+    expect(inspection.details?.files.map((file) => file.path)).toEqual([
+      'apollia.toml',
+      'tools/extract.py',
+      'workflows/reminders.py',
+    ]);
   });
 
   it('gives the same bytes for the same folder: two runs, other mtimes, modes and folder names', async () => {
@@ -93,7 +112,9 @@ describe('pack', () => {
     const { code, stdout, stderr } = await cli('pack', 'invoices');
     expect(code).toBe(1);
     expect(stdout).toBe('');
-    expect(stderr).toContain('apollia-desktop pack: the folder invoices is refused by the checks of inspect; nothing was written.');
+    expect(stderr).toContain(
+      'apollia-desktop pack: the folder invoices is refused by the checks of inspect; nothing was written.',
+    );
     expect(stderr).toContain('Refused: ');
     expect(stderr).toContain('1.2');
     expect(readdirSync(dir).sort()).toEqual(before);
@@ -104,7 +125,9 @@ describe('pack', () => {
     symlinkSync('/etc/passwd', join(copy, 'tools/passwd'));
     const { code, stderr } = await cli('pack', 'invoices', '-o', 'x.apo');
     expect(code).toBe(1);
-    expect(stderr).toContain('Refused: archive entry `tools/passwd` is a symbolic link (to `/etc/passwd`): links are not accepted');
+    expect(stderr).toContain(
+      'Refused: archive entry `tools/passwd` is a symbolic link (to `/etc/passwd`): links are not accepted',
+    );
     expect(existsSync(join(dir, 'x.apo'))).toBe(false);
   });
 
@@ -112,7 +135,9 @@ describe('pack', () => {
     invoicesCopy();
     const { code, stderr } = await cli('pack', 'invoices/tools', '-o', 'x.apo');
     expect(code).toBe(1);
-    expect(stderr).toContain('Refused: the archive has no apollia.toml, neither at its root nor in a single top-level folder holding the package');
+    expect(stderr).toContain(
+      'Refused: the archive has no apollia.toml, neither at its root nor in a single top-level folder holding the package',
+    );
     expect(existsSync(join(dir, 'x.apo'))).toBe(false);
   });
 
@@ -125,7 +150,9 @@ describe('pack', () => {
     writeFileSync(join(dir, 'x.apo'), "someone else's build");
     const refused = await cli('pack', 'invoices', '-o', 'x.apo');
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toBe(`apollia-desktop pack: refused: ${join(dir, 'x.apo')} already exists with other bytes; pass --force to replace it. Nothing was written.\n`);
+    expect(refused.stderr).toBe(
+      `apollia-desktop pack: refused: ${join(dir, 'x.apo')} already exists with other bytes; pass --force to replace it. Nothing was written.\n`,
+    );
     expect(readFileSync(join(dir, 'x.apo'), 'utf8')).toBe("someone else's build");
     const forced = await cli('pack', 'invoices', '-o', 'x.apo', '--force');
     expect(forced.code).toBe(0);
@@ -149,7 +176,9 @@ describe('pack', () => {
     expect(stdout).toContain(`\n${join(dir, 'invoices-1.2.0.apo')}\n`);
     const inside = await cli('pack', 'invoices', '-o', 'invoices/x.apo');
     expect(inside.code).toBe(2);
-    expect(inside.stderr).toContain(`the output ${join(copy, 'x.apo')} would be inside the folder being packed: write it elsewhere (-o ../x.apo)`);
+    expect(inside.stderr).toContain(
+      `the output ${join(copy, 'x.apo')} would be inside the folder being packed: write it elsewhere (-o ../x.apo)`,
+    );
     expect(existsSync(join(copy, 'x.apo'))).toBe(false);
   });
 

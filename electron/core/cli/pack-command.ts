@@ -56,7 +56,8 @@ export async function run(args: string[], io: CliIo): Promise<number> {
       output = value;
     } else if (!flagsDone && arg.startsWith('--output=')) output = arg.slice('--output='.length);
     else if (!flagsDone && arg === '--force') force = true;
-    else if (!flagsDone && arg.startsWith('-') && arg !== '-') return usageError(io, `unknown option \`${arg}\` for pack`, PACK_USAGE);
+    else if (!flagsDone && arg.startsWith('-') && arg !== '-')
+      return usageError(io, `unknown option \`${arg}\` for pack`, PACK_USAGE);
     else dirs.push(arg);
   }
   if (dirs.length === 0) return usageError(io, 'pack needs a DIR', PACK_USAGE);
@@ -64,13 +65,20 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   const given = dirs[0] as string;
   const dir = isAbsolute(given) ? given : resolve(io.cwd, given);
   if (!existsSync(dir)) return usageError(io, `no such folder: ${given}`, PACK_USAGE);
-  if (!statSync(dir).isDirectory()) return usageError(io, `${given} is not a folder: pack takes the package folder (apollia.toml at its root)`, PACK_USAGE);
+  if (!statSync(dir).isDirectory())
+    return usageError(
+      io,
+      `${given} is not a folder: pack takes the package folder (apollia.toml at its root)`,
+      PACK_USAGE,
+    );
 
   let bytes: Buffer;
   try {
     bytes = packFolder(dir);
   } catch (error) {
-    io.stderr(`${PROGRAM} pack: refused: the folder ${given} could not be read: ${(error as Error).message}\nNothing was written.\n`);
+    io.stderr(
+      `${PROGRAM} pack: refused: the folder ${given} could not be read: ${(error as Error).message}\nNothing was written.\n`,
+    );
     return EXIT.refused;
   }
 
@@ -85,7 +93,9 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     rmSync(work, { recursive: true, force: true });
   }
   if (!inspection.ok) {
-    io.stderr(`${PROGRAM} pack: the folder ${given} is refused by the checks of inspect; nothing was written.\n\n${formatInspection(inspection)}`);
+    io.stderr(
+      `${PROGRAM} pack: the folder ${given} is refused by the checks of inspect; nothing was written.\n\n${formatInspection(inspection)}`,
+    );
     return EXIT.refused;
   }
 
@@ -97,8 +107,18 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     const rel = relative(dir, path);
     return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
   };
-  const target = output === undefined ? resolve(inside(io.cwd) ? dirname(dir) : io.cwd, defaultName) : isAbsolute(output) ? output : resolve(io.cwd, output);
-  if (inside(target)) return usageError(io, `the output ${target} would be inside the folder being packed: write it elsewhere (-o ../${basename(target)})`, PACK_USAGE);
+  const target =
+    output === undefined
+      ? resolve(inside(io.cwd) ? dirname(dir) : io.cwd, defaultName)
+      : isAbsolute(output)
+        ? output
+        : resolve(io.cwd, output);
+  if (inside(target))
+    return usageError(
+      io,
+      `the output ${target} would be inside the folder being packed: write it elsewhere (-o ../${basename(target)})`,
+      PACK_USAGE,
+    );
   const sha256 = createHash('sha256').update(bytes).digest('hex');
 
   let outcome: 'written' | 'replaced' | 'unchanged' = 'written';
@@ -109,7 +129,9 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     }
     if (readFileSync(target).equals(bytes)) outcome = 'unchanged';
     else if (!force) {
-      io.stderr(`${PROGRAM} pack: refused: ${target} already exists with other bytes; pass --force to replace it. Nothing was written.\n`);
+      io.stderr(
+        `${PROGRAM} pack: refused: ${target} already exists with other bytes; pass --force to replace it. Nothing was written.\n`,
+      );
       return EXIT.refused;
     } else outcome = 'replaced';
   }
@@ -123,13 +145,17 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     } catch (error) {
       rmSync(temp, { force: true });
       // Said of the file asked for, never of the hidden temporary one.
-      io.stderr(`${PROGRAM} pack: ${target} could not be written: ${(error as Error).message.replaceAll(temp, target)}\n`);
+      io.stderr(
+        `${PROGRAM} pack: ${target} could not be written: ${(error as Error).message.replaceAll(temp, target)}\n`,
+      );
       return EXIT.refused;
     }
   }
 
   const files = inspection.details?.files.length ?? 0;
   const warnings = inspection.warnings.map((warning) => `warning: ${warning.message}\n`).join('');
-  io.stdout(`${warnings}Packed ${manifest ? `${manifest.name} ${manifest.version}` : given}: ${files} files, ${bytes.length} bytes, ${outcome === 'unchanged' ? 'unchanged (the file already holds these bytes)' : outcome}\n${target}\nsha256 ${sha256}\n`);
+  io.stdout(
+    `${warnings}Packed ${manifest ? `${manifest.name} ${manifest.version}` : given}: ${files} files, ${bytes.length} bytes, ${outcome === 'unchanged' ? 'unchanged (the file already holds these bytes)' : outcome}\n${target}\nsha256 ${sha256}\n`,
+  );
   return EXIT.accepted;
 }

@@ -17,9 +17,14 @@ export const POLICY_USAGE = `Usage: ${PROGRAM} policy [--json]\n\nShows the poli
 /** The policy as `policy` prints it without --json. */
 export function policyText(view: PolicyView): string {
   const lines: string[] = [];
-  for (const source of view.sources) lines.push(`${source.role === 'machine' ? 'Machine policy' : 'APOLLIA_POLICY_FILE'}: ${source.path} (${source.state === 'absent' ? 'not present' : source.state === 'read' ? 'read' : `cannot be used: ${source.problem}`})`);
-  if (view.state === 'none') return `${lines.join('\n')}\nNo policy: nothing is managed by an organization on this computer.\n`;
-  if (view.state === 'unreadable') return `${lines.join('\n')}\nThe policy cannot be used: ${view.problem?.path}: ${view.problem?.message}.\nUntil it is fixed nothing can be installed, applied, granted or armed, and triggers are paused. Your administrator can act.\n`;
+  for (const source of view.sources)
+    lines.push(
+      `${source.role === 'machine' ? 'Machine policy' : 'APOLLIA_POLICY_FILE'}: ${source.path} (${source.state === 'absent' ? 'not present' : source.state === 'read' ? 'read' : `cannot be used: ${source.problem}`})`,
+    );
+  if (view.state === 'none')
+    return `${lines.join('\n')}\nNo policy: nothing is managed by an organization on this computer.\n`;
+  if (view.state === 'unreadable')
+    return `${lines.join('\n')}\nThe policy cannot be used: ${view.problem?.path}: ${view.problem?.message}.\nUntil it is fixed nothing can be installed, applied, granted or armed, and triggers are paused. Your administrator can act.\n`;
   lines.push(`${managedBy(view)}.`);
   const effective = view.effective;
   if (effective) {
@@ -39,7 +44,12 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     else if (arg === '-h' || arg === '--help') {
       io.stdout(POLICY_USAGE);
       return EXIT.accepted;
-    } else return usageError(io, arg.startsWith('-') ? `unknown option \`${arg}\` for policy` : 'policy takes no argument', POLICY_USAGE);
+    } else
+      return usageError(
+        io,
+        arg.startsWith('-') ? `unknown option \`${arg}\` for policy` : 'policy takes no argument',
+        POLICY_USAGE,
+      );
   }
   const view = readPolicy(policyLocations(io.env));
   io.stdout(json ? `${terminalJson(view)}\n` : policyText(view));

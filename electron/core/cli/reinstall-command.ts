@@ -49,7 +49,12 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     else if (arg.startsWith('-')) return usageError(io, `unknown option \`${arg}\` for reinstall`, REINSTALL_USAGE);
     else paths.push(arg);
   }
-  if (paths.length !== 1) return usageError(io, paths.length === 0 ? 'reinstall needs the PATH of the .apo' : `reinstall takes one PATH, got ${paths.length}`, REINSTALL_USAGE);
+  if (paths.length !== 1)
+    return usageError(
+      io,
+      paths.length === 0 ? 'reinstall needs the PATH of the .apo' : `reinstall takes one PATH, got ${paths.length}`,
+      REINSTALL_USAGE,
+    );
   const path = isAbsolute(paths[0] as string) ? (paths[0] as string) : resolve(io.cwd, paths[0] as string);
   if (!existsSync(path)) return usageError(io, `no such file: ${paths[0]}`, REINSTALL_USAGE);
 
@@ -63,14 +68,24 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   const inspected = await reader.inspect({ sourceId: registered.value.id });
   if (!inspected.ok) return refused(io, inspected.error);
   const inspection = inspected.value;
-  if (inspection.kind !== 'apo') return refused(io, { message: `${paths[0]} is not a .apo package: only a package is reinstalled` });
-  if (!inspection.ok) return refused(io, { message: `${paths[0]} was refused: ${inspection.errors[0]?.message ?? 'it could not be read'}`, problems: inspection.errors });
+  if (inspection.kind !== 'apo')
+    return refused(io, { message: `${paths[0]} is not a .apo package: only a package is reinstalled` });
+  if (!inspection.ok)
+    return refused(io, {
+      message: `${paths[0]} was refused: ${inspection.errors[0]?.message ?? 'it could not be read'}`,
+      problems: inspection.errors,
+    });
   const { name, version } = (inspection.details as ApoDetails).manifest.package;
   const installed = verified.value.find((p) => p.name === name);
-  if (!installed) return refused(io, { message: `${name} is not installed here: install it with \`install ${paths[0]}\`` });
-  if (installed.version !== version) return refused(io, { message: `${name} ${installed.version} is installed and ${paths[0]} is ${version}: reinstall puts back the same version; \`install\` updates or downgrades` });
+  if (!installed)
+    return refused(io, { message: `${name} is not installed here: install it with \`install ${paths[0]}\`` });
+  if (installed.version !== version)
+    return refused(io, {
+      message: `${name} ${installed.version} is installed and ${paths[0]} is ${version}: reinstall puts back the same version; \`install\` updates or downgrades`,
+    });
   const integrity = installed.integrity;
-  if (integrity.state !== 'changed') return refused(io, { message: `${name} ${version}: its files are unchanged since install, nothing to put back` });
+  if (integrity.state !== 'changed')
+    return refused(io, { message: `${name} ${version}: its files are unchanged since install, nothing to put back` });
 
   // What the check disarmed, armed again: a folder that is gone stays off (said), a webhook gets a new secret.
   const rearm: { trigger: string; folder: string | null }[] = [];
@@ -78,7 +93,11 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   const offered = new Set(((inspection.details as ApoDetails).manifest.triggers ?? []).map((t) => `${name}/${t.id}`));
   for (const was of integrity.disarmed) {
     if (!offered.has(was.trigger)) stayOff.push({ trigger: was.trigger, why: 'this package has no such trigger' });
-    else if (was.folder !== null && !(existsSync(was.folder) && statSync(was.folder).isDirectory())) stayOff.push({ trigger: was.trigger, why: `its folder ${was.folder} is gone: arm it with \`arm ${was.trigger} --folder DIR\`` });
+    else if (was.folder !== null && !(existsSync(was.folder) && statSync(was.folder).isDirectory()))
+      stayOff.push({
+        trigger: was.trigger,
+        why: `its folder ${was.folder} is gone: arm it with \`arm ${was.trigger} --folder DIR\``,
+      });
     else rearm.push(was);
   }
   const changes = { changed: integrity.changed, missing: integrity.missing, added: integrity.added };
@@ -88,10 +107,13 @@ export async function run(args: string[], io: CliIo): Promise<number> {
       for (const file of files.slice(0, SHOWN_FILES)) io.stdout(`  ${kind.padEnd(7)} ${file}\n`);
       if (files.length > SHOWN_FILES) io.stdout(`  ${kind.padEnd(7)} … and ${files.length - SHOWN_FILES} more\n`);
     }
-    io.stdout(`Reinstalling puts back the files of ${paths[0]} (sha256 ${(inspection.summary as ApoSummary).sha256}) and keeps your answers.\n`);
+    io.stdout(
+      `Reinstalling puts back the files of ${paths[0]} (sha256 ${(inspection.summary as ApoSummary).sha256}) and keeps your answers.\n`,
+    );
     for (const t of rearm) io.stdout(`  arms again: ${t.trigger}${t.folder ? `, watching ${t.folder}` : ''}\n`);
     for (const t of stayOff) io.stdout(`  stays off:  ${t.trigger} (${t.why})\n`);
-    if (rearm.length + stayOff.length === 0) io.stdout('  No trigger was armed when the change was found: none is armed.\n');
+    if (rearm.length + stayOff.length === 0)
+      io.stdout('  No trigger was armed when the change was found: none is armed.\n');
   }
   if (!yes) {
     if (json) io.stdout(`${terminalJson({ name, version, ...changes, rearm, stayOff, reinstalled: false })}\n`);
@@ -120,12 +142,17 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   if (!result.ok) return refused(io, result.error);
   const receipt = result.value;
   if (json) {
-    io.stdout(`${terminalJson({ name, version, ...changes, rearm, stayOff, reinstalled: true, armed: receipt.armed, webhookSecrets: receipt.webhookSecrets })}\n`);
+    io.stdout(
+      `${terminalJson({ name, version, ...changes, rearm, stayOff, reinstalled: true, armed: receipt.armed, webhookSecrets: receipt.webhookSecrets })}\n`,
+    );
     return EXIT.accepted;
   }
   io.stdout(`Reinstalled ${name} ${version}: its files are the installed ones again.\n`);
   io.stdout(receipt.armed.length > 0 ? `  Armed again: ${receipt.armed.join(', ')}\n` : '  No trigger armed.\n');
-  for (const secret of receipt.webhookSecrets) io.stdout(`  New webhook secret for ${secret.triggerId} (shown once, keep it now; the old one no longer signs): ${secret.secret}\n`);
+  for (const secret of receipt.webhookSecrets)
+    io.stdout(
+      `  New webhook secret for ${secret.triggerId} (shown once, keep it now; the old one no longer signs): ${secret.secret}\n`,
+    );
   if (receipt.webhookSecrets.length > 0) io.stdout(fileKeyNotice(cliDataDir(io)));
   return EXIT.accepted;
 }

@@ -8,7 +8,13 @@ import { type CliIo, EXIT } from './cli-io';
 import { cliApi, fileKeyNotice } from './install-command';
 import { cliDataDir, refused } from './cli-data';
 import { PROGRAM, usageError } from './usage';
-import { printSecretNote, readWebhookSecret, WEBHOOK_SECRET_USAGE, webhookSecretOption, type WebhookSecretSource } from './webhook-secret-options';
+import {
+  printSecretNote,
+  readWebhookSecret,
+  WEBHOOK_SECRET_USAGE,
+  webhookSecretOption,
+  type WebhookSecretSource,
+} from './webhook-secret-options';
 
 /** Usage of this command. */
 export const ROTATE_USAGE = [
@@ -35,12 +41,20 @@ export async function run(args: string[], io: CliIo): Promise<number> {
       const option = webhookSecretOption(args, i, io);
       if (option === null) return usageError(io, `unknown option \`${arg.split('=')[0]}\` for rotate`, ROTATE_USAGE);
       if ('problem' in option) return usageError(io, option.problem, ROTATE_USAGE);
-      if (source) return usageError(io, 'give the secret once: --webhook-secret-file or --webhook-secret-stdin', ROTATE_USAGE);
+      if (source)
+        return usageError(io, 'give the secret once: --webhook-secret-file or --webhook-secret-stdin', ROTATE_USAGE);
       source = option.source;
       i = option.next;
     } else triggers.push(arg);
   }
-  if (triggers.length !== 1) return usageError(io, triggers.length === 0 ? 'rotate needs a TRIGGER (package/trigger)' : `rotate takes one TRIGGER, got ${triggers.length}`, ROTATE_USAGE);
+  if (triggers.length !== 1)
+    return usageError(
+      io,
+      triggers.length === 0
+        ? 'rotate needs a TRIGGER (package/trigger)'
+        : `rotate takes one TRIGGER, got ${triggers.length}`,
+      ROTATE_USAGE,
+    );
   const triggerId = triggers[0] as string;
   let given: string | undefined;
   if (source) {
@@ -48,10 +62,14 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     if ('problem' in read) return usageError(io, read.problem, ROTATE_USAGE);
     given = read.secret;
   }
-  const result = await cliApi(io).rotateWebhookSecret({ triggerId, ...(given !== undefined ? { webhookSecret: { kind: 'given', secret: given } } : {}) });
+  const result = await cliApi(io).rotateWebhookSecret({
+    triggerId,
+    ...(given !== undefined ? { webhookSecret: { kind: 'given', secret: given } } : {}),
+  });
   if (!result.ok) return refused(io, result.error);
   if (given !== undefined) printSecretNote(io, given);
-  if (result.value.webhookSecret !== null) io.stdout(`New webhook secret for ${triggerId} (shown once, keep it now): ${result.value.webhookSecret}\n`);
+  if (result.value.webhookSecret !== null)
+    io.stdout(`New webhook secret for ${triggerId} (shown once, keep it now): ${result.value.webhookSecret}\n`);
   else io.stdout(`Webhook secret for ${triggerId} replaced by the one your sender gave (it is never shown).\n`);
   io.stdout(fileKeyNotice(cliDataDir(io)));
   return EXIT.accepted;

@@ -17,7 +17,13 @@ afterEach(() => {
 async function cli(argv: string[], extra: Partial<CliIo> = {}) {
   let stdout = '';
   let stderr = '';
-  const io: CliIo = { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t), cwd: process.cwd(), env: { HOME: '/home/someone' }, ...extra };
+  const io: CliIo = {
+    stdout: (t) => (stdout += t),
+    stderr: (t) => (stderr += t),
+    cwd: process.cwd(),
+    env: { HOME: '/home/someone' },
+    ...extra,
+  };
   const code = await runCli(argv, io);
   return { code, stdout, stderr };
 }
@@ -34,8 +40,14 @@ function freePort(): Promise<number> {
 }
 
 /** Spawns the CLI (through tsx, from source) and resolves once stdout holds `until`. */
-function spawnCli(args: string[], until: string): Promise<{ child: ChildProcess; out: () => string; err: () => string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'electron/cli.ts'), ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+function spawnCli(
+  args: string[],
+  until: string,
+): Promise<{ child: ChildProcess; out: () => string; err: () => string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'electron/cli.ts'), ...args], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   children.push(child);
   let out = '';
   let err = '';
@@ -52,7 +64,10 @@ function spawnCli(args: string[], until: string): Promise<{ child: ChildProcess;
 describe('serve and activity', () => {
   it('serve on a free port answers a signed delivery from another process and records it; SIGTERM stops it cleanly', async () => {
     const dataDir = join(tempDir('apollia-serve-'), 'data');
-    const secrets = await putTriggers(dataDir, [triggerRecord({ id: 'crm/new-lead', type: 'webhook', agentId: 'crm/scorer', target: 'crm/scorer' }), triggerRecord({ id: 'reports/daily', type: 'cron', schedule: '0 6 * * *', armedAt: new Date().toISOString() })]);
+    const secrets = await putTriggers(dataDir, [
+      triggerRecord({ id: 'crm/new-lead', type: 'webhook', agentId: 'crm/scorer', target: 'crm/scorer' }),
+      triggerRecord({ id: 'reports/daily', type: 'cron', schedule: '0 6 * * *', armedAt: new Date().toISOString() }),
+    ]);
     const port = await freePort();
     const serve = await spawnCli(['--data-dir', dataDir, 'serve', '--port', String(port)], 'stop with Ctrl-C');
     const url = `http://127.0.0.1:${port}/hooks/crm/new-lead`;
@@ -60,7 +75,11 @@ describe('serve and activity', () => {
     expect(serve.out()).toMatch(/scheduled reports\/daily next \d{4}-\d\d-\d\dT06:00:00\.000Z\n/);
 
     const second = await cli(['--data-dir', dataDir, 'serve', '--port', '0']);
-    expect(second).toEqual({ code: 1, stdout: '', stderr: `apollia-desktop: another trigger host (pid ${serve.child.pid}) is already running on ${dataDir}; stop it first\n` });
+    expect(second).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `apollia-desktop: another trigger host (pid ${serve.child.pid}) is already running on ${dataDir}; stop it first\n`,
+    });
 
     const body = JSON.stringify({ type: 'lead.submitted', email: 'a@example.com' });
     const at = new Date();
@@ -68,10 +87,16 @@ describe('serve and activity', () => {
     const answer = await fetch(url, {
       method: 'POST',
       body,
-      headers: { 'webhook-id': 'msg_cli_1', 'webhook-timestamp': String(Math.floor(at.getTime() / 1000)), 'webhook-signature': new Webhook(secret).sign('msg_cli_1', at, body) },
+      headers: {
+        'webhook-id': 'msg_cli_1',
+        'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
+        'webhook-signature': new Webhook(secret).sign('msg_cli_1', at, body),
+      },
     });
     expect([answer.status, await answer.text()]).toEqual([202, 'queued\n']);
-    expect(runRequests(dataDir).map((r) => [r.trigger, r.payload?.webhook_id])).toEqual([['crm/new-lead', 'msg_cli_1']]);
+    expect(runRequests(dataDir).map((r) => [r.trigger, r.payload?.webhook_id])).toEqual([
+      ['crm/new-lead', 'msg_cli_1'],
+    ]);
 
     const exited = new Promise<number | null>((resolve) => serve.child.once('exit', (code) => resolve(code)));
     serve.child.kill('SIGTERM');
@@ -81,13 +106,32 @@ describe('serve and activity', () => {
 
     const listed = await cli(['--data-dir', dataDir, 'activity', '--json']);
     expect(listed.code).toBe(0);
-    const events = JSON.parse(listed.stdout).events as { kind: string; trigger?: string; outcome: string; detail: string }[];
-    expect(events.map((e) => e.kind)).toEqual(['host_stopped', 'delivery_accepted', 'run_queued', 'trigger_fired', 'host_started']);
-    expect(events[1]).toMatchObject({ trigger: 'crm/new-lead', agent: 'crm/scorer', package: 'crm', outcome: 'ok', detail: 'webhook-id msg_cli_1: run queued' });
+    const events = JSON.parse(listed.stdout).events as {
+      kind: string;
+      trigger?: string;
+      outcome: string;
+      detail: string;
+    }[];
+    expect(events.map((e) => e.kind)).toEqual([
+      'host_stopped',
+      'delivery_accepted',
+      'run_queued',
+      'trigger_fired',
+      'host_started',
+    ]);
+    expect(events[1]).toMatchObject({
+      trigger: 'crm/new-lead',
+      agent: 'crm/scorer',
+      package: 'crm',
+      outcome: 'ok',
+      detail: 'webhook-id msg_cli_1: run queued',
+    });
     expect(listed.stdout).not.toContain(secret.slice(6));
     expect(listed.stdout).not.toContain('a@example.com');
 
-    const filtered = JSON.parse((await cli(['--data-dir', dataDir, 'activity', '--json', '--agent', 'crm/scorer', '--limit', '2'])).stdout);
+    const filtered = JSON.parse(
+      (await cli(['--data-dir', dataDir, 'activity', '--json', '--agent', 'crm/scorer', '--limit', '2'])).stdout,
+    );
     expect(filtered.events.map((e: { kind: string }) => e.kind)).toEqual(['delivery_accepted', 'run_queued']);
     const text = await cli(['--data-dir', dataDir, 'activity', '--limit', '1']);
     expect(text.stdout).toMatch(/^\S+Z {2}host_stopped {6}ok {6}trigger host pid \d+ stopped\n$/);
@@ -102,10 +146,16 @@ describe('serve and activity', () => {
     stop('SIGINT');
     const done = await running;
     expect(done.code).toBe(0);
-    expect(done.stdout).toMatch(/^serving .* on http:\/\/127\.0\.0\.1:\d+ \(pid \d+\); stop with Ctrl-C\nstopped \(SIGINT\)\n$/);
-    expect((await cli(['--data-dir', dataDir, 'serve', '--port', '70000'])).stderr).toContain('--port needs a port number from 0 to 65535, not `70000`');
+    expect(done.stdout).toMatch(
+      /^serving .* on http:\/\/127\.0\.0\.1:\d+ \(pid \d+\); stop with Ctrl-C\nstopped \(SIGINT\)\n$/,
+    );
+    expect((await cli(['--data-dir', dataDir, 'serve', '--port', '70000'])).stderr).toContain(
+      '--port needs a port number from 0 to 65535, not `70000`',
+    );
     expect((await cli(['--data-dir', dataDir, 'activity', '--limit', '0'])).code).toBe(2);
     expect((await cli(['--data-dir', join(dataDir, 'none'), 'activity'])).stdout).toBe('No activity recorded.\n');
-    expect(JSON.parse((await cli(['--data-dir', join(dataDir, 'none'), 'activity', '--json'])).stdout)).toEqual({ events: [] });
+    expect(JSON.parse((await cli(['--data-dir', join(dataDir, 'none'), 'activity', '--json'])).stdout)).toEqual({
+      events: [],
+    });
   });
 });

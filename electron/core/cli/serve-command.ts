@@ -2,7 +2,8 @@
  * `apollia-desktop [--data-dir DIR] serve [--port N]`: the trigger host without the app, until
  * SIGINT or SIGTERM (DESIGN.md "Triggers at run time"). Prints one line per live trigger at start
  * (`listening <id> <url>`, `watching <id> <folder>`, `scheduled <id> next <ISO time>`), then one
- * line per event, each shown as one line whatever it holds (`terminalLine`). Webhook secrets are opened with the CLI's file-key box (`secret-box.ts`): a secret
+ * line per event, each shown as one line whatever it holds (`terminalLine`). Webhook secrets are opened with the CLI's
+ * file-key box (`secret-box.ts`): a secret
  * sealed by the app's keychain cannot be opened here, and that trigger is reported, not served.
  */
 import { policyLocations } from '../policy/read-policy';
@@ -48,20 +49,36 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     }
     if (arg === '--port' || arg.startsWith('--port=')) {
       const value = arg === '--port' ? args[++i] : arg.slice('--port='.length);
-      if (value === undefined || !/^\d{1,5}$/.test(value) || Number(value) > 65_535) return usageError(io, `--port needs a port number from 0 to 65535${value === undefined ? '' : `, not \`${value}\``}`, SERVE_USAGE);
+      if (value === undefined || !/^\d{1,5}$/.test(value) || Number(value) > 65_535)
+        return usageError(
+          io,
+          `--port needs a port number from 0 to 65535${value === undefined ? '' : `, not \`${value}\``}`,
+          SERVE_USAGE,
+        );
       port = Number(value);
       continue;
     }
-    return usageError(io, arg.startsWith('-') ? `unknown option \`${arg}\` for serve` : 'serve takes no argument', SERVE_USAGE);
+    return usageError(
+      io,
+      arg.startsWith('-') ? `unknown option \`${arg}\` for serve` : 'serve takes no argument',
+      SERVE_USAGE,
+    );
   }
   const dataDir = io.dataDir ?? defaultDataDir(io.env);
   const waitForStop = (io.untilStopped ?? processSignals)();
-  const host = new TriggerHost({ dataDir, secretBox: createFileKeySecretBox(dataDir), port, policy: policyLocations(io.env), onLine: (line) => io.stdout(`${terminalLine(line)}\n`) });
+  const host = new TriggerHost({
+    dataDir,
+    secretBox: createFileKeySecretBox(dataDir),
+    port,
+    policy: policyLocations(io.env),
+    onLine: (line) => io.stdout(`${terminalLine(line)}\n`),
+  });
   try {
     await host.start();
   } catch (error) {
     if (error instanceof HostError) io.stderr(`${PROGRAM}: ${error.message}\n`);
-    else if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') io.stderr(`${PROGRAM}: port ${port} on 127.0.0.1 is in use; pick another with --port\n`);
+    else if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE')
+      io.stderr(`${PROGRAM}: port ${port} on 127.0.0.1 is in use; pick another with --port\n`);
     else io.stderr(`${PROGRAM}: the trigger host could not start: ${(error as Error).message}\n`);
     return EXIT.refused;
   }

@@ -24,7 +24,9 @@ describe('store commands', () => {
     expect([done.code, done.stderr]).toEqual([0, '']);
     expect(done.stdout).toMatch(/Webhook secret for watcher\/on-call \(shown once, keep it now\): \S+\n/);
     const key = join(dataDir, 'secret-box.key');
-    expect(done.stdout).toContain(`  The secret is stored encrypted with a key file, not an OS keychain (the command line cannot use one): the key is ${key}, and anyone who can read that folder can read the secret.\n`);
+    expect(done.stdout).toContain(
+      `  The secret is stored encrypted with a key file, not an OS keychain (the command line cannot use one): the key is ${key}, and anyone who can read that folder can read the secret.\n`,
+    );
     expect(done.stdout.toLowerCase()).not.toMatch(/keychain(?! \(the command line cannot use one\))/);
     expect(statSync(key).mode & 0o777).toBe(0o600);
   });
@@ -38,23 +40,46 @@ describe('store commands', () => {
     expect(dry.stdout).toContain('Nothing was installed.');
     expect(existsSync(dataDir)).toBe(false);
 
-    const done = await cli(['--data-dir', dataDir, 'install', invoices, '--yes', '--withhold', 'mcp:ledger/lookup', '--withhold', 'pkg:invoices/extract_totals', '--arm', 'first-monday']);
+    const done = await cli([
+      '--data-dir',
+      dataDir,
+      'install',
+      invoices,
+      '--yes',
+      '--withhold',
+      'mcp:ledger/lookup',
+      '--withhold',
+      'pkg:invoices/extract_totals',
+      '--arm',
+      'first-monday',
+    ]);
     expect([done.code, done.stderr]).toEqual([0, '']);
-    expect(done.stdout).toContain('Installed invoices 1.2.0 from Example Accounting (Unverified publisher).\n  invoice-clerk:\n    file_read: Asks you first\n    mcp:ledger/lookup: Not allowed\n    pkg:invoices/extract_totals: Not allowed\n  Trigger first-monday: armed\n  Armed: invoices/first-monday\n');
+    expect(done.stdout).toContain(
+      'Installed invoices 1.2.0 from Example Accounting (Unverified publisher).\n  invoice-clerk:\n    file_read: Asks you first\n    mcp:ledger/lookup: Not allowed\n    pkg:invoices/extract_totals: Not allowed\n  Trigger first-monday: armed\n  Armed: invoices/first-monday\n',
+    );
     expect(done.stdout).not.toContain('key file'); // no secret was sealed
 
     const list = await cli(['--data-dir', dataDir, 'list', '--json']);
     const json = JSON.parse(list.stdout);
-    expect(json.packages.map((p: { name: string; version: string }) => [p.name, p.version])).toEqual([['invoices', '1.2.0']]);
+    expect(json.packages.map((p: { name: string; version: string }) => [p.name, p.version])).toEqual([
+      ['invoices', '1.2.0'],
+    ]);
     expect(json.agents[0].access.map((a: { tool: string; granted: boolean }) => [a.tool, a.granted])).toEqual([
       ['file_read', true],
       ['mcp:ledger/lookup', false],
       ['pkg:invoices/extract_totals', false],
     ]);
-    expect(json.triggers.map((t: { id: string; armed: boolean }) => [t.id, t.armed])).toEqual([['invoices/first-monday', true]]);
+    expect(json.triggers.map((t: { id: string; armed: boolean }) => [t.id, t.armed])).toEqual([
+      ['invoices/first-monday', true],
+    ]);
 
     const before = treeHash(dataDir, ['activity']);
-    const bad = apo(packFiles({ 'apollia.toml': '[package]\nname = "bad"\nversion = "1.2"\npublisher = "x"\nsdk = "0.3"\n[[agents]]\nid = "a"\nname = "A"\nmission = "m"\n' }));
+    const bad = apo(
+      packFiles({
+        'apollia.toml':
+          '[package]\nname = "bad"\nversion = "1.2"\npublisher = "x"\nsdk = "0.3"\n[[agents]]\nid = "a"\nname = "A"\nmission = "m"\n',
+      }),
+    );
     const refusedRun = await cli(['--data-dir', dataDir, 'install', bad, '--yes']);
     expect(refusedRun.code).toBe(1);
     expect(refusedRun.stderr).toContain('package version `1.2` is not semver');
@@ -69,7 +94,9 @@ describe('store commands', () => {
     expect(readdirSync(dataDir).sort()).toEqual(['activity', 'state.json']);
     const empty = JSON.parse((await cli(['--data-dir', dataDir, 'list', '--json'])).stdout);
     expect(empty).toEqual({ packages: [], agents: [], triggers: [], damage: [] });
-    expect((await cli(['--data-dir', dataDir, 'uninstall', 'invoices'])).stderr).toBe('apollia-desktop: No package called `invoices` is installed.\n');
+    expect((await cli(['--data-dir', dataDir, 'uninstall', 'invoices'])).stderr).toBe(
+      'apollia-desktop: No package called `invoices` is installed.\n',
+    );
   });
 
   it('apply makes the agent the preview showed, or nothing when it is blocked', async () => {
@@ -89,7 +116,9 @@ describe('store commands', () => {
   it('defaults to the app data folder Electron uses for "Apollia Desktop"', () => {
     expect(defaultDataDir({ HOME: '/home/a' }, 'linux')).toBe('/home/a/.config/Apollia Desktop');
     expect(defaultDataDir({ HOME: '/Users/a' }, 'darwin')).toBe('/Users/a/Library/Application Support/Apollia Desktop');
-    expect(defaultDataDir({ HOME: 'C:\\Users\\a', APPDATA: 'C:\\Users\\a\\AppData\\Roaming' }, 'win32')).toBe(join('C:\\Users\\a\\AppData\\Roaming', 'Apollia Desktop'));
+    expect(defaultDataDir({ HOME: 'C:\\Users\\a', APPDATA: 'C:\\Users\\a\\AppData\\Roaming' }, 'win32')).toBe(
+      join('C:\\Users\\a\\AppData\\Roaming', 'Apollia Desktop'),
+    );
   });
 });
 
@@ -98,7 +127,9 @@ describe('install --yes of an update asks again (issue 13 point 4)', () => {
   const update = () =>
     apo(
       packFiles({
-        'apollia.toml': text('apollia.toml').replace('version = "1.2.0"', 'version = "1.3.0"').replace('access = ["file_read", ', 'access = ["file_read", "file_write", '),
+        'apollia.toml': text('apollia.toml')
+          .replace('version = "1.2.0"', 'version = "1.3.0"')
+          .replace('access = ["file_read", ', 'access = ["file_read", "file_write", '),
         'tools/extract.py': text('tools/extract.py'),
         'workflows/reminders.py': text('workflows/reminders.py'),
       }),
@@ -106,16 +137,36 @@ describe('install --yes of an update asks again (issue 13 point 4)', () => {
 
   it('keeps the answers given before and leaves new access ungranted, saying so; a flag changes only what it names', async () => {
     const dataDir = join(tempDir('apollia-cli-'), 'data');
-    expect((await cli(['--data-dir', dataDir, 'install', apo(packFolder(INVOICES_DIR)), '--yes', '--withhold', 'mcp:ledger/lookup', '--withhold', 'pkg:invoices/extract_totals'])).code).toBe(0);
+    expect(
+      (
+        await cli([
+          '--data-dir',
+          dataDir,
+          'install',
+          apo(packFolder(INVOICES_DIR)),
+          '--yes',
+          '--withhold',
+          'mcp:ledger/lookup',
+          '--withhold',
+          'pkg:invoices/extract_totals',
+        ])
+      ).code,
+    ).toBe(0);
     const newer = update();
     const dry = await cli(['--data-dir', dataDir, 'install', newer]);
-    expect(dry.stdout).toContain('Run again with --yes to install, keeping your answers from before (what is new or widened left ungranted)');
+    expect(dry.stdout).toContain(
+      'Run again with --yes to install, keeping your answers from before (what is new or widened left ungranted)',
+    );
     expect(dry.stdout).toContain('    file_write: Not allowed: new in this version, tick it to allow\n');
     const done = await cli(['--data-dir', dataDir, 'install', newer, '--yes']);
     expect([done.code, done.stderr]).toEqual([0, '']);
-    expect(done.stdout).toContain('    file_read: Asks you first\n    file_write: Not allowed: new in this version, tick it to allow\n    mcp:ledger/lookup: Not allowed\n');
+    expect(done.stdout).toContain(
+      '    file_read: Asks you first\n    file_write: Not allowed: new in this version, tick it to allow\n    mcp:ledger/lookup: Not allowed\n',
+    );
     const state = JSON.parse(readFileSync(join(dataDir, 'state.json'), 'utf8'));
-    const granted = (state.agents['invoices/invoice-clerk'].access as { entry: string; granted: boolean }[]).filter((a) => a.granted).map((a) => a.entry);
+    const granted = (state.agents['invoices/invoice-clerk'].access as { entry: string; granted: boolean }[])
+      .filter((a) => a.granted)
+      .map((a) => a.entry);
     expect(granted).toEqual(['file_read']);
   });
 });

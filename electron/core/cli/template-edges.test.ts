@@ -15,7 +15,10 @@ async function cli(argv: string[]) {
 }
 
 /** A template with no secrets, MCP servers or triggers: apply is blocked only by what a test gives. */
-function plainTemplate(edit: (m: Record<string, any>) => void = () => undefined, body = 'Digest for ${parameters.channel}: ${parameters.notes}\n'): string {
+function plainTemplate(
+  edit: (m: Record<string, any>) => void = () => undefined,
+  body = 'Digest for ${parameters.channel}: ${parameters.notes}\n',
+): string {
   // eslint-disable-line @typescript-eslint/no-explicit-any
   return writeTemplate(
     (m, files) => {
@@ -36,12 +39,21 @@ function plainTemplate(edit: (m: Record<string, any>) => void = () => undefined,
 
 describe('inspect (issue 31)', () => {
   it('refuses an agent over 1 MiB, in the spec’s words, with exit 1', async () => {
-    const folder = writeTemplate((m) => (m.parameters.long = { type: 'string', default: 'a'.repeat(1_000), description: 'A long text.' }), { body: `${'${parameters.long} '.repeat(1_100)}\n` });
+    const folder = writeTemplate(
+      (m) => (m.parameters.long = { type: 'string', default: 'a'.repeat(1_000), description: 'A long text.' }),
+      { body: `${'${parameters.long} '.repeat(1_100)}\n` },
+    );
     const done = await cli(['inspect', folder, '--json']);
     expect(done.code).toBe(1);
     const json = JSON.parse(done.stdout);
     expect(json.ok).toBe(false);
-    expect(json.errors).toEqual([{ code: 'template.agent_too_large', path: 'agent.md', message: expect.stringContaining('over its 1 MiB limit of 1,048,576 bytes (`413`)') }]);
+    expect(json.errors).toEqual([
+      {
+        code: 'template.agent_too_large',
+        path: 'agent.md',
+        message: expect.stringContaining('over its 1 MiB limit of 1,048,576 bytes (`413`)'),
+      },
+    ]);
     expect(json.errors[0].message).toContain('`POST /v2/agents`');
   });
 
@@ -53,8 +65,12 @@ describe('inspect (issue 31)', () => {
     });
     const done = await cli(['inspect', folder]);
     expect(done.code).toBe(1);
-    expect(done.stdout + done.stderr).toContain("rules/tone.md: apply copies this rule beside each SKILL.md, as `skills/digest/tone.md`, where the skill already holds `skills/digest/tone.md`: a skill file's path is refused at the check, not at apply");
-    expect(done.stdout + done.stderr).toContain('out.schema.json: apply puts the output schema beside each SKILL.md, as `skills/digest/out.schema.json`, where the skill already holds `skills/digest/out.schema.json`');
+    expect(done.stdout + done.stderr).toContain(
+      "rules/tone.md: apply copies this rule beside each SKILL.md, as `skills/digest/tone.md`, where the skill already holds `skills/digest/tone.md`: a skill file's path is refused at the check, not at apply",
+    );
+    expect(done.stdout + done.stderr).toContain(
+      'out.schema.json: apply puts the output schema beside each SKILL.md, as `skills/digest/out.schema.json`, where the skill already holds `skills/digest/out.schema.json`',
+    );
   });
 
   it('warns about a pinned parameter whose pattern is unanchored', async () => {
@@ -62,27 +78,64 @@ describe('inspect (issue 31)', () => {
     const done = await cli(['inspect', folder, '--json']);
     expect(done.code).toBe(0);
     const json = JSON.parse(done.stdout);
-    expect(json.warnings).toContainEqual({ code: 'template.unanchored_pattern', path: 'parameters.channel.pattern', message: expect.stringContaining('any value that contains a match passes') });
+    expect(json.warnings).toContainEqual({
+      code: 'template.unanchored_pattern',
+      path: 'parameters.channel.pattern',
+      message: expect.stringContaining('any value that contains a match passes'),
+    });
   });
 });
 
 describe('apply (issue 31)', () => {
   it('measures the agent with the values given and refuses it over 1 MiB before anything is written', async () => {
     const dataDir = join(tempDir('apollia-cli-'), 'data');
-    const folder = plainTemplate(undefined, `Digest for \${parameters.channel}. ${'${parameters.notes} '.repeat(20)}\n`);
-    const done = await cli(['--data-dir', dataDir, 'apply', folder, '--param', 'channel=C0123ABCD', '--param', `notes=${'n'.repeat(60_000)}`]);
+    const folder = plainTemplate(
+      undefined,
+      `Digest for \${parameters.channel}. ${'${parameters.notes} '.repeat(20)}\n`,
+    );
+    const done = await cli([
+      '--data-dir',
+      dataDir,
+      'apply',
+      folder,
+      '--param',
+      'channel=C0123ABCD',
+      '--param',
+      `notes=${'n'.repeat(60_000)}`,
+    ]);
     expect(done.code).toBe(1);
     expect(done.stderr).toContain("Can't apply digest yet: digest: the agent this apply makes would be");
     expect(done.stderr).toContain('over its 1 MiB limit of 1,048,576 bytes (`413`)');
     expect(existsSync(join(dataDir, 'agents'))).toBe(false);
-    const fits = await cli(['--data-dir', dataDir, 'apply', folder, '--param', 'channel=C0123ABCD', '--param', `notes=${'n'.repeat(1_000)}`, '--json']);
+    const fits = await cli([
+      '--data-dir',
+      dataDir,
+      'apply',
+      folder,
+      '--param',
+      'channel=C0123ABCD',
+      '--param',
+      `notes=${'n'.repeat(1_000)}`,
+      '--json',
+    ]);
     expect([fits.code, fits.stderr]).toEqual([0, '']);
   });
 
   it('reads --param max_items=0x10 as no number (a decision), not as 16', async () => {
     const dataDir = join(tempDir('apollia-cli-'), 'data');
-    const folder = plainTemplate((m) => (m.parameters.max_items = { type: 'integer', default: 5, description: 'How many items.' }));
-    const done = await cli(['--data-dir', dataDir, 'apply', folder, '--param', 'channel=C0123ABCD', '--param', 'max_items=0x10']);
+    const folder = plainTemplate(
+      (m) => (m.parameters.max_items = { type: 'integer', default: 5, description: 'How many items.' }),
+    );
+    const done = await cli([
+      '--data-dir',
+      dataDir,
+      'apply',
+      folder,
+      '--param',
+      'channel=C0123ABCD',
+      '--param',
+      'max_items=0x10',
+    ]);
     expect(done.code).toBe(1);
     expect(done.stderr).toContain('`max_items`: Must be a whole number: How many items.');
     expect(existsSync(dataDir)).toBe(false);

@@ -12,7 +12,10 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** The spec's example with a publisher that tries to act on the terminal and to read backwards. */
 function hostilePackage(): string {
-  const manifest = readFileSync(join(INVOICES_DIR, 'apollia.toml'), 'utf8').replace('publisher = "Example Accounting"', 'publisher = "Ex\\u0430mple \\u202Egnitnuocca\\u001b[2J\\u001b]0;pwned\\u0007"');
+  const manifest = readFileSync(join(INVOICES_DIR, 'apollia.toml'), 'utf8').replace(
+    'publisher = "Example Accounting"',
+    'publisher = "Ex\\u0430mple \\u202Egnitnuocca\\u001b[2J\\u001b]0;pwned\\u0007"',
+  );
   const path = join(dir, 'hostile.apo');
   writeFileSync(
     path,
@@ -45,7 +48,9 @@ describe('terminal output never obeys package text', () => {
     const { code, out } = await run(['inspect', hostilePackage()]);
     expect(code).toBe(0);
     expect(out).not.toMatch(/[\u001b\u0007\u202e]/);
-    expect(out).toContain('publisher: Exаmple ⟨U+202E⟩gnitnuocca⟨U+001B⟩[2J⟨U+001B⟩]0;pwned⟨U+0007⟩ (Unverified publisher)');
+    expect(out).toContain(
+      'publisher: Exаmple ⟨U+202E⟩gnitnuocca⟨U+001B⟩[2J⟨U+001B⟩]0;pwned⟨U+0007⟩ (Unverified publisher)',
+    );
     expect(out).toContain('Text that could mislead you:');
     expect(out).toMatch(/publisher name contains a right-to-left override \(U\+202E\)/);
     expect(out).toMatch(/publisher name .*(look|Cyrillic)/i);

@@ -9,7 +9,12 @@ import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, expect, it } from 'vitest';
 import { sharedChecker } from '../bounded/index';
-import { describeWithMinisign, type MinisignKeyPair, minisignKeyPair, minisignSign } from '../../../test/helpers/minisign-tool';
+import {
+  describeWithMinisign,
+  type MinisignKeyPair,
+  minisignKeyPair,
+  minisignSign,
+} from '../../../test/helpers/minisign-tool';
 import { INVOICES_DIR, packFolder } from '../../../test/helpers/pack';
 import { activityText, editedPackage, tempDir, treeHash } from '../../../test/helpers/test-api';
 import { runCliCaptured } from '../../../test/helpers/cli-run';
@@ -40,10 +45,24 @@ describeWithMinisign('trust, inspect, install and verify on the command line', (
 
   it('trust add, list --json, remove; a key file with garbage is refused with nothing written', async () => {
     const dataDir = join(tempDir('apollia-cli-'), 'data');
-    const added = await cli(['--data-dir', dataDir, 'trust', 'add', publisher.publicKeyPath, '--name', 'Example Accounting']);
-    expect([added.code, added.stdout, added.stderr]).toEqual([0, `Trusted key ${publisher.printedKeyId} as Example Accounting. Packages signed by it now show as verified.\n`, '']);
+    const added = await cli([
+      '--data-dir',
+      dataDir,
+      'trust',
+      'add',
+      publisher.publicKeyPath,
+      '--name',
+      'Example Accounting',
+    ]);
+    expect([added.code, added.stdout, added.stderr]).toEqual([
+      0,
+      `Trusted key ${publisher.printedKeyId} as Example Accounting. Packages signed by it now show as verified.\n`,
+      '',
+    ]);
     const listed = await cli(['--data-dir', dataDir, 'trust', 'list', '--json']);
-    expect(JSON.parse(listed.stdout).keys.map((k: { keyId: string; name: string }) => [k.keyId, k.name])).toEqual([[publisher.printedKeyId, 'Example Accounting']]);
+    expect(JSON.parse(listed.stdout).keys.map((k: { keyId: string; name: string }) => [k.keyId, k.name])).toEqual([
+      [publisher.printedKeyId, 'Example Accounting'],
+    ]);
 
     const garbage = join(keys, 'garbage.pub');
     writeFileSync(garbage, 'untrusted comment: not really\nthis is not a key\n');
@@ -66,24 +85,67 @@ describeWithMinisign('trust, inspect, install and verify on the command line', (
     const dataDir = join(tempDir('apollia-cli-'), 'data');
     const apo = invoicesApo(tempDir(), '1.2.0');
     const unsigned = await cli(['--data-dir', dataDir, 'inspect', apo, '--json']);
-    expect(JSON.parse(unsigned.stdout).summary.signature).toEqual({ state: 'unsigned', key_id: null, trusted_comment: null, signer: null, public_key: null, reason: null, message: null });
+    expect(JSON.parse(unsigned.stdout).summary.signature).toEqual({
+      state: 'unsigned',
+      key_id: null,
+      trusted_comment: null,
+      signer: null,
+      public_key: null,
+      reason: null,
+      message: null,
+    });
     minisignSign(publisher, apo, { trustedComment: 'invoices 1.2.0' });
     const unknown = await cli(['--data-dir', dataDir, 'inspect', apo, '--json']);
-    expect([unknown.code, JSON.parse(unknown.stdout).summary.signature]).toEqual([0, { state: 'unknown_key', key_id: publisher.printedKeyId, trusted_comment: null, signer: null, public_key: null, reason: null, message: null }]);
+    expect([unknown.code, JSON.parse(unknown.stdout).summary.signature]).toEqual([
+      0,
+      {
+        state: 'unknown_key',
+        key_id: publisher.printedKeyId,
+        trusted_comment: null,
+        signer: null,
+        public_key: null,
+        reason: null,
+        message: null,
+      },
+    ]);
     await cli(['--data-dir', dataDir, 'trust', 'add', publisher.publicKeyPath, '--name', 'Example Accounting']);
     const verified = await cli(['--data-dir', dataDir, 'inspect', apo, '--json']);
-    expect(JSON.parse(verified.stdout).summary.signature).toEqual({ state: 'verified', key_id: publisher.printedKeyId, trusted_comment: 'invoices 1.2.0', signer: 'Example Accounting', public_key: publisher.publicKeyText.split('\n')[1], reason: null, message: null });
+    expect(JSON.parse(verified.stdout).summary.signature).toEqual({
+      state: 'verified',
+      key_id: publisher.printedKeyId,
+      trusted_comment: 'invoices 1.2.0',
+      signer: 'Example Accounting',
+      public_key: publisher.publicKeyText.split('\n')[1],
+      reason: null,
+      message: null,
+    });
     const words = await cli(['--data-dir', dataDir, 'inspect', apo]);
     expect(words.stdout).toContain('publisher: Example Accounting (Verified publisher: Example Accounting)\n');
-    expect(words.stdout).toContain(`signature: Signed by the key you trust as “Example Accounting” (key ID ${publisher.printedKeyId}). Signed comment: invoices 1.2.0\n`);
+    expect(words.stdout).toContain(
+      `signature: Signed by the key you trust as “Example Accounting” (key ID ${publisher.printedKeyId}). Signed comment: invoices 1.2.0\n`,
+    );
 
     // The trusted comment edited after signing: the global signature no longer holds.
-    writeFileSync(`${apo}.minisig`, readFileSync(`${apo}.minisig`, 'utf8').replace('trusted comment: invoices 1.2.0', 'trusted comment: invoices 9.9.9'));
+    writeFileSync(
+      `${apo}.minisig`,
+      readFileSync(`${apo}.minisig`, 'utf8').replace(
+        'trusted comment: invoices 1.2.0',
+        'trusted comment: invoices 9.9.9',
+      ),
+    );
     const flipped = await cli(['--data-dir', dataDir, 'inspect', apo, '--json']);
     const json = JSON.parse(flipped.stdout);
     expect([flipped.code, json.ok, json.errors[0].code]).toEqual([1, false, 'signature.invalid']);
     // The verdict of a signature that does not hold is `invalid`, with why: never null, never unknown_key.
-    expect(json.summary.signature).toEqual({ state: 'invalid', key_id: publisher.printedKeyId, trusted_comment: null, signer: null, public_key: null, reason: 'comment_changed', message: json.errors[0].message });
+    expect(json.summary.signature).toEqual({
+      state: 'invalid',
+      key_id: publisher.printedKeyId,
+      trusted_comment: null,
+      signer: null,
+      public_key: null,
+      reason: 'comment_changed',
+      message: json.errors[0].message,
+    });
     const flippedWords = (await cli(['--data-dir', dataDir, 'inspect', apo])).stdout;
     expect(flippedWords).toContain('publisher: Example Accounting (Signature does not hold)\n');
     expect(flippedWords).toContain('signature: The signed comment was changed after signing.');
@@ -101,15 +163,27 @@ describeWithMinisign('trust, inspect, install and verify on the command line', (
     writeFileSync(`${apo}.minisig`, readFileSync(`${other}.minisig`));
     const cases: [string, string, string][] = [];
     const otherFile = await cli(['--data-dir', dataDir, 'inspect', apo, '--json']);
-    cases.push([JSON.parse(otherFile.stdout).summary.signature.reason, 'other_file', (await cli(['--data-dir', dataDir, 'inspect', apo])).stdout]);
+    cases.push([
+      JSON.parse(otherFile.stdout).summary.signature.reason,
+      'other_file',
+      (await cli(['--data-dir', dataDir, 'inspect', apo])).stdout,
+    ]);
     minisignSign(publisher, apo, { trustedComment: 'invoices 1.2.0' });
     appendFileSync(apo, Buffer.alloc(1024));
     const changed = await cli(['--data-dir', dataDir, 'inspect', apo, '--json']);
-    cases.push([JSON.parse(changed.stdout).summary.signature.reason, 'does_not_match', (await cli(['--data-dir', dataDir, 'inspect', apo])).stdout]);
+    cases.push([
+      JSON.parse(changed.stdout).summary.signature.reason,
+      'does_not_match',
+      (await cli(['--data-dir', dataDir, 'inspect', apo])).stdout,
+    ]);
     writeFileSync(`${apo}.minisig`, 'untrusted comment: cut short\n');
     const malformed = await cli(['--data-dir', dataDir, 'inspect', apo, '--json']);
     expect(JSON.parse(malformed.stdout).summary.signature).toMatchObject({ state: 'invalid', key_id: null });
-    cases.push([JSON.parse(malformed.stdout).summary.signature.reason, 'malformed', (await cli(['--data-dir', dataDir, 'inspect', apo])).stdout]);
+    cases.push([
+      JSON.parse(malformed.stdout).summary.signature.reason,
+      'malformed',
+      (await cli(['--data-dir', dataDir, 'inspect', apo])).stdout,
+    ]);
     for (const [reason, expected, text] of cases) {
       expect(reason).toBe(expected);
       expect(text).toContain('(Signature does not hold)');
@@ -125,7 +199,9 @@ describeWithMinisign('trust, inspect, install and verify on the command line', (
     minisignSign(publisher, first, { trustedComment: 'invoices 1.0.0' });
     expect((await cli(['--data-dir', dataDir, 'install', first, '--yes'])).code).toBe(0);
     const removed = await cli(['--data-dir', dataDir, 'trust', 'remove', publisher.printedKeyId]);
-    expect(removed.stdout).toContain('Still pinned to this key (their updates must be signed by it, or you accept a key change): invoices.');
+    expect(removed.stdout).toContain(
+      'Still pinned to this key (their updates must be signed by it, or you accept a key change): invoices.',
+    );
     // 1.0.1 signed by the stranger's key, its signature line rewritten to name the publisher's key id
     // (the key id is not covered by any signature: the global signature covers the signature and comment only).
     const forged = invoicesApo(work, '1.0.1');
@@ -136,13 +212,16 @@ describeWithMinisign('trust, inspect, install and verify on the command line', (
     publisherId.copy(sig, 2);
     lines[1] = sig.toString('base64');
     writeFileSync(`${forged}.minisig`, lines.join('\n'));
-    const claimed = JSON.parse((await cli(['--data-dir', dataDir, 'inspect', forged, '--json'])).stdout).summary.signature;
+    const claimed = JSON.parse((await cli(['--data-dir', dataDir, 'inspect', forged, '--json'])).stdout).summary
+      .signature;
     expect([claimed.state, claimed.key_id, claimed.public_key]).toEqual(['unknown_key', publisher.printedKeyId, null]);
     const before = treeHash(dataDir, ['activity']);
     const refused = await cli(['--data-dir', dataDir, 'install', forged, '--yes']);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain("signed by a key you don't know");
-    expect(refused.stderr).toContain(`not by the key you trusted as “Example Accounting” (ID ${publisher.printedKeyId}), which signed the version you have`);
+    expect(refused.stderr).toContain(
+      `not by the key you trusted as “Example Accounting” (ID ${publisher.printedKeyId}), which signed the version you have`,
+    );
     expect(treeHash(dataDir, ['activity'])).toBe(before);
     // The publisher's own key, no longer trusted, still keeps the pin: checked against the pinned key.
     const genuine = invoicesApo(work, '1.0.2');
@@ -166,9 +245,16 @@ describeWithMinisign('trust, inspect, install and verify on the command line', (
     expect((await cli(['--data-dir', dataDir, 'install', first, '--yes'])).code).toBe(0);
     const unsigned = invoicesApo(work, '1.1.0');
     const words = (await cli(['--data-dir', dataDir, 'inspect', unsigned])).stdout;
-    expect(words).toContain(`update: Signature dropped: This update is not signed; the version you have was signed by the key you trust as “Example Accounting” (ID ${publisher.printedKeyId}).`);
+    expect(words).toContain(
+      `update: Signature dropped: This update is not signed; the version you have was signed by the key you trust as “Example Accounting” (ID ${publisher.printedKeyId}).`,
+    );
     const refused = await cli(['--data-dir', dataDir, 'install', unsigned, '--yes']);
-    expect([refused.code, refused.stderr]).toEqual([1, expect.stringContaining('this update is not signed; the version you have was signed by the key you trust as “Example Accounting”')]);
+    expect([refused.code, refused.stderr]).toEqual([
+      1,
+      expect.stringContaining(
+        'this update is not signed; the version you have was signed by the key you trust as “Example Accounting”',
+      ),
+    ]);
     expect(refused.stderr).not.toContain('signed by a different key');
   });
 
@@ -188,7 +274,9 @@ describeWithMinisign('trust, inspect, install and verify on the command line', (
     );
     expect(treeHash(dataDir, ['activity'])).toBe(before);
     const dry = await cli(['--data-dir', dataDir, 'install', update]);
-    expect(dry.stdout).toContain(`STOP: the signing key changed: this update is signed by a key you don't know (ID ${stranger.printedKeyId})`);
+    expect(dry.stdout).toContain(
+      `STOP: the signing key changed: this update is signed by a key you don't know (ID ${stranger.printedKeyId})`,
+    );
     const accepted = await cli(['--data-dir', dataDir, 'install', update, '--yes', '--accept-key-change']);
     expect([accepted.code, accepted.stderr]).toEqual([0, '']);
     expect(accepted.stdout).toContain('Updated invoices 1.3.0 (was 1.2.0)');
@@ -205,9 +293,23 @@ describeWithMinisign('trust, inspect, install and verify on the command line', (
     appendFileSync(join(dataDir, state.packages.invoices.dir, 'tools/extract.py'), '# changed\n');
     const found = await cli(['--data-dir', dataDir, 'verify', '--json']);
     expect(found.code).toBe(1);
-    expect(JSON.parse(found.stdout).packages).toEqual([{ name: 'invoices', version: '1.2.0', integrity: 'changed', changed: ['tools/extract.py'], missing: [], added: [], disarmed: ['invoices/first-monday'] }]);
+    expect(JSON.parse(found.stdout).packages).toEqual([
+      {
+        name: 'invoices',
+        version: '1.2.0',
+        integrity: 'changed',
+        changed: ['tools/extract.py'],
+        missing: [],
+        added: [],
+        disarmed: ['invoices/first-monday'],
+      },
+    ]);
     const list = JSON.parse((await cli(['--data-dir', dataDir, 'list', '--json'])).stdout);
-    expect(list.packages[0]).toMatchObject({ name: 'invoices', integrity: 'changed', signature: { state: 'unsigned' } });
+    expect(list.packages[0]).toMatchObject({
+      name: 'invoices',
+      integrity: 'changed',
+      signature: { state: 'unsigned' },
+    });
     expect(list.triggers[0]).toMatchObject({ id: 'invoices/first-monday', armed: false });
   });
 });

@@ -54,15 +54,23 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     return EXIT.accepted;
   }
   if (sub === 'remove') {
-    if (rest.length !== 1 || (rest[0] as string).startsWith('-')) return usageError(io, 'trust remove takes one KEYID', TRUST_USAGE);
+    if (rest.length !== 1 || (rest[0] as string).startsWith('-'))
+      return usageError(io, 'trust remove takes one KEYID', TRUST_USAGE);
     const api = cliApi(io);
     const before = await api.trustedKeys();
     const removed = await api.untrustKey({ keyId: rest[0] as string });
     if (!removed.ok) return refused(io, removed.error);
-    const gone = before.ok ? before.value.find((key) => !removed.value.some((kept) => kept.keyId === key.keyId)) : undefined;
-    io.stdout(`Removed key ${gone?.keyId ?? (rest[0] as string).toUpperCase()}${gone ? ` (${gone.name})` : ''} from your trusted publishers. Packages signed by it now show as signed by a key you don't know.\n`);
+    const gone = before.ok
+      ? before.value.find((key) => !removed.value.some((kept) => kept.keyId === key.keyId))
+      : undefined;
+    io.stdout(
+      `Removed key ${gone?.keyId ?? (rest[0] as string).toUpperCase()}${gone ? ` (${gone.name})` : ''} from your trusted publishers. Packages signed by it now show as signed by a key you don't know.\n`,
+    );
     const pinned = gone?.pinnedPackages ?? [];
-    if (pinned.length > 0) io.stdout(`Still pinned to this key (their updates must be signed by it, or you accept a key change): ${pinned.join(', ')}.\n`);
+    if (pinned.length > 0)
+      io.stdout(
+        `Still pinned to this key (their updates must be signed by it, or you accept a key change): ${pinned.join(', ')}.\n`,
+      );
     return EXIT.accepted;
   }
   if (sub === 'add') {
@@ -77,8 +85,14 @@ export async function run(args: string[], io: CliIo): Promise<number> {
       else if (arg.startsWith('-')) return usageError(io, `unknown option \`${arg}\` for trust add`, TRUST_USAGE);
       else files.push(arg);
     }
-    if (files.length !== 1) return usageError(io, files.length === 0 ? 'trust add needs a KEY.pub file' : `trust add takes one KEY.pub, got ${files.length}`, TRUST_USAGE);
-    if (name === undefined) return usageError(io, 'trust add needs --name NAME (the publisher the key belongs to)', TRUST_USAGE);
+    if (files.length !== 1)
+      return usageError(
+        io,
+        files.length === 0 ? 'trust add needs a KEY.pub file' : `trust add takes one KEY.pub, got ${files.length}`,
+        TRUST_USAGE,
+      );
+    if (name === undefined)
+      return usageError(io, 'trust add needs --name NAME (the publisher the key belongs to)', TRUST_USAGE);
     const given = files[0] as string;
     let text: string;
     try {

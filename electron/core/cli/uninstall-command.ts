@@ -18,10 +18,17 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   }
   const option = args.find((a) => a.startsWith('-'));
   if (option !== undefined) return usageError(io, `unknown option \`${option}\` for uninstall`, UNINSTALL_USAGE);
-  if (args.length !== 1) return usageError(io, args.length === 0 ? 'uninstall needs a NAME' : `uninstall takes one NAME, got ${args.length}`, UNINSTALL_USAGE);
+  if (args.length !== 1)
+    return usageError(
+      io,
+      args.length === 0 ? 'uninstall needs a NAME' : `uninstall takes one NAME, got ${args.length}`,
+      UNINSTALL_USAGE,
+    );
   const result = await cliApi(io).uninstallPackage({ name: args[0] });
   if (!result.ok) return refused(io, result.error);
   const { name, version, removedAgents, removedTriggers } = result.value;
-  io.stdout(`Uninstalled ${name} ${version}: ${removedAgents.length} agent(s) and ${removedTriggers.length} trigger(s) removed.\n`);
+  io.stdout(
+    `Uninstalled ${name} ${version}: ${removedAgents.length} agent(s) and ${removedTriggers.length} trigger(s) removed.\n`,
+  );
   return EXIT.accepted;
 }

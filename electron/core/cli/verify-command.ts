@@ -22,22 +22,33 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     else if (arg === '-h' || arg === '--help') {
       io.stdout(VERIFY_USAGE);
       return EXIT.accepted;
-    } else return usageError(io, arg.startsWith('-') ? `unknown option \`${arg}\` for verify` : 'verify takes no argument', VERIFY_USAGE);
+    } else
+      return usageError(
+        io,
+        arg.startsWith('-') ? `unknown option \`${arg}\` for verify` : 'verify takes no argument',
+        VERIFY_USAGE,
+      );
   }
   const verified = await cliApi(io).verifyInstalled();
   if (!verified.ok) return refused(io, verified.error);
   const results = verified.value;
   const changed = results.filter((r) => r.integrity.state === 'changed');
   if (json) {
-    io.stdout(`${terminalJson({ packages: results.map((r) => ({ name: r.name, version: r.version, integrity: r.integrity.state, changed: r.integrity.changed, missing: r.integrity.missing, added: r.integrity.added, disarmed: r.disarmed })) })}\n`);
+    io.stdout(
+      `${terminalJson({ packages: results.map((r) => ({ name: r.name, version: r.version, integrity: r.integrity.state, changed: r.integrity.changed, missing: r.integrity.missing, added: r.integrity.added, disarmed: r.disarmed })) })}\n`,
+    );
   } else {
     if (results.length === 0) io.stdout('No package installed.\n');
     for (const r of results) {
       if (r.integrity.state === 'ok') io.stdout(`  ok       ${r.name} ${r.version}\n`);
       else {
-        io.stdout(`  CHANGED  ${r.name} ${r.version}: changed on this computer since you installed it (${integrityDetail(r.integrity)})\n`);
+        io.stdout(
+          `  CHANGED  ${r.name} ${r.version}: changed on this computer since you installed it (${integrityDetail(r.integrity)})\n`,
+        );
         if (r.disarmed.length > 0) io.stdout(`           triggers disarmed: ${r.disarmed.join(', ')}\n`);
-        io.stdout(`           put it back with \`reinstall PKG.apo\` (what was armed is armed again), or uninstall it.\n`);
+        io.stdout(
+          `           put it back with \`reinstall PKG.apo\` (what was armed is armed again), or uninstall it.\n`,
+        );
       }
     }
   }

@@ -49,22 +49,39 @@ describe('install --arm TRIGGER --webhook-secret-file / --webhook-secret-stdin (
   it('keeps the secret read from a file (a trailing newline trimmed), sealed, never printed; says where the key file is', async () => {
     const dataDir = join(tempDir('apollia-cli-'), 'data');
     const secret = pasted();
-    const done = await cli(['--data-dir', dataDir, 'install', watcherApo(), '--yes', '--arm', 'on-call', '--webhook-secret-file', secretFile(`${secret}\n`)]);
+    const done = await cli([
+      '--data-dir',
+      dataDir,
+      'install',
+      watcherApo(),
+      '--yes',
+      '--arm',
+      'on-call',
+      '--webhook-secret-file',
+      secretFile(`${secret}\n`),
+    ]);
     expect([done.code, done.stderr]).toEqual([0, '']);
-    expect(done.stdout).toContain(`  Armed: ${HOOK}\n  Webhook secret for ${HOOK}: the one your sender gave, kept (it is never shown).\n`);
+    expect(done.stdout).toContain(
+      `  Armed: ${HOOK}\n  Webhook secret for ${HOOK}: the one your sender gave, kept (it is never shown).\n`,
+    );
     expect(done.stdout).toContain(`the key is ${join(dataDir, 'secret-box.key')}`);
     expect(done.stdout).not.toContain(secret.slice(6));
     expect(state(dataDir).triggers[HOOK]).toMatchObject({ armed: true, secretOrigin: 'given' });
     expect(await opened(dataDir)).toBe(secret);
     expect(clearIn(dataDir, secret)).toEqual([]);
     const list = await cli(['--data-dir', dataDir, 'list']);
-    expect(list.stdout).toMatch(/ {2}armed {4}watcher\/on-call: On a signed HTTP call; secret given by your sender, set \d{4}-\d\d-\d\dT[\d:.]+Z\n/);
+    expect(list.stdout).toMatch(
+      / {2}armed {4}watcher\/on-call: On a signed HTTP call; secret given by your sender, set \d{4}-\d\d-\d\dT[\d:.]+Z\n/,
+    );
   });
 
   it('reads the secret from standard input', async () => {
     const dataDir = join(tempDir('apollia-cli-'), 'data');
     const secret = pasted(64);
-    const done = await cli(['--data-dir', dataDir, 'install', watcherApo(), '--yes', '--arm', 'on-call', '--webhook-secret-stdin'], `${secret}\r\n`);
+    const done = await cli(
+      ['--data-dir', dataDir, 'install', watcherApo(), '--yes', '--arm', 'on-call', '--webhook-secret-stdin'],
+      `${secret}\r\n`,
+    );
     expect(done.code).toBe(0);
     expect(done.stdout).not.toContain(secret.slice(6));
     expect(await opened(dataDir)).toBe(secret);
@@ -79,7 +96,9 @@ describe('install --arm TRIGGER --webhook-secret-file / --webhook-secret-stdin (
     ]) {
       const done = await cli(['--data-dir', dataDir, 'install', watcherApo(), '--yes', ...argv]);
       expect(done.code).toBe(2);
-      expect(done.stderr).toMatch(new RegExp(`^apollia-desktop: ${ARGV_SECRET_REFUSAL.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\n\nUsage: `));
+      expect(done.stderr).toMatch(
+        new RegExp(`^apollia-desktop: ${ARGV_SECRET_REFUSAL.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\n\nUsage: `),
+      );
       expect(done.stderr).toContain('shows in the process list');
       expect(done.stderr + done.stdout).not.toContain(secret.slice(6));
     }
@@ -89,22 +108,82 @@ describe('install --arm TRIGGER --webhook-secret-file / --webhook-secret-stdin (
   it('usage errors: a secret option before any --arm, a missing file, two stdin secrets', async () => {
     const dataDir = join(tempDir('apollia-cli-'), 'data');
     const apo = watcherApo();
-    const before = await cli(['--data-dir', dataDir, 'install', apo, '--yes', '--webhook-secret-stdin', '--arm', 'on-call'], pasted());
-    expect([before.code, before.stderr.split('\n')[0]]).toEqual([2, 'apollia-desktop: --webhook-secret-stdin goes right after the --arm TRIGGER it is the secret of']);
-    const missing = await cli(['--data-dir', dataDir, 'install', apo, '--yes', '--arm', 'on-call', '--webhook-secret-file', '/nonexistent/secret.txt']);
-    expect([missing.code, missing.stderr.split('\n')[0]]).toEqual([2, 'apollia-desktop: no such file: /nonexistent/secret.txt']);
-    const noFile = await cli(['--data-dir', dataDir, 'install', apo, '--yes', '--arm', 'on-call', '--webhook-secret-file']);
-    expect([noFile.code, noFile.stderr.split('\n')[0]]).toEqual([2, 'apollia-desktop: --webhook-secret-file needs a FILE']);
-    const twice = await cli(['--data-dir', dataDir, 'install', apo, '--yes', '--arm', 'on-call', '--webhook-secret-stdin', '--webhook-secret-stdin'], pasted());
-    expect([twice.code, twice.stderr.split('\n')[0]]).toEqual([2, 'apollia-desktop: trigger on-call was given two secrets']);
+    const before = await cli(
+      ['--data-dir', dataDir, 'install', apo, '--yes', '--webhook-secret-stdin', '--arm', 'on-call'],
+      pasted(),
+    );
+    expect([before.code, before.stderr.split('\n')[0]]).toEqual([
+      2,
+      'apollia-desktop: --webhook-secret-stdin goes right after the --arm TRIGGER it is the secret of',
+    ]);
+    const missing = await cli([
+      '--data-dir',
+      dataDir,
+      'install',
+      apo,
+      '--yes',
+      '--arm',
+      'on-call',
+      '--webhook-secret-file',
+      '/nonexistent/secret.txt',
+    ]);
+    expect([missing.code, missing.stderr.split('\n')[0]]).toEqual([
+      2,
+      'apollia-desktop: no such file: /nonexistent/secret.txt',
+    ]);
+    const noFile = await cli([
+      '--data-dir',
+      dataDir,
+      'install',
+      apo,
+      '--yes',
+      '--arm',
+      'on-call',
+      '--webhook-secret-file',
+    ]);
+    expect([noFile.code, noFile.stderr.split('\n')[0]]).toEqual([
+      2,
+      'apollia-desktop: --webhook-secret-file needs a FILE',
+    ]);
+    const twice = await cli(
+      [
+        '--data-dir',
+        dataDir,
+        'install',
+        apo,
+        '--yes',
+        '--arm',
+        'on-call',
+        '--webhook-secret-stdin',
+        '--webhook-secret-stdin',
+      ],
+      pasted(),
+    );
+    expect([twice.code, twice.stderr.split('\n')[0]]).toEqual([
+      2,
+      'apollia-desktop: trigger on-call was given two secrets',
+    ]);
     expect(() => readdirSync(dataDir)).toThrow();
   });
 
   it('a bad secret is refused (exit 1) with the check’s message, and nothing is installed', async () => {
     const dataDir = join(tempDir('apollia-cli-'), 'data');
     const short = `whsec_${randomBytes(16).toString('base64')}`;
-    const done = await cli(['--data-dir', dataDir, 'install', watcherApo(), '--yes', '--arm', 'on-call', '--webhook-secret-file', secretFile(short)]);
-    expect([done.code, done.stderr]).toEqual([1, 'apollia-desktop: The secret your sender gave was not kept: The key is 16 bytes: Standard Webhooks wants 24 to 64.\n']);
+    const done = await cli([
+      '--data-dir',
+      dataDir,
+      'install',
+      watcherApo(),
+      '--yes',
+      '--arm',
+      'on-call',
+      '--webhook-secret-file',
+      secretFile(short),
+    ]);
+    expect([done.code, done.stderr]).toEqual([
+      1,
+      'apollia-desktop: The secret your sender gave was not kept: The key is 16 bytes: Standard Webhooks wants 24 to 64.\n',
+    ]);
     expect(done.stdout).toBe('');
     expect(existsSync(join(dataDir, 'state.json')) ? state(dataDir).packages : {}).toEqual({});
     expect(existsSync(join(dataDir, 'packages'))).toBe(false);
@@ -123,15 +202,25 @@ describe('rotate TRIGGER (issue 18)', () => {
     const dataDir = await armedStore();
     const made = await cli(['--data-dir', dataDir, 'rotate', HOOK]);
     expect(made.code).toBe(0);
-    const shown = /New webhook secret for watcher\/on-call \(shown once, keep it now\): (\S+)\n/.exec(made.stdout)?.[1] ?? '';
+    const shown =
+      /New webhook secret for watcher\/on-call \(shown once, keep it now\): (\S+)\n/.exec(made.stdout)?.[1] ?? '';
     expect(await opened(dataDir)).toBe(shown);
     expect(made.stdout).toContain(`the key is ${join(dataDir, 'secret-box.key')}`);
     expect(state(dataDir).triggers[HOOK].secretOrigin).toBe('made');
 
     const fromFile = pasted(24);
-    const file = await cli(['--data-dir', dataDir, 'rotate', HOOK, '--webhook-secret-file', secretFile(` ${fromFile} \n`)]);
+    const file = await cli([
+      '--data-dir',
+      dataDir,
+      'rotate',
+      HOOK,
+      '--webhook-secret-file',
+      secretFile(` ${fromFile} \n`),
+    ]);
     expect([file.code, file.stderr]).toEqual([0, '']);
-    expect(file.stdout).toMatch(/^Webhook secret for watcher\/on-call replaced by the one your sender gave \(it is never shown\)\.\n {2}The secret is stored encrypted with a key file/);
+    expect(file.stdout).toMatch(
+      /^Webhook secret for watcher\/on-call replaced by the one your sender gave \(it is never shown\)\.\n {2}The secret is stored encrypted with a key file/,
+    );
     expect(file.stdout).not.toContain(fromFile.slice(6));
     expect(await opened(dataDir)).toBe(fromFile);
     expect(state(dataDir).triggers[HOOK].secretOrigin).toBe('given');
@@ -146,23 +235,43 @@ describe('rotate TRIGGER (issue 18)', () => {
   it('a bad secret or a secret on the command line changes nothing', async () => {
     const dataDir = await armedStore();
     const before = treeHash(dataDir);
-    const spaced = await cli(['--data-dir', dataDir, 'rotate', HOOK, '--webhook-secret-stdin'], `whsec_${randomBytes(16).toString('base64')} ${randomBytes(16).toString('base64')}`);
-    expect([spaced.code, spaced.stderr]).toEqual([1, 'apollia-desktop: The secret your sender gave was not kept: The secret has a space or line break inside it: copy it again as one piece, with nothing between its characters.\n']);
-    const stripe = await cli(['--data-dir', dataDir, 'rotate', HOOK, '--webhook-secret-stdin'], `whsec_${randomBytes(32).toString('hex')}`);
+    const spaced = await cli(
+      ['--data-dir', dataDir, 'rotate', HOOK, '--webhook-secret-stdin'],
+      `whsec_${randomBytes(16).toString('base64')} ${randomBytes(16).toString('base64')}`,
+    );
+    expect([spaced.code, spaced.stderr]).toEqual([
+      1,
+      'apollia-desktop: The secret your sender gave was not kept: The secret has a space or line break inside it: copy it again as one piece, with nothing between its characters.\n',
+    ]);
+    const stripe = await cli(
+      ['--data-dir', dataDir, 'rotate', HOOK, '--webhook-secret-stdin'],
+      `whsec_${randomBytes(32).toString('hex')}`,
+    );
     expect(stripe.code).toBe(1);
-    expect(stripe.stderr).toMatch(/^apollia-desktop: The secret your sender gave was not kept: This looks like a Stripe secret/);
+    expect(stripe.stderr).toMatch(
+      /^apollia-desktop: The secret your sender gave was not kept: This looks like a Stripe secret/,
+    );
     const argv = await cli(['--data-dir', dataDir, 'rotate', HOOK, '--webhook-secret', pasted()]);
     expect([argv.code, argv.stderr.split('\n')[0]]).toEqual([2, `apollia-desktop: ${ARGV_SECRET_REFUSAL}`]);
     const unknown = await cli(['--data-dir', dataDir, 'rotate', 'watcher/nope']);
-    expect([unknown.code, unknown.stderr]).toEqual([1, 'apollia-desktop: There is no trigger `watcher/nope` on this computer.\n']);
+    expect([unknown.code, unknown.stderr]).toEqual([
+      1,
+      'apollia-desktop: There is no trigger `watcher/nope` on this computer.\n',
+    ]);
     const none = await cli(['--data-dir', dataDir, 'rotate']);
-    expect([none.code, none.stderr.split('\n')[0]]).toEqual([2, 'apollia-desktop: rotate needs a TRIGGER (package/trigger)']);
+    expect([none.code, none.stderr.split('\n')[0]]).toEqual([
+      2,
+      'apollia-desktop: rotate needs a TRIGGER (package/trigger)',
+    ]);
     expect(treeHash(dataDir)).toBe(before);
   });
 
   it('a Stripe dashboard-shaped secret is kept with a note on standard error', async () => {
     const dataDir = await armedStore();
-    const done = await cli(['--data-dir', dataDir, 'rotate', HOOK, '--webhook-secret-stdin'], 'whsec_5WbX5kEWLlfzsGNjH64I8lOOqUB6e8FH');
+    const done = await cli(
+      ['--data-dir', dataDir, 'rotate', HOOK, '--webhook-secret-stdin'],
+      'whsec_5WbX5kEWLlfzsGNjH64I8lOOqUB6e8FH',
+    );
     expect(done.code).toBe(0);
     expect(done.stderr).toMatch(/^apollia-desktop: note: This has the shape of a Stripe signing secret/);
   });

@@ -12,26 +12,37 @@ import type { CliIo } from './cli-io';
 import { PROGRAM } from './usage';
 
 /** The usage lines of the two options. */
-export const WEBHOOK_SECRET_USAGE = ['  --webhook-secret-file FILE  Use the secret your sender gave (whsec_…), read from FILE, instead of making one', '  --webhook-secret-stdin      The same, read from standard input (e.g. pasted, then Ctrl-D)'];
+export const WEBHOOK_SECRET_USAGE = [
+  '  --webhook-secret-file FILE  Use the secret your sender gave (whsec_…), read from FILE, instead of making one',
+  '  --webhook-secret-stdin      The same, read from standard input (e.g. pasted, then Ctrl-D)',
+];
 
 /** Where a given secret is read from. */
 export type WebhookSecretSource = { from: 'file'; path: string } | { from: 'stdin' };
 
 /** Why `--webhook-secret` is refused: said in full, so the user knows what to do instead. */
-export const ARGV_SECRET_REFUSAL = '--webhook-secret takes no value on the command line: a secret there shows in the process list and stays in your shell history. Put it in a file and use --webhook-secret-file FILE, or pipe it in with --webhook-secret-stdin';
+export const ARGV_SECRET_REFUSAL =
+  '--webhook-secret takes no value on the command line: a secret there shows in the process list and stays in your shell history. Put it in a file and use --webhook-secret-file FILE, or pipe it in with --webhook-secret-stdin';
 
 /**
  * Reads one webhook secret option at `args[i]`, if it is one: `{ source, next }` (the index of its
  * last argument), a usage problem, or null when `args[i]` is another option.
  */
-export function webhookSecretOption(args: string[], i: number, io: CliIo): { source: WebhookSecretSource; next: number } | { problem: string } | null {
+export function webhookSecretOption(
+  args: string[],
+  i: number,
+  io: CliIo,
+): { source: WebhookSecretSource; next: number } | { problem: string } | null {
   const arg = args[i] as string;
   if (arg === '--webhook-secret' || arg.startsWith('--webhook-secret=')) return { problem: ARGV_SECRET_REFUSAL };
   if (arg === '--webhook-secret-stdin') return { source: { from: 'stdin' }, next: i };
   if (arg === '--webhook-secret-file' || arg.startsWith('--webhook-secret-file=')) {
     const value = arg === '--webhook-secret-file' ? args[i + 1] : arg.slice('--webhook-secret-file='.length);
     if (value === undefined || value === '') return { problem: '--webhook-secret-file needs a FILE' };
-    return { source: { from: 'file', path: isAbsolute(value) ? value : resolve(io.cwd, value) }, next: arg === '--webhook-secret-file' ? i + 1 : i };
+    return {
+      source: { from: 'file', path: isAbsolute(value) ? value : resolve(io.cwd, value) },
+      next: arg === '--webhook-secret-file' ? i + 1 : i,
+    };
   }
   return null;
 }
@@ -54,16 +65,23 @@ async function stdinText(io: CliIo): Promise<string> {
  * The secret text of `source` (outer whitespace is the Api's to trim), or a usage problem: a file
  * that is missing, not a file, or bigger than any secret. Never says what the file holds.
  */
-export async function readWebhookSecret(source: WebhookSecretSource, io: CliIo): Promise<{ secret: string } | { problem: string }> {
+export async function readWebhookSecret(
+  source: WebhookSecretSource,
+  io: CliIo,
+): Promise<{ secret: string } | { problem: string }> {
   if (source.from === 'stdin') {
     const text = await stdinText(io);
-    if (text.length > MAX_WEBHOOK_SECRET_TEXT) return { problem: `standard input holds more than ${MAX_WEBHOOK_SECRET_TEXT} characters: that is not a webhook secret` };
+    if (text.length > MAX_WEBHOOK_SECRET_TEXT)
+      return {
+        problem: `standard input holds more than ${MAX_WEBHOOK_SECRET_TEXT} characters: that is not a webhook secret`,
+      };
     return { secret: text };
   }
   const info = await stat(source.path).catch(() => null);
   if (!info) return { problem: `no such file: ${source.path}` };
   if (!info.isFile()) return { problem: `not a file: ${source.path}` };
-  if (info.size > MAX_WEBHOOK_SECRET_TEXT) return { problem: `${source.path} is ${info.size} bytes: a webhook secret file holds only the secret` };
+  if (info.size > MAX_WEBHOOK_SECRET_TEXT)
+    return { problem: `${source.path} is ${info.size} bytes: a webhook secret file holds only the secret` };
   return { secret: await readFile(source.path, 'utf8') };
 }
 

@@ -48,7 +48,8 @@ export class Reader {
 
   /** Spec: fields this app does not know are listed, not guessed at. */
   unknownFields(obj: JsonObject, path: string, known: Iterable<string>): void {
-    for (const key of unknownKeys(obj, known)) this.warn('plugin.unknown_field', childPath(path, key), 'is a field this app does not know; it is not shown');
+    for (const key of unknownKeys(obj, known))
+      this.warn('plugin.unknown_field', childPath(path, key), 'is a field this app does not know; it is not shown');
   }
 
   object(value: JsonValue | undefined, path: string): JsonObject | null {
@@ -58,7 +59,12 @@ export class Reader {
   }
 
   /** A required (or optional when `optional`) string; null when absent, null-valued or wrong. */
-  string(obj: JsonObject, key: string, path: string, opts: { optional?: boolean; nonEmpty?: boolean } = {}): string | null {
+  string(
+    obj: JsonObject,
+    key: string,
+    path: string,
+    opts: { optional?: boolean; nonEmpty?: boolean } = {},
+  ): string | null {
     const fieldPath = childPath(path, key);
     const value = obj[key];
     if (!has(obj, key) || (value === null && opts.optional)) {
@@ -124,7 +130,11 @@ export class Reader {
     }
     const dialect = value.$schema;
     if (dialect !== undefined && dialect !== JSON_SCHEMA_2020 && dialect !== `${JSON_SCHEMA_2020}#`) {
-      this.warn('plugin.schema_dialect', childPath(fieldPath, '$schema'), `names the dialect \`${String(dialect)}\`; only JSON Schema 2020-12 is checked, so this schema is shown unchecked`);
+      this.warn(
+        'plugin.schema_dialect',
+        childPath(fieldPath, '$schema'),
+        `names the dialect \`${String(dialect)}\`; only JSON Schema 2020-12 is checked, so this schema is shown unchecked`,
+      );
       return value;
     }
     // The same data-only check as every other package schema (json-schema-check.ts): the 2020-12

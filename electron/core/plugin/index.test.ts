@@ -2,7 +2,13 @@ import { mkdtemp, readFile, rm, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_PLUGIN_MANIFEST_BYTES, inspectPluginManifest, inspectPluginManifestBytes, isPluginManifestContent, type PluginInspection } from './index';
+import {
+  MAX_PLUGIN_MANIFEST_BYTES,
+  inspectPluginManifest,
+  inspectPluginManifestBytes,
+  isPluginManifestContent,
+  type PluginInspection,
+} from './index';
 
 const FIXTURE = join(__dirname, '../../../test/fixtures/plugin/crm-plugin.json');
 
@@ -53,8 +59,14 @@ describe('the CRM fixture', () => {
   it('gives the screen a normalised view', async () => {
     const result = (await inspectPluginManifest(FIXTURE)) as PluginInspection;
     const view = result.details!;
-    expect(view.auth).toEqual({ type: 'oauth2', source: 'auth_shape', scopes: ['contacts.read', 'deals.read', 'deals.write'] });
-    expect(view.capabilities[0]!.routing_hints).toEqual(['Use when the user asks who a contact is, how to reach them, or which company they work for.']);
+    expect(view.auth).toEqual({
+      type: 'oauth2',
+      source: 'auth_shape',
+      scopes: ['contacts.read', 'deals.read', 'deals.write'],
+    });
+    expect(view.capabilities[0]!.routing_hints).toEqual([
+      'Use when the user asks who a contact is, how to reach them, or which company they work for.',
+    ]);
     expect(view.tools.map((t) => [t.name, t.access_class, t.idempotent])).toEqual([
       ['search_contacts', 'read', true],
       ['list_deals', 'read', true],
@@ -83,7 +95,13 @@ describe('the CRM fixture', () => {
 
   it('also accepts the identity as one nested object', () => {
     const result = inspectEdited((m) => {
-      m.identity = { name: m.name, version: m.version, display_name: m.display_name, description: m.description, owner: m.owner };
+      m.identity = {
+        name: m.name,
+        version: m.version,
+        display_name: m.display_name,
+        description: m.description,
+        owner: m.owner,
+      };
       for (const key of ['name', 'version', 'display_name', 'description', 'owner', 'homepage']) delete m[key];
     });
     expect(result.errors).toEqual([]);
@@ -101,7 +119,8 @@ describe('construction-time invariants (spec "PluginManifest")', () => {
       {
         code: 'plugin.duplicate_tool',
         path: 'tools[3].name',
-        message: 'plugin manifest: `tools[3].name` repeats tool name `create_deal` of `tools[2]`; tool names must be unique',
+        message:
+          'plugin manifest: `tools[3].name` repeats tool name `create_deal` of `tools[2]`; tool names must be unique',
       },
     ]);
   });
@@ -115,7 +134,8 @@ describe('construction-time invariants (spec "PluginManifest")', () => {
       {
         code: 'plugin.duplicate_capability',
         path: 'capabilities[1].name',
-        message: 'plugin manifest: `capabilities[1].name` repeats capability name `crm_lookup` of `capabilities[0]`; capability names must be unique',
+        message:
+          'plugin manifest: `capabilities[1].name` repeats capability name `crm_lookup` of `capabilities[0]`; capability names must be unique',
       },
     ]);
   });
@@ -128,7 +148,8 @@ describe('construction-time invariants (spec "PluginManifest")', () => {
       {
         code: 'plugin.duplicate_resource',
         path: 'resources[2].name',
-        message: 'plugin manifest: `resources[2].name` repeats resource name `pipeline_stages` of `resources[0]`; resource names must be unique',
+        message:
+          'plugin manifest: `resources[2].name` repeats resource name `pipeline_stages` of `resources[0]`; resource names must be unique',
       },
     ]);
   });
@@ -141,7 +162,8 @@ describe('construction-time invariants (spec "PluginManifest")', () => {
       {
         code: 'plugin.unknown_capability',
         path: 'tools[2].capability',
-        message: 'plugin manifest: `tools[2].capability` names capability `billing`, which this manifest does not declare (tool `create_deal`)',
+        message:
+          'plugin manifest: `tools[2].capability` names capability `billing`, which this manifest does not declare (tool `create_deal`)',
       },
     ]);
   });
@@ -154,7 +176,8 @@ describe('construction-time invariants (spec "PluginManifest")', () => {
       {
         code: 'plugin.write_without_approval',
         path: 'tools[2].capability',
-        message: 'plugin manifest: `tools[2].capability` puts write tool `create_deal` under capability `crm_lookup`, which is not `approval_required`; write tools must need approval',
+        message:
+          'plugin manifest: `tools[2].capability` puts write tool `create_deal` under capability `crm_lookup`, which is not `approval_required`; write tools must need approval',
       },
     ]);
   });
@@ -167,7 +190,8 @@ describe('construction-time invariants (spec "PluginManifest")', () => {
       {
         code: 'plugin.idempotent_missing',
         path: 'tools[3].idempotent',
-        message: 'plugin manifest: `tools[3].idempotent` is required on write tool `set_deal_stage`: declare true or false explicitly',
+        message:
+          'plugin manifest: `tools[3].idempotent` is required on write tool `set_deal_stage`: declare true or false explicitly',
       },
     ]);
   });
@@ -188,7 +212,8 @@ describe('construction-time invariants (spec "PluginManifest")', () => {
       {
         code: 'plugin.invalid_name',
         path: 'name',
-        message: 'plugin manifest: `name` `Acme CRM` is not a slug: it must match ^[a-z][a-z0-9_-]*$ (a lower-case letter, then lower-case letters, digits, `_` or `-`)',
+        message:
+          'plugin manifest: `name` `Acme CRM` is not a slug: it must match ^[a-z][a-z0-9_-]*$ (a lower-case letter, then lower-case letters, digits, `_` or `-`)',
       },
     ]);
     expect(
@@ -212,7 +237,8 @@ describe('construction-time invariants (spec "PluginManifest")', () => {
       {
         code: 'plugin.query_profile_missing',
         path: 'query_surface',
-        message: 'plugin manifest: `query_surface` is missing: a plugin with read tools (`search_contacts`, `list_deals`) must declare a query profile: a dataset with `pushdown`, a `datasets` entry, or an opt-out with a `rationale`',
+        message:
+          'plugin manifest: `query_surface` is missing: a plugin with read tools (`search_contacts`, `list_deals`) must declare a query profile: a dataset with `pushdown`, a `datasets` entry, or an opt-out with a `rationale`',
       },
     ]);
   });
@@ -221,17 +247,28 @@ describe('construction-time invariants (spec "PluginManifest")', () => {
     const bounded = inspectEdited((m) => {
       delete m.datasets[0].pushdown;
     });
-    expect(bounded.details!.query_profile).toEqual({ kind: 'bounded_fetch', datasets: ['deals'], autoAdaptedTools: ['search_contacts'] });
+    expect(bounded.details!.query_profile).toEqual({
+      kind: 'bounded_fetch',
+      datasets: ['deals'],
+      autoAdaptedTools: ['search_contacts'],
+    });
     const adapted = inspectEdited((m) => {
       m.datasets = [];
     });
-    expect(adapted.details!.query_profile).toEqual({ kind: 'bounded_fetch', datasets: [], autoAdaptedTools: ['search_contacts'] });
+    expect(adapted.details!.query_profile).toEqual({
+      kind: 'bounded_fetch',
+      datasets: [],
+      autoAdaptedTools: ['search_contacts'],
+    });
     const optOut = inspectEdited((m) => {
       m.datasets = [];
       delete m.tools[0].output_schema;
       m.query_surface = { rationale: 'Contact search is relevance-ranked, not tabular.' };
     });
-    expect(optOut.details!.query_profile).toEqual({ kind: 'opt_out', rationale: 'Contact search is relevance-ranked, not tabular.' });
+    expect(optOut.details!.query_profile).toEqual({
+      kind: 'opt_out',
+      rationale: 'Contact search is relevance-ranked, not tabular.',
+    });
   });
 
   it('refuses an opt-out whose rationale is only whitespace', () => {
@@ -244,7 +281,8 @@ describe('construction-time invariants (spec "PluginManifest")', () => {
       {
         code: 'plugin.query_surface_empty_rationale',
         path: 'query_surface.rationale',
-        message: 'plugin manifest: `query_surface.rationale` is empty: a recorded opt-out must say why the read surface is not tabular',
+        message:
+          'plugin manifest: `query_surface.rationale` is empty: a recorded opt-out must say why the read surface is not tabular',
       },
     ]);
   });
@@ -296,14 +334,22 @@ describe('shape', () => {
     const result = inspectEdited((m) => {
       delete m.owner;
     });
-    expect(result.errors).toEqual([{ code: 'plugin.missing_field', path: 'owner', message: 'plugin manifest: `owner` is required' }]);
+    expect(result.errors).toEqual([
+      { code: 'plugin.missing_field', path: 'owner', message: 'plugin manifest: `owner` is required' },
+    ]);
   });
 
   it('refuses a wrong type, naming the field by its path', () => {
     const result = inspectEdited((m) => {
       m.tools[2].capability = 7;
     });
-    expect(result.errors).toEqual([{ code: 'plugin.invalid_type', path: 'tools[2].capability', message: 'plugin manifest: `tools[2].capability` must be a string, not a number' }]);
+    expect(result.errors).toEqual([
+      {
+        code: 'plugin.invalid_type',
+        path: 'tools[2].capability',
+        message: 'plugin manifest: `tools[2].capability` must be a string, not a number',
+      },
+    ]);
   });
 
   it('refuses an unknown access class and an unknown role', () => {
@@ -326,7 +372,8 @@ describe('shape', () => {
       {
         code: 'plugin.invalid_value',
         path: 'capabilities[2].minimum_role',
-        message: 'plugin manifest: `capabilities[2].minimum_role` must be null, `TENANT_ADMIN` or `SUPER_ADMIN`, not `OWNER`',
+        message:
+          'plugin manifest: `capabilities[2].minimum_role` must be null, `TENANT_ADMIN` or `SUPER_ADMIN`, not `OWNER`',
       },
     ]);
   });
@@ -340,13 +387,19 @@ describe('shape', () => {
   });
 
   it('checks a plugin schema as every package schema: an unknown keyword, a pattern that does not compile, a remote $ref', () => {
-    for (const schema of [{ type: 'object', propertise: {} }, { type: 'string', pattern: '(' }, { $ref: 'https://example.com/s.json' }]) {
+    for (const schema of [
+      { type: 'object', propertise: {} },
+      { type: 'string', pattern: '(' },
+      { $ref: 'https://example.com/s.json' },
+    ]) {
       const result = inspectEdited((m) => {
         m.tools[0].input_schema = schema;
       });
       expect(codes(result)).toEqual(['plugin.invalid_schema']);
       expect(result.errors[0]!.path).toBe('tools[0].input_schema');
-      expect(result.errors[0]!.message).toMatch(/^plugin manifest: `tools\[0\]\.input_schema` is not a valid JSON Schema: /);
+      expect(result.errors[0]!.message).toMatch(
+        /^plugin manifest: `tools\[0\]\.input_schema` is not a valid JSON Schema: /,
+      );
     }
   });
 
@@ -366,7 +419,10 @@ describe('shape', () => {
 
   it('reads a remote MCP server and its placeholders; refuses a non-web template', () => {
     const remote = inspectEdited((m) => {
-      m.remote_mcp = { url_template: 'https://{tenant_subdomain}.mcp.example.com/v1?key={api_key}', credential_keys: ['api_key'] };
+      m.remote_mcp = {
+        url_template: 'https://{tenant_subdomain}.mcp.example.com/v1?key={api_key}',
+        credential_keys: ['api_key'],
+      };
     });
     expect(remote.details!.remote_mcp).toEqual({
       url_template: 'https://{tenant_subdomain}.mcp.example.com/v1?key={api_key}',
@@ -392,8 +448,16 @@ describe('shape', () => {
     });
     expect(result.ok).toBe(true);
     expect(result.warnings).toEqual([
-      { code: 'plugin.unknown_field', path: 'telemetry', message: 'plugin manifest: `telemetry` is a field this app does not know; it is not shown' },
-      { code: 'plugin.unknown_field', path: 'tools[1].retry_policy', message: 'plugin manifest: `tools[1].retry_policy` is a field this app does not know; it is not shown' },
+      {
+        code: 'plugin.unknown_field',
+        path: 'telemetry',
+        message: 'plugin manifest: `telemetry` is a field this app does not know; it is not shown',
+      },
+      {
+        code: 'plugin.unknown_field',
+        path: 'tools[1].retry_policy',
+        message: 'plugin manifest: `tools[1].retry_policy` is a field this app does not know; it is not shown',
+      },
     ]);
   });
 
@@ -402,14 +466,18 @@ describe('shape', () => {
       m.profiles[1].config_keys.push('client_secret');
     });
     expect(result.ok).toBe(true);
-    expect(result.warnings.map((w) => [w.code, w.path])).toEqual([['plugin.profile_secret_key', 'profiles[1].config_keys']]);
+    expect(result.warnings.map((w) => [w.code, w.path])).toEqual([
+      ['plugin.profile_secret_key', 'profiles[1].config_keys'],
+    ]);
   });
 
   it('warns about the same text fields the plugin screen checks (shared/plugin-text-fields.ts): a capability description too', () => {
     const result = inspectEdited((m) => {
       m.capabilities[0].description = 'Looks up\u202E contacts';
     });
-    expect(result.warnings.map((w) => [w.code, w.path])).toEqual([['text.bidi_control', 'capabilities[0].description']]);
+    expect(result.warnings.map((w) => [w.code, w.path])).toEqual([
+      ['text.bidi_control', 'capabilities[0].description'],
+    ]);
   });
 
   it('warns about hidden characters and lookalike letters in the text people judge it by', () => {
@@ -419,9 +487,22 @@ describe('shape', () => {
     });
     expect(result.ok).toBe(true);
     expect(result.warnings).toEqual([
-      { code: 'text.mixed_scripts', path: 'owner', message: 'The owner mixes Cyrillic and Latin letters, which can make it look like a different name' },
-      { code: 'text.confusable', path: 'owner', message: 'The owner uses lookalike characters: Cyrillic "а" (U+0430) looks like "a"' },
-      { code: 'text.bidi_control', path: 'tools[0].description', message: 'The description of tool `search_contacts` contains a right-to-left override (U+202E) that can disguise text' },
+      {
+        code: 'text.mixed_scripts',
+        path: 'owner',
+        message: 'The owner mixes Cyrillic and Latin letters, which can make it look like a different name',
+      },
+      {
+        code: 'text.confusable',
+        path: 'owner',
+        message: 'The owner uses lookalike characters: Cyrillic "а" (U+0430) looks like "a"',
+      },
+      {
+        code: 'text.bidi_control',
+        path: 'tools[0].description',
+        message:
+          'The description of tool `search_contacts` contains a right-to-left override (U+202E) that can disguise text',
+      },
     ]);
   });
 
@@ -430,7 +511,8 @@ describe('shape', () => {
       {
         code: 'plugin.not_a_manifest',
         path: '',
-        message: 'plugin manifest: this JSON object is not a plugin manifest (it needs an identity and `capabilities` or `tools`)',
+        message:
+          'plugin manifest: this JSON object is not a plugin manifest (it needs an identity and `capabilities` or `tools`)',
       },
     ]);
   });
@@ -460,7 +542,9 @@ describe('reading the file', () => {
   });
 
   it('refuses a truncated file', () => {
-    expect(inspectText('{"name": "crm", "tools": [').errors[0]!.message).toBe('plugin manifest is not valid JSON: unexpected end of input at line 1, column 27 (in `tools[0]`)');
+    expect(inspectText('{"name": "crm", "tools": [').errors[0]!.message).toBe(
+      'plugin manifest is not valid JSON: unexpected end of input at line 1, column 27 (in `tools[0]`)',
+    );
   });
 
   it('refuses text that is not UTF-8', () => {
@@ -483,6 +567,8 @@ describe('reading the file', () => {
 
   it('refuses a folder and a missing file', async () => {
     expect((await inspectPluginManifest(dir)).errors[0]!.code).toBe('plugin.not_a_file');
-    expect((await inspectPluginManifest(join(dir, 'nope.json'))).errors).toEqual([{ code: 'plugin.unreadable', message: 'plugin manifest: cannot open the file (ENOENT)' }]);
+    expect((await inspectPluginManifest(join(dir, 'nope.json'))).errors).toEqual([
+      { code: 'plugin.unreadable', message: 'plugin manifest: cannot open the file (ENOENT)' },
+    ]);
   });
 });

@@ -27,17 +27,33 @@ function refused(error: Problem, warnings: Problem[] = []): PluginInspection {
  * Reads a file's bytes, refusing it once it is known to exceed `limit` (by its size, or while
  * reading if it grows), so a huge file costs neither time nor memory.
  */
-async function readBounded(path: string, limit: number): Promise<{ ok: true; bytes: Uint8Array } | { ok: false; error: Problem }> {
+async function readBounded(
+  path: string,
+  limit: number,
+): Promise<{ ok: true; bytes: Uint8Array } | { ok: false; error: Problem }> {
   let handle;
   try {
     handle = await open(path, 'r');
   } catch (caught) {
-    return { ok: false, error: { code: 'plugin.unreadable', message: `plugin manifest: cannot open the file (${(caught as NodeJS.ErrnoException).code ?? 'error'})` } };
+    return {
+      ok: false,
+      error: {
+        code: 'plugin.unreadable',
+        message: `plugin manifest: cannot open the file (${(caught as NodeJS.ErrnoException).code ?? 'error'})`,
+      },
+    };
   }
   try {
     const info = await handle.stat();
-    if (!info.isFile()) return { ok: false, error: { code: 'plugin.not_a_file', message: 'plugin manifest: this is not a regular file' } };
-    const tooLarge: Problem = { code: 'plugin.too_large', message: `plugin manifest: the file is larger than ${limit / (1024 * 1024)} MiB` };
+    if (!info.isFile())
+      return {
+        ok: false,
+        error: { code: 'plugin.not_a_file', message: 'plugin manifest: this is not a regular file' },
+      };
+    const tooLarge: Problem = {
+      code: 'plugin.too_large',
+      message: `plugin manifest: the file is larger than ${limit / (1024 * 1024)} MiB`,
+    };
     if (info.size > limit) return { ok: false, error: tooLarge };
     const buffer = new Uint8Array(limit + 1);
     let filled = 0;
@@ -71,9 +87,23 @@ export function inspectPluginManifestBytes(bytes: Uint8Array): PluginInspection 
   }
   const reading = readPluginManifest(parsed.value);
   if (reading.view === null || reading.summary === null) {
-    return { kind: 'plugin', ok: false, errors: reading.errors, warnings: reading.warnings, summary: null, details: null };
+    return {
+      kind: 'plugin',
+      ok: false,
+      errors: reading.errors,
+      warnings: reading.warnings,
+      summary: null,
+      details: null,
+    };
   }
-  return { kind: 'plugin', ok: true, errors: [], warnings: reading.warnings, summary: reading.summary, details: reading.view };
+  return {
+    kind: 'plugin',
+    ok: true,
+    errors: [],
+    warnings: reading.warnings,
+    summary: reading.summary,
+    details: reading.view,
+  };
 }
 
 /**

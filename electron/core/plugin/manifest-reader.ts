@@ -41,8 +41,31 @@ export interface PluginManifestReading {
 export const PLUGIN_NAME_PATTERN = /^[a-z][a-z0-9_-]*$/;
 
 const IDENTITY_KEYS = ['name', 'version', 'display_name', 'description', 'owner', 'homepage'] as const;
-const TOP_KEYS = new Set<string>([...IDENTITY_KEYS, 'identity', 'auth', 'auth_shape', 'capabilities', 'tools', 'resources', 'connection_shapes', 'profiles', 'mcp', 'remote_mcp', 'datasets', 'query_surface']);
-const KNOWN_AUTH_TYPES = new Set(['none', 'api_key', 'bearer', 'basic', 'oauth2', 'oauth2_client_credentials', 'service_account', 'custom']);
+const TOP_KEYS = new Set<string>([
+  ...IDENTITY_KEYS,
+  'identity',
+  'auth',
+  'auth_shape',
+  'capabilities',
+  'tools',
+  'resources',
+  'connection_shapes',
+  'profiles',
+  'mcp',
+  'remote_mcp',
+  'datasets',
+  'query_surface',
+]);
+const KNOWN_AUTH_TYPES = new Set([
+  'none',
+  'api_key',
+  'bearer',
+  'basic',
+  'oauth2',
+  'oauth2_client_credentials',
+  'service_account',
+  'custom',
+]);
 const CONNECTION_SHAPES: Record<string, ConnectionShape> = {
   user: 'user',
   user_owned: 'user',
@@ -70,7 +93,11 @@ function readIdentity(r: Reader, root: JsonObject): PluginIdentityView | null {
   const nested = has(root, 'identity');
   const flatKeys = IDENTITY_KEYS.filter((key) => has(root, key));
   if (nested && flatKeys.length > 0) {
-    r.error('plugin.identity_ambiguous', 'identity', `and top-level \`${flatKeys.join('`, `')}\` both give the identity; use one form`);
+    r.error(
+      'plugin.identity_ambiguous',
+      'identity',
+      `and top-level \`${flatKeys.join('`, `')}\` both give the identity; use one form`,
+    );
     return null;
   }
   let source = root;
@@ -90,7 +117,11 @@ function readIdentity(r: Reader, root: JsonObject): PluginIdentityView | null {
   const owner = r.string(source, 'owner', path, { nonEmpty: true });
   const homepage = r.string(source, 'homepage', path, { optional: true });
   if (name !== null && !PLUGIN_NAME_PATTERN.test(name)) {
-    r.error('plugin.invalid_name', childPath(path, 'name'), `\`${name}\` is not a slug: it must match ^[a-z][a-z0-9_-]*$ (a lower-case letter, then lower-case letters, digits, \`_\` or \`-\`)`);
+    r.error(
+      'plugin.invalid_name',
+      childPath(path, 'name'),
+      `\`${name}\` is not a slug: it must match ^[a-z][a-z0-9_-]*$ (a lower-case letter, then lower-case letters, digits, \`_\` or \`-\`)`,
+    );
   }
   if (version !== null && valid(version) === null) {
     r.warn('plugin.version_not_semver', childPath(path, 'version'), `\`${version}\` is not a semantic version`);
@@ -98,7 +129,15 @@ function readIdentity(r: Reader, root: JsonObject): PluginIdentityView | null {
   if (homepage !== null && !isHttpUrl(homepage)) {
     r.error('plugin.invalid_url', childPath(path, 'homepage'), 'must be an http or https URL');
   }
-  if (r.errors.length > before || name === null || version === null || displayName === null || description === null || owner === null) return null;
+  if (
+    r.errors.length > before ||
+    name === null ||
+    version === null ||
+    displayName === null ||
+    description === null ||
+    owner === null
+  )
+    return null;
   return { name, version, display_name: displayName, description, owner, homepage };
 }
 
@@ -125,13 +164,26 @@ function readAuth(r: Reader, root: JsonObject): PluginAuthView | null {
       const type = r.string(obj, 'type', 'auth', { nonEmpty: true });
       const scopes = r.stringList(obj, 'scopes', 'auth');
       if (type !== null && auth === null) auth = { type, source: 'auth.type', scopes };
-      if (type !== null && auth !== null && auth.source === 'auth_shape' && auth.type.toLowerCase() !== type.toLowerCase()) {
-        r.warn('plugin.auth_mismatch', 'auth.type', `is \`${type}\` but \`auth_shape\` is \`${auth.type}\`; the canonical \`auth_shape\` is shown`);
+      if (
+        type !== null &&
+        auth !== null &&
+        auth.source === 'auth_shape' &&
+        auth.type.toLowerCase() !== type.toLowerCase()
+      ) {
+        r.warn(
+          'plugin.auth_mismatch',
+          'auth.type',
+          `is \`${type}\` but \`auth_shape\` is \`${auth.type}\`; the canonical \`auth_shape\` is shown`,
+        );
       }
     }
   }
   if (auth !== null && !KNOWN_AUTH_TYPES.has(auth.type.toLowerCase())) {
-    r.warn('plugin.unknown_auth_type', auth.source === 'auth_shape' ? 'auth_shape' : 'auth.type', `is \`${auth.type}\`, a credential shape this app does not know`);
+    r.warn(
+      'plugin.unknown_auth_type',
+      auth.source === 'auth_shape' ? 'auth_shape' : 'auth.type',
+      `is \`${auth.type}\`, a credential shape this app does not know`,
+    );
   }
   return auth;
 }
@@ -143,7 +195,14 @@ function readCapabilities(r: Reader, root: JsonObject): PluginCapabilityView[] {
     const path = childPath('capabilities', i);
     const obj = r.object(item, path);
     if (!obj) return;
-    r.unknownFields(obj, path, ['name', 'description', 'routing_hints', 'routing_examples', 'approval_required', 'minimum_role']);
+    r.unknownFields(obj, path, [
+      'name',
+      'description',
+      'routing_hints',
+      'routing_examples',
+      'approval_required',
+      'minimum_role',
+    ]);
     const name = r.string(obj, 'name', path, { nonEmpty: true });
     const description = r.string(obj, 'description', path, { optional: true }) ?? '';
     const routingHints = r.stringList(obj, 'routing_hints', path, { acceptString: true });
@@ -153,16 +212,32 @@ function readCapabilities(r: Reader, root: JsonObject): PluginCapabilityView[] {
     if (has(obj, 'minimum_role') && obj.minimum_role !== null) {
       const role = obj.minimum_role;
       if (role === 'TENANT_ADMIN' || role === 'SUPER_ADMIN') minimumRole = role;
-      else r.error('plugin.invalid_value', childPath(path, 'minimum_role'), `must be null, \`TENANT_ADMIN\` or \`SUPER_ADMIN\`, not ${typeof role === 'string' ? `\`${role}\`` : typeName(role)}`);
+      else
+        r.error(
+          'plugin.invalid_value',
+          childPath(path, 'minimum_role'),
+          `must be null, \`TENANT_ADMIN\` or \`SUPER_ADMIN\`, not ${typeof role === 'string' ? `\`${role}\`` : typeName(role)}`,
+        );
     }
     if (name === null) return;
     const first = seen.get(name);
     if (first !== undefined) {
-      r.error('plugin.duplicate_capability', childPath(path, 'name'), `repeats capability name \`${name}\` of \`capabilities[${first}]\`; capability names must be unique`);
+      r.error(
+        'plugin.duplicate_capability',
+        childPath(path, 'name'),
+        `repeats capability name \`${name}\` of \`capabilities[${first}]\`; capability names must be unique`,
+      );
       return;
     }
     seen.set(name, i);
-    out.push({ name, description, routing_hints: routingHints, routing_examples: routingExamples, approval_required: approvalRequired, minimum_role: minimumRole });
+    out.push({
+      name,
+      description,
+      routing_hints: routingHints,
+      routing_examples: routingExamples,
+      approval_required: approvalRequired,
+      minimum_role: minimumRole,
+    });
   });
   return out;
 }
@@ -171,7 +246,11 @@ function readCapabilities(r: Reader, root: JsonObject): PluginCapabilityView[] {
  * Reads `tools[]`. `declared` holds every tool name written, with its class when readable, so a
  * later reference to a tool that was refused for another reason is not reported twice.
  */
-function readTools(r: Reader, root: JsonObject, capabilities: PluginCapabilityView[]): { tools: PluginToolView[]; declared: Map<string, ToolAccessClass | null> } {
+function readTools(
+  r: Reader,
+  root: JsonObject,
+  capabilities: PluginCapabilityView[],
+): { tools: PluginToolView[]; declared: Map<string, ToolAccessClass | null> } {
   const out: PluginToolView[] = [];
   const declared = new Map<string, ToolAccessClass | null>();
   const seen = new Map<string, number>();
@@ -180,7 +259,15 @@ function readTools(r: Reader, root: JsonObject, capabilities: PluginCapabilityVi
     const path = childPath('tools', i);
     const obj = r.object(item, path);
     if (!obj) return;
-    r.unknownFields(obj, path, ['name', 'capability', 'description', 'access_class', 'idempotent', 'input_schema', 'output_schema']);
+    r.unknownFields(obj, path, [
+      'name',
+      'capability',
+      'description',
+      'access_class',
+      'idempotent',
+      'input_schema',
+      'output_schema',
+    ]);
     const before = r.errors.length;
     const name = r.string(obj, 'name', path, { nonEmpty: true });
     const capability = r.string(obj, 'capability', path, { nonEmpty: true });
@@ -190,7 +277,12 @@ function readTools(r: Reader, root: JsonObject, capabilities: PluginCapabilityVi
     if (rawClass !== null) {
       const lower = rawClass.toLowerCase();
       if (lower === 'read' || lower === 'write') accessClass = lower;
-      else r.error('plugin.invalid_value', childPath(path, 'access_class'), `must be \`read\` or \`write\`, not \`${rawClass}\``);
+      else
+        r.error(
+          'plugin.invalid_value',
+          childPath(path, 'access_class'),
+          `must be \`read\` or \`write\`, not \`${rawClass}\``,
+        );
     }
     const idempotent = r.boolean(obj, 'idempotent', path);
     const inputSchema = r.jsonSchema(obj, 'input_schema', path);
@@ -200,27 +292,48 @@ function readTools(r: Reader, root: JsonObject, capabilities: PluginCapabilityVi
 
     if (name !== null) {
       const first = seen.get(name);
-      if (first !== undefined) r.error('plugin.duplicate_tool', childPath(path, 'name'), `repeats tool name \`${name}\` of \`tools[${first}]\`; tool names must be unique`);
+      if (first !== undefined)
+        r.error(
+          'plugin.duplicate_tool',
+          childPath(path, 'name'),
+          `repeats tool name \`${name}\` of \`tools[${first}]\`; tool names must be unique`,
+        );
       else seen.set(name, i);
     }
     // Spec "PluginManifest": every ToolSpec.capability resolves to a capability on the same manifest.
     const cap = capability === null ? undefined : byName.get(capability);
     if (capability !== null && cap === undefined) {
-      r.error('plugin.unknown_capability', childPath(path, 'capability'), `names capability \`${capability}\`, which this manifest does not declare (${label})`);
+      r.error(
+        'plugin.unknown_capability',
+        childPath(path, 'capability'),
+        `names capability \`${capability}\`, which this manifest does not declare (${label})`,
+      );
     }
     if (accessClass === 'write') {
       // Spec "PluginManifest": write-class tools live under an approval_required capability
       // and declare idempotent explicitly.
       if (cap !== undefined && !cap.approval_required) {
-        r.error('plugin.write_without_approval', childPath(path, 'capability'), `puts write ${label} under capability \`${cap.name}\`, which is not \`approval_required\`; write tools must need approval`);
+        r.error(
+          'plugin.write_without_approval',
+          childPath(path, 'capability'),
+          `puts write ${label} under capability \`${cap.name}\`, which is not \`approval_required\`; write tools must need approval`,
+        );
       }
       if (idempotent === undefined && !has(obj, 'idempotent')) {
-        r.error('plugin.idempotent_missing', childPath(path, 'idempotent'), `is required on write ${label}: declare true or false explicitly`);
+        r.error(
+          'plugin.idempotent_missing',
+          childPath(path, 'idempotent'),
+          `is required on write ${label}: declare true or false explicitly`,
+        );
       }
     }
     // Spec "Tools": READ tools are idempotent by definition.
     if (accessClass === 'read' && idempotent === false) {
-      r.error('plugin.read_not_idempotent', childPath(path, 'idempotent'), `is false on read ${label}, but read tools are idempotent by definition`);
+      r.error(
+        'plugin.read_not_idempotent',
+        childPath(path, 'idempotent'),
+        `is false on read ${label}, but read tools are idempotent by definition`,
+      );
     }
     if (r.errors.length > before || name === null || capability === null || accessClass === null) return;
     out.push({
@@ -258,7 +371,11 @@ function readResources(r: Reader, root: JsonObject): PluginResourceView[] {
     if (resource === null) return;
     const first = seen.get(resource.name);
     if (first !== undefined) {
-      r.error('plugin.duplicate_resource', namePath, `repeats resource name \`${resource.name}\` of \`resources[${first}]\`; resource names must be unique`);
+      r.error(
+        'plugin.duplicate_resource',
+        namePath,
+        `repeats resource name \`${resource.name}\` of \`resources[${first}]\`; resource names must be unique`,
+      );
       return;
     }
     seen.set(resource.name, i);
@@ -272,7 +389,11 @@ function readConnectionShapes(r: Reader, root: JsonObject): string[] {
   return shapes.map((shape, i) => {
     const known = CONNECTION_SHAPES[shape.toLowerCase().replace(/-/g, '_')];
     if (known === undefined) {
-      r.warn('plugin.unknown_connection_shape', childPath('connection_shapes', i), `is \`${shape}\`, a connection shape this app does not know`);
+      r.warn(
+        'plugin.unknown_connection_shape',
+        childPath('connection_shapes', i),
+        `is \`${shape}\`, a connection shape this app does not know`,
+      );
       return shape;
     }
     return known;
@@ -296,14 +417,24 @@ function readProfiles(r: Reader, root: JsonObject): PluginProfileView[] {
     if (isObject(raw)) {
       for (const [key, hint] of Object.entries(raw)) {
         if (typeof hint === 'string' || hint === null) configKeys.push({ key, hint });
-        else r.error('plugin.invalid_type', childPath(keysPath, key), `must be a hint string or null, not ${typeName(hint)}`);
+        else
+          r.error(
+            'plugin.invalid_type',
+            childPath(keysPath, key),
+            `must be a hint string or null, not ${typeName(hint)}`,
+          );
       }
     } else {
       for (const key of r.stringList(obj, 'config_keys', path)) configKeys.push({ key, hint: null });
     }
     // Spec "Connections and profiles": config_keys never carry secret values.
     configKeys.forEach(({ key }) => {
-      if (SECRET_LOOKING_KEY.test(key)) r.warn('plugin.profile_secret_key', keysPath, `lists \`${key}\`, which looks like a secret; config keys must never carry secret values`);
+      if (SECRET_LOOKING_KEY.test(key))
+        r.warn(
+          'plugin.profile_secret_key',
+          keysPath,
+          `lists \`${key}\`, which looks like a secret; config keys must never carry secret values`,
+        );
     });
     if (name === null) return;
     if (seen.has(name)) {
@@ -334,7 +465,12 @@ function readMcp(r: Reader, root: JsonObject): PluginMcpView | null {
   if (has(obj, 'port') && obj.port !== null) {
     const value = obj.port;
     if (typeof value === 'number' && Number.isInteger(value) && value >= 1 && value <= 65535) port = value;
-    else r.error('plugin.invalid_value', 'mcp.port', `must be a whole number from 1 to 65535, not ${JSON.stringify(value)}`);
+    else
+      r.error(
+        'plugin.invalid_value',
+        'mcp.port',
+        `must be a whole number from 1 to 65535, not ${JSON.stringify(value)}`,
+      );
   } else if (transport === 'HTTP' || transport === 'SSE') {
     r.error('plugin.mcp_port_missing', 'mcp.port', `is required when \`mcp.transport\` is \`${transport}\``);
   }
@@ -356,7 +492,9 @@ function readRemoteMcp(r: Reader, root: JsonObject): PluginRemoteMcpView | null 
   const credentialKeys = r.stringList(obj, 'credential_keys', 'remote_mcp');
   const allowedTools = r.stringList(obj, 'allowed_tools', 'remote_mcp');
   if (template === null || r.errors.length > before) return null;
-  const placeholders = [...new Set([...template.matchAll(/\{\{?\s*([A-Za-z_][A-Za-z0-9_.-]*)\s*\}?\}/g)].map((m) => m[1] ?? ''))];
+  const placeholders = [
+    ...new Set([...template.matchAll(/\{\{?\s*([A-Za-z_][A-Za-z0-9_.-]*)\s*\}?\}/g)].map((m) => m[1] ?? '')),
+  ];
   const sample = template.replace(/\{\{?\s*[A-Za-z_][A-Za-z0-9_.-]*\s*\}?\}/g, 'x');
   let protocol = '';
   try {
@@ -365,12 +503,24 @@ function readRemoteMcp(r: Reader, root: JsonObject): PluginRemoteMcpView | null 
     r.error('plugin.invalid_url', 'remote_mcp.url_template', 'is not a URL once its placeholders are filled');
     return null;
   }
-  if (protocol === 'http:') r.warn('plugin.remote_mcp_insecure', 'remote_mcp.url_template', 'uses plain http: credentials rendered into it would cross the network unencrypted');
+  if (protocol === 'http:')
+    r.warn(
+      'plugin.remote_mcp_insecure',
+      'remote_mcp.url_template',
+      'uses plain http: credentials rendered into it would cross the network unencrypted',
+    );
   else if (protocol !== 'https:') {
     r.error('plugin.invalid_url', 'remote_mcp.url_template', `must be an http or https URL, not \`${protocol}\``);
     return null;
   }
-  return { url_template: template, placeholders, name, description, credential_keys: credentialKeys, allowed_tools: allowedTools };
+  return {
+    url_template: template,
+    placeholders,
+    name,
+    description,
+    credential_keys: credentialKeys,
+    allowed_tools: allowedTools,
+  };
 }
 
 /**
@@ -382,11 +532,20 @@ function readRemoteMcp(r: Reader, root: JsonObject): PluginRemoteMcpView | null 
 export function readPluginManifest(value: JsonValue): PluginManifestReading {
   const r = new Reader();
   if (!isObject(value)) {
-    r.errors.push({ code: 'plugin.not_a_manifest', path: '', message: `plugin manifest: the file holds ${typeName(value)}, not a JSON object` });
+    r.errors.push({
+      code: 'plugin.not_a_manifest',
+      path: '',
+      message: `plugin manifest: the file holds ${typeName(value)}, not a JSON object`,
+    });
     return { errors: r.errors, warnings: r.warnings, view: null, summary: null };
   }
   if (!looksLikePluginManifest(value)) {
-    r.errors.push({ code: 'plugin.not_a_manifest', path: '', message: 'plugin manifest: this JSON object is not a plugin manifest (it needs an identity and `capabilities` or `tools`)' });
+    r.errors.push({
+      code: 'plugin.not_a_manifest',
+      path: '',
+      message:
+        'plugin manifest: this JSON object is not a plugin manifest (it needs an identity and `capabilities` or `tools`)',
+    });
     return { errors: r.errors, warnings: r.warnings, view: null, summary: null };
   }
   r.unknownFields(value, '', TOP_KEYS);
@@ -437,5 +596,7 @@ export function readPluginManifest(value: JsonValue): PluginManifestReading {
  */
 function textWarnings(view: PluginManifestView): Problem[] {
   const fields = pluginTextFields(view);
-  return fields.flatMap((field) => textSafetyReport([field]).map((w) => ({ code: w.code, path: field.path, message: w.message })));
+  return fields.flatMap((field) =>
+    textSafetyReport([field]).map((w) => ({ code: w.code, path: field.path, message: w.message })),
+  );
 }

@@ -60,13 +60,20 @@ export function readStrictJson(text: string): { ok: true; value: JsonValue } | {
   const fail = (code: JsonReadError['code'], what: string, at: number, path: string): never => {
     const { line, column } = where(at);
     const field = path === '' ? '' : ` (in \`${path}\`)`;
-    throw new ReadFailure({ code, message: `plugin manifest is not valid JSON: ${what} at line ${line}, column ${column}${field}`, line, column, path });
+    throw new ReadFailure({
+      code,
+      message: `plugin manifest is not valid JSON: ${what} at line ${line}, column ${column}${field}`,
+      line,
+      column,
+      path,
+    });
   };
 
   const describe = (at: number): string => {
     if (at >= text.length) return 'unexpected end of input';
     const ch = text.charCodeAt(at);
-    if (ch < 0x20 || ch === 0x7f) return `unexpected control character U+${ch.toString(16).toUpperCase().padStart(4, '0')}`;
+    if (ch < 0x20 || ch === 0x7f)
+      return `unexpected control character U+${ch.toString(16).toUpperCase().padStart(4, '0')}`;
     return `unexpected \`${String.fromCodePoint(text.codePointAt(at) ?? ch)}\``;
   };
 
@@ -156,7 +163,8 @@ export function readStrictJson(text: string): { ok: true; value: JsonValue } | {
       }
       while (true) {
         skipSpace();
-        if (text[pos] !== '"') fail('plugin.json_syntax', `${describe(pos)} where a key in quotes was expected`, pos, path);
+        if (text[pos] !== '"')
+          fail('plugin.json_syntax', `${describe(pos)} where a key in quotes was expected`, pos, path);
         const keyAt = pos;
         const key = readString(path);
         const fieldPath = childPath(path, key);
@@ -176,7 +184,8 @@ export function readStrictJson(text: string): { ok: true; value: JsonValue } | {
           pos++;
           return obj;
         }
-        if (pos >= text.length) fail('plugin.json_syntax', `object opened at line ${where(open).line} is not closed`, pos, path);
+        if (pos >= text.length)
+          fail('plugin.json_syntax', `object opened at line ${where(open).line} is not closed`, pos, path);
         fail('plugin.json_syntax', `${describe(pos)} where \`,\` or \`}\` was expected`, pos, path);
       }
     }
@@ -200,7 +209,8 @@ export function readStrictJson(text: string): { ok: true; value: JsonValue } | {
           pos++;
           return arr;
         }
-        if (pos >= text.length) fail('plugin.json_syntax', `array opened at line ${where(open).line} is not closed`, pos, path);
+        if (pos >= text.length)
+          fail('plugin.json_syntax', `array opened at line ${where(open).line} is not closed`, pos, path);
         fail('plugin.json_syntax', `${describe(pos)} where \`,\` or \`]\` was expected`, pos, path);
       }
     }

@@ -10,13 +10,21 @@
  *   keys that restrict combine, the stricter winning. A file alone is the policy.
  */
 import type { ActionFamily } from '../../../shared/apollia-manifest';
-import { type EffectivePolicy, NO_POLICY, type PolicySource, type PolicyView, POLICY_TRIGGER_KINDS } from '../../../shared/policy';
+import {
+  type EffectivePolicy,
+  NO_POLICY,
+  type PolicySource,
+  type PolicyView,
+  POLICY_TRIGGER_KINDS,
+} from '../../../shared/policy';
 import { validatePolicy } from '../generated/policy-validator';
 import { readStrictJson } from '../plugin/strict-json';
 import { parsePublicKey } from '../trust/minisign';
 
 /** A policy file as the schema admits it (version 1). */
-export type PolicyDocument = { version: 1 } & Partial<Omit<EffectivePolicy, 'triggers' | 'organization' | 'webhookPort' | 'activityExport' | 'allowedPackages'>> & {
+export type PolicyDocument = { version: 1 } & Partial<
+  Omit<EffectivePolicy, 'triggers' | 'organization' | 'webhookPort' | 'activityExport' | 'allowedPackages'>
+> & {
     organization?: string;
     triggers?: Partial<EffectivePolicy['triggers']>;
     webhookPort?: number;
@@ -25,7 +33,13 @@ export type PolicyDocument = { version: 1 } & Partial<Omit<EffectivePolicy, 'tri
   };
 
 /** Keys that allow something: taken from the machine file only when both files exist. */
-export const GRANTING_KEYS = ['trustedPublishers', 'allowedPackages', 'mcpServers', 'webhookPort', 'allowUserTrustedKeys'] as const;
+export const GRANTING_KEYS = [
+  'trustedPublishers',
+  'allowedPackages',
+  'mcpServers',
+  'webhookPort',
+  'allowUserTrustedKeys',
+] as const;
 
 /** One policy file's text as read (null: it does not exist). */
 export interface PolicyFileText {
@@ -39,27 +53,41 @@ export interface PolicyFileText {
 /** The problems of one file's text, or its document. */
 export function parsePolicyFile(text: string): { ok: true; document: PolicyDocument } | { ok: false; problem: string } {
   const json = readStrictJson(text);
-  if (!json.ok) return { ok: false, problem: `it is not valid JSON: ${json.error.message} (line ${json.error.line}, column ${json.error.column})` };
+  if (!json.ok)
+    return {
+      ok: false,
+      problem: `it is not valid JSON: ${json.error.message} (line ${json.error.line}, column ${json.error.column})`,
+    };
   if (!validatePolicy(json.value)) {
     const problems = (validatePolicy.errors ?? []).slice(0, 5).map((error) => {
       const where = error.instancePath ? `\`${error.instancePath.slice(1).replaceAll('/', '.')}\`` : 'the policy';
-      if (error.keyword === 'additionalProperties') return `${where} has the unknown key \`${String((error.params as { additionalProperty?: string }).additionalProperty)}\``;
-      if (error.keyword === 'enum') return `${where} must be one of ${((error.params as { allowedValues?: unknown[] }).allowedValues ?? []).map((v) => JSON.stringify(v)).join(', ')}`;
+      if (error.keyword === 'additionalProperties')
+        return `${where} has the unknown key \`${String((error.params as { additionalProperty?: string }).additionalProperty)}\``;
+      if (error.keyword === 'enum')
+        return `${where} must be one of ${((error.params as { allowedValues?: unknown[] }).allowedValues ?? []).map((v) => JSON.stringify(v)).join(', ')}`;
       return `${where} ${error.message ?? 'is invalid'}`;
     });
     return { ok: false, problem: [...new Set(problems)].join('; ') };
   }
   const document = json.value as unknown as PolicyDocument;
-  for (const [i, entry] of [...(document.trustedPublishers ?? []), ...(document.allowedPackages ?? []).filter((p): p is { name: string; key: string } => 'key' in p)].entries()) {
+  for (const [i, entry] of [
+    ...(document.trustedPublishers ?? []),
+    ...(document.allowedPackages ?? []).filter((p): p is { name: string; key: string } => 'key' in p),
+  ].entries()) {
     const key = parsePublicKey(entry.key);
-    if (!key.ok) return { ok: false, problem: `the key of \`${entry.name}\` (entry ${i + 1}) is not a minisign public key: ${key.error.message}` };
+    if (!key.ok)
+      return {
+        ok: false,
+        problem: `the key of \`${entry.name}\` (entry ${i + 1}) is not a minisign public key: ${key.error.message}`,
+      };
   }
   return { ok: true, document };
 }
 
 const SIGNATURE_ORDER = ['none', 'any', 'trusted'] as const;
 const TEMPLATE_ORDER = ['any', 'builtin', 'none'] as const;
-const stricter = <T extends string>(order: readonly T[], a: T, b: T): T => (order.indexOf(a) >= order.indexOf(b) ? a : b);
+const stricter = <T extends string>(order: readonly T[], a: T, b: T): T =>
+  order.indexOf(a) >= order.indexOf(b) ? a : b;
 
 /** The policy of one file alone: every key it sets, the others at their defaults. */
 function alone(doc: PolicyDocument): EffectivePolicy {
@@ -97,7 +125,9 @@ export function combinePolicies(machine: PolicyDocument, extra: PolicyDocument):
     blockedActionFamilies: [...new Set<ActionFamily>([...m.blockedActionFamilies, ...e.blockedActionFamilies])],
     blockedTools: [...new Set([...m.blockedTools, ...e.blockedTools])],
     templates: stricter(TEMPLATE_ORDER, m.templates, e.templates),
-    triggers: Object.fromEntries(POLICY_TRIGGER_KINDS.map((kind) => [kind, m.triggers[kind] && e.triggers[kind]])) as EffectivePolicy['triggers'],
+    triggers: Object.fromEntries(
+      POLICY_TRIGGER_KINDS.map((kind) => [kind, m.triggers[kind] && e.triggers[kind]]),
+    ) as EffectivePolicy['triggers'],
     webhookPort: m.webhookPort,
     unattended: m.unattended && e.unattended,
     mcpServers: m.mcpServers,
@@ -105,8 +135,13 @@ export function combinePolicies(machine: PolicyDocument, extra: PolicyDocument):
   };
 }
 
-/** Which file each key in force came from: a granting key from the machine file only, a restricting key from every file that sets it. */
-function originOf(files: { path: string; role: PolicySource['role']; document: PolicyDocument }[]): Record<string, string[]> {
+/**
+ * Which file each key in force came from: a granting key from the machine file only, a restricting key from every file
+ * that sets it.
+ */
+function originOf(
+  files: { path: string; role: PolicySource['role']; document: PolicyDocument }[],
+): Record<string, string[]> {
   const origin: Record<string, string[]> = {};
   const both = files.length > 1;
   for (const { path, role, document } of files) {
@@ -116,7 +151,13 @@ function originOf(files: { path: string; role: PolicySource['role']; document: P
         // `allowUserTrustedKeys: false` restricts: it counts from either file.
         if (!(key === 'allowUserTrustedKeys' && document.allowUserTrustedKeys === false)) continue;
       }
-      if (both && role !== 'machine' && (key === 'organization' || key === 'activityExport') && key in (files.find((f) => f.role === 'machine')?.document ?? {})) continue;
+      if (
+        both &&
+        role !== 'machine' &&
+        (key === 'organization' || key === 'activityExport') &&
+        key in (files.find((f) => f.role === 'machine')?.document ?? {})
+      )
+        continue;
       if (!Object.hasOwn(origin, key)) origin[key] = [];
       origin[key]?.push(path);
     }
@@ -132,7 +173,8 @@ export function evaluatePolicy(files: readonly PolicyFileText[]): PolicyView {
   for (const file of files) {
     if (file.text === null) {
       // A missing machine file is no policy; a missing file the variable names is a policy that cannot be read.
-      const missing = file.readProblem ?? (file.role === 'env' ? 'the file APOLLIA_POLICY_FILE names does not exist' : null);
+      const missing =
+        file.readProblem ?? (file.role === 'env' ? 'the file APOLLIA_POLICY_FILE names does not exist' : null);
       sources.push({ role: file.role, path: file.path, state: missing ? 'invalid' : 'absent', problem: missing });
       if (missing && !problem) problem = { path: file.path, message: missing };
       continue;

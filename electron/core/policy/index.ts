@@ -8,7 +8,13 @@
 import type { ApolliaManifest } from '../../../shared/apollia-manifest';
 import type { SignatureSummary } from '../../../shared/inspection';
 import { FAMILY_ABILITY } from '../../../shared/risk-summary';
-import { type AllowedPackage, type EffectivePolicy, POLICY_REFUSAL, type PolicyRefusalCode, type PolicyView } from '../../../shared/policy';
+import {
+  type AllowedPackage,
+  type EffectivePolicy,
+  POLICY_REFUSAL,
+  type PolicyRefusalCode,
+  type PolicyView,
+} from '../../../shared/policy';
 import type { TrustedKey } from '../../../shared/trust';
 import { CoreError } from '../errors/index';
 import { parsePublicKey } from '../trust/minisign';
@@ -38,17 +44,24 @@ export function refuse(problem: PolicyProblem): never {
   throw new CoreError(problem.code, problem.message);
 }
 
-/** The keys the policy names (its trusted publishers), as trusted keys: what a signature is verified against, beside the person's own when the policy allows them. */
+/**
+ * The keys the policy names (its trusted publishers), as trusted keys: what a signature is verified against, beside the
+ * person's own when the policy allows them.
+ */
 export function policyKeys(policy: EffectivePolicy | null): TrustedKey[] {
   const keys: TrustedKey[] = [];
   for (const publisher of policy?.trustedPublishers ?? []) {
     const parsed = parsePublicKey(publisher.key);
-    if (parsed.ok && !keys.some((k) => k.keyId === parsed.value.keyId)) keys.push({ keyId: parsed.value.keyId, publicKey: parsed.value.publicKey, name: publisher.name, addedAt: '' });
+    if (parsed.ok && !keys.some((k) => k.keyId === parsed.value.keyId))
+      keys.push({ keyId: parsed.value.keyId, publicKey: parsed.value.publicKey, name: publisher.name, addedAt: '' });
   }
   return keys;
 }
 
-/** The keys a package's signature is checked against: the organization's, then the person's own unless the policy refuses them. */
+/**
+ * The keys a package's signature is checked against: the organization's, then the person's own unless the policy
+ * refuses them.
+ */
 export function verificationKeys(policy: EffectivePolicy | null, userKeys: readonly TrustedKey[]): TrustedKey[] {
   const keys = policyKeys(policy);
   if (policy?.allowUserTrustedKeys === false) return keys;
@@ -67,15 +80,29 @@ export interface PackageIdentity {
 }
 
 /** The identity of an inspected package, its signature verified against `keys`. */
-export function packageIdentity(manifest: ApolliaManifest, signature: SignatureSummary | null, sha256: string, keys: readonly TrustedKey[]): PackageIdentity {
+export function packageIdentity(
+  manifest: ApolliaManifest,
+  signature: SignatureSummary | null,
+  sha256: string,
+  keys: readonly TrustedKey[],
+): PackageIdentity {
   // The whole key the signature verified under (never a key id alone: ids can collide).
-  const verified = signature?.state === 'verified' ? (signature.public_key ?? (signature.key_id !== null ? keys.find((k) => k.keyId === signature.key_id)?.publicKey : undefined) ?? null) : null;
+  const verified =
+    signature?.state === 'verified'
+      ? (signature.public_key ??
+        (signature.key_id !== null ? keys.find((k) => k.keyId === signature.key_id)?.publicKey : undefined) ??
+        null)
+      : null;
   return { name: manifest.package.name, key: verified, sha256: sha256.toLowerCase() };
 }
 
 /** Whether the identity is on the allowlist (by name and signing key, or by archive SHA-256). */
 export function identityAllowed(identity: PackageIdentity, allowed: readonly AllowedPackage[]): boolean {
-  return allowed.some((entry) => ('sha256' in entry ? entry.sha256.toLowerCase() === identity.sha256 : entry.name === identity.name && identity.key !== null && canonicalKey(entry.key) === identity.key));
+  return allowed.some((entry) =>
+    'sha256' in entry
+      ? entry.sha256.toLowerCase() === identity.sha256
+      : entry.name === identity.name && identity.key !== null && canonicalKey(entry.key) === identity.key,
+  );
 }
 
 function canonicalKey(text: string): string | null {
@@ -87,21 +114,47 @@ function canonicalKey(text: string): string | null {
  * Why the policy refuses a package as a whole (signature required, allowlist, a declared family it
  * blocks), in the order a person reads them; empty when it may be installed.
  */
-export function packagePolicyProblems(policy: EffectivePolicy | null, manifest: ApolliaManifest, signature: SignatureSummary | null, sha256: string, keys: readonly TrustedKey[]): PolicyProblem[] {
+export function packagePolicyProblems(
+  policy: EffectivePolicy | null,
+  manifest: ApolliaManifest,
+  signature: SignatureSummary | null,
+  sha256: string,
+  keys: readonly TrustedKey[],
+): PolicyProblem[] {
   if (!policy) return [];
   const problems: PolicyProblem[] = [];
   const name = manifest.package.name;
   const state = signature?.state ?? 'unsigned';
-  if (policy.requireSignature === 'any' && state === 'unsigned') problems.push({ code: 'policy.unsigned', message: `${name} is not signed, and ${POLICY_REFUSAL} (a signature is required)` });
-  if (policy.requireSignature === 'trusted' && state !== 'verified') problems.push({ code: 'policy.untrusted_signature', message: `${name} is ${state === 'unsigned' ? 'not signed' : 'not signed by a publisher key trusted here'}, and ${POLICY_REFUSAL} (a trusted publisher's signature is required)` });
-  if (policy.allowedPackages !== null && !identityAllowed(packageIdentity(manifest, signature, sha256, keys), policy.allowedPackages)) {
-    problems.push({ code: 'policy.package_not_allowed', message: `${name} is not on your organization's list of allowed packages (by name and signing key, or by SHA-256 ${sha256.toLowerCase()}): ${POLICY_REFUSAL}` });
+  if (policy.requireSignature === 'any' && state === 'unsigned')
+    problems.push({
+      code: 'policy.unsigned',
+      message: `${name} is not signed, and ${POLICY_REFUSAL} (a signature is required)`,
+    });
+  if (policy.requireSignature === 'trusted' && state !== 'verified')
+    problems.push({
+      code: 'policy.untrusted_signature',
+      message: `${name} is ${state === 'unsigned' ? 'not signed' : 'not signed by a publisher key trusted here'}, and ${POLICY_REFUSAL} (a trusted publisher's signature is required)`,
+    });
+  if (
+    policy.allowedPackages !== null &&
+    !identityAllowed(packageIdentity(manifest, signature, sha256, keys), policy.allowedPackages)
+  ) {
+    problems.push({
+      code: 'policy.package_not_allowed',
+      message: `${name} is not on your organization's list of allowed packages (by name and signing key, or by SHA-256 ${sha256.toLowerCase()}): ${POLICY_REFUSAL}`,
+    });
   }
   const blocked = new Set(policy.blockedActionFamilies);
-  const declared = [...(manifest.tools ?? []).map((t) => ({ kind: 'tool', name: t.name, action: t.action })), ...(manifest.workflows ?? []).map((w) => ({ kind: 'workflow', name: w.name, action: w.action }))].filter((t) => blocked.has(t.action));
+  const declared = [
+    ...(manifest.tools ?? []).map((t) => ({ kind: 'tool', name: t.name, action: t.action })),
+    ...(manifest.workflows ?? []).map((w) => ({ kind: 'workflow', name: w.name, action: w.action })),
+  ].filter((t) => blocked.has(t.action));
   if (declared.length > 0) {
     const first = declared[0] as (typeof declared)[number];
-    problems.push({ code: 'policy.blocked_family', message: `${name} declares the ${first.kind} \`${first.name}\`, which can ${FAMILY_ABILITY[first.action]}${declared.length > 1 ? ` (and ${declared.length - 1} more of a blocked family)` : ''}: ${POLICY_REFUSAL}` });
+    problems.push({
+      code: 'policy.blocked_family',
+      message: `${name} declares the ${first.kind} \`${first.name}\`, which can ${FAMILY_ABILITY[first.action]}${declared.length > 1 ? ` (and ${declared.length - 1} more of a blocked family)` : ''}: ${POLICY_REFUSAL}`,
+    });
   }
   return problems;
 }
@@ -109,6 +162,12 @@ export function packagePolicyProblems(policy: EffectivePolicy | null, manifest: 
 /** Whether the policy lets a template from `origin` be applied; its refusal otherwise. */
 export function templateProblem(policy: EffectivePolicy | null, builtin: boolean): PolicyProblem | null {
   if (!policy || policy.templates === 'any') return null;
-  if (policy.templates === 'none') return { code: 'policy.templates', message: `Templates cannot be applied on this computer: ${POLICY_REFUSAL}` };
-  return builtin ? null : { code: 'policy.templates', message: `Only the templates that come with the app can be applied on this computer: ${POLICY_REFUSAL}` };
+  if (policy.templates === 'none')
+    return { code: 'policy.templates', message: `Templates cannot be applied on this computer: ${POLICY_REFUSAL}` };
+  return builtin
+    ? null
+    : {
+        code: 'policy.templates',
+        message: `Only the templates that come with the app can be applied on this computer: ${POLICY_REFUSAL}`,
+      };
 }

@@ -17,7 +17,14 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AgentView, Dashboard, PolicyView, SettingsView, TriggerView } from '../../../shared/api';
-import { type EffectivePolicy, effectivePermission, managedBy, toolBlockedBy, triggerKindAllowed, triggerKindWords } from '../../../shared/policy';
+import {
+  type EffectivePolicy,
+  effectivePermission,
+  managedBy,
+  toolBlockedBy,
+  triggerKindAllowed,
+  triggerKindWords,
+} from '../../../shared/policy';
 import type { ActivityInput } from '../activity/activity-log';
 import { writeFileAtomic } from '../store/atomic-file';
 import type { StoreState } from '../store/state';
@@ -36,7 +43,8 @@ export interface PolicyHeld {
 /** Why the policy keeps an armed trigger of `type` from firing, or null. */
 export function triggerHeldWhy(view: PolicyView, type: string): string | null {
   if (view.state === 'unreadable') return "paused: your organization's policy file cannot be used";
-  if (!triggerKindAllowed(view.effective, type)) return `turned off by your organization's policy (no ${triggerKindWords(type)} triggers); still armed: it fires again when the policy allows it`;
+  if (!triggerKindAllowed(view.effective, type))
+    return `turned off by your organization's policy (no ${triggerKindWords(type)} triggers); still armed: it fires again when the policy allows it`;
   return null;
 }
 
@@ -46,21 +54,31 @@ export function heldByPolicy(state: StoreState, view: PolicyView): PolicyHeld {
   const policy = view.effective;
   for (const agent of Object.values(state.agents)) {
     if (agent.archived) continue;
-    const granted = agent.origin === 'package' ? agent.access.filter((a) => a.permission !== 'deny').map((a) => ({ tool: a.entry, family: a.family })) : Object.entries(agent.toolSettings).flatMap(([tool, s]) => (s.setting === 'allow' ? [{ tool, family: s.family }] : []));
+    const granted =
+      agent.origin === 'package'
+        ? agent.access.filter((a) => a.permission !== 'deny').map((a) => ({ tool: a.entry, family: a.family }))
+        : Object.entries(agent.toolSettings).flatMap(([tool, s]) =>
+            s.setting === 'allow' ? [{ tool, family: s.family }] : [],
+          );
     for (const { tool, family } of granted) {
       const why = toolBlockedBy(policy, tool, family);
-      if (why !== null) held.tools.push({ agent: agent.id, package: agent.origin === 'package' ? agent.packageName : null, tool, why });
+      if (why !== null)
+        held.tools.push({ agent: agent.id, package: agent.origin === 'package' ? agent.packageName : null, tool, why });
     }
   }
   for (const trigger of Object.values(state.triggers)) {
     if (!trigger.armed) continue;
     const why = triggerHeldWhy(view, trigger.type);
-    if (why !== null) held.triggers.push({ trigger: trigger.id, agent: trigger.agentId, package: trigger.packageName, why });
+    if (why !== null)
+      held.triggers.push({ trigger: trigger.id, agent: trigger.agentId, package: trigger.packageName, why });
   }
   return held;
 }
 
-/** The dashboard with the policy applied on top: a withheld tool shown denied with its reason, a held trigger shown paused, and the banner. */
+/**
+ * The dashboard with the policy applied on top: a withheld tool shown denied with its reason, a held trigger shown
+ * paused, and the banner.
+ */
 export function dashboardUnderPolicy(dashboard: Dashboard, state: StoreState, view: PolicyView): Dashboard {
   const policy = view.effective;
   const agent = (a: AgentView): AgentView => ({
@@ -68,14 +86,26 @@ export function dashboardUnderPolicy(dashboard: Dashboard, state: StoreState, vi
     access: a.access.map((row) => {
       const why = toolBlockedBy(policy, row.tool, row.family);
       const permission = effectivePermission(policy, row.tool, row.family, row.permission);
-      return why !== null || permission !== row.permission ? { ...row, permission, policy: why ?? 'your organization does not allow tools to run without asking' } : row;
+      return why !== null || permission !== row.permission
+        ? { ...row, permission, policy: why ?? 'your organization does not allow tools to run without asking' }
+        : row;
     }),
     triggers: a.triggers.map((t) => triggerUnderPolicy(t, view)),
   });
   const held = heldByPolicy(state, view);
   const withheld = held.tools.length + held.triggers.length;
-  const parts = [held.tools.length > 0 ? `withholds ${held.tools.length} tool${held.tools.length === 1 ? '' : 's'} you allowed` : '', held.triggers.length > 0 ? `keeps ${held.triggers.length} armed trigger${held.triggers.length === 1 ? '' : 's'} from firing` : ''].filter((p) => p !== '');
-  const notice = view.state === 'unreadable' ? `${unreadableWords(view)}.` : withheld > 0 ? `Your organization's policy ${parts.join(' and ')}. Your own decisions are kept: they apply again when the policy allows them.` : null;
+  const parts = [
+    held.tools.length > 0 ? `withholds ${held.tools.length} tool${held.tools.length === 1 ? '' : 's'} you allowed` : '',
+    held.triggers.length > 0
+      ? `keeps ${held.triggers.length} armed trigger${held.triggers.length === 1 ? '' : 's'} from firing`
+      : '',
+  ].filter((p) => p !== '');
+  const notice =
+    view.state === 'unreadable'
+      ? `${unreadableWords(view)}.`
+      : withheld > 0
+        ? `Your organization's policy ${parts.join(' and ')}. Your own decisions are kept: they apply again when the policy allows them.`
+        : null;
   return {
     ...dashboard,
     agents: dashboard.agents.map(agent),
@@ -90,8 +120,13 @@ function triggerUnderPolicy(trigger: TriggerView, view: PolicyView): TriggerView
     return why === null ? trigger : { ...trigger, policy: why };
   }
   // Off: it cannot be armed while the policy is unreadable or does not allow its kind.
-  if (view.state === 'unreadable') return { ...trigger, policy: "it cannot be armed: your organization's policy file cannot be used" };
-  if (!triggerKindAllowed(view.effective, trigger.type)) return { ...trigger, policy: `it cannot be armed: your organization's policy does not allow ${triggerKindWords(trigger.type)} triggers` };
+  if (view.state === 'unreadable')
+    return { ...trigger, policy: "it cannot be armed: your organization's policy file cannot be used" };
+  if (!triggerKindAllowed(view.effective, trigger.type))
+    return {
+      ...trigger,
+      policy: `it cannot be armed: your organization's policy does not allow ${triggerKindWords(trigger.type)} triggers`,
+    };
   return trigger;
 }
 
@@ -108,7 +143,9 @@ export function settingsUnderPolicy(settings: SettingsView, view: PolicyView): S
   };
 }
 
-/** The policy the trigger host applies, read now, with its fingerprint: a change makes the host reload what it holds. */
+/**
+ * The policy the trigger host applies, read now, with its fingerprint: a change makes the host reload what it holds.
+ */
 export function readHostPolicy(locations: PolicyLocations | undefined): { view: PolicyView; fingerprint: string } {
   const view = readPolicy(locations ?? policyLocations());
   return { view, fingerprint: fingerprint(view) };
@@ -126,7 +163,12 @@ function fingerprint(view: PolicyView): string {
  * itself, then each tool it withholds or gives back and each armed trigger it turns off or lets
  * fire again. The first policy ever seen being none records nothing.
  */
-export async function noticePolicyChange(dataDir: string, state: StoreState, view: PolicyView, record: (events: ActivityInput[]) => Promise<void>): Promise<boolean> {
+export async function noticePolicyChange(
+  dataDir: string,
+  state: StoreState,
+  view: PolicyView,
+  record: (events: ActivityInput[]) => Promise<void>,
+): Promise<boolean> {
   const path = join(dataDir, POLICY_SEEN_FILE);
   let before: { fingerprint: string; view: PolicyView } | null = null;
   try {
@@ -141,23 +183,72 @@ export async function noticePolicyChange(dataDir: string, state: StoreState, vie
   await writeFileAtomic(path, JSON.stringify({ fingerprint: now, view }));
   const files = view.sources.filter((s) => s.state !== 'absent').map((s) => s.path);
   const events: ActivityInput[] = [];
-  if (view.state === 'unreadable') events.push({ kind: 'policy_unreadable', outcome: 'failed', detail: unreadableWords(view) });
-  else if (view.state === 'none') events.push({ kind: 'policy_changed', outcome: 'ok', detail: "your organization's policy was removed: your own decisions apply again" });
-  else if (!before || before.view.state === 'none') events.push({ kind: 'policy_applied', outcome: 'ok', detail: `${managedBy(view)}: the policy in ${files.join(' and ')} applies` });
-  else events.push({ kind: 'policy_changed', outcome: 'ok', detail: `${managedBy(view)}: the policy in ${files.join(' and ')} changed` });
+  if (view.state === 'unreadable')
+    events.push({ kind: 'policy_unreadable', outcome: 'failed', detail: unreadableWords(view) });
+  else if (view.state === 'none')
+    events.push({
+      kind: 'policy_changed',
+      outcome: 'ok',
+      detail: "your organization's policy was removed: your own decisions apply again",
+    });
+  else if (!before || before.view.state === 'none')
+    events.push({
+      kind: 'policy_applied',
+      outcome: 'ok',
+      detail: `${managedBy(view)}: the policy in ${files.join(' and ')} applies`,
+    });
+  else
+    events.push({
+      kind: 'policy_changed',
+      outcome: 'ok',
+      detail: `${managedBy(view)}: the policy in ${files.join(' and ')} changed`,
+    });
   const heldBefore = before ? heldByPolicy(state, before.view) : { tools: [], triggers: [] };
   const heldNow = heldByPolicy(state, view);
-  const key = (t: { agent?: string | null; tool?: string; trigger?: string }) => `${t.agent ?? ''}\u0000${t.tool ?? t.trigger ?? ''}`;
+  const key = (t: { agent?: string | null; tool?: string; trigger?: string }) =>
+    `${t.agent ?? ''}\u0000${t.tool ?? t.trigger ?? ''}`;
   const toolsBefore = new Set(heldBefore.tools.map(key));
   const toolsNow = new Set(heldNow.tools.map(key));
-  for (const t of heldNow.tools) if (!toolsBefore.has(key(t))) events.push({ kind: 'revoke', ...(t.package ? { package: t.package } : {}), agent: t.agent, outcome: 'ok', detail: `${t.tool} withheld: ${t.why}; your decision is kept and applies again when the policy allows it` });
-  for (const t of heldBefore.tools) if (!toolsNow.has(key(t)) && state.agents[t.agent] !== undefined) events.push({ kind: 'grant', ...(t.package ? { package: t.package } : {}), agent: t.agent, outcome: 'ok', detail: `${t.tool} given back: your organization's policy no longer blocks it (as you had decided)` });
+  for (const t of heldNow.tools)
+    if (!toolsBefore.has(key(t)))
+      events.push({
+        kind: 'revoke',
+        ...(t.package ? { package: t.package } : {}),
+        agent: t.agent,
+        outcome: 'ok',
+        detail: `${t.tool} withheld: ${t.why}; your decision is kept and applies again when the policy allows it`,
+      });
+  for (const t of heldBefore.tools)
+    if (!toolsNow.has(key(t)) && state.agents[t.agent] !== undefined)
+      events.push({
+        kind: 'grant',
+        ...(t.package ? { package: t.package } : {}),
+        agent: t.agent,
+        outcome: 'ok',
+        detail: `${t.tool} given back: your organization's policy no longer blocks it (as you had decided)`,
+      });
   const triggersBefore = new Set(heldBefore.triggers.map(key));
   const triggersNow = new Set(heldNow.triggers.map(key));
-  for (const t of heldNow.triggers) if (!triggersBefore.has(key(t))) events.push({ kind: 'disarm', ...(t.package ? { package: t.package } : {}), ...(t.agent ? { agent: t.agent } : {}), trigger: t.trigger, outcome: 'ok', detail: t.why });
+  for (const t of heldNow.triggers)
+    if (!triggersBefore.has(key(t)))
+      events.push({
+        kind: 'disarm',
+        ...(t.package ? { package: t.package } : {}),
+        ...(t.agent ? { agent: t.agent } : {}),
+        trigger: t.trigger,
+        outcome: 'ok',
+        detail: t.why,
+      });
   for (const t of heldBefore.triggers)
     if (!triggersNow.has(key(t)) && state.triggers[t.trigger]?.armed)
-      events.push({ kind: 'arm', ...(t.package ? { package: t.package } : {}), ...(t.agent ? { agent: t.agent } : {}), trigger: t.trigger, outcome: 'ok', detail: "fires again: your organization's policy no longer keeps it off (armed as you had decided)" });
+      events.push({
+        kind: 'arm',
+        ...(t.package ? { package: t.package } : {}),
+        ...(t.agent ? { agent: t.agent } : {}),
+        trigger: t.trigger,
+        outcome: 'ok',
+        detail: "fires again: your organization's policy no longer keeps it off (armed as you had decided)",
+      });
   await record(events);
   return true;
 }

@@ -18,7 +18,12 @@ const name = { type: 'string', minLength: 1, maxLength: 200 } as const;
 /** A minisign public key's base64 line (`RWQ…`), checked again by the minisign parser. */
 const publicKey = { type: 'string', pattern: '^RW[A-Za-z0-9+/]{54}$' } as const;
 const sha256 = { type: 'string', pattern: '^[0-9a-f]{64}$' } as const;
-const strict = (properties: Record<string, unknown>, required: string[] = []) => ({ type: 'object', properties, required, additionalProperties: false });
+const strict = (properties: Record<string, unknown>, required: string[] = []) => ({
+  type: 'object',
+  properties,
+  required,
+  additionalProperties: false,
+});
 
 /** The policy file's schema, version 1. */
 export const POLICY_SCHEMA = strict(
@@ -29,7 +34,11 @@ export const POLICY_SCHEMA = strict(
     trustedPublishers: { type: 'array', maxItems: 256, items: strict({ name, key: publicKey }, ['name', 'key']) },
     requireSignature: { enum: ['none', 'any', 'trusted'] },
     allowUserTrustedKeys: { type: 'boolean' },
-    allowedPackages: { type: 'array', maxItems: 10_000, items: { oneOf: [strict({ name, key: publicKey }, ['name', 'key']), strict({ sha256 }, ['sha256'])] } },
+    allowedPackages: {
+      type: 'array',
+      maxItems: 10_000,
+      items: { oneOf: [strict({ name, key: publicKey }, ['name', 'key']), strict({ sha256 }, ['sha256'])] },
+    },
     blockedActionFamilies: { type: 'array', items: { enum: [...ACTION_FAMILIES] } },
     blockedTools: { type: 'array', maxItems: 10_000, items: { type: 'string', minLength: 1, maxLength: 300 } },
     templates: { enum: ['any', 'builtin', 'none'] },
@@ -39,7 +48,16 @@ export const POLICY_SCHEMA = strict(
     mcpServers: {
       type: 'array',
       maxItems: 256,
-      items: strict({ name: { type: 'string', pattern: MCP_SERVER_NAME.source, maxLength: MAX_MCP_SERVER_NAME }, transport: { enum: [...MCP_TRANSPORTS] }, command: name, args: { type: 'array', items: { type: 'string' } }, url: { type: 'string', minLength: 1 } }, ['name', 'transport']),
+      items: strict(
+        {
+          name: { type: 'string', pattern: MCP_SERVER_NAME.source, maxLength: MAX_MCP_SERVER_NAME },
+          transport: { enum: [...MCP_TRANSPORTS] },
+          command: name,
+          args: { type: 'array', items: { type: 'string' } },
+          url: { type: 'string', minLength: 1 },
+        },
+        ['name', 'transport'],
+      ),
     },
     activityExport: { type: 'string', minLength: 1, maxLength: 4096 },
   },

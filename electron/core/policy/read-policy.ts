@@ -16,15 +16,24 @@ export interface PolicyLocations {
   env: string | null;
 }
 
-/** The machine's policy file on `platform` (Linux `/etc`, macOS `/Library/Application Support`, Windows `%ProgramData%`). */
-export function machinePolicyPath(platform: NodeJS.Platform, env: Readonly<Record<string, string | undefined>>): string {
+/**
+ * The machine's policy file on `platform` (Linux `/etc`, macOS `/Library/Application Support`, Windows
+ * `%ProgramData%`).
+ */
+export function machinePolicyPath(
+  platform: NodeJS.Platform,
+  env: Readonly<Record<string, string | undefined>>,
+): string {
   if (platform === 'darwin') return '/Library/Application Support/Apollia Desktop/policy.json';
   if (platform === 'win32') return win32.join(env.ProgramData ?? 'C:\\ProgramData', 'Apollia Desktop', 'policy.json');
   return '/etc/apollia-desktop/policy.json';
 }
 
 /** The locations for this process: the machine's file, and `APOLLIA_POLICY_FILE` when set. */
-export function policyLocations(env: Readonly<Record<string, string | undefined>> = process.env, platform: NodeJS.Platform = process.platform): PolicyLocations {
+export function policyLocations(
+  env: Readonly<Record<string, string | undefined>> = process.env,
+  platform: NodeJS.Platform = process.platform,
+): PolicyLocations {
   const named = env.APOLLIA_POLICY_FILE;
   return { machine: machinePolicyPath(platform, env), env: named !== undefined && named !== '' ? named : null };
 }
@@ -33,7 +42,8 @@ export function policyLocations(env: Readonly<Record<string, string | undefined>
 function readPolicyText(role: PolicyFileText['role'], path: string): PolicyFileText {
   try {
     const bytes = readFileSync(path);
-    if (bytes.length > MAX_POLICY_BYTES) return { role, path, text: null, readProblem: `it is larger than ${MAX_POLICY_BYTES} bytes` };
+    if (bytes.length > MAX_POLICY_BYTES)
+      return { role, path, text: null, readProblem: `it is larger than ${MAX_POLICY_BYTES} bytes` };
     return { role, path, text: bytes.toString('utf8') };
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;

@@ -84,7 +84,19 @@ const KNOWN_KEYWORDS = new Set([
 ]);
 
 /** Keywords whose value is one subschema, a map of subschemas, or a list of subschemas. */
-const ONE_SUBSCHEMA = ['not', 'if', 'then', 'else', 'items', 'contains', 'additionalProperties', 'propertyNames', 'unevaluatedItems', 'unevaluatedProperties', 'contentSchema'];
+const ONE_SUBSCHEMA = [
+  'not',
+  'if',
+  'then',
+  'else',
+  'items',
+  'contains',
+  'additionalProperties',
+  'propertyNames',
+  'unevaluatedItems',
+  'unevaluatedProperties',
+  'contentSchema',
+];
 const MAP_OF_SUBSCHEMAS = ['$defs', 'definitions', 'properties', 'patternProperties', 'dependentSchemas'];
 const LIST_OF_SUBSCHEMAS = ['allOf', 'anyOf', 'oneOf', 'prefixItems'];
 
@@ -107,9 +119,14 @@ function escapePointer(token: string): string {
  * The answer names the place in the schema (`/properties/path/pattern`); meta-schema errors start
  * with `name` (`inputs/type must be …`).
  */
-export function jsonSchemaProblem(schema: unknown, extraKeywords: Readonly<Record<string, ExtraKeywordCheck>> = {}, name = 'schema'): string | null {
+export function jsonSchemaProblem(
+  schema: unknown,
+  extraKeywords: Readonly<Record<string, ExtraKeywordCheck>> = {},
+  name = 'schema',
+): string | null {
   if (typeof schema === 'boolean') return null;
-  if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) return 'is not a JSON Schema (an object or a boolean)';
+  if (typeof schema !== 'object' || schema === null || Array.isArray(schema))
+    return 'is not a JSON Schema (an object or a boolean)';
 
   // Walk first: bounded depth and size before anything else reads it.
   const pointers = new Set<string>(['']);
@@ -156,10 +173,17 @@ export function jsonSchemaProblem(schema: unknown, extraKeywords: Readonly<Recor
         return;
       }
       if ((keyword === '$anchor' || keyword === '$dynamicAnchor') && typeof value === 'string') anchors.add(value);
-      if ((keyword === '$ref' || keyword === '$dynamicRef') && typeof value === 'string') refs.push({ ref: value, at: here });
+      if ((keyword === '$ref' || keyword === '$dynamicRef') && typeof value === 'string')
+        refs.push({ ref: value, at: here });
       if (ONE_SUBSCHEMA.includes(keyword)) walk(value, here, depth + 1);
-      else if (LIST_OF_SUBSCHEMAS.includes(keyword) && Array.isArray(value)) value.forEach((item, i) => walk(item, `${here}/${i}`, depth + 1));
-      else if (MAP_OF_SUBSCHEMAS.includes(keyword) && typeof value === 'object' && value !== null && !Array.isArray(value)) {
+      else if (LIST_OF_SUBSCHEMAS.includes(keyword) && Array.isArray(value))
+        value.forEach((item, i) => walk(item, `${here}/${i}`, depth + 1));
+      else if (
+        MAP_OF_SUBSCHEMAS.includes(keyword) &&
+        typeof value === 'object' &&
+        value !== null &&
+        !Array.isArray(value)
+      ) {
         for (const [name, sub] of Object.entries(value)) {
           if (keyword === 'patternProperties' && !regexCompiles(name)) {
             problem = `\`${here}\` has a property pattern that is not a valid regular expression: \`${name}\``;
@@ -177,11 +201,13 @@ export function jsonSchemaProblem(schema: unknown, extraKeywords: Readonly<Recor
   if (meta) return meta;
 
   for (const { ref, at } of refs) {
-    if (!ref.startsWith('#')) return `\`${at}\` refers to \`${ref}\`, outside this schema: only references inside the schema are allowed`;
+    if (!ref.startsWith('#'))
+      return `\`${at}\` refers to \`${ref}\`, outside this schema: only references inside the schema are allowed`;
     // A malformed percent-escape (`#%E0%A4%A`) is the package's mistake, named like any other,
     // never a URIError thrown out of the check (issue 12, finding 5).
     const fragment = decodedFragment(ref.slice(1));
-    if (fragment === null) return `\`${at}\` refers to \`${ref}\`, which is not a valid URI fragment (a malformed %-escape)`;
+    if (fragment === null)
+      return `\`${at}\` refers to \`${ref}\`, which is not a valid URI fragment (a malformed %-escape)`;
     const resolves = fragment === '' || (fragment.startsWith('/') ? pointers.has(fragment) : anchors.has(fragment));
     if (!resolves) return `\`${at}\` refers to \`${ref}\`, which is not in the schema`;
   }

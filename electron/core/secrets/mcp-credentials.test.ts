@@ -13,7 +13,10 @@ describe('maskUrl (pure)', () => {
   it.each([
     ['https://mcp.example.com/?token=abc123', `https://mcp.example.com/?token=${MASK}`],
     ['https://mcp.example.com/mcp?api_key=abc&region=eu', `https://mcp.example.com/mcp?api_key=${MASK}&region=eu`],
-    ['https://mcp.example.com/mcp?Access_Token=a&KEY=b&sig=c&password=d&secret=e', `https://mcp.example.com/mcp?Access_Token=${MASK}&KEY=${MASK}&sig=${MASK}&password=${MASK}&secret=${MASK}`],
+    [
+      'https://mcp.example.com/mcp?Access_Token=a&KEY=b&sig=c&password=d&secret=e',
+      `https://mcp.example.com/mcp?Access_Token=${MASK}&KEY=${MASK}&sig=${MASK}&password=${MASK}&secret=${MASK}`,
+    ],
     ['https://ann:hunter2@mcp.example.com/mcp', `https://ann:${MASK}@mcp.example.com/mcp`],
     ['https://ghp_abcdefghijklmnopqrstuvwx@mcp.example.com/', `https://${MASK}@mcp.example.com/`],
     [`https://mcp.example.com/v1/${KEY}/sse`, `https://mcp.example.com/v1/${MASK}/sse`],
@@ -85,12 +88,34 @@ describe('maskArgs (pure)', () => {
 describe('saving an MCP server with a credential (Api)', () => {
   it('stores the credential sealed, shows it masked, and gives the runtime the real one', async () => {
     const { api, dataDir, deps } = testApi();
-    const saved = await api.saveMcpServer({ name: 'github', transport: 'stdio', command: 'npx', args: ['-y', '@modelcontextprotocol/server-github', '--token', KEY] });
+    const saved = await api.saveMcpServer({
+      name: 'github',
+      transport: 'stdio',
+      command: 'npx',
+      args: ['-y', '@modelcontextprotocol/server-github', '--token', KEY],
+    });
     if (!saved.ok) throw new Error(saved.error.message);
-    expect(saved.value.mcpServers).toEqual([{ name: 'github', transport: 'stdio', command: 'npx', args: ['-y', '@modelcontextprotocol/server-github', '--token', MASK], credentialsSealed: true }]);
-    const network = await api.saveMcpServer({ name: 'notes', transport: 'streamable-http', url: 'https://ann:hunter2@mcp.example.com/mcp?token=abc123&region=eu' });
+    expect(saved.value.mcpServers).toEqual([
+      {
+        name: 'github',
+        transport: 'stdio',
+        command: 'npx',
+        args: ['-y', '@modelcontextprotocol/server-github', '--token', MASK],
+        credentialsSealed: true,
+      },
+    ]);
+    const network = await api.saveMcpServer({
+      name: 'notes',
+      transport: 'streamable-http',
+      url: 'https://ann:hunter2@mcp.example.com/mcp?token=abc123&region=eu',
+    });
     if (!network.ok) throw new Error(network.error.message);
-    expect(network.value.mcpServers.find((s) => s.name === 'notes')).toEqual({ name: 'notes', transport: 'streamable-http', url: `https://ann:${MASK}@mcp.example.com/mcp?token=${MASK}&region=eu`, credentialsSealed: true });
+    expect(network.value.mcpServers.find((s) => s.name === 'notes')).toEqual({
+      name: 'notes',
+      transport: 'streamable-http',
+      url: `https://ann:${MASK}@mcp.example.com/mcp?token=${MASK}&region=eu`,
+      credentialsSealed: true,
+    });
 
     const text = readFileSync(join(dataDir, 'state.json'), 'utf8');
     for (const secret of [KEY, 'hunter2', 'abc123']) expect(text).not.toContain(secret);
@@ -98,8 +123,17 @@ describe('saving an MCP server with a credential (Api)', () => {
     expect(JSON.stringify(read)).not.toContain(KEY);
 
     const state = await new Store(dataDir).read();
-    expect(await mcpServerForRun(state, 'github', deps.secretBox)).toEqual({ name: 'github', transport: 'stdio', command: 'npx', args: ['-y', '@modelcontextprotocol/server-github', '--token', KEY] });
-    expect(await mcpServerForRun(state, 'notes', deps.secretBox)).toEqual({ name: 'notes', transport: 'streamable-http', url: 'https://ann:hunter2@mcp.example.com/mcp?token=abc123&region=eu' });
+    expect(await mcpServerForRun(state, 'github', deps.secretBox)).toEqual({
+      name: 'github',
+      transport: 'stdio',
+      command: 'npx',
+      args: ['-y', '@modelcontextprotocol/server-github', '--token', KEY],
+    });
+    expect(await mcpServerForRun(state, 'notes', deps.secretBox)).toEqual({
+      name: 'notes',
+      transport: 'streamable-http',
+      url: 'https://ann:hunter2@mcp.example.com/mcp?token=abc123&region=eu',
+    });
     expect(await mcpServerForRun(state, 'constructor', deps.secretBox)).toBeNull();
   });
 
@@ -143,7 +177,17 @@ describe('saving an MCP server with a credential (Api)', () => {
         credentialsSealed: true,
       },
     ]);
-    const secrets = ['PgPw1', 'RedisPw2', 'MongoPw3', 'MyPw4', 'UrlPw5', 'PlainPw6', 'PlainTok7', 'PlainSec8', 'PlainKey9'];
+    const secrets = [
+      'PgPw1',
+      'RedisPw2',
+      'MongoPw3',
+      'MyPw4',
+      'UrlPw5',
+      'PlainPw6',
+      'PlainTok7',
+      'PlainSec8',
+      'PlainKey9',
+    ];
     const stored = readFileSync(join(dataDir, 'state.json'), 'utf8');
     const shown = JSON.stringify(await api.settings());
     for (const secret of secrets) {
@@ -155,18 +199,47 @@ describe('saving an MCP server with a credential (Api)', () => {
 
   it('stores a server without a credential in clear, with nothing sealed', async () => {
     const { api, dataDir, deps } = testApi();
-    const saved = await api.saveMcpServer({ name: 'files', transport: 'stdio', command: 'mcp-files', args: ['/home/ann/Documents'] });
-    expect(saved.ok && saved.value.mcpServers).toEqual([{ name: 'files', transport: 'stdio', command: 'mcp-files', args: ['/home/ann/Documents'], credentialsSealed: false }]);
+    const saved = await api.saveMcpServer({
+      name: 'files',
+      transport: 'stdio',
+      command: 'mcp-files',
+      args: ['/home/ann/Documents'],
+    });
+    expect(saved.ok && saved.value.mcpServers).toEqual([
+      {
+        name: 'files',
+        transport: 'stdio',
+        command: 'mcp-files',
+        args: ['/home/ann/Documents'],
+        credentialsSealed: false,
+      },
+    ]);
     expect(JSON.parse(readFileSync(join(dataDir, 'state.json'), 'utf8')).settings.mcpServers.files.sealed).toBeNull();
-    expect(await mcpServerForRun(await new Store(dataDir).read(), 'files', deps.secretBox)).toEqual({ name: 'files', transport: 'stdio', command: 'mcp-files', args: ['/home/ann/Documents'] });
+    expect(await mcpServerForRun(await new Store(dataDir).read(), 'files', deps.secretBox)).toEqual({
+      name: 'files',
+      transport: 'stdio',
+      command: 'mcp-files',
+      args: ['/home/ann/Documents'],
+    });
   });
 
   it('refuses a server with a credential where nothing can be sealed (secret.unavailable); nothing written', async () => {
     const { api, dataDir } = testApi({ secretBox: unavailableSecretBox });
     await api.saveMcpServer({ name: 'files', transport: 'stdio', command: 'mcp-files', args: [] });
     const before = treeHash(dataDir);
-    const refused = await api.saveMcpServer({ name: 'notes', transport: 'sse', url: 'https://mcp.example.com/?token=abc123' });
-    expect(refused).toMatchObject({ ok: false, error: { code: 'secret.unavailable', message: 'This computer has no way to keep secrets (no keychain): a webhook or a saved secret cannot be set up here.' } });
+    const refused = await api.saveMcpServer({
+      name: 'notes',
+      transport: 'sse',
+      url: 'https://mcp.example.com/?token=abc123',
+    });
+    expect(refused).toMatchObject({
+      ok: false,
+      error: {
+        code: 'secret.unavailable',
+        message:
+          'This computer has no way to keep secrets (no keychain): a webhook or a saved secret cannot be set up here.',
+      },
+    });
     expect(treeHash(dataDir)).toBe(before);
   });
 
@@ -177,18 +250,28 @@ describe('saving an MCP server with a credential (Api)', () => {
       packages: {},
       agents: {},
       triggers: {},
-      settings: { mcpServers: { notes: { name: 'notes', transport: 'sse', url: 'https://mcp.example.com/?token=abc123' } }, secrets: {}, deniedTools: [] },
+      settings: {
+        mcpServers: { notes: { name: 'notes', transport: 'sse', url: 'https://mcp.example.com/?token=abc123' } },
+        secrets: {},
+        deniedTools: [],
+      },
       webhookSecrets: {},
       applies: {},
       damage: [],
     };
     writeFileSync(join(dataDir, 'state.json'), JSON.stringify(format2));
     const read = await api.settings();
-    expect(read.ok && read.value.mcpServers).toEqual([{ name: 'notes', transport: 'sse', url: `https://mcp.example.com/?token=${MASK}`, credentialsSealed: false }]);
+    expect(read.ok && read.value.mcpServers).toEqual([
+      { name: 'notes', transport: 'sse', url: `https://mcp.example.com/?token=${MASK}`, credentialsSealed: false },
+    ]);
     expect(read.ok && read.value.secretBackend).toBe('file_key');
     const state = await new Store(dataDir).read();
     expect(state.version).toBe(STATE_VERSION);
-    expect(await mcpServerForRun(state, 'notes', createFileKeySecretBox(dataDir))).toEqual({ name: 'notes', transport: 'sse', url: 'https://mcp.example.com/?token=abc123' });
+    expect(await mcpServerForRun(state, 'notes', createFileKeySecretBox(dataDir))).toEqual({
+      name: 'notes',
+      transport: 'sse',
+      url: 'https://mcp.example.com/?token=abc123',
+    });
   });
 
   it('seals, at start, a credential a format-2 file kept in clear: stored masked, the real one opened for a run', async () => {
@@ -198,7 +281,14 @@ describe('saving an MCP server with a credential (Api)', () => {
       packages: {},
       agents: {},
       triggers: {},
-      settings: { mcpServers: { notes: { name: 'notes', transport: 'sse', url: 'https://mcp.example.com/?token=abc123' }, files: { name: 'files', transport: 'stdio', command: 'mcp-files', args: ['/home/ann'] } }, secrets: {}, deniedTools: [] },
+      settings: {
+        mcpServers: {
+          notes: { name: 'notes', transport: 'sse', url: 'https://mcp.example.com/?token=abc123' },
+          files: { name: 'files', transport: 'stdio', command: 'mcp-files', args: ['/home/ann'] },
+        },
+        secrets: {},
+        deniedTools: [],
+      },
       webhookSecrets: {},
       applies: {},
       damage: [],
@@ -208,8 +298,16 @@ describe('saving an MCP server with a credential (Api)', () => {
     const text = readFileSync(join(dataDir, 'state.json'), 'utf8');
     expect(text).not.toContain('abc123');
     const stored = JSON.parse(text).settings.mcpServers;
-    expect([stored.notes.url, typeof stored.notes.sealed, stored.files.sealed]).toEqual([`https://mcp.example.com/?token=${MASK}`, 'string', null]);
-    expect(await mcpServerForRun(await new Store(dataDir).read(), 'notes', deps.secretBox)).toEqual({ name: 'notes', transport: 'sse', url: 'https://mcp.example.com/?token=abc123' });
+    expect([stored.notes.url, typeof stored.notes.sealed, stored.files.sealed]).toEqual([
+      `https://mcp.example.com/?token=${MASK}`,
+      'string',
+      null,
+    ]);
+    expect(await mcpServerForRun(await new Store(dataDir).read(), 'notes', deps.secretBox)).toEqual({
+      name: 'notes',
+      transport: 'sse',
+      url: 'https://mcp.example.com/?token=abc123',
+    });
     const shown = await api.settings();
     expect(shown.ok && shown.value.mcpServers.find((server) => server.name === 'notes')?.credentialsSealed).toBe(true);
     // Once sealed, a second start has nothing to do and writes nothing.
@@ -220,7 +318,20 @@ describe('saving an MCP server with a credential (Api)', () => {
 
   it('leaves a clear credential as it is where nothing can be sealed, losing nothing', async () => {
     const { api, dataDir } = testApi({ secretBox: unavailableSecretBox });
-    const format2 = { version: 2, packages: {}, agents: {}, triggers: {}, settings: { mcpServers: { notes: { name: 'notes', transport: 'sse', url: 'https://mcp.example.com/?token=abc123' } }, secrets: {}, deniedTools: [] }, webhookSecrets: {}, applies: {}, damage: [] };
+    const format2 = {
+      version: 2,
+      packages: {},
+      agents: {},
+      triggers: {},
+      settings: {
+        mcpServers: { notes: { name: 'notes', transport: 'sse', url: 'https://mcp.example.com/?token=abc123' } },
+        secrets: {},
+        deniedTools: [],
+      },
+      webhookSecrets: {},
+      applies: {},
+      damage: [],
+    };
     writeFileSync(join(dataDir, 'state.json'), JSON.stringify(format2));
     const before = treeHash(dataDir);
     expect(await api.sealClearMcpCredentials()).toEqual([]);

@@ -28,8 +28,11 @@ import type { StoredMcpServer, StoreState } from '../store/state';
 /** What a credential is shown as. */
 export const MASK = '••••';
 
-/** A name (of a flag, a query parameter, a variable) that says its value is a credential (ends with one of these words). */
-export const CREDENTIAL_NAME = /(^|[_-])(token|access[_-]?token|refresh[_-]?token|id[_-]?token|key|api[_-]?key|apikey|private[_-]?key|secret|client[_-]?secret|password|passwd|pass|pwd|sig|signature|auth|authorization|credentials?|session|cookie|bearer)$/i;
+/**
+ * A name (of a flag, a query parameter, a variable) that says its value is a credential (ends with one of these words).
+ */
+export const CREDENTIAL_NAME =
+  /(^|[_-])(token|access[_-]?token|refresh[_-]?token|id[_-]?token|key|api[_-]?key|apikey|private[_-]?key|secret|client[_-]?secret|password|passwd|pass|pwd|sig|signature|auth|authorization|credentials?|session|cookie|bearer)$/i;
 
 /**
  * A variable's name that says its value is secret: it contains `PASSWORD`, `PASSWD`, `TOKEN`,
@@ -53,7 +56,8 @@ export function maskUserinfo(text: string): string {
 }
 
 /** Known key prefixes of common services. */
-const KEY_PREFIX = /^(sk-|sk_|pk_live_|rk_live_|ghp_|gho_|ghu_|ghs_|ghr_|github_pat_|glpat-|xox[abposr]-|AKIA|AIza|ya29\.|whsec_|shpat_|npm_|hf_|eyJ)[A-Za-z0-9._~+/=-]{8,}$/;
+const KEY_PREFIX =
+  /^(sk-|sk_|pk_live_|rk_live_|ghp_|gho_|ghu_|ghs_|ghr_|github_pat_|glpat-|xox[abposr]-|AKIA|AIza|ya29\.|whsec_|shpat_|npm_|hf_|eyJ)[A-Za-z0-9._~+/=-]{8,}$/;
 
 /**
  * Whether a bare string looks like a key: a known service prefix, or at least 24 characters of
@@ -92,7 +96,9 @@ export function maskUrl(url: string): string {
           if (eq < 0) return looksLikeKey(safeDecode(pair)) ? MASK : pair;
           const name = safeDecode(pair.slice(0, eq));
           const value = safeDecode(pair.slice(eq + 1));
-          return value !== '' && (CREDENTIAL_NAME.test(name) || looksLikeKey(value)) ? `${pair.slice(0, eq)}=${MASK}` : pair;
+          return value !== '' && (CREDENTIAL_NAME.test(name) || looksLikeKey(value))
+            ? `${pair.slice(0, eq)}=${MASK}`
+            : pair;
         })
         .join('&')}`
     : '';
@@ -119,15 +125,23 @@ function maskArg(arg: string): string {
   const variable = /^([A-Za-z_][A-Za-z0-9_]*)=(.+)$/s.exec(arg);
   if (variable?.[1] && secretVariableName(variable[1])) return `${variable[1]}=${MASK}`;
   if (/^https?:\/\//i.test(arg)) return maskUrl(arg);
-  // A URL with a password in it, of any scheme, anywhere in the argument (`DATABASE_URL=postgres://u:pw@…`, `--db=redis://:pw@…`).
+  // A URL with a password in it, of any scheme, anywhere in the argument (`DATABASE_URL=postgres://u:pw@…`,
+  // `--db=redis://:pw@…`).
   const withoutUserinfo = maskUserinfo(arg);
   if (withoutUserinfo !== arg) return withoutUserinfo;
-  const header = arg.replace(/\b(Bearer|Basic)\s+[^\s"',;]+/g, `$1 ${MASK}`).replace(/^([A-Za-z-]*(?:key|token|secret|auth)[A-Za-z-]*\s*:\s*)(?!\s*(?:Bearer|Basic|Token)\b)(\S.*)$/i, `$1${MASK}`);
+  const header = arg
+    .replace(/\b(Bearer|Basic)\s+[^\s"',;]+/g, `$1 ${MASK}`)
+    .replace(
+      /^([A-Za-z-]*(?:key|token|secret|auth)[A-Za-z-]*\s*:\s*)(?!\s*(?:Bearer|Basic|Token)\b)(\S.*)$/i,
+      `$1${MASK}`,
+    );
   if (header !== arg) return header;
   return looksLikeKey(arg) ? MASK : arg;
 }
 
-/** The arguments with their credentials masked (a value after a credential flag, and each argument by `maskArg`). Pure. */
+/**
+ * The arguments with their credentials masked (a value after a credential flag, and each argument by `maskArg`). Pure.
+ */
 export function maskArgs(args: readonly string[]): string[] {
   const out: string[] = [];
   for (let i = 0; i < args.length; i++) {
@@ -150,7 +164,10 @@ export function maskedServer(server: SavedMcpServer): { masked: SavedMcpServer; 
 
 /** The parts of a server that may hold a credential, as sealed in a stored record's `sealed`. */
 export function credentialParts(server: SavedMcpServer): string {
-  return JSON.stringify({ ...(server.url !== undefined ? { url: server.url } : {}), ...(server.args !== undefined ? { args: server.args } : {}) });
+  return JSON.stringify({
+    ...(server.url !== undefined ? { url: server.url } : {}),
+    ...(server.args !== undefined ? { args: server.args } : {}),
+  });
 }
 
 /**
@@ -166,6 +183,8 @@ export async function mcpServerForRun(state: StoreState, name: string, box: Secr
   return {
     ...server,
     ...(typeof real.url === 'string' ? { url: real.url } : {}),
-    ...(Array.isArray(real.args) && real.args.every((a) => typeof a === 'string') ? { args: real.args as string[] } : {}),
+    ...(Array.isArray(real.args) && real.args.every((a) => typeof a === 'string')
+      ? { args: real.args as string[] }
+      : {}),
   };
 }

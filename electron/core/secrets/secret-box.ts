@@ -39,7 +39,10 @@ export class SecretBoxLockedError extends Error {
 
 /** Whether `error` says the keychain is only unavailable for now ({@link SecretBoxLockedError}). */
 export function isSecretBoxLocked(error: unknown): boolean {
-  return error instanceof SecretBoxLockedError || (typeof error === 'object' && error !== null && (error as { temporary?: unknown }).temporary === true);
+  return (
+    error instanceof SecretBoxLockedError ||
+    (typeof error === 'object' && error !== null && (error as { temporary?: unknown }).temporary === true)
+  );
 }
 
 /**
@@ -47,7 +50,10 @@ export function isSecretBoxLocked(error: unknown): boolean {
  * an unlock prompt or a hung D-Bus call): `backend()` is `pending` until then, and every seal and
  * open waits for it. A box that could not be made is the unavailable box, and `onError` is told.
  */
-export function deferredSecretBox(making: Promise<SecretBox>, onError: (error: unknown) => void = () => undefined): SecretBox {
+export function deferredSecretBox(
+  making: Promise<SecretBox>,
+  onError: (error: unknown) => void = () => undefined,
+): SecretBox {
   let made: SecretBox | null = null;
   const settled = making.then(
     (box) => {

@@ -17,7 +17,12 @@ export interface AtomicWriteFaults {
  * untouched. `folderSync` replaces the folder's fsync (a {@link FolderSync} shares one fsync among
  * many files renamed into one folder at once).
  */
-export async function writeFileAtomic(path: string, data: string | Uint8Array, faults: AtomicWriteFaults = {}, folderSync: (dir: string) => Promise<void> = syncDir): Promise<void> {
+export async function writeFileAtomic(
+  path: string,
+  data: string | Uint8Array,
+  faults: AtomicWriteFaults = {},
+  folderSync: (dir: string) => Promise<void> = syncDir,
+): Promise<void> {
   const temp = join(dirname(path), `.${basename(path)}.tmp-${process.pid}-${randomUUID()}`);
   try {
     const handle = await open(temp, 'wx', 0o600);

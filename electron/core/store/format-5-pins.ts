@@ -19,7 +19,9 @@ export function migrateFrom4(value: unknown): unknown {
   if (!isObject(value) || value.version !== 4) return value;
   const trusted = new Map<string, string>();
   if (Array.isArray(value.trustedKeys)) {
-    for (const key of value.trustedKeys) if (isObject(key) && typeof key.keyId === 'string' && typeof key.publicKey === 'string') trusted.set(key.keyId.toUpperCase(), key.publicKey);
+    for (const key of value.trustedKeys)
+      if (isObject(key) && typeof key.keyId === 'string' && typeof key.publicKey === 'string')
+        trusted.set(key.keyId.toUpperCase(), key.publicKey);
   }
   const packageTrust = value.packageTrust;
   if (!isObject(packageTrust)) return { ...value, version: 5 };
@@ -33,10 +35,13 @@ export function migrateFrom4(value: unknown): unknown {
       if (signature.state === 'unknown_key') newPin = { kind: 'claimed_key', keyId: pin.keyId };
       else {
         publicKey = trusted.get(pin.keyId.toUpperCase()) ?? null;
-        newPin = publicKey !== null ? { kind: 'key', keyId: pin.keyId, publicKey } : { kind: 'key_id_only', keyId: pin.keyId };
+        newPin =
+          publicKey !== null ? { kind: 'key', keyId: pin.keyId, publicKey } : { kind: 'key_id_only', keyId: pin.keyId };
       }
     }
-    const newSignature = Object.hasOwn(signature, 'public_key') ? signature : { ...signature, public_key: signature.state === 'verified' ? publicKey : null, reason: null, message: null };
+    const newSignature = Object.hasOwn(signature, 'public_key')
+      ? signature
+      : { ...signature, public_key: signature.state === 'verified' ? publicKey : null, reason: null, message: null };
     return [name, { ...record, pin: newPin, signature: newSignature }] as const;
   });
   return { ...value, packageTrust: ownRecord(migrated), version: 5 };

@@ -19,7 +19,10 @@ export async function withLockFile<T>(path: string, fn: () => Promise<T>, timeou
     const attempt = await tryTakeLock(path);
     if (attempt.taken) break;
     if (Date.now() > deadline) {
-      throw new CoreError('store.busy', `another Apollia Desktop process (pid ${attempt.holder ?? 'unknown'}) is changing the data folder; try again in a moment`);
+      throw new CoreError(
+        'store.busy',
+        `another Apollia Desktop process (pid ${attempt.holder ?? 'unknown'}) is changing the data folder; try again in a moment`,
+      );
     }
     await sleep(20);
   }

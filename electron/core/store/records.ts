@@ -13,7 +13,14 @@ import type { InstalledDecisions } from '../../../shared/decisions';
 import { ownRecord } from '../../../shared/own-data';
 import type { TemplateManifest } from '../../../shared/template-manifest';
 import type { WebhookSecretOrigin } from '../../../shared/webhook-secret';
-import type { PackageAgentRecord, PackageRecord, StoreState, TemplateAgentRecord, ToolSettingRecord, TriggerRecord } from './state';
+import type {
+  PackageAgentRecord,
+  PackageRecord,
+  StoreState,
+  TemplateAgentRecord,
+  ToolSettingRecord,
+  TriggerRecord,
+} from './state';
 
 /** An installed package's agent id: `<package>/<agent>`. */
 export const agentIdOf = (pkg: string, agent: string) => `${pkg}/${agent}`;
@@ -55,7 +62,13 @@ export function packageTriggerRecord(pkg: string, manifest: ApolliaManifest, ent
  * not name is offered"). `familyOf`: the manifest's {@link accessFamilies}, built once by a caller
  * recording every agent (a package may have thousands of tools and agents).
  */
-export function packageAgentRecord(name: string, agent: AgentEntry, permissions: Record<string, Permission>, createdAt: string, familyOf: (entry: string) => ActionFamily | null): PackageAgentRecord {
+export function packageAgentRecord(
+  name: string,
+  agent: AgentEntry,
+  permissions: Record<string, Permission>,
+  createdAt: string,
+  familyOf: (entry: string) => ActionFamily | null,
+): PackageAgentRecord {
   return {
     origin: 'package',
     id: agentIdOf(name, agent.id),
@@ -74,7 +87,13 @@ export function packageAgentRecord(name: string, agent: AgentEntry, permissions:
 }
 
 /** An installed package's own record. */
-export function packageRecord(manifest: ApolliaManifest, sha256: string, dir: string, installedAt: string, updatedAt: string | null): PackageRecord {
+export function packageRecord(
+  manifest: ApolliaManifest,
+  sha256: string,
+  dir: string,
+  installedAt: string,
+  updatedAt: string | null,
+): PackageRecord {
   const { name, version, publisher, description } = manifest.package;
   return { name, version, publisher, description: description ?? '', sha256, installedAt, updatedAt, dir, manifest };
 }
@@ -86,20 +105,35 @@ export function packageRecord(manifest: ApolliaManifest, sha256: string, dir: st
  */
 export function templateToolSettings(previewed: ApplyPreview): Record<string, ToolSettingRecord> {
   const toolSettings = ownRecord<ToolSettingRecord>();
-  for (const tool of previewed.tools) toolSettings[tool] = { family: templateTool(tool)?.family ?? null, setting: 'allow', pin: null, pinMissing: false };
+  for (const tool of previewed.tools)
+    toolSettings[tool] = { family: templateTool(tool)?.family ?? null, setting: 'allow', pin: null, pinMissing: false };
   // Unticked by the owner (issue 13 point 9): kept as `deny`, so the dashboard shows it and it can be allowed later.
-  for (const tool of previewed.withheld) toolSettings[tool] = { family: templateTool(tool)?.family ?? null, setting: 'deny', pin: null, pinMissing: false };
+  for (const tool of previewed.withheld)
+    toolSettings[tool] = { family: templateTool(tool)?.family ?? null, setting: 'deny', pin: null, pinMissing: false };
   for (const server of previewed.mcp) {
     if (!server.saved) continue;
     for (const tool of server.tools) {
-      toolSettings[tool.gateName] = { family: null, setting: tool.setting, pin: tool.pin, pinMissing: tool.pin === null && tool.pinnedBy !== undefined && tool.setting === 'deny' };
+      toolSettings[tool.gateName] = {
+        family: null,
+        setting: tool.setting,
+        pin: tool.pin,
+        pinMissing: tool.pin === null && tool.pinnedBy !== undefined && tool.setting === 'deny',
+      };
     }
   }
   return toolSettings;
 }
 
 /** The agent an apply makes from a template, its files in `dir`. */
-export function templateAgentRecord(agentId: string, manifest: TemplateManifest, previewed: ApplyPreview, dir: string, files: string[], requestId: string, createdAt: string): TemplateAgentRecord {
+export function templateAgentRecord(
+  agentId: string,
+  manifest: TemplateManifest,
+  previewed: ApplyPreview,
+  dir: string,
+  files: string[],
+  requestId: string,
+  createdAt: string,
+): TemplateAgentRecord {
   return {
     origin: 'template',
     id: agentId,
@@ -127,7 +161,12 @@ export function templateAgentRecord(agentId: string, manifest: TemplateManifest,
  * apply (spec "Apply" step 3 makes them live; issue 13 point 9 asks the tick first, as an `.apo`
  * does); one left unticked is made unarmed; a webhook waits for its secret (`armTrigger`).
  */
-export function templateTriggerRecord(agentId: string, trigger: ApplyPreview['triggers'][number], at: string, armed: boolean): TriggerRecord {
+export function templateTriggerRecord(
+  agentId: string,
+  trigger: ApplyPreview['triggers'][number],
+  at: string,
+  armed: boolean,
+): TriggerRecord {
   // Armed only when the person ticked it (issue 13 point 9); a webhook waits for `armTrigger` and its secret.
   const live = armed && trigger.type !== 'webhook';
   return {
@@ -199,19 +238,26 @@ export function installedDecisions(state: StoreState, name: string): InstalledDe
   if (!pkg) return null;
   const access = ownRecord<Record<string, Permission>>();
   for (const agent of Object.values(state.agents)) {
-    if (agent.origin === 'package' && agent.packageName === name) access[agent.agentId] = ownRecord(agent.access.map((a) => [a.entry, a.permission]));
+    if (agent.origin === 'package' && agent.packageName === name)
+      access[agent.agentId] = ownRecord(agent.access.map((a) => [a.entry, a.permission]));
   }
   const triggers = ownRecord<InstalledDecisions['triggers'][string]>();
   for (const trigger of Object.values(state.triggers)) {
     if (trigger.packageName !== name) continue;
-    const secret = trigger.secretRef !== null && Object.hasOwn(state.webhookSecrets, trigger.secretRef) ? (trigger.secretOrigin ?? 'made') : null;
+    const secret =
+      trigger.secretRef !== null && Object.hasOwn(state.webhookSecrets, trigger.secretRef)
+        ? (trigger.secretOrigin ?? 'made')
+        : null;
     triggers[trigger.name] = { armed: trigger.armed, folder: trigger.folder, secret };
   }
   return { manifest: pkg.manifest, access, triggers };
 }
 
 /** Removes a package's records (agents, triggers, their secrets, the package); the ids removed. */
-export function removePackageRecords(state: StoreState, name: string): { removedAgents: string[]; removedTriggers: string[] } {
+export function removePackageRecords(
+  state: StoreState,
+  name: string,
+): { removedAgents: string[]; removedTriggers: string[] } {
   const removedAgents: string[] = [];
   const removedTriggers: string[] = [];
   for (const agent of Object.values(state.agents)) {

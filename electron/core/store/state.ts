@@ -6,7 +6,13 @@
  * except a watched folder, which is the absolute path the user picked.
  */
 import type { ValidateFunction } from 'ajv';
-import { type ApplyReceipt, type SavedMcpServer, type StoreDamage, type TriggerView, WEBHOOK_PORT_RANGE } from '../../../shared/api';
+import {
+  type ApplyReceipt,
+  type SavedMcpServer,
+  type StoreDamage,
+  type TriggerView,
+  WEBHOOK_PORT_RANGE,
+} from '../../../shared/api';
 import type { ApolliaManifest } from '../../../shared/apollia-manifest';
 import type { ApplyPreview, ToolSetting } from '../../../shared/apply-preview';
 import type { AccessDecision } from '../../../shared/consent';
@@ -61,7 +67,12 @@ export interface DisarmedByCheck {
 // Format 5: the pin holds the whole public key (`key`), or only the id an unknown key claimed
 // (`claimed_key`), or a format-3 key id whose key was gone at migration (`key_id_only`).
 const pinSchema = {
-  oneOf: [closedSchema({ kind: { const: 'key' }, keyId: { type: 'string' }, publicKey: { type: 'string' } }), closedSchema({ kind: { const: 'claimed_key' }, keyId: { type: 'string' } }), closedSchema({ kind: { const: 'key_id_only' }, keyId: { type: 'string' } }), closedSchema({ kind: { const: 'unsigned' } })],
+  oneOf: [
+    closedSchema({ kind: { const: 'key' }, keyId: { type: 'string' }, publicKey: { type: 'string' } }),
+    closedSchema({ kind: { const: 'claimed_key' }, keyId: { type: 'string' } }),
+    closedSchema({ kind: { const: 'key_id_only' }, keyId: { type: 'string' } }),
+    closedSchema({ kind: { const: 'unsigned' } }),
+  ],
 };
 const signatureSummarySchema = closedSchema({
   state: { enum: ['verified', 'unknown_key', 'unsigned', 'builtin'] },
@@ -78,12 +89,37 @@ const packageTrustSchema = closedSchema({
   signature: signatureSummarySchema,
   files: { type: ['object', 'null'], additionalProperties: { type: 'string', pattern: '^[0-9a-f]{64}$' } },
   integrity: {
-    ...closedSchema({ state: { enum: ['ok', 'changed'] }, checkedAt: { type: ['string', 'null'] }, changed: stringList, missing: stringList, added: stringList }),
-    properties: { state: { enum: ['ok', 'changed'] }, checkedAt: { type: ['string', 'null'] }, changed: stringList, missing: stringList, added: stringList, disarmed: { type: 'array', items: closedSchema({ trigger: { type: 'string' }, folder: { type: ['string', 'null'] } }) } },
+    ...closedSchema({
+      state: { enum: ['ok', 'changed'] },
+      checkedAt: { type: ['string', 'null'] },
+      changed: stringList,
+      missing: stringList,
+      added: stringList,
+    }),
+    properties: {
+      state: { enum: ['ok', 'changed'] },
+      checkedAt: { type: ['string', 'null'] },
+      changed: stringList,
+      missing: stringList,
+      added: stringList,
+      disarmed: {
+        type: 'array',
+        items: closedSchema({ trigger: { type: 'string' }, folder: { type: ['string', 'null'] } }),
+      },
+    },
   },
 });
 /** The trusted keys' shape; `parseTrustedKeys` re-checks each key on load. */
-const trustedKeysSchema = { type: 'array', maxItems: 256, items: closedSchema({ keyId: { type: 'string' }, publicKey: { type: 'string' }, name: { type: 'string' }, addedAt: { type: 'string' } }) };
+const trustedKeysSchema = {
+  type: 'array',
+  maxItems: 256,
+  items: closedSchema({
+    keyId: { type: 'string' },
+    publicKey: { type: 'string' },
+    name: { type: 'string' },
+    addedAt: { type: 'string' },
+  }),
+};
 
 function closedSchema(properties: Record<string, unknown>) {
   return { type: 'object', properties, required: Object.keys(properties), additionalProperties: false };
@@ -114,11 +150,24 @@ export const STATE_VERSION = 5;
 
 // ---- Format 3, issue 16 (live triggers): the webhook listener's port ----
 /** The closed sub-schema of `settings.webhookPort`: a port of `WEBHOOK_PORT_RANGE`, or null for the default. */
-const webhookPortSchema = { type: ['integer', 'null'], minimum: WEBHOOK_PORT_RANGE.min, maximum: WEBHOOK_PORT_RANGE.max };
-/** Issue 16's step from format 2: no port chosen yet (the trigger host uses its default). Settings that are not an object, or already hold a port, are left for `stateProblem`. */
+const webhookPortSchema = {
+  type: ['integer', 'null'],
+  minimum: WEBHOOK_PORT_RANGE.min,
+  maximum: WEBHOOK_PORT_RANGE.max,
+};
+/**
+ * Issue 16's step from format 2: no port chosen yet (the trigger host uses its default). Settings that are not an
+ * object, or already hold a port, are left for `stateProblem`.
+ */
 function withWebhookPort(file: Record<string, unknown>): Record<string, unknown> {
   const settings = file.settings;
-  if (typeof settings !== 'object' || settings === null || Array.isArray(settings) || Object.hasOwn(settings, 'webhookPort')) return file;
+  if (
+    typeof settings !== 'object' ||
+    settings === null ||
+    Array.isArray(settings) ||
+    Object.hasOwn(settings, 'webhookPort')
+  )
+    return file;
   return { ...file, settings: { ...settings, webhookPort: null } };
 }
 // ---- end of format 3, issue 16 ----
@@ -170,7 +219,10 @@ export interface TemplateAgentRecord {
   templateVersion: string;
   displayName: string;
   description: string;
-  /** Its folder, relative to the data folder (`agents/<id>`): `instructions.md`, and each skill's folder (`skills/<name>/SKILL.md` …) with every rule and the output schema beside its SKILL.md. */
+  /**
+   * Its folder, relative to the data folder (`agents/<id>`): `instructions.md`, and each skill's folder
+   * (`skills/<name>/SKILL.md` …) with every rule and the output schema beside its SKILL.md.
+   */
   dir: string;
   files: string[];
   toolSettings: Record<string, ToolSettingRecord>;
@@ -214,7 +266,9 @@ export interface TriggerRecord {
   /** Key of the sealed secret in `webhookSecrets`, or null. */
   secretRef: string | null;
   // --- Format 3, issue 18 (webhook secret origin) ---
-  /** Where the webhook secret came from: made here (shown once) or given by the sender (pasted); null without a secret. */
+  /**
+   * Where the webhook secret came from: made here (shown once) or given by the sender (pasted); null without a secret.
+   */
   secretOrigin: WebhookSecretOrigin | null;
   /** When the webhook secret was last set (ISO 8601), or null without a secret. */
   secretSetAt: string | null;
@@ -267,7 +321,18 @@ export interface StoreState {
 
 /** A state with nothing installed. */
 export function emptyState(): StoreState {
-  return ownRecords({ version: STATE_VERSION, packages: {}, agents: {}, triggers: {}, settings: { mcpServers: {}, secrets: {}, deniedTools: [], webhookPort: null }, webhookSecrets: {}, applies: {}, damage: [], trustedKeys: [], packageTrust: {} });
+  return ownRecords({
+    version: STATE_VERSION,
+    packages: {},
+    agents: {},
+    triggers: {},
+    settings: { mcpServers: {}, secrets: {}, deniedTools: [], webhookPort: null },
+    webhookSecrets: {},
+    applies: {},
+    damage: [],
+    trustedKeys: [],
+    packageTrust: {},
+  });
 }
 
 /**
@@ -283,7 +348,8 @@ export function emptyState(): StoreState {
 export function ownRecords(state: StoreState): StoreState {
   state.packages = ownRecord(Object.entries(state.packages));
   state.agents = ownRecord(Object.entries(state.agents));
-  for (const agent of Object.values(state.agents)) if (agent.origin === 'template') agent.toolSettings = ownRecord(Object.entries(agent.toolSettings));
+  for (const agent of Object.values(state.agents))
+    if (agent.origin === 'template') agent.toolSettings = ownRecord(Object.entries(agent.toolSettings));
   state.triggers = ownRecord(Object.entries(state.triggers));
   state.settings.mcpServers = ownRecord(Object.entries(state.settings.mcpServers));
   state.settings.secrets = ownRecord(Object.entries(state.settings.secrets));
@@ -298,10 +364,30 @@ const nstr = { type: ['string', 'null'] };
 const bool = { type: 'boolean' };
 const obj = { type: 'object' };
 const rec = (items: unknown) => ({ type: 'object', additionalProperties: items });
-const closed = (properties: Record<string, unknown>) => ({ type: 'object', properties, required: Object.keys(properties), additionalProperties: false });
+const closed = (properties: Record<string, unknown>) => ({
+  type: 'object',
+  properties,
+  required: Object.keys(properties),
+  additionalProperties: false,
+});
 
-const packageSchema = closed({ name: str, version: str, publisher: str, description: str, sha256: str, installedAt: str, updatedAt: nstr, dir: str, manifest: obj });
-const accessSchema = closed({ entry: str, family: nstr, granted: bool, permission: { enum: ['allow', 'ask', 'deny'] } });
+const packageSchema = closed({
+  name: str,
+  version: str,
+  publisher: str,
+  description: str,
+  sha256: str,
+  installedAt: str,
+  updatedAt: nstr,
+  dir: str,
+  manifest: obj,
+});
+const accessSchema = closed({
+  entry: str,
+  family: nstr,
+  granted: bool,
+  permission: { enum: ['allow', 'ask', 'deny'] },
+});
 const packageAgent = closed({
   origin: { const: 'package' },
   id: str,
@@ -314,7 +400,12 @@ const packageAgent = closed({
   createdAt: str,
   archived: bool,
 });
-const toolSetting = closed({ family: nstr, setting: { enum: ['allow', 'ask', 'deny'] }, pin: { type: ['object', 'null'] }, pinMissing: bool });
+const toolSetting = closed({
+  family: nstr,
+  setting: { enum: ['allow', 'ask', 'deny'] },
+  pin: { type: ['object', 'null'] },
+  pinMissing: bool,
+});
 const templateAgent = closed({
   origin: { const: 'template' },
   id: str,
@@ -371,7 +462,14 @@ export const STATE_SCHEMA = closed({
     mcpServers: rec({
       type: 'object',
       // `sealed`: format 3, MCP server credentials.
-      properties: { name: str, transport: { enum: ['stdio', 'streamable-http', 'sse'] }, command: str, args: { type: 'array', items: str }, url: str, sealed: nstr },
+      properties: {
+        name: str,
+        transport: { enum: ['stdio', 'streamable-http', 'sse'] },
+        command: str,
+        args: { type: 'array', items: str },
+        url: str,
+        sealed: nstr,
+      },
       required: ['name', 'transport', 'sealed'],
       additionalProperties: false,
     }),
@@ -401,13 +499,20 @@ function migrateFrom1(value: unknown): unknown {
   const file = value as { version?: unknown; settings?: unknown };
   if (file.version !== 1) return value;
   const settings = file.settings;
-  if (typeof settings !== 'object' || settings === null || Array.isArray(settings) || Object.hasOwn(settings, 'deniedTools')) return value;
+  if (
+    typeof settings !== 'object' ||
+    settings === null ||
+    Array.isArray(settings) ||
+    Object.hasOwn(settings, 'deniedTools')
+  )
+    return value;
   return { ...file, version: 2, settings: { ...settings, deniedTools: [] } };
 }
 
 /**
  * Format 2 → 3: each format-3 addition fills its defaults in its own step (issue 18's webhook
- * secret origin, issue 14's trust block, issue 12's sealed MCP server credentials). Anything that is not a format-2 object is left for
+ * secret origin, issue 14's trust block, issue 12's sealed MCP server credentials). Anything that is not a format-2
+ * object is left for
  * `stateProblem` to judge.
  */
 function migrateFrom2(value: unknown): unknown {
@@ -429,10 +534,23 @@ function withSecretOrigins(file: Record<string, unknown>): Record<string, unknow
   // Object.fromEntries defines own properties: a `__proto__` id stays a key, never a prototype.
   const migrated = Object.fromEntries(
     Object.entries(triggers).map(([id, trigger]) => {
-      if (typeof trigger !== 'object' || trigger === null || Array.isArray(trigger) || Object.hasOwn(trigger, 'secretOrigin')) return [id, trigger];
+      if (
+        typeof trigger !== 'object' ||
+        trigger === null ||
+        Array.isArray(trigger) ||
+        Object.hasOwn(trigger, 'secretOrigin')
+      )
+        return [id, trigger];
       const old = trigger as { secretRef?: unknown; armedAt?: unknown };
       const withSecret = typeof old.secretRef === 'string';
-      return [id, { ...trigger, secretOrigin: withSecret ? 'made' : null, secretSetAt: withSecret && typeof old.armedAt === 'string' ? old.armedAt : null }];
+      return [
+        id,
+        {
+          ...trigger,
+          secretOrigin: withSecret ? 'made' : null,
+          secretSetAt: withSecret && typeof old.armedAt === 'string' ? old.armedAt : null,
+        },
+      ];
     }),
   );
   return { ...file, triggers: migrated };
@@ -457,7 +575,10 @@ function withTrust(file: Record<string, unknown>): Record<string, unknown> {
 function withMcpSealed(file: Record<string, unknown>): Record<string, unknown> {
   const settings = file.settings;
   if (!isObject(settings) || !isObject(settings.mcpServers)) return file;
-  const servers = Object.entries(settings.mcpServers).map(([name, server]) => [name, isObject(server) && !Object.hasOwn(server, 'sealed') ? { ...server, sealed: null } : server] as const);
+  const servers = Object.entries(settings.mcpServers).map(
+    ([name, server]) =>
+      [name, isObject(server) && !Object.hasOwn(server, 'sealed') ? { ...server, sealed: null } : server] as const,
+  );
   return { ...file, settings: { ...settings, mcpServers: ownRecord(servers) } };
 }
 

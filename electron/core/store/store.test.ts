@@ -35,7 +35,13 @@ describe('the lock file', () => {
     writeFileSync(join(dataDir, LOCK_FILE), `${pid}\n`);
     const saved = await api.saveMcpServer({ name: 'ledger', transport: 'stdio', command: 'uvx' });
     expect(saved.ok && saved.value.mcpServers.map((s) => s.name)).toEqual(['ledger']);
-    expect(JSON.parse(readFileSync(join(dataDir, STATE_FILE), 'utf8')).settings.mcpServers.ledger).toEqual({ name: 'ledger', transport: 'stdio', command: 'uvx', args: [], sealed: null });
+    expect(JSON.parse(readFileSync(join(dataDir, STATE_FILE), 'utf8')).settings.mcpServers.ledger).toEqual({
+      name: 'ledger',
+      transport: 'stdio',
+      command: 'uvx',
+      args: [],
+      sealed: null,
+    });
     expect(existsSync(join(dataDir, LOCK_FILE))).toBe(false);
   });
 
@@ -48,7 +54,10 @@ describe('the lock file', () => {
     const { api } = testApi({ dataDir, lockTimeoutMs: 50 });
     expect(await api.saveMcpServer({ name: 'other', transport: 'stdio', command: 'x' })).toEqual({
       ok: false,
-      error: { code: 'store.busy', message: `another Apollia Desktop process (pid ${pid}) is changing the data folder; try again in a moment` },
+      error: {
+        code: 'store.busy',
+        message: `another Apollia Desktop process (pid ${pid}) is changing the data folder; try again in a moment`,
+      },
     });
     expect(treeHash(dataDir)).toBe(before);
     expect(readFileSync(join(dataDir, LOCK_FILE), 'utf8')).toBe(`${pid}\n`);
@@ -66,9 +75,15 @@ describe('a state file from a newer app', () => {
     const before = treeHash(dataDir);
     const message = `state.json was written by a newer Apollia Desktop (format ${STATE_VERSION + 1}; this one reads ${STATE_VERSION}): update the app; the file was left as it is`;
     expect(await api.dashboard()).toEqual({ ok: false, error: { code: 'store.future_version', message } });
-    expect(await api.saveMcpServer({ name: 'ledger', transport: 'stdio', command: 'uvx' })).toEqual({ ok: false, error: { code: 'store.future_version', message } });
+    expect(await api.saveMcpServer({ name: 'ledger', transport: 'stdio', command: 'uvx' })).toEqual({
+      ok: false,
+      error: { code: 'store.future_version', message },
+    });
     // Sealing a secret would make the file box's key: refused first, so nothing appears.
-    expect(await api.saveSecret({ name: 'OPENROUTER_API_KEY', value: 'sk-or-test' })).toEqual({ ok: false, error: { code: 'store.future_version', message } });
+    expect(await api.saveSecret({ name: 'OPENROUTER_API_KEY', value: 'sk-or-test' })).toEqual({
+      ok: false,
+      error: { code: 'store.future_version', message },
+    });
     expect(treeHash(dataDir)).toBe(before);
     expect(readFileSync(join(dataDir, STATE_FILE), 'utf8')).toBe(future);
   });
@@ -82,7 +97,10 @@ describe('a state file of format 1 (before settings.deniedTools)', () => {
       packages: {},
       agents: {},
       triggers: {},
-      settings: { mcpServers: { ledger: { name: 'ledger', transport: 'stdio', command: 'uvx', args: [] } }, secrets: {} },
+      settings: {
+        mcpServers: { ledger: { name: 'ledger', transport: 'stdio', command: 'uvx', args: [] } },
+        secrets: {},
+      },
       webhookSecrets: {},
       applies: {},
       damage: [],
@@ -93,7 +111,10 @@ describe('a state file of format 1 (before settings.deniedTools)', () => {
     writeFileSync(join(dataDir, STATE_FILE), formatOne());
     const before = treeHash(dataDir);
     const settings = await api.settings();
-    expect(settings.ok && [settings.value.mcpServers.map((s) => s.name), settings.value.deniedTools]).toEqual([['ledger'], []]);
+    expect(settings.ok && [settings.value.mcpServers.map((s) => s.name), settings.value.deniedTools]).toEqual([
+      ['ledger'],
+      [],
+    ]);
     const dashboard = await api.dashboard();
     expect(dashboard.ok && dashboard.value.damage).toEqual([]);
     expect(treeHash(dataDir)).toBe(before);
@@ -108,15 +129,25 @@ describe('a state file of format 1 (before settings.deniedTools)', () => {
     expect(written.version).toBe(STATE_VERSION);
     expect(STATE_VERSION).toBe(5);
     expect([written.trustedKeys, written.packageTrust]).toEqual([[], {}]); // trust's step from format 2
-    expect(written.settings).toEqual({ mcpServers: { ledger: { name: 'ledger', transport: 'stdio', command: 'uvx', args: [], sealed: null } }, secrets: {}, deniedTools: ['shell'], webhookPort: null });
+    expect(written.settings).toEqual({
+      mcpServers: { ledger: { name: 'ledger', transport: 'stdio', command: 'uvx', args: [], sealed: null } },
+      secrets: {},
+      deniedTools: ['shell'],
+      webhookPort: null,
+    });
     expect(readdirSync(dataDir).sort()).toEqual([STATE_FILE]);
   });
 
   it('a file of the current format without deniedTools is damaged: kept aside and reported', async () => {
     const { api, dataDir } = testApi();
-    writeFileSync(join(dataDir, STATE_FILE), formatOne().replace('"version":1', `"version":${STATE_VERSION},"trustedKeys":[],"packageTrust":{}`));
+    writeFileSync(
+      join(dataDir, STATE_FILE),
+      formatOne().replace('"version":1', `"version":${STATE_VERSION},"trustedKeys":[],"packageTrust":{}`),
+    );
     const dashboard = await api.dashboard();
-    expect(dashboard.ok && dashboard.value.damage.map((d) => d.reason)).toEqual(["state.json does not match the store format: `/settings` must have required property 'deniedTools'"]);
+    expect(dashboard.ok && dashboard.value.damage.map((d) => d.reason)).toEqual([
+      "state.json does not match the store format: `/settings` must have required property 'deniedTools'",
+    ]);
   });
 });
 
@@ -133,6 +164,12 @@ describe('a torn state file', () => {
     expect(readdirSync(dataDir).sort()).toEqual(['activity', STATE_FILE, keptAs]);
     expect(readFileSync(join(dataDir, keptAs), 'utf8')).toBe(torn);
     const dashboard = await api.dashboard();
-    expect(dashboard.ok && dashboard.value.damage).toEqual([{ keptAs, reason: expect.stringMatching(/^state\.json is not valid JSON \(.+\); it may have been cut short$/), at: '2026-12-01T10:00:00.000Z' }]);
+    expect(dashboard.ok && dashboard.value.damage).toEqual([
+      {
+        keptAs,
+        reason: expect.stringMatching(/^state\.json is not valid JSON \(.+\); it may have been cut short$/),
+        at: '2026-12-01T10:00:00.000Z',
+      },
+    ]);
   });
 });

@@ -62,11 +62,17 @@ export class Store {
     try {
       value = JSON.parse(text);
     } catch (error) {
-      return { kind: 'damaged', reason: `state.json is not valid JSON (${(error as Error).message}); it may have been cut short` };
+      return {
+        kind: 'damaged',
+        reason: `state.json is not valid JSON (${(error as Error).message}); it may have been cut short`,
+      };
     }
     const version = (value as { version?: unknown } | null)?.version;
     if (typeof version === 'number' && version > STATE_VERSION) {
-      throw new CoreError('store.future_version', `state.json was written by a newer Apollia Desktop (format ${version}; this one reads ${STATE_VERSION}): update the app; the file was left as it is`);
+      throw new CoreError(
+        'store.future_version',
+        `state.json was written by a newer Apollia Desktop (format ${version}; this one reads ${STATE_VERSION}): update the app; the file was left as it is`,
+      );
     }
     const current = migrateState(value);
     const problem = stateProblem(current);
@@ -108,7 +114,9 @@ export class Store {
   }
 
   private locked<T>(fn: () => Promise<T>): Promise<T> {
-    return mkdir(this.dataDir, { recursive: true }).then(() => withLockFile(join(this.dataDir, LOCK_FILE), fn, this.options.lockTimeoutMs));
+    return mkdir(this.dataDir, { recursive: true }).then(() =>
+      withLockFile(join(this.dataDir, LOCK_FILE), fn, this.options.lockTimeoutMs),
+    );
   }
 
   /**
@@ -116,14 +124,22 @@ export class Store {
    * copy is written (atomically) only when `change` returns normally and `write` is not false.
    * A throw leaves the file as it was.
    */
-  update<T>(change: (state: StoreState) => Promise<{ result: T; write?: boolean }> | { result: T; write?: boolean }): Promise<T> {
+  update<T>(
+    change: (state: StoreState) => Promise<{ result: T; write?: boolean }> | { result: T; write?: boolean },
+  ): Promise<T> {
     return this.enqueue(() =>
       this.locked(async () => {
         const loaded = await this.load();
-        const state = loaded.kind === 'ok' ? loaded.state : loaded.kind === 'missing' ? emptyState() : await this.setAside(loaded.reason);
+        const state =
+          loaded.kind === 'ok'
+            ? loaded.state
+            : loaded.kind === 'missing'
+              ? emptyState()
+              : await this.setAside(loaded.reason);
         const draft = ownRecords(structuredClone(state));
         const { result, write } = await change(draft);
-        if (write !== false) await writeFileAtomic(this.statePath, `${JSON.stringify(draft, null, 2)}\n`, this.options.faults);
+        if (write !== false)
+          await writeFileAtomic(this.statePath, `${JSON.stringify(draft, null, 2)}\n`, this.options.faults);
         return result;
       }),
     );

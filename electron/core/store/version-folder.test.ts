@@ -23,7 +23,18 @@ describe('versionFolderName (finding 8: version folders distinct under case fold
 
   test('distinct versions never share a folder, even on a case-insensitive file system', () => {
     const identifier = fc.stringMatching(/^[0-9A-Za-z-]{1,6}$/);
-    const version = fc.tuple(fc.nat(20), fc.nat(20), fc.nat(20), fc.array(identifier, { maxLength: 3 }), fc.array(identifier, { maxLength: 2 })).map(([a, b, c, pre, build]) => `${a}.${b}.${c}${pre.length ? `-${pre.join('.')}` : ''}${build.length ? `+${build.join('.')}` : ''}`);
+    const version = fc
+      .tuple(
+        fc.nat(20),
+        fc.nat(20),
+        fc.nat(20),
+        fc.array(identifier, { maxLength: 3 }),
+        fc.array(identifier, { maxLength: 2 }),
+      )
+      .map(
+        ([a, b, c, pre, build]) =>
+          `${a}.${b}.${c}${pre.length ? `-${pre.join('.')}` : ''}${build.length ? `+${build.join('.')}` : ''}`,
+      );
     fc.assert(
       fc.property(version, version, (x, y) => {
         const fx = versionFolderName(x);

@@ -12,7 +12,9 @@
  */
 export function versionFolderName(version: string): string {
   if (!/^[0-9A-Za-z.+-]+$/.test(version) || version === '.' || version === '..') {
-    throw new RangeError(`versionFolderName: \`${version}\` is not a SemVer version (the manifest check admits only those)`);
+    throw new RangeError(
+      `versionFolderName: \`${version}\` is not a SemVer version (the manifest check admits only those)`,
+    );
   }
   return version.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
 }

@@ -29,7 +29,12 @@ export interface AgentFileClash {
 }
 
 /** The agent files of a checked package, by target path, and the clashes found. */
-export function planAgentFiles(files: ReadonlyMap<string, Uint8Array>, skills: readonly string[], rules: readonly string[], outputSchema: string | undefined): { plan: AgentFilePlan; clashes: AgentFileClash[] } {
+export function planAgentFiles(
+  files: ReadonlyMap<string, Uint8Array>,
+  skills: readonly string[],
+  rules: readonly string[],
+  outputSchema: string | undefined,
+): { plan: AgentFilePlan; clashes: AgentFileClash[] } {
   const plan: AgentFilePlan = new Map();
   const clashes: AgentFileClash[] = [];
   const sorted = [...files.keys()].sort();
@@ -57,7 +62,9 @@ export function planAgentFiles(files: ReadonlyMap<string, Uint8Array>, skills: r
 
 /** A clash as the check reports it: under the file that lands second, naming both paths. */
 export function clashProblem(clash: AgentFileClash): Problem {
-  const what = clash.from.startsWith('rules/') ? 'apply copies this rule beside each SKILL.md' : 'apply puts the output schema beside each SKILL.md';
+  const what = clash.from.startsWith('rules/')
+    ? 'apply copies this rule beside each SKILL.md'
+    : 'apply puts the output schema beside each SKILL.md';
   return {
     code: 'template.file_collision',
     path: clash.from,
@@ -65,7 +72,9 @@ export function clashProblem(clash: AgentFileClash): Problem {
   };
 }
 
-/** The bytes the planned files take in the agent's `POST /v2/agents` body (shared/agent-body.ts); each source read once. */
+/**
+ * The bytes the planned files take in the agent's `POST /v2/agents` body (shared/agent-body.ts); each source read once.
+ */
 export function planJsonBytes(plan: AgentFilePlan, files: ReadonlyMap<string, Uint8Array>): number {
   const bySource = new Map<string, number>();
   const sizes: AgentFileSize[] = [];

@@ -12,7 +12,17 @@ const SKILL = (name: string) => `---\nname: ${name}\ndescription: Skill ${name}.
 
 describe('the agent body is measured as POST /v2/agents receives it, without building it', () => {
   it('counts JSON text bytes exactly, escapes and UTF-8 included', () => {
-    for (const text of ['plain', 'quote " and \\ back', 'tab\tnew\nline', '\u0001ctl', 'é ü', '€ 中', '😀', '\ud800 lone', 'end \udc00']) {
+    for (const text of [
+      'plain',
+      'quote " and \\ back',
+      'tab\tnew\nline',
+      '\u0001ctl',
+      'é ü',
+      '€ 中',
+      '😀',
+      '\ud800 lone',
+      'end \udc00',
+    ]) {
       expect([text, jsonTextBytes(text)]).toEqual([text, Buffer.byteLength(JSON.stringify(text)) - 2]);
     }
   });
@@ -49,7 +59,9 @@ describe('inspect: the agent over 1 MiB is refused at the check (issue 31 point 
       {
         code: 'template.agent_too_large',
         path: 'agent.md',
-        message: expect.stringMatching(/^agent\.md: the agent an apply makes would be 1,1\d\d,\d\d\d bytes as `POST \/v2\/agents` receives it .*over its 1 MiB limit of 1,048,576 bytes \(`413`\)/),
+        message: expect.stringMatching(
+          /^agent\.md: the agent an apply makes would be 1,1\d\d,\d\d\d bytes as `POST \/v2\/agents` receives it .*over its 1 MiB limit of 1,048,576 bytes \(`413`\)/,
+        ),
       },
     ]);
   });
@@ -65,7 +77,9 @@ describe('inspect: the agent over 1 MiB is refused at the check (issue 31 point 
   });
 
   it('the same rule beside one skill is accepted: the folder itself is within its limits', async () => {
-    const result = await inspectTemplate(writeTemplate((_m, files) => (files['rules/big.md'] = `# Big\n${'r'.repeat(250 * 1024)}\n`)));
+    const result = await inspectTemplate(
+      writeTemplate((_m, files) => (files['rules/big.md'] = `# Big\n${'r'.repeat(250 * 1024)}\n`)),
+    );
     expect(result.errors).toEqual([]);
     expect(result.details?.agentFilesJsonBytes).toBeGreaterThan(250 * 1024);
   });
@@ -75,7 +89,9 @@ describe('inspect: the agent over 1 MiB is refused at the check (issue 31 point 
     const refused = await inspectTemplate(writeTemplate(() => undefined, { body }));
     expect(refused.errors.map((e) => e.code)).toEqual(['template.agent_too_large']);
     // With a default, the default is the sample.
-    const accepted = await inspectTemplate(writeTemplate((m) => (m.parameters.channel.default = 'C0123ABCD'), { body }));
+    const accepted = await inspectTemplate(
+      writeTemplate((m) => (m.parameters.channel.default = 'C0123ABCD'), { body }),
+    );
     expect(accepted.errors).toEqual([]);
   });
 
@@ -108,7 +124,9 @@ describe('inspect: the agent over 1 MiB is refused at the check (issue 31 point 
       {
         code: 'template.unbounded_parameter',
         path: 'parameters.notes',
-        message: expect.stringContaining("`parameters.notes` has no default, enum or pattern, so nothing bounds how long it is, and the agent's body names it"),
+        message: expect.stringContaining(
+          "`parameters.notes` has no default, enum or pattern, so nothing bounds how long it is, and the agent's body names it",
+        ),
       },
     ]);
   });
@@ -127,18 +145,22 @@ describe("inspect: a skill file's path clash is refused at the check, naming bot
       {
         code: 'template.file_collision',
         path: 'rules/tone.md',
-        message: "rules/tone.md: apply copies this rule beside each SKILL.md, as `skills/digest/tone.md`, where the skill already holds `skills/digest/tone.md`: a skill file's path is refused at the check, not at apply; rename one of them",
+        message:
+          "rules/tone.md: apply copies this rule beside each SKILL.md, as `skills/digest/tone.md`, where the skill already holds `skills/digest/tone.md`: a skill file's path is refused at the check, not at apply; rename one of them",
       },
     ]);
   });
 
   it('an output.schema landing on an existing skills/digest/out.schema.json', async () => {
-    const result = await inspectTemplate(writeTemplate((_m, files) => (files['skills/digest/out.schema.json'] = '{"type": "string"}\n')));
+    const result = await inspectTemplate(
+      writeTemplate((_m, files) => (files['skills/digest/out.schema.json'] = '{"type": "string"}\n')),
+    );
     expect(result.errors).toEqual([
       {
         code: 'template.file_collision',
         path: 'out.schema.json',
-        message: "out.schema.json: apply puts the output schema beside each SKILL.md, as `skills/digest/out.schema.json`, where the skill already holds `skills/digest/out.schema.json`: a skill file's path is refused at the check, not at apply; rename one of them",
+        message:
+          "out.schema.json: apply puts the output schema beside each SKILL.md, as `skills/digest/out.schema.json`, where the skill already holds `skills/digest/out.schema.json`: a skill file's path is refused at the check, not at apply; rename one of them",
       },
     ]);
   });
@@ -167,20 +189,36 @@ describe('inspect: a pinned parameter with an unanchored pattern is warned (issu
       {
         code: 'template.unanchored_pattern',
         path: 'parameters.channel.pattern',
-        message: "agent.md: `parameters.channel.pattern` `C[A-Z0-9]{8}` is not anchored, and `send` is pinned to `channel`: any value that contains a match passes (as JSON Schema's `pattern` is searched); anchor it as `^…$` so only a whole destination does",
+        message:
+          "agent.md: `parameters.channel.pattern` `C[A-Z0-9]{8}` is not anchored, and `send` is pinned to `channel`: any value that contains a match passes (as JSON Schema's `pattern` is searched); anchor it as `^…$` so only a whole destination does",
       },
     ]);
   });
 
   it('says nothing of an unanchored pattern no pin uses, nor of an anchored one', async () => {
-    const result = await inspectTemplate(writeTemplate((m) => (m.parameters.other = { type: 'string', pattern: 'x', default: 'x', description: 'Other.' })));
+    const result = await inspectTemplate(
+      writeTemplate(
+        (m) => (m.parameters.other = { type: 'string', pattern: 'x', default: 'x', description: 'Other.' }),
+      ),
+    );
     expect(result.warnings).toEqual([]);
   });
 });
 
 describe('evals: their fields are checked, not only their layout (issue 31, a decision)', () => {
   it("refuses a tool_used grader's negative count, as `agentrun template eval` would before running anything", async () => {
-    const result = await inspectTemplate(writeTemplate((_m, files) => (files['evals/basic/graders/sent.md'] = '---\ntype: tool_used\ntool: mcp:slack/send\ncount: -1\n---\n')));
-    expect(result.errors).toEqual([{ code: 'template.grader', path: 'evals/basic/graders/sent.md', message: 'evals/basic/graders/sent.md: `count` must be a whole number, 0 or more' }]);
+    const result = await inspectTemplate(
+      writeTemplate(
+        (_m, files) =>
+          (files['evals/basic/graders/sent.md'] = '---\ntype: tool_used\ntool: mcp:slack/send\ncount: -1\n---\n'),
+      ),
+    );
+    expect(result.errors).toEqual([
+      {
+        code: 'template.grader',
+        path: 'evals/basic/graders/sent.md',
+        message: 'evals/basic/graders/sent.md: `count` must be a whole number, 0 or more',
+      },
+    ]);
   });
 });

@@ -6,7 +6,10 @@ import { agentMd, validManifest } from '../../../test/helpers/template-folders';
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 300);
 const SEED = Number(process.env.FUZZ_SEED ?? 20260506);
-const CTX = { folderName: 'digest', files: new Map([['out.schema.json', new TextEncoder().encode('{"type":"object"}')]]) };
+const CTX = {
+  folderName: 'digest',
+  files: new Map([['out.schema.json', new TextEncoder().encode('{"type":"object"}')]]),
+};
 const VALID = agentMd(validManifest());
 
 /** Any YAML-able value, including the awkward ones (huge numbers, placeholders, nested lists). */
@@ -14,13 +17,30 @@ const anyValue = fc.letrec((tie) => ({
   value: fc.oneof(
     { depthSize: 'small' },
     fc.string(),
-    fc.constantFrom('${parameters.channel}', '${parameters.', '${parameters.nope}', '0 8 * * 1', '*', 'C0123ABCD', '2027-02-30T09:00:00Z', 'schedule', 'webhook', 'at', 'start_run', '__proto__'),
+    fc.constantFrom(
+      '${parameters.channel}',
+      '${parameters.',
+      '${parameters.nope}',
+      '0 8 * * 1',
+      '*',
+      'C0123ABCD',
+      '2027-02-30T09:00:00Z',
+      'schedule',
+      'webhook',
+      'at',
+      'start_run',
+      '__proto__',
+    ),
     fc.integer(),
     fc.double(),
     fc.boolean(),
     fc.constant(null),
     fc.array(tie('value'), { maxLength: 4 }),
-    fc.dictionary(fc.oneof(fc.string(), fc.constantFrom('type', 'name', 'cron', 'pin', 'default', '__proto__', 'constructor')), tie('value'), { maxKeys: 4 }),
+    fc.dictionary(
+      fc.oneof(fc.string(), fc.constantFrom('type', 'name', 'cron', 'pin', 'default', '__proto__', 'constructor')),
+      tie('value'),
+      { maxKeys: 4 },
+    ),
   ),
 })).value;
 
@@ -28,7 +48,8 @@ const anyValue = fc.letrec((tie) => ({
 function pathsOf(value: unknown, prefix: (string | number)[] = []): (string | number)[][] {
   const here = [prefix];
   if (Array.isArray(value)) return here.concat(...value.map((item, i) => pathsOf(item, [...prefix, i])));
-  if (value && typeof value === 'object') return here.concat(...Object.entries(value).map(([k, v]) => pathsOf(v, [...prefix, k])));
+  if (value && typeof value === 'object')
+    return here.concat(...Object.entries(value).map(([k, v]) => pathsOf(v, [...prefix, k])));
   return here;
 }
 const PATHS = pathsOf(validManifest()).filter((p) => p.length > 0);
@@ -45,14 +66,23 @@ function setAt(root: Record<string, unknown>, path: (string | number)[], value: 
   else node[last] = value;
 }
 
-type Mutation = { kind: 'set'; path: number; value: unknown } | { kind: 'remove'; path: number } | { kind: 'add'; key: string; value: unknown } | { kind: 'cut'; at: number } | { kind: 'flip'; at: number; byte: number };
+type Mutation =
+  | { kind: 'set'; path: number; value: unknown }
+  | { kind: 'remove'; path: number }
+  | { kind: 'add'; key: string; value: unknown }
+  | { kind: 'cut'; at: number }
+  | { kind: 'flip'; at: number; byte: number };
 
 const mutation: fc.Arbitrary<Mutation> = fc.oneof(
   fc.record({ kind: fc.constant('set' as const), path: fc.nat(PATHS.length - 1), value: anyValue }),
   fc.record({ kind: fc.constant('remove' as const), path: fc.nat(PATHS.length - 1) }),
   fc.record({ kind: fc.constant('add' as const), key: fc.string({ maxLength: 12 }), value: anyValue }),
   fc.record({ kind: fc.constant('cut' as const), at: fc.nat(VALID.length) }),
-  fc.record({ kind: fc.constant('flip' as const), at: fc.nat(VALID.length - 1), byte: fc.integer({ min: 0, max: 255 }) }),
+  fc.record({
+    kind: fc.constant('flip' as const),
+    at: fc.nat(VALID.length - 1),
+    byte: fc.integer({ min: 0, max: 255 }),
+  }),
 );
 
 function apply(mutations: Mutation[]): string {

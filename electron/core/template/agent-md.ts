@@ -2,7 +2,15 @@ import { SECRET_NAMES, TEMPLATE_TOOLS } from '../../../shared/catalogues';
 import type { Problem } from '../../../shared/inspection';
 import { isHttpUrl } from '../../../shared/http-url';
 import { MCP_SERVER_NAME, MCP_SERVER_NAME_RULE } from '../../../shared/mcp-server-name';
-import { isCanonicalPinList, canonicalPinList, hasPlaceholder, placeholderNames, type PinScalar, type TemplateManifest, type TemplateParameter } from '../../../shared/template-manifest';
+import {
+  isCanonicalPinList,
+  canonicalPinList,
+  hasPlaceholder,
+  placeholderNames,
+  type PinScalar,
+  type TemplateManifest,
+  type TemplateParameter,
+} from '../../../shared/template-manifest';
 import { setOwn } from '../../../shared/own-data';
 import { MAX_PATTERNED_VALUE_LENGTH, packagePatternProblem, testPackagePattern } from '../../../shared/package-pattern';
 import { isSemver } from '../apollia/sdk-requirement';
@@ -60,7 +68,29 @@ const EMAIL = {
 };
 
 /** Top-level fields, in the spec's table order. */
-const FIELDS = ['name', 'display_name', 'version', 'description', 'license', 'author', 'repository', 'harness', 'model', 'effort', 'tools', 'mcp', 'computer', 'parameters', 'secrets', 'budget', 'learning', 'approvals', 'triggers', 'output', 'checks'] as const;
+const FIELDS = [
+  'name',
+  'display_name',
+  'version',
+  'description',
+  'license',
+  'author',
+  'repository',
+  'harness',
+  'model',
+  'effort',
+  'tools',
+  'mcp',
+  'computer',
+  'parameters',
+  'secrets',
+  'budget',
+  'learning',
+  'approvals',
+  'triggers',
+  'output',
+  'checks',
+] as const;
 
 /** Where `${parameters.<name>}` may appear in the front matter (spec: agent.md `parameters`). */
 const PLACEHOLDER_PATH = /^(?:display_name|triggers\[\d+\]\.(?:target\.input|cron|timezone)|mcp\[\d+\]\.pin\..+)$/;
@@ -84,16 +114,28 @@ class AgentMdCheck extends FrontMatterFields {
 
     if (d.name === undefined) this.missing('name', `the folder's name, \`${this.ctx.folderName}\``);
     else {
-      const name = this.text(d.name, 'name', { pattern: PACKAGE_NAME, form: 'lowercase letters, digits and dashes', max: 64 });
+      const name = this.text(d.name, 'name', {
+        pattern: PACKAGE_NAME,
+        form: 'lowercase letters, digits and dashes',
+        max: 64,
+      });
       if (name !== undefined && name !== this.ctx.folderName) {
-        this.fail('template.name_mismatch', 'name', `\`name\` ${show(name)} must be the folder's name, \`${this.ctx.folderName}\``);
+        this.fail(
+          'template.name_mismatch',
+          'name',
+          `\`name\` ${show(name)} must be the folder's name, \`${this.ctx.folderName}\``,
+        );
       }
     }
     if (d.display_name !== undefined) this.text(d.display_name, 'display_name', { max: 200 });
 
     if (d.version === undefined) this.missing('version', "the package's SemVer 2 version, like 0.1.0");
     else if (typeof d.version !== 'string' || !isSemver(d.version)) {
-      this.fail('template.version', 'version', `version \`${String(d.version)}\` is not SemVer 2 (like 0.1.0)${typeof d.version === 'number' ? ': a bare number is refused, quote a full version' : ''}`);
+      this.fail(
+        'template.version',
+        'version',
+        `version \`${String(d.version)}\` is not SemVer 2 (like 0.1.0)${typeof d.version === 'number' ? ': a bare number is refused, quote a full version' : ''}`,
+      );
     }
     if (d.description === undefined) this.missing('description', 'what the package does');
     else this.text(d.description, 'description', { max: 1024 });
@@ -105,7 +147,12 @@ class AgentMdCheck extends FrontMatterFields {
         d.harness,
         'harness',
         (item, path) => {
-          if (!HARNESS_NAME.test(item)) this.fail('template.invalid_field', path, `\`${path}\` ${show(item)} is not a harness name (like pi or claude-agent)`);
+          if (!HARNESS_NAME.test(item))
+            this.fail(
+              'template.invalid_field',
+              path,
+              `\`${path}\` ${show(item)} is not a harness name (like pi or claude-agent)`,
+            );
         },
         { nonEmpty: true },
       );
@@ -119,13 +166,18 @@ class AgentMdCheck extends FrontMatterFields {
     if (d.secrets !== undefined) {
       this.list(d.secrets, 'secrets', (item, path) => {
         if (!SECRET_NAMES.some((secret) => secret.name === item)) {
-          this.fail('template.unknown_secret', path, `\`${path}\` ${show(item)} is not a secret this app can keep (${SECRET_NAMES.map((s) => s.name).join(', ')})`);
+          this.fail(
+            'template.unknown_secret',
+            path,
+            `\`${path}\` ${show(item)} is not a secret this app can keep (${SECRET_NAMES.map((s) => s.name).join(', ')})`,
+          );
         }
       });
     }
     const hasTriggers = Array.isArray(d.triggers) && d.triggers.length > 0;
     if (d.budget !== undefined) this.budget(d.budget);
-    else if (hasTriggers) this.missing('budget', "a package with triggers sets `budget.per_run_usd`, each unattended run's cap");
+    else if (hasTriggers)
+      this.missing('budget', "a package with triggers sets `budget.per_run_usd`, each unattended run's cap");
     if (d.learning !== undefined) this.bool(d.learning, 'learning');
     if (d.approvals !== undefined) this.oneOf(d.approvals, 'approvals', ['ask', 'never']);
     if (d.triggers !== undefined) checkTriggers(this, d.triggers, parameters);
@@ -145,7 +197,8 @@ class AgentMdCheck extends FrontMatterFields {
     if (value.email !== undefined) this.text(value.email, 'author.email', { pattern: EMAIL, form: 'an email address' });
     if (value.url !== undefined) {
       const url = this.text(value.url, 'author.url');
-      if (url !== undefined && !isHttpUrl(url)) this.fail('template.invalid_field', 'author.url', `\`author.url\` ${show(url)} must be an http(s) URL`);
+      if (url !== undefined && !isHttpUrl(url))
+        this.fail('template.invalid_field', 'author.url', `\`author.url\` ${show(url)} must be an http(s) URL`);
     }
   }
 
@@ -157,49 +210,86 @@ class AgentMdCheck extends FrontMatterFields {
     this.keys(value, ['tier', 'prefer'], 'model.');
     if (value.tier === undefined) this.missing('model.tier', 'fast, balanced or strong');
     else this.oneOf(value.tier, 'model.tier', ['fast', 'balanced', 'strong']);
-    if (value.prefer !== undefined) this.text(value.prefer, 'model.prefer', { pattern: MODEL_ID, form: 'provider/model-id' });
+    if (value.prefer !== undefined)
+      this.text(value.prefer, 'model.prefer', { pattern: MODEL_ID, form: 'provider/model-id' });
   }
 
   tools(value: unknown): void {
     this.list(value, 'tools', (item, path) => {
       if (item.startsWith('mcp:') || item.includes('/')) {
-        this.fail('template.unknown_tool', path, `\`${path}\` ${show(item)} is an MCP tool: MCP tools are granted through \`mcp\`, never \`tools\``);
+        this.fail(
+          'template.unknown_tool',
+          path,
+          `\`${path}\` ${show(item)} is an MCP tool: MCP tools are granted through \`mcp\`, never \`tools\``,
+        );
       } else if (!TEMPLATE_TOOLS.some((tool) => tool.name === item)) {
-        this.fail('template.unknown_tool', path, `\`${path}\` ${show(item)} is not a tool this app binds (${TEMPLATE_TOOLS.map((t) => t.name).join(', ')})`);
+        this.fail(
+          'template.unknown_tool',
+          path,
+          `\`${path}\` ${show(item)} is not a tool this app binds (${TEMPLATE_TOOLS.map((t) => t.name).join(', ')})`,
+        );
       }
     });
   }
 
   mcp(value: unknown): void {
     if (!Array.isArray(value)) {
-      this.fail('template.invalid_field', 'mcp', `\`mcp\` must be a list of {server, tools, required?, allow?, pin?}, not ${show(value)}`);
+      this.fail(
+        'template.invalid_field',
+        'mcp',
+        `\`mcp\` must be a list of {server, tools, required?, allow?, pin?}, not ${show(value)}`,
+      );
       return;
     }
     const servers = new Set<string>();
     value.forEach((entry, i) => {
       const path = `mcp[${i}]`;
       if (!isObject(entry)) {
-        this.fail('template.invalid_field', path, `\`${path}\` must be {server, tools, required?, allow?, pin?}, not ${show(entry)}`);
+        this.fail(
+          'template.invalid_field',
+          path,
+          `\`${path}\` must be {server, tools, required?, allow?, pin?}, not ${show(entry)}`,
+        );
         return;
       }
       this.keys(entry, ['server', 'tools', 'required', 'allow', 'pin'], `${path}.`);
-      if (entry.server === undefined) this.missing(`${path}.server`, 'the name the MCP server is saved under in Settings → MCP servers');
+      if (entry.server === undefined)
+        this.missing(`${path}.server`, 'the name the MCP server is saved under in Settings → MCP servers');
       else {
-        const server = this.text(entry.server, `${path}.server`, { pattern: MCP_SERVER_NAME, form: `a saved MCP server's name (${MCP_SERVER_NAME_RULE})` });
+        const server = this.text(entry.server, `${path}.server`, {
+          pattern: MCP_SERVER_NAME,
+          form: `a saved MCP server's name (${MCP_SERVER_NAME_RULE})`,
+        });
         if (server !== undefined) {
-          if (servers.has(server)) this.fail('template.duplicate', `${path}.server`, `\`${path}.server\` repeats ${show(server)}: list each server once`);
+          if (servers.has(server))
+            this.fail(
+              'template.duplicate',
+              `${path}.server`,
+              `\`${path}.server\` repeats ${show(server)}: list each server once`,
+            );
           servers.add(server);
         }
       }
       let tools: string[] = [];
-      if (entry.tools === undefined) this.missing(`${path}.tools`, 'the tools of the server the agent uses, each by its name');
+      if (entry.tools === undefined)
+        this.missing(`${path}.tools`, 'the tools of the server the agent uses, each by its name');
       else {
         tools = this.list(
           entry.tools,
           `${path}.tools`,
           (item, itemPath) => {
-            if (item.includes('*')) this.fail('template.mcp_wildcard', itemPath, `\`${itemPath}\` ${show(item)}: name each tool, never \`*\``);
-            else if (!TOOL_NAME.test(item)) this.fail('template.invalid_field', itemPath, `\`${itemPath}\` ${show(item)} is not a tool name (A-Z a-z 0-9 _ . -)`);
+            if (item.includes('*'))
+              this.fail(
+                'template.mcp_wildcard',
+                itemPath,
+                `\`${itemPath}\` ${show(item)}: name each tool, never \`*\``,
+              );
+            else if (!TOOL_NAME.test(item))
+              this.fail(
+                'template.invalid_field',
+                itemPath,
+                `\`${itemPath}\` ${show(item)} is not a tool name (A-Z a-z 0-9 _ . -)`,
+              );
           },
           { nonEmpty: true },
         );
@@ -209,7 +299,8 @@ class AgentMdCheck extends FrontMatterFields {
       const known = new Set(tools);
       if (entry.allow !== undefined) {
         this.list(entry.allow, `${path}.allow`, (item, itemPath) => {
-          if (!known.has(item)) this.fail('template.mcp_allow', itemPath, `\`${itemPath}\` ${show(item)} is not one of \`${path}.tools\``);
+          if (!known.has(item))
+            this.fail('template.mcp_allow', itemPath, `\`${itemPath}\` ${show(item)} is not one of \`${path}.tools\``);
         });
       }
       if (entry.pin !== undefined) this.pin(entry.pin, `${path}.pin`, known);
@@ -229,13 +320,21 @@ class AgentMdCheck extends FrontMatterFields {
       }
       const toolPath = `${path}.${tool}`;
       if (!isObject(args) || Object.keys(args).length < 1 || Object.keys(args).length > 8) {
-        this.fail('template.pin', toolPath, `\`${toolPath}\` must pin 1 to 8 top-level arguments, as {<argument>: <value>}`);
+        this.fail(
+          'template.pin',
+          toolPath,
+          `\`${toolPath}\` must pin 1 to 8 top-level arguments, as {<argument>: <value>}`,
+        );
         continue;
       }
       for (const [arg, pinned] of Object.entries(args)) {
         const argPath = `${toolPath}.${arg}`;
         if (!TOOL_NAME.test(arg)) {
-          this.fail('template.pin', argPath, `\`${argPath}\`: ${show(arg)} is not an argument name (A-Z a-z 0-9 _ . -)`);
+          this.fail(
+            'template.pin',
+            argPath,
+            `\`${argPath}\`: ${show(arg)} is not an argument name (A-Z a-z 0-9 _ . -)`,
+          );
           continue;
         }
         if (Array.isArray(pinned)) {
@@ -246,7 +345,11 @@ class AgentMdCheck extends FrontMatterFields {
           const scalars = pinned as PinScalar[];
           const canonical = canonicalPinList(scalars);
           if (canonical.length < 1 || canonical.length > 16) {
-            this.fail('template.pin', argPath, `\`${argPath}\` must list 1 to 16 distinct values, not ${canonical.length}`);
+            this.fail(
+              'template.pin',
+              argPath,
+              `\`${argPath}\` must list 1 to 16 distinct values, not ${canonical.length}`,
+            );
             continue;
           }
           if (!isCanonicalPinList(scalars)) {
@@ -263,25 +366,46 @@ class AgentMdCheck extends FrontMatterFields {
   }
 
   pinScalar(value: unknown, path: string): boolean {
-    const ok = value === null || typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value));
-    if (!ok) this.fail('template.pin', path, `\`${path}\` ${show(value)} must be text, a number, true/false or null (a list holds only these)`);
+    const ok =
+      value === null ||
+      typeof value === 'string' ||
+      typeof value === 'boolean' ||
+      (typeof value === 'number' && Number.isFinite(value));
+    if (!ok)
+      this.fail(
+        'template.pin',
+        path,
+        `\`${path}\` ${show(value)} must be text, a number, true/false or null (a list holds only these)`,
+      );
     return ok;
   }
 
   parameters(value: unknown): Record<string, TemplateParameter> {
     const accepted: Record<string, TemplateParameter> = {};
     if (!isObject(value)) {
-      this.fail('template.invalid_field', 'parameters', `\`parameters\` must be a map of name → {type, description, ...}, not ${show(value)}`);
+      this.fail(
+        'template.invalid_field',
+        'parameters',
+        `\`parameters\` must be a map of name → {type, description, ...}, not ${show(value)}`,
+      );
       return accepted;
     }
     for (const [name, def] of Object.entries(value)) {
       const path = `parameters.${name}`;
       if (!PARAMETER_NAME.test(name)) {
-        this.fail('template.invalid_field', path, `\`${path}\`: ${show(name)} is not a parameter name (a letter or _, then letters, digits or _)`);
+        this.fail(
+          'template.invalid_field',
+          path,
+          `\`${path}\`: ${show(name)} is not a parameter name (a letter or _, then letters, digits or _)`,
+        );
         continue;
       }
       if (!isObject(def)) {
-        this.fail('template.invalid_field', path, `\`${path}\` must be {type, description, required?, pattern?, enum?, default?}, not ${show(def)}`);
+        this.fail(
+          'template.invalid_field',
+          path,
+          `\`${path}\` must be {type, description, required?, pattern?, enum?, default?}, not ${show(def)}`,
+        );
         continue;
       }
       const before = this.errors.length;
@@ -292,8 +416,10 @@ class AgentMdCheck extends FrontMatterFields {
       if (def.required !== undefined) this.bool(def.required, `${path}.required`);
       let pattern: string | undefined;
       if (def.pattern !== undefined) {
-        if (type !== 'string') this.fail('template.invalid_field', `${path}.pattern`, `\`${path}.pattern\` is for string parameters only`);
-        else if (typeof def.pattern !== 'string') this.fail('template.invalid_field', `${path}.pattern`, `\`${path}.pattern\` must be text`);
+        if (type !== 'string')
+          this.fail('template.invalid_field', `${path}.pattern`, `\`${path}.pattern\` is for string parameters only`);
+        else if (typeof def.pattern !== 'string')
+          this.fail('template.invalid_field', `${path}.pattern`, `\`${path}.pattern\` must be text`);
         else {
           // One engine for package patterns, linear in the value (shared/package-pattern.ts says
           // which ECMAScript features are refused and why).
@@ -303,14 +429,27 @@ class AgentMdCheck extends FrontMatterFields {
         }
       }
       const fits = (v: unknown, where: string): boolean => {
-        const typeOk = type === 'string' ? typeof v === 'string' : type === 'number' ? typeof v === 'number' && Number.isFinite(v) : type === 'integer' ? typeof v === 'number' && Number.isInteger(v) : type === 'boolean' ? typeof v === 'boolean' : true;
+        const typeOk =
+          type === 'string'
+            ? typeof v === 'string'
+            : type === 'number'
+              ? typeof v === 'number' && Number.isFinite(v)
+              : type === 'integer'
+                ? typeof v === 'number' && Number.isInteger(v)
+                : type === 'boolean'
+                  ? typeof v === 'boolean'
+                  : true;
         if (!typeOk) {
           this.fail('template.invalid_field', where, `\`${where}\` ${show(v)} is not a ${String(type)}`);
           return false;
         }
         const tested = pattern !== undefined && typeof v === 'string' ? testPackagePattern(pattern, v) : 'match';
         if (tested === 'too_long') {
-          this.fail('template.invalid_field', where, `\`${where}\` is longer than ${MAX_PATTERNED_VALUE_LENGTH} characters, the most checked against \`${path}.pattern\``);
+          this.fail(
+            'template.invalid_field',
+            where,
+            `\`${where}\` is longer than ${MAX_PATTERNED_VALUE_LENGTH} characters, the most checked against \`${path}.pattern\``,
+          );
           return false;
         }
         if (tested !== 'match') {
@@ -329,15 +468,29 @@ class AgentMdCheck extends FrontMatterFields {
           def.enum.forEach((choice, i) => {
             const where = `${path}.enum[${i}]`;
             if (!fits(choice, where)) return;
-            if (seen.has(JSON.stringify(choice))) this.fail('template.duplicate', where, `\`${where}\` repeats ${show(choice)}`);
+            if (seen.has(JSON.stringify(choice)))
+              this.fail('template.duplicate', where, `\`${where}\` repeats ${show(choice)}`);
             seen.add(JSON.stringify(choice));
           });
         }
       }
-      if (def.default !== undefined && fits(def.default, `${path}.default`) && choices && !choices.some((c) => c === def.default)) {
-        this.fail('template.invalid_field', `${path}.default`, `\`${path}.default\` ${show(def.default)} is not one of \`${path}.enum\``);
+      if (
+        def.default !== undefined &&
+        fits(def.default, `${path}.default`) &&
+        choices &&
+        !choices.some((c) => c === def.default)
+      ) {
+        this.fail(
+          'template.invalid_field',
+          `${path}.default`,
+          `\`${path}.default\` ${show(def.default)} is not one of \`${path}.enum\``,
+        );
       }
-      if (def.description === undefined) this.missing(`${path}.description`, 'what a person reads beside the field (say the format there, never the pattern)');
+      if (def.description === undefined)
+        this.missing(
+          `${path}.description`,
+          'what a person reads beside the field (say the format there, never the pattern)',
+        );
       else this.text(def.description, `${path}.description`, { max: 500 });
       if (this.errors.length === before) setOwn(accepted, name, def as unknown as TemplateParameter);
     }
@@ -353,7 +506,11 @@ class AgentMdCheck extends FrontMatterFields {
     const usd = value.per_run_usd;
     if (usd === undefined) this.missing('budget.per_run_usd', "each run's cap in US dollars");
     else if (typeof usd !== 'number' || !Number.isFinite(usd) || usd <= 0) {
-      this.fail('template.invalid_field', 'budget.per_run_usd', `\`budget.per_run_usd\` must be a positive number of US dollars, not ${show(usd)}`);
+      this.fail(
+        'template.invalid_field',
+        'budget.per_run_usd',
+        `\`budget.per_run_usd\` must be a positive number of US dollars, not ${show(usd)}`,
+      );
     }
   }
 
@@ -371,7 +528,11 @@ class AgentMdCheck extends FrontMatterFields {
     if (file === undefined) return;
     const bytes = this.ctx.files.get(file);
     if (!bytes) {
-      this.fail('template.output_schema', 'output.schema', `\`output.schema\` names \`${file}\`, which is not a file of the package`);
+      this.fail(
+        'template.output_schema',
+        'output.schema',
+        `\`output.schema\` names \`${file}\`, which is not a file of the package`,
+      );
       return;
     }
     const problem = jsonSchemaFileProblem(bytes);
@@ -386,24 +547,38 @@ class AgentMdCheck extends FrontMatterFields {
     if (typeof value === 'string') {
       if (!hasPlaceholder(value)) return;
       if (!PLACEHOLDER_PATH.test(path)) {
-        this.fail('template.placeholder', path, `\`${path}\` holds \`\${parameters.…}\`: parameters fill only display_name, the body, a trigger's target.input, a schedule's cron and timezone, and mcp pin values`);
+        this.fail(
+          'template.placeholder',
+          path,
+          `\`${path}\` holds \`\${parameters.…}\`: parameters fill only display_name, the body, a trigger's target.input, a schedule's cron and timezone, and mcp pin values`,
+        );
         return;
       }
       for (const name of placeholderNames(value)) {
         if (!this.declared.has(name)) {
-          this.fail('template.placeholder', path, `\`${path}\` names \`\${parameters.${name}}\`, which is not a declared parameter`);
+          this.fail(
+            'template.placeholder',
+            path,
+            `\`${path}\` names \`\${parameters.${name}}\`, which is not a declared parameter`,
+          );
         }
       }
       return;
     }
     if (Array.isArray(value)) value.forEach((item, i) => this.placeholders(item, `${path}[${i}]`));
-    else if (isObject(value)) for (const [key, item] of Object.entries(value)) this.placeholders(item, path === '' ? key : `${path}.${key}`);
+    else if (isObject(value))
+      for (const [key, item] of Object.entries(value)) this.placeholders(item, path === '' ? key : `${path}.${key}`);
   }
 
   /** The body's placeholders must name declared parameters. */
   body(body: string): void {
     for (const name of placeholderNames(body)) {
-      if (!this.declared.has(name)) this.fail('template.placeholder', 'body', `the body names \`\${parameters.${name}}\`, which is not a declared parameter`);
+      if (!this.declared.has(name))
+        this.fail(
+          'template.placeholder',
+          'body',
+          `the body names \`\${parameters.${name}}\`, which is not a declared parameter`,
+        );
     }
   }
 }
@@ -414,13 +589,30 @@ class AgentMdCheck extends FrontMatterFields {
  */
 export function checkAgentManifest(data: unknown, body: string, ctx: PackageContext): AgentMdResult {
   if (!isObject(data)) {
-    return { manifest: null, read: null, refusedFields: new Set(), body, errors: [{ code: 'template.front_matter', path: 'agent.md', message: 'agent.md: front matter must be a map of fields (name, version, description, ...)' }], warnings: [] };
+    return {
+      manifest: null,
+      read: null,
+      refusedFields: new Set(),
+      body,
+      errors: [
+        {
+          code: 'template.front_matter',
+          path: 'agent.md',
+          message: 'agent.md: front matter must be a map of fields (name, version, description, ...)',
+        },
+      ],
+      warnings: [],
+    };
   }
   const check = new AgentMdCheck(data, ctx);
   check.run();
   check.body(body);
   // A problem's path starts with its top-level field (`effort`, `mcp[0].pin.x`, `parameters.p`).
-  const refusedFields = new Set(check.errors.map((error) => (error.path ?? '').split(/[.[]/)[0] ?? '').filter((field) => Object.hasOwn(data, field)));
+  const refusedFields = new Set(
+    check.errors
+      .map((error) => (error.path ?? '').split(/[.[]/)[0] ?? '')
+      .filter((field) => Object.hasOwn(data, field)),
+  );
   const read = Object.create(null) as Json;
   for (const [field, value] of Object.entries(data)) if (!refusedFields.has(field)) read[field] = value;
   return {
@@ -436,6 +628,7 @@ export function checkAgentManifest(data: unknown, body: string, ctx: PackageCont
 /** Reads agent.md's text (front matter as data only) and checks it whole. Never throws on any input. */
 export function checkAgentMd(text: string, ctx: PackageContext): AgentMdResult {
   const read = readFrontMatter(text, 'agent.md');
-  if (!read.ok) return { manifest: null, read: null, refusedFields: new Set(), body: '', errors: [read.problem], warnings: [] };
+  if (!read.ok)
+    return { manifest: null, read: null, refusedFields: new Set(), body: '', errors: [read.problem], warnings: [] };
   return checkAgentManifest(read.value.data, read.value.body, ctx);
 }

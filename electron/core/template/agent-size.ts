@@ -15,11 +15,26 @@
  * (shared/agent-body.ts), so a body naming a 10,000-character sample a thousand times costs
  * time linear in the body.
  */
-import { AGENT_BODY_LIMIT, type AgentToolSetting, agentBodyBytes, agentRecord, agentTooLargeMessage, filledJsonTextBytes, jsonTextBytes } from '../../../shared/agent-body';
+import {
+  AGENT_BODY_LIMIT,
+  type AgentToolSetting,
+  agentBodyBytes,
+  agentRecord,
+  agentTooLargeMessage,
+  filledJsonTextBytes,
+  jsonTextBytes,
+} from '../../../shared/agent-body';
 import type { Problem } from '../../../shared/inspection';
 import { setOwn } from '../../../shared/own-data';
 import { MAX_PATTERNED_VALUE_LENGTH } from '../../../shared/package-pattern';
-import { fillText, mcpGateName, placeholderNames, type ParameterValue, type TemplateManifest, type TemplateParameter } from '../../../shared/template-manifest';
+import {
+  fillText,
+  mcpGateName,
+  placeholderNames,
+  type ParameterValue,
+  type TemplateManifest,
+  type TemplateParameter,
+} from '../../../shared/template-manifest';
 
 /** The longest text of a finite JavaScript number (`-2.2250738585072014e-308`). */
 const LONGEST_NUMBER = '-2.2250738585072014e-308';
@@ -39,7 +54,11 @@ export function sizeSample(def: TemplateParameter): ParameterValue | null {
 }
 
 /** The agent's size at the check: an error over 1 MiB, and a warning per unbounded parameter its body names. */
-export function checkAgentSize(manifest: TemplateManifest, body: string, filesJsonBytes: number): { errors: Problem[]; warnings: Problem[] } {
+export function checkAgentSize(
+  manifest: TemplateManifest,
+  body: string,
+  filesJsonBytes: number,
+): { errors: Problem[]; warnings: Problem[] } {
   const defs = manifest.parameters ?? {};
   const samples: Record<string, ParameterValue> = {};
   const unbounded = new Set<string>();
@@ -59,7 +78,11 @@ export function checkAgentSize(manifest: TemplateManifest, body: string, filesJs
   for (const entry of manifest.mcp ?? []) {
     for (const tool of entry.tools) {
       const pin = entry.pin?.[tool];
-      setOwn(toolSettings, mcpGateName(entry.server, tool), pin === undefined ? { permission: 'ask' } : { permission: 'ask', pin });
+      setOwn(
+        toolSettings,
+        mcpGateName(entry.server, tool),
+        pin === undefined ? { permission: 'ask' } : { permission: 'ask', pin },
+      );
       for (const value of Object.values(pin ?? {})) {
         for (const scalar of Array.isArray(value) ? value : [value]) {
           if (typeof scalar !== 'string') continue;

@@ -27,7 +27,11 @@ describe('unticking a template built-in tool', () => {
     const sourceId = await open(api);
     const preview = await api.previewApply({ sourceId, parameters, grants: [], withhold: ['write'] });
     if (!preview.ok) throw new Error(preview.error.message);
-    expect([preview.value.tools, preview.value.withheld, preview.value.canApply]).toEqual([['web_search', 'web_fetch', 'read'], ['write'], true]);
+    expect([preview.value.tools, preview.value.withheld, preview.value.canApply]).toEqual([
+      ['web_search', 'web_fetch', 'read'],
+      ['write'],
+      true,
+    ]);
 
     const applied = await api.apply({ sourceId, parameters, grants: [], withhold: ['write'], requestId: 'r1' });
     if (!applied.ok) throw new Error(applied.error.message);
@@ -38,7 +42,11 @@ describe('unticking a template built-in tool', () => {
     const dashboard = await api.dashboard();
     if (!dashboard.ok) throw new Error(dashboard.error.message);
     const agent = dashboard.value.agents.find((a) => a.id === applied.value.agentId);
-    expect(agent?.access.find((a) => a.tool === 'write')).toMatchObject({ permission: 'deny', granted: false, what: "Write files in the agent's work folder" });
+    expect(agent?.access.find((a) => a.tool === 'write')).toMatchObject({
+      permission: 'deny',
+      granted: false,
+      what: "Write files in the agent's work folder",
+    });
 
     const allowed = await api.setToolAccess({ agentId: applied.value.agentId, tool: 'write', granted: true });
     expect(allowed.ok && allowed.value.access.find((a) => a.tool === 'write')?.granted).toBe(true);
@@ -48,7 +56,13 @@ describe('unticking a template built-in tool', () => {
     const { api, dataDir } = testApi();
     const sourceId = await open(api);
     const preview = await api.previewApply({ sourceId, parameters, grants: [], withhold: ['shell'] });
-    expect(preview.ok && preview.value.blockers).toEqual([{ code: 'apply.withhold_unknown', path: 'withhold[0]', message: "`shell` is not one of market-monitor's built-in tools, so it cannot be left out" }]);
+    expect(preview.ok && preview.value.blockers).toEqual([
+      {
+        code: 'apply.withhold_unknown',
+        path: 'withhold[0]',
+        message: "`shell` is not one of market-monitor's built-in tools, so it cannot be left out",
+      },
+    ]);
     const before = treeHash(dataDir);
     const applied = await api.apply({ sourceId, parameters, grants: [], withhold: ['shell'], requestId: 'r1' });
     expect(applied.ok ? null : [applied.error.code, applied.error.path]).toEqual(['apply.blocked', 'withhold[0]']);
@@ -78,7 +92,8 @@ describe('the approvals choice', () => {
     if (!applied.ok) throw new Error(applied.error.message);
     expect(state(dataDir).agents[applied.value.agentId].approvals).toBe('ask');
 
-    // Under `ask`, a built-in tool the agent was given still asks first (spec: the agent asks its person before a tool runs).
+    // Under `ask`, a built-in tool the agent was given still asks first (spec: the agent asks its person before a tool
+    // runs).
     const dashboard = await api.dashboard();
     const agent = dashboard.ok ? dashboard.value.agents.find((a) => a.id === applied.value.agentId) : undefined;
     expect([agent?.approvals, agent?.access.find((a) => a.tool === 'read')?.permission]).toEqual(['ask', 'ask']);
@@ -106,11 +121,27 @@ describe('the approvals choice', () => {
 describe('apollia-desktop apply --withhold and --approvals', () => {
   it('leaves the tool out and sets the approvals, saying both', async () => {
     const dataDir = tempDir('apollia-cli-');
-    const done = await runCliCaptured(['--data-dir', dataDir, 'apply', MARKET_MONITOR, '--param', 'companies=Acme', '--param', 'channel=C0123ABCD', '--withhold', 'write', '--approvals', 'ask']);
+    const done = await runCliCaptured([
+      '--data-dir',
+      dataDir,
+      'apply',
+      MARKET_MONITOR,
+      '--param',
+      'companies=Acme',
+      '--param',
+      'channel=C0123ABCD',
+      '--withhold',
+      'write',
+      '--approvals',
+      'ask',
+    ]);
     expect([done.code, done.stderr]).toEqual([0, '']);
     expect(done.stdout).toContain('  approvals: ask (asks you before a tool runs); the template recommends never\n');
     expect(done.stdout).toContain('  left out: write (denied; allow it later on the dashboard)\n');
-    const [agent] = Object.values(state(dataDir).agents) as { approvals: string; toolSettings: Record<string, { setting: string }> }[];
+    const [agent] = Object.values(state(dataDir).agents) as {
+      approvals: string;
+      toolSettings: Record<string, { setting: string }>;
+    }[];
     expect([agent?.approvals, agent?.toolSettings.write?.setting]).toEqual(['ask', 'deny']);
   });
 
@@ -118,23 +149,49 @@ describe('apollia-desktop apply --withhold and --approvals', () => {
     const off = tempDir('apollia-cli-');
     const made = await runCliCaptured(['--data-dir', off, 'apply', MARKET_MONITOR, '--param', 'companies=Acme']);
     const agentId = (made.stdout.match(/^Applied: .* \[(.+)\]$/m) ?? [])[1];
-    expect(made.stdout).toContain(`  trigger weekly (schedule): At 08:00, only on Monday (UTC): off until you arm it (\`arm ${agentId}/weekly\`, or on the dashboard)\n`);
+    expect(made.stdout).toContain(
+      `  trigger weekly (schedule): At 08:00, only on Monday (UTC): off until you arm it (\`arm ${agentId}/weekly\`, or on the dashboard)\n`,
+    );
     expect(Object.values(state(off).triggers).map((t) => (t as { armed: boolean }).armed)).toEqual([false]);
     const on = tempDir('apollia-cli-');
-    const armed = await runCliCaptured(['--data-dir', on, 'apply', MARKET_MONITOR, '--param', 'companies=Acme', '--arm', 'weekly']);
+    const armed = await runCliCaptured([
+      '--data-dir',
+      on,
+      'apply',
+      MARKET_MONITOR,
+      '--param',
+      'companies=Acme',
+      '--arm',
+      'weekly',
+    ]);
     expect([armed.code, armed.stderr]).toEqual([0, '']);
     expect(armed.stdout).toContain('  trigger weekly (schedule): At 08:00, only on Monday (UTC): armed\n');
     expect(Object.values(state(on).triggers).map((t) => (t as { armed: boolean }).armed)).toEqual([true]);
     const unknown = tempDir('apollia-cli-');
-    const refused = await runCliCaptured(['--data-dir', unknown, 'apply', MARKET_MONITOR, '--param', 'companies=Acme', '--arm', 'hourly']);
-    expect([refused.code, refused.stderr]).toEqual([1, 'apollia-desktop: Market monitor: Acme has no trigger `hourly` to arm\n']);
+    const refused = await runCliCaptured([
+      '--data-dir',
+      unknown,
+      'apply',
+      MARKET_MONITOR,
+      '--param',
+      'companies=Acme',
+      '--arm',
+      'hourly',
+    ]);
+    expect([refused.code, refused.stderr]).toEqual([
+      1,
+      'apollia-desktop: Market monitor: Acme has no trigger `hourly` to arm\n',
+    ]);
   });
 
   it('refuses an approvals value other than ask or never, writing nothing', async () => {
     const dataDir = tempDir('apollia-cli-');
     const before = treeHash(dataDir);
     const done = await runCliCaptured(['--data-dir', dataDir, 'apply', MARKET_MONITOR, '--approvals', 'always']);
-    expect([done.code, done.stderr.split('\n')[0]]).toEqual([2, 'apollia-desktop: --approvals takes ask or never, got `always`']);
+    expect([done.code, done.stderr.split('\n')[0]]).toEqual([
+      2,
+      'apollia-desktop: --approvals takes ask or never, got `always`',
+    ]);
     expect(treeHash(dataDir)).toBe(before);
   });
 });

@@ -15,14 +15,16 @@ export const BUILTIN_TEMPLATES: readonly BuiltinTemplateCard[] = [
   {
     name: 'code-review',
     title: 'Code review',
-    whatItDoes: "Reviews a pull request for real bugs and posts one comment review, never an approval (its write is pinned to COMMENT). A fork's PR is reviewed when a writer comments `@<bot> review`, read through the base repository's PR, never by cloning the fork.",
+    whatItDoes:
+      "Reviews a pull request for real bugs and posts one comment review, never an approval (its write is pinned to COMMENT). A fork's PR is reviewed when a writer comments `@<bot> review`, read through the base repository's PR, never by cloning the fork.",
     startedBy: 'A run naming a PR, or a GitHub webhook trigger you add.',
     needs: 'The GitHub MCP server `github` to read and post; with none, a diff in the message.',
   },
   {
     name: 'kyb',
     title: 'Know your business (KYB)',
-    whatItDoes: 'Business due diligence: identity, owners, sanctions against the lists themselves, adverse media, a verdict, every claim cited.',
+    whatItDoes:
+      'Business due diligence: identity, owners, sanctions against the lists themselves, adverse media, a verdict, every claim cited.',
     startedBy: 'A run naming a company.',
     needs: 'Nothing; web tools only.',
   },
@@ -37,13 +39,15 @@ export const BUILTIN_TEMPLATES: readonly BuiltinTemplateCard[] = [
     name: 'inbound-lead',
     title: 'Inbound lead',
     whatItDoes: 'Researches a form or CRM lead, scores it against your ICP, writes back to HubSpot or posts to Slack.',
-    startedBy: 'A webhook (needs a signing secret): your form tool signs Standard Webhooks bodies of type `lead.submitted`, each lead its own run (3 at once); or a run.',
+    startedBy:
+      'A webhook (needs a signing secret): your form tool signs Standard Webhooks bodies of type `lead.submitted`, each lead its own run (3 at once); or a run.',
     needs: 'Optional: HubSpot (`hubspot`) or Slack (`slack`) MCP.',
   },
   {
     name: 'release-notes',
     title: 'Release notes',
-    whatItDoes: 'Turns the merged PRs since the last release into user-facing notes, as a draft issue to edit (no MCP tool makes a draft release).',
+    whatItDoes:
+      'Turns the merged PRs since the last release into user-facing notes, as a draft issue to edit (no MCP tool makes a draft release).',
     startedBy: 'A run naming the release or tag.',
     needs: 'The GitHub MCP server `github`; with none, a list of PRs in the message.',
   },

@@ -14,7 +14,14 @@ const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz
 export function isRfc3339(text: string): boolean {
   const m = RFC3339.exec(text);
   if (!m) return false;
-  const [year, month, day, hour, minute, second] = [m[1], m[2], m[3], m[4], m[5], m[6]].map(Number) as [number, number, number, number, number, number];
+  const [year, month, day, hour, minute, second] = [m[1], m[2], m[3], m[4], m[5], m[6]].map(Number) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
   if (month < 1 || month > 12 || hour > 23 || minute > 59 || second > 60) return false;
   const days = new Date(Date.UTC(year, month, 0)).getUTCDate();
   if (day < 1 || day > days) return false;
@@ -46,7 +53,8 @@ export class FrontMatterFields {
 
   /** Refuses keys outside `allowed` (DESIGN.md: an unknown front matter field is refused). */
   keys(object: Json, allowed: readonly string[], prefix: string): void {
-    for (const key of unknownKeys(object, allowed)) this.fail('template.unknown_field', `${prefix}${key}`, `unknown field \`${prefix}${key}\``);
+    for (const key of unknownKeys(object, allowed))
+      this.fail('template.unknown_field', `${prefix}${key}`, `unknown field \`${prefix}${key}\``);
   }
 
   missing(path: string, what: string): void {
@@ -54,7 +62,11 @@ export class FrontMatterFields {
   }
 
   /** A string field: type, non-empty, optional pattern. Returns it when it is fine. */
-  text(value: unknown, path: string, rule?: { pattern?: { test(value: string): boolean; source?: string }; form?: string; max?: number }): string | undefined {
+  text(
+    value: unknown,
+    path: string,
+    rule?: { pattern?: { test(value: string): boolean; source?: string }; form?: string; max?: number },
+  ): string | undefined {
     if (typeof value !== 'string' || value.trim() === '') {
       this.fail('template.invalid_field', path, `\`${path}\` must be non-empty text, not ${show(value)}`);
       return undefined;
@@ -64,14 +76,19 @@ export class FrontMatterFields {
       return undefined;
     }
     if (rule?.pattern && !rule.pattern.test(value)) {
-      this.fail('template.invalid_field', path, `\`${path}\` ${show(value)} must be ${rule.form ?? `of the form ${rule.pattern.source ?? 'asked'}`}`);
+      this.fail(
+        'template.invalid_field',
+        path,
+        `\`${path}\` ${show(value)} must be ${rule.form ?? `of the form ${rule.pattern.source ?? 'asked'}`}`,
+      );
       return undefined;
     }
     return value;
   }
 
   bool(value: unknown, path: string): void {
-    if (typeof value !== 'boolean') this.fail('template.invalid_field', path, `\`${path}\` must be true or false, not ${show(value)}`);
+    if (typeof value !== 'boolean')
+      this.fail('template.invalid_field', path, `\`${path}\` must be true or false, not ${show(value)}`);
   }
 
   oneOf(value: unknown, path: string, choices: readonly string[]): void {
@@ -81,12 +98,18 @@ export class FrontMatterFields {
   }
 
   /** A list of unique strings, each checked by `each`. */
-  list(value: unknown, path: string, each: (item: string, itemPath: string) => void, options: { nonEmpty?: boolean } = {}): string[] {
+  list(
+    value: unknown,
+    path: string,
+    each: (item: string, itemPath: string) => void,
+    options: { nonEmpty?: boolean } = {},
+  ): string[] {
     if (!Array.isArray(value)) {
       this.fail('template.invalid_field', path, `\`${path}\` must be a list, not ${show(value)}`);
       return [];
     }
-    if (options.nonEmpty && value.length === 0) this.fail('template.invalid_field', path, `\`${path}\` must not be empty`);
+    if (options.nonEmpty && value.length === 0)
+      this.fail('template.invalid_field', path, `\`${path}\` must not be empty`);
     const seen = new Set<string>();
     const items: string[] = [];
     value.forEach((item, i) => {

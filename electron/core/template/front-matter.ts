@@ -25,7 +25,10 @@ const CLOSE = /^---[ \t]*\r?$/m;
  * problems. A file with no front matter, a syntax error, a tag or an alias is refused.
  */
 export function readFrontMatter(text: string, path: string): FrontMatterResult {
-  const fail = (code: string, message: string): FrontMatterResult => ({ ok: false, problem: { code, path, message: `${path}: ${message}` } });
+  const fail = (code: string, message: string): FrontMatterResult => ({
+    ok: false,
+    problem: { code, path, message: `${path}: ${message}` },
+  });
   const source = text.startsWith('\uFEFF') ? text.slice(1) : text;
   const open = OPEN.exec(source);
   if (!open) return fail('template.front_matter', 'must start with `---` front matter');
@@ -38,7 +41,10 @@ export function readFrontMatter(text: string, path: string): FrontMatterResult {
   try {
     doc = YAML.parseDocument(yamlText, { uniqueKeys: true, prettyErrors: false, version: '1.2' });
   } catch (error) {
-    return fail('template.yaml', `front matter is not valid YAML: ${error instanceof Error ? error.message : String(error)}`);
+    return fail(
+      'template.yaml',
+      `front matter is not valid YAML: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
   const first = doc.errors[0];
   if (first) {
@@ -66,7 +72,10 @@ export function readFrontMatter(text: string, path: string): FrontMatterResult {
   try {
     data = doc.toJS({ maxAliasCount: 0 });
   } catch (error) {
-    return fail('template.yaml', `front matter is not valid YAML: ${error instanceof Error ? error.message : String(error)}`);
+    return fail(
+      'template.yaml',
+      `front matter is not valid YAML: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
   return { ok: true, value: { data: data ?? {}, body } };
 }

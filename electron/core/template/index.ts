@@ -25,7 +25,11 @@ function folderName(dir: string): string {
   return parts[parts.length - 1] ?? '';
 }
 
-function refused(errors: Problem[], summary: TemplateSummary | null = null, warnings: Problem[] = []): TemplateInspection {
+function refused(
+  errors: Problem[],
+  summary: TemplateSummary | null = null,
+  warnings: Problem[] = [],
+): TemplateInspection {
   return { kind: 'template', ok: false, errors, warnings, summary, details: null };
 }
 
@@ -37,7 +41,10 @@ export async function inspectTemplateFolder(dir: string): Promise<Inspection> {
   return inspectTemplate(dir);
 }
 
-/** A template folder read once: the check's answer and the very bytes it checked (apply copies these, never the folder again). */
+/**
+ * A template folder read once: the check's answer and the very bytes it checked (apply copies these, never the folder
+ * again).
+ */
 export interface TemplateRead {
   inspection: TemplateInspection;
   /** Every file the walk read, by `/`-separated path; empty when the walk itself was refused. */
@@ -51,13 +58,25 @@ export async function readTemplateFolder(dir: string): Promise<TemplateRead> {
   return { inspection, files };
 }
 
-/** {@link inspectTemplateFolder}, typed: summary and details as shared/template-manifest.ts declares them. `onRead` receives the bytes the walk read. */
-export async function inspectTemplate(dir: string, onRead?: (files: ReadonlyMap<string, Uint8Array>) => void): Promise<TemplateInspection> {
+/**
+ * {@link inspectTemplateFolder}, typed: summary and details as shared/template-manifest.ts declares them. `onRead`
+ * receives the bytes the walk read.
+ */
+export async function inspectTemplate(
+  dir: string,
+  onRead?: (files: ReadonlyMap<string, Uint8Array>) => void,
+): Promise<TemplateInspection> {
   let walked;
   try {
     walked = await walkTemplateFolder(dir);
   } catch (error) {
-    return refused([{ code: 'template.unreadable', path: '.', message: `${dir} could not be read: ${error instanceof Error ? error.message : String(error)}` }]);
+    return refused([
+      {
+        code: 'template.unreadable',
+        path: '.',
+        message: `${dir} could not be read: ${error instanceof Error ? error.message : String(error)}`,
+      },
+    ]);
   }
   if (!walked.ok) return refused([walked.problem]);
   const { files, directories } = walked.tree;
@@ -80,9 +99,17 @@ export async function inspectTemplate(dir: string, onRead?: (files: ReadonlyMap<
   if (layout.errors.length > 0) return refused(layout.errors);
 
   const agentBytes = files.get('agent.md');
-  if (!agentBytes) return refused([{ code: 'template.agent_md_missing', path: 'agent.md', message: 'agent.md is missing: a template folder holds agent.md at its root' }]);
+  if (!agentBytes)
+    return refused([
+      {
+        code: 'template.agent_md_missing',
+        path: 'agent.md',
+        message: 'agent.md is missing: a template folder holds agent.md at its root',
+      },
+    ]);
   const agentText = utf8(agentBytes);
-  if (agentText === null) return refused([{ code: 'template.encoding', path: 'agent.md', message: 'agent.md: is not UTF-8 text' }]);
+  if (agentText === null)
+    return refused([{ code: 'template.encoding', path: 'agent.md', message: 'agent.md: is not UTF-8 text' }]);
   const agent = checkAgentMd(agentText, { folderName: folderName(dir), files });
   errors.push(...agent.errors);
 
@@ -123,7 +150,11 @@ export async function inspectTemplate(dir: string, onRead?: (files: ReadonlyMap<
         publisher: manifest.author?.name ?? null,
         mcp_servers: (manifest.mcp ?? []).map((entry) => entry.server),
         parameters: Object.keys(manifest.parameters ?? {}),
-        triggers: (manifest.triggers ?? []).map((trigger) => ({ id: trigger.name, type: trigger.type, needs: trigger.type === 'webhook' ? 'secret' : null })),
+        triggers: (manifest.triggers ?? []).map((trigger) => ({
+          id: trigger.name,
+          type: trigger.type,
+          needs: trigger.type === 'webhook' ? 'secret' : null,
+        })),
       }
     : null;
   if (errors.length > 0 || !manifest) return refused(errors, summary, warnings);
@@ -133,7 +164,9 @@ export async function inspectTemplate(dir: string, onRead?: (files: ReadonlyMap<
     skills: parts.skills,
     rules: parts.rules,
     evals: parts.evals,
-    files: [...files.entries()].map(([path, bytes]) => ({ path, size: bytes.length })).sort((a, b) => (a.path < b.path ? -1 : 1)),
+    files: [...files.entries()]
+      .map(([path, bytes]) => ({ path, size: bytes.length }))
+      .sort((a, b) => (a.path < b.path ? -1 : 1)),
     agentFilesJsonBytes,
   };
   return { kind: 'template', ok: true, errors: [], warnings, summary, details };

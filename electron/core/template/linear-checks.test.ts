@@ -10,7 +10,12 @@ describe('agent.md: no package pattern or text costs more than linear time', () 
   it('checks a default against a catastrophic pattern and refuses it, naming the field', async () => {
     const result = await inspectTemplate(
       writeTemplate((m) => {
-        m.parameters.words = { type: 'string', pattern: '^(\\w+\\s?)+$', default: `${'a'.repeat(MAX_PATTERNED_VALUE_LENGTH - 1)}!`, description: 'Some words.' };
+        m.parameters.words = {
+          type: 'string',
+          pattern: '^(\\w+\\s?)+$',
+          default: `${'a'.repeat(MAX_PATTERNED_VALUE_LENGTH - 1)}!`,
+          description: 'Some words.',
+        };
       }),
     );
     expect(result.ok).toBe(false);
@@ -24,7 +29,12 @@ describe('agent.md: no package pattern or text costs more than linear time', () 
   it('refuses a default too long to check', async () => {
     const result = await inspectTemplate(
       writeTemplate((m) => {
-        m.parameters.words = { type: 'string', pattern: '^\\w+$', default: 'a'.repeat(100_000), description: 'Some words.' };
+        m.parameters.words = {
+          type: 'string',
+          pattern: '^\\w+$',
+          default: 'a'.repeat(100_000),
+          description: 'Some words.',
+        };
       }),
     );
     expect(result.errors[0]).toEqual({
@@ -43,7 +53,11 @@ describe('agent.md: no package pattern or text costs more than linear time', () 
         m.parameters.words = { type: 'string', pattern, description: 'Some words.' };
       }),
     );
-    expect(result.errors[0]).toEqual({ code: 'template.pattern', path: 'parameters.words.pattern', message: `agent.md: \`parameters.words.pattern\` ${why}` });
+    expect(result.errors[0]).toEqual({
+      code: 'template.pattern',
+      path: 'parameters.words.pattern',
+      message: `agent.md: \`parameters.words.pattern\` ${why}`,
+    });
   });
 
   it('checks a 160 KB `author.email` of dots in linear time', async () => {

@@ -37,10 +37,23 @@ describe('agent.md: a parameter named `__proto__` or `constructor` is a paramete
     );
     const details = result.details;
     if (!details) throw new Error('no details');
-    const machine = { savedMcpServers: ['slack'], savedSecrets: [], canKeepSecrets: true, now: new Date('2027-01-01T00:00:00Z') };
+    const machine = {
+      savedMcpServers: ['slack'],
+      savedSecrets: [],
+      canKeepSecrets: true,
+      now: new Date('2027-01-01T00:00:00Z'),
+    };
     const missing = previewApply(details, { parameters: {}, grants: [] }, machine);
-    expect(missing.blockers).toContainEqual({ code: 'apply.parameter', path: 'parameters.constructor', message: '`constructor`: Required: Needed.' });
-    const given = previewApply(details, { parameters: { constructor: 'Acme', channel: 'C0123ABCD' }, grants: [] }, machine);
+    expect(missing.blockers).toContainEqual({
+      code: 'apply.parameter',
+      path: 'parameters.constructor',
+      message: '`constructor`: Required: Needed.',
+    });
+    const given = previewApply(
+      details,
+      { parameters: { constructor: 'Acme', channel: 'C0123ABCD' }, grants: [] },
+      machine,
+    );
     expect(given.parameters.constructor).toEqual({ value: 'Acme' });
   });
 });

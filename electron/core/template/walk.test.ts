@@ -29,7 +29,8 @@ describe('walkTemplateFolder: a folder swapped while it is read (issue 12, findi
       problem: {
         code: 'template.changed',
         path: 'skills',
-        message: 'skills changed while it was read (a folder swapped or replaced by a link): read the template again once it is still',
+        message:
+          'skills changed while it was read (a folder swapped or replaced by a link): read the template again once it is still',
       },
     });
   });
@@ -79,6 +80,9 @@ describe('walkTemplateFolder: a folder swapped while it is read (issue 12, findi
     expect(result.ok).toBe(true);
     const read = result.ok ? [...result.tree.files.keys()].filter((path) => path.startsWith('skills/digest/')) : [];
     expect(read.map((path) => path.slice('skills/digest/'.length)).sort()).toEqual(before.sort());
-    expect(result.ok && [...result.tree.files.values()].some((bytes) => Buffer.from(bytes).toString().includes('private key'))).toBe(false);
+    expect(
+      result.ok &&
+        [...result.tree.files.values()].some((bytes) => Buffer.from(bytes).toString().includes('private key')),
+    ).toBe(false);
   });
 });

@@ -23,7 +23,13 @@ import { join } from 'node:path';
 import type { Problem } from '../../../shared/inspection';
 
 /** The spec's limits: 256 files, 256 KiB each, 1 MiB together (`POST /v2/agents`' body limit). */
-export const TEMPLATE_LIMITS = { files: 256, fileBytes: 256 * 1024, totalBytes: 1024 * 1024, directories: 256, depth: 16 } as const;
+export const TEMPLATE_LIMITS = {
+  files: 256,
+  fileBytes: 256 * 1024,
+  totalBytes: 1024 * 1024,
+  directories: 256,
+  depth: 16,
+} as const;
 
 /** What the walk read: files by `/`-separated path, and every folder's path. */
 export interface TemplateTree {
@@ -37,7 +43,13 @@ export type WalkResult = { ok: true; tree: TemplateTree } | { ok: false; problem
 // eslint-disable-next-line no-control-regex
 const BAD_NAME = /[\u0000-\u001f\u007f\\]/;
 
-function kindOf(stats: { isSymbolicLink(): boolean; isFIFO(): boolean; isSocket(): boolean; isCharacterDevice(): boolean; isBlockDevice(): boolean }): string {
+function kindOf(stats: {
+  isSymbolicLink(): boolean;
+  isFIFO(): boolean;
+  isSocket(): boolean;
+  isCharacterDevice(): boolean;
+  isBlockDevice(): boolean;
+}): string {
   if (stats.isSymbolicLink()) return 'a link';
   if (stats.isFIFO()) return 'a FIFO';
   if (stats.isSocket()) return 'a socket';
@@ -98,16 +110,26 @@ async function stillSame(folder: OpenFolder, abs: string, expected: Identity): P
  * a folder that changed while it was read (`template.changed`).
  */
 export async function walkTemplateFolder(dir: string, hooks: WalkHooks = {}): Promise<WalkResult> {
-  const fail = (code: string, path: string, message: string): WalkResult => ({ ok: false, problem: { code, path, message } });
-  const changed = (rel: string): WalkResult => fail('template.changed', rel === '' ? '.' : rel, `${rel === '' ? dir : rel} changed while it was read (a folder swapped or replaced by a link): read the template again once it is still`);
+  const fail = (code: string, path: string, message: string): WalkResult => ({
+    ok: false,
+    problem: { code, path, message },
+  });
+  const changed = (rel: string): WalkResult =>
+    fail(
+      'template.changed',
+      rel === '' ? '.' : rel,
+      `${rel === '' ? dir : rel} changed while it was read (a folder swapped or replaced by a link): read the template again once it is still`,
+    );
   let rootStats;
   try {
     rootStats = await lstat(dir);
   } catch {
     return fail('template.not_found', '.', `${dir}: no such folder`);
   }
-  if (rootStats.isSymbolicLink()) return fail('template.link', '.', `${dir} is a link: a template folder is read without following links`);
-  if (!rootStats.isDirectory()) return fail('template.not_a_folder', '.', `${dir} is not a folder: a template is a folder with agent.md`);
+  if (rootStats.isSymbolicLink())
+    return fail('template.link', '.', `${dir} is a link: a template folder is read without following links`);
+  if (!rootStats.isDirectory())
+    return fail('template.not_a_folder', '.', `${dir} is not a folder: a template is a folder with agent.md`);
 
   const files = new Map<string, Uint8Array>();
   const directories: string[] = [];
@@ -115,7 +137,9 @@ export async function walkTemplateFolder(dir: string, hooks: WalkHooks = {}): Pr
   const opened: OpenFolder[] = [];
   let total = 0;
   // `at` is how the folder is reached: through its parent's handle path where there is one.
-  const pending: { at: string; rel: string; depth: number; identity: Identity }[] = [{ at: dir, rel: '', depth: 0, identity: rootStats }];
+  const pending: { at: string; rel: string; depth: number; identity: Identity }[] = [
+    { at: dir, rel: '', depth: 0, identity: rootStats },
+  ];
   try {
     while (pending.length > 0) {
       const current = pending.shift() as (typeof pending)[number];
@@ -128,33 +152,79 @@ export async function walkTemplateFolder(dir: string, hooks: WalkHooks = {}): Pr
       for (const name of names) {
         const rel = current.rel === '' ? name : `${current.rel}/${name}`;
         const abs = join(folder.via, name);
-        if (BAD_NAME.test(name)) return fail('template.bad_name', rel, `${JSON.stringify(rel)}: a file name may not hold control characters or backslashes`);
+        if (BAD_NAME.test(name))
+          return fail(
+            'template.bad_name',
+            rel,
+            `${JSON.stringify(rel)}: a file name may not hold control characters or backslashes`,
+          );
         const key = rel.normalize('NFC').toLowerCase();
         const clash = folded.get(key);
-        if (clash !== undefined) return fail('template.name_collision', rel, `${rel} and ${clash} are the same name on some systems: rename one`);
+        if (clash !== undefined)
+          return fail(
+            'template.name_collision',
+            rel,
+            `${rel} and ${clash} are the same name on some systems: rename one`,
+          );
         folded.set(key, rel);
         const stats = await lstat(abs).catch(() => null);
         if (stats === null) return changed(rel);
         if (stats.isDirectory()) {
-          if (current.depth + 1 > TEMPLATE_LIMITS.depth) return fail('template.too_deep', rel, `${rel}: folders nest at most ${TEMPLATE_LIMITS.depth} deep`);
+          if (current.depth + 1 > TEMPLATE_LIMITS.depth)
+            return fail('template.too_deep', rel, `${rel}: folders nest at most ${TEMPLATE_LIMITS.depth} deep`);
           directories.push(rel);
-          if (directories.length > TEMPLATE_LIMITS.directories) return fail('template.too_many_files', rel, `the folder holds more than ${TEMPLATE_LIMITS.directories} folders`);
+          if (directories.length > TEMPLATE_LIMITS.directories)
+            return fail(
+              'template.too_many_files',
+              rel,
+              `the folder holds more than ${TEMPLATE_LIMITS.directories} folders`,
+            );
           pending.push({ at: abs, rel, depth: current.depth + 1, identity: stats });
           continue;
         }
         if (!stats.isFile()) {
           const kind = kindOf(stats);
-          return fail(kind === 'a link' ? 'template.link' : 'template.special_file', rel, `${rel} is ${kind}: a template holds only regular files and folders`);
+          return fail(
+            kind === 'a link' ? 'template.link' : 'template.special_file',
+            rel,
+            `${rel} is ${kind}: a template holds only regular files and folders`,
+          );
         }
-        if (files.size + 1 > TEMPLATE_LIMITS.files) return fail('template.too_many_files', rel, `the folder holds more than ${TEMPLATE_LIMITS.files} files (at ${rel})`);
-        if (stats.size > TEMPLATE_LIMITS.fileBytes) return fail('template.too_large', rel, `${rel} is ${stats.size} bytes: each file is at most ${TEMPLATE_LIMITS.fileBytes} bytes (256 KiB)`);
-        if (total + stats.size > TEMPLATE_LIMITS.totalBytes) return fail('template.too_large', rel, `the files pass ${TEMPLATE_LIMITS.totalBytes} bytes (1 MiB) together at ${rel}`);
+        if (files.size + 1 > TEMPLATE_LIMITS.files)
+          return fail(
+            'template.too_many_files',
+            rel,
+            `the folder holds more than ${TEMPLATE_LIMITS.files} files (at ${rel})`,
+          );
+        if (stats.size > TEMPLATE_LIMITS.fileBytes)
+          return fail(
+            'template.too_large',
+            rel,
+            `${rel} is ${stats.size} bytes: each file is at most ${TEMPLATE_LIMITS.fileBytes} bytes (256 KiB)`,
+          );
+        if (total + stats.size > TEMPLATE_LIMITS.totalBytes)
+          return fail(
+            'template.too_large',
+            rel,
+            `the files pass ${TEMPLATE_LIMITS.totalBytes} bytes (1 MiB) together at ${rel}`,
+          );
         const bytes = await readRegularFile(abs, stats);
-        if (bytes === null) return fail('template.special_file', rel, `${rel} changed while it was read: a template holds only regular files`);
+        if (bytes === null)
+          return fail(
+            'template.special_file',
+            rel,
+            `${rel} changed while it was read: a template holds only regular files`,
+          );
         if (!(await stillSame(folder, current.at, current.identity))) return changed(current.rel);
-        if (bytes.length > TEMPLATE_LIMITS.fileBytes) return fail('template.too_large', rel, `${rel} is over ${TEMPLATE_LIMITS.fileBytes} bytes (256 KiB)`);
+        if (bytes.length > TEMPLATE_LIMITS.fileBytes)
+          return fail('template.too_large', rel, `${rel} is over ${TEMPLATE_LIMITS.fileBytes} bytes (256 KiB)`);
         total += bytes.length;
-        if (total > TEMPLATE_LIMITS.totalBytes) return fail('template.too_large', rel, `the files pass ${TEMPLATE_LIMITS.totalBytes} bytes (1 MiB) together at ${rel}`);
+        if (total > TEMPLATE_LIMITS.totalBytes)
+          return fail(
+            'template.too_large',
+            rel,
+            `the files pass ${TEMPLATE_LIMITS.totalBytes} bytes (1 MiB) together at ${rel}`,
+          );
         files.set(rel, bytes);
       }
     }

@@ -37,7 +37,11 @@ export class ActivityQueue {
       const batch = this.waiting;
       this.waiting = [];
       if (batch.length === 0 && this.dropped > 0) {
-        batch.push({ kind: 'trigger_problem', outcome: 'skipped', detail: `${this.dropped} activity entries not recorded one by one: too many at once` });
+        batch.push({
+          kind: 'trigger_problem',
+          outcome: 'skipped',
+          detail: `${this.dropped} activity entries not recorded one by one: too many at once`,
+        });
         this.dropped = 0;
       }
       try {

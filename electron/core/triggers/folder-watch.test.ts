@@ -15,7 +15,16 @@ async function watching(recursive: boolean) {
   const dataDir = tempDir('apollia-watch-');
   const folder = join(tempDir('apollia-watched-'), 'inbox');
   mkdirSync(join(folder, 'sub'), { recursive: true });
-  await putTriggers(dataDir, [triggerRecord({ id: 'invoices/new-file', type: 'file_watch', folder, recursive, agentId: 'invoices/clerk', target: 'invoices/clerk' })]);
+  await putTriggers(dataDir, [
+    triggerRecord({
+      id: 'invoices/new-file',
+      type: 'file_watch',
+      folder,
+      recursive,
+      agentId: 'invoices/clerk',
+      target: 'invoices/clerk',
+    }),
+  ]);
   const lines: string[] = [];
   const host = new TriggerHost({
     dataDir,
@@ -38,9 +47,17 @@ describe('watched folders (real files)', () => {
     writeFileSync(join(folder, 'old.pdf'), 'x');
     symlinkSync(join(folder, 'old.pdf'), join(folder, 'link.pdf'));
     symlinkSync(join(folder, 'sub'), join(folder, 'link-dir'));
-    await putTriggers(dataDir, [triggerRecord({ id: 'invoices/new-file', type: 'file_watch', folder, recursive: true })]);
+    await putTriggers(dataDir, [
+      triggerRecord({ id: 'invoices/new-file', type: 'file_watch', folder, recursive: true }),
+    ]);
     for (let start = 0; start < 2; start++) {
-      const host = new TriggerHost({ dataDir, secretBox: createFileKeySecretBox(dataDir), port: 0, watchStore: false, folderTiming: { debounceMs: 50, maxWaitMs: 500, checkMs: 100 } });
+      const host = new TriggerHost({
+        dataDir,
+        secretBox: createFileKeySecretBox(dataDir),
+        port: 0,
+        watchStore: false,
+        folderTiming: { debounceMs: 50, maxWaitMs: 500, checkMs: 100 },
+      });
       await host.start();
       hosts.push(host);
       await new Promise((resolve) => setTimeout(resolve, 600));
@@ -49,7 +66,13 @@ describe('watched folders (real files)', () => {
       await host.stop();
       hosts.splice(hosts.indexOf(host), 1);
     }
-    const host = new TriggerHost({ dataDir, secretBox: createFileKeySecretBox(dataDir), port: 0, watchStore: false, folderTiming: { debounceMs: 50, maxWaitMs: 500, checkMs: 100 } });
+    const host = new TriggerHost({
+      dataDir,
+      secretBox: createFileKeySecretBox(dataDir),
+      port: 0,
+      watchStore: false,
+      folderTiming: { debounceMs: 50, maxWaitMs: 500, checkMs: 100 },
+    });
     await host.start();
     hosts.push(host);
     writeFileSync(join(folder, 'new.pdf'), 'y');
@@ -67,10 +90,16 @@ describe('watched folders (real files)', () => {
     const runs = await eventually(() => {
       const found = runRequests(dataDir);
       const paths = found.flatMap((r) => r.input.changed_paths ?? []);
-      return paths.includes(join(folder, 'sub', 'c.pdf')) && paths.includes(join(folder, 'a.pdf')) && paths.includes(join(folder, 'b.pdf')) ? found : undefined;
+      return paths.includes(join(folder, 'sub', 'c.pdf')) &&
+        paths.includes(join(folder, 'a.pdf')) &&
+        paths.includes(join(folder, 'b.pdf'))
+        ? found
+        : undefined;
     });
     await host.settled();
-    expect(runs.every((r) => r.cause === 'file_watch' && r.target === 'invoices/clerk' && r.input.text === 'Do the thing')).toBe(true);
+    expect(
+      runs.every((r) => r.cause === 'file_watch' && r.target === 'invoices/clerk' && r.input.text === 'Do the thing'),
+    ).toBe(true);
     expect(runs.length).toBeLessThanOrEqual(2);
     const events = await activity(dataDir);
     expect(events.filter((e) => e.kind === 'run_queued')).toHaveLength(runs.length);
@@ -92,7 +121,10 @@ describe('watched folders (real files)', () => {
     const { dataDir, folder, host } = await watching(false);
     for (let i = 0; i < 1500; i++) writeFileSync(join(folder, `f${i}.txt`), '');
     const total = await eventually(() => {
-      const n = runRequests(dataDir).reduce((sum, r) => sum + (r.input.changed_paths?.length ?? 0) + (r.input.changed_paths_more ?? 0), 0);
+      const n = runRequests(dataDir).reduce(
+        (sum, r) => sum + (r.input.changed_paths?.length ?? 0) + (r.input.changed_paths_more ?? 0),
+        0,
+      );
       return n >= 1500 ? n : undefined;
     }, 20_000);
     await host.settled();
@@ -118,7 +150,9 @@ describe('watched folders (real files)', () => {
     await host.settled();
     expect(runRequests(dataDir).flatMap((r) => r.input.changed_paths)).toEqual([join(folder, 'back.pdf')]);
     const problems = (await activity(dataDir)).filter((e) => e.kind === 'trigger_problem');
-    expect(problems.map((e) => [e.trigger, e.outcome, e.detail])).toEqual([['invoices/new-file', 'failed', `${folder} no longer exists`]]);
+    expect(problems.map((e) => [e.trigger, e.outcome, e.detail])).toEqual([
+      ['invoices/new-file', 'failed', `${folder} no longer exists`],
+    ]);
     expect(lines).toContain(`problem invoices/new-file ${folder} no longer exists`);
   });
 
@@ -129,23 +163,42 @@ describe('watched folders (real files)', () => {
     renameSync(folder, aside);
     symlinkSync(elsewhere, folder);
     await eventually(() => host.status().triggers['invoices/new-file']?.state === 'problem');
-    expect(host.status().triggers['invoices/new-file']?.problem).toBe(`${folder} has been replaced by a link; links are not followed`);
+    expect(host.status().triggers['invoices/new-file']?.problem).toBe(
+      `${folder} has been replaced by a link; links are not followed`,
+    );
     writeFileSync(join(elsewhere, 'outside.txt'), 'x');
     await host.settled();
     expect(runRequests(dataDir).flatMap((r) => r.input.changed_paths)).not.toContain(join(folder, 'outside.txt'));
-    expect((await activity(dataDir)).some((e) => e.kind === 'trigger_problem' && e.detail.includes('replaced by a link'))).toBe(true);
+    expect(
+      (await activity(dataDir)).some((e) => e.kind === 'trigger_problem' && e.detail.includes('replaced by a link')),
+    ).toBe(true);
   });
 
   it('never watches the data folder, a folder inside it or around it, even when a state file edited by hand arms one', async () => {
     const dataDir = tempDir('apollia-watch-');
     mkdirSync(join(dataDir, 'runs'), { recursive: true });
     const inside = join(dataDir, 'runs');
-    await putTriggers(dataDir, [triggerRecord({ id: 'pkg/own-data', type: 'file_watch', folder: dataDir, recursive: true }), triggerRecord({ id: 'pkg/inside', type: 'file_watch', folder: inside, recursive: true })]);
-    const host = new TriggerHost({ dataDir, secretBox: createFileKeySecretBox(dataDir), port: 0, watchStore: false, onLine: () => undefined, folderTiming: { debounceMs: 50, maxWaitMs: 500, checkMs: 100 } });
+    await putTriggers(dataDir, [
+      triggerRecord({ id: 'pkg/own-data', type: 'file_watch', folder: dataDir, recursive: true }),
+      triggerRecord({ id: 'pkg/inside', type: 'file_watch', folder: inside, recursive: true }),
+    ]);
+    const host = new TriggerHost({
+      dataDir,
+      secretBox: createFileKeySecretBox(dataDir),
+      port: 0,
+      watchStore: false,
+      onLine: () => undefined,
+      folderTiming: { debounceMs: 50, maxWaitMs: 500, checkMs: 100 },
+    });
     await host.start();
     hosts.push(host);
-    expect(host.status().triggers['pkg/own-data']).toMatchObject({ state: 'problem', problem: `${dataDir} is Apollia Desktop's own data folder: the app's own writes would set the trigger off. Pick another folder.` });
-    expect(host.status().triggers['pkg/inside']?.problem).toBe(`${inside} is inside Apollia Desktop's own data folder (${dataDir}): the app's own writes would set the trigger off. Pick a folder outside it.`);
+    expect(host.status().triggers['pkg/own-data']).toMatchObject({
+      state: 'problem',
+      problem: `${dataDir} is Apollia Desktop's own data folder: the app's own writes would set the trigger off. Pick another folder.`,
+    });
+    expect(host.status().triggers['pkg/inside']?.problem).toBe(
+      `${inside} is inside Apollia Desktop's own data folder (${dataDir}): the app's own writes would set the trigger off. Pick a folder outside it.`,
+    );
     writeFileSync(join(inside, 'lure.txt'), 'x');
     await host.settled();
     expect(runRequests(dataDir)).toEqual([]);

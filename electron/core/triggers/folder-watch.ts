@@ -97,7 +97,9 @@ export class FolderWatch {
   /** `folderProblem`, then whether the folder is (now, through a link swapped above it) the data folder's. */
   private async folderProblem(): Promise<string | null> {
     const { folder, dataDir } = this.options;
-    return (await folderProblem(folder)) ?? (dataDir === undefined ? null : await storedWatchFolderRefusal(folder, dataDir));
+    return (
+      (await folderProblem(folder)) ?? (dataDir === undefined ? null : await storedWatchFolderRefusal(folder, dataDir))
+    );
   }
 
   private async check(): Promise<void> {
@@ -125,7 +127,9 @@ export class FolderWatch {
     watcher.on('all', (_event, path) => {
       if (ready) this.change(path);
     });
-    watcher.on('error', (error) => this.fail(`watching ${this.options.folder} failed: ${error instanceof Error ? error.message : String(error)}`));
+    watcher.on('error', (error) =>
+      this.fail(`watching ${this.options.folder} failed: ${error instanceof Error ? error.message : String(error)}`),
+    );
     await new Promise<void>((resolve) =>
       watcher.once('ready', () => {
         ready = true;

@@ -31,6 +31,10 @@ export async function takeHostLock(dataDir: string): Promise<() => Promise<void>
   const path = join(dataDir, HOST_LOCK_FILE);
   const attempt = await tryTakeLock(path);
   if (attempt.taken) return () => releaseLock(path);
-  if (attempt.holder === null) throw new HostError('host.busy', `the trigger host lock ${path} is being taken; another host may be starting`);
-  throw new HostError('host.busy', `another trigger host (pid ${attempt.holder}) is already running on ${dataDir}; stop it first`);
+  if (attempt.holder === null)
+    throw new HostError('host.busy', `the trigger host lock ${path} is being taken; another host may be starting`);
+  throw new HostError(
+    'host.busy',
+    `another trigger host (pid ${attempt.holder}) is already running on ${dataDir}; stop it first`,
+  );
 }

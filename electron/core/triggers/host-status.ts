@@ -50,7 +50,10 @@ export interface HostStatus {
   startedAt: string;
   updatedAt: string;
   running: boolean;
-  /** Runs waiting in `runs/pending/` and the oldest one's fire time: nonzero with an old `oldest` means nothing is taking them. */
+  /**
+   * Runs waiting in `runs/pending/` and the oldest one's fire time: nonzero with an old `oldest` means nothing is
+   * taking them.
+   */
   pending: { total: number; oldest: string | null };
   triggers: Record<string, TriggerLiveStatus>;
 }
@@ -59,7 +62,8 @@ export interface HostStatus {
 export async function readHostStatusFile(dataDir: string): Promise<HostStatus | null> {
   try {
     const value = JSON.parse(await readFile(join(dataDir, STATUS_FILE), 'utf8')) as HostStatus;
-    if (typeof value !== 'object' || value === null || typeof value.triggers !== 'object' || value.triggers === null) return null;
+    if (typeof value !== 'object' || value === null || typeof value.triggers !== 'object' || value.triggers === null)
+      return null;
     const triggers: Record<string, TriggerLiveStatus> = Object.create(null);
     for (const [id, status] of Object.entries(value.triggers)) triggers[id] = status;
     return { ...value, triggers };

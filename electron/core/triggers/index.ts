@@ -3,7 +3,14 @@
  * process, the Api and the CLI import. See this folder's README for the files behind it.
  */
 export { HostError, hostLockHolder } from './host-lock';
-export { PENDING_DIR, pendingRuns, type RunCause, type RunInput, type RunPayload, type RunRequest } from './run-requests';
+export {
+  PENDING_DIR,
+  pendingRuns,
+  type RunCause,
+  type RunInput,
+  type RunPayload,
+  type RunRequest,
+} from './run-requests';
 export { type HostClock, nextFireAfter, systemClock } from './schedule';
 export {
   DEFAULT_WEBHOOK_PORT,

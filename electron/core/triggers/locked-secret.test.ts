@@ -17,7 +17,13 @@ async function problemWith(error: Error): Promise<string> {
   const real = createFileKeySecretBox(dataDir);
   const box: SecretBox = { ...real, backend: () => 'keychain', decrypt: () => Promise.reject(error) };
   const lines: string[] = [];
-  const host = new TriggerHost({ dataDir, secretBox: box, port: 0, watchStore: false, onLine: (line) => lines.push(line) });
+  const host = new TriggerHost({
+    dataDir,
+    secretBox: box,
+    port: 0,
+    watchStore: false,
+    onLine: (line) => lines.push(line),
+  });
   hosts.push(host);
   await host.start();
   return lines.find((line) => line.includes(HOOK) && line.includes('secret')) ?? lines.join('\n');

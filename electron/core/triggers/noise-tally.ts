@@ -58,6 +58,7 @@ export class NoiseTally {
     const from = new Date(this.minute * 60_000).toISOString();
     const entries = [...this.counts.values()];
     this.counts.clear();
-    for (const { trigger, answer, count } of entries) this.onSummary({ trigger, status: answer.status, reason: answer.reason, count, from });
+    for (const { trigger, answer, count } of entries)
+      this.onSummary({ trigger, status: answer.status, reason: answer.reason, count, from });
   }
 }

@@ -20,10 +20,20 @@ it('a blocked kind does not fire while the policy holds it, an unreadable policy
   const dataDir = tempDir('apollia-policy-host-');
   const policy = join(tempDir('apollia-policy-host-file-'), 'policy.json');
   writeFileSync(policy, JSON.stringify({ version: 1, triggers: { schedule: false } }));
-  await putTriggers(dataDir, [triggerRecord({ id: 'invoices/hourly', type: 'interval', every: '1h', armedAt: '2026-12-01T00:00:00.000Z' })]);
+  await putTriggers(dataDir, [
+    triggerRecord({ id: 'invoices/hourly', type: 'interval', every: '1h', armedAt: '2026-12-01T00:00:00.000Z' }),
+  ]);
   const clock = new FakeClock(Date.parse('2026-12-01T00:30:00Z'));
   const lines: string[] = [];
-  const host = new TriggerHost({ dataDir, secretBox: createFileKeySecretBox(dataDir), port: 0, watchStore: false, clock, policy: { machine: null, env: policy }, onLine: (l) => lines.push(l) });
+  const host = new TriggerHost({
+    dataDir,
+    secretBox: createFileKeySecretBox(dataDir),
+    port: 0,
+    watchStore: false,
+    clock,
+    policy: { machine: null, env: policy },
+    onLine: (l) => lines.push(l),
+  });
   await host.start();
   hosts.push(host);
   expect(host.status().triggers['invoices/hourly']).toBeUndefined();
@@ -45,5 +55,7 @@ it('a blocked kind does not fire while the policy holds it, an unreadable policy
   await host.settled();
   expect(runRequests(dataDir).length).toBeGreaterThan(0);
   const kinds = (await activity(dataDir)).map((e) => e.kind);
-  expect(kinds).toEqual(expect.arrayContaining(['policy_applied', 'disarm', 'policy_unreadable', 'policy_changed', 'arm']));
+  expect(kinds).toEqual(
+    expect.arrayContaining(['policy_applied', 'disarm', 'policy_unreadable', 'policy_changed', 'arm']),
+  );
 });

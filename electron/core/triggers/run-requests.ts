@@ -14,7 +14,9 @@ import { FolderSync, writeFileAtomic } from '../store/atomic-file';
 /** Folder of waiting run requests, relative to the data folder. */
 export const PENDING_DIR = join('runs', 'pending');
 
-/** Why a run was asked for. `missed` is a schedule whose time passed while the computer slept or the host was stopped. */
+/**
+ * Why a run was asked for. `missed` is a schedule whose time passed while the computer slept or the host was stopped.
+ */
 export type RunCause = 'schedule' | 'missed' | 'at' | 'file_watch' | 'webhook';
 
 /** What the run is given. */
@@ -43,7 +45,10 @@ export interface RunRequest {
   id: string;
   /** The store trigger id. */
   trigger: string;
-  /** What the trigger starts, by its store id: `package/agent`, `package/workflow`, or a template agent's id ({@link runTarget}). */
+  /**
+   * What the trigger starts, by its store id: `package/agent`, `package/workflow`, or a template agent's id ({@link
+   * runTarget}).
+   */
   target: string;
   input: RunInput;
   payload?: RunPayload;

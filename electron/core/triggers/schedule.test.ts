@@ -3,7 +3,14 @@ import { nextCronTimes, nextIntervalTimes } from '../../../shared/cron';
 import { createFileKeySecretBox } from '../secrets/secret-box';
 import { Store } from '../store/store';
 import { tempDir } from '../../../test/helpers/test-api';
-import { activity, changeTrigger, FakeClock, putTriggers, runRequests, triggerRecord } from '../../../test/helpers/trigger-host';
+import {
+  activity,
+  changeTrigger,
+  FakeClock,
+  putTriggers,
+  runRequests,
+  triggerRecord,
+} from '../../../test/helpers/trigger-host';
 import { TriggerHost } from './trigger-host';
 
 const hosts: TriggerHost[] = [];
@@ -12,7 +19,14 @@ afterEach(async () => {
 });
 
 async function hostAt(dataDir: string, clock: FakeClock, lines: string[] = []): Promise<TriggerHost> {
-  const host = new TriggerHost({ dataDir, secretBox: createFileKeySecretBox(dataDir), port: 0, watchStore: false, clock, onLine: (l) => lines.push(l) });
+  const host = new TriggerHost({
+    dataDir,
+    secretBox: createFileKeySecretBox(dataDir),
+    port: 0,
+    watchStore: false,
+    clock,
+    onLine: (l) => lines.push(l),
+  });
   await host.start();
   hosts.push(host);
   return host;
@@ -24,12 +38,20 @@ describe('schedules under a fake clock', () => {
   it('fires a .apo cron (AND day rule) at the times the consent form shows, once per time', async () => {
     const dataDir = tempDir('apollia-sched-');
     // The first Monday of the month at 08:00 UTC: under the AND rule, 7 December 2026.
-    const cron = triggerRecord({ id: 'invoices/first-monday', type: 'cron', schedule: '0 8 1-7 * MON', dayRule: 'and', armedAt: '2026-12-01T00:00:00.000Z' });
+    const cron = triggerRecord({
+      id: 'invoices/first-monday',
+      type: 'cron',
+      schedule: '0 8 1-7 * MON',
+      dayRule: 'and',
+      armedAt: '2026-12-01T00:00:00.000Z',
+    });
     await putTriggers(dataDir, [cron]);
     const clock = new FakeClock(Date.parse('2026-12-01T10:00:00Z'));
     const lines: string[] = [];
     const host = await hostAt(dataDir, clock, lines);
-    const shown = nextCronTimes('0 8 1-7 * MON', { dayRule: 'and', timezone: 'UTC' }, clock.now(), 2).map((d) => d.toISOString());
+    const shown = nextCronTimes('0 8 1-7 * MON', { dayRule: 'and', timezone: 'UTC' }, clock.now(), 2).map((d) =>
+      d.toISOString(),
+    );
     expect(shown).toEqual(['2026-12-07T08:00:00.000Z', '2027-01-04T08:00:00.000Z']);
     expect(lines).toContain('scheduled invoices/first-monday next 2026-12-07T08:00:00.000Z');
 
@@ -49,10 +71,27 @@ describe('schedules under a fake clock', () => {
 
   it('fires a template schedule in its time zone with the standard (OR) day rule', async () => {
     const dataDir = tempDir('apollia-sched-');
-    await putTriggers(dataDir, [triggerRecord({ id: 'agent-1/morning', type: 'schedule', schedule: '30 9 * * *', timezone: 'Europe/Paris', dayRule: 'or', packageName: null, agentId: 'agent-1', target: 'agent-1', armedAt: '2026-12-01T09:59:00.000Z' })]);
+    await putTriggers(dataDir, [
+      triggerRecord({
+        id: 'agent-1/morning',
+        type: 'schedule',
+        schedule: '30 9 * * *',
+        timezone: 'Europe/Paris',
+        dayRule: 'or',
+        packageName: null,
+        agentId: 'agent-1',
+        target: 'agent-1',
+        armedAt: '2026-12-01T09:59:00.000Z',
+      }),
+    ]);
     const clock = new FakeClock(Date.parse('2026-12-01T10:00:00Z'));
     const host = await hostAt(dataDir, clock);
-    const shown = nextCronTimes('30 9 * * *', { dayRule: 'or', timezone: 'Europe/Paris' }, clock.now(), 1)[0]?.toISOString();
+    const shown = nextCronTimes(
+      '30 9 * * *',
+      { dayRule: 'or', timezone: 'Europe/Paris' },
+      clock.now(),
+      1,
+    )[0]?.toISOString();
     expect(host.status().triggers['agent-1/morning']?.next).toBe(shown);
     expect(shown).toBe('2026-12-02T08:30:00.000Z');
     clock.advanceTo('2026-12-02T09:00:00Z');
@@ -63,10 +102,14 @@ describe('schedules under a fake clock', () => {
 
   it('fires an interval counted from arming, as the form shows; a sleep through many times fires once on wake', async () => {
     const dataDir = tempDir('apollia-sched-');
-    await putTriggers(dataDir, [triggerRecord({ id: 'feeds/poll', type: 'interval', every: '30m', armedAt: '2026-12-01T10:10:00.000Z' })]);
+    await putTriggers(dataDir, [
+      triggerRecord({ id: 'feeds/poll', type: 'interval', every: '30m', armedAt: '2026-12-01T10:10:00.000Z' }),
+    ]);
     const clock = new FakeClock(Date.parse('2026-12-01T10:20:00Z'));
     const host = await hostAt(dataDir, clock);
-    expect(host.status().triggers['feeds/poll']?.next).toBe(nextIntervalTimes('30m', clock.now(), 1, new Date('2026-12-01T10:10:00Z'))[0]?.toISOString());
+    expect(host.status().triggers['feeds/poll']?.next).toBe(
+      nextIntervalTimes('30m', clock.now(), 1, new Date('2026-12-01T10:10:00Z'))[0]?.toISOString(),
+    );
     clock.advanceTo('2026-12-01T11:15:00Z');
     await host.settled();
     expect(causes(dataDir)).toEqual([
@@ -84,7 +127,16 @@ describe('schedules under a fake clock', () => {
 
   it('fires an `at` trigger once and disarms it; a restart does not fire it again', async () => {
     const dataDir = tempDir('apollia-sched-');
-    await putTriggers(dataDir, [triggerRecord({ id: 'agent-2/launch', type: 'at', at: '2026-12-01T12:00:00Z', dayRule: 'or', packageName: null, agentId: 'agent-2' })]);
+    await putTriggers(dataDir, [
+      triggerRecord({
+        id: 'agent-2/launch',
+        type: 'at',
+        at: '2026-12-01T12:00:00Z',
+        dayRule: 'or',
+        packageName: null,
+        agentId: 'agent-2',
+      }),
+    ]);
     const clock = new FakeClock(Date.parse('2026-12-01T10:00:00Z'));
     const host = await hostAt(dataDir, clock);
     clock.advanceTo('2026-12-03T00:00:00Z');
@@ -92,7 +144,9 @@ describe('schedules under a fake clock', () => {
     expect(causes(dataDir)).toEqual([['agent-2/launch', '2026-12-01T12:00:00.000Z', 'at']]);
     const stored = (await new Store(dataDir).read()).triggers['agent-2/launch'];
     expect([stored?.armed, stored?.armedAt]).toEqual([false, null]);
-    expect((await activity(dataDir)).filter((e) => e.kind === 'disarm').map((e) => [e.agent, e.detail])).toEqual([['agent-2', 'fired once at 2026-12-01T12:00:00Z; done']]);
+    expect((await activity(dataDir)).filter((e) => e.kind === 'disarm').map((e) => [e.agent, e.detail])).toEqual([
+      ['agent-2', 'fired once at 2026-12-01T12:00:00Z; done'],
+    ]);
     await host.stop();
     hosts.splice(0);
     await changeTrigger(dataDir, 'agent-2/launch', (t) => {
@@ -108,7 +162,9 @@ describe('schedules under a fake clock', () => {
 
   it('fires a schedule missed while the host was stopped once on start, and recounts after the clock is set back', async () => {
     const dataDir = tempDir('apollia-sched-');
-    await putTriggers(dataDir, [triggerRecord({ id: 'reports/daily', type: 'cron', schedule: '0 6 * * *', armedAt: '2026-11-20T00:00:00.000Z' })]);
+    await putTriggers(dataDir, [
+      triggerRecord({ id: 'reports/daily', type: 'cron', schedule: '0 6 * * *', armedAt: '2026-11-20T00:00:00.000Z' }),
+    ]);
     const clock = new FakeClock(Date.parse('2026-12-01T10:00:00Z'));
     const host = await hostAt(dataDir, clock);
     clock.advance(0);
@@ -127,7 +183,9 @@ describe('schedules under a fake clock', () => {
 
   it('a disarm takes effect at once: nothing fires after it', async () => {
     const dataDir = tempDir('apollia-sched-');
-    await putTriggers(dataDir, [triggerRecord({ id: 'feeds/poll', type: 'interval', every: '1m', armedAt: '2026-12-01T10:00:00.000Z' })]);
+    await putTriggers(dataDir, [
+      triggerRecord({ id: 'feeds/poll', type: 'interval', every: '1m', armedAt: '2026-12-01T10:00:00.000Z' }),
+    ]);
     const clock = new FakeClock(Date.parse('2026-12-01T10:00:30Z'));
     const lines: string[] = [];
     const host = await hostAt(dataDir, clock, lines);

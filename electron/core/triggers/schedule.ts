@@ -38,13 +38,23 @@ export function isTimed(trigger: TriggerRecord): boolean {
 export function nextFireAfter(trigger: TriggerRecord, after: Date): Date | null {
   if (trigger.type === 'cron' || trigger.type === 'schedule') {
     try {
-      return nextCronTimes(trigger.schedule ?? '', { dayRule: trigger.dayRule, timezone: trigger.timezone ?? 'UTC' }, after, 1)[0] ?? null;
+      return (
+        nextCronTimes(
+          trigger.schedule ?? '',
+          { dayRule: trigger.dayRule, timezone: trigger.timezone ?? 'UTC' },
+          after,
+          1,
+        )[0] ?? null
+      );
     } catch {
       return null;
     }
   }
   if (trigger.type === 'interval') {
-    return nextIntervalTimes(trigger.every ?? '', after, 1, trigger.armedAt ? new Date(trigger.armedAt) : undefined)[0] ?? null;
+    return (
+      nextIntervalTimes(trigger.every ?? '', after, 1, trigger.armedAt ? new Date(trigger.armedAt) : undefined)[0] ??
+      null
+    );
   }
   if (trigger.type === 'at') {
     const at = trigger.at === null ? Number.NaN : Date.parse(trigger.at);

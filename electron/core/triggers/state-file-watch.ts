@@ -13,7 +13,11 @@ export interface StateFileWatch {
 }
 
 /** Calls `onChange` (debounced) whenever the state file of `dataDir` is replaced; `onProblem` says why it cannot. */
-export function watchStateFile(dataDir: string, onChange: () => void, onProblem: (line: string) => void): StateFileWatch | null {
+export function watchStateFile(
+  dataDir: string,
+  onChange: () => void,
+  onProblem: (line: string) => void,
+): StateFileWatch | null {
   let timer: NodeJS.Timeout | null = null;
   try {
     const watcher = watchFs(dataDir, (_event, name) => {
@@ -24,7 +28,9 @@ export function watchStateFile(dataDir: string, onChange: () => void, onProblem:
         onChange();
       }, 100);
     });
-    watcher.on('error', () => onProblem('problem the store can no longer be watched; changes are picked up on restart'));
+    watcher.on('error', () =>
+      onProblem('problem the store can no longer be watched; changes are picked up on restart'),
+    );
     return {
       close() {
         watcher.close();

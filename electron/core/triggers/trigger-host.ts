@@ -26,12 +26,37 @@ import type { TriggerRecord } from '../store/state';
 import { Store } from '../store/store';
 import { ActivityQueue, MAX_ACTIVITY_BACKLOG } from './activity-queue';
 import { FolderWatch } from './folder-watch';
-import { agentArchived, configKey, DEFAULT_MAX_WAITING, LATE_MS, type LiveTrigger, MAX_SLEEP_MS, SEEN_FILE, type TriggerHostOptions } from './host-config';
+import {
+  agentArchived,
+  configKey,
+  DEFAULT_MAX_WAITING,
+  LATE_MS,
+  type LiveTrigger,
+  MAX_SLEEP_MS,
+  SEEN_FILE,
+  type TriggerHostOptions,
+} from './host-config';
 import { type StateFileWatch, watchStateFile } from './state-file-watch';
-import { type DeliveryStatus, type FireStatus, type HostStatus, readHostStatusFile, STATUS_DELIVERIES, STATUS_FILE, StatusFileWriter, type TriggerLiveStatus } from './host-status';
+import {
+  type DeliveryStatus,
+  type FireStatus,
+  type HostStatus,
+  readHostStatusFile,
+  STATUS_DELIVERIES,
+  STATUS_FILE,
+  StatusFileWriter,
+  type TriggerLiveStatus,
+} from './host-status';
 import { takeHostLock } from './host-lock';
 import { WaitingRuns } from './waiting-runs';
-import { type RunCause, type RunInput, type RunPayload, type RunRequest, runTarget, writeRunRequest } from './run-requests';
+import {
+  type RunCause,
+  type RunInput,
+  type RunPayload,
+  type RunRequest,
+  runTarget,
+  writeRunRequest,
+} from './run-requests';
 import { firstDue, type HostClock, isTimed, nextFireAfter, systemClock } from './schedule';
 import { replayKey } from './seen-ids';
 import { WebhookIntake } from './webhook-intake';
@@ -78,7 +103,10 @@ export class TriggerHost {
     this.clock = options.clock ?? systemClock;
     this.waiting = new WaitingRuns(options.dataDir);
     this.statusFile = new StatusFileWriter(options.dataDir, () => this.status());
-    this.activityQueue = new ActivityQueue(new ActivityLog(options.dataDir, { now: () => this.clock.now() }), (message) => this.line(message));
+    this.activityQueue = new ActivityQueue(
+      new ActivityLog(options.dataDir, { now: () => this.clock.now() }),
+      (message) => this.line(message),
+    );
     this.intake = new WebhookIntake(
       {
         clock: this.clock,
@@ -132,7 +160,11 @@ export class TriggerHost {
     this.running = true;
     this.startedAt = this.clock.now().toISOString();
     this.lastTick = this.clock.now().getTime();
-    this.record({ kind: 'host_started', outcome: 'ok', detail: `trigger host pid ${process.pid} listening on ${this.origin}` });
+    this.record({
+      kind: 'host_started',
+      outcome: 'ok',
+      detail: `trigger host pid ${process.pid} listening on ${this.origin}`,
+    });
     await this.reload();
     if (this.options.watchStore !== false)
       this.storeWatcher = watchStateFile(
@@ -190,7 +222,9 @@ export class TriggerHost {
   /** Re-reads the store and brings the live triggers in line with it. */
   reload(): Promise<void> {
     const run = this.reloading.then(() => this.reloadNow());
-    this.reloading = run.catch((error) => this.line(`problem host could not read the store: ${(error as Error).message}`));
+    this.reloading = run.catch((error) =>
+      this.line(`problem host could not read the store: ${(error as Error).message}`),
+    );
     return run;
   }
 
@@ -221,23 +255,33 @@ export class TriggerHost {
       await this.listener.start(old);
     }
     this.boundFor = port;
-    for (const live of this.live.values()) if (live.trigger.type === 'webhook') live.status.url = this.urlOf(live.trigger.id);
+    for (const live of this.live.values())
+      if (live.trigger.type === 'webhook') live.status.url = this.urlOf(live.trigger.id);
   }
 
   private async reloadNow(): Promise<void> {
     if (!this.running) return;
     const state = await this.store.read();
-    // The organization's policy on top of what the person armed: a kind it does not allow stays armed in the store but is not made live; an unreadable policy pauses every trigger.
+    // The organization's policy on top of what the person armed: a kind it does not allow stays armed in the store but
+    // is not made live; an unreadable policy pauses every trigger.
     const { view: policy, fingerprint } = readHostPolicy(this.options.policy);
     this.policyFingerprint = fingerprint;
-    await noticePolicyChange(this.options.dataDir, state, policy, async (events) => events.forEach((event) => this.record(event))).catch((error: unknown) => this.line(`problem the policy change could not be recorded: ${(error as Error).message}`));
+    await noticePolicyChange(this.options.dataDir, state, policy, async (events) =>
+      events.forEach((event) => this.record(event)),
+    ).catch((error: unknown) =>
+      this.line(`problem the policy change could not be recorded: ${(error as Error).message}`),
+    );
     const port = policy.effective?.webhookPort ?? state.settings.webhookPort ?? DEFAULT_WEBHOOK_PORT;
-    if (this.options.port === undefined && port !== this.boundFor && port !== this.listener.port) await this.rebind(port);
+    if (this.options.port === undefined && port !== this.boundFor && port !== this.listener.port)
+      await this.rebind(port);
     const wanted = new Map<string, { trigger: TriggerRecord; sealed: string | null }>();
     for (const trigger of Object.values(state.triggers)) {
       if (!trigger.armed || agentArchived(state, trigger)) continue;
       if (triggerHeldWhy(policy, trigger.type) !== null) continue;
-      const sealed = trigger.secretRef !== null && Object.hasOwn(state.webhookSecrets, trigger.secretRef) ? (state.webhookSecrets[trigger.secretRef] ?? null) : null;
+      const sealed =
+        trigger.secretRef !== null && Object.hasOwn(state.webhookSecrets, trigger.secretRef)
+          ? (state.webhookSecrets[trigger.secretRef] ?? null)
+          : null;
       wanted.set(trigger.id, { trigger, sealed });
     }
     for (const [id, live] of [...this.live]) {
@@ -272,7 +316,15 @@ export class TriggerHost {
       deliveries: carried?.deliveries ?? [],
       waiting: 0,
     };
-    const live: Live = { trigger, key: configKey(trigger, sealed), status, nextAt: null, watch: null, target: null, replay: null };
+    const live: Live = {
+      trigger,
+      key: configKey(trigger, sealed),
+      status,
+      nextAt: null,
+      watch: null,
+      target: null,
+      replay: null,
+    };
     this.live.set(trigger.id, live);
     if (isTimed(trigger)) {
       const lastFire = status.lastFire ? new Date(status.lastFire.at) : null;
@@ -297,8 +349,16 @@ export class TriggerHost {
         this.line(`listening ${trigger.id} ${status.url}`);
       } catch (error) {
         // A locked keychain keeps the secret intact: unlocking it is the fix, never a new secret.
-        if (isSecretBoxLocked(error)) this.problem(live, "the keychain holding its signing secret is locked or not answering: unlock it, then quit and start the app (or serve) again: the secret is unchanged, don't rotate it");
-        else this.problem(live, `its signing secret cannot be opened on this computer (${(error as Error).message}): rotate it`);
+        if (isSecretBoxLocked(error))
+          this.problem(
+            live,
+            "the keychain holding its signing secret is locked or not answering: unlock it, then quit and start the app (or serve) again: the secret is unchanged, don't rotate it",
+          );
+        else
+          this.problem(
+            live,
+            `its signing secret cannot be opened on this computer (${(error as Error).message}): rotate it`,
+          );
       }
     } else if (trigger.type === 'file_watch') {
       status.folder = trigger.folder;
@@ -314,7 +374,8 @@ export class TriggerHost {
         recursive: trigger.recursive === true,
         clock: this.clock,
         ...timing,
-        onBurst: (paths, more) => this.fire(live, 'file_watch', { changed_paths: paths, ...(more > 0 ? { changed_paths_more: more } : {}) }),
+        onBurst: (paths, more) =>
+          this.fire(live, 'file_watch', { changed_paths: paths, ...(more > 0 ? { changed_paths_more: more } : {}) }),
         onProblem: (reason) => this.problem(live, reason),
         onResume: () => {
           if (this.live.get(trigger.id) !== live) return;
@@ -346,7 +407,8 @@ export class TriggerHost {
     if (!this.running) return;
     const now = this.clock.now().getTime();
     let wait = MAX_SLEEP_MS;
-    for (const live of this.live.values()) if (live.nextAt) wait = Math.min(wait, Math.max(0, live.nextAt.getTime() - now));
+    for (const live of this.live.values())
+      if (live.nextAt) wait = Math.min(wait, Math.max(0, live.nextAt.getTime() - now));
     this.timer = this.clock.setTimer(() => {
       this.timer = null;
       this.tick();
@@ -395,23 +457,37 @@ export class TriggerHost {
     const done = await this.store
       .update((state) => {
         const current = Object.hasOwn(state.triggers, trigger.id) ? state.triggers[trigger.id] : undefined;
-        if (!current?.armed || current.type !== 'at' || current.at !== trigger.at) return { result: false, write: false };
+        if (!current?.armed || current.type !== 'at' || current.at !== trigger.at)
+          return { result: false, write: false };
         current.armed = false;
         current.armedAt = null;
         return { result: true };
       })
       .catch(() => false);
-    if (done) this.record({ kind: 'disarm', ...this.who(trigger), outcome: 'ok', detail: `fired once at ${trigger.at}; done` });
+    if (done)
+      this.record({ kind: 'disarm', ...this.who(trigger), outcome: 'ok', detail: `fired once at ${trigger.at}; done` });
   }
 
   // ---- firing ------------------------------------------------------------------------------
 
   private who(trigger: TriggerRecord): Pick<ActivityInput, 'package' | 'agent' | 'trigger'> {
-    return { trigger: trigger.id, ...(trigger.packageName ? { package: trigger.packageName } : {}), ...(trigger.agentId ? { agent: trigger.agentId } : {}) };
+    return {
+      trigger: trigger.id,
+      ...(trigger.packageName ? { package: trigger.packageName } : {}),
+      ...(trigger.agentId ? { agent: trigger.agentId } : {}),
+    };
   }
 
-  /** Fires `live` once: a run request, or a skip when its runs waiting are at the limit (a slot is reserved first, so the limit holds while fires write in parallel). */
-  private fire(live: Live, cause: RunCause, extra: Omit<RunInput, 'text'>, payload?: RunPayload): Promise<'queued' | 'skipped' | 'failed'> {
+  /**
+   * Fires `live` once: a run request, or a skip when its runs waiting are at the limit (a slot is reserved first, so
+   * the limit holds while fires write in parallel).
+   */
+  private fire(
+    live: Live,
+    cause: RunCause,
+    extra: Omit<RunInput, 'text'>,
+    payload?: RunPayload,
+  ): Promise<'queued' | 'skipped' | 'failed'> {
     const at = this.clock.now().toISOString();
     return this.track(this.fireNow(live, at, cause, extra, payload));
   }
@@ -427,20 +503,44 @@ export class TriggerHost {
     while (this.firing.size > 0) await Promise.all([...this.firing]);
   }
 
-  private async fireNow(live: Live, at: string, cause: RunCause, extra: Omit<RunInput, 'text'>, payload?: RunPayload): Promise<'queued' | 'skipped' | 'failed'> {
+  private async fireNow(
+    live: Live,
+    at: string,
+    cause: RunCause,
+    extra: Omit<RunInput, 'text'>,
+    payload?: RunPayload,
+  ): Promise<'queued' | 'skipped' | 'failed'> {
     const { trigger } = live;
     const who = this.who(trigger);
-    this.record({ at, kind: 'trigger_fired', ...who, outcome: 'ok', detail: `${cause}${extra.changed_paths ? `: ${extra.changed_paths.length + (extra.changed_paths_more ?? 0)} path(s) changed` : ''}` });
+    this.record({
+      at,
+      kind: 'trigger_fired',
+      ...who,
+      outcome: 'ok',
+      detail: `${cause}${extra.changed_paths ? `: ${extra.changed_paths.length + (extra.changed_paths_more ?? 0)} path(s) changed` : ''}`,
+    });
     const limit = trigger.maxConcurrent ?? DEFAULT_MAX_WAITING;
     const waiting = await this.waiting.reserve(trigger.id, limit);
     let outcome: 'queued' | 'skipped' | 'failed';
     let runId: string | null = null;
     if (waiting !== null) {
       outcome = 'skipped';
-      this.record({ kind: 'run_skipped', ...who, outcome: 'skipped', detail: `${waiting} run(s) already waiting (limit ${limit}${trigger.maxConcurrent === null ? ', the default' : ', max_concurrent'})` });
+      this.record({
+        kind: 'run_skipped',
+        ...who,
+        outcome: 'skipped',
+        detail: `${waiting} run(s) already waiting (limit ${limit}${trigger.maxConcurrent === null ? ', the default' : ', max_concurrent'})`,
+      });
       this.line(`skipped ${trigger.id} ${cause}: ${waiting} run(s) already waiting`);
     } else {
-      const request: RunRequest = { id: randomUUID(), trigger: trigger.id, target: runTarget(trigger), input: { text: trigger.input, ...extra }, fired_at: at, cause };
+      const request: RunRequest = {
+        id: randomUUID(),
+        trigger: trigger.id,
+        target: runTarget(trigger),
+        input: { text: trigger.input, ...extra },
+        fired_at: at,
+        cause,
+      };
       if (payload) request.payload = payload;
       try {
         await writeRunRequest(this.options.dataDir, request);
@@ -452,7 +552,12 @@ export class TriggerHost {
       } catch (error) {
         this.waiting.done(trigger.id, false);
         outcome = 'failed';
-        this.record({ kind: 'run_queued', ...who, outcome: 'failed', detail: `the run request could not be written: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}` });
+        this.record({
+          kind: 'run_queued',
+          ...who,
+          outcome: 'failed',
+          detail: `the run request could not be written: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+        });
         this.line(`failed ${trigger.id} ${cause}: the run request could not be written`);
       }
     }

@@ -8,7 +8,20 @@ import { WaitingRuns } from './waiting-runs';
 function writeRun(dataDir: string, n: number): void {
   const dir = join(dataDir, PENDING_DIR);
   mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, runFileName({ id: `r${n}`, trigger: 'a/b', target: 'a/x', input: { text: null }, fired_at: new Date(Date.UTC(2026, 11, 1, 10, 0, n)).toISOString(), cause: 'webhook' })), '{}');
+  writeFileSync(
+    join(
+      dir,
+      runFileName({
+        id: `r${n}`,
+        trigger: 'a/b',
+        target: 'a/x',
+        input: { text: null },
+        fired_at: new Date(Date.UTC(2026, 11, 1, 10, 0, n)).toISOString(),
+        cause: 'webhook',
+      }),
+    ),
+    '{}',
+  );
 }
 
 describe('runs waiting, counted without reading the folder at every fire', () => {

@@ -45,7 +45,10 @@ export class WaitingRuns {
     return { total, oldest: this.snapshot.oldest, byTrigger };
   }
 
-  /** Reads the folder again (one read at a time; a read already going is joined). A folder that cannot be read keeps the count. */
+  /**
+   * Reads the folder again (one read at a time; a read already going is joined). A folder that cannot be read keeps the
+   * count.
+   */
   refresh(): Promise<void> {
     if (this.reading) return this.reading;
     // Counted as `carried` until the read's snapshot replaces the old one, so the count never dips meanwhile.
@@ -69,7 +72,12 @@ export class WaitingRuns {
 
   /** The runs `trigger` has waiting or being written. */
   private count(trigger: string): number {
-    return (this.snapshot.byTrigger.get(trigger) ?? 0) + (this.carried.get(trigger) ?? 0) + (this.since.get(trigger) ?? 0) + (this.writing.get(trigger) ?? 0);
+    return (
+      (this.snapshot.byTrigger.get(trigger) ?? 0) +
+      (this.carried.get(trigger) ?? 0) +
+      (this.since.get(trigger) ?? 0) +
+      (this.writing.get(trigger) ?? 0)
+    );
   }
 
   /**

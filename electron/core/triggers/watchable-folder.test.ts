@@ -21,13 +21,28 @@ describe('folderOverlap (pure, every platform)', () => {
     // Linux file systems tell case apart: another folder.
     ['/home/ann/.config/apollia desktop', '/home/ann/.config/Apollia Desktop', 'linux', null],
     // macOS folds case by default: the same folder.
-    ['/users/ann/library/application support/apollia desktop', '/Users/ann/Library/Application Support/Apollia Desktop', 'darwin', 'data'],
+    [
+      '/users/ann/library/application support/apollia desktop',
+      '/Users/ann/Library/Application Support/Apollia Desktop',
+      'darwin',
+      'data',
+    ],
     ['/USERS/ANN', '/Users/ann/Library/Application Support/Apollia Desktop', 'darwin', 'contains'],
     ['/Users/ann/Desktop', '/Users/ann/Library/Application Support/Apollia Desktop', 'darwin', null],
     ['C:\\', 'C:\\Users\\Ann\\AppData\\Roaming\\Apollia Desktop', 'win32', 'root'],
-    ['c:\\users\\ann\\appdata\\roaming\\apollia desktop\\runs', 'C:\\Users\\Ann\\AppData\\Roaming\\Apollia Desktop', 'win32', 'inside'],
+    [
+      'c:\\users\\ann\\appdata\\roaming\\apollia desktop\\runs',
+      'C:\\Users\\Ann\\AppData\\Roaming\\Apollia Desktop',
+      'win32',
+      'inside',
+    ],
     ['C:\\Users\\ANN', 'C:\\Users\\Ann\\AppData\\Roaming\\Apollia Desktop', 'win32', 'contains'],
-    ['D:\\Users\\Ann\\AppData\\Roaming\\Apollia Desktop', 'C:\\Users\\Ann\\AppData\\Roaming\\Apollia Desktop', 'win32', null],
+    [
+      'D:\\Users\\Ann\\AppData\\Roaming\\Apollia Desktop',
+      'C:\\Users\\Ann\\AppData\\Roaming\\Apollia Desktop',
+      'win32',
+      null,
+    ],
     ['C:\\Users\\Ann\\Documents', 'C:\\Users\\Ann\\AppData\\Roaming\\Apollia Desktop', 'win32', null],
   ] as const)('%s against %s on %s: %s', (folder, dataDir, platform, expected) => {
     expect(folderOverlap(folder, dataDir, platform)).toBe(expected);
@@ -35,10 +50,18 @@ describe('folderOverlap (pure, every platform)', () => {
 
   it('says in words why each is refused, naming the data folder', () => {
     const data = '/home/ann/.config/Apollia Desktop';
-    expect(watchFolderRefusal('/', data, 'linux')).toBe('/ is the top of the file system: a trigger cannot watch the whole disk. Pick a folder of your own.');
-    expect(watchFolderRefusal(data, data, 'linux')).toBe(`${data} is Apollia Desktop's own data folder: the app's own writes would set the trigger off. Pick another folder.`);
-    expect(watchFolderRefusal(`${data}/runs`, data, 'linux')).toBe(`${data}/runs is inside Apollia Desktop's own data folder (${data}): the app's own writes would set the trigger off. Pick a folder outside it.`);
-    expect(watchFolderRefusal('/home/ann', data, 'linux')).toBe(`/home/ann contains Apollia Desktop's own data folder (${data}): the app's own writes would set the trigger off. Pick a folder inside it instead, such as your Documents folder.`);
+    expect(watchFolderRefusal('/', data, 'linux')).toBe(
+      '/ is the top of the file system: a trigger cannot watch the whole disk. Pick a folder of your own.',
+    );
+    expect(watchFolderRefusal(data, data, 'linux')).toBe(
+      `${data} is Apollia Desktop's own data folder: the app's own writes would set the trigger off. Pick another folder.`,
+    );
+    expect(watchFolderRefusal(`${data}/runs`, data, 'linux')).toBe(
+      `${data}/runs is inside Apollia Desktop's own data folder (${data}): the app's own writes would set the trigger off. Pick a folder outside it.`,
+    );
+    expect(watchFolderRefusal('/home/ann', data, 'linux')).toBe(
+      `/home/ann contains Apollia Desktop's own data folder (${data}): the app's own writes would set the trigger off. Pick a folder inside it instead, such as your Documents folder.`,
+    );
     expect(watchFolderRefusal('/home/ann/Documents', data, 'linux')).toBeNull();
   });
 });
@@ -53,13 +76,21 @@ describe('resolveWatchFolder (real files)', () => {
     symlinkSync(real, join(links, 'shortcut'));
     symlinkSync(join(dataDir, 'packages'), join(links, 'lure'));
     expect(await resolveWatchFolder(join(links, 'shortcut'), dataDir)).toBe(real);
-    await expect(resolveWatchFolder(join(links, 'lure'), dataDir)).rejects.toMatchObject({ code: 'trigger.folder_forbidden', message: expect.stringContaining('is inside Apollia Desktop') });
-    await expect(resolveWatchFolder(join(links, 'missing'), dataDir)).rejects.toMatchObject({ code: 'folder.not_found' });
+    await expect(resolveWatchFolder(join(links, 'lure'), dataDir)).rejects.toMatchObject({
+      code: 'trigger.folder_forbidden',
+      message: expect.stringContaining('is inside Apollia Desktop'),
+    });
+    await expect(resolveWatchFolder(join(links, 'missing'), dataDir)).rejects.toMatchObject({
+      code: 'folder.not_found',
+    });
   });
 
   it('refuses a folder around a data folder that does not exist yet', async () => {
     const parent = tempDir('apollia-wf-');
-    await expect(resolveWatchFolder(parent, join(parent, 'not-made', 'data'))).rejects.toMatchObject({ code: 'trigger.folder_forbidden', message: expect.stringContaining('contains Apollia Desktop') });
+    await expect(resolveWatchFolder(parent, join(parent, 'not-made', 'data'))).rejects.toMatchObject({
+      code: 'trigger.folder_forbidden',
+      message: expect.stringContaining('contains Apollia Desktop'),
+    });
   });
 });
 
@@ -107,7 +138,9 @@ describe('watch folders through the Api (issue 12, finding 7)', () => {
     const armed = await api.armTrigger({ triggerId: 'watcher/on-change', folderId: picked.value.folderId });
     expect(armed.ok && armed.value.trigger.folder).toBe(real);
     expect(armed.ok && armed.value.trigger.words).toBe(`When ${real} changes (subfolders too)`);
-    expect(JSON.parse(readFileSync(join(dataDir, 'state.json'), 'utf8')).triggers['watcher/on-change'].folder).toBe(real);
+    expect(JSON.parse(readFileSync(join(dataDir, 'state.json'), 'utf8')).triggers['watcher/on-change'].folder).toBe(
+      real,
+    );
   });
 
   it('refuses to arm with a folder swapped for a link into the data folder since it was picked; nothing written', async () => {
@@ -120,7 +153,13 @@ describe('watch folders through the Api (issue 12, finding 7)', () => {
     symlinkSync(join(dataDir, 'packages'), inbox);
     const before = treeHash(dataDir);
     const armed = await api.armTrigger({ triggerId: 'watcher/on-change', folderId: first.value.folderId });
-    expect(armed).toMatchObject({ ok: false, error: { code: 'trigger.folder_forbidden', message: `${join(dataDir, 'packages')} is inside Apollia Desktop's own data folder (${dataDir}): the app's own writes would set the trigger off. Pick a folder outside it.` } });
+    expect(armed).toMatchObject({
+      ok: false,
+      error: {
+        code: 'trigger.folder_forbidden',
+        message: `${join(dataDir, 'packages')} is inside Apollia Desktop's own data folder (${dataDir}): the app's own writes would set the trigger off. Pick a folder outside it.`,
+      },
+    });
     expect(treeHash(dataDir)).toBe(before);
   });
 
@@ -139,8 +178,17 @@ describe('watch folders through the Api (issue 12, finding 7)', () => {
     if (!handle.ok) throw new Error(handle.error.message);
     await api.inspect({ sourceId: handle.value.id });
     const before = treeHash(dataDir, ['activity']);
-    const done = await api.install({ sourceId: handle.value.id, decisions: { agents: {}, triggers: { 'on-change': { armed: true, folderId: picked.value.folderId } } } });
-    expect(done).toMatchObject({ ok: false, error: { code: 'folder.changed', message: `${inbox} has changed since you picked it (it now leads to ${elsewhere}): pick the folder again.` } });
+    const done = await api.install({
+      sourceId: handle.value.id,
+      decisions: { agents: {}, triggers: { 'on-change': { armed: true, folderId: picked.value.folderId } } },
+    });
+    expect(done).toMatchObject({
+      ok: false,
+      error: {
+        code: 'folder.changed',
+        message: `${inbox} has changed since you picked it (it now leads to ${elsewhere}): pick the folder again.`,
+      },
+    });
     expect(treeHash(dataDir, ['activity'])).toBe(before);
   });
 });

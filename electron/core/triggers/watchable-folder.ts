@@ -43,9 +43,12 @@ export function folderOverlap(folder: string, dataDir: string, platform: NodeJS.
 export function watchFolderRefusal(folder: string, dataDir: string, platform: NodeJS.Platform): string | null {
   const overlap = folderOverlap(folder, dataDir, platform);
   if (overlap === null) return null;
-  if (overlap === 'root') return `${folder} is the top of the file system: a trigger cannot watch the whole disk. Pick a folder of your own.`;
-  if (overlap === 'data') return `${folder} is Apollia Desktop's own data folder: the app's own writes would set the trigger off. Pick another folder.`;
-  if (overlap === 'inside') return `${folder} is inside Apollia Desktop's own data folder (${dataDir}): the app's own writes would set the trigger off. Pick a folder outside it.`;
+  if (overlap === 'root')
+    return `${folder} is the top of the file system: a trigger cannot watch the whole disk. Pick a folder of your own.`;
+  if (overlap === 'data')
+    return `${folder} is Apollia Desktop's own data folder: the app's own writes would set the trigger off. Pick another folder.`;
+  if (overlap === 'inside')
+    return `${folder} is inside Apollia Desktop's own data folder (${dataDir}): the app's own writes would set the trigger off. Pick a folder outside it.`;
   return `${folder} contains Apollia Desktop's own data folder (${dataDir}): the app's own writes would set the trigger off. Pick a folder inside it instead, such as your Documents folder.`;
 }
 
@@ -64,11 +67,16 @@ async function realPathOrPlanned(dir: string): Promise<string> {
  * `folder.not_found` when it is gone or not a folder, `trigger.folder_forbidden` for the data folder,
  * a folder inside or around it, or the root.
  */
-export async function resolveWatchFolder(path: string, dataDir: string, platform: NodeJS.Platform = process.platform): Promise<string> {
+export async function resolveWatchFolder(
+  path: string,
+  dataDir: string,
+  platform: NodeJS.Platform = process.platform,
+): Promise<string> {
   let real: string;
   try {
     real = await realpath(path);
-    if (!(await stat(real)).isDirectory()) throw new CoreError('folder.not_found', `${path} is not a folder: pick a folder to watch.`);
+    if (!(await stat(real)).isDirectory())
+      throw new CoreError('folder.not_found', `${path} is not a folder: pick a folder to watch.`);
   } catch (error) {
     if (error instanceof CoreError) throw error;
     throw new CoreError('folder.not_found', `${path} cannot be found (any more): pick the folder again.`);
@@ -83,14 +91,26 @@ export async function resolveWatchFolder(path: string, dataDir: string, platform
  * of the path picked, and `folder.changed` when its real path is no longer the one picked (a link
  * swapped in since the pick: the trigger never watches a folder the person did not pick).
  */
-export async function pickedWatchFolder(picked: string, dataDir: string, platform: NodeJS.Platform = process.platform): Promise<string> {
+export async function pickedWatchFolder(
+  picked: string,
+  dataDir: string,
+  platform: NodeJS.Platform = process.platform,
+): Promise<string> {
   const real = await resolveWatchFolder(picked, dataDir, platform);
-  if (real !== picked) throw new CoreError('folder.changed', `${picked} has changed since you picked it (it now leads to ${real}): pick the folder again.`);
+  if (real !== picked)
+    throw new CoreError(
+      'folder.changed',
+      `${picked} has changed since you picked it (it now leads to ${real}): pick the folder again.`,
+    );
   return real;
 }
 
 /** For the trigger host: why an armed trigger's stored folder must not be watched (an edited state file), or null. */
-export async function storedWatchFolderRefusal(folder: string, dataDir: string, platform: NodeJS.Platform = process.platform): Promise<string | null> {
+export async function storedWatchFolderRefusal(
+  folder: string,
+  dataDir: string,
+  platform: NodeJS.Platform = process.platform,
+): Promise<string | null> {
   let real: string;
   try {
     real = await realpath(folder);

@@ -29,8 +29,18 @@ const HOOK = 'crm/new-lead';
 async function setup(limits: Partial<ListenerLimits> = {}, extra: Parameters<typeof triggerRecord>[0][] = []) {
   const dataDir = tempDir('apollia-door-');
   const lines: string[] = [];
-  const secrets = await putTriggers(dataDir, [triggerRecord({ id: HOOK, type: 'webhook', agentId: 'crm/scorer', target: 'crm/scorer' }), ...extra.map(triggerRecord)]);
-  const host = new TriggerHost({ dataDir, secretBox: createFileKeySecretBox(dataDir), port: 0, watchStore: false, listenerLimits: limits, onLine: (l) => lines.push(l) });
+  const secrets = await putTriggers(dataDir, [
+    triggerRecord({ id: HOOK, type: 'webhook', agentId: 'crm/scorer', target: 'crm/scorer' }),
+    ...extra.map(triggerRecord),
+  ]);
+  const host = new TriggerHost({
+    dataDir,
+    secretBox: createFileKeySecretBox(dataDir),
+    port: 0,
+    watchStore: false,
+    listenerLimits: limits,
+    onLine: (l) => lines.push(l),
+  });
   await host.start();
   hosts.push(host);
   return { dataDir, host, lines, secret: secrets.get(HOOK) as string, url: host.urlOf(HOOK), secrets };
@@ -42,21 +52,32 @@ interface Answer {
   headers: Record<string, string | string[] | undefined>;
 }
 
-function send(url: string, options: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<Answer> {
+function send(
+  url: string,
+  options: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const req = request(url, { method: options.method ?? 'POST', headers: { 'content-type': 'application/json', ...options.headers } }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (c) => (text += c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text, headers: res.headers }));
-    });
+    const req = request(
+      url,
+      { method: options.method ?? 'POST', headers: { 'content-type': 'application/json', ...options.headers } },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (c) => (text += c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text, headers: res.headers }));
+      },
+    );
     req.on('error', reject);
     req.end(options.body);
   });
 }
 
 function signed(secret: string, id: string, body: string, at = new Date()): Record<string, string> {
-  return { 'webhook-id': id, 'webhook-timestamp': String(Math.floor(at.getTime() / 1000)), 'webhook-signature': new Webhook(secret).sign(id, at, body) };
+  return {
+    'webhook-id': id,
+    'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
+    'webhook-signature': new Webhook(secret).sign(id, at, body),
+  };
 }
 
 /** What may differ between two answers that must be the same: nothing but the date. */
@@ -69,8 +90,14 @@ describe('the webhook door', () => {
     const port = new URL(url).port;
     const answers = [
       await send(url, { body, headers: { ...signed(secret, 'rebind-1', body), host: `attacker.example:${port}` } }),
-      await send(`${host.origin}/hooks/crm/unknown`, { body, headers: { ...signed(secret, 'rebind-2', body), host: `attacker.example:${port}` } }),
-      await send(url, { body, headers: { ...signed(secret, 'rebind-3', body), host: `127.0.0.1:${Number(port) + 1}` } }),
+      await send(`${host.origin}/hooks/crm/unknown`, {
+        body,
+        headers: { ...signed(secret, 'rebind-2', body), host: `attacker.example:${port}` },
+      }),
+      await send(url, {
+        body,
+        headers: { ...signed(secret, 'rebind-3', body), host: `127.0.0.1:${Number(port) + 1}` },
+      }),
       await send(url, { method: 'GET' }),
       await send(`${host.origin}/hooks/crm/unknown`, { method: 'GET' }),
       await send(url, { method: 'PUT', body, headers: signed(secret, 'put', body) }),
@@ -80,15 +107,26 @@ describe('the webhook door', () => {
     for (const answer of answers) expect(shape(answer)).toEqual(shape(answers[0] as Answer));
     expect(answers[0]?.headers.allow).toBeUndefined();
     // localhost:PORT is this listener too.
-    expect((await send(url, { body, headers: { ...signed(secret, 'local', body), host: `localhost:${port}` } })).status).toBe(202);
+    expect(
+      (await send(url, { body, headers: { ...signed(secret, 'local', body), host: `localhost:${port}` } })).status,
+    ).toBe(202);
   });
 
   it('refuses a request with an Origin header (a browser page), armed or unknown alike, before any check', async () => {
     const { dataDir, host, secret, url } = await setup();
     const body = JSON.stringify({ type: 'x' });
-    const armed = await send(url, { body, headers: { ...signed(secret, 'page-1', body), origin: 'https://attacker.example' } });
-    const unknown = await send(`${host.origin}/hooks/crm/unknown`, { body, headers: { ...signed(secret, 'page-2', body), origin: 'null' } });
-    expect(armed).toMatchObject({ status: 403, text: 'refused: a request from a browser page (it has an Origin header)\n' });
+    const armed = await send(url, {
+      body,
+      headers: { ...signed(secret, 'page-1', body), origin: 'https://attacker.example' },
+    });
+    const unknown = await send(`${host.origin}/hooks/crm/unknown`, {
+      body,
+      headers: { ...signed(secret, 'page-2', body), origin: 'null' },
+    });
+    expect(armed).toMatchObject({
+      status: 403,
+      text: 'refused: a request from a browser page (it has an Origin header)\n',
+    });
     expect(shape(unknown)).toEqual(shape(armed));
     await host.settled();
     expect(runRequests(dataDir)).toHaveLength(0);
@@ -118,13 +156,20 @@ describe('the webhook door', () => {
       closed.push(new Promise((resolve) => socket.on('close', () => resolve())));
       sockets.push(socket);
     };
-    const fake = { 'webhook-id': 'x', 'webhook-timestamp': String(Math.floor(Date.now() / 1000)), 'webhook-signature': 'v1,AAAA' };
+    const fake = {
+      'webhook-id': 'x',
+      'webhook-timestamp': String(Math.floor(Date.now() / 1000)),
+      'webhook-signature': 'v1,AAAA',
+    };
     const fakeHeaders = Object.entries(fake)
       .map(([k, v]) => `${k}: ${v}\r\n`)
       .join('');
     for (let i = 0; i < 34; i++) open(() => undefined);
     for (let i = 0; i < 33; i++) open((s) => s.write(`POST ${pathname} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n`)); // headers, trickling
-    for (let i = 0; i < 33; i++) open((s) => s.write(`POST ${pathname} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n${fakeHeaders}Content-Length: 1000\r\n\r\n{`)); // a body, trickling
+    for (let i = 0; i < 33; i++)
+      open((s) =>
+        s.write(`POST ${pathname} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n${fakeHeaders}Content-Length: 1000\r\n\r\n{`),
+      ); // a body, trickling
     const trickle = setInterval(() => {
       for (const s of sockets) if (!s.destroyed && s.writable) s.write(' ');
     }, 100);
@@ -142,7 +187,10 @@ describe('the webhook door', () => {
       await host.settled();
       expect(runRequests(dataDir)).toHaveLength(8);
       // Every unsigned connection is closed by the header or the body deadline, trickling or not.
-      await Promise.race([Promise.all(closed), new Promise((_, reject) => setTimeout(() => reject(new Error('connections still open')), 6_000))]);
+      await Promise.race([
+        Promise.all(closed),
+        new Promise((_, reject) => setTimeout(() => reject(new Error('connections still open')), 6_000)),
+      ]);
     } finally {
       clearInterval(trickle);
     }
@@ -155,7 +203,11 @@ describe('the webhook door', () => {
     const body = JSON.stringify({ type: 'x' });
     const headers = signed(secret, 'msg_retry', body);
     const failed = await send(url, { body, headers });
-    expect([failed.status, failed.text, failed.headers['retry-after']]).toEqual([503, 'the delivery could not be queued; try again\n', '5']);
+    expect([failed.status, failed.text, failed.headers['retry-after']]).toEqual([
+      503,
+      'the delivery could not be queued; try again\n',
+      '5',
+    ]);
     rmSync(join(dataDir, 'runs', 'pending'));
     expect(await send(url, { body, headers })).toMatchObject({ status: 202, text: 'queued\n' });
     await host.settled();
@@ -179,24 +231,40 @@ describe('the webhook door', () => {
 
   it('keys replays by the secret: a delivery captured for one trigger is refused on another with the same secret, and the shared secret is warned about', async () => {
     const dataDir = tempDir('apollia-door-');
-    const secrets = await putTriggers(dataDir, [triggerRecord({ id: 'a/one', type: 'webhook' }), triggerRecord({ id: 'b/two', type: 'webhook' })]);
+    const secrets = await putTriggers(dataDir, [
+      triggerRecord({ id: 'a/one', type: 'webhook' }),
+      triggerRecord({ id: 'b/two', type: 'webhook' }),
+    ]);
     await new Store(dataDir).update((state) => {
       (state.triggers['b/two'] as { secretRef: string | null }).secretRef = state.triggers['a/one']?.secretRef ?? null;
       return { result: undefined };
     });
     const lines: string[] = [];
-    const host = new TriggerHost({ dataDir, secretBox: createFileKeySecretBox(dataDir), port: 0, watchStore: false, onLine: (l) => lines.push(l) });
+    const host = new TriggerHost({
+      dataDir,
+      secretBox: createFileKeySecretBox(dataDir),
+      port: 0,
+      watchStore: false,
+      onLine: (l) => lines.push(l),
+    });
     await host.start();
     hosts.push(host);
     const secret = secrets.get('a/one') as string;
     const body = JSON.stringify({ type: 'x' });
     const headers = signed(secret, 'captured', body);
     expect((await send(host.urlOf('a/one'), { body, headers })).status).toBe(202);
-    expect(await send(host.urlOf('b/two'), { body, headers })).toMatchObject({ status: 409, text: 'replay: this webhook-id was already delivered\n' });
+    expect(await send(host.urlOf('b/two'), { body, headers })).toMatchObject({
+      status: 409,
+      text: 'replay: this webhook-id was already delivered\n',
+    });
     await host.settled();
     expect(runRequests(dataDir).map((r) => r.trigger)).toEqual(['a/one']);
-    expect(lines.filter((l) => l.startsWith('warning one signing secret is set on 2 triggers (a/one, b/two)'))).toHaveLength(1);
-    const warned = (await activity(dataDir)).filter((e) => e.kind === 'trigger_problem' && e.detail.includes('one signing secret is set on 2 triggers'));
+    expect(
+      lines.filter((l) => l.startsWith('warning one signing secret is set on 2 triggers (a/one, b/two)')),
+    ).toHaveLength(1);
+    const warned = (await activity(dataDir)).filter(
+      (e) => e.kind === 'trigger_problem' && e.detail.includes('one signing secret is set on 2 triggers'),
+    );
     expect(warned.map((e) => e.trigger).sort()).toEqual(['a/one', 'b/two']);
     await host.reload();
     expect(lines.filter((l) => l.startsWith('warning'))).toHaveLength(1);
@@ -204,8 +272,19 @@ describe('the webhook door', () => {
 
   it('counts unsigned noise per cause per minute and never keeps what the caller sent (path, newline, secret)', async () => {
     const { dataDir, host, lines, url } = await setup();
-    await new ActivityLog(dataDir).record({ kind: 'install', package: 'crm', outcome: 'ok', detail: 'installed crm 1.0.0' });
-    await new ActivityLog(dataDir).record({ kind: 'arm', package: 'crm', trigger: HOOK, outcome: 'ok', detail: 'armed: webhook' });
+    await new ActivityLog(dataDir).record({
+      kind: 'install',
+      package: 'crm',
+      outcome: 'ok',
+      detail: 'installed crm 1.0.0',
+    });
+    await new ActivityLog(dataDir).record({
+      kind: 'arm',
+      package: 'crm',
+      trigger: HOOK,
+      outcome: 'ok',
+      detail: 'armed: webhook',
+    });
     const secretInPath = `whsec_${Buffer.alloc(32, 5).toString('base64url')}`;
     const forged = '%0A2026-12-01T10:00:00.000Z  key_change_accepted ok      invoices  forged';
     const long = 'A'.repeat(15_000);
@@ -223,7 +302,10 @@ describe('the webhook door', () => {
     for (const e of refused) {
       const match = /^(\d+) × (.+), in the minute/.exec(e.detail);
       expect(match).not.toBeNull();
-      byCause.set(`${e.trigger ?? '-'} ${match?.[2]}`, (byCause.get(`${e.trigger ?? '-'} ${match?.[2]}`) ?? 0) + Number(match?.[1]));
+      byCause.set(
+        `${e.trigger ?? '-'} ${match?.[2]}`,
+        (byCause.get(`${e.trigger ?? '-'} ${match?.[2]}`) ?? 0) + Number(match?.[1]),
+      );
     }
     expect(byCause).toEqual(
       new Map([
@@ -234,7 +316,10 @@ describe('the webhook door', () => {
     );
     expect(refused.length).toBeLessThanOrEqual(6); // one per cause per minute (a minute boundary may split one)
     // The person's decisions are still there, and the record's chains hold.
-    expect((await new ActivityLog(dataDir).list({ decisionsOnly: true })).map((e) => e.kind)).toEqual(['arm', 'install']);
+    expect((await new ActivityLog(dataDir).list({ decisionsOnly: true })).map((e) => e.kind)).toEqual([
+      'arm',
+      'install',
+    ]);
     expect((await new ActivityLog(dataDir).verify()).intact).toBe(true);
   });
 });

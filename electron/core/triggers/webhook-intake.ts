@@ -22,7 +22,12 @@ export interface IntakeHost {
   readonly clock: HostClock;
   live(id: string): LiveTrigger | undefined;
   lives(): Iterable<LiveTrigger>;
-  fire(live: LiveTrigger, cause: RunCause, extra: Omit<RunInput, 'text'>, payload?: RunPayload): Promise<'queued' | 'skipped' | 'failed'>;
+  fire(
+    live: LiveTrigger,
+    cause: RunCause,
+    extra: Omit<RunInput, 'text'>,
+    payload?: RunPayload,
+  ): Promise<'queued' | 'skipped' | 'failed'>;
   record(event: ActivityInput): void;
   line(text: string): void;
   statusChanged(): void;
@@ -69,41 +74,97 @@ export class WebhookIntake {
     }
     const key = live.replay;
     const claim = this.seen.claim(key, delivery.webhookId);
-    if (claim === 'replay') return this.counted(live, { status: 409, reason: 'replay: this webhook-id was already delivered' });
-    if (claim === 'busy') return this.counted(live, { status: 503, reason: 'a delivery with this webhook-id is being handled; try again', retryAfter: 1 });
-    if (claim === 'full') return this.counted(live, { status: 503, reason: 'too many deliveries in the last minutes; try again', retryAfter: 30 });
+    if (claim === 'replay')
+      return this.counted(live, { status: 409, reason: 'replay: this webhook-id was already delivered' });
+    if (claim === 'busy')
+      return this.counted(live, {
+        status: 503,
+        reason: 'a delivery with this webhook-id is being handled; try again',
+        retryAfter: 1,
+      });
+    if (claim === 'full')
+      return this.counted(live, {
+        status: 503,
+        reason: 'too many deliveries in the last minutes; try again',
+        retryAfter: 30,
+      });
     try {
       if (target.events !== null && (delivery.type === null || !target.events.includes(delivery.type))) {
         const reason = `ignored: event type ${delivery.type === null ? '(none)' : `\`${delivery.type}\``} is not one this trigger takes (${target.events.join(', ')})`;
         await this.commitSeen(key, delivery.webhookId);
         return this.delivered(live, { status: 200, reason }, 'delivery_refused', 'skipped');
       }
-      const payload: RunPayload = { untrusted: true, webhook_id: delivery.webhookId, type: delivery.type, body: delivery.body };
+      const payload: RunPayload = {
+        untrusted: true,
+        webhook_id: delivery.webhookId,
+        type: delivery.type,
+        body: delivery.body,
+      };
       const outcome = await this.host.fire(live, 'webhook', {}, payload);
       if (outcome === 'queued') {
         await this.commitSeen(key, delivery.webhookId);
-        return this.delivered(live, { status: 202, reason: 'queued' }, 'delivery_accepted', 'ok', `webhook-id ${delivery.webhookId}: run queued`);
+        return this.delivered(
+          live,
+          { status: 202, reason: 'queued' },
+          'delivery_accepted',
+          'ok',
+          `webhook-id ${delivery.webhookId}: run queued`,
+        );
       }
       this.seen.release(key, delivery.webhookId);
       if (outcome === 'skipped')
-        return this.delivered(live, { status: 429, reason: 'this trigger already has its most runs waiting; try again later', retryAfter: QUEUE_FULL_RETRY_AFTER_S }, 'delivery_refused', 'skipped', `webhook-id ${delivery.webhookId}: not queued, its runs waiting are at the limit; the sender was told to retry`);
-      return this.delivered(live, { status: 503, reason: 'the delivery could not be queued; try again', retryAfter: 5 }, 'delivery_refused', 'failed', `webhook-id ${delivery.webhookId}: the run could not be written; the sender was told to retry`);
+        return this.delivered(
+          live,
+          {
+            status: 429,
+            reason: 'this trigger already has its most runs waiting; try again later',
+            retryAfter: QUEUE_FULL_RETRY_AFTER_S,
+          },
+          'delivery_refused',
+          'skipped',
+          `webhook-id ${delivery.webhookId}: not queued, its runs waiting are at the limit; the sender was told to retry`,
+        );
+      return this.delivered(
+        live,
+        { status: 503, reason: 'the delivery could not be queued; try again', retryAfter: 5 },
+        'delivery_refused',
+        'failed',
+        `webhook-id ${delivery.webhookId}: the run could not be written; the sender was told to retry`,
+      );
     } catch (error) {
       this.seen.release(key, delivery.webhookId);
       throw error;
     }
   }
 
-  /** Marks a delivered id seen; a replay file that cannot be appended to is reported, the delivery stands (its run is written). */
+  /**
+   * Marks a delivered id seen; a replay file that cannot be appended to is reported, the delivery stands (its run is
+   * written).
+   */
   private async commitSeen(key: string, webhookId: string): Promise<void> {
-    await this.seen.commit(key, webhookId).catch((error) => this.host.line(`problem the replay store could not be written: ${(error as Error).message}`));
+    await this.seen
+      .commit(key, webhookId)
+      .catch((error) => this.host.line(`problem the replay store could not be written: ${(error as Error).message}`));
   }
 
   /** A delivery's answer kept in the trigger's live status and the activity record. */
-  private delivered(live: LiveTrigger, answer: DeliveryAnswer, kind: 'delivery_accepted' | 'delivery_refused', outcome: 'ok' | 'refused' | 'skipped' | 'failed', detail?: string): DeliveryAnswer {
+  private delivered(
+    live: LiveTrigger,
+    answer: DeliveryAnswer,
+    kind: 'delivery_accepted' | 'delivery_refused',
+    outcome: 'ok' | 'refused' | 'skipped' | 'failed',
+    detail?: string,
+  ): DeliveryAnswer {
     this.statusDelivery(live, answer);
-    this.host.record({ kind, ...this.host.who(live.trigger), outcome, detail: detail ?? `${answer.status} ${answer.reason}` });
-    this.host.line(`${kind === 'delivery_accepted' ? 'delivery' : 'refused'} ${live.trigger.id} ${answer.status} ${answer.reason}`);
+    this.host.record({
+      kind,
+      ...this.host.who(live.trigger),
+      outcome,
+      detail: detail ?? `${answer.status} ${answer.reason}`,
+    });
+    this.host.line(
+      `${kind === 'delivery_accepted' ? 'delivery' : 'refused'} ${live.trigger.id} ${answer.status} ${answer.reason}`,
+    );
     return answer;
   }
 
@@ -114,11 +175,16 @@ export class WebhookIntake {
   }
 
   private statusDelivery(live: LiveTrigger, answer: DeliveryAnswer): void {
-    live.status.deliveries = [{ at: this.host.clock.now().toISOString(), status: answer.status, reason: answer.reason }, ...live.status.deliveries].slice(0, STATUS_DELIVERIES);
+    live.status.deliveries = [
+      { at: this.host.clock.now().toISOString(), status: answer.status, reason: answer.reason },
+      ...live.status.deliveries,
+    ].slice(0, STATUS_DELIVERIES);
     this.host.statusChanged();
   }
 
-  /** A refusal nobody signed for: shown on the armed trigger's status, counted in the record (see {@link NoiseTally}). */
+  /**
+   * A refusal nobody signed for: shown on the armed trigger's status, counted in the record (see {@link NoiseTally}).
+   */
   refused(triggerId: string | null, answer: DeliveryAnswer): void {
     const live = triggerId === null ? null : (this.host.live(triggerId) ?? null);
     const known = live?.target ? live : null;
@@ -129,7 +195,12 @@ export class WebhookIntake {
   private noiseSummary(summary: NoiseSummary): void {
     const live = summary.trigger === null ? null : (this.host.live(summary.trigger) ?? null);
     const detail = `${summary.count} × ${summary.status} ${summary.reason}, in the minute from ${summary.from.slice(11, 16)} UTC (counted, not kept one by one)`;
-    this.host.record({ kind: 'delivery_refused', ...(live ? this.host.who(live.trigger) : summary.trigger ? { trigger: summary.trigger } : {}), outcome: 'refused', detail });
+    this.host.record({
+      kind: 'delivery_refused',
+      ...(live ? this.host.who(live.trigger) : summary.trigger ? { trigger: summary.trigger } : {}),
+      outcome: 'refused',
+      detail,
+    });
     this.host.line(`refused ${summary.trigger ?? '-'} ${summary.count} × ${summary.status} ${summary.reason}`);
   }
 
@@ -140,7 +211,8 @@ export class WebhookIntake {
    */
   warnSharedSecrets(): void {
     const bySecret = new Map<string, string[]>();
-    for (const live of this.host.lives()) if (live.replay !== null) bySecret.set(live.replay, [...(bySecret.get(live.replay) ?? []), live.trigger.id]);
+    for (const live of this.host.lives())
+      if (live.replay !== null) bySecret.set(live.replay, [...(bySecret.get(live.replay) ?? []), live.trigger.id]);
     const groups = [...bySecret.values()].filter((ids) => ids.length > 1).map((ids) => ids.sort());
     const key = JSON.stringify(groups.sort());
     if (key === this.sharedWarned) return;
@@ -150,7 +222,8 @@ export class WebhookIntake {
       this.host.line(`warning ${detail}`);
       for (const id of ids) {
         const live = this.host.live(id);
-        if (live) this.host.record({ kind: 'trigger_problem', ...this.host.who(live.trigger), outcome: 'skipped', detail });
+        if (live)
+          this.host.record({ kind: 'trigger_problem', ...this.host.who(live.trigger), outcome: 'skipped', detail });
       }
     }
   }

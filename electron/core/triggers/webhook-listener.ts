@@ -84,7 +84,10 @@ export interface DeliveryAnswer {
 /** The one answer to a foreign host, an unknown path and a wrong method alike. */
 export const NOT_FOUND: DeliveryAnswer = { status: 404, reason: 'not found' };
 /** The answer to a request from a browser page. */
-export const ORIGIN_REFUSED: DeliveryAnswer = { status: 403, reason: 'refused: a request from a browser page (it has an Origin header)' };
+export const ORIGIN_REFUSED: DeliveryAnswer = {
+  status: 403,
+  reason: 'refused: a request from a browser page (it has an Origin header)',
+};
 
 /** What the listener calls back. */
 export interface ListenerHandlers {
@@ -123,12 +126,18 @@ const VERIFY_REASONS: Record<string, string> = {
   'No matching signature found': 'signature does not match',
 };
 
-function signatureHeaders(headers: IncomingMessage['headers']): Record<'webhook-id' | 'webhook-timestamp' | 'webhook-signature', string> {
+function signatureHeaders(
+  headers: IncomingMessage['headers'],
+): Record<'webhook-id' | 'webhook-timestamp' | 'webhook-signature', string> {
   const pick = (name: string) => {
     const value = headers[name];
     return typeof value === 'string' ? value : '';
   };
-  return { 'webhook-id': pick('webhook-id'), 'webhook-timestamp': pick('webhook-timestamp'), 'webhook-signature': pick('webhook-signature') };
+  return {
+    'webhook-id': pick('webhook-id'),
+    'webhook-timestamp': pick('webhook-timestamp'),
+    'webhook-signature': pick('webhook-signature'),
+  };
 }
 
 /**
@@ -138,8 +147,10 @@ function signatureHeaders(headers: IncomingMessage['headers']): Record<'webhook-
  */
 export function precheckHeaders(headers: IncomingMessage['headers'], nowMs = Date.now()): DeliveryAnswer | null {
   const signed = signatureHeaders(headers);
-  if (signed['webhook-id'] === '' || signed['webhook-timestamp'] === '' || signed['webhook-signature'] === '') return { status: 401, reason: VERIFY_REASONS['Missing required headers'] as string };
-  if (!/^\d{1,12}$/.test(signed['webhook-timestamp'])) return { status: 401, reason: VERIFY_REASONS['Invalid Signature Headers'] as string };
+  if (signed['webhook-id'] === '' || signed['webhook-timestamp'] === '' || signed['webhook-signature'] === '')
+    return { status: 401, reason: VERIFY_REASONS['Missing required headers'] as string };
+  if (!/^\d{1,12}$/.test(signed['webhook-timestamp']))
+    return { status: 401, reason: VERIFY_REASONS['Invalid Signature Headers'] as string };
   const now = Math.floor(nowMs / 1000);
   const at = Number(signed['webhook-timestamp']);
   if (now - at > TOLERANCE_S) return { status: 401, reason: VERIFY_REASONS['Message timestamp too old'] as string };
@@ -151,7 +162,11 @@ export function precheckHeaders(headers: IncomingMessage['headers'], nowMs = Dat
  * Verifies `body` with `secret` (Standard Webhooks v1). Returns the delivery, or the 401 answer.
  * Only the three Standard Webhooks headers are read.
  */
-export function verifyDelivery(secret: string, headers: IncomingMessage['headers'], body: Buffer): VerifiedDelivery | DeliveryAnswer {
+export function verifyDelivery(
+  secret: string,
+  headers: IncomingMessage['headers'],
+  body: Buffer,
+): VerifiedDelivery | DeliveryAnswer {
   const signed = signatureHeaders(headers);
   if (!/^\d{1,12}$/.test(signed['webhook-timestamp']) && signed['webhook-timestamp'] !== '') {
     return { status: 401, reason: VERIFY_REASONS['Invalid Signature Headers'] as string };
@@ -159,7 +174,10 @@ export function verifyDelivery(secret: string, headers: IncomingMessage['headers
   try {
     new Webhook(secret).verify(body.toString('utf8'), signed, { jsonParse: false });
   } catch (error) {
-    const reason = error instanceof WebhookVerificationError ? (VERIFY_REASONS[error.message] ?? 'signature does not verify') : 'signature does not verify';
+    const reason =
+      error instanceof WebhookVerificationError
+        ? (VERIFY_REASONS[error.message] ?? 'signature does not verify')
+        : 'signature does not verify';
     return { status: 401, reason };
   }
   const text = body.toString('utf8');
@@ -170,7 +188,10 @@ export function verifyDelivery(secret: string, headers: IncomingMessage['headers
     parsed = text;
   }
   const isObject = typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed);
-  const type = isObject && Object.hasOwn(parsed as object, 'type') && typeof (parsed as { type?: unknown }).type === 'string' ? (parsed as { type: string }).type : null;
+  const type =
+    isObject && Object.hasOwn(parsed as object, 'type') && typeof (parsed as { type?: unknown }).type === 'string'
+      ? (parsed as { type: string }).type
+      : null;
   return { webhookId: signed['webhook-id'], type, body: parsed };
 }
 
@@ -252,7 +273,13 @@ export class WebhookListener {
     res.end(`${answer.reason}\n`);
   }
 
-  private refuse(req: IncomingMessage, res: ServerResponse, triggerId: string | null, answer: DeliveryAnswer, close = false): void {
+  private refuse(
+    req: IncomingMessage,
+    res: ServerResponse,
+    triggerId: string | null,
+    answer: DeliveryAnswer,
+    close = false,
+  ): void {
     this.handlers.refused(triggerId, answer);
     this.answer(res, answer, close);
     if (close) res.once('finish', () => req.destroy());
@@ -287,7 +314,10 @@ export class WebhookListener {
       this.refuse(req, res, armed, early, true);
       return;
     }
-    const tooLarge: DeliveryAnswer = { status: 413, reason: `body too large (limit ${this.limits.maxBodyBytes} bytes)` };
+    const tooLarge: DeliveryAnswer = {
+      status: 413,
+      reason: `body too large (limit ${this.limits.maxBodyBytes} bytes)`,
+    };
     const declared = Number(req.headers['content-length'] ?? '0');
     if (Number.isFinite(declared) && declared > this.limits.maxBodyBytes) {
       this.refuse(req, res, armed, tooLarge, true);
@@ -314,7 +344,14 @@ export class WebhookListener {
         return;
       }
       if (this.buffered + chunk.length > this.limits.maxBufferedBytes) {
-        if (finish()) this.refuse(req, res, armed, { status: 503, reason: 'too many deliveries at once; try again', retryAfter: 1 }, true);
+        if (finish())
+          this.refuse(
+            req,
+            res,
+            armed,
+            { status: 503, reason: 'too many deliveries at once; try again', retryAfter: 1 },
+            true,
+          );
         return;
       }
       held += chunk.length;
@@ -334,18 +371,31 @@ export class WebhookListener {
       const target = this.handlers.target(triggerId);
       const verified = verifyDelivery(target?.secret ?? this.throwaway, req.headers, body);
       if ('status' in verified || target === null) {
-        this.refuse(req, res, armed, 'status' in verified ? verified : { status: 401, reason: VERIFY_REASONS['No matching signature found'] as string });
+        this.refuse(
+          req,
+          res,
+          armed,
+          'status' in verified
+            ? verified
+            : { status: 401, reason: VERIFY_REASONS['No matching signature found'] as string },
+        );
         return;
       }
       if (this.inFlight >= this.limits.maxInFlight) {
-        this.refuse(req, res, target.triggerId, { status: 503, reason: 'too many deliveries at once; try again', retryAfter: 1 });
+        this.refuse(req, res, target.triggerId, {
+          status: 503,
+          reason: 'too many deliveries at once; try again',
+          retryAfter: 1,
+        });
         return;
       }
       this.inFlight++;
       this.handlers
         .deliver(target, verified)
         .then((answer) => this.answer(res, answer))
-        .catch(() => this.answer(res, { status: 503, reason: 'the delivery could not be queued; try again', retryAfter: 5 }))
+        .catch(() =>
+          this.answer(res, { status: 503, reason: 'the delivery could not be queued; try again', retryAfter: 5 }),
+        )
         .finally(() => {
           this.inFlight--;
         });

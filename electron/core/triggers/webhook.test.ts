@@ -7,7 +7,14 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createFileKeySecretBox } from '../secrets/secret-box';
 import { tempDir, treeHash } from '../../../test/helpers/test-api';
 import { Store } from '../store/store';
-import { activity, changeTrigger, eventually, putTriggers, runRequests, triggerRecord } from '../../../test/helpers/trigger-host';
+import {
+  activity,
+  changeTrigger,
+  eventually,
+  putTriggers,
+  runRequests,
+  triggerRecord,
+} from '../../../test/helpers/trigger-host';
 import { TriggerHost } from './trigger-host';
 
 const hosts: TriggerHost[] = [];
@@ -16,7 +23,13 @@ afterEach(async () => {
 });
 
 async function hostOn(dataDir: string, limits = {}): Promise<TriggerHost> {
-  const host = new TriggerHost({ dataDir, secretBox: createFileKeySecretBox(dataDir), port: 0, watchStore: false, listenerLimits: limits });
+  const host = new TriggerHost({
+    dataDir,
+    secretBox: createFileKeySecretBox(dataDir),
+    port: 0,
+    watchStore: false,
+    listenerLimits: limits,
+  });
   await host.start();
   hosts.push(host);
   return host;
@@ -41,7 +54,11 @@ function post(url: string, body: string | Buffer, headers: Record<string, string
 }
 
 /** `post`, with the `Retry-After` header of the answer. */
-function postFull(url: string, body: string, headers: Record<string, string> = {}): Promise<Answer & { retryAfter: string | undefined }> {
+function postFull(
+  url: string,
+  body: string,
+  headers: Record<string, string> = {},
+): Promise<Answer & { retryAfter: string | undefined }> {
   return new Promise((resolve, reject) => {
     const req = request(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers } }, (res) => {
       let text = '';
@@ -58,7 +75,9 @@ function postFull(url: string, body: string, headers: Record<string, string> = {
 function refusalCounts(events: { kind: string; trigger?: string; detail: string }[]): Map<string, number> {
   const counts = new Map<string, number>();
   for (const e of events) {
-    const match = /^(\d+) × (\d{3} .+), in the minute from \d\d:\d\d UTC \(counted, not kept one by one\)$/.exec(e.detail);
+    const match = /^(\d+) × (\d{3} .+), in the minute from \d\d:\d\d UTC \(counted, not kept one by one\)$/.exec(
+      e.detail,
+    );
     if (e.kind !== 'delivery_refused' || !match) continue;
     const key = `${e.trigger ?? '-'} ${match[2]}`;
     counts.set(key, (counts.get(key) ?? 0) + Number(match[1]));
@@ -67,14 +86,21 @@ function refusalCounts(events: { kind: string; trigger?: string; detail: string 
 }
 
 function signed(secret: string, id: string, body: string, at = new Date()): Record<string, string> {
-  return { 'webhook-id': id, 'webhook-timestamp': String(Math.floor(at.getTime() / 1000)), 'webhook-signature': new Webhook(secret).sign(id, at, body) };
+  return {
+    'webhook-id': id,
+    'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
+    'webhook-signature': new Webhook(secret).sign(id, at, body),
+  };
 }
 
 const HOOK = 'crm/new-lead';
 
 async function setup(extra: Parameters<typeof triggerRecord>[0][] = []) {
   const dataDir = tempDir('apollia-hooks-');
-  const secrets = await putTriggers(dataDir, [triggerRecord({ id: HOOK, type: 'webhook', agentId: 'crm/scorer', target: 'crm/scorer' }), ...extra.map(triggerRecord)]);
+  const secrets = await putTriggers(dataDir, [
+    triggerRecord({ id: HOOK, type: 'webhook', agentId: 'crm/scorer', target: 'crm/scorer' }),
+    ...extra.map(triggerRecord),
+  ]);
   const host = await hostOn(dataDir);
   const secret = secrets.get(HOOK) as string;
   return { dataDir, host, secret, url: host.urlOf(HOOK), secrets };
@@ -84,8 +110,16 @@ describe('webhook listener (real HTTP, Standard Webhooks signatures)', () => {
   it('accepts a signed delivery: 202, one run request marked untrusted, the activity recorded, no secret or body logged', async () => {
     const lines: string[] = [];
     const dataDir = tempDir('apollia-hooks-');
-    const secrets = await putTriggers(dataDir, [triggerRecord({ id: HOOK, type: 'webhook', agentId: 'crm/scorer', target: 'crm/scorer' })]);
-    const host = new TriggerHost({ dataDir, secretBox: createFileKeySecretBox(dataDir), port: 0, watchStore: false, onLine: (l) => lines.push(l) });
+    const secrets = await putTriggers(dataDir, [
+      triggerRecord({ id: HOOK, type: 'webhook', agentId: 'crm/scorer', target: 'crm/scorer' }),
+    ]);
+    const host = new TriggerHost({
+      dataDir,
+      secretBox: createFileKeySecretBox(dataDir),
+      port: 0,
+      watchStore: false,
+      onLine: (l) => lines.push(l),
+    });
     await host.start();
     hosts.push(host);
     const secret = secrets.get(HOOK) as string;
@@ -100,9 +134,27 @@ describe('webhook listener (real HTTP, Standard Webhooks signatures)', () => {
 
     const runs = runRequests(dataDir);
     expect(runs).toHaveLength(1);
-    expect(runs[0]).toMatchObject({ trigger: HOOK, target: 'crm/scorer', cause: 'webhook', input: { text: 'Do the thing' } });
-    expect(runs[0]?.payload).toEqual({ untrusted: true, webhook_id: 'msg_1', type: 'lead.submitted', body: JSON.parse(body) });
-    expect(Object.keys(runs[0] ?? {}).sort()).toEqual(['cause', 'fired_at', 'id', 'input', 'payload', 'target', 'trigger']);
+    expect(runs[0]).toMatchObject({
+      trigger: HOOK,
+      target: 'crm/scorer',
+      cause: 'webhook',
+      input: { text: 'Do the thing' },
+    });
+    expect(runs[0]?.payload).toEqual({
+      untrusted: true,
+      webhook_id: 'msg_1',
+      type: 'lead.submitted',
+      body: JSON.parse(body),
+    });
+    expect(Object.keys(runs[0] ?? {}).sort()).toEqual([
+      'cause',
+      'fired_at',
+      'id',
+      'input',
+      'payload',
+      'target',
+      'trigger',
+    ]);
 
     const events = await activity(dataDir);
     expect(events.map((e) => [e.kind, e.outcome, e.trigger ?? null])).toEqual([
@@ -112,10 +164,19 @@ describe('webhook listener (real HTTP, Standard Webhooks signatures)', () => {
       ['delivery_accepted', 'ok', HOOK],
     ]);
     expect(events[3]).toMatchObject({ agent: 'crm/scorer', package: 'crm', detail: 'webhook-id msg_1: run queued' });
-    const logged = readFileSync(join(dataDir, 'activity', 'traffic.jsonl'), 'utf8') + readFileSync(join(dataDir, 'triggers', 'webhook-seen.jsonl'), 'utf8') + lines.join('\n');
+    const logged =
+      readFileSync(join(dataDir, 'activity', 'traffic.jsonl'), 'utf8') +
+      readFileSync(join(dataDir, 'triggers', 'webhook-seen.jsonl'), 'utf8') +
+      lines.join('\n');
     expect(logged).not.toContain(secret.slice(6));
     expect(logged).not.toContain('SECRET-BODY-TEXT');
-    expect(host.status().triggers[HOOK]).toMatchObject({ state: 'listening', url, deliveries: [{ status: 202, reason: 'queued' }], lastFire: { cause: 'webhook', outcome: 'queued' }, waiting: 1 });
+    expect(host.status().triggers[HOOK]).toMatchObject({
+      state: 'listening',
+      url,
+      deliveries: [{ status: 202, reason: 'queued' }],
+      lastFire: { cause: 'webhook', outcome: 'queued' },
+      waiting: 1,
+    });
   });
 
   it('refuses tampered, unsigned, stale, future-dated and replayed deliveries, and unknown or disarmed addresses, writing no run', async () => {
@@ -129,7 +190,10 @@ describe('webhook listener (real HTTP, Standard Webhooks signatures)', () => {
 
     const tampered = await post(url, body.replace('1', '2'), signed(secret, 'msg_t', body));
     expect(tampered).toEqual({ status: 401, text: 'signature does not match\n' });
-    expect(await post(url, body)).toEqual({ status: 401, text: 'missing signature headers (webhook-id, webhook-timestamp, webhook-signature)\n' });
+    expect(await post(url, body)).toEqual({
+      status: 401,
+      text: 'missing signature headers (webhook-id, webhook-timestamp, webhook-signature)\n',
+    });
     const wrongKey = await post(url, body, signed(`whsec_${Buffer.alloc(32, 7).toString('base64')}`, 'msg_w', body));
     expect(wrongKey.status).toBe(401);
     const stale = await post(url, body, signed(secret, 'msg_s', body, new Date(Date.now() - 6 * 60_000)));
@@ -178,7 +242,10 @@ describe('webhook listener (real HTTP, Standard Webhooks signatures)', () => {
     const secret = secrets.get(HOOK) as string;
     const url = new URL(host.urlOf(HOOK));
     const big = JSON.stringify({ type: 'x', pad: 'a'.repeat(5000) });
-    expect(await post(url.href, big, signed(secret, 'big', big))).toEqual({ status: 413, text: 'body too large (limit 1024 bytes)\n' });
+    expect(await post(url.href, big, signed(secret, 'big', big))).toEqual({
+      status: 413,
+      text: 'body too large (limit 1024 bytes)\n',
+    });
 
     // Chunked (no declared length): refused once the bytes pass the limit.
     const chunked = await new Promise<Answer>((resolve, reject) => {
@@ -198,7 +265,9 @@ describe('webhook listener (real HTTP, Standard Webhooks signatures)', () => {
         const headers = Object.entries(signed(secret, 'slow', '{"type":"x"}'))
           .map(([k, v]) => `${k}: ${v}\r\n`)
           .join('');
-        socket.write(`POST ${url.pathname} HTTP/1.1\r\nHost: 127.0.0.1:${url.port}\r\n${headers}Content-Length: 100\r\n\r\n{"type":`);
+        socket.write(
+          `POST ${url.pathname} HTTP/1.1\r\nHost: 127.0.0.1:${url.port}\r\n${headers}Content-Length: 100\r\n\r\n{"type":`,
+        );
       });
       let text = '';
       socket.on('data', (c) => (text += c.toString()));
@@ -223,22 +292,41 @@ describe('webhook listener (real HTTP, Standard Webhooks signatures)', () => {
 
   it('applies a template events filter on the body type and max_concurrent on runs waiting', async () => {
     const dataDir = tempDir('apollia-hooks-');
-    const secrets = await putTriggers(dataDir, [triggerRecord({ id: 'agent-1/leads', type: 'webhook', events: ['lead.submitted'], maxConcurrent: 2, dayRule: 'or', packageName: null, agentId: 'agent-1' })]);
+    const secrets = await putTriggers(dataDir, [
+      triggerRecord({
+        id: 'agent-1/leads',
+        type: 'webhook',
+        events: ['lead.submitted'],
+        maxConcurrent: 2,
+        dayRule: 'or',
+        packageName: null,
+        agentId: 'agent-1',
+      }),
+    ]);
     const host = await hostOn(dataDir);
     const secret = secrets.get('agent-1/leads') as string;
     const url = host.urlOf('agent-1/leads');
     const other = JSON.stringify({ type: 'lead.deleted' });
-    expect(await post(url, other, signed(secret, 'o1', other))).toEqual({ status: 200, text: 'ignored: event type `lead.deleted` is not one this trigger takes (lead.submitted)\n' });
+    expect(await post(url, other, signed(secret, 'o1', other))).toEqual({
+      status: 200,
+      text: 'ignored: event type `lead.deleted` is not one this trigger takes (lead.submitted)\n',
+    });
     const lead = (n: number) => JSON.stringify({ type: 'lead.submitted', n });
     expect((await post(url, lead(1), signed(secret, 'l1', lead(1)))).text).toBe('queued\n');
     expect((await post(url, lead(2), signed(secret, 'l2', lead(2)))).text).toBe('queued\n');
     // A full queue is never answered 2xx: the sender is told to come back (429, Retry-After) and nothing is written.
     const full = await postFull(url, lead(3), signed(secret, 'l3', lead(3)));
-    expect([full.status, full.text, full.retryAfter]).toEqual([429, 'this trigger already has its most runs waiting; try again later\n', '60']);
+    expect([full.status, full.text, full.retryAfter]).toEqual([
+      429,
+      'this trigger already has its most runs waiting; try again later\n',
+      '60',
+    ]);
     await host.settled();
     expect(runRequests(dataDir).map((r) => (r.payload?.body as { n: number } | undefined)?.n)).toEqual([1, 2]);
     const events = await activity(dataDir);
-    expect(events.filter((e) => e.kind === 'run_skipped').map((e) => [e.agent, e.outcome, e.detail])).toEqual([['agent-1', 'skipped', '2 run(s) already waiting (limit 2, max_concurrent)']]);
+    expect(events.filter((e) => e.kind === 'run_skipped').map((e) => [e.agent, e.outcome, e.detail])).toEqual([
+      ['agent-1', 'skipped', '2 run(s) already waiting (limit 2, max_concurrent)'],
+    ]);
     expect(events.filter((e) => e.kind === 'delivery_refused').map((e) => [e.outcome, e.detail])).toEqual([
       ['skipped', '200 ignored: event type `lead.deleted` is not one this trigger takes (lead.submitted)'],
       ['skipped', 'webhook-id l3: not queued, its runs waiting are at the limit; the sender was told to retry'],
@@ -258,13 +346,19 @@ describe('webhook listener (real HTTP, Standard Webhooks signatures)', () => {
 
     const second = new TriggerHost({ dataDir, secretBox: createFileKeySecretBox(dataDir), port: 0, watchStore: false });
     const before = treeHash(dataDir);
-    await expect(second.start()).rejects.toMatchObject({ code: 'host.busy', message: `another trigger host (pid ${process.pid}) is already running on ${dataDir}; stop it first` });
+    await expect(second.start()).rejects.toMatchObject({
+      code: 'host.busy',
+      message: `another trigger host (pid ${process.pid}) is already running on ${dataDir}; stop it first`,
+    });
     expect(treeHash(dataDir)).toBe(before);
 
     await host.stop();
     hosts.splice(hosts.indexOf(host), 1);
     const again = await hostOn(dataDir);
-    expect(await post(again.urlOf(HOOK), body, headers)).toEqual({ status: 409, text: 'replay: this webhook-id was already delivered\n' });
+    expect(await post(again.urlOf(HOOK), body, headers)).toEqual({
+      status: 409,
+      text: 'replay: this webhook-id was already delivered\n',
+    });
     await again.settled();
     expect(runRequests(dataDir)).toHaveLength(1);
   });
@@ -283,11 +377,21 @@ describe('webhook listener (real HTTP, Standard Webhooks signatures)', () => {
     );
     await host.settled();
     const counts = new Map<string, number>();
-    for (const a of answers) counts.set(`${a.status} ${a.text.trim()}`, (counts.get(`${a.status} ${a.text.trim()}`) ?? 0) + 1);
+    for (const a of answers)
+      counts.set(`${a.status} ${a.text.trim()}`, (counts.get(`${a.status} ${a.text.trim()}`) ?? 0) + 1);
     const queued = counts.get('202 queued') ?? 0;
     expect(queued).toBe(runRequests(dataDir).length);
     expect(queued).toBeLessThanOrEqual(20);
-    expect([...counts.keys()].filter((k) => !['202 queued', '429 this trigger already has its most runs waiting; try again later', '503 too many deliveries at once; try again'].includes(k))).toEqual([]);
+    expect(
+      [...counts.keys()].filter(
+        (k) =>
+          ![
+            '202 queued',
+            '429 this trigger already has its most runs waiting; try again later',
+            '503 too many deliveries at once; try again',
+          ].includes(k),
+      ),
+    ).toEqual([]);
     expect([...counts.values()].reduce((a, b) => a + b, 0)).toBe(60);
     // Still up: once a run is taken, the next delivery is queued.
     const [taken] = readdirSync(join(dataDir, 'runs', 'pending'));
@@ -310,7 +414,9 @@ describe('the host follows the store', () => {
     expect((await post(host.urlOf(HOOK), body, signed(first, 'w1', body))).status).toBe(202);
 
     const second = (await putTriggers(dataDir, [triggerRecord({ id: HOOK, type: 'webhook' })])).get(HOOK) as string;
-    await eventually(async () => (await post(host.urlOf(HOOK), body, signed(first, `w-old-${Date.now()}`, body))).status === 401);
+    await eventually(
+      async () => (await post(host.urlOf(HOOK), body, signed(first, `w-old-${Date.now()}`, body))).status === 401,
+    );
     expect((await post(host.urlOf(HOOK), body, signed(second, 'w2', body))).status).toBe(202);
 
     await new Store(dataDir).update((state) => {

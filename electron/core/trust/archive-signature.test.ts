@@ -9,7 +9,12 @@ import { join } from 'node:path';
 import { beforeAll, expect, it } from 'vitest';
 import { readApoArchive } from '../archive/index';
 import { INVOICES_DIR, packFolder } from '../../../test/helpers/pack';
-import { describeWithMinisign, minisignKeyPair, minisignSign, type MinisignKeyPair } from '../../../test/helpers/minisign-tool';
+import {
+  describeWithMinisign,
+  minisignKeyPair,
+  minisignSign,
+  type MinisignKeyPair,
+} from '../../../test/helpers/minisign-tool';
 import { SIGNATURE_ERROR } from './minisign';
 import { readDetachedSignature, startPackageSignatureCheck } from './package-signature';
 import { addTrustedKey, type TrustedKey } from './trusted-keys';
@@ -51,7 +56,14 @@ describeWithMinisign('signature checked over the archive reader’s read', () =>
         expect(seen).toBe(statSync(path).size);
         expect(outcome).toEqual({
           ok: true,
-          value: { state: 'verified', keyId: publisher.printedKeyId, keyName: 'Example Accounting', publicKey: expect.stringMatching(/^RW/), algorithm: legacy ? 'Ed' : 'ED', trustedComment: 'invoices 1.2.0' },
+          value: {
+            state: 'verified',
+            keyId: publisher.printedKeyId,
+            keyName: 'Example Accounting',
+            publicKey: expect.stringMatching(/^RW/),
+            algorithm: legacy ? 'Ed' : 'ED',
+            trustedComment: 'invoices 1.2.0',
+          },
         });
       });
     }

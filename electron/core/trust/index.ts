@@ -59,4 +59,11 @@ export {
   type TrustedKey,
   type TrustedKeysChange,
 } from './trusted-keys';
-export { checkIntegrity, computeFileDigests, INTEGRITY_ERROR, type FileDigests, type IntegrityLimits, type IntegrityReport } from './integrity';
+export {
+  checkIntegrity,
+  computeFileDigests,
+  INTEGRITY_ERROR,
+  type FileDigests,
+  type IntegrityLimits,
+  type IntegrityReport,
+} from './integrity';

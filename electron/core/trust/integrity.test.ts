@@ -1,6 +1,15 @@
 import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
-import { appendFileSync, chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync, renameSync } from 'node:fs';
+import {
+  appendFileSync,
+  chmodSync,
+  mkdirSync,
+  mkdtempSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+  renameSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -52,7 +61,11 @@ describe('computeFileDigests', () => {
     symlinkSync(outside, join(root, 'tools', 'link.txt'));
     expect(await computeFileDigests(root)).toEqual({
       ok: false,
-      error: { code: INTEGRITY_ERROR.notRegular, message: `\`tools/link.txt\` in ${root} is a link: an installed package holds only files and folders`, path: 'tools/link.txt' },
+      error: {
+        code: INTEGRITY_ERROR.notRegular,
+        message: `\`tools/link.txt\` in ${root} is a link: an installed package holds only files and folders`,
+        path: 'tools/link.txt',
+      },
     });
   });
 
@@ -66,18 +79,31 @@ describe('computeFileDigests', () => {
   it('refuses a file larger than an archive entry may be', async () => {
     expect(await computeFileDigests(root, { maxEntries: 100, maxFileBytes: 20 })).toEqual({
       ok: false,
-      error: { code: INTEGRITY_ERROR.fileTooLarge, message: `\`apollia.toml\` in ${root} is 28 bytes: at most 20`, path: 'apollia.toml' },
+      error: {
+        code: INTEGRITY_ERROR.fileTooLarge,
+        message: `\`apollia.toml\` in ${root} is 28 bytes: at most 20`,
+        path: 'apollia.toml',
+      },
     });
   });
 
   it('a missing folder is unreadable', async () => {
-    expect(await computeFileDigests(join(root, 'nope'))).toMatchObject({ ok: false, error: { code: INTEGRITY_ERROR.unreadable } });
+    expect(await computeFileDigests(join(root, 'nope'))).toMatchObject({
+      ok: false,
+      error: { code: INTEGRITY_ERROR.unreadable },
+    });
   });
 });
 
 describe('checkIntegrity', () => {
   it('an untouched folder is ok', async () => {
-    expect(await checkIntegrity(root, await recorded())).toEqual({ state: 'ok', changed: [], missing: [], added: [], truncated: false });
+    expect(await checkIntegrity(root, await recorded())).toEqual({
+      state: 'ok',
+      changed: [],
+      missing: [],
+      added: [],
+      truncated: false,
+    });
   });
 
   it('an edited file is changed, a deleted one missing, a new one added', async () => {
@@ -85,7 +111,13 @@ describe('checkIntegrity', () => {
     appendFileSync(join(root, 'tools', 'ledger.py'), 'import os\n');
     rmSync(join(root, 'tools', 'deep', 'data.json'));
     writeFileSync(join(root, 'empty', 'new.py'), 'x');
-    expect(await checkIntegrity(root, files)).toEqual({ state: 'changed', changed: ['tools/ledger.py'], missing: ['tools/deep/data.json'], added: ['empty/new.py'], truncated: false });
+    expect(await checkIntegrity(root, files)).toEqual({
+      state: 'changed',
+      changed: ['tools/ledger.py'],
+      missing: ['tools/deep/data.json'],
+      added: ['empty/new.py'],
+      truncated: false,
+    });
   });
 
   it('a file swapped for a link to a file with the same bytes is changed, and never read through', async () => {
@@ -94,7 +126,12 @@ describe('checkIntegrity', () => {
     writeFileSync(copy, '[package]\nname = "invoices"\n');
     rmSync(join(root, 'apollia.toml'));
     symlinkSync(copy, join(root, 'apollia.toml'));
-    expect(await checkIntegrity(root, files)).toMatchObject({ state: 'changed', changed: ['apollia.toml'], missing: [], added: [] });
+    expect(await checkIntegrity(root, files)).toMatchObject({
+      state: 'changed',
+      changed: ['apollia.toml'],
+      missing: [],
+      added: [],
+    });
   });
 
   it('a folder swapped for a link is changed, and the files below it are missing (not followed)', async () => {
@@ -102,7 +139,13 @@ describe('checkIntegrity', () => {
     const elsewhere = join(root, '..', 'elsewhere');
     renameSync(join(root, 'tools'), elsewhere);
     symlinkSync(elsewhere, join(root, 'tools'));
-    expect(await checkIntegrity(root, files)).toEqual({ state: 'changed', changed: ['tools'], missing: ['tools/deep/data.json', 'tools/ledger.py'], added: [], truncated: false });
+    expect(await checkIntegrity(root, files)).toEqual({
+      state: 'changed',
+      changed: ['tools'],
+      missing: ['tools/deep/data.json', 'tools/ledger.py'],
+      added: [],
+      truncated: false,
+    });
   });
 
   it('a FIFO, or a folder where a file was, is changed', async () => {
@@ -110,13 +153,25 @@ describe('checkIntegrity', () => {
     execFileSync('mkfifo', [join(root, 'pipe')]);
     rmSync(join(root, 'tools', 'ledger.py'));
     mkdirSync(join(root, 'tools', 'ledger.py'));
-    expect(await checkIntegrity(root, files)).toEqual({ state: 'changed', changed: ['pipe', 'tools/ledger.py'], missing: [], added: [], truncated: false });
+    expect(await checkIntegrity(root, files)).toEqual({
+      state: 'changed',
+      changed: ['pipe', 'tools/ledger.py'],
+      missing: [],
+      added: [],
+      truncated: false,
+    });
   });
 
   it('a deleted package folder makes every file missing', async () => {
     const files = await recorded();
     rmSync(root, { recursive: true });
-    expect(await checkIntegrity(root, files)).toEqual({ state: 'changed', changed: [], missing: ['apollia.toml', 'tools/deep/data.json', 'tools/ledger.py'], added: [], truncated: false });
+    expect(await checkIntegrity(root, files)).toEqual({
+      state: 'changed',
+      changed: [],
+      missing: ['apollia.toml', 'tools/deep/data.json', 'tools/ledger.py'],
+      added: [],
+      truncated: false,
+    });
   });
 
   it('stops at the entry limit and says the list is incomplete', async () => {
@@ -134,18 +189,28 @@ describe('checkIntegrity', () => {
     expect(await checkIntegrity(root, withInherited)).toMatchObject({ state: 'ok', missing: [] });
   });
 
-  it.skipIf(process.getuid?.() === 0)('an unlistable subfolder is changed; an unlistable root is unreadable', async () => {
-    const files = await recorded();
-    chmodSync(join(root, 'tools', 'deep'), 0o000);
-    try {
-      expect(await checkIntegrity(root, files)).toMatchObject({ state: 'changed', changed: ['tools/deep'], missing: ['tools/deep/data.json'] });
-      chmodSync(root, 0o000);
-      expect(await checkIntegrity(root, files)).toMatchObject({ state: 'unreadable', error: { code: INTEGRITY_ERROR.unreadable } });
-    } finally {
-      chmodSync(root, 0o755);
-      chmodSync(join(root, 'tools', 'deep'), 0o755);
-    }
-  });
+  it.skipIf(process.getuid?.() === 0)(
+    'an unlistable subfolder is changed; an unlistable root is unreadable',
+    async () => {
+      const files = await recorded();
+      chmodSync(join(root, 'tools', 'deep'), 0o000);
+      try {
+        expect(await checkIntegrity(root, files)).toMatchObject({
+          state: 'changed',
+          changed: ['tools/deep'],
+          missing: ['tools/deep/data.json'],
+        });
+        chmodSync(root, 0o000);
+        expect(await checkIntegrity(root, files)).toMatchObject({
+          state: 'unreadable',
+          error: { code: INTEGRITY_ERROR.unreadable },
+        });
+      } finally {
+        chmodSync(root, 0o755);
+        chmodSync(join(root, 'tools', 'deep'), 0o755);
+      }
+    },
+  );
 });
 
 describe('a package folder that is a link', () => {
@@ -153,7 +218,16 @@ describe('a package folder that is a link', () => {
     const files = await recorded();
     const link = join(root, '..', 'linked');
     symlinkSync(root, link);
-    expect(await computeFileDigests(link)).toEqual({ ok: false, error: { code: INTEGRITY_ERROR.unreadable, message: `the folder ${link} cannot be checked: not a folder (a link)` } });
-    expect(await checkIntegrity(link, files)).toMatchObject({ state: 'changed', missing: ['apollia.toml', 'tools/deep/data.json', 'tools/ledger.py'] });
+    expect(await computeFileDigests(link)).toEqual({
+      ok: false,
+      error: {
+        code: INTEGRITY_ERROR.unreadable,
+        message: `the folder ${link} cannot be checked: not a folder (a link)`,
+      },
+    });
+    expect(await checkIntegrity(link, files)).toMatchObject({
+      state: 'changed',
+      missing: ['apollia.toml', 'tools/deep/data.json', 'tools/ledger.py'],
+    });
   });
 });

@@ -41,7 +41,10 @@ export interface IntegrityLimits {
   maxFileBytes: number;
 }
 
-const LIMITS: IntegrityLimits = { maxEntries: DEFAULT_ARCHIVE_LIMITS.maxEntries, maxFileBytes: DEFAULT_ARCHIVE_LIMITS.maxFileBytes };
+const LIMITS: IntegrityLimits = {
+  maxEntries: DEFAULT_ARCHIVE_LIMITS.maxEntries,
+  maxFileBytes: DEFAULT_ARCHIVE_LIMITS.maxFileBytes,
+};
 
 type Found = { kind: 'file'; size: number } | { kind: 'dir' } | { kind: 'other'; what: string };
 
@@ -52,7 +55,13 @@ interface WalkEntry {
 }
 
 /** What a non-file, non-folder entry is, for messages. */
-function describe(info: { isSymbolicLink(): boolean; isFIFO(): boolean; isSocket(): boolean; isBlockDevice(): boolean; isCharacterDevice(): boolean }): string {
+function describe(info: {
+  isSymbolicLink(): boolean;
+  isFIFO(): boolean;
+  isSocket(): boolean;
+  isBlockDevice(): boolean;
+  isCharacterDevice(): boolean;
+}): string {
   if (info.isSymbolicLink()) return 'a link';
   if (info.isFIFO()) return 'a FIFO';
   if (info.isSocket()) return 'a socket';
@@ -78,7 +87,8 @@ async function walk(root: string, limits: IntegrityLimits): Promise<{ entries: W
       items = await readdir(absolute, { withFileTypes: true });
       const after = await lstat(absolute);
       if (!before.isDirectory()) problem = `not a folder (${describe(before)})`;
-      else if (!after.isDirectory() || after.ino !== before.ino || after.dev !== before.dev) problem = 'a folder replaced while it was checked';
+      else if (!after.isDirectory() || after.ino !== before.ino || after.dev !== before.dev)
+        problem = 'a folder replaced while it was checked';
     } catch (error) {
       if (relative === '') throw error;
       items = [];
@@ -147,26 +157,56 @@ function unreadable(root: string, error: unknown): Problem {
  * Refuses a link or special file, more than `maxEntries` entries, or a file over `maxFileBytes`:
  * install writes none of those, so finding one means the folder is not what install wrote.
  */
-export async function computeFileDigests(root: string, limits: IntegrityLimits = LIMITS): Promise<{ ok: true; files: FileDigests } | { ok: false; error: Problem }> {
+export async function computeFileDigests(
+  root: string,
+  limits: IntegrityLimits = LIMITS,
+): Promise<{ ok: true; files: FileDigests } | { ok: false; error: Problem }> {
   let walked: Awaited<ReturnType<typeof walk>>;
   try {
     walked = await walk(root, limits);
   } catch (error) {
     return { ok: false, error: unreadable(root, error) };
   }
-  if (walked.truncated) return { ok: false, error: { code: INTEGRITY_ERROR.tooManyEntries, message: `the folder ${root} holds more than ${limits.maxEntries} entries` } };
+  if (walked.truncated)
+    return {
+      ok: false,
+      error: {
+        code: INTEGRITY_ERROR.tooManyEntries,
+        message: `the folder ${root} holds more than ${limits.maxEntries} entries`,
+      },
+    };
   const files: FileDigests = Object.create(null);
   for (const { path, found } of walked.entries) {
     if (found.kind === 'dir') continue;
-    if (found.kind === 'other') return { ok: false, error: { code: INTEGRITY_ERROR.notRegular, message: `\`${path}\` in ${root} is ${found.what}: an installed package holds only files and folders`, path } };
-    if (found.size > limits.maxFileBytes) return { ok: false, error: { code: INTEGRITY_ERROR.fileTooLarge, message: `\`${path}\` in ${root} is ${found.size} bytes: at most ${limits.maxFileBytes}`, path } };
+    if (found.kind === 'other')
+      return {
+        ok: false,
+        error: {
+          code: INTEGRITY_ERROR.notRegular,
+          message: `\`${path}\` in ${root} is ${found.what}: an installed package holds only files and folders`,
+          path,
+        },
+      };
+    if (found.size > limits.maxFileBytes)
+      return {
+        ok: false,
+        error: {
+          code: INTEGRITY_ERROR.fileTooLarge,
+          message: `\`${path}\` in ${root} is ${found.size} bytes: at most ${limits.maxFileBytes}`,
+          path,
+        },
+      };
     let digest: string | null;
     try {
       digest = await hashFile(join(root, path), limits.maxFileBytes);
     } catch (error) {
       return { ok: false, error: unreadable(root, error) };
     }
-    if (digest === null) return { ok: false, error: { code: INTEGRITY_ERROR.notRegular, message: `\`${path}\` in ${root} changed while it was read`, path } };
+    if (digest === null)
+      return {
+        ok: false,
+        error: { code: INTEGRITY_ERROR.notRegular, message: `\`${path}\` in ${root} changed while it was read`, path },
+      };
     files[path] = digest;
   }
   return { ok: true, files };
@@ -178,7 +218,11 @@ export async function computeFileDigests(root: string, limits: IntegrityLimits =
  * past `maxFileBytes`), is changed; a link or special file anywhere is changed; an unrecorded
  * regular file is added. Only own properties of `recorded` count. Never follows a link.
  */
-export async function checkIntegrity(root: string, recorded: Readonly<FileDigests>, limits: IntegrityLimits = LIMITS): Promise<IntegrityReport> {
+export async function checkIntegrity(
+  root: string,
+  recorded: Readonly<FileDigests>,
+  limits: IntegrityLimits = LIMITS,
+): Promise<IntegrityReport> {
   const expected = new Map<string, string>();
   for (const path of Object.keys(recorded)) expected.set(path, String(recorded[path]));
   let walked: Awaited<ReturnType<typeof walk>>;
@@ -187,7 +231,15 @@ export async function checkIntegrity(root: string, recorded: Readonly<FileDigest
     walked = top.isDirectory() ? await walk(root, limits) : { entries: [], truncated: false };
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code !== 'ENOENT' && code !== 'ENOTDIR' && code !== 'ECHANGED') return { state: 'unreadable', changed: [], missing: [], added: [], truncated: false, error: unreadable(root, error) };
+    if (code !== 'ENOENT' && code !== 'ENOTDIR' && code !== 'ECHANGED')
+      return {
+        state: 'unreadable',
+        changed: [],
+        missing: [],
+        added: [],
+        truncated: false,
+        error: unreadable(root, error),
+      };
     walked = { entries: [], truncated: false };
   }
   const changed: string[] = [];
@@ -212,7 +264,8 @@ export async function checkIntegrity(root: string, recorded: Readonly<FileDigest
       continue;
     }
     seen.add(path);
-    const digest = found.size > limits.maxFileBytes ? null : await hashFile(join(root, path), limits.maxFileBytes).catch(() => null);
+    const digest =
+      found.size > limits.maxFileBytes ? null : await hashFile(join(root, path), limits.maxFileBytes).catch(() => null);
     if (digest !== want.toLowerCase()) changed.push(path);
   }
   const missing = walked.truncated ? [] : [...expected.keys()].filter((path) => !seen.has(path));

@@ -13,14 +13,18 @@ const RUNS = Number(process.env['FUZZ_RUNS'] ?? 300);
 const SEED = Number(process.env['FUZZ_SEED'] ?? 20_261_201);
 
 // jedisct1/rust-minisign-verify, src/lib.rs, `verify_prehashed`: the message is `test`.
-const KEY = 'untrusted comment: minisign public key E7620F1842B4E81F\nRWQf6LRCGA9i53mlYecO4IzT51TGPpvWucNSCh1CBM0QTaLn73Y7GFO3\n';
+const KEY =
+  'untrusted comment: minisign public key E7620F1842B4E81F\nRWQf6LRCGA9i53mlYecO4IzT51TGPpvWucNSCh1CBM0QTaLn73Y7GFO3\n';
 const SIGNATURE = Buffer.from(
   'untrusted comment: signature from minisign secret key\nRUQf6LRCGA9i559r3g7V1qNyJDApGip8MfqcadIgT9CuhV3EMhHoN1mGTkUidF/z7SrlQgXdy8ofjb7bNJJylDOocrCo8KLzZwo=\ntrusted comment: timestamp:1556193335\tfile:test\ny/rUw2y8/hOUYjZU71eHp/Wo1KZ40fGy2VJEDl34XMJM+TX48Ss/17u3IvIfbVR1FkZZSNCisQbuQY+bHwhEBg==\n',
 );
 const SIGNATURE_CODES = new Set<string>(Object.values(SIGNATURE_ERROR));
 const KEY_CODES = new Set<string>(Object.values(KEY_ERROR));
 
-type Mutation = { kind: 'flip'; at: number; byte: number } | { kind: 'cut'; at: number } | { kind: 'insert'; at: number; bytes: Uint8Array };
+type Mutation =
+  | { kind: 'flip'; at: number; byte: number }
+  | { kind: 'cut'; at: number }
+  | { kind: 'insert'; at: number; bytes: Uint8Array };
 
 const MUTATION: fc.Arbitrary<Mutation> = fc.oneof(
   fc.record({ kind: fc.constant('flip' as const), at: fc.nat(), byte: fc.integer({ min: 0, max: 255 }) }),

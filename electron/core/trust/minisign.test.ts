@@ -2,8 +2,29 @@ import { readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { describeWithMinisign, minisignKeyPair, minisignSign, minisignVerifies, type MinisignKeyPair } from '../../../test/helpers/minisign-tool';
-import { canonicalKeyId, createSignedMessageCollector, formatKeyId, isKeyId, KEY_ERROR, MAX_SIGNATURE_FILE_BYTES, parsePublicKey, parseSignature, SIGNATURE_ERROR, signedMessageOf, verifyBytes, verifySignedMessage, type MinisignPublicKey, type MinisignSignature } from './minisign';
+import {
+  describeWithMinisign,
+  minisignKeyPair,
+  minisignSign,
+  minisignVerifies,
+  type MinisignKeyPair,
+} from '../../../test/helpers/minisign-tool';
+import {
+  canonicalKeyId,
+  createSignedMessageCollector,
+  formatKeyId,
+  isKeyId,
+  KEY_ERROR,
+  MAX_SIGNATURE_FILE_BYTES,
+  parsePublicKey,
+  parseSignature,
+  SIGNATURE_ERROR,
+  signedMessageOf,
+  verifyBytes,
+  verifySignedMessage,
+  type MinisignPublicKey,
+  type MinisignSignature,
+} from './minisign';
 
 function key(text: string): MinisignPublicKey {
   const parsed = parsePublicKey(text);
@@ -33,7 +54,8 @@ function editSignatureBytes(text: string, edit: (bytes: Buffer) => void): string
 
 // Known answers from jedisct1/rust-minisign-verify, src/lib.rs (its `verify` and `verify_prehashed`
 // unit tests): the message is the 4 bytes `test`, signed by minisign's author with key E7620F1842B4E81F.
-const KAT_PUBLIC_KEY = 'untrusted comment: minisign public key E7620F1842B4E81F\nRWQf6LRCGA9i53mlYecO4IzT51TGPpvWucNSCh1CBM0QTaLn73Y7GFO3';
+const KAT_PUBLIC_KEY =
+  'untrusted comment: minisign public key E7620F1842B4E81F\nRWQf6LRCGA9i53mlYecO4IzT51TGPpvWucNSCh1CBM0QTaLn73Y7GFO3';
 const KAT_LEGACY = [
   'untrusted comment: signature from minisign secret key',
   'RWQf6LRCGA9i59SLOFxz6NxvASXDJeRtuZykwQepbDEGt87ig1BNpWaVWuNrm73YiIiJbq71Wi+dP9eKL8OC351vwIasSSbXxwA=',
@@ -54,25 +76,47 @@ describe('known answers (rust-minisign-verify test vectors)', () => {
     expect(parsed.keyId).toBe('E7620F1842B4E81F');
     expect(parsed.publicKey).toBe('RWQf6LRCGA9i53mlYecO4IzT51TGPpvWucNSCh1CBM0QTaLn73Y7GFO3');
     expect(parsed.untrustedComment).toBe('minisign public key E7620F1842B4E81F');
-    expect(key('RWQf6LRCGA9i53mlYecO4IzT51TGPpvWucNSCh1CBM0QTaLn73Y7GFO3')).toMatchObject({ keyId: 'E7620F1842B4E81F', untrustedComment: null });
+    expect(key('RWQf6LRCGA9i53mlYecO4IzT51TGPpvWucNSCh1CBM0QTaLn73Y7GFO3')).toMatchObject({
+      keyId: 'E7620F1842B4E81F',
+      untrustedComment: null,
+    });
   });
 
   it('verifies the legacy Ed signature of `test`', () => {
     const parsed = signature(KAT_LEGACY);
-    expect(parsed).toMatchObject({ algorithm: 'Ed', keyId: 'E7620F1842B4E81F', trustedComment: 'timestamp:1555779966\tfile:test' });
-    expect(verifyBytes(parsed, key(KAT_PUBLIC_KEY), TEST)).toEqual({ ok: true, keyId: 'E7620F1842B4E81F', algorithm: 'Ed', trustedComment: 'timestamp:1555779966\tfile:test' });
+    expect(parsed).toMatchObject({
+      algorithm: 'Ed',
+      keyId: 'E7620F1842B4E81F',
+      trustedComment: 'timestamp:1555779966\tfile:test',
+    });
+    expect(verifyBytes(parsed, key(KAT_PUBLIC_KEY), TEST)).toEqual({
+      ok: true,
+      keyId: 'E7620F1842B4E81F',
+      algorithm: 'Ed',
+      trustedComment: 'timestamp:1555779966\tfile:test',
+    });
   });
 
   it('verifies the prehashed ED signature of `test`', () => {
     const parsed = signature(KAT_PREHASHED);
     expect(parsed.algorithm).toBe('ED');
-    expect(verifyBytes(parsed, key(KAT_PUBLIC_KEY), TEST)).toMatchObject({ ok: true, algorithm: 'ED', trustedComment: 'timestamp:1556193335\tfile:test' });
+    expect(verifyBytes(parsed, key(KAT_PUBLIC_KEY), TEST)).toMatchObject({
+      ok: true,
+      algorithm: 'ED',
+      trustedComment: 'timestamp:1556193335\tfile:test',
+    });
   });
 
   it('refuses both for `Test`', () => {
     for (const text of [KAT_LEGACY, KAT_PREHASHED]) {
       const result = verifyBytes(signature(text), key(KAT_PUBLIC_KEY), Buffer.from('Test'));
-      expect(result).toEqual({ ok: false, error: { code: SIGNATURE_ERROR.invalid, message: expect.stringContaining('the signature does not match the file') } });
+      expect(result).toEqual({
+        ok: false,
+        error: {
+          code: SIGNATURE_ERROR.invalid,
+          message: expect.stringContaining('the signature does not match the file'),
+        },
+      });
     }
   });
 });
@@ -80,20 +124,64 @@ describe('known answers (rust-minisign-verify test vectors)', () => {
 describe('parseSignature refuses what is not a minisign signature', () => {
   const cases: [string, string, string][] = [
     ['empty', '', 'the signature file is empty'],
-    ['garbage', 'hello world', 'a minisign signature has 4 lines (untrusted comment, signature, trusted comment, global signature); this one has 1'],
+    [
+      'garbage',
+      'hello world',
+      'a minisign signature has 4 lines (untrusted comment, signature, trusted comment, global signature); this one has 1',
+    ],
     ['three lines', KAT_PREHASHED.split('\n').slice(0, 3).join('\n'), 'this one has 3'],
     ['five lines', `${KAT_PREHASHED}\nextra`, 'this one has 5'],
-    ['no untrusted prefix', withLine(KAT_PREHASHED, 0, 'comment: x'), 'line 1 of the signature must start with `untrusted comment:`'],
-    ['bad base64 on line 2', withLine(KAT_PREHASHED, 1, 'RUQ!not base64'), 'line 2 of the signature is not base64 (14 characters)'],
-    ['non-canonical base64 on line 2', withLine(KAT_PREHASHED, 1, 'RUQf6LRCGA9i559r3g7V1qNyJDApGip8MfqcadIgT9CuhV3EMhHoN1mGTkUidF/z7SrlQgXdy8ofjb7bNJJylDOocrCo8KLzZwp='), 'line 2 of the signature is not base64'],
-    ['short line 2', withLine(KAT_PREHASHED, 1, Buffer.alloc(40).toString('base64')), 'line 2 of the signature decodes to 40 bytes: a minisign signature line holds 74'],
-    ['no trusted prefix', withLine(KAT_PREHASHED, 2, 'timestamp:1'), 'line 3 of the signature must start with `trusted comment:`'],
-    ['control character in the trusted comment', withLine(KAT_PREHASHED, 2, 'trusted comment: a\u001b[31mred'), 'the trusted comment contains the control or invisible character U+001B'],
+    [
+      'no untrusted prefix',
+      withLine(KAT_PREHASHED, 0, 'comment: x'),
+      'line 1 of the signature must start with `untrusted comment:`',
+    ],
+    [
+      'bad base64 on line 2',
+      withLine(KAT_PREHASHED, 1, 'RUQ!not base64'),
+      'line 2 of the signature is not base64 (14 characters)',
+    ],
+    [
+      'non-canonical base64 on line 2',
+      withLine(
+        KAT_PREHASHED,
+        1,
+        'RUQf6LRCGA9i559r3g7V1qNyJDApGip8MfqcadIgT9CuhV3EMhHoN1mGTkUidF/z7SrlQgXdy8ofjb7bNJJylDOocrCo8KLzZwp=',
+      ),
+      'line 2 of the signature is not base64',
+    ],
+    [
+      'short line 2',
+      withLine(KAT_PREHASHED, 1, Buffer.alloc(40).toString('base64')),
+      'line 2 of the signature decodes to 40 bytes: a minisign signature line holds 74',
+    ],
+    [
+      'no trusted prefix',
+      withLine(KAT_PREHASHED, 2, 'timestamp:1'),
+      'line 3 of the signature must start with `trusted comment:`',
+    ],
+    [
+      'control character in the trusted comment',
+      withLine(KAT_PREHASHED, 2, 'trusted comment: a\u001b[31mred'),
+      'the trusted comment contains the control or invisible character U+001B',
+    ],
     ['bidi override in the trusted comment', withLine(KAT_PREHASHED, 2, 'trusted comment: a\u202egnp.exe'), 'U+202E'],
     ['bad base64 on line 4', withLine(KAT_PREHASHED, 3, '***'), 'line 4 of the signature is not base64 (3 characters)'],
-    ['short global signature', withLine(KAT_PREHASHED, 3, Buffer.alloc(63).toString('base64')), 'line 4 of the signature decodes to 63 bytes: a global signature has 64'],
-    ['overlong untrusted comment', withLine(KAT_PREHASHED, 0, `untrusted comment: ${'x'.repeat(1100)}`), 'line 1 of the signature (the untrusted comment) is 1119 bytes: at most 1024'],
-    ['overlong trusted comment', withLine(KAT_PREHASHED, 2, `trusted comment: ${'x'.repeat(9000)}`), 'line 3 of the signature (the trusted comment) is 9017 bytes: at most 8192'],
+    [
+      'short global signature',
+      withLine(KAT_PREHASHED, 3, Buffer.alloc(63).toString('base64')),
+      'line 4 of the signature decodes to 63 bytes: a global signature has 64',
+    ],
+    [
+      'overlong untrusted comment',
+      withLine(KAT_PREHASHED, 0, `untrusted comment: ${'x'.repeat(1100)}`),
+      'line 1 of the signature (the untrusted comment) is 1119 bytes: at most 1024',
+    ],
+    [
+      'overlong trusted comment',
+      withLine(KAT_PREHASHED, 2, `trusted comment: ${'x'.repeat(9000)}`),
+      'line 3 of the signature (the trusted comment) is 9017 bytes: at most 8192',
+    ],
   ];
   for (const [name, text, message] of cases) {
     it(name, () => {
@@ -114,23 +202,42 @@ describe('parseSignature refuses what is not a minisign signature', () => {
   });
 
   it('bytes that are not UTF-8', () => {
-    const bytes = Buffer.concat([Buffer.from('untrusted comment: \xff', 'latin1'), Buffer.from(KAT_PREHASHED.slice(KAT_PREHASHED.indexOf('\n')))]);
-    expect(parseSignature(bytes)).toEqual({ ok: false, error: { code: SIGNATURE_ERROR.malformed, message: 'the signature file is not UTF-8 text' } });
+    const bytes = Buffer.concat([
+      Buffer.from('untrusted comment: \xff', 'latin1'),
+      Buffer.from(KAT_PREHASHED.slice(KAT_PREHASHED.indexOf('\n'))),
+    ]);
+    expect(parseSignature(bytes)).toEqual({
+      ok: false,
+      error: { code: SIGNATURE_ERROR.malformed, message: 'the signature file is not UTF-8 text' },
+    });
   });
 
   it('a huge signature is too large, judged by its size alone', () => {
     const huge = `untrusted comment: x\n${'A'.repeat(MAX_SIGNATURE_FILE_BYTES)}`;
-    expect(parseSignature(huge)).toEqual({ ok: false, error: { code: SIGNATURE_ERROR.tooLarge, message: `the signature file is ${MAX_SIGNATURE_FILE_BYTES + 21} bytes: at most ${MAX_SIGNATURE_FILE_BYTES} are read` } });
+    expect(parseSignature(huge)).toEqual({
+      ok: false,
+      error: {
+        code: SIGNATURE_ERROR.tooLarge,
+        message: `the signature file is ${MAX_SIGNATURE_FILE_BYTES + 21} bytes: at most ${MAX_SIGNATURE_FILE_BYTES} are read`,
+      },
+    });
   });
 
   it('an unknown algorithm is named', () => {
     const text = editSignatureBytes(KAT_PREHASHED, (bytes) => bytes.write('EX', 0, 'latin1'));
     expect(parseSignature(text)).toEqual({
       ok: false,
-      error: { code: SIGNATURE_ERROR.unknownAlgorithm, message: "the signature's algorithm is `EX` (0x4558): only `ED` (Ed25519 over BLAKE2b-512) and legacy `Ed` are known" },
+      error: {
+        code: SIGNATURE_ERROR.unknownAlgorithm,
+        message:
+          "the signature's algorithm is `EX` (0x4558): only `ED` (Ed25519 over BLAKE2b-512) and legacy `Ed` are known",
+      },
     });
     const binary = editSignatureBytes(KAT_PREHASHED, (bytes) => bytes.writeUInt16BE(0x0001, 0));
-    expect(parseSignature(binary)).toMatchObject({ ok: false, error: { code: SIGNATURE_ERROR.unknownAlgorithm, message: expect.stringContaining('is 0x0001:') } });
+    expect(parseSignature(binary)).toMatchObject({
+      ok: false,
+      error: { code: SIGNATURE_ERROR.unknownAlgorithm, message: expect.stringContaining('is 0x0001:') },
+    });
   });
 
   it('accepts a final newline and CRLF line ends (a signature checked out on Windows)', () => {
@@ -145,13 +252,38 @@ describe('parsePublicKey refuses what is not a minisign public key', () => {
   const cases: [string, string, string, string][] = [
     ['empty', '', KEY_ERROR.malformed, 'this has 0 lines'],
     ['garbage', 'not a key at all', KEY_ERROR.malformed, 'the public key line is not base64 (16 characters)'],
-    ['three lines', `untrusted comment: x\n${line}\nmore`, KEY_ERROR.malformed, 'a minisign public key is one base64 line, or two lines (`untrusted comment: …` and the base64 key); this has 3 lines'],
-    ['comment line without its prefix', `my key\n${line}`, KEY_ERROR.malformed, 'line 1 of the public key must start with `untrusted comment:`'],
-    ['garbage after the comment', 'untrusted comment: minisign public key 1\n%%%%', KEY_ERROR.malformed, 'the public key line is not base64 (4 characters)'],
-    ['wrong length', Buffer.alloc(33).toString('base64'), KEY_ERROR.malformed, 'the public key decodes to 33 bytes: a minisign public key has 42'],
+    [
+      'three lines',
+      `untrusted comment: x\n${line}\nmore`,
+      KEY_ERROR.malformed,
+      'a minisign public key is one base64 line, or two lines (`untrusted comment: …` and the base64 key); this has 3 lines',
+    ],
+    [
+      'comment line without its prefix',
+      `my key\n${line}`,
+      KEY_ERROR.malformed,
+      'line 1 of the public key must start with `untrusted comment:`',
+    ],
+    [
+      'garbage after the comment',
+      'untrusted comment: minisign public key 1\n%%%%',
+      KEY_ERROR.malformed,
+      'the public key line is not base64 (4 characters)',
+    ],
+    [
+      'wrong length',
+      Buffer.alloc(33).toString('base64'),
+      KEY_ERROR.malformed,
+      'the public key decodes to 33 bytes: a minisign public key has 42',
+    ],
     ['a signature pasted as a key', KAT_PREHASHED, KEY_ERROR.malformed, 'this has 4 lines'],
     ['a secret-key-sized blob', Buffer.alloc(158).toString('base64'), KEY_ERROR.malformed, 'decodes to 158 bytes'],
-    ['too large', `untrusted comment: ${'x'.repeat(5000)}\n${line}`, KEY_ERROR.malformed, 'the public key is 5076 bytes: at most 4096 are read'],
+    [
+      'too large',
+      `untrusted comment: ${'x'.repeat(5000)}\n${line}`,
+      KEY_ERROR.malformed,
+      'the public key is 5076 bytes: at most 4096 are read',
+    ],
   ];
   for (const [name, text, code, message] of cases) {
     it(name, () => {
@@ -168,13 +300,19 @@ describe('parsePublicKey refuses what is not a minisign public key', () => {
     bytes.write('ED', 0, 'latin1');
     expect(parsePublicKey(bytes.toString('base64'))).toEqual({
       ok: false,
-      error: { code: KEY_ERROR.unknownAlgorithm, message: "the public key's algorithm is `ED` (0x4544): only `Ed` (Ed25519) keys are known" },
+      error: {
+        code: KEY_ERROR.unknownAlgorithm,
+        message: "the public key's algorithm is `ED` (0x4544): only `Ed` (Ed25519) keys are known",
+      },
     });
   });
 
   it('accepts a pasted line with surrounding spaces and a .pub file with CRLF', () => {
     expect(parsePublicKey(`  ${line}\n`)).toMatchObject({ ok: true, value: { publicKey: line } });
-    expect(parsePublicKey(`untrusted comment: k\r\n${line}\r\n`)).toMatchObject({ ok: true, value: { keyId: 'E7620F1842B4E81F', untrustedComment: 'k' } });
+    expect(parsePublicKey(`untrusted comment: k\r\n${line}\r\n`)).toMatchObject({
+      ok: true,
+      value: { keyId: 'E7620F1842B4E81F', untrustedComment: 'k' },
+    });
   });
 });
 
@@ -197,7 +335,10 @@ describe('verification details', () => {
     expect(message).toEqual({ algorithm: 'Ed', size: 4, bytes: null });
     expect(verifySignedMessage(signature(KAT_LEGACY), key(KAT_PUBLIC_KEY), message)).toEqual({
       ok: false,
-      error: { code: SIGNATURE_ERROR.legacyTooLarge, message: expect.stringContaining('legacy `Ed` signature over 4 bytes') },
+      error: {
+        code: SIGNATURE_ERROR.legacyTooLarge,
+        message: expect.stringContaining('legacy `Ed` signature over 4 bytes'),
+      },
     });
   });
 
@@ -205,7 +346,8 @@ describe('verification details', () => {
     const data = Buffer.from(Array.from({ length: 10_000 }, (_, i) => (i * 7919) % 251));
     const whole = signedMessageOf('ED', data);
     const collector = createSignedMessageCollector('ED');
-    for (let at = 0, step = 1; at < data.length; at += step, step = ((step * 3) % 997) + 1) collector.update(data.subarray(at, at + step));
+    for (let at = 0, step = 1; at < data.length; at += step, step = ((step * 3) % 997) + 1)
+      collector.update(data.subarray(at, at + step));
     expect(collector.finish()).toEqual(whole);
   });
 
@@ -214,7 +356,10 @@ describe('verification details', () => {
     other[20] = (other[20]! + 1) % 256;
     const forged = key(other.toString('base64'));
     expect(forged.keyId).toBe('E7620F1842B4E81F');
-    expect(verifyBytes(signature(KAT_PREHASHED), forged, TEST)).toMatchObject({ ok: false, error: { code: SIGNATURE_ERROR.invalid } });
+    expect(verifyBytes(signature(KAT_PREHASHED), forged, TEST)).toMatchObject({
+      ok: false,
+      error: { code: SIGNATURE_ERROR.invalid },
+    });
   });
 });
 
@@ -247,20 +392,35 @@ describeWithMinisign('with keys and signatures made by minisign', () => {
       let sigPath: string;
       beforeAll(() => {
         sigPath = join(dir, `package-${algorithm}.minisig`);
-        text = minisignSign(keys, file, { trustedComment: `invoices 1.2.0\tby Example`, legacy, signaturePath: sigPath });
+        text = minisignSign(keys, file, {
+          trustedComment: `invoices 1.2.0\tby Example`,
+          legacy,
+          signaturePath: sigPath,
+        });
       });
 
       it('verifies, and so does minisign -V', () => {
         const parsed = signature(text);
         expect(parsed.algorithm).toBe(algorithm);
         expect(parsed.keyId).toBe(keys.printedKeyId);
-        expect(verifyBytes(parsed, key(keys.publicKeyText), readFileSync(file))).toEqual({ ok: true, keyId: keys.printedKeyId, algorithm, trustedComment: 'invoices 1.2.0\tby Example' });
+        expect(verifyBytes(parsed, key(keys.publicKeyText), readFileSync(file))).toEqual({
+          ok: true,
+          keyId: keys.printedKeyId,
+          algorithm,
+          trustedComment: 'invoices 1.2.0\tby Example',
+        });
         expect(minisignVerifies(keys.publicKeyPath, file, sigPath)).toBe(true);
       });
 
       it('a signature for another file is invalid', () => {
         const result = verifyBytes(signature(text), key(keys.publicKeyText), readFileSync(otherFile));
-        expect(result).toEqual({ ok: false, error: { code: SIGNATURE_ERROR.invalid, message: `the signature does not match the file: it changed after it was signed, or the signature is for another file (key ${keys.printedKeyId})` } });
+        expect(result).toEqual({
+          ok: false,
+          error: {
+            code: SIGNATURE_ERROR.invalid,
+            message: `the signature does not match the file: it changed after it was signed, or the signature is for another file (key ${keys.printedKeyId})`,
+          },
+        });
       });
 
       it('a flipped bit anywhere in the file is invalid, as minisign -V agrees', () => {
@@ -268,7 +428,10 @@ describeWithMinisign('with keys and signatures made by minisign', () => {
         for (const at of [0, 1, 4095, 100_000, original.length - 1]) {
           const flipped = Buffer.from(original);
           flipped[at] = flipped[at]! ^ 0x10;
-          expect(verifyBytes(signature(text), key(keys.publicKeyText), flipped), `bit at ${at}`).toMatchObject({ ok: false, error: { code: SIGNATURE_ERROR.invalid } });
+          expect(verifyBytes(signature(text), key(keys.publicKeyText), flipped), `bit at ${at}`).toMatchObject({
+            ok: false,
+            error: { code: SIGNATURE_ERROR.invalid },
+          });
         }
         const flippedPath = join(dir, `flipped-${algorithm}.apo`);
         const flipped = Buffer.from(original);
@@ -281,7 +444,10 @@ describeWithMinisign('with keys and signatures made by minisign', () => {
         const edited = withLine(text, 2, 'trusted comment: invoices 9.9.9\tby Example');
         expect(verifyBytes(signature(edited), key(keys.publicKeyText), readFileSync(file))).toEqual({
           ok: false,
-          error: { code: SIGNATURE_ERROR.invalid, message: `the signature's trusted comment does not match its global signature: the comment was changed after signing (key ${keys.printedKeyId})` },
+          error: {
+            code: SIGNATURE_ERROR.invalid,
+            message: `the signature's trusted comment does not match its global signature: the comment was changed after signing (key ${keys.printedKeyId})`,
+          },
         });
         const editedPath = join(dir, `edited-${algorithm}.minisig`);
         writeFileSync(editedPath, edited);
@@ -297,13 +463,19 @@ describeWithMinisign('with keys and signatures made by minisign', () => {
         const edited = editSignatureBytes(text, (bytes) => {
           bytes[40] = bytes[40]! ^ 1;
         });
-        expect(verifyBytes(signature(edited), key(keys.publicKeyText), readFileSync(file))).toMatchObject({ ok: false, error: { code: SIGNATURE_ERROR.invalid } });
+        expect(verifyBytes(signature(edited), key(keys.publicKeyText), readFileSync(file))).toMatchObject({
+          ok: false,
+          error: { code: SIGNATURE_ERROR.invalid },
+        });
       });
 
       it('checked against another key: key_id_mismatch naming both ids', () => {
         expect(verifyBytes(signature(text), key(otherKeys.publicKeyText), readFileSync(file))).toEqual({
           ok: false,
-          error: { code: SIGNATURE_ERROR.keyIdMismatch, message: `the signature was made by key ${keys.printedKeyId}, not by key ${otherKeys.printedKeyId} it is checked against` },
+          error: {
+            code: SIGNATURE_ERROR.keyIdMismatch,
+            message: `the signature was made by key ${keys.printedKeyId}, not by key ${otherKeys.printedKeyId} it is checked against`,
+          },
         });
         expect(minisignVerifies(otherKeys.publicKeyPath, file, sigPath)).toBe(false);
       });
@@ -311,12 +483,18 @@ describeWithMinisign('with keys and signatures made by minisign', () => {
       it('the key id rewritten to another key’s is invalid against that key', () => {
         const otherId = Buffer.from(otherKeys.publicKeyText.split('\n')[1]!, 'base64').subarray(2, 10);
         const rewritten = editSignatureBytes(text, (bytes) => otherId.copy(bytes, 2));
-        expect(verifyBytes(signature(rewritten), key(otherKeys.publicKeyText), readFileSync(file))).toMatchObject({ ok: false, error: { code: SIGNATURE_ERROR.invalid } });
+        expect(verifyBytes(signature(rewritten), key(otherKeys.publicKeyText), readFileSync(file))).toMatchObject({
+          ok: false,
+          error: { code: SIGNATURE_ERROR.invalid },
+        });
       });
 
       it('truncated .minisig files are malformed', () => {
         for (const length of [10, 60, text.indexOf('trusted comment'), text.length - 30]) {
-          expect(parseSignature(text.slice(0, length)), `cut at ${length}`).toMatchObject({ ok: false, error: { code: SIGNATURE_ERROR.malformed } });
+          expect(parseSignature(text.slice(0, length)), `cut at ${length}`).toMatchObject({
+            ok: false,
+            error: { code: SIGNATURE_ERROR.malformed },
+          });
         }
       });
     });

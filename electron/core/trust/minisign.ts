@@ -87,14 +87,19 @@ export interface MinisignPublicKey {
   publicKey: string;
   /** The raw 32-byte Ed25519 key. */
   keyBytes: Uint8Array;
-  /** The `untrusted comment:` line's text of a `.pub` file; null for the one-line form. Never shown as proof of anything. */
+  /**
+   * The `untrusted comment:` line's text of a `.pub` file; null for the one-line form. Never shown as proof of
+   * anything.
+   */
   untrustedComment: string | null;
 }
 
 /** A parsed `.minisig`: the four lines, decoded. */
 export interface MinisignSignature {
   algorithm: SignatureAlgorithm;
-  /** The key id the signature names (16 uppercase hex). Anyone can write any id: it selects a key, it proves nothing. */
+  /**
+   * The key id the signature names (16 uppercase hex). Anyone can write any id: it selects a key, it proves nothing.
+   */
   keyId: string;
   /** The 64-byte Ed25519 signature of the file (or of its BLAKE2b-512 digest). */
   signature: Uint8Array;
@@ -140,7 +145,12 @@ function decodeBase64(text: string): Buffer | null {
 }
 
 /** Text from bytes or a string, refused when not UTF-8 or over `max` bytes. */
-function asText(input: string | Uint8Array, max: number, what: string, code: { malformed: string; tooLarge: string }): Parsed<string> {
+function asText(
+  input: string | Uint8Array,
+  max: number,
+  what: string,
+  code: { malformed: string; tooLarge: string },
+): Parsed<string> {
   const size = typeof input === 'string' ? Buffer.byteLength(input) : input.length;
   if (size > max) return refuse(code.tooLarge, `${what} is ${size} bytes: at most ${max} are read`);
   if (typeof input === 'string') return { ok: true, value: input };
@@ -175,7 +185,10 @@ function describeAlgorithm(bytes: Uint8Array): string {
  * key). Refuses with `key.malformed` or `key.unknown_algorithm`, naming what is wrong.
  */
 export function parsePublicKey(input: string | Uint8Array): Parsed<MinisignPublicKey> {
-  const text = asText(input, MAX_PUBLIC_KEY_TEXT_BYTES, 'the public key', { malformed: KEY_ERROR.malformed, tooLarge: KEY_ERROR.malformed });
+  const text = asText(input, MAX_PUBLIC_KEY_TEXT_BYTES, 'the public key', {
+    malformed: KEY_ERROR.malformed,
+    tooLarge: KEY_ERROR.malformed,
+  });
   if (!text.ok) return text;
   const lines = linesOf(text.value.trim());
   let untrustedComment: string | null = null;
@@ -183,23 +196,40 @@ export function parsePublicKey(input: string | Uint8Array): Parsed<MinisignPubli
   if (lines.length === 1 && lines[0] !== '') {
     keyLine = lines[0]!;
   } else if (lines.length === 2) {
-    if (!lines[0]!.startsWith(UNTRUSTED_PREFIX)) return refuse(KEY_ERROR.malformed, `line 1 of the public key must start with \`${UNTRUSTED_PREFIX.trim()}\``);
+    if (!lines[0]!.startsWith(UNTRUSTED_PREFIX))
+      return refuse(KEY_ERROR.malformed, `line 1 of the public key must start with \`${UNTRUSTED_PREFIX.trim()}\``);
     untrustedComment = lines[0]!.slice(UNTRUSTED_PREFIX.length);
     keyLine = lines[1]!;
   } else {
     const count = lines.length === 1 ? 0 : lines.length;
-    return refuse(KEY_ERROR.malformed, `a minisign public key is one base64 line, or two lines (\`untrusted comment: …\` and the base64 key); this has ${count} line${count === 1 ? '' : 's'}`);
+    return refuse(
+      KEY_ERROR.malformed,
+      `a minisign public key is one base64 line, or two lines (\`untrusted comment: …\` and the base64 key); this has ${count} line${count === 1 ? '' : 's'}`,
+    );
   }
   const bytes = decodeBase64(keyLine);
-  if (bytes === null) return refuse(KEY_ERROR.malformed, `the public key line is not base64 (${keyLine.length} characters)`);
-  if (bytes.length !== PUBLIC_KEY_BYTES) return refuse(KEY_ERROR.malformed, `the public key decodes to ${bytes.length} bytes: a minisign public key has ${PUBLIC_KEY_BYTES}`);
+  if (bytes === null)
+    return refuse(KEY_ERROR.malformed, `the public key line is not base64 (${keyLine.length} characters)`);
+  if (bytes.length !== PUBLIC_KEY_BYTES)
+    return refuse(
+      KEY_ERROR.malformed,
+      `the public key decodes to ${bytes.length} bytes: a minisign public key has ${PUBLIC_KEY_BYTES}`,
+    );
   const algorithm = bytes.subarray(0, 2);
   if (algorithm.toString('latin1') !== 'Ed') {
-    return refuse(KEY_ERROR.unknownAlgorithm, `the public key's algorithm is ${describeAlgorithm(algorithm)}: only \`Ed\` (Ed25519) keys are known`);
+    return refuse(
+      KEY_ERROR.unknownAlgorithm,
+      `the public key's algorithm is ${describeAlgorithm(algorithm)}: only \`Ed\` (Ed25519) keys are known`,
+    );
   }
   return {
     ok: true,
-    value: { keyId: formatKeyId(bytes.subarray(2, 10)), publicKey: keyLine, keyBytes: new Uint8Array(bytes.subarray(10, 42)), untrustedComment },
+    value: {
+      keyId: formatKeyId(bytes.subarray(2, 10)),
+      publicKey: keyLine,
+      keyBytes: new Uint8Array(bytes.subarray(10, 42)),
+      untrustedComment,
+    },
   };
 }
 
@@ -211,39 +241,71 @@ export function parsePublicKey(input: string | Uint8Array): Parsed<MinisignPubli
  * control or invisible characters but tab, since the consent form shows it.
  */
 export function parseSignature(input: string | Uint8Array): Parsed<MinisignSignature> {
-  const text = asText(input, MAX_SIGNATURE_FILE_BYTES, 'the signature file', { malformed: SIGNATURE_ERROR.malformed, tooLarge: SIGNATURE_ERROR.tooLarge });
+  const text = asText(input, MAX_SIGNATURE_FILE_BYTES, 'the signature file', {
+    malformed: SIGNATURE_ERROR.malformed,
+    tooLarge: SIGNATURE_ERROR.tooLarge,
+  });
   if (!text.ok) return text;
   if (text.value.length === 0) return refuse(SIGNATURE_ERROR.malformed, 'the signature file is empty');
   const lines = linesOf(text.value);
   if (lines.length !== 4) {
-    return refuse(SIGNATURE_ERROR.malformed, `a minisign signature has 4 lines (untrusted comment, signature, trusted comment, global signature); this one has ${lines.length}`);
+    return refuse(
+      SIGNATURE_ERROR.malformed,
+      `a minisign signature has 4 lines (untrusted comment, signature, trusted comment, global signature); this one has ${lines.length}`,
+    );
   }
   const [untrusted, signatureLine, trusted, globalLine] = lines as [string, string, string, string];
-  if (!untrusted.startsWith(UNTRUSTED_PREFIX)) return refuse(SIGNATURE_ERROR.malformed, `line 1 of the signature must start with \`${UNTRUSTED_PREFIX.trim()}\``);
+  if (!untrusted.startsWith(UNTRUSTED_PREFIX))
+    return refuse(SIGNATURE_ERROR.malformed, `line 1 of the signature must start with \`${UNTRUSTED_PREFIX.trim()}\``);
   if (Buffer.byteLength(untrusted) > MAX_UNTRUSTED_COMMENT_BYTES) {
-    return refuse(SIGNATURE_ERROR.malformed, `line 1 of the signature (the untrusted comment) is ${Buffer.byteLength(untrusted)} bytes: at most ${MAX_UNTRUSTED_COMMENT_BYTES}`);
+    return refuse(
+      SIGNATURE_ERROR.malformed,
+      `line 1 of the signature (the untrusted comment) is ${Buffer.byteLength(untrusted)} bytes: at most ${MAX_UNTRUSTED_COMMENT_BYTES}`,
+    );
   }
   const signatureBytes = decodeBase64(signatureLine);
-  if (signatureBytes === null) return refuse(SIGNATURE_ERROR.malformed, `line 2 of the signature is not base64 (${signatureLine.length} characters)`);
+  if (signatureBytes === null)
+    return refuse(
+      SIGNATURE_ERROR.malformed,
+      `line 2 of the signature is not base64 (${signatureLine.length} characters)`,
+    );
   if (signatureBytes.length !== SIGNATURE_LINE_BYTES) {
-    return refuse(SIGNATURE_ERROR.malformed, `line 2 of the signature decodes to ${signatureBytes.length} bytes: a minisign signature line holds ${SIGNATURE_LINE_BYTES}`);
+    return refuse(
+      SIGNATURE_ERROR.malformed,
+      `line 2 of the signature decodes to ${signatureBytes.length} bytes: a minisign signature line holds ${SIGNATURE_LINE_BYTES}`,
+    );
   }
-  if (!trusted.startsWith(TRUSTED_PREFIX)) return refuse(SIGNATURE_ERROR.malformed, `line 3 of the signature must start with \`${TRUSTED_PREFIX.trim()}\``);
+  if (!trusted.startsWith(TRUSTED_PREFIX))
+    return refuse(SIGNATURE_ERROR.malformed, `line 3 of the signature must start with \`${TRUSTED_PREFIX.trim()}\``);
   if (Buffer.byteLength(trusted) > MAX_TRUSTED_COMMENT_BYTES) {
-    return refuse(SIGNATURE_ERROR.malformed, `line 3 of the signature (the trusted comment) is ${Buffer.byteLength(trusted)} bytes: at most ${MAX_TRUSTED_COMMENT_BYTES}`);
+    return refuse(
+      SIGNATURE_ERROR.malformed,
+      `line 3 of the signature (the trusted comment) is ${Buffer.byteLength(trusted)} bytes: at most ${MAX_TRUSTED_COMMENT_BYTES}`,
+    );
   }
   const trustedComment = trusted.slice(TRUSTED_PREFIX.length);
   const unshowable = UNSHOWABLE.exec(trustedComment);
-  if (unshowable) return refuse(SIGNATURE_ERROR.malformed, `the trusted comment contains the control or invisible character ${codePoint(unshowable[0])}`);
+  if (unshowable)
+    return refuse(
+      SIGNATURE_ERROR.malformed,
+      `the trusted comment contains the control or invisible character ${codePoint(unshowable[0])}`,
+    );
   const globalSignature = decodeBase64(globalLine);
-  if (globalSignature === null) return refuse(SIGNATURE_ERROR.malformed, `line 4 of the signature is not base64 (${globalLine.length} characters)`);
+  if (globalSignature === null)
+    return refuse(SIGNATURE_ERROR.malformed, `line 4 of the signature is not base64 (${globalLine.length} characters)`);
   if (globalSignature.length !== ED25519_SIGNATURE_BYTES) {
-    return refuse(SIGNATURE_ERROR.malformed, `line 4 of the signature decodes to ${globalSignature.length} bytes: a global signature has ${ED25519_SIGNATURE_BYTES}`);
+    return refuse(
+      SIGNATURE_ERROR.malformed,
+      `line 4 of the signature decodes to ${globalSignature.length} bytes: a global signature has ${ED25519_SIGNATURE_BYTES}`,
+    );
   }
   const algorithmBytes = signatureBytes.subarray(0, 2);
   const algorithm = algorithmBytes.toString('latin1');
   if (algorithm !== 'ED' && algorithm !== 'Ed') {
-    return refuse(SIGNATURE_ERROR.unknownAlgorithm, `the signature's algorithm is ${describeAlgorithm(algorithmBytes)}: only \`ED\` (Ed25519 over BLAKE2b-512) and legacy \`Ed\` are known`);
+    return refuse(
+      SIGNATURE_ERROR.unknownAlgorithm,
+      `the signature's algorithm is ${describeAlgorithm(algorithmBytes)}: only \`ED\` (Ed25519 over BLAKE2b-512) and legacy \`Ed\` are known`,
+    );
   }
   return {
     ok: true,
@@ -263,7 +325,10 @@ export function parseSignature(input: string | Uint8Array): Parsed<MinisignSigna
  * BLAKE2b-512 digest (`ED`), or the bytes themselves (legacy `Ed`, up to
  * {@link MAX_LEGACY_SIGNED_BYTES}). Plain data, so it can cross a worker boundary.
  */
-export type SignedMessage = { algorithm: 'ED'; size: number; blake2b512: Uint8Array } | { algorithm: 'Ed'; size: number; bytes: Uint8Array } | { algorithm: 'Ed'; size: number; bytes: null };
+export type SignedMessage =
+  | { algorithm: 'ED'; size: number; blake2b512: Uint8Array }
+  | { algorithm: 'Ed'; size: number; bytes: Uint8Array }
+  | { algorithm: 'Ed'; size: number; bytes: null };
 
 /** Fed every byte of the signed file, in order, once; `finish` is called after the last one. */
 export interface SignedMessageCollector {
@@ -278,7 +343,10 @@ export interface SignedMessageCollector {
  * legacy `Ed` keeps copies of the chunks until {@link MAX_LEGACY_SIGNED_BYTES} is crossed, then
  * drops them and only counts (the verifier then refuses with `signature.legacy_too_large`).
  */
-export function createSignedMessageCollector(algorithm: SignatureAlgorithm, maxLegacyBytes = MAX_LEGACY_SIGNED_BYTES): SignedMessageCollector {
+export function createSignedMessageCollector(
+  algorithm: SignatureAlgorithm,
+  maxLegacyBytes = MAX_LEGACY_SIGNED_BYTES,
+): SignedMessageCollector {
   let size = 0;
   if (algorithm === 'ED') {
     const hash: Hash = createHash('blake2b512');
@@ -303,7 +371,11 @@ export function createSignedMessageCollector(algorithm: SignatureAlgorithm, maxL
 }
 
 /** The signed message of bytes already in memory (tests, small files). */
-export function signedMessageOf(algorithm: SignatureAlgorithm, bytes: Uint8Array, maxLegacyBytes = MAX_LEGACY_SIGNED_BYTES): SignedMessage {
+export function signedMessageOf(
+  algorithm: SignatureAlgorithm,
+  bytes: Uint8Array,
+  maxLegacyBytes = MAX_LEGACY_SIGNED_BYTES,
+): SignedMessage {
   const collector = createSignedMessageCollector(algorithm, maxLegacyBytes);
   collector.update(bytes);
   return collector.finish();
@@ -311,7 +383,10 @@ export function signedMessageOf(algorithm: SignatureAlgorithm, bytes: Uint8Array
 
 /** Node's KeyObject for a raw 32-byte Ed25519 public key (through JWK: no DER assembled by hand). */
 function ed25519Key(keyBytes: Uint8Array): KeyObject {
-  return createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: Buffer.from(keyBytes).toString('base64url') }, format: 'jwk' });
+  return createPublicKey({
+    key: { kty: 'OKP', crv: 'Ed25519', x: Buffer.from(keyBytes).toString('base64url') },
+    format: 'jwk',
+  });
 }
 
 /** Ed25519 verification that answers false (never throws) for a key or signature Node rejects. */
@@ -324,7 +399,9 @@ function ed25519Verify(message: Uint8Array, key: KeyObject, signature: Uint8Arra
 }
 
 /** A verified signature: the trusted comment is now known to come from the key's holder. */
-export type SignatureVerification = { ok: true; keyId: string; algorithm: SignatureAlgorithm; trustedComment: string } | { ok: false; error: Problem };
+export type SignatureVerification =
+  | { ok: true; keyId: string; algorithm: SignatureAlgorithm; trustedComment: string }
+  | { ok: false; error: Problem };
 
 /**
  * Checks `signature` against `key` for `message` (from {@link createSignedMessageCollector}):
@@ -332,24 +409,41 @@ export type SignatureVerification = { ok: true; keyId: string; algorithm: Signat
  * signature over the trusted comment must both hold (`signature.invalid` otherwise). A legacy
  * message that was too large to keep is `signature.legacy_too_large`.
  */
-export function verifySignedMessage(signature: MinisignSignature, key: MinisignPublicKey, message: SignedMessage): SignatureVerification {
+export function verifySignedMessage(
+  signature: MinisignSignature,
+  key: MinisignPublicKey,
+  message: SignedMessage,
+): SignatureVerification {
   if (signature.keyId !== key.keyId) {
-    return refuse(SIGNATURE_ERROR.keyIdMismatch, `the signature was made by key ${signature.keyId}, not by key ${key.keyId} it is checked against`);
+    return refuse(
+      SIGNATURE_ERROR.keyIdMismatch,
+      `the signature was made by key ${signature.keyId}, not by key ${key.keyId} it is checked against`,
+    );
   }
-  if (message.algorithm !== signature.algorithm) throw new Error(`a ${message.algorithm} message was collected for an ${signature.algorithm} signature`);
+  if (message.algorithm !== signature.algorithm)
+    throw new Error(`a ${message.algorithm} message was collected for an ${signature.algorithm} signature`);
   let signed: Uint8Array;
   if (message.algorithm === 'ED') signed = message.blake2b512;
   else if (message.bytes !== null) signed = message.bytes;
   else {
-    return refuse(SIGNATURE_ERROR.legacyTooLarge, `the signature is a legacy \`Ed\` signature over ${message.size} bytes: legacy signatures are checked on files up to ${MAX_LEGACY_SIGNED_BYTES} bytes; the author can re-sign with a current minisign (prehashed \`ED\`)`);
+    return refuse(
+      SIGNATURE_ERROR.legacyTooLarge,
+      `the signature is a legacy \`Ed\` signature over ${message.size} bytes: legacy signatures are checked on files up to ${MAX_LEGACY_SIGNED_BYTES} bytes; the author can re-sign with a current minisign (prehashed \`ED\`)`,
+    );
   }
   const publicKey = ed25519Key(key.keyBytes);
   if (!ed25519Verify(signed, publicKey, signature.signature)) {
-    return refuse(SIGNATURE_ERROR.invalid, `the signature does not match the file: it changed after it was signed, or the signature is for another file (key ${key.keyId})`);
+    return refuse(
+      SIGNATURE_ERROR.invalid,
+      `the signature does not match the file: it changed after it was signed, or the signature is for another file (key ${key.keyId})`,
+    );
   }
   const global = Buffer.concat([signature.signature, Buffer.from(signature.trustedComment, 'utf8')]);
   if (!ed25519Verify(global, publicKey, signature.globalSignature)) {
-    return refuse(SIGNATURE_ERROR.invalid, `the signature's trusted comment does not match its global signature: the comment was changed after signing (key ${key.keyId})`);
+    return refuse(
+      SIGNATURE_ERROR.invalid,
+      `the signature's trusted comment does not match its global signature: the comment was changed after signing (key ${key.keyId})`,
+    );
   }
   return { ok: true, keyId: key.keyId, algorithm: signature.algorithm, trustedComment: signature.trustedComment };
 }
@@ -367,6 +461,10 @@ export function signedFileName(signature: MinisignSignature, key: MinisignPublic
 }
 
 /** Verifies `signature` over bytes already in memory (convenience over the collector). */
-export function verifyBytes(signature: MinisignSignature, key: MinisignPublicKey, bytes: Uint8Array): SignatureVerification {
+export function verifyBytes(
+  signature: MinisignSignature,
+  key: MinisignPublicKey,
+  bytes: Uint8Array,
+): SignatureVerification {
   return verifySignedMessage(signature, key, signedMessageOf(signature.algorithm, bytes));
 }

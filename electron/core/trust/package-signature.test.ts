@@ -3,9 +3,24 @@ import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { describeWithMinisign, minisignKeyPair, minisignSign, type MinisignKeyPair } from '../../../test/helpers/minisign-tool';
+import {
+  describeWithMinisign,
+  minisignKeyPair,
+  minisignSign,
+  type MinisignKeyPair,
+} from '../../../test/helpers/minisign-tool';
 import { KEY_ERROR, MAX_LEGACY_SIGNED_BYTES, MAX_SIGNATURE_FILE_BYTES, SIGNATURE_ERROR } from './minisign';
-import { checkKeyPin, checkPackageSignature, compareWithPin, keyChangeMessage, keyPinOf, KEY_PIN_ERROR, readDetachedSignature, signaturePathFor, startPackageSignatureCheck } from './package-signature';
+import {
+  checkKeyPin,
+  checkPackageSignature,
+  compareWithPin,
+  keyChangeMessage,
+  keyPinOf,
+  KEY_PIN_ERROR,
+  readDetachedSignature,
+  signaturePathFor,
+  startPackageSignatureCheck,
+} from './package-signature';
 import { addTrustedKey, type TrustedKey } from './trusted-keys';
 
 const ADDED = new Date('2026-01-02T03:04:05Z');
@@ -48,24 +63,40 @@ describe('readDetachedSignature', () => {
     writeFileSync(`${apo}.minisig`, Buffer.alloc(8 * 1024 * 1024, 0x41));
     expect(await readDetachedSignature(apo)).toEqual({
       state: 'refused',
-      error: { code: SIGNATURE_ERROR.tooLarge, message: `the signature ${apo}.minisig is ${8 * 1024 * 1024} bytes: a minisign signature is at most ${MAX_SIGNATURE_FILE_BYTES}` },
+      error: {
+        code: SIGNATURE_ERROR.tooLarge,
+        message: `the signature ${apo}.minisig is ${8 * 1024 * 1024} bytes: a minisign signature is at most ${MAX_SIGNATURE_FILE_BYTES}`,
+      },
     });
   });
 
   it('a folder or a FIFO named .minisig is unreadable, never waited on', async () => {
     const folder = join(dir, 'folder.apo');
     mkdirSync(`${folder}.minisig`);
-    expect(await readDetachedSignature(folder)).toEqual({ state: 'refused', error: { code: SIGNATURE_ERROR.unreadable, message: `the signature ${folder}.minisig is not a regular file` } });
+    expect(await readDetachedSignature(folder)).toEqual({
+      state: 'refused',
+      error: { code: SIGNATURE_ERROR.unreadable, message: `the signature ${folder}.minisig is not a regular file` },
+    });
     const fifo = join(dir, 'fifo.apo');
     execFileSync('mkfifo', [`${fifo}.minisig`]);
-    expect(await readDetachedSignature(fifo)).toMatchObject({ state: 'refused', error: { code: SIGNATURE_ERROR.unreadable } });
+    expect(await readDetachedSignature(fifo)).toMatchObject({
+      state: 'refused',
+      error: { code: SIGNATURE_ERROR.unreadable },
+    });
   });
 
   it('a malformed signature is refused before any package byte is read, naming the file', () => {
-    const started = startPackageSignatureCheck({ state: 'present', path: '/p/x.apo.minisig', bytes: Buffer.from('garbage') }, []);
+    const started = startPackageSignatureCheck(
+      { state: 'present', path: '/p/x.apo.minisig', bytes: Buffer.from('garbage') },
+      [],
+    );
     expect(started).toEqual({
       ok: false,
-      error: { code: SIGNATURE_ERROR.malformed, message: '/p/x.apo.minisig: a minisign signature has 4 lines (untrusted comment, signature, trusted comment, global signature); this one has 1' },
+      error: {
+        code: SIGNATURE_ERROR.malformed,
+        message:
+          '/p/x.apo.minisig: a minisign signature has 4 lines (untrusted comment, signature, trusted comment, global signature); this one has 1',
+      },
     });
   });
 });
@@ -73,15 +104,32 @@ describe('readDetachedSignature', () => {
 describe('key pins', () => {
   const KEY_A = 'RWQYwijqPNtuwfakeAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
   const KEY_B = 'RWQYwijqPNtuwfakeBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB';
-  const verified = { state: 'verified', keyId: 'AAAAAAAAAAAAAAAA', keyName: 'Example', publicKey: KEY_A, algorithm: 'ED', trustedComment: '' } as const;
-  const unknown = { state: 'unknown_key', keyId: 'BBBBBBBBBBBBBBBB', algorithm: 'ED', claimedTrustedComment: '', pinnedKey: null } as const;
+  const verified = {
+    state: 'verified',
+    keyId: 'AAAAAAAAAAAAAAAA',
+    keyName: 'Example',
+    publicKey: KEY_A,
+    algorithm: 'ED',
+    trustedComment: '',
+  } as const;
+  const unknown = {
+    state: 'unknown_key',
+    keyId: 'BBBBBBBBBBBBBBBB',
+    algorithm: 'ED',
+    claimedTrustedComment: '',
+    pinnedKey: null,
+  } as const;
   const unsigned = { state: 'unsigned' } as const;
   const pinA = { kind: 'key', keyId: 'AAAAAAAAAAAAAAAA', publicKey: KEY_A } as const;
 
   it('pins the whole key that verified it, the id an unknown key claims, or unsigned', () => {
     expect(keyPinOf(verified)).toEqual(pinA);
     expect(keyPinOf(unknown)).toEqual({ kind: 'claimed_key', keyId: 'BBBBBBBBBBBBBBBB' });
-    expect(keyPinOf({ ...unknown, pinnedKey: KEY_B })).toEqual({ kind: 'key', keyId: 'BBBBBBBBBBBBBBBB', publicKey: KEY_B });
+    expect(keyPinOf({ ...unknown, pinnedKey: KEY_B })).toEqual({
+      kind: 'key',
+      keyId: 'BBBBBBBBBBBBBBBB',
+      publicKey: KEY_B,
+    });
     expect(keyPinOf(unsigned)).toEqual({ kind: 'unsigned' });
   });
 
@@ -97,9 +145,22 @@ describe('key pins', () => {
   });
 
   it('another key is other_key, a signed package now unsigned is dropped: both key_changed', () => {
-    expect(checkKeyPin(pinA, unknown)).toEqual({ ok: false, error: { code: KEY_PIN_ERROR.keyChanged, message: "this update is signed by a key you don't know (ID BBBBBBBBBBBBBBBB), not by key ID AAAAAAAAAAAAAAAA, which signed the version you have" } });
+    expect(checkKeyPin(pinA, unknown)).toEqual({
+      ok: false,
+      error: {
+        code: KEY_PIN_ERROR.keyChanged,
+        message:
+          "this update is signed by a key you don't know (ID BBBBBBBBBBBBBBBB), not by key ID AAAAAAAAAAAAAAAA, which signed the version you have",
+      },
+    });
     expect(compareWithPin(pinA, keyPinOf(unsigned))).toBe('dropped');
-    expect(checkKeyPin(pinA, unsigned)).toEqual({ ok: false, error: { code: KEY_PIN_ERROR.keyChanged, message: 'this update is not signed; the version you have was signed by key ID AAAAAAAAAAAAAAAA' } });
+    expect(checkKeyPin(pinA, unsigned)).toEqual({
+      ok: false,
+      error: {
+        code: KEY_PIN_ERROR.keyChanged,
+        message: 'this update is not signed; the version you have was signed by key ID AAAAAAAAAAAAAAAA',
+      },
+    });
   });
 
   it('the same key id over another whole key is a key change, never "the same key"', () => {
@@ -112,11 +173,17 @@ describe('key pins', () => {
     expect(compareWithPin(old, pinA)).toBe('unverifiable_pin');
     expect(compareWithPin(old, { kind: 'claimed_key', keyId: 'AAAAAAAAAAAAAAAA' })).toBe('unverifiable_pin');
     expect(compareWithPin(old, { kind: 'unsigned' })).toBe('dropped');
-    expect(keyChangeMessage('unverifiable_pin', old, pinA, 'Example Accounting', 'Example Accounting', false)).toContain('the key you trusted as “Example Accounting” (ID AAAAAAAAAAAAAAAA), recorded before this app kept whole keys');
+    expect(
+      keyChangeMessage('unverifiable_pin', old, pinA, 'Example Accounting', 'Example Accounting', false),
+    ).toContain(
+      'the key you trusted as “Example Accounting” (ID AAAAAAAAAAAAAAAA), recorded before this app kept whole keys',
+    );
   });
 
   it('names keys as the person knows them', () => {
-    expect(keyChangeMessage('dropped', pinA, { kind: 'unsigned' }, 'Example Accounting', null)).toBe('this update is not signed; the version you have was signed by the key you trust as “Example Accounting” (ID AAAAAAAAAAAAAAAA)');
+    expect(keyChangeMessage('dropped', pinA, { kind: 'unsigned' }, 'Example Accounting', null)).toBe(
+      'this update is not signed; the version you have was signed by the key you trust as “Example Accounting” (ID AAAAAAAAAAAAAAAA)',
+    );
   });
 });
 
@@ -140,7 +207,14 @@ describeWithMinisign('package signature states with minisign-made signatures', (
       minisignSign(publisher, apo, { trustedComment: 'invoices 1.2.0', legacy });
       expect(await checkPackageSignature(apo, trust(publisher, 'Example Accounting'))).toEqual({
         ok: true,
-        value: { state: 'verified', keyId: publisher.printedKeyId, keyName: 'Example Accounting', publicKey: expect.stringMatching(/^RW/), algorithm, trustedComment: 'invoices 1.2.0' },
+        value: {
+          state: 'verified',
+          keyId: publisher.printedKeyId,
+          keyName: 'Example Accounting',
+          publicKey: expect.stringMatching(/^RW/),
+          algorithm,
+          trustedComment: 'invoices 1.2.0',
+        },
       });
     });
 
@@ -148,7 +222,13 @@ describeWithMinisign('package signature states with minisign-made signatures', (
       minisignSign(publisher, apo, { trustedComment: 'invoices 1.2.0', legacy });
       expect(await checkPackageSignature(apo, trust(stranger, 'Someone else'))).toEqual({
         ok: true,
-        value: { state: 'unknown_key', keyId: publisher.printedKeyId, algorithm, claimedTrustedComment: 'invoices 1.2.0', pinnedKey: null },
+        value: {
+          state: 'unknown_key',
+          keyId: publisher.printedKeyId,
+          algorithm,
+          claimedTrustedComment: 'invoices 1.2.0',
+          pinnedKey: null,
+        },
       });
     });
   }
@@ -156,7 +236,10 @@ describeWithMinisign('package signature states with minisign-made signatures', (
   it('fed in the archive reader’s chunks, the check gives the same answer as one read', () => {
     minisignSign(publisher, apo, { trustedComment: 'chunked' });
     const bytes = readFileSync(apo);
-    const started = startPackageSignatureCheck({ state: 'present', path: `${apo}.minisig`, bytes: readFileSync(`${apo}.minisig`) }, trust(publisher, 'Example'));
+    const started = startPackageSignatureCheck(
+      { state: 'present', path: `${apo}.minisig`, bytes: readFileSync(`${apo}.minisig`) },
+      trust(publisher, 'Example'),
+    );
     if (!started.ok) throw new Error(started.error.message);
     for (let at = 0; at < bytes.length; at += 1024 * 1024) started.check.onBytes(bytes.subarray(at, at + 1024 * 1024));
     expect(started.check.finish()).toMatchObject({ ok: true, value: { state: 'verified', trustedComment: 'chunked' } });
@@ -171,7 +254,13 @@ describeWithMinisign('package signature states with minisign-made signatures', (
     writeFileSync(`${changed}.minisig`, readFileSync(`${apo}.minisig`));
     const before = snapshot(dir);
     const outcome = await checkPackageSignature(changed, trust(publisher, 'Example'));
-    expect(outcome).toEqual({ ok: false, error: { code: SIGNATURE_ERROR.invalid, message: expect.stringContaining('the signature does not match the file') } });
+    expect(outcome).toEqual({
+      ok: false,
+      error: {
+        code: SIGNATURE_ERROR.invalid,
+        message: expect.stringContaining('the signature does not match the file'),
+      },
+    });
     expect(snapshot(dir)).toEqual(before);
   });
 
@@ -182,7 +271,10 @@ describeWithMinisign('package signature states with minisign-made signatures', (
     const target = join(dir, 'target.apo');
     writeFileSync(target, readFileSync(apo));
     writeFileSync(`${target}.minisig`, readFileSync(`${other}.minisig`));
-    expect(await checkPackageSignature(target, trust(publisher, 'Example'))).toMatchObject({ ok: false, error: { code: SIGNATURE_ERROR.invalid } });
+    expect(await checkPackageSignature(target, trust(publisher, 'Example'))).toMatchObject({
+      ok: false,
+      error: { code: SIGNATURE_ERROR.invalid },
+    });
   });
 
   it('a legacy Ed signature over more than 16 MiB is legacy_too_large; the same file signed ED verifies', async () => {
@@ -197,13 +289,25 @@ describeWithMinisign('package signature states with minisign-made signatures', (
       },
     });
     minisignSign(publisher, big, { trustedComment: 'big' });
-    expect(await checkPackageSignature(big, trust(publisher, 'Example'))).toMatchObject({ ok: true, value: { state: 'verified', algorithm: 'ED' } });
+    expect(await checkPackageSignature(big, trust(publisher, 'Example'))).toMatchObject({
+      ok: true,
+      value: { state: 'verified', algorithm: 'ED' },
+    });
   });
 
   it('a trusted key damaged in the store is refused as key.malformed, not trusted', () => {
     minisignSign(publisher, apo, { trustedComment: 'x' });
     const damaged = trust(publisher, 'Example').map((key) => ({ ...key, publicKey: 'RWQ%%%%' }));
-    const started = startPackageSignatureCheck({ state: 'present', path: `${apo}.minisig`, bytes: readFileSync(`${apo}.minisig`) }, damaged);
-    expect(started).toEqual({ ok: false, error: { code: KEY_ERROR.malformed, message: 'the trusted key `Example` is damaged: the public key line is not base64 (7 characters)' } });
+    const started = startPackageSignatureCheck(
+      { state: 'present', path: `${apo}.minisig`, bytes: readFileSync(`${apo}.minisig`) },
+      damaged,
+    );
+    expect(started).toEqual({
+      ok: false,
+      error: {
+        code: KEY_ERROR.malformed,
+        message: 'the trusted key `Example` is damaged: the public key line is not base64 (7 characters)',
+      },
+    });
   });
 });

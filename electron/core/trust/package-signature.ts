@@ -10,7 +10,19 @@ import { open, type FileHandle } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { Problem, SignatureInvalidReason, SignatureSummary } from '../../../shared/inspection';
 import type { KeyPin, SignatureState, SignatureUpdateKind } from '../../../shared/trust';
-import { canonicalKeyId, createSignedMessageCollector, KEY_ERROR, MAX_SIGNATURE_FILE_BYTES, parsePublicKey, parseSignature, SIGNATURE_ERROR, signedFileName, verifySignedMessage, type MinisignPublicKey, type MinisignSignature } from './minisign';
+import {
+  canonicalKeyId,
+  createSignedMessageCollector,
+  KEY_ERROR,
+  MAX_SIGNATURE_FILE_BYTES,
+  parsePublicKey,
+  parseSignature,
+  SIGNATURE_ERROR,
+  signedFileName,
+  verifySignedMessage,
+  type MinisignPublicKey,
+  type MinisignSignature,
+} from './minisign';
 import { findTrustedKey, type TrustedKey } from './trusted-keys';
 
 /** Where a package's signature is looked for: beside it, with `.minisig` appended (`x.apo.minisig`). */
@@ -25,7 +37,10 @@ export type { KeyPin, SignatureState };
 export type SignatureOutcome = { ok: true; value: SignatureState } | { ok: false; error: Problem };
 
 /** What reading `x.apo.minisig` found. */
-export type DetachedSignatureRead = { state: 'absent' } | { state: 'present'; path: string; bytes: Uint8Array } | { state: 'refused'; error: Problem };
+export type DetachedSignatureRead =
+  | { state: 'absent' }
+  | { state: 'present'; path: string; bytes: Uint8Array }
+  | { state: 'refused'; error: Problem };
 
 /**
  * Reads the signature beside `packagePath`. Absent (no such file) is `unsigned`, not an error. A
@@ -41,11 +56,21 @@ export async function readDetachedSignature(packagePath: string): Promise<Detach
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return { state: 'absent' };
-    return { state: 'refused', error: { code: SIGNATURE_ERROR.unreadable, message: `the signature ${path} cannot be read: ${code ?? (error as Error).message}` } };
+    return {
+      state: 'refused',
+      error: {
+        code: SIGNATURE_ERROR.unreadable,
+        message: `the signature ${path} cannot be read: ${code ?? (error as Error).message}`,
+      },
+    };
   }
   try {
     const info = await handle.stat();
-    if (!info.isFile()) return { state: 'refused', error: { code: SIGNATURE_ERROR.unreadable, message: `the signature ${path} is not a regular file` } };
+    if (!info.isFile())
+      return {
+        state: 'refused',
+        error: { code: SIGNATURE_ERROR.unreadable, message: `the signature ${path} is not a regular file` },
+      };
     if (info.size > MAX_SIGNATURE_FILE_BYTES) return { state: 'refused', error: tooLarge(path, info.size) };
     const buffer = Buffer.alloc(MAX_SIGNATURE_FILE_BYTES + 1);
     let length = 0;
@@ -57,7 +82,13 @@ export async function readDetachedSignature(packagePath: string): Promise<Detach
     }
     return { state: 'present', path, bytes: new Uint8Array(buffer.subarray(0, length)) };
   } catch (error) {
-    return { state: 'refused', error: { code: SIGNATURE_ERROR.unreadable, message: `the signature ${path} cannot be read: ${(error as Error).message}` } };
+    return {
+      state: 'refused',
+      error: {
+        code: SIGNATURE_ERROR.unreadable,
+        message: `the signature ${path} cannot be read: ${(error as Error).message}`,
+      },
+    };
   } finally {
     await handle.close().catch(() => undefined);
   }
@@ -65,7 +96,10 @@ export async function readDetachedSignature(packagePath: string): Promise<Detach
 
 function tooLarge(path: string, size: number): Problem {
   const shown = size > MAX_SIGNATURE_FILE_BYTES + 1 ? `${size} bytes` : `over ${MAX_SIGNATURE_FILE_BYTES} bytes`;
-  return { code: SIGNATURE_ERROR.tooLarge, message: `the signature ${path} is ${shown}: a minisign signature is at most ${MAX_SIGNATURE_FILE_BYTES}` };
+  return {
+    code: SIGNATURE_ERROR.tooLarge,
+    message: `the signature ${path} is ${shown}: a minisign signature is at most ${MAX_SIGNATURE_FILE_BYTES}`,
+  };
 }
 
 /** A check in progress: fed the package's bytes once, in order, then asked for the outcome. */
@@ -89,7 +123,11 @@ export interface PackageSignatureCheck {
  * signature by another key that only claims a pinned key's id does not hold, so `pinnedKey` stays
  * null and the update is a key change, never "the same key" by its id.
  */
-export function startPackageSignatureCheck(read: DetachedSignatureRead, trustedKeys: readonly TrustedKey[], pinnedKeys: readonly string[] = []): { ok: true; check: PackageSignatureCheck } | { ok: false; error: Problem } {
+export function startPackageSignatureCheck(
+  read: DetachedSignatureRead,
+  trustedKeys: readonly TrustedKey[],
+  pinnedKeys: readonly string[] = [],
+): { ok: true; check: PackageSignatureCheck } | { ok: false; error: Problem } {
   if (read.state === 'refused') return { ok: false, error: read.error };
   if (read.state === 'absent') return { ok: true, check: fixed({ ok: true, value: { state: 'unsigned' } }) };
   const parsed = parseSignature(read.bytes);
@@ -99,14 +137,33 @@ export function startPackageSignatureCheck(read: DetachedSignatureRead, trustedK
   const pinned: MinisignPublicKey[] = [];
   for (const text of pinnedKeys) {
     const key = parsePublicKey(text);
-    if (key.ok && key.value.keyId === signature.keyId && key.value.publicKey !== trusted?.publicKey && !pinned.some((other) => other.publicKey === key.value.publicKey)) pinned.push(key.value);
+    if (
+      key.ok &&
+      key.value.keyId === signature.keyId &&
+      key.value.publicKey !== trusted?.publicKey &&
+      !pinned.some((other) => other.publicKey === key.value.publicKey)
+    )
+      pinned.push(key.value);
   }
-  const unknown: SignatureState = { state: 'unknown_key', keyId: signature.keyId, algorithm: signature.algorithm, claimedTrustedComment: signature.trustedComment, pinnedKey: null };
+  const unknown: SignatureState = {
+    state: 'unknown_key',
+    keyId: signature.keyId,
+    algorithm: signature.algorithm,
+    claimedTrustedComment: signature.trustedComment,
+    pinnedKey: null,
+  };
   if (!trusted && pinned.length === 0) return { ok: true, check: fixed({ ok: true, value: unknown }) };
   let key: MinisignPublicKey | null = null;
   if (trusted) {
     const parsedKey = parsePublicKey(trusted.publicKey);
-    if (!parsedKey.ok) return { ok: false, error: { ...parsedKey.error, message: `the trusted key \`${trusted.name}\` is damaged: ${parsedKey.error.message}` } };
+    if (!parsedKey.ok)
+      return {
+        ok: false,
+        error: {
+          ...parsedKey.error,
+          message: `the trusted key \`${trusted.name}\` is damaged: ${parsedKey.error.message}`,
+        },
+      };
     key = parsedKey.value;
   }
   const collector = createSignedMessageCollector(signature.algorithm);
@@ -120,7 +177,18 @@ export function startPackageSignatureCheck(read: DetachedSignatureRead, trustedK
         finished = true;
         const message = collector.finish();
         const result = key ? verifySignedMessage(signature, key, message) : null;
-        if (trusted && result?.ok) return { ok: true, value: { state: 'verified', keyId: result.keyId, keyName: trusted.name, publicKey: trusted.publicKey, algorithm: result.algorithm, trustedComment: result.trustedComment } };
+        if (trusted && result?.ok)
+          return {
+            ok: true,
+            value: {
+              state: 'verified',
+              keyId: result.keyId,
+              keyName: trusted.name,
+              publicKey: trusted.publicKey,
+              algorithm: result.algorithm,
+              trustedComment: result.trustedComment,
+            },
+          };
         // Not (or not validly) by the trusted key of this id: is it by the key pinned for an installed package?
         const holder = pinned.find((candidate) => verifySignedMessage(signature, candidate, message).ok);
         if (holder) return { ok: true, value: { ...unknown, pinnedKey: holder.publicKey } };
@@ -136,7 +204,15 @@ export function startPackageSignatureCheck(read: DetachedSignatureRead, trustedK
  * code and in the check's words, and the key id the signature names when it could be read.
  */
 export function invalidSignatureSummary(error: Problem, claimedKeyId: string | null = null): SignatureSummary {
-  return { state: 'invalid', key_id: claimedKeyId, trusted_comment: null, signer: null, public_key: null, reason: invalidReasonOf(error), message: error.message };
+  return {
+    state: 'invalid',
+    key_id: claimedKeyId,
+    trusted_comment: null,
+    signer: null,
+    public_key: null,
+    reason: invalidReasonOf(error),
+    message: error.message,
+  };
 }
 
 function invalidReasonOf(error: Problem): SignatureInvalidReason {
@@ -171,12 +247,23 @@ export function claimedKeyIdOf(read: DetachedSignatureRead): string | null {
  * A signature that does not match, whose authentic signed comment names another file than the one
  * beside it (`file:NAME`, minisign's default comment): said so, "made for another file".
  */
-function madeForAnotherFile(refusal: { ok: false; error: Problem }, signature: MinisignSignature, key: MinisignPublicKey, signaturePath: string): { ok: false; error: Problem } {
+function madeForAnotherFile(
+  refusal: { ok: false; error: Problem },
+  signature: MinisignSignature,
+  key: MinisignPublicKey,
+  signaturePath: string,
+): { ok: false; error: Problem } {
   if (refusal.error.code !== SIGNATURE_ERROR.invalid) return refusal;
   const named = signedFileName(signature, key);
   const here = basename(signaturePath).replace(/\.minisig$/, '');
   if (named === null || named === here) return refusal;
-  return { ok: false, error: { code: SIGNATURE_ERROR.invalid, message: `the signature was made for another file, \`${named}\`, not for this one (\`${here}\`; key ${key.keyId})` } };
+  return {
+    ok: false,
+    error: {
+      code: SIGNATURE_ERROR.invalid,
+      message: `the signature was made for another file, \`${named}\`, not for this one (\`${here}\`; key ${key.keyId})`,
+    },
+  };
 }
 
 function fixed(outcome: SignatureOutcome): PackageSignatureCheck {
@@ -188,20 +275,40 @@ function fixed(outcome: SignatureOutcome): PackageSignatureCheck {
  * then streams the package once through the check. In inspect and install the archive reader's
  * single read feeds `onBytes` instead. A package that cannot be read is `signature.unreadable`.
  */
-export async function checkPackageSignature(packagePath: string, trustedKeys: readonly TrustedKey[]): Promise<SignatureOutcome> {
+export async function checkPackageSignature(
+  packagePath: string,
+  trustedKeys: readonly TrustedKey[],
+): Promise<SignatureOutcome> {
   const started = startPackageSignatureCheck(await readDetachedSignature(packagePath), trustedKeys);
   if (!started.ok) return started;
   let handle: FileHandle;
   try {
     handle = await open(packagePath, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
   } catch (error) {
-    return { ok: false, error: { code: SIGNATURE_ERROR.unreadable, message: `the package ${packagePath} cannot be read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}` } };
+    return {
+      ok: false,
+      error: {
+        code: SIGNATURE_ERROR.unreadable,
+        message: `the package ${packagePath} cannot be read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+      },
+    };
   }
   try {
-    if (!(await handle.stat()).isFile()) return { ok: false, error: { code: SIGNATURE_ERROR.unreadable, message: `the package ${packagePath} is not a regular file` } };
-    for await (const chunk of handle.createReadStream({ highWaterMark: 1024 * 1024, autoClose: false })) started.check.onBytes(chunk as Buffer);
+    if (!(await handle.stat()).isFile())
+      return {
+        ok: false,
+        error: { code: SIGNATURE_ERROR.unreadable, message: `the package ${packagePath} is not a regular file` },
+      };
+    for await (const chunk of handle.createReadStream({ highWaterMark: 1024 * 1024, autoClose: false }))
+      started.check.onBytes(chunk as Buffer);
   } catch (error) {
-    return { ok: false, error: { code: SIGNATURE_ERROR.unreadable, message: `the package ${packagePath} cannot be read: ${(error as Error).message}` } };
+    return {
+      ok: false,
+      error: {
+        code: SIGNATURE_ERROR.unreadable,
+        message: `the package ${packagePath} cannot be read: ${(error as Error).message}`,
+      },
+    };
   } finally {
     await handle.close().catch(() => undefined);
   }
@@ -211,11 +318,16 @@ export async function checkPackageSignature(packagePath: string, trustedKeys: re
 /** Refusal of an update whose signing key differs from the one pinned at first install. */
 export const KEY_PIN_ERROR = { keyChanged: 'signature.key_changed' } as const;
 
-/** The pin a first install records for `state`: the whole key that verified it, the id an unknown key claims, or unsigned. */
+/**
+ * The pin a first install records for `state`: the whole key that verified it, the id an unknown key claims, or
+ * unsigned.
+ */
 export function keyPinOf(state: SignatureState): KeyPin {
   if (state.state === 'unsigned') return { kind: 'unsigned' };
   if (state.state === 'verified') return { kind: 'key', keyId: state.keyId, publicKey: state.publicKey };
-  return state.pinnedKey !== null ? { kind: 'key', keyId: state.keyId, publicKey: state.pinnedKey } : { kind: 'claimed_key', keyId: state.keyId };
+  return state.pinnedKey !== null
+    ? { kind: 'key', keyId: state.keyId, publicKey: state.pinnedKey }
+    : { kind: 'claimed_key', keyId: state.keyId };
 }
 
 /**
@@ -223,8 +335,14 @@ export function keyPinOf(state: SignatureState): KeyPin {
  * verified under, else the id an unknown key claims, else unsigned.
  */
 export function keyPinOfSummary(signature: SignatureSummary): KeyPin {
-  if (signature.public_key !== null && signature.key_id !== null && (signature.state === 'verified' || signature.state === 'unknown_key')) return { kind: 'key', keyId: signature.key_id, publicKey: signature.public_key };
-  if (signature.state === 'unknown_key' && signature.key_id !== null) return { kind: 'claimed_key', keyId: signature.key_id };
+  if (
+    signature.public_key !== null &&
+    signature.key_id !== null &&
+    (signature.state === 'verified' || signature.state === 'unknown_key')
+  )
+    return { kind: 'key', keyId: signature.key_id, publicKey: signature.public_key };
+  if (signature.state === 'unknown_key' && signature.key_id !== null)
+    return { kind: 'claimed_key', keyId: signature.key_id };
   return { kind: 'unsigned' };
 }
 
@@ -254,15 +372,24 @@ export function compareWithPin(pinned: KeyPin, now: KeyPin): SignatureUpdateKind
  * another key, a signature dropped, or a pin that cannot be matched (see {@link compareWithPin});
  * an unsigned package now signed is allowed and says so (`firstSigned`).
  */
-export function checkKeyPin(pinned: KeyPin, state: SignatureState): { ok: true; firstSigned: boolean } | { ok: false; error: Problem } {
+export function checkKeyPin(
+  pinned: KeyPin,
+  state: SignatureState,
+): { ok: true; firstSigned: boolean } | { ok: false; error: Problem } {
   return comparePins(pinned, keyPinOf(state));
 }
 
 /** {@link checkKeyPin} on the pins themselves (the Api keeps the inspected state as its pin). */
-export function comparePins(pinned: KeyPin, now: KeyPin): { ok: true; firstSigned: boolean } | { ok: false; error: Problem } {
+export function comparePins(
+  pinned: KeyPin,
+  now: KeyPin,
+): { ok: true; firstSigned: boolean } | { ok: false; error: Problem } {
   const kind = compareWithPin(pinned, now);
   if (kind === 'kept' || kind === 'first_signed') return { ok: true, firstSigned: kind === 'first_signed' };
-  return { ok: false, error: { code: KEY_PIN_ERROR.keyChanged, message: keyChangeMessage(kind, pinned, now, null, null) } };
+  return {
+    ok: false,
+    error: { code: KEY_PIN_ERROR.keyChanged, message: keyChangeMessage(kind, pinned, now, null, null) },
+  };
 }
 
 /** A pin's key as a person knows it: the name they gave it, else its id. */
@@ -273,7 +400,14 @@ function keyWords(pin: KeyPin, name: string | null, trusted: boolean): string {
 }
 
 /** The sentence of a key change, naming both keys as the person knows them. */
-export function keyChangeMessage(kind: SignatureUpdateKind, before: KeyPin, now: KeyPin, beforeName: string | null, nowName: string | null, beforeTrusted = beforeName !== null): string {
+export function keyChangeMessage(
+  kind: SignatureUpdateKind,
+  before: KeyPin,
+  now: KeyPin,
+  beforeName: string | null,
+  nowName: string | null,
+  beforeTrusted = beforeName !== null,
+): string {
   const was = keyWords(before, beforeName, beforeTrusted);
   switch (kind) {
     case 'dropped':
@@ -283,7 +417,9 @@ export function keyChangeMessage(kind: SignatureUpdateKind, before: KeyPin, now:
     case 'unverifiable_pin':
       return `the version you have was signed by ${was}, recorded before this app kept whole keys, and that key is no longer one you trust: the app cannot tell whether this update (signed by ${keyWords(now, nowName, true)}) is by the same key`;
     case 'kept':
-      return before.kind === 'unsigned' ? 'this update is unsigned, as the version you have' : `this update is signed by the same key as the version you have: ${was}`;
+      return before.kind === 'unsigned'
+        ? 'this update is unsigned, as the version you have'
+        : `this update is signed by the same key as the version you have: ${was}`;
     case 'other_key':
       return `this update is signed by ${keyWords(now, nowName, true)}, not by ${was}, which signed the version you have`;
   }

@@ -7,6 +7,10 @@ import { BUILTIN, UNSIGNED } from '../../../shared/trust';
  * state comes from its inspection (`summary.signature`) and is left as it is.
  */
 export function withSignatureState(inspection: Inspection, builtin: boolean): Inspection {
-  if (inspection.kind === 'apo' || inspection.summary === null || typeof inspection.summary !== 'object') return inspection;
-  return { ...inspection, summary: { ...inspection.summary, signature: builtin && inspection.kind === 'template' ? BUILTIN : UNSIGNED } };
+  if (inspection.kind === 'apo' || inspection.summary === null || typeof inspection.summary !== 'object')
+    return inspection;
+  return {
+    ...inspection,
+    summary: { ...inspection.summary, signature: builtin && inspection.kind === 'template' ? BUILTIN : UNSIGNED },
+  };
 }

@@ -27,12 +27,19 @@ export function trustedKeysOf(state: StoreState): TrustedKey[] {
 export function pinnedKeysOf(state: StoreState, trusted: readonly TrustedKey[]): string[] {
   const keys = new Set<string>();
   for (const record of Object.values(state.packageTrust)) {
-    if (record.pin.kind === 'key' && !trusted.some((key) => key.publicKey === (record.pin as { publicKey: string }).publicKey)) keys.add(record.pin.publicKey);
+    if (
+      record.pin.kind === 'key' &&
+      !trusted.some((key) => key.publicKey === (record.pin as { publicKey: string }).publicKey)
+    )
+      keys.add(record.pin.publicKey);
   }
   return [...keys].sort();
 }
 
-/** The pin of an installed package (unsigned for one installed before pins were kept), or null when `name` is not installed. */
+/**
+ * The pin of an installed package (unsigned for one installed before pins were kept), or null when `name` is not
+ * installed.
+ */
 export function installedPinOf(state: StoreState, name: string): KeyPin | null {
   if (!Object.hasOwn(state.packages, name)) return null;
   return (Object.hasOwn(state.packageTrust, name) ? state.packageTrust[name]?.pin : undefined) ?? { kind: 'unsigned' };
@@ -44,7 +51,11 @@ export function installedPinOf(state: StoreState, name: string): KeyPin | null {
  * first signed, another key, signature dropped, or a pin that cannot be matched, with the names the
  * person gave both keys (the pinned key's from the trusted keys, else from when it was installed).
  */
-export function signatureUpdateOf(state: StoreState, name: string, signature: SignatureSummary): SignatureUpdate | null {
+export function signatureUpdateOf(
+  state: StoreState,
+  name: string,
+  signature: SignatureSummary,
+): SignatureUpdate | null {
   const before = installedPinOf(state, name);
   if (!before) return null;
   const now = keyPinOfSummary(signature);
@@ -53,7 +64,9 @@ export function signatureUpdateOf(state: StoreState, name: string, signature: Si
   const keys = trusted.ok ? trusted.keys : [];
   const record = Object.hasOwn(state.packageTrust, name) ? state.packageTrust[name] : undefined;
   const trustedBefore = before.kind === 'key' ? keys.find((key) => key.publicKey === before.publicKey) : undefined;
-  const beforeName = trustedBefore?.name ?? (before.kind === 'key' || before.kind === 'key_id_only' ? (record?.signature.signer ?? null) : null);
+  const beforeName =
+    trustedBefore?.name ??
+    (before.kind === 'key' || before.kind === 'key_id_only' ? (record?.signature.signer ?? null) : null);
   const nowName = signature.state === 'verified' ? signature.signer : null;
   const message = keyChangeMessage(change, before, now, beforeName, nowName, trustedBefore !== undefined);
   return { change, before, now, beforeName, beforeTrusted: trustedBefore !== undefined, nowName, message };

@@ -1,9 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { KEY_ERROR } from './minisign';
-import { addTrustedKey, findTrustedKey, MAX_TRUSTED_KEYS, parseTrustedKeys, removeTrustedKey, TRUSTED_KEYS_ERROR, type TrustedKey } from './trusted-keys';
+import {
+  addTrustedKey,
+  findTrustedKey,
+  MAX_TRUSTED_KEYS,
+  parseTrustedKeys,
+  removeTrustedKey,
+  TRUSTED_KEYS_ERROR,
+  type TrustedKey,
+} from './trusted-keys';
 
 // Key of rust-minisign-verify's test vectors (jedisct1/rust-minisign-verify, src/lib.rs).
-const KEY_FILE = 'untrusted comment: minisign public key E7620F1842B4E81F\nRWQf6LRCGA9i53mlYecO4IzT51TGPpvWucNSCh1CBM0QTaLn73Y7GFO3\n';
+const KEY_FILE =
+  'untrusted comment: minisign public key E7620F1842B4E81F\nRWQf6LRCGA9i53mlYecO4IzT51TGPpvWucNSCh1CBM0QTaLn73Y7GFO3\n';
 const KEY_LINE = 'RWQf6LRCGA9i53mlYecO4IzT51TGPpvWucNSCh1CBM0QTaLn73Y7GFO3';
 const ADDED = new Date('2026-01-02T03:04:05Z');
 
@@ -27,10 +36,25 @@ describe('addTrustedKey', () => {
     const result = addTrustedKey([], KEY_FILE, 'Example Accounting', ADDED);
     expect(result).toEqual({
       ok: true,
-      keys: [{ keyId: 'E7620F1842B4E81F', publicKey: KEY_LINE, name: 'Example Accounting', addedAt: '2026-01-02T03:04:05.000Z' }],
-      key: { keyId: 'E7620F1842B4E81F', publicKey: KEY_LINE, name: 'Example Accounting', addedAt: '2026-01-02T03:04:05.000Z' },
+      keys: [
+        {
+          keyId: 'E7620F1842B4E81F',
+          publicKey: KEY_LINE,
+          name: 'Example Accounting',
+          addedAt: '2026-01-02T03:04:05.000Z',
+        },
+      ],
+      key: {
+        keyId: 'E7620F1842B4E81F',
+        publicKey: KEY_LINE,
+        name: 'Example Accounting',
+        addedAt: '2026-01-02T03:04:05.000Z',
+      },
     });
-    expect(addTrustedKey([], ` ${KEY_LINE} `, 'Example', ADDED)).toMatchObject({ ok: true, key: { publicKey: KEY_LINE } });
+    expect(addTrustedKey([], ` ${KEY_LINE} `, 'Example', ADDED)).toMatchObject({
+      ok: true,
+      key: { publicKey: KEY_LINE },
+    });
   });
 
   it('leaves the input list untouched', () => {
@@ -41,14 +65,23 @@ describe('addTrustedKey', () => {
 
   it('refuses a key already trusted, naming its name', () => {
     const list = added([], KEY_FILE, 'Example');
-    expect(addTrustedKey(list, KEY_LINE, 'Again', ADDED)).toEqual({ ok: false, error: { code: TRUSTED_KEYS_ERROR.duplicateKey, message: 'key E7620F1842B4E81F is already trusted, as `Example`' } });
+    expect(addTrustedKey(list, KEY_LINE, 'Again', ADDED)).toEqual({
+      ok: false,
+      error: {
+        code: TRUSTED_KEYS_ERROR.duplicateKey,
+        message: 'key E7620F1842B4E81F is already trusted, as `Example`',
+      },
+    });
   });
 
   it('refuses a name already used (case-insensitive)', () => {
     const list = added([], KEY_FILE, 'Example');
     expect(addTrustedKey(list, keyLine(1), 'EXAMPLE', ADDED)).toEqual({
       ok: false,
-      error: { code: TRUSTED_KEYS_ERROR.duplicateName, message: 'the name `Example` is already used by key E7620F1842B4E81F: pick another' },
+      error: {
+        code: TRUSTED_KEYS_ERROR.duplicateName,
+        message: 'the name `Example` is already used by key E7620F1842B4E81F: pick another',
+      },
     });
   });
 
@@ -63,7 +96,10 @@ describe('addTrustedKey', () => {
   ];
   for (const [name, message] of badNames) {
     it(`refuses the name ${JSON.stringify(name.slice(0, 12))}`, () => {
-      expect(addTrustedKey([], KEY_FILE, name, ADDED)).toEqual({ ok: false, error: { code: TRUSTED_KEYS_ERROR.badName, message } });
+      expect(addTrustedKey([], KEY_FILE, name, ADDED)).toEqual({
+        ok: false,
+        error: { code: TRUSTED_KEYS_ERROR.badName, message },
+      });
     });
   }
 
@@ -73,7 +109,10 @@ describe('addTrustedKey', () => {
   });
 
   it('refuses a malformed key with the key.* code', () => {
-    expect(addTrustedKey([], 'garbage', 'Example', ADDED)).toMatchObject({ ok: false, error: { code: KEY_ERROR.malformed } });
+    expect(addTrustedKey([], 'garbage', 'Example', ADDED)).toMatchObject({
+      ok: false,
+      error: { code: KEY_ERROR.malformed },
+    });
   });
 
   it(`refuses a ${MAX_TRUSTED_KEYS + 1}th key`, () => {
@@ -81,7 +120,10 @@ describe('addTrustedKey', () => {
     for (let i = 0; i < MAX_TRUSTED_KEYS; i++) list = added(list, keyLine(i + 1), `Publisher ${i}`);
     expect(addTrustedKey(list, KEY_FILE, 'One more', ADDED)).toEqual({
       ok: false,
-      error: { code: TRUSTED_KEYS_ERROR.tooManyKeys, message: `${MAX_TRUSTED_KEYS} keys are trusted already: at most ${MAX_TRUSTED_KEYS}` },
+      error: {
+        code: TRUSTED_KEYS_ERROR.tooManyKeys,
+        message: `${MAX_TRUSTED_KEYS} keys are trusted already: at most ${MAX_TRUSTED_KEYS}`,
+      },
     });
   });
 });
@@ -102,10 +144,16 @@ describe('removeTrustedKey and findTrustedKey', () => {
   });
 
   it('refuses a key id that is not trusted, or not a key id', () => {
-    expect(removeTrustedKey(list, '0123456789ABCDEF')).toEqual({ ok: false, error: { code: TRUSTED_KEYS_ERROR.notFound, message: 'no trusted key has the id 0123456789ABCDEF' } });
+    expect(removeTrustedKey(list, '0123456789ABCDEF')).toEqual({
+      ok: false,
+      error: { code: TRUSTED_KEYS_ERROR.notFound, message: 'no trusted key has the id 0123456789ABCDEF' },
+    });
     expect(removeTrustedKey(list, 'Example')).toEqual({
       ok: false,
-      error: { code: TRUSTED_KEYS_ERROR.badKeyId, message: '`Example` is not a key id: a minisign key id is up to 16 hex digits (`C16EDB3CEA28C218`)' },
+      error: {
+        code: TRUSTED_KEYS_ERROR.badKeyId,
+        message: '`Example` is not a key id: a minisign key id is up to 16 hex digits (`C16EDB3CEA28C218`)',
+      },
     });
   });
 });
@@ -123,12 +171,36 @@ describe('parseTrustedKeys (a list read back from the store)', () => {
   const bad: [string, unknown, string][] = [
     ['not a list', { 0: good }, 'the trusted keys are not a list'],
     ['an item that is not an object', [good, 'x'], 'trusted key 2 is not an object'],
-    ['an extra field', [{ ...good, admin: true }], 'trusted key 1 must have exactly `keyId`, `publicKey`, `name`, `addedAt`; it has `addedAt`, `admin`, `keyId`, `name`, `publicKey`'],
-    ['an own __proto__ field', [JSON.parse(`{"keyId":"E7620F1842B4E81F","publicKey":"${KEY_LINE}","name":"x","addedAt":"2026-01-01T00:00:00Z","__proto__":{"trusted":true}}`)], 'it has `__proto__`'],
-    ['a missing field', [{ keyId: good.keyId, publicKey: good.publicKey, name: good.name }], 'it has `keyId`, `name`, `publicKey`'],
+    [
+      'an extra field',
+      [{ ...good, admin: true }],
+      'trusted key 1 must have exactly `keyId`, `publicKey`, `name`, `addedAt`; it has `addedAt`, `admin`, `keyId`, `name`, `publicKey`',
+    ],
+    [
+      'an own __proto__ field',
+      [
+        JSON.parse(
+          `{"keyId":"E7620F1842B4E81F","publicKey":"${KEY_LINE}","name":"x","addedAt":"2026-01-01T00:00:00Z","__proto__":{"trusted":true}}`,
+        ),
+      ],
+      'it has `__proto__`',
+    ],
+    [
+      'a missing field',
+      [{ keyId: good.keyId, publicKey: good.publicKey, name: good.name }],
+      'it has `keyId`, `name`, `publicKey`',
+    ],
     ['a non-string field', [{ ...good, addedAt: 5 }], 'trusted key 1: every field must be a string'],
-    ['a key id that is not its key’s', [{ ...good, keyId: '0000000000000000' }], 'trusted key 1: its key has the id E7620F1842B4E81F, not the recorded 0000000000000000'],
-    ['a damaged key', [{ ...good, publicKey: 'xx' }], 'trusted key 1: the public key line is not base64 (2 characters)'],
+    [
+      'a key id that is not its key’s',
+      [{ ...good, keyId: '0000000000000000' }],
+      'trusted key 1: its key has the id E7620F1842B4E81F, not the recorded 0000000000000000',
+    ],
+    [
+      'a damaged key',
+      [{ ...good, publicKey: 'xx' }],
+      'trusted key 1: the public key line is not base64 (2 characters)',
+    ],
     ['a bad date', [{ ...good, addedAt: 'yesterday' }], 'trusted key 1: `addedAt` is not a date'],
     ['a duplicate key', [good, { ...good, name: 'Again' }], 'trusted key 2: key E7620F1842B4E81F is listed twice'],
     ['a bad name', [{ ...good, name: '' }], 'trusted key 1: the key needs a name'],

@@ -51,13 +51,18 @@ export function keyNameProblem(name: string): string | null {
   const length = [...name].length;
   if (length > MAX_KEY_NAME_CHARS) return `the key name is ${length} characters: at most ${MAX_KEY_NAME_CHARS}`;
   const bad = UNSHOWABLE.exec(name);
-  if (bad) return `the key name contains the control or invisible character U+${bad[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
+  if (bad)
+    return `the key name contains the control or invisible character U+${bad[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
   return null;
 }
 
 /** The key id in minisign's spelling (uppercase), or a refusal when it is not 16 hex digits. */
 function normaliseKeyId(keyId: string): { ok: true; keyId: string } | { ok: false; error: Problem } {
-  if (!isKeyId(keyId)) return refuse(TRUSTED_KEYS_ERROR.badKeyId, `\`${keyId.slice(0, 40)}\` is not a key id: a minisign key id is up to 16 hex digits (\`C16EDB3CEA28C218\`)`);
+  if (!isKeyId(keyId))
+    return refuse(
+      TRUSTED_KEYS_ERROR.badKeyId,
+      `\`${keyId.slice(0, 40)}\` is not a key id: a minisign key id is up to 16 hex digits (\`C16EDB3CEA28C218\`)`,
+    );
   return { ok: true, keyId: canonicalKeyId(keyId) };
 }
 
@@ -73,22 +78,44 @@ export function findTrustedKey(keys: readonly TrustedKey[], keyId: string): Trus
  * Refuses a malformed key (`key.*`), a bad name, a key id already trusted (naming the name it is
  * trusted under), a name already used, and a list already at {@link MAX_TRUSTED_KEYS}.
  */
-export function addTrustedKey(keys: readonly TrustedKey[], publicKeyText: string | Uint8Array, name: string, addedAt: Date): TrustedKeysChange {
+export function addTrustedKey(
+  keys: readonly TrustedKey[],
+  publicKeyText: string | Uint8Array,
+  name: string,
+  addedAt: Date,
+): TrustedKeysChange {
   const parsed = parsePublicKey(publicKeyText);
   if (!parsed.ok) return parsed;
   const nameProblem = keyNameProblem(name);
   if (nameProblem !== null) return refuse(TRUSTED_KEYS_ERROR.badName, nameProblem);
   const existing = findTrustedKey(keys, parsed.value.keyId);
-  if (existing) return refuse(TRUSTED_KEYS_ERROR.duplicateKey, `key ${existing.keyId} is already trusted, as \`${existing.name}\``);
+  if (existing)
+    return refuse(TRUSTED_KEYS_ERROR.duplicateKey, `key ${existing.keyId} is already trusted, as \`${existing.name}\``);
   const folded = name.toLowerCase();
   const sameName = keys.find((key) => key.name.toLowerCase() === folded);
-  if (sameName) return refuse(TRUSTED_KEYS_ERROR.duplicateName, `the name \`${sameName.name}\` is already used by key ${sameName.keyId}: pick another`);
-  if (keys.length >= MAX_TRUSTED_KEYS) return refuse(TRUSTED_KEYS_ERROR.tooManyKeys, `${keys.length} keys are trusted already: at most ${MAX_TRUSTED_KEYS}`);
-  const key: TrustedKey = { keyId: parsed.value.keyId, publicKey: parsed.value.publicKey, name, addedAt: addedAt.toISOString() };
+  if (sameName)
+    return refuse(
+      TRUSTED_KEYS_ERROR.duplicateName,
+      `the name \`${sameName.name}\` is already used by key ${sameName.keyId}: pick another`,
+    );
+  if (keys.length >= MAX_TRUSTED_KEYS)
+    return refuse(
+      TRUSTED_KEYS_ERROR.tooManyKeys,
+      `${keys.length} keys are trusted already: at most ${MAX_TRUSTED_KEYS}`,
+    );
+  const key: TrustedKey = {
+    keyId: parsed.value.keyId,
+    publicKey: parsed.value.publicKey,
+    name,
+    addedAt: addedAt.toISOString(),
+  };
   return { ok: true, keys: [...keys, key], key };
 }
 
-/** Removes the key with `keyId` (any case, leading zeros optional); refuses a key id that is not trusted or not a key id. */
+/**
+ * Removes the key with `keyId` (any case, leading zeros optional); refuses a key id that is not trusted or not a key
+ * id.
+ */
 export function removeTrustedKey(keys: readonly TrustedKey[], keyId: string): TrustedKeysChange {
   const id = normaliseKeyId(keyId);
   if (!id.ok) return id;
@@ -105,26 +132,52 @@ export function removeTrustedKey(keys: readonly TrustedKey[], keyId: string): Tr
  */
 export function parseTrustedKeys(value: unknown): { ok: true; keys: TrustedKey[] } | { ok: false; error: Problem } {
   if (!Array.isArray(value)) return refuse(TRUSTED_KEYS_ERROR.badList, 'the trusted keys are not a list');
-  if (value.length > MAX_TRUSTED_KEYS) return refuse(TRUSTED_KEYS_ERROR.badList, `the list holds ${value.length} trusted keys: at most ${MAX_TRUSTED_KEYS}`);
+  if (value.length > MAX_TRUSTED_KEYS)
+    return refuse(
+      TRUSTED_KEYS_ERROR.badList,
+      `the list holds ${value.length} trusted keys: at most ${MAX_TRUSTED_KEYS}`,
+    );
   const keys: TrustedKey[] = [];
   for (const [index, item] of value.entries()) {
     const where = `trusted key ${index + 1}`;
-    if (typeof item !== 'object' || item === null || Array.isArray(item)) return refuse(TRUSTED_KEYS_ERROR.badList, `${where} is not an object`);
+    if (typeof item !== 'object' || item === null || Array.isArray(item))
+      return refuse(TRUSTED_KEYS_ERROR.badList, `${where} is not an object`);
     const own = Object.keys(item).sort();
-    if (own.join(',') !== 'addedAt,keyId,name,publicKey') return refuse(TRUSTED_KEYS_ERROR.badList, `${where} must have exactly \`keyId\`, \`publicKey\`, \`name\`, \`addedAt\`; it has ${own.map((k) => `\`${k.slice(0, 40)}\``).join(', ') || 'none'}`);
+    if (own.join(',') !== 'addedAt,keyId,name,publicKey')
+      return refuse(
+        TRUSTED_KEYS_ERROR.badList,
+        `${where} must have exactly \`keyId\`, \`publicKey\`, \`name\`, \`addedAt\`; it has ${own.map((k) => `\`${k.slice(0, 40)}\``).join(', ') || 'none'}`,
+      );
     const record = item as Record<string, unknown>;
-    const { keyId, publicKey, name, addedAt } = { keyId: record['keyId'], publicKey: record['publicKey'], name: record['name'], addedAt: record['addedAt'] };
-    if (typeof keyId !== 'string' || typeof publicKey !== 'string' || typeof name !== 'string' || typeof addedAt !== 'string') {
+    const { keyId, publicKey, name, addedAt } = {
+      keyId: record['keyId'],
+      publicKey: record['publicKey'],
+      name: record['name'],
+      addedAt: record['addedAt'],
+    };
+    if (
+      typeof keyId !== 'string' ||
+      typeof publicKey !== 'string' ||
+      typeof name !== 'string' ||
+      typeof addedAt !== 'string'
+    ) {
       return refuse(TRUSTED_KEYS_ERROR.badList, `${where}: every field must be a string`);
     }
     const parsed = parsePublicKey(publicKey);
     if (!parsed.ok) return refuse(TRUSTED_KEYS_ERROR.badList, `${where}: ${parsed.error.message}`);
-    if (parsed.value.keyId !== keyId) return refuse(TRUSTED_KEYS_ERROR.badList, `${where}: its key has the id ${parsed.value.keyId}, not the recorded ${keyId.slice(0, 40)}`);
+    if (parsed.value.keyId !== keyId)
+      return refuse(
+        TRUSTED_KEYS_ERROR.badList,
+        `${where}: its key has the id ${parsed.value.keyId}, not the recorded ${keyId.slice(0, 40)}`,
+      );
     const nameProblem = keyNameProblem(name);
     if (nameProblem !== null) return refuse(TRUSTED_KEYS_ERROR.badList, `${where}: ${nameProblem}`);
-    if (Number.isNaN(Date.parse(addedAt))) return refuse(TRUSTED_KEYS_ERROR.badList, `${where}: \`addedAt\` is not a date`);
-    if (findTrustedKey(keys, keyId)) return refuse(TRUSTED_KEYS_ERROR.badList, `${where}: key ${keyId} is listed twice`);
-    if (keys.some((key) => key.name.toLowerCase() === name.toLowerCase())) return refuse(TRUSTED_KEYS_ERROR.badList, `${where}: the name \`${name}\` is used twice`);
+    if (Number.isNaN(Date.parse(addedAt)))
+      return refuse(TRUSTED_KEYS_ERROR.badList, `${where}: \`addedAt\` is not a date`);
+    if (findTrustedKey(keys, keyId))
+      return refuse(TRUSTED_KEYS_ERROR.badList, `${where}: key ${keyId} is listed twice`);
+    if (keys.some((key) => key.name.toLowerCase() === name.toLowerCase()))
+      return refuse(TRUSTED_KEYS_ERROR.badList, `${where}: the name \`${name}\` is used twice`);
     keys.push({ keyId, publicKey: parsed.value.publicKey, name, addedAt });
   }
   return { ok: true, keys };

@@ -5,7 +5,17 @@ import { useEffect, useRef } from 'react';
  * point 5): keep going, or close and forget the answers. "Keep going" takes the focus when it
  * appears, so Enter or Escape-then-Tab never closes by accident.
  */
-export function CancelConfirm({ question, closeLabel, onKeepGoing, onClose }: { question: string; closeLabel: string; onKeepGoing: () => void; onClose: () => void }) {
+export function CancelConfirm({
+  question,
+  closeLabel,
+  onKeepGoing,
+  onClose,
+}: {
+  question: string;
+  closeLabel: string;
+  onKeepGoing: () => void;
+  onClose: () => void;
+}) {
   const keepGoing = useRef<HTMLButtonElement>(null);
   useEffect(() => keepGoing.current?.focus(), []);
   return (

@@ -5,7 +5,18 @@
  */
 export function CommandLineNote({ program }: { program: string | null }) {
   if (program === null) {
-    return <p className="small muted">This is Apollia Desktop’s own command line. This installation cannot be run from a terminal (on Windows the app has no console window): install the Apollia Desktop command line, as its README says, on the computer where the command runs.</p>;
+    return (
+      <p className="small muted">
+        This is Apollia Desktop’s own command line. This installation cannot be run from a terminal (on Windows the app
+        has no console window): install the Apollia Desktop command line, as its README says, on the computer where the
+        command runs.
+      </p>
+    );
   }
-  return <p className="small muted">This is Apollia Desktop’s own command line, installed with the app: run it in a terminal on a computer where Apollia Desktop is installed. Nothing is downloaded.</p>;
+  return (
+    <p className="small muted">
+      This is Apollia Desktop’s own command line, installed with the app: run it in a terminal on a computer where
+      Apollia Desktop is installed. Nothing is downloaded.
+    </p>
+  );
 }

@@ -1,7 +1,23 @@
 import { useEffect, useRef, type ReactNode } from 'react';
 
 /** A modal confirmation (native <dialog>: focus is trapped and Escape cancels). */
-export function ConfirmDialog({ open, title, children, confirmLabel, onConfirm, onCancel, busy }: { open: boolean; title: string; children: ReactNode; confirmLabel: string; onConfirm: () => void; onCancel: () => void; busy?: boolean }) {
+export function ConfirmDialog({
+  open,
+  title,
+  children,
+  confirmLabel,
+  onConfirm,
+  onCancel,
+  busy,
+}: {
+  open: boolean;
+  title: string;
+  children: ReactNode;
+  confirmLabel: string;
+  onConfirm: () => void;
+  onCancel: () => void;
+  busy?: boolean;
+}) {
   const ref = useRef<HTMLDialogElement>(null);
   useEffect(() => {
     const dialog = ref.current;

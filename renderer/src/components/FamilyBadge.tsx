@@ -9,7 +9,10 @@ import { FAMILY_LABELS, FAMILY_WORDS } from '../../../shared/risk-summary';
 export function FamilyBadge({ family }: { family: ActionFamily | 'unknown' }) {
   if (family === 'unknown') {
     return (
-      <span className="badge badge-unknown" title="This app cannot know what this tool does before it runs, so each call asks you first">
+      <span
+        className="badge badge-unknown"
+        title="This app cannot know what this tool does before it runs, so each call asks you first"
+      >
         Not known before it runs
       </span>
     );
@@ -17,7 +20,8 @@ export function FamilyBadge({ family }: { family: ActionFamily | 'unknown' }) {
   const sensitive = isSensitive(family);
   return (
     <span className={`badge badge-${family}`} title={FAMILY_WORDS[family]}>
-      <span className={`badge-icon ${sensitive ? 'badge-icon-warning' : 'badge-icon-eye'}`} aria-hidden="true" /> {FAMILY_LABELS[family]}
+      <span className={`badge-icon ${sensitive ? 'badge-icon-warning' : 'badge-icon-eye'}`} aria-hidden="true" />{' '}
+      {FAMILY_LABELS[family]}
       <span className="visually-hidden">{sensitive ? ' (sensitive)' : ''}</span>
     </span>
   );
@@ -25,13 +29,22 @@ export function FamilyBadge({ family }: { family: ActionFamily | 'unknown' }) {
 
 /** Whether a call asks first: sensitive and unknown families ask, `read` runs unasked (spec `[[mcp_servers]]`). */
 export function AskBadge({ asks }: { asks: boolean }) {
-  return asks ? <span className="badge badge-ask">Asks you first</span> : <span className="badge badge-allow">Runs without asking</span>;
+  return asks ? (
+    <span className="badge badge-ask">Asks you first</span>
+  ) : (
+    <span className="badge badge-allow">Runs without asking</span>
+  );
 }
 
 /** How a decided entry runs, in the decision's own words ("Asks you first: the package's own code, …"). */
 export function PermissionBadge({ decided, id }: { decided: AccessDecided; id?: string }) {
   const words = permissionWords(decided);
-  const className = decided.permission === 'allow' ? 'badge badge-allow' : decided.permission === 'ask' ? 'badge badge-ask' : 'badge badge-deny';
+  const className =
+    decided.permission === 'allow'
+      ? 'badge badge-allow'
+      : decided.permission === 'ask'
+        ? 'badge badge-ask'
+        : 'badge badge-deny';
   return (
     <span className={className} id={id}>
       {words}

@@ -12,7 +12,11 @@ function Marked({ text }: { text: string }) {
     <>
       {parts.map((part, i) =>
         i % 2 === 1 ? (
-          <mark key={i} className="hidden-char" title={`A hidden character (${part.slice(1, -1)}) was here; it is shown instead of being applied`}>
+          <mark
+            key={i}
+            className="hidden-char"
+            title={`A hidden character (${part.slice(1, -1)}) was here; it is shown instead of being applied`}
+          >
             {part}
           </mark>
         ) : (
@@ -28,7 +32,15 @@ function Marked({ text }: { text: string }) {
  * as visible, highlighted markers where they stand, long text is cut with a "Show all" button, and
  * it is always React text nodes: markup in a manifest is shown, never run.
  */
-export function PackageText({ text, max = 400, multiline = false }: { text: string | undefined | null; max?: number; multiline?: boolean }) {
+export function PackageText({
+  text,
+  max = 400,
+  multiline = false,
+}: {
+  text: string | undefined | null;
+  max?: number;
+  multiline?: boolean;
+}) {
   const [all, setAll] = useState(false);
   const id = useId();
   // Once per text, not per render: revealing is linear, but a package's text may be a megabyte.

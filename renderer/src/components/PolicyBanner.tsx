@@ -12,16 +12,21 @@ export function PolicyBanner({ view, notice }: { view: PolicyView | undefined; n
     return (
       <section className="panel panel-error policy-banner" role="alert" aria-label="Your organization's policy">
         <p>
-          <Building2 aria-hidden="true" size={16} /> <strong>Your organization's policy cannot be used.</strong> The file <code>{view.problem?.path}</code>: {view.problem?.message}.
+          <Building2 aria-hidden="true" size={16} /> <strong>Your organization's policy cannot be used.</strong> The
+          file <code>{view.problem?.path}</code>: {view.problem?.message}.
         </p>
-        <p className="small">Until it is fixed nothing can be installed, applied, granted or armed, and triggers are paused. Your administrator can act.</p>
+        <p className="small">
+          Until it is fixed nothing can be installed, applied, granted or armed, and triggers are paused. Your
+          administrator can act.
+        </p>
       </section>
     );
   }
   return (
     <section className="panel panel-info policy-banner" role="status" aria-label="Your organization's policy">
       <p>
-        <Building2 aria-hidden="true" size={16} /> <strong>{managedBy(view)}.</strong> {notice ?? 'What its policy does not allow is locked, and your administrator can change it.'}
+        <Building2 aria-hidden="true" size={16} /> <strong>{managedBy(view)}.</strong>{' '}
+        {notice ?? 'What its policy does not allow is locked, and your administrator can change it.'}
       </p>
     </section>
   );

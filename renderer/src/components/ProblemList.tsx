@@ -7,7 +7,10 @@ export function pathAside(message: string, path: string | undefined): string | n
   return path && !message.includes(path) ? path : null;
 }
 
-/** Problems or warnings as a list: each message in words (backticked names as code), then where, if the message does not say. */
+/**
+ * Problems or warnings as a list: each message in words (backticked names as code), then where, if the message does not
+ * say.
+ */
 export function ProblemList({ problems }: { problems: readonly Pick<Problem, 'message' | 'path'>[] }) {
   return (
     <ul>

@@ -15,7 +15,11 @@ export function SandboxWarning() {
       <h2 id="sandbox-warning-heading">
         <ShieldOff aria-hidden="true" size={18} /> Apollia Desktop is running without its sandbox
       </h2>
-      <p>It was started with --no-sandbox, so the text of the packages it shows is not kept away from the rest of your computer. You can look at packages, but nothing will be installed or applied until you quit the app and start it again from its menu entry or icon, without --no-sandbox.</p>
+      <p>
+        It was started with --no-sandbox, so the text of the packages it shows is not kept away from the rest of your
+        computer. You can look at packages, but nothing will be installed or applied until you quit the app and start it
+        again from its menu entry or icon, without --no-sandbox.
+      </p>
     </section>
   );
 }

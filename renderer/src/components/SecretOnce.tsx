@@ -6,7 +6,8 @@ export function SecretOnce({ label, secret }: { label: string; secret: string })
   return (
     <div className="panel panel-secret" role="group" aria-label={`Secret for ${label}`}>
       <p>
-        <KeyRound aria-hidden="true" size={16} /> <strong>Secret for {label}</strong> — copy it now: it will not be shown again. Give it to the program that calls this trigger, so its calls can be checked.
+        <KeyRound aria-hidden="true" size={16} /> <strong>Secret for {label}</strong> — copy it now: it will not be
+        shown again. Give it to the program that calls this trigger, so its calls can be checked.
       </p>
       <p className="hash-row">
         <code className="hash" aria-label={`Webhook secret for ${label}`}>

@@ -14,7 +14,15 @@ export function Loading({ label }: { label: string }) {
 }
 
 /** A readable panel for an unexpected or expected api error: code and message, never a stack trace. */
-export function ErrorPanel({ error, title = 'Something went wrong', children }: { error: unknown; title?: string; children?: ReactNode }) {
+export function ErrorPanel({
+  error,
+  title = 'Something went wrong',
+  children,
+}: {
+  error: unknown;
+  title?: string;
+  children?: ReactNode;
+}) {
   const apiError = toApiError(error);
   return (
     <section className="panel panel-error" role="alert" aria-label={title}>

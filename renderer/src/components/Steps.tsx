@@ -5,7 +5,11 @@ export function StepList({ steps, current, label }: { steps: readonly string[]; 
   return (
     <ol className="steps" aria-label={label}>
       {steps.map((step, i) => (
-        <li key={step} className={i === current ? 'step step-current' : i < current ? 'step step-done' : 'step'} aria-current={i === current ? 'step' : undefined}>
+        <li
+          key={step}
+          className={i === current ? 'step step-current' : i < current ? 'step step-done' : 'step'}
+          aria-current={i === current ? 'step' : undefined}
+        >
           <span className="step-number" aria-hidden="true">
             {i + 1}
           </span>{' '}
@@ -39,7 +43,19 @@ export function StepHeading({ children, stepKey }: { children: ReactNode; stepKe
  * The current step of a guided form: the progress list, then a section headed "Step N of M: …"
  * (the heading takes focus when the step changes), holding the step's content.
  */
-export function WizardStep({ steps, current, label, heading, children }: { steps: readonly string[]; current: number; label: string; heading: ReactNode; children: ReactNode }) {
+export function WizardStep({
+  steps,
+  current,
+  label,
+  heading,
+  children,
+}: {
+  steps: readonly string[];
+  current: number;
+  label: string;
+  heading: ReactNode;
+  children: ReactNode;
+}) {
   const headingId = useId();
   return (
     <>

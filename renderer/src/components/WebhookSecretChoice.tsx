@@ -20,7 +20,8 @@ export function webhookSecretProblem(draft: WebhookSecretDraft | undefined): str
 /** What replacing a kept secret does to the sender's calls, said before it is replaced. */
 export function replaceSecretWords(origin: 'made' | 'given', draft: WebhookSecretDraft): string {
   const refused = 'Calls signed with the current secret will be refused from the moment it is replaced';
-  if (draft.kind === 'make') return `${refused}: give the new secret, shown once, to ${origin === 'given' ? 'your sender (the one it gave you stops working here)' : 'the program that calls this trigger'}.`;
+  if (draft.kind === 'make')
+    return `${refused}: give the new secret, shown once, to ${origin === 'given' ? 'your sender (the one it gave you stops working here)' : 'the program that calls this trigger'}.`;
   return `${refused}: your sender must sign with the one you paste here.`;
 }
 
@@ -32,10 +33,13 @@ export function webhookSecretReady(draft: WebhookSecretDraft | undefined): boole
 /** Where a secret is kept, said honestly for the backend this app has (no "keychain" without one). */
 const KEPT_WORDS: Record<SecretBackend, string> = {
   keychain: "It is kept encrypted with this computer's keychain.",
-  file_key: 'It is kept encrypted with a key stored in a file beside the app data (secret-box.key): anyone who can read the app data folder could read it.',
-  basic_text: 'This computer has no keychain Apollia can use: it is kept only obscured, with a key built into the app, in the app data folder. Anyone who can read your files could read it.',
+  file_key:
+    'It is kept encrypted with a key stored in a file beside the app data (secret-box.key): anyone who can read the app data folder could read it.',
+  basic_text:
+    'This computer has no keychain Apollia can use: it is kept only obscured, with a key built into the app, in the app data folder. Anyone who can read your files could read it.',
   unavailable: 'This computer has no way to keep secrets: a webhook cannot be armed here.',
-  pending: 'Apollia is still waiting for this computer’s keychain (it may be asking you to unlock it): the secret is kept once it answers.',
+  pending:
+    'Apollia is still waiting for this computer’s keychain (it may be asking you to unlock it): the secret is kept once it answers.',
 };
 
 /**
@@ -43,7 +47,19 @@ const KEPT_WORDS: Record<SecretBackend, string> = {
  * user types (inline error once the field was left). The secret is never shown back: the field is
  * a password field, and nothing echoes it.
  */
-export function WebhookSecretChoice({ id, label, value, onChange, kept = null }: { id: string; label: string; value: WebhookSecretDraft; onChange: (value: WebhookSecretDraft) => void; kept?: 'made' | 'given' | null }) {
+export function WebhookSecretChoice({
+  id,
+  label,
+  value,
+  onChange,
+  kept = null,
+}: {
+  id: string;
+  label: string;
+  value: WebhookSecretDraft;
+  onChange: (value: WebhookSecretDraft) => void;
+  kept?: 'made' | 'given' | null;
+}) {
   const settings = useSettings();
   const backend = settings.data?.secretBackend;
   const problem = webhookSecretProblem(value);
@@ -58,20 +74,44 @@ export function WebhookSecretChoice({ id, label, value, onChange, kept = null }:
       {kept ? (
         <>
           <div className="check-row">
-            <input id={`${id}-keep`} type="radio" name={`${id}-kind`} checked={value.kind === 'keep'} onChange={() => onChange({ kind: 'keep' })} />
-            <label htmlFor={`${id}-keep`}>Keep its secret ({kept === 'given' ? 'the one your sender gave' : 'made on this computer'})</label>
+            <input
+              id={`${id}-keep`}
+              type="radio"
+              name={`${id}-kind`}
+              checked={value.kind === 'keep'}
+              onChange={() => onChange({ kind: 'keep' })}
+            />
+            <label htmlFor={`${id}-keep`}>
+              Keep its secret ({kept === 'given' ? 'the one your sender gave' : 'made on this computer'})
+            </label>
           </div>
           <p className="hint">Nothing changes for the program that calls it.</p>
         </>
       ) : null}
       <div className="check-row">
-        <input id={`${id}-make`} type="radio" name={`${id}-kind`} checked={value.kind === 'make'} onChange={() => onChange({ kind: 'make' })} />
+        <input
+          id={`${id}-make`}
+          type="radio"
+          name={`${id}-kind`}
+          checked={value.kind === 'make'}
+          onChange={() => onChange({ kind: 'make' })}
+        />
         <label htmlFor={`${id}-make`}>{kept ? 'Replace it with a new secret made here' : 'Make a new secret'}</label>
       </div>
-      <p className="hint">Made on this computer and shown to you once, to give to the program that calls this trigger.</p>
+      <p className="hint">
+        Made on this computer and shown to you once, to give to the program that calls this trigger.
+      </p>
       <div className="check-row">
-        <input id={`${id}-given`} type="radio" name={`${id}-kind`} checked={value.kind === 'given'} onChange={() => onChange({ kind: 'given', secret: '', touched: false })} />
-        <label htmlFor={`${id}-given`}>{kept ? 'Replace it with a secret your sender gave you' : 'Use the secret your sender gave you'}</label>
+        <input
+          id={`${id}-given`}
+          type="radio"
+          name={`${id}-kind`}
+          checked={value.kind === 'given'}
+          onChange={() => onChange({ kind: 'given', secret: '', touched: false })}
+        />
+        <label htmlFor={`${id}-given`}>
+          {kept ? 'Replace it with a secret your sender gave you' : 'Use the secret your sender gave you'}
+        </label>
       </div>
       {value.kind === 'given' ? (
         <div className="field">
@@ -84,11 +124,18 @@ export function WebhookSecretChoice({ id, label, value, onChange, kept = null }:
             spellCheck={false}
             aria-invalid={problem !== null}
             aria-describedby={`${fieldId}-hint${problem ? ` ${fieldId}-error` : ''}${note ? ` ${fieldId}-note` : ''}`}
-            onChange={(e) => onChange({ kind: 'given', secret: e.target.value, touched: value.touched || checkWebhookSecret(e.target.value).ok })}
+            onChange={(e) =>
+              onChange({
+                kind: 'given',
+                secret: e.target.value,
+                touched: value.touched || checkWebhookSecret(e.target.value).ok,
+              })
+            }
             onBlur={() => onChange({ ...value, touched: true })}
           />
           <p id={`${fieldId}-hint`} className="hint">
-            The signing secret your form tool or relay shows (Standard Webhooks). It is never shown again after it is saved.
+            The signing secret your form tool or relay shows (Standard Webhooks). It is never shown again after it is
+            saved.
           </p>
           {problem ? (
             <p id={`${fieldId}-error`} className="hint text-error" role="alert">
@@ -165,7 +212,8 @@ export function SetWebhookSecret({
     else send();
   };
   const make = draft.kind === 'make';
-  const defaultLabel = mode === 'arm' ? `Arm ${label}` : make ? `Replace the secret of ${label}…` : `Use this secret for ${label}…`;
+  const defaultLabel =
+    mode === 'arm' ? `Arm ${label}` : make ? `Replace the secret of ${label}…` : `Use this secret for ${label}…`;
   const fieldsetId = `set-${triggerId.replace(/[^A-Za-z0-9_-]/g, '-')}`;
   return (
     <div className="secret-set">
@@ -182,7 +230,12 @@ export function SetWebhookSecret({
             }}
           />
           {draft.kind === 'keep' ? null : (
-            <button type="button" className="button button-small" disabled={disabled || mutation.isPending || confirming} onClick={submit}>
+            <button
+              type="button"
+              className="button button-small"
+              disabled={disabled || mutation.isPending || confirming}
+              onClick={submit}
+            >
               {buttonLabel && make ? buttonLabel : defaultLabel}
             </button>
           )}
@@ -192,7 +245,12 @@ export function SetWebhookSecret({
                 <strong>Replace the secret of {label}?</strong> {replaceSecretWords(keeping, draft)}
               </p>
               <div className="button-row">
-                <button type="button" className="button button-small button-danger" onClick={send} disabled={mutation.isPending}>
+                <button
+                  type="button"
+                  className="button button-small button-danger"
+                  onClick={send}
+                  disabled={mutation.isPending}
+                >
                   Replace the secret
                 </button>
                 <button type="button" className="button button-small" onClick={() => setConfirming(false)}>
@@ -214,16 +272,28 @@ export function SetWebhookSecret({
   );
 }
 
-/** The dashboard's one line for a webhook's secret: where it came from and when it was last set (the dashboard's one date format, in this computer's zone, named). */
+/**
+ * The dashboard's one line for a webhook's secret: where it came from and when it was last set (the dashboard's one
+ * date format, in this computer's zone, named).
+ */
 export function WebhookSecretOrigin({ origin, setAt }: { origin: 'made' | 'given' | null; setAt: string | null }) {
-  if (!origin) return <p className="small">No secret set yet: set the one your sender gives you below, or make one here, whenever you are ready. Setting it arms the trigger.</p>;
+  if (!origin)
+    return (
+      <p className="small">
+        No secret set yet: set the one your sender gives you below, or make one here, whenever you are ready. Setting it
+        arms the trigger.
+      </p>
+    );
   const when = setAt ? new Date(setAt) : null;
   return (
     <p className="small">
       {origin === 'given' ? 'Secret given by your sender' : 'Secret made here'}
       {when ? (
         <>
-          , last set <time dateTime={setAt ?? undefined}>{formatFireTime(when, Intl.DateTimeFormat().resolvedOptions().timeZone)}</time>
+          , last set{' '}
+          <time dateTime={setAt ?? undefined}>
+            {formatFireTime(when, Intl.DateTimeFormat().resolvedOptions().timeZone)}
+          </time>
         </>
       ) : null}
       .

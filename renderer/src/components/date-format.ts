@@ -4,7 +4,15 @@
  * "08:00" never leaves a reader guessing whose 08:00 it is.
  */
 
-const OPTIONS: Intl.DateTimeFormatOptions = { weekday: 'short', day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', timeZoneName: 'short' };
+const OPTIONS: Intl.DateTimeFormatOptions = {
+  weekday: 'short',
+  day: 'numeric',
+  month: 'short',
+  year: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+  timeZoneName: 'short',
+};
 
 /** The zone this computer is in (IANA name). */
 export function localTimeZone(): string {
@@ -17,7 +25,11 @@ export function localTimeZone(): string {
  * `seconds` for a record of what happened (the activity record: seven events in one minute must
  * not all read alike).
  */
-export function formatDateTime(date: Date | string, timezone: string = localTimeZone(), options: { seconds?: boolean } = {}): string {
+export function formatDateTime(
+  date: Date | string,
+  timezone: string = localTimeZone(),
+  options: { seconds?: boolean } = {},
+): string {
   const value = typeof date === 'string' ? new Date(date) : date;
   if (Number.isNaN(value.getTime())) return typeof date === 'string' ? date : 'an unknown date';
   const format = options.seconds ? { ...OPTIONS, second: '2-digit' as const } : OPTIONS;

@@ -12,7 +12,14 @@ export function focusHeadingWhenShown(main: HTMLElement | null): () => void {
     const heading = [...main.querySelectorAll('h1')].find((h1) => h1.getClientRects().length > 0);
     if (!heading) return false;
     const active = main.ownerDocument.activeElement;
-    if (active && active !== main && active !== main.ownerDocument.body && main.contains(active) && active.getClientRects().length > 0) return true;
+    if (
+      active &&
+      active !== main &&
+      active !== main.ownerDocument.body &&
+      main.contains(active) &&
+      active.getClientRects().length > 0
+    )
+      return true;
     if (!heading.hasAttribute('tabindex')) heading.setAttribute('tabindex', '-1');
     heading.focus();
     return main.ownerDocument.activeElement === heading;

@@ -21,14 +21,33 @@ export function apoSchedule(source: TriggerSource, now = new Date()): ScheduleVi
     case 'cron': {
       const problem = cronProblem(source.schedule);
       if (problem) return { words: source.schedule, next: [], timezone: 'UTC', problem };
-      return { words: describeCron(source.schedule, { dayRule: 'and' }), next: nextCronTimes(source.schedule, { dayRule: 'and' }, now, 3), timezone: 'UTC' };
+      return {
+        words: describeCron(source.schedule, { dayRule: 'and' }),
+        next: nextCronTimes(source.schedule, { dayRule: 'and' }, now, 3),
+        timezone: 'UTC',
+      };
     }
     case 'interval':
-      return { words: `${describeInterval(source.every)}, counted from when you arm it`, next: nextIntervalTimes(source.every, now, 3), timezone: localTimeZone() };
+      return {
+        words: `${describeInterval(source.every)}, counted from when you arm it`,
+        next: nextIntervalTimes(source.every, now, 3),
+        timezone: localTimeZone(),
+      };
     case 'file_watch':
-      return { words: source.recursive ? 'When anything in a folder you choose (or its subfolders) changes' : 'When a file in a folder you choose changes', next: [], timezone: 'UTC' };
+      return {
+        words: source.recursive
+          ? 'When anything in a folder you choose (or its subfolders) changes'
+          : 'When a file in a folder you choose changes',
+        next: [],
+        timezone: 'UTC',
+      };
     case 'webhook':
-      return { words: 'When another program calls its web address, signed with its secret (made here, or given by that program)', next: [], timezone: 'UTC' };
+      return {
+        words:
+          'When another program calls its web address, signed with its secret (made here, or given by that program)',
+        next: [],
+        timezone: 'UTC',
+      };
   }
 }
 
@@ -38,7 +57,11 @@ export function templateSchedule(cron: string, timezone: string | undefined, now
   const problem = cronProblem(cron);
   if (problem) return { words: cron, next: [], timezone: zone, problem };
   try {
-    return { words: describeCron(cron, { dayRule: 'or', timezone: zone }), next: nextCronTimes(cron, { dayRule: 'or', timezone: zone }, now, 3), timezone: zone };
+    return {
+      words: describeCron(cron, { dayRule: 'or', timezone: zone }),
+      next: nextCronTimes(cron, { dayRule: 'or', timezone: zone }, now, 3),
+      timezone: zone,
+    };
   } catch (error) {
     return { words: cron, next: [], timezone: zone, problem: error instanceof Error ? error.message : String(error) };
   }

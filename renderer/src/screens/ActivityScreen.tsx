@@ -6,7 +6,12 @@ import { PackageText } from '../components/PackageText';
 import { formatDateTime, localTimeZone } from '../components/date-format';
 import { ErrorPanel, Loading } from '../components/Status';
 
-const BADGE: Record<ActivityEntry['outcome'], string> = { ok: 'badge-allow', refused: 'badge-deny', skipped: 'badge-neutral', failed: 'badge-deny' };
+const BADGE: Record<ActivityEntry['outcome'], string> = {
+  ok: 'badge-allow',
+  refused: 'badge-deny',
+  skipped: 'badge-neutral',
+  failed: 'badge-deny',
+};
 
 /** The badge of an entry: a queued run waits (nothing has taken it), so it is not marked done. */
 function badgeOf(event: ActivityEntry): string {
@@ -51,7 +56,9 @@ function EventRow({ event, agentName }: { event: ActivityEntry; agentName: (id: 
   );
 }
 
-/** The activity log: everything that changed what an agent may do, or happened to it, newest first, filterable by agent. */
+/**
+ * The activity log: everything that changed what an agent may do, or happened to it, newest first, filterable by agent.
+ */
 export function ActivityScreen() {
   const [agent, setAgent] = useState<string | null>(null);
   const [decisionsOnly, setDecisionsOnly] = useState(false);
@@ -68,10 +75,17 @@ export function ActivityScreen() {
   return (
     <div className="screen">
       <h1>Activity</h1>
-      <p className="muted">What changed what your agents may do, and what happened to them: newest first. Secrets and the bodies of webhook calls are never kept here.</p>
+      <p className="muted">
+        What changed what your agents may do, and what happened to them: newest first. Secrets and the bodies of webhook
+        calls are never kept here.
+      </p>
       <div className="activity-filter">
         <label htmlFor="activity-agent">Show</label>
-        <select id="activity-agent" value={agent ?? ''} onChange={(event) => setAgent(event.target.value === '' ? null : event.target.value)}>
+        <select
+          id="activity-agent"
+          value={agent ?? ''}
+          onChange={(event) => setAgent(event.target.value === '' ? null : event.target.value)}
+        >
           <option value="">Everything</option>
           {choices.map((a) => (
             <option key={a.id} value={a.id}>
@@ -80,7 +94,8 @@ export function ActivityScreen() {
           ))}
         </select>
         <label className="checkbox-row">
-          <input type="checkbox" checked={decisionsOnly} onChange={(event) => setDecisionsOnly(event.target.checked)} /> Only decisions (no deliveries, fires or runs)
+          <input type="checkbox" checked={decisionsOnly} onChange={(event) => setDecisionsOnly(event.target.checked)} />{' '}
+          Only decisions (no deliveries, fires or runs)
         </label>
       </div>
       {activity.isPending ? <Loading label="Loading the activity…" /> : null}

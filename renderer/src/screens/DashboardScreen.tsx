@@ -4,7 +4,16 @@ import { SetWebhookSecret, WebhookSecretOrigin } from '../components/WebhookSecr
 import { IntegrityChangedPanel, PublisherBadge } from '../components/trust/PackageTrustLines';
 import { useEffect, useRef, useState } from 'react';
 import type { AccessView, AgentView, InstalledPackageView, TriggerView, WaitingServerView } from '../../../shared/api';
-import { useArchiveAgent, useArmTrigger, useDashboard, useDisarmTrigger, usePickWatchFolder, useRotateWebhookSecret, useSetToolAccess, useUninstallPackage } from '../../api/hooks';
+import {
+  useArchiveAgent,
+  useArmTrigger,
+  useDashboard,
+  useDisarmTrigger,
+  usePickWatchFolder,
+  useRotateWebhookSecret,
+  useSetToolAccess,
+  useUninstallPackage,
+} from '../../api/hooks';
 import { CodeText } from '../components/CodeText';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { FamilyBadge } from '../components/FamilyBadge';
@@ -24,7 +33,10 @@ function when(iso: string): string {
 function pinText(pin: AccessView['pin']): string {
   if (!pin) return '';
   return Object.entries(pin)
-    .map(([argument, value]) => `${argument} = ${Array.isArray(value) ? value.map((v) => JSON.stringify(v)).join(' or ') : JSON.stringify(value)}`)
+    .map(
+      ([argument, value]) =>
+        `${argument} = ${Array.isArray(value) ? value.map((v) => JSON.stringify(v)).join(' or ') : JSON.stringify(value)}`,
+    )
     .join(', ');
 }
 
@@ -38,7 +50,11 @@ const TRIGGER_TYPE_WORDS: Record<TriggerView['type'], string> = {
   webhook: 'webhook',
 };
 
-const PERMISSION_WORDS: Record<AccessView['permission'], string> = { allow: 'Runs without asking', ask: 'Asks you first', deny: 'Not allowed' };
+const PERMISSION_WORDS: Record<AccessView['permission'], string> = {
+  allow: 'Runs without asking',
+  ask: 'Asks you first',
+  deny: 'Not allowed',
+};
 
 function AccessRowView({ agent, access }: { agent: AgentView; access: AccessView }) {
   const set = useSetToolAccess();
@@ -48,7 +64,12 @@ function AccessRowView({ agent, access }: { agent: AgentView; access: AccessView
       <code>
         <PackageText text={access.tool} />
       </code>{' '}
-      <FamilyBadge family={access.family ?? 'unknown'} /> <span className={`badge badge-${access.permission === 'allow' ? 'allow' : access.permission === 'ask' ? 'ask' : 'deny'}`}>{PERMISSION_WORDS[access.permission]}</span>
+      <FamilyBadge family={access.family ?? 'unknown'} />{' '}
+      <span
+        className={`badge badge-${access.permission === 'allow' ? 'allow' : access.permission === 'ask' ? 'ask' : 'deny'}`}
+      >
+        {PERMISSION_WORDS[access.permission]}
+      </span>
       {access.policy ? (
         <span className="small row-note">
           <Lock aria-hidden="true" size={12} /> Locked by your organization: {access.policy}
@@ -92,8 +113,15 @@ function TriggerRowView({ trigger }: { trigger: TriggerView }) {
   return (
     <li className="row row-block">
       <p>
-        <strong>{trigger.name}</strong> <span className="muted small">({TRIGGER_TYPE_WORDS[trigger.type] ?? trigger.type})</span>{' '}
-        {trigger.armed && trigger.policy ? <span className="badge badge-neutral">Armed, held by your organization</span> : trigger.armed ? <span className="badge badge-armed">Armed</span> : <span className="badge badge-neutral">Off</span>}
+        <strong>{trigger.name}</strong>{' '}
+        <span className="muted small">({TRIGGER_TYPE_WORDS[trigger.type] ?? trigger.type})</span>{' '}
+        {trigger.armed && trigger.policy ? (
+          <span className="badge badge-neutral">Armed, held by your organization</span>
+        ) : trigger.armed ? (
+          <span className="badge badge-armed">Armed</span>
+        ) : (
+          <span className="badge badge-neutral">Off</span>
+        )}
       </p>
       {trigger.policy ? (
         <p className="small">
@@ -147,16 +175,36 @@ function TriggerRowView({ trigger }: { trigger: TriggerView }) {
       ) : null}
       <div className="button-row">
         {trigger.armed ? (
-          <button type="button" className="button button-small" disabled={busy} aria-label={`Disarm ${trigger.name}`} onClick={() => disarm.mutate({ triggerId: trigger.id })}>
+          <button
+            type="button"
+            className="button button-small"
+            disabled={busy}
+            aria-label={`Disarm ${trigger.name}`}
+            onClick={() => disarm.mutate({ triggerId: trigger.id })}
+          >
             Disarm
           </button>
         ) : trigger.type === 'webhook' ? null : (
-          <button type="button" className="button button-small" disabled={busy || Boolean(trigger.policy)} aria-label={`Arm ${trigger.name}`} onClick={doArm}>
+          <button
+            type="button"
+            className="button button-small"
+            disabled={busy || Boolean(trigger.policy)}
+            aria-label={`Arm ${trigger.name}`}
+            onClick={doArm}
+          >
             {trigger.type === 'file_watch' ? 'Arm (choose a folder)…' : 'Arm'}
           </button>
         )}
       </div>
-      {trigger.type === 'webhook' && (trigger.webhookSecretSet || !trigger.armed) ? <SetWebhookSecret triggerId={trigger.id} label={trigger.name} mode={trigger.armed ? 'rotate' : 'arm'} kept={trigger.armed ? (trigger.webhookSecretOrigin ?? 'made') : null} disabled={busy} /> : null}
+      {trigger.type === 'webhook' && (trigger.webhookSecretSet || !trigger.armed) ? (
+        <SetWebhookSecret
+          triggerId={trigger.id}
+          label={trigger.name}
+          mode={trigger.armed ? 'rotate' : 'arm'}
+          kept={trigger.armed ? (trigger.webhookSecretOrigin ?? 'made') : null}
+          disabled={busy}
+        />
+      ) : null}
       {secret ? <SecretOnce label={trigger.name} secret={secret} /> : null}
       <TriggerLive trigger={trigger} />
       {error ? <ErrorPanel error={error} title="The trigger was not changed" /> : null}
@@ -173,15 +221,21 @@ function WaitingServer({ agent, waiting }: { agent: AgentView; waiting: WaitingS
   const show = useFlowStore((s) => s.show);
   const names = waiting.tools.map((tool) => tool.name).join(', ');
   return (
-    <section className={`panel ${waiting.saved ? 'panel-info' : 'panel-warning'}`} aria-label={`Waiting for the MCP server ${waiting.server}`}>
+    <section
+      className={`panel ${waiting.saved ? 'panel-info' : 'panel-warning'}`}
+      aria-label={`Waiting for the MCP server ${waiting.server}`}
+    >
       {waiting.saved ? (
         <p>
-          The MCP server <code>{waiting.server}</code> is saved now. Give its {waiting.tools.length === 1 ? 'tool' : 'tools'} to this agent:
+          The MCP server <code>{waiting.server}</code> is saved now. Give its{' '}
+          {waiting.tools.length === 1 ? 'tool' : 'tools'} to this agent:
         </p>
       ) : (
         <>
           <p>
-            It cannot use <PackageText text={names} /> yet: no MCP server named <code>{waiting.server}</code> is saved on this computer. Save it in Settings, then come back here to give {waiting.tools.length === 1 ? 'it' : 'them'} to this agent.
+            It cannot use <PackageText text={names} /> yet: no MCP server named <code>{waiting.server}</code> is saved
+            on this computer. Save it in Settings, then come back here to give{' '}
+            {waiting.tools.length === 1 ? 'it' : 'them'} to this agent.
           </p>
           <button type="button" className="button button-small" onClick={() => show('settings')}>
             <SettingsIcon aria-hidden="true" size={14} /> Go to Settings → MCP servers
@@ -201,11 +255,19 @@ function WaitingServer({ agent, waiting }: { agent: AgentView; waiting: WaitingS
                 </span>
               ) : null}
               {tool.grantable ? (
-                <button type="button" className="button button-small" disabled={set.isPending || agent.archived} aria-label={`Grant ${tool.name} for ${agent.displayName}`} onClick={() => set.mutate({ agentId: agent.id, tool: tool.tool, granted: true })}>
+                <button
+                  type="button"
+                  className="button button-small"
+                  disabled={set.isPending || agent.archived}
+                  aria-label={`Grant ${tool.name} for ${agent.displayName}`}
+                  onClick={() => set.mutate({ agentId: agent.id, tool: tool.tool, granted: true })}
+                >
                   Grant
                 </button>
               ) : (
-                <span className="small muted">Cannot be given: its pin needs a parameter that was not given, or you never allow it.</span>
+                <span className="small muted">
+                  Cannot be given: its pin needs a parameter that was not given, or you never allow it.
+                </span>
               )}
             </li>
           ))}
@@ -232,10 +294,12 @@ function AgentCard({ agent }: { agent: AgentView }) {
   return (
     <article className="card card-wide" aria-labelledby={`agent-card-${agent.id}`}>
       <h3 id={`agent-card-${agent.id}`} tabIndex={-1} ref={heading}>
-        <PackageText text={agent.displayName} /> {agent.archived ? <span className="badge badge-neutral">Archived</span> : null}
+        <PackageText text={agent.displayName} />{' '}
+        {agent.archived ? <span className="badge badge-neutral">Archived</span> : null}
       </h3>
       <p className="small muted">
-        From {agent.origin === 'package' ? 'package' : 'template'} <PackageText text={agent.from} /> {agent.fromVersion} · made {when(agent.createdAt)}
+        From {agent.origin === 'package' ? 'package' : 'template'} <PackageText text={agent.from} /> {agent.fromVersion}{' '}
+        · made {when(agent.createdAt)}
         {agent.budgetPerRunUsd !== null ? ` · budget $${agent.budgetPerRunUsd} per run` : ''}
       </p>
       {agent.approvals ? <p className="small">It {approvalsSummary(agent.approvals)}.</p> : null}
@@ -261,10 +325,22 @@ function AgentCard({ agent }: { agent: AgentView }) {
       </ul>
       {!agent.archived ? (
         <>
-          <button type="button" className="button" onClick={() => setConfirm(true)} aria-label={`Archive ${agent.displayName}`}>
+          <button
+            type="button"
+            className="button"
+            onClick={() => setConfirm(true)}
+            aria-label={`Archive ${agent.displayName}`}
+          >
             <Archive aria-hidden="true" size={16} /> Archive agent
           </button>
-          <ConfirmDialog open={confirm} title={`Archive ${agent.displayName}?`} confirmLabel="Archive" busy={archive.isPending} onCancel={() => setConfirm(false)} onConfirm={() => archive.mutate({ agentId: agent.id }, { onSuccess: () => setConfirm(false) })}>
+          <ConfirmDialog
+            open={confirm}
+            title={`Archive ${agent.displayName}?`}
+            confirmLabel="Archive"
+            busy={archive.isPending}
+            onCancel={() => setConfirm(false)}
+            onConfirm={() => archive.mutate({ agentId: agent.id }, { onSuccess: () => setConfirm(false) })}
+          >
             <p>The agent stops: its triggers are disarmed and it is kept, archived, in the records.</p>
             {archive.isError ? <ErrorPanel error={archive.error} title="The agent was not archived" /> : null}
           </ConfirmDialog>
@@ -280,7 +356,8 @@ function PackageCard({ pkg }: { pkg: InstalledPackageView }) {
   return (
     <li className="card card-wide">
       <h3>
-        <Package aria-hidden="true" size={18} /> <PackageText text={pkg.name} /> <span className="muted">{pkg.version}</span>
+        <Package aria-hidden="true" size={18} /> <PackageText text={pkg.name} />{' '}
+        <span className="muted">{pkg.version}</span>
       </h3>
       <p className="small">
         Publisher: <PackageText text={pkg.publisher} /> <PublisherBadge pkg={pkg} />
@@ -305,14 +382,28 @@ function PackageCard({ pkg }: { pkg: InstalledPackageView }) {
           </ul>
         </>
       ) : null}
-      <button type="button" className="button button-danger-soft" onClick={() => setConfirm(true)} aria-label={`Uninstall ${pkg.name}`}>
+      <button
+        type="button"
+        className="button button-danger-soft"
+        onClick={() => setConfirm(true)}
+        aria-label={`Uninstall ${pkg.name}`}
+      >
         <Trash2 aria-hidden="true" size={16} /> Uninstall
       </button>
-      <ConfirmDialog open={confirm} title={`Uninstall ${pkg.name}?`} confirmLabel="Uninstall" busy={uninstall.isPending} onCancel={() => setConfirm(false)} onConfirm={() => uninstall.mutate({ name: pkg.name }, { onSuccess: () => setConfirm(false) })}>
+      <ConfirmDialog
+        open={confirm}
+        title={`Uninstall ${pkg.name}?`}
+        confirmLabel="Uninstall"
+        busy={uninstall.isPending}
+        onCancel={() => setConfirm(false)}
+        onConfirm={() => uninstall.mutate({ name: pkg.name }, { onSuccess: () => setConfirm(false) })}
+      >
         <p>This removes:</p>
         <ul>
           <li>the package's files from this computer,</li>
-          <li>its records and your answers for it ({pkg.agents.length === 1 ? '1 agent' : `${pkg.agents.length} agents`}),</li>
+          <li>
+            its records and your answers for it ({pkg.agents.length === 1 ? '1 agent' : `${pkg.agents.length} agents`}),
+          </li>
           <li>all of its triggers, armed or not.</li>
         </ul>
         {uninstall.isError ? <ErrorPanel error={uninstall.error} title="The package was not uninstalled" /> : null}

@@ -57,13 +57,21 @@ export function OpenScreen() {
   return (
     <div className="screen">
       <h1>Open a package</h1>
-      <p className="lead">Apollia reads and checks a package without running any of its code, then shows you what it could do before anything is installed.</p>
+      <p className="lead">
+        Apollia reads and checks a package without running any of its code, then shows you what it could do before
+        anything is installed.
+      </p>
       <section className="drop-zone" aria-labelledby="drop-heading">
         <Upload aria-hidden="true" size={32} />
         <h2 id="drop-heading">Drop a .apo file anywhere on this window</h2>
         <p className="muted">or choose one:</p>
         <div className="button-row">
-          <button type="button" className="button button-primary" onClick={() => open('file')} disabled={dialog.isPending}>
+          <button
+            type="button"
+            className="button button-primary"
+            onClick={() => open('file')}
+            disabled={dialog.isPending}
+          >
             <FileArchive aria-hidden="true" size={16} /> Open a package…
           </button>
           <button type="button" className="button" onClick={() => open('folder')} disabled={dialog.isPending}>
@@ -80,7 +88,9 @@ export function OpenScreen() {
           <LayoutTemplate aria-hidden="true" size={20} /> Built-in templates
         </h2>
         {templates.isPending ? <Loading label="Loading the built-in templates…" /> : null}
-        {templates.isError ? <ErrorPanel error={templates.error} title="The built-in templates could not be listed" /> : null}
+        {templates.isError ? (
+          <ErrorPanel error={templates.error} title="The built-in templates could not be listed" />
+        ) : null}
         {templates.data ? (
           templates.data.length === 0 ? (
             <p className="muted">No built-in templates ship with this version.</p>
@@ -115,8 +125,18 @@ export function OpenScreen() {
                         </>
                       ) : null}
                     </dl>
-                    {item.ok ? null : <p className="small text-error">This built-in template fails its own check and cannot be applied.</p>}
-                    <button type="button" className="button" aria-label={`Use this template: ${item.title}`} disabled={builtin.isPending || !item.ok} onClick={() => builtin.mutate({ name: item.name }, { onSuccess: openSource })}>
+                    {item.ok ? null : (
+                      <p className="small text-error">
+                        This built-in template fails its own check and cannot be applied.
+                      </p>
+                    )}
+                    <button
+                      type="button"
+                      className="button"
+                      aria-label={`Use this template: ${item.title}`}
+                      disabled={builtin.isPending || !item.ok}
+                      onClick={() => builtin.mutate({ name: item.name }, { onSuccess: openSource })}
+                    >
                       Use this template
                     </button>
                   </li>

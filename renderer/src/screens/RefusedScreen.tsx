@@ -1,7 +1,13 @@
 import { Building2, OctagonX, ShieldAlert, Trash2, Wrench, X } from 'lucide-react';
 import { useEffect, useRef } from 'react';
 import type { Inspection } from '../../../shared/inspection';
-import { authorMessage, inspectCommand, packCommand, refusalAdviceFor, type RefusalActor } from '../../../shared/refusal-actor';
+import {
+  authorMessage,
+  inspectCommand,
+  packCommand,
+  refusalAdviceFor,
+  type RefusalActor,
+} from '../../../shared/refusal-actor';
 import { useAppInfo, useTrashSource } from '../../api/hooks';
 import { CodeText } from '../components/CodeText';
 import { CommandLineNote } from '../components/CommandLineNote';
@@ -11,7 +17,12 @@ import { pathAside, ProblemList } from '../components/ProblemList';
 import { ErrorPanel } from '../components/Status';
 import { useFlowStore } from '../stores/flow-store';
 
-const ICONS: Record<RefusalActor, typeof Wrench> = { user: Wrench, author: OctagonX, administrator: Building2, nobody: ShieldAlert };
+const ICONS: Record<RefusalActor, typeof Wrench> = {
+  user: Wrench,
+  author: OctagonX,
+  administrator: Building2,
+  nobody: ShieldAlert,
+};
 
 /**
  * Other problems shown at once; the rest (up to a hundred, shared/inspection.ts) wait behind "Show
@@ -23,9 +34,18 @@ const OTHERS_SHOWN = 5;
  * A refused package: who acts first (the person, the author, or nobody: it may be malicious), then
  * what is wrong in the spec's words, with paths. Never blank; always a Close.
  */
-export function RefusedScreen({ inspection, displayName, sourceId }: { inspection: Inspection; displayName: string; sourceId: string }) {
+export function RefusedScreen({
+  inspection,
+  displayName,
+  sourceId,
+}: {
+  inspection: Inspection;
+  displayName: string;
+  sourceId: string;
+}) {
   const [first, ...others] = inspection.errors;
-  const kind = inspection.kind === 'template' ? 'template' : inspection.kind === 'plugin' ? 'plugin manifest' : 'package';
+  const kind =
+    inspection.kind === 'template' ? 'template' : inspection.kind === 'plugin' ? 'plugin manifest' : 'package';
   // Who acts (shared/refusal-actor.ts): a sign of malice anywhere outweighs the first problem.
   const advice = refusalAdviceFor(inspection.errors);
   const appInfo = useAppInfo();
@@ -58,16 +78,23 @@ export function RefusedScreen({ inspection, displayName, sourceId }: { inspectio
       <h1 tabIndex={-1} ref={heading}>
         <Icon aria-hidden="true" size={24} /> This {kind} was refused
       </h1>
-      <section className={`panel ${advice.actor === 'user' ? 'panel-warning' : 'panel-error'}`} role="alert" aria-labelledby="refused-heading">
+      <section
+        className={`panel ${advice.actor === 'user' ? 'panel-warning' : 'panel-error'}`}
+        role="alert"
+        aria-labelledby="refused-heading"
+      >
         <h2 id="refused-heading">{advice.title}</h2>
         <p className="refusal-action">{advice.action}</p>
         {first?.code === 'manifest.sdk_unsupported' && appInfo.data ? (
           <p className="small">
-            This is Apollia Desktop {appInfo.data.version}; it runs packages made for the Apollia SDK {appInfo.data.sdkVersion}.
+            This is Apollia Desktop {appInfo.data.version}; it runs packages made for the Apollia SDK{' '}
+            {appInfo.data.sdkVersion}.
           </p>
         ) : null}
         <p>
-          <strong>{displayName}</strong> was checked without running any of it, and {advice.why.replaceAll('{kind}', kind)}. {inspection.kind === 'plugin' ? 'Plugins are only shown here, never installed.' : 'Nothing was installed.'}
+          <strong>{displayName}</strong> was checked without running any of it, and{' '}
+          {advice.why.replaceAll('{kind}', kind)}.{' '}
+          {inspection.kind === 'plugin' ? 'Plugins are only shown here, never installed.' : 'Nothing was installed.'}
         </p>
         {first ? (
           <p className="refusal">
@@ -111,11 +138,18 @@ export function RefusedScreen({ inspection, displayName, sourceId }: { inspectio
                 {authorMessage(displayName, inspection.errors, command)}
               </pre>
               <p>
-                <CopyButton value={authorMessage(displayName, inspection.errors, command)} label="Copy the message for the author" />
+                <CopyButton
+                  value={authorMessage(displayName, inspection.errors, command)}
+                  label="Copy the message for the author"
+                />
               </p>
             </>
           )}
-          <p>{unbuilt ? 'Run this in the folder that holds it; it checks the package, then writes the .apo file:' : 'The message ends with this command, which shows them every problem before they publish the package again:'}</p>
+          <p>
+            {unbuilt
+              ? 'Run this in the folder that holds it; it checks the package, then writes the .apo file:'
+              : 'The message ends with this command, which shows them every problem before they publish the package again:'}
+          </p>
           <p className="command-line">
             <code>{command}</code> <CopyButton value={command} label="Copy the command" />
           </p>
@@ -125,11 +159,20 @@ export function RefusedScreen({ inspection, displayName, sourceId }: { inspectio
       {trash.isError ? <ErrorPanel error={trash.error} title="It was not moved to the Trash" /> : null}
       <div className="button-row">
         {advice.actor === 'nobody' ? (
-          <button type="button" className="button button-danger" disabled={trash.isPending} onClick={() => trash.mutate({ sourceId })}>
+          <button
+            type="button"
+            className="button button-danger"
+            disabled={trash.isPending}
+            onClick={() => trash.mutate({ sourceId })}
+          >
             <Trash2 aria-hidden="true" size={16} /> Move to Trash
           </button>
         ) : null}
-        <button type="button" className={advice.actor === 'nobody' ? 'button' : 'button button-primary'} onClick={() => closeSource(sourceId)}>
+        <button
+          type="button"
+          className={advice.actor === 'nobody' ? 'button' : 'button button-primary'}
+          onClick={() => closeSource(sourceId)}
+        >
           <X aria-hidden="true" size={16} /> Close
         </button>
       </div>

@@ -5,7 +5,15 @@ import { MCP_TRANSPORTS, type McpTransport } from '../../../shared/apollia-manif
 import type { KnownTool, SecretBackend } from '../../../shared/api';
 import { isHttpUrl } from '../../../shared/http-url';
 import { isMcpServerName } from '../../../shared/mcp-server-name';
-import { useDenyTool, useRemoveDeniedTool, useRemoveMcpServer, useRemoveSecret, useSaveMcpServer, useSaveSecret, useSettings } from '../../api/hooks';
+import {
+  useDenyTool,
+  useRemoveDeniedTool,
+  useRemoveMcpServer,
+  useRemoveSecret,
+  useSaveMcpServer,
+  useSaveSecret,
+  useSettings,
+} from '../../api/hooks';
 import { ErrorPanel, Loading } from '../components/Status';
 import { PackageText } from '../components/PackageText';
 import { StartAtLoginSection } from './settings/StartAtLoginSection';
@@ -14,10 +22,13 @@ import { TrustedPublishersSection } from '../components/trust/TrustedPublishers'
 
 const BACKEND_WORDS: Record<SecretBackend, string> = {
   keychain: "Secrets are kept encrypted with this computer's keychain.",
-  file_key: 'Secrets are kept encrypted with a key stored in a file beside the app data (secret-box.key), not in a keychain: anyone who can read the app data folder can read them.',
-  basic_text: 'This computer has no keychain Apollia can use: secrets are kept only obscured, with a key built into the app, in the app data folder. Anyone who can read your files could read them.',
+  file_key:
+    'Secrets are kept encrypted with a key stored in a file beside the app data (secret-box.key), not in a keychain: anyone who can read the app data folder can read them.',
+  basic_text:
+    'This computer has no keychain Apollia can use: secrets are kept only obscured, with a key built into the app, in the app data folder. Anyone who can read your files could read them.',
   unavailable: 'Secrets cannot be kept on this computer: saving a secret will fail.',
-  pending: 'Waiting for this computer’s keychain (it may be asking you to unlock it): saving a secret waits until it answers.',
+  pending:
+    'Waiting for this computer’s keychain (it may be asking you to unlock it): saving a secret waits until it answers.',
 };
 
 /** Splits an arguments field into a list: one argument per line. */
@@ -41,7 +52,10 @@ function McpServerForm() {
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (!ready) return;
-    const server = transport === 'stdio' ? { name, transport, command: command.trim(), args: splitArgs(args) } : { name, transport, url: url.trim() };
+    const server =
+      transport === 'stdio'
+        ? { name, transport, command: command.trim(), args: splitArgs(args) }
+        : { name, transport, url: url.trim() };
     save.mutate(server, {
       onSuccess: () => {
         setName('');
@@ -56,7 +70,14 @@ function McpServerForm() {
       <h3 id="mcp-form-heading">Save an MCP server</h3>
       <div className="field">
         <label htmlFor="mcp-name">Server name</label>
-        <input id="mcp-name" value={name} onChange={(e) => setName(e.target.value)} aria-invalid={name !== '' && !nameOk} aria-describedby="mcp-name-hint" autoComplete="off" />
+        <input
+          id="mcp-name"
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+          aria-invalid={name !== '' && !nameOk}
+          aria-describedby="mcp-name-hint"
+          autoComplete="off"
+        />
         <p id="mcp-name-hint" className={`hint${name !== '' && !nameOk ? ' text-error' : ''}`}>
           Lowercase letters, digits, - and _ (templates name servers this way, for example github).
         </p>
@@ -85,7 +106,15 @@ function McpServerForm() {
       ) : (
         <div className="field">
           <label htmlFor="mcp-url">URL</label>
-          <input id="mcp-url" type="url" value={url} onChange={(e) => setUrl(e.target.value)} aria-invalid={url !== '' && !urlOk} aria-describedby="mcp-url-hint" autoComplete="off" />
+          <input
+            id="mcp-url"
+            type="url"
+            value={url}
+            onChange={(e) => setUrl(e.target.value)}
+            aria-invalid={url !== '' && !urlOk}
+            aria-describedby="mcp-url-hint"
+            autoComplete="off"
+          />
           <p id="mcp-url-hint" className={`hint${url !== '' && !urlOk ? ' text-error' : ''}`}>
             An http or https address.
           </p>
@@ -122,14 +151,36 @@ function SecretRow({ name, label, saved }: { name: string; label: string; saved:
           <code>
             <PackageText text={name} />
           </code>{' '}
-          {saved ? <span className="badge badge-allow">Saved</span> : <span className="badge badge-neutral">Not saved</span>}
+          {saved ? (
+            <span className="badge badge-allow">Saved</span>
+          ) : (
+            <span className="badge badge-neutral">Not saved</span>
+          )}
         </label>
-        <input id={id} type="password" value={value} autoComplete="off" onChange={(e) => setValue(e.target.value)} placeholder={saved ? 'Type a new value to replace it' : 'Paste the value'} />
-        <button type="submit" className="button button-small" disabled={value === '' || save.isPending} aria-label={`Save ${name}`}>
+        <input
+          id={id}
+          type="password"
+          value={value}
+          autoComplete="off"
+          onChange={(e) => setValue(e.target.value)}
+          placeholder={saved ? 'Type a new value to replace it' : 'Paste the value'}
+        />
+        <button
+          type="submit"
+          className="button button-small"
+          disabled={value === '' || save.isPending}
+          aria-label={`Save ${name}`}
+        >
           Save
         </button>
         {saved ? (
-          <button type="button" className="button button-small button-danger-soft" disabled={remove.isPending} aria-label={`Remove ${name}`} onClick={() => remove.mutate({ name })}>
+          <button
+            type="button"
+            className="button button-small button-danger-soft"
+            disabled={remove.isPending}
+            aria-label={`Remove ${name}`}
+            onClick={() => remove.mutate({ name })}
+          >
             <Trash2 aria-hidden="true" size={14} /> Remove
           </button>
         ) : null}
@@ -159,7 +210,12 @@ function DeniedToolForm({ knownTools }: { knownTools: KnownTool[] }) {
       <h3 id="denied-tool-form-heading">Never allow a tool</h3>
       <div className="field">
         <label htmlFor="denied-tool">Tool</label>
-        <select id="denied-tool" value={tool} onChange={(e) => setTool(e.target.value)} aria-describedby="denied-tool-hint">
+        <select
+          id="denied-tool"
+          value={tool}
+          onChange={(e) => setTool(e.target.value)}
+          aria-describedby="denied-tool-hint"
+        >
           <option value="">Choose a tool…</option>
           {native.length > 0 ? (
             <optgroup label="Built-in tools">
@@ -181,7 +237,8 @@ function DeniedToolForm({ knownTools }: { knownTools: KnownTool[] }) {
           ) : null}
         </select>
         <p id="denied-tool-hint" className="hint">
-          The tools this app knows: its built-in tools, and the MCP tools named by the built-in templates and by your agents. No agent gets a tool on this list, from a template or a package.
+          The tools this app knows: its built-in tools, and the MCP tools named by the built-in templates and by your
+          agents. No agent gets a tool on this list, from a template or a package.
         </p>
       </div>
       <button type="submit" className="button button-primary" disabled={tool === '' || deny.isPending}>
@@ -195,7 +252,9 @@ function DeniedToolForm({ knownTools }: { knownTools: KnownTool[] }) {
   );
 }
 
-/** Settings → Tools you never allow: the owner's own denials, which every apply keeps (template spec "Apply" step 2). */
+/**
+ * Settings → Tools you never allow: the owner's own denials, which every apply keeps (template spec "Apply" step 2).
+ */
 function DeniedToolsSection({ deniedTools, knownTools }: { deniedTools: string[]; knownTools: KnownTool[] }) {
   const remove = useRemoveDeniedTool();
   return (
@@ -203,7 +262,10 @@ function DeniedToolsSection({ deniedTools, knownTools }: { deniedTools: string[]
       <h2 id="denied-tools-heading">
         <Ban aria-hidden="true" size={20} /> Tools you never allow
       </h2>
-      <p className="muted">No template you apply and no package you install gets these tools: they show as “Denied in your Settings” and stay denied. Agents made before you added a tool keep the settings they were given.</p>
+      <p className="muted">
+        No template you apply and no package you install gets these tools: they show as “Denied in your Settings” and
+        stay denied. Agents made before you added a tool keep the settings they were given.
+      </p>
       {deniedTools.length === 0 ? <p className="muted">You have not listed any tool.</p> : null}
       <ul className="rows" aria-label="Tools you never allow">
         {deniedTools.map((tool) => (
@@ -212,7 +274,13 @@ function DeniedToolsSection({ deniedTools, knownTools }: { deniedTools: string[]
               <PackageText text={tool} />
             </code>{' '}
             <span className="badge badge-deny">Never allowed</span>
-            <button type="button" className="button button-small button-danger-soft" disabled={remove.isPending} aria-label={`Remove ${tool} from the tools you never allow`} onClick={() => remove.mutate({ tool })}>
+            <button
+              type="button"
+              className="button button-small button-danger-soft"
+              disabled={remove.isPending}
+              aria-label={`Remove ${tool} from the tools you never allow`}
+              onClick={() => remove.mutate({ tool })}
+            >
               <Trash2 aria-hidden="true" size={14} /> Remove
             </button>
           </li>
@@ -245,14 +313,29 @@ export function SettingsScreen() {
             <ul className="rows">
               {settings.data.mcpServers.map((server) => (
                 <li key={server.name} className="row">
-                  <strong>{server.name}</strong> <code className="command">{server.transport === 'stdio' ? [server.command ?? '', ...(server.args ?? [])].join(' ') : `${server.url ?? ''} (${server.transport})`}</code>
-                  {server.credentialsSealed ? <span className="muted">The credential in it (shown as ••••) is kept encrypted and never shown again.</span> : null}
+                  <strong>{server.name}</strong>{' '}
+                  <code className="command">
+                    {server.transport === 'stdio'
+                      ? [server.command ?? '', ...(server.args ?? [])].join(' ')
+                      : `${server.url ?? ''} (${server.transport})`}
+                  </code>
+                  {server.credentialsSealed ? (
+                    <span className="muted">
+                      The credential in it (shown as ••••) is kept encrypted and never shown again.
+                    </span>
+                  ) : null}
                   {server.managed ? (
                     <span className="badge">
                       <Lock aria-hidden="true" size={12} /> Provided by your organization
                     </span>
                   ) : (
-                    <button type="button" className="button button-small button-danger-soft" disabled={removeServer.isPending} aria-label={`Remove server ${server.name}`} onClick={() => removeServer.mutate({ name: server.name })}>
+                    <button
+                      type="button"
+                      className="button button-small button-danger-soft"
+                      disabled={removeServer.isPending}
+                      aria-label={`Remove server ${server.name}`}
+                      onClick={() => removeServer.mutate({ name: server.name })}
+                    >
                       <Trash2 aria-hidden="true" size={14} /> Remove
                     </button>
                   )}
@@ -266,7 +349,10 @@ export function SettingsScreen() {
             <h2 id="secrets-heading">
               <KeyRound aria-hidden="true" size={20} /> Secrets
             </h2>
-            <p className={settings.data.secretBackend === 'keychain' ? '' : 'panel panel-warning'} role={settings.data.secretBackend === 'pending' ? 'status' : undefined}>
+            <p
+              className={settings.data.secretBackend === 'keychain' ? '' : 'panel panel-warning'}
+              role={settings.data.secretBackend === 'pending' ? 'status' : undefined}
+            >
               {BACKEND_WORDS[settings.data.secretBackend]}
             </p>
             <p className="muted">A saved value is never shown again: type a new one to replace it.</p>

@@ -37,10 +37,16 @@ export interface ApplyStore {
 }
 
 function newRequestId(): string {
-  return typeof crypto !== 'undefined' && 'randomUUID' in crypto ? crypto.randomUUID() : `${Date.now()}-${Math.random().toString(36).slice(2)}`;
+  return typeof crypto !== 'undefined' && 'randomUUID' in crypto
+    ? crypto.randomUUID()
+    : `${Date.now()}-${Math.random().toString(36).slice(2)}`;
 }
 
-function update(state: ApplyStore, sourceId: string, change: (draft: ApplyDraft) => ApplyDraft): Pick<ApplyStore, 'drafts'> {
+function update(
+  state: ApplyStore,
+  sourceId: string,
+  change: (draft: ApplyDraft) => ApplyDraft,
+): Pick<ApplyStore, 'drafts'> {
   const draft = state.drafts[sourceId];
   if (!draft) return { drafts: state.drafts };
   return { drafts: { ...state.drafts, [sourceId]: change(draft) } };
@@ -48,13 +54,58 @@ function update(state: ApplyStore, sourceId: string, change: (draft: ApplyDraft)
 
 export const useApplyStore = create<ApplyStore>((set) => ({
   drafts: {},
-  seed: (sourceId, values) => set((state) => (state.drafts[sourceId] ? state : { drafts: { ...state.drafts, [sourceId]: { step: 0, values, touched: {}, grants: [], arm: [], withhold: [], approvals: null, requestId: newRequestId() } } })),
+  seed: (sourceId, values) =>
+    set((state) =>
+      state.drafts[sourceId]
+        ? state
+        : {
+            drafts: {
+              ...state.drafts,
+              [sourceId]: {
+                step: 0,
+                values,
+                touched: {},
+                grants: [],
+                arm: [],
+                withhold: [],
+                approvals: null,
+                requestId: newRequestId(),
+              },
+            },
+          },
+    ),
   setStep: (sourceId, step) => set((state) => update(state, sourceId, (d) => ({ ...d, step }))),
-  setValue: (sourceId, name, value) => set((state) => update(state, sourceId, (d) => ({ ...d, values: { ...d.values, [name]: value }, touched: { ...d.touched, [name]: true } }))),
-  touch: (sourceId, name) => set((state) => update(state, sourceId, (d) => ({ ...d, touched: { ...d.touched, [name]: true } }))),
-  setGrant: (sourceId, gateName, granted) => set((state) => update(state, sourceId, (d) => ({ ...d, grants: granted ? [...new Set([...d.grants, gateName])] : d.grants.filter((g) => g !== gateName) }))),
-  setArm: (sourceId, trigger, armed) => set((state) => update(state, sourceId, (d) => ({ ...d, arm: armed ? [...new Set([...d.arm, trigger])] : d.arm.filter((t) => t !== trigger) }))),
-  setWithhold: (sourceId, tool, withheld) => set((state) => update(state, sourceId, (d) => ({ ...d, withhold: withheld ? [...new Set([...d.withhold, tool])] : d.withhold.filter((t) => t !== tool) }))),
+  setValue: (sourceId, name, value) =>
+    set((state) =>
+      update(state, sourceId, (d) => ({
+        ...d,
+        values: { ...d.values, [name]: value },
+        touched: { ...d.touched, [name]: true },
+      })),
+    ),
+  touch: (sourceId, name) =>
+    set((state) => update(state, sourceId, (d) => ({ ...d, touched: { ...d.touched, [name]: true } }))),
+  setGrant: (sourceId, gateName, granted) =>
+    set((state) =>
+      update(state, sourceId, (d) => ({
+        ...d,
+        grants: granted ? [...new Set([...d.grants, gateName])] : d.grants.filter((g) => g !== gateName),
+      })),
+    ),
+  setArm: (sourceId, trigger, armed) =>
+    set((state) =>
+      update(state, sourceId, (d) => ({
+        ...d,
+        arm: armed ? [...new Set([...d.arm, trigger])] : d.arm.filter((t) => t !== trigger),
+      })),
+    ),
+  setWithhold: (sourceId, tool, withheld) =>
+    set((state) =>
+      update(state, sourceId, (d) => ({
+        ...d,
+        withhold: withheld ? [...new Set([...d.withhold, tool])] : d.withhold.filter((t) => t !== tool),
+      })),
+    ),
   setApprovals: (sourceId, approvals) => set((state) => update(state, sourceId, (d) => ({ ...d, approvals }))),
   drop: (sourceId) =>
     set((state) => {

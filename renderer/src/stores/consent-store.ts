@@ -22,7 +22,10 @@ export interface TriggerDraft {
  */
 export interface ConsentDraft {
   step: number;
-  /** agent id → access entry → the answer: granted, withheld, or granted with "asks first" / "runs without asking" chosen. */
+  /**
+   * agent id → access entry → the answer: granted, withheld, or granted with "asks first" / "runs without asking"
+   * chosen.
+   */
   access: Record<string, Record<string, AccessAnswer>>;
   triggers: Record<string, TriggerDraft>;
 }
@@ -41,17 +44,31 @@ export interface ConsentStore {
 
 export const useConsentStore = create<ConsentStore>((set) => ({
   drafts: {},
-  seed: (sourceId, draft) => set((state) => (state.drafts[sourceId] ? state : { drafts: { ...state.drafts, [sourceId]: { ...EMPTY, ...draft } } })),
-  setStep: (sourceId, step) => set((state) => ({ drafts: { ...state.drafts, [sourceId]: { ...(state.drafts[sourceId] ?? EMPTY), step } } })),
+  seed: (sourceId, draft) =>
+    set((state) =>
+      state.drafts[sourceId] ? state : { drafts: { ...state.drafts, [sourceId]: { ...EMPTY, ...draft } } },
+    ),
+  setStep: (sourceId, step) =>
+    set((state) => ({ drafts: { ...state.drafts, [sourceId]: { ...(state.drafts[sourceId] ?? EMPTY), step } } })),
   setAccess: (sourceId, agentId, entry, answer) =>
     set((state) => {
       const draft = state.drafts[sourceId] ?? EMPTY;
-      return { drafts: { ...state.drafts, [sourceId]: { ...draft, access: { ...draft.access, [agentId]: { ...draft.access[agentId], [entry]: answer } } } } };
+      return {
+        drafts: {
+          ...state.drafts,
+          [sourceId]: {
+            ...draft,
+            access: { ...draft.access, [agentId]: { ...draft.access[agentId], [entry]: answer } },
+          },
+        },
+      };
     }),
   setTrigger: (sourceId, triggerId, trigger) =>
     set((state) => {
       const draft = state.drafts[sourceId] ?? EMPTY;
-      return { drafts: { ...state.drafts, [sourceId]: { ...draft, triggers: { ...draft.triggers, [triggerId]: trigger } } } };
+      return {
+        drafts: { ...state.drafts, [sourceId]: { ...draft, triggers: { ...draft.triggers, [triggerId]: trigger } } },
+      };
     }),
   drop: (sourceId) =>
     set((state) => {

@@ -28,10 +28,29 @@ const HEADINGS: Record<KeyChange['change'], string> = {
  * person gave them, the publisher-name change, new access and changed triggers — before any accept
  * button. "Don't update" and "accept" are both recorded.
  */
-export function KeyChangeStop({ change, verdict, packageName, diff, installedVersion, onAccept, onCancel }: { change: KeyChange; verdict: SignatureVerdict | null; packageName: string; diff: UpdateDiff | null; installedVersion: string | null; onAccept: () => void; onCancel: () => void }) {
+export function KeyChangeStop({
+  change,
+  verdict,
+  packageName,
+  diff,
+  installedVersion,
+  onAccept,
+  onCancel,
+}: {
+  change: KeyChange;
+  verdict: SignatureVerdict | null;
+  packageName: string;
+  diff: UpdateDiff | null;
+  installedVersion: string | null;
+  onAccept: () => void;
+  onCancel: () => void;
+}) {
   const [understood, setUnderstood] = useState(false);
   const words = verdict ? signatureVerdictWords(verdict) : null;
-  const accept = change.change === 'dropped' ? 'I understand that this update is not signed, and I accept installing it without a signature.' : `I understand that this update is not signed by the key ${packageName} was installed with, and I accept the new key.`;
+  const accept =
+    change.change === 'dropped'
+      ? 'I understand that this update is not signed, and I accept installing it without a signature.'
+      : `I understand that this update is not signed by the key ${packageName} was installed with, and I accept the new key.`;
   return (
     <div className="screen">
       <section className="panel panel-error" role="alert" aria-labelledby="key-change-heading">
@@ -44,7 +63,9 @@ export function KeyChangeStop({ change, verdict, packageName, diff, installedVer
             <strong>
               <PackageText text={keyWords(change.before, change.beforeName, change.beforeTrusted)} />
             </strong>
-            {change.beforeName !== null && !change.beforeTrusted ? ' — you have since removed it from your trusted publishers' : ''}
+            {change.beforeName !== null && !change.beforeTrusted
+              ? ' — you have since removed it from your trusted publishers'
+              : ''}
           </dd>
           <dt>This update is signed by</dt>
           <dd>
@@ -63,12 +84,21 @@ export function KeyChangeStop({ change, verdict, packageName, diff, installedVer
             <PackageText text={words.namesNote} />
           </p>
         ) : null}
-        <p>A real publisher rarely changes their key or stops signing. This is what an update made by someone else looks like: someone who took over the name, or who changed the file. Nothing has been installed or changed. Go ahead only if the publisher told you, through a channel you trust, why.</p>
+        <p>
+          A real publisher rarely changes their key or stops signing. This is what an update made by someone else looks
+          like: someone who took over the name, or who changed the file. Nothing has been installed or changed. Go ahead
+          only if the publisher told you, through a channel you trust, why.
+        </p>
       </section>
       {diff && installedVersion ? (
         <section aria-labelledby="key-change-what-changes">
           <h2 id="key-change-what-changes">What else this update changes</h2>
-          <UpdateChanges diff={diff} installedVersion={installedVersion} decisions={null} signed={verdict?.signature.state === 'verified'} />
+          <UpdateChanges
+            diff={diff}
+            installedVersion={installedVersion}
+            decisions={null}
+            signed={verdict?.signature.state === 'verified'}
+          />
         </section>
       ) : null}
       <section className="panel panel-error" aria-label="Your answer">
@@ -80,7 +110,9 @@ export function KeyChangeStop({ change, verdict, packageName, diff, installedVer
             Don't update
           </button>
           <button type="button" className="button button-danger" disabled={!understood} onClick={onAccept}>
-            {change.change === 'dropped' ? 'Accept the unsigned update and review it' : 'Accept the new key and review the update'}
+            {change.change === 'dropped'
+              ? 'Accept the unsigned update and review it'
+              : 'Accept the new key and review the update'}
           </button>
         </div>
       </section>
@@ -92,17 +124,23 @@ export function KeyChangeStop({ change, verdict, packageName, diff, installedVer
 export function FirstSignedNote({ change }: { change: KeyChange }) {
   return (
     <p className="panel" data-testid="first-signed-note">
-      <ShieldCheck aria-hidden="true" size={16} /> The installed version was unsigned; this update is signed by <PackageText text={keyWords(change.now, change.nowName, true)} />. From now on, updates must be signed by this key.
+      <ShieldCheck aria-hidden="true" size={16} /> The installed version was unsigned; this update is signed by{' '}
+      <PackageText text={keyWords(change.now, change.nowName, true)} />. From now on, updates must be signed by this
+      key.
     </p>
   );
 }
 
 /** Shown once an accepted key change is on its way: the user confirmed it on the stop before. */
 export function KeyChangeAcceptedNote({ change }: { change: KeyChange }) {
-  const what = change.change === 'dropped' ? 'an update without a signature' : `a new signing key (${keyWords(change.now, change.nowName, true)}, was ${keyWords(change.before, change.beforeName, change.beforeTrusted)})`;
+  const what =
+    change.change === 'dropped'
+      ? 'an update without a signature'
+      : `a new signing key (${keyWords(change.now, change.nowName, true)}, was ${keyWords(change.before, change.beforeName, change.beforeTrusted)})`;
   return (
     <p className="panel panel-warning" data-testid="key-change-accepted-note">
-      <ShieldAlert aria-hidden="true" size={16} /> You accepted <PackageText text={what} />. Installing records it in the activity log{change.change === 'dropped' ? '.' : ', and later updates must be signed by the new key.'}
+      <ShieldAlert aria-hidden="true" size={16} /> You accepted <PackageText text={what} />. Installing records it in
+      the activity log{change.change === 'dropped' ? '.' : ', and later updates must be signed by the new key.'}
     </p>
   );
 }

@@ -2,7 +2,9 @@ import { nameDifferences } from '../../../../shared/display-text';
 import { PackageText } from '../PackageText';
 
 function characterWords(ch: string): string {
-  return /\d/.test(ch) ? `the digit ${ch}` : `“${ch}” (U+${(ch.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')})`;
+  return /\d/.test(ch)
+    ? `the digit ${ch}`
+    : `“${ch}” (U+${(ch.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')})`;
 }
 
 /**
@@ -10,14 +12,23 @@ function characterWords(ch: string): string {
  * `Acc0unting`): the one highlight of lookalike names, on a publisher change and beside a verified
  * key whose name differs from the package's publisher field. Nothing when the lengths differ.
  */
-export function NameDifferenceList({ expected, shown, expectedWords }: { expected: string; shown: string; expectedWords: string }) {
+export function NameDifferenceList({
+  expected,
+  shown,
+  expectedWords,
+}: {
+  expected: string;
+  shown: string;
+  expectedWords: string;
+}) {
   const differences = nameDifferences(expected, shown);
   if (differences.length === 0) return null;
   return (
     <ul aria-label="Where the names differ">
       {differences.map((d) => (
         <li key={d.index}>
-          Character {d.index + 1}: <PackageText text={characterWords(d.now)} /> where {expectedWords} has “<PackageText text={d.was} />”
+          Character {d.index + 1}: <PackageText text={characterWords(d.now)} /> where {expectedWords} has “
+          <PackageText text={d.was} />”
         </li>
       ))}
     </ul>

@@ -10,8 +10,13 @@ import { ErrorPanel } from '../Status';
 export function PublisherBadge({ pkg }: { pkg: InstalledPackageView }) {
   const status = publisherStatus(pkg.signature, pkg.publisher);
   return (
-    <span className={`badge ${status.tone === 'allow' ? 'badge-allow' : 'badge-warning-soft'}`} data-publisher-state={status.state} title={[status.explanation, status.namesNote].filter(Boolean).join(' ')}>
-      {status.tone === 'allow' ? <ShieldCheck aria-hidden="true" size={12} /> : null} <PackageText text={status.label} />
+    <span
+      className={`badge ${status.tone === 'allow' ? 'badge-allow' : 'badge-warning-soft'}`}
+      data-publisher-state={status.state}
+      title={[status.explanation, status.namesNote].filter(Boolean).join(' ')}
+    >
+      {status.tone === 'allow' ? <ShieldCheck aria-hidden="true" size={12} /> : null}{' '}
+      <PackageText text={status.label} />
     </span>
   );
 }
@@ -36,7 +41,10 @@ export function IntegrityChangedPanel({ pkg }: { pkg: InstalledPackageView }) {
       <p className="refusal">
         <FileWarning aria-hidden="true" size={18} /> Changed on this computer since you installed it
       </p>
-      <p>Files of this package are not the ones that were installed: something on this computer changed them. Its triggers were disarmed so nothing starts on its own. Reinstall it from the original .apo file, or uninstall it.</p>
+      <p>
+        Files of this package are not the ones that were installed: something on this computer changed them. Its
+        triggers were disarmed so nothing starts on its own. Reinstall it from the original .apo file, or uninstall it.
+      </p>
       <ul className="small">
         {rows
           .filter(([, files]) => files.length > 0)
@@ -55,7 +63,12 @@ export function IntegrityChangedPanel({ pkg }: { pkg: InstalledPackageView }) {
             </li>
           ))}
       </ul>
-      <button type="button" className="button" disabled={open.isPending} onClick={() => open.mutate({ kind: 'file' }, { onSuccess: (handle) => handle && openSource(handle) })}>
+      <button
+        type="button"
+        className="button"
+        disabled={open.isPending}
+        onClick={() => open.mutate({ kind: 'file' }, { onSuccess: (handle) => handle && openSource(handle) })}
+      >
         <FolderOpen aria-hidden="true" size={16} /> Reinstall from the .apo file…
       </button>
       {open.isError ? <ErrorPanel error={open.error} title="The file could not be opened" /> : null}

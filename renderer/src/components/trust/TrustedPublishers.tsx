@@ -10,7 +10,15 @@ import { ErrorPanel, Loading } from '../Status';
  * `RWQ…` line) or picked as a file in a main-process dialog (the renderer never sends a path).
  * `idPrefix` keeps ids unique where the form appears twice (Settings, a package's Overview).
  */
-export function TrustKeyForm({ idPrefix, expectedKeyId, onTrusted }: { idPrefix: string; expectedKeyId?: string; onTrusted?: () => void }) {
+export function TrustKeyForm({
+  idPrefix,
+  expectedKeyId,
+  onTrusted,
+}: {
+  idPrefix: string;
+  expectedKeyId?: string;
+  onTrusted?: () => void;
+}) {
   const trust = useTrustKey();
   const fromFile = useTrustKeyFromFile();
   const [name, setName] = useState('');
@@ -54,13 +62,26 @@ export function TrustKeyForm({ idPrefix, expectedKeyId, onTrusted }: { idPrefix:
           spellCheck={false}
           autoComplete="off"
         />
-        <p className="hint">Get the key from the publisher through a channel you already trust (their website, in person){expectedKeyId ? `: its key ID must be ${expectedKeyId}` : ''}. Anyone can make a key and call it anything: trust only a key you know is theirs.</p>
+        <p className="hint">
+          Get the key from the publisher through a channel you already trust (their website, in person)
+          {expectedKeyId ? `: its key ID must be ${expectedKeyId}` : ''}. Anyone can make a key and call it anything:
+          trust only a key you know is theirs.
+        </p>
       </div>
       <div className="actions">
-        <button type="submit" className="button button-primary" disabled={trust.isPending || name.trim() === '' || publicKey.trim() === ''}>
+        <button
+          type="submit"
+          className="button button-primary"
+          disabled={trust.isPending || name.trim() === '' || publicKey.trim() === ''}
+        >
           <ShieldCheck aria-hidden="true" size={16} /> Trust this key
         </button>
-        <button type="button" className="button" disabled={fromFile.isPending || name.trim() === ''} onClick={() => fromFile.mutate({ name }, { onSuccess: (keys) => keys && done() })}>
+        <button
+          type="button"
+          className="button"
+          disabled={fromFile.isPending || name.trim() === ''}
+          onClick={() => fromFile.mutate({ name }, { onSuccess: (keys) => keys && done() })}
+        >
           <FileKey aria-hidden="true" size={16} /> Choose a key file…
         </button>
       </div>
@@ -74,23 +95,42 @@ export function TrustKeyForm({ idPrefix, expectedKeyId, onTrusted }: { idPrefix:
  * Removing a trusted key: asked first, naming the installed packages pinned to it (their pins stay:
  * DESIGN.md "Trust after install", removing a trusted key never weakens a pin).
  */
-function RemoveKeyConfirm({ trustedKey, pending, onRemove, onKeep }: { trustedKey: TrustedKeyView; pending: boolean; onRemove: () => void; onKeep: () => void }) {
+function RemoveKeyConfirm({
+  trustedKey,
+  pending,
+  onRemove,
+  onKeep,
+}: {
+  trustedKey: TrustedKeyView;
+  pending: boolean;
+  onRemove: () => void;
+  onKeep: () => void;
+}) {
   const pinned = trustedKey.pinnedPackages;
   return (
-    <div className="panel panel-warning" role="alertdialog" aria-labelledby="remove-key-heading" aria-describedby="remove-key-what">
+    <div
+      className="panel panel-warning"
+      role="alertdialog"
+      aria-labelledby="remove-key-heading"
+      aria-describedby="remove-key-what"
+    >
       <h3 id="remove-key-heading">
         Remove the key you trust as “<PackageText text={trustedKey.name} />
         ”?
       </h3>
       <div id="remove-key-what">
         <p>
-          Key ID <code>{trustedKey.keyId}</code>. Packages signed by it will show as signed by a key you don't know. Nothing installed is removed.
+          Key ID <code>{trustedKey.keyId}</code>. Packages signed by it will show as signed by a key you don't know.
+          Nothing installed is removed.
         </p>
         {pinned.length === 0 ? (
           <p>No installed package is pinned to this key.</p>
         ) : (
           <>
-            <p>These installed packages are pinned to this key. They stay pinned: an update must still be signed by this very key, or you are asked to accept a key change.</p>
+            <p>
+              These installed packages are pinned to this key. They stay pinned: an update must still be signed by this
+              very key, or you are asked to accept a key change.
+            </p>
             <ul aria-label="Installed packages pinned to this key">
               {pinned.map((name) => (
                 <li key={name}>
@@ -124,7 +164,10 @@ export function TrustedPublishersSection() {
       <h2 id="trusted-publishers-heading">
         <ShieldCheck aria-hidden="true" size={20} /> Trusted publishers
       </h2>
-      <p className="muted">A package signed (with minisign) by one of these keys shows as verified, with the name you gave the key. Removing a key does not remove anything installed, and packages pinned to it stay pinned.</p>
+      <p className="muted">
+        A package signed (with minisign) by one of these keys shows as verified, with the name you gave the key.
+        Removing a key does not remove anything installed, and packages pinned to it stay pinned.
+      </p>
       {keys.isPending ? <Loading label="Loading trusted keys…" /> : null}
       {keys.isError ? <ErrorPanel error={keys.error} title="The trusted keys could not be loaded" /> : null}
       {keys.data?.length === 0 ? <p className="muted">You trust no publisher key yet.</p> : null}
@@ -136,7 +179,9 @@ export function TrustedPublishersSection() {
             </strong>{' '}
             <span className="small">
               key ID <code>{key.keyId}</code>
-              {key.pinnedPackages.length > 0 ? ` · pinned by ${key.pinnedPackages.length === 1 ? '1 installed package' : `${key.pinnedPackages.length} installed packages`}` : ''}
+              {key.pinnedPackages.length > 0
+                ? ` · pinned by ${key.pinnedPackages.length === 1 ? '1 installed package' : `${key.pinnedPackages.length} installed packages`}`
+                : ''}
             </span>
             {key.managed ? (
               <span className="badge">
@@ -159,7 +204,14 @@ export function TrustedPublishersSection() {
           </li>
         ))}
       </ul>
-      {asked ? <RemoveKeyConfirm trustedKey={asked} pending={untrust.isPending} onKeep={() => setConfirming(null)} onRemove={() => untrust.mutate({ keyId: asked.keyId }, { onSuccess: () => setConfirming(null) })} /> : null}
+      {asked ? (
+        <RemoveKeyConfirm
+          trustedKey={asked}
+          pending={untrust.isPending}
+          onKeep={() => setConfirming(null)}
+          onRemove={() => untrust.mutate({ keyId: asked.keyId }, { onSuccess: () => setConfirming(null) })}
+        />
+      ) : null}
       {untrust.isError ? <ErrorPanel error={untrust.error} title="The key was not removed" /> : null}
       <h3>Add a key</h3>
       <TrustKeyForm idPrefix="settings-trust" />
@@ -176,7 +228,8 @@ export function TrustKeyOffer({ keyId }: { keyId: string }) {
   return (
     <div className="panel" data-testid="trust-key-offer">
       <p>
-        This package is signed by key ID <code>{keyId}</code>, which you do not trust yet. The signature names only the key's ID: to check it, Apollia needs the publisher's public key itself, which you must get from them.
+        This package is signed by key ID <code>{keyId}</code>, which you do not trust yet. The signature names only the
+        key's ID: to check it, Apollia needs the publisher's public key itself, which you must get from them.
       </p>
       {open ? (
         <TrustKeyForm idPrefix="offer-trust" expectedKeyId={keyId} onTrusted={() => setOpen(false)} />

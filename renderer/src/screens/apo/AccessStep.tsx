@@ -6,12 +6,23 @@ import type { AgentEntry, ApolliaManifest, ToolEntry, WorkflowEntry } from '../.
 import { FAMILY_SEVERITY, isSensitive } from '../../../../shared/apollia-manifest';
 import type { ApoInspection } from '../../../../shared/inspection';
 import { CONNECTION_TYPES } from '../../../../shared/catalogues';
-import { AUTONOMY_WORDS, FAMILY_LABELS, isPinnedRequirement, mcpCommandLine, PLANNING_WORDS } from '../../../../shared/risk-summary';
+import {
+  AUTONOMY_WORDS,
+  FAMILY_LABELS,
+  isPinnedRequirement,
+  mcpCommandLine,
+  PLANNING_WORDS,
+} from '../../../../shared/risk-summary';
 import { unpinnedLaunch } from '../../../../shared/verdict';
 import type { UpdateDiff } from '../../../../shared/update-diff';
 import { useSettings } from '../../../api/hooks';
 import { FamilyBadge, PermissionBadge } from '../../components/FamilyBadge';
-import { type AccessDecided, type DecisionContext, decideAgent, type InstalledDecisions } from '../../../../shared/decisions';
+import {
+  type AccessDecided,
+  type DecisionContext,
+  decideAgent,
+  type InstalledDecisions,
+} from '../../../../shared/decisions';
 import { useDecisionContext } from './consent-decisions';
 import { PackageText } from '../../components/PackageText';
 import { useConsentStore } from '../../stores/consent-store';
@@ -24,26 +35,57 @@ import { AccessEntryWords, accessCounts, accessCountsText, FIRST_ROWS, firstRows
  * decision function decided it. Where the person may choose, a second box lets a granted entry
  * run without asking (off by default for code only its author vouches for). Memoised: a tick redraws one row.
  */
-const AccessEntryRow = memo(function AccessEntryRow({ sourceId, agentId, row, decided, mark }: { sourceId: string; agentId: string; row: AccessRow; decided: AccessDecided; mark: AccessMark | undefined }) {
+const AccessEntryRow = memo(function AccessEntryRow({
+  sourceId,
+  agentId,
+  row,
+  decided,
+  mark,
+}: {
+  sourceId: string;
+  agentId: string;
+  row: AccessRow;
+  decided: AccessDecided;
+  mark: AccessMark | undefined;
+}) {
   const setAccess = useConsentStore((s) => s.setAccess);
   const id = `access-${agentId}-${row.entry}`;
   const granted = decided.permission !== 'deny';
   // Locked by the organization's policy: shown with its reason, never a box the person could tick.
   const locked = decided.reason === 'policy' && decided.policy !== null && decided.permission === 'deny';
-  // The choice matters where the app cannot check what the code does: a package's own code, or a tool known only when it runs.
+  // The choice matters where the app cannot check what the code does: a package's own code, or a tool known only when
+  // it runs.
   const offerAllow = granted && decided.canAllow && decided.grantedAs === 'ask';
   const chosenAllow = granted && decided.canAllow && decided.reason === 'answer' && decided.permission === 'allow';
   return (
     <li className="row access-row">
-      <input id={id} type="checkbox" checked={granted} disabled={decided.ownerDenied || locked} aria-describedby={`${id}-how`} onChange={(event) => setAccess(sourceId, agentId, row.entry, event.target.checked)} />
+      <input
+        id={id}
+        type="checkbox"
+        checked={granted}
+        disabled={decided.ownerDenied || locked}
+        aria-describedby={`${id}-how`}
+        onChange={(event) => setAccess(sourceId, agentId, row.entry, event.target.checked)}
+      />
       <div className="access-main">
         <label htmlFor={id}>
           <AccessEntryWords row={row} />
         </label>
         {offerAllow || chosenAllow ? (
           <div className="check-row small allow-choice">
-            <input id={`${id}-allow`} type="checkbox" checked={decided.permission === 'allow'} onChange={(event) => setAccess(sourceId, agentId, row.entry, event.target.checked ? 'allow' : 'ask')} />
-            <label htmlFor={`${id}-allow`}>Let it run without asking me each time ({row.kind === 'pkg' || row.kind === 'workflow' ? 'only its author says it only reads: allow it only if you trust them' : 'what it does is known only when it runs: allow it only if you trust where it comes from'})</label>
+            <input
+              id={`${id}-allow`}
+              type="checkbox"
+              checked={decided.permission === 'allow'}
+              onChange={(event) => setAccess(sourceId, agentId, row.entry, event.target.checked ? 'allow' : 'ask')}
+            />
+            <label htmlFor={`${id}-allow`}>
+              Let it run without asking me each time (
+              {row.kind === 'pkg' || row.kind === 'workflow'
+                ? 'only its author says it only reads: allow it only if you trust them'
+                : 'what it does is known only when it runs: allow it only if you trust where it comes from'}
+              )
+            </label>
           </div>
         ) : null}
       </div>
@@ -71,7 +113,19 @@ const AccessEntryRow = memo(function AccessEntryRow({ sourceId, agentId, row, de
  * this agent's answers (only this agent is decided again on a tick). A long list shows its counts
  * and its first rows (an update's new ones first), the rest one press away.
  */
-function AgentAccess({ agent, classify, marksOf, sourceId, context }: { agent: AgentEntry; classify: (entry: string) => AccessRow; marksOf: (agentId: string) => Map<string, AccessMark>; sourceId: string; context: DecisionContext }) {
+function AgentAccess({
+  agent,
+  classify,
+  marksOf,
+  sourceId,
+  context,
+}: {
+  agent: AgentEntry;
+  classify: (entry: string) => AccessRow;
+  marksOf: (agentId: string) => Map<string, AccessMark>;
+  sourceId: string;
+  context: DecisionContext;
+}) {
   const entries = agent.defaults?.access;
   const rows = useMemo(() => (entries ?? []).map(classify), [entries, classify]);
   const marks = useMemo(() => marksOf(agent.id), [marksOf, agent.id]);
@@ -90,16 +144,33 @@ function AgentAccess({ agent, classify, marksOf, sourceId, context }: { agent: A
       {long ? (
         <p className="small access-counts">
           {accessCountsText(accessCounts(rows, permission))}
-          {marks.size > 0 ? ` ${marks.size.toLocaleString('en-US')} new or changed in this version${all ? '' : ', shown first'}.` : ''}
+          {marks.size > 0
+            ? ` ${marks.size.toLocaleString('en-US')} new or changed in this version${all ? '' : ', shown first'}.`
+            : ''}
         </p>
       ) : null}
       <ul className={rows.length > FIRST_ROWS ? 'rows rows-long' : 'rows'} id={listId}>
         {shown.map((row) => {
           const d = decided[row.entry];
-          return d ? <AccessEntryRow key={row.entry} sourceId={sourceId} agentId={agent.id} row={row} decided={d} mark={marks.get(row.entry)} /> : null;
+          return d ? (
+            <AccessEntryRow
+              key={row.entry}
+              sourceId={sourceId}
+              agentId={agent.id}
+              row={row}
+              decided={d}
+              mark={marks.get(row.entry)}
+            />
+          ) : null;
         })}
       </ul>
-      <ShowAll total={rows.length} expanded={all} onToggle={() => setAll(!all)} controls={listId} what="access entries" />
+      <ShowAll
+        total={rows.length}
+        expanded={all}
+        onToggle={() => setAll(!all)}
+        controls={listId}
+        what="access entries"
+      />
     </fieldset>
   );
 }
@@ -107,7 +178,13 @@ function AgentAccess({ agent, classify, marksOf, sourceId, context }: { agent: A
 type Capability = { kind: 'Tool'; item: ToolEntry } | { kind: 'Workflow'; item: WorkflowEntry };
 
 /** One tool or workflow of the package. Memoised: showing more rows draws only the new ones. */
-const CapabilityRow = memo(function CapabilityRow({ capability, mark }: { capability: Capability; mark: AccessMark | undefined }) {
+const CapabilityRow = memo(function CapabilityRow({
+  capability,
+  mark,
+}: {
+  capability: Capability;
+  mark: AccessMark | undefined;
+}) {
   const { kind, item } = capability;
   return (
     <li className="row row-block access-row">
@@ -147,14 +224,27 @@ function capabilityMarks(diff: UpdateDiff | null): Map<string, AccessMark> {
     ['Workflow', diff.workflows],
   ] as const) {
     for (const name of part.added) marks.set(`${kind}:${name}`, { kind: 'new' });
-    for (const change of part.familyChanged) marks.set(`${kind}:${change.name}`, { kind: 'changed', from: change.from, to: change.to });
+    for (const change of part.familyChanged)
+      marks.set(`${kind}:${change.name}`, { kind: 'changed', from: change.from, to: change.to });
   }
   return marks;
 }
 
 /** Tools and workflows: a long list shows how many of each family, and its first rows. */
-const CapabilitiesSection = memo(function CapabilitiesSection({ manifest, diff }: { manifest: ApolliaManifest; diff: UpdateDiff | null }) {
-  const items = useMemo<Capability[]>(() => [...(manifest.tools ?? []).map((item): Capability => ({ kind: 'Tool', item })), ...(manifest.workflows ?? []).map((item): Capability => ({ kind: 'Workflow', item }))], [manifest]);
+const CapabilitiesSection = memo(function CapabilitiesSection({
+  manifest,
+  diff,
+}: {
+  manifest: ApolliaManifest;
+  diff: UpdateDiff | null;
+}) {
+  const items = useMemo<Capability[]>(
+    () => [
+      ...(manifest.tools ?? []).map((item): Capability => ({ kind: 'Tool', item })),
+      ...(manifest.workflows ?? []).map((item): Capability => ({ kind: 'Workflow', item })),
+    ],
+    [manifest],
+  );
   const marks = useMemo(() => capabilityMarks(diff), [diff]);
   const [all, setAll] = useState(false);
   const listId = useId();
@@ -166,18 +256,32 @@ const CapabilitiesSection = memo(function CapabilitiesSection({ manifest, diff }
   const families = useMemo(() => {
     const counts = new Map<keyof typeof FAMILY_LABELS, number>();
     for (const { item } of items) counts.set(item.action, (counts.get(item.action) ?? 0) + 1);
-    return FAMILY_SEVERITY.flatMap((family) => (counts.has(family) ? [[family, counts.get(family) ?? 0] as const] : []));
+    return FAMILY_SEVERITY.flatMap((family) =>
+      counts.has(family) ? [[family, counts.get(family) ?? 0] as const] : [],
+    );
   }, [items]);
   const sensitive = families.reduce((sum, [family, count]) => sum + (isSensitive(family) ? count : 0), 0);
   return (
     <section aria-labelledby="tools-heading">
       <h3 id="tools-heading">Tools and workflows (Python code in the package)</h3>
-      {items.length > 0 ? <p className="small">This code runs with your permissions when an agent or a trigger uses it. What each part says it does is its author's word: Apollia does not check it.</p> : null}
+      {items.length > 0 ? (
+        <p className="small">
+          This code runs with your permissions when an agent or a trigger uses it. What each part says it does is its
+          author's word: Apollia does not check it.
+        </p>
+      ) : null}
       {items.length === 0 ? <p className="muted">None.</p> : null}
       {shown.length < items.length || all ? (
         <p className="small access-counts">
-          {countOf(tools, 'tool', 'tools')} and {countOf(workflows, 'workflow', 'workflows')}; {sensitive.toLocaleString('en-US')} sensitive: {families.map(([family, count]) => `${count.toLocaleString('en-US')} ${FAMILY_LABELS[family].toLowerCase()}`).join(', ')}.
-          {marks.size > 0 ? ` ${marks.size.toLocaleString('en-US')} new or changed in this version${all ? '' : ', shown first'}.` : ''}
+          {countOf(tools, 'tool', 'tools')} and {countOf(workflows, 'workflow', 'workflows')};{' '}
+          {sensitive.toLocaleString('en-US')} sensitive:{' '}
+          {families
+            .map(([family, count]) => `${count.toLocaleString('en-US')} ${FAMILY_LABELS[family].toLowerCase()}`)
+            .join(', ')}
+          .
+          {marks.size > 0
+            ? ` ${marks.size.toLocaleString('en-US')} new or changed in this version${all ? '' : ', shown first'}.`
+            : ''}
         </p>
       ) : null}
       <ul className={items.length > FIRST_ROWS ? 'rows rows-long' : 'rows'} id={listId}>
@@ -199,7 +303,8 @@ function ConnectionSetup({ type, label }: { type: string; label: string }) {
   const show = useFlowStore((s) => s.show);
   return (
     <p className="small">
-      Setting it up means saving an MCP server named <code>{type}</code> in Settings, one that reaches your {label} account. You can install now and set it up later: until then, what needs {label} cannot work.{' '}
+      Setting it up means saving an MCP server named <code>{type}</code> in Settings, one that reaches your {label}{' '}
+      account. You can install now and set it up later: until then, what needs {label} cannot work.{' '}
       <button type="button" className="button button-small" onClick={() => show('settings')}>
         <Settings aria-hidden="true" size={14} /> Go to Settings → MCP servers
       </button>
@@ -211,7 +316,13 @@ function ConnectionSetup({ type, label }: { type: string; label: string }) {
  * Step 2: agents and their default access (each untickable), tools, connections, MCP servers, pip.
  * Memoised and not subscribed to the draft: a tick redraws its agent's list, not the step.
  */
-export const AccessStep = memo(function AccessStep({ inspection, sourceId }: { inspection: ApoInspection & { updateDiff?: UpdateDiff | null; installedDecisions?: InstalledDecisions | null }; sourceId: string }) {
+export const AccessStep = memo(function AccessStep({
+  inspection,
+  sourceId,
+}: {
+  inspection: ApoInspection & { updateDiff?: UpdateDiff | null; installedDecisions?: InstalledDecisions | null };
+  sourceId: string;
+}) {
   const manifest = inspection.details?.manifest;
   const diff = inspection.updateDiff ?? null;
   const settings = useSettings();
@@ -226,7 +337,12 @@ export const AccessStep = memo(function AccessStep({ inspection, sourceId }: { i
   const servers = manifest.mcp_servers ?? [];
   const pip = manifest.pip?.packages ?? [];
   // An empty section would only say "None.": they are named together in one line instead.
-  const absent = [code === 0 ? 'Python code' : '', requires.length === 0 ? 'connections to your accounts' : '', servers.length === 0 ? 'programs or servers' : '', pip.length === 0 ? 'Python packages' : ''].filter(Boolean);
+  const absent = [
+    code === 0 ? 'Python code' : '',
+    requires.length === 0 ? 'connections to your accounts' : '',
+    servers.length === 0 ? 'programs or servers' : '',
+    pip.length === 0 ? 'Python packages' : '',
+  ].filter(Boolean);
   const connectionAvailable = (type: string) => settings.data?.connections.find((c) => c.type === type)?.available;
 
   return (
@@ -236,11 +352,13 @@ export const AccessStep = memo(function AccessStep({ inspection, sourceId }: { i
         {(manifest.agents ?? []).length === 0 ? <p className="muted">This package has no agents.</p> : null}
         {(manifest.agents ?? []).map((agent, index) => {
           const entries = agent.defaults?.access ?? [];
-          const changed = diff !== null && (newAgents.has(agent.id) || (diff.proposedAccess[agent.id]?.length ?? 0) > 0);
+          const changed =
+            diff !== null && (newAgents.has(agent.id) || (diff.proposedAccess[agent.id]?.length ?? 0) > 0);
           return (
             <article key={agent.id} className="card card-wide" aria-labelledby={`agent-${agent.id}`}>
               <h4 id={`agent-${agent.id}`}>
-                <PackageText text={agent.name} /> <span className="muted small">({agent.id})</span> {newAgents.has(agent.id) ? <UpdateMark mark={{ kind: 'new' }} /> : null}
+                <PackageText text={agent.name} /> <span className="muted small">({agent.id})</span>{' '}
+                {newAgents.has(agent.id) ? <UpdateMark mark={{ kind: 'new' }} /> : null}
               </h4>
               <details className="agent-details" open={index < 3 || changed}>
                 <summary>What it is for, and the {countOf(entries.length, 'tool', 'tools')} it asks for</summary>
@@ -259,7 +377,17 @@ export const AccessStep = memo(function AccessStep({ inspection, sourceId }: { i
                     </ul>
                   </>
                 ) : null}
-                {entries.length === 0 ? <p className="muted">It asks for no tools: it can only answer in words.</p> : context ? <AgentAccess agent={agent} classify={classify} marksOf={marksOf} sourceId={sourceId} context={context} /> : null}
+                {entries.length === 0 ? (
+                  <p className="muted">It asks for no tools: it can only answer in words.</p>
+                ) : context ? (
+                  <AgentAccess
+                    agent={agent}
+                    classify={classify}
+                    marksOf={marksOf}
+                    sourceId={sourceId}
+                    context={context}
+                  />
+                ) : null}
                 <dl className="facts small">
                   {agent.defaults?.autonomy ? (
                     <>
@@ -356,7 +484,9 @@ export const AccessStep = memo(function AccessStep({ inspection, sourceId }: { i
                       Why: <PackageText text={requirement.reason} />
                     </p>
                   ) : null}
-                  {available === false ? <ConnectionSetup type={requirement.type} label={label ?? requirement.type} /> : null}
+                  {available === false ? (
+                    <ConnectionSetup type={requirement.type} label={label ?? requirement.type} />
+                  ) : null}
                 </li>
               );
             })}
@@ -381,7 +511,11 @@ export const AccessStep = memo(function AccessStep({ inspection, sourceId }: { i
                     <strong>
                       <PackageText text={server.name} />
                     </strong>{' '}
-                    {commandLine !== '' ? <FamilyBadge family="execute_code" /> : <FamilyBadge family="send_external" />}
+                    {commandLine !== '' ? (
+                      <FamilyBadge family="execute_code" />
+                    ) : (
+                      <FamilyBadge family="send_external" />
+                    )}
                   </p>
                   {commandLine !== '' ? (
                     <p>
@@ -393,7 +527,8 @@ export const AccessStep = memo(function AccessStep({ inspection, sourceId }: { i
                         <>
                           {' '}
                           <span className="badge badge-warning-soft">
-                            <AlertTriangle aria-hidden="true" size={12} /> Not pinned to one version: the program can change after you consent
+                            <AlertTriangle aria-hidden="true" size={12} /> Not pinned to one version: the program can
+                            change after you consent
                           </span>
                         </>
                       ) : null}
@@ -423,11 +558,16 @@ export const AccessStep = memo(function AccessStep({ inspection, sourceId }: { i
                   </p>
                   {secretNames.length > 0 ? (
                     <p className="small panel-warning" role="note">
-                      <AlertTriangle aria-hidden="true" size={12} /> {secretNames.join(', ')} {secretNames.length === 1 ? 'looks like a secret' : 'look like secrets'}, and {secretNames.length === 1 ? 'it goes' : 'they go'} to <PackageText text={unpinned ?? ''} />, which is not pinned to one version: whoever publishes
-                      its next version would receive {secretNames.length === 1 ? 'it' : 'them'}.
+                      <AlertTriangle aria-hidden="true" size={12} /> {secretNames.join(', ')}{' '}
+                      {secretNames.length === 1 ? 'looks like a secret' : 'look like secrets'}, and{' '}
+                      {secretNames.length === 1 ? 'it goes' : 'they go'} to <PackageText text={unpinned ?? ''} />, which
+                      is not pinned to one version: whoever publishes its next version would receive{' '}
+                      {secretNames.length === 1 ? 'it' : 'them'}.
                     </p>
                   ) : null}
-                  <p className="small muted">This app cannot know beforehand what its tools do, so each call to one of them asks you first.</p>
+                  <p className="small muted">
+                    This app cannot know beforehand what its tools do, so each call to one of them asks you first.
+                  </p>
                 </li>
               );
             })}

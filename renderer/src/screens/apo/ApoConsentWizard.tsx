@@ -20,23 +20,55 @@ import { PolicyBanner } from '../../components/PolicyBanner';
 
 /** Whether the person touched any answer (Cancel then asks nothing): the draft holds only what they touched. */
 function answersChanged(draft: ConsentDraft): boolean {
-  return Object.values(draft.access).some((entries) => Object.keys(entries).length > 0) || Object.keys(draft.triggers).length > 0;
+  return (
+    Object.values(draft.access).some((entries) => Object.keys(entries).length > 0) ||
+    Object.keys(draft.triggers).length > 0
+  );
 }
 
 /**
  * The update panel with what the update keeps and turns off: decided only while this step is shown,
  * so a tick on another step does not decide the whole package again here.
  */
-function DecidedUpdateChanges({ inspection, sourceId, diff, installedVersion }: { inspection: SourceInspection & ApoInspection; sourceId: string; diff: NonNullable<SourceInspection['updateDiff']>; installedVersion: string }) {
+function DecidedUpdateChanges({
+  inspection,
+  sourceId,
+  diff,
+  installedVersion,
+}: {
+  inspection: SourceInspection & ApoInspection;
+  sourceId: string;
+  diff: NonNullable<SourceInspection['updateDiff']>;
+  installedVersion: string;
+}) {
   const decisions = useFormDecisions(inspection, sourceId);
-  return <UpdateChanges diff={diff} installedVersion={installedVersion} decisions={decisions} signed={inspection.signatureVerdict?.signature.state === 'verified'} />;
+  return (
+    <UpdateChanges
+      diff={diff}
+      installedVersion={installedVersion}
+      decisions={decisions}
+      signed={inspection.signatureVerdict?.signature.state === 'verified'}
+    />
+  );
 }
 
 /**
  * The `.apo` consent form: one step at a time, Back and Next, focus on each step's heading.
  * For an update, a first step shows what changed; the rest is the same form with earlier answers kept.
  */
-export function ApoConsentWizard({ inspection, sourceId, allowDowngrade, acceptKeyChange = false, onInstalled }: { inspection: SourceInspection & ApoInspection; sourceId: string; allowDowngrade: boolean; acceptKeyChange?: boolean; onInstalled: (receipt: InstallReceipt) => void }) {
+export function ApoConsentWizard({
+  inspection,
+  sourceId,
+  allowDowngrade,
+  acceptKeyChange = false,
+  onInstalled,
+}: {
+  inspection: SourceInspection & ApoInspection;
+  sourceId: string;
+  allowDowngrade: boolean;
+  acceptKeyChange?: boolean;
+  onInstalled: (receipt: InstallReceipt) => void;
+}) {
   const seed = useConsentStore((s) => s.seed);
   const setStep = useConsentStore((s) => s.setStep);
   const draft = useConsentDraft(sourceId);
@@ -76,7 +108,12 @@ export function ApoConsentWizard({ inspection, sourceId, allowDowngrade, acceptK
     if (installing.current) return;
     installing.current = true;
     install.mutate(
-      { sourceId, decisions: answersFromDraft(draft), ...(allowDowngrade ? { allowDowngrade: true } : {}), ...(acceptKeyChange ? { acceptKeyChange: true } : {}) },
+      {
+        sourceId,
+        decisions: answersFromDraft(draft),
+        ...(allowDowngrade ? { allowDowngrade: true } : {}),
+        ...(acceptKeyChange ? { acceptKeyChange: true } : {}),
+      },
       {
         onSuccess: (receipt) => onInstalled(receipt),
         onSettled: () => {
@@ -87,7 +124,9 @@ export function ApoConsentWizard({ inspection, sourceId, allowDowngrade, acceptK
   };
 
   const heading: Record<string, string> = {
-    'What changed': allowDowngrade ? 'What changes if you go back to this version' : 'What changed since the installed version',
+    'What changed': allowDowngrade
+      ? 'What changes if you go back to this version'
+      : 'What changed since the installed version',
     Overview: 'What this package is',
     Access: 'What it asks to use',
     Triggers: 'What would start it',
@@ -101,9 +140,18 @@ export function ApoConsentWizard({ inspection, sourceId, allowDowngrade, acceptK
       </h1>
       <PolicyBanner view={inspection.policy} />
       {inspection.keyChange?.kind === 'first_signed' ? <FirstSignedNote change={inspection.keyChange} /> : null}
-      {inspection.keyChange?.kind === 'changed' && acceptKeyChange ? <KeyChangeAcceptedNote change={inspection.keyChange} /> : null}
+      {inspection.keyChange?.kind === 'changed' && acceptKeyChange ? (
+        <KeyChangeAcceptedNote change={inspection.keyChange} />
+      ) : null}
       <WizardStep steps={steps} current={step} label="Consent steps" heading={heading[name]}>
-        {name === 'What changed' && inspection.updateDiff && inspection.installed ? <DecidedUpdateChanges inspection={inspection} sourceId={sourceId} diff={inspection.updateDiff} installedVersion={inspection.installed.version} /> : null}
+        {name === 'What changed' && inspection.updateDiff && inspection.installed ? (
+          <DecidedUpdateChanges
+            inspection={inspection}
+            sourceId={sourceId}
+            diff={inspection.updateDiff}
+            installedVersion={inspection.installed.version}
+          />
+        ) : null}
         {name === 'Overview' ? <OverviewStep inspection={inspection} /> : null}
         {name === 'Access' ? <AccessStep inspection={inspection} sourceId={sourceId} /> : null}
         {name === 'Triggers' ? <TriggersStep inspection={inspection} sourceId={sourceId} /> : null}
@@ -122,7 +170,12 @@ export function ApoConsentWizard({ inspection, sourceId, allowDowngrade, acceptK
         />
       ) : null}
       <div className="wizard-nav">
-        <button type="button" className="button" disabled={step === 0 || install.isPending} onClick={() => setStep(sourceId, step - 1)}>
+        <button
+          type="button"
+          className="button"
+          disabled={step === 0 || install.isPending}
+          onClick={() => setStep(sourceId, step - 1)}
+        >
           <ArrowLeft aria-hidden="true" size={16} /> Back
         </button>
         <button type="button" className="button wizard-cancel" disabled={install.isPending} onClick={cancel}>
@@ -133,8 +186,21 @@ export function ApoConsentWizard({ inspection, sourceId, allowDowngrade, acceptK
             Next <ArrowRight aria-hidden="true" size={16} />
           </button>
         ) : (
-          <button type="button" className="button button-primary" disabled={install.isPending} aria-disabled={install.isPending} onClick={doInstall}>
-            <Download aria-hidden="true" size={16} /> {install.isPending ? 'Installing…' : allowDowngrade ? 'Install the older version' : isUpdate ? 'Install update' : 'Install'}
+          <button
+            type="button"
+            className="button button-primary"
+            disabled={install.isPending}
+            aria-disabled={install.isPending}
+            onClick={doInstall}
+          >
+            <Download aria-hidden="true" size={16} />{' '}
+            {install.isPending
+              ? 'Installing…'
+              : allowDowngrade
+                ? 'Install the older version'
+                : isUpdate
+                  ? 'Install update'
+                  : 'Install'}
           </button>
         )}
       </div>

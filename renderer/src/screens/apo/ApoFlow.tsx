@@ -16,11 +16,15 @@ import { RefusedScreen } from '../RefusedScreen';
 /** After install: what was done, and each webhook secret shown once. */
 function InstalledScreen({ receipt, sourceId }: { receipt: InstallReceipt; sourceId: string }) {
   const closeSource = useFlowStore((s) => s.closeSource);
-  const verb = receipt.outcome === 'updated' ? 'updated' : receipt.outcome === 'downgraded' ? 'downgraded' : 'installed';
+  const verb =
+    receipt.outcome === 'updated' ? 'updated' : receipt.outcome === 'downgraded' ? 'downgraded' : 'installed';
   // Focus moves to the new screen's heading: Install's button is gone, focus must not drop to the page.
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => heading.current?.focus(), []);
-  const webhooks = [...receipt.webhookSecrets.map((secret) => secret.triggerId), ...receipt.webhookSecretsGiven.map((given) => given.triggerId)];
+  const webhooks = [
+    ...receipt.webhookSecrets.map((secret) => secret.triggerId),
+    ...receipt.webhookSecretsGiven.map((given) => given.triggerId),
+  ];
   return (
     <div className="screen">
       <h1 tabIndex={-1} ref={heading}>
@@ -28,7 +32,9 @@ function InstalledScreen({ receipt, sourceId }: { receipt: InstallReceipt; sourc
       </h1>
       <p role="status">
         {receipt.previousVersion ? `It replaced version ${receipt.previousVersion}. ` : ''}
-        {receipt.armed.length === 0 ? 'No trigger is armed.' : `Armed triggers: ${receipt.armed.map(triggerName).join(', ')}.`}
+        {receipt.armed.length === 0
+          ? 'No trigger is armed.'
+          : `Armed triggers: ${receipt.armed.map(triggerName).join(', ')}.`}
       </p>
       {receipt.webhookSecrets.map((secret) => (
         <SecretOnce key={secret.triggerId} label={triggerName(secret.triggerId)} secret={secret.secret} />
@@ -49,8 +55,18 @@ function InstalledScreen({ receipt, sourceId }: { receipt: InstallReceipt; sourc
   );
 }
 
-/** An opened `.apo`: refused → error screen; same version → already installed; older → ask first; else the consent form. */
-export function ApoFlow({ inspection, sourceId, displayName }: { inspection: SourceInspection; sourceId: string; displayName: string }) {
+/**
+ * An opened `.apo`: refused → error screen; same version → already installed; older → ask first; else the consent form.
+ */
+export function ApoFlow({
+  inspection,
+  sourceId,
+  displayName,
+}: {
+  inspection: SourceInspection;
+  sourceId: string;
+  displayName: string;
+}) {
   const [receipt, setReceipt] = useState<InstallReceipt | null>(null);
   const [downgradeOk, setDowngradeOk] = useState(false);
   const [keyChangeOk, setKeyChangeOk] = useState(false);
@@ -60,7 +76,8 @@ export function ApoFlow({ inspection, sourceId, displayName }: { inspection: Sou
   const apo = inspection as SourceInspection & ApoInspection;
 
   if (receipt) return <InstalledScreen receipt={receipt} sourceId={sourceId} />;
-  if (!inspection.ok || !apo.details || !apo.summary) return <RefusedScreen inspection={inspection} displayName={displayName} sourceId={sourceId} />;
+  if (!inspection.ok || !apo.details || !apo.summary)
+    return <RefusedScreen inspection={inspection} displayName={displayName} sourceId={sourceId} />;
   const installed = inspection.installed;
   // Trust (issue 14): a changed signing key is a stop before anything else; accepted only explicitly.
   if (inspection.keyChange?.kind === 'changed' && !keyChangeOk) {
@@ -82,7 +99,10 @@ export function ApoFlow({ inspection, sourceId, displayName }: { inspection: Sou
         <h1>
           <Info aria-hidden="true" size={24} /> {apo.summary.name} {apo.summary.version} is already installed
         </h1>
-        <p>This exact version is already on this computer. There is nothing to install. You can change what it may do on the dashboard.</p>
+        <p>
+          This exact version is already on this computer. There is nothing to install. You can change what it may do on
+          the dashboard.
+        </p>
         <button type="button" className="button button-primary" onClick={() => closeSource(sourceId, 'dashboard')}>
           Go to the dashboard
         </button>
@@ -94,7 +114,8 @@ export function ApoFlow({ inspection, sourceId, displayName }: { inspection: Sou
       <div className="screen">
         <h1>This is an older version</h1>
         <p>
-          Version {installed.version} of {apo.summary.name} is installed; this file is version {apo.summary.version}, which is older. Installing it replaces the newer version (a downgrade). Your earlier answers are kept.
+          Version {installed.version} of {apo.summary.name} is installed; this file is version {apo.summary.version},
+          which is older. Installing it replaces the newer version (a downgrade). Your earlier answers are kept.
         </p>
         <div className="button-row">
           <button type="button" className="button" onClick={() => closeSource(sourceId)}>

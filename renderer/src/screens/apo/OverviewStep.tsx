@@ -50,7 +50,13 @@ export function PublisherLine({ publisher, verdict }: { publisher: string; verdi
           <p>
             <AlertTriangle aria-hidden="true" size={16} /> <PackageText text={words.namesNote} />
           </p>
-          {verdict.names === 'lookalike' && verdict.signature.signer ? <NameDifferenceList expected={verdict.signature.signer} shown={publisher} expectedWords="the name you gave the key" /> : null}
+          {verdict.names === 'lookalike' && verdict.signature.signer ? (
+            <NameDifferenceList
+              expected={verdict.signature.signer}
+              shown={publisher}
+              expectedWords="the name you gave the key"
+            />
+          ) : null}
         </div>
       ) : null}
     </>
@@ -63,7 +69,11 @@ export function PublisherLine({ publisher, verdict }: { publisher: string; verdi
  * Memoised: its verdict, risk lines and text check depend on the inspection alone, so the wizard
  * redrawing (a tick, a step) does not redo them over a large manifest.
  */
-export const OverviewStep = memo(function OverviewStep({ inspection }: { inspection: ApoInspection & Partial<Pick<SourceInspection, 'signatureVerdict'>> }) {
+export const OverviewStep = memo(function OverviewStep({
+  inspection,
+}: {
+  inspection: ApoInspection & Partial<Pick<SourceInspection, 'signatureVerdict'>>;
+}) {
   const details = inspection.details;
   const summary = inspection.summary;
   if (!details || !summary) return null;
@@ -77,7 +87,10 @@ export const OverviewStep = memo(function OverviewStep({ inspection }: { inspect
   return (
     <div className="step-body">
       <VerdictPanel verdict={verdict} />
-      <PublisherLine publisher={manifest.package.publisher} verdict={inspection.signatureVerdict ?? signatureVerdictOf(summary.signature, summary.publisher)} />
+      <PublisherLine
+        publisher={manifest.package.publisher}
+        verdict={inspection.signatureVerdict ?? signatureVerdictOf(summary.signature, summary.publisher)}
+      />
       {summary.signature?.state === 'unknown_key' && <TrustKeyOffer keyId={summary.signature.key_id ?? ''} />}
       {textWarnings.length > 0 ? (
         <section aria-labelledby="text-warnings-heading" className="panel panel-warning">
@@ -99,7 +112,8 @@ export const OverviewStep = memo(function OverviewStep({ inspection }: { inspect
         <h3 id="declared-heading">What the package declares</h3>
         {hasCode ? (
           <p className="panel-note">
-            <AlertTriangle aria-hidden="true" size={16} /> It brings Python code. That code runs with your permissions; the kinds of action it declares below are its author's word, not something Apollia checks.
+            <AlertTriangle aria-hidden="true" size={16} /> It brings Python code. That code runs with your permissions;
+            the kinds of action it declares below are its author's word, not something Apollia checks.
           </p>
         ) : null}
         {declared.length === 0 ? <p className="muted">It declares nothing that reaches outside the package.</p> : null}
@@ -121,7 +135,8 @@ export const OverviewStep = memo(function OverviewStep({ inspection }: { inspect
         <ul className="risk-list">
           {enforcedRules(manifest).map((rule, i) => (
             <li key={i} className="risk risk-enforced">
-              <CheckCircle2 aria-hidden="true" size={18} className="risk-icon" /> <span className="risk-text">{rule}</span>
+              <CheckCircle2 aria-hidden="true" size={18} className="risk-icon" />{' '}
+              <span className="risk-text">{rule}</span>
             </li>
           ))}
           {cannot.map((line, i) => (
@@ -147,7 +162,13 @@ export const OverviewStep = memo(function OverviewStep({ inspection }: { inspect
             <PackageText text={manifest.package.version} />
           </dd>
           <dt>What it does</dt>
-          <dd>{manifest.package.description ? <PackageText text={manifest.package.description} /> : <span className="muted">The package gives no description.</span>}</dd>
+          <dd>
+            {manifest.package.description ? (
+              <PackageText text={manifest.package.description} />
+            ) : (
+              <span className="muted">The package gives no description.</span>
+            )}
+          </dd>
           <dt>Archive SHA-256</dt>
           <dd className="hash-row">
             <code className="hash" aria-label="Archive SHA-256">

@@ -33,7 +33,15 @@ const ReviewRow = memo(function ReviewRow({ row, decided }: { row: AccessRow; de
 });
 
 /** An agent's access as decided; a long list shows its counts and its first rows, the unticked ones first. */
-function ReviewAgentAccess({ agent, classify, decided }: { agent: AgentEntry; classify: (entry: string) => AccessRow; decided: Record<string, AccessDecided> }) {
+function ReviewAgentAccess({
+  agent,
+  classify,
+  decided,
+}: {
+  agent: AgentEntry;
+  classify: (entry: string) => AccessRow;
+  decided: Record<string, AccessDecided>;
+}) {
   const entries = agent.defaults?.access;
   const rows = useMemo(() => (entries ?? []).map(classify), [entries, classify]);
   const [all, setAll] = useState(false);
@@ -55,17 +63,38 @@ function ReviewAgentAccess({ agent, classify, decided }: { agent: AgentEntry; cl
           return d ? <ReviewRow key={row.entry} row={row} decided={d} /> : null;
         })}
       </ul>
-      <ShowAll total={rows.length} expanded={all} onToggle={() => setAll(!all)} controls={listId} what="access entries" />
+      <ShowAll
+        total={rows.length}
+        expanded={all}
+        onToggle={() => setAll(!all)}
+        controls={listId}
+        what="access entries"
+      />
     </>
   );
 }
 
 /** What Install does to one trigger, in the decision's words. */
 function TriggerOutcome({ decided, pickedPath }: { decided: TriggerDecided; pickedPath: string | undefined }) {
-  if (decided.turnedOff) return <span className="badge badge-warning-soft">Turned off by this update: you had it armed, and it changed</span>;
+  if (decided.turnedOff)
+    return (
+      <span className="badge badge-warning-soft">Turned off by this update: you had it armed, and it changed</span>
+    );
   if (!decided.armed) return <span className="badge badge-neutral">Stays off</span>;
-  const folder = decided.folder?.kind === 'keep' ? `, still watching ${decided.folder.shown}` : decided.folder ? `, watching ${pickedPath ?? 'the folder you chose'}` : '';
-  const secret = decided.secret?.kind === 'keep' ? `, its secret kept (${decided.secret.origin === 'given' ? "your sender's" : 'made here'})` : decided.secret?.kind === 'new' ? (decided.secret.choice.kind === 'given' ? ', with the secret your sender gave' : ', with a new secret made here (shown once)') : '';
+  const folder =
+    decided.folder?.kind === 'keep'
+      ? `, still watching ${decided.folder.shown}`
+      : decided.folder
+        ? `, watching ${pickedPath ?? 'the folder you chose'}`
+        : '';
+  const secret =
+    decided.secret?.kind === 'keep'
+      ? `, its secret kept (${decided.secret.origin === 'given' ? "your sender's" : 'made here'})`
+      : decided.secret?.kind === 'new'
+        ? decided.secret.choice.kind === 'given'
+          ? ', with the secret your sender gave'
+          : ', with a new secret made here (shown once)'
+        : '';
   return (
     <span className="badge badge-ask">
       {decided.status === 'unchanged' ? 'Stays armed' : 'Will be armed'}
@@ -79,7 +108,23 @@ function TriggerOutcome({ decided, pickedPath }: { decided: TriggerDecided; pick
  * One group of the review: a heading and a disclosure. A group longer than `openUpTo` items starts
  * closed, its summary still saying how many there are, so a long package's review stays scannable.
  */
-function ReviewGroup({ id, title, count, summary, openUpTo = 12, always = false, children }: { id: string; title: string; count: number; summary: string; openUpTo?: number; always?: boolean; children: ReactNode }) {
+function ReviewGroup({
+  id,
+  title,
+  count,
+  summary,
+  openUpTo = 12,
+  always = false,
+  children,
+}: {
+  id: string;
+  title: string;
+  count: number;
+  summary: string;
+  openUpTo?: number;
+  always?: boolean;
+  children: ReactNode;
+}) {
   const [open, setOpen] = useState(count <= openUpTo);
   if (count === 0 && !always) return null;
   return (
@@ -98,8 +143,19 @@ function ReviewGroup({ id, title, count, summary, openUpTo = 12, always = false,
   );
 }
 
-/** Step 4: everything that will be granted or run, grouped: agents' access, programs, servers, code, connections, pip, triggers. */
-export function ReviewStep({ inspection, sourceId }: { inspection: ApoInspection & { installedDecisions?: InstalledDecisions | null } & Partial<Pick<SourceInspection, 'signatureVerdict'>>; sourceId: string }) {
+/**
+ * Step 4: everything that will be granted or run, grouped: agents' access, programs, servers, code, connections, pip,
+ * triggers.
+ */
+export function ReviewStep({
+  inspection,
+  sourceId,
+}: {
+  inspection: ApoInspection & { installedDecisions?: InstalledDecisions | null } & Partial<
+      Pick<SourceInspection, 'signatureVerdict'>
+    >;
+  sourceId: string;
+}) {
   const manifest = inspection.details?.manifest;
   const draft = useConsentDraft(sourceId);
   const decisions = useFormDecisions(inspection, sourceId);
@@ -111,14 +167,26 @@ export function ReviewStep({ inspection, sourceId }: { inspection: ApoInspection
   const servers = manifest.mcp_servers ?? [];
   const programs = servers.filter((server) => mcpCommandLine(server) !== '');
   const remote = servers.filter((server) => mcpCommandLine(server) === '');
-  const code = [...(manifest.tools ?? []).map((item) => ({ kind: 'Tool', item })), ...(manifest.workflows ?? []).map((item) => ({ kind: 'Workflow', item }))];
+  const code = [
+    ...(manifest.tools ?? []).map((item) => ({ kind: 'Tool', item })),
+    ...(manifest.workflows ?? []).map((item) => ({ kind: 'Workflow', item })),
+  ];
   const requires = manifest.requires ?? [];
   const pip = manifest.pip?.packages ?? [];
   const unpinnedPip = pip.filter((requirement) => !isPinnedRequirement(requirement));
   const armed = triggers.filter((trigger) => decisions.triggers[trigger.id]?.armed).length;
   const turnedOff = triggers.filter((trigger) => decisions.triggers[trigger.id]?.turnedOff).length;
-  const status = signatureVerdictWords(inspection.signatureVerdict ?? signatureVerdictOf(inspection.summary?.signature ?? UNSIGNED, manifest.package.publisher));
-  const absent = [programs.length === 0 ? 'programs' : '', remote.length === 0 ? 'outside servers' : '', code.length === 0 ? 'Python code' : '', requires.length === 0 ? 'connections to your accounts' : '', pip.length === 0 ? 'Python packages' : ''].filter(Boolean);
+  const status = signatureVerdictWords(
+    inspection.signatureVerdict ??
+      signatureVerdictOf(inspection.summary?.signature ?? UNSIGNED, manifest.package.publisher),
+  );
+  const absent = [
+    programs.length === 0 ? 'programs' : '',
+    remote.length === 0 ? 'outside servers' : '',
+    code.length === 0 ? 'Python code' : '',
+    requires.length === 0 ? 'connections to your accounts' : '',
+    pip.length === 0 ? 'Python packages' : '',
+  ].filter(Boolean);
   return (
     <div className="step-body">
       <VerdictPanel verdict={verdict} />
@@ -127,9 +195,17 @@ export function ReviewStep({ inspection, sourceId }: { inspection: ApoInspection
         <strong>
           <PackageText text={manifest.package.name} />
         </strong>{' '}
-        version <PackageText text={manifest.package.version} /> from <PackageText text={manifest.package.publisher} /> ({status.label.toLowerCase()}).
+        version <PackageText text={manifest.package.version} /> from <PackageText text={manifest.package.publisher} /> (
+        {status.label.toLowerCase()}).
       </p>
-      <ReviewGroup id="review-access" title="Access you allow" always count={agents.length} summary={agents.length === 0 ? 'No agents.' : `${countOf(agents.length, 'agent', 'agents')}: what each may use`} openUpTo={5}>
+      <ReviewGroup
+        id="review-access"
+        title="Access you allow"
+        always
+        count={agents.length}
+        summary={agents.length === 0 ? 'No agents.' : `${countOf(agents.length, 'agent', 'agents')}: what each may use`}
+        openUpTo={5}
+      >
         {agents.map((agent) => (
           <div key={agent.id}>
             <h4>
@@ -139,7 +215,16 @@ export function ReviewStep({ inspection, sourceId }: { inspection: ApoInspection
           </div>
         ))}
       </ReviewGroup>
-      <ReviewGroup id="review-programs" title="Programs it starts on this computer" count={programs.length} summary={programs.length === 0 ? 'None.' : `${countOf(programs.length, 'program', 'programs')}, started when an agent uses one of their tools`}>
+      <ReviewGroup
+        id="review-programs"
+        title="Programs it starts on this computer"
+        count={programs.length}
+        summary={
+          programs.length === 0
+            ? 'None.'
+            : `${countOf(programs.length, 'program', 'programs')}, started when an agent uses one of their tools`
+        }
+      >
         <ul className="rows">
           {programs.map((server) => {
             const env = Object.keys(server.env ?? {});
@@ -179,7 +264,12 @@ export function ReviewStep({ inspection, sourceId }: { inspection: ApoInspection
           })}
         </ul>
       </ReviewGroup>
-      <ReviewGroup id="review-servers" title="Servers it connects to" count={remote.length} summary={remote.length === 0 ? 'None.' : `${countOf(remote.length, 'server', 'servers')} outside this computer`}>
+      <ReviewGroup
+        id="review-servers"
+        title="Servers it connects to"
+        count={remote.length}
+        summary={remote.length === 0 ? 'None.' : `${countOf(remote.length, 'server', 'servers')} outside this computer`}
+      >
         <ul className="rows">
           {remote.map((server) => (
             <li key={server.name} className="row">
@@ -194,7 +284,16 @@ export function ReviewStep({ inspection, sourceId }: { inspection: ApoInspection
           ))}
         </ul>
       </ReviewGroup>
-      <ReviewGroup id="review-code" title="Its Python code" count={code.length} summary={code.length === 0 ? 'None.' : `${countOf(code.length, 'tool or workflow', 'tools and workflows')}; the code runs with your permissions`}>
+      <ReviewGroup
+        id="review-code"
+        title="Its Python code"
+        count={code.length}
+        summary={
+          code.length === 0
+            ? 'None.'
+            : `${countOf(code.length, 'tool or workflow', 'tools and workflows')}; the code runs with your permissions`
+        }
+      >
         <ul className="rows">
           {code.map(({ kind, item }) => (
             <li key={`${kind}:${item.name}`} className="row">
@@ -218,7 +317,16 @@ export function ReviewStep({ inspection, sourceId }: { inspection: ApoInspection
           ))}
         </ul>
       </ReviewGroup>
-      <ReviewGroup id="review-connections" title="Connections it uses" count={requires.length} summary={requires.length === 0 ? 'None.' : requires.map((r) => CONNECTION_TYPES.find((c) => c.type === r.type)?.label ?? r.type).join(', ')}>
+      <ReviewGroup
+        id="review-connections"
+        title="Connections it uses"
+        count={requires.length}
+        summary={
+          requires.length === 0
+            ? 'None.'
+            : requires.map((r) => CONNECTION_TYPES.find((c) => c.type === r.type)?.label ?? r.type).join(', ')
+        }
+      >
         <ul className="rows">
           {requires.map((requirement) => (
             <li key={requirement.type} className="row">
@@ -234,20 +342,43 @@ export function ReviewStep({ inspection, sourceId }: { inspection: ApoInspection
           ))}
         </ul>
       </ReviewGroup>
-      <ReviewGroup id="review-pip" title="Python packages it installs" count={pip.length} summary={pip.length === 0 ? 'None.' : `${countOf(pip.length, 'package', 'packages')}${unpinnedPip.length > 0 ? `, ${unpinnedPip.length} not pinned to one version` : ', each pinned to one version'}`}>
+      <ReviewGroup
+        id="review-pip"
+        title="Python packages it installs"
+        count={pip.length}
+        summary={
+          pip.length === 0
+            ? 'None.'
+            : `${countOf(pip.length, 'package', 'packages')}${unpinnedPip.length > 0 ? `, ${unpinnedPip.length} not pinned to one version` : ', each pinned to one version'}`
+        }
+      >
         <ul className="rows">
           {pip.map((requirement) => (
             <li key={requirement} className="row">
               <code>
                 <PackageText text={requirement} />
               </code>
-              {isPinnedRequirement(requirement) ? null : <span className="badge badge-warning-soft">Not pinned: any version could be installed</span>}
+              {isPinnedRequirement(requirement) ? null : (
+                <span className="badge badge-warning-soft">Not pinned: any version could be installed</span>
+              )}
             </li>
           ))}
         </ul>
       </ReviewGroup>
-      {absent.length > 0 ? <p className="small muted">Nothing else to run or grant: no {absent.join(', no ')}.</p> : null}
-      <ReviewGroup id="review-triggers" title="Triggers" always count={triggers.length} summary={triggers.length === 0 ? 'None proposed.' : `${countOf(triggers.length, 'trigger', 'triggers')}, ${armed === 0 ? 'none' : armed} armed${turnedOff > 0 ? `, ${turnedOff} turned off by this update` : ''}`}>
+      {absent.length > 0 ? (
+        <p className="small muted">Nothing else to run or grant: no {absent.join(', no ')}.</p>
+      ) : null}
+      <ReviewGroup
+        id="review-triggers"
+        title="Triggers"
+        always
+        count={triggers.length}
+        summary={
+          triggers.length === 0
+            ? 'None proposed.'
+            : `${countOf(triggers.length, 'trigger', 'triggers')}, ${armed === 0 ? 'none' : armed} armed${turnedOff > 0 ? `, ${turnedOff} turned off by this update` : ''}`
+        }
+      >
         <ul className="rows">
           {triggers.map((trigger) => {
             const decided = decisions.triggers[trigger.id];
@@ -256,7 +387,9 @@ export function ReviewStep({ inspection, sourceId }: { inspection: ApoInspection
                 <code>
                   <PackageText text={trigger.id} />
                 </code>{' '}
-                {decided ? <TriggerOutcome decided={decided} pickedPath={draft.triggers[trigger.id]?.displayPath} /> : null}
+                {decided ? (
+                  <TriggerOutcome decided={decided} pickedPath={draft.triggers[trigger.id]?.displayPath} />
+                ) : null}
                 {decided?.change ? (
                   <span className="small block">
                     Changed: <PackageText text={decided.change.from} /> → <PackageText text={decided.change.to} />

@@ -29,7 +29,17 @@ function targetName(agents: ReadonlyMap<string, AgentEntry>, target: string): st
  * Step 3: each proposed trigger, off unless armed; a file_watch needs a folder, a webhook gets a
  * secret. For an update, a new or changed trigger is marked (and is off: the diff never arms it).
  */
-export function TriggersStep({ inspection, sourceId }: { inspection: ApoInspection & { updateDiff?: UpdateDiff | null; installedDecisions?: InstalledDecisions | null; policy?: PolicyView }; sourceId: string }) {
+export function TriggersStep({
+  inspection,
+  sourceId,
+}: {
+  inspection: ApoInspection & {
+    updateDiff?: UpdateDiff | null;
+    installedDecisions?: InstalledDecisions | null;
+    policy?: PolicyView;
+  };
+  sourceId: string;
+}) {
   const manifest = inspection.details?.manifest;
   const diff = inspection.updateDiff ?? null;
   const draft = useConsentDraft(sourceId);
@@ -48,7 +58,9 @@ export function TriggersStep({ inspection, sourceId }: { inspection: ApoInspecti
   const armedNow = (id: string) => decisions.triggers[id]?.armed ?? false;
   // A package may propose thousands: the first ones (new, changed or armed first), the rest one
   // press away, with the counts above (as the Access step's long lists).
-  const shown = all ? triggers : firstRows(triggers, (trigger) => added.has(trigger.id) || changed.has(trigger.id) || armedNow(trigger.id));
+  const shown = all
+    ? triggers
+    : firstRows(triggers, (trigger) => added.has(trigger.id) || changed.has(trigger.id) || armedNow(trigger.id));
   const armedCount = triggers.filter((trigger) => armedNow(trigger.id)).length;
   return (
     <div className="step-body">
@@ -68,7 +80,10 @@ export function TriggersStep({ inspection, sourceId }: { inspection: ApoInspecti
           const id = `arm-${trigger.id}`;
           const needsFolder = trigger.source.type === 'file_watch';
           // What the installed version keeps for it (a changed trigger armed again keeps its folder and secret too).
-          const had = installed && decided?.status !== 'new' && Object.hasOwn(installed.triggers, trigger.id) ? installed.triggers[trigger.id] : undefined;
+          const had =
+            installed && decided?.status !== 'new' && Object.hasOwn(installed.triggers, trigger.id)
+              ? installed.triggers[trigger.id]
+              : undefined;
           const folderShown = answer?.folderId ? answer.displayPath : (had?.folder ?? undefined);
           const hasFolder = Boolean(answer?.folderId) || Boolean(had?.folder);
           const keptSecret = trigger.source.type === 'webhook' ? (had?.secret ?? null) : null;
@@ -77,7 +92,12 @@ export function TriggersStep({ inspection, sourceId }: { inspection: ApoInspecti
             const button = event.currentTarget;
             pick.mutate(undefined, {
               onSuccess: (folder) => {
-                if (folder) setTrigger(sourceId, trigger.id, { arm: true, folderId: folder.folderId, displayPath: folder.displayPath });
+                if (folder)
+                  setTrigger(sourceId, trigger.id, {
+                    arm: true,
+                    folderId: folder.folderId,
+                    displayPath: folder.displayPath,
+                  });
               },
               // Disabled while the dialog is open, the button lost focus: give it back (issue 13 point 10).
               onSettled: () => requestAnimationFrame(() => button.focus()),
@@ -119,10 +139,13 @@ export function TriggersStep({ inspection, sourceId }: { inspection: ApoInspecti
               ) : null}
               {decided?.turnedOff ? (
                 <p className="small panel-warning" role="note">
-                  You had it armed. This update turns it off, because <PackageText text={decided.turnedOff} />. Arm it again if you want it.
+                  You had it armed. This update turns it off, because <PackageText text={decided.turnedOff} />. Arm it
+                  again if you want it.
                 </p>
               ) : null}
-              {decided?.status === 'unchanged' && armed && !answer ? <p className="small">Armed before, and kept armed by this update.</p> : null}
+              {decided?.status === 'unchanged' && armed && !answer ? (
+                <p className="small">Armed before, and kept armed by this update.</p>
+              ) : null}
               {needsFolder ? (
                 <div className="folder-row">
                   <p className="small">
@@ -138,16 +161,24 @@ export function TriggersStep({ inspection, sourceId }: { inspection: ApoInspecti
                     )}
                   </p>
                   <button type="button" className="button" onClick={chooseFolder} disabled={pick.isPending}>
-                    <FolderOpen aria-hidden="true" size={16} /> {folderShown ? `Choose another folder for ${trigger.id}…` : `Choose a folder for ${trigger.id}…`}
+                    <FolderOpen aria-hidden="true" size={16} />{' '}
+                    {folderShown ? `Choose another folder for ${trigger.id}…` : `Choose a folder for ${trigger.id}…`}
                   </button>
                 </div>
               ) : null}
               {trigger.source.type === 'webhook' && armed ? (
-                <WebhookSecretChoice id={id} label={trigger.id} kept={keptSecret} value={answer?.webhookSecret ?? (keptSecret ? { kind: 'keep' } : { kind: 'make' })} onChange={(webhookSecret) => setTrigger(sourceId, trigger.id, { ...state, arm: true, webhookSecret })} />
+                <WebhookSecretChoice
+                  id={id}
+                  label={trigger.id}
+                  kept={keptSecret}
+                  value={answer?.webhookSecret ?? (keptSecret ? { kind: 'keep' } : { kind: 'make' })}
+                  onChange={(webhookSecret) => setTrigger(sourceId, trigger.id, { ...state, arm: true, webhookSecret })}
+                />
               ) : null}
               {decided?.policy ? (
                 <p className="small panel-warning" role="note" id={`${id}-policy`}>
-                  <Lock aria-hidden="true" size={14} /> Locked by your organization: {decided.policy}.{decided.held ? ' You had it armed: it stays armed, and fires again when the policy allows it.' : ''}
+                  <Lock aria-hidden="true" size={14} /> Locked by your organization: {decided.policy}.
+                  {decided.held ? ' You had it armed: it stays armed, and fires again when the policy allows it.' : ''}
                 </p>
               ) : null}
               <div className="check-row">
@@ -156,7 +187,9 @@ export function TriggersStep({ inspection, sourceId }: { inspection: ApoInspecti
                   type="checkbox"
                   checked={armed}
                   disabled={(needsFolder && !hasFolder) || Boolean(decided?.policy)}
-                  aria-describedby={decided?.policy ? `${id}-policy` : needsFolder && !hasFolder ? `${id}-hint` : undefined}
+                  aria-describedby={
+                    decided?.policy ? `${id}-policy` : needsFolder && !hasFolder ? `${id}-hint` : undefined
+                  }
                   onChange={(event) => setTrigger(sourceId, trigger.id, { ...state, arm: event.target.checked })}
                 />
                 <label htmlFor={id}>Arm {trigger.id}</label>

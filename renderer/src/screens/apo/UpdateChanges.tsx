@@ -5,13 +5,16 @@ import { CodeText } from '../../components/CodeText';
 import { PackageText } from '../../components/PackageText';
 import { NameDifferenceList } from '../../components/trust/NameDifferenceList';
 
-/** A publisher that changed: first and loud, old and new names side by side, and whether one only looks like the other. */
+/**
+ * A publisher that changed: first and loud, old and new names side by side, and whether one only looks like the other.
+ */
 function PublisherChange({ publisher, signed }: { publisher: NonNullable<UpdateDiff['publisher']>; signed: boolean }) {
   const lookalike = publisher.comparison === 'lookalike';
   return (
     <section className="panel panel-error publisher-change" aria-labelledby="publisher-change-heading">
       <h3 id="publisher-change-heading">
-        <ShieldAlert aria-hidden="true" size={20} /> {lookalike ? 'The publisher name changed to a lookalike' : 'The publisher changed'}
+        <ShieldAlert aria-hidden="true" size={20} />{' '}
+        {lookalike ? 'The publisher name changed to a lookalike' : 'The publisher changed'}
       </h3>
       <dl className="facts">
         <dt>Installed version is from</dt>
@@ -27,7 +30,9 @@ function PublisherChange({ publisher, signed }: { publisher: NonNullable<UpdateD
           </strong>
         </dd>
       </dl>
-      {lookalike ? <NameDifferenceList expected={publisher.from} shown={publisher.to} expectedWords="the installed name" /> : null}
+      {lookalike ? (
+        <NameDifferenceList expected={publisher.from} shown={publisher.to} expectedWords="the installed name" />
+      ) : null}
       <p>
         {lookalike
           ? 'The new name is written differently but looks almost the same (letters swapped for digits or for letters of another alphabet). That is how impostors pass for someone you trust: do not install it unless you know why the name changed.'
@@ -40,19 +45,33 @@ function PublisherChange({ publisher, signed }: { publisher: NonNullable<UpdateD
 }
 
 /** What an update changes in what the package asks, in words, the publisher first. */
-export function UpdateChanges({ diff, installedVersion, decisions, signed = false }: { diff: UpdateDiff; installedVersion: string; decisions: Decisions | null; signed?: boolean }) {
+export function UpdateChanges({
+  diff,
+  installedVersion,
+  decisions,
+  signed = false,
+}: {
+  diff: UpdateDiff;
+  installedVersion: string;
+  decisions: Decisions | null;
+  signed?: boolean;
+}) {
   const changes = diff.publisher ? diff.changes.slice(1) : diff.changes;
   const kept = decisions ? keptSummary(decisions) : null;
   return (
     <div className="step-body">
       {diff.publisher ? <PublisherChange publisher={diff.publisher} signed={signed} /> : null}
       <p>
-        Version {installedVersion} is installed; this is version {diff.toVersion}. Anything new or wider is left unticked for you to decide, and a new or changed trigger stays off.
+        Version {installedVersion} is installed; this is version {diff.toVersion}. Anything new or wider is left
+        unticked for you to decide, and a new or changed trigger stays off.
       </p>
       {kept ? (
         <p className="small" aria-label="What this update keeps">
           Kept as you decided: {kept.grants === 0 ? 'no grants' : `${countWords(kept.grants, 'grant')}`}
-          {kept.armed.length > 0 ? `; ${countWords(kept.armed.length, 'armed trigger')} (${kept.armed.join(', ')}), with ${kept.armed.length === 1 ? 'its' : 'their'} folder and secret` : '; no armed trigger'}.
+          {kept.armed.length > 0
+            ? `; ${countWords(kept.armed.length, 'armed trigger')} (${kept.armed.join(', ')}), with ${kept.armed.length === 1 ? 'its' : 'their'} folder and secret`
+            : '; no armed trigger'}
+          .
         </p>
       ) : null}
       {kept && kept.turnedOff.length > 0 ? (
@@ -70,7 +89,11 @@ export function UpdateChanges({ diff, installedVersion, decisions, signed = fals
           </ul>
         </section>
       ) : null}
-      {diff.asksMore ? <p className="panel panel-warning">This version asks for more than the installed one: see below.</p> : <p className="panel">This version asks for nothing more than the installed one.</p>}
+      {diff.asksMore ? (
+        <p className="panel panel-warning">This version asks for more than the installed one: see below.</p>
+      ) : (
+        <p className="panel">This version asks for nothing more than the installed one.</p>
+      )}
       {changes.length === 0 ? (
         <p className="muted">Nothing it asks for has changed.</p>
       ) : (
@@ -91,7 +114,8 @@ export function UpdateChanges({ diff, installedVersion, decisions, signed = fals
 /** What an update keeps of the person's decisions, and what it turns off, from the one decision. */
 function keptSummary(decisions: Decisions): { grants: number; armed: string[]; turnedOff: [string, string][] } {
   let grants = 0;
-  for (const entries of Object.values(decisions.agents)) for (const d of Object.values(entries)) if (d.reason === 'kept' && d.permission !== 'deny') grants++;
+  for (const entries of Object.values(decisions.agents))
+    for (const d of Object.values(entries)) if (d.reason === 'kept' && d.permission !== 'deny') grants++;
   const armed: string[] = [];
   const turnedOff: [string, string][] = [];
   for (const [id, t] of Object.entries(decisions.triggers)) {

@@ -7,7 +7,10 @@ export function UpdateMark({ mark }: { mark: AccessMark | null | undefined }) {
   if (mark.kind === 'new') return <span className="badge badge-new">New in this version</span>;
   if (mark.kind === 'changed') {
     return (
-      <span className="badge badge-changed" title={`Now: ${FAMILY_WORDS[mark.to]}. Before: ${FAMILY_WORDS[mark.from]}.`}>
+      <span
+        className="badge badge-changed"
+        title={`Now: ${FAMILY_WORDS[mark.to]}. Before: ${FAMILY_WORDS[mark.from]}.`}
+      >
         Changed: now {FAMILY_LABELS[mark.to].toLowerCase()} (was {FAMILY_LABELS[mark.from].toLowerCase()})
       </span>
     );

@@ -4,7 +4,13 @@
  * (`shared/decisions.ts`) for them. The core decides again with what the store holds.
  */
 import type { SourceInspection } from '../../../../shared/api';
-import { type ConsentAnswers, type Decisions, decide, decisionTrust, type TriggerAnswer } from '../../../../shared/decisions';
+import {
+  type ConsentAnswers,
+  type Decisions,
+  decide,
+  decisionTrust,
+  type TriggerAnswer,
+} from '../../../../shared/decisions';
 import type { ApoInspection } from '../../../../shared/inspection';
 import { ownRecord } from '../../../../shared/own-data';
 import { webhookSecretRequest } from '../../components/webhook-secret-draft';
@@ -29,7 +35,11 @@ export function answersFromDraft(draft: Pick<ConsentDraft, 'access' | 'triggers'
 }
 
 /** The form's decisions for an inspection and a draft: the one function, with the inputs the core uses. */
-export function formDecisions(inspection: ApoInspection & Partial<Pick<SourceInspection, 'installedDecisions' | 'policy'>>, draft: Pick<ConsentDraft, 'access' | 'triggers'>, deniedTools: readonly string[]): Decisions | null {
+export function formDecisions(
+  inspection: ApoInspection & Partial<Pick<SourceInspection, 'installedDecisions' | 'policy'>>,
+  draft: Pick<ConsentDraft, 'access' | 'triggers'>,
+  deniedTools: readonly string[],
+): Decisions | null {
   const manifest = inspection.details?.manifest;
   if (!manifest) return null;
   return decide({

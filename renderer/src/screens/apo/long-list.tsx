@@ -25,7 +25,10 @@ export function firstRows<T>(rows: readonly T[], first: (row: T) => boolean): T[
 }
 
 /** Allowed, asking first, running unasked and not allowed, over every row of an agent. */
-export function accessCounts(rows: readonly AccessRow[], permission: (entry: string) => Permission): { total: number; allowed: number; asks: number; unasked: number; denied: number } {
+export function accessCounts(
+  rows: readonly AccessRow[],
+  permission: (entry: string) => Permission,
+): { total: number; allowed: number; asks: number; unasked: number; denied: number } {
   let allowed = 0;
   let asks = 0;
   for (const row of rows) {
@@ -37,19 +40,42 @@ export function accessCounts(rows: readonly AccessRow[], permission: (entry: str
   return { total: rows.length, allowed, asks, unasked: allowed - asks, denied: rows.length - allowed };
 }
 
-/** The counts in one sentence: "2,998 of 3,000 allowed (2,248 ask you first, 750 run without asking); 2 not allowed." */
+/**
+ * The counts in one sentence: "2,998 of 3,000 allowed (2,248 ask you first, 750 run without asking); 2 not allowed."
+ */
 export function accessCountsText(counts: ReturnType<typeof accessCounts>): string {
   const { total, allowed, asks, unasked, denied } = counts;
-  const parts = [asks > 0 ? `${asks.toLocaleString('en-US')} ask you first` : '', unasked > 0 ? `${unasked.toLocaleString('en-US')} ${unasked === 1 ? 'runs' : 'run'} without asking` : ''].filter(Boolean);
+  const parts = [
+    asks > 0 ? `${asks.toLocaleString('en-US')} ask you first` : '',
+    unasked > 0 ? `${unasked.toLocaleString('en-US')} ${unasked === 1 ? 'runs' : 'run'} without asking` : '',
+  ].filter(Boolean);
   return `${allowed.toLocaleString('en-US')} of ${countOf(total, 'entry', 'entries')} allowed${parts.length > 0 ? ` (${parts.join(', ')})` : ''}; ${denied.toLocaleString('en-US')} not allowed.`;
 }
 
 /** The "Show all N …" / "Show only the first 50" control of a long list; nothing for a short one. */
-export function ShowAll({ total, expanded, onToggle, controls, what }: { total: number; expanded: boolean; onToggle: () => void; controls: string; what: string }) {
+export function ShowAll({
+  total,
+  expanded,
+  onToggle,
+  controls,
+  what,
+}: {
+  total: number;
+  expanded: boolean;
+  onToggle: () => void;
+  controls: string;
+  what: string;
+}) {
   if (total <= FIRST_ROWS) return null;
   return (
     <div className="show-all">
-      <button type="button" className="button button-small" aria-expanded={expanded} aria-controls={controls} onClick={onToggle}>
+      <button
+        type="button"
+        className="button button-small"
+        aria-expanded={expanded}
+        aria-controls={controls}
+        onClick={onToggle}
+      >
         {expanded ? `Show only the first ${FIRST_ROWS}` : `Show all ${total.toLocaleString('en-US')} ${what}`}
       </button>
       {expanded ? null : (

@@ -29,7 +29,13 @@ const FIRE_WORDS: Record<NonNullable<TriggerLiveView['lastFire']>['outcome'], st
   failed: 'the run request could not be written',
 };
 
-const CAUSE_WORDS: Record<string, string> = { schedule: 'on schedule', missed: 'a missed time, caught up', at: 'at its date', file_watch: 'files changed', webhook: 'a delivery' };
+const CAUSE_WORDS: Record<string, string> = {
+  schedule: 'on schedule',
+  missed: 'a missed time, caught up',
+  at: 'at its date',
+  file_watch: 'files changed',
+  webhook: 'a delivery',
+};
 
 function stateWords(live: TriggerLiveView): string {
   if (live.state === 'listening') return 'Listening';
@@ -45,7 +51,8 @@ export function HowToSign({ name }: { name: string }) {
     <details className="small how-to-sign">
       <summary>How to sign a call to {name}</summary>
       <p>
-        Send a <code>POST</code> with three headers, as the Standard Webhooks libraries do (<code>new Webhook(secret).sign(id, date, body)</code>):
+        Send a <code>POST</code> with three headers, as the Standard Webhooks libraries do (
+        <code>new Webhook(secret).sign(id, date, body)</code>):
       </p>
       <ul>
         <li>
@@ -55,7 +62,8 @@ export function HowToSign({ name }: { name: string }) {
           <code>webhook-timestamp</code>: the time in Unix seconds (more than 5 minutes off is refused);
         </li>
         <li>
-          <code>webhook-signature</code>: <code>v1,</code> then the base64 HMAC-SHA256 of <code>id.timestamp.body</code>, keyed by the secret shown when it was armed (the part after <code>whsec_</code>, base64-decoded).
+          <code>webhook-signature</code>: <code>v1,</code> then the base64 HMAC-SHA256 of <code>id.timestamp.body</code>
+          , keyed by the secret shown when it was armed (the part after <code>whsec_</code>, base64-decoded).
         </li>
       </ul>
     </details>
@@ -66,7 +74,11 @@ function LiveDetails({ trigger, live, running }: { trigger: TriggerView; live: T
   return (
     <div className="live" role="group" aria-label={`Live status of ${trigger.name}`}>
       <p className="small">
-        <span className={`badge ${!running ? 'badge-neutral' : live.state === 'problem' ? 'badge-deny' : 'badge-live'}`}>{running ? stateWords(live) : 'Not live'}</span>
+        <span
+          className={`badge ${!running ? 'badge-neutral' : live.state === 'problem' ? 'badge-deny' : 'badge-live'}`}
+        >
+          {running ? stateWords(live) : 'Not live'}
+        </span>
         {live.state === 'problem' && live.problem ? (
           <>
             {' '}
@@ -106,7 +118,11 @@ function LiveDetails({ trigger, live, running }: { trigger: TriggerView; live: T
                   <time data-volatile dateTime={d.at}>
                     {when(d.at)}
                   </time>
-                  : <span className={`badge ${d.status < 300 ? 'badge-allow' : 'badge-deny'}`}>{deliveryWords(d.status)}</span> <PackageText text={d.reason} />
+                  :{' '}
+                  <span className={`badge ${d.status < 300 ? 'badge-allow' : 'badge-deny'}`}>
+                    {deliveryWords(d.status)}
+                  </span>{' '}
+                  <PackageText text={d.reason} />
                 </li>
               ))}
             </ul>
@@ -117,12 +133,16 @@ function LiveDetails({ trigger, live, running }: { trigger: TriggerView; live: T
   );
 }
 
-/** An armed trigger as the trigger host runs it: state, next time, the webhook's address and how to sign, deliveries, last fire. */
+/**
+ * An armed trigger as the trigger host runs it: state, next time, the webhook's address and how to sign, deliveries,
+ * last fire.
+ */
 export function TriggerLive({ trigger }: { trigger: TriggerView }) {
   const status = useTriggerStatus();
   if (!trigger.armed) return null;
   // An armed webhook has its address whether or not a trigger host has made it live yet.
-  const address = trigger.type === 'webhook' ? <WebhookAddress triggerId={trigger.id} name={trigger.name} armed /> : null;
+  const address =
+    trigger.type === 'webhook' ? <WebhookAddress triggerId={trigger.id} name={trigger.name} armed /> : null;
   const live = status.data?.triggers[trigger.id];
   if (!status.data || !live)
     return (
@@ -145,14 +165,20 @@ export function TriggerHostNote() {
       {running ? (
         <>
           <p>
-            Armed triggers are live: webhooks are received on <code data-volatile>{origin ?? 'this computer'}</code>, folders watched and schedules kept.
+            Armed triggers are live: webhooks are received on <code data-volatile>{origin ?? 'this computer'}</code>,
+            folders watched and schedules kept.
           </p>
           {host?.here === false ? (
             <p>
-              They run in another program on this computer (process <span data-volatile>{host.pid}</span>): the Apollia Desktop command line’s <code>serve</code>, or its service. This app starts none of its own while that one runs.
+              They run in another program on this computer (process <span data-volatile>{host.pid}</span>): the Apollia
+              Desktop command line’s <code>serve</code>, or its service. This app starts none of its own while that one
+              runs.
             </p>
           ) : (
-            <p>They run in this app, and keep running when you close its window: its icon stays in the tray (menu bar), where you can pause them or quit.</p>
+            <p>
+              They run in this app, and keep running when you close its window: its icon stays in the tray (menu bar),
+              where you can pause them or quit.
+            </p>
           )}
         </>
       ) : (

@@ -11,7 +11,12 @@ import { CopyButton } from '../../components/CopyButton';
 export function WebhookAddress({ triggerId, name, armed }: { triggerId: string; name: string; armed: boolean }) {
   const status = useTriggerStatus();
   const settings = useSettings();
-  const origin = status.data?.running && status.data.origin ? status.data.origin : settings.data ? listenerOrigin(settings.data.webhookPort.port) : null;
+  const origin =
+    status.data?.running && status.data.origin
+      ? status.data.origin
+      : settings.data
+        ? listenerOrigin(settings.data.webhookPort.port)
+        : null;
   if (!origin) return null;
   const url = webhookAddress(origin, triggerId);
   return (
@@ -25,7 +30,9 @@ export function WebhookAddress({ triggerId, name, armed }: { triggerId: string; 
       </p>
       <p className="small">
         {LOCAL_ONLY_WORDS}
-        {armed ? '' : ' You can give this address to your sender now: calls to it are refused until the trigger is armed with a secret.'}
+        {armed
+          ? ''
+          : ' You can give this address to your sender now: calls to it are refused until the trigger is armed with a secret.'}
       </p>
     </div>
   );

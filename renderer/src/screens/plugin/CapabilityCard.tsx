@@ -22,11 +22,17 @@ export function ToolRow({ tool }: { tool: PluginToolView }) {
         )}
         {tool.access_class === 'write' ? (
           tool.idempotent ? (
-            <span className="badge badge-neutral" title="Running it again with the same input leaves things as the first run did">
+            <span
+              className="badge badge-neutral"
+              title="Running it again with the same input leaves things as the first run did"
+            >
               Safe to repeat
             </span>
           ) : (
-            <span className="badge badge-warning-soft" title="Each run makes something new: running it twice does it twice">
+            <span
+              className="badge badge-warning-soft"
+              title="Each run makes something new: running it twice does it twice"
+            >
               Each run makes something new
             </span>
           )
@@ -59,7 +65,8 @@ export function CapabilityCard({ capability, tools }: { capability: PluginCapabi
         )}
       </h3>
       <p className="small">
-        <UserCog aria-hidden="true" size={14} /> Who may use it: <strong>{roleFloorWords(capability.minimum_role)}</strong>
+        <UserCog aria-hidden="true" size={14} /> Who may use it:{' '}
+        <strong>{roleFloorWords(capability.minimum_role)}</strong>
         {capability.minimum_role ? (
           <>
             {' '}

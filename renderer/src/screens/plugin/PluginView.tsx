@@ -2,7 +2,13 @@ import { AlertTriangle, Ban, Info, KeyRound, Server, ShieldAlert } from 'lucide-
 import type { Inspection } from '../../../../shared/inspection';
 import { textSafetyReport } from '../../../../shared/display-text';
 import { pluginTextFields } from '../../../../shared/plugin-text-fields';
-import { pluginRiskSummary, roleFloorWords, type PluginManifestView, type PluginRiskLine, type PluginSummary } from '../../../../shared/plugin-manifest';
+import {
+  pluginRiskSummary,
+  roleFloorWords,
+  type PluginManifestView,
+  type PluginRiskLine,
+  type PluginSummary,
+} from '../../../../shared/plugin-manifest';
 import { RefusedScreen } from '../RefusedScreen';
 import { CapabilityCard, ToolRow } from './CapabilityCard';
 import { QueryProfileText } from './QueryProfileText';
@@ -36,7 +42,15 @@ function RiskIcon({ line }: { line: PluginRiskLine }) {
  * This app shows plugins; it never installs or runs them. All package text goes through
  * shared/display-text.ts (PackageText and the text-safety report).
  */
-export function PluginView({ inspection, displayName, sourceId }: { inspection: Inspection; displayName: string; sourceId: string }) {
+export function PluginView({
+  inspection,
+  displayName,
+  sourceId,
+}: {
+  inspection: Inspection;
+  displayName: string;
+  sourceId: string;
+}) {
   if (!inspection.ok || inspection.details === null || inspection.summary === null) {
     return <RefusedScreen inspection={inspection} displayName={displayName} sourceId={sourceId} />;
   }
@@ -61,7 +75,9 @@ export function PluginView({ inspection, displayName, sourceId }: { inspection: 
       <section className="panel shown-only" aria-label="This app only shows plugins">
         <Info aria-hidden="true" size={20} />
         <p>
-          <strong>Shown only.</strong> This app reads plugin manifests to show you what a plugin declares. It does not install this plugin, run any of its code, connect it to anything, or ask for its credentials. Nothing changes on this computer.
+          <strong>Shown only.</strong> This app reads plugin manifests to show you what a plugin declares. It does not
+          install this plugin, run any of its code, connect it to anything, or ask for its credentials. Nothing changes
+          on this computer.
         </p>
       </section>
 
@@ -114,7 +130,13 @@ export function PluginView({ inspection, displayName, sourceId }: { inspection: 
             )}
           </dd>
           <dt>What it does</dt>
-          <dd>{id.description ? <PackageText text={id.description} multiline max={600} /> : <span className="muted">The manifest gives no description.</span>}</dd>
+          <dd>
+            {id.description ? (
+              <PackageText text={id.description} multiline max={600} />
+            ) : (
+              <span className="muted">The manifest gives no description.</span>
+            )}
+          </dd>
         </dl>
       </section>
 
@@ -140,7 +162,8 @@ export function PluginView({ inspection, displayName, sourceId }: { inspection: 
           </>
         ) : null}
         <p className="small muted">
-          Highest role floor: {lowerFirst(roleFloorWords(summary.role_floor))}. Write tools: {summary.write_tools.length}. Capabilities that need approval: {summary.approval_capabilities.length}.
+          Highest role floor: {lowerFirst(roleFloorWords(summary.role_floor))}. Write tools:{' '}
+          {summary.write_tools.length}. Capabilities that need approval: {summary.approval_capabilities.length}.
         </p>
       </section>
 
@@ -148,7 +171,9 @@ export function PluginView({ inspection, displayName, sourceId }: { inspection: 
         <h2 id="plugin-credentials-heading">
           <KeyRound aria-hidden="true" size={18} /> Credentials it needs
         </h2>
-        <p className="small muted">The manifest describes the shape of the credentials only. It holds no values, and this app asks for none.</p>
+        <p className="small muted">
+          The manifest describes the shape of the credentials only. It holds no values, and this app asks for none.
+        </p>
         <dl className="facts">
           <dt>Shape</dt>
           <dd>
@@ -157,7 +182,9 @@ export function PluginView({ inspection, displayName, sourceId }: { inspection: 
                 <code>
                   <PackageText text={view.auth.type} max={80} />
                 </code>{' '}
-                <span className="small muted">(from {view.auth.source === 'auth_shape' ? 'auth_shape' : 'the legacy auth.type'})</span>
+                <span className="small muted">
+                  (from {view.auth.source === 'auth_shape' ? 'auth_shape' : 'the legacy auth.type'})
+                </span>
               </>
             ) : (
               <span className="muted">None declared.</span>
@@ -267,14 +294,19 @@ export function PluginView({ inspection, displayName, sourceId }: { inspection: 
                 </code>
               </>
             ) : null}
-            {view.mcp.transport === 'STDIO' ? ', for a local MCP client that starts it.' : ': any program that can reach it could call the tools.'}
+            {view.mcp.transport === 'STDIO'
+              ? ', for a local MCP client that starts it.'
+              : ': any program that can reach it could call the tools.'}
           </p>
         ) : (
           <p>It does not expose an MCP server.</p>
         )}
         {view.remote_mcp ? (
           <>
-            <p>Its tools come from a remote MCP server, discovered when it runs. The URL is built from credentials and settings:</p>
+            <p>
+              Its tools come from a remote MCP server, discovered when it runs. The URL is built from credentials and
+              settings:
+            </p>
             <p>
               <code>
                 <PackageText text={view.remote_mcp.url_template} max={300} />

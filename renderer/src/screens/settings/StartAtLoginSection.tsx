@@ -18,11 +18,22 @@ export function StartAtLoginSection() {
       </h2>
       {login.data.available ? (
         <div className="check-row">
-          <input id="start-at-login" type="checkbox" checked={login.data.on} disabled={set.isPending} onChange={(event) => set.mutate({ on: event.target.checked })} />
-          <label htmlFor="start-at-login">Start Apollia Desktop when I log in, in the tray without a window, so armed triggers run</label>
+          <input
+            id="start-at-login"
+            type="checkbox"
+            checked={login.data.on}
+            disabled={set.isPending}
+            onChange={(event) => set.mutate({ on: event.target.checked })}
+          />
+          <label htmlFor="start-at-login">
+            Start Apollia Desktop when I log in, in the tray without a window, so armed triggers run
+          </label>
         </div>
       ) : (
-        <p className="muted">This copy of Apollia Desktop cannot start itself at login. On a computer without a desktop session, run the command line’s serve as a service (see the README).</p>
+        <p className="muted">
+          This copy of Apollia Desktop cannot start itself at login. On a computer without a desktop session, run the
+          command line’s serve as a service (see the README).
+        </p>
       )}
       {set.isError ? <ErrorPanel error={set.error} title="Start at login was not changed" /> : null}
     </section>

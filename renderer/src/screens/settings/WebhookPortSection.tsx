@@ -8,7 +8,9 @@ import { ErrorPanel } from '../../components/Status';
 function portProblem(text: string): string | null {
   if (!/^\d{1,5}$/.test(text)) return 'Type a port number.';
   const port = Number(text);
-  return port < WEBHOOK_PORT_RANGE.min || port > WEBHOOK_PORT_RANGE.max ? `A port from ${WEBHOOK_PORT_RANGE.min} to ${WEBHOOK_PORT_RANGE.max}.` : null;
+  return port < WEBHOOK_PORT_RANGE.min || port > WEBHOOK_PORT_RANGE.max
+    ? `A port from ${WEBHOOK_PORT_RANGE.min} to ${WEBHOOK_PORT_RANGE.max}.`
+    : null;
 }
 
 /**
@@ -19,7 +21,12 @@ function portProblem(text: string): string | null {
 function ListeningNow({ port }: { port: number }) {
   const status = useTriggerStatus();
   const origin = status.data?.running ? status.data.origin : null;
-  if (!origin) return <p className="small">No trigger host is listening right now: webhooks are received while the app runs with an armed webhook trigger.</p>;
+  if (!origin)
+    return (
+      <p className="small">
+        No trigger host is listening right now: webhooks are received while the app runs with an armed webhook trigger.
+      </p>
+    );
   const live = Number(new URL(origin).port);
   return (
     <p className="small" role="status">
@@ -29,7 +36,10 @@ function ListeningNow({ port }: { port: number }) {
   );
 }
 
-/** Settings → Webhooks: the port the app receives webhook calls on (127.0.0.1 only); the running trigger host moves to it. */
+/**
+ * Settings → Webhooks: the port the app receives webhook calls on (127.0.0.1 only); the running trigger host moves to
+ * it.
+ */
 export function WebhookPortSection({ webhookPort }: { webhookPort: SettingsView['webhookPort'] }) {
   const set = useSetWebhookPort();
   const [typed, setTyped] = useState(String(webhookPort.port));
@@ -44,14 +54,29 @@ export function WebhookPortSection({ webhookPort }: { webhookPort: SettingsView[
         <Webhook aria-hidden="true" size={20} /> Webhooks
       </h2>
       <p className="muted">
-        Armed webhook triggers are received on this computer only (<code>127.0.0.1</code>), on port <strong>{webhookPort.port}</strong> ({webhookPort.managed ? 'fixed by your organization: locked' : webhookPort.chosen ? 'the port you chose' : 'the default port'}).
+        Armed webhook triggers are received on this computer only (<code>127.0.0.1</code>), on port{' '}
+        <strong>{webhookPort.port}</strong> (
+        {webhookPort.managed
+          ? 'fixed by your organization: locked'
+          : webhookPort.chosen
+            ? 'the port you chose'
+            : 'the default port'}
+        ).
       </p>
       <ListeningNow port={webhookPort.port} />
       {webhookPort.managed ? null : (
         <form onSubmit={submit} className="form" aria-labelledby="webhook-port-heading">
           <div className="field">
             <label htmlFor="webhook-port">Port</label>
-            <input id="webhook-port" inputMode="numeric" value={typed} onChange={(e) => setTyped(e.target.value)} aria-invalid={problem !== null} aria-describedby="webhook-port-problem" autoComplete="off" />
+            <input
+              id="webhook-port"
+              inputMode="numeric"
+              value={typed}
+              onChange={(e) => setTyped(e.target.value)}
+              aria-invalid={problem !== null}
+              aria-describedby="webhook-port-problem"
+              autoComplete="off"
+            />
             <p id="webhook-port-problem" className="hint text-error">
               {problem}
             </p>
@@ -61,7 +86,14 @@ export function WebhookPortSection({ webhookPort }: { webhookPort: SettingsView[
               Use this port
             </button>
             {webhookPort.chosen ? (
-              <button type="button" className="button" disabled={set.isPending} onClick={() => set.mutate({ port: null }, { onSuccess: (view) => setTyped(String(view.webhookPort.port)) })}>
+              <button
+                type="button"
+                className="button"
+                disabled={set.isPending}
+                onClick={() =>
+                  set.mutate({ port: null }, { onSuccess: (view) => setTyped(String(view.webhookPort.port)) })
+                }
+              >
                 Back to the default
               </button>
             ) : null}

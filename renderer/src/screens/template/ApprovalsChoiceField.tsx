@@ -6,7 +6,17 @@ import { APPROVALS_ALWAYS, APPROVALS_CHOICES } from '../../../../shared/approval
  * recommendation, offered as the default of a choice, never stated as a fact (issue 13 point 9).
  * A radio group: arrow keys move between the two choices.
  */
-export function ApprovalsChoiceField({ recommended, chosen, hasTriggers, onChoose }: { recommended: Approvals; chosen: Approvals; hasTriggers: boolean; onChoose: (value: Approvals) => void }) {
+export function ApprovalsChoiceField({
+  recommended,
+  chosen,
+  hasTriggers,
+  onChoose,
+}: {
+  recommended: Approvals;
+  chosen: Approvals;
+  hasTriggers: boolean;
+  onChoose: (value: Approvals) => void;
+}) {
   return (
     <fieldset className="panel choice-group">
       <legend>
@@ -16,10 +26,20 @@ export function ApprovalsChoiceField({ recommended, chosen, hasTriggers, onChoos
         const id = `approvals-${choice.value}`;
         return (
           <div key={choice.value} className="choice-row">
-            <input id={id} type="radio" name="approvals" value={choice.value} checked={chosen === choice.value} onChange={() => onChoose(choice.value)} aria-describedby={`${id}-detail`} />
+            <input
+              id={id}
+              type="radio"
+              name="approvals"
+              value={choice.value}
+              checked={chosen === choice.value}
+              onChange={() => onChoose(choice.value)}
+              aria-describedby={`${id}-detail`}
+            />
             <label htmlFor={id}>
               {choice.label}
-              {choice.value === recommended ? <span className="badge badge-neutral">Recommended by the template</span> : null}
+              {choice.value === recommended ? (
+                <span className="badge badge-neutral">Recommended by the template</span>
+              ) : null}
             </label>
             <p id={`${id}-detail`} className="small muted">
               {choice.detail}
@@ -28,7 +48,11 @@ export function ApprovalsChoiceField({ recommended, chosen, hasTriggers, onChoos
         );
       })}
       <p className="small">{APPROVALS_ALWAYS}</p>
-      {chosen === 'ask' && hasTriggers ? <p className="small text-warning">Its triggers start runs while you may be away: each run waits for your yes before a tool runs.</p> : null}
+      {chosen === 'ask' && hasTriggers ? (
+        <p className="small text-warning">
+          Its triggers start runs while you may be away: each run waits for your yes before a tool runs.
+        </p>
+      ) : null}
     </fieldset>
   );
 }

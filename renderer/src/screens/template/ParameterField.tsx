@@ -8,7 +8,25 @@ import type { FieldValue } from '../../stores/apply-store';
  * switch; `enum` as a choice. The description is beside it and is its hint; an error is inline,
  * tied to the control with aria-invalid and aria-describedby.
  */
-export function ParameterField({ name, def, value, error, note = null, showError, onChange, onBlur }: { name: string; def: TemplateParameter; value: FieldValue; error: string | null; note?: string | null; showError: boolean; onChange: (value: FieldValue) => void; onBlur: () => void }) {
+export function ParameterField({
+  name,
+  def,
+  value,
+  error,
+  note = null,
+  showError,
+  onChange,
+  onBlur,
+}: {
+  name: string;
+  def: TemplateParameter;
+  value: FieldValue;
+  error: string | null;
+  note?: string | null;
+  showError: boolean;
+  onChange: (value: FieldValue) => void;
+  onBlur: () => void;
+}) {
   const id = `param-${name}`;
   const hintId = `${id}-hint`;
   const errorId = `${id}-error`;
@@ -26,7 +44,16 @@ export function ParameterField({ name, def, value, error, note = null, showError
   if (def.type === 'boolean' && !def.enum) {
     control = (
       <div className="switch-row">
-        <input id={id} type="checkbox" role="switch" checked={value === true} aria-checked={value === true} aria-describedby={describedBy} onChange={(e) => onChange(e.target.checked)} onBlur={onBlur} />
+        <input
+          id={id}
+          type="checkbox"
+          role="switch"
+          checked={value === true}
+          aria-checked={value === true}
+          aria-describedby={describedBy}
+          onChange={(e) => onChange(e.target.checked)}
+          onBlur={onBlur}
+        />
         {label}
       </div>
     );
@@ -34,7 +61,15 @@ export function ParameterField({ name, def, value, error, note = null, showError
     control = (
       <>
         {label}
-        <select id={id} value={String(value)} aria-invalid={invalid} aria-describedby={describedBy} aria-required={required} onChange={(e) => onChange(e.target.value)} onBlur={onBlur}>
+        <select
+          id={id}
+          value={String(value)}
+          aria-invalid={invalid}
+          aria-describedby={describedBy}
+          aria-required={required}
+          onChange={(e) => onChange(e.target.value)}
+          onBlur={onBlur}
+        >
           {required || def.default === undefined ? <option value="">Choose…</option> : null}
           {def.enum.map((choice) => (
             <option key={String(choice)} value={String(choice)}>

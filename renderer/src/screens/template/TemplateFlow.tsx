@@ -6,7 +6,15 @@ import type { AgentView, ApplyPreviewRequest, ApplyReceipt, SourceInspection } f
 import { checkParameter, parameterValue, unanchoredPinnedWords } from '../../../../shared/apply-preview';
 import { isAnchoredPattern } from '../../../../shared/package-pattern';
 import { cronProblem, isTimeZone } from '../../../../shared/cron';
-import { fillText, pinnedParameters, soloPlaceholder, type ParameterValue, type TemplateInspection, type TemplateManifest, type TemplateParameter } from '../../../../shared/template-manifest';
+import {
+  fillText,
+  pinnedParameters,
+  soloPlaceholder,
+  type ParameterValue,
+  type TemplateInspection,
+  type TemplateManifest,
+  type TemplateParameter,
+} from '../../../../shared/template-manifest';
 import { useApply, useDashboard, usePreviewApply } from '../../../api/hooks';
 import { PackageText } from '../../components/PackageText';
 import { triggerName } from '../../components/trigger-name';
@@ -32,18 +40,27 @@ const HEADINGS: Record<(typeof STEPS)[number], string> = {
 
 /** The form's starting values: each default filled (text as typed, a switch for a boolean). */
 function initialValues(parameters: Record<string, TemplateParameter>): Record<string, FieldValue> {
-  return Object.fromEntries(Object.entries(parameters).map(([name, def]) => [name, def.type === 'boolean' && !def.enum ? def.default === true : def.default === undefined ? '' : String(def.default)]));
+  return Object.fromEntries(
+    Object.entries(parameters).map(([name, def]) => [
+      name,
+      def.type === 'boolean' && !def.enum ? def.default === true : def.default === undefined ? '' : String(def.default),
+    ]),
+  );
 }
 
 /** The request values: blank text left out (apply takes the default), numbers as numbers when they read as one. */
-function requestValues(parameters: Record<string, TemplateParameter>, values: Record<string, FieldValue>): Record<string, ParameterValue> {
+function requestValues(
+  parameters: Record<string, TemplateParameter>,
+  values: Record<string, FieldValue>,
+): Record<string, ParameterValue> {
   const out: Record<string, ParameterValue> = {};
   for (const [name, def] of Object.entries(parameters)) {
     const value = values[name];
     if (value === undefined) continue;
     if (typeof value === 'boolean') out[name] = value;
     else if (value.trim() === '') continue;
-    else if ((def.type === 'number' || def.type === 'integer') && Number.isFinite(Number(value.trim()))) out[name] = Number(value.trim());
+    else if ((def.type === 'number' || def.type === 'integer') && Number.isFinite(Number(value.trim())))
+      out[name] = Number(value.trim());
     else if (def.type === 'boolean' && (value === 'true' || value === 'false')) out[name] = value === 'true';
     else out[name] = value;
   }
@@ -61,7 +78,10 @@ function schedulesByParameter(manifest: TemplateManifest | undefined): Map<strin
   const uses = new Map<string, TemplateTrigger[]>();
   for (const trigger of manifest?.triggers ?? []) {
     if (trigger.type !== 'schedule') continue;
-    const names = new Set([soloPlaceholder(trigger.cron), trigger.timezone === undefined ? null : soloPlaceholder(trigger.timezone)]);
+    const names = new Set([
+      soloPlaceholder(trigger.cron),
+      trigger.timezone === undefined ? null : soloPlaceholder(trigger.timezone),
+    ]);
     for (const name of names) {
       if (name === null) continue;
       const list = uses.get(name);
@@ -77,7 +97,11 @@ function schedulesByParameter(manifest: TemplateManifest | undefined): Map<strin
  * person types (spec agent.md `parameters`: "apply checks every trigger with the parameters given").
  * `triggers`: those that use it ({@link schedulesByParameter}).
  */
-function scheduleProblem(triggers: readonly TemplateTrigger[], name: string, value: ParameterValue | null): string | null {
+function scheduleProblem(
+  triggers: readonly TemplateTrigger[],
+  name: string,
+  value: ParameterValue | null,
+): string | null {
   if (typeof value !== 'string') return null;
   for (const trigger of triggers) {
     if (trigger.type !== 'schedule') continue;
@@ -115,11 +139,20 @@ function AppliedScreen({ receipt, sourceId, armed }: { receipt: ApplyReceipt; so
   return (
     <div className="screen">
       <h1 tabIndex={-1} ref={heading}>
-        {skipped.length === 0 ? <CheckCircle2 aria-hidden="true" size={24} /> : <AlertTriangle aria-hidden="true" size={24} />} <PackageText text={receipt.displayName} /> {skipped.length === 0 ? 'is ready' : 'was made, but cannot do everything yet'}
+        {skipped.length === 0 ? (
+          <CheckCircle2 aria-hidden="true" size={24} />
+        ) : (
+          <AlertTriangle aria-hidden="true" size={24} />
+        )}{' '}
+        <PackageText text={receipt.displayName} />{' '}
+        {skipped.length === 0 ? 'is ready' : 'was made, but cannot do everything yet'}
       </h1>
       <p role="status">
         The agent was made
-        {receipt.triggers.length > 0 ? ` with ${receipt.triggers.length} ${receipt.triggers.length === 1 ? 'trigger' : 'triggers'} (${armedCount === 0 ? 'none armed: arm them on the dashboard when you want' : `${armedCount} armed`})` : ''}.
+        {receipt.triggers.length > 0
+          ? ` with ${receipt.triggers.length} ${receipt.triggers.length === 1 ? 'trigger' : 'triggers'} (${armedCount === 0 ? 'none armed: arm them on the dashboard when you want' : `${armedCount} armed`})`
+          : ''}
+        .
       </p>
       {skipped.length > 0 ? (
         <section className="panel panel-warning" aria-labelledby="cannot-yet">
@@ -136,7 +169,8 @@ function AppliedScreen({ receipt, sourceId, armed }: { receipt: ApplyReceipt; so
                     </code>
                   </span>
                 ))}
-                . Save the server in Settings; this agent's card on the dashboard then offers to give {server.tools.length === 1 ? 'it' : 'them'} to it (no need to apply the template again).
+                . Save the server in Settings; this agent's card on the dashboard then offers to give{' '}
+                {server.tools.length === 1 ? 'it' : 'them'} to it (no need to apply the template again).
               </li>
             ))}
           </ul>
@@ -150,15 +184,24 @@ function AppliedScreen({ receipt, sourceId, armed }: { receipt: ApplyReceipt; so
         <section key={id} className="panel" aria-label={`Webhook trigger ${triggerName(id)}`}>
           {armedHere.includes(id) ? (
             <p>
-              The webhook trigger <code>{triggerName(id)}</code> is armed: each call to its address signed with its secret queues a run for the agent.
+              The webhook trigger <code>{triggerName(id)}</code> is armed: each call to its address signed with its
+              secret queues a run for the agent.
             </p>
           ) : (
             <p>
-              The webhook trigger <code>{triggerName(id)}</code> is off until it has a secret. Its address is below: share it with your sender now or later, then make a secret here (shown to you once) or use the one your sender gives you.
+              The webhook trigger <code>{triggerName(id)}</code> is off until it has a secret. Its address is below:
+              share it with your sender now or later, then make a secret here (shown to you once) or use the one your
+              sender gives you.
             </p>
           )}
           <WebhookAddress triggerId={id} name={triggerName(id)} armed={armedHere.includes(id)} />
-          <SetWebhookSecret triggerId={id} label={triggerName(id)} mode="arm" buttonLabel={`Make the secret for ${triggerName(id)}`} onDone={() => setArmedHere((now) => (now.includes(id) ? now : [...now, id]))} />
+          <SetWebhookSecret
+            triggerId={id}
+            label={triggerName(id)}
+            mode="arm"
+            buttonLabel={`Make the secret for ${triggerName(id)}`}
+            onDone={() => setArmedHere((now) => (now.includes(id) ? now : [...now, id]))}
+          />
         </section>
       ))}
       <button type="button" className="button button-primary" onClick={() => closeSource(sourceId, 'dashboard')}>
@@ -169,7 +212,15 @@ function AppliedScreen({ receipt, sourceId, armed }: { receipt: ApplyReceipt; so
 }
 
 /** The template apply wizard: it renders exactly what `previewApply` answers, re-fetched as the form changes. */
-export function TemplateFlow({ inspection, sourceId, builtin }: { inspection: SourceInspection; sourceId: string; builtin: boolean }) {
+export function TemplateFlow({
+  inspection,
+  sourceId,
+  builtin,
+}: {
+  inspection: SourceInspection;
+  sourceId: string;
+  builtin: boolean;
+}) {
   const template = inspection as SourceInspection & TemplateInspection;
   const manifest = template.details?.manifest;
   const parameters = useMemo(() => manifest?.parameters ?? {}, [manifest]);
@@ -179,7 +230,8 @@ export function TemplateFlow({ inspection, sourceId, builtin }: { inspection: So
     const notes = new Map<string, string>();
     for (const [param, tools] of pinnedParameters(manifest?.mcp)) {
       const pattern = manifest?.parameters?.[param]?.pattern;
-      if (pattern !== undefined && Object.hasOwn(manifest?.parameters ?? {}, param) && !isAnchoredPattern(pattern)) notes.set(param, unanchoredPinnedWords(param, pattern, [...tools]));
+      if (pattern !== undefined && Object.hasOwn(manifest?.parameters ?? {}, param) && !isAnchoredPattern(pattern))
+        notes.set(param, unanchoredPinnedWords(param, pattern, [...tools]));
     }
     return notes;
   }, [manifest]);
@@ -208,7 +260,16 @@ export function TemplateFlow({ inspection, sourceId, builtin }: { inspection: So
   const grants = draft?.grants ?? [];
   const withhold = draft?.withhold ?? [];
   const approvals = draft?.approvals ?? null;
-  const request: ApplyPreviewRequest = useMemo(() => ({ sourceId, parameters: requestValues(parameters, values), grants: [...grants].sort(), ...(withhold.length > 0 ? { withhold: [...withhold].sort() } : {}), ...(approvals ? { approvals } : {}) }), [sourceId, parameters, values, grants, withhold, approvals]);
+  const request: ApplyPreviewRequest = useMemo(
+    () => ({
+      sourceId,
+      parameters: requestValues(parameters, values),
+      grants: [...grants].sort(),
+      ...(withhold.length > 0 ? { withhold: [...withhold].sort() } : {}),
+      ...(approvals ? { approvals } : {}),
+    }),
+    [sourceId, parameters, values, grants, withhold, approvals],
+  );
   const settled = useDebounced(request, 250);
   const preview = usePreviewApply(sourceId, settled);
 
@@ -218,7 +279,10 @@ export function TemplateFlow({ inspection, sourceId, builtin }: { inspection: So
   const errors: Record<string, string | null> = Object.fromEntries(
     Object.entries(parameters).map(([param, def]) => {
       const raw = values[param] === false && def.type !== 'boolean' ? '' : values[param];
-      return [param, checkParameter(def, raw) ?? scheduleProblem(schedules.get(param) ?? [], param, parameterValue(def, raw))];
+      return [
+        param,
+        checkParameter(def, raw) ?? scheduleProblem(schedules.get(param) ?? [], param, parameterValue(def, raw)),
+      ];
     }),
   );
   const wrong = Object.entries(errors)
@@ -226,15 +290,26 @@ export function TemplateFlow({ inspection, sourceId, builtin }: { inspection: So
     .map(([name]) => name);
   const step = Math.min(draft.step, STEPS.length - 1);
   const name = STEPS[step] ?? 'Overview';
-  const filledValues = Object.fromEntries(Object.entries(parameters).map(([n, def]) => [n, parameterValue(def, values[n]) ?? undefined]));
-  const liveName = fillText(manifest.display_name ?? manifest.name, filledValues).replace(/\$\{parameters\.([^}]*)\}/g, '[$1]');
+  const filledValues = Object.fromEntries(
+    Object.entries(parameters).map(([n, def]) => [n, parameterValue(def, values[n]) ?? undefined]),
+  );
+  const liveName = fillText(manifest.display_name ?? manifest.name, filledValues).replace(
+    /\$\{parameters\.([^}]*)\}/g,
+    '[$1]',
+  );
   const stale = preview.isFetching || settled !== request;
   const blockedNext = name === 'Parameters' && wrong.length > 0;
 
   const arm = draft.arm ?? [];
-  // Issue 13 point 5: Cancel asks nothing when nothing was chosen (every field as it started, nothing granted or armed).
+  // Issue 13 point 5: Cancel asks nothing when nothing was chosen (every field as it started, nothing granted or
+  // armed).
   const start = initialValues(parameters);
-  const chosen = grants.length > 0 || arm.length > 0 || withhold.length > 0 || approvals !== null || Object.entries(values).some(([param, value]) => value !== start[param]);
+  const chosen =
+    grants.length > 0 ||
+    arm.length > 0 ||
+    withhold.length > 0 ||
+    approvals !== null ||
+    Object.entries(values).some(([param, value]) => value !== start[param]);
   const close = () => {
     drop(sourceId);
     closeSource(sourceId);
@@ -264,7 +339,14 @@ export function TemplateFlow({ inspection, sourceId, builtin }: { inspection: So
         Apply template <PackageText text={manifest.name} />
       </h1>
       <WizardStep steps={STEPS} current={step} label="Apply steps" heading={HEADINGS[name]}>
-        {name === 'Overview' ? <TemplateOverview inspection={template} displayName={liveName} builtin={builtin} preview={preview.data ?? null} /> : null}
+        {name === 'Overview' ? (
+          <TemplateOverview
+            inspection={template}
+            displayName={liveName}
+            builtin={builtin}
+            preview={preview.data ?? null}
+          />
+        ) : null}
         {name === 'Parameters' ? (
           <div className="step-body">
             {Object.keys(parameters).length === 0 ? <p className="muted">This template has no parameters.</p> : null}
@@ -275,7 +357,17 @@ export function TemplateFlow({ inspection, sourceId, builtin }: { inspection: So
               </strong>
             </p>
             {Object.entries(parameters).map(([param, def]) => (
-              <ParameterField key={param} name={param} def={def} value={values[param] ?? ''} error={errors[param] ?? null} note={patternNotes.get(param) ?? null} showError={draft.touched[param] === true} onChange={(value) => setValue(sourceId, param, value)} onBlur={() => touch(sourceId, param)} />
+              <ParameterField
+                key={param}
+                name={param}
+                def={def}
+                value={values[param] ?? ''}
+                error={errors[param] ?? null}
+                note={patternNotes.get(param) ?? null}
+                showError={draft.touched[param] === true}
+                onChange={(value) => setValue(sourceId, param, value)}
+                onBlur={() => touch(sourceId, param)}
+              />
             ))}
           </div>
         ) : null}
@@ -299,9 +391,17 @@ export function TemplateFlow({ inspection, sourceId, builtin }: { inspection: So
               }}
             />
           ) : name === 'Triggers' ? (
-            <TemplateTriggers preview={preview.data} armed={arm} onArm={(trigger, armed) => setArm(sourceId, trigger, armed)} />
+            <TemplateTriggers
+              preview={preview.data}
+              armed={arm}
+              onArm={(trigger, armed) => setArm(sourceId, trigger, armed)}
+            />
           ) : (
-            <TemplateReview preview={preview.data} armed={arm} sameName={sameName(dashboard.data?.agents ?? [], preview.data.displayName)} />
+            <TemplateReview
+              preview={preview.data}
+              armed={arm}
+              sameName={sameName(dashboard.data?.agents ?? [], preview.data.displayName)}
+            />
           )
         ) : null}
         <p className="small muted" role="status" aria-live="polite">
@@ -309,9 +409,21 @@ export function TemplateFlow({ inspection, sourceId, builtin }: { inspection: So
         </p>
       </WizardStep>
       {apply.isError ? <ErrorPanel error={apply.error} title="The template was not applied" /> : null}
-      {confirmCancel ? <CancelConfirm question="Close this template and forget the answers you gave? Nothing is made." closeLabel="Close without applying" onKeepGoing={() => setConfirmCancel(false)} onClose={close} /> : null}
+      {confirmCancel ? (
+        <CancelConfirm
+          question="Close this template and forget the answers you gave? Nothing is made."
+          closeLabel="Close without applying"
+          onKeepGoing={() => setConfirmCancel(false)}
+          onClose={close}
+        />
+      ) : null}
       <div className="wizard-nav">
-        <button type="button" className="button" disabled={step === 0 || apply.isPending} onClick={() => setStep(sourceId, step - 1)}>
+        <button
+          type="button"
+          className="button"
+          disabled={step === 0 || apply.isPending}
+          onClick={() => setStep(sourceId, step - 1)}
+        >
           <ArrowLeft aria-hidden="true" size={16} /> Back
         </button>
         <button type="button" className="button wizard-cancel" disabled={apply.isPending} onClick={cancel}>
@@ -319,15 +431,27 @@ export function TemplateFlow({ inspection, sourceId, builtin }: { inspection: So
         </button>
         {blockedNext ? (
           <p className="small text-error" id="next-blocked">
-            To continue, fill in or fix {wrong.length === 1 ? 'this field' : `these ${wrong.length} fields`}: {wrong.join(', ')}.
+            To continue, fill in or fix {wrong.length === 1 ? 'this field' : `these ${wrong.length} fields`}:{' '}
+            {wrong.join(', ')}.
           </p>
         ) : null}
         {step < STEPS.length - 1 ? (
-          <button type="button" className="button button-primary" disabled={blockedNext} aria-describedby={blockedNext ? 'next-blocked' : undefined} onClick={() => setStep(sourceId, step + 1)}>
+          <button
+            type="button"
+            className="button button-primary"
+            disabled={blockedNext}
+            aria-describedby={blockedNext ? 'next-blocked' : undefined}
+            onClick={() => setStep(sourceId, step + 1)}
+          >
             Next <ArrowRight aria-hidden="true" size={16} />
           </button>
         ) : (
-          <button type="button" className="button button-primary" disabled={apply.isPending || stale || !preview.data?.canApply || wrong.length > 0} onClick={doApply}>
+          <button
+            type="button"
+            className="button button-primary"
+            disabled={apply.isPending || stale || !preview.data?.canApply || wrong.length > 0}
+            onClick={doApply}
+          >
             <Play aria-hidden="true" size={16} /> {apply.isPending ? 'Applying…' : 'Apply'}
           </button>
         )}

@@ -20,13 +20,23 @@ function warningTitle(problem: PreviewProblem): string {
 }
 
 /** Review: warnings, blockers, and everything that will be granted or run (issue 13 point 5). */
-export function TemplateReview({ preview, armed, sameName = [] }: { preview: ApplyPreview; armed: string[]; sameName?: AgentView[] }) {
+export function TemplateReview({
+  preview,
+  armed,
+  sameName = [],
+}: {
+  preview: ApplyPreview;
+  armed: string[];
+  sameName?: AgentView[];
+}) {
   const show = useFlowStore((s) => s.show);
   const showAgent = useFlowStore((s) => s.showAgent);
   // What Settings can resolve (spec "Apply": missing secrets and required MCP servers are a 409).
   const missingServer = preview.blockers.some((b) => b.code === 'apply.mcp_server_missing');
   const missingSecret = preview.blockers.some((b) => b.code === 'apply.secret_missing');
-  const granted = preview.mcp.flatMap((server) => server.tools.filter((tool) => tool.setting === 'allow').map((tool) => tool.gateName));
+  const granted = preview.mcp.flatMap((server) =>
+    server.tools.filter((tool) => tool.setting === 'allow').map((tool) => tool.gateName),
+  );
   return (
     <div className="step-body">
       <p>
@@ -35,15 +45,22 @@ export function TemplateReview({ preview, armed, sameName = [] }: { preview: App
           <PackageText text={preview.displayName} />
         </strong>{' '}
         with {preview.tools.length} {preview.tools.length === 1 ? 'tool' : 'tools'}
-        {granted.length > 0 ? `, ${granted.length} MCP ${granted.length === 1 ? 'tool' : 'tools'} allowed ${preview.approvals.chosen === 'never' ? 'without asking' : '(each still asks you first, as you chose)'}` : ', no MCP tool allowed without asking'}
-        {preview.triggers.length > 0 ? ` and ${preview.triggers.length} ${preview.triggers.length === 1 ? 'trigger' : 'triggers'}` : ''}.
+        {granted.length > 0
+          ? `, ${granted.length} MCP ${granted.length === 1 ? 'tool' : 'tools'} allowed ${preview.approvals.chosen === 'never' ? 'without asking' : '(each still asks you first, as you chose)'}`
+          : ', no MCP tool allowed without asking'}
+        {preview.triggers.length > 0
+          ? ` and ${preview.triggers.length} ${preview.triggers.length === 1 ? 'trigger' : 'triggers'}`
+          : ''}
+        .
       </p>
       {sameName[0] ? (
         <section className="panel panel-warning" aria-labelledby="tpl-same-name">
           <h3 id="tpl-same-name">An agent with this name is already here</h3>
           <p>
-            <PackageText text={preview.displayName} /> is already on this computer{sameName.length > 1 ? ` (${sameName.length} agents)` : ''}. Each apply makes a new agent: Apply makes a second one with the same name, with its own triggers. To change the one you have, open it instead; to tell them apart, give this one
-            other parameters.
+            <PackageText text={preview.displayName} /> is already on this computer
+            {sameName.length > 1 ? ` (${sameName.length} agents)` : ''}. Each apply makes a new agent: Apply makes a
+            second one with the same name, with its own triggers. To change the one you have, open it instead; to tell
+            them apart, give this one other parameters.
           </p>
           <button type="button" className="button button-small" onClick={() => showAgent(sameName[0]?.id ?? '')}>
             Open the existing agent
@@ -63,7 +80,8 @@ export function TemplateReview({ preview, armed, sameName = [] }: { preview: App
           {missingServer || missingSecret ? (
             <div className="button-row">
               <button type="button" className="button button-small" onClick={() => show('settings')}>
-                <SettingsIcon aria-hidden="true" size={14} /> {missingServer ? 'Go to Settings → MCP servers' : 'Go to Settings → Secrets'}
+                <SettingsIcon aria-hidden="true" size={14} />{' '}
+                {missingServer ? 'Go to Settings → MCP servers' : 'Go to Settings → Secrets'}
               </button>
               <span className="small">Then come back here: this form keeps your answers.</span>
             </div>
@@ -82,13 +100,18 @@ export function TemplateReview({ preview, armed, sameName = [] }: { preview: App
           </ul>
         </section>
       ) : null}
-      {preview.blockers.length === 0 && preview.warnings.length === 0 ? <p className="text-ok">Nothing is missing.</p> : null}
+      {preview.blockers.length === 0 && preview.warnings.length === 0 ? (
+        <p className="text-ok">Nothing is missing.</p>
+      ) : null}
       <TemplateGrants preview={preview} armed={armed} />
     </div>
   );
 }
 
-/** What the agent will get and what will start it, grouped: every tool with its setting, every trigger armed or not, every secret. */
+/**
+ * What the agent will get and what will start it, grouped: every tool with its setting, every trigger armed or not,
+ * every secret.
+ */
 function TemplateGrants({ preview, armed }: { preview: ApplyPreview; armed: string[] }) {
   const mcpTools = preview.mcp.flatMap((server) => server.tools.map((tool) => ({ server, tool })));
   return (
@@ -96,7 +119,10 @@ function TemplateGrants({ preview, armed }: { preview: ApplyPreview; armed: stri
       <h3 id="tpl-grants">Everything it gets</h3>
       <p>
         <strong>Approvals:</strong> {approvalsLabel(preview.approvals.chosen)}
-        {preview.approvals.chosen === preview.approvals.recommended ? ' (as the template recommends)' : ` (your choice: the template recommends “${approvalsLabel(preview.approvals.recommended)}”)`}. {APPROVALS_ALWAYS}
+        {preview.approvals.chosen === preview.approvals.recommended
+          ? ' (as the template recommends)'
+          : ` (your choice: the template recommends “${approvalsLabel(preview.approvals.recommended)}”)`}
+        . {APPROVALS_ALWAYS}
       </p>
       <details className="review-group" open>
         <summary>
@@ -104,7 +130,10 @@ function TemplateGrants({ preview, armed }: { preview: ApplyPreview; armed: stri
         </summary>
         {preview.tools.length === 0 ? <p className="muted small">None.</p> : null}
         <ul className="rows">
-          {[...preview.tools.map((tool) => ({ tool, left: false })), ...preview.withheld.map((tool) => ({ tool, left: true }))].map(({ tool, left }) => (
+          {[
+            ...preview.tools.map((tool) => ({ tool, left: false })),
+            ...preview.withheld.map((tool) => ({ tool, left: true })),
+          ].map(({ tool, left }) => (
             <li key={tool} className="row">
               {templateTool(tool)?.description ?? ''}{' '}
               <code>
@@ -112,7 +141,10 @@ function TemplateGrants({ preview, armed }: { preview: ApplyPreview; armed: stri
               </code>{' '}
               {left ? (
                 <>
-                  <span className="badge badge-neutral">Left out by you</span> <span className="small muted">The agent gets it denied; you can allow it later on the dashboard.</span>
+                  <span className="badge badge-neutral">Left out by you</span>{' '}
+                  <span className="small muted">
+                    The agent gets it denied; you can allow it later on the dashboard.
+                  </span>
                 </>
               ) : (
                 <FamilyBadge family={templateTool(tool)?.family ?? 'unknown'} />
@@ -152,11 +184,18 @@ function TemplateGrants({ preview, armed }: { preview: ApplyPreview; armed: stri
               <code>
                 <PackageText text={trigger.name} />
               </code>{' '}
-              <span className="small muted">({trigger.type})</span> {armed.includes(trigger.name) ? <span className="badge badge-warning-soft">Armed when made</span> : <span className="badge badge-neutral">Off until you arm it</span>}
+              <span className="small muted">({trigger.type})</span>{' '}
+              {armed.includes(trigger.name) ? (
+                <span className="badge badge-warning-soft">Armed when made</span>
+              ) : (
+                <span className="badge badge-neutral">Off until you arm it</span>
+              )}
             </li>
           ))}
         </ul>
-        {preview.triggers.some((trigger) => armed.includes(trigger.name)) ? <p className="small">{FIRE_QUEUES_WORDS}</p> : null}
+        {preview.triggers.some((trigger) => armed.includes(trigger.name)) ? (
+          <p className="small">{FIRE_QUEUES_WORDS}</p>
+        ) : null}
       </details>
       {preview.secrets.length === 0 ? <p className="small muted">It reads no secrets.</p> : null}
       <details className="review-group" open hidden={preview.secrets.length === 0}>
@@ -164,7 +203,12 @@ function TemplateGrants({ preview, armed }: { preview: ApplyPreview; armed: stri
         <ul className="rows">
           {preview.secrets.map((secret) => (
             <li key={secret.name} className="row">
-              <code>{secret.name}</code> {secret.saved ? <span className="badge badge-allow">Saved on this computer</span> : <span className="badge badge-send_external">Missing</span>}
+              <code>{secret.name}</code>{' '}
+              {secret.saved ? (
+                <span className="badge badge-allow">Saved on this computer</span>
+              ) : (
+                <span className="badge badge-send_external">Missing</span>
+              )}
             </li>
           ))}
         </ul>

@@ -22,7 +22,17 @@ import { mcpToolOutcome } from './mcp-tool-outcome';
  * from (one publisher line: `shared/publisher-state.ts`), and a required MCP server this computer
  * lacks, shown here first rather than at Review (issue 13 point 8).
  */
-export function TemplateOverview({ inspection, displayName, builtin, preview }: { inspection: TemplateInspection; displayName: string; builtin: boolean; preview: ApplyPreview | null }) {
+export function TemplateOverview({
+  inspection,
+  displayName,
+  builtin,
+  preview,
+}: {
+  inspection: TemplateInspection;
+  displayName: string;
+  builtin: boolean;
+  preview: ApplyPreview | null;
+}) {
   const show = useFlowStore((s) => s.show);
   const manifest = inspection.details?.manifest;
   if (!manifest) return null;
@@ -38,7 +48,8 @@ export function TemplateOverview({ inspection, displayName, builtin, preview }: 
           <ul>
             {missingRequired.map((server) => (
               <li key={server.server}>
-                The MCP server <code>{server.server}</code> is required: it cannot be applied until a server is saved under that name in Settings → MCP servers.
+                The MCP server <code>{server.server}</code> is required: it cannot be applied until a server is saved
+                under that name in Settings → MCP servers.
               </li>
             ))}
           </ul>
@@ -65,7 +76,8 @@ export function TemplateOverview({ inspection, displayName, builtin, preview }: 
         </dd>
         <dt>Author</dt>
         <dd>
-          {manifest.author ? <PackageText text={manifest.author.name} /> : <span className="muted">Not given</span>} <span className={`badge badge-${publisher.tone}`}>{publisher.badge}</span>
+          {manifest.author ? <PackageText text={manifest.author.name} /> : <span className="muted">Not given</span>}{' '}
+          <span className={`badge badge-${publisher.tone}`}>{publisher.badge}</span>
           <span className="small muted block">{publisher.explanation}</span>
           {manifest.author?.url ? (
             <span className="small muted block">
@@ -122,10 +134,13 @@ export function TemplateOverview({ inspection, displayName, builtin, preview }: 
           The template recommends: <strong>{approvalsLabel(approvals)}</strong>
           {approvals === 'never' ? (
             <span className="text-warning block">
-              <AlertTriangle aria-hidden="true" size={14} /> Unattended, the tools it is given run without asking you; a pinned tool runs only as pinned.
+              <AlertTriangle aria-hidden="true" size={14} /> Unattended, the tools it is given run without asking you; a
+              pinned tool runs only as pinned.
             </span>
           ) : null}
-          <span className="small muted block">You choose on the Access step. Tools you never allow and pins hold either way.</span>
+          <span className="small muted block">
+            You choose on the Access step. Tools you never allow and pins hold either way.
+          </span>
         </dd>
       </dl>
       <TemplateTexts details={inspection.details} />
@@ -205,15 +220,29 @@ export function TemplateAccess({ preview, choices }: { preview: ApplyPreview; ch
   const show = useFlowStore((s) => s.show);
   const { grants, onGrant } = choices;
   // Built-in tools the owner never allows are left out of `tools`; their `grants.<tool>` warnings name them.
-  const deniedNative = preview.warnings.filter((w) => w.code.startsWith('grants.') && !w.code.startsWith('grants.mcp:')).map((w) => w.code.slice('grants.'.length));
+  const deniedNative = preview.warnings
+    .filter((w) => w.code.startsWith('grants.') && !w.code.startsWith('grants.mcp:'))
+    .map((w) => w.code.slice('grants.'.length));
   const offered = choices.templateTools.filter((tool) => !deniedNative.includes(tool));
   const chosenApprovals = choices.approvals ?? preview.approvals.recommended;
   return (
     <div className="step-body">
-      <ApprovalsChoiceField recommended={preview.approvals.recommended} chosen={chosenApprovals} hasTriggers={choices.hasTriggers} onChoose={(value) => choices.onApprovals(value === preview.approvals.recommended ? null : value)} />
+      <ApprovalsChoiceField
+        recommended={preview.approvals.recommended}
+        chosen={chosenApprovals}
+        hasTriggers={choices.hasTriggers}
+        onChoose={(value) => choices.onApprovals(value === preview.approvals.recommended ? null : value)}
+      />
       <section aria-labelledby="tpl-tools">
         <h3 id="tpl-tools">Built-in tools</h3>
-        {choices.templateTools.length === 0 ? <p className="muted">None.</p> : <p className="small muted">Ticked: the agent gets it and {builtinToolUse(chosenApprovals, 'it')}. Untick one to leave it out: the agent gets it denied, and you can allow it later on the dashboard.</p>}
+        {choices.templateTools.length === 0 ? (
+          <p className="muted">None.</p>
+        ) : (
+          <p className="small muted">
+            Ticked: the agent gets it and {builtinToolUse(chosenApprovals, 'it')}. Untick one to leave it out: the agent
+            gets it denied, and you can allow it later on the dashboard.
+          </p>
+        )}
         {deniedNative.length > 0 ? (
           <ul className="rows" aria-label="Tools left out">
             {deniedNative.map((tool) => (
@@ -221,7 +250,8 @@ export function TemplateAccess({ preview, choices }: { preview: ApplyPreview; ch
                 <code>
                   <PackageText text={tool} />
                 </code>{' '}
-                <span className="badge badge-deny">Denied in your Settings</span> <span className="small muted">You never allow it: the agent does not get it.</span>
+                <span className="badge badge-deny">Denied in your Settings</span>{' '}
+                <span className="small muted">You never allow it: the agent does not get it.</span>
               </li>
             ))}
           </ul>
@@ -234,7 +264,12 @@ export function TemplateAccess({ preview, choices }: { preview: ApplyPreview; ch
             return (
               <li key={tool} className="row row-block">
                 <div className="switch-row">
-                  <input id={id} type="checkbox" checked={given} onChange={(e) => choices.onWithhold(tool, !e.target.checked)} />
+                  <input
+                    id={id}
+                    type="checkbox"
+                    checked={given}
+                    onChange={(e) => choices.onWithhold(tool, !e.target.checked)}
+                  />
                   <label htmlFor={id}>
                     {known?.description ? <PackageText text={known.description} /> : null}{' '}
                     <code>
@@ -268,7 +303,11 @@ export function TemplateAccess({ preview, choices }: { preview: ApplyPreview; ch
             </h4>
             {!server.saved ? (
               <div>
-                <p className="small">{server.required ? 'This template cannot be applied until a server is saved under this name.' : 'Without it, apply skips these tools: nothing of this server is granted.'}</p>
+                <p className="small">
+                  {server.required
+                    ? 'This template cannot be applied until a server is saved under this name.'
+                    : 'Without it, apply skips these tools: nothing of this server is granted.'}
+                </p>
                 <button type="button" className="button button-small" onClick={() => show('settings')}>
                   <SettingsIcon aria-hidden="true" size={14} /> Go to Settings → MCP servers
                 </button>
@@ -282,7 +321,15 @@ export function TemplateAccess({ preview, choices }: { preview: ApplyPreview; ch
                 return (
                   <li key={tool.gateName} className="row row-block">
                     <div className="switch-row">
-                      <input id={id} type="checkbox" role="switch" checked={granted} aria-checked={granted} disabled={!server.saved} onChange={(e) => onGrant(tool.gateName, e.target.checked)} />
+                      <input
+                        id={id}
+                        type="checkbox"
+                        role="switch"
+                        checked={granted}
+                        aria-checked={granted}
+                        disabled={!server.saved}
+                        onChange={(e) => onGrant(tool.gateName, e.target.checked)}
+                      />
                       <label htmlFor={id}>
                         Allow{' '}
                         <code>
@@ -292,7 +339,10 @@ export function TemplateAccess({ preview, choices }: { preview: ApplyPreview; ch
                       </label>
                       <span className={`badge badge-${outcome.badge}`}>{outcome.words}</span>
                     </div>
-                    <p className="small muted">The template {tool.asks === 'allow' ? 'asks you to allow it' : 'leaves it asking you first'}. Only what you switch on runs without asking.</p>
+                    <p className="small muted">
+                      The template {tool.asks === 'allow' ? 'asks you to allow it' : 'leaves it asking you first'}. Only
+                      what you switch on runs without asking.
+                    </p>
                     {tool.pinText ? (
                       <p className="small">
                         Pinned: <CodeText text={tool.pinText} />
@@ -312,7 +362,8 @@ export function TemplateAccess({ preview, choices }: { preview: ApplyPreview; ch
                     ) : null}
                     {tool.pin === null && tool.pinnedBy && tool.pinnedBy.length > 0 ? (
                       <p className="small text-warning">
-                        <AlertTriangle aria-hidden="true" size={14} /> Will be denied: its pin needs {tool.pinnedBy.map((p) => `“${p}”`).join(', ')}, which you left empty.
+                        <AlertTriangle aria-hidden="true" size={14} /> Will be denied: its pin needs{' '}
+                        {tool.pinnedBy.map((p) => `“${p}”`).join(', ')}, which you left empty.
                       </p>
                     ) : null}
                   </li>
@@ -351,14 +402,25 @@ export function TemplateAccess({ preview, choices }: { preview: ApplyPreview; ch
  * Triggers: schedules in words in their zone with next three times, each armed only if ticked
  * (issue 13 point 9: one rule for arming); webhooks are armed after apply, with their secret.
  */
-export function TemplateTriggers({ preview, armed, onArm }: { preview: ApplyPreview; armed: string[]; onArm: (trigger: string, armed: boolean) => void }) {
+export function TemplateTriggers({
+  preview,
+  armed,
+  onArm,
+}: {
+  preview: ApplyPreview;
+  armed: string[];
+  onArm: (trigger: string, armed: boolean) => void;
+}) {
   return (
     <div className="step-body">
       {preview.triggers.length === 0 ? (
         <p className="muted">This template makes no triggers: it runs when you start it.</p>
       ) : (
         <>
-          <p>Triggers are made with the agent, off until you arm them. Tick one to arm it now; you can arm or disarm any of them later on the dashboard.</p>
+          <p>
+            Triggers are made with the agent, off until you arm them. Tick one to arm it now; you can arm or disarm any
+            of them later on the dashboard.
+          </p>
           <RunsWaitNote />
         </>
       )}
@@ -374,19 +436,39 @@ export function TemplateTriggers({ preview, armed, onArm }: { preview: ApplyPrev
             </h3>
             {trigger.type !== 'webhook' ? (
               <div className="switch-row">
-                <input id={`arm-${trigger.name}`} type="checkbox" checked={armed.includes(trigger.name)} disabled={Boolean(trigger.error)} onChange={(e) => onArm(trigger.name, e.target.checked)} />
+                <input
+                  id={`arm-${trigger.name}`}
+                  type="checkbox"
+                  checked={armed.includes(trigger.name)}
+                  disabled={Boolean(trigger.error)}
+                  onChange={(e) => onArm(trigger.name, e.target.checked)}
+                />
                 <label htmlFor={`arm-${trigger.name}`}>
                   Arm <code>{trigger.name}</code> when the agent is made
                 </label>
               </div>
             ) : null}
             {trigger.type === 'schedule' || trigger.type === 'at' ? (
-              <ScheduleText view={{ words: trigger.type === 'at' ? `Once, at ${trigger.at ? formatDateTime(trigger.at, trigger.timezone ?? 'UTC') : ''}` : (trigger.words ?? trigger.cron ?? ''), next: trigger.next.map((iso) => new Date(iso)), timezone: trigger.timezone ?? 'UTC' }} />
+              <ScheduleText
+                view={{
+                  words:
+                    trigger.type === 'at'
+                      ? `Once, at ${trigger.at ? formatDateTime(trigger.at, trigger.timezone ?? 'UTC') : ''}`
+                      : (trigger.words ?? trigger.cron ?? ''),
+                  next: trigger.next.map((iso) => new Date(iso)),
+                  timezone: trigger.timezone ?? 'UTC',
+                }}
+              />
             ) : null}
             {trigger.type === 'webhook' ? (
               <p>
-                <KeyRound aria-hidden="true" size={14} /> When another program calls its web address{trigger.events && trigger.events.length > 0 ? <> with an event of type {trigger.events.join(', ')}</> : null}
-                {trigger.max_concurrent ? `, at most ${trigger.max_concurrent} runs at once` : ''}. It stays off after apply, until you set its secret there: made on this computer and shown to you once, or the one your sender gave you.
+                <KeyRound aria-hidden="true" size={14} /> When another program calls its web address
+                {trigger.events && trigger.events.length > 0 ? (
+                  <> with an event of type {trigger.events.join(', ')}</>
+                ) : null}
+                {trigger.max_concurrent ? `, at most ${trigger.max_concurrent} runs at once` : ''}. It stays off after
+                apply, until you set its secret there: made on this computer and shown to you once, or the one your
+                sender gave you.
               </p>
             ) : null}
             {trigger.input ? (

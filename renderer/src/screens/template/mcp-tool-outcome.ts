@@ -11,11 +11,18 @@ import { approvalsLabel } from '../../../../shared/approvals-words';
  * Under `approvals: ask` an allowed tool still asks first (agent.md `approvals`: the agent "asks its
  * person before a tool runs"), and the badge says so.
  */
-export function mcpToolOutcome(tool: PreviewMcpTool, saved: boolean, granted: boolean, approvals: Approvals): { badge: 'allow' | 'ask' | 'deny' | 'neutral'; words: string } {
+export function mcpToolOutcome(
+  tool: PreviewMcpTool,
+  saved: boolean,
+  granted: boolean,
+  approvals: Approvals,
+): { badge: 'allow' | 'ask' | 'deny' | 'neutral'; words: string } {
   if (!saved) return { badge: 'neutral', words: 'Skipped: no server saved' };
   if (tool.ownerDenied) return { badge: 'deny', words: 'Denied in your Settings' };
   if (tool.setting === 'deny') return { badge: 'deny', words: 'Will be denied' };
-  if (granted && approvals === 'ask') return { badge: 'ask', words: `Allowed, but asks you first (you chose “${approvalsLabel('ask')}”)` };
-  if (granted) return { badge: 'allow', words: tool.pin ? 'Runs without asking, held by its pin' : 'Runs without asking' };
+  if (granted && approvals === 'ask')
+    return { badge: 'ask', words: `Allowed, but asks you first (you chose “${approvalsLabel('ask')}”)` };
+  if (granted)
+    return { badge: 'allow', words: tool.pin ? 'Runs without asking, held by its pin' : 'Runs without asking' };
   return { badge: 'ask', words: 'Asks you first' };
 }
