@@ -42,7 +42,7 @@ export default defineConfig({
     root: 'renderer',
     build: {
       outDir: 'out/renderer',
-      // Minified, and split: screens off the first paint are their own chunks (React.lazy; issue 17).
+      // Minified, and split: screens off the first paint are their own chunks (React.lazy).
       minify: true,
       rollupOptions: { input: { index: resolve(__dirname, 'renderer/index.html') } },
     },

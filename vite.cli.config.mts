@@ -4,7 +4,7 @@ import { defineConfig } from 'vite';
 import pkg from './package.json' with { type: 'json' };
 
 // The headless CLI (`apollia-desktop inspect|install|apply|list|uninstall`): plain Node, no electron.
-// CommonJS (issue 17): Node starts a CommonJS entry without its ES module loader, a few ms and
+// CommonJS: Node starts a CommonJS entry without its ES module loader, a few ms and
 // about 2 MB less at every start; `import()` of a command becomes a `require()` of its chunk.
 // The readers' dependencies are bundled into the chunks that use them: resolved at build time, so a
 // start does not walk semver's fifty files nor run Node's CommonJS export scan on each; chokidar

@@ -4,8 +4,8 @@ import { defineConfig, type Plugin } from 'vite';
 import { LOAD_WORKER_FILE, TEMPLATE_READER_FILE } from './electron/core/bounded/worker-boot';
 
 // The bounded checker's worker (electron/core/bounded/), built by scripts/build-worker.ts: ONE
-// minified CommonJS file per entry, every dependency inside, no chunk and no `import()` left
-// (issue 17). One file is what lets worker-boot.ts compile it with a code cache made at build time.
+// minified CommonJS file per entry, every dependency inside, no chunk and no `import()` left.
+// One file is what lets worker-boot.ts compile it with a code cache made at build time.
 // Three entries: `check-worker` (the worker, the .apo and plugin readers), `template-reader`,
 // which the worker loads through the boot only when a job reads a template (`--mode template-reader`),
 // and `check-process`, the app's utility process that holds the worker (main only).

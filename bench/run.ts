@@ -11,7 +11,7 @@
  * Then webhook intake (`webhook-intake.ts`): 2,000 signed deliveries against a bare `node:http`
  * server and the trigger host, throughput ratio, p99 and the number lost.
  *
- * Last, ONE goals table (`summary.ts`, issue 17): the built CLI and renderer against their floors,
+ * Last, ONE goals table (`summary.ts`): the built CLI and renderer against their floors,
  * measured in the same run, with the ratios and the load average.
  */
 import { readFileSync, statSync } from 'node:fs';

@@ -1,5 +1,5 @@
 /**
- * The goals of issue 17 in ONE table: each figure beside its floor measured in the same run, the
+ * The speed goals in ONE table: each figure beside its floor measured in the same run, the
  * ratio, the goal, and the machine's load average (`os.loadavg()`, 1 min) when the row was taken.
  *
  * - the built CLI (`out/cli/cli.cjs inspect --json`, worker included) on the spec's example, against
@@ -360,7 +360,7 @@ export async function summaryBench(): Promise<void> {
     });
 
   console.log(
-    `\nGoals (issue 17): medians of ${RUNS} runs after one warm-up; ${cpus().length} CPUs; load average now ${loadavg()
+    `\nGoals: medians of ${RUNS} runs after one warm-up; ${cpus().length} CPUs; load average now ${loadavg()
       .map((l) => l.toFixed(2))
       .join(' ')}\n`,
   );

@@ -4,7 +4,7 @@
  * main process runs too), and tests run it in-process.
  *
  * Built as CommonJS (vite.cli.config.mts): Node starts a CommonJS entry without its ES module
- * loader, which a start of about a tenth of a second feels (issue 17). Hence no top-level await.
+ * loader, which a start of about a tenth of a second feels. Hence no top-level await.
  */
 
 import { quietOnBrokenPipe, runCliEntry } from './core/cli/entry';

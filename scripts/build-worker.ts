@@ -1,5 +1,5 @@
 /**
- * Builds the bounded checker's worker into each bundle folder that starts it (issue 17):
+ * Builds the bounded checker's worker into each bundle folder that starts it:
  * `check-worker.cjs` and `template-reader.cjs` (vite.worker.config.mts) into `out/cli/`, copied to
  * `out/main/`, with `check-process.cjs` (the app's utility process around the worker) in `out/main/`, then the code
  * caches for `out/cli/` (scripts/worker-code-cache.ts; Electron's V8

@@ -1,5 +1,5 @@
 /**
- * Compiles the app's OWN JSON Schemas to ajv standalone code at build time (issue 17): compiling
+ * Compiles the app's OWN JSON Schemas to ajv standalone code at build time: compiling
  * them at every start (ajv's code generation and name resolution) was most of the CLI's start-up.
  * The output, `electron/core/generated/*.js` with a `.d.ts` beside each, is checked in;
  * `npm run build` regenerates it (`npm run compile-schemas`), and `test/compiled-schemas.test.ts`

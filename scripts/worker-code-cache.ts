@@ -1,5 +1,5 @@
 /**
- * Makes the bounded worker's code caches at build time (issue 17; why it is safe: worker-boot.ts):
+ * Makes the bounded worker's code caches at build time (why it is safe: worker-boot.ts):
  * starts the built worker exactly as the checker does, runs training jobs through it (the spec's
  * example package, a built-in template, the spec's plugin manifest: each reader's usual path), then
  * has the boot write each compiled file's cache beside it (`check-worker.cjs.cache`,

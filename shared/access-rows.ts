@@ -114,7 +114,7 @@ export function accessMarker(diff: UpdateDiff | null): (agentId: string) => Map<
 }
 
 /**
- * What one tool of a template's agent lets it do, in words (issue 13 point 6: plain words lead,
+ * What one tool of a template's agent lets it do, in words (plain words lead,
  * the name follows): a built-in tool by the catalogue's description, an MCP tool (`mcp:server/tool`)
  * as a tool of that program.
  */

@@ -10,7 +10,7 @@
  * skill's files, each rule and the output schema beside each SKILL.md). The instructions and the
  * files are measured without being built: a body naming a long parameter a thousand times is
  * counted, segment by segment, in time linear in the body and the values, and never filled when
- * it is over (issue 31: "without unbounded work").
+ * it is over ("without unbounded work").
  *
  * Pure: no `node:`, no DOM; the check (electron/core/template) and the preview (apply-preview.ts)
  * measure the same way.

@@ -60,7 +60,7 @@ export type ApiErrorCode =
   | 'apply.request_reused'
   | 'apply.unknown_trigger'
   | 'apply.webhook_not_armed_here'
-  // refused sources (issue 13: Move to Trash)
+  // refused sources (Move to Trash)
   | 'trash.not_refused'
   | 'trash.unavailable'
   | 'trash.failed'
@@ -79,7 +79,7 @@ export type ApiErrorCode =
   | 'trigger.past'
   | 'trigger.not_webhook'
   | 'trigger.not_armed'
-  // issue 18: a webhook secret given by the sender (shared/webhook-secret.ts), and where one may be set
+  // A webhook secret given by the sender (shared/webhook-secret.ts), and where one may be set
   | 'trigger.secret_not_needed'
   | WebhookSecretProblemCode
   // settings
@@ -91,7 +91,7 @@ export type ApiErrorCode =
   | 'tool.invalid'
   | 'tool.too_many'
   | 'tool.not_denied'
-  // trust (issue 14): signatures, trusted keys, key pins
+  // trust: signatures, trusted keys, key pins
   | 'signature.key_changed'
   | 'trust.duplicate_key'
   | 'trust.duplicate_name'

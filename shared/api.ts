@@ -117,7 +117,7 @@ export type SourceInspection = Inspection & {
    */
   installedDecisions: InstalledDecisions | null;
   /**
-   * Trust (issue 14): for an installed package, how this one's signing key stands to the key
+   * Trust: for an installed package, how this one's signing key stands to the key
    * pinned at first install: null (first install, same key, still unsigned), `first_signed`
    * (allowed, and said), or `changed` (install refuses it unless `acceptKeyChange`).
    */
@@ -137,7 +137,7 @@ export type SourceInspection = Inspection & {
   policy: PolicyView;
 };
 
-// Trust (issue 14): its Api types live in `shared/trust.ts`, re-exported here.
+// Trust: its Api types live in `shared/trust.ts`, re-exported here.
 export type { SignatureUpdate, SignatureVerdict } from './signature-verdict';
 export type { KeyChange, PackageIntegrityView, TrustedKeyView, VerifiedPackage } from './trust';
 
@@ -151,7 +151,7 @@ export interface InstallRequest {
   /** Installing an older version than the installed one is refused unless this is true (the UI asks first). */
   allowDowngrade?: boolean;
   /**
-   * Trust (issue 14): an update signed by another key than the one pinned (or a signed package now
+   * Trust: an update signed by another key than the one pinned (or a signed package now
    * unsigned) is refused `signature.key_changed` unless this is true: the app sets it only after
    * its separate confirmation, the CLI with `--accept-key-change`. It is recorded.
    */
@@ -205,7 +205,7 @@ export interface InstallReceipt {
   name: string;
   version: string;
   publisher: string;
-  /** `reinstalled`: the same version put back over files changed on this computer (issue 14 point 5). */
+  /** `reinstalled`: the same version put back over files changed on this computer. */
   outcome: 'installed' | 'updated' | 'downgraded' | 'reinstalled';
   previousVersion: string | null;
   /** Trust: the key change this install made (accepted, or unsigned → signed), else null. */
@@ -215,7 +215,7 @@ export interface InstallReceipt {
   armed: string[];
   /** Secrets made here, each shown once. */
   webhookSecrets: WebhookSecretOnce[];
-  /** Issue 18: triggers armed with the secret their sender gave (never the value). */
+  /** Triggers armed with the secret their sender gave (never the value). */
   webhookSecretsGiven: WebhookSecretGiven[];
 }
 
@@ -225,7 +225,7 @@ export interface ApplyPreviewRequest {
   parameters: Record<string, ParameterValue>;
   /** Gate names (`mcp:<server>/<tool>`) the owner allows. */
   grants: string[];
-  /** Built-in tools of the template the owner unticked: the agent gets each as `deny` (issue 13 point 9). */
+  /** Built-in tools of the template the owner unticked: the agent gets each as `deny`. */
   withhold?: string[];
   /** The owner's approvals choice; absent: the template's recommendation (agent.md `approvals`). */
   approvals?: Approvals;
@@ -256,7 +256,7 @@ export interface ApplyReceipt {
 /** One tool an agent may call, as the dashboard shows it. */
 export interface AccessView {
   tool: string;
-  /** What it lets the agent do, in words: the row's first line, its name the second (issue 13 point 6). */
+  /** What it lets the agent do, in words: the row's first line, its name the second. */
   what: string;
   family: ActionFamily | null;
   /**
@@ -293,9 +293,9 @@ export interface TriggerView {
   folder: string | null;
   /** For a webhook: whether a secret is set (its value is never shown again). */
   webhookSecretSet: boolean;
-  /** Issue 18: where the webhook secret came from (made here, given by the sender), or null without one. */
+  /** Where the webhook secret came from (made here, given by the sender), or null without one. */
   webhookSecretOrigin: WebhookSecretOrigin | null;
-  /** Issue 18: when the webhook secret was last set (ISO 8601), or null without one. */
+  /** When the webhook secret was last set (ISO 8601), or null without one. */
   webhookSecretSetAt: string | null;
   /**
    * Why the organization's policy keeps it from being armed or firing (it stays armed as the person left it); absent
@@ -386,12 +386,12 @@ export interface SetToolAccessRequest {
 export interface ArmTriggerRequest {
   triggerId: string;
   folderId?: string;
-  /** Issue 18: for a webhook, make its secret (the default) or use the sender's. */
+  /** For a webhook, make its secret (the default) or use the sender's. */
   webhookSecret?: WebhookSecretRequest;
 }
 
 /**
- * Issue 18: `rotateWebhookSecret`: a new secret for an armed webhook, made here (the default) or given by the sender.
+ * `rotateWebhookSecret`: a new secret for an armed webhook, made here (the default) or given by the sender.
  */
 export interface RotateWebhookSecretRequest {
   triggerId: string;
@@ -403,7 +403,7 @@ export interface TriggerArmed {
   trigger: TriggerView;
   /** A secret made here, shown once; null for any other trigger or a given secret. */
   webhookSecret: string | null;
-  /** Issue 18: true when the sender's secret was kept (its value is never answered). */
+  /** True when the sender's secret was kept (its value is never answered). */
   webhookSecretGiven: boolean;
 }
 
@@ -424,7 +424,7 @@ export interface SavedMcpServer {
   url?: string;
 }
 
-// --- MCP server credentials (issue 12) ---------------------------------------------------------
+// --- MCP server credentials ---------------------------------------------------------
 /**
  * A saved MCP server as Settings shows it: every credential in its url or arguments shown as `••••`
  * (`https://mcp.example.com/?token=••••`); `credentialsSealed` when the real ones are kept
@@ -454,7 +454,7 @@ export interface SettingsView {
    * "Apply" step 2: it stays denied, with a `grants.<tool>` warning).
    */
   deniedTools: string[];
-  /** Issue 16: the port the webhook listener binds on 127.0.0.1, and whether the owner chose it (else the default). */
+  /** The port the webhook listener binds on 127.0.0.1, and whether the owner chose it (else the default). */
   webhookPort: {
     port: number;
     chosen: boolean;
@@ -607,7 +607,7 @@ export interface ApiMethods {
   denyTool: [OwnerToolRequest, SettingsView];
   /** Takes a tool off that list: the next apply sets it at the default again (asks, or allowed when granted). */
   removeDeniedTool: [OwnerToolRequest, SettingsView];
-  // Issue 16: live triggers and the activity log.
+  // Live triggers and the activity log.
   /**
    * The live status of the triggers: whether a host runs, each trigger's state, deliveries, last fire, runs waiting.
    */
@@ -745,7 +745,7 @@ const noRequest = { type: ['object', 'null'], maxProperties: 0 } as const;
 const strict = (properties: Record<string, unknown>, required: string[]) =>
   ({ type: 'object', properties, required, additionalProperties: false }) as const;
 const parameterValue = { type: ['string', 'number', 'boolean'], maxLength: MAX_REQUEST_STRING } as const;
-/** Built-in tools of a template the owner unticked (issue 13 point 9). */
+/** Built-in tools of a template the owner unticked. */
 const withholdSchema = {
   type: 'array',
   maxItems: 256,

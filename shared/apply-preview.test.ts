@@ -167,7 +167,7 @@ describe('previewApply', () => {
     ]);
   });
 
-  it('the seal key (409) is checked before the triggers (422), as the spec orders them (issue 31 point 3)', () => {
+  it('the seal key (409) is checked before the triggers (422), as the spec orders them', () => {
     // triggers[0] has a bad cron, triggers[2] is a webhook this machine cannot keep a secret for.
     const preview = previewApply(
       template(),
@@ -183,7 +183,7 @@ describe('previewApply', () => {
     );
   });
 
-  it("the agent's body is held to POST /v2/agents' 1 MiB (413), measured with the values given, its instructions never built (issue 31 point 1)", () => {
+  it("the agent's body is held to POST /v2/agents' 1 MiB (413), measured with the values given, its instructions never built", () => {
     const defs = { ...template().manifest.parameters, notes: { type: 'string' as const, description: 'Free notes' } };
     const body = `Post to \${parameters.channel}. ${'${parameters.notes} '.repeat(20)}`;
     const short = previewApply(
@@ -230,7 +230,7 @@ describe('previewApply', () => {
     expect(preview.mcp[0]?.tools[0]).toMatchObject({ setting: 'deny', pin: null });
   });
 
-  it('says, for a pinned parameter whose pattern is unanchored, that any value containing a match passes (issue 31, a decision)', () => {
+  it('says, for a pinned parameter whose pattern is unanchored, that any value containing a match passes', () => {
     const loose = template({
       parameters: {
         ...template().manifest.parameters,
@@ -378,7 +378,7 @@ describe('checkParameter', () => {
     );
   });
 
-  it('reads a number given as text only as JSON writes one: 0x10 is not 16 (issue 31, a decision)', () => {
+  it('reads a number given as text only as JSON writes one: 0x10 is not 16', () => {
     const items = { type: 'integer' as const, description: 'Items' };
     for (const text of ['0x10', '0b11', '0o7', '1_000', '+5', '.5', 'Infinity', '010'])
       expect([text, checkParameter(items, text)]).toEqual([text, 'Must be a whole number: Items']);

@@ -47,7 +47,7 @@ export interface ApplyRequest {
   /** Gate names (`mcp:<server>/<tool>`) the owner allows; only these become `allow`. */
   grants: string[];
   /**
-   * Built-in tools of the template (its `tools`) the owner unticked (issue 13 point 9: "a template's
+   * Built-in tools of the template (its `tools`) the owner unticked ("a template's
    * built-in tools can be unticked like any other"). Each is recorded as `deny` on the agent, so the
    * dashboard shows it and the owner can allow it later; a name that is not one of them is refused.
    */
@@ -163,7 +163,7 @@ export interface ApplyPreview {
 
 /**
  * A number as JSON writes it (decimal digits, an optional fraction and exponent). Decision where the
- * spec is silent (issue 31): a number parameter given as text (the form, `--param`) is read only in
+ * spec is silent: a number parameter given as text (the form, `--param`) is read only in
  * this form, never as JavaScript's `Number()` reads text, which takes `0x10` as 16, `0b11` as 3 and
  * `1e3` alike: `--param max_items=0x10` is refused, not applied as 16.
  */
@@ -212,7 +212,7 @@ export function checkParameter(def: TemplateParameter, value: unknown): string |
     return `Must be one of ${def.enum.map((choice) => JSON.stringify(choice)).join(', ')}`;
   }
   if (def.pattern !== undefined && typeof v === 'string') {
-    // RE2, never a backtracking engine: the form checks this on every keystroke (issue 12, finding 2).
+    // RE2, never a backtracking engine: the form checks this on every keystroke.
     switch (testPackagePattern(def.pattern, v)) {
       case 'refused_pattern':
         return `Cannot be checked: the template's pattern ${packagePatternProblem(def.pattern) ?? 'is refused'}`;
@@ -266,7 +266,7 @@ function pinSentence(tool: string, pin: Record<string, PinValue>): string {
   return omitted.length > 0 ? `${head}, with ${andList(omitted)} left out` : head;
 }
 
-/** What the form says of a pinned parameter whose pattern is unanchored (issue 31). */
+/** What the form says of a pinned parameter whose pattern is unanchored. */
 export function unanchoredPinnedWords(name: string, pattern: string, tools: string[]): string {
   const shown = tools.slice(0, 3).map((tool) => `\`${tool}\``);
   const more = tools.length > 3 ? ` and ${tools.length - 3} more` : '';
@@ -312,7 +312,7 @@ export function previewApply(template: TemplateDetails, request: ApplyRequest, m
       blockers.push({ code: 'apply.parameter', path: `parameters.${name}`, message: `\`${name}\`: ${error}` });
     else if (value !== null) setOwn(values, name, value);
   }
-  // A pin's destination checked by an unanchored pattern (issue 31, a decision where the spec is
+  // A pin's destination checked by an unanchored pattern (a decision where the spec is
   // silent): the pattern is searched anywhere in the value, as JSON Schema's `pattern` is, so the
   // form says that any value containing a match passes; the pin then holds exactly that value.
   for (const [name, tools] of pinnedParameters(manifest.mcp)) {
@@ -365,7 +365,7 @@ export function previewApply(template: TemplateDetails, request: ApplyRequest, m
   });
 
   // A pin's text is filled only when all of it, filled, fits in the agent's 1 MiB body: a long
-  // value named many times in a pin is counted first, never built (issue 31, "without unbounded work").
+  // value named many times in a pin is counted first, never built ("without unbounded work").
   let pinTextBytes = 0;
   for (const entry of manifest.mcp ?? []) {
     for (const args of Object.values(entry.pin ?? {})) {

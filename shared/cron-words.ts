@@ -1,7 +1,7 @@
 /**
  * A cron schedule in plain words (DESIGN.md "Cron": the words and the next fire times describe the
  * same rule). Apart from `cron.ts` so that the readers, which only check schedules, do not load
- * cronstrue (issue 17: the bounded worker loads what its job uses).
+ * cronstrue (the bounded worker loads what its job uses).
  */
 import cronstrue from 'cronstrue';
 import type { CronOptions } from './cron';

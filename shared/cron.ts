@@ -1,6 +1,6 @@
 /**
  * Cron and interval schedules: checking and next fire times (a cron schedule in words is
- * `cron-words.ts`, kept apart so that checking a package never loads cronstrue: issue 17).
+ * `cron-words.ts`, kept apart so that checking a package never loads cronstrue).
  *
  * DESIGN.md "Cron": the words and the next fire times must describe the same rule. For `.apo`
  * triggers, when both day-of-month and day-of-week are restricted both must hold (`0 8 1-7 * MON`

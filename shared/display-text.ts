@@ -130,7 +130,7 @@ function isPictographic(cp: number | undefined): boolean {
  * Every UTF-16 unit that {@link classify} could flag, or that starts a context rule: C0 and C1
  * controls, DEL, the format characters and fillers of `classify`, variation selectors, and every
  * surrogate (so each astral character: tags, musical formatting, emoji sequences). Text without
- * one shows as itself, so the per-code-point walk is skipped on the happy path (issue 17: the CLI
+ * one shows as itself, so the per-code-point walk is skipped on the happy path (the CLI
  * runs its whole output through here). A superset of `classify` on purpose: a match only means
  * "walk it".
  */

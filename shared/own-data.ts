@@ -3,7 +3,7 @@
  *
  * `target[key] = value` with `key` `__proto__` does not make a key: it replaces the object's
  * prototype, so the value disappears from `Object.keys`, JSON and the strict schemas while a read of
- * any missing key still finds it (issue 12, finding 3). DESIGN.md "Parsed package data is plain
+ * any missing key still finds it. DESIGN.md "Parsed package data is plain
  * own-property data": `__proto__`, `constructor` and `prototype` are keys like any other, so every
  * copy of package data sets its keys with `Object.defineProperty`.
  */
@@ -18,8 +18,8 @@ export function setOwn<T>(target: Record<string, T>, key: string, value: T): Rec
  * A null-prototype record holding `entries` as own data properties.
  *
  * Why: records keyed by names a package or a person chose (package names, agent and trigger ids,
- * MCP server names) must hold `__proto__`, `constructor` and `prototype` like any other name
- * (issue 12, finding 4). With no prototype, `record[key] = value` can never reach a setter and a
+ * MCP server names) must hold `__proto__`, `constructor` and `prototype` like any other name.
+ * With no prototype, `record[key] = value` can never reach a setter and a
  * read of a missing key finds nothing inherited.
  */
 export function ownRecord<T>(entries: Iterable<readonly [string, T]> = []): Record<string, T> {

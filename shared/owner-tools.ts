@@ -19,8 +19,8 @@ export const MAX_DENIED_TOOLS = 512;
 const MCP_GATE_NAME = new RegExp(`^mcp:${MCP_SERVER_NAME_SOURCE}/[A-Za-z0-9_.-]{1,128}$`);
 
 /**
- * The native tool names a denial may take: the catalogue's template tools and `.apo` tools (issue
- * 13 point 8: the list applies to `.apo` installs too), each once, sorted.
+ * The native tool names a denial may take: the catalogue's template tools and `.apo` tools (the
+ * list applies to `.apo` installs too), each once, sorted.
  */
 export const DENIABLE_NATIVE_TOOLS: readonly string[] = [
   ...new Set([...TEMPLATE_TOOLS, ...APOLLIA_NATIVE_TOOLS].map((tool) => tool.name)),

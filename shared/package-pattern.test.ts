@@ -10,7 +10,7 @@ import {
 
 const CATASTROPHIC = '^(\\w+\\s?)+$';
 
-describe('package patterns run on RE2, linear in the value (issue 12, finding 2)', () => {
+describe('package patterns run on RE2, linear in the value', () => {
   // A backtracking engine takes minutes (or far longer) on these; RE2 answers inside the default
   // test timeout, which is what makes these tests fail on a backtracking engine.
   it('answers a catastrophic pattern on the longest checked value', () => {
@@ -80,7 +80,7 @@ describe('package patterns: what is not a backreference or a lookaround is not t
   });
 });
 
-describe('isAnchoredPattern (issue 31: an unanchored pinned pattern is said)', () => {
+describe('isAnchoredPattern (an unanchored pinned pattern is said)', () => {
   it('holds only whole values when every top-level alternative is ^…$', () => {
     for (const p of ['^C[0-9]+$', '^(?:a|b)$', '^a$|^b$', '^[$]x$', '^a\\\\$'])
       expect([p, isAnchoredPattern(p)]).toEqual([p, true]);

@@ -115,7 +115,7 @@ export function testPackagePattern(source: string, value: string): PatternTest {
  * Whether a pattern holds only whole values: every top-level alternative starts with `^` and ends
  * with an unescaped `$` (`^C[0-9]+$`, `^(?:a|b)$`). A parameter's `pattern` is searched anywhere in
  * the value, as JSON Schema defines it (`C[0-9]+` accepts `xC1y`): correct, and worth saying where
- * the value is a pin's destination (issue 31). Conservative: a form it does not recognise
+ * the value is a pin's destination. Conservative: a form it does not recognise
  * (`(?:^a|^b)$`) counts as not anchored, so at worst it warns needlessly. Linear in the pattern.
  */
 export function isAnchoredPattern(source: string): boolean {

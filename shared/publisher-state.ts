@@ -1,7 +1,7 @@
 /**
  * The one answer to "who is this from, and how sure is the app?" for the publisher line of a
- * consent form (issue 13 point 3: the templates that ship with the app say so, not "unverified";
- * issue 14 adds signature states). Every screen that shows a publisher asks this function, so a
+ * consent form (the templates that ship with the app say so, not "unverified";
+ * signed packages add signature states). Every screen that shows a publisher asks this function, so a
  * new state (a verified signature, say) changes every line at once.
  */
 

@@ -193,7 +193,7 @@ export function riskSummary(manifest: ApolliaManifest, catalogue: readonly Nativ
 
   // "Cannot" is said only where Apollia makes it true: a package with no code of its own (no Python
   // tool or workflow, no MCP server) can do only what the built-in tools it is granted do. Code can
-  // do anything its person can, whatever family its author declares (issue 13, point 2).
+  // do anything its person can, whatever family its author declares.
   const hasCode = tools.length + workflows.length + servers.length > 0;
   if (hasCode) return lines;
   const web = native.some((tool) => WEB_TOOLS.has(tool.name));

@@ -188,7 +188,7 @@ export const PLACEHOLDER_FIELDS = [
 ] as const;
 
 // A name stops at `}` or at the next `$`: with `[^}]*`, each of 20 000 unclosed `${parameters.`
-// scanned to the end of the text (60 s for 260 KB; issue 12, "no package text costs more than
+// scanned to the end of the text (60 s for 260 KB; "no package text costs more than
 // linear time"). A `$` inside a name leaves the placeholder unclosed, which the check refuses.
 const PLACEHOLDER = /\$\{parameters\.([^}$]*)\}/g;
 const ONLY_PLACEHOLDER = /^\$\{parameters\.([^}]*)\}$/;

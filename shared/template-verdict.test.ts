@@ -5,7 +5,7 @@ import { templateVerdict } from './template-verdict';
 const base: TemplateManifest = { name: 't', version: '0.1.0', description: 'd' } as TemplateManifest;
 const made = (over: Partial<TemplateManifest>): TemplateManifest => ({ ...base, ...over });
 
-describe('templateVerdict: the worst the agent could do, first (issue 13 point 1)', () => {
+describe('templateVerdict: the worst the agent could do, first', () => {
   it('only reading its own folder is low, and says it uses none of your accounts', () => {
     expect(templateVerdict(made({ tools: ['read', 'ls'] }))).toEqual({
       level: 'low',

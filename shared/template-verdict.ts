@@ -1,5 +1,5 @@
 /**
- * The verdict at the top of a template's Overview (issue 13 point 1, as `verdict.ts` gives an
+ * The verdict at the top of a template's Overview (as `verdict.ts` gives an
  * `.apo` one): one headline of the worst the agent it makes could do, a level, and the facts
  * behind it, from what the template declares (template spec, agent.md `tools`, `mcp`, `approvals`,
  * `triggers`).

@@ -143,7 +143,7 @@ export const BUILTIN: SignatureSummary = Object.freeze({
   message: null,
 });
 
-// ---- The Api's trust types (issue 14), re-exported by `shared/api.ts` ----
+// ---- The Api's trust types, re-exported by `shared/api.ts` ----
 
 /**
  * How an update's signature stands to the pin of the installed package (DESIGN.md "Trust after

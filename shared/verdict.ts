@@ -1,7 +1,7 @@
 /**
  * The verdict at the top of the `.apo` consent form: one headline of the worst a package could do,
- * a level, and the two or three facts behind it (issue 13, point 1), and the line between what a
- * package declares and what Apollia enforces (point 2).
+ * a level, and the two or three facts behind it, and the line between what a
+ * package declares and what Apollia enforces.
  *
  * Honesty rule: a Python tool or workflow is code that runs with the person's rights whatever
  * action family its author declares (spec `[[tools]]`: the family is written by the author), and an
@@ -54,7 +54,7 @@ export function isPinnedSpec(spec: string): boolean {
 /**
  * When a server's command fetches its program at run time (`npx`, `uvx`, `pipx run`, …) without a
  * pinned version, the package spec it fetches (`ledger-mcp`, `pkg@latest`); else null. Such a
- * program can change after the person consents (issue 13, point 2).
+ * program can change after the person consents.
  */
 export function unpinnedLaunch(server: Pick<McpServerEntry, 'command' | 'args'>): string | null {
   const name = commandName(server.command ?? '');
@@ -159,7 +159,7 @@ function plural(count: number, one: string, many = `${one}s`): string {
 }
 
 /**
- * The verdict of a manifest (issue 13, point 1). `high`: code runs with the person's rights, or
+ * The verdict of a manifest. `high`: code runs with the person's rights, or
  * personal data can leave the computer, or a program can change after consent. `care`: it reads
  * personal data, writes, or reaches outside. `low`: it only reads what is not personal.
  */

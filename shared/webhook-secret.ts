@@ -1,5 +1,5 @@
 /**
- * The check of a webhook signing secret the user pastes (issue 18: "Use the secret your sender gave
+ * The check of a webhook signing secret the user pastes ("Use the secret your sender gave
  * you"). One home for the rule, used by the renderer (inline, as the user types), the Api (before
  * anything is sealed) and the CLI (`--webhook-secret-file`, `--webhook-secret-stdin`).
  *

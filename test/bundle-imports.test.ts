@@ -20,7 +20,7 @@ import {
 } from '../electron/core/bounded/worker-boot';
 
 const ROOT = new URL('..', import.meta.url).pathname;
-/** Each bundle's entry, and how its files load packages: Electron main is ESM, the CLI CommonJS (issue 17). */
+/** Each bundle's entry, and how its files load packages: Electron main is ESM, the CLI CommonJS. */
 const BUNDLES: { entry: string; format: 'esm' | 'cjs' }[] = [
   { entry: 'out/main/index.js', format: 'esm' },
   { entry: 'out/cli/cli.cjs', format: 'cjs' },
@@ -142,7 +142,7 @@ describe('the bounded checker runs from the built bundles', () => {
   );
 });
 
-describe('the built worker is two CommonJS files (issue 17)', () => {
+describe('the built worker is two CommonJS files', () => {
   for (const folder of ['out/cli', 'out/main']) {
     for (const [file, markers] of [
       [WORKER_FILE, ['apollia.toml', 'Invalid TOML', 'plugin manifest']], // the .apo reader (smol-toml) and the plugin reader

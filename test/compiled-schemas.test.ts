@@ -1,6 +1,6 @@
 /**
- * The app's own schemas are compiled to ajv standalone code at build time (issue 17;
- * `scripts/compile-schemas.ts` → `electron/core/generated/`). The checked-in files must be exactly
+ * The app's own schemas are compiled to ajv standalone code at build time
+ * (`scripts/compile-schemas.ts` → `electron/core/generated/`). The checked-in files must be exactly
  * what the live schemas compile to today, so they cannot drift; and they must run no generated code
  * at run time (`eval`, `new Function`).
  */

@@ -1,5 +1,5 @@
 /**
- * The built worker's code cache (electron/core/bounded/worker-boot.ts, issue 17): made at build
+ * The built worker's code cache (electron/core/bounded/worker-boot.ts): made at build
  * time for the Node that builds, used when V8 accepts it, and only a speed-up: a missing, foreign
  * or truncated cache gives the very same inspection, and the boot never writes one unless the build
  * script asks it to.

@@ -13,7 +13,7 @@
  *                          administrator tries one), and its absence unsets it
  * - `GET  /test/state`    → `{ dataDir, hooksOrigin }` (`hooksOrigin`: the trigger host's listener)
  *
- * Like Electron main, the harness holds one `TriggerHost` per data folder (issue 16): its webhook
+ * Like Electron main, the harness holds one `TriggerHost` per data folder: its webhook
  * listener binds a free port on 127.0.0.1, so specs deliver real signed requests to it.
  *
  * Run: `E2E_PORT=4173 npx tsx e2e/harness/server.ts`. Listens on 127.0.0.1 only.
@@ -206,7 +206,7 @@ const server = createServer((req, res) => {
 // The bounded checker's worker (electron/core/bounded/) is started before the harness says it is
 // ready, as Electron main starts it with its window: from TS source it transpiles the readers first.
 await sharedChecker().warm();
-await state.api.verifyInstalled(); // issue 14: installed files re-checked on start, as Electron main does
+await state.api.verifyInstalled(); // installed files re-checked on start, as Electron main does
 
 server.listen(PORT, '127.0.0.1', () => {
   console.log(`apollia e2e harness on http://127.0.0.1:${PORT} (data ${state.dataDir})`);

@@ -203,7 +203,7 @@ test('a file_watch trigger is armed with a picked folder; a webhook secret is sh
   await app.answerDialog('folder', inbox);
   await page.getByRole('button', { name: 'Choose a folder for inbox-changed…' }).click();
   await expect(page.getByRole('main')).toContainText(`Watched folder: ${inbox}`);
-  // Focus is back on the button once the folder is chosen (issue 13 point 10).
+  // Focus is back on the button once the folder is chosen.
   await expect(page.getByRole('button', { name: 'Choose another folder for inbox-changed…' })).toBeFocused();
   await expect(watch).toBeChecked();
   const webhook = page.getByRole('checkbox', { name: 'Arm scanner-call' });

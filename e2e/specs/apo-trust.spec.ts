@@ -1,6 +1,5 @@
 /**
- * Consent a person can trust at a glance (issue 13, points 1, 2, 4, 5, 6 and the `.apo` parts of
- * 10): the verdict comes first and is visible without scrolling at 800×600; a package with Python
+ * Consent a person can trust at a glance: the verdict comes first and is visible without scrolling at 800×600; a package with Python
  * code claims nothing it cannot know; an update shows a changed publisher first, leaves new access
  * unticked and a changed trigger off; Cancel sits on every step and asks only when something was
  * chosen. Every step is pictured at 1180×820 and at 800×600, and the Overview at 200% zoom.

@@ -1,5 +1,5 @@
 /**
- * Live triggers (issue 16): a webhook and a folder armed in the app are made live by the trigger
+ * Live triggers: a webhook and a folder armed in the app are made live by the trigger
  * host the app holds (here the harness's, one per data folder). A request signed in the spec with
  * the `standardwebhooks` library, using the secret the app showed once, is delivered to it; a file
  * dropped into the watched folder fires the other. Both are then seen on the dashboard (last

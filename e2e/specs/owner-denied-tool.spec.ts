@@ -24,7 +24,7 @@ test('a tool denied in Settings stays denied when a template is applied with it 
   await page.getByRole('button', { name: 'Save server' }).click();
   await expect(page.getByRole('button', { name: 'Remove server slack' })).toBeVisible();
 
-  // The tool is picked from the tools the app knows (issue 13 point 6), never typed.
+  // The tool is picked from the tools the app knows, never typed.
   const section = page.getByRole('region', { name: 'Tools you never allow' });
   await expect(section).toContainText('You have not listed any tool.');
   const toolField = section.getByLabel('Tool', { exact: true });

@@ -1,5 +1,5 @@
 /**
- * Issue 13, second half: refusals say who acts (the person, the author, or nobody: Move to Trash),
+ * Refusals say who acts (the person, the author, or nobody: Move to Trash),
  * every refused screen has Close, a package folder opened as a template says what it is; the
  * owner's "never allow" list, picked in Settings, holds for an `.apo` install; a template's
  * trigger stays unarmed unless ticked; Cancel on a template step asks nothing when nothing was

@@ -25,7 +25,7 @@ test('consent form → install → dashboard: what a fire does, the address befo
   await nextStep(page, 'Step 2 of 4: What it asks to use');
   await nextStep(page, 'Step 3 of 4: What would start it');
 
-  // Item 1: said on the step that arms, before anything fired.
+  // A fire queues a run: said on the step that arms, before anything fired.
   const note = main.getByRole('note', { name: 'What a fire does' });
   await expect(note).toContainText(QUEUES);
   await expect(note).toContainText(
@@ -46,7 +46,7 @@ test('consent form → install → dashboard: what a fire does, the address befo
   await expect(host).toContainText(QUEUES);
   await expect(host).toContainText('No run is waiting now.');
 
-  // Item 2: the webhook is not armed, yet its address is there, with who can reach it beside it
+  // The webhook is not armed, yet its address is there, with who can reach it beside it
   // (not folded away), so the sender can be given the address before it gives its secret.
   const row = page.getByRole('listitem').filter({ has: page.getByRole('button', { name: 'Arm scanner-call' }) });
   const address = row.getByLabel('Webhook address of scanner-call');
@@ -67,7 +67,7 @@ test('consent form → install → dashboard: what a fire does, the address befo
   await expect(live.getByLabel('Webhook address of scanner-call')).toHaveText(before);
   await expect(live.getByText(LOCAL_ONLY)).toBeVisible();
 
-  // Item 6: nav to another screen and back, focus is on each heading.
+  // Nav to another screen and back, focus is on each heading.
   await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Activity' }).click();
   await expect(page.getByRole('heading', { level: 1 })).toBeFocused();
   await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Dashboard' }).click();

@@ -1,5 +1,5 @@
 /**
- * Issue 12: a credential typed into an MCP server's arguments or url is kept sealed and never shown
+ * A credential typed into an MCP server's arguments or url is kept sealed and never shown
  * back. Settings shows the saved server with `••••` in its place and says the credential is kept
  * encrypted; the state file holds no trace of it. The secret backend is worded as what it is (the
  * harness seals with a key file beside the data).

@@ -1,5 +1,5 @@
 /**
- * Verified publishers (issue 14 "Must show"): a key trusted in Settings → Trusted publishers, a
+ * Verified publishers: a key trusted in Settings → Trusted publishers, a
  * package signed by it installed as verified; an update signed by another key stopped, then
  * accepted only through the explicit confirmation; an installed file changed afterwards found on
  * opening the dashboard (changed, its trigger disarmed). Keys and signatures are made at test time

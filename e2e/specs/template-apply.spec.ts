@@ -14,7 +14,7 @@ test('market-monitor: pattern error, missing server resolved in Settings, pins, 
   const main = page.getByRole('main');
   await page.getByRole('button', { name: 'Use this template: Market monitor' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Apply template market-monitor' })).toBeVisible();
-  // Issue 13 point 3: a template shipped with the app says so, not "unverified".
+  // A template shipped with the app says so, not "unverified".
   await expect(main.locator('.badge', { hasText: 'Comes with Apollia Desktop' })).toBeVisible();
   await expect(main).not.toContainText('Unverified');
   await expect(page.getByRole('button', { name: 'Cancel' })).toBeVisible();
@@ -86,7 +86,7 @@ test('market-monitor: pattern error, missing server resolved in Settings, pins, 
   await page.getByRole('button', { name: 'Next' }).click();
   await expect(page.getByRole('heading', { level: 2, name: 'Step 4 of 5: What would start it' })).toBeVisible();
   await expect(main).toContainText('weekly');
-  // Issue 13 point 9: nothing is armed without a tick.
+  // Nothing is armed without a tick.
   const armWeekly = page.getByRole('checkbox', { name: 'Arm weekly when the agent is made' });
   await expect(armWeekly).not.toBeChecked();
   await armWeekly.check();

@@ -1,8 +1,8 @@
 /**
- * Issue 13, the template's last points: its built-in tools can be unticked like any other, and
- * `approvals` is offered as a choice with the template's value as its default (point 9); the
+ * A template's built-in tools can be unticked like any other, and
+ * `approvals` is offered as a choice with the template's value as its default; the
  * template flow and Settings work with the keyboard alone; the template's steps have no horizontal
- * scroll at 200% zoom (point 10, emulated as in apo-trust.spec.ts: a 590×410 viewport drawn at two
+ * scroll at 200% zoom (emulated as in apo-trust.spec.ts: a 590×410 viewport drawn at two
  * device pixels per CSS pixel is how Chromium lays out a 1180×820 window at 200%).
  */
 import type { Page } from '@playwright/test';
@@ -36,7 +36,7 @@ test('a template applied with the keyboard alone: a built-in tool left out, aske
   await tabTo(page, page.getByRole('button', { name: 'Use this template: Market monitor' }));
   await page.keyboard.press('Enter');
   await expect(page.getByRole('heading', { level: 1, name: 'Apply template market-monitor' })).toBeFocused();
-  // The verdict comes first (issue 13 point 1), as for a package.
+  // The verdict comes first, as for a package.
   await expect(
     page.getByRole('heading', { level: 3, name: 'Can send or post in your name, on its own' }),
   ).toBeVisible();
@@ -100,7 +100,7 @@ test('a template applied with the keyboard alone: a built-in tool left out, aske
   const agent = page.getByRole('article', { name: /Market monitor: Acme/ });
   await expect(agent).toContainText('It asks you before a tool runs.');
   await expect(agent.getByRole('button', { name: /^Grant write for / })).toBeVisible();
-  // Its rows lead with what each tool does (issue 13 point 6), the name after.
+  // Its rows lead with what each tool does, the name after.
   await expect(
     agent.getByRole('listitem').filter({ has: page.getByRole('button', { name: /^Grant write for / }) }),
   ).toHaveText(/^Write files in the agent's work folder write\s+Writes or deletes/);

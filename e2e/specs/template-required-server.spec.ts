@@ -20,7 +20,7 @@ test('a required MCP server missing blocks apply, naming it, until it is saved i
   await app.answerDialog('folder', ISSUE_TRIAGE);
   await page.getByRole('button', { name: 'Open a template folder…' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Apply template issue-triage' })).toBeVisible();
-  // Issue 13 point 8: the missing required server is shown on the Overview, not first at Review.
+  // The missing required server is shown on the Overview, not first at Review.
   const needs = main.getByRole('region', { name: 'It needs something this computer does not have yet' });
   await expect(needs).toContainText('The MCP server linear is required');
   // An opened (not built-in) template has no signature: it says so.

@@ -1,5 +1,5 @@
 /**
- * Issue 31: a parameter that is a pin's destination, checked by an unanchored pattern (the spec's
+ * A parameter that is a pin's destination, checked by an unanchored pattern (the spec's
  * `pattern` is JSON Schema's, searched anywhere in the value). The form says, beside the field and
  * on Review, that any value containing a match passes and that the pin holds the whole value given.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 18: a webhook secret the sender gave, pasted into the consent form's Triggers step. A wrong
+ * A webhook secret the sender gave, pasted into the consent form's Triggers step. A wrong
  * secret gets an inline error (and is not sent); the right one is kept sealed, never shown again,
  * and the dashboard says it was given by the sender and when it was last set. The field is a
  * password field: no screenshot shows a pasted secret in clear. The dashboard's rotate action

@@ -54,7 +54,7 @@ export async function shot(page: Page, name: string): Promise<void> {
   mkdirSync(SCREENSHOTS, { recursive: true });
   // What changes on every run (a fresh webhook secret, a temp folder's random name) is masked, so a
   // committed screenshot changes only when the screen does.
-  // Live views (issue 16) mark what changes by run (times, ports, run ids) with `data-volatile`.
+  // Live views mark what changes by run (times, ports, run ids) with `data-volatile`.
   // An activity detail naming a run id, a pid, the listener's address or a temp folder is masked too.
   const volatile = [
     page.getByLabel(/^Webhook secret for /),
@@ -77,7 +77,7 @@ export async function snapshot(page: Page, name: string): Promise<void> {
 }
 
 /**
- * {@link snapshot} at the window's size, then again at 800×600 as `<name>-800x600` (issue 13: every
+ * {@link snapshot} at the window's size, then again at 800×600 as `<name>-800x600` (every
  * step at both sizes), the window put back as it was.
  */
 export async function snapshotBoth(page: Page, name: string): Promise<void> {

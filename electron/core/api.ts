@@ -213,7 +213,7 @@ function handlersOf(ctx: ApiContext): { [M in ApiMethod]: (request: ApiRequest<M
       return applyTemplate(ctx, request);
     },
     dashboard: async () => {
-      // Opening the dashboard re-checks the installed files (issue 14 point 5), and notices a policy change.
+      // Opening the dashboard re-checks the installed files, and notices a policy change.
       await verifyInstalled(ctx);
       const state = await store.read();
       const policy = policyOf(ctx);

@@ -149,7 +149,7 @@ export const useRemoveSecret = () => useChange('removeSecret', { settings: true,
 export const useDenyTool = () => useChange('denyTool', { settings: true, previews: true });
 /** Settings → Tools you never allow: take one off the list. */
 export const useRemoveDeniedTool = () => useChange('removeDeniedTool', { settings: true, previews: true });
-/** A refused file that may be malicious, moved to the system's Trash (issue 13 point 7). */
+/** A refused file that may be malicious, moved to the system's Trash. */
 export const useTrashSource = () => useChange('trashSource');
 
 // ---- Issue 16: live triggers and the activity log ----
@@ -191,7 +191,7 @@ export function useSetStartAtLogin() {
   });
 }
 
-// ---- Trust (issue 14) ----
+// ---- Trust ----
 
 /** Settings → Trusted publishers: the keys the user trusts. */
 export function useTrustedKeys() {

@@ -13,7 +13,7 @@ export const queryKeys = {
   dashboard: () => [...queryKeys.all, 'dashboard'] as const,
   settings: () => [...queryKeys.all, 'settings'] as const,
   startAtLogin: () => [...queryKeys.all, 'startAtLogin'] as const,
-  // Issue 16: what the trigger host and the activity log say (refreshed after every change, and polled).
+  // What the trigger host and the activity log say (refreshed after every change, and polled).
   live: () => [...queryKeys.all, 'live'] as const,
   triggerStatus: () => [...queryKeys.live(), 'triggerStatus'] as const,
   activity: (agent: string | null, decisionsOnly = false) =>

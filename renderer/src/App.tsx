@@ -13,7 +13,7 @@ import { useApplyStore } from './stores/apply-store';
 import { useConsentStore } from './stores/consent-store';
 import { useFlowStore, type MainView } from './stores/flow-store';
 
-// Screens not on the first paint load when first shown (issue 17): the first screen's script holds
+// Screens not on the first paint load when first shown: the first screen's script holds
 // only the Open screen and the consent flow of a package.
 const DashboardScreen = lazy(() => import('./screens/DashboardScreen').then((m) => ({ default: m.DashboardScreen })));
 const SettingsScreen = lazy(() => import('./screens/SettingsScreen').then((m) => ({ default: m.SettingsScreen })));

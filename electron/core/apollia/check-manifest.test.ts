@@ -273,7 +273,7 @@ describe('strict schema: types, required keys, values', () => {
     ]);
   });
 
-  test('requires_approval of any type is read and warned about, never a wrong type: it does nothing (issue 31, a decision)', () => {
+  test('requires_approval of any type is read and warned about, never a wrong type: it does nothing', () => {
     for (const value of ['"yes"', '1', '["x"]', '{ a = 1 }']) {
       const result = check((t) =>
         swap(t, 'args = ["ledger-mcp"]', `args = ["ledger-mcp"]\nrequires_approval = ${value}`),
@@ -477,7 +477,7 @@ describe("the spec's Validation rules, with its messages", () => {
     expect(check((t) => swap(t, 'target = "monthly-reminders"', 'target = "invoice-clerk"')).ok).toBe(true);
   });
 
-  test('7: a target is the name of an agent or workflow, never its address `package/name` (issue 31, a decision)', () => {
+  test('7: a target is the name of an agent or workflow, never its address `package/name`', () => {
     expect(rule((t) => swap(t, 'target = "monthly-reminders"', 'target = "invoices/monthly-reminders"'))).toEqual([
       {
         code: 'manifest.unknown_trigger_target',

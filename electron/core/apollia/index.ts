@@ -45,7 +45,7 @@ function archiveWarnings(skipped: string[]): Problem[] {
 
 /**
  * Inspects an `.apo` file: its detached signature (`x.apo.minisig`) and archive in ONE read (the
- * signature is checked over the very bytes that are hashed and inspected, issue 14 point 1), then
+ * signature is checked over the very bytes that are hashed and inspected), then
  * the manifest stages in the contract's order. A refused signature (`signature.*`, a refusal,
  * never a warning) is the first error; otherwise the first error is the first problem found.
  * `summary` and `details` are present whenever the manifest parsed, even when it was refused

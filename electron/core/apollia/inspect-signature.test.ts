@@ -1,5 +1,5 @@
 /**
- * `inspectApo` with a detached signature (issue 14 points 1, 2, 6 and "Bad input"): the state in
+ * `inspectApo` with a detached signature: the state in
  * `summary.signature` for both minisign algorithms, and every bad signature refused FIRST with its
  * own code, `ok: false` and no state claimed. Keys and signatures are made by the real `minisign`.
  */

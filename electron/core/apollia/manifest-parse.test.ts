@@ -1,6 +1,6 @@
 /**
  * `parseManifestText`: a TOML syntax error gives the parser's real cause with its line and column
- * (issue 15: an unterminated string was reported as "control characters are not allowed").
+ * (an unterminated string was reported as "control characters are not allowed").
  */
 import { describe, expect, test } from 'vitest';
 import { parseManifestText } from './manifest-parse';

@@ -63,7 +63,7 @@ function syntaxCause(text: string, error: TomlError): string {
  * property (`setOwn`: an ordinary object, so messages can still print it).
  * Assigning `out[key]` on an ordinary object made a
  * `[agents.__proto__.defaults]` table the agent's prototype: its `access` reached the text output
- * but not the strict schema, the JSON or the consent form (issue 12, finding 3; DESIGN.md "Parsed
+ * but not the strict schema, the JSON or the consent form (DESIGN.md "Parsed
  * package data is plain own-property data"). Now `__proto__` is an unknown key like any other.
  */
 function plain(value: unknown): TomlValue {

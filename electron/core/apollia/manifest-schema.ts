@@ -73,7 +73,7 @@ const mcpServer = table(
     tags: strList,
     // Retired (spec "[[mcp_servers]]": "is still read, logs a package.manifest.retired_key warning
     // and does nothing"): any value is read, warned about, and ignored. The spec gives it no type,
-    // and one that does nothing cannot be of a wrong one (issue 31: `requires_approval = "yes"`).
+    // and one that does nothing cannot be of a wrong one (`requires_approval = "yes"`).
     requires_approval: {},
   },
   ['name'],

@@ -14,7 +14,7 @@ function schemaErrors(toml: string) {
 
 const INVOICES = readFileSync(join(INVOICES_DIR, 'apollia.toml'), 'utf8');
 
-describe('apollia.toml: `__proto__`, `constructor`, `prototype` are keys like any other (issue 12, finding 3)', () => {
+describe('apollia.toml: `__proto__`, `constructor`, `prototype` are keys like any other', () => {
   test("`[agents.__proto__.defaults]` is an unknown key, not the agent's prototype", () => {
     const toml = INVOICES.replace(
       '[agents.defaults]\n',
@@ -72,7 +72,7 @@ describe('apollia.toml: `__proto__`, `constructor`, `prototype` are keys like an
   );
 });
 
-describe("apollia.toml: a malformed `$ref` in a tool's inputs (issue 12, finding 5)", () => {
+describe("apollia.toml: a malformed `$ref` in a tool's inputs", () => {
   test('is a refusal naming the field, not a thrown URIError', async () => {
     const toml = INVOICES.replace(
       '[tools.inputs]\ntype = "object"\n',

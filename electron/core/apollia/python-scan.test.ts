@@ -23,7 +23,7 @@ describe('scanPythonModule: import aliases cannot hide a tool', () => {
   });
 });
 
-describe("scanPythonModule: linear in the module's size (issue 12, finding 1)", () => {
+describe("scanPythonModule: linear in the module's size", () => {
   // Each of these took minutes when a line was trimmed per character or split by a backtracking
   // regex; they finish well inside the default test timeout when the scan is linear.
   it('reads a module whose one line is 2 MiB', () => {

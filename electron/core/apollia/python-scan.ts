@@ -38,7 +38,7 @@ function logicalLines(text: string): { lines: LogicalLine[]; strings: string[] }
   const strings: string[] = [];
   let code = '';
   // Whether `code` is still only whitespace: kept as a flag, since trimming the growing line at
-  // every character made the scan quadratic in a line's length (issue 12, finding 1).
+  // every character made the scan quadratic in a line's length.
   let blank = true;
   let depth = 0;
   let line = 1;
@@ -98,7 +98,7 @@ function logicalLines(text: string): { lines: LogicalLine[]; strings: string[] }
       continue;
     }
     // A run of ordinary characters is copied in one slice, not one concatenation per character
-    // (issue 17: the scan showed in the CLI's profile). The line cannot change inside it.
+    // (the scan showed in the CLI's profile). The line cannot change inside it.
     let end = i + 1;
     while (end < text.length && !SPECIAL.has(text.charCodeAt(end))) end++;
     const run = text.slice(i, end);
@@ -112,8 +112,8 @@ function logicalLines(text: string): { lines: LogicalLine[]; strings: string[] }
 }
 
 // Every pattern below is read on package text, so none may backtrack more than linearly: a line is
-// split by hand where a regex would need two adjacent runs that can both take spaces (issue 12,
-// finding 1: `\s*(\(.*\))?\s*$` on `@tool` and 200 000 spaces was quadratic).
+// split by hand where a regex would need two adjacent runs that can both take spaces
+// (`\s*(\(.*\))?\s*$` on `@tool` and 200 000 spaces was quadratic).
 const IDENTIFIER_START = /[A-Za-z_]/;
 const IDENTIFIER_PART = /[A-Za-z0-9_]/;
 const SPACE = /\s/;

@@ -4,7 +4,7 @@
  * comma-separated comparator is converted: a bare version means `^` (Cargo's default), partial
  * versions and `*` wildcards keep their Cargo meaning, which node-semver's X-ranges share.
  */
-// Only the functions used, not semver's index: its fifty modules cost the bounded worker's start (issue 17).
+// Only the functions used, not semver's index: its fifty modules cost the bounded worker's start.
 import satisfies from 'semver/functions/satisfies.js';
 import validRange from 'semver/ranges/valid.js';
 

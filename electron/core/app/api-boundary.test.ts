@@ -1,5 +1,5 @@
 /**
- * The boundary under attack (issue 7.2): every Api method called with wrong types, missing fields,
+ * The boundary under attack: every Api method called with wrong types, missing fields,
  * extra fields, huge payloads, paths instead of ids, and ids that do not exist. Each is refused
  * with its error code, and the data folder stays byte for byte as it was.
  */

@@ -161,7 +161,7 @@ describe('install', () => {
     expect(readdirSync(join(dataDir, 'packages/invoices'))).toEqual(['1.3.0']);
   });
 
-  it('versions that differ only in case get folders that differ under case folding (issue 12, finding 8)', async () => {
+  it('versions that differ only in case get folders that differ under case folding', async () => {
     const { api, dataDir } = testApi();
     const upper = editedPackage(INVOICES_DIR, (toml) => toml.replace('version = "1.2.0"', 'version = "1.0.0-RC"'));
     const lower = editedPackage(INVOICES_DIR, (toml) => toml.replace('version = "1.2.0"', 'version = "1.0.0-rc"'));

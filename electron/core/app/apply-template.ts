@@ -84,7 +84,7 @@ export async function previewTemplate(ctx: ApiContext, request: ApiRequest<'prev
  * The agent's files, all from the bytes the check read (spec "Apply" step 2: "its skills and rules
  * as its skill files"; "agent.md" `output`: the schema "ships beside each SKILL.md, as a rule
  * does"): `instructions.md` (the body, filled), and the files `agent-files.ts` plans, the same plan
- * the check refused any clash of (issue 31 point 2); a clash reaching apply still refuses.
+ * by which the check refused any clash of paths; a clash reaching apply still refuses.
  */
 function agentFiles(template: CheckedTemplate, previewed: ApplyPreview): Map<string, Uint8Array> {
   const { details, files: checked } = template;
@@ -146,7 +146,7 @@ function earlierApply(state: StoreState, request: ApiRequest<'apply'>, fingerpri
 }
 
 /**
- * The triggers to arm now, by name (issue 13 point 9, "one rule for arming": nothing is armed
+ * The triggers to arm now, by name (nothing is armed
  * without the person's tick, as for an `.apo`). Each must be a trigger of the preview; a webhook
  * is armed only by `armTrigger`, which makes its secret and shows it once.
  */

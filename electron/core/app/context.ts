@@ -58,7 +58,7 @@ export interface ApiContext {
   readonly deps: ApiDeps;
   readonly store: Store;
   readonly sources: SourceRegistry;
-  /** The data folder's activity log (issue 16 item 6): written only through {@link recordActivity}. */
+  /** The data folder's activity log: written only through {@link recordActivity}. */
   readonly activity: ActivityLog;
 }
 

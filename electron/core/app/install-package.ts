@@ -80,7 +80,7 @@ export function installedComparison(
 /**
  * Installs (or updates, or with `allowDowngrade` downgrades) the inspected `.apo` of
  * `request.sourceId`, and records it in the activity log: `install` or `update`, one `arm` per
- * trigger armed by it, or one `install` refused with the refusal's code (issue 16 item 6).
+ * trigger armed by it, or one `install` refused with the refusal's code.
  */
 export async function installPackage(ctx: ApiContext, request: ApiRequest<'install'>): Promise<InstallReceipt> {
   let receipt: {
@@ -207,8 +207,7 @@ async function installOnce(ctx: ApiContext, request: ApiRequest<'install'>) {
 
   const existing = own(before.packages, name);
   const relation = existing ? relationOf(existing.version, version) : null;
-  // The same version again is refused, unless its files changed on this computer: then it is put back (issue 14 point
-  // 5).
+  // The same version again is refused, unless its files changed on this computer: then it is put back.
   const reinstall = relation === 'same' && own(before.packageTrust, name)?.integrity.state === 'changed';
   if (relation === 'same' && !reinstall)
     throw new CoreError('install.already_installed', `${name} ${version} is already installed`);
@@ -258,7 +257,7 @@ async function installOnce(ctx: ApiContext, request: ApiRequest<'install'>) {
           `${src.handle.displayName} was refused while installing: ${extracted.error.message}`,
           { problems: [extracted.error] },
         );
-      // The SHA-256 of every file install writes, re-checked later (issue 14 point 5).
+      // The SHA-256 of every file install writes, re-checked later.
       files = await digestsOf(staging);
     },
     record: () =>
@@ -412,7 +411,7 @@ async function installOnce(ctx: ApiContext, request: ApiRequest<'install'>) {
 }
 
 /**
- * Refuses a key change the request did not accept (issue 14 point 4): `signature.key_changed`
+ * Refuses a key change the request did not accept: `signature.key_changed`
  * naming the key before and now; nothing is changed. Answers the change (or null) otherwise.
  */
 function checkKeyChange(name: string, change: KeyChange | null, request: ApiRequest<'install'>): KeyChange | null {

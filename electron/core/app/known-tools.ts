@@ -1,5 +1,5 @@
 /**
- * The tools the app knows, for Settings → Tools you never allow (issue 13 point 6: the list is
+ * The tools the app knows, for Settings → Tools you never allow (the list is
  * picked, not typed). A tool the app has never seen cannot be offered: the native tools of the
  * catalogue (DESIGN.md "Catalogues"), the MCP tools the built-in templates name, and the MCP tools of
  * the agents on this computer (a template agent's tool settings, a package agent's `mcp:` access).

@@ -1,5 +1,5 @@
 /**
- * Issue 13, second half, through the Api: the owner's "never allow" list holds for `.apo` installs,
+ * Through the Api: the owner's "never allow" list holds for `.apo` installs,
  * a template's triggers are armed only when ticked, a refused file that may be malicious can be
  * moved to the Trash (and no other), the same file opened twice is one source, and Settings offers
  * the tools the app knows for the "never allow" picker.
@@ -39,7 +39,7 @@ describe('the owner never-allow list on .apo installs', () => {
     const { api, dataDir } = testApi();
     expect((await api.denyTool({ tool: 'mcp:ledger/lookup' })).ok).toBe(true);
     const sourceId = await open(api, apoFile(packFolder(INVOICES_DIR)));
-    // The refusal itself goes to the activity log (issue 16); nothing else is written.
+    // The refusal itself goes to the activity log; nothing else is written.
     const before = treeHash(dataDir, ['activity']);
     const refused = await api.install({
       sourceId,
@@ -81,7 +81,7 @@ describe('the owner never-allow list on .apo installs', () => {
   });
 });
 
-describe('the dashboard says what each tool does first (issue 13 point 6)', () => {
+describe('the dashboard says what each tool does first', () => {
   it("words a package agent's entries from its manifest and the catalogue, the name kept beside", async () => {
     const { api } = testApi();
     const sourceId = await open(api, apoFile(packFolder(INVOICES_DIR)));

@@ -1,5 +1,5 @@
 /**
- * Trust through the Api (issue 14): inspect reports each signature state (keys and signatures made
+ * Trust through the Api: inspect reports each signature state (keys and signatures made
  * by the real `minisign`), a bad signature is a refusal first, the key is pinned at first install,
  * an update by another key is refused `signature.key_changed` with nothing changed until accepted
  * (and recorded), unsigned → signed is allowed and said, and a file changed after install marks the

@@ -1,5 +1,5 @@
 /**
- * Trust in the Api (issue 14; DESIGN.md "Trust after install"): the user's trusted keys, the key
+ * Trust in the Api (DESIGN.md "Trust after install"): the user's trusted keys, the key
  * pinned per package at first install and the explicit acceptance a key change needs, and the
  * integrity of installed files, checked on app start, on opening the dashboard and by the CLI's
  * `verify`. The checks themselves live in `trust/`; this module ties them to the store and the
@@ -210,8 +210,8 @@ export async function digestsOf(folder: string): Promise<FileDigests> {
 }
 
 /**
- * Re-checks every installed package's files against the digests install recorded (issue 14 point
- * 5). A changed, missing or added file marks the package `changed` ("changed on this computer since
+ * Re-checks every installed package's files against the digests install recorded.
+ * A changed, missing or added file marks the package `changed` ("changed on this computer since
  * you installed it"), disarms its triggers and records both in the store and the activity log. The
  * mark stays until the package is reinstalled or uninstalled: putting a file back does not clear
  * it (a package once changed is not trusted again silently). A package installed before format 3

@@ -1,5 +1,5 @@
 /**
- * Issue 12, finding 4: `__proto__`, `constructor` and `prototype` are legal names (`[a-z0-9_-]+`)
+ * `__proto__`, `constructor` and `prototype` are legal names (`[a-z0-9_-]+`)
  * for a package, an agent, a trigger and an MCP server. Each must be stored, listed (dashboard and
  * `list --json`), updated and uninstalled like any other name, never lost to a prototype.
  */

@@ -75,7 +75,7 @@ export class SourceRegistry {
           ok: false,
           error: { code: 'source.not_found', message: `${basename(path)} does not exist (any more).` },
         };
-      // The same file or folder opened again is the same source (issue 13 point 10: its tab is focused, not copied).
+      // The same file or folder opened again is the same source (its tab is focused, not copied).
       const canonical = await realpath(path);
       const earlier = [...this.sources.values()].find((src) => src.canonicalPath === canonical);
       if (earlier) return { ok: true, value: earlier.handle };

@@ -1,5 +1,5 @@
 /**
- * Moving a refused source's original file to the system's Trash (issue 13 point 7: a package that
+ * Moving a refused source's original file to the system's Trash (a package that
  * may be malicious says "Don't install this", with Move to Trash). Only a source whose last check
  * refused it as possibly malicious (`shared/refusal-actor.ts` decides which codes are) can be
  * trashed: the renderer names a source id, never a path, and cannot use this to throw away any

@@ -29,7 +29,7 @@ export interface WebhookSecretToKeep {
 }
 
 /**
- * The secret a webhook is armed with (issue 18): made here when `choice` is absent or `make`, else
+ * The secret a webhook is armed with: made here when `choice` is absent or `make`, else
  * the sender's, checked first (a refusal names what is wrong, never the secret; nothing is sealed
  * or written). Sealed before any store write, exactly as a made one.
  */

@@ -1,5 +1,5 @@
 /**
- * What the dashboard shows of live triggers and the Activity view (issue 16 items 5–7): the trigger
+ * What the dashboard shows of live triggers and the Activity view: the trigger
  * host's status as it last wrote it, checked against the host lock (a status file saying "running"
  * from a crashed host is not believed), the runs waiting counted from `runs/pending/` now, and the
  * activity log. Whichever process hosts the triggers (the app, `apollia-desktop serve`), these

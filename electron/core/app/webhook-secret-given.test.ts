@@ -67,7 +67,7 @@ async function installGiven(secret: string) {
   return { api, dataDir, receipt };
 }
 
-describe('install with the secret the sender gave (issue 18)', () => {
+describe('install with the secret the sender gave', () => {
   it('keeps it sealed, answers only that it was given, and the dashboard says given by the sender and when', async () => {
     const secret = pasted();
     const { api, dataDir, receipt } = await installGiven(`  ${secret}\n`);
@@ -214,7 +214,7 @@ describe('install with the secret the sender gave (issue 18)', () => {
   });
 });
 
-describe('arming and rotating with the sender’s secret (issue 18)', () => {
+describe('arming and rotating with the sender’s secret', () => {
   it('armTrigger keeps a given secret; rotate can make one (shown once) or take another given one; neither answer holds a given secret', async () => {
     const { api, dataDir, deps } = testApi();
     const sourceId = await openWatcher(api);
@@ -291,7 +291,7 @@ describe('arming and rotating with the sender’s secret (issue 18)', () => {
   });
 });
 
-describe('the trigger host accepts deliveries signed with the pasted secret (issue 18 × live triggers)', () => {
+describe('the trigger host accepts deliveries signed with the pasted secret', () => {
   const hosts: TriggerHost[] = [];
   afterEach(async () => {
     await Promise.all(hosts.splice(0).map((h) => h.stop()));

@@ -1,5 +1,5 @@
 /**
- * Differential fuzzing against bsdtar (issue 30): valid packages written by GNU tar, bsdtar,
+ * Differential fuzzing against bsdtar: valid packages written by GNU tar, bsdtar,
  * Python's tarfile and node-tar, mutated structure-aware (type flags, magic variants, the bytes
  * 345–511 that ustar, GNU and star use differently, sizes, folder marks, inserted PAX/GNU metadata
  * headers, duplicated or dropped entries), checksums recomputed. Every archive the app accepts
@@ -94,7 +94,7 @@ function metaHeader(
   return { header: fixChecksum(header), data };
 }
 
-/** Metadata headers to insert before an entry: ordinary ones and each class of issue 30. */
+/** Metadata headers to insert before an entry: ordinary ones and each class of entry mature readers read differently. */
 const INSERTS: (() => Segment)[] = [
   () => metaHeader('x', record('path', 'tools/evil.py')),
   () => metaHeader('x', record('path', 'docs/')),

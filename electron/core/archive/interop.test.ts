@@ -1,5 +1,5 @@
 /**
- * Interop (issue 15): one valid package packed by the real tools authors use, at test time, and
+ * Interop: one valid package packed by the real tools authors use, at test time, and
  * the verdict the app gives each archive. GNU tar in every `--format` (with `./`, a top folder or
  * bare names; long and UTF-8 names; a base-256 uid), bsdtar (libarchive: its formats, stdout
  * padding, an xattr, a sparse file), Python's tarfile, node-tar, `git archive`, and crafted

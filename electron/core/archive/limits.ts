@@ -73,7 +73,7 @@ export const GUNZIP_CHUNK_BYTES = 1024 * 1024;
 export const MIN_CHUNK_BYTES = 16 * 1024;
 
 /**
- * A stream chunk sized to the input (issue 17): a 1 KiB package must not allocate 1 MiB buffers.
+ * A stream chunk sized to the input: a 1 KiB package must not allocate 1 MiB buffers.
  * `fileBytes × expansion` (the file's size, times what gunzip may make of it) rounded up to a power
  * of two, between {@link MIN_CHUNK_BYTES} and `max` (the measured best for large inputs above).
  */

@@ -1,5 +1,5 @@
 /**
- * One reading of every archive (issue 30, DESIGN.md "Reading without running"): where libarchive
+ * One reading of every archive (DESIGN.md "Reading without running"): where libarchive
  * (bsdtar), GNU tar, Go or CPython would read an entry otherwise, the app refuses it, with its own
  * code and words saying what is wrong. Each class is built by editing headers (checksums
  * recomputed) and, where the readers installed here disagree, the test shows them disagreeing:
@@ -114,7 +114,7 @@ const after = () => fileEntry('after.txt', 'read after it\n');
 const gnuRealsize = () =>
   tarOf(manifest(), fileWith('notes.txt', 'fifteen bytes!\n', [GNU_MAGIC, [483, '00000000003\0']]), after());
 
-/** Every class of issue 30's "What to build", and the two folder refusals that came with reading folders. */
+/** Every class of entry mature readers read differently, and the two folder refusals that came with reading folders. */
 const refusals: Refusal[] = [
   {
     title: '1. a GNU header with a realsize field on a regular entry',
@@ -375,7 +375,7 @@ const refusals: Refusal[] = [
   },
 ];
 
-describe('entries mature readers read differently are refused (issue 30)', () => {
+describe('entries mature readers read differently are refused', () => {
   it.each(refusals)('$title → $code', async ({ bytes, code, message }) => {
     const result = await read(bytes());
     expect(result.ok === false && result.error).toMatchObject({ code, message });
@@ -411,7 +411,7 @@ function appNames(result: ArchiveRead): string[] {
   return [...result.dirs.map((d) => `${d}/`), ...result.files.map((f) => `${f.path} ${f.size}`)].sort();
 }
 
-describe('folders are read as all readers read them: no data follows a folder (issue 30)', () => {
+describe('folders are read as all readers read them: no data follows a folder', () => {
   const folderCases: { title: string; bytes: () => Buffer; expected: string[] }[] = [
     {
       title: 'a type 5 folder with a size field of 255, entries after it',

@@ -114,7 +114,7 @@ describe('the peer test archives (libarchive, Go, CPython) grafted into a packag
   }, 120_000);
 
   it.for([
-    // Classes of issue 30, as the peers' own archives show them.
+    // Entries readers read differently, as the peers' own archives show them.
     ['go/pax-multi-hdrs', 'archive.repeated_metadata'],
     ['go/gnu-multi-hdrs', 'archive.repeated_metadata'],
     ['libarchive/test_read_format_gtar_redundant_L', 'archive.repeated_metadata'],

@@ -45,7 +45,7 @@ async function refused(bytes: Buffer, code: string, limits?: Partial<ArchiveLimi
 /** The manifest, then `parts`, then the end blocks: a package with one hostile entry. */
 const withManifest = (...parts: Buffer[]) => tarOf(manifestEntry(), ...parts);
 
-describe('archives real tools write (issue 15)', () => {
+describe('archives real tools write', () => {
   const ok = async (bytes: Buffer) => {
     const result = await read(bytes);
     if (!result.ok) throw new Error(`${result.error.code}: ${result.error.message}`);

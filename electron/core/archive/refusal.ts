@@ -40,19 +40,19 @@ export const ARCHIVE_ERROR = {
   /** A metadata header (PAX, GNU long name) larger than a name or PAX records can need. */
   metadataTooLarge: 'archive.metadata_too_large',
   /**
-   * Issue 30, "one reading of every archive": the entry's name would be another one for libarchive
+   * One reading of every archive: the entry's name would be another one for libarchive
    * (bsdtar), GNU tar, Go or CPython: a GNU long name (`L`/`K`) and a PAX `path`/`linkpath` on one
    * entry, a prefix field only some readers apply (odd `ustar` magic, GNU or v7 headers), a folder
    * mark (`/`) only some readers see.
    */
   ambiguousName: 'archive.ambiguous_name',
   /**
-   * Issue 30: another reader would read other data or another size for the entry: GNU sparse or
+   * Another reader would read other data or another size for the entry: GNU sparse or
    * realsize fields on a plain entry, `SCHILY.realsize`, a folder with a PAX size or a v7 folder with
    * a size before other entries.
    */
   ambiguousSize: 'archive.ambiguous_size',
-  /** Issue 30: two PAX `x`, GNU `L` or `K` headers for one entry, or too many metadata headers in a row. */
+  /** Two PAX `x`, GNU `L` or `K` headers for one entry, or too many metadata headers in a row. */
   repeatedMetadata: 'archive.repeated_metadata',
   /** A name that is not valid UTF-8. */
   badEncoding: 'archive.bad_encoding',

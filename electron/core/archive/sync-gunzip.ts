@@ -1,7 +1,7 @@
 /**
  * gunzip driven step by step on the calling thread, into ONE output buffer that is reused.
  *
- * Why not `zlib.createGunzip()` as a stream (issue 17): the stream inflates on libuv's thread pool
+ * Why not `zlib.createGunzip()` as a stream: the stream inflates on libuv's thread pool
  * and comes back to JavaScript after every output chunk, each into a freshly allocated buffer. On
  * the bench's 74 MiB package (155 MB inflated) that costs every byte twice: the new buffers are
  * fresh memory (page faults while inflating) and garbage the worker keeps until V8's next young

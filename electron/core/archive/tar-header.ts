@@ -262,7 +262,7 @@ export function isSparsePaxKey(key: string): boolean {
  * byte counts, so a value may hold any byte, NUL included (the effective name is checked later).
  * Keys must be UTF-8 without NUL; values only for the keys this reader acts on (`isActedOnPaxKey`);
  * the others are kept as a lossy rendering, never used. Nothing may follow the last record: no
- * NUL padding (issue 30, with the other refusals where readers disagree).
+ * NUL padding (with the other refusals where readers disagree).
  */
 export function parsePaxRecords(data: Buffer, offset: number): Map<string, string> {
   const records = new Map<string, string>();

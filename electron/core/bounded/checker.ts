@@ -150,7 +150,7 @@ export class BoundedChecker {
 
   /**
    * Starts the worker now, without loading any reader, so that its start overlaps what the caller
-   * does before its first job (the CLI loads its command meanwhile: issue 17). Given the path the
+   * does before its first job (the CLI loads its command meanwhile). Given the path the
    * first job will read, the worker loads that job's reader meanwhile too (a hint: the job decides
    * the kind again). An idle worker does not keep the process alive.
    */

@@ -3,7 +3,7 @@
  * thread under a time budget and a memory cap. See README.md.
  *
  * Only the checker: the readers (`jobs.ts`) are loaded by the worker alone, never by a host's main
- * thread through this index (issue 17: loading them twice doubled the CLI's start-up).
+ * thread through this index (loading them twice doubled the CLI's start-up).
  */
 export {
   BoundedChecker,

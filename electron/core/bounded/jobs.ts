@@ -9,7 +9,7 @@ import { notAPackage, sourceKindOf } from '../archive/source-kind';
 import type { TemplateRead } from '../template/index';
 import type { TrustedKey } from '../trust/index';
 
-// Each reader is imported when a job first needs it (issue 17): an `.apo` never loads the template
+// Each reader is imported when a job first needs it: an `.apo` never loads the template
 // reader (yaml, re2js) nor the plugin reader, so the CLI's worker starts with what it uses. A host
 // that warms the checker loads them all up front instead ({@link loadReaders}).
 // One table, by the kind `sourceKindOf` tells, for the jobs and both loaders below.
@@ -40,7 +40,7 @@ export async function loadReaders(): Promise<void> {
 /**
  * Loads the one reader `path` will need, by its content, and nothing else; never throws (a hint:
  * the job itself decides the kind again). The CLI names its path when it starts the worker, so the
- * reader loads while the main thread loads its command (issue 17).
+ * reader loads while the main thread loads its command.
  */
 export async function loadReaderFor(path: string): Promise<void> {
   try {

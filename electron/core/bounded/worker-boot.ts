@@ -1,5 +1,5 @@
 /**
- * How the BUILT worker starts (issue 17): a few lines of boot code, run as an eval'd worker, that
+ * How the BUILT worker starts: a few lines of boot code, run as an eval'd worker, that
  * compile the worker's CommonJS file (`check-worker.cjs`, built by scripts/build-worker.ts) with
  * V8's code cache beside it (`check-worker.cjs.cache`), then run it; the template reader
  * (`template-reader.cjs`) the same way, when a job first needs it. A cache holds the bytecode of

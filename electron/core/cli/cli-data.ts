@@ -1,7 +1,7 @@
 /**
  * The CLI's data folder and the little every command needs from it, kept apart from the Api
  * (`install-command.ts` `cliApi`) so a command that only reads, like `inspect`, starts without
- * loading the whole core: the readers then load once, in the bounded worker (issue 17).
+ * loading the whole core: the readers then load once, in the bounded worker.
  */
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';

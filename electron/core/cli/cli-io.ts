@@ -23,7 +23,7 @@ export interface CliIo {
    */
   untilStopped?: () => Promise<string>;
   /**
-   * Reads all of standard input as text (issue 18: `--webhook-secret-stdin`). Absent, commands read
+   * Reads all of standard input as text (`--webhook-secret-stdin`). Absent, commands read
    * this process's standard input; tests pass their own.
    */
   readStdin?: () => Promise<string>;

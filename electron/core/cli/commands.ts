@@ -2,7 +2,7 @@
  * The CLI's commands, one module each (`<command>-command.ts` exporting `run(args, io)`). To add a
  * command, add one entry here: the dispatcher and the usage text are derived from this list.
  *
- * Each module is imported only when its command runs (issue 17): `inspect` must not load the
+ * Each module is imported only when its command runs: `inspect` must not load the
  * store, the Api, the trigger host, chokidar or tar, and the package readers load only in the
  * bounded worker.
  */

@@ -26,7 +26,7 @@ export function quietOnBrokenPipe(stream: NodeJS.WriteStream, exit: () => void):
 /** Runs one CLI invocation: `argv` as typed after the program name. */
 export async function runCliEntry(argv: string[], io: CliIo): Promise<number> {
   // Such a command starts the worker first, so that its start (and the loading of the reader its
-  // path needs) overlaps the loading of the command (issue 17). Only a hint: the command parses its
+  // path needs) overlaps the loading of the command. Only a hint: the command parses its
   // arguments as always, and a wrong guess costs an idle worker or a reader loaded for nothing.
   const at = argv.findIndex((arg) => CHECKING.has(arg));
   if (at >= 0) {

@@ -20,7 +20,7 @@ export function listJson(dashboard: Dashboard): object {
     ...dashboard.agents.flatMap((a) => a.triggers),
   ];
   return {
-    // Trust (issue 14 point 5): `integrity` is "ok" or "changed"; the files behind a change beside it.
+    // Trust: `integrity` is "ok" or "changed"; the files behind a change beside it.
     packages: dashboard.packages.map(({ triggers: _t, integrity, ...pkg }) => ({
       ...pkg,
       integrity: integrity.state,
@@ -77,7 +77,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   }
   if (view.triggers.length > 0) io.stdout('Triggers:\n');
   for (const trigger of view.triggers) {
-    // Issue 18: where a webhook's secret came from and when it was last set (never its value).
+    // Where a webhook's secret came from and when it was last set (never its value).
     const secret = trigger.webhookSecretOrigin
       ? `; secret ${trigger.webhookSecretOrigin === 'given' ? 'given by your sender' : 'made here'}, set ${trigger.webhookSecretSetAt}`
       : '';

@@ -1,5 +1,5 @@
 /**
- * `apollia-desktop pack` (issue 15): the same folder gives the same bytes and SHA-256 every time,
+ * `apollia-desktop pack`: the same folder gives the same bytes and SHA-256 every time,
  * the result is accepted by inspect, and a folder inspect would refuse writes nothing.
  */
 import { createHash } from 'node:crypto';

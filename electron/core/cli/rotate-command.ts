@@ -1,5 +1,5 @@
 /**
- * `apollia-desktop rotate TRIGGER [--webhook-secret-file FILE | --webhook-secret-stdin]` (issue 18):
+ * `apollia-desktop rotate TRIGGER [--webhook-secret-file FILE | --webhook-secret-stdin]`:
  * replaces the secret of an armed webhook trigger (`pkg/name`), in the same store the app uses.
  * Without an option a new secret is made and printed once; with one, the secret the sender gave is
  * read from the file or standard input (never the command line), checked and kept, never printed.

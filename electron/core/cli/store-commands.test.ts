@@ -122,7 +122,7 @@ describe('store commands', () => {
   });
 });
 
-describe('install --yes of an update asks again (issue 13 point 4)', () => {
+describe('install --yes of an update asks again', () => {
   const text = (name: string) => readFileSync(join(INVOICES_DIR, name), 'utf8');
   const update = () =>
     apo(

@@ -1,5 +1,5 @@
 /**
- * Issue 31 at the command line: `inspect` refuses what apply would refuse (the agent over 1 MiB, a
+ * Template edges at the command line: `inspect` refuses what apply would refuse (the agent over 1 MiB, a
  * skill file's path clash) in the spec's words, `apply` measures the real values before writing
  * anything, and the decisions where the spec is silent hold.
  */
@@ -37,7 +37,7 @@ function plainTemplate(
   );
 }
 
-describe('inspect (issue 31)', () => {
+describe('inspect', () => {
   it('refuses an agent over 1 MiB, in the spec’s words, with exit 1', async () => {
     const folder = writeTemplate(
       (m) => (m.parameters.long = { type: 'string', default: 'a'.repeat(1_000), description: 'A long text.' }),
@@ -86,7 +86,7 @@ describe('inspect (issue 31)', () => {
   });
 });
 
-describe('apply (issue 31)', () => {
+describe('apply', () => {
   it('measures the agent with the values given and refuses it over 1 MiB before anything is written', async () => {
     const dataDir = join(tempDir('apollia-cli-'), 'data');
     const folder = plainTemplate(

@@ -1,5 +1,5 @@
 /**
- * The CLI's trust commands (issue 14 "Must show"): `trust add/list/remove`, `inspect --json` with
+ * The CLI's trust commands: `trust add/list/remove`, `inspect --json` with
  * `summary.signature`, `install` of a key-changed update exiting 1 with nothing changed (then
  * `--accept-key-change`), and `verify` finding a changed file. Keys and signatures are made by the
  * real `minisign`.

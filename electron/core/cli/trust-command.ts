@@ -1,6 +1,6 @@
 /**
- * `apollia-desktop [--data-dir D] trust add KEY.pub --name NAME | trust list [--json] | trust remove KEYID`
- * (issue 14 point 3): the keys whose signatures make a package `verified`. Exit 0 done, 1 refused
+ * `apollia-desktop [--data-dir D] trust add KEY.pub --name NAME | trust list [--json] | trust remove KEYID`:
+ * the keys whose signatures make a package `verified`. Exit 0 done, 1 refused
  * (a key file that is not a minisign public key, a duplicate key or name, an unknown id; nothing
  * written), 2 usage error.
  */

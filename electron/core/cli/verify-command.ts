@@ -1,5 +1,5 @@
 /**
- * `apollia-desktop [--data-dir D] verify [--json]` (issue 14 point 5): re-checks every installed
+ * `apollia-desktop [--data-dir D] verify [--json]`: re-checks every installed
  * package's files against the SHA-256 install recorded. A changed, missing or added file marks the
  * package "changed on this computer since you installed it" and disarms its triggers (recorded in
  * the store and the activity log). Exit 0 when every package is unchanged, 1 when any is changed.

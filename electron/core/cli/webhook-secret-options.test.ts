@@ -45,7 +45,7 @@ function clearIn(dataDir: string, secret: string): string[] {
     .filter((p) => statSync(p).isFile() && readFileSync(p, 'latin1').includes(secret.slice(6)));
 }
 
-describe('install --arm TRIGGER --webhook-secret-file / --webhook-secret-stdin (issue 18)', () => {
+describe('install --arm TRIGGER --webhook-secret-file / --webhook-secret-stdin', () => {
   it('keeps the secret read from a file (a trailing newline trimmed), sealed, never printed; says where the key file is', async () => {
     const dataDir = join(tempDir('apollia-cli-'), 'data');
     const secret = pasted();
@@ -190,7 +190,7 @@ describe('install --arm TRIGGER --webhook-secret-file / --webhook-secret-stdin (
   });
 });
 
-describe('rotate TRIGGER (issue 18)', () => {
+describe('rotate TRIGGER', () => {
   async function armedStore() {
     const dataDir = join(tempDir('apollia-cli-'), 'data');
     const done = await cli(['--data-dir', dataDir, 'install', watcherApo(), '--yes', '--arm', 'on-call']);

@@ -1,5 +1,5 @@
 /**
- * The CLI's webhook secret options (issue 18), shared by `install` and `rotate`: a secret the
+ * The CLI's webhook secret options, shared by `install` and `rotate`: a secret the
  * sender gave is read from a file (`--webhook-secret-file FILE`) or standard input
  * (`--webhook-secret-stdin`), never from the command line, where the process list and the shell's
  * history would show it: `--webhook-secret VALUE` is refused as a usage error that says why, and

@@ -55,7 +55,7 @@ describe('jsonSchemaProblem', () => {
     );
   });
 
-  it('refuses a `$ref` with a malformed %-escape, naming it, instead of throwing (issue 12, finding 5)', () => {
+  it('refuses a `$ref` with a malformed %-escape, naming it, instead of throwing', () => {
     expect(jsonSchemaProblem({ properties: { a: { $ref: '#%E0%A4%A' } } })).toBe(
       '`/properties/a/$ref` refers to `#%E0%A4%A`, which is not a valid URI fragment (a malformed %-escape)',
     );

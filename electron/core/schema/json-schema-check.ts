@@ -154,7 +154,7 @@ export function jsonSchemaProblem(
     const object = node as Record<string, unknown>;
     for (const [keyword, value] of Object.entries(object)) {
       const here = `${at}/${escapePointer(keyword)}`;
-      // Own keys only: a keyword `__proto__` or `constructor` must not find Object's own (issue 12, finding 3).
+      // Own keys only: a keyword `__proto__` or `constructor` must not find Object's own.
       const extra = Object.hasOwn(extraKeywords, keyword) ? extraKeywords[keyword] : undefined;
       if (extra) {
         const extraProblem = extra(value, object);
@@ -204,7 +204,7 @@ export function jsonSchemaProblem(
     if (!ref.startsWith('#'))
       return `\`${at}\` refers to \`${ref}\`, outside this schema: only references inside the schema are allowed`;
     // A malformed percent-escape (`#%E0%A4%A`) is the package's mistake, named like any other,
-    // never a URIError thrown out of the check (issue 12, finding 5).
+    // never a URIError thrown out of the check.
     const fragment = decodedFragment(ref.slice(1));
     if (fragment === null)
       return `\`${at}\` refers to \`${ref}\`, which is not a valid URI fragment (a malformed %-escape)`;

@@ -1,5 +1,5 @@
 /**
- * Credentials in a saved MCP server's url or arguments (issue 12, design: "credentials in an MCP
+ * Credentials in a saved MCP server's url or arguments ("credentials in an MCP
  * server's args or URL are stored sealed and never shown back").
  *
  * A person often pastes a server's command line or url with its token in it

@@ -107,7 +107,7 @@ export function templateToolSettings(previewed: ApplyPreview): Record<string, To
   const toolSettings = ownRecord<ToolSettingRecord>();
   for (const tool of previewed.tools)
     toolSettings[tool] = { family: templateTool(tool)?.family ?? null, setting: 'allow', pin: null, pinMissing: false };
-  // Unticked by the owner (issue 13 point 9): kept as `deny`, so the dashboard shows it and it can be allowed later.
+  // Unticked by the owner: kept as `deny`, so the dashboard shows it and it can be allowed later.
   for (const tool of previewed.withheld)
     toolSettings[tool] = { family: templateTool(tool)?.family ?? null, setting: 'deny', pin: null, pinMissing: false };
   for (const server of previewed.mcp) {
@@ -158,7 +158,7 @@ export function templateAgentRecord(
 
 /**
  * A template agent's trigger as apply records it. A schedule or date the person ticked is armed by
- * apply (spec "Apply" step 3 makes them live; issue 13 point 9 asks the tick first, as an `.apo`
+ * apply (spec "Apply" step 3 makes them live; the tick comes first, as an `.apo`
  * does); one left unticked is made unarmed; a webhook waits for its secret (`armTrigger`).
  */
 export function templateTriggerRecord(
@@ -167,7 +167,7 @@ export function templateTriggerRecord(
   at: string,
   armed: boolean,
 ): TriggerRecord {
-  // Armed only when the person ticked it (issue 13 point 9); a webhook waits for `armTrigger` and its secret.
+  // Armed only when the person ticked it; a webhook waits for `armTrigger` and its secret.
   const live = armed && trigger.type !== 'webhook';
   return {
     id: triggerIdOf(agentId, trigger.name),
@@ -274,7 +274,7 @@ export function removePackageRecords(
     }
   }
   delete state.packages[name];
-  // Trust (issue 14): the pin goes with the package; a later install is a first install again.
+  // Trust: the pin goes with the package; a later install is a first install again.
   delete state.packageTrust[name];
   return { removedAgents, removedTriggers };
 }

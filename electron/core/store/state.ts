@@ -27,7 +27,7 @@ import { migrateFrom3 } from './format-4-permissions';
 import { migrateFrom4 } from './format-5-pins';
 import { isObject } from './migration-values';
 
-// ---- Trust (issue 14; format 3) ---------------------------------------------------------------
+// ---- Trust (format 3) ---------------------------------------------------------------
 
 /**
  * What trust records of one installed package, beside its {@link PackageRecord} (a block of its
@@ -135,10 +135,10 @@ function closedSchema(properties: Record<string, unknown>) {
  * closed, so an app of format 1 would take a file holding the new field for damaged and set it
  * aside; with the bump it refuses it as `store.future_version` and leaves it as it is.
  *
- * 3: (issue 18, webhook secret origin) each trigger's `secretOrigin` and `secretSetAt`.
- * 3 (trust, issue 14): `trustedKeys` and `packageTrust` (see their block below).
- * 3 (issue 16, live triggers): `settings.webhookPort`.
- * 3: `settings.mcpServers[*].sealed` (MCP server credentials, issue 12).
+ * 3: (webhook secret origin) each trigger's `secretOrigin` and `secretSetAt`.
+ * 3 (trust): `trustedKeys` and `packageTrust` (see their block below).
+ * 3 (live triggers): `settings.webhookPort`.
+ * 3: `settings.mcpServers[*].sealed` (MCP server credentials).
  *
  * 4: (one decision model) each package agent's `access[*].permission`: how a granted entry runs,
  * decided once by `shared/decisions.ts` and kept (`migrateFrom3`).
@@ -275,7 +275,7 @@ export interface TriggerRecord {
   // --- end issue 18 ---
 }
 
-// --- format 3: MCP server credentials (issue 12) ------------------------------------------------
+// --- format 3: MCP server credentials ------------------------------------------------
 /**
  * A saved MCP server as the store keeps it (format 3): its url and arguments masked
  * (`mcp-credentials.ts`), and `sealed`, the secret box's seal (base64) of the real url and
@@ -300,7 +300,7 @@ export interface StoreState {
      * apply never grants one of them; it stays denied, with a `grants.<tool>` warning.
      */
     deniedTools: string[];
-    /** Issue 16: the port the webhook listener binds on 127.0.0.1 (Settings), or null for `DEFAULT_WEBHOOK_PORT`. */
+    /** The port the webhook listener binds on 127.0.0.1 (Settings), or null for `DEFAULT_WEBHOOK_PORT`. */
     webhookPort: number | null;
   };
   /** Webhook secrets by ref: base64 of the sealed value. */
@@ -339,7 +339,7 @@ export function emptyState(): StoreState {
  * `state` with every record keyed by a name made a null-prototype record (`ownRecord`), in place;
  * returns `state`.
  *
- * Why (issue 12, finding 4): a package may be called `__proto__`, `constructor` or `prototype`
+ * Why: a package may be called `__proto__`, `constructor` or `prototype`
  * (`[a-z0-9_-]+`), and so may an agent, a trigger or an MCP server. `JSON.parse` keeps such a key as
  * an own property, but `structuredClone` and literal `{}` give back objects with a prototype, where
  * `packages['__proto__'] = record` replaces the prototype and the record is lost. The store applies
@@ -566,7 +566,7 @@ function withTrust(file: Record<string, unknown>): Record<string, unknown> {
   return { ...file, trustedKeys: [], packageTrust: {} };
 }
 
-// --- format 3: MCP server credentials (issue 12) ------------------------------------------------
+// --- format 3: MCP server credentials ------------------------------------------------
 /**
  * Issue 12's step from format 2: every saved MCP server gets `sealed: null` (nothing sealed). A
  * server saved by format 2 with a credential in clear is still shown masked (`settingsOf` masks

@@ -3,7 +3,7 @@ import semver from 'semver';
 import { describe, expect, test } from 'vitest';
 import { versionFolderName } from './version-folder';
 
-describe('versionFolderName (finding 8: version folders distinct under case folding)', () => {
+describe('versionFolderName (version folders distinct under case folding)', () => {
   test('an all-lower-case version keeps its plain folder name', () => {
     expect(versionFolderName('1.2.0')).toBe('1.2.0');
     expect(versionFolderName('1.0.0-rc.1+build.7')).toBe('1.0.0-rc.1+build.7');

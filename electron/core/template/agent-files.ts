@@ -7,7 +7,7 @@
  * Two different files landing on one path (a rule copy or the output schema onto a file the skill
  * already holds) is refused at the check, naming both, as the spec asks: "a tool the server does
  * not bind, a trigger field or schedule it refuses, or a skill file's path is refused here, not at
- * apply" (issue 31 point 2). Apply plans the same way and refuses the same clash, should one ever
+ * apply". Apply plans the same way and refuses the same clash, should one ever
  * reach it. The same bytes landing twice are one file, not a clash (a decision where the spec is
  * silent: nothing the agent reads differs).
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 31: the agent's 1 MiB limit (`POST /v2/agents`' `413`) and a skill file's path clash, both
+ * The agent's 1 MiB limit (`POST /v2/agents`' `413`) and a skill file's path clash, both
  * refused at the check (so `inspect` refuses what apply would), and the unbounded parameter warned.
  */
 import { describe, expect, it } from 'vitest';
@@ -42,7 +42,7 @@ describe('the agent body is measured as POST /v2/agents receives it, without bui
   });
 });
 
-describe('inspect: the agent over 1 MiB is refused at the check (issue 31 point 1)', () => {
+describe('inspect: the agent over 1 MiB is refused at the check', () => {
   it('a 16 KiB body naming a 1,000-character default 1,100 times', async () => {
     const body = `${'${parameters.long} '.repeat(1_100)}\n`;
     expect(body.length).toBeLessThan(24 * 1024);
@@ -132,7 +132,7 @@ describe('inspect: the agent over 1 MiB is refused at the check (issue 31 point 
   });
 });
 
-describe("inspect: a skill file's path clash is refused at the check, naming both paths (issue 31 point 2)", () => {
+describe("inspect: a skill file's path clash is refused at the check, naming both paths", () => {
   it('a rule copy landing on an existing skills/digest/tone.md', async () => {
     const result = await inspectTemplate(
       writeTemplate((_m, files) => {
@@ -181,7 +181,7 @@ describe("inspect: a skill file's path clash is refused at the check, naming bot
   });
 });
 
-describe('inspect: a pinned parameter with an unanchored pattern is warned (issue 31, a decision)', () => {
+describe('inspect: a pinned parameter with an unanchored pattern is warned', () => {
   it('warns, naming the tool it pins, and still accepts the folder', async () => {
     const result = await inspectTemplate(writeTemplate((m) => (m.parameters.channel.pattern = 'C[A-Z0-9]{8}')));
     expect(result.ok).toBe(true);
@@ -205,7 +205,7 @@ describe('inspect: a pinned parameter with an unanchored pattern is warned (issu
   });
 });
 
-describe('evals: their fields are checked, not only their layout (issue 31, a decision)', () => {
+describe('evals: their fields are checked, not only their layout', () => {
   it("refuses a tool_used grader's negative count, as `agentrun template eval` would before running anything", async () => {
     const result = await inspectTemplate(
       writeTemplate(

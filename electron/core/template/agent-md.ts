@@ -56,7 +56,7 @@ const MODEL_ID = /^[A-Za-z0-9_.-]+\/[^\s/][^\s]*$/;
 /**
  * `name@domain.tld`: one `@`, no white space, a dot inside the domain (not its first or last
  * character). Written as steps, not as the regex `^[^\s@]+@[^\s@]+\.[^\s@]+$`, which backtracks
- * quadratically on a long run of dots (issue 12, finding 2: a 160 KB value took 20 s).
+ * quadratically on a long run of dots (a 160 KB value took 20 s).
  */
 const EMAIL = {
   test(value: string): boolean {

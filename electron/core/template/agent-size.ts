@@ -2,7 +2,7 @@
  * The agent's 1 MiB limit at the check (template spec, "agent.md" last paragraph: "the package is
  * compiled with a sample of each parameter, and the agent body ... checked as `POST /v2/agents`
  * checks theirs"; "Apply" step 2: "its body held to `POST /v2/agents`' 1 MiB limit (`413`), its
- * instructions the body with the parameters filled in"). Issue 31 point 1.
+ * instructions the body with the parameters filled in").
  *
  * The sample of each parameter (a decision where the spec is silent, written down in README.md):
  * its `default`; else the longest value its definition allows: an `enum`'s longest choice, a

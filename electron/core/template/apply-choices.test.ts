@@ -1,5 +1,5 @@
 /**
- * Issue 13 point 9: a template's built-in tools can be unticked like any other, and `approvals` is
+ * A template's built-in tools can be unticked like any other, and `approvals` is
  * offered as a choice with the template's value as its default (spec agent.md `approvals`: "the
  * package's recommendation, shown as `approvals_default` for the apply screen").
  */

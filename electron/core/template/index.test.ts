@@ -441,7 +441,7 @@ describe('inspectTemplateFolder: agent.md, one refusal per rule', () => {
   });
 });
 
-describe('inspectTemplateFolder: spec edges (issue 15)', () => {
+describe('inspectTemplateFolder: spec edges', () => {
   it.each(['1.0.0-beta.1+build.5', '1.0.0+build.5'])(
     'accepts the SemVer 2 version %s (build metadata)',
     async (version) => {

@@ -82,7 +82,7 @@ export async function inspectTemplate(
   const { files, directories } = walked.tree;
   onRead?.(files);
 
-  // A package folder not yet packed (issue 13 point 7): say what it is, and how its author builds it.
+  // A package folder not yet packed: say what it is, and how its author builds it.
   if (files.has('apollia.toml') && !files.has('agent.md')) {
     const name = folderName(dir);
     return refused([
@@ -125,7 +125,7 @@ export async function inspectTemplate(
   }
   errors.push(...parts.errors);
 
-  // The agent's files and its size (issue 31): a skill file's path clash and an agent over
+  // The agent's files and its size: a skill file's path clash and an agent over
   // `POST /v2/agents`' 1 MiB are refused here, not at apply (spec "agent.md", last paragraph).
   const warnings = [...agent.warnings];
   const planned = planAgentFiles(

@@ -5,7 +5,7 @@ import { inspectTemplate } from './index';
 import { writeTemplate } from '../../../test/helpers/template-folders';
 
 // Each of these took minutes (or far longer) with a backtracking engine; they finish inside the
-// default test timeout when every check of package text is linear (issue 12, finding 2).
+// default test timeout when every check of package text is linear.
 describe('agent.md: no package pattern or text costs more than linear time', () => {
   it('checks a default against a catastrophic pattern and refuses it, naming the field', async () => {
     const result = await inspectTemplate(

@@ -4,7 +4,7 @@ import { setOwn } from '../../../shared/own-data';
 import { inspectTemplate } from './index';
 import { writeTemplate } from '../../../test/helpers/template-folders';
 
-describe('agent.md: a parameter named `__proto__` or `constructor` is a parameter like any other (issue 12, finding 3)', () => {
+describe('agent.md: a parameter named `__proto__` or `constructor` is a parameter like any other', () => {
   it.each(['__proto__', 'constructor', 'prototype'])('`%s` is listed and kept as an own key', async (name) => {
     const dir = writeTemplate((m) => {
       setOwn(m.parameters, name, { type: 'string', default: 'x-value', description: 'A value.' });

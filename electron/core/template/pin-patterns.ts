@@ -1,5 +1,5 @@
 /**
- * A pinned parameter checked by an unanchored pattern (issue 31, a decision where the spec is
+ * A pinned parameter checked by an unanchored pattern (a decision where the spec is
  * silent). The spec's `pattern` is JSON Schema's: searched anywhere in the value, so `C[0-9]+`
  * accepts `xC1y`. That is correct and stays accepted; but where the parameter is a pin's
  * destination ("A pinned send goes only where the owner set"), the check warns the author to

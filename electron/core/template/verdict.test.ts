@@ -1,4 +1,4 @@
-/** The verdict of each template that ships with the app (issue 13: "the headline text for several packages"). */
+/** The verdict of each template that ships with the app ("the headline text for several packages"). */
 import { describe, expect, it } from 'vitest';
 import { templateVerdict } from '../../../shared/template-verdict';
 import { readTemplateFolder } from './index';

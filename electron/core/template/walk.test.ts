@@ -13,7 +13,7 @@ function outside(): string {
   return dir;
 }
 
-describe('walkTemplateFolder: a folder swapped while it is read (issue 12, finding 6)', () => {
+describe('walkTemplateFolder: a folder swapped while it is read', () => {
   it('refuses a folder replaced by a link between its lstat and its reading, and reads nothing outside', async () => {
     const dir = writeTemplate();
     const elsewhere = outside();

@@ -8,7 +8,7 @@
  * followed or waited on. A limit is refused as soon as it is crossed, before the file is read.
  *
  * Folders are read through handles (DESIGN.md "A folder swapped for a link while it is being read
- * is refused, never followed"; issue 12, finding 6): each folder is opened with `O_DIRECTORY |
+ * is refused, never followed"): each folder is opened with `O_DIRECTORY |
  * O_NOFOLLOW`, its device and inode checked against what `lstat` saw when its parent was listed,
  * and kept open while the walk lasts. On Linux everything below it is reached through
  * `/proc/self/fd/<handle>`, which names the opened folder itself, so a folder swapped for a link
@@ -65,7 +65,7 @@ interface Identity {
 
 const same = (a: Identity, b: Identity) => a.dev === b.dev && a.ino === b.ino;
 
-/** Hooks for tests that swap a folder between its check and its reading (the race finding 6 is about). */
+/** Hooks for tests that swap a folder between its check and its reading (the race the handles close). */
 export interface WalkHooks {
   /** Called after a folder's identity was taken from its parent's listing and before it is opened and listed. */
   beforeFolderRead?: (rel: string) => Promise<void> | void;

@@ -26,7 +26,7 @@ export interface FolderWatchOptions {
   folder: string;
   /**
    * The app's data folder: a folder that is it, inside it or around it is never watched, even when
-   * a state file edited by hand arms one (issue 12, finding 7; `watch-folder.ts` decides).
+   * a state file edited by hand arms one (`watch-folder.ts` decides).
    */
   dataDir?: string;
   recursive: boolean;

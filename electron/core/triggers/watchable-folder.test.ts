@@ -106,7 +106,7 @@ async function installedWatcher(folders: string[]): Promise<{ api: CoreApi; data
   return { api, dataDir };
 }
 
-describe('watch folders through the Api (issue 12, finding 7)', () => {
+describe('watch folders through the Api', () => {
   it('refuses to pick the data folder, a folder inside it, its parent and the root, by code and in words', async () => {
     const probe = testApi();
     const dataDir = probe.dataDir;

@@ -1,5 +1,5 @@
 /**
- * Which folders a `file_watch` trigger may watch (issue 12, finding 7).
+ * Which folders a `file_watch` trigger may watch.
  *
  * A watched folder is compared by its real path (links resolved) with the app's own data folder.
  * Refused: the data folder, any folder inside it (the app's own writes would fire the trigger, and a

@@ -2,7 +2,7 @@ import type { Inspection } from '../../../shared/inspection';
 import { BUILTIN, UNSIGNED } from '../../../shared/trust';
 
 /**
- * A template's or plugin manifest's summary gains its signature state (issue 14 point 6): nothing
+ * A template's or plugin manifest's summary gains its signature state: nothing
  * signs them, so `unsigned`, except a template that ships with the app (`builtin`). An `.apo`'s
  * state comes from its inspection (`summary.signature`) and is left as it is.
  */

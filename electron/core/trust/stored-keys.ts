@@ -1,7 +1,7 @@
 /**
  * The trusted keys a store holds, each re-checked (a damaged list is refused, never used): one
  * reading for the Api (`package-trust.ts`) and the CLI's `inspect` (`cli/cli-data.ts`), kept apart
- * from the Api so that `inspect` reads them without loading the core (issue 17).
+ * from the Api so that `inspect` reads them without loading the core.
  */
 import type { SignatureSummary } from '../../../shared/inspection';
 import type { SignatureUpdate } from '../../../shared/signature-verdict';

@@ -1,8 +1,8 @@
 import { useEffect, useRef } from 'react';
 
 /**
- * The question a guided flow asks when Cancel is pressed after something was chosen (issue 13
- * point 5): keep going, or close and forget the answers. "Keep going" takes the focus when it
+ * The question a guided flow asks when Cancel is pressed after something was chosen:
+ * keep going, or close and forget the answers. "Keep going" takes the focus when it
  * appears, so Enter or Escape-then-Tab never closes by accident.
  */
 export function CancelConfirm({

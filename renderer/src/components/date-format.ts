@@ -1,5 +1,5 @@
 /**
- * The one date format of the app (issue 13 point 10: "one date format everywhere, the locale's,
+ * The one date format of the app ("one date format everywhere, the locale's,
  * with zone"): the person's locale decides the order and words, and the zone is always named, so
  * "08:00" never leaves a reader guessing whose 08:00 it is.
  */

@@ -3,7 +3,7 @@ import { ownerDenies } from '../../../shared/owner-tools';
 import { useSettings } from '../../api/hooks';
 
 /**
- * The owner's "never allow" list as a test of one entry (issue 13 point 8: it holds for `.apo`
+ * The owner's "never allow" list as a test of one entry (it holds for `.apo`
  * installs too). Until settings load, nothing is shown as denied; install refuses a denied grant
  * either way (`install.denied_tool`).
  */

@@ -4,7 +4,7 @@
 import type { WebhookSecretChoice as WebhookSecretRequest } from '../../../shared/webhook-secret';
 
 /**
- * How the user sets one webhook secret (issue 18): make a new one here, or paste the one the sender
+ * How the user sets one webhook secret: make a new one here, or paste the one the sender
  * gave. `touched` is set when the field is left or submitted: an untouched field is not an error.
  */
 export type WebhookSecretDraft =

@@ -193,7 +193,7 @@ function SecretRow({ name, label, saved }: { name: string; label: string; saved:
 
 /**
  * The form that adds a tool to the owner's "never allow" list, picked from the tools the app knows
- * (issue 13 point 6: picked, not typed): built-in tools by what they do, then MCP tools by name.
+ * (picked, not typed): built-in tools by what they do, then MCP tools by name.
  */
 function DeniedToolForm({ knownTools }: { knownTools: KnownTool[] }) {
   const deny = useDenyTool();

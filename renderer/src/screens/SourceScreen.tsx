@@ -6,7 +6,7 @@ import { RefusedScreen } from './RefusedScreen';
 import { lazy, Suspense } from 'react';
 
 // The `.apo` consent flow is on the first paint of an opened package; a template's and a plugin's
-// load when one is opened (issue 17).
+// load when one is opened.
 const PluginView = lazy(() => import('./plugin/PluginView').then((m) => ({ default: m.PluginView })));
 const TemplateFlow = lazy(() => import('./template/TemplateFlow').then((m) => ({ default: m.TemplateFlow })));
 

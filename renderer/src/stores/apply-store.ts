@@ -14,9 +14,9 @@ export interface ApplyDraft {
   values: Record<string, FieldValue>;
   touched: Record<string, boolean>;
   grants: string[];
-  /** Trigger names the person ticked to arm (issue 13 point 9: none is armed until ticked). */
+  /** Trigger names the person ticked to arm (none is armed until ticked). */
   arm: string[];
-  /** Built-in tools the person unticked (issue 13 point 9): the agent gets them denied. */
+  /** Built-in tools the person unticked: the agent gets them denied. */
   withhold: string[];
   /** The person's approvals choice; null keeps the template's recommendation. */
   approvals: Approvals | null;

@@ -22,7 +22,7 @@ export function PublisherBadge({ pkg }: { pkg: InstalledPackageView }) {
 }
 
 /**
- * A package whose files changed after install (issue 14 point 5): said loudly, with what changed,
+ * A package whose files changed after install: said loudly, with what changed,
  * that its triggers were disarmed, and the two ways out: reinstall it (open the same `.apo` again)
  * or uninstall it (the card's Uninstall button).
  */

@@ -295,7 +295,7 @@ const CapabilitiesSection = memo(function CapabilitiesSection({
 });
 
 /**
- * What setting up a connection means here (issue 13 point 8, "no dead ends"): this app knows a
+ * What setting up a connection means here: this app knows a
  * connection by an MCP server saved under its type's name (SettingsView.connections), so the way
  * there is Settings → MCP servers.
  */

@@ -79,7 +79,7 @@ export function ApoFlow({
   if (!inspection.ok || !apo.details || !apo.summary)
     return <RefusedScreen inspection={inspection} displayName={displayName} sourceId={sourceId} />;
   const installed = inspection.installed;
-  // Trust (issue 14): a changed signing key is a stop before anything else; accepted only explicitly.
+  // Trust: a changed signing key is a stop before anything else; accepted only explicitly.
   if (inspection.keyChange?.kind === 'changed' && !keyChangeOk) {
     return (
       <KeyChangeStop

@@ -99,7 +99,7 @@ export function TriggersStep({
                     displayPath: folder.displayPath,
                   });
               },
-              // Disabled while the dialog is open, the button lost focus: give it back (issue 13 point 10).
+              // Disabled while the dialog is open, the button lost focus: give it back.
               onSettled: () => requestAnimationFrame(() => button.focus()),
             });
           };

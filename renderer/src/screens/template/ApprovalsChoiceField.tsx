@@ -3,7 +3,7 @@ import { APPROVALS_ALWAYS, APPROVALS_CHOICES } from '../../../../shared/approval
 
 /**
  * How the agent asks (template spec agent.md `approvals`): the template's value is its
- * recommendation, offered as the default of a choice, never stated as a fact (issue 13 point 9).
+ * recommendation, offered as the default of a choice, never stated as a fact.
  * A radio group: arrow keys move between the two choices.
  */
 export function ApprovalsChoiceField({

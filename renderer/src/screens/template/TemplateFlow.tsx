@@ -128,7 +128,7 @@ function AppliedScreen({ receipt, sourceId, armed }: { receipt: ApplyReceipt; so
   // By name, not a search per trigger: a template may make thousands.
   const webhookNames = new Set(receipt.preview.triggers.filter((t) => t.type === 'webhook').map((t) => t.name));
   const webhooks = receipt.triggers.filter((id) => webhookNames.has(id.slice(id.lastIndexOf('/') + 1)));
-  // Issue 13 point 9: an agent whose optional servers were skipped is made, not ready: it says what it cannot do yet.
+  // An agent whose optional servers were skipped is made, not ready: it says what it cannot do yet.
   const skipped = receipt.preview.mcp.filter((server) => !server.saved);
   // A webhook armed here, once its secret is set, counts as armed at once: the screen never says
   // "none armed" or "needs a secret" about a trigger the person just armed.
@@ -225,7 +225,7 @@ export function TemplateFlow({
   const manifest = template.details?.manifest;
   const parameters = useMemo(() => manifest?.parameters ?? {}, [manifest]);
   const schedules = useMemo(() => schedulesByParameter(manifest), [manifest]);
-  // A pin's destination checked by an unanchored pattern: said beside its field (issue 31).
+  // A pin's destination checked by an unanchored pattern: said beside its field.
   const patternNotes = useMemo(() => {
     const notes = new Map<string, string>();
     for (const [param, tools] of pinnedParameters(manifest?.mcp)) {
@@ -246,7 +246,7 @@ export function TemplateFlow({
   const [confirmCancel, setConfirmCancel] = useState(false);
   const closeSource = useFlowStore((s) => s.closeSource);
   const titleRef = useRef<HTMLHeadingElement>(null);
-  // Focus moves to the new screen when a template opens (issue 13 point 10): once its form is drawn.
+  // Focus moves to the new screen when a template opens: once its form is drawn.
   const drawn = draft !== undefined && manifest !== undefined;
   useEffect(() => {
     if (drawn) titleRef.current?.focus();
@@ -301,7 +301,7 @@ export function TemplateFlow({
   const blockedNext = name === 'Parameters' && wrong.length > 0;
 
   const arm = draft.arm ?? [];
-  // Issue 13 point 5: Cancel asks nothing when nothing was chosen (every field as it started, nothing granted or
+  // Cancel asks nothing when nothing was chosen (every field as it started, nothing granted or
   // armed).
   const start = initialValues(parameters);
   const chosen =

@@ -19,7 +19,7 @@ function warningTitle(problem: PreviewProblem): string {
   return 'Note';
 }
 
-/** Review: warnings, blockers, and everything that will be granted or run (issue 13 point 5). */
+/** Review: warnings, blockers, and everything that will be granted or run. */
 export function TemplateReview({
   preview,
   armed,

@@ -17,10 +17,10 @@ import { publisherLine } from '../../../../shared/publisher-state';
 import { mcpToolOutcome } from './mcp-tool-outcome';
 
 /**
- * Overview: first the verdict (issue 13 point 1: the worst the agent could do, its level and the
+ * Overview: first the verdict (the worst the agent could do, its level and the
  * facts behind it), then what the template is, its display name filled live from the parameters, who it is
  * from (one publisher line: `shared/publisher-state.ts`), and a required MCP server this computer
- * lacks, shown here first rather than at Review (issue 13 point 8).
+ * lacks, shown here first rather than at Review.
  */
 export function TemplateOverview({
   inspection,
@@ -213,7 +213,7 @@ export interface TemplateAccessChoices {
 }
 
 /**
- * Access: how the agent asks, native tools (each can be unticked: issue 13 point 9), MCP servers
+ * Access: how the agent asks, native tools (each can be unticked), MCP servers
  * and their tools with grants and pins, secrets.
  */
 export function TemplateAccess({ preview, choices }: { preview: ApplyPreview; choices: TemplateAccessChoices }) {
@@ -400,7 +400,7 @@ export function TemplateAccess({ preview, choices }: { preview: ApplyPreview; ch
 
 /**
  * Triggers: schedules in words in their zone with next three times, each armed only if ticked
- * (issue 13 point 9: one rule for arming); webhooks are armed after apply, with their secret.
+ * (one rule for arming); webhooks are armed after apply, with their secret.
  */
 export function TemplateTriggers({
   preview,
