@@ -164,7 +164,7 @@ export interface WebhookSecretOnce {
   secret: string;
 }
 
-// --- Issue 18: setting a webhook secret (made here, or given by the sender) ---
+// --- Setting a webhook secret (made here, or given by the sender) ---
 
 /**
  * A webhook secret given by the sender, as an answer says it was kept: never its value (it is
@@ -198,7 +198,7 @@ const webhookSecretSchema = {
   ],
 } as const;
 
-// --- end issue 18 ---
+// --- end setting a webhook secret ---
 
 /** `install`'s answer. */
 export interface InstallReceipt {
@@ -234,7 +234,7 @@ export interface ApplyPreviewRequest {
 /** `apply`: as the preview, with a client request id (the same id twice makes one agent). */
 export interface ApplyTemplateRequest extends ApplyPreviewRequest {
   requestId: string;
-  // --- issue 13 (one rule for arming) ---
+  // --- One rule for arming ---
   /**
    * The names of the template's schedule and `at` triggers the person ticked to arm now. Nothing
    * else is armed: a trigger left out is made unarmed (armed later on the dashboard), and a
@@ -463,7 +463,7 @@ export interface SettingsView {
   };
   /** The organization's policy in force (none, applied, or unreadable). */
   policy?: PolicyView;
-  // --- issue 13 (never allow is picked, not typed) ---
+  // --- Never allow is picked, not typed ---
   /**
    * Every tool the app knows, for the "never allow" picker: the native tools of the catalogue
    * (`.apo` and template), then the MCP tools named by the built-in templates and by the agents on
@@ -481,14 +481,14 @@ export interface KnownTool {
   kind: 'native' | 'mcp';
 }
 
-// --- issue 13 (refusals say who acts) ---
+// --- Refusals say who acts ---
 /** `trashSource`: the original file of a refused source moved to the system's Trash. */
 export interface TrashReceipt {
   /** The file's name, for display. */
   displayName: string;
 }
 
-// ---- Issue 16: live triggers and the activity log ----
+// ---- Live triggers and the activity log ----
 
 /** The ports Settings takes for the webhook listener: not the system's (below 1024), at most 65535. */
 export const WEBHOOK_PORT_RANGE = { min: 1024, max: 65_535 } as const;
@@ -566,7 +566,7 @@ export interface TriggerStatusView {
   /** By trigger id; only triggers a running (or the last) host made live. Empty when no host ever ran. */
   triggers: Record<string, TriggerLiveView>;
 }
-// ---- end of issue 16 ----
+// ---- end of live triggers and the activity log ----
 
 /** `denyTool` / `removeDeniedTool`: one tool by its gate name or native name (shared/owner-tools.ts). */
 export interface OwnerToolRequest {
@@ -628,7 +628,7 @@ export interface ApiMethods {
   refuseKeyChange: [{ sourceId: string }, null];
   /** Trust: re-checks every installed package's files (app start, the dashboard, the CLI's `verify`). */
   verifyInstalled: [void, VerifiedPackage[]];
-  // --- issue 13 ---
+  // --- Refused sources, starting at login ---
   /**
    * Moves the original file of a source refused as possibly malicious to the system's Trash (`trash.not_refused`
    * otherwise).

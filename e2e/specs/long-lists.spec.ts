@@ -1,5 +1,5 @@
 /**
- * A package offering many tools (the issue "a manifest with thousands of tools still renders
+ * A package offering many tools ("a manifest with thousands of tools still renders
  * promptly", here 120 so the spec stays quick): the Access step shows each long list's counts and
  * its first 50 rows, the rest one press away ("Show all"), keyboard and axe clean; one untick
  * updates the counts; the Review step shows what is not allowed first; the store records every entry.

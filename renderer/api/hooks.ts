@@ -152,7 +152,7 @@ export const useRemoveDeniedTool = () => useChange('removeDeniedTool', { setting
 /** A refused file that may be malicious, moved to the system's Trash. */
 export const useTrashSource = () => useChange('trashSource');
 
-// ---- Issue 16: live triggers and the activity log ----
+// ---- Live triggers and the activity log ----
 /** How often the live views ask again: the trigger host changes them without the renderer doing anything. */
 export const LIVE_REFRESH_MS = 2_000;
 

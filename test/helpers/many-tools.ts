@@ -1,5 +1,5 @@
 /**
- * A package that offers many tools (issue: "a manifest with thousands of tools still renders
+ * A package that offers many tools ("a manifest with thousands of tools still renders
  * promptly"): one agent offered every tool, each tool in its own Python module (all described, so
  * the package is accepted), families cycling through the four that e2e counts cover. Used by the
  * long-list e2e spec (a hundred tools) and the render bench (thousands).

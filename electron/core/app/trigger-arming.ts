@@ -1,8 +1,8 @@
 /**
  * Arming, disarming and rotating the secret of a trigger (DESIGN.md "Triggers"): what the
  * dashboard's trigger switches do. A file_watch trigger is armed with a folder the user picked; a
- * webhook is armed with a signing secret sealed in the store: made here and shown once, or (issue
- * 18) the one its sender gave, checked by `checkWebhookSecret` and never answered back.
+ * webhook is armed with a signing secret sealed in the store: made here and shown once, or
+ * the one its sender gave, checked by `checkWebhookSecret` and never answered back.
  */
 import { randomBytes } from 'node:crypto';
 import type { ApiRequest, ApiResponse, TriggerView } from '../../../shared/api';

@@ -1,9 +1,9 @@
 /**
- * The tar test suites of libarchive, Go's archive/tar and CPython's tarfile against the app (issue
- * 30). Each peer archive (read from `../shared/peer-tar/src/`, beside the clone; never copied into
+ * The tar test suites of libarchive, Go's archive/tar and CPython's tarfile against the app.
+ * Each peer archive (read from `../shared/peer-tar/src/`, beside the clone; never copied into
  * the repository) is grafted into a valid package, before and after the package's own entries.
- * Every verdict is pinned (the snapshot beside this file: `ok` or the refusal code), the cases the
- * issue names are asserted by hand, and every accepted graft must extract with bsdtar to exactly
+ * Every verdict is pinned (the snapshot beside this file: `ok` or the refusal code), the cases where
+ * readers disagree are asserted by hand, and every accepted graft must extract with bsdtar to exactly
  * the files, sizes and bytes the app installs.
  *
  * Without the peer archives the tests fail under CI and are skipped elsewhere.

@@ -135,7 +135,7 @@ function closedSchema(properties: Record<string, unknown>) {
  * closed, so an app of format 1 would take a file holding the new field for damaged and set it
  * aside; with the bump it refuses it as `store.future_version` and leaves it as it is.
  *
- * 3: (webhook secret origin) each trigger's `secretOrigin` and `secretSetAt`.
+ * 3 (webhook secret origin): each trigger's `secretOrigin` and `secretSetAt`.
  * 3 (trust): `trustedKeys` and `packageTrust` (see their block below).
  * 3 (live triggers): `settings.webhookPort`.
  * 3: `settings.mcpServers[*].sealed` (MCP server credentials).
@@ -148,7 +148,7 @@ function closedSchema(properties: Record<string, unknown>) {
  */
 export const STATE_VERSION = 5;
 
-// ---- Format 3, issue 16 (live triggers): the webhook listener's port ----
+// ---- Format 3, live triggers: the webhook listener's port ----
 /** The closed sub-schema of `settings.webhookPort`: a port of `WEBHOOK_PORT_RANGE`, or null for the default. */
 const webhookPortSchema = {
   type: ['integer', 'null'],
@@ -156,7 +156,7 @@ const webhookPortSchema = {
   maximum: WEBHOOK_PORT_RANGE.max,
 };
 /**
- * Issue 16's step from format 2: no port chosen yet (the trigger host uses its default). Settings that are not an
+ * The webhook port's step from format 2: no port chosen yet (the trigger host uses its default). Settings that are not an
  * object, or already hold a port, are left for `stateProblem`.
  */
 function withWebhookPort(file: Record<string, unknown>): Record<string, unknown> {
@@ -170,7 +170,7 @@ function withWebhookPort(file: Record<string, unknown>): Record<string, unknown>
     return file;
   return { ...file, settings: { ...settings, webhookPort: null } };
 }
-// ---- end of format 3, issue 16 ----
+// ---- end of format 3, the webhook listener's port ----
 
 /** An installed `.apo` package. */
 export interface PackageRecord {
@@ -265,14 +265,14 @@ export interface TriggerRecord {
   folder: string | null;
   /** Key of the sealed secret in `webhookSecrets`, or null. */
   secretRef: string | null;
-  // --- Format 3, issue 18 (webhook secret origin) ---
+  // --- Format 3: webhook secret origin ---
   /**
    * Where the webhook secret came from: made here (shown once) or given by the sender (pasted); null without a secret.
    */
   secretOrigin: WebhookSecretOrigin | null;
   /** When the webhook secret was last set (ISO 8601), or null without a secret. */
   secretSetAt: string | null;
-  // --- end issue 18 ---
+  // --- end webhook secret origin ---
 }
 
 // --- format 3: MCP server credentials ------------------------------------------------
@@ -426,7 +426,7 @@ const templateAgent = closed({
   createdAt: str,
   archived: bool,
 });
-/** Format 3, issue 18: a trigger's webhook secret origin and when it was set (closed enum, nullable). */
+/** Format 3: a trigger's webhook secret origin and when it was set (closed enum, nullable). */
 const webhookSecretOriginFields = { secretOrigin: { enum: ['made', 'given', null] }, secretSetAt: nstr };
 const trigger = closed({
   id: str,
@@ -448,7 +448,7 @@ const trigger = closed({
   armedAt: nstr,
   folder: nstr,
   secretRef: nstr,
-  // Format 3, issue 18 (webhook secret origin).
+  // Format 3: webhook secret origin.
   ...webhookSecretOriginFields,
 });
 
@@ -510,10 +510,9 @@ function migrateFrom1(value: unknown): unknown {
 }
 
 /**
- * Format 2 → 3: each format-3 addition fills its defaults in its own step (issue 18's webhook
- * secret origin, issue 14's trust block, issue 12's sealed MCP server credentials). Anything that is not a format-2
- * object is left for
- * `stateProblem` to judge.
+ * Format 2 → 3: each format-3 addition fills its defaults in its own step (the webhook
+ * secret origin, the trust block, the sealed MCP server credentials). Anything that is not a format-2 object is left
+ * for `stateProblem` to judge.
  */
 function migrateFrom2(value: unknown): unknown {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
@@ -523,7 +522,7 @@ function migrateFrom2(value: unknown): unknown {
 }
 
 /**
- * Issue 18's step from format 2: every trigger gets `secretOrigin` and `secretSetAt`. A secret
+ * The webhook secret origin's step from format 2: every trigger gets `secretOrigin` and `secretSetAt`. A secret
  * kept before format 3 could only be made here, so a trigger with one is `made`, set when it was
  * armed (the closest date known); one without a secret gets nulls. A trigger that is not an object,
  * or already has the fields, is left for `stateProblem` to judge.
@@ -568,7 +567,7 @@ function withTrust(file: Record<string, unknown>): Record<string, unknown> {
 
 // --- format 3: MCP server credentials ------------------------------------------------
 /**
- * Issue 12's step from format 2: every saved MCP server gets `sealed: null` (nothing sealed). A
+ * The MCP server credentials' step from format 2: every saved MCP server gets `sealed: null` (nothing sealed). A
  * server saved by format 2 with a credential in clear is still shown masked (`settingsOf` masks
  * every view); its clear copy in the file is sealed when it is saved again.
  */
