@@ -1,5 +1,5 @@
 /**
- * Bad input across the three formats ("Bad input"): keys named `__proto__`,
+ * Bad input across the three formats: keys named `__proto__`,
  * `constructor` and `prototype` at every depth of `apollia.toml` (TOML), agent.md (YAML) and a
  * plugin manifest (JSON); long lines and long values; super-linear patterns; names that collide
  * under case folding. Every answer is a refusal naming the field (or an acceptance); nothing is
@@ -261,7 +261,7 @@ describe('bad input: names that collide under case folding', () => {
 });
 
 /**
- * The store's side of case folding ("Bad input"). Package names, agent ids, trigger ids
+ * The store's side of case folding. Package names, agent ids, trigger ids
  * and MCP server names are lower case only (`[a-z0-9_-]+`), so two of them can never differ only
  * in case: a name with an upper-case letter is refused before anything is stored, and what the
  * store keys by a name (`packages/<name>/`) cannot collide on a case-folding disk. Versions may

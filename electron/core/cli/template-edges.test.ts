@@ -37,7 +37,7 @@ function plainTemplate(
   );
 }
 
-describe('inspect', () => {
+describe('inspect refuses what apply would refuse, at the template edges', () => {
   it('refuses an agent over 1 MiB, in the spec’s words, with exit 1', async () => {
     const folder = writeTemplate(
       (m) => (m.parameters.long = { type: 'string', default: 'a'.repeat(1_000), description: 'A long text.' }),
@@ -86,7 +86,7 @@ describe('inspect', () => {
   });
 });
 
-describe('apply', () => {
+describe('apply measures the real values before writing anything', () => {
   it('measures the agent with the values given and refuses it over 1 MiB before anything is written', async () => {
     const dataDir = join(tempDir('apollia-cli-'), 'data');
     const folder = plainTemplate(

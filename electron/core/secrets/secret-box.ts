@@ -85,7 +85,7 @@ const VERSION = 1;
 
 /**
  * Where {@link createFileKeySecretBox} keeps its key for a given folder. The CLI names this file
- * whenever it seals a secret with it (say so, and say where the key lives).
+ * whenever it seals a secret with it (DESIGN.md: say so, and say where the key lives).
  */
 export function fileKeyPath(dir: string): string {
   return join(dir, KEY_FILE);
