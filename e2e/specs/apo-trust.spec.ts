@@ -1,7 +1,7 @@
 /**
- * Consent a person can trust at a glance: the verdict comes first and is visible without scrolling at 800×600; a package with Python
- * code claims nothing it cannot know; an update shows a changed publisher first, leaves new access
- * unticked and a changed trigger off; Cancel sits on every step and asks only when something was
+ * Consent a person can trust at a glance: the verdict comes first and is visible without scrolling
+ * at 800×600; a package with Python code claims nothing it cannot know; an update shows a changed
+ * publisher first, leaves new access unticked and a changed trigger off; Cancel sits on every step and asks only when something was
  * chosen. Every step is pictured at 1180×820 and at 800×600, and the Overview at 200% zoom.
  *
  * 200% zoom is emulated as Chromium zooms: a 1180×820 window at 200% lays pages out in a 590×410

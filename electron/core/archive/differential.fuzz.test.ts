@@ -94,7 +94,7 @@ function metaHeader(
   return { header: fixChecksum(header), data };
 }
 
-/** Metadata headers to insert before an entry: ordinary ones and each class of entry mature readers read differently. */
+/** Metadata headers to insert before an entry: ordinary ones and each kind mature readers read differently. */
 const INSERTS: (() => Segment)[] = [
   () => metaHeader('x', record('path', 'tools/evil.py')),
   () => metaHeader('x', record('path', 'docs/')),

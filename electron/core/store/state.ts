@@ -156,8 +156,8 @@ const webhookPortSchema = {
   maximum: WEBHOOK_PORT_RANGE.max,
 };
 /**
- * The webhook port's step from format 2: no port chosen yet (the trigger host uses its default). Settings that are not an
- * object, or already hold a port, are left for `stateProblem`.
+ * The webhook port's step from format 2: no port chosen yet (the trigger host uses its default). Settings that
+ * are not an object, or already hold a port, are left for `stateProblem`.
  */
 function withWebhookPort(file: Record<string, unknown>): Record<string, unknown> {
   const settings = file.settings;
