@@ -14,11 +14,11 @@ const ROOT = new URL('..', import.meta.url).pathname;
 const SCANNED = /\.(?:ts|tsx|mts|cts|js|mjs|cjs|md|json|ya?ml|toml|html|css)$/;
 
 /**
- * `issue 13`, `Issue #13`, `issues 13 and 14`, `issue 7.2`, `finding 2`, `findings 1 and 2`, and the same
- * wrapped onto the next comment line (`(issue` / ` * 13)`). Words alone (`the issue`, `finding one`) pass.
+ * The word issue or finding (either case, singular or plural) followed by a number, with or without `#`, also
+ * wrapped onto the next comment line. The words alone ("the issue", "finding one file") pass: the probes below.
  */
 const TRACKER_REF = /\b(?:issues?|findings?)[ \t]*(?:\r?\n[ \t]*(?:(?:\*|\/\/|#|-)[ \t]*)?)?[-_#]?\d+/gi;
-/** A file named after a tracker entry: `api-issue13.test.ts`, `issue-13.spec.ts`. */
+/** A file named after a tracker entry: the word with a number glued on, or joined by `-` or `_`. */
 const TRACKER_PATH = /issue[-_ ]?#?\d|finding[-_ ]?\d/i;
 
 /** Each tracker reference in a text, as `line: excerpt`. */
