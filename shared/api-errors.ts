@@ -79,7 +79,11 @@ export type ApiErrorCode =
   | 'trigger.past'
   | 'trigger.not_webhook'
   | 'trigger.not_armed'
-  // A webhook secret given by the sender (shared/webhook-secret.ts), and where one may be set
+  // waiting runs (`runs/pending/`): seen and discarded
+  | 'run.unknown'
+  | 'run.none_waiting'
+  | 'run.not_discarded'
+    // A webhook secret given by the sender (shared/webhook-secret.ts), and where one may be set
   | 'trigger.secret_not_needed'
   | WebhookSecretProblemCode
   // settings

@@ -18,6 +18,7 @@ import type { BuiltinTemplateCard, ParameterValue, PinValue } from './template-m
 import { MAX_MCP_SERVER_NAME, MCP_SERVER_NAME } from './mcp-server-name';
 import type { PolicyView } from './policy';
 export type { PolicyView } from './policy';
+import type { RunsDiscarded, WaitingRunsView } from './run-queue';
 import type { UpdateDiff } from './update-diff';
 import { MAX_WEBHOOK_SECRET_TEXT, type WebhookSecretChoice, type WebhookSecretOrigin } from './webhook-secret';
 
@@ -297,6 +298,8 @@ export interface TriggerView {
   webhookSecretOrigin: WebhookSecretOrigin | null;
   /** When the webhook secret was last set (ISO 8601), or null without one. */
   webhookSecretSetAt: string | null;
+  /** Most runs it may have waiting in `runs/pending/` (`max_concurrent`, else the default): at it, its queue is full. */
+  waitLimit: number;
   /**
    * Why the organization's policy keeps it from being armed or firing (it stays armed as the person left it); absent
    * when it does not.
@@ -561,8 +564,8 @@ export interface TriggerStatusView {
   host: { here: true } | { here: false; pid: number } | null;
   /** When the host last wrote its status. */
   updatedAt: string | null;
-  /** Runs waiting in `runs/pending/`, counted now, and the oldest one's fire time. */
-  pending: { total: number; oldest: string | null };
+  /** Runs waiting in `runs/pending/`, counted now, the oldest one's fire time, and how many each trigger has. */
+  pending: { total: number; oldest: string | null; byTrigger: Record<string, number> };
   /** By trigger id; only triggers a running (or the last) host made live. Empty when no host ever ran. */
   triggers: Record<string, TriggerLiveView>;
 }
@@ -638,6 +641,12 @@ export interface ApiMethods {
   startAtLogin: [void, StartAtLoginView];
   /** Turns starting at login on or off (`login.unavailable` where the host cannot: the CLI, the harness). */
   setStartAtLogin: [{ on: boolean }, StartAtLoginView];
+  /** What waits in `runs/pending/`, oldest first (one trigger's with `trigger`): never a payload's body. */
+  waitingRuns: [{ trigger?: string } | void, WaitingRunsView];
+  /** Discards one waiting run by its id (recorded as a decision). */
+  discardWaitingRun: [{ runId: string }, RunsDiscarded];
+  /** Discards every run one trigger has waiting (recorded as a decision). */
+  discardTriggerRuns: [{ triggerId: string }, RunsDiscarded];
 }
 
 /**
@@ -727,6 +736,9 @@ export const API_METHODS = [
   'trashSource',
   'startAtLogin',
   'setStartAtLogin',
+  'waitingRuns',
+  'discardWaitingRun',
+  'discardTriggerRuns',
 ] as const satisfies readonly ApiMethod[];
 
 /** Compile-time proof that `API_METHODS` names every method of `ApiMethods`. */
@@ -883,4 +895,7 @@ export const API_REQUEST_SCHEMAS: Record<ApiMethod, Record<string, unknown>> = {
   trashSource: strict({ sourceId: id }, ['sourceId']),
   startAtLogin: noRequest,
   setStartAtLogin: strict({ on: { type: 'boolean' } }, ['on']),
+  waitingRuns: { type: ['object', 'null'], properties: { trigger: id }, additionalProperties: false },
+  discardWaitingRun: strict({ runId: { type: 'string', pattern: '^[A-Za-z0-9-]{1,128}$' } }, ['runId']),
+  discardTriggerRuns: strict({ triggerId: id }, ['triggerId']),
 };

@@ -47,3 +47,97 @@ export function runTakingWords(taking: RunTaking, total: number): string {
     return `${runs} waiting, queued in the last minute: an agent runtime may still take ${total === 1 ? 'it' : 'them'}.`;
   return `${runs} waiting and nothing has taken ${total === 1 ? 'it' : 'them'}: no agent runtime is taking runs on this computer yet.`;
 }
+
+// --- Waiting runs seen and cleared (the Runs view, `runs`) ---
+
+/**
+ * Why a run was asked for (`runs/pending/*.json` `cause`). `missed` is a schedule whose time passed
+ * while the computer slept or no trigger host ran.
+ */
+export const RUN_CAUSES = ['schedule', 'missed', 'at', 'file_watch', 'webhook'] as const;
+/** Why a run was asked for. */
+export type RunCause = (typeof RUN_CAUSES)[number];
+
+/** Each cause in words, as the Runs view, the dashboard and `runs` say it. */
+export const RUN_CAUSE_WORDS: Record<RunCause, string> = {
+  schedule: 'on schedule',
+  missed: 'a missed time, caught up',
+  at: 'at its date',
+  file_watch: 'files changed',
+  webhook: 'a webhook delivery',
+};
+
+/** One run waiting in `runs/pending/`, as the Runs view lists it: never its payload's body. */
+export interface WaitingRunView {
+  /** The run's id, from its file name: what `discardWaitingRun` takes. */
+  id: string;
+  /** The store id of the trigger that queued it, from its file name. */
+  trigger: string;
+  /** The trigger's name, from the store; null when that trigger is no longer on this computer. */
+  triggerName: string | null;
+  /** The agent it starts and its name, from the store; null for a workflow or a trigger no longer here. */
+  agentId: string | null;
+  agentName: string | null;
+  /** What the run file says it starts (`target`, bounded); null when the file could not be read. */
+  target: string | null;
+  /** When it fired (ISO 8601), from its file name. */
+  firedAt: string;
+  /** Why it fired; null when the file could not be read or names no known cause. */
+  cause: RunCause | null;
+  /** A webhook payload's `type` (bounded text the sender chose), or null; the body is never read out. */
+  payloadType: string | null;
+  /** Whether it carries a webhook payload. */
+  hasPayload: boolean;
+  /** Why the file could not be read (too large, not JSON, a link, not a file), or null when it was. */
+  unreadable: string | null;
+}
+
+/** One trigger's runs waiting, and whether its queue is full. */
+export interface WaitingTriggerView {
+  trigger: string;
+  triggerName: string | null;
+  agentId: string | null;
+  agentName: string | null;
+  waiting: number;
+  /** Most runs it may have waiting (`max_concurrent`, else the host's default); null when the trigger is gone. */
+  limit: number | null;
+  /** At its limit: new fires are skipped, webhook deliveries turned away, until a run is taken or discarded. */
+  full: boolean;
+}
+
+/** `waitingRuns`: what waits in `runs/pending/`, oldest first. */
+export interface WaitingRunsView {
+  /** Every run waiting (counted from file names), with the trigger filter applied. */
+  total: number;
+  /** The oldest runs, at most the listing's cap, each read under a size bound. */
+  runs: WaitingRunView[];
+  /** Runs waiting that are not listed (past the cap). */
+  notListed: number;
+  /** Per trigger, most waiting first. */
+  triggers: WaitingTriggerView[];
+}
+
+/** `discardWaitingRun` / `discardTriggerRuns`: what was discarded. */
+export interface RunsDiscarded {
+  /** The trigger whose runs were discarded (one run: its trigger). */
+  trigger: string;
+  /** The ids of the runs removed from `runs/pending/`. */
+  discarded: string[];
+  /** Runs that were gone when it came to remove them (an agent runtime took them meanwhile). */
+  alreadyTaken: number;
+}
+
+/** Whether a trigger with `waiting` runs waiting is at its `limit`. */
+export function queueFull(waiting: number, limit: number | null): boolean {
+  return limit !== null && waiting >= limit;
+}
+
+/** A full queue, in one sentence: said on the trigger's row, in the Runs view and by `runs`. */
+export function queueFullWords(waiting: number, limit: number): string {
+  return `Its queue is full: ${waiting.toLocaleString('en-US')} ${waiting === 1 ? 'run waits' : 'runs wait'}, its most (${limit.toLocaleString('en-US')}). New fires are skipped and webhook senders are told to try again later, until a run is taken or discarded.`;
+}
+
+/** How many runs wait, in words ("1 run waiting", "3 runs waiting"). */
+export function runsWaitingWords(n: number): string {
+  return n === 1 ? '1 run waiting' : `${n.toLocaleString('en-US')} runs waiting`;
+}

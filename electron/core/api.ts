@@ -65,6 +65,7 @@ import { dashboardOf } from './app/views';
 import { builtinTemplateDir, listBuiltinTemplates } from './template';
 import { applyTemplate, previewTemplate } from './app/apply-template';
 import { trashSource } from './app/trash-source';
+import { discardTriggerRuns, discardWaitingRun, waitingRuns } from './app/run-queue';
 import { armTrigger, disarmTrigger, rotateWebhookSecret } from './app/trigger-arming';
 import { activityOf, setWebhookPort, triggerStatus } from './app/trigger-status';
 import { resolveWatchFolder } from './triggers/watchable-folder';
@@ -289,6 +290,9 @@ function handlersOf(ctx: ApiContext): { [M in ApiMethod]: (request: ApiRequest<M
       await deps.loginItem.set(request.on);
       return { available: true, on: await deps.loginItem.get() };
     },
+    waitingRuns: (request) => waitingRuns(ctx, request),
+    discardWaitingRun: (request) => discardWaitingRun(ctx, request),
+    discardTriggerRuns: (request) => discardTriggerRuns(ctx, request),
   };
 }
 

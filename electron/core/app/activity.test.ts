@@ -167,7 +167,7 @@ describe('trigger status and the webhook port', () => {
         origin: null,
         host: null,
         updatedAt: null,
-        pending: { total: 0, oldest: null },
+        pending: { total: 0, oldest: null, byTrigger: {} },
         triggers: {},
       },
     });
@@ -192,7 +192,7 @@ describe('trigger status and the webhook port', () => {
     expect(status.ok && [status.value.running, status.value.origin, status.value.pending]).toEqual([
       false,
       null,
-      { total: 1, oldest: '2026-12-01T09:00:00.000Z' },
+      { total: 1, oldest: '2026-12-01T09:00:00.000Z', byTrigger: { 'a/b': 1 } },
     ]);
   });
 

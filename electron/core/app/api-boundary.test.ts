@@ -50,6 +50,9 @@ const WELL_FORMED: Record<ApiMethod, Record<string, unknown> | undefined> = {
   trashSource: { sourceId: 'nope' },
   startAtLogin: undefined,
   setStartAtLogin: { on: true },
+  waitingRuns: undefined,
+  discardWaitingRun: { runId: 'nope' },
+  discardTriggerRuns: { triggerId: 'nope' },
 };
 
 /** Paths where ids belong, and ids that do not exist: refused with these codes. */
@@ -78,6 +81,9 @@ const UNKNOWN: [ApiMethod, unknown, string][] = [
   ['saveSecret', { name: 'PATH', value: '/bin' }, 'secret.unknown_name'],
   ['removeSecret', { name: 'OPENROUTER_API_KEY' }, 'secret.unknown'],
   ['denyTool', { tool: '../state.json' }, 'tool.invalid'],
+  ['discardWaitingRun', { runId: '../state' }, 'request.invalid'],
+  ['discardWaitingRun', { runId: 'nope' }, 'run.unknown'],
+  ['discardTriggerRuns', { triggerId: '../state.json' }, 'run.none_waiting'],
   ['denyTool', { tool: 'mcp:slack' }, 'tool.invalid'],
   ['denyTool', { tool: 'mcp:slack/send message' }, 'tool.invalid'],
   ['denyTool', { tool: 'mcp:../etc/passwd' }, 'tool.invalid'],

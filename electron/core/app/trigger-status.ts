@@ -48,7 +48,7 @@ export async function triggerStatus(ctx: ApiContext): Promise<TriggerStatusView>
     origin: running ? status.origin : null,
     host,
     updatedAt: status?.updatedAt ?? null,
-    pending: { total: pending.total, oldest: pending.oldest },
+    pending: { total: pending.total, oldest: pending.oldest, byTrigger: Object.fromEntries(pending.byTrigger) },
     triggers,
   };
 }

@@ -24,6 +24,7 @@ import { type AccessRow, accessClassifier, templateToolWhat } from '../../../sha
 import { describeInterval, nextCronTimes, nextIntervalTimes } from '../../../shared/cron';
 import { describeCron } from '../../../shared/cron-words';
 import { maskedServer } from '../secrets/mcp-credentials';
+import { waitingLimit } from '../triggers/host-config';
 import type { AgentRecord, PackageRecord, StoreState, TemplateAgentRecord, TriggerRecord } from '../store/state';
 
 /** A trigger as shown: its schedule in words and, when armed, its next three times after `now`. */
@@ -65,6 +66,7 @@ export function triggerView(trigger: TriggerRecord, now: Date): TriggerView {
     webhookSecretSet: trigger.secretRef !== null,
     webhookSecretOrigin: trigger.secretRef !== null ? trigger.secretOrigin : null,
     webhookSecretSetAt: trigger.secretRef !== null ? trigger.secretSetAt : null,
+    waitLimit: waitingLimit(trigger),
   };
 }
 

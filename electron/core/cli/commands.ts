@@ -131,6 +131,13 @@ export const COMMANDS: readonly CliCommand[] = [
     load: () => import('./policy-command'),
   },
   {
+    name: 'runs',
+    args: '[--trigger TRIGGER] [--json] | discard (RUN_ID | --trigger TRIGGER) [--yes] [--json]',
+    summary:
+      'Show the runs waiting for an agent runtime (and which triggers’ queues are full); discard one, or a trigger’s',
+    load: () => import('./runs-command'),
+  },
+  {
     name: 'activity',
     args: '[--json] [--decisions] [--agent ID] [--limit N] | verify [--json]',
     summary: 'Show the activity record, newest first; verify: whether it is intact, and where it breaks',

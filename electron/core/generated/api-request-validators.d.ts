@@ -35,3 +35,6 @@ export declare const verifyInstalled: ValidateFunction;
 export declare const trashSource: ValidateFunction;
 export declare const startAtLogin: ValidateFunction;
 export declare const setStartAtLogin: ValidateFunction;
+export declare const waitingRuns: ValidateFunction;
+export declare const discardWaitingRun: ValidateFunction;
+export declare const discardTriggerRuns: ValidateFunction;

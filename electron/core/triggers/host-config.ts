@@ -17,6 +17,11 @@ export const MAX_SLEEP_MS = 60_000;
 export const LATE_MS = 60_000;
 /** Most runs a trigger without `max_concurrent` may have waiting; beyond it a fire is skipped. */
 export const DEFAULT_MAX_WAITING = 100;
+
+/** Most runs `trigger` may have waiting: its `max_concurrent`, else {@link DEFAULT_MAX_WAITING}. */
+export function waitingLimit(trigger: Pick<TriggerRecord, 'maxConcurrent'>): number {
+  return trigger.maxConcurrent ?? DEFAULT_MAX_WAITING;
+}
 /** The replay store, relative to the data folder. */
 export const SEEN_FILE = join('triggers', 'webhook-seen.jsonl');
 

@@ -3,9 +3,12 @@
  * process, the Api and the CLI import. See this folder's README for the files behind it.
  */
 export { HostError, hostLockHolder } from './host-lock';
+export { waitingLimit } from './host-config';
 export {
   PENDING_DIR,
+  parseRunFileName,
   pendingRuns,
+  type RunFileName,
   type RunCause,
   type RunInput,
   type RunPayload,

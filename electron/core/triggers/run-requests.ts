@@ -9,15 +9,13 @@
  */
 import { mkdir, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { RunCause } from '../../../shared/run-queue';
 import { FolderSync, writeFileAtomic } from '../store/atomic-file';
+
+export type { RunCause } from '../../../shared/run-queue';
 
 /** Folder of waiting run requests, relative to the data folder. */
 export const PENDING_DIR = join('runs', 'pending');
-
-/**
- * Why a run was asked for. `missed` is a schedule whose time passed while the computer slept or the host was stopped.
- */
-export type RunCause = 'schedule' | 'missed' | 'at' | 'file_watch' | 'webhook';
 
 /** What the run is given. */
 export interface RunInput {
@@ -102,6 +100,24 @@ export interface PendingRuns {
   byTrigger: Map<string, number>;
 }
 
+/** What a run file's name tells: its trigger, when it fired, its run id. */
+export interface RunFileName {
+  trigger: string;
+  firedAtMs: number;
+  runId: string;
+}
+
+/** Parses a name of `runs/pending/` (see the module comment); null for any other name (a temp file, a stray). */
+export function parseRunFileName(name: string): RunFileName | null {
+  const match = /^([A-Za-z0-9_-]+)\.(\d{13})\.([A-Za-z0-9-]+)\.json$/.exec(name);
+  if (!match) return null;
+  return {
+    trigger: Buffer.from(match[1] as string, 'base64url').toString('utf8'),
+    firedAtMs: Number(match[2]),
+    runId: match[3] as string,
+  };
+}
+
 /** Reads what waits in `runs/pending/` from the file names (no file is opened). Missing folder: nothing waits. */
 export async function pendingRuns(dataDir: string): Promise<PendingRuns> {
   let names: string[];
@@ -115,11 +131,10 @@ export async function pendingRuns(dataDir: string): Promise<PendingRuns> {
   let oldest = Number.POSITIVE_INFINITY;
   let total = 0;
   for (const name of names) {
-    const match = /^([A-Za-z0-9_-]+)\.(\d{13})\.[A-Za-z0-9-]+\.json$/.exec(name);
-    if (!match) continue;
-    const trigger = Buffer.from(match[1] as string, 'base64url').toString('utf8');
-    byTrigger.set(trigger, (byTrigger.get(trigger) ?? 0) + 1);
-    oldest = Math.min(oldest, Number(match[2]));
+    const run = parseRunFileName(name);
+    if (!run) continue;
+    byTrigger.set(run.trigger, (byTrigger.get(run.trigger) ?? 0) + 1);
+    oldest = Math.min(oldest, run.firedAtMs);
     total++;
   }
   return { total, oldest: Number.isFinite(oldest) ? new Date(oldest).toISOString() : null, byTrigger };

@@ -35,6 +35,7 @@ import {
   MAX_SLEEP_MS,
   SEEN_FILE,
   type TriggerHostOptions,
+  waitingLimit,
 } from './host-config';
 import { type StateFileWatch, watchStateFile } from './state-file-watch';
 import {
@@ -519,7 +520,7 @@ export class TriggerHost {
       outcome: 'ok',
       detail: `${cause}${extra.changed_paths ? `: ${extra.changed_paths.length + (extra.changed_paths_more ?? 0)} path(s) changed` : ''}`,
     });
-    const limit = trigger.maxConcurrent ?? DEFAULT_MAX_WAITING;
+    const limit = waitingLimit(trigger);
     const waiting = await this.waiting.reserve(trigger.id, limit);
     let outcome: 'queued' | 'skipped' | 'failed';
     let runId: string | null = null;
