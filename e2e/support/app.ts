@@ -63,7 +63,14 @@ export async function shot(page: Page, name: string): Promise<void> {
     page.locator('.activity-list p').filter({ hasText: /run [0-9a-f-]{36}|pid \d+|127\.0\.0\.1:\d+/ }),
     page.locator('.activity-list p').filter({ hasText: tmpdir() }),
   ];
-  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true, mask: volatile });
+  // A full-page picture is the page whole: what sticks to the window's edge (a long step's actions)
+  // is put back where it stands in the page while it is taken, so it is not drawn over the content.
+  await page.evaluate(() => document.documentElement.setAttribute('data-full-page-capture', ''));
+  try {
+    await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true, mask: volatile });
+  } finally {
+    await page.evaluate(() => document.documentElement.removeAttribute('data-full-page-capture'));
+  }
 }
 
 /**
