@@ -27,7 +27,7 @@ test('a long Access step at 800×600: Next in view without scrolling, while scro
   await expect(page.getByRole('heading', { level: 1, name: 'Install many-tools' })).toBeVisible();
   await page.getByRole('button', { name: 'Next' }).click();
   await expect(stepHeading(page, 'Step 2 of 4: What it asks to use')).toBeFocused();
-  const height = await page.evaluate(() => document.documentElement.scrollHeight);
+  const height = await page.locator('html').evaluate((html) => html.scrollHeight);
   // Several windows tall: without the sticky row, Next would be far below the fold.
   expect(height).toBeGreaterThan(4 * 600);
 
@@ -73,13 +73,13 @@ test('a full-page picture draws the actions where they stand, after the content,
   const nav = page.locator('.wizard-nav');
   const last = page.locator('.wizard-step');
   // While the gallery's helper takes a full-page picture, the row is back in the flow: below the step, not over it.
-  await page.evaluate(() => document.documentElement.setAttribute('data-full-page-capture', ''));
+  await page.locator('html').evaluate((html) => html.setAttribute('data-full-page-capture', ''));
   const [navBox, stepBox] = await Promise.all([nav.boundingBox(), last.boundingBox()]);
   expect(navBox?.y ?? 0).toBeGreaterThanOrEqual((stepBox?.y ?? 0) + (stepBox?.height ?? 0));
-  await page.evaluate(() => document.documentElement.removeAttribute('data-full-page-capture'));
+  await page.locator('html').evaluate((html) => html.removeAttribute('data-full-page-capture'));
 
   await shot(page, 'wizard-actions-in-view-3-full-page-800x600');
   // The helper leaves the page as it found it: the actions stick to the window again.
-  expect(await page.evaluate(() => document.documentElement.hasAttribute('data-full-page-capture'))).toBe(false);
+  expect(await page.locator('html').evaluate((html) => html.hasAttribute('data-full-page-capture'))).toBe(false);
   await expect(page.getByRole('button', { name: 'Next' })).toBeInViewport();
 });

@@ -65,11 +65,11 @@ export async function shot(page: Page, name: string): Promise<void> {
   ];
   // A full-page picture is the page whole: what sticks to the window's edge (a long step's actions)
   // is put back where it stands in the page while it is taken, so it is not drawn over the content.
-  await page.evaluate(() => document.documentElement.setAttribute('data-full-page-capture', ''));
+  await page.locator('html').evaluate((html) => html.setAttribute('data-full-page-capture', ''));
   try {
     await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true, mask: volatile });
   } finally {
-    await page.evaluate(() => document.documentElement.removeAttribute('data-full-page-capture'));
+    await page.locator('html').evaluate((html) => html.removeAttribute('data-full-page-capture'));
   }
 }
 

@@ -106,7 +106,9 @@ function useChange<
     | 'trustKeyFromFile'
     | 'untrustKey'
     | 'refuseKeyChange'
-    | 'trashSource',
+    | 'trashSource'
+    | 'discardWaitingRun'
+    | 'discardTriggerRuns',
 >(method: M, refresh: ChangeRefreshes = {}) {
   const {
     settings: alsoSettings = false,
@@ -175,6 +177,23 @@ export function useActivity(agent: string | null, decisionsOnly = false) {
     placeholderData: keepPreviousData,
   });
 }
+
+/**
+ * What waits in `runs/pending/`, oldest first (one trigger's when `trigger` is set); polled, as an agent runtime may
+ * take runs and triggers queue more at any time.
+ */
+export function useWaitingRuns(trigger: string | null) {
+  return useQuery({
+    queryKey: queryKeys.waitingRuns(trigger),
+    queryFn: () => call('waitingRuns', trigger === null ? {} : { trigger }),
+    refetchInterval: LIVE_REFRESH_MS,
+    placeholderData: keepPreviousData,
+  });
+}
+/** Discards one waiting run (recorded in the activity record). */
+export const useDiscardWaitingRun = () => useChange('discardWaitingRun');
+/** Discards every run one trigger has waiting (recorded in the activity record). */
+export const useDiscardTriggerRuns = () => useChange('discardTriggerRuns');
 
 /** Settings → the webhook port (null: the default); a running host moves its listener. */
 export const useSetWebhookPort = () => useChange('setWebhookPort', { settings: true });

@@ -18,6 +18,8 @@ export const queryKeys = {
   triggerStatus: () => [...queryKeys.live(), 'triggerStatus'] as const,
   activity: (agent: string | null, decisionsOnly = false) =>
     [...queryKeys.live(), 'activity', agent, decisionsOnly] as const,
+  /** What waits in `runs/pending/` (one trigger's, or every trigger's with null). */
+  waitingRuns: (trigger: string | null) => [...queryKeys.live(), 'waitingRuns', trigger] as const,
   /** Trust: Settings → Trusted publishers. */
   trustedKeys: () => [...queryKeys.all, 'trustedKeys'] as const,
 };

@@ -18,6 +18,7 @@ import { useFlowStore, type MainView } from './stores/flow-store';
 const DashboardScreen = lazy(() => import('./screens/DashboardScreen').then((m) => ({ default: m.DashboardScreen })));
 const SettingsScreen = lazy(() => import('./screens/SettingsScreen').then((m) => ({ default: m.SettingsScreen })));
 const ActivityScreen = lazy(() => import('./screens/ActivityScreen').then((m) => ({ default: m.ActivityScreen })));
+const RunsScreen = lazy(() => import('./screens/RunsScreen').then((m) => ({ default: m.RunsScreen })));
 
 const NAV: { view: MainView; label: string; icon: typeof FolderOpen }[] = [
   { view: 'open', label: 'Open', icon: FolderOpen },
@@ -185,6 +186,8 @@ export function App() {
             <ActivityScreen />
           ) : view === 'settings' ? (
             <SettingsScreen />
+          ) : view === 'runs' ? (
+            <RunsScreen />
           ) : (
             <OpenScreen />
           )}

@@ -21,7 +21,7 @@ import { PackageText } from '../components/PackageText';
 import { SecretOnce } from '../components/SecretOnce';
 import { ErrorPanel, Loading } from '../components/Status';
 import { useFlowStore } from '../stores/flow-store';
-import { HowToSign, TriggerHostNote, TriggerLive } from './dashboard/TriggerLive';
+import { HowToSign, TriggerHostNote, TriggerLive, TriggerQueue } from './dashboard/TriggerLive';
 import { WebhookAddress } from './dashboard/WebhookAddress';
 import { formatDateTime } from '../components/date-format';
 import { approvalsSummary } from '../../../shared/approvals-words';
@@ -207,6 +207,7 @@ function TriggerRowView({ trigger }: { trigger: TriggerView }) {
       ) : null}
       {secret ? <SecretOnce label={trigger.name} secret={secret} /> : null}
       <TriggerLive trigger={trigger} />
+      <TriggerQueue trigger={trigger} />
       {error ? <ErrorPanel error={error} title="The trigger was not changed" /> : null}
     </li>
   );

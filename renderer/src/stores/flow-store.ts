@@ -5,7 +5,7 @@
 import { create } from 'zustand';
 import type { SourceHandle } from '../../../shared/api';
 
-export type MainView = 'open' | 'dashboard' | 'activity' | 'settings';
+export type MainView = 'open' | 'dashboard' | 'activity' | 'settings' | 'runs';
 
 export interface FlowState {
   view: MainView;
@@ -26,6 +26,10 @@ export interface FlowState {
   showAgent: (agentId: string) => void;
   /** The dashboard has brought the agent into view. */
   agentRevealed: () => void;
+  /** The trigger whose waiting runs the Runs view shows, or null for every trigger's. */
+  runsTrigger: string | null;
+  /** Shows the Runs view: every waiting run, or one trigger's. */
+  showRuns: (trigger?: string | null) => void;
 }
 
 export const useFlowStore = create<FlowState>((set) => ({
@@ -48,4 +52,6 @@ export const useFlowStore = create<FlowState>((set) => ({
   revealAgent: null,
   showAgent: (agentId) => set({ view: 'dashboard', activeSourceId: null, revealAgent: agentId }),
   agentRevealed: () => set({ revealAgent: null }),
+  runsTrigger: null,
+  showRuns: (trigger = null) => set({ view: 'runs', activeSourceId: null, runsTrigger: trigger }),
 }));

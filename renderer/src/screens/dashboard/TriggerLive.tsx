@@ -1,6 +1,15 @@
 import type { TriggerLiveView, TriggerView } from '../../../../shared/api';
-import { FIRE_QUEUES_WORDS, runTaking, runTakingWords } from '../../../../shared/run-queue';
+import { Hourglass } from 'lucide-react';
+import {
+  FIRE_QUEUES_WORDS,
+  queueFull,
+  queueFullWords,
+  runsWaitingWords,
+  runTaking,
+  runTakingWords,
+} from '../../../../shared/run-queue';
 import { useTriggerStatus } from '../../../api/hooks';
+import { useFlowStore } from '../../stores/flow-store';
 import { PackageText } from '../../components/PackageText';
 import { formatFireTime } from '../../components/schedule';
 import { WebhookAddress } from './WebhookAddress';
@@ -154,9 +163,34 @@ export function TriggerLive({ trigger }: { trigger: TriggerView }) {
   return <LiveDetails trigger={trigger} live={live} running={status.data.running} />;
 }
 
+/**
+ * A trigger's runs waiting in `runs/pending/`, on its row: how many, a full queue said (new fires are skipped), and the
+ * way to the Runs view with its runs.
+ */
+export function TriggerQueue({ trigger }: { trigger: TriggerView }) {
+  const status = useTriggerStatus();
+  const showRuns = useFlowStore((s) => s.showRuns);
+  const waiting = status.data?.pending.byTrigger[trigger.id] ?? 0;
+  if (waiting === 0) return null;
+  const full = queueFull(waiting, trigger.waitLimit);
+  return (
+    <div className={full ? 'panel panel-warning' : undefined}>
+      <p className="small">
+        <Hourglass aria-hidden="true" size={12} /> {runsWaitingWords(waiting)} for an agent runtime
+        {full ? '.' : ` (at most ${trigger.waitLimit.toLocaleString('en-US')}).`}{' '}
+        {full ? queueFullWords(waiting, trigger.waitLimit) : null}{' '}
+        <button type="button" className="link-button link-inline" onClick={() => showRuns(trigger.id)}>
+          See the runs waiting for {trigger.name}
+        </button>
+      </p>
+    </div>
+  );
+}
+
 /** Whether the triggers are live at all, and the runs waiting: said plainly at the top of the dashboard. */
 export function TriggerHostNote() {
   const status = useTriggerStatus();
+  const showRuns = useFlowStore((s) => s.showRuns);
   if (!status.data) return null;
   const { running, pending, origin, host } = status.data;
   return (
@@ -197,6 +231,11 @@ export function TriggerHostNote() {
             .
           </>
         ) : null}
+      </p>
+      <p>
+        <button type="button" className="button button-small" onClick={() => showRuns(null)}>
+          <Hourglass aria-hidden="true" size={14} /> See the runs waiting
+        </button>
       </p>
     </section>
   );
