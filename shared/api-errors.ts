@@ -83,7 +83,7 @@ export type ApiErrorCode =
   | 'run.unknown'
   | 'run.none_waiting'
   | 'run.not_discarded'
-    // A webhook secret given by the sender (shared/webhook-secret.ts), and where one may be set
+  // A webhook secret given by the sender (shared/webhook-secret.ts), and where one may be set
   | 'trigger.secret_not_needed'
   | WebhookSecretProblemCode
   // settings
