@@ -78,7 +78,22 @@ test('a full-page picture draws the actions where they stand, after the content,
   expect(navBox?.y ?? 0).toBeGreaterThanOrEqual((stepBox?.y ?? 0) + (stepBox?.height ?? 0));
   await page.locator('html').evaluate((html) => html.removeAttribute('data-full-page-capture'));
 
+  // The gallery's helper sets the attribute for its picture, then takes it away: each change is noted as it happens.
+  await page.locator('html').evaluate((html) => {
+    const seen: string[] = [];
+    // The browser's MutationObserver (the e2e project is typed without the DOM).
+    type Observer = new (callback: () => void) => { observe(target: unknown, options: object): void };
+    const MutationObserver = (globalThis as unknown as { MutationObserver: Observer }).MutationObserver;
+    new MutationObserver(() => seen.push(html.hasAttribute('data-full-page-capture') ? 'set' : 'removed')).observe(
+      html,
+      { attributes: true, attributeFilter: ['data-full-page-capture'] },
+    );
+    Object.assign(html, { captureLog: seen });
+  });
   await shot(page, 'wizard-actions-in-view-3-full-page-800x600');
+  expect(
+    await page.locator('html').evaluate((html) => (html as unknown as { captureLog: string[] }).captureLog),
+  ).toEqual(['set', 'removed']);
   // The helper leaves the page as it found it: the actions stick to the window again.
   expect(await page.locator('html').evaluate((html) => html.hasAttribute('data-full-page-capture'))).toBe(false);
   await expect(page.getByRole('button', { name: 'Next' })).toBeInViewport();
