@@ -4,54 +4,38 @@
  * answers (never the package's defaults) in one store write; an update keeps what the user decided
  * before for what did not change (`diffUpdate`).
  */
-import { versionFolderName } from '../store/version-folder';
 import { join } from 'node:path';
-import compare from 'semver/functions/compare.js';
 import valid from 'semver/functions/valid.js';
 import type {
   ApiRequest,
   InstallReceipt,
-  KeyChange,
   UninstallReceipt,
   WebhookSecretGiven,
   WebhookSecretOnce,
 } from '../../../shared/api';
-import { digestsOf, installedTrust, keyChangeOf, pinOfSummary } from './publisher-trust';
-import type { FileDigests } from '../trust/index';
 import type { ApolliaManifest } from '../../../shared/apollia-manifest';
-import { accessFamilies, firstByName } from '../../../shared/consent';
-import { type InstalledDecisions, permissionsOf } from '../../../shared/decisions';
-import { decideFromStore, trustOf } from './decide-from-store';
-import type { ApoDetails } from '../../../shared/inspection';
+import type { Decisions, InstalledDecisions } from '../../../shared/decisions';
+import type { ApoDetails, SignatureSummary } from '../../../shared/inspection';
+import { own } from '../../../shared/own';
 import { diffUpdate, type UpdateDiff } from '../../../shared/update-diff';
 import type { ActivityInput } from '../activity/activity-log';
-import { type ApiContext, policyOf, recordActivity } from './context';
-import { own } from '../../../shared/own';
-import { packagePolicyProblems, refuse, usablePolicy, verificationKeys } from '../policy/index';
-import { trustedKeysOf } from '../trust/stored-keys';
 import { extractVerifiedArchive } from '../archive';
 import { CoreError } from '../errors/index';
-import { armedWords, webhookSecretFor } from './trigger-arming';
+import { packagePolicyProblems, refuse, usablePolicy, verificationKeys } from '../policy/index';
+import { installedDecisions, removePackageRecords, type SealedWebhookSecret, triggerIdOf } from '../store/records';
 import { placeFromStaging, removeAndPrune, removeThroughStaging } from '../store/staging';
-import {
-  agentIdOf,
-  installedDecisions,
-  packageAgentRecord,
-  packageRecord,
-  packageTriggerRecord,
-  removePackageRecords,
-  type SealedWebhookSecret,
-  setWebhookSecret,
-  triggerIdOf,
-} from '../store/records';
 import type { StoreState } from '../store/state';
+import { versionFolderName } from '../store/version-folder';
+import type { FileDigests } from '../trust/index';
+import { trustedKeysOf } from '../trust/stored-keys';
 import { pickedWatchFolder } from '../triggers/watchable-folder';
+import { type ApiContext, policyOf, recordActivity } from './context';
+import { decideFromStore, trustOf } from './decide-from-store';
+import { applyInstallPlan, checkKeyChange, type InstallPrepared, planInstall, relationOf } from './install-plan';
+import { digestsOf, keyChangeOf } from './publisher-trust';
+import { webhookSecretFor } from './trigger-arming';
 
-/** How a candidate version stands to the installed one. */
-export function relationOf(installed: string, candidate: string): 'same' | 'newer' | 'older' {
-  const order = compare(candidate, installed);
-  return order === 0 ? 'same' : order > 0 ? 'newer' : 'older';
-}
+export { relationOf } from './install-plan';
 
 /**
  * For an inspected manifest: the installed version of the same package and, for another version, what the update
@@ -83,13 +67,9 @@ export function installedComparison(
  * trigger armed by it, or one `install` refused with the refusal's code.
  */
 export async function installPackage(ctx: ApiContext, request: ApiRequest<'install'>): Promise<InstallReceipt> {
-  let receipt: {
-    receipt: InstallReceipt;
-    armedTriggers: { id: string; agentId: string | null; type: string; folder: string | null; kept: boolean }[];
-    turnedOff: { id: string; agentId: string | null; why: string }[];
-  };
+  let installed: { receipt: InstallReceipt; events: ActivityInput[] };
   try {
-    receipt = await installOnce(ctx, request);
+    installed = await installOnce(ctx, request);
   } catch (error) {
     const { name, shown } = refusedSubject(ctx, request.sourceId);
     // A request naming no opened package (an unknown id) is not an install that was refused: only those are recorded.
@@ -106,42 +86,8 @@ export async function installPackage(ctx: ApiContext, request: ApiRequest<'insta
     }
     throw error;
   }
-  const r = receipt.receipt;
-  const words =
-    r.outcome === 'installed'
-      ? `installed ${r.name} ${r.version} from ${r.publisher}`
-      : `${r.outcome} ${r.name} from ${r.previousVersion} to ${r.version}`;
-  const events: ActivityInput[] = [
-    { kind: r.outcome === 'installed' ? 'install' : 'update', package: r.name, outcome: 'ok', detail: words },
-  ];
-  // A trigger the update kept armed was armed by the person before: only what was armed now is an `arm`.
-  for (const t of receipt.armedTriggers)
-    if (!t.kept)
-      events.push({
-        kind: 'arm',
-        package: r.name,
-        ...(t.agentId ? { agent: t.agentId } : {}),
-        trigger: t.id,
-        outcome: 'ok',
-        detail: armedWords(
-          t.type,
-          t.folder,
-          r.webhookSecretsGiven.some((g) => g.triggerId === t.id) ? 'given' : 'made',
-        ),
-      });
-  // What changed a decision without the person (DESIGN.md, the activity record's one list): a trigger turned off by an
-  // update.
-  for (const t of receipt.turnedOff)
-    events.push({
-      kind: 'disarm',
-      package: r.name,
-      ...(t.agentId ? { agent: t.agentId } : {}),
-      trigger: t.id,
-      outcome: 'ok',
-      detail: `turned off by the ${r.outcome === 'downgraded' ? 'downgrade' : 'update'} to ${r.version}: ${t.why}`,
-    });
-  await recordActivity(ctx, events);
-  return r;
+  await recordActivity(ctx, installed.events);
+  return installed.receipt;
 }
 
 /** The package name (when its manifest could be read) and the shown name of a refused install's source. */
@@ -157,9 +103,9 @@ function refusedSubject(ctx: ApiContext, sourceId: string): { name: string | und
   }
 }
 
-async function installOnce(ctx: ApiContext, request: ApiRequest<'install'>) {
-  const { deps, store } = ctx;
-  const src = ctx.sources.get(request.sourceId);
+/** The inspected, readable `.apo` an install request names: refused when it is not one. */
+function inspectedPackage(ctx: ApiContext, sourceId: string) {
+  const src = ctx.sources.get(sourceId);
   if (src.handle.kind !== 'apo')
     throw new CoreError(
       'install.not_a_package',
@@ -180,75 +126,108 @@ async function installOnce(ctx: ApiContext, request: ApiRequest<'install'>) {
       { problems: inspection.errors },
     );
   }
-  const manifest = details.manifest;
-  const { name, version } = manifest.package;
-  const sha256 = inspection.summary.sha256;
-  const before = await store.read();
-  const trust = trustOf(inspection.summary.signature);
-  // The organization's policy, read now (it may have changed since inspection): unreadable refuses everything; a
-  // package it refuses is refused as a whole.
-  const policy = usablePolicy(policyOf(ctx), `${src.handle.displayName} was not installed`);
-  const policyProblem = packagePolicyProblems(
-    policy,
-    manifest,
-    inspection.summary.signature,
-    sha256,
-    verificationKeys(policy, trustedKeysOf(before)),
-  )[0];
-  if (policyProblem) refuse(policyProblem);
-  // The one decision function, over what the store holds: refuses an answer it cannot carry out before anything is read
-  // or written.
-  const planned = decideFromStore(before, manifest, trust, request.decisions, policy);
-  const armedFolders = new Map<string, string>();
-  for (const [triggerId, decided] of Object.entries(planned.triggers)) {
-    if (decided.armed && decided.folder?.kind === 'picked')
-      armedFolders.set(triggerId, await pickedWatchFolder(ctx.sources.folder(decided.folder.folderId), deps.dataDir));
-  }
+  return { src, inspection, manifest: details.manifest, sha256: inspection.summary.sha256 };
+}
 
-  const existing = own(before.packages, name);
+/**
+ * Refuses, before anything is written, what the store already tells: the same version again (unless its files
+ * changed on this computer: then it is put back), a signature that could not be checked, a key change not accepted,
+ * a downgrade not confirmed. Answers the checked signature.
+ */
+function refuseFromStore(
+  state: StoreState,
+  source: ReturnType<typeof inspectedPackage>,
+  request: ApiRequest<'install'>,
+): SignatureSummary {
+  const { src, inspection, manifest } = source;
+  const { name, version } = manifest.package;
+  const existing = own(state.packages, name);
   const relation = existing ? relationOf(existing.version, version) : null;
   // The same version again is refused, unless its files changed on this computer: then it is put back.
-  const reinstall = relation === 'same' && own(before.packageTrust, name)?.integrity.state === 'changed';
+  const reinstall = relation === 'same' && own(state.packageTrust, name)?.integrity.state === 'changed';
   if (relation === 'same' && !reinstall)
     throw new CoreError('install.already_installed', `${name} ${version} is already installed`);
-  const signature = inspection.summary.signature;
+  const signature = inspection.summary?.signature;
   if (!signature)
     throw new CoreError(
       'install.refused',
       `${src.handle.displayName} was refused: its signature could not be checked`,
-      { problems: inspection.errors },
+      {
+        problems: inspection.errors,
+      },
     );
-  checkKeyChange(name, keyChangeOf(before, name, signature), request);
+  checkKeyChange(name, keyChangeOf(state, name, signature), request.acceptKeyChange === true);
   if (relation === 'older' && request.allowDowngrade !== true) {
     throw new CoreError(
       'install.downgrade',
       `${name} ${existing?.version} is installed; installing the older ${version} needs your confirmation (allowDowngrade)`,
     );
   }
+  return signature;
+}
 
-  // Webhook secrets for triggers armed now, before anything is written: made here (shown once) or
-  // given by the sender (checked, never answered back); sealed either way.
-  const webhookSecrets: WebhookSecretOnce[] = [];
-  const webhookSecretsGiven: WebhookSecretGiven[] = [];
-  const sealed = new Map<string, SealedWebhookSecret>();
-  for (const [triggerId, decided] of Object.entries(planned.triggers)) {
-    if (decided.armed && decided.secret?.kind === 'new') {
+/**
+ * What armed triggers need before the store's lock: the real path of each folder picked, and each webhook secret
+ * made here (shown once) or given by the sender (checked, never answered back), sealed either way.
+ */
+async function prepareTriggers(ctx: ApiContext, name: string, decisions: Decisions): Promise<InstallPrepared> {
+  const prepared = {
+    folders: new Map<string, string>(),
+    sealed: new Map<string, SealedWebhookSecret>(),
+    webhookSecrets: [] as WebhookSecretOnce[],
+    webhookSecretsGiven: [] as WebhookSecretGiven[],
+  };
+  for (const [triggerId, decided] of Object.entries(decisions.triggers)) {
+    if (!decided.armed) continue;
+    if (decided.folder?.kind === 'picked')
+      prepared.folders.set(
+        triggerId,
+        await pickedWatchFolder(ctx.sources.folder(decided.folder.folderId), ctx.deps.dataDir),
+      );
+    if (decided.secret?.kind === 'new') {
       const secret = await webhookSecretFor(
         ctx,
         decided.secret.choice,
         `decisions.triggers.${triggerId}.webhookSecret`,
       );
-      sealed.set(triggerId, secret.kept);
-      if (secret.shown !== null) webhookSecrets.push({ triggerId: triggerIdOf(name, triggerId), secret: secret.shown });
-      else webhookSecretsGiven.push({ triggerId: triggerIdOf(name, triggerId), given: true });
+      prepared.sealed.set(triggerId, secret.kept);
+      if (secret.shown !== null)
+        prepared.webhookSecrets.push({ triggerId: triggerIdOf(name, triggerId), secret: secret.shown });
+      else prepared.webhookSecretsGiven.push({ triggerId: triggerIdOf(name, triggerId), given: true });
     }
   }
+  return prepared;
+}
 
-  const finalRel = `packages/${name}/${versionFolderName(version)}`;
+async function installOnce(ctx: ApiContext, request: ApiRequest<'install'>) {
+  const { deps, store } = ctx;
+  const source = inspectedPackage(ctx, request.sourceId);
+  const { src, manifest, sha256 } = source;
+  const { name, version } = manifest.package;
+  const before = await store.read();
+  const trust = trustOf(source.inspection.summary?.signature);
+  // The organization's policy, read now (it may have changed since inspection): unreadable refuses everything; a
+  // package it refuses is refused as a whole.
+  const policy = usablePolicy(policyOf(ctx), `${src.handle.displayName} was not installed`);
+  const policyProblem = packagePolicyProblems(
+    policy,
+    manifest,
+    source.inspection.summary?.signature ?? null,
+    sha256,
+    verificationKeys(policy, trustedKeysOf(before)),
+  )[0];
+  if (policyProblem) refuse(policyProblem);
+  // The one decision function, over what the store holds: refuses an answer it cannot carry out before anything is read
+  // or written.
+  const decided = decideFromStore(before, manifest, trust, request.decisions, policy);
+  const signature = refuseFromStore(before, source, request);
+  const prepared = await prepareTriggers(ctx, name, decided);
+
+  const dir = `packages/${name}/${versionFolderName(version)}`;
   let files: FileDigests = {};
-  const placed = await placeFromStaging({
+  const plan = await placeFromStaging({
     dataDir: deps.dataDir,
-    finalDir: join(deps.dataDir, finalRel),
+    finalDir: join(deps.dataDir, dir),
     fill: async (staging) => {
       const extracted = await extractVerifiedArchive(src.path, sha256, staging);
       if (!extracted.ok)
@@ -262,166 +241,26 @@ async function installOnce(ctx: ApiContext, request: ApiRequest<'install'>) {
     },
     record: () =>
       store.update((state) => {
-        const at = deps.now().toISOString();
-        const current = own(state.packages, name);
-        const sameAgain = current !== undefined && current.version === version;
-        if (sameAgain && own(state.packageTrust, name)?.integrity.state !== 'changed')
-          throw new CoreError('install.already_installed', `${name} ${version} is already installed`);
-        // Checked again under the store's lock: another install may have changed the pin meanwhile.
-        const keyChange = checkKeyChange(name, keyChangeOf(state, name, signature), request);
-        // Decided again under the store's lock, from what the store holds now: another change may have landed
-        // meanwhile.
+        // Decided and planned again under the store's lock, from what the store holds now: another change (an
+        // install, a new pin, a never-allowed tool) may have landed meanwhile.
         const decisions = decideFromStore(state, manifest, trust, request.decisions, policy);
-        const oldTriggers = Object.values(state.triggers).filter((t) => t.packageName === name);
-        const createdAt = new Map<string, string>();
-        for (const agent of Object.values(state.agents)) {
-          if (agent.origin !== 'package' || agent.packageName !== name) continue;
-          createdAt.set(agent.id, agent.createdAt);
-          delete state.agents[agent.id];
-        }
-        for (const trigger of oldTriggers) delete state.triggers[trigger.id];
-        const keptSecrets = new Set<string>();
-        const familyOf = accessFamilies(manifest);
-        const permissions = permissionsOf(decisions);
-        for (const agent of manifest.agents ?? []) {
-          const record = packageAgentRecord(
-            name,
-            agent,
-            own(permissions, agent.id) ?? {},
-            createdAt.get(agentIdOf(name, agent.id)) ?? at,
-            familyOf,
-          );
-          state.agents[record.id] = record;
-        }
-        const armed: string[] = [];
-        const armedTriggers: {
-          id: string;
-          agentId: string | null;
-          type: string;
-          folder: string | null;
-          kept: boolean;
-        }[] = [];
-        const turnedOff: { id: string; agentId: string | null; why: string }[] = [];
-        const oldByName = firstByName(oldTriggers, (t) => t.name);
-        for (const entry of manifest.triggers ?? []) {
-          const record = packageTriggerRecord(name, manifest, entry);
-          const decided = own(decisions.triggers, entry.id);
-          const old = oldByName.get(entry.id);
-          // A trigger the policy holds off stays armed in the store, with its folder and secret: the host does not make
-          // it live while the policy blocks it.
-          // Armed before and still, with its folder and secret: it keeps the time it was armed (an interval counts from
-          // it).
-          const keptArmed =
-            old?.armed === true &&
-            (decided?.armed || decided?.held) === true &&
-            decided?.folder?.kind !== 'picked' &&
-            decided?.secret?.kind !== 'new';
-          if (decided?.armed || decided?.held) {
-            record.armed = true;
-            record.armedAt = keptArmed ? (old?.armedAt ?? at) : at;
-            record.folder =
-              decided.folder?.kind === 'picked'
-                ? (armedFolders.get(entry.id) ?? null)
-                : decided.folder?.kind === 'keep'
-                  ? (old?.folder ?? null)
-                  : null;
-            if (decided.secret?.kind === 'new') {
-              const secret = sealed.get(entry.id);
-              if (!secret)
-                throw new CoreError(
-                  'store.changed',
-                  `${name} changed on this computer while it was being installed: nothing was installed; try again.`,
-                );
-              setWebhookSecret(state, record, secret);
-            } else if (decided.secret?.kind === 'keep' && old?.secretRef) {
-              // The sender's (or the made) secret is kept as it is: never replaced unless the person asked.
-              record.secretRef = old.secretRef;
-              record.secretOrigin = old.secretOrigin;
-              record.secretSetAt = old.secretSetAt;
-              keptSecrets.add(old.secretRef);
-            }
-          }
-          if (decided?.turnedOff) turnedOff.push({ id: record.id, agentId: record.agentId, why: decided.turnedOff });
-          if (record.armed && !decided?.held) {
-            armed.push(record.id);
-            armedTriggers.push({
-              id: record.id,
-              agentId: record.agentId,
-              type: record.type,
-              folder: record.folder,
-              kept: keptArmed,
-            });
-          }
-          state.triggers[record.id] = record;
-        }
-        for (const trigger of oldTriggers)
-          if (trigger.secretRef && !keptSecrets.has(trigger.secretRef)) delete state.webhookSecrets[trigger.secretRef];
-        const pkg = packageRecord(manifest, sha256, finalRel, current?.installedAt ?? at, current ? at : null);
-        state.packages[name] = pkg;
-        // Trust: the pin is the key that signed what is now installed (the same, a first signature, or an accepted
-        // change).
-        state.packageTrust[name] = installedTrust(pinOfSummary(signature), signature, files, at);
-        const outcome: InstallReceipt['outcome'] = !current
-          ? 'installed'
-          : sameAgain
-            ? 'reinstalled'
-            : relationOf(current.version, version) === 'newer'
-              ? 'updated'
-              : 'downgraded';
-        return {
-          result: {
-            receipt: {
-              name,
-              version,
-              publisher: pkg.publisher,
-              outcome,
-              previousVersion: current?.version ?? null,
-              installedAt: pkg.installedAt,
-              armed,
-              webhookSecrets,
-              webhookSecretsGiven,
-              keyChange,
-            },
-            armedTriggers,
-            turnedOff,
-            oldDir: current?.dir ?? null,
-          },
-        };
+        const planned = planInstall(state, {
+          manifest,
+          decisions,
+          sha256,
+          dir,
+          signature,
+          files,
+          prepared,
+          acceptKeyChange: request.acceptKeyChange === true,
+          at: deps.now().toISOString(),
+        });
+        applyInstallPlan(state, planned);
+        return { result: planned };
       }),
   });
-  if (placed.oldDir && placed.oldDir !== finalRel)
-    await removeAndPrune(join(deps.dataDir, placed.oldDir), deps.dataDir);
-  const change = placed.receipt.keyChange;
-  if (change) {
-    if (change.kind === 'changed')
-      await recordActivity(ctx, [
-        {
-          kind: 'key_change_accepted',
-          package: name,
-          outcome: 'ok',
-          detail: `${version} installed after you confirmed the key change: ${change.message}`,
-        },
-      ]);
-    else
-      await recordActivity(ctx, [
-        { kind: 'update', package: name, outcome: 'ok', detail: `${version}: ${change.message}` },
-      ]);
-  }
-  return { receipt: placed.receipt, armedTriggers: placed.armedTriggers, turnedOff: placed.turnedOff };
-}
-
-/**
- * Refuses a key change the request did not accept: `signature.key_changed`
- * naming the key before and now; nothing is changed. Answers the change (or null) otherwise.
- */
-function checkKeyChange(name: string, change: KeyChange | null, request: ApiRequest<'install'>): KeyChange | null {
-  if (change?.kind === 'changed' && request.acceptKeyChange !== true) {
-    throw new CoreError(
-      'signature.key_changed',
-      `${name}: ${change.message}. Nothing was changed: installing it needs your explicit confirmation that you accept the new key (acceptKeyChange; the CLI's --accept-key-change).`,
-    );
-  }
-  return change;
+  if (plan.oldDir && plan.oldDir !== dir) await removeAndPrune(join(deps.dataDir, plan.oldDir), deps.dataDir);
+  return { receipt: plan.receipt, events: plan.events };
 }
 
 /**
