@@ -10,16 +10,13 @@ import { dirname, join } from 'node:path';
 import type { ApiRequest, ApplyReceipt } from '../../../shared/api';
 import { type ApplyMachine, type ApplyPreview, previewApply } from '../../../shared/apply-preview';
 import type { TemplateDetails } from '../../../shared/template-manifest';
-import type { ActivityInput } from '../activity/activity-log';
 import { type ApiContext, policyOf, recordActivity } from './context';
 import { own } from '../../../shared/own';
-import { type EffectivePolicy, POLICY_REFUSAL, triggerKindAllowed, triggerKindWords } from '../../../shared/policy';
 import { refuse, templateProblem, usablePolicy } from '../policy/index';
-import { armedWords } from './trigger-arming';
 import { CoreError } from '../errors/index';
 import { type Source, templateDigest } from './sources';
 import { placeFromStaging, removeAndPrune } from '../store/staging';
-import { templateAgentRecord, templateTriggerRecord } from '../store/records';
+import { applyApplyPlan, planApply } from './apply-plan';
 import type { StoreState } from '../store/state';
 import { checkTemplateFolder } from '../bounded';
 import { planAgentFiles } from '../template/agent-files';
@@ -146,39 +143,6 @@ function earlierApply(state: StoreState, request: ApiRequest<'apply'>, fingerpri
 }
 
 /**
- * The triggers to arm now, by name (nothing is armed
- * without the person's tick, as for an `.apo`). Each must be a trigger of the preview; a webhook
- * is armed only by `armTrigger`, which makes its secret and shows it once.
- */
-function triggersToArm(
-  previewed: ApplyPreview,
-  request: ApiRequest<'apply'>,
-  policy: EffectivePolicy | null,
-): Set<string> {
-  const arm = new Set(request.arm ?? []);
-  for (const name of arm) {
-    const trigger = previewed.triggers.find((t) => t.name === name);
-    if (!trigger)
-      throw new CoreError('apply.unknown_trigger', `${previewed.displayName} has no trigger \`${name}\` to arm`, {
-        path: 'arm',
-      });
-    if (!triggerKindAllowed(policy, trigger.type))
-      throw new CoreError(
-        'policy.trigger_kind',
-        `trigger \`${name}\` cannot be armed: your organization does not allow ${triggerKindWords(trigger.type)} triggers; ${POLICY_REFUSAL}.`,
-        { path: 'arm' },
-      );
-    if (trigger.type === 'webhook')
-      throw new CoreError(
-        'apply.webhook_not_armed_here',
-        `trigger \`${name}\` is a webhook: arm it after apply, which makes its secret and shows it to you once`,
-        { path: 'arm' },
-      );
-  }
-  return arm;
-}
-
-/**
  * Applies the previewed template of `request.sourceId`: one new agent, its files and its triggers, armed only as
  * ticked.
  */
@@ -207,18 +171,20 @@ export async function applyTemplate(ctx: ApiContext, request: ApiRequest<'apply'
     );
   }
   const previewed = await previewOf(ctx, template, request);
-  if (!previewed.canApply) {
-    const blocker = previewed.blockers[0];
-    throw new CoreError(
-      'apply.blocked',
-      `Can't apply ${details.manifest.name} yet: ${blocker?.message ?? 'something is missing'}`,
-      { problems: previewed.blockers, path: blocker?.path },
-    );
-  }
-  const arm = triggersToArm(previewed, request, policy);
   const agentId = randomUUID();
   const finalDir = join(deps.dataDir, 'agents', agentId);
   const files = agentFiles(template, previewed);
+  const plan = planApply({
+    manifest: details.manifest,
+    previewed,
+    arm: request.arm ?? [],
+    policy,
+    agentId,
+    files: [...files.keys()],
+    requestId: request.requestId,
+    fingerprint,
+    at: deps.now().toISOString(),
+  });
   const outcome = await placeFromStaging({
     dataDir: deps.dataDir,
     finalDir,
@@ -232,59 +198,15 @@ export async function applyTemplate(ctx: ApiContext, request: ApiRequest<'apply'
       store.update((state) => {
         const earlier = earlierApply(state, request, fingerprint);
         if (earlier) return { result: { receipt: earlier, duplicate: true }, write: false };
-        const at = deps.now().toISOString();
-        state.agents[agentId] = templateAgentRecord(
-          agentId,
-          details.manifest,
-          previewed,
-          `agents/${agentId}`,
-          [...files.keys()],
-          request.requestId,
-          at,
-        );
-        const triggerIds: string[] = [];
-        for (const trigger of previewed.triggers) {
-          deps.faults?.applyTrigger?.(trigger.name);
-          const record = templateTriggerRecord(agentId, trigger, at, arm.has(trigger.name));
-          state.triggers[record.id] = record;
-          triggerIds.push(record.id);
-        }
-        const receipt: ApplyReceipt = {
-          agentId,
-          displayName: previewed.displayName,
-          createdAt: at,
-          triggers: triggerIds,
-          preview: previewed,
-        };
-        state.applies[request.requestId] = { ...receipt, fingerprint };
-        return { result: { receipt, duplicate: false } };
+        for (const trigger of previewed.triggers) deps.faults?.applyTrigger?.(trigger.name);
+        applyApplyPlan(state, plan, request.requestId);
+        return { result: { receipt: plan.receipt, duplicate: false } };
       }),
   });
   if (outcome.duplicate) {
     await removeAndPrune(finalDir, deps.dataDir);
     return outcome.receipt;
   }
-  const receipt = outcome.receipt;
-  const events: ActivityInput[] = [
-    {
-      kind: 'apply',
-      agent: receipt.agentId,
-      outcome: 'ok',
-      detail: `made ${receipt.displayName} from the template ${details.manifest.name} ${details.manifest.version}`,
-    },
-  ];
-  const state = await store.read();
-  for (const id of receipt.triggers) {
-    const trigger = own(state.triggers, id);
-    if (trigger?.armed)
-      events.push({
-        kind: 'arm',
-        agent: receipt.agentId,
-        trigger: id,
-        outcome: 'ok',
-        detail: armedWords(trigger.type, trigger.folder, trigger.secretOrigin === 'given' ? 'given' : 'made'),
-      });
-  }
-  await recordActivity(ctx, events);
-  return receipt;
+  await recordActivity(ctx, plan.events);
+  return outcome.receipt;
 }
