@@ -279,6 +279,18 @@ function isPast(at: string, now: Date): boolean {
   return Number.isFinite(time) && time <= now.getTime();
 }
 
+/** What the parts of one preview share: the template, the request, the machine, and the problems found so far. */
+interface PreviewContext {
+  manifest: TemplateDetails['manifest'];
+  request: ApplyRequest;
+  machine: ApplyMachine;
+  warnings: PreviewProblem[];
+  blockers: ApplyPreview['blockers'];
+  /** Whether a tool stays denied (the owner never allows it, or the organization's policy blocks it), and where. */
+  denied: (tool: string) => boolean;
+  deniedWhere: (tool: string) => string;
+}
+
 /**
  * Computes what applying `template` with `request` on `machine` would make (spec: "Apply" steps 1
  * and 2), without making anything. Blockers are the spec's `422`/`409` answers, each naming its
@@ -286,19 +298,109 @@ function isPast(at: string, now: Date): boolean {
  * its `mcp.<server>`, `pins.mcp:<server>/<tool>` and `grants.<tool>` warnings.
  */
 export function previewApply(template: TemplateDetails, request: ApplyRequest, machine: ApplyMachine): ApplyPreview {
-  const { manifest } = template;
-  const warnings: PreviewProblem[] = [];
-  const blockers: ApplyPreview['blockers'] = [];
+  const ctx = previewContext(template, request, machine);
+  const { manifest, warnings, blockers } = ctx;
+  // 1. Parameters, per field; grants, by gate name; the secrets the server must hold.
+  const { parameters, values, textValues } = previewParameters(ctx);
+  const grants = checkedGrants(ctx);
+  const secrets = (manifest.secrets ?? []).map((name) => ({ name, saved: machine.savedSecrets.includes(name) }));
+  secrets.forEach((secret, i) => {
+    if (!secret.saved)
+      blockers.push({
+        code: 'apply.secret_missing',
+        path: `secrets[${i}]`,
+        message: `${manifest.name} needs the secret \`${secret.name}\`: save it in Settings first`,
+      });
+  });
+  // A pin's text is filled only when all of it, filled, fits in the agent's 1 MiB body: a long
+  // value named many times in a pin is counted first, never built ("without unbounded work").
+  const pinBytes = pinTextBytes(manifest, values);
+  const pinsTooLarge = pinBytes > AGENT_BODY_LIMIT;
+  // 2. MCP servers and their tools, at the owner's setting; only grants become allow.
+  const mcp = (manifest.mcp ?? []).map((entry, i) => previewMcpServer(ctx, entry, i, { grants, values, pinsTooLarge }));
+  const { tools, withheld } = previewNativeTools(ctx);
+  const recommended: Approvals = manifest.approvals ?? 'ask';
+  const approvals = request.approvals ?? recommended;
+  if (machine.policy?.unattended === false && approvals === 'never') {
+    blockers.push({
+      code: 'policy.unattended',
+      path: 'approvals',
+      message: `The agent cannot run without asking: ${POLICY_REFUSAL}`,
+    });
+  }
+  const triggers = previewTriggers(ctx, textValues);
+  // 2. The agent's body, held to POST /v2/agents' 1 MiB limit (413), measured before the
+  // instructions are filled: an apply over it makes nothing, and its instructions are never built.
+  const displayName = fillText(manifest.display_name ?? manifest.name, textValues);
+  const bodyBytes =
+    agentBodyBytes({
+      record: agentRecord({
+        name: displayName,
+        description: manifest.description,
+        model: manifest.model,
+        effort: manifest.effort,
+        budgetPerRunUsd: manifest.budget?.per_run_usd,
+        learning: manifest.learning,
+        approvals,
+        tools,
+        toolSettings: agentToolSettings(mcp, withheld),
+      }),
+      body: template.body,
+      values: textValues,
+      filesJsonBytes: template.agentFilesJsonBytes ?? 0,
+    }) + (pinsTooLarge ? pinBytes : 0);
+  const tooLarge = bodyBytes > AGENT_BODY_LIMIT;
+  if (tooLarge) {
+    blockers.push({
+      code: 'apply.agent_too_large',
+      path: 'body',
+      message: `${manifest.name}: ${agentTooLargeMessage(bodyBytes, 'this apply makes')}: give shorter parameters`,
+    });
+  }
+  return {
+    displayName,
+    instructions: tooLarge ? '' : fillText(template.body, textValues),
+    parameters,
+    tools,
+    withheld,
+    approvals: { chosen: approvals, recommended },
+    mcp,
+    triggers,
+    secrets,
+    warnings,
+    blockers,
+    canApply: blockers.length === 0,
+  };
+}
+
+function previewContext(template: TemplateDetails, request: ApplyRequest, machine: ApplyMachine): PreviewContext {
   const ownerDenied = new Set(machine.deniedTools ?? []);
   const policy = machine.policy ?? null;
-  // A tool the organization's policy blocks is denied like one the owner never allows, whatever the grants say.
-  const denied = { has: (tool: string) => ownerDenied.has(tool) || toolBlockedBy(policy, tool, null) !== null };
-  const deniedWhere = (tool: string) =>
-    ownerDenied.has(tool)
-      ? 'on your list of tools you never allow (Settings → Tools you never allow)'
-      : `blocked by your organization's policy (${toolBlockedBy(policy, tool, null)})`;
+  return {
+    manifest: template.manifest,
+    request,
+    machine,
+    warnings: [],
+    blockers: [],
+    // A tool the organization's policy blocks is denied like one the owner never allows, whatever the grants say.
+    denied: (tool) => ownerDenied.has(tool) || toolBlockedBy(policy, tool, null) !== null,
+    deniedWhere: (tool) =>
+      ownerDenied.has(tool)
+        ? 'on your list of tools you never allow (Settings → Tools you never allow)'
+        : `blocked by your organization's policy (${toolBlockedBy(policy, tool, null)})`,
+  };
+}
 
-  // 1. Parameters, per field; a value not declared is refused under its own name.
+/**
+ * Each parameter checked, with the value apply uses; a value not declared is refused under its own name. Text
+ * (instructions, inputs) reads a parameter not given as empty (`textValues`), never as a raw placeholder.
+ */
+function previewParameters(ctx: PreviewContext): {
+  parameters: Record<string, PreviewParameter>;
+  values: Record<string, ParameterValue>;
+  textValues: Record<string, ParameterValue>;
+} {
+  const { manifest, request, blockers, warnings } = ctx;
   const defs = manifest.parameters ?? {};
   const parameters: Record<string, PreviewParameter> = {};
   const values: Record<string, ParameterValue> = {};
@@ -324,7 +426,6 @@ export function previewApply(template: TemplateDetails, request: ApplyRequest, m
       message: unanchoredPinnedWords(name, def.pattern, [...tools]),
     });
   }
-  // Text (instructions, inputs) reads a parameter not given as empty, never as a raw placeholder.
   const textValues: Record<string, ParameterValue> = {};
   for (const name of Object.keys(defs))
     setOwn(textValues, name, Object.hasOwn(values, name) ? (values[name] as ParameterValue) : '');
@@ -337,124 +438,143 @@ export function previewApply(template: TemplateDetails, request: ApplyRequest, m
       });
     }
   }
+  return { parameters, values, textValues };
+}
 
-  // Grants: each one of the package's MCP tools, by gate name.
+/** The grants that name one of the package's MCP tools (by gate name); any other is a blocker. */
+function checkedGrants(ctx: PreviewContext): Set<string> {
+  const { manifest } = ctx;
   const packageTools = new Set(
     (manifest.mcp ?? []).flatMap((entry) => entry.tools.map((tool) => mcpGateName(entry.server, tool))),
   );
   const grants = new Set<string>();
-  request.grants.forEach((grant, i) => {
+  ctx.request.grants.forEach((grant, i) => {
     if (!packageTools.has(grant)) {
-      blockers.push({
+      ctx.blockers.push({
         code: 'apply.grant_unknown',
         path: `grants[${i}]`,
         message: `\`${grant}\` is not one of ${manifest.name}'s MCP tools (a grant names one as mcp:<server>/<tool>)`,
       });
     } else grants.add(grant);
   });
+  return grants;
+}
 
-  // Secrets the server must hold.
-  const secrets = (manifest.secrets ?? []).map((name) => ({ name, saved: machine.savedSecrets.includes(name) }));
-  secrets.forEach((secret, i) => {
-    if (!secret.saved)
-      blockers.push({
-        code: 'apply.secret_missing',
-        path: `secrets[${i}]`,
-        message: `${manifest.name} needs the secret \`${secret.name}\`: save it in Settings first`,
-      });
-  });
-
-  // A pin's text is filled only when all of it, filled, fits in the agent's 1 MiB body: a long
-  // value named many times in a pin is counted first, never built ("without unbounded work").
-  let pinTextBytes = 0;
+/** The bytes every pin's text takes once filled, counted without building it. */
+function pinTextBytes(manifest: TemplateDetails['manifest'], values: Record<string, ParameterValue>): number {
+  let bytes = 0;
   for (const entry of manifest.mcp ?? []) {
     for (const args of Object.values(entry.pin ?? {})) {
       for (const value of Object.values(args)) {
         for (const scalar of Array.isArray(value) ? value : [value])
-          if (typeof scalar === 'string') pinTextBytes += filledJsonTextBytes(scalar, values);
+          if (typeof scalar === 'string') bytes += filledJsonTextBytes(scalar, values);
       }
     }
   }
-  const pinsTooLarge = pinTextBytes > AGENT_BODY_LIMIT;
+  return bytes;
+}
 
-  // 2. MCP servers and their tools, at the owner's setting; only grants become allow.
-  const mcp: PreviewMcpServer[] = (manifest.mcp ?? []).map((entry, i) => {
-    const saved = machine.savedMcpServers.includes(entry.server);
-    const required = entry.required === true;
-    if (!saved && required) {
-      blockers.push({
-        code: 'apply.mcp_server_missing',
-        path: `mcp[${i}]`,
-        message: `${manifest.name} needs the MCP server \`${entry.server}\`: save it in Settings → MCP servers first`,
-      });
-    } else if (!saved) {
-      warnings.push({
-        code: `mcp.${entry.server}`,
-        message: `No MCP server \`${entry.server}\` is saved in Settings → MCP servers: its tools are skipped (${entry.tools.join(', ')})`,
+type McpEntry = NonNullable<TemplateDetails['manifest']['mcp']>[number];
+
+/** What every MCP tool of a preview is set from. */
+interface McpInputs {
+  grants: ReadonlySet<string>;
+  values: Record<string, ParameterValue>;
+  pinsTooLarge: boolean;
+}
+
+/** One MCP server: a required one not saved is a blocker, another one not saved is skipped with a warning. */
+function previewMcpServer(ctx: PreviewContext, entry: McpEntry, i: number, inputs: McpInputs): PreviewMcpServer {
+  const { manifest } = ctx;
+  const saved = ctx.machine.savedMcpServers.includes(entry.server);
+  const required = entry.required === true;
+  if (!saved && required) {
+    ctx.blockers.push({
+      code: 'apply.mcp_server_missing',
+      path: `mcp[${i}]`,
+      message: `${manifest.name} needs the MCP server \`${entry.server}\`: save it in Settings → MCP servers first`,
+    });
+  } else if (!saved) {
+    ctx.warnings.push({
+      code: `mcp.${entry.server}`,
+      message: `No MCP server \`${entry.server}\` is saved in Settings → MCP servers: its tools are skipped (${entry.tools.join(', ')})`,
+    });
+  }
+  const allowed = new Set(entry.allow ?? []); // a set: both lists may hold thousands of names
+  const tools = entry.tools.map((tool) => previewMcpTool(ctx, entry, tool, { saved, asks: allowed.has(tool) }, inputs));
+  return { server: entry.server, saved, required, tools };
+}
+
+/**
+ * One MCP tool at the owner's setting: `allow` only when granted; `deny` when its pin cannot be filled (a parameter
+ * not given, or over the body limit) or the owner or the policy denies it.
+ */
+function previewMcpTool(
+  ctx: PreviewContext,
+  entry: McpEntry,
+  tool: string,
+  server: { saved: boolean; asks: boolean },
+  inputs: McpInputs,
+): PreviewMcpTool {
+  const gateName = mcpGateName(entry.server, tool);
+  let setting: ToolSetting = inputs.grants.has(gateName) ? 'allow' : 'ask';
+  const result: PreviewMcpTool = { name: tool, gateName, asks: server.asks ? 'allow' : 'ask', setting, pin: null };
+  const pinDef = entry.pin?.[tool];
+  if (pinDef) {
+    const missing = new Set<string>();
+    const pinnedBy = new Set<string>();
+    const filled: Record<string, PinValue> = {};
+    for (const [arg, value] of Object.entries(pinDef)) {
+      const scalars = Array.isArray(value) ? value : [value];
+      for (const scalar of scalars)
+        if (typeof scalar === 'string') placeholderNames(scalar).forEach((n) => pinnedBy.add(n));
+      filled[arg] = Array.isArray(value)
+        ? canonicalPinList(value.map((s) => fillPinScalar(s, inputs.values, missing)))
+        : fillPinScalar(value, inputs.values, missing);
+    }
+    if (pinnedBy.size > 0) result.pinnedBy = [...pinnedBy];
+    if (inputs.pinsTooLarge) {
+      // Not filled: the agent is over its 1 MiB body, a blocker below; nothing is made.
+      setting = 'deny';
+      result.pinText = `\`${tool}\` is denied: its pin, filled, is over the agent's 1 MiB limit`;
+    } else if (missing.size > 0) {
+      // Spec "Apply": a pin whose parameter was not given sets the tool to deny, granted or not.
+      const names = [...missing].map((n) => `\`${n}\``).join(', ');
+      setting = 'deny';
+      result.pinText = `\`${tool}\` is denied: give ${names} to let it run`;
+      if (server.saved)
+        ctx.warnings.push({
+          code: `pins.${gateName}`,
+          message: `\`${tool}\` is set to deny because its pin needs ${names}: give ${missing.size === 1 ? 'it' : 'them'} to let it run`,
+        });
+    } else {
+      result.pin = filled;
+      result.pinText = pinSentence(tool, filled);
+    }
+  }
+  if (ctx.denied(gateName)) {
+    if (inputs.grants.has(gateName) && server.saved) {
+      ctx.warnings.push({
+        code: `grants.${gateName}`,
+        message: `You allowed \`${tool}\`, but \`${gateName}\` is ${ctx.deniedWhere(gateName)}: it stays denied`,
       });
     }
-    const allowed = new Set(entry.allow ?? []); // a set: both lists may hold thousands of names
-    const tools = entry.tools.map((tool): PreviewMcpTool => {
-      const gateName = mcpGateName(entry.server, tool);
-      const asks = allowed.has(tool) ? 'allow' : 'ask';
-      let setting: ToolSetting = grants.has(gateName) ? 'allow' : 'ask';
-      const result: PreviewMcpTool = { name: tool, gateName, asks, setting, pin: null };
-      const pinDef = entry.pin?.[tool];
-      if (pinDef) {
-        const missing = new Set<string>();
-        const pinnedBy = new Set<string>();
-        const filled: Record<string, PinValue> = {};
-        for (const [arg, value] of Object.entries(pinDef)) {
-          const scalars = Array.isArray(value) ? value : [value];
-          for (const scalar of scalars)
-            if (typeof scalar === 'string') placeholderNames(scalar).forEach((n) => pinnedBy.add(n));
-          filled[arg] = Array.isArray(value)
-            ? canonicalPinList(value.map((s) => fillPinScalar(s, values, missing)))
-            : fillPinScalar(value, values, missing);
-        }
-        if (pinnedBy.size > 0) result.pinnedBy = [...pinnedBy];
-        if (pinsTooLarge) {
-          // Not filled: the agent is over its 1 MiB body, a blocker below; nothing is made.
-          setting = 'deny';
-          result.pinText = `\`${tool}\` is denied: its pin, filled, is over the agent's 1 MiB limit`;
-        } else if (missing.size > 0) {
-          // Spec "Apply": a pin whose parameter was not given sets the tool to deny, granted or not.
-          const names = [...missing].map((n) => `\`${n}\``).join(', ');
-          setting = 'deny';
-          result.pinText = `\`${tool}\` is denied: give ${names} to let it run`;
-          if (saved)
-            warnings.push({
-              code: `pins.${gateName}`,
-              message: `\`${tool}\` is set to deny because its pin needs ${names}: give ${missing.size === 1 ? 'it' : 'them'} to let it run`,
-            });
-        } else {
-          result.pin = filled;
-          result.pinText = pinSentence(tool, filled);
-        }
-      }
-      if (denied.has(gateName)) {
-        if (grants.has(gateName) && saved) {
-          warnings.push({
-            code: `grants.${gateName}`,
-            message: `You allowed \`${tool}\`, but \`${gateName}\` is ${deniedWhere(gateName)}: it stays denied`,
-          });
-        }
-        setting = 'deny';
-        result.ownerDenied = true;
-      }
-      result.setting = setting;
-      return result;
-    });
-    return { server: entry.server, saved, required, tools };
-  });
+    setting = 'deny';
+    result.ownerDenied = true;
+  }
+  result.setting = setting;
+  return result;
+}
 
-  // Native tools: the owner's denied ones stay denied; those the owner unticked are withheld.
+/** Native tools: the owner's and the policy's denied ones are left out; those the owner unticked are withheld. */
+function previewNativeTools(ctx: PreviewContext): { tools: string[]; withheld: string[] } {
+  const { manifest } = ctx;
   const templateTools = manifest.tools ?? [];
   const templateToolSet = new Set(templateTools);
   const withhold = new Set<string>();
-  (request.withhold ?? []).forEach((tool, i) => {
+  (ctx.request.withhold ?? []).forEach((tool, i) => {
     if (!templateToolSet.has(tool)) {
-      blockers.push({
+      ctx.blockers.push({
         code: 'apply.withhold_unknown',
         path: `withhold[${i}]`,
         message: `\`${tool}\` is not one of ${manifest.name}'s built-in tools, so it cannot be left out`,
@@ -464,108 +584,19 @@ export function previewApply(template: TemplateDetails, request: ApplyRequest, m
   const tools: string[] = [];
   const withheld: string[] = [];
   for (const tool of templateTools) {
-    if (denied.has(tool))
-      warnings.push({
+    if (ctx.denied(tool))
+      ctx.warnings.push({
         code: `grants.${tool}`,
-        message: `The template gives its agent \`${tool}\`, but it is ${deniedWhere(tool)}: the agent does not get it`,
+        message: `The template gives its agent \`${tool}\`, but it is ${ctx.deniedWhere(tool)}: the agent does not get it`,
       });
     else if (withhold.has(tool)) withheld.push(tool);
     else tools.push(tool);
   }
-  const recommended: Approvals = manifest.approvals ?? 'ask';
-  if (policy?.unattended === false && (request.approvals ?? recommended) === 'never') {
-    blockers.push({
-      code: 'policy.unattended',
-      path: 'approvals',
-      message: `The agent cannot run without asking: ${POLICY_REFUSAL}`,
-    });
-  }
+  return { tools, withheld };
+}
 
-  // The seal key (409) before the trigger checks (422), as the spec orders them ("Apply" step 1:
-  // "...its required MCP servers and, for a webhook trigger, the server's seal key (`409`), then
-  // every trigger as `POST /v2/triggers` checks it, its parameters filled (`422` under
-  // `triggers.<i>`)"): a webhook's missing keychain is said before an earlier trigger's bad cron.
-  const NO_SEAL_KEY = 'a webhook needs a signing secret, and this machine has no keychain to keep one';
-  const sealKeyMissing = new Set<number>();
-  if (!machine.canKeepSecrets) {
-    (manifest.triggers ?? []).forEach((trigger, i) => {
-      if (trigger.type !== 'webhook') return;
-      sealKeyMissing.add(i);
-      blockers.push({
-        code: 'apply.webhook_no_secret_store',
-        path: `triggers.${i}`,
-        message: `Trigger \`${trigger.name}\`: ${NO_SEAL_KEY}`,
-      });
-    });
-  }
-
-  // Triggers, their parameters filled, checked as POST /v2/triggers would (blockers under triggers.<i>).
-  const triggers: PreviewTrigger[] = (manifest.triggers ?? []).map((trigger, i) => {
-    const path = `triggers.${i}`;
-    const block = (blockCode: string, message: string, preview: PreviewTrigger): PreviewTrigger => {
-      blockers.push({ code: blockCode, path, message: `Trigger \`${trigger.name}\`: ${message}` });
-      return { ...preview, error: message };
-    };
-    // A trigger's text is counted before it is filled, as the agent's is (a decision where the spec
-    // is silent: `POST /v2/triggers` is held to the same 1 MiB as `POST /v2/agents`), so a long value
-    // named many times in an input or a schedule is refused, never built.
-    const texts = [
-      trigger.target.input,
-      trigger.type === 'schedule' ? trigger.cron : undefined,
-      trigger.type === 'schedule' ? trigger.timezone : undefined,
-    ];
-    const triggerBytes = texts.reduce(
-      (sum, text) => sum + (text === undefined ? 0 : filledJsonTextBytes(text, textValues)),
-      0,
-    );
-    if (triggerBytes > AGENT_BODY_LIMIT) {
-      return block(
-        'apply.trigger_too_large',
-        `filled, it would be ${triggerBytes.toLocaleString('en-US')} bytes, over the 1 MiB limit of ${AGENT_BODY_LIMIT.toLocaleString('en-US')} bytes: give shorter parameters`,
-        {
-          name: trigger.name,
-          type: trigger.type,
-          ...(trigger.type === 'at' ? { at: trigger.at } : {}),
-          next: [],
-          input: null,
-        },
-      );
-    }
-    const input = trigger.target.input === undefined ? null : fillText(trigger.target.input, textValues);
-    if (trigger.type === 'schedule') {
-      const cron = fillText(trigger.cron, textValues);
-      const timezone = trigger.timezone === undefined ? 'UTC' : fillText(trigger.timezone, textValues);
-      const base: PreviewTrigger = { name: trigger.name, type: 'schedule', cron, timezone, next: [], input };
-      const problem = cronProblem(cron);
-      if (problem !== null) return block('apply.trigger_cron', problem, base);
-      if (!isTimeZone(timezone))
-        return block(
-          'apply.trigger_timezone',
-          `\`${timezone}\` is not an IANA time zone (like Europe/Paris or UTC)`,
-          base,
-        );
-      const options = { dayRule: 'or' as const, timezone };
-      return {
-        ...base,
-        words: describeCron(cron, options),
-        next: nextCronTimes(cron, options, machine.now, 3).map((d) => d.toISOString()),
-      };
-    }
-    if (trigger.type === 'at') {
-      const base: PreviewTrigger = { name: trigger.name, type: 'at', at: trigger.at, next: [], input };
-      if (isPast(trigger.at, machine.now)) return block('apply.trigger_at_past', `${trigger.at} has passed`, base);
-      return { ...base, next: [new Date(Date.parse(trigger.at)).toISOString()] };
-    }
-    const base: PreviewTrigger = { name: trigger.name, type: 'webhook', next: [], input };
-    if (trigger.events) base.events = trigger.events;
-    if (trigger.max_concurrent !== undefined) base.max_concurrent = trigger.max_concurrent;
-    // Its blocker was said above, before the trigger checks; the row still shows why.
-    return sealKeyMissing.has(i) ? { ...base, error: NO_SEAL_KEY } : base;
-  });
-
-  // 2. The agent's body, held to POST /v2/agents' 1 MiB limit (413), measured before the
-  // instructions are filled: an apply over it makes nothing, and its instructions are never built.
-  const displayName = fillText(manifest.display_name ?? manifest.name, textValues);
+/** The agent's tool settings: every tool of a saved MCP server, and each withheld native tool as `deny`. */
+function agentToolSettings(mcp: PreviewMcpServer[], withheld: string[]): Record<string, AgentToolSetting> {
   const toolSettings: Record<string, AgentToolSetting> = {};
   for (const server of mcp) {
     if (!server.saved) continue;
@@ -577,45 +608,100 @@ export function previewApply(template: TemplateDetails, request: ApplyRequest, m
       );
   }
   for (const tool of withheld) setOwn(toolSettings, tool, { permission: 'deny' });
-  const record = agentRecord({
-    name: displayName,
-    description: manifest.description,
-    model: manifest.model,
-    effort: manifest.effort,
-    budgetPerRunUsd: manifest.budget?.per_run_usd,
-    learning: manifest.learning,
-    approvals: request.approvals ?? recommended,
-    tools,
-    toolSettings,
-  });
-  const bodyBytes =
-    agentBodyBytes({
-      record,
-      body: template.body,
-      values: textValues,
-      filesJsonBytes: template.agentFilesJsonBytes ?? 0,
-    }) + (pinsTooLarge ? pinTextBytes : 0);
-  const tooLarge = bodyBytes > AGENT_BODY_LIMIT;
-  if (tooLarge) {
-    blockers.push({
-      code: 'apply.agent_too_large',
-      path: 'body',
-      message: `${manifest.name}: ${agentTooLargeMessage(bodyBytes, 'this apply makes')}: give shorter parameters`,
+  return toolSettings;
+}
+
+const NO_SEAL_KEY = 'a webhook needs a signing secret, and this machine has no keychain to keep one';
+
+/**
+ * The triggers, their parameters filled, checked as POST /v2/triggers would (blockers under triggers.<i>). The seal
+ * key (409) before the trigger checks (422), as the spec orders them ("Apply" step 1: "...its required MCP servers
+ * and, for a webhook trigger, the server's seal key (`409`), then every trigger as `POST /v2/triggers` checks it, its
+ * parameters filled (`422` under `triggers.<i>`)"): a webhook's missing keychain is said before an earlier trigger's
+ * bad cron.
+ */
+function previewTriggers(ctx: PreviewContext, textValues: Record<string, ParameterValue>): PreviewTrigger[] {
+  const triggers = ctx.manifest.triggers ?? [];
+  const sealKeyMissing = new Set<number>();
+  if (!ctx.machine.canKeepSecrets) {
+    triggers.forEach((trigger, i) => {
+      if (trigger.type !== 'webhook') return;
+      sealKeyMissing.add(i);
+      ctx.blockers.push({
+        code: 'apply.webhook_no_secret_store',
+        path: `triggers.${i}`,
+        message: `Trigger \`${trigger.name}\`: ${NO_SEAL_KEY}`,
+      });
     });
   }
+  return triggers.map((trigger, i) => previewTrigger(ctx, trigger, i, textValues, sealKeyMissing.has(i)));
+}
 
-  return {
-    displayName,
-    instructions: tooLarge ? '' : fillText(template.body, textValues),
-    parameters,
-    tools,
-    withheld,
-    approvals: { chosen: request.approvals ?? recommended, recommended },
-    mcp,
-    triggers,
-    secrets,
-    warnings,
-    blockers,
-    canApply: blockers.length === 0,
+/** One trigger, filled and checked; a problem is a blocker under `triggers.<i>` and the row's `error`. */
+function previewTrigger(
+  ctx: PreviewContext,
+  trigger: TemplateTrigger,
+  i: number,
+  textValues: Record<string, ParameterValue>,
+  sealKeyMissing: boolean,
+): PreviewTrigger {
+  const block = (blockCode: string, message: string, preview: PreviewTrigger): PreviewTrigger => {
+    ctx.blockers.push({ code: blockCode, path: `triggers.${i}`, message: `Trigger \`${trigger.name}\`: ${message}` });
+    return { ...preview, error: message };
   };
+  // A trigger's text is counted before it is filled, as the agent's is (a decision where the spec
+  // is silent: `POST /v2/triggers` is held to the same 1 MiB as `POST /v2/agents`), so a long value
+  // named many times in an input or a schedule is refused, never built.
+  const texts = [
+    trigger.target.input,
+    trigger.type === 'schedule' ? trigger.cron : undefined,
+    trigger.type === 'schedule' ? trigger.timezone : undefined,
+  ];
+  const triggerBytes = texts.reduce(
+    (sum, text) => sum + (text === undefined ? 0 : filledJsonTextBytes(text, textValues)),
+    0,
+  );
+  if (triggerBytes > AGENT_BODY_LIMIT) {
+    return block(
+      'apply.trigger_too_large',
+      `filled, it would be ${triggerBytes.toLocaleString('en-US')} bytes, over the 1 MiB limit of ${AGENT_BODY_LIMIT.toLocaleString('en-US')} bytes: give shorter parameters`,
+      {
+        name: trigger.name,
+        type: trigger.type,
+        ...(trigger.type === 'at' ? { at: trigger.at } : {}),
+        next: [],
+        input: null,
+      },
+    );
+  }
+  const input = trigger.target.input === undefined ? null : fillText(trigger.target.input, textValues);
+  if (trigger.type === 'schedule') {
+    const cron = fillText(trigger.cron, textValues);
+    const timezone = trigger.timezone === undefined ? 'UTC' : fillText(trigger.timezone, textValues);
+    const base: PreviewTrigger = { name: trigger.name, type: 'schedule', cron, timezone, next: [], input };
+    const problem = cronProblem(cron);
+    if (problem !== null) return block('apply.trigger_cron', problem, base);
+    if (!isTimeZone(timezone))
+      return block(
+        'apply.trigger_timezone',
+        `\`${timezone}\` is not an IANA time zone (like Europe/Paris or UTC)`,
+        base,
+      );
+    const options = { dayRule: 'or' as const, timezone };
+    return {
+      ...base,
+      words: describeCron(cron, options),
+      next: nextCronTimes(cron, options, ctx.machine.now, 3).map((d) => d.toISOString()),
+    };
+  }
+  if (trigger.type === 'at') {
+    const base: PreviewTrigger = { name: trigger.name, type: 'at', at: trigger.at, next: [], input };
+    if (isPast(trigger.at, ctx.machine.now)) return block('apply.trigger_at_past', `${trigger.at} has passed`, base);
+    return { ...base, next: [new Date(Date.parse(trigger.at)).toISOString()] };
+  }
+  const base: PreviewTrigger = { name: trigger.name, type: 'webhook', next: [], input };
+  if (trigger.events) base.events = trigger.events;
+  if (trigger.max_concurrent !== undefined) base.max_concurrent = trigger.max_concurrent;
+  // Its blocker was said above, before the trigger checks; the row still shows why.
+  return sealKeyMissing ? { ...base, error: NO_SEAL_KEY } : base;
 }
