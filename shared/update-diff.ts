@@ -136,19 +136,72 @@ function list(items: string[]): string {
 
 /** Compares what `before` asked to what `after` asks, in lists and in sentences. Pure. */
 export function diffUpdate(before: ApolliaManifest, after: ApolliaManifest): UpdateDiff {
-  const tools = capabilityDiff(before.tools, after.tools);
-  const workflows = capabilityDiff(before.workflows, after.workflows);
+  const { agents, proposedAccess } = agentsDiff(before, after);
+  const lists: UpdateLists = {
+    tools: capabilityDiff(before.tools, after.tools),
+    workflows: capabilityDiff(before.workflows, after.workflows),
+    connections: connectionsDiff(before, after),
+    mcpServers: mcpServersDiff(before, after),
+    triggers: triggersDiff(before, after),
+    agents,
+    publisher:
+      before.package.publisher === after.package.publisher
+        ? null
+        : {
+            from: before.package.publisher,
+            to: after.package.publisher,
+            comparison: compareNames(before.package.publisher, after.package.publisher),
+          },
+  };
+  const { tools, workflows, connections, mcpServers, triggers } = lists;
+  const asksMore =
+    tools.added.length +
+      workflows.added.length +
+      tools.familyChanged.length +
+      workflows.familyChanged.length +
+      connections.added.length +
+      mcpServers.added.length +
+      mcpServers.changed.length +
+      triggers.added.length +
+      triggers.changed.length +
+      agents.added.length +
+      Object.keys(proposedAccess).length >
+    0;
+  return {
+    fromVersion: before.package.version,
+    toVersion: after.package.version,
+    tools,
+    workflows,
+    connections,
+    mcpServers,
+    triggers,
+    agents,
+    changes: [...askedMoreSentences(before, after, lists), ...askedLessSentences(before, after, lists)],
+    asksMore,
+    proposedAccess,
+    publisher: lists.publisher,
+  };
+}
 
+/** The lists of an update's diff, from which its sentences are made. */
+type UpdateLists = Pick<
+  UpdateDiff,
+  'tools' | 'workflows' | 'connections' | 'mcpServers' | 'triggers' | 'agents' | 'publisher'
+>;
+
+function connectionsDiff(before: ApolliaManifest, after: ApolliaManifest): UpdateDiff['connections'] {
   const reqBefore = new Set((before.requires ?? []).map((r) => r.type));
   const reqAfter = new Set((after.requires ?? []).map((r) => r.type));
-  const connections = {
+  return {
     added: [...reqAfter].filter((t) => !reqBefore.has(t)).sort(),
     removed: [...reqBefore].filter((t) => !reqAfter.has(t)).sort(),
   };
+}
 
+function mcpServersDiff(before: ApolliaManifest, after: ApolliaManifest): UpdateDiff['mcpServers'] {
   const mcpBefore = names(before.mcp_servers);
   const mcpAfter = names(after.mcp_servers);
-  const mcpServers = {
+  return {
     added: [...mcpAfter.keys()].filter((n) => !mcpBefore.has(n)).sort(),
     removed: [...mcpBefore.keys()].filter((n) => !mcpAfter.has(n)).sort(),
     changed: [...mcpAfter.values()]
@@ -159,10 +212,12 @@ export function diffUpdate(before: ApolliaManifest, after: ApolliaManifest): Upd
       })
       .sort((x, y) => x.name.localeCompare(y.name)),
   };
+}
 
+function triggersDiff(before: ApolliaManifest, after: ApolliaManifest): UpdateDiff['triggers'] {
   const trBefore = new Map((before.triggers ?? []).map((t) => [t.id, t]));
   const trAfter = new Map((after.triggers ?? []).map((t) => [t.id, t]));
-  const triggers = {
+  return {
     added: [...trAfter.keys()].filter((id) => !trBefore.has(id)).sort(),
     removed: [...trBefore.keys()].filter((id) => !trAfter.has(id)).sort(),
     changed: [...trAfter.values()]
@@ -170,7 +225,13 @@ export function diffUpdate(before: ApolliaManifest, after: ApolliaManifest): Upd
       .map((t) => t.id)
       .sort(),
   };
+}
 
+/** Agents added and removed, each kept agent's offered entries added and removed, and what is asked again. */
+function agentsDiff(
+  before: ApolliaManifest,
+  after: ApolliaManifest,
+): { agents: UpdateDiff['agents']; proposedAccess: UpdateDiff['proposedAccess'] } {
   const agBefore = new Map((before.agents ?? []).map((a) => [a.id, a]));
   const agAfter = new Map((after.agents ?? []).map((a) => [a.id, a]));
   const agents = {
@@ -178,7 +239,6 @@ export function diffUpdate(before: ApolliaManifest, after: ApolliaManifest): Upd
     removed: [...agBefore.keys()].filter((id) => !agAfter.has(id)).sort(),
     access: [] as AgentAccessDiff[],
   };
-
   const proposedAccess = ownRecord<string[]>();
   // Sets and lookups built once: an agent may be offered thousands of entries (linear, DESIGN.md).
   const familyBefore = accessFamilies(before);
@@ -196,19 +256,23 @@ export function diffUpdate(before: ApolliaManifest, after: ApolliaManifest): Upd
     const proposed = newEntries.filter((entry) => !oldEntries.has(entry) || familyBefore(entry) !== familyAfter(entry));
     if (proposed.length > 0) proposedAccess[agent.id] = proposed;
   }
+  return { agents, proposedAccess };
+}
 
-  const publisher =
-    before.package.publisher === after.package.publisher
-      ? null
-      : {
-          from: before.package.publisher,
-          to: after.package.publisher,
-          comparison: compareNames(before.package.publisher, after.package.publisher),
-        };
+/** An agent's name in `after`, else in `before`, else its id. */
+function agentNames(before: ApolliaManifest, after: ApolliaManifest): (id: string) => string {
+  const agBefore = new Map((before.agents ?? []).map((a) => [a.id, a]));
+  const agAfter = new Map((after.agents ?? []).map((a) => [a.id, a]));
+  return (id) => agAfter.get(id)?.name ?? agBefore.get(id)?.name ?? id;
+}
+
+/** What the new version asks that the old one did not, in sentences, most sensitive first. */
+function askedMoreSentences(before: ApolliaManifest, after: ApolliaManifest, lists: UpdateLists): string[] {
+  const { publisher, tools, workflows, connections, mcpServers, agents, triggers } = lists;
   const toolOf = names(after.tools);
   const workflowOf = names(after.workflows);
   const serverOf = names(after.mcp_servers);
-  const agentName = (id: string) => agAfter.get(id)?.name ?? agBefore.get(id)?.name ?? id;
+  const agentName = agentNames(before, after);
   const changes: string[] = [];
   if (publisher) {
     changes.push(
@@ -260,14 +324,28 @@ export function diffUpdate(before: ApolliaManifest, after: ApolliaManifest): Upd
     changes.push(
       `New ${triggers.added.length === 1 ? 'trigger' : 'triggers'} ${list(triggers.added)}: off until you arm ${triggers.added.length === 1 ? 'it' : 'them'}`,
     );
-  for (const id of triggers.changed) {
+  return [...changes, ...changedTriggerSentences(before, after, triggers.changed)];
+}
+
+/** Each changed trigger: what it now starts, or when it now fires; off until armed again. */
+function changedTriggerSentences(before: ApolliaManifest, after: ApolliaManifest, changed: string[]): string[] {
+  const trBefore = new Map((before.triggers ?? []).map((t) => [t.id, t]));
+  const trAfter = new Map((after.triggers ?? []).map((t) => [t.id, t]));
+  return changed.map((id) => {
     const from = trBefore.get(id) as TriggerEntry;
     const to = trAfter.get(id) as TriggerEntry;
     const what = sameSourceWords(from, to)
       ? `now starts \`${to.target}\`${to.input ? ` with “${to.input}”` : ''} (was: \`${from.target}\`${from.input ? ` with “${from.input}”` : ''})`
       : `${triggerSourceWords(from.source)} → ${triggerSourceWords(to.source)}`;
-    changes.push(`Changed trigger \`${id}\`: ${what}; off until you arm it again`);
-  }
+    return `Changed trigger \`${id}\`: ${what}; off until you arm it again`;
+  });
+}
+
+/** What the new version no longer has or asks, in sentences. */
+function askedLessSentences(before: ApolliaManifest, after: ApolliaManifest, lists: UpdateLists): string[] {
+  const { tools, workflows, connections, mcpServers, triggers, agents } = lists;
+  const agentName = agentNames(before, after);
+  const changes: string[] = [];
   if (tools.removed.length > 0)
     changes.push(`No longer has the ${tools.removed.length === 1 ? 'tool' : 'tools'} ${list(tools.removed)}`);
   if (workflows.removed.length > 0)
@@ -287,33 +365,5 @@ export function diffUpdate(before: ApolliaManifest, after: ApolliaManifest): Upd
   for (const diff of agents.access)
     if (diff.removed.length > 0)
       changes.push(`${agentName(diff.agentId)} no longer asks for: ${diff.removed.map(entryWords).join('; ')}`);
-
-  const asksMore =
-    tools.added.length +
-      workflows.added.length +
-      tools.familyChanged.length +
-      workflows.familyChanged.length +
-      connections.added.length +
-      mcpServers.added.length +
-      mcpServers.changed.length +
-      triggers.added.length +
-      triggers.changed.length +
-      agents.added.length +
-      Object.keys(proposedAccess).length >
-    0;
-
-  return {
-    fromVersion: before.package.version,
-    toVersion: after.package.version,
-    tools,
-    workflows,
-    connections,
-    mcpServers,
-    triggers,
-    agents,
-    changes,
-    asksMore,
-    proposedAccess,
-    publisher,
-  };
+  return changes;
 }
