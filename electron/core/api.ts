@@ -21,12 +21,10 @@ import {
   type ApiResponse,
   type ApiResult,
   type SourceHandle,
-  type SourceInspection,
 } from '../../shared/api';
-import type { ApoDetails, ApoSummary } from '../../shared/inspection';
+import type { ApoDetails } from '../../shared/inspection';
 import {
   keyChangeOf,
-  keyChangeOfUpdate,
   listTrustedKeys,
   refuseKeyChange,
   trustKey,
@@ -34,20 +32,17 @@ import {
   untrustKey,
   verifyInstalled,
 } from './app/publisher-trust';
-import { signatureVerdictOf } from '../../shared/signature-verdict';
-import { pinnedKeysOf, signatureUpdateOf, trustedKeysOf } from './trust/stored-keys';
-import { withSignatureState } from './trust/signature-state';
 import { SDK_VERSION } from '../../shared/sdk';
 import { ActivityLog } from './activity/activity-log';
 import { archiveAgent, setToolAccess } from './app/agents';
 import { type ApiContext, type ApiDeps, policyOf, recordActivity } from './app/context';
-import { own } from '../../shared/own';
 import { lockedByPolicy } from './app/policy-locks';
-import { packagePolicyProblems, policyKeys, templateProblem, verificationKeys } from './policy/index';
+import { policyKeys } from './policy/index';
 import { dashboardUnderPolicy, noticePolicyChange, settingsUnderPolicy } from './policy/policy-effects';
 import { CoreError } from './errors/index';
 import * as requestValidators from './generated/api-request-validators';
-import { installedComparison, installPackage, uninstallPackage } from './app/install-package';
+import { installPackage, uninstallPackage } from './app/install-package';
+import { inspectForConsent } from './app/source-inspection';
 import {
   denyTool,
   readSettings,
@@ -59,7 +54,7 @@ import {
   sealClearMcpCredentials,
 } from './app/settings';
 import { resealSecrets } from './app/reseal-secrets';
-import { inspectSource, SourceRegistry } from './app/sources';
+import { SourceRegistry } from './app/sources';
 import { Store } from './store/store';
 import { dashboardOf } from './app/views';
 import { builtinTemplateDir, listBuiltinTemplates } from './template';
@@ -154,50 +149,7 @@ function handlersOf(ctx: ApiContext): { [M in ApiMethod]: (request: ApiRequest<M
       if (!known) throw new CoreError('template.unknown', `No built-in template is called \`${request.name}\`.`);
       return registered(ctx, builtinTemplateDir(deps.resourcesDir, request.name), 'builtin');
     },
-    inspect: async (request) => {
-      const src = ctx.sources.get(request.sourceId);
-      const state = await store.read();
-      // Inspection works under any policy, an unreadable one included: only what it would refuse is added.
-      const policy = policyOf(ctx);
-      const trusted = verificationKeys(policy.effective, trustedKeysOf(state));
-      const inspection = await inspectSource(src, trusted, pinnedKeysOf(state, trusted));
-      const manifest = src.kind === 'apo' ? (inspection.details as ApoDetails | null)?.manifest : undefined;
-      const comparison = manifest
-        ? installedComparison(state, manifest)
-        : { installed: null, updateDiff: null, installedDecisions: null };
-      const summary = src.kind === 'apo' ? (inspection.summary as ApoSummary | null) : null;
-      // The one signature verdict of this inspection: every screen renders it, none recomputes it.
-      const signatureVerdict = summary
-        ? signatureVerdictOf(
-            summary.signature,
-            summary.publisher,
-            manifest ? signatureUpdateOf(state, manifest.package.name, summary.signature) : null,
-          )
-        : null;
-      const keyChange = keyChangeOfUpdate(signatureVerdict?.update ?? null);
-      const shown = withSignatureState(inspection, src.handle.origin === 'builtin');
-      const refusals =
-        manifest && summary && inspection.ok
-          ? packagePolicyProblems(policy.effective, manifest, summary.signature, summary.sha256, trusted)
-          : [];
-      const templateRefusal =
-        src.kind === 'template' && inspection.ok
-          ? templateProblem(policy.effective, src.handle.origin === 'builtin')
-          : null;
-      const refused = [...refusals, ...(templateRefusal ? [templateRefusal] : [])];
-      const result: SourceInspection = {
-        ...shown,
-        ...(refused.length > 0 ? { ok: false, errors: [...shown.errors, ...refused] } : {}),
-        ...comparison,
-        keyChange,
-        signatureVerdict,
-        installedChanged: manifest
-          ? own(state.packageTrust, manifest.package.name)?.integrity.state === 'changed'
-          : false,
-        policy,
-      };
-      return result;
-    },
+    inspect: (request) => inspectForConsent(ctx, request),
     pickWatchFolder: async () => {
       const path = await deps.dialogs.openFolder();
       if (path === null) return null;

@@ -273,6 +273,75 @@ export class TarScanner {
       this.endZeros = BLOCK;
       return;
     }
+    this.refuseUnreadableHeader(block, at);
+    this.sawHeader = true;
+    const header = parseHeader(block, at);
+    this.headers++;
+    if (this.headers > maxHeaders(this.limits)) {
+      throw new ArchiveRefusal(
+        ARCHIVE_ERROR.tooManyEntries,
+        `the archive has more than ${maxHeaders(this.limits)} headers`,
+      );
+    }
+
+    const flag = header.typeflag;
+    if (flag === 'x' || flag === 'g' || flag === 'L' || flag === 'K') {
+      this.startMetadata(header, flag, at);
+      return;
+    }
+
+    const pending = this.pending;
+    this.pending = {};
+    this.metaRun = 0;
+    this.metaSeen = '';
+    refuseTwoNames(pending, header);
+    const name = pending.path ?? decodeName(pending.longName ?? header.nameBytes);
+    this.current = { name, size: header.size };
+    const shown = quoteName(name);
+    refuseEntryType(flag, name, () => pending.linkpath ?? decodeLossy(pending.longLink ?? header.linkBytes));
+    if (pending.sparse) throw sparseRefusal(pending.sparseName ?? name);
+    const ambiguity = headerAmbiguity(block);
+    if (ambiguity !== null)
+      throw new ArchiveRefusal(ambiguity.code, `archive entry ${shown} (header at byte ${at}) ${ambiguity.why}`, name);
+    if (pending.realsize !== undefined) {
+      throw new ArchiveRefusal(
+        ARCHIVE_ERROR.ambiguousSize,
+        `archive entry ${shown} has a PAX \`SCHILY.realsize\` (${JSON.stringify(pending.realsize)}) beside its size of ${header.size} bytes: libarchive (bsdtar) cuts or pads the file to it, GNU tar, Go and Python do not`,
+        name,
+      );
+    }
+    const kind = this.entryKind(flag, header, name, shown);
+    refusePaxSize(pending, kind, header, name);
+    // No data follows a folder, whatever its size field says (POSIX stores none; libarchive, GNU
+    // tar, Go and Python read none after a type 5), except the v7 case GNU tar reads (`v7Tail`).
+    const dataSize = kind === 'dir' ? 0 : header.size;
+    if (kind === 'dir' && flag !== '5' && header.size > 0) this.v7Tail = { name, size: header.size };
+    const subject = kind === 'file' ? appleDoubleSubject(name, this.limits) : undefined;
+    const path = subject === undefined ? checkEntryName(name, kind, this.limits) : null;
+    this.entries++;
+    if (this.entries > this.limits.maxEntries) {
+      throw new ArchiveRefusal(
+        ARCHIVE_ERROR.tooManyEntries,
+        `the archive has more than ${this.limits.maxEntries} entries (entry ${shown} is one too many)`,
+        name,
+      );
+    }
+    if (subject !== undefined) return this.skipAppleDouble(name, subject, dataSize);
+    if (path === null) return;
+    this.refuseOverLimits(dataSize, name);
+    this.registry.add(path, kind);
+    this.totalBytes += dataSize;
+    const entry: ArchiveEntry = { path, kind, size: dataSize, executable: (header.mode & 0o111) !== 0 };
+    const visited = this.visitor.entry(entry);
+    if (visited) return visited.then(() => this.startData(dataSize));
+    return this.startData(dataSize);
+  }
+
+  /**
+   * A header that is not one (the first: not a tar archive at all; a later one: corrupt), or any header after an old
+   * v7 folder that declares data (readers disagree on where the next header is).
+   */
+  private refuseUnreadableHeader(block: Buffer, at: number): void {
     if (!hasValidChecksum(block)) {
       if (!this.sawHeader)
         throw new ArchiveRefusal(
@@ -296,166 +365,45 @@ export class TarScanner {
         name,
       );
     }
-    this.sawHeader = true;
-    const header = parseHeader(block, at);
-    this.headers++;
-    if (this.headers > maxHeaders(this.limits)) {
+  }
+
+  /** A PAX or GNU long-name header: its data is read as metadata for the next entry (at most one of each kind). */
+  private startMetadata(header: TarHeader, flag: 'x' | 'g' | 'L' | 'K', at: number): void {
+    const what = flag === 'x' || flag === 'g' ? 'PAX' : 'GNU long-name';
+    if (header.size > MAX_METADATA_BYTES) {
       throw new ArchiveRefusal(
-        ARCHIVE_ERROR.tooManyEntries,
-        `the archive has more than ${maxHeaders(this.limits)} headers`,
+        ARCHIVE_ERROR.metadataTooLarge,
+        `the ${what} header at byte ${at} declares ${header.size} bytes: at most ${MAX_METADATA_BYTES} are accepted`,
       );
     }
-
-    const flag = header.typeflag;
-    if (flag === 'x' || flag === 'g' || flag === 'L' || flag === 'K') {
-      const what = flag === 'x' || flag === 'g' ? 'PAX' : 'GNU long-name';
-      if (header.size > MAX_METADATA_BYTES) {
-        throw new ArchiveRefusal(
-          ARCHIVE_ERROR.metadataTooLarge,
-          `the ${what} header at byte ${at} declares ${header.size} bytes: at most ${MAX_METADATA_BYTES} are accepted`,
-        );
-      }
-      this.metaRun++;
-      if (this.metaRun > MAX_METADATA_HEADERS_PER_ENTRY) {
+    this.metaRun++;
+    if (this.metaRun > MAX_METADATA_HEADERS_PER_ENTRY) {
+      throw new ArchiveRefusal(
+        ARCHIVE_ERROR.repeatedMetadata,
+        `the archive has more than ${MAX_METADATA_HEADERS_PER_ENTRY} metadata headers (PAX, GNU long name) in a row (the last at byte ${at}): bsdtar stops reading after 32, and no writer needs more than one of each kind per entry`,
+      );
+    }
+    if (flag !== 'g') {
+      if (this.metaSeen.includes(flag)) {
         throw new ArchiveRefusal(
           ARCHIVE_ERROR.repeatedMetadata,
-          `the archive has more than ${MAX_METADATA_HEADERS_PER_ENTRY} metadata headers (PAX, GNU long name) in a row (the last at byte ${at}): bsdtar stops reading after 32, and no writer needs more than one of each kind per entry`,
+          `the ${METADATA_NAMES[flag]} header at byte ${at} is the second one for the same entry: tar readers disagree on which applies (bsdtar and GNU tar take the last, Python the first)`,
         );
       }
-      if (flag !== 'g') {
-        if (this.metaSeen.includes(flag)) {
-          throw new ArchiveRefusal(
-            ARCHIVE_ERROR.repeatedMetadata,
-            `the ${METADATA_NAMES[flag]} header at byte ${at} is the second one for the same entry: tar readers disagree on which applies (bsdtar and GNU tar take the last, Python the first)`,
-          );
-        }
-        this.metaSeen += flag;
-      }
-      this.metaKind = flag;
-      this.metaOffset = at;
-      this.metaParts = [];
-      this.remaining = header.size;
-      this.current = { name: '', size: header.size };
-      if (header.size === 0) this.finishMetadata();
-      else this.state = 'meta';
-      return;
+      this.metaSeen += flag;
     }
+    this.metaKind = flag;
+    this.metaOffset = at;
+    this.metaParts = [];
+    this.remaining = header.size;
+    this.current = { name: '', size: header.size };
+    if (header.size === 0) this.finishMetadata();
+    else this.state = 'meta';
+  }
 
-    const pending = this.pending;
-    this.pending = {};
-    this.metaRun = 0;
-    this.metaSeen = '';
-    if (pending.longName !== undefined && pending.path !== undefined) {
-      const long = decodeLossy(pending.longName);
-      throw new ArchiveRefusal(
-        ARCHIVE_ERROR.ambiguousName,
-        `archive entry ${quoteName(long)} is named twice, by a GNU long-name header (\`L\`) and by a PAX \`path\` (${quoteName(pending.path)}): tar readers disagree on which applies (bsdtar and Python take the first of the two headers, GNU tar the PAX path, Go the long name)`,
-        long,
-      );
-    }
-    if (pending.longLink !== undefined && pending.linkpath !== undefined) {
-      const shown = pending.path ?? decodeLossy(pending.longName ?? header.nameBytes);
-      throw new ArchiveRefusal(
-        ARCHIVE_ERROR.ambiguousName,
-        `archive entry ${quoteName(shown)} has two link targets, by a GNU long-link header (\`K\`: ${quoteName(decodeLossy(pending.longLink))}) and by a PAX \`linkpath\` (${quoteName(pending.linkpath)}): tar readers disagree on which applies`,
-        shown,
-      );
-    }
-    const name = pending.path ?? decodeName(pending.longName ?? header.nameBytes);
-    this.current = { name, size: header.size };
+  /** A file's data within the per-file and total limits. */
+  private refuseOverLimits(dataSize: number, name: string): void {
     const shown = quoteName(name);
-
-    const link = () => pending.linkpath ?? decodeLossy(pending.longLink ?? header.linkBytes);
-    switch (flag) {
-      case '1':
-        throw new ArchiveRefusal(
-          ARCHIVE_ERROR.hardlink,
-          `archive entry ${shown} is a hard link (to ${quoteName(link())}): links are not accepted`,
-          name,
-        );
-      case '2':
-        throw new ArchiveRefusal(
-          ARCHIVE_ERROR.symlink,
-          `archive entry ${shown} is a symbolic link (to ${quoteName(link())}): links are not accepted`,
-          name,
-        );
-      case '3':
-      case '4':
-        throw new ArchiveRefusal(
-          ARCHIVE_ERROR.device,
-          `archive entry ${shown} is a ${flag === '3' ? 'character' : 'block'} device: only files and folders are accepted`,
-          name,
-        );
-      case '6':
-        throw new ArchiveRefusal(
-          ARCHIVE_ERROR.fifo,
-          `archive entry ${shown} is a FIFO (named pipe): only files and folders are accepted`,
-          name,
-        );
-      case '0':
-      case '\0':
-      case '5':
-        break;
-      case 'S':
-        throw sparseRefusal(name);
-      default:
-        throw new ArchiveRefusal(
-          ARCHIVE_ERROR.unsupportedType,
-          `archive entry ${shown} is ${TYPE_NAMES[flag] ?? `of tar type \`${JSON.stringify(flag).slice(1, -1)}\``}: only files and folders are accepted`,
-          name,
-        );
-    }
-    if (pending.sparse) throw sparseRefusal(pending.sparseName ?? name);
-    const ambiguity = headerAmbiguity(block);
-    if (ambiguity !== null)
-      throw new ArchiveRefusal(ambiguity.code, `archive entry ${shown} (header at byte ${at}) ${ambiguity.why}`, name);
-    if (pending.realsize !== undefined) {
-      throw new ArchiveRefusal(
-        ARCHIVE_ERROR.ambiguousSize,
-        `archive entry ${shown} has a PAX \`SCHILY.realsize\` (${JSON.stringify(pending.realsize)}) beside its size of ${header.size} bytes: libarchive (bsdtar) cuts or pads the file to it, GNU tar, Go and Python do not`,
-        name,
-      );
-    }
-    const kind = this.entryKind(flag, header, name, shown);
-    if (pending.size !== undefined) {
-      if (!/^[0-9]{1,16}$/.test(pending.size)) {
-        throw new ArchiveRefusal(
-          ARCHIVE_ERROR.paxSize,
-          `archive entry ${shown} has a PAX size \`${pending.size}\` that is not a whole number of bytes`,
-          name,
-        );
-      }
-      if (kind === 'dir' && Number(pending.size) !== 0) {
-        throw new ArchiveRefusal(
-          ARCHIVE_ERROR.ambiguousSize,
-          `archive entry ${shown} is a folder with a PAX size of ${pending.size} bytes: libarchive (bsdtar) reads that many bytes of data after it, GNU tar, Go and Python none`,
-          name,
-        );
-      }
-      if (Number(pending.size) !== header.size) {
-        throw new ArchiveRefusal(
-          ARCHIVE_ERROR.paxSize,
-          `archive entry ${shown} has a PAX size of ${pending.size} bytes but its header says ${header.size}`,
-          name,
-        );
-      }
-    }
-    // No data follows a folder, whatever its size field says (POSIX stores none; libarchive, GNU
-    // tar, Go and Python read none after a type 5), except the v7 case GNU tar reads (`v7Tail`).
-    const dataSize = kind === 'dir' ? 0 : header.size;
-    if (kind === 'dir' && flag !== '5' && header.size > 0) this.v7Tail = { name, size: header.size };
-    const subject = kind === 'file' ? appleDoubleSubject(name, this.limits) : undefined;
-    const path = subject === undefined ? checkEntryName(name, kind, this.limits) : null;
-    this.entries++;
-    if (this.entries > this.limits.maxEntries) {
-      throw new ArchiveRefusal(
-        ARCHIVE_ERROR.tooManyEntries,
-        `the archive has more than ${this.limits.maxEntries} entries (entry ${shown} is one too many)`,
-        name,
-      );
-    }
-    if (subject !== undefined) return this.skipAppleDouble(name, subject, dataSize);
-    if (path === null) return;
     if (dataSize > this.limits.maxFileBytes) {
       throw new ArchiveRefusal(
         ARCHIVE_ERROR.fileTooLarge,
@@ -470,12 +418,6 @@ export class TarScanner {
         name,
       );
     }
-    this.registry.add(path, kind);
-    this.totalBytes += dataSize;
-    const entry: ArchiveEntry = { path, kind, size: dataSize, executable: (header.mode & 0o111) !== 0 };
-    const visited = this.visitor.entry(entry);
-    if (visited) return visited.then(() => this.startData(dataSize));
-    return this.startData(dataSize);
   }
 
   /**
@@ -591,6 +533,101 @@ export class TarScanner {
         break;
     }
     this.afterData(size);
+  }
+}
+
+/**
+ * An entry named twice (a GNU long name and a PAX path) or given two link targets: tar readers disagree on which
+ * applies.
+ */
+function refuseTwoNames(pending: PendingMetadata, header: TarHeader): void {
+  if (pending.longName !== undefined && pending.path !== undefined) {
+    const long = decodeLossy(pending.longName);
+    throw new ArchiveRefusal(
+      ARCHIVE_ERROR.ambiguousName,
+      `archive entry ${quoteName(long)} is named twice, by a GNU long-name header (\`L\`) and by a PAX \`path\` (${quoteName(pending.path)}): tar readers disagree on which applies (bsdtar and Python take the first of the two headers, GNU tar the PAX path, Go the long name)`,
+      long,
+    );
+  }
+  if (pending.longLink !== undefined && pending.linkpath !== undefined) {
+    const shown = pending.path ?? decodeLossy(pending.longName ?? header.nameBytes);
+    throw new ArchiveRefusal(
+      ARCHIVE_ERROR.ambiguousName,
+      `archive entry ${quoteName(shown)} has two link targets, by a GNU long-link header (\`K\`: ${quoteName(decodeLossy(pending.longLink))}) and by a PAX \`linkpath\` (${quoteName(pending.linkpath)}): tar readers disagree on which applies`,
+      shown,
+    );
+  }
+}
+
+/** Only files and folders are accepted: a link, a device, a FIFO, a sparse file or another type is refused. */
+function refuseEntryType(flag: string, name: string, link: () => string): void {
+  const shown = quoteName(name);
+  switch (flag) {
+    case '1':
+      throw new ArchiveRefusal(
+        ARCHIVE_ERROR.hardlink,
+        `archive entry ${shown} is a hard link (to ${quoteName(link())}): links are not accepted`,
+        name,
+      );
+    case '2':
+      throw new ArchiveRefusal(
+        ARCHIVE_ERROR.symlink,
+        `archive entry ${shown} is a symbolic link (to ${quoteName(link())}): links are not accepted`,
+        name,
+      );
+    case '3':
+    case '4':
+      throw new ArchiveRefusal(
+        ARCHIVE_ERROR.device,
+        `archive entry ${shown} is a ${flag === '3' ? 'character' : 'block'} device: only files and folders are accepted`,
+        name,
+      );
+    case '6':
+      throw new ArchiveRefusal(
+        ARCHIVE_ERROR.fifo,
+        `archive entry ${shown} is a FIFO (named pipe): only files and folders are accepted`,
+        name,
+      );
+    case '0':
+    case '\0':
+    case '5':
+      break;
+    case 'S':
+      throw sparseRefusal(name);
+    default:
+      throw new ArchiveRefusal(
+        ARCHIVE_ERROR.unsupportedType,
+        `archive entry ${shown} is ${TYPE_NAMES[flag] ?? `of tar type \`${JSON.stringify(flag).slice(1, -1)}\``}: only files and folders are accepted`,
+        name,
+      );
+  }
+}
+
+/** A PAX size must be a whole number, equal to the header's, and zero for a folder. */
+function refusePaxSize(pending: PendingMetadata, kind: 'file' | 'dir', header: TarHeader, name: string): void {
+  const shown = quoteName(name);
+  if (pending.size !== undefined) {
+    if (!/^[0-9]{1,16}$/.test(pending.size)) {
+      throw new ArchiveRefusal(
+        ARCHIVE_ERROR.paxSize,
+        `archive entry ${shown} has a PAX size \`${pending.size}\` that is not a whole number of bytes`,
+        name,
+      );
+    }
+    if (kind === 'dir' && Number(pending.size) !== 0) {
+      throw new ArchiveRefusal(
+        ARCHIVE_ERROR.ambiguousSize,
+        `archive entry ${shown} is a folder with a PAX size of ${pending.size} bytes: libarchive (bsdtar) reads that many bytes of data after it, GNU tar, Go and Python none`,
+        name,
+      );
+    }
+    if (Number(pending.size) !== header.size) {
+      throw new ArchiveRefusal(
+        ARCHIVE_ERROR.paxSize,
+        `archive entry ${shown} has a PAX size of ${pending.size} bytes but its header says ${header.size}`,
+        name,
+      );
+    }
   }
 }
 

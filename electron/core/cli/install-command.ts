@@ -16,7 +16,7 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
-import type { SourceInspection } from '../../../shared/api';
+import type { InstallReceipt, SourceInspection } from '../../../shared/api';
 import type { ApoDetails, ApoSummary } from '../../../shared/inspection';
 import { publisherStatus } from '../../../shared/verdict';
 import {
@@ -97,67 +97,119 @@ export const INSTALL_USAGE = [
   '',
 ].join('\n');
 
+/** What the flags of `install` say: the person's answers, exactly as the form's clicks are. */
+interface InstallFlags {
+  yes: boolean;
+  allowDowngrade: boolean;
+  acceptKeyChange: boolean;
+  access: Map<string, AccessAnswer>;
+  disarms: string[];
+  arms: { id: string; folder?: string; secret?: WebhookSecretSource }[];
+  /** The PATH as given, and resolved. */
+  given: string;
+  path: string;
+}
+
 /** Runs `install` with the arguments after the command name. */
 export async function run(args: string[], io: CliIo): Promise<number> {
-  let yes = false;
-  let allowDowngrade = false;
-  let acceptKeyChange = false;
-  const access = new Map<string, AccessAnswer>();
-  const disarms: string[] = [];
-  const arms: { id: string; folder?: string; secret?: WebhookSecretSource }[] = [];
+  const flags = parseInstallFlags(args, io);
+  if (typeof flags === 'number') return flags;
+  const api = cliApi(
+    io,
+    flags.arms.flatMap((a) => (a.folder ? [a.folder] : [])),
+  );
+  const source = await api.registerSource(flags.path, 'command-line');
+  if (!source.ok) return refused(io, source.error);
+  const inspected = await api.inspect({ sourceId: source.value.id });
+  if (!inspected.ok) return refused(io, inspected.error);
+  const inspection: SourceInspection = inspected.value;
+  if (inspection.kind !== 'apo') {
+    const unpacked = inspection.errors[0]?.code === 'template.unbuilt_apo';
+    io.stderr(
+      `${PROGRAM}: ${flags.given} is a ${unpacked ? `package folder, not yet packed: pack it with \`pack ${flags.given}\`, then install the .apo it writes` : inspection.kind === 'template' ? 'template folder: apply it with `apply`' : 'plugin manifest: plugins are shown, never installed'}\n`,
+    );
+    return EXIT.refused;
+  }
+  if (!inspection.ok) {
+    io.stderr(formatInspection(inspection));
+    return EXIT.refused;
+  }
+  const manifest = (inspection.details as ApoDetails).manifest;
+  for (const id of flags.disarms)
+    if (flags.arms.some((a) => a.id === id))
+      return usageError(io, `trigger ${id} was both armed and disarmed`, INSTALL_USAGE);
+  const decisions = await answersOf(api, manifest, flags, io);
+  if (typeof decisions === 'number') return decisions;
+
+  // What would be decided, by the same function the core decides with.
+  const summary = inspection.summary as ApoSummary;
+  const decided = decide({
+    manifest,
+    installed: inspection.installedDecisions,
+    trust: decisionTrust(summary.signature),
+    deniedTools: await deniedTools(api),
+    policy: inspection.policy.effective,
+    answers: decisions,
+  });
+  if (!flags.yes) {
+    printWouldInstall(io, inspection, decided);
+    return EXIT.accepted;
+  }
+  for (const problem of decided.problems) {
+    io.stderr(`${PROGRAM}: ${problem.message}${problem.code.startsWith('policy.') ? ` (${problem.code})` : ''}\n`);
+    return EXIT.refused;
+  }
+
+  for (const arm of flags.arms) {
+    if (!arm.secret) continue;
+    const read = await readWebhookSecret(arm.secret, io);
+    if ('problem' in read) return usageError(io, read.problem, INSTALL_USAGE);
+    decisions.triggers[arm.id] = {
+      ...decisions.triggers[arm.id],
+      armed: true,
+      webhookSecret: { kind: 'given', secret: read.secret },
+    };
+    printSecretNote(io, read.secret);
+  }
+  const result = await api.install({
+    sourceId: source.value.id,
+    decisions,
+    ...(flags.allowDowngrade ? { allowDowngrade: true } : {}),
+    ...(flags.acceptKeyChange ? { acceptKeyChange: true } : {}),
+  });
+  if (!result.ok) return refused(io, result.error);
+  printInstalled(io, result.value, summary, decided);
+  return EXIT.accepted;
+}
+
+/** The flags of `install`, or the exit code of `--help` or of a usage error (already printed). */
+function parseInstallFlags(args: string[], io: CliIo): InstallFlags | number {
+  const flags = {
+    yes: false,
+    allowDowngrade: false,
+    acceptKeyChange: false,
+    access: new Map<string, AccessAnswer>(),
+    disarms: [] as string[],
+    arms: [] as InstallFlags['arms'],
+  };
   const paths: string[] = [];
   for (let i = 0; i < args.length; i++) {
     const arg = args[i] as string;
     if (arg === '-h' || arg === '--help') {
       io.stdout(INSTALL_USAGE);
       return EXIT.accepted;
-    } else if (arg === '--yes' || arg === '-y') yes = true;
-    else if (arg === '--allow-downgrade') allowDowngrade = true;
+    } else if (arg === '--yes' || arg === '-y') flags.yes = true;
+    else if (arg === '--allow-downgrade') flags.allowDowngrade = true;
     else if (arg.startsWith('--webhook-secret')) {
-      const option = webhookSecretOption(args, i, io);
-      if (option === null) return usageError(io, `unknown option \`${arg.split('=')[0]}\` for install`, INSTALL_USAGE);
-      if ('problem' in option) return usageError(io, option.problem, INSTALL_USAGE);
-      const arm = arms.at(-1);
-      if (!arm)
-        return usageError(
-          io,
-          `${arg.split('=')[0]} goes right after the --arm TRIGGER it is the secret of`,
-          INSTALL_USAGE,
-        );
-      if (arm.secret) return usageError(io, `trigger ${arm.id} was given two secrets`, INSTALL_USAGE);
-      if (option.source.from === 'stdin' && arms.some((a) => a.secret?.from === 'stdin'))
-        return usageError(io, 'only one trigger can read its secret from standard input', INSTALL_USAGE);
-      arm.secret = option.source;
-      i = option.next;
-    } else if (arg === '--accept-key-change') acceptKeyChange = true;
-    else if (
-      arg === '--grant' ||
-      arg === '--withhold' ||
-      arg === '--allow' ||
-      arg === '--ask' ||
-      arg === '--arm' ||
-      arg === '--disarm'
-    ) {
+      const next = webhookSecretFlag(args, i, io, flags.arms);
+      if (typeof next === 'object') return next.exit;
+      i = next;
+    } else if (arg === '--accept-key-change') flags.acceptKeyChange = true;
+    else if (ANSWER_FLAGS.has(arg)) {
       const value = args[++i];
       if (value === undefined || value === '') return usageError(io, `${arg} needs a value`, INSTALL_USAGE);
-      if (arg === '--disarm') disarms.push(value);
-      else if (arg !== '--arm') {
-        const answer: AccessAnswer =
-          arg === '--grant' ? true : arg === '--withhold' ? false : arg === '--allow' ? 'allow' : 'ask';
-        if (access.has(value) && access.get(value) !== answer)
-          return usageError(io, `${value} was given two answers`, INSTALL_USAGE);
-        access.set(value, answer);
-      } else {
-        const eq = value.indexOf('=');
-        if (eq === -1) arms.push({ id: value });
-        else {
-          const folder = value.slice(eq + 1);
-          const absolute = isAbsolute(folder) ? folder : resolve(io.cwd, folder);
-          if (!existsSync(absolute) || !statSync(absolute).isDirectory())
-            return usageError(io, `no such folder: ${folder}`, INSTALL_USAGE);
-          arms.push({ id: value.slice(0, eq), folder: absolute });
-        }
-      }
+      const problem = answerFlag(arg, value, io, flags);
+      if (problem !== null) return problem;
     } else if (arg.startsWith('-')) return usageError(io, `unknown option \`${arg}\` for install`, INSTALL_USAGE);
     else paths.push(arg);
   }
@@ -167,55 +219,104 @@ export async function run(args: string[], io: CliIo): Promise<number> {
       paths.length === 0 ? 'install needs a PATH' : `install takes one PATH, got ${paths.length}`,
       INSTALL_USAGE,
     );
-  const path = isAbsolute(paths[0] as string) ? (paths[0] as string) : resolve(io.cwd, paths[0] as string);
-  if (!existsSync(path)) return usageError(io, `no such file: ${paths[0]}`, INSTALL_USAGE);
+  const given = paths[0] as string;
+  const path = isAbsolute(given) ? given : resolve(io.cwd, given);
+  if (!existsSync(path)) return usageError(io, `no such file: ${given}`, INSTALL_USAGE);
+  return { ...flags, given, path };
+}
 
-  const api = cliApi(
-    io,
-    arms.flatMap((a) => (a.folder ? [a.folder] : [])),
-  );
-  const source = await api.registerSource(path, 'command-line');
-  if (!source.ok) return refused(io, source.error);
-  const inspected = await api.inspect({ sourceId: source.value.id });
-  if (!inspected.ok) return refused(io, inspected.error);
-  const inspection: SourceInspection = inspected.value;
-  if (inspection.kind !== 'apo') {
-    const unpacked = inspection.errors[0]?.code === 'template.unbuilt_apo';
-    io.stderr(
-      `${PROGRAM}: ${paths[0]} is a ${unpacked ? `package folder, not yet packed: pack it with \`pack ${paths[0]}\`, then install the .apo it writes` : inspection.kind === 'template' ? 'template folder: apply it with `apply`' : 'plugin manifest: plugins are shown, never installed'}\n`,
-    );
-    return EXIT.refused;
-  }
-  if (!inspection.ok) {
-    io.stderr(formatInspection(inspection));
-    return EXIT.refused;
-  }
-  const manifest = (inspection.details as ApoDetails).manifest;
-  for (const id of disarms)
-    if (arms.some((a) => a.id === id))
-      return usageError(io, `trigger ${id} was both armed and disarmed`, INSTALL_USAGE);
+/** The flags that take an entry or a trigger as their value. */
+const ANSWER_FLAGS = new Set(['--grant', '--withhold', '--allow', '--ask', '--arm', '--disarm']);
 
-  // The answers: only what a flag names (the form sends only what was clicked).
+/** Notes one answer flag and its value in `flags`; answers the exit code of a usage error (printed), else null. */
+function answerFlag(
+  arg: string,
+  value: string,
+  io: CliIo,
+  flags: Pick<InstallFlags, 'access' | 'disarms' | 'arms'>,
+): number | null {
+  if (arg === '--disarm') flags.disarms.push(value);
+  else if (arg !== '--arm') {
+    const answer: AccessAnswer =
+      arg === '--grant' ? true : arg === '--withhold' ? false : arg === '--allow' ? 'allow' : 'ask';
+    if (flags.access.has(value) && flags.access.get(value) !== answer)
+      return usageError(io, `${value} was given two answers`, INSTALL_USAGE);
+    flags.access.set(value, answer);
+  } else {
+    const eq = value.indexOf('=');
+    if (eq === -1) flags.arms.push({ id: value });
+    else {
+      const folder = value.slice(eq + 1);
+      const absolute = isAbsolute(folder) ? folder : resolve(io.cwd, folder);
+      if (!existsSync(absolute) || !statSync(absolute).isDirectory())
+        return usageError(io, `no such folder: ${folder}`, INSTALL_USAGE);
+      flags.arms.push({ id: value.slice(0, eq), folder: absolute });
+    }
+  }
+  return null;
+}
+
+/**
+ * A `--webhook-secret-…` flag, given to the `--arm` right before it: answers the index of its last argument, or the
+ * exit code of a usage error (printed).
+ */
+function webhookSecretFlag(
+  args: string[],
+  i: number,
+  io: CliIo,
+  arms: InstallFlags['arms'],
+): number | { exit: number } {
+  const arg = args[i] as string;
+  const option = webhookSecretOption(args, i, io);
+  if (option === null)
+    return { exit: usageError(io, `unknown option \`${arg.split('=')[0]}\` for install`, INSTALL_USAGE) };
+  if ('problem' in option) return { exit: usageError(io, option.problem, INSTALL_USAGE) };
+  const arm = arms.at(-1);
+  if (!arm)
+    return {
+      exit: usageError(
+        io,
+        `${arg.split('=')[0]} goes right after the --arm TRIGGER it is the secret of`,
+        INSTALL_USAGE,
+      ),
+    };
+  if (arm.secret) return { exit: usageError(io, `trigger ${arm.id} was given two secrets`, INSTALL_USAGE) };
+  if (option.source.from === 'stdin' && arms.some((a) => a.secret?.from === 'stdin'))
+    return { exit: usageError(io, 'only one trigger can read its secret from standard input', INSTALL_USAGE) };
+  arm.secret = option.source;
+  return option.next;
+}
+
+/**
+ * The answers: only what a flag names (the form sends only what was clicked). An entry no agent offers is refused
+ * (exit code, printed); a folder given is registered for this run, as the form's folder dialog does.
+ */
+async function answersOf(
+  api: CoreApi,
+  manifest: ApoDetails['manifest'],
+  flags: InstallFlags,
+  io: CliIo,
+): Promise<ConsentAnswers | number> {
   const decisions: ConsentAnswers = { agents: ownRecord(), triggers: ownRecord() };
   const offered = new Set<string>();
   for (const agent of manifest.agents ?? []) {
     const answers = ownRecord<AccessAnswer>();
     for (const entry of agent.defaults?.access ?? []) {
       offered.add(entry);
-      const answer = access.get(entry);
+      const answer = flags.access.get(entry);
       if (answer !== undefined) answers[entry] = answer;
     }
     if (Object.keys(answers).length > 0) decisions.agents[agent.id] = { access: answers };
   }
-  const stray = [...access.keys()].find((entry) => !offered.has(entry));
+  const stray = [...flags.access.keys()].find((entry) => !offered.has(entry));
   if (stray !== undefined) {
     io.stderr(
       `${PROGRAM}: ${manifest.package.name} offers no agent \`${stray}\` (it can grant: ${[...offered].join(', ') || 'nothing'})\n`,
     );
     return EXIT.refused;
   }
-  for (const id of disarms) decisions.triggers[id] = { armed: false };
-  for (const arm of arms) {
+  for (const id of flags.disarms) decisions.triggers[id] = { armed: false };
+  for (const arm of flags.arms) {
     let folderId: string | undefined;
     if (arm.folder) {
       // Only registers the folder for this run (as the form's folder dialog does): nothing is written.
@@ -230,71 +331,43 @@ export async function run(args: string[], io: CliIo): Promise<number> {
       ...(arm.secret ? { webhookSecret: { kind: 'given' as const, secret: '' } } : {}),
     };
   }
+  return decisions;
+}
 
-  // What would be decided, by the same function the core decides with.
-  const summary = inspection.summary as ApoSummary;
-  const decided = decide({
-    manifest,
-    installed: inspection.installedDecisions,
-    trust: decisionTrust(summary.signature),
-    deniedTools: await deniedTools(api),
-    policy: inspection.policy.effective,
-    answers: decisions,
-  });
-  if (!yes) {
-    io.stdout(formatInspection(inspection));
-    if (inspection.policy.state === 'unreadable')
-      io.stdout(
-        `\nYour organization's policy file ${inspection.policy.problem?.path} cannot be used: ${inspection.policy.problem?.message}. Nothing can be installed until it is fixed; your administrator can act.\n`,
-      );
-    if (inspection.installed)
-      io.stdout(
-        `\nInstalled here: ${manifest.package.name} ${inspection.installed.version} (this one is ${inspection.installed.relation === 'same' ? 'the same version' : inspection.installed.relation}).\n`,
-      );
-    if (inspection.keyChange?.kind === 'changed')
-      io.stdout(
-        `\nSTOP: the signing key changed: ${inspection.keyChange.message}. Installing it needs --accept-key-change.\n`,
-      );
-    else if (inspection.keyChange) io.stdout(`\nSigning key: ${inspection.keyChange.message} (allowed).\n`);
-    for (const change of inspection.updateDiff?.changes ?? []) io.stdout(`  - ${change}\n`);
-    io.stdout('\nWith --yes, and the flags given:\n');
-    printDecisions(io, decided);
-    const answers = inspection.updateDiff
-      ? 'keeping your answers from before (what is new or widened left ungranted)'
-      : 'granting what the package proposes';
+/** Without `--yes`: what the package asks, what changed, and what would be decided; nothing is installed. */
+function printWouldInstall(io: CliIo, inspection: SourceInspection, decided: Decisions): void {
+  const manifest = (inspection.details as ApoDetails).manifest;
+  io.stdout(formatInspection(inspection));
+  if (inspection.policy.state === 'unreadable')
     io.stdout(
-      `\nNothing was installed. Run again with --yes to install, ${answers}; --grant, --withhold, --allow or --ask ENTRY to change an answer, --arm or --disarm TRIGGER to change a trigger.\n`,
+      `\nYour organization's policy file ${inspection.policy.problem?.path} cannot be used: ${inspection.policy.problem?.message}. Nothing can be installed until it is fixed; your administrator can act.\n`,
     );
-    return EXIT.accepted;
-  }
-  for (const problem of decided.problems) {
-    io.stderr(`${PROGRAM}: ${problem.message}${problem.code.startsWith('policy.') ? ` (${problem.code})` : ''}\n`);
-    return EXIT.refused;
-  }
+  if (inspection.installed)
+    io.stdout(
+      `\nInstalled here: ${manifest.package.name} ${inspection.installed.version} (this one is ${inspection.installed.relation === 'same' ? 'the same version' : inspection.installed.relation}).\n`,
+    );
+  if (inspection.keyChange?.kind === 'changed')
+    io.stdout(
+      `\nSTOP: the signing key changed: ${inspection.keyChange.message}. Installing it needs --accept-key-change.\n`,
+    );
+  else if (inspection.keyChange) io.stdout(`\nSigning key: ${inspection.keyChange.message} (allowed).\n`);
+  for (const change of inspection.updateDiff?.changes ?? []) io.stdout(`  - ${change}\n`);
+  io.stdout('\nWith --yes, and the flags given:\n');
+  printDecisions(io, decided);
+  const answers = inspection.updateDiff
+    ? 'keeping your answers from before (what is new or widened left ungranted)'
+    : 'granting what the package proposes';
+  io.stdout(
+    `\nNothing was installed. Run again with --yes to install, ${answers}; --grant, --withhold, --allow or --ask ENTRY to change an answer, --arm or --disarm TRIGGER to change a trigger.\n`,
+  );
+}
 
-  for (const arm of arms) {
-    if (!arm.secret) continue;
-    const read = await readWebhookSecret(arm.secret, io);
-    if ('problem' in read) return usageError(io, read.problem, INSTALL_USAGE);
-    decisions.triggers[arm.id] = {
-      ...decisions.triggers[arm.id],
-      armed: true,
-      webhookSecret: { kind: 'given', secret: read.secret },
-    };
-    printSecretNote(io, read.secret);
-  }
-  const result = await api.install({
-    sourceId: source.value.id,
-    decisions,
-    ...(allowDowngrade ? { allowDowngrade: true } : {}),
-    ...(acceptKeyChange ? { acceptKeyChange: true } : {}),
-  });
-  if (!result.ok) return refused(io, result.error);
-  const receipt = result.value;
+/** What was installed: the outcome, the key change, the decisions, what was armed and each webhook secret. */
+function printInstalled(io: CliIo, receipt: InstallReceipt, summary: ApoSummary, decided: Decisions): void {
   const verb = { installed: 'Installed', updated: 'Updated', downgraded: 'Downgraded', reinstalled: 'Reinstalled' }[
     receipt.outcome
   ];
-  const signature = (inspection.summary as ApoSummary).signature;
+  const signature = summary.signature;
   io.stdout(
     `${verb} ${receipt.name} ${receipt.version}${receipt.previousVersion ? ` (was ${receipt.previousVersion})` : ''} from ${receipt.publisher} (${publisherStatus(signature).label}).\n`,
   );
@@ -309,7 +382,6 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   for (const given of receipt.webhookSecretsGiven)
     io.stdout(`  Webhook secret for ${given.triggerId}: the one your sender gave, kept (it is never shown).\n`);
   if (receipt.webhookSecrets.length + receipt.webhookSecretsGiven.length > 0) io.stdout(fileKeyNotice(cliDataDir(io)));
-  return EXIT.accepted;
 }
 
 /** The owner's never-allowed tools (Settings), as the decision takes them. */
