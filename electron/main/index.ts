@@ -40,6 +40,103 @@ function resourcesDir(): string {
   return app.isPackaged ? process.resourcesPath : join(app.getAppPath(), 'resources');
 }
 
+/** What this start of the app was given: no sandbox, the CLI's name here, started at login, the login item. */
+function hostEnvironment() {
+  const sandboxOff = startedWithoutSandbox({
+    argv: process.argv,
+    hasSwitch: (name) => app.commandLine.hasSwitch(name),
+    env: process.env,
+  });
+  if (sandboxOff)
+    console.error(
+      'Apollia Desktop: started with --no-sandbox: every screen says so, and nothing is installed until it is started without it.',
+    );
+  const cliProgram = cliProgramHere({
+    platform: process.platform,
+    isPackaged: app.isPackaged,
+    execPath: process.execPath,
+    env: process.env,
+  });
+  // Started at login (opt-in, Settings): the tray only, no window; nothing live means nothing to keep running.
+  const inBackground = startedInBackground(
+    process.argv,
+    process.platform === 'darwin' &&
+      (app.getLoginItemSettings() as { wasOpenedAtLogin?: boolean }).wasOpenedAtLogin === true,
+  );
+  const loginItem = loginItemFor({
+    platform: process.platform,
+    isPackaged: app.isPackaged,
+    execPath: process.execPath,
+    env: process.env,
+    app,
+  });
+  return { sandboxOff, cliProgram, loginItem, inBackground };
+}
+
+/**
+ * The triggers go live with the app: the port is Settings' (the host rebinds when it changes). A host that cannot
+ * start (`serve` already holds the data folder, the port is taken) is not fatal: the dashboard says whether triggers
+ * are live, from the host lock and status file. A webhook's secret waits for the keychain; schedules and watched
+ * folders do not. While they are live, closing the last window leaves them running, with a tray icon (background.ts).
+ */
+function backgroundTriggers(options: {
+  dataDir: string;
+  secretBox: ConstructorParameters<typeof TriggerHost>[0]['secretBox'];
+  host: { current: TriggerHost | null };
+  openWindow: () => void;
+}): BackgroundTriggers {
+  const { dataDir, secretBox, host } = options;
+  return new BackgroundTriggers({
+    platform: process.platform,
+    createTray: () =>
+      electronTray(join(resourcesDir(), 'icons', process.platform === 'darwin' ? '16x16.png' : '32x32.png')),
+    openWindow: options.openWindow,
+    startHost: async () => {
+      const starting = new TriggerHost({
+        dataDir,
+        secretBox,
+        onLine: (line) => console.log(`triggers: ${line}`),
+      });
+      try {
+        await starting.start();
+        host.current = starting;
+        return true;
+      } catch (error) {
+        console.error('Apollia Desktop: the triggers are not live:', error instanceof Error ? error.message : error);
+        return false;
+      }
+    },
+    stopHost: async () => {
+      const stopping = host.current;
+      host.current = null;
+      await stopping?.stop();
+    },
+    quit: () => app.quit(),
+  });
+}
+
+/**
+ * What the store needs once the app runs: installed files re-checked (a change disarms the package's triggers), MCP
+ * credentials saved before they were sealed sealed now, and secrets the keychain asks to seal again (`shouldReEncrypt`,
+ * or sealed where the box no longer keeps them) sealed again.
+ */
+function maintainStore(api: CoreApi): void {
+  void api.verifyInstalled();
+  api
+    .sealClearMcpCredentials()
+    .catch((error: unknown) =>
+      console.error(
+        'Apollia Desktop: saved MCP credentials were not sealed:',
+        error instanceof Error ? error.message : error,
+      ),
+    );
+  api
+    .resealSecrets()
+    .catch((error: unknown) =>
+      console.error('Apollia Desktop: secrets were not sealed again:', error instanceof Error ? error.message : error),
+    );
+}
+
 /** The window app: everything but the command line. Runs once this instance holds the lock. */
 function startApp(): void {
   registerAppScheme(); // privileged schemes must be registered before `ready`
@@ -49,45 +146,18 @@ function startApp(): void {
   const location = resolveAppLocation(app.isPackaged ? undefined : process.env['ELECTRON_RENDERER_URL'], APP_INDEX_URL);
   const router = createOpenRouter();
   const dialogs = nativeDialogs();
-  let host: TriggerHost | null = null;
+  const triggerHost: { current: TriggerHost | null } = { current: null };
   let background: BackgroundTriggers | null = null;
 
   const start = () => {
     applyAppSecurity(location);
     serveAppScheme(RENDERER_DIR);
     const dataDir = app.getPath('userData');
-    const sandboxOff = startedWithoutSandbox({
-      argv: process.argv,
-      hasSwitch: (name) => app.commandLine.hasSwitch(name),
-      env: process.env,
-    });
-    if (sandboxOff)
-      console.error(
-        'Apollia Desktop: started with --no-sandbox: every screen says so, and nothing is installed until it is started without it.',
-      );
-    const cliProgram = cliProgramHere({
-      platform: process.platform,
-      isPackaged: app.isPackaged,
-      execPath: process.execPath,
-      env: process.env,
-    });
+    const { sandboxOff, cliProgram, loginItem, inBackground } = hostEnvironment();
     let api: CoreApi | null = null;
     const openWindow = () => {
       if (api) router.attach(api, createMainWindow(location));
     };
-    // Started at login (opt-in, Settings): the tray only, no window; nothing live means nothing to keep running.
-    const inBackground = startedInBackground(
-      process.argv,
-      process.platform === 'darwin' &&
-        (app.getLoginItemSettings() as { wasOpenedAtLogin?: boolean }).wasOpenedAtLogin === true,
-    );
-    const loginItem = loginItemFor({
-      platform: process.platform,
-      isPackaged: app.isPackaged,
-      execPath: process.execPath,
-      env: process.env,
-      app,
-    });
     // The window opens first; the keychain is probed meanwhile (start-order.ts).
     startWindowFirst({
       makeSecretBox: () => createSafeStorageSecretBox(dataDir),
@@ -116,68 +186,21 @@ function startApp(): void {
       },
       afterWindow: (secretBox) => {
         void sharedChecker().warm(); // the package checker's worker loads while the window does, not at the first package
-        // The triggers go live with the app: the port is Settings' (the host rebinds when it changes).
-        // A host that cannot start (`serve` already holds the data folder, the port is taken) is not
-        // fatal: the dashboard says whether triggers are live, from the host lock and status file.
-        // A webhook's secret waits for the keychain; schedules and watched folders do not. While they
-        // are live, closing the last window leaves them running, with a tray icon (background.ts).
-        background = new BackgroundTriggers({
-          platform: process.platform,
-          createTray: () =>
-            electronTray(join(resourcesDir(), 'icons', process.platform === 'darwin' ? '16x16.png' : '32x32.png')),
+        background = backgroundTriggers({
+          dataDir,
+          secretBox,
+          host: triggerHost,
           openWindow: () => {
             const open = router.window();
             if (open && !open.isDestroyed()) bringForward(open);
             else openWindow();
           },
-          startHost: async () => {
-            const starting = new TriggerHost({
-              dataDir,
-              secretBox,
-              onLine: (line) => console.log(`triggers: ${line}`),
-            });
-            try {
-              await starting.start();
-              host = starting;
-              return true;
-            } catch (error) {
-              console.error(
-                'Apollia Desktop: the triggers are not live:',
-                error instanceof Error ? error.message : error,
-              );
-              return false;
-            }
-          },
-          stopHost: async () => {
-            const stopping = host;
-            host = null;
-            await stopping?.stop();
-          },
-          quit: () => app.quit(),
         });
         void background.start().then((live) => {
           if (!live && inBackground && BrowserWindow.getAllWindows().length === 0) app.quit();
         });
         if (!api) return;
-        void api.verifyInstalled(); // installed files re-checked on app start (a change disarms the package's triggers)
-        // An MCP server saved before credentials were sealed keeps its token in clear until sealed here.
-        api
-          .sealClearMcpCredentials()
-          .catch((error: unknown) =>
-            console.error(
-              'Apollia Desktop: saved MCP credentials were not sealed:',
-              error instanceof Error ? error.message : error,
-            ),
-          );
-        // Secrets the keychain asks to seal again (`shouldReEncrypt`), or sealed where the box no longer keeps them.
-        api
-          .resealSecrets()
-          .catch((error: unknown) =>
-            console.error(
-              'Apollia Desktop: secrets were not sealed again:',
-              error instanceof Error ? error.message : error,
-            ),
-          );
+        maintainStore(api);
       },
     });
     // Running in the tray with no window: a second launch, or a double-click on macOS (`open-file`),
@@ -196,10 +219,10 @@ function startApp(): void {
 
   app.on('will-quit', (event) => {
     background?.dispose();
-    if (!host) return;
+    const stopping = triggerHost.current;
+    if (!stopping) return;
     // Stop the host (timers, watchers, listener, the final status and host lock) before exiting.
-    const stopping = host;
-    host = null;
+    triggerHost.current = null;
     event.preventDefault();
     stopping
       .stop()
