@@ -147,6 +147,7 @@ function ReviewGroup({
  * Step 4: everything that will be granted or run, grouped: agents' access, programs, servers, code, connections, pip,
  * triggers.
  */
+// biome-ignore lint/complexity/noExcessiveLinesPerFunction: being split by the consent-form rework
 export function ReviewStep({
   inspection,
   sourceId,
