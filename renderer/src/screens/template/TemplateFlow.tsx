@@ -211,6 +211,187 @@ function AppliedScreen({ receipt, sourceId, armed }: { receipt: ApplyReceipt; so
   );
 }
 
+/** For each pinned parameter whose pattern is unanchored, what the form says beside its field. */
+function patternNotesOf(manifest: TemplateManifest | undefined): Map<string, string> {
+  const notes = new Map<string, string>();
+  for (const [param, tools] of pinnedParameters(manifest?.mcp)) {
+    const pattern = manifest?.parameters?.[param]?.pattern;
+    if (pattern !== undefined && Object.hasOwn(manifest?.parameters ?? {}, param) && !isAnchoredPattern(pattern))
+      notes.set(param, unanchoredPinnedWords(param, pattern, [...tools]));
+  }
+  return notes;
+}
+
+/** Each field's problem as the person types (its own check, then the schedules that use it whole), or null. */
+function parameterErrors(
+  parameters: Record<string, TemplateParameter>,
+  values: Record<string, FieldValue>,
+  schedules: Map<string, TemplateTrigger[]>,
+): Record<string, string | null> {
+  return Object.fromEntries(
+    Object.entries(parameters).map(([param, def]) => {
+      const raw = values[param] === false && def.type !== 'boolean' ? '' : values[param];
+      return [
+        param,
+        checkParameter(def, raw) ?? scheduleProblem(schedules.get(param) ?? [], param, parameterValue(def, raw)),
+      ];
+    }),
+  );
+}
+
+/** The Parameters step: one field per parameter, and the agent's name as the values make it. */
+function ParametersStep({
+  sourceId,
+  parameters,
+  values,
+  errors,
+  notes,
+  touched,
+  liveName,
+}: {
+  sourceId: string;
+  parameters: Record<string, TemplateParameter>;
+  values: Record<string, FieldValue>;
+  errors: Record<string, string | null>;
+  notes: Map<string, string>;
+  touched: Record<string, boolean>;
+  liveName: string;
+}) {
+  const { setValue, touch } = useApplyStore();
+  return (
+    <div className="step-body">
+      {Object.keys(parameters).length === 0 ? <p className="muted">This template has no parameters.</p> : null}
+      <p className="small muted">
+        The agent will be called:{' '}
+        <strong>
+          <PackageText text={liveName} />
+        </strong>
+      </p>
+      {Object.entries(parameters).map(([param, def]) => (
+        <ParameterField
+          key={param}
+          name={param}
+          def={def}
+          value={values[param] ?? ''}
+          error={errors[param] ?? null}
+          note={notes.get(param) ?? null}
+          showError={touched[param] === true}
+          onChange={(value) => setValue(sourceId, param, value)}
+          onBlur={() => touch(sourceId, param)}
+        />
+      ))}
+    </div>
+  );
+}
+
+/** The steps drawn from the preview (Access, Triggers, Review): what `previewApply` answers, once it has. */
+function PreviewedStep({
+  name,
+  preview,
+  sourceId,
+  manifest,
+  draft,
+  sameNameAs,
+}: {
+  name: 'Access' | 'Triggers' | 'Review';
+  preview: ReturnType<typeof usePreviewApply>;
+  sourceId: string;
+  manifest: TemplateManifest;
+  draft: Pick<ApplyDraft, 'grants' | 'withhold' | 'approvals'> & { arm: string[] };
+  sameNameAs: readonly AgentView[];
+}) {
+  const { setGrant, setArm, setWithhold, setApprovals } = useApplyStore();
+  if (preview.isError)
+    return <ErrorPanel error={preview.error} title="What apply would make could not be worked out" />;
+  if (!preview.data) return <Loading label="Working out what apply would make…" />;
+  if (name === 'Access')
+    return (
+      <TemplateAccess
+        preview={preview.data}
+        choices={{
+          grants: draft.grants,
+          onGrant: (gate, granted) => setGrant(sourceId, gate, granted),
+          templateTools: manifest.tools ?? [],
+          withhold: draft.withhold,
+          onWithhold: (tool, withheld) => setWithhold(sourceId, tool, withheld),
+          approvals: draft.approvals,
+          onApprovals: (value) => setApprovals(sourceId, value),
+          hasTriggers: (manifest.triggers ?? []).length > 0,
+        }}
+      />
+    );
+  if (name === 'Triggers')
+    return (
+      <TemplateTriggers
+        preview={preview.data}
+        armed={draft.arm}
+        onArm={(trigger, armed) => setArm(sourceId, trigger, armed)}
+      />
+    );
+  return (
+    <TemplateReview
+      preview={preview.data}
+      armed={draft.arm}
+      sameName={sameName(sameNameAs, preview.data.displayName)}
+    />
+  );
+}
+
+/**
+ * Back, Cancel, and Next (held back while `wrong` names fields to fix) or, on the last step, Apply (only once the
+ * preview can apply).
+ */
+function WizardNav({
+  step,
+  busy,
+  wrong,
+  canApply,
+  onStep,
+  onCancel,
+  onApply,
+}: {
+  step: number;
+  busy: boolean;
+  wrong: string[];
+  canApply: boolean;
+  onStep: (step: number) => void;
+  onCancel: () => void;
+  onApply: () => void;
+}) {
+  const blockedNext = wrong.length > 0;
+  return (
+    <div className="wizard-nav">
+      <button type="button" className="button" disabled={step === 0 || busy} onClick={() => onStep(step - 1)}>
+        <ArrowLeft aria-hidden="true" size={16} /> Back
+      </button>
+      <button type="button" className="button wizard-cancel" disabled={busy} onClick={onCancel}>
+        <X aria-hidden="true" size={16} /> Cancel
+      </button>
+      {blockedNext ? (
+        <p className="small text-error" id="next-blocked">
+          To continue, fill in or fix {wrong.length === 1 ? 'this field' : `these ${wrong.length} fields`}:{' '}
+          {wrong.join(', ')}.
+        </p>
+      ) : null}
+      {step < STEPS.length - 1 ? (
+        <button
+          type="button"
+          className="button button-primary"
+          disabled={blockedNext}
+          aria-describedby={blockedNext ? 'next-blocked' : undefined}
+          onClick={() => onStep(step + 1)}
+        >
+          Next <ArrowRight aria-hidden="true" size={16} />
+        </button>
+      ) : (
+        <button type="button" className="button button-primary" disabled={busy || !canApply} onClick={onApply}>
+          <Play aria-hidden="true" size={16} /> {busy ? 'Applying…' : 'Apply'}
+        </button>
+      )}
+    </div>
+  );
+}
+
 /** The template apply wizard: it renders exactly what `previewApply` answers, re-fetched as the form changes. */
 export function TemplateFlow({
   inspection,
@@ -226,18 +407,10 @@ export function TemplateFlow({
   const parameters = useMemo(() => manifest?.parameters ?? {}, [manifest]);
   const schedules = useMemo(() => schedulesByParameter(manifest), [manifest]);
   // A pin's destination checked by an unanchored pattern: said beside its field.
-  const patternNotes = useMemo(() => {
-    const notes = new Map<string, string>();
-    for (const [param, tools] of pinnedParameters(manifest?.mcp)) {
-      const pattern = manifest?.parameters?.[param]?.pattern;
-      if (pattern !== undefined && Object.hasOwn(manifest?.parameters ?? {}, param) && !isAnchoredPattern(pattern))
-        notes.set(param, unanchoredPinnedWords(param, pattern, [...tools]));
-    }
-    return notes;
-  }, [manifest]);
+  const patternNotes = useMemo(() => patternNotesOf(manifest), [manifest]);
   const seed = useApplyStore((s) => s.seed);
   const draft: ApplyDraft | undefined = useApplyStore((s) => s.drafts[sourceId]);
-  const { setStep, setValue, touch, setGrant, setArm, setWithhold, setApprovals, drop } = useApplyStore();
+  const { setStep, drop } = useApplyStore();
   const apply = useApply();
   // The agents already here, to warn before Apply makes a second one of the same name.
   const dashboard = useDashboard();
@@ -276,15 +449,7 @@ export function TemplateFlow({
   if (receipt) return <AppliedScreen receipt={receipt.done} sourceId={sourceId} armed={receipt.armed} />;
   if (!manifest || !draft) return <Loading label="Preparing the form…" />;
 
-  const errors: Record<string, string | null> = Object.fromEntries(
-    Object.entries(parameters).map(([param, def]) => {
-      const raw = values[param] === false && def.type !== 'boolean' ? '' : values[param];
-      return [
-        param,
-        checkParameter(def, raw) ?? scheduleProblem(schedules.get(param) ?? [], param, parameterValue(def, raw)),
-      ];
-    }),
-  );
+  const errors = parameterErrors(parameters, values, schedules);
   const wrong = Object.entries(errors)
     .filter(([, error]) => error !== null)
     .map(([name]) => name);
@@ -348,61 +513,25 @@ export function TemplateFlow({
           />
         ) : null}
         {name === 'Parameters' ? (
-          <div className="step-body">
-            {Object.keys(parameters).length === 0 ? <p className="muted">This template has no parameters.</p> : null}
-            <p className="small muted">
-              The agent will be called:{' '}
-              <strong>
-                <PackageText text={liveName} />
-              </strong>
-            </p>
-            {Object.entries(parameters).map(([param, def]) => (
-              <ParameterField
-                key={param}
-                name={param}
-                def={def}
-                value={values[param] ?? ''}
-                error={errors[param] ?? null}
-                note={patternNotes.get(param) ?? null}
-                showError={draft.touched[param] === true}
-                onChange={(value) => setValue(sourceId, param, value)}
-                onBlur={() => touch(sourceId, param)}
-              />
-            ))}
-          </div>
+          <ParametersStep
+            sourceId={sourceId}
+            parameters={parameters}
+            values={values}
+            errors={errors}
+            notes={patternNotes}
+            touched={draft.touched}
+            liveName={liveName}
+          />
         ) : null}
         {name === 'Access' || name === 'Triggers' || name === 'Review' ? (
-          preview.isError ? (
-            <ErrorPanel error={preview.error} title="What apply would make could not be worked out" />
-          ) : !preview.data ? (
-            <Loading label="Working out what apply would make…" />
-          ) : name === 'Access' ? (
-            <TemplateAccess
-              preview={preview.data}
-              choices={{
-                grants,
-                onGrant: (gate, granted) => setGrant(sourceId, gate, granted),
-                templateTools: manifest.tools ?? [],
-                withhold,
-                onWithhold: (tool, withheld) => setWithhold(sourceId, tool, withheld),
-                approvals,
-                onApprovals: (value) => setApprovals(sourceId, value),
-                hasTriggers: (manifest.triggers ?? []).length > 0,
-              }}
-            />
-          ) : name === 'Triggers' ? (
-            <TemplateTriggers
-              preview={preview.data}
-              armed={arm}
-              onArm={(trigger, armed) => setArm(sourceId, trigger, armed)}
-            />
-          ) : (
-            <TemplateReview
-              preview={preview.data}
-              armed={arm}
-              sameName={sameName(dashboard.data?.agents ?? [], preview.data.displayName)}
-            />
-          )
+          <PreviewedStep
+            name={name}
+            preview={preview}
+            sourceId={sourceId}
+            manifest={manifest}
+            draft={{ grants, withhold, approvals, arm }}
+            sameNameAs={dashboard.data?.agents ?? []}
+          />
         ) : null}
         <p className="small muted" role="status" aria-live="polite">
           {stale && name !== 'Overview' && name !== 'Parameters' ? 'Updating…' : ''}
@@ -417,45 +546,15 @@ export function TemplateFlow({
           onClose={close}
         />
       ) : null}
-      <div className="wizard-nav">
-        <button
-          type="button"
-          className="button"
-          disabled={step === 0 || apply.isPending}
-          onClick={() => setStep(sourceId, step - 1)}
-        >
-          <ArrowLeft aria-hidden="true" size={16} /> Back
-        </button>
-        <button type="button" className="button wizard-cancel" disabled={apply.isPending} onClick={cancel}>
-          <X aria-hidden="true" size={16} /> Cancel
-        </button>
-        {blockedNext ? (
-          <p className="small text-error" id="next-blocked">
-            To continue, fill in or fix {wrong.length === 1 ? 'this field' : `these ${wrong.length} fields`}:{' '}
-            {wrong.join(', ')}.
-          </p>
-        ) : null}
-        {step < STEPS.length - 1 ? (
-          <button
-            type="button"
-            className="button button-primary"
-            disabled={blockedNext}
-            aria-describedby={blockedNext ? 'next-blocked' : undefined}
-            onClick={() => setStep(sourceId, step + 1)}
-          >
-            Next <ArrowRight aria-hidden="true" size={16} />
-          </button>
-        ) : (
-          <button
-            type="button"
-            className="button button-primary"
-            disabled={apply.isPending || stale || !preview.data?.canApply || wrong.length > 0}
-            onClick={doApply}
-          >
-            <Play aria-hidden="true" size={16} /> {apply.isPending ? 'Applying…' : 'Apply'}
-          </button>
-        )}
-      </div>
+      <WizardNav
+        step={step}
+        busy={apply.isPending}
+        wrong={blockedNext ? wrong : []}
+        canApply={!stale && preview.data?.canApply === true && wrong.length === 0}
+        onStep={(to) => setStep(sourceId, to)}
+        onCancel={cancel}
+        onApply={doApply}
+      />
     </div>
   );
 }
