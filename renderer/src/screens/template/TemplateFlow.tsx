@@ -392,6 +392,113 @@ function WizardNav({
   );
 }
 
+/**
+ * The preview request the form's answers make (blank text left out, lists sorted), and the preview of it once the
+ * person pauses typing.
+ */
+function usePreviewRequest(
+  sourceId: string,
+  parameters: Record<string, TemplateParameter>,
+  draft: ApplyDraft | undefined,
+) {
+  const values = draft?.values ?? initialValues(parameters);
+  const grants = draft?.grants ?? [];
+  const withhold = draft?.withhold ?? [];
+  const approvals = draft?.approvals ?? null;
+  const request: ApplyPreviewRequest = useMemo(
+    () => ({
+      sourceId,
+      parameters: requestValues(parameters, values),
+      grants: [...grants].sort(),
+      ...(withhold.length > 0 ? { withhold: [...withhold].sort() } : {}),
+      ...(approvals ? { approvals } : {}),
+    }),
+    [sourceId, parameters, values, grants, withhold, approvals],
+  );
+  const settled = useDebounced(request, 250);
+  const preview = usePreviewApply(sourceId, settled);
+  return { values, grants, withhold, approvals, request, settled, preview };
+}
+
+/** The agent's name as the values typed so far make it; a parameter not given shows as `[name]`. */
+function liveNameOf(
+  manifest: TemplateManifest,
+  parameters: Record<string, TemplateParameter>,
+  values: Record<string, FieldValue>,
+): string {
+  const filledValues = Object.fromEntries(
+    Object.entries(parameters).map(([n, def]) => [n, parameterValue(def, values[n]) ?? undefined]),
+  );
+  return fillText(manifest.display_name ?? manifest.name, filledValues).replace(/\$\{parameters\.([^}]*)\}/g, '[$1]');
+}
+
+/** Whether the person chose anything: a field changed from how it started, or anything granted, withheld or armed. */
+function somethingChosen(
+  chosen: {
+    grants: string[];
+    arm: string[];
+    withhold: string[];
+    approvals: ApplyDraft['approvals'] | null;
+    values: Record<string, FieldValue>;
+  },
+  start: Record<string, FieldValue>,
+): boolean {
+  return (
+    chosen.grants.length > 0 ||
+    chosen.arm.length > 0 ||
+    chosen.withhold.length > 0 ||
+    chosen.approvals !== null ||
+    Object.entries(chosen.values).some(([param, value]) => value !== start[param])
+  );
+}
+
+/** The content of the step shown: the overview, the parameter fields, or a step drawn from the preview. */
+function CurrentStep({
+  name,
+  template,
+  builtin,
+  sourceId,
+  liveName,
+  preview,
+  form,
+  draft,
+  sameNameAs,
+}: {
+  name: (typeof STEPS)[number];
+  template: SourceInspection & TemplateInspection;
+  builtin: boolean;
+  sourceId: string;
+  liveName: string;
+  preview: ReturnType<typeof usePreviewApply>;
+  form: {
+    parameters: Record<string, TemplateParameter>;
+    values: Record<string, FieldValue>;
+    errors: Record<string, string | null>;
+    notes: Map<string, string>;
+    touched: Record<string, boolean>;
+  };
+  draft: Pick<ApplyDraft, 'grants' | 'withhold' | 'approvals'> & { arm: string[] };
+  sameNameAs: readonly AgentView[];
+}) {
+  const manifest = template.details?.manifest;
+  if (name === 'Overview')
+    return (
+      <TemplateOverview inspection={template} displayName={liveName} builtin={builtin} preview={preview.data ?? null} />
+    );
+  if (name === 'Parameters') return <ParametersStep sourceId={sourceId} liveName={liveName} {...form} />;
+  if (!manifest) return null;
+  return (
+    <PreviewedStep
+      name={name}
+      preview={preview}
+      sourceId={sourceId}
+      manifest={manifest}
+      draft={draft}
+      sameNameAs={sameNameAs}
+    />
+  );
+}
+
 /** The template apply wizard: it renders exactly what `previewApply` answers, re-fetched as the form changes. */
 export function TemplateFlow({
   inspection,
@@ -429,22 +536,11 @@ export function TemplateFlow({
     seed(sourceId, initialValues(parameters));
   }, [seed, sourceId, parameters]);
 
-  const values = draft?.values ?? initialValues(parameters);
-  const grants = draft?.grants ?? [];
-  const withhold = draft?.withhold ?? [];
-  const approvals = draft?.approvals ?? null;
-  const request: ApplyPreviewRequest = useMemo(
-    () => ({
-      sourceId,
-      parameters: requestValues(parameters, values),
-      grants: [...grants].sort(),
-      ...(withhold.length > 0 ? { withhold: [...withhold].sort() } : {}),
-      ...(approvals ? { approvals } : {}),
-    }),
-    [sourceId, parameters, values, grants, withhold, approvals],
+  const { values, grants, withhold, approvals, request, settled, preview } = usePreviewRequest(
+    sourceId,
+    parameters,
+    draft,
   );
-  const settled = useDebounced(request, 250);
-  const preview = usePreviewApply(sourceId, settled);
 
   if (receipt) return <AppliedScreen receipt={receipt.done} sourceId={sourceId} armed={receipt.armed} />;
   if (!manifest || !draft) return <Loading label="Preparing the form…" />;
@@ -455,26 +551,13 @@ export function TemplateFlow({
     .map(([name]) => name);
   const step = Math.min(draft.step, STEPS.length - 1);
   const name = STEPS[step] ?? 'Overview';
-  const filledValues = Object.fromEntries(
-    Object.entries(parameters).map(([n, def]) => [n, parameterValue(def, values[n]) ?? undefined]),
-  );
-  const liveName = fillText(manifest.display_name ?? manifest.name, filledValues).replace(
-    /\$\{parameters\.([^}]*)\}/g,
-    '[$1]',
-  );
+  const liveName = liveNameOf(manifest, parameters, values);
   const stale = preview.isFetching || settled !== request;
   const blockedNext = name === 'Parameters' && wrong.length > 0;
 
   const arm = draft.arm ?? [];
-  // Cancel asks nothing when nothing was chosen (every field as it started, nothing granted or
-  // armed).
-  const start = initialValues(parameters);
-  const chosen =
-    grants.length > 0 ||
-    arm.length > 0 ||
-    withhold.length > 0 ||
-    approvals !== null ||
-    Object.entries(values).some(([param, value]) => value !== start[param]);
+  // Cancel asks nothing when nothing was chosen (every field as it started, nothing granted or armed).
+  const chosen = somethingChosen({ grants, arm, withhold, approvals, values }, initialValues(parameters));
   const close = () => {
     drop(sourceId);
     closeSource(sourceId);
@@ -504,35 +587,17 @@ export function TemplateFlow({
         Apply template <PackageText text={manifest.name} />
       </h1>
       <WizardStep steps={STEPS} current={step} label="Apply steps" heading={HEADINGS[name]}>
-        {name === 'Overview' ? (
-          <TemplateOverview
-            inspection={template}
-            displayName={liveName}
-            builtin={builtin}
-            preview={preview.data ?? null}
-          />
-        ) : null}
-        {name === 'Parameters' ? (
-          <ParametersStep
-            sourceId={sourceId}
-            parameters={parameters}
-            values={values}
-            errors={errors}
-            notes={patternNotes}
-            touched={draft.touched}
-            liveName={liveName}
-          />
-        ) : null}
-        {name === 'Access' || name === 'Triggers' || name === 'Review' ? (
-          <PreviewedStep
-            name={name}
-            preview={preview}
-            sourceId={sourceId}
-            manifest={manifest}
-            draft={{ grants, withhold, approvals, arm }}
-            sameNameAs={dashboard.data?.agents ?? []}
-          />
-        ) : null}
+        <CurrentStep
+          name={name}
+          template={template}
+          builtin={builtin}
+          sourceId={sourceId}
+          liveName={liveName}
+          preview={preview}
+          form={{ parameters, values, errors, notes: patternNotes, touched: draft.touched }}
+          draft={{ grants, withhold, approvals, arm }}
+          sameNameAs={dashboard.data?.agents ?? []}
+        />
         <p className="small muted" role="status" aria-live="polite">
           {stale && name !== 'Overview' && name !== 'Parameters' ? 'Updating…' : ''}
         </p>
