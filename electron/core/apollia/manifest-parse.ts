@@ -159,6 +159,74 @@ function documentOrder(data: unknown): { at: Map<string, number>; end: Map<strin
   return { at, end };
 }
 
+/** Where an ajv error sits: its pointer, its path in words, the value there, and how to place and name a pointer. */
+interface ErrorSite {
+  here: string;
+  where: string;
+  value: unknown;
+  position: (pointer: string) => number;
+  name: (pointer: string) => string;
+}
+
+type Translated = { problem: Problem; position: number } | null;
+
+/** A value of the wrong type: a table, an array of tables, or the words of the type expected. */
+function wrongType(error: ErrorObject, at: ErrorSite): Translated {
+  const { here, where, value, position } = at;
+  const expected = String((error.params as { type: string | string[] }).type);
+  const words = TYPE_WORDS[expected] ?? expected;
+  const message =
+    here.endsWith('/source') ||
+    /^\/(agents|tools|workflows|requires|mcp_servers|triggers)\/\d+$/.test(here) ||
+    here === '/package' ||
+    here === '/pip'
+      ? `apollia.toml: \`${where}\` must be a table, not ${tomlType(value)}`
+      : /^\/(agents|tools|workflows|requires|mcp_servers|triggers)$/.test(here)
+        ? `apollia.toml: \`${where}\` must be an array of tables ([[${where}]]), not ${tomlType(value)}`
+        : `apollia.toml: \`${where}\` must be ${words}, not ${tomlType(value)}`;
+  return { problem: { code: 'manifest.wrong_type', message, path: where }, position: position(here) };
+}
+
+/** A trigger's `source.type` that is not a string or not one of the known kinds (a missing one is `required`'s). */
+function triggerSourceType(error: ErrorObject, data: unknown, at: ErrorSite): Translated {
+  const { here, position, name } = at;
+  const params = error.params as { error: 'tag' | 'mapping'; tag: string; tagValue: unknown };
+  const pointer = joinPointer(here, params.tag);
+  const path = name(pointer);
+  const tagValue = valueAt(data, pointer);
+  // A missing tag is already reported by `required`.
+  if (tagValue === undefined) return null;
+  const message =
+    params.error === 'tag' && typeof tagValue !== 'string'
+      ? `apollia.toml: \`${path}\` must be a string, not ${tomlType(tagValue)}`
+      : `apollia.toml: \`${path}\` value \`${String(tagValue)}\` must be one of ${TRIGGER_SOURCE_TYPES.join(', ')}`;
+  return {
+    problem: { code: typeof tagValue === 'string' ? 'manifest.bad_value' : 'manifest.wrong_type', message, path },
+    position: position(pointer),
+  };
+}
+
+/** A cron expression that cannot be read, or an interval not in the form 30m, 1h or 1d. */
+function badFormat(error: ErrorObject, at: ErrorSite): Translated {
+  const { here, where, value, position } = at;
+  const format = (error.params as { format: string }).format;
+  if (format === 'cron') {
+    const why = cronProblem(String(value)) ?? 'is not a valid cron expression';
+    return {
+      problem: { code: 'manifest.bad_cron', message: `apollia.toml: \`${where}\`: ${why}`, path: where },
+      position: position(here),
+    };
+  }
+  return {
+    problem: {
+      code: 'manifest.bad_interval',
+      message: `apollia.toml: \`${where}\` value \`${String(value)}\` is not an interval such as 30m, 1h or 1d (a whole number, then s, m, h or d)`,
+      path: where,
+    },
+    position: position(here),
+  };
+}
+
 /** One ajv error in the spec's words, with where it sits in the document. */
 function translate(
   error: ErrorObject,
@@ -170,6 +238,7 @@ function translate(
   const name = (pointer: string) => pointerToPath(pointer, data);
   const value = valueAt(data, here);
   const where = name(here);
+  const at: ErrorSite = { here, where, value, position, name };
   switch (error.keyword) {
     case 'additionalProperties': {
       const key = (error.params as { additionalProperty: string }).additionalProperty;
@@ -195,20 +264,8 @@ function translate(
         position: order.end.get(here) ?? position(here),
       };
     }
-    case 'type': {
-      const expected = String((error.params as { type: string | string[] }).type);
-      const words = TYPE_WORDS[expected] ?? expected;
-      const message =
-        here.endsWith('/source') ||
-        /^\/(agents|tools|workflows|requires|mcp_servers|triggers)\/\d+$/.test(here) ||
-        here === '/package' ||
-        here === '/pip'
-          ? `apollia.toml: \`${where}\` must be a table, not ${tomlType(value)}`
-          : /^\/(agents|tools|workflows|requires|mcp_servers|triggers)$/.test(here)
-            ? `apollia.toml: \`${where}\` must be an array of tables ([[${where}]]), not ${tomlType(value)}`
-            : `apollia.toml: \`${where}\` must be ${words}, not ${tomlType(value)}`;
-      return { problem: { code: 'manifest.wrong_type', message, path: where }, position: position(here) };
-    }
+    case 'type':
+      return wrongType(error, at);
     case 'enum': {
       const allowed = (error.params as { allowedValues: unknown[] }).allowedValues.map(String).join(', ');
       return {
@@ -220,40 +277,10 @@ function translate(
         position: position(here),
       };
     }
-    case 'discriminator': {
-      const params = error.params as { error: 'tag' | 'mapping'; tag: string; tagValue: unknown };
-      const pointer = joinPointer(here, params.tag);
-      const path = name(pointer);
-      const tagValue = valueAt(data, pointer);
-      // A missing tag is already reported by `required`.
-      if (tagValue === undefined) return null;
-      const message =
-        params.error === 'tag' && typeof tagValue !== 'string'
-          ? `apollia.toml: \`${path}\` must be a string, not ${tomlType(tagValue)}`
-          : `apollia.toml: \`${path}\` value \`${String(tagValue)}\` must be one of ${TRIGGER_SOURCE_TYPES.join(', ')}`;
-      return {
-        problem: { code: typeof tagValue === 'string' ? 'manifest.bad_value' : 'manifest.wrong_type', message, path },
-        position: position(pointer),
-      };
-    }
-    case 'format': {
-      const format = (error.params as { format: string }).format;
-      if (format === 'cron') {
-        const why = cronProblem(String(value)) ?? 'is not a valid cron expression';
-        return {
-          problem: { code: 'manifest.bad_cron', message: `apollia.toml: \`${where}\`: ${why}`, path: where },
-          position: position(here),
-        };
-      }
-      return {
-        problem: {
-          code: 'manifest.bad_interval',
-          message: `apollia.toml: \`${where}\` value \`${String(value)}\` is not an interval such as 30m, 1h or 1d (a whole number, then s, m, h or d)`,
-          path: where,
-        },
-        position: position(here),
-      };
-    }
+    case 'discriminator':
+      return triggerSourceType(error, data, at);
+    case 'format':
+      return badFormat(error, at);
     case 'minLength':
       return {
         problem: { code: 'manifest.bad_value', message: `apollia.toml: \`${where}\` must not be empty`, path: where },

@@ -105,6 +105,55 @@ async function stillSame(folder: OpenFolder, abs: string, expected: Identity): P
   return stats !== null && stats.isDirectory() && !stats.isSymbolicLink() && same(stats, expected);
 }
 
+/** A problem of the walk, naming the entry. */
+type WalkProblem = { code: string; path: string; message: string };
+
+/**
+ * An entry's name: no control characters or backslashes, and not the same name as another on some systems (case and
+ * Unicode normalization folded). A name that passes is noted in `folded`.
+ */
+function nameProblem(name: string, rel: string, folded: Map<string, string>): WalkProblem | null {
+  if (BAD_NAME.test(name))
+    return {
+      code: 'template.bad_name',
+      path: rel,
+      message: `${JSON.stringify(rel)}: a file name may not hold control characters or backslashes`,
+    };
+  const key = rel.normalize('NFC').toLowerCase();
+  const clash = folded.get(key);
+  if (clash !== undefined)
+    return {
+      code: 'template.name_collision',
+      path: rel,
+      message: `${rel} and ${clash} are the same name on some systems: rename one`,
+    };
+  folded.set(key, rel);
+  return null;
+}
+
+/** A file over the limits before it is read: one file too many, over the size of a file, or past the total. */
+function fileLimitProblem(rel: string, size: number, count: number, total: number): WalkProblem | null {
+  if (count + 1 > TEMPLATE_LIMITS.files)
+    return {
+      code: 'template.too_many_files',
+      path: rel,
+      message: `the folder holds more than ${TEMPLATE_LIMITS.files} files (at ${rel})`,
+    };
+  if (size > TEMPLATE_LIMITS.fileBytes)
+    return {
+      code: 'template.too_large',
+      path: rel,
+      message: `${rel} is ${size} bytes: each file is at most ${TEMPLATE_LIMITS.fileBytes} bytes (256 KiB)`,
+    };
+  if (total + size > TEMPLATE_LIMITS.totalBytes)
+    return {
+      code: 'template.too_large',
+      path: rel,
+      message: `the files pass ${TEMPLATE_LIMITS.totalBytes} bytes (1 MiB) together at ${rel}`,
+    };
+  return null;
+}
+
 /**
  * Reads `dir` whole, refusing links, special files, odd names, name collisions, crossed limits, and
  * a folder that changed while it was read (`template.changed`).
@@ -152,21 +201,8 @@ export async function walkTemplateFolder(dir: string, hooks: WalkHooks = {}): Pr
       for (const name of names) {
         const rel = current.rel === '' ? name : `${current.rel}/${name}`;
         const abs = join(folder.via, name);
-        if (BAD_NAME.test(name))
-          return fail(
-            'template.bad_name',
-            rel,
-            `${JSON.stringify(rel)}: a file name may not hold control characters or backslashes`,
-          );
-        const key = rel.normalize('NFC').toLowerCase();
-        const clash = folded.get(key);
-        if (clash !== undefined)
-          return fail(
-            'template.name_collision',
-            rel,
-            `${rel} and ${clash} are the same name on some systems: rename one`,
-          );
-        folded.set(key, rel);
+        const badName = nameProblem(name, rel, folded);
+        if (badName) return { ok: false, problem: badName };
         const stats = await lstat(abs).catch(() => null);
         if (stats === null) return changed(rel);
         if (stats.isDirectory()) {
@@ -190,24 +226,8 @@ export async function walkTemplateFolder(dir: string, hooks: WalkHooks = {}): Pr
             `${rel} is ${kind}: a template holds only regular files and folders`,
           );
         }
-        if (files.size + 1 > TEMPLATE_LIMITS.files)
-          return fail(
-            'template.too_many_files',
-            rel,
-            `the folder holds more than ${TEMPLATE_LIMITS.files} files (at ${rel})`,
-          );
-        if (stats.size > TEMPLATE_LIMITS.fileBytes)
-          return fail(
-            'template.too_large',
-            rel,
-            `${rel} is ${stats.size} bytes: each file is at most ${TEMPLATE_LIMITS.fileBytes} bytes (256 KiB)`,
-          );
-        if (total + stats.size > TEMPLATE_LIMITS.totalBytes)
-          return fail(
-            'template.too_large',
-            rel,
-            `the files pass ${TEMPLATE_LIMITS.totalBytes} bytes (1 MiB) together at ${rel}`,
-          );
+        const overLimit = fileLimitProblem(rel, stats.size, files.size, total);
+        if (overLimit) return { ok: false, problem: overLimit };
         const bytes = await readRegularFile(abs, stats);
         if (bytes === null)
           return fail(
