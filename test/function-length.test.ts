@@ -12,8 +12,9 @@ const ROOT = new URL('..', import.meta.url).pathname;
 const MAX_LINES = 120;
 
 /**
- * Functions over the limit that are being split elsewhere: the consent form's and the template flow's steps (the
- * consent-form rework), the app shell and the refusal screen. Exempt until then; a new one is not.
+ * Functions over the limit in screens other work is changing now: the consent form's and the template flow's steps
+ * (the consent-form rework), the dashboard's trigger row, the app shell and the refusal screen. Exempt until they are
+ * split; a new one is not.
  */
 const BEING_SPLIT = new Set([
   'renderer/src/screens/apo/AccessStep.tsx AccessStep',
@@ -24,6 +25,7 @@ const BEING_SPLIT = new Set([
   'renderer/src/screens/template/TemplateSteps.tsx TemplateAccess',
   'renderer/src/screens/template/TemplateSteps.tsx TemplateOverview',
   'renderer/src/screens/RefusedScreen.tsx RefusedScreen',
+  'renderer/src/screens/DashboardScreen.tsx TriggerRowView',
   'renderer/src/App.tsx App',
 ]);
 
