@@ -13,7 +13,7 @@ const MAX_LINES = 120;
 
 /**
  * Functions over the limit in screens other work is changing now: the consent form's and the template flow's steps
- * (the consent-form rework), the dashboard's trigger row, the app shell and the refusal screen. Exempt until they are
+ * (the consent-form rework) and the refusal screen. Exempt until they are
  * split; a new one is not.
  */
 const BEING_SPLIT = new Set([
@@ -25,8 +25,6 @@ const BEING_SPLIT = new Set([
   'renderer/src/screens/template/TemplateSteps.tsx TemplateAccess',
   'renderer/src/screens/template/TemplateSteps.tsx TemplateOverview',
   'renderer/src/screens/RefusedScreen.tsx RefusedScreen',
-  'renderer/src/screens/DashboardScreen.tsx TriggerRowView',
-  'renderer/src/App.tsx App',
 ]);
 
 function sourceFiles(dir: string): string[] {

@@ -1,6 +1,6 @@
 import { Archive, FolderOpen, History, LayoutDashboard, Settings as SettingsIcon, X } from 'lucide-react';
 import { useQueryClient } from '@tanstack/react-query';
-import { lazy, Suspense, useEffect, useMemo, useRef, useState, type DragEvent } from 'react';
+import { lazy, type RefObject, Suspense, useEffect, useMemo, useRef, useState, type DragEvent } from 'react';
 import { tabLabels } from '../../shared/tab-labels';
 import { bridge, toApiError } from '../api/bridge';
 import { queryKeys } from '../api/query-keys';
@@ -29,59 +29,13 @@ const NAV: { view: MainView; label: string; icon: typeof FolderOpen }[] = [
 
 /** The window: a nav, the open flows, and the screen in view. Files dropped anywhere open a flow. */
 export function App() {
-  const { view, sources, activeSourceId, show, openSource, showSource, closeSource } = useFlowStore();
+  const { view, sources, activeSourceId, openSource } = useFlowStore();
   const [dropError, setDropError] = useState<unknown>(null);
   const [dragging, setDragging] = useState(false);
-  const subscribed = useRef(false);
-  const client = useQueryClient();
-  const shownIds = useRef<string[]>([]);
   const main = useRef<HTMLElement>(null);
-  // Two open files of the same name get tabs that say which folder each is in.
-  const labels = useMemo(
-    () =>
-      tabLabels(
-        sources.map((source) => ({ id: source.id, displayName: source.displayName, folders: source.folders ?? [] })),
-      ),
-    [sources],
-  );
-  // Focus moves to the new screen's heading on every navigation (not on the first paint).
-  const screenKey = activeSourceId ?? `view:${view}`;
-  const firstScreen = useRef(true);
-  useEffect(() => {
-    void screenKey;
-    if (firstScreen.current) {
-      firstScreen.current = false;
-      return undefined;
-    }
-    return focusHeadingWhenShown(main.current);
-  }, [screenKey]);
-
-  // A closed source's check is forgotten: opened again (main answers the same id for the same path), it is checked
-  // again, never shown from before.
-  useEffect(() => {
-    const open = new Set(sources.map((s) => s.id));
-    for (const id of shownIds.current) {
-      if (open.has(id)) continue;
-      client.removeQueries({ queryKey: queryKeys.inspection(id) });
-      useApplyStore.getState().drop(id);
-      useConsentStore.getState().drop(id);
-    }
-    shownIds.current = [...open];
-  }, [sources, client]);
-
-  useEffect(() => {
-    if (subscribed.current) return;
-    subscribed.current = true;
-    try {
-      const unsubscribe = bridge().onOpened((source) => useFlowStore.getState().openSource(source));
-      return () => {
-        subscribed.current = false;
-        if (typeof unsubscribe === 'function') unsubscribe();
-      };
-    } catch {
-      return undefined;
-    }
-  }, []);
+  useFocusOnNavigation(main, activeSourceId ?? `view:${view}`);
+  useForgetClosedSources(sources);
+  useOpenedFiles();
 
   const onDrop = async (event: DragEvent<HTMLDivElement>) => {
     event.preventDefault();
@@ -119,78 +73,13 @@ export function App() {
         <p className="brand">
           <Archive aria-hidden="true" size={20} /> Apollia Desktop
         </p>
-        <nav aria-label="Main">
-          <ul className="nav-list">
-            {NAV.map(({ view: v, label, icon: Icon }) => (
-              <li key={v}>
-                <button
-                  type="button"
-                  className="nav-item"
-                  aria-current={activeSourceId === null && view === v ? 'page' : undefined}
-                  onClick={() => show(v)}
-                >
-                  <Icon aria-hidden="true" size={16} /> {label}
-                </button>
-              </li>
-            ))}
-          </ul>
-          {sources.length > 0 ? (
-            <ul className="nav-list nav-sources" aria-label="Opened packages">
-              {sources.map((source) => {
-                const where = labels.get(source.id)?.where ?? null;
-                const named = where === null ? source.displayName : `${source.displayName} (in ${where})`;
-                return (
-                  <li key={source.id} className="nav-source">
-                    <button
-                      type="button"
-                      className="nav-item"
-                      aria-current={activeSourceId === source.id ? 'page' : undefined}
-                      aria-label={where === null ? undefined : named}
-                      onClick={() => showSource(source.id)}
-                    >
-                      {where === null ? (
-                        source.displayName
-                      ) : (
-                        <span className="nav-named">
-                          <span>{source.displayName}</span>
-                          <span className="nav-where">in {where}</span>
-                        </span>
-                      )}
-                    </button>
-                    <button
-                      type="button"
-                      className="icon-button"
-                      aria-label={`Close ${named}`}
-                      onClick={() => closeSource(source.id, view)}
-                    >
-                      <X aria-hidden="true" size={14} />
-                    </button>
-                  </li>
-                );
-              })}
-            </ul>
-          ) : null}
-        </nav>
+        <MainNav />
       </header>
       <main id="main" className="app-main" tabIndex={-1} ref={main}>
         <SandboxWarning />
         {dropError ? <ErrorPanel error={dropError} title="The dropped file could not be opened" /> : null}
         <Suspense fallback={<Loading label="Loading…" />}>
-          {activeSourceId !== null ? (
-            sources
-              .filter((source) => source.id === activeSourceId)
-              .map((source) => <SourceScreen key={source.id} source={source} />)
-          ) : view === 'dashboard' ? (
-            <DashboardScreen />
-          ) : view === 'activity' ? (
-            <ActivityScreen />
-          ) : view === 'settings' ? (
-            <SettingsScreen />
-          ) : view === 'runs' ? (
-            <RunsScreen />
-          ) : (
-            <OpenScreen />
-          )}
+          <ScreenInView />
         </Suspense>
       </main>
       {dragging ? (
@@ -200,4 +89,147 @@ export function App() {
       ) : null}
     </div>
   );
+}
+
+/** Focus moves to the new screen's heading on every navigation (not on the first paint). */
+function useFocusOnNavigation(main: RefObject<HTMLElement | null>, screenKey: string): void {
+  const firstScreen = useRef(true);
+  useEffect(() => {
+    void screenKey;
+    if (firstScreen.current) {
+      firstScreen.current = false;
+      return undefined;
+    }
+    return focusHeadingWhenShown(main.current);
+  }, [main, screenKey]);
+}
+
+/**
+ * A closed source's check is forgotten: opened again (main answers the same id for the same path), it is checked
+ * again, never shown from before.
+ */
+function useForgetClosedSources(sources: readonly { id: string }[]): void {
+  const client = useQueryClient();
+  const shownIds = useRef<string[]>([]);
+  useEffect(() => {
+    const open = new Set(sources.map((s) => s.id));
+    for (const id of shownIds.current) {
+      if (open.has(id)) continue;
+      client.removeQueries({ queryKey: queryKeys.inspection(id) });
+      useApplyStore.getState().drop(id);
+      useConsentStore.getState().drop(id);
+    }
+    shownIds.current = [...open];
+  }, [sources, client]);
+}
+
+/** Files the operating system opens with the app (a double-click, `open-file`) each open a flow. */
+function useOpenedFiles(): void {
+  const subscribed = useRef(false);
+  useEffect(() => {
+    if (subscribed.current) return;
+    subscribed.current = true;
+    try {
+      const unsubscribe = bridge().onOpened((source) => useFlowStore.getState().openSource(source));
+      return () => {
+        subscribed.current = false;
+        if (typeof unsubscribe === 'function') unsubscribe();
+      };
+    } catch {
+      return undefined;
+    }
+  }, []);
+}
+
+/** The main nav: the four views, then a tab for each opened package. */
+function MainNav() {
+  const { view, sources, activeSourceId, show } = useFlowStore();
+  return (
+    <nav aria-label="Main">
+      <ul className="nav-list">
+        {NAV.map(({ view: v, label, icon: Icon }) => (
+          <li key={v}>
+            <button
+              type="button"
+              className="nav-item"
+              aria-current={activeSourceId === null && view === v ? 'page' : undefined}
+              onClick={() => show(v)}
+            >
+              <Icon aria-hidden="true" size={16} /> {label}
+            </button>
+          </li>
+        ))}
+      </ul>
+      {sources.length > 0 ? <SourceTabs /> : null}
+    </nav>
+  );
+}
+
+/** A tab per opened package; two files of the same name say which folder each is in. */
+function SourceTabs() {
+  const { view, sources, activeSourceId, showSource, closeSource } = useFlowStore();
+  const labels = useMemo(
+    () =>
+      tabLabels(
+        sources.map((source) => ({ id: source.id, displayName: source.displayName, folders: source.folders ?? [] })),
+      ),
+    [sources],
+  );
+  return (
+    <ul className="nav-list nav-sources" aria-label="Opened packages">
+      {sources.map((source) => {
+        const where = labels.get(source.id)?.where ?? null;
+        const named = where === null ? source.displayName : `${source.displayName} (in ${where})`;
+        return (
+          <li key={source.id} className="nav-source">
+            <button
+              type="button"
+              className="nav-item"
+              aria-current={activeSourceId === source.id ? 'page' : undefined}
+              aria-label={where === null ? undefined : named}
+              onClick={() => showSource(source.id)}
+            >
+              {where === null ? (
+                source.displayName
+              ) : (
+                <span className="nav-named">
+                  <span>{source.displayName}</span>
+                  <span className="nav-where">in {where}</span>
+                </span>
+              )}
+            </button>
+            <button
+              type="button"
+              className="icon-button"
+              aria-label={`Close ${named}`}
+              onClick={() => closeSource(source.id, view)}
+            >
+              <X aria-hidden="true" size={14} />
+            </button>
+          </li>
+        );
+      })}
+    </ul>
+  );
+}
+
+/** The opened package in view, or the main view picked in the nav. */
+function ScreenInView() {
+  const { view, sources, activeSourceId } = useFlowStore();
+  if (activeSourceId !== null) {
+    return (
+      <>
+        {sources
+          .filter((source) => source.id === activeSourceId)
+          .map((source) => (
+            <SourceScreen key={source.id} source={source} />
+          ))}
+      </>
+    );
+  }
+  if (view === 'dashboard') return <DashboardScreen />;
+  if (view === 'activity') return <ActivityScreen />;
+  if (view === 'settings') return <SettingsScreen />;
+  if (view === 'runs') return <RunsScreen />;
+  return <OpenScreen />;
 }

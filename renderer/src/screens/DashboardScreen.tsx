@@ -112,55 +112,7 @@ function TriggerRowView({ trigger }: { trigger: TriggerView }) {
   const error = arm.error ?? disarm.error ?? rotate.error ?? pick.error;
   return (
     <li className="row row-block">
-      <p>
-        <strong>{trigger.name}</strong>{' '}
-        <span className="muted small">({TRIGGER_TYPE_WORDS[trigger.type] ?? trigger.type})</span>{' '}
-        {trigger.armed && trigger.policy ? (
-          <span className="badge badge-neutral">Armed, held by your organization</span>
-        ) : trigger.armed ? (
-          <span className="badge badge-armed">Armed</span>
-        ) : (
-          <span className="badge badge-neutral">Off</span>
-        )}
-      </p>
-      {trigger.policy ? (
-        <p className="small">
-          <Lock aria-hidden="true" size={12} /> <PackageText text={trigger.policy} />
-        </p>
-      ) : null}
-      <p className="small">
-        <PackageText text={trigger.words} />:{' '}
-        {trigger.agentId !== null ? (
-          'starts this agent.'
-        ) : (
-          <>
-            starts the workflow{' '}
-            <code>
-              <PackageText text={trigger.target} />
-            </code>
-            .
-          </>
-        )}
-      </p>
-      {trigger.armed && trigger.next[0] ? (
-        <p className="small">
-          Next: <time dateTime={trigger.next[0]}>{formatDateTime(trigger.next[0])}</time>
-        </p>
-      ) : null}
-      {trigger.type === 'file_watch' ? (
-        <p className="small">
-          {trigger.folder ? (
-            <>
-              Watched folder:{' '}
-              <code>
-                <PackageText text={trigger.folder} />
-              </code>
-            </>
-          ) : (
-            'No folder chosen.'
-          )}
-        </p>
-      ) : null}
+      <TriggerSummary trigger={trigger} />
       {trigger.type === 'webhook' ? (
         <>
           {/* Armed, the address is shown with the live status below. */}
@@ -210,6 +162,63 @@ function TriggerRowView({ trigger }: { trigger: TriggerView }) {
       <TriggerQueue trigger={trigger} />
       {error ? <ErrorPanel error={error} title="The trigger was not changed" /> : null}
     </li>
+  );
+}
+
+/** What a trigger is: its name, type and state, a policy's hold, what it starts, when next, and its folder. */
+function TriggerSummary({ trigger }: { trigger: TriggerView }) {
+  return (
+    <>
+      <p>
+        <strong>{trigger.name}</strong>{' '}
+        <span className="muted small">({TRIGGER_TYPE_WORDS[trigger.type] ?? trigger.type})</span>{' '}
+        {trigger.armed && trigger.policy ? (
+          <span className="badge badge-neutral">Armed, held by your organization</span>
+        ) : trigger.armed ? (
+          <span className="badge badge-armed">Armed</span>
+        ) : (
+          <span className="badge badge-neutral">Off</span>
+        )}
+      </p>
+      {trigger.policy ? (
+        <p className="small">
+          <Lock aria-hidden="true" size={12} /> <PackageText text={trigger.policy} />
+        </p>
+      ) : null}
+      <p className="small">
+        <PackageText text={trigger.words} />:{' '}
+        {trigger.agentId !== null ? (
+          'starts this agent.'
+        ) : (
+          <>
+            starts the workflow{' '}
+            <code>
+              <PackageText text={trigger.target} />
+            </code>
+            .
+          </>
+        )}
+      </p>
+      {trigger.armed && trigger.next[0] ? (
+        <p className="small">
+          Next: <time dateTime={trigger.next[0]}>{formatDateTime(trigger.next[0])}</time>
+        </p>
+      ) : null}
+      {trigger.type === 'file_watch' ? (
+        <p className="small">
+          {trigger.folder ? (
+            <>
+              Watched folder:{' '}
+              <code>
+                <PackageText text={trigger.folder} />
+              </code>
+            </>
+          ) : (
+            'No folder chosen.'
+          )}
+        </p>
+      ) : null}
+    </>
   );
 }
 
