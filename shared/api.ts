@@ -3,24 +3,35 @@
  * "one contract for the boundary"). The preload exposes exactly `API_METHODS` as `window.apollia`,
  * the Electron binding and the e2e harness serve exactly them, and the renderer's hooks call them.
  * Every method takes at most one plain-JSON request and answers an `ApiResult`: errors cross the
- * boundary as values, never as throws. `API_REQUEST_SCHEMAS` is each request's JSON Schema: the
- * implementation refuses anything else (`request.invalid`) before it looks at it.
+ * boundary as values, never as throws. Each request is the static type of its schema in
+ * `shared/api-requests.ts` (`API_REQUEST_SCHEMAS`): the implementation refuses anything else
+ * (`request.invalid`) before it looks at it.
  */
 import type { ApiErrorCode } from './api-errors';
-import type { ActionFamily, McpTransport } from './apollia-manifest';
+import type {
+  ActivityRequest,
+  ApiRequestOf,
+  ApplyPreviewRequest,
+  ApplyTemplateRequest,
+  ArmTriggerRequest,
+  InstallRequest,
+  OwnerToolRequest,
+  RotateWebhookSecretRequest,
+  SavedMcpServer,
+  SetToolAccessRequest,
+} from './api-requests';
+import type { ActionFamily } from './apollia-manifest';
 import type { ApplyPreview, Approvals, ToolSetting } from './apply-preview';
-import type { ConsentAnswers, InstalledDecisions } from './decisions';
-import { MAX_ACCESS_PER_AGENT, MAX_AGENTS, MAX_MANIFEST_BYTES, MAX_TRIGGERS } from './limits';
+import type { InstalledDecisions } from './decisions';
 import type { Inspection, Problem, SignatureSummary } from './inspection';
 import type { KeyChange, PackageIntegrityView, TrustedKeyView, VerifiedPackage } from './trust';
 import type { SignatureVerdict } from './signature-verdict';
-import type { BuiltinTemplateCard, ParameterValue, PinValue } from './template-manifest';
-import { MAX_MCP_SERVER_NAME, MCP_SERVER_NAME } from './mcp-server-name';
+import type { BuiltinTemplateCard, PinValue } from './template-manifest';
 import type { PolicyView } from './policy';
 export type { PolicyView } from './policy';
 import type { RunsDiscarded, WaitingRunsView } from './run-queue';
 import type { UpdateDiff } from './update-diff';
-import { MAX_WEBHOOK_SECRET_TEXT, type WebhookSecretChoice, type WebhookSecretOrigin } from './webhook-secret';
+import type { WebhookSecretChoice, WebhookSecretOrigin } from './webhook-secret';
 
 /**
  * An expected failure, shown to the user. `code` is stable: `request.invalid` (the request does
@@ -142,22 +153,18 @@ export type SourceInspection = Inspection & {
 export type { SignatureUpdate, SignatureVerdict } from './signature-verdict';
 export type { KeyChange, PackageIntegrityView, TrustedKeyView, VerifiedPackage } from './trust';
 
-/** `install`: the user's answers for the `.apo` a source id refers to. */
-export interface InstallRequest {
-  sourceId: string;
-  /**
-   * Only what the person changed: anything left out is kept (an update) or takes its default (`shared/decisions.ts`).
-   */
-  decisions: ConsentAnswers;
-  /** Installing an older version than the installed one is refused unless this is true (the UI asks first). */
-  allowDowngrade?: boolean;
-  /**
-   * Trust: an update signed by another key than the one pinned (or a signed package now
-   * unsigned) is refused `signature.key_changed` unless this is true: the app sets it only after
-   * its separate confirmation, the CLI with `--accept-key-change`. It is recorded.
-   */
-  acceptKeyChange?: boolean;
-}
+// The requests are defined once with their schemas (shared/api-requests.ts); their types are re-exported here.
+export type {
+  ActivityRequest,
+  ApplyPreviewRequest,
+  ApplyTemplateRequest,
+  ArmTriggerRequest,
+  InstallRequest,
+  OwnerToolRequest,
+  RotateWebhookSecretRequest,
+  SavedMcpServer,
+  SetToolAccessRequest,
+} from './api-requests';
 
 /** A webhook secret made on this machine, shown ONCE (never returned again: rotate to see a new one). */
 export interface WebhookSecretOnce {
@@ -183,22 +190,6 @@ export interface WebhookSecretGiven {
  */
 export type WebhookSecretRequest = WebhookSecretChoice;
 
-/** The request schema of a {@link WebhookSecretRequest}: closed, the secret bounded. */
-const webhookSecretSchema = {
-  oneOf: [
-    { type: 'object', properties: { kind: { const: 'make' } }, required: ['kind'], additionalProperties: false },
-    {
-      type: 'object',
-      properties: {
-        kind: { const: 'given' },
-        secret: { type: 'string', minLength: 1, maxLength: MAX_WEBHOOK_SECRET_TEXT },
-      },
-      required: ['kind', 'secret'],
-      additionalProperties: false,
-    },
-  ],
-} as const;
-
 // --- end setting a webhook secret ---
 
 /** `install`'s answer. */
@@ -218,30 +209,6 @@ export interface InstallReceipt {
   webhookSecrets: WebhookSecretOnce[];
   /** Triggers armed with the secret their sender gave (never the value). */
   webhookSecretsGiven: WebhookSecretGiven[];
-}
-
-/** `previewApply`: a template source, the form's parameters and the owner's grants. */
-export interface ApplyPreviewRequest {
-  sourceId: string;
-  parameters: Record<string, ParameterValue>;
-  /** Gate names (`mcp:<server>/<tool>`) the owner allows. */
-  grants: string[];
-  /** Built-in tools of the template the owner unticked: the agent gets each as `deny`. */
-  withhold?: string[];
-  /** The owner's approvals choice; absent: the template's recommendation (agent.md `approvals`). */
-  approvals?: Approvals;
-}
-
-/** `apply`: as the preview, with a client request id (the same id twice makes one agent). */
-export interface ApplyTemplateRequest extends ApplyPreviewRequest {
-  requestId: string;
-  // --- One rule for arming ---
-  /**
-   * The names of the template's schedule and `at` triggers the person ticked to arm now. Nothing
-   * else is armed: a trigger left out is made unarmed (armed later on the dashboard), and a
-   * webhook is armed only by `armTrigger`, which makes its secret.
-   */
-  arm?: string[];
 }
 
 /** `apply`'s answer: the agent made and the preview it recorded. */
@@ -378,29 +345,6 @@ export interface Dashboard {
   policy?: { view: PolicyView; managedBy: string | null; notice: string | null };
 }
 
-/** `setToolAccess`: grant or revoke one tool of one agent. */
-export interface SetToolAccessRequest {
-  agentId: string;
-  tool: string;
-  granted: boolean;
-}
-
-/** `armTrigger`: a file_watch trigger needs a `pickWatchFolder` id. */
-export interface ArmTriggerRequest {
-  triggerId: string;
-  folderId?: string;
-  /** For a webhook, make its secret (the default) or use the sender's. */
-  webhookSecret?: WebhookSecretRequest;
-}
-
-/**
- * `rotateWebhookSecret`: a new secret for an armed webhook, made here (the default) or given by the sender.
- */
-export interface RotateWebhookSecretRequest {
-  triggerId: string;
-  webhookSecret?: WebhookSecretRequest;
-}
-
 /** `armTrigger` / `rotateWebhookSecret`: the trigger, and a webhook's new secret shown once. */
 export interface TriggerArmed {
   trigger: TriggerView;
@@ -416,15 +360,6 @@ export interface UninstallReceipt {
   version: string;
   removedAgents: string[];
   removedTriggers: string[];
-}
-
-/** An MCP server saved in Settings: a command line (stdio) or a URL (network transport). */
-export interface SavedMcpServer {
-  name: string;
-  transport: McpTransport;
-  command?: string;
-  args?: string[];
-  url?: string;
 }
 
 // --- MCP server credentials ---------------------------------------------------------
@@ -516,17 +451,6 @@ export interface ActivityEntry {
   detail: string;
 }
 
-/**
- * `activity`: newest first, optionally one agent's (with its package's events that name no agent), at most `limit`
- * (default 200).
- */
-export interface ActivityRequest {
-  agent?: string;
-  limit?: number;
-  /** Only what the person decided, and what changed it without them (no deliveries, fires, runs). */
-  decisionsOnly?: boolean;
-}
-
 /** `activity`'s answer: the entries, and every agent the record names (for the filter: removed agents too). */
 export interface ActivityView {
   events: ActivityEntry[];
@@ -571,20 +495,15 @@ export interface TriggerStatusView {
 }
 // ---- end of live triggers and the activity log ----
 
-/** `denyTool` / `removeDeniedTool`: one tool by its gate name or native name (shared/owner-tools.ts). */
-export interface OwnerToolRequest {
-  tool: string;
-}
-
 /** The Api: one entry per method, `[request, response]`. */
 export interface ApiMethods {
   appInfo: [void, AppInfo];
   /** Shows the system open dialog (`file`: .apo or plugin JSON; `folder`: a template folder). */
-  openDialog: [{ kind: 'file' | 'folder' }, SourceHandle | null];
+  openDialog: [ApiRequestOf<'openDialog'>, SourceHandle | null];
   listBuiltinTemplates: [void, BuiltinTemplate[]];
-  openBuiltinTemplate: [{ name: string }, SourceHandle];
+  openBuiltinTemplate: [ApiRequestOf<'openBuiltinTemplate'>, SourceHandle];
   /** Reads and checks a source without running any of it; adds how it relates to what is installed. */
-  inspect: [{ sourceId: string }, SourceInspection];
+  inspect: [ApiRequestOf<'inspect'>, SourceInspection];
   /**
    * Shows the system folder dialog for a file_watch trigger; the folder is then referred to by id.
    * `displayPath` is its real path (links resolved); the data folder, a folder inside or around it
@@ -597,15 +516,15 @@ export interface ApiMethods {
   dashboard: [void, Dashboard];
   setToolAccess: [SetToolAccessRequest, AgentView];
   armTrigger: [ArmTriggerRequest, TriggerArmed];
-  disarmTrigger: [{ triggerId: string }, TriggerView];
+  disarmTrigger: [ApiRequestOf<'disarmTrigger'>, TriggerView];
   rotateWebhookSecret: [RotateWebhookSecretRequest, TriggerArmed];
-  uninstallPackage: [{ name: string }, UninstallReceipt];
-  archiveAgent: [{ agentId: string }, AgentView];
+  uninstallPackage: [ApiRequestOf<'uninstallPackage'>, UninstallReceipt];
+  archiveAgent: [ApiRequestOf<'archiveAgent'>, AgentView];
   settings: [void, SettingsView];
   saveMcpServer: [SavedMcpServer, SettingsView];
-  removeMcpServer: [{ name: string }, SettingsView];
-  saveSecret: [{ name: string; value: string }, SettingsView];
-  removeSecret: [{ name: string }, SettingsView];
+  removeMcpServer: [ApiRequestOf<'removeMcpServer'>, SettingsView];
+  saveSecret: [ApiRequestOf<'saveSecret'>, SettingsView];
+  removeSecret: [ApiRequestOf<'removeSecret'>, SettingsView];
   /** Adds a tool to the owner's "never allow" list (denying it twice keeps it once). */
   denyTool: [OwnerToolRequest, SettingsView];
   /** Takes a tool off that list: the next apply sets it at the default again (asks, or allowed when granted). */
@@ -618,17 +537,17 @@ export interface ApiMethods {
   /** The activity log, newest first. */
   activity: [ActivityRequest | void, ActivityView];
   /** Sets the webhook listener's port (null: the default); a running host rebinds to it. */
-  setWebhookPort: [{ port: number | null }, SettingsView];
+  setWebhookPort: [ApiRequestOf<'setWebhookPort'>, SettingsView];
   /** Trust: the keys the user trusts (Settings → Trusted publishers). */
   trustedKeys: [void, TrustedKeyView[]];
   /** Trust: adds a pasted public key (a `.pub` file's text or its `RWQ…` line) under a name. */
-  trustKey: [{ publicKey: string; name: string }, TrustedKeyView[]];
+  trustKey: [ApiRequestOf<'trustKey'>, TrustedKeyView[]];
   /** Trust: the same from a `.pub` file the user picks in a main-process dialog; null when cancelled. */
-  trustKeyFromFile: [{ name: string }, TrustedKeyView[] | null];
+  trustKeyFromFile: [ApiRequestOf<'trustKeyFromFile'>, TrustedKeyView[] | null];
   /** Trust: removes a key by its id; packages pinned to it stay pinned. */
-  untrustKey: [{ keyId: string }, TrustedKeyView[]];
+  untrustKey: [ApiRequestOf<'untrustKey'>, TrustedKeyView[]];
   /** Trust: the person answered "Don't update" on a key-change stop for this source; recorded in the activity log. */
-  refuseKeyChange: [{ sourceId: string }, null];
+  refuseKeyChange: [ApiRequestOf<'refuseKeyChange'>, null];
   /** Trust: re-checks every installed package's files (app start, the dashboard, the CLI's `verify`). */
   verifyInstalled: [void, VerifiedPackage[]];
   // --- Refused sources, starting at login ---
@@ -636,17 +555,17 @@ export interface ApiMethods {
    * Moves the original file of a source refused as possibly malicious to the system's Trash (`trash.not_refused`
    * otherwise).
    */
-  trashSource: [{ sourceId: string }, TrashReceipt];
+  trashSource: [ApiRequestOf<'trashSource'>, TrashReceipt];
   /** Whether the app starts (in its tray, so triggers run) when the person logs in: opt-in. */
   startAtLogin: [void, StartAtLoginView];
   /** Turns starting at login on or off (`login.unavailable` where the host cannot: the CLI, the harness). */
-  setStartAtLogin: [{ on: boolean }, StartAtLoginView];
+  setStartAtLogin: [ApiRequestOf<'setStartAtLogin'>, StartAtLoginView];
   /** What waits in `runs/pending/`, oldest first (one trigger's with `trigger`): never a payload's body. */
-  waitingRuns: [{ trigger?: string } | void, WaitingRunsView];
+  waitingRuns: [ApiRequestOf<'waitingRuns'>, WaitingRunsView];
   /** Discards one waiting run by its id (recorded as a decision). */
-  discardWaitingRun: [{ runId: string }, RunsDiscarded];
+  discardWaitingRun: [ApiRequestOf<'discardWaitingRun'>, RunsDiscarded];
   /** Discards every run one trigger has waiting (recorded as a decision). */
-  discardTriggerRuns: [{ triggerId: string }, RunsDiscarded];
+  discardTriggerRuns: [ApiRequestOf<'discardTriggerRuns'>, RunsDiscarded];
 }
 
 /**
@@ -746,156 +665,14 @@ export type ApiMethodsListed = Exclude<ApiMethod, (typeof API_METHODS)[number]> 
 const apiMethodsListed: ApiMethodsListed = true;
 void apiMethodsListed;
 
-/** The longest string any request may carry (64 KiB): a 10 MB string is refused at the door. */
-export const MAX_REQUEST_STRING = 65_536;
-
-const id = { type: 'string', minLength: 1, maxLength: 256 } as const;
-const name = { type: 'string', minLength: 1, maxLength: 128 } as const;
-/** A name a manifest gives (an agent or trigger id, an access entry): no longer than the manifest itself. */
-const manifestName = { type: 'string', minLength: 1, maxLength: MAX_MANIFEST_BYTES } as const;
-const noRequest = { type: ['object', 'null'], maxProperties: 0 } as const;
-const strict = (properties: Record<string, unknown>, required: string[]) =>
-  ({ type: 'object', properties, required, additionalProperties: false }) as const;
-const parameterValue = { type: ['string', 'number', 'boolean'], maxLength: MAX_REQUEST_STRING } as const;
-/** Built-in tools of a template the owner unticked. */
-const withholdSchema = {
-  type: 'array',
-  maxItems: 256,
-  items: { type: 'string', minLength: 1, maxLength: 128 },
-} as const;
-/** The owner's approvals choice (template spec agent.md `approvals`). */
-const approvalsSchema = { enum: ['ask', 'never'] } as const;
-
-/**
- * The JSON Schema (draft 2020-12) of every method's request. A method without a request takes
- * nothing (`undefined`, `null` or `{}`). Every object is closed (`additionalProperties: false`),
- * every string and list is bounded: the renderer is treated as untrusted (DESIGN.md "Security of
- * the app itself").
- */
-export const API_REQUEST_SCHEMAS: Record<ApiMethod, Record<string, unknown>> = {
-  appInfo: noRequest,
-  openDialog: strict({ kind: { enum: ['file', 'folder'] } }, ['kind']),
-  listBuiltinTemplates: noRequest,
-  openBuiltinTemplate: strict({ name }, ['name']),
-  inspect: strict({ sourceId: id }, ['sourceId']),
-  pickWatchFolder: noRequest,
-  install: strict(
-    {
-      sourceId: id,
-      decisions: strict(
-        {
-          // Caps from the manifest's own limits (shared/limits.ts): whatever `inspect` accepts can be installed.
-          agents: {
-            type: 'object',
-            maxProperties: MAX_AGENTS,
-            propertyNames: manifestName,
-            additionalProperties: strict(
-              {
-                access: {
-                  type: 'object',
-                  maxProperties: MAX_ACCESS_PER_AGENT,
-                  propertyNames: manifestName,
-                  additionalProperties: { enum: [true, false, 'ask', 'allow'] },
-                },
-              },
-              ['access'],
-            ),
-          },
-          triggers: {
-            type: 'object',
-            maxProperties: MAX_TRIGGERS,
-            propertyNames: manifestName,
-            additionalProperties: strict(
-              { armed: { type: 'boolean' }, folderId: id, webhookSecret: webhookSecretSchema },
-              ['armed'],
-            ),
-          },
-        },
-        ['agents', 'triggers'],
-      ),
-      allowDowngrade: { type: 'boolean' },
-      acceptKeyChange: { type: 'boolean' },
-    },
-    ['sourceId', 'decisions'],
-  ),
-  previewApply: strict(
-    {
-      sourceId: id,
-      parameters: { type: 'object', maxProperties: 256, propertyNames: name, additionalProperties: parameterValue },
-      grants: { type: 'array', maxItems: 1024, items: { type: 'string', minLength: 1, maxLength: 1024 } },
-      withhold: withholdSchema,
-      approvals: approvalsSchema,
-    },
-    ['sourceId', 'parameters', 'grants'],
-  ),
-  apply: strict(
-    {
-      sourceId: id,
-      parameters: { type: 'object', maxProperties: 256, propertyNames: name, additionalProperties: parameterValue },
-      grants: { type: 'array', maxItems: 1024, items: { type: 'string', minLength: 1, maxLength: 1024 } },
-      requestId: id,
-      arm: { type: 'array', maxItems: 256, items: name },
-      withhold: withholdSchema,
-      approvals: approvalsSchema,
-    },
-    ['sourceId', 'parameters', 'grants', 'requestId'],
-  ),
-  dashboard: noRequest,
-  setToolAccess: strict(
-    { agentId: id, tool: { type: 'string', minLength: 1, maxLength: 1024 }, granted: { type: 'boolean' } },
-    ['agentId', 'tool', 'granted'],
-  ),
-  armTrigger: strict({ triggerId: id, folderId: id, webhookSecret: webhookSecretSchema }, ['triggerId']),
-  disarmTrigger: strict({ triggerId: id }, ['triggerId']),
-  rotateWebhookSecret: strict({ triggerId: id, webhookSecret: webhookSecretSchema }, ['triggerId']),
-  uninstallPackage: strict({ name }, ['name']),
-  archiveAgent: strict({ agentId: id }, ['agentId']),
-  settings: noRequest,
-  saveMcpServer: strict(
-    {
-      name: { type: 'string', pattern: MCP_SERVER_NAME.source, maxLength: MAX_MCP_SERVER_NAME },
-      transport: { enum: ['stdio', 'streamable-http', 'sse'] },
-      command: { type: 'string', minLength: 1, maxLength: 4096 },
-      args: { type: 'array', maxItems: 256, items: { type: 'string', maxLength: 4096 } },
-      url: { type: 'string', minLength: 1, maxLength: 4096 },
-    },
-    ['name', 'transport'],
-  ),
-  removeMcpServer: strict({ name }, ['name']),
-  saveSecret: strict({ name, value: { type: 'string', minLength: 1, maxLength: 16_384 } }, ['name', 'value']),
-  removeSecret: strict({ name }, ['name']),
-  denyTool: strict({ tool: { type: 'string', minLength: 1, maxLength: 256 } }, ['tool']),
-  removeDeniedTool: strict({ tool: { type: 'string', minLength: 1, maxLength: 256 } }, ['tool']),
-  triggerStatus: noRequest,
-  activity: {
-    type: ['object', 'null'],
-    properties: {
-      agent: id,
-      limit: { type: 'integer', minimum: 1, maximum: 1000 },
-      decisionsOnly: { type: 'boolean' },
-    },
-    additionalProperties: false,
-  },
-  setWebhookPort: strict(
-    { port: { type: ['integer', 'null'], minimum: WEBHOOK_PORT_RANGE.min, maximum: WEBHOOK_PORT_RANGE.max } },
-    ['port'],
-  ),
-  trustedKeys: noRequest,
-  trustKey: strict(
-    {
-      publicKey: { type: 'string', minLength: 1, maxLength: 4096 },
-      name: { type: 'string', minLength: 1, maxLength: 320 },
-    },
-    ['publicKey', 'name'],
-  ),
-  trustKeyFromFile: strict({ name: { type: 'string', minLength: 1, maxLength: 320 } }, ['name']),
-  untrustKey: strict({ keyId: { type: 'string', minLength: 1, maxLength: 64 } }, ['keyId']),
-  refuseKeyChange: strict({ sourceId: id }, ['sourceId']),
-  verifyInstalled: noRequest,
-  trashSource: strict({ sourceId: id }, ['sourceId']),
-  startAtLogin: noRequest,
-  setStartAtLogin: strict({ on: { type: 'boolean' } }, ['on']),
-  waitingRuns: { type: ['object', 'null'], properties: { trigger: id }, additionalProperties: false },
-  discardWaitingRun: strict({ runId: { type: 'string', pattern: '^[A-Za-z0-9-]{1,128}$' } }, ['runId']),
-  discardTriggerRuns: strict({ triggerId: id }, ['triggerId']),
-};
+/** The methods whose request type is not exactly its schema's static type (`API_REQUEST_SCHEMAS`): none. */
+export type ApiRequestsOffSchema = {
+  [M in ApiMethod]: [ApiRequest<M>] extends [ApiRequestOf<M>]
+    ? [ApiRequestOf<M>] extends [ApiRequest<M>]
+      ? never
+      : M
+    : M;
+}[ApiMethod];
+/** Compile-time proof that every request is its schema's type: fails to compile naming a method that drifted. */
+const apiRequestsSchemed: [ApiRequestsOffSchema] extends [never] ? true : ApiRequestsOffSchema = true;
+void apiRequestsSchemed;
