@@ -4,7 +4,7 @@
  * when a type and its schema drift; the value checks fail here when a cap is written by hand.
  */
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import type { ApiMethod, ApiRequest, ApiRequestsSchemed, InstallRequest, SavedMcpServer } from './api';
+import type { ApiMethod, ApiRequest, ApiRequestsOffSchema, InstallRequest, SavedMcpServer } from './api';
 import { API_METHODS } from './api';
 import {
   API_REQUEST_SCHEMAS,
@@ -28,7 +28,7 @@ const at = (schema: unknown, ...path: string[]): Json =>
 
 describe('Api requests: one schema gives the type and the check', () => {
   it('types every request as its schema does (a drift fails the typecheck)', () => {
-    expectTypeOf<ApiRequestsSchemed>().toEqualTypeOf<true>();
+    expectTypeOf<ApiRequestsOffSchema>().toEqualTypeOf<never>();
     expectTypeOf<ApiRequest<'install'>>().toEqualTypeOf<ApiRequestOf<'install'>>();
     expectTypeOf<ApiRequest<'saveMcpServer'>>().toEqualTypeOf<ApiRequestOf<'saveMcpServer'>>();
     expectTypeOf<ApiRequest<'activity'>>().toEqualTypeOf<ApiRequestOf<'activity'>>();
