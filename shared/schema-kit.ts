@@ -46,7 +46,7 @@ export function orNullAs<V>(type: JsonType, options: Record<string, unknown> = {
 }
 
 /** A value of the static type `V` whose schema is written by hand (a JSON `type` list, a bare `type: object`). */
-export function shaped<V>(schema: Record<string, unknown>) {
+export function shaped<V>(schema: object) {
   return Type.Unsafe<V>(schema);
 }
 
@@ -61,4 +61,9 @@ export function mapOf<S extends TSchema>(value: S, keys?: object, options: Recor
     ...(keys ? { propertyNames: keys } : {}),
     additionalProperties: value,
   });
+}
+
+/** Exactly one of these schemas (`oneOf`), typed as the union of theirs. */
+export function exactlyOne<S extends readonly TSchema[]>(...schemas: S) {
+  return Type.Unsafe<Static<S[number]>>({ oneOf: [...schemas] });
 }

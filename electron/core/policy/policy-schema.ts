@@ -3,22 +3,15 @@
  * defined once with TypeBox: the schema `scripts/compile-schemas.ts` compiles ahead of time
  * (`generated/policy-validator.js`) and, as its static type, the {@link PolicyDocument} the core
  * reads. Every object refuses keys it does not know (`additionalProperties: false`), so a misspelt
- * key is a policy that fails closed, never a restriction silently ignored.
+ * key is a policy that fails closed, never a restriction silently ignored. Loaded only by the schema
+ * compiler and tests: the reader runs the compiled validator and imports only the type.
  */
 import { type Static, Type } from 'typebox';
 import { ACTION_FAMILIES, MCP_TRANSPORTS } from '../../../shared/apollia-manifest';
 import { MAX_MCP_SERVER_NAME, MCP_SERVER_NAME } from '../../../shared/mcp-server-name';
 import { POLICY_TRIGGER_KINDS, type PolicyTriggerKind } from '../../../shared/policy';
 import { closed, oneOf } from '../../../shared/schema-kit';
-
-/** The policy versions this app reads. */
-export const POLICY_VERSIONS = [1] as const;
-
-/** Largest policy file read, in bytes: a policy is a few kilobytes. */
-export const MAX_POLICY_BYTES = 1024 * 1024;
-/** Most trusted publishers, provided MCP servers, allowed packages and blocked tools one policy lists. */
-export const MAX_POLICY_KEYS = 256;
-export const MAX_POLICY_LIST = 10_000;
+import { MAX_POLICY_KEYS, MAX_POLICY_LIST, POLICY_VERSIONS } from './policy-format';
 
 const name = Type.String({ minLength: 1, maxLength: 200 });
 /** A minisign public key's base64 line (`RWQ…`), checked again by the minisign parser. */
