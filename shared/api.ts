@@ -9,6 +9,24 @@
  */
 import type { ApiErrorCode } from './api-errors';
 import type {
+  ActivityView,
+  AppInfo,
+  InstallReceipt,
+  InstalledRelation,
+  KnownTool,
+  SecretBackend,
+  SourceHandle,
+  StartAtLoginView,
+  StoreDamage,
+  TrashReceipt,
+  TriggerArmed,
+  TriggerStatusView,
+  TriggerView,
+  UninstallReceipt,
+  ApiRepliedMethod,
+  ApiReplyOf,
+} from './api-replies';
+import type {
   ActivityRequest,
   ApiRequestOf,
   ApplyPreviewRequest,
@@ -53,70 +71,11 @@ export interface ApiError {
 export type ApiResult<T> = { ok: true; value: T } | { ok: false; error: ApiError };
 
 /**
- * An input the main process opened for the renderer (dialog, double-click, drop, menu, built-in
- * template). The renderer only ever refers to it by `id`: it never sends a path.
- */
-export interface SourceHandle {
-  id: string;
-  /** What it looks like from its content, before the full check. */
-  kind: 'apo' | 'template' | 'plugin';
-  /** File or folder name, for display only. */
-  displayName: string;
-  /**
-   * The folders that hold it, outermost first (empty for a template shipped with the app), for
-   * display only: two files of the same name are told apart by the folders they are in.
-   */
-  folders: string[];
-  origin: 'dialog' | 'command-line' | 'open-file' | 'drop' | 'menu' | 'builtin';
-}
-
-/**
- * Where secrets go, told honestly (Settings words each): `keychain` (the OS keychain, through
- * Electron's safeStorage); `file_key` (encrypted with a random key kept in a file beside the data,
- * `secret-box.key`: what the command line and the browser harness use, as they cannot reach a
- * keychain; anyone who can read the data folder can read the secrets); `basic_text` (Electron's
- * Linux fallback with no keyring: obscured with a key built into the app, no real protection); or
- * `unavailable` (nothing can be kept: saving a secret fails); or `pending` (the app has just started
- * and the keychain has not answered yet: what needs a secret waits for it).
- */
-export type SecretBackend = 'keychain' | 'file_key' | 'basic_text' | 'unavailable' | 'pending';
-
-/** `appInfo`: what the About box and the Settings screen show. */
-export interface AppInfo {
-  version: string;
-  /** The runtime SDK this app serves (shared/sdk.ts). */
-  sdkVersion: string;
-  secretBackend: SecretBackend;
-  /**
-   * How a person runs this app's own command line in a terminal here (`apollia-desktop` on PATH
-   * from the deb; the quoted binary inside the app bundle on macOS), or null where the app binary
-   * cannot be a console command (Windows' GUI binary, an AppImage): the screens that show a
-   * command then say so. Never `npx`: outside the repository it fetches whoever owns the name.
-   */
-  cliProgram: string | null;
-  /**
-   * The app was started with Chromium's sandbox turned off (`--no-sandbox`): every screen says
-   * so, and installing or applying is refused until the app is started without it.
-   */
-  sandboxOff: boolean;
-}
-
-/**
  * `listBuiltinTemplates`: one template shipped with the app (`resources/templates/<name>`), as a
  * card with the spec's table (name, what it does, started by, needs). A card is only a listing:
  * `openBuiltinTemplate` then `inspect` check the folder whole, as any other template's.
  */
 export type BuiltinTemplate = BuiltinTemplateCard;
-
-/** How a package being inspected relates to the version installed here. */
-export interface InstalledRelation {
-  /** The version installed on this machine. */
-  version: string;
-  /**
-   * What the inspected source is compared to it: the same version, a newer one (an update), an older one (a downgrade).
-   */
-  relation: 'same' | 'newer' | 'older';
-}
 
 /** `inspect`: the Inspection plus, for an `.apo`, what is installed of it and what an update changes. */
 export type SourceInspection = Inspection & {
@@ -166,50 +125,12 @@ export type {
   SetToolAccessRequest,
 } from './api-requests';
 
-/** A webhook secret made on this machine, shown ONCE (never returned again: rotate to see a new one). */
-export interface WebhookSecretOnce {
-  triggerId: string;
-  secret: string;
-}
-
-// --- Setting a webhook secret (made here, or given by the sender) ---
-
-/**
- * A webhook secret given by the sender, as an answer says it was kept: never its value (it is
- * sealed and never returned by any method).
- */
-export interface WebhookSecretGiven {
-  triggerId: string;
-  given: true;
-}
-
 /**
  * `install`'s `decisions.triggers[id].webhookSecret`, `armTrigger`'s and `rotateWebhookSecret`'s
  * `webhookSecret`: make a new one here (the default when absent) or use the sender's, checked by
  * `checkWebhookSecret` (shared/webhook-secret.ts) before anything is sealed.
  */
 export type WebhookSecretRequest = WebhookSecretChoice;
-
-// --- end setting a webhook secret ---
-
-/** `install`'s answer. */
-export interface InstallReceipt {
-  name: string;
-  version: string;
-  publisher: string;
-  /** `reinstalled`: the same version put back over files changed on this computer. */
-  outcome: 'installed' | 'updated' | 'downgraded' | 'reinstalled';
-  previousVersion: string | null;
-  /** Trust: the key change this install made (accepted, or unsigned → signed), else null. */
-  keyChange: KeyChange | null;
-  installedAt: string;
-  /** Trigger ids armed by this install. */
-  armed: string[];
-  /** Secrets made here, each shown once. */
-  webhookSecrets: WebhookSecretOnce[];
-  /** Triggers armed with the secret their sender gave (never the value). */
-  webhookSecretsGiven: WebhookSecretGiven[];
-}
 
 /** `apply`'s answer: the agent made and the preview it recorded. */
 export interface ApplyReceipt {
@@ -238,38 +159,6 @@ export interface AccessView {
   /**
    * Why the organization's policy withholds it (or keeps it asking) on top of the person's decision; absent when it
    * does not.
-   */
-  policy?: string;
-}
-
-/** One trigger as the dashboard shows it. */
-export interface TriggerView {
-  /** Store id: `<package>/<trigger id>` or `<agent id>/<trigger name>`. */
-  id: string;
-  /** The package's trigger id or the template trigger's name. */
-  name: string;
-  type: 'cron' | 'interval' | 'file_watch' | 'webhook' | 'schedule' | 'at';
-  /** The agent id of the agent it starts, or null when it starts a workflow. */
-  agentId: string | null;
-  target: string;
-  /** When it fires, in words. */
-  words: string;
-  /** Next fire times (ISO 8601), empty when not armed or not time-based. */
-  next: string[];
-  armed: boolean;
-  /** The watched folder (file_watch), or null. */
-  folder: string | null;
-  /** For a webhook: whether a secret is set (its value is never shown again). */
-  webhookSecretSet: boolean;
-  /** Where the webhook secret came from (made here, given by the sender), or null without one. */
-  webhookSecretOrigin: WebhookSecretOrigin | null;
-  /** When the webhook secret was last set (ISO 8601), or null without one. */
-  webhookSecretSetAt: string | null;
-  /** Most runs it may have waiting in `runs/pending/` (`max_concurrent`, else the default): at it, its queue is full. */
-  waitLimit: number;
-  /**
-   * Why the organization's policy keeps it from being armed or firing (it stays armed as the person left it); absent
-   * when it does not.
    */
   policy?: string;
 }
@@ -326,14 +215,6 @@ export interface InstalledPackageView {
   integrity: PackageIntegrityView;
 }
 
-/** A state file that could not be read, kept aside and shown until the user deals with it. */
-export interface StoreDamage {
-  /** The name it was kept under in the data folder (`state.json.damaged-<timestamp>`). */
-  keptAs: string;
-  reason: string;
-  at: string;
-}
-
 /** `dashboard`. */
 export interface Dashboard {
   packages: InstalledPackageView[];
@@ -343,23 +224,6 @@ export interface Dashboard {
    * The organization's policy: "Managed by …", and the banner when it withholds something installed or cannot be read.
    */
   policy?: { view: PolicyView; managedBy: string | null; notice: string | null };
-}
-
-/** `armTrigger` / `rotateWebhookSecret`: the trigger, and a webhook's new secret shown once. */
-export interface TriggerArmed {
-  trigger: TriggerView;
-  /** A secret made here, shown once; null for any other trigger or a given secret. */
-  webhookSecret: string | null;
-  /** True when the sender's secret was kept (its value is never answered). */
-  webhookSecretGiven: boolean;
-}
-
-/** `uninstallPackage`'s answer. */
-export interface UninstallReceipt {
-  name: string;
-  version: string;
-  removedAgents: string[];
-  removedTriggers: string[];
 }
 
 // --- MCP server credentials ---------------------------------------------------------
@@ -410,90 +274,33 @@ export interface SettingsView {
   knownTools: KnownTool[];
 }
 
-/** One tool the "never allow" picker offers. */
-export interface KnownTool {
-  /** Its gate name (`mcp:<server>/<tool>`) or native name: what `denyTool` takes. */
-  tool: string;
-  /** What it does, in words (the catalogue's description, or where the MCP tool was seen). */
-  description: string;
-  kind: 'native' | 'mcp';
-}
-
-// --- Refusals say who acts ---
-/** `trashSource`: the original file of a refused source moved to the system's Trash. */
-export interface TrashReceipt {
-  /** The file's name, for display. */
-  displayName: string;
-}
-
-// ---- Live triggers and the activity log ----
-
 /** The ports Settings takes for the webhook listener: not the system's (below 1024), at most 65535. */
 export const WEBHOOK_PORT_RANGE = { min: 1024, max: 65_535 } as const;
 /** The port the webhook listener binds until Settings holds the owner's choice (DESIGN.md "Triggers at run time"). */
 export const DEFAULT_WEBHOOK_PORT = 47_611;
 
-/** How one activity event ended (electron/core/activity). */
-export type ActivityOutcomeView = 'ok' | 'refused' | 'skipped' | 'failed';
-
-/**
- * One activity event, as `activity --json` prints it: what changed what an agent may do, or what
- * happened to it. Never a secret or a payload body. `kind` is one of the log's kinds (`install`,
- * `grant`, `arm`, `trigger_fired`, `delivery_refused`, `run_queued`…).
- */
-export interface ActivityEntry {
-  at: string;
-  kind: string;
-  package?: string;
-  agent?: string;
-  trigger?: string;
-  outcome: ActivityOutcomeView;
-  detail: string;
-}
-
-/** `activity`'s answer: the entries, and every agent the record names (for the filter: removed agents too). */
-export interface ActivityView {
-  events: ActivityEntry[];
-  agents: string[];
-}
-
-/** One trigger as the running trigger host sees it (`triggers/status.json`). */
-export interface TriggerLiveView {
-  id: string;
-  state: 'listening' | 'watching' | 'scheduled' | 'problem' | 'done';
-  /** A webhook's URL on 127.0.0.1. */
-  url: string | null;
-  folder: string | null;
-  /** Next fire time (ISO 8601) of a timed trigger. */
-  next: string | null;
-  problem: string | null;
-  lastFire: { at: string; cause: string; outcome: 'queued' | 'skipped' | 'failed' } | null;
-  /** Newest first, at most 10: the HTTP status and its short reason. */
-  deliveries: { at: string; status: number; reason: string }[];
-  /** Runs of this trigger waiting in `runs/pending/`. */
-  waiting: number;
-}
-
-/** `triggerStatus`: whether a trigger host is live for this data folder, what it does, and what waits. */
-export interface TriggerStatusView {
-  /** A host holds the data folder's host lock and its status says it runs. */
-  running: boolean;
-  /** The listener's base URL while running. */
-  origin: string | null;
-  /**
-   * Where the live host runs: in the process answering this Api (the app itself, whose triggers
-   * keep running in its tray when the window closes), or in another one (`apollia-desktop serve`,
-   * its systemd service), with its process id; null when none runs.
-   */
-  host: { here: true } | { here: false; pid: number } | null;
-  /** When the host last wrote its status. */
-  updatedAt: string | null;
-  /** Runs waiting in `runs/pending/`, counted now, the oldest one's fire time, and how many each trigger has. */
-  pending: { total: number; oldest: string | null; byTrigger: Record<string, number> };
-  /** By trigger id; only triggers a running (or the last) host made live. Empty when no host ever ran. */
-  triggers: Record<string, TriggerLiveView>;
-}
-// ---- end of live triggers and the activity log ----
+// The replies whose whole shape the Api defines are defined once with their schemas (shared/api-replies.ts).
+export type {
+  ActivityEntry,
+  ActivityOutcomeView,
+  ActivityView,
+  AppInfo,
+  InstallReceipt,
+  InstalledRelation,
+  KnownTool,
+  SecretBackend,
+  SourceHandle,
+  StartAtLoginView,
+  StoreDamage,
+  TrashReceipt,
+  TriggerArmed,
+  TriggerLiveView,
+  TriggerStatusView,
+  TriggerView,
+  UninstallReceipt,
+  WebhookSecretGiven,
+  WebhookSecretOnce,
+} from './api-replies';
 
 /** The Api: one entry per method, `[request, response]`. */
 export interface ApiMethods {
@@ -566,16 +373,6 @@ export interface ApiMethods {
   discardWaitingRun: [ApiRequestOf<'discardWaitingRun'>, RunsDiscarded];
   /** Discards every run one trigger has waiting (recorded as a decision). */
   discardTriggerRuns: [ApiRequestOf<'discardTriggerRuns'>, RunsDiscarded];
-}
-
-/**
- * `startAtLogin`: whether the app starts when the person logs in, in its tray (no window), so armed
- * triggers run without anyone opening it. Off until the person turns it on; `available` is false
- * where the host cannot (the command line: use `serve` as a service instead).
- */
-export interface StartAtLoginView {
-  available: boolean;
-  on: boolean;
 }
 
 export type ApiMethod = keyof ApiMethods;
@@ -676,3 +473,15 @@ export type ApiRequestsOffSchema = {
 /** Compile-time proof that every request is its schema's type: fails to compile naming a method that drifted. */
 const apiRequestsSchemed: [ApiRequestsOffSchema] extends [never] ? true : ApiRequestsOffSchema = true;
 void apiRequestsSchemed;
+
+/** The methods with a reply schema (`API_REPLY_SCHEMAS`) whose answer type is not exactly its static type: none. */
+export type ApiRepliesOffSchema = {
+  [M in ApiRepliedMethod]: [ApiResponse<M>] extends [ApiReplyOf<M>]
+    ? [ApiReplyOf<M>] extends [ApiResponse<M>]
+      ? never
+      : M
+    : M;
+}[ApiRepliedMethod];
+/** Compile-time proof that those answers are their schemas' types: fails to compile naming a method that drifted. */
+const apiRepliesSchemed: [ApiRepliesOffSchema] extends [never] ? true : ApiRepliesOffSchema = true;
+void apiRepliesSchemed;

@@ -14,6 +14,7 @@ const ROOT = new URL('..', import.meta.url).pathname;
 const SCHEMA_MODULES = [
   'shared/schema-kit.ts',
   'shared/api-requests.ts',
+  'shared/api-replies.ts',
   'electron/core/policy/policy-schema.ts',
   /^electron\/core\/store\/schema\/format-\d+\.ts$/,
 ];
