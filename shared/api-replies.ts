@@ -2,14 +2,20 @@
  * The Api's replies whose whole shape this app defines here, each once with TypeBox: the `Static`
  * type is what `shared/api.ts` declares the method answers, and the schema is what a test checks
  * live answers against (`electron/core/app/api-replies.test.ts`), so a reply and its type cannot
- * drift. Replies built from the readers' larger shapes (an inspection, an apply preview, the
- * dashboard and settings views) keep their interfaces in `shared/api.ts`.
+ * drift. A part built by a reader of its own (an inspection, an apply preview, a signature summary,
+ * the policy view) is typed by that reader's interface and checked here only for its JSON kind.
  *
  * Like `api-requests.ts`, loaded only by tests and tools: the app imports only its types.
  */
 import { type Static, Type } from 'typebox';
+import { SavedMcpServerSchema } from './api-requests';
+import { ACTION_FAMILIES } from './apollia-manifest';
+import type { ApplyPreview } from './apply-preview';
+import type { SignatureSummary } from './inspection';
+import type { PolicyView } from './policy';
 import { closed, exactly, mapOf, oneOf, orNull, shaped } from './schema-kit';
-import type { KeyChange } from './trust';
+import type { PinValue } from './template-manifest';
+import type { KeyChange, PackageIntegrityView } from './trust';
 
 const str = Type.String();
 const nstr = orNull('string');
@@ -242,11 +248,161 @@ export type TriggerStatusView = Static<typeof TriggerStatusViewSchema>;
 export const StartAtLoginViewSchema = closed({ available: Type.Boolean(), on: Type.Boolean() });
 export type StartAtLoginView = Static<typeof StartAtLoginViewSchema>;
 
+/** `apply`'s answer: the agent made, the trigger ids made with it (a webhook's secret is made by `armTrigger`, never here), and the preview it recorded. */
+export const ApplyReceiptSchema = closed({
+  agentId: str,
+  displayName: str,
+  createdAt: str,
+  triggers: Type.Array(str),
+  preview: shaped<ApplyPreview>({ type: 'object' }),
+});
+export type ApplyReceipt = Static<typeof ApplyReceiptSchema>;
+
+/**
+ * One tool an agent may call, as the dashboard shows it. `what`: what it lets the agent do, in
+ * words (the row's first line, its name the second). `permission`: `allow` runs without asking,
+ * `ask` asks first, `deny` is never offered; for a package agent, a granted entry asks first when
+ * its family is sensitive or unknown (spec: asking is decided on the action family), an ungranted one
+ * is denied. `policy`: why the organization's policy withholds it (or keeps it asking) on top of the
+ * person's decision; absent when it does not.
+ */
+export const AccessViewSchema = closed({
+  tool: str,
+  what: str,
+  family: oneOf([...ACTION_FAMILIES, null]),
+  permission: oneOf(['allow', 'ask', 'deny']),
+  granted: Type.Boolean(),
+  pin: shaped<Record<string, PinValue> | null>({ type: ['object', 'null'] }),
+  policy: Type.Optional(str),
+});
+export type AccessView = Static<typeof AccessViewSchema>;
+
+/**
+ * A template's MCP server that was not saved when the agent was made, so apply skipped its tools
+ * (spec "Apply": an optional server missing is skipped). `saved`: whether it is saved now; then its
+ * tools (those not given to the agent yet) can be granted from the agent's card, without applying
+ * the template again.
+ */
+export const WaitingServerViewSchema = closed({
+  server: str,
+  saved: Type.Boolean(),
+  tools: Type.Array(closed({ tool: str, name: str, pinText: nstr, grantable: Type.Boolean() })),
+});
+export type WaitingServerView = Static<typeof WaitingServerViewSchema>;
+
+/**
+ * One agent on this machine. `from`: the package name, or the template name. `approvals`: a
+ * template agent's approvals as the owner chose them at apply (agent.md `approvals`), null for a
+ * package's agent; `waitingServers`: a template agent's MCP servers skipped at apply, with the tools
+ * still waiting (empty for a package's agent).
+ */
+export const AgentViewSchema = closed({
+  id: str,
+  origin: oneOf(['package', 'template']),
+  from: str,
+  fromVersion: str,
+  displayName: str,
+  description: str,
+  archived: Type.Boolean(),
+  createdAt: str,
+  access: Type.Array(AccessViewSchema),
+  triggers: Type.Array(TriggerViewSchema),
+  model: nstr,
+  budgetPerRunUsd: orNull('number'),
+  approvals: oneOf(['ask', 'never', null]),
+  waitingServers: Type.Array(WaitingServerViewSchema),
+});
+export type AgentView = Static<typeof AgentViewSchema>;
+
+/**
+ * One installed package: its triggers that start a workflow (an agent's triggers are listed under
+ * the agent), the signature state of the installed package, and whether its files are still what
+ * install wrote.
+ */
+export const InstalledPackageViewSchema = closed({
+  name: str,
+  version: str,
+  publisher: str,
+  description: str,
+  installedAt: str,
+  updatedAt: nstr,
+  agents: Type.Array(str),
+  triggers: Type.Array(TriggerViewSchema),
+  signature: shaped<SignatureSummary>({ type: 'object' }),
+  integrity: shaped<PackageIntegrityView>({ type: 'object' }),
+});
+export type InstalledPackageView = Static<typeof InstalledPackageViewSchema>;
+
+const policyView = shaped<PolicyView>({ type: 'object' });
+
+/**
+ * `dashboard`; `policy`: the organization's policy: "Managed by …", and the banner when it withholds
+ * something installed or cannot be read.
+ */
+export const DashboardSchema = closed({
+  packages: Type.Array(InstalledPackageViewSchema),
+  agents: Type.Array(AgentViewSchema),
+  damage: Type.Array(StoreDamageSchema),
+  policy: Type.Optional(closed({ view: policyView, managedBy: nstr, notice: nstr })),
+});
+export type Dashboard = Static<typeof DashboardSchema>;
+
+/**
+ * A saved MCP server as Settings shows it: every credential in its url or arguments shown as `••••`
+ * (`https://mcp.example.com/?token=••••`); `credentialsSealed` when the real ones are kept encrypted
+ * by the secret box (only the runtime that starts the server opens them); `managed` when the
+ * organization's policy provides it (locked).
+ */
+export const SavedMcpServerViewSchema = closed({
+  ...SavedMcpServerSchema.properties,
+  credentialsSealed: Type.Boolean(),
+  managed: Type.Optional(Type.Boolean()),
+});
+export type SavedMcpServerView = Static<typeof SavedMcpServerViewSchema>;
+
+/**
+ * `settings`. `secrets`: every secret name of the catalogue, and whether a value is saved (values
+ * are never returned). `connections`: connection types and whether this machine has one (the honest
+ * minimal model: a connection is available only when an MCP server is saved under its type's name,
+ * `gmail`, `slack`, …). `deniedTools`: tools the owner never allows on this computer (Settings →
+ * Tools you never allow), sorted: gate names (`mcp:<server>/<tool>`) and native tool names; an apply
+ * never grants one (template spec "Apply" step 2: it stays denied, with a `grants.<tool>` warning).
+ * `webhookPort`: the port the webhook listener binds on 127.0.0.1, whether the owner chose it (else
+ * the default) and whether the organization's policy fixes it (locked). `policy`: the organization's
+ * policy in force (none, applied, or unreadable). `knownTools`: every tool the app knows, for the
+ * "never allow" picker: the native tools of the catalogue (`.apo` and template), then the MCP tools
+ * named by the built-in templates and by the agents on this computer, as gate names; sorted by
+ * name, without the ones already denied.
+ */
+export const SettingsViewSchema = closed({
+  secretBackend: SecretBackendSchema,
+  mcpServers: Type.Array(SavedMcpServerViewSchema),
+  secrets: Type.Array(closed({ name: str, label: str, saved: Type.Boolean() })),
+  connections: Type.Array(closed({ type: str, label: str, available: Type.Boolean() })),
+  deniedTools: Type.Array(str),
+  webhookPort: closed({ port: Type.Number(), chosen: Type.Boolean(), managed: Type.Optional(Type.Boolean()) }),
+  policy: Type.Optional(policyView),
+  knownTools: Type.Array(KnownToolSchema),
+});
+export type SettingsView = Static<typeof SettingsViewSchema>;
+
 /** The reply schema of each method whose whole answer is defined here. */
 export const API_REPLY_SCHEMAS = {
   appInfo: AppInfoSchema,
   openBuiltinTemplate: SourceHandleSchema,
   install: InstallReceiptSchema,
+  apply: ApplyReceiptSchema,
+  dashboard: DashboardSchema,
+  setToolAccess: AgentViewSchema,
+  archiveAgent: AgentViewSchema,
+  settings: SettingsViewSchema,
+  saveMcpServer: SettingsViewSchema,
+  removeMcpServer: SettingsViewSchema,
+  saveSecret: SettingsViewSchema,
+  removeSecret: SettingsViewSchema,
+  denyTool: SettingsViewSchema,
+  removeDeniedTool: SettingsViewSchema,
+  setWebhookPort: SettingsViewSchema,
   armTrigger: TriggerArmedSchema,
   disarmTrigger: TriggerViewSchema,
   rotateWebhookSecret: TriggerArmedSchema,

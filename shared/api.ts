@@ -10,6 +10,10 @@
 import type { ApiErrorCode } from './api-errors';
 import type {
   ActivityView,
+  AgentView,
+  ApplyReceipt,
+  Dashboard,
+  SettingsView,
   AppInfo,
   InstallReceipt,
   InstalledRelation,
@@ -132,148 +136,6 @@ export type {
  */
 export type WebhookSecretRequest = WebhookSecretChoice;
 
-/** `apply`'s answer: the agent made and the preview it recorded. */
-export interface ApplyReceipt {
-  agentId: string;
-  displayName: string;
-  createdAt: string;
-  /** Trigger ids made with the agent (a webhook's secret is made by `armTrigger`, never here). */
-  triggers: string[];
-  preview: ApplyPreview;
-}
-
-/** One tool an agent may call, as the dashboard shows it. */
-export interface AccessView {
-  tool: string;
-  /** What it lets the agent do, in words: the row's first line, its name the second. */
-  what: string;
-  family: ActionFamily | null;
-  /**
-   * `allow`: runs without asking; `ask`: asks first; `deny`: never offered. For a package agent,
-   * a granted entry asks first when its family is sensitive or unknown (spec: asking is decided on
-   * the action family); an ungranted one is denied.
-   */
-  permission: ToolSetting;
-  granted: boolean;
-  pin: Record<string, PinValue> | null;
-  /**
-   * Why the organization's policy withholds it (or keeps it asking) on top of the person's decision; absent when it
-   * does not.
-   */
-  policy?: string;
-}
-
-/**
- * A template's MCP server that was not saved when the agent was made, so apply skipped its tools
- * (spec "Apply": an optional server missing is skipped). `saved`: whether it is saved now; then its
- * tools can be granted from the agent's card, without applying the template again.
- */
-export interface WaitingServerView {
-  server: string;
-  saved: boolean;
-  /** Its tools not given to the agent yet. */
-  tools: { tool: string; name: string; pinText: string | null; grantable: boolean }[];
-}
-
-/** One agent on this machine. */
-export interface AgentView {
-  id: string;
-  origin: 'package' | 'template';
-  /** The package name, or the template name. */
-  from: string;
-  fromVersion: string;
-  displayName: string;
-  description: string;
-  archived: boolean;
-  createdAt: string;
-  access: AccessView[];
-  triggers: TriggerView[];
-  model: string | null;
-  budgetPerRunUsd: number | null;
-  /**
-   * A template agent's approvals as the owner chose them at apply (agent.md `approvals`); null for a package's agent.
-   */
-  approvals: Approvals | null;
-  /** A template agent's MCP servers skipped at apply, with the tools still waiting; empty for a package's agent. */
-  waitingServers: WaitingServerView[];
-}
-
-/** One installed package. */
-export interface InstalledPackageView {
-  name: string;
-  version: string;
-  publisher: string;
-  description: string;
-  installedAt: string;
-  updatedAt: string | null;
-  agents: string[];
-  /** Its triggers that start a workflow (an agent's triggers are listed under the agent). */
-  triggers: TriggerView[];
-  /** Trust: the signature state of the installed package. */
-  signature: SignatureSummary;
-  /** Trust: whether its files are still what install wrote. */
-  integrity: PackageIntegrityView;
-}
-
-/** `dashboard`. */
-export interface Dashboard {
-  packages: InstalledPackageView[];
-  agents: AgentView[];
-  damage: StoreDamage[];
-  /**
-   * The organization's policy: "Managed by …", and the banner when it withholds something installed or cannot be read.
-   */
-  policy?: { view: PolicyView; managedBy: string | null; notice: string | null };
-}
-
-// --- MCP server credentials ---------------------------------------------------------
-/**
- * A saved MCP server as Settings shows it: every credential in its url or arguments shown as `••••`
- * (`https://mcp.example.com/?token=••••`); `credentialsSealed` when the real ones are kept
- * encrypted by the secret box (only the runtime that starts the server opens them).
- */
-export type SavedMcpServerView = SavedMcpServer & {
-  credentialsSealed: boolean;
-  /** Provided by the organization's policy: locked. */
-  managed?: boolean;
-};
-// --- end MCP server credentials ------------------------------------------------------------------
-
-/** `settings`. */
-export interface SettingsView {
-  secretBackend: SecretBackend;
-  mcpServers: SavedMcpServerView[];
-  /** Every secret name of the catalogue, and whether a value is saved (values are never returned). */
-  secrets: { name: string; label: string; saved: boolean }[];
-  /**
-   * Connection types and whether this machine has one. The honest minimal model: a connection is
-   * available only when an MCP server is saved under its type's name (`gmail`, `slack`, …).
-   */
-  connections: { type: string; label: string; available: boolean }[];
-  /**
-   * Tools the owner never allows on this computer (Settings → Tools you never allow), sorted: gate
-   * names (`mcp:<server>/<tool>`) and native tool names. An apply never grants one (template spec
-   * "Apply" step 2: it stays denied, with a `grants.<tool>` warning).
-   */
-  deniedTools: string[];
-  /** The port the webhook listener binds on 127.0.0.1, and whether the owner chose it (else the default). */
-  webhookPort: {
-    port: number;
-    chosen: boolean;
-    /** Fixed by the organization's policy: locked. */
-    managed?: boolean;
-  };
-  /** The organization's policy in force (none, applied, or unreadable). */
-  policy?: PolicyView;
-  // --- Never allow is picked, not typed ---
-  /**
-   * Every tool the app knows, for the "never allow" picker: the native tools of the catalogue
-   * (`.apo` and template), then the MCP tools named by the built-in templates and by the agents on
-   * this computer, as gate names. Sorted by name, without the ones already denied.
-   */
-  knownTools: KnownTool[];
-}
-
 /** The ports Settings takes for the webhook listener: not the system's (below 1024), at most 65535. */
 export const WEBHOOK_PORT_RANGE = { min: 1024, max: 65_535 } as const;
 /** The port the webhook listener binds until Settings holds the owner's choice (DESIGN.md "Triggers at run time"). */
@@ -281,6 +143,14 @@ export const DEFAULT_WEBHOOK_PORT = 47_611;
 
 // The replies whose whole shape the Api defines are defined once with their schemas (shared/api-replies.ts).
 export type {
+  ApplyReceipt,
+  AccessView,
+  WaitingServerView,
+  AgentView,
+  InstalledPackageView,
+  Dashboard,
+  SavedMcpServerView,
+  SettingsView,
   ActivityEntry,
   ActivityOutcomeView,
   ActivityView,

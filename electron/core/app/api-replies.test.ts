@@ -1,6 +1,7 @@
 /**
  * The replies defined once with their schemas (shared/api-replies.ts) are what the core answers:
- * each live answer of a real install, arm, rotate, disarm, uninstall and the status calls meets its
+ * each live answer of a real install, arm, rotate, disarm, uninstall, the dashboard, the settings
+ * and the status calls meets its
  * method's schema, closed (a field the type does not declare fails), so the reply, its type and its
  * schema cannot drift apart.
  */
@@ -52,9 +53,33 @@ describe('Api replies meet their schemas', () => {
     );
     expect(checked('disarmTrigger', await api.disarmTrigger({ triggerId: HOOK })).armed).toBe(false);
     expect(checked('armTrigger', await api.armTrigger({ triggerId: HOOK })).trigger.armed).toBe(true);
+    const dashboard = checked('dashboard', await api.dashboard());
+    const agent = dashboard.agents[0];
+    const tool = agent?.access[0]?.tool;
+    if (!agent || !tool) throw new Error('the watcher package has an agent with access');
+    expect(dashboard.packages.map((pkg) => pkg.name)).toEqual([receipt.name]);
+    const changed = checked('setToolAccess', await api.setToolAccess({ agentId: agent.id, tool, granted: false }));
+    expect(changed.access.find((row) => row.tool === tool)?.granted).toBe(false);
     const events = checked('activity', await api.activity({ limit: 50 })).events;
     expect(events.map((event) => event.kind)).toContain('install');
     expect(checked('uninstallPackage', await api.uninstallPackage({ name: receipt.name })).name).toBe(receipt.name);
+  });
+
+  it('settings and each change to them', async () => {
+    const { api } = testApi();
+    checked('settings', await api.settings());
+    const saved = checked(
+      'saveMcpServer',
+      await api.saveMcpServer({ name: 'files', transport: 'stdio', command: 'x' }),
+    );
+    expect(saved.mcpServers.map((server) => server.name)).toEqual(['files']);
+    checked('denyTool', await api.denyTool({ tool: 'shell' }));
+    checked('removeDeniedTool', await api.removeDeniedTool({ tool: 'shell' }));
+    expect(checked('setWebhookPort', await api.setWebhookPort({ port: 48_000 })).webhookPort).toMatchObject({
+      port: 48_000,
+      chosen: true,
+    });
+    checked('removeMcpServer', await api.removeMcpServer({ name: 'files' }));
   });
 
   it('refuses an answer with a field its type does not declare (the check is not blind)', () => {
