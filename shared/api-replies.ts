@@ -386,10 +386,20 @@ export const SettingsViewSchema = closed({
 });
 export type SettingsView = Static<typeof SettingsViewSchema>;
 
+/**
+ * `pickWatchFolder`: the folder picked for a file_watch trigger, referred to by id from then on, and
+ * its real path (links resolved) for display; null when the dialog was cancelled.
+ */
+export const PickedFolderSchema = Type.Union([closed({ folderId: str, displayPath: str }), Type.Null()]);
+export type PickedFolder = Static<typeof PickedFolderSchema>;
+
 /** The reply schema of each method whose whole answer is defined here. */
 export const API_REPLY_SCHEMAS = {
   appInfo: AppInfoSchema,
+  openDialog: Type.Union([SourceHandleSchema, Type.Null()]),
   openBuiltinTemplate: SourceHandleSchema,
+  pickWatchFolder: PickedFolderSchema,
+  refuseKeyChange: Type.Null(),
   install: InstallReceiptSchema,
   apply: ApplyReceiptSchema,
   dashboard: DashboardSchema,

@@ -18,6 +18,7 @@ import type {
   InstallReceipt,
   InstalledRelation,
   KnownTool,
+  PickedFolder,
   SecretBackend,
   SourceHandle,
   StartAtLoginView,
@@ -158,6 +159,7 @@ export type {
   InstallReceipt,
   InstalledRelation,
   KnownTool,
+  PickedFolder,
   SecretBackend,
   SourceHandle,
   StartAtLoginView,
@@ -186,7 +188,7 @@ export interface ApiMethods {
    * `displayPath` is its real path (links resolved); the data folder, a folder inside or around it
    * and the root are refused (`trigger.folder_forbidden`).
    */
-  pickWatchFolder: [void, { folderId: string; displayPath: string } | null];
+  pickWatchFolder: [void, PickedFolder];
   install: [InstallRequest, InstallReceipt];
   previewApply: [ApplyPreviewRequest, ApplyPreview];
   apply: [ApplyTemplateRequest, ApplyReceipt];
