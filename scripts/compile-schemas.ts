@@ -16,10 +16,11 @@ import { join } from 'node:path';
 import { _ } from 'ajv';
 import Ajv2020 from 'ajv/dist/2020.js';
 import standaloneCode from 'ajv/dist/standalone/index.js';
-import { API_METHODS, API_REQUEST_SCHEMAS } from '../shared/api';
+import { API_METHODS } from '../shared/api';
+import { API_REQUEST_SCHEMAS } from '../shared/api-requests';
 import { MANIFEST_FORMATS } from '../electron/core/apollia/manifest-formats';
 import { MANIFEST_AJV_OPTIONS, MANIFEST_SCHEMA } from '../electron/core/apollia/manifest-schema';
-import { STATE_SCHEMA } from '../electron/core/store/state';
+import { STATE_SCHEMA } from '../electron/core/store/schema/format-5';
 import { POLICY_SCHEMA } from '../electron/core/policy/policy-schema';
 
 /** Where the generated modules live (relative imports in them are written from here). */

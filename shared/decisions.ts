@@ -30,6 +30,7 @@
  *   armed trigger it blocks is withheld but still what the store records (`stored`, `held`), so
  *   lifting the block restores what the person had decided.
  */
+import type { AccessAnswer, ConsentAnswers, TriggerAnswer, WebhookSecretChoice } from './api-requests';
 import type { ActionFamily, AgentEntry, ApolliaManifest, TriggerEntry, TriggerSource } from './apollia-manifest';
 import { isSensitive } from './apollia-manifest';
 import { apolliaNativeTool } from './catalogues';
@@ -38,7 +39,6 @@ import { describeCron } from './cron-words';
 import { describeInterval } from './cron';
 import { ownRecord } from './own-data';
 import { FAMILY_ABILITY } from './risk-summary';
-import type { WebhookSecretChoice } from './webhook-secret';
 import {
   type EffectivePolicy,
   effectivePermission,
@@ -50,36 +50,8 @@ import {
 
 export type { Permission } from './consent';
 
-/**
- * The person's answer for one access entry: `true` grant it (the way {@link decide} says it runs),
- * `false` withhold it, or grant it and choose explicitly how it runs: `'ask'` before each call,
- * `'allow'` without asking (only for an entry that is not of a sensitive family).
- */
-export type AccessAnswer = boolean | 'ask' | 'allow';
-
-/**
- * The person's answer for one trigger. `armed: false` turns it off. `armed: true` arms it; on a
- * trigger that keeps a folder or a secret, leaving `folderId` or `webhookSecret` out keeps them.
- */
-export interface TriggerAnswer {
-  armed: boolean;
-  /** The id `pickWatchFolder` returned (the renderer never sends a path). */
-  folderId?: string;
-  /**
-   * For an armed webhook: make a new secret here or use the sender's; left out, a kept secret is kept (else one is
-   * made).
-   */
-  webhookSecret?: WebhookSecretChoice;
-}
-
-/**
- * What the person answered, by agent id and trigger id: only what they changed. Anything left
- * out is kept (an update) or takes its default (a first install).
- */
-export interface ConsentAnswers {
-  agents: Record<string, { access: Record<string, AccessAnswer> }>;
-  triggers: Record<string, TriggerAnswer>;
-}
+// The person's answers are an Api request's: defined once with their schema (shared/api-requests.ts).
+export type { AccessAnswer, ConsentAnswers, TriggerAnswer } from './api-requests';
 
 /** What is installed of the package now: its manifest and what the store holds of the person's decisions. */
 export interface InstalledDecisions {

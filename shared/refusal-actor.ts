@@ -7,6 +7,7 @@
  */
 import { CLI_NAME, commandLine } from './command-line';
 import type { Problem } from './inspection';
+import type { RefusalCode } from './refusal-codes';
 
 /** Who can do something about a refusal. */
 export type RefusalActor = 'user' | 'author' | 'administrator' | 'nobody';
@@ -60,198 +61,200 @@ const POLICY =
   "Your organization's policy refuses it on this computer. Nothing you change here lifts it: your administrator can change the policy.";
 
 /**
- * Every refusal code that is not the author's, by who acts. Codes not listed here are the author's:
- * a broken rule of the format (the archive layout, the manifest's schema and rules, a template's
- * fields), which only a new build fixes. A Map: a code is hostile text, `__proto__` included.
+ * Every refusal code that is not the author's, by who acts, keyed by {@link RefusalCode} (a misspelt
+ * code fails the typecheck). Codes not listed here are the author's: a broken rule of the format
+ * (the archive layout, the manifest's schema and rules, a template's fields), which only a new build
+ * fixes.
  */
-const ROWS: ReadonlyMap<string, RefusalRow> = new Map<string, RefusalRow>(
-  Object.entries({
-    // The person can fix it: a broken download, the wrong file, this computer, an app too old.
-    'archive.empty': {
-      actor: 'user',
-      action: `The file is empty (0 bytes): the download or copy did not finish. ${DOWNLOAD_AGAIN}`,
-      why: 'the file is empty',
-    },
-    'archive.truncated': {
-      actor: 'user',
-      action: `The file ends too early: the download was cut short. ${DOWNLOAD_AGAIN}`,
-      why: 'the file is incomplete',
-    },
-    'archive.corrupt_gzip': {
-      actor: 'user',
-      action: `The file is damaged, as an interrupted download would leave it. ${DOWNLOAD_AGAIN}`,
-      why: 'the file is damaged',
-    },
-    'archive.corrupt_header': {
-      actor: 'user',
-      action: `The file is damaged, as a broken download or copy leaves it. ${DOWNLOAD_AGAIN} If a fresh copy is refused the same way, its author must build it again.`,
-      why: 'the file is damaged',
-    },
-    'archive.trailing_data': {
-      actor: 'user',
-      action: `The file has extra bytes after its end, as a damaged download can. ${DOWNLOAD_AGAIN}`,
-      why: 'the file is damaged',
-    },
-    'archive.not_archive': {
-      actor: 'user',
-      action: `This file is not an Apollia package (.apo), or it is damaged beyond reading. ${OPEN_ITSELF} If this is the .apo file, ${DOWNLOAD_AGAIN.toLowerCase()}`,
-      why: NOT_A_PACKAGE,
-    },
-    'archive.unsupported_format': {
-      actor: 'user',
-      action: `This file is another kind of archive, not an Apollia package (.apo). ${OPEN_ITSELF}`,
-      why: NOT_A_PACKAGE,
-    },
-    'archive.unreadable': {
-      actor: 'user',
-      action:
-        'The file could not be read. Check that it still exists and that your account may open it, then open it again.',
-      why: 'the file could not be read',
-    },
-    'archive.sha256_mismatch': {
-      actor: 'user',
-      action:
-        'The file changed after it was checked. Open it again so that what you consent to is what gets installed.',
-      why: 'the file changed after it was checked',
-    },
-    'archive.write_failed': {
-      actor: 'user',
-      action: 'Apollia could not write the package to disk (it may be full). Free some space and try again.',
-      why: 'it could not be written to this computer',
-    },
-    'archive.destination_exists': {
-      actor: 'user',
-      action:
-        'A folder of the same name is already in the app data folder, left by an earlier attempt. Try again; if it happens again, restart the app.',
-      why: 'it could not be written to this computer',
-    },
-    'manifest.sdk_unsupported': {
-      actor: 'user',
-      action:
-        'This package needs a newer Apollia Desktop. Install the newest Apollia Desktop from where you got this one (or ask whoever manages this computer), then open the package again.',
-      why: 'it was made for a newer Apollia Desktop than this one',
-    },
-    'source.not_found': {
-      actor: 'user',
-      action: 'The file is no longer where it was opened from. Open it again.',
-      why: 'the file is no longer there',
-    },
-    'source.unreadable': {
-      actor: 'user',
-      action: 'The file could not be read. Check that your account may open it, then open it again.',
-      why: 'the file could not be read',
-    },
-    'source.not_a_file': {
-      actor: 'user',
-      action: 'This is not a file. Open the .apo file, or the template folder, itself.',
-      why: 'it is not a file',
-    },
-    'source.unknown': {
-      actor: 'user',
-      action: 'This file is no longer open here. Open it again.',
-      why: 'it is no longer open',
-    },
-    'input.not_a_package': {
-      actor: 'user',
-      action:
-        'This file is not an Apollia package, template folder or plugin manifest. Open the .apo file, or the template folder, itself.',
-      why: 'it is not an Apollia package, template or plugin manifest',
-    },
-    'input.not_found': {
-      actor: 'user',
-      action: 'Nothing is at that path. Check the name, then open it again.',
-      why: 'nothing is at that path',
-    },
-    'input.unreadable': {
-      actor: 'user',
-      action: 'It could not be read. Check that your account may open it, then open it again.',
-      why: 'it could not be read',
-    },
-    'template.unbuilt_apo': {
-      actor: 'user',
-      action:
-        'This folder is an Apollia package that was never packed, not a template. Pack it with the command below (or ask its author for the .apo file), then open the .apo file.',
-      why: 'it is a package folder that was never packed, not a template',
-    },
-    'template.not_a_folder': {
-      actor: 'user',
-      action: 'A template is a folder. Open the template folder itself (the one holding agent.md).',
-      why: 'a template is a folder',
-    },
-    'template.not_found': {
-      actor: 'user',
-      action: 'The folder is no longer where it was opened from. Open it again.',
-      why: 'the folder is no longer there',
-    },
-    'template.unreadable': {
-      actor: 'user',
-      action: 'The folder could not be read. Check that your account may open it, then open it again.',
-      why: 'the folder could not be read',
-    },
-    'template.changed': {
-      actor: 'user',
-      action:
-        'The folder changed after it was checked. Open it again so that what you consent to is what gets applied.',
-      why: 'the folder changed after it was checked',
-    },
-    'plugin.unreadable': {
-      actor: 'user',
-      action: 'The file could not be read. Check that your account may open it, then open it again.',
-      why: 'the file could not be read',
-    },
-    'plugin.not_a_file': {
-      actor: 'user',
-      action: 'This is not a file. Open the plugin manifest (.json) itself.',
-      why: 'it is not a file',
-    },
-    'signature.unreadable': {
-      actor: 'user',
-      action:
-        'The signature beside the package (its .minisig file) could not be read. Check that it is a file your account may open, then open the package again.',
-      why: 'its signature file could not be read',
-    },
-    'signature.key_changed': {
-      actor: 'user',
-      action:
-        'This update is signed by a different key than the one you installed it with. Install it only if its publisher told you the key changed, and accept the new key when you are asked.',
-      why: 'it is signed by a different key than the installed version',
-    },
-    // Nobody: it may be malicious. Links and devices that reach outside the package, paths that climb
-    // out of it, names built to pass for others, code that defines a tool the manifest hides, a
-    // signature that does not match the file.
-    'archive.symlink': { actor: 'nobody', action: HOSTILE },
-    'archive.hardlink': { actor: 'nobody', action: HOSTILE },
-    'archive.device': { actor: 'nobody', action: HOSTILE },
-    'archive.fifo': { actor: 'nobody', action: HOSTILE },
-    'archive.traversal': { actor: 'nobody', action: HOSTILE },
-    'archive.absolute_path': { actor: 'nobody', action: HOSTILE },
-    'archive.drive_relative': { actor: 'nobody', action: HOSTILE },
-    'archive.name_collision': { actor: 'nobody', action: HOSTILE },
-    'archive.pax_global': { actor: 'nobody', action: HOSTILE },
-    // Another reader (bsdtar, GNU tar, Go, Python) would see another name or other data: what a
-    // reviewer lists is not what would be installed, the way to hide a file from a review.
-    'archive.ambiguous_name': {
-      actor: 'nobody',
-      action: HOSTILE,
-      why: 'other tools would read its files differently from this app',
-    },
-    'archive.ambiguous_size': {
-      actor: 'nobody',
-      action: HOSTILE,
-      why: 'other tools would read its files differently from this app',
-    },
-    'manifest.undescribed_function': {
-      actor: 'nobody',
-      action: HOSTILE,
-      why: 'its code defines a tool its manifest does not describe',
-    },
-    'signature.invalid': {
-      actor: 'nobody',
-      action:
-        'Its signature does not match: the file was changed after it was signed, or the signature belongs to another file. Get the package again from its publisher, and move this file to the Trash.',
-      why: 'its signature does not match its contents',
-    },
-  }),
+const TABLE: { readonly [Code in RefusalCode]?: RefusalRow } = {
+  // The person can fix it: a broken download, the wrong file, this computer, an app too old.
+  'archive.empty': {
+    actor: 'user',
+    action: `The file is empty (0 bytes): the download or copy did not finish. ${DOWNLOAD_AGAIN}`,
+    why: 'the file is empty',
+  },
+  'archive.truncated': {
+    actor: 'user',
+    action: `The file ends too early: the download was cut short. ${DOWNLOAD_AGAIN}`,
+    why: 'the file is incomplete',
+  },
+  'archive.corrupt_gzip': {
+    actor: 'user',
+    action: `The file is damaged, as an interrupted download would leave it. ${DOWNLOAD_AGAIN}`,
+    why: 'the file is damaged',
+  },
+  'archive.corrupt_header': {
+    actor: 'user',
+    action: `The file is damaged, as a broken download or copy leaves it. ${DOWNLOAD_AGAIN} If a fresh copy is refused the same way, its author must build it again.`,
+    why: 'the file is damaged',
+  },
+  'archive.trailing_data': {
+    actor: 'user',
+    action: `The file has extra bytes after its end, as a damaged download can. ${DOWNLOAD_AGAIN}`,
+    why: 'the file is damaged',
+  },
+  'archive.not_archive': {
+    actor: 'user',
+    action: `This file is not an Apollia package (.apo), or it is damaged beyond reading. ${OPEN_ITSELF} If this is the .apo file, ${DOWNLOAD_AGAIN.toLowerCase()}`,
+    why: NOT_A_PACKAGE,
+  },
+  'archive.unsupported_format': {
+    actor: 'user',
+    action: `This file is another kind of archive, not an Apollia package (.apo). ${OPEN_ITSELF}`,
+    why: NOT_A_PACKAGE,
+  },
+  'archive.unreadable': {
+    actor: 'user',
+    action:
+      'The file could not be read. Check that it still exists and that your account may open it, then open it again.',
+    why: 'the file could not be read',
+  },
+  'archive.sha256_mismatch': {
+    actor: 'user',
+    action: 'The file changed after it was checked. Open it again so that what you consent to is what gets installed.',
+    why: 'the file changed after it was checked',
+  },
+  'archive.write_failed': {
+    actor: 'user',
+    action: 'Apollia could not write the package to disk (it may be full). Free some space and try again.',
+    why: 'it could not be written to this computer',
+  },
+  'archive.destination_exists': {
+    actor: 'user',
+    action:
+      'A folder of the same name is already in the app data folder, left by an earlier attempt. Try again; if it happens again, restart the app.',
+    why: 'it could not be written to this computer',
+  },
+  'manifest.sdk_unsupported': {
+    actor: 'user',
+    action:
+      'This package needs a newer Apollia Desktop. Install the newest Apollia Desktop from where you got this one (or ask whoever manages this computer), then open the package again.',
+    why: 'it was made for a newer Apollia Desktop than this one',
+  },
+  'source.not_found': {
+    actor: 'user',
+    action: 'The file is no longer where it was opened from. Open it again.',
+    why: 'the file is no longer there',
+  },
+  'source.unreadable': {
+    actor: 'user',
+    action: 'The file could not be read. Check that your account may open it, then open it again.',
+    why: 'the file could not be read',
+  },
+  'source.not_a_file': {
+    actor: 'user',
+    action: 'This is not a file. Open the .apo file, or the template folder, itself.',
+    why: 'it is not a file',
+  },
+  'source.unknown': {
+    actor: 'user',
+    action: 'This file is no longer open here. Open it again.',
+    why: 'it is no longer open',
+  },
+  'input.not_a_package': {
+    actor: 'user',
+    action:
+      'This file is not an Apollia package, template folder or plugin manifest. Open the .apo file, or the template folder, itself.',
+    why: 'it is not an Apollia package, template or plugin manifest',
+  },
+  'input.not_found': {
+    actor: 'user',
+    action: 'Nothing is at that path. Check the name, then open it again.',
+    why: 'nothing is at that path',
+  },
+  'input.unreadable': {
+    actor: 'user',
+    action: 'It could not be read. Check that your account may open it, then open it again.',
+    why: 'it could not be read',
+  },
+  'template.unbuilt_apo': {
+    actor: 'user',
+    action:
+      'This folder is an Apollia package that was never packed, not a template. Pack it with the command below (or ask its author for the .apo file), then open the .apo file.',
+    why: 'it is a package folder that was never packed, not a template',
+  },
+  'template.not_a_folder': {
+    actor: 'user',
+    action: 'A template is a folder. Open the template folder itself (the one holding agent.md).',
+    why: 'a template is a folder',
+  },
+  'template.not_found': {
+    actor: 'user',
+    action: 'The folder is no longer where it was opened from. Open it again.',
+    why: 'the folder is no longer there',
+  },
+  'template.unreadable': {
+    actor: 'user',
+    action: 'The folder could not be read. Check that your account may open it, then open it again.',
+    why: 'the folder could not be read',
+  },
+  'template.changed': {
+    actor: 'user',
+    action: 'The folder changed after it was checked. Open it again so that what you consent to is what gets applied.',
+    why: 'the folder changed after it was checked',
+  },
+  'plugin.unreadable': {
+    actor: 'user',
+    action: 'The file could not be read. Check that your account may open it, then open it again.',
+    why: 'the file could not be read',
+  },
+  'plugin.not_a_file': {
+    actor: 'user',
+    action: 'This is not a file. Open the plugin manifest (.json) itself.',
+    why: 'it is not a file',
+  },
+  'signature.unreadable': {
+    actor: 'user',
+    action:
+      'The signature beside the package (its .minisig file) could not be read. Check that it is a file your account may open, then open the package again.',
+    why: 'its signature file could not be read',
+  },
+  'signature.key_changed': {
+    actor: 'user',
+    action:
+      'This update is signed by a different key than the one you installed it with. Install it only if its publisher told you the key changed, and accept the new key when you are asked.',
+    why: 'it is signed by a different key than the installed version',
+  },
+  // Nobody: it may be malicious. Links and devices that reach outside the package, paths that climb
+  // out of it, names built to pass for others, code that defines a tool the manifest hides, a
+  // signature that does not match the file.
+  'archive.symlink': { actor: 'nobody', action: HOSTILE },
+  'archive.hardlink': { actor: 'nobody', action: HOSTILE },
+  'archive.device': { actor: 'nobody', action: HOSTILE },
+  'archive.fifo': { actor: 'nobody', action: HOSTILE },
+  'archive.traversal': { actor: 'nobody', action: HOSTILE },
+  'archive.absolute_path': { actor: 'nobody', action: HOSTILE },
+  'archive.drive_relative': { actor: 'nobody', action: HOSTILE },
+  'archive.name_collision': { actor: 'nobody', action: HOSTILE },
+  'archive.pax_global': { actor: 'nobody', action: HOSTILE },
+  // Another reader (bsdtar, GNU tar, Go, Python) would see another name or other data: what a
+  // reviewer lists is not what would be installed, the way to hide a file from a review.
+  'archive.ambiguous_name': {
+    actor: 'nobody',
+    action: HOSTILE,
+    why: 'other tools would read its files differently from this app',
+  },
+  'archive.ambiguous_size': {
+    actor: 'nobody',
+    action: HOSTILE,
+    why: 'other tools would read its files differently from this app',
+  },
+  'manifest.undescribed_function': {
+    actor: 'nobody',
+    action: HOSTILE,
+    why: 'its code defines a tool its manifest does not describe',
+  },
+  'signature.invalid': {
+    actor: 'nobody',
+    action:
+      'Its signature does not match: the file was changed after it was signed, or the signature belongs to another file. Get the package again from its publisher, and move this file to the Trash.',
+    why: 'its signature does not match its contents',
+  },
+};
+
+/** The table as a Map, for lookups by a code from a problem list: hostile text, `__proto__` included. */
+const ROWS: ReadonlyMap<string, RefusalRow> = new Map(
+  Object.entries(TABLE).filter((entry): entry is [string, RefusalRow] => entry[1] !== undefined),
 );
 
 /** The table's rows, for the test that checks each code and for the README's table. */

@@ -41,6 +41,9 @@ export type SignatureState =
     }
   | { state: 'unsigned' };
 
+/** Most keys one user trusts: far beyond any real list, small enough to show and to search linearly. */
+export const MAX_TRUSTED_KEYS = 256;
+
 /** One trusted key as the store keeps it (JSON-safe, four own fields). */
 export interface TrustedKey {
   /** 16 uppercase hex digits, as minisign prints it. */

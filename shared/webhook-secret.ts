@@ -143,8 +143,8 @@ export function checkWebhookSecret(pasted: string): WebhookSecretAccepted | Webh
   return { ok: true, secret, keyBytes, note: STRIPE_DASHBOARD_BODY.test(body) ? STRIPE_NOTE : null };
 }
 
-/** How a webhook secret is set: made here (random, shown once) or given by the sender (pasted). */
-export type WebhookSecretChoice = { kind: 'make' } | { kind: 'given'; secret: string };
+/** How a webhook secret is set: made here (random, shown once) or given by the sender (pasted); its schema is a request's. */
+export type { WebhookSecretChoice } from './api-requests';
 
 /** Where a trigger's webhook secret came from, as recorded and shown on the dashboard. */
 export type WebhookSecretOrigin = 'made' | 'given';

@@ -3,6 +3,7 @@
  * codes"), so the UI, the CLI and the tests can tell them apart, and a message that names the entry.
  */
 import type { Problem } from '../../../shared/inspection';
+import type { RefusalCode } from '../../../shared/refusal-codes';
 
 /**
  * Every code the archive reader can answer with. Tests assert on these; the UI may map them to help
@@ -94,7 +95,7 @@ export const ARCHIVE_ERROR = {
   destinationExists: 'archive.destination_exists',
   /** Extraction: writing to the destination failed (disk full, permissions). */
   writeFailed: 'archive.write_failed',
-} as const;
+} as const satisfies Record<string, RefusalCode>;
 
 /** One of the codes above. */
 export type ArchiveErrorCode = (typeof ARCHIVE_ERROR)[keyof typeof ARCHIVE_ERROR];

@@ -32,7 +32,7 @@ return errors === 0;
 validate20.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const openDialog = validate21;
-const schema32 = {"type":"object","properties":{"kind":{"enum":["file","folder"]}},"required":["kind"],"additionalProperties":false};
+const schema32 = {"type":"object","required":["kind"],"properties":{"kind":{"enum":["file","folder"]}},"additionalProperties":false};
 
 function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -82,7 +82,7 @@ return errors === 0;
 validate21.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const openBuiltinTemplate = validate22;
-const schema33 = {"type":"object","properties":{"name":{"type":"string","minLength":1,"maxLength":128}},"required":["name"],"additionalProperties":false};
+const schema33 = {"type":"object","required":["name"],"properties":{"name":{"type":"string","minLength":1,"maxLength":128}},"additionalProperties":false};
 const func1 = imported0;
 
 function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -148,7 +148,7 @@ return errors === 0;
 validate22.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const inspect = validate23;
-const schema34 = {"type":"object","properties":{"sourceId":{"type":"string","minLength":1,"maxLength":256}},"required":["sourceId"],"additionalProperties":false};
+const schema34 = {"type":"object","required":["sourceId"],"properties":{"sourceId":{"type":"string","minLength":1,"maxLength":256}},"additionalProperties":false};
 
 function validate23(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -213,7 +213,7 @@ return errors === 0;
 validate23.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const install = validate24;
-const schema35 = {"type":"object","properties":{"sourceId":{"type":"string","minLength":1,"maxLength":256},"decisions":{"type":"object","properties":{"agents":{"type":"object","maxProperties":10000,"propertyNames":{"type":"string","minLength":1,"maxLength":1048576},"additionalProperties":{"type":"object","properties":{"access":{"type":"object","maxProperties":10000,"propertyNames":{"type":"string","minLength":1,"maxLength":1048576},"additionalProperties":{"enum":[true,false,"ask","allow"]}}},"required":["access"],"additionalProperties":false}},"triggers":{"type":"object","maxProperties":10000,"propertyNames":{"type":"string","minLength":1,"maxLength":1048576},"additionalProperties":{"type":"object","properties":{"armed":{"type":"boolean"},"folderId":{"type":"string","minLength":1,"maxLength":256},"webhookSecret":{"oneOf":[{"type":"object","properties":{"kind":{"const":"make"}},"required":["kind"],"additionalProperties":false},{"type":"object","properties":{"kind":{"const":"given"},"secret":{"type":"string","minLength":1,"maxLength":1024}},"required":["kind","secret"],"additionalProperties":false}]}},"required":["armed"],"additionalProperties":false}}},"required":["agents","triggers"],"additionalProperties":false},"allowDowngrade":{"type":"boolean"},"acceptKeyChange":{"type":"boolean"}},"required":["sourceId","decisions"],"additionalProperties":false};
+const schema35 = {"type":"object","required":["sourceId","decisions"],"properties":{"sourceId":{"type":"string","minLength":1,"maxLength":256},"decisions":{"type":"object","required":["agents","triggers"],"properties":{"agents":{"type":"object","maxProperties":10000,"propertyNames":{"type":"string","minLength":1,"maxLength":1048576},"additionalProperties":{"type":"object","required":["access"],"properties":{"access":{"type":"object","maxProperties":10000,"propertyNames":{"type":"string","minLength":1,"maxLength":1048576},"additionalProperties":{"enum":[true,false,"ask","allow"]}}},"additionalProperties":false}},"triggers":{"type":"object","maxProperties":10000,"propertyNames":{"type":"string","minLength":1,"maxLength":1048576},"additionalProperties":{"type":"object","required":["armed"],"properties":{"armed":{"type":"boolean"},"folderId":{"type":"string","minLength":1,"maxLength":256},"webhookSecret":{"oneOf":[{"type":"object","required":["kind"],"properties":{"kind":{"const":"make"}},"additionalProperties":false},{"type":"object","required":["kind","secret"],"properties":{"kind":{"const":"given"},"secret":{"type":"string","minLength":1,"maxLength":1024}},"additionalProperties":false}]}},"additionalProperties":false}}},"additionalProperties":false},"allowDowngrade":{"type":"boolean"},"acceptKeyChange":{"type":"boolean"}},"additionalProperties":false};
 
 function validate24(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -908,7 +908,7 @@ return errors === 0;
 validate24.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const previewApply = validate25;
-const schema36 = {"type":"object","properties":{"sourceId":{"type":"string","minLength":1,"maxLength":256},"parameters":{"type":"object","maxProperties":256,"propertyNames":{"type":"string","minLength":1,"maxLength":128},"additionalProperties":{"type":["string","number","boolean"],"maxLength":65536}},"grants":{"type":"array","maxItems":1024,"items":{"type":"string","minLength":1,"maxLength":1024}},"withhold":{"type":"array","maxItems":256,"items":{"type":"string","minLength":1,"maxLength":128}},"approvals":{"enum":["ask","never"]}},"required":["sourceId","parameters","grants"],"additionalProperties":false};
+const schema36 = {"type":"object","required":["sourceId","parameters","grants"],"properties":{"sourceId":{"type":"string","minLength":1,"maxLength":256},"parameters":{"type":"object","maxProperties":256,"propertyNames":{"type":"string","minLength":1,"maxLength":128},"additionalProperties":{"type":["string","number","boolean"],"maxLength":65536}},"grants":{"type":"array","items":{"type":"string","minLength":1,"maxLength":1024},"maxItems":1024},"withhold":{"type":"array","items":{"type":"string","minLength":1,"maxLength":128},"maxItems":256},"approvals":{"enum":["ask","never"]}},"additionalProperties":false};
 
 function validate25(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -1194,7 +1194,7 @@ return errors === 0;
 validate25.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const apply = validate26;
-const schema37 = {"type":"object","properties":{"sourceId":{"type":"string","minLength":1,"maxLength":256},"parameters":{"type":"object","maxProperties":256,"propertyNames":{"type":"string","minLength":1,"maxLength":128},"additionalProperties":{"type":["string","number","boolean"],"maxLength":65536}},"grants":{"type":"array","maxItems":1024,"items":{"type":"string","minLength":1,"maxLength":1024}},"requestId":{"type":"string","minLength":1,"maxLength":256},"arm":{"type":"array","maxItems":256,"items":{"type":"string","minLength":1,"maxLength":128}},"withhold":{"type":"array","maxItems":256,"items":{"type":"string","minLength":1,"maxLength":128}},"approvals":{"enum":["ask","never"]}},"required":["sourceId","parameters","grants","requestId"],"additionalProperties":false};
+const schema37 = {"type":"object","required":["sourceId","parameters","grants","requestId"],"properties":{"sourceId":{"type":"string","minLength":1,"maxLength":256},"parameters":{"type":"object","maxProperties":256,"propertyNames":{"type":"string","minLength":1,"maxLength":128},"additionalProperties":{"type":["string","number","boolean"],"maxLength":65536}},"grants":{"type":"array","items":{"type":"string","minLength":1,"maxLength":1024},"maxItems":1024},"withhold":{"type":"array","items":{"type":"string","minLength":1,"maxLength":128},"maxItems":256},"approvals":{"enum":["ask","never"]},"requestId":{"type":"string","minLength":1,"maxLength":256},"arm":{"type":"array","items":{"type":"string","minLength":1,"maxLength":128},"maxItems":256}},"additionalProperties":false};
 
 function validate26(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -1216,7 +1216,7 @@ return false;
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(((((((key0 === "sourceId") || (key0 === "parameters")) || (key0 === "grants")) || (key0 === "requestId")) || (key0 === "arm")) || (key0 === "withhold")) || (key0 === "approvals"))){
+if(!(((((((key0 === "sourceId") || (key0 === "parameters")) || (key0 === "grants")) || (key0 === "withhold")) || (key0 === "approvals")) || (key0 === "requestId")) || (key0 === "arm"))){
 validate26.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -1399,119 +1399,41 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.requestId !== undefined){
-let data5 = data.requestId;
+if(data.withhold !== undefined){
+let data5 = data.withhold;
 const _errs15 = errors;
 if(errors === _errs15){
-if(typeof data5 === "string"){
-if(func1(data5) > 256){
-validate26.errors = [{instancePath:instancePath+"/requestId",schemaPath:"#/properties/requestId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}];
-return false;
-}
-else {
-if(func1(data5) < 1){
-validate26.errors = [{instancePath:instancePath+"/requestId",schemaPath:"#/properties/requestId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
-return false;
-}
-}
-}
-else {
-validate26.errors = [{instancePath:instancePath+"/requestId",schemaPath:"#/properties/requestId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs15 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.arm !== undefined){
-let data6 = data.arm;
-const _errs17 = errors;
-if(errors === _errs17){
-if(Array.isArray(data6)){
-if(data6.length > 256){
-validate26.errors = [{instancePath:instancePath+"/arm",schemaPath:"#/properties/arm/maxItems",keyword:"maxItems",params:{limit: 256},message:"must NOT have more than 256 items"}];
-return false;
-}
-else {
-var valid4 = true;
-const len1 = data6.length;
-for(let i1=0; i1<len1; i1++){
-let data7 = data6[i1];
-const _errs19 = errors;
-if(errors === _errs19){
-if(typeof data7 === "string"){
-if(func1(data7) > 128){
-validate26.errors = [{instancePath:instancePath+"/arm/" + i1,schemaPath:"#/properties/arm/items/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"}];
-return false;
-}
-else {
-if(func1(data7) < 1){
-validate26.errors = [{instancePath:instancePath+"/arm/" + i1,schemaPath:"#/properties/arm/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
-return false;
-}
-}
-}
-else {
-validate26.errors = [{instancePath:instancePath+"/arm/" + i1,schemaPath:"#/properties/arm/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid4 = _errs19 === errors;
-if(!valid4){
-break;
-}
-}
-}
-}
-else {
-validate26.errors = [{instancePath:instancePath+"/arm",schemaPath:"#/properties/arm/type",keyword:"type",params:{type: "array"},message:"must be array"}];
-return false;
-}
-}
-var valid0 = _errs17 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.withhold !== undefined){
-let data8 = data.withhold;
-const _errs21 = errors;
-if(errors === _errs21){
-if(Array.isArray(data8)){
-if(data8.length > 256){
+if(Array.isArray(data5)){
+if(data5.length > 256){
 validate26.errors = [{instancePath:instancePath+"/withhold",schemaPath:"#/properties/withhold/maxItems",keyword:"maxItems",params:{limit: 256},message:"must NOT have more than 256 items"}];
 return false;
 }
 else {
-var valid5 = true;
-const len2 = data8.length;
-for(let i2=0; i2<len2; i2++){
-let data9 = data8[i2];
-const _errs23 = errors;
-if(errors === _errs23){
-if(typeof data9 === "string"){
-if(func1(data9) > 128){
-validate26.errors = [{instancePath:instancePath+"/withhold/" + i2,schemaPath:"#/properties/withhold/items/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"}];
+var valid4 = true;
+const len1 = data5.length;
+for(let i1=0; i1<len1; i1++){
+let data6 = data5[i1];
+const _errs17 = errors;
+if(errors === _errs17){
+if(typeof data6 === "string"){
+if(func1(data6) > 128){
+validate26.errors = [{instancePath:instancePath+"/withhold/" + i1,schemaPath:"#/properties/withhold/items/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"}];
 return false;
 }
 else {
-if(func1(data9) < 1){
-validate26.errors = [{instancePath:instancePath+"/withhold/" + i2,schemaPath:"#/properties/withhold/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+if(func1(data6) < 1){
+validate26.errors = [{instancePath:instancePath+"/withhold/" + i1,schemaPath:"#/properties/withhold/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate26.errors = [{instancePath:instancePath+"/withhold/" + i2,schemaPath:"#/properties/withhold/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate26.errors = [{instancePath:instancePath+"/withhold/" + i1,schemaPath:"#/properties/withhold/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
-var valid5 = _errs23 === errors;
-if(!valid5){
+var valid4 = _errs17 === errors;
+if(!valid4){
 break;
 }
 }
@@ -1522,20 +1444,98 @@ validate26.errors = [{instancePath:instancePath+"/withhold",schemaPath:"#/proper
 return false;
 }
 }
-var valid0 = _errs21 === errors;
+var valid0 = _errs15 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.approvals !== undefined){
-let data10 = data.approvals;
-const _errs25 = errors;
-if(!((data10 === "ask") || (data10 === "never"))){
+let data7 = data.approvals;
+const _errs19 = errors;
+if(!((data7 === "ask") || (data7 === "never"))){
 validate26.errors = [{instancePath:instancePath+"/approvals",schemaPath:"#/properties/approvals/enum",keyword:"enum",params:{allowedValues: schema37.properties.approvals.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-var valid0 = _errs25 === errors;
+var valid0 = _errs19 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.requestId !== undefined){
+let data8 = data.requestId;
+const _errs20 = errors;
+if(errors === _errs20){
+if(typeof data8 === "string"){
+if(func1(data8) > 256){
+validate26.errors = [{instancePath:instancePath+"/requestId",schemaPath:"#/properties/requestId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}];
+return false;
+}
+else {
+if(func1(data8) < 1){
+validate26.errors = [{instancePath:instancePath+"/requestId",schemaPath:"#/properties/requestId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+validate26.errors = [{instancePath:instancePath+"/requestId",schemaPath:"#/properties/requestId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs20 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.arm !== undefined){
+let data9 = data.arm;
+const _errs22 = errors;
+if(errors === _errs22){
+if(Array.isArray(data9)){
+if(data9.length > 256){
+validate26.errors = [{instancePath:instancePath+"/arm",schemaPath:"#/properties/arm/maxItems",keyword:"maxItems",params:{limit: 256},message:"must NOT have more than 256 items"}];
+return false;
+}
+else {
+var valid5 = true;
+const len2 = data9.length;
+for(let i2=0; i2<len2; i2++){
+let data10 = data9[i2];
+const _errs24 = errors;
+if(errors === _errs24){
+if(typeof data10 === "string"){
+if(func1(data10) > 128){
+validate26.errors = [{instancePath:instancePath+"/arm/" + i2,schemaPath:"#/properties/arm/items/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"}];
+return false;
+}
+else {
+if(func1(data10) < 1){
+validate26.errors = [{instancePath:instancePath+"/arm/" + i2,schemaPath:"#/properties/arm/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+validate26.errors = [{instancePath:instancePath+"/arm/" + i2,schemaPath:"#/properties/arm/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid5 = _errs24 === errors;
+if(!valid5){
+break;
+}
+}
+}
+}
+else {
+validate26.errors = [{instancePath:instancePath+"/arm",schemaPath:"#/properties/arm/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs22 === errors;
 }
 else {
 var valid0 = true;
@@ -1560,7 +1560,7 @@ return errors === 0;
 validate26.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const setToolAccess = validate27;
-const schema38 = {"type":"object","properties":{"agentId":{"type":"string","minLength":1,"maxLength":256},"tool":{"type":"string","minLength":1,"maxLength":1024},"granted":{"type":"boolean"}},"required":["agentId","tool","granted"],"additionalProperties":false};
+const schema38 = {"type":"object","required":["agentId","tool","granted"],"properties":{"agentId":{"type":"string","minLength":1,"maxLength":256},"tool":{"type":"string","minLength":1,"maxLength":1024},"granted":{"type":"boolean"}},"additionalProperties":false};
 
 function validate27(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -1670,7 +1670,7 @@ return errors === 0;
 validate27.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const armTrigger = validate28;
-const schema39 = {"type":"object","properties":{"triggerId":{"type":"string","minLength":1,"maxLength":256},"folderId":{"type":"string","minLength":1,"maxLength":256},"webhookSecret":{"oneOf":[{"type":"object","properties":{"kind":{"const":"make"}},"required":["kind"],"additionalProperties":false},{"type":"object","properties":{"kind":{"const":"given"},"secret":{"type":"string","minLength":1,"maxLength":1024}},"required":["kind","secret"],"additionalProperties":false}]}},"required":["triggerId"],"additionalProperties":false};
+const schema39 = {"type":"object","required":["triggerId"],"properties":{"triggerId":{"type":"string","minLength":1,"maxLength":256},"folderId":{"type":"string","minLength":1,"maxLength":256},"webhookSecret":{"oneOf":[{"type":"object","required":["kind"],"properties":{"kind":{"const":"make"}},"additionalProperties":false},{"type":"object","required":["kind","secret"],"properties":{"kind":{"const":"given"},"secret":{"type":"string","minLength":1,"maxLength":1024}},"additionalProperties":false}]}},"additionalProperties":false};
 
 function validate28(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -1986,7 +1986,7 @@ return errors === 0;
 validate28.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const disarmTrigger = validate29;
-const schema40 = {"type":"object","properties":{"triggerId":{"type":"string","minLength":1,"maxLength":256}},"required":["triggerId"],"additionalProperties":false};
+const schema40 = {"type":"object","required":["triggerId"],"properties":{"triggerId":{"type":"string","minLength":1,"maxLength":256}},"additionalProperties":false};
 
 function validate29(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -2051,7 +2051,7 @@ return errors === 0;
 validate29.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const rotateWebhookSecret = validate30;
-const schema41 = {"type":"object","properties":{"triggerId":{"type":"string","minLength":1,"maxLength":256},"webhookSecret":{"oneOf":[{"type":"object","properties":{"kind":{"const":"make"}},"required":["kind"],"additionalProperties":false},{"type":"object","properties":{"kind":{"const":"given"},"secret":{"type":"string","minLength":1,"maxLength":1024}},"required":["kind","secret"],"additionalProperties":false}]}},"required":["triggerId"],"additionalProperties":false};
+const schema41 = {"type":"object","required":["triggerId"],"properties":{"triggerId":{"type":"string","minLength":1,"maxLength":256},"webhookSecret":{"oneOf":[{"type":"object","required":["kind"],"properties":{"kind":{"const":"make"}},"additionalProperties":false},{"type":"object","required":["kind","secret"],"properties":{"kind":{"const":"given"},"secret":{"type":"string","minLength":1,"maxLength":1024}},"additionalProperties":false}]}},"additionalProperties":false};
 
 function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -2339,7 +2339,7 @@ return errors === 0;
 validate30.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const uninstallPackage = validate31;
-const schema42 = {"type":"object","properties":{"name":{"type":"string","minLength":1,"maxLength":128}},"required":["name"],"additionalProperties":false};
+const schema42 = {"type":"object","required":["name"],"properties":{"name":{"type":"string","minLength":1,"maxLength":128}},"additionalProperties":false};
 
 function validate31(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -2404,7 +2404,7 @@ return errors === 0;
 validate31.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const archiveAgent = validate32;
-const schema43 = {"type":"object","properties":{"agentId":{"type":"string","minLength":1,"maxLength":256}},"required":["agentId"],"additionalProperties":false};
+const schema43 = {"type":"object","required":["agentId"],"properties":{"agentId":{"type":"string","minLength":1,"maxLength":256}},"additionalProperties":false};
 
 function validate32(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -2469,7 +2469,7 @@ return errors === 0;
 validate32.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const saveMcpServer = validate33;
-const schema44 = {"type":"object","properties":{"name":{"type":"string","pattern":"^[a-z0-9_-]{1,64}$","maxLength":64},"transport":{"enum":["stdio","streamable-http","sse"]},"command":{"type":"string","minLength":1,"maxLength":4096},"args":{"type":"array","maxItems":256,"items":{"type":"string","maxLength":4096}},"url":{"type":"string","minLength":1,"maxLength":4096}},"required":["name","transport"],"additionalProperties":false};
+const schema44 = {"type":"object","required":["name","transport"],"properties":{"name":{"type":"string","pattern":"^[a-z0-9_-]{1,64}$","maxLength":64},"transport":{"enum":["stdio","streamable-http","sse"]},"command":{"type":"string","minLength":1,"maxLength":4096},"args":{"type":"array","items":{"type":"string","maxLength":4096},"maxItems":256},"url":{"type":"string","minLength":1,"maxLength":4096}},"additionalProperties":false};
 const pattern4 = new RegExp("^[a-z0-9_-]{1,64}$", "u");
 
 function validate33(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -2655,7 +2655,7 @@ return errors === 0;
 validate33.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const removeMcpServer = validate34;
-const schema45 = {"type":"object","properties":{"name":{"type":"string","minLength":1,"maxLength":128}},"required":["name"],"additionalProperties":false};
+const schema45 = {"type":"object","required":["name"],"properties":{"name":{"type":"string","minLength":1,"maxLength":128}},"additionalProperties":false};
 
 function validate34(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -2720,7 +2720,7 @@ return errors === 0;
 validate34.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const saveSecret = validate35;
-const schema46 = {"type":"object","properties":{"name":{"type":"string","minLength":1,"maxLength":128},"value":{"type":"string","minLength":1,"maxLength":16384}},"required":["name","value"],"additionalProperties":false};
+const schema46 = {"type":"object","required":["name","value"],"properties":{"name":{"type":"string","minLength":1,"maxLength":128},"value":{"type":"string","minLength":1,"maxLength":16384}},"additionalProperties":false};
 
 function validate35(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -2817,7 +2817,7 @@ return errors === 0;
 validate35.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const removeSecret = validate36;
-const schema47 = {"type":"object","properties":{"name":{"type":"string","minLength":1,"maxLength":128}},"required":["name"],"additionalProperties":false};
+const schema47 = {"type":"object","required":["name"],"properties":{"name":{"type":"string","minLength":1,"maxLength":128}},"additionalProperties":false};
 
 function validate36(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -2882,7 +2882,7 @@ return errors === 0;
 validate36.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const denyTool = validate37;
-const schema48 = {"type":"object","properties":{"tool":{"type":"string","minLength":1,"maxLength":256}},"required":["tool"],"additionalProperties":false};
+const schema48 = {"type":"object","required":["tool"],"properties":{"tool":{"type":"string","minLength":1,"maxLength":256}},"additionalProperties":false};
 
 function validate37(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -2946,8 +2946,8 @@ return errors === 0;
 }
 validate37.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const removeDeniedTool = validate38;
-const schema49 = {"type":"object","properties":{"tool":{"type":"string","minLength":1,"maxLength":256}},"required":["tool"],"additionalProperties":false};
+export const activity = validate38;
+const schema49 = {"type":["object","null"],"properties":{"agent":{"type":"string","minLength":1,"maxLength":256},"limit":{"type":"integer","minimum":1,"maximum":1000},"decisionsOnly":{"type":"boolean"}},"additionalProperties":false};
 
 function validate38(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -2959,73 +2959,8 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((data.tool === undefined) && (missing0 = "tool")){
-validate38.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-const _errs1 = errors;
-for(const key0 in data){
-if(!(key0 === "tool")){
-validate38.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(data.tool !== undefined){
-let data0 = data.tool;
-const _errs2 = errors;
-if(errors === _errs2){
-if(typeof data0 === "string"){
-if(func1(data0) > 256){
-validate38.errors = [{instancePath:instancePath+"/tool",schemaPath:"#/properties/tool/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}];
-return false;
-}
-else {
-if(func1(data0) < 1){
-validate38.errors = [{instancePath:instancePath+"/tool",schemaPath:"#/properties/tool/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
-return false;
-}
-}
-}
-else {
-validate38.errors = [{instancePath:instancePath+"/tool",schemaPath:"#/properties/tool/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-}
-}
-}
-}
-else {
-validate38.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate38.errors = vErrors;
-return errors === 0;
-}
-validate38.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-export const activity = validate39;
-const schema50 = {"type":["object","null"],"properties":{"agent":{"type":"string","minLength":1,"maxLength":256},"limit":{"type":"integer","minimum":1,"maximum":1000},"decisionsOnly":{"type":"boolean"}},"additionalProperties":false};
-
-function validate39(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate39.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if((!(data && typeof data == "object" && !Array.isArray(data))) && (data !== null)){
-validate39.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema50.type},message:"must be object,null"}];
+validate38.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema49.type},message:"must be object,null"}];
 return false;
 }
 if(errors === 0){
@@ -3033,7 +2968,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((key0 === "agent") || (key0 === "limit")) || (key0 === "decisionsOnly"))){
-validate39.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate38.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -3045,18 +2980,18 @@ const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(func1(data0) > 256){
-validate39.errors = [{instancePath:instancePath+"/agent",schemaPath:"#/properties/agent/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}];
+validate38.errors = [{instancePath:instancePath+"/agent",schemaPath:"#/properties/agent/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}];
 return false;
 }
 else {
 if(func1(data0) < 1){
-validate39.errors = [{instancePath:instancePath+"/agent",schemaPath:"#/properties/agent/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate38.errors = [{instancePath:instancePath+"/agent",schemaPath:"#/properties/agent/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate39.errors = [{instancePath:instancePath+"/agent",schemaPath:"#/properties/agent/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate38.errors = [{instancePath:instancePath+"/agent",schemaPath:"#/properties/agent/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -3070,18 +3005,18 @@ if(data.limit !== undefined){
 let data1 = data.limit;
 const _errs4 = errors;
 if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
-validate39.errors = [{instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate38.errors = [{instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs4){
 if(typeof data1 == "number"){
 if(data1 > 1000 || isNaN(data1)){
-validate39.errors = [{instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000"}];
+validate38.errors = [{instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000"}];
 return false;
 }
 else {
 if(data1 < 1 || isNaN(data1)){
-validate39.errors = [{instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+validate38.errors = [{instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
@@ -3096,7 +3031,7 @@ if(valid0){
 if(data.decisionsOnly !== undefined){
 const _errs6 = errors;
 if(typeof data.decisionsOnly !== "boolean"){
-validate39.errors = [{instancePath:instancePath+"/decisionsOnly",schemaPath:"#/properties/decisionsOnly/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate38.errors = [{instancePath:instancePath+"/decisionsOnly",schemaPath:"#/properties/decisionsOnly/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs6 === errors;
@@ -3109,13 +3044,78 @@ var valid0 = true;
 }
 }
 }
+validate38.errors = vErrors;
+return errors === 0;
+}
+validate38.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const setWebhookPort = validate39;
+const schema50 = {"type":"object","required":["port"],"properties":{"port":{"type":["integer","null"],"minimum":1024,"maximum":65535}},"additionalProperties":false};
+
+function validate39(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate39.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.port === undefined) && (missing0 = "port")){
+validate39.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!(key0 === "port")){
+validate39.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.port !== undefined){
+let data0 = data.port;
+const _errs2 = errors;
+if((!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))) && (data0 !== null)){
+validate39.errors = [{instancePath:instancePath+"/port",schemaPath:"#/properties/port/type",keyword:"type",params:{type: schema50.properties.port.type},message:"must be integer,null"}];
+return false;
+}
+if(errors === _errs2){
+if(typeof data0 == "number"){
+if(data0 > 65535 || isNaN(data0)){
+validate39.errors = [{instancePath:instancePath+"/port",schemaPath:"#/properties/port/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535"}];
+return false;
+}
+else {
+if(data0 < 1024 || isNaN(data0)){
+validate39.errors = [{instancePath:instancePath+"/port",schemaPath:"#/properties/port/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1024},message:"must be >= 1024"}];
+return false;
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate39.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
 validate39.errors = vErrors;
 return errors === 0;
 }
 validate39.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const setWebhookPort = validate40;
-const schema51 = {"type":"object","properties":{"port":{"type":["integer","null"],"minimum":1024,"maximum":65535}},"required":["port"],"additionalProperties":false};
+export const trustKey = validate40;
+const schema51 = {"type":"object","required":["publicKey","name"],"properties":{"publicKey":{"type":"string","minLength":1,"maxLength":4096},"name":{"type":"string","minLength":1,"maxLength":320}},"additionalProperties":false};
 
 function validate40(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -3130,80 +3130,15 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.port === undefined) && (missing0 = "port")){
+if(((data.publicKey === undefined) && (missing0 = "publicKey")) || ((data.name === undefined) && (missing0 = "name"))){
 validate40.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(key0 === "port")){
-validate40.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(data.port !== undefined){
-let data0 = data.port;
-const _errs2 = errors;
-if((!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))) && (data0 !== null)){
-validate40.errors = [{instancePath:instancePath+"/port",schemaPath:"#/properties/port/type",keyword:"type",params:{type: schema51.properties.port.type},message:"must be integer,null"}];
-return false;
-}
-if(errors === _errs2){
-if(typeof data0 == "number"){
-if(data0 > 65535 || isNaN(data0)){
-validate40.errors = [{instancePath:instancePath+"/port",schemaPath:"#/properties/port/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535"}];
-return false;
-}
-else {
-if(data0 < 1024 || isNaN(data0)){
-validate40.errors = [{instancePath:instancePath+"/port",schemaPath:"#/properties/port/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1024},message:"must be >= 1024"}];
-return false;
-}
-}
-}
-}
-}
-}
-}
-}
-else {
-validate40.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate40.errors = vErrors;
-return errors === 0;
-}
-validate40.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-export const trustKey = validate41;
-const schema52 = {"type":"object","properties":{"publicKey":{"type":"string","minLength":1,"maxLength":4096},"name":{"type":"string","minLength":1,"maxLength":320}},"required":["publicKey","name"],"additionalProperties":false};
-
-function validate41(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate41.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.publicKey === undefined) && (missing0 = "publicKey")) || ((data.name === undefined) && (missing0 = "name"))){
-validate41.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-const _errs1 = errors;
-for(const key0 in data){
 if(!((key0 === "publicKey") || (key0 === "name"))){
-validate41.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate40.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -3215,18 +3150,18 @@ const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(func1(data0) > 4096){
-validate41.errors = [{instancePath:instancePath+"/publicKey",schemaPath:"#/properties/publicKey/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"}];
+validate40.errors = [{instancePath:instancePath+"/publicKey",schemaPath:"#/properties/publicKey/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"}];
 return false;
 }
 else {
 if(func1(data0) < 1){
-validate41.errors = [{instancePath:instancePath+"/publicKey",schemaPath:"#/properties/publicKey/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate40.errors = [{instancePath:instancePath+"/publicKey",schemaPath:"#/properties/publicKey/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate41.errors = [{instancePath:instancePath+"/publicKey",schemaPath:"#/properties/publicKey/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate40.errors = [{instancePath:instancePath+"/publicKey",schemaPath:"#/properties/publicKey/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -3242,11 +3177,81 @@ const _errs4 = errors;
 if(errors === _errs4){
 if(typeof data1 === "string"){
 if(func1(data1) > 320){
-validate41.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/maxLength",keyword:"maxLength",params:{limit: 320},message:"must NOT have more than 320 characters"}];
+validate40.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/maxLength",keyword:"maxLength",params:{limit: 320},message:"must NOT have more than 320 characters"}];
 return false;
 }
 else {
 if(func1(data1) < 1){
+validate40.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+validate40.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+else {
+validate40.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate40.errors = vErrors;
+return errors === 0;
+}
+validate40.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const trustKeyFromFile = validate41;
+const schema52 = {"type":"object","required":["name"],"properties":{"name":{"type":"string","minLength":1,"maxLength":320}},"additionalProperties":false};
+
+function validate41(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate41.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.name === undefined) && (missing0 = "name")){
+validate41.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!(key0 === "name")){
+validate41.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.name !== undefined){
+let data0 = data.name;
+const _errs2 = errors;
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(func1(data0) > 320){
+validate41.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/maxLength",keyword:"maxLength",params:{limit: 320},message:"must NOT have more than 320 characters"}];
+return false;
+}
+else {
+if(func1(data0) < 1){
 validate41.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
@@ -3256,11 +3261,6 @@ else {
 validate41.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-}
-var valid0 = _errs4 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -3276,8 +3276,8 @@ return errors === 0;
 }
 validate41.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const trustKeyFromFile = validate42;
-const schema53 = {"type":"object","properties":{"name":{"type":"string","minLength":1,"maxLength":320}},"required":["name"],"additionalProperties":false};
+export const untrustKey = validate42;
+const schema53 = {"type":"object","required":["keyId"],"properties":{"keyId":{"type":"string","minLength":1,"maxLength":64}},"additionalProperties":false};
 
 function validate42(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -3292,38 +3292,38 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.name === undefined) && (missing0 = "name")){
+if((data.keyId === undefined) && (missing0 = "keyId")){
 validate42.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(key0 === "name")){
+if(!(key0 === "keyId")){
 validate42.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
 if(_errs1 === errors){
-if(data.name !== undefined){
-let data0 = data.name;
+if(data.keyId !== undefined){
+let data0 = data.keyId;
 const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
-if(func1(data0) > 320){
-validate42.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/maxLength",keyword:"maxLength",params:{limit: 320},message:"must NOT have more than 320 characters"}];
+if(func1(data0) > 64){
+validate42.errors = [{instancePath:instancePath+"/keyId",schemaPath:"#/properties/keyId/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(func1(data0) < 1){
-validate42.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate42.errors = [{instancePath:instancePath+"/keyId",schemaPath:"#/properties/keyId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate42.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate42.errors = [{instancePath:instancePath+"/keyId",schemaPath:"#/properties/keyId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -3341,8 +3341,8 @@ return errors === 0;
 }
 validate42.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const untrustKey = validate43;
-const schema54 = {"type":"object","properties":{"keyId":{"type":"string","minLength":1,"maxLength":64}},"required":["keyId"],"additionalProperties":false};
+export const refuseKeyChange = validate43;
+const schema54 = {"type":"object","required":["sourceId"],"properties":{"sourceId":{"type":"string","minLength":1,"maxLength":256}},"additionalProperties":false};
 
 function validate43(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -3357,38 +3357,38 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.keyId === undefined) && (missing0 = "keyId")){
+if((data.sourceId === undefined) && (missing0 = "sourceId")){
 validate43.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(key0 === "keyId")){
+if(!(key0 === "sourceId")){
 validate43.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
 if(_errs1 === errors){
-if(data.keyId !== undefined){
-let data0 = data.keyId;
+if(data.sourceId !== undefined){
+let data0 = data.sourceId;
 const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
-if(func1(data0) > 64){
-validate43.errors = [{instancePath:instancePath+"/keyId",schemaPath:"#/properties/keyId/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+if(func1(data0) > 256){
+validate43.errors = [{instancePath:instancePath+"/sourceId",schemaPath:"#/properties/sourceId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}];
 return false;
 }
 else {
 if(func1(data0) < 1){
-validate43.errors = [{instancePath:instancePath+"/keyId",schemaPath:"#/properties/keyId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate43.errors = [{instancePath:instancePath+"/sourceId",schemaPath:"#/properties/sourceId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate43.errors = [{instancePath:instancePath+"/keyId",schemaPath:"#/properties/keyId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate43.errors = [{instancePath:instancePath+"/sourceId",schemaPath:"#/properties/sourceId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -3406,8 +3406,8 @@ return errors === 0;
 }
 validate43.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const refuseKeyChange = validate44;
-const schema55 = {"type":"object","properties":{"sourceId":{"type":"string","minLength":1,"maxLength":256}},"required":["sourceId"],"additionalProperties":false};
+export const trashSource = validate44;
+const schema55 = {"type":"object","required":["sourceId"],"properties":{"sourceId":{"type":"string","minLength":1,"maxLength":256}},"additionalProperties":false};
 
 function validate44(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -3471,8 +3471,8 @@ return errors === 0;
 }
 validate44.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const trashSource = validate45;
-const schema56 = {"type":"object","properties":{"sourceId":{"type":"string","minLength":1,"maxLength":256}},"required":["sourceId"],"additionalProperties":false};
+export const setStartAtLogin = validate45;
+const schema56 = {"type":"object","required":["on"],"properties":{"on":{"type":"boolean"}},"additionalProperties":false};
 
 function validate45(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -3487,40 +3487,24 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.sourceId === undefined) && (missing0 = "sourceId")){
+if((data.on === undefined) && (missing0 = "on")){
 validate45.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(key0 === "sourceId")){
+if(!(key0 === "on")){
 validate45.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
 if(_errs1 === errors){
-if(data.sourceId !== undefined){
-let data0 = data.sourceId;
-const _errs2 = errors;
-if(errors === _errs2){
-if(typeof data0 === "string"){
-if(func1(data0) > 256){
-validate45.errors = [{instancePath:instancePath+"/sourceId",schemaPath:"#/properties/sourceId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}];
+if(data.on !== undefined){
+if(typeof data.on !== "boolean"){
+validate45.errors = [{instancePath:instancePath+"/on",schemaPath:"#/properties/on/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
-}
-else {
-if(func1(data0) < 1){
-validate45.errors = [{instancePath:instancePath+"/sourceId",schemaPath:"#/properties/sourceId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
-return false;
-}
-}
-}
-else {
-validate45.errors = [{instancePath:instancePath+"/sourceId",schemaPath:"#/properties/sourceId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
 }
 }
 }
@@ -3536,8 +3520,8 @@ return errors === 0;
 }
 validate45.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const setStartAtLogin = validate46;
-const schema57 = {"type":"object","properties":{"on":{"type":"boolean"}},"required":["on"],"additionalProperties":false};
+export const waitingRuns = validate46;
+const schema57 = {"type":["object","null"],"properties":{"trigger":{"type":"string","minLength":1,"maxLength":256}},"additionalProperties":false};
 
 function validate46(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -3549,57 +3533,8 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((data.on === undefined) && (missing0 = "on")){
-validate46.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-const _errs1 = errors;
-for(const key0 in data){
-if(!(key0 === "on")){
-validate46.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(data.on !== undefined){
-if(typeof data.on !== "boolean"){
-validate46.errors = [{instancePath:instancePath+"/on",schemaPath:"#/properties/on/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
-}
-}
-}
-}
-else {
-validate46.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate46.errors = vErrors;
-return errors === 0;
-}
-validate46.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-export const waitingRuns = validate47;
-const schema58 = {"type":["object","null"],"properties":{"trigger":{"type":"string","minLength":1,"maxLength":256}},"additionalProperties":false};
-
-function validate47(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate47.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if((!(data && typeof data == "object" && !Array.isArray(data))) && (data !== null)){
-validate47.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema58.type},message:"must be object,null"}];
+validate46.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema57.type},message:"must be object,null"}];
 return false;
 }
 if(errors === 0){
@@ -3607,7 +3542,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
 if(!(key0 === "trigger")){
-validate47.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate46.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -3619,23 +3554,83 @@ const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(func1(data0) > 256){
-validate47.errors = [{instancePath:instancePath+"/trigger",schemaPath:"#/properties/trigger/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}];
+validate46.errors = [{instancePath:instancePath+"/trigger",schemaPath:"#/properties/trigger/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}];
 return false;
 }
 else {
 if(func1(data0) < 1){
-validate47.errors = [{instancePath:instancePath+"/trigger",schemaPath:"#/properties/trigger/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate46.errors = [{instancePath:instancePath+"/trigger",schemaPath:"#/properties/trigger/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate47.errors = [{instancePath:instancePath+"/trigger",schemaPath:"#/properties/trigger/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate46.errors = [{instancePath:instancePath+"/trigger",schemaPath:"#/properties/trigger/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 }
 }
+}
+}
+validate46.errors = vErrors;
+return errors === 0;
+}
+validate46.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const discardWaitingRun = validate47;
+const schema58 = {"type":"object","required":["runId"],"properties":{"runId":{"type":"string","pattern":"^[A-Za-z0-9-]{1,128}$"}},"additionalProperties":false};
+const pattern5 = new RegExp("^[A-Za-z0-9-]{1,128}$", "u");
+
+function validate47(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate47.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.runId === undefined) && (missing0 = "runId")){
+validate47.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!(key0 === "runId")){
+validate47.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.runId !== undefined){
+let data0 = data.runId;
+const _errs2 = errors;
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(!pattern5.test(data0)){
+validate47.errors = [{instancePath:instancePath+"/runId",schemaPath:"#/properties/runId/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9-]{1,128}$"},message:"must match pattern \""+"^[A-Za-z0-9-]{1,128}$"+"\""}];
+return false;
+}
+}
+else {
+validate47.errors = [{instancePath:instancePath+"/runId",schemaPath:"#/properties/runId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+}
+}
+}
+}
+else {
+validate47.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
 }
 }
 validate47.errors = vErrors;
@@ -3643,9 +3638,8 @@ return errors === 0;
 }
 validate47.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const discardWaitingRun = validate48;
-const schema59 = {"type":"object","properties":{"runId":{"type":"string","pattern":"^[A-Za-z0-9-]{1,128}$"}},"required":["runId"],"additionalProperties":false};
-const pattern5 = new RegExp("^[A-Za-z0-9-]{1,128}$", "u");
+export const discardTriggerRuns = validate48;
+const schema59 = {"type":"object","required":["triggerId"],"properties":{"triggerId":{"type":"string","minLength":1,"maxLength":256}},"additionalProperties":false};
 
 function validate48(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -3660,32 +3654,38 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.runId === undefined) && (missing0 = "runId")){
+if((data.triggerId === undefined) && (missing0 = "triggerId")){
 validate48.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(key0 === "runId")){
+if(!(key0 === "triggerId")){
 validate48.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
 if(_errs1 === errors){
-if(data.runId !== undefined){
-let data0 = data.runId;
+if(data.triggerId !== undefined){
+let data0 = data.triggerId;
 const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
-if(!pattern5.test(data0)){
-validate48.errors = [{instancePath:instancePath+"/runId",schemaPath:"#/properties/runId/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9-]{1,128}$"},message:"must match pattern \""+"^[A-Za-z0-9-]{1,128}$"+"\""}];
+if(func1(data0) > 256){
+validate48.errors = [{instancePath:instancePath+"/triggerId",schemaPath:"#/properties/triggerId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}];
+return false;
+}
+else {
+if(func1(data0) < 1){
+validate48.errors = [{instancePath:instancePath+"/triggerId",schemaPath:"#/properties/triggerId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
+}
 else {
-validate48.errors = [{instancePath:instancePath+"/runId",schemaPath:"#/properties/runId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate48.errors = [{instancePath:instancePath+"/triggerId",schemaPath:"#/properties/triggerId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -3703,75 +3703,11 @@ return errors === 0;
 }
 validate48.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const discardTriggerRuns = validate49;
-const schema60 = {"type":"object","properties":{"triggerId":{"type":"string","minLength":1,"maxLength":256}},"required":["triggerId"],"additionalProperties":false};
-
-function validate49(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate49.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((data.triggerId === undefined) && (missing0 = "triggerId")){
-validate49.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-const _errs1 = errors;
-for(const key0 in data){
-if(!(key0 === "triggerId")){
-validate49.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(data.triggerId !== undefined){
-let data0 = data.triggerId;
-const _errs2 = errors;
-if(errors === _errs2){
-if(typeof data0 === "string"){
-if(func1(data0) > 256){
-validate49.errors = [{instancePath:instancePath+"/triggerId",schemaPath:"#/properties/triggerId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}];
-return false;
-}
-else {
-if(func1(data0) < 1){
-validate49.errors = [{instancePath:instancePath+"/triggerId",schemaPath:"#/properties/triggerId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
-return false;
-}
-}
-}
-else {
-validate49.errors = [{instancePath:instancePath+"/triggerId",schemaPath:"#/properties/triggerId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-}
-}
-}
-}
-else {
-validate49.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate49.errors = vErrors;
-return errors === 0;
-}
-validate49.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
 export const listBuiltinTemplates = appInfo;
 export const pickWatchFolder = appInfo;
 export const dashboard = appInfo;
 export const settings = appInfo;
+export const removeDeniedTool = denyTool;
 export const triggerStatus = appInfo;
 export const trustedKeys = appInfo;
 export const verifyInstalled = appInfo;

@@ -7,6 +7,7 @@ import type { Problem } from '../../../shared/inspection';
 import { unknownKeys } from '../schema/strict-fields';
 import { jsonSchemaProblem } from '../schema/json-schema-check';
 import { childPath, type JsonValue } from './strict-json';
+import type { RefusalCode } from '../../../shared/refusal-codes';
 
 const JSON_SCHEMA_2020 = 'https://json-schema.org/draft/2020-12/schema';
 
@@ -38,11 +39,11 @@ export class Reader {
   readonly errors: Problem[] = [];
   readonly warnings: Problem[] = [];
 
-  error(code: string, path: string, what: string): void {
+  error(code: RefusalCode, path: string, what: string): void {
     this.errors.push({ code, path, message: `plugin manifest: \`${path}\` ${what}` });
   }
 
-  warn(code: string, path: string, what: string): void {
+  warn(code: RefusalCode, path: string, what: string): void {
     this.warnings.push({ code, path, message: `plugin manifest: \`${path}\` ${what}` });
   }
 

@@ -18,19 +18,11 @@ import {
   POLICY_TRIGGER_KINDS,
 } from '../../../shared/policy';
 import { validatePolicy } from '../generated/policy-validator';
+import type { PolicyDocument } from './policy-schema';
 import { readStrictJson } from '../plugin/strict-json';
 import { parsePublicKey } from '../trust/minisign';
 
-/** A policy file as the schema admits it (version 1). */
-export type PolicyDocument = { version: 1 } & Partial<
-  Omit<EffectivePolicy, 'triggers' | 'organization' | 'webhookPort' | 'activityExport' | 'allowedPackages'>
-> & {
-    organization?: string;
-    triggers?: Partial<EffectivePolicy['triggers']>;
-    webhookPort?: number;
-    activityExport?: string;
-    allowedPackages?: NonNullable<EffectivePolicy['allowedPackages']>;
-  };
+export type { PolicyDocument } from './policy-schema';
 
 /** Keys that allow something: taken from the machine file only when both files exist. */
 export const GRANTING_KEYS = [

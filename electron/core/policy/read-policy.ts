@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { win32 } from 'node:path';
 import type { PolicyView } from '../../../shared/policy';
 import { evaluatePolicy, type PolicyFileText } from './evaluate-policy';
-import { MAX_POLICY_BYTES } from './policy-schema';
+import { MAX_POLICY_BYTES } from './policy-format';
 
 /** Where the policy files of this machine are: the machine's, and the one the variable names (null when unset). */
 export interface PolicyLocations {

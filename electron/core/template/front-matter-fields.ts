@@ -6,6 +6,7 @@
  */
 import type { Problem } from '../../../shared/inspection';
 import { unknownKeys } from '../schema/strict-fields';
+import type { RefusalCode } from '../../../shared/refusal-codes';
 
 /** RFC 3339 date-time (its form only; the date itself is checked by `isRfc3339`). */
 const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-](\d{2}):(\d{2}))$/;
@@ -47,7 +48,7 @@ export function show(value: unknown): string {
 export class FrontMatterFields {
   readonly errors: Problem[] = [];
 
-  fail(code: string, path: string, message: string): void {
+  fail(code: RefusalCode, path: string, message: string): void {
     this.errors.push({ code, path, message: `agent.md: ${message}` });
   }
 

@@ -7,6 +7,7 @@
  */
 import YAML, { isAlias, isNode } from 'yaml';
 import type { Problem } from '../../../shared/inspection';
+import type { RefusalCode } from '../../../shared/refusal-codes';
 
 /** A Markdown file split into its front matter (as plain data) and its body. */
 export interface FrontMatter {
@@ -25,7 +26,7 @@ const CLOSE = /^---[ \t]*\r?$/m;
  * problems. A file with no front matter, a syntax error, a tag or an alias is refused.
  */
 export function readFrontMatter(text: string, path: string): FrontMatterResult {
-  const fail = (code: string, message: string): FrontMatterResult => ({
+  const fail = (code: RefusalCode, message: string): FrontMatterResult => ({
     ok: false,
     problem: { code, path, message: `${path}: ${message}` },
   });

@@ -26,6 +26,7 @@ import { TEMPLATE_TOOLS } from '../../../shared/catalogues';
 import { readFrontMatter } from './front-matter';
 import { jsonSchemaFileProblem } from './json-schema';
 import { unknownKeys } from '../schema/strict-fields';
+import type { RefusalCode } from '../../../shared/refusal-codes';
 
 /** Root files any template may hold besides agent.md and the files it names. */
 export const ALLOWED_ROOT_FILES = ['README.md', 'LICENSE', 'LICENSE.md', 'LICENSE.txt', 'CHANGELOG.md'] as const;
@@ -77,7 +78,7 @@ export class PackageParts {
     private readonly manifest: TemplateManifest | null,
   ) {}
 
-  fail(code: string, path: string, message: string): void {
+  fail(code: RefusalCode, path: string, message: string): void {
     this.errors.push({ code, path, message: `${path}: ${message}` });
   }
 

@@ -21,6 +21,7 @@ import { constants, existsSync } from 'node:fs';
 import { type FileHandle, lstat, open, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Problem } from '../../../shared/inspection';
+import type { RefusalCode } from '../../../shared/refusal-codes';
 
 /** The spec's limits: 256 files, 256 KiB each, 1 MiB together (`POST /v2/agents`' body limit). */
 export const TEMPLATE_LIMITS = {
@@ -159,7 +160,7 @@ function fileLimitProblem(rel: string, size: number, count: number, total: numbe
  * a folder that changed while it was read (`template.changed`).
  */
 export async function walkTemplateFolder(dir: string, hooks: WalkHooks = {}): Promise<WalkResult> {
-  const fail = (code: string, path: string, message: string): WalkResult => ({
+  const fail = (code: RefusalCode, path: string, message: string): WalkResult => ({
     ok: false,
     problem: { code, path, message },
   });

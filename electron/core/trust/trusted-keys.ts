@@ -5,7 +5,7 @@
  * returns a new list; nothing here touches the disk.
  */
 import type { Problem } from '../../../shared/inspection';
-import type { TrustedKey } from '../../../shared/trust';
+import { MAX_TRUSTED_KEYS, type TrustedKey } from '../../../shared/trust';
 import { canonicalKeyId, isKeyId, parsePublicKey } from './minisign';
 
 /** Re-exported from `shared/trust.ts`, where the renderer reads it too. */
@@ -29,8 +29,7 @@ export const TRUSTED_KEYS_ERROR = {
   badList: 'trust.bad_list',
 } as const;
 
-/** Most keys one user trusts: far beyond any real list, small enough to show and to search linearly. */
-export const MAX_TRUSTED_KEYS = 256;
+export { MAX_TRUSTED_KEYS } from '../../../shared/trust';
 
 /** Longest publisher name, in characters (the consent form shows it on one line). */
 export const MAX_KEY_NAME_CHARS = 80;

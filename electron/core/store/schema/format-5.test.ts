@@ -1,0 +1,51 @@
+/**
+ * The store's records are their schema's static types (`format-5.ts`), and they are the shapes the
+ * rest of the app gives them: the type checks fail `npm run typecheck` when a record and the shared
+ * type it stores drift; the value checks fail here when the loaded file's check stops matching them.
+ */
+import { describe, expect, expectTypeOf, it } from 'vitest';
+import type { SavedMcpServer, StoreDamage, TriggerView } from '../../../../shared/api';
+import type { ToolSetting } from '../../../../shared/apply-preview';
+import type { AccessDecision } from '../../../../shared/consent';
+import { type KeyPin, MAX_TRUSTED_KEYS, type TrustedKey } from '../../../../shared/trust';
+import type { WebhookSecretOrigin } from '../../../../shared/webhook-secret';
+import { emptyState, stateProblem } from '../state';
+import { STATE_SCHEMA, type StoreState } from './format-5';
+import { STATE_VERSION } from './state-version';
+
+describe('store format 5: one schema gives the records and the check on load', () => {
+  it('types each record as the app uses it', () => {
+    expectTypeOf<StoreState['version']>().toEqualTypeOf<typeof STATE_VERSION>();
+    expectTypeOf<StoreState['trustedKeys'][number]>().toEqualTypeOf<TrustedKey>();
+    expectTypeOf<StoreState['packageTrust'][string]['pin']>().toEqualTypeOf<KeyPin>();
+    expectTypeOf<StoreState['damage'][number]>().toEqualTypeOf<StoreDamage>();
+    expectTypeOf<StoreState['settings']['mcpServers'][string]>().branded.toEqualTypeOf<
+      SavedMcpServer & { sealed: string | null }
+    >();
+    type PackageAgent = Extract<StoreState['agents'][string], { origin: 'package' }>;
+    type TemplateAgent = Extract<StoreState['agents'][string], { origin: 'template' }>;
+    expectTypeOf<PackageAgent['access'][number]>().toEqualTypeOf<AccessDecision>();
+    expectTypeOf<TemplateAgent['toolSettings'][string]['setting']>().toEqualTypeOf<ToolSetting>();
+    expectTypeOf<StoreState['triggers'][string]['type']>().toEqualTypeOf<TriggerView['type']>();
+    expectTypeOf<StoreState['triggers'][string]['secretOrigin']>().toEqualTypeOf<WebhookSecretOrigin | null>();
+  });
+
+  it('checks the version and the trusted keys as the constants say', () => {
+    expect((STATE_SCHEMA.properties.version as unknown as { const: number }).const).toBe(STATE_VERSION);
+    expect((STATE_SCHEMA.properties.trustedKeys as unknown as { maxItems: number }).maxItems).toBe(MAX_TRUSTED_KEYS);
+    const key = (i: number) => ({ keyId: `K${i}`, publicKey: 'RW', name: `n${i}`, addedAt: '2026-01-01T00:00:00Z' });
+    const withKeys = (count: number) => ({
+      ...emptyState(),
+      trustedKeys: Array.from({ length: count }, (_, i) => key(i)),
+    });
+    expect(stateProblem(withKeys(MAX_TRUSTED_KEYS))).toBeNull();
+    expect(stateProblem(withKeys(MAX_TRUSTED_KEYS + 1))).toMatch(/trustedKeys/);
+  });
+
+  it('refuses a record with a key it does not know, and one of another format', () => {
+    expect(stateProblem(emptyState())).toBeNull();
+    expect(stateProblem({ ...emptyState(), version: STATE_VERSION + 1 })).not.toBeNull();
+    const state = emptyState();
+    expect(stateProblem({ ...state, settings: { ...state.settings, extra: true } })).toMatch(/settings/);
+  });
+});

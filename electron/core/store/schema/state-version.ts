@@ -1,0 +1,20 @@
+/** The store's current format (its records and schema: `format-5.ts`). */
+
+/**
+ * The state file's format version. A newer file is refused, never rewritten; an older one is
+ * migrated on load (`migrateState`) and written in this format by the next change.
+ *
+ * 2: `settings.deniedTools`. A bump rather than an optional field: every object of the format is
+ * closed, so an app of format 1 would take a file holding the new field for damaged and set it
+ * aside; with the bump it refuses it as `store.future_version` and leaves it as it is.
+ *
+ * 3: each trigger's webhook secret origin (`secretOrigin`, `secretSetAt`); `trustedKeys` and
+ * `packageTrust`; `settings.webhookPort`; `settings.mcpServers[*].sealed` (MCP server credentials).
+ *
+ * 4: (one decision model) each package agent's `access[*].permission`: how a granted entry runs,
+ * decided once by `shared/decisions.ts` and kept (`migrateFrom3`).
+ *
+ * 5: key pins hold the whole public key, not only its id (DESIGN.md "Trust after install"), and
+ * each package's signature summary its `public_key` (`migrateFrom4`).
+ */
+export const STATE_VERSION = 5;

@@ -1,0 +1,431 @@
+/**
+ * The Api's replies whose whole shape this app defines here, each once with TypeBox: the `Static`
+ * type is what `shared/api.ts` declares the method answers, and the schema is what a test checks
+ * live answers against (`electron/core/app/api-replies.test.ts`), so a reply and its type cannot
+ * drift. A part built by a reader of its own (an inspection, an apply preview, a signature summary,
+ * the policy view) is typed by that reader's interface and checked here only for its JSON kind.
+ *
+ * Like `api-requests.ts`, loaded only by tests and tools: the app imports only its types.
+ */
+import { type Static, Type } from 'typebox';
+import { SavedMcpServerSchema } from './api-requests';
+import { ACTION_FAMILIES } from './apollia-manifest';
+import type { ApplyPreview } from './apply-preview';
+import type { SignatureSummary } from './inspection';
+import type { PolicyView } from './policy';
+import { closed, exactly, mapOf, oneOf, orNull, shaped } from './schema-kit';
+import type { PinValue } from './template-manifest';
+import type { KeyChange, PackageIntegrityView } from './trust';
+
+const str = Type.String();
+const nstr = orNull('string');
+
+/**
+ * An input the main process opened for the renderer (dialog, double-click, drop, menu, built-in
+ * template). The renderer only ever refers to it by `id`: it never sends a path. `kind` is what it
+ * looks like from its content, before the full check; `displayName` its file or folder name and
+ * `folders` the folders that hold it, outermost first (empty for a template shipped with the app),
+ * both for display only: two files of the same name are told apart by the folders they are in.
+ */
+export const SourceHandleSchema = closed({
+  id: str,
+  kind: oneOf(['apo', 'template', 'plugin']),
+  displayName: str,
+  folders: Type.Array(str),
+  origin: oneOf(['dialog', 'command-line', 'open-file', 'drop', 'menu', 'builtin']),
+});
+export type SourceHandle = Static<typeof SourceHandleSchema>;
+
+/**
+ * Where secrets go, told honestly (Settings words each): `keychain` (the OS keychain, through
+ * Electron's safeStorage); `file_key` (encrypted with a random key kept in a file beside the data,
+ * `secret-box.key`: what the command line and the browser harness use, as they cannot reach a
+ * keychain; anyone who can read the data folder can read the secrets); `basic_text` (Electron's
+ * Linux fallback with no keyring: obscured with a key built into the app, no real protection); or
+ * `unavailable` (nothing can be kept: saving a secret fails); or `pending` (the app has just started
+ * and the keychain has not answered yet: what needs a secret waits for it).
+ */
+export const SecretBackendSchema = oneOf(['keychain', 'file_key', 'basic_text', 'unavailable', 'pending']);
+export type SecretBackend = Static<typeof SecretBackendSchema>;
+
+/**
+ * `appInfo`: what the About box and the Settings screen show. `sdkVersion`: the runtime SDK this app
+ * serves (shared/sdk.ts). `cliProgram`: how a person runs this app's own command line in a terminal
+ * here (`apollia-desktop` on PATH from the deb; the quoted binary inside the app bundle on macOS),
+ * or null where the app binary cannot be a console command (Windows' GUI binary, an AppImage): the
+ * screens that show a command then say so. Never `npx`: outside the repository it fetches whoever
+ * owns the name. `sandboxOff`: the app was started with Chromium's sandbox turned off
+ * (`--no-sandbox`): every screen says so, and installing or applying is refused until it is started
+ * without it.
+ */
+export const AppInfoSchema = closed({
+  version: str,
+  sdkVersion: str,
+  secretBackend: SecretBackendSchema,
+  cliProgram: nstr,
+  sandboxOff: Type.Boolean(),
+});
+export type AppInfo = Static<typeof AppInfoSchema>;
+
+/**
+ * How a package being inspected relates to the version installed here: the version installed on
+ * this machine, and what the inspected source is compared to it (the same version, a newer one: an
+ * update, an older one: a downgrade).
+ */
+export const InstalledRelationSchema = closed({ version: str, relation: oneOf(['same', 'newer', 'older']) });
+export type InstalledRelation = Static<typeof InstalledRelationSchema>;
+
+/** A webhook secret made on this machine, shown ONCE (never returned again: rotate to see a new one). */
+export const WebhookSecretOnceSchema = closed({ triggerId: str, secret: str });
+export type WebhookSecretOnce = Static<typeof WebhookSecretOnceSchema>;
+
+/**
+ * A webhook secret given by the sender, as an answer says it was kept: never its value (it is
+ * sealed and never returned by any method).
+ */
+export const WebhookSecretGivenSchema = closed({ triggerId: str, given: exactly(true) });
+export type WebhookSecretGiven = Static<typeof WebhookSecretGivenSchema>;
+
+/**
+ * `install`'s answer. `outcome` `reinstalled`: the same version put back over files changed on this
+ * computer. `keyChange`: the key change this install made (accepted, or unsigned → signed), else
+ * null. `armed`: trigger ids armed by this install; `webhookSecrets`: secrets made here, each shown
+ * once; `webhookSecretsGiven`: triggers armed with the secret their sender gave (never the value).
+ */
+export const InstallReceiptSchema = closed({
+  name: str,
+  version: str,
+  publisher: str,
+  outcome: oneOf(['installed', 'updated', 'downgraded', 'reinstalled']),
+  previousVersion: nstr,
+  keyChange: shaped<KeyChange | null>({ type: ['object', 'null'] }),
+  installedAt: str,
+  armed: Type.Array(str),
+  webhookSecrets: Type.Array(WebhookSecretOnceSchema),
+  webhookSecretsGiven: Type.Array(WebhookSecretGivenSchema),
+});
+export type InstallReceipt = Static<typeof InstallReceiptSchema>;
+
+/**
+ * One trigger as the dashboard shows it. `id`: the store id (`<package>/<trigger id>` or `<agent
+ * id>/<trigger name>`); `name` the package's trigger id or the template trigger's name; `agentId`
+ * the agent it starts, or null when it starts a workflow; `words` when it fires, in words; `next`
+ * the next fire times (ISO 8601), empty when not armed or not time-based; `folder` the watched
+ * folder (file_watch), or null; `webhookSecretSet` whether a webhook has a secret (its value is
+ * never shown again), where it came from (made here, given by the sender) and when it was last set
+ * (null without one); `waitLimit` the most runs it may have waiting in `runs/pending/`
+ * (`max_concurrent`, else the default: at it, its queue is full); `policy` why the organization's policy keeps it from being armed or firing
+ * (it stays armed as the person left it), absent when it does not.
+ */
+export const TriggerViewSchema = closed({
+  id: str,
+  name: str,
+  type: oneOf(['cron', 'interval', 'file_watch', 'webhook', 'schedule', 'at']),
+  agentId: nstr,
+  target: str,
+  words: str,
+  next: Type.Array(str),
+  armed: Type.Boolean(),
+  folder: nstr,
+  webhookSecretSet: Type.Boolean(),
+  webhookSecretOrigin: oneOf(['made', 'given', null]),
+  webhookSecretSetAt: nstr,
+  waitLimit: Type.Number(),
+  policy: Type.Optional(str),
+});
+export type TriggerView = Static<typeof TriggerViewSchema>;
+
+/**
+ * `armTrigger` / `rotateWebhookSecret`: the trigger, and a webhook's new secret shown once (null for
+ * any other trigger or a given secret); `webhookSecretGiven` when the sender's secret was kept (its
+ * value is never answered).
+ */
+export const TriggerArmedSchema = closed({
+  trigger: TriggerViewSchema,
+  webhookSecret: nstr,
+  webhookSecretGiven: Type.Boolean(),
+});
+export type TriggerArmed = Static<typeof TriggerArmedSchema>;
+
+/** `uninstallPackage`'s answer. */
+export const UninstallReceiptSchema = closed({
+  name: str,
+  version: str,
+  removedAgents: Type.Array(str),
+  removedTriggers: Type.Array(str),
+});
+export type UninstallReceipt = Static<typeof UninstallReceiptSchema>;
+
+/**
+ * A state file that could not be read, kept aside and shown until the user deals with it: `keptAs`
+ * is the name it was kept under in the data folder (`state.json.damaged-<timestamp>`).
+ */
+export const StoreDamageSchema = closed({ keptAs: str, reason: str, at: str });
+export type StoreDamage = Static<typeof StoreDamageSchema>;
+
+/**
+ * One tool the "never allow" picker offers: its gate name (`mcp:<server>/<tool>`) or native name
+ * (what `denyTool` takes), and what it does, in words (the catalogue's description, or where the MCP
+ * tool was seen).
+ */
+export const KnownToolSchema = closed({ tool: str, description: str, kind: oneOf(['native', 'mcp']) });
+export type KnownTool = Static<typeof KnownToolSchema>;
+
+/** `trashSource`: the original file of a refused source moved to the system's Trash; its name, for display. */
+export const TrashReceiptSchema = closed({ displayName: str });
+export type TrashReceipt = Static<typeof TrashReceiptSchema>;
+
+/** How one activity event ended (electron/core/activity). */
+export const ActivityOutcomeSchema = oneOf(['ok', 'refused', 'skipped', 'failed']);
+export type ActivityOutcomeView = Static<typeof ActivityOutcomeSchema>;
+
+/**
+ * One activity event, as `activity --json` prints it: what changed what an agent may do, or what
+ * happened to it. Never a secret or a payload body. `kind` is one of the log's kinds (`install`,
+ * `grant`, `arm`, `trigger_fired`, `delivery_refused`, `run_queued`…).
+ */
+export const ActivityEntrySchema = closed({
+  at: str,
+  kind: str,
+  package: Type.Optional(str),
+  agent: Type.Optional(str),
+  trigger: Type.Optional(str),
+  outcome: ActivityOutcomeSchema,
+  detail: str,
+});
+export type ActivityEntry = Static<typeof ActivityEntrySchema>;
+
+/** `activity`'s answer: the entries, and every agent the record names (for the filter: removed agents too). */
+export const ActivityViewSchema = closed({ events: Type.Array(ActivityEntrySchema), agents: Type.Array(str) });
+export type ActivityView = Static<typeof ActivityViewSchema>;
+
+/**
+ * One trigger as the running trigger host sees it (`triggers/status.json`): a webhook's URL on
+ * 127.0.0.1, the next fire time (ISO 8601) of a timed trigger, its deliveries newest first (at most
+ * 10: the HTTP status and its short reason), and the runs of it waiting in `runs/pending/`.
+ */
+export const TriggerLiveViewSchema = closed({
+  id: str,
+  state: oneOf(['listening', 'watching', 'scheduled', 'problem', 'done']),
+  url: nstr,
+  folder: nstr,
+  next: nstr,
+  problem: nstr,
+  lastFire: Type.Union([closed({ at: str, cause: str, outcome: oneOf(['queued', 'skipped', 'failed']) }), Type.Null()]),
+  deliveries: Type.Array(closed({ at: str, status: Type.Number(), reason: str })),
+  waiting: Type.Number(),
+});
+export type TriggerLiveView = Static<typeof TriggerLiveViewSchema>;
+
+/**
+ * `triggerStatus`: whether a trigger host is live for this data folder (it holds the data folder's
+ * host lock and its status says it runs), the listener's base URL while running, where the live host
+ * runs (in the process answering this Api, the app itself, whose triggers keep running in its tray
+ * when the window closes; or in another one, `apollia-desktop serve` or its systemd service, with
+ * its process id; null when none runs), when it last wrote its status, the runs waiting in
+ * `runs/pending/` (counted now, the oldest one's fire time, and how many each trigger has), and by trigger id the triggers a
+ * running (or the last) host made live: empty when no host ever ran.
+ */
+export const TriggerStatusViewSchema = closed({
+  running: Type.Boolean(),
+  origin: nstr,
+  host: Type.Union([
+    closed({ here: exactly(true) }),
+    closed({ here: exactly(false), pid: Type.Number() }),
+    Type.Null(),
+  ]),
+  updatedAt: nstr,
+  pending: closed({ total: Type.Number(), oldest: nstr, byTrigger: mapOf(Type.Number()) }),
+  triggers: mapOf(TriggerLiveViewSchema),
+});
+export type TriggerStatusView = Static<typeof TriggerStatusViewSchema>;
+
+/**
+ * `startAtLogin`: whether the app starts when the person logs in, in its tray (no window), so armed
+ * triggers run without anyone opening it. Off until the person turns it on; `available` is false
+ * where the host cannot (the command line: use `serve` as a service instead).
+ */
+export const StartAtLoginViewSchema = closed({ available: Type.Boolean(), on: Type.Boolean() });
+export type StartAtLoginView = Static<typeof StartAtLoginViewSchema>;
+
+/** `apply`'s answer: the agent made, the trigger ids made with it (a webhook's secret is made by `armTrigger`, never here), and the preview it recorded. */
+export const ApplyReceiptSchema = closed({
+  agentId: str,
+  displayName: str,
+  createdAt: str,
+  triggers: Type.Array(str),
+  preview: shaped<ApplyPreview>({ type: 'object' }),
+});
+export type ApplyReceipt = Static<typeof ApplyReceiptSchema>;
+
+/**
+ * One tool an agent may call, as the dashboard shows it. `what`: what it lets the agent do, in
+ * words (the row's first line, its name the second). `permission`: `allow` runs without asking,
+ * `ask` asks first, `deny` is never offered; for a package agent, a granted entry asks first when
+ * its family is sensitive or unknown (spec: asking is decided on the action family), an ungranted one
+ * is denied. `policy`: why the organization's policy withholds it (or keeps it asking) on top of the
+ * person's decision; absent when it does not.
+ */
+export const AccessViewSchema = closed({
+  tool: str,
+  what: str,
+  family: oneOf([...ACTION_FAMILIES, null]),
+  permission: oneOf(['allow', 'ask', 'deny']),
+  granted: Type.Boolean(),
+  pin: shaped<Record<string, PinValue> | null>({ type: ['object', 'null'] }),
+  policy: Type.Optional(str),
+});
+export type AccessView = Static<typeof AccessViewSchema>;
+
+/**
+ * A template's MCP server that was not saved when the agent was made, so apply skipped its tools
+ * (spec "Apply": an optional server missing is skipped). `saved`: whether it is saved now; then its
+ * tools (those not given to the agent yet) can be granted from the agent's card, without applying
+ * the template again.
+ */
+export const WaitingServerViewSchema = closed({
+  server: str,
+  saved: Type.Boolean(),
+  tools: Type.Array(closed({ tool: str, name: str, pinText: nstr, grantable: Type.Boolean() })),
+});
+export type WaitingServerView = Static<typeof WaitingServerViewSchema>;
+
+/**
+ * One agent on this machine. `from`: the package name, or the template name. `approvals`: a
+ * template agent's approvals as the owner chose them at apply (agent.md `approvals`), null for a
+ * package's agent; `waitingServers`: a template agent's MCP servers skipped at apply, with the tools
+ * still waiting (empty for a package's agent).
+ */
+export const AgentViewSchema = closed({
+  id: str,
+  origin: oneOf(['package', 'template']),
+  from: str,
+  fromVersion: str,
+  displayName: str,
+  description: str,
+  archived: Type.Boolean(),
+  createdAt: str,
+  access: Type.Array(AccessViewSchema),
+  triggers: Type.Array(TriggerViewSchema),
+  model: nstr,
+  budgetPerRunUsd: orNull('number'),
+  approvals: oneOf(['ask', 'never', null]),
+  waitingServers: Type.Array(WaitingServerViewSchema),
+});
+export type AgentView = Static<typeof AgentViewSchema>;
+
+/**
+ * One installed package: its triggers that start a workflow (an agent's triggers are listed under
+ * the agent), the signature state of the installed package, and whether its files are still what
+ * install wrote.
+ */
+export const InstalledPackageViewSchema = closed({
+  name: str,
+  version: str,
+  publisher: str,
+  description: str,
+  installedAt: str,
+  updatedAt: nstr,
+  agents: Type.Array(str),
+  triggers: Type.Array(TriggerViewSchema),
+  signature: shaped<SignatureSummary>({ type: 'object' }),
+  integrity: shaped<PackageIntegrityView>({ type: 'object' }),
+});
+export type InstalledPackageView = Static<typeof InstalledPackageViewSchema>;
+
+const policyView = shaped<PolicyView>({ type: 'object' });
+
+/**
+ * `dashboard`; `policy`: the organization's policy: "Managed by …", and the banner when it withholds
+ * something installed or cannot be read.
+ */
+export const DashboardSchema = closed({
+  packages: Type.Array(InstalledPackageViewSchema),
+  agents: Type.Array(AgentViewSchema),
+  damage: Type.Array(StoreDamageSchema),
+  policy: Type.Optional(closed({ view: policyView, managedBy: nstr, notice: nstr })),
+});
+export type Dashboard = Static<typeof DashboardSchema>;
+
+/**
+ * A saved MCP server as Settings shows it: every credential in its url or arguments shown as `••••`
+ * (`https://mcp.example.com/?token=••••`); `credentialsSealed` when the real ones are kept encrypted
+ * by the secret box (only the runtime that starts the server opens them); `managed` when the
+ * organization's policy provides it (locked).
+ */
+export const SavedMcpServerViewSchema = closed({
+  ...SavedMcpServerSchema.properties,
+  credentialsSealed: Type.Boolean(),
+  managed: Type.Optional(Type.Boolean()),
+});
+export type SavedMcpServerView = Static<typeof SavedMcpServerViewSchema>;
+
+/**
+ * `settings`. `secrets`: every secret name of the catalogue, and whether a value is saved (values
+ * are never returned). `connections`: connection types and whether this machine has one (the honest
+ * minimal model: a connection is available only when an MCP server is saved under its type's name,
+ * `gmail`, `slack`, …). `deniedTools`: tools the owner never allows on this computer (Settings →
+ * Tools you never allow), sorted: gate names (`mcp:<server>/<tool>`) and native tool names; an apply
+ * never grants one (template spec "Apply" step 2: it stays denied, with a `grants.<tool>` warning).
+ * `webhookPort`: the port the webhook listener binds on 127.0.0.1, whether the owner chose it (else
+ * the default) and whether the organization's policy fixes it (locked). `policy`: the organization's
+ * policy in force (none, applied, or unreadable). `knownTools`: every tool the app knows, for the
+ * "never allow" picker: the native tools of the catalogue (`.apo` and template), then the MCP tools
+ * named by the built-in templates and by the agents on this computer, as gate names; sorted by
+ * name, without the ones already denied.
+ */
+export const SettingsViewSchema = closed({
+  secretBackend: SecretBackendSchema,
+  mcpServers: Type.Array(SavedMcpServerViewSchema),
+  secrets: Type.Array(closed({ name: str, label: str, saved: Type.Boolean() })),
+  connections: Type.Array(closed({ type: str, label: str, available: Type.Boolean() })),
+  deniedTools: Type.Array(str),
+  webhookPort: closed({ port: Type.Number(), chosen: Type.Boolean(), managed: Type.Optional(Type.Boolean()) }),
+  policy: Type.Optional(policyView),
+  knownTools: Type.Array(KnownToolSchema),
+});
+export type SettingsView = Static<typeof SettingsViewSchema>;
+
+/**
+ * `pickWatchFolder`: the folder picked for a file_watch trigger, referred to by id from then on, and
+ * its real path (links resolved) for display; null when the dialog was cancelled.
+ */
+export const PickedFolderSchema = Type.Union([closed({ folderId: str, displayPath: str }), Type.Null()]);
+export type PickedFolder = Static<typeof PickedFolderSchema>;
+
+/** The reply schema of each method whose whole answer is defined here. */
+export const API_REPLY_SCHEMAS = {
+  appInfo: AppInfoSchema,
+  openDialog: Type.Union([SourceHandleSchema, Type.Null()]),
+  openBuiltinTemplate: SourceHandleSchema,
+  pickWatchFolder: PickedFolderSchema,
+  refuseKeyChange: Type.Null(),
+  install: InstallReceiptSchema,
+  apply: ApplyReceiptSchema,
+  dashboard: DashboardSchema,
+  setToolAccess: AgentViewSchema,
+  archiveAgent: AgentViewSchema,
+  settings: SettingsViewSchema,
+  saveMcpServer: SettingsViewSchema,
+  removeMcpServer: SettingsViewSchema,
+  saveSecret: SettingsViewSchema,
+  removeSecret: SettingsViewSchema,
+  denyTool: SettingsViewSchema,
+  removeDeniedTool: SettingsViewSchema,
+  setWebhookPort: SettingsViewSchema,
+  armTrigger: TriggerArmedSchema,
+  disarmTrigger: TriggerViewSchema,
+  rotateWebhookSecret: TriggerArmedSchema,
+  uninstallPackage: UninstallReceiptSchema,
+  triggerStatus: TriggerStatusViewSchema,
+  activity: ActivityViewSchema,
+  trashSource: TrashReceiptSchema,
+  startAtLogin: StartAtLoginViewSchema,
+  setStartAtLogin: StartAtLoginViewSchema,
+};
+
+/** The methods whose whole answer is defined here. */
+export type ApiRepliedMethod = keyof typeof API_REPLY_SCHEMAS;
+
+/** Each of those methods' answer, as its schema types it. */
+export type ApiReplyOf<M extends ApiRepliedMethod> = Static<(typeof API_REPLY_SCHEMAS)[M]>;
