@@ -17,12 +17,9 @@ import type {
   AppInfo,
   InstallReceipt,
   InstalledRelation,
-  KnownTool,
   PickedFolder,
-  SecretBackend,
   SourceHandle,
   StartAtLoginView,
-  StoreDamage,
   TrashReceipt,
   TriggerArmed,
   TriggerStatusView,
@@ -43,18 +40,17 @@ import type {
   SavedMcpServer,
   SetToolAccessRequest,
 } from './api-requests';
-import type { ActionFamily } from './apollia-manifest';
-import type { ApplyPreview, Approvals, ToolSetting } from './apply-preview';
+import type { ApplyPreview } from './apply-preview';
 import type { InstalledDecisions } from './decisions';
-import type { Inspection, Problem, SignatureSummary } from './inspection';
-import type { KeyChange, PackageIntegrityView, TrustedKeyView, VerifiedPackage } from './trust';
+import type { Inspection, Problem } from './inspection';
+import type { KeyChange, TrustedKeyView, VerifiedPackage } from './trust';
 import type { SignatureVerdict } from './signature-verdict';
-import type { BuiltinTemplateCard, PinValue } from './template-manifest';
+import type { BuiltinTemplateCard } from './template-manifest';
 import type { PolicyView } from './policy';
 export type { PolicyView } from './policy';
 import type { RunsDiscarded, WaitingRunsView } from './run-queue';
 import type { UpdateDiff } from './update-diff';
-import type { WebhookSecretChoice, WebhookSecretOrigin } from './webhook-secret';
+import type { WebhookSecretChoice } from './webhook-secret';
 
 /**
  * An expected failure, shown to the user. `code` is stable: `request.invalid` (the request does
