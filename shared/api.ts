@@ -174,6 +174,11 @@ export interface WebhookSecretOnce {
 export interface WebhookSecretGiven {
   triggerId: string;
   given: true;
+  /**
+   * The same secret is also set on other triggers: what that does, naming them (never the secret). Null when it is
+   * set on this trigger only.
+   */
+  sharedWarning: string | null;
 }
 
 /**
@@ -408,6 +413,11 @@ export interface TriggerArmed {
   webhookSecret: string | null;
   /** True when the sender's secret was kept (its value is never answered). */
   webhookSecretGiven: boolean;
+  /**
+   * The secret kept is also set on other triggers: what that does, naming them (never the secret). Null when it is
+   * set on this trigger only, or for a secret made here.
+   */
+  webhookSecretSharedWarning: string | null;
 }
 
 /** `uninstallPackage`'s answer. */
