@@ -49,7 +49,7 @@ export async function sharedSecretWarning(ctx: ApiContext, triggerId: string, se
     const opened = await ctx.deps.secretBox.decrypt(Buffer.from(sealed, 'base64')).catch(() => null);
     if (opened !== null && timingSafeEqual(secretDigest(opened), wanted)) others.push(trigger);
   }
-  return sharedSecretWords(others);
+  return sharedSecretWords(others.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)));
 }
 
 /**
