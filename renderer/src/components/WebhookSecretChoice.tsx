@@ -267,6 +267,9 @@ export function SetWebhookSecret({
           The secret your sender gave is kept for {label}. It will not be shown again.
         </p>
       ) : null}
+      {done?.webhookSecretSharedWarning ? (
+        <SharedSecretWarning label={label} warning={done.webhookSecretSharedWarning} />
+      ) : null}
       {mutation.isError ? <ErrorPanel error={mutation.error} title="The secret was not set" /> : null}
     </div>
   );
@@ -297,6 +300,18 @@ export function WebhookSecretOrigin({ origin, setAt }: { origin: 'made' | 'given
         </>
       ) : null}
       .
+    </p>
+  );
+}
+
+/**
+ * The secret just kept is also set on other triggers: the Api's words (what it does, naming them), beside the secret
+ * it is about. Never the secret.
+ */
+export function SharedSecretWarning({ label, warning }: { label: string; warning: string }) {
+  return (
+    <p className="panel panel-warning" role="note" aria-label={`The secret of ${label} is also set on another trigger`}>
+      {warning}
     </p>
   );
 }
