@@ -406,6 +406,17 @@ export interface RotateWebhookSecretRequest {
   webhookSecret?: WebhookSecretRequest;
 }
 
+/**
+ * `webhookSecretShared`: whether a secret the person is giving for a webhook trigger is already set on another
+ * trigger, asked while the form is filled, before anything is kept.
+ */
+export interface WebhookSecretSharedRequest {
+  /** The store id (`package/trigger`) of the trigger it is for: its own current secret is not another's. */
+  triggerId: string;
+  /** The secret as typed; one the check refuses is answered with no warning (the form says what is wrong). */
+  secret: string;
+}
+
 /** `armTrigger` / `rotateWebhookSecret`: the trigger, and a webhook's new secret shown once. */
 export interface TriggerArmed {
   trigger: TriggerView;
@@ -609,6 +620,8 @@ export interface ApiMethods {
   armTrigger: [ArmTriggerRequest, TriggerArmed];
   disarmTrigger: [{ triggerId: string }, TriggerView];
   rotateWebhookSecret: [RotateWebhookSecretRequest, TriggerArmed];
+  /** Whether a secret being given is already set on other triggers: the warning's words, or null. Never the secret. */
+  webhookSecretShared: [WebhookSecretSharedRequest, { warning: string | null }];
   uninstallPackage: [{ name: string }, UninstallReceipt];
   archiveAgent: [{ agentId: string }, AgentView];
   settings: [void, SettingsView];
@@ -725,6 +738,7 @@ export const API_METHODS = [
   'armTrigger',
   'disarmTrigger',
   'rotateWebhookSecret',
+  'webhookSecretShared',
   'uninstallPackage',
   'archiveAgent',
   'settings',
@@ -858,6 +872,10 @@ export const API_REQUEST_SCHEMAS: Record<ApiMethod, Record<string, unknown>> = {
   armTrigger: strict({ triggerId: id, folderId: id, webhookSecret: webhookSecretSchema }, ['triggerId']),
   disarmTrigger: strict({ triggerId: id }, ['triggerId']),
   rotateWebhookSecret: strict({ triggerId: id, webhookSecret: webhookSecretSchema }, ['triggerId']),
+  webhookSecretShared: strict(
+    { triggerId: id, secret: { type: 'string', minLength: 1, maxLength: MAX_WEBHOOK_SECRET_TEXT } },
+    ['triggerId', 'secret'],
+  ),
   uninstallPackage: strict({ name }, ['name']),
   archiveAgent: strict({ agentId: id }, ['agentId']),
   settings: noRequest,

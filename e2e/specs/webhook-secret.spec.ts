@@ -172,4 +172,30 @@ test('one secret given for two webhooks is warned about: on the installed screen
   await warning.scrollIntoViewIfNeeded();
   await shot(page, 'webhook-secret-7-shared-dashboard');
   await axeCheck(page, 'dashboard secret set again, shared');
+
+  // Another package's consent form: the warning shows in the Triggers step, beside the field, before anything is kept.
+  const copy = packFixtureWith(
+    'mailroom',
+    (toml) =>
+      toml.replace('name = "mailroom"', 'name = "mailroom-copy"').replaceAll('pkg:mailroom/', 'pkg:mailroom-copy/'),
+    'mailroom-copy.apo',
+  );
+  await app.open(copy.path);
+  await nextStep(page, 'Step 2 of 4: What it asks to use');
+  await nextStep(page, 'Step 3 of 4: What would start it');
+  await page.getByRole('checkbox', { name: 'Arm scanner-call' }).check();
+  const choice = page.getByRole('group', { name: 'The secret of scanner-call' });
+  await choice.getByRole('radio', { name: 'Use the secret your sender gave you' }).check();
+  await choice
+    .getByLabel('Secret from your sender (starts with whsec_)')
+    .fill(`whsec_${randomBytes(32).toString('base64')}`);
+  const inForm = main.getByRole('note', { name: 'The secret of scanner-call is also set on another trigger' });
+  await expect(inForm).toHaveCount(0);
+  await choice.getByLabel('Secret from your sender (starts with whsec_)').fill(secret);
+  await expect(inForm).toContainText(
+    'This secret is also set on trigger `mailroom/scanner-call` of agent `mailroom/sorter` and trigger `mailroom/scanner-echo` of agent `mailroom/sorter`: a delivery signed for one is accepted by the others too',
+  );
+  await inForm.scrollIntoViewIfNeeded();
+  await shot(page, 'webhook-secret-8-shared-in-form');
+  await axeCheck(page, 'consent form, a secret another trigger holds');
 });

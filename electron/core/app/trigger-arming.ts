@@ -53,6 +53,19 @@ export async function sharedSecretWarning(ctx: ApiContext, triggerId: string, se
 }
 
 /**
+ * The form's question while a secret is typed: is it already set on another trigger? A secret the check refuses gets
+ * no warning (the form says what is wrong with it); nothing is kept or recorded.
+ */
+export async function webhookSecretShared(
+  ctx: ApiContext,
+  request: ApiRequest<'webhookSecretShared'>,
+): Promise<ApiResponse<'webhookSecretShared'>> {
+  const checked = checkWebhookSecret(request.secret);
+  if (!checked.ok) return { warning: null };
+  return { warning: await sharedSecretWarning(ctx, request.triggerId, checked.secret) };
+}
+
+/**
  * What one secret on several triggers does, as the Api answers it and the CLI prints it: the listener verifies a
  * delivery with the secret of the address it reaches (the signature does not cover the address), and the replay store
  * is keyed by the secret, so each delivery is taken once over all of them.

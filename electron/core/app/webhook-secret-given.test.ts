@@ -299,6 +299,15 @@ describe('one secret set on two triggers is warned about', () => {
     const shared = pasted();
     const armed = await api.armTrigger({ triggerId: HOOK, webhookSecret: { kind: 'given', secret: shared } });
     expect(armed.ok && armed.value.webhookSecretSharedWarning).toBeNull();
+    // Asked while a form is filled, before anything is kept: for another trigger, yes; for its own, or a refused
+    // secret, no warning.
+    const asked = await api.webhookSecretShared({ triggerId: 'watcher-two/on-call', secret: ` ${shared}\n` });
+    expect(asked.ok && asked.value.warning).toMatch(/^This secret is also set on trigger `watcher\/on-call` of agent/);
+    expect(JSON.stringify(asked)).not.toContain(shared.slice(6));
+    const itself = await api.webhookSecretShared({ triggerId: HOOK, secret: shared });
+    expect(itself.ok && itself.value.warning).toBeNull();
+    const refused = await api.webhookSecretShared({ triggerId: 'watcher-two/on-call', secret: 'whsec_short' });
+    expect(refused.ok && refused.value.warning).toBeNull();
 
     const twinDir = editedPackage(WATCHER_DIR, (toml) =>
       toml.replace('name = "watcher"', 'name = "watcher-two"').replaceAll('pkg:watcher/', 'pkg:watcher-two/'),

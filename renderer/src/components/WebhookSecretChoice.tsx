@@ -5,7 +5,7 @@ import { checkWebhookSecret } from '../../../shared/webhook-secret';
 import { type WebhookSecretDraft, webhookSecretRequest } from './webhook-secret-draft';
 
 export { type WebhookSecretDraft, webhookSecretRequest } from './webhook-secret-draft';
-import { useArmTrigger, useRotateWebhookSecret, useSettings } from '../../api/hooks';
+import { useArmTrigger, useRotateWebhookSecret, useSettings, useWebhookSecretShared } from '../../api/hooks';
 import { formatFireTime } from './schedule';
 import { SecretOnce } from './SecretOnce';
 import { ErrorPanel } from './Status';
@@ -314,4 +314,23 @@ export function SharedSecretWarning({ label, warning }: { label: string; warning
       {warning}
     </p>
   );
+}
+
+/**
+ * Beside a secret being given: the warning when it is already set on another trigger, asked once the check accepts
+ * it (before anything is kept).
+ */
+export function SharedSecretCheck({
+  triggerId,
+  label,
+  draft,
+}: {
+  triggerId: string;
+  label: string;
+  draft: WebhookSecretDraft | undefined;
+}) {
+  const ready = draft?.kind === 'given' && checkWebhookSecret(draft.secret).ok;
+  const shared = useWebhookSecretShared(triggerId, ready && draft?.kind === 'given' ? draft.secret : null);
+  const warning = ready ? shared.data?.warning : null;
+  return warning ? <SharedSecretWarning label={label} warning={warning} /> : null;
 }
