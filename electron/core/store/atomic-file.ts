@@ -81,14 +81,19 @@ export class NodeFolderIo implements DurableFolderIo {
 
   async syncDir(dir: string): Promise<void> {
     if (this.noFolderSync) return;
-    const held = this.dir?.path === dir ? this.dir : await this.openDir(dir);
-    if (held === null) return;
-    const [, now] = await Promise.all([held.handle.sync(), stat(dir)]);
-    if (now.ino === held.ino && now.dev === held.dev) return;
-    // The folder was replaced since the handle was opened: the renames went into the new one.
-    await this.forget();
-    const fresh = await this.openDir(dir);
-    await fresh?.handle.sync();
+    try {
+      const held = this.dir?.path === dir ? this.dir : await this.openDir(dir);
+      if (held === null) return;
+      const [, now] = await Promise.all([held.handle.sync(), stat(dir)]);
+      if (now.ino === held.ino && now.dev === held.dev) return;
+      // The folder was replaced since the handle was opened: the renames went into the new one.
+      const fresh = await this.openDir(dir);
+      await fresh?.handle.sync();
+    } catch (error) {
+      // Whatever failed, the next fsync starts from a fresh handle.
+      await this.forget();
+      throw error;
+    }
   }
 
   private async openDir(dir: string): Promise<NodeFolderIo['dir']> {
