@@ -83,7 +83,12 @@ export type WebhookSecretOnce = Static<typeof WebhookSecretOnceSchema>;
  * A webhook secret given by the sender, as an answer says it was kept: never its value (it is
  * sealed and never returned by any method).
  */
-export const WebhookSecretGivenSchema = closed({ triggerId: str, given: exactly(true) });
+export const WebhookSecretGivenSchema = closed({
+  triggerId: str,
+  given: exactly(true),
+  /** The same secret is also set on other triggers: what that does, naming them (never the secret); else null. */
+  sharedWarning: nstr,
+});
 export type WebhookSecretGiven = Static<typeof WebhookSecretGivenSchema>;
 
 /**
@@ -144,6 +149,8 @@ export const TriggerArmedSchema = closed({
   trigger: TriggerViewSchema,
   webhookSecret: nstr,
   webhookSecretGiven: Type.Boolean(),
+  /** The secret kept is also set on other triggers: what that does, naming them (never the secret); else null. */
+  webhookSecretSharedWarning: nstr,
 });
 export type TriggerArmed = Static<typeof TriggerArmedSchema>;
 
@@ -416,6 +423,7 @@ export const API_REPLY_SCHEMAS = {
   armTrigger: TriggerArmedSchema,
   disarmTrigger: TriggerViewSchema,
   rotateWebhookSecret: TriggerArmedSchema,
+  webhookSecretShared: closed({ warning: nstr }),
   uninstallPackage: UninstallReceiptSchema,
   triggerStatus: TriggerStatusViewSchema,
   activity: ActivityViewSchema,

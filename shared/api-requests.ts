@@ -173,6 +173,17 @@ export const RotateWebhookSecretRequestSchema = closed({
 });
 export type RotateWebhookSecretRequest = Static<typeof RotateWebhookSecretRequestSchema>;
 
+/**
+ * `webhookSecretShared`: whether a secret the person is giving for a webhook trigger is already set on another
+ * trigger, asked while the form is filled, before anything is kept. `triggerId` is the trigger it is for (its own
+ * current secret is not another's); a secret the check refuses is answered with no warning.
+ */
+export const WebhookSecretSharedRequestSchema = closed({
+  triggerId: id,
+  secret: Type.String({ minLength: 1, maxLength: MAX_WEBHOOK_SECRET_TEXT }),
+});
+export type WebhookSecretSharedRequest = Static<typeof WebhookSecretSharedRequestSchema>;
+
 /** An MCP server saved in Settings: a command line (stdio) or a URL (network transport). */
 export const SavedMcpServerSchema = closed({
   name: Type.String({ pattern: MCP_SERVER_NAME.source, maxLength: MAX_MCP_SERVER_NAME }),
@@ -235,6 +246,7 @@ export const API_REQUEST_SCHEMAS = {
   armTrigger: ArmTriggerRequestSchema,
   disarmTrigger: closed({ triggerId: id }),
   rotateWebhookSecret: RotateWebhookSecretRequestSchema,
+  webhookSecretShared: WebhookSecretSharedRequestSchema,
   uninstallPackage: closed({ name }),
   archiveAgent: closed({ agentId: id }),
   settings: noRequest,

@@ -193,6 +193,8 @@ export interface ApiMethods {
   armTrigger: [ArmTriggerRequest, TriggerArmed];
   disarmTrigger: [ApiRequestOf<'disarmTrigger'>, TriggerView];
   rotateWebhookSecret: [RotateWebhookSecretRequest, TriggerArmed];
+  /** Whether a secret being given is already set on other triggers: the warning's words, or null. Never the secret. */
+  webhookSecretShared: [ApiRequestOf<'webhookSecretShared'>, { warning: string | null }];
   uninstallPackage: [ApiRequestOf<'uninstallPackage'>, UninstallReceipt];
   archiveAgent: [ApiRequestOf<'archiveAgent'>, AgentView];
   settings: [void, SettingsView];
@@ -299,6 +301,7 @@ export const API_METHODS = [
   'armTrigger',
   'disarmTrigger',
   'rotateWebhookSecret',
+  'webhookSecretShared',
   'uninstallPackage',
   'archiveAgent',
   'settings',

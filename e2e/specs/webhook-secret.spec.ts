@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { axeCheck, expect, nextStep, shot, stepHeading, test } from '../support/app';
-import { packFixture } from '../support/packages';
+import { packFixture, packFixtureWith } from '../support/packages';
 
 test.use({ now: '2026-01-01T00:00:00Z' });
 
@@ -114,4 +114,88 @@ test('paste the sender’s secret in the consent form, install, and see on the d
   await expect(row).toContainText('Secret made here, last set');
   const after = (await app.readState()) as typeof state;
   expect(after.triggers['mailroom/scanner-call']?.secretOrigin).toBe('made');
+});
+
+test('one secret given for two webhooks is warned about: on the installed screen, and when set again from the dashboard', async ({
+  page,
+  app,
+}) => {
+  const secret = `whsec_${randomBytes(32).toString('base64')}`;
+  const main = page.getByRole('main');
+  const twoHooks = packFixtureWith(
+    'mailroom',
+    (toml) => `${toml}\n[[triggers]]\nid = "scanner-echo"\ntarget = "sorter"\n\n[triggers.source]\ntype = "webhook"\n`,
+    'mailroom-two-hooks.apo',
+  );
+  await app.open(twoHooks.path);
+  await nextStep(page, 'Step 2 of 4: What it asks to use');
+  await nextStep(page, 'Step 3 of 4: What would start it');
+  for (const name of ['scanner-call', 'scanner-echo']) {
+    await page.getByRole('checkbox', { name: `Arm ${name}` }).check();
+    const choice = page.getByRole('group', { name: `The secret of ${name}` });
+    await choice.getByRole('radio', { name: 'Use the secret your sender gave you' }).check();
+    await choice.getByLabel('Secret from your sender (starts with whsec_)').fill(secret);
+  }
+  await page.getByRole('button', { name: 'Next' }).click();
+  await page.getByRole('button', { name: 'Install', exact: true }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'mailroom 0.2.0 is installed' })).toBeVisible();
+  const onCall = main.getByRole('note', { name: 'The secret of scanner-call is also set on another trigger' });
+  await expect(onCall).toHaveText(
+    'This secret is also set on trigger `mailroom/scanner-echo` of agent `mailroom/sorter`: a delivery signed for one is accepted by the other too (the signature does not cover the address), and each delivery only once over all of them, since replays are refused per secret. Give each trigger its own secret.',
+  );
+  await expect(
+    main.getByRole('note', { name: 'The secret of scanner-echo is also set on another trigger' }),
+  ).toContainText('also set on trigger `mailroom/scanner-call`');
+  await expect(main).not.toContainText(secret.slice(6));
+  await onCall.scrollIntoViewIfNeeded();
+  await shot(page, 'webhook-secret-6-shared-installed');
+  await axeCheck(page, 'installed with one secret on two webhooks');
+
+  // From the dashboard: a secret of its own, no warning; the shared one again, the warning beside the secret.
+  await page.getByRole('button', { name: 'Go to the dashboard' }).click();
+  const row = page.getByRole('listitem').filter({ has: page.getByRole('button', { name: 'Disarm scanner-echo' }) });
+  const setGiven = async (text: string) => {
+    await row.getByRole('radio', { name: 'Replace it with a secret your sender gave you' }).check();
+    await row.getByLabel('Secret from your sender (starts with whsec_)').fill(text);
+    await row.getByRole('button', { name: 'Use this secret for scanner-echo…' }).click();
+    await row.getByRole('alertdialog').getByRole('button', { name: 'Replace the secret' }).click();
+    await expect(row.getByText('The secret your sender gave is kept for scanner-echo.')).toBeVisible();
+  };
+  await setGiven(`whsec_${randomBytes(32).toString('base64')}`);
+  await expect(row.getByRole('note', { name: /is also set on another trigger/ })).toHaveCount(0);
+  await setGiven(secret);
+  const warning = row.getByRole('note', { name: 'The secret of scanner-echo is also set on another trigger' });
+  await expect(warning).toContainText(
+    'This secret is also set on trigger `mailroom/scanner-call` of agent `mailroom/sorter`',
+  );
+  await expect(main).not.toContainText(secret.slice(6));
+  await warning.scrollIntoViewIfNeeded();
+  await shot(page, 'webhook-secret-7-shared-dashboard');
+  await axeCheck(page, 'dashboard secret set again, shared');
+
+  // Another package's consent form: the warning shows in the Triggers step, beside the field, before anything is kept.
+  const copy = packFixtureWith(
+    'mailroom',
+    (toml) =>
+      toml.replace('name = "mailroom"', 'name = "mailroom-copy"').replaceAll('pkg:mailroom/', 'pkg:mailroom-copy/'),
+    'mailroom-copy.apo',
+  );
+  await app.open(copy.path);
+  await nextStep(page, 'Step 2 of 4: What it asks to use');
+  await nextStep(page, 'Step 3 of 4: What would start it');
+  await page.getByRole('checkbox', { name: 'Arm scanner-call' }).check();
+  const choice = page.getByRole('group', { name: 'The secret of scanner-call' });
+  await choice.getByRole('radio', { name: 'Use the secret your sender gave you' }).check();
+  await choice
+    .getByLabel('Secret from your sender (starts with whsec_)')
+    .fill(`whsec_${randomBytes(32).toString('base64')}`);
+  const inForm = main.getByRole('note', { name: 'The secret of scanner-call is also set on another trigger' });
+  await expect(inForm).toHaveCount(0);
+  await choice.getByLabel('Secret from your sender (starts with whsec_)').fill(secret);
+  await expect(inForm).toContainText(
+    'This secret is also set on trigger `mailroom/scanner-call` of agent `mailroom/sorter` and trigger `mailroom/scanner-echo` of agent `mailroom/sorter`: a delivery signed for one is accepted by the others too',
+  );
+  await inForm.scrollIntoViewIfNeeded();
+  await shot(page, 'webhook-secret-8-shared-in-form');
+  await axeCheck(page, 'consent form, a secret another trigger holds');
 });

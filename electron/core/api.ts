@@ -61,7 +61,7 @@ import { builtinTemplateDir, listBuiltinTemplates } from './template';
 import { applyTemplate, previewTemplate } from './app/apply-template';
 import { trashSource } from './app/trash-source';
 import { discardTriggerRuns, discardWaitingRun, waitingRuns } from './app/run-queue';
-import { armTrigger, disarmTrigger, rotateWebhookSecret } from './app/trigger-arming';
+import { armTrigger, disarmTrigger, rotateWebhookSecret, webhookSecretShared } from './app/trigger-arming';
 import { activityOf, setWebhookPort, triggerStatus } from './app/trigger-status';
 import { resolveWatchFolder } from './triggers/watchable-folder';
 
@@ -177,6 +177,7 @@ function handlersOf(ctx: ApiContext): { [M in ApiMethod]: (request: ApiRequest<M
     armTrigger: (request) => armTrigger(ctx, request),
     disarmTrigger: (request) => disarmTrigger(ctx, request),
     rotateWebhookSecret: (request) => rotateWebhookSecret(ctx, request),
+    webhookSecretShared: (request) => webhookSecretShared(ctx, request),
     uninstallPackage: (request) => uninstallPackage(ctx, request),
     archiveAgent: (request) => archiveAgent(ctx, request),
     settings: async () => settingsUnderPolicy(await readSettings(ctx), policyOf(ctx)),

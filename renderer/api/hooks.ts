@@ -224,3 +224,16 @@ export const useTrustKeyFromFile = () => useChange('trustKeyFromFile', { keys: t
 export const useUntrustKey = () => useChange('untrustKey', { keys: true, inspections: true });
 /** "Don't update" on a key-change stop: recorded in the activity log. */
 export const useRefuseKeyChange = () => useChange('refuseKeyChange');
+
+/**
+ * Whether the secret being given for `triggerId` is already set on another trigger: the warning's words, asked only
+ * for a secret the check accepts (`secret` null: not asked). Not cached once the field stops asking.
+ */
+export function useWebhookSecretShared(triggerId: string, secret: string | null) {
+  return useQuery({
+    queryKey: queryKeys.webhookSecretShared(triggerId, secret ?? ''),
+    queryFn: () => call('webhookSecretShared', { triggerId, secret: secret ?? '' }),
+    enabled: secret !== null,
+    gcTime: 0,
+  });
+}

@@ -15,6 +15,9 @@ export const queryKeys = {
   startAtLogin: () => [...queryKeys.all, 'startAtLogin'] as const,
   // What the trigger host and the activity log say (refreshed after every change, and polled).
   live: () => [...queryKeys.all, 'live'] as const,
+  /** A secret being typed, asked whether another trigger holds it: kept in memory only while the field shows it. */
+  webhookSecretShared: (triggerId: string, secret: string) =>
+    [...queryKeys.all, 'webhookSecretShared', triggerId, secret] as const,
   triggerStatus: () => [...queryKeys.live(), 'triggerStatus'] as const,
   activity: (agent: string | null, decisionsOnly = false) =>
     [...queryKeys.live(), 'activity', agent, decisionsOnly] as const,

@@ -29,6 +29,7 @@ const WELL_FORMED: Record<ApiMethod, Record<string, unknown> | undefined> = {
   armTrigger: { triggerId: 'nope' },
   disarmTrigger: { triggerId: 'nope' },
   rotateWebhookSecret: { triggerId: 'nope' },
+  webhookSecretShared: { triggerId: 'nope', secret: 'whsec_AAAA' },
   uninstallPackage: { name: 'nope' },
   archiveAgent: { agentId: 'nope' },
   settings: undefined,

@@ -33,7 +33,7 @@ import { type ApiContext, policyOf, recordActivity } from './context';
 import { decideFromStore, trustOf } from './decide-from-store';
 import { applyInstallPlan, checkKeyChange, type InstallPrepared, planInstall, relationOf } from './install-plan';
 import { digestsOf, keyChangeOf } from './publisher-trust';
-import { webhookSecretFor } from './trigger-arming';
+import { sharedSecretWarning, webhookSecretFor } from './trigger-arming';
 
 export { relationOf } from './install-plan';
 
@@ -168,14 +168,20 @@ function refuseFromStore(
 
 /**
  * What armed triggers need before the store's lock: the real path of each folder picked, and each webhook secret
- * made here (shown once) or given by the sender (checked, never answered back), sealed either way.
+ * made here (shown once) or given by the sender (checked, never answered back), sealed either way; a given one is
+ * also held in memory (`given`), to compare with the other triggers' once installed.
  */
-async function prepareTriggers(ctx: ApiContext, name: string, decisions: Decisions): Promise<InstallPrepared> {
+async function prepareTriggers(
+  ctx: ApiContext,
+  name: string,
+  decisions: Decisions,
+): Promise<InstallPrepared & { given: ReadonlyMap<string, string> }> {
   const prepared = {
     folders: new Map<string, string>(),
     sealed: new Map<string, SealedWebhookSecret>(),
     webhookSecrets: [] as WebhookSecretOnce[],
     webhookSecretsGiven: [] as WebhookSecretGiven[],
+    given: new Map<string, string>(),
   };
   for (const [triggerId, decided] of Object.entries(decisions.triggers)) {
     if (!decided.armed) continue;
@@ -193,7 +199,14 @@ async function prepareTriggers(ctx: ApiContext, name: string, decisions: Decisio
       prepared.sealed.set(triggerId, secret.kept);
       if (secret.shown !== null)
         prepared.webhookSecrets.push({ triggerId: triggerIdOf(name, triggerId), secret: secret.shown });
-      else prepared.webhookSecretsGiven.push({ triggerId: triggerIdOf(name, triggerId), given: true });
+      else {
+        prepared.webhookSecretsGiven.push({
+          triggerId: triggerIdOf(name, triggerId),
+          given: true,
+          sharedWarning: null,
+        });
+        if (secret.given !== null) prepared.given.set(triggerIdOf(name, triggerId), secret.given);
+      }
     }
   }
   return prepared;
@@ -260,6 +273,11 @@ async function installOnce(ctx: ApiContext, request: ApiRequest<'install'>) {
       }),
   });
   if (plan.oldDir && plan.oldDir !== dir) await removeAndPrune(join(deps.dataDir, plan.oldDir), deps.dataDir);
+  // One secret on two triggers (another package's, or two of this one's): said with the receipt.
+  for (const kept of plan.receipt.webhookSecretsGiven) {
+    const secret = prepared.given.get(kept.triggerId);
+    if (secret !== undefined) kept.sharedWarning = await sharedSecretWarning(ctx, kept.triggerId, secret);
+  }
   return { receipt: plan.receipt, events: plan.events };
 }
 

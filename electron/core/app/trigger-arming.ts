@@ -4,7 +4,7 @@
  * webhook is armed with a signing secret sealed in the store: made here and shown once, or
  * the one its sender gave, checked by `checkWebhookSecret` and never answered back.
  */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { ApiRequest, ApiResponse, TriggerView } from '../../../shared/api';
 import { checkWebhookSecret, type WebhookSecretChoice } from '../../../shared/webhook-secret';
 import { type ApiContext, policyOf, recordActivity, seal } from './context';
@@ -26,6 +26,59 @@ export function makeWebhookSecret(): string {
 export interface WebhookSecretToKeep {
   kept: SealedWebhookSecret;
   shown: string | null;
+  /** The sender's secret, in memory only, to compare with the other triggers' ({@link sharedSecretWarning}). */
+  given: string | null;
+}
+
+const secretDigest = (secret: string) => createHash('sha256').update(secret, 'utf8').digest();
+
+/**
+ * One signing secret on two triggers: the warning for a secret just set on `triggerId` when other webhook triggers
+ * hold the same one, naming them; null when none does. Compared here, on the unsealed values (never answered, never
+ * kept in clear); a secret that cannot be opened (a locked keychain) is passed over. A secret made here is 32 random
+ * bytes: only a given one is compared.
+ */
+export async function sharedSecretWarning(ctx: ApiContext, triggerId: string, secret: string): Promise<string | null> {
+  const state = await ctx.store.read();
+  const wanted = secretDigest(secret);
+  const others: TriggerRecord[] = [];
+  for (const trigger of Object.values(state.triggers)) {
+    if (trigger.id === triggerId || trigger.type !== 'webhook' || trigger.secretRef === null) continue;
+    const sealed = own(state.webhookSecrets, trigger.secretRef);
+    if (sealed === undefined) continue;
+    const opened = await ctx.deps.secretBox.decrypt(Buffer.from(sealed, 'base64')).catch(() => null);
+    if (opened !== null && timingSafeEqual(secretDigest(opened), wanted)) others.push(trigger);
+  }
+  return sharedSecretWords(others.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)));
+}
+
+/**
+ * The form's question while a secret is typed: is it already set on another trigger? A secret the check refuses gets
+ * no warning (the form says what is wrong with it); nothing is kept or recorded.
+ */
+export async function webhookSecretShared(
+  ctx: ApiContext,
+  request: ApiRequest<'webhookSecretShared'>,
+): Promise<ApiResponse<'webhookSecretShared'>> {
+  const checked = checkWebhookSecret(request.secret);
+  if (!checked.ok) return { warning: null };
+  return { warning: await sharedSecretWarning(ctx, request.triggerId, checked.secret) };
+}
+
+/**
+ * What one secret on several triggers does, as the Api answers it and the CLI prints it: the listener verifies a
+ * delivery with the secret of the address it reaches (the signature does not cover the address), and the replay store
+ * is keyed by the secret, so each delivery is taken once over all of them.
+ */
+export function sharedSecretWords(others: readonly TriggerRecord[]): string | null {
+  if (others.length === 0) return null;
+  const named = others.map(
+    (t) =>
+      `trigger \`${t.id}\`${t.agentId ? ` of agent \`${t.agentId}\`` : t.packageName ? ` of package \`${t.packageName}\`` : ''}`,
+  );
+  const list = named.length === 1 ? named[0] : `${named.slice(0, -1).join(', ')} and ${named.at(-1)}`;
+  const them = others.length === 1 ? 'the other' : 'the others';
+  return `This secret is also set on ${list}: a delivery signed for one is accepted by ${them} too (the signature does not cover the address), and each delivery only once over all of them, since replays are refused per secret. Give each trigger its own secret.`;
 }
 
 /**
@@ -47,10 +100,14 @@ export async function webhookSecretFor(
         `The secret your sender gave was not kept: ${checked.message}`,
         path === undefined ? {} : { path },
       );
-    return { kept: { sealed: await seal(ctx, checked.secret), origin: 'given', setAt }, shown: null };
+    return {
+      kept: { sealed: await seal(ctx, checked.secret), origin: 'given', setAt },
+      shown: null,
+      given: checked.secret,
+    };
   }
   const secret = makeWebhookSecret();
-  return { kept: { sealed: await seal(ctx, secret), origin: 'made', setAt }, shown: secret };
+  return { kept: { sealed: await seal(ctx, secret), origin: 'made', setAt }, shown: secret, given: null };
 }
 
 /** The trigger with this id, or `trigger.unknown`; `agent.archived` when its agent is archived. */
@@ -139,6 +196,7 @@ export async function armTrigger(
           trigger: triggerView(trigger, deps.now()),
           webhookSecret: secret?.shown ?? null,
           webhookSecretGiven: secret?.kept.origin === 'given',
+          webhookSecretSharedWarning: null as string | null,
         },
         who: whoOf(trigger),
       },
@@ -152,6 +210,8 @@ export async function armTrigger(
       detail: armedWords(answer.trigger.type, path, secret?.kept.origin ?? 'made'),
     },
   ]);
+  if (secret?.given)
+    answer.webhookSecretSharedWarning = await sharedSecretWarning(ctx, request.triggerId, secret.given);
   return answer;
 }
 
@@ -201,6 +261,7 @@ export async function rotateWebhookSecret(
           trigger: triggerView(trigger, deps.now()),
           webhookSecret: secret.shown,
           webhookSecretGiven: secret.kept.origin === 'given',
+          webhookSecretSharedWarning: null as string | null,
         },
         who: whoOf(trigger),
       },
@@ -211,5 +272,6 @@ export async function rotateWebhookSecret(
       ? 'replaced by the signing secret its sender gave; the old one no longer signs'
       : 'a new signing secret was made; the old one no longer signs';
   await recordActivity(ctx, [{ kind: 'secret_rotated', ...who, outcome: 'ok', detail: words }]);
+  if (secret.given) answer.webhookSecretSharedWarning = await sharedSecretWarning(ctx, request.triggerId, secret.given);
   return answer;
 }

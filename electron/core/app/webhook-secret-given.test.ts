@@ -5,12 +5,13 @@ import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import { afterEach, describe, expect, it } from 'vitest';
 import { packFolder } from '../../../test/helpers/pack';
-import { activityText, tempDir, testApi, treeHash } from '../../../test/helpers/test-api';
+import { activityText, editedPackage, tempDir, testApi, treeHash } from '../../../test/helpers/test-api';
 import { activity, runRequests } from '../../../test/helpers/trigger-host';
 import { pastedWebhookSecret } from '../../../test/helpers/webhook-secrets';
 import type { CoreApi } from '../api';
 import { createFileKeySecretBox } from '../secrets/secret-box';
-import { STATE_VERSION } from '../store/state';
+import { STATE_VERSION, type TriggerRecord } from '../store/state';
+import { sharedSecretWords } from './trigger-arming';
 import { TriggerHost } from '../triggers/trigger-host';
 
 const WATCHER_DIR = new URL('../../../test/fixtures/apo/watcher', import.meta.url).pathname;
@@ -288,6 +289,78 @@ describe('arming and rotating with the sender’s secret', () => {
       },
     });
     expect(treeHash(dataDir)).toBe(before);
+  });
+});
+
+describe('one secret set on two triggers is warned about', () => {
+  it('arming, rotating or installing with a secret another trigger holds answers a warning naming it, never the secret; a secret of its own, or one made here, gets none', async () => {
+    const { api } = testApi();
+    await api.install({ sourceId: await openWatcher(api), decisions: { agents: {}, triggers: {} } });
+    const shared = pasted();
+    const armed = await api.armTrigger({ triggerId: HOOK, webhookSecret: { kind: 'given', secret: shared } });
+    expect(armed.ok && armed.value.webhookSecretSharedWarning).toBeNull();
+    // Asked while a form is filled, before anything is kept: for another trigger, yes; for its own, or a refused
+    // secret, no warning.
+    const asked = await api.webhookSecretShared({ triggerId: 'watcher-two/on-call', secret: ` ${shared}\n` });
+    expect(asked.ok && asked.value.warning).toMatch(/^This secret is also set on trigger `watcher\/on-call` of agent/);
+    expect(JSON.stringify(asked)).not.toContain(shared.slice(6));
+    const itself = await api.webhookSecretShared({ triggerId: HOOK, secret: shared });
+    expect(itself.ok && itself.value.warning).toBeNull();
+    const refused = await api.webhookSecretShared({ triggerId: 'watcher-two/on-call', secret: 'whsec_short' });
+    expect(refused.ok && refused.value.warning).toBeNull();
+
+    const twinDir = editedPackage(WATCHER_DIR, (toml) =>
+      toml.replace('name = "watcher"', 'name = "watcher-two"').replaceAll('pkg:watcher/', 'pkg:watcher-two/'),
+    );
+    const twin = await api.registerSource(apoFile(twinDir), 'open-file');
+    if (!twin.ok) throw new Error(twin.error.message);
+    await api.inspect({ sourceId: twin.value.id });
+    const installed = await api.install({
+      sourceId: twin.value.id,
+      decisions: {
+        agents: {},
+        triggers: { 'on-call': { armed: true, webhookSecret: { kind: 'given', secret: shared } } },
+      },
+    });
+    if (!installed.ok) throw new Error(installed.error.message);
+    const warning = `This secret is also set on trigger \`${HOOK}\` of agent \`watcher/tidy\`: a delivery signed for one is accepted by the other too (the signature does not cover the address), and each delivery only once over all of them, since replays are refused per secret. Give each trigger its own secret.`;
+    expect(installed.value.webhookSecretsGiven).toEqual([
+      { triggerId: 'watcher-two/on-call', given: true, sharedWarning: warning },
+    ]);
+
+    const own = await api.rotateWebhookSecret({
+      triggerId: 'watcher-two/on-call',
+      webhookSecret: { kind: 'given', secret: pasted() },
+    });
+    expect(own.ok && own.value.webhookSecretSharedWarning).toBeNull();
+    const again = await api.rotateWebhookSecret({
+      triggerId: 'watcher-two/on-call',
+      webhookSecret: { kind: 'given', secret: shared },
+    });
+    expect(again.ok && again.value.webhookSecretSharedWarning).toBe(warning);
+    // From the other side, the warning names the other trigger.
+    const back = await api.rotateWebhookSecret({ triggerId: HOOK, webhookSecret: { kind: 'given', secret: shared } });
+    expect(back.ok && back.value.webhookSecretSharedWarning).toBe(
+      warning.replace(`\`${HOOK}\` of agent \`watcher/tidy\``, '`watcher-two/on-call` of agent `watcher-two/tidy`'),
+    );
+    const made = await api.rotateWebhookSecret({ triggerId: HOOK, webhookSecret: { kind: 'make' } });
+    expect(made.ok && made.value.webhookSecretSharedWarning).toBeNull();
+    const alone = await api.rotateWebhookSecret({
+      triggerId: 'watcher-two/on-call',
+      webhookSecret: { kind: 'given', secret: shared },
+    });
+    expect(alone.ok && alone.value.webhookSecretSharedWarning).toBeNull();
+    for (const answer of [armed, installed, own, again, back, alone])
+      expect(JSON.stringify(answer)).not.toContain(shared.slice(6));
+  });
+
+  it('names each other trigger with its agent, or its package', () => {
+    const trigger = (id: string, agentId: string | null, packageName: string | null) =>
+      ({ id, agentId, packageName }) as TriggerRecord;
+    expect(sharedSecretWords([trigger('crm/new-lead', 'crm/scorer', 'crm'), trigger('shop/order', null, 'shop')])).toBe(
+      'This secret is also set on trigger `crm/new-lead` of agent `crm/scorer` and trigger `shop/order` of package `shop`: a delivery signed for one is accepted by the others too (the signature does not cover the address), and each delivery only once over all of them, since replays are refused per secret. Give each trigger its own secret.',
+    );
+    expect(sharedSecretWords([])).toBeNull();
   });
 });
 

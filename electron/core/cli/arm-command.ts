@@ -15,6 +15,7 @@ import { terminalJson } from './terminal-text';
 import { PROGRAM, usageError } from './usage';
 import {
   printSecretNote,
+  sharedSecretLine,
   readWebhookSecret,
   WEBHOOK_SECRET_USAGE,
   webhookSecretOption,
@@ -108,9 +109,9 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   });
   if (!result.ok) return refused(io, result.error);
   if (given !== undefined) printSecretNote(io, given);
-  const { trigger, webhookSecret, webhookSecretGiven } = result.value;
+  const { trigger, webhookSecret, webhookSecretGiven, webhookSecretSharedWarning } = result.value;
   if (json) {
-    io.stdout(`${terminalJson({ trigger, webhookSecret, webhookSecretGiven })}\n`);
+    io.stdout(`${terminalJson({ trigger, webhookSecret, webhookSecretGiven, webhookSecretSharedWarning })}\n`);
     return EXIT.accepted;
   }
   io.stdout(`Armed ${triggerLine(trigger)}\n`);
@@ -118,6 +119,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     io.stdout(`  Webhook secret for ${trigger.id} (shown once, keep it now): ${webhookSecret}\n`);
   if (webhookSecretGiven)
     io.stdout(`  Webhook secret for ${trigger.id}: the one your sender gave, kept (it is never shown).\n`);
+  io.stdout(sharedSecretLine(webhookSecretSharedWarning));
   if (trigger.type === 'webhook') io.stdout(fileKeyNotice(cliDataDir(io)));
   io.stdout('  It fires only while a trigger host runs: the app, or `serve`.\n');
   return EXIT.accepted;

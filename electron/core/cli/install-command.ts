@@ -37,6 +37,7 @@ import { formatInspection } from './inspection-text';
 import { PROGRAM, usageError } from './usage';
 import {
   printSecretNote,
+  sharedSecretLine,
   readWebhookSecret,
   WEBHOOK_SECRET_USAGE,
   webhookSecretOption,
@@ -379,8 +380,10 @@ function printInstalled(io: CliIo, receipt: InstallReceipt, summary: ApoSummary,
   io.stdout(receipt.armed.length > 0 ? `  Armed: ${receipt.armed.join(', ')}\n` : '  No trigger armed.\n');
   for (const secret of receipt.webhookSecrets)
     io.stdout(`  Webhook secret for ${secret.triggerId} (shown once, keep it now): ${secret.secret}\n`);
-  for (const given of receipt.webhookSecretsGiven)
+  for (const given of receipt.webhookSecretsGiven) {
     io.stdout(`  Webhook secret for ${given.triggerId}: the one your sender gave, kept (it is never shown).\n`);
+    io.stdout(sharedSecretLine(given.sharedWarning));
+  }
   if (receipt.webhookSecrets.length + receipt.webhookSecretsGiven.length > 0) io.stdout(fileKeyNotice(cliDataDir(io)));
 }
 

@@ -10,6 +10,7 @@ import { cliDataDir, refused } from './cli-data';
 import { PROGRAM, usageError } from './usage';
 import {
   printSecretNote,
+  sharedSecretLine,
   readWebhookSecret,
   WEBHOOK_SECRET_USAGE,
   webhookSecretOption,
@@ -70,7 +71,10 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   if (given !== undefined) printSecretNote(io, given);
   if (result.value.webhookSecret !== null)
     io.stdout(`New webhook secret for ${triggerId} (shown once, keep it now): ${result.value.webhookSecret}\n`);
-  else io.stdout(`Webhook secret for ${triggerId} replaced by the one your sender gave (it is never shown).\n`);
+  else {
+    io.stdout(`Webhook secret for ${triggerId} replaced by the one your sender gave (it is never shown).\n`);
+    io.stdout(sharedSecretLine(result.value.webhookSecretSharedWarning));
+  }
   io.stdout(fileKeyNotice(cliDataDir(io)));
   return EXIT.accepted;
 }

@@ -3,7 +3,7 @@ import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from '
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { packFolder } from '../../../test/helpers/pack';
-import { tempDir, treeHash } from '../../../test/helpers/test-api';
+import { editedPackage, tempDir, treeHash } from '../../../test/helpers/test-api';
 import { createFileKeySecretBox } from '../secrets/secret-box';
 import { runCliCaptured } from '../../../test/helpers/cli-run';
 import { pastedWebhookSecret } from '../../../test/helpers/webhook-secrets';
@@ -274,5 +274,49 @@ describe('rotate TRIGGER', () => {
     );
     expect(done.code).toBe(0);
     expect(done.stderr).toMatch(/^apollia-desktop: note: This has the shape of a Stripe signing secret/);
+  });
+});
+
+describe('one secret on two triggers, from the CLI', () => {
+  /** The watcher package under another name (its triggers `<name>/…`), packed. */
+  function twinApo(name: string): string {
+    const dir = editedPackage(WATCHER, (toml) =>
+      toml.replace('name = "watcher"', `name = "${name}"`).replaceAll('pkg:watcher/', `pkg:${name}/`),
+    );
+    const path = join(tempDir('apollia-cli-apo-'), `${name}.apo`);
+    writeFileSync(path, packFolder(dir));
+    return path;
+  }
+
+  it('install --arm and arm with a secret another trigger holds print a warning naming it (never the secret); a secret of its own prints none', async () => {
+    const dataDir = join(tempDir('apollia-cli-'), 'data');
+    const secret = pasted();
+    const first = await cli(
+      ['--data-dir', dataDir, 'install', watcherApo(), '--yes', '--arm', 'on-call', '--webhook-secret-stdin'],
+      secret,
+    );
+    expect([first.code, first.stdout.includes('Warning:')]).toEqual([0, false]);
+    const twin = await cli(
+      ['--data-dir', dataDir, 'install', twinApo('twin'), '--yes', '--arm', 'on-call', '--webhook-secret-stdin'],
+      secret,
+    );
+    expect(twin.code).toBe(0);
+    expect(twin.stdout).toContain(
+      '  Webhook secret for twin/on-call: the one your sender gave, kept (it is never shown).\n  Warning: This secret is also set on trigger `watcher/on-call` of agent `watcher/tidy`: a delivery signed for one is accepted by the other too (the signature does not cover the address), and each delivery only once over all of them, since replays are refused per secret. Give each trigger its own secret.\n',
+    );
+    await cli(['--data-dir', dataDir, 'install', twinApo('third'), '--yes']);
+    const armed = await cli(['--data-dir', dataDir, 'arm', 'third/on-call', '--webhook-secret-stdin'], secret);
+    expect(armed.code).toBe(0);
+    expect(armed.stdout).toContain(
+      '  Warning: This secret is also set on trigger `twin/on-call` of agent `twin/tidy` and trigger `watcher/on-call` of agent `watcher/tidy`: a delivery signed for one is accepted by the others too',
+    );
+    const json = await cli(['--data-dir', dataDir, 'arm', 'third/on-call', '--webhook-secret-stdin', '--json'], secret);
+    expect(JSON.parse(json.stdout).webhookSecretSharedWarning).toMatch(
+      /^This secret is also set on trigger `twin\/on-call`/,
+    );
+    const own = await cli(['--data-dir', dataDir, 'arm', 'third/on-call', '--webhook-secret-stdin'], pasted());
+    expect([own.code, own.stdout.includes('Warning:')]).toEqual([0, false]);
+    for (const done of [first, twin, armed, json, own])
+      expect(done.stdout + done.stderr).not.toContain(secret.slice(6));
   });
 });

@@ -90,3 +90,11 @@ export function printSecretNote(io: CliIo, secret: string): void {
   const checked = checkWebhookSecret(secret);
   if (checked.ok && checked.note) io.stderr(`${PROGRAM}: note: ${checked.note}\n`);
 }
+
+/**
+ * The line under a kept secret when the same secret is also set on other triggers (the Api's warning, printed as it
+ * is: what it does, naming them, never the secret).
+ */
+export function sharedSecretLine(warning: string | null): string {
+  return warning === null ? '' : `  Warning: ${warning}\n`;
+}

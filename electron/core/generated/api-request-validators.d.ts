@@ -14,6 +14,7 @@ export declare const setToolAccess: ValidateFunction;
 export declare const armTrigger: ValidateFunction;
 export declare const disarmTrigger: ValidateFunction;
 export declare const rotateWebhookSecret: ValidateFunction;
+export declare const webhookSecretShared: ValidateFunction;
 export declare const uninstallPackage: ValidateFunction;
 export declare const archiveAgent: ValidateFunction;
 export declare const settings: ValidateFunction;

@@ -1,11 +1,17 @@
 /**
  * The host's bounded queue of activity entries: written in order, in batches (one hold of the
- * record's lock for all that waited), so a burst of deliveries costs a few appends, not one each.
+ * record's lock for all that waited {@link ACTIVITY_BATCH_MS}), so a burst of deliveries costs a few
+ * appends, not one each, and leaves the file system's threads to the run files.
  * Beyond {@link MAX_ACTIVITY_BACKLOG} waiting, entries are counted and summarised in one entry once
  * the queue drains, so a flood cannot grow memory without bound.
  */
 import type { ActivityInput, ActivityLog } from '../activity/activity-log';
 
+/**
+ * How long an entry waits for others to share its append (traffic and decisions alike: the record is
+ * never what a 2xx waits for).
+ */
+export const ACTIVITY_BATCH_MS = 25;
 /** Most activity entries waiting to be written; beyond it they are counted and summarised. */
 export const MAX_ACTIVITY_BACKLOG = 2_000;
 
@@ -31,9 +37,9 @@ export class ActivityQueue {
   }
 
   private async drain(): Promise<void> {
-    // Let the entries of the same turn join this batch.
-    await new Promise((resolve) => setImmediate(resolve));
     while (this.waiting.length > 0 || this.dropped > 0) {
+      // Gather what comes in the next moments into this batch: a burst costs a few appends, not one per turn.
+      await new Promise((resolve) => setTimeout(resolve, ACTIVITY_BATCH_MS));
       const batch = this.waiting;
       this.waiting = [];
       if (batch.length === 0 && this.dropped > 0) {

@@ -5,12 +5,12 @@
  *
  * File name: `<base64url(trigger id)>.<fired_at ms, 13 digits>.<run id>.json`, so the runs a trigger
  * has waiting are counted from names alone (`max_concurrent`), and a listing sorts by trigger then age.
- * Written with the store's atomic write (temp file, fsync, rename): a reader never sees half a file.
+ * Written atomically (temp file, fsync, rename, the folder's fsync): a reader never sees half a file.
  */
-import { mkdir, readdir } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RunCause } from '../../../shared/run-queue';
-import { FolderSync, writeFileAtomic } from '../store/atomic-file';
+import { DurableFolder, type DurableFolderIo } from '../store/atomic-file';
 
 export type { RunCause } from '../../../shared/run-queue';
 
@@ -65,31 +65,37 @@ export function runFileName(request: RunRequest): string {
   return `${encodeId(request.trigger)}.${String(Date.parse(request.fired_at)).padStart(13, '0')}.${request.id}.json`;
 }
 
-const folderSyncs = new Map<string, FolderSync>();
-
 /**
- * Writes one run request atomically (temp file, fsync, rename, the folder's fsync shared with the
- * run files written at the same time); returns its path once it is durable. The folder is made
- * when it is missing.
+ * Writes run requests into `runs/pending/` of one data folder (the host holds one): each file
+ * atomically (temp file, fsync, rename), the folder's fsync shared by the files written at the same
+ * time (a group commit: `store/atomic-file.ts` {@link DurableFolder}). The folder is made when missing.
  */
+export class RunRequestWriter {
+  private readonly folder: DurableFolder;
+
+  constructor(dataDir: string, io?: DurableFolderIo) {
+    this.folder = new DurableFolder(join(dataDir, PENDING_DIR), io);
+  }
+
+  /** Writes one run request; resolves with its path once the file and its name are durable. */
+  write(request: RunRequest): Promise<string> {
+    return this.folder.write(runFileName(request), `${JSON.stringify(request, null, 2)}\n`);
+  }
+
+  /** Waits for writes under way to be synced, then releases the folder's handle. */
+  close(): Promise<void> {
+    return this.folder.close();
+  }
+}
+
+/** Writes one run request on its own (a writer for this one file, closed after it): see {@link RunRequestWriter}. */
 export async function writeRunRequest(dataDir: string, request: RunRequest): Promise<string> {
-  const dir = join(dataDir, PENDING_DIR);
-  const path = join(dir, runFileName(request));
-  let folderSync = folderSyncs.get(dir);
-  if (!folderSync) {
-    folderSync = new FolderSync();
-    folderSyncs.set(dir, folderSync);
-  }
-  const sync = folderSync;
-  const write = () => writeFileAtomic(path, `${JSON.stringify(request, null, 2)}\n`, {}, (d) => sync.sync(d));
+  const writer = new RunRequestWriter(dataDir);
   try {
-    await write();
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    await mkdir(dir, { recursive: true, mode: 0o700 });
-    await write();
+    return await writer.write(request);
+  } finally {
+    await writer.close();
   }
-  return path;
 }
 
 /** What is waiting in `runs/pending/`: per trigger, the count and the oldest fire time. */

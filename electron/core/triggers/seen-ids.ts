@@ -22,7 +22,7 @@
  * never lost.)
  */
 import { createHash } from 'node:crypto';
-import { appendFile, mkdir, readFile } from 'node:fs/promises';
+import { appendFile, type FileHandle, mkdir, open, readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { writeFileAtomic } from '../store/atomic-file';
 
@@ -46,6 +46,11 @@ export class SeenIds {
   private appended = 0;
   private lines: string[] = [];
   private appending: Promise<void> | null = null;
+  /** The appends, one after the other. */
+  private writing: Promise<void> = Promise.resolve();
+  /** The file, open for appending (replaced by a rewrite, so closed then). */
+  private file: FileHandle | null = null;
+  private closed = false;
 
   constructor(
     private readonly path: string,
@@ -55,6 +60,7 @@ export class SeenIds {
 
   /** Loads the file, dropping what is outside the window (a missing or torn file is taken as it can be read). */
   async load(): Promise<void> {
+    this.closed = false;
     let text = '';
     try {
       text = await readFile(this.path, 'utf8');
@@ -72,6 +78,9 @@ export class SeenIds {
   }
 
   private async rewrite(): Promise<void> {
+    const file = this.file;
+    this.file = null;
+    await file?.close();
     await mkdir(dirname(this.path), { recursive: true, mode: 0o700 });
     await writeFileAtomic(this.path, [...this.seen].map(([key, at]) => `${at} ${key}\n`).join(''));
     this.appended = 0;
@@ -122,13 +131,31 @@ export class SeenIds {
     const count = this.lines.length;
     this.lines = [];
     this.appending = null;
-    await mkdir(dirname(this.path), { recursive: true, mode: 0o700 });
-    await appendFile(this.path, text, { mode: 0o600 });
-    this.appended += count;
-    if (this.appended > this.max) {
-      this.prune();
-      await this.rewrite();
-    }
+    // One append at a time, through one handle kept open (no open and close per append).
+    const write = this.writing.then(async () => {
+      if (this.closed) await appendFile(this.path, text, { mode: 0o600 });
+      else {
+        this.file ??= await open(this.path, 'a', 0o600);
+        await this.file.appendFile(text);
+      }
+      this.appended += count;
+      if (this.appended > this.max) {
+        this.prune();
+        await this.rewrite();
+      }
+    });
+    this.writing = write.catch(() => undefined);
+    await write;
+  }
+
+  /** Closes the file once the appends under way are done (the host is stopping); later ones open it each time. */
+  async close(): Promise<void> {
+    this.closed = true;
+    while (this.appending) await this.appending;
+    await this.writing;
+    const file = this.file;
+    this.file = null;
+    await file?.close();
   }
 
   /** The delivery was not queued: the id is not seen, and a retry is a new delivery. */

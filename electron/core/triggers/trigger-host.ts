@@ -55,8 +55,8 @@ import {
   type RunInput,
   type RunPayload,
   type RunRequest,
+  RunRequestWriter,
   runTarget,
-  writeRunRequest,
 } from './run-requests';
 import { firstDue, type HostClock, isTimed, nextFireAfter, systemClock } from './schedule';
 import { replayKey } from './seen-ids';
@@ -92,6 +92,7 @@ export class TriggerHost {
   private readonly activityQueue: ActivityQueue;
   private readonly statusFile: StatusFileWriter;
   private readonly waiting: WaitingRuns;
+  private readonly runs: RunRequestWriter;
   private startedAt = '';
   private running = false;
   /** The Settings port last tried by {@link rebind} (so a taken port is not retried at every reload). */
@@ -103,6 +104,7 @@ export class TriggerHost {
     this.store = new Store(options.dataDir);
     this.clock = options.clock ?? systemClock;
     this.waiting = new WaitingRuns(options.dataDir);
+    this.runs = new RunRequestWriter(options.dataDir, options.runFileIo);
     this.statusFile = new StatusFileWriter(options.dataDir, () => this.status());
     this.activityQueue = new ActivityQueue(
       new ActivityLog(options.dataDir, { now: () => this.clock.now() }),
@@ -187,7 +189,8 @@ export class TriggerHost {
     await this.listener.stop();
     await Promise.all([...this.live.values()].map((l) => l.watch?.close()));
     await this.firesDone();
-    this.intake.flush();
+    await this.runs.close();
+    await this.intake.close();
     this.record({ kind: 'host_stopped', outcome: 'ok', detail: `trigger host pid ${process.pid} stopped` });
     await this.activityQueue.settled();
     await this.statusFile.flush();
@@ -544,7 +547,7 @@ export class TriggerHost {
       };
       if (payload) request.payload = payload;
       try {
-        await writeRunRequest(this.options.dataDir, request);
+        await this.runs.write(request);
         this.waiting.done(trigger.id, true);
         outcome = 'queued';
         runId = request.id;

@@ -3,7 +3,7 @@
  * Origin checked, one answer for whatever is not a delivery, no slot an unsigned connection can
  * hold, no delivery lost on a failed write, replays keyed by the secret, noise counted not kept.
  */
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
@@ -11,10 +11,12 @@ import { Webhook } from 'standardwebhooks';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ActivityLog } from '../activity/activity-log';
 import { createFileKeySecretBox } from '../secrets/secret-box';
+import { type DurableFolderIo, NodeFolderIo } from '../store/atomic-file';
 import { Store } from '../store/store';
 import { tempDir } from '../../../test/helpers/test-api';
 import { activity, putTriggers, runRequests, triggerRecord } from '../../../test/helpers/trigger-host';
-import { TriggerHost } from './trigger-host';
+import { TriggerHost, type TriggerHostOptions } from './trigger-host';
+import type { RunRequest } from './run-requests';
 import type { ListenerLimits } from './webhook-listener';
 
 const hosts: TriggerHost[] = [];
@@ -26,7 +28,11 @@ afterEach(async () => {
 
 const HOOK = 'crm/new-lead';
 
-async function setup(limits: Partial<ListenerLimits> = {}, extra: Parameters<typeof triggerRecord>[0][] = []) {
+async function setup(
+  limits: Partial<ListenerLimits> = {},
+  extra: Parameters<typeof triggerRecord>[0][] = [],
+  options: Partial<TriggerHostOptions> = {},
+) {
   const dataDir = tempDir('apollia-door-');
   const lines: string[] = [];
   const secrets = await putTriggers(dataDir, [
@@ -40,6 +46,7 @@ async function setup(limits: Partial<ListenerLimits> = {}, extra: Parameters<typ
     watchStore: false,
     listenerLimits: limits,
     onLine: (l) => lines.push(l),
+    ...options,
   });
   await host.start();
   hosts.push(host);
@@ -213,6 +220,87 @@ describe('the webhook door', () => {
     await host.settled();
     expect(runRequests(dataDir).map((r) => r.payload?.webhook_id)).toEqual(['msg_retry']);
     expect(await send(url, { body, headers })).toMatchObject({ status: 409 });
+  });
+
+  it('group commit: of 16 deliveries at once each 2xx follows its fsynced file, its rename and a folder fsync begun after it; each id is then a replay (after a restart too), and the one whose write failed is taken on retry', async () => {
+    const events: string[] = [];
+    let failOnce = true;
+    const real = new NodeFolderIo();
+    let syncs = 0;
+    const io: DurableFolderIo = {
+      async writeSynced(path, data) {
+        if (failOnce && String(data).includes('"webhook_id": "burst-7"')) {
+          failOnce = false;
+          throw Object.assign(new Error('injected'), { code: 'EIO' });
+        }
+        await real.writeSynced(path, data);
+        events.push(`synced ${path.split('/').at(-1)}`);
+      },
+      async rename(from, to) {
+        await real.rename(from, to);
+        events.push(`renamed ${to.split('/').at(-1)}`);
+      },
+      remove: (path) => real.remove(path),
+      async syncDir(dir) {
+        const n = syncs++;
+        events.push(`dir-start ${n}`);
+        await real.syncDir(dir);
+        events.push(`dir-done ${n}`);
+      },
+      close: () => real.close(),
+    };
+    const { dataDir, host, secret, url } = await setup({}, [], { runFileIo: io });
+    const delivery = (i: number) => {
+      const body = JSON.stringify({ type: 'x', i });
+      return { body, headers: signed(secret, `burst-${i}`, body) };
+    };
+    const answers = await Promise.all(
+      Array.from({ length: 16 }, (_, i) =>
+        send(url, delivery(i)).then((answer) => {
+          events.push(`answered burst-${i} ${answer.status}`);
+          return answer;
+        }),
+      ),
+    );
+    expect(answers.map((a) => a.status)).toEqual(Array.from({ length: 16 }, (_, i) => (i === 7 ? 503 : 202)));
+    await host.settled();
+    const files = new Map(
+      readdirSync(join(dataDir, 'runs', 'pending')).map((name) => [
+        (JSON.parse(readFileSync(join(dataDir, 'runs', 'pending', name), 'utf8')) as RunRequest).payload?.webhook_id,
+        name,
+      ]),
+    );
+    expect(files.size).toBe(15);
+    for (let i = 0; i < 16; i++) {
+      if (i === 7) continue;
+      const name = files.get(`burst-${i}`) as string;
+      const synced = events.findIndex((e) => e.startsWith(`synced .${name}.tmp-`));
+      const renamed = events.indexOf(`renamed ${name}`);
+      const answered = events.indexOf(`answered burst-${i} 202`);
+      const covering = events.findIndex((e, at) => at > renamed && e.startsWith('dir-start '));
+      const done = events.indexOf(`dir-done ${events[covering]?.slice('dir-start '.length)}`);
+      expect([synced >= 0, synced < renamed, renamed < covering, covering < done, done < answered]).toEqual([
+        true,
+        true,
+        true,
+        true,
+        true,
+      ]);
+    }
+    for (let i = 0; i < 16; i++)
+      if (i !== 7) expect((await send(url, delivery(i))).status, `burst-${i} again`).toBe(409);
+    expect(await send(url, delivery(7))).toMatchObject({ status: 202, text: 'queued\n' });
+    await host.stop();
+    const again = new TriggerHost({ dataDir, secretBox: createFileKeySecretBox(dataDir), port: 0, watchStore: false });
+    await again.start();
+    hosts.push(again);
+    for (let i = 0; i < 16; i++)
+      expect((await send(again.urlOf(HOOK), delivery(i))).status, `burst-${i} after a restart`).toBe(409);
+    expect(
+      runRequests(dataDir)
+        .map((r) => r.payload?.webhook_id)
+        .sort(),
+    ).toEqual(Array.from({ length: 16 }, (_, i) => `burst-${i}`).sort());
   });
 
   it('a full queue answers 429 with Retry-After, never 2xx: 150 deliveries to a trigger with 100 waiting give 100 runs and 50 refusals', async () => {

@@ -54,9 +54,10 @@ export class WebhookIntake {
     return this.seen.load();
   }
 
-  /** Writes the counts held so far (the host is stopping). */
-  flush(): void {
+  /** Writes the counts held so far and closes the replay store's file (the host is stopping). */
+  async close(): Promise<void> {
     this.noise.flush();
+    await this.seen.close();
   }
 
   /**

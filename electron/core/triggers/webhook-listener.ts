@@ -235,7 +235,10 @@ export class WebhookListener {
       },
       (req, res) => this.handle(req, res),
     );
-    server.keepAliveTimeout = 1_000;
+    // A sender's connection is kept between deliveries as long as a new one may wait for its headers, no longer: an
+    // idle one holds nothing a silent new connection could not. (Shorter, Node's clients reuse nothing: they read
+    // `Keep-Alive: timeout=1` as too short and close each connection after one delivery.)
+    server.keepAliveTimeout = headersTimeoutMs;
     server.maxConnections = this.limits.maxConnections;
     // A connection that never sends a whole request is closed after the header deadline, even one that sends nothing.
     server.on('connection', (socket) => {

@@ -5,7 +5,7 @@ import { checkWebhookSecret } from '../../../shared/webhook-secret';
 import { type WebhookSecretDraft, webhookSecretRequest } from './webhook-secret-draft';
 
 export { type WebhookSecretDraft, webhookSecretRequest } from './webhook-secret-draft';
-import { useArmTrigger, useRotateWebhookSecret, useSettings } from '../../api/hooks';
+import { useArmTrigger, useRotateWebhookSecret, useSettings, useWebhookSecretShared } from '../../api/hooks';
 import { formatFireTime } from './schedule';
 import { SecretOnce } from './SecretOnce';
 import { ErrorPanel } from './Status';
@@ -267,6 +267,9 @@ export function SetWebhookSecret({
           The secret your sender gave is kept for {label}. It will not be shown again.
         </p>
       ) : null}
+      {done?.webhookSecretSharedWarning ? (
+        <SharedSecretWarning label={label} warning={done.webhookSecretSharedWarning} />
+      ) : null}
       {mutation.isError ? <ErrorPanel error={mutation.error} title="The secret was not set" /> : null}
     </div>
   );
@@ -299,4 +302,35 @@ export function WebhookSecretOrigin({ origin, setAt }: { origin: 'made' | 'given
       .
     </p>
   );
+}
+
+/**
+ * The secret just kept is also set on other triggers: the Api's words (what it does, naming them), beside the secret
+ * it is about. Never the secret.
+ */
+export function SharedSecretWarning({ label, warning }: { label: string; warning: string }) {
+  return (
+    <p className="panel panel-warning" role="note" aria-label={`The secret of ${label} is also set on another trigger`}>
+      {warning}
+    </p>
+  );
+}
+
+/**
+ * Beside a secret being given: the warning when it is already set on another trigger, asked once the check accepts
+ * it (before anything is kept).
+ */
+export function SharedSecretCheck({
+  triggerId,
+  label,
+  draft,
+}: {
+  triggerId: string;
+  label: string;
+  draft: WebhookSecretDraft | undefined;
+}) {
+  const ready = draft?.kind === 'given' && checkWebhookSecret(draft.secret).ok;
+  const shared = useWebhookSecretShared(triggerId, ready && draft?.kind === 'given' ? draft.secret : null);
+  const warning = ready ? shared.data?.warning : null;
+  return warning ? <SharedSecretWarning label={label} warning={warning} /> : null;
 }

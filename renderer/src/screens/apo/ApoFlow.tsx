@@ -1,9 +1,10 @@
 import { CheckCircle2, Info } from 'lucide-react';
-import { useEffect, useRef, useState } from 'react';
+import { Fragment, useEffect, useRef, useState } from 'react';
 import type { InstallReceipt, SourceInspection } from '../../../../shared/api';
 import type { ApoInspection } from '../../../../shared/inspection';
 import { RunsWaitNote } from '../../components/RunsWaitNote';
 import { SecretOnce } from '../../components/SecretOnce';
+import { SharedSecretWarning } from '../../components/WebhookSecretChoice';
 import { WebhookAddress } from '../dashboard/WebhookAddress';
 import { triggerName } from '../../components/trigger-name';
 import { useRefuseKeyChange } from '../../../api/hooks';
@@ -40,9 +41,14 @@ function InstalledScreen({ receipt, sourceId }: { receipt: InstallReceipt; sourc
         <SecretOnce key={secret.triggerId} label={triggerName(secret.triggerId)} secret={secret.secret} />
       ))}
       {receipt.webhookSecretsGiven.map((given) => (
-        <p key={given.triggerId} className="panel">
-          The secret your sender gave is kept for {triggerName(given.triggerId)}. It will not be shown again.
-        </p>
+        <Fragment key={given.triggerId}>
+          <p className="panel">
+            The secret your sender gave is kept for {triggerName(given.triggerId)}. It will not be shown again.
+          </p>
+          {given.sharedWarning ? (
+            <SharedSecretWarning label={triggerName(given.triggerId)} warning={given.sharedWarning} />
+          ) : null}
+        </Fragment>
       ))}
       {webhooks.map((id) => (
         <WebhookAddress key={id} triggerId={id} name={triggerName(id)} armed />

@@ -10,7 +10,7 @@ import { useFormDecisions } from './consent-decisions';
 import { usePickWatchFolder } from '../../../api/hooks';
 import { PackageText } from '../../components/PackageText';
 import { ScheduleText } from '../../components/ScheduleText';
-import { WebhookSecretChoice } from '../../components/WebhookSecretChoice';
+import { SharedSecretCheck, WebhookSecretChoice } from '../../components/WebhookSecretChoice';
 import { apoSchedule } from '../../components/schedule';
 import { ErrorPanel } from '../../components/Status';
 import { RunsWaitNote } from '../../components/RunsWaitNote';
@@ -173,6 +173,13 @@ export function TriggersStep({
                   kept={keptSecret}
                   value={answer?.webhookSecret ?? (keptSecret ? { kind: 'keep' } : { kind: 'make' })}
                   onChange={(webhookSecret) => setTrigger(sourceId, trigger.id, { ...state, arm: true, webhookSecret })}
+                />
+              ) : null}
+              {trigger.source.type === 'webhook' && armed ? (
+                <SharedSecretCheck
+                  triggerId={`${manifest.package.name}/${trigger.id}`}
+                  label={trigger.id}
+                  draft={answer?.webhookSecret}
                 />
               ) : null}
               {decided?.policy ? (
