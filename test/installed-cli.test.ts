@@ -163,6 +163,7 @@ describe.skipIf(skip)(
       expect(ok(data('reinstall', 'watcher.apo'))).toContain('  arms again: watcher/on-change');
       expect(ok(data('reinstall', 'watcher.apo', '--yes'))).toContain('Armed again: watcher/on-change\n');
       expect(ok(data('verify'))).toContain('ok       watcher 0.1.0');
-    });
+      // About twenty CLI processes in a row: on a loaded machine that is more than the default 30 s.
+    }, 180_000);
   },
 );
