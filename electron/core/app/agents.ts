@@ -6,7 +6,7 @@ import type { AgentView, ApiRequest } from '../../../shared/api';
 import { type ApiContext, policyOf, recordActivity } from './context';
 import { own } from '../../../shared/own';
 import { POLICY_REFUSAL, toolBlockedBy } from '../../../shared/policy';
-import { usablePolicy } from '../policy/index';
+import { organizationServers, usablePolicy } from '../policy/index';
 import { CoreError } from '../errors/index';
 import { disarmTrigger } from '../store/records';
 import { decideFromStore, storedTrust } from './decide-from-store';
@@ -63,7 +63,8 @@ export async function setToolAccess(ctx: ApiContext, request: ApiRequest<'setToo
             'access.unknown',
             `${agent.displayName} was never given \`${request.tool}\`: there is nothing to revoke.`,
           );
-        if (!Object.hasOwn(state.settings.mcpServers, waiting.server))
+        const savedHere = Object.hasOwn(state.settings.mcpServers, waiting.server);
+        if (!savedHere && !organizationServers(policyOf(ctx).effective).has(waiting.server))
           throw new CoreError(
             'access.server_missing',
             `\`${request.tool}\` needs the MCP server \`${waiting.server}\`: save it in Settings → MCP servers first.`,

@@ -12,7 +12,7 @@ import { type ApplyMachine, type ApplyPreview, previewApply } from '../../../sha
 import type { TemplateDetails } from '../../../shared/template-manifest';
 import { type ApiContext, policyOf, recordActivity } from './context';
 import { own } from '../../../shared/own';
-import { refuse, templateProblem, usablePolicy } from '../policy/index';
+import { organizationServers, refuse, templateProblem, usablePolicy } from '../policy/index';
 import { CoreError } from '../errors/index';
 import { type Source, templateDigest } from './sources';
 import { placeFromStaging, removeAndPrune } from '../store/staging';
@@ -49,13 +49,14 @@ async function templateOf(ctx: ApiContext, sourceId: string): Promise<CheckedTem
 
 /** What the machine holds for an apply preview; the owner's denied tools stay denied (spec "Apply" step 2). */
 function machineOf(ctx: ApiContext, state: StoreState): ApplyMachine {
+  const policy = policyOf(ctx).effective;
   return {
-    savedMcpServers: Object.keys(state.settings.mcpServers),
+    savedMcpServers: [...new Set([...Object.keys(state.settings.mcpServers), ...organizationServers(policy)])],
     savedSecrets: Object.keys(state.settings.secrets),
     canKeepSecrets: ctx.deps.secretBox.backend() !== 'unavailable',
     now: ctx.deps.now(),
     deniedTools: [...state.settings.deniedTools],
-    policy: policyOf(ctx).effective,
+    policy,
   };
 }
 

@@ -13,6 +13,9 @@ import { sharedChecker } from '../bounded/index';
 
 beforeAll(() => sharedChecker().warm(), 120_000);
 
+const MARKET_MONITOR = new URL('../../../resources/templates/market-monitor', import.meta.url).pathname;
+const GMAIL = { name: 'gmail', transport: 'streamable-http', url: 'https://mail.example.com/mcp' };
+
 const KEY = 'RWRBgZL74n41JgKbQmMI+1Gbf3SZpb2EfPkEa8AYcHig+gTecGl5Wa95';
 
 function policyAt(policy: unknown): string {
@@ -35,6 +38,52 @@ async function installInvoices(api: ReturnType<typeof testApi>['api'], decisions
   if (!inspected.ok) throw new Error(inspected.error.message);
   return { inspection: inspected.value, result: await api.install({ sourceId: handle.value.id, decisions }) };
 }
+
+async function marketMonitor(api: ReturnType<typeof testApi>['api']) {
+  const handle = await api.registerSource(MARKET_MONITOR, 'open-file');
+  if (!handle.ok) throw new Error(handle.error.message);
+  const request = {
+    sourceId: handle.value.id,
+    parameters: { companies: 'Acme', channel: 'C0123ABCD' },
+    grants: ['mcp:gmail/GMAIL_SEND_EMAIL'],
+  };
+  const preview = await api.previewApply(request);
+  if (!preview.ok) throw new Error(preview.error.message);
+  return { request, preview: preview.value };
+}
+
+describe("the organization's MCP servers count as saved", () => {
+  it('a template naming one finds it saved at preview and apply: its tools are given, nothing waits', async () => {
+    const { api } = apiWith(policyAt({ version: 1, organization: 'Example Corp', mcpServers: [GMAIL] }));
+    const { request, preview } = await marketMonitor(api);
+    expect(preview.mcp.find((m) => m.server === 'gmail')?.saved).toBe(true);
+    const done = await api.apply({ ...request, requestId: 'org-server' });
+    if (!done.ok) throw new Error(done.error.message);
+    const dashboard = await api.dashboard();
+    const agent = dashboard.ok ? dashboard.value.agents.find((a) => a.id === done.value.agentId) : undefined;
+    expect(agent?.waitingServers.map((w) => w.server)).not.toContain('gmail');
+    expect(agent?.access.map((row) => row.tool)).toContain('mcp:gmail/GMAIL_SEND_EMAIL');
+  });
+
+  it('provided after apply, the waiting server reads saved and its tool can be granted from the card', async () => {
+    const path = policyAt({ version: 1, organization: 'Example Corp' });
+    const { api } = apiWith(path);
+    const { request } = await marketMonitor(api);
+    const done = await api.apply({ ...request, requestId: 'before-org-server' });
+    if (!done.ok) throw new Error(done.error.message);
+    const agentId = done.value.agentId;
+    const refused = await api.setToolAccess({ agentId, tool: 'mcp:gmail/GMAIL_SEND_EMAIL', granted: true });
+    expect(refused.ok ? null : refused.error.code).toBe('access.server_missing');
+    writeFileSync(path, JSON.stringify({ version: 1, organization: 'Example Corp', mcpServers: [GMAIL] }));
+    const dashboard = await api.dashboard();
+    const agent = dashboard.ok ? dashboard.value.agents.find((a) => a.id === agentId) : undefined;
+    expect(agent?.waitingServers.find((w) => w.server === 'gmail')?.saved).toBe(true);
+    const granted = await api.setToolAccess({ agentId, tool: 'mcp:gmail/GMAIL_SEND_EMAIL', granted: true });
+    expect(granted.ok ? granted.value.access.map((row) => row.tool) : granted.error.message).toContain(
+      'mcp:gmail/GMAIL_SEND_EMAIL',
+    );
+  });
+});
 
 describe('the policy through the Api', () => {
   it("Settings: the organization's MCP server, port and keys are shown locked and cannot be changed; no key of one's own", async () => {

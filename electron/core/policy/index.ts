@@ -171,3 +171,11 @@ export function templateProblem(policy: EffectivePolicy | null, builtin: boolean
         message: `Only the templates that come with the app can be applied on this computer: ${POLICY_REFUSAL}`,
       };
 }
+
+/**
+ * The names of the MCP servers the organization provides: a template naming one finds it saved, as if the person had
+ * saved it in Settings (the policy's servers are shown there, locked).
+ */
+export function organizationServers(policy: EffectivePolicy | null): Set<string> {
+  return new Set((policy?.mcpServers ?? []).map((server) => server.name));
+}

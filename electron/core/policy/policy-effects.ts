@@ -28,7 +28,7 @@ import {
 import type { ActivityInput } from '../activity/activity-log';
 import { writeFileAtomic } from '../store/atomic-file';
 import type { StoreState } from '../store/state';
-import { unreadableWords } from './index';
+import { organizationServers, unreadableWords } from './index';
 import { type PolicyLocations, policyLocations, readPolicy } from './read-policy';
 
 /** The file in the data folder that remembers the policy last seen, so a change is recorded once. */
@@ -81,6 +81,7 @@ export function heldByPolicy(state: StoreState, view: PolicyView): PolicyHeld {
  */
 export function dashboardUnderPolicy(dashboard: Dashboard, state: StoreState, view: PolicyView): Dashboard {
   const policy = view.effective;
+  const servers = organizationServers(policy);
   const agent = (a: AgentView): AgentView => ({
     ...a,
     access: a.access.map((row) => {
@@ -91,6 +92,8 @@ export function dashboardUnderPolicy(dashboard: Dashboard, state: StoreState, vi
         : row;
     }),
     triggers: a.triggers.map((t) => triggerUnderPolicy(t, view)),
+    // A server the organization provides counts as saved: its tools can be granted from the card.
+    waitingServers: a.waitingServers.map((w) => (!w.saved && servers.has(w.server) ? { ...w, saved: true } : w)),
   });
   const held = heldByPolicy(state, view);
   const withheld = held.tools.length + held.triggers.length;
