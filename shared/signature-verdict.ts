@@ -7,7 +7,7 @@
  */
 import { compareNames, type NameComparison } from './display-text';
 import type { SignatureSummary } from './inspection';
-import type { KeyChange, SignatureUpdateKind } from './trust';
+import type { KeyChange, KeyPin, SignatureUpdateKind } from './trust';
 
 /**
  * How an update's signature stands to the installed package's pin, with the names the person gave the keys: a {@link
@@ -163,4 +163,56 @@ export function signatureVerdictWords(verdict: SignatureVerdict): SignatureWords
         explanation: 'The package is not signed: anyone can write any publisher name.',
       };
   }
+}
+
+/** One side of an update's key story in `inspect --json` (snake_case): the pin and the name the person gave the key. */
+export interface SignatureUpdateKeyJson {
+  /** `key` (a whole key), `claimed_key` (only the id an unknown key claimed), `key_id_only`, or `unsigned`. */
+  pin: KeyPin['kind'];
+  key_id: string | null;
+  public_key: string | null;
+  /** The name the person gives (or gave) this key; null when none. */
+  name: string | null;
+}
+
+/**
+ * `summary.signature_update` of `inspect --json`: how the inspected package's signature stands to the key pinned when
+ * the installed package of the same name was first installed (DESIGN.md "Trust after install": key kept, changed, or
+ * signature dropped). Null when nothing of that name is installed.
+ */
+export interface SignatureUpdateJson {
+  change: SignatureUpdateKind;
+  /** Whether installing it is a key-change stop (refused without `--accept-key-change`). */
+  stop: boolean;
+  /** The version installed now, when known. */
+  installed_version: string | null;
+  before: SignatureUpdateKeyJson & { /** Whether the person still trusts the pinned key. */ trusted: boolean };
+  now: SignatureUpdateKeyJson;
+  /** The same sentence every surface says. */
+  message: string;
+}
+
+function pinJson(pin: KeyPin, name: string | null): SignatureUpdateKeyJson {
+  return {
+    pin: pin.kind,
+    key_id: pin.kind === 'unsigned' ? null : pin.keyId,
+    public_key: pin.kind === 'key' ? pin.publicKey : null,
+    name,
+  };
+}
+
+/** The JSON form of a verdict's update story (`summary.signature_update`). */
+export function signatureUpdateJson(
+  update: SignatureUpdate | null,
+  installedVersion: string | null,
+): SignatureUpdateJson | null {
+  if (update === null) return null;
+  return {
+    change: update.change,
+    stop: isKeyChangeStop(update),
+    installed_version: installedVersion,
+    before: { ...pinJson(update.before, update.beforeName), trusted: update.beforeTrusted },
+    now: pinJson(update.now, update.nowName),
+    message: update.message,
+  };
 }

@@ -7,7 +7,8 @@ import { terminalJson } from './terminal-text';
 import { realpath } from 'node:fs/promises';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import type { ApoSummary, Inspection } from '../../../shared/inspection';
-import { signatureVerdictOf } from '../../../shared/signature-verdict';
+import { type SignatureVerdict, signatureUpdateJson, signatureVerdictOf } from '../../../shared/signature-verdict';
+import { own } from '../../../shared/own';
 import { pinnedKeysOf, signatureUpdateOf } from '../trust/stored-keys';
 import { InputNotFoundError, inspectPath } from '../app/inspect';
 import { withSignatureState } from '../trust/signature-state';
@@ -27,9 +28,25 @@ export const INSPECT_USAGE = [
   '',
 ].join('\n');
 
-/** The `--json` object, keys in the contract's order. */
-export function inspectionJson(inspection: Inspection): string {
-  const { kind, ok, errors, warnings, summary, details } = inspection;
+/**
+ * The `--json` object, keys in the contract's order. An `.apo`'s summary gains, after `signature`, the rest of its one
+ * signature verdict: `publisher_names` (verified only: how the name you trust the key as compares with the package's
+ * publisher field) and `signature_update` (how it stands to the key pinned for the installed package of its name).
+ */
+export function inspectionJson(
+  inspection: Inspection,
+  verdict: SignatureVerdict | null = null,
+  installedVersion: string | null = null,
+): string {
+  const { kind, ok, errors, warnings, details } = inspection;
+  const summary =
+    verdict && inspection.summary
+      ? {
+          ...inspection.summary,
+          publisher_names: verdict.names,
+          signature_update: signatureUpdateJson(verdict.update, installedVersion),
+        }
+      : inspection.summary;
   return `${terminalJson({ kind, ok, errors, warnings, summary, details })}\n`;
 }
 
@@ -83,8 +100,11 @@ export async function run(args: string[], io: CliIo): Promise<number> {
         signatureUpdateOf(keys.state, summary.name, summary.signature),
       )
     : null;
+  const installed = summary ? own(keys.state.packages, summary.name) : undefined;
   io.stdout(
-    json ? inspectionJson(inspection) : (await import('./inspection-text')).formatInspection(inspection, { verdict }),
+    json
+      ? inspectionJson(inspection, verdict, installed?.version ?? null)
+      : (await import('./inspection-text')).formatInspection(inspection, { verdict }),
   );
   return inspection.ok ? EXIT.accepted : EXIT.refused;
 }

@@ -229,6 +229,16 @@ describeWithMinisign('trust, inspect, install and verify on the command line', (
     const words = (await cli(['--data-dir', dataDir, 'inspect', genuine])).stdout;
     expect(words).toContain('(Signed by the key it was installed with, which you no longer trust)');
     expect(words).toContain('update: Key kept: this update is signed by the same key as the version you have');
+    const kept = JSON.parse((await cli(['--data-dir', dataDir, 'inspect', genuine, '--json'])).stdout).summary;
+    expect([kept.signature.state, kept.signature_update.change, kept.signature_update.stop]).toEqual([
+      'unknown_key',
+      'kept',
+      false,
+    ]);
+    expect([kept.signature_update.before.trusted, kept.signature_update.before.name]).toEqual([
+      false,
+      'Example Accounting',
+    ]);
     expect((await cli(['--data-dir', dataDir, 'install', genuine, '--yes'])).code).toBe(0);
     const activity = activityText(dataDir);
     expect(activity).toContain('"kind":"key_trusted"');
@@ -248,6 +258,22 @@ describeWithMinisign('trust, inspect, install and verify on the command line', (
     expect(words).toContain(
       `update: Signature dropped: This update is not signed; the version you have was signed by the key you trust as “Example Accounting” (ID ${publisher.printedKeyId}).`,
     );
+    const json = JSON.parse((await cli(['--data-dir', dataDir, 'inspect', unsigned, '--json'])).stdout);
+    expect(json.summary.signature.state).toBe('unsigned');
+    expect(json.summary.signature_update).toEqual({
+      change: 'dropped',
+      stop: true,
+      installed_version: '1.0.0',
+      before: {
+        pin: 'key',
+        key_id: publisher.printedKeyId,
+        public_key: publisher.publicKeyText.split('\n')[1],
+        name: 'Example Accounting',
+        trusted: true,
+      },
+      now: { pin: 'unsigned', key_id: null, public_key: null, name: null },
+      message: `this update is not signed; the version you have was signed by the key you trust as “Example Accounting” (ID ${publisher.printedKeyId})`,
+    });
     const refused = await cli(['--data-dir', dataDir, 'install', unsigned, '--yes']);
     expect([refused.code, refused.stderr]).toEqual([
       1,
