@@ -224,7 +224,7 @@ export const WaitingRunsRequestSchema = Type.Unsafe<{ trigger?: string } | void>
   additionalProperties: false,
 });
 
-/** The trusted key's name, as `trustKey` and `trustKeyFromFile` take it. */
+/** The trusted key's name, as `trustKey` takes it. */
 const trustedKeyName = Type.String({ minLength: 1, maxLength: MAX_TRUSTED_KEY_NAME });
 
 /**
@@ -270,7 +270,8 @@ export const API_REQUEST_SCHEMAS = {
     publicKey: Type.String({ minLength: 1, maxLength: MAX_PUBLIC_KEY_TEXT }),
     name: trustedKeyName,
   }),
-  trustKeyFromFile: closed({ name: trustedKeyName }),
+  previewKey: closed({ publicKey: Type.String({ minLength: 1, maxLength: MAX_PUBLIC_KEY_TEXT }) }),
+  previewKeyFile: noRequest,
   untrustKey: closed({ keyId: Type.String({ minLength: 1, maxLength: MAX_KEY_ID }) }),
   refuseKeyChange: closed({ sourceId: id }),
   verifyInstalled: noRequest,

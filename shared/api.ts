@@ -43,7 +43,7 @@ import type {
 import type { ApplyPreview } from './apply-preview';
 import type { InstalledDecisions } from './decisions';
 import type { Inspection, Problem } from './inspection';
-import type { KeyChange, TrustedKeyView, VerifiedPackage } from './trust';
+import type { KeyChange, KeyPreview, TrustedKeyView, VerifiedPackage } from './trust';
 import type { SignatureVerdict } from './signature-verdict';
 import type { BuiltinTemplateCard } from './template-manifest';
 import type { PolicyView } from './policy';
@@ -111,7 +111,7 @@ export type SourceInspection = Inspection & {
 
 // Trust: its Api types live in `shared/trust.ts`, re-exported here.
 export type { SignatureUpdate, SignatureVerdict } from './signature-verdict';
-export type { KeyChange, PackageIntegrityView, TrustedKeyView, VerifiedPackage } from './trust';
+export type { KeyChange, KeyPreview, PackageIntegrityView, TrustedKeyView, VerifiedPackage } from './trust';
 
 // The requests are defined once with their schemas (shared/api-requests.ts); their types are re-exported here.
 export type {
@@ -219,8 +219,13 @@ export interface ApiMethods {
   trustedKeys: [void, TrustedKeyView[]];
   /** Trust: adds a pasted public key (a `.pub` file's text or its `RWQ…` line) under a name. */
   trustKey: [ApiRequestOf<'trustKey'>, TrustedKeyView[]];
-  /** Trust: the same from a `.pub` file the user picks in a main-process dialog; null when cancelled. */
-  trustKeyFromFile: [ApiRequestOf<'trustKeyFromFile'>, TrustedKeyView[] | null];
+  /**
+   * Trust: reads a pasted key without trusting it, so its key id and fingerprint are shown before it is given a name
+   * (`key.*` when it is not a minisign public key).
+   */
+  previewKey: [ApiRequestOf<'previewKey'>, KeyPreview];
+  /** Trust: the same for a `.pub` file the user picks in a main-process dialog; null when cancelled. */
+  previewKeyFile: [void, KeyPreview | null];
   /** Trust: removes a key by its id; packages pinned to it stay pinned. */
   untrustKey: [ApiRequestOf<'untrustKey'>, TrustedKeyView[]];
   /** Trust: the person answered "Don't update" on a key-change stop for this source; recorded in the activity log. */
@@ -316,7 +321,8 @@ export const API_METHODS = [
   'setWebhookPort',
   'trustedKeys',
   'trustKey',
-  'trustKeyFromFile',
+  'previewKey',
+  'previewKeyFile',
   'untrustKey',
   'refuseKeyChange',
   'verifyInstalled',

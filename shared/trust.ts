@@ -185,6 +185,24 @@ export interface KeyChange {
   message: string;
 }
 
+/**
+ * A key read before it is trusted (Settings → Trusted publishers, a package's "Trust this publisher's key", the CLI's
+ * `trust add`): its id and fingerprint are shown before the person gives it a name.
+ */
+export interface KeyPreview {
+  /** 16 uppercase hex digits, as minisign prints it: chosen by whoever made the key, so it proves nothing alone. */
+  keyId: string;
+  /** The canonical base64 key line (`RWQ…`), what `trustKey` is then given. */
+  publicKey: string;
+  /**
+   * SHA-256 of the whole key, uppercase hex in groups of four: `tail -n 1 KEY.pub | base64 -d | sha256sum` prints the
+   * same digits.
+   */
+  fingerprint: string;
+  /** The name this very key is already trusted as, or null. */
+  trustedAs: string | null;
+}
+
 /** A key the user trusts, as Settings → Trusted publishers shows it. */
 export interface TrustedKeyView {
   /** 16 uppercase hex digits, as minisign prints it. */
@@ -192,6 +210,8 @@ export interface TrustedKeyView {
   name: string;
   /** The base64 key line. */
   publicKey: string;
+  /** SHA-256 of the whole key (see {@link KeyPreview.fingerprint}). */
+  fingerprint: string;
   addedAt: string;
   /** Installed packages pinned to this key, sorted: removing the key does not unpin them. */
   pinnedPackages: string[];

@@ -28,11 +28,13 @@ import {
   listTrustedKeys,
   refuseKeyChange,
   trustKey,
-  trustKeyFromFile,
+  previewKey,
+  previewKeyFile,
   untrustKey,
   verifyInstalled,
 } from './app/publisher-trust';
 import { SDK_VERSION } from '../../shared/sdk';
+import { keyFingerprint } from './trust/trusted-keys';
 import { ActivityLog } from './activity/activity-log';
 import { archiveAgent, setToolAccess } from './app/agents';
 import { type ApiContext, type ApiDeps, policyOf, recordActivity } from './app/context';
@@ -206,6 +208,7 @@ function handlersOf(ctx: ApiContext): { [M in ApiMethod]: (request: ApiRequest<M
         keyId,
         name,
         publicKey,
+        fingerprint: keyFingerprint(publicKey),
         addedAt: '',
         pinnedPackages: [],
         managed: true,
@@ -216,10 +219,8 @@ function handlersOf(ctx: ApiContext): { [M in ApiMethod]: (request: ApiRequest<M
       lockedByPolicy(ctx, 'userKeys', request.name);
       return trustKey(ctx, request);
     },
-    trustKeyFromFile: (request) => {
-      lockedByPolicy(ctx, 'userKeys', request.name);
-      return trustKeyFromFile(ctx, request);
-    },
+    previewKey: (request) => previewKey(ctx, request),
+    previewKeyFile: () => previewKeyFile(ctx),
     untrustKey: (request) => untrustKey(ctx, request),
     refuseKeyChange: async (request) => {
       const src = ctx.sources.get(request.sourceId);

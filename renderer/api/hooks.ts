@@ -103,7 +103,8 @@ function useChange<
     | 'denyTool'
     | 'removeDeniedTool'
     | 'trustKey'
-    | 'trustKeyFromFile'
+    | 'previewKey'
+    | 'previewKeyFile'
     | 'untrustKey'
     | 'refuseKeyChange'
     | 'trashSource'
@@ -218,8 +219,10 @@ export function useTrustedKeys() {
 }
 /** Trusts a pasted key; opened packages are checked again (a signature may now verify). */
 export const useTrustKey = () => useChange('trustKey', { keys: true, inspections: true });
-/** Trusts a key from a `.pub` file picked in a main-process dialog. */
-export const useTrustKeyFromFile = () => useChange('trustKeyFromFile', { keys: true, inspections: true });
+/** Reads a pasted key without trusting it (its id and fingerprint, shown before it is named). */
+export const usePreviewKey = () => useChange('previewKey');
+/** Reads a `.pub` file picked in a main-process dialog without trusting it. */
+export const usePreviewKeyFile = () => useChange('previewKeyFile');
 /** Removes a trusted key. */
 export const useUntrustKey = () => useChange('untrustKey', { keys: true, inspections: true });
 /** "Don't update" on a key-change stop: recorded in the activity log. */

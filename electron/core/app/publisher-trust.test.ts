@@ -5,6 +5,7 @@
  * (and recorded), unsigned → signed is allowed and said, and a file changed after install marks the
  * package changed and disarms its triggers on opening the dashboard.
  */
+import { execFileSync } from 'node:child_process';
 import { appendFileSync, cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, expect, it } from 'vitest';
@@ -310,8 +311,8 @@ it('templates report builtin when they ship with the app, unsigned otherwise; pl
   );
 });
 
-describeWithMinisign('trustKeyFromFile: a key file picked in a main-process dialog', () => {
-  it('trusts the picked key, answers null when cancelled, refuses a file that is too large', async () => {
+describeWithMinisign('previewing a key before it is named: pasted, or a file picked in a main-process dialog', () => {
+  it('shows the key id and the fingerprint of the whole key, writes nothing; null when cancelled; refuses a file that is too large', async () => {
     const dir = tempDir('apollia-trust-file-');
     const keys = minisignKeyPair(dir, 'publisher');
     const huge = join(dir, 'huge.pub');
@@ -324,16 +325,36 @@ describeWithMinisign('trustKeyFromFile: a key file picked in a main-process dial
         openKeyFile: async () => picks.shift() ?? null,
       },
     });
-    const cancelled = await api.trustKeyFromFile({ name: 'Example Accounting' });
+    const cancelled = await api.previewKeyFile();
     expect(cancelled).toEqual({ ok: true, value: null });
     const before = treeHash(dataDir);
-    const tooLarge = await api.trustKeyFromFile({ name: 'Example Accounting' });
+    const tooLarge = await api.previewKeyFile();
     expect(tooLarge.ok ? null : tooLarge.error).toEqual({
       code: 'key.malformed',
       message: `The key file ${huge} is over 4096 bytes: a minisign public key is two short lines.`,
     });
+    // The fingerprint is what `sha256sum` prints for the key's bytes, grouped: computed here by the shell's tools.
+    const line = keys.publicKeyText.split('\n')[1] as string;
+    const sum = execFileSync('sh', ['-c', 'base64 -d | sha256sum'], { input: `${line}\n` })
+      .toString()
+      .slice(0, 64);
+    const fingerprint = sum.toUpperCase().match(/.{4}/g)?.join(' ');
+    const picked = await api.previewKeyFile();
+    expect(picked).toEqual({
+      ok: true,
+      value: { keyId: keys.printedKeyId, publicKey: line, fingerprint, trustedAs: null },
+    });
     expect(treeHash(dataDir)).toBe(before);
-    const added = await api.trustKeyFromFile({ name: 'Example Accounting' });
-    expect(added.ok && added.value?.map((k) => [k.keyId, k.name])).toEqual([[keys.printedKeyId, 'Example Accounting']]);
+    const pasted = await api.previewKey({ publicKey: keys.publicKeyText });
+    expect(pasted.ok && pasted.value.fingerprint).toBe(fingerprint);
+    const garbage = await api.previewKey({ publicKey: 'untrusted comment: x\nnot a key' });
+    expect(garbage.ok ? null : garbage.error.code).toBe('key.malformed');
+    expect(treeHash(dataDir)).toBe(before);
+    const added = await api.trustKey({ publicKey: line, name: 'Example Accounting' });
+    expect(added.ok && added.value.map((k) => [k.keyId, k.name, k.fingerprint])).toEqual([
+      [keys.printedKeyId, 'Example Accounting', fingerprint],
+    ]);
+    const again = await api.previewKey({ publicKey: line });
+    expect(again.ok && again.value.trustedAs).toBe('Example Accounting');
   });
 });

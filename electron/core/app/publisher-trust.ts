@@ -8,7 +8,7 @@
 import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { KeyChange, TrustedKeyView, VerifiedPackage } from '../../../shared/api';
+import type { KeyChange, KeyPreview, TrustedKeyView, VerifiedPackage } from '../../../shared/api';
 import type { SignatureSummary } from '../../../shared/inspection';
 import { type KeyPin, UNSIGNED } from '../../../shared/trust';
 import type { SignatureUpdate } from '../../../shared/signature-verdict';
@@ -24,8 +24,10 @@ import {
   addTrustedKey,
   checkIntegrity,
   computeFileDigests,
+  keyFingerprint,
   keyPinOfSummary,
   MAX_PUBLIC_KEY_TEXT_BYTES,
+  previewTrustedKey,
   removeTrustedKey,
   type FileDigests,
   type TrustedKey,
@@ -52,6 +54,7 @@ function keyViews(state: StoreState, keys: readonly TrustedKey[]): TrustedKeyVie
     keyId: key.keyId,
     name: key.name,
     publicKey: key.publicKey,
+    fingerprint: keyFingerprint(key.publicKey),
     addedAt: key.addedAt,
     pinnedPackages: pinnedTo(state, key),
   }));
@@ -86,15 +89,26 @@ export async function trustKey(
 }
 
 /**
- * `trustKeyFromFile`: the user picks a `.pub` file in a main-process dialog (the renderer never
- * sends a path); null when they cancel. The file is read under the key size cap.
+ * `previewKey`: a pasted key read without trusting it (nothing is written), so its key id and fingerprint are shown
+ * before the person names it.
  */
-export async function trustKeyFromFile(ctx: ApiContext, request: { name: string }): Promise<TrustedKeyView[] | null> {
+export async function previewKey(ctx: ApiContext, request: { publicKey: string }): Promise<KeyPreview> {
+  const read = previewTrustedKey(trustedKeysOf(await ctx.store.read()), request.publicKey);
+  if (!read.ok) throw refusal(read.error);
+  return read.preview;
+}
+
+/**
+ * `previewKeyFile`: the user picks a `.pub` file in a main-process dialog (the renderer never sends a path), read
+ * under the key size cap and previewed as {@link previewKey}; null when they cancel. The renderer then trusts the
+ * previewed key line with `trustKey`.
+ */
+export async function previewKeyFile(ctx: ApiContext): Promise<KeyPreview | null> {
   const pick = ctx.deps.dialogs.openKeyFile;
   if (!pick) throw new CoreError('key.unreadable', 'This app cannot show a file dialog here: paste the key instead.');
   const path = await pick();
   if (path === null) return null;
-  return trustKey(ctx, { publicKey: await readKeyFile(path), name: request.name });
+  return previewKey(ctx, { publicKey: await readKeyFile(path) });
 }
 
 /**

@@ -27,6 +27,11 @@ export interface CliIo {
    * this process's standard input; tests pass their own.
    */
   readStdin?: () => Promise<string>;
+  /**
+   * Asks the person a question in the terminal and answers their line, or null when no one can be asked (standard
+   * input is not a terminal). Absent, commands ask on this process's terminal; tests pass their own.
+   */
+  ask?: (question: string) => Promise<string | null>;
 }
 
 /** One CLI command module: `electron/core/cli/<command>-command.ts` exports `run` of this shape. */

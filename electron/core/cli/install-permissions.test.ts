@@ -100,7 +100,7 @@ describeWithMinisign('how a package tool runs, decided at install and kept', () 
       '    pkg:invoices/extract_totals: Runs without asking: its verified publisher says it only reads\n',
     );
     expect(storedAccess(other)['pkg:invoices/extract_totals']).toBe('allow');
-    expect((await cli(['--data-dir', other, 'trust', 'remove', publisher.printedKeyId])).code).toBe(0);
+    expect((await cli(['--data-dir', other, 'trust', 'remove', publisher.printedKeyId, '--yes'])).code).toBe(0);
     expect(storedAccess(other)['pkg:invoices/extract_totals']).toBe('allow');
   });
 });

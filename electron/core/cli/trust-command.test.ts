@@ -26,6 +26,15 @@ async function cli(argv: string[]) {
   return runCliCaptured(argv);
 }
 
+/** SHA-256 of the key's bytes as `sha256sum` prints it, uppercase in groups of four: computed by the shell's tools. */
+function fingerprintOf(keys: MinisignKeyPair): string {
+  const line = keys.publicKeyText.split('\n')[1] as string;
+  const sum = execFileSync('sh', ['-c', 'base64 -d | sha256sum'], { input: `${line}\n` })
+    .toString()
+    .slice(0, 64);
+  return sum.toUpperCase().match(/.{4}/g)?.join(' ') ?? '';
+}
+
 function invoicesApo(dir: string, version: string): string {
   const folder = editedPackage(INVOICES_DIR, (toml) => toml.replace('version = "1.2.0"', `version = "${version}"`));
   const path = join(dir, `invoices-${version}.apo`);
@@ -54,9 +63,17 @@ describeWithMinisign('trust, inspect, install and verify on the command line', (
       '--name',
       'Example Accounting',
     ]);
+    const fingerprint = fingerprintOf(publisher);
     expect([added.code, added.stdout, added.stderr]).toEqual([
       0,
-      `Trusted key ${publisher.printedKeyId} as Example Accounting. Packages signed by it now show as verified.\n`,
+      [
+        `Key ID ${publisher.printedKeyId}`,
+        `Fingerprint: ${fingerprint}`,
+        '  (compare it with the one the publisher gave you; `tail -n 1 KEY.pub | base64 -d | sha256sum` prints the same digits)',
+        'Trusting it as “Example Accounting”.',
+        `Trusted key ${publisher.printedKeyId} as Example Accounting (recorded in the activity log). Packages signed by it now show as verified.`,
+        '',
+      ].join('\n'),
       '',
     ]);
     const listed = await cli(['--data-dir', dataDir, 'trust', 'list', '--json']);
@@ -76,8 +93,48 @@ describeWithMinisign('trust, inspect, install and verify on the command line', (
     expect(treeHash(dataDir)).toBe(before);
     expect((await cli(['--data-dir', dataDir, 'trust', 'add', publisher.publicKeyPath])).code).toBe(2);
 
-    const removed = await cli(['--data-dir', dataDir, 'trust', 'remove', publisher.printedKeyId]);
+    const removed = await cli(['--data-dir', dataDir, 'trust', 'remove', publisher.printedKeyId, '--yes']);
     expect(removed.code).toBe(0);
+    expect((await cli(['--data-dir', dataDir, 'trust', 'list'])).stdout).toBe('No trusted key.\n');
+    const activity = activityText(dataDir);
+    expect(activity).toContain(`trusted key ${publisher.printedKeyId} as “Example Accounting”`);
+    expect(activity).toContain(`removed key ${publisher.printedKeyId} (“Example Accounting”)`);
+  });
+
+  it('trust remove says which installed packages are pinned to the key and asks first: no terminal and no --yes, or "n", removes nothing', async () => {
+    const dataDir = join(tempDir('apollia-cli-'), 'data');
+    await cli(['--data-dir', dataDir, 'trust', 'add', publisher.publicKeyPath, '--name', 'Example Accounting']);
+    const apo = invoicesApo(tempDir(), '1.2.0');
+    minisignSign(publisher, apo, { trustedComment: 'invoices 1.2.0' });
+    expect((await cli(['--data-dir', dataDir, 'install', apo, '--yes'])).code).toBe(0);
+    const before = treeHash(dataDir);
+    const said = [
+      `Key ID ${publisher.printedKeyId}, trusted as “Example Accounting”`,
+      `Fingerprint: ${fingerprintOf(publisher)}`,
+      'Installed packages pinned to it: invoices. They stay pinned: their updates must still be signed by this very key, or you accept a key change.',
+      "Packages signed by it will show as signed by a key you don't know. Nothing installed is removed.",
+      '',
+    ].join('\n');
+    const argv = ['--data-dir', dataDir, 'trust', 'remove', publisher.printedKeyId];
+    const unasked = await runCliCaptured(argv, { ask: async () => null });
+    expect([unasked.code, unasked.stdout, unasked.stderr]).toEqual([
+      1,
+      said,
+      'apollia-desktop: trust remove asks before removing a key, and there is no terminal to ask in: nothing was removed. Run it in a terminal, or add --yes.\n',
+    ]);
+    const questions: string[] = [];
+    const no = await runCliCaptured(argv, { ask: async (q) => (questions.push(q), 'n') });
+    expect([no.code, no.stdout]).toEqual([
+      1,
+      `${said}Kept the key you trust as “Example Accounting”: nothing was removed.\n`,
+    ]);
+    expect(questions).toEqual(['Remove the key you trust as “Example Accounting”? [y/N] ']);
+    expect(treeHash(dataDir)).toBe(before);
+    const yes = await runCliCaptured(argv, { ask: async () => 'y' });
+    expect(yes.code).toBe(0);
+    expect(yes.stdout).toContain(
+      `Removed key ${publisher.printedKeyId} (Example Accounting) from your trusted publishers`,
+    );
     expect((await cli(['--data-dir', dataDir, 'trust', 'list'])).stdout).toBe('No trusted key.\n');
   });
 
@@ -198,7 +255,7 @@ describeWithMinisign('trust, inspect, install and verify on the command line', (
     const first = invoicesApo(work, '1.0.0');
     minisignSign(publisher, first, { trustedComment: 'invoices 1.0.0' });
     expect((await cli(['--data-dir', dataDir, 'install', first, '--yes'])).code).toBe(0);
-    const removed = await cli(['--data-dir', dataDir, 'trust', 'remove', publisher.printedKeyId]);
+    const removed = await cli(['--data-dir', dataDir, 'trust', 'remove', publisher.printedKeyId, '--yes']);
     expect(removed.stdout).toContain(
       'Still pinned to this key (their updates must be signed by it, or you accept a key change): invoices.',
     );

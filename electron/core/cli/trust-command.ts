@@ -1,13 +1,16 @@
 /**
- * `apollia-desktop [--data-dir D] trust add KEY.pub --name NAME | trust list [--json] | trust remove KEYID`:
- * the keys whose signatures make a package `verified`. Exit 0 done, 1 refused
- * (a key file that is not a minisign public key, a duplicate key or name, an unknown id; nothing
- * written), 2 usage error.
+ * `apollia-desktop [--data-dir D] trust add KEY.pub --name NAME | trust list [--json] | trust remove KEYID [--yes]`:
+ * the keys whose signatures make a package `verified`. `add` prints the key's id and fingerprint and the name it is
+ * trusted as; `remove` says which installed packages are pinned to the key and asks first (`--yes` answers for a
+ * script; without a terminal and without `--yes` nothing is removed). Exit 0 done, 1 refused (a key file that is not a
+ * minisign public key, a duplicate key or name, an unknown id, a removal not confirmed; nothing written), 2 usage
+ * error.
  */
 import { isAbsolute, resolve } from 'node:path';
 import type { TrustedKeyView } from '../../../shared/api';
 import { CoreError } from '../errors/index';
 import { readKeyFile } from '../app/publisher-trust';
+import { askYesNo } from './ask';
 import { type CliIo, EXIT } from './cli-io';
 import { cliApi } from './install-command';
 import { refused } from './cli-data';
@@ -18,16 +21,76 @@ import { PROGRAM, usageError } from './usage';
 export const TRUST_USAGE = [
   `Usage: ${PROGRAM} [--data-dir DIR] trust add KEY.pub --name NAME`,
   `       ${PROGRAM} [--data-dir DIR] trust list [--json]`,
-  `       ${PROGRAM} [--data-dir DIR] trust remove KEYID`,
+  `       ${PROGRAM} [--data-dir DIR] trust remove KEYID [--yes]`,
   '',
   'A package signed by a key you trust shows as verified, with the name you give the key here.',
   'KEY.pub is a minisign public key file (minisign -G writes one); KEYID is the key id `trust list` shows.',
+  '`add` prints the key id and the fingerprint (SHA-256 of the whole key): compare it with the one the publisher',
+  'gave you (`tail -n 1 KEY.pub | base64 -d | sha256sum` prints the same digits).',
+  '`remove` lists the installed packages pinned to the key and asks first; --yes answers yes (for scripts).',
   '',
 ].join('\n');
 
 function keyLine(key: TrustedKeyView): string {
   const pinned = key.pinnedPackages.length > 0 ? `; pinned by ${key.pinnedPackages.join(', ')}` : '';
-  return `  ${key.keyId}  ${key.name}  (added ${key.addedAt}${pinned})\n`;
+  return `  ${key.keyId}  ${key.name}  (added ${key.addedAt}${pinned})\n    fingerprint ${key.fingerprint}\n`;
+}
+
+/** What removing `key` does, said before it is done. */
+function removalWords(key: TrustedKeyView): string {
+  const pinned = key.pinnedPackages;
+  return [
+    `Key ID ${key.keyId}, trusted as “${key.name}”`,
+    `Fingerprint: ${key.fingerprint}`,
+    pinned.length === 0
+      ? 'No installed package is pinned to it.'
+      : `Installed packages pinned to it: ${pinned.join(', ')}. They stay pinned: their updates must still be signed by this very key, or you accept a key change.`,
+    "Packages signed by it will show as signed by a key you don't know. Nothing installed is removed.",
+    '',
+  ].join('\n');
+}
+
+/** `trust remove KEYID [--yes]`: says what it does, asks (unless --yes), then removes. */
+async function remove(rest: string[], io: CliIo): Promise<number> {
+  const yes = rest.includes('--yes');
+  const ids = rest.filter((arg) => arg !== '--yes');
+  if (ids.length !== 1 || (ids[0] as string).startsWith('-'))
+    return usageError(io, 'trust remove takes one KEYID (and --yes to remove it without asking)', TRUST_USAGE);
+  const keyId = ids[0] as string;
+  const api = cliApi(io);
+  const listed = await api.trustedKeys();
+  if (!listed.ok) return refused(io, listed.error);
+  const wanted = keyId.toUpperCase().padStart(16, '0');
+  const key = listed.value.find((k) => k.keyId === wanted && !k.managed);
+  // An unknown id, a malformed one or an organization's key: the Api's refusal says which.
+  if (!key) {
+    const removed = await api.untrustKey({ keyId });
+    return removed.ok ? EXIT.accepted : refused(io, removed.error);
+  }
+  io.stdout(removalWords(key));
+  if (!yes) {
+    const answer = await askYesNo(io, `Remove the key you trust as “${key.name}”? [y/N] `);
+    if (answer === null) {
+      io.stderr(
+        `${PROGRAM}: trust remove asks before removing a key, and there is no terminal to ask in: nothing was removed. Run it in a terminal, or add --yes.\n`,
+      );
+      return EXIT.refused;
+    }
+    if (!answer) {
+      io.stdout(`Kept the key you trust as “${key.name}”: nothing was removed.\n`);
+      return EXIT.refused;
+    }
+  }
+  const removed = await api.untrustKey({ keyId: key.keyId });
+  if (!removed.ok) return refused(io, removed.error);
+  io.stdout(
+    `Removed key ${key.keyId} (${key.name}) from your trusted publishers (recorded in the activity log). Packages signed by it now show as signed by a key you don't know.\n`,
+  );
+  if (key.pinnedPackages.length > 0)
+    io.stdout(
+      `Still pinned to this key (their updates must be signed by it, or you accept a key change): ${key.pinnedPackages.join(', ')}.\n`,
+    );
+  return EXIT.accepted;
 }
 
 /** Runs `trust` with the arguments after the command name. */
@@ -53,26 +116,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     }
     return EXIT.accepted;
   }
-  if (sub === 'remove') {
-    if (rest.length !== 1 || (rest[0] as string).startsWith('-'))
-      return usageError(io, 'trust remove takes one KEYID', TRUST_USAGE);
-    const api = cliApi(io);
-    const before = await api.trustedKeys();
-    const removed = await api.untrustKey({ keyId: rest[0] as string });
-    if (!removed.ok) return refused(io, removed.error);
-    const gone = before.ok
-      ? before.value.find((key) => !removed.value.some((kept) => kept.keyId === key.keyId))
-      : undefined;
-    io.stdout(
-      `Removed key ${gone?.keyId ?? (rest[0] as string).toUpperCase()}${gone ? ` (${gone.name})` : ''} from your trusted publishers. Packages signed by it now show as signed by a key you don't know.\n`,
-    );
-    const pinned = gone?.pinnedPackages ?? [];
-    if (pinned.length > 0)
-      io.stdout(
-        `Still pinned to this key (their updates must be signed by it, or you accept a key change): ${pinned.join(', ')}.\n`,
-      );
-    return EXIT.accepted;
-  }
+  if (sub === 'remove') return remove(rest, io);
   if (sub === 'add') {
     let name: string | undefined;
     const files: string[] = [];
@@ -101,10 +145,18 @@ export async function run(args: string[], io: CliIo): Promise<number> {
       if (error instanceof CoreError) return refused(io, error.toApiError());
       throw error;
     }
-    const added = await cliApi(io).trustKey({ publicKey: text, name });
+    const api = cliApi(io);
+    const preview = await api.previewKey({ publicKey: text });
+    if (!preview.ok) return refused(io, preview.error);
+    const { keyId, fingerprint, publicKey } = preview.value;
+    io.stdout(
+      `Key ID ${keyId}\nFingerprint: ${fingerprint}\n  (compare it with the one the publisher gave you; \`tail -n 1 KEY.pub | base64 -d | sha256sum\` prints the same digits)\nTrusting it as “${name}”.\n`,
+    );
+    const added = await api.trustKey({ publicKey, name });
     if (!added.ok) return refused(io, added.error);
-    const key = added.value.find((k) => k.name === name);
-    io.stdout(`Trusted key ${key?.keyId ?? ''} as ${name}. Packages signed by it now show as verified.\n`);
+    io.stdout(
+      `Trusted key ${keyId} as ${name} (recorded in the activity log). Packages signed by it now show as verified.\n`,
+    );
     return EXIT.accepted;
   }
   return usageError(io, `unknown trust command \`${sub}\`: use add, list or remove`, TRUST_USAGE);

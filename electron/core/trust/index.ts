@@ -50,12 +50,15 @@ export {
 export {
   addTrustedKey,
   findTrustedKey,
+  keyFingerprint,
   keyNameProblem,
+  previewTrustedKey,
   MAX_KEY_NAME_CHARS,
   MAX_TRUSTED_KEYS,
   parseTrustedKeys,
   removeTrustedKey,
   TRUSTED_KEYS_ERROR,
+  type KeyPreviewResult,
   type TrustedKey,
   type TrustedKeysChange,
 } from './trusted-keys';

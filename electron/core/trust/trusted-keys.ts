@@ -4,6 +4,7 @@
  * `parsePublicKey` (one home for what a key is), removing and finding go by key id. Every function
  * returns a new list; nothing here touches the disk.
  */
+import { createHash } from 'node:crypto';
 import type { Problem } from '../../../shared/inspection';
 import { MAX_TRUSTED_KEYS, type TrustedKey } from '../../../shared/trust';
 import { canonicalKeyId, isKeyId, parsePublicKey } from './minisign';
@@ -70,6 +71,38 @@ export function findTrustedKey(keys: readonly TrustedKey[], keyId: string): Trus
   if (!isKeyId(keyId)) return null;
   const wanted = canonicalKeyId(keyId);
   return keys.find((key) => key.keyId === wanted) ?? null;
+}
+
+/**
+ * The fingerprint of a whole public key (its canonical base64 line): the SHA-256 of the 42 bytes the line encodes
+ * (algorithm, key id, key), in uppercase hex groups of four. Unlike the key id, which whoever makes a key may choose,
+ * it covers the key itself: two keys claiming one id have different fingerprints. `tail -n 1 KEY.pub | base64 -d |
+ * sha256sum` prints the same digits.
+ */
+export function keyFingerprint(publicKey: string): string {
+  const hex = createHash('sha256').update(Buffer.from(publicKey, 'base64')).digest('hex').toUpperCase();
+  return hex.replace(/(.{4})(?!$)/g, '$1 ');
+}
+
+/** A key read before it is trusted: what the person compares with what the publisher gave them. */
+export interface KeyPreviewResult {
+  keyId: string;
+  publicKey: string;
+  fingerprint: string;
+  /** The name it is already trusted as, or null. */
+  trustedAs: string | null;
+}
+
+/** Reads the key in `publicKeyText` (a `.pub` file's text or its base64 line) without trusting it; refuses `key.*`. */
+export function previewTrustedKey(
+  keys: readonly TrustedKey[],
+  publicKeyText: string | Uint8Array,
+): { ok: true; preview: KeyPreviewResult } | { ok: false; error: Problem } {
+  const parsed = parsePublicKey(publicKeyText);
+  if (!parsed.ok) return parsed;
+  const { keyId, publicKey } = parsed.value;
+  const trustedAs = keys.find((key) => key.publicKey === publicKey)?.name ?? null;
+  return { ok: true, preview: { keyId, publicKey, fingerprint: keyFingerprint(publicKey), trustedAs } };
 }
 
 /**
