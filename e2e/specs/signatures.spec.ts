@@ -8,9 +8,9 @@
 import { appendFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Page } from '@playwright/test';
-import { minisignKeyPair, minisignSign } from '../../test/helpers/minisign-tool';
-import { axeCheck, expect, shot, test } from '../support/app';
+import type { Locator, Page } from '@playwright/test';
+import { fingerprintBySha256sum, minisignKeyPair, minisignSign } from '../../test/helpers/minisign-tool';
+import { axeCheck, expect, SCREENSHOTS, shot, test } from '../support/app';
 import { packInvoices, packInvoicesWith } from '../support/packages';
 
 test.use({ now: '2026-01-01T00:00:00Z' });
@@ -22,6 +22,20 @@ interface StoredState {
 }
 
 const next = (page: Page) => page.getByRole('button', { name: 'Next' }).click();
+
+/** The window as a person sees it at 1280×800 and at 800×600, `target` scrolled into view. */
+async function windowShots(page: Page, target: Locator, name: string) {
+  const size = page.viewportSize();
+  for (const [width, height] of [
+    [1280, 800],
+    [800, 600],
+  ] as const) {
+    await page.setViewportSize({ width, height });
+    await target.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: join(SCREENSHOTS, `${name}-${width}x${height}.png`) });
+  }
+  if (size) await page.setViewportSize(size);
+}
 
 test('trust a key, install verified, a key change is a stop, tampering is found on the dashboard', async ({
   page,
@@ -36,13 +50,21 @@ test('trust a key, install verified, a key change is a stop, tampering is found 
   await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Settings' }).click();
   const section = page.getByRole('region', { name: 'Trusted publishers' });
   await expect(section).toContainText('You trust no publisher key yet.');
-  await section.getByLabel('Publisher name (what the key will be shown as)').fill('Example Accounting');
+  // The key first: its ID and fingerprint are shown before it is given a name.
+  await expect(section.getByLabel('Publisher name (what the key will be shown as)')).toHaveCount(0);
   await section
     .getByLabel('Public key (paste the .pub file or its line starting with RW)')
     .fill(publisher.publicKeyText);
+  await section.getByRole('button', { name: 'Check this key' }).click();
+  const fingerprint = fingerprintBySha256sum(publisher);
+  await expect(section.getByLabel('Key ID and fingerprint')).toContainText(`Key ID${publisher.printedKeyId}`);
+  await expect(section.getByLabel('Key ID and fingerprint')).toContainText(fingerprint);
+  await shot(page, 'signatures-0-key-fingerprint-before-name');
+  await windowShots(page, section.getByRole('form', { name: "Name the publisher's key" }), 'signatures-0-fingerprint');
+  await section.getByLabel('Publisher name (what the key will be shown as)').fill('Example Accounting');
   await section.getByRole('button', { name: 'Trust this key' }).click();
   await expect(section.getByRole('list', { name: 'Trusted publisher keys' })).toContainText(
-    `Example Accounting key ID ${publisher.printedKeyId}`,
+    `Example Accounting key ID ${publisher.printedKeyId} · fingerprint ${fingerprint}`,
   );
   await shot(page, 'signatures-1-trusted-publishers');
   await axeCheck(page, 'trusted publishers');
@@ -99,10 +121,27 @@ test('trust a key, install verified, a key change is a stop, tampering is found 
   await next(page);
   // The new key is one the user does not know: said so, and trusting it is a separate act.
   await expect(main.locator('[data-publisher-state]').first()).toHaveText('Signed by a key you don’t know');
-  await expect(page.getByTestId('trust-key-offer')).toContainText(
-    `signed by key ID ${stranger.printedKeyId}, which you do not trust yet`,
-  );
+  const offer = page.getByTestId('trust-key-offer');
+  await expect(offer).toContainText(`signed by key ID ${stranger.printedKeyId}, which you do not trust yet`);
   await shot(page, 'signatures-4-unknown-key-overview');
+  // Trusting it from here: the key's ID and fingerprint before its name; another key than the one that signed is said.
+  await offer.getByRole('button', { name: "Trust this publisher's key…" }).click();
+  const pasted = offer.getByLabel('Public key (paste the .pub file or its line starting with RW)');
+  await pasted.fill(publisher.publicKeyText);
+  await offer.getByRole('button', { name: 'Check this key' }).click();
+  await expect(offer.getByRole('alert')).toHaveText(
+    `This is not the key that signed the package: that one has key ID ${stranger.printedKeyId}.`,
+  );
+  await expect(offer).toContainText('You already trust this key as “Example Accounting”.');
+  await offer.getByRole('button', { name: 'Use another key' }).click();
+  await pasted.fill(stranger.publicKeyText);
+  await offer.getByRole('button', { name: 'Check this key' }).click();
+  await expect(offer.getByLabel('Key ID and fingerprint')).toContainText(fingerprintBySha256sum(stranger));
+  await expect(offer.getByRole('alert')).toHaveCount(0);
+  await expect(offer.getByLabel('Publisher name (what the key will be shown as)')).toBeVisible();
+  await shot(page, 'signatures-4b-trust-from-install-fingerprint');
+  await windowShots(page, offer, 'signatures-4b-trust-from-install');
+  await axeCheck(page, 'trust from install');
   await next(page);
   await next(page);
   await next(page);
@@ -138,10 +177,11 @@ test('the key-change stop shows a lookalike publisher and new shell access befor
   const main = page.getByRole('main');
   await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Settings' }).click();
   const section = page.getByRole('region', { name: 'Trusted publishers' });
-  await section.getByLabel('Publisher name (what the key will be shown as)').fill('Example Accounting');
   await section
     .getByLabel('Public key (paste the .pub file or its line starting with RW)')
     .fill(publisher.publicKeyText);
+  await section.getByRole('button', { name: 'Check this key' }).click();
+  await section.getByLabel('Publisher name (what the key will be shown as)').fill('Example Accounting');
   await section.getByRole('button', { name: 'Trust this key' }).click();
   await expect(section.getByRole('list', { name: 'Trusted publisher keys' })).toContainText('Example Accounting');
 
@@ -199,14 +239,29 @@ test('the key-change stop shows a lookalike publisher and new shell access befor
   await page.getByRole('button', { name: "Don't update" }).click();
   await expect.poll(async () => JSON.stringify(await app.readState())).toContain('"version":"1.2.0"');
 
-  // Removing the trusted key asks first, naming the installed package pinned to it.
+  // Removing the trusted key asks first, naming the installed package pinned to it; an old error goes with it.
   await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Settings' }).click();
+  await section
+    .getByLabel('Public key (paste the .pub file or its line starting with RW)')
+    .fill(stranger.publicKeyText);
+  await section.getByRole('button', { name: 'Check this key' }).click();
+  await section.getByLabel('Publisher name (what the key will be shown as)').fill('Example Accounting');
+  await section.getByRole('button', { name: 'Trust this key' }).click();
+  await expect(section.getByRole('alert', { name: 'The key was not trusted' })).toContainText('already used');
   await section.getByRole('button', { name: 'Remove the key of Example Accounting' }).click();
   const confirm = page.getByRole('alertdialog');
   await expect(confirm).toContainText('Remove the key you trust as “Example Accounting”?');
   await expect(confirm.getByRole('list', { name: 'Installed packages pinned to this key' })).toContainText('invoices');
+  await expect(confirm.getByLabel('Key ID and fingerprint')).toContainText(fingerprintBySha256sum(publisher));
   await shot(page, 'signatures-8-remove-key-confirm');
+  await windowShots(page, confirm, 'signatures-8-remove-key');
   await axeCheck(page, 'remove key confirm');
   await confirm.getByRole('button', { name: 'Remove the key' }).click();
   await expect(section).toContainText('You trust no publisher key yet.');
+  await expect(section.getByRole('alert', { name: 'The key was not trusted' })).toHaveCount(0);
+  // Both are in the activity log, in words.
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Activity' }).click();
+  await expect(main).toContainText('Trusted a publisher key');
+  await expect(main).toContainText('Stopped trusting a publisher key');
+  await expect(main).toContainText('still pinned to it: invoices');
 });

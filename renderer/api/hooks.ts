@@ -103,8 +103,6 @@ function useChange<
     | 'denyTool'
     | 'removeDeniedTool'
     | 'trustKey'
-    | 'previewKey'
-    | 'previewKeyFile'
     | 'untrustKey'
     | 'refuseKeyChange'
     | 'trashSource'
@@ -219,10 +217,14 @@ export function useTrustedKeys() {
 }
 /** Trusts a pasted key; opened packages are checked again (a signature may now verify). */
 export const useTrustKey = () => useChange('trustKey', { keys: true, inspections: true });
-/** Reads a pasted key without trusting it (its id and fingerprint, shown before it is named). */
-export const usePreviewKey = () => useChange('previewKey');
-/** Reads a `.pub` file picked in a main-process dialog without trusting it. */
-export const usePreviewKeyFile = () => useChange('previewKeyFile');
+/** Reads a pasted key without trusting it (its id and fingerprint, shown before it is named); changes nothing. */
+export function usePreviewKey() {
+  return useMutation({ mutationFn: (request: ApiRequest<'previewKey'>) => call('previewKey', request) });
+}
+/** Reads a `.pub` file picked in a main-process dialog without trusting it; null when cancelled. */
+export function usePreviewKeyFile() {
+  return useMutation({ mutationFn: () => call('previewKeyFile') });
+}
 /** Removes a trusted key. */
 export const useUntrustKey = () => useChange('untrustKey', { keys: true, inspections: true });
 /** "Don't update" on a key-change stop: recorded in the activity log. */

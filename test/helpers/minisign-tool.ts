@@ -69,3 +69,15 @@ export function minisignVerifies(publicKeyPath: string, file: string, signatureP
     spawnSync('minisign', ['-V', '-p', publicKeyPath, '-m', file, '-x', signaturePath], { stdio: 'pipe' }).status === 0
   );
 }
+
+/**
+ * The fingerprint the app shows for a key: the SHA-256 of its bytes as `base64 -d | sha256sum` prints it, uppercase in
+ * groups of four. Computed here by the shell's own tools, never by the code under test.
+ */
+export function fingerprintBySha256sum(keys: MinisignKeyPair): string {
+  const line = keys.publicKeyText.split('\n')[1] as string;
+  const sum = execFileSync('sh', ['-c', 'base64 -d | sha256sum'], { input: `${line}\n` })
+    .toString()
+    .slice(0, 64);
+  return sum.toUpperCase().match(/.{4}/g)?.join(' ') ?? '';
+}

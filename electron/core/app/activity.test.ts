@@ -97,7 +97,7 @@ describe('the Api records each change in the activity log', () => {
       ['grant', 'ok', 'watcher/tidy', null, 'allowed pkg:watcher/tidy_folder for Tidy'],
       ['arm', 'ok', 'watcher/tidy', 'watcher/on-call', 'armed: webhook, a new signing secret was made'],
       ['arm', 'ok', 'watcher/tidy', 'watcher/on-change', `armed: watches ${folder}`],
-      ['install', 'ok', null, null, 'installed watcher 0.1.0 from Fixture Works'],
+      ['install', 'ok', null, null, 'installed watcher 0.1.0 from Fixture Works — Unverified publisher'],
     ]);
     const log = activityText(dataDir);
     expect(log).not.toContain(secret.slice(6));

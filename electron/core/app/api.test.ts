@@ -300,7 +300,7 @@ describe('install', () => {
     expect((await new ActivityLog(dataDir).list()).map((e) => [e.kind, e.package, e.detail])).toEqual([
       ['uninstall', 'invoices', 'uninstalled invoices 1.2.0; 1 agent(s) removed; 1 trigger(s) removed'],
       ['arm', 'invoices', 'armed: runs on its schedule'],
-      ['install', 'invoices', 'installed invoices 1.2.0 from Example Accounting'],
+      ['install', 'invoices', 'installed invoices 1.2.0 from Example Accounting — Unverified publisher'],
     ]);
   });
 });

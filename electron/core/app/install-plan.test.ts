@@ -130,7 +130,7 @@ describe('planInstall: a first install', () => {
         kind: 'install',
         package: 'invoices',
         outcome: 'ok',
-        detail: 'installed invoices 1.0.0 from Example Accounting',
+        detail: 'installed invoices 1.0.0 from Example Accounting — Unverified publisher',
       },
     ]);
   });
@@ -144,7 +144,7 @@ describe('planInstall: a first install', () => {
     expect(plan.receipt.armed).toEqual(['invoices/first-monday', 'invoices/inbox', 'invoices/hook']);
     expect(plan.receipt.webhookSecrets).toEqual(armedInboxAndHook.webhookSecrets);
     expect(plan.events.map((e) => [e.kind, e.trigger ?? null, e.detail])).toEqual([
-      ['install', null, 'installed invoices 1.0.0 from Example Accounting'],
+      ['install', null, 'installed invoices 1.0.0 from Example Accounting — Unverified publisher'],
       ['arm', 'invoices/first-monday', 'armed: runs on its schedule'],
       ['arm', 'invoices/inbox', 'armed: watches /srv/inbox'],
       ['arm', 'invoices/hook', 'armed: webhook, a new signing secret was made'],

@@ -12,6 +12,7 @@ import { accessFamilies, firstByName } from '../../../shared/consent';
 import { type Decisions, permissionsOf, type TriggerDecided } from '../../../shared/decisions';
 import type { SignatureSummary } from '../../../shared/inspection';
 import { own } from '../../../shared/own';
+import { signatureVerdictOf, signatureVerdictWords } from '../../../shared/signature-verdict';
 import type { ActivityInput } from '../activity/activity-log';
 import { CoreError } from '../errors/index';
 import {
@@ -170,7 +171,7 @@ export function planInstall(state: Readonly<StoreState>, input: InstallPlanInput
     armedTriggers: triggers.armed,
     turnedOff: triggers.turnedOff,
     oldDir: current?.dir ?? null,
-    events: installEvents(receipt, triggers.armed, triggers.turnedOff),
+    events: installEvents(receipt, input.signature, triggers.armed, triggers.turnedOff),
   };
 }
 
@@ -291,7 +292,12 @@ function plannedTrigger(
  * The activity events of an install: a key change first (accepted, or a first signature), then `install` or
  * `update`, one `arm` per trigger armed now, and one `disarm` per trigger the update turned off.
  */
-function installEvents(receipt: InstallReceipt, armed: ArmedTrigger[], turnedOff: TurnedOffTrigger[]): ActivityInput[] {
+function installEvents(
+  receipt: InstallReceipt,
+  signature: SignatureSummary,
+  armed: ArmedTrigger[],
+  turnedOff: TurnedOffTrigger[],
+): ActivityInput[] {
   const { name, version, keyChange } = receipt;
   const events: ActivityInput[] = [];
   if (keyChange?.kind === 'changed')
@@ -303,10 +309,12 @@ function installEvents(receipt: InstallReceipt, armed: ArmedTrigger[], turnedOff
     });
   else if (keyChange)
     events.push({ kind: 'update', package: name, outcome: 'ok', detail: `${version}: ${keyChange.message}` });
+  // Who signed it, as the one signature verdict says it on every surface.
+  const signed = ` — ${signatureVerdictWords(signatureVerdictOf(signature, receipt.publisher)).label}`;
   const words =
     receipt.outcome === 'installed'
-      ? `installed ${name} ${version} from ${receipt.publisher}`
-      : `${receipt.outcome} ${name} from ${receipt.previousVersion} to ${version}`;
+      ? `installed ${name} ${version} from ${receipt.publisher}${signed}`
+      : `${receipt.outcome} ${name} from ${receipt.previousVersion} to ${version}${signed}`;
   events.push({
     kind: receipt.outcome === 'installed' ? 'install' : 'update',
     package: name,

@@ -5,7 +5,6 @@
  * (and recorded), unsigned → signed is allowed and said, and a file changed after install marks the
  * package changed and disarms its triggers on opening the dashboard.
  */
-import { execFileSync } from 'node:child_process';
 import { appendFileSync, cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, expect, it } from 'vitest';
@@ -13,6 +12,7 @@ import { sharedChecker } from '../bounded/index';
 import { INVOICES_DIR, packFolder } from '../../../test/helpers/pack';
 import {
   describeWithMinisign,
+  fingerprintBySha256sum,
   type MinisignKeyPair,
   minisignKeyPair,
   minisignSign,
@@ -335,10 +335,7 @@ describeWithMinisign('previewing a key before it is named: pasted, or a file pic
     });
     // The fingerprint is what `sha256sum` prints for the key's bytes, grouped: computed here by the shell's tools.
     const line = keys.publicKeyText.split('\n')[1] as string;
-    const sum = execFileSync('sh', ['-c', 'base64 -d | sha256sum'], { input: `${line}\n` })
-      .toString()
-      .slice(0, 64);
-    const fingerprint = sum.toUpperCase().match(/.{4}/g)?.join(' ');
+    const fingerprint = fingerprintBySha256sum(keys);
     const picked = await api.previewKeyFile();
     expect(picked).toEqual({
       ok: true,

@@ -11,6 +11,7 @@ import { beforeAll, expect, it } from 'vitest';
 import { sharedChecker } from '../bounded/index';
 import {
   describeWithMinisign,
+  fingerprintBySha256sum,
   type MinisignKeyPair,
   minisignKeyPair,
   minisignSign,
@@ -24,15 +25,6 @@ beforeAll(() => sharedChecker().warm(), 120_000);
 
 async function cli(argv: string[]) {
   return runCliCaptured(argv);
-}
-
-/** SHA-256 of the key's bytes as `sha256sum` prints it, uppercase in groups of four: computed by the shell's tools. */
-function fingerprintOf(keys: MinisignKeyPair): string {
-  const line = keys.publicKeyText.split('\n')[1] as string;
-  const sum = execFileSync('sh', ['-c', 'base64 -d | sha256sum'], { input: `${line}\n` })
-    .toString()
-    .slice(0, 64);
-  return sum.toUpperCase().match(/.{4}/g)?.join(' ') ?? '';
 }
 
 function invoicesApo(dir: string, version: string): string {
@@ -63,7 +55,7 @@ describeWithMinisign('trust, inspect, install and verify on the command line', (
       '--name',
       'Example Accounting',
     ]);
-    const fingerprint = fingerprintOf(publisher);
+    const fingerprint = fingerprintBySha256sum(publisher);
     expect([added.code, added.stdout, added.stderr]).toEqual([
       0,
       [
@@ -110,7 +102,7 @@ describeWithMinisign('trust, inspect, install and verify on the command line', (
     const before = treeHash(dataDir);
     const said = [
       `Key ID ${publisher.printedKeyId}, trusted as “Example Accounting”`,
-      `Fingerprint: ${fingerprintOf(publisher)}`,
+      `Fingerprint: ${fingerprintBySha256sum(publisher)}`,
       'Installed packages pinned to it: invoices. They stay pinned: their updates must still be signed by this very key, or you accept a key change.',
       "Packages signed by it will show as signed by a key you don't know. Nothing installed is removed.",
       '',
@@ -301,6 +293,13 @@ describeWithMinisign('trust, inspect, install and verify on the command line', (
     expect(activity).toContain('"kind":"key_trusted"');
     expect(activity).toContain('"kind":"key_removed"');
     expect(activity).toContain('still pinned to it: invoices');
+    // The activity lines say who signed it in the verdict's words, as recorded at install.
+    expect(activity).toContain(
+      'installed invoices 1.0.0 from Example Accounting — Verified publisher: Example Accounting',
+    );
+    expect(activity).toContain(
+      'updated invoices from 1.0.0 to 1.0.2 — Signed by the key it was installed with, which you no longer trust',
+    );
   });
 
   it('a signed package whose update is unsigned is "signature dropped", not "signed by a different key"', async () => {
