@@ -80,12 +80,10 @@ const INVALID_WORDS: Record<NonNullable<SignatureSummary['reason']>, string> = {
 };
 
 function updateNote(update: SignatureUpdate): string {
-  const sentence = `${update.message.charAt(0).toUpperCase()}${update.message.slice(1)}.`;
+  const sentence = `${update.message}.`;
   switch (update.change) {
     case 'kept':
-      return update.before.kind === 'unsigned'
-        ? 'Still unsigned, as the version you have.'
-        : `Key kept: ${update.message}.`;
+      return update.before.kind === 'unsigned' ? 'Still unsigned, as the version you have.' : `Key kept: ${sentence}`;
     case 'first_signed':
       return `First signed: ${sentence} From now on, updates must be signed by this key.`;
     case 'dropped':

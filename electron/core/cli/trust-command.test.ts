@@ -312,7 +312,7 @@ describeWithMinisign('trust, inspect, install and verify on the command line', (
     const unsigned = invoicesApo(work, '1.1.0');
     const words = (await cli(['--data-dir', dataDir, 'inspect', unsigned])).stdout;
     expect(words).toContain(
-      `update: Signature dropped: This update is not signed; the version you have was signed by the key you trust as “Example Accounting” (ID ${publisher.printedKeyId}).`,
+      `update: Signature dropped: this update is not signed; the version you have was signed by the key you trust as “Example Accounting” (ID ${publisher.printedKeyId}).`,
     );
     const json = JSON.parse((await cli(['--data-dir', dataDir, 'inspect', unsigned, '--json'])).stdout);
     expect(json.summary.signature.state).toBe('unsigned');

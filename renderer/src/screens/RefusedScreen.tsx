@@ -1,6 +1,8 @@
 import { Building2, OctagonX, ShieldAlert, Trash2, Wrench, X } from 'lucide-react';
 import { useEffect, useRef } from 'react';
-import type { Inspection } from '../../../shared/inspection';
+import type { SignatureVerdict } from '../../../shared/api';
+import type { ApoSummary, Inspection } from '../../../shared/inspection';
+import { signatureVerdictOf, signatureVerdictWords } from '../../../shared/signature-verdict';
 import {
   authorMessage,
   inspectCommand,
@@ -29,6 +31,30 @@ const ICONS: Record<RefusalActor, typeof Wrench> = {
  * more", so the actions below stay within reach of a glance, however many problems a package has.
  */
 const OTHERS_SHOWN = 5;
+
+/**
+ * A package refused for its signature: the one signature verdict's words (shared/signature-verdict.ts), as the
+ * command line's `inspect` says them: a signature that does not hold, and why; never "not signed".
+ */
+function RefusedSignatureLine({
+  inspection,
+}: {
+  inspection: Inspection & { signatureVerdict?: SignatureVerdict | null };
+}) {
+  const summary = inspection.kind === 'apo' ? (inspection.summary as ApoSummary | null) : null;
+  if (summary?.signature?.state !== 'invalid') return null;
+  const words = signatureVerdictWords(
+    inspection.signatureVerdict ?? signatureVerdictOf(summary.signature, summary.publisher),
+  );
+  return (
+    <p>
+      <span className="badge badge-warning-soft" data-publisher-state={words.state}>
+        <ShieldAlert aria-hidden="true" size={12} /> {words.label}
+      </span>{' '}
+      <CodeText text={words.explanation} />
+    </p>
+  );
+}
 
 /**
  * A refused package: who acts first (the person, the author, or nobody: it may be malicious), then
@@ -85,6 +111,7 @@ export function RefusedScreen({
       >
         <h2 id="refused-heading">{advice.title}</h2>
         <p className="refusal-action">{advice.action}</p>
+        <RefusedSignatureLine inspection={inspection} />
         {first?.code === 'manifest.sdk_unsupported' && appInfo.data ? (
           <p className="small">
             This is Apollia Desktop {appInfo.data.version}; it runs packages made for the Apollia SDK{' '}

@@ -74,9 +74,17 @@ export function KeyChangeStop({
             </strong>
           </dd>
         </dl>
+        {words?.updateNote ? (
+          <p data-signature-update={change.change}>
+            <PackageText text={words.updateNote} />
+          </p>
+        ) : null}
         {words ? (
           <p className="small">
-            <PackageText text={`${words.label}. ${words.explanation}`} />
+            <span className="badge badge-warning-soft" data-publisher-state={words.state}>
+              <PackageText text={words.label} />
+            </span>{' '}
+            <PackageText text={words.explanation} />
           </p>
         ) : null}
         {words?.namesNote ? (

@@ -45,6 +45,11 @@ export function PublisherLine({ publisher, verdict }: { publisher: string; verdi
           <PackageText text={words.explanation} />
         </span>
       </p>
+      {words.updateNote && verdict.update ? (
+        <p className="small" data-signature-update={verdict.update.change}>
+          <PackageText text={words.updateNote} />
+        </p>
+      ) : null}
       {words.namesNote ? (
         <div className="panel panel-warning" role="note" data-testid="publisher-names-differ">
           <p>
