@@ -11,7 +11,7 @@ import { useConsentDraft, useConsentStore, type ConsentDraft } from '../../store
 import { answersFromDraft, useFormDecisions } from './consent-decisions';
 import { useFlowStore } from '../../stores/flow-store';
 import { AccessStep } from './AccessStep';
-import { OverviewStep } from './OverviewStep';
+import { OverviewStep, PublisherLine } from './OverviewStep';
 import { ReviewStep } from './ReviewStep';
 import { TriggersStep } from './TriggersStep';
 import { UpdateChanges } from './UpdateChanges';
@@ -42,12 +42,18 @@ function DecidedUpdateChanges({
   installedVersion: string;
 }) {
   const decisions = useFormDecisions(inspection, sourceId);
+  // Who signed the update, and how that stands to the key the installed version was signed with, first.
   return (
     <UpdateChanges
       diff={diff}
       installedVersion={installedVersion}
       decisions={decisions}
       signed={inspection.signatureVerdict?.signature.state === 'verified'}
+      lead={
+        inspection.signatureVerdict && inspection.summary ? (
+          <PublisherLine publisher={inspection.summary.publisher} verdict={inspection.signatureVerdict} />
+        ) : null
+      }
     />
   );
 }

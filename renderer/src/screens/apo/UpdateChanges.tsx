@@ -1,4 +1,5 @@
 import { ShieldAlert } from 'lucide-react';
+import type { ReactNode } from 'react';
 import type { UpdateDiff } from '../../../../shared/update-diff';
 import type { Decisions } from '../../../../shared/decisions';
 import { CodeText } from '../../components/CodeText';
@@ -50,16 +51,20 @@ export function UpdateChanges({
   installedVersion,
   decisions,
   signed = false,
+  lead = null,
 }: {
   diff: UpdateDiff;
   installedVersion: string;
   decisions: Decisions | null;
   signed?: boolean;
+  /** What comes before the changes (the update form: who signed it, and how that stands to the installed key). */
+  lead?: ReactNode;
 }) {
   const changes = diff.publisher ? diff.changes.slice(1) : diff.changes;
   const kept = decisions ? keptSummary(decisions) : null;
   return (
     <div className="step-body">
+      {lead}
       {diff.publisher ? <PublisherChange publisher={diff.publisher} signed={signed} /> : null}
       <p>
         Version {installedVersion} is installed; this is version {diff.toVersion}. Anything new or wider is left
