@@ -158,7 +158,7 @@ export function signatureVerdictWords(verdict: SignatureVerdict): SignatureWords
         ...base,
         tone: stop ? 'danger' : 'warning',
         label: 'Unverified publisher',
-        explanation: 'The package is not signed: anyone can write any publisher name.',
+        explanation: 'It is not signed: anyone can write any publisher name.',
       };
   }
 }

@@ -5,7 +5,7 @@
  * the same, and against this CLI); the text and the JSON are also checked against each other.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { cpSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, expect, it } from 'vitest';
@@ -89,4 +89,22 @@ describeWithMinisign('every signature state through the built CLI: text and --js
       if (story.refused) expect(text.stdout).toContain(`Refused: ${JSON.parse(json.stdout).errors[0].message}`);
     });
   }
+
+  it.skipIf(skipWithoutBuild(CLI))(
+    'a template says who it is from in the same words: shipped with the app, or not signed',
+    () => {
+      const builtin = new URL('../resources/templates/market-monitor', import.meta.url).pathname;
+      const copy = join(mkdtempSync(join(tmpdir(), 'apollia-template-')), 'market-monitor');
+      cpSync(builtin, copy, { recursive: true });
+      const shipped = verdictLines(cli('inspect', builtin).stdout);
+      expect(shipped).toBe(
+        'publisher: Apollia (Ships with Apollia Desktop)\nsignature: This template came with the app itself, not from a publisher.',
+      );
+      const copied = verdictLines(cli('inspect', copy).stdout);
+      expect(copied).toBe(
+        'publisher: Apollia (Unverified publisher)\nsignature: It is not signed: anyone can write any publisher name.',
+      );
+      expect(JSON.parse(cli('inspect', copy, '--json').stdout).summary.signature.state).toBe('unsigned');
+    },
+  );
 });

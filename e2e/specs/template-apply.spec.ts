@@ -15,7 +15,7 @@ test('market-monitor: pattern error, missing server resolved in Settings, pins, 
   await page.getByRole('button', { name: 'Use this template: Market monitor' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Apply template market-monitor' })).toBeVisible();
   // A template shipped with the app says so, not "unverified".
-  await expect(main.locator('.badge', { hasText: 'Comes with Apollia Desktop' })).toBeVisible();
+  await expect(main.locator('.badge', { hasText: 'Ships with Apollia Desktop' })).toBeVisible();
   await expect(main).not.toContainText('Unverified');
   await expect(page.getByRole('button', { name: 'Cancel' })).toBeVisible();
   await snapshotBoth(page, 'template-1-overview');

@@ -24,7 +24,7 @@ test('a required MCP server missing blocks apply, naming it, until it is saved i
   const needs = main.getByRole('region', { name: 'It needs something this computer does not have yet' });
   await expect(needs).toContainText('The MCP server linear is required');
   // An opened (not built-in) template has no signature: it says so.
-  await expect(main.locator('.badge', { hasText: 'Unverified: not signed' })).toBeVisible();
+  await expect(main.locator('.badge', { hasText: 'Unverified publisher' })).toBeVisible();
   await snapshot(page, 'required-server-0-overview');
 
   await page.getByRole('button', { name: 'Next' }).click();

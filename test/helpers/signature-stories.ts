@@ -142,7 +142,7 @@ export const SIGNATURE_STORIES: SignatureStory[] = [
     refused: false,
     json: { state: 'unsigned', reason: null, ...first, names: null },
     label: 'Unverified publisher',
-    says: () => ['The package is not signed: anyone can write any publisher name.'],
+    says: () => ['It is not signed: anyone can write any publisher name.'],
     updateSays: null,
     never: /Verified publisher|signature does not/,
   },
@@ -235,7 +235,7 @@ export const SIGNATURE_STORIES: SignatureStory[] = [
     refused: false,
     json: { state: 'unsigned', reason: null, change: 'dropped', stop: true, names: null },
     label: 'Unverified publisher',
-    says: () => ['The package is not signed: anyone can write any publisher name.'],
+    says: () => ['It is not signed: anyone can write any publisher name.'],
     updateSays: (kit) =>
       `Signature dropped: this update is not signed; the version you have was signed by the key you trust as “${NAME}” (ID ${kit.publisher.printedKeyId}).`,
     never: /different key|Key kept|Verified publisher/,

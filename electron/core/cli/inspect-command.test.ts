@@ -150,7 +150,7 @@ describe('the human text', () => {
     const lines = text.split('\n');
     expect(lines[0]).toBe('invoices 1.2.0 — Reads supplier invoices and drafts the reminders.');
     expect(lines[1]).toBe('publisher: Example Accounting (Unverified publisher)');
-    expect(lines[2]).toBe('signature: The package is not signed: anyone can write any publisher name.');
+    expect(lines[2]).toBe('signature: It is not signed: anyone can write any publisher name.');
     const can = lines.indexOf('What it can do (sensitive first):');
     expect(lines.slice(can + 1, can + 5)).toEqual([
       '  Runs a program on this computer: `uvx ledger-mcp` (MCP server ledger)',

@@ -12,7 +12,7 @@ import {
 import { apolliaNativeTool, CONNECTION_TYPES } from '../../../shared/catalogues';
 import { describeInterval, nextCronTimes, nextIntervalTimes } from '../../../shared/cron';
 import { describeCron } from '../../../shared/cron-words';
-import type { ApoDetails, ApoSummary, Inspection, Problem } from '../../../shared/inspection';
+import type { ApoDetails, ApoSummary, Inspection, Problem, SignatureSummary } from '../../../shared/inspection';
 import { VERDICT_LABELS } from '../../../shared/verdict';
 import { signatureVerdictOf, signatureVerdictWords, type SignatureVerdict } from '../../../shared/signature-verdict';
 import type { TemplateDetails } from '../../../shared/template-manifest';
@@ -238,8 +238,14 @@ function formatOther(inspection: Inspection): string[] {
   const unpacked = inspection.errors[0]?.code === 'template.unbuilt_apo';
   const lines = [unpacked ? 'package folder, not yet packed (apollia.toml at its root)' : KIND_WORDS[inspection.kind]];
   if (inspection.summary && typeof inspection.summary === 'object') {
-    for (const [key, value] of Object.entries(inspection.summary as Record<string, unknown>)) {
-      lines.push(`${key}: ${typeof value === 'string' ? value : JSON.stringify(value)}`);
+    const summary = inspection.summary as Record<string, unknown>;
+    // Who it is from, in the one signature verdict's words (shipped with the app, or not signed), as the app says it.
+    const signature = summary['signature'] as SignatureSummary | undefined;
+    const words = signature ? signatureVerdictWords(signatureVerdictOf(signature, null)) : null;
+    for (const [key, value] of Object.entries(summary)) {
+      if (key === 'signature' && words) lines.push(`signature: ${words.explanation}`);
+      else if (key === 'publisher' && words) lines.push(`publisher: ${String(value) || '(none)'} (${words.label})`);
+      else lines.push(`${key}: ${typeof value === 'string' ? value : JSON.stringify(value)}`);
     }
   }
   const manifest =

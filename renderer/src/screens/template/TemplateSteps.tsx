@@ -13,13 +13,14 @@ import { PackageText } from '../../components/PackageText';
 import { ScheduleText } from '../../components/ScheduleText';
 import { formatDateTime } from '../../components/date-format';
 import { useFlowStore } from '../../stores/flow-store';
-import { publisherLine } from '../../../../shared/publisher-state';
+import { signatureVerdictOf, signatureVerdictWords } from '../../../../shared/signature-verdict';
+import { BUILTIN, UNSIGNED } from '../../../../shared/trust';
 import { mcpToolOutcome } from './mcp-tool-outcome';
 
 /**
  * Overview: first the verdict (the worst the agent could do, its level and the
  * facts behind it), then what the template is, its display name filled live from the parameters, who it is
- * from (one publisher line: `shared/publisher-state.ts`), and a required MCP server this computer
+ * from (the one signature verdict: shipped with the app, or not signed), and a required MCP server this computer
  * lacks, shown here first rather than at Review.
  */
 export function TemplateOverview({
@@ -37,7 +38,7 @@ export function TemplateOverview({
   const manifest = inspection.details?.manifest;
   if (!manifest) return null;
   const approvals = manifest.approvals ?? 'ask';
-  const publisher = publisherLine({ builtin });
+  const publisher = signatureVerdictWords(signatureVerdictOf(builtin ? BUILTIN : UNSIGNED, null));
   const missingRequired = (preview?.mcp ?? []).filter((server) => server.required && !server.saved);
   return (
     <div className="step-body">
@@ -77,7 +78,12 @@ export function TemplateOverview({
         <dt>Author</dt>
         <dd>
           {manifest.author ? <PackageText text={manifest.author.name} /> : <span className="muted">Not given</span>}{' '}
-          <span className={`badge badge-${publisher.tone}`}>{publisher.badge}</span>
+          <span
+            className={`badge ${publisher.tone === 'allow' ? 'badge-allow' : 'badge-warning-soft'}`}
+            data-publisher-state={publisher.state}
+          >
+            {publisher.label}
+          </span>
           <span className="small muted block">{publisher.explanation}</span>
           {manifest.author?.url ? (
             <span className="small muted block">
