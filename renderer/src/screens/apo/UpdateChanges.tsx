@@ -57,15 +57,15 @@ export function UpdateChanges({
   installedVersion: string;
   decisions: Decisions | null;
   signed?: boolean;
-  /** What comes before the changes (the update form: who signed it, and how that stands to the installed key). */
+  /** What comes after a publisher change, before the rest (who signed it, and how that stands to the installed key). */
   lead?: ReactNode;
 }) {
   const changes = diff.publisher ? diff.changes.slice(1) : diff.changes;
   const kept = decisions ? keptSummary(decisions) : null;
   return (
     <div className="step-body">
-      {lead}
       {diff.publisher ? <PublisherChange publisher={diff.publisher} signed={signed} /> : null}
+      {lead}
       <p>
         Version {installedVersion} is installed; this is version {diff.toVersion}. Anything new or wider is left
         unticked for you to decide, and a new or changed trigger stays off.
