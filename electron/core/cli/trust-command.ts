@@ -27,7 +27,7 @@ export const TRUST_USAGE = [
   'KEY.pub is a minisign public key file (minisign -G writes one); KEYID is the key id `trust list` shows.',
   '`add` prints the key id and the fingerprint (SHA-256 of the whole key): compare it with the one the publisher',
   'gave you (`tail -n 1 KEY.pub | base64 -d | sha256sum` prints the same digits).',
-  '`remove` lists the installed packages pinned to the key and asks first; --yes answers yes (for scripts).',
+  '`remove` lists the installed packages pinned to the key and asks first; --yes (-y) answers yes (for scripts).',
   '',
 ].join('\n');
 
@@ -52,8 +52,8 @@ function removalWords(key: TrustedKeyView): string {
 
 /** `trust remove KEYID [--yes]`: says what it does, asks (unless --yes), then removes. */
 async function remove(rest: string[], io: CliIo): Promise<number> {
-  const yes = rest.includes('--yes');
-  const ids = rest.filter((arg) => arg !== '--yes');
+  const yes = rest.includes('--yes') || rest.includes('-y');
+  const ids = rest.filter((arg) => arg !== '--yes' && arg !== '-y');
   if (ids.length !== 1 || (ids[0] as string).startsWith('-'))
     return usageError(io, 'trust remove takes one KEYID (and --yes to remove it without asking)', TRUST_USAGE);
   const keyId = ids[0] as string;
