@@ -192,7 +192,12 @@ describe('planInstall: an update', () => {
     expect(plan.receipt.armed).toHaveLength(3);
     expect(plan.oldDir).toBe('packages/invoices/1.0.0');
     expect(plan.events).toEqual([
-      { kind: 'update', package: 'invoices', outcome: 'ok', detail: 'updated invoices from 1.0.0 to 1.1.0' },
+      {
+        kind: 'update',
+        package: 'invoices',
+        outcome: 'ok',
+        detail: 'updated invoices from 1.0.0 to 1.1.0 — Unverified publisher',
+      },
     ]);
   });
 
@@ -230,7 +235,7 @@ describe('planInstall: an update', () => {
     applyInstallPlan(state, planInstall(state, inputOf(state, v2, none)));
     const plan = planInstall(state, inputOf(state, v1, none));
     expect(plan.receipt.outcome).toBe('downgraded');
-    expect(plan.events[0]?.detail).toBe('downgraded invoices from 1.1.0 to 1.0.0');
+    expect(plan.events[0]?.detail).toBe('downgraded invoices from 1.1.0 to 1.0.0 — Unverified publisher');
   });
 });
 
