@@ -18,6 +18,7 @@ describe('the Access step rows of the complete example', () => {
       what: 'Read files the user opens to the agent',
       family: 'read_personal',
       asks: true,
+      outward: false,
     });
     expect(accessRow('mcp:ledger/lookup', manifest)).toMatchObject({
       kind: 'mcp',
@@ -34,6 +35,12 @@ describe('the Access step rows of the complete example', () => {
 
   it('a read-only native tool runs unasked; a name the app does not know asks', () => {
     expect(accessRow('web_search', manifest)).toMatchObject({ kind: 'native', family: 'read', asks: false });
+  });
+
+  it('a web tool reads but is marked as sending what it looks up outside, as the verdict counts it', () => {
+    expect(accessRow('web_search', manifest)).toMatchObject({ family: 'read', outward: true });
+    expect(accessRow('web_fetch', manifest)).toMatchObject({ family: 'read', outward: true });
+    expect(accessRow('notify', manifest)).toMatchObject({ family: 'read', outward: false });
     expect(accessRow('teleport', manifest)).toMatchObject({ kind: 'unknown', family: 'unknown', asks: true });
   });
 });

@@ -8,7 +8,8 @@
  * agent) asks first too, because nothing proves it only reads.
  */
 import type { ActionFamily, AgentEntry, ApolliaManifest, ToolEntry, WorkflowEntry } from './apollia-manifest';
-import { apolliaNativeTool, templateTool } from './catalogues';
+import { apolliaNativeTool, reachesOutside, templateTool } from './catalogues';
+import { mcpToolWords, UNKNOWN_TOOL_WORDS } from './words';
 import { accessFamilies, asksFirst, firstByName } from './consent';
 import type { UpdateDiff } from './update-diff';
 
@@ -19,6 +20,8 @@ export interface AccessRow {
   what: string;
   family: ActionFamily | 'unknown';
   asks: boolean;
+  /** A built-in tool that reads but sends what it looks up outside (`shared/catalogues.ts` reachesOutside). */
+  outward: boolean;
 }
 
 /**
@@ -38,7 +41,7 @@ export function accessClassifier(manifest: ApolliaManifest): (entry: string) => 
     let kind: AccessRow['kind'];
     if (entry.startsWith('mcp:')) {
       kind = 'mcp';
-      what = mcpToolWhat(entry);
+      what = mcpToolWords(entry);
     } else if (entry.startsWith('pkg:')) {
       const [pkg = '', name = ''] = entry.slice(4).split('/');
       const tool = own(pkg) ? tools.get(name) : undefined;
@@ -58,10 +61,17 @@ export function accessClassifier(manifest: ApolliaManifest): (entry: string) => 
     } else {
       const native = apolliaNativeTool(entry);
       kind = native ? 'native' : 'unknown';
-      what = native ? native.description : 'A built-in tool this app does not know';
+      what = native ? native.description : UNKNOWN_TOOL_WORDS;
     }
     const family = familyOf(entry);
-    return { entry, kind, what, family: family ?? 'unknown', asks: asksFirst(family) };
+    return {
+      entry,
+      kind,
+      what,
+      family: family ?? 'unknown',
+      asks: asksFirst(family),
+      outward: kind === 'native' && reachesOutside(entry),
+    };
   };
 }
 
@@ -114,17 +124,10 @@ export function accessMarker(diff: UpdateDiff | null): (agentId: string) => Map<
 }
 
 /**
- * What one tool of a template's agent lets it do, in words (plain words lead,
- * the name follows): a built-in tool by the catalogue's description, an MCP tool (`mcp:server/tool`)
- * as a tool of that program.
+ * What one tool of a template's agent lets it do, in words (plain words lead, the name follows): a
+ * built-in tool by the catalogue's description, an MCP tool (`mcp:server/tool`) as a tool of that program.
  */
 export function templateToolWhat(tool: string): string {
-  if (tool.startsWith('mcp:')) return mcpToolWhat(tool);
-  return templateTool(tool)?.description ?? 'A built-in tool this app does not know';
-}
-
-/** An MCP tool (`mcp:server/tool`) in words, for a package's access entry and a template's tool alike. */
-function mcpToolWhat(entry: string): string {
-  const [server = '', name = ''] = entry.slice(4).split('/');
-  return `Use “${name}”, a tool of the program ${server} (what it does is known only when it runs)`;
+  if (tool.startsWith('mcp:')) return mcpToolWords(tool);
+  return templateTool(tool)?.description ?? UNKNOWN_TOOL_WORDS;
 }

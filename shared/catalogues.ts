@@ -32,3 +32,15 @@ export function apolliaNativeTool(name: string): NativeTool | undefined {
 export function templateTool(name: string): NativeTool | undefined {
   return TEMPLATE_TOOLS.find((tool) => tool.name === name);
 }
+
+/**
+ * Built-in tools that reach the internet although their family is `read`: what they fetch or
+ * search for is sent out (a query or a URL can carry personal data). The verdict, the risk summary
+ * and every tool row read this one list, so they never disagree about a web tool.
+ */
+export const WEB_TOOLS: ReadonlySet<string> = new Set(['web_fetch', 'web_search']);
+
+/** Whether the built-in tool `name` sends what it looks up outside this computer. */
+export function reachesOutside(name: string): boolean {
+  return WEB_TOOLS.has(name);
+}

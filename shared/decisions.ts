@@ -38,7 +38,7 @@ import { accessFamilies, firstByName, type Permission } from './consent';
 import { describeCron } from './cron-words';
 import { describeInterval } from './cron';
 import { ownRecord } from './own-data';
-import { FAMILY_ABILITY } from './risk-summary';
+import { FAMILY_ABILITY } from './words';
 import {
   type EffectivePolicy,
   effectivePermission,

@@ -51,7 +51,7 @@ describe('pluginRiskSummary', () => {
     expect(lines).toEqual([
       {
         level: 'sensitive',
-        text: 'Exposes its tools as an MCP server over HTTP on port 8931: other programs that can reach that port could call them.',
+        text: 'Exposes its tools as an MCP server over the network (HTTP) on port 8931: other programs that can reach that port could call them.',
       },
       { level: 'sensitive', text: 'Can change or create things: 1 write tool (create).' },
       { level: 'sensitive', text: 'Running this tool twice does it twice (not idempotent): create.' },

@@ -32,6 +32,7 @@
  *   "aggregates"?: string[] }`).
  * - `query_surface` (null or `{ "rationale": string }`): the recorded opt-out of the query profile.
  */
+import { PLUGIN_TRANSPORT_WORDS } from './words';
 import { someNames } from './word-lists';
 
 /** Who may invoke a capability's tools (spec "Role floor"); null lets any actor on the tenant ladder. */
@@ -223,7 +224,7 @@ export function pluginRiskSummary(view: PluginManifestView): PluginRiskLine[] {
   if (view.mcp && view.mcp.transport !== 'STDIO') {
     sensitive.push({
       level: 'sensitive',
-      text: `Exposes its tools as an MCP server over ${view.mcp.transport}${view.mcp.port !== null ? ` on port ${view.mcp.port}` : ''}: other programs that can reach that port could call them.`,
+      text: `Exposes its tools as an MCP server ${PLUGIN_TRANSPORT_WORDS[view.mcp.transport]}${view.mcp.port !== null ? ` on port ${view.mcp.port}` : ''}: other programs that can reach that port could call them.`,
     });
   }
   if (writes.length > 0) {
@@ -241,7 +242,7 @@ export function pluginRiskSummary(view: PluginManifestView): PluginRiskLine[] {
   if (view.mcp && view.mcp.transport === 'STDIO') {
     notice.push({
       level: 'notice',
-      text: 'Can also be run as a local MCP server over STDIO, for MCP clients outside Aperium.',
+      text: 'Can also be run as an MCP server by an MCP client outside Aperium that starts it on this computer.',
     });
   }
   const gated = view.capabilities.filter((c) => c.approval_required);

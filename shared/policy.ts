@@ -6,7 +6,7 @@
  * blocked in one place is blocked in every place.
  */
 import type { ActionFamily, McpTransport } from './apollia-manifest';
-import { FAMILY_ABILITY } from './risk-summary';
+import { FAMILY_ABILITY } from './words';
 
 /**
  * The kinds of trigger a policy allows or not: `schedule` covers package cron and interval, and template schedules and

@@ -4,7 +4,8 @@
  * so the Overview step and its tests agree on what a person reads.
  */
 import { FAMILY_SEVERITY, isSensitive, type ActionFamily, type ApolliaManifest } from './apollia-manifest';
-import type { NativeTool } from './catalogues';
+import { reachesOutside, type NativeTool } from './catalogues';
+import { FAMILY_WORDS } from './words';
 
 /**
  * How a line reads on screen: `sensitive` (warning colours), `notice` (worth knowing, neutral),
@@ -21,54 +22,6 @@ export interface RiskLine {
   /** The tools, workflows, servers, connections or triggers the line names. */
   items: string[];
 }
-
-/**
- * Built-in tools that reach the internet although their family is `read`: what they fetch or
- * search for is sent out (a query or a URL can carry personal data).
- */
-export const WEB_TOOLS: ReadonlySet<string> = new Set(['web_fetch', 'web_search']);
-
-/** What each family lets a package do, in words a person understands (spec: "Action families"). */
-export const FAMILY_WORDS: Record<ActionFamily, string> = {
-  execute_code: 'Runs code on this computer',
-  send_external: 'Can send things outside this computer',
-  write_or_delete: 'Can write or delete things',
-  read_personal: 'Reads your personal data',
-  read: 'Reads data that is not personal',
-};
-
-/** What a family lets a package do, after "can" ("can now run programs on this computer"). */
-export const FAMILY_ABILITY: Record<ActionFamily, string> = {
-  execute_code: 'run programs on this computer',
-  send_external: 'send things outside this computer',
-  write_or_delete: 'write or delete things',
-  read_personal: 'read your personal data',
-  read: 'read data that is not personal',
-};
-
-/** An agent's autonomy tier in words (spec `[agents.defaults]` autonomy). */
-export const AUTONOMY_WORDS: Record<string, string> = {
-  assisted: 'Assisted: it suggests, and you do each step',
-  supervised: 'Supervised: it acts, and checks in with you at each step',
-  bounded_autonomous: 'Works on its own within limits, and checks in when it reaches one',
-  long_autonomous: 'Works for a long time on its own without checking in',
-};
-
-/** An agent's planning setting in words (spec `[agents.defaults]` planning). */
-export const PLANNING_WORDS: Record<string, string> = {
-  never: 'Acts at once, without writing a plan first',
-  auto: 'Writes a plan first when a task looks long',
-  always: 'Writes a plan before acting on every task',
-};
-
-/** A short label for a family badge. */
-export const FAMILY_LABELS: Record<ActionFamily, string> = {
-  execute_code: 'Runs code',
-  send_external: 'Sends outside',
-  write_or_delete: 'Writes or deletes',
-  read_personal: 'Reads personal data',
-  read: 'Reads',
-};
 
 /** What a package cannot do when a family is absent from everything it declares. */
 const CANNOT_WORDS: Record<Exclude<ActionFamily, 'read'>, string> = {
@@ -131,7 +84,11 @@ export function riskSummary(manifest: ApolliaManifest, catalogue: readonly Nativ
   for (const family of FAMILY_SEVERITY) {
     const toolNames = tools.filter((tool) => tool.action === family).map((tool) => tool.name);
     const workflowNames = workflows.filter((workflow) => workflow.action === family).map((workflow) => workflow.name);
-    const nativeNamesOf = native.filter((tool) => tool.family === family).map((tool) => tool.name);
+    // A web tool reads, but what it looks up leaves the computer: it is said with what sends outside, as the verdict
+    // counts it (`reachesOutside`), never as only reading.
+    const nativeNamesOf = native
+      .filter((tool) => (reachesOutside(tool.name) ? family === 'send_external' : tool.family === family))
+      .map((tool) => tool.name);
     if (family === 'execute_code') {
       for (const server of commandServers) {
         lines.push({
@@ -196,7 +153,7 @@ export function riskSummary(manifest: ApolliaManifest, catalogue: readonly Nativ
   // do anything its person can, whatever family its author declares.
   const hasCode = tools.length + workflows.length + servers.length > 0;
   if (hasCode) return lines;
-  const web = native.some((tool) => WEB_TOOLS.has(tool.name));
+  const web = native.some((tool) => reachesOutside(tool.name));
   for (const family of ['execute_code', 'send_external', 'write_or_delete', 'read_personal'] as const) {
     if (present.has(family) || (family === 'send_external' && web)) continue;
     lines.push({ level: 'cannot', family, text: CANNOT_WORDS[family], items: [] });

@@ -10,7 +10,7 @@
  * facts; a tool whose name says nothing is counted as one that may change things. Pure: no DOM, no Node.
  */
 import { templateTool } from './catalogues';
-import { WEB_TOOLS } from './risk-summary';
+import { WEB_TOOLS } from './catalogues';
 import type { TemplateManifest } from './template-manifest';
 import type { Verdict } from './verdict';
 import { andList, someNames } from './word-lists';

@@ -16,7 +16,8 @@ import { ownRecord } from './own-data';
 import { accessFamilies } from './consent';
 import { sameTrigger, triggerSourceWords } from './decisions';
 import { compareNames, type NameComparison } from './display-text';
-import { FAMILY_ABILITY, mcpCommandLine } from './risk-summary';
+import { mcpCommandLine } from './risk-summary';
+import { FAMILY_ABILITY } from './words';
 
 /** What each part of a server's launch is called in a sentence. */
 const MCP_PART_WORDS: Record<McpServerChange['changed'][number], string> = {

@@ -12,7 +12,8 @@ import type { SignatureSummary } from './inspection';
 import { signatureVerdictOf, signatureVerdictWords, type SignatureWords } from './signature-verdict';
 import type { ActionFamily, ApolliaManifest, McpServerEntry } from './apollia-manifest';
 import type { NativeTool } from './catalogues';
-import { isPinnedRequirement, mcpCommandLine, WEB_TOOLS } from './risk-summary';
+import { reachesOutside } from './catalogues';
+import { isPinnedRequirement, mcpCommandLine } from './risk-summary';
 import { someNames } from './word-lists';
 
 /** How much care a package needs: `low` (reads what is not personal), `care`, `high`. */
@@ -136,7 +137,7 @@ export function packageReach(manifest: ApolliaManifest, catalogue: readonly Nati
     const tool = catalogue.find((t) => t.name === name);
     if (!tool) continue;
     if (tool.family === 'execute_code') reach.nativeCode.push(name);
-    if (WEB_TOOLS.has(name)) reach.outward.push(name);
+    if (reachesOutside(name)) reach.outward.push(name);
     byFamily(tool.family, name);
   }
   if (profile) reach.personal.push('your profile');

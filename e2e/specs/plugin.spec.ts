@@ -45,7 +45,7 @@ test('the crm plugin, opened with the Open dialog, is shown and not installed', 
     [
       'Can change or create things: 2 write tools (create_deal, set_deal_stage).',
       'Running this tool twice does it twice (not idempotent): create_deal.',
-      'Can also be run as a local MCP server over STDIO, for MCP clients outside Aperium.',
+      'Can also be run as an MCP server by an MCP client outside Aperium that starts it on this computer.',
       'Asks for approval before using 1 capability: deal_changes.',
       'Restricted to admins: deal_changes (only tenant admins and the platform operator).',
       'Needs credentials of the shape oauth2 with 3 scopes; the manifest holds no credential values.',
@@ -73,7 +73,7 @@ test('the crm plugin, opened with the Open dialog, is shown and not installed', 
 
   const mcp = page.getByRole('region', { name: 'MCP' });
   await expect(mcp).toContainText(
-    'It can expose its tools as an MCP server over STDIO, for a local MCP client that starts it.',
+    'It can expose its tools as an MCP server for a program on this computer that starts it (an MCP client outside Aperium).',
   );
   await expect(mcp).toContainText('It does not use a remote MCP server.');
 

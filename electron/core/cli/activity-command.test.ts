@@ -38,7 +38,7 @@ describe('activity (CLI)', () => {
     expect(stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f]/);
     expect(stdout).toContain('x⟨U+000A⟩2026-12-01T10:00:00.000Z  key_change_accepted');
     expect((await cli(['--data-dir', dataDir, 'activity', '--decisions'])).stdout).toMatch(
-      /^\S+Z {2}install {11}ok {6}invoices {2}installed invoices 1\.2\.0\n$/,
+      /^\S+Z {2}Installed · Done · invoices: installed invoices 1\.2\.0\n$/,
     );
   });
 

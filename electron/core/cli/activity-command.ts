@@ -9,6 +9,7 @@
  * Every entry is printed through `terminalLine`: an entry written before fields were cleaned, or a
  * file edited by hand, still cannot move the cursor or print a line of its own.
  */
+import { ACTIVITY_KIND_WORDS, activityOutcomeWords, type ActivityOutcome } from '../../../shared/activity';
 import { ActivityLog, type ChainReport } from '../activity/activity-log';
 import { type CliIo, EXIT } from './cli-io';
 import { defaultDataDir } from './cli-data';
@@ -119,9 +120,17 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   }
   for (const event of events) {
     const who = event.trigger ?? event.agent ?? event.package ?? '';
-    io.stdout(
-      `${terminalLine(`${event.at}  ${event.kind.padEnd(17)} ${event.outcome.padEnd(7)} ${who}${who ? '  ' : ''}${event.detail}`)}\n`,
-    );
+    io.stdout(`${terminalLine(`${event.at}  ${activityLine(event, who)}`)}\n`);
   }
   return EXIT.accepted;
+}
+
+/**
+ * An entry in the activity record's words, as the Activity screen says it: what happened, how it
+ * ended, who it is about, then its detail (`Accepted a new signing key · Done · invoices: …`). The
+ * kind's code is for `--json`.
+ */
+function activityLine(event: { kind: string; outcome: ActivityOutcome; detail: string }, who: string): string {
+  const words = (ACTIVITY_KIND_WORDS as Record<string, string>)[event.kind] ?? event.kind;
+  return `${words} · ${activityOutcomeWords(event.kind, event.outcome)}${who ? ` · ${who}` : ''}: ${event.detail}`;
 }

@@ -193,7 +193,7 @@ describe('apply NAME, mcp, remove', () => {
     );
     expect(readFileSync(join(dataDir, 'state.json'), 'utf8')).not.toContain('xoxb-1234567890');
     expect((await cli(['mcp', 'add', 'hubspot', '--url', 'https://mcp.hubspot.example/mcp'])).stdout).toBe(
-      'Saved MCP server hubspot: https://mcp.hubspot.example/mcp (streamable-http)\n',
+      'Saved MCP server hubspot: https://mcp.hubspot.example/mcp, over the network (HTTP) (streamable-http)\n',
     );
     const listed = JSON.parse((await cli(['mcp', 'list', '--json'])).stdout);
     expect(listed.servers.map((s: { name: string; transport: string }) => [s.name, s.transport])).toEqual([
@@ -201,7 +201,7 @@ describe('apply NAME, mcp, remove', () => {
       ['slack', 'stdio'],
     ]);
     expect((await cli(['mcp', 'list'])).stdout).toContain(
-      'MCP servers:\n  hubspot: https://mcp.hubspot.example/mcp (streamable-http)\n',
+      'MCP servers:\n  hubspot: https://mcp.hubspot.example/mcp, over the network (HTTP) (streamable-http)\n',
     );
 
     const applied = await cli(

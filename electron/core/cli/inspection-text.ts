@@ -17,7 +17,8 @@ import { VERDICT_LABELS } from '../../../shared/verdict';
 import { signatureVerdictOf, signatureVerdictWords, type SignatureVerdict } from '../../../shared/signature-verdict';
 import type { TemplateDetails } from '../../../shared/template-manifest';
 import { templateVerdict } from '../../../shared/template-verdict';
-import { FAMILY_WORDS, isPinnedRequirement, mcpCommandLine } from '../../../shared/risk-summary';
+import { isPinnedRequirement, mcpCommandLine } from '../../../shared/risk-summary';
+import { FAMILY_WORDS, transportWords } from '../../../shared/words';
 import { textSafetyReport } from '../../../shared/display-text';
 import { manifestTextFields } from '../../../shared/manifest-text-fields';
 import { checkManifestSchema } from '../apollia/manifest-parse';
@@ -143,7 +144,7 @@ function apoBody(manifest: ApolliaManifest, now: Date): string[] {
       const out = [
         server.command
           ? `${server.name}: runs \`${mcpCommandLine(server)}\``
-          : `${server.name}: connects to ${server.url ?? '(no URL)'} over ${server.transport ?? 'stdio'}`,
+          : `${server.name}: connects to ${server.url ?? '(no URL)'}, ${transportWords(server.transport)} (${server.transport ?? 'stdio'})`,
       ];
       const env = Object.keys(server.env ?? {});
       if (env.length > 0) out.push(`  environment: ${env.join(', ')}`);

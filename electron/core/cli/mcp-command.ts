@@ -9,6 +9,7 @@
  * `env KEY=VALUE` prefix of the command (POSIX `env`), whose credential-named values are sealed
  * like any other argument's.
  */
+import { transportWords } from '../../../shared/words';
 import type { SavedMcpServer, SavedMcpServerView } from '../../../shared/api';
 import { MCP_TRANSPORTS } from '../../../shared/apollia-manifest';
 import { refused } from './cli-data';
@@ -41,7 +42,7 @@ export function serverWords(server: SavedMcpServerView): string {
   const where =
     server.transport === 'stdio'
       ? [server.command ?? '', ...(server.args ?? [])].map(shellWord).join(' ')
-      : `${server.url ?? ''} (${server.transport})`;
+      : `${server.url ?? ''}, ${transportWords(server.transport)} (${server.transport})`;
   return `${server.name}: ${where}${server.credentialsSealed ? '  [credentials kept encrypted]' : ''}`;
 }
 

@@ -134,7 +134,9 @@ describe('serve and activity', () => {
     );
     expect(filtered.events.map((e: { kind: string }) => e.kind)).toEqual(['delivery_accepted', 'run_queued']);
     const text = await cli(['--data-dir', dataDir, 'activity', '--limit', '1']);
-    expect(text.stdout).toMatch(/^\S+Z {2}host_stopped {6}ok {6}trigger host pid \d+ stopped\n$/);
+    expect(text.stdout).toMatch(
+      /^\S+Z {2}Triggers stopped · Done: nothing receives webhooks, watches folders or keeps schedules \(process \d+\)\n$/,
+    );
   });
 
   it('serve stops cleanly in-process, and its usage errors and an empty log are plain', async () => {

@@ -7,7 +7,7 @@
  */
 import type { ApolliaManifest } from '../../../shared/apollia-manifest';
 import type { SignatureSummary } from '../../../shared/inspection';
-import { FAMILY_ABILITY } from '../../../shared/risk-summary';
+import { FAMILY_ABILITY } from '../../../shared/words';
 import {
   type AllowedPackage,
   type EffectivePolicy,

@@ -103,7 +103,7 @@ describe('watched folders (real files)', () => {
     expect(runs.length).toBeLessThanOrEqual(2);
     const events = await activity(dataDir);
     expect(events.filter((e) => e.kind === 'run_queued')).toHaveLength(runs.length);
-    expect(events.find((e) => e.kind === 'trigger_fired')?.detail).toMatch(/^file_watch: \d+ path\(s\) changed$/);
+    expect(events.find((e) => e.kind === 'trigger_fired')?.detail).toMatch(/^\d+ files? changed$/);
   });
 
   it('does not watch subfolders when recursive is false', async () => {

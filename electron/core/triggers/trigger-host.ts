@@ -16,6 +16,7 @@
  * - The live status of every trigger is kept in memory (`status()`) and written to
  *   `triggers/status.json` for the dashboard (see README).
  */
+import { fireCauseWords, triggerHostWords } from '../../../shared/words';
 import { randomUUID } from 'node:crypto';
 import { DEFAULT_WEBHOOK_PORT } from '../../../shared/api';
 import { mkdir } from 'node:fs/promises';
@@ -166,7 +167,7 @@ export class TriggerHost {
     this.record({
       kind: 'host_started',
       outcome: 'ok',
-      detail: `trigger host pid ${process.pid} listening on ${this.origin}`,
+      detail: `${triggerHostWords('started', this.origin)} (process ${process.pid})`,
     });
     await this.reload();
     if (this.options.watchStore !== false)
@@ -191,7 +192,11 @@ export class TriggerHost {
     await this.firesDone();
     await this.runs.close();
     await this.intake.close();
-    this.record({ kind: 'host_stopped', outcome: 'ok', detail: `trigger host pid ${process.pid} stopped` });
+    this.record({
+      kind: 'host_stopped',
+      outcome: 'ok',
+      detail: `${triggerHostWords('stopped')} (process ${process.pid})`,
+    });
     await this.activityQueue.settled();
     await this.statusFile.flush();
     this.live.clear();
@@ -521,7 +526,9 @@ export class TriggerHost {
       kind: 'trigger_fired',
       ...who,
       outcome: 'ok',
-      detail: `${cause}${extra.changed_paths ? `: ${extra.changed_paths.length + (extra.changed_paths_more ?? 0)} path(s) changed` : ''}`,
+      detail: extra.changed_paths
+        ? changedCount(extra.changed_paths.length + (extra.changed_paths_more ?? 0))
+        : fireCauseWords(cause),
     });
     const limit = waitingLimit(trigger);
     const waiting = await this.waiting.reserve(trigger.id, limit);
@@ -590,4 +597,9 @@ export class TriggerHost {
     if (!previous) return;
     for (const [id, status] of Object.entries(previous.triggers)) this.carried.set(id, status);
   }
+}
+
+/** How many paths a watched folder's fire saw change, in words. */
+function changedCount(count: number): string {
+  return count === 1 ? '1 file changed' : `${count} files changed`;
 }

@@ -388,12 +388,10 @@ describe('the webhook door', () => {
     const refused = (await activity(dataDir)).filter((e) => e.kind === 'delivery_refused');
     const byCause = new Map<string, number>();
     for (const e of refused) {
-      const match = /^(\d+) × (.+), in the minute/.exec(e.detail);
+      const match = /^(\d+) × .+? — (.+) \(HTTP (\d{3})\), in the minute/.exec(e.detail);
       expect(match).not.toBeNull();
-      byCause.set(
-        `${e.trigger ?? '-'} ${match?.[2]}`,
-        (byCause.get(`${e.trigger ?? '-'} ${match?.[2]}`) ?? 0) + Number(match?.[1]),
-      );
+      const cause = `${e.trigger ?? '-'} ${match?.[3]} ${match?.[2]}`;
+      byCause.set(cause, (byCause.get(cause) ?? 0) + Number(match?.[1]));
     }
     expect(byCause).toEqual(
       new Map([

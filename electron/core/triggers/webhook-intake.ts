@@ -4,6 +4,7 @@
  * webhook-id counts as seen only then (`seen-ids.ts`, keyed by the secret); a full queue is a 429
  * with `Retry-After`; everything nobody signed for is counted, not kept (`noise-tally.ts`).
  */
+import { deliveryWords } from '../../../shared/words';
 import type { ActivityInput } from '../activity/activity-log';
 import type { TriggerRecord } from '../store/state';
 import type { LiveTrigger } from './host-config';
@@ -13,6 +14,17 @@ import type { HostClock } from './schedule';
 import { SeenIds } from './seen-ids';
 import { STATUS_DELIVERIES } from './host-status';
 import type { DeliveryAnswer, VerifiedDelivery, WebhookTarget } from './webhook-listener';
+
+/**
+ * An answer in the activity record's words: what it meant to the person first, the sender's reason
+ * and the HTTP status after it (`Refused: not signed right — signature does not match (HTTP 401)`).
+ */
+function answerWords(answer: { status: number; reason: string }): string {
+  const words = deliveryWords(answer.status);
+  // "Ignored — ignored: …" says it twice: a reason that already starts with the words stands alone.
+  const said = answer.reason.toLowerCase().startsWith(words.toLowerCase()) ? '' : `${words} — `;
+  return `${said}${answer.reason} (HTTP ${answer.status})`;
+}
 
 /** How long a sender is asked to wait when the trigger's queue is full (seconds). */
 export const QUEUE_FULL_RETRY_AFTER_S = 60;
@@ -161,7 +173,7 @@ export class WebhookIntake {
       kind,
       ...this.host.who(live.trigger),
       outcome,
-      detail: detail ?? `${answer.status} ${answer.reason}`,
+      detail: detail ?? answerWords(answer),
     });
     this.host.line(
       `${kind === 'delivery_accepted' ? 'delivery' : 'refused'} ${live.trigger.id} ${answer.status} ${answer.reason}`,
@@ -195,7 +207,7 @@ export class WebhookIntake {
 
   private noiseSummary(summary: NoiseSummary): void {
     const live = summary.trigger === null ? null : (this.host.live(summary.trigger) ?? null);
-    const detail = `${summary.count} × ${summary.status} ${summary.reason}, in the minute from ${summary.from.slice(11, 16)} UTC (counted, not kept one by one)`;
+    const detail = `${summary.count} × ${answerWords(summary)}, in the minute from ${summary.from.slice(11, 16)} UTC (counted, not kept one by one)`;
     this.host.record({
       kind: 'delivery_refused',
       ...(live ? this.host.who(live.trigger) : summary.trigger ? { trigger: summary.trigger } : {}),

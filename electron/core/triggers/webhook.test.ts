@@ -75,11 +75,12 @@ function postFull(
 function refusalCounts(events: { kind: string; trigger?: string; detail: string }[]): Map<string, number> {
   const counts = new Map<string, number>();
   for (const e of events) {
-    const match = /^(\d+) × (\d{3} .+), in the minute from \d\d:\d\d UTC \(counted, not kept one by one\)$/.exec(
-      e.detail,
-    );
+    const match =
+      /^(\d+) × .+? — (.+) \(HTTP (\d{3})\), in the minute from \d\d:\d\d UTC \(counted, not kept one by one\)$/.exec(
+        e.detail,
+      );
     if (e.kind !== 'delivery_refused' || !match) continue;
-    const key = `${e.trigger ?? '-'} ${match[2]}`;
+    const key = `${e.trigger ?? '-'} ${match[3]} ${match[2]}`;
     counts.set(key, (counts.get(key) ?? 0) + Number(match[1]));
   }
   return counts;
@@ -328,7 +329,7 @@ describe('webhook listener (real HTTP, Standard Webhooks signatures)', () => {
       ['agent-1', 'skipped', '2 run(s) already waiting (limit 2, max_concurrent)'],
     ]);
     expect(events.filter((e) => e.kind === 'delivery_refused').map((e) => [e.outcome, e.detail])).toEqual([
-      ['skipped', '200 ignored: event type `lead.deleted` is not one this trigger takes (lead.submitted)'],
+      ['skipped', 'ignored: event type `lead.deleted` is not one this trigger takes (lead.submitted) (HTTP 200)'],
       ['skipped', 'webhook-id l3: not queued, its runs waiting are at the limit; the sender was told to retry'],
     ]);
     // Once a run is taken, the sender's retry of the same webhook-id is queued.

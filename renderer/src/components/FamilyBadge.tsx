@@ -1,6 +1,12 @@
 import { isSensitive, type ActionFamily } from '../../../shared/apollia-manifest';
 import { type AccessDecided, permissionWords } from '../../../shared/decisions';
-import { FAMILY_LABELS, FAMILY_WORDS } from '../../../shared/risk-summary';
+import {
+  FAMILY_LABELS,
+  FAMILY_WORDS,
+  REACHES_OUTSIDE_LABEL,
+  REACHES_OUTSIDE_WORDS,
+  UNKNOWN_FAMILY_LABEL,
+} from '../../../shared/words';
 
 /**
  * An action family badge: sensitive families in warning colours with plain words; `read` neutral.
@@ -13,7 +19,7 @@ export function FamilyBadge({ family }: { family: ActionFamily | 'unknown' }) {
         className="badge badge-unknown"
         title="This app cannot know what this tool does before it runs, so each call asks you first"
       >
-        Not known before it runs
+        {UNKNOWN_FAMILY_LABEL}
       </span>
     );
   }
@@ -23,6 +29,19 @@ export function FamilyBadge({ family }: { family: ActionFamily | 'unknown' }) {
       <span className={`badge-icon ${sensitive ? 'badge-icon-warning' : 'badge-icon-eye'}`} aria-hidden="true" />{' '}
       {FAMILY_LABELS[family]}
       <span className="visually-hidden">{sensitive ? ' (sensitive)' : ''}</span>
+    </span>
+  );
+}
+
+/**
+ * Beside "Reads" on a built-in tool that sends what it looks up outside (a web search): the same
+ * classification the verdict counts (`reachesOutside`), so a row never says less than the verdict.
+ */
+export function OutwardBadge({ outward }: { outward: boolean }) {
+  if (!outward) return null;
+  return (
+    <span className="badge badge-warning-soft" title={REACHES_OUTSIDE_WORDS}>
+      {REACHES_OUTSIDE_LABEL}
     </span>
   );
 }

@@ -1,3 +1,5 @@
+import { PERMISSION_WORDS, TRIGGER_TYPE_WORDS } from '../../../shared/words';
+import { reachesOutside } from '../../../shared/catalogues';
 import { Archive, Lock, Package, Settings as SettingsIcon, Trash2 } from 'lucide-react';
 import { PolicyBanner } from '../components/PolicyBanner';
 import { SetWebhookSecret, WebhookSecretOrigin } from '../components/WebhookSecretChoice';
@@ -16,7 +18,7 @@ import {
 } from '../../api/hooks';
 import { CodeText } from '../components/CodeText';
 import { ConfirmDialog } from '../components/ConfirmDialog';
-import { FamilyBadge } from '../components/FamilyBadge';
+import { FamilyBadge, OutwardBadge } from '../components/FamilyBadge';
 import { PackageText } from '../components/PackageText';
 import { SecretOnce } from '../components/SecretOnce';
 import { ErrorPanel, Loading } from '../components/Status';
@@ -41,30 +43,15 @@ function pinText(pin: AccessView['pin']): string {
 }
 
 /** A trigger's type in words (the store keeps the manifest's codes: `cron`, `file_watch`, …). */
-const TRIGGER_TYPE_WORDS: Record<TriggerView['type'], string> = {
-  cron: 'schedule',
-  schedule: 'schedule',
-  interval: 'repeating',
-  at: 'once',
-  file_watch: 'folder watch',
-  webhook: 'webhook',
-};
-
-const PERMISSION_WORDS: Record<AccessView['permission'], string> = {
-  allow: 'Runs without asking',
-  ask: 'Asks you first',
-  deny: 'Not allowed',
-};
-
 function AccessRowView({ agent, access }: { agent: AgentView; access: AccessView }) {
   const set = useSetToolAccess();
   return (
     <li className="row">
       <PackageText text={access.what} />{' '}
-      <code>
+      <code className="small muted">
         <PackageText text={access.tool} />
       </code>{' '}
-      <FamilyBadge family={access.family ?? 'unknown'} />{' '}
+      <FamilyBadge family={access.family ?? 'unknown'} /> <OutwardBadge outward={reachesOutside(access.tool)} />{' '}
       <span
         className={`badge badge-${access.permission === 'allow' ? 'allow' : access.permission === 'ask' ? 'ask' : 'deny'}`}
       >

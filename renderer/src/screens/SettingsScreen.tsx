@@ -1,3 +1,4 @@
+import { transportChoiceWords, transportWords } from '../../../shared/words';
 import { Ban, KeyRound, Lock, Server, Trash2 } from 'lucide-react';
 import { PolicyBanner } from '../components/PolicyBanner';
 import { useState, type FormEvent } from 'react';
@@ -83,11 +84,11 @@ function McpServerForm() {
         </p>
       </div>
       <div className="field">
-        <label htmlFor="mcp-transport">Transport</label>
+        <label htmlFor="mcp-transport">What kind of server</label>
         <select id="mcp-transport" value={transport} onChange={(e) => setTransport(e.target.value as McpTransport)}>
           {MCP_TRANSPORTS.map((t) => (
             <option key={t} value={t}>
-              {t === 'stdio' ? 'stdio (a program on this computer)' : `${t} (a server at a URL)`}
+              {transportChoiceWords(t)}
             </option>
           ))}
         </select>
@@ -314,11 +315,18 @@ export function SettingsScreen() {
               {settings.data.mcpServers.map((server) => (
                 <li key={server.name} className="row">
                   <strong>{server.name}</strong>{' '}
-                  <code className="command">
-                    {server.transport === 'stdio'
-                      ? [server.command ?? '', ...(server.args ?? [])].join(' ')
-                      : `${server.url ?? ''} (${server.transport})`}
-                  </code>
+                  {server.transport === 'stdio' ? (
+                    <>
+                      runs <code className="command">{[server.command ?? '', ...(server.args ?? [])].join(' ')}</code>
+                    </>
+                  ) : (
+                    <>
+                      <code className="command">{server.url ?? ''}</code> {transportWords(server.transport)}{' '}
+                      <span className="small muted">
+                        (<code>{server.transport}</code>)
+                      </span>
+                    </>
+                  )}
                   {server.credentialsSealed ? (
                     <span className="muted">
                       The credential in it (shown as ••••) is kept encrypted and never shown again.

@@ -1,22 +1,12 @@
-import { secretLookingNames } from '../../../../shared/secret-names';
-import { AlertTriangle, CheckCircle2, Lock, Settings, XCircle } from 'lucide-react';
-import { useFlowStore } from '../../stores/flow-store';
+import { Lock } from 'lucide-react';
 import { memo, useId, useMemo, useState } from 'react';
 import type { AgentEntry, ApolliaManifest, ToolEntry, WorkflowEntry } from '../../../../shared/apollia-manifest';
 import { FAMILY_SEVERITY, isSensitive } from '../../../../shared/apollia-manifest';
 import type { ApoInspection } from '../../../../shared/inspection';
-import { CONNECTION_TYPES } from '../../../../shared/catalogues';
-import {
-  AUTONOMY_WORDS,
-  FAMILY_LABELS,
-  isPinnedRequirement,
-  mcpCommandLine,
-  PLANNING_WORDS,
-} from '../../../../shared/risk-summary';
-import { unpinnedLaunch } from '../../../../shared/verdict';
+import { FAMILY_LABELS } from '../../../../shared/words';
 import type { UpdateDiff } from '../../../../shared/update-diff';
 import { useSettings } from '../../../api/hooks';
-import { FamilyBadge, PermissionBadge } from '../../components/FamilyBadge';
+import { FamilyBadge, OutwardBadge, PermissionBadge } from '../../components/FamilyBadge';
 import {
   type AccessDecided,
   type DecisionContext,
@@ -27,6 +17,8 @@ import { useDecisionContext } from './consent-decisions';
 import { PackageText } from '../../components/PackageText';
 import { useConsentStore } from '../../stores/consent-store';
 import { accessClassifier, accessMarker, type AccessMark, type AccessRow } from '../../../../shared/access-rows';
+import { AgentCard } from './AgentCard';
+import { ConnectionsSection, McpServersSection, PipSection } from './PackageParts';
 import { countOf, UpdateMark } from './UpdateMark';
 import { AccessEntryWords, accessCounts, accessCountsText, FIRST_ROWS, firstRows, ShowAll } from './long-list';
 
@@ -92,6 +84,7 @@ const AccessEntryRow = memo(function AccessEntryRow({
       <span className="row-badges">
         <UpdateMark mark={mark} />
         <FamilyBadge family={row.family} />
+        <OutwardBadge outward={row.outward} />
         {locked ? (
           <span className="badge badge-deny" id={`${id}-how`}>
             <Lock aria-hidden="true" size={12} /> Locked by your organization: {decided.policy}
@@ -295,24 +288,6 @@ const CapabilitiesSection = memo(function CapabilitiesSection({
 });
 
 /**
- * What setting up a connection means here: this app knows a
- * connection by an MCP server saved under its type's name (SettingsView.connections), so the way
- * there is Settings → MCP servers.
- */
-function ConnectionSetup({ type, label }: { type: string; label: string }) {
-  const show = useFlowStore((s) => s.show);
-  return (
-    <p className="small">
-      Setting it up means saving an MCP server named <code>{type}</code> in Settings, one that reaches your {label}{' '}
-      account. You can install now and set it up later: until then, what needs {label} cannot work.{' '}
-      <button type="button" className="button button-small" onClick={() => show('settings')}>
-        <Settings aria-hidden="true" size={14} /> Go to Settings → MCP servers
-      </button>
-    </p>
-  );
-}
-
-/**
  * Step 2: agents and their default access (each untickable), tools, connections, MCP servers, pip.
  * Memoised and not subscribed to the draft: a tick redraws its agent's list, not the step.
  */
@@ -351,35 +326,16 @@ export const AccessStep = memo(function AccessStep({
         <h3 id="agents-heading">Agents</h3>
         {(manifest.agents ?? []).length === 0 ? <p className="muted">This package has no agents.</p> : null}
         {(manifest.agents ?? []).map((agent, index) => {
-          const entries = agent.defaults?.access ?? [];
           const changed =
             diff !== null && (newAgents.has(agent.id) || (diff.proposedAccess[agent.id]?.length ?? 0) > 0);
           return (
-            <article key={agent.id} className="card card-wide" aria-labelledby={`agent-${agent.id}`}>
-              <h4 id={`agent-${agent.id}`}>
-                <PackageText text={agent.name} /> <span className="muted small">({agent.id})</span>{' '}
-                {newAgents.has(agent.id) ? <UpdateMark mark={{ kind: 'new' }} /> : null}
-              </h4>
-              <details className="agent-details" open={index < 3 || changed}>
-                <summary>What it is for, and the {countOf(entries.length, 'tool', 'tools')} it asks for</summary>
-                <p>
-                  <strong>Mission:</strong> <PackageText text={agent.mission} />
-                </p>
-                {agent.examples && agent.examples.length > 0 ? (
-                  <>
-                    <p className="small muted">Example requests:</p>
-                    <ul className="small">
-                      {agent.examples.map((example, i) => (
-                        <li key={i}>
-                          <PackageText text={example} />
-                        </li>
-                      ))}
-                    </ul>
-                  </>
-                ) : null}
-                {entries.length === 0 ? (
-                  <p className="muted">It asks for no tools: it can only answer in words.</p>
-                ) : context ? (
+            <AgentCard
+              key={agent.id}
+              agent={agent}
+              isNew={newAgents.has(agent.id)}
+              open={index < 3 || changed}
+              access={
+                context ? (
                   <AgentAccess
                     agent={agent}
                     classify={classify}
@@ -387,216 +343,17 @@ export const AccessStep = memo(function AccessStep({
                     sourceId={sourceId}
                     context={context}
                   />
-                ) : null}
-                <dl className="facts small">
-                  {agent.defaults?.autonomy ? (
-                    <>
-                      <dt>How on its own it works</dt>
-                      <dd>
-                        {AUTONOMY_WORDS[agent.defaults.autonomy] ?? agent.defaults.autonomy}{' '}
-                        <span className="muted">
-                          (<code>{agent.defaults.autonomy}</code>)
-                        </span>
-                      </dd>
-                    </>
-                  ) : null}
-                  {agent.defaults?.planning ? (
-                    <>
-                      <dt>Planning</dt>
-                      <dd>
-                        {PLANNING_WORDS[agent.defaults.planning] ?? agent.defaults.planning}{' '}
-                        <span className="muted">
-                          (<code>{agent.defaults.planning}</code>)
-                        </span>
-                      </dd>
-                    </>
-                  ) : null}
-                  {agent.defaults?.sources && agent.defaults.sources.length > 0 ? (
-                    <>
-                      <dt>What it may read</dt>
-                      <dd>
-                        {agent.defaults.sources.map((source, i) => (
-                          <span key={i}>
-                            {i > 0 ? '; ' : ''}
-                            {source === 'profile' ? (
-                              'your user profile'
-                            ) : source === 'memory' ? (
-                              'its own memory (it may also write to it)'
-                            ) : (
-                              <>
-                                the source{' '}
-                                <code>
-                                  <PackageText text={source} />
-                                </code>
-                              </>
-                            )}
-                          </span>
-                        ))}
-                      </dd>
-                    </>
-                  ) : null}
-                  {agent.defaults?.model?.model ? (
-                    <>
-                      <dt>Model it recommends</dt>
-                      <dd>
-                        <PackageText text={agent.defaults.model.model} />
-                      </dd>
-                    </>
-                  ) : null}
-                </dl>
-              </details>
-            </article>
+                ) : null
+              }
+            />
           );
         })}
       </section>
 
       {code > 0 ? <CapabilitiesSection manifest={manifest} diff={diff} /> : null}
-
-      {requires.length > 0 ? (
-        <section aria-labelledby="connections-heading">
-          <h3 id="connections-heading">Connections it needs</h3>
-          {(manifest.requires ?? []).length === 0 ? <p className="muted">None.</p> : null}
-          <ul className="rows">
-            {(manifest.requires ?? []).map((requirement) => {
-              const label = CONNECTION_TYPES.find((c) => c.type === requirement.type)?.label;
-              const available = connectionAvailable(requirement.type);
-              return (
-                <li key={requirement.type} className="row row-block">
-                  <p>
-                    <strong>{label ?? requirement.type}</strong>{' '}
-                    <code>
-                      <PackageText text={requirement.type} />
-                    </code>{' '}
-                    {available === true ? (
-                      <span className="badge badge-allow">
-                        <CheckCircle2 aria-hidden="true" size={12} /> This computer has it
-                      </span>
-                    ) : available === false ? (
-                      <span className="badge badge-warning-soft">
-                        <XCircle aria-hidden="true" size={12} /> Not set up on this computer
-                      </span>
-                    ) : label === undefined ? (
-                      <span className="badge badge-warning-soft">Unknown connection type</span>
-                    ) : null}
-                  </p>
-                  {requirement.reason ? (
-                    <p className="small">
-                      Why: <PackageText text={requirement.reason} />
-                    </p>
-                  ) : null}
-                  {available === false ? (
-                    <ConnectionSetup type={requirement.type} label={label ?? requirement.type} />
-                  ) : null}
-                </li>
-              );
-            })}
-          </ul>
-        </section>
-      ) : null}
-
-      {servers.length > 0 ? (
-        <section aria-labelledby="mcp-heading">
-          <h3 id="mcp-heading">Programs and servers it brings (MCP)</h3>
-          {(manifest.mcp_servers ?? []).length === 0 ? <p className="muted">None.</p> : null}
-          <ul className="rows">
-            {(manifest.mcp_servers ?? []).map((server) => {
-              const commandLine = mcpCommandLine(server);
-              const envKeys = Object.keys(server.env ?? {});
-              // A secret-looking name handed to a program that can change after consent: said beside the names.
-              const unpinned = commandLine !== '' ? unpinnedLaunch(server) : null;
-              const secretNames = unpinned !== null ? secretLookingNames(envKeys) : [];
-              return (
-                <li key={server.name} className="row row-block">
-                  <p>
-                    <strong>
-                      <PackageText text={server.name} />
-                    </strong>{' '}
-                    {commandLine !== '' ? (
-                      <FamilyBadge family="execute_code" />
-                    ) : (
-                      <FamilyBadge family="send_external" />
-                    )}
-                  </p>
-                  {commandLine !== '' ? (
-                    <p>
-                      Runs this program on this computer:{' '}
-                      <code className="command">
-                        <PackageText text={commandLine} />
-                      </code>
-                      {unpinnedLaunch(server) !== null ? (
-                        <>
-                          {' '}
-                          <span className="badge badge-warning-soft">
-                            <AlertTriangle aria-hidden="true" size={12} /> Not pinned to one version: the program can
-                            change after you consent
-                          </span>
-                        </>
-                      ) : null}
-                    </p>
-                  ) : (
-                    <p>
-                      Connects to{' '}
-                      <code className="command">
-                        <PackageText text={server.url ?? '(no address)'} />
-                      </code>{' '}
-                      over {server.transport ?? 'stdio'}
-                    </p>
-                  )}
-                  <p className="small">
-                    {envKeys.length === 0 ? (
-                      'It receives no environment variables from the package.'
-                    ) : (
-                      <>
-                        It receives these environment variables (names only):{' '}
-                        {envKeys.map((key) => (
-                          <code key={key} className="env-key">
-                            <PackageText text={key} />
-                          </code>
-                        ))}
-                      </>
-                    )}
-                  </p>
-                  {secretNames.length > 0 ? (
-                    <p className="small panel-warning" role="note">
-                      <AlertTriangle aria-hidden="true" size={12} /> {secretNames.join(', ')}{' '}
-                      {secretNames.length === 1 ? 'looks like a secret' : 'look like secrets'}, and{' '}
-                      {secretNames.length === 1 ? 'it goes' : 'they go'} to <PackageText text={unpinned ?? ''} />, which
-                      is not pinned to one version: whoever publishes its next version would receive{' '}
-                      {secretNames.length === 1 ? 'it' : 'them'}.
-                    </p>
-                  ) : null}
-                  <p className="small muted">
-                    This app cannot know beforehand what its tools do, so each call to one of them asks you first.
-                  </p>
-                </li>
-              );
-            })}
-          </ul>
-        </section>
-      ) : null}
-
-      {pip.length > 0 ? (
-        <section aria-labelledby="pip-heading">
-          <h3 id="pip-heading">Python packages it installs</h3>
-          {(manifest.pip?.packages ?? []).length === 0 ? <p className="muted">None.</p> : null}
-          <ul className="rows">
-            {(manifest.pip?.packages ?? []).map((requirement) => (
-              <li key={requirement} className="row">
-                <code>
-                  <PackageText text={requirement} />
-                </code>{' '}
-                {isPinnedRequirement(requirement) ? (
-                  <span className="badge badge-allow">Pinned to one version</span>
-                ) : (
-                  <span className="badge badge-warning-soft">
-                    <AlertTriangle aria-hidden="true" size={12} /> Not pinned: any version could be installed
-                  </span>
-                )}
-              </li>
-            ))}
-          </ul>
-        </section>
-      ) : null}
+      <ConnectionsSection requires={requires} connectionAvailable={connectionAvailable} />
+      <McpServersSection servers={servers} />
+      <PipSection pip={pip} />
       {absent.length > 0 ? <p className="muted">It brings no {absent.join(', no ')}.</p> : null}
     </div>
   );

@@ -7,7 +7,7 @@ import { packageVerdict, unpinnedLaunch } from '../../../../shared/verdict';
 import { signatureVerdictOf, signatureVerdictWords } from '../../../../shared/signature-verdict';
 import { UNSIGNED } from '../../../../shared/trust';
 import type { SourceInspection } from '../../../../shared/api';
-import { FamilyBadge, PermissionBadge } from '../../components/FamilyBadge';
+import { FamilyBadge, OutwardBadge, PermissionBadge } from '../../components/FamilyBadge';
 import { VerdictPanel } from '../../components/VerdictPanel';
 import { APOLLIA_NATIVE_TOOLS } from '../../../../shared/catalogues';
 import type { AccessDecided, InstalledDecisions, TriggerDecided } from '../../../../shared/decisions';
@@ -26,7 +26,7 @@ const ReviewRow = memo(function ReviewRow({ row, decided }: { row: AccessRow; de
         <AccessEntryWords row={row} />
       </span>
       <span className="row-badges">
-        <FamilyBadge family={row.family} /> <PermissionBadge decided={decided} />
+        <FamilyBadge family={row.family} /> <OutwardBadge outward={row.outward} /> <PermissionBadge decided={decided} />
       </span>
     </li>
   );

@@ -1,4 +1,4 @@
-import { FAMILY_LABELS, FAMILY_WORDS } from '../../../../shared/risk-summary';
+import { FAMILY_LABELS, FAMILY_WORDS } from '../../../../shared/words';
 import type { AccessMark } from '../../../../shared/access-rows';
 
 /** An update's mark on something it adds or changes (the diff of `shared/update-diff.ts`). */

@@ -1,4 +1,5 @@
 import type { TriggerLiveView, TriggerView } from '../../../../shared/api';
+import { deliveryWords, fireCauseWords, TRIGGER_STATE_WORDS, WEBHOOK_SIGNING_WORDS } from '../../../../shared/words';
 import { Hourglass } from 'lucide-react';
 import {
   FIRE_QUEUES_WORDS,
@@ -19,39 +20,15 @@ function when(iso: string): string {
   return Number.isNaN(date.getTime()) ? iso : formatFireTime(date, Intl.DateTimeFormat().resolvedOptions().timeZone);
 }
 
-/** What a delivery's HTTP status means, in words (the host's reason follows it). */
-function deliveryWords(status: number): string {
-  if (status === 202) return 'Accepted';
-  if (status === 200) return 'Ignored';
-  if (status === 401) return 'Refused: not signed right';
-  if (status === 408) return 'Refused: too slow';
-  if (status === 409) return 'Refused: a replay';
-  if (status === 413) return 'Refused: too large';
-  if (status === 429) return 'Not queued: too many runs waiting (the sender retries)';
-  if (status === 503) return 'Not queued: try again (the sender retries)';
-  return `Refused (${status})`;
-}
-
 const FIRE_WORDS: Record<NonNullable<TriggerLiveView['lastFire']>['outcome'], string> = {
   queued: 'a run was queued',
   skipped: 'skipped: its runs waiting are at their limit',
   failed: 'the run request could not be written',
 };
 
-const CAUSE_WORDS: Record<string, string> = {
-  schedule: 'on schedule',
-  missed: 'a missed time, caught up',
-  at: 'at its date',
-  file_watch: 'files changed',
-  webhook: 'a delivery',
-};
-
 function stateWords(live: TriggerLiveView): string {
-  if (live.state === 'listening') return 'Listening';
-  if (live.state === 'watching') return 'Watching';
-  if (live.state === 'scheduled') return live.next ? `Next at ${when(live.next)}` : 'Scheduled';
-  if (live.state === 'done') return 'Done: it fired once';
-  return 'Problem';
+  if (live.state === 'scheduled' && live.next) return `Next at ${when(live.next)}`;
+  return TRIGGER_STATE_WORDS[live.state] ?? TRIGGER_STATE_WORDS.problem;
 }
 
 /** How a sender signs a delivery (Standard Webhooks), next to the URL. */
@@ -59,11 +36,12 @@ export function HowToSign({ name }: { name: string }) {
   return (
     <details className="small how-to-sign">
       <summary>How to sign a call to {name}</summary>
-      <p>
-        Send a <code>POST</code> with three headers, as the Standard Webhooks libraries do (
+      <p>{WEBHOOK_SIGNING_WORDS}</p>
+      <p className="muted">
+        For the sender's developer: send a <code>POST</code> with three headers, as the Standard Webhooks libraries do (
         <code>new Webhook(secret).sign(id, date, body)</code>):
       </p>
-      <ul>
+      <ul className="muted">
         <li>
           <code>webhook-id</code>: a unique id for this call (a repeat is refused);
         </li>
@@ -109,7 +87,7 @@ function LiveDetails({ trigger, live, running }: { trigger: TriggerView; live: T
             <time data-volatile dateTime={live.lastFire.at}>
               {when(live.lastFire.at)}
             </time>{' '}
-            ({CAUSE_WORDS[live.lastFire.cause] ?? live.lastFire.cause}): {FIRE_WORDS[live.lastFire.outcome]}
+            ({fireCauseWords(live.lastFire.cause)}): {FIRE_WORDS[live.lastFire.outcome]}
           </>
         ) : (
           'not yet'
@@ -204,9 +182,12 @@ export function TriggerHostNote() {
           </p>
           {host?.here === false ? (
             <p>
-              They run in another program on this computer (process <span data-volatile>{host.pid}</span>): the Apollia
-              Desktop command line’s <code>serve</code>, or its service. This app starts none of its own while that one
-              runs.
+              They run in another program on this computer: the Apollia Desktop command line’s <code>serve</code>, or
+              its service{' '}
+              <span className="small muted">
+                (process <span data-volatile>{host.pid}</span>)
+              </span>
+              . This app starts none of its own while that one runs.
             </p>
           ) : (
             <p>

@@ -1,3 +1,4 @@
+import { PLUGIN_TRANSPORT_WORDS } from '../../../../shared/words';
 import { AlertTriangle, Ban, Info, KeyRound, Server, ShieldAlert } from 'lucide-react';
 import type { Inspection } from '../../../../shared/inspection';
 import { textSafetyReport } from '../../../../shared/display-text';
@@ -293,7 +294,7 @@ function McpExposure({ view }: { view: PluginManifestView }) {
       </h2>
       {view.mcp ? (
         <p>
-          It can expose its tools as an MCP server over <strong>{view.mcp.transport}</strong>
+          It can expose its tools as an MCP server <strong>{PLUGIN_TRANSPORT_WORDS[view.mcp.transport]}</strong>
           {view.mcp.port !== null ? <> on port {view.mcp.port}</> : null}
           {view.mcp.host ? (
             <>
@@ -305,7 +306,7 @@ function McpExposure({ view }: { view: PluginManifestView }) {
             </>
           ) : null}
           {view.mcp.transport === 'STDIO'
-            ? ', for a local MCP client that starts it.'
+            ? ' (an MCP client outside Aperium).'
             : ': any program that can reach it could call the tools.'}
         </p>
       ) : (

@@ -26,7 +26,8 @@ import { useFlowStore } from '../../stores/flow-store';
 import { ParameterField } from './ParameterField';
 import { RunsWaitNote } from '../../components/RunsWaitNote';
 import { WebhookAddress } from '../dashboard/WebhookAddress';
-import { TemplateAccess, TemplateOverview, TemplateTriggers } from './TemplateSteps';
+import { TemplateAccess } from './TemplateAccess';
+import { TemplateOverview, TemplateTriggers } from './TemplateSteps';
 import { TemplateReview } from './TemplateReview';
 
 const STEPS = ['Overview', 'Parameters', 'Access', 'Triggers', 'Review'] as const;

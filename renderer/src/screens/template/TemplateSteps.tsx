@@ -1,12 +1,10 @@
-import { AlertTriangle, CheckCircle2, KeyRound, Settings as SettingsIcon, XCircle } from 'lucide-react';
-import type { ApplyPreview, Approvals } from '../../../../shared/apply-preview';
-import { approvalsLabel, builtinToolUse } from '../../../../shared/approvals-words';
+import { AlertTriangle, KeyRound, Settings as SettingsIcon } from 'lucide-react';
+import { harnessWords, TRIGGER_TYPE_WORDS } from '../../../../shared/words';
+import type { ApplyPreview } from '../../../../shared/apply-preview';
+import { approvalsLabel } from '../../../../shared/approvals-words';
 import { templateVerdict } from '../../../../shared/template-verdict';
 import { VerdictPanel } from '../../components/VerdictPanel';
-import { ApprovalsChoiceField } from './ApprovalsChoiceField';
-import { templateTool } from '../../../../shared/catalogues';
 import type { TemplateInspection } from '../../../../shared/template-manifest';
-import { FamilyBadge } from '../../components/FamilyBadge';
 import { CodeText } from '../../components/CodeText';
 import { RunsWaitNote } from '../../components/RunsWaitNote';
 import { PackageText } from '../../components/PackageText';
@@ -15,7 +13,6 @@ import { formatDateTime } from '../../components/date-format';
 import { useFlowStore } from '../../stores/flow-store';
 import { signatureVerdictOf, signatureVerdictWords } from '../../../../shared/signature-verdict';
 import { BUILTIN, UNSIGNED } from '../../../../shared/trust';
-import { mcpToolOutcome } from './mcp-tool-outcome';
 
 /**
  * Overview: first the verdict (the worst the agent could do, its level and the
@@ -127,7 +124,7 @@ export function TemplateOverview({
           {manifest.effort ? `, ${manifest.effort} effort` : ''}
           {manifest.harness && manifest.harness.length > 0 ? (
             <>
-              , harness: <PackageText text={manifest.harness.join(' then ')} />
+              . <PackageText text={harnessWords(manifest.harness)} />
             </>
           ) : null}
         </dd>
@@ -204,206 +201,6 @@ function TemplateTexts({ details }: { details: TemplateInspection['details'] }) 
   );
 }
 
-/** What the Access step changes: MCP grants, built-in tools left out, and the approvals choice. */
-export interface TemplateAccessChoices {
-  grants: string[];
-  onGrant: (gateName: string, granted: boolean) => void;
-  /** The template's built-in tools (agent.md `tools`), in its order. */
-  templateTools: string[];
-  withhold: string[];
-  onWithhold: (tool: string, withheld: boolean) => void;
-  /** The person's approvals choice; null keeps the template's recommendation. */
-  approvals: Approvals | null;
-  onApprovals: (approvals: Approvals | null) => void;
-  hasTriggers: boolean;
-}
-
-/**
- * Access: how the agent asks, native tools (each can be unticked), MCP servers
- * and their tools with grants and pins, secrets.
- */
-export function TemplateAccess({ preview, choices }: { preview: ApplyPreview; choices: TemplateAccessChoices }) {
-  const show = useFlowStore((s) => s.show);
-  const { grants, onGrant } = choices;
-  // Built-in tools the owner never allows are left out of `tools`; their `grants.<tool>` warnings name them.
-  const deniedNative = preview.warnings
-    .filter((w) => w.code.startsWith('grants.') && !w.code.startsWith('grants.mcp:'))
-    .map((w) => w.code.slice('grants.'.length));
-  const offered = choices.templateTools.filter((tool) => !deniedNative.includes(tool));
-  const chosenApprovals = choices.approvals ?? preview.approvals.recommended;
-  return (
-    <div className="step-body">
-      <ApprovalsChoiceField
-        recommended={preview.approvals.recommended}
-        chosen={chosenApprovals}
-        hasTriggers={choices.hasTriggers}
-        onChoose={(value) => choices.onApprovals(value === preview.approvals.recommended ? null : value)}
-      />
-      <section aria-labelledby="tpl-tools">
-        <h3 id="tpl-tools">Built-in tools</h3>
-        {choices.templateTools.length === 0 ? (
-          <p className="muted">None.</p>
-        ) : (
-          <p className="small muted">
-            Ticked: the agent gets it and {builtinToolUse(chosenApprovals, 'it')}. Untick one to leave it out: the agent
-            gets it denied, and you can allow it later on the dashboard.
-          </p>
-        )}
-        {deniedNative.length > 0 ? (
-          <ul className="rows" aria-label="Tools left out">
-            {deniedNative.map((tool) => (
-              <li key={tool} className="row">
-                <code>
-                  <PackageText text={tool} />
-                </code>{' '}
-                <span className="badge badge-deny">Denied in your Settings</span>{' '}
-                <span className="small muted">You never allow it: the agent does not get it.</span>
-              </li>
-            ))}
-          </ul>
-        ) : null}
-        <ul className="rows">
-          {offered.map((tool) => {
-            const known = templateTool(tool);
-            const id = `give-${tool}`;
-            const given = !choices.withhold.includes(tool);
-            return (
-              <li key={tool} className="row row-block">
-                <div className="switch-row">
-                  <input
-                    id={id}
-                    type="checkbox"
-                    checked={given}
-                    onChange={(e) => choices.onWithhold(tool, !e.target.checked)}
-                  />
-                  <label htmlFor={id}>
-                    {known?.description ? <PackageText text={known.description} /> : null}{' '}
-                    <code>
-                      <PackageText text={tool} />
-                    </code>
-                  </label>
-                  <FamilyBadge family={known?.family ?? 'unknown'} />
-                  {given ? null : <span className="badge badge-neutral">Left out</span>}
-                </div>
-              </li>
-            );
-          })}
-        </ul>
-      </section>
-      <section aria-labelledby="tpl-mcp">
-        <h3 id="tpl-mcp">MCP servers</h3>
-        {preview.mcp.length === 0 ? <p className="muted">None.</p> : null}
-        {preview.mcp.map((server) => (
-          <article key={server.server} className="card card-wide" aria-labelledby={`tpl-mcp-${server.server}`}>
-            <h4 id={`tpl-mcp-${server.server}`}>
-              <PackageText text={server.server} />{' '}
-              {server.saved ? (
-                <span className="badge badge-allow">
-                  <CheckCircle2 aria-hidden="true" size={12} /> Saved on this computer
-                </span>
-              ) : (
-                <span className={`badge ${server.required ? 'badge-send_external' : 'badge-warning-soft'}`}>
-                  <XCircle aria-hidden="true" size={12} /> Missing{server.required ? ' (required)' : ''}
-                </span>
-              )}
-            </h4>
-            {!server.saved ? (
-              <div>
-                <p className="small">
-                  {server.required
-                    ? 'This template cannot be applied until a server is saved under this name.'
-                    : 'Without it, apply skips these tools: nothing of this server is granted.'}
-                </p>
-                <button type="button" className="button button-small" onClick={() => show('settings')}>
-                  <SettingsIcon aria-hidden="true" size={14} /> Go to Settings → MCP servers
-                </button>
-              </div>
-            ) : null}
-            <ul className="rows">
-              {server.tools.map((tool) => {
-                const id = `grant-${tool.gateName}`;
-                const granted = grants.includes(tool.gateName);
-                const outcome = mcpToolOutcome(tool, server.saved, granted, chosenApprovals);
-                return (
-                  <li key={tool.gateName} className="row row-block">
-                    <div className="switch-row">
-                      <input
-                        id={id}
-                        type="checkbox"
-                        role="switch"
-                        checked={granted}
-                        aria-checked={granted}
-                        disabled={!server.saved}
-                        onChange={(e) => onGrant(tool.gateName, e.target.checked)}
-                      />
-                      <label htmlFor={id}>
-                        Allow{' '}
-                        <code>
-                          <PackageText text={tool.name} />
-                        </code>{' '}
-                        without asking
-                      </label>
-                      <span className={`badge badge-${outcome.badge}`}>{outcome.words}</span>
-                    </div>
-                    <p className="small muted">
-                      The template {tool.asks === 'allow' ? 'asks you to allow it' : 'leaves it asking you first'}. Only
-                      what you switch on runs without asking.
-                    </p>
-                    {tool.pinText ? (
-                      <p className="small">
-                        Pinned: <CodeText text={tool.pinText} />
-                      </p>
-                    ) : null}
-                    {tool.ownerDenied ? (
-                      <p className="small text-warning">
-                        <AlertTriangle aria-hidden="true" size={14} /> Denied in your Settings:{' '}
-                        <code>
-                          <PackageText text={tool.gateName} />
-                        </code>{' '}
-                        is on your list of tools you never allow, so it stays denied even if you switch it on.{' '}
-                        <button type="button" className="button button-small" onClick={() => show('settings')}>
-                          <SettingsIcon aria-hidden="true" size={14} /> Go to Settings → Tools you never allow
-                        </button>
-                      </p>
-                    ) : null}
-                    {tool.pin === null && tool.pinnedBy && tool.pinnedBy.length > 0 ? (
-                      <p className="small text-warning">
-                        <AlertTriangle aria-hidden="true" size={14} /> Will be denied: its pin needs{' '}
-                        {tool.pinnedBy.map((p) => `“${p}”`).join(', ')}, which you left empty.
-                      </p>
-                    ) : null}
-                  </li>
-                );
-              })}
-            </ul>
-          </article>
-        ))}
-      </section>
-      <section aria-labelledby="tpl-secrets">
-        <h3 id="tpl-secrets">Secrets it needs</h3>
-        {preview.secrets.length === 0 ? <p className="muted">None.</p> : null}
-        <ul className="rows">
-          {preview.secrets.map((secret) => (
-            <li key={secret.name} className="row">
-              <KeyRound aria-hidden="true" size={14} /> <code>{secret.name}</code>{' '}
-              {secret.saved ? (
-                <span className="badge badge-allow">Saved on this computer</span>
-              ) : (
-                <>
-                  <span className="badge badge-send_external">Missing</span>
-                  <button type="button" className="button button-small" onClick={() => show('settings')}>
-                    Go to Settings → Secrets
-                  </button>
-                </>
-              )}
-            </li>
-          ))}
-        </ul>
-      </section>
-    </div>
-  );
-}
-
 /**
  * Triggers: schedules in words in their zone with next three times, each armed only if ticked
  * (one rule for arming); webhooks are armed after apply, with their secret.
@@ -438,7 +235,7 @@ export function TemplateTriggers({
               <code>
                 <PackageText text={trigger.name} />
               </code>{' '}
-              <span className="muted small">({trigger.type})</span>
+              <span className="muted small">({TRIGGER_TYPE_WORDS[trigger.type] ?? trigger.type})</span>
             </h3>
             {trigger.type !== 'webhook' ? (
               <div className="switch-row">
