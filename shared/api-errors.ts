@@ -64,6 +64,9 @@ export type ApiErrorCode =
   | 'trash.not_refused'
   | 'trash.unavailable'
   | 'trash.failed'
+  // the download page (a refusal that says to update the app)
+  | 'link.unavailable'
+  | 'link.failed'
   // agents and their access
   | 'agent.unknown'
   | 'agent.archived'

@@ -255,6 +255,10 @@ export type TriggerStatusView = Static<typeof TriggerStatusViewSchema>;
 export const StartAtLoginViewSchema = closed({ available: Type.Boolean(), on: Type.Boolean() });
 export type StartAtLoginView = Static<typeof StartAtLoginViewSchema>;
 
+/** `openDownloadPage`: the address opened in the person's browser (always the app's own download page). */
+export const DownloadPageOpenedSchema = closed({ url: str });
+export type DownloadPageOpened = Static<typeof DownloadPageOpenedSchema>;
+
 /** `apply`'s answer: the agent made, the trigger ids made with it (a webhook's secret is made by `armTrigger`, never here), and the preview it recorded. */
 export const ApplyReceiptSchema = closed({
   agentId: str,
@@ -430,6 +434,7 @@ export const API_REPLY_SCHEMAS = {
   trashSource: TrashReceiptSchema,
   startAtLogin: StartAtLoginViewSchema,
   setStartAtLogin: StartAtLoginViewSchema,
+  openDownloadPage: DownloadPageOpenedSchema,
 };
 
 /** The methods whose whole answer is defined here. */

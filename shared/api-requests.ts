@@ -281,6 +281,7 @@ export const API_REQUEST_SCHEMAS = {
   waitingRuns: WaitingRunsRequestSchema,
   discardWaitingRun: closed({ runId: Type.String({ pattern: RUN_ID_PATTERN }) }),
   discardTriggerRuns: closed({ triggerId: id }),
+  openDownloadPage: noRequest,
 };
 
 /** Each method's request, as its schema types it. */

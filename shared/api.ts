@@ -20,6 +20,7 @@ import type {
   PickedFolder,
   SourceHandle,
   StartAtLoginView,
+  DownloadPageOpened,
   TrashReceipt,
   TriggerArmed,
   TriggerStatusView,
@@ -159,6 +160,7 @@ export type {
   SecretBackend,
   SourceHandle,
   StartAtLoginView,
+  DownloadPageOpened,
   StoreDamage,
   TrashReceipt,
   TriggerArmed,
@@ -248,6 +250,12 @@ export interface ApiMethods {
   discardWaitingRun: [ApiRequestOf<'discardWaitingRun'>, RunsDiscarded];
   /** Discards every run one trigger has waiting (recorded as a decision). */
   discardTriggerRuns: [ApiRequestOf<'discardTriggerRuns'>, RunsDiscarded];
+  /**
+   * Opens the page where the newest Apollia Desktop is (`shared/app-links.ts`, a fixed address) in the
+   * person's browser: the action of a refusal that says to update the app (`link.unavailable` where
+   * the host cannot open a browser: the CLI).
+   */
+  openDownloadPage: [void, DownloadPageOpened];
 }
 
 export type ApiMethod = keyof ApiMethods;
@@ -332,6 +340,7 @@ export const API_METHODS = [
   'waitingRuns',
   'discardWaitingRun',
   'discardTriggerRuns',
+  'openDownloadPage',
 ] as const satisfies readonly ApiMethod[];
 
 /** Compile-time proof that `API_METHODS` names every method of `ApiMethods`. */

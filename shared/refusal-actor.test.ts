@@ -1,8 +1,10 @@
+import { APP_DOWNLOAD_PAGE_SHOWN } from './app-links';
 import { describe, expect, it } from 'vitest';
 import {
   authorMessage,
   inspectCommand,
   packCommand,
+  needsNewerApp,
   REFUSAL_ROWS,
   type RefusalActor,
   refusalAdvice,
@@ -176,10 +178,20 @@ describe('the words are right for each code', () => {
     expect(advice.why).toBe('the file is empty');
   });
 
-  it('a too-old app says what to install and where to get it', () => {
+  it('a too-old app says what to install and where to get it, and offers the download page', () => {
     const advice = refusalAdvice('manifest.sdk_unsupported');
-    expect(advice.action).toContain('Install the newest Apollia Desktop from where you got this one');
+    expect(advice.action).toContain(`Install the newest Apollia Desktop (from ${APP_DOWNLOAD_PAGE_SHOWN}`);
     expect(advice.why).toBe('it was made for a newer Apollia Desktop than this one');
+    expect(advice.updateApp).toBe(true);
+    expect(refusalAdvice('store.future_version').updateApp).toBe(true);
+  });
+
+  it('only a refusal a newer app fixes offers the download page', () => {
+    const offering = [...REFUSAL_ROWS.keys()].filter((code) => refusalAdvice(code).updateApp);
+    expect(offering).toEqual(['manifest.sdk_unsupported']);
+    expect(needsNewerApp('store.future_version')).toBe(true);
+    expect(refusalAdvice('manifest.bad_version').updateApp).toBe(false);
+    expect(refusalAdvice('policy.blocked_package').updateApp).toBe(false);
   });
 
   it('a signature that does not match says so, not that a rule was broken', () => {

@@ -5,6 +5,7 @@
  * nobody (it may be malicious: don't install it). One table, keyed by the stable refusal code, so
  * the refused screen, the CLI and the Trash check read the same answer. Pure.
  */
+import { APP_DOWNLOAD_PAGE_SHOWN } from './app-links';
 import { CLI_NAME, commandLine } from './command-line';
 import type { Problem } from './inspection';
 import type { RefusalCode } from './refusal-codes';
@@ -27,6 +28,11 @@ export interface RefusalAdvice {
    * the kind of file (package, template, plugin manifest). Never "breaks the rules" when it does not.
    */
   why: string;
+  /**
+   * The fix is a newer Apollia Desktop: the screen offers to open the download page
+   * (`shared/app-links.ts`) and the CLI says where it is.
+   */
+  updateApp: boolean;
 }
 
 /** One row of the table: who acts, what they do, and (when the actor's usual reason is not the right one) why. */
@@ -51,6 +57,18 @@ const WHY: Record<RefusalActor, string> = {
 };
 
 const DOWNLOAD_AGAIN = 'Download the package again.';
+const UPDATE_APP = `Install the newest Apollia Desktop (from ${APP_DOWNLOAD_PAGE_SHOWN}, or ask whoever manages this computer)`;
+
+/**
+ * What only a newer Apollia Desktop fixes: a package made for an SDK this app does not serve, and
+ * data written by a newer app (`store.future_version`, an Api error rather than a refusal of a file).
+ */
+const UPDATE_APP_CODES: ReadonlySet<string> = new Set(['manifest.sdk_unsupported', 'store.future_version']);
+
+/** Whether the error or refusal `code` is fixed by a newer Apollia Desktop (the download page is offered). */
+export function needsNewerApp(code: string): boolean {
+  return UPDATE_APP_CODES.has(code);
+}
 const OPEN_ITSELF = 'Open the .apo file itself.';
 const NOT_A_PACKAGE = 'it is not an Apollia package (.apo)';
 const HOSTILE =
@@ -127,8 +145,7 @@ const TABLE: { readonly [Code in RefusalCode]?: RefusalRow } = {
   },
   'manifest.sdk_unsupported': {
     actor: 'user',
-    action:
-      'This package needs a newer Apollia Desktop. Install the newest Apollia Desktop from where you got this one (or ask whoever manages this computer), then open the package again.',
+    action: `This package needs a newer Apollia Desktop. ${UPDATE_APP}, then open the package again.`,
     why: 'it was made for a newer Apollia Desktop than this one',
   },
   'source.not_found': {
@@ -270,7 +287,13 @@ export function refusalAdvice(code: string): RefusalAdvice {
     (code.startsWith('policy.')
       ? { actor: 'administrator' as const, action: POLICY }
       : { actor: 'author' as const, action: AUTHOR });
-  return { actor: row.actor, title: TITLES[row.actor], action: row.action, why: row.why ?? WHY[row.actor] };
+  return {
+    actor: row.actor,
+    title: TITLES[row.actor],
+    action: row.action,
+    why: row.why ?? WHY[row.actor],
+    updateApp: needsNewerApp(code),
+  };
 }
 
 /**

@@ -19,7 +19,7 @@
  * Run: `E2E_PORT=4173 npx tsx e2e/harness/server.ts`. Listens on 127.0.0.1 only.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, extname, join, normalize, resolve, sep } from 'node:path';
 import { API_METHODS, type ApiMethod, type ApiResult, type SourceHandle } from '../../shared/api';
@@ -77,6 +77,8 @@ async function fresh(fixedNow: Date | null): Promise<HarnessState> {
       mkdirSync(join(dataDir, 'trash'), { recursive: true });
       renameSync(path, join(dataDir, 'trash', basename(path)));
     },
+    // The person's browser, as a file of the addresses it was asked to open, one a line.
+    openExternal: async (url) => appendFileSync(join(dataDir, 'opened-links.txt'), `${url}\n`),
   });
   // With a fixed core clock the host's clock is that instant, frozen: schedules are counted from it
   // (as the dashboard's next times are) and none comes due while a spec runs.

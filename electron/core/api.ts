@@ -63,6 +63,7 @@ import { builtinTemplateDir, listBuiltinTemplates } from './template';
 import { applyTemplate, previewTemplate } from './app/apply-template';
 import { trashSource } from './app/trash-source';
 import { discardTriggerRuns, discardWaitingRun, waitingRuns } from './app/run-queue';
+import { openDownloadPage } from './app/download-page';
 import { armTrigger, disarmTrigger, rotateWebhookSecret, webhookSecretShared } from './app/trigger-arming';
 import { activityOf, setWebhookPort, triggerStatus } from './app/trigger-status';
 import { resolveWatchFolder } from './triggers/watchable-folder';
@@ -247,6 +248,7 @@ function handlersOf(ctx: ApiContext): { [M in ApiMethod]: (request: ApiRequest<M
     waitingRuns: (request) => waitingRuns(ctx, request),
     discardWaitingRun: (request) => discardWaitingRun(ctx, request),
     discardTriggerRuns: (request) => discardTriggerRuns(ctx, request),
+    openDownloadPage: () => openDownloadPage(ctx),
   };
 }
 

@@ -7,6 +7,7 @@
  * opens while the keychain is still being probed (start-order.ts) —; and the one trigger host of
  * the data folder, started on ready and stopped on quit.
  */
+import { APP_DOWNLOAD_PAGE } from '../../shared/app-links';
 import { app, BrowserWindow, shell } from 'electron';
 import { join } from 'node:path';
 import { type CoreApi, createApi } from '../core/api';
@@ -174,6 +175,9 @@ function startApp(): void {
           secretBox,
           now: () => new Date(),
           trash: (path) => shell.trashItem(path),
+          // Only the app's own download page: core passes nothing else, and main checks it again.
+          openExternal: (url) =>
+            url === APP_DOWNLOAD_PAGE ? shell.openExternal(url) : Promise.reject(new Error('not the download page')),
           sandboxOff,
           cliProgram,
           ...(loginItem ? { loginItem } : {}),

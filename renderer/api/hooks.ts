@@ -197,6 +197,11 @@ export const useDiscardTriggerRuns = () => useChange('discardTriggerRuns');
 /** Settings → the webhook port (null: the default); a running host moves its listener. */
 export const useSetWebhookPort = () => useChange('setWebhookPort', { settings: true });
 
+/** Opens the page where the newest Apollia Desktop is, in the person's browser (a fixed address: shared/app-links.ts). */
+export function useOpenDownloadPage() {
+  return useMutation({ mutationFn: () => call('openDownloadPage') });
+}
+
 export function useStartAtLogin() {
   return useQuery({ queryKey: queryKeys.startAtLogin(), queryFn: () => call('startAtLogin') });
 }

@@ -55,6 +55,7 @@ const WELL_FORMED: Record<ApiMethod, Record<string, unknown> | undefined> = {
   waitingRuns: undefined,
   discardWaitingRun: { runId: 'nope' },
   discardTriggerRuns: { triggerId: 'nope' },
+  openDownloadPage: undefined,
 };
 
 /** Paths where ids belong, and ids that do not exist: refused with these codes. */

@@ -37,6 +37,12 @@ export interface ApiDeps {
    * folder). Absent (the CLI), `trashSource` answers `trash.unavailable`.
    */
   trash?: (path: string) => Promise<void>;
+  /**
+   * Opens an https address in the person's browser (Electron: `shell.openExternal`; the e2e harness:
+   * a file the specs read). Core passes only the app's own download page (`shared/app-links.ts`).
+   * Absent (the CLI), `openDownloadPage` answers `link.unavailable`.
+   */
+  openExternal?: (url: string) => Promise<void>;
   /** What `appInfo` tells of the host: its command line (`AppInfo.cliProgram`); absent, `apollia-desktop`. */
   cliProgram?: string | null;
   /** The host runs without Chromium's sandbox (`--no-sandbox`): install and apply are refused (`app.sandbox_off`). */

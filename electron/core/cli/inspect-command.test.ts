@@ -36,10 +36,29 @@ beforeAll(() => {
       'workflows/reminders.py': invoicesText('workflows/reminders.py'),
     }),
   );
+  writeFileSync(
+    join(dir, 'future-sdk.apo'),
+    packFiles({
+      'apollia.toml': invoicesText('apollia.toml').replace('sdk = ">=0.3, <0.4"', 'sdk = ">=9"'),
+      'tools/extract.py': invoicesText('tools/extract.py'),
+      'workflows/reminders.py': invoicesText('workflows/reminders.py'),
+    }),
+  );
   writeFileSync(join(dir, 'notes.txt'), 'just some notes\n');
   writeFileSync(join(dir, 'zipped.apo'), Buffer.concat([Buffer.from('PK\x03\x04'), Buffer.alloc(60)]));
   writeFileSync(join(dir, 'plugin.json'), '{"name": "x"}\n');
   mkdirSync(join(dir, 'template'));
+});
+
+describe('inspect: a refusal a newer app fixes', () => {
+  test('says where the newest app is; an author refusal does not', async () => {
+    const future = await cli('inspect', 'future-sdk.apo');
+    expect(future.code).toBe(1);
+    expect(future.stdout).toContain(
+      'Update the app: get the newest Apollia Desktop at https://apollia.app/download, then inspect it again.',
+    );
+    expect((await cli('inspect', 'bad-version.apo')).stdout).not.toContain('Update the app');
+  });
 });
 
 describe('inspect: exit codes', () => {

@@ -3,6 +3,8 @@
  * without `--yes` before it asks). What the package is and who published it come first, then what
  * it can do, worst first (DESIGN.md "Consent, install, apply"), then the verdict.
  */
+import { APP_DOWNLOAD_PAGE } from '../../../shared/app-links';
+import { refusalAdviceFor } from '../../../shared/refusal-actor';
 import {
   type ActionFamily,
   type ApolliaManifest,
@@ -61,6 +63,9 @@ function verdict(inspection: Inspection): string[] {
   if (inspection.ok || !first) lines.push('Accepted.');
   else {
     lines.push(`Refused: ${problemLine(first)}`);
+    // A refusal a newer app fixes says where the newer app is.
+    if (refusalAdviceFor(inspection.errors).updateApp)
+      lines.push(`Update the app: get the newest Apollia Desktop at ${APP_DOWNLOAD_PAGE}, then inspect it again.`);
     if (others.length > 0) {
       lines.push('Further problems:');
       for (const problem of others) lines.push(`  - ${problemLine(problem)}`);

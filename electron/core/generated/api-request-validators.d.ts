@@ -40,3 +40,4 @@ export declare const setStartAtLogin: ValidateFunction;
 export declare const waitingRuns: ValidateFunction;
 export declare const discardWaitingRun: ValidateFunction;
 export declare const discardTriggerRuns: ValidateFunction;
+export declare const openDownloadPage: ValidateFunction;

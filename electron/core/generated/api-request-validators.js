@@ -3810,3 +3810,4 @@ export const trustedKeys = appInfo;
 export const previewKeyFile = appInfo;
 export const verifyInstalled = appInfo;
 export const startAtLogin = appInfo;
+export const openDownloadPage = appInfo;

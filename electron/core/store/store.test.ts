@@ -73,7 +73,7 @@ describe('a state file from a newer app', () => {
     const future = `${JSON.stringify({ version: STATE_VERSION + 1, somethingNew: { packages: 3 } })}\n`;
     writeFileSync(join(dataDir, STATE_FILE), future);
     const before = treeHash(dataDir);
-    const message = `state.json was written by a newer Apollia Desktop (format ${STATE_VERSION + 1}; this one reads ${STATE_VERSION}): update the app; the file was left as it is`;
+    const message = `state.json was written by a newer Apollia Desktop (format ${STATE_VERSION + 1}; this one reads ${STATE_VERSION}): update the app (https://apollia.app/download); the file was left as it is`;
     expect(await api.dashboard()).toEqual({ ok: false, error: { code: 'store.future_version', message } });
     expect(await api.saveMcpServer({ name: 'ledger', transport: 'stdio', command: 'uvx' })).toEqual({
       ok: false,

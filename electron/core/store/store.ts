@@ -11,6 +11,7 @@
  * - A file of an older format is migrated in memory as it is read (`migrateState`); the next write
  *   stores it in the current format.
  */
+import { APP_DOWNLOAD_PAGE } from '../../../shared/app-links';
 import { mkdir, readFile, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { StoreDamage } from '../../../shared/api';
@@ -71,7 +72,7 @@ export class Store {
     if (typeof version === 'number' && version > STATE_VERSION) {
       throw new CoreError(
         'store.future_version',
-        `state.json was written by a newer Apollia Desktop (format ${version}; this one reads ${STATE_VERSION}): update the app; the file was left as it is`,
+        `state.json was written by a newer Apollia Desktop (format ${version}; this one reads ${STATE_VERSION}): update the app (${APP_DOWNLOAD_PAGE}); the file was left as it is`,
       );
     }
     const current = migrateState(value);

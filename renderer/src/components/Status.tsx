@@ -1,6 +1,7 @@
 import { AlertTriangle, Loader2 } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { toApiError } from '../../api/bridge';
+import { CodeText } from './CodeText';
 import { PackageText } from './PackageText';
 import { ProblemList } from './ProblemList';
 
@@ -30,7 +31,7 @@ export function ErrorPanel({
         <AlertTriangle aria-hidden="true" size={18} /> {title}
       </h3>
       <p>
-        <PackageText text={apiError.message} />
+        <CodeText text={apiError.message} />
       </p>
       {apiError.path ? (
         <p className="muted">

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { ACTIVITY_KIND_WORDS, activityOutcomeWords } from '../../../shared/activity';
 import type { ActivityEntry } from '../../../shared/api';
 import { useActivity, useDashboard } from '../../api/hooks';
+import { CodeText } from '../components/CodeText';
 import { PackageText } from '../components/PackageText';
 import { formatDateTime, localTimeZone } from '../components/date-format';
 import { ErrorPanel, Loading } from '../components/Status';
@@ -50,7 +51,7 @@ function EventRow({ event, agentName }: { event: ActivityEntry; agentName: (id: 
         <span className={`badge ${badgeOf(event)}`}>{activityOutcomeWords(event.kind, event.outcome)}</span>
       </p>
       <p className="small">
-        <PackageText text={event.detail} />
+        <CodeText text={event.detail} />
       </p>
     </li>
   );

@@ -11,7 +11,7 @@ import {
 } from '../../../../shared/run-queue';
 import { useTriggerStatus } from '../../../api/hooks';
 import { useFlowStore } from '../../stores/flow-store';
-import { PackageText } from '../../components/PackageText';
+import { CodeText } from '../../components/CodeText';
 import { formatFireTime } from '../../components/schedule';
 import { WebhookAddress } from './WebhookAddress';
 
@@ -69,7 +69,7 @@ function LiveDetails({ trigger, live, running }: { trigger: TriggerView; live: T
         {live.state === 'problem' && live.problem ? (
           <>
             {' '}
-            <PackageText text={live.problem} />
+            <CodeText text={live.problem} />
           </>
         ) : null}
         {live.waiting > 0 ? ` · ${live.waiting === 1 ? '1 run waiting' : `${live.waiting} runs waiting`}` : ''}
@@ -109,7 +109,7 @@ function LiveDetails({ trigger, live, running }: { trigger: TriggerView; live: T
                   <span className={`badge ${d.status < 300 ? 'badge-allow' : 'badge-deny'}`}>
                     {deliveryWords(d.status)}
                   </span>{' '}
-                  <PackageText text={d.reason} />
+                  <CodeText text={d.reason} />
                 </li>
               ))}
             </ul>
