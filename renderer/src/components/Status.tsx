@@ -1,9 +1,11 @@
 import { AlertTriangle, Loader2 } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { toApiError } from '../../api/bridge';
+import { refusalAdvice } from '../../../shared/refusal-actor';
 import { CodeText } from './CodeText';
 import { PackageText } from './PackageText';
 import { ProblemList } from './ProblemList';
+import { UpdateAppButton } from './UpdateAppButton';
 
 /** A uniform loading line, announced politely to screen readers. */
 export function Loading({ label }: { label: string }) {
@@ -43,6 +45,7 @@ export function ErrorPanel({
       ) : null}
       {apiError.problems && apiError.problems.length > 0 ? <ProblemList problems={apiError.problems} /> : null}
       <p className="muted small">Error code: {apiError.code}</p>
+      {refusalAdvice(apiError.code).updateApp ? <UpdateAppButton /> : null}
       {children}
     </section>
   );

@@ -17,6 +17,7 @@ import { CopyButton } from '../components/CopyButton';
 import { PackageText } from '../components/PackageText';
 import { pathAside, ProblemList } from '../components/ProblemList';
 import { ErrorPanel } from '../components/Status';
+import { UpdateAppButton } from '../components/UpdateAppButton';
 import { useFlowStore } from '../stores/flow-store';
 
 const ICONS: Record<RefusalActor, typeof Wrench> = {
@@ -183,6 +184,7 @@ export function RefusedScreen({
           <CommandLineNote program={program} />
         </section>
       ) : null}
+      {advice.updateApp ? <UpdateAppButton /> : null}
       {trash.isError ? <ErrorPanel error={trash.error} title="It was not moved to the Trash" /> : null}
       <div className="button-row">
         {advice.actor === 'nobody' ? (
@@ -197,7 +199,7 @@ export function RefusedScreen({
         ) : null}
         <button
           type="button"
-          className={advice.actor === 'nobody' ? 'button' : 'button button-primary'}
+          className={advice.actor === 'nobody' || advice.updateApp ? 'button' : 'button button-primary'}
           onClick={() => closeSource(sourceId)}
         >
           <X aria-hidden="true" size={16} /> Close
