@@ -45,7 +45,7 @@ test('install, disarm, revoke, update keeps the revocation, uninstall', async ({
   // The trigger's own row, not the package card around it.
   const trigger = packages
     .getByRole('listitem')
-    .filter({ hasText: 'first-monday (schedule)' })
+    .filter({ hasText: 'first-monday (on a schedule)' })
     .filter({ hasNotText: 'Publisher:' });
   await expect(trigger).toContainText('Armed');
   await expect(trigger).toContainText(/first Monday/);

@@ -116,6 +116,6 @@ test('market-monitor: pattern error, missing server resolved in Settings, pins, 
   const agent = page.getByRole('article', { name: /Market monitor: Acme, globex\.com/ });
   await expect(agent).toContainText('slack_send_message');
   await expect(agent).toContainText('Pinned: channel_id = "C0123ABCD"');
-  await expect(agent.getByRole('listitem').filter({ hasText: 'weekly (schedule)' })).toContainText('Armed');
+  await expect(agent.getByRole('listitem').filter({ hasText: 'weekly (on a schedule)' })).toContainText('Armed');
   await snapshot(page, 'template-7-dashboard');
 });
