@@ -42,7 +42,6 @@ function pinText(pin: AccessView['pin']): string {
     .join(', ');
 }
 
-/** A trigger's type in words (the store keeps the manifest's codes: `cron`, `file_watch`, …). */
 function AccessRowView({ agent, access }: { agent: AgentView; access: AccessView }) {
   const set = useSetToolAccess();
   return (
@@ -173,7 +172,7 @@ function TriggerSummary({ trigger }: { trigger: TriggerView }) {
         </p>
       ) : null}
       <p className="small">
-        <PackageText text={trigger.words} />:{' '}
+        <CodeText text={trigger.words} />:{' '}
         {trigger.agentId !== null ? (
           'starts this agent.'
         ) : (
