@@ -178,7 +178,7 @@ export const FIRE_CAUSE_WORDS: Record<string, string> = {
   missed: 'a missed time, caught up',
   at: 'at its date',
   file_watch: 'files changed',
-  webhook: 'a call from another program',
+  webhook: 'a delivery',
 };
 
 /** A fire's cause in words; an unknown cause is shown as it is. */
