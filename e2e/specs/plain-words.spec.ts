@@ -32,7 +32,8 @@ const RAW_FORMS: [string, RegExp][] = [
 async function primaryText(page: Page): Promise<string> {
   return page.getByRole('main').evaluate((main) => {
     const out: string[] = [];
-    const walker = main.ownerDocument.createTreeWalker(main, NodeFilter.SHOW_TEXT);
+    // 4: NodeFilter.SHOW_TEXT (the spec is typed without the DOM globals).
+    const walker = main.ownerDocument.createTreeWalker(main, 4);
     for (let node = walker.nextNode(); node; node = walker.nextNode()) {
       const parent = node.parentElement;
       if (!parent) continue;
