@@ -11,7 +11,7 @@ import {
   FAMILY_SEVERITY,
   isSensitive,
 } from '../../../shared/apollia-manifest';
-import { apolliaNativeTool, CONNECTION_TYPES } from '../../../shared/catalogues';
+import { apolliaNativeTool, CONNECTION_TYPES, reachesOutside } from '../../../shared/catalogues';
 import { describeInterval, nextCronTimes, nextIntervalTimes } from '../../../shared/cron';
 import { describeCron } from '../../../shared/cron-words';
 import type { ApoDetails, ApoSummary, Inspection, Problem, SignatureSummary } from '../../../shared/inspection';
@@ -109,7 +109,12 @@ function apoBody(manifest: ApolliaManifest, now: Date): string[] {
     const items = [
       ...tools.filter((t) => t.action === family).map((t) => `tool ${t.name}`),
       ...workflows.filter((w) => w.action === family).map((w) => `workflow ${w.name}`),
-      ...granted.filter((name) => apolliaNativeTool(name)?.family === family).map((name) => `built-in tool ${name}`),
+      // A web tool reads, but what it looks up leaves the computer: said with what sends outside, as the app does.
+      ...granted
+        .filter((name) =>
+          reachesOutside(name) ? family === 'send_external' : apolliaNativeTool(name)?.family === family,
+        )
+        .map((name) => `built-in tool ${name}`),
     ];
     if (items.length > 0) families.push(`${FAMILY_WORDS[family as ActionFamily]}: ${items.join(', ')}`);
   }
