@@ -8,6 +8,7 @@
  */
 import type { ActionFamily, McpTransport } from './apollia-manifest';
 import { apolliaNativeTool, reachesOutside, templateTool } from './catalogues';
+import { RUN_CAUSE_WORDS } from './run-queue';
 
 // ---- Action families (spec "Action families") ----
 
@@ -170,15 +171,14 @@ export const TRIGGER_STATE_WORDS: Record<'listening' | 'watching' | 'scheduled' 
   problem: 'Problem',
 };
 
-/** What caused a fire (`lastFire.cause`, a run request's cause), in words. */
+/**
+ * What caused a fire (`lastFire.cause`, a run request's cause), in words: the Runs view's words
+ * (`RUN_CAUSE_WORDS`), the manifest's own trigger types said the same way.
+ */
 export const FIRE_CAUSE_WORDS: Record<string, string> = {
-  schedule: 'on schedule',
-  cron: 'on schedule',
-  interval: 'on schedule',
-  missed: 'a missed time, caught up',
-  at: 'at its date',
-  file_watch: 'files changed',
-  webhook: 'a delivery',
+  ...RUN_CAUSE_WORDS,
+  cron: RUN_CAUSE_WORDS.schedule,
+  interval: RUN_CAUSE_WORDS.schedule,
 };
 
 /** A fire's cause in words; an unknown cause is shown as it is. */

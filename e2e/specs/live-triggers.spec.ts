@@ -69,7 +69,7 @@ test('arm a webhook and a folder, deliver a signed request and drop a file: both
   await expect(deliveries.getByRole('listitem')).toHaveCount(2, { timeout: 10_000 });
   await expect(deliveries.getByRole('listitem').first()).toContainText('Refused: not signed right');
   await expect(deliveries.getByRole('listitem').nth(1)).toContainText('Accepted');
-  await expect(hook).toContainText('(a delivery): a run was queued');
+  await expect(hook).toContainText('(a webhook delivery): a run was queued');
   await expect(watch).toContainText('(files changed): a run was queued', { timeout: 10_000 });
   await expect(page.getByRole('region', { name: 'Triggers' })).toContainText(
     '2 runs are waiting, queued in the last minute: an agent runtime may still take them.',
