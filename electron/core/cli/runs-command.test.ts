@@ -86,7 +86,7 @@ describe('runs', () => {
     expect(readdirSync(join(dataDir, PENDING_DIR))).toEqual([runFileName(hook(2))]);
     const activity = await cli(['activity', '--decisions', '--limit', '1']);
     expect(activity.stdout).toContain(
-      `runs_discarded    ok      watcher/on-call  discarded 1 waiting run: run ${hook(1).id}`,
+      `Discarded waiting runs · Done · watcher/on-call: discarded 1 waiting run: run ${hook(1).id}`,
     );
     // Gone: refused, exit 1.
     const again = await cli(['runs', 'discard', hook(1).id, '--yes']);
