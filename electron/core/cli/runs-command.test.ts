@@ -94,6 +94,21 @@ describe('runs', () => {
     expect(again.stderr).toContain(`No run \`${hook(1).id}\` is waiting`);
   });
 
+  it('discard RUN_ID beyond the oldest listed: the dry run says it may still be waiting; --yes discards it', async () => {
+    const { dataDir, cli } = await installed();
+    for (let i = 0; i <= 200; i++) await writeRunRequest(dataDir, hook(i));
+    const newest = hook(200).id;
+    const dry = await cli(['runs', 'discard', newest]);
+    expect(dry.stdout).toContain(
+      `Run ${newest} is not among the 200 oldest waiting runs shown here; it may still be waiting.`,
+    );
+    expect(dry.stdout).not.toContain('nothing to discard');
+    expect(readdirSync(join(dataDir, PENDING_DIR))).toHaveLength(201);
+    const done = await cli(['runs', 'discard', newest, '--yes']);
+    expect(done.code).toBe(0);
+    expect(readdirSync(join(dataDir, PENDING_DIR))).toHaveLength(200);
+  });
+
   it("discard --trigger: all of one trigger's runs, with --yes; JSON answer", async () => {
     const { dataDir, cli } = await installed();
     for (let i = 0; i < 3; i++) await writeRunRequest(dataDir, hook(i));

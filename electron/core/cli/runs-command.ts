@@ -100,10 +100,14 @@ async function discard(args: string[], io: CliIo): Promise<number> {
     if (json) io.stdout(`${terminalJson({ wouldDiscard: targets.map((r) => r.id), discarded: false })}\n`);
     else {
       const count = runId === undefined ? listed.value.total : targets.length;
+      // Only the oldest runs are listed: a run id beyond them may still be waiting.
+      const beyondListed = runId !== undefined && count === 0 && listed.value.notListed > 0;
       io.stdout(
-        count === 0
-          ? `${runId === undefined ? `Trigger ${trigger} has no run waiting` : `No run ${runId} is waiting`}: nothing to discard.\n`
-          : `Would discard ${count === 1 ? '1 waiting run' : `${count} waiting runs`}${trigger === undefined ? '' : ` of ${trigger}`}:\n`,
+        beyondListed
+          ? `Run ${runId} is not among the ${listed.value.runs.length} oldest waiting runs shown here; it may still be waiting.\n`
+          : count === 0
+            ? `${runId === undefined ? `Trigger ${trigger} has no run waiting` : `No run ${runId} is waiting`}: nothing to discard.\n`
+            : `Would discard ${count === 1 ? '1 waiting run' : `${count} waiting runs`}${trigger === undefined ? '' : ` of ${trigger}`}:\n`,
       );
       for (const run of targets) io.stdout(`${runLine(run)}\n`);
       if (runId === undefined && listed.value.notListed > 0) io.stdout(`… and ${listed.value.notListed} more.\n`);
