@@ -1,7 +1,7 @@
 import { Building2, OctagonX, ShieldAlert, Trash2, Wrench, X } from 'lucide-react';
-import { useEffect, useRef } from 'react';
-import type { SignatureVerdict } from '../../../shared/api';
-import type { ApoSummary, Inspection } from '../../../shared/inspection';
+import { type RefObject, useEffect, useRef } from 'react';
+import type { AppInfo, SignatureVerdict } from '../../../shared/api';
+import type { ApoSummary, Inspection, Problem } from '../../../shared/inspection';
 import { signatureVerdictOf, signatureVerdictWords } from '../../../shared/signature-verdict';
 import {
   authorMessage,
@@ -9,6 +9,7 @@ import {
   packCommand,
   refusalAdviceFor,
   type RefusalActor,
+  type RefusalAdvice,
 } from '../../../shared/refusal-actor';
 import { useAppInfo, useTrashSource } from '../../api/hooks';
 import { CodeText } from '../components/CodeText';
@@ -57,6 +58,151 @@ function RefusedSignatureLine({
   );
 }
 
+/** The screen once the refused file is in the Trash: nothing of it was installed or run, and a Close. */
+function TrashedScreen({
+  heading,
+  displayName,
+  onClose,
+}: {
+  heading: RefObject<HTMLHeadingElement | null>;
+  displayName: string;
+  onClose: () => void;
+}) {
+  return (
+    <div className="screen">
+      <h1 tabIndex={-1} ref={heading}>
+        <Trash2 aria-hidden="true" size={24} /> {displayName} is in the Trash
+      </h1>
+      <p role="status">Nothing of it was installed or run. You can empty the Trash to delete it for good.</p>
+      <button type="button" className="button button-primary" onClick={onClose}>
+        <X aria-hidden="true" size={16} /> Close
+      </button>
+    </div>
+  );
+}
+
+/** The first problem in the checker's words, with its path when the message does not already say it. */
+function FirstProblem({ first }: { first: Problem | undefined }) {
+  if (!first) return <p className="refusal">It could not be read, and no reason was given.</p>;
+  return (
+    <p className="refusal">
+      <CodeText text={first.message} />
+      {pathAside(first.message, first.path) ? (
+        <>
+          {' '}
+          <span className="muted">
+            at{' '}
+            <code>
+              <PackageText text={first.path} />
+            </code>
+          </span>
+        </>
+      ) : null}
+    </p>
+  );
+}
+
+/** The alert: who acts and what to do, why it was refused, and the first problem with its error code. */
+function RefusalPanel({
+  inspection,
+  advice,
+  kind,
+  displayName,
+  app,
+}: {
+  inspection: Inspection;
+  advice: RefusalAdvice;
+  kind: string;
+  displayName: string;
+  app: AppInfo | undefined;
+}) {
+  const first = inspection.errors[0];
+  return (
+    <section
+      className={`panel ${advice.actor === 'user' ? 'panel-warning' : 'panel-error'}`}
+      role="alert"
+      aria-labelledby="refused-heading"
+    >
+      <h2 id="refused-heading">{advice.title}</h2>
+      <p className="refusal-action">{advice.action}</p>
+      <RefusedSignatureLine inspection={inspection} />
+      {first?.code === 'manifest.sdk_unsupported' && app ? (
+        <p className="small">
+          This is Apollia Desktop {app.version}; it runs packages made for the Apollia SDK {app.sdkVersion}.
+        </p>
+      ) : null}
+      <p>
+        <strong>{displayName}</strong> was checked without running any of it, and{' '}
+        {advice.why.replaceAll('{kind}', kind)}.{' '}
+        {inspection.kind === 'plugin' ? 'Plugins are only shown here, never installed.' : 'Nothing was installed.'}
+      </p>
+      <FirstProblem first={first} />
+      {first ? <p className="small muted">Error code: {first.code}</p> : null}
+    </section>
+  );
+}
+
+/** The problems after the first: a few at once, the rest behind "Show more". */
+function OtherProblems({ others }: { others: Problem[] }) {
+  if (others.length === 0) return null;
+  return (
+    <section aria-labelledby="others-heading">
+      <h2 id="others-heading">Other problems</h2>
+      <ProblemList problems={others.slice(0, OTHERS_SHOWN)} />
+      {others.length > OTHERS_SHOWN ? (
+        <details className="more-problems">
+          <summary>Show {others.length - OTHERS_SHOWN} more</summary>
+          <ProblemList problems={others.slice(OTHERS_SHOWN)} />
+        </details>
+      ) : null}
+    </section>
+  );
+}
+
+/**
+ * What to do next on the command line: for a template whose `.apo` is not built, the command that packs it; for a
+ * package its author must fix, the message to send them, ending with the command that shows every problem.
+ */
+function FixSection({
+  unbuilt,
+  displayName,
+  problems,
+  command,
+  program,
+}: {
+  unbuilt: boolean;
+  displayName: string;
+  problems: Problem[];
+  command: string;
+  program: string | null;
+}) {
+  return (
+    <section aria-labelledby="fix-heading">
+      <h2 id="fix-heading">{unbuilt ? 'How to pack it' : 'For its author'}</h2>
+      {unbuilt ? null : (
+        <>
+          <p>Send its author this message: it names the file and each problem, in the checker's words.</p>
+          <pre className="author-message" aria-label="Message for the author" tabIndex={0}>
+            {authorMessage(displayName, problems, command)}
+          </pre>
+          <p>
+            <CopyButton value={authorMessage(displayName, problems, command)} label="Copy the message for the author" />
+          </p>
+        </>
+      )}
+      <p>
+        {unbuilt
+          ? 'Run this in the folder that holds it; it checks the package, then writes the .apo file:'
+          : 'The message ends with this command, which shows them every problem before they publish the package again:'}
+      </p>
+      <p className="command-line">
+        <code>{command}</code> <CopyButton value={command} label="Copy the command" />
+      </p>
+      <CommandLineNote program={program} />
+    </section>
+  );
+}
+
 /**
  * A refused package: who acts first (the person, the author, or nobody: it may be malicious), then
  * what is wrong in the spec's words, with paths. Never blank; always a Close.
@@ -87,17 +233,7 @@ export function RefusedScreen({
   const command = unbuilt ? packCommand(displayName, program) : inspectCommand(displayName, program);
 
   if (trash.isSuccess) {
-    return (
-      <div className="screen">
-        <h1 tabIndex={-1} ref={heading}>
-          <Trash2 aria-hidden="true" size={24} /> {displayName} is in the Trash
-        </h1>
-        <p role="status">Nothing of it was installed or run. You can empty the Trash to delete it for good.</p>
-        <button type="button" className="button button-primary" onClick={() => closeSource(sourceId)}>
-          <X aria-hidden="true" size={16} /> Close
-        </button>
-      </div>
-    );
+    return <TrashedScreen heading={heading} displayName={displayName} onClose={() => closeSource(sourceId)} />;
   }
 
   return (
@@ -105,84 +241,16 @@ export function RefusedScreen({
       <h1 tabIndex={-1} ref={heading}>
         <Icon aria-hidden="true" size={24} /> This {kind} was refused
       </h1>
-      <section
-        className={`panel ${advice.actor === 'user' ? 'panel-warning' : 'panel-error'}`}
-        role="alert"
-        aria-labelledby="refused-heading"
-      >
-        <h2 id="refused-heading">{advice.title}</h2>
-        <p className="refusal-action">{advice.action}</p>
-        <RefusedSignatureLine inspection={inspection} />
-        {first?.code === 'manifest.sdk_unsupported' && appInfo.data ? (
-          <p className="small">
-            This is Apollia Desktop {appInfo.data.version}; it runs packages made for the Apollia SDK{' '}
-            {appInfo.data.sdkVersion}.
-          </p>
-        ) : null}
-        <p>
-          <strong>{displayName}</strong> was checked without running any of it, and{' '}
-          {advice.why.replaceAll('{kind}', kind)}.{' '}
-          {inspection.kind === 'plugin' ? 'Plugins are only shown here, never installed.' : 'Nothing was installed.'}
-        </p>
-        {first ? (
-          <p className="refusal">
-            <CodeText text={first.message} />
-            {pathAside(first.message, first.path) ? (
-              <>
-                {' '}
-                <span className="muted">
-                  at{' '}
-                  <code>
-                    <PackageText text={first.path} />
-                  </code>
-                </span>
-              </>
-            ) : null}
-          </p>
-        ) : (
-          <p className="refusal">It could not be read, and no reason was given.</p>
-        )}
-        {first ? <p className="small muted">Error code: {first.code}</p> : null}
-      </section>
-      {others.length > 0 ? (
-        <section aria-labelledby="others-heading">
-          <h2 id="others-heading">Other problems</h2>
-          <ProblemList problems={others.slice(0, OTHERS_SHOWN)} />
-          {others.length > OTHERS_SHOWN ? (
-            <details className="more-problems">
-              <summary>Show {others.length - OTHERS_SHOWN} more</summary>
-              <ProblemList problems={others.slice(OTHERS_SHOWN)} />
-            </details>
-          ) : null}
-        </section>
-      ) : null}
+      <RefusalPanel inspection={inspection} advice={advice} kind={kind} displayName={displayName} app={appInfo.data} />
+      <OtherProblems others={others} />
       {advice.actor === 'author' || unbuilt ? (
-        <section aria-labelledby="fix-heading">
-          <h2 id="fix-heading">{unbuilt ? 'How to pack it' : 'For its author'}</h2>
-          {unbuilt ? null : (
-            <>
-              <p>Send its author this message: it names the file and each problem, in the checker's words.</p>
-              <pre className="author-message" aria-label="Message for the author" tabIndex={0}>
-                {authorMessage(displayName, inspection.errors, command)}
-              </pre>
-              <p>
-                <CopyButton
-                  value={authorMessage(displayName, inspection.errors, command)}
-                  label="Copy the message for the author"
-                />
-              </p>
-            </>
-          )}
-          <p>
-            {unbuilt
-              ? 'Run this in the folder that holds it; it checks the package, then writes the .apo file:'
-              : 'The message ends with this command, which shows them every problem before they publish the package again:'}
-          </p>
-          <p className="command-line">
-            <code>{command}</code> <CopyButton value={command} label="Copy the command" />
-          </p>
-          <CommandLineNote program={program} />
-        </section>
+        <FixSection
+          unbuilt={unbuilt}
+          displayName={displayName}
+          problems={inspection.errors}
+          command={command}
+          program={program}
+        />
       ) : null}
       {advice.updateApp ? <UpdateAppButton /> : null}
       {trash.isError ? <ErrorPanel error={trash.error} title="It was not moved to the Trash" /> : null}

@@ -58,6 +58,121 @@ function DecidedUpdateChanges({
   );
 }
 
+/** The title of each step, over its body. */
+function stepHeading(name: string, allowDowngrade: boolean): string | undefined {
+  const heading: Record<string, string> = {
+    'What changed': allowDowngrade
+      ? 'What changes if you go back to this version'
+      : 'What changed since the installed version',
+    Overview: 'What this package is',
+    Access: 'What it asks to use',
+    Triggers: 'What would start it',
+    Review: 'Review and install',
+  };
+  return heading[name];
+}
+
+/** Install with the answers of the draft, once at a time: a second click while one is under way does nothing. */
+function useInstallAnswers({
+  sourceId,
+  draft,
+  allowDowngrade,
+  acceptKeyChange,
+  onInstalled,
+}: {
+  sourceId: string;
+  draft: ConsentDraft;
+  allowDowngrade: boolean;
+  acceptKeyChange: boolean;
+  onInstalled: (receipt: InstallReceipt) => void;
+}) {
+  const install = useInstall();
+  const installing = useRef(false);
+  const doInstall = () => {
+    if (installing.current) return;
+    installing.current = true;
+    install.mutate(
+      {
+        sourceId,
+        decisions: answersFromDraft(draft),
+        ...(allowDowngrade ? { allowDowngrade: true } : {}),
+        ...(acceptKeyChange ? { acceptKeyChange: true } : {}),
+      },
+      {
+        onSuccess: (receipt) => onInstalled(receipt),
+        onSettled: () => {
+          installing.current = false;
+        },
+      },
+    );
+  };
+  return { install, doInstall };
+}
+
+/** Cancel: closes at once when no answer was touched, else asks first; `close` forgets the answers and closes. */
+function useCancelConsent(sourceId: string, draft: ConsentDraft) {
+  const closeSource = useFlowStore((s) => s.closeSource);
+  const dropDraft = useConsentStore((s) => s.drop);
+  const [confirmCancel, setConfirmCancel] = useState(false);
+  const close = () => {
+    dropDraft(sourceId);
+    closeSource(sourceId);
+  };
+  const cancel = () => {
+    if (!answersChanged(draft)) {
+      close();
+      return;
+    }
+    setConfirmCancel(true);
+  };
+  return { confirmCancel, setConfirmCancel, cancel, close };
+}
+
+/** Back, Cancel, and Next, or on the last step the install button saying what it installs. */
+function ConsentNav({
+  step,
+  last,
+  pending,
+  installLabel,
+  onStep,
+  onCancel,
+  onInstall,
+}: {
+  step: number;
+  last: boolean;
+  pending: boolean;
+  installLabel: string;
+  onStep: (step: number) => void;
+  onCancel: () => void;
+  onInstall: () => void;
+}) {
+  return (
+    <div className="wizard-nav">
+      <button type="button" className="button" disabled={step === 0 || pending} onClick={() => onStep(step - 1)}>
+        <ArrowLeft aria-hidden="true" size={16} /> Back
+      </button>
+      <button type="button" className="button wizard-cancel" disabled={pending} onClick={onCancel}>
+        <X aria-hidden="true" size={16} /> Cancel
+      </button>
+      {!last ? (
+        <button type="button" className="button button-primary" onClick={() => onStep(step + 1)}>
+          Next <ArrowRight aria-hidden="true" size={16} />
+        </button>
+      ) : (
+        <button
+          type="button"
+          className="button button-primary"
+          disabled={pending}
+          aria-disabled={pending}
+          onClick={onInstall}
+        >
+          <Download aria-hidden="true" size={16} /> {pending ? 'Installing…' : installLabel}
+        </button>
+      )}
+    </div>
+  );
+}
+
 /**
  * The `.apo` consent form: one step at a time, Back and Next, focus on each step's heading.
  * For an update, a first step shows what changed; the rest is the same form with earlier answers kept.
@@ -78,11 +193,8 @@ export function ApoConsentWizard({
   const seed = useConsentStore((s) => s.seed);
   const setStep = useConsentStore((s) => s.setStep);
   const draft = useConsentDraft(sourceId);
-  const install = useInstall();
-  const installing = useRef(false);
-  const closeSource = useFlowStore((s) => s.closeSource);
-  const dropDraft = useConsentStore((s) => s.drop);
-  const [confirmCancel, setConfirmCancel] = useState(false);
+  const { install, doInstall } = useInstallAnswers({ sourceId, draft, allowDowngrade, acceptKeyChange, onInstalled });
+  const { confirmCancel, setConfirmCancel, cancel, close } = useCancelConsent(sourceId, draft);
   const titleRef = useRef<HTMLHeadingElement>(null);
 
   // The draft starts empty: every answer untouched, so the decision keeps (an update) or proposes (a first install).
@@ -95,49 +207,11 @@ export function ApoConsentWizard({
     titleRef.current?.focus();
   }, [sourceId]);
 
-  const cancel = () => {
-    if (!answersChanged(draft)) {
-      dropDraft(sourceId);
-      closeSource(sourceId);
-      return;
-    }
-    setConfirmCancel(true);
-  };
-
   const isUpdate = inspection.updateDiff !== null && inspection.installed !== null;
   const steps = [...(isUpdate ? ['What changed'] : []), 'Overview', 'Access', 'Triggers', 'Review'] as const;
   const step = Math.min(draft.step, steps.length - 1);
   const name = steps[step] ?? 'Overview';
   const manifest = inspection.details?.manifest;
-
-  const doInstall = () => {
-    if (installing.current) return;
-    installing.current = true;
-    install.mutate(
-      {
-        sourceId,
-        decisions: answersFromDraft(draft),
-        ...(allowDowngrade ? { allowDowngrade: true } : {}),
-        ...(acceptKeyChange ? { acceptKeyChange: true } : {}),
-      },
-      {
-        onSuccess: (receipt) => onInstalled(receipt),
-        onSettled: () => {
-          installing.current = false;
-        },
-      },
-    );
-  };
-
-  const heading: Record<string, string> = {
-    'What changed': allowDowngrade
-      ? 'What changes if you go back to this version'
-      : 'What changed since the installed version',
-    Overview: 'What this package is',
-    Access: 'What it asks to use',
-    Triggers: 'What would start it',
-    Review: 'Review and install',
-  };
 
   return (
     <div className="screen wizard">
@@ -149,7 +223,7 @@ export function ApoConsentWizard({
       {inspection.keyChange?.kind === 'changed' && acceptKeyChange ? (
         <KeyChangeAcceptedNote change={inspection.keyChange} />
       ) : null}
-      <WizardStep steps={steps} current={step} label="Consent steps" heading={heading[name]}>
+      <WizardStep steps={steps} current={step} label="Consent steps" heading={stepHeading(name, allowDowngrade)}>
         {name === 'What changed' && inspection.updateDiff && inspection.installed ? (
           <DecidedUpdateChanges
             inspection={inspection}
@@ -169,47 +243,18 @@ export function ApoConsentWizard({
           question="Close this package and forget the answers you changed? Nothing is installed."
           closeLabel="Close without installing"
           onKeepGoing={() => setConfirmCancel(false)}
-          onClose={() => {
-            dropDraft(sourceId);
-            closeSource(sourceId);
-          }}
+          onClose={close}
         />
       ) : null}
-      <div className="wizard-nav">
-        <button
-          type="button"
-          className="button"
-          disabled={step === 0 || install.isPending}
-          onClick={() => setStep(sourceId, step - 1)}
-        >
-          <ArrowLeft aria-hidden="true" size={16} /> Back
-        </button>
-        <button type="button" className="button wizard-cancel" disabled={install.isPending} onClick={cancel}>
-          <X aria-hidden="true" size={16} /> Cancel
-        </button>
-        {step < steps.length - 1 ? (
-          <button type="button" className="button button-primary" onClick={() => setStep(sourceId, step + 1)}>
-            Next <ArrowRight aria-hidden="true" size={16} />
-          </button>
-        ) : (
-          <button
-            type="button"
-            className="button button-primary"
-            disabled={install.isPending}
-            aria-disabled={install.isPending}
-            onClick={doInstall}
-          >
-            <Download aria-hidden="true" size={16} />{' '}
-            {install.isPending
-              ? 'Installing…'
-              : allowDowngrade
-                ? 'Install the older version'
-                : isUpdate
-                  ? 'Install update'
-                  : 'Install'}
-          </button>
-        )}
-      </div>
+      <ConsentNav
+        step={step}
+        last={step >= steps.length - 1}
+        pending={install.isPending}
+        installLabel={allowDowngrade ? 'Install the older version' : isUpdate ? 'Install update' : 'Install'}
+        onStep={(next) => setStep(sourceId, next)}
+        onCancel={cancel}
+        onInstall={doInstall}
+      />
       <p className="visually-hidden" role="status" aria-live="polite">
         {install.isPending ? 'Installing…' : ''}
       </p>

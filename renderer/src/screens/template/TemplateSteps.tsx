@@ -4,7 +4,7 @@ import type { ApplyPreview } from '../../../../shared/apply-preview';
 import { approvalsLabel } from '../../../../shared/approvals-words';
 import { templateVerdict } from '../../../../shared/template-verdict';
 import { VerdictPanel } from '../../components/VerdictPanel';
-import type { TemplateInspection } from '../../../../shared/template-manifest';
+import type { TemplateInspection, TemplateManifest } from '../../../../shared/template-manifest';
 import { CodeText } from '../../components/CodeText';
 import { RunsWaitNote } from '../../components/RunsWaitNote';
 import { PackageText } from '../../components/PackageText';
@@ -13,6 +13,155 @@ import { formatDateTime } from '../../components/date-format';
 import { useFlowStore } from '../../stores/flow-store';
 import { signatureVerdictOf, signatureVerdictWords } from '../../../../shared/signature-verdict';
 import { BUILTIN, UNSIGNED } from '../../../../shared/trust';
+
+/** A required MCP server this computer lacks: named, with the way to Settings (the form keeps its answers). */
+function MissingServers({ servers }: { servers: ApplyPreview['mcp'] }) {
+  const show = useFlowStore((s) => s.show);
+  if (servers.length === 0) return null;
+  return (
+    <section className="panel panel-warning" aria-labelledby="tpl-missing-required">
+      <h3 id="tpl-missing-required">It needs something this computer does not have yet</h3>
+      <ul>
+        {servers.map((server) => (
+          <li key={server.server}>
+            The MCP server <code>{server.server}</code> is required: it cannot be applied until a server is saved under
+            that name in Settings → MCP servers.
+          </li>
+        ))}
+      </ul>
+      <button type="button" className="button button-small" onClick={() => show('settings')}>
+        <SettingsIcon aria-hidden="true" size={14} /> Go to Settings → MCP servers
+      </button>{' '}
+      <span className="small">This form keeps your answers.</span>
+    </section>
+  );
+}
+
+/** Who the template is from: its author as written, then the one signature verdict (shipped with the app, or not). */
+function AuthorFact({ manifest, builtin }: { manifest: TemplateManifest; builtin: boolean }) {
+  const publisher = signatureVerdictWords(signatureVerdictOf(builtin ? BUILTIN : UNSIGNED, null));
+  return (
+    <dd>
+      {manifest.author ? <PackageText text={manifest.author.name} /> : <span className="muted">Not given</span>}{' '}
+      <span
+        className={`badge ${publisher.tone === 'allow' ? 'badge-allow' : 'badge-warning-soft'}`}
+        data-publisher-state={publisher.state}
+      >
+        {publisher.label}
+      </span>
+      <span className="small muted block">{publisher.explanation}</span>
+      {manifest.author?.url ? (
+        <span className="small muted block">
+          <PackageText text={manifest.author.url} />
+        </span>
+      ) : null}
+    </dd>
+  );
+}
+
+/** The model the template asks for (tier, preferred model, effort, harness), or the app's default. */
+function ModelFact({ manifest }: { manifest: TemplateManifest }) {
+  return (
+    <dd>
+      {manifest.model ? (
+        <>
+          {manifest.model.tier} tier
+          {manifest.model.prefer ? (
+            <>
+              {' '}
+              (prefers <PackageText text={manifest.model.prefer} />)
+            </>
+          ) : null}
+        </>
+      ) : (
+        "This app's default"
+      )}
+      {manifest.effort ? `, ${manifest.effort} effort` : ''}
+      {manifest.harness && manifest.harness.length > 0 ? (
+        <>
+          . <PackageText text={harnessWords(manifest.harness)} />
+        </>
+      ) : null}
+    </dd>
+  );
+}
+
+/** The approvals the template recommends; the person chooses on the Access step. */
+function ApprovalsFact({ manifest }: { manifest: TemplateManifest }) {
+  const approvals = manifest.approvals ?? 'ask';
+  return (
+    <dd>
+      The template recommends: <strong>{approvalsLabel(approvals)}</strong>
+      {approvals === 'never' ? (
+        <span className="text-warning block">
+          <AlertTriangle aria-hidden="true" size={14} /> Unattended, the tools it is given run without asking you; a
+          pinned tool runs only as pinned.
+        </span>
+      ) : null}
+      <span className="small muted block">
+        You choose on the Access step. Tools you never allow and pins hold either way.
+      </span>
+    </dd>
+  );
+}
+
+/** What the template is: its facts, with the agent's display name filled live from the parameters. */
+function TemplateFacts({
+  manifest,
+  displayName,
+  builtin,
+}: {
+  manifest: TemplateManifest;
+  displayName: string;
+  builtin: boolean;
+}) {
+  return (
+    <dl className="facts facts-wide">
+      <dt>Agent name</dt>
+      <dd>
+        <strong>
+          <PackageText text={displayName} />
+        </strong>
+      </dd>
+      <dt>Template</dt>
+      <dd>
+        <PackageText text={manifest.name} /> version <PackageText text={manifest.version} />
+      </dd>
+      <dt>What it does</dt>
+      <dd>
+        <PackageText text={manifest.description} multiline />
+      </dd>
+      <dt>Author</dt>
+      <AuthorFact manifest={manifest} builtin={builtin} />
+      {manifest.license ? (
+        <>
+          <dt>License</dt>
+          <dd>
+            <PackageText text={manifest.license} />
+          </dd>
+        </>
+      ) : null}
+      {manifest.repository ? (
+        <>
+          <dt>Repository</dt>
+          <dd>
+            <code>
+              <PackageText text={manifest.repository} />
+            </code>
+          </dd>
+        </>
+      ) : null}
+      <dt>Model</dt>
+      <ModelFact manifest={manifest} />
+      <dt>Budget per run</dt>
+      <dd>{manifest.budget ? `$${manifest.budget.per_run_usd} at most per run` : 'No cap set by the template'}</dd>
+      <dt>Learning</dt>
+      <dd>{manifest.learning ? 'Its runs learn: it keeps notes between runs' : 'Its runs do not learn'}</dd>
+      <dt>Approvals</dt>
+      <ApprovalsFact manifest={manifest} />
+    </dl>
+  );
+}
 
 /**
  * Overview: first the verdict (the worst the agent could do, its level and the
@@ -31,121 +180,14 @@ export function TemplateOverview({
   builtin: boolean;
   preview: ApplyPreview | null;
 }) {
-  const show = useFlowStore((s) => s.show);
   const manifest = inspection.details?.manifest;
   if (!manifest) return null;
-  const approvals = manifest.approvals ?? 'ask';
-  const publisher = signatureVerdictWords(signatureVerdictOf(builtin ? BUILTIN : UNSIGNED, null));
   const missingRequired = (preview?.mcp ?? []).filter((server) => server.required && !server.saved);
   return (
     <div className="step-body">
       <VerdictPanel verdict={templateVerdict(manifest)} />
-      {missingRequired.length > 0 ? (
-        <section className="panel panel-warning" aria-labelledby="tpl-missing-required">
-          <h3 id="tpl-missing-required">It needs something this computer does not have yet</h3>
-          <ul>
-            {missingRequired.map((server) => (
-              <li key={server.server}>
-                The MCP server <code>{server.server}</code> is required: it cannot be applied until a server is saved
-                under that name in Settings → MCP servers.
-              </li>
-            ))}
-          </ul>
-          <button type="button" className="button button-small" onClick={() => show('settings')}>
-            <SettingsIcon aria-hidden="true" size={14} /> Go to Settings → MCP servers
-          </button>{' '}
-          <span className="small">This form keeps your answers.</span>
-        </section>
-      ) : null}
-      <dl className="facts facts-wide">
-        <dt>Agent name</dt>
-        <dd>
-          <strong>
-            <PackageText text={displayName} />
-          </strong>
-        </dd>
-        <dt>Template</dt>
-        <dd>
-          <PackageText text={manifest.name} /> version <PackageText text={manifest.version} />
-        </dd>
-        <dt>What it does</dt>
-        <dd>
-          <PackageText text={manifest.description} multiline />
-        </dd>
-        <dt>Author</dt>
-        <dd>
-          {manifest.author ? <PackageText text={manifest.author.name} /> : <span className="muted">Not given</span>}{' '}
-          <span
-            className={`badge ${publisher.tone === 'allow' ? 'badge-allow' : 'badge-warning-soft'}`}
-            data-publisher-state={publisher.state}
-          >
-            {publisher.label}
-          </span>
-          <span className="small muted block">{publisher.explanation}</span>
-          {manifest.author?.url ? (
-            <span className="small muted block">
-              <PackageText text={manifest.author.url} />
-            </span>
-          ) : null}
-        </dd>
-        {manifest.license ? (
-          <>
-            <dt>License</dt>
-            <dd>
-              <PackageText text={manifest.license} />
-            </dd>
-          </>
-        ) : null}
-        {manifest.repository ? (
-          <>
-            <dt>Repository</dt>
-            <dd>
-              <code>
-                <PackageText text={manifest.repository} />
-              </code>
-            </dd>
-          </>
-        ) : null}
-        <dt>Model</dt>
-        <dd>
-          {manifest.model ? (
-            <>
-              {manifest.model.tier} tier
-              {manifest.model.prefer ? (
-                <>
-                  {' '}
-                  (prefers <PackageText text={manifest.model.prefer} />)
-                </>
-              ) : null}
-            </>
-          ) : (
-            "This app's default"
-          )}
-          {manifest.effort ? `, ${manifest.effort} effort` : ''}
-          {manifest.harness && manifest.harness.length > 0 ? (
-            <>
-              . <PackageText text={harnessWords(manifest.harness)} />
-            </>
-          ) : null}
-        </dd>
-        <dt>Budget per run</dt>
-        <dd>{manifest.budget ? `$${manifest.budget.per_run_usd} at most per run` : 'No cap set by the template'}</dd>
-        <dt>Learning</dt>
-        <dd>{manifest.learning ? 'Its runs learn: it keeps notes between runs' : 'Its runs do not learn'}</dd>
-        <dt>Approvals</dt>
-        <dd>
-          The template recommends: <strong>{approvalsLabel(approvals)}</strong>
-          {approvals === 'never' ? (
-            <span className="text-warning block">
-              <AlertTriangle aria-hidden="true" size={14} /> Unattended, the tools it is given run without asking you; a
-              pinned tool runs only as pinned.
-            </span>
-          ) : null}
-          <span className="small muted block">
-            You choose on the Access step. Tools you never allow and pins hold either way.
-          </span>
-        </dd>
-      </dl>
+      <MissingServers servers={missingRequired} />
+      <TemplateFacts manifest={manifest} displayName={displayName} builtin={builtin} />
       <TemplateTexts details={inspection.details} />
     </div>
   );
