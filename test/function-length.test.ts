@@ -17,9 +17,6 @@ const MAX_LINES = 120;
  * split; a new one is not.
  */
 const BEING_SPLIT = new Set([
-  'renderer/src/screens/apo/ReviewStep.tsx ReviewStep',
-  'renderer/src/screens/apo/TriggersStep.tsx TriggersStep',
-  'renderer/src/screens/apo/OverviewStep.tsx OverviewStep',
   'renderer/src/screens/apo/ApoConsentWizard.tsx ApoConsentWizard',
   'renderer/src/screens/template/TemplateSteps.tsx TemplateOverview',
   'renderer/src/screens/RefusedScreen.tsx RefusedScreen',
