@@ -1,7 +1,8 @@
 import { AlertTriangle, CheckCircle2, Info, ShieldAlert, ShieldCheck } from 'lucide-react';
 import { memo } from 'react';
 import type { SourceInspection, SignatureVerdict } from '../../../../shared/api';
-import type { ApoInspection } from '../../../../shared/inspection';
+import type { ApoDetails, ApoInspection } from '../../../../shared/inspection';
+import type { ApolliaManifest } from '../../../../shared/apollia-manifest';
 import { signatureVerdictOf, signatureVerdictWords } from '../../../../shared/signature-verdict';
 import { NameDifferenceList } from '../../components/trust/NameDifferenceList';
 import { TrustKeyOffer } from '../../components/trust/TrustedPublishers';
@@ -9,7 +10,7 @@ import { APOLLIA_NATIVE_TOOLS } from '../../../../shared/catalogues';
 import { riskSummary, type RiskLine } from '../../../../shared/risk-summary';
 import { enforcedRules, packageVerdict } from '../../../../shared/verdict';
 import { VerdictPanel } from '../../components/VerdictPanel';
-import { textSafetyReport } from '../../../../shared/display-text';
+import { type TextSafetyWarning, textSafetyReport } from '../../../../shared/display-text';
 import { manifestTextFields } from '../../../../shared/manifest-text-fields';
 import { CopyButton } from '../../components/CopyButton';
 import { FamilyBadge } from '../../components/FamilyBadge';
@@ -68,6 +69,138 @@ export function PublisherLine({ publisher, verdict }: { publisher: string; verdi
   );
 }
 
+/** Text of the package that could mislead (invisible or lookalike characters), one warning per field and kind. */
+function TextWarnings({ warnings }: { warnings: TextSafetyWarning[] }) {
+  if (warnings.length === 0) return null;
+  return (
+    <section aria-labelledby="text-warnings-heading" className="panel panel-warning">
+      <h3 id="text-warnings-heading">Text that could mislead you</h3>
+      <ul className="risk-list" aria-label="Text warnings">
+        {warnings.map((warning, i) => (
+          <li key={i} className="risk risk-sensitive">
+            <ShieldAlert aria-hidden="true" size={18} className="risk-icon" />{' '}
+            <span className="risk-text">
+              <PackageText text={warning.message} />
+            </span>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+/** What the package says of itself: its author's word, kept apart from what Apollia enforces. */
+function DeclaredPanel({ declared, hasCode }: { declared: RiskLine[]; hasCode: boolean }) {
+  return (
+    <section aria-labelledby="declared-heading" className="panel">
+      <h3 id="declared-heading">What the package declares</h3>
+      {hasCode ? (
+        <p className="panel-note">
+          <AlertTriangle aria-hidden="true" size={16} /> It brings Python code. That code runs with your permissions;
+          the kinds of action it declares below are its author's word, not something Apollia checks.
+        </p>
+      ) : null}
+      {declared.length === 0 ? <p className="muted">It declares nothing that reaches outside the package.</p> : null}
+      <ul className="risk-list">
+        {declared.map((line, i) => (
+          <li key={i} className={`risk risk-${line.level}`}>
+            <RiskIcon line={line} />
+            <span className="risk-text">
+              <CodeText text={line.text} />
+            </span>
+            {line.family ? <FamilyBadge family={line.family} /> : null}
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+/** What Apollia holds the package to, whatever it declares, and what none of the tools it may be given can do. */
+function EnforcedPanel({ manifest, cannot }: { manifest: ApolliaManifest; cannot: RiskLine[] }) {
+  return (
+    <section aria-labelledby="enforced-heading" className="panel">
+      <h3 id="enforced-heading">What Apollia enforces</h3>
+      <ul className="risk-list">
+        {enforcedRules(manifest).map((rule, i) => (
+          <li key={i} className="risk risk-enforced">
+            <CheckCircle2 aria-hidden="true" size={18} className="risk-icon" />{' '}
+            <span className="risk-text">{rule}</span>
+          </li>
+        ))}
+        {cannot.map((line, i) => (
+          <li key={`cannot-${i}`} className="risk risk-enforced">
+            <CheckCircle2 aria-hidden="true" size={18} className="risk-icon" />{' '}
+            <span className="risk-text">
+              <CodeText text={line.text} /> (none of the tools it may be given does)
+            </span>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+/** Name, version, description, the archive's hash (to copy) and whether its SDK fits this app. */
+function AboutPackage({ details, sha256 }: { details: ApoDetails; sha256: string }) {
+  const manifest = details.manifest;
+  return (
+    <section aria-labelledby="about-heading">
+      <h3 id="about-heading">About the package</h3>
+      <dl className="facts facts-wide">
+        <dt>Name</dt>
+        <dd>
+          <PackageText text={manifest.package.name} />
+        </dd>
+        <dt>Version</dt>
+        <dd>
+          <PackageText text={manifest.package.version} />
+        </dd>
+        <dt>What it does</dt>
+        <dd>
+          {manifest.package.description ? (
+            <PackageText text={manifest.package.description} />
+          ) : (
+            <span className="muted">The package gives no description.</span>
+          )}
+        </dd>
+        <dt>Archive SHA-256</dt>
+        <dd className="hash-row">
+          <code className="hash" aria-label="Archive SHA-256">
+            {sha256}
+          </code>
+          <CopyButton value={sha256} label="Copy the SHA-256" />
+        </dd>
+        <dt>SDK</dt>
+        <dd>
+          <SdkFit details={details} />
+        </dd>
+      </dl>
+    </section>
+  );
+}
+
+/** Whether the SDK the package asks for is one this app serves. */
+function SdkFit({ details }: { details: ApoDetails }) {
+  return details.sdkSupported ? (
+    <span className="text-ok">
+      <CheckCircle2 aria-hidden="true" size={14} /> Fits this app (it asks for{' '}
+      <code>
+        <PackageText text={details.manifest.package.sdk} />
+      </code>
+      ; this app serves {details.sdkVersion})
+    </span>
+  ) : (
+    <span className="text-warning">
+      <AlertTriangle aria-hidden="true" size={14} /> Does not fit this app: it asks for{' '}
+      <code>
+        <PackageText text={details.manifest.package.sdk} />
+      </code>
+      , this app serves {details.sdkVersion}
+    </span>
+  );
+}
+
 /**
  * Step 1: the verdict first (visible without scrolling at 800×600), who it says it is from, then
  * what the package declares apart from what Apollia enforces, then name, version, hash and SDK.
@@ -97,113 +230,10 @@ export const OverviewStep = memo(function OverviewStep({
         verdict={inspection.signatureVerdict ?? signatureVerdictOf(summary.signature, summary.publisher)}
       />
       {summary.signature?.state === 'unknown_key' && <TrustKeyOffer keyId={summary.signature.key_id ?? ''} />}
-      {textWarnings.length > 0 ? (
-        <section aria-labelledby="text-warnings-heading" className="panel panel-warning">
-          <h3 id="text-warnings-heading">Text that could mislead you</h3>
-          <ul className="risk-list" aria-label="Text warnings">
-            {textWarnings.map((warning, i) => (
-              <li key={i} className="risk risk-sensitive">
-                <ShieldAlert aria-hidden="true" size={18} className="risk-icon" />{' '}
-                <span className="risk-text">
-                  <PackageText text={warning.message} />
-                </span>
-              </li>
-            ))}
-          </ul>
-        </section>
-      ) : null}
-
-      <section aria-labelledby="declared-heading" className="panel">
-        <h3 id="declared-heading">What the package declares</h3>
-        {hasCode ? (
-          <p className="panel-note">
-            <AlertTriangle aria-hidden="true" size={16} /> It brings Python code. That code runs with your permissions;
-            the kinds of action it declares below are its author's word, not something Apollia checks.
-          </p>
-        ) : null}
-        {declared.length === 0 ? <p className="muted">It declares nothing that reaches outside the package.</p> : null}
-        <ul className="risk-list">
-          {declared.map((line, i) => (
-            <li key={i} className={`risk risk-${line.level}`}>
-              <RiskIcon line={line} />
-              <span className="risk-text">
-                <CodeText text={line.text} />
-              </span>
-              {line.family ? <FamilyBadge family={line.family} /> : null}
-            </li>
-          ))}
-        </ul>
-      </section>
-
-      <section aria-labelledby="enforced-heading" className="panel">
-        <h3 id="enforced-heading">What Apollia enforces</h3>
-        <ul className="risk-list">
-          {enforcedRules(manifest).map((rule, i) => (
-            <li key={i} className="risk risk-enforced">
-              <CheckCircle2 aria-hidden="true" size={18} className="risk-icon" />{' '}
-              <span className="risk-text">{rule}</span>
-            </li>
-          ))}
-          {cannot.map((line, i) => (
-            <li key={`cannot-${i}`} className="risk risk-enforced">
-              <CheckCircle2 aria-hidden="true" size={18} className="risk-icon" />{' '}
-              <span className="risk-text">
-                <CodeText text={line.text} /> (none of the tools it may be given does)
-              </span>
-            </li>
-          ))}
-        </ul>
-      </section>
-
-      <section aria-labelledby="about-heading">
-        <h3 id="about-heading">About the package</h3>
-        <dl className="facts facts-wide">
-          <dt>Name</dt>
-          <dd>
-            <PackageText text={manifest.package.name} />
-          </dd>
-          <dt>Version</dt>
-          <dd>
-            <PackageText text={manifest.package.version} />
-          </dd>
-          <dt>What it does</dt>
-          <dd>
-            {manifest.package.description ? (
-              <PackageText text={manifest.package.description} />
-            ) : (
-              <span className="muted">The package gives no description.</span>
-            )}
-          </dd>
-          <dt>Archive SHA-256</dt>
-          <dd className="hash-row">
-            <code className="hash" aria-label="Archive SHA-256">
-              {summary.sha256}
-            </code>
-            <CopyButton value={summary.sha256} label="Copy the SHA-256" />
-          </dd>
-          <dt>SDK</dt>
-          <dd>
-            {details.sdkSupported ? (
-              <span className="text-ok">
-                <CheckCircle2 aria-hidden="true" size={14} /> Fits this app (it asks for{' '}
-                <code>
-                  <PackageText text={manifest.package.sdk} />
-                </code>
-                ; this app serves {details.sdkVersion})
-              </span>
-            ) : (
-              <span className="text-warning">
-                <AlertTriangle aria-hidden="true" size={14} /> Does not fit this app: it asks for{' '}
-                <code>
-                  <PackageText text={manifest.package.sdk} />
-                </code>
-                , this app serves {details.sdkVersion}
-              </span>
-            )}
-          </dd>
-        </dl>
-      </section>
-
+      <TextWarnings warnings={textWarnings} />
+      <DeclaredPanel declared={declared} hasCode={hasCode} />
+      <EnforcedPanel manifest={manifest} cannot={cannot} />
+      <AboutPackage details={details} sha256={summary.sha256} />
       {inspection.warnings.length > 0 ? (
         <section aria-labelledby="warnings-heading" className="panel panel-warning">
           <h3 id="warnings-heading">Warnings</h3>
