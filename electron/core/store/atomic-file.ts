@@ -4,7 +4,6 @@
  * A crash at any point leaves either the old file or the new one, never a torn mix.
  */
 import { randomUUID } from 'node:crypto';
-import { close as closeFd, constants, fsync as fsyncFd, open as openFd, write as writeFd } from 'node:fs';
 import { type FileHandle, mkdir, open, rename, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 
@@ -62,22 +61,13 @@ export class NodeFolderIo implements DurableFolderIo {
   /** The platform cannot open a folder (Windows): there, a folder has no fsync of its own. */
   private noFolderSync = false;
 
-  /**
-   * A new file made (never an existing one opened), written whole and fsynced. On plain descriptors, not `FileHandle`s:
-   * one run file per webhook delivery, and a handle object per file cost the intake a third of its time.
-   */
   async writeSynced(path: string, data: string | Uint8Array): Promise<void> {
-    const fd = await fdCall<number>((done) =>
-      openFd(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o600, done),
-    );
+    const handle = await open(path, 'wx', 0o600);
     try {
-      const bytes = typeof data === 'string' ? Buffer.from(data) : data;
-      for (let at = 0; at < bytes.byteLength; ) {
-        at += await fdCall<number>((done) => writeFd(fd, bytes, at, bytes.byteLength - at, null, done));
-      }
-      await fdCall<void>((done) => fsyncFd(fd, done));
+      await handle.writeFile(data);
+      await handle.sync();
     } finally {
-      await fdCall<void>((done) => closeFd(fd, done));
+      await handle.close();
     }
   }
 
@@ -199,11 +189,6 @@ export class DurableFolder {
     await Promise.allSettled([this.running, this.next]);
     await this.io.close();
   }
-}
-
-/** A callback `fs` call as a promise (no `FileHandle` made). */
-function fdCall<T>(call: (done: (error: NodeJS.ErrnoException | null, value?: T) => void) => void): Promise<T> {
-  return new Promise((resolve, reject) => call((error, value) => (error ? reject(error) : resolve(value as T))));
 }
 
 /** The errors of opening a folder where folders cannot be opened or fsynced (e.g. Windows). */
