@@ -13,9 +13,9 @@ import { ACTION_FAMILIES } from './apollia-manifest';
 import type { ApplyPreview } from './apply-preview';
 import type { SignatureSummary } from './inspection';
 import type { PolicyView } from './policy';
+import { RUN_CAUSES } from './run-queue';
 import { closed, exactly, mapOf, oneOf, orNull, shaped } from './schema-kit';
 import type { PinValue } from './template-manifest';
-import type { KeyChange, PackageIntegrityView } from './trust';
 
 const str = Type.String();
 const nstr = orNull('string');
@@ -91,6 +91,181 @@ export const WebhookSecretGivenSchema = closed({
 });
 export type WebhookSecretGiven = Static<typeof WebhookSecretGivenSchema>;
 
+// ---- Trust (DESIGN.md "Trust after install"): its views, re-exported by `shared/trust.ts` ----
+
+/**
+ * What is pinned per package name at first install (DESIGN.md "Trust after install"):
+ *
+ * - `key`: the whole public key that verified the installed package; an update must verify under
+ *   this key, whether or not the person still trusts it.
+ * - `claimed_key`: it was signed by a key the person did not know, so only the id the signature
+ *   claimed is known (nothing authenticated it).
+ * - `key_id_only`: a pin kept before whole keys were pinned, whose key was no longer trusted when
+ *   the store was migrated: nothing can tell whether a later signature is by the same key, so the
+ *   next signed update asks the person (a key-change stop).
+ * - `unsigned`: it was not signed.
+ */
+export const KeyPinSchema = Type.Union([
+  closed({ kind: exactly('key'), keyId: str, publicKey: str }),
+  closed({ kind: exactly('claimed_key'), keyId: str }),
+  closed({ kind: exactly('key_id_only'), keyId: str }),
+  closed({ kind: exactly('unsigned') }),
+]);
+export type KeyPin = Static<typeof KeyPinSchema>;
+
+/** How an update's signing key differs from the one pinned at first install. */
+export const KeyChangeSchema = closed({
+  /**
+   * `changed`: a stop that install refuses unless accepted (`other_key`, `dropped`, `unverifiable_pin`).
+   * `first_signed`: an unsigned package now signed (allowed).
+   */
+  kind: oneOf(['changed', 'first_signed']),
+  /** Which change, in the words of `SignatureUpdateKind` (`shared/trust.ts`), never `kept`. */
+  change: oneOf(['first_signed', 'other_key', 'dropped', 'unverifiable_pin']),
+  before: KeyPinSchema,
+  now: KeyPinSchema,
+  /** The name the person gave the pinned key (as they trust it now, or as it was when installed), or null. */
+  beforeName: nstr,
+  /** Whether the pinned key is still among the person's trusted keys. */
+  beforeTrusted: Type.Boolean(),
+  /** The name the person gives the update's key (a trusted key), or null. */
+  nowName: nstr,
+  /**
+   * One sentence naming both keys, as a person knows them (`this update is not signed; the version you have was signed
+   * by the key you trust as …`).
+   */
+  message: str,
+});
+export type KeyChange = Static<typeof KeyChangeSchema>;
+
+/**
+ * A key read before it is trusted (Settings → Trusted publishers, a package's "Trust this publisher's key", the CLI's
+ * `trust add`): its id and fingerprint are shown before the person gives it a name.
+ */
+export const KeyPreviewSchema = closed({
+  /** 16 uppercase hex digits, as minisign prints it: chosen by whoever made the key, so it proves nothing alone. */
+  keyId: str,
+  /** The canonical base64 key line (`RWQ…`), what `trustKey` is then given. */
+  publicKey: str,
+  /**
+   * SHA-256 of the whole key, uppercase hex in groups of four: `tail -n 1 KEY.pub | base64 -d | sha256sum` prints the
+   * same digits.
+   */
+  fingerprint: str,
+  /** The name this very key is already trusted as, or null. */
+  trustedAs: nstr,
+});
+export type KeyPreview = Static<typeof KeyPreviewSchema>;
+
+/** A key the user trusts, as Settings → Trusted publishers shows it. */
+export const TrustedKeyViewSchema = closed({
+  /** 16 uppercase hex digits, as minisign prints it. */
+  keyId: str,
+  name: str,
+  /** The base64 key line. */
+  publicKey: str,
+  /** SHA-256 of the whole key (see `KeyPreview.fingerprint`). */
+  fingerprint: str,
+  addedAt: str,
+  /** Installed packages pinned to this key, sorted: removing the key does not unpin them. */
+  pinnedPackages: Type.Array(str),
+  /** A key the organization's policy trusts (`trustedPublishers`): locked, never removed here. */
+  managed: Type.Optional(Type.Boolean()),
+});
+export type TrustedKeyView = Static<typeof TrustedKeyViewSchema>;
+
+/** Whether an installed package's files are still the ones install wrote. */
+export const PackageIntegrityViewSchema = closed({
+  /** `changed`: "changed on this computer since you installed it"; stays until reinstalled or uninstalled. */
+  state: oneOf(['ok', 'changed']),
+  checkedAt: nstr,
+  changed: Type.Array(str),
+  missing: Type.Array(str),
+  added: Type.Array(str),
+  /**
+   * The triggers the check that found the change disarmed, with the folder each watched: a reinstall arms them again.
+   */
+  disarmed: Type.Array(closed({ trigger: str, folder: nstr })),
+});
+export type PackageIntegrityView = Static<typeof PackageIntegrityViewSchema>;
+
+/** `verifyInstalled`: one installed package's check. */
+export const VerifiedPackageSchema = closed({
+  name: str,
+  version: str,
+  integrity: PackageIntegrityViewSchema,
+  /** True when this check found the change (and disarmed `disarmed` now). */
+  newlyChanged: Type.Boolean(),
+  disarmed: Type.Array(str),
+});
+export type VerifiedPackage = Static<typeof VerifiedPackageSchema>;
+
+// ---- Waiting runs (the Runs view, `runs`): re-exported by `shared/run-queue.ts` ----
+
+/** One run waiting in `runs/pending/`, as the Runs view lists it: never its payload's body. */
+export const WaitingRunViewSchema = closed({
+  /** The run's id, from its file name: what `discardWaitingRun` takes. */
+  id: str,
+  /** The store id of the trigger that queued it, from its file name. */
+  trigger: str,
+  /** The trigger's name, from the store; null when that trigger is no longer on this computer. */
+  triggerName: nstr,
+  /** The agent it starts and its name, from the store; null for a workflow or a trigger no longer here. */
+  agentId: nstr,
+  agentName: nstr,
+  /** What the run file says it starts (`target`, bounded); null when the file could not be read. */
+  target: nstr,
+  /** When it fired (ISO 8601), from its file name. */
+  firedAt: str,
+  /** Why it fired; null when the file could not be read or names no known cause. */
+  cause: oneOf([...RUN_CAUSES, null]),
+  /** A webhook payload's `type` (bounded text the sender chose), or null; the body is never read out. */
+  payloadType: nstr,
+  /** Whether it carries a webhook payload. */
+  hasPayload: Type.Boolean(),
+  /** Why the file could not be read (too large, not JSON, a link, not a file), or null when it was. */
+  unreadable: nstr,
+});
+export type WaitingRunView = Static<typeof WaitingRunViewSchema>;
+
+/** One trigger's runs waiting, and whether its queue is full. */
+export const WaitingTriggerViewSchema = closed({
+  trigger: str,
+  triggerName: nstr,
+  agentId: nstr,
+  agentName: nstr,
+  waiting: Type.Number(),
+  /** Most runs it may have waiting (`max_concurrent`, else the host's default); null when the trigger is gone. */
+  limit: orNull('number'),
+  /** At its limit: new fires are skipped, webhook deliveries turned away, until a run is taken or discarded. */
+  full: Type.Boolean(),
+});
+export type WaitingTriggerView = Static<typeof WaitingTriggerViewSchema>;
+
+/** `waitingRuns`: what waits in `runs/pending/`, oldest first. */
+export const WaitingRunsViewSchema = closed({
+  /** Every run waiting (counted from file names), with the trigger filter applied. */
+  total: Type.Number(),
+  /** The oldest runs, at most the listing's cap, each read under a size bound. */
+  runs: Type.Array(WaitingRunViewSchema),
+  /** Runs waiting that are not listed (past the cap). */
+  notListed: Type.Number(),
+  /** Per trigger, most waiting first. */
+  triggers: Type.Array(WaitingTriggerViewSchema),
+});
+export type WaitingRunsView = Static<typeof WaitingRunsViewSchema>;
+
+/** `discardWaitingRun` / `discardTriggerRuns`: what was discarded. */
+export const RunsDiscardedSchema = closed({
+  /** The trigger whose runs were discarded (one run: its trigger). */
+  trigger: str,
+  /** The ids of the runs removed from `runs/pending/`. */
+  discarded: Type.Array(str),
+  /** Runs that were gone when it came to remove them (an agent runtime took them meanwhile). */
+  alreadyTaken: Type.Number(),
+});
+export type RunsDiscarded = Static<typeof RunsDiscardedSchema>;
+
 /**
  * `install`'s answer. `outcome` `reinstalled`: the same version put back over files changed on this
  * computer. `keyChange`: the key change this install made (accepted, or unsigned → signed), else
@@ -103,7 +278,7 @@ export const InstallReceiptSchema = closed({
   publisher: str,
   outcome: oneOf(['installed', 'updated', 'downgraded', 'reinstalled']),
   previousVersion: nstr,
-  keyChange: shaped<KeyChange | null>({ type: ['object', 'null'] }),
+  keyChange: Type.Union([KeyChangeSchema, Type.Null()]),
   installedAt: str,
   armed: Type.Array(str),
   webhookSecrets: Type.Array(WebhookSecretOnceSchema),
@@ -340,7 +515,7 @@ export const InstalledPackageViewSchema = closed({
   agents: Type.Array(str),
   triggers: Type.Array(TriggerViewSchema),
   signature: shaped<SignatureSummary>({ type: 'object' }),
-  integrity: shaped<PackageIntegrityView>({ type: 'object' }),
+  integrity: PackageIntegrityViewSchema,
 });
 export type InstalledPackageView = Static<typeof InstalledPackageViewSchema>;
 
@@ -435,6 +610,15 @@ export const API_REPLY_SCHEMAS = {
   startAtLogin: StartAtLoginViewSchema,
   setStartAtLogin: StartAtLoginViewSchema,
   openDownloadPage: DownloadPageOpenedSchema,
+  trustedKeys: Type.Array(TrustedKeyViewSchema),
+  trustKey: Type.Array(TrustedKeyViewSchema),
+  untrustKey: Type.Array(TrustedKeyViewSchema),
+  previewKey: KeyPreviewSchema,
+  previewKeyFile: Type.Union([KeyPreviewSchema, Type.Null()]),
+  verifyInstalled: Type.Array(VerifiedPackageSchema),
+  waitingRuns: WaitingRunsViewSchema,
+  discardWaitingRun: RunsDiscardedSchema,
+  discardTriggerRuns: RunsDiscardedSchema,
 };
 
 /** The methods whose whole answer is defined here. */

@@ -67,65 +67,9 @@ export const RUN_CAUSE_WORDS: Record<RunCause, string> = {
   webhook: 'a webhook delivery',
 };
 
-/** One run waiting in `runs/pending/`, as the Runs view lists it: never its payload's body. */
-export interface WaitingRunView {
-  /** The run's id, from its file name: what `discardWaitingRun` takes. */
-  id: string;
-  /** The store id of the trigger that queued it, from its file name. */
-  trigger: string;
-  /** The trigger's name, from the store; null when that trigger is no longer on this computer. */
-  triggerName: string | null;
-  /** The agent it starts and its name, from the store; null for a workflow or a trigger no longer here. */
-  agentId: string | null;
-  agentName: string | null;
-  /** What the run file says it starts (`target`, bounded); null when the file could not be read. */
-  target: string | null;
-  /** When it fired (ISO 8601), from its file name. */
-  firedAt: string;
-  /** Why it fired; null when the file could not be read or names no known cause. */
-  cause: RunCause | null;
-  /** A webhook payload's `type` (bounded text the sender chose), or null; the body is never read out. */
-  payloadType: string | null;
-  /** Whether it carries a webhook payload. */
-  hasPayload: boolean;
-  /** Why the file could not be read (too large, not JSON, a link, not a file), or null when it was. */
-  unreadable: string | null;
-}
-
-/** One trigger's runs waiting, and whether its queue is full. */
-export interface WaitingTriggerView {
-  trigger: string;
-  triggerName: string | null;
-  agentId: string | null;
-  agentName: string | null;
-  waiting: number;
-  /** Most runs it may have waiting (`max_concurrent`, else the host's default); null when the trigger is gone. */
-  limit: number | null;
-  /** At its limit: new fires are skipped, webhook deliveries turned away, until a run is taken or discarded. */
-  full: boolean;
-}
-
-/** `waitingRuns`: what waits in `runs/pending/`, oldest first. */
-export interface WaitingRunsView {
-  /** Every run waiting (counted from file names), with the trigger filter applied. */
-  total: number;
-  /** The oldest runs, at most the listing's cap, each read under a size bound. */
-  runs: WaitingRunView[];
-  /** Runs waiting that are not listed (past the cap). */
-  notListed: number;
-  /** Per trigger, most waiting first. */
-  triggers: WaitingTriggerView[];
-}
-
-/** `discardWaitingRun` / `discardTriggerRuns`: what was discarded. */
-export interface RunsDiscarded {
-  /** The trigger whose runs were discarded (one run: its trigger). */
-  trigger: string;
-  /** The ids of the runs removed from `runs/pending/`. */
-  discarded: string[];
-  /** Runs that were gone when it came to remove them (an agent runtime took them meanwhile). */
-  alreadyTaken: number;
-}
+// The Runs view's answers (`WaitingRunsView` and its rows, `RunsDiscarded`) are defined once with their
+// schemas (shared/api-replies.ts): the Api answers them, a test checks live answers.
+export type { RunsDiscarded, WaitingRunView, WaitingRunsView, WaitingTriggerView } from './api-replies';
 
 /** Whether a trigger with `waiting` runs waiting is at its `limit`. */
 export function queueFull(waiting: number, limit: number | null): boolean {

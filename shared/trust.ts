@@ -56,24 +56,6 @@ export interface TrustedKey {
   addedAt: string;
 }
 
-/**
- * What is pinned per package name at first install (DESIGN.md "Trust after install"):
- *
- * - `key`: the whole public key that verified the installed package; an update must verify under
- *   this key, whether or not the person still trusts it.
- * - `claimed_key`: it was signed by a key the person did not know, so only the id the signature
- *   claimed is known (nothing authenticated it).
- * - `key_id_only`: a pin kept before whole keys were pinned, whose key was no longer trusted when
- *   the store was migrated: nothing can tell whether a later signature is by the same key, so the
- *   next signed update asks the person (a key-change stop).
- * - `unsigned`: it was not signed.
- */
-export type KeyPin =
-  | { kind: 'key'; keyId: string; publicKey: string }
-  | { kind: 'claimed_key'; keyId: string }
-  | { kind: 'key_id_only'; keyId: string }
-  | { kind: 'unsigned' };
-
 /** The result of re-checking an installed folder against its recorded digests. Lists are sorted. */
 export interface IntegrityReport {
   /** `unreadable`: the folder exists but cannot be listed (permissions); `error` says why. */
@@ -161,84 +143,13 @@ export const BUILTIN: SignatureSummary = Object.freeze({
  */
 export type SignatureUpdateKind = 'kept' | 'first_signed' | 'other_key' | 'dropped' | 'unverifiable_pin';
 
-/** How an update's signing key differs from the one pinned at first install. */
-export interface KeyChange {
-  /**
-   * `changed`: a stop that install refuses unless accepted (`other_key`, `dropped`, `unverifiable_pin`).
-   * `first_signed`: an unsigned package now signed (allowed).
-   */
-  kind: 'changed' | 'first_signed';
-  /** Which change, in the words of {@link SignatureUpdateKind}. */
-  change: Exclude<SignatureUpdateKind, 'kept'>;
-  before: KeyPin;
-  now: KeyPin;
-  /** The name the person gave the pinned key (as they trust it now, or as it was when installed), or null. */
-  beforeName: string | null;
-  /** Whether the pinned key is still among the person's trusted keys. */
-  beforeTrusted: boolean;
-  /** The name the person gives the update's key (a trusted key), or null. */
-  nowName: string | null;
-  /**
-   * One sentence naming both keys, as a person knows them (`this update is not signed; the version you have was signed
-   * by the key you trust as …`).
-   */
-  message: string;
-}
-
-/**
- * A key read before it is trusted (Settings → Trusted publishers, a package's "Trust this publisher's key", the CLI's
- * `trust add`): its id and fingerprint are shown before the person gives it a name.
- */
-export interface KeyPreview {
-  /** 16 uppercase hex digits, as minisign prints it: chosen by whoever made the key, so it proves nothing alone. */
-  keyId: string;
-  /** The canonical base64 key line (`RWQ…`), what `trustKey` is then given. */
-  publicKey: string;
-  /**
-   * SHA-256 of the whole key, uppercase hex in groups of four: `tail -n 1 KEY.pub | base64 -d | sha256sum` prints the
-   * same digits.
-   */
-  fingerprint: string;
-  /** The name this very key is already trusted as, or null. */
-  trustedAs: string | null;
-}
-
-/** A key the user trusts, as Settings → Trusted publishers shows it. */
-export interface TrustedKeyView {
-  /** 16 uppercase hex digits, as minisign prints it. */
-  keyId: string;
-  name: string;
-  /** The base64 key line. */
-  publicKey: string;
-  /** SHA-256 of the whole key (see {@link KeyPreview.fingerprint}). */
-  fingerprint: string;
-  addedAt: string;
-  /** Installed packages pinned to this key, sorted: removing the key does not unpin them. */
-  pinnedPackages: string[];
-  /** A key the organization's policy trusts (`trustedPublishers`): locked, never removed here. */
-  managed?: boolean;
-}
-
-/** Whether an installed package's files are still the ones install wrote. */
-export interface PackageIntegrityView {
-  /** `changed`: "changed on this computer since you installed it"; stays until reinstalled or uninstalled. */
-  state: 'ok' | 'changed';
-  checkedAt: string | null;
-  changed: string[];
-  missing: string[];
-  added: string[];
-  /**
-   * The triggers the check that found the change disarmed, with the folder each watched: a reinstall arms them again.
-   */
-  disarmed: { trigger: string; folder: string | null }[];
-}
-
-/** `verifyInstalled`: one installed package's check. */
-export interface VerifiedPackage {
-  name: string;
-  version: string;
-  integrity: PackageIntegrityView;
-  /** True when this check found the change (and disarmed `disarmed` now). */
-  newlyChanged: boolean;
-  disarmed: string[];
-}
+// `KeyPin`, `KeyChange`, `KeyPreview`, `TrustedKeyView`, `PackageIntegrityView` and `VerifiedPackage` are
+// defined once with their schemas (shared/api-replies.ts): the Api answers them, a test checks live answers.
+export type {
+  KeyChange,
+  KeyPin,
+  KeyPreview,
+  PackageIntegrityView,
+  TrustedKeyView,
+  VerifiedPackage,
+} from './api-replies';

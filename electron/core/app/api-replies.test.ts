@@ -1,11 +1,11 @@
 /**
  * The replies defined once with their schemas (shared/api-replies.ts) are what the core answers:
  * each live answer of a real install, arm, rotate, disarm, uninstall, the dashboard, the settings
- * and the status calls meets its
+ * and the status calls, the trusted keys, the integrity check and the waiting runs meets its
  * method's schema, closed (a field the type does not declare fails), so the reply, its type and its
  * schema cannot drift apart.
  */
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Ajv2020 from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
@@ -13,9 +13,12 @@ import type { ApiResult } from '../../../shared/api';
 import { API_REPLY_SCHEMAS, type ApiRepliedMethod } from '../../../shared/api-replies';
 import { packFolder } from '../../../test/helpers/pack';
 import { tempDir, testApi } from '../../../test/helpers/test-api';
+import { writeRunRequest } from '../triggers/run-requests';
 
 const WATCHER_DIR = new URL('../../../test/fixtures/apo/watcher', import.meta.url).pathname;
 const HOOK = 'watcher/on-call';
+/** A minisign public key line (any valid one: these calls only read and list it). */
+const KEY = 'RWRBgZL74n41JgKbQmMI+1Gbf3SZpb2EfPkEa8AYcHig+gTecGl5Wa95';
 
 const ajv = new Ajv2020({ allErrors: true, strict: false });
 const validators = new Map(Object.entries(API_REPLY_SCHEMAS).map(([method, schema]) => [method, ajv.compile(schema)]));
@@ -80,6 +83,59 @@ describe('Api replies meet their schemas', () => {
       chosen: true,
     });
     checked('removeMcpServer', await api.removeMcpServer({ name: 'files' }));
+  });
+
+  it('trusted keys, the integrity check and the waiting runs', async () => {
+    const { api, dataDir } = testApi();
+    expect(checked('previewKey', await api.previewKey({ publicKey: KEY })).trustedAs).toBeNull();
+    const trusted = checked('trustKey', await api.trustKey({ publicKey: KEY, name: 'Example' }));
+    const keyId = trusted[0]?.keyId;
+    if (!keyId) throw new Error('the key is trusted');
+    expect(checked('previewKey', await api.previewKey({ publicKey: KEY })).trustedAs).toBe('Example');
+    expect(checked('trustedKeys', await api.trustedKeys()).map((key) => key.name)).toEqual(['Example']);
+    expect(checked('untrustKey', await api.untrustKey({ keyId }))).toEqual([]);
+
+    const apo = join(tempDir('apollia-apo-'), 'package.apo');
+    writeFileSync(apo, packFolder(WATCHER_DIR));
+    const handle = await api.registerSource(apo, 'open-file');
+    if (!handle.ok) throw new Error(handle.error.message);
+    expect((await api.inspect({ sourceId: handle.value.id })).ok).toBe(true);
+    const receipt = checked(
+      'install',
+      await api.install({ sourceId: handle.value.id, decisions: { agents: {}, triggers: {} } }),
+    );
+    const dir = JSON.parse(readFileSync(join(dataDir, 'state.json'), 'utf8')).packages[receipt.name].dir;
+    writeFileSync(join(dataDir, dir, 'added.py'), 'print(1)\n');
+    const verified = checked('verifyInstalled', await api.verifyInstalled());
+    expect(verified.map((pkg) => [pkg.name, pkg.integrity.state, pkg.newlyChanged])).toEqual([
+      [receipt.name, 'changed', true],
+    ]);
+    const changed = checked('dashboard', await api.dashboard()).packages[0]?.integrity;
+    expect(changed?.added).toEqual(['added.py']);
+
+    const fired = (n: number) => ({
+      id: `00000000-0000-4000-8000-00000000000${n}`,
+      trigger: HOOK,
+      target: 'watcher/tidy',
+      input: { text: null },
+      fired_at: new Date(Date.UTC(2026, 11, 1, 8, n)).toISOString(),
+      cause: 'webhook' as const,
+      payload: { untrusted: true as const, webhook_id: `msg_${n}`, type: 'scan.ready', body: {} },
+    });
+    await writeRunRequest(dataDir, fired(1));
+    await writeRunRequest(dataDir, fired(2));
+    await writeRunRequest(dataDir, fired(3));
+    const waiting = checked('waitingRuns', await api.waitingRuns());
+    expect(waiting.runs.map((run) => [run.cause, run.payloadType])).toEqual([
+      ['webhook', 'scan.ready'],
+      ['webhook', 'scan.ready'],
+      ['webhook', 'scan.ready'],
+    ]);
+    expect(waiting.triggers.map((trigger) => [trigger.trigger, trigger.waiting])).toEqual([[HOOK, 3]]);
+    const first = waiting.runs[0]?.id;
+    if (!first) throw new Error('a run waits');
+    expect(checked('discardWaitingRun', await api.discardWaitingRun({ runId: first })).discarded).toEqual([first]);
+    expect(checked('discardTriggerRuns', await api.discardTriggerRuns({ triggerId: HOOK })).discarded).toHaveLength(2);
   });
 
   it('refuses an answer with a field its type does not declare (the check is not blind)', () => {
