@@ -2,20 +2,20 @@
  * The Api's replies whose whole shape this app defines here, each once with TypeBox: the `Static`
  * type is what `shared/api.ts` declares the method answers, and the schema is what a test checks
  * live answers against (`electron/core/app/api-replies.test.ts`), so a reply and its type cannot
- * drift. A part built by a reader of its own (an inspection, an apply preview, a signature summary,
- * the policy view) is typed by that reader's interface and checked here only for its JSON kind.
+ * drift. The trust views, the waiting runs and the apply preview are defined here too (their
+ * modules re-export the types). A part built by a reader of its own (an inspection, a signature
+ * summary, the policy view) is typed by that reader's interface and checked here only for its JSON kind.
  *
  * Like `api-requests.ts`, loaded only by tests and tools: the app imports only its types.
  */
 import { type Static, Type } from 'typebox';
 import { SavedMcpServerSchema } from './api-requests';
 import { ACTION_FAMILIES } from './apollia-manifest';
-import type { ApplyPreview } from './apply-preview';
 import type { SignatureSummary } from './inspection';
 import type { PolicyView } from './policy';
 import { RUN_CAUSES } from './run-queue';
 import { closed, exactly, mapOf, oneOf, orNull, shaped } from './schema-kit';
-import type { PinValue } from './template-manifest';
+import type { ParameterValue, PinValue } from './template-manifest';
 
 const str = Type.String();
 const nstr = orNull('string');
@@ -199,6 +199,19 @@ export const VerifiedPackageSchema = closed({
   disarmed: Type.Array(str),
 });
 export type VerifiedPackage = Static<typeof VerifiedPackageSchema>;
+
+/**
+ * `listBuiltinTemplates`: a built-in template as the template list shows it (the spec's "The packages
+ * this server ships" table). Re-exported by `shared/template-manifest.ts`.
+ */
+export const BuiltinTemplateCardSchema = closed({
+  name: str,
+  title: str,
+  whatItDoes: str,
+  startedBy: str,
+  needs: str,
+});
+export type BuiltinTemplateCard = Static<typeof BuiltinTemplateCardSchema>;
 
 // ---- Waiting runs (the Runs view, `runs`): re-exported by `shared/run-queue.ts` ----
 
@@ -434,13 +447,109 @@ export type StartAtLoginView = Static<typeof StartAtLoginViewSchema>;
 export const DownloadPageOpenedSchema = closed({ url: str });
 export type DownloadPageOpened = Static<typeof DownloadPageOpenedSchema>;
 
+// ---- The apply preview (shared/apply-preview.ts computes it; re-exported there) ----
+
+const PIN_SCALAR_TYPES = ['string', 'number', 'boolean', 'null'];
+
+/** A pin filled: argument → a scalar (`null`: left out) or a canonical list of them; null when none. */
+const filledPin = shaped<Record<string, PinValue> | null>({
+  type: ['object', 'null'],
+  additionalProperties: { type: [...PIN_SCALAR_TYPES, 'array'], items: { type: PIN_SCALAR_TYPES } },
+});
+
+/** One field of the parameter form after checking. */
+export const PreviewParameterSchema = closed({
+  /** The value apply uses (the given one, else the default), or null when none. */
+  value: shaped<ParameterValue | null>({ type: ['string', 'number', 'boolean', 'null'] }),
+  error: Type.Optional(str),
+});
+export type PreviewParameter = Static<typeof PreviewParameterSchema>;
+
+/** One MCP tool as apply would set it. */
+export const PreviewMcpToolSchema = closed({
+  name: str,
+  gateName: str,
+  /** What the package asks for it (its `allow` list), shown for consent; never a grant by itself. */
+  asks: oneOf(['allow', 'ask']),
+  /**
+   * What apply writes: `allow` only when granted; `deny` when the owner denies it or its pin's parameter is missing.
+   */
+  setting: oneOf(['allow', 'ask', 'deny']),
+  /** The pin, filled; null when the tool is not pinned or its pin could not be filled (then it is denied). */
+  pin: filledPin,
+  /** The parameters the pin is filled from. */
+  pinnedBy: Type.Optional(Type.Array(str)),
+  /** The owner denies it on this machine (Settings → Tools you never allow): denied whatever the grants say. */
+  ownerDenied: Type.Optional(exactly(true)),
+  /** The pin in words, for the consent screen. */
+  pinText: Type.Optional(str),
+});
+export type PreviewMcpTool = Static<typeof PreviewMcpToolSchema>;
+
+/** One `mcp` entry as apply would grant it. `saved: false` means apply skips it: nothing of it is granted. */
+export const PreviewMcpServerSchema = closed({
+  server: str,
+  saved: Type.Boolean(),
+  required: Type.Boolean(),
+  tools: Type.Array(PreviewMcpToolSchema),
+});
+export type PreviewMcpServer = Static<typeof PreviewMcpServerSchema>;
+
+/** One trigger as apply would make it, its parameters filled. */
+export const PreviewTriggerSchema = closed({
+  name: str,
+  type: oneOf(['schedule', 'at', 'webhook']),
+  cron: Type.Optional(str),
+  timezone: Type.Optional(str),
+  /** The schedule in words (standard cron day rule, in its zone). */
+  words: Type.Optional(str),
+  /** Next fire times, ISO 8601 (a schedule's next three; an `at` trigger's date when still ahead). */
+  next: Type.Array(str),
+  at: Type.Optional(str),
+  events: Type.Optional(Type.Array(str)),
+  max_concurrent: Type.Optional(Type.Number()),
+  /** The run's input, filled. */
+  input: nstr,
+  error: Type.Optional(str),
+});
+export type PreviewTrigger = Static<typeof PreviewTriggerSchema>;
+
+/** A warning or a blocker of the preview. */
+export const PreviewProblemSchema = closed({ code: str, path: Type.Optional(str), message: str });
+export type PreviewProblem = Static<typeof PreviewProblemSchema>;
+
+const approvals = oneOf(['ask', 'never']);
+
+/** `previewApply`: everything apply would make, and whether it can. */
+export const ApplyPreviewSchema = closed({
+  displayName: str,
+  /** agent.md's body with the parameters filled. */
+  instructions: str,
+  parameters: mapOf(PreviewParameterSchema),
+  /** Native tools the agent gets (the owner's denied ones and those the owner unticked left out). */
+  tools: Type.Array(str),
+  /** Native tools of the template the owner unticked: recorded as `deny`, allowed later on the dashboard if wanted. */
+  withheld: Type.Array(str),
+  /**
+   * The approvals the agent is made with (the owner's choice, else the template's), and the template's recommendation.
+   */
+  approvals: closed({ chosen: approvals, recommended: approvals }),
+  mcp: Type.Array(PreviewMcpServerSchema),
+  triggers: Type.Array(PreviewTriggerSchema),
+  secrets: Type.Array(closed({ name: str, saved: Type.Boolean() })),
+  warnings: Type.Array(PreviewProblemSchema),
+  blockers: Type.Array(closed({ code: str, path: str, message: str })),
+  canApply: Type.Boolean(),
+});
+export type ApplyPreview = Static<typeof ApplyPreviewSchema>;
+
 /** `apply`'s answer: the agent made, the trigger ids made with it (a webhook's secret is made by `armTrigger`, never here), and the preview it recorded. */
 export const ApplyReceiptSchema = closed({
   agentId: str,
   displayName: str,
   createdAt: str,
   triggers: Type.Array(str),
-  preview: shaped<ApplyPreview>({ type: 'object' }),
+  preview: ApplyPreviewSchema,
 });
 export type ApplyReceipt = Static<typeof ApplyReceiptSchema>;
 
@@ -610,6 +719,8 @@ export const API_REPLY_SCHEMAS = {
   startAtLogin: StartAtLoginViewSchema,
   setStartAtLogin: StartAtLoginViewSchema,
   openDownloadPage: DownloadPageOpenedSchema,
+  listBuiltinTemplates: Type.Array(BuiltinTemplateCardSchema),
+  previewApply: ApplyPreviewSchema,
   trustedKeys: Type.Array(TrustedKeyViewSchema),
   trustKey: Type.Array(TrustedKeyViewSchema),
   untrustKey: Type.Array(TrustedKeyViewSchema),

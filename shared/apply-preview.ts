@@ -39,6 +39,23 @@ import {
   type TemplateParameter,
   type TemplateTrigger,
 } from './template-manifest';
+// The preview's shape is defined once with its schema (shared/api-replies.ts): the Api answers it, a test checks it.
+export type {
+  ApplyPreview,
+  PreviewMcpServer,
+  PreviewMcpTool,
+  PreviewParameter,
+  PreviewProblem,
+  PreviewTrigger,
+} from './api-replies';
+import type {
+  ApplyPreview,
+  PreviewMcpServer,
+  PreviewMcpTool,
+  PreviewParameter,
+  PreviewProblem,
+  PreviewTrigger,
+} from './api-replies';
 
 /** What the owner answered on the apply form. */
 export interface ApplyRequest {
@@ -76,90 +93,8 @@ export interface ApplyMachine {
   policy?: EffectivePolicy | null;
 }
 
-/** One field of the parameter form after checking. */
-export interface PreviewParameter {
-  /** The value apply uses (the given one, else the default), or null when none. */
-  value: ParameterValue | null;
-  error?: string;
-}
-
 /** A tool's setting in the agent's tool settings. */
 export type ToolSetting = 'allow' | 'ask' | 'deny';
-
-/** One MCP tool as apply would set it. */
-export interface PreviewMcpTool {
-  name: string;
-  gateName: string;
-  /** What the package asks for it (its `allow` list), shown for consent; never a grant by itself. */
-  asks: 'allow' | 'ask';
-  /**
-   * What apply writes: `allow` only when granted; `deny` when the owner denies it or its pin's parameter is missing.
-   */
-  setting: ToolSetting;
-  /** The pin, filled; null when the tool is not pinned or its pin could not be filled (then it is denied). */
-  pin: Record<string, PinValue> | null;
-  /** The parameters the pin is filled from. */
-  pinnedBy?: string[];
-  /** The owner denies it on this machine (Settings → Tools you never allow): denied whatever the grants say. */
-  ownerDenied?: true;
-  /** The pin in words, for the consent screen. */
-  pinText?: string;
-}
-
-/** One `mcp` entry as apply would grant it. `saved: false` means apply skips it: nothing of it is granted. */
-export interface PreviewMcpServer {
-  server: string;
-  saved: boolean;
-  required: boolean;
-  tools: PreviewMcpTool[];
-}
-
-/** One trigger as apply would make it, its parameters filled. */
-export interface PreviewTrigger {
-  name: string;
-  type: TemplateTrigger['type'];
-  cron?: string;
-  timezone?: string;
-  /** The schedule in words (standard cron day rule, in its zone). */
-  words?: string;
-  /** Next fire times, ISO 8601 (a schedule's next three; an `at` trigger's date when still ahead). */
-  next: string[];
-  at?: string;
-  events?: string[];
-  max_concurrent?: number;
-  /** The run's input, filled. */
-  input: string | null;
-  error?: string;
-}
-
-/** A warning or a blocker of the preview. */
-export interface PreviewProblem {
-  code: string;
-  path?: string;
-  message: string;
-}
-
-/** Everything apply would make, and whether it can. */
-export interface ApplyPreview {
-  displayName: string;
-  /** agent.md's body with the parameters filled. */
-  instructions: string;
-  parameters: Record<string, PreviewParameter>;
-  /** Native tools the agent gets (the owner's denied ones and those the owner unticked left out). */
-  tools: string[];
-  /** Native tools of the template the owner unticked: recorded as `deny`, allowed later on the dashboard if wanted. */
-  withheld: string[];
-  /**
-   * The approvals the agent is made with (the owner's choice, else the template's), and the template's recommendation.
-   */
-  approvals: { chosen: Approvals; recommended: Approvals };
-  mcp: PreviewMcpServer[];
-  triggers: PreviewTrigger[];
-  secrets: { name: string; saved: boolean }[];
-  warnings: PreviewProblem[];
-  blockers: { code: string; path: string; message: string }[];
-  canApply: boolean;
-}
 
 /**
  * A number as JSON writes it (decimal digits, an optional fraction and exponent). Decision where the

@@ -287,11 +287,5 @@ export function mcpGateName(server: string, tool: string): string {
   return `mcp:${server}/${tool}`;
 }
 
-/** A built-in template as the template list shows it (the spec's "The packages this server ships" table). */
-export interface BuiltinTemplateCard {
-  name: string;
-  title: string;
-  whatItDoes: string;
-  startedBy: string;
-  needs: string;
-}
+// A built-in template as the template list shows it: defined once with its schema (shared/api-replies.ts).
+export type { BuiltinTemplateCard } from './api-replies';

@@ -12,6 +12,7 @@ import { describe, expect, it } from 'vitest';
 import type { ApiResult } from '../../../shared/api';
 import { API_REPLY_SCHEMAS, type ApiRepliedMethod } from '../../../shared/api-replies';
 import { packFolder } from '../../../test/helpers/pack';
+import { writeTemplate } from '../../../test/helpers/template-folders';
 import { tempDir, testApi } from '../../../test/helpers/test-api';
 import { writeRunRequest } from '../triggers/run-requests';
 
@@ -36,6 +37,7 @@ describe('Api replies meet their schemas', () => {
   it('install, arm, rotate, disarm, uninstall and the status calls', async () => {
     const { api } = testApi();
     checked('appInfo', await api.appInfo());
+    expect(checked('listBuiltinTemplates', await api.listBuiltinTemplates()).length).toBeGreaterThan(0);
     checked('startAtLogin', await api.startAtLogin());
     checked('triggerStatus', await api.triggerStatus());
     const apo = join(tempDir('apollia-apo-'), 'package.apo');
@@ -136,6 +138,22 @@ describe('Api replies meet their schemas', () => {
     if (!first) throw new Error('a run waits');
     expect(checked('discardWaitingRun', await api.discardWaitingRun({ runId: first })).discarded).toEqual([first]);
     expect(checked('discardTriggerRuns', await api.discardTriggerRuns({ triggerId: HOOK })).discarded).toHaveLength(2);
+  });
+
+  it('a template previewed and applied', async () => {
+    const { api } = testApi();
+    checked('saveMcpServer', await api.saveMcpServer({ name: 'slack', transport: 'stdio', command: 'slack-mcp' }));
+    checked('saveSecret', await api.saveSecret({ name: 'PARALLEL_API_KEY', value: 'key-1' }));
+    const handle = await api.registerSource(writeTemplate(), 'dialog');
+    if (!handle.ok) throw new Error(handle.error.message);
+    expect((await api.inspect({ sourceId: handle.value.id })).ok).toBe(true);
+    const request = { sourceId: handle.value.id, parameters: { channel: 'C0123ABCD' }, grants: ['mcp:slack/send'] };
+    const preview = checked('previewApply', await api.previewApply(request));
+    const send = preview.mcp[0]?.tools.find((tool) => tool.name === 'send');
+    expect(send?.pin).toEqual({ channel_id: 'C0123ABCD', event: [null, 'COMMENT'] });
+    expect(preview.triggers.map((trigger) => trigger.type)).toEqual(['schedule', 'webhook', 'at']);
+    const receipt = checked('apply', await api.apply({ ...request, arm: [], requestId: 'r1' }));
+    expect(receipt.preview).toEqual(preview);
   });
 
   it('refuses an answer with a field its type does not declare (the check is not blind)', () => {
