@@ -2,23 +2,117 @@
  * The Api's replies whose whole shape this app defines here, each once with TypeBox: the `Static`
  * type is what `shared/api.ts` declares the method answers, and the schema is what a test checks
  * live answers against (`electron/core/app/api-replies.test.ts`), so a reply and its type cannot
- * drift. The trust views, the waiting runs and the apply preview are defined here too (their
- * modules re-export the types). A part built by a reader of its own (an inspection, a signature
- * summary, the policy view) is typed by that reader's interface and checked here only for its JSON kind.
+ * drift. The trust views, the waiting runs, the apply preview and an `.apo` inspection's summary are
+ * defined here too (their modules re-export the types). A part built by a reader of its own (an
+ * inspection's details, an update diff, the signature verdict, the policy view) is typed by that
+ * reader's interface and checked here only for its JSON kind.
  *
  * Like `api-requests.ts`, loaded only by tests and tools: the app imports only its types.
  */
 import { type Static, Type } from 'typebox';
 import { SavedMcpServerSchema } from './api-requests';
 import { ACTION_FAMILIES } from './apollia-manifest';
-import type { SignatureSummary } from './inspection';
+import type { InstalledDecisions } from './decisions';
 import type { PolicyView } from './policy';
+import type { SignatureVerdict } from './signature-verdict';
+import type { UpdateDiff } from './update-diff';
 import { RUN_CAUSES } from './run-queue';
 import { closed, exactly, mapOf, oneOf, orNull, shaped } from './schema-kit';
 import type { ParameterValue, PinValue } from './template-manifest';
 
 const str = Type.String();
 const nstr = orNull('string');
+
+// ---- What `inspect` shows of a package (shared/inspection.ts re-exports these) ----
+
+/**
+ * One refusal or warning. `code` is stable and dotted (`archive.traversal`, `manifest.unknown_key`,
+ * `template.too_large`) so tests and the UI can tell problems apart; `message` is the sentence a
+ * person reads (the spec's words where the spec has words); `path` names the field or archive entry.
+ */
+export const ProblemSchema = closed({ code: str, message: str, path: Type.Optional(str) });
+export type Problem = Static<typeof ProblemSchema>;
+
+/**
+ * Why a signature is `invalid`: it does not match the package (changed after signing), it was made
+ * for another file (its signed comment names another file), its signed comment was edited, it is
+ * not a minisign signature at all (or an algorithm this app does not know), or it cannot be read.
+ */
+export const SIGNATURE_INVALID_REASONS = [
+  'does_not_match',
+  'other_file',
+  'comment_changed',
+  'malformed',
+  'unsupported',
+  'unreadable',
+] as const;
+export type SignatureInvalidReason = (typeof SIGNATURE_INVALID_REASONS)[number];
+
+/**
+ * A signature state as `inspect --json` and `list --json` print it (snake_case, the JSON contract).
+ *
+ * - `verified`: signed by a key the user trusts; `signer` is the name they gave it, `trusted_comment`
+ *   the signed comment, `public_key` the whole key that verified it.
+ * - `unknown_key`: a well-formed signature by key `key_id`, which no trusted key has: nothing is
+ *   verified, so the comment it claims is not reported (`trusted_comment` null). `public_key` is set
+ *   only when the signature holds under the key pinned for the installed package of this name (a
+ *   key the person has since removed from their trusted keys): the update keeps that key.
+ * - `unsigned`: no `x.apo.minisig` beside the package; a template or plugin manifest not shipped with the app.
+ * - `builtin`: a template that ships with the app (`resources/templates/`): it came with the app's
+ *   own installer, so no publisher signature applies.
+ * - `invalid`: a `.minisig` is there but it does not hold, or is not a signature: `reason` says
+ *   which, `message` says why in words. Never a state a package is installed with (a refusal).
+ */
+export const SignatureSummarySchema = closed({
+  state: oneOf(['verified', 'unknown_key', 'unsigned', 'builtin', 'invalid']),
+  key_id: nstr,
+  trusted_comment: nstr,
+  signer: nstr,
+  /** The whole public key (base64 line) the signature verified under, or null. */
+  public_key: nstr,
+  /** `invalid` only: why, as a code (see `SignatureInvalidReason`); null otherwise. */
+  reason: oneOf([...SIGNATURE_INVALID_REASONS, null]),
+  /** `invalid` only: the check's words; null otherwise. */
+  message: nstr,
+});
+export type SignatureSummary = Static<typeof SignatureSummarySchema>;
+
+/** A trigger as the summary lists it: what the user must supply to arm it. */
+export const TriggerSummarySchema = closed({
+  id: str,
+  type: str,
+  /** `folder` for file_watch, `secret` for webhook, else null. */
+  needs: oneOf(['folder', 'secret', null]),
+});
+export type TriggerSummary = Static<typeof TriggerSummarySchema>;
+
+/** `summary` of an accepted or partly read `.apo` (DESIGN.md "Validation contract"). */
+export const ApoSummarySchema = closed({
+  name: str,
+  version: str,
+  publisher: str,
+  /** Sorted, unique families other than `read` among the package's tools and workflows. */
+  sensitive_families: Type.Array(str),
+  connections: Type.Array(str),
+  mcp_servers: Type.Array(str),
+  triggers: Type.Array(TriggerSummarySchema),
+  sha256: str,
+  /**
+   * The package's signature state (DESIGN.md "Trust after install"). A refused signature is
+   * `invalid`, with why (`signature.*` is then also the first error): never null, never `unsigned`.
+   */
+  signature: SignatureSummarySchema,
+});
+export type ApoSummary = Static<typeof ApoSummarySchema>;
+
+/** One file of an `.apo` as inspection saw it (no contents). */
+export const ArchiveFileInfoSchema = closed({
+  /** Path relative to the package root, `/`-separated. */
+  path: str,
+  size: Type.Number(),
+  executable: Type.Boolean(),
+});
+export type ArchiveFileInfo = Static<typeof ArchiveFileInfoSchema>;
 
 /**
  * An input the main process opened for the renderer (dialog, double-click, drop, menu, built-in
@@ -623,7 +717,7 @@ export const InstalledPackageViewSchema = closed({
   updatedAt: nstr,
   agents: Type.Array(str),
   triggers: Type.Array(TriggerViewSchema),
-  signature: shaped<SignatureSummary>({ type: 'object' }),
+  signature: SignatureSummarySchema,
   integrity: PackageIntegrityViewSchema,
 });
 export type InstalledPackageView = Static<typeof InstalledPackageViewSchema>;
@@ -688,6 +782,50 @@ export type SettingsView = Static<typeof SettingsViewSchema>;
 export const PickedFolderSchema = Type.Union([closed({ folderId: str, displayPath: str }), Type.Null()]);
 export type PickedFolder = Static<typeof PickedFolderSchema>;
 
+/**
+ * `inspect`: the Inspection (DESIGN.md "Validation contract") plus, for an `.apo`, what is installed
+ * of it and what an update changes. `summary` and `details` are the reader's of each kind (an `.apo`
+ * summary is `ApoSummary`), checked here only as objects.
+ */
+export const SourceInspectionSchema = closed({
+  kind: oneOf(['apo', 'template', 'plugin']),
+  /** True exactly when `errors` is empty. */
+  ok: Type.Boolean(),
+  errors: Type.Array(ProblemSchema),
+  warnings: Type.Array(ProblemSchema),
+  /** Null when the input could not be read far enough to summarise. */
+  summary: shaped<unknown>({ type: ['object', 'null'] }),
+  details: shaped<unknown>({ type: ['object', 'null'] }),
+  installed: Type.Union([InstalledRelationSchema, Type.Null()]),
+  /** For a newer or older version: what it changes in what it asks. */
+  updateDiff: shaped<UpdateDiff | null>({ type: ['object', 'null'] }),
+  /**
+   * What the store holds of the person's decisions for the installed version (null when nothing is installed): what an
+   * update keeps.
+   */
+  installedDecisions: shaped<InstalledDecisions | null>({ type: ['object', 'null'] }),
+  /**
+   * Trust: for an installed package, how this one's signing key stands to the key
+   * pinned at first install: null (first install, same key, still unsigned), `first_signed`
+   * (allowed, and said), or `changed` (install refuses it unless `acceptKeyChange`).
+   */
+  keyChange: Type.Union([KeyChangeSchema, Type.Null()]),
+  /**
+   * The one signature verdict of this inspection (DESIGN.md "Trust after install"): the package's
+   * signature, how the trusted key's name compares with its publisher field, and for an installed
+   * package how the key stands to its pin. Null for a source that is not an `.apo` or was not read.
+   */
+  signatureVerdict: shaped<SignatureVerdict | null>({ type: ['object', 'null'] }),
+  /**
+   * Trust: the installed version's files changed on this computer, so the same version may be installed again (a
+   * reinstall).
+   */
+  installedChanged: Type.Boolean(),
+  /** The organization's policy in force (none, applied, or unreadable): what the form locks and why. */
+  policy: policyView,
+});
+export type SourceInspection = Static<typeof SourceInspectionSchema>;
+
 /** The reply schema of each method whose whole answer is defined here. */
 export const API_REPLY_SCHEMAS = {
   appInfo: AppInfoSchema,
@@ -720,6 +858,7 @@ export const API_REPLY_SCHEMAS = {
   setStartAtLogin: StartAtLoginViewSchema,
   openDownloadPage: DownloadPageOpenedSchema,
   listBuiltinTemplates: Type.Array(BuiltinTemplateCardSchema),
+  inspect: SourceInspectionSchema,
   previewApply: ApplyPreviewSchema,
   trustedKeys: Type.Array(TrustedKeyViewSchema),
   trustKey: Type.Array(TrustedKeyViewSchema),

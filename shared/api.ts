@@ -16,7 +16,6 @@ import type {
   SettingsView,
   AppInfo,
   InstallReceipt,
-  InstalledRelation,
   PickedFolder,
   SourceHandle,
   StartAtLoginView,
@@ -28,6 +27,7 @@ import type {
   UninstallReceipt,
   ApiRepliedMethod,
   ApiReplyOf,
+  SourceInspection,
 } from './api-replies';
 import type {
   ActivityRequest,
@@ -42,15 +42,11 @@ import type {
   SetToolAccessRequest,
 } from './api-requests';
 import type { ApplyPreview } from './apply-preview';
-import type { InstalledDecisions } from './decisions';
-import type { Inspection, Problem } from './inspection';
-import type { KeyChange, KeyPreview, TrustedKeyView, VerifiedPackage } from './trust';
-import type { SignatureVerdict } from './signature-verdict';
+import type { Problem } from './inspection';
+import type { KeyPreview, TrustedKeyView, VerifiedPackage } from './trust';
 import type { BuiltinTemplateCard } from './template-manifest';
-import type { PolicyView } from './policy';
 export type { PolicyView } from './policy';
 import type { RunsDiscarded, WaitingRunsView } from './run-queue';
-import type { UpdateDiff } from './update-diff';
 import type { WebhookSecretChoice } from './webhook-secret';
 
 /**
@@ -78,37 +74,6 @@ export type ApiResult<T> = { ok: true; value: T } | { ok: false; error: ApiError
  * `openBuiltinTemplate` then `inspect` check the folder whole, as any other template's.
  */
 export type BuiltinTemplate = BuiltinTemplateCard;
-
-/** `inspect`: the Inspection plus, for an `.apo`, what is installed of it and what an update changes. */
-export type SourceInspection = Inspection & {
-  installed: InstalledRelation | null;
-  /** For a newer or older version: what it changes in what it asks. */
-  updateDiff: UpdateDiff | null;
-  /**
-   * What the store holds of the person's decisions for the installed version (null when nothing is installed): what an
-   * update keeps.
-   */
-  installedDecisions: InstalledDecisions | null;
-  /**
-   * Trust: for an installed package, how this one's signing key stands to the key
-   * pinned at first install: null (first install, same key, still unsigned), `first_signed`
-   * (allowed, and said), or `changed` (install refuses it unless `acceptKeyChange`).
-   */
-  keyChange: KeyChange | null;
-  /**
-   * The one signature verdict of this inspection (DESIGN.md "Trust after install"): the package's
-   * signature, how the trusted key's name compares with its publisher field, and for an installed
-   * package how the key stands to its pin. Null for a source that is not an `.apo` or was not read.
-   */
-  signatureVerdict: SignatureVerdict | null;
-  /**
-   * Trust: the installed version's files changed on this computer, so the same version may be installed again (a
-   * reinstall).
-   */
-  installedChanged: boolean;
-  /** The organization's policy in force (none, applied, or unreadable): what the form locks and why. */
-  policy: PolicyView;
-};
 
 // Trust: its Api types live in `shared/trust.ts`, re-exported here.
 export type { SignatureUpdate, SignatureVerdict } from './signature-verdict';
@@ -170,6 +135,7 @@ export type {
   UninstallReceipt,
   WebhookSecretGiven,
   WebhookSecretOnce,
+  SourceInspection,
 } from './api-replies';
 
 /** The Api: one entry per method, `[request, response]`. */

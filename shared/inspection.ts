@@ -3,95 +3,20 @@
  * "Validation contract", shared by the CLI's `--json`, the Api, and the renderer.
  */
 import type { ApolliaManifest } from './apollia-manifest';
+import type { ApoSummary, ArchiveFileInfo, Problem } from './api-replies';
+
+// What `inspect` shows of an `.apo` is defined once with its schemas (shared/api-replies.ts), re-exported here.
+export type {
+  ApoSummary,
+  ArchiveFileInfo,
+  Problem,
+  SignatureInvalidReason,
+  SignatureSummary,
+  TriggerSummary,
+} from './api-replies';
 
 /** The three kinds of input the app reads (plugins are shown, never installed). */
 export type InspectionKind = 'apo' | 'template' | 'plugin';
-
-/**
- * One refusal or warning. `code` is stable and dotted (`archive.traversal`, `manifest.unknown_key`,
- * `template.too_large`) so tests and the UI can tell problems apart; `message` is the sentence a
- * person reads (the spec's words where the spec has words); `path` names the field or archive entry.
- */
-export interface Problem {
-  code: string;
-  message: string;
-  path?: string;
-}
-
-/** A trigger as the summary lists it: what the user must supply to arm it. */
-export interface TriggerSummary {
-  id: string;
-  type: string;
-  /** `folder` for file_watch, `secret` for webhook, else null. */
-  needs: 'folder' | 'secret' | null;
-}
-
-/** `summary` of an accepted or partly read `.apo` (DESIGN.md "Validation contract"). */
-export interface ApoSummary {
-  name: string;
-  version: string;
-  publisher: string;
-  /** Sorted, unique families other than `read` among the package's tools and workflows. */
-  sensitive_families: string[];
-  connections: string[];
-  mcp_servers: string[];
-  triggers: TriggerSummary[];
-  sha256: string;
-  /**
-   * The package's signature state (DESIGN.md "Trust after install"). A refused signature is
-   * `invalid`, with why (`signature.*` is then also the first error): never null, never `unsigned`.
-   */
-  signature: SignatureSummary;
-}
-
-/**
- * A signature state as `inspect --json` and `list --json` print it (snake_case, the JSON contract).
- *
- * - `verified`: signed by a key the user trusts; `signer` is the name they gave it, `trusted_comment`
- *   the signed comment, `public_key` the whole key that verified it.
- * - `unknown_key`: a well-formed signature by key `key_id`, which no trusted key has: nothing is
- *   verified, so the comment it claims is not reported (`trusted_comment` null). `public_key` is set
- *   only when the signature holds under the key pinned for the installed package of this name (a
- *   key the person has since removed from their trusted keys): the update keeps that key.
- * - `unsigned`: no `x.apo.minisig` beside the package; a template or plugin manifest not shipped with the app.
- * - `builtin`: a template that ships with the app (`resources/templates/`): it came with the app's
- *   own installer, so no publisher signature applies.
- * - `invalid`: a `.minisig` is there but it does not hold, or is not a signature: `reason` says
- *   which, `message` says why in words. Never a state a package is installed with (a refusal).
- */
-export interface SignatureSummary {
-  state: 'verified' | 'unknown_key' | 'unsigned' | 'builtin' | 'invalid';
-  key_id: string | null;
-  trusted_comment: string | null;
-  signer: string | null;
-  /** The whole public key (base64 line) the signature verified under, or null. */
-  public_key: string | null;
-  /** `invalid` only: why, as a code (see {@link SignatureInvalidReason}); null otherwise. */
-  reason: SignatureInvalidReason | null;
-  /** `invalid` only: the check's words; null otherwise. */
-  message: string | null;
-}
-
-/**
- * Why a signature is `invalid`: it does not match the package (changed after signing), it was made
- * for another file (its signed comment names another file), its signed comment was edited, it is
- * not a minisign signature at all (or an algorithm this app does not know), or it cannot be read.
- */
-export type SignatureInvalidReason =
-  | 'does_not_match'
-  | 'other_file'
-  | 'comment_changed'
-  | 'malformed'
-  | 'unsupported'
-  | 'unreadable';
-
-/** One file of an `.apo` as inspection saw it (no contents). */
-export interface ArchiveFileInfo {
-  /** Path relative to the package root, `/`-separated. */
-  path: string;
-  size: number;
-  executable: boolean;
-}
 
 /** `details` of an `.apo` inspection: the manifest as read, for the consent form. */
 export interface ApoDetails {

@@ -44,7 +44,7 @@ describe('Api replies meet their schemas', () => {
     writeFileSync(apo, packFolder(WATCHER_DIR));
     const handle = await api.registerSource(apo, 'open-file');
     if (!handle.ok) throw new Error(handle.error.message);
-    expect((await api.inspect({ sourceId: handle.value.id })).ok).toBe(true);
+    expect(checked('inspect', await api.inspect({ sourceId: handle.value.id })).ok).toBe(true);
     const receipt = checked(
       'install',
       await api.install({
@@ -101,7 +101,7 @@ describe('Api replies meet their schemas', () => {
     writeFileSync(apo, packFolder(WATCHER_DIR));
     const handle = await api.registerSource(apo, 'open-file');
     if (!handle.ok) throw new Error(handle.error.message);
-    expect((await api.inspect({ sourceId: handle.value.id })).ok).toBe(true);
+    expect(checked('inspect', await api.inspect({ sourceId: handle.value.id })).ok).toBe(true);
     const receipt = checked(
       'install',
       await api.install({ sourceId: handle.value.id, decisions: { agents: {}, triggers: {} } }),
@@ -146,7 +146,7 @@ describe('Api replies meet their schemas', () => {
     checked('saveSecret', await api.saveSecret({ name: 'PARALLEL_API_KEY', value: 'key-1' }));
     const handle = await api.registerSource(writeTemplate(), 'dialog');
     if (!handle.ok) throw new Error(handle.error.message);
-    expect((await api.inspect({ sourceId: handle.value.id })).ok).toBe(true);
+    expect(checked('inspect', await api.inspect({ sourceId: handle.value.id })).ok).toBe(true);
     const request = { sourceId: handle.value.id, parameters: { channel: 'C0123ABCD' }, grants: ['mcp:slack/send'] };
     const preview = checked('previewApply', await api.previewApply(request));
     const send = preview.mcp[0]?.tools.find((tool) => tool.name === 'send');
