@@ -5,6 +5,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
+import { sourceFiles } from './helpers/source-files';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = new URL('..', import.meta.url).pathname;
@@ -25,30 +26,24 @@ export const FLOORS: readonly (readonly string[])[] = [
 
 const floorOf = (unit: string) => FLOORS.findIndex((floor) => floor.includes(unit));
 
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return sourceFiles(path);
-    return entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts') ? [path] : [];
-  });
-}
-
 /** The top-level unit of `electron/core` a path is in: a folder's name, or a root file's. */
 const unitOf = (path: string) => relative(CORE, path).split('/')[0] as string;
 
 /** Every import from one unit of core to another: `from → to (file)`. */
 function crossImports(): { from: string; to: string; file: string }[] {
-  return sourceFiles(CORE).flatMap((file) => {
-    const text = readFileSync(file, 'utf8');
-    return [...text.matchAll(/(?:from|import)\s*\(?\s*'(\.[^']+)'/g)].flatMap((match) => {
-      const target = resolve(dirname(file), match[1] as string);
-      if (relative(CORE, target).startsWith('..')) return [];
-      const unit = unitOf(target);
-      const to = unit === 'api' ? 'api.ts' : unit;
-      const from = unitOf(file);
-      return to === from ? [] : [{ from, to, file: relative(ROOT, file) }];
+  return sourceFiles('electron/core')
+    .map((file) => join(ROOT, file))
+    .flatMap((file) => {
+      const text = readFileSync(file, 'utf8');
+      return [...text.matchAll(/(?:from|import)\s*\(?\s*'(\.[^']+)'/g)].flatMap((match) => {
+        const target = resolve(dirname(file), match[1] as string);
+        if (relative(CORE, target).startsWith('..')) return [];
+        const unit = unitOf(target);
+        const to = unit === 'api' ? 'api.ts' : unit;
+        const from = unitOf(file);
+        return to === from ? [] : [{ from, to, file: relative(ROOT, file) }];
+      });
     });
-  });
 }
 
 describe('the floors of electron/core', () => {

@@ -4,23 +4,13 @@
  * passes it), so this counts what Biome leaves out, for the top-level functions and components of every source file:
  * the lines from its first to its closing `}` at column 0, blank lines and comment lines left out.
  */
-import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { sourceFiles } from './helpers/source-files';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const MAX_LINES = 120;
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory())
-      return entry.name === 'generated' || entry.name === 'node_modules' ? [] : sourceFiles(path);
-    return /\.tsx?$/.test(entry.name) && !/\.test\.tsx?$/.test(entry.name) && !entry.name.endsWith('.d.ts')
-      ? [path]
-      : [];
-  });
-}
 
 const START =
   /^(?:export )?(?:default )?(?:async )?function\*? ?(\w+)|^(?:export )?const (\w+) = (?:memo\()?(?:async )?(?:function|\()/;
@@ -64,8 +54,8 @@ describe('function length', () => {
 
   it(`no function in shared/, electron/ or renderer/ is over ${MAX_LINES} lines of code, JSX counted`, () => {
     const long = ['shared', 'electron', 'renderer'].flatMap((dir) =>
-      sourceFiles(join(ROOT, dir)).flatMap((path) => {
-        const file = relative(ROOT, path);
+      sourceFiles(dir).flatMap((file) => {
+        const path = join(ROOT, file);
         return functionLengths(readFileSync(path, 'utf8'))
           .filter((f) => f.lines > MAX_LINES)
           .map((f) => `${file}:${f.line} ${f.name} (${f.lines} lines)`);

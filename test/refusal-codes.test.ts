@@ -3,22 +3,15 @@
  * readers' source names, so a code added to a reader without its row fails here, and a row left for a
  * code no reader answers any more fails too.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { sourceFiles } from './helpers/source-files';
 import { describe, expect, it } from 'vitest';
 import { REFUSAL_ROWS } from '../shared/refusal-actor';
 import { isRefusalCode, REFUSAL_CODES } from '../shared/refusal-codes';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const CODE = /'((?:archive|manifest|template|plugin|input|signature|source)\.[a-z_0-9]+)'/g;
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return entry.name === 'generated' ? [] : sourceFiles(path);
-    return /\.tsx?$/.test(entry.name) && !/\.test\.tsx?$/.test(entry.name) ? [path] : [];
-  });
-}
 
 describe('refusal codes', () => {
   it('are exactly the codes the readers and the refused screen name', () => {

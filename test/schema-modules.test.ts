@@ -4,8 +4,9 @@
  * TypeBox takes about a second to load, so no module of the app, the CLI, the preload or the window
  * may load it: they import a schema module's types only (`import type`), never a value.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
+import { sourceFiles } from './helpers/source-files';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = new URL('..', import.meta.url).pathname;
@@ -20,14 +21,6 @@ const SCHEMA_MODULES = [
 ];
 const isSchemaModule = (path: string) =>
   SCHEMA_MODULES.some((rule) => (typeof rule === 'string' ? rule === path : rule.test(path)));
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return entry.name === 'generated' ? [] : sourceFiles(path);
-    return /\.tsx?$/.test(entry.name) && !/\.test\.tsx?$/.test(entry.name) ? [path] : [];
-  });
-}
 
 /** Every import that loads its module at run time (not `import type`, not only `type` names), by target. */
 function valueImports(file: string): string[] {
