@@ -94,10 +94,21 @@ export const ACTIVITY_KIND_WORDS: Record<ActivityKind, string> = {
 };
 
 /**
+ * Entries whose `ok` means a run was queued: a schedule's or a folder's run, and an accepted webhook
+ * delivery (recorded once, with the run it queued).
+ */
+const QUEUES_A_RUN: ReadonlySet<string> = new Set(['run_queued', 'delivery_accepted']);
+
+/** Whether an entry says that a run was queued and waits (nothing has taken it). */
+export function runWaits(kind: string, outcome: ActivityOutcome): boolean {
+  return outcome === 'ok' && QUEUES_A_RUN.has(kind);
+}
+
+/**
  * The outcome in words for an entry of `kind`: "Done" where something was done; a queued run is
  * "Waiting" (nothing has taken it: this app contains no agent runtime).
  */
 export function activityOutcomeWords(kind: string, outcome: ActivityOutcome): string {
-  if (kind === 'run_queued' && outcome === 'ok') return 'Waiting';
+  if (runWaits(kind, outcome)) return 'Waiting';
   return { ok: 'Done', refused: 'Refused', skipped: 'Skipped', failed: 'Failed' }[outcome] ?? outcome;
 }

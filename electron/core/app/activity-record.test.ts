@@ -85,6 +85,8 @@ describe('the activity record as a person reads it', () => {
     expect(ACTIVITY_KIND_WORDS.key_change_accepted).toBe('Accepted a new signing key');
     expect(ACTIVITY_KIND_WORDS.key_change_refused).toBe("Didn't update: the signing key changed");
     expect(activityOutcomeWords('run_queued', 'ok')).toBe('Waiting');
+    expect(activityOutcomeWords('delivery_accepted', 'ok')).toBe('Waiting');
+    expect(activityOutcomeWords('delivery_refused', 'skipped')).toBe('Skipped');
     expect(activityOutcomeWords('install', 'ok')).toBe('Done');
   });
 });

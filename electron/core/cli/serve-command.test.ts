@@ -115,8 +115,6 @@ describe('serve and activity', () => {
     expect(events.map((e) => e.kind)).toEqual([
       'host_stopped',
       'delivery_accepted',
-      'run_queued',
-      'trigger_fired',
       'host_started',
     ]);
     expect(events[1]).toMatchObject({
@@ -124,7 +122,7 @@ describe('serve and activity', () => {
       agent: 'crm/scorer',
       package: 'crm',
       outcome: 'ok',
-      detail: 'webhook-id msg_cli_1: run queued',
+      detail: expect.stringMatching(/^webhook-id msg_cli_1: run [0-9a-f-]{36} queued$/),
     });
     expect(listed.stdout).not.toContain(secret.slice(6));
     expect(listed.stdout).not.toContain('a@example.com');
@@ -132,7 +130,7 @@ describe('serve and activity', () => {
     const filtered = JSON.parse(
       (await cli(['--data-dir', dataDir, 'activity', '--json', '--agent', 'crm/scorer', '--limit', '2'])).stdout,
     );
-    expect(filtered.events.map((e: { kind: string }) => e.kind)).toEqual(['delivery_accepted', 'run_queued']);
+    expect(filtered.events.map((e: { kind: string }) => e.kind)).toEqual(['delivery_accepted']);
     const text = await cli(['--data-dir', dataDir, 'activity', '--limit', '1']);
     expect(text.stdout).toMatch(
       /^\S+Z {2}Triggers stopped · Done: nothing receives webhooks, watches folders or keeps schedules \(process \d+\)\n$/,

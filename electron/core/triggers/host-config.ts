@@ -73,3 +73,12 @@ export interface LiveTrigger {
   /** The replay key of its secret (`seen-ids.ts` `replayKey`), when it has one open. */
   replay: string | null;
 }
+
+/**
+ * What became of one fire: its run queued (with the run's id), skipped because the trigger's runs waiting are at
+ * the limit, or not written; `detail` says why in the activity record's words.
+ */
+export type FireResult =
+  | { outcome: 'queued'; run: string }
+  | { outcome: 'skipped'; detail: string }
+  | { outcome: 'failed'; detail: string };

@@ -28,6 +28,7 @@ import { Store } from '../store/store';
 import { ActivityQueue, MAX_ACTIVITY_BACKLOG } from './activity-queue';
 import { FolderWatch } from './folder-watch';
 import {
+  type FireResult,
   agentArchived,
   configKey,
   DEFAULT_MAX_WAITING,
@@ -489,14 +490,10 @@ export class TriggerHost {
 
   /**
    * Fires `live` once: a run request, or a skip when its runs waiting are at the limit (a slot is reserved first, so
-   * the limit holds while fires write in parallel).
+   * the limit holds while fires write in parallel). A schedule's or a folder's fire is recorded here; a webhook
+   * delivery's is recorded once, by the intake, with the delivery (one entry per delivery, see {@link FireResult}).
    */
-  private fire(
-    live: Live,
-    cause: RunCause,
-    extra: Omit<RunInput, 'text'>,
-    payload?: RunPayload,
-  ): Promise<'queued' | 'skipped' | 'failed'> {
+  private fire(live: Live, cause: RunCause, extra: Omit<RunInput, 'text'>, payload?: RunPayload): Promise<FireResult> {
     const at = this.clock.now().toISOString();
     return this.track(this.fireNow(live, at, cause, extra, payload));
   }
@@ -518,8 +515,64 @@ export class TriggerHost {
     cause: RunCause,
     extra: Omit<RunInput, 'text'>,
     payload?: RunPayload,
-  ): Promise<'queued' | 'skipped' | 'failed'> {
+  ): Promise<FireResult> {
     const { trigger } = live;
+    const result = await this.hand(trigger, at, cause, extra, payload);
+    if (cause !== 'webhook') this.recordFire(trigger, at, cause, extra, result);
+    live.status.lastFire = { at, cause, outcome: result.outcome, run: result.outcome === 'queued' ? result.run : null };
+    this.statusChanged();
+    return result;
+  }
+
+  /** Writes the run request of one fire, when the trigger's runs waiting leave room for it. */
+  private async hand(
+    trigger: TriggerRecord,
+    at: string,
+    cause: RunCause,
+    extra: Omit<RunInput, 'text'>,
+    payload?: RunPayload,
+  ): Promise<FireResult> {
+    const limit = waitingLimit(trigger);
+    const waiting = await this.waiting.reserve(trigger.id, limit);
+    if (waiting !== null) {
+      this.line(`skipped ${trigger.id} ${cause}: ${waiting} run(s) already waiting`);
+      return {
+        outcome: 'skipped',
+        detail: `${waiting} run(s) already waiting (limit ${limit}${trigger.maxConcurrent === null ? ', the default' : ', max_concurrent'})`,
+      };
+    }
+    const request: RunRequest = {
+      id: randomUUID(),
+      trigger: trigger.id,
+      target: runTarget(trigger),
+      input: { text: trigger.input, ...extra },
+      fired_at: at,
+      cause,
+    };
+    if (payload) request.payload = payload;
+    try {
+      await this.runs.write(request);
+    } catch (error) {
+      this.waiting.done(trigger.id, false);
+      this.line(`failed ${trigger.id} ${cause}: the run request could not be written`);
+      return {
+        outcome: 'failed',
+        detail: `the run request could not be written: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+      };
+    }
+    this.waiting.done(trigger.id, true);
+    this.line(`fired ${trigger.id} ${cause} run ${request.id}`);
+    return { outcome: 'queued', run: request.id };
+  }
+
+  /** A schedule's or a folder's fire in the activity record: that it fired, then what became of its run. */
+  private recordFire(
+    trigger: TriggerRecord,
+    at: string,
+    cause: RunCause,
+    extra: Omit<RunInput, 'text'>,
+    result: FireResult,
+  ): void {
     const who = this.who(trigger);
     this.record({
       at,
@@ -530,51 +583,11 @@ export class TriggerHost {
         ? changedCount(extra.changed_paths.length + (extra.changed_paths_more ?? 0))
         : fireCauseWords(cause),
     });
-    const limit = waitingLimit(trigger);
-    const waiting = await this.waiting.reserve(trigger.id, limit);
-    let outcome: 'queued' | 'skipped' | 'failed';
-    let runId: string | null = null;
-    if (waiting !== null) {
-      outcome = 'skipped';
-      this.record({
-        kind: 'run_skipped',
-        ...who,
-        outcome: 'skipped',
-        detail: `${waiting} run(s) already waiting (limit ${limit}${trigger.maxConcurrent === null ? ', the default' : ', max_concurrent'})`,
-      });
-      this.line(`skipped ${trigger.id} ${cause}: ${waiting} run(s) already waiting`);
-    } else {
-      const request: RunRequest = {
-        id: randomUUID(),
-        trigger: trigger.id,
-        target: runTarget(trigger),
-        input: { text: trigger.input, ...extra },
-        fired_at: at,
-        cause,
-      };
-      if (payload) request.payload = payload;
-      try {
-        await this.runs.write(request);
-        this.waiting.done(trigger.id, true);
-        outcome = 'queued';
-        runId = request.id;
-        this.record({ kind: 'run_queued', ...who, outcome: 'ok', detail: `run ${request.id} (${cause})` });
-        this.line(`fired ${trigger.id} ${cause} run ${request.id}`);
-      } catch (error) {
-        this.waiting.done(trigger.id, false);
-        outcome = 'failed';
-        this.record({
-          kind: 'run_queued',
-          ...who,
-          outcome: 'failed',
-          detail: `the run request could not be written: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
-        });
-        this.line(`failed ${trigger.id} ${cause}: the run request could not be written`);
-      }
-    }
-    live.status.lastFire = { at, cause, outcome, run: runId };
-    this.statusChanged();
-    return outcome;
+    if (result.outcome === 'queued')
+      this.record({ kind: 'run_queued', ...who, outcome: 'ok', detail: `run ${result.run} (${cause})` });
+    else if (result.outcome === 'skipped')
+      this.record({ kind: 'run_skipped', ...who, outcome: 'skipped', detail: result.detail });
+    else this.record({ kind: 'run_queued', ...who, outcome: 'failed', detail: result.detail });
   }
 
   // ---- bookkeeping -------------------------------------------------------------------------

@@ -7,7 +7,7 @@
 import { deliveryWords } from '../../../shared/words';
 import type { ActivityInput } from '../activity/activity-log';
 import type { TriggerRecord } from '../store/state';
-import type { LiveTrigger } from './host-config';
+import type { FireResult, LiveTrigger } from './host-config';
 import { NoiseTally, type NoiseSummary } from './noise-tally';
 import type { RunCause, RunInput, RunPayload } from './run-requests';
 import type { HostClock } from './schedule';
@@ -34,12 +34,8 @@ export interface IntakeHost {
   readonly clock: HostClock;
   live(id: string): LiveTrigger | undefined;
   lives(): Iterable<LiveTrigger>;
-  fire(
-    live: LiveTrigger,
-    cause: RunCause,
-    extra: Omit<RunInput, 'text'>,
-    payload?: RunPayload,
-  ): Promise<'queued' | 'skipped' | 'failed'>;
+  /** Hands a delivery on as a run; the intake records it, with the delivery, as one entry. */
+  fire(live: LiveTrigger, cause: RunCause, extra: Omit<RunInput, 'text'>, payload?: RunPayload): Promise<FireResult>;
   record(event: ActivityInput): void;
   line(text: string): void;
   statusChanged(): void;
@@ -113,19 +109,20 @@ export class WebhookIntake {
         type: delivery.type,
         body: delivery.body,
       };
-      const outcome = await this.host.fire(live, 'webhook', {}, payload);
-      if (outcome === 'queued') {
-        await this.commitSeen(key, delivery.webhookId);
+      const fired = await this.host.fire(live, 'webhook', {}, payload);
+      const id = delivery.webhookId;
+      if (fired.outcome === 'queued') {
+        await this.commitSeen(key, id);
         return this.delivered(
           live,
           { status: 202, reason: 'queued' },
           'delivery_accepted',
           'ok',
-          `webhook-id ${delivery.webhookId}: run queued`,
+          `webhook-id ${id}: run ${fired.run} queued`,
         );
       }
-      this.seen.release(key, delivery.webhookId);
-      if (outcome === 'skipped')
+      this.seen.release(key, id);
+      if (fired.outcome === 'skipped')
         return this.delivered(
           live,
           {
@@ -135,14 +132,14 @@ export class WebhookIntake {
           },
           'delivery_refused',
           'skipped',
-          `webhook-id ${delivery.webhookId}: not queued, its runs waiting are at the limit; the sender was told to retry`,
+          `webhook-id ${id}: not queued, ${fired.detail}; the sender was told to retry`,
         );
       return this.delivered(
         live,
         { status: 503, reason: 'the delivery could not be queued; try again', retryAfter: 5 },
         'delivery_refused',
         'failed',
-        `webhook-id ${delivery.webhookId}: the run could not be written; the sender was told to retry`,
+        `webhook-id ${id}: ${fired.detail}; the sender was told to retry`,
       );
     } catch (error) {
       this.seen.release(key, delivery.webhookId);

@@ -1,8 +1,9 @@
 /**
  * The local webhook listener: `POST /hooks/<trigger id>` on 127.0.0.1 only, each delivery verified
- * as Standard Webhooks v1 with the trigger's `whsec_` secret by the `standardwebhooks` library
- * (HMAC-SHA256 over `<id>.<timestamp>.<body>`, five minutes of tolerance either way, constant-time
- * comparison), then handed to the host (replay check, run file).
+ * as Standard Webhooks v1 with the trigger's `whsec_` secret (`standard-webhooks.ts`: HMAC-SHA256
+ * over `<id>.<timestamp>.<body>`, five minutes of tolerance either way, constant-time comparison,
+ * checked against the `standardwebhooks` reference library), then handed to the host (replay check,
+ * run file).
  *
  * The door (DESIGN.md "Triggers at run time"), in this order, each before any body is read:
  * 1. `Host` must be this listener's own (`127.0.0.1:PORT` or `localhost:PORT`): a DNS-rebinding
@@ -25,7 +26,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Webhook, WebhookVerificationError } from 'standardwebhooks';
+import { signatureMatches, webhookKey } from './standard-webhooks';
 
 /** Bounds of the listener. */
 export interface ListenerLimits {
@@ -118,13 +119,14 @@ export function triggerIdOfPath(path: string): string | null {
   }
 }
 
-const VERIFY_REASONS: Record<string, string> = {
-  'Missing required headers': 'missing signature headers (webhook-id, webhook-timestamp, webhook-signature)',
-  'Invalid Signature Headers': 'bad signature headers: webhook-timestamp is not a number',
-  'Message timestamp too old': 'timestamp too old (more than 5 minutes)',
-  'Message timestamp too new': 'timestamp in the future (more than 5 minutes)',
-  'No matching signature found': 'signature does not match',
-};
+/** Why a delivery did not verify, told to its sender (the reference library's refusals, in words). */
+const VERIFY_REASONS = {
+  missing: 'missing signature headers (webhook-id, webhook-timestamp, webhook-signature)',
+  notNumber: 'bad signature headers: webhook-timestamp is not a number',
+  tooOld: 'timestamp too old (more than 5 minutes)',
+  tooNew: 'timestamp in the future (more than 5 minutes)',
+  noMatch: 'signature does not match',
+} as const;
 
 function signatureHeaders(
   headers: IncomingMessage['headers'],
@@ -142,19 +144,18 @@ function signatureHeaders(
 
 /**
  * What can be refused from the headers alone, before a body is read: missing signature headers,
- * a timestamp that is not a number or is outside the tolerance. The same words as the library's
- * refusals; the library still checks everything again on the whole delivery.
+ * a timestamp that is not a number or is outside the tolerance (the words of the reference library's
+ * refusals). {@link verifyDelivery} checks them again with the whole delivery.
  */
 export function precheckHeaders(headers: IncomingMessage['headers'], nowMs = Date.now()): DeliveryAnswer | null {
   const signed = signatureHeaders(headers);
   if (signed['webhook-id'] === '' || signed['webhook-timestamp'] === '' || signed['webhook-signature'] === '')
-    return { status: 401, reason: VERIFY_REASONS['Missing required headers'] as string };
-  if (!/^\d{1,12}$/.test(signed['webhook-timestamp']))
-    return { status: 401, reason: VERIFY_REASONS['Invalid Signature Headers'] as string };
+    return { status: 401, reason: VERIFY_REASONS.missing };
+  if (!/^\d{1,12}$/.test(signed['webhook-timestamp'])) return { status: 401, reason: VERIFY_REASONS.notNumber };
   const now = Math.floor(nowMs / 1000);
   const at = Number(signed['webhook-timestamp']);
-  if (now - at > TOLERANCE_S) return { status: 401, reason: VERIFY_REASONS['Message timestamp too old'] as string };
-  if (at > now + TOLERANCE_S) return { status: 401, reason: VERIFY_REASONS['Message timestamp too new'] as string };
+  if (now - at > TOLERANCE_S) return { status: 401, reason: VERIFY_REASONS.tooOld };
+  if (at > now + TOLERANCE_S) return { status: 401, reason: VERIFY_REASONS.tooNew };
   return null;
 }
 
@@ -166,20 +167,14 @@ export function verifyDelivery(
   secret: string,
   headers: IncomingMessage['headers'],
   body: Buffer,
+  nowMs = Date.now(),
 ): VerifiedDelivery | DeliveryAnswer {
+  const early = precheckHeaders(headers, nowMs);
+  if (early) return early;
   const signed = signatureHeaders(headers);
-  if (!/^\d{1,12}$/.test(signed['webhook-timestamp']) && signed['webhook-timestamp'] !== '') {
-    return { status: 401, reason: VERIFY_REASONS['Invalid Signature Headers'] as string };
-  }
-  try {
-    new Webhook(secret).verify(body.toString('utf8'), signed, { jsonParse: false });
-  } catch (error) {
-    const reason =
-      error instanceof WebhookVerificationError
-        ? (VERIFY_REASONS[error.message] ?? 'signature does not verify')
-        : 'signature does not verify';
-    return { status: 401, reason };
-  }
+  const delivery = { webhookId: signed['webhook-id'], timestamp: signed['webhook-timestamp'], body };
+  if (!signatureMatches(webhookKey(secret), delivery, signed['webhook-signature']))
+    return { status: 401, reason: VERIFY_REASONS.noMatch };
   const text = body.toString('utf8');
   let parsed: unknown = text;
   try {
@@ -374,14 +369,7 @@ export class WebhookListener {
       const target = this.handlers.target(triggerId);
       const verified = verifyDelivery(target?.secret ?? this.throwaway, req.headers, body);
       if ('status' in verified || target === null) {
-        this.refuse(
-          req,
-          res,
-          armed,
-          'status' in verified
-            ? verified
-            : { status: 401, reason: VERIFY_REASONS['No matching signature found'] as string },
-        );
+        this.refuse(req, res, armed, 'status' in verified ? verified : { status: 401, reason: VERIFY_REASONS.noMatch });
         return;
       }
       if (this.inFlight >= this.limits.maxInFlight) {

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { ACTIVITY_KIND_WORDS, activityOutcomeWords } from '../../../shared/activity';
+import { ACTIVITY_KIND_WORDS, activityOutcomeWords, runWaits } from '../../../shared/activity';
 import type { ActivityEntry } from '../../../shared/api';
 import { useActivity, useDashboard } from '../../api/hooks';
 import { CodeText } from '../components/CodeText';
@@ -16,7 +16,7 @@ const BADGE: Record<ActivityEntry['outcome'], string> = {
 
 /** The badge of an entry: a queued run waits (nothing has taken it), so it is not marked done. */
 function badgeOf(event: ActivityEntry): string {
-  if (event.kind === 'run_queued' && event.outcome === 'ok') return 'badge-neutral';
+  if (runWaits(event.kind, event.outcome)) return 'badge-neutral';
   return BADGE[event.outcome] ?? 'badge-neutral';
 }
 
