@@ -92,10 +92,10 @@ test('arm a webhook and a folder, deliver a signed request and drop a file: both
   await expect(page.getByRole('heading', { level: 1, name: 'Activity' })).toBeVisible();
   const list = page.getByRole('list', { name: 'Activity, newest first' });
   // One entry per delivery, naming the run it queued; the run waits (nothing has taken it).
-  const accepted = list.getByRole('listitem').filter({ hasText: 'Webhook delivery accepted' });
-  await expect(accepted).toHaveCount(1);
-  await expect(accepted).toContainText(/webhook-id msg_e2e_1: run [0-9a-f-]{36} queued/);
-  await expect(accepted).toContainText('Waiting');
+  const acceptedEntry = list.getByRole('listitem').filter({ hasText: 'Webhook delivery accepted' });
+  await expect(acceptedEntry).toHaveCount(1);
+  await expect(acceptedEntry).toContainText(/webhook-id msg_e2e_1: run [0-9a-f-]{36} queued/);
+  await expect(acceptedEntry).toContainText('Waiting');
   // The tampered call is counted, not recorded one by one: its entry comes once its minute is over.
   await expect(list).not.toContainText('msg_e2e_2');
   await expect(list).toContainText('Trigger fired');

@@ -112,11 +112,7 @@ describe('serve and activity', () => {
       outcome: string;
       detail: string;
     }[];
-    expect(events.map((e) => e.kind)).toEqual([
-      'host_stopped',
-      'delivery_accepted',
-      'host_started',
-    ]);
+    expect(events.map((e) => e.kind)).toEqual(['host_stopped', 'delivery_accepted', 'host_started']);
     expect(events[1]).toMatchObject({
       trigger: 'crm/new-lead',
       agent: 'crm/scorer',

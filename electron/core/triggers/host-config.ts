@@ -4,7 +4,7 @@
  */
 import { join } from 'node:path';
 import type { SecretBox } from '../secrets/secret-box';
-import type { DurableFolderIo } from '../store/atomic-file';
+import type { DurableFolderFaults } from '../store/durable-folder';
 import type { StoreState, TriggerRecord } from '../store/state';
 import type { HostClock } from './schedule';
 import type { PolicyLocations } from '../policy/read-policy';
@@ -45,8 +45,8 @@ export interface TriggerHostOptions {
   policy?: PolicyLocations;
   /** One line per live trigger at start, then one per event (what `serve` prints). Never a secret or a body. */
   onLine?: (line: string) => void;
-  /** Test hook: the file system calls that write run files (to watch their order, or fail one). */
-  runFileIo?: DurableFolderIo;
+  /** Test hooks of the run file writer (to watch its steps, hold its folder fsyncs, or fail one file). */
+  runFileFaults?: DurableFolderFaults;
 }
 
 /** What makes a trigger's live configuration: a change to anything but `armed` (or its sealed secret) restarts it. */

@@ -7,10 +7,11 @@
  * has waiting are counted from names alone (`max_concurrent`), and a listing sorts by trigger then age.
  * Written atomically (temp file, fsync, rename, the folder's fsync): a reader never sees half a file.
  */
-import { readdir } from 'node:fs/promises';
+import { mkdir, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RunCause } from '../../../shared/run-queue';
-import { DurableFolder, type DurableFolderIo } from '../store/atomic-file';
+import { writeFileAtomic } from '../store/atomic-file';
+import { DurableFolder, type DurableFolderFaults } from '../store/durable-folder';
 
 export type { RunCause } from '../../../shared/run-queue';
 
@@ -68,18 +69,18 @@ export function runFileName(request: RunRequest): string {
 /**
  * Writes run requests into `runs/pending/` of one data folder (the host holds one): each file
  * atomically (temp file, fsync, rename), the folder's fsync shared by the files written at the same
- * time (a group commit: `store/atomic-file.ts` {@link DurableFolder}). The folder is made when missing.
+ * time (a group commit, on a worker thread: `store/durable-folder.ts`). The folder is made when missing.
  */
 export class RunRequestWriter {
   private readonly folder: DurableFolder;
 
-  constructor(dataDir: string, io?: DurableFolderIo) {
-    this.folder = new DurableFolder(join(dataDir, PENDING_DIR), io);
+  constructor(dataDir: string, faults?: DurableFolderFaults) {
+    this.folder = new DurableFolder(join(dataDir, PENDING_DIR), faults);
   }
 
   /** Writes one run request; resolves with its path once the file and its name are durable. */
   write(request: RunRequest): Promise<string> {
-    return this.folder.write(runFileName(request), `${JSON.stringify(request, null, 2)}\n`);
+    return this.folder.write(runFileName(request), runRequestText(request));
   }
 
   /** Waits for writes under way to be synced, then releases the folder's handle. */
@@ -88,14 +89,18 @@ export class RunRequestWriter {
   }
 }
 
-/** Writes one run request on its own (a writer for this one file, closed after it): see {@link RunRequestWriter}. */
+/** Writes one run request on its own, atomically, as the host's writer does (tests, tools). */
 export async function writeRunRequest(dataDir: string, request: RunRequest): Promise<string> {
-  const writer = new RunRequestWriter(dataDir);
-  try {
-    return await writer.write(request);
-  } finally {
-    await writer.close();
-  }
+  const dir = join(dataDir, PENDING_DIR);
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  const path = join(dir, runFileName(request));
+  await writeFileAtomic(path, runRequestText(request));
+  return path;
+}
+
+/** A run request as its file holds it. */
+function runRequestText(request: RunRequest): string {
+  return `${JSON.stringify(request, null, 2)}\n`;
 }
 
 /** What is waiting in `runs/pending/`: per trigger, the count and the oldest fire time. */

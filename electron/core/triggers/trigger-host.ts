@@ -106,7 +106,7 @@ export class TriggerHost {
     this.store = new Store(options.dataDir);
     this.clock = options.clock ?? systemClock;
     this.waiting = new WaitingRuns(options.dataDir);
-    this.runs = new RunRequestWriter(options.dataDir, options.runFileIo);
+    this.runs = new RunRequestWriter(options.dataDir, options.runFileFaults);
     this.statusFile = new StatusFileWriter(options.dataDir, () => this.status());
     this.activityQueue = new ActivityQueue(
       new ActivityLog(options.dataDir, { now: () => this.clock.now() }),

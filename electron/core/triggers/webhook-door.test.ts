@@ -11,7 +11,6 @@ import { Webhook } from 'standardwebhooks';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ActivityLog } from '../activity/activity-log';
 import { createFileKeySecretBox } from '../secrets/secret-box';
-import { type DurableFolderIo, NodeFolderIo } from '../store/atomic-file';
 import { Store } from '../store/store';
 import { tempDir } from '../../../test/helpers/test-api';
 import { activity, putTriggers, runRequests, triggerRecord } from '../../../test/helpers/trigger-host';
@@ -224,32 +223,9 @@ describe('the webhook door', () => {
 
   it('group commit: of 16 deliveries at once each 2xx follows its fsynced file, its rename and a folder fsync begun after it; each id is then a replay (after a restart too), and the one whose write failed is taken on retry', async () => {
     const events: string[] = [];
-    let failOnce = true;
-    const real = new NodeFolderIo();
-    let syncs = 0;
-    const io: DurableFolderIo = {
-      async writeSynced(path, data) {
-        if (failOnce && String(data).includes('"webhook_id": "burst-7"')) {
-          failOnce = false;
-          throw Object.assign(new Error('injected'), { code: 'EIO' });
-        }
-        await real.writeSynced(path, data);
-        events.push(`synced ${path.split('/').at(-1)}`);
-      },
-      async rename(from, to) {
-        await real.rename(from, to);
-        events.push(`renamed ${to.split('/').at(-1)}`);
-      },
-      remove: (path) => real.remove(path),
-      async syncDir(dir) {
-        const n = syncs++;
-        events.push(`dir-start ${n}`);
-        await real.syncDir(dir);
-        events.push(`dir-done ${n}`);
-      },
-      close: () => real.close(),
-    };
-    const { dataDir, host, secret, url } = await setup({}, [], { runFileIo: io });
+    // burst-7's run file fails once (an EIO write); the writer's steps are reported as each batch is answered.
+    const faults = { failData: '"webhook_id": "burst-7"', onTrace: (steps: string[]) => events.push(...steps) };
+    const { dataDir, host, secret, url } = await setup({}, [], { runFileFaults: faults });
     const delivery = (i: number) => {
       const body = JSON.stringify({ type: 'x', i });
       return { body, headers: signed(secret, `burst-${i}`, body) };

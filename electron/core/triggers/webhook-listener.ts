@@ -193,6 +193,7 @@ export function verifyDelivery(
 /** The listener; `start` binds 127.0.0.1:`port` (0 for a free port). */
 export class WebhookListener {
   private server: Server | null = null;
+  private boundPort = 0;
   private inFlight = 0;
   private buffered = 0;
   private readonly limits: ListenerLimits;
@@ -206,10 +207,9 @@ export class WebhookListener {
     this.limits = { ...LISTENER_LIMITS, ...limits };
   }
 
-  /** The bound port (after `start`). */
+  /** The bound port (after `start`; 0 before and after). Kept once bound: every request's Host is checked against it. */
   get port(): number {
-    const address = this.server?.address() as AddressInfo | null | undefined;
-    return address?.port ?? 0;
+    return this.boundPort;
   }
 
   /** The base URL, e.g. `http://127.0.0.1:8787`. */
@@ -247,12 +247,14 @@ export class WebhookListener {
       });
     });
     this.server = server;
+    this.boundPort = (server.address() as AddressInfo).port;
   }
 
   /** Stops listening and ends open connections. */
   async stop(): Promise<void> {
     const server = this.server;
     this.server = null;
+    this.boundPort = 0;
     if (!server) return;
     await new Promise<void>((resolve) => {
       server.close(() => resolve());

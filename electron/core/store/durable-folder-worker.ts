@@ -1,0 +1,130 @@
+/**
+ * The code a {@link DurableFolder}'s worker thread runs, as a string (an eval'd worker: no second
+ * file to find in a bundle or an asar archive, as with the checker's boot, `bounded/worker-boot.ts`).
+ * It has no input but the folder's path, the names and contents the host gives it, and the test
+ * hooks below; it never evaluates what it writes.
+ *
+ * One batch at a time, with blocking calls (cheap on its own thread, and no round trip through the
+ * main thread per call): each file is written to a temp name (`wx`, mode 0600; the folder is made
+ * when missing), fsynced, closed and renamed in; a file that fails has its temp file removed and
+ * fails alone. Then one fsync of the folder covers every rename of the batch (a group commit): the
+ * folder's handle is kept open, and when the path names another folder since (it was replaced), the
+ * new one is synced. Where a folder cannot be opened (Windows) it has no fsync of its own.
+ *
+ * Message in: `{ files: [{ name, data }] }`. Message out: `{ results: (null | { code, message })[],
+ * trace?: string[] }`, one result per file, in order: null once the file and its name are durable.
+ *
+ * Test hooks (`workerData.faults`, never set by the app): `failData`: the first file whose content
+ * holds this text fails as an EIO write; `gate`: an Int32Array on shared memory, each folder fsync waits
+ * until its first cell counts past the fsyncs already started (the test opens it); `trace`: every
+ * step is reported.
+ */
+export const DURABLE_FOLDER_WORKER = `
+'use strict';
+const { parentPort, workerData } = require('node:worker_threads');
+const fs = require('node:fs');
+const path = require('node:path');
+const { randomUUID } = require('node:crypto');
+const dir = workerData.dir;
+const faults = workerData.faults || {};
+const UNSUPPORTED = ['EISDIR', 'EPERM', 'EACCES', 'EINVAL'];
+let held = null;
+let noFolderSync = false;
+let syncs = 0;
+let trace = null;
+
+function problem(error) {
+  return { code: String((error && error.code) || 'EIO'), message: String((error && error.message) || error) };
+}
+
+function openNew(temp) {
+  try {
+    return fs.openSync(temp, 'wx', 0o600);
+  } catch (error) {
+    if (error.code !== 'ENOENT') throw error;
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    return fs.openSync(temp, 'wx', 0o600);
+  }
+}
+
+function writeFile(file) {
+  const temp = path.join(dir, '.' + file.name + '.tmp-' + process.pid + '-' + randomUUID());
+  try {
+    const fd = openNew(temp);
+    try {
+      if (faults.failData && file.data.includes(faults.failData)) {
+        faults.failData = null;
+        throw Object.assign(new Error('injected'), { code: 'EIO' });
+      }
+      const bytes = Buffer.from(file.data, 'utf8');
+      for (let at = 0; at < bytes.length; ) at += fs.writeSync(fd, bytes, at, bytes.length - at);
+      fs.fsyncSync(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
+    if (trace) trace.push('synced ' + path.basename(temp));
+    fs.renameSync(temp, path.join(dir, file.name));
+    if (trace) trace.push('renamed ' + file.name);
+    return null;
+  } catch (error) {
+    try { fs.unlinkSync(temp); } catch {}
+    return problem(error);
+  }
+}
+
+function forget() {
+  if (held) { try { fs.closeSync(held.fd); } catch {} }
+  held = null;
+}
+
+function openFolder() {
+  forget();
+  let fd;
+  try {
+    fd = fs.openSync(dir, 'r');
+  } catch (error) {
+    if (!UNSUPPORTED.includes(error.code)) throw error;
+    noFolderSync = true;
+    return null;
+  }
+  const { ino, dev } = fs.fstatSync(fd);
+  held = { fd, ino, dev };
+  return held;
+}
+
+function syncFolder() {
+  if (noFolderSync) return;
+  const n = syncs++;
+  if (trace) trace.push('dir-start ' + n);
+  if (faults.gate) Atomics.wait(faults.gate, 0, n);
+  try {
+    const folder = held || openFolder();
+    if (folder) {
+      fs.fsyncSync(folder.fd);
+      const now = fs.statSync(dir);
+      if (now.ino !== folder.ino || now.dev !== folder.dev) {
+        const fresh = openFolder();
+        if (fresh) fs.fsyncSync(fresh.fd);
+      }
+    }
+  } catch (error) {
+    forget();
+    throw error;
+  }
+  if (trace) trace.push('dir-done ' + n);
+}
+
+parentPort.on('message', (message) => {
+  if (message === 'close') { forget(); parentPort.postMessage('closed'); return; }
+  trace = faults.trace ? [] : null;
+  const results = message.files.map(writeFile);
+  if (results.some((result) => result === null)) {
+    try {
+      syncFolder();
+    } catch (error) {
+      for (let i = 0; i < results.length; i++) if (results[i] === null) results[i] = problem(error);
+    }
+  }
+  parentPort.postMessage(trace ? { results, trace } : { results });
+});
+`;
