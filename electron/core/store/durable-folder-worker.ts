@@ -11,8 +11,10 @@
  * folder's handle is kept open, and when the path names another folder since (it was replaced), the
  * new one is synced. Where a folder cannot be opened (Windows) it has no fsync of its own.
  *
- * Message in: `{ files: [{ name, data }] }`. Message out: `{ results: (null | { code, message })[],
- * trace?: string[] }`, one result per file, in order: null once the file and its name are durable.
+ * Message in: `{ files: [{ id, name, data }] }` (a turn's writes), or `'close'`. A batch is the message
+ * that woke the worker and every one waiting behind it on the port (`receiveMessageOnPort`). Message
+ * out: `{ ids, results: (null | { code, message })[], trace?: string[] }`, one result per id: null once
+ * the file and its name are durable; `'closed'` once the folder's handle is closed.
  *
  * Test hooks (`workerData.faults`, never set by the app): `failData`: the first file whose content
  * holds this text fails as an EIO write; `gate`: an Int32Array on shared memory, each folder fsync waits
@@ -21,7 +23,7 @@
  */
 export const DURABLE_FOLDER_WORKER = `
 'use strict';
-const { parentPort, workerData } = require('node:worker_threads');
+const { parentPort, receiveMessageOnPort, workerData } = require('node:worker_threads');
 const fs = require('node:fs');
 const path = require('node:path');
 const { randomUUID } = require('node:crypto');
@@ -114,17 +116,31 @@ function syncFolder() {
   if (trace) trace.push('dir-done ' + n);
 }
 
-parentPort.on('message', (message) => {
-  if (message === 'close') { forget(); parentPort.postMessage('closed'); return; }
-  trace = faults.trace ? [] : null;
-  const results = message.files.map(writeFile);
-  if (results.some((result) => result === null)) {
-    try {
-      syncFolder();
-    } catch (error) {
-      for (let i = 0; i < results.length; i++) if (results[i] === null) results[i] = problem(error);
-    }
+// What came while the last batch was written joins this one: the writes waiting on the port are taken at once.
+function batchFrom(first) {
+  const files = first.files.slice();
+  for (let next = receiveMessageOnPort(parentPort); next; next = receiveMessageOnPort(parentPort)) {
+    if (next.message === 'close') { closing = true; break; }
+    files.push(...next.message.files);
   }
-  parentPort.postMessage(trace ? { results, trace } : { results });
+  return files;
+}
+
+let closing = false;
+parentPort.on('message', (message) => {
+  if (message !== 'close') {
+    trace = faults.trace ? [] : null;
+    const files = batchFrom(message);
+    const results = files.map(writeFile);
+    if (results.some((result) => result === null)) {
+      try {
+        syncFolder();
+      } catch (error) {
+        for (let i = 0; i < results.length; i++) if (results[i] === null) results[i] = problem(error);
+      }
+    }
+    parentPort.postMessage(trace ? { ids: files.map((file) => file.id), results, trace } : { ids: files.map((file) => file.id), results });
+  }
+  if (message === 'close' || closing) { forget(); parentPort.postMessage('closed'); }
 });
 `;

@@ -8,8 +8,9 @@
  * run file. Made from the main thread, each call is a round trip through libuv's pool and back
  * (bench/webhook-intake.ts showed them as much of the host's main-thread time); the worker makes
  * them as blocking calls, one batch after the other, while the main thread answers the requests.
- * The main thread sends a batch only when the previous one is done: what arrives meanwhile is the
- * next batch, so a burst shares few folder fsyncs. The worker's code: `durable-folder-worker.ts`.
+ * The main thread sends each turn's writes as they come; the worker, once free, takes every write
+ * waiting on its port as its next batch (never waiting for the main thread to hand it one), so a
+ * burst shares few folder fsyncs. The worker's code: `durable-folder-worker.ts`.
  *
  * The worker starts at the first write, is let go after {@link IDLE_MS} without one (a schedule
  * that fires once a day holds no thread), and never keeps the process alive when idle. If it dies,
@@ -35,7 +36,6 @@ export interface DurableFolderFaults {
 
 interface Waiting {
   name: string;
-  data: string;
   resolve: (path: string) => void;
   reject: (error: Error) => void;
 }
@@ -45,8 +45,11 @@ type Result = null | { code: string; message: string };
 /** A folder whose files are written durably by a worker thread, in batches (see the module comment). */
 export class DurableFolder {
   private worker: Worker | null = null;
-  private queue: Waiting[] = [];
-  private inFlight: Waiting[] | null = null;
+  /** Writes given to the worker and not answered yet, by id. */
+  private readonly waiting = new Map<number, Waiting>();
+  /** Writes of this turn, sent together at its end. */
+  private outgoing: { id: number; name: string; data: string }[] = [];
+  private nextId = 0;
   private idle: NodeJS.Timeout | null = null;
   private drained: (() => void)[] = [];
 
@@ -58,33 +61,37 @@ export class DurableFolder {
   /** Writes `data` as `name` in the folder (made when missing); resolves with its path once it is durable. */
   write(name: string, data: string): Promise<string> {
     return new Promise((resolve, reject) => {
-      this.queue.push({ name, data, resolve, reject });
-      if (this.inFlight === null) this.send();
+      const id = this.nextId++;
+      this.waiting.set(id, { name, resolve, reject });
+      if (this.outgoing.length === 0) queueMicrotask(() => this.send());
+      this.outgoing.push({ id, name, data });
     });
   }
 
-  /** Waits for the writes queued so far, then lets the worker go. */
+  /** Waits for the writes given so far, then lets the worker go. */
   async close(): Promise<void> {
-    if (this.inFlight !== null || this.queue.length > 0)
-      await new Promise<void>((resolve) => this.drained.push(resolve));
+    if (this.waiting.size > 0) await new Promise<void>((resolve) => this.drained.push(resolve));
     await this.stopWorker();
   }
 
+  /** Sends this turn's writes: the worker takes them with whatever else waits when it is next free. */
   private send(): void {
-    if (this.queue.length === 0) {
-      this.inFlight = null;
-      for (const resolve of this.drained.splice(0)) resolve();
-      this.worker?.unref();
-      this.idle ??= setTimeout(() => void this.stopWorker(), IDLE_MS).unref();
-      return;
-    }
+    const files = this.outgoing;
+    this.outgoing = [];
+    if (files.length === 0) return;
     if (this.idle) clearTimeout(this.idle);
     this.idle = null;
     const worker = this.worker ?? this.startWorker();
     worker.ref();
-    this.inFlight = this.queue;
-    this.queue = [];
-    worker.postMessage({ files: this.inFlight.map(({ name, data }) => ({ name, data })) });
+    worker.postMessage({ files });
+  }
+
+  /** Nothing waits: the worker no longer holds the process, and is let go after a while. */
+  private settle(): void {
+    if (this.waiting.size > 0) return;
+    for (const resolve of this.drained.splice(0)) resolve();
+    this.worker?.unref();
+    this.idle ??= setTimeout(() => void this.stopWorker(), IDLE_MS).unref();
   }
 
   private startWorker(): Worker {
@@ -93,11 +100,13 @@ export class DurableFolder {
       eval: true,
       workerData: { dir: this.dir, faults: { ...hooks, trace: this.faults.onTrace !== undefined } },
     });
-    worker.on('message', (message: { results: Result[]; trace?: string[] } | 'closed') => {
+    worker.on('message', (message: { ids: number[]; results: Result[]; trace?: string[] } | 'closed') => {
       if (message === 'closed') return;
       if (message.trace) this.faults.onTrace?.(message.trace);
-      const batch = this.inFlight ?? [];
-      batch.forEach((waiting, i) => {
+      message.ids.forEach((id, i) => {
+        const waiting = this.waiting.get(id);
+        if (!waiting) return;
+        this.waiting.delete(id);
         const result: Result =
           i < message.results.length
             ? (message.results[i] as Result)
@@ -105,17 +114,16 @@ export class DurableFolder {
         if (result === null) waiting.resolve(join(this.dir, waiting.name));
         else waiting.reject(Object.assign(new Error(result.message), { code: result.code }));
       });
-      this.send();
+      this.settle();
     });
     // A worker that dies fails what it held; the next write starts another.
     const lost = (error: Error) => {
       if (this.worker !== worker) return;
       this.worker = null;
-      const batch = this.inFlight ?? [];
-      this.inFlight = null;
-      for (const waiting of batch) waiting.reject(Object.assign(error, { code: 'EIO' }));
-      if (this.queue.length > 0) this.send();
-      else for (const resolve of this.drained.splice(0)) resolve();
+      const held = [...this.waiting.values()];
+      this.waiting.clear();
+      for (const waiting of held) waiting.reject(Object.assign(new Error(error.message), { code: 'EIO' }));
+      this.settle();
     };
     worker.on('error', lost);
     worker.on('exit', (code) => lost(new Error(`the run file writer stopped (exit code ${code})`)));
@@ -127,7 +135,7 @@ export class DurableFolder {
     if (this.idle) clearTimeout(this.idle);
     this.idle = null;
     const worker = this.worker;
-    if (!worker || this.inFlight !== null) return;
+    if (!worker || this.waiting.size > 0) return;
     this.worker = null;
     // The folder's handle is closed by the worker, then the thread ends.
     worker.ref();
