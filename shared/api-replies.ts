@@ -2,21 +2,24 @@
  * The Api's replies whose whole shape this app defines here, each once with TypeBox: the `Static`
  * type is what `shared/api.ts` declares the method answers, and the schema is what a test checks
  * live answers against (`electron/core/app/api-replies.test.ts`), so a reply and its type cannot
- * drift. The trust views, the waiting runs, the apply preview and an `.apo` inspection's summary are
- * defined here too (their modules re-export the types). A part built by a reader of its own (an
- * inspection's details, an update diff, the signature verdict, the policy view) is typed by that
- * reader's interface and checked here only for its JSON kind.
+ * drift. The trust views, the signature verdict, the waiting runs, the apply preview, an `.apo`
+ * inspection's summary, an update's diff, the decisions it starts from and the policy in force are
+ * defined here too (their modules re-export the types; the policy file's schema is built of the
+ * policy's parts). Checked here only for their JSON kind: an inspection's `summary` and `details`
+ * (each kind's reader types its own) and the manifest an installed package's decisions start from
+ * (the manifest reader's `ApolliaManifest`); the reply test checks an `.apo`'s summary against
+ * `ApoSummarySchema` and those manifests against the manifest's own strict schema.
  *
  * Like `api-requests.ts`, loaded only by tests and tools: the app imports only its types.
  */
 import { type Static, Type } from 'typebox';
 import { SavedMcpServerSchema } from './api-requests';
-import { ACTION_FAMILIES } from './apollia-manifest';
-import type { InstalledDecisions } from './decisions';
-import type { PolicyView } from './policy';
-import type { SignatureVerdict } from './signature-verdict';
-import type { UpdateDiff } from './update-diff';
+import { ACTION_FAMILIES, type ApolliaManifest, MCP_TRANSPORTS } from './apollia-manifest';
+import { NAME_COMPARISONS } from './display-text';
+import { MAX_MCP_SERVER_NAME, MCP_SERVER_NAME } from './mcp-server-name';
+import { POLICY_TRIGGER_KINDS, type PolicyTriggerKind } from './policy';
 import { RUN_CAUSES } from './run-queue';
+import { SIGNATURE_UPDATE_KINDS } from './trust';
 import { closed, exactly, mapOf, oneOf, orNull, shaped } from './schema-kit';
 import type { ParameterValue, PinValue } from './template-manifest';
 
@@ -207,15 +210,8 @@ export const KeyPinSchema = Type.Union([
 ]);
 export type KeyPin = Static<typeof KeyPinSchema>;
 
-/** How an update's signing key differs from the one pinned at first install. */
-export const KeyChangeSchema = closed({
-  /**
-   * `changed`: a stop that install refuses unless accepted (`other_key`, `dropped`, `unverifiable_pin`).
-   * `first_signed`: an unsigned package now signed (allowed).
-   */
-  kind: oneOf(['changed', 'first_signed']),
-  /** Which change, in the words of `SignatureUpdateKind` (`shared/trust.ts`), never `kept`. */
-  change: oneOf(['first_signed', 'other_key', 'dropped', 'unverifiable_pin']),
+/** How an update's key stands to the pinned one, told both ways: the pins and the names the person gave the keys. */
+const keyStory = {
   before: KeyPinSchema,
   now: KeyPinSchema,
   /** The name the person gave the pinned key (as they trust it now, or as it was when installed), or null. */
@@ -229,8 +225,51 @@ export const KeyChangeSchema = closed({
    * by the key you trust as …`).
    */
   message: str,
+};
+
+/** How an update's signing key differs from the one pinned at first install. */
+export const KeyChangeSchema = closed({
+  /**
+   * `changed`: a stop that install refuses unless accepted (`other_key`, `dropped`, `unverifiable_pin`).
+   * `first_signed`: an unsigned package now signed (allowed).
+   */
+  kind: oneOf(['changed', 'first_signed']),
+  /** Which change, in the words of `SignatureUpdateKind` (`shared/trust.ts`), never `kept`. */
+  change: oneOf(['first_signed', 'other_key', 'dropped', 'unverifiable_pin']),
+  ...keyStory,
 });
 export type KeyChange = Static<typeof KeyChangeSchema>;
+
+/**
+ * How an update's signature stands to the installed package's pin, with the names the person gave the keys: a key
+ * change that may also be `kept` (re-exported by `shared/signature-verdict.ts`).
+ */
+export const SignatureUpdateSchema = closed({
+  /** See `SignatureUpdateKind` (`shared/trust.ts`). */
+  change: oneOf(SIGNATURE_UPDATE_KINDS),
+  ...keyStory,
+});
+export type SignatureUpdate = Static<typeof SignatureUpdateSchema>;
+
+/**
+ * The one signature verdict of an inspection (`shared/signature-verdict.ts` words it, and re-exports this): the
+ * package's own signature, its publisher field, and the update's key story.
+ */
+export const SignatureVerdictSchema = closed({
+  signature: SignatureSummarySchema,
+  /** The publisher the package names (`package.publisher`), or null where there is none (a template). */
+  publisher: nstr,
+  /**
+   * Only for a verified signature: how the name the person gave the key compares with the
+   * package's publisher field (`same`, `different`, or a `lookalike`); null otherwise.
+   */
+  names: oneOf([...NAME_COMPARISONS, null]),
+  /**
+   * For an installed package's update (or reinstall): kept, first signed, changed, dropped; null for a first install.
+   */
+  update: Type.Union([SignatureUpdateSchema, Type.Null()]),
+});
+export type SignatureVerdict = Static<typeof SignatureVerdictSchema>;
 
 /**
  * A key read before it is trusted (Settings → Trusted publishers, a package's "Trust this publisher's key", the CLI's
@@ -722,7 +761,93 @@ export const InstalledPackageViewSchema = closed({
 });
 export type InstalledPackageView = Static<typeof InstalledPackageViewSchema>;
 
-const policyView = shaped<PolicyView>({ type: 'object' });
+// ---- The organization's policy (DESIGN.md "Managed policy"): re-exported by `shared/policy.ts` ----
+// The policy file's schema (electron/core/policy/policy-schema.ts) is built of the same parts.
+
+/** A name in a policy file (an organization, a publisher, a package, a program). */
+export const PolicyNameSchema = Type.String({ minLength: 1, maxLength: 200 });
+/** A minisign public key's base64 line (`RWQ…`), checked again by the minisign parser. */
+const policyPublicKey = Type.String({ pattern: '^RW[A-Za-z0-9+/]{54}$' });
+
+/** A publisher key the organization trusts, or a package it allows: by name and the key that must sign it. */
+export const PolicyKeySchema = closed({ name: PolicyNameSchema, key: policyPublicKey });
+
+/** One package the organization allows: by name and the key that must sign it, or by its archive's SHA-256. */
+export const AllowedPackageSchema = Type.Unsafe<Static<typeof PolicyKeySchema> | { sha256: string }>({
+  oneOf: [PolicyKeySchema, closed({ sha256: Type.String({ pattern: '^[0-9a-f]{64}$' }) })],
+});
+export type AllowedPackage = Static<typeof AllowedPackageSchema>;
+
+/** An MCP server the organization provides (Settings shows it locked). */
+export const PolicyMcpServerSchema = closed({
+  name: Type.String({ pattern: MCP_SERVER_NAME.source, maxLength: MAX_MCP_SERVER_NAME }),
+  transport: oneOf(MCP_TRANSPORTS),
+  command: Type.Optional(PolicyNameSchema),
+  args: Type.Optional(Type.Array(str)),
+  url: Type.Optional(Type.String({ minLength: 1 })),
+});
+export type PolicyMcpServer = Static<typeof PolicyMcpServerSchema>;
+
+/**
+ * `none`: unsigned packages may be installed; `any`: a signature is needed; `trusted`: a key trusted here must have
+ * signed it.
+ */
+export const RequireSignatureSchema = oneOf(['none', 'any', 'trusted']);
+/** Which templates may be applied: any, only those shipped with the app, or none. */
+export const PolicyTemplatesSchema = oneOf(['any', 'builtin', 'none']);
+/** A blocked tool: an exact tool name, or a pattern where `*` stands for any run of characters except `/`. */
+export const BlockedToolSchema = Type.String({ minLength: 1, maxLength: 300 });
+
+/** The policy in force: both files combined, every key with its value (absent keys take the permissive default). */
+export const EffectivePolicySchema = closed({
+  /** Shown as "Managed by …"; null when no file names one. */
+  organization: nstr,
+  /** Publisher keys the organization trusts (locked in Settings). */
+  trustedPublishers: Type.Array(PolicyKeySchema),
+  requireSignature: RequireSignatureSchema,
+  /** Whether the person's own trusted keys count (and whether they may add one). */
+  allowUserTrustedKeys: Type.Boolean(),
+  /** The only packages that may be installed; null means any. */
+  allowedPackages: Type.Union([Type.Array(AllowedPackageSchema), Type.Null()]),
+  blockedActionFamilies: Type.Array(oneOf(ACTION_FAMILIES)),
+  blockedTools: Type.Array(BlockedToolSchema),
+  templates: PolicyTemplatesSchema,
+  /** Whether each kind of trigger may be armed (and fires). */
+  triggers: Type.Unsafe<Record<PolicyTriggerKind, boolean>>(
+    closed(Object.fromEntries(POLICY_TRIGGER_KINDS.map((kind) => [kind, Type.Boolean()]))),
+  ),
+  /** The webhook listener's port, fixed by the organization; null leaves it to Settings. */
+  webhookPort: orNull('integer'),
+  /** Whether "runs without asking" may be chosen. */
+  unattended: Type.Boolean(),
+  mcpServers: Type.Array(PolicyMcpServerSchema),
+  /** A file where the person's decisions are also appended as JSON lines; null for none. */
+  activityExport: nstr,
+});
+export type EffectivePolicy = Static<typeof EffectivePolicySchema>;
+
+/** One policy file as it was read. */
+export const PolicySourceSchema = closed({
+  role: oneOf(['machine', 'env']),
+  path: str,
+  state: oneOf(['absent', 'read', 'invalid']),
+  /** What is wrong with it (`invalid`), naming the key. */
+  problem: nstr,
+});
+export type PolicySource = Static<typeof PolicySourceSchema>;
+
+/** The policy as the core evaluated it: none, in force, or unreadable (fail closed). */
+export const PolicyViewSchema = closed({
+  state: oneOf(['none', 'applied', 'unreadable']),
+  /** The combined policy; null when there is none or it is unreadable. */
+  effective: Type.Union([EffectivePolicySchema, Type.Null()]),
+  sources: Type.Array(PolicySourceSchema),
+  /** Which file each key in force came from (a key both files restrict names both). */
+  origin: mapOf(Type.Array(str)),
+  /** For `unreadable`: the file and what is wrong with it. */
+  problem: Type.Union([closed({ path: str, message: str }), Type.Null()]),
+});
+export type PolicyView = Static<typeof PolicyViewSchema>;
 
 /**
  * `dashboard`; `policy`: the organization's policy: "Managed by …", and the banner when it withholds
@@ -732,7 +857,7 @@ export const DashboardSchema = closed({
   packages: Type.Array(InstalledPackageViewSchema),
   agents: Type.Array(AgentViewSchema),
   damage: Type.Array(StoreDamageSchema),
-  policy: Type.Optional(closed({ view: policyView, managedBy: nstr, notice: nstr })),
+  policy: Type.Optional(closed({ view: PolicyViewSchema, managedBy: nstr, notice: nstr })),
 });
 export type Dashboard = Static<typeof DashboardSchema>;
 
@@ -770,7 +895,7 @@ export const SettingsViewSchema = closed({
   connections: Type.Array(closed({ type: str, label: str, available: Type.Boolean() })),
   deniedTools: Type.Array(str),
   webhookPort: closed({ port: Type.Number(), chosen: Type.Boolean(), managed: Type.Optional(Type.Boolean()) }),
-  policy: Type.Optional(policyView),
+  policy: Type.Optional(PolicyViewSchema),
   knownTools: Type.Array(KnownToolSchema),
 });
 export type SettingsView = Static<typeof SettingsViewSchema>;
@@ -782,10 +907,69 @@ export type SettingsView = Static<typeof SettingsViewSchema>;
 export const PickedFolderSchema = Type.Union([closed({ folderId: str, displayPath: str }), Type.Null()]);
 export type PickedFolder = Static<typeof PickedFolderSchema>;
 
+// ---- What an update changes, and what it starts from (`shared/update-diff.ts`, `shared/decisions.ts` re-export) ----
+
+const added = Type.Array(str);
+const removed = Type.Array(str);
+
+/** A tool or workflow whose action family changed. */
+export const FamilyChangeSchema = closed({ name: str, from: oneOf(ACTION_FAMILIES), to: oneOf(ACTION_FAMILIES) });
+export type FamilyChange = Static<typeof FamilyChangeSchema>;
+
+/** Tools or workflows added, removed, or with another family. */
+export const CapabilityDiffSchema = closed({ added, removed, familyChanged: Type.Array(FamilyChangeSchema) });
+export type CapabilityDiff = Static<typeof CapabilityDiffSchema>;
+
+/** An MCP server whose launch changed: which of command, args, url, transport, env keys. */
+export const McpServerChangeSchema = closed({
+  name: str,
+  changed: Type.Array(oneOf(['command', 'args', 'url', 'transport', 'env'])),
+});
+export type McpServerChange = Static<typeof McpServerChangeSchema>;
+
+/** One agent's default access: entries added to or removed from its proposal. */
+export const AgentAccessDiffSchema = closed({ agentId: str, added, removed });
+export type AgentAccessDiff = Static<typeof AgentAccessDiffSchema>;
+
+/** What changed between two versions of a package, and the decisions the update starts from. */
+export const UpdateDiffSchema = closed({
+  fromVersion: str,
+  toVersion: str,
+  tools: CapabilityDiffSchema,
+  workflows: CapabilityDiffSchema,
+  connections: closed({ added, removed }),
+  mcpServers: closed({ added, removed, changed: Type.Array(McpServerChangeSchema) }),
+  triggers: closed({ added, removed, changed: Type.Array(str) }),
+  agents: closed({ added, removed, access: Type.Array(AgentAccessDiffSchema) }),
+  /** The same, as sentences a person reads, most sensitive first; empty when nothing it asks changed. */
+  changes: Type.Array(str),
+  /** True when the new version asks for anything the old one did not. */
+  asksMore: Type.Boolean(),
+  /** Per agent, the entries new in this version or whose family changed: asked again, unticked. */
+  proposedAccess: mapOf(Type.Array(str)),
+  /** The publisher's old and new names when they differ, compared with the lookalike check. */
+  publisher: Type.Union([closed({ from: str, to: str, comparison: oneOf(NAME_COMPARISONS) }), Type.Null()]),
+});
+export type UpdateDiff = Static<typeof UpdateDiffSchema>;
+
+/**
+ * What is installed of the package now: its manifest and what the store holds of the person's decisions. The manifest
+ * is the manifest reader's (`ApolliaManifest`, checked by its own strict schema when the package was read), checked
+ * here only as an object.
+ */
+export const InstalledDecisionsSchema = closed({
+  manifest: shaped<ApolliaManifest>({ type: 'object' }),
+  /** agent id → entry → how it runs, as the store records it. */
+  access: mapOf(mapOf(oneOf(['allow', 'ask', 'deny']))),
+  /** trigger id → whether it is armed, and whether it keeps a folder (shown as its path) or a secret. */
+  triggers: mapOf(closed({ armed: Type.Boolean(), folder: nstr, secret: oneOf(['made', 'given', null]) })),
+});
+export type InstalledDecisions = Static<typeof InstalledDecisionsSchema>;
+
 /**
  * `inspect`: the Inspection (DESIGN.md "Validation contract") plus, for an `.apo`, what is installed
  * of it and what an update changes. `summary` and `details` are the reader's of each kind (an `.apo`
- * summary is `ApoSummary`), checked here only as objects.
+ * summary is `ApoSummary`, its details the manifest), checked here only as objects.
  */
 export const SourceInspectionSchema = closed({
   kind: oneOf(['apo', 'template', 'plugin']),
@@ -798,12 +982,12 @@ export const SourceInspectionSchema = closed({
   details: shaped<unknown>({ type: ['object', 'null'] }),
   installed: Type.Union([InstalledRelationSchema, Type.Null()]),
   /** For a newer or older version: what it changes in what it asks. */
-  updateDiff: shaped<UpdateDiff | null>({ type: ['object', 'null'] }),
+  updateDiff: Type.Union([UpdateDiffSchema, Type.Null()]),
   /**
    * What the store holds of the person's decisions for the installed version (null when nothing is installed): what an
    * update keeps.
    */
-  installedDecisions: shaped<InstalledDecisions | null>({ type: ['object', 'null'] }),
+  installedDecisions: Type.Union([InstalledDecisionsSchema, Type.Null()]),
   /**
    * Trust: for an installed package, how this one's signing key stands to the key
    * pinned at first install: null (first install, same key, still unsigned), `first_signed`
@@ -815,14 +999,14 @@ export const SourceInspectionSchema = closed({
    * signature, how the trusted key's name compares with its publisher field, and for an installed
    * package how the key stands to its pin. Null for a source that is not an `.apo` or was not read.
    */
-  signatureVerdict: shaped<SignatureVerdict | null>({ type: ['object', 'null'] }),
+  signatureVerdict: Type.Union([SignatureVerdictSchema, Type.Null()]),
   /**
    * Trust: the installed version's files changed on this computer, so the same version may be installed again (a
    * reinstall).
    */
   installedChanged: Type.Boolean(),
   /** The organization's policy in force (none, applied, or unreadable): what the form locks and why. */
-  policy: policyView,
+  policy: PolicyViewSchema,
 });
 export type SourceInspection = Static<typeof SourceInspectionSchema>;
 

@@ -30,6 +30,7 @@
  *   armed trigger it blocks is withheld but still what the store records (`stored`, `held`), so
  *   lifting the block restores what the person had decided.
  */
+import type { InstalledDecisions } from './api-replies';
 import type { AccessAnswer, ConsentAnswers, TriggerAnswer, WebhookSecretChoice } from './api-requests';
 import type { ActionFamily, AgentEntry, ApolliaManifest, TriggerEntry, TriggerSource } from './apollia-manifest';
 import { isSensitive } from './apollia-manifest';
@@ -53,14 +54,9 @@ export type { Permission } from './consent';
 // The person's answers are an Api request's: defined once with their schema (shared/api-requests.ts).
 export type { AccessAnswer, ConsentAnswers, TriggerAnswer } from './api-requests';
 
-/** What is installed of the package now: its manifest and what the store holds of the person's decisions. */
-export interface InstalledDecisions {
-  manifest: ApolliaManifest;
-  /** agent id → entry → how it runs, as the store records it. */
-  access: Record<string, Record<string, Permission>>;
-  /** trigger id → whether it is armed, and whether it keeps a folder (shown as its path) or a secret. */
-  triggers: Record<string, { armed: boolean; folder: string | null; secret: 'made' | 'given' | null }>;
-}
+// What is installed of the package now (its manifest and what the store holds of the person's decisions) is defined
+// once with its schema (shared/api-replies.ts): the Api answers it in `inspect`.
+export type { InstalledDecisions } from './api-replies';
 
 /** The signature verdict as the decision needs it: whether a publisher key the person trusts signed the package. */
 export interface DecisionTrust {

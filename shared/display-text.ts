@@ -590,7 +590,8 @@ export function nameSkeleton(text: string): string {
 }
 
 /** How a new name compares with an old one: the same, different, or a lookalike (different text, same look). */
-export type NameComparison = 'same' | 'different' | 'lookalike';
+export const NAME_COMPARISONS = ['same', 'different', 'lookalike'] as const;
+export type NameComparison = (typeof NAME_COMPARISONS)[number];
 
 /** Compares an old and a new name (a publisher on update) with {@link nameSkeleton}. */
 export function compareNames(before: string, after: string): NameComparison {

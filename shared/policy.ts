@@ -5,7 +5,8 @@
  * the consent form and the CLI read the same {@link EffectivePolicy} and these functions, so a tool
  * blocked in one place is blocked in every place.
  */
-import type { ActionFamily, McpTransport } from './apollia-manifest';
+import type { EffectivePolicy, PolicyView } from './api-replies';
+import type { ActionFamily } from './apollia-manifest';
 import { FAMILY_ABILITY } from './words';
 
 /**
@@ -15,71 +16,9 @@ import { FAMILY_ABILITY } from './words';
 export const POLICY_TRIGGER_KINDS = ['schedule', 'file_watch', 'webhook'] as const;
 export type PolicyTriggerKind = (typeof POLICY_TRIGGER_KINDS)[number];
 
-/**
- * One package the organization allows: by name and the minisign public key that must sign it, or by the SHA-256 of its
- * archive.
- */
-export type AllowedPackage = { name: string; key: string } | { sha256: string };
-
-/** An MCP server the organization provides (Settings shows it locked). */
-export interface PolicyMcpServer {
-  name: string;
-  transport: McpTransport;
-  command?: string;
-  args?: string[];
-  url?: string;
-}
-
-/** The policy in force: both files combined, every key with its value (absent keys take the permissive default). */
-export interface EffectivePolicy {
-  /** Shown as "Managed by …"; null when no file names one. */
-  organization: string | null;
-  /** Publisher keys the organization trusts (locked in Settings). */
-  trustedPublishers: { name: string; key: string }[];
-  /**
-   * `none`: unsigned packages may be installed; `any`: a signature is needed; `trusted`: a key trusted here must have
-   * signed it.
-   */
-  requireSignature: 'none' | 'any' | 'trusted';
-  /** Whether the person's own trusted keys count (and whether they may add one). */
-  allowUserTrustedKeys: boolean;
-  /** The only packages that may be installed; null means any. */
-  allowedPackages: AllowedPackage[] | null;
-  blockedActionFamilies: ActionFamily[];
-  /** Exact tool names, or patterns where `*` stands for any run of characters except `/`. */
-  blockedTools: string[];
-  templates: 'any' | 'builtin' | 'none';
-  /** Whether each kind of trigger may be armed (and fires). */
-  triggers: Record<PolicyTriggerKind, boolean>;
-  /** The webhook listener's port, fixed by the organization; null leaves it to Settings. */
-  webhookPort: number | null;
-  /** Whether "runs without asking" may be chosen. */
-  unattended: boolean;
-  mcpServers: PolicyMcpServer[];
-  /** A file where the person's decisions are also appended as JSON lines; null for none. */
-  activityExport: string | null;
-}
-
-/** One policy file as it was read. */
-export interface PolicySource {
-  role: 'machine' | 'env';
-  path: string;
-  state: 'absent' | 'read' | 'invalid';
-  /** What is wrong with it (`invalid`), naming the key. */
-  problem: string | null;
-}
-
-/** The policy as the core evaluated it: none, in force, or unreadable (fail closed). */
-export interface PolicyView {
-  state: 'none' | 'applied' | 'unreadable';
-  /** The combined policy; null when there is none or it is unreadable. */
-  effective: EffectivePolicy | null;
-  sources: PolicySource[];
-  /** Which file each key in force came from (a key both files restrict names both). */
-  origin: Record<string, string[]>;
-  /** For `unreadable`: the file and what is wrong with it. */
-  problem: { path: string; message: string } | null;
-}
+// The policy in force, as every Api answer carries it (`EffectivePolicy`, `PolicyView`, and their parts), is defined
+// once with its schema (shared/api-replies.ts); the policy file's schema is built of the same parts.
+export type { AllowedPackage, EffectivePolicy, PolicyMcpServer, PolicySource, PolicyView } from './api-replies';
 
 /** The policy where there is none: everything the app allows by itself. */
 export const NO_POLICY: EffectivePolicy = {

@@ -5,31 +5,14 @@
  * text and JSON, the consent screens, the dashboard and the activity log all render it through
  * {@link signatureVerdictWords}, so no two surfaces can tell a different story.
  */
-import { compareNames, type NameComparison } from './display-text';
+import type { SignatureUpdate, SignatureVerdict } from './api-replies';
+import { compareNames } from './display-text';
 import type { SignatureSummary } from './inspection';
-import type { KeyChange, KeyPin, SignatureUpdateKind } from './trust';
+import type { KeyPin, SignatureUpdateKind } from './trust';
 
-/**
- * How an update's signature stands to the installed package's pin, with the names the person gave the keys: a {@link
- * KeyChange} that may also be `kept`.
- */
-export type SignatureUpdate = Omit<KeyChange, 'kind' | 'change'> & { change: SignatureUpdateKind };
-
-/** The verdict: the package's own signature, its publisher field, and the update's key story. */
-export interface SignatureVerdict {
-  signature: SignatureSummary;
-  /** The publisher the package names (`package.publisher`), or null where there is none (a template). */
-  publisher: string | null;
-  /**
-   * Only for a verified signature: how the name the person gave the key compares with the
-   * package's publisher field (`same`, `different`, or a `lookalike`); null otherwise.
-   */
-  names: NameComparison | null;
-  /**
-   * For an installed package's update (or reinstall): kept, first signed, changed, dropped; null for a first install.
-   */
-  update: SignatureUpdate | null;
-}
+// The verdict (the package's own signature, its publisher field, and the update's key story) and the update's key
+// story (a key change that may also be `kept`) are defined once with their schemas (shared/api-replies.ts).
+export type { SignatureUpdate, SignatureVerdict } from './api-replies';
 
 /** The verdict of `signature` for a package naming `publisher`, with its update story if any. */
 export function signatureVerdictOf(

@@ -141,7 +141,8 @@ export const BUILTIN: SignatureSummary = Object.freeze({
  * - `unverifiable_pin`: the pin holds only a key id whose key is gone, so whether this is the same
  *   key cannot be told (a stop: a question for the person).
  */
-export type SignatureUpdateKind = 'kept' | 'first_signed' | 'other_key' | 'dropped' | 'unverifiable_pin';
+export const SIGNATURE_UPDATE_KINDS = ['kept', 'first_signed', 'other_key', 'dropped', 'unverifiable_pin'] as const;
+export type SignatureUpdateKind = (typeof SIGNATURE_UPDATE_KINDS)[number];
 
 // `KeyPin`, `KeyChange`, `KeyPreview`, `TrustedKeyView`, `PackageIntegrityView` and `VerifiedPackage` are
 // defined once with their schemas (shared/api-replies.ts): the Api answers them, a test checks live answers.

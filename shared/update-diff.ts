@@ -10,12 +10,13 @@
  * this module only describes the change (an entry that is new or whose family changed is listed in
  * `proposedAccess`: the decision asks it again, unticked).
  */
+import type { AgentAccessDiff, CapabilityDiff, McpServerChange, UpdateDiff } from './api-replies';
 import type { ActionFamily, ApolliaManifest, McpServerEntry, TriggerEntry } from './apollia-manifest';
 import { apolliaNativeTool } from './catalogues';
 import { ownRecord } from './own-data';
 import { accessFamilies } from './consent';
 import { sameTrigger, triggerSourceWords } from './decisions';
-import { compareNames, type NameComparison } from './display-text';
+import { compareNames } from './display-text';
 import { mcpCommandLine } from './risk-summary';
 import { FAMILY_ABILITY } from './words';
 
@@ -45,52 +46,8 @@ export function entryWords(entry: string): string {
   return `\`${entry}\``;
 }
 
-/** A tool or workflow whose action family changed. */
-export interface FamilyChange {
-  name: string;
-  from: ActionFamily;
-  to: ActionFamily;
-}
-
-/** Tools or workflows added, removed, or with another family. */
-export interface CapabilityDiff {
-  added: string[];
-  removed: string[];
-  familyChanged: FamilyChange[];
-}
-
-/** An MCP server whose launch changed: which of command, args, url, transport, env keys. */
-export interface McpServerChange {
-  name: string;
-  changed: ('command' | 'args' | 'url' | 'transport' | 'env')[];
-}
-
-/** One agent's default access: entries added to or removed from its proposal. */
-export interface AgentAccessDiff {
-  agentId: string;
-  added: string[];
-  removed: string[];
-}
-
-/** What changed between two versions of a package, and the decisions the update starts from. */
-export interface UpdateDiff {
-  fromVersion: string;
-  toVersion: string;
-  tools: CapabilityDiff;
-  workflows: CapabilityDiff;
-  connections: { added: string[]; removed: string[] };
-  mcpServers: { added: string[]; removed: string[]; changed: McpServerChange[] };
-  triggers: { added: string[]; removed: string[]; changed: string[] };
-  agents: { added: string[]; removed: string[]; access: AgentAccessDiff[] };
-  /** The same, as sentences a person reads, most sensitive first; empty when nothing it asks changed. */
-  changes: string[];
-  /** True when the new version asks for anything the old one did not. */
-  asksMore: boolean;
-  /** Per agent, the entries new in this version or whose family changed: asked again, unticked. */
-  proposedAccess: Record<string, string[]>;
-  /** The publisher's old and new names when they differ, compared with the lookalike check. */
-  publisher: { from: string; to: string; comparison: NameComparison } | null;
-}
+// What an update changes is defined once with its schema (shared/api-replies.ts): the Api answers it in `inspect`.
+export type { AgentAccessDiff, CapabilityDiff, FamilyChange, McpServerChange, UpdateDiff } from './api-replies';
 
 function names<T extends { name: string }>(list: T[] | undefined): Map<string, T> {
   return new Map((list ?? []).map((item) => [item.name, item]));

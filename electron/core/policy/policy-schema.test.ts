@@ -8,7 +8,8 @@ import { describe, expect, expectTypeOf, it } from 'vitest';
 import type { AllowedPackage, EffectivePolicy, PolicyMcpServer } from '../../../shared/policy';
 import { validatePolicy } from '../generated/policy-validator';
 import { MAX_POLICY_KEYS, MAX_POLICY_LIST } from './policy-format';
-import { AllowedPackageSchema, POLICY_SCHEMA, type PolicyDocument, PolicyMcpServerSchema } from './policy-schema';
+import { AllowedPackageSchema, PolicyMcpServerSchema } from '../../../shared/api-replies';
+import { POLICY_SCHEMA, type PolicyDocument } from './policy-schema';
 
 describe('policy file schema', () => {
   it('types the document as the schema admits it, and as the evaluated policy reads it', () => {

@@ -3,35 +3,25 @@
  * defined once with TypeBox: the schema `scripts/compile-schemas.ts` compiles ahead of time
  * (`generated/policy-validator.js`) and, as its static type, the {@link PolicyDocument} the core
  * reads. Every object refuses keys it does not know (`additionalProperties: false`), so a misspelt
- * key is a policy that fails closed, never a restriction silently ignored. Loaded only by the schema
- * compiler and tests: the reader runs the compiled validator and imports only the type.
+ * key is a policy that fails closed, never a restriction silently ignored. Its parts (a publisher key, an allowed
+ * package, a provided MCP server, the values of the other keys) are those of the policy in force as the Api answers
+ * it, defined once in `shared/api-replies.ts`. Loaded only by the schema compiler and tests: the reader runs the
+ * compiled validator and imports only the type.
  */
-import { type Static, Type } from 'typebox';
-import { ACTION_FAMILIES, MCP_TRANSPORTS } from '../../../shared/apollia-manifest';
-import { MAX_MCP_SERVER_NAME, MCP_SERVER_NAME } from '../../../shared/mcp-server-name';
+import { Type } from 'typebox';
+import {
+  AllowedPackageSchema,
+  BlockedToolSchema,
+  PolicyKeySchema,
+  PolicyMcpServerSchema,
+  PolicyNameSchema,
+  PolicyTemplatesSchema,
+  RequireSignatureSchema,
+} from '../../../shared/api-replies';
+import { ACTION_FAMILIES } from '../../../shared/apollia-manifest';
 import { POLICY_TRIGGER_KINDS, type PolicyTriggerKind } from '../../../shared/policy';
-import { closed, oneOf } from '../../../shared/schema-kit';
+import { closed, oneOf, type Static } from '../../../shared/schema-kit';
 import { MAX_POLICY_KEYS, MAX_POLICY_LIST, POLICY_VERSIONS } from './policy-format';
-
-const name = Type.String({ minLength: 1, maxLength: 200 });
-/** A minisign public key's base64 line (`RWQ…`), checked again by the minisign parser. */
-const publicKey = Type.String({ pattern: '^RW[A-Za-z0-9+/]{54}$' });
-const sha256 = Type.String({ pattern: '^[0-9a-f]{64}$' });
-const keyedPackage = closed({ name, key: publicKey });
-
-/** One package the organization allows: by name and the key that must sign it, or by its archive's SHA-256. */
-export const AllowedPackageSchema = Type.Unsafe<Static<typeof keyedPackage> | { sha256: string }>({
-  oneOf: [keyedPackage, closed({ sha256 })],
-});
-
-/** An MCP server the organization provides (Settings shows it locked). */
-export const PolicyMcpServerSchema = closed({
-  name: Type.String({ pattern: MCP_SERVER_NAME.source, maxLength: MAX_MCP_SERVER_NAME }),
-  transport: oneOf(MCP_TRANSPORTS),
-  command: Type.Optional(name),
-  args: Type.Optional(Type.Array(Type.String())),
-  url: Type.Optional(Type.String({ minLength: 1 })),
-});
 
 /** Whether each kind of trigger may be armed; a kind left out is allowed. */
 const triggers = Type.Unsafe<Partial<Record<PolicyTriggerKind, boolean>>>(
@@ -42,14 +32,14 @@ const triggers = Type.Unsafe<Partial<Record<PolicyTriggerKind, boolean>>>(
 export const POLICY_SCHEMA = closed({
   $schema: Type.Optional(Type.String()),
   version: oneOf(POLICY_VERSIONS),
-  organization: Type.Optional(name),
-  trustedPublishers: Type.Optional(Type.Array(keyedPackage, { maxItems: MAX_POLICY_KEYS })),
-  requireSignature: Type.Optional(oneOf(['none', 'any', 'trusted'])),
+  organization: Type.Optional(PolicyNameSchema),
+  trustedPublishers: Type.Optional(Type.Array(PolicyKeySchema, { maxItems: MAX_POLICY_KEYS })),
+  requireSignature: Type.Optional(RequireSignatureSchema),
   allowUserTrustedKeys: Type.Optional(Type.Boolean()),
   allowedPackages: Type.Optional(Type.Array(AllowedPackageSchema, { maxItems: MAX_POLICY_LIST })),
   blockedActionFamilies: Type.Optional(Type.Array(oneOf(ACTION_FAMILIES))),
-  blockedTools: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 300 }), { maxItems: MAX_POLICY_LIST })),
-  templates: Type.Optional(oneOf(['any', 'builtin', 'none'])),
+  blockedTools: Type.Optional(Type.Array(BlockedToolSchema, { maxItems: MAX_POLICY_LIST })),
+  templates: Type.Optional(PolicyTemplatesSchema),
   triggers: Type.Optional(triggers),
   webhookPort: Type.Optional(Type.Integer({ minimum: 1024, maximum: 65535 })),
   unattended: Type.Optional(Type.Boolean()),
