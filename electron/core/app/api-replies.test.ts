@@ -3,17 +3,24 @@
  * each live answer of a real install, arm, rotate, disarm, uninstall, the dashboard, the settings
  * and the status calls, the trusted keys, the integrity check and the waiting runs meets its
  * method's schema, closed (a field the type does not declare fails), so the reply, its type and its
- * schema cannot drift apart.
+ * schema cannot drift apart. Inspections are checked with every part set: a signed first install, a
+ * signed update that changes what it asks (its diff, the decisions it starts from, the key kept), a
+ * key change and a dropped signature; and the policy in force (two files) and an unreadable one, as
+ * `inspect`, the dashboard and the settings carry it.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Ajv2020 from 'ajv/dist/2020.js';
-import { describe, expect, it } from 'vitest';
-import type { ApiResult } from '../../../shared/api';
-import { API_REPLY_SCHEMAS, type ApiRepliedMethod } from '../../../shared/api-replies';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { ApiResult, SourceInspection } from '../../../shared/api';
+import { API_REPLY_SCHEMAS, ApoSummarySchema, type ApiRepliedMethod } from '../../../shared/api-replies';
+import { describeWithMinisign, minisignSign } from '../../../test/helpers/minisign-tool';
 import { packFolder } from '../../../test/helpers/pack';
+import { installedFirst, invoicesFile, storyKit, TRUSTED_AS } from '../../../test/helpers/signature-stories';
 import { writeTemplate } from '../../../test/helpers/template-folders';
 import { tempDir, testApi } from '../../../test/helpers/test-api';
+import { sharedChecker } from '../bounded/index';
+import { validateManifest } from '../generated/manifest-validator';
 import { writeRunRequest } from '../triggers/run-requests';
 
 const WATCHER_DIR = new URL('../../../test/fixtures/apo/watcher', import.meta.url).pathname;
@@ -33,6 +40,25 @@ function checked<T>(method: ApiRepliedMethod, result: ApiResult<T>): T {
   return result.value;
 }
 
+const apoSummary = ajv.compile(ApoSummarySchema);
+
+/**
+ * An inspection, checked against `inspect`'s schema; an `.apo`'s summary also against `ApoSummarySchema`, and every
+ * manifest it carries (its details', the installed version's) against the manifest's own strict schema.
+ */
+function inspected(result: ApiResult<SourceInspection>): SourceInspection {
+  const inspection = checked('inspect', result);
+  if (inspection.kind === 'apo' && inspection.summary !== null)
+    expect(apoSummary(inspection.summary) ? [] : apoSummary.errors, 'the summary meets ApoSummarySchema').toEqual([]);
+  const manifests = [
+    inspection.kind === 'apo' ? (inspection.details as { manifest?: unknown } | null)?.manifest : undefined,
+    inspection.installedDecisions?.manifest,
+  ].filter((manifest) => manifest !== undefined);
+  for (const manifest of manifests)
+    expect(validateManifest(manifest) ? [] : validateManifest.errors, 'a manifest meets its schema').toEqual([]);
+  return inspection;
+}
+
 describe('Api replies meet their schemas', () => {
   it('install, arm, rotate, disarm, uninstall and the status calls', async () => {
     const { api } = testApi();
@@ -44,7 +70,7 @@ describe('Api replies meet their schemas', () => {
     writeFileSync(apo, packFolder(WATCHER_DIR));
     const handle = await api.registerSource(apo, 'open-file');
     if (!handle.ok) throw new Error(handle.error.message);
-    expect(checked('inspect', await api.inspect({ sourceId: handle.value.id })).ok).toBe(true);
+    expect(inspected(await api.inspect({ sourceId: handle.value.id })).ok).toBe(true);
     const receipt = checked(
       'install',
       await api.install({
@@ -101,7 +127,7 @@ describe('Api replies meet their schemas', () => {
     writeFileSync(apo, packFolder(WATCHER_DIR));
     const handle = await api.registerSource(apo, 'open-file');
     if (!handle.ok) throw new Error(handle.error.message);
-    expect(checked('inspect', await api.inspect({ sourceId: handle.value.id })).ok).toBe(true);
+    expect(inspected(await api.inspect({ sourceId: handle.value.id })).ok).toBe(true);
     const receipt = checked(
       'install',
       await api.install({ sourceId: handle.value.id, decisions: { agents: {}, triggers: {} } }),
@@ -146,7 +172,7 @@ describe('Api replies meet their schemas', () => {
     checked('saveSecret', await api.saveSecret({ name: 'PARALLEL_API_KEY', value: 'key-1' }));
     const handle = await api.registerSource(writeTemplate(), 'dialog');
     if (!handle.ok) throw new Error(handle.error.message);
-    expect(checked('inspect', await api.inspect({ sourceId: handle.value.id })).ok).toBe(true);
+    expect(inspected(await api.inspect({ sourceId: handle.value.id })).ok).toBe(true);
     const request = { sourceId: handle.value.id, parameters: { channel: 'C0123ABCD' }, grants: ['mcp:slack/send'] };
     const preview = checked('previewApply', await api.previewApply(request));
     const send = preview.mcp[0]?.tools.find((tool) => tool.name === 'send');
@@ -160,5 +186,184 @@ describe('Api replies meet their schemas', () => {
     const validate = validators.get('startAtLogin');
     expect(validate?.({ available: false, on: false })).toBe(true);
     expect(validate?.({ available: false, on: false, extra: 1 })).toBe(false);
+  });
+});
+
+/** What 1.3.0 of `invoices` changes in what it asks: every part of an update's diff has something in it. */
+function asksMore(toml: string): string {
+  return `${toml
+    .replace('publisher = "Example Accounting"', 'publisher = "Example Acc0unting"')
+    .replace('access = ["file_read", "mcp:ledger/lookup"', 'access = ["file_read", "mcp:crm/find", "mcp:ledger/lookup"')
+    .replace('action = "read_personal"', 'action = "write_or_delete"')
+    .replace('args = ["ledger-mcp"]', 'args = ["ledger-mcp", "--write"]')
+    .replace('schedule = "0 8 1-7 * MON"', 'schedule = "0 9 1-7 * MON"')}
+[[requires]]
+type = "slack"
+reason = "Reminders are also posted."
+
+[[mcp_servers]]
+name = "crm"
+transport = "streamable-http"
+url = "https://crm.example.com/mcp"
+`;
+}
+
+describeWithMinisign('inspections of signed packages and their updates meet the schema whole', () => {
+  beforeAll(() => sharedChecker().warm(), 120_000);
+
+  it('a signed first install, then a signed update: its diff, the decisions it keeps, its key story', async () => {
+    const kit = storyKit(tempDir('apollia-replies-signed-'));
+    const { api } = testApi();
+    checked('trustKey', await api.trustKey({ publicKey: kit.publisher.publicKeyText, name: TRUSTED_AS }));
+    const open = async (path: string) => {
+      const handle = await api.registerSource(path, 'open-file');
+      if (!handle.ok) throw new Error(handle.error.message);
+      return { sourceId: handle.value.id, inspection: inspected(await api.inspect({ sourceId: handle.value.id })) };
+    };
+
+    const first = await open(installedFirst(kit));
+    expect(first.inspection.signatureVerdict).toMatchObject({ names: 'same', update: null });
+    expect(first.inspection.signatureVerdict?.signature.state).toBe('verified');
+    expect([first.inspection.updateDiff, first.inspection.installedDecisions]).toEqual([null, null]);
+    checked(
+      'install',
+      await api.install({
+        sourceId: first.sourceId,
+        decisions: {
+          agents: { 'invoice-clerk': { access: { file_read: true } } },
+          triggers: { 'first-monday': { armed: true } },
+        },
+      }),
+    );
+
+    const updatePath = invoicesFile(kit.dir, 'invoices-1.3.0.apo', '1.3.0', asksMore);
+    minisignSign(kit.publisher, updatePath, { trustedComment: 'invoices 1.3.0' });
+    const update = (await open(updatePath)).inspection;
+    expect(update.installed).toEqual({ version: '1.2.0', relation: 'newer' });
+    expect(update.signatureVerdict?.names).toBe('lookalike');
+    expect(update.signatureVerdict?.update).toMatchObject({
+      change: 'kept',
+      before: { kind: 'key' },
+      now: { kind: 'key' },
+      beforeName: TRUSTED_AS,
+      beforeTrusted: true,
+    });
+    const diff = update.updateDiff;
+    expect(diff?.tools.familyChanged).toEqual([
+      { name: 'extract_totals', from: 'read_personal', to: 'write_or_delete' },
+    ]);
+    expect(diff?.mcpServers).toEqual({ added: ['crm'], removed: [], changed: [{ name: 'ledger', changed: ['args'] }] });
+    expect(diff?.connections.added).toEqual(['slack']);
+    expect(diff?.triggers.changed).toEqual(['first-monday']);
+    expect(diff?.agents.access).toEqual([{ agentId: 'invoice-clerk', added: ['mcp:crm/find'], removed: [] }]);
+    expect(diff?.proposedAccess['invoice-clerk']).toContain('mcp:crm/find');
+    expect(diff?.publisher).toEqual({ from: TRUSTED_AS, to: 'Example Acc0unting', comparison: 'lookalike' });
+    expect(diff?.asksMore).toBe(true);
+    const decisions = update.installedDecisions;
+    expect(decisions?.manifest.package.version).toBe('1.2.0');
+    expect(decisions?.access['invoice-clerk']?.file_read).toBeDefined();
+    expect(decisions?.triggers['first-monday']).toEqual({ armed: true, folder: null, secret: null });
+  });
+
+  it('an update signed by another key, and one whose signature is dropped', async () => {
+    const kit = storyKit(tempDir('apollia-replies-keys-'));
+    const { api } = testApi();
+    checked('trustKey', await api.trustKey({ publicKey: kit.publisher.publicKeyText, name: TRUSTED_AS }));
+    const open = async (path: string) => {
+      const handle = await api.registerSource(path, 'open-file');
+      if (!handle.ok) throw new Error(handle.error.message);
+      return { sourceId: handle.value.id, inspection: inspected(await api.inspect({ sourceId: handle.value.id })) };
+    };
+    const first = await open(installedFirst(kit));
+    checked('install', await api.install({ sourceId: first.sourceId, decisions: { agents: {}, triggers: {} } }));
+
+    const otherPath = invoicesFile(kit.dir, 'other-key-1.2.1.apo', '1.2.1');
+    minisignSign(kit.stranger, otherPath, { trustedComment: 'invoices 1.2.1' });
+    const other = await open(otherPath);
+    expect(other.inspection.signatureVerdict?.signature.state).toBe('unknown_key');
+    expect(other.inspection.signatureVerdict?.update).toMatchObject({
+      change: 'other_key',
+      before: { kind: 'key' },
+      now: { kind: 'claimed_key' },
+      nowName: null,
+    });
+    expect(other.inspection.keyChange).toMatchObject({ kind: 'changed', change: 'other_key' });
+    expect(other.inspection.updateDiff?.changes).toEqual([]);
+    expect(checked('refuseKeyChange', await api.refuseKeyChange({ sourceId: other.sourceId }))).toBeNull();
+
+    const dropped = (await open(invoicesFile(kit.dir, 'dropped-1.2.1.apo', '1.2.1'))).inspection;
+    expect(dropped.signatureVerdict).toMatchObject({ signature: { state: 'unsigned' }, names: null });
+    expect(dropped.signatureVerdict?.update).toMatchObject({ change: 'dropped', now: { kind: 'unsigned' } });
+  });
+});
+
+/** A policy file in a fresh folder. */
+function policyFile(policy: unknown): string {
+  const path = join(tempDir('apollia-replies-policy-'), 'policy.json');
+  writeFileSync(path, typeof policy === 'string' ? policy : JSON.stringify(policy));
+  return path;
+}
+
+describe('the policy in force, as inspect, the dashboard and the settings carry it, meets the schema', () => {
+  beforeAll(() => sharedChecker().warm(), 120_000);
+
+  /** Each answer that carries the policy, checked; the policy view of each. */
+  async function policyViews(api: ReturnType<typeof testApi>['api']) {
+    const apo = join(tempDir('apollia-apo-'), 'package.apo');
+    writeFileSync(apo, packFolder(WATCHER_DIR));
+    const handle = await api.registerSource(apo, 'open-file');
+    if (!handle.ok) throw new Error(handle.error.message);
+    const inspection = inspected(await api.inspect({ sourceId: handle.value.id }));
+    const settings = checked('settings', await api.settings());
+    const dashboard = checked('dashboard', await api.dashboard());
+    return [inspection.policy, settings.policy, dashboard.policy?.view];
+  }
+
+  it('a policy in force from two files, every key set', async () => {
+    const machine = policyFile({
+      version: 1,
+      organization: 'Example Corp',
+      trustedPublishers: [{ name: 'Example Accounting', key: KEY }],
+      requireSignature: 'any',
+      allowUserTrustedKeys: false,
+      allowedPackages: [{ name: 'watcher', key: KEY }, { sha256: 'a'.repeat(64) }],
+      blockedActionFamilies: ['execute_code'],
+      blockedTools: ['mcp:*/delete_*'],
+      templates: 'builtin',
+      triggers: { webhook: false },
+      webhookPort: 48_100,
+      unattended: false,
+      mcpServers: [{ name: 'crm', transport: 'streamable-http', url: 'https://crm.example.com/mcp' }],
+      activityExport: join(tempDir('apollia-replies-export-'), 'decisions.jsonl'),
+    });
+    const extra = policyFile({ version: 1, blockedActionFamilies: ['send_external'], templates: 'none' });
+    const { api } = testApi({ policy: { machine, env: extra } });
+    for (const view of await policyViews(api)) {
+      expect(view?.state).toBe('applied');
+      expect(view?.sources.map((source) => [source.role, source.state])).toEqual([
+        ['machine', 'read'],
+        ['env', 'read'],
+      ]);
+      expect(view?.origin.templates).toEqual([machine, extra]);
+      expect(view?.effective).toMatchObject({
+        organization: 'Example Corp',
+        blockedActionFamilies: ['execute_code', 'send_external'],
+        templates: 'none',
+        triggers: { schedule: true, file_watch: true, webhook: false },
+        webhookPort: 48_100,
+      });
+      expect(view?.effective?.allowedPackages).toHaveLength(2);
+      expect(view?.effective?.mcpServers.map((server) => server.name)).toEqual(['crm']);
+    }
+  });
+
+  it('an unreadable policy (a key it does not know)', async () => {
+    const path = policyFile({ version: 1, blockedTool: ['shell'] });
+    const { api } = testApi({ policy: { machine: null, env: path } });
+    for (const view of await policyViews(api)) {
+      expect(view).toMatchObject({ state: 'unreadable', effective: null, origin: {} });
+      expect(view?.sources).toEqual([{ role: 'env', path, state: 'invalid', problem: view?.problem?.message }]);
+      expect(view?.problem?.path).toBe(path);
+    }
   });
 });
