@@ -700,7 +700,7 @@ export const AccessViewSchema = closed({
   family: oneOf([...ACTION_FAMILIES, null]),
   permission: oneOf(['allow', 'ask', 'deny']),
   granted: Type.Boolean(),
-  pin: shaped<Record<string, PinValue> | null>({ type: ['object', 'null'] }),
+  pin: filledPin,
   policy: Type.Optional(str),
 });
 export type AccessView = Static<typeof AccessViewSchema>;

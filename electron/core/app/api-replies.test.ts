@@ -180,6 +180,8 @@ describe('Api replies meet their schemas', () => {
     expect(preview.triggers.map((trigger) => trigger.type)).toEqual(['schedule', 'webhook', 'at']);
     const receipt = checked('apply', await api.apply({ ...request, arm: [], requestId: 'r1' }));
     expect(receipt.preview).toEqual(preview);
+    const agent = checked('dashboard', await api.dashboard()).agents.find((made) => made.id === receipt.agentId);
+    expect(agent?.access.find((row) => row.tool === 'mcp:slack/send')?.pin).toEqual(send?.pin);
   });
 
   it('refuses an answer with a field its type does not declare (the check is not blind)', () => {
