@@ -15,6 +15,13 @@ describe('policy file schema', () => {
   it('types the document as the schema admits it, and as the evaluated policy reads it', () => {
     expectTypeOf<Static<typeof AllowedPackageSchema>>().toEqualTypeOf<AllowedPackage>();
     expectTypeOf<Static<typeof PolicyMcpServerSchema>>().toEqualTypeOf<PolicyMcpServer>();
+    expectTypeOf<NonNullable<PolicyDocument['allowedPackages']>>().toEqualTypeOf<
+      NonNullable<EffectivePolicy['allowedPackages']>
+    >();
+    expectTypeOf<NonNullable<PolicyDocument['mcpServers']>>().toEqualTypeOf<EffectivePolicy['mcpServers']>();
+    expectTypeOf<NonNullable<PolicyDocument['trustedPublishers']>>().toEqualTypeOf<
+      EffectivePolicy['trustedPublishers']
+    >();
     expectTypeOf<PolicyDocument['version']>().toEqualTypeOf<1>();
     expectTypeOf<NonNullable<PolicyDocument['requireSignature']>>().toEqualTypeOf<
       EffectivePolicy['requireSignature']
