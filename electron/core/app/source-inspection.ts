@@ -7,7 +7,7 @@ import type { ApiRequest, SourceInspection } from '../../../shared/api';
 import type { ApoDetails, ApoSummary } from '../../../shared/inspection';
 import { own } from '../../../shared/own';
 import { signatureVerdictOf } from '../../../shared/signature-verdict';
-import { packagePolicyProblems, templateProblem, verificationKeys } from '../policy/index';
+import { inspectionRefusals, verificationKeys } from '../policy/index';
 import { withSignatureState } from '../trust/signature-state';
 import { pinnedKeysOf, signatureUpdateOf, trustedKeysOf } from '../trust/stored-keys';
 import { type ApiContext, policyOf } from './context';
@@ -39,15 +39,8 @@ export async function inspectForConsent(ctx: ApiContext, request: ApiRequest<'in
     : null;
   const keyChange = keyChangeOfUpdate(signatureVerdict?.update ?? null);
   const shown = withSignatureState(inspection, src.handle.origin === 'builtin');
-  const refusals =
-    manifest && summary && inspection.ok
-      ? packagePolicyProblems(policy.effective, manifest, summary.signature, summary.sha256, trusted)
-      : [];
-  const templateRefusal =
-    src.kind === 'template' && inspection.ok
-      ? templateProblem(policy.effective, src.handle.origin === 'builtin')
-      : null;
-  const refused = [...refusals, ...(templateRefusal ? [templateRefusal] : [])];
+  // What the policy refuses of it as a whole: the one evaluation `inspect` prints too.
+  const refused = inspectionRefusals(policy.effective, inspection, trusted, src.handle.origin === 'builtin');
   const result: SourceInspection = {
     ...shown,
     ...(refused.length > 0 ? { ok: false, errors: [...shown.errors, ...refused] } : {}),

@@ -67,7 +67,7 @@ describe('inspect: exit codes', () => {
     expect(stderr).toBe('');
     expect(code).toBe(0);
     const json = JSON.parse(stdout) as Inspection<ApoSummary, ApoDetails>;
-    expect(Object.keys(json)).toEqual(['kind', 'ok', 'errors', 'warnings', 'summary', 'details']);
+    expect(Object.keys(json)).toEqual(['kind', 'ok', 'errors', 'warnings', 'summary', 'details', 'policy']);
     expect(json.kind).toBe('apo');
     expect(json.ok).toBe(true);
     expect(json.errors).toEqual([]);

@@ -2,6 +2,9 @@
  * `apollia-desktop inspect PATH [--json]` (DESIGN.md "Validation contract"): the headless form of
  * the app's own check. Exit 0 accepted, 1 refused (any problem with the input, including an
  * unreadable archive), 2 usage error (unknown flag, missing or extra argument, no such path).
+ * It also says what this machine's organization policy would do to it (DESIGN.md "Managed policy"),
+ * from the evaluation install and apply make (`policy/inspection-policy.ts`); that never changes the
+ * exit status, which is about the input against the spec.
  */
 import { terminalJson } from './terminal-text';
 import { realpath } from 'node:fs/promises';
@@ -9,8 +12,13 @@ import { dirname, isAbsolute, join, resolve } from 'node:path';
 import type { ApoSummary, Inspection } from '../../../shared/inspection';
 import { type SignatureVerdict, signatureUpdateJson, signatureVerdictOf } from '../../../shared/signature-verdict';
 import { own } from '../../../shared/own';
+import { managedBy } from '../../../shared/policy';
 import { pinnedKeysOf, signatureUpdateOf } from '../trust/stored-keys';
 import { InputNotFoundError, inspectPath } from '../app/inspect';
+import { verificationKeys } from '../policy/index';
+import { type InspectionPolicy, inspectionUnderPolicy } from '../policy/inspection-policy';
+import { policyLocations, readPolicy } from '../policy/read-policy';
+import { installedDecisions } from '../store/records';
 import { withSignatureState } from '../trust/signature-state';
 import { cliResourcesDir, cliTrustedKeys, refused } from './cli-data';
 import { type CliIo, EXIT } from './cli-io';
@@ -22,9 +30,13 @@ export const INSPECT_USAGE = [
   '',
   'PATH is a .apo file, a template folder or a plugin manifest (JSON). Nothing in it is run.',
   "A .apo's signature (PATH.minisig beside it) is checked against the keys you trust (`trust add`).",
-  '  --json  Print one JSON object: kind, ok, errors, warnings, summary, details',
+  '  --json  Print one JSON object: kind, ok, errors, warnings, summary, details, policy',
   '',
-  'Exit status: 0 accepted, 1 refused, 2 usage error.',
+  "It also says what your organization's policy on this computer would refuse or withhold if you",
+  'installed or applied it (policy: the policy file and APOLLIA_POLICY_FILE); nothing when there is none.',
+  '',
+  'Exit status: 0 accepted, 1 refused, 2 usage error. It is about the input against the spec, never the',
+  "policy: a package your organization's policy refuses still exits 0 when the spec accepts it.",
   '',
 ].join('\n');
 
@@ -37,6 +49,7 @@ export function inspectionJson(
   inspection: Inspection,
   verdict: SignatureVerdict | null = null,
   installedVersion: string | null = null,
+  policy: InspectionPolicy | null = null,
 ): string {
   const { kind, ok, errors, warnings, details } = inspection;
   const summary =
@@ -47,7 +60,9 @@ export function inspectionJson(
           signature_update: signatureUpdateJson(verdict.update, installedVersion),
         }
       : inspection.summary;
-  return `${terminalJson({ kind, ok, errors, warnings, summary, details })}\n`;
+  // `policy` is added last, and only by `inspect` itself: the keys before it keep their order.
+  const object = { kind, ok, errors, warnings, summary, details, ...(policy ? { policy } : {}) };
+  return `${terminalJson(object)}\n`;
 }
 
 /** Whether `path` is one of the templates that ship with the app (`resources/templates/<name>`). */
@@ -80,12 +95,14 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   // The user's trusted keys (the store of --data-dir, else the app's): a package signed by one is `verified`.
   const keys = await cliTrustedKeys(io);
   if (!keys.ok) return refused(io, keys.error);
+  // The organization's policy, read as install reads it: its keys count, and the person's only when it allows them.
+  const view = readPolicy(policyLocations(io.env));
+  const trusted = verificationKeys(view.effective, keys.value);
   let inspection: Inspection;
+  let builtin: boolean;
   try {
-    inspection = withSignatureState(
-      await inspectPath(path, keys.value, pinnedKeysOf(keys.state, keys.value)),
-      await isBuiltinTemplate(io, path),
-    );
+    builtin = await isBuiltinTemplate(io, path);
+    inspection = withSignatureState(await inspectPath(path, trusted, pinnedKeysOf(keys.state, trusted)), builtin);
   } catch (error) {
     if (error instanceof InputNotFoundError) return usageError(io, `no such file or folder: ${given}`, INSPECT_USAGE);
     throw error;
@@ -101,10 +118,21 @@ export async function run(args: string[], io: CliIo): Promise<number> {
       )
     : null;
   const installed = summary ? own(keys.state.packages, summary.name) : undefined;
+  const policy = inspectionUnderPolicy(view, inspection, {
+    keys: trusted,
+    builtin,
+    installed: installed ? installedDecisions(keys.state, installed.name) : null,
+    now: new Date(),
+  });
   io.stdout(
     json
-      ? inspectionJson(inspection, verdict, installed?.version ?? null)
-      : (await import('./inspection-text')).formatInspection(inspection, { verdict }),
+      ? inspectionJson(inspection, verdict, installed?.version ?? null, policy)
+      : (await import('./inspection-text')).formatInspection(inspection, {
+          verdict,
+          policy,
+          // "Managed by …" only when the policy names its organization.
+          managedBy: view.effective?.organization ? managedBy(view) : null,
+        }),
   );
   return inspection.ok ? EXIT.accepted : EXIT.refused;
 }

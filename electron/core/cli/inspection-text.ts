@@ -24,6 +24,7 @@ import { FAMILY_WORDS, transportWords } from '../../../shared/words';
 import { textSafetyReport } from '../../../shared/display-text';
 import { manifestTextFields } from '../../../shared/manifest-text-fields';
 import { checkManifestSchema } from '../apollia/manifest-parse';
+import type { InspectionPolicy, PolicyWithheld } from '../policy/inspection-policy';
 
 /** Options of {@link formatInspection}. */
 export interface InspectionTextOptions {
@@ -31,6 +32,10 @@ export interface InspectionTextOptions {
   now?: Date;
   /** The inspection's signature verdict (with its update story); without it, the summary's signature alone. */
   verdict?: SignatureVerdict | null;
+  /** What the organization's policy would do to it (`inspect`); without it, or with no policy, nothing is said. */
+  policy?: InspectionPolicy | null;
+  /** "Managed by …" of the policy in force. */
+  managedBy?: string | null;
 }
 
 const KIND_WORDS: Record<Inspection['kind'], string> = {
@@ -74,6 +79,44 @@ function verdict(inspection: Inspection): string[] {
   if (inspection.warnings.length > 0) {
     lines.push('Warnings:');
     for (const warning of inspection.warnings) lines.push(`  - ${problemLine(warning)}`);
+  }
+  return lines;
+}
+
+/** One thing the policy withholds, in words. */
+function withheldLine(item: PolicyWithheld): string {
+  if (item.kind === 'trigger') return `trigger ${item.name} cannot be armed: ${item.why}`;
+  const what = item.agent !== null ? `agent ${item.agent}: ${item.name}` : item.name;
+  return item.effect === 'asks_first' ? `${what} asks you first: ${item.why}` : `${what} is not granted: ${item.why}`;
+}
+
+/**
+ * What the organization's policy would do if it were installed (an `.apo`) or applied (a template), as install and
+ * apply behave: refused (each reason with its code), or allowed with what it withholds rather than refuses. Nothing
+ * without a policy; an unreadable one refuses everything until it is fixed (fail closed).
+ */
+function policyLines(kind: Inspection['kind'], options: InspectionTextOptions): string[] {
+  const policy = options.policy;
+  if (!policy || policy.state === 'none') return [];
+  if (policy.state === 'unreadable')
+    return [
+      `policy: your organization's policy file ${policy.problem?.path ?? ''} cannot be used: ${policy.problem?.message ?? 'it is not valid'}. Until it is fixed, installing, applying, granting and arming are refused (inspection still works); your administrator can act.`,
+    ];
+  if (policy.outcome === null) return [];
+  const doing = kind === 'apo' ? 'installing' : 'applying';
+  const who = options.managedBy ? ` (${options.managedBy})` : '';
+  const lines: string[] = [];
+  if (policy.outcome === 'refused') {
+    lines.push(`policy: ${doing} it would be refused by your organization's policy${who}:`);
+    for (const refusal of policy.refusals) lines.push(`  - ${refusal.message} (${refusal.code})`);
+  } else lines.push(`policy: your organization's policy${who} allows ${doing} it.`);
+  if (policy.withheld.length > 0) {
+    lines.push(
+      policy.outcome === 'refused'
+        ? '  It would also withhold, were it allowed (withheld, not refused):'
+        : `  It withholds, rather than refuses (${doing} goes ahead without them):`,
+    );
+    for (const item of policy.withheld) lines.push(`  - ${withheldLine(item)}`);
   }
   return lines;
 }
@@ -205,6 +248,7 @@ function formatApo(
   details: ApoDetails | null,
   now: Date,
   verdict: SignatureVerdict | null,
+  policy: string[],
 ): string[] {
   const lines: string[] = [];
   if (summary) {
@@ -220,6 +264,7 @@ function formatApo(
   } else {
     lines.push('.apo package (could not be read far enough to say what it is)');
   }
+  lines.push(...policy);
   if (details) {
     lines.push(
       `archive: ${details.files.length} ${details.files.length === 1 ? 'file' : 'files'}, ${bytes(details.totalBytes)}${summary?.sha256 ? `, sha256 ${summary.sha256}` : ''}`,
@@ -244,7 +289,7 @@ function formatApo(
 /**
  * Any other kind: its summary's fields, one per line; an accepted template then its verdict, as the app shows it first.
  */
-function formatOther(inspection: Inspection): string[] {
+function formatOther(inspection: Inspection, policy: string[]): string[] {
   // A package folder not yet packed is refused as a template, but it is no template: say what it is.
   const unpacked = inspection.errors[0]?.code === 'template.unbuilt_apo';
   const lines = [unpacked ? 'package folder, not yet packed (apollia.toml at its root)' : KIND_WORDS[inspection.kind]];
@@ -259,6 +304,7 @@ function formatOther(inspection: Inspection): string[] {
       else lines.push(`${key}: ${typeof value === 'string' ? value : JSON.stringify(value)}`);
     }
   }
+  lines.push(...policy);
   const manifest =
     inspection.kind === 'template' && inspection.ok
       ? (inspection.details as TemplateDetails | null)?.manifest
@@ -282,6 +328,7 @@ function formatOther(inspection: Inspection): string[] {
  */
 export function formatInspection(inspection: Inspection, options: InspectionTextOptions = {}): string {
   const now = options.now ?? new Date();
+  const policy = policyLines(inspection.kind, options);
   const body =
     inspection.kind === 'apo'
       ? formatApo(
@@ -289,7 +336,8 @@ export function formatInspection(inspection: Inspection, options: InspectionText
           inspection.details as ApoDetails | null,
           now,
           options.verdict ?? null,
+          policy,
         )
-      : formatOther(inspection);
+      : formatOther(inspection, policy);
   return `${[...body, '', ...verdict(inspection)].join('\n')}\n`;
 }

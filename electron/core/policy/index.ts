@@ -6,7 +6,7 @@
  * closed: {@link usablePolicy} refuses everything it guards (inspection still works).
  */
 import type { ApolliaManifest } from '../../../shared/apollia-manifest';
-import type { SignatureSummary } from '../../../shared/inspection';
+import type { ApoDetails, ApoSummary, Inspection, SignatureSummary } from '../../../shared/inspection';
 import { FAMILY_ABILITY } from '../../../shared/words';
 import {
   type AllowedPackage,
@@ -157,6 +157,28 @@ export function packagePolicyProblems(
     });
   }
   return problems;
+}
+
+/**
+ * What the policy refuses of an inspected source as a whole: an `.apo` the spec accepted, by {@link
+ * packagePolicyProblems}; a template the spec accepted, by {@link templateProblem} (`builtin`: one the app ships). The
+ * consent form's inspection and `inspect` add these, and install and apply refuse with the first; a plugin manifest is
+ * neither installed nor applied, and a refused input is refused on its own: nothing is added for them.
+ */
+export function inspectionRefusals(
+  policy: EffectivePolicy | null,
+  inspection: Inspection,
+  keys: readonly TrustedKey[],
+  builtin: boolean,
+): PolicyProblem[] {
+  if (!inspection.ok) return [];
+  if (inspection.kind === 'apo') {
+    const summary = inspection.summary as ApoSummary | null;
+    const manifest = (inspection.details as ApoDetails | null)?.manifest;
+    return manifest && summary ? packagePolicyProblems(policy, manifest, summary.signature, summary.sha256, keys) : [];
+  }
+  const refusal = inspection.kind === 'template' ? templateProblem(policy, builtin) : null;
+  return refusal ? [refusal] : [];
 }
 
 /** Whether the policy lets a template from `origin` be applied; its refusal otherwise. */
