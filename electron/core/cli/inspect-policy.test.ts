@@ -11,6 +11,7 @@ import { skipWithoutBuild } from '../../../test/helpers/built-output';
 import { runCliCaptured } from '../../../test/helpers/cli-run';
 import { describeWithMinisign, minisignKeyPair, minisignSign } from '../../../test/helpers/minisign-tool';
 import { INVOICES_DIR, packFolder } from '../../../test/helpers/pack';
+import { invoicesFile } from '../../../test/helpers/signature-stories';
 import { writeTemplate } from '../../../test/helpers/template-folders';
 import { tempDir } from '../../../test/helpers/test-api';
 import { sharedChecker } from '../bounded/index';
@@ -142,6 +143,31 @@ describe('inspect under a policy that only blocks a tool and a trigger kind', ()
     );
     expect(install.code).toBe(0);
     expect(install.stdout).toContain('    mcp:ledger/lookup: Not allowed: your organization blocks “mcp:*/lookup”\n');
+  });
+
+  it('where "runs without asking" is not allowed, a tool that would run without asking asks first', async () => {
+    const { env } = withPolicy({ version: 1, unattended: false });
+    const apo = invoicesFile(tempDir('apollia-inspect-policy-apo-'), 'invoices.apo', '1.2.0', (toml) =>
+      toml.replace('access = ["file_read",', 'access = ["notify", "file_read",'),
+    );
+    const done = await runCliCaptured(['inspect', apo], { env });
+    expect(done.stdout).toContain(
+      '  - agent invoice-clerk: notify asks you first: your organization does not allow tools to run without asking\n',
+    );
+    const { json } = await inspectJson(apo, env);
+    expect(json.policy).toMatchObject({
+      outcome: 'allowed',
+      withheld: [{ kind: 'tool', name: 'notify', agent: 'invoice-clerk', effect: 'asks_first' }],
+    });
+    expect(json.policy.withheld).toHaveLength(1);
+    const install = await runCliCaptured(
+      ['--data-dir', join(tempDir('apollia-inspect-policy-data-'), 'data'), 'install', apo, '--yes'],
+      { env },
+    );
+    expect(install.code).toBe(0);
+    expect(install.stdout).toContain(
+      '    notify: Asks you first: your organization does not allow tools to run without asking\n',
+    );
   });
 
   it('a template: the tools it denies and the trigger kinds it does not allow; its approvals as apply refuses them', async () => {
