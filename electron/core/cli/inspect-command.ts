@@ -118,7 +118,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
       )
     : null;
   const installed = summary ? own(keys.state.packages, summary.name) : undefined;
-  const policy = inspectionUnderPolicy(view, inspection, {
+  const policy = await inspectionUnderPolicy(view, inspection, {
     keys: trusted,
     builtin,
     installed: installed ? installedDecisions(keys.state, installed.name) : null,
