@@ -11,7 +11,7 @@ import type { ActivityInput, ActivityLog } from '../activity/activity-log';
  * How long an entry waits for others to share its append (traffic and decisions alike: the record is
  * never what a 2xx waits for).
  */
-export const ACTIVITY_BATCH_MS = 25;
+export const ACTIVITY_BATCH_MS = 100;
 /** Most activity entries waiting to be written; beyond it they are counted and summarised. */
 export const MAX_ACTIVITY_BACKLOG = 2_000;
 

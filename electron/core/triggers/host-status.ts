@@ -73,8 +73,14 @@ export async function readHostStatusFile(dataDir: string): Promise<HostStatus | 
 }
 
 /**
- * Writes the host's status to {@link STATUS_FILE}: changes within 50 ms are written once, writes
- * never overlap, and `flush` writes what is pending and waits (stop, tests, `serve`).
+ * How long status changes are gathered into one write (each write is a temp file, two fsyncs and a rename: a burst of
+ * deliveries writes it four times a second, not once per delivery). The dashboard polls it every 2 s.
+ */
+export const STATUS_COALESCE_MS = 250;
+
+/**
+ * Writes the host's status to {@link STATUS_FILE}: changes within {@link STATUS_COALESCE_MS} are written once,
+ * writes never overlap, and `flush` writes what is pending and waits (stop, tests, `serve`).
  */
 export class StatusFileWriter {
   private timer: NodeJS.Timeout | null = null;
@@ -91,7 +97,7 @@ export class StatusFileWriter {
     this.timer = setTimeout(() => {
       this.timer = null;
       this.queueWrite();
-    }, 50);
+    }, STATUS_COALESCE_MS);
   }
 
   /** Writes the current status now (after any write under way) and waits for it. */
