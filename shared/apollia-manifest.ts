@@ -1,6 +1,8 @@
 /**
  * The `apollia.toml` manifest of an `.apo` package, as typed data after the strict schema
- * accepted it (spec: apollia-package-manifest.md, "Tables").
+ * accepted it (spec: apollia-package-manifest.md, "Tables"). The shape is defined once with its
+ * schema (`shared/apollia-manifest-schema.ts`, TypeBox, loaded only by the schema compiler and tests)
+ * and re-exported here as types; this module holds the value lists the schema and the app share.
  */
 
 /** The five action families (spec: "Action families"). Every one but `read` is sensitive. */
@@ -30,94 +32,19 @@ export function isSensitive(family: ActionFamily): boolean {
   return family !== 'read';
 }
 
-export interface PackageTable {
-  name: string;
-  version: string;
-  publisher: string;
-  description?: string;
-  sdk: string;
-}
+/** The trigger source types (spec: "[triggers.source] is tagged by type"). */
+export const TRIGGER_SOURCE_TYPES = ['cron', 'interval', 'file_watch', 'webhook'] as const;
 
-export interface ModelRequest {
-  temperature?: number;
-  top_p?: number;
-  top_k?: number;
-  repetition_penalty?: number;
-  max_tokens?: number;
-  seed?: number;
-}
-
-export interface AgentDefaults {
-  access?: string[];
-  sources?: string[];
-  autonomy?: AutonomyTier;
-  planning?: PlanningMode;
-  model?: { model?: string; preset?: string; request?: ModelRequest };
-}
-
-export interface AgentEntry {
-  id: string;
-  name: string;
-  mission: string;
-  examples?: string[];
-  defaults?: AgentDefaults;
-}
-
-export interface ToolEntry {
-  name: string;
-  module: string;
-  description: string;
-  action: ActionFamily;
-  inputs?: Record<string, unknown>;
-}
-
-export interface WorkflowEntry extends ToolEntry {
-  steps?: string[];
-}
-
-export interface RequiresEntry {
-  type: string;
-  reason?: string;
-}
-
-export interface McpServerEntry {
-  name: string;
-  command?: string;
-  args?: string[];
-  env?: Record<string, string>;
-  transport?: McpTransport;
-  url?: string;
-  init_timeout_secs?: number;
-  call_timeout_secs?: number;
-  max_response_bytes?: number;
-  max_tools?: number;
-  tags?: string[];
-  /** Retired: read, warned about (`package.manifest.retired_key`), and ignored. */
-  /** Retired: read, warned about, ignored; any value (spec "[[mcp_servers]]"). */
-  requires_approval?: unknown;
-}
-
-/** `[triggers.source]`, tagged by `type` (spec: "[triggers.source] is tagged by type"). */
-export type TriggerSource =
-  | { type: 'cron'; schedule: string }
-  | { type: 'interval'; every: string }
-  | { type: 'file_watch'; recursive?: boolean }
-  | { type: 'webhook' };
-
-export interface TriggerEntry {
-  id: string;
-  target: string;
-  input?: string;
-  source: TriggerSource;
-}
-
-export interface ApolliaManifest {
-  package: PackageTable;
-  agents?: AgentEntry[];
-  tools?: ToolEntry[];
-  workflows?: WorkflowEntry[];
-  requires?: RequiresEntry[];
-  mcp_servers?: McpServerEntry[];
-  pip?: { packages?: string[] };
-  triggers?: TriggerEntry[];
-}
+export type {
+  AgentDefaults,
+  AgentEntry,
+  ApolliaManifest,
+  McpServerEntry,
+  ModelRequest,
+  PackageTable,
+  RequiresEntry,
+  ToolEntry,
+  TriggerEntry,
+  TriggerSource,
+  WorkflowEntry,
+} from './apollia-manifest-schema';

@@ -16,6 +16,8 @@ const SCHEMA_MODULES = [
   'shared/schema-kit.ts',
   'shared/api-requests.ts',
   'shared/api-replies.ts',
+  'shared/apollia-manifest-schema.ts',
+  'electron/core/apollia/manifest-schema.ts',
   'electron/core/policy/policy-schema.ts',
   /^electron\/core\/store\/schema\/format-\d+\.ts$/,
 ];
@@ -62,7 +64,11 @@ describe('TypeBox schema modules', () => {
     const files = sourceFiles('scripts');
     const compiler = files.find((file) => basename(file) === 'compile-schemas.ts') as string;
     expect(valueImports(compiler).map((from) => target(compiler, from))).toEqual(
-      expect.arrayContaining(['shared/api-requests.ts', 'electron/core/policy/policy-schema.ts']),
+      expect.arrayContaining([
+        'shared/api-requests.ts',
+        'electron/core/apollia/manifest-schema.ts',
+        'electron/core/policy/policy-schema.ts',
+      ]),
     );
   });
 });

@@ -9,7 +9,7 @@ import { cronProblem } from '../../../shared/cron';
 import type { Problem } from '../../../shared/inspection';
 import { setOwn } from '../../../shared/own-data';
 import { validateManifest } from '../generated/manifest-validator';
-import { TRIGGER_SOURCE_TYPES } from './manifest-schema';
+import { TRIGGER_SOURCE_TYPES } from '../../../shared/apollia-manifest';
 
 /** A TOML value after parsing: plain objects and arrays, dates kept as `Date`. */
 export type TomlValue = string | number | boolean | Date | TomlValue[] | { [key: string]: TomlValue };
