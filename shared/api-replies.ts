@@ -5,16 +5,16 @@
  * drift. The trust views, the signature verdict, the waiting runs, the apply preview, an `.apo`
  * inspection's summary, an update's diff, the decisions it starts from and the policy in force are
  * defined here too (their modules re-export the types; the policy file's schema is built of the
- * policy's parts). Checked here only for their JSON kind: an inspection's `summary` and `details`
- * (each kind's reader types its own) and the manifest an installed package's decisions start from
- * (the manifest reader's `ApolliaManifest`); the reply test checks an `.apo`'s summary against
- * `ApoSummarySchema` and those manifests against the manifest's own strict schema.
+ * policy's parts; an installed package's manifest is the manifest's own schema). Checked here only
+ * for their JSON kind: an inspection's `summary` and `details` (each kind's reader types its own);
+ * the reply test checks an `.apo`'s summary against `ApoSummarySchema`.
  *
  * Like `api-requests.ts`, loaded only by tests and tools: the app imports only its types.
  */
 import { type Static, Type } from 'typebox';
 import { SavedMcpServerSchema } from './api-requests';
-import { ACTION_FAMILIES, type ApolliaManifest, MCP_TRANSPORTS } from './apollia-manifest';
+import { ACTION_FAMILIES, MCP_TRANSPORTS } from './apollia-manifest';
+import { ApolliaManifestSchema } from './apollia-manifest-schema';
 import { NAME_COMPARISONS } from './display-text';
 import { MAX_MCP_SERVER_NAME, MCP_SERVER_NAME } from './mcp-server-name';
 import { POLICY_TRIGGER_KINDS, type PolicyTriggerKind } from './policy';
@@ -953,12 +953,11 @@ export const UpdateDiffSchema = closed({
 export type UpdateDiff = Static<typeof UpdateDiffSchema>;
 
 /**
- * What is installed of the package now: its manifest and what the store holds of the person's decisions. The manifest
- * is the manifest reader's (`ApolliaManifest`, checked by its own strict schema when the package was read), checked
- * here only as an object.
+ * What is installed of the package now: its manifest (the manifest's one schema) and what the store holds of the
+ * person's decisions.
  */
 export const InstalledDecisionsSchema = closed({
-  manifest: shaped<ApolliaManifest>({ type: 'object' }),
+  manifest: ApolliaManifestSchema,
   /** agent id → entry → how it runs, as the store records it. */
   access: mapOf(mapOf(oneOf(['allow', 'ask', 'deny']))),
   /** trigger id → whether it is armed, and whether it keeps a folder (shown as its path) or a secret. */
