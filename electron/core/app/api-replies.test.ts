@@ -210,6 +210,15 @@ url = "https://crm.example.com/mcp"
 `;
 }
 
+/** Opens a file as the app does (registered, then inspected); its source id and its inspection, checked whole. */
+function opener(api: ReturnType<typeof testApi>['api']) {
+  return async (path: string) => {
+    const handle = await api.registerSource(path, 'open-file');
+    if (!handle.ok) throw new Error(handle.error.message);
+    return { sourceId: handle.value.id, inspection: inspected(await api.inspect({ sourceId: handle.value.id })) };
+  };
+}
+
 describeWithMinisign('inspections of signed packages and their updates meet the schema whole', () => {
   beforeAll(() => sharedChecker().warm(), 120_000);
 
@@ -217,11 +226,7 @@ describeWithMinisign('inspections of signed packages and their updates meet the 
     const kit = storyKit(tempDir('apollia-replies-signed-'));
     const { api } = testApi();
     checked('trustKey', await api.trustKey({ publicKey: kit.publisher.publicKeyText, name: TRUSTED_AS }));
-    const open = async (path: string) => {
-      const handle = await api.registerSource(path, 'open-file');
-      if (!handle.ok) throw new Error(handle.error.message);
-      return { sourceId: handle.value.id, inspection: inspected(await api.inspect({ sourceId: handle.value.id })) };
-    };
+    const open = opener(api);
 
     const first = await open(installedFirst(kit));
     expect(first.inspection.signatureVerdict).toMatchObject({ names: 'same', update: null });
@@ -271,11 +276,7 @@ describeWithMinisign('inspections of signed packages and their updates meet the 
     const kit = storyKit(tempDir('apollia-replies-keys-'));
     const { api } = testApi();
     checked('trustKey', await api.trustKey({ publicKey: kit.publisher.publicKeyText, name: TRUSTED_AS }));
-    const open = async (path: string) => {
-      const handle = await api.registerSource(path, 'open-file');
-      if (!handle.ok) throw new Error(handle.error.message);
-      return { sourceId: handle.value.id, inspection: inspected(await api.inspect({ sourceId: handle.value.id })) };
-    };
+    const open = opener(api);
     const first = await open(installedFirst(kit));
     checked('install', await api.install({ sourceId: first.sourceId, decisions: { agents: {}, triggers: {} } }));
 
