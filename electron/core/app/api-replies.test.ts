@@ -66,15 +66,12 @@ describe('Api replies meet their schemas', () => {
     expect(checked('listBuiltinTemplates', await api.listBuiltinTemplates()).length).toBeGreaterThan(0);
     checked('startAtLogin', await api.startAtLogin());
     checked('triggerStatus', await api.triggerStatus());
-    const apo = join(tempDir('apollia-apo-'), 'package.apo');
-    writeFileSync(apo, packFolder(WATCHER_DIR));
-    const handle = await api.registerSource(apo, 'open-file');
-    if (!handle.ok) throw new Error(handle.error.message);
-    expect(inspected(await api.inspect({ sourceId: handle.value.id })).ok).toBe(true);
+    const { sourceId, inspection } = await opener(api)(watcherApo());
+    expect(inspection.ok).toBe(true);
     const receipt = checked(
       'install',
       await api.install({
-        sourceId: handle.value.id,
+        sourceId,
         decisions: { agents: {}, triggers: { 'on-call': { armed: true } } },
       }),
     );
@@ -123,15 +120,9 @@ describe('Api replies meet their schemas', () => {
     expect(checked('trustedKeys', await api.trustedKeys()).map((key) => key.name)).toEqual(['Example']);
     expect(checked('untrustKey', await api.untrustKey({ keyId }))).toEqual([]);
 
-    const apo = join(tempDir('apollia-apo-'), 'package.apo');
-    writeFileSync(apo, packFolder(WATCHER_DIR));
-    const handle = await api.registerSource(apo, 'open-file');
-    if (!handle.ok) throw new Error(handle.error.message);
-    expect(inspected(await api.inspect({ sourceId: handle.value.id })).ok).toBe(true);
-    const receipt = checked(
-      'install',
-      await api.install({ sourceId: handle.value.id, decisions: { agents: {}, triggers: {} } }),
-    );
+    const { sourceId, inspection } = await opener(api)(watcherApo());
+    expect(inspection.ok).toBe(true);
+    const receipt = checked('install', await api.install({ sourceId, decisions: { agents: {}, triggers: {} } }));
     const dir = JSON.parse(readFileSync(join(dataDir, 'state.json'), 'utf8')).packages[receipt.name].dir;
     writeFileSync(join(dataDir, dir, 'added.py'), 'print(1)\n');
     const verified = checked('verifyInstalled', await api.verifyInstalled());
@@ -170,10 +161,9 @@ describe('Api replies meet their schemas', () => {
     const { api } = testApi();
     checked('saveMcpServer', await api.saveMcpServer({ name: 'slack', transport: 'stdio', command: 'slack-mcp' }));
     checked('saveSecret', await api.saveSecret({ name: 'PARALLEL_API_KEY', value: 'key-1' }));
-    const handle = await api.registerSource(writeTemplate(), 'dialog');
-    if (!handle.ok) throw new Error(handle.error.message);
-    expect(inspected(await api.inspect({ sourceId: handle.value.id })).ok).toBe(true);
-    const request = { sourceId: handle.value.id, parameters: { channel: 'C0123ABCD' }, grants: ['mcp:slack/send'] };
+    const { sourceId, inspection } = await opener(api, 'dialog')(writeTemplate());
+    expect(inspection.ok).toBe(true);
+    const request = { sourceId, parameters: { channel: 'C0123ABCD' }, grants: ['mcp:slack/send'] };
     const preview = checked('previewApply', await api.previewApply(request));
     const send = preview.mcp[0]?.tools.find((tool) => tool.name === 'send');
     expect(send?.pin).toEqual({ channel_id: 'C0123ABCD', event: [null, 'COMMENT'] });
@@ -210,10 +200,17 @@ url = "https://crm.example.com/mcp"
 `;
 }
 
+/** The watcher package (an agent with access and a webhook trigger), packed into a fresh file. */
+function watcherApo(): string {
+  const apo = join(tempDir('apollia-apo-'), 'package.apo');
+  writeFileSync(apo, packFolder(WATCHER_DIR));
+  return apo;
+}
+
 /** Opens a file as the app does (registered, then inspected); its source id and its inspection, checked whole. */
-function opener(api: ReturnType<typeof testApi>['api']) {
+function opener(api: ReturnType<typeof testApi>['api'], how: 'open-file' | 'dialog' = 'open-file') {
   return async (path: string) => {
-    const handle = await api.registerSource(path, 'open-file');
+    const handle = await api.registerSource(path, how);
     if (!handle.ok) throw new Error(handle.error.message);
     return { sourceId: handle.value.id, inspection: inspected(await api.inspect({ sourceId: handle.value.id })) };
   };
@@ -312,11 +309,7 @@ describe('the policy in force, as inspect, the dashboard and the settings carry 
 
   /** Each answer that carries the policy, checked; the policy view of each. */
   async function policyViews(api: ReturnType<typeof testApi>['api']) {
-    const apo = join(tempDir('apollia-apo-'), 'package.apo');
-    writeFileSync(apo, packFolder(WATCHER_DIR));
-    const handle = await api.registerSource(apo, 'open-file');
-    if (!handle.ok) throw new Error(handle.error.message);
-    const inspection = inspected(await api.inspect({ sourceId: handle.value.id }));
+    const { inspection } = await opener(api)(watcherApo());
     const settings = checked('settings', await api.settings());
     const dashboard = checked('dashboard', await api.dashboard());
     return [inspection.policy, settings.policy, dashboard.policy?.view];
