@@ -9,7 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Locator, Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import {
   installedFirst,
   SIGNATURE_STORIES,
@@ -18,7 +18,7 @@ import {
   storyKit,
   TRUSTED_AS,
 } from '../../test/helpers/signature-stories';
-import { axeCheck, expect, SCREENSHOTS, test } from '../support/app';
+import { axeCheck, expect, test, windowShots } from '../support/app';
 import { REPO_ROOT } from '../support/electron-binary';
 
 test.use({ now: '2026-01-01T00:00:00Z' });
@@ -29,20 +29,6 @@ function inspect(dataDir: string, path: string, json: boolean): string {
   const argv = [CLI, '--data-dir', dataDir, 'inspect', path, ...(json ? ['--json'] : [])];
   const run = spawnSync(process.execPath, argv, { encoding: 'utf8', env: { PATH: process.env['PATH'] ?? '' } });
   return run.stdout;
-}
-
-/** The window as a person sees it at 1280×800 and at 800×600, `target` scrolled into view. */
-async function windowShots(page: Page, target: Locator, name: string) {
-  const size = page.viewportSize();
-  for (const [width, height] of [
-    [1280, 800],
-    [800, 600],
-  ] as const) {
-    await page.setViewportSize({ width, height });
-    await target.scrollIntoViewIfNeeded();
-    await page.screenshot({ path: join(SCREENSHOTS, `${name}-${width}x${height}.png`) });
-  }
-  if (size) await page.setViewportSize(size);
 }
 
 /** The screen of `story` says what the table says, and what the built CLI says of the same file. */

@@ -8,9 +8,9 @@
 import { appendFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Locator, Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { fingerprintBySha256sum, minisignKeyPair, minisignSign } from '../../test/helpers/minisign-tool';
-import { axeCheck, expect, SCREENSHOTS, shot, test } from '../support/app';
+import { axeCheck, expect, shot, test, windowShots } from '../support/app';
 import { packInvoices, packInvoicesWith } from '../support/packages';
 
 test.use({ now: '2026-01-01T00:00:00Z' });
@@ -22,20 +22,6 @@ interface StoredState {
 }
 
 const next = (page: Page) => page.getByRole('button', { name: 'Next' }).click();
-
-/** The window as a person sees it at 1280×800 and at 800×600, `target` scrolled into view. */
-async function windowShots(page: Page, target: Locator, name: string) {
-  const size = page.viewportSize();
-  for (const [width, height] of [
-    [1280, 800],
-    [800, 600],
-  ] as const) {
-    await page.setViewportSize({ width, height });
-    await target.scrollIntoViewIfNeeded();
-    await page.screenshot({ path: join(SCREENSHOTS, `${name}-${width}x${height}.png`) });
-  }
-  if (size) await page.setViewportSize(size);
-}
 
 test('trust a key, install verified, a key change is a stop, tampering is found on the dashboard', async ({
   page,

@@ -74,6 +74,24 @@ export async function shot(page: Page, name: string): Promise<void> {
 }
 
 /**
+ * The window as a person sees it at 1280×800 and at 800×600, `target` scrolled into view: saved as
+ * `<name>-1280x800.png` and `<name>-800x600.png`, the window put back as it was.
+ */
+export async function windowShots(page: Page, target: Locator, name: string): Promise<void> {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  const size = page.viewportSize();
+  for (const [width, height] of [
+    [1280, 800],
+    [800, 600],
+  ] as const) {
+    await page.setViewportSize({ width, height });
+    await target.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: join(SCREENSHOTS, `${name}-${width}x${height}.png`) });
+  }
+  if (size) await page.setViewportSize(size);
+}
+
+/**
  * One screen, settled, pictured and scanned: waits until no preview is being re-fetched
  * ("Updating…"), saves the screenshot, then runs axe.
  */
