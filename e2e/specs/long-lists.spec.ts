@@ -8,18 +8,11 @@
 import { join } from 'node:path';
 import { manyToolName, manyToolsManifest, manyToolsModule } from '../../test/helpers/many-tools';
 import { axeCheck, expect, nextStep, SCREENSHOTS, test } from '../support/app';
-import { packFileSet } from '../support/packages';
+import { packFileSet, packManyTools } from '../support/packages';
 
 test.use({ now: '2026-01-01T00:00:00Z' });
 
 const TOOLS = 120;
-/** `many-tools` 1.0.0: TOOLS tools, one module each, all offered to its one agent. */
-function packManyTools(): string {
-  const files: Record<string, string> = { 'apollia.toml': manyToolsManifest('many-tools', TOOLS) };
-  for (let i = 0; i < TOOLS; i++) files[`tools/${manyToolName(i)}.py`] = manyToolsModule(manyToolName(i));
-  return packFileSet(files, 'many-tools-1.0.0.apo').path;
-}
-
 test('many tools: counts, the first 50 rows, Show all by keyboard, one untick, review, install', async ({
   page,
   app,
@@ -27,7 +20,7 @@ test('many tools: counts, the first 50 rows, Show all by keyboard, one untick, r
   // Three axe scans of pages holding hundreds of rows take most of a minute on a loaded two-core
   // machine (20–33 s each in a traced run): the default 90 s is too tight, so this test gets three times it.
   test.slow();
-  await app.open(packManyTools());
+  await app.open(packManyTools(TOOLS));
   await expect(page.getByRole('heading', { level: 1, name: 'Install many-tools' })).toBeVisible();
   await page.getByRole('button', { name: 'Next' }).click();
   await expect(page.getByRole('heading', { level: 2, name: 'Step 2 of 4: What it asks to use' })).toBeFocused();

@@ -5,25 +5,18 @@
  * gallery's full-page pictures draw the actions where they stand in the page, not over the content.
  */
 import { join } from 'node:path';
-import { manyToolName, manyToolsManifest, manyToolsModule } from '../../test/helpers/many-tools';
 import { axeCheck, expect, SCREENSHOTS, shot, stepHeading, tabTo, test } from '../support/app';
-import { packFileSet } from '../support/packages';
+import { packManyTools } from '../support/packages';
 
 test.use({ now: '2026-01-01T00:00:00Z', viewport: { width: 800, height: 600 } });
 
 const TOOLS = 60;
-function packManyTools(): string {
-  const files: Record<string, string> = { 'apollia.toml': manyToolsManifest('many-tools', TOOLS) };
-  for (let i = 0; i < TOOLS; i++) files[`tools/${manyToolName(i)}.py`] = manyToolsModule(manyToolName(i));
-  return packFileSet(files, 'many-tools-1.0.0.apo').path;
-}
-
 test('a long Access step at 800×600: Next in view without scrolling, while scrolling, and by keyboard', async ({
   page,
   app,
 }) => {
   test.slow();
-  await app.open(packManyTools());
+  await app.open(packManyTools(TOOLS));
   await expect(page.getByRole('heading', { level: 1, name: 'Install many-tools' })).toBeVisible();
   await page.getByRole('button', { name: 'Next' }).click();
   await expect(stepHeading(page, 'Step 2 of 4: What it asks to use')).toBeFocused();
@@ -67,7 +60,7 @@ test('a full-page picture draws the actions where they stand, after the content,
   app,
 }) => {
   test.slow();
-  await app.open(packManyTools());
+  await app.open(packManyTools(TOOLS));
   await page.getByRole('button', { name: 'Next' }).click();
   await expect(stepHeading(page, 'Step 2 of 4: What it asks to use')).toBeFocused();
   const nav = page.locator('.wizard-nav');

@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { manyToolName, manyToolsManifest, manyToolsModule } from '../../test/helpers/many-tools';
 import { folderEntries, INVOICES_DIR, packFiles, packFolder } from '../../test/helpers/pack';
 import { REPO_ROOT } from './electron-binary';
 
@@ -60,6 +61,13 @@ export function packFixtureWith(name: string, edit: (toml: string) => string, fi
 /** A package made of `files` (path → text), packed as `fileName`. */
 export function packFileSet(files: Record<string, string>, fileName: string): PackedFile {
   return write(packFiles(files), fileName);
+}
+
+/** `many-tools` 1.0.0: `count` tools, one module each, all offered to its one agent; the packed file's path. */
+export function packManyTools(count: number): string {
+  const files: Record<string, string> = { 'apollia.toml': manyToolsManifest('many-tools', count) };
+  for (let i = 0; i < count; i++) files[`tools/${manyToolName(i)}.py`] = manyToolsModule(manyToolName(i));
+  return packFileSet(files, 'many-tools-1.0.0.apo').path;
 }
 
 /** A fresh empty folder (for a file_watch trigger to watch). */
