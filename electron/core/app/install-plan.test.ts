@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ApolliaManifest } from '../../../shared/apollia-manifest';
 import { type ConsentAnswers, decide, permissionsOf } from '../../../shared/decisions';
 import type { SignatureSummary } from '../../../shared/inspection';
+import { UNSIGNED } from '../../../shared/trust';
 import { installedDecisions } from '../store/records';
 import { emptyState, type StoreState } from '../store/state';
 import { applyInstallPlan, type InstallPlanInput, type InstallPrepared, planInstall } from './install-plan';
@@ -26,15 +27,7 @@ const v1: ApolliaManifest = {
 };
 const v2: ApolliaManifest = { ...v1, package: { ...v1.package, version: '1.1.0' } };
 
-const unsigned: SignatureSummary = {
-  state: 'unsigned',
-  key_id: null,
-  trusted_comment: null,
-  signer: null,
-  public_key: null,
-  reason: null,
-  message: null,
-};
+const unsigned: SignatureSummary = UNSIGNED;
 const signed: SignatureSummary = {
   ...unsigned,
   state: 'unknown_key',
