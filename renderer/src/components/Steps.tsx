@@ -1,3 +1,4 @@
+import { ArrowLeft, X } from 'lucide-react';
 import { useEffect, useId, useRef, type ReactNode } from 'react';
 
 /** The progress indicator of a wizard: an ordered list, the current step marked `aria-current="step"`. */
@@ -68,6 +69,33 @@ export function WizardStep({
         </StepHeading>
         {children}
       </section>
+    </>
+  );
+}
+
+/**
+ * The first two actions of a guided form's step bar: Back (not on the first step) and Cancel, both
+ * disabled while the form's action is under way. The caller adds what goes forward.
+ */
+export function BackAndCancel({
+  step,
+  busy,
+  onStep,
+  onCancel,
+}: {
+  step: number;
+  busy: boolean;
+  onStep: (step: number) => void;
+  onCancel: () => void;
+}) {
+  return (
+    <>
+      <button type="button" className="button" disabled={step === 0 || busy} onClick={() => onStep(step - 1)}>
+        <ArrowLeft aria-hidden="true" size={16} /> Back
+      </button>
+      <button type="button" className="button wizard-cancel" disabled={busy} onClick={onCancel}>
+        <X aria-hidden="true" size={16} /> Cancel
+      </button>
     </>
   );
 }

@@ -1,12 +1,12 @@
 import { CancelConfirm } from '../../components/CancelConfirm';
-import { ArrowLeft, ArrowRight, Download, X } from 'lucide-react';
+import { ArrowRight, Download } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import type { InstallReceipt, SourceInspection } from '../../../../shared/api';
 import type { ApoInspection } from '../../../../shared/inspection';
 import { useInstall } from '../../../api/hooks';
 import { PackageText } from '../../components/PackageText';
 import { ErrorPanel } from '../../components/Status';
-import { WizardStep } from '../../components/Steps';
+import { BackAndCancel, WizardStep } from '../../components/Steps';
 import { useConsentDraft, useConsentStore, type ConsentDraft } from '../../stores/consent-store';
 import { answersFromDraft, useFormDecisions } from './consent-decisions';
 import { useFlowStore } from '../../stores/flow-store';
@@ -148,12 +148,7 @@ function ConsentNav({
 }) {
   return (
     <div className="wizard-nav">
-      <button type="button" className="button" disabled={step === 0 || pending} onClick={() => onStep(step - 1)}>
-        <ArrowLeft aria-hidden="true" size={16} /> Back
-      </button>
-      <button type="button" className="button wizard-cancel" disabled={pending} onClick={onCancel}>
-        <X aria-hidden="true" size={16} /> Cancel
-      </button>
+      <BackAndCancel step={step} busy={pending} onStep={onStep} onCancel={onCancel} />
       {!last ? (
         <button type="button" className="button button-primary" onClick={() => onStep(step + 1)}>
           Next <ArrowRight aria-hidden="true" size={16} />

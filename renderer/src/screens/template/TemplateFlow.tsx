@@ -1,5 +1,5 @@
 import { CancelConfirm } from '../../components/CancelConfirm';
-import { AlertTriangle, ArrowLeft, ArrowRight, CheckCircle2, Play, Settings as SettingsIcon, X } from 'lucide-react';
+import { AlertTriangle, ArrowRight, CheckCircle2, Play, Settings as SettingsIcon } from 'lucide-react';
 import { SetWebhookSecret } from '../../components/WebhookSecretChoice';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { AgentView, ApplyPreviewRequest, ApplyReceipt, SourceInspection } from '../../../../shared/api';
@@ -19,7 +19,7 @@ import { useApply, useDashboard, usePreviewApply } from '../../../api/hooks';
 import { PackageText } from '../../components/PackageText';
 import { triggerName } from '../../components/trigger-name';
 import { ErrorPanel, Loading } from '../../components/Status';
-import { WizardStep } from '../../components/Steps';
+import { BackAndCancel, WizardStep } from '../../components/Steps';
 import { useDebounced } from '../../components/use-debounced';
 import { useApplyStore, type ApplyDraft, type FieldValue } from '../../stores/apply-store';
 import { useFlowStore } from '../../stores/flow-store';
@@ -362,12 +362,7 @@ function WizardNav({
   const blockedNext = wrong.length > 0;
   return (
     <div className="wizard-nav">
-      <button type="button" className="button" disabled={step === 0 || busy} onClick={() => onStep(step - 1)}>
-        <ArrowLeft aria-hidden="true" size={16} /> Back
-      </button>
-      <button type="button" className="button wizard-cancel" disabled={busy} onClick={onCancel}>
-        <X aria-hidden="true" size={16} /> Cancel
-      </button>
+      <BackAndCancel step={step} busy={busy} onStep={onStep} onCancel={onCancel} />
       {blockedNext ? (
         <p className="small text-error" id="next-blocked">
           To continue, fill in or fix {wrong.length === 1 ? 'this field' : `these ${wrong.length} fields`}:{' '}
