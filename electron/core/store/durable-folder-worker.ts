@@ -139,7 +139,8 @@ parentPort.on('message', (message) => {
         for (let i = 0; i < results.length; i++) if (results[i] === null) results[i] = problem(error);
       }
     }
-    parentPort.postMessage(trace ? { ids: files.map((file) => file.id), results, trace } : { ids: files.map((file) => file.id), results });
+    const ids = files.map((file) => file.id);
+    parentPort.postMessage(trace ? { ids, results, trace } : { ids, results });
   }
   if (message === 'close' || closing) { forget(); parentPort.postMessage('closed'); }
 });
