@@ -40,7 +40,7 @@ export async function writeFileAtomic(
 }
 
 /** The errors of opening a folder where folders cannot be opened or fsynced (e.g. Windows). */
-const FOLDER_SYNC_UNSUPPORTED = ['EISDIR', 'EPERM', 'EACCES', 'EINVAL'];
+export const FOLDER_SYNC_UNSUPPORTED: readonly string[] = ['EISDIR', 'EPERM', 'EACCES', 'EINVAL'];
 
 /** fsyncs a folder so a rename in it survives a power cut (a no-op where folders cannot be opened, e.g. Windows). */
 export async function syncDir(dir: string): Promise<void> {

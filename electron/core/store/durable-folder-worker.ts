@@ -29,7 +29,8 @@ const path = require('node:path');
 const { randomUUID } = require('node:crypto');
 const dir = workerData.dir;
 const faults = workerData.faults || {};
-const UNSUPPORTED = ['EISDIR', 'EPERM', 'EACCES', 'EINVAL'];
+// The errors of opening a folder where folders cannot be opened or fsynced (FOLDER_SYNC_UNSUPPORTED in atomic-file.ts).
+const UNSUPPORTED = workerData.folderSyncUnsupported;
 let held = null;
 let noFolderSync = false;
 let syncs = 0;

@@ -19,6 +19,7 @@
  */
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
+import { FOLDER_SYNC_UNSUPPORTED } from './atomic-file';
 import { DURABLE_FOLDER_WORKER } from './durable-folder-worker';
 
 /** How long an idle worker is kept before it is let go (a new one starts at the next write). */
@@ -98,7 +99,11 @@ export class DurableFolder {
     const { onTrace: _onTrace, ...hooks } = this.faults;
     const worker = new Worker(DURABLE_FOLDER_WORKER, {
       eval: true,
-      workerData: { dir: this.dir, faults: { ...hooks, trace: this.faults.onTrace !== undefined } },
+      workerData: {
+        dir: this.dir,
+        folderSyncUnsupported: FOLDER_SYNC_UNSUPPORTED,
+        faults: { ...hooks, trace: this.faults.onTrace !== undefined },
+      },
     });
     worker.on('message', (message: { ids: number[]; results: Result[]; trace?: string[] } | 'closed') => {
       if (message === 'closed') return;
