@@ -22,12 +22,12 @@
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { checkParameter, previewApply } from '../shared/apply-preview';
-import type { ApolliaManifest } from '../shared/apollia-manifest';
-import { accessFamilies } from '../shared/consent';
-import { textSafetyReport } from '../shared/display-text';
-import { decide, permissionsOf } from '../shared/decisions';
-import { diffUpdate } from '../shared/update-diff';
+import { checkParameter, previewApply } from '../shared/decisions/apply-preview';
+import type { ApolliaManifest } from '../shared/manifests/apollia-manifest';
+import { accessFamilies } from '../shared/decisions/consent';
+import { textSafetyReport } from '../shared/words/display-text';
+import { decide, permissionsOf } from '../shared/decisions/decisions';
+import { diffUpdate } from '../shared/decisions/update-diff';
 import { packageAgentRecord, packageRecord, packageTriggerRecord } from '../electron/core/store/records';
 import { emptyState, type StoreState } from '../electron/core/store/state';
 import { dashboardOf } from '../electron/core/app/views';

@@ -20,7 +20,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { build } from 'esbuild';
-import { API_METHODS } from '../shared/api';
+import { API_METHODS } from '../shared/contract/api';
 import { installBridge } from '../e2e/harness/bridge';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../e2e/support/chromium';
 import { startHarness } from '../e2e/support/harness-process';

@@ -20,7 +20,7 @@ import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { WORKER_FILE } from '../electron/core/bounded/worker-boot';
-import { API_METHODS } from '../shared/api';
+import { API_METHODS } from '../shared/contract/api';
 import { installBridge } from '../e2e/harness/bridge';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../e2e/support/chromium';
 import { startHarness } from '../e2e/support/harness-process';

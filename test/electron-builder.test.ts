@@ -76,7 +76,7 @@ describe('electron-builder.yml', () => {
 
   it('packs the built app and ships only the run-time data it reads', () => {
     expect(config.files).toContain('out/**');
-    // The catalogues are compiled in (shared/catalogues.ts imports them); only the templates and the tray icon are read
+    // The catalogues are compiled in (shared/manifests/catalogues.ts imports them); only the templates and the tray icon are read
     // from disk.
     expect(config.extraResources).toEqual([
       { from: 'resources/templates', to: 'templates', filter: ['**/*'] },
@@ -85,7 +85,7 @@ describe('electron-builder.yml', () => {
     const main = readFileSync(new URL('electron/main/index.ts', root), 'utf8');
     expect(main).toContain("join(resourcesDir(), 'icons', process.platform === 'darwin' ? '16x16.png' : '32x32.png')");
     expect(existsSync(new URL('resources/templates/README.md', root))).toBe(true);
-    expect(readFileSync(new URL('shared/catalogues.ts', root), 'utf8')).toContain(
+    expect(readFileSync(new URL('shared/manifests/catalogues.ts', root), 'utf8')).toContain(
       "from '../resources/catalogues/native-tools.json'",
     );
   });

@@ -1,5 +1,5 @@
 /**
- * The refusal codes are listed once (shared/refusal-codes.ts): the list is exactly the codes the
+ * The refusal codes are listed once (shared/contract/refusal-codes.ts): the list is exactly the codes the
  * readers' source names, so a code added to a reader without its row fails here, and a row left for a
  * code no reader answers any more fails too.
  */
@@ -7,8 +7,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { sourceFiles } from './helpers/source-files';
 import { describe, expect, it } from 'vitest';
-import { REFUSAL_ROWS } from '../shared/refusal-actor';
-import { isRefusalCode, REFUSAL_CODES } from '../shared/refusal-codes';
+import { REFUSAL_ROWS } from '../shared/contract/refusal-actor';
+import { isRefusalCode, REFUSAL_CODES } from '../shared/contract/refusal-codes';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const CODE = /'((?:archive|manifest|template|plugin|input|signature|source)\.[a-z_0-9]+)'/g;
@@ -17,7 +17,7 @@ describe('refusal codes', () => {
   it('are exactly the codes the readers and the refused screen name', () => {
     const named = new Set<string>();
     for (const file of ['electron', 'shared', 'renderer/src'].flatMap(sourceFiles)) {
-      if (file === 'shared/refusal-codes.ts') continue;
+      if (file === 'shared/contract/refusal-codes.ts') continue;
       for (const match of readFileSync(join(ROOT, file), 'utf8').matchAll(CODE)) named.add(match[1] as string);
     }
     expect([...named].sort()).toEqual([...REFUSAL_CODES].sort());

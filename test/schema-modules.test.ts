@@ -13,10 +13,10 @@ const ROOT = new URL('..', import.meta.url).pathname;
 
 /** The modules that build schemas with TypeBox. */
 const SCHEMA_MODULES = [
-  'shared/schema-kit.ts',
-  'shared/api-requests.ts',
-  'shared/api-replies.ts',
-  'shared/apollia-manifest-schema.ts',
+  'shared/base/schema-kit.ts',
+  'shared/contract/api-requests.ts',
+  'shared/contract/api-replies.ts',
+  'shared/manifests/apollia-manifest-schema.ts',
   'electron/core/apollia/manifest-schema.ts',
   'electron/core/policy/policy-schema.ts',
   /^electron\/core\/store\/schema\/format-\d+\.ts$/,
@@ -65,7 +65,7 @@ describe('TypeBox schema modules', () => {
     const compiler = files.find((file) => basename(file) === 'compile-schemas.ts') as string;
     expect(valueImports(compiler).map((from) => target(compiler, from))).toEqual(
       expect.arrayContaining([
-        'shared/api-requests.ts',
+        'shared/contract/api-requests.ts',
         'electron/core/apollia/manifest-schema.ts',
         'electron/core/policy/policy-schema.ts',
       ]),

@@ -22,7 +22,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, extname, join, normalize, resolve, sep } from 'node:path';
-import { API_METHODS, type ApiMethod, type ApiResult, type SourceHandle } from '../../shared/api';
+import { API_METHODS, type ApiMethod, type ApiResult, type SourceHandle } from '../../shared/contract/api';
 import { type CoreApi, createApi } from '../../electron/core/api';
 import { sharedChecker } from '../../electron/core/bounded/index';
 import { createFileKeySecretBox } from '../../electron/core/secrets/secret-box';

@@ -1,5 +1,5 @@
 /**
- * One vocabulary (shared/words.ts): what a person reads is words, and raw forms (`pkg:…` ids,
+ * One vocabulary (shared/words/words.ts): what a person reads is words, and raw forms (`pkg:…` ids,
  * transports, status numbers, the signing algorithm, process ids, raw backticks) are only ever
  * secondary text (small, muted) beside them. A web search that the verdict counts as sending
  * outside says so on its own row. A refusal a newer app fixes offers the download page.

@@ -1,8 +1,8 @@
 /**
- * A refusal goes to whoever can act on it (shared/refusal-actor.ts), in words right for its code:
+ * A refusal goes to whoever can act on it (shared/contract/refusal-actor.ts), in words right for its code:
  * an empty file is a download to repeat, a misnamed module is the author's slip (not "Move to
  * Trash"), and the author's message can be copied. (A signature that does not match says so rather
- * than "does not follow the rules": shared/refusal-actor.test.ts.)
+ * than "does not follow the rules": shared/contract/refusal-actor.test.ts.)
  */
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -17,7 +17,7 @@ import {
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { API_METHODS } from '../../shared/api';
+import { API_METHODS } from '../../shared/contract/api';
 import { installBridge } from '../harness/bridge';
 import { electronBinary, REPO_ROOT } from './electron-binary';
 import { startHarness, type HarnessProcess } from './harness-process';

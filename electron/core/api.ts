@@ -1,5 +1,5 @@
 /**
- * The Api of `shared/api.ts`, implemented over core with injected deps (DESIGN.md "Layout";
+ * The Api of `shared/contract/api.ts`, implemented over core with injected deps (DESIGN.md "Layout";
  * STYLE.md "the boundary tested without Electron"). Electron main binds it to IPC, the e2e harness
  * serves it over HTTP, tests call it directly.
  *
@@ -21,8 +21,8 @@ import {
   type ApiResponse,
   type ApiResult,
   type SourceHandle,
-} from '../../shared/api';
-import type { ApoDetails } from '../../shared/inspection';
+} from '../../shared/contract/api';
+import type { ApoDetails } from '../../shared/manifests/inspection';
 import {
   keyChangeOf,
   listTrustedKeys,
@@ -33,7 +33,7 @@ import {
   untrustKey,
   verifyInstalled,
 } from './app/publisher-trust';
-import { SDK_VERSION } from '../../shared/sdk';
+import { SDK_VERSION } from '../../shared/manifests/sdk';
 import { keyFingerprint } from './trust/trusted-keys';
 import { ActivityLog } from './activity/activity-log';
 import { archiveAgent, setToolAccess } from './app/agents';

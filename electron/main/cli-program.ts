@@ -11,7 +11,7 @@
  * Not packaged (`npm start`): `apollia-desktop`, the repository's `npm link`ed CLI.
  * No `electron` import: unit-tested with plain values.
  */
-import { CLI_NAME, shellQuoted } from '../../shared/command-line';
+import { CLI_NAME, shellQuoted } from '../../shared/base/command-line';
 
 /**
  * Where the deb installs the binary it links as `/usr/bin/apollia-desktop` (electron-builder:

@@ -7,7 +7,7 @@
  * opens while the keychain is still being probed (start-order.ts) —; and the one trigger host of
  * the data folder, started on ready and stopped on quit.
  */
-import { APP_DOWNLOAD_PAGE } from '../../shared/app-links';
+import { APP_DOWNLOAD_PAGE } from '../../shared/base/app-links';
 import { app, BrowserWindow, shell } from 'electron';
 import { join } from 'node:path';
 import { type CoreApi, createApi } from '../core/api';

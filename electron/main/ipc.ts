@@ -6,9 +6,9 @@
  */
 import { ipcMain } from 'electron';
 import { isAbsolute } from 'node:path';
-import { API_METHODS, type ApiResult, type SourceHandle } from '../../shared/api';
+import { API_METHODS, type ApiResult, type SourceHandle } from '../../shared/contract/api';
 import type { AppLocation } from './app-location';
-import { apiChannel, DROP_CHANNEL } from '../../shared/ipc-channels';
+import { apiChannel, DROP_CHANNEL } from '../../shared/contract/ipc-channels';
 import type { CoreApi } from '../core/api';
 import { handleInvoke } from './sender-check';
 

@@ -7,9 +7,9 @@
  */
 import { app, dialog, type BrowserWindow } from 'electron';
 import { statSync } from 'node:fs';
-import type { SourceHandle } from '../../shared/api';
+import type { SourceHandle } from '../../shared/contract/api';
 import type { CoreApi } from '../core/api';
-import { OPENED_CHANNEL } from '../../shared/ipc-channels';
+import { OPENED_CHANNEL } from '../../shared/contract/ipc-channels';
 import { apoPathsFromArgv } from './open-request-paths';
 import { bringForward } from './window';
 

@@ -3,7 +3,7 @@
  * checks the sender, hands the request to the core Api (which validates it), and turns a throw
  * into an error value. No `electron` import: unit-tested with a fake event.
  */
-import type { ApiResult } from '../../shared/api';
+import type { ApiResult } from '../../shared/contract/api';
 import { isTrustedSender, type AppLocation, type SenderFrame } from './app-location';
 
 /** The part of Electron's `IpcMainInvokeEvent` the wrapper reads. */

@@ -5,8 +5,8 @@
  * so it is bundled as one CommonJS file (`out/preload/index.cjs`).
  */
 import { contextBridge, ipcRenderer, webUtils } from 'electron';
-import { API_METHODS, type ApolliaBridge, type SourceHandle } from '../../shared/api';
-import { apiChannel, DROP_CHANNEL, OPENED_CHANNEL } from '../../shared/ipc-channels';
+import { API_METHODS, type ApolliaBridge, type SourceHandle } from '../../shared/contract/api';
+import { apiChannel, DROP_CHANNEL, OPENED_CHANNEL } from '../../shared/contract/ipc-channels';
 
 /**
  * Sources opened before the page subscribed (a double-click that launched the app) are kept until

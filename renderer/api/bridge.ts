@@ -1,9 +1,9 @@
 /**
  * The one place the renderer touches `window.apollia` (STYLE.md "State in the renderer"): the
- * preload (or, in e2e, the harness bridge) exposes the Api of shared/api.ts there. Every call is
+ * preload (or, in e2e, the harness bridge) exposes the Api of shared/contract/api.ts there. Every call is
  * unwrapped here so react-query sees a value or a thrown `ApiCallError` carrying the `ApiError`.
  */
-import type { ApiError, ApiMethod, ApiRequest, ApiResponse, ApiResult, ApolliaBridge } from '../../shared/api';
+import type { ApiError, ApiMethod, ApiRequest, ApiResponse, ApiResult, ApolliaBridge } from '../../shared/contract/api';
 
 declare global {
   interface Window {

@@ -4,7 +4,7 @@
  * invalidate the dashboard (and the settings, where they change them).
  */
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { ApiRequest } from '../../shared/api';
+import type { ApiRequest } from '../../shared/contract/api';
 import { call } from './bridge';
 import { queryKeys } from './query-keys';
 
@@ -197,7 +197,7 @@ export const useDiscardTriggerRuns = () => useChange('discardTriggerRuns');
 /** Settings → the webhook port (null: the default); a running host moves its listener. */
 export const useSetWebhookPort = () => useChange('setWebhookPort', { settings: true });
 
-/** Opens the page where the newest Apollia Desktop is, in the person's browser (a fixed address: shared/app-links.ts). */
+/** Opens the page where the newest Apollia Desktop is, in the person's browser (a fixed address: shared/base/app-links.ts). */
 export function useOpenDownloadPage() {
   return useMutation({ mutationFn: () => call('openDownloadPage') });
 }

@@ -1,7 +1,7 @@
 import { Archive, FolderOpen, History, LayoutDashboard, Settings as SettingsIcon, X } from 'lucide-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { lazy, type RefObject, Suspense, useEffect, useMemo, useRef, useState, type DragEvent } from 'react';
-import { tabLabels } from '../../shared/tab-labels';
+import { tabLabels } from '../../shared/words/tab-labels';
 import { bridge, toApiError } from '../api/bridge';
 import { queryKeys } from '../api/query-keys';
 import { focusHeadingWhenShown } from './components/focus-heading';

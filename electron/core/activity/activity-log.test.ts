@@ -1,7 +1,7 @@
 import { appendFileSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ACTIVITY_KIND_WORDS, ACTIVITY_KINDS, DECISION_KINDS } from '../../../shared/activity';
+import { ACTIVITY_KIND_WORDS, ACTIVITY_KINDS, DECISION_KINDS } from '../../../shared/activity/activity-kinds';
 import { tempDir } from '../../../test/helpers/test-api';
 import { ActivityLog, cleanDetail, DETAIL_MAX, GENESIS, NAME_MAX } from './activity-log';
 import { escapeControls, redactSecrets } from './entry-text';

@@ -1,5 +1,5 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { UNSIGNED } from '../../../shared/trust';
+import { UNSIGNED } from '../../../shared/trust/trust';
 import { tmpdir } from 'node:os';
 import { join, relative, sep } from 'node:path';
 import { describe, expect, test } from 'vitest';

@@ -5,11 +5,11 @@
  * reads what the previous one vouched for; all problems of the failing stage are returned, the
  * first one first. Warnings never refuse a package.
  */
-import type { ApolliaManifest } from '../../../shared/apollia-manifest';
-import { apolliaNativeTool, CONNECTION_TYPES } from '../../../shared/catalogues';
-import type { ArchiveFileInfo, Problem } from '../../../shared/inspection';
-import { isPinnedRequirement } from '../../../shared/risk-summary';
-import { SDK_VERSION } from '../../../shared/sdk';
+import type { ApolliaManifest } from '../../../shared/manifests/apollia-manifest';
+import { apolliaNativeTool, CONNECTION_TYPES } from '../../../shared/manifests/catalogues';
+import type { ArchiveFileInfo, Problem } from '../../../shared/manifests/inspection';
+import { isPinnedRequirement } from '../../../shared/decisions/risk-summary';
+import { SDK_VERSION } from '../../../shared/manifests/sdk';
 import { inputsSchemaProblem } from './inputs-schema';
 import { checkManifestSchema, parseManifestText } from './manifest-parse';
 import { checkManifestRules } from './manifest-rules';

@@ -3,9 +3,9 @@
  * the package would be allowed to do (spec: apollia-package-manifest.md; DESIGN.md "Validation
  * contract"). Nothing from the package is ever run.
  */
-import type { ApoInspection, Problem } from '../../../shared/inspection';
-import { SDK_VERSION } from '../../../shared/sdk';
-import { signatureSummaryOf } from '../../../shared/trust';
+import type { ApoInspection, Problem } from '../../../shared/manifests/inspection';
+import { SDK_VERSION } from '../../../shared/manifests/sdk';
+import { signatureSummaryOf } from '../../../shared/trust/trust';
 import { readApoArchive } from '../archive/index';
 import {
   claimedKeyIdOf,

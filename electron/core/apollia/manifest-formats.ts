@@ -4,7 +4,7 @@
  * validator compiled at build time (`scripts/compile-schemas.ts` → `electron/core/generated/`),
  * which imports this module by name.
  */
-import { cronProblem, parseInterval } from '../../../shared/cron';
+import { cronProblem, parseInterval } from '../../../shared/triggers/cron';
 
 /** `format: "cron"`: a five-field cron expression croner accepts. */
 export function cron(value: string): boolean {

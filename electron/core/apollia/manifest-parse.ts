@@ -5,11 +5,11 @@
  */
 import type { ErrorObject } from 'ajv';
 import { parse, TomlError } from 'smol-toml';
-import { cronProblem } from '../../../shared/cron';
-import type { Problem } from '../../../shared/inspection';
-import { setOwn } from '../../../shared/own-data';
+import { cronProblem } from '../../../shared/triggers/cron';
+import type { Problem } from '../../../shared/manifests/inspection';
+import { setOwn } from '../../../shared/base/own-data';
 import { validateManifest } from '../generated/manifest-validator';
-import { TRIGGER_SOURCE_TYPES } from '../../../shared/apollia-manifest';
+import { TRIGGER_SOURCE_TYPES } from '../../../shared/manifests/apollia-manifest';
 
 /** A TOML value after parsing: plain objects and arrays, dates kept as `Date`. */
 export type TomlValue = string | number | boolean | Date | TomlValue[] | { [key: string]: TomlValue };
@@ -287,7 +287,7 @@ function translate(
         position: position(here),
       };
     case 'maxItems': {
-      // One source for the limit (shared/limits.ts): the Api's requests are capped by the same number, so what is
+      // One source for the limit (shared/base/limits.ts): the Api's requests are capped by the same number, so what is
       // accepted here installs.
       const limit = (error.params as { limit: number }).limit;
       const count = Array.isArray(value) ? value.length : 0;

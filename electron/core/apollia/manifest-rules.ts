@@ -12,8 +12,8 @@
  *   name is not a tool, and a `pkg:` entry without `/` names no tool.
  * - Rule 7: a trigger's target is an agent id or a workflow name; a tool is not a target.
  */
-import type { ApolliaManifest } from '../../../shared/apollia-manifest';
-import type { Problem } from '../../../shared/inspection';
+import type { ApolliaManifest } from '../../../shared/manifests/apollia-manifest';
+import type { Problem } from '../../../shared/manifests/inspection';
 import { cargoRequirementToRange, isSemver } from './sdk-requirement';
 
 const IDENTIFIER = /^[a-z0-9_-]+$/;

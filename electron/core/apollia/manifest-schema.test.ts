@@ -1,5 +1,5 @@
 /**
- * The manifest's schema is defined once with TypeBox (`shared/apollia-manifest-schema.ts`) and
+ * The manifest's schema is defined once with TypeBox (`shared/manifests/apollia-manifest-schema.ts`) and
  * must stay the strict schema that was written by hand before it: the same JSON, key for key and
  * in the same order (`test/fixtures/schemas/manifest-schema.json` is that schema, checked in), so the
  * compiled validator validates exactly as it did; a deliberate change to what is validated updates
@@ -8,8 +8,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import { TRIGGER_SOURCE_TYPES } from '../../../shared/apollia-manifest';
-import type * as Manifest from '../../../shared/apollia-manifest';
+import { TRIGGER_SOURCE_TYPES } from '../../../shared/manifests/apollia-manifest';
+import type * as Manifest from '../../../shared/manifests/apollia-manifest';
 import { validateManifest } from '../generated/manifest-validator';
 import { MANIFEST_SCHEMA } from './manifest-schema';
 

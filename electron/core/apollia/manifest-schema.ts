@@ -1,12 +1,12 @@
 /**
  * The strict JSON Schema of `apollia.toml` as `scripts/compile-schemas.ts` compiles it, with the
  * ajv options it is compiled with. The schema is defined once with its types in
- * `shared/apollia-manifest-schema.ts` (TypeBox; spec: apollia-package-manifest.md, "Tables" and
+ * `shared/manifests/apollia-manifest-schema.ts` (TypeBox; spec: apollia-package-manifest.md, "Tables" and
  * "Strict schema"): every table refuses keys it does not know, and the spec's "Validation" rules,
  * not the schema, check identifiers, semver and the sdk requirement. Loaded only by the schema
  * compiler and tests: the reader runs the compiled validator (`generated/manifest-validator.js`).
  */
-import { ApolliaManifestSchema } from '../../../shared/apollia-manifest-schema';
+import { ApolliaManifestSchema } from '../../../shared/manifests/apollia-manifest-schema';
 
 /**
  * The ajv options the manifest schema is compiled with (at build time, `scripts/compile-schemas.ts`):

@@ -7,8 +7,8 @@ import {
   type ActionFamily,
   type ApolliaManifest,
   isSensitive,
-} from '../../../shared/apollia-manifest';
-import type { ApoSummary, SignatureSummary, TriggerSummary } from '../../../shared/inspection';
+} from '../../../shared/manifests/apollia-manifest';
+import type { ApoSummary, SignatureSummary, TriggerSummary } from '../../../shared/manifests/inspection';
 
 function text(value: unknown): string {
   return typeof value === 'string' ? value : '';

@@ -1,12 +1,12 @@
 /**
- * One source for the limit of access entries per agent (shared/limits.ts): a package at the limit
+ * One source for the limit of access entries per agent (shared/base/limits.ts): a package at the limit
  * installs from the form (every entry answered, through the Api's request schema) and from the
  * CLI; one past it is refused by `inspect` with a clear error naming the field and the limit.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { MAX_ACCESS_PER_AGENT } from '../../../shared/limits';
+import { MAX_ACCESS_PER_AGENT } from '../../../shared/base/limits';
 import { runCliCaptured } from '../../../test/helpers/cli-run';
 import { packFiles } from '../../../test/helpers/pack';
 import { tempDir, testApi } from '../../../test/helpers/test-api';

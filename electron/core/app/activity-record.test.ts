@@ -6,7 +6,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ACTIVITY_KIND_WORDS, activityOutcomeWords } from '../../../shared/activity';
+import { ACTIVITY_KIND_WORDS, activityOutcomeWords } from '../../../shared/activity/activity-kinds';
 import { packFolder } from '../../../test/helpers/pack';
 import { activityText, tempDir, testApi } from '../../../test/helpers/test-api';
 import { ActivityLog } from '../activity/activity-log';

@@ -2,16 +2,16 @@
  * Changes to an agent on this computer: its tool access (the dashboard's switches) and archiving a
  * template's agent (a package's agents leave with their package).
  */
-import type { AgentView, ApiRequest } from '../../../shared/api';
+import type { AgentView, ApiRequest } from '../../../shared/contract/api';
 import { type ApiContext, policyOf, recordActivity } from './context';
-import { own } from '../../../shared/own';
-import { POLICY_REFUSAL, toolBlockedBy } from '../../../shared/policy';
+import { own } from '../../../shared/base/own';
+import { POLICY_REFUSAL, toolBlockedBy } from '../../../shared/policy/policy';
 import { organizationServers, usablePolicy } from '../policy/index';
 import { CoreError } from '../errors/index';
 import { disarmTrigger } from '../store/records';
 import { decideFromStore, storedTrust } from './decide-from-store';
-import { ownRecord } from '../../../shared/own-data';
-import type { PreviewMcpTool } from '../../../shared/apply-preview';
+import { ownRecord } from '../../../shared/base/own-data';
+import type { PreviewMcpTool } from '../../../shared/decisions/apply-preview';
 import type { AgentRecord, StoreState, TemplateAgentRecord } from '../store/state';
 import { agentView, waitingToolGrantable } from './views';
 

@@ -6,7 +6,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { API_METHODS, type ApiMethod } from '../../../shared/api';
+import { API_METHODS, type ApiMethod } from '../../../shared/contract/api';
 import { INVOICES_DIR, packFolder } from '../../../test/helpers/pack';
 import type { CoreApi } from '../api';
 import { tempDir, testApi, treeHash } from '../../../test/helpers/test-api';

@@ -1,5 +1,5 @@
 /**
- * The replies defined once with their schemas (shared/api-replies.ts) are what the core answers:
+ * The replies defined once with their schemas (shared/contract/api-replies.ts) are what the core answers:
  * each live answer of a real install, arm, rotate, disarm, uninstall, the dashboard, the settings
  * and the status calls, the trusted keys, the integrity check and the waiting runs meets its
  * method's schema, closed (a field the type does not declare fails), so the reply, its type and its
@@ -12,8 +12,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Ajv2020 from 'ajv/dist/2020.js';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { ApiResult, SourceInspection } from '../../../shared/api';
-import { API_REPLY_SCHEMAS, ApoSummarySchema, type ApiRepliedMethod } from '../../../shared/api-replies';
+import type { ApiResult, SourceInspection } from '../../../shared/contract/api';
+import { API_REPLY_SCHEMAS, ApoSummarySchema, type ApiRepliedMethod } from '../../../shared/contract/api-replies';
 import { describeWithMinisign, minisignSign } from '../../../test/helpers/minisign-tool';
 import { packFolder } from '../../../test/helpers/pack';
 import { installedFirst, invoicesFile, storyKit, TRUSTED_AS } from '../../../test/helpers/signature-stories';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { type ApplyPreview, previewApply } from '../../../shared/apply-preview';
-import { NO_POLICY } from '../../../shared/policy';
-import type { TemplateDetails, TemplateManifest } from '../../../shared/template-manifest';
+import { type ApplyPreview, previewApply } from '../../../shared/decisions/apply-preview';
+import { NO_POLICY } from '../../../shared/policy/policy';
+import type { TemplateDetails, TemplateManifest } from '../../../shared/manifests/template-manifest';
 import { emptyState } from '../store/state';
 import { type ApplyPlanInput, applyApplyPlan, planApply } from './apply-plan';
 

@@ -2,13 +2,13 @@
  * What applying a template writes, decided apart from writing it (STYLE.md "decide, then do"): `planApply` is pure —
  * from the preview the person was shown and what they ticked it answers the agent, its triggers (armed only as
  * ticked), the receipt and the activity events — and `applyApplyPlan` writes a plan in the one store update. What
- * the agent gets is the preview's (`shared/apply-preview.ts`, the same object the screen rendered).
+ * the agent gets is the preview's (`shared/decisions/apply-preview.ts`, the same object the screen rendered).
  */
-import type { ApplyReceipt } from '../../../shared/api';
-import type { ApplyPreview } from '../../../shared/apply-preview';
-import { firstByName } from '../../../shared/consent';
-import { type EffectivePolicy, POLICY_REFUSAL, triggerKindAllowed, triggerKindWords } from '../../../shared/policy';
-import type { TemplateManifest } from '../../../shared/template-manifest';
+import type { ApplyReceipt } from '../../../shared/contract/api';
+import type { ApplyPreview } from '../../../shared/decisions/apply-preview';
+import { firstByName } from '../../../shared/decisions/consent';
+import { type EffectivePolicy, POLICY_REFUSAL, triggerKindAllowed, triggerKindWords } from '../../../shared/policy/policy';
+import type { TemplateManifest } from '../../../shared/manifests/template-manifest';
 import type { ActivityInput } from '../activity/activity-log';
 import { CoreError } from '../errors/index';
 import { templateAgentRecord, templateTriggerRecord } from '../store/records';

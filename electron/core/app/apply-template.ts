@@ -7,11 +7,11 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import type { ApiRequest, ApplyReceipt } from '../../../shared/api';
-import { type ApplyMachine, type ApplyPreview, previewApply } from '../../../shared/apply-preview';
-import type { TemplateDetails } from '../../../shared/template-manifest';
+import type { ApiRequest, ApplyReceipt } from '../../../shared/contract/api';
+import { type ApplyMachine, type ApplyPreview, previewApply } from '../../../shared/decisions/apply-preview';
+import type { TemplateDetails } from '../../../shared/manifests/template-manifest';
 import { type ApiContext, policyOf, recordActivity } from './context';
-import { own } from '../../../shared/own';
+import { own } from '../../../shared/base/own';
 import { organizationServers, refuse, templateProblem, usablePolicy } from '../policy/index';
 import { CoreError } from '../errors/index';
 import { type Source, templateDigest } from './sources';

@@ -11,7 +11,7 @@ import fc from 'fast-check';
 import { stringify } from 'smol-toml';
 import { describe, expect, it } from 'vitest';
 import YAML from 'yaml';
-import { setOwn } from '../../../shared/own-data';
+import { setOwn } from '../../../shared/base/own-data';
 import { INVOICES_DIR } from '../../../test/helpers/pack';
 import { checkApolliaManifest, parseManifestText, scanPythonModule, type ArchiveView } from '../apollia/index';
 import { inspectPluginManifestBytes } from '../plugin/index';

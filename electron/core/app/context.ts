@@ -10,7 +10,7 @@ import type { Store } from '../store/store';
 import type { SourceRegistry } from './sources';
 import { CoreError } from '../errors/index';
 import { appendFile } from 'node:fs/promises';
-import type { PolicyView } from '../../../shared/policy';
+import type { PolicyView } from '../../../shared/policy/policy';
 import { type PolicyLocations, policyLocations, readPolicy } from '../policy/read-policy';
 
 /** What the Api needs from its host (Electron main, the e2e harness, the CLI, a test). */
@@ -39,7 +39,7 @@ export interface ApiDeps {
   trash?: (path: string) => Promise<void>;
   /**
    * Opens an https address in the person's browser (Electron: `shell.openExternal`; the e2e harness:
-   * a file the specs read). Core passes only the app's own download page (`shared/app-links.ts`).
+   * a file the specs read). Core passes only the app's own download page (`shared/base/app-links.ts`).
    * Absent (the CLI), `openDownloadPage` answers `link.unavailable`.
    */
   openExternal?: (url: string) => Promise<void>;

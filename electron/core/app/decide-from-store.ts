@@ -1,20 +1,20 @@
 /**
- * The core's one way to call the decision function (`shared/decisions.ts`): with what the store
+ * The core's one way to call the decision function (`shared/decisions/decisions.ts`): with what the store
  * holds (the installed version's decisions, the owner's never-allowed tools), never with what a
  * caller claims is installed. Install, update and the dashboard's grant all come through here, so
  * the form, the CLI and the store agree by construction.
  */
-import type { ApolliaManifest } from '../../../shared/apollia-manifest';
+import type { ApolliaManifest } from '../../../shared/manifests/apollia-manifest';
 import {
   type ConsentAnswers,
   type DecisionTrust,
   type Decisions,
   decide,
   decisionTrust,
-} from '../../../shared/decisions';
-import type { SignatureSummary } from '../../../shared/inspection';
-import type { EffectivePolicy } from '../../../shared/policy';
-import { own } from '../../../shared/own';
+} from '../../../shared/decisions/decisions';
+import type { SignatureSummary } from '../../../shared/manifests/inspection';
+import type { EffectivePolicy } from '../../../shared/policy/policy';
+import { own } from '../../../shared/base/own';
 import { CoreError } from '../errors/index';
 import { installedDecisions } from '../store/records';
 import type { StoreState } from '../store/state';

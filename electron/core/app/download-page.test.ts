@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { APP_DOWNLOAD_PAGE } from '../../../shared/app-links';
+import { APP_DOWNLOAD_PAGE } from '../../../shared/base/app-links';
 import { testApi } from '../../../test/helpers/test-api';
 
 describe('the download page (a refusal a newer app fixes)', () => {

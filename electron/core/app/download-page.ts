@@ -1,10 +1,10 @@
 /**
  * Opening the page where the newest Apollia Desktop is: the action of a refusal that says to update
  * the app (a package made for a newer SDK, a data folder written by a newer app). The address is the
- * app's own constant (`shared/app-links.ts`), never one a request or a package names; the host opens
+ * app's own constant (`shared/base/app-links.ts`), never one a request or a package names; the host opens
  * it (`ApiDeps.openExternal`: Electron's `shell.openExternal`), so core never imports Electron.
  */
-import { APP_DOWNLOAD_PAGE } from '../../../shared/app-links';
+import { APP_DOWNLOAD_PAGE } from '../../../shared/base/app-links';
 import { CoreError } from '../errors/index';
 import type { ApiContext } from './context';
 

@@ -7,7 +7,7 @@
  */
 import { constants } from 'node:fs';
 import { access, stat } from 'node:fs/promises';
-import type { Inspection } from '../../../shared/inspection';
+import type { Inspection } from '../../../shared/manifests/inspection';
 import { checkPath, refusedInspection } from '../bounded/checker';
 import type { TrustedKey } from '../trust/index';
 

@@ -12,12 +12,12 @@ import type {
   UninstallReceipt,
   WebhookSecretGiven,
   WebhookSecretOnce,
-} from '../../../shared/api';
-import type { ApolliaManifest } from '../../../shared/apollia-manifest';
-import type { Decisions, InstalledDecisions } from '../../../shared/decisions';
-import type { ApoDetails, SignatureSummary } from '../../../shared/inspection';
-import { own } from '../../../shared/own';
-import { diffUpdate, type UpdateDiff } from '../../../shared/update-diff';
+} from '../../../shared/contract/api';
+import type { ApolliaManifest } from '../../../shared/manifests/apollia-manifest';
+import type { Decisions, InstalledDecisions } from '../../../shared/decisions/decisions';
+import type { ApoDetails, SignatureSummary } from '../../../shared/manifests/inspection';
+import { own } from '../../../shared/base/own';
+import { diffUpdate, type UpdateDiff } from '../../../shared/decisions/update-diff';
 import type { ActivityInput } from '../activity/activity-log';
 import { extractVerifiedArchive } from '../archive';
 import { CoreError } from '../errors/index';

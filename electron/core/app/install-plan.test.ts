@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { ApolliaManifest } from '../../../shared/apollia-manifest';
-import { type ConsentAnswers, decide, permissionsOf } from '../../../shared/decisions';
-import type { SignatureSummary } from '../../../shared/inspection';
-import { UNSIGNED } from '../../../shared/trust';
+import type { ApolliaManifest } from '../../../shared/manifests/apollia-manifest';
+import { type ConsentAnswers, decide, permissionsOf } from '../../../shared/decisions/decisions';
+import type { SignatureSummary } from '../../../shared/manifests/inspection';
+import { UNSIGNED } from '../../../shared/trust/trust';
 import { installedDecisions } from '../store/records';
 import { emptyState, type StoreState } from '../store/state';
 import { applyInstallPlan, type InstallPlanInput, type InstallPrepared, planInstall } from './install-plan';

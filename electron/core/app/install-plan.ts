@@ -2,17 +2,17 @@
  * What an install (or update, downgrade, reinstall) writes, decided apart from writing it (STYLE.md "decide, then
  * do"): `planInstall` is pure — from the store's state, the manifest and the decisions it answers the records, the
  * pin, the armed triggers, the receipt and the activity events — and `applyInstallPlan` writes a plan in the one
- * store update. What the person decided comes only from the decision function (`shared/decisions.ts`), through
+ * store update. What the person decided comes only from the decision function (`shared/decisions/decisions.ts`), through
  * `decideFromStore`; the plan only carries it out.
  */
 import compare from 'semver/functions/compare.js';
-import type { InstallReceipt, KeyChange, WebhookSecretGiven, WebhookSecretOnce } from '../../../shared/api';
-import type { ApolliaManifest, TriggerEntry } from '../../../shared/apollia-manifest';
-import { accessFamilies, firstByName } from '../../../shared/consent';
-import { type Decisions, permissionsOf, type TriggerDecided } from '../../../shared/decisions';
-import type { SignatureSummary } from '../../../shared/inspection';
-import { own } from '../../../shared/own';
-import { signatureVerdictOf, signatureVerdictWords } from '../../../shared/signature-verdict';
+import type { InstallReceipt, KeyChange, WebhookSecretGiven, WebhookSecretOnce } from '../../../shared/contract/api';
+import type { ApolliaManifest, TriggerEntry } from '../../../shared/manifests/apollia-manifest';
+import { accessFamilies, firstByName } from '../../../shared/decisions/consent';
+import { type Decisions, permissionsOf, type TriggerDecided } from '../../../shared/decisions/decisions';
+import type { SignatureSummary } from '../../../shared/manifests/inspection';
+import { own } from '../../../shared/base/own';
+import { signatureVerdictOf, signatureVerdictWords } from '../../../shared/trust/signature-verdict';
 import type { ActivityInput } from '../activity/activity-log';
 import { CoreError } from '../errors/index';
 import {

@@ -5,10 +5,10 @@
  * the agents on this computer (a template agent's tool settings, a package agent's `mcp:` access).
  * Saved MCP servers are never started to list their tools (nothing is run to fill a form).
  */
-import type { KnownTool } from '../../../shared/api';
-import { APOLLIA_NATIVE_TOOLS, TEMPLATE_TOOLS } from '../../../shared/catalogues';
-import { deniedToolProblem } from '../../../shared/owner-tools';
-import { mcpGateName } from '../../../shared/template-manifest';
+import type { KnownTool } from '../../../shared/contract/api';
+import { APOLLIA_NATIVE_TOOLS, TEMPLATE_TOOLS } from '../../../shared/manifests/catalogues';
+import { deniedToolProblem } from '../../../shared/manifests/owner-tools';
+import { mcpGateName } from '../../../shared/manifests/template-manifest';
 import type { ApiContext } from './context';
 import { checkTemplateFolder } from '../bounded';
 import type { StoreState } from '../store/state';

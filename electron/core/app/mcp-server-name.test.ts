@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { deniedToolProblem } from '../../../shared/owner-tools';
+import { deniedToolProblem } from '../../../shared/manifests/owner-tools';
 import { testApi } from '../../../test/helpers/test-api';
 import { inspectTemplate } from '../template';
 import { writeTemplate } from '../../../test/helpers/template-folders';

@@ -7,8 +7,8 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { ApplyPreview, PreviewMcpTool } from '../../../shared/apply-preview';
-import { MAX_DENIED_TOOLS } from '../../../shared/owner-tools';
+import type { ApplyPreview, PreviewMcpTool } from '../../../shared/decisions/apply-preview';
+import { MAX_DENIED_TOOLS } from '../../../shared/manifests/owner-tools';
 import type { CoreApi } from '../api';
 import { STATE_VERSION } from '../store/state';
 import { testApi, treeHash } from '../../../test/helpers/test-api';

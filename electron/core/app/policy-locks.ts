@@ -1,5 +1,5 @@
 /** The Settings changes an organization's policy locks, refused through the Api (DESIGN.md "Managed policy"). */
-import { POLICY_REFUSAL } from '../../../shared/policy';
+import { POLICY_REFUSAL } from '../../../shared/policy/policy';
 import { type ApiContext, policyOf } from './context';
 import { refuse, usablePolicy } from '../policy/index';
 

@@ -18,7 +18,7 @@ import {
   minisignSign,
 } from '../../../test/helpers/minisign-tool';
 import { editedPackage, tempDir, testApi, treeHash } from '../../../test/helpers/test-api';
-import type { ApoInspection } from '../../../shared/inspection';
+import type { ApoInspection } from '../../../shared/manifests/inspection';
 import type { CoreApi } from '../api';
 import { ActivityLog } from '../activity/activity-log';
 

@@ -16,8 +16,8 @@
 import { constants, type Dirent } from 'node:fs';
 import { open, readdir, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { ApiRequest } from '../../../shared/api';
-import { own } from '../../../shared/own';
+import type { ApiRequest } from '../../../shared/contract/api';
+import { own } from '../../../shared/base/own';
 import {
   queueFull,
   RUN_CAUSES,
@@ -26,7 +26,7 @@ import {
   type WaitingRunsView,
   type WaitingRunView,
   type WaitingTriggerView,
-} from '../../../shared/run-queue';
+} from '../../../shared/triggers/run-queue';
 import { CoreError } from '../errors/index';
 import type { StoreState } from '../store/state';
 import { PENDING_DIR, parseRunFileName, type RunFileName } from '../triggers/run-requests';

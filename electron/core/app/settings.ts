@@ -1,12 +1,12 @@
 /**
  * The owner's settings (Settings screen): saved MCP servers, saved secrets, and the tools the owner
  * never allows. Secrets are sealed by the host's secret box and never shown again; a server's name
- * follows `shared/mcp-server-name.ts`, its url `shared/http-url.ts`.
+ * follows `shared/manifests/mcp-server-name.ts`, its url `shared/base/http-url.ts`.
  */
-import type { ApiRequest, SavedMcpServer, SettingsView } from '../../../shared/api';
-import { SECRET_NAMES } from '../../../shared/catalogues';
-import { isHttpUrl } from '../../../shared/http-url';
-import { deniedToolProblem, MAX_DENIED_TOOLS } from '../../../shared/owner-tools';
+import type { ApiRequest, SavedMcpServer, SettingsView } from '../../../shared/contract/api';
+import { SECRET_NAMES } from '../../../shared/manifests/catalogues';
+import { isHttpUrl } from '../../../shared/base/http-url';
+import { deniedToolProblem, MAX_DENIED_TOOLS } from '../../../shared/manifests/owner-tools';
 import { type ApiContext, recordActivity, seal } from './context';
 import { CoreError } from '../errors/index';
 import { credentialParts, maskedServer } from '../secrets/mcp-credentials';

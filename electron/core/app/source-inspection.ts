@@ -3,10 +3,10 @@
  * it — the installed version and what an update changes (`installedComparison`), the one signature verdict every
  * screen renders, a key change, the policy's refusals, and whether the installed files changed on this computer.
  */
-import type { ApiRequest, SourceInspection } from '../../../shared/api';
-import type { ApoDetails, ApoSummary } from '../../../shared/inspection';
-import { own } from '../../../shared/own';
-import { signatureVerdictOf } from '../../../shared/signature-verdict';
+import type { ApiRequest, SourceInspection } from '../../../shared/contract/api';
+import type { ApoDetails, ApoSummary } from '../../../shared/manifests/inspection';
+import { own } from '../../../shared/base/own';
+import { signatureVerdictOf } from '../../../shared/trust/signature-verdict';
 import { inspectionRefusals, verificationKeys } from '../policy/index';
 import { withSignatureState } from '../trust/signature-state';
 import { pinnedKeysOf, signatureUpdateOf, trustedKeysOf } from '../trust/stored-keys';

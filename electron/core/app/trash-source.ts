@@ -1,13 +1,13 @@
 /**
  * Moving a refused source's original file to the system's Trash (a package that
  * may be malicious says "Don't install this", with Move to Trash). Only a source whose last check
- * refused it as possibly malicious (`shared/refusal-actor.ts` decides which codes are) can be
+ * refused it as possibly malicious (`shared/contract/refusal-actor.ts` decides which codes are) can be
  * trashed: the renderer names a source id, never a path, and cannot use this to throw away any
  * other file it was shown. The host does the moving (`ApiDeps.trash`: Electron's
  * `shell.trashItem`), so core never imports Electron.
  */
-import type { ApiRequest, TrashReceipt } from '../../../shared/api';
-import { refusalAdviceFor } from '../../../shared/refusal-actor';
+import type { ApiRequest, TrashReceipt } from '../../../shared/contract/api';
+import { refusalAdviceFor } from '../../../shared/contract/refusal-actor';
 import type { ApiContext } from './context';
 import { CoreError } from '../errors/index';
 import { inspectSource } from './sources';

@@ -5,11 +5,11 @@
  * the one its sender gave, checked by `checkWebhookSecret` and never answered back.
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { ApiRequest, ApiResponse, TriggerView } from '../../../shared/api';
-import { checkWebhookSecret, type WebhookSecretChoice } from '../../../shared/webhook-secret';
+import type { ApiRequest, ApiResponse, TriggerView } from '../../../shared/contract/api';
+import { checkWebhookSecret, type WebhookSecretChoice } from '../../../shared/triggers/webhook-secret';
 import { type ApiContext, policyOf, recordActivity, seal } from './context';
-import { own } from '../../../shared/own';
-import { POLICY_REFUSAL, triggerKindAllowed, triggerKindWords } from '../../../shared/policy';
+import { own } from '../../../shared/base/own';
+import { POLICY_REFUSAL, triggerKindAllowed, triggerKindWords } from '../../../shared/policy/policy';
 import { usablePolicy } from '../policy/index';
 import { CoreError } from '../errors/index';
 import { disarmTrigger as disarm, type SealedWebhookSecret, setWebhookSecret } from '../store/records';

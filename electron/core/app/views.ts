@@ -1,5 +1,5 @@
 /**
- * What the renderer is shown of the store: the views of `shared/api.ts` (`Dashboard`, `AgentView`,
+ * What the renderer is shown of the store: the views of `shared/contract/api.ts` (`Dashboard`, `AgentView`,
  * `TriggerView`, `SettingsView`) built from records. Pure: the time and the secret backend are
  * passed in, so a view is a function of the state.
  */
@@ -14,15 +14,15 @@ import {
   type SettingsView,
   type TriggerView,
   type WaitingServerView,
-} from '../../../shared/api';
-import type { PreviewMcpTool } from '../../../shared/apply-preview';
-import type { SignatureSummary } from '../../../shared/inspection';
-import { own } from '../../../shared/own';
-import { UNSIGNED } from '../../../shared/trust';
-import { CONNECTION_TYPES, SECRET_NAMES } from '../../../shared/catalogues';
-import { type AccessRow, accessClassifier, templateToolWhat } from '../../../shared/access-rows';
-import { describeInterval, nextCronTimes, nextIntervalTimes } from '../../../shared/cron';
-import { describeCron } from '../../../shared/cron-words';
+} from '../../../shared/contract/api';
+import type { PreviewMcpTool } from '../../../shared/decisions/apply-preview';
+import type { SignatureSummary } from '../../../shared/manifests/inspection';
+import { own } from '../../../shared/base/own';
+import { UNSIGNED } from '../../../shared/trust/trust';
+import { CONNECTION_TYPES, SECRET_NAMES } from '../../../shared/manifests/catalogues';
+import { type AccessRow, accessClassifier, templateToolWhat } from '../../../shared/decisions/access-rows';
+import { describeInterval, nextCronTimes, nextIntervalTimes } from '../../../shared/triggers/cron';
+import { describeCron } from '../../../shared/words/cron-words';
 import { maskedServer } from '../secrets/mcp-credentials';
 import { waitingLimit } from '../triggers/host-config';
 import type { AgentRecord, PackageRecord, StoreState, TemplateAgentRecord, TriggerRecord } from '../store/state';

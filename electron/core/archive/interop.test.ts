@@ -31,7 +31,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { create, list, Parser } from 'tar';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ApoDetails, ApoInspection } from '../../../shared/inspection';
+import type { ApoDetails, ApoInspection } from '../../../shared/manifests/inspection';
 import { fileEntry, manifestEntry, paxRaw, tarOf } from '../../../test/fixtures/archive/raw-tar';
 import { inSandbox } from '../../../test/fixtures/archive/sandbox';
 import { buildTar, INVOICES_DIR, paxHeader } from '../../../test/helpers/pack';

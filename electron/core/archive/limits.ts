@@ -2,7 +2,7 @@
  * The numbers that bound reading an `.apo` (DESIGN.md "Reading without running"), and the few
  * caps DESIGN leaves to this module, each with the reason for its value.
  */
-import { MAX_MANIFEST_BYTES } from '../../../shared/limits';
+import { MAX_MANIFEST_BYTES } from '../../../shared/base/limits';
 import type { ArchiveLimits } from './types';
 
 const MiB = 1024 * 1024;

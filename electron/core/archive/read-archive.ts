@@ -3,7 +3,7 @@
  * Keeps in memory only `apollia.toml` and the `*.py` texts (for the module scan); every other
  * file is counted as it streams past and never buffered. Writes nothing anywhere.
  */
-import type { ArchiveFileInfo } from '../../../shared/inspection';
+import type { ArchiveFileInfo } from '../../../shared/manifests/inspection';
 import { checkPackagePath } from './entry-name';
 import { DEFAULT_ARCHIVE_LIMITS, MAX_PYTHON_TEXT_BYTES } from './limits';
 import { isManifestCandidate, packageRoot, refuseSecondManifest } from './package-root';

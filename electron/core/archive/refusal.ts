@@ -2,8 +2,8 @@
  * Refusals of the archive reader: one stable dotted code per reason (STYLE.md "errors with error
  * codes"), so the UI, the CLI and the tests can tell them apart, and a message that names the entry.
  */
-import type { Problem } from '../../../shared/inspection';
-import type { RefusalCode } from '../../../shared/refusal-codes';
+import type { Problem } from '../../../shared/manifests/inspection';
+import type { RefusalCode } from '../../../shared/contract/refusal-codes';
 
 /**
  * Every code the archive reader can answer with. Tests assert on these; the UI may map them to help

@@ -4,7 +4,7 @@
  * extension). The CLI's `inspect`, the Api's `registerSource` (so the app and the e2e harness) all
  * ask this one function, so the same `notes.txt` gets the same refusal everywhere.
  */
-import type { Inspection } from '../../../shared/inspection';
+import type { Inspection } from '../../../shared/manifests/inspection';
 import { sniffInputKind } from './index';
 
 /** What a source is: one of the three package kinds, or not a package at all. */

@@ -2,7 +2,7 @@
  * Types of the `.apo` archive reader (DESIGN.md "Reading without running"). `index.ts` re-exports
  * them: other core modules (the manifest checker, the store) code against these shapes.
  */
-import type { ArchiveFileInfo, Problem } from '../../../shared/inspection';
+import type { ArchiveFileInfo, Problem } from '../../../shared/manifests/inspection';
 
 /** The limits of DESIGN.md "Reading without running". */
 export interface ArchiveLimits {

@@ -3,7 +3,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { afterAll, describe, expect, test } from 'vitest';
-import { MAX_LISTED_PROBLEMS, MORE_PROBLEMS_CODE } from '../../../shared/inspection';
+import { MAX_LISTED_PROBLEMS, MORE_PROBLEMS_CODE } from '../../../shared/manifests/inspection';
 import { INVOICES_DIR, packFiles, packFolder } from '../../../test/helpers/pack';
 import { inspectApo } from '../apollia/index';
 import { inspectPluginManifest } from '../plugin/index';

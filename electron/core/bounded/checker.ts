@@ -15,7 +15,7 @@
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { type ResourceLimits, Worker } from 'node:worker_threads';
-import type { ApoInspection, Inspection, InspectionKind, Problem } from '../../../shared/inspection';
+import type { ApoInspection, Inspection, InspectionKind, Problem } from '../../../shared/manifests/inspection';
 import type { TemplateRead } from '../template/index';
 import type { TrustedKey } from '../trust/index';
 import type { CheckJobKind, CheckJobOptions, CheckJobs } from './jobs';

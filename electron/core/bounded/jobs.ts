@@ -4,7 +4,7 @@
  * job and a path. Everything here reads package bytes and may cost what a hostile package makes it
  * cost, which is why it runs behind {@link BoundedChecker}'s time budget and memory cap.
  */
-import { withListedProblems, type ApoInspection, type Inspection } from '../../../shared/inspection';
+import { withListedProblems, type ApoInspection, type Inspection } from '../../../shared/manifests/inspection';
 import { notAPackage, sourceKindOf } from '../archive/source-kind';
 import type { TemplateRead } from '../template/index';
 import type { TrustedKey } from '../trust/index';
@@ -68,7 +68,7 @@ export type CheckJobKind = keyof CheckJobs;
 
 /**
  * The readers, run in the worker thread (or in-thread by a benchmark measuring the reader alone).
- * Every answer lists at most MAX_LISTED_PROBLEMS errors and warnings (shared/inspection.ts): this is
+ * Every answer lists at most MAX_LISTED_PROBLEMS errors and warnings (shared/manifests/inspection.ts): this is
  * where a package's problems leave the worker, for the app, the CLI and the harness alike.
  */
 export const CHECK_JOBS: { [K in CheckJobKind]: (path: string, options: CheckJobOptions) => Promise<CheckJobs[K]> } = {

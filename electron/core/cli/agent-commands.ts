@@ -4,8 +4,8 @@
  * `remove AGENT` (`archiveAgent`: an agent a template made; a package's agents leave with
  * `uninstall`).
  */
-import type { AgentView } from '../../../shared/api';
-import { own } from '../../../shared/own';
+import type { AgentView } from '../../../shared/contract/api';
+import { own } from '../../../shared/base/own';
 import { refused } from './cli-data';
 import { type CliIo, EXIT } from './cli-io';
 import { cliApi } from './install-command';

@@ -7,7 +7,7 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
-import type { TriggerView } from '../../../shared/api';
+import type { TriggerView } from '../../../shared/contract/api';
 import { cliDataDir, refused } from './cli-data';
 import { type CliIo, EXIT } from './cli-io';
 import { cliApi, fileKeyNotice } from './install-command';

@@ -6,8 +6,8 @@
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { TrustedKey } from '../../../shared/trust';
-import type { ApiErrorCode } from '../../../shared/api-errors';
+import type { TrustedKey } from '../../../shared/trust/trust';
+import type { ApiErrorCode } from '../../../shared/contract/api-errors';
 import { CoreError } from '../errors/index';
 import { Store } from '../store/store';
 import { trustedKeysOf } from '../trust/stored-keys';

@@ -1,11 +1,11 @@
 import { spawnSync } from 'node:child_process';
-import { UNSIGNED } from '../../../shared/trust';
+import { UNSIGNED } from '../../../shared/trust/trust';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
-import type { ApoDetails, ApoSummary, Inspection } from '../../../shared/inspection';
+import type { ApoDetails, ApoSummary, Inspection } from '../../../shared/manifests/inspection';
 import { INVOICES_DIR, packFiles, packFolder } from '../../../test/helpers/pack';
 import { skipWithoutBuild } from '../../../test/helpers/built-output';
 import { checkApolliaManifest } from '../apollia/check-manifest';

@@ -9,10 +9,10 @@
 import { terminalJson } from './terminal-text';
 import { realpath } from 'node:fs/promises';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
-import type { ApoSummary, Inspection } from '../../../shared/inspection';
-import { type SignatureVerdict, signatureUpdateJson, signatureVerdictOf } from '../../../shared/signature-verdict';
-import { own } from '../../../shared/own';
-import { managedBy } from '../../../shared/policy';
+import type { ApoSummary, Inspection } from '../../../shared/manifests/inspection';
+import { type SignatureVerdict, signatureUpdateJson, signatureVerdictOf } from '../../../shared/trust/signature-verdict';
+import { own } from '../../../shared/base/own';
+import { managedBy } from '../../../shared/policy/policy';
 import { pinnedKeysOf, signatureUpdateOf } from '../trust/stored-keys';
 import { InputNotFoundError, inspectPath } from '../app/inspect';
 import { verificationKeys } from '../policy/index';

@@ -3,26 +3,26 @@
  * without `--yes` before it asks). What the package is and who published it come first, then what
  * it can do, worst first (DESIGN.md "Consent, install, apply"), then the verdict.
  */
-import { APP_DOWNLOAD_PAGE } from '../../../shared/app-links';
-import { refusalAdviceFor } from '../../../shared/refusal-actor';
+import { APP_DOWNLOAD_PAGE } from '../../../shared/base/app-links';
+import { refusalAdviceFor } from '../../../shared/contract/refusal-actor';
 import {
   type ActionFamily,
   type ApolliaManifest,
   FAMILY_SEVERITY,
   isSensitive,
-} from '../../../shared/apollia-manifest';
-import { apolliaNativeTool, CONNECTION_TYPES, reachesOutside } from '../../../shared/catalogues';
-import { describeInterval, nextCronTimes, nextIntervalTimes } from '../../../shared/cron';
-import { describeCron } from '../../../shared/cron-words';
-import type { ApoDetails, ApoSummary, Inspection, Problem, SignatureSummary } from '../../../shared/inspection';
-import { VERDICT_LABELS } from '../../../shared/verdict';
-import { signatureVerdictOf, signatureVerdictWords, type SignatureVerdict } from '../../../shared/signature-verdict';
-import type { TemplateDetails } from '../../../shared/template-manifest';
-import { templateVerdict } from '../../../shared/template-verdict';
-import { isPinnedRequirement, mcpCommandLine } from '../../../shared/risk-summary';
-import { FAMILY_WORDS, transportWords } from '../../../shared/words';
-import { textSafetyReport } from '../../../shared/display-text';
-import { manifestTextFields } from '../../../shared/manifest-text-fields';
+} from '../../../shared/manifests/apollia-manifest';
+import { apolliaNativeTool, CONNECTION_TYPES, reachesOutside } from '../../../shared/manifests/catalogues';
+import { describeInterval, nextCronTimes, nextIntervalTimes } from '../../../shared/triggers/cron';
+import { describeCron } from '../../../shared/words/cron-words';
+import type { ApoDetails, ApoSummary, Inspection, Problem, SignatureSummary } from '../../../shared/manifests/inspection';
+import { VERDICT_LABELS } from '../../../shared/decisions/verdict';
+import { signatureVerdictOf, signatureVerdictWords, type SignatureVerdict } from '../../../shared/trust/signature-verdict';
+import type { TemplateDetails } from '../../../shared/manifests/template-manifest';
+import { templateVerdict } from '../../../shared/decisions/template-verdict';
+import { isPinnedRequirement, mcpCommandLine } from '../../../shared/decisions/risk-summary';
+import { FAMILY_WORDS, transportWords } from '../../../shared/words/words';
+import { textSafetyReport } from '../../../shared/words/display-text';
+import { manifestTextFields } from '../../../shared/words/manifest-text-fields';
 import { checkManifestSchema } from '../apollia/manifest-parse';
 import type { InspectionPolicy, PolicyWithheld } from '../policy/inspection-policy';
 
@@ -255,7 +255,7 @@ function formatApo(
     const description =
       details && typeof details.manifest.package?.description === 'string' ? details.manifest.package.description : '';
     lines.push(`${summary.name || '(unnamed)'} ${summary.version}${description ? ` — ${description}` : ''}`);
-    // The one signature verdict's words (shared/signature-verdict.ts), as every screen shows them.
+    // The one signature verdict's words (shared/trust/signature-verdict.ts), as every screen shows them.
     const words = signatureVerdictWords(verdict ?? signatureVerdictOf(summary.signature, summary.publisher));
     lines.push(`publisher: ${summary.publisher || '(none)'} (${words.label})`);
     lines.push(`signature: ${words.explanation}`);

@@ -6,7 +6,7 @@
  * The flags are the person's answers, exactly as the form's clicks are: each names what it
  * changes, and everything not named is kept (an update) or takes its default (a first install:
  * the proposed access granted, no trigger armed). The decisions themselves are made by the one
- * decision function (`shared/decisions.ts`), in the core; this command only gathers the answers
+ * decision function (`shared/decisions/decisions.ts`), in the core; this command only gathers the answers
  * and prints what was decided. Without `--yes` it prints what the package asks and what would be
  * decided, and installs nothing. A file_watch trigger takes its folder as `--arm TRIGGER=FOLDER`;
  * a webhook trigger armed here keeps its secret when it has one, else gets one made here (printed
@@ -16,9 +16,9 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
-import type { InstallReceipt, SourceInspection } from '../../../shared/api';
-import type { ApoDetails, ApoSummary } from '../../../shared/inspection';
-import { publisherStatus } from '../../../shared/verdict';
+import type { InstallReceipt, SourceInspection } from '../../../shared/contract/api';
+import type { ApoDetails, ApoSummary } from '../../../shared/manifests/inspection';
+import { publisherStatus } from '../../../shared/decisions/verdict';
 import {
   type AccessAnswer,
   type ConsentAnswers,
@@ -26,8 +26,8 @@ import {
   type Decisions,
   decisionTrust,
   permissionWords,
-} from '../../../shared/decisions';
-import { ownRecord } from '../../../shared/own-data';
+} from '../../../shared/decisions/decisions';
+import { ownRecord } from '../../../shared/base/own-data';
 import { createApi, type CoreApi } from '../api';
 import { policyLocations } from '../policy/read-policy';
 import { createFileKeySecretBox, fileKeyPath } from '../secrets/secret-box';

@@ -3,8 +3,8 @@
  * `--json` prints `{ "packages": [...], "agents": [...], "triggers": [...], "damage": [...] }`.
  */
 import { terminalJson } from './terminal-text';
-import type { Dashboard, TriggerView } from '../../../shared/api';
-import { publisherStatus } from '../../../shared/verdict';
+import type { Dashboard, TriggerView } from '../../../shared/contract/api';
+import { publisherStatus } from '../../../shared/decisions/verdict';
 import { type CliIo, EXIT } from './cli-io';
 import { cliApi } from './install-command';
 import { refused } from './cli-data';

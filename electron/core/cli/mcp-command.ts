@@ -9,9 +9,9 @@
  * `env KEY=VALUE` prefix of the command (POSIX `env`), whose credential-named values are sealed
  * like any other argument's.
  */
-import { transportWords } from '../../../shared/words';
-import type { SavedMcpServer, SavedMcpServerView } from '../../../shared/api';
-import { MCP_TRANSPORTS } from '../../../shared/apollia-manifest';
+import { transportWords } from '../../../shared/words/words';
+import type { SavedMcpServer, SavedMcpServerView } from '../../../shared/contract/api';
+import { MCP_TRANSPORTS } from '../../../shared/manifests/apollia-manifest';
 import { refused } from './cli-data';
 import { type CliIo, EXIT } from './cli-io';
 import { cliApi } from './install-command';

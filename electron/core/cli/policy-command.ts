@@ -4,8 +4,8 @@
  * no Api. An unreadable policy is printed with its file and what is wrong, and exits 1: everything
  * it guards is refused until it is fixed.
  */
-import type { PolicyView } from '../../../shared/policy';
-import { managedBy } from '../../../shared/policy';
+import type { PolicyView } from '../../../shared/policy/policy';
+import { managedBy } from '../../../shared/policy/policy';
 import { policyLocations, readPolicy } from '../policy/read-policy';
 import { type CliIo, EXIT } from './cli-io';
 import { terminalJson } from './terminal-text';

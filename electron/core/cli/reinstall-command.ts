@@ -10,7 +10,7 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
-import type { ApoDetails, ApoSummary } from '../../../shared/inspection';
+import type { ApoDetails, ApoSummary } from '../../../shared/manifests/inspection';
 import { integrityDetail } from '../app/publisher-trust';
 import { cliDataDir, refused } from './cli-data';
 import { type CliIo, EXIT } from './cli-io';

@@ -14,7 +14,7 @@ import {
   runsWaitingWords,
   type WaitingRunsView,
   type WaitingRunView,
-} from '../../../shared/run-queue';
+} from '../../../shared/triggers/run-queue';
 import { refused } from './cli-data';
 import { type CliIo, EXIT } from './cli-io';
 import { cliApi } from './install-command';

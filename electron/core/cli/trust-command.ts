@@ -7,7 +7,7 @@
  * error.
  */
 import { isAbsolute, resolve } from 'node:path';
-import type { TrustedKeyView } from '../../../shared/api';
+import type { TrustedKeyView } from '../../../shared/contract/api';
 import { CoreError } from '../errors/index';
 import { readKeyFile } from '../app/publisher-trust';
 import { askYesNo } from './ask';

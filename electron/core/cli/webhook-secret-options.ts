@@ -7,7 +7,7 @@
  */
 import { readFile, stat } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
-import { checkWebhookSecret, MAX_WEBHOOK_SECRET_TEXT } from '../../../shared/webhook-secret';
+import { checkWebhookSecret, MAX_WEBHOOK_SECRET_TEXT } from '../../../shared/triggers/webhook-secret';
 import type { CliIo } from './cli-io';
 import { PROGRAM } from './usage';
 

@@ -7,8 +7,8 @@
  * travel inside an inspection's `errors` or an error's `problems`, and are listed in the README of
  * the module that decides them.
  */
-import type { ApiError } from '../../../shared/api';
-import type { ApiErrorCode } from '../../../shared/api-errors';
+import type { ApiError } from '../../../shared/contract/api';
+import type { ApiErrorCode } from '../../../shared/contract/api-errors';
 
 /**
  * An expected refusal with a stable code and a sentence naming what is wrong; `extra` carries the

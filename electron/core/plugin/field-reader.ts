@@ -3,11 +3,11 @@
  * by its full path (`tools[2].capability`), collected as errors and warnings. The manifest reader
  * (manifest-reader.ts) reads every section of the spec with it.
  */
-import type { Problem } from '../../../shared/inspection';
+import type { Problem } from '../../../shared/manifests/inspection';
 import { unknownKeys } from '../schema/strict-fields';
 import { jsonSchemaProblem } from '../schema/json-schema-check';
 import { childPath, type JsonValue } from './strict-json';
-import type { RefusalCode } from '../../../shared/refusal-codes';
+import type { RefusalCode } from '../../../shared/contract/refusal-codes';
 
 const JSON_SCHEMA_2020 = 'https://json-schema.org/draft/2020-12/schema';
 

@@ -471,7 +471,7 @@ describe('shape', () => {
     ]);
   });
 
-  it('warns about the same text fields the plugin screen checks (shared/plugin-text-fields.ts): a capability description too', () => {
+  it('warns about the same text fields the plugin screen checks (shared/words/plugin-text-fields.ts): a capability description too', () => {
     const result = inspectEdited((m) => {
       m.capabilities[0].description = 'Looks up\u202E contacts';
     });

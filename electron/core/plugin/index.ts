@@ -4,8 +4,8 @@
  * A plugin is shown, never installed; nothing in it is evaluated. Field names: README.md here.
  */
 import { open } from 'node:fs/promises';
-import type { Inspection, Problem } from '../../../shared/inspection';
-import type { PluginManifestView, PluginSummary } from '../../../shared/plugin-manifest';
+import type { Inspection, Problem } from '../../../shared/manifests/inspection';
+import type { PluginManifestView, PluginSummary } from '../../../shared/manifests/plugin-manifest';
 import { looksLikePluginManifest, readPluginManifest } from './manifest-reader';
 import { readStrictJson } from './strict-json';
 

@@ -1,10 +1,10 @@
 /**
  * Checks a plugin manifest's JSON value (spec: aperium-plugin-manifest.md) and builds the
  * read-only view the plugin screen shows. Pure: no file access, nothing evaluated. The field names
- * read are listed in shared/plugin-manifest.ts and electron/core/plugin/README.md.
+ * read are listed in shared/manifests/plugin-manifest.ts and electron/core/plugin/README.md.
  */
 import valid from 'semver/functions/valid.js';
-import type { Problem } from '../../../shared/inspection';
+import type { Problem } from '../../../shared/manifests/inspection';
 import {
   higherRole,
   type ConnectionShape,
@@ -21,10 +21,10 @@ import {
   type PluginSummary,
   type PluginToolView,
   type ToolAccessClass,
-} from '../../../shared/plugin-manifest';
-import { isHttpUrl } from '../../../shared/http-url';
-import { pluginTextFields } from '../../../shared/plugin-text-fields';
-import { textSafetyReport } from '../../../shared/display-text';
+} from '../../../shared/manifests/plugin-manifest';
+import { isHttpUrl } from '../../../shared/base/http-url';
+import { pluginTextFields } from '../../../shared/words/plugin-text-fields';
+import { textSafetyReport } from '../../../shared/words/display-text';
 import { has, isObject, type JsonObject, Reader, typeName } from './field-reader';
 import { readDatasets, readQueryProfile } from './query-surface';
 import { childPath, type JsonValue } from './strict-json';

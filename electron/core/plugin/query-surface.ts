@@ -8,7 +8,7 @@ import type {
   PushdownOperation,
   QueryProfileView,
   ToolAccessClass,
-} from '../../../shared/plugin-manifest';
+} from '../../../shared/manifests/plugin-manifest';
 import { has, type JsonObject, type Reader } from './field-reader';
 import { childPath } from './strict-json';
 

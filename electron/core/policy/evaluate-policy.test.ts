@@ -6,7 +6,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { NO_POLICY } from '../../../shared/policy';
+import { NO_POLICY } from '../../../shared/policy/policy';
 import { tempDir } from '../../../test/helpers/test-api';
 import type { PolicyFileText } from './evaluate-policy';
 import { evaluatePolicy } from './evaluate-policy';

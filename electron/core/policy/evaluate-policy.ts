@@ -9,14 +9,14 @@
  *   exist, the keys that grant come from the machine file only ({@link GRANTING_KEYS}), and the
  *   keys that restrict combine, the stricter winning. A file alone is the policy.
  */
-import type { ActionFamily } from '../../../shared/apollia-manifest';
+import type { ActionFamily } from '../../../shared/manifests/apollia-manifest';
 import {
   type EffectivePolicy,
   NO_POLICY,
   type PolicySource,
   type PolicyView,
   POLICY_TRIGGER_KINDS,
-} from '../../../shared/policy';
+} from '../../../shared/policy/policy';
 import { validatePolicy } from '../generated/policy-validator';
 import type { PolicyDocument } from './policy-schema';
 import { readStrictJson } from '../plugin/strict-json';

@@ -5,17 +5,17 @@
  * not allow it and that the administrator can act. A policy that cannot be read or validated fails
  * closed: {@link usablePolicy} refuses everything it guards (inspection still works).
  */
-import type { ApolliaManifest } from '../../../shared/apollia-manifest';
-import type { ApoDetails, ApoSummary, Inspection, SignatureSummary } from '../../../shared/inspection';
-import { FAMILY_ABILITY } from '../../../shared/words';
+import type { ApolliaManifest } from '../../../shared/manifests/apollia-manifest';
+import type { ApoDetails, ApoSummary, Inspection, SignatureSummary } from '../../../shared/manifests/inspection';
+import { FAMILY_ABILITY } from '../../../shared/words/words';
 import {
   type AllowedPackage,
   type EffectivePolicy,
   POLICY_REFUSAL,
   type PolicyRefusalCode,
   type PolicyView,
-} from '../../../shared/policy';
-import type { TrustedKey } from '../../../shared/trust';
+} from '../../../shared/policy/policy';
+import type { TrustedKey } from '../../../shared/trust/trust';
 import { CoreError } from '../errors/index';
 import { parsePublicKey } from '../trust/minisign';
 

@@ -13,18 +13,18 @@
  * A plugin manifest is neither installed nor applied, and an input the spec refuses is refused on its own: the policy
  * adds nothing to them (`outcome` null).
  */
-import type { InstalledDecisions } from '../../../shared/decisions';
-import type { ApoDetails, ApoSummary, Inspection } from '../../../shared/inspection';
-import { ownRecord } from '../../../shared/own-data';
+import type { InstalledDecisions } from '../../../shared/decisions/decisions';
+import type { ApoDetails, ApoSummary, Inspection } from '../../../shared/manifests/inspection';
+import { ownRecord } from '../../../shared/base/own-data';
 import {
   type EffectivePolicy,
   type PolicyView,
   toolBlockedBy,
   triggerKindAllowed,
   triggerKindWords,
-} from '../../../shared/policy';
-import type { TemplateDetails } from '../../../shared/template-manifest';
-import type { TrustedKey } from '../../../shared/trust';
+} from '../../../shared/policy/policy';
+import type { TemplateDetails } from '../../../shared/manifests/template-manifest';
+import type { TrustedKey } from '../../../shared/trust/trust';
 import { CoreError } from '../errors/index';
 import { inspectionRefusals, usablePolicy } from './index';
 
@@ -90,10 +90,10 @@ export async function inspectionUnderPolicy(
     inspection.kind === 'apo'
       ? {
           refusals: [],
-          withheld: apoWithheld(await import('../../../shared/decisions'), policy, inspection, input.installed),
+          withheld: apoWithheld(await import('../../../shared/decisions/decisions'), policy, inspection, input.installed),
         }
       : templateUnderPolicy(
-          (await import('../../../shared/apply-preview')).previewApply,
+          (await import('../../../shared/decisions/apply-preview')).previewApply,
           policy,
           inspection.details as TemplateDetails,
           input.now,
@@ -104,7 +104,7 @@ export async function inspectionUnderPolicy(
 
 /** What install decides under the policy when no answer is given: each row the policy changes. */
 function apoWithheld(
-  { decide, decisionTrust }: typeof import('../../../shared/decisions'),
+  { decide, decisionTrust }: typeof import('../../../shared/decisions/decisions'),
   policy: EffectivePolicy | null,
   inspection: Inspection,
   installed: InstalledDecisions | null,
@@ -141,7 +141,7 @@ function apoWithheld(
  * kind it does not allow.
  */
 function templateUnderPolicy(
-  previewApply: typeof import('../../../shared/apply-preview').previewApply,
+  previewApply: typeof import('../../../shared/decisions/apply-preview').previewApply,
   policy: EffectivePolicy | null,
   details: TemplateDetails,
   now: Date,

@@ -16,7 +16,7 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { AgentView, Dashboard, PolicyView, SettingsView, TriggerView } from '../../../shared/api';
+import type { AgentView, Dashboard, PolicyView, SettingsView, TriggerView } from '../../../shared/contract/api';
 import {
   type EffectivePolicy,
   effectivePermission,
@@ -24,7 +24,7 @@ import {
   toolBlockedBy,
   triggerKindAllowed,
   triggerKindWords,
-} from '../../../shared/policy';
+} from '../../../shared/policy/policy';
 import type { ActivityInput } from '../activity/activity-log';
 import { writeFileAtomic } from '../store/atomic-file';
 import type { StoreState } from '../store/state';

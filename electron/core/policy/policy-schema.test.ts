@@ -1,14 +1,14 @@
 /**
  * The policy file's schema is its document's type (TypeBox's `Static`), and what the core combines
- * from it is what every surface reads (`shared/policy.ts`): the type checks fail `npm run typecheck`
+ * from it is what every surface reads (`shared/policy/policy.ts`): the type checks fail `npm run typecheck`
  * when the two drift; the value checks fail here when the schema stops refusing what it must.
  */
 import type { Static } from 'typebox';
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import type { AllowedPackage, EffectivePolicy, PolicyMcpServer } from '../../../shared/policy';
+import type { AllowedPackage, EffectivePolicy, PolicyMcpServer } from '../../../shared/policy/policy';
 import { validatePolicy } from '../generated/policy-validator';
 import { MAX_POLICY_KEYS, MAX_POLICY_LIST } from './policy-format';
-import { AllowedPackageSchema, PolicyMcpServerSchema } from '../../../shared/api-replies';
+import { AllowedPackageSchema, PolicyMcpServerSchema } from '../../../shared/contract/api-replies';
 import { POLICY_SCHEMA, type PolicyDocument } from './policy-schema';
 
 describe('policy file schema', () => {

@@ -5,7 +5,7 @@
  * reads. Every object refuses keys it does not know (`additionalProperties: false`), so a misspelt
  * key is a policy that fails closed, never a restriction silently ignored. Its parts (a publisher key, an allowed
  * package, a provided MCP server, the values of the other keys) are those of the policy in force as the Api answers
- * it, defined once in `shared/api-replies.ts`. Loaded only by the schema compiler and tests: the reader runs the
+ * it, defined once in `shared/contract/api-replies.ts`. Loaded only by the schema compiler and tests: the reader runs the
  * compiled validator and imports only the type.
  */
 import { Type } from 'typebox';
@@ -17,10 +17,10 @@ import {
   PolicyNameSchema,
   PolicyTemplatesSchema,
   RequireSignatureSchema,
-} from '../../../shared/api-replies';
-import { ACTION_FAMILIES } from '../../../shared/apollia-manifest';
-import { POLICY_TRIGGER_KINDS, type PolicyTriggerKind } from '../../../shared/policy';
-import { closed, oneOf, type Static } from '../../../shared/schema-kit';
+} from '../../../shared/contract/api-replies';
+import { ACTION_FAMILIES } from '../../../shared/manifests/apollia-manifest';
+import { POLICY_TRIGGER_KINDS, type PolicyTriggerKind } from '../../../shared/policy/policy';
+import { closed, oneOf, type Static } from '../../../shared/base/schema-kit';
 import { MAX_POLICY_KEYS, MAX_POLICY_LIST, POLICY_VERSIONS } from './policy-format';
 
 /** Whether each kind of trigger may be armed; a kind left out is allowed. */

@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { win32 } from 'node:path';
-import type { PolicyView } from '../../../shared/policy';
+import type { PolicyView } from '../../../shared/policy/policy';
 import { evaluatePolicy, type PolicyFileText } from './evaluate-policy';
 import { MAX_POLICY_BYTES } from './policy-format';
 

@@ -21,7 +21,7 @@
  *   (`X-API-Key: …`, `Authorization: token …`), an http(s) url as above, and any
  *   argument that looks like a key on its own.
  */
-import type { SavedMcpServer } from '../../../shared/api';
+import type { SavedMcpServer } from '../../../shared/contract/api';
 import type { SecretBox } from './secret-box';
 import type { StoredMcpServer, StoreState } from '../store/state';
 

@@ -10,7 +10,7 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { mkdir, open, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { SecretBackend } from '../../../shared/api';
+import type { SecretBackend } from '../../../shared/contract/api';
 
 /** Seals and opens secrets. `backend()` tells the user honestly where they live. */
 export interface SecretBox {

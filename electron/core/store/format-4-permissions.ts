@@ -2,12 +2,12 @@
  * The store's step from format 3 to 4 (the one decision model): each package agent's access entry
  * gets its `permission`, decided once and kept from then on.
  */
-import { ownRecord } from '../../../shared/own-data';
+import { ownRecord } from '../../../shared/base/own-data';
 import { isObject } from './migration-values';
 
 /**
  * Format 3 → 4: each package agent's access entry gets the `permission` format 3 derived from its
- * family on every read, under the rule of `shared/decisions.ts`: a granted entry runs without
+ * family on every read, under the rule of `shared/decisions/decisions.ts`: a granted entry runs without
  * asking only when it is a native tool that only reads, or a package's own tool declaring `read`
  * in a package whose stored signature was verified by a key the person trusted; every other grant
  * asks first (a package's own code is its author's word). A tightening, never a widening.

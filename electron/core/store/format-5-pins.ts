@@ -2,7 +2,7 @@
  * The store's format 5 step (`state.ts` owns the versions and calls it): key pins hold the whole
  * public key (DESIGN.md "Trust after install").
  */
-import { ownRecord } from '../../../shared/own-data';
+import { ownRecord } from '../../../shared/base/own-data';
 import { isObject } from './migration-values';
 
 // --- format 5: whole-key pins -------------------------------------------------------------------

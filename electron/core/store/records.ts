@@ -5,14 +5,14 @@
  * `state.ts`.
  */
 import { randomUUID } from 'node:crypto';
-import type { ActionFamily, AgentEntry, ApolliaManifest, TriggerEntry } from '../../../shared/apollia-manifest';
-import type { ApplyPreview } from '../../../shared/apply-preview';
-import { templateTool } from '../../../shared/catalogues';
-import { accessFamilies, type Permission } from '../../../shared/consent';
-import type { InstalledDecisions } from '../../../shared/decisions';
-import { ownRecord } from '../../../shared/own-data';
-import type { TemplateManifest } from '../../../shared/template-manifest';
-import type { WebhookSecretOrigin } from '../../../shared/webhook-secret';
+import type { ActionFamily, AgentEntry, ApolliaManifest, TriggerEntry } from '../../../shared/manifests/apollia-manifest';
+import type { ApplyPreview } from '../../../shared/decisions/apply-preview';
+import { templateTool } from '../../../shared/manifests/catalogues';
+import { accessFamilies, type Permission } from '../../../shared/decisions/consent';
+import type { InstalledDecisions } from '../../../shared/decisions/decisions';
+import { ownRecord } from '../../../shared/base/own-data';
+import type { TemplateManifest } from '../../../shared/manifests/template-manifest';
+import type { WebhookSecretOrigin } from '../../../shared/triggers/webhook-secret';
 import type {
   PackageAgentRecord,
   PackageRecord,
@@ -57,7 +57,7 @@ export function packageTriggerRecord(pkg: string, manifest: ApolliaManifest, ent
 }
 
 /**
- * A package's agent with the permissions decided for it (`shared/decisions.ts`; an entry left out
+ * A package's agent with the permissions decided for it (`shared/decisions/decisions.ts`; an entry left out
  * is not allowed); its offered access is exactly `defaults.access` (spec: "Nothing the list does
  * not name is offered"). `familyOf`: the manifest's {@link accessFamilies}, built once by a caller
  * recording every agent (a package may have thousands of tools and agents).
@@ -231,7 +231,7 @@ export function setWebhookSecret(state: StoreState, trigger: TriggerRecord, secr
 
 /**
  * What the store holds of the person's decisions for an installed package: what the decision
- * function (`shared/decisions.ts`) keeps on an update. Null when the package is not installed.
+ * function (`shared/decisions/decisions.ts`) keeps on an update. Null when the package is not installed.
  */
 export function installedDecisions(state: StoreState, name: string): InstalledDecisions | null {
   const pkg = Object.hasOwn(state.packages, name) ? state.packages[name] : undefined;

@@ -4,7 +4,7 @@
  * the current format's, defined once in `schema/format-5.ts` (its types are re-exported here).
  */
 import type { ValidateFunction } from 'ajv';
-import { ownRecord } from '../../../shared/own-data';
+import { ownRecord } from '../../../shared/base/own-data';
 import { validateState } from '../generated/store-state-validator';
 import { migrateFrom3 } from './format-4-permissions';
 import { migrateFrom4 } from './format-5-pins';

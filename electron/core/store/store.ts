@@ -11,10 +11,10 @@
  * - A file of an older format is migrated in memory as it is read (`migrateState`); the next write
  *   stores it in the current format.
  */
-import { APP_DOWNLOAD_PAGE } from '../../../shared/app-links';
+import { APP_DOWNLOAD_PAGE } from '../../../shared/base/app-links';
 import { mkdir, readFile, rename } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { StoreDamage } from '../../../shared/api';
+import type { StoreDamage } from '../../../shared/contract/api';
 import { CoreError } from '../errors/index';
 import { writeFileAtomic, type AtomicWriteFaults } from './atomic-file';
 import { withLockFile } from './lock';

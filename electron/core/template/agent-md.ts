@@ -1,7 +1,7 @@
-import { SECRET_NAMES, TEMPLATE_TOOLS } from '../../../shared/catalogues';
-import type { Problem } from '../../../shared/inspection';
-import { isHttpUrl } from '../../../shared/http-url';
-import { MCP_SERVER_NAME, MCP_SERVER_NAME_RULE } from '../../../shared/mcp-server-name';
+import { SECRET_NAMES, TEMPLATE_TOOLS } from '../../../shared/manifests/catalogues';
+import type { Problem } from '../../../shared/manifests/inspection';
+import { isHttpUrl } from '../../../shared/base/http-url';
+import { MCP_SERVER_NAME, MCP_SERVER_NAME_RULE } from '../../../shared/manifests/mcp-server-name';
 import {
   isCanonicalPinList,
   canonicalPinList,
@@ -10,9 +10,9 @@ import {
   type PinScalar,
   type TemplateManifest,
   type TemplateParameter,
-} from '../../../shared/template-manifest';
-import { setOwn } from '../../../shared/own-data';
-import { MAX_PATTERNED_VALUE_LENGTH, packagePatternProblem, testPackagePattern } from '../../../shared/package-pattern';
+} from '../../../shared/manifests/template-manifest';
+import { setOwn } from '../../../shared/base/own-data';
+import { MAX_PATTERNED_VALUE_LENGTH, packagePatternProblem, testPackagePattern } from '../../../shared/manifests/package-pattern';
 import { isSemver } from '../apollia/sdk-requirement';
 import { readFrontMatter } from './front-matter';
 import { FrontMatterFields, isObject, type Json, show } from './front-matter-fields';
@@ -421,7 +421,7 @@ class AgentMdCheck extends FrontMatterFields {
         else if (typeof def.pattern !== 'string')
           this.fail('template.invalid_field', `${path}.pattern`, `\`${path}.pattern\` must be text`);
         else {
-          // One engine for package patterns, linear in the value (shared/package-pattern.ts says
+          // One engine for package patterns, linear in the value (shared/manifests/package-pattern.ts says
           // which ECMAScript features are refused and why).
           const why = packagePatternProblem(def.pattern);
           if (why === null) pattern = def.pattern;

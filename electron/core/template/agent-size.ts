@@ -12,7 +12,7 @@
  * warns that it is unbounded; apply measures the value given and refuses over the limit.
  *
  * Counted, never built: the instructions and the pins are measured segment by segment
- * (shared/agent-body.ts), so a body naming a 10,000-character sample a thousand times costs
+ * (shared/manifests/agent-body.ts), so a body naming a 10,000-character sample a thousand times costs
  * time linear in the body.
  */
 import {
@@ -23,10 +23,10 @@ import {
   agentTooLargeMessage,
   filledJsonTextBytes,
   jsonTextBytes,
-} from '../../../shared/agent-body';
-import type { Problem } from '../../../shared/inspection';
-import { setOwn } from '../../../shared/own-data';
-import { MAX_PATTERNED_VALUE_LENGTH } from '../../../shared/package-pattern';
+} from '../../../shared/manifests/agent-body';
+import type { Problem } from '../../../shared/manifests/inspection';
+import { setOwn } from '../../../shared/base/own-data';
+import { MAX_PATTERNED_VALUE_LENGTH } from '../../../shared/manifests/package-pattern';
 import {
   fillText,
   mcpGateName,
@@ -34,7 +34,7 @@ import {
   type ParameterValue,
   type TemplateManifest,
   type TemplateParameter,
-} from '../../../shared/template-manifest';
+} from '../../../shared/manifests/template-manifest';
 
 /** The longest text of a finite JavaScript number (`-2.2250738585072014e-308`). */
 const LONGEST_NUMBER = '-2.2250738585072014e-308';

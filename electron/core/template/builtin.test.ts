@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { previewApply } from '../../../shared/apply-preview';
-import type { TemplateDetails } from '../../../shared/template-manifest';
+import { previewApply } from '../../../shared/decisions/apply-preview';
+import type { TemplateDetails } from '../../../shared/manifests/template-manifest';
 import { BUILTIN_TEMPLATES, builtinTemplateDir, listBuiltinTemplates } from './builtin';
 import { inspectTemplate } from './index';
 

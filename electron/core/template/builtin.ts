@@ -6,9 +6,9 @@
  */
 import { lstat } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { BuiltinTemplateCard } from '../../../shared/template-manifest';
+import type { BuiltinTemplateCard } from '../../../shared/manifests/template-manifest';
 
-export type { BuiltinTemplateCard } from '../../../shared/template-manifest';
+export type { BuiltinTemplateCard } from '../../../shared/manifests/template-manifest';
 
 /** The spec's table, in its order. */
 export const BUILTIN_TEMPLATES: readonly BuiltinTemplateCard[] = [

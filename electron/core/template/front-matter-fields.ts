@@ -4,9 +4,9 @@
  * or a repeated list item refuses the package). `AgentMdCheck` (agent-md.ts) reads each field of
  * the spec with these.
  */
-import type { Problem } from '../../../shared/inspection';
+import type { Problem } from '../../../shared/manifests/inspection';
 import { unknownKeys } from '../schema/strict-fields';
-import type { RefusalCode } from '../../../shared/refusal-codes';
+import type { RefusalCode } from '../../../shared/contract/refusal-codes';
 
 /** RFC 3339 date-time (its form only; the date itself is checked by `isRfc3339`). */
 const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-](\d{2}):(\d{2}))$/;

@@ -6,8 +6,8 @@
  * anchors/aliases are refused, keys must be unique, and only one document may follow `---`.
  */
 import YAML, { isAlias, isNode } from 'yaml';
-import type { Problem } from '../../../shared/inspection';
-import type { RefusalCode } from '../../../shared/refusal-codes';
+import type { Problem } from '../../../shared/manifests/inspection';
+import type { RefusalCode } from '../../../shared/contract/refusal-codes';
 
 /** A Markdown file split into its front matter (as plain data) and its body. */
 export interface FrontMatter {

@@ -6,9 +6,9 @@
  * files, limits), the folders, agent.md (every field of the spec's table), skills, rules, evals,
  * then the root files.
  */
-import type { Inspection, Problem } from '../../../shared/inspection';
-import type { TemplateDetails, TemplateInspection, TemplateSummary } from '../../../shared/template-manifest';
-import { packCommand } from '../../../shared/refusal-actor';
+import type { Inspection, Problem } from '../../../shared/manifests/inspection';
+import type { TemplateDetails, TemplateInspection, TemplateSummary } from '../../../shared/manifests/template-manifest';
+import { packCommand } from '../../../shared/contract/refusal-actor';
 import { checkAgentMd } from './agent-md';
 import { clashProblem, planAgentFiles, planJsonBytes } from './agent-files';
 import { checkAgentSize } from './agent-size';
@@ -59,7 +59,7 @@ export async function readTemplateFolder(dir: string): Promise<TemplateRead> {
 }
 
 /**
- * {@link inspectTemplateFolder}, typed: summary and details as shared/template-manifest.ts declares them. `onRead`
+ * {@link inspectTemplateFolder}, typed: summary and details as shared/manifests/template-manifest.ts declares them. `onRead`
  * receives the bytes the walk read.
  */
 export async function inspectTemplate(

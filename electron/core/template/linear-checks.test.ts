@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_PATTERNED_VALUE_LENGTH } from '../../../shared/package-pattern';
-import { placeholderNames } from '../../../shared/template-manifest';
+import { MAX_PATTERNED_VALUE_LENGTH } from '../../../shared/manifests/package-pattern';
+import { placeholderNames } from '../../../shared/manifests/template-manifest';
 import { inspectTemplate } from './index';
 import { writeTemplate } from '../../../test/helpers/template-folders';
 

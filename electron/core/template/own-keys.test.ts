@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { previewApply } from '../../../shared/apply-preview';
-import { setOwn } from '../../../shared/own-data';
+import { previewApply } from '../../../shared/decisions/apply-preview';
+import { setOwn } from '../../../shared/base/own-data';
 import { inspectTemplate } from './index';
 import { writeTemplate } from '../../../test/helpers/template-folders';
 

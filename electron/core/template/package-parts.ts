@@ -11,8 +11,8 @@
  *   `compatibility`, `metadata`, `allowed-tools`; any other field is refused.
  * - `${parameters.…}` in a skill or rule is refused: apply never fills those files.
  */
-import type { Problem } from '../../../shared/inspection';
-import { checkParameter } from '../../../shared/apply-preview';
+import type { Problem } from '../../../shared/manifests/inspection';
+import { checkParameter } from '../../../shared/decisions/apply-preview';
 import {
   hasPlaceholder,
   mcpGateName,
@@ -21,12 +21,12 @@ import {
   type TemplateMcpEntry,
   type TemplateRule,
   type TemplateSkill,
-} from '../../../shared/template-manifest';
-import { TEMPLATE_TOOLS } from '../../../shared/catalogues';
+} from '../../../shared/manifests/template-manifest';
+import { TEMPLATE_TOOLS } from '../../../shared/manifests/catalogues';
 import { readFrontMatter } from './front-matter';
 import { jsonSchemaFileProblem } from './json-schema';
 import { unknownKeys } from '../schema/strict-fields';
-import type { RefusalCode } from '../../../shared/refusal-codes';
+import type { RefusalCode } from '../../../shared/contract/refusal-codes';
 
 /** Root files any template may hold besides agent.md and the files it names. */
 export const ALLOWED_ROOT_FILES = ['README.md', 'LICENSE', 'LICENSE.md', 'LICENSE.txt', 'CHANGELOG.md'] as const;

@@ -5,9 +5,9 @@
  * destination ("A pinned send goes only where the owner set"), the check warns the author to
  * anchor it (`^…$`), and the apply form says that any value containing a match passes.
  */
-import type { Problem } from '../../../shared/inspection';
-import { isAnchoredPattern } from '../../../shared/package-pattern';
-import { pinnedParameters, type TemplateManifest } from '../../../shared/template-manifest';
+import type { Problem } from '../../../shared/manifests/inspection';
+import { isAnchoredPattern } from '../../../shared/manifests/package-pattern';
+import { pinnedParameters, type TemplateManifest } from '../../../shared/manifests/template-manifest';
 
 /** One warning per pinned parameter whose pattern is not anchored at both ends. */
 export function unanchoredPinWarnings(manifest: TemplateManifest): Problem[] {

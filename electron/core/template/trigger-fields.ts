@@ -5,14 +5,14 @@
  * and zone are checked with the parameters' defaults filled in, so what inspection accepts is what
  * apply can arm.
  */
-import { cronProblem, isTimeZone } from '../../../shared/cron';
-import { setOwn } from '../../../shared/own-data';
+import { cronProblem, isTimeZone } from '../../../shared/triggers/cron';
+import { setOwn } from '../../../shared/base/own-data';
 import {
   fillText,
   placeholderNames,
   type ParameterValue,
   type TemplateParameter,
-} from '../../../shared/template-manifest';
+} from '../../../shared/manifests/template-manifest';
 import { type FrontMatterFields, isObject, isRfc3339, type Json, show } from './front-matter-fields';
 
 /** A trigger's name: unique in the package; an upgrade matches triggers by it. */

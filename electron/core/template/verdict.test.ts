@@ -1,6 +1,6 @@
 /** The verdict of each template that ships with the app ("the headline text for several packages"). */
 import { describe, expect, it } from 'vitest';
-import { templateVerdict } from '../../../shared/template-verdict';
+import { templateVerdict } from '../../../shared/decisions/template-verdict';
 import { readTemplateFolder } from './index';
 
 const TEMPLATES = new URL('../../../resources/templates/', import.meta.url).pathname;

@@ -20,8 +20,8 @@
 import { constants, existsSync } from 'node:fs';
 import { type FileHandle, lstat, open, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Problem } from '../../../shared/inspection';
-import type { RefusalCode } from '../../../shared/refusal-codes';
+import type { Problem } from '../../../shared/manifests/inspection';
+import type { RefusalCode } from '../../../shared/contract/refusal-codes';
 
 /** The spec's limits: 256 files, 256 KiB each, 1 MiB together (`POST /v2/agents`' body limit). */
 export const TEMPLATE_LIMITS = {

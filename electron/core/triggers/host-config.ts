@@ -32,7 +32,7 @@ export interface TriggerHostOptions {
   secretBox: SecretBox;
   /**
    * Listener port, fixed for the host's life; 0 for a free one. Without it the port is Settings'
-   * (`settings.webhookPort`), else the default webhook port (`shared/api.ts`), and a change in Settings rebinds
+   * (`settings.webhookPort`), else the default webhook port (`shared/contract/api.ts`), and a change in Settings rebinds
    * the listener at the next reload.
    */
   port?: number;

@@ -9,11 +9,11 @@
  */
 import { mkdir, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { RunCause } from '../../../shared/run-queue';
+import type { RunCause } from '../../../shared/triggers/run-queue';
 import { writeFileAtomic } from '../store/atomic-file';
 import { DurableFolder, type DurableFolderFaults } from '../store/durable-folder';
 
-export type { RunCause } from '../../../shared/run-queue';
+export type { RunCause } from '../../../shared/triggers/run-queue';
 
 /** Folder of waiting run requests, relative to the data folder. */
 export const PENDING_DIR = join('runs', 'pending');

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { nextCronTimes, nextIntervalTimes } from '../../../shared/cron';
+import { nextCronTimes, nextIntervalTimes } from '../../../shared/triggers/cron';
 import { createFileKeySecretBox } from '../secrets/secret-box';
 import { Store } from '../store/store';
 import { tempDir } from '../../../test/helpers/test-api';

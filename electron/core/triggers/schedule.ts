@@ -1,11 +1,11 @@
 /**
  * When a time-based trigger fires next: the SAME functions the consent form and the dashboard use
- * (`shared/cron.ts`: `nextCronTimes`, `nextIntervalTimes`), so what the user was shown is what runs.
+ * (`shared/triggers/cron.ts`: `nextCronTimes`, `nextIntervalTimes`), so what the user was shown is what runs.
  *
  * DESIGN.md "Cron": `.apo` cron triggers use the AND rule for the two day fields (`dayRule: 'and'`),
  * template `schedule` triggers standard cron (`'or'`) in their time zone; `at` fires once.
  */
-import { nextCronTimes, nextIntervalTimes } from '../../../shared/cron';
+import { nextCronTimes, nextIntervalTimes } from '../../../shared/triggers/cron';
 import type { TriggerRecord } from '../store/state';
 
 /** The clock and timers of the host, injected so tests drive time by hand. */

@@ -12,7 +12,7 @@
  * read (`precheckHeaders`).
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { WEBHOOK_SECRET_PREFIX } from '../../../shared/webhook-secret';
+import { WEBHOOK_SECRET_PREFIX } from '../../../shared/triggers/webhook-secret';
 
 /** The most `webhook-signature` entries looked at (a sender rotating keys sends two or three). */
 export const MAX_SIGNATURE_ENTRIES = 16;

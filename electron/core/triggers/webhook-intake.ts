@@ -4,7 +4,7 @@
  * webhook-id counts as seen only then (`seen-ids.ts`, keyed by the secret); a full queue is a 429
  * with `Retry-After`; everything nobody signed for is counted, not kept (`noise-tally.ts`).
  */
-import { deliveryWords } from '../../../shared/words';
+import { deliveryWords } from '../../../shared/words/words';
 import type { ActivityInput } from '../activity/activity-log';
 import type { TriggerRecord } from '../store/state';
 import type { FireResult, LiveTrigger } from './host-config';

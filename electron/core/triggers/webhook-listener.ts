@@ -105,7 +105,7 @@ export interface ListenerHandlers {
 }
 
 /** The path of a trigger's webhook: one home, shared with the screens that show the address. */
-export { webhookPath } from '../../../shared/webhook-address';
+export { webhookPath } from '../../../shared/triggers/webhook-address';
 
 /** The trigger id a request path names, or null when it is not a `/hooks/…` path. */
 export function triggerIdOfPath(path: string): string | null {

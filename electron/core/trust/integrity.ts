@@ -9,8 +9,8 @@ import { constants } from 'node:fs';
 import type { Dirent } from 'node:fs';
 import { lstat, open, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Problem } from '../../../shared/inspection';
-import type { IntegrityReport } from '../../../shared/trust';
+import type { Problem } from '../../../shared/manifests/inspection';
+import type { IntegrityReport } from '../../../shared/trust/trust';
 import { DEFAULT_ARCHIVE_LIMITS } from '../archive/index';
 
 /** Refusals of computing a folder's digests (README.md "Error codes"). */
@@ -32,7 +32,7 @@ export const INTEGRITY_ERROR = {
  */
 export type FileDigests = Record<string, string>;
 
-/** Re-exported from `shared/trust.ts`, where the renderer reads it too. */
+/** Re-exported from `shared/trust/trust.ts`, where the renderer reads it too. */
 export type { IntegrityReport };
 
 /** Bounds of a walk: the archive's entry and per-file limits (DESIGN.md "Reading without running"). */

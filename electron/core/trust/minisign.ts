@@ -12,8 +12,8 @@
  * over the very chunks it hashes with SHA-256: one read, no second copy of a 256 MiB package.
  */
 import { createHash, createPublicKey, verify, type Hash, type KeyObject } from 'node:crypto';
-import type { Problem } from '../../../shared/inspection';
-import type { SignatureAlgorithm } from '../../../shared/trust';
+import type { Problem } from '../../../shared/manifests/inspection';
+import type { SignatureAlgorithm } from '../../../shared/trust/trust';
 
 /** Refusals of a signature: one stable code each (README.md "Error codes"). */
 export const SIGNATURE_ERROR = {
@@ -41,7 +41,7 @@ export const KEY_ERROR = {
   unknownAlgorithm: 'key.unknown_algorithm',
 } as const;
 
-/** Re-exported from `shared/trust.ts`, where the renderer reads it too. */
+/** Re-exported from `shared/trust/trust.ts`, where the renderer reads it too. */
 export type { SignatureAlgorithm };
 
 /**

@@ -8,8 +8,8 @@
 import { constants } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { basename } from 'node:path';
-import type { Problem, SignatureInvalidReason, SignatureSummary } from '../../../shared/inspection';
-import type { KeyPin, SignatureState, SignatureUpdateKind } from '../../../shared/trust';
+import type { Problem, SignatureInvalidReason, SignatureSummary } from '../../../shared/manifests/inspection';
+import type { KeyPin, SignatureState, SignatureUpdateKind } from '../../../shared/trust/trust';
 import {
   canonicalKeyId,
   createSignedMessageCollector,
@@ -30,7 +30,7 @@ export function signaturePathFor(packagePath: string): string {
   return `${packagePath}.minisig`;
 }
 
-/** Re-exported from `shared/trust.ts` (documented there), where the renderer reads them too. */
+/** Re-exported from `shared/trust/trust.ts` (documented there), where the renderer reads them too. */
 export type { KeyPin, SignatureState };
 
 /** The state, or the refusal (`signature.*`, `key.*` for a damaged trusted key). */

@@ -1,5 +1,5 @@
-import type { Inspection } from '../../../shared/inspection';
-import { BUILTIN, UNSIGNED } from '../../../shared/trust';
+import type { Inspection } from '../../../shared/manifests/inspection';
+import { BUILTIN, UNSIGNED } from '../../../shared/trust/trust';
 
 /**
  * A template's or plugin manifest's summary gains its signature state: nothing

@@ -3,10 +3,10 @@
  * reading for the Api (`package-trust.ts`) and the CLI's `inspect` (`cli/cli-data.ts`), kept apart
  * from the Api so that `inspect` reads them without loading the core.
  */
-import type { SignatureSummary } from '../../../shared/inspection';
-import type { SignatureUpdate } from '../../../shared/signature-verdict';
-import type { KeyPin } from '../../../shared/trust';
-import type { ApiErrorCode } from '../../../shared/api-errors';
+import type { SignatureSummary } from '../../../shared/manifests/inspection';
+import type { SignatureUpdate } from '../../../shared/trust/signature-verdict';
+import type { KeyPin } from '../../../shared/trust/trust';
+import type { ApiErrorCode } from '../../../shared/contract/api-errors';
 import { CoreError } from '../errors/index';
 import type { StoreState } from '../store/state';
 import { compareWithPin, keyChangeMessage, keyPinOfSummary } from './package-signature';

@@ -5,11 +5,11 @@
  * returns a new list; nothing here touches the disk.
  */
 import { createHash } from 'node:crypto';
-import type { Problem } from '../../../shared/inspection';
-import { MAX_TRUSTED_KEYS, type TrustedKey } from '../../../shared/trust';
+import type { Problem } from '../../../shared/manifests/inspection';
+import { MAX_TRUSTED_KEYS, type TrustedKey } from '../../../shared/trust/trust';
 import { canonicalKeyId, isKeyId, parsePublicKey } from './minisign';
 
-/** Re-exported from `shared/trust.ts`, where the renderer reads it too. */
+/** Re-exported from `shared/trust/trust.ts`, where the renderer reads it too. */
 export type { TrustedKey };
 
 /** Refusals of the trusted-keys list (README.md "Error codes"). */
@@ -30,7 +30,7 @@ export const TRUSTED_KEYS_ERROR = {
   badList: 'trust.bad_list',
 } as const;
 
-export { MAX_TRUSTED_KEYS } from '../../../shared/trust';
+export { MAX_TRUSTED_KEYS } from '../../../shared/trust/trust';
 
 /** Longest publisher name, in characters (the consent form shows it on one line). */
 export const MAX_KEY_NAME_CHARS = 80;

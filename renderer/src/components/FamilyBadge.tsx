@@ -1,12 +1,12 @@
-import { isSensitive, type ActionFamily } from '../../../shared/apollia-manifest';
-import { type AccessDecided, permissionWords } from '../../../shared/decisions';
+import { isSensitive, type ActionFamily } from '../../../shared/manifests/apollia-manifest';
+import { type AccessDecided, permissionWords } from '../../../shared/decisions/decisions';
 import {
   FAMILY_LABELS,
   FAMILY_WORDS,
   REACHES_OUTSIDE_LABEL,
   REACHES_OUTSIDE_WORDS,
   UNKNOWN_FAMILY_LABEL,
-} from '../../../shared/words';
+} from '../../../shared/words/words';
 
 /**
  * An action family badge: sensitive families in warning colours with plain words; `read` neutral.

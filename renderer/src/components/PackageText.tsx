@@ -1,5 +1,5 @@
 import { useId, useMemo, useState } from 'react';
-import { safeDisplayText } from '../../../shared/display-text';
+import { safeDisplayText } from '../../../shared/words/display-text';
 
 /** A marker `revealInvisibles` leaves where a hidden character stood (`⟨U+202E⟩`). */
 const MARKER = /(⟨U\+[0-9A-F]{4,6}⟩)/;

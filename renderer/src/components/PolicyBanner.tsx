@@ -1,5 +1,5 @@
 import { Building2 } from 'lucide-react';
-import { managedBy, type PolicyView } from '../../../shared/policy';
+import { managedBy, type PolicyView } from '../../../shared/policy/policy';
 
 /**
  * The organization's policy, said where it applies (DESIGN.md "Managed policy"): "Managed by …"

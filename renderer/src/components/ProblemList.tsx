@@ -1,4 +1,4 @@
-import type { Problem } from '../../../shared/inspection';
+import type { Problem } from '../../../shared/manifests/inspection';
 import { CodeText } from './CodeText';
 import { PackageText } from './PackageText';
 

@@ -1,12 +1,12 @@
 import { Hourglass } from 'lucide-react';
-import { FIRE_QUEUES_WORDS, runTaking, runTakingWords } from '../../../shared/run-queue';
+import { FIRE_QUEUES_WORDS, runTaking, runTakingWords } from '../../../shared/triggers/run-queue';
 import { useTriggerStatus } from '../../api/hooks';
 import { formatDateTime } from './date-format';
 
 /**
  * What a fire does, said wherever a trigger is armed, before the first fire: it queues a run that
  * waits until an agent runtime takes it (this app runs no agent), and whether one is taking runs
- * now, from the age of the oldest waiting run (shared/run-queue.ts).
+ * now, from the age of the oldest waiting run (shared/triggers/run-queue.ts).
  */
 export function RunsWaitNote() {
   const status = useTriggerStatus();

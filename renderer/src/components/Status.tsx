@@ -1,7 +1,7 @@
 import { AlertTriangle, Loader2 } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { toApiError } from '../../api/bridge';
-import { refusalAdvice } from '../../../shared/refusal-actor';
+import { refusalAdvice } from '../../../shared/contract/refusal-actor';
 import { CodeText } from './CodeText';
 import { PackageText } from './PackageText';
 import { ProblemList } from './ProblemList';

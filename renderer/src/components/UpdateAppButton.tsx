@@ -1,5 +1,5 @@
 import { Download } from 'lucide-react';
-import { APP_DOWNLOAD_PAGE_SHOWN } from '../../../shared/app-links';
+import { APP_DOWNLOAD_PAGE_SHOWN } from '../../../shared/base/app-links';
 import { useOpenDownloadPage } from '../../api/hooks';
 import { toApiError } from '../../api/bridge';
 import { CodeText } from './CodeText';

@@ -1,5 +1,5 @@
 import { AlertTriangle, ShieldAlert, ShieldCheck } from 'lucide-react';
-import { VERDICT_LABELS, type Verdict } from '../../../shared/verdict';
+import { VERDICT_LABELS, type Verdict } from '../../../shared/decisions/verdict';
 import { PackageText } from './PackageText';
 
 /** The verdict: a level, one headline of the worst it could do, and the facts behind it. */

@@ -1,7 +1,7 @@
 import { KeyRound } from 'lucide-react';
 import { useState } from 'react';
-import type { SecretBackend, TriggerArmed } from '../../../shared/api';
-import { checkWebhookSecret } from '../../../shared/webhook-secret';
+import type { SecretBackend, TriggerArmed } from '../../../shared/contract/api';
+import { checkWebhookSecret } from '../../../shared/triggers/webhook-secret';
 import { type WebhookSecretDraft, webhookSecretRequest } from './webhook-secret-draft';
 
 export { type WebhookSecretDraft, webhookSecretRequest } from './webhook-secret-draft';

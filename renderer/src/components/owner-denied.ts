@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import { ownerDenies } from '../../../shared/owner-tools';
+import { ownerDenies } from '../../../shared/manifests/owner-tools';
 import { useSettings } from '../../api/hooks';
 
 /**

@@ -2,10 +2,10 @@
  * Schedules in words with their next fire times, computed with the shared cron helpers so the
  * words and the times always describe the same rule (DESIGN.md "Cron").
  */
-import type { TriggerSource } from '../../../shared/apollia-manifest';
+import type { TriggerSource } from '../../../shared/manifests/apollia-manifest';
 import { formatDateTime, localTimeZone } from './date-format';
-import { cronProblem, describeInterval, nextCronTimes, nextIntervalTimes } from '../../../shared/cron';
-import { describeCron } from '../../../shared/cron-words';
+import { cronProblem, describeInterval, nextCronTimes, nextIntervalTimes } from '../../../shared/triggers/cron';
+import { describeCron } from '../../../shared/words/cron-words';
 
 /** A trigger's "when" in words, and up to three next fire times (none for event triggers). */
 export interface ScheduleView {

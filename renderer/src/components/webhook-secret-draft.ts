@@ -1,7 +1,7 @@
 /**
  * A webhook secret as the form holds it, and the request it becomes (pure: the form's answers use it without React).
  */
-import type { WebhookSecretChoice as WebhookSecretRequest } from '../../../shared/webhook-secret';
+import type { WebhookSecretChoice as WebhookSecretRequest } from '../../../shared/triggers/webhook-secret';
 
 /**
  * How the user sets one webhook secret: make a new one here, or paste the one the sender

@@ -1,6 +1,6 @@
 import { useState } from 'react';
-import { ACTIVITY_KIND_WORDS, activityOutcomeWords, runWaits } from '../../../shared/activity';
-import type { ActivityEntry } from '../../../shared/api';
+import { ACTIVITY_KIND_WORDS, activityOutcomeWords, runWaits } from '../../../shared/activity/activity-kinds';
+import type { ActivityEntry } from '../../../shared/contract/api';
 import { useActivity, useDashboard } from '../../api/hooks';
 import { CodeText } from '../components/CodeText';
 import { PackageText } from '../components/PackageText';

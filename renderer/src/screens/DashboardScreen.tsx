@@ -1,11 +1,11 @@
-import { PERMISSION_WORDS, TRIGGER_TYPE_WORDS } from '../../../shared/words';
-import { reachesOutside } from '../../../shared/catalogues';
+import { PERMISSION_WORDS, TRIGGER_TYPE_WORDS } from '../../../shared/words/words';
+import { reachesOutside } from '../../../shared/manifests/catalogues';
 import { Archive, Lock, Package, Settings as SettingsIcon, Trash2 } from 'lucide-react';
 import { PolicyBanner } from '../components/PolicyBanner';
 import { SetWebhookSecret, WebhookSecretOrigin } from '../components/WebhookSecretChoice';
 import { IntegrityChangedPanel, PublisherBadge } from '../components/trust/PackageTrustLines';
 import { useEffect, useRef, useState } from 'react';
-import type { AccessView, AgentView, InstalledPackageView, TriggerView, WaitingServerView } from '../../../shared/api';
+import type { AccessView, AgentView, InstalledPackageView, TriggerView, WaitingServerView } from '../../../shared/contract/api';
 import {
   useArchiveAgent,
   useArmTrigger,
@@ -26,7 +26,7 @@ import { useFlowStore } from '../stores/flow-store';
 import { HowToSign, TriggerHostNote, TriggerLive, TriggerQueue } from './dashboard/TriggerLive';
 import { WebhookAddress } from './dashboard/WebhookAddress';
 import { formatDateTime } from '../components/date-format';
-import { approvalsSummary } from '../../../shared/approvals-words';
+import { approvalsSummary } from '../../../shared/decisions/approvals-words';
 
 function when(iso: string): string {
   return formatDateTime(iso);

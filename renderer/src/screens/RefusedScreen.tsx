@@ -1,8 +1,8 @@
 import { Building2, OctagonX, ShieldAlert, Trash2, Wrench, X } from 'lucide-react';
 import { type RefObject, useEffect, useRef } from 'react';
-import type { AppInfo, SignatureVerdict } from '../../../shared/api';
-import type { ApoSummary, Inspection, Problem } from '../../../shared/inspection';
-import { signatureVerdictOf, signatureVerdictWords } from '../../../shared/signature-verdict';
+import type { AppInfo, SignatureVerdict } from '../../../shared/contract/api';
+import type { ApoSummary, Inspection, Problem } from '../../../shared/manifests/inspection';
+import { signatureVerdictOf, signatureVerdictWords } from '../../../shared/trust/signature-verdict';
 import {
   authorMessage,
   inspectCommand,
@@ -10,7 +10,7 @@ import {
   refusalAdviceFor,
   type RefusalActor,
   type RefusalAdvice,
-} from '../../../shared/refusal-actor';
+} from '../../../shared/contract/refusal-actor';
 import { useAppInfo, useTrashSource } from '../../api/hooks';
 import { CodeText } from '../components/CodeText';
 import { CommandLineNote } from '../components/CommandLineNote';
@@ -29,13 +29,13 @@ const ICONS: Record<RefusalActor, typeof Wrench> = {
 };
 
 /**
- * Other problems shown at once; the rest (up to a hundred, shared/inspection.ts) wait behind "Show
+ * Other problems shown at once; the rest (up to a hundred, shared/manifests/inspection.ts) wait behind "Show
  * more", so the actions below stay within reach of a glance, however many problems a package has.
  */
 const OTHERS_SHOWN = 5;
 
 /**
- * A package refused for its signature: the one signature verdict's words (shared/signature-verdict.ts), as the
+ * A package refused for its signature: the one signature verdict's words (shared/trust/signature-verdict.ts), as the
  * command line's `inspect` says them: a signature that does not hold, and why; never "not signed".
  */
 function RefusedSignatureLine({
@@ -219,7 +219,7 @@ export function RefusedScreen({
   const [first, ...others] = inspection.errors;
   const kind =
     inspection.kind === 'template' ? 'template' : inspection.kind === 'plugin' ? 'plugin manifest' : 'package';
-  // Who acts (shared/refusal-actor.ts): a sign of malice anywhere outweighs the first problem.
+  // Who acts (shared/contract/refusal-actor.ts): a sign of malice anywhere outweighs the first problem.
   const advice = refusalAdviceFor(inspection.errors);
   const appInfo = useAppInfo();
   const closeSource = useFlowStore((s) => s.closeSource);

@@ -7,7 +7,7 @@ import {
   runsWaitingWords,
   type WaitingRunView,
   type WaitingTriggerView,
-} from '../../../shared/run-queue';
+} from '../../../shared/triggers/run-queue';
 import { useDiscardTriggerRuns, useDiscardWaitingRun, useWaitingRuns } from '../../api/hooks';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { formatDateTime, localTimeZone } from '../components/date-format';

@@ -1,11 +1,11 @@
-import { transportChoiceWords, transportWords } from '../../../shared/words';
+import { transportChoiceWords, transportWords } from '../../../shared/words/words';
 import { Ban, KeyRound, Lock, Server, Trash2 } from 'lucide-react';
 import { PolicyBanner } from '../components/PolicyBanner';
 import { useState, type FormEvent } from 'react';
-import { MCP_TRANSPORTS, type McpTransport } from '../../../shared/apollia-manifest';
-import type { KnownTool, SecretBackend } from '../../../shared/api';
-import { isHttpUrl } from '../../../shared/http-url';
-import { isMcpServerName } from '../../../shared/mcp-server-name';
+import { MCP_TRANSPORTS, type McpTransport } from '../../../shared/manifests/apollia-manifest';
+import type { KnownTool, SecretBackend } from '../../../shared/contract/api';
+import { isHttpUrl } from '../../../shared/base/http-url';
+import { isMcpServerName } from '../../../shared/manifests/mcp-server-name';
 import {
   useDenyTool,
   useRemoveDeniedTool,

@@ -1,4 +1,4 @@
-import type { SourceHandle } from '../../../shared/api';
+import type { SourceHandle } from '../../../shared/contract/api';
 import { useInspection } from '../../api/hooks';
 import { ErrorPanel, Loading } from '../components/Status';
 import { ApoFlow } from './apo/ApoFlow';

@@ -3,7 +3,7 @@
  * keeps each person's answers (UI flow state: STYLE.md "State in the renderer").
  */
 import { create } from 'zustand';
-import type { AccessAnswer } from '../../../shared/decisions';
+import type { AccessAnswer } from '../../../shared/decisions/decisions';
 import type { WebhookSecretDraft } from '../components/webhook-secret-draft';
 
 /** The person's answer for one trigger: present only once they touched it (absent: kept, or off on a first install). */
@@ -17,7 +17,7 @@ export interface TriggerDraft {
 
 /**
  * The person's answers on the form: only what they touched. Absent means untouched: kept (an
- * update) or the default (a first install), as the one decision function (`shared/decisions.ts`)
+ * update) or the default (a first install), as the one decision function (`shared/decisions/decisions.ts`)
  * decides; the form shows its decisions, never a second copy of them.
  */
 export interface ConsentDraft {

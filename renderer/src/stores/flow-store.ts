@@ -3,7 +3,7 @@
  * are open, each with its own consent flow. Nothing here is app data: that lives in react-query.
  */
 import { create } from 'zustand';
-import type { SourceHandle } from '../../../shared/api';
+import type { SourceHandle } from '../../../shared/contract/api';
 
 export type MainView = 'open' | 'dashboard' | 'activity' | 'settings' | 'runs';
 

@@ -4,11 +4,11 @@
  * type it stores drift; the value checks fail here when the loaded file's check stops matching them.
  */
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import type { SavedMcpServer, StoreDamage, TriggerView } from '../../../../shared/api';
-import type { ToolSetting } from '../../../../shared/apply-preview';
-import type { AccessDecision } from '../../../../shared/consent';
-import { type KeyPin, MAX_TRUSTED_KEYS, type TrustedKey } from '../../../../shared/trust';
-import type { WebhookSecretOrigin } from '../../../../shared/webhook-secret';
+import type { SavedMcpServer, StoreDamage, TriggerView } from '../../../../shared/contract/api';
+import type { ToolSetting } from '../../../../shared/decisions/apply-preview';
+import type { AccessDecision } from '../../../../shared/decisions/consent';
+import { type KeyPin, MAX_TRUSTED_KEYS, type TrustedKey } from '../../../../shared/trust/trust';
+import type { WebhookSecretOrigin } from '../../../../shared/triggers/webhook-secret';
 import { emptyState, stateProblem } from '../state';
 import { STATE_SCHEMA, type StoreState } from './format-5';
 import { STATE_VERSION } from './state-version';

@@ -13,13 +13,13 @@
  * (`store.future_version`) rather than half read.
  */
 import { type Static, Type } from 'typebox';
-import { type ApplyReceipt, WEBHOOK_PORT_RANGE } from '../../../../shared/api';
-import { type ActionFamily, type ApolliaManifest, MCP_TRANSPORTS } from '../../../../shared/apollia-manifest';
-import type { ApplyPreview } from '../../../../shared/apply-preview';
-import type { SignatureSummary } from '../../../../shared/inspection';
-import { closed, exactly, exactlyOne, mapOf, oneOf, orNull, shaped } from '../../../../shared/schema-kit';
-import type { PinValue, TemplateModel } from '../../../../shared/template-manifest';
-import { MAX_TRUSTED_KEYS } from '../../../../shared/trust';
+import { type ApplyReceipt, WEBHOOK_PORT_RANGE } from '../../../../shared/contract/api';
+import { type ActionFamily, type ApolliaManifest, MCP_TRANSPORTS } from '../../../../shared/manifests/apollia-manifest';
+import type { ApplyPreview } from '../../../../shared/decisions/apply-preview';
+import type { SignatureSummary } from '../../../../shared/manifests/inspection';
+import { closed, exactly, exactlyOne, mapOf, oneOf, orNull, shaped } from '../../../../shared/base/schema-kit';
+import type { PinValue, TemplateModel } from '../../../../shared/manifests/template-manifest';
+import { MAX_TRUSTED_KEYS } from '../../../../shared/trust/trust';
 
 const str = Type.String();
 const nstr = orNull('string');

@@ -12,7 +12,7 @@
  * `packageTrust`; `settings.webhookPort`; `settings.mcpServers[*].sealed` (MCP server credentials).
  *
  * 4: (one decision model) each package agent's `access[*].permission`: how a granted entry runs,
- * decided once by `shared/decisions.ts` and kept (`migrateFrom3`).
+ * decided once by `shared/decisions/decisions.ts` and kept (`migrateFrom3`).
  *
  * 5: key pins hold the whole public key, not only its id (DESIGN.md "Trust after install"), and
  * each package's signature summary its `public_key` (`migrateFrom4`).

@@ -1,9 +1,9 @@
 import { ShieldAlert, ShieldCheck } from 'lucide-react';
 import { useState } from 'react';
-import type { KeyChange, SignatureVerdict } from '../../../../shared/api';
-import type { KeyPin } from '../../../../shared/trust';
-import type { UpdateDiff } from '../../../../shared/update-diff';
-import { signatureVerdictWords } from '../../../../shared/signature-verdict';
+import type { KeyChange, SignatureVerdict } from '../../../../shared/contract/api';
+import type { KeyPin } from '../../../../shared/trust/trust';
+import type { UpdateDiff } from '../../../../shared/decisions/update-diff';
+import { signatureVerdictWords } from '../../../../shared/trust/signature-verdict';
 import { UpdateChanges } from '../../screens/apo/UpdateChanges';
 import { PackageText } from '../PackageText';
 

@@ -1,6 +1,6 @@
 import { FileWarning, FolderOpen, ShieldCheck } from 'lucide-react';
-import type { InstalledPackageView } from '../../../../shared/api';
-import { publisherStatus } from '../../../../shared/verdict';
+import type { InstalledPackageView } from '../../../../shared/contract/api';
+import { publisherStatus } from '../../../../shared/decisions/verdict';
 import { useOpenDialog } from '../../../api/hooks';
 import { useFlowStore } from '../../stores/flow-store';
 import { PackageText } from '../PackageText';

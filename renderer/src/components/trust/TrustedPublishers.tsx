@@ -1,7 +1,7 @@
 import { FileKey, Lock, ShieldCheck, Trash2 } from 'lucide-react';
 import { useState, type FormEvent } from 'react';
 import { usePreviewKey, usePreviewKeyFile, useTrustedKeys, useTrustKey, useUntrustKey } from '../../../api/hooks';
-import type { KeyPreview, TrustedKeyView } from '../../../../shared/api';
+import type { KeyPreview, TrustedKeyView } from '../../../../shared/contract/api';
 import { PackageText } from '../PackageText';
 import { ErrorPanel, Loading } from '../Status';
 

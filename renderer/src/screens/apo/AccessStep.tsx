@@ -1,10 +1,10 @@
 import { Lock } from 'lucide-react';
 import { memo, useId, useMemo, useState } from 'react';
-import type { AgentEntry, ApolliaManifest, ToolEntry, WorkflowEntry } from '../../../../shared/apollia-manifest';
-import { FAMILY_SEVERITY, isSensitive } from '../../../../shared/apollia-manifest';
-import type { ApoInspection } from '../../../../shared/inspection';
-import { FAMILY_LABELS } from '../../../../shared/words';
-import type { UpdateDiff } from '../../../../shared/update-diff';
+import type { AgentEntry, ApolliaManifest, ToolEntry, WorkflowEntry } from '../../../../shared/manifests/apollia-manifest';
+import { FAMILY_SEVERITY, isSensitive } from '../../../../shared/manifests/apollia-manifest';
+import type { ApoInspection } from '../../../../shared/manifests/inspection';
+import { FAMILY_LABELS } from '../../../../shared/words/words';
+import type { UpdateDiff } from '../../../../shared/decisions/update-diff';
 import { useSettings } from '../../../api/hooks';
 import { FamilyBadge, OutwardBadge, PermissionBadge } from '../../components/FamilyBadge';
 import {
@@ -12,11 +12,11 @@ import {
   type DecisionContext,
   decideAgent,
   type InstalledDecisions,
-} from '../../../../shared/decisions';
+} from '../../../../shared/decisions/decisions';
 import { useDecisionContext } from './consent-decisions';
 import { PackageText } from '../../components/PackageText';
 import { useConsentStore } from '../../stores/consent-store';
-import { accessClassifier, accessMarker, type AccessMark, type AccessRow } from '../../../../shared/access-rows';
+import { accessClassifier, accessMarker, type AccessMark, type AccessRow } from '../../../../shared/decisions/access-rows';
 import { AgentCard } from './AgentCard';
 import { ConnectionsSection, McpServersSection, PipSection } from './PackageParts';
 import { countOf, UpdateMark } from './UpdateMark';

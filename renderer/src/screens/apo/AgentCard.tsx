@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
-import type { AgentEntry } from '../../../../shared/apollia-manifest';
-import { AUTONOMY_WORDS, PLANNING_WORDS } from '../../../../shared/words';
+import type { AgentEntry } from '../../../../shared/manifests/apollia-manifest';
+import { AUTONOMY_WORDS, PLANNING_WORDS } from '../../../../shared/words/words';
 import { PackageText } from '../../components/PackageText';
 import { countOf, UpdateMark } from './UpdateMark';
 

@@ -1,8 +1,8 @@
 import { CancelConfirm } from '../../components/CancelConfirm';
 import { ArrowRight, Download } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
-import type { InstallReceipt, SourceInspection } from '../../../../shared/api';
-import type { ApoInspection } from '../../../../shared/inspection';
+import type { InstallReceipt, SourceInspection } from '../../../../shared/contract/api';
+import type { ApoInspection } from '../../../../shared/manifests/inspection';
 import { useInstall } from '../../../api/hooks';
 import { PackageText } from '../../components/PackageText';
 import { ErrorPanel } from '../../components/Status';

@@ -1,7 +1,7 @@
 import { CheckCircle2, Info } from 'lucide-react';
 import { Fragment, useEffect, useRef, useState } from 'react';
-import type { InstallReceipt, SourceInspection } from '../../../../shared/api';
-import type { ApoInspection } from '../../../../shared/inspection';
+import type { InstallReceipt, SourceInspection } from '../../../../shared/contract/api';
+import type { ApoInspection } from '../../../../shared/manifests/inspection';
 import { RunsWaitNote } from '../../components/RunsWaitNote';
 import { SecretOnce } from '../../components/SecretOnce';
 import { SharedSecretWarning } from '../../components/WebhookSecretChoice';

@@ -1,10 +1,10 @@
 import { AlertTriangle, CheckCircle2, Settings, XCircle } from 'lucide-react';
-import type { McpServerEntry, RequiresEntry } from '../../../../shared/apollia-manifest';
-import { CONNECTION_TYPES } from '../../../../shared/catalogues';
-import { isPinnedRequirement, mcpCommandLine } from '../../../../shared/risk-summary';
-import { secretLookingNames } from '../../../../shared/secret-names';
-import { unpinnedLaunch } from '../../../../shared/verdict';
-import { transportWords } from '../../../../shared/words';
+import type { McpServerEntry, RequiresEntry } from '../../../../shared/manifests/apollia-manifest';
+import { CONNECTION_TYPES } from '../../../../shared/manifests/catalogues';
+import { isPinnedRequirement, mcpCommandLine } from '../../../../shared/decisions/risk-summary';
+import { secretLookingNames } from '../../../../shared/manifests/secret-names';
+import { unpinnedLaunch } from '../../../../shared/decisions/verdict';
+import { transportWords } from '../../../../shared/words/words';
 import { FamilyBadge } from '../../components/FamilyBadge';
 import { PackageText } from '../../components/PackageText';
 import { useFlowStore } from '../../stores/flow-store';

@@ -1,8 +1,8 @@
 import { useState, type ReactNode } from 'react';
-import type { ApolliaManifest, McpServerEntry, RequiresEntry, ToolEntry } from '../../../../shared/apollia-manifest';
-import { CONNECTION_TYPES } from '../../../../shared/catalogues';
-import { isPinnedRequirement, mcpCommandLine } from '../../../../shared/risk-summary';
-import { unpinnedLaunch } from '../../../../shared/verdict';
+import type { ApolliaManifest, McpServerEntry, RequiresEntry, ToolEntry } from '../../../../shared/manifests/apollia-manifest';
+import { CONNECTION_TYPES } from '../../../../shared/manifests/catalogues';
+import { isPinnedRequirement, mcpCommandLine } from '../../../../shared/decisions/risk-summary';
+import { unpinnedLaunch } from '../../../../shared/decisions/verdict';
 import { FamilyBadge } from '../../components/FamilyBadge';
 import { PackageText } from '../../components/PackageText';
 import { countOf } from './UpdateMark';

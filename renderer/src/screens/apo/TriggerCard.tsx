@@ -1,6 +1,6 @@
 import { FolderOpen, Lock } from 'lucide-react';
-import type { TriggerEntry } from '../../../../shared/apollia-manifest';
-import type { InstalledDecisions, TriggerDecided } from '../../../../shared/decisions';
+import type { TriggerEntry } from '../../../../shared/manifests/apollia-manifest';
+import type { InstalledDecisions, TriggerDecided } from '../../../../shared/decisions/decisions';
 import type { usePickWatchFolder } from '../../../api/hooks';
 import { PackageText } from '../../components/PackageText';
 import { ScheduleText } from '../../components/ScheduleText';

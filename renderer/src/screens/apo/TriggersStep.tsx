@@ -1,10 +1,10 @@
 import { useId, useMemo, useState } from 'react';
-import type { AgentEntry } from '../../../../shared/apollia-manifest';
-import { firstByName } from '../../../../shared/consent';
-import type { ApoInspection } from '../../../../shared/inspection';
-import type { UpdateDiff } from '../../../../shared/update-diff';
-import type { InstalledDecisions } from '../../../../shared/decisions';
-import type { PolicyView } from '../../../../shared/policy';
+import type { AgentEntry } from '../../../../shared/manifests/apollia-manifest';
+import { firstByName } from '../../../../shared/decisions/consent';
+import type { ApoInspection } from '../../../../shared/manifests/inspection';
+import type { UpdateDiff } from '../../../../shared/decisions/update-diff';
+import type { InstalledDecisions } from '../../../../shared/decisions/decisions';
+import type { PolicyView } from '../../../../shared/policy/policy';
 import { useFormDecisions } from './consent-decisions';
 import { usePickWatchFolder } from '../../../api/hooks';
 import { ErrorPanel } from '../../components/Status';

@@ -1,7 +1,7 @@
 import { ShieldAlert } from 'lucide-react';
 import type { ReactNode } from 'react';
-import type { UpdateDiff } from '../../../../shared/update-diff';
-import type { Decisions } from '../../../../shared/decisions';
+import type { UpdateDiff } from '../../../../shared/decisions/update-diff';
+import type { Decisions } from '../../../../shared/decisions/decisions';
 import { CodeText } from '../../components/CodeText';
 import { PackageText } from '../../components/PackageText';
 import { NameDifferenceList } from '../../components/trust/NameDifferenceList';

@@ -1,7 +1,7 @@
-import { FAMILY_LABELS, FAMILY_WORDS } from '../../../../shared/words';
-import type { AccessMark } from '../../../../shared/access-rows';
+import { FAMILY_LABELS, FAMILY_WORDS } from '../../../../shared/words/words';
+import type { AccessMark } from '../../../../shared/decisions/access-rows';
 
-/** An update's mark on something it adds or changes (the diff of `shared/update-diff.ts`). */
+/** An update's mark on something it adds or changes (the diff of `shared/decisions/update-diff.ts`). */
 export function UpdateMark({ mark }: { mark: AccessMark | null | undefined }) {
   if (!mark) return null;
   if (mark.kind === 'new') return <span className="badge badge-new">New in this version</span>;

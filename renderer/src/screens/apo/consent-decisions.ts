@@ -1,12 +1,12 @@
 /**
- * The consent form's side of the one decision function (`shared/decisions.ts`): the answers the
+ * The consent form's side of the one decision function (`shared/decisions/decisions.ts`): the answers the
  * form sends are only what the person touched, and every step shows `decide`'s decisions for them,
  * so what the form shows is what the core does (it decides again, with what the store holds).
  */
 import { useMemo } from 'react';
-import type { SourceInspection } from '../../../../shared/api';
-import { type DecisionContext, type Decisions, decisionContext, decisionTrust } from '../../../../shared/decisions';
-import type { ApoInspection } from '../../../../shared/inspection';
+import type { SourceInspection } from '../../../../shared/contract/api';
+import { type DecisionContext, type Decisions, decisionContext, decisionTrust } from '../../../../shared/decisions/decisions';
+import type { ApoInspection } from '../../../../shared/manifests/inspection';
 import { useSettings } from '../../../api/hooks';
 import { useConsentDraft } from '../../stores/consent-store';
 import { formDecisions } from './form-answers';

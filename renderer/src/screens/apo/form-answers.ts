@@ -1,18 +1,18 @@
 /**
  * The consent form's answers, pure (no React): what the form sends is only what the person touched
  * (an untouched answer means "keep"), and what it shows is the one decision function's decisions
- * (`shared/decisions.ts`) for them. The core decides again with what the store holds.
+ * (`shared/decisions/decisions.ts`) for them. The core decides again with what the store holds.
  */
-import type { SourceInspection } from '../../../../shared/api';
+import type { SourceInspection } from '../../../../shared/contract/api';
 import {
   type ConsentAnswers,
   type Decisions,
   decide,
   decisionTrust,
   type TriggerAnswer,
-} from '../../../../shared/decisions';
-import type { ApoInspection } from '../../../../shared/inspection';
-import { ownRecord } from '../../../../shared/own-data';
+} from '../../../../shared/decisions/decisions';
+import type { ApoInspection } from '../../../../shared/manifests/inspection';
+import { ownRecord } from '../../../../shared/base/own-data';
 import { webhookSecretRequest } from '../../components/webhook-secret-draft';
 import type { ConsentDraft } from '../../stores/consent-store';
 

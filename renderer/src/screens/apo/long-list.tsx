@@ -1,5 +1,5 @@
-import type { AccessRow } from '../../../../shared/access-rows';
-import type { Permission } from '../../../../shared/decisions';
+import type { AccessRow } from '../../../../shared/decisions/access-rows';
+import type { Permission } from '../../../../shared/decisions/decisions';
 import { PackageText } from '../../components/PackageText';
 import { countOf } from './UpdateMark';
 

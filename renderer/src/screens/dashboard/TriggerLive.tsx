@@ -1,5 +1,5 @@
-import type { TriggerLiveView, TriggerView } from '../../../../shared/api';
-import { deliveryWords, fireCauseWords, TRIGGER_STATE_WORDS, WEBHOOK_SIGNING_WORDS } from '../../../../shared/words';
+import type { TriggerLiveView, TriggerView } from '../../../../shared/contract/api';
+import { deliveryWords, fireCauseWords, TRIGGER_STATE_WORDS, WEBHOOK_SIGNING_WORDS } from '../../../../shared/words/words';
 import { Hourglass } from 'lucide-react';
 import {
   FIRE_QUEUES_WORDS,
@@ -8,7 +8,7 @@ import {
   runsWaitingWords,
   runTaking,
   runTakingWords,
-} from '../../../../shared/run-queue';
+} from '../../../../shared/triggers/run-queue';
 import { useTriggerStatus } from '../../../api/hooks';
 import { useFlowStore } from '../../stores/flow-store';
 import { CodeText } from '../../components/CodeText';

@@ -1,4 +1,4 @@
-import { LOCAL_ONLY_WORDS, listenerOrigin, webhookAddress } from '../../../../shared/webhook-address';
+import { LOCAL_ONLY_WORDS, listenerOrigin, webhookAddress } from '../../../../shared/triggers/webhook-address';
 import { useSettings, useTriggerStatus } from '../../../api/hooks';
 import { CopyButton } from '../../components/CopyButton';
 

@@ -1,15 +1,15 @@
-import { PLUGIN_TRANSPORT_WORDS } from '../../../../shared/words';
+import { PLUGIN_TRANSPORT_WORDS } from '../../../../shared/words/words';
 import { AlertTriangle, Ban, Info, KeyRound, Server, ShieldAlert } from 'lucide-react';
-import type { Inspection } from '../../../../shared/inspection';
-import { textSafetyReport } from '../../../../shared/display-text';
-import { pluginTextFields } from '../../../../shared/plugin-text-fields';
+import type { Inspection } from '../../../../shared/manifests/inspection';
+import { textSafetyReport } from '../../../../shared/words/display-text';
+import { pluginTextFields } from '../../../../shared/words/plugin-text-fields';
 import {
   pluginRiskSummary,
   roleFloorWords,
   type PluginManifestView,
   type PluginRiskLine,
   type PluginSummary,
-} from '../../../../shared/plugin-manifest';
+} from '../../../../shared/manifests/plugin-manifest';
 import { RefusedScreen } from '../RefusedScreen';
 import { CapabilityCard, ToolRow } from './CapabilityCard';
 import { QueryProfileText } from './QueryProfileText';
@@ -41,7 +41,7 @@ function RiskIcon({ line }: { line: PluginRiskLine }) {
  * credential shapes it needs, each capability with its approval gate and role floor, each tool
  * read or write and whether it is safe to repeat, its MCP exposure, and a plain-words risk summary.
  * This app shows plugins; it never installs or runs them. All package text goes through
- * shared/display-text.ts (PackageText and the text-safety report).
+ * shared/words/display-text.ts (PackageText and the text-safety report).
  */
 export function PluginView({
   inspection,

@@ -1,5 +1,5 @@
 /** The plugin screen's query-surface section: how the plugin's data is queried, in words. */
-import { type PluginDatasetView, type QueryProfileView } from '../../../../shared/plugin-manifest';
+import { type PluginDatasetView, type QueryProfileView } from '../../../../shared/manifests/plugin-manifest';
 import { PackageText } from '../../components/PackageText';
 
 /** How the plugin's data is queried (spec "Query-profile"), in words. */

@@ -1,6 +1,6 @@
 import { Webhook } from 'lucide-react';
 import { type FormEvent, useState } from 'react';
-import { WEBHOOK_PORT_RANGE, type SettingsView } from '../../../../shared/api';
+import { WEBHOOK_PORT_RANGE, type SettingsView } from '../../../../shared/contract/api';
 import { useSetWebhookPort, useTriggerStatus } from '../../../api/hooks';
 import { ErrorPanel } from '../../components/Status';
 

@@ -1,5 +1,5 @@
-import type { Approvals } from '../../../../shared/apply-preview';
-import { APPROVALS_ALWAYS, APPROVALS_CHOICES } from '../../../../shared/approvals-words';
+import type { Approvals } from '../../../../shared/decisions/apply-preview';
+import { APPROVALS_ALWAYS, APPROVALS_CHOICES } from '../../../../shared/decisions/approvals-words';
 
 /**
  * How the agent asks (template spec agent.md `approvals`): the template's value is its

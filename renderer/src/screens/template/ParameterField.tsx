@@ -1,4 +1,4 @@
-import type { TemplateParameter } from '../../../../shared/template-manifest';
+import type { TemplateParameter } from '../../../../shared/manifests/template-manifest';
 import { CodeText } from '../../components/CodeText';
 import { PackageText } from '../../components/PackageText';
 import type { FieldValue } from '../../stores/apply-store';

@@ -1,7 +1,7 @@
 import { AlertTriangle, CheckCircle2, KeyRound, Settings as SettingsIcon, XCircle } from 'lucide-react';
-import type { ApplyPreview, Approvals, PreviewMcpServer, PreviewMcpTool } from '../../../../shared/apply-preview';
-import { builtinToolUse } from '../../../../shared/approvals-words';
-import { reachesOutside, templateTool } from '../../../../shared/catalogues';
+import type { ApplyPreview, Approvals, PreviewMcpServer, PreviewMcpTool } from '../../../../shared/decisions/apply-preview';
+import { builtinToolUse } from '../../../../shared/decisions/approvals-words';
+import { reachesOutside, templateTool } from '../../../../shared/manifests/catalogues';
 import { CodeText } from '../../components/CodeText';
 import { FamilyBadge, OutwardBadge } from '../../components/FamilyBadge';
 import { PackageText } from '../../components/PackageText';

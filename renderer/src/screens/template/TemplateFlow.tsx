@@ -2,10 +2,10 @@ import { CancelConfirm } from '../../components/CancelConfirm';
 import { AlertTriangle, ArrowRight, CheckCircle2, Play, Settings as SettingsIcon } from 'lucide-react';
 import { SetWebhookSecret } from '../../components/WebhookSecretChoice';
 import { useEffect, useMemo, useRef, useState } from 'react';
-import type { AgentView, ApplyPreviewRequest, ApplyReceipt, SourceInspection } from '../../../../shared/api';
-import { checkParameter, parameterValue, unanchoredPinnedWords } from '../../../../shared/apply-preview';
-import { isAnchoredPattern } from '../../../../shared/package-pattern';
-import { cronProblem, isTimeZone } from '../../../../shared/cron';
+import type { AgentView, ApplyPreviewRequest, ApplyReceipt, SourceInspection } from '../../../../shared/contract/api';
+import { checkParameter, parameterValue, unanchoredPinnedWords } from '../../../../shared/decisions/apply-preview';
+import { isAnchoredPattern } from '../../../../shared/manifests/package-pattern';
+import { cronProblem, isTimeZone } from '../../../../shared/triggers/cron';
 import {
   fillText,
   pinnedParameters,
@@ -14,7 +14,7 @@ import {
   type TemplateInspection,
   type TemplateManifest,
   type TemplateParameter,
-} from '../../../../shared/template-manifest';
+} from '../../../../shared/manifests/template-manifest';
 import { useApply, useDashboard, usePreviewApply } from '../../../api/hooks';
 import { PackageText } from '../../components/PackageText';
 import { triggerName } from '../../components/trigger-name';

@@ -1,13 +1,13 @@
-import { FIRE_QUEUES_WORDS } from '../../../../shared/run-queue';
+import { FIRE_QUEUES_WORDS } from '../../../../shared/triggers/run-queue';
 import { Settings as SettingsIcon } from 'lucide-react';
-import type { AgentView } from '../../../../shared/api';
-import type { ApplyPreview, PreviewProblem } from '../../../../shared/apply-preview';
-import { templateTool } from '../../../../shared/catalogues';
+import type { AgentView } from '../../../../shared/contract/api';
+import type { ApplyPreview, PreviewProblem } from '../../../../shared/decisions/apply-preview';
+import { templateTool } from '../../../../shared/manifests/catalogues';
 import { CodeText } from '../../components/CodeText';
 import { FamilyBadge } from '../../components/FamilyBadge';
 import { PackageText } from '../../components/PackageText';
 import { useFlowStore } from '../../stores/flow-store';
-import { APPROVALS_ALWAYS, approvalsLabel, builtinToolUse } from '../../../../shared/approvals-words';
+import { APPROVALS_ALWAYS, approvalsLabel, builtinToolUse } from '../../../../shared/decisions/approvals-words';
 import { mcpToolOutcome } from './mcp-tool-outcome';
 
 /** A warning's code in plain words (spec: `mcp.<server>`, `pins.<tool>`, `grants.<tool>`). */

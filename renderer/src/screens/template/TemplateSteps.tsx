@@ -1,18 +1,18 @@
 import { AlertTriangle, KeyRound, Settings as SettingsIcon } from 'lucide-react';
-import { harnessWords, TRIGGER_TYPE_WORDS } from '../../../../shared/words';
-import type { ApplyPreview } from '../../../../shared/apply-preview';
-import { approvalsLabel } from '../../../../shared/approvals-words';
-import { templateVerdict } from '../../../../shared/template-verdict';
+import { harnessWords, TRIGGER_TYPE_WORDS } from '../../../../shared/words/words';
+import type { ApplyPreview } from '../../../../shared/decisions/apply-preview';
+import { approvalsLabel } from '../../../../shared/decisions/approvals-words';
+import { templateVerdict } from '../../../../shared/decisions/template-verdict';
 import { VerdictPanel } from '../../components/VerdictPanel';
-import type { TemplateInspection, TemplateManifest } from '../../../../shared/template-manifest';
+import type { TemplateInspection, TemplateManifest } from '../../../../shared/manifests/template-manifest';
 import { CodeText } from '../../components/CodeText';
 import { RunsWaitNote } from '../../components/RunsWaitNote';
 import { PackageText } from '../../components/PackageText';
 import { ScheduleText } from '../../components/ScheduleText';
 import { formatDateTime } from '../../components/date-format';
 import { useFlowStore } from '../../stores/flow-store';
-import { signatureVerdictOf, signatureVerdictWords } from '../../../../shared/signature-verdict';
-import { BUILTIN, UNSIGNED } from '../../../../shared/trust';
+import { signatureVerdictOf, signatureVerdictWords } from '../../../../shared/trust/signature-verdict';
+import { BUILTIN, UNSIGNED } from '../../../../shared/trust/trust';
 
 /** A required MCP server this computer lacks: named, with the way to Settings (the form keeps its answers). */
 function MissingServers({ servers }: { servers: ApplyPreview['mcp'] }) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { PreviewMcpTool } from '../../../../shared/apply-preview';
+import type { PreviewMcpTool } from '../../../../shared/decisions/apply-preview';
 import { mcpToolOutcome } from './mcp-tool-outcome';
 
 const tool = (over: Partial<PreviewMcpTool>): PreviewMcpTool => ({

@@ -1,5 +1,5 @@
-import type { Approvals, PreviewMcpTool } from '../../../../shared/apply-preview';
-import { approvalsLabel } from '../../../../shared/approvals-words';
+import type { Approvals, PreviewMcpTool } from '../../../../shared/decisions/apply-preview';
+import { approvalsLabel } from '../../../../shared/decisions/approvals-words';
 
 /**
  * What an MCP tool will do after apply, given its switch as it is now (spec "Apply"): skipped when

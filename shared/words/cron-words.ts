@@ -1,0 +1,71 @@
+/**
+ * A cron schedule in plain words (DESIGN.md "Cron": the words and the next fire times describe the
+ * same rule). Apart from `cron.ts` so that the readers, which only check schedules, do not load
+ * cronstrue (the bounded worker loads what its job uses).
+ */
+import cronstrue from 'cronstrue';
+import type { CronOptions } from '../triggers/cron';
+
+const ORDINALS = ['first', 'second', 'third', 'fourth'];
+const DAY_NAMES: Record<string, string> = {
+  '0': 'Sunday',
+  '1': 'Monday',
+  '2': 'Tuesday',
+  '3': 'Wednesday',
+  '4': 'Thursday',
+  '5': 'Friday',
+  '6': 'Saturday',
+  '7': 'Sunday',
+  SUN: 'Sunday',
+  MON: 'Monday',
+  TUE: 'Tuesday',
+  WED: 'Wednesday',
+  THU: 'Thursday',
+  FRI: 'Friday',
+  SAT: 'Saturday',
+};
+
+/**
+ * The schedule in plain words, 24-hour clock, with the time zone when one is given.
+ * Under the `and` rule with both day fields restricted, the words say "and also": cronstrue alone
+ * would describe the standard (either-field) rule, which is not what an `.apo` trigger does.
+ */
+export function describeCron(expression: string, options: CronOptions): string {
+  const [minute = '*', hour = '*', dom = '*', month = '*', dow = '*'] = expression.trim().split(/\s+/);
+  const zone = options.timezone && options.timezone !== 'UTC' ? ` (${options.timezone})` : ' (UTC)';
+  const words = (expr: string) => cronstrue.toString(expr, { use24HourTimeFormat: true, verbose: false });
+  if (options.dayRule === 'and' && dom !== '*' && dow !== '*') {
+    const time = words(`${minute} ${hour} * ${month} *`).replace(/^At /, '');
+    const week = /^(\d+)-(\d+)$/.exec(dom);
+    const day = DAY_NAMES[dow.toUpperCase()];
+    if (week && day) {
+      const start = Number(week[1]);
+      const end = Number(week[2]);
+      if (end - start === 6 && (start - 1) % 7 === 0 && start <= 22) {
+        const months =
+          month === '*'
+            ? 'each month'
+            : `${words(`0 0 1 ${month} *`)
+                .replace(/^At 00:00, on day 1 of the month, /, '')
+                .replace(/^only in /, '')}`;
+        return `${time} on the ${ORDINALS[(start - 1) / 7]} ${day} of ${months}${zone}`;
+      }
+    }
+    const dayWords = words(`0 0 ${dom} * *`).replace(/^At 00:00, /, '');
+    const dowWords = words(`0 0 * * ${dow}`)
+      .replace(/^At 00:00, /, '')
+      .replace(/^only on /, '');
+    const monthWords = month === '*' ? '' : `, ${words(`0 0 * ${month} *`).replace(/^At 00:00, /, '')}`;
+    return `${time}, ${dayWords} when it is also ${dowWords}${monthWords}${zone}`;
+  }
+  if (options.dayRule === 'or' && dom !== '*' && dow !== '*') {
+    // Standard cron fires when either day field matches; cronstrue's "and on" would read as both.
+    const time = words(`${minute} ${hour} * ${month} *`);
+    const dayWords = words(`0 0 ${dom} * *`).replace(/^At 00:00, /, '');
+    const dowWords = words(`0 0 * * ${dow}`)
+      .replace(/^At 00:00, /, '')
+      .replace(/^only on /, '');
+    return `${time}, ${dayWords}, and also every ${dowWords}${zone}`;
+  }
+  return `${words(expression)}${zone}`;
+}
