@@ -16,7 +16,9 @@ for (const [from, to] of Object.entries({ ...map })) {
   if (existsSync(join(ROOT, test)) && !map[test]) map[test] = to.replace(/\.tsx?$/, (ext) => `.test${ext}`);
 }
 // Old absolute path (no extension) → new absolute path (no extension).
-const moved = new Map(Object.entries(map).map(([a, b]) => [join(ROOT, a).replace(/\.tsx?$/, ''), join(ROOT, b).replace(/\.tsx?$/, '')]));
+const moved = new Map(
+  Object.entries(map).map(([a, b]) => [join(ROOT, a).replace(/\.tsx?$/, ''), join(ROOT, b).replace(/\.tsx?$/, '')]),
+);
 const back = new Map([...moved].map(([a, b]) => [b, a]));
 
 const movedNow = new Set();
@@ -43,22 +45,28 @@ for (const file of files(ROOT)) {
   const noExt = file.replace(/\.(ts|tsx|mts|mjs)$/, '');
   const oldFile = movedNow.has(noExt) ? back.get(noExt) : noExt; // where its imports were written from
   const text = readFileSync(file, 'utf8');
-  const next = text.replace(/((?:from|import|mock|require)\s*\(?\s*)(['"])(\.{1,2}\/[^'"]*)\2/g, (all, pre, q, spec) => {
-    const extMatch = spec.match(/\.(ts|tsx|js|mjs)$/);
-    const bare = extMatch ? spec.slice(0, -extMatch[0].length) : spec;
-    let target = resolve(dirname(oldFile), bare);
-    if (!moved.has(target) && !known(target) && !back.has(target)) {
-      // Resolved from the old place it names nothing: perhaps already rewritten for the new place.
-      const fromNew = resolve(dirname(file), bare);
-      if (known(fromNew) || back.has(fromNew)) target = back.get(fromNew) ?? fromNew;
-      else return all;
-    }
-    const dest = moved.get(target) ?? target;
-    let rel = relative(dirname(file), dest).split('\\').join('/');
-    if (!rel.startsWith('.')) rel = `./${rel}`;
-    rel += extMatch ? extMatch[0] : '';
-    return rel === spec ? all : `${pre}${q}${rel}${q}`;
-  });
-  if (next !== text) { writeFileSync(file, next); changed++; }
+  const next = text.replace(
+    /((?:from|import|mock|require)\s*\(?\s*)(['"])(\.{1,2}\/[^'"]*)\2/g,
+    (all, pre, q, spec) => {
+      const extMatch = spec.match(/\.(ts|tsx|js|mjs)$/);
+      const bare = extMatch ? spec.slice(0, -extMatch[0].length) : spec;
+      let target = resolve(dirname(oldFile), bare);
+      if (!moved.has(target) && !known(target) && !back.has(target)) {
+        // Resolved from the old place it names nothing: perhaps already rewritten for the new place.
+        const fromNew = resolve(dirname(file), bare);
+        if (known(fromNew) || back.has(fromNew)) target = back.get(fromNew) ?? fromNew;
+        else return all;
+      }
+      const dest = moved.get(target) ?? target;
+      let rel = relative(dirname(file), dest).split('\\').join('/');
+      if (!rel.startsWith('.')) rel = `./${rel}`;
+      rel += extMatch ? extMatch[0] : '';
+      return rel === spec ? all : `${pre}${q}${rel}${q}`;
+    },
+  );
+  if (next !== text) {
+    writeFileSync(file, next);
+    changed++;
+  }
 }
 console.log(`moved ${Object.keys(map).length} files, rewrote imports in ${changed}`);

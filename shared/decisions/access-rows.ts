@@ -7,7 +7,13 @@
  * and a tool whose family this app cannot know before it runs (an MCP tool, an unknown name, another
  * agent) asks first too, because nothing proves it only reads.
  */
-import type { ActionFamily, AgentEntry, ApolliaManifest, ToolEntry, WorkflowEntry } from '../manifests/apollia-manifest';
+import type {
+  ActionFamily,
+  AgentEntry,
+  ApolliaManifest,
+  ToolEntry,
+  WorkflowEntry,
+} from '../manifests/apollia-manifest';
 import { apolliaNativeTool, reachesOutside, templateTool } from '../manifests/catalogues';
 import { mcpToolWords, UNKNOWN_TOOL_WORDS } from '../words/words';
 import { accessFamilies, asksFirst, firstByName } from './consent';

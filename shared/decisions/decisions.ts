@@ -32,7 +32,13 @@
  */
 import type { InstalledDecisions } from '../contract/api-replies';
 import type { AccessAnswer, ConsentAnswers, TriggerAnswer, WebhookSecretChoice } from '../contract/api-requests';
-import type { ActionFamily, AgentEntry, ApolliaManifest, TriggerEntry, TriggerSource } from '../manifests/apollia-manifest';
+import type {
+  ActionFamily,
+  AgentEntry,
+  ApolliaManifest,
+  TriggerEntry,
+  TriggerSource,
+} from '../manifests/apollia-manifest';
 import { isSensitive } from '../manifests/apollia-manifest';
 import { apolliaNativeTool } from '../manifests/catalogues';
 import { accessFamilies, firstByName, type Permission } from './consent';

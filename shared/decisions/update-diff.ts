@@ -47,7 +47,13 @@ export function entryWords(entry: string): string {
 }
 
 // What an update changes is defined once with its schema (shared/contract/api-replies.ts): the Api answers it in `inspect`.
-export type { AgentAccessDiff, CapabilityDiff, FamilyChange, McpServerChange, UpdateDiff } from '../contract/api-replies';
+export type {
+  AgentAccessDiff,
+  CapabilityDiff,
+  FamilyChange,
+  McpServerChange,
+  UpdateDiff,
+} from '../contract/api-replies';
 
 function names<T extends { name: string }>(list: T[] | undefined): Map<string, T> {
   return new Map((list ?? []).map((item) => [item.name, item]));

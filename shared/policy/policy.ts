@@ -18,7 +18,13 @@ export type PolicyTriggerKind = (typeof POLICY_TRIGGER_KINDS)[number];
 
 // The policy in force, as every Api answer carries it (`EffectivePolicy`, `PolicyView`, and their parts), is defined
 // once with its schema (shared/contract/api-replies.ts); the policy file's schema is built of the same parts.
-export type { AllowedPackage, EffectivePolicy, PolicyMcpServer, PolicySource, PolicyView } from '../contract/api-replies';
+export type {
+  AllowedPackage,
+  EffectivePolicy,
+  PolicyMcpServer,
+  PolicySource,
+  PolicyView,
+} from '../contract/api-replies';
 
 /** The policy where there is none: everything the app allows by itself. */
 export const NO_POLICY: EffectivePolicy = {

@@ -25,7 +25,12 @@
 import { createHash } from 'node:crypto';
 import { appendFile, mkdir, open, readFile, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ACTIVITY_KINDS, type ActivityKind, type ActivityOutcome, isDecisionKind } from '../../../shared/activity/activity-kinds';
+import {
+  ACTIVITY_KINDS,
+  type ActivityKind,
+  type ActivityOutcome,
+  isDecisionKind,
+} from '../../../shared/activity/activity-kinds';
 import { withLockFile } from '../store/lock';
 import { cleanField } from './entry-text';
 

@@ -7,7 +7,12 @@
 import type { ApplyReceipt } from '../../../shared/contract/api';
 import type { ApplyPreview } from '../../../shared/decisions/apply-preview';
 import { firstByName } from '../../../shared/decisions/consent';
-import { type EffectivePolicy, POLICY_REFUSAL, triggerKindAllowed, triggerKindWords } from '../../../shared/policy/policy';
+import {
+  type EffectivePolicy,
+  POLICY_REFUSAL,
+  triggerKindAllowed,
+  triggerKindWords,
+} from '../../../shared/policy/policy';
 import type { TemplateManifest } from '../../../shared/manifests/template-manifest';
 import type { ActivityInput } from '../activity/activity-log';
 import { CoreError } from '../errors/index';

@@ -5,7 +5,13 @@
  * activity log. Whichever process hosts the triggers (the app, `apollia-desktop serve`), these
  * read the same files.
  */
-import type { ActivityView, ApiRequest, SettingsView, TriggerLiveView, TriggerStatusView } from '../../../shared/contract/api';
+import type {
+  ActivityView,
+  ApiRequest,
+  SettingsView,
+  TriggerLiveView,
+  TriggerStatusView,
+} from '../../../shared/contract/api';
 import { type ApiContext } from './context';
 import { own } from '../../../shared/base/own';
 import { settingsOf } from './views';

@@ -9,7 +9,11 @@
  * Every entry is printed through `terminalLine`: an entry written before fields were cleaned, or a
  * file edited by hand, still cannot move the cursor or print a line of its own.
  */
-import { ACTIVITY_KIND_WORDS, activityOutcomeWords, type ActivityOutcome } from '../../../shared/activity/activity-kinds';
+import {
+  ACTIVITY_KIND_WORDS,
+  activityOutcomeWords,
+  type ActivityOutcome,
+} from '../../../shared/activity/activity-kinds';
 import { ActivityLog, type ChainReport } from '../activity/activity-log';
 import { type CliIo, EXIT } from './cli-io';
 import { defaultDataDir } from './cli-data';

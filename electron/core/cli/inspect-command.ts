@@ -10,7 +10,11 @@ import { terminalJson } from './terminal-text';
 import { realpath } from 'node:fs/promises';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import type { ApoSummary, Inspection } from '../../../shared/manifests/inspection';
-import { type SignatureVerdict, signatureUpdateJson, signatureVerdictOf } from '../../../shared/trust/signature-verdict';
+import {
+  type SignatureVerdict,
+  signatureUpdateJson,
+  signatureVerdictOf,
+} from '../../../shared/trust/signature-verdict';
 import { own } from '../../../shared/base/own';
 import { managedBy } from '../../../shared/policy/policy';
 import { pinnedKeysOf, signatureUpdateOf } from '../trust/stored-keys';

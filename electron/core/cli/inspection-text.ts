@@ -14,9 +14,19 @@ import {
 import { apolliaNativeTool, CONNECTION_TYPES, reachesOutside } from '../../../shared/manifests/catalogues';
 import { describeInterval, nextCronTimes, nextIntervalTimes } from '../../../shared/triggers/cron';
 import { describeCron } from '../../../shared/words/cron-words';
-import type { ApoDetails, ApoSummary, Inspection, Problem, SignatureSummary } from '../../../shared/manifests/inspection';
+import type {
+  ApoDetails,
+  ApoSummary,
+  Inspection,
+  Problem,
+  SignatureSummary,
+} from '../../../shared/manifests/inspection';
 import { VERDICT_LABELS } from '../../../shared/decisions/verdict';
-import { signatureVerdictOf, signatureVerdictWords, type SignatureVerdict } from '../../../shared/trust/signature-verdict';
+import {
+  signatureVerdictOf,
+  signatureVerdictWords,
+  type SignatureVerdict,
+} from '../../../shared/trust/signature-verdict';
 import type { TemplateDetails } from '../../../shared/manifests/template-manifest';
 import { templateVerdict } from '../../../shared/decisions/template-verdict';
 import { isPinnedRequirement, mcpCommandLine } from '../../../shared/decisions/risk-summary';

@@ -90,7 +90,12 @@ export async function inspectionUnderPolicy(
     inspection.kind === 'apo'
       ? {
           refusals: [],
-          withheld: apoWithheld(await import('../../../shared/decisions/decisions'), policy, inspection, input.installed),
+          withheld: apoWithheld(
+            await import('../../../shared/decisions/decisions'),
+            policy,
+            inspection,
+            input.installed,
+          ),
         }
       : templateUnderPolicy(
           (await import('../../../shared/decisions/apply-preview')).previewApply,

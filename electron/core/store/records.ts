@@ -5,7 +5,12 @@
  * `state.ts`.
  */
 import { randomUUID } from 'node:crypto';
-import type { ActionFamily, AgentEntry, ApolliaManifest, TriggerEntry } from '../../../shared/manifests/apollia-manifest';
+import type {
+  ActionFamily,
+  AgentEntry,
+  ApolliaManifest,
+  TriggerEntry,
+} from '../../../shared/manifests/apollia-manifest';
 import type { ApplyPreview } from '../../../shared/decisions/apply-preview';
 import { templateTool } from '../../../shared/manifests/catalogues';
 import { accessFamilies, type Permission } from '../../../shared/decisions/consent';

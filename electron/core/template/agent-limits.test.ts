@@ -3,7 +3,12 @@
  * refused at the check (so `inspect` refuses what apply would), and the unbounded parameter warned.
  */
 import { describe, expect, it } from 'vitest';
-import { AGENT_BODY_LIMIT, agentBodyBytes, filledJsonTextBytes, jsonTextBytes } from '../../../shared/manifests/agent-body';
+import {
+  AGENT_BODY_LIMIT,
+  agentBodyBytes,
+  filledJsonTextBytes,
+  jsonTextBytes,
+} from '../../../shared/manifests/agent-body';
 import { fillText } from '../../../shared/manifests/template-manifest';
 import { inspectTemplate } from './index';
 import { writeTemplate } from '../../../test/helpers/template-folders';

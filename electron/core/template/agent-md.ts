@@ -12,7 +12,11 @@ import {
   type TemplateParameter,
 } from '../../../shared/manifests/template-manifest';
 import { setOwn } from '../../../shared/base/own-data';
-import { MAX_PATTERNED_VALUE_LENGTH, packagePatternProblem, testPackagePattern } from '../../../shared/manifests/package-pattern';
+import {
+  MAX_PATTERNED_VALUE_LENGTH,
+  packagePatternProblem,
+  testPackagePattern,
+} from '../../../shared/manifests/package-pattern';
 import { isSemver } from '../apollia/sdk-requirement';
 import { readFrontMatter } from './front-matter';
 import { FrontMatterFields, isObject, type Json, show } from './front-matter-fields';

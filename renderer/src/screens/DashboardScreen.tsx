@@ -5,7 +5,13 @@ import { PolicyBanner } from '../components/PolicyBanner';
 import { SetWebhookSecret, WebhookSecretOrigin } from '../components/WebhookSecretChoice';
 import { IntegrityChangedPanel, PublisherBadge } from '../components/trust/PackageTrustLines';
 import { useEffect, useRef, useState } from 'react';
-import type { AccessView, AgentView, InstalledPackageView, TriggerView, WaitingServerView } from '../../../shared/contract/api';
+import type {
+  AccessView,
+  AgentView,
+  InstalledPackageView,
+  TriggerView,
+  WaitingServerView,
+} from '../../../shared/contract/api';
 import {
   useArchiveAgent,
   useArmTrigger,

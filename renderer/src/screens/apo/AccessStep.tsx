@@ -1,6 +1,11 @@
 import { Lock } from 'lucide-react';
 import { memo, useId, useMemo, useState } from 'react';
-import type { AgentEntry, ApolliaManifest, ToolEntry, WorkflowEntry } from '../../../../shared/manifests/apollia-manifest';
+import type {
+  AgentEntry,
+  ApolliaManifest,
+  ToolEntry,
+  WorkflowEntry,
+} from '../../../../shared/manifests/apollia-manifest';
 import { FAMILY_SEVERITY, isSensitive } from '../../../../shared/manifests/apollia-manifest';
 import type { ApoInspection } from '../../../../shared/manifests/inspection';
 import { FAMILY_LABELS } from '../../../../shared/words/words';
@@ -16,7 +21,12 @@ import {
 import { useDecisionContext } from './consent-decisions';
 import { PackageText } from '../../components/PackageText';
 import { useConsentStore } from '../../stores/consent-store';
-import { accessClassifier, accessMarker, type AccessMark, type AccessRow } from '../../../../shared/decisions/access-rows';
+import {
+  accessClassifier,
+  accessMarker,
+  type AccessMark,
+  type AccessRow,
+} from '../../../../shared/decisions/access-rows';
 import { AgentCard } from './AgentCard';
 import { ConnectionsSection, McpServersSection, PipSection } from './PackageParts';
 import { countOf, UpdateMark } from './UpdateMark';

@@ -1,5 +1,10 @@
 import { useState, type ReactNode } from 'react';
-import type { ApolliaManifest, McpServerEntry, RequiresEntry, ToolEntry } from '../../../../shared/manifests/apollia-manifest';
+import type {
+  ApolliaManifest,
+  McpServerEntry,
+  RequiresEntry,
+  ToolEntry,
+} from '../../../../shared/manifests/apollia-manifest';
 import { CONNECTION_TYPES } from '../../../../shared/manifests/catalogues';
 import { isPinnedRequirement, mcpCommandLine } from '../../../../shared/decisions/risk-summary';
 import { unpinnedLaunch } from '../../../../shared/decisions/verdict';

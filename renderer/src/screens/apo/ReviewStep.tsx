@@ -8,7 +8,12 @@ import type { SourceInspection } from '../../../../shared/contract/api';
 import { FamilyBadge, OutwardBadge, PermissionBadge } from '../../components/FamilyBadge';
 import { VerdictPanel } from '../../components/VerdictPanel';
 import { APOLLIA_NATIVE_TOOLS } from '../../../../shared/manifests/catalogues';
-import type { AccessDecided, Decisions, InstalledDecisions, TriggerDecided } from '../../../../shared/decisions/decisions';
+import type {
+  AccessDecided,
+  Decisions,
+  InstalledDecisions,
+  TriggerDecided,
+} from '../../../../shared/decisions/decisions';
 import { FIRE_QUEUES_WORDS } from '../../../../shared/triggers/run-queue';
 import { useFormDecisions } from './consent-decisions';
 import { PackageText } from '../../components/PackageText';

@@ -5,7 +5,12 @@
  */
 import { useMemo } from 'react';
 import type { SourceInspection } from '../../../../shared/contract/api';
-import { type DecisionContext, type Decisions, decisionContext, decisionTrust } from '../../../../shared/decisions/decisions';
+import {
+  type DecisionContext,
+  type Decisions,
+  decisionContext,
+  decisionTrust,
+} from '../../../../shared/decisions/decisions';
 import type { ApoInspection } from '../../../../shared/manifests/inspection';
 import { useSettings } from '../../../api/hooks';
 import { useConsentDraft } from '../../stores/consent-store';

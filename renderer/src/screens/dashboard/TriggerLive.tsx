@@ -1,5 +1,10 @@
 import type { TriggerLiveView, TriggerView } from '../../../../shared/contract/api';
-import { deliveryWords, fireCauseWords, TRIGGER_STATE_WORDS, WEBHOOK_SIGNING_WORDS } from '../../../../shared/words/words';
+import {
+  deliveryWords,
+  fireCauseWords,
+  TRIGGER_STATE_WORDS,
+  WEBHOOK_SIGNING_WORDS,
+} from '../../../../shared/words/words';
 import { Hourglass } from 'lucide-react';
 import {
   FIRE_QUEUES_WORDS,

@@ -1,6 +1,10 @@
 /** The plugin screen's capability cards: each capability with its tools, their access class and approval. */
 import { BookOpen, PenLine, ShieldCheck, UserCog } from 'lucide-react';
-import { roleFloorWords, type PluginCapabilityView, type PluginToolView } from '../../../../shared/manifests/plugin-manifest';
+import {
+  roleFloorWords,
+  type PluginCapabilityView,
+  type PluginToolView,
+} from '../../../../shared/manifests/plugin-manifest';
 import { PackageText } from '../../components/PackageText';
 
 /** One tool of the plugin: its name, access class, idempotence and description. */

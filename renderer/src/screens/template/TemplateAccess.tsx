@@ -1,5 +1,10 @@
 import { AlertTriangle, CheckCircle2, KeyRound, Settings as SettingsIcon, XCircle } from 'lucide-react';
-import type { ApplyPreview, Approvals, PreviewMcpServer, PreviewMcpTool } from '../../../../shared/decisions/apply-preview';
+import type {
+  ApplyPreview,
+  Approvals,
+  PreviewMcpServer,
+  PreviewMcpTool,
+} from '../../../../shared/decisions/apply-preview';
 import { builtinToolUse } from '../../../../shared/decisions/approvals-words';
 import { reachesOutside, templateTool } from '../../../../shared/manifests/catalogues';
 import { CodeText } from '../../components/CodeText';
