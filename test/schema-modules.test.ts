@@ -14,9 +14,8 @@ const ROOT = new URL('..', import.meta.url).pathname;
 /** The modules that build schemas with TypeBox. */
 const SCHEMA_MODULES = [
   'shared/base/schema-kit.ts',
-  'shared/contract/api-requests.ts',
-  'shared/contract/api-replies.ts',
-  'shared/manifests/apollia-manifest-schema.ts',
+  /^shared\/contract\/(api-requests|api-replies|replies-[a-z-]+)\.ts$/,
+  /^shared\/[a-z]+\/[a-z-]+-schema\.ts$/,
   'electron/core/apollia/manifest-schema.ts',
   'electron/core/policy/policy-schema.ts',
   /^electron\/core\/store\/schema\/format-\d+\.ts$/,

@@ -18,3 +18,15 @@ export const MAX_AGENTS = 10_000;
 
 /** Triggers one package may propose. */
 export const MAX_TRIGGERS = 10_000;
+
+/**
+ * The longest secret text a request may carry (a 64-byte key is 88 base64 characters; room for a paste's outer
+ * whitespace).
+ */
+export const MAX_WEBHOOK_SECRET_TEXT = 1024;
+
+/** The ports Settings takes for the webhook listener: not the system's (below 1024), at most 65535. */
+export const WEBHOOK_PORT_RANGE = { min: 1024, max: 65_535 } as const;
+
+/** The longest id a request carries (a source, folder, agent or trigger id; an apply's request id). */
+export const MAX_REQUEST_ID = 256;

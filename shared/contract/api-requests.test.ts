@@ -4,19 +4,27 @@
  * when a type and its schema drift; the value checks fail here when a cap is written by hand.
  */
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import type { ApiMethod, ApiRequest, ApiRequestsOffSchema, InstallRequest, SavedMcpServer } from './api';
-import { API_METHODS } from './api';
 import {
-  API_REQUEST_SCHEMAS,
-  type ApiRequestOf,
-  type ConsentAnswers,
-  type WebhookSecretChoice,
-  WebhookSecretChoiceSchema,
-} from './api-requests';
+  type ApiMethod,
+  type ApiRequest,
+  type ApiRequestsOffSchema,
+  type InstallRequest,
+  type SavedMcpServer,
+  API_METHODS,
+} from './api';
+import { API_REQUEST_SCHEMAS, type ApiRequestOf } from './api-requests';
+import { WebhookSecretChoiceSchema, type WebhookSecretChoice } from '../triggers/webhook-secret-schema';
+import { type ConsentAnswers } from '../decisions/consent-answers-schema';
 import type { ConsentAnswers as DecisionAnswers } from '../decisions/decisions';
-import { MAX_ACCESS_PER_AGENT, MAX_AGENTS, MAX_MANIFEST_BYTES, MAX_TRIGGERS } from '../base/limits';
+import {
+  MAX_ACCESS_PER_AGENT,
+  MAX_AGENTS,
+  MAX_MANIFEST_BYTES,
+  MAX_TRIGGERS,
+  MAX_WEBHOOK_SECRET_TEXT,
+} from '../base/limits';
 import { MAX_MCP_SERVER_NAME } from '../manifests/mcp-server-name';
-import { MAX_WEBHOOK_SECRET_TEXT, type WebhookSecretChoice as SecretChoice } from '../triggers/webhook-secret';
+import { type WebhookSecretChoice as SecretChoice } from '../triggers/webhook-secret';
 
 interface Json {
   [key: string]: unknown;

@@ -11,17 +11,15 @@
  * types, so TypeBox never runs in the window.
  */
 import { type Static, Type } from 'typebox';
-import { WEBHOOK_PORT_RANGE } from './api';
-import { MAX_ACCESS_PER_AGENT, MAX_AGENTS, MAX_MANIFEST_BYTES, MAX_TRIGGERS } from '../base/limits';
+import { MAX_REQUEST_ID, WEBHOOK_PORT_RANGE, MAX_WEBHOOK_SECRET_TEXT } from '../base/limits';
+import { ConsentAnswersSchema } from '../decisions/consent-answers-schema';
+import { WebhookSecretChoiceSchema } from '../triggers/webhook-secret-schema';
 import { MAX_MCP_SERVER_NAME, MCP_SERVER_NAME } from '../manifests/mcp-server-name';
-import { closed, exactly, mapOf, oneOf, shaped } from '../base/schema-kit';
+import { closed, mapOf, oneOf, shaped } from '../base/schema-kit';
 import type { ParameterValue } from '../manifests/template-manifest';
-import { MAX_WEBHOOK_SECRET_TEXT } from '../triggers/webhook-secret';
 
 /** The longest string any request may carry (64 KiB): a 10 MB string is refused at the door. */
 export const MAX_REQUEST_STRING = 65_536;
-/** The longest id a request carries (a source, folder, agent or trigger id; an apply's request id). */
-export const MAX_REQUEST_ID = 256;
 /** The longest name a request carries (a package, template, secret or parameter name). */
 export const MAX_REQUEST_NAME = 128;
 /** Parameters one apply may give, built-in tools it may withhold and triggers it may arm. */
@@ -47,58 +45,8 @@ export const MAX_KEY_ID = 64;
 
 const id = Type.String({ minLength: 1, maxLength: MAX_REQUEST_ID });
 const name = Type.String({ minLength: 1, maxLength: MAX_REQUEST_NAME });
-/** A name a manifest gives (an agent or trigger id, an access entry): no longer than the manifest itself. */
-const manifestName = { type: 'string', minLength: 1, maxLength: MAX_MANIFEST_BYTES } as const;
 /** A method without a request takes nothing: `undefined`, `null` or `{}`. */
 const noRequest = shaped<void>({ type: ['object', 'null'], maxProperties: 0 });
-
-/**
- * A webhook signing secret: make a new one here (the default when absent) or use the sender's,
- * checked by `checkWebhookSecret` (shared/triggers/webhook-secret.ts) before anything is sealed.
- */
-export const WebhookSecretChoiceSchema = Type.Unsafe<{ kind: 'make' } | { kind: 'given'; secret: string }>({
-  oneOf: [
-    closed({ kind: exactly('make') }),
-    closed({ kind: exactly('given'), secret: Type.String({ minLength: 1, maxLength: MAX_WEBHOOK_SECRET_TEXT }) }),
-  ],
-});
-export type WebhookSecretChoice = Static<typeof WebhookSecretChoiceSchema>;
-
-/**
- * The person's answer for one access entry: `true` grant it (the way `decide` says it runs),
- * `false` withhold it, or grant it and choose explicitly how it runs: `'ask'` before each call,
- * `'allow'` without asking (only for an entry that is not of a sensitive family).
- */
-export const AccessAnswerSchema = oneOf([true, false, 'ask', 'allow']);
-export type AccessAnswer = Static<typeof AccessAnswerSchema>;
-
-/**
- * The person's answer for one trigger. `armed: false` turns it off. `armed: true` arms it; on a
- * trigger that keeps a folder or a secret, leaving `folderId` or `webhookSecret` out keeps them:
- * `folderId` is the id `pickWatchFolder` returned (the renderer never sends a path); for an armed
- * webhook, `webhookSecret` makes a new secret here or uses the sender's (left out, a kept secret is
- * kept, else one is made).
- */
-export const TriggerAnswerSchema = closed({
-  armed: Type.Boolean(),
-  folderId: Type.Optional(id),
-  webhookSecret: Type.Optional(WebhookSecretChoiceSchema),
-});
-export type TriggerAnswer = Static<typeof TriggerAnswerSchema>;
-
-/**
- * What the person answered, by agent id and trigger id: only what they changed. Anything left out
- * is kept (an update) or takes its default (a first install). Capped by the manifest's own limits.
- */
-export const ConsentAnswersSchema = closed({
-  agents: mapOf(
-    closed({ access: mapOf(AccessAnswerSchema, manifestName, { maxProperties: MAX_ACCESS_PER_AGENT }) }),
-    manifestName,
-    { maxProperties: MAX_AGENTS },
-  ),
-  triggers: mapOf(TriggerAnswerSchema, manifestName, { maxProperties: MAX_TRIGGERS }),
-});
-export type ConsentAnswers = Static<typeof ConsentAnswersSchema>;
 
 /**
  * `install`: the user's answers for the `.apo` a source id refers to: only what the person changed.

@@ -8,27 +8,22 @@
  * (`request.invalid`) before it looks at it.
  */
 import type { ApiErrorCode } from './api-errors';
+import type { ApiRepliedMethod, ApiReplyOf, SourceInspection } from './api-replies';
 import type {
-  ActivityView,
-  AgentView,
-  ApplyReceipt,
-  Dashboard,
-  SettingsView,
-  AppInfo,
-  InstallReceipt,
-  PickedFolder,
-  SourceHandle,
-  StartAtLoginView,
-  DownloadPageOpened,
-  TrashReceipt,
-  TriggerArmed,
-  TriggerStatusView,
-  TriggerView,
   UninstallReceipt,
-  ApiRepliedMethod,
-  ApiReplyOf,
-  SourceInspection,
-} from './api-replies';
+  TriggerView,
+  TriggerStatusView,
+  TriggerArmed,
+  TrashReceipt,
+  DownloadPageOpened,
+  StartAtLoginView,
+  InstallReceipt,
+  ApplyReceipt,
+  AgentView,
+  ActivityView,
+} from './replies-installed';
+import type { SourceHandle, AppInfo } from './replies-app';
+import type { PickedFolder, SettingsView, Dashboard } from './replies-dashboard';
 import type {
   ActivityRequest,
   ApiRequestOf,
@@ -99,44 +94,41 @@ export type {
  */
 export type WebhookSecretRequest = WebhookSecretChoice;
 
-/** The ports Settings takes for the webhook listener: not the system's (below 1024), at most 65535. */
-export const WEBHOOK_PORT_RANGE = { min: 1024, max: 65_535 } as const;
 /** The port the webhook listener binds until Settings holds the owner's choice (DESIGN.md "Triggers at run time"). */
 export const DEFAULT_WEBHOOK_PORT = 47_611;
 
 // The replies whose whole shape the Api defines are defined once with their schemas (shared/contract/api-replies.ts).
+export type { SourceInspection } from './api-replies';
 export type {
-  ApplyReceipt,
-  AccessView,
-  WaitingServerView,
-  AgentView,
-  InstalledPackageView,
-  Dashboard,
-  SavedMcpServerView,
-  SettingsView,
-  ActivityEntry,
-  ActivityOutcomeView,
-  ActivityView,
-  AppInfo,
-  InstallReceipt,
-  InstalledRelation,
-  KnownTool,
-  PickedFolder,
-  SecretBackend,
-  SourceHandle,
-  StartAtLoginView,
-  DownloadPageOpened,
-  StoreDamage,
-  TrashReceipt,
-  TriggerArmed,
-  TriggerLiveView,
-  TriggerStatusView,
-  TriggerView,
-  UninstallReceipt,
-  WebhookSecretGiven,
   WebhookSecretOnce,
-  SourceInspection,
-} from './api-replies';
+  WebhookSecretGiven,
+  SourceHandle,
+  SecretBackend,
+  InstalledRelation,
+  AppInfo,
+} from './replies-app';
+export type {
+  UninstallReceipt,
+  TriggerView,
+  TriggerStatusView,
+  TriggerLiveView,
+  TriggerArmed,
+  TrashReceipt,
+  StoreDamage,
+  DownloadPageOpened,
+  StartAtLoginView,
+  KnownTool,
+  InstallReceipt,
+  ActivityView,
+  ActivityOutcomeView,
+  ActivityEntry,
+  InstalledPackageView,
+  AgentView,
+  WaitingServerView,
+  AccessView,
+  ApplyReceipt,
+} from './replies-installed';
+export type { PickedFolder, SettingsView, SavedMcpServerView, Dashboard } from './replies-dashboard';
 
 /** The Api: one entry per method, `[request, response]`. */
 export interface ApiMethods {

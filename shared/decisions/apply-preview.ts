@@ -41,21 +41,21 @@ import {
 } from '../manifests/template-manifest';
 // The preview's shape is defined once with its schema (shared/contract/api-replies.ts): the Api answers it, a test checks it.
 export type {
-  ApplyPreview,
-  PreviewMcpServer,
-  PreviewMcpTool,
-  PreviewParameter,
-  PreviewProblem,
   PreviewTrigger,
-} from '../contract/api-replies';
+  PreviewProblem,
+  PreviewParameter,
+  PreviewMcpTool,
+  PreviewMcpServer,
+  ApplyPreview,
+} from './apply-preview-schema';
 import type {
-  ApplyPreview,
-  PreviewMcpServer,
-  PreviewMcpTool,
-  PreviewParameter,
-  PreviewProblem,
   PreviewTrigger,
-} from '../contract/api-replies';
+  PreviewProblem,
+  PreviewParameter,
+  PreviewMcpTool,
+  PreviewMcpServer,
+  ApplyPreview,
+} from './apply-preview-schema';
 
 /** What the owner answered on the apply form. */
 export interface ApplyRequest {

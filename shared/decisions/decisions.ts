@@ -30,16 +30,17 @@
  *   armed trigger it blocks is withheld but still what the store records (`stored`, `held`), so
  *   lifting the block restores what the person had decided.
  */
-import type { InstalledDecisions } from '../contract/api-replies';
-import type { AccessAnswer, ConsentAnswers, TriggerAnswer, WebhookSecretChoice } from '../contract/api-requests';
-import type {
-  ActionFamily,
-  AgentEntry,
-  ApolliaManifest,
-  TriggerEntry,
-  TriggerSource,
+import type { InstalledDecisions } from './update-diff-schema';
+import type { WebhookSecretChoice } from '../triggers/webhook-secret-schema';
+import type { TriggerAnswer, ConsentAnswers, AccessAnswer } from './consent-answers-schema';
+import {
+  type ActionFamily,
+  type AgentEntry,
+  type ApolliaManifest,
+  type TriggerEntry,
+  type TriggerSource,
+  isSensitive,
 } from '../manifests/apollia-manifest';
-import { isSensitive } from '../manifests/apollia-manifest';
 import { apolliaNativeTool } from '../manifests/catalogues';
 import { accessFamilies, firstByName, type Permission } from './consent';
 import { describeCron } from '../words/cron-words';
@@ -58,11 +59,11 @@ import {
 export type { Permission } from './consent';
 
 // The person's answers are an Api request's: defined once with their schema (shared/contract/api-requests.ts).
-export type { AccessAnswer, ConsentAnswers, TriggerAnswer } from '../contract/api-requests';
+export type { TriggerAnswer, ConsentAnswers, AccessAnswer } from './consent-answers-schema';
 
 // What is installed of the package now (its manifest and what the store holds of the person's decisions) is defined
 // once with its schema (shared/contract/api-replies.ts): the Api answers it in `inspect`.
-export type { InstalledDecisions } from '../contract/api-replies';
+export type { InstalledDecisions } from './update-diff-schema';
 
 /** The signature verdict as the decision needs it: whether a publisher key the person trusts signed the package. */
 export interface DecisionTrust {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { parse } from 'smol-toml';
-import type { ApolliaManifest } from '../manifests/apollia-manifest';
+import { type ApolliaManifest, mcpCommandLine, isPinnedRequirement } from '../manifests/apollia-manifest';
 import { APOLLIA_NATIVE_TOOLS } from '../manifests/catalogues';
-import { isPinnedRequirement, mcpCommandLine, riskSummary } from './risk-summary';
+import { riskSummary } from './risk-summary';
 
 const example = parse(
   readFileSync(new URL('../../test/fixtures/apo/invoices/apollia.toml', import.meta.url), 'utf8'),

@@ -3,7 +3,14 @@
  * apply": "a plain-words risk summary first"). Pure: the same manifest always gives the same lines,
  * so the Overview step and its tests agree on what a person reads.
  */
-import { FAMILY_SEVERITY, isSensitive, type ActionFamily, type ApolliaManifest } from '../manifests/apollia-manifest';
+import {
+  FAMILY_SEVERITY,
+  isSensitive,
+  type ActionFamily,
+  type ApolliaManifest,
+  isPinnedRequirement,
+  mcpCommandLine,
+} from '../manifests/apollia-manifest';
 import { reachesOutside, type NativeTool } from '../manifests/catalogues';
 import { FAMILY_WORDS } from '../words/words';
 
@@ -41,16 +48,6 @@ function countedList(groups: { one: string; names: string[] }[]): string {
     .filter((group) => group.names.length > 0)
     .map((group) => `${plural(group.names.length, group.one)} (${group.names.join(', ')})`)
     .join(' and ');
-}
-
-/** The command line an MCP server would run, exactly as the manifest gives it. */
-export function mcpCommandLine(server: { command?: string; args?: string[] }): string {
-  return [server.command ?? '', ...(server.args ?? [])].filter((part) => part !== '').join(' ');
-}
-
-/** Whether a pip requirement is pinned to one version (`pypdf==4.3.1`; spec `[pip]`: "Pin them"). */
-export function isPinnedRequirement(requirement: string): boolean {
-  return /^[A-Za-z0-9._-]+(\[[^\]]*\])?\s*===?\s*[^\s,;*]+$/.test(requirement.trim());
 }
 
 /**

@@ -10,14 +10,19 @@
  * this module only describes the change (an entry that is new or whose family changed is listed in
  * `proposedAccess`: the decision asks it again, unticked).
  */
-import type { AgentAccessDiff, CapabilityDiff, McpServerChange, UpdateDiff } from '../contract/api-replies';
-import type { ActionFamily, ApolliaManifest, McpServerEntry, TriggerEntry } from '../manifests/apollia-manifest';
+import type { UpdateDiff, McpServerChange, CapabilityDiff, AgentAccessDiff } from './update-diff-schema';
+import {
+  type ActionFamily,
+  type ApolliaManifest,
+  type McpServerEntry,
+  type TriggerEntry,
+  mcpCommandLine,
+} from '../manifests/apollia-manifest';
 import { apolliaNativeTool } from '../manifests/catalogues';
 import { ownRecord } from '../base/own-data';
 import { accessFamilies } from './consent';
 import { sameTrigger, triggerSourceWords } from './decisions';
 import { compareNames } from '../words/display-text';
-import { mcpCommandLine } from './risk-summary';
 import { FAMILY_ABILITY } from '../words/words';
 
 /** What each part of a server's launch is called in a sentence. */
@@ -47,13 +52,7 @@ export function entryWords(entry: string): string {
 }
 
 // What an update changes is defined once with its schema (shared/contract/api-replies.ts): the Api answers it in `inspect`.
-export type {
-  AgentAccessDiff,
-  CapabilityDiff,
-  FamilyChange,
-  McpServerChange,
-  UpdateDiff,
-} from '../contract/api-replies';
+export type { UpdateDiff, McpServerChange, FamilyChange, CapabilityDiff, AgentAccessDiff } from './update-diff-schema';
 
 function names<T extends { name: string }>(list: T[] | undefined): Map<string, T> {
   return new Map((list ?? []).map((item) => [item.name, item]));

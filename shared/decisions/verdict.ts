@@ -10,10 +10,14 @@
  */
 import type { SignatureSummary } from '../manifests/inspection';
 import { signatureVerdictOf, signatureVerdictWords, type SignatureWords } from '../trust/signature-verdict';
-import type { ActionFamily, ApolliaManifest, McpServerEntry } from '../manifests/apollia-manifest';
-import type { NativeTool } from '../manifests/catalogues';
-import { reachesOutside } from '../manifests/catalogues';
-import { isPinnedRequirement, mcpCommandLine } from './risk-summary';
+import {
+  type ActionFamily,
+  type ApolliaManifest,
+  type McpServerEntry,
+  mcpCommandLine,
+  isPinnedRequirement,
+} from '../manifests/apollia-manifest';
+import { type NativeTool, reachesOutside } from '../manifests/catalogues';
 import { someNames } from '../base/word-lists';
 
 /** How much care a package needs: `low` (reads what is not personal), `care`, `high`. */

@@ -18,7 +18,7 @@
  * Like `api-replies.ts`, loaded only by the schema compiler and tests: the app imports only its types.
  */
 import { type TObject, type TProperties, type TSchema, Type } from 'typebox';
-import { ACTION_FAMILIES, AUTONOMY_TIERS, MCP_TRANSPORTS, PLANNING_MODES } from './apollia-manifest';
+import { ACTION_FAMILIES, AUTONOMY_TIERS, MCP_TRANSPORTS, PLANNING_MODES } from './apollia-vocabulary';
 import { MAX_ACCESS_PER_AGENT, MAX_AGENTS, MAX_TRIGGERS } from '../base/limits';
 import { exactly, mapOf, type Static, shaped } from '../base/schema-kit';
 

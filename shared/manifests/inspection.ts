@@ -3,17 +3,17 @@
  * "Validation contract", shared by the CLI's `--json`, the Api, and the renderer.
  */
 import type { ApolliaManifest } from './apollia-manifest';
-import type { ApoSummary, ArchiveFileInfo, Problem } from '../contract/api-replies';
+import type { Problem, ArchiveFileInfo, ApoSummary } from './inspection-schema';
 
 // What `inspect` shows of an `.apo` is defined once with its schemas (shared/contract/api-replies.ts), re-exported here.
 export type {
-  ApoSummary,
-  ArchiveFileInfo,
-  Problem,
-  SignatureInvalidReason,
-  SignatureSummary,
   TriggerSummary,
-} from '../contract/api-replies';
+  SignatureSummary,
+  SignatureInvalidReason,
+  Problem,
+  ArchiveFileInfo,
+  ApoSummary,
+} from './inspection-schema';
 
 /** The three kinds of input the app reads (plugins are shown, never installed). */
 export type InspectionKind = 'apo' | 'template' | 'plugin';

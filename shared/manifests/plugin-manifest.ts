@@ -32,8 +32,14 @@
  *   "aggregates"?: string[] }`).
  * - `query_surface` (null or `{ "rationale": string }`): the recorded opt-out of the query profile.
  */
-import { PLUGIN_TRANSPORT_WORDS } from '../words/words';
 import { someNames } from '../base/word-lists';
+
+/** A plugin's MCP exposure (spec "MCP exposure": `STDIO`, `SSE`, `HTTP`), in words. */
+export const PLUGIN_TRANSPORT_WORDS: Record<'STDIO' | 'SSE' | 'HTTP', string> = {
+  STDIO: 'for a program on this computer that starts it',
+  SSE: 'over the network (an event stream)',
+  HTTP: 'over the network (HTTP)',
+};
 
 /** Who may invoke a capability's tools (spec "Role floor"); null lets any actor on the tenant ladder. */
 export type MinimumRole = 'TENANT_ADMIN' | 'SUPER_ADMIN';

@@ -288,4 +288,4 @@ export function mcpGateName(server: string, tool: string): string {
 }
 
 // A built-in template as the template list shows it: defined once with its schema (shared/contract/api-replies.ts).
-export type { BuiltinTemplateCard } from '../contract/api-replies';
+export type { BuiltinTemplateCard } from './template-card-schema';

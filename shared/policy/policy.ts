@@ -5,26 +5,22 @@
  * the consent form and the CLI read the same {@link EffectivePolicy} and these functions, so a tool
  * blocked in one place is blocked in every place.
  */
-import type { EffectivePolicy, PolicyView } from '../contract/api-replies';
+import type { EffectivePolicy, PolicyView } from './policy-in-force-schema';
 import type { ActionFamily } from '../manifests/apollia-manifest';
 import { FAMILY_ABILITY } from '../words/words';
+import { type PolicyTriggerKind } from './policy-trigger-kinds';
 
-/**
- * The kinds of trigger a policy allows or not: `schedule` covers package cron and interval, and template schedules and
- * dates.
- */
-export const POLICY_TRIGGER_KINDS = ['schedule', 'file_watch', 'webhook'] as const;
-export type PolicyTriggerKind = (typeof POLICY_TRIGGER_KINDS)[number];
+export { POLICY_TRIGGER_KINDS, type PolicyTriggerKind } from './policy-trigger-kinds';
 
 // The policy in force, as every Api answer carries it (`EffectivePolicy`, `PolicyView`, and their parts), is defined
-// once with its schema (shared/contract/api-replies.ts); the policy file's schema is built of the same parts.
+// once with its schema (shared/policy/policy-in-force-schema.ts); the policy file's schema is built of the same parts.
 export type {
   AllowedPackage,
   EffectivePolicy,
   PolicyMcpServer,
   PolicySource,
   PolicyView,
-} from '../contract/api-replies';
+} from './policy-in-force-schema';
 
 /** The policy where there is none: everything the app allows by itself. */
 export const NO_POLICY: EffectivePolicy = {

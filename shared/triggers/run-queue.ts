@@ -5,6 +5,9 @@
  * runtime is taking runs now, judged from the age of the oldest waiting run. Pure: the consent
  * form, the template form, the dashboard and the CLI say the same.
  */
+import type { RunCause } from './run-causes';
+
+export { RUN_CAUSES, type RunCause } from './run-causes';
 
 /** A run that has waited this long was not taken: nothing is taking runs from `runs/pending/`. */
 export const RUN_NOT_TAKEN_AFTER_MS = 60_000;
@@ -50,14 +53,6 @@ export function runTakingWords(taking: RunTaking, total: number): string {
 
 // --- Waiting runs seen and cleared (the Runs view, `runs`) ---
 
-/**
- * Why a run was asked for (`runs/pending/*.json` `cause`). `missed` is a schedule whose time passed
- * while the computer slept or no trigger host ran.
- */
-export const RUN_CAUSES = ['schedule', 'missed', 'at', 'file_watch', 'webhook'] as const;
-/** Why a run was asked for. */
-export type RunCause = (typeof RUN_CAUSES)[number];
-
 /** Each cause in words, as the Runs view, the dashboard and `runs` say it. */
 export const RUN_CAUSE_WORDS: Record<RunCause, string> = {
   schedule: 'on schedule',
@@ -69,7 +64,7 @@ export const RUN_CAUSE_WORDS: Record<RunCause, string> = {
 
 // The Runs view's answers (`WaitingRunsView` and its rows, `RunsDiscarded`) are defined once with their
 // schemas (shared/contract/api-replies.ts): the Api answers them, a test checks live answers.
-export type { RunsDiscarded, WaitingRunView, WaitingRunsView, WaitingTriggerView } from '../contract/api-replies';
+export type { RunsDiscarded, WaitingRunView, WaitingRunsView, WaitingTriggerView } from './runs-schema';
 
 /** Whether a trigger with `waiting` runs waiting is at its `limit`. */
 export function queueFull(waiting: number, limit: number | null): boolean {

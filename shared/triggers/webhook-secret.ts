@@ -10,6 +10,7 @@
  * wants the padding that makes the length a multiple of 4), so every secret accepted here is one
  * the library verifies with, and decodes to the same key.
  */
+import { MAX_WEBHOOK_SECRET_TEXT } from '../base/limits';
 
 /** The prefix every Standard Webhooks secret starts with. */
 export const WEBHOOK_SECRET_PREFIX = 'whsec_';
@@ -17,11 +18,6 @@ export const WEBHOOK_SECRET_PREFIX = 'whsec_';
 export const MIN_WEBHOOK_KEY_BYTES = 24;
 /** The longest key (in bytes) a Standard Webhooks secret may hold. */
 export const MAX_WEBHOOK_KEY_BYTES = 64;
-/**
- * The longest secret text a request may carry (a 64-byte key is 88 base64 characters; room for a paste's outer
- * whitespace).
- */
-export const MAX_WEBHOOK_SECRET_TEXT = 1024;
 
 /** Why a pasted secret was refused: a stable code for tests and the Api error, a sentence for the user. */
 export type WebhookSecretProblemCode =
@@ -144,7 +140,7 @@ export function checkWebhookSecret(pasted: string): WebhookSecretAccepted | Webh
 }
 
 /** How a webhook secret is set: made here (random, shown once) or given by the sender (pasted); its schema is a request's. */
-export type { WebhookSecretChoice } from '../contract/api-requests';
+export type { WebhookSecretChoice } from './webhook-secret-schema';
 
 /** Where a trigger's webhook secret came from, as recorded and shown on the dashboard. */
 export type WebhookSecretOrigin = 'made' | 'given';

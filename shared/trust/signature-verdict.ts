@@ -5,14 +5,14 @@
  * text and JSON, the consent screens, the dashboard and the activity log all render it through
  * {@link signatureVerdictWords}, so no two surfaces can tell a different story.
  */
-import type { SignatureUpdate, SignatureVerdict } from '../contract/api-replies';
+import type { SignatureVerdict, SignatureUpdate } from './trust-schema';
 import { compareNames } from '../words/display-text';
 import type { SignatureSummary } from '../manifests/inspection';
 import type { KeyPin, SignatureUpdateKind } from './trust';
 
 // The verdict (the package's own signature, its publisher field, and the update's key story) and the update's key
 // story (a key change that may also be `kept`) are defined once with their schemas (shared/contract/api-replies.ts).
-export type { SignatureUpdate, SignatureVerdict } from '../contract/api-replies';
+export type { SignatureVerdict, SignatureUpdate } from './trust-schema';
 
 /** The verdict of `signature` for a package naming `publisher`, with its update story if any. */
 export function signatureVerdictOf(

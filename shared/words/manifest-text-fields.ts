@@ -3,9 +3,8 @@
  * `textSafetyReport` (shared/words/display-text.ts): the Overview step and `inspect` warn about hidden or
  * lookalike characters in any of them.
  */
-import type { ApolliaManifest } from '../manifests/apollia-manifest';
+import { type ApolliaManifest, mcpCommandLine } from '../manifests/apollia-manifest';
 import type { DisplayTextField } from './display-text';
-import { mcpCommandLine } from '../decisions/risk-summary';
 
 /** The manifest's text fields a person reads, each with a label saying where it stands. */
 export function manifestTextFields(manifest: ApolliaManifest): DisplayTextField[] {

@@ -130,12 +130,7 @@ export const TRANSPORT_WORDS: Record<McpTransport, string> = {
   sse: 'over the network (an event stream)',
 };
 
-/** A plugin's MCP exposure (spec "MCP exposure": `STDIO`, `SSE`, `HTTP`), in words. */
-export const PLUGIN_TRANSPORT_WORDS: Record<'STDIO' | 'SSE' | 'HTTP', string> = {
-  STDIO: 'for a program on this computer that starts it',
-  SSE: 'over the network (an event stream)',
-  HTTP: 'over the network (HTTP)',
-};
+export { PLUGIN_TRANSPORT_WORDS } from '../manifests/plugin-manifest';
 
 /** A transport as a choice in Settings → MCP servers: what kind of server it is, in words. */
 export function transportChoiceWords(transport: McpTransport): string {

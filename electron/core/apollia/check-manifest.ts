@@ -5,10 +5,9 @@
  * reads what the previous one vouched for; all problems of the failing stage are returned, the
  * first one first. Warnings never refuse a package.
  */
-import type { ApolliaManifest } from '../../../shared/manifests/apollia-manifest';
+import { type ApolliaManifest, isPinnedRequirement } from '../../../shared/manifests/apollia-manifest';
 import { apolliaNativeTool, CONNECTION_TYPES } from '../../../shared/manifests/catalogues';
 import type { ArchiveFileInfo, Problem } from '../../../shared/manifests/inspection';
-import { isPinnedRequirement } from '../../../shared/decisions/risk-summary';
 import { SDK_VERSION } from '../../../shared/manifests/sdk';
 import { inputsSchemaProblem } from './inputs-schema';
 import { checkManifestSchema, parseManifestText } from './manifest-parse';

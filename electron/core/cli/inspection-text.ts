@@ -10,6 +10,8 @@ import {
   type ApolliaManifest,
   FAMILY_SEVERITY,
   isSensitive,
+  mcpCommandLine,
+  isPinnedRequirement,
 } from '../../../shared/manifests/apollia-manifest';
 import { apolliaNativeTool, CONNECTION_TYPES, reachesOutside } from '../../../shared/manifests/catalogues';
 import { describeInterval, nextCronTimes, nextIntervalTimes } from '../../../shared/triggers/cron';
@@ -29,7 +31,6 @@ import {
 } from '../../../shared/trust/signature-verdict';
 import type { TemplateDetails } from '../../../shared/manifests/template-manifest';
 import { templateVerdict } from '../../../shared/decisions/template-verdict';
-import { isPinnedRequirement, mcpCommandLine } from '../../../shared/decisions/risk-summary';
 import { FAMILY_WORDS, transportWords } from '../../../shared/words/words';
 import { textSafetyReport } from '../../../shared/words/display-text';
 import { manifestTextFields } from '../../../shared/words/manifest-text-fields';

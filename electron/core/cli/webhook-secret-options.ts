@@ -7,7 +7,8 @@
  */
 import { readFile, stat } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
-import { checkWebhookSecret, MAX_WEBHOOK_SECRET_TEXT } from '../../../shared/triggers/webhook-secret';
+import { checkWebhookSecret } from '../../../shared/triggers/webhook-secret';
+import { MAX_WEBHOOK_SECRET_TEXT } from '../../../shared/base/limits';
 import type { CliIo } from './cli-io';
 import { PROGRAM } from './usage';
 

@@ -8,7 +8,7 @@ import { describe, expect, expectTypeOf, it } from 'vitest';
 import type { AllowedPackage, EffectivePolicy, PolicyMcpServer } from '../../../shared/policy/policy';
 import { validatePolicy } from '../generated/policy-validator';
 import { MAX_POLICY_KEYS, MAX_POLICY_LIST } from './policy-format';
-import { AllowedPackageSchema, PolicyMcpServerSchema } from '../../../shared/contract/api-replies';
+import { PolicyMcpServerSchema, AllowedPackageSchema } from '../../../shared/policy/policy-in-force-schema';
 import { POLICY_SCHEMA, type PolicyDocument } from './policy-schema';
 
 describe('policy file schema', () => {

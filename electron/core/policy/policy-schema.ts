@@ -10,14 +10,14 @@
  */
 import { Type } from 'typebox';
 import {
-  AllowedPackageSchema,
-  BlockedToolSchema,
-  PolicyKeySchema,
-  PolicyMcpServerSchema,
-  PolicyNameSchema,
-  PolicyTemplatesSchema,
   RequireSignatureSchema,
-} from '../../../shared/contract/api-replies';
+  PolicyTemplatesSchema,
+  PolicyNameSchema,
+  PolicyMcpServerSchema,
+  PolicyKeySchema,
+  BlockedToolSchema,
+  AllowedPackageSchema,
+} from '../../../shared/policy/policy-in-force-schema';
 import { ACTION_FAMILIES } from '../../../shared/manifests/apollia-manifest';
 import { POLICY_TRIGGER_KINDS, type PolicyTriggerKind } from '../../../shared/policy/policy';
 import { closed, oneOf, type Static } from '../../../shared/base/schema-kit';

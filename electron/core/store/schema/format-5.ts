@@ -13,7 +13,8 @@
  * (`store.future_version`) rather than half read.
  */
 import { type Static, Type } from 'typebox';
-import { type ApplyReceipt, WEBHOOK_PORT_RANGE } from '../../../../shared/contract/api';
+import { type ApplyReceipt } from '../../../../shared/contract/api';
+import { WEBHOOK_PORT_RANGE } from '../../../../shared/base/limits';
 import { type ActionFamily, type ApolliaManifest, MCP_TRANSPORTS } from '../../../../shared/manifests/apollia-manifest';
 import type { ApplyPreview } from '../../../../shared/decisions/apply-preview';
 import type { SignatureSummary } from '../../../../shared/manifests/inspection';

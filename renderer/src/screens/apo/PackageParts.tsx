@@ -1,7 +1,11 @@
 import { AlertTriangle, CheckCircle2, Settings, XCircle } from 'lucide-react';
-import type { McpServerEntry, RequiresEntry } from '../../../../shared/manifests/apollia-manifest';
+import {
+  type McpServerEntry,
+  type RequiresEntry,
+  isPinnedRequirement,
+  mcpCommandLine,
+} from '../../../../shared/manifests/apollia-manifest';
 import { CONNECTION_TYPES } from '../../../../shared/manifests/catalogues';
-import { isPinnedRequirement, mcpCommandLine } from '../../../../shared/decisions/risk-summary';
 import { secretLookingNames } from '../../../../shared/manifests/secret-names';
 import { unpinnedLaunch } from '../../../../shared/decisions/verdict';
 import { transportWords } from '../../../../shared/words/words';

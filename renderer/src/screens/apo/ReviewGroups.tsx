@@ -1,12 +1,13 @@
 import { useState, type ReactNode } from 'react';
-import type {
-  ApolliaManifest,
-  McpServerEntry,
-  RequiresEntry,
-  ToolEntry,
+import {
+  type ApolliaManifest,
+  type McpServerEntry,
+  type RequiresEntry,
+  type ToolEntry,
+  isPinnedRequirement,
+  mcpCommandLine,
 } from '../../../../shared/manifests/apollia-manifest';
 import { CONNECTION_TYPES } from '../../../../shared/manifests/catalogues';
-import { isPinnedRequirement, mcpCommandLine } from '../../../../shared/decisions/risk-summary';
 import { unpinnedLaunch } from '../../../../shared/decisions/verdict';
 import { FamilyBadge } from '../../components/FamilyBadge';
 import { PackageText } from '../../components/PackageText';

@@ -1,6 +1,7 @@
 import { Webhook } from 'lucide-react';
 import { type FormEvent, useState } from 'react';
-import { WEBHOOK_PORT_RANGE, type SettingsView } from '../../../../shared/contract/api';
+import { WEBHOOK_PORT_RANGE } from '../../../../shared/base/limits';
+import type { SettingsView } from '../../../../shared/contract/api';
 import { useSetWebhookPort, useTriggerStatus } from '../../../api/hooks';
 import { ErrorPanel } from '../../components/Status';
 
