@@ -22,7 +22,8 @@
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { checkParameter, previewApply } from '../shared/decisions/apply-preview';
+import { checkParameter } from '../shared/decisions/apply-parameters';
+import { previewApply } from '../shared/decisions/apply-preview';
 import type { ApolliaManifest } from '../shared/manifests/apollia-manifest';
 import { accessFamilies } from '../shared/decisions/consent';
 import { textSafetyReport } from '../shared/words/display-text';

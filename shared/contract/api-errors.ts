@@ -3,7 +3,7 @@
  * shown) from exceptions (bugs, logged)"): core throws them (`CoreError`), the renderer and the CLI
  * compare against them, and `ApiError.code` is this union, so a misspelt code fails the typecheck.
  */
-import type { DecisionProblemCode } from '../decisions/decisions';
+import type { DecisionProblemCode } from '../decisions/decision-problems';
 import type { PolicyRefusalCode } from '../policy/policy';
 import type { WebhookSecretProblemCode } from '../triggers/webhook-secret';
 

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { checkParameter, previewApply, type ApplyMachine } from './apply-preview';
+import type { ApplyMachine } from './apply-context';
+import { checkParameter } from './apply-parameters';
+import { previewApply } from './apply-preview';
 import type { TemplateDetails, TemplateManifest } from '../manifests/template-manifest';
 
 const NOW = new Date('2026-05-06T12:00:00Z');

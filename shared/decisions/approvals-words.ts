@@ -4,7 +4,7 @@
  * settings and pins hold either way"). One home for them: the apply form, its review, the
  * dashboard and the CLI say the same thing.
  */
-import type { Approvals } from './apply-preview';
+import type { Approvals } from './apply-context';
 
 /** One choice of the apply form: its label and what it means. */
 export interface ApprovalsChoice {

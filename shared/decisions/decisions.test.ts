@@ -1,14 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { ApolliaManifest } from '../manifests/apollia-manifest';
-import {
-  type ConsentAnswers,
-  decide,
-  type DecisionInput,
-  decisionTrust,
-  type InstalledDecisions,
-  permissionsOf,
-  permissionWords,
-} from './decisions';
+import { type ConsentAnswers, decide, type InstalledDecisions, permissionsOf } from './decisions';
+import { type DecisionInput, decisionTrust } from './decision-input';
+import { permissionWords } from './access-decisions';
 
 const v1: ApolliaManifest = {
   package: { name: 'invoices', version: '1.0.0', publisher: 'Example Accounting', sdk: '>=0.3, <0.4' },

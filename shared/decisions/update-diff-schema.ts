@@ -6,7 +6,7 @@ import { type Static, Type } from 'typebox';
 import { closed, mapOf, oneOf, orNull } from '../base/schema-kit';
 import { ApolliaManifestSchema } from '../manifests/apollia-manifest-schema';
 import { ACTION_FAMILIES } from '../manifests/apollia-vocabulary';
-import { NAME_COMPARISONS } from '../words/display-text';
+import { NAME_COMPARISONS } from '../words/name-comparison';
 
 const str = Type.String();
 const nstr = orNull('string');

@@ -21,8 +21,8 @@ import {
 import { apolliaNativeTool } from '../manifests/catalogues';
 import { ownRecord } from '../base/own-data';
 import { accessFamilies } from './consent';
-import { sameTrigger, triggerSourceWords } from './decisions';
-import { compareNames } from '../words/display-text';
+import { sameTrigger, triggerSourceWords } from './trigger-change';
+import { compareNames } from '../words/name-comparison';
 import { FAMILY_ABILITY } from '../words/words';
 
 /** What each part of a server's launch is called in a sentence. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkParameter } from '../decisions/apply-preview';
+import { checkParameter } from '../decisions/apply-parameters';
 import {
   MAX_PATTERN_LENGTH,
   MAX_PATTERNED_VALUE_LENGTH,

@@ -6,14 +6,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { ApolliaManifest } from '../manifests/apollia-manifest';
-import {
-  type ConsentAnswers,
-  decide,
-  type DecisionInput,
-  type InstalledDecisions,
-  permissionsOf,
-  permissionWords,
-} from '../decisions/decisions';
+import { type ConsentAnswers, decide, type InstalledDecisions, permissionsOf } from '../decisions/decisions';
+import type { DecisionInput } from '../decisions/decision-input';
+import { permissionWords } from '../decisions/access-decisions';
 import { effectivePermission, NO_POLICY, toolBlockedBy, toolPatternMatches, triggerKindAllowed } from './policy';
 
 describe('blocked tools: exact names and patterns', () => {

@@ -6,7 +6,7 @@
  * {@link signatureVerdictWords}, so no two surfaces can tell a different story.
  */
 import type { SignatureVerdict, SignatureUpdate } from './trust-schema';
-import { compareNames } from '../words/display-text';
+import { compareNames } from '../words/name-comparison';
 import type { SignatureSummary } from '../manifests/inspection';
 import type { KeyPin, SignatureUpdateKind } from './trust';
 

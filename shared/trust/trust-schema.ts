@@ -7,7 +7,7 @@ import { type Static, Type } from 'typebox';
 import { closed, exactly, oneOf, orNull } from '../base/schema-kit';
 import { SignatureSummarySchema } from '../manifests/inspection-schema';
 import { SIGNATURE_UPDATE_KINDS } from './signature-update-kinds';
-import { NAME_COMPARISONS } from '../words/display-text';
+import { NAME_COMPARISONS } from '../words/name-comparison';
 
 const str = Type.String();
 const nstr = orNull('string');

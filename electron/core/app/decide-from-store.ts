@@ -5,13 +5,8 @@
  * the form, the CLI and the store agree by construction.
  */
 import type { ApolliaManifest } from '../../../shared/manifests/apollia-manifest';
-import {
-  type ConsentAnswers,
-  type DecisionTrust,
-  type Decisions,
-  decide,
-  decisionTrust,
-} from '../../../shared/decisions/decisions';
+import { type ConsentAnswers, type Decisions, decide } from '../../../shared/decisions/decisions';
+import { type DecisionTrust, decisionTrust } from '../../../shared/decisions/decision-input';
 import type { SignatureSummary } from '../../../shared/manifests/inspection';
 import type { EffectivePolicy } from '../../../shared/policy/policy';
 import { own } from '../../../shared/base/own';

@@ -10,7 +10,7 @@ import { terminalJson } from './terminal-text';
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
-import type { Approvals } from '../../../shared/decisions/apply-preview';
+import type { Approvals } from '../../../shared/decisions/apply-context';
 import { approvalsSummary } from '../../../shared/decisions/approvals-words';
 import { type CliIo, EXIT } from './cli-io';
 import { cliApi } from './install-command';

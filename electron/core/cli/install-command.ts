@@ -19,14 +19,9 @@ import { isAbsolute, resolve } from 'node:path';
 import type { InstallReceipt, SourceInspection } from '../../../shared/contract/api';
 import type { ApoDetails, ApoSummary } from '../../../shared/manifests/inspection';
 import { publisherStatus } from '../../../shared/decisions/verdict';
-import {
-  type AccessAnswer,
-  type ConsentAnswers,
-  decide,
-  type Decisions,
-  decisionTrust,
-  permissionWords,
-} from '../../../shared/decisions/decisions';
+import { type AccessAnswer, type ConsentAnswers, decide, type Decisions } from '../../../shared/decisions/decisions';
+import { decisionTrust } from '../../../shared/decisions/decision-input';
+import { permissionWords } from '../../../shared/decisions/access-decisions';
 import { ownRecord } from '../../../shared/base/own-data';
 import { createApi, type CoreApi } from '../api';
 import { policyLocations } from '../policy/read-policy';

@@ -5,7 +5,7 @@
  * character becomes a visible `⟨U+202E⟩`); JSON output keeps the exact data but writes each hidden
  * character as a `\u` escape, so nothing in it acts on a terminal either.
  */
-import { revealInvisibles } from '../../../shared/words/display-text';
+import { revealInvisibles } from '../../../shared/words/hidden-characters';
 
 /** Text a terminal shows as it is: hidden and control characters made visible where they stand. */
 export function terminalSafe(text: string): string {

@@ -92,6 +92,7 @@ export async function inspectionUnderPolicy(
           refusals: [],
           withheld: apoWithheld(
             await import('../../../shared/decisions/decisions'),
+            await import('../../../shared/decisions/decision-input'),
             policy,
             inspection,
             input.installed,
@@ -109,7 +110,8 @@ export async function inspectionUnderPolicy(
 
 /** What install decides under the policy when no answer is given: each row the policy changes. */
 function apoWithheld(
-  { decide, decisionTrust }: typeof import('../../../shared/decisions/decisions'),
+  { decide }: typeof import('../../../shared/decisions/decisions'),
+  { decisionTrust }: typeof import('../../../shared/decisions/decision-input'),
   policy: EffectivePolicy | null,
   inspection: Inspection,
   installed: InstalledDecisions | null,

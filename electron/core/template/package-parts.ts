@@ -12,7 +12,7 @@
  * - `${parameters.…}` in a skill or rule is refused: apply never fills those files.
  */
 import type { Problem } from '../../../shared/manifests/inspection';
-import { checkParameter } from '../../../shared/decisions/apply-preview';
+import { checkParameter } from '../../../shared/decisions/apply-parameters';
 import {
   hasPlaceholder,
   mcpGateName,

@@ -1,5 +1,5 @@
 import { isSensitive, type ActionFamily } from '../../../shared/manifests/apollia-manifest';
-import { type AccessDecided, permissionWords } from '../../../shared/decisions/decisions';
+import { type AccessDecided, permissionWords } from '../../../shared/decisions/access-decisions';
 import {
   FAMILY_LABELS,
   FAMILY_WORDS,

@@ -4,7 +4,7 @@
  * agent (spec "Apply": the same idempotency key answers the first apply again).
  */
 import { create } from 'zustand';
-import type { Approvals } from '../../../shared/decisions/apply-preview';
+import type { Approvals } from '../../../shared/decisions/apply-context';
 
 /** A field as the form holds it: text as typed, or a switch. */
 export type FieldValue = string | boolean;

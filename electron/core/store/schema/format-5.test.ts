@@ -5,7 +5,7 @@
  */
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import type { SavedMcpServer, StoreDamage, TriggerView } from '../../../../shared/contract/api';
-import type { ToolSetting } from '../../../../shared/decisions/apply-preview';
+import type { ToolSetting } from '../../../../shared/decisions/apply-context';
 import type { AccessDecision } from '../../../../shared/decisions/consent';
 import { type KeyPin, MAX_TRUSTED_KEYS, type TrustedKey } from '../../../../shared/trust/trust';
 import type { WebhookSecretOrigin } from '../../../../shared/triggers/webhook-secret';

@@ -1,4 +1,4 @@
-import { nameDifferences } from '../../../../shared/words/display-text';
+import { nameDifferences } from '../../../../shared/words/name-comparison';
 import { PackageText } from '../PackageText';
 
 function characterWords(ch: string): string {

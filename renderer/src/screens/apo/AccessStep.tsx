@@ -12,12 +12,9 @@ import { FAMILY_LABELS } from '../../../../shared/words/words';
 import type { UpdateDiff } from '../../../../shared/decisions/update-diff';
 import { useSettings } from '../../../api/hooks';
 import { FamilyBadge, OutwardBadge, PermissionBadge } from '../../components/FamilyBadge';
-import {
-  type AccessDecided,
-  type DecisionContext,
-  decideAgent,
-  type InstalledDecisions,
-} from '../../../../shared/decisions/decisions';
+import { type AccessDecided, decideAgent } from '../../../../shared/decisions/access-decisions';
+import type { DecisionContext } from '../../../../shared/decisions/decision-input';
+import type { InstalledDecisions } from '../../../../shared/decisions/decisions';
 import { useDecisionContext } from './consent-decisions';
 import { PackageText } from '../../components/PackageText';
 import { useConsentStore } from '../../stores/consent-store';

@@ -8,12 +8,9 @@ import type { SourceInspection } from '../../../../shared/contract/api';
 import { FamilyBadge, OutwardBadge, PermissionBadge } from '../../components/FamilyBadge';
 import { VerdictPanel } from '../../components/VerdictPanel';
 import { APOLLIA_NATIVE_TOOLS } from '../../../../shared/manifests/catalogues';
-import type {
-  AccessDecided,
-  Decisions,
-  InstalledDecisions,
-  TriggerDecided,
-} from '../../../../shared/decisions/decisions';
+import type { AccessDecided } from '../../../../shared/decisions/access-decisions';
+import type { Decisions, InstalledDecisions } from '../../../../shared/decisions/decisions';
+import type { TriggerDecided } from '../../../../shared/decisions/trigger-decisions';
 import { FIRE_QUEUES_WORDS } from '../../../../shared/triggers/run-queue';
 import { useFormDecisions } from './consent-decisions';
 import { PackageText } from '../../components/PackageText';

@@ -1,6 +1,7 @@
 import { FolderOpen, Lock } from 'lucide-react';
 import type { TriggerEntry } from '../../../../shared/manifests/apollia-manifest';
-import type { InstalledDecisions, TriggerDecided } from '../../../../shared/decisions/decisions';
+import type { InstalledDecisions } from '../../../../shared/decisions/decisions';
+import type { TriggerDecided } from '../../../../shared/decisions/trigger-decisions';
 import type { usePickWatchFolder } from '../../../api/hooks';
 import { PackageText } from '../../components/PackageText';
 import { ScheduleText } from '../../components/ScheduleText';

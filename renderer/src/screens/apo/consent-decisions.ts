@@ -5,12 +5,8 @@
  */
 import { useMemo } from 'react';
 import type { SourceInspection } from '../../../../shared/contract/api';
-import {
-  type DecisionContext,
-  type Decisions,
-  decisionContext,
-  decisionTrust,
-} from '../../../../shared/decisions/decisions';
+import { type DecisionContext, decisionContext, decisionTrust } from '../../../../shared/decisions/decision-input';
+import type { Decisions } from '../../../../shared/decisions/decisions';
 import type { ApoInspection } from '../../../../shared/manifests/inspection';
 import { useSettings } from '../../../api/hooks';
 import { useConsentDraft } from '../../stores/consent-store';

@@ -8,9 +8,9 @@ import {
   type ConsentAnswers,
   type Decisions,
   decide,
-  decisionTrust,
   type TriggerAnswer,
 } from '../../../../shared/decisions/decisions';
+import { decisionTrust } from '../../../../shared/decisions/decision-input';
 import type { ApoInspection } from '../../../../shared/manifests/inspection';
 import { ownRecord } from '../../../../shared/base/own-data';
 import { webhookSecretRequest } from '../../components/webhook-secret-draft';

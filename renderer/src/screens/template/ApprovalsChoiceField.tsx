@@ -1,4 +1,4 @@
-import type { Approvals } from '../../../../shared/decisions/apply-preview';
+import type { Approvals } from '../../../../shared/decisions/apply-context';
 import { APPROVALS_ALWAYS, APPROVALS_CHOICES } from '../../../../shared/decisions/approvals-words';
 
 /**

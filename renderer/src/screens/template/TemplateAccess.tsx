@@ -1,10 +1,6 @@
 import { AlertTriangle, CheckCircle2, KeyRound, Settings as SettingsIcon, XCircle } from 'lucide-react';
-import type {
-  ApplyPreview,
-  Approvals,
-  PreviewMcpServer,
-  PreviewMcpTool,
-} from '../../../../shared/decisions/apply-preview';
+import type { Approvals } from '../../../../shared/decisions/apply-context';
+import type { ApplyPreview, PreviewMcpServer, PreviewMcpTool } from '../../../../shared/decisions/apply-preview';
 import { builtinToolUse } from '../../../../shared/decisions/approvals-words';
 import { reachesOutside, templateTool } from '../../../../shared/manifests/catalogues';
 import { CodeText } from '../../components/CodeText';

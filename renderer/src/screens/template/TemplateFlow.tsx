@@ -3,7 +3,7 @@ import { AlertTriangle, ArrowRight, CheckCircle2, Play, Settings as SettingsIcon
 import { SetWebhookSecret } from '../../components/WebhookSecretChoice';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { AgentView, ApplyPreviewRequest, ApplyReceipt, SourceInspection } from '../../../../shared/contract/api';
-import { checkParameter, parameterValue, unanchoredPinnedWords } from '../../../../shared/decisions/apply-preview';
+import { checkParameter, parameterValue, unanchoredPinnedWords } from '../../../../shared/decisions/apply-parameters';
 import { isAnchoredPattern } from '../../../../shared/manifests/package-pattern';
 import { cronProblem, isTimeZone } from '../../../../shared/triggers/cron';
 import {

@@ -1,4 +1,5 @@
-import type { Approvals, PreviewMcpTool } from '../../../../shared/decisions/apply-preview';
+import type { Approvals } from '../../../../shared/decisions/apply-context';
+import type { PreviewMcpTool } from '../../../../shared/decisions/apply-preview';
 import { approvalsLabel } from '../../../../shared/decisions/approvals-words';
 
 /**
