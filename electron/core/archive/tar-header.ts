@@ -1,6 +1,7 @@
 /**
  * Decoding of one 512-byte tar header (POSIX ustar, GNU and v7 layouts) and of PAX records.
- * Pure functions over bytes: the streaming and the policy live in `tar-scanner.ts`.
+ * Pure functions over bytes: the streaming lives in `tar-scanner.ts`, the policy on metadata and
+ * entry types in `tar-metadata.ts` and `tar-entry-type.ts`.
  */
 import { ARCHIVE_ERROR, ArchiveRefusal, quoteName } from './refusal';
 

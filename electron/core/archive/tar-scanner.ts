@@ -11,23 +11,35 @@
  *
  * The scanner never buffers file data: each slice of an entry's data is handed to the visitor (as
  * a view into the decompressed chunk) and dropped.
+ *
+ * This file is the scanning loop and the archive-wide limits; a header's bytes are decoded in
+ * `tar-header.ts`, PAX and GNU metadata applied and checked in `tar-metadata.ts`, entry types and
+ * the file-or-folder rules in `tar-entry-type.ts`.
  */
 import { appleDoubleSubject, checkEntryName } from './entry-name';
 import { MAX_METADATA_BYTES, MAX_METADATA_HEADERS_PER_ENTRY, MAX_TRAILING_ZERO_BYTES, maxHeaders } from './limits';
 import { NameRegistry } from './name-registry';
 import { ARCHIVE_ERROR, ArchiveRefusal, quoteName } from './refusal';
+import { entryKind, refuseEntryType, sparseRefusal } from './tar-entry-type';
 import {
   BLOCK,
   decodeLossy,
   decodeName,
   hasValidChecksum,
   headerAmbiguity,
-  isSparsePaxKey,
   isZeroBlock,
   parseHeader,
-  parsePaxRecords,
 } from './tar-header';
 import type { TarHeader } from './tar-header';
+import {
+  applyMetadata,
+  METADATA_NAMES,
+  type MetadataFlag,
+  type PendingMetadata,
+  refusePaxSize,
+  refuseRealsize,
+  refuseTwoNames,
+} from './tar-metadata';
 import type { ArchiveLimits } from './types';
 
 /** One accepted entry, its name checked and normalised (archive-relative, not yet package-relative). */
@@ -50,35 +62,6 @@ export interface EntryVisitor {
   entryEnd(): void | Promise<void>;
 }
 
-interface PendingMetadata {
-  path?: string;
-  size?: string;
-  linkpath?: string;
-  sparse?: boolean;
-  /** PAX sparse 1.0 (`GNU.sparse.name`): the real name of a sparse file, for the message. */
-  sparseName?: string;
-  longName?: Buffer;
-  longLink?: Buffer;
-  /** A PAX `SCHILY.realsize` (star): libarchive sizes the file by it, the other readers do not. */
-  realsize?: string;
-}
-
-const METADATA_NAMES: Record<string, string> = {
-  x: 'PAX (`x`)',
-  g: 'PAX global (`g`)',
-  L: 'GNU long-name (`L`)',
-  K: 'GNU long-link (`K`)',
-};
-
-const TYPE_NAMES: Record<string, string> = {
-  '7': 'a contiguous file',
-  S: 'a GNU sparse file',
-  D: 'a GNU directory dump',
-  M: 'a GNU multi-volume continuation',
-  N: 'a GNU old long-name entry',
-  V: 'a volume label',
-};
-
 const padding = (size: number) => (BLOCK - (size % BLOCK)) % BLOCK;
 
 /** Feeds on the bytes of a tar stream; call `write` for each chunk in order, then `finish`. */
@@ -88,7 +71,7 @@ export class TarScanner {
   private partialFill = 0;
   private remaining = 0;
   private skip = 0;
-  private metaKind = '';
+  private metaKind: MetadataFlag = 'x';
   private metaOffset = 0;
   private metaParts: Buffer[] = [];
   private pending: PendingMetadata = {};
@@ -303,14 +286,8 @@ export class TarScanner {
     const ambiguity = headerAmbiguity(block);
     if (ambiguity !== null)
       throw new ArchiveRefusal(ambiguity.code, `archive entry ${shown} (header at byte ${at}) ${ambiguity.why}`, name);
-    if (pending.realsize !== undefined) {
-      throw new ArchiveRefusal(
-        ARCHIVE_ERROR.ambiguousSize,
-        `archive entry ${shown} has a PAX \`SCHILY.realsize\` (${JSON.stringify(pending.realsize)}) beside its size of ${header.size} bytes: libarchive (bsdtar) cuts or pads the file to it, GNU tar, Go and Python do not`,
-        name,
-      );
-    }
-    const kind = this.entryKind(flag, header, name, shown);
+    refuseRealsize(pending, header, name);
+    const kind = entryKind(flag, header, name);
     refusePaxSize(pending, kind, header, name);
     // No data follows a folder, whatever its size field says (POSIX stores none; libarchive, GNU
     // tar, Go and Python read none after a type 5), except the v7 case GNU tar reads (`v7Tail`).
@@ -368,7 +345,7 @@ export class TarScanner {
   }
 
   /** A PAX or GNU long-name header: its data is read as metadata for the next entry (at most one of each kind). */
-  private startMetadata(header: TarHeader, flag: 'x' | 'g' | 'L' | 'K', at: number): void {
+  private startMetadata(header: TarHeader, flag: MetadataFlag, at: number): void {
     const what = flag === 'x' || flag === 'g' ? 'PAX' : 'GNU long-name';
     if (header.size > MAX_METADATA_BYTES) {
       throw new ArchiveRefusal(
@@ -421,35 +398,6 @@ export class TarScanner {
   }
 
   /**
-   * File or folder. A folder is type 5, or a v7 folder: type `\0` (what `bsdtar --format v7`
-   * writes) named with a trailing `/`. Readers tell a v7 folder by different names: Python by the
-   * header's own name field, libarchive, GNU tar and Go by the final name (after a PAX path or GNU
-   * long name), so a `/` on only one of them is refused. Type `0` says "regular file": Python and Go
-   * read a file named `x/` there, libarchive and GNU tar a folder, so it is refused too (with a
-   * size it is a file whose name ends with `/`, refused by the name checks).
-   */
-  private entryKind(flag: string, header: TarHeader, name: string, shown: string): 'file' | 'dir' {
-    if (flag === '5') return 'dir';
-    const finalSlash = name.endsWith('/');
-    if (flag === '0') {
-      if (finalSlash && header.size === 0) {
-        throw new ArchiveRefusal(
-          ARCHIVE_ERROR.badPath,
-          `archive entry ${shown} ends with \`/\` but has the regular-file type \`0\`: libarchive (bsdtar) and GNU tar read a folder, Python and Go an empty file; write folders with type 5`,
-          name,
-        );
-      }
-      return 'file';
-    }
-    if (finalSlash === header.nameFieldIsFolder) return finalSlash ? 'dir' : 'file';
-    throw new ArchiveRefusal(
-      ARCHIVE_ERROR.ambiguousName,
-      `archive entry ${shown} ends with \`/\` in ${finalSlash ? 'its PAX path or GNU long name but not in its header' : 'its header but not in its PAX path or GNU long name'}: Python reads the header's name to tell a folder from a file, the other readers the final name`,
-      name,
-    );
-  }
-
-  /**
    * Skips a macOS AppleDouble entry's data unread: it is never a package file (not checked as a
    * name, not a package-root candidate, not Python, never installed). Its bytes still count
    * against the size limits, so metadata cannot be a bomb.
@@ -491,156 +439,7 @@ export class TarScanner {
   private finishMetadata(): void {
     const data = Buffer.concat(this.metaParts);
     this.metaParts = [];
-    const size = data.length;
-    switch (this.metaKind) {
-      case 'x':
-        for (const [key, value] of parsePaxRecords(data, this.metaOffset)) {
-          if (key === 'path') this.pending.path = value;
-          else if (key === 'size') this.pending.size = value;
-          else if (key === 'linkpath') this.pending.linkpath = value;
-          else if (key === 'SCHILY.realsize') this.pending.realsize = value;
-          else if (isSparsePaxKey(key)) {
-            this.pending.sparse = true;
-            if (key === 'GNU.sparse.name') this.pending.sparseName = value;
-          }
-          // Other keys (times, owners, xattrs, comments, charset) do not change what is installed.
-        }
-        break;
-      case 'g':
-        // A global header is ignored when it carries only descriptive records (`git archive` writes
-        // one with the commit id as `comment`); one that would rename or resize later entries is
-        // refused rather than applied, so no entry's effective name depends on a header far away.
-        for (const key of parsePaxRecords(data, this.metaOffset).keys()) {
-          if (
-            key === 'path' ||
-            key === 'linkpath' ||
-            key === 'size' ||
-            key === 'SCHILY.realsize' ||
-            isSparsePaxKey(key)
-          ) {
-            throw new ArchiveRefusal(
-              ARCHIVE_ERROR.paxGlobal,
-              `the PAX global header at byte ${this.metaOffset} sets \`${key}\` for the entries after it: global headers may not change names or sizes`,
-            );
-          }
-        }
-        break;
-      case 'L':
-        this.pending.longName = stripTrailingNuls(data);
-        break;
-      case 'K':
-        this.pending.longLink = stripTrailingNuls(data);
-        break;
-    }
-    this.afterData(size);
+    applyMetadata(this.metaKind, data, this.metaOffset, this.pending);
+    this.afterData(data.length);
   }
-}
-
-/**
- * An entry named twice (a GNU long name and a PAX path) or given two link targets: tar readers disagree on which
- * applies.
- */
-function refuseTwoNames(pending: PendingMetadata, header: TarHeader): void {
-  if (pending.longName !== undefined && pending.path !== undefined) {
-    const long = decodeLossy(pending.longName);
-    throw new ArchiveRefusal(
-      ARCHIVE_ERROR.ambiguousName,
-      `archive entry ${quoteName(long)} is named twice, by a GNU long-name header (\`L\`) and by a PAX \`path\` (${quoteName(pending.path)}): tar readers disagree on which applies (bsdtar and Python take the first of the two headers, GNU tar the PAX path, Go the long name)`,
-      long,
-    );
-  }
-  if (pending.longLink !== undefined && pending.linkpath !== undefined) {
-    const shown = pending.path ?? decodeLossy(pending.longName ?? header.nameBytes);
-    throw new ArchiveRefusal(
-      ARCHIVE_ERROR.ambiguousName,
-      `archive entry ${quoteName(shown)} has two link targets, by a GNU long-link header (\`K\`: ${quoteName(decodeLossy(pending.longLink))}) and by a PAX \`linkpath\` (${quoteName(pending.linkpath)}): tar readers disagree on which applies`,
-      shown,
-    );
-  }
-}
-
-/** Only files and folders are accepted: a link, a device, a FIFO, a sparse file or another type is refused. */
-function refuseEntryType(flag: string, name: string, link: () => string): void {
-  const shown = quoteName(name);
-  switch (flag) {
-    case '1':
-      throw new ArchiveRefusal(
-        ARCHIVE_ERROR.hardlink,
-        `archive entry ${shown} is a hard link (to ${quoteName(link())}): links are not accepted`,
-        name,
-      );
-    case '2':
-      throw new ArchiveRefusal(
-        ARCHIVE_ERROR.symlink,
-        `archive entry ${shown} is a symbolic link (to ${quoteName(link())}): links are not accepted`,
-        name,
-      );
-    case '3':
-    case '4':
-      throw new ArchiveRefusal(
-        ARCHIVE_ERROR.device,
-        `archive entry ${shown} is a ${flag === '3' ? 'character' : 'block'} device: only files and folders are accepted`,
-        name,
-      );
-    case '6':
-      throw new ArchiveRefusal(
-        ARCHIVE_ERROR.fifo,
-        `archive entry ${shown} is a FIFO (named pipe): only files and folders are accepted`,
-        name,
-      );
-    case '0':
-    case '\0':
-    case '5':
-      break;
-    case 'S':
-      throw sparseRefusal(name);
-    default:
-      throw new ArchiveRefusal(
-        ARCHIVE_ERROR.unsupportedType,
-        `archive entry ${shown} is ${TYPE_NAMES[flag] ?? `of tar type \`${JSON.stringify(flag).slice(1, -1)}\``}: only files and folders are accepted`,
-        name,
-      );
-  }
-}
-
-/** A PAX size must be a whole number, equal to the header's, and zero for a folder. */
-function refusePaxSize(pending: PendingMetadata, kind: 'file' | 'dir', header: TarHeader, name: string): void {
-  const shown = quoteName(name);
-  if (pending.size !== undefined) {
-    if (!/^[0-9]{1,16}$/.test(pending.size)) {
-      throw new ArchiveRefusal(
-        ARCHIVE_ERROR.paxSize,
-        `archive entry ${shown} has a PAX size \`${pending.size}\` that is not a whole number of bytes`,
-        name,
-      );
-    }
-    if (kind === 'dir' && Number(pending.size) !== 0) {
-      throw new ArchiveRefusal(
-        ARCHIVE_ERROR.ambiguousSize,
-        `archive entry ${shown} is a folder with a PAX size of ${pending.size} bytes: libarchive (bsdtar) reads that many bytes of data after it, GNU tar, Go and Python none`,
-        name,
-      );
-    }
-    if (Number(pending.size) !== header.size) {
-      throw new ArchiveRefusal(
-        ARCHIVE_ERROR.paxSize,
-        `archive entry ${shown} has a PAX size of ${pending.size} bytes but its header says ${header.size}`,
-        name,
-      );
-    }
-  }
-}
-
-function sparseRefusal(name: string): ArchiveRefusal {
-  return new ArchiveRefusal(
-    ARCHIVE_ERROR.unsupportedType,
-    `archive entry ${quoteName(name)} is a sparse file (a file with holes): only plain files and folders are accepted; repack without sparse entries (GNU tar: drop \`--sparse\`; bsdtar: \`--no-read-sparse\`) or fill the file's holes first`,
-    name,
-  );
-}
-
-function stripTrailingNuls(data: Buffer): Buffer {
-  let end = data.length;
-  while (end > 0 && data[end - 1] === 0) end--;
-  return data.subarray(0, end);
 }

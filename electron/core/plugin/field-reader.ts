@@ -1,7 +1,8 @@
 /**
  * The plugin manifest's field reader: typed reads of one JSON object's fields, each problem named
- * by its full path (`tools[2].capability`), collected as errors and warnings. The manifest reader
- * (manifest-reader.ts) reads every section of the spec with it.
+ * by its full path (`tools[2].capability`), collected as errors and warnings. Every section
+ * reader (identity-and-auth.ts, capabilities-tools-resources.ts, connections-and-profiles.ts,
+ * mcp-exposure.ts, query-surface.ts) reads its part of the spec with it.
  */
 import type { Problem } from '../../../shared/manifests/inspection';
 import { unknownKeys } from '../schema/strict-fields';

@@ -9,7 +9,8 @@ import type { PluginManifestView, PluginSummary } from '../../../shared/manifest
 import { looksLikePluginManifest, readPluginManifest } from './manifest-reader';
 import { readStrictJson } from './strict-json';
 
-export { looksLikePluginManifest, readPluginManifest, PLUGIN_NAME_PATTERN } from './manifest-reader';
+export { PLUGIN_NAME_PATTERN } from './identity-and-auth';
+export { looksLikePluginManifest, readPluginManifest } from './manifest-reader';
 export type { PluginManifestReading } from './manifest-reader';
 export { readStrictJson } from './strict-json';
 

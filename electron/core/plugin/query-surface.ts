@@ -1,6 +1,6 @@
 /**
  * The plugin manifest's datasets and query surface (spec "Datasets", "Query-profile"), read with
- * the field reader; split from manifest-reader.ts, which reads the rest of the manifest.
+ * the field reader; manifest-reader.ts puts them together with the other sections.
  */
 import type {
   PluginDatasetView,
