@@ -13,7 +13,7 @@
  */
 import type { Problem } from '../../../shared/inspection';
 import { type AgentFileSize, agentFilesJsonBytes, fileJsonBytes } from '../../../shared/agent-body';
-import { utf8 } from './package-parts';
+import { utf8 } from './part-reader';
 
 /** Where one agent file comes from: its path in the package. */
 export type AgentFilePlan = Map<string, string>;
