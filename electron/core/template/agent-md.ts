@@ -1,26 +1,19 @@
-import { SECRET_NAMES, TEMPLATE_TOOLS } from '../../../shared/manifests/catalogues';
-import type { Problem } from '../../../shared/manifests/inspection';
-import { isHttpUrl } from '../../../shared/base/http-url';
-import { MCP_SERVER_NAME, MCP_SERVER_NAME_RULE } from '../../../shared/manifests/mcp-server-name';
-import {
-  isCanonicalPinList,
-  canonicalPinList,
-  hasPlaceholder,
-  placeholderNames,
-  type PinScalar,
-  type TemplateManifest,
-  type TemplateParameter,
-} from '../../../shared/manifests/template-manifest';
-import { setOwn } from '../../../shared/base/own-data';
-import {
-  MAX_PATTERNED_VALUE_LENGTH,
-  packagePatternProblem,
-  testPackagePattern,
-} from '../../../shared/manifests/package-pattern';
+/**
+ * agent.md read and checked against the spec's agent.md table (spec: agentrun-template-packages.md,
+ * agent.md): its front matter field by field, `${parameters.…}` only where the spec allows it, and
+ * the body's placeholders. `mcp` (mcp-fields.ts), `parameters` (parameter-fields.ts) and `triggers`
+ * (trigger-fields.ts) are checked in their own files, on the same collected problems.
+ */
+import { SECRET_NAMES, TEMPLATE_TOOLS } from '../../../shared/catalogues';
+import type { Problem } from '../../../shared/inspection';
+import { isHttpUrl } from '../../../shared/http-url';
+import { hasPlaceholder, placeholderNames, type TemplateManifest } from '../../../shared/template-manifest';
 import { isSemver } from '../apollia/sdk-requirement';
 import { readFrontMatter } from './front-matter';
 import { FrontMatterFields, isObject, type Json, show } from './front-matter-fields';
 import { jsonSchemaFileProblem } from './json-schema';
+import { checkMcp } from './mcp-fields';
+import { checkParameters } from './parameter-fields';
 import { checkTriggers } from './trigger-fields';
 
 /** What the agent.md check needs to know of the folder around it. */
@@ -49,10 +42,6 @@ export interface AgentMdResult {
 
 /** Name of a package, a skill, an MCP server's tools' owner: lowercase letters, digits, dashes (spec: `name`). */
 export const PACKAGE_NAME = /^[a-z0-9-]+$/;
-/** An MCP tool or pinned argument name (spec: `mcp`, "`A-Z a-z 0-9 _ . -`; never `*`"). */
-const TOOL_NAME = /^[A-Za-z0-9_.-]+$/;
-/** A parameter name, as `${parameters.<name>}` names it. */
-const PARAMETER_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
 /** A harness name (`pi`, `claude-agent`). */
 const HARNESS_NAME = /^[a-z0-9][a-z0-9_.-]{0,63}$/;
 /** `model.prefer`: `provider/model-id`. */
@@ -164,9 +153,9 @@ class AgentMdCheck extends FrontMatterFields {
     if (d.model !== undefined) this.model(d.model);
     if (d.effort !== undefined) this.oneOf(d.effort, 'effort', ['low', 'medium', 'high', 'xhigh', 'max']);
     if (d.tools !== undefined) this.tools(d.tools);
-    if (d.mcp !== undefined) this.mcp(d.mcp);
+    if (d.mcp !== undefined) checkMcp(this, d.mcp, this.warnings);
     if (d.computer !== undefined) this.oneOf(d.computer, 'computer', ['default']);
-    const parameters = d.parameters === undefined ? {} : this.parameters(d.parameters);
+    const parameters = d.parameters === undefined ? {} : checkParameters(this, d.parameters);
     if (d.secrets !== undefined) {
       this.list(d.secrets, 'secrets', (item, path) => {
         if (!SECRET_NAMES.some((secret) => secret.name === item)) {
@@ -234,271 +223,6 @@ class AgentMdCheck extends FrontMatterFields {
         );
       }
     });
-  }
-
-  mcp(value: unknown): void {
-    if (!Array.isArray(value)) {
-      this.fail(
-        'template.invalid_field',
-        'mcp',
-        `\`mcp\` must be a list of {server, tools, required?, allow?, pin?}, not ${show(value)}`,
-      );
-      return;
-    }
-    const servers = new Set<string>();
-    value.forEach((entry, i) => {
-      const path = `mcp[${i}]`;
-      if (!isObject(entry)) {
-        this.fail(
-          'template.invalid_field',
-          path,
-          `\`${path}\` must be {server, tools, required?, allow?, pin?}, not ${show(entry)}`,
-        );
-        return;
-      }
-      this.keys(entry, ['server', 'tools', 'required', 'allow', 'pin'], `${path}.`);
-      if (entry.server === undefined)
-        this.missing(`${path}.server`, 'the name the MCP server is saved under in Settings → MCP servers');
-      else {
-        const server = this.text(entry.server, `${path}.server`, {
-          pattern: MCP_SERVER_NAME,
-          form: `a saved MCP server's name (${MCP_SERVER_NAME_RULE})`,
-        });
-        if (server !== undefined) {
-          if (servers.has(server))
-            this.fail(
-              'template.duplicate',
-              `${path}.server`,
-              `\`${path}.server\` repeats ${show(server)}: list each server once`,
-            );
-          servers.add(server);
-        }
-      }
-      let tools: string[] = [];
-      if (entry.tools === undefined)
-        this.missing(`${path}.tools`, 'the tools of the server the agent uses, each by its name');
-      else {
-        tools = this.list(
-          entry.tools,
-          `${path}.tools`,
-          (item, itemPath) => {
-            if (item.includes('*'))
-              this.fail(
-                'template.mcp_wildcard',
-                itemPath,
-                `\`${itemPath}\` ${show(item)}: name each tool, never \`*\``,
-              );
-            else if (!TOOL_NAME.test(item))
-              this.fail(
-                'template.invalid_field',
-                itemPath,
-                `\`${itemPath}\` ${show(item)} is not a tool name (A-Z a-z 0-9 _ . -)`,
-              );
-          },
-          { nonEmpty: true },
-        );
-      }
-      if (entry.required !== undefined) this.bool(entry.required, `${path}.required`);
-      // A set: both lists may run to thousands of names, and no package text costs more than linear time.
-      const known = new Set(tools);
-      if (entry.allow !== undefined) {
-        this.list(entry.allow, `${path}.allow`, (item, itemPath) => {
-          if (!known.has(item))
-            this.fail('template.mcp_allow', itemPath, `\`${itemPath}\` ${show(item)} is not one of \`${path}.tools\``);
-        });
-      }
-      if (entry.pin !== undefined) this.pin(entry.pin, `${path}.pin`, known);
-    });
-  }
-
-  /** `pin`: `{<tool>: {<argument>: <value>}}` (spec: agent.md `mcp`). */
-  pin(value: unknown, path: string, tools: ReadonlySet<string>): void {
-    if (!isObject(value)) {
-      this.fail('template.pin', path, `\`${path}\` must be {<tool>: {<argument>: <value>}}, not ${show(value)}`);
-      return;
-    }
-    for (const [tool, args] of Object.entries(value)) {
-      if (!tools.has(tool)) {
-        this.fail('template.pin', path, `\`${path}\` pins ${show(tool)}, which is not one of this entry's tools`);
-        continue;
-      }
-      const toolPath = `${path}.${tool}`;
-      if (!isObject(args) || Object.keys(args).length < 1 || Object.keys(args).length > 8) {
-        this.fail(
-          'template.pin',
-          toolPath,
-          `\`${toolPath}\` must pin 1 to 8 top-level arguments, as {<argument>: <value>}`,
-        );
-        continue;
-      }
-      for (const [arg, pinned] of Object.entries(args)) {
-        const argPath = `${toolPath}.${arg}`;
-        if (!TOOL_NAME.test(arg)) {
-          this.fail(
-            'template.pin',
-            argPath,
-            `\`${argPath}\`: ${show(arg)} is not an argument name (A-Z a-z 0-9 _ . -)`,
-          );
-          continue;
-        }
-        if (Array.isArray(pinned)) {
-          if (!pinned.every((item) => this.pinScalar(item, argPath))) continue;
-          // The spec says how a pin list is KEPT ("each value once, null first, then by its JSON
-          // text"), not an order the author must write: any order and repeats are accepted, the
-          // normalised list is what is kept and shown, and a warning shows it.
-          const scalars = pinned as PinScalar[];
-          const canonical = canonicalPinList(scalars);
-          if (canonical.length < 1 || canonical.length > 16) {
-            this.fail(
-              'template.pin',
-              argPath,
-              `\`${argPath}\` must list 1 to 16 distinct values, not ${canonical.length}`,
-            );
-            continue;
-          }
-          if (!isCanonicalPinList(scalars)) {
-            (args as Json)[arg] = canonical;
-            this.warnings.push({
-              code: 'template.pin_normalised',
-              path: argPath,
-              message: `agent.md: \`${argPath}\` is kept as ${JSON.stringify(canonical)} (each value once, null first, then by JSON text)`,
-            });
-          }
-        } else this.pinScalar(pinned, argPath);
-      }
-    }
-  }
-
-  pinScalar(value: unknown, path: string): boolean {
-    const ok =
-      value === null ||
-      typeof value === 'string' ||
-      typeof value === 'boolean' ||
-      (typeof value === 'number' && Number.isFinite(value));
-    if (!ok)
-      this.fail(
-        'template.pin',
-        path,
-        `\`${path}\` ${show(value)} must be text, a number, true/false or null (a list holds only these)`,
-      );
-    return ok;
-  }
-
-  parameters(value: unknown): Record<string, TemplateParameter> {
-    const accepted: Record<string, TemplateParameter> = {};
-    if (!isObject(value)) {
-      this.fail(
-        'template.invalid_field',
-        'parameters',
-        `\`parameters\` must be a map of name → {type, description, ...}, not ${show(value)}`,
-      );
-      return accepted;
-    }
-    for (const [name, def] of Object.entries(value)) {
-      const path = `parameters.${name}`;
-      if (!PARAMETER_NAME.test(name)) {
-        this.fail(
-          'template.invalid_field',
-          path,
-          `\`${path}\`: ${show(name)} is not a parameter name (a letter or _, then letters, digits or _)`,
-        );
-        continue;
-      }
-      if (!isObject(def)) {
-        this.fail(
-          'template.invalid_field',
-          path,
-          `\`${path}\` must be {type, description, required?, pattern?, enum?, default?}, not ${show(def)}`,
-        );
-        continue;
-      }
-      const before = this.errors.length;
-      this.keys(def, ['type', 'required', 'pattern', 'enum', 'default', 'description'], `${path}.`);
-      const type = def.type;
-      if (type === undefined) this.missing(`${path}.type`, 'string, number, integer or boolean');
-      else this.oneOf(type, `${path}.type`, ['string', 'number', 'integer', 'boolean']);
-      if (def.required !== undefined) this.bool(def.required, `${path}.required`);
-      let pattern: string | undefined;
-      if (def.pattern !== undefined) {
-        if (type !== 'string')
-          this.fail('template.invalid_field', `${path}.pattern`, `\`${path}.pattern\` is for string parameters only`);
-        else if (typeof def.pattern !== 'string')
-          this.fail('template.invalid_field', `${path}.pattern`, `\`${path}.pattern\` must be text`);
-        else {
-          // One engine for package patterns, linear in the value (shared/manifests/package-pattern.ts says
-          // which ECMAScript features are refused and why).
-          const why = packagePatternProblem(def.pattern);
-          if (why === null) pattern = def.pattern;
-          else this.fail('template.pattern', `${path}.pattern`, `\`${path}.pattern\` ${why}`);
-        }
-      }
-      const fits = (v: unknown, where: string): boolean => {
-        const typeOk =
-          type === 'string'
-            ? typeof v === 'string'
-            : type === 'number'
-              ? typeof v === 'number' && Number.isFinite(v)
-              : type === 'integer'
-                ? typeof v === 'number' && Number.isInteger(v)
-                : type === 'boolean'
-                  ? typeof v === 'boolean'
-                  : true;
-        if (!typeOk) {
-          this.fail('template.invalid_field', where, `\`${where}\` ${show(v)} is not a ${String(type)}`);
-          return false;
-        }
-        const tested = pattern !== undefined && typeof v === 'string' ? testPackagePattern(pattern, v) : 'match';
-        if (tested === 'too_long') {
-          this.fail(
-            'template.invalid_field',
-            where,
-            `\`${where}\` is longer than ${MAX_PATTERNED_VALUE_LENGTH} characters, the most checked against \`${path}.pattern\``,
-          );
-          return false;
-        }
-        if (tested !== 'match') {
-          this.fail('template.invalid_field', where, `\`${where}\` ${show(v)} does not match \`${path}.pattern\``);
-          return false;
-        }
-        return true;
-      };
-      let choices: unknown[] | undefined;
-      if (def.enum !== undefined) {
-        if (!Array.isArray(def.enum) || def.enum.length === 0) {
-          this.fail('template.invalid_field', `${path}.enum`, `\`${path}.enum\` must be a non-empty list of choices`);
-        } else {
-          choices = def.enum;
-          const seen = new Set<string>();
-          def.enum.forEach((choice, i) => {
-            const where = `${path}.enum[${i}]`;
-            if (!fits(choice, where)) return;
-            if (seen.has(JSON.stringify(choice)))
-              this.fail('template.duplicate', where, `\`${where}\` repeats ${show(choice)}`);
-            seen.add(JSON.stringify(choice));
-          });
-        }
-      }
-      if (
-        def.default !== undefined &&
-        fits(def.default, `${path}.default`) &&
-        choices &&
-        !choices.some((c) => c === def.default)
-      ) {
-        this.fail(
-          'template.invalid_field',
-          `${path}.default`,
-          `\`${path}.default\` ${show(def.default)} is not one of \`${path}.enum\``,
-        );
-      }
-      if (def.description === undefined)
-        this.missing(
-          `${path}.description`,
-          'what a person reads beside the field (say the format there, never the pattern)',
-        );
-      else this.text(def.description, `${path}.description`, { max: 500 });
-      if (this.errors.length === before) setOwn(accepted, name, def as unknown as TemplateParameter);
-    }
-    return accepted;
   }
 
   budget(value: unknown): void {

@@ -2,7 +2,8 @@
  * Typed reads of agent.md's front matter fields, each problem collected with its path and a
  * `template.*` code (template spec, agent.md table: a wrong type, an empty text, an unknown field
  * or a repeated list item refuses the package). `AgentMdCheck` (agent-md.ts) reads each field of
- * the spec with these.
+ * the spec with these, as do `checkMcp` (mcp-fields.ts), `checkParameters` (parameter-fields.ts)
+ * and `checkTriggers` (trigger-fields.ts).
  */
 import type { Problem } from '../../../shared/manifests/inspection';
 import { unknownKeys } from '../schema/strict-fields';

@@ -13,7 +13,8 @@ import { checkAgentMd } from './agent-md';
 import { clashProblem, planAgentFiles, planJsonBytes } from './agent-files';
 import { checkAgentSize } from './agent-size';
 import { unanchoredPinWarnings } from './pin-patterns';
-import { PackageParts, utf8 } from './package-parts';
+import { PackageParts } from './package-parts';
+import { utf8 } from './part-reader';
 import { walkTemplateFolder } from './walk';
 
 export { builtinTemplateDir, listBuiltinTemplates, type BuiltinTemplateCard } from './builtin';
