@@ -1,5 +1,5 @@
 /**
- * The Api of `shared/contract/api.ts`, implemented over core with injected deps (DESIGN.md "Layout";
+ * The Api of `shared/api.ts`, implemented over core with injected deps (DESIGN.md "Layout";
  * STYLE.md "the boundary tested without Electron"). Electron main binds it to IPC, the e2e harness
  * serves it over HTTP, tests call it directly.
  *
@@ -11,7 +11,6 @@
  * The renderer never sends a path: sources and watched folders are opened by main and referred to
  * by unguessable ids (`sources.ts`).
  */
-import packageJson from '../../package.json';
 import type { ValidateFunction } from 'ajv';
 import {
   API_METHODS,
@@ -21,52 +20,40 @@ import {
   type ApiResponse,
   type ApiResult,
   type SourceHandle,
-} from '../../shared/contract/api';
-import type { ApoDetails } from '../../shared/manifests/inspection';
-import {
-  keyChangeOf,
-  listTrustedKeys,
-  refuseKeyChange,
-  trustKey,
-  previewKey,
-  previewKeyFile,
-  untrustKey,
-  verifyInstalled,
-} from './app/publisher-trust';
-import { SDK_VERSION } from '../../shared/manifests/sdk';
-import { keyFingerprint } from './trust/trusted-keys';
+} from '../../shared/api';
+import { previewKey, previewKeyFile, untrustKey, verifyInstalled } from './app/publisher-trust';
 import { ActivityLog } from './activity/activity-log';
 import { archiveAgent, setToolAccess } from './app/agents';
-import { type ApiContext, type ApiDeps, policyOf, recordActivity } from './app/context';
-import { lockedByPolicy } from './app/policy-locks';
-import { policyKeys } from './policy/index';
-import { dashboardUnderPolicy, noticePolicyChange, settingsUnderPolicy } from './policy/policy-effects';
+import { appInfo } from './app/app-info';
+import type { ApiContext, ApiDeps } from './app/context';
+import { openDashboard } from './app/dashboard';
 import { CoreError } from './errors/index';
 import * as requestValidators from './generated/api-request-validators';
 import { installPackage, uninstallPackage } from './app/install-package';
+import { refuseShownKeyChange } from './app/key-change-refusal';
 import { inspectForConsent } from './app/source-inspection';
+import { denyTool, removeDeniedTool, removeSecret, saveSecret, sealClearMcpCredentials } from './app/settings';
 import {
-  denyTool,
-  readSettings,
-  removeDeniedTool,
-  removeMcpServer,
-  removeSecret,
-  saveMcpServer,
-  saveSecret,
-  sealClearMcpCredentials,
-} from './app/settings';
+  readSettingsUnderPolicy,
+  removeMcpServerUnderPolicy,
+  saveMcpServerUnderPolicy,
+  setWebhookPortUnderPolicy,
+  trustedKeysUnderPolicy,
+  trustKeyUnderPolicy,
+} from './app/settings-under-policy';
 import { resealSecrets } from './app/reseal-secrets';
+import { whenSandboxed } from './app/sandbox-refusal';
+import { openBuiltinTemplate, openFromDialog, pickWatchFolder } from './app/source-pickers';
 import { SourceRegistry } from './app/sources';
+import { setStartAtLogin, startAtLogin } from './app/start-at-login';
 import { Store } from './store/store';
-import { dashboardOf } from './app/views';
-import { builtinTemplateDir, listBuiltinTemplates } from './template';
+import { listBuiltinTemplates } from './template';
 import { applyTemplate, previewTemplate } from './app/apply-template';
 import { trashSource } from './app/trash-source';
 import { discardTriggerRuns, discardWaitingRun, waitingRuns } from './app/run-queue';
 import { openDownloadPage } from './app/download-page';
 import { armTrigger, disarmTrigger, rotateWebhookSecret, webhookSecretShared } from './app/trigger-arming';
-import { activityOf, setWebhookPort, triggerStatus } from './app/trigger-status';
-import { resolveWatchFolder } from './triggers/watchable-folder';
+import { activityOf, triggerStatus } from './app/trigger-status';
 
 export type { ApiDeps } from './app/context';
 
@@ -109,73 +96,20 @@ function requestProblem(method: ApiMethod, request: unknown): ApiError | null {
   };
 }
 
-/** A registered source's handle, or its refusal thrown. */
-async function registered(ctx: ApiContext, path: string, origin: SourceHandle['origin']): Promise<SourceHandle> {
-  const answer = await ctx.sources.register(path, origin);
-  if (!answer.ok) throw new CoreError(answer.error.code as CoreError['code'], answer.error.message);
-  return answer.value;
-}
-
-/**
- * Nothing is installed or applied by an app started without Chromium's sandbox (`--no-sandbox`,
- * which an AppImage launcher adds on its own): its window shows text from untrusted packages, and
- * the person must know and restart it properly first (DESIGN.md "Security of the app itself").
- */
-function refuseWithoutSandbox(deps: ApiContext['deps']): void {
-  if (deps.sandboxOff === true) {
-    throw new CoreError(
-      'app.sandbox_off',
-      'Apollia Desktop was started with its sandbox turned off (--no-sandbox), so it installs nothing: quit it and start it again from its menu entry or icon, without --no-sandbox. Nothing was installed.',
-    );
-  }
-}
-
 /** Every method, each handed to the module that does it. */
 function handlersOf(ctx: ApiContext): { [M in ApiMethod]: (request: ApiRequest<M>) => Promise<ApiResponse<M>> } {
-  const { deps, store } = ctx;
+  const { deps } = ctx;
   return {
-    appInfo: async () => ({
-      version: packageJson.version,
-      sdkVersion: SDK_VERSION,
-      secretBackend: deps.secretBox.backend(),
-      cliProgram: deps.cliProgram === undefined ? 'apollia-desktop' : deps.cliProgram,
-      sandboxOff: deps.sandboxOff === true,
-    }),
-    openDialog: async (request) => {
-      const path = request.kind === 'file' ? await deps.dialogs.openFile() : await deps.dialogs.openFolder();
-      return path === null ? null : registered(ctx, path, 'dialog');
-    },
+    appInfo: () => appInfo(ctx),
+    openDialog: (request) => openFromDialog(ctx, request),
     listBuiltinTemplates: () => listBuiltinTemplates(deps.resourcesDir),
-    openBuiltinTemplate: async (request) => {
-      // Only a name of the shipped list, never a path: `builtinTemplateDir` refuses any other.
-      const known = (await listBuiltinTemplates(deps.resourcesDir)).some((t) => t.name === request.name);
-      if (!known) throw new CoreError('template.unknown', `No built-in template is called \`${request.name}\`.`);
-      return registered(ctx, builtinTemplateDir(deps.resourcesDir, request.name), 'builtin');
-    },
+    openBuiltinTemplate: (request) => openBuiltinTemplate(ctx, request),
     inspect: (request) => inspectForConsent(ctx, request),
-    pickWatchFolder: async () => {
-      const path = await deps.dialogs.openFolder();
-      if (path === null) return null;
-      const real = await resolveWatchFolder(path, deps.dataDir);
-      return { folderId: ctx.sources.addFolder(real), displayPath: real };
-    },
-    install: (request) => {
-      refuseWithoutSandbox(deps);
-      return installPackage(ctx, request);
-    },
+    pickWatchFolder: () => pickWatchFolder(ctx),
+    install: whenSandboxed(ctx, installPackage),
     previewApply: (request) => previewTemplate(ctx, request),
-    apply: (request) => {
-      refuseWithoutSandbox(deps);
-      return applyTemplate(ctx, request);
-    },
-    dashboard: async () => {
-      // Opening the dashboard re-checks the installed files, and notices a policy change.
-      await verifyInstalled(ctx);
-      const state = await store.read();
-      const policy = policyOf(ctx);
-      await noticePolicyChange(deps.dataDir, state, policy, (events) => recordActivity(ctx, events));
-      return dashboardUnderPolicy(dashboardOf(state, deps.now()), state, policy);
-    },
+    apply: whenSandboxed(ctx, applyTemplate),
+    dashboard: () => openDashboard(ctx),
     setToolAccess: (request) => setToolAccess(ctx, request),
     armTrigger: (request) => armTrigger(ctx, request),
     disarmTrigger: (request) => disarmTrigger(ctx, request),
@@ -183,68 +117,26 @@ function handlersOf(ctx: ApiContext): { [M in ApiMethod]: (request: ApiRequest<M
     webhookSecretShared: (request) => webhookSecretShared(ctx, request),
     uninstallPackage: (request) => uninstallPackage(ctx, request),
     archiveAgent: (request) => archiveAgent(ctx, request),
-    settings: async () => settingsUnderPolicy(await readSettings(ctx), policyOf(ctx)),
-    saveMcpServer: async (request) => {
-      lockedByPolicy(ctx, 'mcp', request.name);
-      return settingsUnderPolicy(await saveMcpServer(ctx, request), policyOf(ctx));
-    },
-    removeMcpServer: async (request) => {
-      lockedByPolicy(ctx, 'mcp', request.name);
-      return settingsUnderPolicy(await removeMcpServer(ctx, request), policyOf(ctx));
-    },
+    settings: () => readSettingsUnderPolicy(ctx),
+    saveMcpServer: (request) => saveMcpServerUnderPolicy(ctx, request),
+    removeMcpServer: (request) => removeMcpServerUnderPolicy(ctx, request),
     saveSecret: (request) => saveSecret(ctx, request),
     removeSecret: (request) => removeSecret(ctx, request),
     denyTool: (request) => denyTool(ctx, request),
     removeDeniedTool: (request) => removeDeniedTool(ctx, request),
     triggerStatus: () => triggerStatus(ctx),
     activity: (request) => activityOf(ctx, request),
-    setWebhookPort: async (request) => {
-      lockedByPolicy(ctx, 'webhookPort', String(request.port));
-      return settingsUnderPolicy(await setWebhookPort(ctx, request), policyOf(ctx));
-    },
+    setWebhookPort: (request) => setWebhookPortUnderPolicy(ctx, request),
     trashSource: (request) => trashSource(ctx, request),
-    trustedKeys: async () => {
-      // The organization's publishers first, locked; then the person's own.
-      const managed = policyKeys(policyOf(ctx).effective).map(({ keyId, name, publicKey }) => ({
-        keyId,
-        name,
-        publicKey,
-        fingerprint: keyFingerprint(publicKey),
-        addedAt: '',
-        pinnedPackages: [],
-        managed: true,
-      }));
-      return [...managed, ...(await listTrustedKeys(ctx)).filter((key) => !managed.some((m) => m.keyId === key.keyId))];
-    },
-    trustKey: (request) => {
-      lockedByPolicy(ctx, 'userKeys', request.name);
-      return trustKey(ctx, request);
-    },
+    trustedKeys: () => trustedKeysUnderPolicy(ctx),
+    trustKey: (request) => trustKeyUnderPolicy(ctx, request),
     previewKey: (request) => previewKey(ctx, request),
     previewKeyFile: () => previewKeyFile(ctx),
     untrustKey: (request) => untrustKey(ctx, request),
-    refuseKeyChange: async (request) => {
-      const src = ctx.sources.get(request.sourceId);
-      const summary = src.shownApo?.summary;
-      const manifest = (src.shownApo?.details as ApoDetails | null | undefined)?.manifest;
-      const change =
-        summary && manifest ? keyChangeOf(await store.read(), manifest.package.name, summary.signature) : null;
-      if (change?.kind === 'changed')
-        await refuseKeyChange(ctx, change, manifest?.package.name ?? summary?.name ?? '', summary?.version ?? '');
-      return null;
-    },
+    refuseKeyChange: (request) => refuseShownKeyChange(ctx, request),
     verifyInstalled: () => verifyInstalled(ctx),
-    startAtLogin: async () =>
-      deps.loginItem ? { available: true, on: await deps.loginItem.get() } : { available: false, on: false },
-    setStartAtLogin: async (request) => {
-      if (!deps.loginItem)
-        throw new CoreError(
-          'login.unavailable',
-          'This copy of Apollia Desktop cannot start itself at login: run `apollia-desktop serve` as a service instead.',
-        );
-      await deps.loginItem.set(request.on);
-      return { available: true, on: await deps.loginItem.get() };
-    },
+    startAtLogin: () => startAtLogin(ctx),
+    setStartAtLogin: (request) => setStartAtLogin(ctx, request),
     waitingRuns: (request) => waitingRuns(ctx, request),
     discardWaitingRun: (request) => discardWaitingRun(ctx, request),
     discardTriggerRuns: (request) => discardTriggerRuns(ctx, request),

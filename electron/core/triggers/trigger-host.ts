@@ -1,79 +1,57 @@
 /**
  * The trigger host: makes armed triggers live for one data folder (DESIGN.md "Triggers at run
- * time"). Schedules fire at the times `shared/triggers/cron.ts` computes, watched folders are watched,
+ * time"). Schedules fire at the times `shared/cron.ts` computes, watched folders are watched,
  * webhooks are received; each fire becomes a run request in `runs/pending/` and events in the
- * activity log. Plain Node: the app holds one instance, `apollia-desktop serve` another (never both:
- * `host-lock.ts`).
+ * activity log (`trigger-fires.ts`, the fire path). This file is the host's lifecycle: start, stop,
+ * the lock, the status file, and making triggers live (arming, re-arming). Plain Node: the app holds
+ * one instance, `apollia-desktop serve` another (never both: `host-lock.ts`).
  *
  * - `reload()` re-reads the store and starts, stops or restarts exactly the triggers whose armed
  *   configuration changed; with `watchStore` (default) the host calls it itself whenever
  *   `state.json` is replaced, so arming, disarming, rotating, updating or uninstalling from the app
  *   or the CLI takes effect at once.
  * - Time: one timer, never longer than {@link MAX_SLEEP_MS}, so a clock jump or a sleep is noticed
- *   within a minute. A trigger whose due time has passed fires ONCE (cause `missed` when more than
- *   {@link LATE_MS} late) and its next time is counted from now, so a laptop waking after a night
- *   does not fire once per missed time. A clock set back is noticed and every next time recounted.
+ *   within a minute; at each tick `trigger-fires.ts` fires what is due, once each (missed times too).
  * - The live status of every trigger is kept in memory (`status()`) and written to
  *   `triggers/status.json` for the dashboard (see README).
  */
-import { fireCauseWords, triggerHostWords } from '../../../shared/words/words';
-import { randomUUID } from 'node:crypto';
-import { DEFAULT_WEBHOOK_PORT } from '../../../shared/contract/api';
+import { triggerHostWords } from '../../../shared/words';
+import { DEFAULT_WEBHOOK_PORT } from '../../../shared/api';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type ActivityInput, ActivityLog } from '../activity/activity-log';
 import { noticePolicyChange, readHostPolicy, triggerHeldWhy } from '../policy/policy-effects';
 import type { TriggerRecord } from '../store/state';
 import { Store } from '../store/store';
-import { ActivityQueue, MAX_ACTIVITY_BACKLOG } from './activity-queue';
+import { ActivityQueue } from './activity-queue';
 import { FolderWatch } from './folder-watch';
 import {
-  type FireResult,
   agentArchived,
   configKey,
-  DEFAULT_MAX_WAITING,
-  LATE_MS,
   type LiveTrigger,
   MAX_SLEEP_MS,
   SEEN_FILE,
   type TriggerHostOptions,
-  waitingLimit,
 } from './host-config';
 import { type StateFileWatch, watchStateFile } from './state-file-watch';
-import {
-  type DeliveryStatus,
-  type FireStatus,
-  type HostStatus,
-  readHostStatusFile,
-  STATUS_DELIVERIES,
-  STATUS_FILE,
-  StatusFileWriter,
-  type TriggerLiveStatus,
-} from './host-status';
+import { type HostStatus, readHostStatusFile, StatusFileWriter, type TriggerLiveStatus } from './host-status';
 import { takeHostLock } from './host-lock';
 import { WaitingRuns } from './waiting-runs';
-import {
-  type RunCause,
-  type RunInput,
-  type RunPayload,
-  type RunRequest,
-  RunRequestWriter,
-  runTarget,
-} from './run-requests';
-import { firstDue, type HostClock, isTimed, nextFireAfter, systemClock } from './schedule';
+import { RunRequestWriter } from './run-requests';
+import { firstDue, type HostClock, isTimed, systemClock } from './schedule';
+import { activityWho, TriggerFires } from './trigger-fires';
 import { replayKey } from './seen-ids';
 import { WebhookIntake } from './webhook-intake';
 import { WebhookListener, webhookPath } from './webhook-listener';
 import { isSecretBoxLocked } from '../secrets/secret-box';
 
-/** The port the listener binds when neither `port` nor Settings gives one (its home is `shared/contract/api.ts`). */
+/** The port the listener binds when neither `port` nor Settings gives one (its home is `shared/api.ts`). */
 export { DEFAULT_WEBHOOK_PORT };
-export { MAX_ACTIVITY_BACKLOG, readHostStatusFile, STATUS_DELIVERIES, STATUS_FILE };
+export { MAX_ACTIVITY_BACKLOG } from './activity-queue';
+export { readHostStatusFile, STATUS_DELIVERIES, STATUS_FILE } from './host-status';
 export { QUEUE_FULL_RETRY_AFTER_S } from './webhook-intake';
-export type { DeliveryStatus, FireStatus, HostStatus, TriggerLiveStatus };
-export { DEFAULT_MAX_WAITING, LATE_MS, MAX_SLEEP_MS, SEEN_FILE, type TriggerHostOptions };
-
-type Live = LiveTrigger;
+export type { DeliveryStatus, FireStatus, HostStatus, TriggerLiveStatus } from './host-status';
+export { DEFAULT_MAX_WAITING, LATE_MS, MAX_SLEEP_MS, SEEN_FILE, type TriggerHostOptions } from './host-config';
 
 /** The trigger host of one data folder. */
 export class TriggerHost {
@@ -81,7 +59,7 @@ export class TriggerHost {
   private readonly clock: HostClock;
   private readonly listener: WebhookListener;
   private readonly intake: WebhookIntake;
-  private readonly live = new Map<string, Live>();
+  private readonly live = new Map<string, LiveTrigger>();
   /** Last fires carried over from the previous status file (a restart does not forget them). */
   private readonly carried = new Map<string, TriggerLiveStatus>();
   private release: (() => Promise<void>) | null = null;
@@ -89,8 +67,8 @@ export class TriggerHost {
   private lastTick = 0;
   private storeWatcher: StateFileWatch | null = null;
   private reloading: Promise<void> = Promise.resolve();
-  /** Fires under way (for `settled` and `stop`). */
-  private readonly firing = new Set<Promise<unknown>>();
+  /** The fire path: every fire becomes a run or a skip there, tracked for `settled` and `stop`. */
+  private readonly fires: TriggerFires;
   private readonly activityQueue: ActivityQueue;
   private readonly statusFile: StatusFileWriter;
   private readonly waiting: WaitingRuns;
@@ -112,16 +90,25 @@ export class TriggerHost {
       new ActivityLog(options.dataDir, { now: () => this.clock.now() }),
       (message) => this.line(message),
     );
+    this.fires = new TriggerFires({
+      clock: this.clock,
+      store: this.store,
+      waiting: this.waiting,
+      runs: this.runs,
+      record: (event) => this.record(event),
+      line: (text) => this.line(text),
+      statusChanged: () => this.statusChanged(),
+    });
     this.intake = new WebhookIntake(
       {
         clock: this.clock,
         live: (id) => this.live.get(id),
         lives: () => this.live.values(),
-        fire: (live, cause, extra, payload) => this.fire(live, cause, extra, payload),
+        fire: (live, cause, extra, payload) => this.fires.fire(live, cause, extra, payload),
         record: (event) => this.record(event),
         line: (text) => this.line(text),
         statusChanged: () => this.statusChanged(),
-        who: (trigger) => this.who(trigger),
+        who: activityWho,
       },
       join(options.dataDir, SEEN_FILE),
     );
@@ -190,7 +177,7 @@ export class TriggerHost {
     await this.reloading;
     await this.listener.stop();
     await Promise.all([...this.live.values()].map((l) => l.watch?.close()));
-    await this.firesDone();
+    await this.fires.settled();
     await this.runs.close();
     await this.intake.close();
     this.record({
@@ -224,7 +211,7 @@ export class TriggerHost {
   /** Waits until every fire, activity event and status write started so far is done (tests, `serve`). */
   async settled(): Promise<void> {
     await this.reloading;
-    await this.firesDone();
+    await this.fires.settled();
     await this.activityQueue.settled();
     await this.statusFile.flush();
   }
@@ -326,7 +313,7 @@ export class TriggerHost {
       deliveries: carried?.deliveries ?? [],
       waiting: 0,
     };
-    const live: Live = {
+    const live: LiveTrigger = {
       trigger,
       key: configKey(trigger, sealed),
       status,
@@ -385,7 +372,10 @@ export class TriggerHost {
         clock: this.clock,
         ...timing,
         onBurst: (paths, more) =>
-          this.fire(live, 'file_watch', { changed_paths: paths, ...(more > 0 ? { changed_paths_more: more } : {}) }),
+          this.fires.fire(live, 'file_watch', {
+            changed_paths: paths,
+            ...(more > 0 ? { changed_paths_more: more } : {}),
+          }),
         onProblem: (reason) => this.problem(live, reason),
         onResume: () => {
           if (this.live.get(trigger.id) !== live) return;
@@ -400,12 +390,12 @@ export class TriggerHost {
     }
   }
 
-  private problem(live: Live, reason: string): void {
+  private problem(live: LiveTrigger, reason: string): void {
     if (this.live.get(live.trigger.id) !== live) return;
     live.status.state = 'problem';
     live.status.problem = reason;
     this.line(`problem ${live.trigger.id} ${reason}`);
-    this.record({ kind: 'trigger_problem', ...this.who(live.trigger), outcome: 'failed', detail: reason });
+    this.record({ kind: 'trigger_problem', ...activityWho(live.trigger), outcome: 'failed', detail: reason });
     this.statusChanged();
   }
 
@@ -431,163 +421,10 @@ export class TriggerHost {
     // A policy change is noticed within one timer wait (at most a minute): the triggers it holds or releases follow.
     if (readHostPolicy(this.options.policy).fingerprint !== this.policyFingerprint) void this.reload();
     const now = this.clock.now();
-    if (now.getTime() < this.lastTick - 1_000) {
-      // The clock was set back: count every next time again from the new now.
-      for (const live of this.live.values()) {
-        if (live.nextAt && live.trigger.type !== 'at') {
-          live.nextAt = nextFireAfter(live.trigger, now);
-          live.status.next = live.nextAt?.toISOString() ?? null;
-        }
-      }
-      this.line(`clock set back to ${now.toISOString()}: next times counted again`);
-    }
+    this.fires.fireDue(this.live, now, this.lastTick);
     this.lastTick = now.getTime();
-    for (const live of this.live.values()) {
-      if (!live.nextAt || live.nextAt.getTime() > now.getTime()) continue;
-      const late = now.getTime() - live.nextAt.getTime() > LATE_MS;
-      const cause: RunCause = late ? 'missed' : live.trigger.type === 'at' ? 'at' : 'schedule';
-      if (live.trigger.type === 'at') {
-        live.nextAt = null;
-        live.status.next = null;
-        live.status.state = 'done';
-        const done = this.fire(live, cause, {}).then(() => this.finishAt(live.trigger));
-        this.track(done);
-      } else {
-        live.nextAt = nextFireAfter(live.trigger, now);
-        live.status.next = live.nextAt?.toISOString() ?? null;
-        this.fire(live, cause, {});
-      }
-    }
     this.schedule();
     this.statusChanged();
-  }
-
-  /** An `at` trigger fires once and is done: it is disarmed in the store. */
-  private async finishAt(trigger: TriggerRecord): Promise<void> {
-    const done = await this.store
-      .update((state) => {
-        const current = Object.hasOwn(state.triggers, trigger.id) ? state.triggers[trigger.id] : undefined;
-        if (!current?.armed || current.type !== 'at' || current.at !== trigger.at)
-          return { result: false, write: false };
-        current.armed = false;
-        current.armedAt = null;
-        return { result: true };
-      })
-      .catch(() => false);
-    if (done)
-      this.record({ kind: 'disarm', ...this.who(trigger), outcome: 'ok', detail: `fired once at ${trigger.at}; done` });
-  }
-
-  // ---- firing ------------------------------------------------------------------------------
-
-  private who(trigger: TriggerRecord): Pick<ActivityInput, 'package' | 'agent' | 'trigger'> {
-    return {
-      trigger: trigger.id,
-      ...(trigger.packageName ? { package: trigger.packageName } : {}),
-      ...(trigger.agentId ? { agent: trigger.agentId } : {}),
-    };
-  }
-
-  /**
-   * Fires `live` once: a run request, or a skip when its runs waiting are at the limit (a slot is reserved first, so
-   * the limit holds while fires write in parallel). A schedule's or a folder's fire is recorded here; a webhook
-   * delivery's is recorded once, by the intake, with the delivery (one entry per delivery, see {@link FireResult}).
-   */
-  private fire(live: Live, cause: RunCause, extra: Omit<RunInput, 'text'>, payload?: RunPayload): Promise<FireResult> {
-    const at = this.clock.now().toISOString();
-    return this.track(this.fireNow(live, at, cause, extra, payload));
-  }
-
-  private track<T>(work: Promise<T>): Promise<T> {
-    const tracked = work.catch(() => undefined);
-    this.firing.add(tracked);
-    void tracked.then(() => this.firing.delete(tracked));
-    return work;
-  }
-
-  private async firesDone(): Promise<void> {
-    while (this.firing.size > 0) await Promise.all([...this.firing]);
-  }
-
-  private async fireNow(
-    live: Live,
-    at: string,
-    cause: RunCause,
-    extra: Omit<RunInput, 'text'>,
-    payload?: RunPayload,
-  ): Promise<FireResult> {
-    const { trigger } = live;
-    const result = await this.hand(trigger, at, cause, extra, payload);
-    if (cause !== 'webhook') this.recordFire(trigger, at, cause, extra, result);
-    live.status.lastFire = { at, cause, outcome: result.outcome, run: result.outcome === 'queued' ? result.run : null };
-    this.statusChanged();
-    return result;
-  }
-
-  /** Writes the run request of one fire, when the trigger's runs waiting leave room for it. */
-  private async hand(
-    trigger: TriggerRecord,
-    at: string,
-    cause: RunCause,
-    extra: Omit<RunInput, 'text'>,
-    payload?: RunPayload,
-  ): Promise<FireResult> {
-    const limit = waitingLimit(trigger);
-    const waiting = await this.waiting.reserve(trigger.id, limit);
-    if (waiting !== null) {
-      this.line(`skipped ${trigger.id} ${cause}: ${waiting} run(s) already waiting`);
-      return {
-        outcome: 'skipped',
-        detail: `${waiting} run(s) already waiting (limit ${limit}${trigger.maxConcurrent === null ? ', the default' : ', max_concurrent'})`,
-      };
-    }
-    const request: RunRequest = {
-      id: randomUUID(),
-      trigger: trigger.id,
-      target: runTarget(trigger),
-      input: { text: trigger.input, ...extra },
-      fired_at: at,
-      cause,
-    };
-    if (payload) request.payload = payload;
-    try {
-      await this.runs.write(request);
-    } catch (error) {
-      this.waiting.done(trigger.id, false);
-      this.line(`failed ${trigger.id} ${cause}: the run request could not be written`);
-      return {
-        outcome: 'failed',
-        detail: `the run request could not be written: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
-      };
-    }
-    this.waiting.done(trigger.id, true);
-    this.line(`fired ${trigger.id} ${cause} run ${request.id}`);
-    return { outcome: 'queued', run: request.id };
-  }
-
-  /** A schedule's or a folder's fire in the activity record: that it fired, then what became of its run. */
-  private recordFire(
-    trigger: TriggerRecord,
-    at: string,
-    cause: RunCause,
-    extra: Omit<RunInput, 'text'>,
-    result: FireResult,
-  ): void {
-    const who = this.who(trigger);
-    this.record({
-      at,
-      kind: 'trigger_fired',
-      ...who,
-      outcome: 'ok',
-      detail: extra.changed_paths
-        ? changedCount(extra.changed_paths.length + (extra.changed_paths_more ?? 0))
-        : fireCauseWords(cause),
-    });
-    if (result.outcome === 'queued')
-      this.record({ kind: 'run_queued', ...who, outcome: 'ok', detail: `run ${result.run} (${cause})` });
-    else if (result.outcome === 'skipped')
-      this.record({ kind: 'run_skipped', ...who, outcome: 'skipped', detail: result.detail });
-    else this.record({ kind: 'run_queued', ...who, outcome: 'failed', detail: result.detail });
   }
 
   // ---- bookkeeping -------------------------------------------------------------------------
@@ -610,9 +447,4 @@ export class TriggerHost {
     if (!previous) return;
     for (const [id, status] of Object.entries(previous.triggers)) this.carried.set(id, status);
   }
-}
-
-/** How many paths a watched folder's fire saw change, in words. */
-function changedCount(count: number): string {
-  return count === 1 ? '1 file changed' : `${count} files changed`;
 }

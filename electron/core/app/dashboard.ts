@@ -1,0 +1,22 @@
+/**
+ * The dashboard as opened (Api `dashboard`, DESIGN.md "Trust after install"): opening it re-checks
+ * the installed files and notices a policy change before the view is built, so what it shows is
+ * what holds now.
+ */
+import { dashboardUnderPolicy, noticePolicyChange } from '../policy/policy-effects';
+import { type ApiContext, policyOf, recordActivity } from './context';
+import { verifyInstalled } from './publisher-trust';
+import { dashboardOf } from './views';
+
+/**
+ * The dashboard, after checking installed files and the organization's policy.
+ * The checks record what they find in the activity log, so the dashboard never shows a stale verdict.
+ */
+export async function openDashboard(ctx: ApiContext) {
+  // Opening the dashboard re-checks the installed files, and notices a policy change.
+  await verifyInstalled(ctx);
+  const state = await ctx.store.read();
+  const policy = policyOf(ctx);
+  await noticePolicyChange(ctx.deps.dataDir, state, policy, (events) => recordActivity(ctx, events));
+  return dashboardUnderPolicy(dashboardOf(state, ctx.deps.now()), state, policy);
+}
