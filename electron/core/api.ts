@@ -1,5 +1,5 @@
 /**
- * The Api of `shared/api.ts`, implemented over core with injected deps (DESIGN.md "Layout";
+ * The Api of `shared/contract/api.ts`, implemented over core with injected deps (DESIGN.md "Layout";
  * STYLE.md "the boundary tested without Electron"). Electron main binds it to IPC, the e2e harness
  * serves it over HTTP, tests call it directly.
  *
@@ -20,7 +20,7 @@ import {
   type ApiResponse,
   type ApiResult,
   type SourceHandle,
-} from '../../shared/api';
+} from '../../shared/contract/api';
 import { previewKey, previewKeyFile, untrustKey, verifyInstalled } from './app/publisher-trust';
 import { ActivityLog } from './activity/activity-log';
 import { archiveAgent, setToolAccess } from './app/agents';

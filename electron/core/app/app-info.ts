@@ -4,7 +4,7 @@
  * the About box, the CLI hint and the sandbox warning read the same answer.
  */
 import packageJson from '../../../package.json';
-import { SDK_VERSION } from '../../../shared/sdk';
+import { SDK_VERSION } from '../../../shared/manifests/sdk';
 import type { ApiContext } from './context';
 
 /**

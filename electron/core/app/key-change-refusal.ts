@@ -2,7 +2,7 @@
  * The person refusing a publisher key change the consent form showed (Api `refuseKeyChange`,
  * DESIGN.md "Trust after install"): recorded as a decision, and nothing installed.
  */
-import type { ApoDetails } from '../../../shared/inspection';
+import type { ApoDetails } from '../../../shared/manifests/inspection';
 import type { ApiContext } from './context';
 import { keyChangeOf, refuseKeyChange } from './publisher-trust';
 

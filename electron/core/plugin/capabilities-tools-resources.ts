@@ -9,7 +9,7 @@ import type {
   PluginResourceView,
   PluginToolView,
   ToolAccessClass,
-} from '../../../shared/plugin-manifest';
+} from '../../../shared/manifests/plugin-manifest';
 import { has, isObject, type JsonObject, type Reader, typeName } from './field-reader';
 import { childPath } from './strict-json';
 

@@ -3,7 +3,7 @@
  * connection shapes it supports and its named profiles with their config keys, read with the
  * field reader.
  */
-import type { ConnectionShape, PluginProfileView } from '../../../shared/plugin-manifest';
+import type { ConnectionShape, PluginProfileView } from '../../../shared/manifests/plugin-manifest';
 import { isObject, type JsonObject, type Reader, typeName } from './field-reader';
 import { childPath } from './strict-json';
 

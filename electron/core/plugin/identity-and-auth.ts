@@ -4,8 +4,8 @@
  * canonical `auth_shape` or the legacy `auth`), read with the field reader.
  */
 import valid from 'semver/functions/valid.js';
-import type { PluginAuthView, PluginIdentityView } from '../../../shared/plugin-manifest';
-import { isHttpUrl } from '../../../shared/http-url';
+import type { PluginAuthView, PluginIdentityView } from '../../../shared/manifests/plugin-manifest';
+import { isHttpUrl } from '../../../shared/base/http-url';
 import { has, isObject, type JsonObject, type Reader, typeName } from './field-reader';
 import { childPath } from './strict-json';
 

@@ -1,21 +1,21 @@
 /**
  * Checks a plugin manifest's JSON value (spec: aperium-plugin-manifest.md) and builds the
  * read-only view the plugin screen shows. Pure: no file access, nothing evaluated. The field names
- * read are listed in shared/plugin-manifest.ts and electron/core/plugin/README.md.
+ * read are listed in shared/manifests/plugin-manifest.ts and electron/core/plugin/README.md.
  *
  * This file checks the top level and puts the view together; each section of the manifest is read
  * in its own file: identity and auth, capabilities/tools/resources, connections and profiles, MCP
  * exposure, datasets and query surface.
  */
-import type { Problem } from '../../../shared/inspection';
+import type { Problem } from '../../../shared/manifests/inspection';
 import {
   higherRole,
   type MinimumRole,
   type PluginManifestView,
   type PluginSummary,
-} from '../../../shared/plugin-manifest';
-import { pluginTextFields } from '../../../shared/plugin-text-fields';
-import { textSafetyReport } from '../../../shared/display-text';
+} from '../../../shared/manifests/plugin-manifest';
+import { pluginTextFields } from '../../../shared/words/plugin-text-fields';
+import { textSafetyReport } from '../../../shared/words/display-text';
 import { readCapabilities, readResources, readTools } from './capabilities-tools-resources';
 import { readConnectionShapes, readProfiles } from './connections-and-profiles';
 import { has, isObject, Reader, typeName } from './field-reader';

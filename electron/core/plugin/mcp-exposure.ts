@@ -2,7 +2,7 @@
  * The plugin manifest's MCP exposure (spec "MCP exposure"): its own MCP server (`mcp`) and a
  * remote MCP server it connects to (`remote_mcp`), read with the field reader.
  */
-import type { McpTransport, PluginMcpView, PluginRemoteMcpView } from '../../../shared/plugin-manifest';
+import type { McpTransport, PluginMcpView, PluginRemoteMcpView } from '../../../shared/manifests/plugin-manifest';
 import { has, type JsonObject, type Reader } from './field-reader';
 
 /** Spec "MCP exposure": STDIO, SSE or HTTP; port required for HTTP/SSE. */

@@ -11,8 +11,8 @@
  * reach it. The same bytes landing twice are one file, not a clash (a decision where the spec is
  * silent: nothing the agent reads differs).
  */
-import type { Problem } from '../../../shared/inspection';
-import { type AgentFileSize, agentFilesJsonBytes, fileJsonBytes } from '../../../shared/agent-body';
+import type { Problem } from '../../../shared/manifests/inspection';
+import { type AgentFileSize, agentFilesJsonBytes, fileJsonBytes } from '../../../shared/manifests/agent-body';
 import { utf8 } from './part-reader';
 
 /** Where one agent file comes from: its path in the package. */
@@ -73,7 +73,7 @@ export function clashProblem(clash: AgentFileClash): Problem {
 }
 
 /**
- * The bytes the planned files take in the agent's `POST /v2/agents` body (shared/agent-body.ts); each source read once.
+ * The bytes the planned files take in the agent's `POST /v2/agents` body (shared/manifests/agent-body.ts); each source read once.
  */
 export function planJsonBytes(plan: AgentFilePlan, files: ReadonlyMap<string, Uint8Array>): number {
   const bySource = new Map<string, number>();

@@ -4,10 +4,10 @@
  * the body's placeholders. `mcp` (mcp-fields.ts), `parameters` (parameter-fields.ts) and `triggers`
  * (trigger-fields.ts) are checked in their own files, on the same collected problems.
  */
-import { SECRET_NAMES, TEMPLATE_TOOLS } from '../../../shared/catalogues';
-import type { Problem } from '../../../shared/inspection';
-import { isHttpUrl } from '../../../shared/http-url';
-import { hasPlaceholder, placeholderNames, type TemplateManifest } from '../../../shared/template-manifest';
+import { SECRET_NAMES, TEMPLATE_TOOLS } from '../../../shared/manifests/catalogues';
+import type { Problem } from '../../../shared/manifests/inspection';
+import { isHttpUrl } from '../../../shared/base/http-url';
+import { hasPlaceholder, placeholderNames, type TemplateManifest } from '../../../shared/manifests/template-manifest';
 import { isSemver } from '../apollia/sdk-requirement';
 import { readFrontMatter } from './front-matter';
 import { FrontMatterFields, isObject, type Json, show } from './front-matter-fields';

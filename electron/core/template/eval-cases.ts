@@ -3,8 +3,8 @@
  * holds prompt.md, an optional case.yaml, fixtures/ and graders/*.md, and nothing else but the
  * files its case.yaml names. They are checked for their layout and fields only; nothing runs.
  */
-import { checkParameter } from '../../../shared/apply-preview';
-import { mcpGateName, type TemplateEvalCase, type TemplateMcpEntry } from '../../../shared/template-manifest';
+import { checkParameter } from '../../../shared/decisions/apply-parameters';
+import { mcpGateName, type TemplateEvalCase, type TemplateMcpEntry } from '../../../shared/manifests/template-manifest';
 import { checkGrader } from './eval-graders';
 import { readFrontMatter } from './front-matter';
 import { isObject } from './front-matter-fields';

@@ -3,8 +3,8 @@
  * evals"): `graders/*.md`, each by its `type` (llm, regex, tool_used, file_exists, schema) with
  * that type's fields. A grader is checked as data; nothing of it runs here.
  */
-import { mcpGateName } from '../../../shared/template-manifest';
-import { TEMPLATE_TOOLS } from '../../../shared/catalogues';
+import { mcpGateName } from '../../../shared/manifests/template-manifest';
+import { TEMPLATE_TOOLS } from '../../../shared/manifests/catalogues';
 import { readFrontMatter } from './front-matter';
 import { isObject, type Json } from './front-matter-fields';
 import { jsonSchemaFileProblem } from './json-schema';

@@ -4,9 +4,9 @@
  * `*`), which of them run without asking (`allow`), and the arguments pinned per tool. A pin list
  * is kept in the spec's canonical order, whatever order the author wrote.
  */
-import type { Problem } from '../../../shared/inspection';
-import { MCP_SERVER_NAME, MCP_SERVER_NAME_RULE } from '../../../shared/mcp-server-name';
-import { isCanonicalPinList, canonicalPinList, type PinScalar } from '../../../shared/template-manifest';
+import type { Problem } from '../../../shared/manifests/inspection';
+import { MCP_SERVER_NAME, MCP_SERVER_NAME_RULE } from '../../../shared/manifests/mcp-server-name';
+import { isCanonicalPinList, canonicalPinList, type PinScalar } from '../../../shared/manifests/template-manifest';
 import { type FrontMatterFields, isObject, type Json, show } from './front-matter-fields';
 
 /** An MCP tool or pinned argument name (spec: `mcp`, "`A-Z a-z 0-9 _ . -`; never `*`"). */

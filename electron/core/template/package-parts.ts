@@ -8,7 +8,7 @@
  * - Root files: `agent.md`, any file the package names (`output.schema`, a grader's `schema`), and
  *   `README.md`, `LICENSE`, `LICENSE.md`, `LICENSE.txt`, `CHANGELOG.md`. Anything else is refused.
  */
-import type { TemplateEvalCase, TemplateRule, TemplateSkill } from '../../../shared/template-manifest';
+import type { TemplateEvalCase, TemplateRule, TemplateSkill } from '../../../shared/manifests/template-manifest';
 import { checkEvals } from './eval-cases';
 import { PartReader } from './part-reader';
 import { checkRules, checkSkills } from './skills-and-rules';

@@ -1,12 +1,16 @@
 /**
  * agent.md `parameters` (spec: agentrun-template-packages.md, agent.md `parameters`): a map of
  * name → {type, description, required?, pattern?, enum?, default?}. A `pattern` is a package
- * pattern (shared/package-pattern.ts), and every enum choice and the default must fit the type and
+ * pattern (shared/manifests/package-pattern.ts), and every enum choice and the default must fit the type and
  * the pattern.
  */
-import { setOwn } from '../../../shared/own-data';
-import { MAX_PATTERNED_VALUE_LENGTH, packagePatternProblem, testPackagePattern } from '../../../shared/package-pattern';
-import type { TemplateParameter } from '../../../shared/template-manifest';
+import { setOwn } from '../../../shared/base/own-data';
+import {
+  MAX_PATTERNED_VALUE_LENGTH,
+  packagePatternProblem,
+  testPackagePattern,
+} from '../../../shared/manifests/package-pattern';
+import type { TemplateParameter } from '../../../shared/manifests/template-manifest';
 import { type FrontMatterFields, isObject, show } from './front-matter-fields';
 
 /** A parameter name, as `${parameters.<name>}` names it. */
@@ -57,7 +61,7 @@ export function checkParameters(check: FrontMatterFields, value: unknown): Recor
       else if (typeof def.pattern !== 'string')
         check.fail('template.invalid_field', `${path}.pattern`, `\`${path}.pattern\` must be text`);
       else {
-        // One engine for package patterns, linear in the value (shared/package-pattern.ts says
+        // One engine for package patterns, linear in the value (shared/manifests/package-pattern.ts says
         // which ECMAScript features are refused and why).
         const why = packagePatternProblem(def.pattern);
         if (why === null) pattern = def.pattern;

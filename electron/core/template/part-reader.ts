@@ -3,9 +3,9 @@
  * the folder tree): strict UTF-8 text, paths kept inside the package, and each problem collected
  * with the path it is about. The skill, rule and eval checks all read through one of these.
  */
-import type { Problem } from '../../../shared/inspection';
-import type { TemplateManifest } from '../../../shared/template-manifest';
-import type { RefusalCode } from '../../../shared/refusal-codes';
+import type { Problem } from '../../../shared/manifests/inspection';
+import type { TemplateManifest } from '../../../shared/manifests/template-manifest';
+import type { RefusalCode } from '../../../shared/contract/refusal-codes';
 
 /** Decodes UTF-8 text strictly; null when the bytes are not UTF-8. */
 export function utf8(bytes: Uint8Array): string | null {

@@ -9,7 +9,7 @@
  *   `compatibility`, `metadata`, `allowed-tools`; any other field is refused.
  * - `${parameters.…}` in a skill or rule is refused: apply never fills those files.
  */
-import { hasPlaceholder, type TemplateRule, type TemplateSkill } from '../../../shared/template-manifest';
+import { hasPlaceholder, type TemplateRule, type TemplateSkill } from '../../../shared/manifests/template-manifest';
 import { readFrontMatter } from './front-matter';
 import { isObject } from './front-matter-fields';
 import type { PartReader } from './part-reader';

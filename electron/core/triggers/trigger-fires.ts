@@ -9,7 +9,7 @@
  * - A clock set back is noticed at the next tick and every next time recounted.
  * - An `at` trigger fires once and is done: it is disarmed in the store.
  */
-import { fireCauseWords } from '../../../shared/words';
+import { fireCauseWords } from '../../../shared/words/words';
 import { randomUUID } from 'node:crypto';
 import type { ActivityInput } from '../activity/activity-log';
 import type { TriggerRecord } from '../store/state';

@@ -1,6 +1,6 @@
 /**
  * The trigger host: makes armed triggers live for one data folder (DESIGN.md "Triggers at run
- * time"). Schedules fire at the times `shared/cron.ts` computes, watched folders are watched,
+ * time"). Schedules fire at the times `shared/triggers/cron.ts` computes, watched folders are watched,
  * webhooks are received; each fire becomes a run request in `runs/pending/` and events in the
  * activity log (`trigger-fires.ts`, the fire path). This file is the host's lifecycle: start, stop,
  * the lock, the status file, and making triggers live (arming, re-arming). Plain Node: the app holds
@@ -15,8 +15,8 @@
  * - The live status of every trigger is kept in memory (`status()`) and written to
  *   `triggers/status.json` for the dashboard (see README).
  */
-import { triggerHostWords } from '../../../shared/words';
-import { DEFAULT_WEBHOOK_PORT } from '../../../shared/api';
+import { triggerHostWords } from '../../../shared/words/words';
+import { DEFAULT_WEBHOOK_PORT } from '../../../shared/contract/api';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type ActivityInput, ActivityLog } from '../activity/activity-log';
@@ -45,7 +45,7 @@ import { WebhookIntake } from './webhook-intake';
 import { WebhookListener, webhookPath } from './webhook-listener';
 import { isSecretBoxLocked } from '../secrets/secret-box';
 
-/** The port the listener binds when neither `port` nor Settings gives one (its home is `shared/api.ts`). */
+/** The port the listener binds when neither `port` nor Settings gives one (its home is `shared/contract/api.ts`). */
 export { DEFAULT_WEBHOOK_PORT };
 export { MAX_ACTIVITY_BACKLOG } from './activity-queue';
 export { readHostStatusFile, STATUS_DELIVERIES, STATUS_FILE } from './host-status';

@@ -1,6 +1,6 @@
 import { AlertTriangle, CheckCircle2, Settings as SettingsIcon } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
-import type { ApplyReceipt } from '../../../../shared/api';
+import type { ApplyReceipt } from '../../../../shared/contract/api';
 import { PackageText } from '../../components/PackageText';
 import { RunsWaitNote } from '../../components/RunsWaitNote';
 import { triggerName } from '../../components/trigger-name';

@@ -1,4 +1,4 @@
-import type { TemplateParameter } from '../../../../shared/template-manifest';
+import type { TemplateParameter } from '../../../../shared/manifests/template-manifest';
 import { PackageText } from '../../components/PackageText';
 import { useApplyStore, type FieldValue } from '../../stores/apply-store';
 import { ParameterField } from './ParameterField';

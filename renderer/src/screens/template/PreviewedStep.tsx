@@ -1,5 +1,5 @@
-import type { AgentView } from '../../../../shared/api';
-import type { TemplateManifest } from '../../../../shared/template-manifest';
+import type { AgentView } from '../../../../shared/contract/api';
+import type { TemplateManifest } from '../../../../shared/manifests/template-manifest';
 import type { usePreviewApply } from '../../../api/hooks';
 import { ErrorPanel, Loading } from '../../components/Status';
 import { useApplyStore, type ApplyDraft } from '../../stores/apply-store';

@@ -1,8 +1,8 @@
 import { CancelConfirm } from '../../components/CancelConfirm';
 import { ArrowRight, Play } from 'lucide-react';
 import { useEffect, useMemo, useRef, useState } from 'react';
-import type { AgentView, ApplyPreviewRequest, ApplyReceipt, SourceInspection } from '../../../../shared/api';
-import type { TemplateInspection, TemplateParameter } from '../../../../shared/template-manifest';
+import type { AgentView, ApplyPreviewRequest, ApplyReceipt, SourceInspection } from '../../../../shared/contract/api';
+import type { TemplateInspection, TemplateParameter } from '../../../../shared/manifests/template-manifest';
 import { useApply, useDashboard, usePreviewApply } from '../../../api/hooks';
 import { PackageText } from '../../components/PackageText';
 import { ErrorPanel, Loading } from '../../components/Status';

@@ -3,9 +3,9 @@
  * sends, each field's problem as the person types, the notes beside pinned fields, and the agent's
  * name as the values make it.
  */
-import { checkParameter, parameterValue, unanchoredPinnedWords } from '../../../../shared/apply-preview';
-import { isAnchoredPattern } from '../../../../shared/package-pattern';
-import { cronProblem, isTimeZone } from '../../../../shared/cron';
+import { unanchoredPinnedWords, parameterValue, checkParameter } from '../../../../shared/decisions/apply-parameters';
+import { isAnchoredPattern } from '../../../../shared/manifests/package-pattern';
+import { cronProblem, isTimeZone } from '../../../../shared/triggers/cron';
 import {
   fillText,
   pinnedParameters,
@@ -13,7 +13,7 @@ import {
   type ParameterValue,
   type TemplateManifest,
   type TemplateParameter,
-} from '../../../../shared/template-manifest';
+} from '../../../../shared/manifests/template-manifest';
 import type { ApplyDraft, FieldValue } from '../../stores/apply-store';
 
 /** The form's starting values: each default filled (text as typed, a switch for a boolean). */
