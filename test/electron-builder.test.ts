@@ -86,7 +86,7 @@ describe('electron-builder.yml', () => {
     expect(main).toContain("join(resourcesDir(), 'icons', process.platform === 'darwin' ? '16x16.png' : '32x32.png')");
     expect(existsSync(new URL('resources/templates/README.md', root))).toBe(true);
     expect(readFileSync(new URL('shared/manifests/catalogues.ts', root), 'utf8')).toContain(
-      "from '../resources/catalogues/native-tools.json'",
+      "from '../../resources/catalogues/native-tools.json'",
     );
   });
 
