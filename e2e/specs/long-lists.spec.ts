@@ -74,7 +74,7 @@ test('many tools: counts, the first 50 rows, Show all by keyboard, one untick, r
   await nextStep(page, 'Step 4 of 4: Review and install');
   const review = page.getByRole('region', { name: 'Access you allow' });
   await expect(review.locator('.access-counts')).toHaveText(
-    '119 of 120 entries allowed (119 ask you first); 1 not allowed. Those not allowed are shown first.',
+    '119 of 120 entries allowed (119 ask you first); 1 not allowed. Those not allowed are shown first, then the sensitive ones.',
   );
   // The unticked entry is past the first 50, yet shown: what is not allowed comes first.
   await expect(review.getByRole('listitem').filter({ hasText: 'pkg:many-tools/tool_0101' })).toContainText(

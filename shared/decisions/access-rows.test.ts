@@ -6,7 +6,7 @@ import { INVOICES_DIR } from '../../test/helpers/pack';
 import type { ApolliaManifest } from '../manifests/apollia-manifest';
 import { accessFamilies, asksFirst } from './consent';
 import { diffUpdate } from './update-diff';
-import { accessClassifier, accessMarker, accessRow } from './access-rows';
+import { accessClassifier, accessMarker, accessRow, grantsSensitive } from './access-rows';
 
 const manifest = parse(readFileSync(join(INVOICES_DIR, 'apollia.toml'), 'utf8')) as unknown as ApolliaManifest;
 
@@ -145,5 +145,17 @@ describe('accessMarker: what an update adds or changes', () => {
 
   it('marks nothing for a fresh install', () => {
     expect(accessMarker(null)(clerk).size).toBe(0);
+  });
+});
+
+describe('grantsSensitive: an agent never shown collapsed', () => {
+  const classify = accessClassifier(manifest);
+  it('is true when a granted entry is of a sensitive or unknown family, false when only reads are granted', () => {
+    expect(grantsSensitive({ file_read: { permission: 'ask' } }, classify)).toBe(true);
+    expect(grantsSensitive({ 'mcp:ledger/lookup': { permission: 'ask' } }, classify)).toBe(true);
+    expect(grantsSensitive({ file_read: { permission: 'deny' }, notify: { permission: 'allow' } }, classify)).toBe(
+      false,
+    );
+    expect(grantsSensitive({}, classify)).toBe(false);
   });
 });

@@ -137,3 +137,18 @@ export function templateToolWhat(tool: string): string {
   if (tool.startsWith('mcp:')) return mcpToolWords(tool);
   return templateTool(tool)?.description ?? UNKNOWN_TOOL_WORDS;
 }
+
+/**
+ * Whether an agent is granted any entry of a sensitive family (or one whose family is unknown), as decided: such an
+ * agent's access is never shown collapsed, in the Access step or in Review, so a risky tool ticked by default cannot
+ * hide in a closed card (DESIGN.md "Consent, install, apply": the form shows everything the manifest lets it do).
+ */
+export function grantsSensitive(
+  decided: Readonly<Record<string, { permission: 'allow' | 'ask' | 'deny' }>>,
+  classify: (entry: string) => AccessRow,
+): boolean {
+  return Object.entries(decided).some(([entry, { permission }]) => {
+    if (permission === 'deny') return false;
+    return classify(entry).family !== 'read';
+  });
+}

@@ -4,7 +4,14 @@ import { describe, expect, it } from 'vitest';
 import type { ApolliaManifest } from '../manifests/apollia-manifest';
 import { APOLLIA_NATIVE_TOOLS } from '../manifests/catalogues';
 import { BUILTIN, UNSIGNED } from '../trust/trust';
-import { enforcedRules, isPinnedSpec, packageVerdict, publisherStatus, unpinnedLaunch } from './verdict';
+import {
+  enforcedRules,
+  grantedManifest,
+  isPinnedSpec,
+  packageVerdict,
+  publisherStatus,
+  unpinnedLaunch,
+} from './verdict';
 
 const fixture = (path: string) =>
   parse(readFileSync(new URL(path, import.meta.url), 'utf8')) as unknown as ApolliaManifest;
@@ -163,5 +170,33 @@ describe('enforcedRules and publisherStatus', () => {
       explanation: expect.stringContaining('key ID C16EDB3CEA28C218'),
     });
     expect(publisherStatus(BUILTIN)).toMatchObject({ state: 'builtin' });
+  });
+});
+
+describe('grantedManifest: the verdict of what the answers grant', () => {
+  const operator: ApolliaManifest = {
+    package: pkg,
+    agents: [
+      { id: 'op', name: 'Operator', mission: 'm', defaults: { access: ['shell', 'notify'] } },
+      { id: 'quiet', name: 'Quiet', mission: 'm' },
+    ],
+  } as unknown as ApolliaManifest;
+
+  it('keeps only the granted entries, so an unticked shell leaves the verdict', () => {
+    const granted = { op: { shell: { permission: 'ask' as const }, notify: { permission: 'allow' as const } } };
+    expect(packageVerdict(grantedManifest(operator, granted), APOLLIA_NATIVE_TOOLS).facts).toContain(
+      'Its agents may use shell, which run any command you could.',
+    );
+    const unticked = { op: { shell: { permission: 'deny' as const }, notify: { permission: 'allow' as const } } };
+    const verdict = packageVerdict(grantedManifest(operator, unticked), APOLLIA_NATIVE_TOOLS);
+    expect(verdict.facts.join(' ')).not.toContain('shell');
+    expect(verdict.level).toBe('low');
+    expect(grantedManifest(operator, unticked).agents?.[0]?.defaults?.access).toEqual(['notify']);
+  });
+
+  it('an agent with no decision is granted nothing, and one without defaults is left as it is', () => {
+    const none = grantedManifest(operator, {});
+    expect(none.agents?.[0]?.defaults?.access).toEqual([]);
+    expect(none.agents?.[1]).toBe(operator.agents?.[1]);
   });
 });

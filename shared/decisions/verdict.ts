@@ -266,3 +266,26 @@ export function enforcedRules(manifest: ApolliaManifest): string[] {
 export function publisherStatus(signature: SignatureSummary, publisher: string | null = null): SignatureWords {
   return signatureVerdictWords(signatureVerdictOf(signature, publisher));
 }
+
+/**
+ * The manifest as the person's decisions grant it: each agent's default access holds only the entries it is granted.
+ * The verdict a Review shows is computed from this, so unticking `shell` takes "Its agents may use shell" away; the
+ * package's own code, programs and servers stay, since install writes them whatever is granted.
+ */
+export function grantedManifest(
+  manifest: ApolliaManifest,
+  agents: Readonly<Record<string, Readonly<Record<string, { permission: 'allow' | 'ask' | 'deny' }>>>>,
+): ApolliaManifest {
+  return {
+    ...manifest,
+    agents: (manifest.agents ?? []).map((agent) => {
+      const decided = Object.hasOwn(agents, agent.id) ? agents[agent.id] : undefined;
+      const access = agent.defaults?.access;
+      if (access === undefined) return agent;
+      const granted = access.filter(
+        (entry) => decided !== undefined && Object.hasOwn(decided, entry) && decided[entry]?.permission !== 'deny',
+      );
+      return { ...agent, defaults: { ...agent.defaults, access: granted } };
+    }),
+  };
+}

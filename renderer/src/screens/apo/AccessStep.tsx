@@ -21,6 +21,7 @@ import { useConsentStore } from '../../stores/consent-store';
 import {
   accessClassifier,
   accessMarker,
+  grantsSensitive,
   type AccessMark,
   type AccessRow,
 } from '../../../../shared/decisions/access-rows';
@@ -313,6 +314,15 @@ export const AccessStep = memo(function AccessStep({
   const marksOf = useMemo(() => accessMarker(diff), [diff]);
   const newAgents = useMemo(() => new Set(diff?.agents.added ?? []), [diff]);
   const context = useDecisionContext(inspection);
+  // An agent granted a sensitive entry by default opens expanded: decided once, as the form first shows it, so a card
+  // never closes under the person's hand when they untick.
+  const risky = useMemo(() => {
+    if (!manifest || !classify || !context) return new Set<string>();
+    const agents = manifest.agents ?? [];
+    return new Set(
+      agents.filter((a) => grantsSensitive(decideAgent(context, a, undefined), classify)).map((a) => a.id),
+    );
+  }, [manifest, classify, context]);
   if (!manifest || !classify) return null;
   const code = (manifest.tools?.length ?? 0) + (manifest.workflows?.length ?? 0);
   const requires = manifest.requires ?? [];
@@ -340,7 +350,7 @@ export const AccessStep = memo(function AccessStep({
               key={agent.id}
               agent={agent}
               isNew={newAgents.has(agent.id)}
-              open={index < 3 || changed}
+              open={index < 3 || changed || risky.has(agent.id)}
               access={
                 context ? (
                   <AgentAccess

@@ -15,7 +15,8 @@ import { countOf } from './UpdateMark';
 
 /**
  * One group of the review: a heading and a disclosure. A group longer than `openUpTo` items starts
- * closed, its summary still saying how many there are, so a long package's review stays scannable.
+ * closed, its summary still saying how many there are, so a long package's review stays scannable, unless it holds
+ * something risky (`openAnyway`).
  */
 export function ReviewGroup({
   id,
@@ -24,6 +25,7 @@ export function ReviewGroup({
   summary,
   openUpTo = 12,
   always = false,
+  openAnyway = false,
   children,
 }: {
   id: string;
@@ -32,9 +34,11 @@ export function ReviewGroup({
   summary: string;
   openUpTo?: number;
   always?: boolean;
+  /** Starts open however long it is: it holds something risky (a sensitive tool granted). */
+  openAnyway?: boolean;
   children: ReactNode;
 }) {
-  const [open, setOpen] = useState(count <= openUpTo);
+  const [open, setOpen] = useState(count <= openUpTo || openAnyway);
   if (count === 0 && !always) return null;
   return (
     <section aria-labelledby={id} className="review-group">

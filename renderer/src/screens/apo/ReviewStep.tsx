@@ -1,7 +1,7 @@
 import { memo, useId, useMemo, useState } from 'react';
 import type { AgentEntry, TriggerEntry } from '../../../../shared/manifests/apollia-manifest';
 import type { ApoInspection } from '../../../../shared/manifests/inspection';
-import { packageVerdict } from '../../../../shared/decisions/verdict';
+import { grantedManifest, packageVerdict } from '../../../../shared/decisions/verdict';
 import { signatureVerdictOf, signatureVerdictWords } from '../../../../shared/trust/signature-verdict';
 import { UNSIGNED } from '../../../../shared/trust/trust';
 import type { SourceInspection } from '../../../../shared/contract/api';
@@ -15,7 +15,7 @@ import { FIRE_QUEUES_WORDS } from '../../../../shared/triggers/run-queue';
 import { useFormDecisions } from './consent-decisions';
 import { PackageText } from '../../components/PackageText';
 import { type ConsentDraft, useConsentDraft } from '../../stores/consent-store';
-import { accessClassifier, type AccessRow } from '../../../../shared/decisions/access-rows';
+import { accessClassifier, grantsSensitive, type AccessRow } from '../../../../shared/decisions/access-rows';
 import { AccessEntryWords, accessCounts, accessCountsText, FIRST_ROWS, firstRows, ShowAll } from './long-list';
 import { countOf } from './UpdateMark';
 import {
@@ -42,7 +42,10 @@ const ReviewRow = memo(function ReviewRow({ row, decided }: { row: AccessRow; de
   );
 });
 
-/** An agent's access as decided; a long list shows its counts and its first rows, the unticked ones first. */
+/**
+ * An agent's access as decided; a long list shows its counts and its first rows: the sensitive ones it is granted and
+ * the unticked ones first, so nothing risky waits behind "Show all".
+ */
 function ReviewAgentAccess({
   agent,
   classify,
@@ -57,14 +60,20 @@ function ReviewAgentAccess({
   const [all, setAll] = useState(false);
   const listId = useId();
   const permission = (entry: string) => decided[entry]?.permission ?? 'deny';
-  const shown = all ? rows : firstRows(rows, (row) => permission(row.entry) === 'deny');
+  const shown = all
+    ? rows
+    : firstRows(
+        rows,
+        (row) => permission(row.entry) === 'deny',
+        (row) => row.family !== 'read',
+      );
   return (
     <>
       {rows.length === 0 ? <p className="muted small">No tools: it can only answer in words.</p> : null}
       {rows.length > FIRST_ROWS ? (
         <p className="small access-counts">
           {accessCountsText(accessCounts(rows, permission))}
-          {all ? '' : ' Those not allowed are shown first.'}
+          {all ? '' : ' Those not allowed are shown first, then the sensitive ones.'}
         </p>
       ) : null}
       <ul className={rows.length > FIRST_ROWS ? 'rows rows-long' : 'rows'} id={listId}>
@@ -132,6 +141,7 @@ function AccessGroup({
       count={agents.length}
       summary={agents.length === 0 ? 'No agents.' : `${countOf(agents.length, 'agent', 'agents')}: what each may use`}
       openUpTo={5}
+      openAnyway={agents.some((agent) => grantsSensitive(decisions.agents[agent.id] ?? {}, classify))}
     >
       {agents.map((agent) => (
         <div key={agent.id}>
@@ -211,7 +221,12 @@ export function ReviewStep({
   const draft = useConsentDraft(sourceId);
   const decisions = useFormDecisions(inspection, sourceId);
   const classify = useMemo(() => (manifest ? accessClassifier(manifest) : null), [manifest]);
-  const verdict = useMemo(() => (manifest ? packageVerdict(manifest, APOLLIA_NATIVE_TOOLS) : null), [manifest]);
+  // The verdict of what the person's answers grant, not of the package's proposals: unticked tools leave it.
+  const verdict = useMemo(
+    () =>
+      manifest && decisions ? packageVerdict(grantedManifest(manifest, decisions.agents), APOLLIA_NATIVE_TOOLS) : null,
+    [manifest, decisions],
+  );
   if (!manifest || !classify || !decisions || !verdict) return null;
   const parts = reviewParts(manifest);
   const absent = absentParts(parts);

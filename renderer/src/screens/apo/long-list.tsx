@@ -12,15 +12,16 @@ export const FIRST_ROWS = 50;
 
 /**
  * The rows a collapsed list shows, in their own order: those `first(row)` puts first (an update's
- * new entries, an unticked one), then the earliest others, `FIRST_ROWS` in all.
+ * new entries, an unticked one), then those `then(row)` puts next (a sensitive one granted), then the earliest
+ * others, `FIRST_ROWS` in all.
  */
-export function firstRows<T>(rows: readonly T[], first: (row: T) => boolean): T[] {
+export function firstRows<T>(rows: readonly T[], first: (row: T) => boolean, then?: (row: T) => boolean): T[] {
   if (rows.length <= FIRST_ROWS) return [...rows];
   const picked = new Set<number>();
-  rows.forEach((row, i) => {
-    if (picked.size < FIRST_ROWS && first(row)) picked.add(i);
-  });
-  for (let i = 0; i < rows.length && picked.size < FIRST_ROWS; i++) picked.add(i);
+  for (const wanted of [first, then ?? (() => false), () => true])
+    rows.forEach((row, i) => {
+      if (picked.size < FIRST_ROWS && wanted(row)) picked.add(i);
+    });
   return rows.filter((_, i) => picked.has(i));
 }
 
