@@ -58,8 +58,14 @@ test('install, disarm, revoke, update keeps the revocation, uninstall', async ({
   await expect(trigger).toContainText('Off');
   expect((await stored(app)).triggers['invoices/first-monday']?.armed).toBe(false);
 
+  // The badge says the state, so it never sits the same beside opposite buttons.
+  const fileRead = page
+    .getByRole('listitem')
+    .filter({ has: page.getByRole('button', { name: /file_read for Invoice clerk/ }) });
+  await expect(fileRead.locator('.badge').last()).toHaveText('Granted · asks you first');
   await page.getByRole('button', { name: 'Revoke file_read for Invoice clerk' }).click();
   await expect(page.getByRole('button', { name: 'Grant file_read for Invoice clerk' })).toBeVisible();
+  await expect(fileRead.locator('.badge').last()).toHaveText('Not granted');
   await shot(page, 'dashboard-2-disarmed-revoked');
   await axeCheck(page, 'dashboard disarmed and revoked');
   expect(

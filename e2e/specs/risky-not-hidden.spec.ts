@@ -2,7 +2,8 @@
  * Nothing risky hides in a closed card: a package of seven agents, the later ones granted `shell` and
  * `file_delete` by default. The Access step opens every agent granted a sensitive tool (a safe fourth agent stays
  * closed), Review opens its access group and lists the sensitive rows, and Review's verdict follows the answers:
- * after `shell` is unticked everywhere, "Its agents may use shell" is gone.
+ * after `shell` is unticked everywhere, "Its agents may use shell" is gone. Installed, the dashboard of seven agents has
+ * its summary line, the riskiest agents first and a filter.
  */
 import { axeCheck, expect, nextStep, shot, stepHeading, test } from '../support/app';
 import { packFileSet } from '../support/packages';
@@ -64,4 +65,18 @@ test('an agent granted a sensitive tool is never collapsed, and Review words wha
   // file_delete is still granted to two of them: the group still opens for it.
   await expect(access.locator('details')).toHaveAttribute('open', '');
   await shot(page, 'risky-2-review-follows-answers');
+
+  // Installed, the dashboard of seven agents says what they may do in one line, the riskiest first, and filters.
+  await page.getByRole('button', { name: 'Install', exact: true }).click();
+  await page.getByRole('button', { name: 'Go to the dashboard' }).click();
+  const agents = page.getByRole('region', { name: 'Agents' });
+  await expect(agents.locator('.agents-summary')).toHaveText(
+    '7 agents: 2 may do something sensitive, 4 tools run without asking, 0 triggers armed. The riskiest are shown first.',
+  );
+  await expect(agents.getByRole('heading', { level: 3 }).first()).toHaveText(/operator-5/);
+  await agents.getByLabel('Filter agents by name').fill('reader-4');
+  await expect(agents.getByRole('heading', { level: 3 })).toHaveCount(1);
+  await expect(agents.getByText('Showing 1 of 7 agents.')).toBeVisible();
+  await shot(page, 'risky-3-dashboard-summary-filter');
+  await axeCheck(page, 'dashboard of many agents, filtered');
 });

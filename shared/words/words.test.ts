@@ -6,6 +6,7 @@ import { APOLLIA_NATIVE_TOOLS, TEMPLATE_TOOLS } from '../manifests/catalogues';
 import { riskSummary } from '../decisions/risk-summary';
 import { packageVerdict } from '../decisions/verdict';
 import {
+  accessStateWords,
   deliveryWords,
   FAMILY_ABILITY,
   FAMILY_LABELS,
@@ -120,5 +121,15 @@ describe('the verdict and the rows read one classification', () => {
     expect(outward?.items).toEqual(['web_search']);
     expect(lines.find((line) => line.family === 'read')).toBeUndefined();
     expect(lines.some((line) => line.level === 'cannot' && line.family === 'send_external')).toBe(false);
+  });
+});
+
+describe('accessStateWords: the dashboard badge says the state', () => {
+  it('a tool not granted says so whatever it would do; a granted one says how it runs', () => {
+    expect(accessStateWords(false, 'ask')).toBe('Not granted');
+    expect(accessStateWords(false, 'allow')).toBe('Not granted');
+    expect(accessStateWords(true, 'ask')).toBe('Granted · asks you first');
+    expect(accessStateWords(true, 'allow')).toBe('Granted · runs without asking');
+    expect(accessStateWords(true, 'deny')).toBe('Granted · withheld');
   });
 });

@@ -76,6 +76,18 @@ export const PERMISSION_WORDS: Record<'allow' | 'ask' | 'deny', string> = {
   deny: 'Not allowed',
 };
 
+/**
+ * An agent's tool on the dashboard, said as its state: granted or not first, then how a granted one runs. The same
+ * badge never sits beside opposite buttons ("Asks you first [Grant]" beside "Asks you first [Revoke]"): a tool not
+ * granted says so, whatever it would do once granted.
+ */
+export function accessStateWords(granted: boolean, permission: 'allow' | 'ask' | 'deny'): string {
+  if (!granted) return 'Not granted';
+  if (permission === 'allow') return 'Granted · runs without asking';
+  if (permission === 'ask') return 'Granted · asks you first';
+  return 'Granted · withheld';
+}
+
 // ---- Tools ----
 
 /** A tool as a person reads it: words first, the id it goes by beside them (small, muted). */

@@ -1,10 +1,10 @@
-import { PERMISSION_WORDS, TRIGGER_TYPE_WORDS } from '../../../shared/words/words';
+import { accessStateWords, TRIGGER_TYPE_WORDS } from '../../../shared/words/words';
 import { reachesOutside } from '../../../shared/manifests/catalogues';
 import { Archive, Lock, Package, Settings as SettingsIcon, Trash2 } from 'lucide-react';
 import { PolicyBanner } from '../components/PolicyBanner';
 import { SetWebhookSecret, WebhookSecretOrigin } from '../components/WebhookSecretChoice';
 import { IntegrityChangedPanel, PublisherBadge } from '../components/trust/PackageTrustLines';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import type {
   AccessView,
   AgentView,
@@ -31,6 +31,7 @@ import { ErrorPanel, Loading } from '../components/Status';
 import { useFlowStore } from '../stores/flow-store';
 import { HowToSign, TriggerHostNote, TriggerLive, TriggerQueue } from './dashboard/TriggerLive';
 import { WebhookAddress } from './dashboard/WebhookAddress';
+import { agentCounts, agentCountsText, MANY_AGENTS, matchesFilter, riskiestFirst } from './dashboard/agent-summary';
 import { formatDateTime } from '../components/date-format';
 import { approvalsSummary } from '../../../shared/decisions/approvals-words';
 
@@ -58,9 +59,9 @@ function AccessRowView({ agent, access }: { agent: AgentView; access: AccessView
       </code>{' '}
       <FamilyBadge family={access.family ?? 'unknown'} /> <OutwardBadge outward={reachesOutside(access.tool)} />{' '}
       <span
-        className={`badge badge-${access.permission === 'allow' ? 'allow' : access.permission === 'ask' ? 'ask' : 'deny'}`}
+        className={`badge badge-${!access.granted || access.permission === 'deny' ? 'deny' : access.permission === 'allow' ? 'allow' : 'ask'}`}
       >
-        {PERMISSION_WORDS[access.permission]}
+        {accessStateWords(access.granted, access.permission)}
       </span>
       {access.policy ? (
         <span className="small row-note">
@@ -415,6 +416,45 @@ function PackageCard({ pkg }: { pkg: InstalledPackageView }) {
 }
 
 /** What is installed here: packages, agents with their access and triggers, and any store damage. */
+/**
+ * The dashboard's agents, riskiest first; past a few, a summary line (how many may do something sensitive, what runs
+ * without asking, what is armed) and a filter by name, so one agent among many is found at once.
+ */
+function AgentsSection({ agents }: { agents: readonly AgentView[] }) {
+  const [filter, setFilter] = useState('');
+  const ordered = useMemo(() => riskiestFirst(agents), [agents]);
+  const shown = ordered.filter((agent) => matchesFilter(agent, filter));
+  const many = agents.length > MANY_AGENTS;
+  return (
+    <section aria-labelledby="agents-heading-dash">
+      <h2 id="agents-heading-dash">Agents</h2>
+      {agents.length === 0 ? <p className="muted">No agent is on this computer yet.</p> : null}
+      {many ? (
+        <>
+          <p className="agents-summary">{agentCountsText(agentCounts(agents))} The riskiest are shown first.</p>
+          <div className="field agents-filter">
+            <label htmlFor="agents-filter">Filter agents by name</label>
+            <input
+              id="agents-filter"
+              type="search"
+              value={filter}
+              onChange={(event) => setFilter(event.target.value)}
+            />
+          </div>
+          {filter.trim() !== '' ? (
+            <p className="small muted" aria-live="polite">
+              Showing {shown.length.toLocaleString('en-US')} of {agents.length.toLocaleString('en-US')} agents.
+            </p>
+          ) : null}
+        </>
+      ) : null}
+      {shown.map((agent) => (
+        <AgentCard key={agent.id} agent={agent} />
+      ))}
+    </section>
+  );
+}
+
 export function DashboardScreen() {
   const dashboard = useDashboard();
   const show = useFlowStore((s) => s.show);
@@ -461,13 +501,7 @@ export function DashboardScreen() {
               ))}
             </ul>
           </section>
-          <section aria-labelledby="agents-heading-dash">
-            <h2 id="agents-heading-dash">Agents</h2>
-            {dashboard.data.agents.length === 0 ? <p className="muted">No agent is on this computer yet.</p> : null}
-            {dashboard.data.agents.map((agent) => (
-              <AgentCard key={agent.id} agent={agent} />
-            ))}
-          </section>
+          <AgentsSection agents={dashboard.data.agents} />
         </>
       ) : null}
     </div>
