@@ -167,7 +167,8 @@ function MainNav() {
 
 /** A tab per opened package; two files of the same name say which folder each is in. */
 function SourceTabs() {
-  const { view, sources, activeSourceId, showSource, closeSource } = useFlowStore();
+  const { view, sources, activeSourceId, showSource, closeSource, finished, closeFinished } = useFlowStore();
+  const ended = sources.filter((source) => Object.hasOwn(finished, source.id)).length;
   const labels = useMemo(
     () =>
       tabLabels(
@@ -176,40 +177,47 @@ function SourceTabs() {
     [sources],
   );
   return (
-    <ul className="nav-list nav-sources" aria-label="Opened packages">
-      {sources.map((source) => {
-        const where = labels.get(source.id)?.where ?? null;
-        const named = where === null ? source.displayName : `${source.displayName} (in ${where})`;
-        return (
-          <li key={source.id} className="nav-source">
-            <button
-              type="button"
-              className="nav-item"
-              aria-current={activeSourceId === source.id ? 'page' : undefined}
-              aria-label={where === null ? undefined : named}
-              onClick={() => showSource(source.id)}
-            >
-              {where === null ? (
-                source.displayName
-              ) : (
-                <span className="nav-named">
-                  <span>{source.displayName}</span>
-                  <span className="nav-where">in {where}</span>
-                </span>
-              )}
-            </button>
-            <button
-              type="button"
-              className="icon-button"
-              aria-label={`Close ${named}`}
-              onClick={() => closeSource(source.id, view)}
-            >
-              <X aria-hidden="true" size={14} />
-            </button>
-          </li>
-        );
-      })}
-    </ul>
+    <>
+      <ul className="nav-list nav-sources" aria-label="Opened packages">
+        {sources.map((source) => {
+          const where = labels.get(source.id)?.where ?? null;
+          const named = where === null ? source.displayName : `${source.displayName} (in ${where})`;
+          return (
+            <li key={source.id} className="nav-source">
+              <button
+                type="button"
+                className="nav-item"
+                aria-current={activeSourceId === source.id ? 'page' : undefined}
+                aria-label={where === null ? undefined : named}
+                onClick={() => showSource(source.id)}
+              >
+                {where === null ? (
+                  source.displayName
+                ) : (
+                  <span className="nav-named">
+                    <span>{source.displayName}</span>
+                    <span className="nav-where">in {where}</span>
+                  </span>
+                )}
+              </button>
+              <button
+                type="button"
+                className="icon-button"
+                aria-label={`Close ${named}`}
+                onClick={() => closeSource(source.id, view)}
+              >
+                <X aria-hidden="true" size={14} />
+              </button>
+            </li>
+          );
+        })}
+      </ul>
+      {ended > 0 ? (
+        <button type="button" className="link-button nav-clear" onClick={closeFinished}>
+          Close {ended === 1 ? 'the finished tab' : `${ended} finished tabs`} (refused, installed or applied)
+        </button>
+      ) : null}
+    </>
   );
 }
 

@@ -19,7 +19,7 @@ import { PackageText } from '../components/PackageText';
 import { pathAside, ProblemList } from '../components/ProblemList';
 import { ErrorPanel } from '../components/Status';
 import { UpdateAppButton } from '../components/UpdateAppButton';
-import { useFlowStore } from '../stores/flow-store';
+import { useFlowStore, useMarkFinished } from '../stores/flow-store';
 
 const ICONS: Record<RefusalActor, typeof Wrench> = {
   user: Wrench,
@@ -223,6 +223,7 @@ export function RefusedScreen({
   const advice = refusalAdviceFor(inspection.errors);
   const appInfo = useAppInfo();
   const closeSource = useFlowStore((s) => s.closeSource);
+  useMarkFinished(sourceId, 'refused');
   const trash = useTrashSource();
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => heading.current?.focus(), []);

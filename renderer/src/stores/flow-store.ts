@@ -2,8 +2,15 @@
  * UI flow state only (STYLE.md "State in the renderer"): which screen is shown and which sources
  * are open, each with its own consent flow. Nothing here is app data: that lives in react-query.
  */
+import { useEffect } from 'react';
 import { create } from 'zustand';
 import type { SourceHandle } from '../../../shared/contract/api';
+
+/** Marks a source's flow ended once its screen shows (a refusal, an install or apply done). */
+export function useMarkFinished(sourceId: string, how: 'refused' | 'done'): void {
+  const markFinished = useFlowStore((s) => s.markFinished);
+  useEffect(() => markFinished(sourceId, how), [markFinished, sourceId, how]);
+}
 
 export type MainView = 'open' | 'dashboard' | 'activity' | 'settings' | 'runs';
 
@@ -18,8 +25,17 @@ export interface FlowState {
   /** Adds a source (once) and shows its flow. */
   openSource: (source: SourceHandle) => void;
   showSource: (sourceId: string) => void;
-  /** Closes a flow; shows `then` (default the Open screen). */
+  /**
+   * Closes a flow. Closing the one in view shows `then` (default the Open screen); closing a tab in the background
+   * leaves the form in view where it is.
+   */
   closeSource: (sourceId: string, then?: MainView) => void;
+  /** Opened sources whose flow has ended: refused, or installed or applied (their tabs can be cleared at once). */
+  finished: Readonly<Record<string, 'refused' | 'done'>>;
+  /** Marks a source's flow as ended. */
+  markFinished: (sourceId: string, how: 'refused' | 'done') => void;
+  /** Closes every finished tab; the one in view, if among them, gives way to the Open screen. */
+  closeFinished: () => void;
   /** An agent the dashboard brings into view and focuses once shown (then cleared), or null. */
   revealAgent: string | null;
   /** Shows the dashboard with this agent's card in view (the open flows stay where they are). */
@@ -44,11 +60,21 @@ export const useFlowStore = create<FlowState>((set) => ({
     })),
   showSource: (sourceId) => set({ activeSourceId: sourceId }),
   closeSource: (sourceId, then = 'open') =>
-    set((state) => ({
-      sources: state.sources.filter((s) => s.id !== sourceId),
-      activeSourceId: null,
-      view: then,
-    })),
+    set((state) => {
+      const sources = state.sources.filter((s) => s.id !== sourceId);
+      const { [sourceId]: _closed, ...finished } = state.finished;
+      if (state.activeSourceId !== null && state.activeSourceId !== sourceId) return { sources, finished };
+      return { sources, finished, activeSourceId: null, view: then };
+    }),
+  finished: {},
+  markFinished: (sourceId, how) =>
+    set((state) => (state.finished[sourceId] === how ? state : { finished: { ...state.finished, [sourceId]: how } })),
+  closeFinished: () =>
+    set((state) => {
+      const sources = state.sources.filter((s) => !Object.hasOwn(state.finished, s.id));
+      const inView = state.activeSourceId !== null && Object.hasOwn(state.finished, state.activeSourceId);
+      return inView ? { sources, finished: {}, activeSourceId: null, view: 'open' } : { sources, finished: {} };
+    }),
   revealAgent: null,
   showAgent: (agentId) => set({ view: 'dashboard', activeSourceId: null, revealAgent: agentId }),
   agentRevealed: () => set({ revealAgent: null }),

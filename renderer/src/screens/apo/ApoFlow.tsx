@@ -8,7 +8,7 @@ import { SharedSecretWarning } from '../../components/WebhookSecretChoice';
 import { WebhookAddress } from '../dashboard/WebhookAddress';
 import { triggerName } from '../../components/trigger-name';
 import { useRefuseKeyChange } from '../../../api/hooks';
-import { useFlowStore } from '../../stores/flow-store';
+import { useFlowStore, useMarkFinished } from '../../stores/flow-store';
 import { useConsentStore } from '../../stores/consent-store';
 import { ApoConsentWizard } from './ApoConsentWizard';
 import { KeyChangeStop } from '../../components/trust/KeyChangeStop';
@@ -17,6 +17,7 @@ import { RefusedScreen } from '../RefusedScreen';
 /** After install: what was done, and each webhook secret shown once. */
 function InstalledScreen({ receipt, sourceId }: { receipt: InstallReceipt; sourceId: string }) {
   const closeSource = useFlowStore((s) => s.closeSource);
+  useMarkFinished(sourceId, 'done');
   const verb =
     receipt.outcome === 'updated' ? 'updated' : receipt.outcome === 'downgraded' ? 'downgraded' : 'installed';
   // Focus moves to the new screen's heading: Install's button is gone, focus must not drop to the page.
@@ -124,10 +125,12 @@ export function ApoFlow({
           which is older. Installing it replaces the newer version (a downgrade). Your earlier answers are kept.
         </p>
         <div className="button-row">
-          <button type="button" className="button" onClick={() => closeSource(sourceId)}>
+          {/* Keeping the newer version is the safe choice, so it is the primary one: a tab left open since an older
+              file was opened never offers the downgrade as the thing to do. */}
+          <button type="button" className="button button-primary" onClick={() => closeSource(sourceId)}>
             Keep version {installed.version}
           </button>
-          <button type="button" className="button button-primary" onClick={() => setDowngradeOk(true)}>
+          <button type="button" className="button" onClick={() => setDowngradeOk(true)}>
             Review the downgrade
           </button>
         </div>

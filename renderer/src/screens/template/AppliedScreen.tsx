@@ -5,7 +5,7 @@ import { PackageText } from '../../components/PackageText';
 import { RunsWaitNote } from '../../components/RunsWaitNote';
 import { triggerName } from '../../components/trigger-name';
 import { SetWebhookSecret } from '../../components/WebhookSecretChoice';
-import { useFlowStore } from '../../stores/flow-store';
+import { useFlowStore, useMarkFinished } from '../../stores/flow-store';
 import { WebhookAddress } from '../dashboard/WebhookAddress';
 
 /** After apply: the agent made; a webhook trigger's secret made now and shown once. */
@@ -20,6 +20,7 @@ export function AppliedScreen({
 }) {
   const closeSource = useFlowStore((s) => s.closeSource);
   const show = useFlowStore((s) => s.show);
+  useMarkFinished(sourceId, 'done');
   // By name, not a search per trigger: a template may make thousands.
   const webhookNames = new Set(receipt.preview.triggers.filter((t) => t.type === 'webhook').map((t) => t.name));
   const webhooks = receipt.triggers.filter((id) => webhookNames.has(id.slice(id.lastIndexOf('/') + 1)));
