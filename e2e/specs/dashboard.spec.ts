@@ -55,6 +55,8 @@ test('install, disarm, revoke, update keeps the revocation, uninstall', async ({
 
   await page.getByRole('button', { name: 'Disarm first-monday' }).click();
   await expect(page.getByRole('button', { name: 'Arm first-monday' })).toBeVisible();
+  // Focus stays on the control pressed (now Arm), never dropped to the page.
+  await expect(page.getByRole('button', { name: 'Arm first-monday' })).toBeFocused();
   await expect(trigger).toContainText('Off');
   expect((await stored(app)).triggers['invoices/first-monday']?.armed).toBe(false);
 
@@ -65,6 +67,7 @@ test('install, disarm, revoke, update keeps the revocation, uninstall', async ({
   await expect(fileRead.locator('.badge').last()).toHaveText('Granted · asks you first');
   await page.getByRole('button', { name: 'Revoke file_read for Invoice clerk' }).click();
   await expect(page.getByRole('button', { name: 'Grant file_read for Invoice clerk' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Grant file_read for Invoice clerk' })).toBeFocused();
   await expect(fileRead.locator('.badge').last()).toHaveText('Not granted');
   await shot(page, 'dashboard-2-disarmed-revoked');
   await axeCheck(page, 'dashboard disarmed and revoked');

@@ -79,6 +79,27 @@ function updateNote(update: SignatureUpdate): string {
 }
 
 /**
+ * A minisign trusted comment in words. minisign's own default is tab-separated `key:value` fields
+ * (`timestamp:1796175550<TAB>file:invoices-1.2.0.apo<TAB>hashed`): the time becomes a UTC date, the file its name,
+ * `hashed` (how the file was signed) is left out; any other comment, a publisher's own words, is shown as written.
+ */
+export function trustedCommentWords(comment: string | null): string {
+  if (comment === null || comment.trim() === '') return '(none)';
+  const fields = comment.split('\t');
+  const minisignDefault = fields.every((field) => /^(timestamp:\d{1,12}|file:.*|hashed)$/.test(field));
+  if (!minisignDefault || !fields.some((field) => field.startsWith('timestamp:'))) return comment;
+  const words: string[] = [];
+  for (const field of fields) {
+    if (field.startsWith('timestamp:')) {
+      const when = new Date(Number(field.slice('timestamp:'.length)) * 1000);
+      if (Number.isNaN(when.getTime())) return comment;
+      words.push(`signed ${when.toISOString().slice(0, 16).replace('T', ' ')} UTC`);
+    } else if (field.startsWith('file:')) words.push(`for the file ${field.slice('file:'.length)}`);
+  }
+  return words.join(', ');
+}
+
+/**
  * The words of a verdict (the CLI's `inspect`, `list`, `install`; the Overview, Review, key-change stop and dashboard).
  */
 export function signatureVerdictWords(verdict: SignatureVerdict): SignatureWords {
@@ -89,7 +110,7 @@ export function signatureVerdictWords(verdict: SignatureVerdict): SignatureWords
   switch (signature.state) {
     case 'verified': {
       const signer = signature.signer ?? '';
-      const comment = `Signed comment: ${signature.trusted_comment ?? '(none)'}`;
+      const comment = `Signed comment: ${trustedCommentWords(signature.trusted_comment)}`;
       if (verdict.names === 'same' || verdict.names === null) {
         return {
           ...base,

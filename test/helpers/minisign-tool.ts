@@ -50,14 +50,18 @@ export function minisignKeyPair(dir: string, name: string): MinisignKeyPair {
   return { publicKeyPath, secretKeyPath, publicKeyText, printedKeyId: printed[1]!.padStart(16, '0') };
 }
 
-/** Signs `file` with `minisign -S` (`legacy`: `-l`, an `Ed` signature); answers the signature file's text. */
+/**
+ * Signs `file` with `minisign -S` (`legacy`: `-l`, an `Ed` signature; no `trustedComment`: minisign's own default
+ * comment, `timestamp:…<TAB>file:…<TAB>hashed`); answers the signature file's text.
+ */
 export function minisignSign(
   keys: MinisignKeyPair,
   file: string,
-  options: { trustedComment: string; legacy?: boolean; signaturePath?: string },
+  options: { trustedComment?: string; legacy?: boolean; signaturePath?: string },
 ): string {
   const signaturePath = options.signaturePath ?? `${file}.minisig`;
-  const args = ['-S', '-s', keys.secretKeyPath, '-m', file, '-x', signaturePath, '-t', options.trustedComment];
+  const args = ['-S', '-s', keys.secretKeyPath, '-m', file, '-x', signaturePath];
+  if (options.trustedComment !== undefined) args.push('-t', options.trustedComment);
   if (options.legacy) args.push('-l');
   execFileSync('minisign', args, { stdio: 'pipe', input: '' });
   return readFileSync(signaturePath, 'utf8');

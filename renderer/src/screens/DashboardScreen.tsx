@@ -72,9 +72,13 @@ function AccessRowView({ agent, access }: { agent: AgentView; access: AccessView
       <button
         type="button"
         className="button button-small"
-        disabled={set.isPending || agent.archived || (Boolean(access.policy) && !access.granted)}
+        disabled={agent.archived || (Boolean(access.policy) && !access.granted)}
+        // Busy, it is only marked so: a disabled button would drop the keyboard's focus to the page.
+        aria-disabled={set.isPending || undefined}
         aria-label={`${access.granted ? 'Revoke' : 'Grant'} ${access.tool} for ${agent.displayName}`}
-        onClick={() => set.mutate({ agentId: agent.id, tool: access.tool, granted: !access.granted })}
+        onClick={() => {
+          if (!set.isPending) set.mutate({ agentId: agent.id, tool: access.tool, granted: !access.granted });
+        }}
       >
         {access.granted ? 'Revoke' : 'Grant'}
       </button>
@@ -123,9 +127,11 @@ function TriggerRowView({ trigger }: { trigger: TriggerView }) {
           <button
             type="button"
             className="button button-small"
-            disabled={busy}
+            aria-disabled={busy || undefined}
             aria-label={`Disarm ${trigger.name}`}
-            onClick={() => disarm.mutate({ triggerId: trigger.id })}
+            onClick={() => {
+              if (!busy) disarm.mutate({ triggerId: trigger.id });
+            }}
           >
             Disarm
           </button>
@@ -133,9 +139,12 @@ function TriggerRowView({ trigger }: { trigger: TriggerView }) {
           <button
             type="button"
             className="button button-small"
-            disabled={busy || Boolean(trigger.policy)}
+            disabled={Boolean(trigger.policy)}
+            aria-disabled={busy || undefined}
             aria-label={`Arm ${trigger.name}`}
-            onClick={doArm}
+            onClick={() => {
+              if (!busy) doArm();
+            }}
           >
             {trigger.type === 'file_watch' ? 'Arm (choose a folder)…' : 'Arm'}
           </button>
@@ -422,7 +431,11 @@ function PackageCard({ pkg }: { pkg: InstalledPackageView }) {
  */
 function AgentsSection({ agents }: { agents: readonly AgentView[] }) {
   const [filter, setFilter] = useState('');
-  const ordered = useMemo(() => riskiestFirst(agents), [agents]);
+  // Ordered when the set of agents changes, not on each grant or revoke: a card never jumps away under the press.
+  const ids = agents.map((agent) => agent.id).join('\n');
+  const order = useMemo(() => riskiestFirst(agents).map((agent) => agent.id), [ids]);
+  const byId = new Map(agents.map((agent) => [agent.id, agent]));
+  const ordered = order.flatMap((id) => byId.get(id) ?? []);
   const shown = ordered.filter((agent) => matchesFilter(agent, filter));
   const many = agents.length > MANY_AGENTS;
   return (
