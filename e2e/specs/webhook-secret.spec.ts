@@ -55,6 +55,13 @@ test('paste the sender’s secret in the consent form, install, and see on the d
   await expect(choice.getByRole('alert')).toHaveText('The key is 16 bytes: Standard Webhooks wants 24 to 64.');
   await shot(page, 'webhook-secret-1-inline-error');
 
+  // A secret that does not hold keeps Next on this step: the error stays at its field, and focus goes there.
+  await field.fill('hunter2');
+  await page.getByRole('button', { name: 'Next' }).click();
+  await expect(stepHeading(page, 'Step 3 of 4: What would start it')).toBeVisible();
+  await expect(field).toBeFocused();
+  await expect(choice.getByRole('alert')).toBeVisible();
+
   // The sender's secret, pasted with a trailing newline and spaces: accepted.
   await field.fill(` ${secret}\n`);
   await expect(choice.getByRole('alert')).toHaveCount(0);

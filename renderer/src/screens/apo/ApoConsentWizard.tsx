@@ -6,6 +6,7 @@ import type { ApoInspection } from '../../../../shared/manifests/inspection';
 import { useInstall } from '../../../api/hooks';
 import { PackageText } from '../../components/PackageText';
 import { ErrorPanel } from '../../components/Status';
+import { webhookSecretReady } from '../../components/WebhookSecretChoice';
 import { BackAndCancel, WizardStep } from '../../components/Steps';
 import { useConsentDraft, useConsentStore, type ConsentDraft } from '../../stores/consent-store';
 import { answersFromDraft, useFormDecisions } from './consent-decisions';
@@ -72,6 +73,17 @@ function stepHeading(name: string, allowDowngrade: boolean): string | undefined 
   return heading[name];
 }
 
+/** A failed install's error, focused when it appears: the Install button's press is answered where the eye goes. */
+function InstallError({ error }: { error: unknown }) {
+  const panel = useRef<HTMLDivElement>(null);
+  useEffect(() => panel.current?.focus(), []);
+  return (
+    <div ref={panel} tabIndex={-1}>
+      <ErrorPanel error={error} title="The package was not installed" />
+    </div>
+  );
+}
+
 /** Install with the answers of the draft, once at a time: a second click while one is under way does nothing. */
 function useInstallAnswers({
   sourceId,
@@ -126,6 +138,20 @@ function useCancelConsent(sourceId: string, draft: ConsentDraft) {
     setConfirmCancel(true);
   };
   return { confirmCancel, setConfirmCancel, cancel, close };
+}
+
+/**
+ * The webhook triggers whose pasted secret does not hold (Standard Webhooks: `whsec_` then base64 of a 24–64 byte
+ * key), in the form's order: Next stays on the Triggers step until each is fixed, so a bad secret is named at its
+ * field and never only by Install.
+ */
+export function badGivenSecrets(draft: ConsentDraft): string[] {
+  return Object.entries(draft.triggers)
+    .filter(
+      ([, trigger]) =>
+        trigger.arm && trigger.webhookSecret?.kind === 'given' && !webhookSecretReady(trigger.webhookSecret),
+    )
+    .map(([triggerId]) => triggerId);
 }
 
 /** Back, Cancel, and Next, or on the last step the install button saying what it installs. */
@@ -187,6 +213,7 @@ export function ApoConsentWizard({
 }) {
   const seed = useConsentStore((s) => s.seed);
   const setStep = useConsentStore((s) => s.setStep);
+  const setTrigger = useConsentStore((s) => s.setTrigger);
   const draft = useConsentDraft(sourceId);
   const { install, doInstall } = useInstallAnswers({ sourceId, draft, allowDowngrade, acceptKeyChange, onInstalled });
   const { confirmCancel, setConfirmCancel, cancel, close } = useCancelConsent(sourceId, draft);
@@ -232,7 +259,7 @@ export function ApoConsentWizard({
         {name === 'Triggers' ? <TriggersStep inspection={inspection} sourceId={sourceId} /> : null}
         {name === 'Review' ? <ReviewStep inspection={inspection} sourceId={sourceId} /> : null}
       </WizardStep>
-      {install.isError ? <ErrorPanel error={install.error} title="The package was not installed" /> : null}
+      {install.isError ? <InstallError error={install.error} /> : null}
       {confirmCancel ? (
         <CancelConfirm
           question="Close this package and forget the answers you changed? Nothing is installed."
@@ -246,7 +273,27 @@ export function ApoConsentWizard({
         last={step >= steps.length - 1}
         pending={install.isPending}
         installLabel={allowDowngrade ? 'Install the older version' : isUpdate ? 'Install update' : 'Install'}
-        onStep={(next) => setStep(sourceId, next)}
+        onStep={(next) => {
+          // Going past Triggers with a pasted secret that does not hold: stay on Triggers, its error shown, its field
+          // focused.
+          const triggersAt = steps.indexOf('Triggers');
+          const bad = next > triggersAt ? badGivenSecrets(draft) : [];
+          const first = bad[0];
+          if (first === undefined) {
+            setStep(sourceId, next);
+            return;
+          }
+          setStep(sourceId, triggersAt);
+          for (const triggerId of bad) {
+            const trigger = draft.triggers[triggerId];
+            if (trigger?.webhookSecret?.kind === 'given')
+              setTrigger(sourceId, triggerId, {
+                ...trigger,
+                webhookSecret: { ...trigger.webhookSecret, touched: true },
+              });
+          }
+          requestAnimationFrame(() => document.getElementById(`arm-${first}-secret`)?.focus());
+        }}
         onCancel={cancel}
         onInstall={doInstall}
       />
