@@ -69,7 +69,8 @@ test('a required MCP server missing blocks apply, naming it, until it is saved i
   await snapshot(page, 'required-server-3-unblocked');
 
   await applyButton.click();
-  await expect(page.getByRole('heading', { level: 1, name: 'Issue triage: ENG is ready' })).toBeVisible();
+  await expect(page.getByRole('heading', { level: 1, name: 'Issue triage: ENG was made' })).toBeVisible();
+  await expect(page.getByRole('status').filter({ hasText: 'Apollia Desktop runs no agent' })).toBeVisible();
   await page.getByRole('button', { name: 'Go to the dashboard' }).click();
   const agent = page.getByRole('article', { name: /Issue triage: ENG/ });
   await expect(agent).toContainText('list_issues');

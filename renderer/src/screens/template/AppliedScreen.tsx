@@ -41,14 +41,15 @@ export function AppliedScreen({
           <AlertTriangle aria-hidden="true" size={24} />
         )}{' '}
         <PackageText text={receipt.displayName} />{' '}
-        {skipped.length === 0 ? 'is ready' : 'was made, but cannot do everything yet'}
+        {skipped.length === 0 ? 'was made' : 'was made, but cannot do everything yet'}
       </h1>
       <p role="status">
         The agent was made
         {receipt.triggers.length > 0
           ? ` with ${receipt.triggers.length} ${receipt.triggers.length === 1 ? 'trigger' : 'triggers'} (${armedCount === 0 ? 'none armed: arm them on the dashboard when you want' : `${armedCount} armed`})`
           : ''}
-        .
+        . Apollia Desktop runs no agent: it starts when an agent runtime on this computer is asked to run it
+        {receipt.triggers.length > 0 ? ', or when an armed trigger queues a run that a runtime takes' : ''}.
       </p>
       {skipped.length > 0 ? (
         <section className="panel panel-warning" aria-labelledby="cannot-yet">

@@ -177,7 +177,9 @@ function TemplateGrants({ preview, armed }: { preview: ApplyPreview; armed: stri
       </details>
       <details className="review-group" open>
         <summary>Triggers ({preview.triggers.length})</summary>
-        {preview.triggers.length === 0 ? <p className="muted small">None: it runs when you start it.</p> : null}
+        {preview.triggers.length === 0 ? (
+          <p className="muted small">None: it runs only when an agent runtime is asked to run it.</p>
+        ) : null}
         <ul className="rows">
           {preview.triggers.map((trigger) => (
             <li key={trigger.name} className="row">

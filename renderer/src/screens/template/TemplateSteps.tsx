@@ -259,7 +259,10 @@ export function TemplateTriggers({
   return (
     <div className="step-body">
       {preview.triggers.length === 0 ? (
-        <p className="muted">This template makes no triggers: it runs when you start it.</p>
+        <p className="muted">
+          This template makes no triggers: it runs only when an agent runtime on this computer is asked to run it
+          (Apollia Desktop runs no agent).
+        </p>
       ) : (
         <>
           <p>
