@@ -71,7 +71,14 @@ describe('electron-builder.yml', () => {
   it('names the app', () => {
     expect(config.appId).toBe('app.apollia.desktop');
     expect(config.productName).toBe('Apollia Desktop');
-    expect(config.executableName).toBe('apollia-desktop');
+    // Top-level executableName would set productFilename on every OS (the Mac bundle apollia-desktop.app,
+    // PlatformPackager.computeAppOutDir): Linux only.
+    expect(config.executableName).toBeUndefined();
+    expect(config.mac.executableName).toBeUndefined();
+    expect(config.linux.executableName).toBe('apollia-desktop');
+    const readme = readFileSync(new URL('README.md', root), 'utf8');
+    expect(readme).toContain(`"/Applications/${config.productName}.app/Contents/MacOS/${config.productName}"`);
+    expect(readme).not.toMatch(/apollia-desktop\.app/);
   });
 
   it('packs the built app and ships only the run-time data it reads', () => {
@@ -86,12 +93,14 @@ describe('electron-builder.yml', () => {
     expect(main).toContain("join(resourcesDir(), 'icons', process.platform === 'darwin' ? '16x16.png' : '32x32.png')");
     expect(existsSync(new URL('resources/templates/README.md', root))).toBe(true);
     expect(readFileSync(new URL('shared/manifests/catalogues.ts', root), 'utf8')).toContain(
-      "from '../resources/catalogues/native-tools.json'",
+      "from '../../resources/catalogues/native-tools.json'",
     );
   });
 
   it('flips the Electron fuses DESIGN.md "Security of the app itself" asks for', () => {
     expect(config.electronFuses).toEqual({
+      // An unsigned Apple Silicon build must have its ad-hoc signature reset after the flip, or it does not launch.
+      resetAdHocDarwinSignature: true,
       runAsNode: false,
       enableNodeOptionsEnvironmentVariable: false,
       enableNodeCliInspectArguments: false,
@@ -131,7 +140,7 @@ describe('electron-builder.yml', () => {
   });
 
   it('names the desktop entry as Electron names the window (desktopName: Wayland app_id)', () => {
-    expect(pkg.desktopName).toBe(`${config.executableName}.desktop`);
+    expect(pkg.desktopName).toBe(`${config.linux.executableName}.desktop`);
     expect(config.linux.syncDesktopName).toBe(true);
   });
 
@@ -212,7 +221,7 @@ describe('electron-builder.yml', () => {
     }
     expect([...sections.keys()]).toEqual(['Unit', 'Service', 'Install']);
     const exec = sections.get('Service')?.get('ExecStart')?.split(' ') ?? [];
-    expect(exec[0]).toBe(`/usr/bin/${config.executableName}`);
+    expect(exec[0]).toBe(`/usr/bin/${config.linux.executableName}`);
     expect(exec.at(-1)).toBe('serve');
     expect(sections.get('Service')?.get('KillSignal')).toBe('SIGTERM');
     expect(sections.get('Install')?.get('WantedBy')).toBe('default.target');

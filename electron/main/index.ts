@@ -25,6 +25,7 @@ import { createSafeStorageSecretBox } from './secret-box';
 import { registerAppScheme, serveAppScheme } from './protocol';
 import { quietOnBrokenPipe, runCliEntry } from '../core/cli/entry';
 import { startEntry } from './cli-dispatch';
+import { startedHeadless } from './headless';
 import { cliProgramHere } from './cli-program';
 import { startedWithoutSandbox } from './sandbox';
 import { applyAppSecurity } from './security';
@@ -259,6 +260,7 @@ startEntry(app, {
   },
   resourcesDir: resourcesDir(),
   startApp,
+  headless: process.platform === 'linux' && startedHeadless(app.commandLine),
   onSignal: (listener) => {
     for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => listener(signal));
   },
