@@ -3,6 +3,7 @@ import { chmodSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { EXIT } from '../electron/core/cli/cli-io';
 import { DEB_BINARY } from '../electron/main/cli-program';
 import { HEADLESS_SWITCHES } from '../electron/main/headless';
 import { tempDir } from './helpers/test-api';
@@ -116,5 +117,22 @@ describe('the systemd unit', () => {
     const exec = /^ExecStart=(.*)$/m.exec(unit)?.[1]?.split(' ');
     expect(exec).toEqual([`/usr/bin/${config.linux.executableName}`, ...HEADLESS_SWITCHES, 'serve']);
     expect(unit).not.toMatch(/^ExecStart=.*--headless(?:\s|$)/m);
+  });
+
+  it('does not restart on serve’s busy exit, and leaves the setuid chrome-sandbox usable', () => {
+    const unit = readFileSync(new URL('resources/linux/apollia-desktop-serve.service', root), 'utf8');
+    const service = unit.slice(unit.indexOf('[Service]'), unit.indexOf('[Install]'));
+    const keys = new Map(
+      service
+        .split('\n')
+        .filter((line) => /^\w+=/.test(line))
+        .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]),
+    );
+    expect(keys.get('Restart')).toBe('on-failure');
+    expect(keys.get('RestartPreventExitStatus')).toBe(String(EXIT.busy));
+    expect(keys.has('NoNewPrivileges')).toBe(false);
+    // Other settings that set no_new_privs as a side effect (systemd.exec(5)).
+    for (const implied of ['SystemCallFilter', 'RestrictNamespaces', 'MemoryDenyWriteExecute', 'LockPersonality'])
+      expect(keys.has(implied), implied).toBe(false);
   });
 });

@@ -13,6 +13,7 @@ function fakeApp(lock = true) {
       return lock;
     },
     disableHardwareAcceleration: () => calls.push('no gpu'),
+    setPath: (name, path) => calls.push(`setPath ${name} ${path}`),
     quit: () => calls.push('quit'),
     exit: (code) => calls.push(`exit ${code}`),
     once: (_event, listener) => beforeQuit.push(listener),
@@ -51,6 +52,10 @@ function deps(
     resourcesDir: '/opt/Apollia Desktop/resources',
     startApp: () => calls.push('startApp'),
     headless: false,
+    commandSession: () => {
+      calls.push('session made');
+      return { path: '/tmp/apollia-desktop-command-1', remove: () => calls.push('session removed') };
+    },
     signals,
     onSignal: (listener) => signals.push(listener),
     flushOutput: async () => {
@@ -69,7 +74,16 @@ describe('the app binary started with a CLI command', () => {
     const d = deps([BINARY, 'inspect', 'pkg.apo', '--json'], calls, async () => 1);
     expect(startEntry(app, d)).toBe('cli');
     await settle();
-    expect(calls).toEqual(['no gpu', 'dock.hide', 'cli inspect pkg.apo --json', 'flush', 'exit 1']);
+    expect(calls).toEqual([
+      'no gpu',
+      'session made',
+      'setPath sessionData /tmp/apollia-desktop-command-1',
+      'dock.hide',
+      'cli inspect pkg.apo --json',
+      'flush',
+      'session removed',
+      'exit 1',
+    ]);
     expect(d.ran[0]?.io.cwd).toBe('/home/ada');
   });
 
@@ -112,7 +126,7 @@ describe('the app binary started with a CLI command', () => {
     startEntry(app, d);
     expect(d.pipes).toHaveLength(1);
     d.pipes[0]?.();
-    expect(calls.at(-1)).toBe('exit 0');
+    expect(calls.slice(-2)).toEqual(['session removed', 'exit 0']);
   });
 
   it('exits 1 with a message when the CLI entry throws', async () => {
@@ -155,7 +169,7 @@ describe('a CLI command stopped by a signal', () => {
       expect(d.ran[0]?.io.untilStopped).toBeUndefined();
       for (const listener of d.signals) listener(signal);
       await settle();
-      expect(calls.slice(-2)).toEqual(['flush', `exit ${code}`]);
+      expect(calls.slice(-3)).toEqual(['flush', 'session removed', `exit ${code}`]);
     }
   });
 

@@ -12,6 +12,7 @@
  */
 import { COMMANDS } from '../core/cli/commands';
 import type { CliIo } from '../core/cli/cli-io';
+import type { CommandSession } from './command-session';
 import { HEADLESS_WINDOW_REFUSAL } from './headless';
 
 /** What the CLI may be asked by name; `help` prints the usage. */
@@ -82,6 +83,8 @@ export interface EntryApp {
   requestSingleInstanceLock(): boolean;
   /** A command draws nothing: no GPU process (before `ready`, as Electron requires). */
   disableHardwareAcceleration(): void;
+  /** A command's Chromium session data apart from the window's profile (command-session.ts). */
+  setPath(name: 'sessionData', path: string): void;
   quit(): void;
   exit(exitCode?: number): void;
   once(event: 'before-quit', listener: (event: { preventDefault(): void }) => void): unknown;
@@ -106,6 +109,8 @@ export interface EntryDeps {
   startApp(): void;
   /** Chromium runs on Ozone's headless platform (`headless.ts`): no window can show. */
   headless: boolean;
+  /** A private folder for a command's Chromium session data (`makeCommandSession`). */
+  commandSession(): CommandSession;
   /** SIGINT / SIGTERM of this process, for `serve`. */
   onSignal(listener: (signal: string) => void): void;
   /**
@@ -158,9 +163,14 @@ export function startEntry(app: EntryApp, deps: EntryDeps): EntryOutcome {
  */
 function runCommand(app: EntryApp, deps: EntryDeps, cliArgs: string[]): void {
   app.disableHardwareAcceleration();
+  const session = deps.commandSession();
+  app.setPath('sessionData', session.path);
   app.dock?.hide();
   const exit = (code: number) => {
-    const done = () => app.exit(code);
+    const done = () => {
+      session.remove();
+      app.exit(code);
+    };
     deps.flushOutput().then(done, done);
   };
   const serve = commandOf(cliArgs) === 'serve';
@@ -177,7 +187,10 @@ function runCommand(app: EntryApp, deps: EntryDeps, cliArgs: string[]): void {
     env: { ...deps.io.env, APOLLIA_RESOURCES: deps.resourcesDir },
     ...(serve ? { untilStopped: () => stopped } : {}),
   };
-  deps.onBrokenPipe(() => app.exit(0));
+  deps.onBrokenPipe(() => {
+    session.remove();
+    app.exit(0);
+  });
   deps.runCli(cliArgs, io).then(exit, (error: unknown) => {
     deps.io.stderr(`apollia-desktop: ${error instanceof Error ? error.message : String(error)}\n`);
     exit(1);

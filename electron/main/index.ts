@@ -9,6 +9,7 @@
  */
 import { APP_DOWNLOAD_PAGE } from '../../shared/base/app-links';
 import { app, BrowserWindow, shell } from 'electron';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type CoreApi, createApi } from '../core/api';
 import { configureSharedChecker, sharedChecker } from '../core/bounded/index';
@@ -25,6 +26,7 @@ import { createSafeStorageSecretBox } from './secret-box';
 import { registerAppScheme, serveAppScheme } from './protocol';
 import { quietOnBrokenPipe, runCliEntry } from '../core/cli/entry';
 import { startEntry } from './cli-dispatch';
+import { makeCommandSession } from './command-session';
 import { startedHeadless } from './headless';
 import { cliProgramHere } from './cli-program';
 import { startedWithoutSandbox } from './sandbox';
@@ -261,6 +263,7 @@ startEntry(app, {
   resourcesDir: resourcesDir(),
   startApp,
   headless: process.platform === 'linux' && startedHeadless(app.commandLine),
+  commandSession: () => makeCommandSession(tmpdir()),
   onSignal: (listener) => {
     for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => listener(signal));
   },
