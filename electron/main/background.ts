@@ -9,6 +9,15 @@
  * `Menu` and the real trigger host.
  */
 
+/**
+ * The tray's icon in the app's resources (`process.resourcesPath/icons`, electron-builder.yml
+ * `extraResources`): on macOS a template image (black and alpha, tinted by macOS for a light or
+ * dark menu bar; `trayTemplate@2x.png` beside it is loaded with it), elsewhere the app's 32 px icon.
+ */
+export function trayIcon(platform: NodeJS.Platform): { file: string; template: boolean } {
+  return platform === 'darwin' ? { file: 'trayTemplate.png', template: true } : { file: '32x32.png', template: false };
+}
+
 /** One entry of the tray's menu. */
 export type TrayMenuItem = { label: string; click: () => void; enabled?: boolean } | { type: 'separator' };
 

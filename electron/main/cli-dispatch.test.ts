@@ -101,7 +101,7 @@ describe('the app binary started with a CLI command', () => {
   });
 
   it('skips Chromium’s switches before the command, keeps --data-dir and its value', () => {
-    expect(cliArgumentsOf(['--headless', '--disable-gpu', 'serve', '--port', '9000'])).toEqual([
+    expect(cliArgumentsOf(['--ozone-platform=headless', '--disable-gpu', 'serve', '--port', '9000'])).toEqual([
       'serve',
       '--port',
       '9000',

@@ -31,7 +31,7 @@ export function typedArguments(argv: readonly string[], defaultApp: boolean): st
 
 /**
  * The CLI's argv when `typed` asks for a CLI command, else null (start the app). Switches before
- * the command are Chromium's or Electron's (`--headless`, `--no-sandbox`, `--enable-logging`) and
+ * the command are Chromium's or Electron's (`--ozone-platform=headless`, `--no-sandbox`, `--enable-logging`) and
  * are dropped, except the CLI's own `--data-dir DIR`, kept with its value; everything from the
  * command name on is the CLI's. `--help` / `-h` alone print the CLI's usage.
  */

@@ -17,7 +17,7 @@ import { TriggerHost } from '../core/triggers';
 import { resolveAppLocation } from './app-location';
 import { APP_INDEX_URL } from './app-protocol';
 import { nativeDialogs } from './dialogs';
-import { BackgroundTriggers, type CloseNotice } from './background';
+import { BackgroundTriggers, type CloseNotice, trayIcon } from './background';
 import { closeNoticeMarker } from './close-notice';
 import { HostShutdown } from './host-shutdown';
 import { utilityProcessSpawn } from './checker-process';
@@ -30,13 +30,27 @@ import { quietOnBrokenPipe, runCliEntry } from '../core/cli/entry';
 import { startEntry } from './cli-dispatch';
 import { makeCommandSession } from './command-session';
 import { startedHeadless } from './headless';
-import { cliProgramHere } from './cli-program';
+import { cliProgramHere, isTranslocated, TRANSLOCATION_WORDS } from './cli-program';
 import { startedWithoutSandbox } from './sandbox';
 import { applyAppSecurity } from './security';
 import { startWindowFirst } from './start-order';
 import { loginItemFor, startedInBackground } from './login-item';
 import { electronTray } from './tray';
 import { bringForward, createMainWindow, RENDERER_DIR } from './window';
+
+/**
+ * Said once at start when macOS runs the app from an App Translocation copy (cli-program.ts): the
+ * person moves it into Applications; nothing is moved for them.
+ */
+function sayIfTranslocated(): void {
+  if (!isTranslocated(process.platform, process.execPath)) return;
+  console.error(`Apollia Desktop: ${TRANSLOCATION_WORDS}`);
+  void dialog.showMessageBox({
+    type: 'warning',
+    message: 'Move Apollia Desktop into Applications',
+    detail: TRANSLOCATION_WORDS,
+  });
+}
 
 /**
  * Where the built-in templates and the tray icon are: beside the asar when packaged (electron-builder.yml
@@ -94,8 +108,10 @@ function backgroundTriggers(options: {
   const { dataDir, secretBox, host } = options;
   return new BackgroundTriggers({
     platform: process.platform,
-    createTray: () =>
-      electronTray(join(resourcesDir(), 'icons', process.platform === 'darwin' ? '16x16.png' : '32x32.png')),
+    createTray: () => {
+      const icon = trayIcon(process.platform);
+      return electronTray(join(resourcesDir(), 'icons', icon.file), icon.template);
+    },
     openWindow: options.openWindow,
     startHost: async () => {
       const starting = new TriggerHost({
@@ -186,6 +202,7 @@ function startApp(): void {
   const start = () => {
     applyAppSecurity(location);
     serveAppScheme(RENDERER_DIR);
+    sayIfTranslocated();
     const dataDir = app.getPath('userData');
     const { sandboxOff, cliProgram, loginItem, inBackground } = hostEnvironment();
     let api: CoreApi | null = null;
