@@ -172,24 +172,20 @@ describe('neither a window nor a live host: the process ends', () => {
     expect(f.calls.slice(-2)).toEqual(['tray destroyed', 'quit']);
   });
 
-  it('quits when the host ends on its own after the window closed; stays while a window is open', async () => {
-    for (const windowOpen of [false, true]) {
-      const f = fakes('win32');
+  it('stays while a window is open, and keeps the Mac app in its Dock', async () => {
+    for (const [platform, windowOpen] of [
+      ['linux', true],
+      ['darwin', false],
+    ] as const) {
+      const f = fakes(platform);
       const background = new BackgroundTriggers(f.deps);
       await background.start();
+      await background.pause();
       f.host.windowOpen = windowOpen;
-      background.hostEnded();
-      expect(f.calls.includes('quit'), String(windowOpen)).toBe(!windowOpen);
-      expect(f.calls).toContain('tray destroyed');
+      f.host.starts = false;
+      await background.resume();
+      expect(background.triggers()).toBe('off');
+      expect(f.calls, `${platform} ${windowOpen}`).not.toContain('quit');
     }
-  });
-
-  it('keeps the Mac app in its Dock', async () => {
-    const f = fakes('darwin');
-    const background = new BackgroundTriggers(f.deps);
-    await background.start();
-    f.host.windowOpen = false;
-    background.hostEnded();
-    expect(f.calls).not.toContain('quit');
   });
 });

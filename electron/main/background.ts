@@ -124,16 +124,6 @@ export class BackgroundTriggers {
     return 'quit';
   }
 
-  /**
-   * The host ended on its own (it stopped or failed while the app ran): the tray goes, and with no
-   * window open the app quits, since nothing is left to show or run.
-   */
-  hostEnded(): void {
-    this.state = 'off';
-    this.refreshTray();
-    this.quitIfNothingLive();
-  }
-
   private quitIfNothingLive(): void {
     if (this.state === 'off' && !this.deps.windowOpen() && this.deps.platform !== 'darwin') this.deps.quit();
   }
