@@ -1,8 +1,10 @@
 import Ajv from 'ajv';
 import { existsSync, readFileSync } from 'node:fs';
 import { basename } from 'node:path';
+import { inflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { trayIcon } from '../electron/main/background';
 // @ts-expect-error: a plain .mjs script (resources/build/pack-icons.mjs), no declarations
 import { ICNS_ENTRIES, ICO_SIZES, icns, ico } from '../resources/build/pack-icons.mjs';
 
@@ -20,6 +22,24 @@ function pngSize(bytes: Buffer): { width: number; height: number } {
   expect(bytes.subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
   expect(bytes.subarray(12, 16).toString('ascii')).toBe('IHDR');
   return { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) };
+}
+
+/** The RGBA pixels of an 8-bit RGBA PNG without interlace, each row's filter byte 0 (make-icons.mjs writes those). */
+function inflatedPixels(bytes: Buffer, size: number): Buffer {
+  const chunks: Buffer[] = [];
+  for (let at = 8; at < bytes.length; ) {
+    const length = bytes.readUInt32BE(at);
+    if (bytes.subarray(at + 4, at + 8).toString('ascii') === 'IDAT')
+      chunks.push(bytes.subarray(at + 8, at + 8 + length));
+    at += 12 + length;
+  }
+  const raw = inflateSync(Buffer.concat(chunks));
+  const rows: Buffer[] = [];
+  for (let y = 0; y < size; y++) {
+    expect(raw[y * (size * 4 + 1)]).toBe(0);
+    rows.push(raw.subarray(y * (size * 4 + 1) + 1, (y + 1) * (size * 4 + 1)));
+  }
+  return Buffer.concat(rows);
 }
 
 /** The entries of an .icns file: type → data. */
@@ -71,7 +91,14 @@ describe('electron-builder.yml', () => {
   it('names the app', () => {
     expect(config.appId).toBe('app.apollia.desktop');
     expect(config.productName).toBe('Apollia Desktop');
-    expect(config.executableName).toBe('apollia-desktop');
+    // Top-level executableName would set productFilename on every OS (the Mac bundle apollia-desktop.app,
+    // PlatformPackager.computeAppOutDir): Linux only.
+    expect(config.executableName).toBeUndefined();
+    expect(config.mac.executableName).toBeUndefined();
+    expect(config.linux.executableName).toBe('apollia-desktop');
+    const readme = readFileSync(new URL('README.md', root), 'utf8');
+    expect(readme).toContain(`"/Applications/${config.productName}.app/Contents/MacOS/${config.productName}"`);
+    expect(readme).not.toMatch(/apollia-desktop\.app/);
   });
 
   it('packs the built app and ships only the run-time data it reads', () => {
@@ -80,10 +107,23 @@ describe('electron-builder.yml', () => {
     // from disk.
     expect(config.extraResources).toEqual([
       { from: 'resources/templates', to: 'templates', filter: ['**/*'] },
-      { from: 'resources/icons', to: 'icons', filter: ['16x16.png', '32x32.png'] },
+      { from: 'resources/icons', to: 'icons', filter: ['32x32.png'] },
+      { from: 'resources/tray', to: 'icons', filter: ['trayTemplate.png', 'trayTemplate@2x.png'] },
     ]);
+    // The tray icon main reads on each OS is shipped, where main reads it (dev: resources/<from>).
+    const shipped = new Set(
+      (config.extraResources as { from: string; to: string; filter: string[] }[])
+        .filter((entry) => entry.to === 'icons')
+        .flatMap((entry) => entry.filter.map((file) => `${entry.from}/${file}`)),
+    );
+    for (const platform of ['darwin', 'win32', 'linux'] as const) {
+      const icon = trayIcon(platform);
+      const from = [...shipped].find((path) => path.endsWith(`/${icon.file}`)) as string;
+      expect(from, platform).toBeDefined();
+      expect(existsSync(new URL(from, root)), from).toBe(true);
+    }
     const main = readFileSync(new URL('electron/main/index.ts', root), 'utf8');
-    expect(main).toContain("join(resourcesDir(), 'icons', process.platform === 'darwin' ? '16x16.png' : '32x32.png')");
+    expect(main).toContain("join(resourcesDir(), 'icons', icon.file)");
     expect(existsSync(new URL('resources/templates/README.md', root))).toBe(true);
     expect(readFileSync(new URL('shared/manifests/catalogues.ts', root), 'utf8')).toContain(
       "from '../../resources/catalogues/native-tools.json'",
@@ -92,6 +132,8 @@ describe('electron-builder.yml', () => {
 
   it('flips the Electron fuses DESIGN.md "Security of the app itself" asks for', () => {
     expect(config.electronFuses).toEqual({
+      // An unsigned Apple Silicon build must have its ad-hoc signature reset after the flip, or it does not launch.
+      resetAdHocDarwinSignature: true,
       runAsNode: false,
       enableNodeOptionsEnvironmentVariable: false,
       enableNodeCliInspectArguments: false,
@@ -131,7 +173,7 @@ describe('electron-builder.yml', () => {
   });
 
   it('names the desktop entry as Electron names the window (desktopName: Wayland app_id)', () => {
-    expect(pkg.desktopName).toBe(`${config.executableName}.desktop`);
+    expect(pkg.desktopName).toBe(`${config.linux.executableName}.desktop`);
     expect(config.linux.syncDesktopName).toBe(true);
   });
 
@@ -190,6 +232,27 @@ describe('electron-builder.yml', () => {
       expect(text).not.toContain(`${key}:`);
   });
 
+  it('gives macOS a template tray icon: black, its shape in the alpha channel alone, with its @2x', () => {
+    expect(trayIcon('darwin')).toEqual({ file: 'trayTemplate.png', template: true });
+    expect(trayIcon('linux').template).toBe(false);
+    for (const [file, size] of [
+      ['resources/tray/trayTemplate.png', 16],
+      ['resources/tray/trayTemplate@2x.png', 32],
+    ] as const) {
+      const bytes = read(file);
+      expect(pngSize(bytes)).toEqual({ width: size, height: size });
+      expect(bytes[25], 'RGBA').toBe(6);
+      const pixels = inflatedPixels(bytes, size);
+      const alphas = new Set<number>();
+      for (let i = 0; i < pixels.length; i += 4) {
+        expect([pixels[i], pixels[i + 1], pixels[i + 2]]).toEqual([0, 0, 0]);
+        alphas.add(pixels[i + 3] as number);
+      }
+      // A shape, not a filled square: some pixels clear, some solid.
+      expect(alphas.has(0) && alphas.has(255)).toBe(true);
+    }
+  });
+
   it('commits the .icns and .ico packed from the current PNGs (node resources/build/pack-icons.mjs)', () => {
     expect(read('resources/build/icon.icns').equals(icns())).toBe(true);
     expect(read('resources/build/icon.ico').equals(ico())).toBe(true);
@@ -212,7 +275,7 @@ describe('electron-builder.yml', () => {
     }
     expect([...sections.keys()]).toEqual(['Unit', 'Service', 'Install']);
     const exec = sections.get('Service')?.get('ExecStart')?.split(' ') ?? [];
-    expect(exec[0]).toBe(`/usr/bin/${config.executableName}`);
+    expect(exec[0]).toBe(`/usr/bin/${config.linux.executableName}`);
     expect(exec.at(-1)).toBe('serve');
     expect(sections.get('Service')?.get('KillSignal')).toBe('SIGTERM');
     expect(sections.get('Install')?.get('WantedBy')).toBe('default.target');

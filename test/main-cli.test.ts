@@ -6,7 +6,7 @@
  * imports from `electron`, so a window-side call made in CLI mode would throw.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -39,6 +39,12 @@ export const app = {
   isPackaged: false,
   getAppPath: () => ${JSON.stringify(ROOT)},
   requestSingleInstanceLock: () => { log('requestSingleInstanceLock'); return true; },
+  disableHardwareAcceleration: () => log('disableHardwareAcceleration'),
+  setPath: (name, path) => log('setPath ' + name + ' ' + path),
+  commandLine: {
+    getSwitchValue: (name) => (process.argv.find((arg) => arg.startsWith('--' + name + '=')) ?? '').split('=')[1] ?? '',
+    hasSwitch: (name) => process.argv.some((arg) => arg === '--' + name || arg.startsWith('--' + name + '=')),
+  },
   quit: () => log('quit'),
   exit: (code) => { log('exit ' + code); process.exit(code); },
   once: () => {},
@@ -78,6 +84,25 @@ describe.skipIf(skipWithoutBuild(MAIN))(
       expect(run.stderr).not.toContain('requestSingleInstanceLock');
       expect(run.stderr).not.toContain('whenReady');
       expect(run.status).toBe(0);
+      // No GPU, and Chromium's session data in a private temporary folder, not the window's profile; removed at exit.
+      expect(run.stderr.indexOf('[app] disableHardwareAcceleration')).toBeGreaterThanOrEqual(0);
+      const session = /\[app\] setPath sessionData (\S+)\n/.exec(run.stderr)?.[1] as string;
+      expect(session.startsWith(join(tmpdir(), 'apollia-desktop-command-'))).toBe(true);
+      expect(existsSync(session)).toBe(false);
+    });
+
+    it('refuses the window on the headless Ozone platform (Linux): a message and exit 1, no lock', () => {
+      const run = runMain(['--ozone-platform=headless', '--disable-gpu']);
+      if (process.platform !== 'linux') return;
+      expect(run.status).toBe(1);
+      expect(run.stderr).toContain('there is no display here');
+      expect(run.stderr).not.toContain('requestSingleInstanceLock');
+    });
+
+    it('runs a command on the headless Ozone platform', () => {
+      const run = runMain(['--ozone-platform=headless', '--disable-gpu', 'inspect', 'resources/templates/code-review']);
+      expect(run.status).toBe(0);
+      expect(run.stdout).toContain('name: code-review');
     });
 
     it('exits 2 with the usage for a usage error, and 1 for a refused path', () => {

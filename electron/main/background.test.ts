@@ -4,6 +4,7 @@ import { BackgroundTriggers, type BackgroundDeps, type TrayMenuItem } from './ba
 /** Fakes of the tray, the host and the app, recording what was asked of them. */
 function fakes(platform: NodeJS.Platform = 'linux', hostStarts = true) {
   const calls: string[] = [];
+  const host = { starts: hostStarts, windowOpen: true };
   let menu: TrayMenuItem[] = [];
   let tip = '';
   const deps: BackgroundDeps = {
@@ -19,17 +20,18 @@ function fakes(platform: NodeJS.Platform = 'linux', hostStarts = true) {
     openWindow: () => calls.push('open window'),
     startHost: async () => {
       calls.push('start host');
-      return hostStarts;
+      return host.starts;
     },
     stopHost: async () => void calls.push('stop host'),
     quit: () => calls.push('quit'),
+    windowOpen: () => host.windowOpen,
   };
   const click = (label: string) => {
     const item = menu.find((entry) => 'label' in entry && entry.label.startsWith(label));
     if (!item || !('click' in item)) throw new Error(`no menu item ${label}`);
     item.click();
   };
-  return { deps, calls, menu: () => menu, tip: () => tip, click };
+  return { deps, calls, host, menu: () => menu, tip: () => tip, click };
 }
 
 const labels = (items: TrayMenuItem[]) => items.map((item) => ('label' in item ? item.label : '---'));
@@ -100,5 +102,90 @@ describe('triggers keep running when the window closes', () => {
     await background.start();
     background.dispose();
     expect(f.calls.at(-1)).toBe('tray destroyed');
+  });
+});
+
+describe('where the tray may not show (Linux without AppIndicator)', () => {
+  /** A notice kept across starts in `kept`, answering `answer`. */
+  function notice(kept: { shown: boolean }, answer: 'keep running' | 'quit', asked: string[]) {
+    return {
+      shown: () => kept.shown,
+      markShown: () => void (kept.shown = true),
+      ask: async () => {
+        asked.push('asked');
+        return answer;
+      },
+    };
+  }
+
+  it('asks once, at the first close that leaves the triggers running, and quits when told to', async () => {
+    const f = fakes('linux');
+    const kept = { shown: false };
+    const asked: string[] = [];
+    const background = new BackgroundTriggers({ ...f.deps, closeNotice: notice(kept, 'quit', asked) });
+    await background.start();
+    expect(background.windowsAllClosed()).toBe('asking');
+    await settle();
+    expect(asked).toEqual(['asked']);
+    expect(f.calls.at(-1)).toBe('quit');
+    expect(kept.shown).toBe(true);
+  });
+
+  it('keeps running after the answer “keep running”, and never asks again (kept across starts)', async () => {
+    const kept = { shown: false };
+    const asked: string[] = [];
+    for (let start = 0; start < 2; start++) {
+      const f = fakes('linux');
+      const background = new BackgroundTriggers({ ...f.deps, closeNotice: notice(kept, 'keep running', asked) });
+      await background.start();
+      expect(background.windowsAllClosed()).toBe(start === 0 ? 'asking' : 'keep running');
+      await settle();
+      expect(f.calls).not.toContain('quit');
+    }
+    expect(asked).toEqual(['asked']);
+  });
+
+  it('asks nothing when nothing is live: the app quits as before', async () => {
+    const f = fakes('linux', false);
+    const asked: string[] = [];
+    const background = new BackgroundTriggers({
+      ...f.deps,
+      closeNotice: notice({ shown: false }, 'keep running', asked),
+    });
+    await background.start();
+    expect(background.windowsAllClosed()).toBe('quit');
+    expect(asked).toEqual([]);
+  });
+});
+
+describe('neither a window nor a live host: the process ends', () => {
+  it('quits when resumed triggers cannot start again and no window is open', async () => {
+    const f = fakes('linux');
+    const background = new BackgroundTriggers(f.deps);
+    await background.start();
+    f.host.windowOpen = false;
+    expect(background.windowsAllClosed()).toBe('keep running');
+    await background.pause();
+    f.host.starts = false; // serve took the data folder meanwhile
+    await background.resume();
+    expect(background.triggers()).toBe('off');
+    expect(f.calls.slice(-2)).toEqual(['tray destroyed', 'quit']);
+  });
+
+  it('stays while a window is open, and keeps the Mac app in its Dock', async () => {
+    for (const [platform, windowOpen] of [
+      ['linux', true],
+      ['darwin', false],
+    ] as const) {
+      const f = fakes(platform);
+      const background = new BackgroundTriggers(f.deps);
+      await background.start();
+      await background.pause();
+      f.host.windowOpen = windowOpen;
+      f.host.starts = false;
+      await background.resume();
+      expect(background.triggers()).toBe('off');
+      expect(f.calls, `${platform} ${windowOpen}`).not.toContain('quit');
+    }
   });
 });

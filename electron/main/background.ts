@@ -9,6 +9,15 @@
  * `Menu` and the real trigger host.
  */
 
+/**
+ * The tray's icon in the app's resources (`process.resourcesPath/icons`, electron-builder.yml
+ * `extraResources`): on macOS a template image (black and alpha, tinted by macOS for a light or
+ * dark menu bar; `trayTemplate@2x.png` beside it is loaded with it), elsewhere the app's 32 px icon.
+ */
+export function trayIcon(platform: NodeJS.Platform): { file: string; template: boolean } {
+  return platform === 'darwin' ? { file: 'trayTemplate.png', template: true } : { file: '32x32.png', template: false };
+}
+
 /** One entry of the tray's menu. */
 export type TrayMenuItem = { label: string; click: () => void; enabled?: boolean } | { type: 'separator' };
 
@@ -31,6 +40,24 @@ export interface BackgroundDeps {
   /** Stops the trigger host (its timers, watchers, listener). */
   stopHost(): Promise<void>;
   quit(): void;
+  /** Whether a window is open now. */
+  windowOpen(): boolean;
+  /**
+   * Where the tray may not show (Linux: vanilla GNOME has no AppIndicator, and no API says whether
+   * one is there), the first close that leaves the triggers running says so, once, and lets the
+   * person quit instead. Absent: the tray always shows (macOS, Windows).
+   */
+  closeNotice?: CloseNotice | undefined;
+}
+
+/** The one-time notice of a close that keeps the app running without a visible tray. */
+export interface CloseNotice {
+  /** Whether it was shown before (kept across starts). */
+  shown(): boolean;
+  /** Keeps that it was shown. */
+  markShown(): void;
+  /** Shows it; answers what the person chose. */
+  ask(): Promise<'keep running' | 'quit'>;
 }
 
 /** Where the triggers are. */
@@ -65,18 +92,40 @@ export class BackgroundTriggers {
     this.refreshTray();
   }
 
-  /** Resumes paused triggers. */
+  /**
+   * Resumes paused triggers. A host that cannot start again (`serve` took the data folder, the
+   * port is taken) leaves nothing live: with no window open either, the app quits rather than run
+   * with neither (macOS keeps its Dock app).
+   */
   async resume(): Promise<void> {
     if (this.state !== 'paused') return;
-    await this.start();
+    if (!(await this.start())) this.quitIfNothingLive();
   }
 
-  /** The last window closed: keep running while triggers are live (or paused, from the tray), else quit. */
-  windowsAllClosed(): 'keep running' | 'quit' | 'stay (macOS)' {
-    if (this.state === 'live' || this.state === 'starting' || this.state === 'paused') return 'keep running';
+  /**
+   * The last window closed: keep running while triggers are live (or paused, from the tray), else
+   * quit. Where the tray may not show, the first such close asks once (`closeNotice`).
+   */
+  windowsAllClosed(): 'keep running' | 'quit' | 'stay (macOS)' | 'asking' {
+    if (this.state === 'live' || this.state === 'starting' || this.state === 'paused') {
+      const notice = this.deps.closeNotice;
+      if (!notice || notice.shown()) return 'keep running';
+      notice.markShown();
+      void notice.ask().then(
+        (answer) => {
+          if (answer === 'quit') this.deps.quit();
+        },
+        () => {},
+      );
+      return 'asking';
+    }
     if (this.deps.platform === 'darwin') return 'stay (macOS)';
     this.deps.quit();
     return 'quit';
+  }
+
+  private quitIfNothingLive(): void {
+    if (this.state === 'off' && !this.deps.windowOpen() && this.deps.platform !== 'darwin') this.deps.quit();
   }
 
   /** The tray's menu for the current state. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CliIo } from '../core/cli/cli-io';
 import { COMMANDS } from '../core/cli/commands';
-import { cliArgumentsOf, type EntryApp, type EntryDeps, startEntry, typedArguments } from './cli-dispatch';
+import { cliArgumentsOf, commandOf, type EntryApp, type EntryDeps, startEntry, typedArguments } from './cli-dispatch';
 
 /** A faked Electron `app` that records every call, in order. */
 function fakeApp(lock = true) {
@@ -12,6 +12,8 @@ function fakeApp(lock = true) {
       calls.push('lock');
       return lock;
     },
+    disableHardwareAcceleration: () => calls.push('no gpu'),
+    setPath: (name, path) => calls.push(`setPath ${name} ${path}`),
     quit: () => calls.push('quit'),
     exit: (code) => calls.push(`exit ${code}`),
     once: (_event, listener) => beforeQuit.push(listener),
@@ -25,7 +27,12 @@ function deps(
   calls: string[],
   run: (argv: string[], io: CliIo) => Promise<number> = async () => 0,
   defaultApp = false,
-): EntryDeps & { ran: { argv: string[]; io: CliIo }[]; errors: string[]; pipes: (() => void)[] } {
+): EntryDeps & {
+  ran: { argv: string[]; io: CliIo }[];
+  errors: string[];
+  pipes: (() => void)[];
+  signals: ((signal: string) => void)[];
+} {
   const ran: { argv: string[]; io: CliIo }[] = [];
   const errors: string[] = [];
   const signals: ((signal: string) => void)[] = [];
@@ -44,6 +51,12 @@ function deps(
     io: { stdout: () => {}, stderr: (text) => errors.push(text), cwd: '/home/ada', env: { HOME: '/home/ada' } },
     resourcesDir: '/opt/Apollia Desktop/resources',
     startApp: () => calls.push('startApp'),
+    headless: false,
+    commandSession: () => {
+      calls.push('session made');
+      return { path: '/tmp/apollia-desktop-command-1', remove: () => calls.push('session removed') };
+    },
+    signals,
     onSignal: (listener) => signals.push(listener),
     flushOutput: async () => {
       calls.push('flush');
@@ -61,7 +74,16 @@ describe('the app binary started with a CLI command', () => {
     const d = deps([BINARY, 'inspect', 'pkg.apo', '--json'], calls, async () => 1);
     expect(startEntry(app, d)).toBe('cli');
     await settle();
-    expect(calls).toEqual(['dock.hide', 'cli inspect pkg.apo --json', 'flush', 'exit 1']);
+    expect(calls).toEqual([
+      'no gpu',
+      'session made',
+      'setPath sessionData /tmp/apollia-desktop-command-1',
+      'dock.hide',
+      'cli inspect pkg.apo --json',
+      'flush',
+      'session removed',
+      'exit 1',
+    ]);
     expect(d.ran[0]?.io.cwd).toBe('/home/ada');
   });
 
@@ -79,7 +101,7 @@ describe('the app binary started with a CLI command', () => {
   });
 
   it('skips Chromium’s switches before the command, keeps --data-dir and its value', () => {
-    expect(cliArgumentsOf(['--headless', '--disable-gpu', 'serve', '--port', '9000'])).toEqual([
+    expect(cliArgumentsOf(['--ozone-platform=headless', '--disable-gpu', 'serve', '--port', '9000'])).toEqual([
       'serve',
       '--port',
       '9000',
@@ -104,7 +126,7 @@ describe('the app binary started with a CLI command', () => {
     startEntry(app, d);
     expect(d.pipes).toHaveLength(1);
     d.pipes[0]?.();
-    expect(calls.at(-1)).toBe('exit 0');
+    expect(calls.slice(-2)).toEqual(['session removed', 'exit 0']);
   });
 
   it('exits 1 with a message when the CLI entry throws', async () => {
@@ -135,7 +157,70 @@ describe('the app binary started with a CLI command', () => {
   });
 });
 
+describe('a CLI command stopped by a signal', () => {
+  it('ends any command but serve at the first Ctrl-C with 130, SIGTERM with 143', async () => {
+    for (const [signal, code] of [
+      ['SIGINT', 130],
+      ['SIGTERM', 143],
+    ] as const) {
+      const { app, calls } = fakeApp();
+      const d = deps([BINARY, '--data-dir', '/tmp/serve', 'install', 'x.apo'], calls, () => new Promise(() => {}));
+      startEntry(app, d);
+      expect(d.ran[0]?.io.untilStopped).toBeUndefined();
+      for (const listener of d.signals) listener(signal);
+      await settle();
+      expect(calls.slice(-3)).toEqual(['flush', 'session removed', `exit ${code}`]);
+    }
+  });
+
+  it('ends any command but serve with 130 when Electron turns the signal into a quit', async () => {
+    const { app, calls, beforeQuit } = fakeApp();
+    const d = deps([BINARY, 'list'], calls, () => new Promise(() => {}));
+    startEntry(app, d);
+    let prevented = false;
+    for (const listener of beforeQuit) listener({ preventDefault: () => (prevented = true) });
+    await settle();
+    expect(prevented).toBe(true);
+    expect(calls.at(-1)).toBe('exit 130');
+  });
+
+  it('lets serve stop cleanly on Ctrl-C and exit with its own code', async () => {
+    const { app, calls } = fakeApp();
+    const d = deps([BINARY, '--data-dir', '/tmp/x', 'serve'], calls, async (_argv, io) => {
+      expect(await io.untilStopped?.()).toBe('SIGINT');
+      return 0;
+    });
+    startEntry(app, d);
+    await settle();
+    expect(calls).not.toContain('exit 0');
+    for (const listener of d.signals) listener('SIGINT');
+    await settle();
+    expect(calls.filter((call) => call.startsWith('exit'))).toEqual(['exit 0']);
+  });
+
+  it('names the command past the global options', () => {
+    expect(commandOf(['--data-dir', 'serve', 'list'])).toBe('list');
+    expect(commandOf(['--data-dir=/x', 'serve', '--port', '1'])).toBe('serve');
+    expect(commandOf(['--help'])).toBeUndefined();
+  });
+});
+
 describe('the app binary started without a CLI command', () => {
+  it('refuses the window on the headless platform: a message and exit 1, no lock taken', () => {
+    const { app, calls } = fakeApp();
+    const d = { ...deps([BINARY], calls), headless: true };
+    expect(startEntry(app, d)).toBe('no display');
+    expect(calls).toEqual(['exit 1']);
+    expect(d.errors.join('')).toContain('no display');
+  });
+
+  it('runs a command on the headless platform', () => {
+    const { app, calls } = fakeApp();
+    expect(startEntry(app, { ...deps([BINARY, '--ozone-platform=headless', 'list'], calls), headless: true })).toBe(
+      'cli',
+    );
+  });
+
   it.each([
     ['no argument', [BINARY]],
     ['a double-clicked file', [BINARY, '/home/ada/Downloads/invoices.apo']],

@@ -12,6 +12,8 @@
  */
 import { COMMANDS } from '../core/cli/commands';
 import type { CliIo } from '../core/cli/cli-io';
+import type { CommandSession } from './command-session';
+import { HEADLESS_WINDOW_REFUSAL } from './headless';
 
 /** What the CLI may be asked by name; `help` prints the usage. */
 export const CLI_COMMAND_NAMES: ReadonlySet<string> = new Set([...COMMANDS.map((command) => command.name), 'help']);
@@ -29,7 +31,7 @@ export function typedArguments(argv: readonly string[], defaultApp: boolean): st
 
 /**
  * The CLI's argv when `typed` asks for a CLI command, else null (start the app). Switches before
- * the command are Chromium's or Electron's (`--headless`, `--no-sandbox`, `--enable-logging`) and
+ * the command are Chromium's or Electron's (`--ozone-platform=headless`, `--no-sandbox`, `--enable-logging`) and
  * are dropped, except the CLI's own `--data-dir DIR`, kept with its value; everything from the
  * command name on is the CLI's. `--help` / `-h` alone print the CLI's usage.
  */
@@ -57,9 +59,32 @@ export function cliArgumentsOf(typed: readonly string[]): string[] | null {
   return null;
 }
 
+/** The command `cliArgs` (from `cliArgumentsOf`) runs: its first argument that is neither a switch nor `--data-dir`'s value. */
+export function commandOf(cliArgs: readonly string[]): string | undefined {
+  for (let i = 0; i < cliArgs.length; i++) {
+    const arg = cliArgs[i] as string;
+    if (CLI_OPTIONS_WITH_VALUE.has(arg)) i++;
+    else if (!arg.startsWith('-')) return arg;
+  }
+  return undefined;
+}
+
+/**
+ * The exit code of a command ended by a signal (the shell's 128 + signal number): Ctrl-C (SIGINT)
+ * 130, SIGTERM 143. A quit Electron was asked for from outside (it turns both signals into a quit
+ * on POSIX) counts as Ctrl-C.
+ */
+export function signalExitCode(signal: string): number {
+  return signal === 'SIGTERM' ? 143 : 130;
+}
+
 /** The part of Electron's `app` the entry uses. */
 export interface EntryApp {
   requestSingleInstanceLock(): boolean;
+  /** A command draws nothing: no GPU process (before `ready`, as Electron requires). */
+  disableHardwareAcceleration(): void;
+  /** A command's Chromium session data apart from the window's profile (command-session.ts). */
+  setPath(name: 'sessionData', path: string): void;
   quit(): void;
   exit(exitCode?: number): void;
   once(event: 'before-quit', listener: (event: { preventDefault(): void }) => void): unknown;
@@ -82,6 +107,10 @@ export interface EntryDeps {
   resourcesDir: string;
   /** Starts the window app (after the lock was taken). */
   startApp(): void;
+  /** Chromium runs on Ozone's headless platform (`headless.ts`): no window can show. */
+  headless: boolean;
+  /** A private folder for a command's Chromium session data (`makeCommandSession`). */
+  commandSession(): CommandSession;
   /** SIGINT / SIGTERM of this process, for `serve`. */
   onSignal(listener: (signal: string) => void): void;
   /**
@@ -95,8 +124,11 @@ export interface EntryDeps {
   onBrokenPipe(stop: () => void): void;
 }
 
-/** How the entry went: ran a CLI command, handed over to the running instance, or started the app. */
-export type EntryOutcome = 'cli' | 'second-instance' | 'app';
+/**
+ * How the entry went: ran a CLI command, handed over to the running instance, started the app, or
+ * refused the window (no display).
+ */
+export type EntryOutcome = 'cli' | 'second-instance' | 'app' | 'no display';
 
 /**
  * The main process's first decision: a CLI command runs and exits with its code (never taking
@@ -105,31 +137,13 @@ export type EntryOutcome = 'cli' | 'second-instance' | 'app';
 export function startEntry(app: EntryApp, deps: EntryDeps): EntryOutcome {
   const cliArgs = cliArgumentsOf(typedArguments(deps.argv, deps.defaultApp));
   if (cliArgs) {
-    app.dock?.hide();
-    // `serve` runs until stopped: a signal, or the app asked to quit (Electron turns SIGINT and
-    // SIGTERM into a quit on some platforms): the command stops its host, then the process exits.
-    const stopped = new Promise<string>((resolve) => {
-      deps.onSignal(resolve);
-      app.once('before-quit', (event) => {
-        event.preventDefault();
-        resolve('quit');
-      });
-    });
-    const io: CliIo = {
-      ...deps.io,
-      env: { ...deps.io.env, APOLLIA_RESOURCES: deps.resourcesDir },
-      untilStopped: () => stopped,
-    };
-    const exit = (code: number) => {
-      const done = () => app.exit(code);
-      deps.flushOutput().then(done, done);
-    };
-    deps.onBrokenPipe(() => app.exit(0));
-    deps.runCli(cliArgs, io).then(exit, (error: unknown) => {
-      deps.io.stderr(`apollia-desktop: ${error instanceof Error ? error.message : String(error)}\n`);
-      exit(1);
-    });
+    runCommand(app, deps, cliArgs);
     return 'cli';
+  }
+  if (deps.headless) {
+    deps.io.stderr(HEADLESS_WINDOW_REFUSAL);
+    app.exit(1);
+    return 'no display';
   }
   if (!app.requestSingleInstanceLock()) {
     // Another instance runs: it receives our argv through `second-instance`.
@@ -138,4 +152,47 @@ export function startEntry(app: EntryApp, deps: EntryDeps): EntryOutcome {
   }
   deps.startApp();
   return 'app';
+}
+
+/**
+ * Runs one CLI command and exits with its code. `serve` runs until stopped: a signal, or the app
+ * asked to quit (Electron turns SIGINT and SIGTERM into a quit on POSIX): the command stops its
+ * host, then the process exits with the command's code. Any other command ends at the first
+ * Ctrl-C with 130 (SIGTERM: 143), as a shell's commands do: its writes are single atomic steps
+ * of the store (DESIGN.md "Durability"), so stopping between them leaves nothing half-written.
+ */
+function runCommand(app: EntryApp, deps: EntryDeps, cliArgs: string[]): void {
+  app.disableHardwareAcceleration();
+  const session = deps.commandSession();
+  app.setPath('sessionData', session.path);
+  app.dock?.hide();
+  const exit = (code: number) => {
+    const done = () => {
+      session.remove();
+      app.exit(code);
+    };
+    deps.flushOutput().then(done, done);
+  };
+  const serve = commandOf(cliArgs) === 'serve';
+  const stopped = new Promise<string>((resolve) => {
+    deps.onSignal((signal) => (serve ? resolve(signal) : exit(signalExitCode(signal))));
+    app.once('before-quit', (event) => {
+      event.preventDefault();
+      if (serve) resolve('quit');
+      else exit(signalExitCode('SIGINT'));
+    });
+  });
+  const io: CliIo = {
+    ...deps.io,
+    env: { ...deps.io.env, APOLLIA_RESOURCES: deps.resourcesDir },
+    ...(serve ? { untilStopped: () => stopped } : {}),
+  };
+  deps.onBrokenPipe(() => {
+    session.remove();
+    app.exit(0);
+  });
+  deps.runCli(cliArgs, io).then(exit, (error: unknown) => {
+    deps.io.stderr(`apollia-desktop: ${error instanceof Error ? error.message : String(error)}\n`);
+    exit(1);
+  });
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cliProgramHere, DEB_BINARY } from './cli-program';
+import { cliProgramHere, DEB_BINARY, isTranslocated } from './cli-program';
 import { startedWithoutSandbox } from './sandbox';
 
 const BINARY = '/opt/Apollia Desktop/apollia-desktop';
@@ -85,5 +85,26 @@ describe('cliProgramHere', () => {
         env: {},
       }),
     ).toBe('apollia-desktop');
+  });
+});
+
+describe('macOS App Translocation', () => {
+  const translocated =
+    '/private/var/folders/x7/4k2_mh8d1_n0bz9w6t0b0c3r0000gn/T/AppTranslocation/5C1F2A9E-0B6D-4E3B-9A43-2F6C1B2E8D11/d/Apollia Desktop.app/Contents/MacOS/Apollia Desktop';
+
+  it('is detected from the binary’s path, with or without /private', () => {
+    expect(isTranslocated('darwin', translocated)).toBe(true);
+    expect(isTranslocated('darwin', translocated.replace('/private', ''))).toBe(true);
+    expect(isTranslocated('darwin', '/Applications/Apollia Desktop.app/Contents/MacOS/Apollia Desktop')).toBe(false);
+    expect(isTranslocated('darwin', '/Users/ada/Downloads/AppTranslocation/Apollia Desktop.app/x')).toBe(false);
+    expect(isTranslocated('linux', translocated)).toBe(false);
+  });
+
+  it('shows no command to type: that path is gone at the next start', () => {
+    const facts = { platform: 'darwin' as const, isPackaged: true, env: {} };
+    expect(cliProgramHere({ ...facts, execPath: translocated })).toBeNull();
+    expect(
+      cliProgramHere({ ...facts, execPath: '/Applications/Apollia Desktop.app/Contents/MacOS/Apollia Desktop' }),
+    ).toBe("'/Applications/Apollia Desktop.app/Contents/MacOS/Apollia Desktop'");
   });
 });

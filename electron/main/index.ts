@@ -8,7 +8,8 @@
  * the data folder, started on ready and stopped on quit.
  */
 import { APP_DOWNLOAD_PAGE } from '../../shared/base/app-links';
-import { app, BrowserWindow, shell } from 'electron';
+import { app, BrowserWindow, dialog, powerMonitor, shell } from 'electron';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type CoreApi, createApi } from '../core/api';
 import { configureSharedChecker, sharedChecker } from '../core/bounded/index';
@@ -16,7 +17,9 @@ import { TriggerHost } from '../core/triggers';
 import { resolveAppLocation } from './app-location';
 import { APP_INDEX_URL } from './app-protocol';
 import { nativeDialogs } from './dialogs';
-import { BackgroundTriggers } from './background';
+import { BackgroundTriggers, type CloseNotice, trayIcon } from './background';
+import { closeNoticeMarker } from './close-notice';
+import { HostShutdown } from './host-shutdown';
 import { utilityProcessSpawn } from './checker-process';
 import { bindApi } from './ipc';
 import { installMenu } from './menu';
@@ -25,13 +28,29 @@ import { createSafeStorageSecretBox } from './secret-box';
 import { registerAppScheme, serveAppScheme } from './protocol';
 import { quietOnBrokenPipe, runCliEntry } from '../core/cli/entry';
 import { startEntry } from './cli-dispatch';
-import { cliProgramHere } from './cli-program';
+import { makeCommandSession } from './command-session';
+import { startedHeadless } from './headless';
+import { cliProgramHere, isTranslocated, TRANSLOCATION_WORDS } from './cli-program';
 import { startedWithoutSandbox } from './sandbox';
 import { applyAppSecurity } from './security';
 import { startWindowFirst } from './start-order';
 import { loginItemFor, startedInBackground } from './login-item';
 import { electronTray } from './tray';
 import { bringForward, createMainWindow, RENDERER_DIR } from './window';
+
+/**
+ * Said once at start when macOS runs the app from an App Translocation copy (cli-program.ts): the
+ * person moves it into Applications; nothing is moved for them.
+ */
+function sayIfTranslocated(): void {
+  if (!isTranslocated(process.platform, process.execPath)) return;
+  console.error(`Apollia Desktop: ${TRANSLOCATION_WORDS}`);
+  void dialog.showMessageBox({
+    type: 'warning',
+    message: 'Move Apollia Desktop into Applications',
+    detail: TRANSLOCATION_WORDS,
+  });
+}
 
 /**
  * Where the built-in templates and the tray icon are: beside the asar when packaged (electron-builder.yml
@@ -89,8 +108,10 @@ function backgroundTriggers(options: {
   const { dataDir, secretBox, host } = options;
   return new BackgroundTriggers({
     platform: process.platform,
-    createTray: () =>
-      electronTray(join(resourcesDir(), 'icons', process.platform === 'darwin' ? '16x16.png' : '32x32.png')),
+    createTray: () => {
+      const icon = trayIcon(process.platform);
+      return electronTray(join(resourcesDir(), 'icons', icon.file), icon.template);
+    },
     openWindow: options.openWindow,
     startHost: async () => {
       const starting = new TriggerHost({
@@ -113,7 +134,32 @@ function backgroundTriggers(options: {
       await stopping?.stop();
     },
     quit: () => app.quit(),
+    windowOpen: () => BrowserWindow.getAllWindows().length > 0,
+    closeNotice: process.platform === 'linux' ? linuxCloseNotice(dataDir) : undefined,
   });
+}
+
+/**
+ * Linux: no API tells whether a tray icon can show (vanilla GNOME has no AppIndicator), so the first
+ * close that leaves triggers running says so once, and offers to quit instead.
+ */
+function linuxCloseNotice(dataDir: string): CloseNotice {
+  return {
+    ...closeNoticeMarker(dataDir),
+    ask: async () => {
+      const { response } = await dialog.showMessageBox({
+        type: 'info',
+        title: 'Apollia Desktop',
+        message: 'Apollia Desktop keeps running your armed triggers.',
+        detail:
+          'Its icon is in the tray, where you can open the window, pause the triggers or quit. Some desktops show no tray (GNOME without the AppIndicator extension): there, start Apollia Desktop again to open its window, and quit from the window’s menu to stop the triggers. This is said once.',
+        buttons: ['Keep running', 'Quit Apollia Desktop'],
+        defaultId: 0,
+        cancelId: 0,
+      });
+      return response === 1 ? 'quit' : 'keep running';
+    },
+  };
 }
 
 /**
@@ -148,17 +194,30 @@ function startApp(): void {
   const router = createOpenRouter();
   const dialogs = nativeDialogs();
   const triggerHost: { current: TriggerHost | null } = { current: null };
+  const shutdown = new HostShutdown(triggerHost, (error) =>
+    console.error('Apollia Desktop: the trigger host did not stop cleanly:', error),
+  );
   let background: BackgroundTriggers | null = null;
 
   const start = () => {
     applyAppSecurity(location);
     serveAppScheme(RENDERER_DIR);
+    sayIfTranslocated();
     const dataDir = app.getPath('userData');
     const { sandboxOff, cliProgram, loginItem, inBackground } = hostEnvironment();
     let api: CoreApi | null = null;
     const openWindow = () => {
-      if (api) router.attach(api, createMainWindow(location));
+      if (!api) return;
+      const window = createMainWindow(location);
+      // Windows log-off or shutdown: no will-quit follows; the host stops while it can (host-shutdown.ts).
+      window.on('session-end', () => void shutdown.stopThen(() => {}));
+      router.attach(api, window);
     };
+    // A reboot or shutdown (Linux, macOS) waits for the host to stop, then quits. Electron emits an
+    // event that can delay it (power-monitor.md), which its typings leave out.
+    (powerMonitor as NodeJS.EventEmitter).on('shutdown', (event?: { preventDefault?(): void }) => {
+      if (shutdown.stopThen(() => app.quit())) event?.preventDefault?.();
+    });
     // The window opens first; the keychain is probed meanwhile (start-order.ts).
     startWindowFirst({
       makeSecretBox: () => createSafeStorageSecretBox(dataDir),
@@ -223,15 +282,8 @@ function startApp(): void {
 
   app.on('will-quit', (event) => {
     background?.dispose();
-    const stopping = triggerHost.current;
-    if (!stopping) return;
     // Stop the host (timers, watchers, listener, the final status and host lock) before exiting.
-    triggerHost.current = null;
-    event.preventDefault();
-    stopping
-      .stop()
-      .catch((error: unknown) => console.error('Apollia Desktop: the trigger host did not stop cleanly:', error))
-      .finally(() => app.quit());
+    if (shutdown.stopThen(() => app.quit())) event.preventDefault();
   });
   app.on('window-all-closed', () => {
     // Live triggers keep the app running in the tray; otherwise quit (macOS keeps its Dock app).
@@ -259,6 +311,8 @@ startEntry(app, {
   },
   resourcesDir: resourcesDir(),
   startApp,
+  headless: process.platform === 'linux' && startedHeadless(app.commandLine),
+  commandSession: () => makeCommandSession(tmpdir()),
   onSignal: (listener) => {
     for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => listener(signal));
   },

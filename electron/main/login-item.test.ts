@@ -6,16 +6,26 @@ import {
   autostartEntry,
   BACKGROUND_SWITCH,
   desktopExecArgument,
+  LOGIN_ITEM_ARGS,
   type LoginItemApp,
   loginItemFor,
   startedInBackground,
 } from './login-item';
 
-function fakeApp() {
+/**
+ * A faked `app` that keeps one login item as Electron does on `platform`: Windows writes a Run
+ * entry with the path and args, and reads `openAtLogin` true only when the args asked about
+ * (default: none) are that entry's (login_item_settings_win / app.md); macOS ignores args.
+ */
+function fakeApp(platform: NodeJS.Platform = 'linux') {
   const settings = { openAtLogin: false, args: [] as string[] };
   const app: LoginItemApp = {
-    getLoginItemSettings: () => ({ openAtLogin: settings.openAtLogin }),
-    setLoginItemSettings: (next) => Object.assign(settings, next),
+    getLoginItemSettings: (options) => ({
+      openAtLogin:
+        settings.openAtLogin &&
+        (platform !== 'win32' || JSON.stringify(options?.args ?? []) === JSON.stringify(settings.args)),
+    }),
+    setLoginItemSettings: (next) => Object.assign(settings, { args: [], ...next }),
   };
   return { app, settings };
 }
@@ -58,7 +68,7 @@ describe('start at login', () => {
 
   it('on macOS and Windows, keeps a login item with the background switch', async () => {
     for (const platform of ['darwin', 'win32'] as const) {
-      const { app, settings } = fakeApp();
+      const { app, settings } = fakeApp(platform);
       const item = loginItemFor({ platform, isPackaged: true, execPath: 'x', env: {}, app });
       await item?.set(true);
       expect(settings).toEqual({ openAtLogin: true, args: [BACKGROUND_SWITCH] });
@@ -66,6 +76,21 @@ describe('start at login', () => {
       await item?.set(false);
       expect(await item?.get()).toBe(false);
     }
+  });
+
+  it('on Windows, reads the item back with the args it was set with (Electron compares the whole command line)', async () => {
+    const { app } = fakeApp('win32');
+    const item = loginItemFor({
+      platform: 'win32',
+      isPackaged: true,
+      execPath: 'C:\\A\\Apollia Desktop.exe',
+      env: {},
+      app,
+    });
+    await item?.set(true);
+    expect(app.getLoginItemSettings().openAtLogin).toBe(false); // read without args: Electron says off
+    expect(await item?.get()).toBe(true);
+    expect(LOGIN_ITEM_ARGS).toEqual([BACKGROUND_SWITCH]);
   });
 
   it('is unavailable when not packaged (electron . cannot start itself)', () => {

@@ -38,11 +38,19 @@ export function autostartEntry(executable: string): string {
   ].join('\n');
 }
 
-/** The part of Electron's `app` used on macOS and Windows. */
+/**
+ * The part of Electron's `app` used on macOS and Windows. On Windows `openAtLogin` is true only
+ * when the Run entry's command line is the one asked about: `args` default to none, so the
+ * `--background` the item was set with must be passed to read it (Electron's app.md,
+ * `getLoginItemSettings`); macOS ignores them.
+ */
 export interface LoginItemApp {
-  getLoginItemSettings(): { openAtLogin: boolean };
+  getLoginItemSettings(options?: { args?: string[] }): { openAtLogin: boolean };
   setLoginItemSettings(settings: { openAtLogin: boolean; args?: string[] }): void;
 }
+
+/** The arguments the login item is set, and read, with (one list for both, so they cannot drift apart). */
+export const LOGIN_ITEM_ARGS: readonly string[] = [BACKGROUND_SWITCH];
 
 /** The login item as the Api uses it (`ApiDeps.loginItem`). */
 export interface LoginItem {
@@ -91,8 +99,8 @@ export function loginItemFor(facts: LoginItemFacts): LoginItem | undefined {
   }
   if (facts.platform === 'darwin' || facts.platform === 'win32') {
     return {
-      get: async () => facts.app.getLoginItemSettings().openAtLogin,
-      set: async (openAtLogin) => facts.app.setLoginItemSettings({ openAtLogin, args: [BACKGROUND_SWITCH] }),
+      get: async () => facts.app.getLoginItemSettings({ args: [...LOGIN_ITEM_ARGS] }).openAtLogin,
+      set: async (openAtLogin) => facts.app.setLoginItemSettings({ openAtLogin, args: [...LOGIN_ITEM_ARGS] }),
     };
   }
   return undefined;

@@ -5,6 +5,35 @@ const existing = new Set(['/home/ana/Downloads/invoices.apo', '/home/ana/pkg/b.A
 const isFile = (path: string) => existing.has(path);
 
 describe('apoPathsFromArgv', () => {
+  it('takes a file:// URI as its local path, percent-escapes decoded, never <cwd>/file:/…', () => {
+    const files = new Set(['/home/ana/Downloads/my invoices.apo', '/home/ana/Downloads/invoices.apo']);
+    expect(
+      apoPathsFromArgv(
+        [
+          '/opt/Apollia Desktop/apollia-desktop',
+          'file:///home/ana/Downloads/my%20invoices.apo',
+          'FILE:///home/ana/Downloads/invoices.apo',
+        ],
+        '/home/ana',
+        (path) => files.has(path),
+      ),
+    ).toEqual(
+      process.platform === 'win32' ? [] : ['/home/ana/Downloads/my invoices.apo', '/home/ana/Downloads/invoices.apo'],
+    );
+  });
+
+  it('drops a file URI that names no local file (another host, malformed), and keeps other arguments as given', () => {
+    const seen: string[] = [];
+    const isAny = (path: string) => {
+      seen.push(path);
+      return true;
+    };
+    expect(apoPathsFromArgv(['x', 'file://server/share/a.apo', 'file:///a%2Fb.apo'], '/home/ana', isAny)).toEqual(
+      process.platform === 'win32' ? expect.any(Array) : [],
+    );
+    if (process.platform !== 'win32') expect(seen).toEqual([]);
+  });
+
   it('takes an absolute .apo path after the executable', () => {
     expect(
       apoPathsFromArgv(['/opt/Apollia Desktop/apollia-desktop', '/home/ana/Downloads/invoices.apo'], '/', isFile),

@@ -5,9 +5,11 @@
 import { Menu, nativeImage, Tray } from 'electron';
 import type { TrayLike } from './background';
 
-/** A tray icon from `iconPath` (a PNG shipped in the app's resources). */
-export function electronTray(iconPath: string): TrayLike {
-  const tray = new Tray(nativeImage.createFromPath(iconPath));
+/** A tray icon from `iconPath` (a PNG shipped in the app's resources); `template`: macOS's template image. */
+export function electronTray(iconPath: string, template: boolean): TrayLike {
+  const image = nativeImage.createFromPath(iconPath);
+  if (template) image.setTemplateImage(true);
+  const tray = new Tray(image);
   return {
     setMenu: (items) => tray.setContextMenu(Menu.buildFromTemplate(items)),
     setToolTip: (text) => tray.setToolTip(text),

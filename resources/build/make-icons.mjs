@@ -96,3 +96,26 @@ const draw = (size) => {
 for (const size of [1024, 512, 256, 128, 64, 32, 16]) {
   writeFileSync(new URL(`../icons/${size}x${size}.png`, import.meta.url), draw(size));
 }
+
+// The macOS menu-bar icon: a template image (black, only its alpha counts; macOS tints it for a
+// light or dark menu bar): the shield with its check cut out, no square. `…Template.png` and its
+// `@2x` are what nativeImage loads as one template image (electron/main/tray.ts).
+const drawTemplate = (size) => {
+  const out = Buffer.alloc(size * size * 4);
+  const S = 4;
+  for (let py = 0; py < size; py++) {
+    for (let px = 0; px < size; px++) {
+      let a = 0;
+      for (let sy = 0; sy < S; sy++) {
+        for (let sx = 0; sx < S; sx++) {
+          const x = 0.15 + 0.7 * ((px + (sx + 0.5) / S) / size), y = 0.16 + 0.7 * ((py + (sy + 0.5) / S) / size);
+          if (inPoly(x, y, shieldPoly) && !check(x, y)) a += 255;
+        }
+      }
+      out[(py * size + px) * 4 + 3] = Math.round(a / (S * S));
+    }
+  }
+  return png(size, out);
+};
+writeFileSync(new URL('../tray/trayTemplate.png', import.meta.url), drawTemplate(16));
+writeFileSync(new URL('../tray/trayTemplate@2x.png', import.meta.url), drawTemplate(32));

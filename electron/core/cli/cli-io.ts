@@ -37,5 +37,9 @@ export interface CliIo {
 /** One CLI command module: `electron/core/cli/<command>-command.ts` exports `run` of this shape. */
 export type CliCommandRun = (args: string[], io: CliIo) => Promise<number>;
 
-/** Exit codes of DESIGN.md "Validation contract". */
-export const EXIT = { accepted: 0, refused: 1, usage: 2 } as const;
+/**
+ * Exit codes of DESIGN.md "Validation contract", and `serve`'s own 3: another trigger host holds
+ * the data folder. A supervisor must not start it again and again for that (the systemd unit's
+ * `RestartPreventExitStatus=3`), while any other failure may be worth a retry.
+ */
+export const EXIT = { accepted: 0, refused: 1, usage: 2, busy: 3 } as const;

@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
@@ -7,6 +8,7 @@ import { tempDir } from '../../../test/helpers/test-api';
 import { putTriggers, runRequests, triggerRecord } from '../../../test/helpers/trigger-host';
 import type { CliIo } from './cli-io';
 import { runCli } from './dispatcher';
+import { HOST_LOCK_FILE } from '../triggers/host-lock';
 
 const ROOT = new URL('../../../', import.meta.url).pathname;
 const children: ChildProcess[] = [];
@@ -76,7 +78,7 @@ describe('serve and activity', () => {
 
     const second = await cli(['--data-dir', dataDir, 'serve', '--port', '0']);
     expect(second).toEqual({
-      code: 1,
+      code: 3, // busy: the systemd unit does not restart on it (RestartPreventExitStatus=3)
       stdout: '',
       stderr: `apollia-desktop: another trigger host (pid ${serve.child.pid}) is already running on ${dataDir}; stop it first\n`,
     });
@@ -153,5 +155,29 @@ describe('serve and activity', () => {
     expect(JSON.parse((await cli(['--data-dir', join(dataDir, 'none'), 'activity', '--json'])).stdout)).toEqual({
       events: [],
     });
+  });
+
+  it('a serve killed with SIGKILL leaves its host lock, and the next host takes it over through the store’s lock code', async () => {
+    const dataDir = join(tempDir('apollia-serve-'), 'data');
+    const killed = await spawnCli(['--data-dir', dataDir, 'serve', '--port', '0'], 'stop with Ctrl-C');
+    const gone = new Promise((resolve) => killed.child.once('exit', resolve));
+    killed.child.kill('SIGKILL');
+    await gone;
+    // The lock file is left behind, naming the dead process: no clean stop released it.
+    expect(readFileSync(join(dataDir, HOST_LOCK_FILE), 'utf8')).toContain(String(killed.child.pid));
+    let stop: (signal: string) => void = () => undefined;
+    const stopped = new Promise<string>((resolve) => (stop = resolve));
+    const next = cli(['--data-dir', dataDir, 'serve', '--port', '0'], { untilStopped: () => stopped });
+    stop('SIGTERM');
+    const done = await next;
+    expect([done.code, done.stderr]).toEqual([0, '']);
+    expect(done.stdout).toContain(`(pid ${process.pid}); stop with Ctrl-C\n`);
+  });
+
+  it('the trigger host takes and releases its lock with the store’s lock code only', () => {
+    const source = readFileSync(join(ROOT, 'electron/core/triggers/host-lock.ts'), 'utf8');
+    const imports = [...source.matchAll(/from '([^']+)'/g)].map((m) => m[1]);
+    expect(imports.sort()).toEqual(['../store/pid-lock', 'node:path']);
+    expect(source).not.toMatch(/process\.kill|unlink|open\(/);
   });
 });

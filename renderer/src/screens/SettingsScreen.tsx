@@ -14,7 +14,9 @@ import {
   useSaveMcpServer,
   useSaveSecret,
   useSettings,
+  useTriggerStatus,
 } from '../../api/hooks';
+import { KEYCHAIN_WEBHOOKS_DARK_WORDS, otherHost } from './dashboard/other-host';
 import { ErrorPanel, Loading } from '../components/Status';
 import { PackageText } from '../components/PackageText';
 import { StartAtLoginSection } from './settings/StartAtLoginSection';
@@ -31,6 +33,19 @@ const BACKEND_WORDS: Record<SecretBackend, string> = {
   pending:
     'Waiting for this computer’s keychain (it may be asking you to unlock it): saving a secret waits until it answers.',
 };
+
+/** While `serve` holds the triggers, what it means for webhook secrets this app keeps (other-host.ts). */
+function ServeSecretsNote({ backend }: { backend: SecretBackend }) {
+  const other = otherHost(useTriggerStatus().data, backend);
+  if (!other) return null;
+  return (
+    <p className={other.keychainWebhooksDark ? 'panel panel-warning' : 'muted'}>
+      The triggers run in the command line’s <code>serve</code> (process <span data-volatile>{other.pid}</span>), which
+      opens secrets with the key file beside the app data.{' '}
+      {other.keychainWebhooksDark ? KEYCHAIN_WEBHOOKS_DARK_WORDS : 'Webhook secrets saved here are opened there too.'}
+    </p>
+  );
+}
 
 /** Splits an arguments field into a list: one argument per line. */
 function splitArgs(text: string): string[] {
@@ -363,6 +378,7 @@ export function SettingsScreen() {
             >
               {BACKEND_WORDS[settings.data.secretBackend]}
             </p>
+            <ServeSecretsNote backend={settings.data.secretBackend} />
             <p className="muted">A saved value is never shown again: type a new one to replace it.</p>
             <ul className="rows">
               {settings.data.secrets.map((secret) => (

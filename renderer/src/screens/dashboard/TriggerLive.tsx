@@ -14,7 +14,8 @@ import {
   runTaking,
   runTakingWords,
 } from '../../../../shared/triggers/run-queue';
-import { useTriggerStatus } from '../../../api/hooks';
+import { useSettings, useTriggerStatus } from '../../../api/hooks';
+import { KEYCHAIN_WEBHOOKS_DARK_WORDS, otherHost } from './other-host';
 import { useFlowStore } from '../../stores/flow-store';
 import { CodeText } from '../../components/CodeText';
 import { formatFireTime } from '../../components/schedule';
@@ -173,9 +174,11 @@ export function TriggerQueue({ trigger }: { trigger: TriggerView }) {
 /** Whether the triggers are live at all, and the runs waiting: said plainly at the top of the dashboard. */
 export function TriggerHostNote() {
   const status = useTriggerStatus();
+  const settings = useSettings();
   const showRuns = useFlowStore((s) => s.showRuns);
   if (!status.data) return null;
   const { running, pending, origin, host } = status.data;
+  const other = otherHost(status.data, settings.data?.secretBackend);
   return (
     <section className={`panel ${running ? 'panel-info' : 'panel-warning'}`} aria-labelledby="trigger-host-heading">
       <h2 id="trigger-host-heading">Triggers</h2>
@@ -194,7 +197,9 @@ export function TriggerHostNote() {
               </span>
               . This app starts none of its own while that one runs.
             </p>
-          ) : (
+          ) : null}
+          {other?.keychainWebhooksDark ? <p className="panel panel-warning">{KEYCHAIN_WEBHOOKS_DARK_WORDS}</p> : null}
+          {host?.here === false ? null : (
             <p>
               They run in this app, and keep running when you close its window: its icon stays in the tray (menu bar),
               where you can pause them or quit.
