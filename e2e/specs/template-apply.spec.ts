@@ -70,6 +70,9 @@ test('market-monitor: pattern error, missing server resolved in Settings, pins, 
   await snapshotBoth(page, 'settings-mcp-saved');
   await page.getByRole('list', { name: 'Opened packages' }).getByRole('button').first().click();
   await expect(page.getByRole('heading', { level: 2, name: 'Step 3 of 5: What it may use' })).toBeVisible();
+  // Asked before each tool unless chosen: the person chooses the template's recommendation, unattended.
+  await expect(page.getByRole('radio', { name: /^Ask me before a tool runs/ })).toBeChecked();
+  await page.getByRole('radio', { name: /^Run unattended/ }).check();
   const grant = page.getByRole('switch', { name: 'Allow slack_send_message without asking' });
   await expect(grant).toBeEnabled();
   // The badge says what the tool will do after apply, given the switch beside it.

@@ -54,8 +54,8 @@ test('a template applied with the keyboard alone: a built-in tool left out, aske
   await nextByKeyboard(page, 'Step 3 of 5: What it may use');
   const unattended = page.getByRole('radio', { name: /^Run unattended/ });
   const ask = page.getByRole('radio', { name: /^Ask me before a tool runs/ });
-  // The template's recommendation is the default, and is marked as such.
-  await expect(unattended).toBeChecked();
+  // Asked before each tool unless the person chooses otherwise; the template's recommendation is marked beside its choice.
+  await expect(ask).toBeChecked();
   await expect(
     page.getByRole('group', { name: 'How it asks' }).locator('.choice-row').filter({ has: unattended }),
   ).toContainText('Recommended by the template');
@@ -66,7 +66,9 @@ test('a template applied with the keyboard alone: a built-in tool left out, aske
   await expect(write).not.toBeChecked();
   await expect(page.getByRole('listitem').filter({ has: write })).toContainText('Left out');
   // A radio group: Tab reaches the chosen one, an arrow key moves the choice.
-  await tabTo(page, unattended);
+  await tabTo(page, ask);
+  await page.keyboard.press('ArrowDown');
+  await expect(unattended).toBeChecked();
   await page.keyboard.press('ArrowUp');
   await expect(ask).toBeChecked();
   await expect(ask).toBeFocused();

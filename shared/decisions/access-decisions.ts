@@ -18,7 +18,7 @@
  */
 import type { AccessAnswer } from './consent-answers-schema';
 import { type ActionFamily, type AgentEntry, isSensitive } from '../manifests/apollia-manifest';
-import { apolliaNativeTool } from '../manifests/catalogues';
+import { apolliaNativeTool, reachesOutside } from '../manifests/catalogues';
 import type { Permission } from './consent';
 import { ownRecord } from '../base/own-data';
 import { FAMILY_ABILITY } from '../words/words';
@@ -43,6 +43,7 @@ export type PermissionReason =
   | 'unknown_family'
   | 'package_code'
   | 'verified_reads'
+  | 'sends_outside'
   | 'policy';
 
 /**
@@ -86,7 +87,10 @@ function defaultGrant(
     return trust.verifiedPublisher !== null
       ? { as: 'allow', reason: 'verified_reads' }
       : { as: 'ask', reason: 'package_code' };
-  return apolliaNativeTool(entry) ? { as: 'allow', reason: 'reads' } : { as: 'ask', reason: 'unknown_family' };
+  if (!apolliaNativeTool(entry)) return { as: 'ask', reason: 'unknown_family' };
+  // A built-in tool that reads but sends what it looks up outside (web_fetch, web_search) asks by default: what it
+  // reads here could leave with the query. The person may still let it run without asking.
+  return reachesOutside(entry) ? { as: 'ask', reason: 'sends_outside' } : { as: 'allow', reason: 'reads' };
 }
 
 /** Whether an entry names the package's own Python code (a tool or workflow of this package). */
@@ -239,5 +243,6 @@ export function permissionWords(decided: AccessDecided): string {
   if (decided.reason === 'package_code')
     return "Asks you first: the package's own code, and only its author says it only reads";
   if (decided.reason === 'unknown_family') return 'Asks you first: what it does is known only when it runs';
+  if (decided.reason === 'sends_outside') return 'Asks you first: it sends what it looks up outside this computer';
   return 'Asks you first';
 }

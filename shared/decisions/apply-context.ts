@@ -20,8 +20,8 @@ export interface ApplyRequest {
   withhold?: string[];
   /**
    * The owner's choice for the agent's approvals (spec agent.md `approvals`: the template's value is
-   * "the package's recommendation, shown as `approvals_default` for the apply screen"). Absent: the
-   * recommendation.
+   * "the package's recommendation, shown as `approvals_default` for the apply screen"). Absent: `ask`,
+   * whatever the template recommends: unattended is only ever the person's choice.
    */
   approvals?: Approvals;
 }

@@ -53,7 +53,9 @@ export function previewApply(template: TemplateDetails, request: ApplyRequest, m
   const mcp = (manifest.mcp ?? []).map((entry, i) => previewMcpServer(ctx, entry, i, { grants, values, pinsTooLarge }));
   const { tools, withheld } = previewNativeTools(ctx);
   const recommended: Approvals = manifest.approvals ?? 'ask';
-  const approvals = request.approvals ?? recommended;
+  // How the agent's built-in tools run is the person's choice: asked before each use unless they choose `never`.
+  // The template's `approvals` is only its recommendation, shown beside the choice.
+  const approvals = request.approvals ?? 'ask';
   if (machine.policy?.unattended === false && approvals === 'never') {
     blockers.push({
       code: 'policy.unattended',

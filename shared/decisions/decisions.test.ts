@@ -12,7 +12,7 @@ const v1: ApolliaManifest = {
       name: 'Clerk',
       mission: 'm',
       defaults: {
-        access: ['web_search', 'file_read', 'pkg:invoices/extract', 'workflow:invoices/remind', 'mcp:ledger/lookup'],
+        access: ['notify', 'file_read', 'pkg:invoices/extract', 'workflow:invoices/remind', 'mcp:ledger/lookup'],
       },
     },
   ],
@@ -51,12 +51,37 @@ function installedFrom(
 }
 
 describe('decide: a first install', () => {
+  it('a built-in tool that sends what it looks up outside asks by default; the person may let it run unasked', () => {
+    const web: ApolliaManifest = {
+      ...v1,
+      agents: [
+        { id: 'clerk', name: 'Clerk', mission: 'm', defaults: { access: ['web_search', 'web_fetch', 'notify'] } },
+      ],
+    };
+    const decided = decide(input({ manifest: web }));
+    expect(decided.agents.clerk?.web_search).toMatchObject({
+      permission: 'ask',
+      reason: 'sends_outside',
+      canAllow: true,
+    });
+    expect(decided.agents.clerk?.web_fetch).toMatchObject({ permission: 'ask', reason: 'sends_outside' });
+    expect(decided.agents.clerk?.notify).toMatchObject({ permission: 'allow', reason: 'reads' });
+    const chosen = decide(
+      input({ manifest: web, answers: { agents: { clerk: { access: { web_search: 'allow' } } }, triggers: {} } }),
+    );
+    expect(chosen.agents.clerk?.web_search).toMatchObject({ permission: 'allow', reason: 'answer' });
+    // An agent installed before keeps what it has: an update never turns its choice into asking.
+    const installed = { manifest: web, access: { clerk: { web_search: 'allow' as const } }, triggers: {} };
+    const update = decide(input({ manifest: { ...web, package: { ...web.package, version: '1.1.0' } }, installed }));
+    expect(update.agents.clerk?.web_search).toMatchObject({ permission: 'allow', reason: 'kept' });
+  });
+
   it('proposes every offered entry granted and arms nothing; a read the app knows runs unasked, package code and unknown tools ask', () => {
     const decided = decide(input({}));
     expect(decided.problems).toEqual([]);
     expect(permissionsOf(decided)).toEqual({
       clerk: {
-        web_search: 'allow',
+        notify: 'allow',
         file_read: 'ask',
         'pkg:invoices/extract': 'ask',
         'workflow:invoices/remind': 'ask',
@@ -95,7 +120,7 @@ describe('decide: a first install', () => {
             file_read: false,
             'pkg:invoices/extract': 'allow',
             'mcp:ledger/lookup': 'allow',
-            web_search: 'ask',
+            notify: 'ask',
           },
         },
       },
@@ -104,7 +129,7 @@ describe('decide: a first install', () => {
     const decided = decide(input({ answers }));
     expect(decided.problems).toEqual([]);
     expect(permissionsOf(decided).clerk).toEqual({
-      web_search: 'ask',
+      notify: 'ask',
       file_read: 'deny',
       'pkg:invoices/extract': 'allow',
       'workflow:invoices/remind': 'ask',
@@ -115,10 +140,10 @@ describe('decide: a first install', () => {
   it('refuses "runs without asking" for a sensitive family, answers about what is not offered, and grants of a tool the owner never allows', () => {
     const problems = decide(
       input({
-        deniedTools: ['web_search'],
+        deniedTools: ['notify'],
         answers: {
           agents: {
-            clerk: { access: { 'workflow:invoices/remind': 'allow', shell: true, web_search: true } },
+            clerk: { access: { 'workflow:invoices/remind': 'allow', shell: true, notify: true } },
             ghost: { access: {} },
           },
           triggers: {
@@ -145,9 +170,9 @@ describe('decide: a first install', () => {
 
   it('leaves a tool the owner never allows ungranted by default, and arms a watched folder only with a folder', () => {
     const decided = decide(
-      input({ deniedTools: ['web_search'], answers: { agents: {}, triggers: { inbox: { armed: true } } } }),
+      input({ deniedTools: ['notify'], answers: { agents: {}, triggers: { inbox: { armed: true } } } }),
     );
-    expect(decided.agents.clerk?.web_search).toMatchObject({
+    expect(decided.agents.clerk?.notify).toMatchObject({
       permission: 'deny',
       reason: 'denied_by_owner',
       ownerDenied: true,
@@ -210,7 +235,7 @@ describe('decide: an update', () => {
       permission: 'deny',
       reason: 'family_changed',
     });
-    expect(decided.agents.clerk?.web_search).toMatchObject({ permission: 'allow', reason: 'kept' });
+    expect(decided.agents.clerk?.notify).toMatchObject({ permission: 'allow', reason: 'kept' });
     const ticked = decide(
       input({
         manifest: after,
@@ -270,8 +295,8 @@ describe('decide: an update', () => {
   });
 
   it('withdraws a kept grant of a tool the owner has since denied', () => {
-    const decided = decide(input({ manifest: v2, installed, deniedTools: ['web_search'] }));
-    expect(decided.agents.clerk?.web_search).toMatchObject({ permission: 'deny', reason: 'denied_by_owner' });
+    const decided = decide(input({ manifest: v2, installed, deniedTools: ['notify'] }));
+    expect(decided.agents.clerk?.notify).toMatchObject({ permission: 'deny', reason: 'denied_by_owner' });
   });
 
   it('a same-version reinstall keeps everything, and an agent offered twice the same entry is decided once', () => {

@@ -23,7 +23,7 @@ describe('blocked tools: exact names and patterns', () => {
     ['pkg:*/*', 'workflow:invoices/remind', false],
     ['shell', 'shell', true],
     ['shell', 'shell2', false],
-    ['*', 'web_search', true],
+    ['*', 'notify', true],
     ['*', 'mcp:a/b', false],
     ['a*a', 'a', false],
   ])('%s against %s: %s', (pattern, tool, matches) => {
@@ -35,7 +35,7 @@ describe('blocked tools: exact names and patterns', () => {
       toolBlockedBy({ ...NO_POLICY, blockedActionFamilies: ['send_external'] }, 'send_email', 'send_external'),
     ).toBe('your organization blocks tools that send things outside this computer');
     expect(toolBlockedBy(null, 'x', 'send_external')).toBeNull();
-    expect(effectivePermission({ ...NO_POLICY, unattended: false }, 'web_search', 'read', 'allow')).toBe('ask');
+    expect(effectivePermission({ ...NO_POLICY, unattended: false }, 'notify', 'read', 'allow')).toBe('ask');
     expect(
       triggerKindAllowed({ ...NO_POLICY, triggers: { schedule: false, file_watch: true, webhook: true } }, 'interval'),
     ).toBe(false);
@@ -47,7 +47,7 @@ describe('blocked tools: exact names and patterns', () => {
 
 const manifest: ApolliaManifest = {
   package: { name: 'invoices', version: '1.0.0', publisher: 'Example Accounting', sdk: '>=0.3, <0.4' },
-  agents: [{ id: 'clerk', name: 'Clerk', mission: 'm', defaults: { access: ['web_search', 'mcp:ledger/lookup'] } }],
+  agents: [{ id: 'clerk', name: 'Clerk', mission: 'm', defaults: { access: ['notify', 'mcp:ledger/lookup'] } }],
   triggers: [
     { id: 'daily', target: 'clerk', source: { type: 'cron', schedule: '0 8 * * *' } },
     { id: 'hook', target: 'clerk', source: { type: 'webhook' } },
@@ -77,7 +77,7 @@ describe('decide under a policy', () => {
     expect(permissionWords(decided.agents.clerk?.['mcp:ledger/lookup'] as never)).toBe(
       'Not allowed: your organization blocks “mcp:*/lookup”',
     );
-    expect(decided.agents.clerk?.web_search).toMatchObject({ permission: 'allow', policy: null });
+    expect(decided.agents.clerk?.notify).toMatchObject({ permission: 'allow', policy: null });
   });
 
   it('an answer granting a blocked tool is refused with policy.blocked_tool', () => {
@@ -118,7 +118,7 @@ describe('decide under a policy', () => {
 
   it('"runs without asking" is refused when the policy does not allow it, and a kept allow asks while it holds', () => {
     const noUnattended = { ...NO_POLICY, unattended: false };
-    expect(decide(input({ policy: noUnattended })).agents.clerk?.web_search).toMatchObject({
+    expect(decide(input({ policy: noUnattended })).agents.clerk?.notify).toMatchObject({
       permission: 'ask',
       canAllow: false,
       stored: 'ask',
@@ -127,16 +127,16 @@ describe('decide under a policy', () => {
       decide(
         input({
           policy: noUnattended,
-          answers: { agents: { clerk: { access: { web_search: 'allow' } } }, triggers: {} },
+          answers: { agents: { clerk: { access: { notify: 'allow' } } }, triggers: {} },
         }),
       ).problems.map((p) => p.code),
     ).toEqual(['policy.unattended']);
     const installed: InstalledDecisions = {
       manifest,
-      access: { clerk: { web_search: 'allow', 'mcp:ledger/lookup': 'ask' } },
+      access: { clerk: { notify: 'allow', 'mcp:ledger/lookup': 'ask' } },
       triggers: {},
     };
-    expect(decide(input({ installed, policy: noUnattended })).agents.clerk?.web_search).toMatchObject({
+    expect(decide(input({ installed, policy: noUnattended })).agents.clerk?.notify).toMatchObject({
       permission: 'ask',
       reason: 'policy',
       stored: 'allow',
@@ -151,7 +151,7 @@ describe('decide under a policy', () => {
     expect(refused.problems.map((p) => p.code)).toEqual(['policy.trigger_kind']);
     const installed: InstalledDecisions = {
       manifest,
-      access: { clerk: { web_search: 'allow', 'mcp:ledger/lookup': 'ask' } },
+      access: { clerk: { notify: 'allow', 'mcp:ledger/lookup': 'ask' } },
       triggers: {
         daily: { armed: true, folder: null, secret: null },
         hook: { armed: true, folder: null, secret: 'made' },

@@ -476,6 +476,9 @@ describe('apply', () => {
 
     // Tool settings: one per tool the preview lists, with its setting and pin; none of an unsaved server; nothing else.
     const expected: Record<string, unknown> = {};
+    // The agent asks before each tool unless the person chose `never` (the template's `approvals: never` is only its
+    // recommendation); each granted built-in tool is recorded allowed, under those approvals.
+    expect(preview.approvals).toEqual({ chosen: 'ask', recommended: 'never' });
     for (const tool of preview.tools) expected[tool] = expect.objectContaining({ setting: 'allow', pin: null });
     for (const server of preview.mcp.filter((m) => m.saved)) {
       for (const tool of server.tools)
@@ -531,9 +534,10 @@ describe('apply', () => {
     const dashboard = await api.dashboard();
     const view = dashboard.ok ? dashboard.value.agents.find((a) => a.id === applied.value.agentId) : undefined;
     expect(view?.access.map((a) => [a.tool, a.permission, a.pin])).toEqual(
+      // Under the approvals chosen (`ask`), a tool recorded allowed still asks first.
       Object.entries(agent.toolSettings as Record<string, { setting: string; pin: unknown }>).map(([tool, t]) => [
         tool,
-        t.setting,
+        t.setting === 'allow' ? 'ask' : t.setting,
         t.pin,
       ]),
     );
@@ -592,7 +596,9 @@ describe('apply', () => {
     expect((await api.apply({ sourceId: kyb, parameters: {}, grants: [], requestId: 'kyb' })).ok).toBe(true);
     const monitor = await open(api, MARKET_MONITOR);
     await previewed(api, monitor);
-    expect((await api.apply({ sourceId: monitor, parameters, grants: [], requestId: 'mm' })).ok).toBe(true);
+    // Unattended only when the person chooses it: the template's `approvals: never` alone no longer makes it so.
+    const chosen = await api.apply({ sourceId: monitor, parameters, grants: [], requestId: 'mm', approvals: 'never' });
+    expect(chosen.ok).toBe(true);
     const board = await api.dashboard();
     if (!board.ok) throw new Error(board.error.message);
     const permissionOf = (from: string, tool: string) =>

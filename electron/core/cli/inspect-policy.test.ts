@@ -170,7 +170,7 @@ describe('inspect under a policy that only blocks a tool and a trigger kind', ()
     );
   });
 
-  it('a template: the tools it denies and the trigger kinds it does not allow; its approvals as apply refuses them', async () => {
+  it('a template: the tools it denies and the trigger kinds it does not allow; its `approvals: never` only a recommendation', async () => {
     const { env } = withPolicy({
       version: 1,
       blockedTools: ['web_fetch', 'mcp:slack/send'],
@@ -179,10 +179,10 @@ describe('inspect under a policy that only blocks a tool and a trigger kind', ()
     });
     const { code, json } = await inspectJson(writeTemplate(), env);
     expect(code).toBe(0);
-    expect(json.policy.outcome).toBe('refused');
-    expect(json.policy.refusals).toEqual([
-      { code: 'policy.unattended', message: `The agent cannot run without asking: ${ORG}` },
-    ]);
+    // Applied as it comes, the agent asks first (unattended is only the person's choice), so the policy that forbids
+    // running without asking refuses nothing; only choosing `never` would be refused.
+    expect(json.policy.outcome).toBe('allowed');
+    expect(json.policy.refusals).toEqual([]);
     expect(json.policy.withheld.map((w: { name: string; effect: string }) => [w.name, w.effect])).toEqual([
       ['web_fetch', 'withheld'],
       ['mcp:slack/send', 'withheld'],

@@ -18,7 +18,7 @@ export interface ApplyDraft {
   arm: string[];
   /** Built-in tools the person unticked: the agent gets them denied. */
   withhold: string[];
-  /** The person's approvals choice; null keeps the template's recommendation. */
+  /** The person's approvals choice; null asks before each tool (the template's recommendation is only shown). */
   approvals: Approvals | null;
   requestId: string;
 }

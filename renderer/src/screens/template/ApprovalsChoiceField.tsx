@@ -1,20 +1,25 @@
+import { Lock } from 'lucide-react';
 import type { Approvals } from '../../../../shared/decisions/apply-context';
 import { APPROVALS_ALWAYS, APPROVALS_CHOICES } from '../../../../shared/decisions/approvals-words';
 
 /**
  * How the agent asks (template spec agent.md `approvals`): the template's value is its
- * recommendation, offered as the default of a choice, never stated as a fact.
+ * recommendation, marked beside its choice and never stated as a fact; the choice starts at `ask` (unattended is
+ * only ever the person's choice).
  * A radio group: arrow keys move between the two choices.
  */
 export function ApprovalsChoiceField({
   recommended,
   chosen,
   hasTriggers,
+  lockedNever = null,
   onChoose,
 }: {
   recommended: Approvals;
   chosen: Approvals;
   hasTriggers: boolean;
+  /** The organization whose policy forbids running unattended: `never` is locked, with its reason. */
+  lockedNever?: string | null;
   onChoose: (value: Approvals) => void;
 }) {
   return (
@@ -32,8 +37,9 @@ export function ApprovalsChoiceField({
               name="approvals"
               value={choice.value}
               checked={chosen === choice.value}
+              disabled={choice.value === 'never' && lockedNever !== null}
               onChange={() => onChoose(choice.value)}
-              aria-describedby={`${id}-detail`}
+              aria-describedby={`${id}-detail${choice.value === 'never' && lockedNever !== null ? ` ${id}-locked` : ''}`}
             />
             <label htmlFor={id}>
               {choice.label}
@@ -44,6 +50,12 @@ export function ApprovalsChoiceField({
             <p id={`${id}-detail`} className="small muted">
               {choice.detail}
             </p>
+            {choice.value === 'never' && lockedNever !== null ? (
+              <p id={`${id}-locked`} className="small row-note">
+                <Lock aria-hidden="true" size={12} /> Locked by your organization ({lockedNever}): its policy does not
+                allow an agent to run without asking.
+              </p>
+            ) : null}
           </div>
         );
       })}

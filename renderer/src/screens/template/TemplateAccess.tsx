@@ -8,6 +8,7 @@ import { FamilyBadge, OutwardBadge } from '../../components/FamilyBadge';
 import { PackageText } from '../../components/PackageText';
 import { useFlowStore } from '../../stores/flow-store';
 import { ApprovalsChoiceField } from './ApprovalsChoiceField';
+import { useSettings } from '../../../api/hooks';
 import { mcpToolOutcome } from './mcp-tool-outcome';
 
 /** What the Access step changes: MCP grants, built-in tools left out, and the approvals choice. */
@@ -256,14 +257,21 @@ export function TemplateAccess({ preview, choices }: { preview: ApplyPreview; ch
   const deniedNative = preview.warnings
     .filter((w) => w.code.startsWith('grants.') && !w.code.startsWith('grants.mcp:'))
     .map((w) => w.code.slice('grants.'.length));
-  const approvals = choices.approvals ?? preview.approvals.recommended;
+  // Asked before each tool unless the person chooses `never` (the template's value is only its recommendation); the
+  // organization may forbid `never`, and then the choice is locked at the control with its reason.
+  const settings = useSettings();
+  const unattendedForbidden = settings.data?.policy?.effective?.unattended === false;
+  const approvals = unattendedForbidden ? 'ask' : (choices.approvals ?? preview.approvals.chosen);
   return (
     <div className="step-body">
       <ApprovalsChoiceField
         recommended={preview.approvals.recommended}
         chosen={approvals}
         hasTriggers={choices.hasTriggers}
-        onChoose={(value) => choices.onApprovals(value === preview.approvals.recommended ? null : value)}
+        lockedNever={
+          unattendedForbidden ? (settings.data?.policy?.effective?.organization ?? 'your organization') : null
+        }
+        onChoose={(value) => choices.onApprovals(value === 'ask' ? null : value)}
       />
       <BuiltinToolsSection choices={choices} deniedNative={deniedNative} approvals={approvals} />
       <section aria-labelledby="tpl-mcp">
