@@ -9,7 +9,9 @@
 import { terminalJson } from './terminal-text';
 import { realpath } from 'node:fs/promises';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
-import type { ApoSummary, Inspection } from '../../../shared/manifests/inspection';
+import type { ApoDetails, ApoSummary, Inspection } from '../../../shared/manifests/inspection';
+import { checkManifestSchema } from '../apollia/manifest-parse';
+import { capabilityLines } from './capability-lines';
 import {
   type SignatureVerdict,
   signatureUpdateJson,
@@ -47,7 +49,8 @@ export const INSPECT_USAGE = [
 /**
  * The `--json` object, keys in the contract's order. An `.apo`'s summary gains, after `signature`, the rest of its one
  * signature verdict: `publisher_names` (verified only: how the name you trust the key as compares with the package's
- * publisher field) and `signature_update` (how it stands to the key pinned for the installed package of its name).
+ * publisher field) and `signature_update` (how it stands to the key pinned for the installed package of its name), and
+ * `capabilities`: what it can do, worst first, the same lines as the text.
  */
 export function inspectionJson(
   inspection: Inspection,
@@ -56,12 +59,18 @@ export function inspectionJson(
   policy: InspectionPolicy | null = null,
 ): string {
   const { kind, ok, errors, warnings, details } = inspection;
+  // What it can do, worst first: the very lines the text prints (`capability-lines.ts`), for a manifest the schema
+  // accepted (the text says nothing more of a refused one either).
+  const manifest = kind === 'apo' ? (details as ApoDetails | null)?.manifest : undefined;
+  const capabilities =
+    manifest && checkManifestSchema(manifest as never).length === 0 ? capabilityLines(manifest) : null;
   const summary =
     verdict && inspection.summary
       ? {
           ...inspection.summary,
           publisher_names: verdict.names,
           signature_update: signatureUpdateJson(verdict.update, installedVersion),
+          ...(capabilities ? { capabilities } : {}),
         }
       : inspection.summary;
   // `policy` is added last, and only by `inspect` itself: the keys before it keep their order.
