@@ -14,6 +14,7 @@ import { ownRecord } from '../../../shared/base/own-data';
 import type { PreviewMcpTool } from '../../../shared/decisions/apply-preview';
 import type { AgentRecord, StoreState, TemplateAgentRecord } from '../store/state';
 import { agentView, waitingToolGrantable } from './views';
+import { refuseIfChanged } from './publisher-trust';
 
 /** The agent with this id, not archived; else `agent.unknown` or `agent.archived`. */
 export function liveAgent(state: StoreState, agentId: string): AgentRecord {
@@ -36,6 +37,8 @@ export async function setToolAccess(ctx: ApiContext, request: ApiRequest<'setToo
   const { view, packageName } = await ctx.store.update((state) => {
     const agent = liveAgent(state, request.agentId);
     if (agent.origin === 'package') {
+      // A changed package is granted nothing until it is reinstalled or removed; withdrawing still works.
+      if (request.granted) refuseIfChanged(state, agent.packageName, `\`${request.tool}\` was not allowed`);
       const entry = agent.access.find((a) => a.entry === request.tool);
       if (!entry) throw new CoreError('access.unknown', `${agent.displayName} is not offered \`${request.tool}\`.`);
       // The one decision function says how a grant runs (its author's word is not enough for package code), and refuses

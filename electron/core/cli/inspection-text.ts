@@ -47,6 +47,8 @@ export interface InspectionTextOptions {
   policy?: InspectionPolicy | null;
   /** "Managed by …" of the policy in force. */
   managedBy?: string | null;
+  /** How it stands to the installed package of its name (`installedLine`), said after the signature; none: nothing. */
+  installed?: string | null;
 }
 
 const KIND_WORDS: Record<Inspection['kind'], string> = {
@@ -309,7 +311,7 @@ function formatOther(inspection: Inspection, policy: string[]): string[] {
  */
 export function formatInspection(inspection: Inspection, options: InspectionTextOptions = {}): string {
   const now = options.now ?? new Date();
-  const policy = policyLines(inspection.kind, options);
+  const policy = [...(options.installed ? [options.installed] : []), ...policyLines(inspection.kind, options)];
   const body =
     inspection.kind === 'apo'
       ? formatApo(
