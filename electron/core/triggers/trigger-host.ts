@@ -152,7 +152,10 @@ export class TriggerHost {
     try {
       await this.intake.load();
       await this.loadCarried();
-      await this.listener.start(this.options.port ?? (await this.settingsPort()));
+      // The organization's webhook port wins over the one asked for (`serve --port`) and over Settings.
+      const fixed = readHostPolicy(this.options.policy).view.effective?.webhookPort ?? null;
+      this.boundFor = fixed ?? this.options.port ?? (await this.settingsPort());
+      await this.listener.start(this.boundFor);
     } catch (error) {
       await this.listener.stop();
       await this.release();
@@ -280,9 +283,10 @@ export class TriggerHost {
     );
     // Integrity: every package hashed at the host's start and periodically, else what was installed since.
     await this.gate.refresh(state, this.gate.due(this.clock.now().getTime()), this.clock.now().getTime());
-    const port = policy.effective?.webhookPort ?? state.settings.webhookPort ?? DEFAULT_WEBHOOK_PORT;
-    if (this.options.port === undefined && port !== this.boundFor && port !== this.listener.port)
-      await this.rebind(port);
+    // The policy's port first (DESIGN.md "Managed policy"), then the one the host was started on, then Settings'.
+    const port =
+      policy.effective?.webhookPort ?? this.options.port ?? state.settings.webhookPort ?? DEFAULT_WEBHOOK_PORT;
+    if (port !== this.boundFor && (port === 0 || port !== this.listener.port)) await this.rebind(port);
     const wanted = new Map<string, { trigger: TriggerRecord; sealed: string | null }>();
     for (const trigger of Object.values(state.triggers)) {
       if (!trigger.armed || agentArchived(state, trigger)) continue;
