@@ -332,3 +332,31 @@ describe("the README's example policy", () => {
     expect(view.effective?.organization).toBe('Example Corp');
   });
 });
+
+describe("the person's file never supplies the organization's name, port, export or a granting key", () => {
+  it('while a machine file exists, even one that does not set them', () => {
+    const view = evaluatePolicy([
+      { role: 'machine', path: '/etc/apollia-desktop/policy.json', text: JSON.stringify({ version: 1 }) },
+      {
+        role: 'env',
+        path: '/home/me/policy.json',
+        text: JSON.stringify({
+          version: 1,
+          organization: 'Me',
+          webhookPort: 9100,
+          activityExport: '/tmp/mine.jsonl',
+          allowedPackages: [{ sha256: 'a'.repeat(64) }],
+          requireSignature: 'any',
+        }),
+      },
+    ]);
+    expect(view.effective).toMatchObject({
+      organization: null,
+      webhookPort: null,
+      activityExport: null,
+      allowedPackages: null,
+      requireSignature: 'any',
+    });
+    expect(Object.keys(view.origin)).toEqual(['requireSignature']);
+  });
+});
