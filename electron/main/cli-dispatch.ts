@@ -117,7 +117,8 @@ export function startEntry(app: EntryApp, deps: EntryDeps): EntryOutcome {
     });
     const io: CliIo = {
       ...deps.io,
-      env: { ...deps.io.env, APOLLIA_RESOURCES: deps.resourcesDir },
+      // The app's own resources folder, handed over as a value: never through the environment, which the person sets.
+      resourcesDir: deps.resourcesDir,
       untilStopped: () => stopped,
     };
     const exit = (code: number) => {

@@ -93,7 +93,7 @@ export function installedLine(summary: ApoSummary, installed: InstalledRelation)
 
 /** Whether `path` is one of the templates that ship with the app (`resources/templates/<name>`). */
 async function isBuiltinTemplate(io: CliIo, path: string): Promise<boolean> {
-  const templates = join(cliResourcesDir(io.env), 'templates');
+  const templates = join(cliResourcesDir(io), 'templates');
   const [real, root] = await Promise.all([realpath(path).catch(() => path), realpath(templates).catch(() => null)]);
   return root !== null && dirname(real) === root;
 }

@@ -57,7 +57,7 @@ export function cliApi(io: CliIo, folders: string[] = []): CoreApi {
   const queue = [...folders];
   return createApi({
     dataDir,
-    resourcesDir: cliResourcesDir(io.env),
+    resourcesDir: cliResourcesDir(io),
     dialogs: { openFile: async () => null, openFolder: async () => queue.shift() ?? null },
     secretBox: createFileKeySecretBox(dataDir),
     now: () => new Date(),
