@@ -211,7 +211,7 @@ describe('reading the files', () => {
   it('the machine location of each system', () => {
     expect(machinePolicyPath('linux', {})).toBe('/etc/apollia-desktop/policy.json');
     expect(machinePolicyPath('darwin', {})).toBe('/Library/Application Support/Apollia Desktop/policy.json');
-    expect(machinePolicyPath('win32', { ProgramData: 'D:\\ProgramData' })).toBe(
+    expect(machinePolicyPath('win32', { ProgramData: 'Z:\\Elsewhere' }, () => 'D:\\ProgramData')).toBe(
       'D:\\ProgramData\\Apollia Desktop\\policy.json',
     );
   });
