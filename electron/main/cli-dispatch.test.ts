@@ -92,7 +92,8 @@ describe('the app binary started with a CLI command', () => {
     const d = deps([BINARY, 'apply', 'code-review'], calls);
     startEntry(app, d);
     await settle();
-    expect(d.ran[0]?.io.env.APOLLIA_RESOURCES).toBe('/opt/Apollia Desktop/resources');
+    expect(d.ran[0]?.io.resourcesDir).toBe('/opt/Apollia Desktop/resources');
+    expect(d.ran[0]?.io.env.APOLLIA_RESOURCES).toBeUndefined();
     expect(d.ran[0]?.io.env.HOME).toBe('/home/ada');
   });
 

@@ -184,7 +184,8 @@ function runCommand(app: EntryApp, deps: EntryDeps, cliArgs: string[]): void {
   });
   const io: CliIo = {
     ...deps.io,
-    env: { ...deps.io.env, APOLLIA_RESOURCES: deps.resourcesDir },
+    // The app's own resources folder, handed over as a value: never through the environment, which the person sets.
+    resourcesDir: deps.resourcesDir,
     ...(serve ? { untilStopped: () => stopped } : {}),
   };
   deps.onBrokenPipe(() => {

@@ -50,6 +50,7 @@ export type ApiErrorCode =
   | 'install.downgrade'
   | 'install.denied_tool'
   | 'package.unknown'
+  | 'package.changed'
   // apply
   | 'apply.not_a_template'
   | 'apply.refused'

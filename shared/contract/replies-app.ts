@@ -58,10 +58,16 @@ export type AppInfo = Static<typeof AppInfoSchema>;
 
 /**
  * How a package being inspected relates to the version installed here: the version installed on
- * this machine, and what the inspected source is compared to it (the same version, a newer one: an
+ * this machine, the SHA-256 of its archive, and what the inspected source is compared to it (the
+ * same package, the same name and version with other bytes: another package, installed as an
+ * update — DESIGN.md "Trust after install": a package is its archive's SHA-256 —, a newer one: an
  * update, an older one: a downgrade).
  */
-export const InstalledRelationSchema = closed({ version: str, relation: oneOf(['same', 'newer', 'older']) });
+export const InstalledRelationSchema = closed({
+  version: str,
+  sha256: str,
+  relation: oneOf(['same', 'other_bytes', 'newer', 'older']),
+});
 export type InstalledRelation = Static<typeof InstalledRelationSchema>;
 
 /** A webhook secret made on this machine, shown ONCE (never returned again: rotate to see a new one). */

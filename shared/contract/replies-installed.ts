@@ -263,5 +263,10 @@ export const InstalledPackageViewSchema = closed({
   triggers: Type.Array(TriggerViewSchema),
   signature: SignatureSummarySchema,
   integrity: PackageIntegrityViewSchema,
+  /**
+   * Each violation of the organization's policy that withholds the installed package whole (DESIGN.md "Managed
+   * policy": its grants held, its triggers paused), with its `policy.*` code; absent when the policy allows it.
+   */
+  policy: Type.Optional(Type.Array(closed({ code: str, message: str }))),
 });
 export type InstalledPackageView = Static<typeof InstalledPackageViewSchema>;

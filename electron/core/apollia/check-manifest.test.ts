@@ -65,7 +65,7 @@ describe('the complete example', () => {
       name: 'invoices',
       version: '1.2.0',
       publisher: 'Example Accounting',
-      sensitive_families: ['read_personal', 'send_external'],
+      sensitive_families: ['execute_code', 'read_personal', 'send_external'],
       connections: ['gmail'],
       mcp_servers: ['ledger'],
       triggers: [{ id: 'first-monday', type: 'cron', needs: null }],

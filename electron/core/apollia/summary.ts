@@ -24,13 +24,18 @@ function table(value: unknown): Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
 }
 
-/** Sorted, unique families other than `read` among the package's tools and workflows. */
+/**
+ * Sorted, unique families other than `read` among the package's tools and workflows, and `execute_code` when an MCP
+ * server of it starts a program here (a `command`): a program is code execution, as the verdict and the text say
+ * (DESIGN.md "Managed policy": `execute_code` covers the programs a package starts).
+ */
 export function sensitiveFamilies(manifest: ApolliaManifest): ActionFamily[] {
   const families = new Set<ActionFamily>();
   for (const entry of [...list(manifest.tools), ...list(manifest.workflows)]) {
     const family = entry.action as ActionFamily;
     if ((ACTION_FAMILIES as readonly string[]).includes(family) && isSensitive(family)) families.add(family);
   }
+  if (list(manifest.mcp_servers).some((server) => text(server.command) !== '')) families.add('execute_code');
   return [...families].sort();
 }
 

@@ -14,6 +14,8 @@ import { ownRecord } from '../../../shared/base/own-data';
 import type { PreviewMcpTool } from '../../../shared/decisions/apply-preview';
 import type { AgentRecord, StoreState, TemplateAgentRecord } from '../store/state';
 import { agentView, waitingToolGrantable } from './views';
+import { refuseIfChanged } from './publisher-trust';
+import { refuseWithheldPackage } from '../policy/installed-policy';
 
 /** The agent with this id, not archived; else `agent.unknown` or `agent.archived`. */
 export function liveAgent(state: StoreState, agentId: string): AgentRecord {
@@ -36,6 +38,12 @@ export async function setToolAccess(ctx: ApiContext, request: ApiRequest<'setToo
   const { view, packageName } = await ctx.store.update((state) => {
     const agent = liveAgent(state, request.agentId);
     if (agent.origin === 'package') {
+      // A changed package is granted nothing until it is reinstalled or removed; withdrawing still works.
+      if (request.granted) {
+        refuseIfChanged(state, agent.packageName, `\`${request.tool}\` was not allowed`);
+        // A package the policy now refuses is withheld whole: nothing of it is granted (DESIGN.md "Managed policy").
+        refuseWithheldPackage(state, policy, agent.packageName, `\`${request.tool}\` was not allowed`);
+      }
       const entry = agent.access.find((a) => a.entry === request.tool);
       if (!entry) throw new CoreError('access.unknown', `${agent.displayName} is not offered \`${request.tool}\`.`);
       // The one decision function says how a grant runs (its author's word is not enough for package code), and refuses
@@ -54,6 +62,13 @@ export async function setToolAccess(ctx: ApiContext, request: ApiRequest<'setToo
       entry.permission = permission;
       entry.granted = permission !== 'deny';
     } else {
+      // The organization's blocked tools hold at every door, a skipped tool granted later included.
+      const blocked = request.granted ? toolBlockedBy(policy, request.tool, null) : null;
+      if (blocked !== null)
+        throw new CoreError(
+          'policy.blocked_tool',
+          `\`${request.tool}\` cannot be allowed: ${blocked}; ${POLICY_REFUSAL}.`,
+        );
       const waiting = waitingTool(agent, request.tool);
       if (waiting) {
         // A tool apply skipped because its server was not saved: once the server is saved, granting
@@ -79,12 +94,6 @@ export async function setToolAccess(ctx: ApiContext, request: ApiRequest<'setToo
       }
       const setting = own(agent.toolSettings, request.tool);
       if (!setting) throw new CoreError('access.unknown', `${agent.displayName} has no tool \`${request.tool}\`.`);
-      const blocked = request.granted ? toolBlockedBy(policy, request.tool, null) : null;
-      if (blocked !== null)
-        throw new CoreError(
-          'policy.blocked_tool',
-          `\`${request.tool}\` cannot be allowed: ${blocked}; ${POLICY_REFUSAL}.`,
-        );
       if (request.granted && setting.pinMissing)
         throw new CoreError(
           'access.pin_missing',

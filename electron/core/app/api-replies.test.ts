@@ -244,7 +244,11 @@ describeWithMinisign('inspections of signed packages and their updates meet the 
     const updatePath = invoicesFile(kit.dir, 'invoices-1.3.0.apo', '1.3.0', asksMore);
     minisignSign(kit.publisher, updatePath, { trustedComment: 'invoices 1.3.0' });
     const update = (await open(updatePath)).inspection;
-    expect(update.installed).toEqual({ version: '1.2.0', relation: 'newer' });
+    expect(update.installed).toMatchObject({
+      version: '1.2.0',
+      sha256: expect.stringMatching(/^[0-9a-f]{64}$/),
+      relation: 'newer',
+    });
     expect(update.signatureVerdict?.names).toBe('lookalike');
     expect(update.signatureVerdict?.update).toMatchObject({
       change: 'kept',

@@ -141,7 +141,11 @@ describe('install', () => {
     const sourceId = await openApo(api, apoFile(newer));
     const inspected = await api.inspect({ sourceId });
     if (!inspected.ok) throw new Error(inspected.error.message);
-    expect(inspected.value.installed).toEqual({ version: '1.2.0', relation: 'newer' });
+    expect(inspected.value.installed).toMatchObject({
+      version: '1.2.0',
+      sha256: expect.stringMatching(/^[0-9a-f]{64}$/),
+      relation: 'newer',
+    });
     expect(inspected.value.updateDiff?.changes).toEqual([
       'Invoice clerk asks for something new, not allowed until you tick it: search the web (`web_search`)',
     ]);

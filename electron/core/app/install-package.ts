@@ -13,6 +13,7 @@ import type {
   WebhookSecretGiven,
   WebhookSecretOnce,
 } from '../../../shared/contract/api';
+import type { InstalledRelation } from '../../../shared/contract/api';
 import type { ApolliaManifest } from '../../../shared/manifests/apollia-manifest';
 import type { Decisions, InstalledDecisions } from '../../../shared/decisions/decisions';
 import type { ApoDetails, SignatureSummary } from '../../../shared/manifests/inspection';
@@ -31,11 +32,11 @@ import { trustedKeysOf } from '../trust/stored-keys';
 import { pickedWatchFolder } from '../triggers/watchable-folder';
 import { type ApiContext, policyOf, recordActivity } from './context';
 import { decideFromStore, trustOf } from './decide-from-store';
-import { applyInstallPlan, checkKeyChange, type InstallPrepared, planInstall, relationOf } from './install-plan';
+import { applyInstallPlan, checkKeyChange, identityRelation, type InstallPrepared, planInstall } from './install-plan';
 import { digestsOf, keyChangeOf } from './publisher-trust';
 import { sharedSecretWarning, webhookSecretFor } from './trigger-arming';
 
-export { relationOf } from './install-plan';
+export { identityRelation, relationOf } from './install-plan';
 
 /**
  * For an inspected manifest: the installed version of the same package and, for another version, what the update
@@ -44,8 +45,9 @@ export { relationOf } from './install-plan';
 export function installedComparison(
   state: StoreState,
   manifest: ApolliaManifest,
+  sha256: string,
 ): {
-  installed: { version: string; relation: 'same' | 'newer' | 'older' } | null;
+  installed: InstalledRelation | null;
   updateDiff: UpdateDiff | null;
   installedDecisions: InstalledDecisions | null;
 } {
@@ -53,9 +55,9 @@ export function installedComparison(
   if (!valid(manifest.package.version)) return none;
   const installed = own(state.packages, manifest.package.name);
   if (!installed) return none;
-  const relation = relationOf(installed.version, manifest.package.version);
+  const relation = identityRelation(installed, manifest.package.version, sha256);
   return {
-    installed: { version: installed.version, relation },
+    installed: { version: installed.version, sha256: installed.sha256, relation },
     updateDiff: relation === 'same' ? null : diffUpdate(installed.manifest, manifest),
     installedDecisions: installedDecisions(state, installed.name),
   };
@@ -142,8 +144,10 @@ function refuseFromStore(
   const { src, inspection, manifest } = source;
   const { name, version } = manifest.package;
   const existing = own(state.packages, name);
-  const relation = existing ? relationOf(existing.version, version) : null;
-  // The same version again is refused, unless its files changed on this computer: then it is put back.
+  // The same name and version with other bytes is another package: installed as an update (DESIGN.md "Trust after
+  // install"), never as the installed one put back.
+  const relation = existing ? identityRelation(existing, version, source.sha256) : null;
+  // The same package again is refused, unless its files changed on this computer: then it is put back.
   const reinstall = relation === 'same' && own(state.packageTrust, name)?.integrity.state === 'changed';
   if (relation === 'same' && !reinstall)
     throw new CoreError('install.already_installed', `${name} ${version} is already installed`);

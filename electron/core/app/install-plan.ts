@@ -5,7 +5,6 @@
  * store update. What the person decided comes only from the decision function (`shared/decisions/decisions.ts`), through
  * `decideFromStore`; the plan only carries it out.
  */
-import compare from 'semver/functions/compare.js';
 import type { InstallReceipt, KeyChange, WebhookSecretGiven, WebhookSecretOnce } from '../../../shared/contract/api';
 import type { ApolliaManifest, TriggerEntry } from '../../../shared/manifests/apollia-manifest';
 import { accessFamilies, firstByName } from '../../../shared/decisions/consent';
@@ -28,12 +27,9 @@ import type { PackageAgentRecord, PackageRecord, PackageTrustRecord, StoreState,
 import type { FileDigests } from '../trust/index';
 import { installedTrust, keyChangeOf, pinOfSummary } from './publisher-trust';
 import { armedWords } from './trigger-arming';
+import { identityRelation, relationOf } from './package-identity';
 
-/** How a candidate version stands to the installed one. */
-export function relationOf(installed: string, candidate: string): 'same' | 'newer' | 'older' {
-  const order = compare(candidate, installed);
-  return order === 0 ? 'same' : order > 0 ? 'newer' : 'older';
-}
+export { identityRelation, relationOf } from './package-identity';
 
 /** What install made ready before the store's lock, keyed by the manifest's trigger id. */
 export interface InstallPrepared {
@@ -129,7 +125,8 @@ export function planInstall(state: Readonly<StoreState>, input: InstallPlanInput
   const { manifest, at } = input;
   const { name, version } = manifest.package;
   const current = own(state.packages, name);
-  const sameAgain = current !== undefined && current.version === version;
+  // The same package again (same version, same bytes); the same version with other bytes is an update.
+  const sameAgain = current !== undefined && identityRelation(current, version, input.sha256) === 'same';
   if (sameAgain && own(state.packageTrust, name)?.integrity.state !== 'changed')
     throw new CoreError('install.already_installed', `${name} ${version} is already installed`);
   const keyChange = checkKeyChange(name, keyChangeOf(state, name, input.signature), input.acceptKeyChange);
@@ -141,7 +138,7 @@ export function planInstall(state: Readonly<StoreState>, input: InstallPlanInput
     ? 'installed'
     : sameAgain
       ? 'reinstalled'
-      : relationOf(current.version, version) === 'newer'
+      : relationOf(current.version, version) !== 'older'
         ? 'updated'
         : 'downgraded';
   const receipt: InstallReceipt = {

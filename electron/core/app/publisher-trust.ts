@@ -345,3 +345,18 @@ export function integrityDetail(report: { changed: string[]; missing: string[]; 
   const shown = names.slice(0, 5).join(', ') + (names.length > 5 ? `, and ${names.length - 5} more` : '');
   return `${parts.join(', ') || 'the folder cannot be read'}${shown ? `: ${shown}` : ''}`;
 }
+
+/**
+ * Refuses `what` on a package the integrity check marked changed (DESIGN.md "Trust after install": arming or granting
+ * it is refused until it is reinstalled or removed), saying how to lift it; `packageName` null (a template's agent or
+ * trigger) is never refused here.
+ */
+export function refuseIfChanged(state: StoreState, packageName: string | null, what: string): void {
+  if (packageName === null) return;
+  const trust = own(state.packageTrust, packageName);
+  if (trust?.integrity.state !== 'changed') return;
+  throw new CoreError(
+    'package.changed',
+    `${what}: the files of ${packageName} changed on this computer since install (${integrityDetail(trust.integrity)}); reinstall it from its .apo (\`reinstall PATH\`, or open the .apo again) or remove it first`,
+  );
+}

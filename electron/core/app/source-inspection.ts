@@ -26,7 +26,7 @@ export async function inspectForConsent(ctx: ApiContext, request: ApiRequest<'in
   const inspection = await inspectSource(src, trusted, pinnedKeysOf(state, trusted));
   const manifest = src.kind === 'apo' ? (inspection.details as ApoDetails | null)?.manifest : undefined;
   const comparison = manifest
-    ? installedComparison(state, manifest)
+    ? installedComparison(state, manifest, (inspection.summary as ApoSummary | null)?.sha256 ?? '')
     : { installed: null, updateDiff: null, installedDecisions: null };
   const summary = src.kind === 'apo' ? (inspection.summary as ApoSummary | null) : null;
   // The one signature verdict of this inspection: every screen renders it, none recomputes it.

@@ -11,6 +11,8 @@ import { type ApiContext, policyOf, recordActivity, seal } from './context';
 import { own } from '../../../shared/base/own';
 import { POLICY_REFUSAL, triggerKindAllowed, triggerKindWords } from '../../../shared/policy/policy';
 import { usablePolicy } from '../policy/index';
+import { refuseIfChanged } from './publisher-trust';
+import { refuseWithheldPackage } from '../policy/installed-policy';
 import { CoreError } from '../errors/index';
 import { disarmTrigger as disarm, type SealedWebhookSecret, setWebhookSecret } from '../store/records';
 import type { StoreState, TriggerRecord } from '../store/state';
@@ -171,6 +173,10 @@ export async function armTrigger(
     current.type === 'webhook' ? await webhookSecretFor(ctx, request.webhookSecret, 'webhookSecret') : null;
   const { answer, who } = await store.update((state) => {
     const trigger = triggerIn(state, request.triggerId);
+    // A changed package is armed again only by reinstalling it (DESIGN.md "Trust after install").
+    refuseIfChanged(state, trigger.packageName, `trigger \`${trigger.name}\` was not armed`);
+    // A package the policy now refuses is withheld whole (DESIGN.md "Managed policy"): nothing of it is armed.
+    refuseWithheldPackage(state, policy, trigger.packageName, `trigger \`${trigger.name}\` was not armed`);
     if (trigger.type === 'file_watch' && path === null)
       throw new CoreError('trigger.needs_folder', `trigger \`${trigger.name}\` watches a folder: pick one to arm it`);
     if (trigger.type !== 'file_watch' && path !== null)

@@ -29,14 +29,15 @@ export function cliDataDir(io: CliIo): string {
 }
 
 /**
- * The folder of the app's resources (catalogues, built-in templates): `APOLLIA_RESOURCES` when set,
- * else `resources/` of the project this CLI was built from, found from this file, never from the
- * working folder: the built CLI is `out/cli/*.cjs` (two folders down), its TypeScript source
- * `electron/core/cli/` (three). An `npm install -g` keeps that layout, so a built-in template is
- * found from any folder.
+ * The folder of the app's resources (catalogues, built-in templates): the one the hosting app gives
+ * (`io.resourcesDir`), else `resources/` of the project this CLI was built from, found from this
+ * file, never from the environment or the working folder (DESIGN.md "Managed policy": nothing that
+ * decides what is built in comes from either): the built CLI is `out/cli/*.cjs` (two folders down),
+ * its TypeScript source `electron/core/cli/` (three). An `npm install -g` keeps that layout, so a
+ * built-in template is found from any folder.
  */
-export function cliResourcesDir(env: CliIo['env']): string {
-  if (env.APOLLIA_RESOURCES) return env.APOLLIA_RESOURCES;
+export function cliResourcesDir(io: Pick<CliIo, 'resourcesDir'>): string {
+  if (io.resourcesDir) return io.resourcesDir;
   const here = fileURLToPath(import.meta.url);
   return resolve(dirname(here), here.endsWith('.ts') ? '../../..' : '../..', 'resources');
 }

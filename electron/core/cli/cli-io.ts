@@ -23,6 +23,12 @@ export interface CliIo {
    */
   untilStopped?: () => Promise<string>;
   /**
+   * The app's own resources folder (catalogues, the built-in templates), given by the code that hosts the CLI (the
+   * installed app's main process: its `process.resourcesPath`; tests). Never read from the environment: what is
+   * "built in" decides trust (DESIGN.md "Managed policy"); absent, it is found from the CLI's own files.
+   */
+  resourcesDir?: string;
+  /**
    * Reads all of standard input as text (`--webhook-secret-stdin`). Absent, commands read
    * this process's standard input; tests pass their own.
    */

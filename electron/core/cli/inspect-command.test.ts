@@ -71,7 +71,7 @@ describe('inspect: exit codes', () => {
     expect(json.kind).toBe('apo');
     expect(json.ok).toBe(true);
     expect(json.errors).toEqual([]);
-    expect(json.summary?.sensitive_families).toEqual(['read_personal', 'send_external']);
+    expect(json.summary?.sensitive_families).toEqual(['execute_code', 'read_personal', 'send_external']);
     expect(json.summary?.connections).toEqual(['gmail']);
     expect(json.summary?.mcp_servers).toEqual(['ledger']);
     expect(json.summary?.triggers).toEqual([{ id: 'first-monday', type: 'cron', needs: null }]);

@@ -9,13 +9,17 @@
 import { terminalJson } from './terminal-text';
 import { realpath } from 'node:fs/promises';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
-import type { ApoSummary, Inspection } from '../../../shared/manifests/inspection';
+import type { ApoDetails, ApoSummary, Inspection } from '../../../shared/manifests/inspection';
+import { checkManifestSchema } from '../apollia/manifest-parse';
+import { capabilityLines } from './capability-lines';
 import {
   type SignatureVerdict,
   signatureUpdateJson,
   signatureVerdictOf,
 } from '../../../shared/trust/signature-verdict';
 import { own } from '../../../shared/base/own';
+import type { InstalledRelation } from '../../../shared/contract/api';
+import { identityRelation } from '../app/package-identity';
 import { managedBy } from '../../../shared/policy/policy';
 import { pinnedKeysOf, signatureUpdateOf } from '../trust/stored-keys';
 import { InputNotFoundError, inspectPath } from '../app/inspect';
@@ -47,21 +51,31 @@ export const INSPECT_USAGE = [
 /**
  * The `--json` object, keys in the contract's order. An `.apo`'s summary gains, after `signature`, the rest of its one
  * signature verdict: `publisher_names` (verified only: how the name you trust the key as compares with the package's
- * publisher field) and `signature_update` (how it stands to the key pinned for the installed package of its name).
+ * publisher field) and `signature_update` (how it stands to the key pinned for the installed package of its name), and
+ * `capabilities`: what it can do, worst first, the same lines as the text, and `installed` (the installed package of
+ * its name: version, SHA-256, and `relation`, `other_bytes` for the same version with other bytes).
  */
 export function inspectionJson(
   inspection: Inspection,
   verdict: SignatureVerdict | null = null,
   installedVersion: string | null = null,
   policy: InspectionPolicy | null = null,
+  installed: InstalledRelation | null = null,
 ): string {
   const { kind, ok, errors, warnings, details } = inspection;
+  // What it can do, worst first: the very lines the text prints (`capability-lines.ts`), for a manifest the schema
+  // accepted (the text says nothing more of a refused one either).
+  const manifest = kind === 'apo' ? (details as ApoDetails | null)?.manifest : undefined;
+  const capabilities =
+    manifest && checkManifestSchema(manifest as never).length === 0 ? capabilityLines(manifest) : null;
   const summary =
     verdict && inspection.summary
       ? {
           ...inspection.summary,
           publisher_names: verdict.names,
           signature_update: signatureUpdateJson(verdict.update, installedVersion),
+          ...(capabilities ? { capabilities } : {}),
+          ...(installed ? { installed } : {}),
         }
       : inspection.summary;
   // `policy` is added last, and only by `inspect` itself: the keys before it keep their order.
@@ -69,9 +83,17 @@ export function inspectionJson(
   return `${terminalJson(object)}\n`;
 }
 
+/** How an inspected package stands to the installed one of its name, in words (`installed here: …`). */
+export function installedLine(summary: ApoSummary, installed: InstalledRelation): string {
+  if (installed.relation === 'other_bytes')
+    return `installed here: ${summary.name} ${installed.version} with other bytes (sha256 ${installed.sha256} installed, ${summary.sha256} here): this is another package; installing it is an update, and what changed is asked again`;
+  if (installed.relation === 'same') return `installed here: ${summary.name} ${installed.version}, this very package`;
+  return `installed here: ${summary.name} ${installed.version} (this one is ${installed.relation})`;
+}
+
 /** Whether `path` is one of the templates that ship with the app (`resources/templates/<name>`). */
 async function isBuiltinTemplate(io: CliIo, path: string): Promise<boolean> {
-  const templates = join(cliResourcesDir(io.env), 'templates');
+  const templates = join(cliResourcesDir(io), 'templates');
   const [real, root] = await Promise.all([realpath(path).catch(() => path), realpath(templates).catch(() => null)]);
   return root !== null && dirname(real) === root;
 }
@@ -122,6 +144,16 @@ export async function run(args: string[], io: CliIo): Promise<number> {
       )
     : null;
   const installed = summary ? own(keys.state.packages, summary.name) : undefined;
+  // A package is its archive's SHA-256 (DESIGN.md "Trust after install"): the same name and version with other bytes
+  // is said to be another package.
+  const identity =
+    installed && summary && inspection.ok
+      ? {
+          version: installed.version,
+          sha256: installed.sha256,
+          relation: identityRelation(installed, summary.version, summary.sha256),
+        }
+      : null;
   const policy = await inspectionUnderPolicy(view, inspection, {
     keys: trusted,
     builtin,
@@ -130,12 +162,13 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   });
   io.stdout(
     json
-      ? inspectionJson(inspection, verdict, installed?.version ?? null, policy)
+      ? inspectionJson(inspection, verdict, installed?.version ?? null, policy, identity)
       : (await import('./inspection-text')).formatInspection(inspection, {
           verdict,
           policy,
           // "Managed by …" only when the policy names its organization.
           managedBy: view.effective?.organization ? managedBy(view) : null,
+          installed: identity && summary ? installedLine(summary, identity) : null,
         }),
   );
   return inspection.ok ? EXIT.accepted : EXIT.refused;

@@ -8,12 +8,11 @@ import { refusalAdviceFor } from '../../../shared/contract/refusal-actor';
 import {
   type ActionFamily,
   type ApolliaManifest,
-  FAMILY_SEVERITY,
   isSensitive,
   mcpCommandLine,
   isPinnedRequirement,
 } from '../../../shared/manifests/apollia-manifest';
-import { apolliaNativeTool, CONNECTION_TYPES, reachesOutside } from '../../../shared/manifests/catalogues';
+import { CONNECTION_TYPES } from '../../../shared/manifests/catalogues';
 import { describeInterval, nextCronTimes, nextIntervalTimes } from '../../../shared/triggers/cron';
 import { describeCron } from '../../../shared/words/cron-words';
 import type {
@@ -31,11 +30,12 @@ import {
 } from '../../../shared/trust/signature-verdict';
 import type { TemplateDetails } from '../../../shared/manifests/template-manifest';
 import { templateVerdict } from '../../../shared/decisions/template-verdict';
-import { FAMILY_WORDS, transportWords } from '../../../shared/words/words';
+import { transportWords } from '../../../shared/words/words';
 import { textSafetyReport } from '../../../shared/words/display-text';
 import { manifestTextFields } from '../../../shared/words/manifest-text-fields';
 import { checkManifestSchema } from '../apollia/manifest-parse';
 import type { InspectionPolicy, PolicyWithheld } from '../policy/inspection-policy';
+import { capabilityLines } from './capability-lines';
 
 /** Options of {@link formatInspection}. */
 export interface InspectionTextOptions {
@@ -47,6 +47,8 @@ export interface InspectionTextOptions {
   policy?: InspectionPolicy | null;
   /** "Managed by …" of the policy in force. */
   managedBy?: string | null;
+  /** How it stands to the installed package of its name (`installedLine`), said after the signature; none: nothing. */
+  installed?: string | null;
 }
 
 const KIND_WORDS: Record<Inspection['kind'], string> = {
@@ -142,37 +144,7 @@ function apoBody(manifest: ApolliaManifest, now: Date): string[] {
     lines.push('', title, ...body.map((line) => `  ${line}`));
   };
 
-  // Built-in tools the agents are granted by default count under their catalogue family; MCP
-  // servers run a program here (command) or talk to a server elsewhere (URL).
-  const granted = [
-    ...new Set(
-      (manifest.agents ?? []).flatMap((a) => a.defaults?.access ?? []).filter((entry) => !entry.includes(':')),
-    ),
-  ];
-  const servers = manifest.mcp_servers ?? [];
-  const families: string[] = [];
-  for (const family of FAMILY_SEVERITY) {
-    if (family === 'execute_code') {
-      for (const server of servers.filter((sv) => sv.command))
-        families.push(`Runs a program on this computer: \`${mcpCommandLine(server)}\` (MCP server ${server.name})`);
-    }
-    if (family === 'send_external') {
-      for (const server of servers.filter((sv) => !sv.command && sv.url))
-        families.push(`Connects to a server outside this computer: ${server.url} (MCP server ${server.name})`);
-    }
-    const items = [
-      ...tools.filter((t) => t.action === family).map((t) => `tool ${t.name}`),
-      ...workflows.filter((w) => w.action === family).map((w) => `workflow ${w.name}`),
-      // A web tool reads, but what it looks up leaves the computer: said with what sends outside, as the app does.
-      ...granted
-        .filter((name) =>
-          reachesOutside(name) ? family === 'send_external' : apolliaNativeTool(name)?.family === family,
-        )
-        .map((name) => `built-in tool ${name}`),
-    ];
-    if (items.length > 0) families.push(`${FAMILY_WORDS[family as ActionFamily]}: ${items.join(', ')}`);
-  }
-  section('What it can do (sensitive first):', families);
+  section('What it can do (sensitive first):', capabilityLines(manifest));
 
   section(
     'Agents (default access is a proposal: you decide what is granted):',
@@ -339,7 +311,7 @@ function formatOther(inspection: Inspection, policy: string[]): string[] {
  */
 export function formatInspection(inspection: Inspection, options: InspectionTextOptions = {}): string {
   const now = options.now ?? new Date();
-  const policy = policyLines(inspection.kind, options);
+  const policy = [...(options.installed ? [options.installed] : []), ...policyLines(inspection.kind, options)];
   const body =
     inspection.kind === 'apo'
       ? formatApo(

@@ -16,7 +16,7 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
-import type { InstallReceipt, SourceInspection } from '../../../shared/contract/api';
+import type { InstallReceipt, InstalledRelation, SourceInspection } from '../../../shared/contract/api';
 import type { ApoDetails, ApoSummary } from '../../../shared/manifests/inspection';
 import { publisherStatus } from '../../../shared/decisions/verdict';
 import { type AccessAnswer, type ConsentAnswers, decide, type Decisions } from '../../../shared/decisions/decisions';
@@ -57,7 +57,7 @@ export function cliApi(io: CliIo, folders: string[] = []): CoreApi {
   const queue = [...folders];
   return createApi({
     dataDir,
-    resourcesDir: cliResourcesDir(io.env),
+    resourcesDir: cliResourcesDir(io),
     dialogs: { openFile: async () => null, openFolder: async () => queue.shift() ?? null },
     secretBox: createFileKeySecretBox(dataDir),
     now: () => new Date(),
@@ -330,6 +330,16 @@ async function answersOf(
   return decisions;
 }
 
+/**
+ * How the inspected package stands to the installed one, in words: the same name and version with other bytes is
+ * another package (DESIGN.md "Trust after install"), installed as an update with both SHA-256s named.
+ */
+export function installedWords(installed: InstalledRelation): string {
+  if (installed.relation === 'other_bytes')
+    return `${installed.version} (sha256 ${installed.sha256}); this one has the same name and version but other bytes: it is another package, installed as an update, and what changed is asked again`;
+  return `${installed.version} (this one is ${installed.relation === 'same' ? 'the same version' : installed.relation})`;
+}
+
 /** Without `--yes`: what the package asks, what changed, and what would be decided; nothing is installed. */
 function printWouldInstall(io: CliIo, inspection: SourceInspection, decided: Decisions): void {
   const manifest = (inspection.details as ApoDetails).manifest;
@@ -339,9 +349,7 @@ function printWouldInstall(io: CliIo, inspection: SourceInspection, decided: Dec
       `\nYour organization's policy file ${inspection.policy.problem?.path} cannot be used: ${inspection.policy.problem?.message}. Nothing can be installed until it is fixed; your administrator can act.\n`,
     );
   if (inspection.installed)
-    io.stdout(
-      `\nInstalled here: ${manifest.package.name} ${inspection.installed.version} (this one is ${inspection.installed.relation === 'same' ? 'the same version' : inspection.installed.relation}).\n`,
-    );
+    io.stdout(`\nInstalled here: ${manifest.package.name} ${installedWords(inspection.installed)}.\n`);
   if (inspection.keyChange?.kind === 'changed')
     io.stdout(
       `\nSTOP: the signing key changed: ${inspection.keyChange.message}. Installing it needs --accept-key-change.\n`,

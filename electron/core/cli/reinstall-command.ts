@@ -6,7 +6,8 @@
  * answers kept, as an update keeps them) and arms again what the check disarmed: a watched folder
  * is watched again, a webhook gets a new secret (the old one was deleted with the change). Any
  * other case is refused, naming the command that fits: a package not installed or of another
- * version (`install`), files unchanged (nothing to put back).
+ * version (`install`), other bytes of the same version (both SHA-256s named: only the installed
+ * bytes are put back), files unchanged (nothing to put back).
  */
 import { existsSync, statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
@@ -83,6 +84,12 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     return refused(io, {
       message: `${name} ${installed.version} is installed and ${paths[0]} is ${version}: reinstall puts back the same version; \`install\` updates or downgrades`,
     });
+  // Reinstall puts back only the bytes that were installed (DESIGN.md "Trust after install"): other bytes of the same
+  // name and version are another package, which `install` shows and asks about as an update.
+  if (inspection.installed?.relation === 'other_bytes')
+    return refused(io, {
+      message: `${paths[0]} is not the ${name} ${version} that was installed: its sha256 is ${(inspection.summary as ApoSummary).sha256}, the installed one's ${inspection.installed.sha256}. Reinstall puts back only the installed bytes; \`install ${paths[0]}\` shows it as an update and asks again`,
+    });
   const integrity = installed.integrity;
   if (integrity.state !== 'changed')
     return refused(io, { message: `${name} ${version}: its files are unchanged since install, nothing to put back` });
@@ -127,6 +134,9 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   if (!source.ok) return refused(io, source.error);
   const again = await api.inspect({ sourceId: source.value.id });
   if (!again.ok) return refused(io, again.error);
+  // The file read again must still be the installed bytes (it may have been replaced since).
+  if (again.value.installed?.relation !== 'same')
+    return refused(io, { message: `${paths[0]} changed while reinstalling: nothing was changed` });
   const triggers: Record<string, { armed: true; folderId?: string }> = {};
   for (const t of rearm) {
     let folderId: string | undefined;

@@ -6,7 +6,7 @@
  * file-key box (`secret-box.ts`): a secret
  * sealed by the app's keychain cannot be opened here, and that trigger is reported, not served.
  */
-import { policyLocations } from '../policy/read-policy';
+import { policyLocations, readPolicy } from '../policy/read-policy';
 import { createFileKeySecretBox } from '../secrets/secret-box';
 import { DEFAULT_WEBHOOK_PORT, HostError, TriggerHost } from '../triggers';
 import { type CliIo, EXIT } from './cli-io';
@@ -42,6 +42,7 @@ function processSignals(): Promise<string> {
 /** Runs `serve` with the arguments after the command name. */
 export async function run(args: string[], io: CliIo): Promise<number> {
   let port = DEFAULT_WEBHOOK_PORT;
+  let portGiven = false;
   for (let i = 0; i < args.length; i++) {
     const arg = args[i] as string;
     if (arg === '-h' || arg === '--help') {
@@ -57,6 +58,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
           SERVE_USAGE,
         );
       port = Number(value);
+      portGiven = true;
       continue;
     }
     return usageError(
@@ -66,6 +68,11 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     );
   }
   const dataDir = io.dataDir ?? defaultDataDir(io.env);
+  // The organization's webhook port is not the person's to change (DESIGN.md "Managed policy"): it wins over --port.
+  const fixed = readPolicy(policyLocations(io.env)).effective?.webhookPort ?? null;
+  if (fixed !== null && portGiven && fixed !== port)
+    io.stdout(`--port ${port} is not used: your organization's policy fixes the webhook port at ${fixed}\n`);
+  if (fixed !== null) port = fixed;
   const waitForStop = (io.untilStopped ?? processSignals)();
   const host = new TriggerHost({
     dataDir,

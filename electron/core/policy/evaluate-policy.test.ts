@@ -211,7 +211,7 @@ describe('reading the files', () => {
   it('the machine location of each system', () => {
     expect(machinePolicyPath('linux', {})).toBe('/etc/apollia-desktop/policy.json');
     expect(machinePolicyPath('darwin', {})).toBe('/Library/Application Support/Apollia Desktop/policy.json');
-    expect(machinePolicyPath('win32', { ProgramData: 'D:\\ProgramData' })).toBe(
+    expect(machinePolicyPath('win32', { ProgramData: 'Z:\\Elsewhere' }, () => 'D:\\ProgramData')).toBe(
       'D:\\ProgramData\\Apollia Desktop\\policy.json',
     );
   });
@@ -330,5 +330,33 @@ describe("the README's example policy", () => {
     const view = evaluatePolicy([{ role: 'machine', path: 'README.md', text: example }]);
     expect(view.problem).toBeNull();
     expect(view.effective?.organization).toBe('Example Corp');
+  });
+});
+
+describe("the person's file never supplies the organization's name, port, export or a granting key", () => {
+  it('while a machine file exists, even one that does not set them', () => {
+    const view = evaluatePolicy([
+      { role: 'machine', path: '/etc/apollia-desktop/policy.json', text: JSON.stringify({ version: 1 }) },
+      {
+        role: 'env',
+        path: '/home/me/policy.json',
+        text: JSON.stringify({
+          version: 1,
+          organization: 'Me',
+          webhookPort: 9100,
+          activityExport: '/tmp/mine.jsonl',
+          allowedPackages: [{ sha256: 'a'.repeat(64) }],
+          requireSignature: 'any',
+        }),
+      },
+    ]);
+    expect(view.effective).toMatchObject({
+      organization: null,
+      webhookPort: null,
+      activityExport: null,
+      allowedPackages: null,
+      requireSignature: 'any',
+    });
+    expect(Object.keys(view.origin)).toEqual(['requireSignature']);
   });
 });

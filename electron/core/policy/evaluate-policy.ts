@@ -103,13 +103,15 @@ function alone(doc: PolicyDocument): EffectivePolicy {
 /**
  * Combines the machine file with the second file: the second only adds restrictions. Granting
  * keys are the machine's; restricting keys combine, the stricter winning; the organization's name
- * and the export file are the machine's when it sets them.
+ * and the export are the machine's alone (DESIGN.md "Managed policy": the person's file never
+ * supplies them while a machine source exists).
  */
 export function combinePolicies(machine: PolicyDocument, extra: PolicyDocument): EffectivePolicy {
   const m = alone(machine);
   const e = alone(extra);
   return {
-    organization: m.organization ?? e.organization,
+    // The organization's name and its export are the machine's alone: the person's file never names or redirects them.
+    organization: m.organization,
     trustedPublishers: m.trustedPublishers,
     requireSignature: stricter(SIGNATURE_ORDER, m.requireSignature, e.requireSignature),
     allowUserTrustedKeys: m.allowUserTrustedKeys && e.allowUserTrustedKeys,
@@ -123,7 +125,7 @@ export function combinePolicies(machine: PolicyDocument, extra: PolicyDocument):
     webhookPort: m.webhookPort,
     unattended: m.unattended && e.unattended,
     mcpServers: m.mcpServers,
-    activityExport: m.activityExport ?? e.activityExport,
+    activityExport: m.activityExport,
   };
 }
 
@@ -143,13 +145,7 @@ function originOf(
         // `allowUserTrustedKeys: false` restricts: it counts from either file.
         if (!(key === 'allowUserTrustedKeys' && document.allowUserTrustedKeys === false)) continue;
       }
-      if (
-        both &&
-        role !== 'machine' &&
-        (key === 'organization' || key === 'activityExport') &&
-        key in (files.find((f) => f.role === 'machine')?.document ?? {})
-      )
-        continue;
+      if (both && role !== 'machine' && (key === 'organization' || key === 'activityExport')) continue;
       if (!Object.hasOwn(origin, key)) origin[key] = [];
       origin[key]?.push(path);
     }

@@ -146,6 +146,11 @@ export function packagePolicyProblems(
   }
   const blocked = new Set(policy.blockedActionFamilies);
   const declared = [
+    // A program an MCP server starts is code execution (DESIGN.md "Managed policy": `execute_code` covers the
+    // programs a package starts, in a version-1 file too), said first as the verdict says it.
+    ...(manifest.mcp_servers ?? [])
+      .filter((server) => (server.command ?? '') !== '')
+      .map((server) => ({ kind: 'MCP server', name: server.name, action: 'execute_code' as const })),
     ...(manifest.tools ?? []).map((t) => ({ kind: 'tool', name: t.name, action: t.action })),
     ...(manifest.workflows ?? []).map((w) => ({ kind: 'workflow', name: w.name, action: w.action })),
   ].filter((t) => blocked.has(t.action));

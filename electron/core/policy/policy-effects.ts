@@ -27,8 +27,9 @@ import {
 } from '../../../shared/policy/policy';
 import type { ActivityInput } from '../activity/activity-log';
 import { writeFileAtomic } from '../store/atomic-file';
-import type { StoreState } from '../store/state';
-import { organizationServers, unreadableWords } from './index';
+import type { StoreState, TriggerRecord } from '../store/state';
+import { organizationServers, type PolicyProblem, unreadableWords } from './index';
+import { withheldPackages, withheldWords } from './installed-policy';
 import { type PolicyLocations, policyLocations, readPolicy } from './read-policy';
 
 /** The file in the data folder that remembers the policy last seen, so a change is recorded once. */
@@ -48,12 +49,35 @@ export function triggerHeldWhy(view: PolicyView, type: string): string | null {
   return null;
 }
 
+/** The words of a trigger paused because its package is withheld whole. */
+function pausedWords(problems: readonly PolicyProblem[]): string {
+  return `paused by your organization's policy (${withheldWords(problems)}); still armed, its folder and secret kept: it fires again when the policy allows it`;
+}
+
+/**
+ * Why the policy keeps an armed trigger from firing now: an unreadable policy, a kind it does not allow, or its package
+ * withheld whole (`withheld`: from {@link withheldPackages}); null when it may fire. The trigger host asks it of each
+ * trigger before making it live and before each fire.
+ */
+export function triggerHeldByPolicy(
+  view: PolicyView,
+  trigger: Pick<TriggerRecord, 'type' | 'packageName'>,
+  withheld: ReadonlyMap<string, PolicyProblem[]>,
+): string | null {
+  const kind = triggerHeldWhy(view, trigger.type);
+  if (kind !== null) return kind;
+  const problems = trigger.packageName !== null ? withheld.get(trigger.packageName) : undefined;
+  return problems ? pausedWords(problems) : null;
+}
+
 /** What `view` withholds of the granted tools and armed triggers `state` holds. */
 export function heldByPolicy(state: StoreState, view: PolicyView): PolicyHeld {
   const held: PolicyHeld = { tools: [], triggers: [] };
   const policy = view.effective;
+  const withheld = withheldPackages(state, view);
   for (const agent of Object.values(state.agents)) {
     if (agent.archived) continue;
+    const whole = agent.origin === 'package' ? withheld.get(agent.packageName) : undefined;
     const granted =
       agent.origin === 'package'
         ? agent.access.filter((a) => a.permission !== 'deny').map((a) => ({ tool: a.entry, family: a.family }))
@@ -61,14 +85,14 @@ export function heldByPolicy(state: StoreState, view: PolicyView): PolicyHeld {
             s.setting === 'allow' ? [{ tool, family: s.family }] : [],
           );
     for (const { tool, family } of granted) {
-      const why = toolBlockedBy(policy, tool, family);
+      const why = whole ? withheldWords(whole) : toolBlockedBy(policy, tool, family);
       if (why !== null)
         held.tools.push({ agent: agent.id, package: agent.origin === 'package' ? agent.packageName : null, tool, why });
     }
   }
   for (const trigger of Object.values(state.triggers)) {
     if (!trigger.armed) continue;
-    const why = triggerHeldWhy(view, trigger.type);
+    const why = triggerHeldByPolicy(view, trigger, withheld);
     if (why !== null)
       held.triggers.push({ trigger: trigger.id, agent: trigger.agentId, package: trigger.packageName, why });
   }
@@ -82,7 +106,18 @@ export function heldByPolicy(state: StoreState, view: PolicyView): PolicyHeld {
 export function dashboardUnderPolicy(dashboard: Dashboard, state: StoreState, view: PolicyView): Dashboard {
   const policy = view.effective;
   const servers = organizationServers(policy);
-  const agent = (a: AgentView): AgentView => ({
+  const withheld = withheldPackages(state, view);
+  const agent = (a: AgentView): AgentView => {
+    const whole = a.origin === 'package' ? withheld.get(a.from) : undefined;
+    return whole ? agentWithheld(a, whole) : agentUnderPolicy(a);
+  };
+  // A package withheld whole: every tool shown withheld and every trigger paused, with each violation.
+  const agentWithheld = (a: AgentView, problems: PolicyProblem[]): AgentView => ({
+    ...a,
+    access: a.access.map((row) => ({ ...row, permission: 'deny', policy: withheldWords(problems) })),
+    triggers: a.triggers.map((t) => withheldTrigger(t, problems)),
+  });
+  const agentUnderPolicy = (a: AgentView): AgentView => ({
     ...a,
     access: a.access.map((row) => {
       const why = toolBlockedBy(policy, row.tool, row.family);
@@ -96,8 +131,9 @@ export function dashboardUnderPolicy(dashboard: Dashboard, state: StoreState, vi
     waitingServers: a.waitingServers.map((w) => (!w.saved && servers.has(w.server) ? { ...w, saved: true } : w)),
   });
   const held = heldByPolicy(state, view);
-  const withheld = held.tools.length + held.triggers.length;
+  const heldCount = held.tools.length + held.triggers.length;
   const parts = [
+    ...[...withheld].map(([name, problems]) => `withholds ${name} whole (${problems.map((p) => p.code).join(', ')})`),
     held.tools.length > 0 ? `withholds ${held.tools.length} tool${held.tools.length === 1 ? '' : 's'} you allowed` : '',
     held.triggers.length > 0
       ? `keeps ${held.triggers.length} armed trigger${held.triggers.length === 1 ? '' : 's'} from firing`
@@ -106,14 +142,31 @@ export function dashboardUnderPolicy(dashboard: Dashboard, state: StoreState, vi
   const notice =
     view.state === 'unreadable'
       ? `${unreadableWords(view)}.`
-      : withheld > 0
+      : heldCount + withheld.size > 0
         ? `Your organization's policy ${parts.join(' and ')}. Your own decisions are kept: they apply again when the policy allows them.`
         : null;
   return {
     ...dashboard,
     agents: dashboard.agents.map(agent),
-    packages: dashboard.packages.map((p) => ({ ...p, triggers: p.triggers.map((t) => triggerUnderPolicy(t, view)) })),
+    packages: dashboard.packages.map((p) => {
+      const problems = withheld.get(p.name);
+      return problems
+        ? {
+            ...p,
+            triggers: p.triggers.map((t) => withheldTrigger(t, problems)),
+            policy: problems.map(({ code, message }) => ({ code, message })),
+          }
+        : { ...p, triggers: p.triggers.map((t) => triggerUnderPolicy(t, view)) };
+    }),
     policy: { view, managedBy: managedBy(view), notice },
+  };
+}
+
+/** A trigger of a package withheld whole: paused when armed, not armable when off; each violation said. */
+function withheldTrigger(trigger: TriggerView, problems: readonly PolicyProblem[]): TriggerView {
+  return {
+    ...trigger,
+    policy: trigger.armed ? pausedWords(problems) : `it cannot be armed: ${withheldWords(problems)}`,
   };
 }
 

@@ -9,6 +9,7 @@ import { win32 } from 'node:path';
 import type { PolicyView } from '../../../shared/policy/policy';
 import { evaluatePolicy, type PolicyFileText } from './evaluate-policy';
 import { MAX_POLICY_BYTES } from './policy-format';
+import { programDataFolder } from './program-data';
 
 /** Where the policy files of this machine are: the machine's, and the one the variable names (null when unset). */
 export interface PolicyLocations {
@@ -17,15 +18,16 @@ export interface PolicyLocations {
 }
 
 /**
- * The machine's policy file on `platform` (Linux `/etc`, macOS `/Library/Application Support`, Windows
- * `%ProgramData%`).
+ * The machine's policy file on `platform` (Linux `/etc`, macOS `/Library/Application Support`, Windows the
+ * `ProgramData` folder the system records: `program-data.ts`, never `%ProgramData%`). `_env` is not read for it.
  */
 export function machinePolicyPath(
   platform: NodeJS.Platform,
-  env: Readonly<Record<string, string | undefined>>,
+  _env: Readonly<Record<string, string | undefined>>,
+  programData: () => string = programDataFolder,
 ): string {
   if (platform === 'darwin') return '/Library/Application Support/Apollia Desktop/policy.json';
-  if (platform === 'win32') return win32.join(env.ProgramData ?? 'C:\\ProgramData', 'Apollia Desktop', 'policy.json');
+  if (platform === 'win32') return win32.join(programData(), 'Apollia Desktop', 'policy.json');
   return '/etc/apollia-desktop/policy.json';
 }
 

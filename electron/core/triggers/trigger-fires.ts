@@ -50,6 +50,8 @@ export interface FireHost {
   record(event: ActivityInput): void;
   line(text: string): void;
   statusChanged(): void;
+  /** Why the trigger may not fire now (the policy, integrity: `fire-gate.ts`), asked before each fire; null: it may. */
+  held(trigger: TriggerRecord): Promise<string | null>;
 }
 
 /**
@@ -129,6 +131,13 @@ export class TriggerFires {
     payload?: RunPayload,
   ): Promise<FireResult> {
     const { trigger } = live;
+    // Before each fire: the policy read now and the package's files as hashed (DESIGN.md "Managed policy", "Trust
+    // after install"); a paused trigger's fire is not a fire (the pause itself is recorded where it is decided).
+    const held = await this.host.held(trigger);
+    if (held !== null) {
+      this.host.line(`held ${trigger.id} ${cause}: ${held}`);
+      return { outcome: 'skipped', detail: held };
+    }
     const result = await this.hand(trigger, at, cause, extra, payload);
     if (cause !== 'webhook') this.recordFire(trigger, at, cause, extra, result);
     live.status.lastFire = { at, cause, outcome: result.outcome, run: result.outcome === 'queued' ? result.run : null };

@@ -20,7 +20,8 @@ import { DEFAULT_WEBHOOK_PORT } from '../../../shared/contract/api';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type ActivityInput, ActivityLog } from '../activity/activity-log';
-import { noticePolicyChange, readHostPolicy, triggerHeldWhy } from '../policy/policy-effects';
+import { noticePolicyChange, readHostPolicy } from '../policy/policy-effects';
+import { FireGate } from './fire-gate';
 import type { TriggerRecord } from '../store/state';
 import { Store } from '../store/store';
 import { ActivityQueue } from './activity-queue';
@@ -79,9 +80,17 @@ export class TriggerHost {
   private boundFor: number | null = null;
   /** The policy the last reload applied (its state, what it says, what is wrong with it). */
   private policyFingerprint = '';
+  private readonly gate: FireGate;
 
   constructor(private readonly options: TriggerHostOptions) {
     this.store = new Store(options.dataDir);
+    this.gate = new FireGate({
+      dataDir: options.dataDir,
+      store: this.store,
+      policy: options.policy,
+      record: (event) => this.record(event),
+      line: (text) => this.line(text),
+    });
     this.clock = options.clock ?? systemClock;
     this.waiting = new WaitingRuns(options.dataDir);
     this.runs = new RunRequestWriter(options.dataDir, options.runFileFaults);
@@ -98,6 +107,7 @@ export class TriggerHost {
       record: (event) => this.record(event),
       line: (text) => this.line(text),
       statusChanged: () => this.statusChanged(),
+      held: (trigger) => this.gate.held(trigger),
     });
     this.intake = new WebhookIntake(
       {
@@ -142,7 +152,10 @@ export class TriggerHost {
     try {
       await this.intake.load();
       await this.loadCarried();
-      await this.listener.start(this.options.port ?? (await this.settingsPort()));
+      // The organization's webhook port wins over the one asked for (`serve --port`) and over Settings.
+      const fixed = readHostPolicy(this.options.policy).view.effective?.webhookPort ?? null;
+      this.boundFor = fixed ?? this.options.port ?? (await this.settingsPort());
+      await this.listener.start(this.boundFor);
     } catch (error) {
       await this.listener.stop();
       await this.release();
@@ -268,13 +281,17 @@ export class TriggerHost {
     ).catch((error: unknown) =>
       this.line(`problem the policy change could not be recorded: ${(error as Error).message}`),
     );
-    const port = policy.effective?.webhookPort ?? state.settings.webhookPort ?? DEFAULT_WEBHOOK_PORT;
-    if (this.options.port === undefined && port !== this.boundFor && port !== this.listener.port)
-      await this.rebind(port);
+    // Integrity: every package hashed at the host's start and periodically, else what was installed since.
+    await this.gate.refresh(state, this.gate.due(this.clock.now().getTime()), this.clock.now().getTime());
+    // The policy's port first (DESIGN.md "Managed policy"), then the one the host was started on, then Settings'.
+    const port =
+      policy.effective?.webhookPort ?? this.options.port ?? state.settings.webhookPort ?? DEFAULT_WEBHOOK_PORT;
+    if (port !== this.boundFor && (port === 0 || port !== this.listener.port)) await this.rebind(port);
     const wanted = new Map<string, { trigger: TriggerRecord; sealed: string | null }>();
     for (const trigger of Object.values(state.triggers)) {
       if (!trigger.armed || agentArchived(state, trigger)) continue;
-      if (triggerHeldWhy(policy, trigger.type) !== null) continue;
+      // Paused by the policy (its kind, its package withheld whole) or by integrity: armed, not live.
+      if (this.gate.heldNow(policy, trigger) !== null) continue;
       const sealed =
         trigger.secretRef !== null && Object.hasOwn(state.webhookSecrets, trigger.secretRef)
           ? (state.webhookSecrets[trigger.secretRef] ?? null)
@@ -420,6 +437,12 @@ export class TriggerHost {
     if (!this.running) return;
     // A policy change is noticed within one timer wait (at most a minute): the triggers it holds or releases follow.
     if (readHostPolicy(this.options.policy).fingerprint !== this.policyFingerprint) void this.reload();
+    else
+      void this.gate.periodic(this.clock.now().getTime()).then(
+        (changed) => (changed ? this.reload() : undefined),
+        (error: unknown) =>
+          this.line(`problem the installed files could not be re-hashed: ${(error as Error).message}`),
+      );
     const now = this.clock.now();
     this.fires.fireDue(this.live, now, this.lastTick);
     this.lastTick = now.getTime();
