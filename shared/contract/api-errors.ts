@@ -116,6 +116,12 @@ export type ApiErrorCode =
   | 'feed.no_version'
   | 'feed.size_mismatch'
   | 'feed.hash_mismatch'
+  | 'feed.not_allowed'
+  | 'feed.not_followed'
+  | 'update.no_feed'
+  | 'update.none'
+  | 'update.held'
+  | 'rollback.none'
   // trust: signatures, trusted keys, key pins
   | 'signature.key_changed'
   | 'trust.duplicate_key'

@@ -1,26 +1,6 @@
 /**
- * The feed's bounds and version (DESIGN.md "Feeds, updates and install links"): what the reader
- * checks before it parses, and the caps the schema (`feed-schema.ts`, loaded only to compile it)
- * takes. Types come from the schema, re-exported here so the app never loads TypeBox.
+ * What the app reads of the feed's format: its types (defined once by the schema, `feed-schema.ts`,
+ * imported as types only so TypeBox is never loaded at run time) and its bounds (`feed-limits.ts`).
  */
 export type { Feed, FeedPackage, FeedVersion } from './feed-schema';
-
-/** The feed formats this app reads (`apolliaFeed`). */
-export const FEED_FORMATS = [1] as const;
-
-/** Largest `feed.json` read, in bytes: refused from its length or as it streams past. */
-export const MAX_FEED_BYTES = 1024 * 1024;
-
-/** Largest archive a feed may list: the archive reader's own bound (DESIGN.md limits: 256 MiB). */
-export const MAX_FEED_ARCHIVE_BYTES = 256 * 1024 * 1024;
-
-/** Most packages one feed lists, and most versions one package lists. */
-export const MAX_FEED_PACKAGES = 1000;
-/** Most versions one package lists in a feed. */
-export const MAX_FEED_VERSIONS = 200;
-
-/** How long one feed request may take, body included, before it is refused as slow. */
-export const FEED_TIMEOUT_MS = 30_000;
-
-/** Most same-origin redirects followed for one request. */
-export const MAX_FEED_REDIRECTS = 5;
+export * from './feed-limits';

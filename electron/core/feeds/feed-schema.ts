@@ -6,7 +6,7 @@
  */
 import { closed, exactly, exactlyOne, mapOf, oneOf, type Static } from '../../../shared/base/schema-kit';
 import { Type } from 'typebox';
-import { FEED_FORMATS, MAX_FEED_ARCHIVE_BYTES, MAX_FEED_PACKAGES, MAX_FEED_VERSIONS } from './feed-format';
+import { FEED_FORMATS, MAX_FEED_ARCHIVE_BYTES, MAX_FEED_PACKAGES, MAX_FEED_VERSIONS } from './feed-limits';
 
 const text = (maxLength: number) => Type.String({ minLength: 1, maxLength });
 
