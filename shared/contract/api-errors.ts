@@ -118,6 +118,7 @@ export type ApiErrorCode =
   | 'feed.hash_mismatch'
   | 'feed.not_allowed'
   | 'feed.not_followed'
+  | 'link.invalid'
   | 'update.no_feed'
   | 'update.none'
   | 'update.held'

@@ -8,3 +8,4 @@ export { downloadToStaging, feedVersionOf, type StagedDownload } from './feed-do
 export { FEED_FORMATS, MAX_FEED_BYTES, type Feed, type FeedPackage, type FeedVersion } from './feed-format';
 export { compareVersions } from './feed-versions';
 export { readFeed, signatureUrlOf, type FeedReadRequest, type VerifiedFeed } from './read-feed';
+export { looksLikeInstallLink, MAX_INSTALL_LINK_CHARS, parseInstallLink, type InstallLink } from './install-link';
