@@ -16,6 +16,7 @@ import { verificationKeys } from '../policy/index';
 import type { KeptArchive, StoreState } from '../store/state';
 import { parsePublicKey, type MinisignPublicKey, type TrustedKey } from '../trust/index';
 import { trustedKeysOf } from '../trust/stored-keys';
+import { removeAndPrune } from '../store/staging';
 import { type ApiContext, policyOf } from './context';
 import { feedAllowedByPolicy } from './feed-policy';
 import type { FeedOrigin } from './feed-origin';
@@ -161,4 +162,11 @@ export function recordFeedInstall(state: StoreState, origin: FeedOrigin, kept: K
 /** Removes a kept archive no record names any more (after the commit that dropped it). */
 export async function dropKeptArchive(dataDir: string, archive: string | null): Promise<void> {
   if (archive) await rm(join(dataDir, archive), { force: true });
+}
+
+/** Removes what opening a source from a feed staged (its download); a kept archive (roll back) stays kept. */
+export async function discardStaged(ctx: ApiContext, sourceId: string): Promise<void> {
+  const path = ctx.sources.get(sourceId).path;
+  if (dirname(dirname(path)) === join(ctx.deps.dataDir, 'staging'))
+    await removeAndPrune(dirname(path), ctx.deps.dataDir);
 }

@@ -5,7 +5,7 @@
  * `decide`), only the pinned key's feed updates a package, modes hold and auto are kept, a yanked
  * installed version is said with its reason, and roll back puts the kept previous archive back.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -183,5 +183,34 @@ describeWithMinisign('updates from a feed', () => {
     expect(!opened.ok && opened.error.code).toMatch(/^feed\.(size|hash)_mismatch$/);
     expect(existsSync(join(dataDir, 'archives'))).toBe(false);
     expect((await api.store.read()).feeds).toEqual({});
+  });
+
+  it('mode auto applies an update that asks nothing new, and leaves one that asks more waiting with a notice', async () => {
+    const { api, dataDir } = await trusted(publisher);
+    const feed = publishFeed(server, dir, publisher, { serial: 1, archives: [v120], path: '/e/feed.json' });
+    await install(api, (await installFromFeed(api, feed.url)).opened.handle.id);
+    expect((await api.feeds.setMode('invoices', 'auto')).ok).toBe(true);
+
+    publishFeed(server, dir, publisher, { serial: 2, archives: [v120, v130], path: '/e/feed.json' });
+    const applied = await api.feeds.applyAuto();
+    expect(applied.ok && applied.value).toEqual([
+      { name: 'invoices', from: '1.2.0', to: '1.3.0', outcome: 'applied', notice: null },
+    ]);
+    expect((await api.store.read()).packages['invoices']?.version).toBe('1.3.0');
+
+    publishFeed(server, dir, publisher, { serial: 3, archives: [v120, v130, v140], path: '/e/feed.json' });
+    const waiting = await api.feeds.applyAuto();
+    expect(waiting.ok && waiting.value[0]).toEqual(
+      expect.objectContaining({ name: 'invoices', to: '1.4.0', outcome: 'waiting' }),
+    );
+    expect(waiting.ok && waiting.value[0]?.notice).toContain('asks for more than 1.3.0');
+    expect((await api.store.read()).packages['invoices']?.version).toBe('1.3.0');
+    // Nothing left in staging from either run.
+    const staging = join(dataDir, 'staging');
+    expect(existsSync(staging) ? readdirSync(staging) : []).toEqual([]);
+
+    // Held: auto does nothing.
+    expect((await api.feeds.setMode('invoices', 'hold')).ok).toBe(true);
+    expect((await api.feeds.applyAuto()).ok && (await api.feeds.applyAuto())).toEqual({ ok: true, value: [] });
   });
 });

@@ -5,12 +5,11 @@
  * add their Api methods, which call these same use cases.
  */
 import type { ApiResult, SourceHandle } from '../../../shared/contract/api';
-import { dirname, join } from 'node:path';
 import { CoreError } from '../errors/index';
-import { removeAndPrune } from '../store/staging';
 import type { FeedFetch } from '../feeds';
 import type { ApiContext } from './context';
-import { openFromFeed } from './feed-sources';
+import { applyAutoUpdates, type AutoUpdateOutcome } from './feed-auto';
+import { discardStaged, openFromFeed } from './feed-sources';
 import {
   addFeed,
   checkOutdated,
@@ -40,6 +39,8 @@ export interface FeedsHostApi {
   openUpdate(name: string, evenHeld?: boolean): Promise<ApiResult<{ handle: SourceHandle; from: string; to: string }>>;
   openRollback(name: string): Promise<ApiResult<{ handle: SourceHandle; from: string; to: string }>>;
   setMode(name: string, mode: UpdateMode): Promise<ApiResult<UpdateMode>>;
+  /** Mode auto: applies each update that asks nothing new; the others wait, with a notice (the trigger host's run). */
+  applyAuto(): Promise<ApiResult<AutoUpdateOutcome[]>>;
   /** Removes what opening a source from a feed staged (its download), once the form is done with it. */
   discard(sourceId: string): Promise<void>;
 }
@@ -76,11 +77,7 @@ export function feedsHostApi(
       }),
     openRollback: (name) => answer(() => openRollback(ctx, name)),
     setMode: (name, mode) => answer(() => setUpdateMode(ctx, name, mode)),
-    discard: async (sourceId) => {
-      const staging = join(ctx.deps.dataDir, 'staging');
-      const path = ctx.sources.get(sourceId).path;
-      // Only a download in staging is removed: a kept archive (roll back) stays kept.
-      if (dirname(dirname(path)) === staging) await removeAndPrune(dirname(path), ctx.deps.dataDir);
-    },
+    applyAuto: () => answer(() => applyAutoUpdates(ctx, fetch)),
+    discard: (sourceId) => discardStaged(ctx, sourceId),
   };
 }

@@ -33,7 +33,7 @@ import { type ApiContext, policyOf, recordActivity } from './context';
 import { decideFromStore, trustOf } from './decide-from-store';
 import { applyInstallPlan, checkKeyChange, type InstallPrepared, planInstall, relationOf } from './install-plan';
 import { digestsOf, keyChangeOf } from './publisher-trust';
-import { dropKeptArchive, keepFeedArchive, recordFeedInstall } from './feed-sources';
+import { discardStaged, dropKeptArchive, keepFeedArchive, recordFeedInstall } from './feed-sources';
 import { sharedSecretWarning, webhookSecretFor } from './trigger-arming';
 
 export { relationOf } from './install-plan';
@@ -279,6 +279,8 @@ async function installOnce(ctx: ApiContext, request: ApiRequest<'install'>) {
   });
   if (plan.oldDir && plan.oldDir !== dir) await removeAndPrune(join(deps.dataDir, plan.oldDir), deps.dataDir);
   await dropKeptArchive(deps.dataDir, dropped);
+  // A feed's download was kept with the package (`archives/`): its staging copy goes.
+  if (src.feed) await discardStaged(ctx, request.sourceId);
   // One secret on two triggers (another package's, or two of this one's): said with the receipt.
   for (const kept of plan.receipt.webhookSecretsGiven) {
     const secret = prepared.given.get(kept.triggerId);
