@@ -11,6 +11,8 @@
  * Then webhook intake (`webhook-intake.ts`): 2,000 signed deliveries against a bare `node:http`
  * server and the trigger host, throughput ratio, p99 and the number lost.
  *
+ * Then feeds (`feed-outdated.ts`): `outdated` on the built CLI with 20 packages from one local feed.
+ *
  * Last, ONE goals table (`summary.ts`): the built CLI and renderer against their floors,
  * measured in the same run, with the ratios and the load average.
  */
@@ -26,6 +28,7 @@ import { hostileInputBench } from './hostile-input';
 import { renderScaleBench } from './render-scale';
 import { summaryBench } from './summary';
 import { webhookIntakeBench } from './webhook-intake';
+import { feedOutdatedBench } from './feed-outdated';
 
 interface Row {
   name: string;
@@ -156,4 +159,10 @@ await hostileInputBench();
 await renderScaleBench();
 await boundedCheckerBench();
 await webhookIntakeBench();
+{
+  const feed = await feedOutdatedBench();
+  console.log(
+    `\nfeeds: outdated, 20 packages from one local feed (built CLI, median of ${RUNS}): ${feed.ms.toFixed(0)} ms (min ${feed.minMs.toFixed(0)} ms); ${feed.rows} rows, ${feed.updates} with an update`,
+  );
+}
 await summaryBench();

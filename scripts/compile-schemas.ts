@@ -9,7 +9,7 @@
  * Standalone code is plain functions: nothing is `eval`ed or built with `new Function` at run time.
  * It imports ajv's small runtime helpers (`ajv/dist/runtime/*`) and, for the manifest's `cron` and
  * `interval` formats, `electron/core/apollia/manifest-formats.ts`. Package-supplied schemas are
- * never compiled (json-schema-check.ts): only these five, written by us.
+ * never compiled (json-schema-check.ts): only these six, written by us.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -20,8 +20,9 @@ import { API_METHODS } from '../shared/contract/api';
 import { API_REQUEST_SCHEMAS } from '../shared/contract/api-requests';
 import { MANIFEST_FORMATS } from '../electron/core/apollia/manifest-formats';
 import { MANIFEST_AJV_OPTIONS, MANIFEST_SCHEMA } from '../electron/core/apollia/manifest-schema';
-import { STATE_SCHEMA } from '../electron/core/store/schema/format-5';
+import { STATE_SCHEMA } from '../electron/core/store/schema/format-6';
 import { POLICY_SCHEMA } from '../electron/core/policy/policy-schema';
+import { FEED_SCHEMA } from '../electron/core/feeds/feed-schema';
 
 /** Where the generated modules live (relative imports in them are written from here). */
 export const GENERATED_DIR = new URL('../electron/core/generated/', import.meta.url).pathname;
@@ -113,6 +114,11 @@ export function generatedValidators(): Map<string, string> {
   const policy = new Ajv2020({ allErrors: true, strict: false, code: CODE });
   policy.addSchema(POLICY_SCHEMA, 'policy');
   add('policy-validator', { validatePolicy: 'policy' }, policy);
+
+  // A publisher's feed (DESIGN.md "Feeds, updates and install links"): strict, every error named.
+  const feed = new Ajv2020({ allErrors: true, strict: false, code: CODE });
+  feed.addSchema(FEED_SCHEMA, 'feed');
+  add('feed-validator', { validateFeed: 'feed' }, feed);
   return files;
 }
 

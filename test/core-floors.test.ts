@@ -17,7 +17,7 @@ export const FLOORS: readonly (readonly string[])[] = [
   ['archive', 'store'],
   ['secrets', 'trust', 'plugin'],
   ['activity', 'apollia', 'template'],
-  ['policy', 'bounded'],
+  ['policy', 'bounded', 'feeds'],
   ['triggers'],
   ['app'],
   ['api.ts'],

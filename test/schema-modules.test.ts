@@ -18,6 +18,7 @@ const SCHEMA_MODULES = [
   /^shared\/[a-z]+\/[a-z-]+-schema\.ts$/,
   'electron/core/apollia/manifest-schema.ts',
   'electron/core/policy/policy-schema.ts',
+  'electron/core/feeds/feed-schema.ts',
   /^electron\/core\/store\/schema\/format-\d+\.ts$/,
 ];
 const isSchemaModule = (path: string) =>

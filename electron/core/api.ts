@@ -45,6 +45,7 @@ import { resealSecrets } from './app/reseal-secrets';
 import { whenSandboxed } from './app/sandbox-refusal';
 import { openBuiltinTemplate, openFromDialog, pickWatchFolder } from './app/source-pickers';
 import { SourceRegistry } from './app/sources';
+import { feedsHostApi, type FeedsHostApi } from './app/feeds-host';
 import { setStartAtLogin, startAtLogin } from './app/start-at-login';
 import { Store } from './store/store';
 import { listBuiltinTemplates } from './template';
@@ -74,6 +75,8 @@ export type CoreApi = {
   resealSecrets(): Promise<number>;
   /** The store, for the CLI's read-only listing and for tests. */
   readonly store: Store;
+  /** Host only: publishers' feeds, updates, modes and roll back (`app/feeds-host.ts`). */
+  readonly feeds: FeedsHostApi;
 };
 
 /** One validator per method, compiled at build time from `API_REQUEST_SCHEMAS` (scripts/compile-schemas.ts). */
@@ -155,6 +158,7 @@ export function createApi(deps: ApiDeps): CoreApi {
     sealClearMcpCredentials: () => sealClearMcpCredentials(ctx),
     resealSecrets: () => resealSecrets(ctx),
     store,
+    feeds: feedsHostApi(ctx, deps.fetch),
   } as CoreApi;
   for (const method of API_METHODS) {
     const handler = handlers[method] as (request: unknown) => Promise<unknown>;

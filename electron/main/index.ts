@@ -8,9 +8,9 @@
  * the data folder, started on ready and stopped on quit.
  */
 import { APP_DOWNLOAD_PAGE } from '../../shared/base/app-links';
-import { app, BrowserWindow, dialog, powerMonitor, shell } from 'electron';
+import { app, BrowserWindow, dialog, net, powerMonitor, shell } from 'electron';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { type CoreApi, createApi } from '../core/api';
 import { configureSharedChecker, sharedChecker } from '../core/bounded/index';
 import { TriggerHost } from '../core/triggers';
@@ -24,6 +24,7 @@ import { utilityProcessSpawn } from './checker-process';
 import { bindApi } from './ipc';
 import { installMenu } from './menu';
 import { createOpenRouter } from './open-requests';
+import { APP_SCHEME } from './install-link-gate';
 import { createSafeStorageSecretBox } from './secret-box';
 import { registerAppScheme, serveAppScheme } from './protocol';
 import { quietOnBrokenPipe, runCliEntry } from '../core/cli/entry';
@@ -184,6 +185,16 @@ function maintainStore(api: CoreApi): void {
     );
 }
 
+/**
+ * Registers the app as the handler of `apollia:` install links (DESIGN.md "Feeds, updates and install
+ * links"). In development (`electron .`) Windows and Linux need the app's path on the command line.
+ */
+function registerInstallLinks(): void {
+  if (process.defaultApp && process.argv.length >= 2)
+    app.setAsDefaultProtocolClient(APP_SCHEME, process.execPath, [resolve(process.argv[1] as string)]);
+  else app.setAsDefaultProtocolClient(APP_SCHEME);
+}
+
 /** The window app: everything but the command line. Runs once this instance holds the lock. */
 function startApp(): void {
   registerAppScheme(); // privileged schemes must be registered before `ready`
@@ -191,6 +202,7 @@ function startApp(): void {
   // refuses the package and leaves the app running. The command line keeps its worker thread.
   configureSharedChecker({ spawn: utilityProcessSpawn() });
   const location = resolveAppLocation(app.isPackaged ? undefined : process.env['ELECTRON_RENDERER_URL'], APP_INDEX_URL);
+  registerInstallLinks();
   const router = createOpenRouter();
   const dialogs = nativeDialogs();
   const triggerHost: { current: TriggerHost | null } = { current: null };
@@ -240,6 +252,8 @@ function startApp(): void {
           sandboxOff,
           cliProgram,
           ...(loginItem ? { loginItem } : {}),
+          // Feeds are fetched with Chromium's network stack: the system's proxy and certificates.
+          fetch: (url, init) => net.fetch(url, init),
         });
         bindApi(api, location);
         installMenu(dialogs, router);

@@ -3,7 +3,10 @@
  * a double-click or command line on first launch, a second launch (`second-instance`), macOS
  * `open-file`, the File ▸ Open menu — ends in `api.registerSource(path, origin)`, then
  * `apollia:opened` with the handle, and the window brought forward. Requests that arrive before
- * the window and the Api exist (macOS sends `open-file` before `ready`) are queued.
+ * the window and the Api exist (macOS sends `open-file` before `ready`) are queued. An install link
+ * (argv on Windows and Linux, macOS `open-url`) is read strictly by core, its package fetched from
+ * the feed and verified, then opened the same way: the same consent form as a double-click, one link
+ * at a time (`InstallLinkGate`); a link installs, trusts, grants and arms nothing by itself.
  */
 import { app, dialog, type BrowserWindow } from 'electron';
 import { statSync } from 'node:fs';
@@ -11,11 +14,33 @@ import type { SourceHandle } from '../../shared/contract/api';
 import type { CoreApi } from '../core/api';
 import { OPENED_CHANNEL } from '../../shared/contract/ipc-channels';
 import { apoPathsFromArgv } from './open-request-paths';
+import { InstallLinkGate, installLinksFromArgv } from './install-link-gate';
+import { parseInstallLink } from '../core/feeds/install-link';
+import { CoreError } from '../core/errors';
 import { bringForward } from './window';
 
 interface OpenRequest {
   path: string;
   origin: SourceHandle['origin'];
+  /** Set for an install link: `path` is then the link's text. */
+  link?: boolean;
+}
+
+/** An install link read and its package opened from the feed (nothing installed): the handle or the refusal. */
+async function openLink(api: CoreApi, text: string) {
+  try {
+    const link = parseInstallLink(text);
+    const opened = await api.feeds.open({
+      feedUrl: link.feed,
+      name: link.package,
+      version: link.version,
+      sha256: link.sha256,
+    });
+    return opened.ok ? { ok: true as const, value: opened.value.handle } : opened;
+  } catch (error) {
+    if (error instanceof CoreError) return { ok: false as const, error: error.toApiError() };
+    throw error;
+  }
 }
 
 function isRegularFile(path: string): boolean {
@@ -42,8 +67,14 @@ export function createOpenRouter(): OpenRouter {
   const queue: OpenRequest[] = [];
   let target: { api: CoreApi; window: BrowserWindow } | null = null;
 
-  const deliver = async ({ path, origin }: OpenRequest, api: CoreApi, window: BrowserWindow) => {
-    const result = await api.registerSource(path, origin);
+  const gate = new InstallLinkGate();
+  const deliver = async ({ path, origin, link }: OpenRequest, api: CoreApi, window: BrowserWindow) => {
+    const result = link ? await openLink(api, path) : await api.registerSource(path, origin);
+    if (link) {
+      // One form at a time: the next link (only the latest that waited) once this one is shown.
+      const next = gate.done();
+      if (next) void deliver({ path: next, origin: 'command-line', link: true }, api, window);
+    }
     if (window.isDestroyed()) return;
     bringForward(window);
     if (result.ok) window.webContents.send(OPENED_CHANNEL, result.value);
@@ -58,7 +89,10 @@ export function createOpenRouter(): OpenRouter {
   const flush = () => {
     if (!target) return;
     const { api, window } = target;
-    for (const next of queue.splice(0)) void deliver(next, api, window);
+    for (const next of queue.splice(0)) {
+      if (next.link && gate.offer(next.path) === null) continue;
+      void deliver(next, api, window);
+    }
   };
 
   const router: OpenRouter = {
@@ -85,15 +119,26 @@ export function createOpenRouter(): OpenRouter {
     router.request(path, 'open-file');
   });
 
-  // A second launch (double-click while running) hands us its argv and working directory.
+  // macOS opens an install link with `open-url`, possibly before `ready`.
+  app.on('open-url', (event, url) => {
+    event.preventDefault();
+    queue.push({ path: url, origin: 'open-file', link: true });
+    flush();
+  });
+
+  // A second launch (double-click while running) hands us its argv and working directory; on
+  // Windows and Linux an install link clicked while the app runs arrives this way too.
   app.on('second-instance', (_event, argv, workingDirectory) => {
     const paths = apoPathsFromArgv(argv, workingDirectory, isRegularFile);
     for (const path of paths) router.request(path, 'command-line');
+    for (const link of installLinksFromArgv(argv)) queue.push({ path: link, origin: 'command-line', link: true });
+    flush();
     const window = router.window();
     if (window && !window.isDestroyed()) bringForward(window);
   });
 
   for (const path of apoPathsFromArgv(process.argv, process.cwd(), isRegularFile))
     queue.push({ path, origin: 'command-line' });
+  for (const link of installLinksFromArgv(process.argv)) queue.push({ path: link, origin: 'command-line', link: true });
   return router;
 }

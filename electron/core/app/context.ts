@@ -8,6 +8,7 @@ import type { SecretBox } from '../secrets/secret-box';
 import type { AtomicWriteFaults } from '../store/atomic-file';
 import type { Store } from '../store/store';
 import type { SourceRegistry } from './sources';
+import type { FeedFetch } from '../feeds';
 import { CoreError } from '../errors/index';
 import { appendFile } from 'node:fs/promises';
 import type { PolicyView } from '../../../shared/policy/policy';
@@ -57,6 +58,11 @@ export interface ApiDeps {
    * (policy/read-policy.ts).
    */
   policy?: PolicyLocations;
+  /**
+   * How feeds and their archives are fetched (DESIGN.md "Feeds"): Electron's `net.fetch` in the app
+   * (the system's proxy and certificates), Node's `fetch` in the CLI; absent, the runtime's `fetch`.
+   */
+  fetch?: FeedFetch;
 }
 
 /** The deps, the store and the sources, shared by the Api's modules. */

@@ -34,6 +34,7 @@ import { type ApiContext, policyOf, recordActivity } from './context';
 import { decideFromStore, trustOf } from './decide-from-store';
 import { applyInstallPlan, checkKeyChange, identityRelation, type InstallPrepared, planInstall } from './install-plan';
 import { digestsOf, keyChangeOf } from './publisher-trust';
+import { discardStaged, dropKeptArchive, keepFeedArchive, recordFeedInstall } from './feed-sources';
 import { sharedSecretWarning, webhookSecretFor } from './trigger-arming';
 
 export { identityRelation, relationOf } from './install-plan';
@@ -241,6 +242,9 @@ async function installOnce(ctx: ApiContext, request: ApiRequest<'install'>) {
   const prepared = await prepareTriggers(ctx, name, decided);
 
   const dir = `packages/${name}/${versionFolderName(version)}`;
+  // From a feed: its archive kept beside the store before the commit, so this version can be put back.
+  const kept = src.feed ? await keepFeedArchive(deps.dataDir, src.path, src.feed) : null;
+  let dropped: string | null = null;
   let files: FileDigests = {};
   const plan = await placeFromStaging({
     dataDir: deps.dataDir,
@@ -273,10 +277,14 @@ async function installOnce(ctx: ApiContext, request: ApiRequest<'install'>) {
           at: deps.now().toISOString(),
         });
         applyInstallPlan(state, planned);
+        if (src.feed && kept) dropped = recordFeedInstall(state, src.feed, kept, deps.now().toISOString());
         return { result: planned };
       }),
   });
   if (plan.oldDir && plan.oldDir !== dir) await removeAndPrune(join(deps.dataDir, plan.oldDir), deps.dataDir);
+  await dropKeptArchive(deps.dataDir, dropped);
+  // A feed's download was kept with the package (`archives/`): its staging copy goes.
+  if (src.feed) await discardStaged(ctx, request.sourceId);
   // One secret on two triggers (another package's, or two of this one's): said with the receipt.
   for (const kept of plan.receipt.webhookSecretsGiven) {
     const secret = prepared.given.get(kept.triggerId);

@@ -14,6 +14,7 @@ import type { ApoInspection, Inspection } from '../../../shared/manifests/inspec
 import { CoreError } from '../errors/index';
 import type { TrustedKey } from '../trust/index';
 import { notAPackage, type SourceKind, sourceKindOf } from '../archive/source-kind';
+import { feedSignedSummary, type FeedOrigin } from './feed-origin';
 
 /** An opened input. */
 export interface Source {
@@ -34,6 +35,11 @@ export interface Source {
    * archive is not checked a second time before extraction, and a file swapped since is refused.
    */
   shownApo?: ApoInspection;
+  /**
+   * For an archive opened from a publisher's feed: the feed and what its key signed. Its inspection's
+   * signature is the feed's (`feedSignedSummary`), and its install records the feed followed.
+   */
+  feed?: FeedOrigin;
 }
 
 /** SHA-256 over a template's files (sorted paths, lengths and bytes): equal digests, the same folder content. */
@@ -144,6 +150,13 @@ export async function inspectSource(
         ? await checkApo(src.path, trustedKeys, undefined, pinnedKeys)
         : notAPackage(src.handle.displayName)
     ) as ApoInspection;
+    // An archive from a verified feed is as signed as the feed: its key signed these bytes' SHA-256.
+    if (src.feed && inspection.summary)
+      inspection.summary.signature = feedSignedSummary(
+        src.feed,
+        inspection.summary.sha256,
+        inspection.summary.signature,
+      );
     src.shownApo = inspection;
     return inspection;
   }

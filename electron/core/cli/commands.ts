@@ -29,7 +29,7 @@ export const COMMANDS: readonly CliCommand[] = [
   },
   {
     name: 'install',
-    args: 'PATH [--yes] [--grant|--withhold|--allow|--ask ENTRY ...] [--arm TRIGGER[=FOLDER] [--webhook-secret-file FILE | --webhook-secret-stdin] ...] [--disarm TRIGGER ...] [--allow-downgrade] [--accept-key-change]',
+    args: 'PATH|LINK|--feed URL NAME [--version V] [--yes] [--grant|--withhold|--allow|--ask ENTRY ...] [--arm TRIGGER[=FOLDER] [--webhook-secret-file FILE | --webhook-secret-stdin] ...] [--disarm TRIGGER ...] [--allow-downgrade] [--accept-key-change]',
     summary: 'Show what a .apo asks; with --yes, install it into the store',
     load: () => import('./install-command'),
   },
@@ -105,6 +105,36 @@ export const COMMANDS: readonly CliCommand[] = [
     args: 'NAME',
     summary: 'Remove an installed package, its agents and triggers',
     load: () => import('./uninstall-command'),
+  },
+  {
+    name: 'feeds',
+    args: '[--json] | add URL | remove URL',
+    summary: 'List the publishers’ feeds followed, follow one, or stop following one',
+    load: async () => ({ run: (await import('./feed-commands')).runFeeds }),
+  },
+  {
+    name: 'outdated',
+    args: '[--json]',
+    summary: 'Check the feeds: each package installed from one, its latest version, mode, and a withdrawn version',
+    load: async () => ({ run: (await import('./feed-commands')).runOutdated }),
+  },
+  {
+    name: 'update',
+    args: 'NAME|--all [--yes]',
+    summary: 'Show what an update from the feed would change; with --yes, install it (as any update)',
+    load: async () => ({ run: (await import('./feed-commands')).runUpdate }),
+  },
+  {
+    name: 'rollback',
+    args: 'NAME [--yes]',
+    summary: 'Put back the previous version kept, with your decisions; with --yes, install it',
+    load: async () => ({ run: (await import('./feed-commands')).runRollback }),
+  },
+  {
+    name: 'update-mode',
+    args: 'NAME notify|auto|hold',
+    summary: 'How a package follows its feed: notify (the default), auto (only what asks nothing new), hold',
+    load: async () => ({ run: (await import('./feed-commands')).runUpdateMode }),
   },
   {
     name: 'serve',

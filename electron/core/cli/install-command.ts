@@ -25,9 +25,12 @@ import { permissionWords } from '../../../shared/decisions/access-decisions';
 import { ownRecord } from '../../../shared/base/own-data';
 import { createApi, type CoreApi } from '../api';
 import { policyLocations } from '../policy/read-policy';
+import { CoreError } from '../errors/index';
+import { looksLikeInstallLink, parseInstallLink } from '../feeds/install-link';
 import { createFileKeySecretBox, fileKeyPath } from '../secrets/secret-box';
 import { cliDataDir, cliResourcesDir, refused } from './cli-data';
 import { type CliIo, EXIT } from './cli-io';
+import { openFeedSource } from './feed-source';
 import { formatInspection } from './inspection-text';
 import { PROGRAM, usageError } from './usage';
 import {
@@ -70,7 +73,8 @@ export function cliApi(io: CliIo, folders: string[] = []): CoreApi {
 
 /** Usage of this command. */
 export const INSTALL_USAGE = [
-  `Usage: ${PROGRAM} [--data-dir DIR] install PATH [--yes] [--grant|--withhold|--allow|--ask ENTRY ...]`,
+  `Usage: ${PROGRAM} [--data-dir DIR] install PATH|'apollia://install?…'|--feed URL NAME [--version V] [--yes]`,
+  '         [--grant|--withhold|--allow|--ask ENTRY ...]',
   '         [--arm TRIGGER[=FOLDER] [--webhook-secret-file FILE | --webhook-secret-stdin] ...] [--disarm TRIGGER ...]',
   '         [--allow-downgrade] [--accept-key-change]',
   '',
@@ -86,6 +90,8 @@ export const INSTALL_USAGE = [
   '  --disarm TRIGGER   Leave a trigger off (an update otherwise keeps an armed one armed)',
   '  --allow-downgrade  Allow installing an older version than the installed one',
   '  --accept-key-change  Install an update signed by another key than the installed one (or now unsigned): refused without it',
+  "  --feed URL NAME    Fetch NAME from the publisher's signed feed at URL (its newest version, or --version V)",
+  'An install link (apollia://install?feed=…&package=…) does the same: it only opens this form, never installs by itself.',
   '',
   'A webhook trigger armed with --arm gets a secret made here, printed once; or, right after its --arm:',
   ...WEBHOOK_SECRET_USAGE,
@@ -101,9 +107,22 @@ interface InstallFlags {
   access: Map<string, AccessAnswer>;
   disarms: string[];
   arms: { id: string; folder?: string; secret?: WebhookSecretSource }[];
-  /** The PATH as given, and resolved. */
+  /** The PATH as given, and resolved; for a feed or an install link, the package's name and the link. */
   given: string;
   path: string;
+  /** `--feed URL NAME [--version V]`, or an `apollia://install?…` link given as PATH: where to fetch it. */
+  feed: { feedUrl: string; name: string; version: string | null; sha256: string | null } | null;
+}
+
+/** What the consent needs of the flags: the person's answers (an update or roll back gives none but `yes`). */
+export type InstallConsentFlags = Pick<
+  InstallFlags,
+  'yes' | 'allowDowngrade' | 'acceptKeyChange' | 'access' | 'disarms' | 'arms' | 'given'
+>;
+
+/** The flags of a person who answers nothing but, maybe, `--yes` (`update`, `rollback`). */
+export function noAnswers(given: string, yes: boolean, allowDowngrade = false): InstallConsentFlags {
+  return { yes, allowDowngrade, acceptKeyChange: false, access: new Map(), disarms: [], arms: [], given };
 }
 
 /** Runs `install` with the arguments after the command name. */
@@ -114,9 +133,26 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     io,
     flags.arms.flatMap((a) => (a.folder ? [a.folder] : [])),
   );
-  const source = await api.registerSource(flags.path, 'command-line');
+  const source = flags.feed
+    ? await openFeedSource(api, flags.feed, io)
+    : await api.registerSource(flags.path, 'command-line');
   if (!source.ok) return refused(io, source.error);
-  const inspected = await api.inspect({ sourceId: source.value.id });
+  const code = await consentAndInstall(api, source.value.id, flags, io);
+  if (flags.feed) await api.feeds.discard(source.value.id);
+  return code;
+}
+
+/**
+ * The consent form, headless, for an opened source: what it asks and what would be decided, and with `--yes` the
+ * install. `update` and `rollback` come here too, with a feed's source: an update like any other.
+ */
+export async function consentAndInstall(
+  api: CoreApi,
+  sourceId: string,
+  flags: InstallConsentFlags,
+  io: CliIo,
+): Promise<number> {
+  const inspected = await api.inspect({ sourceId });
   if (!inspected.ok) return refused(io, inspected.error);
   const inspection: SourceInspection = inspected.value;
   if (inspection.kind !== 'apo') {
@@ -168,7 +204,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     printSecretNote(io, read.secret);
   }
   const result = await api.install({
-    sourceId: source.value.id,
+    sourceId,
     decisions,
     ...(flags.allowDowngrade ? { allowDowngrade: true } : {}),
     ...(flags.acceptKeyChange ? { acceptKeyChange: true } : {}),
@@ -189,6 +225,8 @@ function parseInstallFlags(args: string[], io: CliIo): InstallFlags | number {
     arms: [] as InstallFlags['arms'],
   };
   const paths: string[] = [];
+  let feedUrl: string | null = null;
+  let version: string | null = null;
   for (let i = 0; i < args.length; i++) {
     const arg = args[i] as string;
     if (arg === '-h' || arg === '--help') {
@@ -201,7 +239,12 @@ function parseInstallFlags(args: string[], io: CliIo): InstallFlags | number {
       if (typeof next === 'object') return next.exit;
       i = next;
     } else if (arg === '--accept-key-change') flags.acceptKeyChange = true;
-    else if (ANSWER_FLAGS.has(arg)) {
+    else if (arg === '--feed' || arg === '--version') {
+      const value = args[++i];
+      if (value === undefined || value === '') return usageError(io, `${arg} needs a value`, INSTALL_USAGE);
+      if (arg === '--feed') feedUrl = value;
+      else version = value;
+    } else if (ANSWER_FLAGS.has(arg)) {
       const value = args[++i];
       if (value === undefined || value === '') return usageError(io, `${arg} needs a value`, INSTALL_USAGE);
       const problem = answerFlag(arg, value, io, flags);
@@ -216,9 +259,39 @@ function parseInstallFlags(args: string[], io: CliIo): InstallFlags | number {
       INSTALL_USAGE,
     );
   const given = paths[0] as string;
+  const feed = feedOfFlags(given, feedUrl, version, io);
+  if (typeof feed === 'number') return feed;
+  if (feed) return { ...flags, given, path: '', feed };
   const path = isAbsolute(given) ? given : resolve(io.cwd, given);
   if (!existsSync(path)) return usageError(io, `no such file: ${given}`, INSTALL_USAGE);
-  return { ...flags, given, path };
+  return { ...flags, given, path, feed: null };
+}
+
+/** `--feed URL NAME [--version V]`, or PATH an install link (read strictly); null for a file. */
+function feedOfFlags(
+  given: string,
+  feedUrl: string | null,
+  version: string | null,
+  io: CliIo,
+): InstallFlags['feed'] | number {
+  if (looksLikeInstallLink(given)) {
+    if (feedUrl !== null || version !== null)
+      return usageError(
+        io,
+        'an install link names its feed and version itself: give no --feed or --version',
+        INSTALL_USAGE,
+      );
+    try {
+      const link = parseInstallLink(given);
+      return { feedUrl: link.feed, name: link.package, version: link.version, sha256: link.sha256 };
+    } catch (error) {
+      if (error instanceof CoreError) return refused(io, error.toApiError());
+      throw error;
+    }
+  }
+  if (feedUrl !== null) return { feedUrl, name: given, version, sha256: null };
+  if (version !== null) return usageError(io, '--version goes with --feed URL NAME', INSTALL_USAGE);
+  return null;
 }
 
 /** The flags that take an entry or a trigger as their value. */
@@ -290,7 +363,7 @@ function webhookSecretFlag(
 async function answersOf(
   api: CoreApi,
   manifest: ApoDetails['manifest'],
-  flags: InstallFlags,
+  flags: InstallConsentFlags,
   io: CliIo,
 ): Promise<ConsentAnswers | number> {
   const decisions: ConsentAnswers = { agents: ownRecord(), triggers: ownRecord() };

@@ -265,6 +265,8 @@ export function removePackageRecords(
 ): { removedAgents: string[]; removedTriggers: string[] } {
   const removedAgents: string[] = [];
   const removedTriggers: string[] = [];
+  // An uninstalled package no longer follows its feed for updates (the feed itself stays followed).
+  delete state.packageUpdates[name];
   for (const agent of Object.values(state.agents)) {
     if (agent.origin === 'package' && agent.packageName === name) {
       delete state.agents[agent.id];

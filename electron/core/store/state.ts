@@ -1,21 +1,24 @@
 /**
  * The store's one state file (`state.json` in the data folder): a fresh state, the records made
  * own, the migrations from older formats and the check on load. The records and their schema are
- * the current format's, defined once in `schema/format-5.ts` (its types are re-exported here).
+ * the current format's, defined once in `schema/format-6.ts` (format 5's records, and the feeds') (its types are re-exported here).
  */
 import type { ValidateFunction } from 'ajv';
 import { ownRecord } from '../../../shared/base/own-data';
 import { validateState } from '../generated/store-state-validator';
 import { migrateFrom3 } from './format-4-permissions';
 import { migrateFrom4 } from './format-5-pins';
+import { migrateFrom5 } from './format-6-feeds';
 import { isObject } from './migration-values';
-import type { StoreState } from './schema/format-5';
+import type { StoreState } from './schema/format-6';
 import { STATE_VERSION } from './schema/state-version';
 
 export { STATE_VERSION } from './schema/state-version';
 export type {
   AgentRecord,
   DisarmedByCheck,
+  FeedSubscription,
+  KeptArchive,
   PackageAgentRecord,
   PackageRecord,
   PackageTrustRecord,
@@ -23,8 +26,9 @@ export type {
   StoreState,
   TemplateAgentRecord,
   ToolSettingRecord,
+  PackageUpdateRecord,
   TriggerRecord,
-} from './schema/format-5';
+} from './schema/format-6';
 
 /**
  * The webhook port's step from format 2: no port chosen yet (the trigger host uses its default). Settings that
@@ -58,6 +62,8 @@ export function emptyState(): StoreState {
     damage: [],
     trustedKeys: [],
     packageTrust: {},
+    feeds: {},
+    packageUpdates: {},
   });
 }
 
@@ -82,6 +88,8 @@ export function ownRecords(state: StoreState): StoreState {
   state.webhookSecrets = ownRecord(Object.entries(state.webhookSecrets));
   state.applies = ownRecord(Object.entries(state.applies));
   state.packageTrust = ownRecord(Object.entries(state.packageTrust));
+  state.feeds = ownRecord(Object.entries(state.feeds));
+  state.packageUpdates = ownRecord(Object.entries(state.packageUpdates));
   return state;
 }
 
@@ -92,7 +100,7 @@ export function ownRecords(state: StoreState): StoreState {
  * format 2 had none of format 3's additions (`migrateFrom2`).
  */
 export function migrateState(value: unknown): unknown {
-  return migrateFrom4(migrateFrom3(migrateFrom2(migrateFrom1(value))));
+  return migrateFrom5(migrateFrom4(migrateFrom3(migrateFrom2(migrateFrom1(value)))));
 }
 
 function migrateFrom1(value: unknown): unknown {

@@ -127,8 +127,9 @@ describe('a state file of format 1 (before settings.deniedTools)', () => {
     expect(denied.ok && denied.value.deniedTools).toEqual(['shell']);
     const written = JSON.parse(readFileSync(join(dataDir, STATE_FILE), 'utf8'));
     expect(written.version).toBe(STATE_VERSION);
-    expect(STATE_VERSION).toBe(5);
+    expect(STATE_VERSION).toBe(6);
     expect([written.trustedKeys, written.packageTrust]).toEqual([[], {}]); // trust's step from format 2
+    expect([written.feeds, written.packageUpdates]).toEqual([{}, {}]); // the feeds' step from format 5
     expect(written.settings).toEqual({
       mcpServers: { ledger: { name: 'ledger', transport: 'stdio', command: 'uvx', args: [], sealed: null } },
       secrets: {},
@@ -142,7 +143,10 @@ describe('a state file of format 1 (before settings.deniedTools)', () => {
     const { api, dataDir } = testApi();
     writeFileSync(
       join(dataDir, STATE_FILE),
-      formatOne().replace('"version":1', `"version":${STATE_VERSION},"trustedKeys":[],"packageTrust":{}`),
+      formatOne().replace(
+        '"version":1',
+        `"version":${STATE_VERSION},"trustedKeys":[],"packageTrust":{},"feeds":{},"packageUpdates":{}`,
+      ),
     );
     const dashboard = await api.dashboard();
     expect(dashboard.ok && dashboard.value.damage.map((d) => d.reason)).toEqual([

@@ -1,4 +1,4 @@
-/** The store's current format (its records and schema: `format-5.ts`). */
+/** The store's current format (its records and schema: `format-6.ts`). */
 
 /**
  * The state file's format version. A newer file is refused, never rewritten; an older one is
@@ -16,5 +16,8 @@
  *
  * 5: key pins hold the whole public key, not only its id (DESIGN.md "Trust after install"), and
  * each package's signature summary its `public_key` (`migrateFrom4`).
+ *
+ * 6: `feeds` (each feed followed and the highest serial seen from it) and `packageUpdates` (each
+ * feed-installed package's update mode and kept archives), DESIGN.md "Feeds" (`migrateFrom5`).
  */
-export const STATE_VERSION = 5;
+export const STATE_VERSION = 6;

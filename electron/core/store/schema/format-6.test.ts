@@ -1,5 +1,5 @@
 /**
- * The store's records are their schema's static types (`format-5.ts`), and they are the shapes the
+ * The store's records are their schema's static types (`format-6.ts`, format 5's and the feeds'), and they are the shapes the
  * rest of the app gives them: the type checks fail `npm run typecheck` when a record and the shared
  * type it stores drift; the value checks fail here when the loaded file's check stops matching them.
  */
@@ -9,11 +9,11 @@ import type { ToolSetting } from '../../../../shared/decisions/apply-context';
 import type { AccessDecision } from '../../../../shared/decisions/consent';
 import { type KeyPin, MAX_TRUSTED_KEYS, type TrustedKey } from '../../../../shared/trust/trust';
 import type { WebhookSecretOrigin } from '../../../../shared/triggers/webhook-secret';
-import { emptyState, stateProblem } from '../state';
-import { STATE_SCHEMA, type StoreState } from './format-5';
+import { emptyState, migrateState, stateProblem } from '../state';
+import { STATE_SCHEMA, type StoreState } from './format-6';
 import { STATE_VERSION } from './state-version';
 
-describe('store format 5: one schema gives the records and the check on load', () => {
+describe('store format 6: one schema gives the records and the check on load', () => {
   it('types each record as the app uses it', () => {
     expectTypeOf<StoreState['version']>().toEqualTypeOf<typeof STATE_VERSION>();
     expectTypeOf<StoreState['trustedKeys'][number]>().toEqualTypeOf<TrustedKey>();
@@ -47,5 +47,40 @@ describe('store format 5: one schema gives the records and the check on load', (
     expect(stateProblem({ ...emptyState(), version: STATE_VERSION + 1 })).not.toBeNull();
     const state = emptyState();
     expect(stateProblem({ ...state, settings: { ...state.settings, extra: true } })).toMatch(/settings/);
+  });
+
+  it('migrates a format 5 file to format 6 with no feed followed, and checks the feeds records', () => {
+    const { feeds: _feeds, packageUpdates: _updates, ...format5 } = { ...emptyState(), version: 5 };
+    expect(stateProblem(format5)).not.toBeNull();
+    const migrated = migrateState(format5);
+    expect(migrated).toEqual(emptyState());
+    expect(stateProblem(migrated)).toBeNull();
+    const kept = {
+      version: '1.0.0',
+      archive: 'archives/a/1.0.0.apo',
+      sha256: 'ab',
+      size: 1,
+      keyId: 'K',
+      publicKey: 'RW',
+    };
+    const state = emptyState();
+    const followed = {
+      ...state,
+      feeds: {
+        'https://e.example/feed.json': {
+          url: 'https://e.example/feed.json',
+          addedAt: 'now',
+          highestSerial: 3,
+          lastCheckedAt: null,
+          lastProblem: null,
+          publisher: null,
+        },
+      },
+      packageUpdates: { a: { feed: 'https://e.example/feed.json', mode: 'auto', current: kept, previous: null } },
+    };
+    expect(stateProblem(followed)).toBeNull();
+    expect(
+      stateProblem({ ...followed, packageUpdates: { a: { ...followed.packageUpdates.a, mode: 'sometimes' } } }),
+    ).toMatch(/mode/);
   });
 });
