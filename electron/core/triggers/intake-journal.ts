@@ -23,7 +23,7 @@ import { mkdir, open, rename, unlink, type FileHandle } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { crc32 } from 'node:zlib';
 import { syncDir } from '../store/atomic-file';
-import { killPoint } from './kill-point';
+import { killPoint, testTrimBytes } from './kill-point';
 
 /** The journal, relative to the data folder. */
 export const JOURNAL_FILE = join('triggers', 'intake.journal');
@@ -188,7 +188,7 @@ export class IntakeJournal {
     while (this.queue.length > 0) {
       const batch = this.queue.splice(0);
       await this.commit(batch);
-      if (this.sinceTrim >= (this.options.trimBytes ?? TRIM_BYTES)) await this.trim();
+      if (this.sinceTrim >= (this.options.trimBytes ?? testTrimBytes() ?? TRIM_BYTES)) await this.trim();
     }
   }
 
@@ -223,8 +223,8 @@ export class IntakeJournal {
   /** A failed batch leaves nothing: the file is cut back to where it began (or, failing that, refuses every append). */
   private async cutBack(start: number): Promise<void> {
     try {
+      // The next batch's fdatasync makes the cut durable with it (it covers the file's size).
       await this.handle?.truncate(start);
-      await this.handle?.datasync();
     } catch (error) {
       this.broken = Object.assign(
         new Error(

@@ -6,7 +6,7 @@
  */
 
 /** The steps of one batch, in order (see `intake-journal.ts` and `run-requests.ts`). */
-export type KillStep = 'after-append' | 'after-sync' | 'after-answer' | 'after-run-file' | 'during-trim';
+export type KillStep = 'after-append' | 'after-sync' | 'after-run-file' | 'after-answer' | 'during-trim';
 
 const wanted = /^([a-z-]+)(?:@(\d+))?$/.exec(process.env.APOLLIA_TEST_KILL_AT ?? '');
 const wantedStep = wanted?.[1] ?? null;
@@ -22,4 +22,10 @@ export function killPoint(step: KillStep): void {
   if (wantedStep !== step) return;
   remaining--;
   if (remaining <= 0) process.kill(process.pid, 'SIGKILL');
+}
+
+/** A crash test's trim threshold for the intake journal (`APOLLIA_TEST_JOURNAL_TRIM_BYTES`), so a trim comes at once. */
+export function testTrimBytes(): number | undefined {
+  const bytes = Number(process.env.APOLLIA_TEST_JOURNAL_TRIM_BYTES);
+  return Number.isSafeInteger(bytes) && bytes > 0 ? bytes : undefined;
 }
