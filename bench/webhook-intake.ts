@@ -4,8 +4,8 @@
  *
  * 2,000 deliveries signed with the reference `standardwebhooks` library, 16 at a time over
  * keep-alive connections, first to a bare `node:http` server that reads the body and answers 202,
- * then to the real trigger host (Host and signature checked, replay store, the run file written
- * atomically with fsync by the writer thread, activity recorded), in the same process; one round to
+ * then to the real trigger host (Host and signature checked, replay store, the intake journal's group
+ * commit, the run file put by the writer thread, activity recorded), in the same process; one round to
  * warm up, then three such rounds alternated (`WEBHOOK_BENCH_ROUNDS`), each printed, and their medians. Lost: a 2xx without its
  * run file on disk, plus any delivery not answered 2xx (the trigger's queue is large enough that none
  * should be refused). Figures only, never assertions.
@@ -126,6 +126,9 @@ interface Round {
   other: number[];
   mainBusy: number;
   disk: number;
+  /** Intake journal: records per synced batch, and batches (fdatasyncs) per second while sending. */
+  batchSize: number;
+  syncsPerSecond: number;
 }
 
 const perSecond = (run: { ms: number }) => (DELIVERIES / run.ms) * 1000;
@@ -159,8 +162,11 @@ async function round(): Promise<Round> {
   await host.start();
   const items = deliveries(secrets.get(HOOK) as string);
   const loop = performance.eventLoopUtilization();
+  const before = host.intakeStats();
   const hostRun = await send(host.urlOf(HOOK), items);
+  const after = host.intakeStats();
   const mainBusy = performance.eventLoopUtilization(loop).utilization;
+  const batches = after.batches - before.batches;
   await host.settled();
   await host.stop();
   const written = readdirSync(join(dataDir, PENDING_DIR)).filter((n) => n.endsWith('.json')).length;
@@ -176,6 +182,8 @@ async function round(): Promise<Round> {
     other: [...new Set(hostRun.statuses.filter((s) => s < 200 || s >= 300))],
     mainBusy,
     disk: fsyncedFilesPerSecond(join(dataDir, 'disk-alone')),
+    batchSize: batches > 0 ? (after.records - before.records) / batches : 0,
+    syncsPerSecond: (batches / hostRun.ms) * 1000,
   };
 }
 
@@ -194,7 +202,7 @@ export async function webhookIntakeBench(): Promise<void> {
   );
   for (const [i, r] of rounds.entries())
     console.log(
-      `round ${i + 1}: bare ${r.bare.toFixed(0).padStart(5)} /s, trigger host ${r.host.toFixed(0).padStart(5)} /s = ${(r.host / r.bare).toFixed(2)}×; host p99 ${r.hostP99.toFixed(1)} ms; ${r.ok} answered 2xx, ${r.written} run files${r.other.length > 0 ? `, other answers: ${r.other.join(', ')}` : ''}; main thread busy ${(r.mainBusy * 100).toFixed(0)}%; this disk alone ${r.disk.toFixed(0)} fsynced files /s`,
+      `round ${i + 1}: bare ${r.bare.toFixed(0).padStart(5)} /s, trigger host ${r.host.toFixed(0).padStart(5)} /s = ${(r.host / r.bare).toFixed(2)}×; host p99 ${r.hostP99.toFixed(1)} ms; ${r.ok} answered 2xx, ${r.written} run files${r.other.length > 0 ? `, other answers: ${r.other.join(', ')}` : ''}; main thread busy ${(r.mainBusy * 100).toFixed(0)}%; journal batch ${r.batchSize.toFixed(1)} records, ${r.syncsPerSecond.toFixed(0)} syncs/s; this disk alone ${r.disk.toFixed(0)} fsynced files /s`,
     );
   const ratio = median(rounds.map((r) => r.host / r.bare));
   const hostP99 = median(rounds.map((r) => r.hostP99));
@@ -207,11 +215,16 @@ export async function webhookIntakeBench(): Promise<void> {
       .padStart(6)} ms  (median)`,
   );
   console.log(
-    `trigger host (run file + fsync) ${median(rounds.map((r) => r.host))
+    `trigger host (journal + run file) ${median(rounds.map((r) => r.host))
       .toFixed(0)
       .padStart(
         6,
       )} /s  p99 ${hostP99.toFixed(1).padStart(6)} ms  (median; the run files are written by the host's writer thread)`,
+  );
+  console.log(
+    `intake journal: ${median(rounds.map((r) => r.batchSize)).toFixed(1)} records per batch, ${median(
+      rounds.map((r) => r.syncsPerSecond),
+    ).toFixed(0)} fdatasyncs/s (median)`,
   );
   console.log(
     `throughput ratio ${ratio.toFixed(2)}× (median; goal ≥ 0.5×) ${ratio >= 0.5 ? 'OK' : 'MISSED'}; p99 ${hostP99.toFixed(1)} ms (goal < 50 ms) ${hostP99 < 50 ? 'OK' : 'MISSED'}; lost ${lost} over all rounds (goal 0) ${lost === 0 ? 'OK' : 'MISSED'}`,

@@ -11,7 +11,11 @@
  * folder's handle is kept open, and when the path names another folder since (it was replaced), the
  * new one is synced. Where a folder cannot be opened (Windows) it has no fsync of its own.
  *
- * Message in: `{ files: [{ id, name, data }] }` (a turn's writes), or `'close'`. A batch is the message
+ * A file's `op` may also be `put` (written and renamed in, no fsync of its own nor of the folder: the
+ * intake journal is the durable truth for it) or `sync` (a file put earlier is fsynced now, then the
+ * folder, in the background; ENOENT when it was taken meanwhile).
+ *
+ * Message in: `{ files: [{ id, name, data, op? }] }` (a turn's writes), or `'close'`. A batch is the message
  * that woke the worker and every one waiting behind it on the port (`receiveMessageOnPort`). Message
  * out: `{ ids, results: (null | { code, message })[], trace?: string[] }`, one result per id: null once
  * the file and its name are durable; `'closed'` once the folder's handle is closed.
@@ -61,16 +65,28 @@ function writeFile(file) {
       }
       const bytes = Buffer.from(file.data, 'utf8');
       for (let at = 0; at < bytes.length; ) at += fs.writeSync(fd, bytes, at, bytes.length - at);
-      fs.fsyncSync(fd);
+      if (file.op !== 'put') fs.fsyncSync(fd);
     } finally {
       fs.closeSync(fd);
     }
-    if (trace) trace.push('synced ' + path.basename(temp));
+    if (trace) trace.push((file.op === 'put' ? 'put ' : 'synced ') + path.basename(temp));
     fs.renameSync(temp, path.join(dir, file.name));
     if (trace) trace.push('renamed ' + file.name);
     return null;
   } catch (error) {
     try { fs.unlinkSync(temp); } catch {}
+    return problem(error);
+  }
+}
+
+// A file written earlier by a put, fsynced now: gone (ENOENT) when it was taken meanwhile.
+function syncFile(file) {
+  try {
+    const fd = fs.openSync(path.join(dir, file.name), 'r');
+    try { fs.fsyncSync(fd); } finally { fs.closeSync(fd); }
+    if (trace) trace.push('file-synced ' + file.name);
+    return null;
+  } catch (error) {
     return problem(error);
   }
 }
@@ -132,12 +148,12 @@ parentPort.on('message', (message) => {
   if (message !== 'close') {
     trace = faults.trace ? [] : null;
     const files = batchFrom(message);
-    const results = files.map(writeFile);
-    if (results.some((result) => result === null)) {
+    const results = files.map((file) => (file.op === 'sync' ? syncFile(file) : writeFile(file)));
+    if (results.some((result, i) => result === null && files[i].op !== 'put')) {
       try {
         syncFolder();
       } catch (error) {
-        for (let i = 0; i < results.length; i++) if (results[i] === null) results[i] = problem(error);
+        for (let i = 0; i < results.length; i++) if (results[i] === null && files[i].op !== 'put') results[i] = problem(error);
       }
     }
     const ids = files.map((file) => file.id);

@@ -43,13 +43,16 @@ interface Waiting {
 
 type Result = null | { code: string; message: string };
 
+/** How the worker handles one file: `write` (durable), `put` (renamed in, no fsync), `sync` (fsync a put file). */
+type FileOp = 'write' | 'put' | 'sync';
+
 /** A folder whose files are written durably by a worker thread, in batches (see the module comment). */
 export class DurableFolder {
   private worker: Worker | null = null;
   /** Writes given to the worker and not answered yet, by id. */
   private readonly waiting = new Map<number, Waiting>();
   /** Writes of this turn, sent together at its end. */
-  private outgoing: { id: number; name: string; data: string }[] = [];
+  private outgoing: { id: number; name: string; data: string; op?: FileOp }[] = [];
   private nextId = 0;
   private idle: NodeJS.Timeout | null = null;
   private drained: (() => void)[] = [];
@@ -61,11 +64,28 @@ export class DurableFolder {
 
   /** Writes `data` as `name` in the folder (made when missing); resolves with its path once it is durable. */
   write(name: string, data: string): Promise<string> {
+    return this.give(name, data, 'write');
+  }
+
+  /**
+   * Writes `data` as `name` (temp name, renamed in) without any fsync: for a file whose content is
+   * durable elsewhere (the intake journal). Resolves with its path once it is renamed in.
+   */
+  put(name: string, data: string): Promise<string> {
+    return this.give(name, data, 'put');
+  }
+
+  /** fsyncs a file put earlier, then the folder (shared by the batch); rejects with ENOENT when it is gone. */
+  sync(name: string): Promise<string> {
+    return this.give(name, '', 'sync');
+  }
+
+  private give(name: string, data: string, op: FileOp): Promise<string> {
     return new Promise((resolve, reject) => {
       const id = this.nextId++;
       this.waiting.set(id, { name, resolve, reject });
       if (this.outgoing.length === 0) queueMicrotask(() => this.send());
-      this.outgoing.push({ id, name, data });
+      this.outgoing.push(op === 'write' ? { id, name, data } : { id, name, data, op });
     });
   }
 

@@ -23,7 +23,7 @@ export const DEFAULT_MAX_WAITING = 100;
 export function waitingLimit(trigger: Pick<TriggerRecord, 'maxConcurrent'>): number {
   return trigger.maxConcurrent ?? DEFAULT_MAX_WAITING;
 }
-/** The replay store, relative to the data folder. */
+/** An earlier version's replay store, relative to the data folder (carried into the intake journal, then removed). */
 export const SEEN_FILE = join('triggers', 'webhook-seen.jsonl');
 
 /** Options of a host. */
@@ -47,6 +47,8 @@ export interface TriggerHostOptions {
   onLine?: (line: string) => void;
   /** Test hooks of the run file writer (to watch its steps, hold its folder fsyncs, or fail one file). */
   runFileFaults?: DurableFolderFaults;
+  /** Bytes appended to the intake journal that make a trim (tests shrink it; default `TRIM_BYTES`). */
+  journalTrimBytes?: number;
 }
 
 /** What makes a trigger's live configuration: a change to anything but `armed` (or its sealed secret) restarts it. */

@@ -7,16 +7,20 @@
  * has waiting are counted from names alone (`max_concurrent`), and a listing sorts by trigger then age.
  * Written atomically (temp file, fsync, rename, the folder's fsync): a reader never sees half a file.
  */
-import { mkdir, readdir } from 'node:fs/promises';
+import { mkdir, readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RunCause } from '../../../shared/triggers/run-queue';
 import { writeFileAtomic } from '../store/atomic-file';
 import { DurableFolder, type DurableFolderFaults } from '../store/durable-folder';
+import { IntakeJournal, type JournalRun, type SeenMark } from './intake-journal';
+import { killAsked, killPoint } from './kill-point';
 
 export type { RunCause } from '../../../shared/triggers/run-queue';
 
 /** Folder of waiting run requests, relative to the data folder. */
 export const PENDING_DIR = join('runs', 'pending');
+/** Where a runtime moves a run file it takes (or it deletes it), relative to the data folder. */
+export const TAKEN_DIR = join('runs', 'taken');
 
 /** What the run is given. */
 export interface RunInput {
@@ -66,26 +70,178 @@ export function runFileName(request: RunRequest): string {
   return `${encodeId(request.trigger)}.${String(Date.parse(request.fired_at)).padStart(13, '0')}.${request.id}.json`;
 }
 
+/** Options of a host's run writer: the replay window's clock, the journal's trim threshold, test hooks. */
+export interface RunWriterOptions {
+  now: () => number;
+  seenWindowMs: number;
+  trimBytes?: number;
+  faults?: DurableFolderFaults;
+  /** A problem the writer met off the answer's path (a run file it will make again), as a host line. */
+  onProblem?: (text: string) => void;
+}
+
+/** How long a put run file waits for the background fsync that lets the journal forget it (ms). */
+const SYNC_DELAY_MS = 20;
+/** How long a run file that could not be made waits before it is tried again (ms). */
+const RETRY_MS = 1_000;
+
 /**
- * Writes run requests into `runs/pending/` of one data folder (the host holds one): each file
- * atomically (temp file, fsync, rename), the folder's fsync shared by the files written at the same
- * time (a group commit, on a worker thread: `store/durable-folder.ts`). The folder is made when missing.
+ * The run writer of one data folder (the host holds one), over the intake journal
+ * (`intake-journal.ts`; the contract is in this module's README):
+ *
+ * 1. {@link write} appends the run to the journal (with the webhook-id it makes seen, see
+ *    {@link tagSeen}); once the batch's `fdatasync` returned the run is durable, and the worker thread
+ *    puts its file in `runs/pending/` (temp name, renamed in, no fsync of the file or the folder), so
+ *    a 2xx still means the file is there; then the caller answers.
+ * 2. Off the answer's path, batched in the background, the worker fsyncs the files and the folder;
+ *    each run whose file is fsynced, or gone (taken), is recorded `done` and the journal may forget
+ *    it at its next trim.
+ * 3. At {@link open} every run the journal holds that is not done is checked: in `runs/taken/`: done;
+ *    in `runs/pending/` with exactly the content the journal holds: fsynced later; else (never made,
+ *    or made torn) made again from the journal. Never lost, never twice.
  */
 export class RunRequestWriter {
   private readonly folder: DurableFolder;
+  readonly journal: IntakeJournal;
+  private readonly seenTags = new WeakMap<object, string>();
+  private readonly working = new Set<Promise<unknown>>();
+  private toSync: RunRequest[] = [];
+  private syncTimer: NodeJS.Timeout | null = null;
+  private closed = false;
 
-  constructor(dataDir: string, faults?: DurableFolderFaults) {
-    this.folder = new DurableFolder(join(dataDir, PENDING_DIR), faults);
+  constructor(
+    private readonly dataDir: string,
+    private readonly options: RunWriterOptions,
+  ) {
+    this.folder = new DurableFolder(join(dataDir, PENDING_DIR), options.faults);
+    this.journal = new IntakeJournal(dataDir, options);
   }
 
-  /** Writes one run request; resolves with its path once the file and its name are durable. */
-  write(request: RunRequest): Promise<string> {
-    return this.folder.write(runFileName(request), runRequestText(request));
+  /**
+   * Opens the journal and makes every run it holds that is neither pending (with its content) nor taken; resolves
+   * with the seen ids it holds, once those files are made.
+   */
+  async open(): Promise<SeenMark[]> {
+    this.closed = false;
+    const contents = await this.journal.open();
+    const done: string[] = [];
+    for (const run of contents.runs) {
+      const request = run as unknown as RunRequest;
+      const name = runFileName(request);
+      if (await isFile(join(this.dataDir, TAKEN_DIR, name))) {
+        done.push(request.id);
+        continue;
+      }
+      const text = await readFile(join(this.dataDir, PENDING_DIR, name), 'utf8').catch(() => null);
+      if (text === runRequestText(request)) this.syncLater(request);
+      else void this.make(request);
+    }
+    if (done.length > 0) await this.journal.append({ t: 'done', runs: done }).catch(() => undefined);
+    await this.settled();
+    return contents.seen;
   }
 
-  /** Waits for writes under way to be synced, then releases the folder's handle. */
-  close(): Promise<void> {
-    return this.folder.close();
+  /**
+   * The webhook-id of the delivery whose run carries `payload` counts as seen under `replay` in the run's own
+   * journal record (so seen and queued never disagree). Tagged on the payload so the fire path is unchanged.
+   */
+  tagSeen(payload: RunPayload, replay: string): void {
+    this.seenTags.set(payload, replay);
+  }
+
+  /** A webhook-id seen without a run (a delivery the trigger's `events` filter ignores): its own record. */
+  seenOnly(mark: SeenMark): Promise<void> {
+    return this.journal.append({ t: 'seen', seen: mark });
+  }
+
+  /**
+   * Writes one run request; resolves with its path once its journal record is synced and its file put in
+   * `runs/pending/` (no fsync: the journal is the durable truth). A file that cannot be put still resolves (the
+   * run is durable) and is tried again off the answer's path.
+   */
+  async write(request: RunRequest): Promise<string> {
+    const replay = request.payload ? this.seenTags.get(request.payload) : undefined;
+    const seen =
+      replay !== undefined && request.payload
+        ? { seen: { k: replay, id: request.payload.webhook_id, at: this.options.now() } }
+        : {};
+    await this.journal.append({ t: 'run', run: request as unknown as JournalRun, ...seen });
+    await this.make(request);
+    if (killAsked('after-answer'))
+      // The answers go out on this turn; the process dies before the files' background fsync.
+      setTimeout(() => killPoint('after-answer'), 100);
+    return join(this.folder.dir, runFileName(request));
+  }
+
+  /** Puts a run's file (no fsync: the journal holds it); one that cannot be made is tried again later. */
+  private make(request: RunRequest): Promise<void> {
+    const work = this.folder.put(runFileName(request), runRequestText(request)).then(
+      () => {
+        killPoint('after-run-file');
+        this.syncLater(request);
+      },
+      (error: NodeJS.ErrnoException) => {
+        this.options.onProblem?.(
+          `problem run ${request.id} is queued but its file could not be made yet (${error.code ?? error.message}); trying again`,
+        );
+        if (!this.closed) setTimeout(() => void this.make(request), RETRY_MS).unref();
+      },
+    );
+    this.track(work);
+    return work;
+  }
+
+  private syncLater(request: RunRequest): void {
+    this.toSync.push(request);
+    this.syncTimer ??= setTimeout(() => this.track(this.syncNow()), SYNC_DELAY_MS);
+  }
+
+  /** fsyncs the files put since the last pass (one folder fsync for them); the synced or taken ones are done. */
+  private async syncNow(): Promise<void> {
+    this.syncTimer = null;
+    const batch = this.toSync.splice(0);
+    const results = await Promise.allSettled(batch.map((request) => this.folder.sync(runFileName(request))));
+    const done: string[] = [];
+    results.forEach((result, i) => {
+      const request = batch[i] as RunRequest;
+      const gone = result.status === 'rejected' && (result.reason as NodeJS.ErrnoException).code === 'ENOENT';
+      // A file that could not be fsynced stays in the journal: the next start checks it again.
+      if (result.status === 'fulfilled' || gone) done.push(request.id);
+    });
+    if (done.length > 0) await this.journal.append({ t: 'done', runs: done }).catch(() => undefined);
+  }
+
+  private track(work: Promise<unknown>): void {
+    const tracked = work.catch(() => undefined);
+    this.working.add(tracked);
+    void tracked.then(() => this.working.delete(tracked));
+  }
+
+  /** Waits until every run file under way is made and every pending sync pass is done. */
+  async settled(): Promise<void> {
+    while (this.working.size > 0 || this.syncTimer !== null) {
+      if (this.syncTimer !== null) {
+        clearTimeout(this.syncTimer);
+        this.track(this.syncNow());
+      }
+      await Promise.all([...this.working]);
+    }
+  }
+
+  /** Waits for the files and syncs under way, closes the journal, then releases the folder's handle. */
+  async close(): Promise<void> {
+    await this.settled();
+    this.closed = true;
+    await this.journal.close();
+    await this.folder.close();
+  }
+}
+
+async function isFile(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).isFile();
+  } catch {
+    return false;
   }
 }
 

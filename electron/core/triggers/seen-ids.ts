@@ -16,16 +16,13 @@
  * if every held id is still inside the window, the new delivery is refused as busy rather than
  * dropping an id that could then be replayed (a flood cannot buy a replay).
  *
- * Survives a restart: each committed id is appended to `triggers/webhook-seen.jsonl` before the
- * delivery is answered; on load, lines outside the window are dropped and the file is rewritten.
- * (A crash between the run file and this line can queue a retried delivery twice: at least once,
- * never lost.)
+ * Held in memory here; durable in the intake journal (`intake-journal.ts`), in the same record as
+ * the run the delivery queued, so seen and queued never disagree; {@link SeenIds.restore} takes
+ * them back at start. The file of an earlier version (`triggers/webhook-seen.jsonl`) is read once
+ * by {@link readLegacySeen}, carried into the journal, and removed.
  */
 import { createHash } from 'node:crypto';
-import { appendFileSync, closeSync, openSync, writeSync } from 'node:fs';
-import { mkdir, readFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
-import { writeFileAtomic } from '../store/atomic-file';
+import { readFile } from 'node:fs/promises';
 
 /** How long an id is remembered: twice the five-minute tolerance, plus one minute. */
 export const SEEN_WINDOW_MS = 11 * 60_000;
@@ -40,49 +37,37 @@ export function replayKey(secret: string): string {
   return createHash('sha256').update(`apollia replay key\0${secret}`).digest('hex').slice(0, 32);
 }
 
-/** The replay store of one data folder. */
+/** The ids of an earlier version's replay file (`<ms> <key>` lines) still inside the window; none when missing. */
+export async function readLegacySeen(path: string, now: number): Promise<{ key: string; at: number }[]> {
+  let text = '';
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
+  const kept: { key: string; at: number }[] = [];
+  for (const line of text.split('\n')) {
+    const match = /^(\d{1,15}) (.+)$/.exec(line);
+    if (match && Number(match[1]) >= now - SEEN_WINDOW_MS) kept.push({ key: match[2] as string, at: Number(match[1]) });
+  }
+  return kept;
+}
+
+/** The replay store of one host, in memory (durable in the intake journal). */
 export class SeenIds {
   private readonly seen = new Map<string, number>();
   private readonly handling = new Set<string>();
-  private appended = 0;
-  private lines: string[] = [];
-  private appending: Promise<void> | null = null;
-  /** The appends, one after the other. */
-  private writing: Promise<void> = Promise.resolve();
-  /** The file's descriptor, open for appending (replaced by a rewrite, so closed then). */
-  private fd: number | null = null;
-  private closed = false;
 
   constructor(
-    private readonly path: string,
     private readonly now: () => Date,
     private readonly max = SEEN_MAX,
   ) {}
 
-  /** Loads the file, dropping what is outside the window (a missing or torn file is taken as it can be read). */
-  async load(): Promise<void> {
-    this.closed = false;
-    let text = '';
-    try {
-      text = await readFile(this.path, 'utf8');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    }
+  /** Takes back ids the journal holds (at start); those outside the window are dropped. */
+  restore(marks: Iterable<{ k: string; id: string; at: number }>): void {
     const floor = this.now().getTime() - SEEN_WINDOW_MS;
-    for (const line of text.split('\n')) {
-      const match = /^(\d{1,15}) (.+)$/.exec(line);
-      if (!match) continue;
-      const at = Number(match[1]);
-      if (at >= floor) this.seen.set(match[2] as string, at);
-    }
-    await this.rewrite();
-  }
-
-  private async rewrite(): Promise<void> {
-    this.closeFile();
-    await mkdir(dirname(this.path), { recursive: true, mode: 0o700 });
-    await writeFileAtomic(this.path, [...this.seen].map(([key, at]) => `${at} ${key}\n`).join(''));
-    this.appended = 0;
+    for (const mark of marks) if (mark.at >= floor) this.seen.set(SeenIds.key(mark.k, mark.id), mark.at);
   }
 
   private prune(): void {
@@ -90,7 +75,8 @@ export class SeenIds {
     for (const [key, at] of this.seen) if (at < floor) this.seen.delete(key);
   }
 
-  private static key(secretKey: string, webhookId: string): string {
+  /** The store's key of one id under one replay key (also the form of an earlier version's file). */
+  static key(secretKey: string, webhookId: string): string {
     return JSON.stringify([secretKey, webhookId]);
   }
 
@@ -109,63 +95,11 @@ export class SeenIds {
     return 'new';
   }
 
-  /**
-   * The delivery's run is durable: the id is seen (in memory at once, then appended to the file;
-   * the ids committed at the same time share one append).
-   */
-  async commit(secretKey: string, webhookId: string): Promise<void> {
+  /** The delivery's journal record is synced: the id is seen (at `at`, default now). */
+  commit(secretKey: string, webhookId: string, at = this.now().getTime()): void {
     const key = SeenIds.key(secretKey, webhookId);
-    const now = this.now().getTime();
     this.handling.delete(key);
-    this.seen.set(key, now);
-    this.lines.push(`${now} ${key}\n`);
-    this.appending ??= this.append();
-    await this.appending;
-  }
-
-  private async append(): Promise<void> {
-    // Let the commits of the same turn join this append.
-    await new Promise((resolve) => setImmediate(resolve));
-    const text = this.lines.join('');
-    const count = this.lines.length;
-    this.lines = [];
-    this.appending = null;
-    // One append at a time, through one descriptor kept open. A blocking write: a few hundred bytes
-    // into the page cache (no fsync) cost less than a round trip through libuv's pool.
-    const write = this.writing.then(async () => {
-      this.appendNow(text);
-      this.appended += count;
-      if (this.appended > this.max) {
-        this.prune();
-        await this.rewrite();
-      }
-    });
-    this.writing = write.catch(() => undefined);
-    await write;
-  }
-
-  private appendNow(text: string): void {
-    if (this.closed) {
-      appendFileSync(this.path, text, { mode: 0o600 });
-      return;
-    }
-    this.fd ??= openSync(this.path, 'a', 0o600);
-    const bytes = Buffer.from(text, 'utf8');
-    for (let at = 0; at < bytes.length; ) at += writeSync(this.fd, bytes, at, bytes.length - at);
-  }
-
-  private closeFile(): void {
-    const fd = this.fd;
-    this.fd = null;
-    if (fd !== null) closeSync(fd);
-  }
-
-  /** Closes the file once the appends under way are done (the host is stopping); later ones open it each time. */
-  async close(): Promise<void> {
-    this.closed = true;
-    while (this.appending) await this.appending;
-    await this.writing;
-    this.closeFile();
+    this.seen.set(key, at);
   }
 
   /** The delivery was not queued: the id is not seen, and a retry is a new delivery. */

@@ -38,10 +38,11 @@ import { type StateFileWatch, watchStateFile } from './state-file-watch';
 import { type HostStatus, readHostStatusFile, StatusFileWriter, type TriggerLiveStatus } from './host-status';
 import { takeHostLock } from './host-lock';
 import { WaitingRuns } from './waiting-runs';
+import type { JournalStats } from './intake-journal';
 import { RunRequestWriter } from './run-requests';
 import { firstDue, type HostClock, isTimed, systemClock } from './schedule';
 import { activityWho, TriggerFires } from './trigger-fires';
-import { replayKey } from './seen-ids';
+import { replayKey, SEEN_WINDOW_MS } from './seen-ids';
 import { WebhookIntake } from './webhook-intake';
 import { WebhookListener, webhookPath } from './webhook-listener';
 import { isSecretBoxLocked } from '../secrets/secret-box';
@@ -93,7 +94,13 @@ export class TriggerHost {
     });
     this.clock = options.clock ?? systemClock;
     this.waiting = new WaitingRuns(options.dataDir);
-    this.runs = new RunRequestWriter(options.dataDir, options.runFileFaults);
+    this.runs = new RunRequestWriter(options.dataDir, {
+      now: () => this.clock.now().getTime(),
+      seenWindowMs: SEEN_WINDOW_MS,
+      ...(options.journalTrimBytes !== undefined ? { trimBytes: options.journalTrimBytes } : {}),
+      ...(options.runFileFaults ? { faults: options.runFileFaults } : {}),
+      onProblem: (text) => this.line(text),
+    });
     this.statusFile = new StatusFileWriter(options.dataDir, () => this.status());
     this.activityQueue = new ActivityQueue(
       new ActivityLog(options.dataDir, { now: () => this.clock.now() }),
@@ -119,6 +126,7 @@ export class TriggerHost {
         line: (text) => this.line(text),
         statusChanged: () => this.statusChanged(),
         who: activityWho,
+        journal: this.runs,
       },
       join(options.dataDir, SEEN_FILE),
     );
@@ -150,7 +158,8 @@ export class TriggerHost {
     await mkdir(this.options.dataDir, { recursive: true });
     this.release = await takeHostLock(this.options.dataDir);
     try {
-      await this.intake.load();
+      // The journal first: the runs it holds are made and its seen ids restored before any delivery.
+      await this.intake.load(await this.runs.open());
       await this.loadCarried();
       // The organization's webhook port wins over the one asked for (`serve --port`) and over Settings.
       const fixed = readHostPolicy(this.options.policy).view.effective?.webhookPort ?? null;
@@ -192,7 +201,7 @@ export class TriggerHost {
     await Promise.all([...this.live.values()].map((l) => l.watch?.close()));
     await this.fires.settled();
     await this.runs.close();
-    await this.intake.close();
+    this.intake.close();
     this.record({
       kind: 'host_stopped',
       outcome: 'ok',
@@ -221,10 +230,16 @@ export class TriggerHost {
     };
   }
 
+  /** The intake journal's counters (batches synced, records in them, failed syncs, trims): the bench prints them. */
+  intakeStats(): JournalStats {
+    return { ...this.runs.journal.stats };
+  }
+
   /** Waits until every fire, activity event and status write started so far is done (tests, `serve`). */
   async settled(): Promise<void> {
     await this.reloading;
     await this.fires.settled();
+    await this.runs.settled();
     await this.activityQueue.settled();
     await this.statusFile.flush();
   }

@@ -3,7 +3,7 @@
  * Origin checked, one answer for whatever is not a delivery, no slot an unsigned connection can
  * hold, no delivery lost on a failed write, replays keyed by the secret, noise counted not kept.
  */
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
@@ -15,7 +15,6 @@ import { Store } from '../store/store';
 import { tempDir } from '../../../test/helpers/test-api';
 import { activity, putTriggers, runRequests, triggerRecord } from '../../../test/helpers/trigger-host';
 import { TriggerHost, type TriggerHostOptions } from './trigger-host';
-import type { RunRequest } from './run-requests';
 import type { ListenerLimits } from './webhook-listener';
 
 const hosts: TriggerHost[] = [];
@@ -202,70 +201,42 @@ describe('the webhook door', () => {
     }
   });
 
-  it('never loses a delivery: a run that cannot be written answers 503, and the retry of the same webhook-id is queued', async () => {
+  it('never loses a delivery: a run whose file cannot be made yet is queued in the journal (202), its file made once the folder is back, once', async () => {
     const { dataDir, host, secret, url } = await setup();
     mkdirSync(join(dataDir, 'runs'), { recursive: true });
     writeFileSync(join(dataDir, 'runs', 'pending'), 'not a folder');
     const body = JSON.stringify({ type: 'x' });
     const headers = signed(secret, 'msg_retry', body);
-    const failed = await send(url, { body, headers });
-    expect([failed.status, failed.text, failed.headers['retry-after']]).toEqual([
-      503,
-      'the delivery could not be queued; try again\n',
-      '5',
-    ]);
-    rmSync(join(dataDir, 'runs', 'pending'));
     expect(await send(url, { body, headers })).toMatchObject({ status: 202, text: 'queued\n' });
+    rmSync(join(dataDir, 'runs', 'pending'));
+    const until = Date.now() + 5_000;
+    while (runRequests(dataDir).length === 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
     await host.settled();
     expect(runRequests(dataDir).map((r) => r.payload?.webhook_id)).toEqual(['msg_retry']);
     expect(await send(url, { body, headers })).toMatchObject({ status: 409 });
   });
 
-  it('group commit: of 16 deliveries at once each 2xx follows its fsynced file, its rename and a folder fsync begun after it; each id is then a replay (after a restart too), and the one whose write failed is taken on retry', async () => {
-    const events: string[] = [];
-    // burst-7's run file fails once (an EIO write); the writer's steps are reported as each batch is answered.
-    const faults = { failData: '"webhook_id": "burst-7"', onTrace: (steps: string[]) => events.push(...steps) };
-    const { dataDir, host, secret, url } = await setup({}, [], { runFileFaults: faults });
+  it('group commit: 16 deliveries at once share fewer journal syncs than deliveries, each 2xx with its run file in place; each id is then a replay (after a restart too), each run made once', async () => {
+    const { dataDir, host, secret, url } = await setup();
     const delivery = (i: number) => {
       const body = JSON.stringify({ type: 'x', i });
       return { body, headers: signed(secret, `burst-${i}`, body) };
     };
+    const before = host.intakeStats();
     const answers = await Promise.all(
       Array.from({ length: 16 }, (_, i) =>
         send(url, delivery(i)).then((answer) => {
-          events.push(`answered burst-${i} ${answer.status}`);
-          return answer;
+          // A 2xx means the run file is in runs/pending/ already (the hand-off unchanged).
+          const there = runRequests(dataDir).some((r) => r.payload?.webhook_id === `burst-${i}`);
+          return [answer.status, there];
         }),
       ),
     );
-    expect(answers.map((a) => a.status)).toEqual(Array.from({ length: 16 }, (_, i) => (i === 7 ? 503 : 202)));
-    await host.settled();
-    const files = new Map(
-      readdirSync(join(dataDir, 'runs', 'pending')).map((name) => [
-        (JSON.parse(readFileSync(join(dataDir, 'runs', 'pending', name), 'utf8')) as RunRequest).payload?.webhook_id,
-        name,
-      ]),
-    );
-    expect(files.size).toBe(15);
-    for (let i = 0; i < 16; i++) {
-      if (i === 7) continue;
-      const name = files.get(`burst-${i}`) as string;
-      const synced = events.findIndex((e) => e.startsWith(`synced .${name}.tmp-`));
-      const renamed = events.indexOf(`renamed ${name}`);
-      const answered = events.indexOf(`answered burst-${i} 202`);
-      const covering = events.findIndex((e, at) => at > renamed && e.startsWith('dir-start '));
-      const done = events.indexOf(`dir-done ${events[covering]?.slice('dir-start '.length)}`);
-      expect([synced >= 0, synced < renamed, renamed < covering, covering < done, done < answered]).toEqual([
-        true,
-        true,
-        true,
-        true,
-        true,
-      ]);
-    }
-    for (let i = 0; i < 16; i++)
-      if (i !== 7) expect((await send(url, delivery(i))).status, `burst-${i} again`).toBe(409);
-    expect(await send(url, delivery(7))).toMatchObject({ status: 202, text: 'queued\n' });
+    expect(answers).toEqual(Array.from({ length: 16 }, () => [202, true]));
+    const stats = host.intakeStats();
+    expect(stats.records - before.records).toBeGreaterThanOrEqual(16);
+    expect(stats.batches - before.batches).toBeLessThan(16);
+    for (let i = 0; i < 16; i++) expect((await send(url, delivery(i))).status, `burst-${i} again`).toBe(409);
     await host.stop();
     const again = new TriggerHost({ dataDir, secretBox: createFileKeySecretBox(dataDir), port: 0, watchStore: false });
     await again.start();

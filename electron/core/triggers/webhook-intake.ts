@@ -1,17 +1,20 @@
 /**
  * What the host does with what reaches its webhook listener (DESIGN.md "Triggers at run time"): a
- * verified delivery becomes a run request, answered 2xx only once the run file is durable; its
- * webhook-id counts as seen only then (`seen-ids.ts`, keyed by the secret); a full queue is a 429
+ * verified delivery becomes a run request, answered 2xx only once its intake journal record is synced
+ * (`intake-journal.ts`); its webhook-id rides in that record and counts as seen only then
+ * (`seen-ids.ts`, keyed by the secret); a full queue is a 429
  * with `Retry-After`; everything nobody signed for is counted, not kept (`noise-tally.ts`).
  */
 import { deliveryWords } from '../../../shared/words/words';
+import { unlink } from 'node:fs/promises';
 import type { ActivityInput } from '../activity/activity-log';
 import type { TriggerRecord } from '../store/state';
 import type { FireResult, LiveTrigger } from './host-config';
 import { NoiseTally, type NoiseSummary } from './noise-tally';
 import type { RunCause, RunInput, RunPayload } from './run-requests';
 import type { HostClock } from './schedule';
-import { SeenIds } from './seen-ids';
+import type { SeenMark } from './intake-journal';
+import { readLegacySeen, SeenIds } from './seen-ids';
 import { STATUS_DELIVERIES } from './host-status';
 import type { DeliveryAnswer, VerifiedDelivery, WebhookTarget } from './webhook-listener';
 
@@ -40,6 +43,11 @@ export interface IntakeHost {
   line(text: string): void;
   statusChanged(): void;
   who(trigger: TriggerRecord): Pick<ActivityInput, 'package' | 'agent' | 'trigger'>;
+  /** The run writer's journal: a run's seen id rides in its record (`tagSeen`), an ignored delivery's alone. */
+  readonly journal: {
+    tagSeen(payload: RunPayload, replay: string): void;
+    seenOnly(mark: SeenMark): Promise<void>;
+  };
 }
 
 /** The webhook intake of one host: replay store, hand-off, counted refusals, the shared-secret warning. */
@@ -51,21 +59,33 @@ export class WebhookIntake {
 
   constructor(
     private readonly host: IntakeHost,
-    seenPath: string,
+    private readonly legacySeenPath: string,
   ) {
-    this.seen = new SeenIds(seenPath, () => host.clock.now());
+    this.seen = new SeenIds(() => host.clock.now());
     this.noise = new NoiseTally(host.clock, (summary) => this.noiseSummary(summary));
   }
 
-  /** Loads the replay store. */
-  load(): Promise<void> {
-    return this.seen.load();
+  /**
+   * Takes back the seen ids the journal held at start; an earlier version's replay file is carried into the journal
+   * (its ids still inside the window), then removed.
+   */
+  async load(marks: SeenMark[]): Promise<void> {
+    this.seen.restore(marks);
+    const legacy = await readLegacySeen(this.legacySeenPath, this.host.clock.now().getTime());
+    const carried: SeenMark[] = [];
+    for (const { key, at } of legacy) {
+      const parsed: unknown = JSON.parse(key);
+      if (Array.isArray(parsed) && typeof parsed[0] === 'string' && typeof parsed[1] === 'string')
+        carried.push({ k: parsed[0], id: parsed[1], at });
+    }
+    await Promise.all(carried.map((mark) => this.host.journal.seenOnly(mark)));
+    this.seen.restore(carried);
+    await unlink(this.legacySeenPath).catch(() => undefined);
   }
 
-  /** Writes the counts held so far and closes the replay store's file (the host is stopping). */
-  async close(): Promise<void> {
+  /** Writes the counts held so far (the host is stopping). */
+  close(): void {
     this.noise.flush();
-    await this.seen.close();
   }
 
   /**
@@ -109,10 +129,12 @@ export class WebhookIntake {
         type: delivery.type,
         body: delivery.body,
       };
+      // The id counts as seen in the run's own journal record, synced before the 202.
+      this.host.journal.tagSeen(payload, key);
       const fired = await this.host.fire(live, 'webhook', {}, payload);
       const id = delivery.webhookId;
       if (fired.outcome === 'queued') {
-        await this.commitSeen(key, id);
+        this.seen.commit(key, id);
         return this.delivered(
           live,
           { status: 202, reason: 'queued' },
@@ -148,13 +170,18 @@ export class WebhookIntake {
   }
 
   /**
-   * Marks a delivered id seen; a replay file that cannot be appended to is reported, the delivery stands (its run is
-   * written).
+   * Marks an ignored delivery's id seen (a journal record of its own); one that cannot be written is reported and
+   * not seen (a replay of it is ignored again: no run either way).
    */
   private async commitSeen(key: string, webhookId: string): Promise<void> {
-    await this.seen
-      .commit(key, webhookId)
-      .catch((error) => this.host.line(`problem the replay store could not be written: ${(error as Error).message}`));
+    const at = this.host.clock.now().getTime();
+    try {
+      await this.host.journal.seenOnly({ k: key, id: webhookId, at });
+      this.seen.commit(key, webhookId, at);
+    } catch (error) {
+      this.seen.release(key, webhookId);
+      this.host.line(`problem the replay store could not be written: ${(error as Error).message}`);
+    }
   }
 
   /** A delivery's answer kept in the trigger's live status and the activity record. */

@@ -1,0 +1,279 @@
+/**
+ * The intake journal (DESIGN.md "Commit points", "Triggers at run time"): the trigger host's durable
+ * truth for what it accepted. Every accepted fire (a webhook delivery after every check of the door,
+ * a schedule's or a folder's fire) is one record appended to `triggers/intake.journal`; a delivery's
+ * webhook-id rides in its run's record, so "seen" and "queued" are written, and survive, together.
+ *
+ * Group commit: appends wait at most {@link JOURNAL_BATCH_MS} or until {@link JOURNAL_BATCH_MAX} wait,
+ * then one write and one `fdatasync` cover the batch, and every append of the batch resolves once it
+ * returns. What arrives during a sync is the next batch. A failed write or sync rejects the whole
+ * batch and cuts the file back to where the batch began, so nothing of it counts (the caller answers
+ * 503 and the sender's retry is taken); a file that cannot be cut back refuses every later append.
+ *
+ * Framing: `[u32 LE length][u32 LE CRC-32 of the bytes][JSON bytes]` per record. At open the records
+ * are read up to the first frame that is short, too long or fails its checksum (a torn tail, from a
+ * crash mid-append) and the file is cut there, so later appends follow whole records.
+ *
+ * Trim: the journal is rewritten (temp, fsync, rename, folder fsync: either file is whole) with only
+ * the runs not yet done (a run is done once its file was fsynced in `runs/pending/` or it was found
+ * taken: a `done` record) and the seen ids still inside the replay window. It runs between two
+ * batches, once {@link TRIM_BYTES} were appended since the last one.
+ */
+import { mkdir, open, rename, unlink, type FileHandle } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { crc32 } from 'node:zlib';
+import { syncDir } from '../store/atomic-file';
+import { killPoint, testTrimBytes } from './kill-point';
+
+/** The journal, relative to the data folder. */
+export const JOURNAL_FILE = join('triggers', 'intake.journal');
+/** Longest an append waits for others to share its sync (ms). */
+export const JOURNAL_BATCH_MS = 2;
+/** An append that makes this many waiting starts the batch at once. */
+export const JOURNAL_BATCH_MAX = 32;
+/** Bytes appended since the last trim that make the next one. */
+export const TRIM_BYTES = 4 * 1024 * 1024;
+/** Largest record read back (a run with a 256 KiB body, escaped, fits many times). */
+const MAX_RECORD = 16 * 1024 * 1024;
+const HEADER = 8;
+
+/** A webhook-id counted seen under a replay key (`seen-ids.ts`), at a time in ms. */
+export interface SeenMark {
+  k: string;
+  id: string;
+  at: number;
+}
+
+/** A run as the journal holds it: the run request, opaque here but for its id and file name. */
+export interface JournalRun {
+  id: string;
+  [field: string]: unknown;
+}
+
+/** One journal record: a run (with the webhook-id it makes seen), a seen id alone, or runs done. */
+export type JournalRecord =
+  | { t: 'run'; run: JournalRun; seen?: SeenMark }
+  | { t: 'seen'; seen: SeenMark }
+  | { t: 'done'; runs: string[] };
+
+/** What a journal held at open: the runs not done, and every seen id (the caller drops the old ones). */
+export interface JournalContents {
+  runs: JournalRun[];
+  seen: SeenMark[];
+  /** Bytes of a torn tail cut off at open (0 when the file ended on a whole record). */
+  tornBytes: number;
+}
+
+/** Counters for the bench and the status: batches synced, records they held, failed syncs. */
+export interface JournalStats {
+  batches: number;
+  records: number;
+  failed: number;
+  trims: number;
+}
+
+/** Options of a journal (tests shrink the trim threshold; the host's clock counts the replay window). */
+export interface JournalOptions {
+  now: () => number;
+  seenWindowMs: number;
+  trimBytes?: number;
+}
+
+interface Waiting {
+  bytes: Buffer;
+  record: JournalRecord;
+  resolve: () => void;
+  reject: (error: Error) => void;
+}
+
+/** Frames one record (see the module comment). */
+export function frameRecord(record: JournalRecord): Buffer {
+  const body = Buffer.from(JSON.stringify(record), 'utf8');
+  const head = Buffer.alloc(HEADER);
+  head.writeUInt32LE(body.length, 0);
+  head.writeUInt32LE(crc32(body), 4);
+  return Buffer.concat([head, body]);
+}
+
+/** Reads whole records from `bytes` until the first torn or corrupt frame; `end` is where the last whole one ends. */
+export function readRecords(bytes: Buffer): { records: JournalRecord[]; end: number } {
+  const records: JournalRecord[] = [];
+  let at = 0;
+  while (at + HEADER <= bytes.length) {
+    const length = bytes.readUInt32LE(at);
+    if (length > MAX_RECORD || at + HEADER + length > bytes.length) break;
+    const body = bytes.subarray(at + HEADER, at + HEADER + length);
+    if (crc32(body) !== bytes.readUInt32LE(at + 4)) break;
+    try {
+      records.push(JSON.parse(body.toString('utf8')) as JournalRecord);
+    } catch {
+      break;
+    }
+    at += HEADER + length;
+  }
+  return { records, end: at };
+}
+
+/** The intake journal of one data folder (see the module comment). */
+export class IntakeJournal {
+  private handle: FileHandle | null = null;
+  private size = 0;
+  private sinceTrim = 0;
+  private queue: Waiting[] = [];
+  private timer: NodeJS.Timeout | null = null;
+  private draining: Promise<void> | null = null;
+  private broken: Error | null = null;
+  /** What a trim keeps: runs not done by id, seen ids by key and id. */
+  private readonly runs = new Map<string, JournalRun>();
+  private readonly seen = new Map<string, SeenMark>();
+  readonly stats: JournalStats = { batches: 0, records: 0, failed: 0, trims: 0 };
+  readonly path: string;
+
+  constructor(
+    dataDir: string,
+    private readonly options: JournalOptions,
+  ) {
+    this.path = join(dataDir, JOURNAL_FILE);
+  }
+
+  /** Opens the journal (made when missing), cuts a torn tail, and says what it holds. */
+  async open(): Promise<JournalContents> {
+    await mkdir(dirname(this.path), { recursive: true, mode: 0o700 });
+    const handle = await open(this.path, 'a+', 0o600);
+    await handle.close();
+    this.handle = await open(this.path, 'r+');
+    const bytes = await this.handle.readFile();
+    const { records, end } = readRecords(bytes);
+    if (end < bytes.length) {
+      await this.handle.truncate(end);
+      await this.handle.datasync();
+    }
+    await syncDir(dirname(this.path));
+    for (const record of records) this.apply(record);
+    this.size = end;
+    this.sinceTrim = end;
+    return { runs: [...this.runs.values()], seen: [...this.seen.values()], tornBytes: bytes.length - end };
+  }
+
+  /** Appends `record`; resolves once a sync covering it returned, rejects when its batch failed (nothing of it counts). */
+  append(record: JournalRecord): Promise<void> {
+    if (this.broken) return Promise.reject(this.broken);
+    if (!this.handle) return Promise.reject(Object.assign(new Error('the intake journal is closed'), { code: 'EIO' }));
+    const bytes = frameRecord(record);
+    return new Promise((resolve, reject) => {
+      this.queue.push({ bytes, record, resolve, reject });
+      if (this.queue.length >= JOURNAL_BATCH_MAX) this.kick();
+      else this.timer ??= setTimeout(() => this.kick(), JOURNAL_BATCH_MS);
+    });
+  }
+
+  /** Waits for the batches under way, then closes the file. */
+  async close(): Promise<void> {
+    this.kick();
+    while (this.draining) await this.draining;
+    await this.handle?.close();
+    this.handle = null;
+  }
+
+  private kick(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    this.draining ??= this.drain().finally(() => {
+      this.draining = null;
+    });
+  }
+
+  /** One batch after the other: everything waiting when the last sync returned is the next batch. */
+  private async drain(): Promise<void> {
+    while (this.queue.length > 0) {
+      const batch = this.queue.splice(0);
+      await this.commit(batch);
+      if (this.sinceTrim >= (this.options.trimBytes ?? testTrimBytes() ?? TRIM_BYTES)) await this.trim();
+    }
+  }
+
+  private async commit(batch: Waiting[]): Promise<void> {
+    const handle = this.handle;
+    const start = this.size;
+    const bytes = Buffer.concat(batch.map((w) => w.bytes));
+    try {
+      if (!handle || this.broken) throw this.broken ?? new Error('the intake journal is closed');
+      for (let at = 0; at < bytes.length; )
+        at += (await handle.write(bytes, at, bytes.length - at, start + at)).bytesWritten;
+      killPoint('after-append');
+      await handle.datasync();
+    } catch (error) {
+      this.stats.failed++;
+      await this.cutBack(start);
+      const failure = Object.assign(new Error(`the intake journal could not be written: ${(error as Error).message}`), {
+        code: (error as NodeJS.ErrnoException).code ?? 'EIO',
+      });
+      for (const w of batch) w.reject(failure);
+      return;
+    }
+    killPoint('after-sync');
+    this.size = start + bytes.length;
+    this.sinceTrim += bytes.length;
+    this.stats.batches++;
+    this.stats.records += batch.length;
+    for (const w of batch) this.apply(w.record);
+    for (const w of batch) w.resolve();
+  }
+
+  /** A failed batch leaves nothing: the file is cut back to where it began (or, failing that, refuses every append). */
+  private async cutBack(start: number): Promise<void> {
+    try {
+      // The next batch's fdatasync makes the cut durable with it (it covers the file's size).
+      await this.handle?.truncate(start);
+    } catch (error) {
+      this.broken = Object.assign(
+        new Error(
+          `the intake journal ${this.path} could not be cut back after a failed write: ${(error as Error).message}`,
+        ),
+        { code: 'EIO' },
+      );
+    }
+  }
+
+  /** Keeps what a trim must keep (see the module comment). */
+  private apply(record: JournalRecord): void {
+    if (record.t === 'run') {
+      this.runs.set(record.run.id, record.run);
+      if (record.seen) this.seen.set(`${record.seen.k} ${record.seen.id}`, record.seen);
+    } else if (record.t === 'seen') this.seen.set(`${record.seen.k} ${record.seen.id}`, record.seen);
+    else for (const id of record.runs) this.runs.delete(id);
+  }
+
+  /** Rewrites the journal with the runs not done and the seen ids inside the window (between two batches). */
+  private async trim(): Promise<void> {
+    const floor = this.options.now() - this.options.seenWindowMs;
+    for (const [key, mark] of this.seen) if (mark.at < floor) this.seen.delete(key);
+    const kept = Buffer.concat([
+      ...[...this.seen.values()].map((seen) => frameRecord({ t: 'seen', seen })),
+      ...[...this.runs.values()].map((run) => frameRecord({ t: 'run', run })),
+    ]);
+    const temp = `${this.path}.trim-${process.pid}`;
+    try {
+      const handle = await open(temp, 'w', 0o600);
+      try {
+        await handle.writeFile(kept);
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
+      killPoint('during-trim');
+      await rename(temp, this.path);
+    } catch {
+      // The old journal stays whole and in use; the next batch tries again.
+      await unlink(temp).catch(() => undefined);
+      return;
+    }
+    // Renamed: the new journal is the one in use from here (its folder's fsync is retried by the next trim).
+    await syncDir(dirname(this.path)).catch(() => undefined);
+    await this.handle?.close();
+    this.handle = await open(this.path, 'r+');
+    this.size = kept.length;
+    this.sinceTrim = 0;
+    this.stats.trims++;
+  }
+}
