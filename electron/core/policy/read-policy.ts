@@ -7,14 +7,24 @@
 import { readFileSync } from 'node:fs';
 import { win32 } from 'node:path';
 import type { PolicyView } from '../../../shared/policy/policy';
-import { evaluatePolicy, type PolicyFileText } from './evaluate-policy';
+import { evaluatePolicy, type PolicyFileText, type PolicyValueSource } from './evaluate-policy';
+import { readRegistryPolicy } from './registry-policy';
 import { MAX_POLICY_BYTES } from './policy-format';
 
 /** Where the policy files of this machine are: the machine's, and the one the variable names (null when unset). */
 export interface PolicyLocations {
   machine: string | null;
   env: string | null;
+  /** Windows: read `HKLM` then `HKCU` `\SOFTWARE\Policies\Apollia Desktop` before the machine's file. */
+  registry?: boolean;
 }
+
+/** How the registry is read (`registry-policy.ts`; a test gives fixtures). */
+export interface PolicyReaders {
+  registry: () => PolicyValueSource[];
+}
+
+const SYSTEM_READERS: PolicyReaders = { registry: () => readRegistryPolicy() };
 
 /**
  * The machine's policy file on `platform` (Linux `/etc`, macOS `/Library/Application Support`, Windows
@@ -35,7 +45,11 @@ export function policyLocations(
   platform: NodeJS.Platform = process.platform,
 ): PolicyLocations {
   const named = env.APOLLIA_POLICY_FILE;
-  return { machine: machinePolicyPath(platform, env), env: named !== undefined && named !== '' ? named : null };
+  return {
+    machine: machinePolicyPath(platform, env),
+    env: named !== undefined && named !== '' ? named : null,
+    ...(platform === 'win32' ? { registry: true } : {}),
+  };
 }
 
 /** One file's text, null when it does not exist; a file that exists but cannot be read says why. */
@@ -52,10 +66,16 @@ function readPolicyText(role: PolicyFileText['role'], path: string): PolicyFileT
   }
 }
 
-/** The policy in force at `locations`, read now. */
-export function readPolicy(locations: PolicyLocations): PolicyView {
-  const files: PolicyFileText[] = [];
-  if (locations.machine !== null) files.push(readPolicyText('machine', locations.machine));
-  if (locations.env !== null && locations.env !== locations.machine) files.push(readPolicyText('env', locations.env));
-  return evaluatePolicy(files);
+/**
+ * The policy in force at `locations`, read now, in each system's order (`policy-sources.ts` says who wins): the
+ * registry's machine key, the machine's file, the registry's user key, then `APOLLIA_POLICY_FILE`.
+ */
+export function readPolicy(locations: PolicyLocations, readers: PolicyReaders = SYSTEM_READERS): PolicyView {
+  const sources: (PolicyFileText | PolicyValueSource)[] = [];
+  const registry = locations.registry ? readers.registry() : [];
+  sources.push(...registry.filter((s) => s.role === 'machine'));
+  if (locations.machine !== null) sources.push(readPolicyText('machine', locations.machine));
+  sources.push(...registry.filter((s) => s.role !== 'machine'));
+  if (locations.env !== null && locations.env !== locations.machine) sources.push(readPolicyText('env', locations.env));
+  return evaluatePolicy(sources);
 }
