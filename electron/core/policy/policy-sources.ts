@@ -44,6 +44,30 @@ export interface PolicyKeys {
   'activityExport.otlp'?: string;
 }
 
+/** The key of the policy in force each source key sets (what `policy` prints beside the sources it came from). */
+export const EFFECTIVE_KEY: Record<keyof PolicyKeys, keyof EffectivePolicy> = {
+  organization: 'organization',
+  trustedPublishers: 'trustedPublishers',
+  requireSignature: 'requireSignature',
+  allowUserTrustedKeys: 'allowUserTrustedKeys',
+  allowedPackages: 'allowedPackages',
+  blockedActionFamilies: 'blockedActionFamilies',
+  blockedTools: 'blockedTools',
+  templates: 'templates',
+  triggers: 'triggers',
+  webhookPort: 'webhookPort',
+  unattended: 'unattended',
+  'mcpServers.provided': 'mcpServers',
+  'mcpServers.allowed': 'mcpServersAllowed',
+  'mcpServers.denied': 'mcpServersDenied',
+  toolRules: 'toolRules',
+  installSources: 'installSources',
+  'feeds.allowed': 'feedsAllowed',
+  updates: 'updates',
+  'activityExport.file': 'activityExport',
+  'activityExport.otlp': 'activityExportOtlp',
+};
+
 /** Keys that allow something (or name who decides): a restricting source never supplies them beside a machine one. */
 export const GRANTING_KEYS = [
   'trustedPublishers',
