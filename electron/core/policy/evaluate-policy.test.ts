@@ -11,7 +11,7 @@ import { tempDir } from '../../../test/helpers/test-api';
 import type { PolicyFileText } from './evaluate-policy';
 import { evaluatePolicy } from './evaluate-policy';
 import { identityAllowed, packagePolicyProblems, policyKeys, templateProblem, verificationKeys } from './index';
-import { machinePolicyPath, readPolicy } from './read-policy';
+import { machinePolicyPath, policyLocations, readPolicy } from './read-policy';
 
 const KEY_A = 'RWRBgZL74n41JgKbQmMI+1Gbf3SZpb2EfPkEa8AYcHig+gTecGl5Wa95';
 const KEY_B = 'RWSXTxbG7Bmt7AWFpgEXrtUMunqnPdmv2y6T82A1jM7wizakjwNLv0uv';
@@ -214,9 +214,15 @@ describe('reading the files', () => {
   it('the machine location of each system', () => {
     expect(machinePolicyPath('linux', {})).toBe('/etc/apollia-desktop/policy.json');
     expect(machinePolicyPath('darwin', {})).toBe('/Library/Application Support/Apollia Desktop/policy.json');
-    expect(machinePolicyPath('win32', { ProgramData: 'D:\\ProgramData' })).toBe(
-      'D:\\ProgramData\\Apollia Desktop\\policy.json',
+    // Never through %ProgramData%, which the person can set (DESIGN.md "Managed policy").
+    expect(machinePolicyPath('win32', { ProgramData: 'D:\\Mine' })).toBe(
+      'C:\\ProgramData\\Apollia Desktop\\policy.json',
     );
+    expect(policyLocations({ ProgramData: 'D:\\Mine' }, 'win32')).toEqual({
+      machine: 'C:\\ProgramData\\Apollia Desktop\\policy.json',
+      env: null,
+      registry: true,
+    });
   });
 
   it('both files read from disk; a folder where the file should be cannot be read', () => {

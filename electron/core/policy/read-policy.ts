@@ -32,14 +32,15 @@ const SYSTEM_READERS: PolicyReaders = { registry: () => readRegistryPolicy(), pl
 
 /**
  * The machine's policy file on `platform` (Linux `/etc`, macOS `/Library/Application Support`, Windows
- * `%ProgramData%`).
+ * `C:\ProgramData`). On Windows never through `%ProgramData%`: DESIGN.md "Managed policy" finds it through the system,
+ * never an environment variable the person can set (`env` is kept for the callers and not read).
  */
 export function machinePolicyPath(
   platform: NodeJS.Platform,
-  env: Readonly<Record<string, string | undefined>>,
+  _env: Readonly<Record<string, string | undefined>>,
 ): string {
   if (platform === 'darwin') return '/Library/Application Support/Apollia Desktop/policy.json';
-  if (platform === 'win32') return win32.join(env.ProgramData ?? 'C:\\ProgramData', 'Apollia Desktop', 'policy.json');
+  if (platform === 'win32') return win32.join('C:\\ProgramData', 'Apollia Desktop', 'policy.json');
   return '/etc/apollia-desktop/policy.json';
 }
 
