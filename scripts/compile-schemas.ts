@@ -9,7 +9,7 @@
  * Standalone code is plain functions: nothing is `eval`ed or built with `new Function` at run time.
  * It imports ajv's small runtime helpers (`ajv/dist/runtime/*`) and, for the manifest's `cron` and
  * `interval` formats, `electron/core/apollia/manifest-formats.ts`. Package-supplied schemas are
- * never compiled (json-schema-check.ts): only these six, written by us.
+ * never compiled (json-schema-check.ts): only these, written by us.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -21,7 +21,7 @@ import { API_REQUEST_SCHEMAS } from '../shared/contract/api-requests';
 import { MANIFEST_FORMATS } from '../electron/core/apollia/manifest-formats';
 import { MANIFEST_AJV_OPTIONS, MANIFEST_SCHEMA } from '../electron/core/apollia/manifest-schema';
 import { STATE_SCHEMA } from '../electron/core/store/schema/format-6';
-import { POLICY_SCHEMA } from '../electron/core/policy/policy-schema';
+import { POLICY_SCHEMA, POLICY_V2_SCHEMA } from '../electron/core/policy/policy-schema';
 import { FEED_SCHEMA } from '../electron/core/feeds/feed-schema';
 
 /** Where the generated modules live (relative imports in them are written from here). */
@@ -113,7 +113,8 @@ export function generatedValidators(): Map<string, string> {
   // The organization's policy file: every error reported, so a refusal can name each wrong key.
   const policy = new Ajv2020({ allErrors: true, strict: false, code: CODE });
   policy.addSchema(POLICY_SCHEMA, 'policy');
-  add('policy-validator', { validatePolicy: 'policy' }, policy);
+  policy.addSchema(POLICY_V2_SCHEMA, 'policy-v2');
+  add('policy-validator', { validatePolicy: 'policy', validatePolicyV2: 'policy-v2' }, policy);
 
   // A publisher's feed (DESIGN.md "Feeds, updates and install links"): strict, every error named.
   const feed = new Ajv2020({ allErrors: true, strict: false, code: CODE });

@@ -22,7 +22,7 @@ import { apolliaNativeTool, reachesOutside } from '../manifests/catalogues';
 import type { Permission } from './consent';
 import { ownRecord } from '../base/own-data';
 import { FAMILY_ABILITY } from '../words/words';
-import { effectivePermission, POLICY_REFUSAL, toolBlockedBy } from '../policy/policy';
+import { effectivePermission, POLICY_REFUSAL, toolAskedBy, toolBlockedBy } from '../policy/policy';
 import type { DecisionContext, DecisionTrust } from './decision-input';
 import type { DecisionProblem } from './decision-problems';
 
@@ -200,7 +200,8 @@ export function decideAgent(
       blocked ??
       (unattendedOff && (permission === 'allow' || byDefault.as === 'allow')
         ? 'your organization does not allow tools to run without asking'
-        : null);
+        : null) ??
+      toolAskedBy(policy, entry);
     if (effective !== permission) {
       permission = effective;
       reason = 'policy';

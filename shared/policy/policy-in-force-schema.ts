@@ -48,6 +48,34 @@ export const PolicyTemplatesSchema = oneOf(['any', 'builtin', 'none']);
 /** A blocked tool: an exact tool name, or a pattern where `*` stands for any run of characters except `/`. */
 export const BlockedToolSchema = Type.String({ minLength: 1, maxLength: 300 });
 
+/**
+ * An MCP server the organization allows or denies (version 2's `mcpServers.allowed` / `.denied`): every field given
+ * must match, `*` standing for any run of characters; `args` matches each argument in turn, and as many of them.
+ */
+export const McpServerMatchSchema = closed(
+  {
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: 300 })),
+    command: Type.Optional(Type.String({ minLength: 1, maxLength: 4096 })),
+    args: Type.Optional(Type.Array(Type.String({ maxLength: 4096 }), { maxItems: 256 })),
+    url: Type.Optional(Type.String({ minLength: 1, maxLength: 4096 })),
+  },
+  { minProperties: 1 },
+);
+export type McpServerMatch = Static<typeof McpServerMatchSchema>;
+
+/** What a tool rule does: nothing stricter (`allow`), ask before each call (`ask`), or withhold it (`block`). */
+export const ToolRulePermissionSchema = oneOf(['allow', 'ask', 'block']);
+/** A tool rule (version 2's `toolRules`): the tools it matches (a blocked-tools pattern) and what it does to them. */
+export const ToolRuleSchema = closed({ match: BlockedToolSchema, permission: ToolRulePermissionSchema });
+export type ToolRule = Static<typeof ToolRuleSchema>;
+
+/** Where packages may be installed from: `any` place, or only `feeds` (no local files). */
+export const InstallSourcesSchema = oneOf(['any', 'feeds']);
+/** How updates are applied: the person chooses (`person`), or the organization fixes `notify`, `auto` or `hold`. */
+export const PolicyUpdatesSchema = oneOf(['notify', 'auto', 'hold', 'person']);
+/** A feed address prefix the organization trusts (`feeds.allowed`). */
+export const FeedPrefixSchema = Type.String({ minLength: 1, maxLength: 4096 });
+
 /** The policy in force: both files combined, every key with its value (absent keys take the permissive default). */
 export const EffectivePolicySchema = closed({
   /** Shown as "Managed by …"; null when no file names one. */
@@ -73,12 +101,30 @@ export const EffectivePolicySchema = closed({
   mcpServers: Type.Array(PolicyMcpServerSchema),
   /** A file where the person's decisions are also appended as JSON lines; null for none. */
   activityExport: nstr,
+  /** An OTLP address (`https://…`) the person's decisions are also sent to (version 2); null for none. */
+  activityExportOtlp: nstr,
+  /** The allowlists of MCP servers, one per source that sets one: a server must be on each; empty: any. */
+  mcpServersAllowed: Type.Array(Type.Array(McpServerMatchSchema)),
+  /** MCP servers denied, from every source: deny wins over any allowlist. */
+  mcpServersDenied: Type.Array(McpServerMatchSchema),
+  /** Tool rules from every source: the strictest rule matching a tool wins. */
+  toolRules: Type.Array(ToolRuleSchema),
+  installSources: InstallSourcesSchema,
+  /** The allowlists of feed address prefixes, one per source that sets one: a feed must be on each; empty: any. */
+  feedsAllowed: Type.Array(Type.Array(FeedPrefixSchema)),
+  updates: PolicyUpdatesSchema,
 });
 export type EffectivePolicy = Static<typeof EffectivePolicySchema>;
 
 /** One policy file as it was read. */
 export const PolicySourceSchema = closed({
-  role: oneOf(['machine', 'env']),
+  /**
+   * `machine`: a source that decides (the machine's registry key, managed preferences or file); `user`: the
+   * per-user registry key or managed preferences, and `env`: the file `APOLLIA_POLICY_FILE` names, which only add
+   * restrictions while a machine source exists.
+   */
+  role: oneOf(['machine', 'user', 'env']),
+  /** Where it is: a file's path, a registry key (`HKLM\SOFTWARE\Policies\Apollia Desktop`) or a plist's path. */
   path: str,
   state: oneOf(['absent', 'read', 'invalid']),
   /** What is wrong with it (`invalid`), naming the key. */

@@ -9,6 +9,20 @@ import type { EffectivePolicy, PolicyView } from './policy-in-force-schema';
 import type { ActionFamily } from '../manifests/apollia-manifest';
 import { FAMILY_ABILITY } from '../words/words';
 import { type PolicyTriggerKind } from './policy-trigger-kinds';
+import { ruleWords, toolRuleFor } from './policy-rules';
+import { toolPatternMatches } from './tool-pattern';
+
+export { toolPatternMatches } from './tool-pattern';
+export {
+  feedAllowed,
+  globMatches,
+  installSourceAllowed,
+  type McpServerIdentity,
+  mcpServerMatches,
+  mcpServerRefusedBy,
+  toolAskedBy,
+  toolRuleFor,
+} from './policy-rules';
 
 export { POLICY_TRIGGER_KINDS, type PolicyTriggerKind } from './policy-trigger-kinds';
 
@@ -17,9 +31,11 @@ export { POLICY_TRIGGER_KINDS, type PolicyTriggerKind } from './policy-trigger-k
 export type {
   AllowedPackage,
   EffectivePolicy,
+  McpServerMatch,
   PolicyMcpServer,
   PolicySource,
   PolicyView,
+  ToolRule,
 } from './policy-in-force-schema';
 
 /** The policy where there is none: everything the app allows by itself. */
@@ -37,40 +53,17 @@ export const NO_POLICY: EffectivePolicy = {
   unattended: true,
   mcpServers: [],
   activityExport: null,
+  activityExportOtlp: null,
+  mcpServersAllowed: [],
+  mcpServersDenied: [],
+  toolRules: [],
+  installSources: 'any',
+  feedsAllowed: [],
+  updates: 'person',
 };
 
 /** What every policy refusal says (DESIGN.md "Consent, install, apply": a refusal says who can act). */
 export const POLICY_REFUSAL = 'your organization does not allow this; your administrator can change the policy';
-
-/**
- * Whether `tool` matches a blocked-tools entry: exact, or a pattern where `*` stands for any run
- * of characters except `/` (`mcp:server/*`, `mcp:*\/delete_*`, `pkg:*\/*`). Linear: no regex is
- * built from policy text.
- */
-export function toolPatternMatches(pattern: string, tool: string): boolean {
-  if (!pattern.includes('*')) return pattern === tool;
-  const parts = pattern.split('*');
-  let at = 0;
-  for (let i = 0; i < parts.length; i++) {
-    const part = parts[i] as string;
-    if (i === 0) {
-      if (!tool.startsWith(part)) return false;
-      at = part.length;
-      continue;
-    }
-    // The star before this part covers tool[at, found): it must hold no `/`.
-    const last = i === parts.length - 1;
-    const found = last
-      ? tool.endsWith(part) && tool.length - part.length >= at
-        ? tool.length - part.length
-        : -1
-      : tool.indexOf(part, at);
-    if (found === -1) return false;
-    if (tool.slice(at, found).includes('/')) return false;
-    at = found + part.length;
-  }
-  return true;
-}
 
 /** Why the policy withholds `tool` (of `family`), in words; null when it does not. */
 export function toolBlockedBy(
@@ -82,11 +75,11 @@ export function toolBlockedBy(
   if (family !== null && policy.blockedActionFamilies.includes(family))
     return `your organization blocks tools that ${FAMILY_ABILITY[family]}`;
   const pattern = policy.blockedTools.find((p) => toolPatternMatches(p, tool));
-  return pattern === undefined
-    ? null
-    : pattern === tool
-      ? 'your organization blocks this tool'
-      : `your organization blocks “${pattern}”`;
+  if (pattern !== undefined)
+    return pattern === tool ? 'your organization blocks this tool' : `your organization blocks “${pattern}”`;
+  // Version 2's tool rules, in the same evaluation: a `block` rule withholds like `blockedTools`.
+  const rule = toolRuleFor(policy, tool);
+  return rule?.permission === 'block' ? `your organization blocks ${ruleWords(rule, tool)}` : null;
 }
 
 /** The policy's kind of a stored or declared trigger type. */
@@ -120,6 +113,8 @@ export function effectivePermission<P extends 'allow' | 'ask' | 'deny'>(
   if (!policy || permission === 'deny') return permission;
   if (toolBlockedBy(policy, tool, family) !== null) return 'deny';
   if (permission === 'allow' && !policy.unattended) return 'ask';
+  // An `ask` rule (the strictest matching one) keeps the tool asking before each call.
+  if (permission === 'allow' && toolRuleFor(policy, tool)?.permission === 'ask') return 'ask';
   return permission;
 }
 
@@ -138,5 +133,7 @@ export type PolicyRefusalCode =
   | 'policy.blocked_family'
   | 'policy.templates'
   | 'policy.mcp_server_locked'
+  | 'policy.mcp_server_denied'
+  | 'policy.install_source'
   | 'policy.webhook_port'
   | 'policy.user_keys';

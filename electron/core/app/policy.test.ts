@@ -202,3 +202,23 @@ describe('the policy through the Api', () => {
     expect(lines.map((l) => l.kind)).toContain('install');
   });
 });
+
+describe('version 2 at install, through the Api', () => {
+  it('installSources "feeds": a local file is refused (policy.install_source), nothing written', async () => {
+    const dataDir = join(tempDir('apollia-api-policy-data-'), 'data');
+    const { api } = apiWith(policyAt({ version: 2, installSources: 'feeds' }), dataDir);
+    const { inspection, result } = await installInvoices(api);
+    expect(inspection.errors.map((e) => e.code)).toContain('policy.install_source');
+    expect(result.ok ? null : result.error.code).toBe('policy.install_source');
+    expect(existsSync(join(dataDir, 'state.json'))).toBe(false);
+  });
+
+  it('mcpServers.denied naming the package’s server by command refuses it; an allowlist naming it lets it install', async () => {
+    const denied = apiWith(policyAt({ version: 2, mcpServers: { denied: [{ command: 'uv*' }] } }));
+    const refused = await installInvoices(denied.api);
+    expect(refused.result.ok ? null : refused.result.error.code).toBe('policy.mcp_server_denied');
+    const allowed = apiWith(policyAt({ version: 2, mcpServers: { allowed: [{ name: 'ledger' }] } }));
+    const done = await installInvoices(allowed.api);
+    expect(done.result.ok ? null : done.result.error.message).toBeNull();
+  });
+});

@@ -152,7 +152,7 @@ describe('the policy in the CLI', () => {
   it.each([
     ['malformed', '{ "version": 1, ', 'it is not valid JSON'],
     ['an unknown key', { version: 1, blockedTool: ['x'] }, 'the policy has the unknown key `blockedTool`'],
-    ['a wrong version', { version: 2 }, '`version` must be one of 1'],
+    ['a wrong version', { version: 3 }, '`version` must be one of 1, 2'],
   ])(
     'a policy that is %s fails closed: nothing installed, `policy` names the file and what is wrong; inspection still works',
     async (_what, policy, problem) => {

@@ -1,25 +1,26 @@
 /**
  * `apollia-desktop policy [--json]`: the organization's policy in force on this machine, and which
- * file each part came from (DESIGN.md "Managed policy"). Reads the policy files only: no store,
+ * source each part came from — a registry key, a plist, a file (DESIGN.md "Managed policy"). Reads the policy sources only: no store,
  * no Api. An unreadable policy is printed with its file and what is wrong, and exits 1: everything
  * it guards is refused until it is fixed.
  */
 import type { PolicyView } from '../../../shared/policy/policy';
 import { managedBy } from '../../../shared/policy/policy';
+import { EFFECTIVE_KEY, type PolicyKeys } from '../policy/policy-sources';
 import { policyLocations, readPolicy } from '../policy/read-policy';
 import { type CliIo, EXIT } from './cli-io';
 import { terminalJson } from './terminal-text';
 import { PROGRAM, usageError } from './usage';
 
 /** Usage of this command. */
-export const POLICY_USAGE = `Usage: ${PROGRAM} policy [--json]\n\nShows the policy your organization set for this computer (the machine's policy file and APOLLIA_POLICY_FILE), and which file each part came from.\n`;
+export const POLICY_USAGE = `Usage: ${PROGRAM} policy [--json]\n\nShows the policy your organization set for this computer (the registry or managed preferences, the machine's policy file, and APOLLIA_POLICY_FILE), and which source each part came from.\n`;
 
 /** The policy as `policy` prints it without --json. */
 export function policyText(view: PolicyView): string {
   const lines: string[] = [];
   for (const source of view.sources)
     lines.push(
-      `${source.role === 'machine' ? 'Machine policy' : 'APOLLIA_POLICY_FILE'}: ${source.path} (${source.state === 'absent' ? 'not present' : source.state === 'read' ? 'read' : `cannot be used: ${source.problem}`})`,
+      `${source.role === 'machine' ? 'Machine policy' : source.role === 'user' ? 'User policy' : 'APOLLIA_POLICY_FILE'}: ${source.path} (${source.state === 'absent' ? 'not present' : source.state === 'read' ? 'read' : `cannot be used: ${source.problem}`})`,
     );
   if (view.state === 'none')
     return `${lines.join('\n')}\nNo policy: nothing is managed by an organization on this computer.\n`;
@@ -28,9 +29,10 @@ export function policyText(view: PolicyView): string {
   lines.push(`${managedBy(view)}.`);
   const effective = view.effective;
   if (effective) {
-    for (const [key, value] of Object.entries(effective)) {
-      if (!Object.hasOwn(view.origin, key)) continue;
-      lines.push(`  ${key}: ${JSON.stringify(value)}  (from ${view.origin[key]?.join(', ')})`);
+    // Each rule in force by the key its sources set (`mcpServers.denied`), with the sources it came from.
+    for (const [key, from] of Object.entries(view.origin)) {
+      const value = Object.hasOwn(EFFECTIVE_KEY, key) ? effective[EFFECTIVE_KEY[key as keyof PolicyKeys]] : undefined;
+      lines.push(`  ${key}: ${JSON.stringify(value)}  (from ${from.join(', ')})`);
     }
   }
   return `${lines.join('\n')}\n`;

@@ -2,7 +2,7 @@
 import imported0Module from "ajv/dist/runtime/ucs2length.js";
 const imported0 = imported0Module.default ?? imported0Module;
 export const validatePolicy = validate20;
-const schema31 = {"type":"object","required":["version"],"properties":{"$schema":{"type":"string"},"version":{"enum":[1]},"organization":{"type":"string","minLength":1,"maxLength":200},"trustedPublishers":{"type":"array","items":{"type":"object","required":["name","key"],"properties":{"name":{"type":"string","minLength":1,"maxLength":200},"key":{"type":"string","pattern":"^RW[A-Za-z0-9+/]{54}$"}},"additionalProperties":false},"maxItems":256},"requireSignature":{"enum":["none","any","trusted"]},"allowUserTrustedKeys":{"type":"boolean"},"allowedPackages":{"type":"array","items":{"oneOf":[{"type":"object","required":["name","key"],"properties":{"name":{"type":"string","minLength":1,"maxLength":200},"key":{"type":"string","pattern":"^RW[A-Za-z0-9+/]{54}$"}},"additionalProperties":false},{"type":"object","required":["sha256"],"properties":{"sha256":{"type":"string","pattern":"^[0-9a-f]{64}$"}},"additionalProperties":false}]},"maxItems":10000},"blockedActionFamilies":{"type":"array","items":{"enum":["read","read_personal","write_or_delete","send_external","execute_code"]}},"blockedTools":{"type":"array","items":{"type":"string","minLength":1,"maxLength":300},"maxItems":10000},"templates":{"enum":["any","builtin","none"]},"triggers":{"type":"object","properties":{"schedule":{"type":"boolean"},"file_watch":{"type":"boolean"},"webhook":{"type":"boolean"}},"additionalProperties":false},"webhookPort":{"type":"integer","minimum":1024,"maximum":65535},"unattended":{"type":"boolean"},"mcpServers":{"type":"array","items":{"type":"object","required":["name","transport"],"properties":{"name":{"type":"string","pattern":"^[a-z0-9_-]{1,64}$","maxLength":64},"transport":{"enum":["stdio","streamable-http","sse"]},"command":{"type":"string","minLength":1,"maxLength":200},"args":{"type":"array","items":{"type":"string"}},"url":{"type":"string","minLength":1}},"additionalProperties":false},"maxItems":256},"activityExport":{"type":"string","minLength":1,"maxLength":4096}},"additionalProperties":false};
+const schema31 = {"type":"object","required":["version"],"properties":{"$schema":{"type":"string"},"organization":{"type":"string","minLength":1,"maxLength":200},"trustedPublishers":{"type":"array","items":{"type":"object","required":["name","key"],"properties":{"name":{"type":"string","minLength":1,"maxLength":200},"key":{"type":"string","pattern":"^RW[A-Za-z0-9+/]{54}$"}},"additionalProperties":false},"maxItems":256},"requireSignature":{"enum":["none","any","trusted"]},"allowUserTrustedKeys":{"type":"boolean"},"allowedPackages":{"type":"array","items":{"oneOf":[{"type":"object","required":["name","key"],"properties":{"name":{"type":"string","minLength":1,"maxLength":200},"key":{"type":"string","pattern":"^RW[A-Za-z0-9+/]{54}$"}},"additionalProperties":false},{"type":"object","required":["sha256"],"properties":{"sha256":{"type":"string","pattern":"^[0-9a-f]{64}$"}},"additionalProperties":false}]},"maxItems":10000},"blockedActionFamilies":{"type":"array","items":{"enum":["read","read_personal","write_or_delete","send_external","execute_code"]}},"blockedTools":{"type":"array","items":{"type":"string","minLength":1,"maxLength":300},"maxItems":10000},"templates":{"enum":["any","builtin","none"]},"triggers":{"type":"object","properties":{"schedule":{"type":"boolean"},"file_watch":{"type":"boolean"},"webhook":{"type":"boolean"}},"additionalProperties":false},"webhookPort":{"type":"integer","minimum":1024,"maximum":65535},"unattended":{"type":"boolean"},"version":{"enum":[1]},"mcpServers":{"type":"array","items":{"type":"object","required":["name","transport"],"properties":{"name":{"type":"string","pattern":"^[a-z0-9_-]{1,64}$","maxLength":64},"transport":{"enum":["stdio","streamable-http","sse"]},"command":{"type":"string","minLength":1,"maxLength":200},"args":{"type":"array","items":{"type":"string"}},"url":{"type":"string","minLength":1}},"additionalProperties":false},"maxItems":256},"activityExport":{"type":"string","minLength":1,"maxLength":4096}},"additionalProperties":false};
 const func1 = Object.prototype.hasOwnProperty;
 const func2 = imported0;
 const pattern4 = new RegExp("^RW[A-Za-z0-9+/]{54}$", "u");
@@ -54,9 +54,11 @@ vErrors.push(err2);
 errors++;
 }
 }
-if(data.version !== undefined){
-if(!(data.version === 1)){
-const err3 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/enum",keyword:"enum",params:{allowedValues: schema31.properties.version.enum},message:"must be equal to one of the allowed values"};
+if(data.organization !== undefined){
+let data1 = data.organization;
+if(typeof data1 === "string"){
+if(func2(data1) > 200){
+const err3 = {instancePath:instancePath+"/organization",schemaPath:"#/properties/organization/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -65,12 +67,8 @@ vErrors.push(err3);
 }
 errors++;
 }
-}
-if(data.organization !== undefined){
-let data2 = data.organization;
-if(typeof data2 === "string"){
-if(func2(data2) > 200){
-const err4 = {instancePath:instancePath+"/organization",schemaPath:"#/properties/organization/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(func2(data1) < 1){
+const err4 = {instancePath:instancePath+"/organization",schemaPath:"#/properties/organization/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -79,8 +77,9 @@ vErrors.push(err4);
 }
 errors++;
 }
-if(func2(data2) < 1){
-const err5 = {instancePath:instancePath+"/organization",schemaPath:"#/properties/organization/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+else {
+const err5 = {instancePath:instancePath+"/organization",schemaPath:"#/properties/organization/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -90,8 +89,11 @@ vErrors.push(err5);
 errors++;
 }
 }
-else {
-const err6 = {instancePath:instancePath+"/organization",schemaPath:"#/properties/organization/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.trustedPublishers !== undefined){
+let data2 = data.trustedPublishers;
+if(Array.isArray(data2)){
+if(data2.length > 256){
+const err6 = {instancePath:instancePath+"/trustedPublishers",schemaPath:"#/properties/trustedPublishers/maxItems",keyword:"maxItems",params:{limit: 256},message:"must NOT have more than 256 items"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -100,12 +102,12 @@ vErrors.push(err6);
 }
 errors++;
 }
-}
-if(data.trustedPublishers !== undefined){
-let data3 = data.trustedPublishers;
-if(Array.isArray(data3)){
-if(data3.length > 256){
-const err7 = {instancePath:instancePath+"/trustedPublishers",schemaPath:"#/properties/trustedPublishers/maxItems",keyword:"maxItems",params:{limit: 256},message:"must NOT have more than 256 items"};
+const len0 = data2.length;
+for(let i0=0; i0<len0; i0++){
+let data3 = data2[i0];
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+if(data3.name === undefined){
+const err7 = {instancePath:instancePath+"/trustedPublishers/" + i0,schemaPath:"#/properties/trustedPublishers/items/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -114,12 +116,8 @@ vErrors.push(err7);
 }
 errors++;
 }
-const len0 = data3.length;
-for(let i0=0; i0<len0; i0++){
-let data4 = data3[i0];
-if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-if(data4.name === undefined){
-const err8 = {instancePath:instancePath+"/trustedPublishers/" + i0,schemaPath:"#/properties/trustedPublishers/items/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
+if(data3.key === undefined){
+const err8 = {instancePath:instancePath+"/trustedPublishers/" + i0,schemaPath:"#/properties/trustedPublishers/items/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -128,8 +126,9 @@ vErrors.push(err8);
 }
 errors++;
 }
-if(data4.key === undefined){
-const err9 = {instancePath:instancePath+"/trustedPublishers/" + i0,schemaPath:"#/properties/trustedPublishers/items/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'"};
+for(const key1 in data3){
+if(!((key1 === "name") || (key1 === "key"))){
+const err9 = {instancePath:instancePath+"/trustedPublishers/" + i0,schemaPath:"#/properties/trustedPublishers/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -138,9 +137,12 @@ vErrors.push(err9);
 }
 errors++;
 }
-for(const key1 in data4){
-if(!((key1 === "name") || (key1 === "key"))){
-const err10 = {instancePath:instancePath+"/trustedPublishers/" + i0,schemaPath:"#/properties/trustedPublishers/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+}
+if(data3.name !== undefined){
+let data4 = data3.name;
+if(typeof data4 === "string"){
+if(func2(data4) > 200){
+const err10 = {instancePath:instancePath+"/trustedPublishers/" + i0+"/name",schemaPath:"#/properties/trustedPublishers/items/properties/name/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -149,12 +151,8 @@ vErrors.push(err10);
 }
 errors++;
 }
-}
-if(data4.name !== undefined){
-let data5 = data4.name;
-if(typeof data5 === "string"){
-if(func2(data5) > 200){
-const err11 = {instancePath:instancePath+"/trustedPublishers/" + i0+"/name",schemaPath:"#/properties/trustedPublishers/items/properties/name/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(func2(data4) < 1){
+const err11 = {instancePath:instancePath+"/trustedPublishers/" + i0+"/name",schemaPath:"#/properties/trustedPublishers/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -163,8 +161,9 @@ vErrors.push(err11);
 }
 errors++;
 }
-if(func2(data5) < 1){
-const err12 = {instancePath:instancePath+"/trustedPublishers/" + i0+"/name",schemaPath:"#/properties/trustedPublishers/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+else {
+const err12 = {instancePath:instancePath+"/trustedPublishers/" + i0+"/name",schemaPath:"#/properties/trustedPublishers/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -174,8 +173,11 @@ vErrors.push(err12);
 errors++;
 }
 }
-else {
-const err13 = {instancePath:instancePath+"/trustedPublishers/" + i0+"/name",schemaPath:"#/properties/trustedPublishers/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data3.key !== undefined){
+let data5 = data3.key;
+if(typeof data5 === "string"){
+if(!pattern4.test(data5)){
+const err13 = {instancePath:instancePath+"/trustedPublishers/" + i0+"/key",schemaPath:"#/properties/trustedPublishers/items/properties/key/pattern",keyword:"pattern",params:{pattern: "^RW[A-Za-z0-9+/]{54}$"},message:"must match pattern \""+"^RW[A-Za-z0-9+/]{54}$"+"\""};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -185,11 +187,8 @@ vErrors.push(err13);
 errors++;
 }
 }
-if(data4.key !== undefined){
-let data6 = data4.key;
-if(typeof data6 === "string"){
-if(!pattern4.test(data6)){
-const err14 = {instancePath:instancePath+"/trustedPublishers/" + i0+"/key",schemaPath:"#/properties/trustedPublishers/items/properties/key/pattern",keyword:"pattern",params:{pattern: "^RW[A-Za-z0-9+/]{54}$"},message:"must match pattern \""+"^RW[A-Za-z0-9+/]{54}$"+"\""};
+else {
+const err14 = {instancePath:instancePath+"/trustedPublishers/" + i0+"/key",schemaPath:"#/properties/trustedPublishers/items/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -199,8 +198,9 @@ vErrors.push(err14);
 errors++;
 }
 }
+}
 else {
-const err15 = {instancePath:instancePath+"/trustedPublishers/" + i0+"/key",schemaPath:"#/properties/trustedPublishers/items/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err15 = {instancePath:instancePath+"/trustedPublishers/" + i0,schemaPath:"#/properties/trustedPublishers/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -212,7 +212,7 @@ errors++;
 }
 }
 else {
-const err16 = {instancePath:instancePath+"/trustedPublishers/" + i0,schemaPath:"#/properties/trustedPublishers/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err16 = {instancePath:instancePath+"/trustedPublishers",schemaPath:"#/properties/trustedPublishers/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -222,9 +222,10 @@ vErrors.push(err16);
 errors++;
 }
 }
-}
-else {
-const err17 = {instancePath:instancePath+"/trustedPublishers",schemaPath:"#/properties/trustedPublishers/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data.requireSignature !== undefined){
+let data6 = data.requireSignature;
+if(!(((data6 === "none") || (data6 === "any")) || (data6 === "trusted"))){
+const err17 = {instancePath:instancePath+"/requireSignature",schemaPath:"#/properties/requireSignature/enum",keyword:"enum",params:{allowedValues: schema31.properties.requireSignature.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -234,10 +235,9 @@ vErrors.push(err17);
 errors++;
 }
 }
-if(data.requireSignature !== undefined){
-let data7 = data.requireSignature;
-if(!(((data7 === "none") || (data7 === "any")) || (data7 === "trusted"))){
-const err18 = {instancePath:instancePath+"/requireSignature",schemaPath:"#/properties/requireSignature/enum",keyword:"enum",params:{allowedValues: schema31.properties.requireSignature.enum},message:"must be equal to one of the allowed values"};
+if(data.allowUserTrustedKeys !== undefined){
+if(typeof data.allowUserTrustedKeys !== "boolean"){
+const err18 = {instancePath:instancePath+"/allowUserTrustedKeys",schemaPath:"#/properties/allowUserTrustedKeys/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -247,9 +247,11 @@ vErrors.push(err18);
 errors++;
 }
 }
-if(data.allowUserTrustedKeys !== undefined){
-if(typeof data.allowUserTrustedKeys !== "boolean"){
-const err19 = {instancePath:instancePath+"/allowUserTrustedKeys",schemaPath:"#/properties/allowUserTrustedKeys/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data.allowedPackages !== undefined){
+let data8 = data.allowedPackages;
+if(Array.isArray(data8)){
+if(data8.length > 10000){
+const err19 = {instancePath:instancePath+"/allowedPackages",schemaPath:"#/properties/allowedPackages/maxItems",keyword:"maxItems",params:{limit: 10000},message:"must NOT have more than 10000 items"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -258,12 +260,16 @@ vErrors.push(err19);
 }
 errors++;
 }
-}
-if(data.allowedPackages !== undefined){
-let data9 = data.allowedPackages;
-if(Array.isArray(data9)){
-if(data9.length > 10000){
-const err20 = {instancePath:instancePath+"/allowedPackages",schemaPath:"#/properties/allowedPackages/maxItems",keyword:"maxItems",params:{limit: 10000},message:"must NOT have more than 10000 items"};
+const len1 = data8.length;
+for(let i1=0; i1<len1; i1++){
+let data9 = data8[i1];
+const _errs21 = errors;
+let valid6 = false;
+let passing0 = null;
+const _errs22 = errors;
+if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
+if(data9.name === undefined){
+const err20 = {instancePath:instancePath+"/allowedPackages/" + i1,schemaPath:"#/properties/allowedPackages/items/oneOf/0/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -272,16 +278,8 @@ vErrors.push(err20);
 }
 errors++;
 }
-const len1 = data9.length;
-for(let i1=0; i1<len1; i1++){
-let data10 = data9[i1];
-const _errs22 = errors;
-let valid6 = false;
-let passing0 = null;
-const _errs23 = errors;
-if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
-if(data10.name === undefined){
-const err21 = {instancePath:instancePath+"/allowedPackages/" + i1,schemaPath:"#/properties/allowedPackages/items/oneOf/0/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
+if(data9.key === undefined){
+const err21 = {instancePath:instancePath+"/allowedPackages/" + i1,schemaPath:"#/properties/allowedPackages/items/oneOf/0/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -290,8 +288,9 @@ vErrors.push(err21);
 }
 errors++;
 }
-if(data10.key === undefined){
-const err22 = {instancePath:instancePath+"/allowedPackages/" + i1,schemaPath:"#/properties/allowedPackages/items/oneOf/0/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'"};
+for(const key2 in data9){
+if(!((key2 === "name") || (key2 === "key"))){
+const err22 = {instancePath:instancePath+"/allowedPackages/" + i1,schemaPath:"#/properties/allowedPackages/items/oneOf/0/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -300,9 +299,12 @@ vErrors.push(err22);
 }
 errors++;
 }
-for(const key2 in data10){
-if(!((key2 === "name") || (key2 === "key"))){
-const err23 = {instancePath:instancePath+"/allowedPackages/" + i1,schemaPath:"#/properties/allowedPackages/items/oneOf/0/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
+}
+if(data9.name !== undefined){
+let data10 = data9.name;
+if(typeof data10 === "string"){
+if(func2(data10) > 200){
+const err23 = {instancePath:instancePath+"/allowedPackages/" + i1+"/name",schemaPath:"#/properties/allowedPackages/items/oneOf/0/properties/name/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -311,12 +313,8 @@ vErrors.push(err23);
 }
 errors++;
 }
-}
-if(data10.name !== undefined){
-let data11 = data10.name;
-if(typeof data11 === "string"){
-if(func2(data11) > 200){
-const err24 = {instancePath:instancePath+"/allowedPackages/" + i1+"/name",schemaPath:"#/properties/allowedPackages/items/oneOf/0/properties/name/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(func2(data10) < 1){
+const err24 = {instancePath:instancePath+"/allowedPackages/" + i1+"/name",schemaPath:"#/properties/allowedPackages/items/oneOf/0/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -325,8 +323,9 @@ vErrors.push(err24);
 }
 errors++;
 }
-if(func2(data11) < 1){
-const err25 = {instancePath:instancePath+"/allowedPackages/" + i1+"/name",schemaPath:"#/properties/allowedPackages/items/oneOf/0/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+else {
+const err25 = {instancePath:instancePath+"/allowedPackages/" + i1+"/name",schemaPath:"#/properties/allowedPackages/items/oneOf/0/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -336,8 +335,11 @@ vErrors.push(err25);
 errors++;
 }
 }
-else {
-const err26 = {instancePath:instancePath+"/allowedPackages/" + i1+"/name",schemaPath:"#/properties/allowedPackages/items/oneOf/0/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data9.key !== undefined){
+let data11 = data9.key;
+if(typeof data11 === "string"){
+if(!pattern4.test(data11)){
+const err26 = {instancePath:instancePath+"/allowedPackages/" + i1+"/key",schemaPath:"#/properties/allowedPackages/items/oneOf/0/properties/key/pattern",keyword:"pattern",params:{pattern: "^RW[A-Za-z0-9+/]{54}$"},message:"must match pattern \""+"^RW[A-Za-z0-9+/]{54}$"+"\""};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -347,11 +349,8 @@ vErrors.push(err26);
 errors++;
 }
 }
-if(data10.key !== undefined){
-let data12 = data10.key;
-if(typeof data12 === "string"){
-if(!pattern4.test(data12)){
-const err27 = {instancePath:instancePath+"/allowedPackages/" + i1+"/key",schemaPath:"#/properties/allowedPackages/items/oneOf/0/properties/key/pattern",keyword:"pattern",params:{pattern: "^RW[A-Za-z0-9+/]{54}$"},message:"must match pattern \""+"^RW[A-Za-z0-9+/]{54}$"+"\""};
+else {
+const err27 = {instancePath:instancePath+"/allowedPackages/" + i1+"/key",schemaPath:"#/properties/allowedPackages/items/oneOf/0/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -361,8 +360,9 @@ vErrors.push(err27);
 errors++;
 }
 }
+}
 else {
-const err28 = {instancePath:instancePath+"/allowedPackages/" + i1+"/key",schemaPath:"#/properties/allowedPackages/items/oneOf/0/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err28 = {instancePath:instancePath+"/allowedPackages/" + i1,schemaPath:"#/properties/allowedPackages/items/oneOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -371,10 +371,16 @@ vErrors.push(err28);
 }
 errors++;
 }
+var _valid0 = _errs22 === errors;
+if(_valid0){
+valid6 = true;
+passing0 = 0;
+var props0 = true;
 }
-}
-else {
-const err29 = {instancePath:instancePath+"/allowedPackages/" + i1,schemaPath:"#/properties/allowedPackages/items/oneOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const _errs29 = errors;
+if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
+if(data9.sha256 === undefined){
+const err29 = {instancePath:instancePath+"/allowedPackages/" + i1,schemaPath:"#/properties/allowedPackages/items/oneOf/1/required",keyword:"required",params:{missingProperty: "sha256"},message:"must have required property '"+"sha256"+"'"};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -383,16 +389,9 @@ vErrors.push(err29);
 }
 errors++;
 }
-var _valid0 = _errs23 === errors;
-if(_valid0){
-valid6 = true;
-passing0 = 0;
-var props0 = true;
-}
-const _errs30 = errors;
-if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
-if(data10.sha256 === undefined){
-const err30 = {instancePath:instancePath+"/allowedPackages/" + i1,schemaPath:"#/properties/allowedPackages/items/oneOf/1/required",keyword:"required",params:{missingProperty: "sha256"},message:"must have required property '"+"sha256"+"'"};
+for(const key3 in data9){
+if(!(key3 === "sha256")){
+const err30 = {instancePath:instancePath+"/allowedPackages/" + i1,schemaPath:"#/properties/allowedPackages/items/oneOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -401,9 +400,12 @@ vErrors.push(err30);
 }
 errors++;
 }
-for(const key3 in data10){
-if(!(key3 === "sha256")){
-const err31 = {instancePath:instancePath+"/allowedPackages/" + i1,schemaPath:"#/properties/allowedPackages/items/oneOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
+}
+if(data9.sha256 !== undefined){
+let data12 = data9.sha256;
+if(typeof data12 === "string"){
+if(!pattern6.test(data12)){
+const err31 = {instancePath:instancePath+"/allowedPackages/" + i1+"/sha256",schemaPath:"#/properties/allowedPackages/items/oneOf/1/properties/sha256/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -413,11 +415,8 @@ vErrors.push(err31);
 errors++;
 }
 }
-if(data10.sha256 !== undefined){
-let data13 = data10.sha256;
-if(typeof data13 === "string"){
-if(!pattern6.test(data13)){
-const err32 = {instancePath:instancePath+"/allowedPackages/" + i1+"/sha256",schemaPath:"#/properties/allowedPackages/items/oneOf/1/properties/sha256/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
+else {
+const err32 = {instancePath:instancePath+"/allowedPackages/" + i1+"/sha256",schemaPath:"#/properties/allowedPackages/items/oneOf/1/properties/sha256/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -427,8 +426,9 @@ vErrors.push(err32);
 errors++;
 }
 }
+}
 else {
-const err33 = {instancePath:instancePath+"/allowedPackages/" + i1+"/sha256",schemaPath:"#/properties/allowedPackages/items/oneOf/1/properties/sha256/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err33 = {instancePath:instancePath+"/allowedPackages/" + i1,schemaPath:"#/properties/allowedPackages/items/oneOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -437,19 +437,7 @@ vErrors.push(err33);
 }
 errors++;
 }
-}
-}
-else {
-const err34 = {instancePath:instancePath+"/allowedPackages/" + i1,schemaPath:"#/properties/allowedPackages/items/oneOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err34];
-}
-else {
-vErrors.push(err34);
-}
-errors++;
-}
-var _valid0 = _errs30 === errors;
+var _valid0 = _errs29 === errors;
 if(_valid0 && valid6){
 valid6 = false;
 passing0 = [passing0, 1];
@@ -464,20 +452,20 @@ props0 = true;
 }
 }
 if(!valid6){
-const err35 = {instancePath:instancePath+"/allowedPackages/" + i1,schemaPath:"#/properties/allowedPackages/items/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+const err34 = {instancePath:instancePath+"/allowedPackages/" + i1,schemaPath:"#/properties/allowedPackages/items/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
 if(vErrors === null){
-vErrors = [err35];
+vErrors = [err34];
 }
 else {
-vErrors.push(err35);
+vErrors.push(err34);
 }
 errors++;
 }
 else {
-errors = _errs22;
+errors = _errs21;
 if(vErrors !== null){
-if(_errs22){
-vErrors.length = _errs22;
+if(_errs21){
+vErrors.length = _errs21;
 }
 else {
 vErrors = null;
@@ -487,7 +475,24 @@ vErrors = null;
 }
 }
 else {
-const err36 = {instancePath:instancePath+"/allowedPackages",schemaPath:"#/properties/allowedPackages/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err35 = {instancePath:instancePath+"/allowedPackages",schemaPath:"#/properties/allowedPackages/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+}
+if(data.blockedActionFamilies !== undefined){
+let data13 = data.blockedActionFamilies;
+if(Array.isArray(data13)){
+const len2 = data13.length;
+for(let i2=0; i2<len2; i2++){
+let data14 = data13[i2];
+if(!(((((data14 === "read") || (data14 === "read_personal")) || (data14 === "write_or_delete")) || (data14 === "send_external")) || (data14 === "execute_code"))){
+const err36 = {instancePath:instancePath+"/blockedActionFamilies/" + i2,schemaPath:"#/properties/blockedActionFamilies/items/enum",keyword:"enum",params:{allowedValues: schema31.properties.blockedActionFamilies.items.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -497,14 +502,9 @@ vErrors.push(err36);
 errors++;
 }
 }
-if(data.blockedActionFamilies !== undefined){
-let data14 = data.blockedActionFamilies;
-if(Array.isArray(data14)){
-const len2 = data14.length;
-for(let i2=0; i2<len2; i2++){
-let data15 = data14[i2];
-if(!(((((data15 === "read") || (data15 === "read_personal")) || (data15 === "write_or_delete")) || (data15 === "send_external")) || (data15 === "execute_code"))){
-const err37 = {instancePath:instancePath+"/blockedActionFamilies/" + i2,schemaPath:"#/properties/blockedActionFamilies/items/enum",keyword:"enum",params:{allowedValues: schema31.properties.blockedActionFamilies.items.enum},message:"must be equal to one of the allowed values"};
+}
+else {
+const err37 = {instancePath:instancePath+"/blockedActionFamilies",schemaPath:"#/properties/blockedActionFamilies/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -514,9 +514,11 @@ vErrors.push(err37);
 errors++;
 }
 }
-}
-else {
-const err38 = {instancePath:instancePath+"/blockedActionFamilies",schemaPath:"#/properties/blockedActionFamilies/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data.blockedTools !== undefined){
+let data15 = data.blockedTools;
+if(Array.isArray(data15)){
+if(data15.length > 10000){
+const err38 = {instancePath:instancePath+"/blockedTools",schemaPath:"#/properties/blockedTools/maxItems",keyword:"maxItems",params:{limit: 10000},message:"must NOT have more than 10000 items"};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -525,12 +527,12 @@ vErrors.push(err38);
 }
 errors++;
 }
-}
-if(data.blockedTools !== undefined){
-let data16 = data.blockedTools;
-if(Array.isArray(data16)){
-if(data16.length > 10000){
-const err39 = {instancePath:instancePath+"/blockedTools",schemaPath:"#/properties/blockedTools/maxItems",keyword:"maxItems",params:{limit: 10000},message:"must NOT have more than 10000 items"};
+const len3 = data15.length;
+for(let i3=0; i3<len3; i3++){
+let data16 = data15[i3];
+if(typeof data16 === "string"){
+if(func2(data16) > 300){
+const err39 = {instancePath:instancePath+"/blockedTools/" + i3,schemaPath:"#/properties/blockedTools/items/maxLength",keyword:"maxLength",params:{limit: 300},message:"must NOT have more than 300 characters"};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -539,12 +541,8 @@ vErrors.push(err39);
 }
 errors++;
 }
-const len3 = data16.length;
-for(let i3=0; i3<len3; i3++){
-let data17 = data16[i3];
-if(typeof data17 === "string"){
-if(func2(data17) > 300){
-const err40 = {instancePath:instancePath+"/blockedTools/" + i3,schemaPath:"#/properties/blockedTools/items/maxLength",keyword:"maxLength",params:{limit: 300},message:"must NOT have more than 300 characters"};
+if(func2(data16) < 1){
+const err40 = {instancePath:instancePath+"/blockedTools/" + i3,schemaPath:"#/properties/blockedTools/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -553,8 +551,9 @@ vErrors.push(err40);
 }
 errors++;
 }
-if(func2(data17) < 1){
-const err41 = {instancePath:instancePath+"/blockedTools/" + i3,schemaPath:"#/properties/blockedTools/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+else {
+const err41 = {instancePath:instancePath+"/blockedTools/" + i3,schemaPath:"#/properties/blockedTools/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -564,8 +563,9 @@ vErrors.push(err41);
 errors++;
 }
 }
+}
 else {
-const err42 = {instancePath:instancePath+"/blockedTools/" + i3,schemaPath:"#/properties/blockedTools/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err42 = {instancePath:instancePath+"/blockedTools",schemaPath:"#/properties/blockedTools/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -575,9 +575,10 @@ vErrors.push(err42);
 errors++;
 }
 }
-}
-else {
-const err43 = {instancePath:instancePath+"/blockedTools",schemaPath:"#/properties/blockedTools/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data.templates !== undefined){
+let data17 = data.templates;
+if(!(((data17 === "any") || (data17 === "builtin")) || (data17 === "none"))){
+const err43 = {instancePath:instancePath+"/templates",schemaPath:"#/properties/templates/enum",keyword:"enum",params:{allowedValues: schema31.properties.templates.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -587,10 +588,12 @@ vErrors.push(err43);
 errors++;
 }
 }
-if(data.templates !== undefined){
-let data18 = data.templates;
-if(!(((data18 === "any") || (data18 === "builtin")) || (data18 === "none"))){
-const err44 = {instancePath:instancePath+"/templates",schemaPath:"#/properties/templates/enum",keyword:"enum",params:{allowedValues: schema31.properties.templates.enum},message:"must be equal to one of the allowed values"};
+if(data.triggers !== undefined){
+let data18 = data.triggers;
+if(data18 && typeof data18 == "object" && !Array.isArray(data18)){
+for(const key4 in data18){
+if(!(((key4 === "schedule") || (key4 === "file_watch")) || (key4 === "webhook"))){
+const err44 = {instancePath:instancePath+"/triggers",schemaPath:"#/properties/triggers/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -600,12 +603,9 @@ vErrors.push(err44);
 errors++;
 }
 }
-if(data.triggers !== undefined){
-let data19 = data.triggers;
-if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
-for(const key4 in data19){
-if(!(((key4 === "schedule") || (key4 === "file_watch")) || (key4 === "webhook"))){
-const err45 = {instancePath:instancePath+"/triggers",schemaPath:"#/properties/triggers/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
+if(data18.schedule !== undefined){
+if(typeof data18.schedule !== "boolean"){
+const err45 = {instancePath:instancePath+"/triggers/schedule",schemaPath:"#/properties/triggers/properties/schedule/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -615,9 +615,9 @@ vErrors.push(err45);
 errors++;
 }
 }
-if(data19.schedule !== undefined){
-if(typeof data19.schedule !== "boolean"){
-const err46 = {instancePath:instancePath+"/triggers/schedule",schemaPath:"#/properties/triggers/properties/schedule/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data18.file_watch !== undefined){
+if(typeof data18.file_watch !== "boolean"){
+const err46 = {instancePath:instancePath+"/triggers/file_watch",schemaPath:"#/properties/triggers/properties/file_watch/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -627,9 +627,9 @@ vErrors.push(err46);
 errors++;
 }
 }
-if(data19.file_watch !== undefined){
-if(typeof data19.file_watch !== "boolean"){
-const err47 = {instancePath:instancePath+"/triggers/file_watch",schemaPath:"#/properties/triggers/properties/file_watch/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data18.webhook !== undefined){
+if(typeof data18.webhook !== "boolean"){
+const err47 = {instancePath:instancePath+"/triggers/webhook",schemaPath:"#/properties/triggers/properties/webhook/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -639,9 +639,9 @@ vErrors.push(err47);
 errors++;
 }
 }
-if(data19.webhook !== undefined){
-if(typeof data19.webhook !== "boolean"){
-const err48 = {instancePath:instancePath+"/triggers/webhook",schemaPath:"#/properties/triggers/properties/webhook/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+}
+else {
+const err48 = {instancePath:instancePath+"/triggers",schemaPath:"#/properties/triggers/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -651,9 +651,10 @@ vErrors.push(err48);
 errors++;
 }
 }
-}
-else {
-const err49 = {instancePath:instancePath+"/triggers",schemaPath:"#/properties/triggers/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.webhookPort !== undefined){
+let data22 = data.webhookPort;
+if(!((typeof data22 == "number") && (!(data22 % 1) && !isNaN(data22)))){
+const err49 = {instancePath:instancePath+"/webhookPort",schemaPath:"#/properties/webhookPort/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -662,11 +663,9 @@ vErrors.push(err49);
 }
 errors++;
 }
-}
-if(data.webhookPort !== undefined){
-let data23 = data.webhookPort;
-if(!((typeof data23 == "number") && (!(data23 % 1) && !isNaN(data23)))){
-const err50 = {instancePath:instancePath+"/webhookPort",schemaPath:"#/properties/webhookPort/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(typeof data22 == "number"){
+if(data22 > 65535 || isNaN(data22)){
+const err50 = {instancePath:instancePath+"/webhookPort",schemaPath:"#/properties/webhookPort/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535"};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -675,9 +674,8 @@ vErrors.push(err50);
 }
 errors++;
 }
-if(typeof data23 == "number"){
-if(data23 > 65535 || isNaN(data23)){
-const err51 = {instancePath:instancePath+"/webhookPort",schemaPath:"#/properties/webhookPort/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535"};
+if(data22 < 1024 || isNaN(data22)){
+const err51 = {instancePath:instancePath+"/webhookPort",schemaPath:"#/properties/webhookPort/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1024},message:"must be >= 1024"};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -686,8 +684,11 @@ vErrors.push(err51);
 }
 errors++;
 }
-if(data23 < 1024 || isNaN(data23)){
-const err52 = {instancePath:instancePath+"/webhookPort",schemaPath:"#/properties/webhookPort/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1024},message:"must be >= 1024"};
+}
+}
+if(data.unattended !== undefined){
+if(typeof data.unattended !== "boolean"){
+const err52 = {instancePath:instancePath+"/unattended",schemaPath:"#/properties/unattended/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -697,10 +698,9 @@ vErrors.push(err52);
 errors++;
 }
 }
-}
-if(data.unattended !== undefined){
-if(typeof data.unattended !== "boolean"){
-const err53 = {instancePath:instancePath+"/unattended",schemaPath:"#/properties/unattended/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data.version !== undefined){
+if(!(data.version === 1)){
+const err53 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/enum",keyword:"enum",params:{allowedValues: schema31.properties.version.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -969,4 +969,1751 @@ validate20.errors = vErrors;
 return errors === 0;
 }
 validate20.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const validatePolicyV2 = validate21;
+const schema32 = {"type":"object","required":["version"],"properties":{"$schema":{"type":"string"},"organization":{"type":"string","minLength":1,"maxLength":200},"trustedPublishers":{"type":"array","items":{"type":"object","required":["name","key"],"properties":{"name":{"type":"string","minLength":1,"maxLength":200},"key":{"type":"string","pattern":"^RW[A-Za-z0-9+/]{54}$"}},"additionalProperties":false},"maxItems":256},"requireSignature":{"enum":["none","any","trusted"]},"allowUserTrustedKeys":{"type":"boolean"},"allowedPackages":{"type":"array","items":{"oneOf":[{"type":"object","required":["name","key"],"properties":{"name":{"type":"string","minLength":1,"maxLength":200},"key":{"type":"string","pattern":"^RW[A-Za-z0-9+/]{54}$"}},"additionalProperties":false},{"type":"object","required":["sha256"],"properties":{"sha256":{"type":"string","pattern":"^[0-9a-f]{64}$"}},"additionalProperties":false}]},"maxItems":10000},"blockedActionFamilies":{"type":"array","items":{"enum":["read","read_personal","write_or_delete","send_external","execute_code"]}},"blockedTools":{"type":"array","items":{"type":"string","minLength":1,"maxLength":300},"maxItems":10000},"templates":{"enum":["any","builtin","none"]},"triggers":{"type":"object","properties":{"schedule":{"type":"boolean"},"file_watch":{"type":"boolean"},"webhook":{"type":"boolean"}},"additionalProperties":false},"webhookPort":{"type":"integer","minimum":1024,"maximum":65535},"unattended":{"type":"boolean"},"version":{"enum":[2]},"mcpServers":{"type":"object","properties":{"provided":{"type":"array","items":{"type":"object","required":["name","transport"],"properties":{"name":{"type":"string","pattern":"^[a-z0-9_-]{1,64}$","maxLength":64},"transport":{"enum":["stdio","streamable-http","sse"]},"command":{"type":"string","minLength":1,"maxLength":200},"args":{"type":"array","items":{"type":"string"}},"url":{"type":"string","minLength":1}},"additionalProperties":false},"maxItems":256},"allowed":{"type":"array","items":{"type":"object","properties":{"name":{"type":"string","minLength":1,"maxLength":300},"command":{"type":"string","minLength":1,"maxLength":4096},"args":{"type":"array","items":{"type":"string","maxLength":4096},"maxItems":256},"url":{"type":"string","minLength":1,"maxLength":4096}},"additionalProperties":false,"minProperties":1},"maxItems":10000},"denied":{"type":"array","items":{"type":"object","properties":{"name":{"type":"string","minLength":1,"maxLength":300},"command":{"type":"string","minLength":1,"maxLength":4096},"args":{"type":"array","items":{"type":"string","maxLength":4096},"maxItems":256},"url":{"type":"string","minLength":1,"maxLength":4096}},"additionalProperties":false,"minProperties":1},"maxItems":10000}},"additionalProperties":false},"toolRules":{"type":"array","items":{"type":"object","required":["match","permission"],"properties":{"match":{"type":"string","minLength":1,"maxLength":300},"permission":{"enum":["allow","ask","block"]}},"additionalProperties":false},"maxItems":10000},"installSources":{"enum":["any","feeds"]},"feeds":{"type":"object","properties":{"allowed":{"type":"array","items":{"type":"string","minLength":1,"maxLength":4096},"maxItems":256}},"additionalProperties":false},"updates":{"enum":["notify","auto","hold","person"]},"activityExport":{"type":"object","properties":{"file":{"type":"string","minLength":1,"maxLength":4096},"otlp":{"type":"string","pattern":"^https://[^/?#\\s]+","maxLength":4096}},"additionalProperties":false,"minProperties":1,"maxProperties":1}},"additionalProperties":false};
+const pattern12 = new RegExp("^https://[^/?#\\s]+", "u");
+
+function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate21.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.version === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "version"},message:"must have required property '"+"version"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(func1.call(schema32.properties, key0))){
+const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.$schema !== undefined){
+if(typeof data.$schema !== "string"){
+const err2 = {instancePath:instancePath+"/$schema",schemaPath:"#/properties/%24schema/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.organization !== undefined){
+let data1 = data.organization;
+if(typeof data1 === "string"){
+if(func2(data1) > 200){
+const err3 = {instancePath:instancePath+"/organization",schemaPath:"#/properties/organization/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(func2(data1) < 1){
+const err4 = {instancePath:instancePath+"/organization",schemaPath:"#/properties/organization/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+else {
+const err5 = {instancePath:instancePath+"/organization",schemaPath:"#/properties/organization/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.trustedPublishers !== undefined){
+let data2 = data.trustedPublishers;
+if(Array.isArray(data2)){
+if(data2.length > 256){
+const err6 = {instancePath:instancePath+"/trustedPublishers",schemaPath:"#/properties/trustedPublishers/maxItems",keyword:"maxItems",params:{limit: 256},message:"must NOT have more than 256 items"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+const len0 = data2.length;
+for(let i0=0; i0<len0; i0++){
+let data3 = data2[i0];
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+if(data3.name === undefined){
+const err7 = {instancePath:instancePath+"/trustedPublishers/" + i0,schemaPath:"#/properties/trustedPublishers/items/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(data3.key === undefined){
+const err8 = {instancePath:instancePath+"/trustedPublishers/" + i0,schemaPath:"#/properties/trustedPublishers/items/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+for(const key1 in data3){
+if(!((key1 === "name") || (key1 === "key"))){
+const err9 = {instancePath:instancePath+"/trustedPublishers/" + i0,schemaPath:"#/properties/trustedPublishers/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data3.name !== undefined){
+let data4 = data3.name;
+if(typeof data4 === "string"){
+if(func2(data4) > 200){
+const err10 = {instancePath:instancePath+"/trustedPublishers/" + i0+"/name",schemaPath:"#/properties/trustedPublishers/items/properties/name/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if(func2(data4) < 1){
+const err11 = {instancePath:instancePath+"/trustedPublishers/" + i0+"/name",schemaPath:"#/properties/trustedPublishers/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/trustedPublishers/" + i0+"/name",schemaPath:"#/properties/trustedPublishers/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data3.key !== undefined){
+let data5 = data3.key;
+if(typeof data5 === "string"){
+if(!pattern4.test(data5)){
+const err13 = {instancePath:instancePath+"/trustedPublishers/" + i0+"/key",schemaPath:"#/properties/trustedPublishers/items/properties/key/pattern",keyword:"pattern",params:{pattern: "^RW[A-Za-z0-9+/]{54}$"},message:"must match pattern \""+"^RW[A-Za-z0-9+/]{54}$"+"\""};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+else {
+const err14 = {instancePath:instancePath+"/trustedPublishers/" + i0+"/key",schemaPath:"#/properties/trustedPublishers/items/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+}
+else {
+const err15 = {instancePath:instancePath+"/trustedPublishers/" + i0,schemaPath:"#/properties/trustedPublishers/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+}
+else {
+const err16 = {instancePath:instancePath+"/trustedPublishers",schemaPath:"#/properties/trustedPublishers/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+if(data.requireSignature !== undefined){
+let data6 = data.requireSignature;
+if(!(((data6 === "none") || (data6 === "any")) || (data6 === "trusted"))){
+const err17 = {instancePath:instancePath+"/requireSignature",schemaPath:"#/properties/requireSignature/enum",keyword:"enum",params:{allowedValues: schema32.properties.requireSignature.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+if(data.allowUserTrustedKeys !== undefined){
+if(typeof data.allowUserTrustedKeys !== "boolean"){
+const err18 = {instancePath:instancePath+"/allowUserTrustedKeys",schemaPath:"#/properties/allowUserTrustedKeys/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+if(data.allowedPackages !== undefined){
+let data8 = data.allowedPackages;
+if(Array.isArray(data8)){
+if(data8.length > 10000){
+const err19 = {instancePath:instancePath+"/allowedPackages",schemaPath:"#/properties/allowedPackages/maxItems",keyword:"maxItems",params:{limit: 10000},message:"must NOT have more than 10000 items"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+const len1 = data8.length;
+for(let i1=0; i1<len1; i1++){
+let data9 = data8[i1];
+const _errs21 = errors;
+let valid6 = false;
+let passing0 = null;
+const _errs22 = errors;
+if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
+if(data9.name === undefined){
+const err20 = {instancePath:instancePath+"/allowedPackages/" + i1,schemaPath:"#/properties/allowedPackages/items/oneOf/0/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+if(data9.key === undefined){
+const err21 = {instancePath:instancePath+"/allowedPackages/" + i1,schemaPath:"#/properties/allowedPackages/items/oneOf/0/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+for(const key2 in data9){
+if(!((key2 === "name") || (key2 === "key"))){
+const err22 = {instancePath:instancePath+"/allowedPackages/" + i1,schemaPath:"#/properties/allowedPackages/items/oneOf/0/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+if(data9.name !== undefined){
+let data10 = data9.name;
+if(typeof data10 === "string"){
+if(func2(data10) > 200){
+const err23 = {instancePath:instancePath+"/allowedPackages/" + i1+"/name",schemaPath:"#/properties/allowedPackages/items/oneOf/0/properties/name/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+if(func2(data10) < 1){
+const err24 = {instancePath:instancePath+"/allowedPackages/" + i1+"/name",schemaPath:"#/properties/allowedPackages/items/oneOf/0/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+else {
+const err25 = {instancePath:instancePath+"/allowedPackages/" + i1+"/name",schemaPath:"#/properties/allowedPackages/items/oneOf/0/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+if(data9.key !== undefined){
+let data11 = data9.key;
+if(typeof data11 === "string"){
+if(!pattern4.test(data11)){
+const err26 = {instancePath:instancePath+"/allowedPackages/" + i1+"/key",schemaPath:"#/properties/allowedPackages/items/oneOf/0/properties/key/pattern",keyword:"pattern",params:{pattern: "^RW[A-Za-z0-9+/]{54}$"},message:"must match pattern \""+"^RW[A-Za-z0-9+/]{54}$"+"\""};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+else {
+const err27 = {instancePath:instancePath+"/allowedPackages/" + i1+"/key",schemaPath:"#/properties/allowedPackages/items/oneOf/0/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+}
+else {
+const err28 = {instancePath:instancePath+"/allowedPackages/" + i1,schemaPath:"#/properties/allowedPackages/items/oneOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+var _valid0 = _errs22 === errors;
+if(_valid0){
+valid6 = true;
+passing0 = 0;
+var props0 = true;
+}
+const _errs29 = errors;
+if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
+if(data9.sha256 === undefined){
+const err29 = {instancePath:instancePath+"/allowedPackages/" + i1,schemaPath:"#/properties/allowedPackages/items/oneOf/1/required",keyword:"required",params:{missingProperty: "sha256"},message:"must have required property '"+"sha256"+"'"};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+for(const key3 in data9){
+if(!(key3 === "sha256")){
+const err30 = {instancePath:instancePath+"/allowedPackages/" + i1,schemaPath:"#/properties/allowedPackages/items/oneOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+}
+if(data9.sha256 !== undefined){
+let data12 = data9.sha256;
+if(typeof data12 === "string"){
+if(!pattern6.test(data12)){
+const err31 = {instancePath:instancePath+"/allowedPackages/" + i1+"/sha256",schemaPath:"#/properties/allowedPackages/items/oneOf/1/properties/sha256/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+}
+else {
+const err32 = {instancePath:instancePath+"/allowedPackages/" + i1+"/sha256",schemaPath:"#/properties/allowedPackages/items/oneOf/1/properties/sha256/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+}
+else {
+const err33 = {instancePath:instancePath+"/allowedPackages/" + i1,schemaPath:"#/properties/allowedPackages/items/oneOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+var _valid0 = _errs29 === errors;
+if(_valid0 && valid6){
+valid6 = false;
+passing0 = [passing0, 1];
+}
+else {
+if(_valid0){
+valid6 = true;
+passing0 = 1;
+if(props0 !== true){
+props0 = true;
+}
+}
+}
+if(!valid6){
+const err34 = {instancePath:instancePath+"/allowedPackages/" + i1,schemaPath:"#/properties/allowedPackages/items/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+else {
+errors = _errs21;
+if(vErrors !== null){
+if(_errs21){
+vErrors.length = _errs21;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+}
+else {
+const err35 = {instancePath:instancePath+"/allowedPackages",schemaPath:"#/properties/allowedPackages/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+}
+if(data.blockedActionFamilies !== undefined){
+let data13 = data.blockedActionFamilies;
+if(Array.isArray(data13)){
+const len2 = data13.length;
+for(let i2=0; i2<len2; i2++){
+let data14 = data13[i2];
+if(!(((((data14 === "read") || (data14 === "read_personal")) || (data14 === "write_or_delete")) || (data14 === "send_external")) || (data14 === "execute_code"))){
+const err36 = {instancePath:instancePath+"/blockedActionFamilies/" + i2,schemaPath:"#/properties/blockedActionFamilies/items/enum",keyword:"enum",params:{allowedValues: schema32.properties.blockedActionFamilies.items.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+}
+}
+else {
+const err37 = {instancePath:instancePath+"/blockedActionFamilies",schemaPath:"#/properties/blockedActionFamilies/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+}
+if(data.blockedTools !== undefined){
+let data15 = data.blockedTools;
+if(Array.isArray(data15)){
+if(data15.length > 10000){
+const err38 = {instancePath:instancePath+"/blockedTools",schemaPath:"#/properties/blockedTools/maxItems",keyword:"maxItems",params:{limit: 10000},message:"must NOT have more than 10000 items"};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+const len3 = data15.length;
+for(let i3=0; i3<len3; i3++){
+let data16 = data15[i3];
+if(typeof data16 === "string"){
+if(func2(data16) > 300){
+const err39 = {instancePath:instancePath+"/blockedTools/" + i3,schemaPath:"#/properties/blockedTools/items/maxLength",keyword:"maxLength",params:{limit: 300},message:"must NOT have more than 300 characters"};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+if(func2(data16) < 1){
+const err40 = {instancePath:instancePath+"/blockedTools/" + i3,schemaPath:"#/properties/blockedTools/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+}
+else {
+const err41 = {instancePath:instancePath+"/blockedTools/" + i3,schemaPath:"#/properties/blockedTools/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+}
+}
+else {
+const err42 = {instancePath:instancePath+"/blockedTools",schemaPath:"#/properties/blockedTools/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+}
+if(data.templates !== undefined){
+let data17 = data.templates;
+if(!(((data17 === "any") || (data17 === "builtin")) || (data17 === "none"))){
+const err43 = {instancePath:instancePath+"/templates",schemaPath:"#/properties/templates/enum",keyword:"enum",params:{allowedValues: schema32.properties.templates.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+}
+}
+if(data.triggers !== undefined){
+let data18 = data.triggers;
+if(data18 && typeof data18 == "object" && !Array.isArray(data18)){
+for(const key4 in data18){
+if(!(((key4 === "schedule") || (key4 === "file_watch")) || (key4 === "webhook"))){
+const err44 = {instancePath:instancePath+"/triggers",schemaPath:"#/properties/triggers/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err44];
+}
+else {
+vErrors.push(err44);
+}
+errors++;
+}
+}
+if(data18.schedule !== undefined){
+if(typeof data18.schedule !== "boolean"){
+const err45 = {instancePath:instancePath+"/triggers/schedule",schemaPath:"#/properties/triggers/properties/schedule/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+vErrors.push(err45);
+}
+errors++;
+}
+}
+if(data18.file_watch !== undefined){
+if(typeof data18.file_watch !== "boolean"){
+const err46 = {instancePath:instancePath+"/triggers/file_watch",schemaPath:"#/properties/triggers/properties/file_watch/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err46];
+}
+else {
+vErrors.push(err46);
+}
+errors++;
+}
+}
+if(data18.webhook !== undefined){
+if(typeof data18.webhook !== "boolean"){
+const err47 = {instancePath:instancePath+"/triggers/webhook",schemaPath:"#/properties/triggers/properties/webhook/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err47];
+}
+else {
+vErrors.push(err47);
+}
+errors++;
+}
+}
+}
+else {
+const err48 = {instancePath:instancePath+"/triggers",schemaPath:"#/properties/triggers/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err48];
+}
+else {
+vErrors.push(err48);
+}
+errors++;
+}
+}
+if(data.webhookPort !== undefined){
+let data22 = data.webhookPort;
+if(!((typeof data22 == "number") && (!(data22 % 1) && !isNaN(data22)))){
+const err49 = {instancePath:instancePath+"/webhookPort",schemaPath:"#/properties/webhookPort/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err49];
+}
+else {
+vErrors.push(err49);
+}
+errors++;
+}
+if(typeof data22 == "number"){
+if(data22 > 65535 || isNaN(data22)){
+const err50 = {instancePath:instancePath+"/webhookPort",schemaPath:"#/properties/webhookPort/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535"};
+if(vErrors === null){
+vErrors = [err50];
+}
+else {
+vErrors.push(err50);
+}
+errors++;
+}
+if(data22 < 1024 || isNaN(data22)){
+const err51 = {instancePath:instancePath+"/webhookPort",schemaPath:"#/properties/webhookPort/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1024},message:"must be >= 1024"};
+if(vErrors === null){
+vErrors = [err51];
+}
+else {
+vErrors.push(err51);
+}
+errors++;
+}
+}
+}
+if(data.unattended !== undefined){
+if(typeof data.unattended !== "boolean"){
+const err52 = {instancePath:instancePath+"/unattended",schemaPath:"#/properties/unattended/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err52];
+}
+else {
+vErrors.push(err52);
+}
+errors++;
+}
+}
+if(data.version !== undefined){
+if(!(data.version === 2)){
+const err53 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/enum",keyword:"enum",params:{allowedValues: schema32.properties.version.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err53];
+}
+else {
+vErrors.push(err53);
+}
+errors++;
+}
+}
+if(data.mcpServers !== undefined){
+let data25 = data.mcpServers;
+if(data25 && typeof data25 == "object" && !Array.isArray(data25)){
+for(const key5 in data25){
+if(!(((key5 === "provided") || (key5 === "allowed")) || (key5 === "denied"))){
+const err54 = {instancePath:instancePath+"/mcpServers",schemaPath:"#/properties/mcpServers/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err54];
+}
+else {
+vErrors.push(err54);
+}
+errors++;
+}
+}
+if(data25.provided !== undefined){
+let data26 = data25.provided;
+if(Array.isArray(data26)){
+if(data26.length > 256){
+const err55 = {instancePath:instancePath+"/mcpServers/provided",schemaPath:"#/properties/mcpServers/properties/provided/maxItems",keyword:"maxItems",params:{limit: 256},message:"must NOT have more than 256 items"};
+if(vErrors === null){
+vErrors = [err55];
+}
+else {
+vErrors.push(err55);
+}
+errors++;
+}
+const len4 = data26.length;
+for(let i4=0; i4<len4; i4++){
+let data27 = data26[i4];
+if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
+if(data27.name === undefined){
+const err56 = {instancePath:instancePath+"/mcpServers/provided/" + i4,schemaPath:"#/properties/mcpServers/properties/provided/items/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
+if(vErrors === null){
+vErrors = [err56];
+}
+else {
+vErrors.push(err56);
+}
+errors++;
+}
+if(data27.transport === undefined){
+const err57 = {instancePath:instancePath+"/mcpServers/provided/" + i4,schemaPath:"#/properties/mcpServers/properties/provided/items/required",keyword:"required",params:{missingProperty: "transport"},message:"must have required property '"+"transport"+"'"};
+if(vErrors === null){
+vErrors = [err57];
+}
+else {
+vErrors.push(err57);
+}
+errors++;
+}
+for(const key6 in data27){
+if(!(((((key6 === "name") || (key6 === "transport")) || (key6 === "command")) || (key6 === "args")) || (key6 === "url"))){
+const err58 = {instancePath:instancePath+"/mcpServers/provided/" + i4,schemaPath:"#/properties/mcpServers/properties/provided/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err58];
+}
+else {
+vErrors.push(err58);
+}
+errors++;
+}
+}
+if(data27.name !== undefined){
+let data28 = data27.name;
+if(typeof data28 === "string"){
+if(func2(data28) > 64){
+const err59 = {instancePath:instancePath+"/mcpServers/provided/" + i4+"/name",schemaPath:"#/properties/mcpServers/properties/provided/items/properties/name/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
+if(vErrors === null){
+vErrors = [err59];
+}
+else {
+vErrors.push(err59);
+}
+errors++;
+}
+if(!pattern7.test(data28)){
+const err60 = {instancePath:instancePath+"/mcpServers/provided/" + i4+"/name",schemaPath:"#/properties/mcpServers/properties/provided/items/properties/name/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9_-]{1,64}$"},message:"must match pattern \""+"^[a-z0-9_-]{1,64}$"+"\""};
+if(vErrors === null){
+vErrors = [err60];
+}
+else {
+vErrors.push(err60);
+}
+errors++;
+}
+}
+else {
+const err61 = {instancePath:instancePath+"/mcpServers/provided/" + i4+"/name",schemaPath:"#/properties/mcpServers/properties/provided/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err61];
+}
+else {
+vErrors.push(err61);
+}
+errors++;
+}
+}
+if(data27.transport !== undefined){
+let data29 = data27.transport;
+if(!(((data29 === "stdio") || (data29 === "streamable-http")) || (data29 === "sse"))){
+const err62 = {instancePath:instancePath+"/mcpServers/provided/" + i4+"/transport",schemaPath:"#/properties/mcpServers/properties/provided/items/properties/transport/enum",keyword:"enum",params:{allowedValues: schema32.properties.mcpServers.properties.provided.items.properties.transport.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err62];
+}
+else {
+vErrors.push(err62);
+}
+errors++;
+}
+}
+if(data27.command !== undefined){
+let data30 = data27.command;
+if(typeof data30 === "string"){
+if(func2(data30) > 200){
+const err63 = {instancePath:instancePath+"/mcpServers/provided/" + i4+"/command",schemaPath:"#/properties/mcpServers/properties/provided/items/properties/command/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(vErrors === null){
+vErrors = [err63];
+}
+else {
+vErrors.push(err63);
+}
+errors++;
+}
+if(func2(data30) < 1){
+const err64 = {instancePath:instancePath+"/mcpServers/provided/" + i4+"/command",schemaPath:"#/properties/mcpServers/properties/provided/items/properties/command/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err64];
+}
+else {
+vErrors.push(err64);
+}
+errors++;
+}
+}
+else {
+const err65 = {instancePath:instancePath+"/mcpServers/provided/" + i4+"/command",schemaPath:"#/properties/mcpServers/properties/provided/items/properties/command/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err65];
+}
+else {
+vErrors.push(err65);
+}
+errors++;
+}
+}
+if(data27.args !== undefined){
+let data31 = data27.args;
+if(Array.isArray(data31)){
+const len5 = data31.length;
+for(let i5=0; i5<len5; i5++){
+if(typeof data31[i5] !== "string"){
+const err66 = {instancePath:instancePath+"/mcpServers/provided/" + i4+"/args/" + i5,schemaPath:"#/properties/mcpServers/properties/provided/items/properties/args/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err66];
+}
+else {
+vErrors.push(err66);
+}
+errors++;
+}
+}
+}
+else {
+const err67 = {instancePath:instancePath+"/mcpServers/provided/" + i4+"/args",schemaPath:"#/properties/mcpServers/properties/provided/items/properties/args/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err67];
+}
+else {
+vErrors.push(err67);
+}
+errors++;
+}
+}
+if(data27.url !== undefined){
+let data33 = data27.url;
+if(typeof data33 === "string"){
+if(func2(data33) < 1){
+const err68 = {instancePath:instancePath+"/mcpServers/provided/" + i4+"/url",schemaPath:"#/properties/mcpServers/properties/provided/items/properties/url/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err68];
+}
+else {
+vErrors.push(err68);
+}
+errors++;
+}
+}
+else {
+const err69 = {instancePath:instancePath+"/mcpServers/provided/" + i4+"/url",schemaPath:"#/properties/mcpServers/properties/provided/items/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err69];
+}
+else {
+vErrors.push(err69);
+}
+errors++;
+}
+}
+}
+else {
+const err70 = {instancePath:instancePath+"/mcpServers/provided/" + i4,schemaPath:"#/properties/mcpServers/properties/provided/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err70];
+}
+else {
+vErrors.push(err70);
+}
+errors++;
+}
+}
+}
+else {
+const err71 = {instancePath:instancePath+"/mcpServers/provided",schemaPath:"#/properties/mcpServers/properties/provided/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err71];
+}
+else {
+vErrors.push(err71);
+}
+errors++;
+}
+}
+if(data25.allowed !== undefined){
+let data34 = data25.allowed;
+if(Array.isArray(data34)){
+if(data34.length > 10000){
+const err72 = {instancePath:instancePath+"/mcpServers/allowed",schemaPath:"#/properties/mcpServers/properties/allowed/maxItems",keyword:"maxItems",params:{limit: 10000},message:"must NOT have more than 10000 items"};
+if(vErrors === null){
+vErrors = [err72];
+}
+else {
+vErrors.push(err72);
+}
+errors++;
+}
+const len6 = data34.length;
+for(let i6=0; i6<len6; i6++){
+let data35 = data34[i6];
+if(data35 && typeof data35 == "object" && !Array.isArray(data35)){
+if(Object.keys(data35).length < 1){
+const err73 = {instancePath:instancePath+"/mcpServers/allowed/" + i6,schemaPath:"#/properties/mcpServers/properties/allowed/items/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties"};
+if(vErrors === null){
+vErrors = [err73];
+}
+else {
+vErrors.push(err73);
+}
+errors++;
+}
+for(const key7 in data35){
+if(!((((key7 === "name") || (key7 === "command")) || (key7 === "args")) || (key7 === "url"))){
+const err74 = {instancePath:instancePath+"/mcpServers/allowed/" + i6,schemaPath:"#/properties/mcpServers/properties/allowed/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err74];
+}
+else {
+vErrors.push(err74);
+}
+errors++;
+}
+}
+if(data35.name !== undefined){
+let data36 = data35.name;
+if(typeof data36 === "string"){
+if(func2(data36) > 300){
+const err75 = {instancePath:instancePath+"/mcpServers/allowed/" + i6+"/name",schemaPath:"#/properties/mcpServers/properties/allowed/items/properties/name/maxLength",keyword:"maxLength",params:{limit: 300},message:"must NOT have more than 300 characters"};
+if(vErrors === null){
+vErrors = [err75];
+}
+else {
+vErrors.push(err75);
+}
+errors++;
+}
+if(func2(data36) < 1){
+const err76 = {instancePath:instancePath+"/mcpServers/allowed/" + i6+"/name",schemaPath:"#/properties/mcpServers/properties/allowed/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err76];
+}
+else {
+vErrors.push(err76);
+}
+errors++;
+}
+}
+else {
+const err77 = {instancePath:instancePath+"/mcpServers/allowed/" + i6+"/name",schemaPath:"#/properties/mcpServers/properties/allowed/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err77];
+}
+else {
+vErrors.push(err77);
+}
+errors++;
+}
+}
+if(data35.command !== undefined){
+let data37 = data35.command;
+if(typeof data37 === "string"){
+if(func2(data37) > 4096){
+const err78 = {instancePath:instancePath+"/mcpServers/allowed/" + i6+"/command",schemaPath:"#/properties/mcpServers/properties/allowed/items/properties/command/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"};
+if(vErrors === null){
+vErrors = [err78];
+}
+else {
+vErrors.push(err78);
+}
+errors++;
+}
+if(func2(data37) < 1){
+const err79 = {instancePath:instancePath+"/mcpServers/allowed/" + i6+"/command",schemaPath:"#/properties/mcpServers/properties/allowed/items/properties/command/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err79];
+}
+else {
+vErrors.push(err79);
+}
+errors++;
+}
+}
+else {
+const err80 = {instancePath:instancePath+"/mcpServers/allowed/" + i6+"/command",schemaPath:"#/properties/mcpServers/properties/allowed/items/properties/command/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err80];
+}
+else {
+vErrors.push(err80);
+}
+errors++;
+}
+}
+if(data35.args !== undefined){
+let data38 = data35.args;
+if(Array.isArray(data38)){
+if(data38.length > 256){
+const err81 = {instancePath:instancePath+"/mcpServers/allowed/" + i6+"/args",schemaPath:"#/properties/mcpServers/properties/allowed/items/properties/args/maxItems",keyword:"maxItems",params:{limit: 256},message:"must NOT have more than 256 items"};
+if(vErrors === null){
+vErrors = [err81];
+}
+else {
+vErrors.push(err81);
+}
+errors++;
+}
+const len7 = data38.length;
+for(let i7=0; i7<len7; i7++){
+let data39 = data38[i7];
+if(typeof data39 === "string"){
+if(func2(data39) > 4096){
+const err82 = {instancePath:instancePath+"/mcpServers/allowed/" + i6+"/args/" + i7,schemaPath:"#/properties/mcpServers/properties/allowed/items/properties/args/items/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"};
+if(vErrors === null){
+vErrors = [err82];
+}
+else {
+vErrors.push(err82);
+}
+errors++;
+}
+}
+else {
+const err83 = {instancePath:instancePath+"/mcpServers/allowed/" + i6+"/args/" + i7,schemaPath:"#/properties/mcpServers/properties/allowed/items/properties/args/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err83];
+}
+else {
+vErrors.push(err83);
+}
+errors++;
+}
+}
+}
+else {
+const err84 = {instancePath:instancePath+"/mcpServers/allowed/" + i6+"/args",schemaPath:"#/properties/mcpServers/properties/allowed/items/properties/args/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err84];
+}
+else {
+vErrors.push(err84);
+}
+errors++;
+}
+}
+if(data35.url !== undefined){
+let data40 = data35.url;
+if(typeof data40 === "string"){
+if(func2(data40) > 4096){
+const err85 = {instancePath:instancePath+"/mcpServers/allowed/" + i6+"/url",schemaPath:"#/properties/mcpServers/properties/allowed/items/properties/url/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"};
+if(vErrors === null){
+vErrors = [err85];
+}
+else {
+vErrors.push(err85);
+}
+errors++;
+}
+if(func2(data40) < 1){
+const err86 = {instancePath:instancePath+"/mcpServers/allowed/" + i6+"/url",schemaPath:"#/properties/mcpServers/properties/allowed/items/properties/url/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err86];
+}
+else {
+vErrors.push(err86);
+}
+errors++;
+}
+}
+else {
+const err87 = {instancePath:instancePath+"/mcpServers/allowed/" + i6+"/url",schemaPath:"#/properties/mcpServers/properties/allowed/items/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err87];
+}
+else {
+vErrors.push(err87);
+}
+errors++;
+}
+}
+}
+else {
+const err88 = {instancePath:instancePath+"/mcpServers/allowed/" + i6,schemaPath:"#/properties/mcpServers/properties/allowed/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err88];
+}
+else {
+vErrors.push(err88);
+}
+errors++;
+}
+}
+}
+else {
+const err89 = {instancePath:instancePath+"/mcpServers/allowed",schemaPath:"#/properties/mcpServers/properties/allowed/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err89];
+}
+else {
+vErrors.push(err89);
+}
+errors++;
+}
+}
+if(data25.denied !== undefined){
+let data41 = data25.denied;
+if(Array.isArray(data41)){
+if(data41.length > 10000){
+const err90 = {instancePath:instancePath+"/mcpServers/denied",schemaPath:"#/properties/mcpServers/properties/denied/maxItems",keyword:"maxItems",params:{limit: 10000},message:"must NOT have more than 10000 items"};
+if(vErrors === null){
+vErrors = [err90];
+}
+else {
+vErrors.push(err90);
+}
+errors++;
+}
+const len8 = data41.length;
+for(let i8=0; i8<len8; i8++){
+let data42 = data41[i8];
+if(data42 && typeof data42 == "object" && !Array.isArray(data42)){
+if(Object.keys(data42).length < 1){
+const err91 = {instancePath:instancePath+"/mcpServers/denied/" + i8,schemaPath:"#/properties/mcpServers/properties/denied/items/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties"};
+if(vErrors === null){
+vErrors = [err91];
+}
+else {
+vErrors.push(err91);
+}
+errors++;
+}
+for(const key8 in data42){
+if(!((((key8 === "name") || (key8 === "command")) || (key8 === "args")) || (key8 === "url"))){
+const err92 = {instancePath:instancePath+"/mcpServers/denied/" + i8,schemaPath:"#/properties/mcpServers/properties/denied/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err92];
+}
+else {
+vErrors.push(err92);
+}
+errors++;
+}
+}
+if(data42.name !== undefined){
+let data43 = data42.name;
+if(typeof data43 === "string"){
+if(func2(data43) > 300){
+const err93 = {instancePath:instancePath+"/mcpServers/denied/" + i8+"/name",schemaPath:"#/properties/mcpServers/properties/denied/items/properties/name/maxLength",keyword:"maxLength",params:{limit: 300},message:"must NOT have more than 300 characters"};
+if(vErrors === null){
+vErrors = [err93];
+}
+else {
+vErrors.push(err93);
+}
+errors++;
+}
+if(func2(data43) < 1){
+const err94 = {instancePath:instancePath+"/mcpServers/denied/" + i8+"/name",schemaPath:"#/properties/mcpServers/properties/denied/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err94];
+}
+else {
+vErrors.push(err94);
+}
+errors++;
+}
+}
+else {
+const err95 = {instancePath:instancePath+"/mcpServers/denied/" + i8+"/name",schemaPath:"#/properties/mcpServers/properties/denied/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err95];
+}
+else {
+vErrors.push(err95);
+}
+errors++;
+}
+}
+if(data42.command !== undefined){
+let data44 = data42.command;
+if(typeof data44 === "string"){
+if(func2(data44) > 4096){
+const err96 = {instancePath:instancePath+"/mcpServers/denied/" + i8+"/command",schemaPath:"#/properties/mcpServers/properties/denied/items/properties/command/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"};
+if(vErrors === null){
+vErrors = [err96];
+}
+else {
+vErrors.push(err96);
+}
+errors++;
+}
+if(func2(data44) < 1){
+const err97 = {instancePath:instancePath+"/mcpServers/denied/" + i8+"/command",schemaPath:"#/properties/mcpServers/properties/denied/items/properties/command/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err97];
+}
+else {
+vErrors.push(err97);
+}
+errors++;
+}
+}
+else {
+const err98 = {instancePath:instancePath+"/mcpServers/denied/" + i8+"/command",schemaPath:"#/properties/mcpServers/properties/denied/items/properties/command/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err98];
+}
+else {
+vErrors.push(err98);
+}
+errors++;
+}
+}
+if(data42.args !== undefined){
+let data45 = data42.args;
+if(Array.isArray(data45)){
+if(data45.length > 256){
+const err99 = {instancePath:instancePath+"/mcpServers/denied/" + i8+"/args",schemaPath:"#/properties/mcpServers/properties/denied/items/properties/args/maxItems",keyword:"maxItems",params:{limit: 256},message:"must NOT have more than 256 items"};
+if(vErrors === null){
+vErrors = [err99];
+}
+else {
+vErrors.push(err99);
+}
+errors++;
+}
+const len9 = data45.length;
+for(let i9=0; i9<len9; i9++){
+let data46 = data45[i9];
+if(typeof data46 === "string"){
+if(func2(data46) > 4096){
+const err100 = {instancePath:instancePath+"/mcpServers/denied/" + i8+"/args/" + i9,schemaPath:"#/properties/mcpServers/properties/denied/items/properties/args/items/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"};
+if(vErrors === null){
+vErrors = [err100];
+}
+else {
+vErrors.push(err100);
+}
+errors++;
+}
+}
+else {
+const err101 = {instancePath:instancePath+"/mcpServers/denied/" + i8+"/args/" + i9,schemaPath:"#/properties/mcpServers/properties/denied/items/properties/args/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err101];
+}
+else {
+vErrors.push(err101);
+}
+errors++;
+}
+}
+}
+else {
+const err102 = {instancePath:instancePath+"/mcpServers/denied/" + i8+"/args",schemaPath:"#/properties/mcpServers/properties/denied/items/properties/args/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err102];
+}
+else {
+vErrors.push(err102);
+}
+errors++;
+}
+}
+if(data42.url !== undefined){
+let data47 = data42.url;
+if(typeof data47 === "string"){
+if(func2(data47) > 4096){
+const err103 = {instancePath:instancePath+"/mcpServers/denied/" + i8+"/url",schemaPath:"#/properties/mcpServers/properties/denied/items/properties/url/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"};
+if(vErrors === null){
+vErrors = [err103];
+}
+else {
+vErrors.push(err103);
+}
+errors++;
+}
+if(func2(data47) < 1){
+const err104 = {instancePath:instancePath+"/mcpServers/denied/" + i8+"/url",schemaPath:"#/properties/mcpServers/properties/denied/items/properties/url/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err104];
+}
+else {
+vErrors.push(err104);
+}
+errors++;
+}
+}
+else {
+const err105 = {instancePath:instancePath+"/mcpServers/denied/" + i8+"/url",schemaPath:"#/properties/mcpServers/properties/denied/items/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err105];
+}
+else {
+vErrors.push(err105);
+}
+errors++;
+}
+}
+}
+else {
+const err106 = {instancePath:instancePath+"/mcpServers/denied/" + i8,schemaPath:"#/properties/mcpServers/properties/denied/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err106];
+}
+else {
+vErrors.push(err106);
+}
+errors++;
+}
+}
+}
+else {
+const err107 = {instancePath:instancePath+"/mcpServers/denied",schemaPath:"#/properties/mcpServers/properties/denied/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err107];
+}
+else {
+vErrors.push(err107);
+}
+errors++;
+}
+}
+}
+else {
+const err108 = {instancePath:instancePath+"/mcpServers",schemaPath:"#/properties/mcpServers/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err108];
+}
+else {
+vErrors.push(err108);
+}
+errors++;
+}
+}
+if(data.toolRules !== undefined){
+let data48 = data.toolRules;
+if(Array.isArray(data48)){
+if(data48.length > 10000){
+const err109 = {instancePath:instancePath+"/toolRules",schemaPath:"#/properties/toolRules/maxItems",keyword:"maxItems",params:{limit: 10000},message:"must NOT have more than 10000 items"};
+if(vErrors === null){
+vErrors = [err109];
+}
+else {
+vErrors.push(err109);
+}
+errors++;
+}
+const len10 = data48.length;
+for(let i10=0; i10<len10; i10++){
+let data49 = data48[i10];
+if(data49 && typeof data49 == "object" && !Array.isArray(data49)){
+if(data49.match === undefined){
+const err110 = {instancePath:instancePath+"/toolRules/" + i10,schemaPath:"#/properties/toolRules/items/required",keyword:"required",params:{missingProperty: "match"},message:"must have required property '"+"match"+"'"};
+if(vErrors === null){
+vErrors = [err110];
+}
+else {
+vErrors.push(err110);
+}
+errors++;
+}
+if(data49.permission === undefined){
+const err111 = {instancePath:instancePath+"/toolRules/" + i10,schemaPath:"#/properties/toolRules/items/required",keyword:"required",params:{missingProperty: "permission"},message:"must have required property '"+"permission"+"'"};
+if(vErrors === null){
+vErrors = [err111];
+}
+else {
+vErrors.push(err111);
+}
+errors++;
+}
+for(const key9 in data49){
+if(!((key9 === "match") || (key9 === "permission"))){
+const err112 = {instancePath:instancePath+"/toolRules/" + i10,schemaPath:"#/properties/toolRules/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key9},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err112];
+}
+else {
+vErrors.push(err112);
+}
+errors++;
+}
+}
+if(data49.match !== undefined){
+let data50 = data49.match;
+if(typeof data50 === "string"){
+if(func2(data50) > 300){
+const err113 = {instancePath:instancePath+"/toolRules/" + i10+"/match",schemaPath:"#/properties/toolRules/items/properties/match/maxLength",keyword:"maxLength",params:{limit: 300},message:"must NOT have more than 300 characters"};
+if(vErrors === null){
+vErrors = [err113];
+}
+else {
+vErrors.push(err113);
+}
+errors++;
+}
+if(func2(data50) < 1){
+const err114 = {instancePath:instancePath+"/toolRules/" + i10+"/match",schemaPath:"#/properties/toolRules/items/properties/match/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err114];
+}
+else {
+vErrors.push(err114);
+}
+errors++;
+}
+}
+else {
+const err115 = {instancePath:instancePath+"/toolRules/" + i10+"/match",schemaPath:"#/properties/toolRules/items/properties/match/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err115];
+}
+else {
+vErrors.push(err115);
+}
+errors++;
+}
+}
+if(data49.permission !== undefined){
+let data51 = data49.permission;
+if(!(((data51 === "allow") || (data51 === "ask")) || (data51 === "block"))){
+const err116 = {instancePath:instancePath+"/toolRules/" + i10+"/permission",schemaPath:"#/properties/toolRules/items/properties/permission/enum",keyword:"enum",params:{allowedValues: schema32.properties.toolRules.items.properties.permission.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err116];
+}
+else {
+vErrors.push(err116);
+}
+errors++;
+}
+}
+}
+else {
+const err117 = {instancePath:instancePath+"/toolRules/" + i10,schemaPath:"#/properties/toolRules/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err117];
+}
+else {
+vErrors.push(err117);
+}
+errors++;
+}
+}
+}
+else {
+const err118 = {instancePath:instancePath+"/toolRules",schemaPath:"#/properties/toolRules/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err118];
+}
+else {
+vErrors.push(err118);
+}
+errors++;
+}
+}
+if(data.installSources !== undefined){
+let data52 = data.installSources;
+if(!((data52 === "any") || (data52 === "feeds"))){
+const err119 = {instancePath:instancePath+"/installSources",schemaPath:"#/properties/installSources/enum",keyword:"enum",params:{allowedValues: schema32.properties.installSources.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err119];
+}
+else {
+vErrors.push(err119);
+}
+errors++;
+}
+}
+if(data.feeds !== undefined){
+let data53 = data.feeds;
+if(data53 && typeof data53 == "object" && !Array.isArray(data53)){
+for(const key10 in data53){
+if(!(key10 === "allowed")){
+const err120 = {instancePath:instancePath+"/feeds",schemaPath:"#/properties/feeds/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err120];
+}
+else {
+vErrors.push(err120);
+}
+errors++;
+}
+}
+if(data53.allowed !== undefined){
+let data54 = data53.allowed;
+if(Array.isArray(data54)){
+if(data54.length > 256){
+const err121 = {instancePath:instancePath+"/feeds/allowed",schemaPath:"#/properties/feeds/properties/allowed/maxItems",keyword:"maxItems",params:{limit: 256},message:"must NOT have more than 256 items"};
+if(vErrors === null){
+vErrors = [err121];
+}
+else {
+vErrors.push(err121);
+}
+errors++;
+}
+const len11 = data54.length;
+for(let i11=0; i11<len11; i11++){
+let data55 = data54[i11];
+if(typeof data55 === "string"){
+if(func2(data55) > 4096){
+const err122 = {instancePath:instancePath+"/feeds/allowed/" + i11,schemaPath:"#/properties/feeds/properties/allowed/items/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"};
+if(vErrors === null){
+vErrors = [err122];
+}
+else {
+vErrors.push(err122);
+}
+errors++;
+}
+if(func2(data55) < 1){
+const err123 = {instancePath:instancePath+"/feeds/allowed/" + i11,schemaPath:"#/properties/feeds/properties/allowed/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err123];
+}
+else {
+vErrors.push(err123);
+}
+errors++;
+}
+}
+else {
+const err124 = {instancePath:instancePath+"/feeds/allowed/" + i11,schemaPath:"#/properties/feeds/properties/allowed/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err124];
+}
+else {
+vErrors.push(err124);
+}
+errors++;
+}
+}
+}
+else {
+const err125 = {instancePath:instancePath+"/feeds/allowed",schemaPath:"#/properties/feeds/properties/allowed/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err125];
+}
+else {
+vErrors.push(err125);
+}
+errors++;
+}
+}
+}
+else {
+const err126 = {instancePath:instancePath+"/feeds",schemaPath:"#/properties/feeds/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err126];
+}
+else {
+vErrors.push(err126);
+}
+errors++;
+}
+}
+if(data.updates !== undefined){
+let data56 = data.updates;
+if(!((((data56 === "notify") || (data56 === "auto")) || (data56 === "hold")) || (data56 === "person"))){
+const err127 = {instancePath:instancePath+"/updates",schemaPath:"#/properties/updates/enum",keyword:"enum",params:{allowedValues: schema32.properties.updates.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err127];
+}
+else {
+vErrors.push(err127);
+}
+errors++;
+}
+}
+if(data.activityExport !== undefined){
+let data57 = data.activityExport;
+if(data57 && typeof data57 == "object" && !Array.isArray(data57)){
+if(Object.keys(data57).length > 1){
+const err128 = {instancePath:instancePath+"/activityExport",schemaPath:"#/properties/activityExport/maxProperties",keyword:"maxProperties",params:{limit: 1},message:"must NOT have more than 1 properties"};
+if(vErrors === null){
+vErrors = [err128];
+}
+else {
+vErrors.push(err128);
+}
+errors++;
+}
+if(Object.keys(data57).length < 1){
+const err129 = {instancePath:instancePath+"/activityExport",schemaPath:"#/properties/activityExport/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties"};
+if(vErrors === null){
+vErrors = [err129];
+}
+else {
+vErrors.push(err129);
+}
+errors++;
+}
+for(const key11 in data57){
+if(!((key11 === "file") || (key11 === "otlp"))){
+const err130 = {instancePath:instancePath+"/activityExport",schemaPath:"#/properties/activityExport/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key11},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err130];
+}
+else {
+vErrors.push(err130);
+}
+errors++;
+}
+}
+if(data57.file !== undefined){
+let data58 = data57.file;
+if(typeof data58 === "string"){
+if(func2(data58) > 4096){
+const err131 = {instancePath:instancePath+"/activityExport/file",schemaPath:"#/properties/activityExport/properties/file/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"};
+if(vErrors === null){
+vErrors = [err131];
+}
+else {
+vErrors.push(err131);
+}
+errors++;
+}
+if(func2(data58) < 1){
+const err132 = {instancePath:instancePath+"/activityExport/file",schemaPath:"#/properties/activityExport/properties/file/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err132];
+}
+else {
+vErrors.push(err132);
+}
+errors++;
+}
+}
+else {
+const err133 = {instancePath:instancePath+"/activityExport/file",schemaPath:"#/properties/activityExport/properties/file/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err133];
+}
+else {
+vErrors.push(err133);
+}
+errors++;
+}
+}
+if(data57.otlp !== undefined){
+let data59 = data57.otlp;
+if(typeof data59 === "string"){
+if(func2(data59) > 4096){
+const err134 = {instancePath:instancePath+"/activityExport/otlp",schemaPath:"#/properties/activityExport/properties/otlp/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"};
+if(vErrors === null){
+vErrors = [err134];
+}
+else {
+vErrors.push(err134);
+}
+errors++;
+}
+if(!pattern12.test(data59)){
+const err135 = {instancePath:instancePath+"/activityExport/otlp",schemaPath:"#/properties/activityExport/properties/otlp/pattern",keyword:"pattern",params:{pattern: "^https://[^/?#\\s]+"},message:"must match pattern \""+"^https://[^/?#\\s]+"+"\""};
+if(vErrors === null){
+vErrors = [err135];
+}
+else {
+vErrors.push(err135);
+}
+errors++;
+}
+}
+else {
+const err136 = {instancePath:instancePath+"/activityExport/otlp",schemaPath:"#/properties/activityExport/properties/otlp/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err136];
+}
+else {
+vErrors.push(err136);
+}
+errors++;
+}
+}
+}
+else {
+const err137 = {instancePath:instancePath+"/activityExport",schemaPath:"#/properties/activityExport/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err137];
+}
+else {
+vErrors.push(err137);
+}
+errors++;
+}
+}
+}
+else {
+const err138 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err138];
+}
+else {
+vErrors.push(err138);
+}
+errors++;
+}
+validate21.errors = vErrors;
+return errors === 0;
+}
+validate21.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 

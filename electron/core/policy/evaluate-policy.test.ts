@@ -11,7 +11,7 @@ import { tempDir } from '../../../test/helpers/test-api';
 import type { PolicyFileText } from './evaluate-policy';
 import { evaluatePolicy } from './evaluate-policy';
 import { identityAllowed, packagePolicyProblems, policyKeys, templateProblem, verificationKeys } from './index';
-import { machinePolicyPath, readPolicy } from './read-policy';
+import { machinePolicyPath, policyLocations, readPolicy } from './read-policy';
 
 const KEY_A = 'RWRBgZL74n41JgKbQmMI+1Gbf3SZpb2EfPkEa8AYcHig+gTecGl5Wa95';
 const KEY_B = 'RWSXTxbG7Bmt7AWFpgEXrtUMunqnPdmv2y6T82A1jM7wizakjwNLv0uv';
@@ -58,9 +58,11 @@ describe('each key of a policy file', () => {
       mcpServers: [{ name: 'crm', transport: 'streamable-http', url: 'https://crm.example.com/mcp' }],
       activityExport: '/var/log/apollia/decisions.jsonl',
     };
+    const { version: _version, ...keys } = doc;
+    // A version-1 file reads unchanged: its keys as written, version 2's at their permissive defaults.
     expect(effective(machine(doc))).toEqual({
-      ...doc,
-      version: undefined,
+      ...NO_POLICY,
+      ...keys,
       triggers: { schedule: true, file_watch: true, webhook: false },
     } as unknown);
   });
@@ -68,7 +70,8 @@ describe('each key of a policy file', () => {
   it.each([
     [{ version: 1, blockedTool: [] }, 'the policy has the unknown key `blockedTool`'],
     [{ version: 1, triggers: { cron: false } }, '`triggers` has the unknown key `cron`'],
-    [{ version: 2 }, '`version` must be one of 1'],
+    [{ version: 3 }, '`version` must be one of 1, 2'],
+    [{ version: 1, toolRules: [] }, 'the policy has the unknown key `toolRules`'],
     [{ organization: 'x' }, "must have required property 'version'"],
     [{ version: 1, requireSignature: 'yes' }, '`requireSignature` must be one of "none", "any", "trusted"'],
     [{ version: 1, blockedActionFamilies: ['delete'] }, '`blockedActionFamilies.0` must be one of'],
@@ -214,6 +217,11 @@ describe('reading the files', () => {
     expect(machinePolicyPath('win32', { ProgramData: 'Z:\\Elsewhere' }, () => 'D:\\ProgramData')).toBe(
       'D:\\ProgramData\\Apollia Desktop\\policy.json',
     );
+    expect(policyLocations({ ProgramData: 'D:\\Mine' }, 'win32')).toEqual({
+      machine: 'C:\\ProgramData\\Apollia Desktop\\policy.json',
+      env: null,
+      registry: true,
+    });
   });
 
   it('both files read from disk; a folder where the file should be cannot be read', () => {

@@ -14,6 +14,8 @@ import {
   POLICY_REFUSAL,
   type PolicyRefusalCode,
   type PolicyView,
+  installSourceAllowed,
+  mcpServerRefusedBy,
 } from '../../../shared/policy/policy';
 import type { TrustedKey } from '../../../shared/trust/trust';
 import { CoreError } from '../errors/index';
@@ -111,8 +113,9 @@ function canonicalKey(text: string): string | null {
 }
 
 /**
- * Why the policy refuses a package as a whole (signature required, allowlist, a declared family it
- * blocks), in the order a person reads them; empty when it may be installed.
+ * Why the policy refuses a package as a whole (where it comes from, signature required, allowlist, a declared family
+ * it blocks, an MCP server it denies), in the order a person reads them; empty when it may be installed. `from` is
+ * where the package comes from: a local file unless a feed brought it.
  */
 export function packagePolicyProblems(
   policy: EffectivePolicy | null,
@@ -120,10 +123,16 @@ export function packagePolicyProblems(
   signature: SignatureSummary | null,
   sha256: string,
   keys: readonly TrustedKey[],
+  from: 'file' | 'feed' = 'file',
 ): PolicyProblem[] {
   if (!policy) return [];
   const problems: PolicyProblem[] = [];
   const name = manifest.package.name;
+  if (!installSourceAllowed(policy, from))
+    problems.push({
+      code: 'policy.install_source',
+      message: `${name} comes from a file on this computer, and packages may only be installed from your organization's feeds: ${POLICY_REFUSAL}`,
+    });
   const state = signature?.state ?? 'unsigned';
   if (policy.requireSignature === 'any' && state === 'unsigned')
     problems.push({
@@ -160,6 +169,15 @@ export function packagePolicyProblems(
       code: 'policy.blocked_family',
       message: `${name} declares the ${first.kind} \`${first.name}\`, which can ${FAMILY_ABILITY[first.action]}${declared.length > 1 ? ` (and ${declared.length - 1} more of a blocked family)` : ''}: ${POLICY_REFUSAL}`,
     });
+  }
+  // Version 2's `mcpServers.allowed` / `.denied`, in the same evaluation: a package's server by name, command and
+  // arguments, or URL; deny wins.
+  for (const server of manifest.mcp_servers ?? []) {
+    const refused = mcpServerRefusedBy(policy, server);
+    if (refused !== null) {
+      problems.push({ code: 'policy.mcp_server_denied', message: `${name}: ${refused}; ${POLICY_REFUSAL}` });
+      break;
+    }
   }
   return problems;
 }

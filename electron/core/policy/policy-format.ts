@@ -4,7 +4,7 @@
  */
 
 /** The policy versions this app reads. */
-export const POLICY_VERSIONS = [1] as const;
+export const POLICY_VERSIONS = [1, 2] as const;
 
 /** Largest policy file read, in bytes: a policy is a few kilobytes. */
 export const MAX_POLICY_BYTES = 1024 * 1024;

@@ -9,7 +9,7 @@ import type { AllowedPackage, EffectivePolicy, PolicyMcpServer } from '../../../
 import { validatePolicy } from '../generated/policy-validator';
 import { MAX_POLICY_KEYS, MAX_POLICY_LIST } from './policy-format';
 import { PolicyMcpServerSchema, AllowedPackageSchema } from '../../../shared/policy/policy-in-force-schema';
-import { POLICY_SCHEMA, type PolicyDocument } from './policy-schema';
+import { POLICY_SCHEMA, POLICY_V2_SCHEMA, type PolicyDocument } from './policy-schema';
 
 describe('policy file schema', () => {
   it('types the document as the schema admits it, and as the evaluated policy reads it', () => {
@@ -33,24 +33,40 @@ describe('policy file schema', () => {
     expectTypeOf<NonNullable<PolicyDocument['templates']>>().toEqualTypeOf<EffectivePolicy['templates']>();
   });
 
-  it('names every key the evaluated policy has, and only those', () => {
-    const effective: Record<keyof EffectivePolicy, true> = {
-      organization: true,
-      trustedPublishers: true,
-      requireSignature: true,
-      allowUserTrustedKeys: true,
-      allowedPackages: true,
-      blockedActionFamilies: true,
-      blockedTools: true,
-      templates: true,
-      triggers: true,
-      webhookPort: true,
-      unattended: true,
-      mcpServers: true,
-      activityExport: true,
+  it('names every key the evaluated policy has, and only those (each from the file key it is read from)', () => {
+    const effective: Record<keyof EffectivePolicy, string> = {
+      organization: 'organization',
+      trustedPublishers: 'trustedPublishers',
+      requireSignature: 'requireSignature',
+      allowUserTrustedKeys: 'allowUserTrustedKeys',
+      allowedPackages: 'allowedPackages',
+      blockedActionFamilies: 'blockedActionFamilies',
+      blockedTools: 'blockedTools',
+      templates: 'templates',
+      triggers: 'triggers',
+      webhookPort: 'webhookPort',
+      unattended: 'unattended',
+      mcpServers: 'mcpServers.provided',
+      activityExport: 'activityExport.file',
+      activityExportOtlp: 'activityExport.otlp',
+      mcpServersAllowed: 'mcpServers.allowed',
+      mcpServersDenied: 'mcpServers.denied',
+      toolRules: 'toolRules',
+      installSources: 'installSources',
+      feedsAllowed: 'feeds.allowed',
+      updates: 'updates',
     };
-    const keys = Object.keys(POLICY_SCHEMA.properties).filter((key) => key !== '$schema' && key !== 'version');
-    expect(keys.sort()).toEqual(Object.keys(effective).sort());
+    const props = POLICY_V2_SCHEMA.properties as unknown as Record<string, { properties?: Record<string, unknown> }>;
+    const keys = Object.keys(props)
+      .filter((key) => key !== '$schema' && key !== 'version')
+      .flatMap((key) => {
+        const nested = props[key]?.properties;
+        return nested && key !== 'triggers' ? Object.keys(nested).map((sub) => `${key}.${sub}`) : [key];
+      });
+    expect(keys.sort()).toEqual(Object.values(effective).sort());
+    // Version 1's keys are version 2's, its list of servers and its export path being what version 2 nests.
+    const v1 = Object.keys(POLICY_SCHEMA.properties).filter((key) => key !== '$schema' && key !== 'version');
+    expect(v1.every((key) => Object.hasOwn(props, key))).toBe(true);
   });
 
   it('caps its lists with the named limits, and refuses one past them', () => {

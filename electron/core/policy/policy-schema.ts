@@ -1,5 +1,5 @@
 /**
- * The strict JSON Schema of the organization's policy file, version 1 (DESIGN.md "Managed policy"),
+ * The strict JSON Schemas of the organization's policy file, versions 1 and 2 (DESIGN.md "Managed policy"),
  * defined once with TypeBox: the schema `scripts/compile-schemas.ts` compiles ahead of time
  * (`generated/policy-validator.js`) and, as its static type, the {@link PolicyDocument} the core
  * reads. Every object refuses keys it does not know (`additionalProperties: false`), so a misspelt
@@ -17,21 +17,25 @@ import {
   PolicyKeySchema,
   BlockedToolSchema,
   AllowedPackageSchema,
+  McpServerMatchSchema,
+  ToolRuleSchema,
+  InstallSourcesSchema,
+  PolicyUpdatesSchema,
+  FeedPrefixSchema,
 } from '../../../shared/policy/policy-in-force-schema';
 import { ACTION_FAMILIES } from '../../../shared/manifests/apollia-manifest';
 import { POLICY_TRIGGER_KINDS, type PolicyTriggerKind } from '../../../shared/policy/policy';
 import { closed, oneOf, type Static } from '../../../shared/base/schema-kit';
-import { MAX_POLICY_KEYS, MAX_POLICY_LIST, POLICY_VERSIONS } from './policy-format';
+import { MAX_POLICY_KEYS, MAX_POLICY_LIST } from './policy-format';
 
 /** Whether each kind of trigger may be armed; a kind left out is allowed. */
 const triggers = Type.Unsafe<Partial<Record<PolicyTriggerKind, boolean>>>(
   closed(Object.fromEntries(POLICY_TRIGGER_KINDS.map((kind) => [kind, Type.Optional(Type.Boolean())]))),
 );
 
-/** The policy file's schema, version 1. */
-export const POLICY_SCHEMA = closed({
+/** The keys versions 1 and 2 share, with the same meaning. */
+const SHARED_KEYS = {
   $schema: Type.Optional(Type.String()),
-  version: oneOf(POLICY_VERSIONS),
   organization: Type.Optional(PolicyNameSchema),
   trustedPublishers: Type.Optional(Type.Array(PolicyKeySchema, { maxItems: MAX_POLICY_KEYS })),
   requireSignature: Type.Optional(RequireSignatureSchema),
@@ -43,9 +47,56 @@ export const POLICY_SCHEMA = closed({
   triggers: Type.Optional(triggers),
   webhookPort: Type.Optional(Type.Integer({ minimum: 1024, maximum: 65535 })),
   unattended: Type.Optional(Type.Boolean()),
-  mcpServers: Type.Optional(Type.Array(PolicyMcpServerSchema, { maxItems: MAX_POLICY_KEYS })),
-  activityExport: Type.Optional(Type.String({ minLength: 1, maxLength: 4096 })),
+};
+
+const providedServers = Type.Array(PolicyMcpServerSchema, { maxItems: MAX_POLICY_KEYS });
+const exportFile = Type.String({ minLength: 1, maxLength: 4096 });
+
+/** The policy file's schema, version 1. */
+export const POLICY_SCHEMA = closed({
+  ...SHARED_KEYS,
+  version: oneOf([1]),
+  mcpServers: Type.Optional(providedServers),
+  activityExport: Type.Optional(exportFile),
 });
 
 /** A policy file as the schema admits it (version 1). */
 export type PolicyDocument = Static<typeof POLICY_SCHEMA>;
+
+const serverList = Type.Array(McpServerMatchSchema, { maxItems: MAX_POLICY_LIST });
+
+/**
+ * The policy file's schema, version 2: version 1's keys, with `mcpServers` an object (the servers the organization
+ * `provided`, as version 1's list, and those `allowed` and `denied`), `activityExport` a `file` or an `otlp` address
+ * (`https://` only: decisions are not sent in the clear), and `toolRules`, `installSources`, `feeds` and `updates`.
+ */
+export const POLICY_V2_SCHEMA = closed({
+  ...SHARED_KEYS,
+  version: oneOf([2]),
+  mcpServers: Type.Optional(
+    closed({
+      provided: Type.Optional(providedServers),
+      allowed: Type.Optional(serverList),
+      denied: Type.Optional(serverList),
+    }),
+  ),
+  toolRules: Type.Optional(Type.Array(ToolRuleSchema, { maxItems: MAX_POLICY_LIST })),
+  installSources: Type.Optional(InstallSourcesSchema),
+  feeds: Type.Optional(closed({ allowed: Type.Optional(Type.Array(FeedPrefixSchema, { maxItems: MAX_POLICY_KEYS })) })),
+  updates: Type.Optional(PolicyUpdatesSchema),
+  activityExport: Type.Optional(
+    closed(
+      {
+        file: Type.Optional(exportFile),
+        otlp: Type.Optional(Type.String({ pattern: '^https://[^/?#\\s]+', maxLength: 4096 })),
+      },
+      { minProperties: 1, maxProperties: 1 },
+    ),
+  ),
+});
+
+/** A policy file as the schema admits it (version 2). */
+export type PolicyDocumentV2 = Static<typeof POLICY_V2_SCHEMA>;
+
+/** A policy file of either version. */
+export type AnyPolicyDocument = PolicyDocument | PolicyDocumentV2;

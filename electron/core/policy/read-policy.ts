@@ -7,7 +7,9 @@
 import { readFileSync } from 'node:fs';
 import { win32 } from 'node:path';
 import type { PolicyView } from '../../../shared/policy/policy';
-import { evaluatePolicy, type PolicyFileText } from './evaluate-policy';
+import { evaluatePolicy, type PolicyFileText, type PolicyValueSource } from './evaluate-policy';
+import { managedPreferencesPaths, readPlistSource } from './plist-policy';
+import { readRegistryPolicy } from './registry-policy';
 import { MAX_POLICY_BYTES } from './policy-format';
 import { programDataFolder } from './program-data';
 
@@ -15,7 +17,19 @@ import { programDataFolder } from './program-data';
 export interface PolicyLocations {
   machine: string | null;
   env: string | null;
+  /** Windows: read `HKLM` then `HKCU` `\SOFTWARE\Policies\Apollia Desktop` before the machine's file. */
+  registry?: boolean;
+  /** macOS: the managed-preferences plists a configuration profile installs, the machine's and the user's. */
+  managedPreferences?: { machine: string; user: string | null };
 }
+
+/** How the registry and plists are read (`registry-policy.ts`, `plist-policy.ts`; a test gives fixtures). */
+export interface PolicyReaders {
+  registry: () => PolicyValueSource[];
+  plist: (role: 'machine' | 'user', path: string) => PolicyValueSource;
+}
+
+const SYSTEM_READERS: PolicyReaders = { registry: () => readRegistryPolicy(), plist: readPlistSource };
 
 /**
  * The machine's policy file on `platform` (Linux `/etc`, macOS `/Library/Application Support`, Windows the
@@ -37,7 +51,12 @@ export function policyLocations(
   platform: NodeJS.Platform = process.platform,
 ): PolicyLocations {
   const named = env.APOLLIA_POLICY_FILE;
-  return { machine: machinePolicyPath(platform, env), env: named !== undefined && named !== '' ? named : null };
+  return {
+    machine: machinePolicyPath(platform, env),
+    env: named !== undefined && named !== '' ? named : null,
+    ...(platform === 'win32' ? { registry: true } : {}),
+    ...(platform === 'darwin' ? { managedPreferences: managedPreferencesPaths() } : {}),
+  };
 }
 
 /** One file's text, null when it does not exist; a file that exists but cannot be read says why. */
@@ -54,10 +73,21 @@ function readPolicyText(role: PolicyFileText['role'], path: string): PolicyFileT
   }
 }
 
-/** The policy in force at `locations`, read now. */
-export function readPolicy(locations: PolicyLocations): PolicyView {
-  const files: PolicyFileText[] = [];
-  if (locations.machine !== null) files.push(readPolicyText('machine', locations.machine));
-  if (locations.env !== null && locations.env !== locations.machine) files.push(readPolicyText('env', locations.env));
-  return evaluatePolicy(files);
+/**
+ * The policy in force at `locations`, read now, in each system's order (`policy-sources.ts` says who wins): the
+ * registry's machine key or the machine's managed preferences, the machine's file, the registry's user key or the
+ * user's managed preferences, then `APOLLIA_POLICY_FILE`.
+ */
+export function readPolicy(locations: PolicyLocations, given: Partial<PolicyReaders> = {}): PolicyView {
+  const readers: PolicyReaders = { ...SYSTEM_READERS, ...given };
+  const sources: (PolicyFileText | PolicyValueSource)[] = [];
+  const registry = locations.registry ? readers.registry() : [];
+  const prefs = locations.managedPreferences;
+  sources.push(...registry.filter((s) => s.role === 'machine'));
+  if (prefs) sources.push(readers.plist('machine', prefs.machine));
+  if (locations.machine !== null) sources.push(readPolicyText('machine', locations.machine));
+  sources.push(...registry.filter((s) => s.role !== 'machine'));
+  if (prefs?.user) sources.push(readers.plist('user', prefs.user));
+  if (locations.env !== null && locations.env !== locations.machine) sources.push(readPolicyText('env', locations.env));
+  return evaluatePolicy(sources);
 }
