@@ -51,19 +51,20 @@ describe('activity (CLI)', () => {
     const intact = await cli(['--data-dir', dataDir, 'activity', 'verify']);
     expect(intact.code).toBe(0);
     expect(intact.stdout).toMatch(
-      /^decisions: intact, 3 entries \(activity\/decisions\.jsonl\); last hash [0-9a-f]{64}\ntraffic: intact, 1 entries \(activity\/traffic\.jsonl\); last hash [0-9a-f]{64}\nThe activity record is intact\.\n$/,
+      /^decisions: intact: 3 decisions from the first \(\d{4}-\d\d-\d\d \d\d:\d\d\) to the last \(\d{4}-\d\d-\d\d \d\d:\d\d\), head as sealed\ntraffic: intact: 1 traffic entries from the first \(.*\) to the last \(.*\), head as sealed\nThe activity record is intact: intact: 3 decisions from the first .*, head as sealed\.\n$/,
     );
     const text = readFileSync(log.decisionsPath, 'utf8');
     writeFileSync(log.decisionsPath, text.replace('"two"', '"TWO"'));
     const broken = await cli(['--data-dir', dataDir, 'activity', 'verify']);
     expect(broken.code).toBe(1);
     expect(broken.stdout).toContain(
-      'decisions: BROKEN at activity/decisions.jsonl line 3: it does not follow line 2 (an entry was changed, removed or inserted)',
+      'decisions: BROKEN (a line was changed, removed or inserted) at activity/decisions.jsonl line 3: it does not follow line 2: that line was changed, or a line removed or inserted',
     );
     expect(JSON.parse((await cli(['--data-dir', dataDir, 'activity', 'verify', '--json'])).stdout)).toMatchObject({
       intact: false,
-      decisions: { broken: { file: 'activity/decisions.jsonl', line: 3 } },
+      decisions: { broken: { kind: 'changed', file: 'activity/decisions.jsonl', line: 3 } },
       traffic: { intact: true },
+      verdict: { intact: false, breakKind: 'changed', summary: expect.stringContaining('decisions: BROKEN') },
     });
     expect((await cli(['--data-dir', dataDir, 'activity', 'verify', '--nope'])).code).toBe(2);
   });

@@ -14,7 +14,8 @@ import {
   activityOutcomeWords,
   type ActivityOutcome,
 } from '../../../shared/activity/activity-kinds';
-import { ActivityLog, type ChainReport } from '../activity/activity-log';
+import { ActivityLog } from '../activity/activity-log';
+import { recordVerdict } from '../activity/record-words';
 import { type CliIo, EXIT } from './cli-io';
 import { defaultDataDir } from './cli-data';
 import { terminalJson, terminalLine, terminalSafe } from './terminal-text';
@@ -30,18 +31,10 @@ export const ACTIVITY_USAGE = [
   '  --agent ID   Only the entries of this agent (its store id, e.g. invoices/invoice-clerk)',
   '  --limit N    At most N entries',
   '',
-  'verify: whether the record is intact (each line carries the hash of the one before), and where it breaks.',
+  'verify: what the record proves (each line carries an HMAC of the one before under record.key, and the head is sealed),',
+  '        or where it breaks and how: a changed line, lines missing at the end, a record deleted or replaced, a chain recomputed.',
   '',
 ].join('\n');
-
-/** One line of text for a chain's report. */
-function chainWords(name: string, report: ChainReport): string {
-  if (report.broken)
-    return `${name}: BROKEN at ${report.broken.file} line ${report.broken.line}: ${report.broken.reason}`;
-  if (report.entries === 0) return `${name}: intact (empty)`;
-  const files = report.files.length === 1 ? (report.files[0] as string) : `${report.files.length} files`;
-  return `${name}: intact, ${report.entries} entries (${files})${report.rotatedOut ? '; older traffic was rotated out before the first kept entry' : ''}; last hash ${report.lastHash}`;
-}
 
 async function verify(args: string[], io: CliIo): Promise<number> {
   let json = false;
@@ -55,15 +48,14 @@ async function verify(args: string[], io: CliIo): Promise<number> {
       );
   }
   const report = await new ActivityLog(io.dataDir ?? defaultDataDir(io.env)).verify();
-  if (json) io.stdout(`${terminalJson(report)}\n`);
+  const verdict = recordVerdict(report);
+  if (json) io.stdout(`${terminalJson({ ...report, verdict })}\n`);
   else {
-    io.stdout(
-      `${terminalSafe(chainWords('decisions', report.decisions))}\n${terminalSafe(chainWords('traffic', report.traffic))}\n`,
-    );
+    io.stdout(`${verdict.lines.map((line) => terminalSafe(line)).join('\n')}\n`);
     io.stdout(
       report.intact
-        ? 'The activity record is intact.\n'
-        : 'The activity record has been changed since it was written: an entry was changed, removed or inserted.\n',
+        ? `The activity record is intact: ${terminalSafe(verdict.summary)}.\n`
+        : 'The activity record has been changed since it was written, or parts of it are gone (see above).\n',
     );
   }
   return report.intact ? EXIT.accepted : EXIT.refused;
