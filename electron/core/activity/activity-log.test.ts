@@ -222,6 +222,18 @@ describe('activity record', () => {
     expect((await log.verify()).intact).toBe(true);
   });
 
+  it('redaction keeps messages readable: the bare prefix `whsec_` stays, a real secret goes', async () => {
+    const log = new ActivityLog(tempDir('apollia-activity-'));
+    const said = await log.record({
+      kind: 'install',
+      package: 'p',
+      outcome: 'refused',
+      detail: `the webhook secret must start with whsec_ (given: ${SECRET}, too short: whsec_abc)`,
+    });
+    expect(said.detail).toBe('the webhook secret must start with whsec_ (given: whsec_[hidden], too short: whsec_abc)');
+    expect(redactSecrets(`whsec_ ${SECRET}`)).toBe('whsec_ whsec_[hidden]');
+  });
+
   it('says every kind in words, and files each kind as a decision or traffic', () => {
     for (const kind of ACTIVITY_KINDS) expect(ACTIVITY_KIND_WORDS[kind]).toMatch(/^[A-Z]/);
     expect(DECISION_KINDS).toContain('disarm');

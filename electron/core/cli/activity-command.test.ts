@@ -1,7 +1,9 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ActivityLog } from '../activity/activity-log';
-import { tempDir } from '../../../test/helpers/test-api';
+import { join } from 'node:path';
+import { INVOICES_DIR, packFolder } from '../../../test/helpers/pack';
+import { tempDir, testApi } from '../../../test/helpers/test-api';
 import type { CliIo } from './cli-io';
 import { runCli } from './dispatcher';
 
@@ -67,5 +69,36 @@ describe('activity (CLI)', () => {
       verdict: { intact: false, breakKind: 'changed', summary: expect.stringContaining('decisions: BROKEN') },
     });
     expect((await cli(['--data-dir', dataDir, 'activity', 'verify', '--nope'])).code).toBe(2);
+  });
+});
+
+describe('activity --agent (CLI)', () => {
+  it('covers every entry naming the agent, its package’s install included; an unknown id is said to be unknown', async () => {
+    const { api, dataDir } = testApi();
+    const path = join(tempDir('apollia-apo-'), 'invoices.apo');
+    writeFileSync(path, packFolder(INVOICES_DIR));
+    const handle = await api.registerSource(path, 'open-file');
+    if (!handle.ok) throw new Error(handle.error.message);
+    await api.inspect({ sourceId: handle.value.id });
+    const installed = await api.install({ sourceId: handle.value.id, decisions: { agents: {}, triggers: {} } });
+    if (!installed.ok) throw new Error(installed.error.message);
+    const mine = await cli(['--data-dir', dataDir, 'activity', '--agent', 'invoices/invoice-clerk']);
+    expect(mine.code).toBe(0);
+    expect(mine.stdout).toMatch(/ {2}Installed · Done · invoices: /);
+    const unknown = await cli(['--data-dir', dataDir, 'activity', '--agent', 'invoices/nobody']);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stdout).toBe('');
+    expect(unknown.stderr).toContain('no agent `invoices/nobody` is known');
+    // An agent the record names (removed since) is known: its entries are shown.
+    await new ActivityLog(dataDir).record({
+      kind: 'grant',
+      package: 'gone',
+      agent: 'gone/helper',
+      outcome: 'ok',
+      detail: 'file_read',
+    });
+    expect((await cli(['--data-dir', dataDir, 'activity', '--agent', 'gone/helper'])).stdout).toContain(
+      'Allowed a tool',
+    );
   });
 });

@@ -14,7 +14,10 @@ import {
   activityOutcomeWords,
   type ActivityOutcome,
 } from '../../../shared/activity/activity-kinds';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { ActivityLog } from '../activity/activity-log';
+import { STATE_FILE } from '../store/store';
 import { recordVerdict } from '../activity/record-words';
 import { type CliIo, EXIT } from './cli-io';
 import { defaultDataDir } from './cli-data';
@@ -36,6 +39,25 @@ export const ACTIVITY_USAGE = [
   '',
 ].join('\n');
 
+/** What the store says, read only: its packages and each agent's package (nothing when there is no store, or it is unreadable). */
+async function storeFacts(dataDir: string): Promise<{ packages: number; agents: Map<string, string | undefined> }> {
+  try {
+    const state = JSON.parse(await readFile(join(dataDir, STATE_FILE), 'utf8')) as {
+      packages?: Record<string, unknown>;
+      agents?: Record<string, { origin?: string; packageName?: unknown }>;
+    };
+    const agents = new Map<string, string | undefined>();
+    for (const [id, agent] of Object.entries(state.agents ?? {}))
+      agents.set(
+        id,
+        agent?.origin === 'package' && typeof agent.packageName === 'string' ? agent.packageName : undefined,
+      );
+    return { packages: Object.keys(state.packages ?? {}).length, agents };
+  } catch {
+    return { packages: 0, agents: new Map() };
+  }
+}
+
 async function verify(args: string[], io: CliIo): Promise<number> {
   let json = false;
   for (const arg of args) {
@@ -47,7 +69,9 @@ async function verify(args: string[], io: CliIo): Promise<number> {
         ACTIVITY_USAGE,
       );
   }
-  const report = await new ActivityLog(io.dataDir ?? defaultDataDir(io.env)).verify();
+  const dataDir = io.dataDir ?? defaultDataDir(io.env);
+  // A store that holds packages kept a record: an empty one there was deleted (even with its key gone).
+  const report = await new ActivityLog(dataDir).verify({ expectRecord: (await storeFacts(dataDir)).packages > 0 });
   const verdict = recordVerdict(report);
   if (json) io.stdout(`${terminalJson({ ...report, verdict })}\n`);
   else {
@@ -96,12 +120,25 @@ export async function run(args: string[], io: CliIo): Promise<number> {
         ACTIVITY_USAGE,
       );
   }
-  const log = new ActivityLog(io.dataDir ?? defaultDataDir(io.env));
+  const dataDir = io.dataDir ?? defaultDataDir(io.env);
+  const log = new ActivityLog(dataDir);
+  const facts = agent !== undefined ? await storeFacts(dataDir) : null;
+  // An agent's entries include its package's that name no agent (its install, update, removal):
+  // the package from the store, or, for a removed agent, from its id (package/agent).
+  const pkg =
+    agent === undefined ? undefined : facts?.agents.has(agent) ? facts.agents.get(agent) : agent.split('/')[0];
   const events = await log.list({
     ...(agent !== undefined ? { agent } : {}),
+    ...(pkg !== undefined && agent?.includes('/') ? { package: pkg } : {}),
     ...(limit !== undefined ? { limit } : {}),
     ...(decisionsOnly ? { decisionsOnly } : {}),
   });
+  if (agent !== undefined && !facts?.agents.has(agent) && !(await log.list({ agent })).some((e) => e.agent === agent)) {
+    io.stderr(
+      `${PROGRAM}: no agent \`${terminalSafe(agent)}\` is known: none is installed by that id and the record never named it (an agent is named by its id as \`list\` shows it, package/agent, e.g. invoices/invoice-clerk)\n`,
+    );
+    return EXIT.refused;
+  }
   if (json) {
     io.stdout(`${terminalJson({ events })}\n`);
     return EXIT.accepted;
