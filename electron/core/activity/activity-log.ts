@@ -353,6 +353,23 @@ export class ActivityLog {
   }
 
   /**
+   * The stored lines for a collector, byte for byte as kept (their `seq` and `hmac` included, so a
+   * holder of the key can verify the chain and anyone can compare heads): decisions, then traffic,
+   * each oldest first; with `since`, those at or after it; a line that is not an entry is left out.
+   */
+  async exportLines(
+    options: { since?: string; decisionsOnly?: boolean } = {},
+  ): Promise<{ stream: RecordStream; text: string }[]> {
+    const out: { stream: RecordStream; text: string }[] = [];
+    for (const stream of options.decisionsOnly ? (['decisions'] as const) : (['decisions', 'traffic'] as const))
+      for (const { text } of await this.readStream(stream)) {
+        const entry = parseEntry(text);
+        if (entry && (options.since === undefined || entry.at >= options.since)) out.push({ stream, text });
+      }
+    return out;
+  }
+
+  /**
    * Checks both streams against the record key and their heads (the committed ones when given,
    * else the sealed ones), and says what it proved or where each breaks and how. Reads only.
    */

@@ -1,6 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ActivityLog } from '../activity/activity-log';
+import { verifyStream } from '../activity/record-verify';
 import { join } from 'node:path';
 import { INVOICES_DIR, packFolder } from '../../../test/helpers/pack';
 import { tempDir, testApi } from '../../../test/helpers/test-api';
@@ -99,6 +100,91 @@ describe('activity --agent (CLI)', () => {
     });
     expect((await cli(['--data-dir', dataDir, 'activity', '--agent', 'gone/helper'])).stdout).toContain(
       'Allowed a tool',
+    );
+  });
+});
+
+describe('activity export (CLI)', () => {
+  it('writes JSON Lines with the chain fields; read back, they verify under the record key and match the head', async () => {
+    const dataDir = tempDir('apollia-cli-export-');
+    let tick = 0;
+    const log = new ActivityLog(dataDir, { now: () => new Date(Date.UTC(2026, 10, 30, 14, 2, tick++)) });
+    for (const detail of ['file_read', 'shell', 'web_fetch'])
+      await log.record({ kind: 'grant', package: 'p', agent: 'p/a', outcome: 'ok', detail });
+    await log.record({ kind: 'run_queued', trigger: 'p/a/t', outcome: 'ok', detail: 'run 1' });
+    const out = await cli(['--data-dir', dataDir, 'activity', 'export', '--json']);
+    expect(out.code).toBe(0);
+    const lines = out.stdout.split('\n').filter(Boolean);
+    expect(lines).toHaveLength(4);
+    const rows = lines.map((l) => JSON.parse(l));
+    expect(rows.map((r) => [r.kind, r.seq])).toEqual([
+      ['grant', 1],
+      ['grant', 2],
+      ['grant', 3],
+      ['run_queued', 1],
+    ]);
+    // A collector holding the key verifies what it received, and its head is the record's.
+    const key = readFileSync(join(dataDir, 'record.key'));
+    const decisions = lines
+      .filter((l) => JSON.parse(l).kind === 'grant')
+      .map((text, i) => ({ file: 'export', line: i + 1, text }));
+    const checked = verifyStream({
+      stream: 'decisions',
+      key,
+      lines: decisions,
+      head: null,
+      headSource: 'none',
+      expectRecord: false,
+      dir: 'export',
+    });
+    expect(checked.broken?.kind).toBe('head'); // no head given: it cannot tell a cut from the export alone…
+    const head = (await log.heads()).decisions;
+    expect(
+      verifyStream({
+        stream: 'decisions',
+        key,
+        lines: decisions,
+        head,
+        headSource: 'committed',
+        expectRecord: true,
+        dir: 'export',
+      }),
+    ).toMatchObject({ intact: true, head });
+    // …and a tampered export does not verify.
+    const forged = decisions.map((l, i) => (i === 1 ? { ...l, text: l.text.replace('shell', 'nothing') } : l));
+    expect(
+      verifyStream({
+        stream: 'decisions',
+        key,
+        lines: forged,
+        head,
+        headSource: 'committed',
+        expectRecord: true,
+        dir: 'export',
+      }).broken?.kind,
+    ).toBe('changed');
+    // --since and --decisions narrow it; a bad time is refused naming it.
+    const since = await cli([
+      '--data-dir',
+      dataDir,
+      'activity',
+      'export',
+      '--json',
+      '--decisions',
+      '--since',
+      '2026-11-30T14:02:01Z',
+    ]);
+    expect(
+      since.stdout
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l).seq),
+    ).toEqual([2, 3]);
+    const bad = await cli(['--data-dir', dataDir, 'activity', 'export', '--since', 'yesterday']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--since needs a time (ISO 8601, e.g. 2026-11-30T14:02:00Z), not `yesterday`');
+    expect((await cli(['--data-dir', dataDir, 'activity', 'export'])).stdout).toMatch(
+      /^2026-11-30T14:02:00\.000Z {2}Allowed a tool · Done · p\/a: file_read\n/,
     );
   });
 });

@@ -28,6 +28,7 @@ import { PROGRAM, usageError } from './usage';
 export const ACTIVITY_USAGE = [
   `Usage: ${PROGRAM} [--data-dir DIR] activity [--json] [--decisions] [--agent ID] [--limit N]`,
   `       ${PROGRAM} [--data-dir DIR] activity verify [--json]`,
+  `       ${PROGRAM} [--data-dir DIR] activity export [--since TIME] [--decisions] [--json]`,
   '',
   'What changed what an agent may do, and what happened to it, newest first.',
   '  --decisions  Only what the person decided, and what changed it without them (no traffic)',
@@ -36,6 +37,8 @@ export const ACTIVITY_USAGE = [
   '',
   'verify: what the record proves (each line carries an HMAC of the one before under record.key, and the head is sealed),',
   '        or where it breaks and how: a changed line, lines missing at the end, a record deleted or replaced, a chain recomputed.',
+  'export: the record for a collector, oldest first (decisions, then traffic); --json: JSON Lines, each line as',
+  '        stored with its seq and hmac, so the chain can be verified and heads compared; --since TIME (ISO 8601).',
   '',
 ].join('\n');
 
@@ -85,9 +88,64 @@ async function verify(args: string[], io: CliIo): Promise<number> {
   return report.intact ? EXIT.accepted : EXIT.refused;
 }
 
+/** `activity export`: the stored lines (JSON Lines with `--json`), or each in words. */
+async function exportRecord(args: string[], io: CliIo): Promise<number> {
+  let json = false;
+  let decisionsOnly = false;
+  let since: string | undefined;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] as string;
+    if (arg === '--json') json = true;
+    else if (arg === '--decisions') decisionsOnly = true;
+    else if (arg === '--since') {
+      const value = args[++i];
+      const time = value === undefined ? Number.NaN : Date.parse(value);
+      if (Number.isNaN(time))
+        return usageError(
+          io,
+          `--since needs a time (ISO 8601, e.g. 2026-11-30T14:02:00Z)${value === undefined ? '' : `, not \`${terminalSafe(value)}\``}`,
+          ACTIVITY_USAGE,
+        );
+      since = new Date(time).toISOString();
+    } else
+      return usageError(
+        io,
+        arg.startsWith('-')
+          ? `unknown option \`${terminalSafe(arg)}\` for activity export`
+          : 'activity export takes no argument',
+        ACTIVITY_USAGE,
+      );
+  }
+  const lines = await new ActivityLog(io.dataDir ?? defaultDataDir(io.env)).exportLines({
+    ...(since !== undefined ? { since } : {}),
+    decisionsOnly,
+  });
+  for (const { text } of lines) {
+    if (json) {
+      // Byte for byte as stored (the next line's HMAC is over these bytes); JSON holds no raw control character.
+      io.stdout(`${text}\n`);
+      continue;
+    }
+    const event = JSON.parse(text) as {
+      at: string;
+      kind: string;
+      outcome: ActivityOutcome;
+      detail: string;
+      trigger?: string;
+      agent?: string;
+      package?: string;
+    };
+    io.stdout(
+      `${terminalLine(`${event.at}  ${activityLine(event, event.trigger ?? event.agent ?? event.package ?? '')}`)}\n`,
+    );
+  }
+  return EXIT.accepted;
+}
+
 /** Runs `activity` with the arguments after the command name. */
 export async function run(args: string[], io: CliIo): Promise<number> {
   if (args[0] === 'verify') return verify(args.slice(1), io);
+  if (args[0] === 'export') return exportRecord(args.slice(1), io);
   let json = false;
   let decisionsOnly = false;
   let agent: string | undefined;
