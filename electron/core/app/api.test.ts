@@ -299,6 +299,11 @@ describe('install', () => {
     expect([s.packages, s.agents, s.triggers, s.webhookSecrets]).toEqual([{}, {}, {}, {}]);
     expect((await new ActivityLog(dataDir).list()).map((e) => [e.kind, e.package, e.detail])).toEqual([
       ['uninstall', 'invoices', 'uninstalled invoices 1.2.0; 1 agent(s) removed; 1 trigger(s) removed'],
+      [
+        'grant',
+        'invoices',
+        'at the install of 1.2.0: allowed file_read, pkg:invoices/extract_totals; withheld mcp:ledger/lookup',
+      ],
       ['arm', 'invoices', 'armed: runs on its schedule'],
       ['install', 'invoices', 'installed invoices 1.2.0 from Example Accounting — Unverified publisher'],
     ]);
