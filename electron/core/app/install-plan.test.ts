@@ -178,6 +178,19 @@ describe('applyInstallPlan', () => {
 });
 
 describe('planInstall: an update', () => {
+  it('says a publisher name’s change in the update entry, and what each agent may use now', () => {
+    const state = installedV1();
+    const renamed: ApolliaManifest = { ...v2, package: { ...v2.package, publisher: 'Exampel Accounting Ltd' } };
+    const plan = planInstall(state, inputOf(state, renamed, none, { at: '2026-02-01T00:00:00.000Z' }));
+    expect(plan.events.find((e) => e.kind === 'update')?.detail).toBe(
+      'updated invoices from 1.0.0 to 1.1.0 — Unverified publisher; the publisher\'s name changed from "Example Accounting" to "Exampel Accounting Ltd"',
+    );
+    expect(plan.events.find((e) => e.kind === 'grant')).toMatchObject({
+      agent: 'invoices/clerk',
+      detail: expect.stringMatching(/^at the update of 1\.1\.0: allowed .+; withheld /),
+    });
+  });
+
   it('keeps the armed triggers, their time, folder and secret, and the agent’s creation time; only an update event', () => {
     const state = installedV1();
     const hookBefore = state.triggers['invoices/hook'];
