@@ -30,6 +30,9 @@ export const DECISION_KINDS = [
   'policy_applied',
   'policy_changed',
   'policy_unreadable',
+  'record_keyed',
+  'record_broken',
+  'traffic_rotated',
 ] as const;
 
 /** What happens to triggers and runs: deliveries, fires, runs, the host. Rotated in bounded files. */
@@ -83,6 +86,9 @@ export const ACTIVITY_KIND_WORDS: Record<ActivityKind, string> = {
   policy_applied: "Your organization's policy applied",
   policy_changed: "Your organization's policy changed",
   policy_unreadable: "Your organization's policy could not be read",
+  record_keyed: 'The activity record was keyed',
+  record_broken: 'The activity record was found broken',
+  traffic_rotated: 'Older traffic was set aside',
   trigger_fired: 'Trigger fired',
   delivery_accepted: 'Webhook delivery accepted',
   delivery_refused: 'Webhook delivery refused',

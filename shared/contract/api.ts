@@ -120,6 +120,7 @@ export type {
   KnownTool,
   InstallReceipt,
   ActivityView,
+  ActivityVerdict,
   ActivityOutcomeView,
   ActivityEntry,
   InstalledPackageView,

@@ -124,8 +124,26 @@ export const ActivityEntrySchema = closed({
 });
 export type ActivityEntry = Static<typeof ActivityEntrySchema>;
 
-/** `activity`'s answer: the entries, and every agent the record names (for the filter: removed agents too). */
-export const ActivityViewSchema = closed({ events: Type.Array(ActivityEntrySchema), agents: Type.Array(str) });
+/**
+ * What `activity verify` proved, as the Activity screen shows it (DESIGN.md "Triggers at run time":
+ * the dashboard shows it): one line when intact ("intact: 1,204 decisions from the first (…) to the
+ * last (…), head as sealed"), else the first break and its kind (`changed`, `cut`, `deleted`,
+ * `replaced`, `recomputed`, `head`), shown as a banner; and how many breaks the record itself holds.
+ */
+export const ActivityVerdictSchema = closed({
+  intact: Type.Boolean(),
+  summary: str,
+  breakKind: Type.Union([oneOf(['changed', 'cut', 'deleted', 'replaced', 'recomputed', 'head']), Type.Null()]),
+  recordedBreaks: Type.Number(),
+});
+export type ActivityVerdict = Static<typeof ActivityVerdictSchema>;
+
+/** `activity`'s answer: the entries, every agent the record names (for the filter: removed agents too), and the record's verdict. */
+export const ActivityViewSchema = closed({
+  events: Type.Array(ActivityEntrySchema),
+  agents: Type.Array(str),
+  verdict: ActivityVerdictSchema,
+});
 export type ActivityView = Static<typeof ActivityViewSchema>;
 
 /**

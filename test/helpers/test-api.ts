@@ -14,6 +14,9 @@ export function tempDir(prefix = 'apollia-store-'): string {
   return mkdtempSync(join(tmpdir(), prefix));
 }
 
+/** The activity record's files in a data folder: its folder, its key and its sealed head (electron/core/activity). */
+export const RECORD_FILES: readonly string[] = ['activity', 'record.key', 'activity-head.json'];
+
 /** SHA-256 over every path, kind, mode and content under `dir` (sorted): equal hashes = byte for byte the same tree. */
 export function treeHash(dir: string, except: readonly string[] = []): string {
   const hash = createHash('sha256');

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ACTIVITY_KIND_WORDS, ACTIVITY_KINDS, DECISION_KINDS } from '../../../shared/activity/activity-kinds';
 import { tempDir } from '../../../test/helpers/test-api';
-import { ActivityLog, cleanDetail, DETAIL_MAX, GENESIS, NAME_MAX } from './activity-log';
+import { ActivityLog, cleanDetail, DETAIL_MAX, NAME_MAX } from './activity-log';
 import { escapeControls, redactSecrets } from './entry-text';
 
 const SECRET = `whsec_${Buffer.alloc(32, 9).toString('base64')}`;
@@ -86,7 +86,7 @@ describe('activity record', () => {
 
   it('keeps decisions apart from traffic: a flood of traffic rotates its own bounded files and never evicts a decision', async () => {
     const dataDir = tempDir('apollia-activity-');
-    const log = new ActivityLog(dataDir, { trafficFileBytes: 8 * 1024, trafficFiles: 2 });
+    const log = new ActivityLog(dataDir, { trafficFileBytes: 8 * 1024, trafficFiles: 2, rotateFloorMs: 0 });
     await log.record({ kind: 'install', package: 'invoices', outcome: 'ok', detail: 'installed invoices 1.2.0' });
     await log.record({
       kind: 'arm',
@@ -109,51 +109,82 @@ describe('activity record', () => {
     expect(files.length).toBeLessThanOrEqual(3);
     expect(files).toEqual(expect.arrayContaining(['traffic.1.jsonl', 'traffic.2.jsonl']));
     for (const f of files) expect(statSync(join(log.dir, f)).size).toBeLessThan(8 * 1024 + 25 * 400);
-    const decisions = await log.list({ decisionsOnly: true });
+    const decisions = (await log.list({ decisionsOnly: true })).filter((e) => e.kind !== 'traffic_rotated');
     expect(decisions.map((e) => e.kind)).toEqual(['arm', 'install']);
+    // Each rotation is a recorded decision naming the file set aside and the one dropped.
+    const rotations = (await log.list({ decisionsOnly: true })).filter((e) => e.kind === 'traffic_rotated');
+    expect(rotations.length).toBeGreaterThan(2);
+    expect(rotations[0]?.detail).toMatch(
+      /^traffic\.jsonl set aside as traffic\.1\.jsonl after traffic entry \d+; traffic\.2\.jsonl dropped \(traffic entries up to \d+\)$/,
+    );
     const all = await log.list();
-    expect(all[0]?.detail.startsWith('noise 999 ')).toBe(true);
+    expect(all.find((e) => e.kind !== 'traffic_rotated')?.detail.startsWith('noise 999 ')).toBe(true);
     expect(all.map((e) => e.kind)).toContain('install');
     const report = await log.verify();
     expect(report).toMatchObject({
       intact: true,
-      decisions: { intact: true, entries: 2, rotatedOut: false },
-      traffic: { intact: true, rotatedOut: true },
+      decisions: { intact: true, entries: 2 + rotations.length, rotatedOut: 0 },
+      traffic: { intact: true, broken: null },
     });
+    expect(report.traffic.rotatedOut).toBeGreaterThan(0);
+    // Without its recorded rotation, the same missing head of traffic is a cut.
+    const kept = readFileSync(log.decisionsPath, 'utf8').split('\n').filter(Boolean);
+    writeFileSync(
+      log.decisionsPath,
+      `${kept.map((l) => l.replace(/"dropped":\{[^}]*\}/, '"dropped":null')).join('\n')}\n`,
+    );
+    expect((await log.verify()).traffic.broken?.kind).toBe('cut');
   });
 
-  it('chains each line to the one before; verify says whether the chain is intact and where it breaks', async () => {
+  it('rotates by size with a floor of minutes: a burst past the size does not rotate again within the floor', async () => {
+    const dataDir = tempDir('apollia-activity-');
+    const log = new ActivityLog(dataDir, { trafficFileBytes: 4 * 1024, trafficFiles: 2, rotateFloorMs: 60 * 60_000 });
+    for (let i = 0; i < 12; i++)
+      await log.recordMany(
+        Array.from({ length: 5 }, (_, j) => ({
+          kind: 'delivery_refused' as const,
+          outcome: 'refused' as const,
+          detail: `n ${i}.${j} ${'z'.repeat(150)}`,
+        })),
+      );
+    const rotations = (await log.list({ decisionsOnly: true })).filter((e) => e.kind === 'traffic_rotated');
+    expect(rotations).toHaveLength(1);
+    expect(statSync(log.trafficPath()).size).toBeGreaterThan(4 * 1024);
+    expect((await log.verify()).intact).toBe(true);
+  });
+
+  it('chains each line to the one before with the record key; verify names where it breaks', async () => {
     const dataDir = tempDir('apollia-activity-');
     const log = new ActivityLog(dataDir);
     for (const kind of ['install', 'grant', 'arm', 'disarm'] as const)
       await log.record({ kind, package: 'p', outcome: 'ok', detail: kind });
     await log.record({ kind: 'host_started', outcome: 'ok', detail: 'up' });
     const lines = readFileSync(log.decisionsPath, 'utf8').split('\n').filter(Boolean);
-    expect(JSON.parse(lines[0] as string).prev).toBe(GENESIS);
+    expect(JSON.parse(lines[0] as string)).toMatchObject({ seq: 1, hmac: expect.stringMatching(/^[0-9a-f]{64}$/) });
     const clean = await log.verify();
     expect(clean).toMatchObject({
       intact: true,
-      decisions: { entries: 4, broken: null },
+      decisions: { entries: 4, broken: null, head: { count: 4 } },
       traffic: { entries: 1, broken: null },
     });
-    expect(clean.decisions.lastHash).toMatch(/^[0-9a-f]{64}$/);
-
     writeFileSync(
       log.decisionsPath,
       `${[lines[0], lines[1]?.replace('"grant"', '"revoke"'), lines[2], lines[3]].join('\n')}\n`,
     );
     expect((await log.verify()).decisions.broken).toEqual({
+      kind: 'changed',
       file: 'activity/decisions.jsonl',
       line: 3,
-      reason: 'it does not follow line 2 (an entry was changed, removed or inserted)',
+      reason: 'it does not follow line 2: that line was changed, or a line removed or inserted',
     });
     writeFileSync(log.decisionsPath, `${[lines[0], lines[2], lines[3]].join('\n')}\n`);
-    expect((await log.verify()).decisions.broken?.line).toBe(2);
-    writeFileSync(log.decisionsPath, `${[lines[1], lines[2], lines[3]].join('\n')}\n`);
     expect((await log.verify()).decisions.broken).toMatchObject({
-      line: 1,
-      reason: 'the first entry does not start the chain: entries before it were removed',
+      kind: 'changed',
+      line: 2,
+      reason: 'it is entry 3 and follows entry 1: entries were removed',
     });
+    writeFileSync(log.decisionsPath, `${[lines[1], lines[2], lines[3]].join('\n')}\n`);
+    expect((await log.verify()).decisions.broken).toMatchObject({ line: 1 });
     const forged = JSON.stringify({
       at: '2026-12-01T10:00:00.000Z',
       kind: 'key_change_accepted',
@@ -164,7 +195,10 @@ describe('activity record', () => {
     writeFileSync(log.decisionsPath, `${[lines[0], forged, lines[1], lines[2], lines[3]].join('\n')}\n`);
     const broken = await log.verify();
     expect(broken.intact).toBe(false);
-    expect(broken.decisions.broken).toMatchObject({ line: 2, reason: 'it carries no hash of the line before' });
+    expect(broken.decisions.broken).toMatchObject({
+      line: 2,
+      reason: 'not an activity entry (changed by hand, or a write cut short)',
+    });
   });
 
   it('takes in the log of an earlier version (activity.jsonl): cleaned, filed by kind, chained, the old file gone', async () => {
@@ -182,10 +216,22 @@ describe('activity record', () => {
     writeFileSync(join(dataDir, 'activity.jsonl'), `${old.map((e) => JSON.stringify(e)).join('\n')}\n`);
     const log = new ActivityLog(dataDir);
     const events = await log.list();
-    expect(events.map((e) => e.kind)).toEqual(['delivery_refused', 'install']);
-    expect(events[0]?.trigger).toBe('hooks/x\\n2026-12-01  key_change_accepted ok forged whsec_[hidden]');
+    expect(events.map((e) => e.kind)).toEqual(['record_keyed', 'delivery_refused', 'install']);
+    expect(events[1]?.trigger).toBe('hooks/x\\n2026-12-01  key_change_accepted ok forged whsec_[hidden]');
     expect(() => statSync(join(dataDir, 'activity.jsonl'))).toThrow();
     expect((await log.verify()).intact).toBe(true);
+  });
+
+  it('redaction keeps messages readable: the bare prefix `whsec_` stays, a real secret goes', async () => {
+    const log = new ActivityLog(tempDir('apollia-activity-'));
+    const said = await log.record({
+      kind: 'install',
+      package: 'p',
+      outcome: 'refused',
+      detail: `the webhook secret must start with whsec_ (given: ${SECRET}, too short: whsec_abc)`,
+    });
+    expect(said.detail).toBe('the webhook secret must start with whsec_ (given: whsec_[hidden], too short: whsec_abc)');
+    expect(redactSecrets(`whsec_ ${SECRET}`)).toBe('whsec_ whsec_[hidden]');
   });
 
   it('says every kind in words, and files each kind as a decision or traffic', () => {

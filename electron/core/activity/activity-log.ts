@@ -6,24 +6,20 @@
  * Files, in `activity/` of the data folder, one JSON entry per line, oldest first:
  * - `decisions.jsonl`: every decision ({@link isDecisionKind}); never rotated, never cut.
  * - `traffic.jsonl`, then `traffic.1.jsonl` … `traffic.<N>.jsonl` (older): traffic, rotated when
- *   the current file passes {@link TRAFFIC_FILE_BYTES}; the oldest file beyond
- *   {@link TRAFFIC_FILES} is dropped. A flood of traffic can only push out older traffic.
+ *   the current file passes {@link TRAFFIC_FILE_BYTES} and the last rotation is older than
+ *   {@link ROTATE_FLOOR_MS}; each rotation is a recorded decision (`traffic_rotated`) naming the
+ *   file and its last link, so only a recorded rotation explains traffic missing at its start.
  *
- * Every field of every entry is cleaned before it is written (`entry-text.ts`: secrets redacted,
- * control characters escaped, bounded), whoever the caller is. Never a secret or a payload body.
- *
- * Tamper-evident: each line carries `prev`, the SHA-256 of the line before it in its stream (the
- * first decision: 64 zeros; traffic runs on across rotation). {@link ActivityLog.verify} says
- * whether each chain is intact and where it breaks. It shows a line changed, removed or inserted;
- * someone who rewrites every line after it is seen only by comparing the last hash with one noted
- * before (`activity verify` prints it).
+ * Every field of every entry is cleaned before it is written (`entry-text.ts`). Keyed: each line
+ * carries `seq` and `hmac`, an HMAC under the record key (`record-key.ts`) of the line before
+ * (`record-chain.ts`); the head of each stream is sealed beside the store (`record-head.ts`) until
+ * the store's commit carries it. {@link ActivityLog.verify} says what it proved (`record-verify.ts`).
  *
  * Every append takes `activity.lock` (the store's cross-process lock file, `store/lock.ts`), so the
- * app, the trigger host and the CLI can all record. A log kept by an earlier version
- * (`activity.jsonl`) is taken in, cleaned and chained, the first time the record is opened.
+ * app, the trigger host and the CLI can all record. The move from a plain SHA-256 record is made
+ * once, when the key is made (`record-migration.ts`).
  */
-import { createHash } from 'node:crypto';
-import { appendFile, mkdir, open, readFile, rename, rm, stat } from 'node:fs/promises';
+import { appendFile, mkdir, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   ACTIVITY_KINDS,
@@ -33,8 +29,24 @@ import {
 } from '../../../shared/activity/activity-kinds';
 import { withLockFile } from '../store/lock';
 import { cleanField } from './entry-text';
+import {
+  type ChainBreak,
+  chainFields,
+  chainLines,
+  emptyHead,
+  mac,
+  type RecordHead,
+  type RecordStream,
+} from './record-chain';
+import { type ActivityEvent, lastLine, OUTCOMES, parseEntry, readLines } from './record-files';
+import { readHeads, type SealedHeads, writeHeads } from './record-head';
+import { openRecordKey, readRecordKey } from './record-key';
+import { headBreaks, migrateToKeyed, rotationLinks } from './record-migration';
+import { type ChainReport, type HeadSource, verifyStream } from './record-verify';
 
 export { ACTIVITY_KINDS, type ActivityKind, type ActivityOutcome, isDecisionKind };
+export type { ActivityEvent, ChainBreak, ChainReport, RecordHead };
+export { GENESIS } from './record-chain';
 
 /** The folder of the record in the data folder. */
 export const ACTIVITY_DIR = 'activity';
@@ -42,33 +54,22 @@ export const ACTIVITY_DIR = 'activity';
 export const DECISIONS_FILE = 'decisions.jsonl';
 /** The current traffic file, in {@link ACTIVITY_DIR}; older ones are `traffic.<n>.jsonl`. */
 export const TRAFFIC_FILE = 'traffic.jsonl';
-/** The log file of earlier versions (data folder root), taken in on first open. */
+/** The log file of earlier versions (data folder root), taken in once, when the record is keyed. */
 export const LEGACY_ACTIVITY_FILE = 'activity.jsonl';
 /** The record's lock file name in the data folder. */
 export const ACTIVITY_LOCK = 'activity.lock';
-/** A traffic file is rotated once it passes this size (1 MiB). */
+/** A traffic file is rotated once it passes this size (1 MiB)… */
 export const TRAFFIC_FILE_BYTES = 1024 * 1024;
+/** …and the last rotation is this old (5 minutes), so a burst does not write a decision every few seconds. */
+export const ROTATE_FLOOR_MS = 5 * 60_000;
+/** Past this many times its size, a traffic file is rotated whatever the floor (the disk stays bounded). */
+export const ROTATE_HARD_FACTOR = 8;
 /** Rotated traffic files kept besides the current one. */
 export const TRAFFIC_FILES = 4;
 /** Longest `detail` kept; longer text is cut with `…`. */
 export const DETAIL_MAX = 300;
 /** Longest package, agent or trigger id kept. */
 export const NAME_MAX = 200;
-/** The `prev` of the first line of a stream. */
-export const GENESIS = '0'.repeat(64);
-
-/** One entry as it is shown (`activity --json`). */
-export interface ActivityEvent {
-  /** ISO 8601 time it was recorded. */
-  at: string;
-  kind: ActivityKind;
-  package?: string;
-  agent?: string;
-  trigger?: string;
-  outcome: ActivityOutcome;
-  /** One short line; never a secret or a payload body. */
-  detail: string;
-}
 
 /** What a caller passes to {@link ActivityLog.record}: `at` defaults to the log's clock. */
 export type ActivityInput = Omit<ActivityEvent, 'at'> & { at?: string };
@@ -80,33 +81,26 @@ export interface ActivityLogOptions {
   trafficFileBytes?: number;
   /** Rotated traffic files kept. */
   trafficFiles?: number;
+  /** Least time between two rotations (ms). */
+  rotateFloorMs?: number;
 }
 
-/** Where a chain breaks, for {@link ChainReport}. */
-export interface ChainBreak {
-  /** The file, relative to the data folder. */
-  file: string;
-  /** 1-based line number in that file. */
-  line: number;
-  reason: string;
+/** What {@link ActivityLog.verify} compares with: the heads the store committed, when it carries them. */
+export interface VerifyOptions {
+  committed?: { decisions?: RecordHead; traffic?: RecordHead };
+  /** The store names packages: an empty record there was deleted. */
+  expectRecord?: boolean;
 }
 
-/** What {@link ActivityLog.verify} finds for one stream. */
-export interface ChainReport {
+/** What {@link ActivityLog.verify} proved, per stream, and the breaks the record itself holds. */
+export interface RecordReport {
   intact: boolean;
-  /** Entries read. */
-  entries: number;
-  /** The files read, oldest first, relative to the data folder. */
-  files: string[];
-  /** The first break, or null. */
-  broken: ChainBreak | null;
-  /** The hash of the last line (note it to tell later whether everything after was rewritten), or null when empty. */
-  lastHash: string | null;
-  /** Traffic only: the oldest kept line follows lines rotated out (its `prev` cannot be checked). */
-  rotatedOut: boolean;
+  decisions: ChainReport;
+  traffic: ChainReport;
+  /** `record_broken` entries: breaks found (and recorded) by a writer before this check. */
+  recordedBreaks: ActivityEvent[];
 }
 
-const OUTCOMES: readonly ActivityOutcome[] = ['ok', 'refused', 'skipped', 'failed'];
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{1,3})?Z$/;
 
 /** Makes a detail safe to keep: one line, no secret, bounded (see `entry-text.ts`). */
@@ -114,75 +108,12 @@ export function cleanDetail(detail: string): string {
   return cleanField(detail, DETAIL_MAX);
 }
 
-const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
-
-function parseLine(line: string): (ActivityEvent & { prev: string }) | null {
-  let value: unknown;
-  try {
-    value = JSON.parse(line);
-  } catch {
-    return null;
-  }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return null;
-  const v = value as Record<string, unknown>;
-  if (typeof v.at !== 'string' || typeof v.kind !== 'string' || !ACTIVITY_KINDS.includes(v.kind as ActivityKind))
-    return null;
-  if (typeof v.outcome !== 'string' || !OUTCOMES.includes(v.outcome as ActivityOutcome) || typeof v.detail !== 'string')
-    return null;
-  const event: ActivityEvent & { prev: string } = {
-    at: v.at,
-    kind: v.kind as ActivityKind,
-    outcome: v.outcome as ActivityOutcome,
-    detail: v.detail,
-    prev: typeof v.prev === 'string' ? v.prev : '',
-  };
-  for (const key of ['package', 'agent', 'trigger'] as const)
-    if (typeof v[key] === 'string') event[key] = v[key] as string;
-  return event;
-}
-
-/** The last line of a file (without its newline) and whether the file ends with one; null when empty or missing. */
-async function lastLine(path: string): Promise<{ text: string; terminated: boolean } | null> {
-  let handle: Awaited<ReturnType<typeof open>>;
-  try {
-    handle = await open(path, 'r');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw error;
-  }
-  try {
-    const { size } = await handle.stat();
-    if (size === 0) return null;
-    // Lines are bounded (cleaned fields), so the tail holds the whole last line.
-    const length = Math.min(size, 64 * 1024);
-    const buffer = Buffer.alloc(length);
-    await handle.read(buffer, 0, length, size - length);
-    const text = buffer.toString('utf8');
-    const terminated = text.endsWith('\n');
-    const body = terminated ? text.slice(0, -1) : text;
-    return { text: body.slice(body.lastIndexOf('\n') + 1), terminated };
-  } finally {
-    await handle.close();
-  }
-}
-
-async function readLines(path: string): Promise<string[]> {
-  try {
-    const text = await readFile(path, 'utf8');
-    const lines = text.split('\n');
-    if (lines.at(-1) === '') lines.pop();
-    return lines;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw error;
-  }
-}
-
 /** The activity record of one data folder. */
 export class ActivityLog {
   private readonly now: () => Date;
   private readonly trafficFileBytes: number;
   private readonly trafficFiles: number;
+  private readonly rotateFloorMs: number;
 
   constructor(
     readonly dataDir: string,
@@ -191,6 +122,7 @@ export class ActivityLog {
     this.now = options.now ?? (() => new Date());
     this.trafficFileBytes = options.trafficFileBytes ?? TRAFFIC_FILE_BYTES;
     this.trafficFiles = options.trafficFiles ?? TRAFFIC_FILES;
+    this.rotateFloorMs = options.rotateFloorMs ?? ROTATE_FLOOR_MS;
   }
 
   /** The folder of the record. */
@@ -209,7 +141,7 @@ export class ActivityLog {
   }
 
   /** The entry as it is stored: every field cleaned, `at` a real ISO time. */
-  private clean(input: ActivityInput): ActivityEvent {
+  clean(input: ActivityInput): ActivityEvent {
     const at = input.at !== undefined && ISO.test(input.at) ? input.at : this.now().toISOString();
     if (!ACTIVITY_KINDS.includes(input.kind)) throw new Error(`unknown activity kind ${String(input.kind)}`);
     const event: ActivityEvent = {
@@ -234,88 +166,135 @@ export class ActivityLog {
     return event as ActivityEvent;
   }
 
-  /** Records several entries in order, under one hold of the lock (the trigger host's batches). */
+  /**
+   * Records several entries in order, under one hold of the lock (the trigger host's batches), and
+   * seals the heads after them. A head that does not match the record's end (cut, replaced, gone)
+   * is recorded first as a `record_broken` decision, so the next seal cannot hide it.
+   */
   async recordMany(inputs: readonly ActivityInput[]): Promise<ActivityEvent[]> {
     const events = inputs.map((input) => this.clean(input));
     if (events.length === 0) return events;
-    await this.locked(async () => {
-      const decisions = events.filter((e) => isDecisionKind(e.kind));
+    await this.locked(async (key) => {
+      const heads = { decisions: await this.tail(key, 'decisions'), traffic: await this.tail(key, 'traffic') };
+      const sealed = await readHeads(this.dataDir, key);
+      const broken = headBreaks(sealed, heads).map((detail) =>
+        this.clean({ kind: 'record_broken', outcome: 'failed', detail }),
+      );
+      const decisions = [...broken, ...events.filter((e) => isDecisionKind(e.kind))];
       const traffic = events.filter((e) => !isDecisionKind(e.kind));
-      if (decisions.length > 0) await this.appendChained(this.decisionsPath, decisions);
+      if (decisions.length > 0) heads.decisions = await this.append(key, 'decisions', heads.decisions, decisions);
       if (traffic.length > 0) {
-        await this.appendChained(this.trafficPath(), traffic);
-        if ((await stat(this.trafficPath())).size > this.trafficFileBytes) await this.rotate();
+        heads.traffic = await this.append(key, 'traffic', heads.traffic, traffic);
+        const rotation = await this.rotateIfDue(key, heads.traffic);
+        if (rotation) heads.decisions = await this.append(key, 'decisions', heads.decisions, [rotation]);
       }
+      await writeHeads(this.dataDir, key, heads);
     });
     return events;
   }
 
-  /** Runs `fn` holding the record's lock, once the folder exists and an earlier version's log is taken in. */
-  private async locked<T>(fn: () => Promise<T>): Promise<T> {
+  /** The current heads of the record (count and the HMAC the next line carries), read from its files. */
+  async heads(): Promise<SealedHeads> {
+    return this.locked(async (key) => ({
+      decisions: await this.tail(key, 'decisions'),
+      traffic: await this.tail(key, 'traffic'),
+    }));
+  }
+
+  /** Runs `fn` holding the record's lock with the record key (made now, with the move to a keyed record, when there is none). */
+  private async locked<T>(fn: (key: Buffer) => Promise<T>): Promise<T> {
     await mkdir(this.dir, { recursive: true, mode: 0o700 });
     return withLockFile(join(this.dataDir, ACTIVITY_LOCK), async () => {
-      await this.takeInLegacy();
-      return fn();
+      const { key, created } = await openRecordKey(this.dataDir);
+      if (created) await migrateToKeyed(this, key);
+      return fn(key);
     });
   }
 
-  /** Appends `events` to `path`, each line chained to the one before (caller holds the lock). */
-  private async appendChained(path: string, events: readonly ActivityEvent[], first?: string): Promise<void> {
+  /** The head of a stream from the end of its files: the last chained line's place and its HMAC. */
+  async tail(key: Uint8Array, stream: RecordStream): Promise<RecordHead> {
+    const paths = stream === 'decisions' ? [this.decisionsPath] : [this.trafficPath(), this.trafficPath(1)];
+    for (const path of paths) {
+      const last = await lastLine(path);
+      if (last === null) continue;
+      let lines = [last.text];
+      if (chainFields(last.text)?.seq === undefined) lines = await readLines(path);
+      for (let i = lines.length - 1; i >= 0; i--) {
+        const text = lines[i] as string;
+        const fields = chainFields(text);
+        if (fields?.seq !== undefined) return { count: fields.seq, last: mac(key, text) };
+        // A plain line (before the record was keyed): its place is its line number.
+        if (fields?.prev !== undefined) return { count: await this.plainCount(stream, path, i), last: mac(key, text) };
+      }
+    }
+    return emptyHead(key, stream);
+  }
+
+  /** The place in its stream of the plain line `index` of `path` (lines of older traffic files before it). */
+  private async plainCount(stream: RecordStream, path: string, index: number): Promise<number> {
+    if (stream === 'decisions') return index + 1;
+    let before = 0;
+    for (let n = this.trafficFiles; n >= 1; n--)
+      if (this.trafficPath(n) !== path) before += (await readLines(this.trafficPath(n))).length;
+      else break;
+    return before + index + 1;
+  }
+
+  /** Appends `events` to the stream after `head`; returns the head after them (caller holds the lock). */
+  async append(
+    key: Uint8Array,
+    stream: RecordStream,
+    head: RecordHead,
+    events: readonly object[],
+  ): Promise<RecordHead> {
+    const path = stream === 'decisions' ? this.decisionsPath : this.trafficPath();
+    const chained = chainLines(key, head, events);
     const last = await lastLine(path);
-    let prev: string;
-    let text = '';
-    if (last === null) prev = first ?? (path === this.trafficPath() ? await this.rotatedTail() : GENESIS);
-    else {
-      prev = sha256(last.text);
-      // A line cut short by a crash stays as it is (verify shows it); the next starts on a line of its own.
-      if (!last.terminated) text += '\n';
-    }
-    for (const event of events) {
-      const line = JSON.stringify({ ...event, prev });
-      text += `${line}\n`;
-      prev = sha256(line);
-    }
+    // A line cut short by a crash stays as it is (verify shows it); the next starts on a line of its own.
+    const text = `${last !== null && !last.terminated ? '\n' : ''}${chained.lines.join('\n')}\n`;
     await appendFile(path, text, { mode: 0o600 });
+    return chained.head;
   }
 
-  /** The hash of the last line of the newest rotated traffic file: where a new current file's chain continues. */
-  private async rotatedTail(): Promise<string> {
-    const last = await lastLine(this.trafficPath(1));
-    return last === null ? GENESIS : sha256(last.text);
-  }
-
-  /** Current traffic file → `.1`, `.1` → `.2`…, the oldest beyond the bound dropped (caller holds the lock). */
-  private async rotate(): Promise<void> {
-    await rm(this.trafficPath(this.trafficFiles), { force: true });
+  /**
+   * Rotates traffic when the current file is past its size and the last rotation past the floor
+   * (or the file far past its size); returns the `traffic_rotated` decision to record, naming the
+   * file, its last entry and link, and the file dropped (caller holds the lock).
+   */
+  private async rotateIfDue(key: Uint8Array, head: RecordHead): Promise<object | null> {
+    const size = (await stat(this.trafficPath())).size;
+    if (size <= this.trafficFileBytes) return null;
+    const lastRotation = await stat(this.trafficPath(1)).then(
+      (s) => s.ctimeMs,
+      () => 0,
+    );
+    if (size <= this.trafficFileBytes * ROTATE_HARD_FACTOR && Date.now() - lastRotation < this.rotateFloorMs)
+      return null;
+    const dropped = this.trafficPath(this.trafficFiles);
+    const droppedLast = await lastLine(dropped);
+    const droppedFields = droppedLast ? chainFields(droppedLast.text) : null;
+    const droppedLink =
+      droppedLast && droppedFields?.seq !== undefined
+        ? { file: `traffic.${this.trafficFiles}.jsonl`, count: droppedFields.seq, next: mac(key, droppedLast.text) }
+        : null;
+    await rm(dropped, { force: true });
     for (let n = this.trafficFiles - 1; n >= 0; n--) {
       await rename(this.trafficPath(n), this.trafficPath(n + 1)).catch((error: NodeJS.ErrnoException) => {
         if (error.code !== 'ENOENT') throw error;
       });
     }
-  }
-
-  /**
-   * Takes in `activity.jsonl` of an earlier version: each entry cleaned, filed and chained; then the old file goes
-   * (caller holds the lock).
-   */
-  private async takeInLegacy(): Promise<void> {
-    const legacy = join(this.dataDir, LEGACY_ACTIVITY_FILE);
-    const lines = await readLines(legacy);
-    if (lines.length === 0) {
-      await rm(legacy, { force: true });
-      return;
-    }
-    const events = lines.map(parseLine).filter((e): e is ActivityEvent & { prev: string } => e !== null);
-    const cleaned = events.map(({ prev: _prev, ...event }) => this.clean(event));
-    const decisions = cleaned.filter((e) => isDecisionKind(e.kind));
-    const traffic = cleaned.filter((e) => !isDecisionKind(e.kind));
-    if (decisions.length > 0) await this.appendChained(this.decisionsPath, decisions);
-    if (traffic.length > 0) await this.appendChained(this.trafficPath(), traffic);
-    await rm(legacy, { force: true });
+    const rotated = { file: TRAFFIC_FILE, count: head.count, next: head.last };
+    const detail = `traffic.jsonl set aside as traffic.1.jsonl after traffic entry ${head.count}${
+      droppedLink ? `; traffic.${this.trafficFiles}.jsonl dropped (traffic entries up to ${droppedLink.count})` : ''
+    }`;
+    return {
+      ...this.clean({ kind: 'traffic_rotated', outcome: 'ok', detail }),
+      rotation: { rotated, dropped: droppedLink },
+    };
   }
 
   /** Every stored file of a stream, oldest first. */
-  private files(stream: 'decisions' | 'traffic'): string[] {
+  files(stream: RecordStream): string[] {
     if (stream === 'decisions') return [this.decisionsPath];
     return Array.from({ length: this.trafficFiles + 1 }, (_, i) => this.trafficPath(this.trafficFiles - i));
   }
@@ -334,9 +313,8 @@ export class ActivityLog {
     for (const stream of filter.decisionsOnly ? (['decisions'] as const) : (['decisions', 'traffic'] as const)) {
       for (const path of this.files(stream)) {
         for (const line of await readLines(path)) {
-          const parsed = parseLine(line);
-          if (!parsed) continue;
-          const { prev: _prev, ...event } = parsed;
+          const event = parseEntry(line);
+          if (!event) continue;
           if (
             filter.agent !== undefined &&
             event.agent !== filter.agent &&
@@ -354,63 +332,85 @@ export class ActivityLog {
     return filter.limit === undefined ? sorted : sorted.slice(0, filter.limit);
   }
 
+  /** Before the record is keyed, an earlier version's `activity.jsonl` is taken in (once: the key is the marker). */
   private async takeInLegacyIfAny(): Promise<void> {
-    try {
-      await stat(join(this.dataDir, LEGACY_ACTIVITY_FILE));
-    } catch {
-      return;
-    }
-    await this.locked(async () => undefined);
+    if ((await readRecordKey(this.dataDir)) !== null) return;
+    const present = await stat(join(this.dataDir, LEGACY_ACTIVITY_FILE)).then(
+      () => true,
+      () => false,
+    );
+    if (present) await this.locked(async () => undefined);
   }
 
-  /** Checks both chains: whether each is intact, and where it first breaks. */
-  async verify(): Promise<{ intact: boolean; decisions: ChainReport; traffic: ChainReport }> {
-    await this.takeInLegacyIfAny();
-    const decisions = await this.verifyStream('decisions');
-    const traffic = await this.verifyStream('traffic');
-    return { intact: decisions.intact && traffic.intact, decisions, traffic };
-  }
-
-  private async verifyStream(stream: 'decisions' | 'traffic'): Promise<ChainReport> {
-    const report: ChainReport = {
-      intact: true,
-      entries: 0,
-      files: [],
-      broken: null,
-      lastHash: null,
-      rotatedOut: false,
-    };
-    let expected: string | null = null;
+  /** The lines of a stream with where each was read, oldest first. */
+  async readStream(stream: RecordStream): Promise<{ file: string; line: number; text: string }[]> {
+    const out: { file: string; line: number; text: string }[] = [];
     for (const path of this.files(stream)) {
-      const lines = await readLines(path);
-      if (lines.length === 0) continue;
       const file = path.slice(this.dataDir.length + 1);
-      report.files.push(file);
-      for (let i = 0; i < lines.length; i++) {
-        const line = lines[i] as string;
-        const entry = parseLine(line);
-        const breakAt = (reason: string) => {
-          report.intact = false;
-          report.broken ??= { file, line: i + 1, reason };
-        };
-        if (!entry) breakAt('not an activity entry (changed by hand, or a write cut short)');
-        else if (!/^[0-9a-f]{64}$/.test(entry.prev)) breakAt('it carries no hash of the line before');
-        else if (expected === null) {
-          // The first line kept: the decisions' must start the chain; traffic may follow rotated-out lines.
-          if (entry.prev !== GENESIS) {
-            if (stream === 'traffic') report.rotatedOut = true;
-            else breakAt('the first entry does not start the chain: entries before it were removed');
-          }
-        } else if (entry.prev !== expected)
-          breakAt(
-            `it does not follow line ${i === 0 ? 'the end of the file before' : i} (an entry was changed, removed or inserted)`,
-          );
-        if (entry) report.entries++;
-        expected = sha256(line);
-        if (report.broken) return { ...report, lastHash: null };
-      }
+      (await readLines(path)).forEach((text, i) => out.push({ file, line: i + 1, text }));
     }
-    report.lastHash = expected;
-    return report;
+    return out;
+  }
+
+  /**
+   * The stored lines for a collector, byte for byte as kept (their `seq` and `hmac` included, so a
+   * holder of the key can verify the chain and anyone can compare heads): decisions, then traffic,
+   * each oldest first; with `since`, those at or after it; a line that is not an entry is left out.
+   */
+  async exportLines(
+    options: { since?: string; decisionsOnly?: boolean } = {},
+  ): Promise<{ stream: RecordStream; text: string }[]> {
+    const out: { stream: RecordStream; text: string }[] = [];
+    for (const stream of options.decisionsOnly ? (['decisions'] as const) : (['decisions', 'traffic'] as const))
+      for (const { text } of await this.readStream(stream)) {
+        const entry = parseEntry(text);
+        if (entry && (options.since === undefined || entry.at >= options.since)) out.push({ stream, text });
+      }
+    return out;
+  }
+
+  /**
+   * Checks both streams against the record key and their heads (the committed ones when given,
+   * else the sealed ones), and says what it proved or where each breaks and how. Reads only.
+   */
+  async verify(options: VerifyOptions = {}): Promise<RecordReport> {
+    await this.takeInLegacyIfAny();
+    const key = await readRecordKey(this.dataDir);
+    const sealed = key ? await readHeads(this.dataDir, key) : ({ state: 'missing' } as const);
+    const decisionLines = await this.readStream('decisions');
+    const check = (stream: RecordStream, lines: typeof decisionLines): ChainReport => {
+      const committed = options.committed?.[stream];
+      const source: HeadSource = committed ? 'committed' : sealed.state === 'ok' ? 'sealed' : 'none';
+      const head = committed ?? (sealed.state === 'ok' ? sealed.heads[stream] : null);
+      const report = verifyStream({
+        stream,
+        key,
+        lines,
+        head,
+        headSource: source,
+        expectRecord: key !== null || options.expectRecord === true,
+        rotations: rotationLinks(decisionLines.map((l) => l.text)),
+        dir: ACTIVITY_DIR,
+      });
+      if (report.intact && !committed && sealed.state === 'forged')
+        return {
+          ...report,
+          intact: false,
+          head: null,
+          broken: {
+            kind: 'head',
+            file: 'activity-head.json',
+            line: 0,
+            reason: 'its seal fails under the record key: it was changed without the key',
+          },
+        };
+      return report;
+    };
+    const decisions = check('decisions', decisionLines);
+    const traffic = check('traffic', await this.readStream('traffic'));
+    const recordedBreaks = decisionLines
+      .map((l) => parseEntry(l.text))
+      .filter((e): e is ActivityEvent => e?.kind === 'record_broken');
+    return { intact: decisions.intact && traffic.intact, decisions, traffic, recordedBreaks };
   }
 }

@@ -17,21 +17,24 @@ export const HIDDEN = '[hidden]';
  * (`mcp-credentials.ts` `looksLikeKey`). Pure.
  */
 export function redactSecrets(text: string): string {
-  return text
-    .replace(/whsec_[A-Za-z0-9+/=_-]*/g, `whsec_${HIDDEN}`)
-    .replace(/\b([a-z][a-z0-9+.-]*:\/\/)([^\s/?#@:]*):([^\s/?#@]*)@/gi, `$1$2:${HIDDEN}@`)
-    .replace(/\b([a-z][a-z0-9+.-]*:\/\/)([^\s/?#@:]+)@/gi, (match, scheme: string, user: string) =>
-      looksLikeKey(user) ? `${scheme}${HIDDEN}@` : match,
-    )
-    .replace(/\b(Bearer|Basic)\s+[^\s"',;]+/g, `$1 ${HIDDEN}`)
-    .replace(
-      /\b(Authorization|Proxy-Authorization|Cookie|X-[A-Za-z-]*(?:Key|Token|Secret))(\s*:\s*)(?!\[hidden\])\S+/gi,
-      `$1$2${HIDDEN}`,
-    )
-    .replace(/([A-Za-z][A-Za-z0-9_-]*)(=)([^\s"',;&]+)/g, (match, name: string, sep: string, value: string) =>
-      secretVariableName(name) && value !== HIDDEN ? `${name}${sep}${HIDDEN}` : match,
-    )
-    .replace(/[A-Za-z0-9_\-.+/=~]{16,}/g, (word) => (looksLikeKey(word) ? HIDDEN : word));
+  return (
+    text
+      // A secret is the prefix with its value: the bare word `whsec_` (a message naming the prefix) stays readable.
+      .replace(/whsec_[A-Za-z0-9+/=_-]{6,}/g, `whsec_${HIDDEN}`)
+      .replace(/\b([a-z][a-z0-9+.-]*:\/\/)([^\s/?#@:]*):([^\s/?#@]*)@/gi, `$1$2:${HIDDEN}@`)
+      .replace(/\b([a-z][a-z0-9+.-]*:\/\/)([^\s/?#@:]+)@/gi, (match, scheme: string, user: string) =>
+        looksLikeKey(user) ? `${scheme}${HIDDEN}@` : match,
+      )
+      .replace(/\b(Bearer|Basic)\s+[^\s"',;]+/g, `$1 ${HIDDEN}`)
+      .replace(
+        /\b(Authorization|Proxy-Authorization|Cookie|X-[A-Za-z-]*(?:Key|Token|Secret))(\s*:\s*)(?!\[hidden\])\S+/gi,
+        `$1$2${HIDDEN}`,
+      )
+      .replace(/([A-Za-z][A-Za-z0-9_-]*)(=)([^\s"',;&]+)/g, (match, name: string, sep: string, value: string) =>
+        secretVariableName(name) && value !== HIDDEN ? `${name}${sep}${HIDDEN}` : match,
+      )
+      .replace(/[A-Za-z0-9_\-.+/=~]{16,}/g, (word) => (looksLikeKey(word) ? HIDDEN : word))
+  );
 }
 
 const ESCAPES: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t', '\\': '\\\\' };

@@ -95,6 +95,13 @@ describe('the Api records each change in the activity log', () => {
       ],
       ['revoke', 'ok', 'watcher/tidy', null, 'withdrew file_list for Tidy'],
       ['grant', 'ok', 'watcher/tidy', null, 'allowed pkg:watcher/tidy_folder for Tidy'],
+      [
+        'grant',
+        'ok',
+        'watcher/tidy',
+        null,
+        'at the install of 0.1.0: allowed file_list, pkg:watcher/tidy_folder; withheld nothing',
+      ],
       ['arm', 'ok', 'watcher/tidy', 'watcher/on-call', 'armed: webhook, a new signing secret was made'],
       ['arm', 'ok', 'watcher/tidy', 'watcher/on-change', `armed: watches ${folder}`],
       ['install', 'ok', null, null, 'installed watcher 0.1.0 from Fixture Works — Unverified publisher'],
@@ -140,9 +147,9 @@ describe('the Api records each change in the activity log', () => {
       ['arm', 'ok', id, trigger, 'armed: runs on its schedule'],
       ['apply', 'ok', id, null, 'made Market monitor: Acme from the template market-monitor 0.1.0'],
     ]);
-    expect((await events(api, 'invoices/invoice-clerk')).map((e) => e[0])).toEqual(['arm', 'install']);
-    // The MCP server saved first is a decision too: 4 + 1.
-    expect((await events(api)).length).toBe(5);
+    expect((await events(api, 'invoices/invoice-clerk')).map((e) => e[0])).toEqual(['arm', 'grant', 'install']);
+    // The MCP server saved first is a decision too: 4 + 1, and the install's grant: + 1.
+    expect((await events(api)).length).toBe(6);
     const archived = await api.archiveAgent({ agentId: id });
     expect(archived.ok).toBe(true);
     expect((await events(api, id)).slice(0, 2)).toEqual([

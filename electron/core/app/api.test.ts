@@ -7,7 +7,7 @@ import { INVOICES_DIR, packFolder } from '../../../test/helpers/pack';
 import type { CoreApi } from '../api';
 import { inspectPath } from './inspect';
 import { BUILTIN_TEMPLATES } from '../template/builtin';
-import { editedPackage, tempDir, testApi, treeHash } from '../../../test/helpers/test-api';
+import { editedPackage, RECORD_FILES, tempDir, testApi, treeHash } from '../../../test/helpers/test-api';
 
 const WATCHER_DIR = new URL('../../../test/fixtures/apo/watcher', import.meta.url).pathname;
 const MARKET_MONITOR = new URL('../../../resources/templates/market-monitor', import.meta.url).pathname;
@@ -111,13 +111,13 @@ describe('install', () => {
   it('refuses the same name and version again, and leaves the store as it was', async () => {
     const { api, dataDir } = testApi();
     await installInvoices(api);
-    const before = treeHash(dataDir, ['activity']);
+    const before = treeHash(dataDir, RECORD_FILES);
     const again = await installInvoices(api);
     expect(again).toEqual({
       ok: false,
       error: { code: 'install.already_installed', message: 'invoices 1.2.0 is already installed' },
     });
-    expect(treeHash(dataDir, ['activity'])).toBe(before);
+    expect(treeHash(dataDir, RECORD_FILES)).toBe(before);
     // The refusal is the one thing recorded: in the activity log, with its code.
     expect((await new ActivityLog(dataDir).list({ limit: 1 }))[0]).toMatchObject({
       kind: 'install',
@@ -236,7 +236,7 @@ describe('install', () => {
         message: 'package.apo was not inspected: look at what it asks before installing it',
       },
     });
-    expect(readdirSync(dataDir)).toEqual(['activity']);
+    expect(readdirSync(dataDir).filter((name) => !RECORD_FILES.includes(name))).toEqual([]);
     expect((await new ActivityLog(dataDir).list()).map((e) => [e.kind, e.outcome, e.detail])).toEqual([
       [
         'install',
@@ -263,7 +263,7 @@ describe('install', () => {
     async (_what, swapped, code) => {
       const dataDir = tempDir();
       await testApi({ dataDir }).api.saveMcpServer({ name: 'ledger', transport: 'stdio', command: 'uvx' });
-      const before = treeHash(dataDir, ['activity']);
+      const before = treeHash(dataDir, RECORD_FILES);
       const { api } = testApi({ dataDir });
       const path = apoFile(INVOICES_DIR);
       const sourceId = await openApo(api, path);
@@ -274,7 +274,7 @@ describe('install', () => {
         code,
       ]);
       expect(result.ok === false && result.error.message).toMatch(/^package\.apo was refused while installing: /);
-      expect(treeHash(dataDir, ['activity'])).toBe(before);
+      expect(treeHash(dataDir, RECORD_FILES)).toBe(before);
       expect((await new ActivityLog(dataDir).list({ limit: 1 }))[0]).toMatchObject({
         kind: 'install',
         package: 'invoices',
@@ -298,11 +298,16 @@ describe('install', () => {
         removedTriggers: ['invoices/first-monday'],
       },
     });
-    expect(readdirSync(dataDir).sort()).toEqual(['activity', 'state.json']);
+    expect(readdirSync(dataDir).filter((name) => !RECORD_FILES.includes(name))).toEqual(['state.json']);
     const s = state(dataDir);
     expect([s.packages, s.agents, s.triggers, s.webhookSecrets]).toEqual([{}, {}, {}, {}]);
     expect((await new ActivityLog(dataDir).list()).map((e) => [e.kind, e.package, e.detail])).toEqual([
       ['uninstall', 'invoices', 'uninstalled invoices 1.2.0; 1 agent(s) removed; 1 trigger(s) removed'],
+      [
+        'grant',
+        'invoices',
+        'at the install of 1.2.0: allowed file_read, pkg:invoices/extract_totals; withheld mcp:ledger/lookup',
+      ],
       ['arm', 'invoices', 'armed: runs on its schedule'],
       ['install', 'invoices', 'installed invoices 1.2.0 from Example Accounting — Unverified publisher'],
     ]);
@@ -417,7 +422,9 @@ describe('sources', () => {
     const installed = await api.install({ sourceId: handle.value.id, decisions: { agents: {}, triggers: {} } });
     expect(installed.ok ? null : installed.error.code).toBe('install.refused');
     expect(
-      readdirSync(dataDir).filter((name) => name !== 'state.json' && name !== 'secret.key' && name !== 'activity'),
+      readdirSync(dataDir).filter(
+        (name) => name !== 'state.json' && name !== 'secret.key' && !RECORD_FILES.includes(name),
+      ),
     ).toEqual([]);
   });
 });

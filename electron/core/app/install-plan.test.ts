@@ -125,6 +125,14 @@ describe('planInstall: a first install', () => {
         outcome: 'ok',
         detail: 'installed invoices 1.0.0 from Example Accounting — Unverified publisher',
       },
+      {
+        kind: 'grant',
+        package: 'invoices',
+        agent: 'invoices/clerk',
+        outcome: 'ok',
+        detail:
+          'at the install of 1.0.0: allowed web_search, pkg:invoices/extract, workflow:invoices/remind; withheld nothing',
+      },
     ]);
   });
 
@@ -141,6 +149,11 @@ describe('planInstall: a first install', () => {
       ['arm', 'invoices/first-monday', 'armed: runs on its schedule'],
       ['arm', 'invoices/inbox', 'armed: watches /srv/inbox'],
       ['arm', 'invoices/hook', 'armed: webhook, a new signing secret was made'],
+      [
+        'grant',
+        null,
+        'at the install of 1.0.0: allowed web_search, pkg:invoices/extract, workflow:invoices/remind; withheld nothing',
+      ],
     ]);
   });
 
@@ -165,6 +178,19 @@ describe('applyInstallPlan', () => {
 });
 
 describe('planInstall: an update', () => {
+  it('says a publisher name’s change in the update entry, and what each agent may use now', () => {
+    const state = installedV1();
+    const renamed: ApolliaManifest = { ...v2, package: { ...v2.package, publisher: 'Exampel Accounting Ltd' } };
+    const plan = planInstall(state, inputOf(state, renamed, none, { at: '2026-02-01T00:00:00.000Z' }));
+    expect(plan.events.find((e) => e.kind === 'update')?.detail).toBe(
+      'updated invoices from 1.0.0 to 1.1.0 — Unverified publisher; the publisher\'s name changed from "Example Accounting" to "Exampel Accounting Ltd"',
+    );
+    expect(plan.events.find((e) => e.kind === 'grant')).toMatchObject({
+      agent: 'invoices/clerk',
+      detail: expect.stringMatching(/^at the update of 1\.1\.0: allowed .+; withheld /),
+    });
+  });
+
   it('keeps the armed triggers, their time, folder and secret, and the agent’s creation time; only an update event', () => {
     const state = installedV1();
     const hookBefore = state.triggers['invoices/hook'];
@@ -191,6 +217,14 @@ describe('planInstall: an update', () => {
         outcome: 'ok',
         detail: 'updated invoices from 1.0.0 to 1.1.0 — Unverified publisher',
       },
+      {
+        kind: 'grant',
+        package: 'invoices',
+        agent: 'invoices/clerk',
+        outcome: 'ok',
+        detail:
+          'at the update of 1.1.0: allowed web_search, pkg:invoices/extract, workflow:invoices/remind; withheld nothing',
+      },
     ]);
   });
 
@@ -216,6 +250,7 @@ describe('planInstall: an update', () => {
     expect(plan.events.map((e) => [e.kind, e.trigger ?? null])).toEqual([
       ['update', null],
       ['disarm', 'invoices/first-monday'],
+      ['grant', null],
     ]);
     expect(plan.events[1]?.detail).toMatch(/^turned off by the update to 1\.1\.0: it changed in this version/);
     applyInstallPlan(state, plan);
@@ -255,6 +290,6 @@ describe('planInstall: refusals and a reinstall', () => {
     const plan = planInstall(state, inputOf(state, v2, none, { acceptKeyChange: true }));
     expect(plan.trust.pin).toEqual({ kind: 'unsigned' });
     expect(plan.receipt.keyChange?.kind).toBe('changed');
-    expect(plan.events.map((e) => e.kind)).toEqual(['key_change_accepted', 'update']);
+    expect(plan.events.map((e) => e.kind)).toEqual(['key_change_accepted', 'update', 'grant']);
   });
 });

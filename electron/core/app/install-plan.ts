@@ -153,11 +153,12 @@ export function planInstall(state: Readonly<StoreState>, input: InstallPlanInput
     webhookSecretsGiven: input.prepared.webhookSecretsGiven,
     keyChange,
   };
+  const agents = planAgents(oldAgents, input);
   return {
     name,
     removedAgents: oldAgents.map((a) => a.id),
     removedTriggers: oldTriggers.map((t) => t.id),
-    agents: planAgents(oldAgents, input),
+    agents,
     triggers: triggers.records,
     newSecrets: triggers.newSecrets,
     droppedSecrets: oldTriggers.flatMap((t) =>
@@ -169,7 +170,10 @@ export function planInstall(state: Readonly<StoreState>, input: InstallPlanInput
     armedTriggers: triggers.armed,
     turnedOff: triggers.turnedOff,
     oldDir: current?.dir ?? null,
-    events: installEvents(receipt, input.signature, triggers.armed, triggers.turnedOff),
+    events: [
+      ...installEvents(receipt, input.signature, triggers.armed, triggers.turnedOff, current?.publisher ?? null),
+      ...accessEvents(receipt, agents),
+    ],
   };
 }
 
@@ -295,6 +299,7 @@ function installEvents(
   signature: SignatureSummary,
   armed: ArmedTrigger[],
   turnedOff: TurnedOffTrigger[],
+  previousPublisher: string | null,
 ): ActivityInput[] {
   const { name, version, keyChange } = receipt;
   const events: ActivityInput[] = [];
@@ -312,7 +317,11 @@ function installEvents(
   const words =
     receipt.outcome === 'installed'
       ? `installed ${name} ${version} from ${receipt.publisher}${signed}`
-      : `${receipt.outcome} ${name} from ${receipt.previousVersion} to ${version}${signed}`;
+      : `${receipt.outcome} ${name} from ${receipt.previousVersion} to ${version}${signed}${
+          previousPublisher !== null && previousPublisher !== receipt.publisher
+            ? `; the publisher's name changed from "${previousPublisher}" to "${receipt.publisher}"`
+            : ''
+        }`;
   events.push({
     kind: receipt.outcome === 'installed' ? 'install' : 'update',
     package: name,
@@ -346,4 +355,28 @@ function installEvents(
       detail: `turned off by the ${receipt.outcome === 'downgraded' ? 'downgrade' : 'update'} to ${version}: ${t.why}`,
     });
   return events;
+}
+
+/**
+ * What an install or update decided for each agent (DESIGN.md "Triggers at run time": each decision
+ * complete): one `grant` per agent naming what it may use now and what was withheld, or, when
+ * nothing was allowed, a `revoke` saying so, each naming the agent so `activity --agent` finds it.
+ */
+function accessEvents(receipt: InstallReceipt, agents: readonly PackageAgentRecord[]): ActivityInput[] {
+  const at = `at the ${receipt.outcome === 'installed' ? 'install' : receipt.outcome === 'reinstalled' ? 'reinstall' : 'update'} of ${receipt.version}`;
+  return agents.flatMap((agent): ActivityInput[] => {
+    const granted = agent.access.filter((a) => a.granted).map((a) => a.entry);
+    const withheld = agent.access.filter((a) => !a.granted).map((a) => a.entry);
+    if (granted.length + withheld.length === 0) return [];
+    const list = (entries: string[]) => (entries.length > 0 ? entries.join(', ') : 'nothing');
+    return [
+      {
+        kind: granted.length > 0 ? 'grant' : 'revoke',
+        package: receipt.name,
+        agent: agent.id,
+        outcome: 'ok',
+        detail: `${at}: allowed ${list(granted)}; withheld ${list(withheld)}`,
+      },
+    ];
+  });
 }

@@ -10,7 +10,7 @@ import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { buildTar, folderEntries, INVOICES_DIR, packFolder } from '../../../test/helpers/pack';
 import type { CoreApi } from '../api';
-import { tempDir, testApi, treeHash } from '../../../test/helpers/test-api';
+import { RECORD_FILES, tempDir, testApi, treeHash } from '../../../test/helpers/test-api';
 
 const MARKET_MONITOR = new URL('../../../resources/templates/market-monitor', import.meta.url).pathname;
 const INBOUND_LEAD = new URL('../../../resources/templates/inbound-lead', import.meta.url).pathname;
@@ -40,7 +40,7 @@ describe('the owner never-allow list on .apo installs', () => {
     expect((await api.denyTool({ tool: 'mcp:ledger/lookup' })).ok).toBe(true);
     const sourceId = await open(api, apoFile(packFolder(INVOICES_DIR)));
     // The refusal itself goes to the activity log; nothing else is written.
-    const before = treeHash(dataDir, ['activity']);
+    const before = treeHash(dataDir, RECORD_FILES);
     const refused = await api.install({
       sourceId,
       decisions: { agents: { 'invoice-clerk': { access: GRANTS } }, triggers: {} },
@@ -54,7 +54,7 @@ describe('the owner never-allow list on .apo installs', () => {
         path: 'decisions.agents.invoice-clerk.access.mcp:ledger/lookup',
       },
     });
-    expect(treeHash(dataDir, ['activity'])).toBe(before);
+    expect(treeHash(dataDir, RECORD_FILES)).toBe(before);
   });
 
   it('installs with the denied tool left unticked, and records it denied', async () => {

@@ -17,7 +17,7 @@ import {
   minisignKeyPair,
   minisignSign,
 } from '../../../test/helpers/minisign-tool';
-import { editedPackage, tempDir, testApi, treeHash } from '../../../test/helpers/test-api';
+import { editedPackage, RECORD_FILES, tempDir, testApi, treeHash } from '../../../test/helpers/test-api';
 import type { ApoInspection } from '../../../shared/manifests/inspection';
 import type { CoreApi } from '../api';
 import { ActivityLog } from '../activity/activity-log';
@@ -115,7 +115,7 @@ describeWithMinisign('trust through the Api, with minisign-made keys and signatu
     const { api, dataDir } = testApi();
     const path = invoicesApo(tempDir(), '1.2.0');
     writeFileSync(`${path}.minisig`, 'untrusted comment: hi\nnot base64!\n');
-    const before = treeHash(dataDir, ['activity']);
+    const before = treeHash(dataDir, RECORD_FILES);
     const { sourceId, inspection } = await inspectFile(api, path);
     expect(inspection.errors[0]).toMatchObject({
       code: 'signature.malformed',
@@ -123,7 +123,7 @@ describeWithMinisign('trust through the Api, with minisign-made keys and signatu
     });
     const installed = await api.install({ sourceId, decisions: DECISIONS });
     expect(installed.ok ? null : installed.error.code).toBe('install.refused');
-    expect(treeHash(dataDir, ['activity'])).toBe(before);
+    expect(treeHash(dataDir, RECORD_FILES)).toBe(before);
   });
 
   it('pins the key at first install; an update by another key is key_changed with nothing changed, until accepted (recorded)', async () => {
@@ -160,13 +160,13 @@ describeWithMinisign('trust through the Api, with minisign-made keys and signatu
       message,
     });
     expect(inspection.signatureVerdict?.update?.change).toBe('other_key');
-    const before = treeHash(dataDir, ['activity']);
+    const before = treeHash(dataDir, RECORD_FILES);
     const refused = await api.install({ sourceId, decisions: { agents: {}, triggers: {} } });
     expect(refused.ok ? null : refused.error).toEqual({
       code: 'signature.key_changed',
       message: `invoices: ${message}. Nothing was changed: installing it needs your explicit confirmation that you accept the new key (acceptKeyChange; the CLI's --accept-key-change).`,
     });
-    expect(treeHash(dataDir, ['activity'])).toBe(before);
+    expect(treeHash(dataDir, RECORD_FILES)).toBe(before);
     // "Don't update", and the refused install itself, are the person's decisions: kept with the decisions.
     expect((await api.refuseKeyChange({ sourceId })).ok).toBe(true);
     const declined = (await new ActivityLog(dataDir).list({ decisionsOnly: true })).filter(

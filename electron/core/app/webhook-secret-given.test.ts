@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import { afterEach, describe, expect, it } from 'vitest';
 import { packFolder } from '../../../test/helpers/pack';
-import { activityText, editedPackage, tempDir, testApi, treeHash } from '../../../test/helpers/test-api';
+import { activityText, editedPackage, RECORD_FILES, tempDir, testApi, treeHash } from '../../../test/helpers/test-api';
 import { activity, runRequests } from '../../../test/helpers/trigger-host';
 import { pastedWebhookSecret } from '../../../test/helpers/webhook-secrets';
 import type { CoreApi } from '../api';
@@ -146,7 +146,7 @@ describe('install with the secret the sender gave', () => {
     async (_what, secret, code, message) => {
       const { api, dataDir } = testApi();
       const sourceId = await openWatcher(api);
-      const before = treeHash(dataDir, ['activity']);
+      const before = treeHash(dataDir, RECORD_FILES);
       const refused = await api.install({
         sourceId,
         decisions: { agents: {}, triggers: { 'on-call': { armed: true, webhookSecret: { kind: 'given', secret } } } },
@@ -156,7 +156,7 @@ describe('install with the secret the sender gave', () => {
         error: { code, message, path: 'decisions.triggers.on-call.webhookSecret' },
       });
       // Nothing but the refusal's own line in the activity log, which never holds the secret.
-      expect(treeHash(dataDir, ['activity'])).toBe(before);
+      expect(treeHash(dataDir, RECORD_FILES)).toBe(before);
       expect(activityText(dataDir)).not.toContain(secret.trim().slice(6, 20));
     },
   );
@@ -164,7 +164,7 @@ describe('install with the secret the sender gave', () => {
   it('refuses a secret for a trigger that is not a webhook, or not armed', async () => {
     const { api, dataDir } = testApi();
     const sourceId = await openWatcher(api);
-    const before = treeHash(dataDir, ['activity']);
+    const before = treeHash(dataDir, RECORD_FILES);
     const notWebhook = await api.install({
       sourceId,
       decisions: {
@@ -192,7 +192,7 @@ describe('install with the secret the sender gave', () => {
         path: 'decisions.triggers.on-call.webhookSecret',
       },
     });
-    expect(treeHash(dataDir, ['activity'])).toBe(before); // the refusals are recorded in the activity log only
+    expect(treeHash(dataDir, RECORD_FILES)).toBe(before); // the refusals are recorded in the activity log only
   });
 
   it('the request schema is closed: an unknown kind or an extra field is request.invalid, and the error never repeats the secret', async () => {

@@ -14,7 +14,11 @@ import {
   activityOutcomeWords,
   type ActivityOutcome,
 } from '../../../shared/activity/activity-kinds';
-import { ActivityLog, type ChainReport } from '../activity/activity-log';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { ActivityLog } from '../activity/activity-log';
+import { STATE_FILE } from '../store/store';
+import { recordVerdict } from '../activity/record-words';
 import { type CliIo, EXIT } from './cli-io';
 import { defaultDataDir } from './cli-data';
 import { terminalJson, terminalLine, terminalSafe } from './terminal-text';
@@ -24,23 +28,37 @@ import { PROGRAM, usageError } from './usage';
 export const ACTIVITY_USAGE = [
   `Usage: ${PROGRAM} [--data-dir DIR] activity [--json] [--decisions] [--agent ID] [--limit N]`,
   `       ${PROGRAM} [--data-dir DIR] activity verify [--json]`,
+  `       ${PROGRAM} [--data-dir DIR] activity export [--since TIME] [--decisions] [--json]`,
   '',
   'What changed what an agent may do, and what happened to it, newest first.',
   '  --decisions  Only what the person decided, and what changed it without them (no traffic)',
   '  --agent ID   Only the entries of this agent (its store id, e.g. invoices/invoice-clerk)',
   '  --limit N    At most N entries',
   '',
-  'verify: whether the record is intact (each line carries the hash of the one before), and where it breaks.',
+  'verify: what the record proves (each line carries an HMAC of the one before under record.key, and the head is sealed),',
+  '        or where it breaks and how: a changed line, lines missing at the end, a record deleted or replaced, a chain recomputed.',
+  'export: the record for a collector, oldest first (decisions, then traffic); --json: JSON Lines, each line as',
+  '        stored with its seq and hmac, so the chain can be verified and heads compared; --since TIME (ISO 8601).',
   '',
 ].join('\n');
 
-/** One line of text for a chain's report. */
-function chainWords(name: string, report: ChainReport): string {
-  if (report.broken)
-    return `${name}: BROKEN at ${report.broken.file} line ${report.broken.line}: ${report.broken.reason}`;
-  if (report.entries === 0) return `${name}: intact (empty)`;
-  const files = report.files.length === 1 ? (report.files[0] as string) : `${report.files.length} files`;
-  return `${name}: intact, ${report.entries} entries (${files})${report.rotatedOut ? '; older traffic was rotated out before the first kept entry' : ''}; last hash ${report.lastHash}`;
+/** What the store says, read only: its packages and each agent's package (nothing when there is no store, or it is unreadable). */
+async function storeFacts(dataDir: string): Promise<{ packages: number; agents: Map<string, string | undefined> }> {
+  try {
+    const state = JSON.parse(await readFile(join(dataDir, STATE_FILE), 'utf8')) as {
+      packages?: Record<string, unknown>;
+      agents?: Record<string, { origin?: string; packageName?: unknown }>;
+    };
+    const agents = new Map<string, string | undefined>();
+    for (const [id, agent] of Object.entries(state.agents ?? {}))
+      agents.set(
+        id,
+        agent?.origin === 'package' && typeof agent.packageName === 'string' ? agent.packageName : undefined,
+      );
+    return { packages: Object.keys(state.packages ?? {}).length, agents };
+  } catch {
+    return { packages: 0, agents: new Map() };
+  }
 }
 
 async function verify(args: string[], io: CliIo): Promise<number> {
@@ -54,24 +72,80 @@ async function verify(args: string[], io: CliIo): Promise<number> {
         ACTIVITY_USAGE,
       );
   }
-  const report = await new ActivityLog(io.dataDir ?? defaultDataDir(io.env)).verify();
-  if (json) io.stdout(`${terminalJson(report)}\n`);
+  const dataDir = io.dataDir ?? defaultDataDir(io.env);
+  // A store that holds packages kept a record: an empty one there was deleted (even with its key gone).
+  const report = await new ActivityLog(dataDir).verify({ expectRecord: (await storeFacts(dataDir)).packages > 0 });
+  const verdict = recordVerdict(report);
+  if (json) io.stdout(`${terminalJson({ ...report, verdict })}\n`);
   else {
-    io.stdout(
-      `${terminalSafe(chainWords('decisions', report.decisions))}\n${terminalSafe(chainWords('traffic', report.traffic))}\n`,
-    );
+    io.stdout(`${verdict.lines.map((line) => terminalSafe(line)).join('\n')}\n`);
     io.stdout(
       report.intact
-        ? 'The activity record is intact.\n'
-        : 'The activity record has been changed since it was written: an entry was changed, removed or inserted.\n',
+        ? `The activity record is intact: ${terminalSafe(verdict.summary)}.\n`
+        : 'The activity record has been changed since it was written, or parts of it are gone (see above).\n',
     );
   }
   return report.intact ? EXIT.accepted : EXIT.refused;
 }
 
+/** `activity export`: the stored lines (JSON Lines with `--json`), or each in words. */
+async function exportRecord(args: string[], io: CliIo): Promise<number> {
+  let json = false;
+  let decisionsOnly = false;
+  let since: string | undefined;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] as string;
+    if (arg === '--json') json = true;
+    else if (arg === '--decisions') decisionsOnly = true;
+    else if (arg === '--since') {
+      const value = args[++i];
+      const time = value === undefined ? Number.NaN : Date.parse(value);
+      if (Number.isNaN(time))
+        return usageError(
+          io,
+          `--since needs a time (ISO 8601, e.g. 2026-11-30T14:02:00Z)${value === undefined ? '' : `, not \`${terminalSafe(value)}\``}`,
+          ACTIVITY_USAGE,
+        );
+      since = new Date(time).toISOString();
+    } else
+      return usageError(
+        io,
+        arg.startsWith('-')
+          ? `unknown option \`${terminalSafe(arg)}\` for activity export`
+          : 'activity export takes no argument',
+        ACTIVITY_USAGE,
+      );
+  }
+  const lines = await new ActivityLog(io.dataDir ?? defaultDataDir(io.env)).exportLines({
+    ...(since !== undefined ? { since } : {}),
+    decisionsOnly,
+  });
+  for (const { text } of lines) {
+    if (json) {
+      // Byte for byte as stored (the next line's HMAC is over these bytes); JSON holds no raw control character.
+      io.stdout(`${text}\n`);
+      continue;
+    }
+    const event = JSON.parse(text) as {
+      at: string;
+      kind: string;
+      outcome: ActivityOutcome;
+      detail: string;
+      trigger?: string;
+      agent?: string;
+      package?: string;
+    };
+    io.stdout(
+      `${terminalLine(`${event.at}  ${activityLine(event, event.trigger ?? event.agent ?? event.package ?? '')}`)}\n`,
+    );
+  }
+  return EXIT.accepted;
+}
+
 /** Runs `activity` with the arguments after the command name. */
 export async function run(args: string[], io: CliIo): Promise<number> {
   if (args[0] === 'verify') return verify(args.slice(1), io);
+  if (args[0] === 'export') return exportRecord(args.slice(1), io);
   let json = false;
   let decisionsOnly = false;
   let agent: string | undefined;
@@ -104,12 +178,25 @@ export async function run(args: string[], io: CliIo): Promise<number> {
         ACTIVITY_USAGE,
       );
   }
-  const log = new ActivityLog(io.dataDir ?? defaultDataDir(io.env));
+  const dataDir = io.dataDir ?? defaultDataDir(io.env);
+  const log = new ActivityLog(dataDir);
+  const facts = agent !== undefined ? await storeFacts(dataDir) : null;
+  // An agent's entries include its package's that name no agent (its install, update, removal):
+  // the package from the store, or, for a removed agent, from its id (package/agent).
+  const pkg =
+    agent === undefined ? undefined : facts?.agents.has(agent) ? facts.agents.get(agent) : agent.split('/')[0];
   const events = await log.list({
     ...(agent !== undefined ? { agent } : {}),
+    ...(pkg !== undefined && agent?.includes('/') ? { package: pkg } : {}),
     ...(limit !== undefined ? { limit } : {}),
     ...(decisionsOnly ? { decisionsOnly } : {}),
   });
+  if (agent !== undefined && !facts?.agents.has(agent) && !(await log.list({ agent })).some((e) => e.agent === agent)) {
+    io.stderr(
+      `${PROGRAM}: no agent \`${terminalSafe(agent)}\` is known: none is installed by that id and the record never named it (an agent is named by its id as \`list\` shows it, package/agent, e.g. invoices/invoice-clerk)\n`,
+    );
+    return EXIT.refused;
+  }
   if (json) {
     io.stdout(`${terminalJson({ events })}\n`);
     return EXIT.accepted;

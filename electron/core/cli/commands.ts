@@ -169,8 +169,8 @@ export const COMMANDS: readonly CliCommand[] = [
   },
   {
     name: 'activity',
-    args: '[--json] [--decisions] [--agent ID] [--limit N] | verify [--json]',
-    summary: 'Show the activity record, newest first; verify: whether it is intact, and where it breaks',
+    args: '[--json] [--decisions] [--agent ID] [--limit N] | verify [--json] | export [--since T] [--decisions] [--json]',
+    summary: 'Show the activity record, newest first; verify: what it proves, or where it breaks; export: JSON Lines',
     load: () => import('./activity-command'),
   },
 ];

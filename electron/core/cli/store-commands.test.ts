@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from '
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { INVOICES_DIR, packFiles, packFolder } from '../../../test/helpers/pack';
-import { tempDir, treeHash } from '../../../test/helpers/test-api';
+import { RECORD_FILES, tempDir, treeHash } from '../../../test/helpers/test-api';
 import { runCliCaptured } from '../../../test/helpers/cli-run';
 import { defaultDataDir } from './cli-data';
 
@@ -73,7 +73,7 @@ describe('store commands', () => {
       ['invoices/first-monday', true],
     ]);
 
-    const before = treeHash(dataDir, ['activity']);
+    const before = treeHash(dataDir, RECORD_FILES);
     const bad = apo(
       packFiles({
         'apollia.toml':
@@ -83,15 +83,15 @@ describe('store commands', () => {
     const refusedRun = await cli(['--data-dir', dataDir, 'install', bad, '--yes']);
     expect(refusedRun.code).toBe(1);
     expect(refusedRun.stderr).toContain('package version `1.2` is not semver');
-    expect(treeHash(dataDir, ['activity'])).toBe(before);
+    expect(treeHash(dataDir, RECORD_FILES)).toBe(before);
 
     const again = await cli(['--data-dir', dataDir, 'install', invoices, '--yes']);
     expect([again.code, again.stderr]).toEqual([1, 'apollia-desktop: invoices 1.2.0 is already installed\n']);
-    expect(treeHash(dataDir, ['activity'])).toBe(before);
+    expect(treeHash(dataDir, RECORD_FILES)).toBe(before);
 
     const gone = await cli(['--data-dir', dataDir, 'uninstall', 'invoices']);
     expect([gone.code, gone.stdout]).toEqual([0, 'Uninstalled invoices 1.2.0: 1 agent(s) and 1 trigger(s) removed.\n']);
-    expect(readdirSync(dataDir).sort()).toEqual(['activity', 'state.json']);
+    expect(readdirSync(dataDir).filter((name) => !RECORD_FILES.includes(name))).toEqual(['state.json']);
     const empty = JSON.parse((await cli(['--data-dir', dataDir, 'list', '--json'])).stdout);
     expect(empty).toEqual({ packages: [], agents: [], triggers: [], damage: [] });
     expect((await cli(['--data-dir', dataDir, 'uninstall', 'invoices'])).stderr).toBe(

@@ -17,7 +17,7 @@ import {
   minisignSign,
 } from '../../../test/helpers/minisign-tool';
 import { INVOICES_DIR, packFolder } from '../../../test/helpers/pack';
-import { activityText, editedPackage, tempDir, treeHash } from '../../../test/helpers/test-api';
+import { activityText, editedPackage, RECORD_FILES, tempDir, treeHash } from '../../../test/helpers/test-api';
 import { runCliCaptured } from '../../../test/helpers/cli-run';
 
 // The bounded worker starts from TS source here (seconds on a loaded machine): started before the first test's clock.
@@ -264,14 +264,14 @@ describeWithMinisign('trust, inspect, install and verify on the command line', (
     const claimed = JSON.parse((await cli(['--data-dir', dataDir, 'inspect', forged, '--json'])).stdout).summary
       .signature;
     expect([claimed.state, claimed.key_id, claimed.public_key]).toEqual(['unknown_key', publisher.printedKeyId, null]);
-    const before = treeHash(dataDir, ['activity']);
+    const before = treeHash(dataDir, RECORD_FILES);
     const refused = await cli(['--data-dir', dataDir, 'install', forged, '--yes']);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain("signed by a key you don't know");
     expect(refused.stderr).toContain(
       `not by the key you trusted as “Example Accounting” (ID ${publisher.printedKeyId}), which signed the version you have`,
     );
-    expect(treeHash(dataDir, ['activity'])).toBe(before);
+    expect(treeHash(dataDir, RECORD_FILES)).toBe(before);
     // The publisher's own key, no longer trusted, still keeps the pin: checked against the pinned key.
     const genuine = invoicesApo(work, '1.0.2');
     minisignSign(publisher, genuine, { trustedComment: 'invoices 1.0.2' });
@@ -348,13 +348,13 @@ describeWithMinisign('trust, inspect, install and verify on the command line', (
     expect((await cli(['--data-dir', dataDir, 'install', first, '--yes'])).code).toBe(0);
     const update = invoicesApo(work, '1.3.0');
     minisignSign(stranger, update, { trustedComment: 'invoices 1.3.0' });
-    const before = treeHash(dataDir, ['activity']);
+    const before = treeHash(dataDir, RECORD_FILES);
     const refused = await cli(['--data-dir', dataDir, 'install', update, '--yes']);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toBe(
       `apollia-desktop: invoices: this update is signed by a key you don't know (ID ${stranger.printedKeyId}), not by a key you don't know (ID ${publisher.printedKeyId}), which signed the version you have. Nothing was changed: installing it needs your explicit confirmation that you accept the new key (acceptKeyChange; the CLI's --accept-key-change).\n`,
     );
-    expect(treeHash(dataDir, ['activity'])).toBe(before);
+    expect(treeHash(dataDir, RECORD_FILES)).toBe(before);
     const dry = await cli(['--data-dir', dataDir, 'install', update]);
     expect(dry.stdout).toContain(
       `STOP: the signing key changed: this update is signed by a key you don't know (ID ${stranger.printedKeyId})`,

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { STATE_VERSION } from './state';
 import { LOCK_FILE, STATE_FILE } from './store';
-import { tempDir, testApi, treeHash } from '../../../test/helpers/test-api';
+import { RECORD_FILES, tempDir, testApi, treeHash } from '../../../test/helpers/test-api';
 
 const children: ChildProcess[] = [];
 afterEach(() => {
@@ -165,7 +165,11 @@ describe('a torn state file', () => {
     const saved = await api.saveMcpServer({ name: 'slack', transport: 'stdio', command: 'slack-mcp' });
     expect(saved.ok && saved.value.mcpServers.map((s) => s.name)).toEqual(['slack']);
     const keptAs = 'state.json.damaged-2026-12-01T10-00-00-000Z';
-    expect(readdirSync(dataDir).sort()).toEqual(['activity', STATE_FILE, keptAs]);
+    expect(
+      readdirSync(dataDir)
+        .filter((name) => !RECORD_FILES.includes(name))
+        .sort(),
+    ).toEqual([STATE_FILE, keptAs].sort());
     expect(readFileSync(join(dataDir, keptAs), 'utf8')).toBe(torn);
     const dashboard = await api.dashboard();
     expect(dashboard.ok && dashboard.value.damage).toEqual([

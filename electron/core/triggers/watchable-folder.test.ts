@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from 
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { packFolder } from '../../../test/helpers/pack';
-import { tempDir, testApi, treeHash } from '../../../test/helpers/test-api';
+import { RECORD_FILES, tempDir, testApi, treeHash } from '../../../test/helpers/test-api';
 import type { CoreApi } from '../api';
 import { folderOverlap, resolveWatchFolder, watchFolderRefusal } from './watchable-folder';
 
@@ -177,7 +177,7 @@ describe('watch folders through the Api', () => {
     const handle = await api.registerSource(apo, 'open-file');
     if (!handle.ok) throw new Error(handle.error.message);
     await api.inspect({ sourceId: handle.value.id });
-    const before = treeHash(dataDir, ['activity']);
+    const before = treeHash(dataDir, RECORD_FILES);
     const done = await api.install({
       sourceId: handle.value.id,
       decisions: { agents: {}, triggers: { 'on-change': { armed: true, folderId: picked.value.folderId } } },
@@ -189,6 +189,6 @@ describe('watch folders through the Api', () => {
         message: `${inbox} has changed since you picked it (it now leads to ${elsewhere}): pick the folder again.`,
       },
     });
-    expect(treeHash(dataDir, ['activity'])).toBe(before);
+    expect(treeHash(dataDir, RECORD_FILES)).toBe(before);
   });
 });
