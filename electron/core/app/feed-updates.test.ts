@@ -5,7 +5,7 @@
  * `decide`), only the pinned key's feed updates a package, modes hold and auto are kept, a yanked
  * installed version is said with its reason, and roll back puts the kept previous archive back.
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -99,7 +99,7 @@ describeWithMinisign('updates from a feed', () => {
     expect(update.ok && [update.value.from, update.value.to]).toEqual(['1.2.0', '1.3.0']);
     if (!update.ok) return;
     const inspected = await api.inspect({ sourceId: update.value.handle.id });
-    expect(inspected.ok && inspected.value.installed).toEqual({ version: '1.2.0', relation: 'newer' });
+    expect(inspected.ok && inspected.value.installed).toMatchObject({ version: '1.2.0', relation: 'newer' });
     expect(inspected.ok && inspected.value.updateDiff?.asksMore).toBe(false);
     expect(inspected.ok && asksNothingNew(inspected.value.updateDiff)).toBe(true);
     const receipt = await install(api, update.value.handle.id);
@@ -173,6 +173,44 @@ describeWithMinisign('updates from a feed', () => {
 
     const notFromFeed = await api.feeds.setMode('payroll', 'auto');
     expect(!notFromFeed.ok && notFromFeed.error.code).toBe('update.no_feed');
+  });
+
+  it("honours the policy's feed keys: feeds.allowed by prefix, installSources feeds only, an update mode it fixes", async () => {
+    const policyPath = join(dir, 'feeds-policy.json');
+    writeFileSync(
+      policyPath,
+      JSON.stringify({
+        version: 2,
+        feeds: { allowed: [`${server.origin}/allowed/`] },
+        installSources: 'feeds',
+        updates: 'hold',
+      }),
+    );
+    const { api } = testApi({ now: () => new Date(), policy: { machine: null, env: policyPath } });
+    expect((await api.trustKey({ publicKey: publisher.publicKeyText, name: 'Example Accounting' })).ok).toBe(true);
+    const elsewhere = publishFeed(server, dir, publisher, {
+      serial: 1,
+      archives: [v120],
+      path: '/elsewhere/feed.json',
+    });
+    const refused = await api.feeds.open({ feedUrl: elsewhere.url, name: 'invoices', version: null });
+    expect(!refused.ok && refused.error.code).toBe('feed.not_allowed');
+
+    // A feed the policy allows installs, though local files may not.
+    const allowed = publishFeed(server, dir, publisher, { serial: 1, archives: [v120], path: '/allowed/feed.json' });
+    await install(api, (await installFromFeed(api, allowed.url)).opened.handle.id);
+    const file = join(dir, 'local-invoices.apo');
+    writeFileSync(file, v130.bytes);
+    const opened = await api.registerSource(file, 'command-line');
+    if (!opened.ok) throw new Error(opened.error.message);
+    expect((await api.inspect({ sourceId: opened.value.id })).ok).toBe(true);
+    const local = await api.install({ sourceId: opened.value.id, decisions: emptyAnswers });
+    expect(!local.ok && local.error.code).toBe('policy.install_source');
+
+    // The organization fixes the mode: the package is held, whatever the person chooses.
+    publishFeed(server, dir, publisher, { serial: 2, archives: [v120, v130], path: '/allowed/feed.json' });
+    const held = await api.feeds.openUpdate('invoices');
+    expect(!held.ok && held.error.code).toBe('update.held');
   });
 
   it('refuses a download whose bytes are not the signed ones, and keeps nothing', async () => {

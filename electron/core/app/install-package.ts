@@ -233,6 +233,8 @@ async function installOnce(ctx: ApiContext, request: ApiRequest<'install'>) {
     source.inspection.summary?.signature ?? null,
     sha256,
     verificationKeys(policy, trustedKeysOf(before)),
+    // `installSources: "feeds"` refuses a local file, never a download a verified feed brought.
+    src.feed ? 'feed' : 'file',
   )[0];
   if (policyProblem) refuse(policyProblem);
   // The one decision function, over what the store holds: refuses an answer it cannot carry out before anything is read
