@@ -50,6 +50,12 @@ export type ApiErrorCode =
   | 'install.downgrade'
   | 'install.denied_tool'
   | 'package.unknown'
+  // reinstall (the CLI's way back after the integrity check): another version given, or files unchanged
+  | 'reinstall.other_version'
+  | 'reinstall.unchanged'
+  // pack (the CLI's): the output file is a folder, or holds other bytes and --force was not given
+  | 'pack.output_is_folder'
+  | 'pack.output_exists'
   // apply
   | 'apply.not_a_template'
   | 'apply.refused'

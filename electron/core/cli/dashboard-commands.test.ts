@@ -159,6 +159,7 @@ describe('apply NAME, mcp, remove', () => {
         'slack_channel=C0123ABCD',
         '--grant',
         'mcp:slack/slack_send_message',
+        '--yes',
       ],
       elsewhere,
     );
@@ -214,6 +215,7 @@ describe('apply NAME, mcp, remove', () => {
         'slack_channel=C0123ABCD',
         '--grant',
         'mcp:slack/slack_send_message',
+        '--yes',
       ],
       elsewhere,
     );
@@ -286,7 +288,7 @@ describe('reinstall after the integrity check found a change', () => {
     expect(dry.stdout).toContain(
       `  arms again: watcher/on-change, watching ${folder}\n  arms again: watcher/on-call\n`,
     );
-    expect(dry.stdout).toContain('Nothing was changed. Run again with --yes to reinstall.\n');
+    expect(dry.stdout).toContain('\nNothing was changed: add --yes to do it\n');
     expect(Object.values(state(dataDir).triggers).filter((t) => (t as { armed: boolean }).armed)).toEqual([]);
 
     const done = await cli(['reinstall', apo, '--yes']);

@@ -55,7 +55,9 @@ export function inspectionJson(
   installedVersion: string | null = null,
   policy: InspectionPolicy | null = null,
 ): string {
-  const { kind, ok, errors, warnings, details } = inspection;
+  const { kind, ok, warnings, details } = inspection;
+  // Every refusal names its field, null when it is about the whole input (DESIGN.md "The command line").
+  const errors = inspection.errors.map((error) => ({ ...error, path: error.path ?? null }));
   const summary =
     verdict && inspection.summary
       ? {

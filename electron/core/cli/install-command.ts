@@ -18,7 +18,8 @@ import { existsSync, statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import type { InstallReceipt, SourceInspection } from '../../../shared/contract/api';
 import type { ApoDetails, ApoSummary } from '../../../shared/manifests/inspection';
-import { publisherStatus } from '../../../shared/decisions/verdict';
+import { packageVerdict, publisherStatus, VERDICT_LABELS } from '../../../shared/decisions/verdict';
+import { APOLLIA_NATIVE_TOOLS } from '../../../shared/manifests/catalogues';
 import { type AccessAnswer, type ConsentAnswers, decide, type Decisions } from '../../../shared/decisions/decisions';
 import { decisionTrust } from '../../../shared/decisions/decision-input';
 import { permissionWords } from '../../../shared/decisions/access-decisions';
@@ -29,6 +30,7 @@ import { createFileKeySecretBox, fileKeyPath } from '../secrets/secret-box';
 import { cliDataDir, cliResourcesDir, refused } from './cli-data';
 import { type CliIo, EXIT } from './cli-io';
 import { formatInspection } from './inspection-text';
+import { terminalJson } from './terminal-text';
 import { PROGRAM, usageError } from './usage';
 import {
   printSecretNote,
@@ -72,12 +74,13 @@ export function cliApi(io: CliIo, folders: string[] = []): CoreApi {
 export const INSTALL_USAGE = [
   `Usage: ${PROGRAM} [--data-dir DIR] install PATH [--yes] [--grant|--withhold|--allow|--ask ENTRY ...]`,
   '         [--arm TRIGGER[=FOLDER] [--webhook-secret-file FILE | --webhook-secret-stdin] ...] [--disarm TRIGGER ...]',
-  '         [--allow-downgrade] [--accept-key-change]',
+  '         [--allow-downgrade] [--accept-key-change] [--json]',
   '',
-  'Without --yes, prints what the package asks and what would be decided; installs nothing.',
+  'Without --yes, prints what the package asks (its verdict first) and what would be decided; changes nothing.',
   'Anything no flag names is kept (an update keeps every earlier answer, armed trigger, folder and',
   'secret) or takes its default (a first install grants the access the package proposes, arms nothing).',
   '  --yes              Install',
+  '  --json             Print one JSON document: { ok, applied, preview } (or the receipt, applied)',
   '  --grant ENTRY      Grant an entry (repeat it), e.g. --grant file_read; it asks first unless it only reads',
   '  --withhold ENTRY   Do not grant an entry',
   '  --allow ENTRY      Grant an entry and let it run without asking (not for one that can change or send things)',
@@ -96,6 +99,7 @@ export const INSTALL_USAGE = [
 /** What the flags of `install` say: the person's answers, exactly as the form's clicks are. */
 interface InstallFlags {
   yes: boolean;
+  json: boolean;
   allowDowngrade: boolean;
   acceptKeyChange: boolean;
   access: Map<string, AccessAnswer>;
@@ -119,14 +123,9 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   const inspected = await api.inspect({ sourceId: source.value.id });
   if (!inspected.ok) return refused(io, inspected.error);
   const inspection: SourceInspection = inspected.value;
-  if (inspection.kind !== 'apo') {
-    const unpacked = inspection.errors[0]?.code === 'template.unbuilt_apo';
-    io.stderr(
-      `${PROGRAM}: ${flags.given} is a ${unpacked ? `package folder, not yet packed: pack it with \`pack ${flags.given}\`, then install the .apo it writes` : inspection.kind === 'template' ? 'template folder: apply it with `apply`' : 'plugin manifest: plugins are shown, never installed'}\n`,
-    );
-    return EXIT.refused;
-  }
+  if (inspection.kind !== 'apo') return refused(io, notAPackage(flags.given, inspection));
   if (!inspection.ok) {
+    if (io.json) return refused(io, { code: 'install.refused', message: 'refused', problems: inspection.errors });
     io.stderr(formatInspection(inspection));
     return EXIT.refused;
   }
@@ -148,13 +147,20 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     answers: decisions,
   });
   if (!flags.yes) {
-    printWouldInstall(io, inspection, decided);
+    if (flags.json)
+      io.stdout(
+        `${terminalJson({ ok: true, applied: false, preview: { summary, policy: inspection.policy, installed: inspection.installed ?? null, decisions: decided } })}\n`,
+      );
+    else printWouldInstall(io, inspection, decided);
     return EXIT.accepted;
   }
-  for (const problem of decided.problems) {
-    io.stderr(`${PROGRAM}: ${problem.message}${problem.code.startsWith('policy.') ? ` (${problem.code})` : ''}\n`);
-    return EXIT.refused;
-  }
+  const [problem] = decided.problems;
+  if (problem)
+    return refused(io, {
+      code: problem.code,
+      message: `${problem.message}${problem.code.startsWith('policy.') ? ` (${problem.code})` : ''}`,
+      problems: decided.problems,
+    });
 
   for (const arm of flags.arms) {
     if (!arm.secret) continue;
@@ -174,14 +180,30 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     ...(flags.acceptKeyChange ? { acceptKeyChange: true } : {}),
   });
   if (!result.ok) return refused(io, result.error);
-  printInstalled(io, result.value, summary, decided);
+  if (flags.json) io.stdout(`${terminalJson({ ok: true, applied: true, ...result.value })}\n`);
+  else printInstalled(io, result.value, summary, decided);
   return EXIT.accepted;
+}
+
+/** The refusal of an input that is no `.apo`, saying what it is and what to do with it. */
+function notAPackage(given: string, inspection: SourceInspection) {
+  const code = inspection.errors[0]?.code;
+  const what =
+    code === 'template.unbuilt_apo'
+      ? `package folder, not yet packed: pack it with \`pack ${given}\`, then install the .apo it writes`
+      : inspection.kind === 'plugin'
+        ? 'plugin manifest: plugins are shown, never installed'
+        : inspection.ok
+          ? 'template folder: apply it with `apply`'
+          : 'folder, neither a package nor a template: a package folder has apollia.toml at its root; `inspect` says why it is refused';
+  return { code: 'install.not_a_package' as const, message: `${given} is a ${what}` };
 }
 
 /** The flags of `install`, or the exit code of `--help` or of a usage error (already printed). */
 function parseInstallFlags(args: string[], io: CliIo): InstallFlags | number {
   const flags = {
     yes: false,
+    json: false,
     allowDowngrade: false,
     acceptKeyChange: false,
     access: new Map<string, AccessAnswer>(),
@@ -195,6 +217,7 @@ function parseInstallFlags(args: string[], io: CliIo): InstallFlags | number {
       io.stdout(INSTALL_USAGE);
       return EXIT.accepted;
     } else if (arg === '--yes' || arg === '-y') flags.yes = true;
+    else if (arg === '--json') flags.json = true;
     else if (arg === '--allow-downgrade') flags.allowDowngrade = true;
     else if (arg.startsWith('--webhook-secret')) {
       const next = webhookSecretFlag(args, i, io, flags.arms);
@@ -306,10 +329,10 @@ async function answersOf(
   }
   const stray = [...flags.access.keys()].find((entry) => !offered.has(entry));
   if (stray !== undefined) {
-    io.stderr(
-      `${PROGRAM}: ${manifest.package.name} offers no agent \`${stray}\` (it can grant: ${[...offered].join(', ') || 'nothing'})\n`,
-    );
-    return EXIT.refused;
+    return refused(io, {
+      code: 'install.unknown_access',
+      message: `${manifest.package.name} offers no entry \`${stray}\` (it can grant: ${[...offered].join(', ') || 'nothing'})`,
+    });
   }
   for (const id of flags.disarms) decisions.triggers[id] = { armed: false };
   for (const arm of flags.arms) {
@@ -317,7 +340,8 @@ async function answersOf(
     if (arm.folder) {
       // Only registers the folder for this run (as the form's folder dialog does): nothing is written.
       const picked = await api.pickWatchFolder();
-      if (!picked.ok || !picked.value) return refused(io, picked.ok ? { message: 'no folder picked' } : picked.error);
+      if (!picked.ok || !picked.value)
+        return refused(io, picked.ok ? { code: 'folder.unknown', message: 'no folder picked' } : picked.error);
       folderId = picked.value.folderId;
     }
     // The sender's secret is read only when installing; until then it stands for "the one your sender gave".
@@ -333,6 +357,9 @@ async function answersOf(
 /** Without `--yes`: what the package asks, what changed, and what would be decided; nothing is installed. */
 function printWouldInstall(io: CliIo, inspection: SourceInspection, decided: Decisions): void {
   const manifest = (inspection.details as ApoDetails).manifest;
+  // The verdict first, as the consent form shows it (DESIGN.md "Consent, install, apply").
+  const verdict = packageVerdict(manifest, APOLLIA_NATIVE_TOOLS);
+  io.stdout(`${VERDICT_LABELS[verdict.level]}: ${verdict.headline}\n\n`);
   io.stdout(formatInspection(inspection));
   if (inspection.policy.state === 'unreadable')
     io.stdout(
@@ -354,7 +381,7 @@ function printWouldInstall(io: CliIo, inspection: SourceInspection, decided: Dec
     ? 'keeping your answers from before (what is new or widened left ungranted)'
     : 'granting what the package proposes';
   io.stdout(
-    `\nNothing was installed. Run again with --yes to install, ${answers}; --grant, --withhold, --allow or --ask ENTRY to change an answer, --arm or --disarm TRIGGER to change a trigger.\n`,
+    `\nWith --yes it installs, ${answers}; --grant, --withhold, --allow or --ask ENTRY change an answer, --arm or --disarm TRIGGER a trigger.\nNothing was changed: add --yes to do it\n`,
   );
 }
 

@@ -37,7 +37,7 @@ describe('store commands', () => {
 
     const dry = await cli(['--data-dir', dataDir, 'install', invoices]);
     expect(dry.code).toBe(0);
-    expect(dry.stdout).toContain('Nothing was installed.');
+    expect(dry.stdout.trimEnd().split('\n').at(-1)).toBe('Nothing was changed: add --yes to do it');
     expect(existsSync(dataDir)).toBe(false);
 
     const done = await cli([
@@ -106,9 +106,9 @@ describe('store commands', () => {
     expect(blocked.code).toBe(1);
     expect(blocked.stderr).toContain("Can't apply market-monitor yet");
     expect(existsSync(dataDir)).toBe(false);
-    const done = await cli(['--data-dir', dataDir, 'apply', template, '--param', 'companies=Acme', '--json']);
+    const done = await cli(['--data-dir', dataDir, 'apply', template, '--param', 'companies=Acme', '--json', '--yes']);
     expect(done.code).toBe(0);
-    expect(JSON.parse(done.stdout).displayName).toBe('Market monitor: Acme');
+    expect(JSON.parse(done.stdout)).toMatchObject({ ok: true, applied: true, displayName: 'Market monitor: Acme' });
     const list = JSON.parse((await cli(['--data-dir', dataDir, 'list', '--json'])).stdout);
     expect(list.agents.map((a: { displayName: string }) => a.displayName)).toEqual(['Market monitor: Acme']);
   });
@@ -155,7 +155,7 @@ describe('install --yes of an update asks again', () => {
     const newer = update();
     const dry = await cli(['--data-dir', dataDir, 'install', newer]);
     expect(dry.stdout).toContain(
-      'Run again with --yes to install, keeping your answers from before (what is new or widened left ungranted)',
+      'With --yes it installs, keeping your answers from before (what is new or widened left ungranted)',
     );
     expect(dry.stdout).toContain('    file_write: Not allowed: new in this version, tick it to allow\n');
     const done = await cli(['--data-dir', dataDir, 'install', newer, '--yes']);

@@ -1,0 +1,201 @@
+/**
+ * DESIGN.md "The command line": a command that changes what an agent may do asks before it acts (a preview,
+ * nothing changed without `--yes`), and every refusal is one contract: each problem with its field, and with
+ * `--json` one document `{ ok: false, errors: [{ code, message, path }] }` on standard output; exit 0, 1 or 2.
+ */
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { packFolder } from '../../../test/helpers/pack';
+import { tempDir, treeHash } from '../../../test/helpers/test-api';
+import { runCliCaptured } from '../../../test/helpers/cli-run';
+import { VERDICT_LABELS } from '../../../shared/decisions/verdict';
+
+const WATCHER = new URL('../../../test/fixtures/apo/watcher', import.meta.url).pathname;
+
+function apo(): string {
+  const path = join(tempDir('apollia-contract-apo-'), 'watcher.apo');
+  writeFileSync(path, packFolder(WATCHER));
+  return path;
+}
+
+/** The verdict's line, as the consent form's first words (`High risk: Can run programs …`). */
+const VERDICT_LINE = new RegExp(`^(${Object.values(VERDICT_LABELS).join('|')}): \\S`);
+
+const lastLine = (text: string) => text.trimEnd().split('\n').at(-1);
+
+describe('asks before it acts', () => {
+  it('apply without --yes prints the verdict first and the preview, and changes nothing', async () => {
+    const dataDir = join(tempDir('apollia-contract-'), 'data');
+    const run = await runCliCaptured([
+      '--data-dir',
+      dataDir,
+      'apply',
+      'release-notes',
+      '--param',
+      'owner=acme',
+      '--param',
+      'repo=widgets',
+    ]);
+    expect([run.code, run.stderr]).toEqual([0, '']);
+    expect(run.stdout.split('\n')[0]).toMatch(VERDICT_LINE);
+    // The template recommends `never`; the person did not choose it, so it asks.
+    expect(run.stdout).toContain('  approvals: ask (');
+    expect(run.stdout).toContain('the template recommends never');
+    expect(lastLine(run.stdout)).toBe('Nothing was changed: add --yes to do it');
+    expect(existsSync(dataDir)).toBe(false);
+  });
+
+  it('apply --json without --yes is one document { ok, applied: false, preview }; --approvals never chooses never', async () => {
+    const dataDir = join(tempDir('apollia-contract-'), 'data');
+    const args = ['--data-dir', dataDir, 'apply', 'release-notes', '--param', 'owner=acme', '--param', 'repo=widgets'];
+    const run = await runCliCaptured([...args, '--json']);
+    expect(run.code).toBe(0);
+    const doc = JSON.parse(run.stdout);
+    expect([doc.ok, doc.applied, doc.preview.approvals.chosen, doc.preview.canApply]).toEqual([
+      true,
+      false,
+      'ask',
+      true,
+    ]);
+    expect(existsSync(dataDir)).toBe(false);
+    const never = JSON.parse((await runCliCaptured([...args, '--json', '--approvals', 'never'])).stdout);
+    expect(never.preview.approvals.chosen).toBe('never');
+    const done = await runCliCaptured([...args, '--json', '--yes']);
+    expect(done.code).toBe(0);
+    const receipt = JSON.parse(done.stdout);
+    expect([receipt.ok, receipt.applied, receipt.preview.approvals.chosen]).toEqual([true, true, 'ask']);
+    expect(existsSync(join(dataDir, 'state.json'))).toBe(true);
+  });
+
+  it('install --json without --yes is one document { ok, applied: false, preview }, nothing written', async () => {
+    const dataDir = join(tempDir('apollia-contract-'), 'data');
+    const run = await runCliCaptured(['--data-dir', dataDir, 'install', apo(), '--json']);
+    expect(run.code).toBe(0);
+    const doc = JSON.parse(run.stdout);
+    expect([doc.ok, doc.applied, doc.preview.summary.name]).toEqual([true, false, 'watcher']);
+    expect(Object.keys(doc.preview.decisions.agents).length).toBeGreaterThan(0);
+    expect(existsSync(dataDir)).toBe(false);
+    const text = await runCliCaptured(['--data-dir', dataDir, 'install', apo()]);
+    expect(text.stdout.split('\n')[0]).toMatch(VERDICT_LINE);
+    expect(lastLine(text.stdout)).toBe('Nothing was changed: add --yes to do it');
+    expect(existsSync(dataDir)).toBe(false);
+  });
+});
+
+describe('one refusal contract', () => {
+  /** A data folder with the watcher package installed, for the commands that need something to refuse. */
+  async function installed(): Promise<string> {
+    const dataDir = join(tempDir('apollia-contract-'), 'data');
+    const done = await runCliCaptured(['--data-dir', dataDir, 'install', apo(), '--yes']);
+    expect(done.code).toBe(0);
+    return dataDir;
+  }
+
+  const notApo = () => {
+    const dir = tempDir('apollia-contract-in-');
+    writeFileSync(join(dir, 'notes.txt'), 'hello');
+    return join(dir, 'notes.txt');
+  };
+
+  // One refused invocation per command; each is refused with exit 1 and, with --json, one document on stdout.
+  const cases: [string, (dataDir: string) => string[]][] = [
+    ['inspect', () => ['inspect', notApo()]],
+    ['install', () => ['install', apo(), '--yes', '--grant', 'no_such_entry']],
+    ['reinstall', () => ['reinstall', apo()]],
+    ['apply', () => ['apply', 'release-notes', '--param', 'owner=acme']],
+    ['pack', () => ['pack', tempDir('apollia-contract-empty-')]],
+    ['arm', () => ['arm', 'watcher/nope']],
+    ['disarm', () => ['disarm', 'watcher/nope']],
+    ['grant', () => ['grant', 'nobody/none', 'file_read']],
+    ['revoke', () => ['revoke', 'nobody/none', 'file_read']],
+    ['remove', () => ['remove', 'nobody/none']],
+    ['mcp', () => ['mcp', 'remove', 'nope']],
+    ['rotate', () => ['rotate', 'watcher/nope']],
+    ['uninstall', () => ['uninstall', 'nope']],
+    ['trust', () => ['trust', 'remove', 'RWQ0000000000000', '--yes']],
+    ['runs', () => ['runs', 'discard', 'no-such-run', '--yes']],
+  ];
+
+  it.each(cases)('%s: the text names each problem; --json prints one document on stdout; exit 1', async (_, argv) => {
+    const dataDir = await installed();
+    const before = treeHash(dataDir);
+    const text = await runCliCaptured(['--data-dir', dataDir, ...argv(dataDir)]);
+    expect(text.code).toBe(1);
+    expect(text.stderr + text.stdout).not.toBe('');
+    const json = await runCliCaptured(['--data-dir', dataDir, ...argv(dataDir), '--json']);
+    expect(json.code).toBe(1);
+    const doc = JSON.parse(json.stdout);
+    expect(doc.ok).toBe(false);
+    expect(doc.errors.length).toBeGreaterThan(0);
+    for (const error of doc.errors) {
+      expect(typeof error.code).toBe('string');
+      expect(error.code).not.toBe('');
+      expect(typeof error.message).toBe('string');
+      expect(error.path === null || typeof error.path === 'string').toBe(true);
+    }
+    expect(treeHash(dataDir)).toBe(before);
+  });
+
+  it("apply's refusal names the field, in text and in JSON (parameters.repo)", async () => {
+    const dataDir = join(tempDir('apollia-contract-'), 'data');
+    const argv = ['--data-dir', dataDir, 'apply', 'release-notes', '--param', 'owner=acme'];
+    const text = await runCliCaptured(argv);
+    expect(text.code).toBe(1);
+    expect(text.stderr).toContain('(at parameters.repo)');
+    const json = await runCliCaptured([...argv, '--json']);
+    const doc = JSON.parse(json.stdout);
+    expect(doc.errors).toContainEqual(expect.objectContaining({ code: 'apply.parameter', path: 'parameters.repo' }));
+    expect(existsSync(dataDir)).toBe(false);
+  });
+
+  it('an unknown --param lists the parameters', async () => {
+    const run = await runCliCaptured([
+      '--data-dir',
+      join(tempDir('apollia-contract-'), 'data'),
+      'apply',
+      'release-notes',
+      '--param',
+      'owner=acme',
+      '--param',
+      'repo=w',
+      '--param',
+      'chanel=x',
+    ]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('`chanel` is not a parameter of release-notes (its parameters: owner, repo, audience');
+  });
+
+  it('list and verify refuse a store of a future version, in one JSON document', async () => {
+    const dataDir = join(tempDir('apollia-contract-'), 'data');
+    mkdirSync(dataDir, { recursive: true });
+    writeFileSync(join(dataDir, 'state.json'), '{"version": 999}');
+    for (const argv of [['list'], ['verify']]) {
+      const json = await runCliCaptured(['--data-dir', dataDir, ...argv, '--json']);
+      expect(json.code, argv.join(' ')).toBe(1);
+      const doc = JSON.parse(json.stdout);
+      expect([doc.ok, typeof doc.errors[0].code]).toEqual([false, 'string']);
+    }
+  });
+});
+
+describe('usage errors', () => {
+  it('are one line and a hint, with the nearest option or command', async () => {
+    const flag = await runCliCaptured(['apply', 'kyb', '--jsn']);
+    expect(flag.code).toBe(2);
+    expect(flag.stderr).toBe(
+      'apollia-desktop: unknown option `--jsn` for apply: did you mean --json?\n(`apollia-desktop apply --help` shows the usage)\n',
+    );
+    const command = await runCliCaptured(['instal', 'x.apo']);
+    expect(command.code).toBe(2);
+    expect(command.stderr.split('\n')[0]).toBe('apollia-desktop: unknown command `instal`: did you mean install?');
+    const far = await runCliCaptured(['inspect', 'x', '--zzzzzzzz']);
+    expect(far.stderr.split('\n')[0]).toBe('apollia-desktop: unknown option `--zzzzzzzz` for inspect');
+  });
+
+  it('--version prints the version of package.json', async () => {
+    const { version } = (await import('../../../package.json')).default;
+    const run = await runCliCaptured(['--version']);
+    expect([run.code, run.stdout]).toEqual([0, `apollia-desktop ${version}\n`]);
+  });
+});
