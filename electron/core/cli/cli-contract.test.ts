@@ -3,7 +3,7 @@
  * nothing changed without `--yes`), and every refusal is one contract: each problem with its field, and with
  * `--json` one document `{ ok: false, errors: [{ code, message, path }] }` on standard output; exit 0, 1 or 2.
  */
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { packFolder } from '../../../test/helpers/pack';
@@ -197,5 +197,39 @@ describe('usage errors', () => {
     const { version } = (await import('../../../package.json')).default;
     const run = await runCliCaptured(['--version']);
     expect([run.code, run.stdout]).toEqual([0, `apollia-desktop ${version}\n`]);
+  });
+});
+
+describe('names and paths', () => {
+  /** A folder with a template folder called `kyb` in it: the built-in's name, shadowed here. */
+  function shadowing(): string {
+    const here = tempDir('apollia-contract-here-');
+    cpSync(new URL('../../../resources/templates/kyb', import.meta.url).pathname, join(here, 'kyb'), {
+      recursive: true,
+    });
+    return here;
+  }
+
+  it('inspect takes a built-in template by its name', async () => {
+    const run = await runCliCaptured(['inspect', 'code-review', '--json'], { cwd: tempDir('apollia-contract-') });
+    expect(run.code).toBe(0);
+    const doc = JSON.parse(run.stdout);
+    expect([doc.kind, doc.summary.name, doc.summary.signature.state]).toEqual(['template', 'code-review', 'builtin']);
+  });
+
+  it('a bare name is the built-in even where a folder of that name is here, and says so; ./NAME is the folder', async () => {
+    const cwd = shadowing();
+    const named = await runCliCaptured(['inspect', 'kyb', '--json'], { cwd });
+    expect(JSON.parse(named.stdout).summary.signature.state).toBe('builtin');
+    expect(named.stderr).toContain('`kyb` is the built-in template of that name, not the folder kyb here');
+    expect(named.stderr).toContain('(./kyb)');
+    const path = await runCliCaptured(['inspect', './kyb', '--json'], { cwd });
+    expect(JSON.parse(path.stdout).summary.signature.state).not.toBe('builtin');
+    expect(path.stderr).toBe('');
+    const dataDir = join(tempDir('apollia-contract-'), 'data');
+    const applied = await runCliCaptured(['--data-dir', dataDir, 'apply', 'kyb', '--json'], { cwd });
+    expect(applied.stderr).toContain('`kyb` is the built-in template of that name');
+    const folder = await runCliCaptured(['--data-dir', dataDir, 'apply', './kyb', '--json'], { cwd });
+    expect([folder.code, folder.stderr]).toEqual([0, '']);
   });
 });

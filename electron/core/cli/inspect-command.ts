@@ -8,7 +8,7 @@
  */
 import { terminalJson } from './terminal-text';
 import { realpath } from 'node:fs/promises';
-import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { ApoSummary, Inspection } from '../../../shared/manifests/inspection';
 import {
   type SignatureVerdict,
@@ -26,13 +26,15 @@ import { installedDecisions } from '../store/records';
 import { withSignatureState } from '../trust/signature-state';
 import { cliResourcesDir, cliTrustedKeys, refused } from './cli-data';
 import { type CliIo, EXIT } from './cli-io';
+import { templateArgument } from './template-name';
 import { PROGRAM, usageError } from './usage';
 
 /** Usage of this command. */
 export const INSPECT_USAGE = [
-  `Usage: ${PROGRAM} [--data-dir DIR] inspect PATH [--json]`,
+  `Usage: ${PROGRAM} [--data-dir DIR] inspect PATH|NAME [--json]`,
   '',
-  'PATH is a .apo file, a template folder or a plugin manifest (JSON). Nothing in it is run.',
+  'PATH is a .apo file, a template folder or a plugin manifest (JSON); NAME a built-in template',
+  '(code-review, kyb, …), always, even where a folder of that name is here (give it as ./NAME). Nothing is run.',
   "A .apo's signature (PATH.minisig beside it) is checked against the keys you trust (`trust add`).",
   '  --json  Print one JSON object: kind, ok, errors, warnings, summary, details, policy',
   '',
@@ -96,7 +98,10 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   if (paths.length === 0) return usageError(io, 'inspect needs a PATH', INSPECT_USAGE);
   if (paths.length > 1) return usageError(io, `inspect takes one PATH, got ${paths.length}`, INSPECT_USAGE);
   const given = paths[0] as string;
-  const path = isAbsolute(given) ? given : resolve(io.cwd, given);
+  // A bare name of a built-in template is that template (DESIGN.md "The command line"); anything else a path.
+  const argument = templateArgument(io, given);
+  if (argument.kind === 'builtin' && argument.note) io.stderr(`${PROGRAM}: note: ${argument.note}\n`);
+  const path = argument.path;
 
   // The user's trusted keys (the store of --data-dir, else the app's): a package signed by one is `verified`.
   const keys = await cliTrustedKeys(io);
