@@ -20,7 +20,7 @@ import { VERDICT_LABELS } from '../../../shared/decisions/verdict';
 import { type CliIo, EXIT } from './cli-io';
 import { cliApi } from './install-command';
 import { problemWords, refused } from './cli-data';
-import { builtinTemplateNames, templateArgument } from './template-name';
+import { builtinTemplateNames, isPlainFolder, PLAIN_FOLDER_WORDS, templateArgument } from './template-name';
 import { terminalJson } from './terminal-text';
 import { PROGRAM, usageError } from './usage';
 
@@ -111,6 +111,11 @@ export async function run(args: string[], io: CliIo): Promise<number> {
       `no such folder, nor a built-in template: ${given} (built in: ${builtinTemplateNames(io.env).join(', ')})`,
       APPLY_USAGE,
     );
+  if (argument.kind === 'path' && isPlainFolder(argument.path))
+    return refused(io, {
+      code: 'apply.not_a_template',
+      message: `${given} is ${PLAIN_FOLDER_WORDS}: nothing to apply`,
+    });
   const source =
     argument.kind === 'builtin'
       ? await api.openBuiltinTemplate({ name: argument.name })

@@ -233,3 +233,52 @@ describe('names and paths', () => {
     expect([folder.code, folder.stderr]).toEqual([0, '']);
   });
 });
+
+describe('the small traps', () => {
+  it('a plain folder is called what it is, by inspect, install and apply', async () => {
+    const plain = tempDir('apollia-contract-plain-');
+    mkdirSync(join(plain, 'src'));
+    writeFileSync(join(plain, 'src', 'main.py'), 'print(1)\n');
+    const dataDir = join(tempDir('apollia-contract-'), 'data');
+    const inspected = await runCliCaptured(['inspect', plain]);
+    expect(inspected.code).toBe(1);
+    expect(inspected.stdout.split('\n')[0]).toBe(
+      'plain folder: neither a template (agent.md at its root) nor a package folder (apollia.toml at its root)',
+    );
+    for (const command of ['install', 'apply']) {
+      const run = await runCliCaptured(['--data-dir', dataDir, command, plain]);
+      expect(run.code).toBe(1);
+      expect(run.stderr).toContain(`${plain} is a plain folder, neither a template`);
+      expect(run.stderr).not.toMatch(/apply it|template's only folders/);
+    }
+    expect(existsSync(dataDir)).toBe(false);
+  });
+
+  it('an access entry no agent offers is called an entry', async () => {
+    const dataDir = join(tempDir('apollia-contract-'), 'data');
+    const run = await runCliCaptured(['--data-dir', dataDir, 'install', apo(), '--grant', 'mcp:ledger/lokup']);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/^apollia-desktop: watcher offers no entry `mcp:ledger\/lokup` \(it can grant: /);
+  });
+
+  it('a zip renamed .apo says what to do with it', async () => {
+    const dir = tempDir('apollia-contract-zip-');
+    writeFileSync(join(dir, 'renamed.apo'), Buffer.concat([Buffer.from('PK\x03\x04'), Buffer.alloc(60)]));
+    const run = await runCliCaptured(['inspect', join(dir, 'renamed.apo')]);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain('unzip it into a folder, then `apollia-desktop pack FOLDER` writes the .apo');
+  });
+
+  it('install --yes says each armed trigger once, with a webhook’s address; uninstall counts in words', async () => {
+    const dataDir = join(tempDir('apollia-contract-'), 'data');
+    const done = await runCliCaptured(['--data-dir', dataDir, 'install', apo(), '--yes', '--arm', 'on-call']);
+    expect(done.code).toBe(0);
+    expect(done.stdout.match(/on-call: armed/g)).toHaveLength(1);
+    expect(done.stdout).not.toContain('Armed:');
+    expect(done.stdout).toContain('  Its address: http://127.0.0.1:47611/hooks/watcher/on-call (Only this computer');
+    const armed = await runCliCaptured(['--data-dir', dataDir, 'arm', 'watcher/on-call']);
+    expect(armed.stdout).toContain('  Its address: http://127.0.0.1:47611/hooks/watcher/on-call');
+    const gone = await runCliCaptured(['--data-dir', dataDir, 'uninstall', 'watcher']);
+    expect(gone.stdout).toMatch(/: 1 agent and 3 triggers removed\.\n$/);
+  });
+});

@@ -26,7 +26,7 @@ import { installedDecisions } from '../store/records';
 import { withSignatureState } from '../trust/signature-state';
 import { cliResourcesDir, cliTrustedKeys, refused } from './cli-data';
 import { type CliIo, EXIT } from './cli-io';
-import { templateArgument } from './template-name';
+import { isPlainFolder, templateArgument } from './template-name';
 import { PROGRAM, usageError } from './usage';
 
 /** Usage of this command. */
@@ -143,6 +143,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
           policy,
           // "Managed by …" only when the policy names its organization.
           managedBy: view.effective?.organization ? managedBy(view) : null,
+          plainFolder: isPlainFolder(path),
         }),
   );
   return inspection.ok ? EXIT.accepted : EXIT.refused;

@@ -47,6 +47,8 @@ export interface InspectionTextOptions {
   policy?: InspectionPolicy | null;
   /** "Managed by …" of the policy in force. */
   managedBy?: string | null;
+  /** The input is a plain folder (no agent.md, no apollia.toml): said so, not "template folder". */
+  plainFolder?: boolean;
 }
 
 const KIND_WORDS: Record<Inspection['kind'], string> = {
@@ -80,6 +82,11 @@ function verdict(inspection: Inspection): string[] {
   else {
     lines.push(`Refused: ${problemLine(first)}`);
     // A refusal a newer app fixes says where the newer app is.
+    // A zip renamed .apo: what to do with it.
+    if (first.code === 'archive.unsupported_format' && first.message.startsWith('zip'))
+      lines.push(
+        'A .apo is a tar archive, not a zip: unzip it into a folder, then `apollia-desktop pack FOLDER` writes the .apo.',
+      );
     if (refusalAdviceFor(inspection.errors).updateApp)
       lines.push(`Update the app: get the newest Apollia Desktop at ${APP_DOWNLOAD_PAGE}, then inspect it again.`);
     if (others.length > 0) {
@@ -300,10 +307,16 @@ function formatApo(
 /**
  * Any other kind: its summary's fields, one per line; an accepted template then its verdict, as the app shows it first.
  */
-function formatOther(inspection: Inspection, policy: string[]): string[] {
+function formatOther(inspection: Inspection, policy: string[], plain: boolean): string[] {
   // A package folder not yet packed is refused as a template, but it is no template: say what it is.
   const unpacked = inspection.errors[0]?.code === 'template.unbuilt_apo';
-  const lines = [unpacked ? 'package folder, not yet packed (apollia.toml at its root)' : KIND_WORDS[inspection.kind]];
+  const lines = [
+    plain
+      ? 'plain folder: neither a template (agent.md at its root) nor a package folder (apollia.toml at its root)'
+      : unpacked
+        ? 'package folder, not yet packed (apollia.toml at its root)'
+        : KIND_WORDS[inspection.kind],
+  ];
   if (inspection.summary && typeof inspection.summary === 'object') {
     const summary = inspection.summary as Record<string, unknown>;
     // Who it is from, in the one signature verdict's words (shipped with the app, or not signed), as the app says it.
@@ -349,6 +362,6 @@ export function formatInspection(inspection: Inspection, options: InspectionText
           options.verdict ?? null,
           policy,
         )
-      : formatOther(inspection, policy);
+      : formatOther(inspection, policy, options.plainFolder === true);
   return `${[...body, '', ...verdict(inspection)].join('\n')}\n`;
 }

@@ -16,7 +16,8 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
-import type { InstallReceipt, SourceInspection } from '../../../shared/contract/api';
+import { DEFAULT_WEBHOOK_PORT, type InstallReceipt, type SourceInspection } from '../../../shared/contract/api';
+import { LOCAL_ONLY_WORDS, listenerOrigin, webhookAddress } from '../../../shared/triggers/webhook-address';
 import type { ApoDetails, ApoSummary } from '../../../shared/manifests/inspection';
 import { packageVerdict, publisherStatus, VERDICT_LABELS } from '../../../shared/decisions/verdict';
 import { APOLLIA_NATIVE_TOOLS } from '../../../shared/manifests/catalogues';
@@ -31,6 +32,7 @@ import { cliDataDir, cliResourcesDir, refused } from './cli-data';
 import { type CliIo, EXIT } from './cli-io';
 import { formatInspection } from './inspection-text';
 import { terminalJson } from './terminal-text';
+import { isPlainFolder, PLAIN_FOLDER_WORDS } from './template-name';
 import { PROGRAM, usageError } from './usage';
 import {
   printSecretNote,
@@ -123,7 +125,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   const inspected = await api.inspect({ sourceId: source.value.id });
   if (!inspected.ok) return refused(io, inspected.error);
   const inspection: SourceInspection = inspected.value;
-  if (inspection.kind !== 'apo') return refused(io, notAPackage(flags.given, inspection));
+  if (inspection.kind !== 'apo') return refused(io, notAPackage(flags.given, flags.path, inspection));
   if (!inspection.ok) {
     if (io.json) return refused(io, { code: 'install.refused', message: 'refused', problems: inspection.errors });
     io.stderr(formatInspection(inspection));
@@ -181,22 +183,32 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   });
   if (!result.ok) return refused(io, result.error);
   if (flags.json) io.stdout(`${terminalJson({ ok: true, applied: true, ...result.value })}\n`);
-  else printInstalled(io, result.value, summary, decided);
+  else {
+    const settings = await api.settings();
+    printInstalled(
+      io,
+      result.value,
+      summary,
+      decided,
+      settings.ok ? settings.value.webhookPort.port : DEFAULT_WEBHOOK_PORT,
+    );
+  }
   return EXIT.accepted;
 }
 
 /** The refusal of an input that is no `.apo`, saying what it is and what to do with it. */
-function notAPackage(given: string, inspection: SourceInspection) {
+function notAPackage(given: string, path: string, inspection: SourceInspection) {
   const code = inspection.errors[0]?.code;
-  const what =
-    code === 'template.unbuilt_apo'
-      ? `package folder, not yet packed: pack it with \`pack ${given}\`, then install the .apo it writes`
+  const what = isPlainFolder(path)
+    ? `${PLAIN_FOLDER_WORDS}: nothing to install`
+    : code === 'template.unbuilt_apo'
+      ? `a package folder, not yet packed: pack it with \`pack ${given}\`, then install the .apo it writes`
       : inspection.kind === 'plugin'
-        ? 'plugin manifest: plugins are shown, never installed'
+        ? 'a plugin manifest: plugins are shown, never installed'
         : inspection.ok
-          ? 'template folder: apply it with `apply`'
-          : 'folder, neither a package nor a template: a package folder has apollia.toml at its root; `inspect` says why it is refused';
-  return { code: 'install.not_a_package' as const, message: `${given} is a ${what}` };
+          ? 'a template folder: apply it with `apply`'
+          : 'a template folder the checks refuse: `inspect` says why; a template is applied (`apply`), never installed';
+  return { code: 'install.not_a_package' as const, message: `${given} is ${what}` };
 }
 
 /** The flags of `install`, or the exit code of `--help` or of a usage error (already printed). */
@@ -386,7 +398,13 @@ function printWouldInstall(io: CliIo, inspection: SourceInspection, decided: Dec
 }
 
 /** What was installed: the outcome, the key change, the decisions, what was armed and each webhook secret. */
-function printInstalled(io: CliIo, receipt: InstallReceipt, summary: ApoSummary, decided: Decisions): void {
+function printInstalled(
+  io: CliIo,
+  receipt: InstallReceipt,
+  summary: ApoSummary,
+  decided: Decisions,
+  port: number,
+): void {
   const verb = { installed: 'Installed', updated: 'Updated', downgraded: 'Downgraded', reinstalled: 'Reinstalled' }[
     receipt.outcome
   ];
@@ -398,13 +416,18 @@ function printInstalled(io: CliIo, receipt: InstallReceipt, summary: ApoSummary,
     io.stdout(
       `  Signing key: ${receipt.keyChange.message}${receipt.keyChange.kind === 'changed' ? ' (accepted with --accept-key-change; recorded in the activity log)' : ''}.\n`,
     );
+  // Each armed trigger is said once, by the decisions' lines; only "none" is said apart.
   printDecisions(io, decided);
-  io.stdout(receipt.armed.length > 0 ? `  Armed: ${receipt.armed.join(', ')}\n` : '  No trigger armed.\n');
-  for (const secret of receipt.webhookSecrets)
+  if (receipt.armed.length === 0) io.stdout('  No trigger armed.\n');
+  const address = (id: string) => `  Its address: ${webhookAddress(listenerOrigin(port), id)} (${LOCAL_ONLY_WORDS})\n`;
+  for (const secret of receipt.webhookSecrets) {
     io.stdout(`  Webhook secret for ${secret.triggerId} (shown once, keep it now): ${secret.secret}\n`);
+    io.stdout(address(secret.triggerId));
+  }
   for (const given of receipt.webhookSecretsGiven) {
     io.stdout(`  Webhook secret for ${given.triggerId}: the one your sender gave, kept (it is never shown).\n`);
     io.stdout(sharedSecretLine(given.sharedWarning));
+    io.stdout(address(given.triggerId));
   }
   if (receipt.webhookSecrets.length + receipt.webhookSecretsGiven.length > 0) io.stdout(fileKeyNotice(cliDataDir(io)));
 }

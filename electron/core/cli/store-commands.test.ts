@@ -55,7 +55,7 @@ describe('store commands', () => {
     ]);
     expect([done.code, done.stderr]).toEqual([0, '']);
     expect(done.stdout).toContain(
-      'Installed invoices 1.2.0 from Example Accounting (Unverified publisher).\n  invoice-clerk:\n    file_read: Asks you first\n    mcp:ledger/lookup: Not allowed\n    pkg:invoices/extract_totals: Not allowed\n  Trigger first-monday: armed\n  Armed: invoices/first-monday\n',
+      'Installed invoices 1.2.0 from Example Accounting (Unverified publisher).\n  invoice-clerk:\n    file_read: Asks you first\n    mcp:ledger/lookup: Not allowed\n    pkg:invoices/extract_totals: Not allowed\n  Trigger first-monday: armed\n',
     );
     expect(done.stdout).not.toContain('key file'); // no secret was sealed
 
@@ -90,7 +90,7 @@ describe('store commands', () => {
     expect(treeHash(dataDir, ['activity'])).toBe(before);
 
     const gone = await cli(['--data-dir', dataDir, 'uninstall', 'invoices']);
-    expect([gone.code, gone.stdout]).toEqual([0, 'Uninstalled invoices 1.2.0: 1 agent(s) and 1 trigger(s) removed.\n']);
+    expect([gone.code, gone.stdout]).toEqual([0, 'Uninstalled invoices 1.2.0: 1 agent and 1 trigger removed.\n']);
     expect(readdirSync(dataDir).sort()).toEqual(['activity', 'state.json']);
     const empty = JSON.parse((await cli(['--data-dir', dataDir, 'list', '--json'])).stdout);
     expect(empty).toEqual({ packages: [], agents: [], triggers: [], damage: [] });

@@ -57,3 +57,21 @@ export function templateArgument(io: CliIo, given: string): TemplateArgument {
   }
   return { kind: 'path', path };
 }
+
+/**
+ * Whether `path` is a plain folder: neither a template (agent.md at its root) nor a package folder (apollia.toml at
+ * its root). Such a folder is called what it is, never "a template" (the reader checks it as one only to refuse it).
+ */
+export function isPlainFolder(path: string): boolean {
+  try {
+    return (
+      statSync(path).isDirectory() && !existsSync(join(path, 'agent.md')) && !existsSync(join(path, 'apollia.toml'))
+    );
+  } catch {
+    return false;
+  }
+}
+
+/** The words for a plain folder given where a template or a package was wanted. */
+export const PLAIN_FOLDER_WORDS =
+  'a plain folder, neither a template (agent.md at its root) nor a package folder (apollia.toml at its root)';

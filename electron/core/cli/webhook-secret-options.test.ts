@@ -62,7 +62,7 @@ describe('install --arm TRIGGER --webhook-secret-file / --webhook-secret-stdin',
     ]);
     expect([done.code, done.stderr]).toEqual([0, '']);
     expect(done.stdout).toContain(
-      `  Armed: ${HOOK}\n  Webhook secret for ${HOOK}: the one your sender gave, kept (it is never shown).\n`,
+      `  Webhook secret for ${HOOK}: the one your sender gave, kept (it is never shown).\n`,
     );
     expect(done.stdout).toContain(`the key is ${join(dataDir, 'secret-box.key')}`);
     expect(done.stdout).not.toContain(secret.slice(6));
