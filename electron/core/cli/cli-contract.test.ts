@@ -282,3 +282,14 @@ describe('the small traps', () => {
     expect(gone.stdout).toMatch(/: 1 agent and 3 triggers removed\.\n$/);
   });
 });
+
+describe('a template inspected in words', () => {
+  it('lists its parameters, saying which are required, and no raw JSON lists', async () => {
+    const run = await runCliCaptured(['inspect', 'release-notes']);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('\nparameters: owner (required), repo (required), audience (default "users")\n');
+    expect(run.stdout).toContain('\nmcp servers: github\n');
+    expect(run.stdout).toContain('\ntriggers: none\n');
+    expect(run.stdout).not.toMatch(/: \[/);
+  });
+});

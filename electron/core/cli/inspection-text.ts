@@ -305,6 +305,33 @@ function formatApo(
 }
 
 /**
+ * A summary field in words: a list joined (`none` when empty), a template's parameters each marked required or with
+ * its default, a trigger by its id and type; anything else as JSON.
+ */
+function summaryWords(key: string, value: unknown, inspection: Inspection): string {
+  if (typeof value === 'string') return value;
+  if (!Array.isArray(value)) return JSON.stringify(value);
+  if (value.length === 0) return 'none';
+  const manifest =
+    inspection.kind === 'template' ? (inspection.details as TemplateDetails | null)?.manifest : undefined;
+  const defs: Record<string, { required?: boolean; default?: unknown }> = manifest?.parameters ?? {};
+  return value
+    .map((item) => {
+      if (typeof item === 'string' && key === 'parameters' && Object.hasOwn(defs, item)) {
+        const def = defs[item];
+        if (def?.required) return `${item} (required)`;
+        return def?.default !== undefined ? `${item} (default ${JSON.stringify(def.default)})` : `${item} (optional)`;
+      }
+      if (typeof item === 'string') return item;
+      if (item && typeof item === 'object' && 'id' in item) return `${String(item.id)} (${String(item.type ?? '')})`;
+      if (item && typeof item === 'object' && 'name' in item)
+        return `${String(item.name)} (${String(item.type ?? '')})`;
+      return JSON.stringify(item);
+    })
+    .join(', ');
+}
+
+/**
  * Any other kind: its summary's fields, one per line; an accepted template then its verdict, as the app shows it first.
  */
 function formatOther(inspection: Inspection, policy: string[], plain: boolean): string[] {
@@ -325,7 +352,7 @@ function formatOther(inspection: Inspection, policy: string[], plain: boolean): 
     for (const [key, value] of Object.entries(summary)) {
       if (key === 'signature' && words) lines.push(`signature: ${words.explanation}`);
       else if (key === 'publisher' && words) lines.push(`publisher: ${String(value) || '(none)'} (${words.label})`);
-      else lines.push(`${key}: ${typeof value === 'string' ? value : JSON.stringify(value)}`);
+      else lines.push(`${key.replaceAll('_', ' ')}: ${summaryWords(key, value, inspection)}`);
     }
   }
   lines.push(...policy);
