@@ -3,10 +3,10 @@
  * nothing changed without `--yes`), and every refusal is one contract: each problem with its field, and with
  * `--json` one document `{ ok: false, errors: [{ code, message, path }] }` on standard output; exit 0, 1 or 2.
  */
-import { cpSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { packFolder } from '../../../test/helpers/pack';
+import { INVOICES_DIR, packFolder } from '../../../test/helpers/pack';
 import { tempDir, treeHash } from '../../../test/helpers/test-api';
 import { runCliCaptured } from '../../../test/helpers/cli-run';
 import { VERDICT_LABELS } from '../../../shared/decisions/verdict';
@@ -291,5 +291,31 @@ describe('a template inspected in words', () => {
     expect(run.stdout).toContain('\nmcp servers: github\n');
     expect(run.stdout).toContain('\ntriggers: none\n');
     expect(run.stdout).not.toMatch(/: \[/);
+  });
+});
+
+describe('pack leaves out what is no part of the package', () => {
+  it('leaves out dotfiles, .git/ and what .apoignore lists, says so, and packs a dotfile `!` names', async () => {
+    const dir = join(tempDir('apollia-contract-pack-'), 'invoices');
+    cpSync(INVOICES_DIR, dir, { recursive: true });
+    writeFileSync(join(dir, '.env'), 'API_KEY=sk-live-123\n');
+    mkdirSync(join(dir, '.git'));
+    writeFileSync(join(dir, '.git', 'HEAD'), 'ref: refs/heads/main\n');
+    writeFileSync(join(dir, 'debug.log'), 'noise\n');
+    writeFileSync(join(dir, '.apoignore'), '# not the package\n*.log\n');
+    const out = join(tempDir('apollia-contract-out-'), 'invoices.apo');
+    const run = await runCliCaptured(['pack', dir, '-o', out]);
+    expect([run.code, run.stderr]).toEqual([0, '']);
+    expect(run.stdout).toMatch(/^Left out: \.env, \.git\/, debug\.log \(/m);
+    const listed = JSON.parse((await runCliCaptured(['inspect', out, '--json'])).stdout);
+    const files = listed.details.files.map((f: { path: string }) => f.path);
+    expect(files.filter((f: string) => /(^|\/)\.|\.log$/.test(f))).toEqual([]);
+    // The same bytes as the folder without them: only the package is packed.
+    const clean = join(tempDir('apollia-contract-out-'), 'clean.apo');
+    expect((await runCliCaptured(['pack', INVOICES_DIR, '-o', clean])).code).toBe(0);
+    expect(readFileSync(out).equals(readFileSync(clean))).toBe(true);
+    writeFileSync(join(dir, '.apoignore'), '*.log\n!.env\n');
+    const kept = await runCliCaptured(['pack', dir, '-o', out, '--force']);
+    expect(kept.stdout).toMatch(/^Left out: \.git\/, debug\.log \(/m);
   });
 });

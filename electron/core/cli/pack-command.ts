@@ -22,6 +22,7 @@ import { packFolder } from '../archive/pack';
 import { inspectApo } from '../apollia/index';
 import type { RefusalCode } from '../../../shared/contract/refusal-codes';
 import { refused } from './cli-data';
+import { IGNORE_FILE, packedEntries } from './pack-ignore';
 import { type CliIo, EXIT } from './cli-io';
 import { formatInspection } from './inspection-text';
 import { PROGRAM, usageError } from './usage';
@@ -75,8 +76,11 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     );
 
   let bytes: Buffer;
+  let leftOut: string[];
   try {
-    bytes = packFolder(dir);
+    const packed = packedEntries(dir);
+    leftOut = packed.leftOut;
+    bytes = packFolder(dir, { entries: packed.entries });
   } catch (error) {
     return refused(io, {
       code: 'source.unreadable',
@@ -158,6 +162,10 @@ export async function run(args: string[], io: CliIo): Promise<number> {
 
   const files = inspection.details?.files.length ?? 0;
   const warnings = inspection.warnings.map((warning) => `warning: ${warning.message}\n`).join('');
+  if (leftOut.length > 0)
+    io.stdout(
+      `Left out: ${leftOut.join(', ')} (dotfiles, .git/ and what ${IGNORE_FILE} lists are never packed; a line \`!NAME\` in ${IGNORE_FILE} packs one)\n`,
+    );
   io.stdout(
     `${warnings}Packed ${manifest ? `${manifest.name} ${manifest.version}` : given}: ${files} files, ${bytes.length} bytes, ${outcome === 'unchanged' ? 'unchanged (the file already holds these bytes)' : outcome}\n${target}\nsha256 ${sha256}\n`,
   );
