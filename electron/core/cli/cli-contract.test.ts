@@ -319,3 +319,41 @@ describe('pack leaves out what is no part of the package', () => {
     expect(kept.stdout).toMatch(/^Left out: \.git\/, debug\.log \(/m);
   });
 });
+
+describe('MCP credentials off the command line', () => {
+  it('mcp add takes the environment from a file or standard input, sealed, and warns about --env', async () => {
+    const dataDir = join(tempDir('apollia-contract-'), 'data');
+    const file = join(tempDir('apollia-contract-env-'), 'slack.env');
+    writeFileSync(file, '# the bot\nexport SLACK_BOT_TOKEN="xoxb-1234567890-abcdef"\n\n');
+    const fromFile = await runCliCaptured([
+      '--data-dir',
+      dataDir,
+      'mcp',
+      'add',
+      'slack',
+      '--command',
+      'npx',
+      '--env-file',
+      file,
+    ]);
+    expect([fromFile.code, fromFile.stderr]).toEqual([0, '']);
+    expect(fromFile.stdout).toContain('env SLACK_BOT_TOKEN=••••');
+    expect(readFileSync(join(dataDir, 'state.json'), 'utf8')).not.toContain('xoxb-1234567890');
+    const fromStdin = await runCliCaptured(
+      ['--data-dir', dataDir, 'mcp', 'add', 'gh', '--command', 'gh-mcp', '--env-stdin'],
+      {
+        readStdin: async () => 'GITHUB_TOKEN=ghp_abcdefabcdefabcdef\n',
+      },
+    );
+    expect([fromStdin.code, fromStdin.stdout]).toEqual([0, expect.stringContaining('env GITHUB_TOKEN=••••')]);
+    const bad = await runCliCaptured(['--data-dir', dataDir, 'mcp', 'add', 'x', '--command', 'x', '--env-stdin'], {
+      readStdin: async () => 'not a line secret-value\n',
+    });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('standard input, line 1: not KEY=VALUE');
+    expect(bad.stderr).not.toContain('secret-value');
+    const argv = await runCliCaptured(['--data-dir', dataDir, 'mcp', 'add', 'y', '--command', 'y', '--env', 'A=b']);
+    expect(argv.code).toBe(0);
+    expect(argv.stderr).toContain('--env-file FILE or --env-stdin keep a credential off the command line');
+  });
+});

@@ -99,7 +99,7 @@ export const COMMANDS: readonly CliCommand[] = [
   {
     name: 'mcp',
     printsJson: (args) => args[0] === 'list',
-    args: 'add NAME (--command CMD [--arg ARG ...] [--env KEY=VALUE ...] | --url URL [--transport T]) | list [--json] | remove NAME',
+    args: 'add NAME --command CMD [--arg ARG ...] [--env-file FILE] [--env-stdin] [--env KEY=VALUE ...] | add NAME --url URL [--transport T] | list [--json] | remove NAME',
     summary: 'Manage the MCP servers templates use (`--grant mcp:NAME/TOOL` needs NAME saved)',
     load: () => import('./mcp-command'),
   },

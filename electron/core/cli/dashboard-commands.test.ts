@@ -188,7 +188,8 @@ describe('apply NAME, mcp, remove', () => {
       ],
       elsewhere,
     );
-    expect([saved.code, saved.stderr]).toEqual([0, '']);
+    expect(saved.code).toBe(0);
+    expect(saved.stderr).toContain('--env-file FILE or --env-stdin keep a credential off the command line');
     expect(saved.stdout).toMatch(
       /^Saved MCP server slack: env SLACK_BOT_TOKEN=•+ npx -y @modelcontextprotocol\/server-slack {2}\[credentials kept encrypted\]\n$/,
     );
