@@ -3,7 +3,8 @@
  * nothing changed without `--yes`), and every refusal is one contract: each problem with its field, and with
  * `--json` one document `{ ok: false, errors: [{ code, message, path }] }` on standard output; exit 0, 1 or 2.
  */
-import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { chmodSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { INVOICES_DIR, packFolder } from '../../../test/helpers/pack';
@@ -356,4 +357,54 @@ describe('MCP credentials off the command line', () => {
     expect(argv.code).toBe(0);
     expect(argv.stderr).toContain('--env-file FILE or --env-stdin keep a credential off the command line');
   });
+});
+
+describe('the data folder is its owner’s alone', () => {
+  const mode = (path: string) => statSync(path).mode & 0o777;
+
+  it.skipIf(process.platform === 'win32')('the CLI creates it 0700 and its own files 0600', () => {
+    const dataDir = join(tempDir('apollia-contract-'), 'data');
+    const cliTs = new URL('../../cli.ts', import.meta.url).pathname;
+    const run = spawnSync(
+      process.execPath,
+      ['--import', 'tsx', cliTs, '--data-dir', dataDir, 'install', apo(), '--yes'],
+      {
+        encoding: 'utf8',
+        env: { ...process.env, HOME: tempDir('apollia-contract-home-') },
+      },
+    );
+    expect([run.status, run.stderr]).toEqual([0, '']);
+    const walk = (dir: string): string[] =>
+      readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+        e.isDirectory() ? [join(dir, e.name), ...walk(join(dir, e.name))] : e.isFile() ? [join(dir, e.name)] : [],
+      );
+    expect(mode(dataDir)).toBe(0o700);
+    const entries = walk(dataDir);
+    expect(entries.length).toBeGreaterThan(3);
+    // An installed package's own files keep the modes its archive gives them (the store sets them); the folders above
+    // them are 0700, so no other user reaches them.
+    const own = entries.filter((path) => !/\/packages\/[^/]+\/[^/]+/.test(path));
+    expect(own).toContain(join(dataDir, 'packages', 'watcher'));
+    for (const path of own) expect([path, mode(path) & 0o077]).toEqual([path, 0]);
+  });
+
+  it.skipIf(process.platform === 'win32')(
+    'an existing folder others could read is tightened, with a notice',
+    async () => {
+      const dataDir = join(tempDir('apollia-contract-'), 'data');
+      mkdirSync(join(dataDir, 'packages'), { recursive: true, mode: 0o755 });
+      chmodSync(dataDir, 0o755);
+      writeFileSync(join(dataDir, 'packages', 'note.txt'), 'x');
+    // Set by chmod: an earlier run of the CLI in this process left its umask of 077.
+    chmodSync(join(dataDir, 'packages'), 0o755);
+    chmodSync(join(dataDir, 'packages', 'note.txt'), 0o644);
+      const run = await runCliCaptured(['--data-dir', dataDir, 'list']);
+      expect(run.code).toBe(0);
+      expect(run.stderr).toContain(`note: the data folder ${dataDir} could be read by other users of this computer`);
+      expect([mode(dataDir), mode(join(dataDir, 'packages')), mode(join(dataDir, 'packages', 'note.txt'))]).toEqual([
+        0o700, 0o700, 0o600,
+      ]);
+      expect((await runCliCaptured(['--data-dir', dataDir, 'list'])).stderr).toBe('');
+    },
+  );
 });

@@ -3,6 +3,7 @@
  * (`install-command.ts` `cliApi`) so a command that only reads, like `inspect`, starts without
  * loading the whole core: the readers then load once, in the bounded worker.
  */
+import { chmodSync, readdirSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,6 +24,34 @@ export function defaultDataDir(env: CliIo['env'], platform: NodeJS.Platform = pr
   if (platform === 'darwin') return join(home, 'Library', 'Application Support', 'Apollia Desktop');
   if (platform === 'win32') return join(env.APPDATA ?? join(home, 'AppData', 'Roaming'), 'Apollia Desktop');
   return join(env.XDG_CONFIG_HOME ?? join(home, '.config'), 'Apollia Desktop');
+}
+
+/**
+ * An existing data folder others could read, tightened (DESIGN.md: the data folder 0700, its files 0600): every folder
+ * in it 0700 and every file 0600, said once on standard error. Links are left as they are (never followed). Nothing
+ * is done on Windows (no such modes) or when the folder is already its owner's alone.
+ */
+export function tightenDataDir(io: CliIo, dataDir: string, platform: NodeJS.Platform = process.platform): void {
+  if (platform === 'win32') return;
+  let mode: number;
+  try {
+    mode = statSync(dataDir).mode;
+  } catch {
+    return;
+  }
+  if ((mode & 0o077) === 0) return;
+  const walk = (dir: string) => {
+    chmodSync(dir, 0o700);
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else if (entry.isFile()) chmodSync(path, 0o600);
+    }
+  };
+  walk(dataDir);
+  io.stderr(
+    `${PROGRAM}: note: the data folder ${dataDir} could be read by other users of this computer: it is now yours alone (folders 0700, files 0600)\n`,
+  );
 }
 
 /** The data folder a CLI command works on: `--data-dir`, else the app's own. */

@@ -61,6 +61,9 @@ export function programUsage(): string {
  * `--data-dir DIR` (or `--data-dir=DIR`) is global and may stand anywhere before `--`.
  */
 export async function runCli(argv: string[], rawIo: CliIo): Promise<number> {
+  // What the CLI creates in the data folder is its owner's alone (DESIGN.md "Consent, install, apply": created 0700,
+  // its files 0600, by every writer): a umask of 077 makes every folder and file this process creates so.
+  if (process.platform !== 'win32') process.umask(0o077);
   // Every line printed may hold package text: shown, never obeyed by the terminal.
   const io: CliIo = {
     ...rawIo,

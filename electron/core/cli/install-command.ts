@@ -28,7 +28,7 @@ import { ownRecord } from '../../../shared/base/own-data';
 import { createApi, type CoreApi } from '../api';
 import { policyLocations } from '../policy/read-policy';
 import { createFileKeySecretBox, fileKeyPath } from '../secrets/secret-box';
-import { cliDataDir, cliResourcesDir, refused } from './cli-data';
+import { cliDataDir, cliResourcesDir, refused, tightenDataDir } from './cli-data';
 import { type CliIo, EXIT } from './cli-io';
 import { formatInspection } from './inspection-text';
 import { terminalJson } from './terminal-text';
@@ -58,6 +58,7 @@ export function fileKeyNotice(dataDir: string): string {
  */
 export function cliApi(io: CliIo, folders: string[] = []): CoreApi {
   const dataDir = cliDataDir(io);
+  tightenDataDir(io, dataDir);
   const queue = [...folders];
   return createApi({
     dataDir,
