@@ -147,7 +147,7 @@ describe.skipIf(skip)(
       expect(JSON.parse(ok(data('mcp', 'list', '--json'))).servers.map((s: { name: string }) => s.name)).toEqual([
         'slack',
       ]);
-      const applied = ok(data('apply', 'market-monitor', '--param', 'companies=Acme', '--json'));
+      const applied = ok(data('apply', 'market-monitor', '--param', 'companies=Acme', '--json', '--yes'));
       const agentId = JSON.parse(applied).agentId as string;
       expect(ok(data('remove', agentId))).toContain('Removed Market monitor: Acme');
       expect(ok(data('mcp', 'remove', 'slack'))).toBe('Removed MCP server slack.\n');

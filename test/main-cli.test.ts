@@ -108,7 +108,7 @@ describe.skipIf(skipWithoutBuild(MAIN))(
     it('exits 2 with the usage for a usage error, and 1 for a refused path', () => {
       const usage = runMain(['inspect']);
       expect(usage.status).toBe(2);
-      expect(usage.stderr).toContain('Usage:');
+      expect(usage.stderr).toContain('inspect --help` shows the usage');
       const refused = runMain(['inspect', 'package.json']);
       expect(refused.status).toBe(1);
     });

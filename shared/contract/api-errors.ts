@@ -51,6 +51,15 @@ export type ApiErrorCode =
   | 'install.denied_tool'
   | 'package.unknown'
   | 'package.changed'
+  // reinstall (the CLI's way back after the integrity check): another version given, or files unchanged
+  | 'reinstall.other_version'
+  | 'reinstall.unchanged'
+  // reinstall: other bytes of the installed name and version (another package), or the file changed meanwhile
+  | 'reinstall.other_bytes'
+  | 'reinstall.source_changed'
+  // pack (the CLI's): the output file is a folder, or holds other bytes and --force was not given
+  | 'pack.output_is_folder'
+  | 'pack.output_exists'
   // apply
   | 'apply.not_a_template'
   | 'apply.refused'

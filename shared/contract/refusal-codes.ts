@@ -135,6 +135,7 @@ export const REFUSAL_CODES = [
   'template.too_many_files',
   'template.unanchored_pattern',
   'template.unbounded_parameter',
+  'template.agent_may_exceed',
   'template.unbuilt_apo',
   'template.unknown',
   'template.unknown_field',

@@ -56,8 +56,12 @@ function normaliseMode(entry: WriteEntry): void {
  * writer): packing is a one-shot command, and tests build fixtures with it. Writes nothing; the
  * caller checks the bytes (`pack-command.ts` runs inspect on them) before saving them.
  */
-export function packFolder(dir: string, options: { gzip?: boolean; prefix?: string } = {}): Buffer {
-  const entries = packEntries(dir);
+export function packFolder(
+  dir: string,
+  options: { gzip?: boolean; prefix?: string; entries?: readonly string[] } = {},
+): Buffer {
+  // `entries`: the paths to pack (the `pack` command's, with what it leaves out taken off), sorted as packEntries sorts.
+  const entries = options.entries ? [...options.entries].sort() : packEntries(dir);
   const stream = create(
     {
       sync: true,

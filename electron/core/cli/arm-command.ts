@@ -10,6 +10,8 @@ import { isAbsolute, resolve } from 'node:path';
 import type { TriggerView } from '../../../shared/contract/api';
 import { cliDataDir, refused } from './cli-data';
 import { type CliIo, EXIT } from './cli-io';
+import { LOCAL_ONLY_WORDS, listenerOrigin, webhookAddress } from '../../../shared/triggers/webhook-address';
+import { DEFAULT_WEBHOOK_PORT } from '../../../shared/contract/api';
 import { cliApi, fileKeyNotice } from './install-command';
 import { terminalJson } from './terminal-text';
 import { PROGRAM, usageError } from './usage';
@@ -120,7 +122,13 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   if (webhookSecretGiven)
     io.stdout(`  Webhook secret for ${trigger.id}: the one your sender gave, kept (it is never shown).\n`);
   io.stdout(sharedSecretLine(webhookSecretSharedWarning));
-  if (trigger.type === 'webhook') io.stdout(fileKeyNotice(cliDataDir(io)));
+  if (trigger.type === 'webhook') {
+    // Where its sender posts, as `serve` will listen (the port of Settings, else the default).
+    const settings = await api.settings();
+    const port = settings.ok ? settings.value.webhookPort.port : DEFAULT_WEBHOOK_PORT;
+    io.stdout(`  Its address: ${webhookAddress(listenerOrigin(port), trigger.id)} (${LOCAL_ONLY_WORDS})\n`);
+    io.stdout(fileKeyNotice(cliDataDir(io)));
+  }
   io.stdout('  It fires only while a trigger host runs: the app, or `serve`.\n');
   return EXIT.accepted;
 }

@@ -3,16 +3,19 @@
  * (`install-command.ts` `cliApi`) so a command that only reads, like `inspect`, starts without
  * loading the whole core: the readers then load once, in the bounded worker.
  */
+import { chmodSync, readdirSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { TrustedKey } from '../../../shared/trust/trust';
 import type { ApiErrorCode } from '../../../shared/contract/api-errors';
+import type { RefusalCode } from '../../../shared/contract/refusal-codes';
 import { CoreError } from '../errors/index';
 import { Store } from '../store/store';
 import { trustedKeysOf } from '../trust/stored-keys';
 import type { StoreState } from '../store/state';
 import { type CliIo, EXIT } from './cli-io';
+import { terminalJson } from './terminal-text';
 import { PROGRAM } from './usage';
 
 /** The app's data folder, as Electron's `userData` is for productName "Apollia Desktop". */
@@ -21,6 +24,34 @@ export function defaultDataDir(env: CliIo['env'], platform: NodeJS.Platform = pr
   if (platform === 'darwin') return join(home, 'Library', 'Application Support', 'Apollia Desktop');
   if (platform === 'win32') return join(env.APPDATA ?? join(home, 'AppData', 'Roaming'), 'Apollia Desktop');
   return join(env.XDG_CONFIG_HOME ?? join(home, '.config'), 'Apollia Desktop');
+}
+
+/**
+ * An existing data folder others could read, tightened (DESIGN.md: the data folder 0700, its files 0600): every folder
+ * in it 0700 and every file 0600, said once on standard error. Links are left as they are (never followed). Nothing
+ * is done on Windows (no such modes) or when the folder is already its owner's alone.
+ */
+export function tightenDataDir(io: CliIo, dataDir: string, platform: NodeJS.Platform = process.platform): void {
+  if (platform === 'win32') return;
+  let mode: number;
+  try {
+    mode = statSync(dataDir).mode;
+  } catch {
+    return;
+  }
+  if ((mode & 0o077) === 0) return;
+  const walk = (dir: string) => {
+    chmodSync(dir, 0o700);
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else if (entry.isFile()) chmodSync(path, 0o600);
+    }
+  };
+  walk(dataDir);
+  io.stderr(
+    `${PROGRAM}: note: the data folder ${dataDir} could be read by other users of this computer: it is now yours alone (folders 0700, files 0600)\n`,
+  );
 }
 
 /** The data folder a CLI command works on: `--data-dir`, else the app's own. */
@@ -42,13 +73,54 @@ export function cliResourcesDir(io: Pick<CliIo, 'resourcesDir'>): string {
   return resolve(dirname(here), here.endsWith('.ts') ? '../../..' : '../..', 'resources');
 }
 
-/** Prints an Api error and returns the refused exit code. */
-export function refused(
-  io: CliIo,
-  error: { message: string; problems?: { message: string; path?: string }[] },
-): number {
-  io.stderr(`${PROGRAM}: ${error.message}\n`);
-  for (const problem of error.problems?.slice(1) ?? []) io.stderr(`  - ${problem.message}\n`);
+/** One problem of a refusal, as `--json` prints it (DESIGN.md "The command line"). */
+export interface RefusalProblem {
+  code: string;
+  message: string;
+  /** The field it is about (`parameters.channel`), or null when it is about the whole input. */
+  path: string | null;
+}
+
+/** What a refusal is made of: an Api error, or one the CLI makes with a code of the one table. */
+export interface RefusalInput {
+  /** An Api error's code, or an inspection's (`archive.*`, `manifest.*`: the refusal codes' table). */
+  code: ApiErrorCode | RefusalCode;
+  message: string;
+  path?: string;
+  problems?: { code?: string; message: string; path?: string }[];
+}
+
+/** The problems of a refusal, each with its code and its field: its own problems, else the error itself. */
+export function refusalProblems(error: RefusalInput): RefusalProblem[] {
+  const problems = error.problems ?? [];
+  if (problems.length === 0) return [{ code: error.code, message: error.message, path: error.path ?? null }];
+  return problems.map((p) => ({ code: p.code ?? error.code, message: p.message, path: p.path ?? null }));
+}
+
+/** A problem in words, its field named unless the message names it already. */
+export function problemWords(problem: { message: string; path: string | null }): string {
+  return problem.path && !problem.message.includes(problem.path)
+    ? `${problem.message} (at ${problem.path})`
+    : problem.message;
+}
+
+/**
+ * Prints a refusal and returns the refused exit code (DESIGN.md "The command line"): with `--json`, one document
+ * `{ "ok": false, "errors": [{ code, message, path }] }` on standard output; else the message, then each problem with
+ * its field, on standard error (a problem the message already says whole is not said twice).
+ */
+export function refused(io: CliIo, error: RefusalInput): number {
+  const problems = refusalProblems(error);
+  if (io.json) {
+    io.stdout(`${terminalJson({ ok: false, errors: problems })}\n`);
+    return EXIT.refused;
+  }
+  // The problem the message already says gives the message its field; each other one is listed with its own.
+  const said = problems.findIndex((p) => error.message.includes(p.message));
+  const headline =
+    said === -1 ? error.message : problemWords({ message: error.message, path: problems[said]?.path ?? null });
+  io.stderr(`${PROGRAM}: ${headline}\n`);
+  for (const [i, problem] of problems.entries()) if (i !== said) io.stderr(`  - ${problemWords(problem)}\n`);
   return EXIT.refused;
 }
 

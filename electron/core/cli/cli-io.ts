@@ -18,6 +18,11 @@ export interface CliIo {
    */
   dataDir?: string;
   /**
+   * Whether `--json` was given (DESIGN.md "The command line"): a refusal is then one JSON document on standard output.
+   * Set by the dispatcher; commands still parse `--json` for what they print when accepted.
+   */
+  json?: boolean;
+  /**
    * For long-running commands (`serve`): resolves with the signal's name when the command should
    * stop. Absent, `serve` waits for SIGINT or SIGTERM of this process; tests pass their own.
    */

@@ -15,6 +15,11 @@ export interface CliCommand {
   args: string;
   /** One line for the usage text. */
   summary: string;
+  /**
+   * Whether the command prints its own `--json` for these arguments; absent, it does. When it does not, the
+   * dispatcher takes `--json` off its arguments and only a refusal is printed as JSON (DESIGN.md "The command line").
+   */
+  printsJson?: (args: readonly string[]) => boolean;
   /** Loads the command's module (a dynamic `import()`, so a command costs nothing until it runs). */
   load: () => Promise<{ run: CliCommandRun }>;
 }
@@ -23,13 +28,14 @@ export interface CliCommand {
 export const COMMANDS: readonly CliCommand[] = [
   {
     name: 'inspect',
-    args: 'PATH [--json]',
-    summary: 'Check a .apo package, a template folder or a plugin manifest without running any of it',
+    args: 'PATH|NAME [--json]',
+    summary:
+      'Check a .apo package, a built-in template (by name), a template folder or a plugin manifest without running any of it',
     load: () => import('./inspect-command'),
   },
   {
     name: 'install',
-    args: 'PATH|LINK|--feed URL NAME [--version V] [--yes] [--grant|--withhold|--allow|--ask ENTRY ...] [--arm TRIGGER[=FOLDER] [--webhook-secret-file FILE | --webhook-secret-stdin] ...] [--disarm TRIGGER ...] [--allow-downgrade] [--accept-key-change]',
+    args: 'PATH|LINK|--feed URL NAME [--version V] [--yes] [--grant|--withhold|--allow|--ask ENTRY ...] [--arm TRIGGER[=FOLDER] [--webhook-secret-file FILE | --webhook-secret-stdin] ...] [--disarm TRIGGER ...] [--allow-downgrade] [--accept-key-change] [--json]',
     summary: 'Show what a .apo asks; with --yes, install it into the store',
     load: () => import('./install-command'),
   },
@@ -42,12 +48,14 @@ export const COMMANDS: readonly CliCommand[] = [
   },
   {
     name: 'apply',
-    args: 'NAME|DIR [--param NAME=VALUE ...] [--grant GATE ...] [--withhold TOOL ...] [--approvals ask|never] [--arm TRIGGER ...] [--json]',
-    summary: 'Apply a built-in template (by name) or a template folder: make its agent and triggers, or nothing',
+    args: 'NAME|DIR [--param NAME=VALUE ...] [--grant GATE ...] [--withhold TOOL ...] [--approvals ask|never] [--arm TRIGGER ...] [--yes] [--json]',
+    summary:
+      'Show what a built-in template (by name) or a template folder (a path) would make; with --yes, make its agent and triggers',
     load: () => import('./apply-command'),
   },
   {
     name: 'pack',
+    printsJson: () => false,
     args: 'DIR [-o|--output FILE] [--force]',
     summary: 'Pack a package folder as a deterministic .apo, after the checks of inspect',
     load: () => import('./pack-command'),
@@ -90,18 +98,21 @@ export const COMMANDS: readonly CliCommand[] = [
   },
   {
     name: 'mcp',
-    args: 'add NAME (--command CMD [--arg ARG ...] [--env KEY=VALUE ...] | --url URL [--transport T]) | list [--json] | remove NAME',
+    printsJson: (args) => args[0] === 'list',
+    args: 'add NAME --command CMD [--arg ARG ...] [--env-file FILE] [--env-stdin] [--env KEY=VALUE ...] | add NAME --url URL [--transport T] | list [--json] | remove NAME',
     summary: 'Manage the MCP servers templates use (`--grant mcp:NAME/TOOL` needs NAME saved)',
     load: () => import('./mcp-command'),
   },
   {
     name: 'rotate',
+    printsJson: () => false,
     args: 'TRIGGER [--webhook-secret-file FILE | --webhook-secret-stdin]',
     summary: 'Replace an armed webhook trigger’s secret: made here (shown once) or the one its sender gave',
     load: () => import('./rotate-command'),
   },
   {
     name: 'uninstall',
+    printsJson: () => false,
     args: 'NAME',
     summary: 'Remove an installed package, its agents and triggers',
     load: () => import('./uninstall-command'),
@@ -138,12 +149,14 @@ export const COMMANDS: readonly CliCommand[] = [
   },
   {
     name: 'serve',
+    printsJson: () => false,
     args: '[--port N]',
     summary: 'Make armed triggers live until stopped: schedules, watched folders, signed webhooks',
     load: () => import('./serve-command'),
   },
   {
     name: 'trust',
+    printsJson: (args) => args[0] === 'list',
     args: 'add KEY.pub --name NAME | list [--json] | remove KEYID',
     summary: 'Manage the publisher keys you trust: a package signed by one shows as verified',
     load: () => import('./trust-command'),

@@ -161,6 +161,7 @@ describe('apply NAME, mcp, remove', () => {
         'slack_channel=C0123ABCD',
         '--grant',
         'mcp:slack/slack_send_message',
+        '--yes',
       ],
       elsewhere,
     );
@@ -189,7 +190,8 @@ describe('apply NAME, mcp, remove', () => {
       ],
       elsewhere,
     );
-    expect([saved.code, saved.stderr]).toEqual([0, '']);
+    expect(saved.code).toBe(0);
+    expect(saved.stderr).toContain('--env-file FILE or --env-stdin keep a credential off the command line');
     expect(saved.stdout).toMatch(
       /^Saved MCP server slack: env SLACK_BOT_TOKEN=•+ npx -y @modelcontextprotocol\/server-slack {2}\[credentials kept encrypted\]\n$/,
     );
@@ -216,6 +218,7 @@ describe('apply NAME, mcp, remove', () => {
         'slack_channel=C0123ABCD',
         '--grant',
         'mcp:slack/slack_send_message',
+        '--yes',
       ],
       elsewhere,
     );
@@ -288,7 +291,7 @@ describe('reinstall after the integrity check found a change', () => {
     expect(dry.stdout).toContain(
       `  arms again: watcher/on-change, watching ${folder}\n  arms again: watcher/on-call\n`,
     );
-    expect(dry.stdout).toContain('Nothing was changed. Run again with --yes to reinstall.\n');
+    expect(dry.stdout).toContain('\nNothing was changed: add --yes to do it\n');
     expect(Object.values(state(dataDir).triggers).filter((t) => (t as { armed: boolean }).armed)).toEqual([]);
 
     const done = await cli(['reinstall', apo, '--yes']);

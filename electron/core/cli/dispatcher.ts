@@ -3,6 +3,7 @@
  * `electron/cli.ts` is a thin shell around {@link runCli}; tests call it in-process.
  */
 import { isAbsolute, resolve } from 'node:path';
+import { version } from '../../../package.json';
 import { type CliIo, EXIT } from './cli-io';
 import { COMMANDS } from './commands';
 import { terminalSafe } from './terminal-text';
@@ -45,6 +46,9 @@ export function programUsage(): string {
     'Global options:',
     '  --data-dir DIR  Folder of the local store (for commands that read or change what is installed)',
     '  -h, --help      Show this help',
+    '  --version       Show the version of this program',
+    '  --json          (with a command that takes it) print one JSON document; a refusal is',
+    '                  { "ok": false, "errors": [{ "code", "message", "path" }] } on standard output',
     '',
     'Exit status: 0 accepted, 1 refused, 2 usage error.',
     '',
@@ -57,6 +61,9 @@ export function programUsage(): string {
  * `--data-dir DIR` (or `--data-dir=DIR`) is global and may stand anywhere before `--`.
  */
 export async function runCli(argv: string[], rawIo: CliIo): Promise<number> {
+  // What the CLI creates in the data folder is its owner's alone (DESIGN.md "Consent, install, apply": created 0700,
+  // its files 0600, by every writer): a umask of 077 makes every folder and file this process creates so.
+  if (process.platform !== 'win32') process.umask(0o077);
   // Every line printed may hold package text: shown, never obeyed by the terminal.
   const io: CliIo = {
     ...rawIo,
@@ -79,10 +86,15 @@ export async function runCli(argv: string[], rawIo: CliIo): Promise<number> {
     }
     rest.push(arg);
   }
-  const [name, ...args] = rest;
+  const [name, ...given] = rest;
+  let args = given;
   if (name === undefined) return usageError(io, 'no command given', programUsage());
   if (name === '-h' || name === '--help' || name === 'help') {
     io.stdout(programUsage());
+    return EXIT.accepted;
+  }
+  if (name === '--version' || name === '-V' || name === 'version') {
+    io.stdout(`${PROGRAM} ${version}\n`);
     return EXIT.accepted;
   }
   const command = COMMANDS.find((c) => c.name === name);
@@ -91,11 +103,18 @@ export async function runCli(argv: string[], rawIo: CliIo): Promise<number> {
       io,
       name.startsWith('-') ? `unknown option \`${name}\`` : `unknown command \`${name}\``,
       programUsage(),
+      COMMANDS.map((c) => c.name),
     );
   }
+  // A refusal of a command given --json is one JSON document on standard output (`refused` in cli-data.ts).
+  const end = args.indexOf('--');
+  const flags = end === -1 ? args : args.slice(0, end);
+  const json = flags.includes('--json');
+  if (json && command.printsJson?.(args) === false)
+    args = [...flags.filter((arg) => arg !== '--json'), ...(end === -1 ? [] : args.slice(end))];
   const { run } = await command.load();
   // A command's help fits the terminal's 100 columns, whatever the width its text was written at.
   const help = args.includes('-h') || args.includes('--help');
   const commandIo = help ? { ...io, stdout: (text: string) => io.stdout(fitUsage(text)) } : io;
-  return run(args, dataDir === undefined ? commandIo : { ...commandIo, dataDir });
+  return run(args, { ...commandIo, json, ...(dataDir === undefined ? {} : { dataDir }) });
 }

@@ -143,7 +143,12 @@ export async function runUpdate(args: string[], io: CliIo): Promise<number> {
       continue;
     }
     io.stdout(`${name}: ${opened.value.from} → ${opened.value.to}\n`);
-    const code = await consentAndInstall(api, opened.value.handle.id, noAnswers(name, parsed.flags.has('--yes')), io);
+    const code = await consentAndInstall(
+      api,
+      opened.value.handle.id,
+      noAnswers(name, parsed.flags.has('--yes'), false, io.json === true),
+      io,
+    );
     await api.feeds.discard(opened.value.handle.id);
     if (code !== EXIT.accepted) exit = code;
   }
@@ -160,7 +165,12 @@ export async function runRollback(args: string[], io: CliIo): Promise<number> {
   const opened = await api.feeds.openRollback(name);
   if (!opened.ok) return refusedWithPath(io, opened.error);
   io.stdout(`${name}: back from ${opened.value.from} to ${opened.value.to}\n`);
-  return consentAndInstall(api, opened.value.handle.id, noAnswers(name, parsed.flags.has('--yes'), true), io);
+  return consentAndInstall(
+    api,
+    opened.value.handle.id,
+    noAnswers(name, parsed.flags.has('--yes'), true, io.json === true),
+    io,
+  );
 }
 
 /** `update-mode NAME notify|auto|hold`. */

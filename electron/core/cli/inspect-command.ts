@@ -30,13 +30,15 @@ import { installedDecisions } from '../store/records';
 import { withSignatureState } from '../trust/signature-state';
 import { cliResourcesDir, cliTrustedKeys, refused } from './cli-data';
 import { type CliIo, EXIT } from './cli-io';
+import { isPlainFolder, templateArgument } from './template-name';
 import { PROGRAM, usageError } from './usage';
 
 /** Usage of this command. */
 export const INSPECT_USAGE = [
-  `Usage: ${PROGRAM} [--data-dir DIR] inspect PATH [--json]`,
+  `Usage: ${PROGRAM} [--data-dir DIR] inspect PATH|NAME [--json]`,
   '',
-  'PATH is a .apo file, a template folder or a plugin manifest (JSON). Nothing in it is run.',
+  'PATH is a .apo file, a template folder or a plugin manifest (JSON); NAME a built-in template',
+  '(code-review, kyb, …), always, even where a folder of that name is here (give it as ./NAME). Nothing is run.',
   "A .apo's signature (PATH.minisig beside it) is checked against the keys you trust (`trust add`).",
   '  --json  Print one JSON object: kind, ok, errors, warnings, summary, details, policy',
   '',
@@ -62,7 +64,9 @@ export function inspectionJson(
   policy: InspectionPolicy | null = null,
   installed: InstalledRelation | null = null,
 ): string {
-  const { kind, ok, errors, warnings, details } = inspection;
+  const { kind, ok, warnings, details } = inspection;
+  // Every refusal names its field, null when it is about the whole input (DESIGN.md "The command line").
+  const errors = inspection.errors.map((error) => ({ ...error, path: error.path ?? null }));
   // What it can do, worst first: the very lines the text prints (`capability-lines.ts`), for a manifest the schema
   // accepted (the text says nothing more of a refused one either).
   const manifest = kind === 'apo' ? (details as ApoDetails | null)?.manifest : undefined;
@@ -116,7 +120,10 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   if (paths.length === 0) return usageError(io, 'inspect needs a PATH', INSPECT_USAGE);
   if (paths.length > 1) return usageError(io, `inspect takes one PATH, got ${paths.length}`, INSPECT_USAGE);
   const given = paths[0] as string;
-  const path = isAbsolute(given) ? given : resolve(io.cwd, given);
+  // A bare name of a built-in template is that template (DESIGN.md "The command line"); anything else a path.
+  const argument = templateArgument(io, given);
+  if (argument.kind === 'builtin' && argument.note) io.stderr(`${PROGRAM}: note: ${argument.note}\n`);
+  const path = argument.path;
 
   // The user's trusted keys (the store of --data-dir, else the app's): a package signed by one is `verified`.
   const keys = await cliTrustedKeys(io);
@@ -169,6 +176,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
           // "Managed by …" only when the policy names its organization.
           managedBy: view.effective?.organization ? managedBy(view) : null,
           installed: identity && summary ? installedLine(summary, identity) : null,
+          plainFolder: isPlainFolder(path),
         }),
   );
   return inspection.ok ? EXIT.accepted : EXIT.refused;

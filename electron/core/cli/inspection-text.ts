@@ -49,6 +49,8 @@ export interface InspectionTextOptions {
   managedBy?: string | null;
   /** How it stands to the installed package of its name (`installedLine`), said after the signature; none: nothing. */
   installed?: string | null;
+  /** The input is a plain folder (no agent.md, no apollia.toml): said so, not "template folder". */
+  plainFolder?: boolean;
 }
 
 const KIND_WORDS: Record<Inspection['kind'], string> = {
@@ -82,6 +84,11 @@ function verdict(inspection: Inspection): string[] {
   else {
     lines.push(`Refused: ${problemLine(first)}`);
     // A refusal a newer app fixes says where the newer app is.
+    // A zip renamed .apo: what to do with it.
+    if (first.code === 'archive.unsupported_format' && first.message.startsWith('zip'))
+      lines.push(
+        'A .apo is a tar archive, not a zip: unzip it into a folder, then `apollia-desktop pack FOLDER` writes the .apo.',
+      );
     if (refusalAdviceFor(inspection.errors).updateApp)
       lines.push(`Update the app: get the newest Apollia Desktop at ${APP_DOWNLOAD_PAGE}, then inspect it again.`);
     if (others.length > 0) {
@@ -270,12 +277,45 @@ function formatApo(
 }
 
 /**
+ * A summary field in words: a list joined (`none` when empty), a template's parameters each marked required or with
+ * its default, a trigger by its id and type; anything else as JSON.
+ */
+function summaryWords(key: string, value: unknown, inspection: Inspection): string {
+  if (typeof value === 'string') return value;
+  if (!Array.isArray(value)) return JSON.stringify(value);
+  if (value.length === 0) return 'none';
+  const manifest =
+    inspection.kind === 'template' ? (inspection.details as TemplateDetails | null)?.manifest : undefined;
+  const defs: Record<string, { required?: boolean; default?: unknown }> = manifest?.parameters ?? {};
+  return value
+    .map((item) => {
+      if (typeof item === 'string' && key === 'parameters' && Object.hasOwn(defs, item)) {
+        const def = defs[item];
+        if (def?.required) return `${item} (required)`;
+        return def?.default !== undefined ? `${item} (default ${JSON.stringify(def.default)})` : `${item} (optional)`;
+      }
+      if (typeof item === 'string') return item;
+      if (item && typeof item === 'object' && 'id' in item) return `${String(item.id)} (${String(item.type ?? '')})`;
+      if (item && typeof item === 'object' && 'name' in item)
+        return `${String(item.name)} (${String(item.type ?? '')})`;
+      return JSON.stringify(item);
+    })
+    .join(', ');
+}
+
+/**
  * Any other kind: its summary's fields, one per line; an accepted template then its verdict, as the app shows it first.
  */
-function formatOther(inspection: Inspection, policy: string[]): string[] {
+function formatOther(inspection: Inspection, policy: string[], plain: boolean): string[] {
   // A package folder not yet packed is refused as a template, but it is no template: say what it is.
   const unpacked = inspection.errors[0]?.code === 'template.unbuilt_apo';
-  const lines = [unpacked ? 'package folder, not yet packed (apollia.toml at its root)' : KIND_WORDS[inspection.kind]];
+  const lines = [
+    plain
+      ? 'plain folder: neither a template (agent.md at its root) nor a package folder (apollia.toml at its root)'
+      : unpacked
+        ? 'package folder, not yet packed (apollia.toml at its root)'
+        : KIND_WORDS[inspection.kind],
+  ];
   if (inspection.summary && typeof inspection.summary === 'object') {
     const summary = inspection.summary as Record<string, unknown>;
     // Who it is from, in the one signature verdict's words (shipped with the app, or not signed), as the app says it.
@@ -284,7 +324,7 @@ function formatOther(inspection: Inspection, policy: string[]): string[] {
     for (const [key, value] of Object.entries(summary)) {
       if (key === 'signature' && words) lines.push(`signature: ${words.explanation}`);
       else if (key === 'publisher' && words) lines.push(`publisher: ${String(value) || '(none)'} (${words.label})`);
-      else lines.push(`${key}: ${typeof value === 'string' ? value : JSON.stringify(value)}`);
+      else lines.push(`${key.replaceAll('_', ' ')}: ${summaryWords(key, value, inspection)}`);
     }
   }
   lines.push(...policy);
@@ -321,6 +361,6 @@ export function formatInspection(inspection: Inspection, options: InspectionText
           options.verdict ?? null,
           policy,
         )
-      : formatOther(inspection, policy);
+      : formatOther(inspection, policy, options.plainFolder === true);
   return `${[...body, '', ...verdict(inspection)].join('\n')}\n`;
 }

@@ -16,9 +16,16 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
-import type { InstallReceipt, InstalledRelation, SourceInspection } from '../../../shared/contract/api';
+import {
+  DEFAULT_WEBHOOK_PORT,
+  type InstallReceipt,
+  type InstalledRelation,
+  type SourceInspection,
+} from '../../../shared/contract/api';
+import { LOCAL_ONLY_WORDS, listenerOrigin, webhookAddress } from '../../../shared/triggers/webhook-address';
 import type { ApoDetails, ApoSummary } from '../../../shared/manifests/inspection';
-import { publisherStatus } from '../../../shared/decisions/verdict';
+import { packageVerdict, publisherStatus, VERDICT_LABELS } from '../../../shared/decisions/verdict';
+import { APOLLIA_NATIVE_TOOLS } from '../../../shared/manifests/catalogues';
 import { type AccessAnswer, type ConsentAnswers, decide, type Decisions } from '../../../shared/decisions/decisions';
 import { decisionTrust } from '../../../shared/decisions/decision-input';
 import { permissionWords } from '../../../shared/decisions/access-decisions';
@@ -28,10 +35,12 @@ import { policyLocations } from '../policy/read-policy';
 import { CoreError } from '../errors/index';
 import { looksLikeInstallLink, parseInstallLink } from '../feeds/install-link';
 import { createFileKeySecretBox, fileKeyPath } from '../secrets/secret-box';
-import { cliDataDir, cliResourcesDir, refused } from './cli-data';
+import { cliDataDir, cliResourcesDir, refused, tightenDataDir } from './cli-data';
 import { type CliIo, EXIT } from './cli-io';
 import { openFeedSource } from './feed-source';
 import { formatInspection } from './inspection-text';
+import { terminalJson } from './terminal-text';
+import { isPlainFolder, PLAIN_FOLDER_WORDS } from './template-name';
 import { PROGRAM, usageError } from './usage';
 import {
   printSecretNote,
@@ -57,6 +66,7 @@ export function fileKeyNotice(dataDir: string): string {
  */
 export function cliApi(io: CliIo, folders: string[] = []): CoreApi {
   const dataDir = cliDataDir(io);
+  tightenDataDir(io, dataDir);
   const queue = [...folders];
   return createApi({
     dataDir,
@@ -76,12 +86,13 @@ export const INSTALL_USAGE = [
   `Usage: ${PROGRAM} [--data-dir DIR] install PATH|'apollia://install?…'|--feed URL NAME [--version V] [--yes]`,
   '         [--grant|--withhold|--allow|--ask ENTRY ...]',
   '         [--arm TRIGGER[=FOLDER] [--webhook-secret-file FILE | --webhook-secret-stdin] ...] [--disarm TRIGGER ...]',
-  '         [--allow-downgrade] [--accept-key-change]',
+  '         [--allow-downgrade] [--accept-key-change] [--json]',
   '',
-  'Without --yes, prints what the package asks and what would be decided; installs nothing.',
+  'Without --yes, prints what the package asks (its verdict first) and what would be decided; changes nothing.',
   'Anything no flag names is kept (an update keeps every earlier answer, armed trigger, folder and',
   'secret) or takes its default (a first install grants the access the package proposes, arms nothing).',
   '  --yes              Install',
+  '  --json             Print one JSON document: { ok, applied, preview } (or the receipt, applied)',
   '  --grant ENTRY      Grant an entry (repeat it), e.g. --grant file_read; it asks first unless it only reads',
   '  --withhold ENTRY   Do not grant an entry',
   '  --allow ENTRY      Grant an entry and let it run without asking (not for one that can change or send things)',
@@ -102,6 +113,7 @@ export const INSTALL_USAGE = [
 /** What the flags of `install` say: the person's answers, exactly as the form's clicks are. */
 interface InstallFlags {
   yes: boolean;
+  json: boolean;
   allowDowngrade: boolean;
   acceptKeyChange: boolean;
   access: Map<string, AccessAnswer>;
@@ -117,12 +129,22 @@ interface InstallFlags {
 /** What the consent needs of the flags: the person's answers (an update or roll back gives none but `yes`). */
 export type InstallConsentFlags = Pick<
   InstallFlags,
-  'yes' | 'allowDowngrade' | 'acceptKeyChange' | 'access' | 'disarms' | 'arms' | 'given'
+  'yes' | 'json' | 'allowDowngrade' | 'acceptKeyChange' | 'access' | 'disarms' | 'arms' | 'given' | 'path'
 >;
 
 /** The flags of a person who answers nothing but, maybe, `--yes` (`update`, `rollback`). */
-export function noAnswers(given: string, yes: boolean, allowDowngrade = false): InstallConsentFlags {
-  return { yes, allowDowngrade, acceptKeyChange: false, access: new Map(), disarms: [], arms: [], given };
+export function noAnswers(given: string, yes: boolean, allowDowngrade = false, json = false): InstallConsentFlags {
+  return {
+    yes,
+    json,
+    allowDowngrade,
+    acceptKeyChange: false,
+    access: new Map(),
+    disarms: [],
+    arms: [],
+    given,
+    path: given,
+  };
 }
 
 /** Runs `install` with the arguments after the command name. */
@@ -155,14 +177,9 @@ export async function consentAndInstall(
   const inspected = await api.inspect({ sourceId });
   if (!inspected.ok) return refused(io, inspected.error);
   const inspection: SourceInspection = inspected.value;
-  if (inspection.kind !== 'apo') {
-    const unpacked = inspection.errors[0]?.code === 'template.unbuilt_apo';
-    io.stderr(
-      `${PROGRAM}: ${flags.given} is a ${unpacked ? `package folder, not yet packed: pack it with \`pack ${flags.given}\`, then install the .apo it writes` : inspection.kind === 'template' ? 'template folder: apply it with `apply`' : 'plugin manifest: plugins are shown, never installed'}\n`,
-    );
-    return EXIT.refused;
-  }
+  if (inspection.kind !== 'apo') return refused(io, notAPackage(flags.given, flags.path, inspection));
   if (!inspection.ok) {
+    if (io.json) return refused(io, { code: 'install.refused', message: 'refused', problems: inspection.errors });
     io.stderr(formatInspection(inspection));
     return EXIT.refused;
   }
@@ -184,13 +201,20 @@ export async function consentAndInstall(
     answers: decisions,
   });
   if (!flags.yes) {
-    printWouldInstall(io, inspection, decided);
+    if (flags.json)
+      io.stdout(
+        `${terminalJson({ ok: true, applied: false, preview: { summary, policy: inspection.policy, installed: inspection.installed ?? null, decisions: decided } })}\n`,
+      );
+    else printWouldInstall(io, inspection, decided);
     return EXIT.accepted;
   }
-  for (const problem of decided.problems) {
-    io.stderr(`${PROGRAM}: ${problem.message}${problem.code.startsWith('policy.') ? ` (${problem.code})` : ''}\n`);
-    return EXIT.refused;
-  }
+  const [problem] = decided.problems;
+  if (problem)
+    return refused(io, {
+      code: problem.code,
+      message: `${problem.message}${problem.code.startsWith('policy.') ? ` (${problem.code})` : ''}`,
+      problems: decided.problems,
+    });
 
   for (const arm of flags.arms) {
     if (!arm.secret) continue;
@@ -210,14 +234,40 @@ export async function consentAndInstall(
     ...(flags.acceptKeyChange ? { acceptKeyChange: true } : {}),
   });
   if (!result.ok) return refused(io, result.error);
-  printInstalled(io, result.value, summary, decided);
+  if (flags.json) io.stdout(`${terminalJson({ ok: true, applied: true, ...result.value })}\n`);
+  else {
+    const settings = await api.settings();
+    printInstalled(
+      io,
+      result.value,
+      summary,
+      decided,
+      settings.ok ? settings.value.webhookPort.port : DEFAULT_WEBHOOK_PORT,
+    );
+  }
   return EXIT.accepted;
+}
+
+/** The refusal of an input that is no `.apo`, saying what it is and what to do with it. */
+function notAPackage(given: string, path: string, inspection: SourceInspection) {
+  const code = inspection.errors[0]?.code;
+  const what = isPlainFolder(path)
+    ? `${PLAIN_FOLDER_WORDS}: nothing to install`
+    : code === 'template.unbuilt_apo'
+      ? `a package folder, not yet packed: pack it with \`pack ${given}\`, then install the .apo it writes`
+      : inspection.kind === 'plugin'
+        ? 'a plugin manifest: plugins are shown, never installed'
+        : inspection.ok
+          ? 'a template folder: apply it with `apply`'
+          : 'a template folder the checks refuse: `inspect` says why; a template is applied (`apply`), never installed';
+  return { code: 'install.not_a_package' as const, message: `${given} is ${what}` };
 }
 
 /** The flags of `install`, or the exit code of `--help` or of a usage error (already printed). */
 function parseInstallFlags(args: string[], io: CliIo): InstallFlags | number {
   const flags = {
     yes: false,
+    json: false,
     allowDowngrade: false,
     acceptKeyChange: false,
     access: new Map<string, AccessAnswer>(),
@@ -233,6 +283,7 @@ function parseInstallFlags(args: string[], io: CliIo): InstallFlags | number {
       io.stdout(INSTALL_USAGE);
       return EXIT.accepted;
     } else if (arg === '--yes' || arg === '-y') flags.yes = true;
+    else if (arg === '--json') flags.json = true;
     else if (arg === '--allow-downgrade') flags.allowDowngrade = true;
     else if (arg.startsWith('--webhook-secret')) {
       const next = webhookSecretFlag(args, i, io, flags.arms);
@@ -379,10 +430,10 @@ async function answersOf(
   }
   const stray = [...flags.access.keys()].find((entry) => !offered.has(entry));
   if (stray !== undefined) {
-    io.stderr(
-      `${PROGRAM}: ${manifest.package.name} offers no agent \`${stray}\` (it can grant: ${[...offered].join(', ') || 'nothing'})\n`,
-    );
-    return EXIT.refused;
+    return refused(io, {
+      code: 'install.unknown_access',
+      message: `${manifest.package.name} offers no entry \`${stray}\` (it can grant: ${[...offered].join(', ') || 'nothing'})`,
+    });
   }
   for (const id of flags.disarms) decisions.triggers[id] = { armed: false };
   for (const arm of flags.arms) {
@@ -390,7 +441,8 @@ async function answersOf(
     if (arm.folder) {
       // Only registers the folder for this run (as the form's folder dialog does): nothing is written.
       const picked = await api.pickWatchFolder();
-      if (!picked.ok || !picked.value) return refused(io, picked.ok ? { message: 'no folder picked' } : picked.error);
+      if (!picked.ok || !picked.value)
+        return refused(io, picked.ok ? { code: 'folder.unknown', message: 'no folder picked' } : picked.error);
       folderId = picked.value.folderId;
     }
     // The sender's secret is read only when installing; until then it stands for "the one your sender gave".
@@ -416,6 +468,9 @@ export function installedWords(installed: InstalledRelation): string {
 /** Without `--yes`: what the package asks, what changed, and what would be decided; nothing is installed. */
 function printWouldInstall(io: CliIo, inspection: SourceInspection, decided: Decisions): void {
   const manifest = (inspection.details as ApoDetails).manifest;
+  // The verdict first, as the consent form shows it (DESIGN.md "Consent, install, apply").
+  const verdict = packageVerdict(manifest, APOLLIA_NATIVE_TOOLS);
+  io.stdout(`${VERDICT_LABELS[verdict.level]}: ${verdict.headline}\n\n`);
   io.stdout(formatInspection(inspection));
   if (inspection.policy.state === 'unreadable')
     io.stdout(
@@ -435,12 +490,18 @@ function printWouldInstall(io: CliIo, inspection: SourceInspection, decided: Dec
     ? 'keeping your answers from before (what is new or widened left ungranted)'
     : 'granting what the package proposes';
   io.stdout(
-    `\nNothing was installed. Run again with --yes to install, ${answers}; --grant, --withhold, --allow or --ask ENTRY to change an answer, --arm or --disarm TRIGGER to change a trigger.\n`,
+    `\nWith --yes it installs, ${answers}; --grant, --withhold, --allow or --ask ENTRY change an answer, --arm or --disarm TRIGGER a trigger.\nNothing was changed: add --yes to do it\n`,
   );
 }
 
 /** What was installed: the outcome, the key change, the decisions, what was armed and each webhook secret. */
-function printInstalled(io: CliIo, receipt: InstallReceipt, summary: ApoSummary, decided: Decisions): void {
+function printInstalled(
+  io: CliIo,
+  receipt: InstallReceipt,
+  summary: ApoSummary,
+  decided: Decisions,
+  port: number,
+): void {
   const verb = { installed: 'Installed', updated: 'Updated', downgraded: 'Downgraded', reinstalled: 'Reinstalled' }[
     receipt.outcome
   ];
@@ -452,13 +513,18 @@ function printInstalled(io: CliIo, receipt: InstallReceipt, summary: ApoSummary,
     io.stdout(
       `  Signing key: ${receipt.keyChange.message}${receipt.keyChange.kind === 'changed' ? ' (accepted with --accept-key-change; recorded in the activity log)' : ''}.\n`,
     );
+  // Each armed trigger is said once, by the decisions' lines; only "none" is said apart.
   printDecisions(io, decided);
-  io.stdout(receipt.armed.length > 0 ? `  Armed: ${receipt.armed.join(', ')}\n` : '  No trigger armed.\n');
-  for (const secret of receipt.webhookSecrets)
+  if (receipt.armed.length === 0) io.stdout('  No trigger armed.\n');
+  const address = (id: string) => `  Its address: ${webhookAddress(listenerOrigin(port), id)} (${LOCAL_ONLY_WORDS})\n`;
+  for (const secret of receipt.webhookSecrets) {
     io.stdout(`  Webhook secret for ${secret.triggerId} (shown once, keep it now): ${secret.secret}\n`);
+    io.stdout(address(secret.triggerId));
+  }
   for (const given of receipt.webhookSecretsGiven) {
     io.stdout(`  Webhook secret for ${given.triggerId}: the one your sender gave, kept (it is never shown).\n`);
     io.stdout(sharedSecretLine(given.sharedWarning));
+    io.stdout(address(given.triggerId));
   }
   if (receipt.webhookSecrets.length + receipt.webhookSecretsGiven.length > 0) io.stdout(fileKeyNotice(cliDataDir(io)));
 }

@@ -68,7 +68,7 @@ describeWithMinisign('how a package tool runs, decided at install and kept', () 
     const refused = await cli(['--data-dir', dataDir, 'install', apo, '--yes', '--allow', 'file_read']);
     expect([refused.code, refused.stderr]).toEqual([
       1,
-      'apollia-desktop: agent `invoice-clerk` of invoices: `file_read` can read your personal data, so it asks you before each call: it cannot run without asking\n',
+      'apollia-desktop: agent `invoice-clerk` of invoices: `file_read` can read your personal data, so it asks you before each call: it cannot run without asking (at decisions.agents.invoice-clerk.access.file_read)\n',
     ]);
     const done = await cli(['--data-dir', dataDir, 'install', apo, '--yes', '--allow', 'pkg:invoices/extract_totals']);
     expect([done.code, done.stderr]).toEqual([0, '']);

@@ -15,27 +15,31 @@ import { MCP_TRANSPORTS } from '../../../shared/manifests/apollia-manifest';
 import { refused } from './cli-data';
 import { type CliIo, EXIT } from './cli-io';
 import { cliApi } from './install-command';
+import { ENV_KEY, readEnvSources } from './mcp-env';
 import { terminalJson } from './terminal-text';
 import { PROGRAM, usageError } from './usage';
 
 /** Usage of `mcp`. */
 export const MCP_USAGE = [
-  `Usage: ${PROGRAM} [--data-dir DIR] mcp add NAME (--command CMD [--arg ARG ...] [--env KEY=VALUE ...] | --url URL [--transport T])`,
+  `Usage: ${PROGRAM} [--data-dir DIR] mcp add NAME --command CMD [--arg ARG ...] [--env-file FILE] [--env-stdin]`,
+  '         [--env KEY=VALUE ...]',
+  `       ${PROGRAM} [--data-dir DIR] mcp add NAME --url URL [--transport T]`,
   `       ${PROGRAM} [--data-dir DIR] mcp list [--json]`,
   `       ${PROGRAM} [--data-dir DIR] mcp remove NAME`,
   '',
   'The MCP servers a template can use: `--grant mcp:NAME/TOOL` needs one saved as NAME.',
   '  --command CMD      A server started as a command line (stdio)',
   '  --arg ARG          One argument of that command (repeat it, in order)',
-  '  --env KEY=VALUE    An environment variable for it, saved as an `env KEY=VALUE` prefix (repeat it)',
+  '  --env-file FILE    Its environment from a file, one KEY=VALUE a line (as .env): the way for a credential',
+  '  --env-stdin        Its environment from standard input, one KEY=VALUE a line',
+  '  --env KEY=VALUE    An environment variable for it (repeat it); not for a credential: the process list shows it',
+  '                     Each is saved as an `env KEY=VALUE` prefix of the command',
   '  --url URL          A server reached over the network, at an http(s) url',
   '  --transport T      For --url: streamable-http (the default) or sse',
   '  --json             (list) Print the servers as JSON',
   'A credential in a url or an argument (a token, a key) is kept encrypted and shown as ••••.',
   '',
 ].join('\n');
-
-const ENV_KEY = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /** A server's command line or url as shown (credentials already masked by the use case). */
 export function serverWords(server: SavedMcpServerView): string {
@@ -58,9 +62,16 @@ async function add(args: string[], io: CliIo): Promise<number> {
   let transport: string | undefined;
   const extra: string[] = [];
   const env: string[] = [];
+  const envFiles: string[] = [];
+  let envStdin = false;
   for (let i = 0; i < args.length; i++) {
     const arg = args[i] as string;
-    if (arg === '--command' || arg === '--arg' || arg === '--env' || arg === '--url' || arg === '--transport') {
+    if (arg === '--env-stdin') envStdin = true;
+    else if (arg === '--env-file') {
+      const value = args[++i];
+      if (value === undefined || value === '') return usageError(io, '--env-file needs a FILE', MCP_USAGE);
+      envFiles.push(value);
+    } else if (arg === '--command' || arg === '--arg' || arg === '--env' || arg === '--url' || arg === '--transport') {
       const value = args[++i];
       if (value === undefined || (value === '' && arg !== '--arg'))
         return usageError(io, `${arg} needs a value`, MCP_USAGE);
@@ -94,8 +105,15 @@ async function add(args: string[], io: CliIo): Promise<number> {
     );
   if ((command === undefined) === (url === undefined))
     return usageError(io, 'mcp add takes either --command CMD or --url URL', MCP_USAGE);
-  if (url !== undefined && (extra.length > 0 || env.length > 0))
+  if (url !== undefined && (extra.length > 0 || env.length > 0 || envFiles.length > 0 || envStdin))
     return usageError(io, '--arg and --env go with --command, not --url', MCP_USAGE);
+  const read = await readEnvSources(io, envFiles, envStdin);
+  if ('problem' in read) return usageError(io, read.problem, MCP_USAGE);
+  if (env.length > 0)
+    io.stderr(
+      `${PROGRAM}: note: a value given with --env shows in the process list and your shell history; --env-file FILE or --env-stdin keep a credential off the command line\n`,
+    );
+  env.push(...read.env);
   if (command !== undefined && transport !== undefined)
     return usageError(io, '--transport goes with --url (a --command server is stdio)', MCP_USAGE);
   if (transport !== undefined && (transport === 'stdio' || !(MCP_TRANSPORTS as readonly string[]).includes(transport)))

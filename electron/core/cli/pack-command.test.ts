@@ -151,7 +151,7 @@ describe('pack', () => {
     const refused = await cli('pack', 'invoices', '-o', 'x.apo');
     expect(refused.code).toBe(1);
     expect(refused.stderr).toBe(
-      `apollia-desktop pack: refused: ${join(dir, 'x.apo')} already exists with other bytes; pass --force to replace it. Nothing was written.\n`,
+      `apollia-desktop: ${join(dir, 'x.apo')} already exists with other bytes; pass --force to replace it. Nothing was written\n`,
     );
     expect(readFileSync(join(dir, 'x.apo'), 'utf8')).toBe("someone else's build");
     const forced = await cli('pack', 'invoices', '-o', 'x.apo', '--force');

@@ -20,6 +20,9 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { packFolder } from '../archive/pack';
 import { inspectApo } from '../apollia/index';
+import type { RefusalCode } from '../../../shared/contract/refusal-codes';
+import { refused } from './cli-data';
+import { IGNORE_FILE, packedEntries } from './pack-ignore';
 import { type CliIo, EXIT } from './cli-io';
 import { formatInspection } from './inspection-text';
 import { PROGRAM, usageError } from './usage';
@@ -73,13 +76,16 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     );
 
   let bytes: Buffer;
+  let leftOut: string[];
   try {
-    bytes = packFolder(dir);
+    const packed = packedEntries(dir);
+    leftOut = packed.leftOut;
+    bytes = packFolder(dir, { entries: packed.entries });
   } catch (error) {
-    io.stderr(
-      `${PROGRAM} pack: refused: the folder ${given} could not be read: ${(error as Error).message}\nNothing was written.\n`,
-    );
-    return EXIT.refused;
+    return refused(io, {
+      code: 'source.unreadable',
+      message: `the folder ${given} could not be packed: ${(error as Error).message}. Nothing was written`,
+    });
   }
 
   // The very check inspect makes, on the very bytes that will be written.
@@ -93,6 +99,9 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     rmSync(work, { recursive: true, force: true });
   }
   if (!inspection.ok) {
+    const first = inspection.errors[0];
+    if (io.json && first)
+      return refused(io, { code: first.code as RefusalCode, message: first.message, problems: inspection.errors });
     io.stderr(
       `${PROGRAM} pack: the folder ${given} is refused by the checks of inspect; nothing was written.\n\n${formatInspection(inspection)}`,
     );
@@ -124,15 +133,14 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   let outcome: 'written' | 'replaced' | 'unchanged' = 'written';
   if (existsSync(target)) {
     if (statSync(target).isDirectory()) {
-      io.stderr(`${PROGRAM} pack: refused: ${target} is a folder; nothing was written.\n`);
-      return EXIT.refused;
+      return refused(io, { code: 'pack.output_is_folder', message: `${target} is a folder; nothing was written` });
     }
     if (readFileSync(target).equals(bytes)) outcome = 'unchanged';
     else if (!force) {
-      io.stderr(
-        `${PROGRAM} pack: refused: ${target} already exists with other bytes; pass --force to replace it. Nothing was written.\n`,
-      );
-      return EXIT.refused;
+      return refused(io, {
+        code: 'pack.output_exists',
+        message: `${target} already exists with other bytes; pass --force to replace it. Nothing was written`,
+      });
     } else outcome = 'replaced';
   }
   if (outcome !== 'unchanged') {
@@ -154,6 +162,10 @@ export async function run(args: string[], io: CliIo): Promise<number> {
 
   const files = inspection.details?.files.length ?? 0;
   const warnings = inspection.warnings.map((warning) => `warning: ${warning.message}\n`).join('');
+  if (leftOut.length > 0)
+    io.stdout(
+      `Left out: ${leftOut.join(', ')} (dotfiles, .git/ and what ${IGNORE_FILE} lists are never packed; a line \`!NAME\` in ${IGNORE_FILE} packs one)\n`,
+    );
   io.stdout(
     `${warnings}Packed ${manifest ? `${manifest.name} ${manifest.version}` : given}: ${files} files, ${bytes.length} bytes, ${outcome === 'unchanged' ? 'unchanged (the file already holds these bytes)' : outcome}\n${target}\nsha256 ${sha256}\n`,
   );

@@ -75,7 +75,7 @@ describe('the policy in the CLI', () => {
     );
     expect([asked.code, asked.stderr]).toEqual([
       1,
-      `apollia-desktop: agent \`invoice-clerk\` of invoices cannot be granted \`mcp:ledger/lookup\`: your organization blocks “mcp:*/lookup”; ${ORG} (policy.blocked_tool)\n`,
+      `apollia-desktop: agent \`invoice-clerk\` of invoices cannot be granted \`mcp:ledger/lookup\`: your organization blocks “mcp:*/lookup”; ${ORG} (policy.blocked_tool) (at decisions.agents.invoice-clerk.access.mcp:ledger/lookup)\n`,
     ]);
 
     const fresh = join(tempDir('apollia-policy-data-'), 'data');

@@ -35,8 +35,8 @@ export const REINSTALL_USAGE = [
 /** How many file names of each kind are printed (the JSON has them all). */
 const SHOWN_FILES = 20;
 
-/** Runs `reinstall` with the arguments after the command name. */
-export async function run(args: string[], io: CliIo): Promise<number> {
+/** The flags of `reinstall` and its PATH resolved, or the exit code of `--help` or of a usage error (printed). */
+function parseReinstallFlags(args: string[], io: CliIo): { yes: boolean; json: boolean; path: string } | number {
   let yes = false;
   let json = false;
   const paths: string[] = [];
@@ -58,6 +58,15 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     );
   const path = isAbsolute(paths[0] as string) ? (paths[0] as string) : resolve(io.cwd, paths[0] as string);
   if (!existsSync(path)) return usageError(io, `no such file: ${paths[0]}`, REINSTALL_USAGE);
+  return { yes, json, path };
+}
+
+/** Runs `reinstall` with the arguments after the command name. */
+export async function run(args: string[], io: CliIo): Promise<number> {
+  const flags = parseReinstallFlags(args, io);
+  if (typeof flags === 'number') return flags;
+  const { yes, json, path } = flags;
+  const paths = [args.find((arg) => !arg.startsWith('-')) as string];
 
   // The installed files are checked now, so a change not yet seen is found (and disarms) first.
   const verified = await cliApi(io).verifyInstalled();
@@ -70,29 +79,41 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   if (!inspected.ok) return refused(io, inspected.error);
   const inspection = inspected.value;
   if (inspection.kind !== 'apo')
-    return refused(io, { message: `${paths[0]} is not a .apo package: only a package is reinstalled` });
+    return refused(io, {
+      code: 'install.not_a_package',
+      message: `${paths[0]} is not a .apo package: only a package is reinstalled`,
+    });
   if (!inspection.ok)
     return refused(io, {
+      code: 'install.refused',
       message: `${paths[0]} was refused: ${inspection.errors[0]?.message ?? 'it could not be read'}`,
       problems: inspection.errors,
     });
   const { name, version } = (inspection.details as ApoDetails).manifest.package;
   const installed = verified.value.find((p) => p.name === name);
   if (!installed)
-    return refused(io, { message: `${name} is not installed here: install it with \`install ${paths[0]}\`` });
+    return refused(io, {
+      code: 'package.unknown',
+      message: `${name} is not installed here: install it with \`install ${paths[0]}\``,
+    });
   if (installed.version !== version)
     return refused(io, {
+      code: 'reinstall.other_version',
       message: `${name} ${installed.version} is installed and ${paths[0]} is ${version}: reinstall puts back the same version; \`install\` updates or downgrades`,
     });
   // Reinstall puts back only the bytes that were installed (DESIGN.md "Trust after install"): other bytes of the same
   // name and version are another package, which `install` shows and asks about as an update.
   if (inspection.installed?.relation === 'other_bytes')
     return refused(io, {
+      code: 'reinstall.other_bytes',
       message: `${paths[0]} is not the ${name} ${version} that was installed: its sha256 is ${(inspection.summary as ApoSummary).sha256}, the installed one's ${inspection.installed.sha256}. Reinstall puts back only the installed bytes; \`install ${paths[0]}\` shows it as an update and asks again`,
     });
   const integrity = installed.integrity;
   if (integrity.state !== 'changed')
-    return refused(io, { message: `${name} ${version}: its files are unchanged since install, nothing to put back` });
+    return refused(io, {
+      code: 'reinstall.unchanged',
+      message: `${name} ${version}: its files are unchanged since install, nothing to put back`,
+    });
 
   // What the check disarmed, armed again: a folder that is gone stays off (said), a webhook gets a new secret.
   const rearm: { trigger: string; folder: string | null }[] = [];
@@ -123,8 +144,11 @@ export async function run(args: string[], io: CliIo): Promise<number> {
       io.stdout('  No trigger was armed when the change was found: none is armed.\n');
   }
   if (!yes) {
-    if (json) io.stdout(`${terminalJson({ name, version, ...changes, rearm, stayOff, reinstalled: false })}\n`);
-    else io.stdout('\nNothing was changed. Run again with --yes to reinstall.\n');
+    if (json)
+      io.stdout(
+        `${terminalJson({ ok: true, applied: false, preview: { name, version, ...changes, rearm, stayOff }, reinstalled: false })}\n`,
+      );
+    else io.stdout('\nNothing was changed: add --yes to do it\n');
     return EXIT.accepted;
   }
 
@@ -136,7 +160,10 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   if (!again.ok) return refused(io, again.error);
   // The file read again must still be the installed bytes (it may have been replaced since).
   if (again.value.installed?.relation !== 'same')
-    return refused(io, { message: `${paths[0]} changed while reinstalling: nothing was changed` });
+    return refused(io, {
+      code: 'reinstall.source_changed',
+      message: `${paths[0]} changed while reinstalling: nothing was changed`,
+    });
   const triggers: Record<string, { armed: true; folderId?: string }> = {};
   for (const t of rearm) {
     let folderId: string | undefined;
@@ -153,7 +180,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   const receipt = result.value;
   if (json) {
     io.stdout(
-      `${terminalJson({ name, version, ...changes, rearm, stayOff, reinstalled: true, armed: receipt.armed, webhookSecrets: receipt.webhookSecrets })}\n`,
+      `${terminalJson({ ok: true, applied: true, name, version, ...changes, rearm, stayOff, reinstalled: true, armed: receipt.armed, webhookSecrets: receipt.webhookSecrets })}\n`,
     );
     return EXIT.accepted;
   }

@@ -37,7 +37,7 @@ describe('store commands', () => {
 
     const dry = await cli(['--data-dir', dataDir, 'install', invoices]);
     expect(dry.code).toBe(0);
-    expect(dry.stdout).toContain('Nothing was installed.');
+    expect(dry.stdout.trimEnd().split('\n').at(-1)).toBe('Nothing was changed: add --yes to do it');
     expect(existsSync(dataDir)).toBe(false);
 
     const done = await cli([
@@ -55,7 +55,7 @@ describe('store commands', () => {
     ]);
     expect([done.code, done.stderr]).toEqual([0, '']);
     expect(done.stdout).toContain(
-      'Installed invoices 1.2.0 from Example Accounting (Unverified publisher).\n  invoice-clerk:\n    file_read: Asks you first\n    mcp:ledger/lookup: Not allowed\n    pkg:invoices/extract_totals: Not allowed\n  Trigger first-monday: armed\n  Armed: invoices/first-monday\n',
+      'Installed invoices 1.2.0 from Example Accounting (Unverified publisher).\n  invoice-clerk:\n    file_read: Asks you first\n    mcp:ledger/lookup: Not allowed\n    pkg:invoices/extract_totals: Not allowed\n  Trigger first-monday: armed\n',
     );
     expect(done.stdout).not.toContain('key file'); // no secret was sealed
 
@@ -90,7 +90,7 @@ describe('store commands', () => {
     expect(treeHash(dataDir, RECORD_FILES)).toBe(before);
 
     const gone = await cli(['--data-dir', dataDir, 'uninstall', 'invoices']);
-    expect([gone.code, gone.stdout]).toEqual([0, 'Uninstalled invoices 1.2.0: 1 agent(s) and 1 trigger(s) removed.\n']);
+    expect([gone.code, gone.stdout]).toEqual([0, 'Uninstalled invoices 1.2.0: 1 agent and 1 trigger removed.\n']);
     expect(readdirSync(dataDir).filter((name) => !RECORD_FILES.includes(name))).toEqual(['state.json']);
     const empty = JSON.parse((await cli(['--data-dir', dataDir, 'list', '--json'])).stdout);
     expect(empty).toEqual({ packages: [], agents: [], triggers: [], damage: [] });
@@ -106,9 +106,9 @@ describe('store commands', () => {
     expect(blocked.code).toBe(1);
     expect(blocked.stderr).toContain("Can't apply market-monitor yet");
     expect(existsSync(dataDir)).toBe(false);
-    const done = await cli(['--data-dir', dataDir, 'apply', template, '--param', 'companies=Acme', '--json']);
+    const done = await cli(['--data-dir', dataDir, 'apply', template, '--param', 'companies=Acme', '--json', '--yes']);
     expect(done.code).toBe(0);
-    expect(JSON.parse(done.stdout).displayName).toBe('Market monitor: Acme');
+    expect(JSON.parse(done.stdout)).toMatchObject({ ok: true, applied: true, displayName: 'Market monitor: Acme' });
     const list = JSON.parse((await cli(['--data-dir', dataDir, 'list', '--json'])).stdout);
     expect(list.agents.map((a: { displayName: string }) => a.displayName)).toEqual(['Market monitor: Acme']);
   });
@@ -155,7 +155,7 @@ describe('install --yes of an update asks again', () => {
     const newer = update();
     const dry = await cli(['--data-dir', dataDir, 'install', newer]);
     expect(dry.stdout).toContain(
-      'Run again with --yes to install, keeping your answers from before (what is new or widened left ungranted)',
+      'With --yes it installs, keeping your answers from before (what is new or widened left ungranted)',
     );
     expect(dry.stdout).toContain('    file_write: Not allowed: new in this version, tick it to allow\n');
     const done = await cli(['--data-dir', dataDir, 'install', newer, '--yes']);

@@ -102,6 +102,7 @@ describe('apply measures the real values before writing anything', () => {
       'channel=C0123ABCD',
       '--param',
       `notes=${'n'.repeat(60_000)}`,
+      '--yes',
     ]);
     expect(done.code).toBe(1);
     expect(done.stderr).toContain("Can't apply digest yet: digest: the agent this apply makes would be");
@@ -117,6 +118,7 @@ describe('apply measures the real values before writing anything', () => {
       '--param',
       `notes=${'n'.repeat(1_000)}`,
       '--json',
+      '--yes',
     ]);
     expect([fits.code, fits.stderr]).toEqual([0, '']);
   });

@@ -36,3 +36,8 @@ export function terminalJson(value: unknown): string {
   }
   return out + json.slice(at);
 }
+
+/** `1 agent`, `2 agents`: a count with its noun, never `agent(s)`. */
+export function plural(count: number, noun: string): string {
+  return `${count} ${count === 1 ? noun : `${noun}s`}`;
+}

@@ -2,6 +2,7 @@
  * `apollia-desktop uninstall NAME`: removes an installed package's files and records, and disarms
  * its triggers, in the same store the app uses.
  */
+import { plural } from './terminal-text';
 import { type CliIo, EXIT } from './cli-io';
 import { cliApi } from './install-command';
 import { refused } from './cli-data';
@@ -28,7 +29,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   if (!result.ok) return refused(io, result.error);
   const { name, version, removedAgents, removedTriggers } = result.value;
   io.stdout(
-    `Uninstalled ${name} ${version}: ${removedAgents.length} agent(s) and ${removedTriggers.length} trigger(s) removed.\n`,
+    `Uninstalled ${name} ${version}: ${plural(removedAgents.length, 'agent')} and ${plural(removedTriggers.length, 'trigger')} removed.\n`,
   );
   return EXIT.accepted;
 }

@@ -62,7 +62,7 @@ describe('install --arm TRIGGER --webhook-secret-file / --webhook-secret-stdin',
     ]);
     expect([done.code, done.stderr]).toEqual([0, '']);
     expect(done.stdout).toContain(
-      `  Armed: ${HOOK}\n  Webhook secret for ${HOOK}: the one your sender gave, kept (it is never shown).\n`,
+      `  Webhook secret for ${HOOK}: the one your sender gave, kept (it is never shown).\n`,
     );
     expect(done.stdout).toContain(`the key is ${join(dataDir, 'secret-box.key')}`);
     expect(done.stdout).not.toContain(secret.slice(6));
@@ -97,7 +97,7 @@ describe('install --arm TRIGGER --webhook-secret-file / --webhook-secret-stdin',
       const done = await cli(['--data-dir', dataDir, 'install', watcherApo(), '--yes', ...argv]);
       expect(done.code).toBe(2);
       expect(done.stderr).toMatch(
-        new RegExp(`^apollia-desktop: ${ARGV_SECRET_REFUSAL.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\n\nUsage: `),
+        new RegExp(`^apollia-desktop: ${ARGV_SECRET_REFUSAL.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`),
       );
       expect(done.stderr).toContain('shows in the process list');
       expect(done.stderr + done.stdout).not.toContain(secret.slice(6));
@@ -182,7 +182,7 @@ describe('install --arm TRIGGER --webhook-secret-file / --webhook-secret-stdin',
     ]);
     expect([done.code, done.stderr]).toEqual([
       1,
-      'apollia-desktop: The secret your sender gave was not kept: The key is 16 bytes: Standard Webhooks wants 24 to 64.\n',
+      'apollia-desktop: The secret your sender gave was not kept: The key is 16 bytes: Standard Webhooks wants 24 to 64. (at decisions.triggers.on-call.webhookSecret)\n',
     ]);
     expect(done.stdout).toBe('');
     expect(existsSync(join(dataDir, 'state.json')) ? state(dataDir).packages : {}).toEqual({});
@@ -241,7 +241,7 @@ describe('rotate TRIGGER', () => {
     );
     expect([spaced.code, spaced.stderr]).toEqual([
       1,
-      'apollia-desktop: The secret your sender gave was not kept: The secret has a space or line break inside it: copy it again as one piece, with nothing between its characters.\n',
+      'apollia-desktop: The secret your sender gave was not kept: The secret has a space or line break inside it: copy it again as one piece, with nothing between its characters. (at webhookSecret)\n',
     ]);
     const stripe = await cli(
       ['--data-dir', dataDir, 'rotate', HOOK, '--webhook-secret-stdin'],

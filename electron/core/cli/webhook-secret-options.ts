@@ -49,7 +49,7 @@ export function webhookSecretOption(
 }
 
 /** Standard input as text: the injected reader, else this process's stdin. */
-async function stdinText(io: CliIo): Promise<string> {
+export async function stdinText(io: CliIo): Promise<string> {
   if (io.readStdin) return io.readStdin();
   const chunks: Buffer[] = [];
   let size = 0;

@@ -89,10 +89,11 @@ describe('inspect: the agent over 1 MiB is refused at the check', () => {
     expect(result.details?.agentFilesJsonBytes).toBeGreaterThan(250 * 1024);
   });
 
-  it('a patterned parameter without a default is measured at its longest checked value (10,000 characters)', async () => {
+  it('a patterned parameter without a default is measured at a short value it accepts, warned at its longest (10,000 characters)', async () => {
     const body = `${'${parameters.channel} '.repeat(110)}\n`;
-    const refused = await inspectTemplate(writeTemplate(() => undefined, { body }));
-    expect(refused.errors.map((e) => e.code)).toEqual(['template.agent_too_large']);
+    const warned = await inspectTemplate(writeTemplate(() => undefined, { body }));
+    expect(warned.errors).toEqual([]);
+    expect(warned.warnings.map((w) => w.code)).toContain('template.agent_may_exceed');
     // With a default, the default is the sample.
     const accepted = await inspectTemplate(
       writeTemplate((m) => (m.parameters.channel.default = 'C0123ABCD'), { body }),
@@ -100,7 +101,7 @@ describe('inspect: the agent over 1 MiB is refused at the check', () => {
     expect(accepted.errors).toEqual([]);
   });
 
-  it('an enum is measured at its longest choice, a number at its longest text', async () => {
+  it('an enum at its longest choice and a number at its longest text are warned, not refused', async () => {
     const body = `${'${parameters.pick} ${parameters.n} '.repeat(40)}\n`;
     const result = await inspectTemplate(
       writeTemplate(
@@ -111,7 +112,8 @@ describe('inspect: the agent over 1 MiB is refused at the check', () => {
         { body },
       ),
     );
-    expect(result.errors.map((e) => e.code)).toEqual(['template.agent_too_large']);
+    expect(result.errors).toEqual([]);
+    expect(result.warnings.map((w) => w.code)).toContain('template.agent_may_exceed');
   });
 
   it('a string with no default, enum or pattern that the body names is warned as unbounded; one it does not name is not', async () => {

@@ -134,6 +134,7 @@ describe('apollia-desktop apply --withhold and --approvals', () => {
       'write',
       '--approvals',
       'ask',
+      '--yes',
     ]);
     expect([done.code, done.stderr]).toEqual([0, '']);
     expect(done.stdout).toContain('  approvals: ask (asks you before a tool runs); the template recommends never\n');
@@ -147,7 +148,15 @@ describe('apollia-desktop apply --withhold and --approvals', () => {
 
   it('arms only the trigger named with --arm, and says which are off', async () => {
     const off = tempDir('apollia-cli-');
-    const made = await runCliCaptured(['--data-dir', off, 'apply', MARKET_MONITOR, '--param', 'companies=Acme']);
+    const made = await runCliCaptured([
+      '--data-dir',
+      off,
+      'apply',
+      MARKET_MONITOR,
+      '--param',
+      'companies=Acme',
+      '--yes',
+    ]);
     const agentId = (made.stdout.match(/^Applied: .* \[(.+)\]$/m) ?? [])[1];
     expect(made.stdout).toContain(
       `  trigger weekly (schedule): At 08:00, only on Monday (UTC): off until you arm it (\`arm ${agentId}/weekly\`, or on the dashboard)\n`,
@@ -163,6 +172,7 @@ describe('apollia-desktop apply --withhold and --approvals', () => {
       'companies=Acme',
       '--arm',
       'weekly',
+      '--yes',
     ]);
     expect([armed.code, armed.stderr]).toEqual([0, '']);
     expect(armed.stdout).toContain('  trigger weekly (schedule): At 08:00, only on Monday (UTC): armed\n');
@@ -177,6 +187,7 @@ describe('apollia-desktop apply --withhold and --approvals', () => {
       'companies=Acme',
       '--arm',
       'hourly',
+      '--yes',
     ]);
     expect([refused.code, refused.stderr]).toEqual([
       1,
