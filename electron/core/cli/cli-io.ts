@@ -37,5 +37,9 @@ export interface CliIo {
 /** One CLI command module: `electron/core/cli/<command>-command.ts` exports `run` of this shape. */
 export type CliCommandRun = (args: string[], io: CliIo) => Promise<number>;
 
-/** Exit codes of DESIGN.md "Validation contract". */
-export const EXIT = { accepted: 0, refused: 1, usage: 2 } as const;
+/**
+ * Exit codes of DESIGN.md "Validation contract"; `busy` (3) is `serve`'s one documented exception
+ * (DESIGN.md "Commit points": another trigger host holds the data folder), so a service manager does
+ * not restart it.
+ */
+export const EXIT = { accepted: 0, refused: 1, usage: 2, busy: 3 } as const;

@@ -76,7 +76,7 @@ describe('serve and activity', () => {
 
     const second = await cli(['--data-dir', dataDir, 'serve', '--port', '0']);
     expect(second).toEqual({
-      code: 1,
+      code: 3,
       stdout: '',
       stderr: `apollia-desktop: another trigger host (pid ${serve.child.pid}) is already running on ${dataDir}; stop it first\n`,
     });

@@ -22,6 +22,8 @@ export const SERVE_USAGE = [
   `signed webhooks are received on 127.0.0.1 (port ${DEFAULT_WEBHOOK_PORT} unless --port; 0 picks a free one).`,
   'Each fire is written as a run request in runs/pending/ of the data folder.',
   '',
+  'Exit status: 0 stopped, 1 refused, 2 usage error, 3 busy (another trigger host serves this folder).',
+  '',
 ].join('\n');
 
 function processSignals(): Promise<string> {
@@ -76,8 +78,10 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   try {
     await host.start();
   } catch (error) {
-    if (error instanceof HostError) io.stderr(`${PROGRAM}: ${error.message}\n`);
-    else if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE')
+    if (error instanceof HostError) {
+      io.stderr(`${PROGRAM}: ${error.message}\n`);
+      if (error.code === 'host.busy') return EXIT.busy;
+    } else if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE')
       io.stderr(`${PROGRAM}: port ${port} on 127.0.0.1 is in use; pick another with --port\n`);
     else io.stderr(`${PROGRAM}: the trigger host could not start: ${(error as Error).message}\n`);
     return EXIT.refused;
