@@ -93,6 +93,7 @@ export type ApiErrorCode =
   | 'mcp.invalid'
   | 'mcp.unknown'
   | 'secret.unavailable'
+  | 'secret.key_damaged'
   | 'secret.unknown_name'
   | 'secret.unknown'
   | 'tool.invalid'
