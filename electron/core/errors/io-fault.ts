@@ -50,6 +50,14 @@ export function markIoFault(error: unknown, path: string, when: FaultWhen): unkn
   return error;
 }
 
+/**
+ * Whether `error` struck after the store's commit: the new state is in place, so what it names must
+ * stay (DESIGN.md "Commit points": reported, never undone).
+ */
+export function struckAfterCommit(error: unknown): boolean {
+  return error instanceof Error && (error as ErrnoFault).apolliaWhen === 'after_commit';
+}
+
 /** The sentence for an I/O failure, or null when `error` is none. */
 export function ioFaultSentence(error: unknown): string | null {
   if (!isIoFault(error)) return null;
