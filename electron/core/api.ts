@@ -55,6 +55,7 @@ import { discardTriggerRuns, discardWaitingRun, waitingRuns } from './app/run-qu
 import { openDownloadPage } from './app/download-page';
 import { armTrigger, disarmTrigger, rotateWebhookSecret, webhookSecretShared } from './app/trigger-arming';
 import { activityOf, triggerStatus } from './app/trigger-status';
+import { ioFaultSentence } from './errors/io-fault';
 
 export type { ApiDeps } from './app/context';
 
@@ -171,7 +172,10 @@ export function createApi(deps: ApiDeps): CoreApi {
         return { ok: true, value: await handler(request === null ? undefined : request) };
       } catch (error) {
         if (error instanceof CoreError) return { ok: false, error: error.toApiError() };
+        // DESIGN.md "Commit points": an I/O failure is a sentence, not a bug.
         log(`apollia: ${method} failed`, error);
+        const fault = ioFaultSentence(error);
+        if (fault !== null) return { ok: false, error: { code: 'io.failed', message: fault } };
         return {
           ok: false,
           error: {

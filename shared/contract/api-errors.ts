@@ -35,6 +35,8 @@ export type ApiErrorCode =
   | 'store.busy'
   | 'store.future_version'
   | 'store.changed'
+  // an operating system I/O failure said as a sentence (electron/core/errors/io-fault.ts)
+  | 'io.failed'
   // what the decision function refuses in an answer (shared/decisions/decisions.ts)
   | DecisionProblemCode
   // what the organization's policy refuses (policy/index.ts)
@@ -103,6 +105,7 @@ export type ApiErrorCode =
   | 'mcp.invalid'
   | 'mcp.unknown'
   | 'secret.unavailable'
+  | 'secret.key_damaged'
   | 'secret.unknown_name'
   | 'secret.unknown'
   | 'tool.invalid'

@@ -296,8 +296,8 @@ async function installOnce(ctx: ApiContext, request: ApiRequest<'install'>) {
 }
 
 /**
- * Uninstalls a package: its files moved aside, then its records removed in one write; a failed write puts the files
- * back.
+ * Uninstalls a package: its records removed in one write, then its files moved aside and deleted (a failed write
+ * leaves the files where they were).
  */
 export async function uninstallPackage(
   ctx: ApiContext,

@@ -108,7 +108,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   if (argument.kind === 'path' && !existsSync(argument.path))
     return usageError(
       io,
-      `no such folder, nor a built-in template: ${given} (built in: ${builtinTemplateNames(io.env).join(', ')})`,
+      `no such folder, nor a built-in template: ${given} (built in: ${builtinTemplateNames(io).join(', ')})`,
       APPLY_USAGE,
     );
   if (argument.kind === 'path' && isPlainFolder(argument.path))

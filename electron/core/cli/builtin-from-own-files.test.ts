@@ -9,6 +9,8 @@ import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../../test/helpers/test-api';
 import { runCliCaptured } from '../../../test/helpers/cli-run';
 import { cliResourcesDir } from './cli-data';
+import type { CliIo } from './cli-io';
+import { builtinTemplateNames, templateArgument } from './template-name';
 
 const SHIPPED = new URL('../../../resources', import.meta.url).pathname;
 
@@ -31,5 +33,16 @@ describe('the built-in templates folder', () => {
       (await runCliCaptured(['inspect', join(SHIPPED, 'templates', 'market-monitor'), '--json'], { env })).stdout,
     );
     expect(shipped.policy.outcome).toBe('allowed');
+  });
+
+  it('a bare built-in name means the shipped template, whatever the environment names (no key of it is read)', () => {
+    const mine = tempDir('apollia-my-resources-');
+    const io = { cwd: mine, env: { resourcesDir: mine, APOLLIA_RESOURCES: mine } } as unknown as CliIo;
+    const argument = templateArgument(io, 'market-monitor');
+    expect(argument).toMatchObject({
+      kind: 'builtin',
+      path: join(SHIPPED.replace(/\/$/, ''), 'templates', 'market-monitor'),
+    });
+    expect(builtinTemplateNames(io)).toContain('market-monitor');
   });
 });

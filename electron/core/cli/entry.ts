@@ -5,7 +5,10 @@
  * arguments without the program's own path(s), returns the exit code.
  */
 import { resolve } from 'node:path';
-import type { CliIo } from './cli-io';
+import { CoreError } from '../errors/index';
+import { debugWanted, ioFaultSentence } from '../errors/io-fault';
+import { type CliIo, EXIT } from './cli-io';
+import { PROGRAM } from './usage';
 
 /** Commands that read a package in the bounded worker (`core/bounded/`). */
 const CHECKING = new Set(['inspect', 'install', 'apply']);
@@ -34,5 +37,24 @@ export async function runCliEntry(argv: string[], io: CliIo): Promise<number> {
     (await import('../bounded/checker')).sharedChecker().start(path === undefined ? undefined : resolve(io.cwd, path));
   }
   const { runCli } = await import('./dispatcher');
-  return runCli(argv, io);
+  try {
+    return await runCli(argv, io);
+  } catch (error) {
+    return faultExit(error, io);
+  }
+}
+
+/**
+ * What escaped a command, said as one sentence with exit 1 (DESIGN.md "Commit points": every fault
+ * a sentence naming the file and what it means); its stack trace only with `APOLLIA_DEBUG=1`.
+ */
+export function faultExit(error: unknown, io: Pick<CliIo, 'stderr' | 'env'>): number {
+  const sentence =
+    ioFaultSentence(error) ??
+    (error instanceof CoreError
+      ? error.message
+      : `something went wrong: ${error instanceof Error ? error.message : String(error)}`);
+  io.stderr(`${PROGRAM}: ${sentence}\n`);
+  if (debugWanted(io.env) && error instanceof Error && error.stack) io.stderr(`${error.stack}\n`);
+  return EXIT.refused;
 }

@@ -8,7 +8,7 @@
  */
 import { terminalJson } from './terminal-text';
 import { realpath } from 'node:fs/promises';
-import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { ApoDetails, ApoSummary, Inspection } from '../../../shared/manifests/inspection';
 import { checkManifestSchema } from '../apollia/manifest-parse';
 import { capabilityLines } from './capability-lines';

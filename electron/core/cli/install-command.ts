@@ -31,6 +31,7 @@ import { decisionTrust } from '../../../shared/decisions/decision-input';
 import { permissionWords } from '../../../shared/decisions/access-decisions';
 import { ownRecord } from '../../../shared/base/own-data';
 import { createApi, type CoreApi } from '../api';
+import { debugWanted } from '../errors/io-fault';
 import { policyLocations } from '../policy/read-policy';
 import { CoreError } from '../errors/index';
 import { looksLikeInstallLink, parseInstallLink } from '../feeds/install-link';
@@ -76,8 +77,13 @@ export function cliApi(io: CliIo, folders: string[] = []): CoreApi {
     now: () => new Date(),
     // The organization's policy of this run's environment (APOLLIA_POLICY_FILE), as the app reads its own.
     policy: policyLocations(io.env),
-    log: (message, error) =>
-      io.stderr(`${PROGRAM}: ${message}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`),
+    // A bug's stack trace only with APOLLIA_DEBUG=1 (DESIGN.md "Commit points"); its sentence follows.
+    log: (message, error) => {
+      if (debugWanted(io.env))
+        io.stderr(
+          `${PROGRAM}: ${message}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+        );
+    },
   });
 }
 

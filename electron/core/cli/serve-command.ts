@@ -23,6 +23,8 @@ export const SERVE_USAGE = [
   'Each fire is written as a run request in runs/pending/ of the data folder.',
   'Exit 0: stopped; 1: could not start; 3: another trigger host already runs on the data folder.',
   '',
+  'Exit status: 0 stopped, 1 refused, 2 usage error, 3 busy (another trigger host serves this folder).',
+  '',
 ].join('\n');
 
 function processSignals(): Promise<string> {

@@ -21,8 +21,8 @@ export type TemplateArgument =
   | { kind: 'path'; path: string };
 
 /** The names of the templates that ship with the app (`resources/templates/<name>/`). */
-export function builtinTemplateNames(env: CliIo['env']): string[] {
-  const root = join(cliResourcesDir(env), 'templates');
+export function builtinTemplateNames(io: Pick<CliIo, 'resourcesDir'>): string[] {
+  const root = join(cliResourcesDir(io), 'templates');
   try {
     return readdirSync(root, { withFileTypes: true })
       .filter((entry) => entry.isDirectory())
@@ -44,12 +44,12 @@ export function isBareName(given: string): boolean {
  */
 export function templateArgument(io: CliIo, given: string): TemplateArgument {
   const path = isAbsolute(given) ? given : resolve(io.cwd, given);
-  if (isBareName(given) && builtinTemplateNames(io.env).includes(given)) {
+  if (isBareName(given) && builtinTemplateNames(io).includes(given)) {
     const local = existsSync(path) ? (statSync(path).isDirectory() ? 'folder' : 'file') : null;
     return {
       kind: 'builtin',
       name: given,
-      path: join(cliResourcesDir(io.env), 'templates', given),
+      path: join(cliResourcesDir(io), 'templates', given),
       note: local
         ? `\`${given}\` is the built-in template of that name, not the ${local} ${given} here: give the ${local} as a path (./${given}) to use it`
         : null,

@@ -8,9 +8,12 @@
  * keychain and says so (`backend()` is `file_key`).
  */
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import { mkdir, open, readFile } from 'node:fs/promises';
+import { link, mkdir, open, readdir, readFile, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { SecretBackend } from '../../../shared/contract/api';
+import { CoreError } from '../errors/index';
+import { syncDir } from '../store/atomic-file';
+import { processAlive } from '../store/pid-lock';
 
 /** Seals and opens secrets. `backend()` tells the user honestly where they live. */
 export interface SecretBox {
@@ -92,6 +95,59 @@ export function fileKeyPath(dir: string): string {
 }
 
 /**
+ * Makes the key file once, whole: a fresh key written to a temp file of this process and fsynced,
+ * then hard-linked to the key's name (DESIGN.md "Commit points": a secret written atomically, made
+ * once). `link` fails when the name exists, so two processes making it at once agree on the one that
+ * was linked first; a kill at any step leaves no key file or a whole one, never a torn one.
+ */
+async function makeKeyFile(dir: string, path: string): Promise<Buffer> {
+  await mkdir(dir, { recursive: true });
+  const temp = join(dir, `.${KEY_FILE}.tmp-${process.pid}-${randomBytes(6).toString('hex')}`);
+  const fresh = randomBytes(32);
+  try {
+    const handle = await open(temp, 'wx', 0o600);
+    try {
+      await handle.writeFile(fresh);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    try {
+      await link(temp, path);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      return await readKeyFile(path);
+    }
+    await syncDir(dir);
+    return fresh;
+  } finally {
+    await unlink(temp).catch(() => undefined);
+  }
+}
+
+/** Removes the temp key files that killed processes left in `dir` (none holds a key anyone uses). */
+async function sweepKeyTemps(dir: string): Promise<void> {
+  const prefix = `.${KEY_FILE}.tmp-`;
+  for (const name of await readdir(dir).catch(() => [] as string[])) {
+    if (name.startsWith(prefix) && !processAlive(Number.parseInt(name.slice(prefix.length), 10)))
+      await unlink(join(dir, name)).catch(() => undefined);
+  }
+}
+
+/** The key at `path`; a file of another length is refused as `secret.key_damaged`, saying what to do. */
+async function readKeyFile(path: string): Promise<Buffer> {
+  const bytes = await readFile(path);
+  if (bytes.length !== 32)
+    throw new CoreError(
+      'secret.key_damaged',
+      `the secret key file ${path} is damaged (${bytes.length} bytes, not a 32-byte key): the secrets sealed with it cannot be opened. ` +
+        'Put back the key from a backup of the data folder, or move the file away and set each secret again ' +
+        '(`rotate` for a webhook secret, `mcp add` for a saved key)',
+    );
+  return bytes;
+}
+
+/**
  * A box keyed by a random 32-byte key in `dir/secret-box.key` (mode 0600), AES-256-GCM.
  * NOT A KEYCHAIN: anyone who can read the data folder can read the key. Used by tests and the
  * CLI (which cannot reach Electron's safeStorage); reports `file_key` so nothing pretends otherwise.
@@ -102,22 +158,12 @@ export function createFileKeySecretBox(dir: string): SecretBox {
   const loadKey = (create: boolean): Promise<Buffer> => {
     key ??= (async () => {
       const path = fileKeyPath(dir);
+      if (create) await sweepKeyTemps(dir);
       try {
-        const bytes = await readFile(path);
-        if (bytes.length !== 32) throw new Error(`${path} is not a 32-byte key`);
-        return bytes;
+        return await readKeyFile(path);
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || !create) throw error;
-        await mkdir(dir, { recursive: true });
-        const fresh = randomBytes(32);
-        const handle = await open(path, 'wx', 0o600);
-        try {
-          await handle.writeFile(fresh);
-          await handle.sync();
-        } finally {
-          await handle.close();
-        }
-        return fresh;
+        return makeKeyFile(dir, path);
       }
     })();
     const pending = key;

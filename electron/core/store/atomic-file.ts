@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { open, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { markIoFault } from '../errors/io-fault';
 
 /** Test hooks: a fault injected between the temp file's fsync and the rename. */
 export interface AtomicWriteFaults {
@@ -34,9 +35,14 @@ export async function writeFileAtomic(
     await rename(temp, path);
   } catch (error) {
     await unlink(temp).catch(() => undefined);
-    throw error;
+    throw markIoFault(error, path, 'before_commit');
   }
-  await syncDir(dirname(path));
+  try {
+    await syncDir(dirname(path));
+  } catch (error) {
+    // The rename happened: the new file is in place, only its flush is in doubt.
+    throw markIoFault(error, path, 'after_commit');
+  }
 }
 
 /** The errors of opening a folder where folders cannot be opened or fsynced (e.g. Windows). */

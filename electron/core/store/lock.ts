@@ -1,11 +1,12 @@
 /**
- * One writer at a time across processes: a lock file holding the writer's pid (`pid-lock.ts`).
+ * One writer at a time across processes: a lock file naming the writer (`pid-lock.ts`).
  *
- * Decision (DESIGN.md "one writer at a time"): inside one process the store serialises its own
- * operations with a promise queue; across processes (the app and the CLI on the same data folder)
- * each write takes `state.lock`, created exclusively (`wx`) with the pid in it, for the length of
- * one read-modify-write, then removes it. A lock whose pid is no longer running is stale (a crash)
- * and is taken over; a live one is waited for, up to a timeout, then refused as `store.busy`.
+ * Decision (DESIGN.md "one writer at a time", "Commit points"): inside one process the store
+ * serialises its own operations with a promise queue; across processes (the app and the CLI on the
+ * same data folder) each write takes `state.lock`, linked into place whole with the writer's pid,
+ * boot and start time, for the length of one read-modify-write, then removes it. A lock left by a
+ * killed process (empty, torn, an earlier boot, a dead pid) is stale and removed by one process;
+ * a live one is waited for, up to a timeout, then refused as `store.busy`.
  */
 import { CoreError } from '../errors/index';
 import { releaseLock, tryTakeLock } from './pid-lock';

@@ -1,13 +1,14 @@
 /**
  * Writing to the data folder through `staging/`: what install, apply and uninstall each do to
- * their files. Files are made (or moved aside) under `staging/<uuid>`, renamed into place, then
- * recorded in one store write; when anything fails, the files are rolled back, so a refusal or a
- * crash leaves no half-made package or agent and no record pointing at missing files (DESIGN.md
- * "Store").
+ * their files. New files are made under `staging/<uuid>`, renamed into place, then recorded in one
+ * store write (a failure before that write rolls them back); a removal is recorded first, then its
+ * files are moved aside and deleted. So a refusal or a crash leaves no half-made package or agent and
+ * no record pointing at missing files (DESIGN.md "Store", "Commit points").
  */
 import { randomUUID } from 'node:crypto';
 import { mkdir, rename, rm, rmdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { struckAfterCommit } from '../errors/io-fault';
 
 /** Removes `dir` and then each now-empty parent up to (not including) `stop`. */
 export async function removeAndPrune(dir: string, stop: string): Promise<void> {
@@ -54,31 +55,28 @@ export async function placeFromStaging<T>(placement: StagedPlacement<T>): Promis
     await removeAndPrune(staging, dataDir);
     return result;
   } catch (error) {
-    if (placed) await removeAndPrune(finalDir, dataDir);
+    // A fault after the state's rename: the new state names `finalDir`, so it stays.
+    if (placed && !struckAfterCommit(error)) await removeAndPrune(finalDir, dataDir);
     await removeAndPrune(staging, dataDir);
     throw error;
   }
 }
 
 /**
- * Moves `dir` aside into staging, records its removal, then deletes it; when the record fails the
- * folder is moved back. A folder already missing is fine: the record is what uninstalls.
+ * Records the removal of `dir` (one store write), then moves it aside into staging and deletes it.
+ * The record comes first (DESIGN.md "Commit points"): a kill before it leaves the package whole and
+ * installed, a kill after it leaves only a folder no state names, which a later install replaces;
+ * never a state naming files that are gone. A folder already missing is fine.
  */
 export async function removeThroughStaging<T>(dataDir: string, dir: string, record: () => Promise<T>): Promise<T> {
+  const result = await record();
   const trash = join(dataDir, 'staging', randomUUID());
   await mkdir(dirname(trash), { recursive: true });
   const moved = await rename(dir, trash).then(
     () => true,
     () => false,
   );
-  try {
-    const result = await record();
-    await removeAndPrune(trash, dataDir);
-    await removeAndPrune(dir, dataDir);
-    return result;
-  } catch (error) {
-    if (moved) await rename(trash, dir).catch(() => undefined);
-    await removeAndPrune(trash, dataDir);
-    throw error;
-  }
+  if (moved) await removeAndPrune(trash, dataDir);
+  await removeAndPrune(dir, dataDir);
+  return result;
 }

@@ -1,11 +1,11 @@
 /**
- * One trigger host per data folder: `trigger-host.lock`, created exclusively with the holder's pid,
- * held for the host's life. A lock whose pid is not running (a crash) is taken over; a live one is
- * refused as `host.busy`, naming the process that holds it. The store's write lock's rule
- * (`store/pid-lock.ts`), held for a lifetime instead of one write.
+ * One trigger host per data folder: `trigger-host.lock`, held for the host's life. A lock left by a
+ * process that no longer runs (killed, an earlier boot, an empty or torn file) never blocks; a live
+ * one is refused as `host.busy`, naming the process that holds it (`serve` exits 3: DESIGN.md "Commit
+ * points"). The store's write lock's rule (`store/pid-lock.ts`), held for a lifetime instead of one write.
  */
 import { join } from 'node:path';
-import { lockPid, processAlive, releaseLock, tryTakeLock } from '../store/pid-lock';
+import { lockPid, releaseLock, tryTakeLock } from '../store/pid-lock';
 
 /** The host lock's name in the data folder. */
 export const HOST_LOCK_FILE = 'trigger-host.lock';
@@ -22,8 +22,7 @@ export class HostError extends Error {
 
 /** The pid holding the host lock of `dataDir` when that process runs, else null. */
 export async function hostLockHolder(dataDir: string): Promise<number | null> {
-  const pid = await lockPid(join(dataDir, HOST_LOCK_FILE));
-  return pid !== null && processAlive(pid) ? pid : null;
+  return lockPid(join(dataDir, HOST_LOCK_FILE));
 }
 
 /** Takes the host lock of `dataDir`; returns its release. Throws `host.busy` when a live process holds it. */

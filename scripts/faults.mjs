@@ -1,0 +1,200 @@
+#!/usr/bin/env node
+/**
+ * The kill-point and fault sweep (DESIGN.md "Commit points"): for each command, counts its durable
+ * steps against the data folder (every write, fsync, rename, link, unlink, mkdir that names a file
+ * in it) under `strace -f` with UV_THREADPOOL_SIZE=1, then runs it again once per step with that
+ * step killed (SIGKILL) or failed (EIO, ENOSPC). After each point: the store loads (`list`), the
+ * state is the old one or the new one whole, the record holds the change exactly when the state
+ * does, the same command again completes or says it is already done, and no output holds a stack
+ * trace. Prints survived/tried per command.
+ *
+ * Usage: node scripts/faults.mjs [--only CMD[,CMD]] [--faults kill,eio,enospc] [--calls fsync,rename,…]
+ *        [--max N] [--json]
+ * Needs the built CLI (`npm run build`) and strace.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const ROOT = new URL('..', import.meta.url).pathname;
+const CLI = join(ROOT, 'out/cli/cli.cjs');
+const DURABLE = ['write', 'pwrite64', 'fsync', 'fdatasync', 'rename', 'renameat2', 'link', 'unlink', 'mkdir'];
+const FAULTS = { kill: 'signal=SIGKILL', eio: 'error=EIO', enospc: 'error=ENOSPC' };
+const STACK = /\n\s+at /;
+const ALREADY =
+  /already (installed|trusted|saved|armed|disarmed)|No package called|no MCP server|not armed|is disarmed/i;
+
+/** The commands swept: a setup (the "old" state) and the command that makes the "new" one. */
+export const SWEPT = {
+  'mcp add': { setup: () => [], args: () => ['mcp', 'add', 'slack', '--command', 'slack-mcp'] },
+  'mcp remove': {
+    setup: () => [['mcp', 'add', 'slack', '--command', 'slack-mcp']],
+    args: () => ['mcp', 'remove', 'slack'],
+  },
+  install: { setup: () => [], args: (w) => ['install', join(w, 'invoices.apo'), '--yes'] },
+  uninstall: {
+    setup: (w) => [['install', join(w, 'invoices.apo'), '--yes']],
+    args: () => ['uninstall', 'invoices'],
+  },
+};
+
+function run(argv, env = {}) {
+  const r = spawnSync(argv[0], argv.slice(1), {
+    encoding: 'utf8',
+    env: { PATH: process.env.PATH, HOME: '/home/nobody', UV_THREADPOOL_SIZE: '1', ...env },
+  });
+  return { code: r.status, signal: r.signal, out: `${r.stdout}${r.stderr}` };
+}
+
+const cli = (data, args) => run([process.execPath, CLI, '--data-dir', data, ...args]);
+
+/** The state with what differs between equal runs (times, ids, sealed bytes) put in words. */
+function stateShape(data) {
+  const path = join(data, 'state.json');
+  if (!existsSync(path)) return 'none';
+  return readFileSync(path, 'utf8')
+    .replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d+Z/g, 'TIME')
+    .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, 'UUID')
+    .replace(/"[A-Za-z0-9+/=]{40,}"/g, '"SEALED"');
+}
+
+function decisionCount(data) {
+  const path = join(data, 'activity', 'decisions.jsonl');
+  return existsSync(path) ? readFileSync(path, 'utf8').split('\n').filter(Boolean).length : 0;
+}
+
+/** A fresh data folder in the command's old state. */
+function prepared(spec, work) {
+  const data = join(mkdtempSync(join(work, 'point-')), 'data');
+  for (const args of spec.setup(work)) {
+    const r = cli(data, args);
+    if (r.code !== 0) throw new Error(`setup ${args.join(' ')} failed: ${r.out}`);
+  }
+  return data;
+}
+
+/** The durable steps of a run: [syscall, its ordinal among that thread's calls of it]. */
+function durableSteps(spec, work) {
+  const data = prepared(spec, work);
+  const log = join(work, 'count.log');
+  const trace = ['strace', '-f', '-y', '-qq', '-o', log, '-e', `trace=${DURABLE.join(',')}`];
+  const r = run([...trace, process.execPath, CLI, '--data-dir', data, ...spec.args(work)]);
+  if (r.code !== 0) throw new Error(`the command failed untouched: ${r.out}`);
+  const seen = new Map();
+  const steps = [];
+  for (const line of readFileSync(log, 'utf8').split('\n')) {
+    const m = /^(\d+) +(\w+)\((.*)$/.exec(line);
+    if (!m) continue;
+    const [, pid, call, rest] = m;
+    const key = `${pid}:${call}`;
+    const n = (seen.get(key) ?? 0) + 1;
+    seen.set(key, n);
+    if (rest.includes(data)) steps.push({ call, when: n, what: rest.slice(0, 90) });
+  }
+  rmSync(join(data, '..'), { recursive: true, force: true });
+  return steps;
+}
+
+/** One point: the step faulted, then every check. Answers null when it held, else what broke. */
+function point(spec, work, step, fault, reference) {
+  const data = prepared(spec, work);
+  const log = join(work, 'point.log');
+  const trace = ['strace', '-f', '-y', '-qq', '-o', log, '-e', `trace=${step.call}`];
+  const inject = `inject=${step.call}:${FAULTS[fault]}:when=${step.when}`;
+  const first = run([...trace, '-e', inject, process.execPath, CLI, '--data-dir', data, ...spec.args(work)]);
+  // The step the fault struck: the call marked INJECTED, or for a kill the last call before death.
+  const calls = readFileSync(log, 'utf8')
+    .split('\n')
+    .filter((l) => new RegExp(`^\\d+ +${step.call}\\(`).test(l));
+  const hit =
+    fault === 'kill' ? calls.findLast((l) => l.includes('<unfinished')) : calls.find((l) => l.includes('INJECTED'));
+  if (!hit?.includes(data)) return 'missed';
+  const broke = [];
+  if (STACK.test(first.out)) broke.push('stack trace');
+  const list = cli(data, ['list']);
+  if (list.code !== 0 || STACK.test(list.out)) broke.push(`store does not load: ${list.out.trim()}`);
+  const shape = stateShape(data);
+  const decisions = decisionCount(data);
+  if (shape === reference.oldShape) {
+    if (decisions !== reference.oldDecisions && decisions !== reference.newDecisions) broke.push('record torn');
+  } else if (shape === reference.newShape) {
+    if (decisions < reference.newDecisions) broke.push('new state, change not recorded');
+  } else broke.push('state neither old nor new');
+  const again = cli(data, spec.args(work));
+  if (again.code !== 0 && !ALREADY.test(again.out)) broke.push(`rerun: ${again.out.trim().slice(0, 160)}`);
+  if (STACK.test(again.out)) broke.push('rerun stack trace');
+  rmSync(join(data, '..'), { recursive: true, force: true });
+  return broke.length === 0 ? null : broke.join('; ');
+}
+
+/** Sweeps the named commands; answers per command {survived, tried, missed, failures}. */
+export function sweep({
+  only = Object.keys(SWEPT),
+  faults = Object.keys(FAULTS),
+  calls = DURABLE,
+  max = Infinity,
+  log = () => {},
+}) {
+  const work = mkdtempSync(join(tmpdir(), 'apollia-faults-'));
+  const packed = run([
+    process.execPath,
+    CLI,
+    'pack',
+    join(ROOT, 'test/fixtures/apo/invoices'),
+    '-o',
+    join(work, 'invoices.apo'),
+  ]);
+  if (packed.code !== 0) throw new Error(`pack failed: ${packed.out}`);
+  const results = {};
+  for (const name of only) {
+    const spec = SWEPT[name];
+    const old = prepared(spec, work);
+    const reference = { oldShape: stateShape(old), oldDecisions: decisionCount(old) };
+    cli(old, spec.args(work));
+    reference.newShape = stateShape(old);
+    reference.newDecisions = decisionCount(old);
+    const steps = durableSteps(spec, work)
+      .filter((step) => calls.includes(step.call))
+      .slice(0, max);
+    const result = { survived: 0, tried: 0, missed: 0, failures: [] };
+    for (const step of steps) {
+      for (const fault of faults) {
+        const broke = point(spec, work, step, fault, reference);
+        if (broke === 'missed') {
+          result.missed++;
+          continue;
+        }
+        result.tried++;
+        if (broke === null) result.survived++;
+        else result.failures.push(`${fault} at ${step.call}#${step.when} ${step.what}: ${broke}`);
+      }
+    }
+    results[name] = result;
+    log(
+      `${name}: ${result.survived}/${result.tried} survived (${steps.length} durable steps, ${result.missed} not reached)`,
+    );
+  }
+  rmSync(work, { recursive: true, force: true });
+  return results;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const args = process.argv.slice(2);
+  const value = (flag) => {
+    const i = args.indexOf(flag);
+    return i >= 0 ? args[i + 1] : undefined;
+  };
+  const results = sweep({
+    only: value('--only')?.split(','),
+    faults: value('--faults')?.split(','),
+    calls: value('--calls')?.split(','),
+    max: value('--max') ? Number(value('--max')) : Infinity,
+    log: (line) => console.log(line),
+  });
+  if (args.includes('--json')) console.log(JSON.stringify(results, null, 2));
+  else for (const [name, r] of Object.entries(results)) for (const f of r.failures) console.log(`  ${name}: ${f}`);
+  const all = Object.values(results);
+  console.log(`total: ${all.reduce((n, r) => n + r.survived, 0)}/${all.reduce((n, r) => n + r.tried, 0)} survived`);
+  process.exitCode = all.every((r) => r.survived === r.tried) ? 0 : 1;
+}

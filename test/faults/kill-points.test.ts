@@ -1,0 +1,38 @@
+/**
+ * The kill-point sweep's subset inside the unit tests (DESIGN.md "Commit points"; the whole sweep is
+ * `npm run faults`): `mcp add` killed or out of space at each of its fsyncs, renames, links, unlinks
+ * and mkdirs in the data folder, against the built CLI. At each point the store loads, the state is
+ * old or new whole, the rerun completes, and no output holds a stack trace.
+ */
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+// @ts-expect-error: a plain script (scripts/faults.mjs), typed by what this test uses
+import { sweep } from '../../scripts/faults.mjs';
+import { skipWithoutBuild } from '../helpers/built-output';
+
+const CLI = join(new URL('../../', import.meta.url).pathname, 'out/cli/cli.cjs');
+const HAS_STRACE = spawnSync('strace', ['-V']).status === 0;
+
+interface SweepResult {
+  survived: number;
+  tried: number;
+  missed: number;
+  failures: string[];
+}
+
+describe.skipIf(skipWithoutBuild(CLI) || !HAS_STRACE)('kill points of the built CLI', () => {
+  it('mcp add: every kill and full disk at a durable step leaves the store whole and the rerun working', () => {
+    const results = sweep({
+      only: ['mcp add'],
+      faults: ['kill', 'enospc'],
+      calls: ['fsync', 'rename', 'link', 'unlink', 'mkdir'],
+    }) as Record<string, SweepResult>;
+    const result = results['mcp add'] as SweepResult;
+    expect(result.tried).toBeGreaterThanOrEqual(10);
+    // Not yet held: the record appended after the commit (the outbox of "Commit points" is to come);
+    // every other check holds at every point.
+    const broken = result.failures.filter((f) => !f.endsWith(': new state, change not recorded'));
+    expect(broken).toEqual([]);
+  }, 180_000);
+});
