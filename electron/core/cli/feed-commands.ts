@@ -8,7 +8,8 @@
 import type { ApiError, ApiResult } from '../../../shared/contract/api';
 import { refused } from './cli-data';
 import { type CliIo, EXIT } from './cli-io';
-import { cliApi, consentAndInstall, noAnswers } from './install-command';
+import { cliApi, consentAndInstall } from './install-command';
+import { noAnswers } from './install-flags';
 import { PROGRAM, usageError } from './usage';
 
 /** Usage of the feed commands. */
