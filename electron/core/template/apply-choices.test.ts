@@ -80,15 +80,12 @@ describe('unticking a template built-in tool', () => {
 });
 
 describe('the approvals choice', () => {
-  it("defaults to the template's recommendation, and records the owner's choice when it differs", async () => {
+  it("asks unless the person chooses never, the template's recommendation shown beside it", async () => {
     const { api, dataDir } = testApi();
     const sourceId = await open(api);
-    const recommended = await api.previewApply({ sourceId, parameters, grants: [] });
-    expect(recommended.ok && recommended.value.approvals).toEqual({ chosen: 'never', recommended: 'never' });
-
-    const chosen = await api.previewApply({ sourceId, parameters, grants: [], approvals: 'ask' });
-    expect(chosen.ok && chosen.value.approvals).toEqual({ chosen: 'ask', recommended: 'never' });
-    const applied = await api.apply({ sourceId, parameters, grants: [], approvals: 'ask', requestId: 'r1' });
+    const untouched = await api.previewApply({ sourceId, parameters, grants: [] });
+    expect(untouched.ok && untouched.value.approvals).toEqual({ chosen: 'ask', recommended: 'never' });
+    const applied = await api.apply({ sourceId, parameters, grants: [], requestId: 'r1' });
     if (!applied.ok) throw new Error(applied.error.message);
     expect(state(dataDir).agents[applied.value.agentId].approvals).toBe('ask');
 
@@ -99,12 +96,14 @@ describe('the approvals choice', () => {
     expect([agent?.approvals, agent?.access.find((a) => a.tool === 'read')?.permission]).toEqual(['ask', 'ask']);
   });
 
-  it('keeps the recommendation when nothing is chosen, and tools it was given run without asking under never', async () => {
-    const { api } = testApi();
+  it('records never when the person chooses it, and the tools it was given then run without asking', async () => {
+    const { api, dataDir } = testApi();
     const sourceId = await open(api);
-    await api.previewApply({ sourceId, parameters, grants: [] });
-    const applied = await api.apply({ sourceId, parameters, grants: [], requestId: 'r1' });
+    const chosen = await api.previewApply({ sourceId, parameters, grants: [], approvals: 'never' });
+    expect(chosen.ok && chosen.value.approvals).toEqual({ chosen: 'never', recommended: 'never' });
+    const applied = await api.apply({ sourceId, parameters, grants: [], approvals: 'never', requestId: 'r1' });
     if (!applied.ok) throw new Error(applied.error.message);
+    expect(state(dataDir).agents[applied.value.agentId].approvals).toBe('never');
     const dashboard = await api.dashboard();
     const agent = dashboard.ok ? dashboard.value.agents.find((a) => a.id === applied.value.agentId) : undefined;
     expect([agent?.approvals, agent?.access.find((a) => a.tool === 'read')?.permission]).toEqual(['never', 'allow']);

@@ -1,36 +1,19 @@
-import { accessStateWords, TRIGGER_TYPE_WORDS } from '../../../shared/words/words';
+import { accessStateWords } from '../../../shared/words/words';
 import { reachesOutside } from '../../../shared/manifests/catalogues';
 import { Archive, Lock, Package, Settings as SettingsIcon, Trash2 } from 'lucide-react';
 import { PolicyBanner } from '../components/PolicyBanner';
-import { SetWebhookSecret, WebhookSecretOrigin } from '../components/WebhookSecretChoice';
 import { IntegrityChangedPanel, PublisherBadge } from '../components/trust/PackageTrustLines';
 import { useEffect, useMemo, useRef, useState } from 'react';
-import type {
-  AccessView,
-  AgentView,
-  InstalledPackageView,
-  TriggerView,
-  WaitingServerView,
-} from '../../../shared/contract/api';
-import {
-  useArchiveAgent,
-  useArmTrigger,
-  useDashboard,
-  useDisarmTrigger,
-  usePickWatchFolder,
-  useRotateWebhookSecret,
-  useSetToolAccess,
-  useUninstallPackage,
-} from '../../api/hooks';
+import type { AccessView, AgentView, InstalledPackageView, WaitingServerView } from '../../../shared/contract/api';
+import { useArchiveAgent, useDashboard, useSetToolAccess, useUninstallPackage } from '../../api/hooks';
 import { CodeText } from '../components/CodeText';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { FamilyBadge, OutwardBadge } from '../components/FamilyBadge';
 import { PackageText } from '../components/PackageText';
-import { SecretOnce } from '../components/SecretOnce';
 import { ErrorPanel, Loading } from '../components/Status';
 import { useFlowStore } from '../stores/flow-store';
-import { HowToSign, TriggerHostNote, TriggerLive, TriggerQueue } from './dashboard/TriggerLive';
-import { WebhookAddress } from './dashboard/WebhookAddress';
+import { TriggerHostNote } from './dashboard/TriggerLive';
+import { TriggerRowView } from './dashboard/TriggerRow';
 import { agentCounts, agentCountsText, MANY_AGENTS, matchesFilter, riskiestFirst } from './dashboard/agent-summary';
 import { formatDateTime } from '../components/date-format';
 import { approvalsSummary } from '../../../shared/decisions/approvals-words';
@@ -85,142 +68,6 @@ function AccessRowView({ agent, access }: { agent: AgentView; access: AccessView
       {access.pin ? <span className="small row-note">Pinned: {pinText(access.pin)}</span> : null}
       {set.isError ? <ErrorPanel error={set.error} title="The access was not changed" /> : null}
     </li>
-  );
-}
-
-function TriggerRowView({ trigger }: { trigger: TriggerView }) {
-  const arm = useArmTrigger();
-  const disarm = useDisarmTrigger();
-  const rotate = useRotateWebhookSecret();
-  const pick = usePickWatchFolder();
-  const [secret, setSecret] = useState<string | null>(null);
-  const busy = arm.isPending || disarm.isPending || rotate.isPending || pick.isPending;
-  const doArm = () => {
-    if (trigger.type === 'file_watch') {
-      pick.mutate(undefined, {
-        onSuccess: (folder) => {
-          if (folder) arm.mutate({ triggerId: trigger.id, folderId: folder.folderId });
-        },
-      });
-      return;
-    }
-    arm.mutate({ triggerId: trigger.id }, { onSuccess: (armed) => setSecret(armed.webhookSecret) });
-  };
-  const error = arm.error ?? disarm.error ?? rotate.error ?? pick.error;
-  return (
-    <li className="row row-block">
-      <TriggerSummary trigger={trigger} />
-      {trigger.type === 'webhook' ? (
-        <>
-          {/* Armed, the address is shown with the live status below. */}
-          {trigger.armed ? null : (
-            <>
-              <WebhookAddress triggerId={trigger.id} name={trigger.name} armed={false} />
-              <HowToSign name={trigger.name} />
-            </>
-          )}
-          <WebhookSecretOrigin origin={trigger.webhookSecretOrigin} setAt={trigger.webhookSecretSetAt} />
-        </>
-      ) : null}
-      <div className="button-row">
-        {trigger.armed ? (
-          <button
-            type="button"
-            className="button button-small"
-            aria-disabled={busy || undefined}
-            aria-label={`Disarm ${trigger.name}`}
-            onClick={() => {
-              if (!busy) disarm.mutate({ triggerId: trigger.id });
-            }}
-          >
-            Disarm
-          </button>
-        ) : trigger.type === 'webhook' ? null : (
-          <button
-            type="button"
-            className="button button-small"
-            disabled={Boolean(trigger.policy)}
-            aria-disabled={busy || undefined}
-            aria-label={`Arm ${trigger.name}`}
-            onClick={() => {
-              if (!busy) doArm();
-            }}
-          >
-            {trigger.type === 'file_watch' ? 'Arm (choose a folder)…' : 'Arm'}
-          </button>
-        )}
-      </div>
-      {trigger.type === 'webhook' && (trigger.webhookSecretSet || !trigger.armed) ? (
-        <SetWebhookSecret
-          triggerId={trigger.id}
-          label={trigger.name}
-          mode={trigger.armed ? 'rotate' : 'arm'}
-          kept={trigger.armed ? (trigger.webhookSecretOrigin ?? 'made') : null}
-          disabled={busy}
-        />
-      ) : null}
-      {secret ? <SecretOnce label={trigger.name} secret={secret} /> : null}
-      <TriggerLive trigger={trigger} />
-      <TriggerQueue trigger={trigger} />
-      {error ? <ErrorPanel error={error} title="The trigger was not changed" /> : null}
-    </li>
-  );
-}
-
-/** What a trigger is: its name, type and state, a policy's hold, what it starts, when next, and its folder. */
-function TriggerSummary({ trigger }: { trigger: TriggerView }) {
-  return (
-    <>
-      <p>
-        <strong>{trigger.name}</strong>{' '}
-        <span className="muted small">({TRIGGER_TYPE_WORDS[trigger.type] ?? trigger.type})</span>{' '}
-        {trigger.armed && trigger.policy ? (
-          <span className="badge badge-neutral">Armed, held by your organization</span>
-        ) : trigger.armed ? (
-          <span className="badge badge-armed">Armed</span>
-        ) : (
-          <span className="badge badge-neutral">Off</span>
-        )}
-      </p>
-      {trigger.policy ? (
-        <p className="small">
-          <Lock aria-hidden="true" size={12} /> <PackageText text={trigger.policy} />
-        </p>
-      ) : null}
-      <p className="small">
-        <CodeText text={trigger.words} />:{' '}
-        {trigger.agentId !== null ? (
-          'starts this agent.'
-        ) : (
-          <>
-            starts the workflow{' '}
-            <code>
-              <PackageText text={trigger.target} />
-            </code>
-            .
-          </>
-        )}
-      </p>
-      {trigger.armed && trigger.next[0] ? (
-        <p className="small">
-          Next: <time dateTime={trigger.next[0]}>{formatDateTime(trigger.next[0])}</time>
-        </p>
-      ) : null}
-      {trigger.type === 'file_watch' ? (
-        <p className="small">
-          {trigger.folder ? (
-            <>
-              Watched folder:{' '}
-              <code>
-                <PackageText text={trigger.folder} />
-              </code>
-            </>
-          ) : (
-            'No folder chosen.'
-          )}
-        </p>
-      ) : null}
-    </>
   );
 }
 
