@@ -13,7 +13,8 @@ import { existsSync, statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import type { ApoDetails, ApoSummary } from '../../../shared/manifests/inspection';
 import { integrityDetail } from '../app/publisher-trust';
-import { cliDataDir, refused } from './cli-data';
+import { cliDataDir, type RefusalInput, refused } from './cli-data';
+import type { SourceInspection } from '../../../shared/contract/api';
 import { type CliIo, EXIT } from './cli-io';
 import { cliApi, fileKeyNotice } from './install-command';
 import { terminalJson } from './terminal-text';
@@ -61,6 +62,19 @@ function parseReinstallFlags(args: string[], io: CliIo): { yes: boolean; json: b
   return { yes, json, path };
 }
 
+/** Why the file given cannot be reinstalled as read: not a package, or one the checks refuse; null when it can. */
+function unreadablePackage(inspection: SourceInspection, given: string): RefusalInput | null {
+  if (inspection.kind !== 'apo')
+    return { code: 'install.not_a_package', message: `${given} is not a .apo package: only a package is reinstalled` };
+  if (!inspection.ok)
+    return {
+      code: 'install.refused',
+      message: `${given} was refused: ${inspection.errors[0]?.message ?? 'it could not be read'}`,
+      problems: inspection.errors,
+    };
+  return null;
+}
+
 /** Runs `reinstall` with the arguments after the command name. */
 export async function run(args: string[], io: CliIo): Promise<number> {
   const flags = parseReinstallFlags(args, io);
@@ -78,17 +92,8 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   const inspected = await reader.inspect({ sourceId: registered.value.id });
   if (!inspected.ok) return refused(io, inspected.error);
   const inspection = inspected.value;
-  if (inspection.kind !== 'apo')
-    return refused(io, {
-      code: 'install.not_a_package',
-      message: `${paths[0]} is not a .apo package: only a package is reinstalled`,
-    });
-  if (!inspection.ok)
-    return refused(io, {
-      code: 'install.refused',
-      message: `${paths[0]} was refused: ${inspection.errors[0]?.message ?? 'it could not be read'}`,
-      problems: inspection.errors,
-    });
+  const notReadable = unreadablePackage(inspection, paths[0] as string);
+  if (notReadable) return refused(io, notReadable);
   const { name, version } = (inspection.details as ApoDetails).manifest.package;
   const installed = verified.value.find((p) => p.name === name);
   if (!installed)
