@@ -6,6 +6,7 @@ import { APOLLIA_NATIVE_TOOLS, TEMPLATE_TOOLS } from '../manifests/catalogues';
 import { riskSummary } from '../decisions/risk-summary';
 import { packageVerdict } from '../decisions/verdict';
 import {
+  toolShortName,
   accessStateWords,
   deliveryWords,
   FAMILY_ABILITY,
@@ -131,5 +132,15 @@ describe('accessStateWords: the dashboard badge says the state', () => {
     expect(accessStateWords(true, 'ask')).toBe('Granted · asks you first');
     expect(accessStateWords(true, 'allow')).toBe('Granted · runs without asking');
     expect(accessStateWords(true, 'deny')).toBe('Granted · withheld');
+  });
+});
+
+describe('toolShortName: a tool in a list of words, never its raw id', () => {
+  it('names each kind of entry without its prefix', () => {
+    expect(toolShortName('file_read')).toBe('file_read');
+    expect(toolShortName('pkg:invoices/extract_totals')).toBe('its tool “extract_totals”');
+    expect(toolShortName('workflow:invoices/remind')).toBe('its workflow “remind”');
+    expect(toolShortName('mcp:ledger/lookup')).toBe('“lookup” of the program ledger');
+    expect(toolShortName('agent:helper')).toBe('the agent helper');
   });
 });

@@ -124,6 +124,19 @@ export function toolWords(id: string, describe?: (id: string) => string | undefi
   return { words: native?.description ?? UNKNOWN_TOOL_WORDS, id, outward };
 }
 
+/**
+ * A tool's short name for a line of text that lists several (the activity record's "allowed …"): a built-in tool by
+ * its name, a package's own tool or workflow, an MCP tool with its program, another agent; never a raw id.
+ */
+export function toolShortName(id: string): string {
+  const [owner = '', name = ''] = id.slice(id.indexOf(':') + 1).split('/');
+  if (id.startsWith('pkg:')) return `its tool “${name}”`;
+  if (id.startsWith('workflow:')) return `its workflow “${name}”`;
+  if (id.startsWith('mcp:')) return `“${name}” of the program ${owner}`;
+  if (id.startsWith('agent:')) return `the agent ${id.slice(6)}`;
+  return id;
+}
+
 /** A built-in tool name no catalogue of this app lists. */
 export const UNKNOWN_TOOL_WORDS = 'A built-in tool this app does not know';
 

@@ -306,7 +306,7 @@ describe('install', () => {
       [
         'grant',
         'invoices',
-        'at the install of 1.2.0: allowed file_read, pkg:invoices/extract_totals; withheld mcp:ledger/lookup',
+        'at the install of 1.2.0: allowed file_read, its tool “extract_totals”; withheld “lookup” of the program ledger',
       ],
       ['arm', 'invoices', 'armed: runs on its schedule'],
       ['install', 'invoices', 'installed invoices 1.2.0 from Example Accounting — Unverified publisher'],

@@ -131,7 +131,7 @@ describe('planInstall: a first install', () => {
         agent: 'invoices/clerk',
         outcome: 'ok',
         detail:
-          'at the install of 1.0.0: allowed web_search, pkg:invoices/extract, workflow:invoices/remind; withheld nothing',
+          'at the install of 1.0.0: allowed web_search, its tool “extract”, its workflow “remind”; withheld nothing',
       },
     ]);
   });
@@ -152,7 +152,7 @@ describe('planInstall: a first install', () => {
       [
         'grant',
         null,
-        'at the install of 1.0.0: allowed web_search, pkg:invoices/extract, workflow:invoices/remind; withheld nothing',
+        'at the install of 1.0.0: allowed web_search, its tool “extract”, its workflow “remind”; withheld nothing',
       ],
     ]);
   });
@@ -223,7 +223,7 @@ describe('planInstall: an update', () => {
         agent: 'invoices/clerk',
         outcome: 'ok',
         detail:
-          'at the update of 1.1.0: allowed web_search, pkg:invoices/extract, workflow:invoices/remind; withheld nothing',
+          'at the update of 1.1.0: allowed web_search, its tool “extract”, its workflow “remind”; withheld nothing',
       },
     ]);
   });

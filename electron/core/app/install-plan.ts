@@ -5,6 +5,7 @@
  * store update. What the person decided comes only from the decision function (`shared/decisions/decisions.ts`), through
  * `decideFromStore`; the plan only carries it out.
  */
+import { toolShortName } from '../../../shared/words/words';
 import type { InstallReceipt, KeyChange, WebhookSecretGiven, WebhookSecretOnce } from '../../../shared/contract/api';
 import type { ApolliaManifest, TriggerEntry } from '../../../shared/manifests/apollia-manifest';
 import { accessFamilies, firstByName } from '../../../shared/decisions/consent';
@@ -368,7 +369,7 @@ function accessEvents(receipt: InstallReceipt, agents: readonly PackageAgentReco
     const granted = agent.access.filter((a) => a.granted).map((a) => a.entry);
     const withheld = agent.access.filter((a) => !a.granted).map((a) => a.entry);
     if (granted.length + withheld.length === 0) return [];
-    const list = (entries: string[]) => (entries.length > 0 ? entries.join(', ') : 'nothing');
+    const list = (entries: string[]) => (entries.length > 0 ? entries.map(toolShortName).join(', ') : 'nothing');
     return [
       {
         kind: granted.length > 0 ? 'grant' : 'revoke',
