@@ -100,7 +100,7 @@ describe('the Api records each change in the activity log', () => {
         'ok',
         'watcher/tidy',
         null,
-        'at the install of 0.1.0: allowed file_list, pkg:watcher/tidy_folder; withheld nothing',
+        'at the install of 0.1.0: allowed file_list, its tool “tidy_folder”; withheld nothing',
       ],
       ['arm', 'ok', 'watcher/tidy', 'watcher/on-call', 'armed: webhook, a new signing secret was made'],
       ['arm', 'ok', 'watcher/tidy', 'watcher/on-change', `armed: watches ${folder}`],
