@@ -288,9 +288,14 @@ export async function verifyInstalled(ctx: ApiContext): Promise<VerifiedPackage[
       }
       let newlyChanged = false;
       const disarmed: string[] = [];
-      if (seen.report?.state === 'changed' && record.integrity.state === 'ok') {
+      // A package the trigger host already marked changed (it pauses, keeping the triggers armed) is disarmed here all
+      // the same: the app's check decides, and what it disarms is kept with the mark whoever saw the change first.
+      const firstSeen = record.integrity.state === 'ok';
+      const stillArmed = Object.values(current.triggers).some((t) => t.packageName === name && t.armed);
+      if (seen.report?.state === 'changed' && (firstSeen || stillArmed)) {
         // What was armed is kept with the mark, so that putting the same version back arms it again.
-        const kept: DisarmedByCheck[] = [];
+        const kept: DisarmedByCheck[] =
+          !firstSeen && record.integrity.state === 'changed' ? [...(record.integrity.disarmed ?? [])] : [];
         for (const trigger of Object.values(current.triggers)) {
           if (trigger.packageName === name && trigger.armed) {
             kept.push({ trigger: trigger.id, folder: trigger.folder });
