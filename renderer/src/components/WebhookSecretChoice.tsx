@@ -42,6 +42,11 @@ const KEPT_WORDS: Record<SecretBackend, string> = {
     'Apollia is still waiting for this computer’s keychain (it may be asking you to unlock it): the secret is kept once it answers.',
 };
 
+/** The id of the pasted-secret field of the choice made with `id`: the form moves focus to it when the secret fails. */
+export function secretFieldId(id: string): string {
+  return `${id}-secret`;
+}
+
 /**
  * The choice itself: two radio buttons, and for a given secret a password field checked as the
  * user types (inline error once the field was left). The secret is never shown back: the field is
@@ -65,7 +70,7 @@ export function WebhookSecretChoice({
   const problem = webhookSecretProblem(value);
   const checked = value.kind === 'given' ? checkWebhookSecret(value.secret) : null;
   const note = checked?.ok ? checked.note : null;
-  const fieldId = `${id}-secret`;
+  const fieldId = secretFieldId(id);
   return (
     <fieldset className="secret-choice">
       <legend>

@@ -6,7 +6,8 @@ import type { ApoInspection } from '../../../../shared/manifests/inspection';
 import { useInstall } from '../../../api/hooks';
 import { PackageText } from '../../components/PackageText';
 import { ErrorPanel } from '../../components/Status';
-import { webhookSecretReady } from '../../components/WebhookSecretChoice';
+import { secretFieldId, webhookSecretReady } from '../../components/WebhookSecretChoice';
+import { triggerControlId } from './TriggerCard';
 import { BackAndCancel, WizardStep } from '../../components/Steps';
 import { useConsentDraft, useConsentStore, type ConsentDraft } from '../../stores/consent-store';
 import { answersFromDraft, useFormDecisions } from './consent-decisions';
@@ -292,7 +293,7 @@ export function ApoConsentWizard({
                 webhookSecret: { ...trigger.webhookSecret, touched: true },
               });
           }
-          requestAnimationFrame(() => document.getElementById(`arm-${first}-secret`)?.focus());
+          requestAnimationFrame(() => document.getElementById(secretFieldId(triggerControlId(first)))?.focus());
         }}
         onCancel={cancel}
         onInstall={doInstall}

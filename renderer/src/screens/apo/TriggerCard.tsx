@@ -10,6 +10,11 @@ import { apoSchedule } from '../../components/schedule';
 import type { TriggerDraft } from '../../stores/consent-store';
 import { UpdateMark } from './UpdateMark';
 
+/** The id the Triggers step gives a trigger's controls (its arm box, and its secret's field beside it). */
+export function triggerControlId(triggerId: string): string {
+  return `arm-${triggerId}`;
+}
+
 /** What the installed version records for a trigger, as it keeps it (its folder, its secret). */
 export type InstalledTrigger = InstalledDecisions['triggers'][string];
 
@@ -43,7 +48,7 @@ export function TriggerCard({
   onSet: (draft: TriggerDraft) => void;
 }) {
   const armed = decided?.armed ?? false;
-  const id = `arm-${trigger.id}`;
+  const id = triggerControlId(trigger.id);
   const needsFolder = trigger.source.type === 'file_watch';
   const folderShown = answer?.folderId ? answer.displayPath : (had?.folder ?? undefined);
   const hasFolder = Boolean(answer?.folderId) || Boolean(had?.folder);
