@@ -2,7 +2,7 @@
  * Verified publishers: a key trusted in Settings → Trusted publishers, a
  * package signed by it installed as verified; an update signed by another key stopped, then
  * accepted only through the explicit confirmation; an installed file changed afterwards found on
- * opening the dashboard (changed, its trigger disarmed). Keys and signatures are made at test time
+ * opening the dashboard (changed, its trigger paused by integrity, still armed). Keys and signatures are made at test time
  * by the real `minisign`. Every state is pictured.
  */
 import { appendFileSync, mkdtempSync } from 'node:fs';
@@ -147,8 +147,10 @@ test('trust a key, install verified, a key change is a stop, tampering is found 
   await expect(changed).toContainText('Changed on this computer since you installed it');
   await expect(changed).toContainText('Changed: tools/extract.py');
   await expect(changed.getByRole('button', { name: 'Reinstall from the .apo file…' })).toBeVisible();
-  await expect(page.getByRole('button', { name: 'Arm first-monday' })).toBeVisible();
-  expect(((await app.readState()) as unknown as StoredState).triggers['invoices/first-monday']?.armed).toBe(false);
+  await expect(changed).toContainText('Its triggers are paused so nothing starts on its own; they stay armed');
+  // Paused by integrity, not disarmed: still armed, so a reinstall of the installed bytes resumes it.
+  await expect(page.getByRole('button', { name: 'Disarm first-monday' })).toBeVisible();
+  expect(((await app.readState()) as unknown as StoredState).triggers['invoices/first-monday']?.armed).toBe(true);
   await shot(page, 'signatures-5-dashboard-changed');
   await axeCheck(page, 'dashboard changed');
 });

@@ -155,26 +155,3 @@ describe("a template's skipped MCP tool granted later", () => {
     expect(readFileSync(join(dataDir, 'state.json'), 'utf8')).toBe(before);
   });
 });
-
-describe('the app’s integrity check after the trigger host saw the change first', () => {
-  it('disarms the triggers the host only paused, and keeps them with the mark so a reinstall arms them again', async () => {
-    const { api, dataDir } = testApi();
-    const done = await installApo(api, INVOICES_DIR, { agents: {}, triggers: { 'first-monday': { armed: true } } });
-    if (!done.ok) throw new Error(done.error.message);
-    // The host marks the package changed and pauses its triggers, still armed (fire-gate.ts).
-    const marked = state(dataDir);
-    const version = readdirSync(join(dataDir, 'packages', 'invoices'))[0] as string;
-    appendFileSync(join(dataDir, 'packages', 'invoices', version, 'apollia.toml'), '\n# changed\n');
-    marked.packageTrust.invoices.integrity = { ...marked.packageTrust.invoices.integrity, state: 'changed' };
-    writeFileSync(join(dataDir, 'state.json'), JSON.stringify(marked));
-    expect(state(dataDir).triggers['invoices/first-monday'].armed).toBe(true);
-
-    const verified = await api.verifyInstalled();
-    expect(verified.ok && verified.value[0]?.disarmed).toEqual(['invoices/first-monday']);
-    const after = state(dataDir);
-    expect(after.triggers['invoices/first-monday'].armed).toBe(false);
-    expect(after.packageTrust.invoices.integrity.disarmed).toEqual([
-      { trigger: 'invoices/first-monday', folder: null },
-    ]);
-  });
-});

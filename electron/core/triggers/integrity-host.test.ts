@@ -93,7 +93,9 @@ describe('integrity in the trigger host', () => {
     expect(stored.triggers['watcher/hourly'].armed).toBe(true);
     await host.stop();
     const paused = (await activity(dataDir)).filter((e) => e.kind === 'integrity_changed');
-    expect(paused.map((e) => e.detail)).toEqual([expect.stringContaining('1 armed trigger(s) paused by integrity')]);
+    expect(paused.map((e) => e.detail)).toEqual([
+      expect.stringContaining('triggers paused by integrity, still armed: watcher/hourly'),
+    ]);
   });
 
   it('under serve: a tampered package’s due schedule does not fire; the same package untampered fires', async () => {
