@@ -175,4 +175,31 @@ describe('the app’s integrity check pauses a changed package’s triggers by i
     expect(ALL.map((id) => state(dataDir).triggers[id].armed)).toEqual([true, true, true]);
     expect((await changedEvents(dataDir)).length).toBe(1);
   });
+
+  it('a host already running takes the mark the app’s check set: the triggers leave the live set and do not fire', async () => {
+    const folder = tempDir('apollia-watched-');
+    const { api, dataDir } = testApi({ folders: [folder] });
+    const apo = join(tempDir('apollia-pause-apo-'), 'watcher.apo');
+    writeFileSync(apo, packFolder(WATCHER));
+    const installed = await api.install({
+      sourceId: await inspectedWatcher(api, apo),
+      decisions: { agents: {}, triggers: { hourly: { armed: true }, 'on-call': { armed: true } } },
+    });
+    if (!installed.ok) throw new Error(installed.error.message);
+    const clock = new FakeClock(Date.parse('2026-12-01T10:30:00Z'));
+    const host = hostOf(dataDir, clock);
+    await host.start();
+    expect(Object.keys(host.status().triggers).sort()).toEqual(['watcher/hourly', 'watcher/on-call']);
+    const [version] = readdirSync(join(dataDir, 'packages', 'watcher'));
+    appendFileSync(join(dataDir, 'packages', 'watcher', version as string, 'tools', 'tidy.py'), '\nimport os\n');
+    expect((await api.verifyInstalled()).ok).toBe(true);
+    // The store changed (the app's host watches it; this one is told): the mark alone pauses, before any fire.
+    await host.reload();
+    expect(Object.keys(host.status().triggers)).toEqual([]);
+    clock.advanceTo('2026-12-01T11:30:00Z');
+    await host.settled();
+    expect(runRequests(dataDir)).toEqual([]);
+    await host.stop();
+    expect((await changedEvents(dataDir)).length).toBe(1);
+  });
 });
