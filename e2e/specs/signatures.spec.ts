@@ -150,6 +150,10 @@ test('trust a key, install verified, a key change is a stop, tampering is found 
   await expect(changed).toContainText('Its triggers are paused so nothing starts on its own; they stay armed');
   // Paused by integrity, not disarmed: still armed, so a reinstall of the installed bytes resumes it.
   await expect(page.getByRole('button', { name: 'Disarm first-monday' })).toBeVisible();
+  await expect(page.getByText('Armed, paused: its files changed')).toBeVisible();
+  await expect(page.getByTestId('trigger-integrity-invoices/first-monday')).toContainText(
+    'paused by integrity: the files of invoices changed on this computer since install (1 changed: tools/extract.py)',
+  );
   expect(((await app.readState()) as unknown as StoredState).triggers['invoices/first-monday']?.armed).toBe(true);
   await shot(page, 'signatures-5-dashboard-changed');
   await axeCheck(page, 'dashboard changed');

@@ -42,7 +42,8 @@ export type InstallReceipt = Static<typeof InstallReceiptSchema>;
  * never shown again), where it came from (made here, given by the sender) and when it was last set
  * (null without one); `waitLimit` the most runs it may have waiting in `runs/pending/`
  * (`max_concurrent`, else the default: at it, its queue is full); `policy` why the organization's policy keeps it from being armed or firing
- * (it stays armed as the person left it), absent when it does not.
+ * (it stays armed as the person left it), absent when it does not; `integrity` why it is paused by integrity (armed, its
+ * package changed on this computer since install: a reinstall of the installed bytes resumes it), absent otherwise.
  */
 export const TriggerViewSchema = closed({
   id: str,
@@ -59,6 +60,7 @@ export const TriggerViewSchema = closed({
   webhookSecretSetAt: nstr,
   waitLimit: Type.Number(),
   policy: Type.Optional(str),
+  integrity: Type.Optional(str),
 });
 export type TriggerView = Static<typeof TriggerViewSchema>;
 

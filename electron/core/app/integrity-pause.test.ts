@@ -95,6 +95,17 @@ describe('the app’s integrity check pauses a changed package’s triggers by i
     expect(after.packageTrust.watcher.integrity).toMatchObject({ state: 'changed', changed: ['tools/tidy.py'] });
     expect(after.packageTrust.watcher.integrity.disarmed).toBeUndefined();
 
+    // The dashboard says who paused each (the agent's triggers): integrity, the trigger still armed.
+    const dashboard = await api.dashboard();
+    if (!dashboard.ok) throw new Error(dashboard.error.message);
+    const rows = dashboard.value.agents.find((a) => a.id === 'watcher/tidy')?.triggers ?? [];
+    expect(
+      rows.map((t) => [t.id, t.armed, t.integrity?.startsWith('paused by integrity: the files of watcher')]),
+    ).toEqual([
+      ['watcher/hourly', true, true],
+      ['watcher/on-change', true, true],
+      ['watcher/on-call', true, true],
+    ]);
     // Seen again (the dashboard opens, `verify` again): nothing new, nothing recorded twice.
     const again = await api.verifyInstalled();
     expect(again.ok && again.value.map((v) => [v.newlyChanged, v.paused])).toEqual([[false, ALL]]);
@@ -139,6 +150,12 @@ describe('the app’s integrity check pauses a changed package’s triggers by i
     ]);
     const after = state(dataDir);
     expect(after.packageTrust.watcher.integrity.state).toBe('ok');
+    const dashboard = await api.dashboard();
+    expect(dashboard.ok && dashboard.value.agents[0]?.triggers.map((t) => t.integrity ?? null)).toEqual([
+      null,
+      null,
+      null,
+    ]);
     for (const id of ALL) {
       expect(after.triggers[id].armed).toBe(true);
       expect(after.triggers[id].folder).toBe(armed.triggers[id].folder);

@@ -64,7 +64,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     );
     if (pkg.integrity.state === 'changed')
       io.stdout(
-        '    CHANGED on this computer since you installed it: its triggers are disarmed; reinstall or uninstall it\n',
+        '    CHANGED on this computer since you installed it: its triggers are paused (still armed); reinstall or uninstall it\n',
       );
   }
   io.stdout(d.agents.length === 0 ? 'No agent.\n' : 'Agents:\n');
@@ -82,7 +82,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
       ? `; secret ${trigger.webhookSecretOrigin === 'given' ? 'given by your sender' : 'made here'}, set ${trigger.webhookSecretSetAt}`
       : '';
     io.stdout(
-      `  ${trigger.armed ? 'armed   ' : 'disarmed'} ${trigger.id}: ${trigger.words}${trigger.next[0] ? `, next ${trigger.next[0]}` : ''}${secret}\n`,
+      `  ${trigger.armed ? 'armed   ' : 'disarmed'} ${trigger.id}: ${trigger.words}${trigger.next[0] ? `, next ${trigger.next[0]}` : ''}${secret}${trigger.integrity ? ' (paused by integrity: its files changed)' : ''}\n`,
     );
   }
   return EXIT.accepted;

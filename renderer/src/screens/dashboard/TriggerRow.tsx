@@ -96,7 +96,7 @@ export function TriggerRowView({ trigger }: { trigger: TriggerView }) {
   );
 }
 
-/** What a trigger is: its name, type and state, a policy's hold, what it starts, when next, and its folder. */
+/** What a trigger is: its name, type and state, a policy's hold or integrity's pause, what it starts, when next, and its folder. */
 function TriggerSummary({ trigger }: { trigger: TriggerView }) {
   return (
     <>
@@ -105,6 +105,8 @@ function TriggerSummary({ trigger }: { trigger: TriggerView }) {
         <span className="muted small">({TRIGGER_TYPE_WORDS[trigger.type] ?? trigger.type})</span>{' '}
         {trigger.armed && trigger.policy ? (
           <span className="badge badge-neutral">Armed, held by your organization</span>
+        ) : trigger.armed && trigger.integrity ? (
+          <span className="badge badge-neutral">Armed, paused: its files changed</span>
         ) : trigger.armed ? (
           <span className="badge badge-armed">Armed</span>
         ) : (
@@ -114,6 +116,11 @@ function TriggerSummary({ trigger }: { trigger: TriggerView }) {
       {trigger.policy ? (
         <p className="small">
           <Lock aria-hidden="true" size={12} /> <PackageText text={trigger.policy} />
+        </p>
+      ) : null}
+      {trigger.integrity ? (
+        <p className="small" data-testid={`trigger-integrity-${trigger.id}`}>
+          <PackageText text={trigger.integrity} />
         </p>
       ) : null}
       <p className="small">
