@@ -13,9 +13,11 @@
  * - **Failures**: a batch that fails after the exporter's retries is counted, and its lines are
  *   sent again at the next poll (the oldest beyond {@link RETRY_MAX} are left to the next restart,
  *   which starts after the last accepted `seq`).
- * - **Reading**: each file is read from where the last poll stopped (by inode, so a rotated traffic
- *   file is followed to its new name); a line without `seq` (a plain line from before the key) is
- *   sent only when the collector starts from nothing.
+ * - **Reading**: each file is read from where the last poll stopped (by inode and birth time, so a
+ *   rotated traffic file is followed to its new name, and a file deleted and made again is new); a
+ *   stream none of whose files was seen before, or one that shrank, was replaced: sent again from its
+ *   first line. A line without `seq` (a plain line from before the key) is sent only when the
+ *   collector starts from nothing.
  */
 import { open, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -85,10 +87,10 @@ export class ActivityShipper {
   /** Lines handed over and not yet accepted, by stream and `seq`. */
   private readonly pending: Record<RecordStream, Set<number>> = { decisions: new Set(), traffic: new Set() };
   private retry: StoredLine[] = [];
-  /** Bytes read of each file, by inode. */
-  private offsets = new Map<number, number>();
-  /** The inodes of each stream's files at the last poll. */
-  private seen: Record<RecordStream, Set<number>> = { decisions: new Set(), traffic: new Set() };
+  /** Bytes read of each file, by its identity (inode and birth time: an inode is reused once a file is deleted). */
+  private offsets = new Map<string, number>();
+  /** The identities of each stream's files at the last poll. */
+  private seen: Record<RecordStream, Set<string>> = { decisions: new Set(), traffic: new Set() };
   private fromStart = false;
   private polling: Promise<void> = Promise.resolve();
   private timer: ReturnType<typeof setInterval> | null = null;
@@ -122,11 +124,11 @@ export class ActivityShipper {
     await this.writeStatus();
   }
 
-  /** Stops polling, sends what is queued, writes the status. */
+  /** Stops polling, hands over what was recorded up to now, sends what is queued, writes the status. */
   async stop(): Promise<void> {
     if (this.timer !== null) clearInterval(this.timer);
     this.timer = null;
-    await this.polling;
+    await this.poll();
     await this.export?.shutdown();
     await this.writeStatus();
     this.export = null;
@@ -265,10 +267,10 @@ export class ActivityShipper {
    * lines are all new, whatever their `seq`.
    */
   private async readNew(stream: RecordStream): Promise<{ lines: ReadLine[]; replaced: boolean }> {
-    const files: { path: string; ino: number; size: number }[] = [];
+    const files: { path: string; ino: string; size: number }[] = [];
     for (const path of this.log.files(stream)) {
       const info = await stat(path).catch(() => null);
-      if (info !== null) files.push({ path, ino: info.ino, size: info.size });
+      if (info !== null) files.push({ path, ino: `${info.ino}:${info.birthtimeMs}`, size: info.size });
     }
     const seen = this.seen[stream];
     const replaced =

@@ -1,0 +1,32 @@
+/**
+ * The activity export a trigger host runs (one host per data folder, so one shipper): started with
+ * the host, stopped with it, shipping to the address the organization's policy names
+ * (`activityExport.otlp`, DESIGN.md "Managed policy"), read again at each poll.
+ */
+import { readHostPolicy } from '../policy/policy-effects';
+import type { PolicyLocations } from '../policy/read-policy';
+import { ActivityShipper } from './activity-shipper';
+
+const running = new WeakMap<object, ActivityShipper>();
+
+/** Starts shipping the record of `options.dataDir` for `host` (its lifetime's key). */
+export function startActivityExport(
+  host: object,
+  options: { dataDir: string; policy?: PolicyLocations; onLine?: (line: string) => void },
+): void {
+  if (running.has(host)) return;
+  const shipper = new ActivityShipper({
+    dataDir: options.dataDir,
+    endpoint: () => readHostPolicy(options.policy).view.effective?.activityExportOtlp ?? null,
+    line: (text) => options.onLine?.(text),
+  });
+  running.set(host, shipper);
+  shipper.start();
+}
+
+/** Stops `host`'s shipper: what is queued is sent (within the exporter's timeout), the counts written. */
+export async function stopActivityExport(host: object): Promise<void> {
+  const shipper = running.get(host);
+  running.delete(host);
+  await shipper?.stop();
+}
