@@ -46,7 +46,7 @@ import { replayKey, SEEN_WINDOW_MS } from './seen-ids';
 import { WebhookIntake } from './webhook-intake';
 import { WebhookListener, webhookPath } from './webhook-listener';
 import { isSecretBoxLocked } from '../secrets/secret-box';
-import { startActivityExport, stopActivityExport } from '../activity/host-export';
+import { startActivityExport, stopActivityExport } from './activity-export';
 
 /** The port the listener binds when neither `port` nor Settings gives one (its home is `shared/contract/api.ts`). */
 export { DEFAULT_WEBHOOK_PORT };

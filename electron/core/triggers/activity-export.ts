@@ -5,7 +5,7 @@
  */
 import { readHostPolicy } from '../policy/policy-effects';
 import type { PolicyLocations } from '../policy/read-policy';
-import { ActivityShipper } from './activity-shipper';
+import { ActivityShipper } from '../activity/activity-shipper';
 
 const running = new WeakMap<object, ActivityShipper>();
 
