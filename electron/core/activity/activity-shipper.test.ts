@@ -161,6 +161,32 @@ describe('OTLP export of the activity record (loopback receiver, OTLP/HTTP JSON)
     expect(stuck.current()).toMatchObject({ sent: 5, failedBatches: 1, shipped: { decisions: 4, traffic: 1 } });
   });
 
+  it('stopping does not wait on a collector that never answers: what it did not take is sent at the next start', async () => {
+    const dataDir = tempDir('apollia-otlp-stop-');
+    await someRecord(dataDir);
+    const silent = await receiver();
+    silent.script.push('hold');
+    const s = new ActivityShipper({
+      dataDir,
+      endpoint: () => silent.url,
+      exportOptions: { timeoutMillis: 60_000, scheduledDelayMillis: 10 },
+      stopGraceMs: 100,
+    });
+    await s.poll();
+    await silent.taken(1);
+    // The collector holds the batch (for up to a minute): stop returns all the same.
+    await s.stop();
+    expect(await readExportStatus(dataDir)).toMatchObject({ sent: 0, shipped: { decisions: 0, traffic: 0 } });
+    // Started again (the first batch still held), it sends the four again, and they are taken.
+    const next = shipper(dataDir, () => silent.url);
+    await next.flush();
+    expect(silent.requests.map((q) => [q.status, q.records.length])).toEqual([
+      [0, 4],
+      [200, 4],
+    ]);
+    expect(next.current()).toMatchObject({ sent: 4, shipped: { decisions: 3, traffic: 1 } });
+  });
+
   it('no address, nothing shipped; a record deleted since is sent again from its first line', async () => {
     const dataDir = tempDir('apollia-otlp-none-');
     const log = await someRecord(dataDir);

@@ -35,6 +35,8 @@ import {
 export const EXPORT_STATUS_FILE = 'activity-export.json';
 /** How often the record's files are looked at (ms). */
 export const SHIP_INTERVAL_MS = 2000;
+/** How long stopping waits for the collector to take what is queued (ms). */
+export const STOP_GRACE_MS = 3000;
 /** Lines of failed batches kept in memory to send again. */
 export const RETRY_MAX = 10_000;
 
@@ -56,6 +58,8 @@ export interface ShipperOptions {
   exportOptions?: Pick<OtlpExportOptions, 'timeoutMillis' | 'scheduledDelayMillis' | 'maxExportBatchSize'>;
   /** A problem in words, for the host's log. */
   line?: (text: string) => void;
+  /** How long {@link ActivityShipper.stop} waits for the collector (ms); {@link STOP_GRACE_MS} unless given. */
+  stopGraceMs?: number;
 }
 
 const STREAMS: readonly RecordStream[] = ['decisions', 'traffic'];
@@ -94,6 +98,8 @@ export class ActivityShipper {
   private fromStart = false;
   private polling: Promise<void> = Promise.resolve();
   private timer: ReturnType<typeof setInterval> | null = null;
+  /** Stopped for good: a shipper is started once. */
+  private stopped = false;
 
   constructor(private readonly options: ShipperOptions) {
     this.log = new ActivityLog(options.dataDir);
@@ -102,7 +108,7 @@ export class ActivityShipper {
 
   /** Polls every {@link SHIP_INTERVAL_MS} (the timer holds no process open). */
   start(): void {
-    if (this.timer !== null) return;
+    if (this.timer !== null || this.stopped) return;
     this.timer = setInterval(() => void this.poll(), SHIP_INTERVAL_MS);
     this.timer.unref?.();
     void this.poll();
@@ -124,14 +130,32 @@ export class ActivityShipper {
     await this.writeStatus();
   }
 
-  /** Stops polling, hands over what was recorded up to now, sends what is queued, writes the status. */
+  /**
+   * Stops polling, hands over what was recorded up to now, sends what is queued, writes the status.
+   * Waits at most `stopGraceMs` for the collector (quitting the app never waits on a dead one): what
+   * it did not accept by then is sent at the next start.
+   */
   async stop(): Promise<void> {
     if (this.timer !== null) clearInterval(this.timer);
     this.timer = null;
     await this.poll();
-    await this.export?.shutdown();
-    await this.writeStatus();
+    this.stopped = true;
+    const exporter = this.export;
     this.export = null;
+    if (exporter) {
+      let grace: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([
+        exporter.shutdown(),
+        new Promise<void>((resolve) => {
+          grace = setTimeout(resolve, this.options.stopGraceMs ?? STOP_GRACE_MS);
+          grace.unref?.();
+        }),
+      ]);
+      clearTimeout(grace);
+    }
+    await this.writeStatus();
+    // A batch answered after this is not counted here: the next start sends it again.
+    this.status = null;
   }
 
   /** The counts and cursor now (null while nothing is shipped). */
@@ -140,6 +164,7 @@ export class ActivityShipper {
   }
 
   private async pollNow(): Promise<void> {
+    if (this.stopped) return;
     const url = this.options.endpoint();
     if (url !== (this.export?.url ?? null)) await this.switchTo(url);
     if (this.export === null) return;
@@ -215,8 +240,8 @@ export class ActivityShipper {
   /** A batch's answer: accepted lines leave `pending`; failed ones are sent again at the next poll. */
   private answered(result: { ok: boolean; lines: StoredLine[]; error: string | null }): void {
     const status = this.status;
-    const stats = this.export?.stats;
-    if (!status || !stats) return;
+    if (!status) return;
+    const at = this.now().toISOString();
     for (const line of result.lines) {
       const seq = seqOf(line.text);
       if (result.ok) {
@@ -225,12 +250,12 @@ export class ActivityShipper {
     }
     if (result.ok) {
       status.sent += result.lines.length;
-      status.lastSentAt = stats.lastSentAt;
+      status.lastSentAt = at;
     } else {
       status.failed += result.lines.length;
       status.failedBatches += 1;
       status.lastError = result.error;
-      status.lastFailureAt = stats.lastFailureAt;
+      status.lastFailureAt = at;
       this.options.line?.(`the activity export to ${status.url} failed: ${result.error ?? 'no answer'}`);
     }
     void this.writeStatus();
