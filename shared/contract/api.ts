@@ -121,6 +121,7 @@ export type {
   InstallReceipt,
   ActivityView,
   ActivityVerdict,
+  ActivityExportView,
   ActivityOutcomeView,
   ActivityEntry,
   InstalledPackageView,

@@ -140,11 +140,32 @@ export const ActivityVerdictSchema = closed({
 });
 export type ActivityVerdict = Static<typeof ActivityVerdictSchema>;
 
-/** `activity`'s answer: the entries, every agent the record names (for the filter: removed agents too), and the record's verdict. */
+/**
+ * The organization's collector the record is sent to (the policy's `activityExport.otlp`, over OTLP/HTTP by the trigger
+ * host), as the host last wrote it (`activity-export.json`): entries the collector accepted, entries and batches that
+ * failed after retries, the last failure in words; `problem` when the address cannot be used (the export is off).
+ */
+export const ActivityExportViewSchema = closed({
+  url: str,
+  sent: Type.Number(),
+  failed: Type.Number(),
+  failedBatches: Type.Number(),
+  lastError: nstr,
+  lastFailureAt: nstr,
+  lastSentAt: nstr,
+  problem: nstr,
+});
+export type ActivityExportView = Static<typeof ActivityExportViewSchema>;
+
+/**
+ * `activity`'s answer: the entries, every agent the record names (for the filter: removed agents too), the record's
+ * verdict, and its export to the organization's collector (null when the policy names none).
+ */
 export const ActivityViewSchema = closed({
   events: Type.Array(ActivityEntrySchema),
   agents: Type.Array(str),
   verdict: ActivityVerdictSchema,
+  export: Type.Union([ActivityExportViewSchema, Type.Null()]),
 });
 export type ActivityView = Static<typeof ActivityViewSchema>;
 
