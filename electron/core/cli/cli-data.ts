@@ -81,10 +81,13 @@ export interface RefusalProblem {
   path: string | null;
 }
 
+/** The codes of refusals only the command line makes: `serve`'s, when the trigger host cannot start. */
+export type CliRefusalCode = 'serve.busy' | 'serve.port_in_use' | 'serve.failed';
+
 /** What a refusal is made of: an Api error, or one the CLI makes with a code of the one table. */
 export interface RefusalInput {
-  /** An Api error's code, or an inspection's (`archive.*`, `manifest.*`: the refusal codes' table). */
-  code: ApiErrorCode | RefusalCode;
+  /** An Api error's code, an inspection's (`archive.*`, `manifest.*`: the refusal codes' table), or the CLI's own. */
+  code: ApiErrorCode | RefusalCode | CliRefusalCode;
   message: string;
   path?: string;
   problems?: { code?: string; message: string; path?: string }[];
