@@ -86,7 +86,14 @@ export interface RefusalProblem {
 }
 
 /** The codes of refusals only the command line makes: `serve`'s, when the trigger host cannot start. */
-export type CliRefusalCode = 'serve.busy' | 'serve.port_in_use' | 'serve.failed';
+export type CliRefusalCode =
+  | 'serve.busy'
+  | 'serve.port_in_use'
+  | 'serve.failed'
+  | 'activity.unknown_agent'
+  | 'trust.not_confirmed'
+  | 'grant.not_offered'
+  | 'pack.write_failed';
 
 /** What a refusal is made of: an Api error, or one the CLI makes with a code of the one table. */
 export interface RefusalInput {

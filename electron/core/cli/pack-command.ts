@@ -151,12 +151,16 @@ export async function run(args: string[], io: CliIo): Promise<number> {
       writeFileSync(temp, bytes, { flag: 'wx' });
       renameSync(temp, target);
     } catch (error) {
-      rmSync(temp, { force: true });
+      // The temporary file may never have been made (its folder could not be): nothing to clean then.
+      try {
+        rmSync(temp, { force: true });
+      } catch {}
       // Said of the file asked for, never of the hidden temporary one.
-      io.stderr(
-        `${PROGRAM} pack: ${target} could not be written: ${(error as Error).message.replaceAll(temp, target)}\n`,
-      );
-      return EXIT.refused;
+      return refused(io, {
+        code: 'pack.write_failed',
+        message: `${target} could not be written: ${(error as Error).message.replaceAll(temp, target)}; nothing was written`,
+        path: '--output',
+      });
     }
   }
 
