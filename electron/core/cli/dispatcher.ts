@@ -101,7 +101,15 @@ export async function runCli(argv: string[], rawIo: CliIo): Promise<number> {
   if (name === undefined) return usageError(io, 'no command given', programUsage());
   if (name === '-h' || name === '--help' || name === 'help') {
     // `help COMMAND` is `COMMAND --help`.
-    const about = name === 'help' && given[0] !== undefined ? COMMANDS.find((c) => c.name === given[0]) : undefined;
+    const asked = name === 'help' ? given.find((arg) => arg !== '--json') : undefined;
+    const about = asked === undefined ? undefined : COMMANDS.find((c) => c.name === asked);
+    if (asked !== undefined && about === undefined)
+      return usageError(
+        io,
+        `unknown command \`${asked}\``,
+        programUsage(),
+        COMMANDS.map((c) => c.name),
+      );
     if (about === undefined) {
       io.stdout(programUsage());
       return EXIT.accepted;

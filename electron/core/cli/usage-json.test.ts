@@ -108,5 +108,10 @@ describe('usage errors with --json', () => {
     expect(run.code).toBe(0);
     expect(run.stdout).toBe((await runCliCaptured(['pack', '--help'])).stdout);
     expect(run.stdout).toMatch(/^Usage: apollia-desktop pack /);
+    const unknown = await runCliCaptured(['help', 'instal']);
+    expect([unknown.code, unknown.stderr.split('\n')[0]]).toEqual([
+      2,
+      'apollia-desktop: unknown command `instal`: did you mean install?',
+    ]);
   });
 });
