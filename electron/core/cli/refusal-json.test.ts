@@ -3,7 +3,7 @@
  * with `--json`, one document `{ ok: false, errors: [{ code, message, path }] }` on standard output, exit 1, and
  * nothing changed; without it, the same sentence.
  */
-import { existsSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { INVOICES_DIR, packFolder } from '../../../test/helpers/pack';
@@ -83,5 +83,37 @@ describe('refusals once said only in text', () => {
     expect(text).toContain(`${out} could not be written: `);
     expect(error).toMatchObject({ code: 'pack.write_failed', path: '--output' });
     expect(existsSync(out)).toBe(false);
+  });
+
+  it('verify and policy keep their reports, with the contract’s ok and errors', async () => {
+    const dataDir = await installed();
+    const clean = JSON.parse((await runCliCaptured(['--data-dir', dataDir, 'verify', '--json'])).stdout);
+    expect([clean.ok, clean.errors, clean.packages.length]).toEqual([true, [], 1]);
+    appendFileSync(join(dataDir, 'packages', 'watcher', '0.1.0', 'tools', 'tidy.py'), '\n# changed here\n');
+    const found = await runCliCaptured(['--data-dir', dataDir, 'verify', '--json']);
+    expect(found.code).toBe(1);
+    const changed = JSON.parse(found.stdout);
+    expect([changed.ok, changed.packages[0].integrity]).toEqual([false, 'changed']);
+    expect(changed.errors).toEqual([
+      {
+        code: 'package.changed',
+        message: expect.stringContaining('watcher 0.1.0 changed on this computer since you installed it'),
+        path: 'watcher',
+      },
+    ]);
+    const policy = join(tempDir('apollia-refusal-json-policy-'), 'policy.json');
+    writeFileSync(policy, '{ not json');
+    const unreadable = await runCliCaptured(['policy', '--json'], {
+      env: { HOME: '/home/someone', APOLLIA_POLICY_FILE: policy },
+    });
+    expect(unreadable.code).toBe(1);
+    const view = JSON.parse(unreadable.stdout);
+    expect([view.ok, view.state, view.errors[0].code, view.errors[0].path]).toEqual([
+      false,
+      'unreadable',
+      'policy.unreadable',
+      null,
+    ]);
+    expect(view.errors[0].message).toContain(policy);
   });
 });
