@@ -95,7 +95,13 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   }
   const dataDir = io.dataDir ?? defaultDataDir(io.env);
   // The organization's webhook port is not the person's to change (DESIGN.md "Managed policy"): it wins over --port.
-  const fixed = readPolicy(policyLocations(io.env)).effective?.webhookPort ?? null;
+  const policy = readPolicy(policyLocations(io.env));
+  const fixed = policy.effective?.webhookPort ?? null;
+  // An unreadable policy pauses every trigger (DESIGN.md "Managed policy": fail closed): said, not left silent.
+  if (policy.state === 'unreadable')
+    io.stderr(
+      `${PROGRAM}: note: your organization's policy ${policy.problem?.path ?? ''} cannot be used (${policy.problem?.message ?? 'unreadable'}): no trigger is made live until it is fixed\n`,
+    );
   if (fixed !== null && portGiven && fixed !== port)
     io.stdout(`--port ${port} is not used: your organization's policy fixes the webhook port at ${fixed}\n`);
   if (fixed !== null) port = fixed;

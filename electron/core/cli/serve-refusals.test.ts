@@ -107,4 +107,24 @@ describe('serve refuses in words, and in one document with --json', () => {
     expect(json.code).toBe(1);
     expect(refusal(json.stdout)).toMatchObject({ code: 'serve.port_in_use', path: null });
   });
+
+  it('an unreadable policy: serve says no trigger is made live until it is fixed', async () => {
+    const dataDir = join(tempDir('apollia-serve-refusals-'), 'data');
+    const policy = join(tempDir('apollia-serve-refusals-policy-'), 'policy.json');
+    writeFileSync(policy, '{ not json');
+    let stop: (signal: string) => void = () => undefined;
+    const stopped = new Promise<string>((resolve) => (stop = resolve));
+    const running = runCliCaptured(['--data-dir', dataDir, 'serve', '--port', '0'], {
+      env: { HOME: '/home/someone', APOLLIA_POLICY_FILE: policy },
+      untilStopped: () => stopped,
+    });
+    stop('SIGINT');
+    const done = await running;
+    expect(done.code).toBe(0);
+    expect(done.stderr).toMatch(
+      new RegExp(
+        `^apollia-desktop: note: your organization's policy ${policy} cannot be used \\(.+\\): no trigger is made live until it is fixed\n$`,
+      ),
+    );
+  });
 });
