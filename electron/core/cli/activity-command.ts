@@ -25,7 +25,7 @@ import { recordVerdict } from '../activity/record-words';
 import { otlpEndpointProblem } from '../activity/otlp-export';
 import { sendToCollector } from './activity-otlp';
 import { type CliIo, EXIT } from './cli-io';
-import { defaultDataDir } from './cli-data';
+import { defaultDataDir, refused } from './cli-data';
 import { terminalJson, terminalLine, terminalSafe } from './terminal-text';
 import { PROGRAM, usageError } from './usage';
 
@@ -213,10 +213,11 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     ...(decisionsOnly ? { decisionsOnly } : {}),
   });
   if (agent !== undefined && !facts?.agents.has(agent) && !(await log.list({ agent })).some((e) => e.agent === agent)) {
-    io.stderr(
-      `${PROGRAM}: no agent \`${terminalSafe(agent)}\` is known: none is installed by that id and the record never named it (an agent is named by its id as \`list\` shows it, package/agent, e.g. invoices/invoice-clerk)\n`,
-    );
-    return EXIT.refused;
+    return refused(io, {
+      code: 'activity.unknown_agent',
+      message: `no agent \`${terminalSafe(agent)}\` is known: none is installed by that id and the record never named it (an agent is named by its id as \`list\` shows it, package/agent, e.g. invoices/invoice-clerk)`,
+      path: '--agent',
+    });
   }
   if (json) {
     io.stdout(`${terminalJson({ events })}\n`);

@@ -40,7 +40,7 @@ describe('arm and disarm', () => {
     const { dataDir, cli } = await watcherInstalled();
     const hourly = await cli(['arm', 'watcher/hourly']);
     expect([hourly.code, hourly.stderr]).toEqual([0, '']);
-    expect(hourly.stdout).toMatch(/^Armed watcher\/hourly: Every hour, next \S+\n/);
+    expect(hourly.stdout).toMatch(/^Armed watcher\/hourly: Every hour, next \d{4}-\d\d-\d\d \d\d:\d\d UTC\n/);
 
     const folder = join(tempDir('apollia-watched-'), 'inbox');
     mkdirSync(folder);

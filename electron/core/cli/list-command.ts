@@ -2,6 +2,7 @@
  * `apollia-desktop list [--json]`: what is installed here (the dashboard, headless).
  * `--json` prints `{ "packages": [...], "agents": [...], "triggers": [...], "damage": [...] }`.
  */
+import { fireTimeWords } from '../../../shared/words/cron-words';
 import { terminalJson } from './terminal-text';
 import type { Dashboard, TriggerView } from '../../../shared/contract/api';
 import { publisherStatus } from '../../../shared/decisions/verdict';
@@ -82,7 +83,8 @@ export async function run(args: string[], io: CliIo): Promise<number> {
       ? `; secret ${trigger.webhookSecretOrigin === 'given' ? 'given by your sender' : 'made here'}, set ${trigger.webhookSecretSetAt}`
       : '';
     io.stdout(
-      `  ${trigger.armed ? 'armed   ' : 'disarmed'} ${trigger.id}: ${trigger.words}${trigger.next[0] ? `, next ${trigger.next[0]}` : ''}${secret}${trigger.integrity ? ' (paused by integrity: its files changed)' : ''}\n`,
+      `  ${trigger.armed ? 'armed   ' : 'disarmed'} ${trigger.id}: ${trigger.words}${trigger.next[0] ? `, next ${fireTimeWords(trigger.next[0])}` : ''}${secret}${trigger.integrity ? ' (paused by integrity: its files changed)' : ''}
+`,
     );
   }
   return EXIT.accepted;

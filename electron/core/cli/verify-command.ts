@@ -34,8 +34,14 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   const results = verified.value;
   const changed = results.filter((r) => r.integrity.state === 'changed');
   if (json) {
+    // The one contract's `ok` and `errors` (DESIGN.md "The command line"): each changed package, named, is a problem.
+    const errors = changed.map((r) => ({
+      code: 'package.changed',
+      message: `${r.name} ${r.version} changed on this computer since you installed it (${integrityDetail(r.integrity)})`,
+      path: r.name,
+    }));
     io.stdout(
-      `${terminalJson({ packages: results.map((r) => ({ name: r.name, version: r.version, integrity: r.integrity.state, changed: r.integrity.changed, missing: r.integrity.missing, added: r.integrity.added, paused: r.paused })) })}\n`,
+      `${terminalJson({ ok: errors.length === 0, errors, packages: results.map((r) => ({ name: r.name, version: r.version, integrity: r.integrity.state, changed: r.integrity.changed, missing: r.integrity.missing, added: r.integrity.added, paused: r.paused })) })}\n`,
     );
   } else {
     if (results.length === 0) io.stdout('No package installed.\n');
