@@ -18,6 +18,7 @@ import { type ConsentDraft, useConsentDraft } from '../../stores/consent-store';
 import { accessClassifier, grantsSensitive, type AccessRow } from '../../../../shared/decisions/access-rows';
 import { AccessEntryWords, accessCounts, accessCountsText, FIRST_ROWS, firstRows, ShowAll } from './long-list';
 import { countOf } from './UpdateMark';
+import { PublisherChange } from './UpdateChanges';
 import {
   absentParts,
   CodeGroup,
@@ -213,7 +214,7 @@ export function ReviewStep({
   sourceId,
 }: {
   inspection: ApoInspection & { installedDecisions?: InstalledDecisions | null } & Partial<
-      Pick<SourceInspection, 'signatureVerdict'>
+      Pick<SourceInspection, 'signatureVerdict' | 'updateDiff'>
     >;
   sourceId: string;
 }) {
@@ -236,6 +237,14 @@ export function ReviewStep({
   );
   return (
     <div className="step-body">
+      {/* A changed publisher is said again where Install is pressed, not only on the update's first step. */}
+      {inspection.updateDiff?.publisher ? (
+        <PublisherChange
+          publisher={inspection.updateDiff.publisher}
+          signed={inspection.signatureVerdict?.signature.state === 'verified'}
+          headingId="review-publisher-change-heading"
+        />
+      ) : null}
       <VerdictPanel verdict={verdict} />
       <p>
         You are about to install{' '}
