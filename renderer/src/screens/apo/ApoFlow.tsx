@@ -95,6 +95,8 @@ export function ApoFlow({
   displayName: string;
 }) {
   const [receipt, setReceipt] = useState<InstallReceipt | null>(null);
+  // Taken when Install is pressed: once installed, the package is inspected again and is no longer an update.
+  const [publisherChange, setPublisherChange] = useState<UpdateDiff['publisher']>(null);
   const [downgradeOk, setDowngradeOk] = useState(false);
   const [keyChangeOk, setKeyChangeOk] = useState(false);
   const refuse = useRefuseKeyChange();
@@ -107,7 +109,7 @@ export function ApoFlow({
       <InstalledScreen
         receipt={receipt}
         sourceId={sourceId}
-        publisherChange={receipt.outcome === 'installed' ? null : (inspection.updateDiff?.publisher ?? null)}
+        publisherChange={receipt.outcome === 'installed' ? null : publisherChange}
       />
     );
   if (!inspection.ok || !apo.details || !apo.summary)
@@ -172,6 +174,7 @@ export function ApoFlow({
       acceptKeyChange={inspection.keyChange?.kind === 'changed' && keyChangeOk}
       onInstalled={(done) => {
         dropDraft(sourceId);
+        setPublisherChange(inspection.updateDiff?.publisher ?? null);
         setReceipt(done);
       }}
     />
