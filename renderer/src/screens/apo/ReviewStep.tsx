@@ -214,7 +214,7 @@ export function ReviewStep({
   sourceId,
 }: {
   inspection: ApoInspection & { installedDecisions?: InstalledDecisions | null } & Partial<
-      Pick<SourceInspection, 'signatureVerdict' | 'updateDiff'>
+      Pick<SourceInspection, 'signatureVerdict' | 'updateDiff' | 'signerFingerprint'>
     >;
   sourceId: string;
 }) {
@@ -254,6 +254,12 @@ export function ReviewStep({
         version <PackageText text={manifest.package.version} /> from <PackageText text={manifest.package.publisher} /> (
         {status.label.toLowerCase()}).
       </p>
+      {inspection.signerFingerprint ? (
+        <p className="small" role="note" aria-label="Fingerprint of the signing key">
+          Signed by the key with fingerprint <code className="fingerprint">{inspection.signerFingerprint}</code>:
+          compare it with the one the publisher gave you, or with Settings → Trusted publishers.
+        </p>
+      ) : null}
       <AccessGroup agents={manifest.agents ?? []} classify={classify} decisions={decisions} />
       <ProgramsGroup programs={parts.programs} />
       <ServersGroup remote={parts.remote} />
