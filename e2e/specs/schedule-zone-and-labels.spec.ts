@@ -13,14 +13,26 @@ test.use({ now: '2026-01-01T00:00:00Z' });
  * Every visible checkbox (switches too) has a label, and the label is on its line: the box's middle lies within the
  * label's height, or the box is inside the label. Answers the checkboxes that fail, by id or name.
  */
+/** What the check reads of a box and its labels (the e2e project is typed without the DOM). */
+interface Placed {
+  getBoundingClientRect(): { top: number; bottom: number; width: number; height: number };
+}
+interface CheckboxElement extends Placed {
+  id: string;
+  name: string;
+  outerHTML: string;
+  labels: ArrayLike<Placed & { contains(other: unknown): boolean }> | null;
+  getAttribute(name: string): string | null;
+}
+
 async function checkboxesOffTheirLabel(page: Page): Promise<string[]> {
   return page.locator('input[type="checkbox"]').evaluateAll((boxes) =>
     boxes.flatMap((element) => {
-      const box = element as HTMLInputElement;
+      const box = element as unknown as CheckboxElement;
       const rect = box.getBoundingClientRect();
       if (rect.width === 0 && rect.height === 0) return [];
       const name = box.id || box.name || box.outerHTML.slice(0, 80);
-      const labels = [...(box.labels ?? [])];
+      const labels = Array.from(box.labels ?? []);
       if (labels.length === 0) return box.getAttribute('aria-label') ? [] : [`${name}: no label`];
       const middle = rect.top + rect.height / 2;
       const onLine = labels.some((label) => {
