@@ -85,6 +85,8 @@ test('a weekday schedule is named so, and its next runs are in its own time zone
   const nextRun = weekly.locator('time').first();
   await expect(nextRun).toHaveAttribute('datetime', '2026-01-01T08:00:00.000Z');
   await expect(nextRun).toContainText(/09:00.*GMT\+1/);
+  // The trigger host's next fire, in the same zone.
+  await expect(weekly.getByRole('group', { name: 'Live status of weekly' })).toContainText(/Next at .*09:00.*GMT\+1/);
   await expectLabelledCheckboxes(page, 'dashboard');
   await windowShots(page, weekly, 'dashboard-next-run-paris');
 });
