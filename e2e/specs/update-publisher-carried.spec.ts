@@ -54,9 +54,10 @@ test('a lookalike publisher is carried from the first step to Review, the update
   const first = page.getByRole('region', { name: 'The publisher name changed to a lookalike' });
   await expect(first).toContainText('Example Acc0unting Partners');
   await expect(first).toContainText('The new name is the old one with words added');
-  await expect(first.getByRole('list', { name: 'Where the names differ' })).toHaveText(
+  await expect(first.getByRole('list', { name: 'Where the names differ' }).getByRole('listitem')).toHaveText([
     'Character 12: the digit 0 where the installed name has “o”',
-  );
+    'Then “Partners” added after it',
+  ]);
 
   const changes = page.getByRole('list', { name: 'Changes' });
   const program = changes.getByRole('listitem').filter({ hasText: 'Starts a new program on this computer' });
