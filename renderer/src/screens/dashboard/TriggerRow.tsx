@@ -139,7 +139,7 @@ function TriggerSummary({ trigger }: { trigger: TriggerView }) {
       </p>
       {trigger.armed && trigger.next[0] ? (
         <p className="small">
-          Next: <time dateTime={trigger.next[0]}>{formatDateTime(trigger.next[0])}</time>
+          Next: <time dateTime={trigger.next[0]}>{formatDateTime(trigger.next[0], trigger.timezone ?? undefined)}</time>
         </p>
       ) : null}
       {trigger.type === 'file_watch' ? (
