@@ -35,6 +35,7 @@ async function openLink(api: CoreApi, text: string) {
       name: link.package,
       version: link.version,
       sha256: link.sha256,
+      link: true,
     });
     return opened.ok ? { ok: true as const, value: opened.value.handle } : opened;
   } catch (error) {

@@ -80,7 +80,7 @@ export async function readFeedFor(ctx: ApiContext, fetch: FeedFetch, feedUrl: st
 export async function openFromFeed(
   ctx: ApiContext,
   fetch: FeedFetch,
-  request: { feedUrl: string; name: string; version?: string | null; sha256?: string | null },
+  request: { feedUrl: string; name: string; version?: string | null; sha256?: string | null; link?: boolean },
 ): Promise<OpenedFromFeed> {
   const { feed, signer } = await readFeedFor(ctx, fetch, request.feedUrl, request.name);
   const version = feedVersionOf(request.feedUrl, feed.feed, request.name, request.version);
@@ -97,15 +97,40 @@ export async function openFromFeed(
     publicKey: feed.key.publicKey,
     signer,
   };
-  return { handle: await registerFeedSource(ctx, staged.path, origin), feed, origin };
+  return { handle: await registerFeedSource(ctx, staged.path, origin, request.link === true), feed, origin };
 }
 
-/** Registers a staged or kept archive as a source that remembers its feed origin. */
-export async function registerFeedSource(ctx: ApiContext, path: string, origin: FeedOrigin): Promise<SourceHandle> {
+/**
+ * Registers a staged or kept archive as a source that remembers its feed origin; its handle says where it came from
+ * (the form shows the feed's exact address and what it would install), and whether an install link asked for it.
+ */
+export async function registerFeedSource(
+  ctx: ApiContext,
+  path: string,
+  origin: FeedOrigin,
+  link = false,
+): Promise<SourceHandle> {
   const registered = await ctx.sources.register(path, 'command-line');
   if (!registered.ok) throw new CoreError(registered.error.code, registered.error.message);
-  ctx.sources.get(registered.value.id).feed = origin;
-  return registered.value;
+  const source = ctx.sources.get(registered.value.id);
+  source.feed = origin;
+  const version = origin.version;
+  source.handle = {
+    ...registered.value,
+    displayName: `${origin.name}-${version.version}.apo`,
+    folders: [],
+    feed: {
+      url: origin.feedUrl,
+      publisher: origin.publisher,
+      name: origin.name,
+      version: version.version,
+      sha256: version.sha256,
+      size: version.size,
+      yanked: version.status === 'yanked' ? version.reason : null,
+      link,
+    },
+  };
+  return source.handle;
 }
 
 /** Where a kept archive lives in the data folder (relative): one per package version. */

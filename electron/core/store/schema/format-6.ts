@@ -39,6 +39,8 @@ export const FeedSubscriptionSchema = closed({
   /** The last check's refusal in words (`code: message`), or null when it read. */
   lastProblem: nstr,
   publisher: nstr,
+  /** The publisher's key the person added the feed with (Settings → Feeds shows its fingerprint); absent when none. */
+  publicKey: Type.Optional(str),
 });
 /** A feed followed. */
 export type FeedSubscription = Static<typeof FeedSubscriptionSchema>;
