@@ -6,7 +6,13 @@
  * roll back, and where the organization's policy locks a control, why.
  */
 import { own } from '../../../shared/base/own';
-import type { FeedKeyView, FeedsView, ModeSet, UpdateOpened, UpdatesView } from '../../../shared/contract/replies-feeds';
+import type {
+  FeedKeyView,
+  FeedsView,
+  ModeSet,
+  UpdateOpened,
+  UpdatesView,
+} from '../../../shared/contract/replies-feeds';
 import { POLICY_REFUSAL } from '../../../shared/policy/policy';
 import { CoreError } from '../errors/index';
 import type { FeedFetch } from '../feeds';
@@ -22,7 +28,12 @@ import { previewKey } from './publisher-trust';
 import { trustKeyUnderPolicy } from './settings-under-policy';
 
 /** The keys a feed is checked against: the one it was added with and the ones its packages are pinned to. */
-function feedKeys(state: StoreState, feedUrl: string, packages: readonly string[], managed: FeedKeyView[]): FeedKeyView[] {
+function feedKeys(
+  state: StoreState,
+  feedUrl: string,
+  packages: readonly string[],
+  managed: FeedKeyView[],
+): FeedKeyView[] {
   const trusted = trustedKeysOf(state);
   const lines = new Set<string>();
   const added = own(state.feeds, feedUrl)?.publicKey;
@@ -35,7 +46,8 @@ function feedKeys(state: StoreState, feedUrl: string, packages: readonly string[
     const parsed = parsePublicKey(line);
     if (!parsed.ok) return [];
     const keyId = parsed.value.keyId;
-    const name = trusted.find((key) => key.keyId === keyId)?.name ?? managed.find((key) => key.keyId === keyId)?.trustedAs;
+    const name =
+      trusted.find((key) => key.keyId === keyId)?.name ?? managed.find((key) => key.keyId === keyId)?.trustedAs;
     return [{ keyId, fingerprint: keyFingerprint(line), trustedAs: name ?? null }];
   });
 }
@@ -110,7 +122,9 @@ export async function checkUpdates(ctx: ApiContext, fetch: FeedFetch): Promise<U
     rows: rows.map((row) => ({ ...row, rollbackTo: own(state.packageUpdates, row.name)?.previous?.version ?? null })),
     checkedAt: ctx.deps.now().toISOString(),
     modeLocked:
-      policyMode === null ? null : `Your organization sets every package's updates to ${policyMode}; ${POLICY_REFUSAL}.`,
+      policyMode === null
+        ? null
+        : `Your organization sets every package's updates to ${policyMode}; ${POLICY_REFUSAL}.`,
   };
 }
 
@@ -119,7 +133,9 @@ export async function setModeUnderPolicy(
   ctx: ApiContext,
   request: { name: string; mode: 'notify' | 'auto' | 'hold' },
 ): Promise<ModeSet> {
-  const policyMode = policyUpdateMode(usablePolicy(policyOf(ctx), `The update mode of ${request.name} was not changed`));
+  const policyMode = policyUpdateMode(
+    usablePolicy(policyOf(ctx), `The update mode of ${request.name} was not changed`),
+  );
   if (policyMode !== null)
     throw new CoreError(
       'policy.update_mode',
@@ -129,7 +145,11 @@ export async function setModeUnderPolicy(
 }
 
 /** Opens a package's update as a source: the consent form then shows what it changes (nothing installed yet). */
-export async function openUpdateSource(ctx: ApiContext, fetch: FeedFetch, request: { name: string }): Promise<UpdateOpened> {
+export async function openUpdateSource(
+  ctx: ApiContext,
+  fetch: FeedFetch,
+  request: { name: string },
+): Promise<UpdateOpened> {
   const opened = await openUpdate(ctx, fetch, request.name);
   return { handle: opened.handle, from: opened.from, to: opened.origin.version.version };
 }
