@@ -22,6 +22,7 @@ import { PackageText } from '../components/PackageText';
 import { StartAtLoginSection } from './settings/StartAtLoginSection';
 import { WebhookPortSection } from './settings/WebhookPortSection';
 import { TrustedPublishersSection } from '../components/trust/TrustedPublishers';
+import { FeedsSection } from './settings/FeedsSection';
 
 const BACKEND_WORDS: Record<SecretBackend, string> = {
   keychain: "Secrets are kept encrypted with this computer's keychain.",
@@ -390,6 +391,7 @@ export function SettingsScreen() {
           <WebhookPortSection webhookPort={settings.data.webhookPort} />
           <StartAtLoginSection />
           <TrustedPublishersSection />
+          <FeedsSection />
         </>
       ) : null}
     </div>
