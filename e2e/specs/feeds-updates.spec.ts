@@ -10,7 +10,7 @@
  * Axe-clean, pictured at 1280×800 and 800×600.
  */
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
@@ -55,7 +55,12 @@ const nav = (page: Page, name: string) =>
 /** Clicks Next until the form's install button shows, then clicks it. */
 async function clickThrough(page: Page, install: string) {
   const button = page.getByRole('button', { name: install, exact: true });
-  for (let i = 0; i < 8 && !(await button.isVisible()); i++) await page.getByRole('button', { name: 'Next' }).click();
+  const next = page.getByRole('button', { name: 'Next' });
+  for (let i = 0; i < 8; i++) {
+    await expect(next.or(button).first()).toBeVisible();
+    if (await button.isVisible()) break;
+    await next.click();
+  }
   await button.click();
 }
 
@@ -67,7 +72,10 @@ async function addFeed(page: Page, url: string) {
   await section.getByLabel(/^Publisher’s public key/).fill(publisher.publicKeyText);
   await section.getByLabel(/^Trust the key as/).fill('Example Accounting');
   await section.getByRole('button', { name: 'Add feed' }).click();
-  return section.getByRole('listitem', { name: url });
+  const card = section.getByRole('listitem', { name: url });
+  // Followed, and its key trusted: only then may a link to it be opened.
+  await expect(card).toContainText('trusted as Example Accounting');
+  return card;
 }
 
 test('an install link shows its exact source and installs nothing by itself; ten links at once give one form', async ({
@@ -192,4 +200,45 @@ test('the Updates screen: review an update in the consent form, auto leaves what
   expect(((await app.readState())?.['packages'] as Record<string, { version: string }>)['invoices']?.version).toBe(
     '1.2.0',
   );
+});
+
+test.describe('under a policy that limits the feeds and sets the update mode', () => {
+  const policyFile = join(mkdtempSync(join(tmpdir(), 'apollia-e2e-feed-policy-')), 'policy.json');
+  writeFileSync(
+    policyFile,
+    JSON.stringify({ version: 2, feeds: { allowed: ['http://127.0.0.1:'] }, updates: 'notify' }),
+  );
+  test.use({ policyFile });
+
+  test('Settings → Feeds says which feeds are allowed and refuses another; the mode is locked with its reason', async ({
+    page,
+    app,
+  }) => {
+    await nav(page, 'Settings');
+    const section = page.getByRole('region', { name: 'Feeds' });
+    await expect(section).toContainText(
+      'Your organization allows only feeds whose address starts with http://127.0.0.1:',
+    );
+    await section.getByLabel('Feed address (https)').fill('https://elsewhere.example/apollia/feed.json');
+    await section.getByRole('button', { name: 'Add feed' }).click();
+    await expect(section.getByRole('alert', { name: 'The feed was not added' })).toContainText(
+      "your organization's policy does not allow the feed https://elsewhere.example/apollia/feed.json",
+    );
+    await expect(section.getByRole('list', { name: 'Feeds followed' })).toHaveCount(0);
+
+    const path = '/policy/feed.json';
+    const feed = publishFeed(server, dir, publisher, { serial: 1, archives: [v120], path });
+    await addFeed(page, feed.url);
+    await app.openLinks([`apollia://install?feed=${encodeURIComponent(feed.url)}&package=invoices`]);
+    await expect(page.getByRole('heading', { level: 1, name: 'Install invoices' })).toBeVisible();
+    await clickThrough(page, 'Install');
+    await expect(page.getByRole('heading', { level: 1, name: 'invoices 1.2.0 is installed' })).toBeVisible();
+
+    await nav(page, 'Updates');
+    const row = page.getByRole('listitem', { name: /^invoices/ });
+    await expect(row.getByLabel('Updates')).toBeDisabled();
+    await expect(page.getByRole('main')).toContainText('Your organization sets how every package updates (tell me)');
+    await axeCheck(page, 'updates-locked');
+    await windowShots(page, row, 'updates-mode-locked');
+  });
 });

@@ -149,7 +149,7 @@ describeWithMinisign('the feed methods of the window', () => {
     const feed = publishFeed(server, dir, publisher, { serial: 1, archives: [v120], path: '/p/feed.json' });
     await installLink(api, feed.url);
     const rows = await api.checkUpdates();
-    expect(rows.ok && rows.value.modeLocked).toContain('Your organization sets every package');
+    expect(rows.ok && rows.value.modeLocked).toContain('Your organization sets how every package updates (tell me)');
     const set = await api.setUpdateMode({ name: 'invoices', mode: 'auto' });
     expect(!set.ok && set.error.code).toBe('policy.update_mode');
     expect((await api.store.read()).packageUpdates['invoices']?.mode).toBe('notify');

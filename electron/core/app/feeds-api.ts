@@ -124,9 +124,12 @@ export async function checkUpdates(ctx: ApiContext, fetch: FeedFetch): Promise<U
     modeLocked:
       policyMode === null
         ? null
-        : `Your organization sets every package's updates to ${policyMode}; ${POLICY_REFUSAL}.`,
+        : `Your organization sets how every package updates (${MODE_NAMES[policyMode]}): only your administrator can change this.`,
   };
 }
+
+/** The modes as the screens name them. */
+const MODE_NAMES = { notify: 'tell me', auto: 'apply by itself when it asks for nothing new', hold: 'hold' } as const;
 
 /** Sets a package's mode, unless the organization sets the modes. */
 export async function setModeUnderPolicy(
@@ -139,7 +142,7 @@ export async function setModeUnderPolicy(
   if (policyMode !== null)
     throw new CoreError(
       'policy.update_mode',
-      `Your organization sets every package's updates to ${policyMode}: ${request.name}'s cannot be changed here; ${POLICY_REFUSAL}.`,
+      `Your organization sets how every package updates (${MODE_NAMES[policyMode]}): ${request.name}'s mode was not changed; ${POLICY_REFUSAL}.`,
     );
   return { name: request.name, mode: await setUpdateMode(ctx, request.name, request.mode) };
 }
