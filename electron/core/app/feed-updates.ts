@@ -12,9 +12,10 @@ import type { SourceHandle } from '../../../shared/contract/api';
 import type { ApoDetails } from '../../../shared/manifests/inspection';
 import { CoreError } from '../errors/index';
 import { compareVersions, fetchableUrl, type FeedFetch, type FeedVersion, feedVersionOf } from '../feeds';
+import type { ActivityInput } from '../activity/activity-log';
 import type { PackageUpdateRecord, StoreState } from '../store/state';
 import type { ApiContext } from './context';
-import { policyOf } from './context';
+import { policyOf, recordActivity } from './context';
 import { feedAllowedByPolicy, policyUpdateMode } from './feed-policy';
 import { openFromFeed, readFeedFor, registerFeedSource, type FeedOrigin } from './feed-sources';
 
@@ -115,7 +116,7 @@ function safeHref(url: string): string {
 
 /** Sets `name`'s update mode; refused `update.no_feed` for a package not installed from a feed. */
 export async function setUpdateMode(ctx: ApiContext, name: string, mode: UpdateMode): Promise<UpdateMode> {
-  await ctx.store.update((draft) => {
+  const before = await ctx.store.update((draft) => {
     const record = own(draft.packageUpdates, name);
     if (!record)
       throw new CoreError(
@@ -124,9 +125,14 @@ export async function setUpdateMode(ctx: ApiContext, name: string, mode: UpdateM
           ? `${name} was not installed from a feed: it has no updates to follow (install it from its publisher's feed first)`
           : `No package called \`${name}\` is installed.`,
       );
+    const was = record.mode;
     record.mode = mode;
-    return { result: null };
+    return { result: was };
   });
+  if (before !== mode)
+    await recordActivity(ctx, [
+      { kind: 'update_mode_changed', package: name, outcome: 'ok', detail: `updates of ${name}: ${before} → ${mode}` },
+    ]);
   return mode;
 }
 
@@ -163,6 +169,7 @@ export async function checkOutdated(ctx: ApiContext, fetch: FeedFetch): Promise<
     });
     for (const name of names.sort()) rows.push(rowOf(ctx, state, name, feedUrl, read, problem, at));
   }
+  const checks = [...byFeed.keys()].map((feedUrl) => checkEntry(feedUrl, checked.get(feedUrl), rows));
   await ctx.store.update((draft) => {
     for (const [feedUrl, result] of checked) {
       const feed = own(draft.feeds, feedUrl);
@@ -174,7 +181,26 @@ export async function checkOutdated(ctx: ApiContext, fetch: FeedFetch): Promise<
     }
     return { result: null };
   });
+  await recordActivity(ctx, checks);
   return rows.sort((a, b) => (a.name < b.name ? -1 : 1));
+}
+
+/** The activity entry of one feed's check: what it offered, or why it was refused. */
+function checkEntry(
+  feedUrl: string,
+  result: { serial: number | null; problem: string | null } | undefined,
+  rows: readonly OutdatedRow[],
+): ActivityInput {
+  if (!result || result.problem !== null)
+    return { kind: 'feed_checked', outcome: 'refused', detail: `${feedUrl}: ${result?.problem ?? 'not read'}` };
+  const mine = rows.filter((row) => row.feed === feedUrl);
+  const updates = mine.filter((row) => row.updateAvailable).map((row) => `${row.name} ${row.latest}`);
+  const yanked = mine.filter((row) => row.yanked).map((row) => `${row.name} ${row.installed} withdrawn`);
+  const said = [
+    updates.length > 0 ? `update available: ${updates.join(', ')}` : 'up to date',
+    ...(yanked.length > 0 ? [yanked.join(', ')] : []),
+  ];
+  return { kind: 'feed_checked', outcome: 'ok', detail: `${feedUrl} (serial ${result.serial}): ${said.join('; ')}` };
 }
 
 function rowOf(

@@ -139,6 +139,14 @@ describeWithMinisign('the feed methods of the window', () => {
     });
     const held = await api.checkUpdates();
     expect(held.ok && held.value.rows[0]?.mode).toBe('hold');
+
+    // The record says each check and the mode change, in words.
+    const activity = await api.activity();
+    if (!activity.ok) throw new Error(activity.error.message);
+    const said = activity.value.events.map((event) => [event.kind, event.outcome, event.detail]);
+    expect(said).toContainEqual(['update_mode_changed', 'ok', 'updates of invoices: notify → hold']);
+    expect(said).toContainEqual(['feed_checked', 'ok', `${feed.url} (serial 2): update available: invoices 1.3.0`]);
+    expect(said).toContainEqual(['feed_checked', 'ok', `${feed.url} (serial 2): up to date`]);
   });
 
   it("the organization's updates key locks the mode at the control, with its reason", async () => {
@@ -185,6 +193,14 @@ describeWithMinisign('the feed methods of the window', () => {
       }),
     ]);
     expect((await api.store.read()).packages['invoices']?.version).toBe('1.2.0');
+    const activity = await api.activity();
+    expect(
+      activity.ok && activity.value.events.find((event) => event.kind === 'feed_checked' && event.package),
+    ).toMatchObject({
+      package: 'invoices',
+      outcome: 'refused',
+      detail: expect.stringContaining('automatic update of invoices not applied: '),
+    });
   });
 
   it('an update whose bytes are not the signed SHA-256 is refused naming both hashes, and nothing changes', async () => {
