@@ -12,6 +12,8 @@ import { DEFAULT_WEBHOOK_PORT, HostError, TriggerHost } from '../triggers';
 import { type CliIo, EXIT } from './cli-io';
 import { defaultDataDir } from './cli-data';
 import { terminalLine } from './terminal-text';
+import { FeedChecks } from '../app/feed-checks';
+import { cliApi } from './install-command';
 import { PROGRAM, usageError } from './usage';
 
 /** Usage of this command. */
@@ -39,6 +41,35 @@ function processSignals(): Promise<string> {
     process.on('SIGINT', onInt);
     process.on('SIGTERM', onTerm);
   });
+}
+
+/** The feed checks of `serve`: soon after start, then daily; each applied update said on stdout. */
+function serveFeedChecks(io: CliIo): FeedChecks {
+  // Made at the first check (not at start): nothing of the Api is touched until then.
+  let made: ReturnType<typeof cliApi> | null = null;
+  const api = () => {
+    made ??= cliApi(io);
+    return made;
+  };
+  const checks = new FeedChecks({
+    check: () => api().feeds.outdated(),
+    applyAuto: async () => {
+      const done = await api().feeds.applyAuto();
+      if (done.ok)
+        for (const outcome of done.value)
+          io.stdout(
+            `${terminalLine(`update ${outcome.name} ${outcome.from} → ${outcome.to ?? '?'}: ${outcome.outcome}${outcome.notice ? ` (${outcome.notice})` : ''}`)}\n`,
+          );
+    },
+    holdsHost: () => true,
+    setTimer: (callback, ms) => setTimeout(callback, ms).unref(),
+    clearTimer: (timer) => clearTimeout(timer as NodeJS.Timeout),
+    random: Math.random,
+    log: (message, error) =>
+      io.stderr(`${PROGRAM}: ${message} ${error instanceof Error ? error.message : String(error)}\n`),
+  });
+  checks.start();
+  return checks;
 }
 
 /** Runs `serve` with the arguments after the command name. */
@@ -95,7 +126,11 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     return EXIT.refused;
   }
   io.stdout(`serving ${dataDir} on ${host.origin} (pid ${process.pid}); stop with Ctrl-C\n`);
+  // The process that holds the trigger host checks the feeds daily and applies mode auto's updates that ask nothing
+  // new (DESIGN.md "Feeds, updates and install links"), as the app does when it holds it.
+  const feeds = serveFeedChecks(io);
   const signal = await waitForStop;
+  feeds.stop();
   await host.stop();
   io.stdout(`stopped (${signal})\n`);
   return EXIT.accepted;
