@@ -18,6 +18,7 @@ import { parsePublicKey, type MinisignPublicKey, type TrustedKey } from '../trus
 import { trustedKeysOf } from '../trust/stored-keys';
 import { removeAndPrune } from '../store/staging';
 import { type ApiContext, policyOf } from './context';
+import { keepFeedCopy, keptCopyOf } from './feed-cache';
 import { feedAllowedByPolicy } from './feed-policy';
 import type { FeedOrigin } from './feed-origin';
 
@@ -66,7 +67,10 @@ export async function readFeedFor(ctx: ApiContext, fetch: FeedFetch, feedUrl: st
     keys,
     highestSerial: followed?.highestSerial ?? null,
     now: ctx.deps.now(),
+    // The copy kept by an earlier run, offered with `If-None-Match` (a 304 verifies it again): feed-cache.ts.
+    cached: await keptCopyOf(ctx.deps.dataDir, followed),
   });
+  if (followed) await keepFeedCopy(ctx, feedUrl, feed);
   const signer = trusted.find((key) => key.keyId === feed.key.keyId)?.name ?? null;
   return { feed, signer, state };
 }
@@ -167,6 +171,8 @@ export async function keepFeedArchive(dataDir: string, path: string, origin: Fee
 export function recordFeedInstall(state: StoreState, origin: FeedOrigin, kept: KeptArchive, at: string): string | null {
   const followed = own(state.feeds, origin.feedUrl);
   state.feeds[origin.feedUrl] = {
+    // What else is kept of the feed (the key it was added with, its ETag) stays.
+    ...followed,
     url: origin.feedUrl,
     addedAt: followed?.addedAt ?? at,
     highestSerial: Math.max(followed?.highestSerial ?? 0, origin.serial),

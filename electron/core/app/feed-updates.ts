@@ -5,6 +5,7 @@
  * inspected and installed through `inspect` and `install` (the same diff, `decide`, key pin); roll
  * back opens the previous version's kept archive the same way.
  */
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { own } from '../../../shared/base/own';
 import { diffUpdate, type UpdateDiff } from '../../../shared/decisions/update-diff';
@@ -16,6 +17,7 @@ import type { ActivityInput } from '../activity/activity-log';
 import type { PackageUpdateRecord, StoreState } from '../store/state';
 import type { ApiContext } from './context';
 import { policyOf, recordActivity } from './context';
+import { keptCopyPath } from './feed-cache';
 import { feedAllowedByPolicy, policyUpdateMode } from './feed-policy';
 import { openFromFeed, readFeedFor, registerFeedSource, type FeedOrigin } from './feed-sources';
 
@@ -103,6 +105,8 @@ export async function removeFeed(ctx: ApiContext, url: string): Promise<FeedView
     delete draft.feeds[href];
     return { result: draft };
   });
+  // Its kept copy goes with it (after the commit: a crash leaves at most an unnamed file).
+  await rm(keptCopyPath(ctx.deps.dataDir, safeHref(url)), { force: true });
   return listFeeds(state);
 }
 

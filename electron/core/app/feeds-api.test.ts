@@ -18,6 +18,7 @@ import { INVOICES_DIR, packFolder } from '../../../test/helpers/pack';
 import { editedPackage, testApi } from '../../../test/helpers/test-api';
 import type { CoreApi } from '../api';
 import { keyFingerprint } from '../trust/trusted-keys';
+import { keptCopyPath } from './feed-cache';
 
 let server: FeedServer;
 let dir: string;
@@ -201,6 +202,39 @@ describeWithMinisign('the feed methods of the window', () => {
       outcome: 'refused',
       detail: expect.stringContaining('automatic update of invoices not applied: '),
     });
+  });
+
+  it("a feed's ETag and its copy are kept across runs: the next run asks If-None-Match and a 304 is verified again", async () => {
+    const { api, dataDir } = testApi({ now: () => new Date() });
+    expect((await api.trustKey({ publicKey: publisher.publicKeyText, name: 'Example Accounting' })).ok).toBe(true);
+    const feed = publishFeed(server, dir, publisher, {
+      serial: 1,
+      archives: [v120],
+      path: '/etag/feed.json',
+      etag: '"v1"',
+    });
+    await installLink(api, feed.url);
+    // The first check of the feed now followed keeps its answer.
+    expect((await api.checkUpdates()).ok).toBe(true);
+    expect((await api.store.read()).feeds[feed.url]).toMatchObject({ etag: '"v1"', keptSha256: expect.any(String) });
+
+    // Another run (a new Api over the same data folder): it offers the kept ETag, and the 304 reads as the same feed.
+    server.seen.length = 0;
+    const { api: next } = testApi({ now: () => new Date(), dataDir });
+    const rows = await next.checkUpdates();
+    expect(rows.ok && rows.value.rows[0]).toMatchObject({ installed: '1.2.0', latest: '1.2.0', problem: null });
+    expect(server.seen.filter((seen) => seen.path === '/etag/feed.json')).toEqual([
+      { path: '/etag/feed.json', ifNoneMatch: '"v1"' },
+    ]);
+    expect(server.seen.map((seen) => seen.path)).not.toContain('/etag/feed.json.minisig');
+
+    // A kept copy changed on disk is not offered: the next read is a full one (and verified as any).
+    writeFileSync(keptCopyPath(dataDir, feed.url), '{"bytes":"AAAA","signature":"x"}');
+    server.seen.length = 0;
+    const again = await next.checkUpdates();
+    expect(again.ok && again.value.rows[0]?.problem).toBeNull();
+    expect(server.seen.find((seen) => seen.path === '/etag/feed.json')?.ifNoneMatch).toBeNull();
+    expect(server.seen.map((seen) => seen.path)).toContain('/etag/feed.json.minisig');
   });
 
   it('an update whose bytes are not the signed SHA-256 is refused naming both hashes, and nothing changes', async () => {
