@@ -8,7 +8,7 @@
  * update whose bytes are not the signed SHA-256 is refused naming both hashes.
  */
 import { createHash } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -29,6 +29,7 @@ const version = (v: string) =>
   packFolder(editedPackage(INVOICES_DIR, (toml) => toml.replace('version = "1.2.0"', `version = "${v}"`)));
 const v120: FeedArchive = { name: 'invoices', version: '1.2.0', bytes: packFolder(INVOICES_DIR) };
 const v130: FeedArchive = { name: 'invoices', version: '1.3.0', bytes: version('1.3.0') };
+const v140: FeedArchive = { name: 'invoices', version: '1.4.0', bytes: version('1.4.0') };
 const keyLine = (keys: MinisignKeyPair) => keys.publicKeyText.trim().split('\n').at(-1) as string;
 
 async function installLink(api: CoreApi, feedUrl: string) {
@@ -235,6 +236,34 @@ describeWithMinisign('the feed methods of the window', () => {
     expect(again.ok && again.value.rows[0]?.problem).toBeNull();
     expect(server.seen.find((seen) => seen.path === '/etag/feed.json')?.ifNoneMatch).toBeNull();
     expect(server.seen.map((seen) => seen.path)).toContain('/etag/feed.json.minisig');
+  });
+
+  it('keeps the current archive and one earlier for roll back, no more; an uninstall takes its archives away', async () => {
+    const { api, dataDir } = testApi({ now: () => new Date() });
+    expect((await api.trustKey({ publicKey: publisher.publicKeyText, name: 'Example Accounting' })).ok).toBe(true);
+    const path = '/keep/feed.json';
+    const feed = publishFeed(server, dir, publisher, { serial: 1, archives: [v120], path });
+    await installLink(api, feed.url);
+    const kept = () => readdirSync(join(dataDir, 'archives', 'invoices')).sort();
+    const updateTo = async (serial: number, archives: FeedArchive[]) => {
+      publishFeed(server, dir, publisher, { serial, archives, path });
+      const update = await api.openUpdate({ name: 'invoices' });
+      if (!update.ok) throw new Error(update.error.message);
+      expect((await api.inspect({ sourceId: update.value.handle.id })).ok).toBe(true);
+      const installed = await api.install({ sourceId: update.value.handle.id, decisions: emptyAnswers });
+      if (!installed.ok) throw new Error(installed.error.message);
+    };
+    await updateTo(2, [v120, v130]);
+    expect(kept().map((file) => file.split('-')[0])).toEqual(['1.2.0', '1.3.0']);
+    // A copy no record names (an install whose commit was refused) goes at the next install.
+    writeFileSync(join(dataDir, 'archives', 'invoices', '9.9.9-deadbeefdead.apo'), 'stray');
+    await updateTo(3, [v120, v130, v140]);
+    expect(kept().map((file) => file.split('-')[0])).toEqual(['1.3.0', '1.4.0']);
+    const record = (await api.store.read()).packageUpdates['invoices'];
+    expect([record?.previous?.version, record?.current?.version]).toEqual(['1.3.0', '1.4.0']);
+
+    expect((await api.uninstallPackage({ name: 'invoices' })).ok).toBe(true);
+    expect(existsSync(join(dataDir, 'archives', 'invoices'))).toBe(false);
   });
 
   it('an update whose bytes are not the signed SHA-256 is refused naming both hashes, and nothing changes', async () => {
