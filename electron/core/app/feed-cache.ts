@@ -47,32 +47,47 @@ export async function keptCopyOf(
   }
 }
 
+/** What the store's record of a feed is to hold of its kept copy: its ETag and SHA-256, or nothing (forget it). */
+export type KeptCopy = { etag: string; keptSha256: string } | null;
+
 /**
- * Keeps what a full, verified read of a followed feed answered with an `ETag`: the copy written
- * (to a temporary name, then renamed), then the store's record names its `etag` and SHA-256. A read
- * without an `ETag` forgets the one kept. A 304 changes nothing.
+ * Writes the copy of a full, verified read that came with an `ETag` (to a temporary name, then renamed), before the
+ * store write that names it; what that write is to record (`undefined` after a 304: nothing changes).
  */
-export async function keepFeedCopy(ctx: ApiContext, feedUrl: string, read: VerifiedFeed): Promise<void> {
-  if (read.notModified) return;
-  let keptSha256: string | null = null;
-  if (read.etag !== null) {
-    const text = JSON.stringify({ bytes: Buffer.from(read.bytes).toString('base64'), signature: read.signature });
-    const path = keptCopyPath(ctx.deps.dataDir, feedUrl);
-    await mkdir(join(ctx.deps.dataDir, 'feeds'), { recursive: true, mode: 0o700 });
-    await writeFile(`${path}.tmp`, text, { mode: 0o600 });
-    await rename(`${path}.tmp`, path);
-    keptSha256 = sha256(text);
+export async function writeFeedCopy(
+  dataDir: string,
+  feedUrl: string,
+  read: VerifiedFeed,
+): Promise<KeptCopy | undefined> {
+  if (read.notModified) return undefined;
+  if (read.etag === null) return null;
+  const text = JSON.stringify({ bytes: Buffer.from(read.bytes).toString('base64'), signature: read.signature });
+  const path = keptCopyPath(dataDir, feedUrl);
+  await mkdir(join(dataDir, 'feeds'), { recursive: true, mode: 0o700 });
+  await writeFile(`${path}.tmp`, text, { mode: 0o600 });
+  await rename(`${path}.tmp`, path);
+  return { etag: read.etag, keptSha256: sha256(text) };
+}
+
+/** Records `kept` in a feed's store record (inside a store write). */
+export function recordFeedCopy(feed: FeedSubscription, kept: KeptCopy | undefined): void {
+  if (kept === undefined) return;
+  if (kept === null) {
+    delete feed.etag;
+    delete feed.keptSha256;
+  } else {
+    feed.etag = kept.etag;
+    feed.keptSha256 = kept.keptSha256;
   }
+}
+
+/** Keeps a followed feed's copy: written, then named in one store write of its own. */
+export async function keepFeedCopy(ctx: ApiContext, feedUrl: string, read: VerifiedFeed): Promise<void> {
+  const kept = await writeFeedCopy(ctx.deps.dataDir, feedUrl, read);
+  if (kept === undefined) return;
   await ctx.store.update((draft) => {
     const feed = own(draft.feeds, feedUrl);
-    if (!feed) return { result: null };
-    if (read.etag !== null && keptSha256 !== null) {
-      feed.etag = read.etag;
-      feed.keptSha256 = keptSha256;
-    } else {
-      delete feed.etag;
-      delete feed.keptSha256;
-    }
+    if (feed) recordFeedCopy(feed, kept);
     return { result: null };
   });
 }

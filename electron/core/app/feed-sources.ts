@@ -55,7 +55,14 @@ export function feedKeysFor(state: StoreState, trusted: readonly TrustedKey[], n
 }
 
 /** Reads and verifies the feed at `feedUrl` for `name`, under the policy and the store's highest serial. */
-export async function readFeedFor(ctx: ApiContext, fetch: FeedFetch, feedUrl: string, name: string | null) {
+export async function readFeedFor(
+  ctx: ApiContext,
+  fetch: FeedFetch,
+  feedUrl: string,
+  name: string | null,
+  /** Whether its copy is kept in a store write of its own (false: the caller keeps it in its own write). */
+  keep = true,
+) {
   feedAllowedByPolicy(policyOf(ctx).effective, feedUrl);
   const state = await ctx.store.read();
   const trusted = verificationKeys(policyOf(ctx).effective, trustedKeysOf(state));
@@ -70,7 +77,7 @@ export async function readFeedFor(ctx: ApiContext, fetch: FeedFetch, feedUrl: st
     // The copy kept by an earlier run, offered with `If-None-Match` (a 304 verifies it again): feed-cache.ts.
     cached: await keptCopyOf(ctx.deps.dataDir, followed),
   });
-  if (followed) await keepFeedCopy(ctx, feedUrl, feed);
+  if (followed && keep) await keepFeedCopy(ctx, feedUrl, feed);
   const signer = trusted.find((key) => key.keyId === feed.key.keyId)?.name ?? null;
   return { feed, signer, state };
 }

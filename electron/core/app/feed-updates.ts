@@ -17,7 +17,7 @@ import type { ActivityInput } from '../activity/activity-log';
 import type { PackageUpdateRecord, StoreState } from '../store/state';
 import type { ApiContext } from './context';
 import { policyOf, recordActivity } from './context';
-import { keptCopyPath } from './feed-cache';
+import { type KeptCopy, keptCopyPath, recordFeedCopy, writeFeedCopy } from './feed-cache';
 import { feedAllowedByPolicy, policyUpdateMode } from './feed-policy';
 import { openFromFeed, readFeedFor, registerFeedSource, type FeedOrigin } from './feed-sources';
 
@@ -157,11 +157,14 @@ export async function checkOutdated(ctx: ApiContext, fetch: FeedFetch): Promise<
   const at = ctx.deps.now().toISOString();
   const rows: OutdatedRow[] = [];
   const checked = new Map<string, { serial: number | null; publisher: string | null; problem: string | null }>();
+  // Each feed's copy for the next If-None-Match, written before the one store write that names it.
+  const copies = new Map<string, KeptCopy | undefined>();
   for (const [feedUrl, names] of byFeed) {
     let read: Awaited<ReturnType<typeof readFeedFor>> | null = null;
     let problem: { code: string; message: string } | null = null;
     try {
-      read = await readFeedFor(ctx, fetch, feedUrl, names[0] ?? null);
+      read = await readFeedFor(ctx, fetch, feedUrl, names[0] ?? null, false);
+      copies.set(feedUrl, await writeFeedCopy(ctx.deps.dataDir, feedUrl, read.feed));
     } catch (error) {
       if (!(error instanceof CoreError)) throw error;
       problem = { code: error.code, message: error.message };
@@ -182,6 +185,7 @@ export async function checkOutdated(ctx: ApiContext, fetch: FeedFetch): Promise<
       feed.lastProblem = result.problem;
       if (result.serial !== null) feed.highestSerial = Math.max(feed.highestSerial ?? 0, result.serial);
       if (result.publisher !== null) feed.publisher = result.publisher;
+      recordFeedCopy(feed, copies.get(feedUrl));
     }
     return { result: null };
   });

@@ -6,7 +6,7 @@
  * from another: a test or a wrapper that gives the command its environment gives it its proxy. The
  * feed's checks (https only, same-origin redirects, limits) are the same whatever carries the bytes.
  */
-import { EnvHttpProxyAgent, fetch as undiciFetch } from 'undici';
+import type { EnvHttpProxyAgent } from 'undici';
 import type { FeedFetch } from '../feeds';
 
 /** The first of `names` set (non-empty) in `env`, else '' (no proxy: `process.env` is not consulted). */
@@ -27,12 +27,19 @@ export function proxySettings(env: NodeJS.ProcessEnv): { httpProxy: string; http
   };
 }
 
-/** The CLI's fetch for feeds: undici's, through the proxy `env` names (none when it names none). */
+/**
+ * The CLI's fetch for feeds: undici's, through the proxy `env` names (none when it names none). undici is loaded at the
+ * first fetch, so the commands that fetch nothing do not pay for it.
+ */
 export function cliFetch(env: NodeJS.ProcessEnv): FeedFetch {
-  let dispatcher: EnvHttpProxyAgent | null = null;
+  let ready: Promise<{ dispatcher: EnvHttpProxyAgent; fetch: typeof import('undici').fetch }> | null = null;
   return async (url, init) => {
-    dispatcher ??= new EnvHttpProxyAgent(proxySettings(env));
-    const answer = await undiciFetch(url, { ...init, dispatcher });
+    ready ??= import('undici').then((undici) => ({
+      dispatcher: new undici.EnvHttpProxyAgent(proxySettings(env)),
+      fetch: undici.fetch,
+    }));
+    const { dispatcher, fetch } = await ready;
+    const answer = await fetch(url, { ...init, dispatcher });
     return answer as unknown as Response;
   };
 }
