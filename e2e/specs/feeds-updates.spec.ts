@@ -156,7 +156,11 @@ test('the Updates screen: review an update in the consent form, auto leaves what
   await axeCheck(page, 'updates');
   await windowShots(page, row, 'updates-available');
 
-  await row.getByRole('button', { name: 'Review update to 1.3.0' }).click();
+  // Its changes shown on the screen first, in the consent form's words; installing is only through the form.
+  await row.getByRole('button', { name: 'See what 1.3.0 changes' }).click();
+  const preview = row.getByRole('region', { name: 'What 1.3.0 changes' });
+  await expect(preview).toContainText('This version asks for nothing more than the installed one.');
+  await preview.getByRole('button', { name: 'Review and install 1.3.0…' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Update invoices' })).toBeVisible();
   await expect(page.getByRole('region', { name: 'Where this update comes from' })).toContainText(feed.url);
   await expect(page.getByRole('main')).toContainText('This version asks for nothing more than the installed one.');
@@ -186,7 +190,15 @@ test('the Updates screen: review an update in the consent form, auto leaves what
   await axeCheck(page, 'updates-waiting');
   await windowShots(page, row, 'updates-waiting-yanked');
 
-  await row.getByRole('button', { name: 'Review update to 1.4.0' }).click();
+  await row.getByRole('button', { name: 'See what 1.4.0 changes' }).click();
+  const asksMore = row.getByRole('region', { name: 'What 1.4.0 changes' });
+  await expect(asksMore).toContainText('This version asks for more than the installed one');
+  await expect(asksMore.getByRole('list', { name: 'Changes' })).toContainText(
+    'The tool extract_totals can now send things outside this computer (was: read your personal data)',
+  );
+  await axeCheck(page, 'updates-preview');
+  await windowShots(page, asksMore, 'updates-preview-asks-more');
+  await asksMore.getByRole('button', { name: 'Review and install 1.4.0…' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Update invoices' })).toBeVisible();
   await expect(page.getByRole('main')).toContainText('This version asks for more than the installed one');
   await page.getByRole('button', { name: /^Close invoices-1\.4\.0\.apo/ }).click();

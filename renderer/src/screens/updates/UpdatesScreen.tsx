@@ -1,5 +1,6 @@
 import { AlertTriangle, Lock, RefreshCw, Undo2 } from 'lucide-react';
-import type { UpdateModeView, UpdateRow } from '../../../../shared/contract/api';
+import { useState } from 'react';
+import type { UpdateModeView, UpdateOpened, UpdateRow } from '../../../../shared/contract/api';
 import type { ApiErrorCode } from '../../../../shared/contract/api-errors';
 import { ApiCallError } from '../../../api/bridge';
 import { useCheckUpdates, useOpenUpdate, useSetUpdateMode } from '../../../api/feed-hooks';
@@ -8,6 +9,7 @@ import { formatDateTime } from '../../components/date-format';
 import { PackageText } from '../../components/PackageText';
 import { ErrorPanel, Loading } from '../../components/Status';
 import { useFlowStore } from '../../stores/flow-store';
+import { UpdatePreview } from './UpdatePreview';
 import './updates.css';
 
 /** The update modes in words, the same as the CLI's `update-mode`. */
@@ -67,7 +69,8 @@ export function UpdatesScreen() {
       {updates.data && updates.data.rows.length > 0 ? (
         <ul className="card-list" aria-label="Packages from feeds">
           {updates.data.rows.map((row) => (
-            <UpdateCard key={row.name} row={row} modeLocked={updates.data.modeLocked} />
+            // A newer version offered since is a new card: a shown preview of the older one goes.
+            <UpdateCard key={`${row.name}@${row.latest ?? ''}`} row={row} modeLocked={updates.data.modeLocked} />
           ))}
         </ul>
       ) : null}
@@ -92,6 +95,8 @@ function UpdateCard({ row, modeLocked }: { row: UpdateRow; modeLocked: string | 
   const review = useOpenUpdate('update');
   const rollback = useOpenUpdate('rollback');
   const setMode = useSetUpdateMode();
+  // The update opened as a source, its changes shown here before any form.
+  const [preview, setPreview] = useState<UpdateOpened | null>(null);
   const headingId = `update-${row.name}`;
   return (
     <li className="card update-card" aria-labelledby={headingId}>
@@ -149,14 +154,14 @@ function UpdateCard({ row, modeLocked }: { row: UpdateRow; modeLocked: string | 
       </div>
       {setMode.isError ? <ErrorPanel error={setMode.error} title="The mode was not changed" /> : null}
       <div className="button-row">
-        {row.updateAvailable && row.mode !== 'hold' ? (
+        {row.updateAvailable && row.mode !== 'hold' && preview === null ? (
           <button
             type="button"
             className="button button-primary"
             disabled={review.isPending}
-            onClick={() => review.mutate({ name: row.name }, { onSuccess: (opened) => openSource(opened.handle) })}
+            onClick={() => review.mutate({ name: row.name }, { onSuccess: setPreview })}
           >
-            Review update to {row.latest}
+            See what {row.latest} changes
           </button>
         ) : null}
         {row.rollbackTo ? (
@@ -170,6 +175,7 @@ function UpdateCard({ row, modeLocked }: { row: UpdateRow; modeLocked: string | 
           </button>
         ) : null}
       </div>
+      {preview ? <UpdatePreview opened={preview} onClose={() => setPreview(null)} /> : null}
       {review.isPending ? <Loading label={`Fetching ${row.name} ${row.latest ?? ''} and checking it…`} /> : null}
       {review.isError ? <ErrorPanel error={review.error} title="The update could not be opened" /> : null}
       {rollback.isError ? <ErrorPanel error={rollback.error} title="The earlier version could not be opened" /> : null}
