@@ -16,6 +16,9 @@ import { publishFeed, startFeedServer, type FeedArchive, type FeedServer } from 
 import { describeWithMinisign, minisignKeyPair, type MinisignKeyPair } from '../../../test/helpers/minisign-tool';
 import { INVOICES_DIR, packFolder } from '../../../test/helpers/pack';
 import { editedPackage, testApi } from '../../../test/helpers/test-api';
+import Ajv2020 from 'ajv/dist/2020.js';
+import type { ApiResult } from '../../../shared/contract/api';
+import { API_REPLY_SCHEMAS, type ApiRepliedMethod } from '../../../shared/contract/api-replies';
 import type { CoreApi } from '../api';
 import { keyFingerprint } from '../trust/trusted-keys';
 import { keptCopyPath } from './feed-cache';
@@ -264,6 +267,44 @@ describeWithMinisign('the feed methods of the window', () => {
 
     expect((await api.uninstallPackage({ name: 'invoices' })).ok).toBe(true);
     expect(existsSync(join(dataDir, 'archives', 'invoices'))).toBe(false);
+  });
+
+  it("every feed method's answer meets its reply schema (shared/contract/replies-feeds.ts)", async () => {
+    const ajv = new Ajv2020({ allErrors: true, strict: false });
+    const checked = <T>(method: ApiRepliedMethod, result: ApiResult<T>): T => {
+      if (!result.ok) throw new Error(`${method}: ${result.error.code} ${result.error.message}`);
+      const validate = ajv.compile(API_REPLY_SCHEMAS[method]);
+      expect(validate(result.value) ? [] : validate.errors, `${method}'s answer meets its schema`).toEqual([]);
+      return result.value;
+    };
+    const { api } = testApi({ now: () => new Date() });
+    const path = '/replies/feed.json';
+    const feedUrl = `${server.origin}${path}`;
+    checked('followFeed', await api.followFeed({ url: feedUrl, publicKey: publisher.publicKeyText, name: null }));
+    publishFeed(server, dir, publisher, {
+      serial: 1,
+      archives: [{ ...v120, status: 'yanked', reason: 'old' }, v130],
+      path,
+    });
+    const opened = await api.feeds.open({ feedUrl, name: 'invoices', version: '1.2.0', link: true });
+    if (!opened.ok) throw new Error(opened.error.message);
+    expect(opened.value.handle.feed?.yanked).toBe('old');
+    expect((await api.inspect({ sourceId: opened.value.handle.id })).ok).toBe(true);
+    expect((await api.install({ sourceId: opened.value.handle.id, decisions: emptyAnswers })).ok).toBe(true);
+    const rows = checked('checkUpdates', await api.checkUpdates());
+    expect(rows.rows[0]).toMatchObject({ yanked: { reason: 'old' }, updateAvailable: true });
+    checked('followedFeeds', await api.followedFeeds());
+    const update = checked('openUpdate', await api.openUpdate({ name: 'invoices' }));
+    expect((await api.inspect({ sourceId: update.handle.id })).ok).toBe(true);
+    expect((await api.install({ sourceId: update.handle.id, decisions: emptyAnswers })).ok).toBe(true);
+    checked('openRollback', await api.openRollback({ name: 'invoices' }));
+    checked('setUpdateMode', await api.setUpdateMode({ name: 'invoices', mode: 'auto' }));
+    publishFeed(server, dir, publisher, { serial: 2, archives: [v120, v130], path: '/replies/other.json' });
+    checked(
+      'followFeed',
+      await api.followFeed({ url: `${server.origin}/replies/other.json`, publicKey: null, name: null }),
+    );
+    checked('unfollowFeed', await api.unfollowFeed({ url: `${server.origin}/replies/other.json` }));
   });
 
   it('an update whose bytes are not the signed SHA-256 is refused naming both hashes, and nothing changes', async () => {
