@@ -23,6 +23,8 @@ export const SERVE_USAGE = [
   'Makes armed triggers live until stopped (Ctrl-C): schedules fire, folders are watched,',
   `signed webhooks are received on 127.0.0.1 (port ${DEFAULT_WEBHOOK_PORT} unless --port; 0 picks a free one).`,
   'Each fire is written as a run request in runs/pending/ of the data folder.',
+  'Publishers’ feeds are checked soon after start and daily; a package set to update-mode auto is',
+  'updated when the update asks for nothing new (anything more waits for you: outdated, update).',
   'Exit 0: stopped; 1: could not start; 3: another trigger host already runs on the data folder.',
   '',
   'Exit status: 0 stopped, 1 refused, 2 usage error, 3 busy (another trigger host serves this folder).',
