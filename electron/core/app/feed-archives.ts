@@ -6,7 +6,7 @@
  * made before a commit that was then refused. It only ever deletes inside `archives/`, and only
  * `.apo` files (anything else there is left for the person to see).
  */
-import { readdir, rm, rmdir } from 'node:fs/promises';
+import { readdir, rm, rmdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { StoreState } from '../store/state';
 
@@ -43,6 +43,44 @@ export async function sweepKeptArchives(dataDir: string, state: StoreState): Pro
       removed.push(relative);
     }
     await rmdir(join(root, folder)).catch(() => undefined); // only when empty
+  }
+  return removed.sort();
+}
+
+/** A feed's download left in staging this long (a form closed without installing) is removed by the next download. */
+export const STALE_DOWNLOAD_MS = 24 * 60 * 60_000;
+
+/**
+ * Removes the feed downloads left in `staging/` (each a folder holding only `package.apo`, as
+ * `downloadToStaging` writes it) older than {@link STALE_DOWNLOAD_MS} that no open source of this
+ * process uses: what a link's or an update's form left when it was closed without installing.
+ * Nothing else in staging is touched. What it removed, as folder names.
+ */
+export async function sweepStaleDownloads(
+  dataDir: string,
+  now: Date,
+  inUse: (path: string) => boolean,
+): Promise<string[]> {
+  const root = join(dataDir, 'staging');
+  let folders: string[];
+  try {
+    folders = await readdir(root);
+  } catch {
+    return [];
+  }
+  const removed: string[] = [];
+  for (const folder of folders) {
+    const dir = join(root, folder);
+    try {
+      const entries = await readdir(dir);
+      if (entries.length !== 1 || entries[0] !== 'package.apo') continue;
+      const file = join(dir, 'package.apo');
+      if (inUse(file) || now.getTime() - (await stat(file)).mtimeMs < STALE_DOWNLOAD_MS) continue;
+      await rm(dir, { recursive: true, force: true });
+      removed.push(folder);
+    } catch {
+      // not a folder, or gone meanwhile
+    }
   }
   return removed.sort();
 }

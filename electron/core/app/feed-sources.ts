@@ -18,6 +18,7 @@ import { parsePublicKey, type MinisignPublicKey, type TrustedKey } from '../trus
 import { trustedKeysOf } from '../trust/stored-keys';
 import { removeAndPrune } from '../store/staging';
 import { type ApiContext, policyOf } from './context';
+import { sweepStaleDownloads } from './feed-archives';
 import { keepFeedCopy, keptCopyOf } from './feed-cache';
 import { feedAllowedByPolicy } from './feed-policy';
 import type { FeedOrigin } from './feed-origin';
@@ -95,6 +96,8 @@ export async function openFromFeed(
 ): Promise<OpenedFromFeed> {
   const { feed, signer } = await readFeedFor(ctx, fetch, request.feedUrl, request.name);
   const version = feedVersionOf(request.feedUrl, feed.feed, request.name, request.version);
+  // What earlier forms left in staging without installing goes first (a day old, not open here).
+  await sweepStaleDownloads(ctx.deps.dataDir, ctx.deps.now(), (path) => ctx.sources.uses(path));
   const staged = await downloadToStaging(fetch, request.feedUrl, version, ctx.deps.dataDir, {
     sha256: request.sha256 ?? null,
   });

@@ -8,7 +8,7 @@
  * update whose bytes are not the signed SHA-256 is refused naming both hashes.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -305,6 +305,37 @@ describeWithMinisign('the feed methods of the window', () => {
       await api.followFeed({ url: `${server.origin}/replies/other.json`, publicKey: null, name: null }),
     );
     checked('unfollowFeed', await api.unfollowFeed({ url: `${server.origin}/replies/other.json` }));
+  });
+
+  it('a download a closed form left in staging goes at the next one when a day old; nothing else there does', async () => {
+    const { api, dataDir } = testApi({ now: () => new Date() });
+    expect((await api.trustKey({ publicKey: publisher.publicKeyText, name: 'Example Accounting' })).ok).toBe(true);
+    const feed = publishFeed(server, dir, publisher, { serial: 1, archives: [v120], path: '/stale/feed.json' });
+    const first = await api.feeds.open({ feedUrl: feed.url, name: 'invoices', link: true });
+    if (!first.ok) throw new Error(first.error.message);
+    const staging = join(dataDir, 'staging');
+    const plant = (folder: string, file: string, daysOld: number) => {
+      mkdirSync(join(staging, folder), { recursive: true });
+      writeFileSync(join(staging, folder, file), 'x');
+      const at = new Date(Date.now() - daysOld * 86_400_000);
+      utimesSync(join(staging, folder, file), at, at);
+    };
+    plant('left-by-a-closed-form', 'package.apo', 2);
+    plant('fresh', 'package.apo', 0);
+    plant('not-a-download', 'notes.txt', 3);
+    // The first link's download is two days old too, but its form is still open here.
+    const firstFile = readdirSync(staging).find(
+      (folder) =>
+        existsSync(join(staging, folder, 'package.apo')) && !['left-by-a-closed-form', 'fresh'].includes(folder),
+    ) as string;
+    const old = new Date(Date.now() - 2 * 86_400_000);
+    utimesSync(join(staging, firstFile, 'package.apo'), old, old);
+
+    const second = await api.feeds.open({ feedUrl: feed.url, name: 'invoices', link: true });
+    expect(second.ok).toBe(true);
+    const left = readdirSync(staging);
+    expect(left).not.toContain('left-by-a-closed-form');
+    expect(left).toEqual(expect.arrayContaining(['fresh', 'not-a-download', firstFile]));
   });
 
   it('an update whose bytes are not the signed SHA-256 is refused naming both hashes, and nothing changes', async () => {
