@@ -135,6 +135,25 @@ test('an install link shows its exact source and installs nothing by itself; ten
   await expect(tabs).toHaveCount(1);
 });
 
+test("an install link to a version its publisher withdrew says so, with the publisher's reason", async ({
+  page,
+  app,
+}) => {
+  const path = '/withdrawn/feed.json';
+  const feed = publishFeed(server, dir, publisher, {
+    serial: 1,
+    archives: [{ ...v120, status: 'yanked', reason: 'sends reminders twice' }, v130],
+    path,
+  });
+  await addFeed(page, feed.url);
+  await app.openLinks([`apollia://install?feed=${encodeURIComponent(feed.url)}&package=invoices&version=1.2.0`]);
+  await expect(page.getByRole('heading', { level: 1, name: 'Install invoices' })).toBeVisible();
+  const asks = page.getByRole('region', { name: 'What this install link asks for' });
+  await expect(asks.getByRole('note')).toHaveText('The publisher withdrew this version: sends reminders twice');
+  await axeCheck(page, 'install-link-withdrawn');
+  await windowShots(page, asks, 'install-link-withdrawn');
+});
+
 test('the Updates screen: review an update in the consent form, auto leaves what asks more, a withdrawn version, roll back', async ({
   page,
   app,
