@@ -21,6 +21,7 @@ import type { ApiResult } from '../../../shared/contract/api';
 import { API_REPLY_SCHEMAS, type ApiRepliedMethod } from '../../../shared/contract/api-replies';
 import type { CoreApi } from '../api';
 import { keyFingerprint } from '../trust/trusted-keys';
+import { Store } from '../store/store';
 import { keptCopyPath } from './feed-cache';
 
 let server: FeedServer;
@@ -91,6 +92,30 @@ describeWithMinisign('the feed methods of the window', () => {
 
     const removed = await api.unfollowFeed({ url });
     expect(removed.ok && removed.value.feeds).toEqual([]);
+  });
+
+  it('a feed refused by the policy, or a key the policy does not let the person trust, leaves nothing written', async () => {
+    const policyPath = join(dir, 'follow-policy.json');
+    writeFileSync(policyPath, JSON.stringify({ version: 2, feeds: { allowed: [`${server.origin}/ok/`] } }));
+    const { api, dataDir } = testApi({ now: () => new Date(), policy: { machine: null, env: policyPath } });
+    const elsewhere = await api.followFeed({
+      url: `${server.origin}/elsewhere/feed.json`,
+      publicKey: publisher.publicKeyText,
+      name: 'Example Accounting',
+    });
+    expect(!elsewhere.ok && elsewhere.error.code).toBe('feed.not_allowed');
+    const view = await api.followedFeeds();
+    expect(view.ok && [view.value.feeds, view.value.allowedPrefixes]).toEqual([[], [`${server.origin}/ok/`]]);
+    expect((await api.trustedKeys()).ok && (await api.trustedKeys())).toEqual({ ok: true, value: [] });
+
+    writeFileSync(policyPath, JSON.stringify({ version: 2, allowUserTrustedKeys: false }));
+    const noOwnKeys = await api.followFeed({
+      url: `${server.origin}/ok/feed.json`,
+      publicKey: publisher.publicKeyText,
+      name: null,
+    });
+    expect(!noOwnKeys.ok && noOwnKeys.error.code).toBe('policy.user_keys');
+    expect(Object.keys((await new Store(dataDir).read()).feeds)).toEqual([]);
   });
 
   it('the Updates screen: the link says its source; a row per package, the kept version for roll back, the mode', async () => {

@@ -15,14 +15,14 @@ import type {
 } from '../../../shared/contract/replies-feeds';
 import { POLICY_REFUSAL } from '../../../shared/policy/policy';
 import { CoreError } from '../errors/index';
-import type { FeedFetch } from '../feeds';
+import { type FeedFetch, fetchableUrl } from '../feeds';
 import { policyKeys, usablePolicy } from '../policy/index';
 import type { StoreState } from '../store/state';
 import { parsePublicKey } from '../trust/index';
 import { keyFingerprint } from '../trust/trusted-keys';
 import { trustedKeysOf } from '../trust/stored-keys';
 import { type ApiContext, policyOf } from './context';
-import { policyUpdateMode } from './feed-policy';
+import { feedAllowedByPolicy, policyUpdateMode } from './feed-policy';
 import { addFeed, checkOutdated, listFeeds, openRollback, openUpdate, removeFeed, setUpdateMode } from './feed-updates';
 import { previewKey } from './publisher-trust';
 import { trustKeyUnderPolicy } from './settings-under-policy';
@@ -90,20 +90,21 @@ export async function followFeed(
   ctx: ApiContext,
   request: { url: string; publicKey: string | null; name: string | null },
 ): Promise<FeedsView> {
-  usablePolicy(policyOf(ctx), `The feed ${request.url} was not added`);
-  // The key read first (a `.pub` file's text or its `RWQ…` line): a wrong key adds nothing.
+  const policy = usablePolicy(policyOf(ctx), `The feed ${request.url} was not added`);
+  // Every check before any write: the address, the organization's feeds, the key (a `.pub` file's text or its line).
+  const href = fetchableUrl(request.url).href;
+  feedAllowedByPolicy(policy, href);
   const key = request.publicKey === null ? null : await previewKey(ctx, { publicKey: request.publicKey });
-  await addFeed(ctx, request.url);
-  if (key !== null) {
-    const href = new URL(request.url).href;
-    if (key.trustedAs === null)
-      await trustKeyUnderPolicy(ctx, { publicKey: key.publicKey, name: request.name ?? new URL(href).host });
+  // The key trusted first (refused, nothing is written), then the feed followed, naming that key.
+  if (key !== null && key.trustedAs === null)
+    await trustKeyUnderPolicy(ctx, { publicKey: key.publicKey, name: request.name ?? new URL(href).host });
+  await addFeed(ctx, href);
+  if (key !== null)
     await ctx.store.update((draft) => {
       const feed = own(draft.feeds, href);
       if (feed) feed.publicKey = key.publicKey;
       return { result: null };
     });
-  }
   return feedsView(ctx);
 }
 
