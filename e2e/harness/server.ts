@@ -6,6 +6,9 @@
  * - `POST /api/<method>`  → `createApi(deps)[method](body)` → the JSON `ApiResult`
  * - `GET  /events`        → server-sent `opened` events (what main sends as `apollia:opened`)
  * - `POST /test/open`     `{ path }`: registers a path as if double-clicked, then sends `opened`
+ * - `POST /test/link`    `{ links: string[] }`: hands install links over as Electron main does (one at a time
+ *                          through `createLinkDispatcher`, each opened from its feed, then `opened`); a
+ *                          refused link is kept for `GET /test/state`'s `linkRefusals`, as main shows a dialog
  * - `POST /test/dialog`   `{ kind: 'file' | 'folder', path | null }`: answers the next native dialog
  * - `POST /test/reset`    `{ now?, policyFile? }`: a fresh temp data folder (and, optionally, a fixed clock),
  *                          with its own trigger host (the old one stopped first); `policyFile` sets
@@ -27,6 +30,7 @@ import { type CoreApi, createApi } from '../../electron/core/api';
 import { sharedChecker } from '../../electron/core/bounded/index';
 import { createFileKeySecretBox } from '../../electron/core/secrets/secret-box';
 import { type HostClock, TriggerHost } from '../../electron/core/triggers';
+import { createLinkDispatcher, openInstallLink } from '../../electron/main/install-link-gate';
 
 const ROOT = resolve(new URL('../..', import.meta.url).pathname);
 const RENDERER_DIR = join(ROOT, 'out', 'renderer');
@@ -55,6 +59,8 @@ interface HarnessState {
   backlog: SourceHandle[];
   /** The data folder's trigger host, as Electron main holds one. */
   host: TriggerHost;
+  /** Install links refused (what main shows in a warning dialog), in order. */
+  linkRefusals: { code: string; message: string }[];
 }
 
 const clients = new Set<ServerResponse>();
@@ -87,7 +93,7 @@ async function fresh(fixedNow: Date | null): Promise<HarnessState> {
     : undefined;
   const host = new TriggerHost({ dataDir, secretBox, port: 0, ...(clock ? { clock } : {}) });
   await host.start();
-  return { dataDir, api, dialogAnswers, backlog: [], host };
+  return { dataDir, api, dialogAnswers, backlog: [], host, linkRefusals: [] };
 }
 
 function sendJson(res: ServerResponse, status: number, body: unknown): void {
@@ -111,6 +117,15 @@ function broadcastOpened(handle: SourceHandle): void {
   }
   for (const client of clients) client.write(`event: opened\ndata: ${JSON.stringify(handle)}\n\n`);
 }
+
+// Install links, one at a time as Electron main hands them over (electron/main/open-requests.ts).
+const links = createLinkDispatcher(
+  (link) => openInstallLink(state.api, link),
+  (result) => {
+    if (result.ok) broadcastOpened(result.value);
+    else state.linkRefusals.push({ code: result.error.code, message: result.error.message });
+  },
+);
 
 async function registerAsOpened(path: string): Promise<ApiResult<SourceHandle>> {
   const result = await state.api.registerSource(path, 'command-line');
@@ -165,6 +180,14 @@ async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
     return sendJson(res, 200, await registerAsOpened(body.path));
   }
 
+  if (method === 'POST' && url.pathname === '/test/link') {
+    const body = (await readBody(req)) as { links?: unknown } | undefined;
+    if (!Array.isArray(body?.links) || !body.links.every((link) => typeof link === 'string'))
+      return sendJson(res, 400, { error: 'links must be a list of strings' });
+    for (const link of body.links as string[]) links.offer(link);
+    return sendJson(res, 200, { offered: body.links.length });
+  }
+
   if (method === 'POST' && url.pathname === '/test/dialog') {
     const body = (await readBody(req)) as { kind?: unknown; path?: unknown } | undefined;
     if (
@@ -190,7 +213,11 @@ async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
   }
 
   if (method === 'GET' && url.pathname === '/test/state')
-    return sendJson(res, 200, { dataDir: state.dataDir, hooksOrigin: state.host.origin });
+    return sendJson(res, 200, {
+      dataDir: state.dataDir,
+      hooksOrigin: state.host.origin,
+      linkRefusals: state.linkRefusals,
+    });
   if (method === 'GET' && url.pathname === '/test/health') return sendJson(res, 200, { ok: true });
   if (method === 'GET' || method === 'HEAD') return serveStatic(url.pathname, res);
   sendJson(res, 405, { error: 'method not allowed' });

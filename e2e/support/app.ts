@@ -26,6 +26,8 @@ import { startHarness, type HarnessProcess } from './harness-process';
 export interface AppDriver {
   /** Opens `path` as a double-click would (harness `/test/open`; in Electron, a second launch). */
   open(path: string): Promise<void>;
+  /** Hands install links over at once, as the OS does when a page opens them (harness `/test/link`; in Electron, a second launch). */
+  openLinks(links: readonly string[]): Promise<void>;
   /** Answers the next native open dialog of that kind with `path` (null: the user cancels). */
   answerDialog(kind: 'file' | 'folder', path: string | null): Promise<void>;
   /** The data folder the app's store writes to. */
@@ -191,6 +193,9 @@ function browserDriver(baseURL: string): AppDriver {
     async answerDialog(kind, path) {
       await harnessPost(baseURL, '/test/dialog', { kind, path });
     },
+    async openLinks(links) {
+      await harnessPost(baseURL, '/test/link', { links });
+    },
     async dataDir() {
       const response = await fetch(new URL('/test/state', baseURL));
       return ((await response.json()) as { dataDir: string }).dataDir;
@@ -209,6 +214,12 @@ function electronDriver(electronApp: ElectronApplication): AppDriver {
       await electronApp.evaluate(({ app }, file) => {
         app.emit('second-instance', { preventDefault() {} }, [process.execPath, file], process.cwd(), {});
       }, path);
+    },
+    async openLinks(links) {
+      // Windows and Linux hand a clicked link to the running app as a second launch's argument.
+      await electronApp.evaluate(({ app }, argv) => {
+        app.emit('second-instance', { preventDefault() {} }, [process.execPath, ...argv], process.cwd(), {});
+      }, links);
     },
     async answerDialog(kind, path) {
       answers[kind].push(path);

@@ -45,7 +45,16 @@ import { resealSecrets } from './app/reseal-secrets';
 import { whenSandboxed } from './app/sandbox-refusal';
 import { openBuiltinTemplate, openFromDialog, pickWatchFolder } from './app/source-pickers';
 import { SourceRegistry } from './app/sources';
-import { feedsHostApi, type FeedsHostApi } from './app/feeds-host';
+import { feedsHostApi, fetchOf, type FeedsHostApi } from './app/feeds-host';
+import {
+  checkUpdates,
+  feedsView,
+  followFeed,
+  openRollbackSource,
+  openUpdateSource,
+  setModeUnderPolicy,
+  unfollowFeed,
+} from './app/feeds-api';
 import { setStartAtLogin, startAtLogin } from './app/start-at-login';
 import { Store } from './store/store';
 import { listBuiltinTemplates } from './template';
@@ -145,6 +154,13 @@ function handlersOf(ctx: ApiContext): { [M in ApiMethod]: (request: ApiRequest<M
     discardWaitingRun: (request) => discardWaitingRun(ctx, request),
     discardTriggerRuns: (request) => discardTriggerRuns(ctx, request),
     openDownloadPage: () => openDownloadPage(ctx),
+    followedFeeds: () => feedsView(ctx),
+    followFeed: (request) => followFeed(ctx, request),
+    unfollowFeed: (request) => unfollowFeed(ctx, request),
+    checkUpdates: () => checkUpdates(ctx, fetchOf(deps)),
+    openUpdate: (request) => openUpdateSource(ctx, fetchOf(deps), request),
+    openRollback: (request) => openRollbackSource(ctx, request),
+    setUpdateMode: (request) => setModeUnderPolicy(ctx, request),
   };
 }
 
@@ -159,7 +175,7 @@ export function createApi(deps: ApiDeps): CoreApi {
     sealClearMcpCredentials: () => sealClearMcpCredentials(ctx),
     resealSecrets: () => resealSecrets(ctx),
     store,
-    feeds: feedsHostApi(ctx, deps.fetch),
+    feeds: feedsHostApi(ctx, fetchOf(deps)),
   } as CoreApi;
   for (const method of API_METHODS) {
     const handler = handlers[method] as (request: unknown) => Promise<unknown>;

@@ -14,6 +14,7 @@ import { join, resolve } from 'node:path';
 import { type CoreApi, createApi } from '../core/api';
 import { configureSharedChecker, sharedChecker } from '../core/bounded/index';
 import { TriggerHost } from '../core/triggers';
+import { FeedChecks } from '../core/app/feed-checks';
 import { resolveAppLocation } from './app-location';
 import { APP_INDEX_URL } from './app-protocol';
 import { nativeDialogs } from './dialogs';
@@ -186,6 +187,24 @@ function maintainStore(api: CoreApi): void {
 }
 
 /**
+ * Feeds checked soon after start and daily (jittered); mode auto's updates that ask nothing new applied only while this
+ * app holds the trigger host (`serve` applies them when it does): core's `FeedChecks`.
+ */
+function startFeedChecks(api: CoreApi, holdsHost: () => boolean): FeedChecks {
+  const checks = new FeedChecks({
+    check: () => api.feeds.outdated(),
+    applyAuto: () => api.feeds.applyAuto(),
+    holdsHost,
+    setTimer: (callback, ms) => setTimeout(callback, ms),
+    clearTimer: (timer) => clearTimeout(timer as NodeJS.Timeout),
+    random: Math.random,
+    log: (message, error) => console.error(message, error instanceof Error ? error.message : error),
+  });
+  checks.start();
+  return checks;
+}
+
+/**
  * Registers the app as the handler of `apollia:` install links (DESIGN.md "Feeds, updates and install
  * links"). In development (`electron .`) Windows and Linux need the app's path on the command line.
  */
@@ -210,6 +229,7 @@ function startApp(): void {
     console.error('Apollia Desktop: the trigger host did not stop cleanly:', error),
   );
   let background: BackgroundTriggers | null = null;
+  let feedChecks: FeedChecks | null = null;
 
   const start = () => {
     applyAppSecurity(location);
@@ -278,6 +298,7 @@ function startApp(): void {
         });
         if (!api) return;
         maintainStore(api);
+        feedChecks = startFeedChecks(api, () => triggerHost.current !== null);
       },
     });
     // Running in the tray with no window: a second launch, or a double-click on macOS (`open-file`),
@@ -296,6 +317,7 @@ function startApp(): void {
 
   app.on('will-quit', (event) => {
     background?.dispose();
+    feedChecks?.stop();
     // Stop the host (timers, watchers, listener, the final status and host lock) before exiting.
     if (shutdown.stopThen(() => app.quit())) event.preventDefault();
   });

@@ -5,6 +5,10 @@
  * it is tested in plain Node: which arguments are links, and the gate that lets one form open at a
  * time however many links a page fires.
  */
+import type { ApiResult, SourceHandle } from '../../shared/contract/api';
+import type { CoreApi } from '../core/api';
+import { CoreError } from '../core/errors';
+import { parseInstallLink } from '../core/feeds/install-link';
 
 /** The app's URL scheme, registered with the OS (`setAsDefaultProtocolClient`, the builder's `protocols`). */
 export const APP_SCHEME = 'apollia';
@@ -48,4 +52,65 @@ export class InstallLinkGate {
   get busy(): boolean {
     return this.current !== null;
   }
+}
+
+/** What opening one link answers: the source's handle (the consent form opens on it), or the refusal. */
+export type LinkOpened = ApiResult<SourceHandle>;
+
+/**
+ * An install link read strictly by core, its package fetched from the feed and verified, and opened
+ * as a source (nothing installed, trusted, granted or armed): the handle, or the refusal as a value.
+ */
+export async function openInstallLink(api: Pick<CoreApi, 'feeds'>, text: string): Promise<LinkOpened> {
+  try {
+    const link = parseInstallLink(text);
+    const opened = await api.feeds.open({
+      feedUrl: link.feed,
+      name: link.package,
+      version: link.version,
+      sha256: link.sha256,
+      link: true,
+    });
+    return opened.ok ? { ok: true, value: opened.value.handle } : opened;
+  } catch (error) {
+    if (error instanceof CoreError) return { ok: false, error: error.toApiError() };
+    throw error;
+  }
+}
+
+/**
+ * Links as the host hands them over (Electron main, the e2e harness): each offered through one
+ * {@link InstallLinkGate}, opened by `open` one at a time, each result handed to `deliver`, then the
+ * next (the latest that waited). However many links a page fires, one is fetched at a time and at
+ * most one waits.
+ */
+export function createLinkDispatcher(
+  open: (link: string) => Promise<LinkOpened>,
+  deliver: (result: LinkOpened) => void,
+): { offer(link: string): void } {
+  const gate = new InstallLinkGate();
+  const run = async (first: string) => {
+    let next: string | null = first;
+    while (next !== null) {
+      let result: LinkOpened;
+      try {
+        result = await open(next);
+      } catch (error) {
+        result = {
+          ok: false,
+          error: {
+            code: 'internal',
+            message: `The link could not be opened: ${error instanceof Error ? error.message : String(error)}`,
+          },
+        };
+      }
+      deliver(result);
+      next = gate.done();
+    }
+  };
+  return {
+    offer(link) {
+      if (gate.offer(link) !== null) void run(link);
+    },
+  };
 }

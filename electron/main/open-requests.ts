@@ -10,13 +10,11 @@
  */
 import { app, dialog, type BrowserWindow } from 'electron';
 import { statSync } from 'node:fs';
-import type { SourceHandle } from '../../shared/contract/api';
+import type { ApiResult, SourceHandle } from '../../shared/contract/api';
 import type { CoreApi } from '../core/api';
 import { OPENED_CHANNEL } from '../../shared/contract/ipc-channels';
 import { apoPathsFromArgv } from './open-request-paths';
-import { InstallLinkGate, installLinksFromArgv } from './install-link-gate';
-import { parseInstallLink } from '../core/feeds/install-link';
-import { CoreError } from '../core/errors';
+import { createLinkDispatcher, installLinksFromArgv, type LinkOpened, openInstallLink } from './install-link-gate';
 import { bringForward } from './window';
 
 interface OpenRequest {
@@ -26,22 +24,11 @@ interface OpenRequest {
   link?: boolean;
 }
 
-/** An install link read and its package opened from the feed (nothing installed): the handle or the refusal. */
-async function openLink(api: CoreApi, text: string) {
-  try {
-    const link = parseInstallLink(text);
-    const opened = await api.feeds.open({
-      feedUrl: link.feed,
-      name: link.package,
-      version: link.version,
-      sha256: link.sha256,
-    });
-    return opened.ok ? { ok: true as const, value: opened.value.handle } : opened;
-  } catch (error) {
-    if (error instanceof CoreError) return { ok: false as const, error: error.toApiError() };
-    throw error;
-  }
-}
+/** What a link answers when the window closed before it was handled. */
+const noWindow: LinkOpened = {
+  ok: false,
+  error: { code: 'internal', message: 'The window closed before the link was opened.' },
+};
 
 function isRegularFile(path: string): boolean {
   try {
@@ -67,14 +54,7 @@ export function createOpenRouter(): OpenRouter {
   const queue: OpenRequest[] = [];
   let target: { api: CoreApi; window: BrowserWindow } | null = null;
 
-  const gate = new InstallLinkGate();
-  const deliver = async ({ path, origin, link }: OpenRequest, api: CoreApi, window: BrowserWindow) => {
-    const result = link ? await openLink(api, path) : await api.registerSource(path, origin);
-    if (link) {
-      // One form at a time: the next link (only the latest that waited) once this one is shown.
-      const next = gate.done();
-      if (next) void deliver({ path: next, origin: 'command-line', link: true }, api, window);
-    }
+  const show = (result: LinkOpened | ApiResult<SourceHandle>, window: BrowserWindow) => {
     if (window.isDestroyed()) return;
     bringForward(window);
     if (result.ok) window.webContents.send(OPENED_CHANNEL, result.value);
@@ -85,13 +65,20 @@ export function createOpenRouter(): OpenRouter {
         detail: result.error.message,
       });
   };
+  // One link at a time (`createLinkDispatcher`): the next (only the latest that waited) once this one is shown.
+  const links = createLinkDispatcher(
+    (link) => (target ? openInstallLink(target.api, link) : Promise.resolve(noWindow)),
+    (result) => {
+      if (target) show(result, target.window);
+    },
+  );
 
   const flush = () => {
     if (!target) return;
     const { api, window } = target;
     for (const next of queue.splice(0)) {
-      if (next.link && gate.offer(next.path) === null) continue;
-      void deliver(next, api, window);
+      if (next.link) links.offer(next.path);
+      else void api.registerSource(next.path, next.origin).then((result) => show(result, window));
     }
   };
 

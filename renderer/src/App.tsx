@@ -1,4 +1,4 @@
-import { Archive, FolderOpen, History, LayoutDashboard, Settings as SettingsIcon, X } from 'lucide-react';
+import { Archive, FolderOpen, History, LayoutDashboard, RefreshCw, Settings as SettingsIcon, X } from 'lucide-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { lazy, type RefObject, Suspense, useEffect, useMemo, useRef, useState, type DragEvent } from 'react';
 import { tabLabels } from '../../shared/words/tab-labels';
@@ -12,6 +12,7 @@ import { SourceScreen } from './screens/SourceScreen';
 import { useApplyStore } from './stores/apply-store';
 import { useConsentStore } from './stores/consent-store';
 import { useFlowStore, type MainView } from './stores/flow-store';
+import { openFromHost } from './stores/link-queue';
 
 // Screens not on the first paint load when first shown: the first screen's script holds
 // only the Open screen and the consent flow of a package.
@@ -19,10 +20,12 @@ const DashboardScreen = lazy(() => import('./screens/DashboardScreen').then((m) 
 const SettingsScreen = lazy(() => import('./screens/SettingsScreen').then((m) => ({ default: m.SettingsScreen })));
 const ActivityScreen = lazy(() => import('./screens/ActivityScreen').then((m) => ({ default: m.ActivityScreen })));
 const RunsScreen = lazy(() => import('./screens/RunsScreen').then((m) => ({ default: m.RunsScreen })));
+const UpdatesScreen = lazy(() => import('./screens/updates/UpdatesScreen').then((m) => ({ default: m.UpdatesScreen })));
 
 const NAV: { view: MainView; label: string; icon: typeof FolderOpen }[] = [
   { view: 'open', label: 'Open', icon: FolderOpen },
   { view: 'dashboard', label: 'Dashboard', icon: LayoutDashboard },
+  { view: 'updates', label: 'Updates', icon: RefreshCw },
   { view: 'activity', label: 'Activity', icon: History },
   { view: 'settings', label: 'Settings', icon: SettingsIcon },
 ];
@@ -130,7 +133,8 @@ function useOpenedFiles(): void {
     if (subscribed.current) return;
     subscribed.current = true;
     try {
-      const unsubscribe = bridge().onOpened((source) => useFlowStore.getState().openSource(source));
+      // An install link's form waits while another link's is open (one form at a time: stores/link-queue.ts).
+      const unsubscribe = bridge().onOpened(openFromHost);
       return () => {
         subscribed.current = false;
         if (typeof unsubscribe === 'function') unsubscribe();
@@ -239,5 +243,6 @@ function ScreenInView() {
   if (view === 'activity') return <ActivityScreen />;
   if (view === 'settings') return <SettingsScreen />;
   if (view === 'runs') return <RunsScreen />;
+  if (view === 'updates') return <UpdatesScreen />;
   return <OpenScreen />;
 }

@@ -33,6 +33,7 @@ export const DECISION_KINDS = [
   'record_keyed',
   'record_broken',
   'traffic_rotated',
+  'update_mode_changed',
 ] as const;
 
 /** What happens to triggers and runs: deliveries, fires, runs, the host. Rotated in bounded files. */
@@ -45,6 +46,7 @@ export const TRAFFIC_KINDS = [
   'trigger_problem',
   'host_started',
   'host_stopped',
+  'feed_checked',
 ] as const;
 
 /** A decision's kind. */
@@ -89,6 +91,7 @@ export const ACTIVITY_KIND_WORDS: Record<ActivityKind, string> = {
   record_keyed: 'The activity record was keyed',
   record_broken: 'The activity record was found broken',
   traffic_rotated: 'Older traffic was set aside',
+  update_mode_changed: 'Changed how a package updates',
   trigger_fired: 'Trigger fired',
   delivery_accepted: 'Webhook delivery accepted',
   delivery_refused: 'Webhook delivery refused',
@@ -97,6 +100,7 @@ export const ACTIVITY_KIND_WORDS: Record<ActivityKind, string> = {
   trigger_problem: 'Trigger problem',
   host_started: 'Triggers went live',
   host_stopped: 'Triggers stopped',
+  feed_checked: 'Checked a publisher’s feed',
 };
 
 /**

@@ -14,6 +14,7 @@
 import { type Static, Type } from 'typebox';
 import { closed, oneOf, orNull, shaped } from '../base/schema-kit';
 import { AppInfoSchema, InstalledRelationSchema, SourceHandleSchema } from './replies-app';
+import { FeedsViewSchema, ModeSetSchema, UpdateOpenedSchema, UpdatesViewSchema } from './replies-feeds';
 import { DashboardSchema, PickedFolderSchema, SettingsViewSchema } from './replies-dashboard';
 import {
   ActivityViewSchema,
@@ -137,6 +138,13 @@ export const API_REPLY_SCHEMAS = {
   waitingRuns: WaitingRunsViewSchema,
   discardWaitingRun: RunsDiscardedSchema,
   discardTriggerRuns: RunsDiscardedSchema,
+  followedFeeds: FeedsViewSchema,
+  followFeed: FeedsViewSchema,
+  unfollowFeed: FeedsViewSchema,
+  checkUpdates: UpdatesViewSchema,
+  openUpdate: UpdateOpenedSchema,
+  openRollback: UpdateOpenedSchema,
+  setUpdateMode: ModeSetSchema,
 };
 
 /** The methods whose whole answer is defined here. */

@@ -41,6 +41,8 @@ export const MAX_ACTIVITY_LIMIT = 1000;
 /** A pasted public key's text, and the name it is trusted under (an e-mail address at most). */
 export const MAX_PUBLIC_KEY_TEXT = 4096;
 export const MAX_TRUSTED_KEY_NAME = 320;
+/** The longest feed address a request carries. */
+export const MAX_FEED_URL = 2048;
 /** A key id's text (16 hex digits; room for what a person pastes). */
 export const MAX_KEY_ID = 64;
 
@@ -241,6 +243,17 @@ export const API_REQUEST_SCHEMAS = {
   discardWaitingRun: closed({ runId: Type.String({ pattern: RUN_ID_PATTERN }) }),
   discardTriggerRuns: closed({ triggerId: id }),
   openDownloadPage: noRequest,
+  followedFeeds: noRequest,
+  followFeed: closed({
+    url: Type.String({ minLength: 1, maxLength: MAX_FEED_URL }),
+    publicKey: Type.Union([Type.String({ minLength: 1, maxLength: MAX_PUBLIC_KEY_TEXT }), Type.Null()]),
+    name: Type.Union([trustedKeyName, Type.Null()]),
+  }),
+  unfollowFeed: closed({ url: Type.String({ minLength: 1, maxLength: MAX_FEED_URL }) }),
+  checkUpdates: noRequest,
+  openUpdate: closed({ name }),
+  openRollback: closed({ name }),
+  setUpdateMode: closed({ name, mode: oneOf(['notify', 'auto', 'hold']) }),
 };
 
 /** Each method's request, as its schema types it. */

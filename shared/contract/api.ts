@@ -23,6 +23,7 @@ import type {
   ActivityView,
 } from './replies-installed';
 import type { SourceHandle, AppInfo } from './replies-app';
+import type { FeedsView, ModeSet, UpdateOpened, UpdatesView } from './replies-feeds';
 import type { PickedFolder, SettingsView, Dashboard } from './replies-dashboard';
 import type {
   ActivityRequest,
@@ -131,6 +132,16 @@ export type {
   ApplyReceipt,
 } from './replies-installed';
 export type { PickedFolder, SettingsView, SavedMcpServerView, Dashboard } from './replies-dashboard';
+export type {
+  FeedKeyView,
+  FeedView,
+  FeedsView,
+  ModeSet,
+  UpdateModeView,
+  UpdateOpened,
+  UpdateRow,
+  UpdatesView,
+} from './replies-feeds';
 
 /** The Api: one entry per method, `[request, response]`. */
 export interface ApiMethods {
@@ -216,6 +227,21 @@ export interface ApiMethods {
    * the host cannot open a browser: the CLI).
    */
   openDownloadPage: [void, DownloadPageOpened];
+  // --- Publishers' feeds and updates (DESIGN.md "Feeds, updates and install links") ---
+  /** Settings → Feeds: the feeds followed, each with its keys' fingerprints, and what the policy allows. */
+  followedFeeds: [void, FeedsView];
+  /** Follows a feed by its address, with the publisher's key when given (trusted as Settings → Trusted publishers would). */
+  followFeed: [ApiRequestOf<'followFeed'>, FeedsView];
+  /** Stops following a feed (`feed.not_followed` while an installed package updates from it). */
+  unfollowFeed: [ApiRequestOf<'unfollowFeed'>, FeedsView];
+  /** The Updates screen: every feed checked now; a row per package installed from one. */
+  checkUpdates: [void, UpdatesView];
+  /** Opens a package's update from its feed as a source: the consent form shows what it changes; nothing installed. */
+  openUpdate: [ApiRequestOf<'openUpdate'>, UpdateOpened];
+  /** Opens the version kept for roll back as a source, through the same consent form (a confirmed downgrade). */
+  openRollback: [ApiRequestOf<'openRollback'>, UpdateOpened];
+  /** Sets a package's update mode (`policy.update_mode` when the organization sets them). */
+  setUpdateMode: [ApiRequestOf<'setUpdateMode'>, ModeSet];
 }
 
 export type ApiMethod = keyof ApiMethods;
@@ -301,6 +327,13 @@ export const API_METHODS = [
   'discardWaitingRun',
   'discardTriggerRuns',
   'openDownloadPage',
+  'followedFeeds',
+  'followFeed',
+  'unfollowFeed',
+  'checkUpdates',
+  'openUpdate',
+  'openRollback',
+  'setUpdateMode',
 ] as const satisfies readonly ApiMethod[];
 
 /** Compile-time proof that `API_METHODS` names every method of `ApiMethods`. */

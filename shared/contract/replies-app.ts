@@ -22,6 +22,24 @@ export const SourceHandleSchema = closed({
   displayName: str,
   folders: Type.Array(str),
   origin: oneOf(['dialog', 'command-line', 'open-file', 'drop', 'menu', 'builtin']),
+  /** Set for a package fetched from a publisher's feed (an install link, an update): where it came from. */
+  feed: Type.Optional(
+    closed({
+      /** The feed's exact address, as the link or the installed package named it. */
+      url: str,
+      /** The publisher the signed feed names. */
+      publisher: str,
+      name: str,
+      version: str,
+      /** The SHA-256 the feed's key signed, which the download matched. */
+      sha256: str,
+      size: Type.Integer({ minimum: 0 }),
+      /** The publisher withdrew this version: its reason; else null. */
+      yanked: nstr,
+      /** Opened by an install link (not by the Updates screen): the form says a link asked for it. */
+      link: Type.Boolean(),
+    }),
+  ),
 });
 export type SourceHandle = Static<typeof SourceHandleSchema>;
 

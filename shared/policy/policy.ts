@@ -136,4 +136,5 @@ export type PolicyRefusalCode =
   | 'policy.mcp_server_denied'
   | 'policy.install_source'
   | 'policy.webhook_port'
-  | 'policy.user_keys';
+  | 'policy.user_keys'
+  | 'policy.update_mode';

@@ -56,6 +56,13 @@ const WELL_FORMED: Record<ApiMethod, Record<string, unknown> | undefined> = {
   discardWaitingRun: { runId: 'nope' },
   discardTriggerRuns: { triggerId: 'nope' },
   openDownloadPage: undefined,
+  followedFeeds: undefined,
+  followFeed: { url: 'https://feeds.example/feed.json', publicKey: 'RWQ', name: 'Example' },
+  unfollowFeed: { url: 'https://feeds.example/feed.json' },
+  checkUpdates: undefined,
+  openUpdate: { name: 'nope' },
+  openRollback: { name: 'nope' },
+  setUpdateMode: { name: 'nope', mode: 'auto' },
 };
 
 /** Paths where ids belong, and ids that do not exist: refused with these codes. */
@@ -105,6 +112,15 @@ const UNKNOWN: [ApiMethod, unknown, string][] = [
   ['uninstallPackage', { name: 'constructor' }, 'package.unknown'],
   ['uninstallPackage', { name: '__proto__' }, 'package.unknown'],
   ['apply', { sourceId: 'nope', parameters: {}, grants: [], requestId: 'constructor' }, 'source.unknown'],
+  ['followFeed', { url: 'http://feeds.example/feed.json', publicKey: null, name: null }, 'feed.address_refused'],
+  ['followFeed', { url: 'file:///etc/passwd', publicKey: null, name: null }, 'feed.address_refused'],
+  ['followFeed', { url: 'https://feeds.example/f.json', publicKey: 'RWQnot-a-key', name: null }, 'key.malformed'],
+  ['unfollowFeed', { url: 'https://feeds.example/feed.json' }, 'feed.not_followed'],
+  ['openUpdate', { name: 'invoices' }, 'update.no_feed'],
+  ['openUpdate', { name: '__proto__' }, 'update.no_feed'],
+  ['openRollback', { name: 'invoices' }, 'rollback.none'],
+  ['setUpdateMode', { name: 'invoices', mode: 'auto' }, 'update.no_feed'],
+  ['setUpdateMode', { name: 'constructor', mode: 'hold' }, 'update.no_feed'],
 ];
 
 /** Malformed variants of a method's request: each must be `request.invalid`. */

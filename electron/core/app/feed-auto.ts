@@ -7,7 +7,7 @@
  */
 import { CoreError } from '../errors/index';
 import type { FeedFetch } from '../feeds';
-import type { ApiContext } from './context';
+import { type ApiContext, recordActivity } from './context';
 import { asksNothingNew, modeOf, openUpdate } from './feed-updates';
 import { discardStaged } from './feed-sources';
 import { installPackage } from './install-package';
@@ -75,5 +75,17 @@ export async function applyAutoUpdates(ctx: ApiContext, fetch: FeedFetch): Promi
     const outcome = await autoUpdateOne(ctx, fetch, name, from);
     if (outcome) outcomes.push(outcome);
   }
+  // What waits for the person, and why, is said in the record (what was applied is recorded by its install).
+  await recordActivity(
+    ctx,
+    outcomes
+      .filter((outcome) => outcome.outcome !== 'applied')
+      .map((outcome) => ({
+        kind: 'feed_checked' as const,
+        package: outcome.name,
+        outcome: outcome.outcome === 'waiting' ? ('skipped' as const) : ('refused' as const),
+        detail: `automatic update of ${outcome.name} not applied: ${outcome.notice ?? 'refused'}`,
+      })),
+  );
   return outcomes;
 }

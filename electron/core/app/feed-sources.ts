@@ -18,6 +18,8 @@ import { parsePublicKey, type MinisignPublicKey, type TrustedKey } from '../trus
 import { trustedKeysOf } from '../trust/stored-keys';
 import { removeAndPrune } from '../store/staging';
 import { type ApiContext, policyOf } from './context';
+import { sweepStaleDownloads } from './feed-archives';
+import { keepFeedCopy, keptCopyOf } from './feed-cache';
 import { feedAllowedByPolicy } from './feed-policy';
 import type { FeedOrigin } from './feed-origin';
 
@@ -54,7 +56,14 @@ export function feedKeysFor(state: StoreState, trusted: readonly TrustedKey[], n
 }
 
 /** Reads and verifies the feed at `feedUrl` for `name`, under the policy and the store's highest serial. */
-export async function readFeedFor(ctx: ApiContext, fetch: FeedFetch, feedUrl: string, name: string | null) {
+export async function readFeedFor(
+  ctx: ApiContext,
+  fetch: FeedFetch,
+  feedUrl: string,
+  name: string | null,
+  /** Whether its copy is kept in a store write of its own (false: the caller keeps it in its own write). */
+  keep = true,
+) {
   feedAllowedByPolicy(policyOf(ctx).effective, feedUrl);
   const state = await ctx.store.read();
   const trusted = verificationKeys(policyOf(ctx).effective, trustedKeysOf(state));
@@ -66,7 +75,10 @@ export async function readFeedFor(ctx: ApiContext, fetch: FeedFetch, feedUrl: st
     keys,
     highestSerial: followed?.highestSerial ?? null,
     now: ctx.deps.now(),
+    // The copy kept by an earlier run, offered with `If-None-Match` (a 304 verifies it again): feed-cache.ts.
+    cached: await keptCopyOf(ctx.deps.dataDir, followed),
   });
+  if (followed && keep) await keepFeedCopy(ctx, feedUrl, feed);
   const signer = trusted.find((key) => key.keyId === feed.key.keyId)?.name ?? null;
   return { feed, signer, state };
 }
@@ -80,10 +92,12 @@ export async function readFeedFor(ctx: ApiContext, fetch: FeedFetch, feedUrl: st
 export async function openFromFeed(
   ctx: ApiContext,
   fetch: FeedFetch,
-  request: { feedUrl: string; name: string; version?: string | null; sha256?: string | null },
+  request: { feedUrl: string; name: string; version?: string | null; sha256?: string | null; link?: boolean },
 ): Promise<OpenedFromFeed> {
   const { feed, signer } = await readFeedFor(ctx, fetch, request.feedUrl, request.name);
   const version = feedVersionOf(request.feedUrl, feed.feed, request.name, request.version);
+  // What earlier forms left in staging without installing goes first (a day old, not open here).
+  await sweepStaleDownloads(ctx.deps.dataDir, ctx.deps.now(), (path) => ctx.sources.uses(path));
   const staged = await downloadToStaging(fetch, request.feedUrl, version, ctx.deps.dataDir, {
     sha256: request.sha256 ?? null,
   });
@@ -97,15 +111,40 @@ export async function openFromFeed(
     publicKey: feed.key.publicKey,
     signer,
   };
-  return { handle: await registerFeedSource(ctx, staged.path, origin), feed, origin };
+  return { handle: await registerFeedSource(ctx, staged.path, origin, request.link === true), feed, origin };
 }
 
-/** Registers a staged or kept archive as a source that remembers its feed origin. */
-export async function registerFeedSource(ctx: ApiContext, path: string, origin: FeedOrigin): Promise<SourceHandle> {
+/**
+ * Registers a staged or kept archive as a source that remembers its feed origin; its handle says where it came from
+ * (the form shows the feed's exact address and what it would install), and whether an install link asked for it.
+ */
+export async function registerFeedSource(
+  ctx: ApiContext,
+  path: string,
+  origin: FeedOrigin,
+  link = false,
+): Promise<SourceHandle> {
   const registered = await ctx.sources.register(path, 'command-line');
   if (!registered.ok) throw new CoreError(registered.error.code, registered.error.message);
-  ctx.sources.get(registered.value.id).feed = origin;
-  return registered.value;
+  const source = ctx.sources.get(registered.value.id);
+  source.feed = origin;
+  const version = origin.version;
+  source.handle = {
+    ...registered.value,
+    displayName: `${origin.name}-${version.version}.apo`,
+    folders: [],
+    feed: {
+      url: origin.feedUrl,
+      publisher: origin.publisher,
+      name: origin.name,
+      version: version.version,
+      sha256: version.sha256,
+      size: version.size,
+      yanked: version.status === 'yanked' ? version.reason : null,
+      link,
+    },
+  };
+  return source.handle;
 }
 
 /** Where a kept archive lives in the data folder (relative): one per package version. */
@@ -142,6 +181,8 @@ export async function keepFeedArchive(dataDir: string, path: string, origin: Fee
 export function recordFeedInstall(state: StoreState, origin: FeedOrigin, kept: KeptArchive, at: string): string | null {
   const followed = own(state.feeds, origin.feedUrl);
   state.feeds[origin.feedUrl] = {
+    // What else is kept of the feed (the key it was added with, its ETag) stays.
+    ...followed,
     url: origin.feedUrl,
     addedAt: followed?.addedAt ?? at,
     highestSerial: Math.max(followed?.highestSerial ?? 0, origin.serial),

@@ -5,6 +5,7 @@
  * inspected and installed through `inspect` and `install` (the same diff, `decide`, key pin); roll
  * back opens the previous version's kept archive the same way.
  */
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { own } from '../../../shared/base/own';
 import { diffUpdate, type UpdateDiff } from '../../../shared/decisions/update-diff';
@@ -12,9 +13,11 @@ import type { SourceHandle } from '../../../shared/contract/api';
 import type { ApoDetails } from '../../../shared/manifests/inspection';
 import { CoreError } from '../errors/index';
 import { compareVersions, fetchableUrl, type FeedFetch, type FeedVersion, feedVersionOf } from '../feeds';
+import type { ActivityInput } from '../activity/activity-log';
 import type { PackageUpdateRecord, StoreState } from '../store/state';
 import type { ApiContext } from './context';
-import { policyOf } from './context';
+import { policyOf, recordActivity } from './context';
+import { type KeptCopy, keptCopyPath, recordFeedCopy, writeFeedCopy } from './feed-cache';
 import { feedAllowedByPolicy, policyUpdateMode } from './feed-policy';
 import { openFromFeed, readFeedFor, registerFeedSource, type FeedOrigin } from './feed-sources';
 
@@ -102,6 +105,8 @@ export async function removeFeed(ctx: ApiContext, url: string): Promise<FeedView
     delete draft.feeds[href];
     return { result: draft };
   });
+  // Its kept copy goes with it (after the commit: a crash leaves at most an unnamed file).
+  await rm(keptCopyPath(ctx.deps.dataDir, safeHref(url)), { force: true });
   return listFeeds(state);
 }
 
@@ -115,7 +120,7 @@ function safeHref(url: string): string {
 
 /** Sets `name`'s update mode; refused `update.no_feed` for a package not installed from a feed. */
 export async function setUpdateMode(ctx: ApiContext, name: string, mode: UpdateMode): Promise<UpdateMode> {
-  await ctx.store.update((draft) => {
+  const before = await ctx.store.update((draft) => {
     const record = own(draft.packageUpdates, name);
     if (!record)
       throw new CoreError(
@@ -124,9 +129,14 @@ export async function setUpdateMode(ctx: ApiContext, name: string, mode: UpdateM
           ? `${name} was not installed from a feed: it has no updates to follow (install it from its publisher's feed first)`
           : `No package called \`${name}\` is installed.`,
       );
+    const was = record.mode;
     record.mode = mode;
-    return { result: null };
+    return { result: was };
   });
+  if (before !== mode)
+    await recordActivity(ctx, [
+      { kind: 'update_mode_changed', package: name, outcome: 'ok', detail: `updates of ${name}: ${before} → ${mode}` },
+    ]);
   return mode;
 }
 
@@ -147,11 +157,14 @@ export async function checkOutdated(ctx: ApiContext, fetch: FeedFetch): Promise<
   const at = ctx.deps.now().toISOString();
   const rows: OutdatedRow[] = [];
   const checked = new Map<string, { serial: number | null; publisher: string | null; problem: string | null }>();
+  // Each feed's copy for the next If-None-Match, written before the one store write that names it.
+  const copies = new Map<string, KeptCopy | undefined>();
   for (const [feedUrl, names] of byFeed) {
     let read: Awaited<ReturnType<typeof readFeedFor>> | null = null;
     let problem: { code: string; message: string } | null = null;
     try {
-      read = await readFeedFor(ctx, fetch, feedUrl, names[0] ?? null);
+      read = await readFeedFor(ctx, fetch, feedUrl, names[0] ?? null, false);
+      copies.set(feedUrl, await writeFeedCopy(ctx.deps.dataDir, feedUrl, read.feed));
     } catch (error) {
       if (!(error instanceof CoreError)) throw error;
       problem = { code: error.code, message: error.message };
@@ -163,6 +176,7 @@ export async function checkOutdated(ctx: ApiContext, fetch: FeedFetch): Promise<
     });
     for (const name of names.sort()) rows.push(rowOf(ctx, state, name, feedUrl, read, problem, at));
   }
+  const checks = [...byFeed.keys()].map((feedUrl) => checkEntry(feedUrl, checked.get(feedUrl), rows));
   await ctx.store.update((draft) => {
     for (const [feedUrl, result] of checked) {
       const feed = own(draft.feeds, feedUrl);
@@ -171,10 +185,30 @@ export async function checkOutdated(ctx: ApiContext, fetch: FeedFetch): Promise<
       feed.lastProblem = result.problem;
       if (result.serial !== null) feed.highestSerial = Math.max(feed.highestSerial ?? 0, result.serial);
       if (result.publisher !== null) feed.publisher = result.publisher;
+      recordFeedCopy(feed, copies.get(feedUrl));
     }
     return { result: null };
   });
+  await recordActivity(ctx, checks);
   return rows.sort((a, b) => (a.name < b.name ? -1 : 1));
+}
+
+/** The activity entry of one feed's check: what it offered, or why it was refused. */
+function checkEntry(
+  feedUrl: string,
+  result: { serial: number | null; problem: string | null } | undefined,
+  rows: readonly OutdatedRow[],
+): ActivityInput {
+  if (!result || result.problem !== null)
+    return { kind: 'feed_checked', outcome: 'refused', detail: `${feedUrl}: ${result?.problem ?? 'not read'}` };
+  const mine = rows.filter((row) => row.feed === feedUrl);
+  const updates = mine.filter((row) => row.updateAvailable).map((row) => `${row.name} ${row.latest}`);
+  const yanked = mine.filter((row) => row.yanked).map((row) => `${row.name} ${row.installed} withdrawn`);
+  const said = [
+    updates.length > 0 ? `update available: ${updates.join(', ')}` : 'up to date',
+    ...(yanked.length > 0 ? [yanked.join(', ')] : []),
+  ];
+  return { kind: 'feed_checked', outcome: 'ok', detail: `${feedUrl} (serial ${result.serial}): ${said.join('; ')}` };
 }
 
 function rowOf(

@@ -34,6 +34,8 @@ export interface FeedsHostApi {
     name: string;
     version?: string | null;
     sha256?: string | null;
+    /** Opened by an install link: its form says so. */
+    link?: boolean;
   }): Promise<ApiResult<{ handle: SourceHandle; yanked: string | null }>>;
   outdated(): Promise<ApiResult<OutdatedRow[]>>;
   openUpdate(name: string, evenHeld?: boolean): Promise<ApiResult<{ handle: SourceHandle; from: string; to: string }>>;
@@ -54,11 +56,13 @@ async function answer<T>(work: () => Promise<T>): Promise<ApiResult<T>> {
   }
 }
 
-/** The feed use cases over `ctx`, fetching with `fetch` (absent: the runtime's own `fetch`). */
-export function feedsHostApi(
-  ctx: ApiContext,
-  fetch: FeedFetch = (url, init) => globalThis.fetch(url, init),
-): FeedsHostApi {
+/** The fetch the host injected (Electron's `net.fetch`, the CLI's proxied fetch), else the runtime's own `fetch`. */
+export function fetchOf(deps: { fetch?: FeedFetch | undefined }): FeedFetch {
+  return deps.fetch ?? ((url, init) => globalThis.fetch(url, init));
+}
+
+/** The feed use cases over `ctx`, fetching with `fetch`. */
+export function feedsHostApi(ctx: ApiContext, fetch: FeedFetch): FeedsHostApi {
   return {
     list: () => answer(async () => listFeeds(await ctx.store.read())),
     add: (url) => answer(() => addFeed(ctx, url)),

@@ -34,6 +34,7 @@ import { type ApiContext, policyOf, recordActivity } from './context';
 import { decideFromStore, trustOf } from './decide-from-store';
 import { applyInstallPlan, checkKeyChange, identityRelation, type InstallPrepared, planInstall } from './install-plan';
 import { digestsOf, keyChangeOf } from './publisher-trust';
+import { sweepKeptArchives } from './feed-archives';
 import { discardStaged, dropKeptArchive, keepFeedArchive, recordFeedInstall } from './feed-sources';
 import { sharedSecretWarning, webhookSecretFor } from './trigger-arming';
 
@@ -285,6 +286,7 @@ async function installOnce(ctx: ApiContext, request: ApiRequest<'install'>) {
   });
   if (plan.oldDir && plan.oldDir !== dir) await removeAndPrune(join(deps.dataDir, plan.oldDir), deps.dataDir);
   await dropKeptArchive(deps.dataDir, dropped);
+  if (src.feed) await sweepKeptArchives(deps.dataDir, await store.read());
   // A feed's download was kept with the package (`archives/`): its staging copy goes.
   if (src.feed) await discardStaged(ctx, request.sourceId);
   // One secret on two triggers (another package's, or two of this one's): said with the receipt.
@@ -314,6 +316,8 @@ export async function uninstallPackage(
       return { result: { name: current.name, version: current.version, ...removed } };
     }),
   );
+  // Its archives kept for roll back go with it (after the commit that forgot them).
+  await sweepKeptArchives(deps.dataDir, await store.read());
   const parts = [`uninstalled ${receipt.name} ${receipt.version}`];
   if (receipt.removedAgents.length > 0) parts.push(`${receipt.removedAgents.length} agent(s) removed`);
   if (receipt.removedTriggers.length > 0) parts.push(`${receipt.removedTriggers.length} trigger(s) removed`);

@@ -41,7 +41,14 @@ export async function inspectForConsent(ctx: ApiContext, request: ApiRequest<'in
   const keyChange = keyChangeOfUpdate(signatureVerdict?.update ?? null);
   const shown = withSignatureState(inspection, src.handle.origin === 'builtin');
   // What the policy refuses of it as a whole: the one evaluation `inspect` prints too.
-  const refused = inspectionRefusals(policy.effective, inspection, trusted, src.handle.origin === 'builtin');
+  // `installSources: "feeds"` refuses a local file, never a download a verified feed brought (as install decides).
+  const refused = inspectionRefusals(
+    policy.effective,
+    inspection,
+    trusted,
+    src.handle.origin === 'builtin',
+    src.feed ? 'feed' : 'file',
+  );
   const result: SourceInspection = {
     ...shown,
     ...(refused.length > 0 ? { ok: false, errors: [...shown.errors, ...refused] } : {}),

@@ -112,6 +112,11 @@ export class SourceRegistry {
     }
   }
 
+  /** Whether an open source reads `path` (a feed's staged download is not swept while its form is open). */
+  uses(path: string): boolean {
+    return [...this.sources.values()].some((src) => src.path === path);
+  }
+
   /** The source with this id, or `source.unknown`. */
   get(id: string): Source {
     const found = this.sources.get(id);

@@ -126,6 +126,25 @@ describeWithMinisign('feed commands on the built CLI', () => {
     expect(smuggled.stderr).toContain('`grant`');
   });
 
+  it('with --json, a refusal is the one JSON document on standard output, nothing on standard error', async () => {
+    const dataDir = await trustingDataDir();
+    const notFollowed = await cli(dataDir, 'feeds', 'remove', 'https://feeds.example/feed.json', '--json');
+    expect(notFollowed.code).toBe(1);
+    expect(notFollowed.stderr).toBe('');
+    expect(JSON.parse(notFollowed.stdout)).toEqual({
+      ok: false,
+      errors: [expect.objectContaining({ code: 'feed.not_followed', path: 'https://feeds.example/feed.json' })],
+    });
+    const noFeed = await cli(dataDir, 'update', 'invoices', '--json');
+    expect(noFeed.code).toBe(1);
+    expect(noFeed.stderr).toBe('');
+    expect(JSON.parse(noFeed.stdout)).toMatchObject({ ok: false, errors: [{ code: 'update.no_feed' }] });
+    const mode = await cli(dataDir, 'update-mode', 'invoices', 'auto', '--json');
+    expect([mode.code, mode.stderr, JSON.parse(mode.stdout).errors[0].code]).toEqual([1, '', 'update.no_feed']);
+    const back = await cli(dataDir, 'rollback', 'invoices', '--json');
+    expect([back.code, JSON.parse(back.stdout).errors[0].code]).toEqual([1, 'rollback.none']);
+  });
+
   it('refuses a network failure with the feed’s address', async () => {
     const dataDir = await trustingDataDir();
     const gone = await startFeedServer();

@@ -16,9 +16,11 @@ import { PROGRAM, usageError } from './usage';
 export const FEED_USAGE = [
   `Usage: ${PROGRAM} [--data-dir DIR] feeds [--json] | feeds add URL | feeds remove URL`,
   `       ${PROGRAM} [--data-dir DIR] outdated [--json]`,
-  `       ${PROGRAM} [--data-dir DIR] update NAME|--all [--yes]`,
-  `       ${PROGRAM} [--data-dir DIR] rollback NAME [--yes]`,
-  `       ${PROGRAM} [--data-dir DIR] update-mode NAME notify|auto|hold`,
+  `       ${PROGRAM} [--data-dir DIR] update NAME|--all [--yes] [--json]`,
+  `       ${PROGRAM} [--data-dir DIR] rollback NAME [--yes] [--json]`,
+  `       ${PROGRAM} [--data-dir DIR] update-mode NAME notify|auto|hold [--json]`,
+  '',
+  'With --json, a refusal is one JSON document on standard output: { "ok": false, "errors": [{ code, message, path }] }.',
   '',
 ].join('\n');
 
@@ -46,14 +48,19 @@ function split(
   return { words, flags };
 }
 
-/** Prints a result: its value as JSON with `--json`, else `text(value)`; a refusal as the refusal it is. */
+/**
+ * Prints a result: its value as JSON with `--json`, else `text(value)`; a refusal as the refusal it is: with `--json`,
+ * the CLI's one refusal document on standard output (`refused`), nothing on standard error.
+ */
 function print<T>(io: CliIo, result: ApiResult<T>, json: boolean, text: (value: T) => string): number {
-  if (!result.ok) {
-    if (json) io.stdout(`${JSON.stringify({ ok: false, error: result.error }, null, 2)}\n`);
-    return refusedWithPath(io, result.error);
-  }
+  if (!result.ok) return refusedWithPath(json ? { ...io, json: true } : io, result.error);
   io.stdout(json ? `${JSON.stringify(result.value, null, 2)}\n` : text(result.value));
   return EXIT.accepted;
+}
+
+/** `io`, marked for the one JSON refusal document when the command was given `--json`. */
+function withJson(io: CliIo, parsed: { flags: Set<string> }): CliIo {
+  return parsed.flags.has('--json') ? { ...io, json: true } : io;
 }
 
 function refusedWithPath(io: CliIo, error: ApiError): number {
@@ -120,7 +127,7 @@ export async function runOutdated(args: string[], io: CliIo): Promise<number> {
 
 /** `update NAME [--yes]` and `update --all [--yes]`: each through the consent of install. */
 export async function runUpdate(args: string[], io: CliIo): Promise<number> {
-  const parsed = split(args, ['--yes', '--all'], io);
+  const parsed = split(args, ['--yes', '--all', '--json'], io);
   if (typeof parsed === 'number') return parsed;
   const all = parsed.flags.has('--all');
   if (all === (parsed.words.length === 1) || parsed.words.length > 1)
@@ -129,7 +136,7 @@ export async function runUpdate(args: string[], io: CliIo): Promise<number> {
   let names = parsed.words;
   if (all) {
     const outdated = await api.feeds.outdated();
-    if (!outdated.ok) return refusedWithPath(io, outdated.error);
+    if (!outdated.ok) return refusedWithPath(withJson(io, parsed), outdated.error);
     names = outdated.value.filter((row) => row.updateAvailable && row.mode !== 'hold').map((row) => row.name);
     if (names.length === 0) {
       io.stdout('Every package installed from a feed is up to date (or held).\n');
@@ -140,7 +147,7 @@ export async function runUpdate(args: string[], io: CliIo): Promise<number> {
   for (const name of names) {
     const opened = await api.feeds.openUpdate(name);
     if (!opened.ok) {
-      exit = refusedWithPath(io, opened.error);
+      exit = refusedWithPath(withJson(io, parsed), opened.error);
       continue;
     }
     io.stdout(`${name}: ${opened.value.from} → ${opened.value.to}\n`);
@@ -158,13 +165,13 @@ export async function runUpdate(args: string[], io: CliIo): Promise<number> {
 
 /** `rollback NAME [--yes]`: the kept previous version, through the consent of install (a confirmed downgrade). */
 export async function runRollback(args: string[], io: CliIo): Promise<number> {
-  const parsed = split(args, ['--yes'], io);
+  const parsed = split(args, ['--yes', '--json'], io);
   if (typeof parsed === 'number') return parsed;
   const [name, ...rest] = parsed.words;
   if (name === undefined || rest.length > 0) return usageError(io, 'rollback takes one NAME', FEED_USAGE);
   const api = cliApi(io);
   const opened = await api.feeds.openRollback(name);
-  if (!opened.ok) return refusedWithPath(io, opened.error);
+  if (!opened.ok) return refusedWithPath(withJson(io, parsed), opened.error);
   io.stdout(`${name}: back from ${opened.value.from} to ${opened.value.to}\n`);
   return consentAndInstall(
     api,

@@ -1,3 +1,4 @@
+import { cliFetch } from './cli-fetch';
 import {
   DEFAULT_WEBHOOK_PORT,
   type InstallReceipt,
@@ -51,6 +52,8 @@ export function cliApi(io: CliIo, folders: string[] = []): CoreApi {
     now: () => new Date(),
     // The organization's policy of this run's environment (APOLLIA_POLICY_FILE), as the app reads its own.
     policy: policyLocations(io.env),
+    // Feeds through the proxy this run's environment names (HTTPS_PROXY, NO_PROXY): cli-fetch.ts.
+    fetch: cliFetch(io.env),
     // A bug's stack trace only with APOLLIA_DEBUG=1 (DESIGN.md "Commit points"); its sentence follows.
     log: (message, error) => {
       if (debugWanted(io.env))

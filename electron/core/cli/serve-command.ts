@@ -12,6 +12,8 @@ import { DEFAULT_WEBHOOK_PORT, HostError, TriggerHost } from '../triggers';
 import { type CliIo, EXIT } from './cli-io';
 import { defaultDataDir, refused } from './cli-data';
 import { terminalLine } from './terminal-text';
+import { FeedChecks } from '../app/feed-checks';
+import { cliApi } from './install-command';
 import { PROGRAM, usageError } from './usage';
 
 /** Usage of this command. */
@@ -21,6 +23,8 @@ export const SERVE_USAGE = [
   'Makes armed triggers live until stopped (Ctrl-C): schedules fire, folders are watched,',
   `signed webhooks are received on 127.0.0.1 (port ${DEFAULT_WEBHOOK_PORT} unless --port; 0 picks a free one).`,
   'Each fire is written as a run request in runs/pending/ of the data folder.',
+  'Publishers’ feeds are checked soon after start and daily; a package set to update-mode auto is',
+  'updated when the update asks for nothing new (anything more waits for you: outdated, update).',
   'Exit 0: stopped; 1: could not start; 3: another trigger host already runs on the data folder.',
   '',
   'Exit status: 0 stopped, 1 refused, 2 usage error, 3 busy (another trigger host serves this folder).',
@@ -63,6 +67,35 @@ function startRefused(io: CliIo, error: unknown, where: { port: number; fixed: b
     code: 'serve.failed',
     message: `the trigger host could not start: ${error instanceof Error ? error.message : String(error)}`,
   });
+}
+
+/** The feed checks of `serve`: soon after start, then daily; each applied update said on stdout. */
+function serveFeedChecks(io: CliIo): FeedChecks {
+  // Made at the first check (not at start): nothing of the Api is touched until then.
+  let made: ReturnType<typeof cliApi> | null = null;
+  const api = () => {
+    made ??= cliApi(io);
+    return made;
+  };
+  const checks = new FeedChecks({
+    check: () => api().feeds.outdated(),
+    applyAuto: async () => {
+      const done = await api().feeds.applyAuto();
+      if (done.ok)
+        for (const outcome of done.value)
+          io.stdout(
+            `${terminalLine(`update ${outcome.name} ${outcome.from} → ${outcome.to ?? '?'}: ${outcome.outcome}${outcome.notice ? ` (${outcome.notice})` : ''}`)}\n`,
+          );
+    },
+    holdsHost: () => true,
+    setTimer: (callback, ms) => setTimeout(callback, ms).unref(),
+    clearTimer: (timer) => clearTimeout(timer as NodeJS.Timeout),
+    random: Math.random,
+    log: (message, error) =>
+      io.stderr(`${PROGRAM}: ${message} ${error instanceof Error ? error.message : String(error)}\n`),
+  });
+  checks.start();
+  return checks;
 }
 
 /** Runs `serve` with the arguments after the command name. */
@@ -119,7 +152,11 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     return startRefused(io, error, { port, fixed: fixed !== null });
   }
   io.stdout(`serving ${dataDir} on ${host.origin} (pid ${process.pid}); stop with Ctrl-C\n`);
+  // The process that holds the trigger host checks the feeds daily and applies mode auto's updates that ask nothing
+  // new (DESIGN.md "Feeds, updates and install links"), as the app does when it holds it.
+  const feeds = serveFeedChecks(io);
   const signal = await waitForStop;
+  feeds.stop();
   await host.stop();
   io.stdout(`stopped (${signal})\n`);
   return EXIT.accepted;

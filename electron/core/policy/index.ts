@@ -193,12 +193,15 @@ export function inspectionRefusals(
   inspection: Inspection,
   keys: readonly TrustedKey[],
   builtin: boolean,
+  from: 'file' | 'feed' = 'file',
 ): PolicyProblem[] {
   if (!inspection.ok) return [];
   if (inspection.kind === 'apo') {
     const summary = inspection.summary as ApoSummary | null;
     const manifest = (inspection.details as ApoDetails | null)?.manifest;
-    return manifest && summary ? packagePolicyProblems(policy, manifest, summary.signature, summary.sha256, keys) : [];
+    return manifest && summary
+      ? packagePolicyProblems(policy, manifest, summary.signature, summary.sha256, keys, from)
+      : [];
   }
   const refusal = inspection.kind === 'template' ? templateProblem(policy, builtin) : null;
   return refusal ? [refusal] : [];

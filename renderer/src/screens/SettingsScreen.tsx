@@ -19,6 +19,7 @@ import { StartAtLoginSection } from './settings/StartAtLoginSection';
 import { WebhookPortSection } from './settings/WebhookPortSection';
 import { TrustedPublishersSection } from '../components/trust/TrustedPublishers';
 import { McpServerForm, ServerRequestNote } from './settings/McpServerForm';
+import { FeedsSection } from './settings/FeedsSection';
 
 const BACKEND_WORDS: Record<SecretBackend, string> = {
   keychain: "Secrets are kept encrypted with this computer's keychain.",
@@ -292,6 +293,7 @@ export function SettingsScreen() {
           <WebhookPortSection webhookPort={settings.data.webhookPort} />
           <StartAtLoginSection />
           <TrustedPublishersSection />
+          <FeedsSection />
         </>
       ) : null}
     </div>

@@ -3,6 +3,7 @@ import { useInspection } from '../../api/hooks';
 import { ErrorPanel, Loading } from '../components/Status';
 import { ApoFlow } from './apo/ApoFlow';
 import { RefusedScreen } from './RefusedScreen';
+import { FeedSourceNote } from './updates/FeedSourceNote';
 import { lazy, Suspense } from 'react';
 
 // The `.apo` consent flow is on the first paint of an opened package; a template's and a plugin's
@@ -28,7 +29,12 @@ export function SourceScreen({ source }: { source: SourceHandle }) {
   const result = inspection.data;
   switch (result.kind) {
     case 'apo':
-      return <ApoFlow inspection={result} sourceId={source.id} displayName={source.displayName} />;
+      return (
+        <>
+          {source.feed ? <FeedSourceNote feed={source.feed} /> : null}
+          <ApoFlow inspection={result} sourceId={source.id} displayName={source.displayName} />
+        </>
+      );
     case 'template':
       return result.ok ? (
         <Suspense fallback={<Loading label={`Opening ${source.displayName}…`} />}>

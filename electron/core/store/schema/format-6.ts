@@ -39,6 +39,14 @@ export const FeedSubscriptionSchema = closed({
   /** The last check's refusal in words (`code: message`), or null when it read. */
   lastProblem: nstr,
   publisher: nstr,
+  /** The publisher's key the person added the feed with (Settings → Feeds shows its fingerprint); absent when none. */
+  publicKey: Type.Optional(str),
+  /**
+   * The `ETag` of the last full answer, sent as `If-None-Match` by the next run; the copy it names is kept beside the
+   * store (`feeds/`), bound by its SHA-256 here. Absent when the server gave none.
+   */
+  etag: Type.Optional(str),
+  keptSha256: Type.Optional(str),
 });
 /** A feed followed. */
 export type FeedSubscription = Static<typeof FeedSubscriptionSchema>;

@@ -18,6 +18,8 @@
  * each package's signature summary its `public_key` (`migrateFrom4`).
  *
  * 6: `feeds` (each feed followed and the highest serial seen from it) and `packageUpdates` (each
- * feed-installed package's update mode and kept archives), DESIGN.md "Feeds" (`migrateFrom5`).
+ * feed-installed package's update mode and kept archives), DESIGN.md "Feeds" (`migrateFrom5`). A feed's
+ * record may also hold, each optional so every format-6 file stays valid, the key it was added with
+ * (`publicKey`) and its last `ETag` with the SHA-256 of the copy kept in `feeds/` (`etag`, `keptSha256`).
  */
 export const STATE_VERSION = 6;
