@@ -24,6 +24,7 @@ import {
 import { previewKey, previewKeyFile, untrustKey, verifyInstalled } from './app/publisher-trust';
 import { ActivityLog } from './activity/activity-log';
 import { archiveAgent, setToolAccess } from './app/agents';
+import { setApprovals, setToolAsks } from './app/agent-approvals';
 import { appInfo } from './app/app-info';
 import type { ApiContext, ApiDeps } from './app/context';
 import { openDashboard } from './app/dashboard';
@@ -55,6 +56,7 @@ import { discardTriggerRuns, discardWaitingRun, waitingRuns } from './app/run-qu
 import { openDownloadPage } from './app/download-page';
 import { armTrigger, disarmTrigger, rotateWebhookSecret, webhookSecretShared } from './app/trigger-arming';
 import { activityOf, triggerStatus } from './app/trigger-status';
+import { pauseTrigger, resumeTrigger } from './app/trigger-pause';
 import { ioFaultSentence } from './errors/io-fault';
 
 export type { ApiDeps } from './app/context';
@@ -115,8 +117,12 @@ function handlersOf(ctx: ApiContext): { [M in ApiMethod]: (request: ApiRequest<M
     apply: whenSandboxed(ctx, applyTemplate),
     dashboard: () => openDashboard(ctx),
     setToolAccess: (request) => setToolAccess(ctx, request),
+    setToolAsks: (request) => setToolAsks(ctx, request),
+    setApprovals: (request) => setApprovals(ctx, request),
     armTrigger: (request) => armTrigger(ctx, request),
     disarmTrigger: (request) => disarmTrigger(ctx, request),
+    pauseTrigger: (request) => pauseTrigger(ctx, request),
+    resumeTrigger: (request) => resumeTrigger(ctx, request),
     rotateWebhookSecret: (request) => rotateWebhookSecret(ctx, request),
     webhookSecretShared: (request) => webhookSecretShared(ctx, request),
     uninstallPackage: (request) => uninstallPackage(ctx, request),

@@ -151,8 +151,16 @@ export interface ApiMethods {
   apply: [ApplyTemplateRequest, ApplyReceipt];
   dashboard: [void, Dashboard];
   setToolAccess: [SetToolAccessRequest, AgentView];
+  /** One granted tool of a package's agent: ask first, or run without asking (the decision function decides). */
+  setToolAsks: [ApiRequestOf<'setToolAsks'>, AgentView];
+  /** A template agent switched between asking before each tool and running unattended (the approvals rule). */
+  setApprovals: [ApiRequestOf<'setApprovals'>, AgentView];
   armTrigger: [ArmTriggerRequest, TriggerArmed];
   disarmTrigger: [ApiRequestOf<'disarmTrigger'>, TriggerView];
+  /** Pauses an armed trigger: still armed, its folder and secret kept, not firing until resumed (recorded). */
+  pauseTrigger: [ApiRequestOf<'pauseTrigger'>, TriggerView];
+  /** Resumes a trigger the person paused: arming's checks again (the policy, a changed package), recorded. */
+  resumeTrigger: [ApiRequestOf<'resumeTrigger'>, TriggerView];
   rotateWebhookSecret: [RotateWebhookSecretRequest, TriggerArmed];
   /** Whether a secret being given is already set on other triggers: the warning's words, or null. Never the secret. */
   webhookSecretShared: [ApiRequestOf<'webhookSecretShared'>, { warning: string | null }];
@@ -270,8 +278,12 @@ export const API_METHODS = [
   'apply',
   'dashboard',
   'setToolAccess',
+  'setToolAsks',
+  'setApprovals',
   'armTrigger',
   'disarmTrigger',
+  'pauseTrigger',
+  'resumeTrigger',
   'rotateWebhookSecret',
   'webhookSecretShared',
   'uninstallPackage',

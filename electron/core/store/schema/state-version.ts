@@ -1,4 +1,4 @@
-/** The store's current format (its records and schema: `format-6.ts`). */
+/** The store's current format (its records and schema: `format-7.ts`). */
 
 /**
  * The state file's format version. A newer file is refused, never rewritten; an older one is
@@ -19,5 +19,8 @@
  *
  * 6: `feeds` (each feed followed and the highest serial seen from it) and `packageUpdates` (each
  * feed-installed package's update mode and kept archives), DESIGN.md "Feeds" (`migrateFrom5`).
+ *
+ * 7: each trigger's `pausedAt`, the person's pause (DESIGN.md "Triggers at run time": armed, its folder and
+ * secret kept, not firing), null for every trigger of format 6 (`migrateFrom6`).
  */
-export const STATE_VERSION = 6;
+export const STATE_VERSION = 7;
