@@ -136,6 +136,8 @@ export function TriggerLive({ trigger }: { trigger: TriggerView }) {
   // An armed webhook has its address whether or not a trigger host has made it live yet.
   const address =
     trigger.type === 'webhook' ? <WebhookAddress triggerId={trigger.id} name={trigger.name} armed /> : null;
+  // Paused (by the person, the policy or integrity), the host does not make it live: its row says why, never "Starting…".
+  if (trigger.pausedAt !== null || trigger.policy) return address;
   const live = status.data?.triggers[trigger.id];
   if (!status.data || !live)
     return (
