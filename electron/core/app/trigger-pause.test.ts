@@ -75,11 +75,19 @@ describe('pause keeps the folder and the secret; resume gives them back', () => 
     const hook = await api.pauseTrigger({ triggerId: 'watcher/on-call' });
     const hourly = await api.pauseTrigger({ triggerId: 'watcher/hourly' });
     if (!watch.ok || !hook.ok || !hourly.ok) throw new Error('not paused');
-    expect([watch.value.armed, watch.value.folder, watch.value.pausedAt]).toEqual([true, folder, '2026-12-01T10:00:00.000Z']);
+    expect([watch.value.armed, watch.value.folder, watch.value.pausedAt]).toEqual([
+      true,
+      folder,
+      '2026-12-01T10:00:00.000Z',
+    ]);
     expect([hook.value.armed, hook.value.webhookSecretSet, hook.value.pausedAt !== null]).toEqual([true, true, true]);
     expect(hourly.value.next).toEqual([]);
     const paused = stateOf(dataDir);
-    expect(paused.triggers['watcher/on-change']).toMatchObject({ armed: true, folder, pausedAt: '2026-12-01T10:00:00.000Z' });
+    expect(paused.triggers['watcher/on-change']).toMatchObject({
+      armed: true,
+      folder,
+      pausedAt: '2026-12-01T10:00:00.000Z',
+    });
     expect(paused.triggers['watcher/on-call'].secretRef).toBe(secretRef);
     expect(paused.webhookSecrets[secretRef]).toBe(sealed);
 

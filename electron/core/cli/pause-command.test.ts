@@ -43,10 +43,14 @@ describe('pause and resume', () => {
     );
     expect(state(dataDir).triggers['watcher/on-call']).toMatchObject({ armed: true, secretRef: ref });
     expect((await cli(['list'])).stdout).toContain('  paused   watcher/on-call: On a signed HTTP call');
-    expect((await cli(['pause', 'watcher/on-call'])).stdout).toBe('watcher/on-call was already paused: nothing changed.\n');
+    expect((await cli(['pause', 'watcher/on-call'])).stdout).toBe(
+      'watcher/on-call was already paused: nothing changed.\n',
+    );
     const json = JSON.parse((await cli(['resume', 'watcher/on-call', '--json'])).stdout);
     expect([json.armed, json.pausedAt, json.webhookSecretSet]).toEqual([true, null, true]);
-    expect((await cli(['resume', 'watcher/on-call'])).stdout).toBe('watcher/on-call was not paused: nothing changed.\n');
+    expect((await cli(['resume', 'watcher/on-call'])).stdout).toBe(
+      'watcher/on-call was not paused: nothing changed.\n',
+    );
     expect(activityText(dataDir)).toContain('"kind":"pause"');
     expect(activityText(dataDir)).toContain('"kind":"resume"');
   });
@@ -69,7 +73,17 @@ describe('pause and resume', () => {
 describe('approvals', () => {
   it('switches a template agent between unattended and asking; recorded', async () => {
     const { dataDir, cli } = await dataFolder();
-    const applied = await cli(['apply', 'release-notes', '--param', 'owner=acme', '--param', 'repo=shop', '--approvals', 'never', '--yes']);
+    const applied = await cli([
+      'apply',
+      'release-notes',
+      '--param',
+      'owner=acme',
+      '--param',
+      'repo=shop',
+      '--approvals',
+      'never',
+      '--yes',
+    ]);
     expect([applied.code, applied.stderr]).toEqual([0, '']);
     const agentId = Object.keys(state(dataDir).agents)[0] as string;
     expect(state(dataDir).agents[agentId].approvals).toBe('never');
@@ -86,7 +100,9 @@ describe('approvals', () => {
     const policy = join(tempDir('apollia-cli-pause-policy-'), 'policy.json');
     writeFileSync(policy, JSON.stringify({ version: 1 }));
     const { dataDir, cli } = await dataFolder({ APOLLIA_POLICY_FILE: policy });
-    expect((await cli(['apply', 'release-notes', '--param', 'owner=acme', '--param', 'repo=shop', '--yes'])).code).toBe(0);
+    expect((await cli(['apply', 'release-notes', '--param', 'owner=acme', '--param', 'repo=shop', '--yes'])).code).toBe(
+      0,
+    );
     const agentId = Object.keys(state(dataDir).agents)[0] as string;
     writeFileSync(policy, JSON.stringify({ version: 1, unattended: false }));
     const text = stateText(dataDir);

@@ -44,7 +44,8 @@ export function TriggerRowView({ trigger }: { trigger: TriggerView }) {
     setFocusAfterDisarm(false);
     (first.current ?? summary.current)?.focus();
   }, [focusAfterDisarm, trigger.armed]);
-  const busy = arm.isPending || disarm.isPending || rotate.isPending || pick.isPending || pause.isPending || resume.isPending;
+  const busy =
+    arm.isPending || disarm.isPending || rotate.isPending || pick.isPending || pause.isPending || resume.isPending;
   const paused = trigger.pausedAt !== null;
   const doArm = () => {
     if (trigger.type === 'file_watch') {
