@@ -16,7 +16,7 @@ import { TriggerHostNote } from './dashboard/TriggerLive';
 import { TriggerRowView } from './dashboard/TriggerRow';
 import { agentCounts, agentCountsText, MANY_AGENTS, matchesFilter, riskiestFirst } from './dashboard/agent-summary';
 import { formatDateTime } from '../components/date-format';
-import { approvalsSummary } from '../../../shared/decisions/approvals-words';
+import { ApprovalsSwitch, RunsSwitchButton, RunsUnaskedPanel } from './dashboard/RunsUnasked';
 
 function when(iso: string): string {
   return formatDateTime(iso);
@@ -65,6 +65,7 @@ function AccessRowView({ agent, access }: { agent: AgentView; access: AccessView
       >
         {access.granted ? 'Revoke' : 'Grant'}
       </button>
+      <RunsSwitchButton agent={agent} access={access} />
       {access.pin ? <span className="small row-note">Pinned: {pinText(access.pin)}</span> : null}
       {set.isError ? <ErrorPanel error={set.error} title="The access was not changed" /> : null}
     </li>
@@ -161,7 +162,7 @@ function AgentCard({ agent }: { agent: AgentView }) {
         · made {when(agent.createdAt)}
         {agent.budgetPerRunUsd !== null ? ` · budget $${agent.budgetPerRunUsd} per run` : ''}
       </p>
-      {agent.approvals ? <p className="small">It {approvalsSummary(agent.approvals)}.</p> : null}
+      <ApprovalsSwitch agent={agent} />
       <p>
         <PackageText text={agent.description} />
       </p>
@@ -342,6 +343,7 @@ export function DashboardScreen() {
               </ul>
             </section>
           ) : null}
+          <RunsUnaskedPanel agents={dashboard.data.agents} />
           <TriggerHostNote />
           {dashboard.data.packages.length === 0 && dashboard.data.agents.length === 0 ? (
             <p>
