@@ -57,6 +57,7 @@ import { openDownloadPage } from './app/download-page';
 import { armTrigger, disarmTrigger, rotateWebhookSecret, webhookSecretShared } from './app/trigger-arming';
 import { activityOf, triggerStatus } from './app/trigger-status';
 import { pauseTrigger, resumeTrigger } from './app/trigger-pause';
+import { policyPage } from './app/policy-page';
 import { ioFaultSentence } from './errors/io-fault';
 
 export type { ApiDeps } from './app/context';
@@ -135,6 +136,7 @@ function handlersOf(ctx: ApiContext): { [M in ApiMethod]: (request: ApiRequest<M
     denyTool: (request) => denyTool(ctx, request),
     removeDeniedTool: (request) => removeDeniedTool(ctx, request),
     triggerStatus: () => triggerStatus(ctx),
+    policyPage: () => policyPage(ctx),
     activity: (request) => activityOf(ctx, request),
     setWebhookPort: (request) => setWebhookPortUnderPolicy(ctx, request),
     trashSource: (request) => trashSource(ctx, request),

@@ -37,6 +37,11 @@ export function useDashboard() {
   return useQuery({ queryKey: queryKeys.dashboard(), queryFn: () => call('dashboard') });
 }
 
+/** The organization's policy in words, and what it changes here. */
+export function usePolicyPage() {
+  return useQuery({ queryKey: queryKeys.policyPage(), queryFn: () => call('policyPage') });
+}
+
 export function useSettings() {
   // Just after start the keychain may not have answered (`pending`): asked again until it has.
   return useQuery({

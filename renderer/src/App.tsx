@@ -1,4 +1,4 @@
-import { Archive, FolderOpen, History, LayoutDashboard, Settings as SettingsIcon, X } from 'lucide-react';
+import { Archive, Building2, FolderOpen, History, LayoutDashboard, Settings as SettingsIcon, X } from 'lucide-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { lazy, type RefObject, Suspense, useEffect, useMemo, useRef, useState, type DragEvent } from 'react';
 import { tabLabels } from '../../shared/words/tab-labels';
@@ -18,6 +18,7 @@ import { useFlowStore, type MainView } from './stores/flow-store';
 const DashboardScreen = lazy(() => import('./screens/DashboardScreen').then((m) => ({ default: m.DashboardScreen })));
 const SettingsScreen = lazy(() => import('./screens/SettingsScreen').then((m) => ({ default: m.SettingsScreen })));
 const ActivityScreen = lazy(() => import('./screens/ActivityScreen').then((m) => ({ default: m.ActivityScreen })));
+const PolicyScreen = lazy(() => import('./screens/PolicyScreen').then((m) => ({ default: m.PolicyScreen })));
 const RunsScreen = lazy(() => import('./screens/RunsScreen').then((m) => ({ default: m.RunsScreen })));
 
 const NAV: { view: MainView; label: string; icon: typeof FolderOpen }[] = [
@@ -25,6 +26,7 @@ const NAV: { view: MainView; label: string; icon: typeof FolderOpen }[] = [
   { view: 'dashboard', label: 'Dashboard', icon: LayoutDashboard },
   { view: 'activity', label: 'Activity', icon: History },
   { view: 'settings', label: 'Settings', icon: SettingsIcon },
+  { view: 'policy', label: 'Policy', icon: Building2 },
 ];
 
 /** The window: a nav, the open flows, and the screen in view. Files dropped anywhere open a flow. */
@@ -239,5 +241,6 @@ function ScreenInView() {
   if (view === 'activity') return <ActivityScreen />;
   if (view === 'settings') return <SettingsScreen />;
   if (view === 'runs') return <RunsScreen />;
+  if (view === 'policy') return <PolicyScreen />;
   return <OpenScreen />;
 }

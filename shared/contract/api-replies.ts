@@ -15,6 +15,7 @@ import { type Static, Type } from 'typebox';
 import { closed, oneOf, orNull, shaped } from '../base/schema-kit';
 import { AppInfoSchema, InstalledRelationSchema, SourceHandleSchema } from './replies-app';
 import { DashboardSchema, PickedFolderSchema, SettingsViewSchema } from './replies-dashboard';
+import { PolicyPageSchema } from './replies-policy';
 import {
   ActivityViewSchema,
   AgentViewSchema,
@@ -118,6 +119,7 @@ export const API_REPLY_SCHEMAS = {
   webhookSecretShared: closed({ warning: nstr }),
   uninstallPackage: UninstallReceiptSchema,
   triggerStatus: TriggerStatusViewSchema,
+  policyPage: PolicyPageSchema,
   activity: ActivityViewSchema,
   trashSource: TrashReceiptSchema,
   startAtLogin: StartAtLoginViewSchema,

@@ -217,6 +217,7 @@ export const API_REQUEST_SCHEMAS = {
   denyTool: OwnerToolRequestSchema,
   removeDeniedTool: OwnerToolRequestSchema,
   triggerStatus: noRequest,
+  policyPage: noRequest,
   activity: ActivityRequestSchema,
   setWebhookPort: closed({
     port: shaped<number | null>({

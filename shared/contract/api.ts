@@ -24,6 +24,7 @@ import type {
 } from './replies-installed';
 import type { SourceHandle, AppInfo } from './replies-app';
 import type { PickedFolder, SettingsView, Dashboard } from './replies-dashboard';
+import type { PolicyPage } from './replies-policy';
 import type {
   ActivityRequest,
   ApiRequestOf,
@@ -130,6 +131,7 @@ export type {
   ApplyReceipt,
 } from './replies-installed';
 export type { PickedFolder, SettingsView, SavedMcpServerView, Dashboard } from './replies-dashboard';
+export type { PolicyPage } from './replies-policy';
 
 /** The Api: one entry per method, `[request, response]`. */
 export interface ApiMethods {
@@ -180,6 +182,8 @@ export interface ApiMethods {
    * The live status of the triggers: whether a host runs, each trigger's state, deliveries, last fire, runs waiting.
    */
   triggerStatus: [void, TriggerStatusView];
+  /** The organization's policy in words: who sets it and from where (a trial policy said so), its rules, what it changes here. */
+  policyPage: [void, PolicyPage];
   /** The activity log, newest first. */
   activity: [ActivityRequest | void, ActivityView];
   /** Sets the webhook listener's port (null: the default); a running host rebinds to it. */
@@ -296,6 +300,7 @@ export const API_METHODS = [
   'denyTool',
   'removeDeniedTool',
   'triggerStatus',
+  'policyPage',
   'activity',
   'setWebhookPort',
   'trustedKeys',

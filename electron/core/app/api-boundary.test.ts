@@ -29,6 +29,7 @@ const WELL_FORMED: Record<ApiMethod, Record<string, unknown> | undefined> = {
   armTrigger: { triggerId: 'nope' },
   disarmTrigger: { triggerId: 'nope' },
   pauseTrigger: { triggerId: 'nope' },
+  policyPage: undefined,
   setToolAsks: { agentId: 'nope', tool: 'web_fetch', asks: true },
   setApprovals: { agentId: 'nope', approvals: 'ask' },
   resumeTrigger: { triggerId: 'nope' },

@@ -29,6 +29,7 @@ export declare const removeSecret: ValidateFunction;
 export declare const denyTool: ValidateFunction;
 export declare const removeDeniedTool: ValidateFunction;
 export declare const triggerStatus: ValidateFunction;
+export declare const policyPage: ValidateFunction;
 export declare const activity: ValidateFunction;
 export declare const setWebhookPort: ValidateFunction;
 export declare const trustedKeys: ValidateFunction;

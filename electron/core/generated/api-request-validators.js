@@ -4129,6 +4129,7 @@ export const dashboard = appInfo;
 export const settings = appInfo;
 export const removeDeniedTool = denyTool;
 export const triggerStatus = appInfo;
+export const policyPage = appInfo;
 export const trustedKeys = appInfo;
 export const previewKeyFile = appInfo;
 export const verifyInstalled = appInfo;

@@ -13,6 +13,7 @@ import { PackageText } from '../components/PackageText';
 import { ErrorPanel, Loading } from '../components/Status';
 import { useFlowStore } from '../stores/flow-store';
 import { TriggerHostNote } from './dashboard/TriggerLive';
+import { pausedCounts } from './dashboard/paused-count';
 import { TriggerRowView } from './dashboard/TriggerRow';
 import { agentCounts, agentCountsText, MANY_AGENTS, matchesFilter, riskiestFirst } from './dashboard/agent-summary';
 import { formatDateTime } from '../components/date-format';
@@ -344,7 +345,7 @@ export function DashboardScreen() {
             </section>
           ) : null}
           <RunsUnaskedPanel agents={dashboard.data.agents} />
-          <TriggerHostNote />
+          <TriggerHostNote paused={pausedCounts(dashboard.data)} />
           {dashboard.data.packages.length === 0 && dashboard.data.agents.length === 0 ? (
             <p>
               Nothing is installed on this computer yet.{' '}

@@ -20,6 +20,7 @@ import { useFlowStore } from '../../stores/flow-store';
 import { CodeText } from '../../components/CodeText';
 import { formatFireTime } from '../../components/schedule';
 import { WebhookAddress } from './WebhookAddress';
+import { type PausedCounts, pausedWords } from './paused-count';
 
 function when(iso: string): string {
   const date = new Date(iso);
@@ -174,7 +175,7 @@ export function TriggerQueue({ trigger }: { trigger: TriggerView }) {
 }
 
 /** Whether the triggers are live at all, and the runs waiting: said plainly at the top of the dashboard. */
-export function TriggerHostNote() {
+export function TriggerHostNote({ paused }: { paused?: PausedCounts }) {
   const status = useTriggerStatus();
   const settings = useSettings();
   const showRuns = useFlowStore((s) => s.showRuns);
@@ -186,10 +187,15 @@ export function TriggerHostNote() {
       <h2 id="trigger-host-heading">Triggers</h2>
       {running ? (
         <>
-          <p>
-            Armed triggers are live: webhooks are received on <code data-volatile>{origin ?? 'this computer'}</code>,
-            folders watched and schedules kept.
-          </p>
+          {paused && paused.armed > 0 && paused.byYou + paused.held === paused.armed ? (
+            <p>No armed trigger is live: {pausedWords(paused)}. Nothing fires until they are resumed.</p>
+          ) : (
+            <p>
+              Armed triggers are live{paused && pausedWords(paused) ? `, except ${pausedWords(paused)}` : ''}: webhooks
+              are received on <code data-volatile>{origin ?? 'this computer'}</code>, folders watched and schedules
+              kept.
+            </p>
+          )}
           {host?.here === false ? (
             <p>
               They run in another program on this computer: the Apollia Desktop command line’s <code>serve</code>, or
