@@ -57,7 +57,7 @@ describe('the policy page', () => {
       ['tool', expect.stringContaining('mcp:ledger/lookup of Invoice clerk is withheld'), 'policy.blocked_tool'],
       [
         'trigger',
-        'the trigger invoices/first-monday is paused: still armed, its folder and secret kept',
+        'The trigger invoices/first-monday is paused: still armed, its folder and secret kept',
         'policy.trigger_kind',
       ],
     ]);

@@ -70,7 +70,7 @@ export async function policyPage(ctx: ApiContext): Promise<PolicyPage> {
       .map((t) => ({
         kind: 'trigger' as const,
         subject: t.package ?? t.agent ?? t.trigger,
-        what: `the trigger ${t.trigger} is paused: still armed, its folder and secret kept`,
+        what: `The trigger ${t.trigger} is paused: still armed, its folder and secret kept`,
         why: t.why,
         code: view.state === 'unreadable' ? 'policy.unreadable' : 'policy.trigger_kind',
       })),

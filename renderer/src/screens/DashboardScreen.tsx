@@ -68,7 +68,13 @@ function AccessRowView({ agent, access }: { agent: AgentView; access: AccessView
       </button>
       <RunsSwitchButton agent={agent} access={access} />
       {access.pin ? <span className="small row-note">Pinned: {pinText(access.pin)}</span> : null}
-      {set.isError ? <ErrorPanel error={set.error} title="The access was not changed" /> : null}
+      {set.isError ? (
+        <ErrorPanel
+          error={set.error}
+          title="The access was not changed"
+          subject={`${agent.displayName} (${agent.origin} ${agent.from})`}
+        />
+      ) : null}
     </li>
   );
 }
