@@ -84,54 +84,17 @@ export function TriggerRowView({ trigger }: { trigger: TriggerView }) {
           <WebhookSecretOrigin origin={trigger.webhookSecretOrigin} setAt={trigger.webhookSecretSetAt} />
         </>
       ) : null}
-      <div className="button-row">
-        {trigger.armed ? (
-          <>
-            <button
-              ref={first}
-              type="button"
-              className="button button-small"
-              // Resuming is a door as arming is: locked while the organization's policy holds the trigger.
-              disabled={paused && Boolean(trigger.policy)}
-              aria-disabled={busy || undefined}
-              aria-label={`${paused ? 'Resume' : 'Pause'} ${trigger.name}`}
-              onClick={() => {
-                if (busy) return;
-                if (paused) resume.mutate({ triggerId: trigger.id });
-                else pause.mutate({ triggerId: trigger.id });
-              }}
-            >
-              {paused ? 'Resume' : 'Pause'}
-            </button>
-            <button
-              type="button"
-              className="button button-small button-danger-soft"
-              aria-disabled={busy || undefined}
-              aria-label={`Disarm ${trigger.name}`}
-              aria-haspopup="dialog"
-              onClick={() => {
-                if (!busy) setConfirmDisarm(true);
-              }}
-            >
-              Disarm…
-            </button>
-          </>
-        ) : trigger.type === 'webhook' ? null : (
-          <button
-            ref={first}
-            type="button"
-            className="button button-small"
-            disabled={Boolean(trigger.policy)}
-            aria-disabled={busy || undefined}
-            aria-label={`Arm ${trigger.name}`}
-            onClick={() => {
-              if (!busy) doArm();
-            }}
-          >
-            {trigger.type === 'file_watch' ? 'Arm (choose a folder)…' : 'Arm'}
-          </button>
-        )}
-      </div>
+      <TriggerButtons
+        trigger={trigger}
+        busy={busy}
+        firstRef={first}
+        onPauseOrResume={() => {
+          if (paused) resume.mutate({ triggerId: trigger.id });
+          else pause.mutate({ triggerId: trigger.id });
+        }}
+        onDisarm={() => setConfirmDisarm(true)}
+        onArm={doArm}
+      />
       <DisarmConfirm
         trigger={trigger}
         open={confirmDisarm && trigger.armed}
@@ -159,6 +122,73 @@ export function TriggerRowView({ trigger }: { trigger: TriggerView }) {
       <TriggerQueue trigger={trigger} />
       {error && !confirmDisarm ? <ErrorPanel error={error} title="The trigger was not changed" /> : null}
     </li>
+  );
+}
+
+/** The row's controls: Pause or Resume and Disarm… when armed (the first keeps the focus through them), else Arm. */
+function TriggerButtons({
+  trigger,
+  busy,
+  firstRef,
+  onPauseOrResume,
+  onDisarm,
+  onArm,
+}: {
+  trigger: TriggerView;
+  busy: boolean;
+  firstRef: RefObject<HTMLButtonElement | null>;
+  onPauseOrResume: () => void;
+  onDisarm: () => void;
+  onArm: () => void;
+}) {
+  const paused = trigger.pausedAt !== null;
+  return (
+    <div className="button-row">
+      {trigger.armed ? (
+        <>
+          <button
+            ref={firstRef}
+            type="button"
+            className="button button-small"
+            // Resuming is a door as arming is: locked while the organization's policy holds the trigger.
+            disabled={paused && Boolean(trigger.policy)}
+            aria-disabled={busy || undefined}
+            aria-label={`${paused ? 'Resume' : 'Pause'} ${trigger.name}`}
+            onClick={() => {
+              if (!busy) onPauseOrResume();
+            }}
+          >
+            {paused ? 'Resume' : 'Pause'}
+          </button>
+          <button
+            type="button"
+            className="button button-small button-danger-soft"
+            aria-disabled={busy || undefined}
+            aria-label={`Disarm ${trigger.name}`}
+            aria-haspopup="dialog"
+            onClick={() => {
+              if (!busy) onDisarm();
+            }}
+          >
+            Disarm…
+          </button>
+        </>
+      ) : trigger.type === 'webhook' ? null : (
+        <button
+          ref={firstRef}
+          type="button"
+          className="button button-small"
+          disabled={Boolean(trigger.policy)}
+          aria-disabled={busy || undefined}
+          aria-label={`Arm ${trigger.name}`}
+          onClick={() => {
+            if (!busy) onArm();
+          }}
+        >
+          {trigger.type === 'file_watch' ? 'Arm (choose a folder)…' : 'Arm'}
+        </button>
+      )}
+    </div>
   );
 }
 
