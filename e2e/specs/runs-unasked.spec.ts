@@ -22,12 +22,13 @@ interface Stored {
 const stored = async (app: AppDriver) => (await app.readState()) as unknown as Stored;
 
 /** Applies the built-in KYB template with its approvals chosen; the dashboard open. */
-async function applyKyb(page: Page, unattended: boolean) {
+async function applyKyb(page: Page, unattended: boolean, atAccess?: () => Promise<void>) {
   await page.getByRole('button', { name: 'Use this template: Know your business (KYB)' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Apply template kyb' })).toBeVisible();
   await nextStep(page, 'Step 2 of 5: Fill in its parameters');
   await nextStep(page, 'Step 3 of 5: What it may use');
   if (unattended) await page.getByRole('radio', { name: /^Run unattended/ }).check();
+  await atAccess?.();
   await nextStep(page, 'Step 4 of 5: What would start it');
   await nextStep(page, 'Step 5 of 5: Review and apply');
   await page.getByRole('button', { name: 'Apply', exact: true }).click();
@@ -76,8 +77,21 @@ test('under a policy without unattended, running unattended is locked at the con
   page,
   app,
 }) => {
-  writeFileSync(policyFile, JSON.stringify({ version: 1, organization: 'Example Corp', unattended: false }));
-  await applyKyb(page, false);
+  writeFileSync(
+    policyFile,
+    JSON.stringify({ version: 1, organization: 'Example Corp', unattended: false, blockedTools: ['web_fetch'] }),
+  );
+  await applyKyb(page, false, async () => {
+    // The organization's block is said as its lock, with its reason: never as the person's own list.
+    const left = page
+      .getByRole('list', { name: 'Tools left out' })
+      .getByRole('listitem')
+      .filter({ hasText: 'web_fetch' });
+    await expect(left).toContainText('Locked by your organization');
+    await expect(left).toContainText('your organization blocks this tool: the agent does not get it.');
+    await expect(left).not.toContainText('Denied in your Settings');
+    await axeCheck(page, 'a template tool the policy blocks');
+  });
   const card = page.getByRole('article', { name: /KYB due diligence/ });
   const unattended = card.getByRole('button', { name: 'Let KYB due diligence run unattended' });
   await expect(unattended).toBeDisabled();
