@@ -115,3 +115,14 @@ test('a policy refusal in the dashboard offers a request for the administrator n
   await expect(refusal).toContainText('The rule: blockedActionFamilies (refusal code policy.blocked_family)');
   await axeCheck(page, 'a policy refusal with its request');
 });
+
+test('a policy that counts only its keys locks adding one in Settings before anything is asked', async ({ page }) => {
+  policy({ allowUserTrustedKeys: false });
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Settings' }).click();
+  const section = page.getByRole('region', { name: 'Trusted publishers' });
+  await expect(section.getByRole('note')).toContainText(
+    'Adding a key is locked by your organization: your organization counts only the publisher keys it trusts: you cannot add your own.',
+  );
+  await expect(section.getByRole('button', { name: 'Choose a key file…' })).toHaveCount(0);
+  await axeCheck(page, 'Settings with adding a key locked');
+});
