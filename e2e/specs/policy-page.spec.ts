@@ -91,29 +91,20 @@ test('the policy page: a trial policy said so, its rules, what it changes here, 
   await expect(page.getByRole('button', { name: 'Pause first-monday' })).toBeEnabled();
 });
 
-test('a policy refusal in the dashboard offers a request for the administrator naming the rule', async ({
+test('a package the policy refuses: the refusal offers a request for the administrator naming it and the rule', async ({
   page,
   app,
 }) => {
-  policy({});
+  policy({ requireSignature: 'trusted' });
   await app.open(packInvoices().path);
-  await nextStep(page, 'Step 2 of 4: What it asks to use');
-  await nextStep(page, 'Step 3 of 4: What would start it');
-  await nextStep(page, 'Step 4 of 4: Review and install');
-  await page.getByRole('button', { name: 'Install', exact: true }).click();
-  await page.getByRole('button', { name: 'Go to the dashboard' }).click();
-  await page.getByRole('button', { name: 'Revoke file_read for Invoice clerk' }).click();
-  await expect(page.getByRole('button', { name: 'Grant file_read for Invoice clerk' })).toBeVisible();
-  // Now the organization blocks it: Grant is refused, with the request beside the refusal.
-  policy({ blockedActionFamilies: ['read_personal'] });
-  await page.getByRole('button', { name: 'Grant file_read for Invoice clerk' }).click();
-  const refusal = page.getByRole('alert', { name: 'The access was not changed' });
-  await expect(refusal).toContainText('your organization does not allow this');
-  await expect(refusal.getByRole('button', { name: 'Copy a request for your administrator' })).toBeVisible();
-  await refusal.getByText('The request').click();
-  await expect(refusal).toContainText('About: Invoice clerk (package invoices)');
-  await expect(refusal).toContainText('The rule: blockedActionFamilies (refusal code policy.blocked_family)');
+  await expect(page.getByRole('heading', { level: 1, name: 'This package was refused' })).toBeVisible();
+  const main = page.getByRole('main');
+  await expect(main.getByRole('button', { name: 'Copy a request for your administrator' })).toBeVisible();
+  await main.getByText('The request').click();
+  await expect(main).toContainText('About: the package invoices-1.2.0.apo');
+  await expect(main).toContainText('The rule: requireSignature (refusal code policy.untrusted_signature)');
   await axeCheck(page, 'a policy refusal with its request');
+  await snapshotBoth(page, 'policy-5-refused-request');
 });
 
 test('a policy that counts only its keys locks adding one in Settings before anything is asked', async ({ page }) => {
