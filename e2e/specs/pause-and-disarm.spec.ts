@@ -1,5 +1,5 @@
 /**
- * Nothing destroyed in one click (issue 45 item 4; DESIGN.md "Triggers at run time"): Pause keeps a webhook's secret
+ * Nothing destroyed in one click (DESIGN.md "Triggers at run time"): Pause keeps a webhook's secret
  * and a watched folder, Resume gives them back, both recorded; Disarm asks first in a dialog that says what it
  * deletes (the sender's secret, the folder choice), traps the focus, gives it back on Escape, and offers Pause instead.
  */

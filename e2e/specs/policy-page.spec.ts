@@ -1,5 +1,5 @@
 /**
- * A managed person knows the rules first (issue 45 item 7; issue 39's screens): the policy page says who sets the
+ * A managed person knows the rules first (DESIGN.md "Managed policy"): the policy page says who sets the
  * policy and from where — here the person's own APOLLIA_POLICY_FILE, a trial policy, said so —, each rule in words
  * with its file, what it changes on this computer now (a tool withheld, a trigger paused, a tool made to ask), and
  * offers a request to copy for the administrator; a policy refusal offers the same; the Triggers note says what is

@@ -1,5 +1,5 @@
 /**
- * What runs without asking, said and switched on the dashboard (issue 45 items 1 and 2): the outbound tools that run
+ * What runs without asking, said and switched on the dashboard: the outbound tools that run
  * without asking are listed first with a one-click switch to Ask; a template's agent is switched between asking and
  * running unattended; a package's tool between asking first and running without asking; each through the core's
  * decision function and recorded; under a policy without `unattended`, running unattended is locked at the control

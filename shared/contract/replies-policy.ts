@@ -1,5 +1,5 @@
 /**
- * The Api's policy page (issue 45 item 7; DESIGN.md "Managed policy"): the policy in force, who sets it and from
+ * The Api's policy page (DESIGN.md "Managed policy"): the policy in force, who sets it and from
  * where (a trial policy said so), each rule in words with the sources it came from, and what it changes on this
  * computer now, from the same evaluation every door makes. Once with TypeBox; loaded only by tests and tools.
  */

@@ -1,5 +1,5 @@
 /**
- * The organization's policy in words (DESIGN.md "Managed policy"; issue 45 item 7, issue 39's screens): who sets it
+ * The organization's policy in words (DESIGN.md "Managed policy"): who sets it
  * and from where (a machine source, or the person's own `APOLLIA_POLICY_FILE` alone: a trial policy, said so), each
  * rule it sets, which rule a `policy.*` refusal comes from, and the request a person copies for their administrator.
  * One home, so the policy page, the banner, the refusals and the CLI say the same thing.

@@ -1,5 +1,5 @@
 /**
- * How an agent's tools run, changed after it was made (issue 45 items 1 and 2; DESIGN.md "Consent, install, apply":
+ * How an agent's tools run, changed after it was made (DESIGN.md "Consent, install, apply":
  * the one decision function decides, the form, the CLI and the core agree):
  *
  * - `setApprovals`: a template agent switched between asking before each tool (`ask`) and running unattended

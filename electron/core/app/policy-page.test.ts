@@ -1,5 +1,5 @@
 /**
- * The policy page (issue 45 item 7): who sets the policy and from where (a trial policy from APOLLIA_POLICY_FILE said
+ * The policy page: who sets the policy and from where (a trial policy from APOLLIA_POLICY_FILE said
  * so), each rule with its source, and what it changes here now, from the same evaluation every door makes: a package
  * the policy refuses withheld whole, a trigger kind it does not allow paused, a tool the person let run unasked made
  * to ask.

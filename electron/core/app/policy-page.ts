@@ -1,5 +1,5 @@
 /**
- * The policy page (issue 45 item 7; DESIGN.md "Managed policy"): what the organization sets, from which source (a
+ * The policy page (DESIGN.md "Managed policy"): what the organization sets, from which source (a
  * trial policy when only the person's `APOLLIA_POLICY_FILE` was read), and what it changes on this computer now —
  * read from the same evaluation every door makes (`policy/installed-policy.ts`'s packages withheld whole,
  * `policy-effects.ts`'s tools and triggers held), never worked out again here.

@@ -1,5 +1,5 @@
 /**
- * "Copy a request for your administrator" (issue 45 item 7): beside a refusal of the organization's policy, the text a
+ * "Copy a request for your administrator": beside a refusal of the organization's policy, the text a
  * person sends to whoever manages the computer — what was refused, about what, by which rule — copied in one click
  * and shown, so it can be selected when the clipboard cannot be used.
  */

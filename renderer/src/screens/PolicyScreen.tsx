@@ -1,5 +1,5 @@
 /**
- * The policy page (issue 45 item 7; DESIGN.md "Managed policy"): who sets the policy on this computer and from where
+ * The policy page (DESIGN.md "Managed policy"): who sets the policy on this computer and from where
  * — a trial policy from the person's own APOLLIA_POLICY_FILE is said so —, each rule in words with its source, and
  * what it changes here now (the core's one evaluation for every door), each with a request to copy for the
  * administrator.

@@ -1,5 +1,5 @@
 /**
- * Disarm asks first (issue 45 item 4; DESIGN.md "Triggers at run time": disarmed is off, a webhook's secret deleted,
+ * Disarm asks first (DESIGN.md "Triggers at run time": disarmed is off, a webhook's secret deleted,
  * a folder forgotten; only the person disarms): the dialog says what disarming deletes for this trigger and offers
  * Pause, which keeps both, as the gentler way out.
  */

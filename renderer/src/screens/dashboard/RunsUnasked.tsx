@@ -1,5 +1,5 @@
 /**
- * How an agent's tools run, said and switched on the dashboard (issue 45 items 1 and 2): the outbound tools that run
+ * How an agent's tools run, said and switched on the dashboard: the outbound tools that run
  * without asking listed first with a one-click Ask; a package tool's Ask first / Run without asking on its row; a
  * template agent's switch between asking and running unattended. Each goes through the core's decision function
  * (`setToolAsks`, `setApprovals`), and a choice the organization's policy forbids is locked at the control with its

@@ -1,5 +1,5 @@
 /**
- * What is paused, counted once for the dashboard's Triggers note (issue 45 item 7: one banner whose words match what
+ * What is paused, counted once for the dashboard's Triggers note (one banner whose words match what
  * is paused): armed triggers paused by the person, and those the organization's policy or a changed package holds.
  * The note then never says "Armed triggers are live" above triggers that are not.
  */

@@ -1,5 +1,5 @@
 /**
- * What the dashboard lists first (issue 45 item 1): the tools that send what they look up outside this computer and
+ * What the dashboard lists first: the tools that send what they look up outside this computer and
  * run without asking, each with the one switch that makes it ask. A package's agent asks per tool; a template's agent
  * runs unattended as a whole (its approvals), so its switch makes the agent ask.
  */
