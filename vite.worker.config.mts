@@ -1,7 +1,7 @@
 import { builtinModules } from 'node:module';
 import { resolve } from 'node:path';
 import { defineConfig, type Plugin } from 'vite';
-import { LOAD_WORKER_FILE, TEMPLATE_READER_FILE } from './electron/core/bounded/worker-boot';
+import { LOAD_WORKER_FILE, TEMPLATE_READER_FILE } from './electron/core/bounded/worker-boot.ts';
 
 // The bounded checker's worker (electron/core/bounded/), built by scripts/build-worker.ts: ONE
 // minified CommonJS file per entry, every dependency inside, no chunk and no `import()` left.

@@ -15,5 +15,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // The default report, then why tests were skipped (a tool missing on this machine), each reason once.
+    reporters: ['default', './test/skip-reasons-reporter.ts'],
   },
 });

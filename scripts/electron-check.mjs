@@ -21,12 +21,18 @@ const binary = process.env.ELECTRON_OVERRIDE_DIST_PATH
     : null;
 
 if (binary === null || !existsSync(binary)) {
+  // Electron 45's package has no install step: its binary is fetched by its `install-electron` command (or by the
+  // first `require('electron')`), never by `npm install`.
+  let version = '';
+  try {
+    version = ` ${JSON.parse(readFileSync(join(electronDir, 'package.json'), 'utf8')).version}`;
+  } catch {}
   const what =
     binary === null
-      ? `the Electron binary is not installed (${pathFile} is missing: npm did not run the electron package's download, as happens with ELECTRON_SKIP_BINARY_DOWNLOAD=1 or when npm skips install scripts)`
+      ? `the Electron binary is not installed (${pathFile} is missing: npm installs the electron package without it)`
       : `the Electron binary ${binary} is missing`;
   process.stderr.write(
-    `Apollia Desktop cannot start: ${what}. Fetch it with \`node node_modules/electron/install.js\` (it downloads Electron from GitHub; ELECTRON_SKIP_BINARY_DOWNLOAD must be unset), then run \`npm start\` again. The command line and the tests work without it: \`npm run build\`, then \`node out/cli/cli.cjs --help\`; \`npm test\` runs the end-to-end tests in Chromium instead.\n`,
+    `Apollia Desktop cannot start: ${what}. Fetch it with \`npx install-electron\` (it downloads Electron${version} from github.com), then run \`npm start\` again. If github.com cannot be reached from here (the download then stops with "fetch failed"), set ELECTRON_MIRROR to a mirror of Electron's releases, or ELECTRON_OVERRIDE_DIST_PATH to the folder of an Electron${version} you already have. The command line and the tests work without it: \`npm run build\`, then \`node out/cli/cli.cjs --help\`; \`npm test\` runs the end-to-end tests in Chromium instead.\n`,
   );
   process.exit(1);
 }

@@ -31,7 +31,10 @@ describe('npm start without the Electron binary', () => {
     expect([run.status, run.stdout]).toEqual([1, '']);
     expect(run.stderr.trimEnd().split('\n')).toHaveLength(1);
     expect(run.stderr).toContain(`the Electron binary is not installed (${join(dir, 'path.txt')} is missing`);
-    expect(run.stderr).toContain('Fetch it with `node node_modules/electron/install.js`');
+    // Electron 45 ships no install.js step run by npm: its own command fetches the binary.
+    expect(run.stderr).toContain('Fetch it with `npx install-electron`');
+    expect(run.stderr).not.toContain('install.js');
+    expect(run.stderr).toContain('set ELECTRON_MIRROR to a mirror');
     expect(run.stderr).toContain('The command line and the tests work without it');
     expect(run.stderr).not.toMatch(/\n\s+at /);
   });
@@ -42,6 +45,8 @@ describe('npm start without the Electron binary', () => {
     const missing = check(dir);
     expect(missing.status).toBe(1);
     expect(missing.stderr).toContain(`the Electron binary ${join(dir, 'dist', 'electron')} is missing`);
+    writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'electron', version: '45.5.0' }));
+    expect(check(dir).stderr).toContain('it downloads Electron 45.5.0 from github.com');
     mkdirSync(join(dir, 'dist'));
     writeFileSync(join(dir, 'dist', 'electron'), '');
     expect(check(dir)).toMatchObject({ status: 0, stdout: '', stderr: '' });

@@ -156,12 +156,14 @@ describe.skipIf(skip)(
       appendFileSync(join(dataDir, 'packages', 'watcher', version as string, 'tools', 'tidy.py'), '\n# changed\n');
       const found = data('verify');
       expect(found.status).toBe(1);
-      expect(found.stdout).toContain('triggers disarmed: watcher/on-change');
+      expect(found.stdout).toContain('triggers paused by integrity (still armed): watcher/on-change');
       expect(found.stdout).toContain(
-        'put it back with `reinstall PKG.apo` (what was armed is armed again), or uninstall it.',
+        'put it back with `reinstall PKG.apo` (its paused triggers resume), or uninstall it.',
       );
-      expect(ok(data('reinstall', 'watcher.apo'))).toContain('  arms again: watcher/on-change');
-      expect(ok(data('reinstall', 'watcher.apo', '--yes'))).toContain('Armed again: watcher/on-change\n');
+      expect(ok(data('reinstall', 'watcher.apo'))).toContain(
+        '  resumes:    watcher/on-change (paused by integrity, still armed)',
+      );
+      expect(ok(data('reinstall', 'watcher.apo', '--yes'))).toContain('Resumed: watcher/on-change\n');
       expect(ok(data('verify'))).toContain('ok       watcher 0.1.0');
       // About twenty CLI processes in a row: on a loaded machine that is more than the default 30 s.
     }, 180_000);

@@ -192,7 +192,7 @@ test('an update from a lookalike publisher: shown first; new access unticked; a 
     'Invoice clerk asks for something new, not allowed until you tick it: run shell commands on this computer (shell)',
   );
   await expect(changes).toContainText(
-    'Changed trigger first-monday: 08:00 on the first Monday of each month (UTC) → at 09:00 (UTC); off until you arm it again',
+    'Changed trigger first-monday: at 08:00, on the first Monday of each month (UTC) → at 09:00 (UTC); off until you arm it again',
   );
   await expect(changes).not.toContainText(/read_personal|execute_code|send_external|write_or_delete/);
   await snapshot(page, 'update-publisher-lookalike');

@@ -2,7 +2,7 @@
  * Verified publishers: a key trusted in Settings → Trusted publishers, a
  * package signed by it installed as verified; an update signed by another key stopped, then
  * accepted only through the explicit confirmation; an installed file changed afterwards found on
- * opening the dashboard (changed, its trigger disarmed). Keys and signatures are made at test time
+ * opening the dashboard (changed, its trigger paused by integrity, still armed). Keys and signatures are made at test time
  * by the real `minisign`. Every state is pictured.
  */
 import { appendFileSync, mkdtempSync } from 'node:fs';
@@ -17,13 +17,16 @@ test.use({ now: '2026-01-01T00:00:00Z' });
 
 interface StoredState {
   packages: Record<string, { version: string; dir: string }>;
-  triggers: Record<string, { armed: boolean }>;
-  packageTrust: Record<string, { pin: { kind: string; keyId?: string; publicKey?: string } }>;
+  triggers: Record<string, { armed: boolean; armedAt?: string | null }>;
+  packageTrust: Record<
+    string,
+    { pin: { kind: string; keyId?: string; publicKey?: string }; integrity: { state: 'ok' | 'changed' } }
+  >;
 }
 
 const next = (page: Page) => page.getByRole('button', { name: 'Next' }).click();
 
-test('trust a key, install verified, a key change is a stop, tampering is found on the dashboard', async ({
+test('trust a key, install verified, a key change is a stop, tampering is found on the dashboard and pauses, a reinstall resumes', async ({
   page,
   app,
 }) => {
@@ -147,10 +150,30 @@ test('trust a key, install verified, a key change is a stop, tampering is found 
   await expect(changed).toContainText('Changed on this computer since you installed it');
   await expect(changed).toContainText('Changed: tools/extract.py');
   await expect(changed.getByRole('button', { name: 'Reinstall from the .apo file…' })).toBeVisible();
-  await expect(page.getByRole('button', { name: 'Arm first-monday' })).toBeVisible();
-  expect(((await app.readState()) as unknown as StoredState).triggers['invoices/first-monday']?.armed).toBe(false);
+  await expect(changed).toContainText('Its triggers are paused so nothing starts on its own; they stay armed');
+  // Paused by integrity, not disarmed: still armed, so a reinstall of the installed bytes resumes it.
+  await expect(page.getByRole('button', { name: 'Disarm first-monday' })).toBeVisible();
+  await expect(page.getByText('Armed, paused: its files changed')).toBeVisible();
+  await expect(page.getByTestId('trigger-integrity-invoices/first-monday')).toContainText(
+    'paused by integrity: the files of invoices changed on this computer since install (1 changed: tools/extract.py)',
+  );
+  expect(((await app.readState()) as unknown as StoredState).triggers['invoices/first-monday']?.armed).toBe(true);
   await shot(page, 'signatures-5-dashboard-changed');
   await axeCheck(page, 'dashboard changed');
+
+  // Reinstalled from the installed bytes through the window: the trigger the change paused resumes, never re-armed.
+  const paused = ((await app.readState()) as unknown as StoredState).triggers['invoices/first-monday'];
+  await app.open(v130.path);
+  const put = page.getByRole('button', { name: /^Install/ });
+  while (!(await put.isVisible())) await next(page);
+  await put.click();
+  await page.getByRole('button', { name: 'Go to the dashboard' }).click();
+  await expect(page.getByTestId('integrity-changed-invoices')).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Disarm first-monday' })).toBeVisible();
+  await expect(page.getByText('Armed, paused: its files changed')).toHaveCount(0);
+  const back = (await app.readState()) as unknown as StoredState;
+  expect(back.packageTrust['invoices']?.integrity.state).toBe('ok');
+  expect(back.triggers['invoices/first-monday']).toMatchObject({ armed: true, armedAt: paused?.armedAt });
 });
 
 test('the key-change stop shows a lookalike publisher and new shell access before any accept; names that differ are said; removing a key asks first', async ({

@@ -108,7 +108,7 @@ test('an update changing an armed schedule shows old → new, turns it off, and 
   await expect(page.getByRole('heading', { level: 1, name: 'Update invoices' })).toBeVisible();
   const main = page.getByRole('main');
   await expect(main).toContainText(
-    'Changed trigger first-monday: 08:00 on the first Monday of each month (UTC) → every 10 minutes (UTC)',
+    'Changed trigger first-monday: at 08:00, on the first Monday of each month (UTC) → every 10 minutes (UTC)',
   );
   await expect(page.getByRole('region', { name: 'Turned off by this update' })).toContainText('first-monday');
   await shot(page, 'update-schedule-1-changes');
@@ -127,7 +127,7 @@ test('an update changing an armed schedule shows old → new, turns it off, and 
   await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Activity' }).click();
   const list = page.getByRole('list', { name: 'Activity, newest first' });
   await expect(list).toContainText(
-    'turned off by the update to 1.3.0: it changed in this version (08:00 on the first Monday of each month (UTC), starting monthly-reminders → every 10 minutes (UTC), starting monthly-reminders)',
+    'turned off by the update to 1.3.0: it changed in this version (at 08:00, on the first Monday of each month (UTC), starting monthly-reminders → every 10 minutes (UTC), starting monthly-reminders)',
   );
   await snapshot(page, 'update-schedule-3-activity');
 });

@@ -122,6 +122,7 @@ export type {
   InstallReceipt,
   ActivityView,
   ActivityVerdict,
+  ActivityExportView,
   ActivityOutcomeView,
   ActivityEntry,
   InstalledPackageView,

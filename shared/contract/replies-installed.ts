@@ -43,7 +43,9 @@ export type InstallReceipt = Static<typeof InstallReceiptSchema>;
  * (null without one); `waitLimit` the most runs it may have waiting in `runs/pending/`
  * (`max_concurrent`, else the default: at it, its queue is full); `pausedAt` when the person paused it (armed, its
  * folder and secret kept, not firing until resumed), else null; `policy` why the organization's policy keeps it from
- * being armed or firing (it stays armed as the person left it), absent when it does not.
+ * being armed or firing (it stays armed as the person left it), absent when it does not; `integrity` why it is paused
+ * by integrity (armed, its package changed on this computer since install: a reinstall of the installed bytes resumes
+ * it), absent otherwise.
  */
 export const TriggerViewSchema = closed({
   id: str,
@@ -61,6 +63,7 @@ export const TriggerViewSchema = closed({
   waitLimit: Type.Number(),
   pausedAt: nstr,
   policy: Type.Optional(str),
+  integrity: Type.Optional(str),
 });
 export type TriggerView = Static<typeof TriggerViewSchema>;
 
@@ -140,11 +143,32 @@ export const ActivityVerdictSchema = closed({
 });
 export type ActivityVerdict = Static<typeof ActivityVerdictSchema>;
 
-/** `activity`'s answer: the entries, every agent the record names (for the filter: removed agents too), and the record's verdict. */
+/**
+ * The organization's collector the record is sent to (the policy's `activityExport.otlp`, over OTLP/HTTP by the trigger
+ * host), as the host last wrote it (`activity-export.json`): entries the collector accepted, entries and batches that
+ * failed after retries, the last failure in words; `problem` when the address cannot be used (the export is off).
+ */
+export const ActivityExportViewSchema = closed({
+  url: str,
+  sent: Type.Number(),
+  failed: Type.Number(),
+  failedBatches: Type.Number(),
+  lastError: nstr,
+  lastFailureAt: nstr,
+  lastSentAt: nstr,
+  problem: nstr,
+});
+export type ActivityExportView = Static<typeof ActivityExportViewSchema>;
+
+/**
+ * `activity`'s answer: the entries, every agent the record names (for the filter: removed agents too), the record's
+ * verdict, and its export to the organization's collector (null when the policy names none).
+ */
 export const ActivityViewSchema = closed({
   events: Type.Array(ActivityEntrySchema),
   agents: Type.Array(str),
   verdict: ActivityVerdictSchema,
+  export: Type.Union([ActivityExportViewSchema, Type.Null()]),
 });
 export type ActivityView = Static<typeof ActivityViewSchema>;
 

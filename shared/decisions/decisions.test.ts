@@ -260,11 +260,11 @@ describe('decide: an update', () => {
     const changed = decided.triggers['first-monday'];
     expect(changed).toMatchObject({ armed: false, status: 'changed' });
     expect(changed?.change).toEqual({
-      from: '08:00 on the first Monday of each month (UTC), starting remind',
+      from: 'at 08:00, on the first Monday of each month (UTC), starting remind',
       to: 'every 10 minutes, starting remind',
     });
     expect(changed?.turnedOff).toBe(
-      'it changed in this version (08:00 on the first Monday of each month (UTC), starting remind → every 10 minutes, starting remind)',
+      'it changed in this version (at 08:00, on the first Monday of each month (UTC), starting remind → every 10 minutes, starting remind)',
     );
     expect(decided.triggers.nightly).toMatchObject({ armed: false, status: 'new', turnedOff: null });
     expect(decided.triggers.inbox?.armed).toBe(true);

@@ -52,7 +52,7 @@ describe('diffUpdate', () => {
       'The program `ledger` would now start differently: the program it runs, the environment variables it receives changed',
       'Clerk asks for something new, not allowed until you tick it: run shell commands on this computer (`shell`)',
       'New trigger `hook`: off until you arm it',
-      'Changed trigger `monday`: 08:00 on the first Monday of each month (UTC) → 09:00 on the first Monday of each month (UTC); off until you arm it again',
+      'Changed trigger `monday`: at 08:00, on the first Monday of each month (UTC) → at 09:00, on the first Monday of each month (UTC); off until you arm it again',
     ]);
     expect(diff.changes.join('\n')).not.toMatch(/read_personal|execute_code|send_external|write_or_delete/);
     expect(diff.asksMore).toBe(true);

@@ -37,7 +37,7 @@ describe('cronProblem: plain 5-field cron only', () => {
 
 describe('the AND rule of .apo triggers (DESIGN.md "Cron")', () => {
   it('first-monday: words and next times describe the same rule', () => {
-    expect(describeCron('0 8 1-7 * MON', { dayRule: 'and' })).toBe('08:00 on the first Monday of each month (UTC)');
+    expect(describeCron('0 8 1-7 * MON', { dayRule: 'and' })).toBe('At 08:00, on the first Monday of each month (UTC)');
     expect(iso(nextCronTimes('0 8 1-7 * MON', { dayRule: 'and' }, FROM))).toEqual([
       '2026-12-07T08:00:00.000Z',
       '2027-01-04T08:00:00.000Z',
@@ -47,7 +47,7 @@ describe('the AND rule of .apo triggers (DESIGN.md "Cron")', () => {
 
   it('a day range that is not one week says both conditions', () => {
     expect(describeCron('0 8 1-10 * MON', { dayRule: 'and' })).toBe(
-      '08:00, between day 1 and 10 of the month when it is also Monday (UTC)',
+      'At 08:00, between day 1 and 10 of the month when it is also Monday (UTC)',
     );
   });
 });

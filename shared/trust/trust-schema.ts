@@ -138,7 +138,8 @@ export const PackageIntegrityViewSchema = closed({
   missing: Type.Array(str),
   added: Type.Array(str),
   /**
-   * The triggers the check that found the change disarmed, with the folder each watched: a reinstall arms them again.
+   * The triggers a check by an older version disarmed when it found the change, with the folder each watched: a
+   * reinstall arms them again. A change found now disarms nothing (its triggers are paused by integrity, still armed).
    */
   disarmed: Type.Array(closed({ trigger: str, folder: nstr })),
 });
@@ -149,8 +150,9 @@ export const VerifiedPackageSchema = closed({
   name: str,
   version: str,
   integrity: PackageIntegrityViewSchema,
-  /** True when this check found the change (and disarmed `disarmed` now). */
+  /** True when this check found the change (and recorded it). */
   newlyChanged: Type.Boolean(),
-  disarmed: Type.Array(str),
+  /** While the package is marked changed: its armed triggers, paused by integrity (still armed, folder and secret kept). */
+  paused: Type.Array(str),
 });
 export type VerifiedPackage = Static<typeof VerifiedPackageSchema>;

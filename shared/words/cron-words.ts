@@ -35,7 +35,8 @@ export function describeCron(expression: string, options: CronOptions): string {
   const zone = options.timezone && options.timezone !== 'UTC' ? ` (${options.timezone})` : ' (UTC)';
   const words = (expr: string) => cronstrue.toString(expr, { use24HourTimeFormat: true, verbose: false });
   if (options.dayRule === 'and' && dom !== '*' && dow !== '*') {
-    const time = words(`${minute} ${hour} * ${month} *`).replace(/^At /, '');
+    // One wording for every schedule (cronstrue's): "At 08:00, …", whichever rule and whichever days.
+    const time = words(`${minute} ${hour} * ${month} *`);
     const week = /^(\d+)-(\d+)$/.exec(dom);
     const day = DAY_NAMES[dow.toUpperCase()];
     if (week && day) {
@@ -48,7 +49,7 @@ export function describeCron(expression: string, options: CronOptions): string {
             : `${words(`0 0 1 ${month} *`)
                 .replace(/^At 00:00, on day 1 of the month, /, '')
                 .replace(/^only in /, '')}`;
-        return `${time} on the ${ORDINALS[(start - 1) / 7]} ${day} of ${months}${zone}`;
+        return `${time}, on the ${ORDINALS[(start - 1) / 7]} ${day} of ${months}${zone}`;
       }
     }
     const dayWords = words(`0 0 ${dom} * *`).replace(/^At 00:00, /, '');
@@ -68,4 +69,12 @@ export function describeCron(expression: string, options: CronOptions): string {
     return `${time}, ${dayWords}, and also every ${dowWords}${zone}`;
   }
   return `${words(expression)}${zone}`;
+}
+
+/**
+ * A fire time as the command line says it, wherever it lists one (`inspect`, `list`, `arm`): `2026-12-07 08:00 UTC`.
+ * Machine-readable output keeps the ISO time.
+ */
+export function fireTimeWords(at: Date | string): string {
+  return `${new Date(at).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 }

@@ -22,6 +22,7 @@ import { writeTemplate } from '../../../test/helpers/template-folders';
 import { tempDir, testApi } from '../../../test/helpers/test-api';
 import { sharedChecker } from '../bounded/index';
 import { validateManifest } from '../generated/manifest-validator';
+import { MANIFEST_FORMATS } from '../apollia/manifest-formats';
 import { writeRunRequest } from '../triggers/run-requests';
 
 const WATCHER_DIR = new URL('../../../test/fixtures/apo/watcher', import.meta.url).pathname;
@@ -30,6 +31,8 @@ const HOOK = 'watcher/on-call';
 const KEY = 'RWRBgZL74n41JgKbQmMI+1Gbf3SZpb2EfPkEa8AYcHig+gTecGl5Wa95';
 
 const ajv = new Ajv2020({ allErrors: true, strict: false });
+// The manifest's own formats, as the compiled manifest validator checks them (never "unknown format … ignored").
+for (const [name, check] of Object.entries(MANIFEST_FORMATS)) ajv.addFormat(name, check);
 const validators = new Map(Object.entries(API_REPLY_SCHEMAS).map(([method, schema]) => [method, ajv.compile(schema)]));
 
 /** The answer's value, after checking it against its method's reply schema. */

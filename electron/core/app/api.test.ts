@@ -99,7 +99,7 @@ describe('install', () => {
       ['pkg:invoices/extract_totals', 'ask'],
     ]);
     const workflowTriggers = dashboard.value.packages[0]?.triggers;
-    expect(workflowTriggers?.[0]?.words).toBe('08:00 on the first Monday of each month (UTC)');
+    expect(workflowTriggers?.[0]?.words).toBe('At 08:00, on the first Monday of each month (UTC)');
     // 2026-12-01 is a Tuesday: the next first Mondays are 7 Dec, 4 Jan, 1 Feb (the AND rule, not every Monday).
     expect(workflowTriggers?.[0]?.next).toEqual([
       '2026-12-07T08:00:00.000Z',

@@ -192,8 +192,9 @@ export async function applyTemplate(ctx: ApiContext, request: ApiRequest<'apply'
     finalDir,
     fill: async (staging) => {
       for (const [rel, body] of files) {
-        await mkdir(dirname(join(staging, rel)), { recursive: true });
-        await writeFile(join(staging, rel), body, { mode: 0o644 });
+        // The agent's files are the data folder's own: its owner's alone, whatever the umask (DESIGN.md "Consent, …").
+        await mkdir(dirname(join(staging, rel)), { recursive: true, mode: 0o700 });
+        await writeFile(join(staging, rel), body, { mode: 0o600 });
       }
     },
     record: () =>

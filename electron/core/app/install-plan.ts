@@ -325,11 +325,20 @@ function installEvents(
             ? `; the publisher's name changed from "${previousPublisher}" to "${receipt.publisher}"`
             : ''
         }`;
+  // A reinstall of the installed bytes lifts the pause integrity put on the triggers still armed: said once, here.
+  const resumed = armed
+    .filter((t) => t.kept)
+    .map((t) => t.id)
+    .sort();
+  const lifted =
+    receipt.outcome !== 'reinstalled'
+      ? ''
+      : `; its files are the installed ones again${resumed.length > 0 ? `; the pause by integrity is lifted: ${resumed.join(', ')} resume` : ''}`;
   events.push({
     kind: receipt.outcome === 'installed' ? 'install' : 'update',
     package: name,
     outcome: 'ok',
-    detail: words,
+    detail: words + lifted,
   });
   // A trigger the update kept armed was armed by the person before: only what was armed now is an `arm`.
   for (const t of armed)

@@ -3,12 +3,15 @@
  * policy now refuses (its signature, its blocked families — a stdio MCP server is `execute_code`) is withheld whole.
  * Grant and arm are refused with its `policy.*` code, update and reinstall refused, its grants stay in the store, its
  * armed trigger stays armed but paused (no fire from the trigger host), and the dashboard row names each violation;
- * lifting the policy lets it fire again. A template's skipped MCP tool granted later honours `blockedTools`.
+ * lifting the policy lets it fire again. A template's skipped MCP tool granted later honours `blockedTools`. Doors
+ * opened before the policy was written (the consent form shown, an apply previewed) take the policy in force when the
+ * person presses Install or Apply: the package refused with the policy's reason, a form's grant or arm of what it
+ * blocks refused, a template refused or its tool not given.
  */
 import { appendFileSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { editedPackage, tempDir, testApi } from '../../../test/helpers/test-api';
+import { editedPackage, RECORD_FILES, tempDir, testApi, treeHash } from '../../../test/helpers/test-api';
 import { INVOICES_DIR, packFolder } from '../../../test/helpers/pack';
 import { FakeClock, runRequests } from '../../../test/helpers/trigger-host';
 import { sharedChecker } from '../bounded/index';
@@ -156,25 +159,95 @@ describe("a template's skipped MCP tool granted later", () => {
   });
 });
 
-describe('the app’s integrity check after the trigger host saw the change first', () => {
-  it('disarms the triggers the host only paused, and keeps them with the mark so a reinstall arms them again', async () => {
-    const { api, dataDir } = testApi();
-    const done = await installApo(api, INVOICES_DIR, { agents: {}, triggers: { 'first-monday': { armed: true } } });
-    if (!done.ok) throw new Error(done.error.message);
-    // The host marks the package changed and pauses its triggers, still armed (fire-gate.ts).
-    const marked = state(dataDir);
-    const version = readdirSync(join(dataDir, 'packages', 'invoices'))[0] as string;
-    appendFileSync(join(dataDir, 'packages', 'invoices', version, 'apollia.toml'), '\n# changed\n');
-    marked.packageTrust.invoices.integrity = { ...marked.packageTrust.invoices.integrity, state: 'changed' };
-    writeFileSync(join(dataDir, 'state.json'), JSON.stringify(marked));
-    expect(state(dataDir).triggers['invoices/first-monday'].armed).toBe(true);
+/** The invoices package opened and inspected (the consent form shown) with no refusing policy yet. */
+async function openedBeforePolicy() {
+  const policyPath = join(tempDir('apollia-doors-policy-'), 'policy.json');
+  writeFileSync(policyPath, JSON.stringify({ version: 1 }));
+  const { api, dataDir } = testApi({ policy: { machine: null, env: policyPath } });
+  const apo = join(tempDir('apollia-doors-apo-'), 'invoices.apo');
+  writeFileSync(apo, packFolder(INVOICES_DIR));
+  const handle = await api.registerSource(apo, 'open-file');
+  if (!handle.ok) throw new Error(handle.error.message);
+  const inspected = await api.inspect({ sourceId: handle.value.id });
+  if (!inspected.ok || !inspected.value.ok) throw new Error('not inspected');
+  // The form opens on a package nothing refuses yet.
+  expect(inspected.value.errors.filter((e) => e.code.startsWith('policy.'))).toEqual([]);
+  return { api, dataDir, policyPath, sourceId: handle.value.id };
+}
 
-    const verified = await api.verifyInstalled();
-    expect(verified.ok && verified.value[0]?.disarmed).toEqual(['invoices/first-monday']);
-    const after = state(dataDir);
-    expect(after.triggers['invoices/first-monday'].armed).toBe(false);
-    expect(after.packageTrust.invoices.integrity.disarmed).toEqual([
-      { trigger: 'invoices/first-monday', folder: null },
+describe('doors opened before the policy was written', () => {
+  it('install: a package the policy written after the form opened refuses is refused at Install with its reason, nothing written', async () => {
+    const { api, dataDir, policyPath, sourceId } = await openedBeforePolicy();
+    writeFileSync(policyPath, JSON.stringify(REFUSING));
+    const before = treeHash(dataDir, RECORD_FILES);
+    const install = await api.install({ sourceId, decisions: { agents: {}, triggers: {} } });
+    expect(install.ok === false && [install.error.code, install.error.message]).toEqual([
+      'policy.untrusted_signature',
+      expect.stringContaining('your organization does not allow this'),
     ]);
+    expect(treeHash(dataDir, RECORD_FILES)).toBe(before);
+  });
+
+  it('the form’s grant: a tool blocked by a policy written after the form opened is refused (policy.blocked_tool), nothing written', async () => {
+    const { api, dataDir, policyPath, sourceId } = await openedBeforePolicy();
+    writeFileSync(policyPath, JSON.stringify({ version: 1, blockedTools: ['mcp:ledger/*'] }));
+    const before = treeHash(dataDir, RECORD_FILES);
+    const install = await api.install({
+      sourceId,
+      decisions: { agents: { 'invoice-clerk': { access: { 'mcp:ledger/lookup': true } } }, triggers: {} },
+    });
+    expect(install.ok === false && install.error.code).toBe('policy.blocked_tool');
+    expect(treeHash(dataDir, RECORD_FILES)).toBe(before);
+  });
+
+  it('the form’s arm: a trigger kind a policy written after the form opened does not allow is refused (policy.trigger_kind)', async () => {
+    const { api, dataDir, policyPath, sourceId } = await openedBeforePolicy();
+    writeFileSync(policyPath, JSON.stringify({ version: 1, triggers: { schedule: false } }));
+    const before = treeHash(dataDir, RECORD_FILES);
+    const install = await api.install({
+      sourceId,
+      decisions: { agents: {}, triggers: { 'first-monday': { armed: true } } },
+    });
+    expect(install.ok === false && install.error.code).toBe('policy.trigger_kind');
+    expect(treeHash(dataDir, RECORD_FILES)).toBe(before);
+  });
+
+  it('apply: a template previewed before `templates: "none"` was written is refused at apply, nothing written', async () => {
+    const policyPath = join(tempDir('apollia-doors-policy-'), 'policy.json');
+    writeFileSync(policyPath, JSON.stringify({ version: 1 }));
+    const { api, dataDir } = testApi({ policy: { machine: null, env: policyPath } });
+    const template = new URL('../../../resources/templates/market-monitor', import.meta.url).pathname;
+    const handle = await api.registerSource(template, 'open-file');
+    if (!handle.ok) throw new Error(handle.error.message);
+    const request = { sourceId: handle.value.id, parameters: { companies: 'Acme', channel: 'C0123ABCD' }, grants: [] };
+    expect((await api.previewApply(request)).ok).toBe(true);
+    writeFileSync(policyPath, JSON.stringify({ version: 1, templates: 'none' }));
+    const before = treeHash(dataDir, RECORD_FILES);
+    const applied = await api.apply({ ...request, requestId: 'after-policy' });
+    expect(applied.ok === false && applied.error.code).toBe('policy.templates');
+    expect(treeHash(dataDir, RECORD_FILES)).toBe(before);
+  });
+
+  it('apply: a tool granted at preview that a policy written afterwards blocks is not given', async () => {
+    const policyPath = join(tempDir('apollia-doors-policy-'), 'policy.json');
+    writeFileSync(policyPath, JSON.stringify({ version: 1 }));
+    const { api, dataDir } = testApi({ policy: { machine: null, env: policyPath } });
+    expect((await api.saveMcpServer({ name: 'gmail', transport: 'stdio', command: 'gmail-mcp' })).ok).toBe(true);
+    const template = new URL('../../../resources/templates/market-monitor', import.meta.url).pathname;
+    const handle = await api.registerSource(template, 'open-file');
+    if (!handle.ok) throw new Error(handle.error.message);
+    const request = {
+      sourceId: handle.value.id,
+      parameters: { companies: 'Acme', channel: 'C0123ABCD' },
+      grants: ['mcp:gmail/GMAIL_SEND_EMAIL'],
+    };
+    const preview = await api.previewApply(request);
+    const tools = preview.ok ? preview.value.mcp.flatMap((m) => m.tools) : [];
+    expect(tools.find((t) => t.gateName === 'mcp:gmail/GMAIL_SEND_EMAIL')?.setting).not.toBe('deny');
+    writeFileSync(policyPath, JSON.stringify({ version: 1, blockedTools: ['mcp:gmail/*'] }));
+    const applied = await api.apply({ ...request, requestId: 'after-policy' });
+    if (!applied.ok) throw new Error(applied.error.message);
+    const agent = state(dataDir).agents[applied.value.agentId];
+    expect(agent.toolSettings['mcp:gmail/GMAIL_SEND_EMAIL']?.setting).toBe('deny');
   });
 });

@@ -233,7 +233,7 @@ describeWithMinisign('trust through the Api, with minisign-made keys and signatu
   });
 });
 
-it('integrity: a file changed after install marks the package changed and disarms its triggers on opening the dashboard; a reinstall clears it', async () => {
+it('integrity: a file changed after install marks the package changed and pauses its triggers (still armed) on opening the dashboard; a reinstall clears it and resumes them', async () => {
   const { api, dataDir } = testApi();
   const path = invoicesApo(tempDir(), '1.2.0');
   const installed = await api.install({ sourceId: (await inspectFile(api, path)).sourceId, decisions: DECISIONS });
@@ -253,11 +253,11 @@ it('integrity: a file changed after install marks the package changed and disarm
     missing: ['workflows/reminders.py'],
     added: ['extra.py'],
   });
-  expect(state(dataDir).triggers['invoices/first-monday'].armed).toBe(false);
+  expect(state(dataDir).triggers['invoices/first-monday'].armed).toBe(true);
   const events = await new ActivityLog(dataDir).list({});
   expect(events.find((e) => e.kind === 'integrity_changed')).toMatchObject({
     package: 'invoices',
-    detail: expect.stringContaining('triggers disarmed: invoices/first-monday'),
+    detail: expect.stringContaining('triggers paused by integrity, still armed: invoices/first-monday'),
   });
 
   // A second check finds nothing new: nothing more is written.
@@ -270,7 +270,10 @@ it('integrity: a file changed after install marks the package changed and disarm
   const { sourceId, inspection } = await inspectFile(api, path);
   expect(inspection.installedChanged).toBe(true);
   const reinstalled = await api.install({ sourceId, decisions: { agents: {}, triggers: {} } });
-  expect(reinstalled.ok && reinstalled.value.outcome).toBe('reinstalled');
+  expect(reinstalled.ok && [reinstalled.value.outcome, reinstalled.value.armed]).toEqual([
+    'reinstalled',
+    ['invoices/first-monday'],
+  ]);
   const after = await api.dashboard();
   expect(after.ok && after.value.packages[0]?.integrity.state).toBe('ok');
 });

@@ -12,14 +12,20 @@ import type { KeyChange, KeyPreview, TrustedKeyView, VerifiedPackage } from '../
 import type { SignatureSummary } from '../../../shared/manifests/inspection';
 import { type KeyPin, UNSIGNED } from '../../../shared/trust/trust';
 import type { SignatureUpdate } from '../../../shared/trust/signature-verdict';
-import { ActivityLog } from '../activity/activity-log';
+import { type ActivityInput, ActivityLog } from '../activity/activity-log';
 import { type ApiContext } from './context';
 import { own } from '../../../shared/base/own';
 import type { ApiErrorCode } from '../../../shared/contract/api-errors';
 import { CoreError } from '../errors/index';
-import { disarmTrigger } from '../store/records';
+import {
+  armedTriggersOf,
+  integrityChangedEvent,
+  integrityDetail,
+  type IntegrityFinding,
+  markChanged,
+} from '../triggers/integrity-pause';
 import { integrityView } from './views';
-import type { DisarmedByCheck, PackageTrustRecord, StoreState } from '../store/state';
+import type { PackageTrustRecord, StoreState } from '../store/state';
 import {
   addTrustedKey,
   checkIntegrity,
@@ -33,6 +39,9 @@ import {
   type TrustedKey,
 } from '../trust/index';
 import { installedPinOf, signatureUpdateOf, trustedKeysOf } from '../trust/stored-keys';
+
+/** `2 changed, 1 missing: tools/extract.py, …` for the activity log and the CLI. */
+export { integrityDetail };
 
 function refusal(problem: { code: string; message: string }): CoreError {
   return new CoreError(problem.code as ApiErrorCode, problem.message);
@@ -226,22 +235,19 @@ export async function digestsOf(folder: string): Promise<FileDigests> {
 /**
  * Re-checks every installed package's files against the digests install recorded.
  * A changed, missing or added file marks the package `changed` ("changed on this computer since
- * you installed it"), disarms its triggers and records both in the store and the activity log. The
- * mark stays until the package is reinstalled or uninstalled: putting a file back does not clear
- * it (a package once changed is not trusted again silently). A package installed before format 3
- * has its files recorded by its first check. Writes only when something is new.
+ * you installed it"): its triggers are paused by integrity (still armed, their folder and secret kept; the trigger host
+ * neither makes them live nor fires them), recorded once in the activity log, by whoever marked it first (this check or
+ * the trigger host: `triggers/integrity-pause.ts`, the one path). The mark stays until the package is reinstalled from
+ * the installed bytes (its triggers resume) or uninstalled: putting a file back does not clear it (a package once
+ * changed is not trusted again silently). A package installed before format 3 has its files recorded by its first
+ * check. Writes only when something is new.
  */
 export async function verifyInstalled(ctx: ApiContext): Promise<VerifiedPackage[]> {
   const { deps, store } = ctx;
   const state = await store.read();
   const found = new Map<
     string,
-    {
-      dir: string;
-      version: string;
-      report: { state: 'ok' | 'changed'; changed: string[]; missing: string[]; added: string[] } | null;
-      files: FileDigests | null;
-    }
+    { dir: string; version: string; report: IntegrityFinding | 'ok' | null; files: FileDigests | null }
   >();
   for (const pkg of Object.values(state.packages)) {
     const record = own(state.packageTrust, pkg.name);
@@ -258,97 +264,53 @@ export async function verifyInstalled(ctx: ApiContext): Promise<VerifiedPackage[
     }
     const report = await checkIntegrity(folder, record.files);
     // A folder that cannot be listed any more is a change to the package too: it can no longer be vouched for.
-    const changed = report.state !== 'ok';
     found.set(pkg.name, {
       dir: pkg.dir,
       version: pkg.version,
-      report: {
-        state: changed ? 'changed' : 'ok',
-        changed: report.changed,
-        missing: report.missing,
-        added: report.added,
-      },
+      report: report.state === 'ok' ? 'ok' : report,
       files: null,
     });
   }
   const at = deps.now().toISOString();
-  const newly: { name: string; disarmed: string[]; detail: string }[] = [];
+  const newly: ActivityInput[] = [];
   const results = await store.update((current) => {
     let write = false;
     const out: VerifiedPackage[] = [];
     for (const [name, seen] of found) {
       const pkg = own(current.packages, name);
       if (!pkg || pkg.dir !== seen.dir || pkg.version !== seen.version) continue; // changed by an install meanwhile: the next check sees it
-      let record = own(current.packageTrust, name);
-      if (!record?.files) {
+      if (!own(current.packageTrust, name)?.files) {
         if (!seen.files) continue;
-        record = installedTrust(record?.pin ?? { kind: 'unsigned' }, record?.signature ?? UNSIGNED, seen.files, at);
-        current.packageTrust[name] = record;
+        const record = own(current.packageTrust, name);
+        current.packageTrust[name] = installedTrust(
+          record?.pin ?? { kind: 'unsigned' },
+          record?.signature ?? UNSIGNED,
+          seen.files,
+          at,
+        );
         write = true;
       }
-      let newlyChanged = false;
-      const disarmed: string[] = [];
-      // A package the trigger host already marked changed (it pauses, keeping the triggers armed) is disarmed here all
-      // the same: the app's check decides, and what it disarms is kept with the mark whoever saw the change first.
-      const firstSeen = record.integrity.state === 'ok';
-      const stillArmed = Object.values(current.triggers).some((t) => t.packageName === name && t.armed);
-      if (seen.report?.state === 'changed' && (firstSeen || stillArmed)) {
-        // What was armed is kept with the mark, so that putting the same version back arms it again.
-        const kept: DisarmedByCheck[] =
-          !firstSeen && record.integrity.state === 'changed' ? [...(record.integrity.disarmed ?? [])] : [];
-        for (const trigger of Object.values(current.triggers)) {
-          if (trigger.packageName === name && trigger.armed) {
-            kept.push({ trigger: trigger.id, folder: trigger.folder });
-            disarmTrigger(current, trigger);
-            disarmed.push(trigger.id);
-          }
-        }
-        record.integrity = {
-          state: 'changed',
-          checkedAt: at,
-          changed: seen.report.changed,
-          missing: seen.report.missing,
-          added: seen.report.added,
-          disarmed: kept,
-        };
-        newlyChanged = true;
+      const paused = seen.report !== null && seen.report !== 'ok' ? markChanged(current, name, seen.report, at) : null;
+      if (paused !== null && seen.report !== null && seen.report !== 'ok') {
         write = true;
-        newly.push({ name, disarmed, detail: integrityDetail(seen.report) });
+        newly.push(integrityChangedEvent(name, seen.report, paused));
       }
+      const integrity = integrityView(current, name).integrity;
       out.push({
         name,
         version: pkg.version,
-        integrity: integrityView(current, name).integrity,
-        newlyChanged,
-        disarmed,
+        integrity,
+        newlyChanged: paused !== null,
+        paused: integrity.state === 'changed' ? armedTriggersOf(current, name) : [],
       });
     }
     return { result: out, write };
   });
   if (newly.length > 0) {
     const log = new ActivityLog(deps.dataDir, { now: deps.now });
-    for (const change of newly) {
-      await log.record({
-        kind: 'integrity_changed',
-        package: change.name,
-        outcome: 'refused',
-        detail: `changed on this computer since it was installed (${change.detail}); ${change.disarmed.length === 0 ? 'no trigger was armed' : `triggers disarmed: ${change.disarmed.join(', ')}`}`,
-      });
-    }
+    for (const event of newly) await log.record(event);
   }
   return results.sort((a, b) => a.name.localeCompare(b.name));
-}
-
-/** `2 changed, 1 missing: tools/extract.py, …` for the activity log and the CLI. */
-export function integrityDetail(report: { changed: string[]; missing: string[]; added: string[] }): string {
-  const parts = [
-    report.changed.length > 0 ? `${report.changed.length} changed` : '',
-    report.missing.length > 0 ? `${report.missing.length} missing` : '',
-    report.added.length > 0 ? `${report.added.length} added` : '',
-  ].filter(Boolean);
-  const names = [...report.changed, ...report.missing, ...report.added];
-  const shown = names.slice(0, 5).join(', ') + (names.length > 5 ? `, and ${names.length - 5} more` : '');
-  return `${parts.join(', ') || 'the folder cannot be read'}${shown ? `: ${shown}` : ''}`;
 }
 
 /**

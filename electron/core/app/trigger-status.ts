@@ -12,7 +12,7 @@ import type {
   TriggerLiveView,
   TriggerStatusView,
 } from '../../../shared/contract/api';
-import { recordVerdict } from '../activity/record-words';
+import { checkedVerdict, exportViewOf } from './activity-record-view';
 import { type ApiContext } from './context';
 import { own } from '../../../shared/base/own';
 import { settingsOf } from './views';
@@ -69,17 +69,17 @@ export async function activityOf(ctx: ApiContext, request: ApiRequest<'activity'
   const named = new Set(Object.keys(state.agents));
   for (const event of await ctx.activity.list({})) if (event.agent !== undefined) named.add(event.agent);
   const agents = [...named].sort();
-  const report = await ctx.activity.verify({ expectRecord: Object.keys(state.packages).length > 0 });
-  const { intact, summary, breakKind, recordedBreaks } = recordVerdict(report);
-  const verdict = { intact, summary, breakKind, recordedBreaks };
+  const verdict = await checkedVerdict(ctx, Object.keys(state.packages).length > 0);
+  const exported = await exportViewOf(ctx);
   if (request?.agent === undefined)
-    return { events: await ctx.activity.list({ limit, decisionsOnly }), agents, verdict };
+    return { events: await ctx.activity.list({ limit, decisionsOnly }), agents, verdict, export: exported };
   const agent = own(state.agents, request.agent);
   const pkg = agent?.origin === 'package' ? agent.packageName : undefined;
   return {
     events: await ctx.activity.list({ agent: request.agent, ...(pkg ? { package: pkg } : {}), limit, decisionsOnly }),
     agents,
     verdict,
+    export: exported,
   };
 }
 

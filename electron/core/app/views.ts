@@ -25,6 +25,7 @@ import { describeInterval, nextCronTimes, nextIntervalTimes } from '../../../sha
 import { describeCron } from '../../../shared/words/cron-words';
 import { maskedServer } from '../secrets/mcp-credentials';
 import { waitingLimit } from '../triggers/host-config';
+import { pausedByIntegrityWords } from '../triggers/integrity-pause';
 import type { AgentRecord, PackageRecord, StoreState, TemplateAgentRecord, TriggerRecord } from '../store/state';
 
 /** A trigger as shown: its schedule in words and, when armed, its next three times after `now`. */
@@ -71,6 +72,18 @@ export function triggerView(trigger: TriggerRecord, now: Date): TriggerView {
     waitLimit: waitingLimit(trigger),
     pausedAt: trigger.pausedAt,
   };
+}
+
+/**
+ * A trigger as shown with its store: one whose package is marked changed is paused by integrity (armed, folder and
+ * secret kept; DESIGN.md "Triggers at run time"), said with who paused it.
+ */
+export function triggerViewIn(state: StoreState, trigger: TriggerRecord, now: Date): TriggerView {
+  const view = triggerView(trigger, now);
+  const name = trigger.packageName;
+  const trust = name !== null && Object.hasOwn(state.packageTrust, name) ? state.packageTrust[name] : undefined;
+  if (name === null || !trigger.armed || trust?.integrity.state !== 'changed') return view;
+  return { ...view, integrity: pausedByIntegrityWords(name, trust.integrity) };
 }
 
 /**
@@ -132,7 +145,7 @@ export function agentView(
   now: Date,
   index: ViewIndex = viewIndex(state),
 ): AgentView {
-  const triggers = index.agentTriggers(agent.id).map((t) => triggerView(t, now));
+  const triggers = index.agentTriggers(agent.id).map((t) => triggerViewIn(state, t, now));
   if (agent.origin === 'package') {
     const pkg = Object.hasOwn(state.packages, agent.packageName) ? state.packages[agent.packageName] : undefined;
     const classify = index.classifier(agent.packageName);
@@ -234,7 +247,7 @@ export function dashboardOf(state: StoreState, now: Date): Dashboard {
       installedAt: pkg.installedAt,
       updatedAt: pkg.updatedAt,
       agents: index.packageAgents(pkg.name),
-      triggers: index.packageTriggers(pkg.name).map((t) => triggerView(t, now)),
+      triggers: index.packageTriggers(pkg.name).map((t) => triggerViewIn(state, t, now)),
       ...integrityView(state, pkg.name),
     }));
   const agents = Object.values(state.agents)

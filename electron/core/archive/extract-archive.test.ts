@@ -46,8 +46,8 @@ describe('extractVerifiedArchive', () => {
     expect(readFileSync(join(destination, 'tools/extract.py'), 'utf8')).toBe(
       readFileSync(join(INVOICES_DIR, 'tools/extract.py'), 'utf8'),
     );
-    expect(mode(destination)).toBe(0o755);
-    expect(mode(join(destination, 'tools'))).toBe(0o755);
+    expect(mode(destination)).toBe(0o700);
+    expect(mode(join(destination, 'tools'))).toBe(0o700);
     expect(mode(join(destination, 'apollia.toml'))).toBe(0o644);
   });
 
@@ -84,7 +84,7 @@ describe('extractVerifiedArchive', () => {
     expect(result.ok).toBe(true);
     expect(mode(join(destination, 'bin/run'))).toBe(0o755);
     expect(mode(join(destination, 'data/plain.txt'))).toBe(0o644);
-    expect(mode(join(destination, 'data/sticky'))).toBe(0o755);
+    expect(mode(join(destination, 'data/sticky'))).toBe(0o700);
   });
 
   it('writes a setuid file without execute bits as 0644', async () => {

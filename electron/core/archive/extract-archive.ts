@@ -17,9 +17,12 @@ import { isRefusal, scanArchive } from './scan-archive';
 import type { ArchiveEntry, EntryVisitor } from './tar-scanner';
 import type { ArchiveContents, ArchiveExtraction } from './types';
 
+// Files the normal modes of DESIGN.md "Reading without running" (0644, 0755 when the archive marks them executable);
+// folders their owner's alone (DESIGN.md "Consent, install, apply": the data folder 0700), so no other user of the
+// computer reaches a package's files, whatever the folders above.
 const FILE_MODE = 0o644;
 const EXECUTABLE_MODE = 0o755;
-const DIR_MODE = 0o755;
+const DIR_MODE = 0o700;
 
 /** Writes accepted entries below `destination`, stripping the package-root prefix. */
 class ExtractionVisitor implements EntryVisitor {
@@ -77,7 +80,7 @@ class ExtractionVisitor implements EntryVisitor {
   }
 }
 
-/** Sets every folder below `root` (and `root`) to 0755, whatever the umask made of them. */
+/** Sets every folder below `root` (and `root`) to 0700, whatever the umask made of them. */
 async function normaliseFolderModes(root: string): Promise<void> {
   await chmod(root, DIR_MODE);
   for (const item of await readdir(root, { withFileTypes: true })) {
@@ -91,7 +94,7 @@ async function normaliseFolderModes(root: string): Promise<void> {
  *
  * Succeeds only if the archive passes every check of `readApoArchive` and its SHA-256 equals
  * `expectedSha256` (what inspection verified and the user consented to). Files get 0644, or 0755
- * when the archive gave them any execute bit; folders 0755; never the archive's owners or setuid
+ * when the archive gave them any execute bit; folders 0700; never the archive's owners or setuid
  * bits. On any failure `destination` is removed completely and the problem returned as a value.
  */
 export async function extractVerifiedArchive(

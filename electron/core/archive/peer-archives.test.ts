@@ -92,7 +92,7 @@ function needPeers(skip: (note: string) => void): void {
   if (peers !== null) return;
   if (process.env['CI'])
     throw new Error('../shared/peer-tar/src is not beside the clone: the peer test needs it under CI');
-  skip('../shared/peer-tar/src not found');
+  skip('the peer test archives (../shared/peer-tar/src/ beside the clone) not found');
 }
 
 const shown = (reading: Awaited<ReturnType<typeof appReading>>) => (reading.ok ? 'ok' : reading.code);

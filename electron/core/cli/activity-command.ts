@@ -6,6 +6,9 @@
  * `apollia-desktop [--data-dir DIR] activity verify [--json]`: whether each chain of the record
  * (decisions, traffic) is intact, and where it breaks; exit 0 when intact, 1 when not.
  *
+ * `apollia-desktop [--data-dir DIR] activity export [--since TIME] [--decisions] [--json | --otlp URL]`:
+ * the record for a collector, as JSON Lines (`--json`), in words, or sent over OTLP/HTTP (`activity-otlp.ts`).
+ *
  * Every entry is printed through `terminalLine`: an entry written before fields were cleaned, or a
  * file edited by hand, still cannot move the cursor or print a line of its own.
  */
@@ -19,8 +22,10 @@ import { join } from 'node:path';
 import { ActivityLog } from '../activity/activity-log';
 import { STATE_FILE } from '../store/store';
 import { recordVerdict } from '../activity/record-words';
+import { otlpEndpointProblem } from '../activity/otlp-export';
+import { sendToCollector } from './activity-otlp';
 import { type CliIo, EXIT } from './cli-io';
-import { defaultDataDir } from './cli-data';
+import { defaultDataDir, refused } from './cli-data';
 import { terminalJson, terminalLine, terminalSafe } from './terminal-text';
 import { PROGRAM, usageError } from './usage';
 
@@ -28,7 +33,7 @@ import { PROGRAM, usageError } from './usage';
 export const ACTIVITY_USAGE = [
   `Usage: ${PROGRAM} [--data-dir DIR] activity [--json] [--decisions] [--agent ID] [--limit N]`,
   `       ${PROGRAM} [--data-dir DIR] activity verify [--json]`,
-  `       ${PROGRAM} [--data-dir DIR] activity export [--since TIME] [--decisions] [--json]`,
+  `       ${PROGRAM} [--data-dir DIR] activity export [--since TIME] [--decisions] [--json | --otlp URL]`,
   '',
   'What changed what an agent may do, and what happened to it, newest first.',
   '  --decisions  Only what the person decided, and what changed it without them (no traffic)',
@@ -38,7 +43,9 @@ export const ACTIVITY_USAGE = [
   'verify: what the record proves (each line carries an HMAC of the one before under record.key, and the head is sealed),',
   '        or where it breaks and how: a changed line, lines missing at the end, a record deleted or replaced, a chain recomputed.',
   'export: the record for a collector, oldest first (decisions, then traffic); --json: JSON Lines, each line as',
-  '        stored with its seq and hmac, so the chain can be verified and heads compared; --since TIME (ISO 8601).',
+  '        stored with its seq and hmac, so the chain can be verified and heads compared; --since TIME (ISO 8601);',
+  '        --otlp URL: sent once to a collector as OpenTelemetry logs over OTLP/HTTP (https://, or http:// to',
+  '        127.0.0.1 or localhost), e.g. https://otel.example.com/v1/logs.',
   '',
 ].join('\n');
 
@@ -93,11 +100,19 @@ async function exportRecord(args: string[], io: CliIo): Promise<number> {
   let json = false;
   let decisionsOnly = false;
   let since: string | undefined;
+  let otlp: string | undefined;
   for (let i = 0; i < args.length; i++) {
     const arg = args[i] as string;
     if (arg === '--json') json = true;
     else if (arg === '--decisions') decisionsOnly = true;
-    else if (arg === '--since') {
+    else if (arg === '--otlp') {
+      otlp = args[++i];
+      const problem =
+        otlp === undefined || otlp.startsWith('-')
+          ? "--otlp needs the collector's address (e.g. https://otel.example.com/v1/logs)"
+          : otlpEndpointProblem(otlp);
+      if (problem !== null) return usageError(io, terminalSafe(problem), ACTIVITY_USAGE);
+    } else if (arg === '--since') {
       const value = args[++i];
       const time = value === undefined ? Number.NaN : Date.parse(value);
       if (Number.isNaN(time))
@@ -116,10 +131,16 @@ async function exportRecord(args: string[], io: CliIo): Promise<number> {
         ACTIVITY_USAGE,
       );
   }
-  const lines = await new ActivityLog(io.dataDir ?? defaultDataDir(io.env)).exportLines({
-    ...(since !== undefined ? { since } : {}),
-    decisionsOnly,
-  });
+  if (json && otlp !== undefined)
+    return usageError(
+      io,
+      '--json prints the lines here and --otlp sends them to a collector: give one of them',
+      ACTIVITY_USAGE,
+    );
+  const log = new ActivityLog(io.dataDir ?? defaultDataDir(io.env));
+  const filter = { ...(since !== undefined ? { since } : {}), decisionsOnly };
+  if (otlp !== undefined) return sendToCollector(io, log, otlp, filter);
+  const lines = await log.exportLines(filter);
   for (const { text } of lines) {
     if (json) {
       // Byte for byte as stored (the next line's HMAC is over these bytes); JSON holds no raw control character.
@@ -192,10 +213,11 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     ...(decisionsOnly ? { decisionsOnly } : {}),
   });
   if (agent !== undefined && !facts?.agents.has(agent) && !(await log.list({ agent })).some((e) => e.agent === agent)) {
-    io.stderr(
-      `${PROGRAM}: no agent \`${terminalSafe(agent)}\` is known: none is installed by that id and the record never named it (an agent is named by its id as \`list\` shows it, package/agent, e.g. invoices/invoice-clerk)\n`,
-    );
-    return EXIT.refused;
+    return refused(io, {
+      code: 'activity.unknown_agent',
+      message: `no agent \`${terminalSafe(agent)}\` is known: none is installed by that id and the record never named it (an agent is named by its id as \`list\` shows it, package/agent, e.g. invoices/invoice-clerk)`,
+      path: '--agent',
+    });
   }
   if (json) {
     io.stdout(`${terminalJson({ events })}\n`);

@@ -84,10 +84,10 @@ async function setAccess(verb: 'grant' | 'revoke', args: string[], io: CliIo): P
     );
     const unknown = entries.filter((e) => !offered.has(e));
     if (unknown.length > 0) {
-      io.stderr(
-        `${PROGRAM}: ${agent.displayName} is not offered ${unknown.map((e) => `\`${e}\``).join(', ')}; nothing was changed. It is offered: ${[...offered].join(', ') || 'nothing'}\n`,
-      );
-      return EXIT.refused;
+      return refused(io, {
+        code: 'grant.not_offered',
+        message: `${agent.displayName} is not offered ${unknown.map((e) => `\`${e}\``).join(', ')}; nothing was changed. It is offered: ${[...offered].join(', ') || 'nothing'}`,
+      });
     }
   }
   let view: AgentView | undefined;

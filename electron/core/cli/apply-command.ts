@@ -12,7 +12,8 @@ import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import type { Approvals } from '../../../shared/decisions/apply-context';
 import type { ApplyPreview } from '../../../shared/decisions/apply-preview-schema';
-import type { ApplyReceipt } from '../../../shared/contract/api';
+import { type ApplyReceipt, DEFAULT_WEBHOOK_PORT } from '../../../shared/contract/api';
+import { LOCAL_ONLY_WORDS, listenerOrigin, webhookAddress } from '../../../shared/triggers/webhook-address';
 import type { TemplateDetails } from '../../../shared/manifests/template-manifest';
 import { approvalsSummary } from '../../../shared/decisions/approvals-words';
 import { templateVerdict } from '../../../shared/decisions/template-verdict';
@@ -151,7 +152,11 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   const result = await api.apply({ ...asked, requestId: randomUUID(), ...(arm.length > 0 ? { arm } : {}) });
   if (!result.ok) return refused(io, result.error);
   if (flags.json) io.stdout(`${terminalJson({ ok: true, applied: true, ...result.value })}\n`);
-  else printApplied(io, result.value, arm);
+  else {
+    // Where a webhook trigger's sender will post once it is armed, as `serve` will listen (Settings' port, else the default).
+    const settings = await api.settings();
+    printApplied(io, result.value, arm, settings.ok ? settings.value.webhookPort.port : DEFAULT_WEBHOOK_PORT);
+  }
   return EXIT.accepted;
 }
 
@@ -209,7 +214,7 @@ function printWouldApply(io: CliIo, manifest: TemplateDetails['manifest'], previ
 }
 
 /** What was made: the agent, its approvals, what was left out, and each trigger's state. */
-function printApplied(io: CliIo, receipt: ApplyReceipt, arm: string[]): void {
+function printApplied(io: CliIo, receipt: ApplyReceipt, arm: string[], port: number): void {
   io.stdout(`Applied: ${receipt.displayName} [${receipt.agentId}]\n`);
   io.stdout(approvalsLine(receipt.preview));
   for (const tool of receipt.preview.withheld)
@@ -224,5 +229,7 @@ function printApplied(io: CliIo, receipt: ApplyReceipt, arm: string[]): void {
           ? 'armed'
           : `off until you arm it (\`arm ${id}\`, or on the dashboard)`;
     io.stdout(`  trigger ${trigger.name} (${trigger.type})${trigger.words ? `: ${trigger.words}` : ''}: ${state}\n`);
+    if (trigger.type === 'webhook')
+      io.stdout(`  Its address, once armed: ${webhookAddress(listenerOrigin(port), id)} (${LOCAL_ONLY_WORDS})\n`);
   }
 }

@@ -13,6 +13,7 @@ import { type CliIo, EXIT } from './cli-io';
 import { LOCAL_ONLY_WORDS, listenerOrigin, webhookAddress } from '../../../shared/triggers/webhook-address';
 import { DEFAULT_WEBHOOK_PORT } from '../../../shared/contract/api';
 import { cliApi, fileKeyNotice } from './install-command';
+import { fireTimeWords } from '../../../shared/words/cron-words';
 import { terminalJson } from './terminal-text';
 import { PROGRAM, usageError } from './usage';
 import {
@@ -49,7 +50,7 @@ export const DISARM_USAGE = [
 /** One line about a trigger's state, as `list` words it. */
 export function triggerLine(trigger: TriggerView): string {
   const folder = trigger.folder ? `, watching ${trigger.folder}` : '';
-  return `${trigger.id}: ${trigger.words}${folder}${trigger.next[0] ? `, next ${trigger.next[0]}` : ''}`;
+  return `${trigger.id}: ${trigger.words}${folder}${trigger.next[0] ? `, next ${fireTimeWords(trigger.next[0])}` : ''}`;
 }
 
 /** Runs `arm` with the arguments after the command name. */

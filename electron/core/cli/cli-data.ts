@@ -28,8 +28,10 @@ export function defaultDataDir(env: CliIo['env'], platform: NodeJS.Platform = pr
 
 /**
  * An existing data folder others could read, tightened (DESIGN.md: the data folder 0700, its files 0600): every folder
- * in it 0700 and every file 0600, said once on standard error. Links are left as they are (never followed). Nothing
- * is done on Windows (no such modes) or when the folder is already its owner's alone.
+ * in it 0700 and every file 0600, said once on standard error, except an installed package's files, which get the
+ * modes install writes (0644, 0755 when executable: DESIGN.md "Reading without running"; the folders above them keep
+ * them from other users). Links are left as they are (never followed). Nothing is done on Windows (no such modes) or
+ * when the folder is already its owner's alone.
  */
 export function tightenDataDir(io: CliIo, dataDir: string, platform: NodeJS.Platform = process.platform): void {
   if (platform === 'win32') return;
@@ -40,17 +42,19 @@ export function tightenDataDir(io: CliIo, dataDir: string, platform: NodeJS.Plat
     return;
   }
   if ((mode & 0o077) === 0) return;
-  const walk = (dir: string) => {
+  // `under` is the path of `dir` below the data folder: `packages/NAME/VERSION/…` holds a package's own files.
+  const walk = (dir: string, under: string[]) => {
     chmodSync(dir, 0o700);
+    const packageFiles = under[0] === 'packages' && under.length >= 3;
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
       const path = join(dir, entry.name);
-      if (entry.isDirectory()) walk(path);
-      else if (entry.isFile()) chmodSync(path, 0o600);
+      if (entry.isDirectory()) walk(path, [...under, entry.name]);
+      else if (entry.isFile()) chmodSync(path, packageFiles ? (statSync(path).mode & 0o111 ? 0o755 : 0o644) : 0o600);
     }
   };
-  walk(dataDir);
+  walk(dataDir, []);
   io.stderr(
-    `${PROGRAM}: note: the data folder ${dataDir} could be read by other users of this computer: it is now yours alone (folders 0700, files 0600)\n`,
+    `${PROGRAM}: note: the data folder ${dataDir} could be read by other users of this computer: it is now yours alone (folders 0700, files 0600, an installed package’s files as install writes them)\n`,
   );
 }
 
@@ -81,10 +85,20 @@ export interface RefusalProblem {
   path: string | null;
 }
 
+/** The codes of refusals only the command line makes: `serve`'s, when the trigger host cannot start. */
+export type CliRefusalCode =
+  | 'serve.busy'
+  | 'serve.port_in_use'
+  | 'serve.failed'
+  | 'activity.unknown_agent'
+  | 'trust.not_confirmed'
+  | 'grant.not_offered'
+  | 'pack.write_failed';
+
 /** What a refusal is made of: an Api error, or one the CLI makes with a code of the one table. */
 export interface RefusalInput {
-  /** An Api error's code, or an inspection's (`archive.*`, `manifest.*`: the refusal codes' table). */
-  code: ApiErrorCode | RefusalCode;
+  /** An Api error's code, an inspection's (`archive.*`, `manifest.*`: the refusal codes' table), or the CLI's own. */
+  code: ApiErrorCode | RefusalCode | CliRefusalCode;
   message: string;
   path?: string;
   problems?: { code?: string; message: string; path?: string }[];

@@ -40,7 +40,7 @@ describe('arm and disarm', () => {
     const { dataDir, cli } = await watcherInstalled();
     const hourly = await cli(['arm', 'watcher/hourly']);
     expect([hourly.code, hourly.stderr]).toEqual([0, '']);
-    expect(hourly.stdout).toMatch(/^Armed watcher\/hourly: Every hour, next \S+\n/);
+    expect(hourly.stdout).toMatch(/^Armed watcher\/hourly: Every hour, next \d{4}-\d\d-\d\d \d\d:\d\d UTC\n/);
 
     const folder = join(tempDir('apollia-watched-'), 'inbox');
     mkdirSync(folder);
@@ -262,7 +262,7 @@ describe('apply NAME, mcp, remove', () => {
 });
 
 describe('reinstall after the integrity check found a change', () => {
-  it('shows what changed, then puts the same version back and arms again what the check disarmed', async () => {
+  it('shows what changed, then puts the same version back: what the change paused resumes, folder and secret kept', async () => {
     const { dataDir, apo, cli } = await watcherInstalled();
     const folder = tempDir('apollia-watched-');
     expect((await cli(['arm', 'watcher/on-change', '--folder', folder])).code).toBe(0);
@@ -289,19 +289,26 @@ describe('reinstall after the integrity check found a change', () => {
       'watcher 0.1.0 changed on this computer since you installed it (1 changed: tools/tidy.py).\n  changed tools/tidy.py\n',
     );
     expect(dry.stdout).toContain(
-      `  arms again: watcher/on-change, watching ${folder}\n  arms again: watcher/on-call\n`,
+      '  resumes:    watcher/on-call (paused by integrity, still armed)\n  resumes:    watcher/on-change (paused by integrity, still armed)\n',
     );
+    expect(dry.stdout).not.toContain('arms again');
     expect(dry.stdout).toContain('\nNothing was changed: add --yes to do it\n');
-    expect(Object.values(state(dataDir).triggers).filter((t) => (t as { armed: boolean }).armed)).toEqual([]);
+    // Paused, not disarmed: still armed, the folder and the webhook's secret kept.
+    const paused = state(dataDir);
+    expect([paused.triggers['watcher/on-change'].folder, paused.triggers['watcher/on-call'].armed]).toEqual([
+      folder,
+      true,
+    ]);
+    const secretRef = paused.triggers['watcher/on-call'].secretRef;
+    expect(paused.webhookSecrets[secretRef]).toEqual(expect.anything());
 
     const done = await cli(['reinstall', apo, '--yes']);
     expect([done.code, done.stderr]).toEqual([0, '']);
     expect(done.stdout).toContain(
-      'Reinstalled watcher 0.1.0: its files are the installed ones again.\n  Armed again: watcher/on-change, watcher/on-call\n',
+      'Reinstalled watcher 0.1.0: its files are the installed ones again.\n  Resumed: watcher/on-change, watcher/on-call\n',
     );
-    expect(done.stdout).toMatch(
-      /New webhook secret for watcher\/on-call \(shown once, keep it now; the old one no longer signs\): whsec_\S+\n/,
-    );
+    // The sender's secret still signs: none is made again.
+    expect(done.stdout).not.toContain('New webhook secret');
     const after = state(dataDir);
     expect([
       after.triggers['watcher/on-change'].armed,
@@ -309,6 +316,7 @@ describe('reinstall after the integrity check found a change', () => {
       after.triggers['watcher/on-call'].armed,
       after.triggers['watcher/hourly'].armed,
     ]).toEqual([true, folder, true, false]);
+    expect(after.triggers['watcher/on-call'].secretRef).toBe(secretRef);
     expect(after.agents['watcher/tidy'].access).toEqual(answers);
     expect((await cli(['verify'])).code).toBe(0);
   });

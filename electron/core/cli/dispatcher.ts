@@ -65,13 +65,17 @@ export async function runCli(argv: string[], rawIo: CliIo): Promise<number> {
   // its files 0600, by every writer): a umask of 077 makes every folder and file this process creates so.
   if (process.platform !== 'win32') process.umask(0o077);
   // Every line printed may hold package text: shown, never obeyed by the terminal.
+  // A usage error of a run given --json is the refusal document too, even before the command is known (`usageError`).
+  const options = argv.includes('--') ? argv.slice(0, argv.indexOf('--')) : argv;
   const io: CliIo = {
     ...rawIo,
     stdout: (text) => rawIo.stdout(terminalSafe(text)),
     stderr: (text) => rawIo.stderr(terminalSafe(text)),
+    ...(options.includes('--json') ? { json: true } : {}),
   };
   const rest: string[] = [];
   let dataDir: string | undefined;
+  let jsonFirst = false;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] as string;
     if (arg === '--') {
@@ -84,14 +88,33 @@ export async function runCli(argv: string[], rawIo: CliIo): Promise<number> {
       dataDir = isAbsolute(value) ? value : resolve(io.cwd, value);
       continue;
     }
+    // `--json` before the command is the command's (`apollia-desktop --json list`).
+    if (arg === '--json' && rest.length === 0) {
+      jsonFirst = true;
+      continue;
+    }
     rest.push(arg);
   }
   const [name, ...given] = rest;
   let args = given;
+  if (jsonFirst) args = args.includes('--') ? args.toSpliced(args.indexOf('--'), 0, '--json') : [...args, '--json'];
   if (name === undefined) return usageError(io, 'no command given', programUsage());
   if (name === '-h' || name === '--help' || name === 'help') {
-    io.stdout(programUsage());
-    return EXIT.accepted;
+    // `help COMMAND` is `COMMAND --help`.
+    const asked = name === 'help' ? given.find((arg) => arg !== '--json') : undefined;
+    const about = asked === undefined ? undefined : COMMANDS.find((c) => c.name === asked);
+    if (asked !== undefined && about === undefined)
+      return usageError(
+        io,
+        `unknown command \`${asked}\``,
+        programUsage(),
+        COMMANDS.map((c) => c.name),
+      );
+    if (about === undefined) {
+      io.stdout(programUsage());
+      return EXIT.accepted;
+    }
+    return (await about.load()).run(['--help'], { ...io, stdout: (text) => io.stdout(fitUsage(text)) });
   }
   if (name === '--version' || name === '-V' || name === 'version') {
     io.stdout(`${PROGRAM} ${version}\n`);

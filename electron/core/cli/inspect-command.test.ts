@@ -183,7 +183,7 @@ describe('the human text', () => {
     expect(text).toContain("\n  gmail (Gmail): Reminders are sent from the user's mailbox.\n");
     expect(text).toContain('\n  ledger: runs `uvx ledger-mcp`\n');
     expect(text).toContain(
-      '\n  first-monday → monthly-reminders: 08:00 on the first Monday of each month (UTC) [0 8 1-7 * MON]\n' +
+      '\n  first-monday → monthly-reminders: At 08:00, on the first Monday of each month (UTC) [0 8 1-7 * MON]\n' +
         '    next: 2026-12-07 08:00 UTC, 2027-01-04 08:00 UTC, 2027-02-01 08:00 UTC\n',
     );
     expect(text.endsWith('\nAccepted.\n')).toBe(true);

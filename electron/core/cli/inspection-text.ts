@@ -14,7 +14,7 @@ import {
 } from '../../../shared/manifests/apollia-manifest';
 import { CONNECTION_TYPES } from '../../../shared/manifests/catalogues';
 import { describeInterval, nextCronTimes, nextIntervalTimes } from '../../../shared/triggers/cron';
-import { describeCron } from '../../../shared/words/cron-words';
+import { describeCron, fireTimeWords } from '../../../shared/words/cron-words';
 import type {
   ApoDetails,
   ApoSummary,
@@ -58,11 +58,6 @@ const KIND_WORDS: Record<Inspection['kind'], string> = {
   template: 'template folder',
   plugin: 'plugin manifest',
 };
-
-/** `2026-12-07 08:00 UTC`. */
-function utc(date: Date): string {
-  return `${date.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
-}
 
 function bytes(count: number): string {
   if (count < 1024) return `${count} B`;
@@ -210,14 +205,14 @@ function apoBody(manifest: ApolliaManifest, now: Date): string[] {
           const next = nextCronTimes(source.schedule, { dayRule: 'and' }, now, 3);
           return [
             `${head}: ${describeCron(source.schedule, { dayRule: 'and' })} [${source.schedule}]`,
-            `  next: ${next.map(utc).join(', ')}`,
+            `  next: ${next.map(fireTimeWords).join(', ')}`,
           ];
         }
         case 'interval': {
           const next = nextIntervalTimes(source.every, now, 3);
           return [
             `${head}: ${describeInterval(source.every)} once armed`,
-            `  next if armed now: ${next.map(utc).join(', ')}`,
+            `  next if armed now: ${next.map(fireTimeWords).join(', ')}`,
           ];
         }
         case 'file_watch':

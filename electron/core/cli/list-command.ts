@@ -2,6 +2,7 @@
  * `apollia-desktop list [--json]`: what is installed here (the dashboard, headless).
  * `--json` prints `{ "packages": [...], "agents": [...], "triggers": [...], "damage": [...] }`.
  */
+import { fireTimeWords } from '../../../shared/words/cron-words';
 import { terminalJson } from './terminal-text';
 import type { Dashboard, TriggerView } from '../../../shared/contract/api';
 import { publisherStatus } from '../../../shared/decisions/verdict';
@@ -64,7 +65,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     );
     if (pkg.integrity.state === 'changed')
       io.stdout(
-        '    CHANGED on this computer since you installed it: its triggers are disarmed; reinstall or uninstall it\n',
+        '    CHANGED on this computer since you installed it: its triggers are paused (still armed); reinstall or uninstall it\n',
       );
   }
   io.stdout(d.agents.length === 0 ? 'No agent.\n' : 'Agents:\n');
@@ -82,7 +83,8 @@ export async function run(args: string[], io: CliIo): Promise<number> {
       ? `; secret ${trigger.webhookSecretOrigin === 'given' ? 'given by your sender' : 'made here'}, set ${trigger.webhookSecretSetAt}`
       : '';
     io.stdout(
-      `  ${trigger.armed ? (trigger.pausedAt !== null ? 'paused  ' : 'armed   ') : 'disarmed'} ${trigger.id}: ${trigger.words}${trigger.next[0] ? `, next ${trigger.next[0]}` : ''}${secret}\n`,
+      `  ${trigger.armed ? (trigger.pausedAt !== null ? 'paused  ' : 'armed   ') : 'disarmed'} ${trigger.id}: ${trigger.words}${trigger.next[0] ? `, next ${fireTimeWords(trigger.next[0])}` : ''}${secret}${trigger.integrity ? ' (paused by integrity: its files changed)' : ''}
+`,
     );
   }
   return EXIT.accepted;

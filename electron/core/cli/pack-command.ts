@@ -41,6 +41,29 @@ export const PACK_USAGE = [
   '',
 ].join('\n');
 
+/** Writes `bytes` to `target` through a temporary file beside it; null when written, else the refusal's exit code. */
+function writeOutput(io: CliIo, target: string, bytes: Buffer): number | null {
+  const temp = join(dirname(target), `.${basename(target)}.${randomBytes(6).toString('hex')}.tmp`);
+  try {
+    // `-o dist/m.apo` makes `dist/` as needed, as a build tool's output option does.
+    mkdirSync(dirname(target), { recursive: true });
+    writeFileSync(temp, bytes, { flag: 'wx' });
+    renameSync(temp, target);
+    return null;
+  } catch (error) {
+    // The temporary file may never have been made (its folder could not be): nothing to clean then.
+    try {
+      rmSync(temp, { force: true });
+    } catch {}
+    // Said of the file asked for, never of the hidden temporary one.
+    return refused(io, {
+      code: 'pack.write_failed',
+      message: `${target} could not be written: ${(error as Error).message.replaceAll(temp, target)}; nothing was written`,
+      path: '--output',
+    });
+  }
+}
+
 /** Runs `pack` with the arguments after the command name. */
 export async function run(args: string[], io: CliIo): Promise<number> {
   const dirs: string[] = [];
@@ -144,20 +167,8 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     } else outcome = 'replaced';
   }
   if (outcome !== 'unchanged') {
-    const temp = join(dirname(target), `.${basename(target)}.${randomBytes(6).toString('hex')}.tmp`);
-    try {
-      // `-o dist/m.apo` makes `dist/` as needed, as a build tool's output option does.
-      mkdirSync(dirname(target), { recursive: true });
-      writeFileSync(temp, bytes, { flag: 'wx' });
-      renameSync(temp, target);
-    } catch (error) {
-      rmSync(temp, { force: true });
-      // Said of the file asked for, never of the hidden temporary one.
-      io.stderr(
-        `${PROGRAM} pack: ${target} could not be written: ${(error as Error).message.replaceAll(temp, target)}\n`,
-      );
-      return EXIT.refused;
-    }
+    const failed = writeOutput(io, target, bytes);
+    if (failed !== null) return failed;
   }
 
   const files = inspection.details?.files.length ?? 0;

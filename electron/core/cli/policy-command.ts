@@ -55,6 +55,17 @@ export async function run(args: string[], io: CliIo): Promise<number> {
       );
   }
   const view = readPolicy(policyLocations(io.env));
-  io.stdout(json ? `${terminalJson(view)}\n` : policyText(view));
+  // With the one contract's `ok` and `errors` (DESIGN.md "The command line"): an unreadable policy is the problem.
+  const errors =
+    view.state === 'unreadable'
+      ? [
+          {
+            code: 'policy.unreadable',
+            message: `the policy ${view.problem?.path ?? ''} cannot be used: ${view.problem?.message ?? 'unreadable'}`,
+            path: null,
+          },
+        ]
+      : [];
+  io.stdout(json ? `${terminalJson({ ok: errors.length === 0, errors, ...view })}\n` : policyText(view));
   return view.state === 'unreadable' ? EXIT.refused : EXIT.accepted;
 }

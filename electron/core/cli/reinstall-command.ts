@@ -1,10 +1,11 @@
 /**
  * `apollia-desktop reinstall PATH [--yes] [--json]`: the way back after the integrity check found a
- * package's files changed on this computer (which disarmed its triggers). It checks the installed
+ * package's files changed on this computer (which paused its triggers, still armed). It checks the installed
  * files first (the Api's `verifyInstalled`, as the dashboard does), shows what changed, then, with
  * `--yes`, installs the same version again through the Api's own `install` (the package's
- * answers kept, as an update keeps them) and arms again what the check disarmed: a watched folder
- * is watched again, a webhook gets a new secret (the old one was deleted with the change). Any
+ * answers kept, as an update keeps them): the triggers paused by integrity resume, with their folder and secret; what
+ * a check by an older version disarmed is armed again (a watched folder is watched again, a webhook gets a new secret:
+ * the old one was deleted then). Any
  * other case is refused, naming the command that fits: a package not installed or of another
  * version (`install`), other bytes of the same version (both SHA-256s named: only the installed
  * bytes are put back), files unchanged (nothing to put back).
@@ -26,8 +27,8 @@ export const REINSTALL_USAGE = [
   '',
   'Puts back a package whose files changed on this computer since install (`verify` says CHANGED),',
   'from its .apo (PATH), the same version: your answers are kept, and the triggers the change',
-  'disarmed are armed again (a webhook gets a new secret, printed once: give it to your sender,',
-  'or set theirs with `rotate`). Without --yes, shows what changed and what it would do.',
+  'paused resume, with their folder and secret (one an older version disarmed is armed again: a',
+  'webhook gets a new secret, printed once). Without --yes, shows what changed and what it would do.',
   '  --yes   Reinstall',
   '  --json  Print what changed and what was done as JSON',
   '',
@@ -120,7 +121,9 @@ export async function run(args: string[], io: CliIo): Promise<number> {
       message: `${name} ${version}: its files are unchanged since install, nothing to put back`,
     });
 
-  // What the check disarmed, armed again: a folder that is gone stays off (said), a webhook gets a new secret.
+  // What the change paused resumes (armed all along). What a check by an older version disarmed is armed again: a
+  // folder that is gone stays off (said), a webhook gets a new secret.
+  const resume = installed.paused;
   const rearm: { trigger: string; folder: string | null }[] = [];
   const stayOff: { trigger: string; why: string }[] = [];
   const offered = new Set(((inspection.details as ApoDetails).manifest.triggers ?? []).map((t) => `${name}/${t.id}`));
@@ -143,15 +146,16 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     io.stdout(
       `Reinstalling puts back the files of ${paths[0]} (sha256 ${(inspection.summary as ApoSummary).sha256}) and keeps your answers.\n`,
     );
+    for (const t of resume) io.stdout(`  resumes:    ${t} (paused by integrity, still armed)\n`);
     for (const t of rearm) io.stdout(`  arms again: ${t.trigger}${t.folder ? `, watching ${t.folder}` : ''}\n`);
     for (const t of stayOff) io.stdout(`  stays off:  ${t.trigger} (${t.why})\n`);
-    if (rearm.length + stayOff.length === 0)
+    if (resume.length + rearm.length + stayOff.length === 0)
       io.stdout('  No trigger was armed when the change was found: none is armed.\n');
   }
   if (!yes) {
     if (json)
       io.stdout(
-        `${terminalJson({ ok: true, applied: false, preview: { name, version, ...changes, rearm, stayOff }, reinstalled: false })}\n`,
+        `${terminalJson({ ok: true, applied: false, preview: { name, version, ...changes, resume, rearm, stayOff }, reinstalled: false })}\n`,
       );
     else io.stdout('\nNothing was changed: add --yes to do it\n');
     return EXIT.accepted;
@@ -185,12 +189,16 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   const receipt = result.value;
   if (json) {
     io.stdout(
-      `${terminalJson({ ok: true, applied: true, name, version, ...changes, rearm, stayOff, reinstalled: true, armed: receipt.armed, webhookSecrets: receipt.webhookSecrets })}\n`,
+      `${terminalJson({ ok: true, applied: true, name, version, ...changes, resume, rearm, stayOff, reinstalled: true, armed: receipt.armed, webhookSecrets: receipt.webhookSecrets })}\n`,
     );
     return EXIT.accepted;
   }
   io.stdout(`Reinstalled ${name} ${version}: its files are the installed ones again.\n`);
-  io.stdout(receipt.armed.length > 0 ? `  Armed again: ${receipt.armed.join(', ')}\n` : '  No trigger armed.\n');
+  const resumed = receipt.armed.filter((id) => resume.includes(id));
+  const armedAgain = receipt.armed.filter((id) => !resume.includes(id));
+  if (resumed.length > 0) io.stdout(`  Resumed: ${resumed.join(', ')}\n`);
+  if (armedAgain.length > 0) io.stdout(`  Armed again: ${armedAgain.join(', ')}\n`);
+  if (receipt.armed.length === 0) io.stdout('  No trigger armed.\n');
   for (const secret of receipt.webhookSecrets)
     io.stdout(
       `  New webhook secret for ${secret.triggerId} (shown once, keep it now; the old one no longer signs): ${secret.secret}\n`,

@@ -10,7 +10,7 @@ import { policyLocations, readPolicy } from '../policy/read-policy';
 import { createFileKeySecretBox } from '../secrets/secret-box';
 import { DEFAULT_WEBHOOK_PORT, HostError, TriggerHost } from '../triggers';
 import { type CliIo, EXIT } from './cli-io';
-import { defaultDataDir } from './cli-data';
+import { defaultDataDir, refused } from './cli-data';
 import { terminalLine } from './terminal-text';
 import { PROGRAM, usageError } from './usage';
 
@@ -38,6 +38,30 @@ function processSignals(): Promise<string> {
     const onTerm = () => stop('SIGTERM');
     process.on('SIGINT', onInt);
     process.on('SIGTERM', onTerm);
+  });
+}
+
+/**
+ * Why the trigger host could not start, as a refusal (DESIGN.md "The command line"): a sentence, or with `--json` the
+ * one document, `serve.busy` (exit 3: another host serves this folder), `serve.port_in_use` (the port asked for, or the
+ * one the organization's policy fixes) or `serve.failed` (exit 1).
+ */
+function startRefused(io: CliIo, error: unknown, where: { port: number; fixed: boolean }): number {
+  if (error instanceof HostError && error.code === 'host.busy') {
+    refused(io, { code: 'serve.busy', message: error.message });
+    return EXIT.busy;
+  }
+  if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE')
+    return refused(io, {
+      code: 'serve.port_in_use',
+      message: where.fixed
+        ? `port ${where.port} on 127.0.0.1 is in use, and your organization's policy fixes the webhook port at ${where.port}: stop the program that uses it, or ask your administrator`
+        : `port ${where.port} on 127.0.0.1 is in use: pick another with --port (0 picks a free one)`,
+      ...(where.fixed ? {} : { path: '--port' }),
+    });
+  return refused(io, {
+    code: 'serve.failed',
+    message: `the trigger host could not start: ${error instanceof Error ? error.message : String(error)}`,
   });
 }
 
@@ -71,7 +95,13 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   }
   const dataDir = io.dataDir ?? defaultDataDir(io.env);
   // The organization's webhook port is not the person's to change (DESIGN.md "Managed policy"): it wins over --port.
-  const fixed = readPolicy(policyLocations(io.env)).effective?.webhookPort ?? null;
+  const policy = readPolicy(policyLocations(io.env));
+  const fixed = policy.effective?.webhookPort ?? null;
+  // An unreadable policy pauses every trigger (DESIGN.md "Managed policy": fail closed): said, not left silent.
+  if (policy.state === 'unreadable')
+    io.stderr(
+      `${PROGRAM}: note: your organization's policy ${policy.problem?.path ?? ''} cannot be used (${policy.problem?.message ?? 'unreadable'}): no trigger is made live until it is fixed\n`,
+    );
   if (fixed !== null && portGiven && fixed !== port)
     io.stdout(`--port ${port} is not used: your organization's policy fixes the webhook port at ${fixed}\n`);
   if (fixed !== null) port = fixed;
@@ -86,13 +116,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   try {
     await host.start();
   } catch (error) {
-    if (error instanceof HostError) {
-      io.stderr(`${PROGRAM}: ${error.message}\n`);
-      if (error.code === 'host.busy') return EXIT.busy;
-    } else if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE')
-      io.stderr(`${PROGRAM}: port ${port} on 127.0.0.1 is in use; pick another with --port\n`);
-    else io.stderr(`${PROGRAM}: the trigger host could not start: ${(error as Error).message}\n`);
-    return EXIT.refused;
+    return startRefused(io, error, { port, fixed: fixed !== null });
   }
   io.stdout(`serving ${dataDir} on ${host.origin} (pid ${process.pid}); stop with Ctrl-C\n`);
   const signal = await waitForStop;

@@ -365,7 +365,7 @@ describeWithMinisign('trust, inspect, install and verify on the command line', (
     expect(accepted.stdout).toContain('(accepted with --accept-key-change; recorded in the activity log)');
   });
 
-  it('verify finds a changed file: exit 1, the package changed in list --json, its trigger disarmed', async () => {
+  it('verify finds a changed file: exit 1, the package changed in list --json, its trigger paused (still armed)', async () => {
     const dataDir = join(tempDir('apollia-cli-'), 'data');
     const apo = invoicesApo(tempDir(), '1.2.0');
     expect((await cli(['--data-dir', dataDir, 'install', apo, '--yes', '--arm', 'first-monday'])).code).toBe(0);
@@ -383,7 +383,7 @@ describeWithMinisign('trust, inspect, install and verify on the command line', (
         changed: ['tools/extract.py'],
         missing: [],
         added: [],
-        disarmed: ['invoices/first-monday'],
+        paused: ['invoices/first-monday'],
       },
     ]);
     const list = JSON.parse((await cli(['--data-dir', dataDir, 'list', '--json'])).stdout);
@@ -392,6 +392,6 @@ describeWithMinisign('trust, inspect, install and verify on the command line', (
       integrity: 'changed',
       signature: { state: 'unsigned' },
     });
-    expect(list.triggers[0]).toMatchObject({ id: 'invoices/first-monday', armed: false });
+    expect(list.triggers[0]).toMatchObject({ id: 'invoices/first-monday', armed: true });
   });
 });

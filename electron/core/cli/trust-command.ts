@@ -67,14 +67,16 @@ async function remove(rest: string[], io: CliIo): Promise<number> {
     const removed = await api.untrustKey({ keyId });
     return removed.ok ? EXIT.accepted : refused(io, removed.error);
   }
-  io.stdout(removalWords(key));
+  // With --json standard output holds one document: what removing it means is said beside it, on standard error.
+  (io.json ? io.stderr : io.stdout)(removalWords(key));
   if (!yes) {
     const answer = await askYesNo(io, `Remove the key you trust as “${key.name}”? [y/N] `);
     if (answer === null) {
-      io.stderr(
-        `${PROGRAM}: trust remove asks before removing a key, and there is no terminal to ask in: nothing was removed. Run it in a terminal, or add --yes.\n`,
-      );
-      return EXIT.refused;
+      return refused(io, {
+        code: 'trust.not_confirmed',
+        message:
+          'trust remove asks before removing a key, and there is no terminal to ask in: nothing was removed. Run it in a terminal, or add --yes.',
+      });
     }
     if (!answer) {
       io.stdout(`Kept the key you trust as “${key.name}”: nothing was removed.\n`);

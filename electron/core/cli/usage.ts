@@ -2,6 +2,7 @@
  * The CLI's usage text and usage errors (exit 2, DESIGN.md "Validation contract").
  */
 import { type CliIo, EXIT } from './cli-io';
+import { terminalJson } from './terminal-text';
 
 /** The program name people type (package.json `bin`). */
 export const PROGRAM = 'apollia-desktop';
@@ -81,10 +82,25 @@ function usageCommand(usage: string): string | null {
 /** The line under a usage error: where the whole usage is. */
 export const USAGE_HINT = (help: string): string => `(\`${help}\` shows the usage)\n`;
 
+/** The codes of usage errors, as `--json` gives them (DESIGN.md "The command line": exit 2). */
+export type UsageErrorCode = 'usage.unknown_option' | 'usage.unknown_command' | 'usage.missing_value' | 'usage.invalid';
+
+/** What a usage error is about: its code, and the option it names (`--param`), or null. */
+export function usageProblem(problem: string): { code: UsageErrorCode; path: string | null } {
+  const unknown = /unknown (option|command) `([^`=]+)/.exec(problem);
+  if (unknown?.[1] === 'option') return { code: 'usage.unknown_option', path: unknown[2] as string };
+  if (unknown?.[1] === 'command') return { code: 'usage.unknown_command', path: null };
+  const missing = /^(--?[a-zA-Z][\w-]*) needs /.exec(problem);
+  if (missing) return { code: 'usage.missing_value', path: missing[1] as string };
+  return { code: 'usage.invalid', path: null };
+}
+
 /**
  * Prints a usage error on one line and returns the usage exit code (2; DESIGN.md "The command line": one line and a
- * hint, not the whole usage): the problem, then a line saying where the usage is. An unknown option or command gets "did you mean …?" with the nearest one the usage
- * names (`commands`: the program's commands, for an unknown command).
+ * hint, not the whole usage): the problem, then a line saying where the usage is. An unknown option or command gets
+ * "did you mean …?" with the nearest one the usage names (`commands`: the program's commands, for an unknown command).
+ * With `--json` it is the one refusal document on standard output, `{ "ok": false, "errors": [{ code, message, path }] }`
+ * (`usage.*` codes; `path` the option it is about), and nothing on standard error.
  */
 export function usageError(io: CliIo, problem: string, usage: string, commands: readonly string[] = []): number {
   const typed = /unknown (option|command) `([^`]+)`/.exec(problem);
@@ -94,6 +110,14 @@ export function usageError(io: CliIo, problem: string, usage: string, commands: 
       : closest(typed[2].split('=')[0] as string, typed[1] === 'option' ? usageOptions(usage) : commands);
   const command = usageCommand(usage);
   const help = `${PROGRAM}${command ? ` ${command}` : ''} --help`;
-  io.stderr(`${PROGRAM}: ${problem}${nearest ? `: did you mean ${nearest}?` : ''}\n${USAGE_HINT(help)}`);
+  const message = `${problem}${nearest ? `: did you mean ${nearest}?` : ''}`;
+  if (io.json) {
+    const error = { ...usageProblem(problem), message: `${message} (\`${help}\` shows the usage)` };
+    io.stdout(
+      `${terminalJson({ ok: false, errors: [{ code: error.code, message: error.message, path: error.path }] })}\n`,
+    );
+    return EXIT.usage;
+  }
+  io.stderr(`${PROGRAM}: ${message}\n${USAGE_HINT(help)}`);
   return EXIT.usage;
 }

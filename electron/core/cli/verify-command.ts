@@ -1,8 +1,8 @@
 /**
  * `apollia-desktop [--data-dir D] verify [--json]`: re-checks every installed
  * package's files against the SHA-256 install recorded. A changed, missing or added file marks the
- * package "changed on this computer since you installed it" and disarms its triggers (recorded in
- * the store and the activity log). Exit 0 when every package is unchanged, 1 when any is changed.
+ * package "changed on this computer since you installed it" and pauses its triggers by integrity (still armed;
+ * recorded in the store and the activity log, once). Exit 0 when every package is unchanged, 1 when any is changed.
  */
 import { integrityDetail } from '../app/publisher-trust';
 import { type CliIo, EXIT } from './cli-io';
@@ -34,8 +34,14 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   const results = verified.value;
   const changed = results.filter((r) => r.integrity.state === 'changed');
   if (json) {
+    // The one contract's `ok` and `errors` (DESIGN.md "The command line"): each changed package, named, is a problem.
+    const errors = changed.map((r) => ({
+      code: 'package.changed',
+      message: `${r.name} ${r.version} changed on this computer since you installed it (${integrityDetail(r.integrity)})`,
+      path: r.name,
+    }));
     io.stdout(
-      `${terminalJson({ packages: results.map((r) => ({ name: r.name, version: r.version, integrity: r.integrity.state, changed: r.integrity.changed, missing: r.integrity.missing, added: r.integrity.added, disarmed: r.disarmed })) })}\n`,
+      `${terminalJson({ ok: errors.length === 0, errors, packages: results.map((r) => ({ name: r.name, version: r.version, integrity: r.integrity.state, changed: r.integrity.changed, missing: r.integrity.missing, added: r.integrity.added, paused: r.paused })) })}\n`,
     );
   } else {
     if (results.length === 0) io.stdout('No package installed.\n');
@@ -45,10 +51,9 @@ export async function run(args: string[], io: CliIo): Promise<number> {
         io.stdout(
           `  CHANGED  ${r.name} ${r.version}: changed on this computer since you installed it (${integrityDetail(r.integrity)})\n`,
         );
-        if (r.disarmed.length > 0) io.stdout(`           triggers disarmed: ${r.disarmed.join(', ')}\n`);
-        io.stdout(
-          `           put it back with \`reinstall PKG.apo\` (what was armed is armed again), or uninstall it.\n`,
-        );
+        if (r.paused.length > 0)
+          io.stdout(`           triggers paused by integrity (still armed): ${r.paused.join(', ')}\n`);
+        io.stdout(`           put it back with \`reinstall PKG.apo\` (its paused triggers resume), or uninstall it.\n`);
       }
     }
   }

@@ -68,7 +68,8 @@ const serverList = Type.Array(McpServerMatchSchema, { maxItems: MAX_POLICY_LIST 
 /**
  * The policy file's schema, version 2: version 1's keys, with `mcpServers` an object (the servers the organization
  * `provided`, as version 1's list, and those `allowed` and `denied`), `activityExport` a `file` or an `otlp` address
- * (`https://` only: decisions are not sent in the clear), and `toolRules`, `installSources`, `feeds` and `updates`.
+ * (`https://`, or `http://` to this computer's loopback: decisions are not sent in the clear), and `toolRules`,
+ * `installSources`, `feeds` and `updates`.
  */
 export const POLICY_V2_SCHEMA = closed({
   ...SHARED_KEYS,
@@ -88,7 +89,13 @@ export const POLICY_V2_SCHEMA = closed({
     closed(
       {
         file: Type.Optional(exportFile),
-        otlp: Type.Optional(Type.String({ pattern: '^https://[^/?#\\s]+', maxLength: 4096 })),
+        // https, or plain http to this computer's loopback (a local collector); activity/otlp-export.ts checks the rest.
+        otlp: Type.Optional(
+          Type.String({
+            pattern: '^(https://[^/?#\\s]+|http://(127\\.0\\.0\\.1|localhost|\\[::1\\])(:[0-9]{1,5})?([/?#]|$))',
+            maxLength: 4096,
+          }),
+        ),
       },
       { minProperties: 1, maxProperties: 1 },
     ),

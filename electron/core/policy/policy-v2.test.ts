@@ -223,6 +223,9 @@ describe('version 2: installSources, feeds.allowed, updates, activityExport', ()
     });
     const both = policyOf(machine(v2({})), second(v2({ activityExport: { otlp: 'https://mine.example/' } })));
     expect(both.activityExportOtlp).toBeNull();
+    // Plain http only to this computer's loopback: a collector on the machine (the OpenTelemetry Collector's 4318).
+    for (const local of ['http://127.0.0.1:4318/v1/logs', 'http://localhost:4318/v1/logs', 'http://[::1]:4318/'])
+      expect(policyOf(machine(v2({ activityExport: { otlp: local } }))).activityExportOtlp).toBe(local);
   });
 });
 
@@ -243,6 +246,8 @@ describe('version 2: a bad value fails closed, naming the key', () => {
     [{ updates: 'never' }, '`updates` must be one of "notify", "auto", "hold", "person"'],
     [{ activityExport: '/var/log/a.jsonl' }, '`activityExport` must be object'],
     [{ activityExport: { otlp: 'http://otel.example.com' } }, '`activityExport.otlp` must match pattern'],
+    [{ activityExport: { otlp: 'http://localhost.example.com/' } }, '`activityExport.otlp` must match pattern'],
+    [{ activityExport: { otlp: 'http://127.0.0.1.example.com/' } }, '`activityExport.otlp` must match pattern'],
     [{ activityExport: { file: '/a', otlp: 'https://b' } }, '`activityExport` must NOT have more than 1 properties'],
     [{ activityExport: { url: 'https://b' } }, '`activityExport` has the unknown key `url`'],
   ])('%j', (keys, problem) => {

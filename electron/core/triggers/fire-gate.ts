@@ -7,9 +7,10 @@
  * - the person's pause (`pausedAt`): armed, folder and secret kept, not firing until resumed;
  * - the policy, read afresh: an unreadable one, a trigger kind it does not allow, or the trigger's package withheld
  *   whole (`policy/installed-policy.ts`) pause it (armed, folder and secret kept);
- * - integrity: a package whose files differ from what install recorded is marked changed in the store (as `verify`
- *   marks it: arming and granting it are refused) and its triggers are paused by integrity, recorded once
- *   (`integrity_changed`); reinstalling or removing it lifts the pause.
+ * - integrity: a package whose files differ from what install recorded is marked changed in the store, by the one
+ *   path `verify` takes too (`integrity-pause.ts`: arming and granting it are refused), and its triggers are paused by
+ *   integrity, recorded once (`integrity_changed`) by whoever marked it; a mark the app's check set pauses them here as
+ *   well; reinstalling the installed bytes or removing the package lifts the pause.
  */
 import { lstat } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -21,6 +22,7 @@ import type { PolicyLocations } from '../policy/read-policy';
 import type { StoreState, TriggerRecord } from '../store/state';
 import type { Store } from '../store/store';
 import { checkIntegrity } from '../trust/integrity';
+import { integrityChangedEvent, markChanged, pausedByIntegrityWords } from './integrity-pause';
 
 /** How often the host re-hashes every installed package's files, besides its start. */
 export const INTEGRITY_INTERVAL_MS = 10 * 60_000;
@@ -95,14 +97,22 @@ export class FireGate {
     return now - this.lastHash >= INTEGRITY_INTERVAL_MS;
   }
 
-  /** Why `trigger` may not fire now (the policy read now, the integrity known), or null; no file is read. */
+  /**
+   * Why `trigger` may not fire now (the policy read now, the integrity known: what this host hashed, or the store's
+   * mark `changed` whoever set it), or null; no file is read.
+   */
   heldNow(view: PolicyView, trigger: TriggerRecord): string | null {
     // Paused by the person: armed, its folder and secret kept, not firing until they resume it.
     if (trigger.pausedAt !== null) return 'paused by you: still armed, it fires when you resume it';
     const state = this.state;
     const policy = state ? triggerHeldByPolicy(view, trigger, withheldPackages(state, view)) : null;
     if (policy !== null) return policy;
-    return trigger.packageName !== null ? (this.hashed.get(trigger.packageName)?.changed ?? null) : null;
+    const name = trigger.packageName;
+    if (name === null) return null;
+    const hashed = this.hashed.get(name)?.changed ?? null;
+    if (hashed !== null) return hashed;
+    const trust = state && Object.hasOwn(state.packageTrust, name) ? state.packageTrust[name] : undefined;
+    return trust?.integrity.state === 'changed' ? pausedByIntegrityWords(name, trust.integrity) : null;
   }
 
   /**
@@ -134,40 +144,31 @@ export class FireGate {
     const stamps = new Map<string, string>();
     for (const path of Object.keys(files)) stamps.set(path, await stampOf(join(root, path)));
     const report = await checkIntegrity(root, files);
-    const marked = state.packageTrust[name]?.integrity.state === 'changed';
-    const differs = report.state !== 'ok' || marked;
-    const names = [...report.changed, ...report.missing, ...report.added];
-    const detail = names.length > 0 ? names.slice(0, 5).join(', ') : 'its folder cannot be checked';
-    const changed = differs
-      ? `paused by integrity: the files of ${name} changed on this computer since install (${detail}); still armed: reinstall it from its .apo, or remove it`
-      : null;
+    const marked = state.packageTrust[name]?.integrity;
+    const finding = report.state !== 'ok' ? report : marked?.state === 'changed' ? marked : null;
     const before = this.hashed.get(name);
-    this.hashed.set(name, { sha256: pkg.sha256, stamps, changed });
-    if (!differs || marked || before?.changed) return;
-    const at = new Date().toISOString();
-    await this.host.store
-      .update((s) => {
-        const trust = s.packageTrust[name];
-        if (!trust || s.packages[name]?.sha256 !== pkg.sha256 || trust.integrity.state === 'changed')
-          return { result: false, write: false };
-        trust.integrity = {
-          ...trust.integrity,
-          state: 'changed',
-          checkedAt: at,
-          changed: report.changed,
-          missing: report.missing,
-          added: report.added,
-        };
-        return { result: true };
-      })
-      .catch((error: unknown) => this.host.line(`problem ${name} could not be marked changed: ${String(error)}`));
-    const armed = Object.values(state.triggers).filter((t) => t.packageName === name && t.armed);
-    this.host.line(`paused ${name}: its files changed (${detail})`);
-    this.host.record({
-      kind: 'integrity_changed',
-      package: name,
-      outcome: 'ok',
-      detail: `the files of ${name} changed on this computer since install (${detail}); ${armed.length} armed trigger(s) paused by integrity, still armed`,
+    this.hashed.set(name, {
+      sha256: pkg.sha256,
+      stamps,
+      changed: finding ? pausedByIntegrityWords(name, finding) : null,
     });
+    if (!finding || marked?.state === 'changed' || before?.changed) return;
+    const at = new Date().toISOString();
+    const names = [...report.changed, ...report.missing, ...report.added];
+    this.host.line(
+      `paused ${name}: its files changed (${names.length > 0 ? names.slice(0, 5).join(', ') : 'its folder cannot be checked'})`,
+    );
+    // The one path (`integrity-pause.ts`): marked under the store's lock unless the app's check marked it first, and
+    // recorded only by whoever marked it.
+    const paused = await this.host.store
+      .update((s) => {
+        const now = markChanged(s, name, report, at, pkg.sha256);
+        return { result: now, write: now !== null };
+      })
+      .catch((error: unknown) => {
+        this.host.line(`problem ${name} could not be marked changed: ${String(error)}`);
+        return null;
+      });
+    if (paused !== null) this.host.record(integrityChangedEvent(name, report, paused));
   }
 }

@@ -5,7 +5,7 @@
  * store, the pause recorded), under the in-process host and under `serve`.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { appendFileSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { packFolder } from '../../../test/helpers/pack';
@@ -13,6 +13,7 @@ import { tempDir } from '../../../test/helpers/test-api';
 import { runCliCaptured } from '../../../test/helpers/cli-run';
 import { activity, changeTrigger, eventually, FakeClock, runRequests } from '../../../test/helpers/trigger-host';
 import { createFileKeySecretBox } from '../secrets/secret-box';
+import { INTEGRITY_INTERVAL_MS } from './fire-gate';
 import { TriggerHost } from './trigger-host';
 
 const ROOT = new URL('../../../', import.meta.url).pathname;
@@ -93,7 +94,49 @@ describe('integrity in the trigger host', () => {
     expect(stored.triggers['watcher/hourly'].armed).toBe(true);
     await host.stop();
     const paused = (await activity(dataDir)).filter((e) => e.kind === 'integrity_changed');
-    expect(paused.map((e) => e.detail)).toEqual([expect.stringContaining('1 armed trigger(s) paused by integrity')]);
+    expect(paused.map((e) => e.detail)).toEqual([
+      expect.stringContaining('triggers paused by integrity, still armed: watcher/hourly'),
+    ]);
+  });
+
+  it('the periodic re-hash finds a change that kept each file’s size and mtime, with no fire due to look', async () => {
+    const dataDir = await watcherArmed('2026-12-01T09:00:00.000Z');
+    const clock = new FakeClock(Date.parse('2026-12-01T09:05:00Z'));
+    const host = new TriggerHost({
+      dataDir,
+      secretBox: createFileKeySecretBox(dataDir),
+      port: 0,
+      watchStore: false,
+      clock,
+      policy: { machine: null, env: null },
+    });
+    // Its time set to a whole second first, so it can be put back exactly.
+    const [version] = readdirSync(join(dataDir, 'packages', 'watcher'));
+    const file = join(dataDir, 'packages', 'watcher', version as string, 'tools', 'tidy.py');
+    const then = new Date('2026-11-30T00:00:00Z');
+    utimesSync(file, then, then);
+    const before = statSync(file);
+    await host.start();
+    hosts.push(host);
+    expect(Object.keys(host.status().triggers)).toEqual(['watcher/hourly']);
+    // One byte swapped for another, the times put back: the size and mtime compared before a fire see nothing.
+    const bytes = readFileSync(file);
+    bytes[0] = bytes[0] === 0x23 ? 0x20 : 0x23;
+    writeFileSync(file, bytes);
+    utimesSync(file, then, then);
+    expect([statSync(file).size, statSync(file).mtimeMs]).toEqual([before.size, before.mtimeMs]);
+    // Before the interval, nothing re-hashes (no fire is due until 10:00).
+    clock.advance(INTEGRITY_INTERVAL_MS - 120_000);
+    await host.settled();
+    expect(state(dataDir).packageTrust.watcher.integrity.state).toBe('ok');
+    clock.advance(180_000);
+    await eventually(() => state(dataDir).packageTrust.watcher.integrity.state === 'changed');
+    await eventually(() => Object.keys(host.status().triggers).length === 0);
+    clock.advanceTo('2026-12-01T10:30:00Z');
+    await host.settled();
+    expect(runRequests(dataDir)).toEqual([]);
+    await host.stop();
+    expect((await activity(dataDir)).filter((e) => e.kind === 'integrity_changed').length).toBe(1);
   });
 
   it('under serve: a tampered package’s due schedule does not fire; the same package untampered fires', async () => {

@@ -46,6 +46,7 @@ import { replayKey, SEEN_WINDOW_MS } from './seen-ids';
 import { WebhookIntake } from './webhook-intake';
 import { WebhookListener, webhookPath } from './webhook-listener';
 import { isSecretBoxLocked } from '../secrets/secret-box';
+import { startActivityExport, stopActivityExport } from './activity-export';
 
 /** The port the listener binds when neither `port` nor Settings gives one (its home is `shared/contract/api.ts`). */
 export { DEFAULT_WEBHOOK_PORT };
@@ -180,6 +181,7 @@ export class TriggerHost {
       detail: `${triggerHostWords('started', this.origin)} (process ${process.pid})`,
     });
     await this.reload();
+    startActivityExport(this, this.options);
     if (this.options.watchStore !== false)
       this.storeWatcher = watchStateFile(
         this.options.dataDir,
@@ -208,6 +210,7 @@ export class TriggerHost {
       detail: `${triggerHostWords('stopped')} (process ${process.pid})`,
     });
     await this.activityQueue.settled();
+    await stopActivityExport(this);
     await this.statusFile.flush();
     this.live.clear();
     await this.release?.();

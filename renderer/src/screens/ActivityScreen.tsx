@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import { ACTIVITY_KIND_WORDS, activityOutcomeWords, runWaits } from '../../../shared/activity/activity-kinds';
-import type { ActivityEntry, ActivityVerdict } from '../../../shared/contract/api';
+import type { ActivityEntry } from '../../../shared/contract/api';
 import { useActivity, useDashboard } from '../../api/hooks';
+import { RecordExport, RecordVerdict } from '../components/ActivityRecordNotes';
 import { CodeText } from '../components/CodeText';
 import { PackageText } from '../components/PackageText';
 import { formatDateTime, localTimeZone } from '../components/date-format';
@@ -58,34 +59,6 @@ function EventRow({ event, agentName }: { event: ActivityEntry; agentName: (id: 
 }
 
 /**
- * What the record's check proved (DESIGN.md "Triggers at run time": the dashboard shows it): one
- * line when intact, a banner when it breaks, naming where and how.
- */
-function VerdictLine({ verdict }: { verdict: ActivityVerdict }) {
-  const held =
-    verdict.recordedBreaks > 0
-      ? ` The record itself holds ${verdict.recordedBreaks} break${verdict.recordedBreaks === 1 ? '' : 's'} found earlier: see "The activity record was found broken" below.`
-      : '';
-  if (verdict.intact)
-    return (
-      <p className="small muted" data-testid="activity-verdict">
-        The record checks out — {verdict.summary}.{held}
-      </p>
-    );
-  return (
-    <div className="panel panel-error" role="alert" data-testid="activity-verdict">
-      <p>
-        <strong>The activity record does not check out.</strong> <CodeText text={verdict.summary} />
-      </p>
-      <p className="small">
-        Someone or something changed the record's files since they were written: the entries below may not be what
-        happened.{held}
-      </p>
-    </div>
-  );
-}
-
-/**
  * The activity log: everything that changed what an agent may do, or happened to it, newest first, filterable by agent.
  */
 export function ActivityScreen() {
@@ -127,7 +100,8 @@ export function ActivityScreen() {
           Only decisions (no deliveries, fires or runs)
         </label>
       </div>
-      {activity.data ? <VerdictLine verdict={activity.data.verdict} /> : null}
+      {activity.data ? <RecordVerdict verdict={activity.data.verdict} /> : null}
+      {activity.data ? <RecordExport exported={activity.data.export} /> : null}
       {activity.isPending ? <Loading label="Loading the activity…" /> : null}
       {activity.isError ? <ErrorPanel error={activity.error} title="The activity could not be loaded" /> : null}
       {activity.data ? (

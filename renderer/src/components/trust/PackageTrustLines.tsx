@@ -23,7 +23,7 @@ export function PublisherBadge({ pkg }: { pkg: InstalledPackageView }) {
 
 /**
  * A package whose files changed after install: said loudly, with what changed,
- * that its triggers were disarmed, and the two ways out: reinstall it (open the same `.apo` again)
+ * that its triggers are paused (still armed), and the two ways out: reinstall it (open the same `.apo` again: they resume)
  * or uninstall it (the card's Uninstall button).
  */
 export function IntegrityChangedPanel({ pkg }: { pkg: InstalledPackageView }) {
@@ -43,7 +43,8 @@ export function IntegrityChangedPanel({ pkg }: { pkg: InstalledPackageView }) {
       </p>
       <p>
         Files of this package are not the ones that were installed: something on this computer changed them. Its
-        triggers were disarmed so nothing starts on its own. Reinstall it from the original .apo file, or uninstall it.
+        triggers are paused so nothing starts on its own; they stay armed, with their folders and secrets. Reinstall it
+        from the original .apo file to resume them, or uninstall it.
       </p>
       <ul className="small">
         {rows

@@ -192,7 +192,7 @@ function TriggerButtons({
   );
 }
 
-/** What a trigger is: its name, type and state, a policy's hold, what it starts, when next, and its folder. */
+/** What a trigger is: its name, type and state, a pause (yours, a policy's hold or integrity's), what it starts, when next, and its folder. */
 function TriggerSummary({
   trigger,
   summaryRef,
@@ -209,6 +209,8 @@ function TriggerSummary({
           <span className="badge badge-neutral">Paused by you</span>
         ) : trigger.armed && trigger.policy ? (
           <span className="badge badge-neutral">Armed, held by your organization</span>
+        ) : trigger.armed && trigger.integrity ? (
+          <span className="badge badge-neutral">Armed, paused: its files changed</span>
         ) : trigger.armed ? (
           <span className="badge badge-armed">Armed</span>
         ) : (
@@ -224,6 +226,11 @@ function TriggerSummary({
       {trigger.policy ? (
         <p className="small">
           <Lock aria-hidden="true" size={12} /> <PackageText text={trigger.policy} />
+        </p>
+      ) : null}
+      {trigger.integrity ? (
+        <p className="small" data-testid={`trigger-integrity-${trigger.id}`}>
+          <PackageText text={trigger.integrity} />
         </p>
       ) : null}
       <p className="small">
