@@ -164,7 +164,7 @@ test('never allow, picked in Settings, holds for an .apo: the tool shows denied 
   // Gmail is not set up: what setting it up means, and the way there.
   const connections = page.getByRole('region', { name: 'Connections it needs' });
   await expect(connections).toContainText('Setting it up means saving an MCP server named gmail in Settings');
-  await expect(connections.getByRole('button', { name: 'Go to Settings → MCP servers' })).toBeVisible();
+  await expect(connections.getByRole('button', { name: 'Save gmail in Settings → MCP servers' })).toBeVisible();
   await snapshot(page, 'apo-never-allow-access');
   await nextStep(page, 'Step 3 of 4: What would start it');
   await nextStep(page, 'Step 4 of 4: Review and install');

@@ -75,6 +75,13 @@ test('trust a key, install verified, a key change is a stop, tampering is found 
   await page.getByRole('checkbox', { name: 'Arm first-monday' }).check();
   await next(page);
   await expect(main).toContainText('(verified publisher: example accounting)');
+  // Review shows the signing key's fingerprint where it can be compared with the one the publisher gave.
+  await expect(page.getByRole('note', { name: 'Fingerprint of the signing key' })).toContainText(fingerprint);
+  await windowShots(
+    page,
+    page.getByRole('note', { name: 'Fingerprint of the signing key' }),
+    'signatures-review-fingerprint',
+  );
   await page.getByRole('button', { name: 'Install', exact: true }).click();
   await page.getByRole('button', { name: 'Go to the dashboard' }).click();
   const card = page.getByRole('region', { name: 'Installed packages' });

@@ -61,7 +61,8 @@ test('market-monitor: pattern error, missing server resolved in Settings, pins, 
   await snapshotBoth(page, 'template-3-access-missing-server');
 
   // Save the slack server in Settings, then come back to the same form.
-  await slack.getByRole('button', { name: 'Go to Settings → MCP servers' }).click();
+  await slack.getByRole('button', { name: 'Save slack in Settings → MCP servers' }).click();
+  await expect(page.getByLabel('Server name')).toHaveValue('slack');
   await page.getByLabel('Server name').fill('slack');
   await page.getByLabel('Command').fill('npx');
   await page.getByLabel('Arguments (one per line)').fill('slack-mcp');

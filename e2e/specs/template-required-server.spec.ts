@@ -50,7 +50,8 @@ test('a required MCP server missing blocks apply, naming it, until it is saved i
   await snapshot(page, 'required-server-2-blocked');
 
   // Save the server in Settings, then come back to the same step.
-  await blockers.getByRole('button', { name: 'Go to Settings → MCP servers' }).click();
+  await blockers.getByRole('button', { name: 'Save linear in Settings → MCP servers' }).click();
+  await expect(page.getByLabel('Server name')).toHaveValue('linear');
   await page.getByLabel('Server name').fill('linear');
   await page.getByLabel('Command').fill('npx');
   await page.getByLabel('Arguments (one per line)').fill('linear-mcp');

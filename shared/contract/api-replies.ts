@@ -80,6 +80,12 @@ export const SourceInspectionSchema = closed({
    */
   signatureVerdict: Type.Union([SignatureVerdictSchema, Type.Null()]),
   /**
+   * The fingerprint (SHA-256 of the whole key, as Settings → Trusted publishers shows it) of the key the signature
+   * verified under, so Review shows it where the person can compare it with what the publisher gave them; null when
+   * no key verified it.
+   */
+  signerFingerprint: Type.Union([Type.String(), Type.Null()]),
+  /**
    * Trust: the installed version's files changed on this computer, so the same version may be installed again (a
    * reinstall).
    */

@@ -14,7 +14,7 @@ import { type Static, Type } from 'typebox';
 import { MAX_REQUEST_ID, WEBHOOK_PORT_RANGE, MAX_WEBHOOK_SECRET_TEXT } from '../base/limits';
 import { ConsentAnswersSchema } from '../decisions/consent-answers-schema';
 import { WebhookSecretChoiceSchema } from '../triggers/webhook-secret-schema';
-import { MAX_MCP_SERVER_NAME, MCP_SERVER_NAME } from '../manifests/mcp-server-name';
+import { ENV_VARIABLE_NAME, MAX_MCP_ENV, MAX_MCP_SERVER_NAME, MCP_SERVER_NAME } from '../manifests/mcp-server-name';
 import { closed, mapOf, oneOf, shaped } from '../base/schema-kit';
 import type { ParameterValue } from '../manifests/template-manifest';
 
@@ -33,6 +33,7 @@ export const MAX_OWNER_TOOL = 256;
 /** The longest command, argument or URL a saved MCP server has; the most arguments it has. */
 export const MAX_MCP_FIELD = 4096;
 export const MAX_MCP_ARGS = 256;
+
 /** The longest secret value Settings saves. */
 export const MAX_SECRET_VALUE = 16_384;
 /** The most activity events one request answers. */
@@ -140,13 +141,23 @@ export const WebhookSecretSharedRequestSchema = closed({
 });
 export type WebhookSecretSharedRequest = Static<typeof WebhookSecretSharedRequestSchema>;
 
-/** An MCP server saved in Settings: a command line (stdio) or a URL (network transport). */
+/**
+ * An MCP server saved in Settings: a command line (stdio) or a URL (network transport). `env`, a stdio server's
+ * environment variables (its tokens, most often): kept sealed whole, never stored or shown in clear.
+ */
 export const SavedMcpServerSchema = closed({
   name: Type.String({ pattern: MCP_SERVER_NAME.source, maxLength: MAX_MCP_SERVER_NAME }),
   transport: oneOf(['stdio', 'streamable-http', 'sse']),
   command: Type.Optional(Type.String({ minLength: 1, maxLength: MAX_MCP_FIELD })),
   args: Type.Optional(Type.Array(Type.String({ maxLength: MAX_MCP_FIELD }), { maxItems: MAX_MCP_ARGS })),
   url: Type.Optional(Type.String({ minLength: 1, maxLength: MAX_MCP_FIELD })),
+  env: Type.Optional(
+    mapOf(
+      Type.String({ maxLength: MAX_MCP_FIELD }),
+      { type: 'string', pattern: ENV_VARIABLE_NAME.source },
+      { maxProperties: MAX_MCP_ENV },
+    ),
+  ),
 });
 export type SavedMcpServer = Static<typeof SavedMcpServerSchema>;
 

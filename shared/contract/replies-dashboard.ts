@@ -30,8 +30,10 @@ export type Dashboard = Static<typeof DashboardSchema>;
  * by the secret box (only the runtime that starts the server opens them); `managed` when the
  * organization's policy provides it (locked).
  */
+const { env: _sealedEnv, ...shownServerProperties } = SavedMcpServerSchema.properties;
+// A server's environment is sealed whole: the view never carries it (not even its names).
 export const SavedMcpServerViewSchema = closed({
-  ...SavedMcpServerSchema.properties,
+  ...shownServerProperties,
   credentialsSealed: Type.Boolean(),
   managed: Type.Optional(Type.Boolean()),
 });

@@ -55,6 +55,8 @@ export const TriggerViewSchema = closed({
   target: str,
   words: str,
   next: Type.Array(str),
+  /** The zone `next` is read in: a schedule's own (UTC for a package's cron), else null (this computer's). */
+  timezone: nstr,
   armed: Type.Boolean(),
   folder: nstr,
   webhookSecretSet: Type.Boolean(),

@@ -33,6 +33,15 @@ export type McpServerChange = Static<typeof McpServerChangeSchema>;
 export const AgentAccessDiffSchema = closed({ agentId: str, added, removed });
 export type AgentAccessDiff = Static<typeof AgentAccessDiffSchema>;
 
+/**
+ * How much one sentence of an update's changes weighs, for its colour and its word: `high` (a program to run, code,
+ * sending outside, a plain-http:// or raw-IP server, a lookalike publisher), `sensitive` (other new or wider asks),
+ * `notice` (what it no longer has).
+ */
+export const UPDATE_CHANGE_LEVELS = ['high', 'sensitive', 'notice'] as const;
+/** One of {@link UPDATE_CHANGE_LEVELS}. */
+export type UpdateChangeLevel = (typeof UPDATE_CHANGE_LEVELS)[number];
+
 /** What changed between two versions of a package, and the decisions the update starts from. */
 export const UpdateDiffSchema = closed({
   fromVersion: str,
@@ -45,6 +54,8 @@ export const UpdateDiffSchema = closed({
   agents: closed({ added, removed, access: Type.Array(AgentAccessDiffSchema) }),
   /** The same, as sentences a person reads, most sensitive first; empty when nothing it asks changed. */
   changes: Type.Array(str),
+  /** The level of each sentence of `changes`, in the same order (`updateChangeLines` zips them). */
+  changeLevels: Type.Array(oneOf(UPDATE_CHANGE_LEVELS)),
   /** True when the new version asks for anything the old one did not. */
   asksMore: Type.Boolean(),
   /** Per agent, the entries new in this version or whose family changed: asked again, unticked. */

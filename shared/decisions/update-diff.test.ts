@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ApolliaManifest } from '../manifests/apollia-manifest';
-import { diffUpdate } from './update-diff';
+import { diffUpdate, updateChangeLines } from './update-diff';
 
 const base: ApolliaManifest = {
   package: { name: 'invoices', version: '1.2.0', publisher: 'Example Accounting', sdk: '>=0.3, <0.4' },
@@ -105,7 +105,7 @@ describe('diffUpdate', () => {
       comparison: 'lookalike',
     });
     expect(lookalike.changes[0]).toBe(
-      'The publisher changed to a name that only looks like the old one: “Example Acc0unting” (was: “Example Accounting”)',
+      'The publisher changed to a name that passes for the old one: “Example Acc0unting” (was: “Example Accounting”)',
     );
     const other = diffUpdate(base, {
       ...base,
@@ -127,6 +127,58 @@ describe('diffUpdate', () => {
       'New tool `wipe` (Python code): says it can write or delete things',
       'Starts a new program on this computer: `npx -y fetch-mcp@latest`',
       'New agent Helper',
+    ]);
+  });
+
+  it('weighs each change: a program to run, code, sending outside, a plain-http or raw-IP server high; the rest less', () => {
+    const after: ApolliaManifest = {
+      ...base,
+      package: { ...base.package, version: '2.0.0', publisher: 'Example Acc0unting Partners' },
+      tools: [...(base.tools ?? []), { name: 'wipe', module: 'w.py', description: 'd', action: 'write_or_delete' }],
+      requires: [{ type: 'gmail' }, { type: 'slack' }],
+      mcp_servers: [
+        ...(base.mcp_servers ?? []),
+        { name: 'fetch', command: 'npx', args: ['-y', 'fetch-mcp@latest'] },
+        { name: 'crm', url: 'http://203.0.113.7/mcp', transport: 'streamable-http' },
+        { name: 'plain', url: 'http://crm.example.com/mcp', transport: 'streamable-http' },
+        { name: 'safe', url: 'https://mcp.example.com/mcp', transport: 'streamable-http' },
+        { name: 'local', url: 'http://127.0.0.1:8931/mcp', transport: 'streamable-http' },
+      ],
+      agents: [{ id: 'clerk', name: 'Clerk', mission: 'm', defaults: { access: ['file_read', 'web_fetch'] } }],
+      triggers: [base.triggers?.[0] as NonNullable<ApolliaManifest['triggers']>[number]],
+    };
+    const diff = diffUpdate(base, after);
+    expect(diff.changeLevels).toHaveLength(diff.changes.length);
+    expect(updateChangeLines(diff)).toEqual([
+      {
+        text: 'The publisher changed to a name that passes for the old one: “Example Acc0unting Partners” (was: “Example Accounting”)',
+        level: 'high',
+      },
+      { text: 'New tool `wipe` (Python code): says it can write or delete things', level: 'high' },
+      { text: 'Now needs a connection to `slack`', level: 'sensitive' },
+      {
+        text: 'Connects to a new server outside this computer: http://203.0.113.7/mcp (over plain http://, so what it sends can be read and changed on the way; at a raw IP address, not a name you can check)',
+        level: 'high',
+      },
+      { text: 'Starts a new program on this computer: `npx -y fetch-mcp@latest`', level: 'high' },
+      {
+        text: 'Connects to a new server outside this computer: http://127.0.0.1:8931/mcp',
+        level: 'sensitive',
+      },
+      {
+        text: 'Connects to a new server outside this computer: http://crm.example.com/mcp (over plain http://, so what it sends can be read and changed on the way)',
+        level: 'high',
+      },
+      { text: 'Connects to a new server outside this computer: https://mcp.example.com/mcp', level: 'sensitive' },
+      {
+        text: 'Clerk asks for something new, not allowed until you tick it: fetch a web page (`web_fetch`)',
+        level: 'high',
+      },
+      { text: 'No longer proposes the trigger `hourly`', level: 'notice' },
+      {
+        text: 'Clerk no longer asks for: the tool `lookup` of the program `ledger`; its tool `extract`',
+        level: 'notice',
+      },
     ]);
   });
 });

@@ -18,12 +18,14 @@ import {
   type TriggerEntry,
   mcpCommandLine,
 } from '../manifests/apollia-manifest';
-import { apolliaNativeTool } from '../manifests/catalogues';
+import { apolliaNativeTool, reachesOutside } from '../manifests/catalogues';
 import { ownRecord } from '../base/own-data';
 import { accessFamilies } from './consent';
 import { sameTrigger, triggerSourceWords } from './trigger-change';
 import { compareNames } from '../words/name-comparison';
 import { FAMILY_ABILITY } from '../words/words';
+import { addressRisks } from '../base/http-url';
+import type { UpdateChangeLevel } from './update-diff-schema';
 
 /** What each part of a server's launch is called in a sentence. */
 const MCP_PART_WORDS: Record<McpServerChange['changed'][number], string> = {
@@ -52,7 +54,38 @@ export function entryWords(entry: string): string {
 }
 
 // What an update changes is defined once with its schema (shared/contract/api-replies.ts): the Api answers it in `inspect`.
-export type { UpdateDiff, McpServerChange, FamilyChange, CapabilityDiff, AgentAccessDiff } from './update-diff-schema';
+export type {
+  UpdateDiff,
+  McpServerChange,
+  FamilyChange,
+  CapabilityDiff,
+  AgentAccessDiff,
+  UpdateChangeLevel,
+} from './update-diff-schema';
+
+/** One sentence of an update's changes and how much it weighs. */
+export interface UpdateChangeLine {
+  text: string;
+  level: UpdateChangeLevel;
+}
+
+/** An update's sentences with their levels, in order (`changes` and `changeLevels` zipped). */
+export function updateChangeLines(diff: Pick<UpdateDiff, 'changes' | 'changeLevels'>): UpdateChangeLine[] {
+  return diff.changes.map((text, i) => ({ text, level: diff.changeLevels[i] ?? 'sensitive' }));
+}
+
+/** Families whose new or widened use an update marks high: code that runs, and what sends outside. */
+const HIGH_FAMILIES: ReadonlySet<ActionFamily> = new Set(['execute_code', 'send_external']);
+
+/** A server address's risks in words after its url, and whether there is any (then the line is high). */
+function addressWords(url: string): { words: string; risky: boolean } {
+  const risks = addressRisks(url);
+  const parts = [
+    ...(risks.plainHttp ? ['over plain http://, so what it sends can be read and changed on the way'] : []),
+    ...(risks.rawIp ? ['at a raw IP address, not a name you can check'] : []),
+  ];
+  return { words: parts.length > 0 ? ` (${parts.join('; ')})` : '', risky: parts.length > 0 };
+}
 
 function names<T extends { name: string }>(list: T[] | undefined): Map<string, T> {
   return new Map((list ?? []).map((item) => [item.name, item]));
@@ -117,6 +150,7 @@ export function diffUpdate(before: ApolliaManifest, after: ApolliaManifest): Upd
           },
   };
   const { tools, workflows, connections, mcpServers, triggers } = lists;
+  const lines = [...askedMoreSentences(before, after, lists), ...askedLessSentences(before, after, lists)];
   const asksMore =
     tools.added.length +
       workflows.added.length +
@@ -139,7 +173,8 @@ export function diffUpdate(before: ApolliaManifest, after: ApolliaManifest): Upd
     mcpServers,
     triggers,
     agents,
-    changes: [...askedMoreSentences(before, after, lists), ...askedLessSentences(before, after, lists)],
+    changes: lines.map((line) => line.text),
+    changeLevels: lines.map((line) => line.level),
     asksMore,
     proposedAccess,
     publisher: lists.publisher,
@@ -229,69 +264,102 @@ function agentNames(before: ApolliaManifest, after: ApolliaManifest): (id: strin
   return (id) => agAfter.get(id)?.name ?? agBefore.get(id)?.name ?? id;
 }
 
-/** What the new version asks that the old one did not, in sentences, most sensitive first. */
-function askedMoreSentences(before: ApolliaManifest, after: ApolliaManifest, lists: UpdateLists): string[] {
-  const { publisher, tools, workflows, connections, mcpServers, agents, triggers } = lists;
-  const toolOf = names(after.tools);
-  const workflowOf = names(after.workflows);
+/** The sentences of what the new version starts or connects to that the old one did not, or starts differently. */
+function serverSentences(after: ApolliaManifest, mcpServers: UpdateDiff['mcpServers']): UpdateChangeLine[] {
   const serverOf = names(after.mcp_servers);
-  const agentName = agentNames(before, after);
-  const changes: string[] = [];
-  if (publisher) {
-    changes.push(
-      publisher.comparison === 'lookalike'
-        ? `The publisher changed to a name that only looks like the old one: “${publisher.to}” (was: “${publisher.from}”)`
-        : `The publisher changed: “${publisher.to}” (was: “${publisher.from}”)`,
-    );
+  const lines: UpdateChangeLine[] = [];
+  for (const server of mcpServers.changed) {
+    const url = serverOf.get(server.name)?.url;
+    const address = url && server.changed.includes('url') ? addressWords(url) : { words: '', risky: false };
+    lines.push({
+      text: `The program \`${server.name}\` would now start differently: ${server.changed.map((part) => MCP_PART_WORDS[part]).join(', ')} changed${address.words}`,
+      level: server.changed.includes('command') || address.risky ? 'high' : 'sensitive',
+    });
   }
-  for (const change of tools.familyChanged)
-    changes.push(
-      `The tool \`${change.name}\` can now ${FAMILY_ABILITY[change.to]} (was: ${FAMILY_ABILITY[change.from]})`,
-    );
-  for (const change of workflows.familyChanged)
-    changes.push(
-      `The workflow \`${change.name}\` can now ${FAMILY_ABILITY[change.to]} (was: ${FAMILY_ABILITY[change.from]})`,
-    );
-  for (const name of tools.added)
-    changes.push(
-      `New tool \`${name}\` (Python code): says it can ${FAMILY_ABILITY[toolOf.get(name)?.action ?? 'read']}`,
-    );
-  for (const name of workflows.added)
-    changes.push(
-      `New workflow \`${name}\` (Python code): says it can ${FAMILY_ABILITY[workflowOf.get(name)?.action ?? 'read']}`,
-    );
-  if (connections.added.length > 0)
-    changes.push(
-      `Now needs ${connections.added.length === 1 ? 'a connection' : 'connections'} to ${list(connections.added)}`,
-    );
-  for (const server of mcpServers.changed)
-    changes.push(
-      `The program \`${server.name}\` would now start differently: ${server.changed.map((part) => MCP_PART_WORDS[part]).join(', ')} changed`,
-    );
   for (const name of mcpServers.added) {
     const server = serverOf.get(name);
     const commandLine = server ? mcpCommandLine(server) : '';
+    if (commandLine !== '') {
+      lines.push({ text: `Starts a new program on this computer: \`${commandLine}\``, level: 'high' });
+      continue;
+    }
+    const address = addressWords(server?.url ?? '');
+    lines.push({
+      text: `Connects to a new server outside this computer: ${server?.url ?? name}${address.words}`,
+      level: address.risky ? 'high' : 'sensitive',
+    });
+  }
+  return lines;
+}
+
+/** What the new version asks that the old one did not, in sentences, most sensitive first. */
+function askedMoreSentences(before: ApolliaManifest, after: ApolliaManifest, lists: UpdateLists): UpdateChangeLine[] {
+  const { publisher, tools, workflows, connections, mcpServers, agents, triggers } = lists;
+  const toolOf = names(after.tools);
+  const workflowOf = names(after.workflows);
+  const agentName = agentNames(before, after);
+  const familyAfter = accessFamilies(after);
+  const changes: UpdateChangeLine[] = [];
+  if (publisher) {
     changes.push(
-      commandLine !== ''
-        ? `Starts a new program on this computer: \`${commandLine}\``
-        : `Connects to a new server outside this computer: ${server?.url ?? name}`,
+      publisher.comparison === 'lookalike'
+        ? {
+            text: `The publisher changed to a name that passes for the old one: “${publisher.to}” (was: “${publisher.from}”)`,
+            level: 'high',
+          }
+        : { text: `The publisher changed: “${publisher.to}” (was: “${publisher.from}”)`, level: 'sensitive' },
     );
   }
-  for (const id of agents.added) changes.push(`New agent ${agentName(id)}`);
+  const level = (family: ActionFamily): UpdateChangeLevel => (HIGH_FAMILIES.has(family) ? 'high' : 'sensitive');
+  for (const [what, list] of [
+    ['tool', tools.familyChanged],
+    ['workflow', workflows.familyChanged],
+  ] as const)
+    for (const change of list)
+      changes.push({
+        text: `The ${what} \`${change.name}\` can now ${FAMILY_ABILITY[change.to]} (was: ${FAMILY_ABILITY[change.from]})`,
+        level: level(change.to),
+      });
+  for (const [what, list, of] of [
+    ['tool', tools.added, toolOf],
+    ['workflow', workflows.added, workflowOf],
+  ] as const)
+    for (const name of list) {
+      const family = of.get(name)?.action ?? 'read';
+      changes.push({
+        text: `New ${what} \`${name}\` (Python code): says it can ${FAMILY_ABILITY[family]}`,
+        level: 'high',
+      });
+    }
+  if (connections.added.length > 0)
+    changes.push({
+      text: `Now needs ${connections.added.length === 1 ? 'a connection' : 'connections'} to ${list(connections.added)}`,
+      level: 'sensitive',
+    });
+  changes.push(...serverSentences(after, mcpServers));
+  for (const id of agents.added) changes.push({ text: `New agent ${agentName(id)}`, level: 'sensitive' });
   for (const diff of agents.access)
     if (diff.added.length > 0)
-      changes.push(
-        `${agentName(diff.agentId)} asks for something new, not allowed until you tick it: ${diff.added.map(entryWords).join('; ')}`,
-      );
+      changes.push({
+        text: `${agentName(diff.agentId)} asks for something new, not allowed until you tick it: ${diff.added.map(entryWords).join('; ')}`,
+        level: diff.added.some((entry) => HIGH_FAMILIES.has(familyAfter(entry) ?? 'read') || reachesOutside(entry))
+          ? 'high'
+          : 'sensitive',
+      });
   if (triggers.added.length > 0)
-    changes.push(
-      `New ${triggers.added.length === 1 ? 'trigger' : 'triggers'} ${list(triggers.added)}: off until you arm ${triggers.added.length === 1 ? 'it' : 'them'}`,
-    );
+    changes.push({
+      text: `New ${triggers.added.length === 1 ? 'trigger' : 'triggers'} ${list(triggers.added)}: off until you arm ${triggers.added.length === 1 ? 'it' : 'them'}`,
+      level: 'sensitive',
+    });
   return [...changes, ...changedTriggerSentences(before, after, triggers.changed)];
 }
 
 /** Each changed trigger: what it now starts, or when it now fires; off until armed again. */
-function changedTriggerSentences(before: ApolliaManifest, after: ApolliaManifest, changed: string[]): string[] {
+function changedTriggerSentences(
+  before: ApolliaManifest,
+  after: ApolliaManifest,
+  changed: string[],
+): UpdateChangeLine[] {
   const trBefore = new Map((before.triggers ?? []).map((t) => [t.id, t]));
   const trAfter = new Map((after.triggers ?? []).map((t) => [t.id, t]));
   return changed.map((id) => {
@@ -300,12 +368,12 @@ function changedTriggerSentences(before: ApolliaManifest, after: ApolliaManifest
     const what = sameSourceWords(from, to)
       ? `now starts \`${to.target}\`${to.input ? ` with “${to.input}”` : ''} (was: \`${from.target}\`${from.input ? ` with “${from.input}”` : ''})`
       : `${triggerSourceWords(from.source)} → ${triggerSourceWords(to.source)}`;
-    return `Changed trigger \`${id}\`: ${what}; off until you arm it again`;
+    return { text: `Changed trigger \`${id}\`: ${what}; off until you arm it again`, level: 'sensitive' };
   });
 }
 
-/** What the new version no longer has or asks, in sentences. */
-function askedLessSentences(before: ApolliaManifest, after: ApolliaManifest, lists: UpdateLists): string[] {
+/** What the new version no longer has or asks, in sentences: worth knowing, never a risk. */
+function askedLessSentences(before: ApolliaManifest, after: ApolliaManifest, lists: UpdateLists): UpdateChangeLine[] {
   const { tools, workflows, connections, mcpServers, triggers, agents } = lists;
   const agentName = agentNames(before, after);
   const changes: string[] = [];
@@ -328,5 +396,5 @@ function askedLessSentences(before: ApolliaManifest, after: ApolliaManifest, lis
   for (const diff of agents.access)
     if (diff.removed.length > 0)
       changes.push(`${agentName(diff.agentId)} no longer asks for: ${diff.removed.map(entryWords).join('; ')}`);
-  return changes;
+  return changes.map((text) => ({ text, level: 'notice' }));
 }

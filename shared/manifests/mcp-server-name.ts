@@ -25,3 +25,12 @@ export const MCP_SERVER_NAME_RULE = `lower-case letters, digits, _ and -, at mos
 export function isMcpServerName(name: string): boolean {
   return MCP_SERVER_NAME.test(name);
 }
+
+/** The most environment variables a server saved in Settings may be given. */
+export const MAX_MCP_ENV = 64;
+
+/**
+ * An environment variable's name, for a server saved in Settings (its tokens): a letter or `_`, then letters, digits
+ * and `_`, what a shell can set; one rule for the Api's request schema and the Settings form.
+ */
+export const ENV_VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,127}$/;

@@ -25,6 +25,22 @@ const DAY_NAMES: Record<string, string> = {
   SAT: 'Saturday',
 };
 
+/** Day-of-week fields that mean every weekday (Monday to Friday) or every weekend day, however written. */
+const WEEKDAYS = new Set(['1-5', 'MON-FRI']);
+const WEEKENDS = new Set(['0,6', '6,0', '6-7', 'SAT,SUN', 'SUN,SAT', 'SAT-SUN', '6,7', '7,6']);
+
+/**
+ * "Weekdays at 09:00" for a schedule at one time of day on Monday to Friday (`0 9 * * 1-5`), "Weekends at …" for
+ * Saturday and Sunday: the words a person uses, where cronstrue says "Monday through Friday" after the time, so a
+ * trigger named weekly that runs every weekday reads as what it does. Null for any other schedule.
+ */
+function weekPartWords(minute: string, hour: string, dom: string, month: string, dow: string): string | null {
+  if (dom !== '*' || month !== '*' || !/^\d{1,2}$/.test(minute) || !/^\d{1,2}$/.test(hour)) return null;
+  const days = dow.toUpperCase();
+  const part = WEEKDAYS.has(days) ? 'Weekdays' : WEEKENDS.has(days) ? 'Weekends' : null;
+  return part ? `${part} at ${hour.padStart(2, '0')}:${minute.padStart(2, '0')}` : null;
+}
+
 /**
  * The schedule in plain words, 24-hour clock, with the time zone when one is given.
  * Under the `and` rule with both day fields restricted, the words say "and also": cronstrue alone
@@ -68,7 +84,7 @@ export function describeCron(expression: string, options: CronOptions): string {
       .replace(/^only on /, '');
     return `${time}, ${dayWords}, and also every ${dowWords}${zone}`;
   }
-  return `${words(expression)}${zone}`;
+  return `${weekPartWords(minute, hour, dom, month, dow) ?? words(expression)}${zone}`;
 }
 
 /**

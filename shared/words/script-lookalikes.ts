@@ -72,6 +72,12 @@ const ALLOWED_MIXES: readonly (readonly string[])[] = [
 /**
  * Letters of other scripts that look like Latin letters or digits (after Unicode's
  * confusables.txt; the lookalikes that matter at the size a name is shown).
+ *
+ * Kept by hand, on purpose for now: of the npm packages that carry confusables.txt, `unhomoglyph` (MIT, pure JS,
+ * the whole table, no dependencies) fits best but its data stops at Unicode 13 (2020), and the others are
+ * unmaintained or native bindings. The whole table would also map Latin letters among themselves (`m` → `rn`),
+ * which the name comparison does in its own step. Should `unhomoglyph` be added, this table becomes its call for
+ * every character, and the tests of `script-lookalikes.test.ts` and `name-comparison.test.ts` stay as they are.
  */
 export const CONFUSABLES: Readonly<Record<string, string>> = {
   // Cyrillic

@@ -110,10 +110,11 @@ export const SIGNATURE_STORIES: SignatureStory[] = [
       return path;
     },
     refused: false,
-    json: { state: 'verified', reason: null, ...first, names: 'different' },
+    // The key's name with a digit for a letter and a word added: a lookalike (shared/words/name-comparison.ts).
+    json: { state: 'verified', reason: null, ...first, names: 'lookalike' },
     label: `Signed by the key you trust as ${NAME}; the names differ`,
     says: () => [
-      `Signed by the key you trust as “${NAME}”; the package calls its publisher “Example Acc0unting Partners”, a different name.`,
+      `Signed by the key you trust as “${NAME}”; the package calls its publisher “Example Acc0unting Partners”, a name that only looks like it.`,
     ],
     updateSays: null,
     never: /Verified publisher|not signed/,

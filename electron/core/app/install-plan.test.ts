@@ -183,7 +183,15 @@ describe('planInstall: an update', () => {
     const renamed: ApolliaManifest = { ...v2, package: { ...v2.package, publisher: 'Exampel Accounting Ltd' } };
     const plan = planInstall(state, inputOf(state, renamed, none, { at: '2026-02-01T00:00:00.000Z' }));
     expect(plan.events.find((e) => e.kind === 'update')?.detail).toBe(
-      'updated invoices from 1.0.0 to 1.1.0 — Unverified publisher; the publisher\'s name changed from "Example Accounting" to "Exampel Accounting Ltd"',
+      'updated invoices from 1.0.0 to 1.1.0 — Unverified publisher; the publisher\'s name changed from "Example Accounting" to "Exampel Accounting Ltd", a name that passes for the old one',
+    );
+    const other: ApolliaManifest = { ...v2, package: { ...v2.package, publisher: 'Other Bookkeeping' } };
+    expect(
+      planInstall(state, inputOf(state, other, none, { at: '2026-02-01T00:00:00.000Z' })).events.find(
+        (e) => e.kind === 'update',
+      )?.detail,
+    ).toBe(
+      'updated invoices from 1.0.0 to 1.1.0 — Unverified publisher; the publisher\'s name changed from "Example Accounting" to "Other Bookkeeping"',
     );
     expect(plan.events.find((e) => e.kind === 'grant')).toMatchObject({
       agent: 'invoices/clerk',

@@ -5,6 +5,7 @@
  * store update. What the person decided comes only from the decision function (`shared/decisions/decisions.ts`), through
  * `decideFromStore`; the plan only carries it out.
  */
+import { compareNames } from '../../../shared/words/name-comparison';
 import { toolShortName } from '../../../shared/words/words';
 import type { InstallReceipt, KeyChange, WebhookSecretGiven, WebhookSecretOnce } from '../../../shared/contract/api';
 import type { ApolliaManifest, TriggerEntry } from '../../../shared/manifests/apollia-manifest';
@@ -322,7 +323,11 @@ function installEvents(
       ? `installed ${name} ${version} from ${receipt.publisher}${signed}`
       : `${receipt.outcome} ${name} from ${receipt.previousVersion} to ${version}${signed}${
           previousPublisher !== null && previousPublisher !== receipt.publisher
-            ? `; the publisher's name changed from "${previousPublisher}" to "${receipt.publisher}"`
+            ? `; the publisher's name changed from "${previousPublisher}" to "${receipt.publisher}"${
+                compareNames(previousPublisher, receipt.publisher) === 'lookalike'
+                  ? ', a name that passes for the old one'
+                  : ''
+              }`
             : ''
         }`;
   // A reinstall of the installed bytes lifts the pause integrity put on the triggers still armed: said once, here.

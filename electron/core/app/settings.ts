@@ -33,9 +33,9 @@ export async function readSettings(ctx: ApiContext): Promise<SettingsView> {
 }
 
 /**
- * Saves an MCP server: a stdio command line, or an http(s) url for the network transports. A
- * credential found in its url or arguments (`mcp-credentials.ts`) is sealed, never stored in clear:
- * `secret.unavailable` when this computer cannot seal.
+ * Saves an MCP server: a stdio command line (with its environment variables), or an http(s) url for the network
+ * transports. A credential found in its url or arguments (`mcp-credentials.ts`), and its whole environment, are
+ * sealed, never stored in clear: `secret.unavailable` when this computer cannot seal.
  */
 export async function saveMcpServer(ctx: ApiContext, request: ApiRequest<'saveMcpServer'>): Promise<SettingsView> {
   const network = request.transport !== 'stdio';
@@ -50,7 +50,8 @@ export async function saveMcpServer(ctx: ApiContext, request: ApiRequest<'saveMc
     (request.url === undefined ||
       !isHttpUrl(request.url) ||
       request.command !== undefined ||
-      request.args !== undefined)
+      request.args !== undefined ||
+      request.env !== undefined)
   ) {
     throw new CoreError(
       'mcp.invalid',
@@ -59,7 +60,13 @@ export async function saveMcpServer(ctx: ApiContext, request: ApiRequest<'saveMc
   }
   const server: SavedMcpServer = network
     ? { name: request.name, transport: request.transport, url: request.url as string }
-    : { name: request.name, transport: 'stdio', command: request.command as string, args: request.args ?? [] };
+    : {
+        name: request.name,
+        transport: 'stdio',
+        command: request.command as string,
+        args: request.args ?? [],
+        ...(request.env && Object.keys(request.env).length > 0 ? { env: request.env } : {}),
+      };
   // A credential in the url or the arguments is kept sealed and stored (and shown) as `••••`.
   const { masked, hasCredentials } = maskedServer(server);
   const sealed = hasCredentials ? await seal(ctx, credentialParts(server)) : null;
@@ -71,11 +78,16 @@ export async function saveMcpServer(ctx: ApiContext, request: ApiRequest<'saveMc
     }),
   );
   const shown = network ? (masked.url as string) : [masked.command, ...(masked.args ?? [])].join(' ');
+  const envNames = Object.keys(server.env ?? {});
   await recordActivity(ctx, [
     {
       kind: 'mcp_server_saved',
       outcome: 'ok',
-      detail: `${request.name} (${request.transport}): ${shown}${hasCredentials ? '; its credentials are kept sealed' : ''}`,
+      detail: `${request.name} (${request.transport}): ${shown}${
+        envNames.length > 0
+          ? `, with ${envNames.length === 1 ? '1 environment variable' : `${envNames.length} environment variables`}`
+          : ''
+      }${hasCredentials ? '; its credentials are kept sealed' : ''}`,
     },
   ]);
   return saved;

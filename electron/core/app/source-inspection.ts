@@ -14,6 +14,7 @@ import { type ApiContext, policyOf } from './context';
 import { installedComparison } from './install-package';
 import { keyChangeOfUpdate } from './publisher-trust';
 import { inspectSource } from './sources';
+import { keyFingerprint } from '../trust/trusted-keys';
 
 /** Inspects the source of `request.sourceId` under the policy in force (any policy, an unreadable one included). */
 export async function inspectForConsent(ctx: ApiContext, request: ApiRequest<'inspect'>): Promise<SourceInspection> {
@@ -47,6 +48,10 @@ export async function inspectForConsent(ctx: ApiContext, request: ApiRequest<'in
     ...comparison,
     keyChange,
     signatureVerdict,
+    signerFingerprint:
+      summary?.signature.state === 'verified' && summary.signature.public_key
+        ? keyFingerprint(summary.signature.public_key)
+        : null,
     installedChanged: manifest ? own(state.packageTrust, manifest.package.name)?.integrity.state === 'changed' : false,
     policy,
   };

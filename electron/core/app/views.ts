@@ -64,6 +64,11 @@ export function triggerView(trigger: TriggerRecord, now: Date): TriggerView {
     target: trigger.target,
     words,
     next,
+    // A schedule's times are read in its own zone, as its words are (a Paris schedule's next run in Paris time).
+    timezone:
+      trigger.type === 'cron' || trigger.type === 'schedule' || trigger.type === 'at'
+        ? (trigger.timezone ?? 'UTC')
+        : null,
     armed: trigger.armed,
     folder: trigger.folder,
     webhookSecretSet: trigger.secretRef !== null,

@@ -2889,8 +2889,9 @@ return errors === 0;
 validate37.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const saveMcpServer = validate38;
-const schema49 = {"type":"object","required":["name","transport"],"properties":{"name":{"type":"string","pattern":"^[a-z0-9_-]{1,64}$","maxLength":64},"transport":{"enum":["stdio","streamable-http","sse"]},"command":{"type":"string","minLength":1,"maxLength":4096},"args":{"type":"array","items":{"type":"string","maxLength":4096},"maxItems":256},"url":{"type":"string","minLength":1,"maxLength":4096}},"additionalProperties":false};
+const schema49 = {"type":"object","required":["name","transport"],"properties":{"name":{"type":"string","pattern":"^[a-z0-9_-]{1,64}$","maxLength":64},"transport":{"enum":["stdio","streamable-http","sse"]},"command":{"type":"string","minLength":1,"maxLength":4096},"args":{"type":"array","items":{"type":"string","maxLength":4096},"maxItems":256},"url":{"type":"string","minLength":1,"maxLength":4096},"env":{"type":"object","maxProperties":64,"propertyNames":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]{0,127}$"},"additionalProperties":{"type":"string","maxLength":4096}}},"additionalProperties":false};
 const pattern4 = new RegExp("^[a-z0-9_-]{1,64}$", "u");
+const pattern5 = new RegExp("^[A-Za-z_][A-Za-z0-9_]{0,127}$", "u");
 
 function validate38(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -2912,7 +2913,7 @@ return false;
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(((((key0 === "name") || (key0 === "transport")) || (key0 === "command")) || (key0 === "args")) || (key0 === "url"))){
+if(!((((((key0 === "name") || (key0 === "transport")) || (key0 === "command")) || (key0 === "args")) || (key0 === "url")) || (key0 === "env"))){
 validate38.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -3056,6 +3057,93 @@ var valid0 = _errs11 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
+if(data.env !== undefined){
+let data6 = data.env;
+const _errs13 = errors;
+if(errors === _errs13){
+if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
+if(Object.keys(data6).length > 64){
+validate38.errors = [{instancePath:instancePath+"/env",schemaPath:"#/properties/env/maxProperties",keyword:"maxProperties",params:{limit: 64},message:"must NOT have more than 64 properties"}];
+return false;
+}
+else {
+for(const key1 in data6){
+const _errs15 = errors;
+if(errors === _errs15){
+if(typeof key1 === "string"){
+if(!pattern5.test(key1)){
+const err0 = {instancePath:instancePath+"/env",schemaPath:"#/properties/env/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_][A-Za-z0-9_]{0,127}$"},message:"must match pattern \""+"^[A-Za-z_][A-Za-z0-9_]{0,127}$"+"\"",propertyName:key1};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+else {
+const err1 = {instancePath:instancePath+"/env",schemaPath:"#/properties/env/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",propertyName:key1};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+var valid2 = _errs15 === errors;
+if(!valid2){
+const err2 = {instancePath:instancePath+"/env",schemaPath:"#/properties/env/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+validate38.errors = vErrors;
+return false;
+break;
+}
+}
+if(valid2){
+for(const key2 in data6){
+let data7 = data6[key2];
+const _errs18 = errors;
+if(errors === _errs18){
+if(typeof data7 === "string"){
+if(func1(data7) > 4096){
+validate38.errors = [{instancePath:instancePath+"/env/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/env/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"}];
+return false;
+}
+}
+else {
+validate38.errors = [{instancePath:instancePath+"/env/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/env/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid3 = _errs18 === errors;
+if(!valid3){
+break;
+}
+}
+}
+}
+}
+else {
+validate38.errors = [{instancePath:instancePath+"/env",schemaPath:"#/properties/env/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid0 = _errs13 === errors;
+}
+else {
+var valid0 = true;
+}
 }
 }
 }
@@ -4000,7 +4088,7 @@ validate51.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const discardWaitingRun = validate52;
 const schema63 = {"type":"object","required":["runId"],"properties":{"runId":{"type":"string","pattern":"^[A-Za-z0-9-]{1,128}$"}},"additionalProperties":false};
-const pattern5 = new RegExp("^[A-Za-z0-9-]{1,128}$", "u");
+const pattern6 = new RegExp("^[A-Za-z0-9-]{1,128}$", "u");
 
 function validate52(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -4034,7 +4122,7 @@ let data0 = data.runId;
 const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
-if(!pattern5.test(data0)){
+if(!pattern6.test(data0)){
 validate52.errors = [{instancePath:instancePath+"/runId",schemaPath:"#/properties/runId/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9-]{1,128}$"},message:"must match pattern \""+"^[A-Za-z0-9-]{1,128}$"+"\""}];
 return false;
 }

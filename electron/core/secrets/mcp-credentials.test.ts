@@ -197,6 +197,56 @@ describe('saving an MCP server with a credential (Api)', () => {
     expect((await mcpServerForRun(await new Store(dataDir).read(), 'db', deps.secretBox))?.args).toEqual(args);
   });
 
+  it('seals a stdio server’s environment whole: neither its names nor its values are stored or shown; the runtime gets it', async () => {
+    const { api, dataDir, deps } = testApi();
+    const TOKEN = 'lin_api_Qm7Zp2Xk9Rt4Vw8Ny3Bc6Df1';
+    const saved = await api.saveMcpServer({
+      name: 'linear',
+      transport: 'stdio',
+      command: 'npx',
+      args: ['-y', 'linear-mcp'],
+      env: { LINEAR_API_KEY: TOKEN, LOG_LEVEL: 'debug' },
+    });
+    if (!saved.ok) throw new Error(saved.error.message);
+    expect(saved.value.mcpServers).toEqual([
+      { name: 'linear', transport: 'stdio', command: 'npx', args: ['-y', 'linear-mcp'], credentialsSealed: true },
+    ]);
+    const text = readFileSync(join(dataDir, 'state.json'), 'utf8');
+    for (const hidden of [TOKEN, 'LINEAR_API_KEY', 'LOG_LEVEL']) expect(text).not.toContain(hidden);
+    expect(JSON.stringify(await api.settings())).not.toContain(TOKEN);
+    expect(await mcpServerForRun(await new Store(dataDir).read(), 'linear', deps.secretBox)).toEqual({
+      name: 'linear',
+      transport: 'stdio',
+      command: 'npx',
+      args: ['-y', 'linear-mcp'],
+      env: { LINEAR_API_KEY: TOKEN, LOG_LEVEL: 'debug' },
+    });
+    const activity = await api.activity();
+    expect(activity.ok && activity.value.events.map((e) => e.detail).join('\n')).toContain(
+      'linear (stdio): npx -y linear-mcp, with 2 environment variables; its credentials are kept sealed',
+    );
+  });
+
+  it('refuses an environment on a network server, and a variable name a shell cannot set; nothing written', async () => {
+    const { api, dataDir } = testApi();
+    const before = treeHash(dataDir);
+    const network = await api.saveMcpServer({
+      name: 'notes',
+      transport: 'streamable-http',
+      url: 'https://mcp.example.com/mcp',
+      env: { TOKEN: 'x' },
+    });
+    expect(!network.ok && network.error.code).toBe('mcp.invalid');
+    const badName = await api.saveMcpServer({
+      name: 'notes',
+      transport: 'stdio',
+      command: 'notes-mcp',
+      env: { 'BAD-NAME': 'x' },
+    });
+    expect(badName.ok).toBe(false);
+    expect(treeHash(dataDir)).toBe(before);
+  });
+
   it('stores a server without a credential in clear, with nothing sealed', async () => {
     const { api, dataDir, deps } = testApi();
     const saved = await api.saveMcpServer({

@@ -153,12 +153,19 @@ export function maskArgs(args: readonly string[]): string[] {
   return out;
 }
 
-/** A server as stored in clear: masked; and whether anything was masked (then the real one is sealed). */
-export function maskedServer(server: SavedMcpServer): { masked: SavedMcpServer; hasCredentials: boolean } {
-  const masked: SavedMcpServer = { ...server };
+/**
+ * A server as stored in clear: masked, without its environment; and whether anything was masked or left out (then
+ * the real one is sealed). A server's environment variables are its tokens, most often: sealed whole, never kept in
+ * clear, not even their names.
+ */
+export function maskedServer(server: SavedMcpServer): { masked: Omit<SavedMcpServer, 'env'>; hasCredentials: boolean } {
+  const { env, ...masked } = server;
   if (server.url !== undefined) masked.url = maskUrl(server.url);
   if (server.args !== undefined) masked.args = maskArgs(server.args);
-  const hasCredentials = masked.url !== server.url || JSON.stringify(masked.args) !== JSON.stringify(server.args);
+  const hasCredentials =
+    masked.url !== server.url ||
+    JSON.stringify(masked.args) !== JSON.stringify(server.args) ||
+    Object.keys(env ?? {}).length > 0;
   return { masked, hasCredentials };
 }
 
@@ -167,7 +174,15 @@ export function credentialParts(server: SavedMcpServer): string {
   return JSON.stringify({
     ...(server.url !== undefined ? { url: server.url } : {}),
     ...(server.args !== undefined ? { args: server.args } : {}),
+    ...(server.env !== undefined && Object.keys(server.env).length > 0 ? { env: server.env } : {}),
   });
+}
+
+/** A sealed environment read back: an object of text values, or nothing. */
+function sealedEnv(value: unknown): Record<string, string> | null {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return null;
+  const entries = Object.entries(value);
+  return entries.every(([, v]) => typeof v === 'string') ? Object.fromEntries(entries as [string, string][]) : null;
 }
 
 /**
@@ -179,9 +194,15 @@ export async function mcpServerForRun(state: StoreState, name: string, box: Secr
   if (!Object.hasOwn(state.settings.mcpServers, name)) return null;
   const { sealed, ...server } = state.settings.mcpServers[name] as StoredMcpServer;
   if (sealed === null) return server;
-  const real = JSON.parse(await box.decrypt(Buffer.from(sealed, 'base64'))) as { url?: unknown; args?: unknown };
+  const real = JSON.parse(await box.decrypt(Buffer.from(sealed, 'base64'))) as {
+    url?: unknown;
+    args?: unknown;
+    env?: unknown;
+  };
+  const env = sealedEnv(real.env);
   return {
     ...server,
+    ...(env ? { env } : {}),
     ...(typeof real.url === 'string' ? { url: real.url } : {}),
     ...(Array.isArray(real.args) && real.args.every((a) => typeof a === 'string')
       ? { args: real.args as string[] }

@@ -1,17 +1,13 @@
-import { transportChoiceWords, transportWords } from '../../../shared/words/words';
+import { transportWords } from '../../../shared/words/words';
 import { Ban, KeyRound, Lock, Server, Trash2 } from 'lucide-react';
 import { PolicyBanner } from '../components/PolicyBanner';
 import { useState, type FormEvent } from 'react';
-import { MCP_TRANSPORTS, type McpTransport } from '../../../shared/manifests/apollia-manifest';
 import type { KnownTool, SecretBackend } from '../../../shared/contract/api';
-import { isHttpUrl } from '../../../shared/base/http-url';
-import { isMcpServerName } from '../../../shared/manifests/mcp-server-name';
 import {
   useDenyTool,
   useRemoveDeniedTool,
   useRemoveMcpServer,
   useRemoveSecret,
-  useSaveMcpServer,
   useSaveSecret,
   useSettings,
   useTriggerStatus,
@@ -22,6 +18,7 @@ import { PackageText } from '../components/PackageText';
 import { StartAtLoginSection } from './settings/StartAtLoginSection';
 import { WebhookPortSection } from './settings/WebhookPortSection';
 import { TrustedPublishersSection } from '../components/trust/TrustedPublishers';
+import { McpServerForm, ServerRequestNote } from './settings/McpServerForm';
 
 const BACKEND_WORDS: Record<SecretBackend, string> = {
   keychain: "Secrets are kept encrypted with this computer's keychain.",
@@ -44,106 +41,6 @@ function ServeSecretsNote({ backend }: { backend: SecretBackend }) {
       opens secrets with the key file beside the app data.{' '}
       {other.keychainWebhooksDark ? KEYCHAIN_WEBHOOKS_DARK_WORDS : 'Webhook secrets saved here are opened there too.'}
     </p>
-  );
-}
-
-/** Splits an arguments field into a list: one argument per line. */
-function splitArgs(text: string): string[] {
-  return text
-    .split('\n')
-    .map((line) => line.trim())
-    .filter((line) => line !== '');
-}
-
-function McpServerForm() {
-  const save = useSaveMcpServer();
-  const [name, setName] = useState('');
-  const [transport, setTransport] = useState<McpTransport>('stdio');
-  const [command, setCommand] = useState('');
-  const [args, setArgs] = useState('');
-  const [url, setUrl] = useState('');
-  const nameOk = isMcpServerName(name);
-  const urlOk = isHttpUrl(url);
-  const ready = nameOk && (transport === 'stdio' ? command.trim() !== '' : urlOk);
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    if (!ready) return;
-    const server =
-      transport === 'stdio'
-        ? { name, transport, command: command.trim(), args: splitArgs(args) }
-        : { name, transport, url: url.trim() };
-    save.mutate(server, {
-      onSuccess: () => {
-        setName('');
-        setCommand('');
-        setArgs('');
-        setUrl('');
-      },
-    });
-  };
-  return (
-    <form onSubmit={submit} className="form" aria-labelledby="mcp-form-heading">
-      <h3 id="mcp-form-heading">Save an MCP server</h3>
-      <div className="field">
-        <label htmlFor="mcp-name">Server name</label>
-        <input
-          id="mcp-name"
-          value={name}
-          onChange={(e) => setName(e.target.value)}
-          aria-invalid={name !== '' && !nameOk}
-          aria-describedby="mcp-name-hint"
-          autoComplete="off"
-        />
-        <p id="mcp-name-hint" className={`hint${name !== '' && !nameOk ? ' text-error' : ''}`}>
-          Lowercase letters, digits, - and _ (templates name servers this way, for example github).
-        </p>
-      </div>
-      <div className="field">
-        <label htmlFor="mcp-transport">What kind of server</label>
-        <select id="mcp-transport" value={transport} onChange={(e) => setTransport(e.target.value as McpTransport)}>
-          {MCP_TRANSPORTS.map((t) => (
-            <option key={t} value={t}>
-              {transportChoiceWords(t)}
-            </option>
-          ))}
-        </select>
-      </div>
-      {transport === 'stdio' ? (
-        <>
-          <div className="field">
-            <label htmlFor="mcp-command">Command</label>
-            <input id="mcp-command" value={command} onChange={(e) => setCommand(e.target.value)} autoComplete="off" />
-          </div>
-          <div className="field">
-            <label htmlFor="mcp-args">Arguments (one per line)</label>
-            <textarea id="mcp-args" value={args} onChange={(e) => setArgs(e.target.value)} rows={3} />
-          </div>
-        </>
-      ) : (
-        <div className="field">
-          <label htmlFor="mcp-url">URL</label>
-          <input
-            id="mcp-url"
-            type="url"
-            value={url}
-            onChange={(e) => setUrl(e.target.value)}
-            aria-invalid={url !== '' && !urlOk}
-            aria-describedby="mcp-url-hint"
-            autoComplete="off"
-          />
-          <p id="mcp-url-hint" className={`hint${url !== '' && !urlOk ? ' text-error' : ''}`}>
-            An http or https address.
-          </p>
-        </div>
-      )}
-      <button type="submit" className="button button-primary" disabled={!ready || save.isPending}>
-        Save server
-      </button>
-      <p role="status" aria-live="polite" className="small">
-        {save.isSuccess ? 'Server saved.' : ''}
-      </p>
-      {save.isError ? <ErrorPanel error={save.error} title="The server was not saved" /> : null}
-    </form>
   );
 }
 
@@ -344,7 +241,11 @@ export function SettingsScreen() {
                   )}
                   {server.credentialsSealed ? (
                     <span className="muted">
-                      The credential in it (shown as ••••) is kept encrypted and never shown again.
+                      {[server.command ?? '', ...(server.args ?? []), server.url ?? ''].some((part) =>
+                        part.includes('••••'),
+                      )
+                        ? 'The credential in it (shown as ••••) is kept encrypted and never shown again.'
+                        : 'Its environment variables are kept encrypted and never shown again.'}
                     </span>
                   ) : null}
                   {server.managed ? (
@@ -366,6 +267,7 @@ export function SettingsScreen() {
               ))}
             </ul>
             {removeServer.isError ? <ErrorPanel error={removeServer.error} title="The server was not removed" /> : null}
+            <ServerRequestNote />
             <McpServerForm />
           </section>
           <section aria-labelledby="secrets-heading">

@@ -46,19 +46,32 @@ export interface FlowState {
   runsTrigger: string | null;
   /** Shows the Runs view: every waiting run, or one trigger's. */
   showRuns: (trigger?: string | null) => void;
+  /**
+   * A missing MCP server Settings was asked to save (its name pre-filled in the form), and the tab that asked (a way
+   * back to it), or null. Cleared by any other way to a view or a tab.
+   */
+  serverRequest: ServerRequest | null;
+  /** Shows Settings with the form for `server`, remembering the tab in view to come back to. */
+  askForServer: (server: string) => void;
+}
+
+/** A missing MCP server asked for by an open tab: its name, and the tab. */
+export interface ServerRequest {
+  server: string;
+  sourceId: string | null;
 }
 
 export const useFlowStore = create<FlowState>((set) => ({
   view: 'open',
   sources: [],
   activeSourceId: null,
-  show: (view) => set({ view, activeSourceId: null }),
+  show: (view) => set({ view, activeSourceId: null, serverRequest: null }),
   openSource: (source) =>
     set((state) => ({
       sources: state.sources.some((s) => s.id === source.id) ? state.sources : [...state.sources, source],
       activeSourceId: source.id,
     })),
-  showSource: (sourceId) => set({ activeSourceId: sourceId }),
+  showSource: (sourceId) => set({ activeSourceId: sourceId, serverRequest: null }),
   closeSource: (sourceId, then = 'open') =>
     set((state) => {
       const sources = state.sources.filter((s) => s.id !== sourceId);
@@ -80,4 +93,11 @@ export const useFlowStore = create<FlowState>((set) => ({
   agentRevealed: () => set({ revealAgent: null }),
   runsTrigger: null,
   showRuns: (trigger = null) => set({ view: 'runs', activeSourceId: null, runsTrigger: trigger }),
+  serverRequest: null,
+  askForServer: (server) =>
+    set((state) => ({
+      view: 'settings',
+      activeSourceId: null,
+      serverRequest: { server, sourceId: state.activeSourceId },
+    })),
 }));

@@ -49,7 +49,8 @@ describe('store format 7: one schema gives the records and the check on load', (
     expectTypeOf<StoreState['packageTrust'][string]['pin']>().toEqualTypeOf<KeyPin>();
     expectTypeOf<StoreState['damage'][number]>().toEqualTypeOf<StoreDamage>();
     expectTypeOf<StoreState['settings']['mcpServers'][string]>().branded.toEqualTypeOf<
-      SavedMcpServer & { sealed: string | null }
+      // A server's environment is only ever inside `sealed`.
+      Omit<SavedMcpServer, 'env'> & { sealed: string | null }
     >();
     type PackageAgent = Extract<StoreState['agents'][string], { origin: 'package' }>;
     type TemplateAgent = Extract<StoreState['agents'][string], { origin: 'template' }>;

@@ -10,7 +10,8 @@ function characterWords(ch: string): string {
 /**
  * Where a lookalike name differs from the one it imitates, character by character (the `0` in
  * `Acc0unting`): the one highlight of lookalike names, on a publisher change and beside a verified
- * key whose name differs from the package's publisher field. Nothing when the lengths differ.
+ * key whose name differs from the package's publisher field, and the words added after it. Nothing when the names do
+ * not line up.
  */
 export function NameDifferenceList({
   expected,
@@ -23,6 +24,11 @@ export function NameDifferenceList({
 }) {
   const differences = nameDifferences(expected, shown);
   if (differences.length === 0) return null;
+  // Words added after a name that otherwise lines up with it (`Example Acc0unting Partners`): said too.
+  const added = [...shown]
+    .slice([...expected].length)
+    .join('')
+    .trim();
   return (
     <ul aria-label="Where the names differ">
       {differences.map((d) => (
@@ -31,6 +37,11 @@ export function NameDifferenceList({
           <PackageText text={d.was} />”
         </li>
       ))}
+      {added !== '' ? (
+        <li>
+          Then “<PackageText text={added} />” added after it
+        </li>
+      ) : null}
     </ul>
   );
 }

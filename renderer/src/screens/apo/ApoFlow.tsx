@@ -2,7 +2,9 @@ import { CheckCircle2, Info } from 'lucide-react';
 import { Fragment, useEffect, useRef, useState } from 'react';
 import type { InstallReceipt, SourceInspection } from '../../../../shared/contract/api';
 import type { ApoInspection } from '../../../../shared/manifests/inspection';
+import type { UpdateDiff } from '../../../../shared/decisions/update-diff';
 import { RunsWaitNote } from '../../components/RunsWaitNote';
+import { PackageText } from '../../components/PackageText';
 import { SecretOnce } from '../../components/SecretOnce';
 import { SharedSecretWarning } from '../../components/WebhookSecretChoice';
 import { WebhookAddress } from '../dashboard/WebhookAddress';
@@ -15,7 +17,16 @@ import { KeyChangeStop } from '../../components/trust/KeyChangeStop';
 import { RefusedScreen } from '../RefusedScreen';
 
 /** After install: what was done, and each webhook secret shown once. */
-function InstalledScreen({ receipt, sourceId }: { receipt: InstallReceipt; sourceId: string }) {
+function InstalledScreen({
+  receipt,
+  sourceId,
+  publisherChange,
+}: {
+  receipt: InstallReceipt;
+  sourceId: string;
+  /** The publisher's old and new names when this update changed them. */
+  publisherChange: UpdateDiff['publisher'];
+}) {
   const closeSource = useFlowStore((s) => s.closeSource);
   useMarkFinished(sourceId, 'done');
   const verb =
@@ -38,6 +49,15 @@ function InstalledScreen({ receipt, sourceId }: { receipt: InstallReceipt; sourc
           ? 'No trigger is armed.'
           : `Armed triggers: ${receipt.armed.map(triggerName).join(', ')}.`}
       </p>
+      {publisherChange ? (
+        <p className={publisherChange.comparison === 'lookalike' ? 'panel panel-error' : 'panel panel-warning'}>
+          <PackageText
+            text={`The publisher is now named “${publisherChange.to}” (was “${publisherChange.from}”)${
+              publisherChange.comparison === 'lookalike' ? ', a name that passes for the old one' : ''
+            }. Activity keeps this with the update.`}
+          />
+        </p>
+      ) : null}
       {receipt.webhookSecrets.map((secret) => (
         <SecretOnce key={secret.triggerId} label={triggerName(secret.triggerId)} secret={secret.secret} />
       ))}
@@ -75,6 +95,8 @@ export function ApoFlow({
   displayName: string;
 }) {
   const [receipt, setReceipt] = useState<InstallReceipt | null>(null);
+  // Taken when Install is pressed: once installed, the package is inspected again and is no longer an update.
+  const [publisherChange, setPublisherChange] = useState<UpdateDiff['publisher']>(null);
   const [downgradeOk, setDowngradeOk] = useState(false);
   const [keyChangeOk, setKeyChangeOk] = useState(false);
   const refuse = useRefuseKeyChange();
@@ -82,7 +104,14 @@ export function ApoFlow({
   const dropDraft = useConsentStore((s) => s.drop);
   const apo = inspection as SourceInspection & ApoInspection;
 
-  if (receipt) return <InstalledScreen receipt={receipt} sourceId={sourceId} />;
+  if (receipt)
+    return (
+      <InstalledScreen
+        receipt={receipt}
+        sourceId={sourceId}
+        publisherChange={receipt.outcome === 'installed' ? null : publisherChange}
+      />
+    );
   if (!inspection.ok || !apo.details || !apo.summary)
     return <RefusedScreen inspection={inspection} displayName={displayName} sourceId={sourceId} />;
   const installed = inspection.installed;
@@ -145,6 +174,7 @@ export function ApoFlow({
       acceptKeyChange={inspection.keyChange?.kind === 'changed' && keyChangeOk}
       onInstalled={(done) => {
         dropDraft(sourceId);
+        setPublisherChange(inspection.updateDiff?.publisher ?? null);
         setReceipt(done);
       }}
     />

@@ -18,13 +18,13 @@ import { useFlowStore } from '../../stores/flow-store';
  * server saved under its type's name (SettingsView.connections), so the way there is Settings → MCP servers.
  */
 function ConnectionSetup({ type, label }: { type: string; label: string }) {
-  const show = useFlowStore((s) => s.show);
+  const askForServer = useFlowStore((s) => s.askForServer);
   return (
     <p className="small">
       Setting it up means saving an MCP server named <code>{type}</code> in Settings, one that reaches your {label}{' '}
       account. You can install now and set it up later: until then, what needs {label} cannot work.{' '}
-      <button type="button" className="button button-small" onClick={() => show('settings')}>
-        <Settings aria-hidden="true" size={14} /> Go to Settings → MCP servers
+      <button type="button" className="button button-small" onClick={() => askForServer(type)}>
+        <Settings aria-hidden="true" size={14} /> Save <PackageText text={type} /> in Settings → MCP servers
       </button>
     </p>
   );

@@ -18,6 +18,7 @@ import { type ConsentDraft, useConsentDraft } from '../../stores/consent-store';
 import { accessClassifier, grantsSensitive, type AccessRow } from '../../../../shared/decisions/access-rows';
 import { AccessEntryWords, accessCounts, accessCountsText, FIRST_ROWS, firstRows, ShowAll } from './long-list';
 import { countOf } from './UpdateMark';
+import { PublisherChange } from './UpdateChanges';
 import {
   absentParts,
   CodeGroup,
@@ -213,7 +214,7 @@ export function ReviewStep({
   sourceId,
 }: {
   inspection: ApoInspection & { installedDecisions?: InstalledDecisions | null } & Partial<
-      Pick<SourceInspection, 'signatureVerdict'>
+      Pick<SourceInspection, 'signatureVerdict' | 'updateDiff' | 'signerFingerprint'>
     >;
   sourceId: string;
 }) {
@@ -236,6 +237,14 @@ export function ReviewStep({
   );
   return (
     <div className="step-body">
+      {/* A changed publisher is said again where Install is pressed, not only on the update's first step. */}
+      {inspection.updateDiff?.publisher ? (
+        <PublisherChange
+          publisher={inspection.updateDiff.publisher}
+          signed={inspection.signatureVerdict?.signature.state === 'verified'}
+          headingId="review-publisher-change-heading"
+        />
+      ) : null}
       <VerdictPanel verdict={verdict} />
       <p>
         You are about to install{' '}
@@ -245,6 +254,12 @@ export function ReviewStep({
         version <PackageText text={manifest.package.version} /> from <PackageText text={manifest.package.publisher} /> (
         {status.label.toLowerCase()}).
       </p>
+      {inspection.signerFingerprint ? (
+        <p className="small" role="note" aria-label="Fingerprint of the signing key">
+          Signed by the key with fingerprint <code className="fingerprint">{inspection.signerFingerprint}</code>:
+          compare it with the one the publisher gave you, or with Settings → Trusted publishers.
+        </p>
+      ) : null}
       <AccessGroup agents={manifest.agents ?? []} classify={classify} decisions={decisions} />
       <ProgramsGroup programs={parts.programs} />
       <ServersGroup remote={parts.remote} />

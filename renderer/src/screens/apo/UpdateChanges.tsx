@@ -1,19 +1,41 @@
-import { ShieldAlert } from 'lucide-react';
+import { Info, ShieldAlert, TriangleAlert } from 'lucide-react';
 import type { ReactNode } from 'react';
-import type { UpdateDiff } from '../../../../shared/decisions/update-diff';
+import { type UpdateChangeLevel, type UpdateDiff, updateChangeLines } from '../../../../shared/decisions/update-diff';
+import { nameLikeness } from '../../../../shared/words/name-comparison';
 import type { Decisions } from '../../../../shared/decisions/decisions';
 import { CodeText } from '../../components/CodeText';
 import { PackageText } from '../../components/PackageText';
 import { NameDifferenceList } from '../../components/trust/NameDifferenceList';
 
+/** Why a lookalike name passes for the old one, in words. */
+function lookalikeWords(publisher: NonNullable<UpdateDiff['publisher']>): string {
+  const likeness = nameLikeness(publisher.from, publisher.to);
+  const how =
+    likeness === 'contains'
+      ? 'The new name is the old one with words added (and perhaps a letter or two changed).'
+      : likeness === 'near'
+        ? 'The new name is one or two letters away from the old one.'
+        : 'The new name is written differently but looks almost the same (letters swapped for digits or for letters of another alphabet).';
+  return `${how} That is how impostors pass for someone you trust: do not install it unless you know why the name changed.`;
+}
+
 /**
- * A publisher that changed: first and loud, old and new names side by side, and whether one only looks like the other.
+ * A publisher that changed: first and loud, old and new names side by side, and whether one passes for the other.
+ * Shown on an update's first step and again on Review, where Install is pressed.
  */
-function PublisherChange({ publisher, signed }: { publisher: NonNullable<UpdateDiff['publisher']>; signed: boolean }) {
+export function PublisherChange({
+  publisher,
+  signed,
+  headingId = 'publisher-change-heading',
+}: {
+  publisher: NonNullable<UpdateDiff['publisher']>;
+  signed: boolean;
+  headingId?: string;
+}) {
   const lookalike = publisher.comparison === 'lookalike';
   return (
-    <section className="panel panel-error publisher-change" aria-labelledby="publisher-change-heading">
-      <h3 id="publisher-change-heading">
+    <section className="panel panel-error publisher-change" aria-labelledby={headingId}>
+      <h3 id={headingId}>
         <ShieldAlert aria-hidden="true" size={20} />{' '}
         {lookalike ? 'The publisher name changed to a lookalike' : 'The publisher changed'}
       </h3>
@@ -36,7 +58,7 @@ function PublisherChange({ publisher, signed }: { publisher: NonNullable<UpdateD
       ) : null}
       <p>
         {lookalike
-          ? 'The new name is written differently but looks almost the same (letters swapped for digits or for letters of another alphabet). That is how impostors pass for someone you trust: do not install it unless you know why the name changed.'
+          ? lookalikeWords(publisher)
           : signed
             ? 'A signature vouches for the key, not for the name a package gives itself. Install it only if you know why the package changed hands.'
             : 'This version is not signed by a key you trust, so either name could be anyone. Install it only if you know why the package changed hands.'}
@@ -45,7 +67,20 @@ function PublisherChange({ publisher, signed }: { publisher: NonNullable<UpdateD
   );
 }
 
-/** What an update changes in what the package asks, in words, the publisher first. */
+/** The word before a change, so its weight is said and not only coloured. */
+const CHANGE_LEVEL_WORDS: Record<UpdateChangeLevel, string> = {
+  high: 'High risk: ',
+  sensitive: 'Needs care: ',
+  notice: '',
+};
+
+function ChangeIcon({ level }: { level: UpdateChangeLevel }) {
+  if (level === 'high') return <ShieldAlert aria-hidden="true" size={18} className="risk-icon" />;
+  if (level === 'sensitive') return <TriangleAlert aria-hidden="true" size={18} className="risk-icon" />;
+  return <Info aria-hidden="true" size={18} className="risk-icon" />;
+}
+
+/** What an update changes in what the package asks, in words, the publisher first, each change by its weight. */
 export function UpdateChanges({
   diff,
   installedVersion,
@@ -60,7 +95,8 @@ export function UpdateChanges({
   /** What comes after a publisher change, before the rest (who signed it, and how that stands to the installed key). */
   lead?: ReactNode;
 }) {
-  const changes = diff.publisher ? diff.changes.slice(1) : diff.changes;
+  const lines = updateChangeLines(diff);
+  const changes = diff.publisher ? lines.slice(1) : lines;
   const kept = decisions ? keptSummary(decisions) : null;
   return (
     <div className="step-body">
@@ -104,9 +140,11 @@ export function UpdateChanges({
       ) : (
         <ul className="risk-list" aria-label="Changes">
           {changes.map((change, i) => (
-            <li key={i} className="risk risk-notice">
+            <li key={i} className={`risk risk-${change.level}`}>
+              <ChangeIcon level={change.level} />
               <span className="risk-text">
-                <CodeText text={change} />
+                <span className="risk-word">{CHANGE_LEVEL_WORDS[change.level]}</span>
+                <CodeText text={change.text} />
               </span>
             </li>
           ))}

@@ -22,9 +22,12 @@ import { formatFireTime } from '../../components/schedule';
 import { WebhookAddress } from './WebhookAddress';
 import { type PausedCounts, pausedWords } from './paused-count';
 
-function when(iso: string): string {
+/** A time in `timezone` (a schedule's own), else in this computer's. */
+function when(iso: string, timezone: string | null = null): string {
   const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? iso : formatFireTime(date, Intl.DateTimeFormat().resolvedOptions().timeZone);
+  return Number.isNaN(date.getTime())
+    ? iso
+    : formatFireTime(date, timezone ?? Intl.DateTimeFormat().resolvedOptions().timeZone);
 }
 
 const FIRE_WORDS: Record<NonNullable<TriggerLiveView['lastFire']>['outcome'], string> = {
@@ -33,8 +36,9 @@ const FIRE_WORDS: Record<NonNullable<TriggerLiveView['lastFire']>['outcome'], st
   failed: 'the run request could not be written',
 };
 
-function stateWords(live: TriggerLiveView): string {
-  if (live.state === 'scheduled' && live.next) return `Next at ${when(live.next)}`;
+function stateWords(live: TriggerLiveView, timezone: string | null): string {
+  // The next fire in the schedule's own zone, as the row's "Next:" says it.
+  if (live.state === 'scheduled' && live.next) return `Next at ${when(live.next, timezone)}`;
   return TRIGGER_STATE_WORDS[live.state] ?? TRIGGER_STATE_WORDS.problem;
 }
 
@@ -71,7 +75,7 @@ function LiveDetails({ trigger, live, running }: { trigger: TriggerView; live: T
         <span
           className={`badge ${!running ? 'badge-neutral' : live.state === 'problem' ? 'badge-deny' : 'badge-live'}`}
         >
-          {running ? stateWords(live) : 'Not live'}
+          {running ? stateWords(live, trigger.timezone) : 'Not live'}
         </span>
         {live.state === 'problem' && live.problem ? (
           <>
@@ -138,7 +142,7 @@ export function TriggerLive({ trigger }: { trigger: TriggerView }) {
   const address =
     trigger.type === 'webhook' ? <WebhookAddress triggerId={trigger.id} name={trigger.name} armed /> : null;
   // Paused (by the person, the policy or integrity), the host does not make it live: its row says why, never "Starting…".
-  if (trigger.pausedAt !== null || trigger.policy) return address;
+  if (trigger.pausedAt !== null || trigger.policy || trigger.integrity) return address;
   const live = status.data?.triggers[trigger.id];
   if (!status.data || !live)
     return (

@@ -150,8 +150,8 @@ function TriggerButtons({
             ref={firstRef}
             type="button"
             className="button button-small"
-            // Resuming is a door as arming is: locked while the organization's policy holds the trigger.
-            disabled={paused && Boolean(trigger.policy)}
+            // Resuming is a door as arming is: locked while the policy holds the trigger or its package changed.
+            disabled={paused && Boolean(trigger.policy || trigger.integrity)}
             aria-disabled={busy || undefined}
             aria-label={`${paused ? 'Resume' : 'Pause'} ${trigger.name}`}
             onClick={() => {
@@ -249,7 +249,7 @@ function TriggerSummary({
       </p>
       {trigger.armed && trigger.next[0] ? (
         <p className="small">
-          Next: <time dateTime={trigger.next[0]}>{formatDateTime(trigger.next[0])}</time>
+          Next: <time dateTime={trigger.next[0]}>{formatDateTime(trigger.next[0], trigger.timezone ?? undefined)}</time>
         </p>
       ) : null}
       {trigger.type === 'file_watch' ? (

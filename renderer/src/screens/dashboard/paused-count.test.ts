@@ -10,6 +10,7 @@ const trigger = (id: string, fields: Partial<TriggerView> = {}): TriggerView => 
   target: 'w',
   words: '',
   next: [],
+  timezone: null,
   armed: true,
   folder: null,
   webhookSecretSet: false,
@@ -31,13 +32,14 @@ describe('what is paused, for the Triggers note', () => {
             trigger('b', { pausedAt: '2026-01-01T00:00:00Z' }),
             trigger('c', { policy: 'paused: your organization’s policy file cannot be used' }),
             trigger('d', { armed: false, policy: 'it cannot be armed' }),
+            trigger('e', { integrity: 'paused by integrity: its files changed' }),
           ],
         },
       ] as never,
     });
-    expect(counts).toEqual({ armed: 3, byYou: 1, held: 1 });
+    expect(counts).toEqual({ armed: 4, byYou: 1, held: 2 });
     expect(pausedWords(counts)).toBe(
-      "2 triggers paused (1 by you, 1 by your organization's policy or a changed package)",
+      "3 triggers paused (1 by you, 2 by your organization's policy or a changed package)",
     );
     expect(pausedWords({ armed: 2, byYou: 0, held: 0 })).toBeNull();
   });

@@ -22,7 +22,7 @@ export function pausedCounts(dashboard: Pick<Dashboard, 'agents' | 'packages'>):
   return {
     armed: armed.length,
     byYou: armed.filter((t) => t.pausedAt !== null).length,
-    held: armed.filter((t) => t.pausedAt === null && t.policy !== undefined).length,
+    held: armed.filter((t) => t.pausedAt === null && (t.policy !== undefined || t.integrity !== undefined)).length,
   };
 }
 

@@ -190,7 +190,7 @@ function McpServerCard({
   onGrant: (gateName: string, granted: boolean) => void;
   approvals: Approvals;
 }) {
-  const show = useFlowStore((s) => s.show);
+  const askForServer = useFlowStore((s) => s.askForServer);
   return (
     <article className="card card-wide" aria-labelledby={`tpl-mcp-${server.server}`}>
       <h4 id={`tpl-mcp-${server.server}`}>
@@ -212,8 +212,8 @@ function McpServerCard({
               ? 'This template cannot be applied until a server is saved under this name.'
               : 'Without it, apply skips these tools: nothing of this server is granted.'}
           </p>
-          <button type="button" className="button button-small" onClick={() => show('settings')}>
-            <SettingsIcon aria-hidden="true" size={14} /> Go to Settings → MCP servers
+          <button type="button" className="button button-small" onClick={() => askForServer(server.server)}>
+            <SettingsIcon aria-hidden="true" size={14} /> Save {server.server} in Settings → MCP servers
           </button>
         </div>
       ) : null}

@@ -30,9 +30,10 @@ export function TemplateReview({
   sameName?: AgentView[];
 }) {
   const show = useFlowStore((s) => s.show);
+  const askForServer = useFlowStore((s) => s.askForServer);
   const showAgent = useFlowStore((s) => s.showAgent);
   // What Settings can resolve (spec "Apply": missing secrets and required MCP servers are a 409).
-  const missingServer = preview.blockers.some((b) => b.code === 'apply.mcp_server_missing');
+  const missingServer = preview.mcp.find((server) => server.required && !server.saved)?.server ?? null;
   const missingSecret = preview.blockers.some((b) => b.code === 'apply.secret_missing');
   const granted = preview.mcp.flatMap((server) =>
     server.tools.filter((tool) => tool.setting === 'allow').map((tool) => tool.gateName),
@@ -79,9 +80,13 @@ export function TemplateReview({
           </ul>
           {missingServer || missingSecret ? (
             <div className="button-row">
-              <button type="button" className="button button-small" onClick={() => show('settings')}>
+              <button
+                type="button"
+                className="button button-small"
+                onClick={() => (missingServer ? askForServer(missingServer) : show('settings'))}
+              >
                 <SettingsIcon aria-hidden="true" size={14} />{' '}
-                {missingServer ? 'Go to Settings → MCP servers' : 'Go to Settings → Secrets'}
+                {missingServer ? `Save ${missingServer} in Settings → MCP servers` : 'Go to Settings → Secrets'}
               </button>
               <span className="small">Then come back here: this form keeps your answers.</span>
             </div>

@@ -16,7 +16,7 @@ import { BUILTIN, UNSIGNED } from '../../../../shared/trust/trust';
 
 /** A required MCP server this computer lacks: named, with the way to Settings (the form keeps its answers). */
 function MissingServers({ servers }: { servers: ApplyPreview['mcp'] }) {
-  const show = useFlowStore((s) => s.show);
+  const askForServer = useFlowStore((s) => s.askForServer);
   if (servers.length === 0) return null;
   return (
     <section className="panel panel-warning" aria-labelledby="tpl-missing-required">
@@ -29,10 +29,19 @@ function MissingServers({ servers }: { servers: ApplyPreview['mcp'] }) {
           </li>
         ))}
       </ul>
-      <button type="button" className="button button-small" onClick={() => show('settings')}>
-        <SettingsIcon aria-hidden="true" size={14} /> Go to Settings → MCP servers
-      </button>{' '}
-      <span className="small">This form keeps your answers.</span>
+      <div className="button-row">
+        {servers.map((server) => (
+          <button
+            key={server.server}
+            type="button"
+            className="button button-small"
+            onClick={() => askForServer(server.server)}
+          >
+            <SettingsIcon aria-hidden="true" size={14} /> Save {server.server} in Settings → MCP servers
+          </button>
+        ))}
+        <span className="small">This form keeps your answers, and Settings offers the way back.</span>
+      </div>
     </section>
   );
 }
