@@ -53,7 +53,11 @@ test('install, disarm, revoke, update keeps the revocation, uninstall', async ({
   await snapshotBoth(page, 'dashboard-1-armed');
   await axeCheck(page, 'dashboard armed');
 
+  // Disarm asks first (a schedule: nothing else is deleted), then turns it off.
   await page.getByRole('button', { name: 'Disarm first-monday' }).click();
+  const confirm = page.getByRole('dialog', { name: 'Disarm first-monday?' });
+  await expect(confirm).toContainText('It stops firing and is turned off.');
+  await confirm.getByRole('button', { name: 'Disarm', exact: true }).click();
   await expect(page.getByRole('button', { name: 'Arm first-monday' })).toBeVisible();
   // Focus stays on the control pressed (now Arm), never dropped to the page.
   await expect(page.getByRole('button', { name: 'Arm first-monday' })).toBeFocused();

@@ -37,7 +37,10 @@ test('the consent form under a policy: locked rows with the reason, a banner, an
   await app.open(invoices.path);
   await expect(stepHeading(page, 'Step 1 of 4: What this package is')).toBeVisible();
   const banner = page.getByRole('status', { name: "Your organization's policy" });
-  await expect(banner).toContainText('Managed by Example Corp.');
+  // Read from APOLLIA_POLICY_FILE alone, it is a trial policy, and the banner says so (DESIGN.md "Managed policy").
+  await expect(banner).toContainText(
+    'A trial policy (Example Corp), from your own file (APOLLIA_POLICY_FILE), not from your organization.',
+  );
 
   await nextStep(page, 'Step 2 of 4: What it asks to use');
   const lookup = page.getByRole('checkbox', { name: /mcp:ledger\/lookup/ });
@@ -63,7 +66,7 @@ test('the consent form under a policy: locked rows with the reason, a banner, an
   await page.getByRole('button', { name: 'Go to the dashboard' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
   await expect(page.getByRole('status', { name: "Your organization's policy" })).toContainText(
-    'Managed by Example Corp.',
+    'A trial policy (Example Corp), from your own file (APOLLIA_POLICY_FILE), not from your organization.',
   );
 
   // The organization now blocks a tool the person allowed at install: withheld on top, kept in the store.

@@ -24,6 +24,7 @@ import {
 import { previewKey, previewKeyFile, untrustKey, verifyInstalled } from './app/publisher-trust';
 import { ActivityLog } from './activity/activity-log';
 import { archiveAgent, setToolAccess } from './app/agents';
+import { setApprovals, setToolAsks } from './app/agent-approvals';
 import { appInfo } from './app/app-info';
 import type { ApiContext, ApiDeps } from './app/context';
 import { openDashboard } from './app/dashboard';
@@ -64,6 +65,8 @@ import { discardTriggerRuns, discardWaitingRun, waitingRuns } from './app/run-qu
 import { openDownloadPage } from './app/download-page';
 import { armTrigger, disarmTrigger, rotateWebhookSecret, webhookSecretShared } from './app/trigger-arming';
 import { activityOf, triggerStatus } from './app/trigger-status';
+import { pauseTrigger, resumeTrigger } from './app/trigger-pause';
+import { policyPage } from './app/policy-page';
 import { ioFaultSentence } from './errors/io-fault';
 
 export type { ApiDeps } from './app/context';
@@ -124,8 +127,12 @@ function handlersOf(ctx: ApiContext): { [M in ApiMethod]: (request: ApiRequest<M
     apply: whenSandboxed(ctx, applyTemplate),
     dashboard: () => openDashboard(ctx),
     setToolAccess: (request) => setToolAccess(ctx, request),
+    setToolAsks: (request) => setToolAsks(ctx, request),
+    setApprovals: (request) => setApprovals(ctx, request),
     armTrigger: (request) => armTrigger(ctx, request),
     disarmTrigger: (request) => disarmTrigger(ctx, request),
+    pauseTrigger: (request) => pauseTrigger(ctx, request),
+    resumeTrigger: (request) => resumeTrigger(ctx, request),
     rotateWebhookSecret: (request) => rotateWebhookSecret(ctx, request),
     webhookSecretShared: (request) => webhookSecretShared(ctx, request),
     uninstallPackage: (request) => uninstallPackage(ctx, request),
@@ -138,6 +145,7 @@ function handlersOf(ctx: ApiContext): { [M in ApiMethod]: (request: ApiRequest<M
     denyTool: (request) => denyTool(ctx, request),
     removeDeniedTool: (request) => removeDeniedTool(ctx, request),
     triggerStatus: () => triggerStatus(ctx),
+    policyPage: () => policyPage(ctx),
     activity: (request) => activityOf(ctx, request),
     setWebhookPort: (request) => setWebhookPortUnderPolicy(ctx, request),
     trashSource: (request) => trashSource(ctx, request),

@@ -37,6 +37,11 @@ export function useDashboard() {
   return useQuery({ queryKey: queryKeys.dashboard(), queryFn: () => call('dashboard') });
 }
 
+/** The organization's policy in words, and what it changes here. */
+export function usePolicyPage() {
+  return useQuery({ queryKey: queryKeys.policyPage(), queryFn: () => call('policyPage') });
+}
+
 export function useSettings() {
   // Just after start the keychain may not have answered (`pending`): asked again until it has.
   return useQuery({
@@ -93,6 +98,10 @@ function useChange<
     | 'setToolAccess'
     | 'armTrigger'
     | 'disarmTrigger'
+    | 'pauseTrigger'
+    | 'resumeTrigger'
+    | 'setToolAsks'
+    | 'setApprovals'
     | 'rotateWebhookSecret'
     | 'uninstallPackage'
     | 'archiveAgent'
@@ -139,6 +148,12 @@ export const useApply = () => useChange('apply');
 export const useSetToolAccess = () => useChange('setToolAccess');
 export const useArmTrigger = () => useChange('armTrigger');
 export const useDisarmTrigger = () => useChange('disarmTrigger');
+export const usePauseTrigger = () => useChange('pauseTrigger');
+export const useResumeTrigger = () => useChange('resumeTrigger');
+/** One granted tool of a package's agent: ask first, or run without asking. */
+export const useSetToolAsks = () => useChange('setToolAsks');
+/** A template agent: ask before each tool, or run unattended. */
+export const useSetApprovals = () => useChange('setApprovals');
 export const useRotateWebhookSecret = () => useChange('rotateWebhookSecret');
 export const useUninstallPackage = () => useChange('uninstallPackage', { inspections: true });
 export const useArchiveAgent = () => useChange('archiveAgent');

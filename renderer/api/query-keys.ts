@@ -11,6 +11,8 @@ export const queryKeys = {
   previews: () => [...queryKeys.all, 'previewApply'] as const,
   previewApply: (sourceId: string, request: unknown) => [...queryKeys.previews(), sourceId, request] as const,
   dashboard: () => [...queryKeys.all, 'dashboard'] as const,
+  /** The policy page: under the dashboard's key, so every change that refreshes the dashboard refreshes it. */
+  policyPage: () => [...queryKeys.dashboard(), 'policyPage'] as const,
   settings: () => [...queryKeys.all, 'settings'] as const,
   startAtLogin: () => [...queryKeys.all, 'startAtLogin'] as const,
   // What the trigger host and the activity log say (refreshed after every change, and polled).

@@ -1,4 +1,4 @@
-import { Archive, FolderOpen, History, LayoutDashboard, RefreshCw, Settings as SettingsIcon, X } from 'lucide-react';
+import { Archive, Building2, FolderOpen, History, LayoutDashboard, RefreshCw, Settings as SettingsIcon, X } from 'lucide-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { lazy, type RefObject, Suspense, useEffect, useMemo, useRef, useState, type DragEvent } from 'react';
 import { tabLabels } from '../../shared/words/tab-labels';
@@ -19,6 +19,7 @@ import { openFromHost } from './stores/link-queue';
 const DashboardScreen = lazy(() => import('./screens/DashboardScreen').then((m) => ({ default: m.DashboardScreen })));
 const SettingsScreen = lazy(() => import('./screens/SettingsScreen').then((m) => ({ default: m.SettingsScreen })));
 const ActivityScreen = lazy(() => import('./screens/ActivityScreen').then((m) => ({ default: m.ActivityScreen })));
+const PolicyScreen = lazy(() => import('./screens/PolicyScreen').then((m) => ({ default: m.PolicyScreen })));
 const RunsScreen = lazy(() => import('./screens/RunsScreen').then((m) => ({ default: m.RunsScreen })));
 const UpdatesScreen = lazy(() => import('./screens/updates/UpdatesScreen').then((m) => ({ default: m.UpdatesScreen })));
 
@@ -28,6 +29,7 @@ const NAV: { view: MainView; label: string; icon: typeof FolderOpen }[] = [
   { view: 'updates', label: 'Updates', icon: RefreshCw },
   { view: 'activity', label: 'Activity', icon: History },
   { view: 'settings', label: 'Settings', icon: SettingsIcon },
+  { view: 'policy', label: 'Policy', icon: Building2 },
 ];
 
 /** The window: a nav, the open flows, and the screen in view. Files dropped anywhere open a flow. */
@@ -244,5 +246,6 @@ function ScreenInView() {
   if (view === 'settings') return <SettingsScreen />;
   if (view === 'runs') return <RunsScreen />;
   if (view === 'updates') return <UpdatesScreen />;
+  if (view === 'policy') return <PolicyScreen />;
   return <OpenScreen />;
 }

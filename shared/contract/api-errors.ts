@@ -84,6 +84,7 @@ export type ApiErrorCode =
   | 'agent.archived'
   | 'agent.part_of_package'
   | 'access.unknown'
+  | 'access.not_granted'
   | 'access.pin_missing'
   | 'access.server_missing'
   // triggers

@@ -16,6 +16,7 @@ import { closed, oneOf, orNull, shaped } from '../base/schema-kit';
 import { AppInfoSchema, InstalledRelationSchema, SourceHandleSchema } from './replies-app';
 import { FeedsViewSchema, ModeSetSchema, UpdateOpenedSchema, UpdatesViewSchema } from './replies-feeds';
 import { DashboardSchema, PickedFolderSchema, SettingsViewSchema } from './replies-dashboard';
+import { PolicyPageSchema } from './replies-policy';
 import {
   ActivityViewSchema,
   AgentViewSchema,
@@ -106,6 +107,8 @@ export const API_REPLY_SCHEMAS = {
   apply: ApplyReceiptSchema,
   dashboard: DashboardSchema,
   setToolAccess: AgentViewSchema,
+  setToolAsks: AgentViewSchema,
+  setApprovals: AgentViewSchema,
   archiveAgent: AgentViewSchema,
   settings: SettingsViewSchema,
   saveMcpServer: SettingsViewSchema,
@@ -117,10 +120,13 @@ export const API_REPLY_SCHEMAS = {
   setWebhookPort: SettingsViewSchema,
   armTrigger: TriggerArmedSchema,
   disarmTrigger: TriggerViewSchema,
+  pauseTrigger: TriggerViewSchema,
+  resumeTrigger: TriggerViewSchema,
   rotateWebhookSecret: TriggerArmedSchema,
   webhookSecretShared: closed({ warning: nstr }),
   uninstallPackage: UninstallReceiptSchema,
   triggerStatus: TriggerStatusViewSchema,
+  policyPage: PolicyPageSchema,
   activity: ActivityViewSchema,
   trashSource: TrashReceiptSchema,
   startAtLogin: StartAtLoginViewSchema,

@@ -80,7 +80,7 @@ const applyFields = {
   grants: Type.Array(Type.String({ minLength: 1, maxLength: MAX_TOOL_NAME }), { maxItems: MAX_APPLY_GRANTS }),
   /** Built-in tools of the template the owner unticked: the agent gets each as `deny`. */
   withhold: Type.Optional(Type.Array(name, { maxItems: MAX_APPLY_ITEMS })),
-  /** The owner's approvals choice; absent: the template's recommendation (agent.md `approvals`). */
+  /** The owner's approvals choice; absent: `ask` (the template's `approvals` is only its recommendation). */
   approvals: Type.Optional(approvals),
 };
 
@@ -108,6 +108,14 @@ export const SetToolAccessRequestSchema = closed({
   granted: Type.Boolean(),
 });
 export type SetToolAccessRequest = Static<typeof SetToolAccessRequestSchema>;
+
+/** `setToolAsks`: one granted tool of a package's agent set to ask first (`asks`), or to run without asking. */
+export const SetToolAsksRequestSchema = closed({
+  agentId: id,
+  tool: Type.String({ minLength: 1, maxLength: MAX_TOOL_NAME }),
+  asks: Type.Boolean(),
+});
+export type SetToolAsksRequest = Static<typeof SetToolAsksRequestSchema>;
 
 /** `armTrigger`: a file_watch trigger needs a `pickWatchFolder` id; a webhook makes its secret or uses the sender's. */
 export const ArmTriggerRequestSchema = closed({
@@ -204,8 +212,12 @@ export const API_REQUEST_SCHEMAS = {
   apply: ApplyTemplateRequestSchema,
   dashboard: noRequest,
   setToolAccess: SetToolAccessRequestSchema,
+  setToolAsks: SetToolAsksRequestSchema,
+  setApprovals: closed({ agentId: id, approvals }),
   armTrigger: ArmTriggerRequestSchema,
   disarmTrigger: closed({ triggerId: id }),
+  pauseTrigger: closed({ triggerId: id }),
+  resumeTrigger: closed({ triggerId: id }),
   rotateWebhookSecret: RotateWebhookSecretRequestSchema,
   webhookSecretShared: WebhookSecretSharedRequestSchema,
   uninstallPackage: closed({ name }),
@@ -218,6 +230,7 @@ export const API_REQUEST_SCHEMAS = {
   denyTool: OwnerToolRequestSchema,
   removeDeniedTool: OwnerToolRequestSchema,
   triggerStatus: noRequest,
+  policyPage: noRequest,
   activity: ActivityRequestSchema,
   setWebhookPort: closed({
     port: shaped<number | null>({

@@ -25,6 +25,7 @@ import type {
 import type { SourceHandle, AppInfo } from './replies-app';
 import type { FeedsView, ModeSet, UpdateOpened, UpdatesView } from './replies-feeds';
 import type { PickedFolder, SettingsView, Dashboard } from './replies-dashboard';
+import type { PolicyPage } from './replies-policy';
 import type {
   ActivityRequest,
   ApiRequestOf,
@@ -142,6 +143,7 @@ export type {
   UpdateRow,
   UpdatesView,
 } from './replies-feeds';
+export type { PolicyPage } from './replies-policy';
 
 /** The Api: one entry per method, `[request, response]`. */
 export interface ApiMethods {
@@ -163,8 +165,16 @@ export interface ApiMethods {
   apply: [ApplyTemplateRequest, ApplyReceipt];
   dashboard: [void, Dashboard];
   setToolAccess: [SetToolAccessRequest, AgentView];
+  /** One granted tool of a package's agent: ask first, or run without asking (the decision function decides). */
+  setToolAsks: [ApiRequestOf<'setToolAsks'>, AgentView];
+  /** A template agent switched between asking before each tool and running unattended (the approvals rule). */
+  setApprovals: [ApiRequestOf<'setApprovals'>, AgentView];
   armTrigger: [ArmTriggerRequest, TriggerArmed];
   disarmTrigger: [ApiRequestOf<'disarmTrigger'>, TriggerView];
+  /** Pauses an armed trigger: still armed, its folder and secret kept, not firing until resumed (recorded). */
+  pauseTrigger: [ApiRequestOf<'pauseTrigger'>, TriggerView];
+  /** Resumes a trigger the person paused: arming's checks again (the policy, a changed package), recorded. */
+  resumeTrigger: [ApiRequestOf<'resumeTrigger'>, TriggerView];
   rotateWebhookSecret: [RotateWebhookSecretRequest, TriggerArmed];
   /** Whether a secret being given is already set on other triggers: the warning's words, or null. Never the secret. */
   webhookSecretShared: [ApiRequestOf<'webhookSecretShared'>, { warning: string | null }];
@@ -184,6 +194,8 @@ export interface ApiMethods {
    * The live status of the triggers: whether a host runs, each trigger's state, deliveries, last fire, runs waiting.
    */
   triggerStatus: [void, TriggerStatusView];
+  /** The organization's policy in words: who sets it and from where (a trial policy said so), its rules, what it changes here. */
+  policyPage: [void, PolicyPage];
   /** The activity log, newest first. */
   activity: [ActivityRequest | void, ActivityView];
   /** Sets the webhook listener's port (null: the default); a running host rebinds to it. */
@@ -297,8 +309,12 @@ export const API_METHODS = [
   'apply',
   'dashboard',
   'setToolAccess',
+  'setToolAsks',
+  'setApprovals',
   'armTrigger',
   'disarmTrigger',
+  'pauseTrigger',
+  'resumeTrigger',
   'rotateWebhookSecret',
   'webhookSecretShared',
   'uninstallPackage',
@@ -311,6 +327,7 @@ export const API_METHODS = [
   'denyTool',
   'removeDeniedTool',
   'triggerStatus',
+  'policyPage',
   'activity',
   'setWebhookPort',
   'trustedKeys',

@@ -41,9 +41,11 @@ export type InstallReceipt = Static<typeof InstallReceiptSchema>;
  * folder (file_watch), or null; `webhookSecretSet` whether a webhook has a secret (its value is
  * never shown again), where it came from (made here, given by the sender) and when it was last set
  * (null without one); `waitLimit` the most runs it may have waiting in `runs/pending/`
- * (`max_concurrent`, else the default: at it, its queue is full); `policy` why the organization's policy keeps it from being armed or firing
- * (it stays armed as the person left it), absent when it does not; `integrity` why it is paused by integrity (armed, its
- * package changed on this computer since install: a reinstall of the installed bytes resumes it), absent otherwise.
+ * (`max_concurrent`, else the default: at it, its queue is full); `pausedAt` when the person paused it (armed, its
+ * folder and secret kept, not firing until resumed), else null; `policy` why the organization's policy keeps it from
+ * being armed or firing (it stays armed as the person left it), absent when it does not; `integrity` why it is paused
+ * by integrity (armed, its package changed on this computer since install: a reinstall of the installed bytes resumes
+ * it), absent otherwise.
  */
 export const TriggerViewSchema = closed({
   id: str,
@@ -61,6 +63,7 @@ export const TriggerViewSchema = closed({
   webhookSecretOrigin: oneOf(['made', 'given', null]),
   webhookSecretSetAt: nstr,
   waitLimit: Type.Number(),
+  pausedAt: nstr,
   policy: Type.Optional(str),
   integrity: Type.Optional(str),
 });

@@ -6,7 +6,7 @@
  * object is rendered, then recorded. Nothing here reads the disk, the clock or the network: the
  * machine's state (saved MCP servers, saved secrets, whether secrets can be kept, now) is passed in.
  */
-import { POLICY_REFUSAL } from '../policy/policy';
+import { approvalsOf, approvalsProblem } from './approvals-decision';
 import { AGENT_BODY_LIMIT, agentBodyBytes, agentRecord, agentTooLargeMessage } from '../manifests/agent-body';
 import { fillText, type TemplateDetails } from '../manifests/template-manifest';
 import { type ApplyMachine, type ApplyRequest, type Approvals, previewContext } from './apply-context';
@@ -55,14 +55,9 @@ export function previewApply(template: TemplateDetails, request: ApplyRequest, m
   const recommended: Approvals = manifest.approvals ?? 'ask';
   // How the agent's built-in tools run is the person's choice: asked before each use unless they choose `never`.
   // The template's `approvals` is only its recommendation, shown beside the choice.
-  const approvals = request.approvals ?? 'ask';
-  if (machine.policy?.unattended === false && approvals === 'never') {
-    blockers.push({
-      code: 'policy.unattended',
-      path: 'approvals',
-      message: `The agent cannot run without asking: ${POLICY_REFUSAL}`,
-    });
-  }
+  const approvals = approvalsOf(request.approvals);
+  const approvalsRefused = approvalsProblem(machine.policy, approvals);
+  if (approvalsRefused !== null) blockers.push(approvalsRefused);
   const triggers = previewTriggers(ctx, textValues);
   // 2. The agent's body, held to POST /v2/agents' 1 MiB limit (413), measured before the
   // instructions are filled: an apply over it makes nothing, and its instructions are never built.

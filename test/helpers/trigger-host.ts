@@ -36,6 +36,7 @@ export function triggerRecord(fields: Partial<TriggerRecord> & Pick<TriggerRecor
     secretRef: null,
     secretOrigin: null,
     secretSetAt: null,
+    pausedAt: null,
     ...fields,
   };
 }

@@ -266,6 +266,8 @@ function plannedTrigger(
   if (!decided || !(decided.armed || decided.held)) return { record, keptArmed };
   record.armed = true;
   record.armedAt = keptArmed ? (old?.armedAt ?? at) : at;
+  // The person's pause is kept with what it kept (the folder, the secret); arming it anew lifts it.
+  record.pausedAt = keptArmed ? (old?.pausedAt ?? null) : null;
   record.folder =
     decided.folder?.kind === 'picked'
       ? (input.prepared.folders.get(entry.id) ?? null)

@@ -11,8 +11,7 @@ import { type ApiContext, policyOf, recordActivity, seal } from './context';
 import { own } from '../../../shared/base/own';
 import { POLICY_REFUSAL, triggerKindAllowed, triggerKindWords } from '../../../shared/policy/policy';
 import { usablePolicy } from '../policy/index';
-import { refuseIfChanged } from './publisher-trust';
-import { refuseWithheldPackage } from '../policy/installed-policy';
+import { refuseArming } from './arming-checks';
 import { CoreError } from '../errors/index';
 import { disarmTrigger as disarm, type SealedWebhookSecret, setWebhookSecret } from '../store/records';
 import type { StoreState, TriggerRecord } from '../store/state';
@@ -173,10 +172,8 @@ export async function armTrigger(
     current.type === 'webhook' ? await webhookSecretFor(ctx, request.webhookSecret, 'webhookSecret') : null;
   const { answer, who } = await store.update((state) => {
     const trigger = triggerIn(state, request.triggerId);
-    // A changed package is armed again only by reinstalling it (DESIGN.md "Trust after install").
-    refuseIfChanged(state, trigger.packageName, `trigger \`${trigger.name}\` was not armed`);
-    // A package the policy now refuses is withheld whole (DESIGN.md "Managed policy"): nothing of it is armed.
-    refuseWithheldPackage(state, policy, trigger.packageName, `trigger \`${trigger.name}\` was not armed`);
+    // Arming's checks, the ones Resume makes too: a changed package, one the policy withholds, a date passed.
+    refuseArming(state, policy, trigger, `trigger \`${trigger.name}\` was not armed`, deps.now());
     if (trigger.type === 'file_watch' && path === null)
       throw new CoreError('trigger.needs_folder', `trigger \`${trigger.name}\` watches a folder: pick one to arm it`);
     if (trigger.type !== 'file_watch' && path !== null)
@@ -184,8 +181,6 @@ export async function armTrigger(
         'trigger.folder_not_needed',
         `trigger \`${trigger.name}\` is not a file_watch trigger: it watches no folder`,
       );
-    if (trigger.type === 'at' && trigger.at && Date.parse(trigger.at) <= deps.now().getTime())
-      throw new CoreError('trigger.past', `trigger \`${trigger.name}\` was for ${trigger.at}, which has passed`);
     if (trigger.type !== 'webhook' && secret !== null)
       throw new CoreError(
         'trigger.secret_not_needed',
@@ -195,6 +190,8 @@ export async function armTrigger(
     setWebhookSecret(state, trigger, secret?.kept ?? null);
     trigger.armed = true;
     trigger.armedAt = deps.now().toISOString();
+    // Arming again lifts the person's own pause: what they armed now fires.
+    trigger.pausedAt = null;
     trigger.folder = path;
     return {
       result: {

@@ -32,13 +32,15 @@ import type { AgentRecord, PackageRecord, StoreState, TemplateAgentRecord, Trigg
 export function triggerView(trigger: TriggerRecord, now: Date): TriggerView {
   let words = '';
   let next: string[] = [];
+  // Paused by the person, it has no next fire: it fires only once resumed.
+  const firing = trigger.armed && trigger.pausedAt === null;
   if (trigger.type === 'cron' || trigger.type === 'schedule') {
     const options = { dayRule: trigger.dayRule, timezone: trigger.timezone ?? 'UTC' };
     words = describeCron(trigger.schedule ?? '', options);
-    if (trigger.armed) next = nextCronTimes(trigger.schedule ?? '', options, now, 3).map((d) => d.toISOString());
+    if (firing) next = nextCronTimes(trigger.schedule ?? '', options, now, 3).map((d) => d.toISOString());
   } else if (trigger.type === 'interval') {
     words = describeInterval(trigger.every ?? '');
-    if (trigger.armed)
+    if (firing)
       next = nextIntervalTimes(
         trigger.every ?? '',
         now,
@@ -51,7 +53,7 @@ export function triggerView(trigger: TriggerRecord, now: Date): TriggerView {
     words = `On a signed HTTP call${trigger.events ? ` (${trigger.events.join(', ')})` : ''}`;
   } else {
     words = `Once, at ${trigger.at ?? ''}`;
-    if (trigger.armed && trigger.at && Date.parse(trigger.at) > now.getTime())
+    if (firing && trigger.at && Date.parse(trigger.at) > now.getTime())
       next = [new Date(Date.parse(trigger.at)).toISOString()];
   }
   return {
@@ -73,6 +75,7 @@ export function triggerView(trigger: TriggerRecord, now: Date): TriggerView {
     webhookSecretOrigin: trigger.secretRef !== null ? trigger.secretOrigin : null,
     webhookSecretSetAt: trigger.secretRef !== null ? trigger.secretSetAt : null,
     waitLimit: waitingLimit(trigger),
+    pausedAt: trigger.pausedAt,
   };
 }
 

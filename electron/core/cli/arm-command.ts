@@ -41,7 +41,8 @@ export const ARM_USAGE = [
 export const DISARM_USAGE = [
   `Usage: ${PROGRAM} [--data-dir DIR] disarm TRIGGER [--json]`,
   '',
-  "Disarms a trigger; a webhook's secret is deleted.",
+  "Disarms a trigger: a webhook's secret is deleted and a watched folder forgotten.",
+  'To stop it firing and keep both, pause it instead (`pause TRIGGER`).',
   '  --json  Print the trigger as JSON',
   '',
 ].join('\n');

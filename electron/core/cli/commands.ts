@@ -79,6 +79,18 @@ export const COMMANDS: readonly CliCommand[] = [
     load: async () => ({ run: (await import('./arm-command')).runDisarm }),
   },
   {
+    name: 'pause',
+    args: 'TRIGGER [--json]',
+    summary: 'Pause an armed trigger: it keeps its folder and secret and does not fire until resumed',
+    load: async () => ({ run: (await import('./pause-command')).runPause }),
+  },
+  {
+    name: 'resume',
+    args: 'TRIGGER [--json]',
+    summary: 'Resume a trigger you paused: it fires again with what it kept',
+    load: async () => ({ run: (await import('./pause-command')).runResume }),
+  },
+  {
     name: 'grant',
     args: 'AGENT ENTRY... [--json]',
     summary: 'Allow an agent entries it is offered (a package agent’s access, a template agent’s tools)',
@@ -89,6 +101,12 @@ export const COMMANDS: readonly CliCommand[] = [
     args: 'AGENT ENTRY... [--json]',
     summary: 'Withdraw entries from an agent',
     load: async () => ({ run: (await import('./agent-commands')).runRevoke }),
+  },
+  {
+    name: 'approvals',
+    args: 'AGENT ask|never [--tool TOOL] [--json]',
+    summary: 'How an agent’s tools run: ask you first, or run unattended (a package’s agent: one tool at a time)',
+    load: async () => ({ run: (await import('./pause-command')).runApprovals }),
   },
   {
     name: 'remove',

@@ -83,7 +83,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
       ? `; secret ${trigger.webhookSecretOrigin === 'given' ? 'given by your sender' : 'made here'}, set ${trigger.webhookSecretSetAt}`
       : '';
     io.stdout(
-      `  ${trigger.armed ? 'armed   ' : 'disarmed'} ${trigger.id}: ${trigger.words}${trigger.next[0] ? `, next ${fireTimeWords(trigger.next[0])}` : ''}${secret}${trigger.integrity ? ' (paused by integrity: its files changed)' : ''}
+      `  ${trigger.armed ? (trigger.pausedAt !== null ? 'paused  ' : 'armed   ') : 'disarmed'} ${trigger.id}: ${trigger.words}${trigger.next[0] ? `, next ${fireTimeWords(trigger.next[0])}` : ''}${secret}${trigger.integrity ? ' (paused by integrity: its files changed)' : ''}
 `,
     );
   }

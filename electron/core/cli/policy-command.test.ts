@@ -202,7 +202,9 @@ describe('the policy in the CLI', () => {
       problem: null,
     });
     const text = await runCliCaptured(['policy'], { env });
-    expect(text.stdout).toContain('Managed by Example Corp.');
+    expect(text.stdout).toContain(
+      'A trial policy (Example Corp), from your own file (APOLLIA_POLICY_FILE), not from your organization.',
+    );
     expect(text.stdout).toContain(`requireSignature: "any"  (from ${path})`);
   });
 });

@@ -5,7 +5,7 @@
  * it guards is refused until it is fixed.
  */
 import type { PolicyView } from '../../../shared/policy/policy';
-import { managedBy } from '../../../shared/policy/policy';
+import { policyHeading } from '../../../shared/policy/policy-words';
 import { EFFECTIVE_KEY, type PolicyKeys } from '../policy/policy-sources';
 import { policyLocations, readPolicy } from '../policy/read-policy';
 import { type CliIo, EXIT } from './cli-io';
@@ -26,7 +26,8 @@ export function policyText(view: PolicyView): string {
     return `${lines.join('\n')}\nNo policy: nothing is managed by an organization on this computer.\n`;
   if (view.state === 'unreadable')
     return `${lines.join('\n')}\nThe policy cannot be used: ${view.problem?.path}: ${view.problem?.message}.\nUntil it is fixed nothing can be installed, applied, granted or armed, and triggers are paused. Your administrator can act.\n`;
-  lines.push(`${managedBy(view)}.`);
+  // A policy read from APOLLIA_POLICY_FILE alone is a trial policy, said so (DESIGN.md "Managed policy").
+  lines.push(`${policyHeading(view)}.`);
   const effective = view.effective;
   if (effective) {
     // Each rule in force by the key its sources set (`mcpServers.denied`), with the sources it came from.

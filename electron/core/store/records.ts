@@ -58,6 +58,7 @@ export function packageTriggerRecord(pkg: string, manifest: ApolliaManifest, ent
     secretRef: null,
     secretOrigin: null,
     secretSetAt: null,
+    pausedAt: null,
   };
 }
 
@@ -196,13 +197,15 @@ export function templateTriggerRecord(
     secretRef: null,
     secretOrigin: null,
     secretSetAt: null,
+    pausedAt: null,
   };
 }
 
-/** Disarms a trigger: no folder, and its webhook secret (if any) deleted. */
+/** Disarms a trigger: no folder, its webhook secret (if any) deleted, and no pause of the person's left. */
 export function disarmTrigger(state: StoreState, trigger: TriggerRecord): void {
   trigger.armed = false;
   trigger.armedAt = null;
+  trigger.pausedAt = null;
   trigger.folder = null;
   if (trigger.secretRef) delete state.webhookSecrets[trigger.secretRef];
   trigger.secretRef = null;

@@ -4,6 +4,7 @@
  * time": integrity re-hashed at the host's start and periodically, and before a fire the package files' size and mtime
  * compared with what was hashed, a change meaning a re-hash):
  *
+ * - the person's pause (`pausedAt`): armed, folder and secret kept, not firing until resumed;
  * - the policy, read afresh: an unreadable one, a trigger kind it does not allow, or the trigger's package withheld
  *   whole (`policy/installed-policy.ts`) pause it (armed, folder and secret kept);
  * - integrity: a package whose files differ from what install recorded is marked changed in the store, by the one
@@ -101,6 +102,8 @@ export class FireGate {
    * mark `changed` whoever set it), or null; no file is read.
    */
   heldNow(view: PolicyView, trigger: TriggerRecord): string | null {
+    // Paused by the person: armed, its folder and secret kept, not firing until they resume it.
+    if (trigger.pausedAt !== null) return 'paused by you: still armed, it fires when you resume it';
     const state = this.state;
     const policy = state ? triggerHeldByPolicy(view, trigger, withheldPackages(state, view)) : null;
     if (policy !== null) return policy;

@@ -2,6 +2,7 @@ import { AlertTriangle, Loader2 } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { toApiError } from '../../api/bridge';
 import { refusalAdvice } from '../../../shared/contract/refusal-actor';
+import { AdminRequest } from './AdminRequest';
 import { CodeText } from './CodeText';
 import { PackageText } from './PackageText';
 import { ProblemList } from './ProblemList';
@@ -21,9 +22,12 @@ export function ErrorPanel({
   error,
   title = 'Something went wrong',
   children,
+  subject,
 }: {
   error: unknown;
   title?: string;
+  /** What the refusal was about (a package, an agent), for a policy refusal's request to the administrator. */
+  subject?: string;
   children?: ReactNode;
 }) {
   const apiError = toApiError(error);
@@ -46,6 +50,9 @@ export function ErrorPanel({
       {apiError.problems && apiError.problems.length > 0 ? <ProblemList problems={apiError.problems} /> : null}
       <p className="muted small">Error code: {apiError.code}</p>
       {refusalAdvice(apiError.code).updateApp ? <UpdateAppButton /> : null}
+      {apiError.code.startsWith('policy.') ? (
+        <AdminRequest code={apiError.code} refused={apiError.message} subject={subject ?? null} />
+      ) : null}
       {children}
     </section>
   );

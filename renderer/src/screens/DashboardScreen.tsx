@@ -13,10 +13,11 @@ import { PackageText } from '../components/PackageText';
 import { ErrorPanel, Loading } from '../components/Status';
 import { useFlowStore } from '../stores/flow-store';
 import { TriggerHostNote } from './dashboard/TriggerLive';
+import { pausedCounts } from './dashboard/paused-count';
 import { TriggerRowView } from './dashboard/TriggerRow';
 import { agentCounts, agentCountsText, MANY_AGENTS, matchesFilter, riskiestFirst } from './dashboard/agent-summary';
 import { formatDateTime } from '../components/date-format';
-import { approvalsSummary } from '../../../shared/decisions/approvals-words';
+import { ApprovalsSwitch, RunsSwitchButton, RunsUnaskedPanel } from './dashboard/RunsUnasked';
 
 function when(iso: string): string {
   return formatDateTime(iso);
@@ -65,8 +66,15 @@ function AccessRowView({ agent, access }: { agent: AgentView; access: AccessView
       >
         {access.granted ? 'Revoke' : 'Grant'}
       </button>
+      <RunsSwitchButton agent={agent} access={access} />
       {access.pin ? <span className="small row-note">Pinned: {pinText(access.pin)}</span> : null}
-      {set.isError ? <ErrorPanel error={set.error} title="The access was not changed" /> : null}
+      {set.isError ? (
+        <ErrorPanel
+          error={set.error}
+          title="The access was not changed"
+          subject={`${agent.displayName} (${agent.origin} ${agent.from})`}
+        />
+      ) : null}
     </li>
   );
 }
@@ -161,7 +169,7 @@ function AgentCard({ agent }: { agent: AgentView }) {
         · made {when(agent.createdAt)}
         {agent.budgetPerRunUsd !== null ? ` · budget $${agent.budgetPerRunUsd} per run` : ''}
       </p>
-      {agent.approvals ? <p className="small">It {approvalsSummary(agent.approvals)}.</p> : null}
+      <ApprovalsSwitch agent={agent} />
       <p>
         <PackageText text={agent.description} />
       </p>
@@ -342,7 +350,8 @@ export function DashboardScreen() {
               </ul>
             </section>
           ) : null}
-          <TriggerHostNote />
+          <RunsUnaskedPanel agents={dashboard.data.agents} />
+          <TriggerHostNote paused={pausedCounts(dashboard.data)} />
           {dashboard.data.packages.length === 0 && dashboard.data.agents.length === 0 ? (
             <p>
               Nothing is installed on this computer yet.{' '}

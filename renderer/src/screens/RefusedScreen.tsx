@@ -1,3 +1,4 @@
+import { AdminRequest } from '../components/AdminRequest';
 import { Building2, OctagonX, ShieldAlert, Trash2, Wrench, X } from 'lucide-react';
 import { type RefObject, useEffect, useRef } from 'react';
 import type { AppInfo, SignatureVerdict } from '../../../shared/contract/api';
@@ -244,6 +245,9 @@ export function RefusedScreen({
       </h1>
       <RefusalPanel inspection={inspection} advice={advice} kind={kind} displayName={displayName} app={appInfo.data} />
       <OtherProblems others={others} />
+      {advice.actor === 'administrator' && first ? (
+        <AdminRequest code={first.code} refused={first.message} subject={`the ${kind} ${displayName}`} />
+      ) : null}
       {advice.actor === 'author' || unbuilt ? (
         <FixSection
           unbuilt={unbuilt}

@@ -12,7 +12,7 @@ export function useMarkFinished(sourceId: string, how: 'refused' | 'done'): void
   useEffect(() => markFinished(sourceId, how), [markFinished, sourceId, how]);
 }
 
-export type MainView = 'open' | 'dashboard' | 'updates' | 'activity' | 'settings' | 'runs';
+export type MainView = 'open' | 'dashboard' | 'updates' | 'activity' | 'settings' | 'runs' | 'policy';
 
 export interface FlowState {
   view: MainView;

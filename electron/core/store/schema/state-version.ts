@@ -1,4 +1,4 @@
-/** The store's current format (its records and schema: `format-6.ts`). */
+/** The store's current format (its records and schema: `format-7.ts`). */
 
 /**
  * The state file's format version. A newer file is refused, never rewritten; an older one is
@@ -21,5 +21,8 @@
  * feed-installed package's update mode and kept archives), DESIGN.md "Feeds" (`migrateFrom5`). A feed's
  * record may also hold, each optional so every format-6 file stays valid, the key it was added with
  * (`publicKey`) and its last `ETag` with the SHA-256 of the copy kept in `feeds/` (`etag`, `keptSha256`).
+ *
+ * 7: each trigger's `pausedAt`, the person's pause (DESIGN.md "Triggers at run time": armed, its folder and
+ * secret kept, not firing), null for every trigger of format 6 (`migrateFrom6`).
  */
-export const STATE_VERSION = 6;
+export const STATE_VERSION = 7;

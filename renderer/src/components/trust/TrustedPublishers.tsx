@@ -1,4 +1,5 @@
 import { FileKey, Lock, ShieldCheck, Trash2 } from 'lucide-react';
+import { UserKeysLocked, useUserKeysLocked } from './user-keys-lock';
 import { useState, type FormEvent } from 'react';
 import { usePreviewKey, usePreviewKeyFile, useTrustedKeys, useTrustKey, useUntrustKey } from '../../../api/hooks';
 import type { KeyPreview, TrustedKeyView } from '../../../../shared/contract/api';
@@ -251,6 +252,7 @@ export function TrustedPublishersSection() {
   // A removal changes what the add form said (an error, a key "already trusted"): it starts again.
   const [removals, setRemovals] = useState(0);
   const asked = keys.data?.find((key) => key.keyId === confirming) ?? null;
+  const userKeysLocked = useUserKeysLocked();
   return (
     <section aria-labelledby="trusted-publishers-heading">
       <h2 id="trusted-publishers-heading">
@@ -316,7 +318,11 @@ export function TrustedPublishersSection() {
       ) : null}
       {untrust.isError ? <ErrorPanel error={untrust.error} title="The key was not removed" /> : null}
       <h3>Add a key</h3>
-      <TrustKeyForm key={removals} idPrefix="settings-trust" />
+      {userKeysLocked !== null ? (
+        <UserKeysLocked reason={userKeysLocked} />
+      ) : (
+        <TrustKeyForm key={removals} idPrefix="settings-trust" />
+      )}
     </section>
   );
 }
@@ -327,13 +333,16 @@ export function TrustedPublishersSection() {
  */
 export function TrustKeyOffer({ keyId }: { keyId: string }) {
   const [open, setOpen] = useState(false);
+  const userKeysLocked = useUserKeysLocked();
   return (
     <div className="panel" data-testid="trust-key-offer">
       <p>
         This package is signed by key ID <code>{keyId}</code>, which you do not trust yet. The signature names only the
         key's ID: to check it, Apollia needs the publisher's public key itself, which you must get from them.
       </p>
-      {open ? (
+      {userKeysLocked !== null ? (
+        <UserKeysLocked reason={userKeysLocked} />
+      ) : open ? (
         <TrustKeyForm idPrefix="offer-trust" expectedKeyId={keyId} onTrusted={() => setOpen(false)} />
       ) : (
         <button type="button" className="button" onClick={() => setOpen(true)}>

@@ -20,6 +20,7 @@ import { useFlowStore } from '../../stores/flow-store';
 import { CodeText } from '../../components/CodeText';
 import { formatFireTime } from '../../components/schedule';
 import { WebhookAddress } from './WebhookAddress';
+import { type PausedCounts, pausedWords } from './paused-count';
 
 /** A time in `timezone` (a schedule's own), else in this computer's. */
 function when(iso: string, timezone: string | null = null): string {
@@ -140,6 +141,8 @@ export function TriggerLive({ trigger }: { trigger: TriggerView }) {
   // An armed webhook has its address whether or not a trigger host has made it live yet.
   const address =
     trigger.type === 'webhook' ? <WebhookAddress triggerId={trigger.id} name={trigger.name} armed /> : null;
+  // Paused (by the person, the policy or integrity), the host does not make it live: its row says why, never "Starting…".
+  if (trigger.pausedAt !== null || trigger.policy || trigger.integrity) return address;
   const live = status.data?.triggers[trigger.id];
   if (!status.data || !live)
     return (
@@ -176,7 +179,7 @@ export function TriggerQueue({ trigger }: { trigger: TriggerView }) {
 }
 
 /** Whether the triggers are live at all, and the runs waiting: said plainly at the top of the dashboard. */
-export function TriggerHostNote() {
+export function TriggerHostNote({ paused }: { paused?: PausedCounts }) {
   const status = useTriggerStatus();
   const settings = useSettings();
   const showRuns = useFlowStore((s) => s.showRuns);
@@ -188,10 +191,15 @@ export function TriggerHostNote() {
       <h2 id="trigger-host-heading">Triggers</h2>
       {running ? (
         <>
-          <p>
-            Armed triggers are live: webhooks are received on <code data-volatile>{origin ?? 'this computer'}</code>,
-            folders watched and schedules kept.
-          </p>
+          {paused && paused.armed > 0 && paused.byYou + paused.held === paused.armed ? (
+            <p>No armed trigger is live: {pausedWords(paused)}. Nothing fires until they are resumed.</p>
+          ) : (
+            <p>
+              Armed triggers are live{paused && pausedWords(paused) ? `, except ${pausedWords(paused)}` : ''}: webhooks
+              are received on <code data-volatile>{origin ?? 'this computer'}</code>, folders watched and schedules
+              kept.
+            </p>
+          )}
           {host?.here === false ? (
             <p>
               They run in another program on this computer: the Apollia Desktop command line’s <code>serve</code>, or

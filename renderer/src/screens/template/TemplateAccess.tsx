@@ -1,4 +1,4 @@
-import { AlertTriangle, CheckCircle2, KeyRound, Settings as SettingsIcon, XCircle } from 'lucide-react';
+import { AlertTriangle, CheckCircle2, KeyRound, Lock, Settings as SettingsIcon, XCircle } from 'lucide-react';
 import type { Approvals } from '../../../../shared/decisions/apply-context';
 import type { ApplyPreview, PreviewMcpServer, PreviewMcpTool } from '../../../../shared/decisions/apply-preview';
 import { builtinToolUse } from '../../../../shared/decisions/approvals-words';
@@ -54,10 +54,10 @@ function BuiltinToolsSection({
   approvals,
 }: {
   choices: TemplateAccessChoices;
-  deniedNative: string[];
+  deniedNative: { tool: string; policy: string | null }[];
   approvals: Approvals;
 }) {
-  const offered = choices.templateTools.filter((tool) => !deniedNative.includes(tool));
+  const offered = choices.templateTools.filter((tool) => !deniedNative.some((denied) => denied.tool === tool));
   return (
     <section aria-labelledby="tpl-tools">
       <h3 id="tpl-tools">Built-in tools</h3>
@@ -71,13 +71,26 @@ function BuiltinToolsSection({
       )}
       {deniedNative.length > 0 ? (
         <ul className="rows" aria-label="Tools left out">
-          {deniedNative.map((tool) => (
+          {deniedNative.map(({ tool, policy }) => (
             <li key={tool} className="row">
               <code>
                 <PackageText text={tool} />
               </code>{' '}
-              <span className="badge badge-deny">Denied in your Settings</span>{' '}
-              <span className="small muted">You never allow it: the agent does not get it.</span>
+              {policy !== null ? (
+                <>
+                  <span className="badge badge-deny">
+                    <Lock aria-hidden="true" size={12} /> Locked by your organization
+                  </span>{' '}
+                  <span className="small muted">
+                    <PackageText text={policy} />: the agent does not get it.
+                  </span>
+                </>
+              ) : (
+                <>
+                  <span className="badge badge-deny">Denied in your Settings</span>{' '}
+                  <span className="small muted">You never allow it: the agent does not get it.</span>
+                </>
+              )}
             </li>
           ))}
         </ul>
@@ -254,9 +267,13 @@ function SecretsSection({ secrets }: { secrets: ApplyPreview['secrets'] }) {
  */
 export function TemplateAccess({ preview, choices }: { preview: ApplyPreview; choices: TemplateAccessChoices }) {
   // Built-in tools the owner never allows are left out of `tools`; their `grants.<tool>` warnings name them.
+  // A tool the organization's policy blocks is said as its lock, with its reason, never as the person's own list.
   const deniedNative = preview.warnings
     .filter((w) => w.code.startsWith('grants.') && !w.code.startsWith('grants.mcp:'))
-    .map((w) => w.code.slice('grants.'.length));
+    .map((w) => ({
+      tool: w.code.slice('grants.'.length),
+      policy: /blocked by your organization's policy \((.*)\): the agent/.exec(w.message)?.[1] ?? null,
+    }));
   // Asked before each tool unless the person chooses `never` (the template's value is only its recommendation); the
   // organization may forbid `never`, and then the choice is locked at the control with its reason.
   const settings = useSettings();

@@ -1,5 +1,5 @@
 /**
- * The store's records are their schema's static types (`format-6.ts`, format 5's and the feeds'), and they are the shapes the
+ * The store's records are their schema's static types (`format-7.ts`: format 5's, the feeds', the person's pause), and they are the shapes the
  * rest of the app gives them: the type checks fail `npm run typecheck` when a record and the shared
  * type it stores drift; the value checks fail here when the loaded file's check stops matching them.
  */
@@ -10,10 +10,39 @@ import type { AccessDecision } from '../../../../shared/decisions/consent';
 import { type KeyPin, MAX_TRUSTED_KEYS, type TrustedKey } from '../../../../shared/trust/trust';
 import type { WebhookSecretOrigin } from '../../../../shared/triggers/webhook-secret';
 import { emptyState, migrateState, stateProblem } from '../state';
-import { STATE_SCHEMA, type StoreState } from './format-6';
+import { STATE_SCHEMA, type StoreState } from './format-7';
 import { STATE_VERSION } from './state-version';
 
-describe('store format 6: one schema gives the records and the check on load', () => {
+/** An armed schedule trigger of package `a`, as format 7 keeps it. */
+function trigger(fields: Partial<StoreState['triggers'][string]> = {}): StoreState['triggers'][string] {
+  return {
+    id: 'a/t',
+    name: 't',
+    packageName: 'a',
+    agentId: null,
+    target: 'w',
+    input: null,
+    type: 'cron',
+    schedule: '0 8 * * 1',
+    every: null,
+    timezone: null,
+    at: null,
+    recursive: null,
+    events: null,
+    maxConcurrent: null,
+    dayRule: 'or',
+    armed: true,
+    armedAt: '2026-12-01T00:00:00.000Z',
+    folder: null,
+    secretRef: null,
+    secretOrigin: null,
+    secretSetAt: null,
+    pausedAt: null,
+    ...fields,
+  };
+}
+
+describe('store format 7: one schema gives the records and the check on load', () => {
   it('types each record as the app uses it', () => {
     expectTypeOf<StoreState['version']>().toEqualTypeOf<typeof STATE_VERSION>();
     expectTypeOf<StoreState['trustedKeys'][number]>().toEqualTypeOf<TrustedKey>();
@@ -50,7 +79,22 @@ describe('store format 6: one schema gives the records and the check on load', (
     expect(stateProblem({ ...state, settings: { ...state.settings, extra: true } })).toMatch(/settings/);
   });
 
-  it('migrates a format 5 file to format 6 with no feed followed, and checks the feeds records', () => {
+  it('migrates a format 6 file to format 7: every trigger not paused by the person; a pause is checked', () => {
+    const armed = { ...emptyState().triggers, 'a/t': trigger() };
+    const { pausedAt: _paused, ...format6Trigger } = trigger();
+    const format6 = { ...emptyState(), version: 6, triggers: { 'a/t': format6Trigger } };
+    expect(stateProblem(format6)).not.toBeNull();
+    const migrated = migrateState(format6);
+    expect(migrated).toEqual({ ...emptyState(), triggers: armed });
+    expect(stateProblem(migrated)).toBeNull();
+    const paused = { ...emptyState(), triggers: { 'a/t': trigger({ pausedAt: '2026-12-01T10:00:00.000Z' }) } };
+    expect(stateProblem(paused)).toBeNull();
+    expect(stateProblem({ ...emptyState(), triggers: { 'a/t': trigger({ pausedAt: 3 as unknown as null }) } })).toMatch(
+      /pausedAt/,
+    );
+  });
+
+  it('migrates a format 5 file to format 7 with no feed followed, and checks the feeds records', () => {
     const { feeds: _feeds, packageUpdates: _updates, ...format5 } = { ...emptyState(), version: 5 };
     expect(stateProblem(format5)).not.toBeNull();
     const migrated = migrateState(format5);
