@@ -78,6 +78,10 @@ export interface RunWriterOptions {
   faults?: DurableFolderFaults;
   /** A problem the writer met off the answer's path (a run file it will make again), as a host line. */
   onProblem?: (text: string) => void;
+  /** A journaled run's file is now in `runs/pending/` (the count of runs waiting moves it from unfiled). */
+  onFiled?: (trigger: string) => void;
+  /** A run the journal held at start whose file is still to be made: it waits, unfiled. */
+  onQueued?: (trigger: string) => void;
 }
 
 /** How long a put run file waits for the background fsync that lets the journal forget it (ms). */
@@ -90,13 +94,12 @@ const RETRY_MS = 1_000;
  * (`intake-journal.ts`; the contract is in this module's README):
  *
  * 1. {@link write} appends the run to the journal (with the webhook-id it makes seen, see
- *    {@link tagSeen}); once the batch's `fdatasync` returned the run is durable, and the worker thread
- *    puts its file in `runs/pending/` (temp name, renamed in, no fsync of the file or the folder), so
- *    a 2xx still means the file is there; then the caller answers.
- * 2. Off the answer's path, batched in the background, the worker fsyncs the files and the folder;
- *    each run whose file is fsynced, or gone (taken), is recorded `done` and the journal may forget
- *    it at its next trim.
- * 3. At {@link open} every run the journal holds that is not done is checked: in `runs/taken/`: done;
+ *    {@link tagSeen}); once the batch's `fdatasync` returned the run is durable and the caller answers.
+ * 2. Off the answer's path, the worker thread puts its file in `runs/pending/` (temp name, renamed
+ *    in, no fsync of the file or the folder); until then the run counts as waiting, unfiled.
+ * 3. Batched in the background, the worker fsyncs the files and the folder; each run whose file is
+ *    fsynced, or gone (taken), is recorded `done` and the journal may forget it at its next trim.
+ * 4. At {@link open} every run the journal holds that is not done is checked: in `runs/taken/`: done;
  *    in `runs/pending/` with exactly the content the journal holds: fsynced later; else (never made,
  *    or made torn) made again from the journal. Never lost, never twice.
  */
@@ -134,7 +137,10 @@ export class RunRequestWriter {
       }
       const text = await readFile(join(this.dataDir, PENDING_DIR, name), 'utf8').catch(() => null);
       if (text === runRequestText(request)) this.syncLater(request);
-      else void this.make(request);
+      else {
+        this.options.onQueued?.(request.trigger);
+        void this.make(request);
+      }
     }
     if (done.length > 0) await this.journal.append({ t: 'done', runs: done }).catch(() => undefined);
     await this.settled();
@@ -155,9 +161,9 @@ export class RunRequestWriter {
   }
 
   /**
-   * Writes one run request; resolves with its path once its journal record is synced and its file put in
-   * `runs/pending/` (no fsync: the journal is the durable truth). A file that cannot be put still resolves (the
-   * run is durable) and is tried again off the answer's path.
+   * Writes one run request; resolves with its path once its journal record is synced: the run is durable and may be
+   * answered 2xx. Its file is made after, off the answer's path (see {@link make}); until it is in `runs/pending/`
+   * the run counts as waiting, unfiled (`waiting-runs.ts`).
    */
   async write(request: RunRequest): Promise<string> {
     const replay = request.payload ? this.seenTags.get(request.payload) : undefined;
@@ -166,17 +172,21 @@ export class RunRequestWriter {
         ? { seen: { k: replay, id: request.payload.webhook_id, at: this.options.now() } }
         : {};
     await this.journal.append({ t: 'run', run: request as unknown as JournalRun, ...seen });
-    await this.make(request);
     if (killAsked('after-answer'))
-      // The answers go out on this turn; the process dies before the files' background fsync.
-      setTimeout(() => killPoint('after-answer'), 100);
+      // The answers of this batch go out on this turn; the process dies before any run file is made.
+      setImmediate(() => killPoint('after-answer'));
+    else void this.make(request);
     return join(this.folder.dir, runFileName(request));
   }
 
-  /** Puts a run's file (no fsync: the journal holds it); one that cannot be made is tried again later. */
+  /**
+   * Puts a run's file (temp name, renamed in, no fsync: the journal holds it), on the writer thread; then it waits in
+   * `runs/pending/` and is fsynced in the background. One that cannot be made is tried again later.
+   */
   private make(request: RunRequest): Promise<void> {
     const work = this.folder.put(runFileName(request), runRequestText(request)).then(
       () => {
+        this.options.onFiled?.(request.trigger);
         killPoint('after-run-file');
         this.syncLater(request);
       },

@@ -100,10 +100,12 @@ export class TriggerHost {
       ...(options.journalTrimBytes !== undefined ? { trimBytes: options.journalTrimBytes } : {}),
       ...(options.runFileFaults ? { faults: options.runFileFaults } : {}),
       onProblem: (text) => this.line(text),
+      onFiled: (trigger) => this.waiting.filed(trigger),
+      onQueued: (trigger) => this.waiting.queued(trigger),
     });
     this.statusFile = new StatusFileWriter(options.dataDir, () => this.status());
     this.activityQueue = new ActivityQueue(
-      new ActivityLog(options.dataDir, { now: () => this.clock.now() }),
+      options.activityLog ?? new ActivityLog(options.dataDir, { now: () => this.clock.now() }),
       (message) => this.line(message),
     );
     this.fires = new TriggerFires({

@@ -14,6 +14,7 @@ import { createFileKeySecretBox } from '../secrets/secret-box';
 import { Store } from '../store/store';
 import { tempDir } from '../../../test/helpers/test-api';
 import { activity, putTriggers, runRequests, triggerRecord } from '../../../test/helpers/trigger-host';
+import { JOURNAL_FILE, readRecords } from './intake-journal';
 import { TriggerHost, type TriggerHostOptions } from './trigger-host';
 import type { ListenerLimits } from './webhook-listener';
 
@@ -216,7 +217,7 @@ describe('the webhook door', () => {
     expect(await send(url, { body, headers })).toMatchObject({ status: 409 });
   });
 
-  it('group commit: 16 deliveries at once share fewer journal syncs than deliveries, each 2xx with its run file in place; each id is then a replay (after a restart too), each run made once', async () => {
+  it('group commit: 16 deliveries at once share fewer journal syncs than deliveries, each 2xx with its run in the journal and counted waiting, its file made after; each id is then a replay (after a restart too), each run made once', async () => {
     const { dataDir, host, secret, url } = await setup();
     const delivery = (i: number) => {
       const body = JSON.stringify({ type: 'x', i });
@@ -226,13 +227,18 @@ describe('the webhook door', () => {
     const answers = await Promise.all(
       Array.from({ length: 16 }, (_, i) =>
         send(url, delivery(i)).then((answer) => {
-          // A 2xx means the run file is in runs/pending/ already (the hand-off unchanged).
-          const there = runRequests(dataDir).some((r) => r.payload?.webhook_id === `burst-${i}`);
-          return [answer.status, there];
+          // A 2xx means the run is in the synced journal and counted as waiting (its file may still be on its way).
+          const journaled = readRecords(readFileSync(join(dataDir, JOURNAL_FILE))).records.some(
+            (r) => r.t === 'run' && r.seen?.id === `burst-${i}`,
+          );
+          return [answer.status, journaled, (host.status().triggers[HOOK]?.waiting ?? 0) > 0];
         }),
       ),
     );
-    expect(answers).toEqual(Array.from({ length: 16 }, () => [202, true]));
+    expect(answers).toEqual(Array.from({ length: 16 }, () => [202, true, true]));
+    await host.settled();
+    expect(host.status().triggers[HOOK]?.waiting).toBe(16);
+    expect(runRequests(dataDir)).toHaveLength(16);
     const stats = host.intakeStats();
     expect(stats.records - before.records).toBeGreaterThanOrEqual(16);
     expect(stats.batches - before.batches).toBeLessThan(16);
