@@ -330,10 +330,18 @@ export async function webhookIntakeBench(): Promise<void> {
   const range = (f: (r: Round) => number) =>
     `${Math.min(...rounds.map(f)).toFixed(0)}–${Math.max(...rounds.map(f)).toFixed(0)}`;
   console.log(
-    `bare node:http answering 202      ${of((r) => perSecond(r.bare)).toFixed(0).padStart(6)} /s (${range((r) => perSecond(r.bare))})  p50 ${ms(of((r) => quantile(r.bare.latencies, 0.5)))} ms  p99 ${ms(of((r) => quantile(r.bare.latencies, 0.99)))} ms  (median)`,
+    `bare node:http answering 202      ${of((r) => perSecond(r.bare))
+      .toFixed(0)
+      .padStart(
+        6,
+      )} /s (${range((r) => perSecond(r.bare))})  p50 ${ms(of((r) => quantile(r.bare.latencies, 0.5)))} ms  p99 ${ms(of((r) => quantile(r.bare.latencies, 0.99)))} ms  (median)`,
   );
   console.log(
-    `trigger host (journal, run files) ${of((r) => perSecond(r.host)).toFixed(0).padStart(6)} /s (${range((r) => perSecond(r.host))})  p50 ${ms(of((r) => quantile(r.host.latencies, 0.5)))} ms  p99 ${ms(hostP99)} ms  (median)`,
+    `trigger host (journal, run files) ${of((r) => perSecond(r.host))
+      .toFixed(0)
+      .padStart(
+        6,
+      )} /s (${range((r) => perSecond(r.host))})  p50 ${ms(of((r) => quantile(r.host.latencies, 0.5)))} ms  p99 ${ms(hostP99)} ms  (median)`,
   );
   console.log(
     `intake journal: ${of((r) => r.batchSize).toFixed(1)} records per batch, ${of((r) => r.syncsPerSecond).toFixed(0)} fdatasyncs/s; main thread busy ${(of((r) => r.mainBusy) * 100).toFixed(0)}%; the keyed activity record's appends ${of((r) => r.activityUs).toFixed(0)} µs of wall time per delivery (median)`,

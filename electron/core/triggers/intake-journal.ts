@@ -16,7 +16,7 @@
  *
  * Trim: the journal is rewritten (temp, fsync, rename, folder fsync: either file is whole) with only
  * the runs not yet done (a run is done once its file was fsynced in `runs/pending/` or it was found
- * taken: a `done` record) and the seen ids still inside the replay window. It runs between two
+ * taken: a `done` record), the seen ids still inside the replay window, and each trigger's last fire. It runs between two
  * batches, once {@link TRIM_BYTES} were appended since the last one.
  */
 import { mkdir, open, rename, unlink, type FileHandle } from 'node:fs/promises';
@@ -50,16 +50,32 @@ export interface JournalRun {
   [field: string]: unknown;
 }
 
-/** One journal record: a run (with the webhook-id it makes seen), a seen id alone, or runs done. */
+/** A trigger's last fire the journal holds: when (the run's `fired_at`), why, and its run. */
+export interface LastFire {
+  trigger: string;
+  at: string;
+  cause: string;
+  run: string;
+}
+
+/**
+ * One journal record: a run (with the webhook-id it makes seen), a seen id alone, runs done, or (written by a trim)
+ * each trigger's last fire, whose runs the trim forgot.
+ */
 export type JournalRecord =
   | { t: 'run'; run: JournalRun; seen?: SeenMark }
   | { t: 'seen'; seen: SeenMark }
-  | { t: 'done'; runs: string[] };
+  | { t: 'done'; runs: string[] }
+  | { t: 'fired'; fires: LastFire[] };
 
-/** What a journal held at open: the runs not done, and every seen id (the caller drops the old ones). */
+/**
+ * What a journal held at open: the runs not done, every seen id (the caller drops the old ones), and each trigger's
+ * last fire (so a schedule whose fire was journaled, but not yet in the host's status file, does not fire again).
+ */
 export interface JournalContents {
   runs: JournalRun[];
   seen: SeenMark[];
+  fires: LastFire[];
   /** Bytes of a torn tail cut off at open (0 when the file ended on a whole record). */
   tornBytes: number;
 }
@@ -126,6 +142,7 @@ export class IntakeJournal {
   /** What a trim keeps: runs not done by id, seen ids by key and id. */
   private readonly runs = new Map<string, JournalRun>();
   private readonly seen = new Map<string, SeenMark>();
+  private readonly fires = new Map<string, LastFire>();
   readonly stats: JournalStats = { batches: 0, records: 0, failed: 0, trims: 0 };
   readonly path: string;
 
@@ -152,7 +169,12 @@ export class IntakeJournal {
     for (const record of records) this.apply(record);
     this.size = end;
     this.sinceTrim = end;
-    return { runs: [...this.runs.values()], seen: [...this.seen.values()], tornBytes: bytes.length - end };
+    return {
+      runs: [...this.runs.values()],
+      seen: [...this.seen.values()],
+      fires: [...this.fires.values()],
+      tornBytes: bytes.length - end,
+    };
   }
 
   /** Appends `record`; resolves once a sync covering it returned, rejects when its batch failed (nothing of it counts). */
@@ -240,8 +262,18 @@ export class IntakeJournal {
     if (record.t === 'run') {
       this.runs.set(record.run.id, record.run);
       if (record.seen) this.seen.set(`${record.seen.k} ${record.seen.id}`, record.seen);
+      const { trigger, fired_at: at, cause } = record.run;
+      if (typeof trigger === 'string' && typeof at === 'string' && typeof cause === 'string')
+        this.fired({ trigger, at, cause, run: record.run.id });
     } else if (record.t === 'seen') this.seen.set(`${record.seen.k} ${record.seen.id}`, record.seen);
+    else if (record.t === 'fired') for (const fire of record.fires) this.fired(fire);
     else for (const id of record.runs) this.runs.delete(id);
+  }
+
+  /** Keeps a trigger's latest fire (ISO times compare as strings). */
+  private fired(fire: LastFire): void {
+    const known = this.fires.get(fire.trigger);
+    if (!known || known.at <= fire.at) this.fires.set(fire.trigger, fire);
   }
 
   /** Rewrites the journal with the runs not done and the seen ids inside the window (between two batches). */
@@ -249,6 +281,7 @@ export class IntakeJournal {
     const floor = this.options.now() - this.options.seenWindowMs;
     for (const [key, mark] of this.seen) if (mark.at < floor) this.seen.delete(key);
     const kept = Buffer.concat([
+      ...(this.fires.size > 0 ? [frameRecord({ t: 'fired', fires: [...this.fires.values()] })] : []),
       ...[...this.seen.values()].map((seen) => frameRecord({ t: 'seen', seen })),
       ...[...this.runs.values()].map((run) => frameRecord({ t: 'run', run })),
     ]);

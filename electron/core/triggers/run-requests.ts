@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import type { RunCause } from '../../../shared/triggers/run-queue';
 import { writeFileAtomic } from '../store/atomic-file';
 import { DurableFolder, type DurableFolderFaults } from '../store/durable-folder';
-import { IntakeJournal, type JournalRun, type SeenMark } from './intake-journal';
+import { IntakeJournal, type JournalRun, type LastFire, type SeenMark } from './intake-journal';
 import { killAsked, killPoint } from './kill-point';
 
 export type { RunCause } from '../../../shared/triggers/run-queue';
@@ -122,9 +122,9 @@ export class RunRequestWriter {
 
   /**
    * Opens the journal and makes every run it holds that is neither pending (with its content) nor taken; resolves
-   * with the seen ids it holds, once those files are made.
+   * with the seen ids and each trigger's last fire it holds, once those files are made.
    */
-  async open(): Promise<SeenMark[]> {
+  async open(): Promise<{ seen: SeenMark[]; fires: LastFire[] }> {
     this.closed = false;
     const contents = await this.journal.open();
     const done: string[] = [];
@@ -144,7 +144,7 @@ export class RunRequestWriter {
     }
     if (done.length > 0) await this.journal.append({ t: 'done', runs: done }).catch(() => undefined);
     await this.settled();
-    return contents.seen;
+    return { seen: contents.seen, fires: contents.fires };
   }
 
   /**
