@@ -5,6 +5,7 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { hostLockHolder } from '../../electron/core/triggers/host-lock';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 
@@ -21,6 +22,15 @@ export function endGroup(child: ChildProcess): void {
   } catch {
     // Already gone.
   }
+}
+
+/**
+ * Waits until no live process holds the data folder's host lock: a host killed under strace may outlive strace for a
+ * moment (its parent gone, not yet reaped).
+ */
+export async function hostGone(dataDir: string): Promise<void> {
+  for (let i = 0; i < 200 && (await hostLockHolder(dataDir)) !== null; i++)
+    await new Promise((resolve) => setTimeout(resolve, 50));
 }
 
 /** Ends every serve still running (a test's `afterEach`). */

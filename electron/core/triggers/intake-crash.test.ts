@@ -10,7 +10,7 @@ import { request } from 'node:http';
 import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import { afterEach, describe, expect, it } from 'vitest';
-import { endGroup, endServes, freePort, hasStrace, serve } from '../../../test/helpers/serve-process';
+import { endGroup, endServes, freePort, hasStrace, hostGone, serve } from '../../../test/helpers/serve-process';
 import { tempDir } from '../../../test/helpers/test-api';
 import { putTriggers, runRequests, triggerRecord } from '../../../test/helpers/trigger-host';
 import { webhookPath } from './webhook-listener';
@@ -94,6 +94,7 @@ async function crashAndRecover(env: Record<string, string>, strace: string[] = [
   const burst = deliveries(secret, 'burst', 8);
   const answers = await Promise.all(burst.map((d) => post(port, d)));
   expect(await first.exited).toBe('SIGKILL');
+  await hostGone(dataDir);
   const again = serve(dataDir, port);
   await again.ready;
   const retried: (number | undefined)[] = [];
@@ -174,6 +175,7 @@ describe('the intake journal across real crashes (serve killed mid-batch, then r
       // next start makes every file still to be made.
       endGroup(host.child);
       await host.exited;
+      await hostGone(dataDir);
       const again = serve(dataDir, port);
       await again.ready;
       again.child.kill('SIGTERM');

@@ -7,7 +7,14 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { endServes, freePort, hasStrace, type ServeProcess, serve } from '../../../test/helpers/serve-process';
+import {
+  endServes,
+  freePort,
+  hasStrace,
+  hostGone,
+  type ServeProcess,
+  serve,
+} from '../../../test/helpers/serve-process';
 import { tempDir } from '../../../test/helpers/test-api';
 import { putTriggers, triggerRecord } from '../../../test/helpers/trigger-host';
 import { JOURNAL_FILE, type JournalRun, readRecords } from './intake-journal';
@@ -93,6 +100,7 @@ describe('schedule and folder fires across real crashes: made once after a resta
         const port = await freePort();
         // Missed while no host ran: it fires once as the host starts, and the host dies in that fire's batch.
         expect(await serve(dataDir, port, kill.env, kill.strace).exited).toBe('SIGKILL');
+        await hostGone(dataDir);
         const again = serve(dataDir, port);
         await again.ready;
         await stopCleanly(again);
@@ -120,6 +128,7 @@ describe('schedule and folder fires across real crashes: made once after a resta
         await first.ready;
         writeFileSync(join(watched, 'invoice-1.pdf'), 'pdf');
         expect(await first.exited).toBe('SIGKILL');
+        await hostGone(dataDir);
         // The restarted host's first scan fires nothing: the run can come only from the journal.
         await stopCleanly(serve(dataDir, port));
         const run = theOneRun(dataDir, FOLDER);
