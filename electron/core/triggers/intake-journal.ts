@@ -4,9 +4,12 @@
  * a schedule's or a folder's fire) is one record appended to `triggers/intake.journal`; a delivery's
  * webhook-id rides in its run's record, so "seen" and "queued" are written, and survive, together.
  *
- * Group commit: appends wait at most {@link JOURNAL_BATCH_MS} or until {@link JOURNAL_BATCH_MAX} wait,
- * then one write and one `fdatasync` cover the batch, and every append of the batch resolves once it
- * returns. What arrives during a sync is the next batch. A failed write or sync rejects the whole
+ * Group commit: one write and one `fdatasync` cover a batch, and every append of the batch resolves
+ * once it returns. A batch is what waits when the journal is free: while a sync runs, everything that
+ * arrives is the next batch; when the journal is idle, the appends of the current turn of the event
+ * loop (a batch starts on the next `setImmediate`, or at once when {@link JOURNAL_BATCH_MAX} wait), so
+ * a lone fire waits for no timer. The write itself is one `pwrite` from the main thread (a copy into
+ * the page cache, cheaper than a round trip through libuv's pool); only the `fdatasync` goes to the pool. A failed write or sync rejects the whole
  * batch and cuts the file back to where the batch began, so nothing of it counts (the caller answers
  * 503 and the sender's retry is taken); a file that cannot be cut back refuses every later append.
  *
@@ -19,6 +22,7 @@
  * taken: a `done` record), the seen ids still inside the replay window, and each trigger's last fire. It runs between two
  * batches, once {@link TRIM_BYTES} were appended since the last one.
  */
+import { writeSync } from 'node:fs';
 import { mkdir, open, rename, unlink, type FileHandle } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { crc32 } from 'node:zlib';
@@ -27,9 +31,7 @@ import { killPoint, testTrimBytes } from './kill-point';
 
 /** The journal, relative to the data folder. */
 export const JOURNAL_FILE = join('triggers', 'intake.journal');
-/** Longest an append waits for others to share its sync (ms). */
-export const JOURNAL_BATCH_MS = 2;
-/** An append that makes this many waiting starts the batch at once. */
+/** An append that makes this many waiting starts the batch at once (else it starts on the next turn). */
 export const JOURNAL_BATCH_MAX = 32;
 /** Bytes appended since the last trim that make the next one. */
 export const TRIM_BYTES = 4 * 1024 * 1024;
@@ -136,7 +138,7 @@ export class IntakeJournal {
   private size = 0;
   private sinceTrim = 0;
   private queue: Waiting[] = [];
-  private timer: NodeJS.Timeout | null = null;
+  private timer: NodeJS.Immediate | null = null;
   private draining: Promise<void> | null = null;
   private broken: Error | null = null;
   /** What a trim keeps: runs not done by id, seen ids by key and id. */
@@ -185,7 +187,8 @@ export class IntakeJournal {
     return new Promise((resolve, reject) => {
       this.queue.push({ bytes, record, resolve, reject });
       if (this.queue.length >= JOURNAL_BATCH_MAX) this.kick();
-      else this.timer ??= setTimeout(() => this.kick(), JOURNAL_BATCH_MS);
+      // While a batch syncs, the drain takes this one next; the turn's kick is then a no-op (and never misses one).
+      else this.timer ??= setImmediate(() => this.kick());
     });
   }
 
@@ -198,7 +201,7 @@ export class IntakeJournal {
   }
 
   private kick(): void {
-    if (this.timer) clearTimeout(this.timer);
+    if (this.timer) clearImmediate(this.timer);
     this.timer = null;
     this.draining ??= this.drain().finally(() => {
       this.draining = null;
@@ -220,8 +223,7 @@ export class IntakeJournal {
     const bytes = Buffer.concat(batch.map((w) => w.bytes));
     try {
       if (!handle || this.broken) throw this.broken ?? new Error('the intake journal is closed');
-      for (let at = 0; at < bytes.length; )
-        at += (await handle.write(bytes, at, bytes.length - at, start + at)).bytesWritten;
+      for (let at = 0; at < bytes.length; ) at += writeSync(handle.fd, bytes, at, bytes.length - at, start + at);
       killPoint('after-append');
       await handle.datasync();
     } catch (error) {
