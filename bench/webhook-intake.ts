@@ -206,7 +206,12 @@ const noLog: Pick<ActivityLog, 'recordMany'> = { recordMany: async (inputs) => i
 interface HostRound {
   host: Sent;
   ok: number;
+  /** Deliveries answered 2xx without a run file, plus those not answered 2xx (the issue's "lost"). */
   lost: number;
+  /** Of those, answered 2xx without a run file (the durability rule broken). */
+  lostAnswered: number;
+  /** Of those, refused 429 (the trigger's runs waiting, journaled or in runs/pending/, at the cap of 100). */
+  full: number;
   twice: number;
   other: number[];
   mainBusy: number;
@@ -261,6 +266,8 @@ async function hostRound(mode: ActivityMode): Promise<HostRound> {
     host: sent,
     ok,
     lost: answered.filter((d) => (runs.get(d.id) ?? 0) === 0).length + (DELIVERIES - ok),
+    lostAnswered: answered.filter((d) => (runs.get(d.id) ?? 0) === 0).length,
+    full: sent.statuses.filter((s) => s === 429).length,
     twice: answered.filter((d) => (runs.get(d.id) ?? 0) > 1).length,
     other: [...new Set(sent.statuses.filter((s) => s < 200 || s >= 300))],
     mainBusy,
@@ -300,7 +307,7 @@ const ms = (value: number) => value.toFixed(1).padStart(5);
 function printRound(i: number, r: Round): void {
   const ratio = perSecond(r.host) / perSecond(r.bare);
   console.log(
-    `round ${i + 1}: bare ${perSecond(r.bare).toFixed(0).padStart(5)} /s, trigger host ${perSecond(r.host).toFixed(0).padStart(5)} /s = ${ratio.toFixed(2)}×; host p50 ${ms(quantile(r.host.latencies, 0.5))} ms, p99 ${ms(quantile(r.host.latencies, 0.99))} ms; ${r.ok} answered 2xx, lost ${r.lost}, twice ${r.twice}${r.other.length > 0 ? `, other answers: ${r.other.join(', ')}` : ''}; main thread busy ${(r.mainBusy * 100).toFixed(0)}%; journal ${r.batchSize.toFixed(1)} records per batch, ${r.syncsPerSecond.toFixed(0)} fdatasyncs/s; this disk alone ${r.disk.toFixed(0)} append+fdatasync /s`,
+    `round ${i + 1}: bare ${perSecond(r.bare).toFixed(0).padStart(5)} /s, trigger host ${perSecond(r.host).toFixed(0).padStart(5)} /s = ${ratio.toFixed(2)}×; host p50 ${ms(quantile(r.host.latencies, 0.5))} ms, p99 ${ms(quantile(r.host.latencies, 0.99))} ms; ${r.ok} answered 2xx, lost ${r.lost} (${r.lostAnswered} answered 2xx without a run, ${r.full} refused 429: queue at its cap), twice ${r.twice}${r.other.length > 0 ? `, other answers: ${r.other.join(', ')}` : ''}; main thread busy ${(r.mainBusy * 100).toFixed(0)}%; journal ${r.batchSize.toFixed(1)} records per batch, ${r.syncsPerSecond.toFixed(0)} fdatasyncs/s; this disk alone ${r.disk.toFixed(0)} append+fdatasync /s`,
   );
 }
 
