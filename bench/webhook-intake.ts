@@ -1,26 +1,38 @@
 /**
  * Bench: webhook intake (DESIGN.md "Triggers at run time"; goal: nothing lost, at least 0.5× a bare
- * `node:http` server's throughput, p99 under 50 ms).
+ * `node:http` server's throughput as the median, p99 under 50 ms).
  *
  * 2,000 deliveries signed with the reference `standardwebhooks` library, 16 at a time over
  * keep-alive connections, first to a bare `node:http` server that reads the body and answers 202,
  * then to the real trigger host (Host and signature checked, replay store, the intake journal's group
- * commit, the run file put by the writer thread, activity recorded), in the same process; one round to
- * warm up, then three such rounds alternated (`WEBHOOK_BENCH_ROUNDS`), each printed, and their medians. Lost: a 2xx without its
- * run file on disk, plus any delivery not answered 2xx (the trigger's queue is large enough that none
- * should be refused). Figures only, never assertions.
+ * commit, the run files made from it, activity recorded in the keyed record), in the same process,
+ * while a stand-in runtime (another process) takes the runs as they come: it moves each file of
+ * `runs/pending/` into `runs/taken/` and fsyncs `runs/taken/`, as the triggers README asks of a runtime, so
+ * the queue's cap is not what is measured. One round to warm up, then three rounds alternated
+ * (`WEBHOOK_BENCH_ROUNDS`), each printed, and their medians.
  *
- * Run alone: `npx tsx bench/webhook-intake.ts`; `npm run bench` runs it with the other rows.
+ * Lost: a delivery answered 2xx without exactly one run file (in `runs/pending/` or `runs/taken/`, read
+ * and matched by its webhook-id once the host settled), plus any delivery not answered 2xx.
+ *
+ * `WEBHOOK_BENCH_ACTIVITY=1` adds the keyed record's cost: alternated rounds of the host recording into the keyed
+ * activity record (the app's), into a plain JSON Lines file (the same cleaned entries, one append per batch, no lock,
+ * no HMAC, no heads), and into nothing.
+ *
+ * Figures only, never assertions. Run alone: `npx tsx bench/webhook-intake.ts`; `npm run bench` runs it with the
+ * other rows.
  */
+import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, renameSync, writeSync } from 'node:fs';
+import { closeSync, fdatasyncSync, mkdirSync, openSync, readdirSync, readFileSync, writeSync } from 'node:fs';
+import { appendFile } from 'node:fs/promises';
 import { Agent, createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
+import { type ActivityInput, ActivityLog } from '../electron/core/activity/activity-log';
 import { createFileKeySecretBox } from '../electron/core/secrets/secret-box';
 import { TriggerHost } from '../electron/core/triggers';
-import { PENDING_DIR } from '../electron/core/triggers/run-requests';
+import { PENDING_DIR, TAKEN_DIR } from '../electron/core/triggers/run-requests';
 import { tempDir } from '../test/helpers/test-api';
 import { putTriggers, triggerRecord } from '../test/helpers/trigger-host';
 
@@ -53,8 +65,14 @@ function deliveries(secret: string): Signed[] {
   });
 }
 
+interface Sent {
+  ms: number;
+  latencies: number[];
+  statuses: number[];
+}
+
 /** Sends every delivery to `url`, `CONCURRENCY` at a time; the wall time, each latency and each status. */
-async function send(url: string, items: Signed[]): Promise<{ ms: number; latencies: number[]; statuses: number[] }> {
+async function send(url: string, items: Signed[]): Promise<Sent> {
   const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
   const latencies: number[] = [];
   const statuses: number[] = new Array(items.length).fill(0);
@@ -89,53 +107,178 @@ async function send(url: string, items: Signed[]): Promise<{ ms: number; latenci
   return { ms, latencies, statuses };
 }
 
-const p99 = (values: number[]) =>
-  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.ceil(values.length * 0.99) - 1)] ?? Number.NaN;
+const quantile = (values: number[], q: number) =>
+  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.ceil(values.length * q) - 1)] ?? Number.NaN;
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
+const perSecond = (run: { ms: number }) => (DELIVERIES / run.ms) * 1000;
 
-/**
- * What this disk does alone: 500 small files written as a run file is (temp name, fsync, rename), one
- * after the other, with nothing else running. Context for the host's figure: each delivery costs one
- * such file, so the host cannot take deliveries faster than the disk makes files durable.
- */
-function fsyncedFilesPerSecond(dir: string): number {
+/** What this disk does alone: 500 appends of 8 KiB to one file, each followed by an fdatasync (the journal's step). */
+function fdatasyncsPerSecond(dir: string): number {
   mkdirSync(dir, { recursive: true });
-  const data = Buffer.alloc(700, 0x78);
+  const data = Buffer.alloc(8192, 0x78);
+  const fd = openSync(join(dir, 'journal-alone'), 'a', 0o600);
   const started = performance.now();
   for (let i = 0; i < 500; i++) {
-    const temp = join(dir, `.${i}.tmp`);
-    const fd = openSync(temp, 'wx', 0o600);
     writeSync(fd, data);
-    fsyncSync(fd);
-    closeSync(fd);
-    renameSync(temp, join(dir, `${i}.json`));
+    fdatasyncSync(fd);
   }
+  closeSync(fd);
   return (500 / (performance.now() - started)) * 1000;
 }
 
-/** How many alternated rounds (bare server, then trigger host) the row takes: the figures are their medians. */
-const ROUNDS = Number(process.env.WEBHOOK_BENCH_ROUNDS ?? 3);
+/**
+ * The stand-in runtime, another process: every 5 ms it moves each run file of `runs/pending/` into `runs/taken/`
+ * (same name), then fsyncs `runs/taken/`; told to stop (a line on its input), it takes what is left and exits.
+ */
+const RUNTIME = `
+const fs = require('node:fs');
+const path = require('node:path');
+const [pending, taken] = process.argv.slice(1);
+fs.mkdirSync(taken, { recursive: true });
+let stopping = false;
+process.stdin.on('data', () => { stopping = true; });
+function pass() {
+  let names = [];
+  try { names = fs.readdirSync(pending); } catch {}
+  let moved = 0;
+  for (const name of names) {
+    if (name.startsWith('.') || !name.endsWith('.json')) continue;
+    try { fs.renameSync(path.join(pending, name), path.join(taken, name)); moved++; } catch {}
+  }
+  if (moved > 0) { const fd = fs.openSync(taken, 'r'); fs.fsyncSync(fd); fs.closeSync(fd); }
+  if (stopping && moved === 0) process.exit(0);
+  setTimeout(pass, 5);
+}
+pass();
+`;
 
-interface Round {
-  bare: number;
-  bareP99: number;
-  host: number;
-  hostP99: number;
+function startRuntime(dataDir: string): { child: ChildProcess; stop: () => Promise<void> } {
+  const child = spawn(process.execPath, ['-e', RUNTIME, join(dataDir, PENDING_DIR), join(dataDir, TAKEN_DIR)], {
+    stdio: ['pipe', 'ignore', 'inherit'],
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  return {
+    child,
+    stop: async () => {
+      child.stdin?.end('stop\n');
+      await exited;
+    },
+  };
+}
+
+/** Runs of a data folder (pending and taken) by webhook-id, read from their contents. */
+function runsByWebhookId(dataDir: string): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const dir of [PENDING_DIR, TAKEN_DIR]) {
+    let names: string[] = [];
+    try {
+      names = readdirSync(join(dataDir, dir)).filter((n) => n.endsWith('.json') && !n.startsWith('.'));
+    } catch {
+      continue;
+    }
+    for (const name of names) {
+      const run = JSON.parse(readFileSync(join(dataDir, dir, name), 'utf8')) as { payload?: { webhook_id?: string } };
+      const id = run.payload?.webhook_id ?? '';
+      counts.set(id, (counts.get(id) ?? 0) + 1);
+    }
+  }
+  return counts;
+}
+
+/** Where the host's activity entries go: the keyed record (the app's), a plain JSON Lines file, or nowhere. */
+type ActivityMode = 'keyed' | 'plain' | 'none';
+
+/** The same entries, cleaned as the record cleans them, one append per batch: no lock, no HMAC, no heads. */
+function plainLog(dataDir: string): Pick<ActivityLog, 'recordMany'> {
+  const cleaner = new ActivityLog(dataDir);
+  const file = join(dataDir, 'plain-activity.jsonl');
+  return {
+    async recordMany(inputs: readonly ActivityInput[]) {
+      const events = inputs.map((input) => cleaner.clean(input));
+      await appendFile(file, events.map((e) => `${JSON.stringify(e)}\n`).join(''), { mode: 0o600 });
+      return events;
+    },
+  };
+}
+
+const noLog: Pick<ActivityLog, 'recordMany'> = { recordMany: async (inputs) => inputs.map(() => ({}) as never) };
+
+interface HostRound {
+  host: Sent;
   ok: number;
-  written: number;
+  /** Deliveries answered 2xx without a run file, plus those not answered 2xx (the issue's "lost"). */
   lost: number;
+  /** Of those, answered 2xx without a run file (the durability rule broken). */
+  lostAnswered: number;
+  /** Of those, refused 429 (the trigger's runs waiting, journaled or in runs/pending/, at the cap of 100). */
+  full: number;
+  twice: number;
   other: number[];
   mainBusy: number;
-  disk: number;
   /** Intake journal: records per synced batch, and batches (fdatasyncs) per second while sending. */
   batchSize: number;
   syncsPerSecond: number;
+  /** Activity: wall time spent in the record's appends while sending, per delivery (µs). */
+  activityUs: number;
 }
 
-const perSecond = (run: { ms: number }) => (DELIVERIES / run.ms) * 1000;
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
+/** A fresh trigger host on a fresh data folder, a runtime taking its runs, the deliveries sent, then everything counted. */
+async function hostRound(mode: ActivityMode): Promise<HostRound> {
+  const dataDir = tempDir('apollia-bench-hooks-');
+  const secrets = await putTriggers(dataDir, [triggerRecord({ id: HOOK, type: 'webhook' })]);
+  let activityMs = 0;
+  const inner = mode === 'keyed' ? new ActivityLog(dataDir) : mode === 'plain' ? plainLog(dataDir) : noLog;
+  const activityLog: Pick<ActivityLog, 'recordMany'> = {
+    async recordMany(inputs) {
+      const started = performance.now();
+      try {
+        return await inner.recordMany(inputs);
+      } finally {
+        activityMs += performance.now() - started;
+      }
+    },
+  };
+  const host = new TriggerHost({
+    dataDir,
+    secretBox: createFileKeySecretBox(dataDir),
+    port: 0,
+    watchStore: false,
+    activityLog,
+  });
+  await host.start();
+  const runtime = startRuntime(dataDir);
+  const items = deliveries(secrets.get(HOOK) as string);
+  const loop = performance.eventLoopUtilization();
+  const before = host.intakeStats();
+  const activityBefore = activityMs;
+  const sent = await send(host.urlOf(HOOK), items);
+  const after = host.intakeStats();
+  const activityDuring = activityMs - activityBefore;
+  const mainBusy = performance.eventLoopUtilization(loop).utilization;
+  const batches = after.batches - before.batches;
+  await host.settled();
+  await host.stop();
+  await runtime.stop();
+  const runs = runsByWebhookId(dataDir);
+  const ok = sent.statuses.filter((s) => s >= 200 && s < 300).length;
+  const answered = items.filter((_, i) => (sent.statuses[i] ?? 0) >= 200 && (sent.statuses[i] ?? 0) < 300);
+  return {
+    host: sent,
+    ok,
+    lost: answered.filter((d) => (runs.get(d.id) ?? 0) === 0).length + (DELIVERIES - ok),
+    lostAnswered: answered.filter((d) => (runs.get(d.id) ?? 0) === 0).length,
+    full: sent.statuses.filter((s) => s === 429).length,
+    twice: answered.filter((d) => (runs.get(d.id) ?? 0) > 1).length,
+    other: [...new Set(sent.statuses.filter((s) => s < 200 || s >= 300))],
+    mainBusy,
+    batchSize: batches > 0 ? (after.records - before.records) / batches : 0,
+    syncsPerSecond: (batches / sent.ms) * 1000,
+    activityUs: (activityDuring * 1000) / DELIVERIES,
+  };
+}
 
 /** The bare server: reads the body, answers 202. */
-async function bareRound(): Promise<{ ms: number; latencies: number[] }> {
+async function bareRound(): Promise<Sent> {
   const bare = createServer((req, res) => {
     req.resume();
     req.on('end', () => {
@@ -151,40 +294,21 @@ async function bareRound(): Promise<{ ms: number; latencies: number[] }> {
   return run;
 }
 
-/** One round: the bare server, then a fresh trigger host on a fresh data folder, then this disk alone. */
-async function round(): Promise<Round> {
-  const bareRun = await bareRound();
-  const dataDir = tempDir('apollia-bench-hooks-');
-  const secrets = await putTriggers(dataDir, [
-    triggerRecord({ id: HOOK, type: 'webhook', maxConcurrent: DELIVERIES * 2 }),
-  ]);
-  const host = new TriggerHost({ dataDir, secretBox: createFileKeySecretBox(dataDir), port: 0, watchStore: false });
-  await host.start();
-  const items = deliveries(secrets.get(HOOK) as string);
-  const loop = performance.eventLoopUtilization();
-  const before = host.intakeStats();
-  const hostRun = await send(host.urlOf(HOOK), items);
-  const after = host.intakeStats();
-  const mainBusy = performance.eventLoopUtilization(loop).utilization;
-  const batches = after.batches - before.batches;
-  await host.settled();
-  await host.stop();
-  const written = readdirSync(join(dataDir, PENDING_DIR)).filter((n) => n.endsWith('.json')).length;
-  const ok = hostRun.statuses.filter((s) => s >= 200 && s < 300).length;
-  return {
-    bare: perSecond(bareRun),
-    bareP99: p99(bareRun.latencies),
-    host: perSecond(hostRun),
-    hostP99: p99(hostRun.latencies),
-    ok,
-    written,
-    lost: Math.max(0, ok - written) + (DELIVERIES - ok),
-    other: [...new Set(hostRun.statuses.filter((s) => s < 200 || s >= 300))],
-    mainBusy,
-    disk: fsyncedFilesPerSecond(join(dataDir, 'disk-alone')),
-    batchSize: batches > 0 ? (after.records - before.records) / batches : 0,
-    syncsPerSecond: (batches / hostRun.ms) * 1000,
-  };
+/** How many alternated rounds (bare server, then trigger host) the row takes: the figures are their medians. */
+const ROUNDS = Number(process.env.WEBHOOK_BENCH_ROUNDS ?? 3);
+
+interface Round extends HostRound {
+  bare: Sent;
+  disk: number;
+}
+
+const ms = (value: number) => value.toFixed(1).padStart(5);
+
+function printRound(i: number, r: Round): void {
+  const ratio = perSecond(r.host) / perSecond(r.bare);
+  console.log(
+    `round ${i + 1}: bare ${perSecond(r.bare).toFixed(0).padStart(5)} /s, trigger host ${perSecond(r.host).toFixed(0).padStart(5)} /s = ${ratio.toFixed(2)}×; host p50 ${ms(quantile(r.host.latencies, 0.5))} ms, p99 ${ms(quantile(r.host.latencies, 0.99))} ms; ${r.ok} answered 2xx, lost ${r.lost} (${r.lostAnswered} answered 2xx without a run, ${r.full} refused 429: queue at its cap), twice ${r.twice}${r.other.length > 0 ? `, other answers: ${r.other.join(', ')}` : ''}; main thread busy ${(r.mainBusy * 100).toFixed(0)}%; journal ${r.batchSize.toFixed(1)} records per batch, ${r.syncsPerSecond.toFixed(0)} fdatasyncs/s; this disk alone ${r.disk.toFixed(0)} append+fdatasync /s`,
+  );
 }
 
 /**
@@ -192,42 +316,66 @@ async function round(): Promise<Round> {
  * same run; each round's figures, then their medians (a shared machine's noise moves one round, not the median).
  */
 export async function webhookIntakeBench(): Promise<void> {
+  const round = async (): Promise<Round> => {
+    const bare = await bareRound();
+    const host = await hostRound('keyed');
+    return { bare, ...host, disk: fdatasyncsPerSecond(tempDir('apollia-bench-disk-')) };
+  };
   // A first round warms the code both sides run (HTTP client, server, the host): measured cold, the bare server,
   // going first, paid for it alone and looked half as fast as it is.
   await round();
   const rounds: Round[] = [];
   for (let i = 0; i < ROUNDS; i++) rounds.push(await round());
   console.log(
-    `\nwebhook intake: ${DELIVERIES} signed deliveries (standardwebhooks), ${CONCURRENCY} at a time, keep-alive; ${ROUNDS} alternated rounds after one to warm up`,
+    `\nwebhook intake: ${DELIVERIES} signed deliveries (standardwebhooks), ${CONCURRENCY} at a time, keep-alive; a runtime (another process) taking the runs into runs/taken/; ${ROUNDS} alternated rounds after one to warm up`,
   );
-  for (const [i, r] of rounds.entries())
-    console.log(
-      `round ${i + 1}: bare ${r.bare.toFixed(0).padStart(5)} /s, trigger host ${r.host.toFixed(0).padStart(5)} /s = ${(r.host / r.bare).toFixed(2)}×; host p99 ${r.hostP99.toFixed(1)} ms; ${r.ok} answered 2xx, ${r.written} run files${r.other.length > 0 ? `, other answers: ${r.other.join(', ')}` : ''}; main thread busy ${(r.mainBusy * 100).toFixed(0)}%; journal batch ${r.batchSize.toFixed(1)} records, ${r.syncsPerSecond.toFixed(0)} syncs/s; this disk alone ${r.disk.toFixed(0)} fsynced files /s`,
-    );
-  const ratio = median(rounds.map((r) => r.host / r.bare));
-  const hostP99 = median(rounds.map((r) => r.hostP99));
-  const lost = rounds.reduce((sum, r) => sum + r.lost, 0);
+  for (const [i, r] of rounds.entries()) printRound(i, r);
+  const of = (f: (r: Round) => number) => median(rounds.map(f));
+  const ratio = of((r) => perSecond(r.host) / perSecond(r.bare));
+  const hostP99 = of((r) => quantile(r.host.latencies, 0.99));
+  const lost = rounds.reduce((sum, r) => sum + r.lost + r.twice, 0);
+  const range = (f: (r: Round) => number) =>
+    `${Math.min(...rounds.map(f)).toFixed(0)}–${Math.max(...rounds.map(f)).toFixed(0)}`;
   console.log(
-    `bare node:http answering 202   ${median(rounds.map((r) => r.bare))
-      .toFixed(0)
-      .padStart(6)} /s  p99 ${median(rounds.map((r) => r.bareP99))
-      .toFixed(1)
-      .padStart(6)} ms  (median)`,
-  );
-  console.log(
-    `trigger host (journal + run file) ${median(rounds.map((r) => r.host))
+    `bare node:http answering 202      ${of((r) => perSecond(r.bare))
       .toFixed(0)
       .padStart(
         6,
-      )} /s  p99 ${hostP99.toFixed(1).padStart(6)} ms  (median; the run files are written by the host's writer thread)`,
+      )} /s (${range((r) => perSecond(r.bare))})  p50 ${ms(of((r) => quantile(r.bare.latencies, 0.5)))} ms  p99 ${ms(of((r) => quantile(r.bare.latencies, 0.99)))} ms  (median)`,
   );
   console.log(
-    `intake journal: ${median(rounds.map((r) => r.batchSize)).toFixed(1)} records per batch, ${median(
-      rounds.map((r) => r.syncsPerSecond),
-    ).toFixed(0)} fdatasyncs/s (median)`,
+    `trigger host (journal, run files) ${of((r) => perSecond(r.host))
+      .toFixed(0)
+      .padStart(
+        6,
+      )} /s (${range((r) => perSecond(r.host))})  p50 ${ms(of((r) => quantile(r.host.latencies, 0.5)))} ms  p99 ${ms(hostP99)} ms  (median)`,
   );
   console.log(
-    `throughput ratio ${ratio.toFixed(2)}× (median; goal ≥ 0.5×) ${ratio >= 0.5 ? 'OK' : 'MISSED'}; p99 ${hostP99.toFixed(1)} ms (goal < 50 ms) ${hostP99 < 50 ? 'OK' : 'MISSED'}; lost ${lost} over all rounds (goal 0) ${lost === 0 ? 'OK' : 'MISSED'}`,
+    `intake journal: ${of((r) => r.batchSize).toFixed(1)} records per batch, ${of((r) => r.syncsPerSecond).toFixed(0)} fdatasyncs/s; main thread busy ${(of((r) => r.mainBusy) * 100).toFixed(0)}%; the keyed activity record's appends ${of((r) => r.activityUs).toFixed(0)} µs of wall time per delivery (median)`,
+  );
+  console.log(
+    `throughput ratio ${ratio.toFixed(2)}× (median; goal ≥ 0.5×) ${ratio >= 0.5 ? 'OK' : 'MISSED'}; p99 ${hostP99.toFixed(1)} ms (goal < 50 ms) ${hostP99 < 50 ? 'OK' : 'MISSED'}; lost or twice ${lost} over all rounds (goal 0) ${lost === 0 ? 'OK' : 'MISSED'}`,
+  );
+  if (process.env.WEBHOOK_BENCH_ACTIVITY === '1') await activityBench();
+}
+
+/** The keyed record's cost per delivery: alternated rounds recording into the keyed record, a plain file, nothing. */
+async function activityBench(): Promise<void> {
+  const modes: ActivityMode[] = ['keyed', 'plain', 'none'];
+  const results = new Map<ActivityMode, HostRound[]>(modes.map((m) => [m, []]));
+  await hostRound('keyed');
+  for (let i = 0; i < ROUNDS; i++) for (const mode of modes) results.get(mode)?.push(await hostRound(mode));
+  console.log(`\nthe activity record under the same bench (${ROUNDS} alternated rounds of each, medians):`);
+  const rate = (mode: ActivityMode) => median((results.get(mode) ?? []).map((r) => perSecond(r.host)));
+  for (const mode of modes) {
+    const rs = results.get(mode) ?? [];
+    console.log(
+      `  ${mode.padEnd(5)} ${rate(mode).toFixed(0).padStart(6)} /s (${rs.map((r) => perSecond(r.host).toFixed(0)).join(', ')})  p99 ${ms(median(rs.map((r) => quantile(r.host.latencies, 0.99))))} ms  appends ${median(rs.map((r) => r.activityUs)).toFixed(0)} µs wall per delivery  lost ${rs.reduce((s, r) => s + r.lost + r.twice, 0)}`,
+    );
+  }
+  const cost = (mode: ActivityMode) => 1e6 / rate(mode) - 1e6 / rate('none');
+  console.log(
+    `  per delivery against none: keyed ${cost('keyed').toFixed(0)} µs, plain ${cost('plain').toFixed(0)} µs; the keyed chain over a plain file ${(cost('keyed') - cost('plain')).toFixed(0)} µs`,
   );
 }
 

@@ -96,13 +96,14 @@ describe('serve and activity', () => {
       },
     });
     expect([answer.status, await answer.text()]).toEqual([202, 'queued\n']);
-    expect(runRequests(dataDir).map((r) => [r.trigger, r.payload?.webhook_id])).toEqual([
-      ['crm/new-lead', 'msg_cli_1'],
-    ]);
 
     const exited = new Promise<number | null>((resolve) => serve.child.once('exit', (code) => resolve(code)));
     serve.child.kill('SIGTERM');
     expect(await exited).toBe(0);
+    // The 202 came once the run was in the intake journal; its file is made off the answer's path, before serve ends.
+    expect(runRequests(dataDir).map((r) => [r.trigger, r.payload?.webhook_id])).toEqual([
+      ['crm/new-lead', 'msg_cli_1'],
+    ]);
     expect(serve.out()).toContain('stopped (SIGTERM)\n');
     expect(serve.err()).toBe('');
 

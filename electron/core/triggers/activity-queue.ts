@@ -22,7 +22,7 @@ export class ActivityQueue {
   private draining: Promise<void> | null = null;
 
   constructor(
-    private readonly log: ActivityLog,
+    private readonly log: Pick<ActivityLog, 'recordMany'>,
     private readonly onProblem: (message: string) => void,
   ) {}
 

@@ -17,8 +17,8 @@ import { join } from 'node:path';
 import type { PolicyView } from '../../../shared/policy/policy';
 import type { ActivityInput } from '../activity/activity-log';
 import { withheldPackages } from '../policy/installed-policy';
-import { readHostPolicy, triggerHeldByPolicy } from '../policy/policy-effects';
-import type { PolicyLocations } from '../policy/read-policy';
+import { triggerHeldByPolicy } from '../policy/policy-effects';
+import { type PolicyLocations, policyLocations, readPolicy } from '../policy/read-policy';
 import type { StoreState, TriggerRecord } from '../store/state';
 import type { Store } from '../store/store';
 import { checkIntegrity } from '../trust/integrity';
@@ -120,7 +120,8 @@ export class FireGate {
    * difference means a re-hash, and a changed package pauses the trigger).
    */
   async held(trigger: TriggerRecord): Promise<string | null> {
-    const { view } = readHostPolicy(this.host.policy);
+    // The policy as it is now; its fingerprint (a SHA-256) is the reload's business, not each fire's.
+    const view = readPolicy(this.host.policy ?? policyLocations());
     const name = trigger.packageName;
     const known = name !== null ? this.hashed.get(name) : undefined;
     if (name !== null && known && known.changed === null && this.state) {

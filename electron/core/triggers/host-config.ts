@@ -3,6 +3,7 @@
  * makes live and when one must be restarted (`trigger-host.ts`).
  */
 import { join } from 'node:path';
+import type { ActivityLog } from '../activity/activity-log';
 import type { SecretBox } from '../secrets/secret-box';
 import type { DurableFolderFaults } from '../store/durable-folder';
 import type { StoreState, TriggerRecord } from '../store/state';
@@ -49,6 +50,8 @@ export interface TriggerHostOptions {
   runFileFaults?: DurableFolderFaults;
   /** Bytes appended to the intake journal that make a trim (tests shrink it; default `TRIM_BYTES`). */
   journalTrimBytes?: number;
+  /** Where activity entries go (the bench measures the keyed record against a plain one); default the data folder's record. */
+  activityLog?: Pick<ActivityLog, 'recordMany'>;
 }
 
 /** What makes a trigger's live configuration: a change to anything but `armed` (or its sealed secret) restarts it. */

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { writeFileAtomic } from '../store/atomic-file';
 import type { TriggerRecord } from '../store/state';
 import type { RunCause } from './run-requests';
+import type { LastFire } from './intake-journal';
 
 /** Deliveries kept per trigger in the status. */
 export const STATUS_DELIVERIES = 10;
@@ -56,6 +57,25 @@ export interface HostStatus {
    */
   pending: { total: number; oldest: string | null };
   triggers: Record<string, TriggerLiveStatus>;
+}
+
+/** What a restarted host carries of a trigger's earlier status: its last fire and its last deliveries. */
+export type CarriedStatus = Pick<TriggerLiveStatus, 'lastFire' | 'deliveries'>;
+
+/**
+ * What a starting host carries over: each trigger's last fire and deliveries from the status file the last host wrote,
+ * and the last fire the intake journal holds when it is later: a fire journaled just before a crash is the trigger's
+ * last fire though the status file (written within 250 ms) never said so, so a schedule does not fire that time again.
+ */
+export async function carriedStatus(dataDir: string, fires: readonly LastFire[]): Promise<Map<string, CarriedStatus>> {
+  const carried = new Map<string, CarriedStatus>(Object.entries((await readHostStatusFile(dataDir))?.triggers ?? {}));
+  for (const fire of fires) {
+    const known = carried.get(fire.trigger);
+    if (known?.lastFire && known.lastFire.at >= fire.at) continue;
+    const lastFire: FireStatus = { at: fire.at, cause: fire.cause as RunCause, outcome: 'queued', run: fire.run };
+    carried.set(fire.trigger, { deliveries: known?.deliveries ?? [], lastFire });
+  }
+  return carried;
 }
 
 /** Reads `triggers/status.json` as the host last wrote it, or null (missing or unreadable). */

@@ -4,9 +4,12 @@
  * a schedule's or a folder's fire) is one record appended to `triggers/intake.journal`; a delivery's
  * webhook-id rides in its run's record, so "seen" and "queued" are written, and survive, together.
  *
- * Group commit: appends wait at most {@link JOURNAL_BATCH_MS} or until {@link JOURNAL_BATCH_MAX} wait,
- * then one write and one `fdatasync` cover the batch, and every append of the batch resolves once it
- * returns. What arrives during a sync is the next batch. A failed write or sync rejects the whole
+ * Group commit: one write and one `fdatasync` cover a batch, and every append of the batch resolves
+ * once it returns. A batch is what waits when the journal is free: while a sync runs, everything that
+ * arrives is the next batch; when the journal is idle, the appends of the current turn of the event
+ * loop (a batch starts on the next `setImmediate`, or at once when {@link JOURNAL_BATCH_MAX} wait), so
+ * a lone fire waits for no timer. The write itself is one `pwrite` from the main thread (a copy into
+ * the page cache, cheaper than a round trip through libuv's pool); only the `fdatasync` goes to the pool. A failed write or sync rejects the whole
  * batch and cuts the file back to where the batch began, so nothing of it counts (the caller answers
  * 503 and the sender's retry is taken); a file that cannot be cut back refuses every later append.
  *
@@ -16,9 +19,10 @@
  *
  * Trim: the journal is rewritten (temp, fsync, rename, folder fsync: either file is whole) with only
  * the runs not yet done (a run is done once its file was fsynced in `runs/pending/` or it was found
- * taken: a `done` record) and the seen ids still inside the replay window. It runs between two
+ * taken: a `done` record), the seen ids still inside the replay window, and each trigger's last fire. It runs between two
  * batches, once {@link TRIM_BYTES} were appended since the last one.
  */
+import { writeSync } from 'node:fs';
 import { mkdir, open, rename, unlink, type FileHandle } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { crc32 } from 'node:zlib';
@@ -27,9 +31,7 @@ import { killPoint, testTrimBytes } from './kill-point';
 
 /** The journal, relative to the data folder. */
 export const JOURNAL_FILE = join('triggers', 'intake.journal');
-/** Longest an append waits for others to share its sync (ms). */
-export const JOURNAL_BATCH_MS = 2;
-/** An append that makes this many waiting starts the batch at once. */
+/** An append that makes this many waiting starts the batch at once (else it starts on the next turn). */
 export const JOURNAL_BATCH_MAX = 32;
 /** Bytes appended since the last trim that make the next one. */
 export const TRIM_BYTES = 4 * 1024 * 1024;
@@ -50,16 +52,32 @@ export interface JournalRun {
   [field: string]: unknown;
 }
 
-/** One journal record: a run (with the webhook-id it makes seen), a seen id alone, or runs done. */
+/** A trigger's last fire the journal holds: when (the run's `fired_at`), why, and its run. */
+export interface LastFire {
+  trigger: string;
+  at: string;
+  cause: string;
+  run: string;
+}
+
+/**
+ * One journal record: a run (with the webhook-id it makes seen), a seen id alone, runs done, or (written by a trim)
+ * each trigger's last fire, whose runs the trim forgot.
+ */
 export type JournalRecord =
   | { t: 'run'; run: JournalRun; seen?: SeenMark }
   | { t: 'seen'; seen: SeenMark }
-  | { t: 'done'; runs: string[] };
+  | { t: 'done'; runs: string[] }
+  | { t: 'fired'; fires: LastFire[] };
 
-/** What a journal held at open: the runs not done, and every seen id (the caller drops the old ones). */
+/**
+ * What a journal held at open: the runs not done, every seen id (the caller drops the old ones), and each trigger's
+ * last fire (so a schedule whose fire was journaled, but not yet in the host's status file, does not fire again).
+ */
 export interface JournalContents {
   runs: JournalRun[];
   seen: SeenMark[];
+  fires: LastFire[];
   /** Bytes of a torn tail cut off at open (0 when the file ended on a whole record). */
   tornBytes: number;
 }
@@ -120,12 +138,13 @@ export class IntakeJournal {
   private size = 0;
   private sinceTrim = 0;
   private queue: Waiting[] = [];
-  private timer: NodeJS.Timeout | null = null;
+  private timer: NodeJS.Immediate | null = null;
   private draining: Promise<void> | null = null;
   private broken: Error | null = null;
   /** What a trim keeps: runs not done by id, seen ids by key and id. */
   private readonly runs = new Map<string, JournalRun>();
   private readonly seen = new Map<string, SeenMark>();
+  private readonly fires = new Map<string, LastFire>();
   readonly stats: JournalStats = { batches: 0, records: 0, failed: 0, trims: 0 };
   readonly path: string;
 
@@ -152,7 +171,12 @@ export class IntakeJournal {
     for (const record of records) this.apply(record);
     this.size = end;
     this.sinceTrim = end;
-    return { runs: [...this.runs.values()], seen: [...this.seen.values()], tornBytes: bytes.length - end };
+    return {
+      runs: [...this.runs.values()],
+      seen: [...this.seen.values()],
+      fires: [...this.fires.values()],
+      tornBytes: bytes.length - end,
+    };
   }
 
   /** Appends `record`; resolves once a sync covering it returned, rejects when its batch failed (nothing of it counts). */
@@ -163,7 +187,8 @@ export class IntakeJournal {
     return new Promise((resolve, reject) => {
       this.queue.push({ bytes, record, resolve, reject });
       if (this.queue.length >= JOURNAL_BATCH_MAX) this.kick();
-      else this.timer ??= setTimeout(() => this.kick(), JOURNAL_BATCH_MS);
+      // While a batch syncs, the drain takes this one next; the turn's kick is then a no-op (and never misses one).
+      else this.timer ??= setImmediate(() => this.kick());
     });
   }
 
@@ -176,7 +201,7 @@ export class IntakeJournal {
   }
 
   private kick(): void {
-    if (this.timer) clearTimeout(this.timer);
+    if (this.timer) clearImmediate(this.timer);
     this.timer = null;
     this.draining ??= this.drain().finally(() => {
       this.draining = null;
@@ -198,8 +223,7 @@ export class IntakeJournal {
     const bytes = Buffer.concat(batch.map((w) => w.bytes));
     try {
       if (!handle || this.broken) throw this.broken ?? new Error('the intake journal is closed');
-      for (let at = 0; at < bytes.length; )
-        at += (await handle.write(bytes, at, bytes.length - at, start + at)).bytesWritten;
+      for (let at = 0; at < bytes.length; ) at += writeSync(handle.fd, bytes, at, bytes.length - at, start + at);
       killPoint('after-append');
       await handle.datasync();
     } catch (error) {
@@ -240,8 +264,18 @@ export class IntakeJournal {
     if (record.t === 'run') {
       this.runs.set(record.run.id, record.run);
       if (record.seen) this.seen.set(`${record.seen.k} ${record.seen.id}`, record.seen);
+      const { trigger, fired_at: at, cause } = record.run;
+      if (typeof trigger === 'string' && typeof at === 'string' && typeof cause === 'string')
+        this.fired({ trigger, at, cause, run: record.run.id });
     } else if (record.t === 'seen') this.seen.set(`${record.seen.k} ${record.seen.id}`, record.seen);
+    else if (record.t === 'fired') for (const fire of record.fires) this.fired(fire);
     else for (const id of record.runs) this.runs.delete(id);
+  }
+
+  /** Keeps a trigger's latest fire (ISO times compare as strings). */
+  private fired(fire: LastFire): void {
+    const known = this.fires.get(fire.trigger);
+    if (!known || known.at <= fire.at) this.fires.set(fire.trigger, fire);
   }
 
   /** Rewrites the journal with the runs not done and the seen ids inside the window (between two batches). */
@@ -249,6 +283,7 @@ export class IntakeJournal {
     const floor = this.options.now() - this.options.seenWindowMs;
     for (const [key, mark] of this.seen) if (mark.at < floor) this.seen.delete(key);
     const kept = Buffer.concat([
+      ...(this.fires.size > 0 ? [frameRecord({ t: 'fired', fires: [...this.fires.values()] })] : []),
       ...[...this.seen.values()].map((seen) => frameRecord({ t: 'seen', seen })),
       ...[...this.runs.values()].map((run) => frameRecord({ t: 'run', run })),
     ]);

@@ -11,9 +11,10 @@ import { mkdir, readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RunCause } from '../../../shared/triggers/run-queue';
 import { writeFileAtomic } from '../store/atomic-file';
-import { DurableFolder, type DurableFolderFaults } from '../store/durable-folder';
-import { IntakeJournal, type JournalRun, type SeenMark } from './intake-journal';
+import type { DurableFolderFaults } from '../store/durable-folder';
+import { IntakeJournal, type JournalRun, type LastFire, type SeenMark } from './intake-journal';
 import { killAsked, killPoint } from './kill-point';
+import { type RunFile, RunFiles } from './run-files';
 
 export type { RunCause } from '../../../shared/triggers/run-queue';
 
@@ -78,51 +79,50 @@ export interface RunWriterOptions {
   faults?: DurableFolderFaults;
   /** A problem the writer met off the answer's path (a run file it will make again), as a host line. */
   onProblem?: (text: string) => void;
+  /** A journaled run's file is now in `runs/pending/` (the count of runs waiting moves it from unfiled). */
+  onFiled?: (trigger: string) => void;
+  /** A run the journal held at start whose file is still to be made: it waits, unfiled. */
+  onQueued?: (trigger: string) => void;
 }
-
-/** How long a put run file waits for the background fsync that lets the journal forget it (ms). */
-const SYNC_DELAY_MS = 20;
-/** How long a run file that could not be made waits before it is tried again (ms). */
-const RETRY_MS = 1_000;
 
 /**
  * The run writer of one data folder (the host holds one), over the intake journal
  * (`intake-journal.ts`; the contract is in this module's README):
  *
  * 1. {@link write} appends the run to the journal (with the webhook-id it makes seen, see
- *    {@link tagSeen}); once the batch's `fdatasync` returned the run is durable, and the worker thread
- *    puts its file in `runs/pending/` (temp name, renamed in, no fsync of the file or the folder), so
- *    a 2xx still means the file is there; then the caller answers.
- * 2. Off the answer's path, batched in the background, the worker fsyncs the files and the folder;
- *    each run whose file is fsynced, or gone (taken), is recorded `done` and the journal may forget
- *    it at its next trim.
- * 3. At {@link open} every run the journal holds that is not done is checked: in `runs/taken/`: done;
+ *    {@link tagSeen}); once the batch's `fdatasync` returned the run is durable and the caller answers.
+ * 2. Off the answer's path (`run-files.ts`), a worker thread puts its file in `runs/pending/` (temp
+ *    name, renamed in, no fsync); until then the run counts as waiting, unfiled.
+ * 3. In the background, batched: a run whose file the runtime took is done; a file still waiting a
+ *    moment later is fsynced (then the folder), and done. The journal forgets done runs at its trim.
+ * 4. At {@link open} every run the journal holds that is not done is checked: in `runs/taken/`: done;
  *    in `runs/pending/` with exactly the content the journal holds: fsynced later; else (never made,
  *    or made torn) made again from the journal. Never lost, never twice.
  */
 export class RunRequestWriter {
-  private readonly folder: DurableFolder;
+  private readonly files: RunFiles;
   readonly journal: IntakeJournal;
   private readonly seenTags = new WeakMap<object, string>();
-  private readonly working = new Set<Promise<unknown>>();
-  private toSync: RunRequest[] = [];
-  private syncTimer: NodeJS.Timeout | null = null;
-  private closed = false;
 
   constructor(
     private readonly dataDir: string,
     private readonly options: RunWriterOptions,
   ) {
-    this.folder = new DurableFolder(join(dataDir, PENDING_DIR), options.faults);
     this.journal = new IntakeJournal(dataDir, options);
+    this.files = new RunFiles(join(dataDir, PENDING_DIR), {
+      ...(options.faults ? { faults: options.faults } : {}),
+      ...(options.onFiled ? { onFiled: options.onFiled } : {}),
+      ...(options.onProblem ? { onProblem: options.onProblem } : {}),
+      onDone: (runs) => this.journal.append({ t: 'done', runs }).catch(() => undefined),
+    });
   }
 
   /**
    * Opens the journal and makes every run it holds that is neither pending (with its content) nor taken; resolves
-   * with the seen ids it holds, once those files are made.
+   * with the seen ids and each trigger's last fire it holds, once those files are made.
    */
-  async open(): Promise<SeenMark[]> {
-    this.closed = false;
+  async open(): Promise<{ seen: SeenMark[]; fires: LastFire[] }> {
+    this.files.reopen();
     const contents = await this.journal.open();
     const done: string[] = [];
     for (const run of contents.runs) {
@@ -133,12 +133,15 @@ export class RunRequestWriter {
         continue;
       }
       const text = await readFile(join(this.dataDir, PENDING_DIR, name), 'utf8').catch(() => null);
-      if (text === runRequestText(request)) this.syncLater(request);
-      else void this.make(request);
+      if (text === runRequestText(request)) this.files.check(runFile(request));
+      else {
+        this.options.onQueued?.(request.trigger);
+        void this.files.make(runFile(request));
+      }
     }
     if (done.length > 0) await this.journal.append({ t: 'done', runs: done }).catch(() => undefined);
     await this.settled();
-    return contents.seen;
+    return { seen: contents.seen, fires: contents.fires };
   }
 
   /**
@@ -155,9 +158,9 @@ export class RunRequestWriter {
   }
 
   /**
-   * Writes one run request; resolves with its path once its journal record is synced and its file put in
-   * `runs/pending/` (no fsync: the journal is the durable truth). A file that cannot be put still resolves (the
-   * run is durable) and is tried again off the answer's path.
+   * Writes one run request; resolves with its path once its journal record is synced: the run is durable and may be
+   * answered 2xx. Its file is made after, off the answer's path (`run-files.ts`); until it is in `runs/pending/`
+   * the run counts as waiting, unfiled (`waiting-runs.ts`).
    */
   async write(request: RunRequest): Promise<string> {
     const replay = request.payload ? this.seenTags.get(request.payload) : undefined;
@@ -166,74 +169,22 @@ export class RunRequestWriter {
         ? { seen: { k: replay, id: request.payload.webhook_id, at: this.options.now() } }
         : {};
     await this.journal.append({ t: 'run', run: request as unknown as JournalRun, ...seen });
-    await this.make(request);
     if (killAsked('after-answer'))
-      // The answers go out on this turn; the process dies before the files' background fsync.
-      setTimeout(() => killPoint('after-answer'), 100);
-    return join(this.folder.dir, runFileName(request));
+      // The answers of this batch go out on this turn; the process dies before any run file is made.
+      setImmediate(() => killPoint('after-answer'));
+    else void this.files.make(runFile(request));
+    return join(this.files.dir, runFileName(request));
   }
 
-  /** Puts a run's file (no fsync: the journal holds it); one that cannot be made is tried again later. */
-  private make(request: RunRequest): Promise<void> {
-    const work = this.folder.put(runFileName(request), runRequestText(request)).then(
-      () => {
-        killPoint('after-run-file');
-        this.syncLater(request);
-      },
-      (error: NodeJS.ErrnoException) => {
-        this.options.onProblem?.(
-          `problem run ${request.id} is queued but its file could not be made yet (${error.code ?? error.message}); trying again`,
-        );
-        if (!this.closed) setTimeout(() => void this.make(request), RETRY_MS).unref();
-      },
-    );
-    this.track(work);
-    return work;
+  /** Waits until every run file under way is made and every check and sync pass is done. */
+  settled(): Promise<void> {
+    return this.files.settled();
   }
 
-  private syncLater(request: RunRequest): void {
-    this.toSync.push(request);
-    this.syncTimer ??= setTimeout(() => this.track(this.syncNow()), SYNC_DELAY_MS);
-  }
-
-  /** fsyncs the files put since the last pass (one folder fsync for them); the synced or taken ones are done. */
-  private async syncNow(): Promise<void> {
-    this.syncTimer = null;
-    const batch = this.toSync.splice(0);
-    const results = await Promise.allSettled(batch.map((request) => this.folder.sync(runFileName(request))));
-    const done: string[] = [];
-    results.forEach((result, i) => {
-      const request = batch[i] as RunRequest;
-      const gone = result.status === 'rejected' && (result.reason as NodeJS.ErrnoException).code === 'ENOENT';
-      // A file that could not be fsynced stays in the journal: the next start checks it again.
-      if (result.status === 'fulfilled' || gone) done.push(request.id);
-    });
-    if (done.length > 0) await this.journal.append({ t: 'done', runs: done }).catch(() => undefined);
-  }
-
-  private track(work: Promise<unknown>): void {
-    const tracked = work.catch(() => undefined);
-    this.working.add(tracked);
-    void tracked.then(() => this.working.delete(tracked));
-  }
-
-  /** Waits until every run file under way is made and every pending sync pass is done. */
-  async settled(): Promise<void> {
-    while (this.working.size > 0 || this.syncTimer !== null) {
-      if (this.syncTimer !== null) {
-        clearTimeout(this.syncTimer);
-        this.track(this.syncNow());
-      }
-      await Promise.all([...this.working]);
-    }
-  }
-
-  /** Waits for the files and syncs under way, closes the journal, then releases the folder's handle. */
+  /** Waits for the files and passes under way (their `done` records appended), then closes the journal. */
   async close(): Promise<void> {
-    await this.settled();
-    this.closed = true;
+    await this.files.close();
     await this.journal.close();
-    await this.folder.close();
   }
 }
 
@@ -252,6 +203,11 @@ export async function writeRunRequest(dataDir: string, request: RunRequest): Pro
   const path = join(dir, runFileName(request));
   await writeFileAtomic(path, runRequestText(request));
   return path;
+}
+
+/** A run request's file: its name and its text. */
+function runFile(request: RunRequest): RunFile {
+  return { id: request.id, trigger: request.trigger, name: runFileName(request), text: runRequestText(request) };
 }
 
 /** A run request as its file holds it. */

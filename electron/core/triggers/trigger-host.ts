@@ -35,7 +35,13 @@ import {
   type TriggerHostOptions,
 } from './host-config';
 import { type StateFileWatch, watchStateFile } from './state-file-watch';
-import { type HostStatus, readHostStatusFile, StatusFileWriter, type TriggerLiveStatus } from './host-status';
+import {
+  type CarriedStatus,
+  carriedStatus,
+  type HostStatus,
+  StatusFileWriter,
+  type TriggerLiveStatus,
+} from './host-status';
 import { takeHostLock } from './host-lock';
 import { WaitingRuns } from './waiting-runs';
 import type { JournalStats } from './intake-journal';
@@ -64,7 +70,7 @@ export class TriggerHost {
   private readonly intake: WebhookIntake;
   private readonly live = new Map<string, LiveTrigger>();
   /** Last fires carried over from the previous status file (a restart does not forget them). */
-  private readonly carried = new Map<string, TriggerLiveStatus>();
+  private readonly carried = new Map<string, CarriedStatus>();
   private release: (() => Promise<void>) | null = null;
   private timer: unknown = null;
   private lastTick = 0;
@@ -101,10 +107,12 @@ export class TriggerHost {
       ...(options.journalTrimBytes !== undefined ? { trimBytes: options.journalTrimBytes } : {}),
       ...(options.runFileFaults ? { faults: options.runFileFaults } : {}),
       onProblem: (text) => this.line(text),
+      onFiled: (trigger) => this.waiting.filed(trigger),
+      onQueued: (trigger) => this.waiting.queued(trigger),
     });
     this.statusFile = new StatusFileWriter(options.dataDir, () => this.status());
     this.activityQueue = new ActivityQueue(
-      new ActivityLog(options.dataDir, { now: () => this.clock.now() }),
+      options.activityLog ?? new ActivityLog(options.dataDir, { now: () => this.clock.now() }),
       (message) => this.line(message),
     );
     this.fires = new TriggerFires({
@@ -160,8 +168,9 @@ export class TriggerHost {
     this.release = await takeHostLock(this.options.dataDir);
     try {
       // The journal first: the runs it holds are made and its seen ids restored before any delivery.
-      await this.intake.load(await this.runs.open());
-      await this.loadCarried();
+      const journal = await this.runs.open();
+      await this.intake.load(journal.seen);
+      for (const [id, status] of await carriedStatus(this.options.dataDir, journal.fires)) this.carried.set(id, status);
       // The organization's webhook port wins over the one asked for (`serve --port`) and over Settings.
       const fixed = readHostPolicy(this.options.policy).view.effective?.webhookPort ?? null;
       this.boundFor = fixed ?? this.options.port ?? (await this.settingsPort());
@@ -481,11 +490,5 @@ export class TriggerHost {
 
   private statusChanged(): void {
     if (this.running) this.statusFile.changed();
-  }
-
-  private async loadCarried(): Promise<void> {
-    const previous = await readHostStatusFile(this.options.dataDir);
-    if (!previous) return;
-    for (const [id, status] of Object.entries(previous.triggers)) this.carried.set(id, status);
   }
 }

@@ -32,15 +32,17 @@ describe('runs waiting, counted without reading the folder at every fire', () =>
     // Two runs written (reserved, then done) since the last read.
     for (const n of [1, 2]) {
       expect(await waiting.reserve('a/b', 3)).toBeNull();
-      writeRun(dataDir, n);
       waiting.done('a/b', true);
+      writeRun(dataDir, n);
+      waiting.filed('a/b');
     }
     // A read starts; while it runs, the two are still counted: one more fits, the fourth does not.
     const read = waiting.refresh();
     expect(waiting.view.byTrigger.get('a/b')).toBe(2);
     expect(await waiting.reserve('a/b', 3)).toBeNull();
-    writeRun(dataDir, 3);
     waiting.done('a/b', true);
+    writeRun(dataDir, 3);
+    waiting.filed('a/b');
     await read;
     expect(await waiting.reserve('a/b', 3)).toBe(3);
     expect(waiting.view.total).toBeGreaterThanOrEqual(3);
@@ -53,8 +55,32 @@ describe('runs waiting, counted without reading the folder at every fire', () =>
     expect(await waiting.reserve('a/b', 1)).toBe(1);
     waiting.done('a/b', false);
     expect(await waiting.reserve('a/b', 1)).toBeNull();
-    writeRun(dataDir, 1);
     waiting.done('a/b', true);
+    writeRun(dataDir, 1);
+    waiting.filed('a/b');
     expect(await waiting.reserve('a/b', 1)).toBe(1);
+  });
+
+  it('counts a run journaled but not yet filed as waiting through every read of the folder, and once when its file is there', async () => {
+    const dataDir = tempDir('apollia-waiting-');
+    const waiting = new WaitingRuns(dataDir);
+    expect(await waiting.reserve('a/b', 2)).toBeNull();
+    // Journaled and answered: its file is not in runs/pending/ yet.
+    waiting.done('a/b', true);
+    await waiting.refresh();
+    expect(waiting.view.byTrigger.get('a/b')).toBe(1);
+    // A run the journal held at start, to be made again: waiting too. The limit (2) is reached.
+    waiting.queued('a/b');
+    expect(await waiting.reserve('a/b', 2)).toBe(2);
+    // Both files made: still two, through a read of the folder, and nothing more fits.
+    for (const n of [1, 2]) {
+      writeRun(dataDir, n);
+      waiting.filed('a/b');
+    }
+    expect(waiting.view.byTrigger.get('a/b')).toBe(2);
+    await waiting.refresh();
+    expect(waiting.view.byTrigger.get('a/b')).toBe(2);
+    expect(await waiting.reserve('a/b', 2)).toBe(2);
+    expect(await waiting.reserve('a/b', 3)).toBeNull();
   });
 });

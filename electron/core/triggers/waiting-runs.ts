@@ -1,11 +1,14 @@
 /**
- * How many runs each trigger has waiting in `runs/pending/`, kept without reading the folder at
- * every fire: the folder is read on reload, in the background once the count is a second old, and
- * whenever a trigger is at its limit (the runtime may have taken some since); in between, the runs
- * this host wrote are counted as they are written. A slot is reserved before a run file is written,
- * so fires write in parallel and the limit still holds. A write finished while the folder is being
- * read may be counted twice: the count errs high, so a full queue may answer 429 once too often
- * (the sender retries), never take a run over the limit.
+ * How many runs each trigger has waiting, kept without reading `runs/pending/` at every fire: the
+ * folder is read on reload, in the background once the count is a second old, and whenever a
+ * trigger is at its limit (the runtime may have taken some since); in between, the runs this host
+ * queued are counted as they are queued. A run waits from the moment its journal record is synced
+ * (the 2xx), not from when its file is made: a run journaled but not yet filed (its file is made off
+ * the answer's path) is counted as `unfiled` until its file is renamed into `runs/pending/`, then as
+ * written since the last read. A slot is reserved before the journal append, so fires write in
+ * parallel and the limit still holds. A run filed while the folder is being read may be counted
+ * twice: the count errs high, so a full queue may answer 429 once too often (the sender retries),
+ * never take a run over the limit.
  */
 import { type PendingRuns, pendingRuns } from './run-requests';
 
@@ -26,8 +29,10 @@ export class WaitingRuns {
   private since = new Map<string, number>();
   /** While a read runs: the runs written before it started (in what it will find, not yet in the snapshot). */
   private carried = new Map<string, number>();
-  /** Slots reserved, their run files being written. */
+  /** Slots reserved, their journal records being written. */
   private writing = new Map<string, number>();
+  /** Runs journaled (durable, answered) whose files are not in `runs/pending/` yet; signed, see {@link filed}. */
+  private unfiled = new Map<string, number>();
   private reading: Promise<void> | null = null;
 
   constructor(private readonly dataDir: string) {}
@@ -36,7 +41,7 @@ export class WaitingRuns {
   get view(): PendingRuns {
     const byTrigger = new Map(this.snapshot.byTrigger);
     let total = this.snapshot.total;
-    for (const map of [this.carried, this.since]) {
+    for (const map of [this.carried, this.since, this.unfiled]) {
       for (const [id, n] of map) {
         add(byTrigger, id, n);
         total += n;
@@ -76,7 +81,8 @@ export class WaitingRuns {
       (this.snapshot.byTrigger.get(trigger) ?? 0) +
       (this.carried.get(trigger) ?? 0) +
       (this.since.get(trigger) ?? 0) +
-      (this.writing.get(trigger) ?? 0)
+      (this.writing.get(trigger) ?? 0) +
+      (this.unfiled.get(trigger) ?? 0)
     );
   }
 
@@ -93,9 +99,30 @@ export class WaitingRuns {
     return null;
   }
 
-  /** The reserved run of `trigger` was written (counted as waiting) or not (the slot is freed). */
+  /** The reserved run of `trigger` was journaled (counted as waiting, unfiled until {@link filed}) or not (freed). */
   done(trigger: string, written: boolean): void {
     add(this.writing, trigger, -1);
-    if (written) add(this.since, trigger, 1);
+    if (written) addSigned(this.unfiled, trigger, 1);
   }
+
+  /** A run the journal holds whose file is still to be made (one remade at start): waiting, unfiled. */
+  queued(trigger: string): void {
+    addSigned(this.unfiled, trigger, 1);
+  }
+
+  /**
+   * The file of a journaled run of `trigger` was renamed into `runs/pending/`: from here a read of the folder finds it.
+   * Signed: were it told before {@link done}, the two still cancel out.
+   */
+  filed(trigger: string): void {
+    addSigned(this.unfiled, trigger, -1);
+    add(this.since, trigger, 1);
+  }
+}
+
+/** Adds `n` to a count that may be below zero for a moment (removed only at zero). */
+function addSigned(map: Map<string, number>, key: string, n: number): void {
+  const value = (map.get(key) ?? 0) + n;
+  if (value === 0) map.delete(key);
+  else map.set(key, value);
 }

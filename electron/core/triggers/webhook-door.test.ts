@@ -3,7 +3,7 @@
  * Origin checked, one answer for whatever is not a delivery, no slot an unsigned connection can
  * hold, no delivery lost on a failed write, replays keyed by the secret, noise counted not kept.
  */
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
@@ -14,6 +14,8 @@ import { createFileKeySecretBox } from '../secrets/secret-box';
 import { Store } from '../store/store';
 import { tempDir } from '../../../test/helpers/test-api';
 import { activity, putTriggers, runRequests, triggerRecord } from '../../../test/helpers/trigger-host';
+import { JOURNAL_FILE, readRecords } from './intake-journal';
+import { PENDING_DIR, type RunRequest, runFileName, TAKEN_DIR } from './run-requests';
 import { TriggerHost, type TriggerHostOptions } from './trigger-host';
 import type { ListenerLimits } from './webhook-listener';
 
@@ -216,7 +218,7 @@ describe('the webhook door', () => {
     expect(await send(url, { body, headers })).toMatchObject({ status: 409 });
   });
 
-  it('group commit: 16 deliveries at once share fewer journal syncs than deliveries, each 2xx with its run file in place; each id is then a replay (after a restart too), each run made once', async () => {
+  it('group commit: 16 deliveries at once share fewer journal syncs than deliveries, each 2xx with its run in the journal and counted waiting, its file made after; each id is then a replay (after a restart too), each run made once', async () => {
     const { dataDir, host, secret, url } = await setup();
     const delivery = (i: number) => {
       const body = JSON.stringify({ type: 'x', i });
@@ -226,13 +228,18 @@ describe('the webhook door', () => {
     const answers = await Promise.all(
       Array.from({ length: 16 }, (_, i) =>
         send(url, delivery(i)).then((answer) => {
-          // A 2xx means the run file is in runs/pending/ already (the hand-off unchanged).
-          const there = runRequests(dataDir).some((r) => r.payload?.webhook_id === `burst-${i}`);
-          return [answer.status, there];
+          // A 2xx means the run is in the synced journal and counted as waiting (its file may still be on its way).
+          const journaled = readRecords(readFileSync(join(dataDir, JOURNAL_FILE))).records.some(
+            (r) => r.t === 'run' && r.seen?.id === `burst-${i}`,
+          );
+          return [answer.status, journaled, (host.status().triggers[HOOK]?.waiting ?? 0) > 0];
         }),
       ),
     );
-    expect(answers).toEqual(Array.from({ length: 16 }, () => [202, true]));
+    expect(answers).toEqual(Array.from({ length: 16 }, () => [202, true, true]));
+    await host.settled();
+    expect(host.status().triggers[HOOK]?.waiting).toBe(16);
+    expect(runRequests(dataDir)).toHaveLength(16);
     const stats = host.intakeStats();
     expect(stats.records - before.records).toBeGreaterThanOrEqual(16);
     expect(stats.batches - before.batches).toBeLessThan(16);
@@ -248,6 +255,37 @@ describe('the webhook door', () => {
         .map((r) => r.payload?.webhook_id)
         .sort(),
     ).toEqual(Array.from({ length: 16 }, (_, i) => `burst-${i}`).sort());
+  });
+
+  it('a run taken into runs/taken/ and one still waiting are both done in the journal (the waiting one once its file is fsynced); a restart makes neither again', async () => {
+    const steps: string[] = [];
+    const { dataDir, host, secret, url } = await setup({}, [], { runFileFaults: { onTrace: (s) => steps.push(...s) } });
+    const post = async (id: string) => {
+      const body = JSON.stringify({ type: 'x', id });
+      expect((await send(url, { body, headers: signed(secret, id, body) })).status).toBe(202);
+      // The file follows the answer: wait for it (the runtime's side of the hand-off).
+      for (let i = 0; i < 200 && !runRequests(dataDir).some((r) => r.payload?.webhook_id === id); i++)
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      return runRequests(dataDir).find((r) => r.payload?.webhook_id === id) as RunRequest;
+    };
+    const taken = await post('taken-1');
+    mkdirSync(join(dataDir, TAKEN_DIR), { recursive: true });
+    renameSync(join(dataDir, PENDING_DIR, runFileName(taken)), join(dataDir, TAKEN_DIR, runFileName(taken)));
+    const waiting = await post('waiting-1');
+    await host.settled();
+    expect(steps).toContain(`file-synced ${runFileName(waiting)}`);
+    expect(steps).not.toContain(`file-synced ${runFileName(taken)}`);
+    const done = readRecords(readFileSync(join(dataDir, JOURNAL_FILE))).records.flatMap((r) =>
+      r.t === 'done' ? r.runs : [],
+    );
+    expect(done).toEqual(expect.arrayContaining([taken.id, waiting.id]));
+    await host.stop();
+    const again = new TriggerHost({ dataDir, secretBox: createFileKeySecretBox(dataDir), port: 0, watchStore: false });
+    await again.start();
+    hosts.push(again);
+    await again.settled();
+    expect(runRequests(dataDir).map((r) => r.id)).toEqual([waiting.id]);
+    expect(readdirSync(join(dataDir, TAKEN_DIR))).toEqual([runFileName(taken)]);
   });
 
   it('a full queue answers 429 with Retry-After, never 2xx: 150 deliveries to a trigger with 100 waiting give 100 runs and 50 refusals', async () => {
