@@ -11,6 +11,9 @@ import { INVOICES_DIR, packFolder } from '../../../test/helpers/pack';
 import { tempDir, treeHash } from '../../../test/helpers/test-api';
 import { runCliCaptured } from '../../../test/helpers/cli-run';
 import { VERDICT_LABELS } from '../../../shared/decisions/verdict';
+import { mcpServerForRun } from '../secrets/mcp-credentials';
+import { createFileKeySecretBox } from '../secrets/secret-box';
+import { Store } from '../store/store';
 
 const WATCHER = new URL('../../../test/fixtures/apo/watcher', import.meta.url).pathname;
 
@@ -338,7 +341,8 @@ describe('MCP credentials off the command line', () => {
       file,
     ]);
     expect([fromFile.code, fromFile.stderr]).toEqual([0, '']);
-    expect(fromFile.stdout).toContain('env SLACK_BOT_TOKEN=••••');
+    expect(fromFile.stdout).toBe('Saved MCP server slack: npx  [credentials kept encrypted]\n');
+    expect(readFileSync(join(dataDir, 'state.json'), 'utf8')).not.toContain('SLACK_BOT_TOKEN');
     expect(readFileSync(join(dataDir, 'state.json'), 'utf8')).not.toContain('xoxb-1234567890');
     const fromStdin = await runCliCaptured(
       ['--data-dir', dataDir, 'mcp', 'add', 'gh', '--command', 'gh-mcp', '--env-stdin'],
@@ -346,7 +350,16 @@ describe('MCP credentials off the command line', () => {
         readStdin: async () => 'GITHUB_TOKEN=ghp_abcdefabcdefabcdef\n',
       },
     );
-    expect([fromStdin.code, fromStdin.stdout]).toEqual([0, expect.stringContaining('env GITHUB_TOKEN=••••')]);
+    expect([fromStdin.code, fromStdin.stdout]).toEqual([0, 'Saved MCP server gh: gh-mcp  [credentials kept encrypted]\n']);
+    // The runtime gets the environment back, unsealed, as Settings' own `env` (no `env KEY=VALUE` command prefix).
+    const state = await new Store(dataDir).read();
+    expect(await mcpServerForRun(state, 'gh', createFileKeySecretBox(dataDir))).toEqual({
+      name: 'gh',
+      transport: 'stdio',
+      command: 'gh-mcp',
+      args: [],
+      env: { GITHUB_TOKEN: 'ghp_abcdefabcdefabcdef' },
+    });
     const bad = await runCliCaptured(['--data-dir', dataDir, 'mcp', 'add', 'x', '--command', 'x', '--env-stdin'], {
       readStdin: async () => 'not a line secret-value\n',
     });

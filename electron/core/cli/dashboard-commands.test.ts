@@ -193,7 +193,7 @@ describe('apply NAME, mcp, remove', () => {
     expect(saved.code).toBe(0);
     expect(saved.stderr).toContain('--env-file FILE or --env-stdin keep a credential off the command line');
     expect(saved.stdout).toMatch(
-      /^Saved MCP server slack: env SLACK_BOT_TOKEN=•+ npx -y @modelcontextprotocol\/server-slack {2}\[credentials kept encrypted\]\n$/,
+      /^Saved MCP server slack: npx -y @modelcontextprotocol\/server-slack {2}\[credentials kept encrypted\]\n$/,
     );
     expect(readFileSync(join(dataDir, 'state.json'), 'utf8')).not.toContain('xoxb-1234567890');
     expect((await cli(['mcp', 'add', 'hubspot', '--url', 'https://mcp.hubspot.example/mcp'])).stdout).toBe(

@@ -4,10 +4,8 @@
  * needs a server saved under that name. A credential in the url or the arguments is sealed by the
  * use case and shown back only as `••••`.
  *
- * The saved server is a command line or a url, nothing more (the Settings screen's shape), so an
- * environment variable (`--env KEY=VALUE`) is written where a command line carries one: as an
- * `env KEY=VALUE` prefix of the command (POSIX `env`), whose credential-named values are sealed
- * like any other argument's.
+ * The saved server is a command line or a url; its environment (`--env KEY=VALUE`, `--env-file`, `--env-stdin`)
+ * is sealed whole with it, as Settings saves it: neither names nor values are kept or shown in clear.
  */
 import { transportWords } from '../../../shared/words/words';
 import type { SavedMcpServer, SavedMcpServerView } from '../../../shared/contract/api';
@@ -33,7 +31,7 @@ export const MCP_USAGE = [
   '  --env-file FILE    Its environment from a file, one KEY=VALUE a line (as .env): the way for a credential',
   '  --env-stdin        Its environment from standard input, one KEY=VALUE a line',
   '  --env KEY=VALUE    An environment variable for it (repeat it); not for a credential: the process list shows it',
-  '                     Each is saved as an `env KEY=VALUE` prefix of the command',
+  '                     All are kept encrypted with the server, never shown',
   '  --url URL          A server reached over the network, at an http(s) url',
   '  --transport T      For --url: streamable-http (the default) or sse',
   '  --json             (list) Print the servers as JSON',
@@ -53,6 +51,16 @@ export function serverWords(server: SavedMcpServerView): string {
 /** An argument quoted for a POSIX shell when it needs to be, so the line shown is the line run. */
 function shellWord(word: string): string {
   return word !== '' && /^[\w@%+=:,./•-]+$/u.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
+}
+
+/** `KEY=VALUE` pairs as one environment (a later KEY wins), with no prototype to poison. */
+function envObject(pairs: readonly string[]): Record<string, string> {
+  const out: Record<string, string> = Object.create(null);
+  for (const pair of pairs) {
+    const eq = pair.indexOf('=');
+    out[pair.slice(0, eq)] = pair.slice(eq + 1);
+  }
+  return { ...out };
 }
 
 async function add(args: string[], io: CliIo): Promise<number> {
@@ -121,9 +129,14 @@ async function add(args: string[], io: CliIo): Promise<number> {
   const name = names[0] as string;
   const server: SavedMcpServer =
     command !== undefined
-      ? env.length > 0
-        ? { name, transport: 'stdio', command: 'env', args: [...env, command, ...extra] }
-        : { name, transport: 'stdio', command, args: extra }
+      ? {
+          name,
+          transport: 'stdio',
+          command,
+          args: extra,
+          // The environment sealed whole, as Settings saves it (never a clear `env KEY=VALUE` prefix of the command).
+          ...(env.length > 0 ? { env: envObject(env) } : {}),
+        }
       : { name, transport: (transport ?? 'streamable-http') as SavedMcpServer['transport'], url: url as string };
   const api = cliApi(io);
   const before = await api.settings();
