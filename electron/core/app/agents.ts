@@ -3,7 +3,7 @@
  * template's agent (a package's agents leave with their package).
  */
 import type { AgentView, ApiRequest } from '../../../shared/contract/api';
-import { type ApiContext, policyOf, recordActivity } from './context';
+import { type ApiContext, policyOf } from './context';
 import { own } from '../../../shared/base/own';
 import { POLICY_REFUSAL, toolBlockedBy } from '../../../shared/policy/policy';
 import { organizationServers, usablePolicy } from '../policy/index';
@@ -35,7 +35,7 @@ export async function setToolAccess(ctx: ApiContext, request: ApiRequest<'setToo
   const policy = request.granted
     ? usablePolicy(policyView, `\`${request.tool}\` was not allowed`)
     : policyView.effective;
-  const { view, packageName } = await ctx.store.update((state) => {
+  const { view } = await ctx.store.update((state) => {
     const agent = liveAgent(state, request.agentId);
     if (agent.origin === 'package') {
       // A changed package is granted nothing until it is reinstalled or removed; withdrawing still works.
@@ -107,12 +107,11 @@ export async function setToolAccess(ctx: ApiContext, request: ApiRequest<'setToo
         packageName: agent.origin === 'package' ? agent.packageName : null,
       },
     };
-  });
-  const who = { ...(packageName ? { package: packageName } : {}), agent: view.id };
-  await recordActivity(ctx, [
+  }, ({ view, packageName }) => [
     {
       kind: request.granted ? 'grant' : 'revoke',
-      ...who,
+      ...(packageName ? { package: packageName } : {}),
+      agent: view.id,
       outcome: 'ok',
       detail: `${request.granted ? 'allowed' : 'withdrew'} ${request.tool} for ${view.displayName}`,
     },
@@ -136,7 +135,7 @@ function waitingTool(agent: TemplateAgentRecord, tool: string): { server: string
  * as `uninstall` of the agent, plus one `disarm` per trigger it disarmed.
  */
 export async function archiveAgent(ctx: ApiContext, request: ApiRequest<'archiveAgent'>): Promise<AgentView> {
-  const { view, disarmed } = await ctx.store.update((state) => {
+  const { view } = await ctx.store.update((state) => {
     const agent = liveAgent(state, request.agentId);
     if (agent.origin === 'package')
       throw new CoreError(
@@ -151,8 +150,7 @@ export async function archiveAgent(ctx: ApiContext, request: ApiRequest<'archive
       disarmTrigger(state, trigger);
     }
     return { result: { view: agentView(state, agent, ctx.deps.now()), disarmed } };
-  });
-  await recordActivity(ctx, [
+  }, ({ view, disarmed }) => [
     ...disarmed.map((trigger) => ({
       kind: 'disarm' as const,
       agent: view.id,

@@ -11,7 +11,7 @@ import type { ApiRequest, ApplyReceipt } from '../../../shared/contract/api';
 import type { ApplyMachine } from '../../../shared/decisions/apply-context';
 import { type ApplyPreview, previewApply } from '../../../shared/decisions/apply-preview';
 import type { TemplateDetails } from '../../../shared/manifests/template-manifest';
-import { type ApiContext, policyOf, recordActivity } from './context';
+import { type ApiContext, policyOf } from './context';
 import { own } from '../../../shared/base/own';
 import { organizationServers, refuse, templateProblem, usablePolicy } from '../policy/index';
 import { CoreError } from '../errors/index';
@@ -203,12 +203,8 @@ export async function applyTemplate(ctx: ApiContext, request: ApiRequest<'apply'
         for (const trigger of previewed.triggers) deps.faults?.applyTrigger?.(trigger.name);
         applyApplyPlan(state, plan, request.requestId);
         return { result: { receipt: plan.receipt, duplicate: false } };
-      }),
+      }, ({ duplicate }) => (duplicate ? [] : plan.events)),
   });
-  if (outcome.duplicate) {
-    await removeAndPrune(finalDir, deps.dataDir);
-    return outcome.receipt;
-  }
-  await recordActivity(ctx, plan.events);
+  if (outcome.duplicate) await removeAndPrune(finalDir, deps.dataDir);
   return outcome.receipt;
 }

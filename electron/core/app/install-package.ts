@@ -78,6 +78,7 @@ export async function installPackage(ctx: ApiContext, request: ApiRequest<'insta
     // A request naming no opened package (an unknown id) is not an install that was refused: only those are recorded.
     if (error instanceof CoreError && shown !== null) {
       const kind = error.code === 'signature.key_changed' ? 'key_change_refused' : 'install';
+      // Best effort: the refusal is what the person must hear, not a record that could not be written.
       await recordActivity(ctx, [
         {
           kind,
@@ -85,11 +86,15 @@ export async function installPackage(ctx: ApiContext, request: ApiRequest<'insta
           outcome: 'refused',
           detail: `${error.code}: ${shown} was not installed: ${error.message}`,
         },
-      ]);
+      ]).catch((problem: unknown) =>
+        (ctx.deps.log ?? ((m: string, e?: unknown) => console.error(m, e)))(
+          'apollia: the refused install could not be recorded',
+          problem,
+        ),
+      );
     }
     throw error;
   }
-  await recordActivity(ctx, installed.events);
   return installed.receipt;
 }
 
@@ -281,7 +286,7 @@ async function installOnce(ctx: ApiContext, request: ApiRequest<'install'>) {
         applyInstallPlan(state, planned);
         if (src.feed && kept) dropped = recordFeedInstall(state, src.feed, kept, deps.now().toISOString());
         return { result: planned };
-      }),
+      }, (planned) => planned.events),
   });
   if (plan.oldDir && plan.oldDir !== dir) await removeAndPrune(join(deps.dataDir, plan.oldDir), deps.dataDir);
   await dropKeptArchive(deps.dataDir, dropped);
@@ -312,11 +317,12 @@ export async function uninstallPackage(
       if (!current) throw new CoreError('package.unknown', `No package called \`${request.name}\` is installed.`);
       const removed = removePackageRecords(state, request.name);
       return { result: { name: current.name, version: current.version, ...removed } };
+    }, (receipt) => {
+      const parts = [`uninstalled ${receipt.name} ${receipt.version}`];
+      if (receipt.removedAgents.length > 0) parts.push(`${receipt.removedAgents.length} agent(s) removed`);
+      if (receipt.removedTriggers.length > 0) parts.push(`${receipt.removedTriggers.length} trigger(s) removed`);
+      return [{ kind: 'uninstall', package: receipt.name, outcome: 'ok', detail: parts.join('; ') }];
     }),
   );
-  const parts = [`uninstalled ${receipt.name} ${receipt.version}`];
-  if (receipt.removedAgents.length > 0) parts.push(`${receipt.removedAgents.length} agent(s) removed`);
-  if (receipt.removedTriggers.length > 0) parts.push(`${receipt.removedTriggers.length} trigger(s) removed`);
-  await recordActivity(ctx, [{ kind: 'uninstall', package: receipt.name, outcome: 'ok', detail: parts.join('; ') }]);
   return receipt;
 }

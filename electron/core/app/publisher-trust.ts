@@ -12,8 +12,7 @@ import type { KeyChange, KeyPreview, TrustedKeyView, VerifiedPackage } from '../
 import type { SignatureSummary } from '../../../shared/manifests/inspection';
 import { type KeyPin, UNSIGNED } from '../../../shared/trust/trust';
 import type { SignatureUpdate } from '../../../shared/trust/signature-verdict';
-import { ActivityLog } from '../activity/activity-log';
-import { type ApiContext } from './context';
+import { type ApiContext, recordActivity } from './context';
 import { own } from '../../../shared/base/own';
 import type { ApiErrorCode } from '../../../shared/contract/api-errors';
 import { CoreError } from '../errors/index';
@@ -74,17 +73,15 @@ export async function trustKey(
   ctx: ApiContext,
   request: { publicKey: string; name: string },
 ): Promise<TrustedKeyView[]> {
-  const { views, key } = await ctx.store.update((state) => {
-    const added = addTrustedKey(trustedKeysOf(state), request.publicKey, request.name, ctx.deps.now());
-    if (!added.ok) throw refusal(added.error);
-    state.trustedKeys = added.keys;
-    return { result: { views: keyViews(state, added.keys), key: added.key } };
-  });
-  await new ActivityLog(ctx.deps.dataDir, { now: ctx.deps.now }).record({
-    kind: 'key_trusted',
-    outcome: 'ok',
-    detail: `trusted key ${key.keyId} as “${key.name}”`,
-  });
+  const { views } = await ctx.store.update(
+    (state) => {
+      const added = addTrustedKey(trustedKeysOf(state), request.publicKey, request.name, ctx.deps.now());
+      if (!added.ok) throw refusal(added.error);
+      state.trustedKeys = added.keys;
+      return { result: { views: keyViews(state, added.keys), key: added.key } };
+    },
+    ({ key }) => [{ kind: 'key_trusted', outcome: 'ok', detail: `trusted key ${key.keyId} as “${key.name}”` }],
+  );
   return views;
 }
 
@@ -146,20 +143,26 @@ export async function readKeyFile(path: string): Promise<string> {
  * log. Packages pinned to it stay pinned to the whole key: an update is still checked against it.
  */
 export async function untrustKey(ctx: ApiContext, request: { keyId: string }): Promise<TrustedKeyView[]> {
-  const { views, key, pinned } = await ctx.store.update((state) => {
-    const removed = removeTrustedKey(trustedKeysOf(state), request.keyId);
-    if (!removed.ok) throw refusal(removed.error);
-    const pinned = pinnedTo(state, removed.key);
-    state.trustedKeys = removed.keys;
-    return { result: { views: keyViews(state, removed.keys), key: removed.key, pinned } };
-  });
-  const kept =
-    pinned.length === 0 ? 'no installed package was pinned to it' : `still pinned to it: ${pinned.join(', ')}`;
-  await new ActivityLog(ctx.deps.dataDir, { now: ctx.deps.now }).record({
-    kind: 'key_removed',
-    outcome: 'ok',
-    detail: `removed key ${key.keyId} (“${key.name}”) from your trusted publishers; ${kept}`,
-  });
+  const { views } = await ctx.store.update(
+    (state) => {
+      const removed = removeTrustedKey(trustedKeysOf(state), request.keyId);
+      if (!removed.ok) throw refusal(removed.error);
+      const pinned = pinnedTo(state, removed.key);
+      state.trustedKeys = removed.keys;
+      return { result: { views: keyViews(state, removed.keys), key: removed.key, pinned } };
+    },
+    ({ key, pinned }) => {
+      const kept =
+        pinned.length === 0 ? 'no installed package was pinned to it' : `still pinned to it: ${pinned.join(', ')}`;
+      return [
+        {
+          kind: 'key_removed',
+          outcome: 'ok',
+          detail: `removed key ${key.keyId} (“${key.name}”) from your trusted publishers; ${kept}`,
+        },
+      ];
+    },
+  );
   return views;
 }
 
@@ -195,12 +198,14 @@ export async function refuseKeyChange(
   name: string,
   version: string,
 ): Promise<void> {
-  await new ActivityLog(ctx.deps.dataDir, { now: ctx.deps.now }).record({
-    kind: 'key_change_refused',
-    package: name,
-    outcome: 'refused',
-    detail: `${version} not installed: you refused the key change (${change.message})`,
-  });
+  await recordActivity(ctx, [
+    {
+      kind: 'key_change_refused',
+      package: name,
+      outcome: 'refused',
+      detail: `${version} not installed: you refused the key change (${change.message})`,
+    },
+  ]);
 }
 
 /** The trust record of a fresh install: its pin, signature and file digests; integrity `ok`. */
@@ -324,18 +329,14 @@ export async function verifyInstalled(ctx: ApiContext): Promise<VerifiedPackage[
       });
     }
     return { result: out, write };
-  });
-  if (newly.length > 0) {
-    const log = new ActivityLog(deps.dataDir, { now: deps.now });
-    for (const change of newly) {
-      await log.record({
-        kind: 'integrity_changed',
-        package: change.name,
-        outcome: 'refused',
-        detail: `changed on this computer since it was installed (${change.detail}); ${change.disarmed.length === 0 ? 'no trigger was armed' : `triggers disarmed: ${change.disarmed.join(', ')}`}`,
-      });
-    }
-  }
+  }, () =>
+    newly.map((change) => ({
+      kind: 'integrity_changed' as const,
+      package: change.name,
+      outcome: 'refused' as const,
+      detail: `changed on this computer since it was installed (${change.detail}); ${change.disarmed.length === 0 ? 'no trigger was armed' : `triggers disarmed: ${change.disarmed.join(', ')}`}`,
+    })),
+  );
   return results.sort((a, b) => a.name.localeCompare(b.name));
 }
 

@@ -7,7 +7,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { ApiRequest, ApiResponse, TriggerView } from '../../../shared/contract/api';
 import { checkWebhookSecret, type WebhookSecretChoice } from '../../../shared/triggers/webhook-secret';
-import { type ApiContext, policyOf, recordActivity, seal } from './context';
+import { type ApiContext, policyOf, seal } from './context';
 import { own } from '../../../shared/base/own';
 import { POLICY_REFUSAL, triggerKindAllowed, triggerKindWords } from '../../../shared/policy/policy';
 import { usablePolicy } from '../policy/index';
@@ -171,7 +171,7 @@ export async function armTrigger(
     );
   const secret =
     current.type === 'webhook' ? await webhookSecretFor(ctx, request.webhookSecret, 'webhookSecret') : null;
-  const { answer, who } = await store.update((state) => {
+  const { answer } = await store.update((state) => {
     const trigger = triggerIn(state, request.triggerId);
     // A changed package is armed again only by reinstalling it (DESIGN.md "Trust after install").
     refuseIfChanged(state, trigger.packageName, `trigger \`${trigger.name}\` was not armed`);
@@ -207,8 +207,7 @@ export async function armTrigger(
         who: whoOf(trigger),
       },
     };
-  });
-  await recordActivity(ctx, [
+  }, ({ answer, who }) => [
     {
       kind: 'arm',
       ...who,
@@ -223,22 +222,24 @@ export async function armTrigger(
 
 /** Disarms a trigger; a webhook's secret is deleted. Recorded as `disarm` when it was armed. */
 export async function disarmTrigger(ctx: ApiContext, request: ApiRequest<'disarmTrigger'>): Promise<TriggerView> {
-  const { view, was, who } = await ctx.store.update((state) => {
+  const { view } = await ctx.store.update((state) => {
     const trigger = triggerIn(state, request.triggerId);
     const was = trigger.armed;
     const who = whoOf(trigger);
     disarm(state, trigger);
     return { result: { view: triggerView(trigger, ctx.deps.now()), was, who } };
-  });
-  if (was)
-    await recordActivity(ctx, [
-      {
-        kind: 'disarm',
-        ...who,
-        outcome: 'ok',
-        detail: view.type === 'webhook' ? 'disarmed; its signing secret was deleted' : 'disarmed',
-      },
-    ]);
+  }, ({ view, was, who }) =>
+    was
+      ? [
+          {
+            kind: 'disarm',
+            ...who,
+            outcome: 'ok',
+            detail: view.type === 'webhook' ? 'disarmed; its signing secret was deleted' : 'disarmed',
+          },
+        ]
+      : [],
+  );
   return view;
 }
 
@@ -256,7 +257,11 @@ export async function rotateWebhookSecret(
   if (!current.armed)
     throw new CoreError('trigger.not_armed', `trigger \`${current.name}\` is not armed: arm it to make its secret`);
   const secret = await webhookSecretFor(ctx, request.webhookSecret, 'webhookSecret');
-  const { answer, who } = await store.update((state) => {
+  const words =
+    secret.kept.origin === 'given'
+      ? 'replaced by the signing secret its sender gave; the old one no longer signs'
+      : 'a new signing secret was made; the old one no longer signs';
+  const { answer } = await store.update((state) => {
     const trigger = triggerIn(state, request.triggerId);
     if (!trigger.armed)
       throw new CoreError('trigger.not_armed', `trigger \`${trigger.name}\` is not armed: arm it to make its secret`);
@@ -272,12 +277,7 @@ export async function rotateWebhookSecret(
         who: whoOf(trigger),
       },
     };
-  });
-  const words =
-    secret.kept.origin === 'given'
-      ? 'replaced by the signing secret its sender gave; the old one no longer signs'
-      : 'a new signing secret was made; the old one no longer signs';
-  await recordActivity(ctx, [{ kind: 'secret_rotated', ...who, outcome: 'ok', detail: words }]);
+  }, ({ who }) => [{ kind: 'secret_rotated', ...who, outcome: 'ok', detail: words }]);
   if (secret.given) answer.webhookSecretSharedWarning = await sharedSecretWarning(ctx, request.triggerId, secret.given);
   return answer;
 }

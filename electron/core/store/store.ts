@@ -16,6 +16,7 @@ import { mkdir, readFile, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { StoreDamage } from '../../../shared/contract/api';
 import { CoreError } from '../errors/index';
+import { type ActivityEvent, type ActivityInput, ActivityLog } from '../activity/activity-log';
 import { writeFileAtomic, type AtomicWriteFaults } from './atomic-file';
 import { withLockFile } from './lock';
 import { emptyState, migrateState, ownRecords, STATE_VERSION, stateProblem, type StoreState } from './state';
@@ -30,7 +31,20 @@ export interface StoreOptions {
   now?: () => Date;
   faults?: AtomicWriteFaults;
   lockTimeoutMs?: number;
+  /** Called with a change's entries as stored, once they are committed (the policy's export). */
+  onRecorded?: (events: ActivityEvent[]) => Promise<void>;
+  /** Told of what went wrong and was left for the next open (an append of the record after its commit). */
+  log?: (message: string, error?: unknown) => void;
 }
+
+/** What a change answers: its result, whether to write the state (default yes). */
+export interface StoreChange<T> {
+  result: T;
+  write?: boolean;
+}
+
+/** The activity entries a change records (DESIGN.md "Commit points"), from its result and the new state. */
+export type ChangeRecord<T> = (result: T, state: StoreState) => readonly ActivityInput[];
 
 type Loaded = { kind: 'ok'; state: StoreState } | { kind: 'missing' } | { kind: 'damaged'; reason: string };
 
@@ -38,12 +52,15 @@ type Loaded = { kind: 'ok'; state: StoreState } | { kind: 'missing' } | { kind: 
 export class Store {
   private queue: Promise<unknown> = Promise.resolve();
   private readonly now: () => Date;
+  /** The data folder's activity record, whose decisions this store commits with each change. */
+  readonly record: ActivityLog;
 
   constructor(
     readonly dataDir: string,
     private readonly options: StoreOptions = {},
   ) {
     this.now = options.now ?? (() => new Date());
+    this.record = new ActivityLog(dataDir, { now: this.now });
   }
 
   /** Path of the state file. */
@@ -103,7 +120,10 @@ export class Store {
   read(): Promise<StoreState> {
     return this.enqueue(async () => {
       const loaded = await this.load();
-      if (loaded.kind === 'ok') return loaded.state;
+      if (loaded.kind === 'ok') {
+        await this.recover(loaded.state);
+        return loaded.state;
+      }
       if (loaded.kind === 'missing') return emptyState();
       return this.locked(async () => {
         const again = await this.load();
@@ -121,12 +141,17 @@ export class Store {
   }
 
   /**
-   * One read-modify-write. `change` gets a private copy of the state and returns the result; the
-   * copy is written (atomically) only when `change` returns normally and `write` is not false.
-   * A throw leaves the file as it was.
+   * The one commit (DESIGN.md "Commit points"): one read-modify-write of the state and the activity
+   * entries it records. `change` gets a private copy of the state and returns the result; `record`
+   * (when given) says what the change records, from its result and the new state. The copy is
+   * written (atomically) when `change` returns normally and `write` is not false, or when entries
+   * are recorded: then the new state carries them in its outbox with the record's head after them
+   * (`activity/activity-log.ts` `commit`), so the one rename commits change and record together,
+   * and they are appended to `decisions.jsonl` after it. A throw leaves the files as they were.
    */
   update<T>(
-    change: (state: StoreState) => Promise<{ result: T; write?: boolean }> | { result: T; write?: boolean },
+    change: (state: StoreState) => Promise<StoreChange<T>> | StoreChange<T>,
+    record?: ChangeRecord<T>,
   ): Promise<T> {
     return this.enqueue(() =>
       this.locked(async () => {
@@ -139,10 +164,52 @@ export class Store {
               : await this.setAside(loaded.reason);
         const draft = ownRecords(structuredClone(state));
         const { result, write } = await change(draft);
-        if (write !== false)
-          await writeFileAtomic(this.statePath, `${JSON.stringify(draft, null, 2)}\n`, this.options.faults);
+        const entries = record?.(result, draft) ?? [];
+        if (entries.length === 0) {
+          if (write !== false) await this.write(draft);
+          return result;
+        }
+        // No state yet and none to write (a refused first install): there is no head to commit with, only the record.
+        const stored =
+          write === false && loaded.kind === 'missing'
+            ? await this.record.recordMany(entries)
+            : await this.commitWith(state, draft, entries);
+        await this.options.onRecorded?.(stored).catch((error: unknown) =>
+          this.tell('the activity export could not be written', error),
+        );
         return result;
       }),
     );
+  }
+
+  private commitWith(state: StoreState, draft: StoreState, entries: readonly ActivityInput[]): Promise<ActivityEvent[]> {
+    return this.record.commit(
+      state.record,
+      entries,
+      async (commit) => {
+        draft.record = commit;
+        await this.write(draft);
+      },
+      (error) => this.tell('the activity record could not be appended; it is completed at the next start', error),
+    );
+  }
+
+  private write(state: StoreState): Promise<void> {
+    return writeFileAtomic(this.statePath, `${JSON.stringify(state, null, 2)}\n`, this.options.faults);
+  }
+
+  private tell(message: string, error: unknown): void {
+    (this.options.log ?? ((m: string, e?: unknown) => console.error(m, e)))(`apollia: ${message}`, error);
+  }
+
+  /**
+   * At open: the committed outbox's lines the record lacks (a change whose append a kill or a full
+   * disk interrupted) are appended; a failure is left for the next open.
+   */
+  private async recover(state: StoreState): Promise<void> {
+    if (!state.record || state.record.outbox.length === 0) return;
+    await this.record
+      .recover(state.record)
+      .catch((error: unknown) => this.tell('the activity record could not be completed; it is tried again', error));
   }
 }

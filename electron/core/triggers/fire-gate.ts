@@ -142,6 +142,14 @@ export class FireGate {
     this.hashed.set(name, { sha256: pkg.sha256, stamps, changed });
     if (!differs || marked || before?.changed) return;
     const at = new Date().toISOString();
+    const armed = Object.values(state.triggers).filter((t) => t.packageName === name && t.armed);
+    const entry = {
+      kind: 'integrity_changed' as const,
+      package: name,
+      outcome: 'ok' as const,
+      detail: `the files of ${name} changed on this computer since install (${detail}); ${armed.length} armed trigger(s) paused by integrity, still armed`,
+    };
+    // One commit (DESIGN.md "Commit points"): the mark and its entry together; a failed commit is still said.
     await this.host.store
       .update((s) => {
         const trust = s.packageTrust[name];
@@ -156,15 +164,11 @@ export class FireGate {
           added: report.added,
         };
         return { result: true };
-      })
-      .catch((error: unknown) => this.host.line(`problem ${name} could not be marked changed: ${String(error)}`));
-    const armed = Object.values(state.triggers).filter((t) => t.packageName === name && t.armed);
+      }, () => [entry])
+      .catch((error: unknown) => {
+        this.host.line(`problem ${name} could not be marked changed: ${String(error)}`);
+        this.host.record(entry);
+      });
     this.host.line(`paused ${name}: its files changed (${detail})`);
-    this.host.record({
-      kind: 'integrity_changed',
-      package: name,
-      outcome: 'ok',
-      detail: `the files of ${name} changed on this computer since install (${detail}); ${armed.length} armed trigger(s) paused by integrity, still armed`,
-    });
   }
 }

@@ -1,4 +1,4 @@
-/** The store's current format (its records and schema: `format-6.ts`). */
+/** The store's current format (its records and schema: `format-7.ts`). */
 
 /**
  * The state file's format version. A newer file is refused, never rewritten; an older one is
@@ -19,5 +19,8 @@
  *
  * 6: `feeds` (each feed followed and the highest serial seen from it) and `packageUpdates` (each
  * feed-installed package's update mode and kept archives), DESIGN.md "Feeds" (`migrateFrom5`).
+ *
+ * 7: `record`, the activity record's committed head and the last change's outbox, DESIGN.md
+ * "Commit points" (`migrateFrom6`).
  */
-export const STATE_VERSION = 6;
+export const STATE_VERSION = 7;

@@ -1,5 +1,5 @@
 /**
- * The store's records are their schema's static types (`format-6.ts`, format 5's and the feeds'), and they are the shapes the
+ * The store's records are their schema's static types (`format-7.ts`: format 6's, format 5's, the feeds' and the record's commit), and they are the shapes the
  * rest of the app gives them: the type checks fail `npm run typecheck` when a record and the shared
  * type it stores drift; the value checks fail here when the loaded file's check stops matching them.
  */
@@ -10,10 +10,10 @@ import type { AccessDecision } from '../../../../shared/decisions/consent';
 import { type KeyPin, MAX_TRUSTED_KEYS, type TrustedKey } from '../../../../shared/trust/trust';
 import type { WebhookSecretOrigin } from '../../../../shared/triggers/webhook-secret';
 import { emptyState, migrateState, stateProblem } from '../state';
-import { STATE_SCHEMA, type StoreState } from './format-6';
+import { STATE_SCHEMA, type StoreState } from './format-7';
 import { STATE_VERSION } from './state-version';
 
-describe('store format 6: one schema gives the records and the check on load', () => {
+describe('store format 7: one schema gives the records and the check on load', () => {
   it('types each record as the app uses it', () => {
     expectTypeOf<StoreState['version']>().toEqualTypeOf<typeof STATE_VERSION>();
     expectTypeOf<StoreState['trustedKeys'][number]>().toEqualTypeOf<TrustedKey>();
@@ -50,7 +50,7 @@ describe('store format 6: one schema gives the records and the check on load', (
   });
 
   it('migrates a format 5 file to format 6 with no feed followed, and checks the feeds records', () => {
-    const { feeds: _feeds, packageUpdates: _updates, ...format5 } = { ...emptyState(), version: 5 };
+    const { feeds: _feeds, packageUpdates: _updates, record: _record, ...format5 } = { ...emptyState(), version: 5 };
     expect(stateProblem(format5)).not.toBeNull();
     const migrated = migrateState(format5);
     expect(migrated).toEqual(emptyState());
@@ -82,5 +82,21 @@ describe('store format 6: one schema gives the records and the check on load', (
     expect(
       stateProblem({ ...followed, packageUpdates: { a: { ...followed.packageUpdates.a, mode: 'sometimes' } } }),
     ).toMatch(/mode/);
+  });
+
+  it('migrates a format 6 file to format 7 with no committed head, and checks the record commit', () => {
+    const { record: _record, ...format6 } = { ...emptyState(), version: 6 };
+    expect(stateProblem(format6)).not.toBeNull();
+    const migrated = migrateState(format6);
+    expect(migrated).toEqual(emptyState());
+    expect((migrated as StoreState).record).toBeNull();
+    const head = { count: 2, last: 'a'.repeat(64) };
+    const committed = { ...emptyState(), record: { head, seal: 'b'.repeat(64), outbox: ['{"seq":2}'] } };
+    expect(stateProblem(committed)).toBeNull();
+    expect(stateProblem({ ...committed, record: { ...committed.record, head: { count: -1, last: head.last } } })).toMatch(
+      /record/,
+    );
+    expect(stateProblem({ ...committed, record: { ...committed.record, seal: 'not hex' } })).toMatch(/record/);
+    expect(stateProblem({ ...committed, record: { ...committed.record, extra: 1 } })).toMatch(/record/);
   });
 });
