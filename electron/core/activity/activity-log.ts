@@ -44,11 +44,12 @@ import {
 import { type ActivityEvent, lastLine, OUTCOMES, parseEntry, readLines } from './record-files';
 import { readHeads, type SealedHeads, writeHeads } from './record-head';
 import { openRecordKey, readRecordKey } from './record-key';
-import { headBreaks, migrateToKeyed, rotationLinks } from './record-migration';
-import { type ChainReport, type HeadSource, verifyStream } from './record-verify';
+import { headBreaks, migrateToKeyed } from './record-migration';
+import { type RecordReport, type VerifyOptions, verifyRecord } from './record-check';
+import type { ChainReport } from './record-verify';
 
 export { ACTIVITY_KINDS, type ActivityKind, type ActivityOutcome, isDecisionKind };
-export type { ActivityEvent, ChainBreak, ChainReport, RecordHead };
+export type { ActivityEvent, ChainBreak, ChainReport, RecordHead, RecordReport, VerifyOptions };
 export { GENESIS } from './record-chain';
 
 /** The folder of the record in the data folder. */
@@ -86,22 +87,6 @@ export interface ActivityLogOptions {
   trafficFiles?: number;
   /** Least time between two rotations (ms). */
   rotateFloorMs?: number;
-}
-
-/** What {@link ActivityLog.verify} compares with: the heads the store committed, when it carries them. */
-export interface VerifyOptions {
-  committed?: { decisions?: RecordHead; traffic?: RecordHead };
-  /** The store names packages: an empty record there was deleted. */
-  expectRecord?: boolean;
-}
-
-/** What {@link ActivityLog.verify} proved, per stream, and the breaks the record itself holds. */
-export interface RecordReport {
-  intact: boolean;
-  decisions: ChainReport;
-  traffic: ChainReport;
-  /** `record_broken` entries: breaks found (and recorded) by a writer before this check. */
-  recordedBreaks: ActivityEvent[];
 }
 
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{1,3})?Z$/;
@@ -420,7 +405,7 @@ export class ActivityLog {
   }
 
   /** Before the record is keyed, an earlier version's `activity.jsonl` is taken in (once: the key is the marker). */
-  private async takeInLegacyIfAny(): Promise<void> {
+  async takeInLegacyIfAny(): Promise<void> {
     if ((await readRecordKey(this.dataDir)) !== null) return;
     const present = await stat(join(this.dataDir, LEGACY_ACTIVITY_FILE)).then(
       () => true,
@@ -462,59 +447,6 @@ export class ActivityLog {
    */
   async verify(options: VerifyOptions = {}): Promise<RecordReport> {
     await this.takeInLegacyIfAny();
-    const key = await readRecordKey(this.dataDir);
-    const sealed = key ? await readHeads(this.dataDir, key) : ({ state: 'missing' } as const);
-    // The head the store committed, unless one is given; a change whose append was interrupted is completed first.
-    const commit = options.committed ? null : await readCommit(this.dataDir);
-    if (commit && key) await this.recover(commit);
-    const commitForged = commit !== null && (key === null || commit.seal !== sealOf(key, commit.head));
-    const committedHeads = options.committed ?? (commit && !commitForged ? { decisions: commit.head } : {});
-    const decisionLines = await this.readStream('decisions');
-    const check = (stream: RecordStream, lines: typeof decisionLines): ChainReport => {
-      const committed = committedHeads[stream];
-      const source: HeadSource = committed ? 'committed' : sealed.state === 'ok' ? 'sealed' : 'none';
-      const head = committed ?? (sealed.state === 'ok' ? sealed.heads[stream] : null);
-      const report = verifyStream({
-        stream,
-        key,
-        lines,
-        head,
-        headSource: source,
-        expectRecord: key !== null || options.expectRecord === true,
-        rotations: rotationLinks(decisionLines.map((l) => l.text)),
-        dir: ACTIVITY_DIR,
-      });
-      if (report.intact && stream === 'decisions' && commitForged && key !== null)
-        return {
-          ...report,
-          intact: false,
-          head: null,
-          broken: {
-            kind: 'head',
-            file: 'state.json',
-            line: 0,
-            reason: "the record's head committed in state.json fails its seal under the record key: it was changed without the key",
-          },
-        };
-      if (report.intact && !committed && sealed.state === 'forged' && !(stream === 'decisions' && commit))
-        return {
-          ...report,
-          intact: false,
-          head: null,
-          broken: {
-            kind: 'head',
-            file: 'activity-head.json',
-            line: 0,
-            reason: 'its seal fails under the record key: it was changed without the key',
-          },
-        };
-      return report;
-    };
-    const decisions = check('decisions', decisionLines);
-    const traffic = check('traffic', await this.readStream('traffic'));
-    const recordedBreaks = decisionLines
-      .map((l) => parseEntry(l.text))
-      .filter((e): e is ActivityEvent => e?.kind === 'record_broken');
-    return { intact: decisions.intact && traffic.intact, decisions, traffic, recordedBreaks };
+    return verifyRecord(this, options);
   }
 }

@@ -197,13 +197,16 @@ export async function applyTemplate(ctx: ApiContext, request: ApiRequest<'apply'
       }
     },
     record: () =>
-      store.update((state) => {
-        const earlier = earlierApply(state, request, fingerprint);
-        if (earlier) return { result: { receipt: earlier, duplicate: true }, write: false };
-        for (const trigger of previewed.triggers) deps.faults?.applyTrigger?.(trigger.name);
-        applyApplyPlan(state, plan, request.requestId);
-        return { result: { receipt: plan.receipt, duplicate: false } };
-      }, ({ duplicate }) => (duplicate ? [] : plan.events)),
+      store.update(
+        (state) => {
+          const earlier = earlierApply(state, request, fingerprint);
+          if (earlier) return { result: { receipt: earlier, duplicate: true }, write: false };
+          for (const trigger of previewed.triggers) deps.faults?.applyTrigger?.(trigger.name);
+          applyApplyPlan(state, plan, request.requestId);
+          return { result: { receipt: plan.receipt, duplicate: false } };
+        },
+        ({ duplicate }) => (duplicate ? [] : plan.events),
+      ),
   });
   if (outcome.duplicate) await removeAndPrune(finalDir, deps.dataDir);
   return outcome.receipt;

@@ -268,25 +268,28 @@ async function installOnce(ctx: ApiContext, request: ApiRequest<'install'>) {
       files = await digestsOf(staging);
     },
     record: () =>
-      store.update((state) => {
-        // Decided and planned again under the store's lock, from what the store holds now: another change (an
-        // install, a new pin, a never-allowed tool) may have landed meanwhile.
-        const decisions = decideFromStore(state, manifest, trust, request.decisions, policy);
-        const planned = planInstall(state, {
-          manifest,
-          decisions,
-          sha256,
-          dir,
-          signature,
-          files,
-          prepared,
-          acceptKeyChange: request.acceptKeyChange === true,
-          at: deps.now().toISOString(),
-        });
-        applyInstallPlan(state, planned);
-        if (src.feed && kept) dropped = recordFeedInstall(state, src.feed, kept, deps.now().toISOString());
-        return { result: planned };
-      }, (planned) => planned.events),
+      store.update(
+        (state) => {
+          // Decided and planned again under the store's lock, from what the store holds now: another change (an
+          // install, a new pin, a never-allowed tool) may have landed meanwhile.
+          const decisions = decideFromStore(state, manifest, trust, request.decisions, policy);
+          const planned = planInstall(state, {
+            manifest,
+            decisions,
+            sha256,
+            dir,
+            signature,
+            files,
+            prepared,
+            acceptKeyChange: request.acceptKeyChange === true,
+            at: deps.now().toISOString(),
+          });
+          applyInstallPlan(state, planned);
+          if (src.feed && kept) dropped = recordFeedInstall(state, src.feed, kept, deps.now().toISOString());
+          return { result: planned };
+        },
+        (planned) => planned.events,
+      ),
   });
   if (plan.oldDir && plan.oldDir !== dir) await removeAndPrune(join(deps.dataDir, plan.oldDir), deps.dataDir);
   await dropKeptArchive(deps.dataDir, dropped);
@@ -312,17 +315,20 @@ export async function uninstallPackage(
   const pkg = own((await store.read()).packages, request.name);
   if (!pkg) throw new CoreError('package.unknown', `No package called \`${request.name}\` is installed.`);
   const receipt = await removeThroughStaging(deps.dataDir, join(deps.dataDir, 'packages', pkg.name), () =>
-    store.update((state) => {
-      const current = own(state.packages, request.name);
-      if (!current) throw new CoreError('package.unknown', `No package called \`${request.name}\` is installed.`);
-      const removed = removePackageRecords(state, request.name);
-      return { result: { name: current.name, version: current.version, ...removed } };
-    }, (receipt) => {
-      const parts = [`uninstalled ${receipt.name} ${receipt.version}`];
-      if (receipt.removedAgents.length > 0) parts.push(`${receipt.removedAgents.length} agent(s) removed`);
-      if (receipt.removedTriggers.length > 0) parts.push(`${receipt.removedTriggers.length} trigger(s) removed`);
-      return [{ kind: 'uninstall', package: receipt.name, outcome: 'ok', detail: parts.join('; ') }];
-    }),
+    store.update(
+      (state) => {
+        const current = own(state.packages, request.name);
+        if (!current) throw new CoreError('package.unknown', `No package called \`${request.name}\` is installed.`);
+        const removed = removePackageRecords(state, request.name);
+        return { result: { name: current.name, version: current.version, ...removed } };
+      },
+      (receipt) => {
+        const parts = [`uninstalled ${receipt.name} ${receipt.version}`];
+        if (receipt.removedAgents.length > 0) parts.push(`${receipt.removedAgents.length} agent(s) removed`);
+        if (receipt.removedTriggers.length > 0) parts.push(`${receipt.removedTriggers.length} trigger(s) removed`);
+        return [{ kind: 'uninstall', package: receipt.name, outcome: 'ok', detail: parts.join('; ') }];
+      },
+    ),
   );
   return receipt;
 }

@@ -278,64 +278,66 @@ export async function verifyInstalled(ctx: ApiContext): Promise<VerifiedPackage[
   }
   const at = deps.now().toISOString();
   const newly: { name: string; disarmed: string[]; detail: string }[] = [];
-  const results = await store.update((current) => {
-    let write = false;
-    const out: VerifiedPackage[] = [];
-    for (const [name, seen] of found) {
-      const pkg = own(current.packages, name);
-      if (!pkg || pkg.dir !== seen.dir || pkg.version !== seen.version) continue; // changed by an install meanwhile: the next check sees it
-      let record = own(current.packageTrust, name);
-      if (!record?.files) {
-        if (!seen.files) continue;
-        record = installedTrust(record?.pin ?? { kind: 'unsigned' }, record?.signature ?? UNSIGNED, seen.files, at);
-        current.packageTrust[name] = record;
-        write = true;
-      }
-      let newlyChanged = false;
-      const disarmed: string[] = [];
-      // A package the trigger host already marked changed (it pauses, keeping the triggers armed) is disarmed here all
-      // the same: the app's check decides, and what it disarms is kept with the mark whoever saw the change first.
-      const firstSeen = record.integrity.state === 'ok';
-      const stillArmed = Object.values(current.triggers).some((t) => t.packageName === name && t.armed);
-      if (seen.report?.state === 'changed' && (firstSeen || stillArmed)) {
-        // What was armed is kept with the mark, so that putting the same version back arms it again.
-        const kept: DisarmedByCheck[] =
-          !firstSeen && record.integrity.state === 'changed' ? [...(record.integrity.disarmed ?? [])] : [];
-        for (const trigger of Object.values(current.triggers)) {
-          if (trigger.packageName === name && trigger.armed) {
-            kept.push({ trigger: trigger.id, folder: trigger.folder });
-            disarmTrigger(current, trigger);
-            disarmed.push(trigger.id);
-          }
+  const results = await store.update(
+    (current) => {
+      let write = false;
+      const out: VerifiedPackage[] = [];
+      for (const [name, seen] of found) {
+        const pkg = own(current.packages, name);
+        if (!pkg || pkg.dir !== seen.dir || pkg.version !== seen.version) continue; // changed by an install meanwhile: the next check sees it
+        let record = own(current.packageTrust, name);
+        if (!record?.files) {
+          if (!seen.files) continue;
+          record = installedTrust(record?.pin ?? { kind: 'unsigned' }, record?.signature ?? UNSIGNED, seen.files, at);
+          current.packageTrust[name] = record;
+          write = true;
         }
-        record.integrity = {
-          state: 'changed',
-          checkedAt: at,
-          changed: seen.report.changed,
-          missing: seen.report.missing,
-          added: seen.report.added,
-          disarmed: kept,
-        };
-        newlyChanged = true;
-        write = true;
-        newly.push({ name, disarmed, detail: integrityDetail(seen.report) });
+        let newlyChanged = false;
+        const disarmed: string[] = [];
+        // A package the trigger host already marked changed (it pauses, keeping the triggers armed) is disarmed here all
+        // the same: the app's check decides, and what it disarms is kept with the mark whoever saw the change first.
+        const firstSeen = record.integrity.state === 'ok';
+        const stillArmed = Object.values(current.triggers).some((t) => t.packageName === name && t.armed);
+        if (seen.report?.state === 'changed' && (firstSeen || stillArmed)) {
+          // What was armed is kept with the mark, so that putting the same version back arms it again.
+          const kept: DisarmedByCheck[] =
+            !firstSeen && record.integrity.state === 'changed' ? [...(record.integrity.disarmed ?? [])] : [];
+          for (const trigger of Object.values(current.triggers)) {
+            if (trigger.packageName === name && trigger.armed) {
+              kept.push({ trigger: trigger.id, folder: trigger.folder });
+              disarmTrigger(current, trigger);
+              disarmed.push(trigger.id);
+            }
+          }
+          record.integrity = {
+            state: 'changed',
+            checkedAt: at,
+            changed: seen.report.changed,
+            missing: seen.report.missing,
+            added: seen.report.added,
+            disarmed: kept,
+          };
+          newlyChanged = true;
+          write = true;
+          newly.push({ name, disarmed, detail: integrityDetail(seen.report) });
+        }
+        out.push({
+          name,
+          version: pkg.version,
+          integrity: integrityView(current, name).integrity,
+          newlyChanged,
+          disarmed,
+        });
       }
-      out.push({
-        name,
-        version: pkg.version,
-        integrity: integrityView(current, name).integrity,
-        newlyChanged,
-        disarmed,
-      });
-    }
-    return { result: out, write };
-  }, () =>
-    newly.map((change) => ({
-      kind: 'integrity_changed' as const,
-      package: change.name,
-      outcome: 'refused' as const,
-      detail: `changed on this computer since it was installed (${change.detail}); ${change.disarmed.length === 0 ? 'no trigger was armed' : `triggers disarmed: ${change.disarmed.join(', ')}`}`,
-    })),
+      return { result: out, write };
+    },
+    () =>
+      newly.map((change) => ({
+        kind: 'integrity_changed' as const,
+        package: change.name,
+        outcome: 'refused' as const,
+        detail: `changed on this computer since it was installed (${change.detail}); ${change.disarmed.length === 0 ? 'no trigger was armed' : `triggers disarmed: ${change.disarmed.join(', ')}`}`,
+      })),
   );
   return results.sort((a, b) => a.name.localeCompare(b.name));
 }

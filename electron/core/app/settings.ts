@@ -87,12 +87,15 @@ export async function saveMcpServer(ctx: ApiContext, request: ApiRequest<'saveMc
 export async function removeMcpServer(ctx: ApiContext, request: ApiRequest<'removeMcpServer'>): Promise<SettingsView> {
   const removed = await withKnownTools(
     ctx,
-    ctx.store.update((state) => {
-      if (!Object.hasOwn(state.settings.mcpServers, request.name))
-        throw new CoreError('mcp.unknown', `No MCP server \`${request.name}\` is saved.`);
-      delete state.settings.mcpServers[request.name];
-      return { result: view(ctx, state) };
-    }, () => [{ kind: 'mcp_server_removed', outcome: 'ok', detail: `${request.name} was removed` }]),
+    ctx.store.update(
+      (state) => {
+        if (!Object.hasOwn(state.settings.mcpServers, request.name))
+          throw new CoreError('mcp.unknown', `No MCP server \`${request.name}\` is saved.`);
+        delete state.settings.mcpServers[request.name];
+        return { result: view(ctx, state) };
+      },
+      () => [{ kind: 'mcp_server_removed', outcome: 'ok', detail: `${request.name} was removed` }],
+    ),
   );
   return removed;
 }

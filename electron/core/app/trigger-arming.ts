@@ -171,50 +171,53 @@ export async function armTrigger(
     );
   const secret =
     current.type === 'webhook' ? await webhookSecretFor(ctx, request.webhookSecret, 'webhookSecret') : null;
-  const { answer } = await store.update((state) => {
-    const trigger = triggerIn(state, request.triggerId);
-    // A changed package is armed again only by reinstalling it (DESIGN.md "Trust after install").
-    refuseIfChanged(state, trigger.packageName, `trigger \`${trigger.name}\` was not armed`);
-    // A package the policy now refuses is withheld whole (DESIGN.md "Managed policy"): nothing of it is armed.
-    refuseWithheldPackage(state, policy, trigger.packageName, `trigger \`${trigger.name}\` was not armed`);
-    if (trigger.type === 'file_watch' && path === null)
-      throw new CoreError('trigger.needs_folder', `trigger \`${trigger.name}\` watches a folder: pick one to arm it`);
-    if (trigger.type !== 'file_watch' && path !== null)
-      throw new CoreError(
-        'trigger.folder_not_needed',
-        `trigger \`${trigger.name}\` is not a file_watch trigger: it watches no folder`,
-      );
-    if (trigger.type === 'at' && trigger.at && Date.parse(trigger.at) <= deps.now().getTime())
-      throw new CoreError('trigger.past', `trigger \`${trigger.name}\` was for ${trigger.at}, which has passed`);
-    if (trigger.type !== 'webhook' && secret !== null)
-      throw new CoreError(
-        'trigger.secret_not_needed',
-        `trigger \`${trigger.name}\` is not a webhook: it takes no secret`,
-        { path: 'webhookSecret' },
-      );
-    setWebhookSecret(state, trigger, secret?.kept ?? null);
-    trigger.armed = true;
-    trigger.armedAt = deps.now().toISOString();
-    trigger.folder = path;
-    return {
-      result: {
-        answer: {
-          trigger: triggerView(trigger, deps.now()),
-          webhookSecret: secret?.shown ?? null,
-          webhookSecretGiven: secret?.kept.origin === 'given',
-          webhookSecretSharedWarning: null as string | null,
+  const { answer } = await store.update(
+    (state) => {
+      const trigger = triggerIn(state, request.triggerId);
+      // A changed package is armed again only by reinstalling it (DESIGN.md "Trust after install").
+      refuseIfChanged(state, trigger.packageName, `trigger \`${trigger.name}\` was not armed`);
+      // A package the policy now refuses is withheld whole (DESIGN.md "Managed policy"): nothing of it is armed.
+      refuseWithheldPackage(state, policy, trigger.packageName, `trigger \`${trigger.name}\` was not armed`);
+      if (trigger.type === 'file_watch' && path === null)
+        throw new CoreError('trigger.needs_folder', `trigger \`${trigger.name}\` watches a folder: pick one to arm it`);
+      if (trigger.type !== 'file_watch' && path !== null)
+        throw new CoreError(
+          'trigger.folder_not_needed',
+          `trigger \`${trigger.name}\` is not a file_watch trigger: it watches no folder`,
+        );
+      if (trigger.type === 'at' && trigger.at && Date.parse(trigger.at) <= deps.now().getTime())
+        throw new CoreError('trigger.past', `trigger \`${trigger.name}\` was for ${trigger.at}, which has passed`);
+      if (trigger.type !== 'webhook' && secret !== null)
+        throw new CoreError(
+          'trigger.secret_not_needed',
+          `trigger \`${trigger.name}\` is not a webhook: it takes no secret`,
+          { path: 'webhookSecret' },
+        );
+      setWebhookSecret(state, trigger, secret?.kept ?? null);
+      trigger.armed = true;
+      trigger.armedAt = deps.now().toISOString();
+      trigger.folder = path;
+      return {
+        result: {
+          answer: {
+            trigger: triggerView(trigger, deps.now()),
+            webhookSecret: secret?.shown ?? null,
+            webhookSecretGiven: secret?.kept.origin === 'given',
+            webhookSecretSharedWarning: null as string | null,
+          },
+          who: whoOf(trigger),
         },
-        who: whoOf(trigger),
-      },
-    };
-  }, ({ answer, who }) => [
-    {
-      kind: 'arm',
-      ...who,
-      outcome: 'ok',
-      detail: armedWords(answer.trigger.type, path, secret?.kept.origin ?? 'made'),
+      };
     },
-  ]);
+    ({ answer, who }) => [
+      {
+        kind: 'arm',
+        ...who,
+        outcome: 'ok',
+        detail: armedWords(answer.trigger.type, path, secret?.kept.origin ?? 'made'),
+      },
+    ],
+  );
   if (secret?.given)
     answer.webhookSecretSharedWarning = await sharedSecretWarning(ctx, request.triggerId, secret.given);
   return answer;
@@ -222,23 +225,25 @@ export async function armTrigger(
 
 /** Disarms a trigger; a webhook's secret is deleted. Recorded as `disarm` when it was armed. */
 export async function disarmTrigger(ctx: ApiContext, request: ApiRequest<'disarmTrigger'>): Promise<TriggerView> {
-  const { view } = await ctx.store.update((state) => {
-    const trigger = triggerIn(state, request.triggerId);
-    const was = trigger.armed;
-    const who = whoOf(trigger);
-    disarm(state, trigger);
-    return { result: { view: triggerView(trigger, ctx.deps.now()), was, who } };
-  }, ({ view, was, who }) =>
-    was
-      ? [
-          {
-            kind: 'disarm',
-            ...who,
-            outcome: 'ok',
-            detail: view.type === 'webhook' ? 'disarmed; its signing secret was deleted' : 'disarmed',
-          },
-        ]
-      : [],
+  const { view } = await ctx.store.update(
+    (state) => {
+      const trigger = triggerIn(state, request.triggerId);
+      const was = trigger.armed;
+      const who = whoOf(trigger);
+      disarm(state, trigger);
+      return { result: { view: triggerView(trigger, ctx.deps.now()), was, who } };
+    },
+    ({ view, was, who }) =>
+      was
+        ? [
+            {
+              kind: 'disarm',
+              ...who,
+              outcome: 'ok',
+              detail: view.type === 'webhook' ? 'disarmed; its signing secret was deleted' : 'disarmed',
+            },
+          ]
+        : [],
   );
   return view;
 }
@@ -261,23 +266,26 @@ export async function rotateWebhookSecret(
     secret.kept.origin === 'given'
       ? 'replaced by the signing secret its sender gave; the old one no longer signs'
       : 'a new signing secret was made; the old one no longer signs';
-  const { answer } = await store.update((state) => {
-    const trigger = triggerIn(state, request.triggerId);
-    if (!trigger.armed)
-      throw new CoreError('trigger.not_armed', `trigger \`${trigger.name}\` is not armed: arm it to make its secret`);
-    setWebhookSecret(state, trigger, secret.kept);
-    return {
-      result: {
-        answer: {
-          trigger: triggerView(trigger, deps.now()),
-          webhookSecret: secret.shown,
-          webhookSecretGiven: secret.kept.origin === 'given',
-          webhookSecretSharedWarning: null as string | null,
+  const { answer } = await store.update(
+    (state) => {
+      const trigger = triggerIn(state, request.triggerId);
+      if (!trigger.armed)
+        throw new CoreError('trigger.not_armed', `trigger \`${trigger.name}\` is not armed: arm it to make its secret`);
+      setWebhookSecret(state, trigger, secret.kept);
+      return {
+        result: {
+          answer: {
+            trigger: triggerView(trigger, deps.now()),
+            webhookSecret: secret.shown,
+            webhookSecretGiven: secret.kept.origin === 'given',
+            webhookSecretSharedWarning: null as string | null,
+          },
+          who: whoOf(trigger),
         },
-        who: whoOf(trigger),
-      },
-    };
-  }, ({ who }) => [{ kind: 'secret_rotated', ...who, outcome: 'ok', detail: words }]);
+      };
+    },
+    ({ who }) => [{ kind: 'secret_rotated', ...who, outcome: 'ok', detail: words }],
+  );
   if (secret.given) answer.webhookSecretSharedWarning = await sharedSecretWarning(ctx, request.triggerId, secret.given);
   return answer;
 }

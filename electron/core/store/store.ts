@@ -174,15 +174,19 @@ export class Store {
           write === false && loaded.kind === 'missing'
             ? await this.record.recordMany(entries)
             : await this.commitWith(state, draft, entries);
-        await this.options.onRecorded?.(stored).catch((error: unknown) =>
-          this.tell('the activity export could not be written', error),
-        );
+        await this.options
+          .onRecorded?.(stored)
+          .catch((error: unknown) => this.tell('the activity export could not be written', error));
         return result;
       }),
     );
   }
 
-  private commitWith(state: StoreState, draft: StoreState, entries: readonly ActivityInput[]): Promise<ActivityEvent[]> {
+  private commitWith(
+    state: StoreState,
+    draft: StoreState,
+    entries: readonly ActivityInput[],
+  ): Promise<ActivityEvent[]> {
     return this.record.commit(
       state.record,
       entries,

@@ -151,20 +151,23 @@ export class FireGate {
     };
     // One commit (DESIGN.md "Commit points"): the mark and its entry together; a failed commit is still said.
     await this.host.store
-      .update((s) => {
-        const trust = s.packageTrust[name];
-        if (!trust || s.packages[name]?.sha256 !== pkg.sha256 || trust.integrity.state === 'changed')
-          return { result: false, write: false };
-        trust.integrity = {
-          ...trust.integrity,
-          state: 'changed',
-          checkedAt: at,
-          changed: report.changed,
-          missing: report.missing,
-          added: report.added,
-        };
-        return { result: true };
-      }, () => [entry])
+      .update(
+        (s) => {
+          const trust = s.packageTrust[name];
+          if (!trust || s.packages[name]?.sha256 !== pkg.sha256 || trust.integrity.state === 'changed')
+            return { result: false, write: false };
+          trust.integrity = {
+            ...trust.integrity,
+            state: 'changed',
+            checkedAt: at,
+            changed: report.changed,
+            missing: report.missing,
+            added: report.added,
+          };
+          return { result: true };
+        },
+        () => [entry],
+      )
       .catch((error: unknown) => {
         this.host.line(`problem ${name} could not be marked changed: ${String(error)}`);
         this.host.record(entry);

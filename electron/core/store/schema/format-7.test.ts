@@ -93,9 +93,9 @@ describe('store format 7: one schema gives the records and the check on load', (
     const head = { count: 2, last: 'a'.repeat(64) };
     const committed = { ...emptyState(), record: { head, seal: 'b'.repeat(64), outbox: ['{"seq":2}'] } };
     expect(stateProblem(committed)).toBeNull();
-    expect(stateProblem({ ...committed, record: { ...committed.record, head: { count: -1, last: head.last } } })).toMatch(
-      /record/,
-    );
+    expect(
+      stateProblem({ ...committed, record: { ...committed.record, head: { count: -1, last: head.last } } }),
+    ).toMatch(/record/);
     expect(stateProblem({ ...committed, record: { ...committed.record, seal: 'not hex' } })).toMatch(/record/);
     expect(stateProblem({ ...committed, record: { ...committed.record, extra: 1 } })).toMatch(/record/);
   });
