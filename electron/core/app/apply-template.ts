@@ -16,7 +16,7 @@ import { own } from '../../../shared/base/own';
 import { organizationServers, refuse, templateProblem, usablePolicy } from '../policy/index';
 import { CoreError } from '../errors/index';
 import { type Source, templateDigest } from './sources';
-import { placeFromStaging, removeAndPrune } from '../store/staging';
+import { placeFromStaging } from '../store/staging';
 import { applyApplyPlan, planApply } from './apply-plan';
 import type { StoreState } from '../store/state';
 import { checkTemplateFolder } from '../bounded';
@@ -196,11 +196,12 @@ export async function applyTemplate(ctx: ApiContext, request: ApiRequest<'apply'
         await writeFile(join(staging, rel), body, { mode: 0o644 });
       }
     },
-    record: () =>
+    record: (place) =>
       store.update(
-        (state) => {
+        async (state) => {
           const earlier = earlierApply(state, request, fingerprint);
           if (earlier) return { result: { receipt: earlier, duplicate: true }, write: false };
+          await place();
           for (const trigger of previewed.triggers) deps.faults?.applyTrigger?.(trigger.name);
           applyApplyPlan(state, plan, request.requestId);
           return { result: { receipt: plan.receipt, duplicate: false } };
@@ -208,6 +209,5 @@ export async function applyTemplate(ctx: ApiContext, request: ApiRequest<'apply'
         ({ duplicate }) => (duplicate ? [] : plan.events),
       ),
   });
-  if (outcome.duplicate) await removeAndPrune(finalDir, deps.dataDir);
   return outcome.receipt;
 }

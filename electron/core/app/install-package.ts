@@ -267,9 +267,10 @@ async function installOnce(ctx: ApiContext, request: ApiRequest<'install'>) {
       // The SHA-256 of every file install writes, re-checked later.
       files = await digestsOf(staging);
     },
-    record: () =>
+    record: (place) =>
       store.update(
-        (state) => {
+        async (state) => {
+          await place();
           // Decided and planned again under the store's lock, from what the store holds now: another change (an
           // install, a new pin, a never-allowed tool) may have landed meanwhile.
           const decisions = decideFromStore(state, manifest, trust, request.decisions, policy);

@@ -16,9 +16,11 @@ import { mkdir, readFile, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { StoreDamage } from '../../../shared/contract/api';
 import { CoreError } from '../errors/index';
+import { ioFaultSentence } from '../errors/io-fault';
 import { type ActivityEvent, type ActivityInput, ActivityLog } from '../activity/activity-log';
 import { writeFileAtomic, type AtomicWriteFaults } from './atomic-file';
 import { withLockFile } from './lock';
+import { recoverFolders } from './recovery';
 import { emptyState, migrateState, ownRecords, STATE_VERSION, stateProblem, type StoreState } from './state';
 
 /** The state file's name in the data folder. */
@@ -54,6 +56,8 @@ export class Store {
   private readonly now: () => Date;
   /** The data folder's activity record, whose decisions this store commits with each change. */
   readonly record: ActivityLog;
+  /** The open-time recovery ran (`recovery.ts`): once per store, under the lock, before its first change. */
+  private recovered = false;
 
   constructor(
     readonly dataDir: string,
@@ -162,6 +166,15 @@ export class Store {
             : loaded.kind === 'missing'
               ? emptyState()
               : await this.setAside(loaded.reason);
+        if (!this.recovered) {
+          this.recovered = true;
+          await recoverFolders(this.dataDir, state).then(
+            ({ removed }) => {
+              if (removed.length > 0) this.tell(`left by an interrupted change, removed: ${removed.join(', ')}`, null);
+            },
+            (error: unknown) => this.tell('the leftovers of an interrupted change could not be removed', error),
+          );
+        }
         const draft = ownRecords(structuredClone(state));
         const { result, write } = await change(draft);
         const entries = record?.(result, draft) ?? [];
@@ -203,7 +216,14 @@ export class Store {
   }
 
   private tell(message: string, error: unknown): void {
-    (this.options.log ?? ((m: string, e?: unknown) => console.error(m, e)))(`apollia: ${message}`, error);
+    // Without the host's log: one line, the fault as a sentence, never a stack trace (DESIGN.md "Commit points").
+    const log =
+      this.options.log ??
+      ((m: string, e?: unknown) =>
+        console.error(
+          e === undefined ? m : `${m}: ${ioFaultSentence(e) ?? (e instanceof Error ? e.message : String(e))}`,
+        ));
+    log(`apollia: ${message}`, error ?? undefined);
   }
 
   /**
