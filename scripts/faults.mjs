@@ -13,7 +13,7 @@
  * Needs the built CLI (`npm run build`) and strace.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -23,7 +23,7 @@ const DURABLE = ['write', 'pwrite64', 'fsync', 'fdatasync', 'rename', 'renameat2
 const FAULTS = { kill: 'signal=SIGKILL', eio: 'error=EIO', enospc: 'error=ENOSPC' };
 const STACK = /\n\s+at /;
 const ALREADY =
-  /already (installed|trusted|saved|armed|disarmed)|No package called|no MCP server|not armed|is disarmed/i;
+  /already (installed|trusted|saved|armed|disarmed)|nothing to do|No package called|no MCP server|not armed|is disarmed/i;
 
 /** The commands swept: a setup (the "old" state) and the command that makes the "new" one. */
 export const SWEPT = {
@@ -37,7 +37,44 @@ export const SWEPT = {
     setup: (w) => [['install', join(w, 'invoices.apo'), '--yes']],
     args: () => ['uninstall', 'invoices'],
   },
+  arm: {
+    setup: (w) => [['install', join(w, 'invoices.apo'), '--yes']],
+    args: () => ['arm', 'invoices/first-monday'],
+  },
+  disarm: {
+    setup: (w) => [
+      ['install', join(w, 'invoices.apo'), '--yes'],
+      ['arm', 'invoices/first-monday'],
+    ],
+    args: () => ['disarm', 'invoices/first-monday'],
+  },
+  grant: {
+    setup: (w) => [['install', join(w, 'invoices.apo'), '--yes']],
+    args: () => ['grant', 'invoices/invoice-clerk', 'pkg:invoices/extract_totals'],
+  },
+  revoke: {
+    setup: (w) => [
+      ['install', join(w, 'invoices.apo'), '--yes'],
+      ['grant', 'invoices/invoice-clerk', 'pkg:invoices/extract_totals'],
+    ],
+    args: () => ['revoke', 'invoices/invoice-clerk', 'pkg:invoices/extract_totals'],
+  },
+  'trust add': { setup: () => [], args: (w) => ['trust', 'add', join(w, 'example.pub'), '--name', 'Example'] },
+  'trust remove': {
+    setup: (w) => [['trust', 'add', join(w, 'example.pub'), '--name', 'Example']],
+    args: () => ['trust', 'remove', KEY_ID, '--yes'],
+  },
 };
+
+/** The key `trust add` is swept with: a minisign public key of id {@link KEY_ID} (never used to verify). */
+const KEY_ID = '1111111111111111';
+function writeKey(work) {
+  const key = Buffer.concat([Buffer.from('Ed'), Buffer.alloc(8, 0x11), Buffer.alloc(32, 0x22)]);
+  writeFileSync(
+    join(work, 'example.pub'),
+    `untrusted comment: minisign public key ${KEY_ID}\n${key.toString('base64')}\n`,
+  );
+}
 
 function run(argv, env = {}) {
   const r = spawnSync(argv[0], argv.slice(1), {
@@ -53,12 +90,14 @@ const cli = (data, args) => run([process.execPath, CLI, '--data-dir', data, ...a
 function stateShape(data) {
   const path = join(data, 'state.json');
   if (!existsSync(path)) return 'none';
-  return readFileSync(path, 'utf8')
-    .replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d+Z/g, 'TIME')
-    .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, 'UUID')
-    .replace(/"[A-Za-z0-9+/=]{40,}"/g, '"SEALED"')
-    // The record's HMACs and the committed head's seal: each data folder has its own record key.
-    .replace(/[0-9a-f]{64}/g, 'HMAC');
+  return (
+    readFileSync(path, 'utf8')
+      .replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d+Z/g, 'TIME')
+      .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, 'UUID')
+      .replace(/"[A-Za-z0-9+/=]{40,}"/g, '"SEALED"')
+      // The record's HMACs and the committed head's seal: each data folder has its own record key.
+      .replace(/[0-9a-f]{64}/g, 'HMAC')
+  );
 }
 
 function decisionCount(data) {
@@ -148,6 +187,7 @@ export function sweep({
     join(work, 'invoices.apo'),
   ]);
   if (packed.code !== 0) throw new Error(`pack failed: ${packed.out}`);
+  writeKey(work);
   const results = {};
   for (const name of only) {
     const spec = SWEPT[name];

@@ -86,7 +86,10 @@ describe('store commands', () => {
     expect(treeHash(dataDir, RECORD_FILES)).toBe(before);
 
     const again = await cli(['--data-dir', dataDir, 'install', invoices, '--yes']);
-    expect([again.code, again.stderr]).toEqual([1, 'apollia-desktop: invoices 1.2.0 is already installed\n']);
+    expect([again.code, again.stdout]).toEqual([
+      0,
+      'invoices 1.2.0 is already installed (the same bytes): nothing to do.\n',
+    ]);
     expect(treeHash(dataDir, RECORD_FILES)).toBe(before);
 
     const gone = await cli(['--data-dir', dataDir, 'uninstall', 'invoices']);

@@ -152,6 +152,11 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     io.stdout(
       `Key ID ${keyId}\nFingerprint: ${fingerprint}\n  (compare it with the one the publisher gave you; \`tail -n 1 KEY.pub | base64 -d | sha256sum\` prints the same digits)\nTrusting it as “${name}”.\n`,
     );
+    // The same key under the same name: already done (a rerun after a kill, DESIGN.md "Commit points"), exit 0.
+    if (preview.value.trustedAs === name) {
+      io.stdout(`Key ${keyId} is already trusted as ${name}: nothing to do.\n`);
+      return EXIT.accepted;
+    }
     const added = await api.trustKey({ publicKey, name });
     if (!added.ok) return refused(io, added.error);
     io.stdout(
