@@ -24,6 +24,7 @@ import {
 import { previewKey, previewKeyFile, untrustKey, verifyInstalled } from './app/publisher-trust';
 import { archiveAgent, setToolAccess } from './app/agents';
 import { appInfo } from './app/app-info';
+import { ActivityLog } from './activity/activity-log';
 import { type ApiContext, type ApiDeps, exportRecorded } from './app/context';
 import { openDashboard } from './app/dashboard';
 import { CoreError } from './errors/index';
@@ -149,14 +150,16 @@ function handlersOf(ctx: ApiContext): { [M in ApiMethod]: (request: ApiRequest<M
 
 /** Builds the Api over `deps`. */
 export function createApi(deps: ApiDeps): CoreApi {
+  const record = new ActivityLog(deps.dataDir, { now: deps.now });
   const store = new Store(deps.dataDir, {
     now: deps.now,
+    record,
     faults: deps.faults,
     lockTimeoutMs: deps.lockTimeoutMs,
     log: deps.log,
     onRecorded: (events) => exportRecorded(ctx, events),
   });
-  const ctx: ApiContext = { deps, store, sources: new SourceRegistry(), activity: store.record };
+  const ctx: ApiContext = { deps, store, sources: new SourceRegistry(), activity: record };
   const log = deps.log ?? ((message: string, error?: unknown) => console.error(message, error));
   const handlers = handlersOf(ctx);
   const api = {

@@ -54,19 +54,22 @@ describe('the writers of state.json and decisions.jsonl', () => {
     ]);
   });
 
-  it('an ActivityLog is opened, or appended to in batches, only by the store, the trigger host and the CLI reader', () => {
+  it('an ActivityLog is opened, or appended to in batches, only by the Api and the trigger host (for their stores), the store and the CLI reader', () => {
     const openers = files
       .filter(({ text }) => /new ActivityLog\(|\.recordMany\(/.test(text))
       .map(({ path }) => path)
       .sort();
     expect(openers).toEqual([
       'electron/core/activity/activity-log.ts',
+      // Opens the data folder's record and gives it to the store, whose commit is the only writer of decisions.
+      'electron/core/api.ts',
       // Reads and verifies (`activity`, `activity verify`, `activity export`); never records.
       'electron/core/cli/activity-command.ts',
-      // The commit: `Store.update` with the change's record.
+      // The commit: `Store.update` with the change's record (names `recordMany` for a record with no state yet).
       'electron/core/store/store.ts',
       // Traffic and the host's own decisions, in batches: each batch flushes the committed outbox first.
       'electron/core/triggers/activity-queue.ts',
+      // The queue's log, and the record its store commits with.
       'electron/core/triggers/trigger-host.ts',
     ]);
   });

@@ -29,9 +29,9 @@ import {
 } from '../../../shared/activity/activity-kinds';
 import { struckAfterCommit } from '../errors/io-fault';
 import { withLockFile } from '../store/lock';
-import { readCommit, type RecordCommit, sealOf } from '../store/outbox';
+import { readCommit, type RecordCommit } from '../store/outbox';
 import { cleanField } from './entry-text';
-import { appendLines, commitBreaks, pendingLines, syncRecordFile } from './record-commit';
+import { appendLines, commitBreaks, pendingLines, sealOf, syncRecordFile } from './record-commit';
 import {
   type ChainBreak,
   chainFields,

@@ -4,7 +4,8 @@
  * the record key; a change whose append was interrupted is completed first), traffic's as sealed
  * beside the store — and what was proved, or where each breaks and how. Writes only that recovery.
  */
-import { type RecordCommit, readCommit, sealOf } from '../store/outbox';
+import { type RecordCommit, readCommit } from '../store/outbox';
+import { sealOf } from './record-commit';
 import type { ReadLine, RecordHead, RecordStream } from './record-chain';
 import { type ActivityEvent, parseEntry } from './record-files';
 import { readHeads } from './record-head';

@@ -10,9 +10,13 @@
  */
 import { open, truncate } from 'node:fs/promises';
 import type { RecordCommit } from '../store/outbox';
-import { sealOf } from '../store/outbox';
-import { chainFields, type RecordHead } from './record-chain';
+import { chainFields, mac, type RecordHead } from './record-chain';
 import { lastLine } from './record-files';
+
+/** The seal of a committed head: an HMAC under the record key, so whoever lacks the key cannot forge or roll one. */
+export function sealOf(key: Uint8Array, head: RecordHead): string {
+  return mac(key, `apollia committed head\n${JSON.stringify([head.count, head.last])}`);
+}
 
 /** A committed head's breaks against the record's end: each a detail for a `record_broken` decision. */
 export function commitBreaks(key: Uint8Array, commit: RecordCommit, tail: RecordHead): string[] {

@@ -3,19 +3,14 @@
  * `schema/format-7.ts`): the decisions' head after the last change, sealed under the record key, and
  * that change's outbox, the exact lines appended to `decisions.jsonl` after the state's rename.
  * Read here without the store's lock by every writer of the record (`activity/activity-log.ts`), so
- * no writer appends before a committed change's lines are in.
+ * no writer appends before a committed change's lines are in; the head's seal is the record's
+ * (`activity/record-commit.ts` `sealOf`).
  */
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { mac, type RecordHead } from '../activity/record-chain';
 import type { RecordCommit } from './schema/format-7';
 
 export type { RecordCommit };
-
-/** The seal of a committed head: an HMAC under the record key, so whoever lacks the key cannot forge or roll one. */
-export function sealOf(key: Uint8Array, head: RecordHead): string {
-  return mac(key, `apollia committed head\n${JSON.stringify([head.count, head.last])}`);
-}
 
 /** The record's commit of a data folder's state file, or null (no state, format 6 or older, not readable). */
 export async function readCommit(dataDir: string): Promise<RecordCommit | null> {

@@ -11,7 +11,11 @@ import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../../test/helpers/test-api';
 import { ActivityLog } from '../activity/activity-log';
 import { emptyState } from './state';
-import { Store } from './store';
+import { Store, type StoreOptions } from './store';
+
+/** A store with its record, as the Api and the trigger host open one. */
+const opened = (dataDir: string, options: StoreOptions = {}) =>
+  new Store(dataDir, { record: new ActivityLog(dataDir), ...options });
 
 /** A pid no process has any more (a child that ran and ended). */
 const deadPid = (): number => spawnSync(process.execPath, ['-e', '']).pid as number;
@@ -52,7 +56,7 @@ describe('the open-time recovery of an interrupted change', () => {
     const dataDir = tempDir();
     place(dataDir, 'packages/invoices/1.2.0');
     const { lines, log } = logged();
-    await touch(new Store(dataDir, { log }));
+    await touch(opened(dataDir, { log }));
     expect(existsSync(join(dataDir, 'packages'))).toBe(false);
     expect(lines.join('\n')).toContain('packages/invoices/1.2.0');
   });
@@ -63,7 +67,7 @@ describe('the open-time recovery of an interrupted change', () => {
     place(dataDir, 'packages/invoices/1.1.0');
     place(dataDir, 'packages/ledger/2.0.0');
     stateNaming(dataDir, ['packages/invoices/1.1.0', 'packages/ledger/2.0.0']);
-    await touch(new Store(dataDir, { log: () => undefined }));
+    await touch(opened(dataDir, { log: () => undefined }));
     expect(existsSync(join(dataDir, 'packages/invoices/1.0.0'))).toBe(false);
     expect(existsSync(join(dataDir, 'packages/invoices/1.1.0/apollia.toml'))).toBe(true);
     expect(existsSync(join(dataDir, 'packages/ledger/2.0.0/apollia.toml'))).toBe(true);
@@ -73,14 +77,14 @@ describe('the open-time recovery of an interrupted change', () => {
     const dataDir = tempDir();
     place(dataDir, 'packages/invoices/1.2.0');
     stateNaming(dataDir, []);
-    await touch(new Store(dataDir, { log: () => undefined }));
+    await touch(opened(dataDir, { log: () => undefined }));
     expect(existsSync(join(dataDir, 'packages/invoices'))).toBe(false);
   });
 
   it('an apply killed after placing its agent folder, before its commit: the folder is removed', async () => {
     const dataDir = tempDir();
     place(dataDir, 'agents/abc');
-    await touch(new Store(dataDir, { log: () => undefined }));
+    await touch(opened(dataDir, { log: () => undefined }));
     expect(existsSync(join(dataDir, 'agents/abc'))).toBe(false);
   });
 
@@ -91,7 +95,7 @@ describe('the open-time recovery of an interrupted change', () => {
     place(dataDir, `staging/${process.pid}-2222`);
     writeFileSync(join(dataDir, `.state.json.tmp-${dead}-3333`), '{');
     writeFileSync(join(dataDir, `.state.json.tmp-${process.pid}-4444`), '{');
-    await touch(new Store(dataDir, { log: () => undefined }));
+    await touch(opened(dataDir, { log: () => undefined }));
     expect(existsSync(join(dataDir, `staging/${dead}-1111`))).toBe(false);
     expect(existsSync(join(dataDir, `staging/${process.pid}-2222`))).toBe(true);
     expect(existsSync(join(dataDir, `.state.json.tmp-${dead}-3333`))).toBe(false);
@@ -100,7 +104,7 @@ describe('the open-time recovery of an interrupted change', () => {
 
   it('a change killed after its commit, before its record was appended: the next open appends the outbox', async () => {
     const dataDir = tempDir();
-    const store = new Store(dataDir);
+    const store = opened(dataDir);
     await store.update(
       (state) => {
         state.settings.deniedTools = ['shell'];
@@ -126,7 +130,7 @@ describe('the open-time recovery of an interrupted change', () => {
     expect(state.record.head.count).toBe(whole.split('\n').filter(Boolean).length);
     // Killed before the append: the record lacks the change; verify (which completes it first) and a read both heal it.
     writeFileSync(decisions, before);
-    expect((await new Store(dataDir).read()).settings.deniedTools).toEqual(['shell', 'web']);
+    expect((await opened(dataDir).read()).settings.deniedTools).toEqual(['shell', 'web']);
     expect(readFileSync(decisions, 'utf8')).toBe(whole);
     // Killed in the middle of the append: the torn line is cut and the outbox's lines written whole.
     writeFileSync(decisions, whole.slice(0, before.length + 40));
@@ -138,7 +142,7 @@ describe('the open-time recovery of an interrupted change', () => {
 
   it('the record cut deeper than the outbox reaches is not patched over: verify names the cut against the committed head', async () => {
     const dataDir = tempDir();
-    const store = new Store(dataDir);
+    const store = opened(dataDir);
     for (const detail of ['one', 'two', 'three'])
       await store.update(
         () => ({ result: null }),
@@ -147,7 +151,7 @@ describe('the open-time recovery of an interrupted change', () => {
     const decisions = join(dataDir, 'activity', 'decisions.jsonl');
     const lines = readFileSync(decisions, 'utf8').split('\n').filter(Boolean);
     writeFileSync(decisions, `${lines.slice(0, -2).join('\n')}\n`);
-    await new Store(dataDir).read();
+    await opened(dataDir).read();
     expect(readFileSync(decisions, 'utf8').split('\n').filter(Boolean)).toHaveLength(lines.length - 2);
     const report = await new ActivityLog(dataDir).verify();
     expect(report.decisions.broken?.kind).toBe('cut');
@@ -161,7 +165,7 @@ describe('the open-time recovery of an interrupted change', () => {
 
   it('a committed head edited without the key is named: its seal fails', async () => {
     const dataDir = tempDir();
-    const store = new Store(dataDir);
+    const store = opened(dataDir);
     await store.update(
       () => ({ result: null }),
       () => [{ kind: 'grant', outcome: 'ok', detail: 'one' }],

@@ -17,9 +17,10 @@ import { join } from 'node:path';
 import type { StoreDamage } from '../../../shared/contract/api';
 import { CoreError } from '../errors/index';
 import { ioFaultSentence } from '../errors/io-fault';
-import { type ActivityEvent, type ActivityInput, ActivityLog } from '../activity/activity-log';
+import type { ActivityKind, ActivityOutcome } from '../../../shared/activity/activity-kinds';
 import { writeFileAtomic, type AtomicWriteFaults } from './atomic-file';
 import { withLockFile } from './lock';
+import type { RecordCommit } from './outbox';
 import { recoverFolders } from './recovery';
 import { emptyState, migrateState, ownRecords, STATE_VERSION, stateProblem, type StoreState } from './state';
 
@@ -33,8 +34,14 @@ export interface StoreOptions {
   now?: () => Date;
   faults?: AtomicWriteFaults;
   lockTimeoutMs?: number;
+  /**
+   * The data folder's activity record, whose decisions this store commits with each change
+   * (`activity/activity-log.ts` `ActivityLog`, given by the store's maker: the record sits a floor
+   * above the store). Without it a change that records is refused as a programming error.
+   */
+  record?: StoreRecord;
   /** Called with a change's entries as stored, once they are committed (the policy's export). */
-  onRecorded?: (events: ActivityEvent[]) => Promise<void>;
+  onRecorded?: (events: RecordedEntry[]) => Promise<void>;
   /** Told of what went wrong and was left for the next open (an append of the record after its commit). */
   log?: (message: string, error?: unknown) => void;
 }
@@ -45,8 +52,37 @@ export interface StoreChange<T> {
   write?: boolean;
 }
 
+/** One activity entry a change records (the activity record's `ActivityInput`: `at` defaults to the clock's). */
+export interface StoreEntry {
+  at?: string;
+  kind: ActivityKind;
+  package?: string;
+  agent?: string;
+  trigger?: string;
+  outcome: ActivityOutcome;
+  detail: string;
+}
+
+/** An entry as the record stored it (cleaned, `at` set). */
+export type RecordedEntry = StoreEntry & { at: string };
+
 /** The activity entries a change records (DESIGN.md "Commit points"), from its result and the new state. */
-export type ChangeRecord<T> = (result: T, state: StoreState) => readonly ActivityInput[];
+export type ChangeRecord<T> = (result: T, state: StoreState) => readonly StoreEntry[];
+
+/** What the store needs of the activity record (`ActivityLog` is the one). */
+export interface StoreRecord {
+  /** Chains `entries` after the record's end, hands `write` the new commit (the commit point), then appends them. */
+  commit(
+    previous: RecordCommit | null,
+    entries: readonly StoreEntry[],
+    write: (commit: RecordCommit) => Promise<void>,
+    onAppendProblem: (error: unknown) => void,
+  ): Promise<RecordedEntry[]>;
+  /** Appends entries with no commit (no state to carry them). */
+  recordMany(entries: readonly StoreEntry[]): Promise<RecordedEntry[]>;
+  /** Appends the committed outbox's lines the record lacks. */
+  recover(commit: RecordCommit | null): Promise<void>;
+}
 
 type Loaded = { kind: 'ok'; state: StoreState } | { kind: 'missing' } | { kind: 'damaged'; reason: string };
 
@@ -54,8 +90,7 @@ type Loaded = { kind: 'ok'; state: StoreState } | { kind: 'missing' } | { kind: 
 export class Store {
   private queue: Promise<unknown> = Promise.resolve();
   private readonly now: () => Date;
-  /** The data folder's activity record, whose decisions this store commits with each change. */
-  readonly record: ActivityLog;
+
   /** The open-time recovery ran (`recovery.ts`): once per store, under the lock, before its first change. */
   private recovered = false;
 
@@ -64,7 +99,6 @@ export class Store {
     private readonly options: StoreOptions = {},
   ) {
     this.now = options.now ?? (() => new Date());
-    this.record = new ActivityLog(dataDir, { now: this.now });
   }
 
   /** Path of the state file. */
@@ -185,7 +219,7 @@ export class Store {
         // No state yet and none to write (a refused first install): there is no head to commit with, only the record.
         const stored =
           write === false && loaded.kind === 'missing'
-            ? await this.record.recordMany(entries)
+            ? await this.recordOf().recordMany(entries)
             : await this.commitWith(state, draft, entries);
         await this.options
           .onRecorded?.(stored)
@@ -195,12 +229,8 @@ export class Store {
     );
   }
 
-  private commitWith(
-    state: StoreState,
-    draft: StoreState,
-    entries: readonly ActivityInput[],
-  ): Promise<ActivityEvent[]> {
-    return this.record.commit(
+  private commitWith(state: StoreState, draft: StoreState, entries: readonly StoreEntry[]): Promise<RecordedEntry[]> {
+    return this.recordOf().commit(
       state.record,
       entries,
       async (commit) => {
@@ -209,6 +239,12 @@ export class Store {
       },
       (error) => this.tell('the activity record could not be appended; it is completed at the next start', error),
     );
+  }
+
+  private recordOf(): StoreRecord {
+    if (!this.options.record)
+      throw new Error('this store was opened without its activity record: a change that records cannot be committed');
+    return this.options.record;
   }
 
   private write(state: StoreState): Promise<void> {
@@ -231,8 +267,8 @@ export class Store {
    * disk interrupted) are appended; a failure is left for the next open.
    */
   private async recover(state: StoreState): Promise<void> {
-    if (!state.record || state.record.outbox.length === 0) return;
-    await this.record
+    if (!state.record || state.record.outbox.length === 0 || !this.options.record) return;
+    await this.options.record
       .recover(state.record)
       .catch((error: unknown) => this.tell('the activity record could not be completed; it is tried again', error));
   }
