@@ -27,7 +27,7 @@ import {
   type ActivityOutcome,
   isDecisionKind,
 } from '../../../shared/activity/activity-kinds';
-import { struckAfterCommit } from '../errors/io-fault';
+import { markIoFault, struckAfterCommit } from '../errors/io-fault';
 import { withLockFile } from '../store/lock';
 import { readCommit, type RecordCommit } from '../store/outbox';
 import { cleanField } from './entry-text';
@@ -217,9 +217,12 @@ export class ActivityLog {
   ): Promise<ActivityEvent[]> {
     const events = inputs.map((input) => this.clean(input));
     await this.locked(async (key) => {
-      await this.flushOutbox(key, previous);
-      // The lines the previous outbox covered are durable before it is replaced.
-      await syncRecordFile(this.decisionsPath);
+      // The lines the previous outbox covered are durable before it is replaced; a fault here changed nothing.
+      await this.flushOutbox(key, previous)
+        .then(() => syncRecordFile(this.decisionsPath))
+        .catch((error: unknown) => {
+          throw markIoFault(error, this.decisionsPath, 'before_commit');
+        });
       const tail = await this.tail(key, 'decisions');
       const heads = { decisions: tail, traffic: await this.tail(key, 'traffic') };
       const broken = (await this.breaks(key, previous, heads)).map((detail) =>
