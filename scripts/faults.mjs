@@ -86,23 +86,60 @@ function run(argv, env = {}) {
 
 const cli = (data, args) => run([process.execPath, CLI, '--data-dir', data, ...args]);
 
-/** The state with what differs between equal runs (times, ids, sealed bytes) put in words. */
+/**
+ * The state with what differs between equal runs (times, ids, sealed bytes) put in words, and
+ * without its `record` (the activity record's commit: checked against the record itself).
+ */
 function stateShape(data) {
   const path = join(data, 'state.json');
   if (!existsSync(path)) return 'none';
-  return (
-    readFileSync(path, 'utf8')
-      .replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d+Z/g, 'TIME')
-      .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, 'UUID')
-      .replace(/"[A-Za-z0-9+/=]{40,}"/g, '"SEALED"')
-      // The record's HMACs and the committed head's seal: each data folder has its own record key.
-      .replace(/[0-9a-f]{64}/g, 'HMAC')
-  );
+  let state;
+  try {
+    state = JSON.parse(readFileSync(path, 'utf8'));
+  } catch {
+    return 'torn';
+  }
+  delete state.record;
+  return JSON.stringify(state, null, 2)
+    .replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d+Z/g, 'TIME')
+    .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, 'UUID')
+    .replace(/"[A-Za-z0-9+/=]{40,}"/g, '"SEALED"');
 }
 
-function decisionCount(data) {
+const decisionLines = (data) => {
   const path = join(data, 'activity', 'decisions.jsonl');
-  return existsSync(path) ? readFileSync(path, 'utf8').split('\n').filter(Boolean).length : 0;
+  return existsSync(path) ? readFileSync(path, 'utf8').split('\n').filter(Boolean) : [];
+};
+
+function decisionCount(data) {
+  return decisionLines(data).length;
+}
+
+/** What is wrong with the record against the state: its committed outbox not in the record. */
+function recordProblem(data) {
+  const path = join(data, 'state.json');
+  if (!existsSync(path)) return null;
+  let outbox = [];
+  try {
+    outbox = JSON.parse(readFileSync(path, 'utf8')).record?.outbox ?? [];
+  } catch {
+    return null;
+  }
+  const lines = new Set(decisionLines(data));
+  return outbox.every((line) => lines.has(line)) ? null : 'committed outbox not in the record';
+}
+
+/** Whether the record's lines past `from` are only refusals (an attempt refused by the fault is itself recorded). */
+function onlyRefusals(data, from) {
+  return decisionLines(data)
+    .slice(from)
+    .every((line) => {
+      try {
+        return JSON.parse(line).outcome !== 'ok';
+      } catch {
+        return false;
+      }
+    });
 }
 
 /** A fresh data folder in the command's old state. */
@@ -157,8 +194,10 @@ function point(spec, work, step, fault, reference) {
   if (list.code !== 0 || STACK.test(list.out)) broke.push(`store does not load: ${list.out.trim()}`);
   const shape = stateShape(data);
   const decisions = decisionCount(data);
+  const problem = recordProblem(data);
+  if (problem) broke.push(problem);
   if (shape === reference.oldShape) {
-    if (decisions !== reference.oldDecisions && decisions !== reference.newDecisions) broke.push('record torn');
+    if (decisions !== reference.oldDecisions && !onlyRefusals(data, reference.oldDecisions)) broke.push('record torn');
   } else if (shape === reference.newShape) {
     if (decisions < reference.newDecisions) broke.push('new state, change not recorded');
   } else broke.push('state neither old nor new');

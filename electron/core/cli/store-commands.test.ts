@@ -97,9 +97,14 @@ describe('store commands', () => {
     expect(readdirSync(dataDir).filter((name) => !RECORD_FILES.includes(name))).toEqual(['state.json']);
     const empty = JSON.parse((await cli(['--data-dir', dataDir, 'list', '--json'])).stdout);
     expect(empty).toEqual({ packages: [], agents: [], triggers: [], damage: [] });
-    expect((await cli(['--data-dir', dataDir, 'uninstall', 'invoices'])).stderr).toBe(
-      'apollia-desktop: No package called `invoices` is installed.\n',
-    );
+    // Uninstalled already (the record says so): done, exit 0; a name never installed is refused.
+    const again = await cli(['--data-dir', dataDir, 'uninstall', 'invoices']);
+    expect([again.code, again.stdout]).toEqual([
+      0,
+      expect.stringMatching(/^invoices is not installed: it was uninstalled at \S+Z; nothing to do\.\n$/),
+    ]);
+    const never = await cli(['--data-dir', dataDir, 'uninstall', 'ledger']);
+    expect([never.code, never.stderr]).toEqual([1, 'apollia-desktop: No package called `ledger` is installed.\n']);
   });
 
   it('apply makes the agent the preview showed, or nothing when it is blocked', async () => {
