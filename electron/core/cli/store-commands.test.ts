@@ -98,8 +98,8 @@ describe('store commands', () => {
     const empty = JSON.parse((await cli(['--data-dir', dataDir, 'list', '--json'])).stdout);
     expect(empty).toEqual({ packages: [], agents: [], triggers: [], damage: [] });
     // Uninstalled already (the record says so): done, exit 0; a name never installed is refused.
-    const again = await cli(['--data-dir', dataDir, 'uninstall', 'invoices']);
-    expect([again.code, again.stdout]).toEqual([
+    const gone2 = await cli(['--data-dir', dataDir, 'uninstall', 'invoices']);
+    expect([gone2.code, gone2.stdout]).toEqual([
       0,
       expect.stringMatching(/^invoices is not installed: it was uninstalled at \S+Z; nothing to do\.\n$/),
     ]);
