@@ -12,8 +12,10 @@
  *
  * Every field of every entry is cleaned before it is written (`entry-text.ts`). Keyed: each line
  * carries `seq` and `hmac`, an HMAC under the record key (`record-key.ts`) of the line before
- * (`record-chain.ts`); the head of each stream is sealed beside the store (`record-head.ts`) until
- * the store's commit carries it. {@link ActivityLog.verify} says what it proved (`record-verify.ts`).
+ * (`record-chain.ts`); the decisions' head is committed in the state with each change, the
+ * change's lines in its outbox (`commit`, `record-commit.ts`, DESIGN.md "Commit points"), traffic's
+ * head sealed beside the store (`record-head.ts`). {@link ActivityLog.verify} says what it proved
+ * (`record-check.ts`, `record-verify.ts`).
  *
  * Every append takes `activity.lock` (the store's cross-process lock file, `store/lock.ts`), so the
  * app, the trigger host and the CLI can all record. The move from a plain SHA-256 record is made
