@@ -13,7 +13,7 @@
  * Needs the built CLI (`npm run build`) and strace.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -58,6 +58,14 @@ export const SWEPT = {
       ['grant', 'invoices/invoice-clerk', 'pkg:invoices/extract_totals'],
     ],
     args: () => ['revoke', 'invoices/invoice-clerk', 'pkg:invoices/extract_totals'],
+  },
+  update: {
+    setup: (w) => [['install', join(w, 'invoices.apo'), '--yes']],
+    args: (w) => ['install', join(w, 'invoices-1.3.0.apo'), '--yes'],
+  },
+  apply: {
+    setup: () => [],
+    args: () => ['apply', 'release-notes', '--param', 'owner=acme', '--param', 'repo=shop', '--yes'],
   },
   'trust add': { setup: () => [], args: (w) => ['trust', 'add', join(w, 'example.pub'), '--name', 'Example'] },
   'trust remove': {
@@ -227,6 +235,13 @@ export function sweep({
   ]);
   if (packed.code !== 0) throw new Error(`pack failed: ${packed.out}`);
   writeKey(work);
+  // The update swept: the same package at 1.3.0.
+  const next = join(work, 'invoices-1.3.0');
+  cpSync(join(ROOT, 'test/fixtures/apo/invoices'), next, { recursive: true });
+  const toml = join(next, 'apollia.toml');
+  writeFileSync(toml, readFileSync(toml, 'utf8').replace('version = "1.2.0"', 'version = "1.3.0"'));
+  const packedNext = run([process.execPath, CLI, 'pack', next, '-o', join(work, 'invoices-1.3.0.apo')]);
+  if (packedNext.code !== 0) throw new Error(`pack failed: ${packedNext.out}`);
   const results = {};
   for (const name of only) {
     const spec = SWEPT[name];
