@@ -204,11 +204,13 @@ function point(spec, work, step, fault, reference) {
   const decisions = decisionCount(data);
   const problem = recordProblem(data);
   if (problem) broke.push(problem);
-  if (shape === reference.oldShape) {
+  // A change that leaves the state as it was (a grant of what was granted) is judged by its record alone.
+  if (shape === reference.newShape && decisions >= reference.newDecisions) {
+    // new state, change recorded
+  } else if (shape === reference.oldShape) {
     if (decisions !== reference.oldDecisions && !onlyRefusals(data, reference.oldDecisions)) broke.push('record torn');
-  } else if (shape === reference.newShape) {
-    if (decisions < reference.newDecisions) broke.push('new state, change not recorded');
-  } else broke.push('state neither old nor new');
+  } else if (shape === reference.newShape) broke.push('new state, change not recorded');
+  else broke.push('state neither old nor new');
   const again = cli(data, spec.args(work));
   if (again.code !== 0 && !ALREADY.test(again.out)) broke.push(`rerun: ${again.out.trim().slice(0, 160)}`);
   if (STACK.test(again.out)) broke.push('rerun stack trace');

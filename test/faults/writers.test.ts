@@ -65,7 +65,8 @@ describe('the writers of state.json and decisions.jsonl', () => {
       'electron/core/api.ts',
       // Reads and verifies (`activity`, `activity verify`, `activity export`); never records.
       'electron/core/cli/activity-command.ts',
-      // Reads: an uninstall already done (the record's last word on the package) is said, exit 0.
+      // Read: a removal already done (the record's last word on the key, on the package) is said, exit 0.
+      'electron/core/cli/trust-command.ts',
       'electron/core/cli/uninstall-command.ts',
       // The commit: `Store.update` with the change's record (names `recordMany` for a record with no state yet).
       'electron/core/store/store.ts',
