@@ -73,6 +73,14 @@ describe('the open-time recovery of an interrupted change', () => {
     expect(existsSync(join(dataDir, 'packages/ledger/2.0.0/apollia.toml'))).toBe(true);
   });
 
+  it('a state naming a whole package folder (an older layout) keeps everything in it', async () => {
+    const dataDir = tempDir();
+    place(dataDir, 'packages/invoices/tools');
+    stateNaming(dataDir, ['packages/invoices']);
+    await touch(opened(dataDir, { log: () => undefined }));
+    expect(existsSync(join(dataDir, 'packages/invoices/tools/apollia.toml'))).toBe(true);
+  });
+
   it('an uninstall killed after its commit, before deleting the folder: the deletion is finished', async () => {
     const dataDir = tempDir();
     place(dataDir, 'packages/invoices/1.2.0');

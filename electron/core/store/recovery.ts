@@ -42,19 +42,22 @@ export async function recoverFolders(dataDir: string, state: StoreState, now = D
   for (const pkg of Object.values(state.packages)) named.add(pkg.dir.replace(/\/+$/, ''));
   for (const agent of Object.values(state.agents))
     if (agent.origin === 'template') named.add(agent.dir.replace(/\/+$/, ''));
+  // Kept: a folder a record names, one inside it (a state of an older layout naming `packages/<name>`), one holding it.
+  const kept = (rel: string) =>
+    [...named].some((dir) => dir === rel || dir.startsWith(`${rel}/`) || rel.startsWith(`${dir}/`));
   const removed: string[] = [];
   for (const pkg of await names(join(dataDir, 'packages'))) {
     if (!pkg.isDirectory()) continue;
     for (const version of await names(join(dataDir, 'packages', pkg.name))) {
       const rel = `packages/${pkg.name}/${version.name}`;
-      if (named.has(rel)) continue;
+      if (kept(rel)) continue;
       await removeAndPrune(join(dataDir, rel), dataDir);
       removed.push(rel);
     }
   }
   for (const agent of await names(join(dataDir, 'agents'))) {
     const rel = `agents/${agent.name}`;
-    if (!agent.isDirectory() || named.has(rel)) continue;
+    if (!agent.isDirectory() || kept(rel)) continue;
     await rm(join(dataDir, rel), { recursive: true, force: true });
     removed.push(rel);
   }
