@@ -67,6 +67,10 @@ export const SWEPT = {
     setup: () => [],
     args: () => ['apply', 'release-notes', '--param', 'owner=acme', '--param', 'repo=shop', '--yes'],
   },
+  remove: {
+    setup: () => [['apply', 'release-notes', '--param', 'owner=acme', '--param', 'repo=shop', '--yes']],
+    args: (_w, data) => ['remove', Object.keys(JSON.parse(readFileSync(join(data, 'state.json'), 'utf8')).agents)[0]],
+  },
   'trust add': { setup: () => [], args: (w) => ['trust', 'add', join(w, 'example.pub'), '--name', 'Example'] },
   'trust remove': {
     setup: (w) => [['trust', 'add', join(w, 'example.pub'), '--name', 'Example']],
@@ -165,7 +169,7 @@ function durableSteps(spec, work) {
   const data = prepared(spec, work);
   const log = join(work, 'count.log');
   const trace = ['strace', '-f', '-y', '-qq', '-o', log, '-e', `trace=${DURABLE.join(',')}`];
-  const r = run([...trace, process.execPath, CLI, '--data-dir', data, ...spec.args(work)]);
+  const r = run([...trace, process.execPath, CLI, '--data-dir', data, ...spec.args(work, data)]);
   if (r.code !== 0) throw new Error(`the command failed untouched: ${r.out}`);
   const seen = new Map();
   const steps = [];
@@ -188,7 +192,7 @@ function point(spec, work, step, fault, reference) {
   const log = join(work, 'point.log');
   const trace = ['strace', '-f', '-y', '-qq', '-o', log, '-e', `trace=${step.call}`];
   const inject = `inject=${step.call}:${FAULTS[fault]}:when=${step.when}`;
-  const first = run([...trace, '-e', inject, process.execPath, CLI, '--data-dir', data, ...spec.args(work)]);
+  const first = run([...trace, '-e', inject, process.execPath, CLI, '--data-dir', data, ...spec.args(work, data)]);
   // The step the fault struck: the call marked INJECTED, or for a kill the last call before death.
   const calls = readFileSync(log, 'utf8')
     .split('\n')
@@ -211,7 +215,7 @@ function point(spec, work, step, fault, reference) {
     if (decisions !== reference.oldDecisions && !onlyRefusals(data, reference.oldDecisions)) broke.push('record torn');
   } else if (shape === reference.newShape) broke.push('new state, change not recorded');
   else broke.push('state neither old nor new');
-  const again = cli(data, spec.args(work));
+  const again = cli(data, spec.args(work, data));
   if (again.code !== 0 && !ALREADY.test(again.out)) broke.push(`rerun: ${again.out.trim().slice(0, 160)}`);
   if (STACK.test(again.out)) broke.push('rerun stack trace');
   rmSync(join(data, '..'), { recursive: true, force: true });
@@ -249,7 +253,7 @@ export function sweep({
     const spec = SWEPT[name];
     const old = prepared(spec, work);
     const reference = { oldShape: stateShape(old), oldDecisions: decisionCount(old) };
-    cli(old, spec.args(work));
+    cli(old, spec.args(work, old));
     reference.newShape = stateShape(old);
     reference.newDecisions = decisionCount(old);
     const steps = durableSteps(spec, work)
