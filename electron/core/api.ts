@@ -22,11 +22,11 @@ import {
   type SourceHandle,
 } from '../../shared/contract/api';
 import { previewKey, previewKeyFile, untrustKey, verifyInstalled } from './app/publisher-trust';
-import { ActivityLog } from './activity/activity-log';
 import { archiveAgent, setToolAccess } from './app/agents';
 import { setApprovals, setToolAsks } from './app/agent-approvals';
 import { appInfo } from './app/app-info';
-import type { ApiContext, ApiDeps } from './app/context';
+import { ActivityLog } from './activity/activity-log';
+import { type ApiContext, type ApiDeps, exportRecorded } from './app/context';
 import { openDashboard } from './app/dashboard';
 import { CoreError } from './errors/index';
 import * as requestValidators from './generated/api-request-validators';
@@ -174,8 +174,16 @@ function handlersOf(ctx: ApiContext): { [M in ApiMethod]: (request: ApiRequest<M
 
 /** Builds the Api over `deps`. */
 export function createApi(deps: ApiDeps): CoreApi {
-  const store = new Store(deps.dataDir, { now: deps.now, faults: deps.faults, lockTimeoutMs: deps.lockTimeoutMs });
-  const ctx: ApiContext = { deps, store, sources: new SourceRegistry(), activity: new ActivityLog(deps.dataDir) };
+  const record = new ActivityLog(deps.dataDir, { now: deps.now });
+  const store = new Store(deps.dataDir, {
+    now: deps.now,
+    record,
+    faults: deps.faults,
+    lockTimeoutMs: deps.lockTimeoutMs,
+    log: deps.log,
+    onRecorded: (events) => exportRecorded(ctx, events),
+  });
+  const ctx: ApiContext = { deps, store, sources: new SourceRegistry(), activity: record };
   const log = deps.log ?? ((message: string, error?: unknown) => console.error(message, error));
   const handlers = handlersOf(ctx);
   const api = {

@@ -15,9 +15,12 @@ const HAS_STRACE = spawnSync('strace', ['-V']).status === 0;
 const STACK = /\n\s+at /;
 
 /** Runs the built CLI, under strace with `inject` when given. */
-function cli(args: string[], inject?: string, env: Record<string, string> = {}) {
+function cli(args: string[], inject?: string, env: Record<string, string> = {}, path?: string) {
   const node = [process.execPath, CLI, ...args];
-  const argv = inject ? ['strace', '-f', '-qq', '-o', '/dev/null', '-e', 'trace=fsync', '-e', inject, ...node] : node;
+  const only = path ? ['-P', path] : [];
+  const argv = inject
+    ? ['strace', '-f', '-qq', '-o', '/dev/null', ...only, '-e', 'trace=fsync', '-e', inject, ...node]
+    : node;
   const run = spawnSync(argv[0] as string, argv.slice(1), {
     encoding: 'utf8',
     env: { PATH: process.env.PATH, HOME: '/home/someone', UV_THREADPOOL_SIZE: '1', ...env },
@@ -28,14 +31,19 @@ function cli(args: string[], inject?: string, env: Record<string, string> = {}) 
 describe.skipIf(skipWithoutBuild(CLI) || !HAS_STRACE)('I/O faults in the built CLI are sentences', () => {
   it('a full disk before the commit: the file, "nothing was changed", exit 1, the store as it was', () => {
     const data = join(tempDir(), 'data');
+    // A first change makes the record (its key, its first lines); the next commit's first fsync is the record's.
+    expect(cli(['--data-dir', data, 'mcp', 'add', 'ledger', '--command', 'uvx']).code).toBe(0);
+    const decisions = join(data, 'activity', 'decisions.jsonl');
     const run = cli(
       ['--data-dir', data, 'mcp', 'add', 'slack', '--command', 'slack-mcp'],
       'inject=fsync:error=ENOSPC:when=1',
+      {},
+      decisions,
     );
     expect(run).toEqual({
       code: 1,
       stdout: '',
-      stderr: `apollia-desktop: ${join(data, 'state.json')}: the disk is full (ENOSPC): nothing was changed\n`,
+      stderr: `apollia-desktop: ${decisions}: the disk is full (ENOSPC): nothing was changed\n`,
     });
     expect(cli(['--data-dir', data, 'mcp', 'list']).stdout).not.toContain('slack');
     const again = cli(['--data-dir', data, 'mcp', 'add', 'slack', '--command', 'slack-mcp']);
@@ -44,9 +52,13 @@ describe.skipIf(skipWithoutBuild(CLI) || !HAS_STRACE)('I/O faults in the built C
 
   it('an I/O error after the commit (the folder fsync): said as made, exit 1, the change kept', () => {
     const data = join(tempDir(), 'data');
+    expect(cli(['--data-dir', data, 'mcp', 'add', 'ledger', '--command', 'uvx']).code).toBe(0);
+    // The data folder's first fsync in this run: the state's rename, made durable (after the commit).
     const run = cli(
       ['--data-dir', data, 'mcp', 'add', 'slack', '--command', 'slack-mcp'],
-      'inject=fsync:error=EIO:when=2',
+      'inject=fsync:error=EIO:when=1',
+      {},
+      data,
     );
     expect(run.code).toBe(1);
     expect(run.stderr).toBe(

@@ -14,8 +14,11 @@ export function tempDir(prefix = 'apollia-store-'): string {
   return mkdtempSync(join(tmpdir(), prefix));
 }
 
-/** The activity record's files in a data folder: its folder, its key and its sealed head (electron/core/activity). */
-export const RECORD_FILES: readonly string[] = ['activity', 'record.key', 'activity-head.json'];
+/**
+ * The activity record's files in a data folder: its folder, its key, its sealed head (electron/core/activity) and
+ * its commit in the state (`state.json#record`: a `FILE#field` entry leaves that field of the JSON file out).
+ */
+export const RECORD_FILES: readonly string[] = ['activity', 'record.key', 'activity-head.json', 'state.json#record'];
 
 /** SHA-256 over every path, kind, mode and content under `dir` (sorted): equal hashes = byte for byte the same tree. */
 export function treeHash(dir: string, except: readonly string[] = []): string {
@@ -34,7 +37,14 @@ export function treeHash(dir: string, except: readonly string[] = []): string {
       const info = lstatSync(full);
       hash.update(`${rel}/${name}:${info.isDirectory() ? 'd' : 'f'}:${info.mode.toString(8)}\n`);
       if (info.isDirectory()) walk(full, `${rel}/${name}`);
-      else hash.update(readFileSync(full));
+      else {
+        const field = rel === '' ? except.find((e) => e.startsWith(`${name}#`))?.slice(name.length + 1) : undefined;
+        if (field === undefined) hash.update(readFileSync(full));
+        else {
+          const { [field]: _left, ...kept } = JSON.parse(readFileSync(full, 'utf8')) as Record<string, unknown>;
+          hash.update(JSON.stringify(kept));
+        }
+      }
     }
   };
   walk(dir, '');

@@ -12,14 +12,16 @@
  *
  * Every field of every entry is cleaned before it is written (`entry-text.ts`). Keyed: each line
  * carries `seq` and `hmac`, an HMAC under the record key (`record-key.ts`) of the line before
- * (`record-chain.ts`); the head of each stream is sealed beside the store (`record-head.ts`) until
- * the store's commit carries it. {@link ActivityLog.verify} says what it proved (`record-verify.ts`).
+ * (`record-chain.ts`); the decisions' head is committed in the state with each change, the
+ * change's lines in its outbox (`commit`, `record-commit.ts`, DESIGN.md "Commit points"), traffic's
+ * head sealed beside the store (`record-head.ts`). {@link ActivityLog.verify} says what it proved
+ * (`record-check.ts`, `record-verify.ts`).
  *
  * Every append takes `activity.lock` (the store's cross-process lock file, `store/lock.ts`), so the
  * app, the trigger host and the CLI can all record. The move from a plain SHA-256 record is made
  * once, when the key is made (`record-migration.ts`).
  */
-import { appendFile, mkdir, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   ACTIVITY_KINDS,
@@ -27,8 +29,11 @@ import {
   type ActivityOutcome,
   isDecisionKind,
 } from '../../../shared/activity/activity-kinds';
+import { markIoFault, struckAfterCommit } from '../errors/io-fault';
 import { withLockFile } from '../store/lock';
+import { readCommit, type RecordCommit } from '../store/outbox';
 import { cleanField } from './entry-text';
+import { appendLines, commitBreaks, pendingLines, sealOf, syncRecordFile } from './record-commit';
 import {
   type ChainBreak,
   chainFields,
@@ -41,11 +46,12 @@ import {
 import { type ActivityEvent, lastLine, OUTCOMES, parseEntry, readLines } from './record-files';
 import { readHeads, type SealedHeads, writeHeads } from './record-head';
 import { openRecordKey, readRecordKey } from './record-key';
-import { headBreaks, migrateToKeyed, rotationLinks } from './record-migration';
-import { type ChainReport, type HeadSource, verifyStream } from './record-verify';
+import { headBreaks, migrateToKeyed } from './record-migration';
+import { type RecordReport, type VerifyOptions, verifyRecord } from './record-check';
+import type { ChainReport } from './record-verify';
 
 export { ACTIVITY_KINDS, type ActivityKind, type ActivityOutcome, isDecisionKind };
-export type { ActivityEvent, ChainBreak, ChainReport, RecordHead };
+export type { ActivityEvent, ChainBreak, ChainReport, RecordHead, RecordReport, VerifyOptions };
 export { GENESIS } from './record-chain';
 
 /** The folder of the record in the data folder. */
@@ -83,22 +89,6 @@ export interface ActivityLogOptions {
   trafficFiles?: number;
   /** Least time between two rotations (ms). */
   rotateFloorMs?: number;
-}
-
-/** What {@link ActivityLog.verify} compares with: the heads the store committed, when it carries them. */
-export interface VerifyOptions {
-  committed?: { decisions?: RecordHead; traffic?: RecordHead };
-  /** The store names packages: an empty record there was deleted. */
-  expectRecord?: boolean;
-}
-
-/** What {@link ActivityLog.verify} proved, per stream, and the breaks the record itself holds. */
-export interface RecordReport {
-  intact: boolean;
-  decisions: ChainReport;
-  traffic: ChainReport;
-  /** `record_broken` entries: breaks found (and recorded) by a writer before this check. */
-  recordedBreaks: ActivityEvent[];
 }
 
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{1,3})?Z$/;
@@ -175,22 +165,111 @@ export class ActivityLog {
     const events = inputs.map((input) => this.clean(input));
     if (events.length === 0) return events;
     await this.locked(async (key) => {
+      // A change the store committed comes first: its lines were chained after the record's end.
+      const commit = await readCommit(this.dataDir);
+      await this.flushOutbox(key, commit);
       const heads = { decisions: await this.tail(key, 'decisions'), traffic: await this.tail(key, 'traffic') };
-      const sealed = await readHeads(this.dataDir, key);
-      const broken = headBreaks(sealed, heads).map((detail) =>
+      const broken = (await this.breaks(key, commit, heads)).map((detail) =>
         this.clean({ kind: 'record_broken', outcome: 'failed', detail }),
       );
       const decisions = [...broken, ...events.filter((e) => isDecisionKind(e.kind))];
-      const traffic = events.filter((e) => !isDecisionKind(e.kind));
       if (decisions.length > 0) heads.decisions = await this.append(key, 'decisions', heads.decisions, decisions);
-      if (traffic.length > 0) {
-        heads.traffic = await this.append(key, 'traffic', heads.traffic, traffic);
-        const rotation = await this.rotateIfDue(key, heads.traffic);
-        if (rotation) heads.decisions = await this.append(key, 'decisions', heads.decisions, [rotation]);
-      }
-      await writeHeads(this.dataDir, key, heads);
+      await this.appendTraffic(key, heads, events);
     });
     return events;
+  }
+
+  /**
+   * What a writer finds wrong with the heads before it writes: decisions against the head the store
+   * committed (the sealed file's until the state carries one: read once, at format 7's first
+   * change), traffic against the sealed head.
+   */
+  private async breaks(key: Uint8Array, commit: RecordCommit | null, heads: SealedHeads): Promise<string[]> {
+    const sealed = await readHeads(this.dataDir, key);
+    if (commit === null) return headBreaks(sealed, heads);
+    const traffic = sealed.state === 'ok' ? headBreaks(sealed, heads, ['traffic']) : [];
+    return [...commitBreaks(key, commit, heads.decisions), ...traffic];
+  }
+
+  /** Appends traffic, rotates it when due (a recorded decision), and seals the heads (caller holds the lock). */
+  private async appendTraffic(key: Uint8Array, heads: SealedHeads, events: readonly ActivityEvent[]): Promise<void> {
+    const traffic = events.filter((e) => !isDecisionKind(e.kind));
+    if (traffic.length > 0) {
+      heads.traffic = await this.append(key, 'traffic', heads.traffic, traffic);
+      const rotation = await this.rotateIfDue(key, heads.traffic);
+      if (rotation) heads.decisions = await this.append(key, 'decisions', heads.decisions, [rotation]);
+    }
+    await writeHeads(this.dataDir, key, heads);
+  }
+
+  /**
+   * The record's side of the store's commit (DESIGN.md "Commit points"; `record-commit.ts`): under
+   * the record's lock, the previous commit's outbox is flushed, the decisions among `inputs` are
+   * chained after the record's end (after a `record_broken` when the end does not match the
+   * committed head), `write` is handed the new commit (the store writes it in the state: the
+   * commit point), then the lines are appended. A failed append is made again from the outbox by
+   * the next writer or the next open; traffic among `inputs` is appended after. Returns the
+   * entries as stored.
+   */
+  async commit(
+    previous: RecordCommit | null,
+    inputs: readonly ActivityInput[],
+    write: (commit: RecordCommit) => Promise<void>,
+    onAppendProblem: (error: unknown) => void = () => undefined,
+  ): Promise<ActivityEvent[]> {
+    const events = inputs.map((input) => this.clean(input));
+    await this.locked(async (key) => {
+      // The lines the previous outbox covered are durable before it is replaced; a fault here changed nothing.
+      await this.flushOutbox(key, previous)
+        .then(() => syncRecordFile(this.decisionsPath))
+        .catch((error: unknown) => {
+          throw markIoFault(error, this.decisionsPath, 'before_commit');
+        });
+      const tail = await this.tail(key, 'decisions');
+      const heads = { decisions: tail, traffic: await this.tail(key, 'traffic') };
+      const broken = (await this.breaks(key, previous, heads)).map((detail) =>
+        this.clean({ kind: 'record_broken', outcome: 'failed', detail }),
+      );
+      const chained = chainLines(key, tail, [...broken, ...events.filter((e) => isDecisionKind(e.kind))]);
+      let after: unknown = null;
+      try {
+        await write({ head: chained.head, seal: sealOf(key, chained.head), outbox: chained.lines });
+      } catch (error) {
+        // Before the rename nothing was changed; after it (the folder's fsync) the change stands and is recorded.
+        if (!struckAfterCommit(error)) throw error;
+        after = error;
+      }
+      try {
+        await appendLines(this.decisionsPath, chained.lines);
+        heads.decisions = chained.head;
+        if (events.some((e) => !isDecisionKind(e.kind))) await this.appendTraffic(key, heads, events);
+      } catch (error) {
+        onAppendProblem(error);
+      }
+      if (after !== null) throw after;
+    });
+    return events;
+  }
+
+  /** Appends the lines of `commit`'s outbox the record lacks (caller holds the lock). */
+  private async flushOutbox(key: Uint8Array, commit: RecordCommit | null): Promise<void> {
+    if (!commit || commit.outbox.length === 0) return;
+    await appendLines(this.decisionsPath, pendingLines(commit, await this.tail(key, 'decisions')));
+  }
+
+  /**
+   * At open (the store's read, `verify`): the committed outbox's lines the record lacks (a change
+   * whose append was cut short by a kill or a full disk) are appended. Cheap when none is missing:
+   * the last line's place is compared without the lock.
+   */
+  async recover(commit?: RecordCommit | null): Promise<void> {
+    const committed = commit === undefined ? await readCommit(this.dataDir) : commit;
+    // Without the key nothing can be linked (and a key is never made here: its loss is a break verify names).
+    if (!committed || committed.outbox.length === 0 || (await readRecordKey(this.dataDir)) === null) return;
+    const last = await lastLine(this.decisionsPath);
+    const seq = last ? chainFields(last.text)?.seq : undefined;
+    if (seq !== undefined && seq >= committed.head.count && last?.terminated) return;
+    await this.locked(async (key) => this.flushOutbox(key, await readCommit(this.dataDir)));
   }
 
   /** The current heads of the record (count and the HMAC the next line carries), read from its files. */
@@ -249,10 +328,8 @@ export class ActivityLog {
   ): Promise<RecordHead> {
     const path = stream === 'decisions' ? this.decisionsPath : this.trafficPath();
     const chained = chainLines(key, head, events);
-    const last = await lastLine(path);
-    // A line cut short by a crash stays as it is (verify shows it); the next starts on a line of its own.
-    const text = `${last !== null && !last.terminated ? '\n' : ''}${chained.lines.join('\n')}\n`;
-    await appendFile(path, text, { mode: 0o600 });
+    // A line cut short by a crash: another's stays as it is (verify shows it); the next starts on a line of its own.
+    await appendLines(path, chained.lines);
     return chained.head;
   }
 
@@ -333,7 +410,7 @@ export class ActivityLog {
   }
 
   /** Before the record is keyed, an earlier version's `activity.jsonl` is taken in (once: the key is the marker). */
-  private async takeInLegacyIfAny(): Promise<void> {
+  async takeInLegacyIfAny(): Promise<void> {
     if ((await readRecordKey(this.dataDir)) !== null) return;
     const present = await stat(join(this.dataDir, LEGACY_ACTIVITY_FILE)).then(
       () => true,
@@ -375,42 +452,6 @@ export class ActivityLog {
    */
   async verify(options: VerifyOptions = {}): Promise<RecordReport> {
     await this.takeInLegacyIfAny();
-    const key = await readRecordKey(this.dataDir);
-    const sealed = key ? await readHeads(this.dataDir, key) : ({ state: 'missing' } as const);
-    const decisionLines = await this.readStream('decisions');
-    const check = (stream: RecordStream, lines: typeof decisionLines): ChainReport => {
-      const committed = options.committed?.[stream];
-      const source: HeadSource = committed ? 'committed' : sealed.state === 'ok' ? 'sealed' : 'none';
-      const head = committed ?? (sealed.state === 'ok' ? sealed.heads[stream] : null);
-      const report = verifyStream({
-        stream,
-        key,
-        lines,
-        head,
-        headSource: source,
-        expectRecord: key !== null || options.expectRecord === true,
-        rotations: rotationLinks(decisionLines.map((l) => l.text)),
-        dir: ACTIVITY_DIR,
-      });
-      if (report.intact && !committed && sealed.state === 'forged')
-        return {
-          ...report,
-          intact: false,
-          head: null,
-          broken: {
-            kind: 'head',
-            file: 'activity-head.json',
-            line: 0,
-            reason: 'its seal fails under the record key: it was changed without the key',
-          },
-        };
-      return report;
-    };
-    const decisions = check('decisions', decisionLines);
-    const traffic = check('traffic', await this.readStream('traffic'));
-    const recordedBreaks = decisionLines
-      .map((l) => parseEntry(l.text))
-      .filter((e): e is ActivityEvent => e?.kind === 'record_broken');
-    return { intact: decisions.intact && traffic.intact, decisions, traffic, recordedBreaks };
+    return verifyRecord(this, options);
   }
 }

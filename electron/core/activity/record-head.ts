@@ -1,10 +1,12 @@
 /**
- * The record's sealed head, kept beside the store until the store's commit carries it (DESIGN.md
- * "Commit points": the new state carries the record's head in its outbox). One small file,
- * `activity-head.json` in the data folder (outside `activity/`, so deleting the record's folder
- * leaves it), written atomically after each append: each stream's head (count and the HMAC the
- * next line carries) and the recorded traffic rotations, sealed with an HMAC under the record key
- * so whoever lacks the key can neither forge nor roll it back to match a cut record.
+ * The record's sealed head beside the store (`activity-head.json` in the data folder, outside
+ * `activity/`, so deleting the record's folder leaves it): each stream's head (count and the HMAC
+ * the next line carries), sealed with an HMAC under the record key so whoever lacks the key can
+ * neither forge nor roll it back to match a cut record; written atomically by the appends made
+ * outside a store commit (the trigger host's batches). The decisions' head is committed in the
+ * state with each change (DESIGN.md "Commit points"; `record-commit.ts`): this file then serves
+ * traffic's head, and the decisions' head of a store not yet of format 7 (read once, at its first
+ * commit).
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';

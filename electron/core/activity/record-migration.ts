@@ -89,6 +89,7 @@ export async function migrateToKeyed(log: MigratingLog, key: Uint8Array): Promis
 export function headBreaks(
   sealed: { state: 'missing' } | { state: 'forged' } | { state: 'ok'; heads: SealedHeads },
   tails: SealedHeads,
+  streams: readonly RecordStream[] = ['decisions', 'traffic'],
 ): string[] {
   if (sealed.state === 'forged')
     return ["the record's sealed head (activity-head.json) failed its seal: it was changed without the record key"];
@@ -98,7 +99,7 @@ export function headBreaks(
       `the record's sealed head (activity-head.json) was gone (the record then held ${tails.decisions.count} decisions): whether entries were cut from the end cannot be told`,
     ];
   const out: string[] = [];
-  for (const stream of ['decisions', 'traffic'] as const) {
+  for (const stream of streams) {
     const head = sealed.heads[stream];
     const tail = tails[stream];
     if (tail.count < head.count)

@@ -27,12 +27,13 @@ describe('the Activity view carries the record’s verdict (DESIGN.md: the dashb
     expect(Value.Check(ActivityViewSchema, intact.value)).toBe(true);
     expect(intact.value.verdict).toMatchObject({ intact: true, breakKind: null, recordedBreaks: 0 });
     expect(intact.value.verdict.summary).toMatch(
-      /^intact: \d+ decisions from the first \(\d{4}-\d\d-\d\d \d\d:\d\d\) to the last \(\d{4}-\d\d-\d\d \d\d:\d\d\), head as sealed$/,
+      /^intact: \d+ decisions from the first \(\d{4}-\d\d-\d\d \d\d:\d\d\) to the last \(\d{4}-\d\d-\d\d \d\d:\d\d\), head as committed$/,
     );
     const decisions = join(dataDir, 'activity', 'decisions.jsonl');
     const lines = readFileSync(decisions, 'utf8').split('\n').filter(Boolean);
-    expect(lines.length).toBeGreaterThanOrEqual(2);
-    writeFileSync(decisions, `${lines.slice(0, -1).join('\n')}\n`);
+    expect(lines.length).toBeGreaterThanOrEqual(3);
+    // The last change's line is put back from the state's outbox (the commit carries it); one more is gone for good.
+    writeFileSync(decisions, `${lines.slice(0, -2).join('\n')}\n`);
     const cut = await api.activity();
     expect(cut.ok && cut.value.verdict).toMatchObject({ intact: false, breakKind: 'cut' });
     expect(cut.ok && cut.value.verdict.summary).toMatch(/^decisions: BROKEN \(lines are missing at the end\)/);

@@ -3,7 +3,7 @@
  * template's agent (a package's agents leave with their package).
  */
 import type { AgentView, ApiRequest } from '../../../shared/contract/api';
-import { type ApiContext, policyOf, recordActivity } from './context';
+import { type ApiContext, policyOf } from './context';
 import { own } from '../../../shared/base/own';
 import { POLICY_REFUSAL, toolBlockedBy } from '../../../shared/policy/policy';
 import { organizationServers, usablePolicy } from '../policy/index';
@@ -35,88 +35,95 @@ export async function setToolAccess(ctx: ApiContext, request: ApiRequest<'setToo
   const policy = request.granted
     ? usablePolicy(policyView, `\`${request.tool}\` was not allowed`)
     : policyView.effective;
-  const { view, packageName } = await ctx.store.update((state) => {
-    const agent = liveAgent(state, request.agentId);
-    if (agent.origin === 'package') {
-      // A changed package is granted nothing until it is reinstalled or removed; withdrawing still works.
-      if (request.granted) {
-        refuseIfChanged(state, agent.packageName, `\`${request.tool}\` was not allowed`);
-        // A package the policy now refuses is withheld whole: nothing of it is granted (DESIGN.md "Managed policy").
-        refuseWithheldPackage(state, policy, agent.packageName, `\`${request.tool}\` was not allowed`);
-      }
-      const entry = agent.access.find((a) => a.entry === request.tool);
-      if (!entry) throw new CoreError('access.unknown', `${agent.displayName} is not offered \`${request.tool}\`.`);
-      // The one decision function says how a grant runs (its author's word is not enough for package code), and refuses
-      // a tool the owner never allows.
-      const decided = decideFromStore(
-        state,
-        own(state.packages, agent.packageName)?.manifest,
-        storedTrust(state, agent.packageName),
-        {
-          agents: ownRecord([[agent.agentId, { access: ownRecord([[request.tool, request.granted]]) }]]),
-          triggers: ownRecord(),
-        },
-        policy,
-      );
-      const permission = decided.agents[agent.agentId]?.[request.tool]?.stored ?? 'deny';
-      entry.permission = permission;
-      entry.granted = permission !== 'deny';
-    } else {
-      // The organization's blocked tools hold at every door, a skipped tool granted later included.
-      const blocked = request.granted ? toolBlockedBy(policy, request.tool, null) : null;
-      if (blocked !== null)
-        throw new CoreError(
-          'policy.blocked_tool',
-          `\`${request.tool}\` cannot be allowed: ${blocked}; ${POLICY_REFUSAL}.`,
+  const { view } = await ctx.store.update(
+    (state) => {
+      const agent = liveAgent(state, request.agentId);
+      if (agent.origin === 'package') {
+        // A changed package is granted nothing until it is reinstalled or removed; withdrawing still works.
+        if (request.granted) {
+          refuseIfChanged(state, agent.packageName, `\`${request.tool}\` was not allowed`);
+          // A package the policy now refuses is withheld whole: nothing of it is granted (DESIGN.md "Managed policy").
+          refuseWithheldPackage(state, policy, agent.packageName, `\`${request.tool}\` was not allowed`);
+        }
+        const entry = agent.access.find((a) => a.entry === request.tool);
+        if (!entry) throw new CoreError('access.unknown', `${agent.displayName} is not offered \`${request.tool}\`.`);
+        // The one decision function says how a grant runs (its author's word is not enough for package code), and refuses
+        // a tool the owner never allows.
+        const decided = decideFromStore(
+          state,
+          own(state.packages, agent.packageName)?.manifest,
+          storedTrust(state, agent.packageName),
+          {
+            agents: ownRecord([[agent.agentId, { access: ownRecord([[request.tool, request.granted]]) }]]),
+            triggers: ownRecord(),
+          },
+          policy,
         );
-      const waiting = waitingTool(agent, request.tool);
-      if (waiting) {
-        // A tool apply skipped because its server was not saved: once the server is saved, granting
-        // it here gives it to the agent as apply would have, with its pin (no second apply needed).
-        if (!request.granted)
+        const permission = decided.agents[agent.agentId]?.[request.tool]?.stored ?? 'deny';
+        entry.permission = permission;
+        entry.granted = permission !== 'deny';
+      } else {
+        // The organization's blocked tools hold at every door, a skipped tool granted later included.
+        const blocked = request.granted ? toolBlockedBy(policy, request.tool, null) : null;
+        if (blocked !== null)
           throw new CoreError(
-            'access.unknown',
-            `${agent.displayName} was never given \`${request.tool}\`: there is nothing to revoke.`,
+            'policy.blocked_tool',
+            `\`${request.tool}\` cannot be allowed: ${blocked}; ${POLICY_REFUSAL}.`,
           );
-        const savedHere = Object.hasOwn(state.settings.mcpServers, waiting.server);
-        if (!savedHere && !organizationServers(policyOf(ctx).effective).has(waiting.server))
-          throw new CoreError(
-            'access.server_missing',
-            `\`${request.tool}\` needs the MCP server \`${waiting.server}\`: save it in Settings → MCP servers first.`,
-          );
-        if (!waitingToolGrantable(state, waiting.tool))
+        const waiting = waitingTool(agent, request.tool);
+        if (waiting) {
+          // A tool apply skipped because its server was not saved: once the server is saved, granting
+          // it here gives it to the agent as apply would have, with its pin (no second apply needed).
+          if (!request.granted)
+            throw new CoreError(
+              'access.unknown',
+              `${agent.displayName} was never given \`${request.tool}\`: there is nothing to revoke.`,
+            );
+          const savedHere = Object.hasOwn(state.settings.mcpServers, waiting.server);
+          if (!savedHere && !organizationServers(policyOf(ctx).effective).has(waiting.server))
+            throw new CoreError(
+              'access.server_missing',
+              `\`${request.tool}\` needs the MCP server \`${waiting.server}\`: save it in Settings → MCP servers first.`,
+            );
+          if (!waitingToolGrantable(state, waiting.tool))
+            throw new CoreError(
+              'access.pin_missing',
+              `\`${request.tool}\` cannot be given: its pin needs a parameter that was not given at apply, or it is on your list of tools you never allow.`,
+            );
+          agent.toolSettings[request.tool] = {
+            family: null,
+            setting: 'allow',
+            pin: waiting.tool.pin,
+            pinMissing: false,
+          };
+          return { result: { view: agentView(state, agent, ctx.deps.now()), packageName: null } };
+        }
+        const setting = own(agent.toolSettings, request.tool);
+        if (!setting) throw new CoreError('access.unknown', `${agent.displayName} has no tool \`${request.tool}\`.`);
+        if (request.granted && setting.pinMissing)
           throw new CoreError(
             'access.pin_missing',
-            `\`${request.tool}\` cannot be given: its pin needs a parameter that was not given at apply, or it is on your list of tools you never allow.`,
+            `\`${request.tool}\` is pinned to a parameter that was not given at apply: it stays denied.`,
           );
-        agent.toolSettings[request.tool] = { family: null, setting: 'allow', pin: waiting.tool.pin, pinMissing: false };
-        return { result: { view: agentView(state, agent, ctx.deps.now()), packageName: null } };
+        setting.setting = request.granted ? 'allow' : 'deny';
       }
-      const setting = own(agent.toolSettings, request.tool);
-      if (!setting) throw new CoreError('access.unknown', `${agent.displayName} has no tool \`${request.tool}\`.`);
-      if (request.granted && setting.pinMissing)
-        throw new CoreError(
-          'access.pin_missing',
-          `\`${request.tool}\` is pinned to a parameter that was not given at apply: it stays denied.`,
-        );
-      setting.setting = request.granted ? 'allow' : 'deny';
-    }
-    return {
-      result: {
-        view: agentView(state, agent, ctx.deps.now()),
-        packageName: agent.origin === 'package' ? agent.packageName : null,
-      },
-    };
-  });
-  const who = { ...(packageName ? { package: packageName } : {}), agent: view.id };
-  await recordActivity(ctx, [
-    {
-      kind: request.granted ? 'grant' : 'revoke',
-      ...who,
-      outcome: 'ok',
-      detail: `${request.granted ? 'allowed' : 'withdrew'} ${request.tool} for ${view.displayName}`,
+      return {
+        result: {
+          view: agentView(state, agent, ctx.deps.now()),
+          packageName: agent.origin === 'package' ? agent.packageName : null,
+        },
+      };
     },
-  ]);
+    ({ view, packageName }) => [
+      {
+        kind: request.granted ? 'grant' : 'revoke',
+        ...(packageName ? { package: packageName } : {}),
+        agent: view.id,
+        outcome: 'ok',
+        detail: `${request.granted ? 'allowed' : 'withdrew'} ${request.tool} for ${view.displayName}`,
+      },
+    ],
+  );
   return view;
 }
 
@@ -136,31 +143,33 @@ function waitingTool(agent: TemplateAgentRecord, tool: string): { server: string
  * as `uninstall` of the agent, plus one `disarm` per trigger it disarmed.
  */
 export async function archiveAgent(ctx: ApiContext, request: ApiRequest<'archiveAgent'>): Promise<AgentView> {
-  const { view, disarmed } = await ctx.store.update((state) => {
-    const agent = liveAgent(state, request.agentId);
-    if (agent.origin === 'package')
-      throw new CoreError(
-        'agent.part_of_package',
-        `${agent.displayName} belongs to the package ${agent.packageName}: uninstall the package instead.`,
-      );
-    agent.archived = true;
-    const disarmed: string[] = [];
-    for (const trigger of Object.values(state.triggers)) {
-      if (trigger.agentId !== agent.id) continue;
-      if (trigger.armed) disarmed.push(trigger.id);
-      disarmTrigger(state, trigger);
-    }
-    return { result: { view: agentView(state, agent, ctx.deps.now()), disarmed } };
-  });
-  await recordActivity(ctx, [
-    ...disarmed.map((trigger) => ({
-      kind: 'disarm' as const,
-      agent: view.id,
-      trigger,
-      outcome: 'ok' as const,
-      detail: `disarmed: ${view.displayName} was archived`,
-    })),
-    { kind: 'uninstall', agent: view.id, outcome: 'ok', detail: `archived ${view.displayName}` },
-  ]);
+  const { view } = await ctx.store.update(
+    (state) => {
+      const agent = liveAgent(state, request.agentId);
+      if (agent.origin === 'package')
+        throw new CoreError(
+          'agent.part_of_package',
+          `${agent.displayName} belongs to the package ${agent.packageName}: uninstall the package instead.`,
+        );
+      agent.archived = true;
+      const disarmed: string[] = [];
+      for (const trigger of Object.values(state.triggers)) {
+        if (trigger.agentId !== agent.id) continue;
+        if (trigger.armed) disarmed.push(trigger.id);
+        disarmTrigger(state, trigger);
+      }
+      return { result: { view: agentView(state, agent, ctx.deps.now()), disarmed } };
+    },
+    ({ view, disarmed }) => [
+      ...disarmed.map((trigger) => ({
+        kind: 'disarm' as const,
+        agent: view.id,
+        trigger,
+        outcome: 'ok' as const,
+        detail: `disarmed: ${view.displayName} was archived`,
+      })),
+      { kind: 'uninstall', agent: view.id, outcome: 'ok', detail: `archived ${view.displayName}` },
+    ],
+  );
   return view;
 }

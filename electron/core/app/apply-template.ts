@@ -11,12 +11,12 @@ import type { ApiRequest, ApplyReceipt } from '../../../shared/contract/api';
 import type { ApplyMachine } from '../../../shared/decisions/apply-context';
 import { type ApplyPreview, previewApply } from '../../../shared/decisions/apply-preview';
 import type { TemplateDetails } from '../../../shared/manifests/template-manifest';
-import { type ApiContext, policyOf, recordActivity } from './context';
+import { type ApiContext, policyOf } from './context';
 import { own } from '../../../shared/base/own';
 import { organizationServers, refuse, templateProblem, usablePolicy } from '../policy/index';
 import { CoreError } from '../errors/index';
 import { type Source, templateDigest } from './sources';
-import { placeFromStaging, removeAndPrune } from '../store/staging';
+import { placeFromStaging } from '../store/staging';
 import { applyApplyPlan, planApply } from './apply-plan';
 import type { StoreState } from '../store/state';
 import { checkTemplateFolder } from '../bounded';
@@ -197,19 +197,18 @@ export async function applyTemplate(ctx: ApiContext, request: ApiRequest<'apply'
         await writeFile(join(staging, rel), body, { mode: 0o600 });
       }
     },
-    record: () =>
-      store.update((state) => {
-        const earlier = earlierApply(state, request, fingerprint);
-        if (earlier) return { result: { receipt: earlier, duplicate: true }, write: false };
-        for (const trigger of previewed.triggers) deps.faults?.applyTrigger?.(trigger.name);
-        applyApplyPlan(state, plan, request.requestId);
-        return { result: { receipt: plan.receipt, duplicate: false } };
-      }),
+    record: (place) =>
+      store.update(
+        async (state) => {
+          const earlier = earlierApply(state, request, fingerprint);
+          if (earlier) return { result: { receipt: earlier, duplicate: true }, write: false };
+          await place();
+          for (const trigger of previewed.triggers) deps.faults?.applyTrigger?.(trigger.name);
+          applyApplyPlan(state, plan, request.requestId);
+          return { result: { receipt: plan.receipt, duplicate: false } };
+        },
+        ({ duplicate }) => (duplicate ? [] : plan.events),
+      ),
   });
-  if (outcome.duplicate) {
-    await removeAndPrune(finalDir, deps.dataDir);
-    return outcome.receipt;
-  }
-  await recordActivity(ctx, plan.events);
   return outcome.receipt;
 }

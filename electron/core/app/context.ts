@@ -70,38 +70,40 @@ export interface ApiContext {
   readonly deps: ApiDeps;
   readonly store: Store;
   readonly sources: SourceRegistry;
-  /** The data folder's activity log: written only through {@link recordActivity}. */
+  /** The data folder's activity log, for reading: written only through the store's commit (`Store.update`). */
   readonly activity: ActivityLog;
 }
 
 /**
- * Records what a store change just did in the activity log, after the change was written. The
- * change stands whatever happens here: a log that cannot be written (a full disk) is reported to
- * the host's log, never turned into a refusal of what the user already got.
+ * Records decisions that change nothing in the store (a refused install, the policy noticed):
+ * through the store's one commit all the same (`Store.update` with its record), so the entries and
+ * the record's head are committed in the state before they are appended. A change of the store
+ * records its entries in its own `update` (its second argument), never after it.
  */
 export async function recordActivity(ctx: ApiContext, events: readonly ActivityInput[]): Promise<void> {
+  if (events.length === 0) return;
+  await ctx.store.update(
+    () => ({ result: undefined, write: false }),
+    () => events,
+  );
+}
+
+/**
+ * The policy's `activityExport`: the entries a commit recorded are also appended there (cleaned as
+ * the record keeps them), one JSON line each, for the organization's log shipper. The store calls
+ * it after each commit (`StoreOptions.onRecorded`); a failure is reported, the change stands.
+ */
+export async function exportRecorded(ctx: ApiContext, events: readonly ActivityEvent[]): Promise<void> {
   const exportTo = events.length > 0 ? policyOf(ctx).effective?.activityExport : null;
-  for (const event of events) {
-    let stored: ActivityEvent | null = null;
+  if (!exportTo) return;
+  for (const stored of events) {
     try {
-      stored = await ctx.activity.record({ at: ctx.deps.now().toISOString(), ...event });
+      await appendFile(exportTo, `${JSON.stringify(stored)}\n`, { mode: 0o600 });
     } catch (error) {
       (ctx.deps.log ?? ((message: string, e?: unknown) => console.error(message, e)))(
-        `apollia: the activity log could not be written (${event.kind})`,
+        `apollia: the policy's activity export ${exportTo} could not be written (${stored.kind})`,
         error,
       );
-    }
-    // The policy's `activityExport`: the person's decisions are also appended (cleaned as the log keeps them), one JSON
-    // line each, for the organization's log shipper.
-    if (exportTo && stored) {
-      try {
-        await appendFile(exportTo, `${JSON.stringify(stored)}\n`, { mode: 0o600 });
-      } catch (error) {
-        (ctx.deps.log ?? ((message: string, e?: unknown) => console.error(message, e)))(
-          `apollia: the policy's activity export ${exportTo} could not be written (${event.kind})`,
-          error,
-        );
-      }
     }
   }
 }

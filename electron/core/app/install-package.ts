@@ -79,6 +79,7 @@ export async function installPackage(ctx: ApiContext, request: ApiRequest<'insta
     // A request naming no opened package (an unknown id) is not an install that was refused: only those are recorded.
     if (error instanceof CoreError && shown !== null) {
       const kind = error.code === 'signature.key_changed' ? 'key_change_refused' : 'install';
+      // Best effort: the refusal is what the person must hear, not a record that could not be written.
       await recordActivity(ctx, [
         {
           kind,
@@ -86,11 +87,15 @@ export async function installPackage(ctx: ApiContext, request: ApiRequest<'insta
           outcome: 'refused',
           detail: `${error.code}: ${shown} was not installed: ${error.message}`,
         },
-      ]);
+      ]).catch((problem: unknown) =>
+        (ctx.deps.log ?? ((m: string, e?: unknown) => console.error(m, e)))(
+          'apollia: the refused install could not be recorded',
+          problem,
+        ),
+      );
     }
     throw error;
   }
-  await recordActivity(ctx, installed.events);
   return installed.receipt;
 }
 
@@ -263,26 +268,30 @@ async function installOnce(ctx: ApiContext, request: ApiRequest<'install'>) {
       // The SHA-256 of every file install writes, re-checked later.
       files = await digestsOf(staging);
     },
-    record: () =>
-      store.update((state) => {
-        // Decided and planned again under the store's lock, from what the store holds now: another change (an
-        // install, a new pin, a never-allowed tool) may have landed meanwhile.
-        const decisions = decideFromStore(state, manifest, trust, request.decisions, policy);
-        const planned = planInstall(state, {
-          manifest,
-          decisions,
-          sha256,
-          dir,
-          signature,
-          files,
-          prepared,
-          acceptKeyChange: request.acceptKeyChange === true,
-          at: deps.now().toISOString(),
-        });
-        applyInstallPlan(state, planned);
-        if (src.feed && kept) dropped = recordFeedInstall(state, src.feed, kept, deps.now().toISOString());
-        return { result: planned };
-      }),
+    record: (place) =>
+      store.update(
+        async (state) => {
+          await place();
+          // Decided and planned again under the store's lock, from what the store holds now: another change (an
+          // install, a new pin, a never-allowed tool) may have landed meanwhile.
+          const decisions = decideFromStore(state, manifest, trust, request.decisions, policy);
+          const planned = planInstall(state, {
+            manifest,
+            decisions,
+            sha256,
+            dir,
+            signature,
+            files,
+            prepared,
+            acceptKeyChange: request.acceptKeyChange === true,
+            at: deps.now().toISOString(),
+          });
+          applyInstallPlan(state, planned);
+          if (src.feed && kept) dropped = recordFeedInstall(state, src.feed, kept, deps.now().toISOString());
+          return { result: planned };
+        },
+        (planned) => planned.events,
+      ),
   });
   if (plan.oldDir && plan.oldDir !== dir) await removeAndPrune(join(deps.dataDir, plan.oldDir), deps.dataDir);
   await dropKeptArchive(deps.dataDir, dropped);
@@ -309,18 +318,22 @@ export async function uninstallPackage(
   const pkg = own((await store.read()).packages, request.name);
   if (!pkg) throw new CoreError('package.unknown', `No package called \`${request.name}\` is installed.`);
   const receipt = await removeThroughStaging(deps.dataDir, join(deps.dataDir, 'packages', pkg.name), () =>
-    store.update((state) => {
-      const current = own(state.packages, request.name);
-      if (!current) throw new CoreError('package.unknown', `No package called \`${request.name}\` is installed.`);
-      const removed = removePackageRecords(state, request.name);
-      return { result: { name: current.name, version: current.version, ...removed } };
-    }),
+    store.update(
+      (state) => {
+        const current = own(state.packages, request.name);
+        if (!current) throw new CoreError('package.unknown', `No package called \`${request.name}\` is installed.`);
+        const removed = removePackageRecords(state, request.name);
+        return { result: { name: current.name, version: current.version, ...removed } };
+      },
+      (receipt) => {
+        const parts = [`uninstalled ${receipt.name} ${receipt.version}`];
+        if (receipt.removedAgents.length > 0) parts.push(`${receipt.removedAgents.length} agent(s) removed`);
+        if (receipt.removedTriggers.length > 0) parts.push(`${receipt.removedTriggers.length} trigger(s) removed`);
+        return [{ kind: 'uninstall', package: receipt.name, outcome: 'ok', detail: parts.join('; ') }];
+      },
+    ),
   );
   // Its archives kept for roll back go with it (after the commit that forgot them).
   await sweepKeptArchives(deps.dataDir, await store.read());
-  const parts = [`uninstalled ${receipt.name} ${receipt.version}`];
-  if (receipt.removedAgents.length > 0) parts.push(`${receipt.removedAgents.length} agent(s) removed`);
-  if (receipt.removedTriggers.length > 0) parts.push(`${receipt.removedTriggers.length} trigger(s) removed`);
-  await recordActivity(ctx, [{ kind: 'uninstall', package: receipt.name, outcome: 'ok', detail: parts.join('; ') }]);
   return receipt;
 }

@@ -12,8 +12,8 @@ import type { KeyChange, KeyPreview, TrustedKeyView, VerifiedPackage } from '../
 import type { SignatureSummary } from '../../../shared/manifests/inspection';
 import { type KeyPin, UNSIGNED } from '../../../shared/trust/trust';
 import type { SignatureUpdate } from '../../../shared/trust/signature-verdict';
-import { type ActivityInput, ActivityLog } from '../activity/activity-log';
-import { type ApiContext } from './context';
+import type { ActivityInput } from '../activity/activity-log';
+import { type ApiContext, recordActivity } from './context';
 import { own } from '../../../shared/base/own';
 import type { ApiErrorCode } from '../../../shared/contract/api-errors';
 import { CoreError } from '../errors/index';
@@ -83,17 +83,15 @@ export async function trustKey(
   ctx: ApiContext,
   request: { publicKey: string; name: string },
 ): Promise<TrustedKeyView[]> {
-  const { views, key } = await ctx.store.update((state) => {
-    const added = addTrustedKey(trustedKeysOf(state), request.publicKey, request.name, ctx.deps.now());
-    if (!added.ok) throw refusal(added.error);
-    state.trustedKeys = added.keys;
-    return { result: { views: keyViews(state, added.keys), key: added.key } };
-  });
-  await new ActivityLog(ctx.deps.dataDir, { now: ctx.deps.now }).record({
-    kind: 'key_trusted',
-    outcome: 'ok',
-    detail: `trusted key ${key.keyId} as “${key.name}”`,
-  });
+  const { views } = await ctx.store.update(
+    (state) => {
+      const added = addTrustedKey(trustedKeysOf(state), request.publicKey, request.name, ctx.deps.now());
+      if (!added.ok) throw refusal(added.error);
+      state.trustedKeys = added.keys;
+      return { result: { views: keyViews(state, added.keys), key: added.key } };
+    },
+    ({ key }) => [{ kind: 'key_trusted', outcome: 'ok', detail: `trusted key ${key.keyId} as “${key.name}”` }],
+  );
   return views;
 }
 
@@ -155,20 +153,26 @@ export async function readKeyFile(path: string): Promise<string> {
  * log. Packages pinned to it stay pinned to the whole key: an update is still checked against it.
  */
 export async function untrustKey(ctx: ApiContext, request: { keyId: string }): Promise<TrustedKeyView[]> {
-  const { views, key, pinned } = await ctx.store.update((state) => {
-    const removed = removeTrustedKey(trustedKeysOf(state), request.keyId);
-    if (!removed.ok) throw refusal(removed.error);
-    const pinned = pinnedTo(state, removed.key);
-    state.trustedKeys = removed.keys;
-    return { result: { views: keyViews(state, removed.keys), key: removed.key, pinned } };
-  });
-  const kept =
-    pinned.length === 0 ? 'no installed package was pinned to it' : `still pinned to it: ${pinned.join(', ')}`;
-  await new ActivityLog(ctx.deps.dataDir, { now: ctx.deps.now }).record({
-    kind: 'key_removed',
-    outcome: 'ok',
-    detail: `removed key ${key.keyId} (“${key.name}”) from your trusted publishers; ${kept}`,
-  });
+  const { views } = await ctx.store.update(
+    (state) => {
+      const removed = removeTrustedKey(trustedKeysOf(state), request.keyId);
+      if (!removed.ok) throw refusal(removed.error);
+      const pinned = pinnedTo(state, removed.key);
+      state.trustedKeys = removed.keys;
+      return { result: { views: keyViews(state, removed.keys), key: removed.key, pinned } };
+    },
+    ({ key, pinned }) => {
+      const kept =
+        pinned.length === 0 ? 'no installed package was pinned to it' : `still pinned to it: ${pinned.join(', ')}`;
+      return [
+        {
+          kind: 'key_removed',
+          outcome: 'ok',
+          detail: `removed key ${key.keyId} (“${key.name}”) from your trusted publishers; ${kept}`,
+        },
+      ];
+    },
+  );
   return views;
 }
 
@@ -204,12 +208,14 @@ export async function refuseKeyChange(
   name: string,
   version: string,
 ): Promise<void> {
-  await new ActivityLog(ctx.deps.dataDir, { now: ctx.deps.now }).record({
-    kind: 'key_change_refused',
-    package: name,
-    outcome: 'refused',
-    detail: `${version} not installed: you refused the key change (${change.message})`,
-  });
+  await recordActivity(ctx, [
+    {
+      kind: 'key_change_refused',
+      package: name,
+      outcome: 'refused',
+      detail: `${version} not installed: you refused the key change (${change.message})`,
+    },
+  ]);
 }
 
 /** The trust record of a fresh install: its pin, signature and file digests; integrity `ok`. */
@@ -273,43 +279,44 @@ export async function verifyInstalled(ctx: ApiContext): Promise<VerifiedPackage[
   }
   const at = deps.now().toISOString();
   const newly: ActivityInput[] = [];
-  const results = await store.update((current) => {
-    let write = false;
-    const out: VerifiedPackage[] = [];
-    for (const [name, seen] of found) {
-      const pkg = own(current.packages, name);
-      if (!pkg || pkg.dir !== seen.dir || pkg.version !== seen.version) continue; // changed by an install meanwhile: the next check sees it
-      if (!own(current.packageTrust, name)?.files) {
-        if (!seen.files) continue;
-        const record = own(current.packageTrust, name);
-        current.packageTrust[name] = installedTrust(
-          record?.pin ?? { kind: 'unsigned' },
-          record?.signature ?? UNSIGNED,
-          seen.files,
-          at,
-        );
-        write = true;
+  const results = await store.update(
+    (current) => {
+      let write = false;
+      const out: VerifiedPackage[] = [];
+      for (const [name, seen] of found) {
+        const pkg = own(current.packages, name);
+        if (!pkg || pkg.dir !== seen.dir || pkg.version !== seen.version) continue; // changed by an install meanwhile: the next check sees it
+        if (!own(current.packageTrust, name)?.files) {
+          if (!seen.files) continue;
+          const record = own(current.packageTrust, name);
+          current.packageTrust[name] = installedTrust(
+            record?.pin ?? { kind: 'unsigned' },
+            record?.signature ?? UNSIGNED,
+            seen.files,
+            at,
+          );
+          write = true;
+        }
+        const paused =
+          seen.report !== null && seen.report !== 'ok' ? markChanged(current, name, seen.report, at) : null;
+        if (paused !== null && seen.report !== null && seen.report !== 'ok') {
+          write = true;
+          newly.push(integrityChangedEvent(name, seen.report, paused));
+        }
+        const integrity = integrityView(current, name).integrity;
+        out.push({
+          name,
+          version: pkg.version,
+          integrity,
+          newlyChanged: paused !== null,
+          paused: integrity.state === 'changed' ? armedTriggersOf(current, name) : [],
+        });
       }
-      const paused = seen.report !== null && seen.report !== 'ok' ? markChanged(current, name, seen.report, at) : null;
-      if (paused !== null && seen.report !== null && seen.report !== 'ok') {
-        write = true;
-        newly.push(integrityChangedEvent(name, seen.report, paused));
-      }
-      const integrity = integrityView(current, name).integrity;
-      out.push({
-        name,
-        version: pkg.version,
-        integrity,
-        newlyChanged: paused !== null,
-        paused: integrity.state === 'changed' ? armedTriggersOf(current, name) : [],
-      });
-    }
-    return { result: out, write };
-  });
-  if (newly.length > 0) {
-    const log = new ActivityLog(deps.dataDir, { now: deps.now });
-    for (const event of newly) await log.record(event);
-  }
+      return { result: out, write };
+    },
+    // The pause and its entry in one commit (DESIGN.md "Commit points"), recorded once: by whoever set the mark.
+    () => newly,
+  );
   return results.sort((a, b) => a.name.localeCompare(b.name));
 }
 

@@ -7,7 +7,7 @@ import type { ApiRequest, SavedMcpServer, SettingsView } from '../../../shared/c
 import { SECRET_NAMES } from '../../../shared/manifests/catalogues';
 import { isHttpUrl } from '../../../shared/base/http-url';
 import { deniedToolProblem, MAX_DENIED_TOOLS } from '../../../shared/manifests/owner-tools';
-import { type ApiContext, recordActivity, seal } from './context';
+import { type ApiContext, seal } from './context';
 import { CoreError } from '../errors/index';
 import { credentialParts, maskedServer } from '../secrets/mcp-credentials';
 import type { StoreState } from '../store/state';
@@ -70,26 +70,28 @@ export async function saveMcpServer(ctx: ApiContext, request: ApiRequest<'saveMc
   // A credential in the url or the arguments is kept sealed and stored (and shown) as `••••`.
   const { masked, hasCredentials } = maskedServer(server);
   const sealed = hasCredentials ? await seal(ctx, credentialParts(server)) : null;
-  const saved = await withKnownTools(
-    ctx,
-    ctx.store.update((state) => {
-      state.settings.mcpServers[request.name] = { ...masked, sealed };
-      return { result: view(ctx, state) };
-    }),
-  );
   const shown = network ? (masked.url as string) : [masked.command, ...(masked.args ?? [])].join(' ');
   const envNames = Object.keys(server.env ?? {});
-  await recordActivity(ctx, [
-    {
-      kind: 'mcp_server_saved',
-      outcome: 'ok',
-      detail: `${request.name} (${request.transport}): ${shown}${
-        envNames.length > 0
-          ? `, with ${envNames.length === 1 ? '1 environment variable' : `${envNames.length} environment variables`}`
-          : ''
-      }${hasCredentials ? '; its credentials are kept sealed' : ''}`,
-    },
-  ]);
+  const envWords =
+    envNames.length > 0
+      ? `, with ${envNames.length === 1 ? '1 environment variable' : `${envNames.length} environment variables`}`
+      : '';
+  const saved = await withKnownTools(
+    ctx,
+    ctx.store.update(
+      (state) => {
+        state.settings.mcpServers[request.name] = { ...masked, sealed };
+        return { result: view(ctx, state) };
+      },
+      () => [
+        {
+          kind: 'mcp_server_saved',
+          outcome: 'ok',
+          detail: `${request.name} (${request.transport}): ${shown}${envWords}${hasCredentials ? '; its credentials are kept sealed' : ''}`,
+        },
+      ],
+    ),
+  );
   return saved;
 }
 
@@ -97,14 +99,16 @@ export async function saveMcpServer(ctx: ApiContext, request: ApiRequest<'saveMc
 export async function removeMcpServer(ctx: ApiContext, request: ApiRequest<'removeMcpServer'>): Promise<SettingsView> {
   const removed = await withKnownTools(
     ctx,
-    ctx.store.update((state) => {
-      if (!Object.hasOwn(state.settings.mcpServers, request.name))
-        throw new CoreError('mcp.unknown', `No MCP server \`${request.name}\` is saved.`);
-      delete state.settings.mcpServers[request.name];
-      return { result: view(ctx, state) };
-    }),
+    ctx.store.update(
+      (state) => {
+        if (!Object.hasOwn(state.settings.mcpServers, request.name))
+          throw new CoreError('mcp.unknown', `No MCP server \`${request.name}\` is saved.`);
+        delete state.settings.mcpServers[request.name];
+        return { result: view(ctx, state) };
+      },
+      () => [{ kind: 'mcp_server_removed', outcome: 'ok', detail: `${request.name} was removed` }],
+    ),
   );
-  await recordActivity(ctx, [{ kind: 'mcp_server_removed', outcome: 'ok', detail: `${request.name} was removed` }]);
   return removed;
 }
 

@@ -7,7 +7,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { ApiRequest, ApiResponse, TriggerView } from '../../../shared/contract/api';
 import { checkWebhookSecret, type WebhookSecretChoice } from '../../../shared/triggers/webhook-secret';
-import { type ApiContext, policyOf, recordActivity, seal } from './context';
+import { type ApiContext, policyOf, seal } from './context';
 import { own } from '../../../shared/base/own';
 import { POLICY_REFUSAL, triggerKindAllowed, triggerKindWords } from '../../../shared/policy/policy';
 import { usablePolicy } from '../policy/index';
@@ -170,49 +170,51 @@ export async function armTrigger(
     );
   const secret =
     current.type === 'webhook' ? await webhookSecretFor(ctx, request.webhookSecret, 'webhookSecret') : null;
-  const { answer, who } = await store.update((state) => {
-    const trigger = triggerIn(state, request.triggerId);
-    // Arming's checks, the ones Resume makes too: a changed package, one the policy withholds, a date passed.
-    refuseArming(state, policy, trigger, `trigger \`${trigger.name}\` was not armed`, deps.now());
-    if (trigger.type === 'file_watch' && path === null)
-      throw new CoreError('trigger.needs_folder', `trigger \`${trigger.name}\` watches a folder: pick one to arm it`);
-    if (trigger.type !== 'file_watch' && path !== null)
-      throw new CoreError(
-        'trigger.folder_not_needed',
-        `trigger \`${trigger.name}\` is not a file_watch trigger: it watches no folder`,
-      );
-    if (trigger.type !== 'webhook' && secret !== null)
-      throw new CoreError(
-        'trigger.secret_not_needed',
-        `trigger \`${trigger.name}\` is not a webhook: it takes no secret`,
-        { path: 'webhookSecret' },
-      );
-    setWebhookSecret(state, trigger, secret?.kept ?? null);
-    trigger.armed = true;
-    trigger.armedAt = deps.now().toISOString();
-    // Arming again lifts the person's own pause: what they armed now fires.
-    trigger.pausedAt = null;
-    trigger.folder = path;
-    return {
-      result: {
-        answer: {
-          trigger: triggerView(trigger, deps.now()),
-          webhookSecret: secret?.shown ?? null,
-          webhookSecretGiven: secret?.kept.origin === 'given',
-          webhookSecretSharedWarning: null as string | null,
+  const { answer } = await store.update(
+    (state) => {
+      const trigger = triggerIn(state, request.triggerId);
+      // Arming's checks, the ones Resume makes too: a changed package, one the policy withholds, a date passed.
+      refuseArming(state, policy, trigger, `trigger \`${trigger.name}\` was not armed`, deps.now());
+      if (trigger.type === 'file_watch' && path === null)
+        throw new CoreError('trigger.needs_folder', `trigger \`${trigger.name}\` watches a folder: pick one to arm it`);
+      if (trigger.type !== 'file_watch' && path !== null)
+        throw new CoreError(
+          'trigger.folder_not_needed',
+          `trigger \`${trigger.name}\` is not a file_watch trigger: it watches no folder`,
+        );
+      if (trigger.type !== 'webhook' && secret !== null)
+        throw new CoreError(
+          'trigger.secret_not_needed',
+          `trigger \`${trigger.name}\` is not a webhook: it takes no secret`,
+          { path: 'webhookSecret' },
+        );
+      setWebhookSecret(state, trigger, secret?.kept ?? null);
+      trigger.armed = true;
+      trigger.armedAt = deps.now().toISOString();
+      // Arming again lifts the person's own pause: what they armed now fires.
+      trigger.pausedAt = null;
+      trigger.folder = path;
+      return {
+        result: {
+          answer: {
+            trigger: triggerView(trigger, deps.now()),
+            webhookSecret: secret?.shown ?? null,
+            webhookSecretGiven: secret?.kept.origin === 'given',
+            webhookSecretSharedWarning: null as string | null,
+          },
+          who: whoOf(trigger),
         },
-        who: whoOf(trigger),
-      },
-    };
-  });
-  await recordActivity(ctx, [
-    {
-      kind: 'arm',
-      ...who,
-      outcome: 'ok',
-      detail: armedWords(answer.trigger.type, path, secret?.kept.origin ?? 'made'),
+      };
     },
-  ]);
+    ({ answer, who }) => [
+      {
+        kind: 'arm',
+        ...who,
+        outcome: 'ok',
+        detail: armedWords(answer.trigger.type, path, secret?.kept.origin ?? 'made'),
+      },
+    ],
+  );
   if (secret?.given)
     answer.webhookSecretSharedWarning = await sharedSecretWarning(ctx, request.triggerId, secret.given);
   return answer;
@@ -220,22 +222,26 @@ export async function armTrigger(
 
 /** Disarms a trigger; a webhook's secret is deleted. Recorded as `disarm` when it was armed. */
 export async function disarmTrigger(ctx: ApiContext, request: ApiRequest<'disarmTrigger'>): Promise<TriggerView> {
-  const { view, was, who } = await ctx.store.update((state) => {
-    const trigger = triggerIn(state, request.triggerId);
-    const was = trigger.armed;
-    const who = whoOf(trigger);
-    disarm(state, trigger);
-    return { result: { view: triggerView(trigger, ctx.deps.now()), was, who } };
-  });
-  if (was)
-    await recordActivity(ctx, [
-      {
-        kind: 'disarm',
-        ...who,
-        outcome: 'ok',
-        detail: view.type === 'webhook' ? 'disarmed; its signing secret was deleted' : 'disarmed',
-      },
-    ]);
+  const { view } = await ctx.store.update(
+    (state) => {
+      const trigger = triggerIn(state, request.triggerId);
+      const was = trigger.armed;
+      const who = whoOf(trigger);
+      disarm(state, trigger);
+      return { result: { view: triggerView(trigger, ctx.deps.now()), was, who } };
+    },
+    ({ view, was, who }) =>
+      was
+        ? [
+            {
+              kind: 'disarm',
+              ...who,
+              outcome: 'ok',
+              detail: view.type === 'webhook' ? 'disarmed; its signing secret was deleted' : 'disarmed',
+            },
+          ]
+        : [],
+  );
   return view;
 }
 
@@ -253,28 +259,30 @@ export async function rotateWebhookSecret(
   if (!current.armed)
     throw new CoreError('trigger.not_armed', `trigger \`${current.name}\` is not armed: arm it to make its secret`);
   const secret = await webhookSecretFor(ctx, request.webhookSecret, 'webhookSecret');
-  const { answer, who } = await store.update((state) => {
-    const trigger = triggerIn(state, request.triggerId);
-    if (!trigger.armed)
-      throw new CoreError('trigger.not_armed', `trigger \`${trigger.name}\` is not armed: arm it to make its secret`);
-    setWebhookSecret(state, trigger, secret.kept);
-    return {
-      result: {
-        answer: {
-          trigger: triggerView(trigger, deps.now()),
-          webhookSecret: secret.shown,
-          webhookSecretGiven: secret.kept.origin === 'given',
-          webhookSecretSharedWarning: null as string | null,
-        },
-        who: whoOf(trigger),
-      },
-    };
-  });
   const words =
     secret.kept.origin === 'given'
       ? 'replaced by the signing secret its sender gave; the old one no longer signs'
       : 'a new signing secret was made; the old one no longer signs';
-  await recordActivity(ctx, [{ kind: 'secret_rotated', ...who, outcome: 'ok', detail: words }]);
+  const { answer } = await store.update(
+    (state) => {
+      const trigger = triggerIn(state, request.triggerId);
+      if (!trigger.armed)
+        throw new CoreError('trigger.not_armed', `trigger \`${trigger.name}\` is not armed: arm it to make its secret`);
+      setWebhookSecret(state, trigger, secret.kept);
+      return {
+        result: {
+          answer: {
+            trigger: triggerView(trigger, deps.now()),
+            webhookSecret: secret.shown,
+            webhookSecretGiven: secret.kept.origin === 'given',
+            webhookSecretSharedWarning: null as string | null,
+          },
+          who: whoOf(trigger),
+        },
+      };
+    },
+    ({ who }) => [{ kind: 'secret_rotated', ...who, outcome: 'ok', detail: words }],
+  );
   if (secret.given) answer.webhookSecretSharedWarning = await sharedSecretWarning(ctx, request.triggerId, secret.given);
   return answer;
 }

@@ -135,6 +135,11 @@ export async function runRemove(args: string[], io: CliIo): Promise<number> {
     .filter((t) => t.agentId === agentId && t.armed)
     .map((t) => t.id);
   const result = await api.archiveAgent({ agentId });
+  // Archived already: done (a rerun after a kill, DESIGN.md "Commit points"), exit 0.
+  if (!result.ok && result.error.code === 'agent.archived' && !parsed.json) {
+    io.stdout(`${result.error.message.replace(/\.$/, '')}: removed already; nothing to do.\n`);
+    return EXIT.accepted;
+  }
   if (!result.ok) return refused(io, result.error);
   if (parsed.json) {
     io.stdout(`${terminalJson(result.value)}\n`);

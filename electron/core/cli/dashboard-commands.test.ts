@@ -239,7 +239,11 @@ describe('apply NAME, mcp, remove', () => {
       `Removed Inbound lead research [${agentId}]: archived, it no longer runs.\n  Triggers disarmed: ${agentId}/new-lead\n`,
     ]);
     expect(state(dataDir).agents[agentId].archived).toBe(true);
-    expect((await cli(['remove', agentId])).code).toBe(1);
+    // Removed already (a rerun after a kill): said, exit 0.
+    expect(await cli(['remove', agentId])).toMatchObject({
+      code: 0,
+      stdout: 'Inbound lead research is archived: removed already; nothing to do.\n',
+    });
     expect((await cli(['remove', 'watcher/tidy'])).stderr).toBe(
       'apollia-desktop: Tidy belongs to the package watcher: uninstall the package instead.\n',
     );

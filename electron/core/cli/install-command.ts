@@ -150,7 +150,14 @@ export async function consentAndInstall(
     ...(flags.allowDowngrade ? { allowDowngrade: true } : {}),
     ...(flags.acceptKeyChange ? { acceptKeyChange: true } : {}),
   });
-  if (!result.ok) return refused(io, result.error);
+  if (!result.ok) {
+    // The same bytes already installed: already done (a rerun after a kill, DESIGN.md "Commit points"), exit 0.
+    if (result.error.code === 'install.already_installed' && !flags.json) {
+      io.stdout(`${result.error.message} (the same bytes): nothing to do.\n`);
+      return EXIT.accepted;
+    }
+    return refused(io, result.error);
+  }
   if (flags.json) io.stdout(`${terminalJson({ ok: true, applied: true, ...result.value })}\n`);
   else {
     const settings = await api.settings();

@@ -86,7 +86,10 @@ describe('store commands', () => {
     expect(treeHash(dataDir, RECORD_FILES)).toBe(before);
 
     const again = await cli(['--data-dir', dataDir, 'install', invoices, '--yes']);
-    expect([again.code, again.stderr]).toEqual([1, 'apollia-desktop: invoices 1.2.0 is already installed\n']);
+    expect([again.code, again.stdout]).toEqual([
+      0,
+      'invoices 1.2.0 is already installed (the same bytes): nothing to do.\n',
+    ]);
     expect(treeHash(dataDir, RECORD_FILES)).toBe(before);
 
     const gone = await cli(['--data-dir', dataDir, 'uninstall', 'invoices']);
@@ -94,9 +97,14 @@ describe('store commands', () => {
     expect(readdirSync(dataDir).filter((name) => !RECORD_FILES.includes(name))).toEqual(['state.json']);
     const empty = JSON.parse((await cli(['--data-dir', dataDir, 'list', '--json'])).stdout);
     expect(empty).toEqual({ packages: [], agents: [], triggers: [], damage: [] });
-    expect((await cli(['--data-dir', dataDir, 'uninstall', 'invoices'])).stderr).toBe(
-      'apollia-desktop: No package called `invoices` is installed.\n',
-    );
+    // Uninstalled already (the record says so): done, exit 0; a name never installed is refused.
+    const gone2 = await cli(['--data-dir', dataDir, 'uninstall', 'invoices']);
+    expect([gone2.code, gone2.stdout]).toEqual([
+      0,
+      expect.stringMatching(/^invoices is not installed: it was uninstalled at \S+Z; nothing to do\.\n$/),
+    ]);
+    const never = await cli(['--data-dir', dataDir, 'uninstall', 'ledger']);
+    expect([never.code, never.stderr]).toEqual([1, 'apollia-desktop: No package called `ledger` is installed.\n']);
   });
 
   it('apply makes the agent the preview showed, or nothing when it is blocked', async () => {

@@ -91,6 +91,27 @@ describeWithMinisign('trust, inspect, install and verify on the command line', (
     const activity = activityText(dataDir);
     expect(activity).toContain(`trusted key ${publisher.printedKeyId} as “Example Accounting”`);
     expect(activity).toContain(`removed key ${publisher.printedKeyId} (“Example Accounting”)`);
+    // Run again (after a kill, say): the record says it is done, exit 0; the same key and name added again too.
+    const again = await cli(['--data-dir', dataDir, 'trust', 'remove', publisher.printedKeyId, '--yes']);
+    expect([again.code, again.stdout]).toEqual([
+      0,
+      expect.stringMatching(/^Key [0-9A-F]{16} is not trusted: it was removed at \S+Z; nothing to do\.\n$/),
+    ]);
+    await cli(['--data-dir', dataDir, 'trust', 'add', publisher.publicKeyPath, '--name', 'Example Accounting']);
+    const addedAgain = await cli([
+      '--data-dir',
+      dataDir,
+      'trust',
+      'add',
+      publisher.publicKeyPath,
+      '--name',
+      'Example Accounting',
+    ]);
+    expect([addedAgain.code, addedAgain.stdout]).toEqual([
+      0,
+      expect.stringContaining('is already trusted as Example Accounting: nothing to do.'),
+    ]);
+    expect((await cli(['--data-dir', dataDir, 'trust', 'remove', 'ABCDEF0123456789', '--yes'])).code).toBe(1);
   });
 
   it('trust remove says which installed packages are pinned to the key and asks first: no terminal and no --yes, or "n", removes nothing', async () => {

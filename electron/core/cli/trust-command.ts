@@ -13,7 +13,8 @@ import { readKeyFile } from '../app/publisher-trust';
 import { askYesNo } from './ask';
 import { type CliIo, EXIT } from './cli-io';
 import { cliApi } from './install-command';
-import { refused } from './cli-data';
+import { ActivityLog } from '../activity/activity-log';
+import { cliDataDir, refused } from './cli-data';
 import { terminalJson } from './terminal-text';
 import { PROGRAM, usageError } from './usage';
 
@@ -65,7 +66,12 @@ async function remove(rest: string[], io: CliIo): Promise<number> {
   // An unknown id, a malformed one or an organization's key: the Api's refusal says which.
   if (!key) {
     const removed = await api.untrustKey({ keyId });
-    return removed.ok ? EXIT.accepted : refused(io, removed.error);
+    if (removed.ok) return EXIT.accepted;
+    // Removed already (the record's last word on the key): a rerun after a kill, DESIGN.md "Commit points", exit 0.
+    const at = removed.error.code === 'trust.not_found' ? await removedAt(io, wanted) : null;
+    if (at === null) return refused(io, removed.error);
+    io.stdout(`Key ${wanted} is not trusted: it was removed at ${at}; nothing to do.\n`);
+    return EXIT.accepted;
   }
   // With --json standard output holds one document: what removing it means is said beside it, on standard error.
   (io.json ? io.stderr : io.stdout)(removalWords(key));
@@ -154,6 +160,11 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     io.stdout(
       `Key ID ${keyId}\nFingerprint: ${fingerprint}\n  (compare it with the one the publisher gave you; \`tail -n 1 KEY.pub | base64 -d | sha256sum\` prints the same digits)\nTrusting it as “${name}”.\n`,
     );
+    // The same key under the same name: already done (a rerun after a kill, DESIGN.md "Commit points"), exit 0.
+    if (preview.value.trustedAs === name) {
+      io.stdout(`Key ${keyId} is already trusted as ${name}: nothing to do.\n`);
+      return EXIT.accepted;
+    }
     const added = await api.trustKey({ publicKey, name });
     if (!added.ok) return refused(io, added.error);
     io.stdout(
@@ -162,4 +173,15 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     return EXIT.accepted;
   }
   return usageError(io, `unknown trust command \`${sub}\`: use add, list or remove`, TRUST_USAGE);
+}
+
+/** When the record says the key `keyId` was last removed (its newest trust decision is a removal), or null. */
+async function removedAt(io: CliIo, keyId: string): Promise<string | null> {
+  const entries = await new ActivityLog(cliDataDir(io)).list({ decisionsOnly: true }).catch(() => []);
+  const last = entries.find(
+    (e) =>
+      (e.kind === 'key_removed' && e.detail.startsWith(`removed key ${keyId} `)) ||
+      (e.kind === 'key_trusted' && e.detail.startsWith(`trusted key ${keyId} `)),
+  );
+  return last?.kind === 'key_removed' ? last.at : null;
 }

@@ -5,7 +5,8 @@
 import { plural } from './terminal-text';
 import { type CliIo, EXIT } from './cli-io';
 import { cliApi } from './install-command';
-import { refused } from './cli-data';
+import { ActivityLog } from '../activity/activity-log';
+import { cliDataDir, refused } from './cli-data';
 import { PROGRAM, usageError } from './usage';
 
 /** Usage of this command. */
@@ -26,10 +27,29 @@ export async function run(args: string[], io: CliIo): Promise<number> {
       UNINSTALL_USAGE,
     );
   const result = await cliApi(io).uninstallPackage({ name: args[0] });
-  if (!result.ok) return refused(io, result.error);
+  if (!result.ok) {
+    const done = result.error.code === 'package.unknown' ? await uninstalledAt(io, args[0] as string) : null;
+    if (done === null) return refused(io, result.error);
+    // Already done (a rerun after a kill, DESIGN.md "Commit points"): said, exit 0.
+    io.stdout(`${args[0]} is not installed: it was uninstalled at ${done}; nothing to do.\n`);
+    return EXIT.accepted;
+  }
   const { name, version, removedAgents, removedTriggers } = result.value;
   io.stdout(
     `Uninstalled ${name} ${version}: ${plural(removedAgents.length, 'agent')} and ${plural(removedTriggers.length, 'trigger')} removed.\n`,
   );
   return EXIT.accepted;
+}
+
+/** When the record says `name` was last uninstalled (its newest install, update or uninstall is one), or null. */
+async function uninstalledAt(io: CliIo, name: string): Promise<string | null> {
+  const entries = await new ActivityLog(cliDataDir(io)).list({ decisionsOnly: true }).catch(() => []);
+  const last = entries.find(
+    (e) =>
+      e.package === name &&
+      e.agent === undefined &&
+      ['install', 'update', 'uninstall'].includes(e.kind) &&
+      e.outcome === 'ok',
+  );
+  return last?.kind === 'uninstall' ? last.at : null;
 }

@@ -45,7 +45,8 @@ describe('staging: the state never names files that are gone', () => {
         mkdirSync(staging, { recursive: true });
         writeFileSync(join(staging, 'manifest.json'), '{}');
       },
-      record: async () => {
+      record: async (place) => {
+        await place();
         throw afterCommit;
       },
     });
@@ -63,7 +64,9 @@ describe('staging: the state never names files that are gone', () => {
         mkdirSync(staging, { recursive: true });
         writeFileSync(join(staging, 'manifest.json'), '{}');
       },
-      record: async () => {
+      record: async (place) => {
+        await place();
+        expect(existsSync(join(finalDir, 'manifest.json'))).toBe(true);
         throw Object.assign(new Error('ENOSPC'), { code: 'ENOSPC', apolliaWhen: 'before_commit' });
       },
     });

@@ -1,7 +1,8 @@
 /**
  * The store's one state file (`state.json` in the data folder): a fresh state, the records made
  * own, the migrations from older formats and the check on load. The records and their schema are
- * the current format's, defined once in `schema/format-7.ts` (format 5's records, the feeds', the person's pause) (its types are re-exported here).
+ * the current format's, defined once in `schema/format-8.ts` (format 6's records, the record's commit, the person's
+ * pause) (its types are re-exported here).
  */
 import type { ValidateFunction } from 'ajv';
 import { ownRecord } from '../../../shared/base/own-data';
@@ -9,9 +10,10 @@ import { validateState } from '../generated/store-state-validator';
 import { migrateFrom3 } from './format-4-permissions';
 import { migrateFrom4 } from './format-5-pins';
 import { migrateFrom5 } from './format-6-feeds';
-import { migrateFrom6 } from './format-7-pause';
+import { migrateFrom6 } from './format-7-outbox';
+import { migrateFrom7 } from './format-8-pause';
 import { isObject } from './migration-values';
-import type { StoreState } from './schema/format-7';
+import type { StoreState } from './schema/format-8';
 import { STATE_VERSION } from './schema/state-version';
 
 export { STATE_VERSION } from './schema/state-version';
@@ -28,8 +30,9 @@ export type {
   TemplateAgentRecord,
   ToolSettingRecord,
   PackageUpdateRecord,
+  RecordCommit,
   TriggerRecord,
-} from './schema/format-7';
+} from './schema/format-8';
 
 /**
  * The webhook port's step from format 2: no port chosen yet (the trigger host uses its default). Settings that
@@ -65,6 +68,7 @@ export function emptyState(): StoreState {
     packageTrust: {},
     feeds: {},
     packageUpdates: {},
+    record: null,
   });
 }
 
@@ -101,7 +105,7 @@ export function ownRecords(state: StoreState): StoreState {
  * format 2 had none of format 3's additions (`migrateFrom2`).
  */
 export function migrateState(value: unknown): unknown {
-  return migrateFrom6(migrateFrom5(migrateFrom4(migrateFrom3(migrateFrom2(migrateFrom1(value))))));
+  return migrateFrom7(migrateFrom6(migrateFrom5(migrateFrom4(migrateFrom3(migrateFrom2(migrateFrom1(value)))))));
 }
 
 function migrateFrom1(value: unknown): unknown {

@@ -127,7 +127,8 @@ describe('a state file of format 1 (before settings.deniedTools)', () => {
     expect(denied.ok && denied.value.deniedTools).toEqual(['shell']);
     const written = JSON.parse(readFileSync(join(dataDir, STATE_FILE), 'utf8'));
     expect(written.version).toBe(STATE_VERSION);
-    expect(STATE_VERSION).toBe(7);
+    expect(STATE_VERSION).toBe(8);
+    expect(written.record).toBeNull(); // the record's commit, from format 7: none until a change records
     expect([written.trustedKeys, written.packageTrust]).toEqual([[], {}]); // trust's step from format 2
     expect([written.feeds, written.packageUpdates]).toEqual([{}, {}]); // the feeds' step from format 5
     expect(written.settings).toEqual({
@@ -145,7 +146,7 @@ describe('a state file of format 1 (before settings.deniedTools)', () => {
       join(dataDir, STATE_FILE),
       formatOne().replace(
         '"version":1',
-        `"version":${STATE_VERSION},"trustedKeys":[],"packageTrust":{},"feeds":{},"packageUpdates":{}`,
+        `"version":${STATE_VERSION},"trustedKeys":[],"packageTrust":{},"feeds":{},"packageUpdates":{},"record":null`,
       ),
     );
     const dashboard = await api.dashboard();

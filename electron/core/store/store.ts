@@ -16,8 +16,12 @@ import { mkdir, readFile, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { StoreDamage } from '../../../shared/contract/api';
 import { CoreError } from '../errors/index';
+import { ioFaultSentence } from '../errors/io-fault';
+import type { ActivityKind, ActivityOutcome } from '../../../shared/activity/activity-kinds';
 import { writeFileAtomic, type AtomicWriteFaults } from './atomic-file';
 import { withLockFile } from './lock';
+import type { RecordCommit } from './outbox';
+import { recoverFolders } from './recovery';
 import { emptyState, migrateState, ownRecords, STATE_VERSION, stateProblem, type StoreState } from './state';
 
 /** The state file's name in the data folder. */
@@ -30,6 +34,54 @@ export interface StoreOptions {
   now?: () => Date;
   faults?: AtomicWriteFaults;
   lockTimeoutMs?: number;
+  /**
+   * The data folder's activity record, whose decisions this store commits with each change
+   * (`activity/activity-log.ts` `ActivityLog`, given by the store's maker: the record sits a floor
+   * above the store). Without it a change that records is refused as a programming error.
+   */
+  record?: StoreRecord;
+  /** Called with a change's entries as stored, once they are committed (the policy's export). */
+  onRecorded?: (events: RecordedEntry[]) => Promise<void>;
+  /** Told of what went wrong and was left for the next open (an append of the record after its commit). */
+  log?: (message: string, error?: unknown) => void;
+}
+
+/** What a change answers: its result, whether to write the state (default yes). */
+export interface StoreChange<T> {
+  result: T;
+  write?: boolean;
+}
+
+/** One activity entry a change records (the activity record's `ActivityInput`: `at` defaults to the clock's). */
+export interface StoreEntry {
+  at?: string;
+  kind: ActivityKind;
+  package?: string;
+  agent?: string;
+  trigger?: string;
+  outcome: ActivityOutcome;
+  detail: string;
+}
+
+/** An entry as the record stored it (cleaned, `at` set). */
+export type RecordedEntry = StoreEntry & { at: string };
+
+/** The activity entries a change records (DESIGN.md "Commit points"), from its result and the new state. */
+export type ChangeRecord<T> = (result: T, state: StoreState) => readonly StoreEntry[];
+
+/** What the store needs of the activity record (`ActivityLog` is the one). */
+export interface StoreRecord {
+  /** Chains `entries` after the record's end, hands `write` the new commit (the commit point), then appends them. */
+  commit(
+    previous: RecordCommit | null,
+    entries: readonly StoreEntry[],
+    write: (commit: RecordCommit) => Promise<void>,
+    onAppendProblem: (error: unknown) => void,
+  ): Promise<RecordedEntry[]>;
+  /** Appends entries with no commit (no state to carry them). */
+  recordMany(entries: readonly StoreEntry[]): Promise<RecordedEntry[]>;
+  /** Appends the committed outbox's lines the record lacks. */
+  recover(commit: RecordCommit | null): Promise<void>;
 }
 
 type Loaded = { kind: 'ok'; state: StoreState } | { kind: 'missing' } | { kind: 'damaged'; reason: string };
@@ -38,6 +90,9 @@ type Loaded = { kind: 'ok'; state: StoreState } | { kind: 'missing' } | { kind: 
 export class Store {
   private queue: Promise<unknown> = Promise.resolve();
   private readonly now: () => Date;
+
+  /** The open-time recovery ran (`recovery.ts`): once per store, under the lock, before its first change. */
+  private recovered = false;
 
   constructor(
     readonly dataDir: string,
@@ -103,7 +158,10 @@ export class Store {
   read(): Promise<StoreState> {
     return this.enqueue(async () => {
       const loaded = await this.load();
-      if (loaded.kind === 'ok') return loaded.state;
+      if (loaded.kind === 'ok') {
+        await this.recover(loaded.state);
+        return loaded.state;
+      }
       if (loaded.kind === 'missing') return emptyState();
       return this.locked(async () => {
         const again = await this.load();
@@ -121,12 +179,17 @@ export class Store {
   }
 
   /**
-   * One read-modify-write. `change` gets a private copy of the state and returns the result; the
-   * copy is written (atomically) only when `change` returns normally and `write` is not false.
-   * A throw leaves the file as it was.
+   * The one commit (DESIGN.md "Commit points"): one read-modify-write of the state and the activity
+   * entries it records. `change` gets a private copy of the state and returns the result; `record`
+   * (when given) says what the change records, from its result and the new state. The copy is
+   * written (atomically) when `change` returns normally and `write` is not false, or when entries
+   * are recorded: then the new state carries them in its outbox with the record's head after them
+   * (`activity/activity-log.ts` `commit`), so the one rename commits change and record together,
+   * and they are appended to `decisions.jsonl` after it. A throw leaves the files as they were.
    */
   update<T>(
-    change: (state: StoreState) => Promise<{ result: T; write?: boolean }> | { result: T; write?: boolean },
+    change: (state: StoreState) => Promise<StoreChange<T>> | StoreChange<T>,
+    record?: ChangeRecord<T>,
   ): Promise<T> {
     return this.enqueue(() =>
       this.locked(async () => {
@@ -137,12 +200,76 @@ export class Store {
             : loaded.kind === 'missing'
               ? emptyState()
               : await this.setAside(loaded.reason);
+        if (!this.recovered) {
+          this.recovered = true;
+          await recoverFolders(this.dataDir, state).then(
+            ({ removed }) => {
+              if (removed.length > 0) this.tell(`left by an interrupted change, removed: ${removed.join(', ')}`, null);
+            },
+            (error: unknown) => this.tell('the leftovers of an interrupted change could not be removed', error),
+          );
+        }
         const draft = ownRecords(structuredClone(state));
         const { result, write } = await change(draft);
-        if (write !== false)
-          await writeFileAtomic(this.statePath, `${JSON.stringify(draft, null, 2)}\n`, this.options.faults);
+        const entries = record?.(result, draft) ?? [];
+        if (entries.length === 0) {
+          if (write !== false) await this.write(draft);
+          return result;
+        }
+        // No state yet and none to write (a refused first install): there is no head to commit with, only the record.
+        const stored =
+          write === false && loaded.kind === 'missing'
+            ? await this.recordOf().recordMany(entries)
+            : await this.commitWith(state, draft, entries);
+        await this.options
+          .onRecorded?.(stored)
+          .catch((error: unknown) => this.tell('the activity export could not be written', error));
         return result;
       }),
     );
+  }
+
+  private commitWith(state: StoreState, draft: StoreState, entries: readonly StoreEntry[]): Promise<RecordedEntry[]> {
+    return this.recordOf().commit(
+      state.record,
+      entries,
+      async (commit) => {
+        draft.record = commit;
+        await this.write(draft);
+      },
+      (error) => this.tell('the activity record could not be appended; it is completed at the next start', error),
+    );
+  }
+
+  private recordOf(): StoreRecord {
+    if (!this.options.record)
+      throw new Error('this store was opened without its activity record: a change that records cannot be committed');
+    return this.options.record;
+  }
+
+  private write(state: StoreState): Promise<void> {
+    return writeFileAtomic(this.statePath, `${JSON.stringify(state, null, 2)}\n`, this.options.faults);
+  }
+
+  private tell(message: string, error: unknown): void {
+    // Without the host's log: one line, the fault as a sentence, never a stack trace (DESIGN.md "Commit points").
+    const log =
+      this.options.log ??
+      ((m: string, e?: unknown) =>
+        console.error(
+          e === undefined ? m : `${m}: ${ioFaultSentence(e) ?? (e instanceof Error ? e.message : String(e))}`,
+        ));
+    log(`apollia: ${message}`, error ?? undefined);
+  }
+
+  /**
+   * At open: the committed outbox's lines the record lacks (a change whose append a kill or a full
+   * disk interrupted) are appended; a failure is left for the next open.
+   */
+  private async recover(state: StoreState): Promise<void> {
+    if (!state.record || state.record.outbox.length === 0 || !this.options.record) return;
+    await this.options.record
+      .recover(state.record)
+      .catch((error: unknown) => this.tell('the activity record could not be completed; it is tried again', error));
   }
 }

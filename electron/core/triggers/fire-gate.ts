@@ -160,16 +160,17 @@ export class FireGate {
       `paused ${name}: its files changed (${names.length > 0 ? names.slice(0, 5).join(', ') : 'its folder cannot be checked'})`,
     );
     // The one path (`integrity-pause.ts`): marked under the store's lock unless the app's check marked it first, and
-    // recorded only by whoever marked it.
-    const paused = await this.host.store
-      .update((s) => {
-        const now = markChanged(s, name, report, at, pkg.sha256);
-        return { result: now, write: now !== null };
-      })
+    // recorded only by whoever marked it, in the same commit (DESIGN.md "Commit points").
+    await this.host.store
+      .update(
+        (s) => {
+          const now = markChanged(s, name, report, at, pkg.sha256);
+          return { result: now, write: now !== null };
+        },
+        (paused) => (paused === null ? [] : [integrityChangedEvent(name, report, paused)]),
+      )
       .catch((error: unknown) => {
         this.host.line(`problem ${name} could not be marked changed: ${String(error)}`);
-        return null;
       });
-    if (paused !== null) this.host.record(integrityChangedEvent(name, report, paused));
   }
 }

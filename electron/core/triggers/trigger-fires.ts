@@ -213,23 +213,31 @@ export class TriggerFires {
 
   /** An `at` trigger fires once and is done: it is disarmed in the store. */
   private async finishAt(trigger: TriggerRecord): Promise<void> {
-    const done = await this.host.store
-      .update((state) => {
-        const current = Object.hasOwn(state.triggers, trigger.id) ? state.triggers[trigger.id] : undefined;
-        if (!current?.armed || current.type !== 'at' || current.at !== trigger.at)
-          return { result: false, write: false };
-        current.armed = false;
-        current.armedAt = null;
-        return { result: true };
-      })
+    // One commit (DESIGN.md "Commit points"): the trigger disarmed and its `disarm` recorded together.
+    await this.host.store
+      .update(
+        (state) => {
+          const current = Object.hasOwn(state.triggers, trigger.id) ? state.triggers[trigger.id] : undefined;
+          if (!current?.armed || current.type !== 'at' || current.at !== trigger.at)
+            return { result: false, write: false };
+          current.armed = false;
+          current.armedAt = null;
+          return { result: true };
+        },
+        (done) =>
+          done
+            ? [
+                {
+                  kind: 'disarm',
+                  ...activityWho(trigger),
+                  at: this.host.clock.now().toISOString(),
+                  outcome: 'ok',
+                  detail: `fired once at ${trigger.at}; done`,
+                },
+              ]
+            : [],
+      )
       .catch(() => false);
-    if (done)
-      this.host.record({
-        kind: 'disarm',
-        ...activityWho(trigger),
-        outcome: 'ok',
-        detail: `fired once at ${trigger.at}; done`,
-      });
   }
 }
 

@@ -91,7 +91,10 @@ export class TriggerHost {
   private readonly gate: FireGate;
 
   constructor(private readonly options: TriggerHostOptions) {
-    this.store = new Store(options.dataDir);
+    // The host's own commits (an `at` done, the integrity pause) record through the store (DESIGN.md "Commit points").
+    this.store = new Store(options.dataDir, {
+      record: new ActivityLog(options.dataDir, { now: () => this.clock.now() }),
+    });
     this.gate = new FireGate({
       dataDir: options.dataDir,
       store: this.store,

@@ -1,4 +1,4 @@
-/** The store's current format (its records and schema: `format-7.ts`). */
+/** The store's current format (its records and schema: `format-8.ts`). */
 
 /**
  * The state file's format version. A newer file is refused, never rewritten; an older one is
@@ -22,7 +22,10 @@
  * record may also hold, each optional so every format-6 file stays valid, the key it was added with
  * (`publicKey`) and its last `ETag` with the SHA-256 of the copy kept in `feeds/` (`etag`, `keptSha256`).
  *
- * 7: each trigger's `pausedAt`, the person's pause (DESIGN.md "Triggers at run time": armed, its folder and
- * secret kept, not firing), null for every trigger of format 6 (`migrateFrom6`).
+ * 7: `record`, the activity record's committed head and the last change's outbox, DESIGN.md
+ * "Commit points" (`migrateFrom6`).
+ *
+ * 8: each trigger's `pausedAt`, the person's pause (DESIGN.md "Triggers at run time": armed, its folder and
+ * secret kept, not firing), null for every trigger of format 7 (`migrateFrom7`).
  */
-export const STATE_VERSION = 7;
+export const STATE_VERSION = 8;

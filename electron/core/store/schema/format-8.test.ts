@@ -1,5 +1,5 @@
 /**
- * The store's records are their schema's static types (`format-7.ts`: format 5's, the feeds', the person's pause), and they are the shapes the
+ * The store's records are their schema's static types (`format-8.ts`: format 5's, the feeds', the record's commit, the person's pause), and they are the shapes the
  * rest of the app gives them: the type checks fail `npm run typecheck` when a record and the shared
  * type it stores drift; the value checks fail here when the loaded file's check stops matching them.
  */
@@ -10,10 +10,10 @@ import type { AccessDecision } from '../../../../shared/decisions/consent';
 import { type KeyPin, MAX_TRUSTED_KEYS, type TrustedKey } from '../../../../shared/trust/trust';
 import type { WebhookSecretOrigin } from '../../../../shared/triggers/webhook-secret';
 import { emptyState, migrateState, stateProblem } from '../state';
-import { STATE_SCHEMA, type StoreState } from './format-7';
+import { STATE_SCHEMA, type StoreState } from './format-8';
 import { STATE_VERSION } from './state-version';
 
-/** An armed schedule trigger of package `a`, as format 7 keeps it. */
+/** An armed schedule trigger of package `a`, as format 8 keeps it. */
 function trigger(fields: Partial<StoreState['triggers'][string]> = {}): StoreState['triggers'][string] {
   return {
     id: 'a/t',
@@ -42,7 +42,7 @@ function trigger(fields: Partial<StoreState['triggers'][string]> = {}): StoreSta
   };
 }
 
-describe('store format 7: one schema gives the records and the check on load', () => {
+describe('store format 8: one schema gives the records and the check on load', () => {
   it('types each record as the app uses it', () => {
     expectTypeOf<StoreState['version']>().toEqualTypeOf<typeof STATE_VERSION>();
     expectTypeOf<StoreState['trustedKeys'][number]>().toEqualTypeOf<TrustedKey>();
@@ -79,12 +79,12 @@ describe('store format 7: one schema gives the records and the check on load', (
     expect(stateProblem({ ...state, settings: { ...state.settings, extra: true } })).toMatch(/settings/);
   });
 
-  it('migrates a format 6 file to format 7: every trigger not paused by the person; a pause is checked', () => {
+  it('migrates a format 7 file to format 8: every trigger not paused by the person; a pause is checked', () => {
     const armed = { ...emptyState().triggers, 'a/t': trigger() };
-    const { pausedAt: _paused, ...format6Trigger } = trigger();
-    const format6 = { ...emptyState(), version: 6, triggers: { 'a/t': format6Trigger } };
-    expect(stateProblem(format6)).not.toBeNull();
-    const migrated = migrateState(format6);
+    const { pausedAt: _paused, ...format7Trigger } = trigger();
+    const format7 = { ...emptyState(), version: 7, triggers: { 'a/t': format7Trigger } };
+    expect(stateProblem(format7)).not.toBeNull();
+    const migrated = migrateState(format7);
     expect(migrated).toEqual({ ...emptyState(), triggers: armed });
     expect(stateProblem(migrated)).toBeNull();
     const paused = { ...emptyState(), triggers: { 'a/t': trigger({ pausedAt: '2026-12-01T10:00:00.000Z' }) } };
@@ -94,8 +94,8 @@ describe('store format 7: one schema gives the records and the check on load', (
     );
   });
 
-  it('migrates a format 5 file to format 7 with no feed followed, and checks the feeds records', () => {
-    const { feeds: _feeds, packageUpdates: _updates, ...format5 } = { ...emptyState(), version: 5 };
+  it('migrates a format 5 file to format 8 with no feed followed, and checks the feeds records', () => {
+    const { feeds: _feeds, packageUpdates: _updates, record: _record, ...format5 } = { ...emptyState(), version: 5 };
     expect(stateProblem(format5)).not.toBeNull();
     const migrated = migrateState(format5);
     expect(migrated).toEqual(emptyState());
@@ -127,5 +127,21 @@ describe('store format 7: one schema gives the records and the check on load', (
     expect(
       stateProblem({ ...followed, packageUpdates: { a: { ...followed.packageUpdates.a, mode: 'sometimes' } } }),
     ).toMatch(/mode/);
+  });
+
+  it('migrates a format 6 file to format 8 with no committed head (and no trigger paused), and checks the record commit', () => {
+    const { record: _record, ...format6 } = { ...emptyState(), version: 6 };
+    expect(stateProblem(format6)).not.toBeNull();
+    const migrated = migrateState(format6);
+    expect(migrated).toEqual(emptyState());
+    expect((migrated as StoreState).record).toBeNull();
+    const head = { count: 2, last: 'a'.repeat(64) };
+    const committed = { ...emptyState(), record: { head, seal: 'b'.repeat(64), outbox: ['{"seq":2}'] } };
+    expect(stateProblem(committed)).toBeNull();
+    expect(
+      stateProblem({ ...committed, record: { ...committed.record, head: { count: -1, last: head.last } } }),
+    ).toMatch(/record/);
+    expect(stateProblem({ ...committed, record: { ...committed.record, seal: 'not hex' } })).toMatch(/record/);
+    expect(stateProblem({ ...committed, record: { ...committed.record, extra: 1 } })).toMatch(/record/);
   });
 });
