@@ -21,7 +21,7 @@ import { CoreError } from '../errors/index';
 import { usablePolicy } from '../policy/index';
 import { refuseWithheldPackage } from '../policy/installed-policy';
 import { liveAgent } from './agents';
-import { type ApiContext, policyOf, recordActivity } from './context';
+import { type ApiContext, policyOf } from './context';
 import { decideFromStore, storedTrust } from './decide-from-store';
 import { refuseIfChanged } from './publisher-trust';
 import { agentView } from './views';
@@ -34,27 +34,32 @@ export async function setApprovals(ctx: ApiContext, request: ApiRequest<'setAppr
   const policy = request.approvals === 'never' ? usablePolicy(view, what) : view.effective;
   const problem = approvalsProblem(policy, request.approvals);
   if (problem !== null) throw new CoreError(problem.code, problem.message, { path: problem.path });
-  const { agent, changed } = await ctx.store.update((state) => {
-    const agent = liveAgent(state, request.agentId);
-    if (agent.origin === 'package')
-      throw new CoreError(
-        'agent.part_of_package',
-        `${agent.displayName} belongs to the package ${agent.packageName}: it has no approvals switch: how each of its tools runs is set per tool (on its row in the dashboard, or \`approvals AGENT ask|never --tool TOOL\`)`,
-        { path: 'approvals' },
-      );
-    const changed = agent.approvals !== request.approvals;
-    agent.approvals = request.approvals;
-    return { result: { agent: agentView(state, agent, ctx.deps.now()), changed }, write: changed };
-  });
-  if (changed)
-    await recordActivity(ctx, [
-      {
-        kind: 'approvals_changed',
-        agent: agent.id,
-        outcome: 'ok',
-        detail: `${agent.displayName} now ${approvalsSummary(request.approvals)}`,
-      },
-    ]);
+  const { agent } = await ctx.store.update(
+    (state) => {
+      const agent = liveAgent(state, request.agentId);
+      if (agent.origin === 'package')
+        throw new CoreError(
+          'agent.part_of_package',
+          `${agent.displayName} belongs to the package ${agent.packageName}: it has no approvals switch: how each of its tools runs is set per tool (on its row in the dashboard, or \`approvals AGENT ask|never --tool TOOL\`)`,
+          { path: 'approvals' },
+        );
+      const changed = agent.approvals !== request.approvals;
+      agent.approvals = request.approvals;
+      return { result: { agent: agentView(state, agent, ctx.deps.now()), changed }, write: changed };
+    },
+    // The switch and its entry in one commit (DESIGN.md "Commit points").
+    ({ agent, changed }) =>
+      changed
+        ? [
+            {
+              kind: 'approvals_changed',
+              agent: agent.id,
+              outcome: 'ok',
+              detail: `${agent.displayName} now ${approvalsSummary(request.approvals)}`,
+            },
+          ]
+        : [],
+  );
   return agent;
 }
 
@@ -63,58 +68,62 @@ export async function setToolAsks(ctx: ApiContext, request: ApiRequest<'setToolA
   const what = `\`${request.tool}\` was not changed`;
   const view = policyOf(ctx);
   const policy = request.asks ? view.effective : usablePolicy(view, what);
-  const { agent, packageName, changed } = await ctx.store.update((state) => {
-    const agent = liveAgent(state, request.agentId);
-    if (agent.origin !== 'package')
-      throw new CoreError(
-        'agent.part_of_package',
-        `${agent.displayName} was made from a template: its tools follow its approvals: switch the agent to ask, or to run unattended (\`approvals AGENT ask|never\`), instead`,
-        { path: 'tool' },
+  const { agent } = await ctx.store.update(
+    (state) => {
+      const agent = liveAgent(state, request.agentId);
+      if (agent.origin !== 'package')
+        throw new CoreError(
+          'agent.part_of_package',
+          `${agent.displayName} was made from a template: its tools follow its approvals: switch the agent to ask, or to run unattended (\`approvals AGENT ask|never\`), instead`,
+          { path: 'tool' },
+        );
+      const entry = agent.access.find((a) => a.entry === request.tool);
+      if (!entry) throw new CoreError('access.unknown', `${agent.displayName} is not offered \`${request.tool}\`.`);
+      if (!entry.granted)
+        throw new CoreError(
+          'access.not_granted',
+          `\`${request.tool}\` is not granted to ${agent.displayName}: grant it first, then choose how it runs`,
+          { path: 'tool' },
+        );
+      if (!request.asks) {
+        refuseIfChanged(state, agent.packageName, what);
+        refuseWithheldPackage(state, policy, agent.packageName, what);
+      }
+      // The one decision function: running without asking is refused for a sensitive family, under a policy without
+      // `unattended`, for a tool the organization blocks or the owner never allows.
+      const decided = decideFromStore(
+        state,
+        own(state.packages, agent.packageName)?.manifest,
+        storedTrust(state, agent.packageName),
+        {
+          agents: ownRecord([[agent.agentId, { access: ownRecord([[request.tool, request.asks ? 'ask' : 'allow']]) }]]),
+          triggers: ownRecord(),
+        },
+        policy,
       );
-    const entry = agent.access.find((a) => a.entry === request.tool);
-    if (!entry) throw new CoreError('access.unknown', `${agent.displayName} is not offered \`${request.tool}\`.`);
-    if (!entry.granted)
-      throw new CoreError(
-        'access.not_granted',
-        `\`${request.tool}\` is not granted to ${agent.displayName}: grant it first, then choose how it runs`,
-        { path: 'tool' },
-      );
-    if (!request.asks) {
-      refuseIfChanged(state, agent.packageName, what);
-      refuseWithheldPackage(state, policy, agent.packageName, what);
-    }
-    // The one decision function: running without asking is refused for a sensitive family, under a policy without
-    // `unattended`, for a tool the organization blocks or the owner never allows.
-    const decided = decideFromStore(
-      state,
-      own(state.packages, agent.packageName)?.manifest,
-      storedTrust(state, agent.packageName),
-      {
-        agents: ownRecord([[agent.agentId, { access: ownRecord([[request.tool, request.asks ? 'ask' : 'allow']]) }]]),
-        triggers: ownRecord(),
-      },
-      policy,
-    );
-    const permission = decided.agents[agent.agentId]?.[request.tool]?.stored ?? 'deny';
-    const changed = entry.permission !== permission;
-    entry.permission = permission;
-    entry.granted = permission !== 'deny';
-    return {
-      result: { agent: agentView(state, agent, ctx.deps.now()), packageName: agent.packageName, changed },
-      write: changed,
-    };
-  });
-  if (changed)
-    await recordActivity(ctx, [
-      {
-        kind: 'grant',
-        package: packageName,
-        agent: agent.id,
-        outcome: 'ok',
-        detail: request.asks
-          ? `${request.tool} for ${agent.displayName} now asks you first`
-          : `${request.tool} for ${agent.displayName} now runs without asking (you chose it)`,
-      },
-    ]);
+      const permission = decided.agents[agent.agentId]?.[request.tool]?.stored ?? 'deny';
+      const changed = entry.permission !== permission;
+      entry.permission = permission;
+      entry.granted = permission !== 'deny';
+      return {
+        result: { agent: agentView(state, agent, ctx.deps.now()), packageName: agent.packageName, changed },
+        write: changed,
+      };
+    },
+    ({ agent, packageName, changed }) =>
+      changed
+        ? [
+            {
+              kind: 'grant',
+              package: packageName,
+              agent: agent.id,
+              outcome: 'ok',
+              detail: request.asks
+                ? `${request.tool} for ${agent.displayName} now asks you first`
+                : `${request.tool} for ${agent.displayName} now runs without asking (you chose it)`,
+            },
+          ]
+        : [],
+  );
   return agent;
 }

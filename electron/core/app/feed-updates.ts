@@ -16,7 +16,7 @@ import { compareVersions, fetchableUrl, type FeedFetch, type FeedVersion, feedVe
 import type { ActivityInput } from '../activity/activity-log';
 import type { PackageUpdateRecord, StoreState } from '../store/state';
 import type { ApiContext } from './context';
-import { policyOf, recordActivity } from './context';
+import { policyOf } from './context';
 import { type KeptCopy, keptCopyPath, recordFeedCopy, writeFeedCopy } from './feed-cache';
 import { feedAllowedByPolicy, policyUpdateMode } from './feed-policy';
 import { openFromFeed, readFeedFor, registerFeedSource, type FeedOrigin } from './feed-sources';
@@ -120,23 +120,33 @@ function safeHref(url: string): string {
 
 /** Sets `name`'s update mode; refused `update.no_feed` for a package not installed from a feed. */
 export async function setUpdateMode(ctx: ApiContext, name: string, mode: UpdateMode): Promise<UpdateMode> {
-  const before = await ctx.store.update((draft) => {
-    const record = own(draft.packageUpdates, name);
-    if (!record)
-      throw new CoreError(
-        'update.no_feed',
-        own(draft.packages, name)
-          ? `${name} was not installed from a feed: it has no updates to follow (install it from its publisher's feed first)`
-          : `No package called \`${name}\` is installed.`,
-      );
-    const was = record.mode;
-    record.mode = mode;
-    return { result: was };
-  });
-  if (before !== mode)
-    await recordActivity(ctx, [
-      { kind: 'update_mode_changed', package: name, outcome: 'ok', detail: `updates of ${name}: ${before} → ${mode}` },
-    ]);
+  await ctx.store.update(
+    (draft) => {
+      const record = own(draft.packageUpdates, name);
+      if (!record)
+        throw new CoreError(
+          'update.no_feed',
+          own(draft.packages, name)
+            ? `${name} was not installed from a feed: it has no updates to follow (install it from its publisher's feed first)`
+            : `No package called \`${name}\` is installed.`,
+        );
+      const was = record.mode;
+      record.mode = mode;
+      return { result: was };
+    },
+    // The mode and its entry in one commit (DESIGN.md "Commit points"); the same mode again records nothing.
+    (was) =>
+      was === mode
+        ? []
+        : [
+            {
+              kind: 'update_mode_changed',
+              package: name,
+              outcome: 'ok',
+              detail: `updates of ${name}: ${was} → ${mode}`,
+            },
+          ],
+  );
   return mode;
 }
 
@@ -177,19 +187,22 @@ export async function checkOutdated(ctx: ApiContext, fetch: FeedFetch): Promise<
     for (const name of names.sort()) rows.push(rowOf(ctx, state, name, feedUrl, read, problem, at));
   }
   const checks = [...byFeed.keys()].map((feedUrl) => checkEntry(feedUrl, checked.get(feedUrl), rows));
-  await ctx.store.update((draft) => {
-    for (const [feedUrl, result] of checked) {
-      const feed = own(draft.feeds, feedUrl);
-      if (!feed) continue;
-      feed.lastCheckedAt = at;
-      feed.lastProblem = result.problem;
-      if (result.serial !== null) feed.highestSerial = Math.max(feed.highestSerial ?? 0, result.serial);
-      if (result.publisher !== null) feed.publisher = result.publisher;
-      recordFeedCopy(feed, copies.get(feedUrl));
-    }
-    return { result: null };
-  });
-  await recordActivity(ctx, checks);
+  await ctx.store.update(
+    (draft) => {
+      for (const [feedUrl, result] of checked) {
+        const feed = own(draft.feeds, feedUrl);
+        if (!feed) continue;
+        feed.lastCheckedAt = at;
+        feed.lastProblem = result.problem;
+        if (result.serial !== null) feed.highestSerial = Math.max(feed.highestSerial ?? 0, result.serial);
+        if (result.publisher !== null) feed.publisher = result.publisher;
+        recordFeedCopy(feed, copies.get(feedUrl));
+      }
+      return { result: null };
+    },
+    // Each feed's check committed with what it kept (traffic: appended to traffic.jsonl by the same commit).
+    () => checks,
+  );
   return rows.sort((a, b) => (a.name < b.name ? -1 : 1));
 }
 

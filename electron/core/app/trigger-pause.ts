@@ -10,7 +10,7 @@ import { CoreError } from '../errors/index';
 import { usablePolicy } from '../policy/index';
 import type { TriggerRecord } from '../store/state';
 import { refuseArming } from './arming-checks';
-import { type ApiContext, policyOf, recordActivity } from './context';
+import { type ApiContext, policyOf } from './context';
 import { triggerIn } from './trigger-arming';
 import { triggerView } from './views';
 
@@ -37,24 +37,34 @@ function keptWords(trigger: TriggerRecord): string {
  */
 export async function pauseTrigger(ctx: ApiContext, request: ApiRequest<'pauseTrigger'>): Promise<TriggerView> {
   const { deps, store } = ctx;
-  const { view, paused, who, kept } = await store.update((state) => {
-    const trigger = triggerIn(state, request.triggerId);
-    if (!trigger.armed)
-      throw new CoreError(
-        'trigger.not_armed',
-        `trigger \`${trigger.id}\` is not armed: there is nothing to pause (arm it first)`,
-      );
-    const paused = trigger.pausedAt === null;
-    if (paused) trigger.pausedAt = deps.now().toISOString();
-    return {
-      result: { view: triggerView(trigger, deps.now()), paused, who: whoOf(trigger), kept: keptWords(trigger) },
-      write: paused,
-    };
-  });
-  if (paused)
-    await recordActivity(ctx, [
-      { kind: 'pause', ...who, outcome: 'ok', detail: `paused by you: still armed, ${kept}; it fires when resumed` },
-    ]);
+  const { view } = await store.update(
+    (state) => {
+      const trigger = triggerIn(state, request.triggerId);
+      if (!trigger.armed)
+        throw new CoreError(
+          'trigger.not_armed',
+          `trigger \`${trigger.id}\` is not armed: there is nothing to pause (arm it first)`,
+        );
+      const paused = trigger.pausedAt === null;
+      if (paused) trigger.pausedAt = deps.now().toISOString();
+      return {
+        result: { view: triggerView(trigger, deps.now()), paused, who: whoOf(trigger), kept: keptWords(trigger) },
+        write: paused,
+      };
+    },
+    // The pause and its entry in one commit (DESIGN.md "Commit points").
+    ({ paused, who, kept }) =>
+      paused
+        ? [
+            {
+              kind: 'pause',
+              ...who,
+              outcome: 'ok',
+              detail: `paused by you: still armed, ${kept}; it fires when resumed`,
+            },
+          ]
+        : [],
+  );
   return view;
 }
 
@@ -67,26 +77,28 @@ export async function resumeTrigger(ctx: ApiContext, request: ApiRequest<'resume
   const { deps, store } = ctx;
   const what = `trigger \`${request.triggerId}\` was not resumed`;
   const policy = usablePolicy(policyOf(ctx), what);
-  const { view, resumed, who } = await store.update((state) => {
-    const trigger = triggerIn(state, request.triggerId);
-    if (!trigger.armed)
-      throw new CoreError(
-        'trigger.not_armed',
-        `trigger \`${trigger.id}\` is not armed: there is nothing to resume (arm it instead)`,
-      );
-    const resumed = trigger.pausedAt !== null;
-    if (resumed) {
-      refuseArming(state, policy, trigger, what, deps.now());
-      trigger.pausedAt = null;
-    }
-    return {
-      result: { view: triggerView(trigger, deps.now()), resumed, who: whoOf(trigger) },
-      write: resumed,
-    };
-  });
-  if (resumed)
-    await recordActivity(ctx, [
-      { kind: 'resume', ...who, outcome: 'ok', detail: 'resumed by you: it fires again, with what it kept' },
-    ]);
+  const { view } = await store.update(
+    (state) => {
+      const trigger = triggerIn(state, request.triggerId);
+      if (!trigger.armed)
+        throw new CoreError(
+          'trigger.not_armed',
+          `trigger \`${trigger.id}\` is not armed: there is nothing to resume (arm it instead)`,
+        );
+      const resumed = trigger.pausedAt !== null;
+      if (resumed) {
+        refuseArming(state, policy, trigger, what, deps.now());
+        trigger.pausedAt = null;
+      }
+      return {
+        result: { view: triggerView(trigger, deps.now()), resumed, who: whoOf(trigger) },
+        write: resumed,
+      };
+    },
+    ({ resumed, who }) =>
+      resumed
+        ? [{ kind: 'resume', ...who, outcome: 'ok', detail: 'resumed by you: it fires again, with what it kept' }]
+        : [],
+  );
   return view;
 }
