@@ -3,7 +3,7 @@
  * over a real loopback server and feeds signed by the real `minisign`: a feed added with its key
  * shows that key's fingerprint; a source from a feed says its exact address and what it installs;
  * the rows name the version kept for roll back; the organization's `updates` locks the mode with its
- * reason. And the policy's door for feeds (issue 39): an update arriving by feed for a package the
+ * reason. And the policy's door for feeds (every door, DESIGN.md "Managed policy"): an update arriving by feed for a package the
  * policy now refuses is refused with the policy's reason (and mode auto leaves it, saying why), and an
  * update whose bytes are not the signed SHA-256 is refused naming both hashes.
  */

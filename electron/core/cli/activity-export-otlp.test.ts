@@ -95,8 +95,16 @@ describe('activity export --otlp (CLI)', () => {
     const dataDir = tempDir('apollia-cli-otlp-refused-');
     const out = await cli(['--data-dir', dataDir, 'activity', 'export', ...args]);
     expect(out.code).toBe(2);
-    expect(out.stdout).toBe('');
-    expect(out.stderr).toContain(sentence);
+    if (args.includes('--json')) {
+      // With --json a usage error is the one refusal document on stdout, and nothing on stderr (DESIGN.md "The command line").
+      const document = JSON.parse(out.stdout) as { ok: boolean; errors: { message: string }[] };
+      expect(document.ok).toBe(false);
+      expect(document.errors[0]?.message).toContain(sentence);
+      expect(out.stderr).toBe('');
+    } else {
+      expect(out.stdout).toBe('');
+      expect(out.stderr).toContain(sentence);
+    }
     expect(readdirSync(dataDir)).toEqual([]);
   });
 });
