@@ -36,7 +36,7 @@ test.describe('the record’s verdict', () => {
     await openActivity(page);
     const verdict = page.getByTestId('activity-verdict');
     await expect(verdict).toHaveText(
-      /^The record checks out — intact: \d+ decisions from the first \(\d{4}-\d\d-\d\d \d\d:\d\d\) to the last \(\d{4}-\d\d-\d\d \d\d:\d\d\), head as sealed\.$/,
+      /^The record checks out — intact: \d+ decisions from the first \(\d{4}-\d\d-\d\d \d\d:\d\d\) to the last \(\d{4}-\d\d-\d\d \d\d:\d\d\), head as committed\.$/,
     );
     await expect(page.getByRole('alert')).toHaveCount(0);
     // Someone without the record key edits the first decision on disk.
