@@ -1,4 +1,13 @@
-import { Archive, Building2, FolderOpen, History, LayoutDashboard, RefreshCw, Settings as SettingsIcon, X } from 'lucide-react';
+import {
+  Archive,
+  Building2,
+  FolderOpen,
+  History,
+  LayoutDashboard,
+  RefreshCw,
+  Settings as SettingsIcon,
+  X,
+} from 'lucide-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { lazy, type RefObject, Suspense, useEffect, useMemo, useRef, useState, type DragEvent } from 'react';
 import { tabLabels } from '../../shared/words/tab-labels';

@@ -350,7 +350,10 @@ describe('MCP credentials off the command line', () => {
         readStdin: async () => 'GITHUB_TOKEN=ghp_abcdefabcdefabcdef\n',
       },
     );
-    expect([fromStdin.code, fromStdin.stdout]).toEqual([0, 'Saved MCP server gh: gh-mcp  [credentials kept encrypted]\n']);
+    expect([fromStdin.code, fromStdin.stdout]).toEqual([
+      0,
+      'Saved MCP server gh: gh-mcp  [credentials kept encrypted]\n',
+    ]);
     // The runtime gets the environment back, unsealed, as Settings' own `env` (no `env KEY=VALUE` command prefix).
     const state = await new Store(dataDir).read();
     expect(await mcpServerForRun(state, 'gh', createFileKeySecretBox(dataDir))).toEqual({

@@ -201,7 +201,8 @@ export const COMMANDS: readonly CliCommand[] = [
   {
     name: 'activity',
     args: '[--json] [--decisions] [--agent ID] [--limit N] | verify [--json] | export [--since T] [--decisions] [--json | --otlp URL]',
-    summary: 'Show the activity record, newest first; verify: what it proves, or where it breaks; export: JSON Lines or OTLP',
+    summary:
+      'Show the activity record, newest first; verify: what it proves, or where it breaks; export: JSON Lines or OTLP',
     load: () => import('./activity-command'),
   },
 ];
