@@ -71,6 +71,29 @@ export const SWEPT = {
     setup: () => [['apply', 'release-notes', '--param', 'owner=acme', '--param', 'repo=shop', '--yes']],
     args: (_w, data) => ['remove', Object.keys(JSON.parse(readFileSync(join(data, 'state.json'), 'utf8')).agents)[0]],
   },
+  pause: {
+    setup: (w) => [
+      ['install', join(w, 'invoices.apo'), '--yes'],
+      ['arm', 'invoices/first-monday'],
+    ],
+    args: () => ['pause', 'invoices/first-monday'],
+  },
+  resume: {
+    setup: (w) => [
+      ['install', join(w, 'invoices.apo'), '--yes'],
+      ['arm', 'invoices/first-monday'],
+      ['pause', 'invoices/first-monday'],
+    ],
+    args: () => ['resume', 'invoices/first-monday'],
+  },
+  approvals: {
+    setup: () => [['apply', 'release-notes', '--param', 'owner=acme', '--param', 'repo=shop', '--yes']],
+    args: (_w, data) => [
+      'approvals',
+      Object.keys(JSON.parse(readFileSync(join(data, 'state.json'), 'utf8')).agents)[0],
+      'never',
+    ],
+  },
   'trust add': { setup: () => [], args: (w) => ['trust', 'add', join(w, 'example.pub'), '--name', 'Example'] },
   'trust remove': {
     setup: (w) => [['trust', 'add', join(w, 'example.pub'), '--name', 'Example']],
