@@ -64,6 +64,22 @@ export const ACTIVITY_KINDS: readonly ActivityKind[] = [...DECISION_KINDS, ...TR
 /** How it ended: done, refused by a check, skipped by a limit, or failed. */
 export type ActivityOutcome = 'ok' | 'refused' | 'skipped' | 'failed';
 
+/** One entry as it is shown (`activity --json`) and as the record stores it. */
+export interface ActivityEvent {
+  /** ISO 8601 time it was recorded. */
+  at: string;
+  kind: ActivityKind;
+  package?: string;
+  agent?: string;
+  trigger?: string;
+  outcome: ActivityOutcome;
+  /** One short line; never a secret or a payload body. */
+  detail: string;
+}
+
+/** An entry as a writer gives it: `at` defaults to the clock's. */
+export type ActivityInput = Omit<ActivityEvent, 'at'> & { at?: string };
+
 /** Whether entries of `kind` are decisions (kept apart, never evicted). */
 export function isDecisionKind(kind: string): kind is DecisionKind {
   return (DECISION_KINDS as readonly string[]).includes(kind);

@@ -44,6 +44,7 @@ import {
   type RecordStream,
 } from './record-chain';
 import { type ActivityEvent, lastLine, OUTCOMES, parseEntry, readLines } from './record-files';
+import type { ActivityInput } from '../../../shared/activity/activity-kinds';
 import { readHeads, type SealedHeads, writeHeads } from './record-head';
 import { openRecordKey, readRecordKey } from './record-key';
 import { headBreaks, migrateToKeyed } from './record-migration';
@@ -77,8 +78,8 @@ export const DETAIL_MAX = 300;
 /** Longest package, agent or trigger id kept. */
 export const NAME_MAX = 200;
 
-/** What a caller passes to {@link ActivityLog.record}: `at` defaults to the log's clock. */
-export type ActivityInput = Omit<ActivityEvent, 'at'> & { at?: string };
+/** An entry as a writer gives it: `at` defaults to the clock's (the one shape, `shared/activity/activity-kinds.ts`). */
+export type { ActivityInput };
 
 /** Options of a log. */
 export interface ActivityLogOptions {

@@ -4,20 +4,14 @@
  * (a line that is not an entry — a torn last line after a crash — is null).
  */
 import { open, readFile } from 'node:fs/promises';
-import { ACTIVITY_KINDS, type ActivityKind, type ActivityOutcome } from '../../../shared/activity/activity-kinds';
+import {
+  ACTIVITY_KINDS,
+  type ActivityEvent,
+  type ActivityKind,
+  type ActivityOutcome,
+} from '../../../shared/activity/activity-kinds';
 
-/** One entry as it is shown (`activity --json`). */
-export interface ActivityEvent {
-  /** ISO 8601 time it was recorded. */
-  at: string;
-  kind: ActivityKind;
-  package?: string;
-  agent?: string;
-  trigger?: string;
-  outcome: ActivityOutcome;
-  /** One short line; never a secret or a payload body. */
-  detail: string;
-}
+export type { ActivityEvent };
 
 /** The outcomes an entry may carry. */
 export const OUTCOMES: readonly ActivityOutcome[] = ['ok', 'refused', 'skipped', 'failed'];

@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import type { StoreDamage } from '../../../shared/contract/api';
 import { CoreError } from '../errors/index';
 import { ioFaultSentence } from '../errors/io-fault';
-import type { ActivityKind, ActivityOutcome } from '../../../shared/activity/activity-kinds';
+import type { ActivityInput } from '../../../shared/activity/activity-kinds';
 import { writeFileAtomic, type AtomicWriteFaults } from './atomic-file';
 import { withLockFile } from './lock';
 import type { RecordCommit } from './outbox';
@@ -53,15 +53,7 @@ export interface StoreChange<T> {
 }
 
 /** One activity entry a change records (the activity record's `ActivityInput`: `at` defaults to the clock's). */
-export interface StoreEntry {
-  at?: string;
-  kind: ActivityKind;
-  package?: string;
-  agent?: string;
-  trigger?: string;
-  outcome: ActivityOutcome;
-  detail: string;
-}
+export type StoreEntry = ActivityInput;
 
 /** An entry as the record stored it (cleaned, `at` set). */
 export type RecordedEntry = StoreEntry & { at: string };
