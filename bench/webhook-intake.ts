@@ -21,169 +21,31 @@
  * Figures only, never assertions. Run alone: `npx tsx bench/webhook-intake.ts`; `npm run bench` runs it with the
  * other rows.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { closeSync, fdatasyncSync, mkdirSync, openSync, readdirSync, readFileSync, writeSync } from 'node:fs';
 import { appendFile } from 'node:fs/promises';
-import { Agent, createServer, request } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { Webhook } from 'standardwebhooks';
 import { type ActivityInput, ActivityLog } from '../electron/core/activity/activity-log';
 import { createFileKeySecretBox } from '../electron/core/secrets/secret-box';
 import { TriggerHost } from '../electron/core/triggers';
-import { PENDING_DIR, TAKEN_DIR } from '../electron/core/triggers/run-requests';
 import { tempDir } from '../test/helpers/test-api';
 import { putTriggers, triggerRecord } from '../test/helpers/trigger-host';
-
-const DELIVERIES = 2_000;
-const CONCURRENCY = 16;
-const HOOK = 'crm/new-lead';
-
-interface Signed {
-  id: string;
-  body: string;
-  headers: Record<string, string>;
-}
-
-function deliveries(secret: string): Signed[] {
-  const webhook = new Webhook(secret);
-  return Array.from({ length: DELIVERIES }, (_, i) => {
-    const id = `msg_bench_${i}_${randomBytes(4).toString('hex')}`;
-    const body = JSON.stringify({ type: 'lead.submitted', n: i, email: `lead${i}@example.com`, note: 'x'.repeat(200) });
-    const at = new Date();
-    return {
-      id,
-      body,
-      headers: {
-        'content-type': 'application/json',
-        'webhook-id': id,
-        'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
-        'webhook-signature': webhook.sign(id, at, body),
-      },
-    };
-  });
-}
-
-interface Sent {
-  ms: number;
-  latencies: number[];
-  statuses: number[];
-}
-
-/** Sends every delivery to `url`, `CONCURRENCY` at a time; the wall time, each latency and each status. */
-async function send(url: string, items: Signed[]): Promise<Sent> {
-  const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
-  const latencies: number[] = [];
-  const statuses: number[] = new Array(items.length).fill(0);
-  let next = 0;
-  const one = (item: Signed, index: number) =>
-    new Promise<void>((resolve) => {
-      const started = performance.now();
-      const req = request(url, { method: 'POST', agent, headers: item.headers }, (res) => {
-        res.resume();
-        res.on('end', () => {
-          latencies.push(performance.now() - started);
-          statuses[index] = res.statusCode ?? 0;
-          resolve();
-        });
-      });
-      req.on('error', () => {
-        latencies.push(performance.now() - started);
-        resolve();
-      });
-      req.end(item.body);
-    });
-  const worker = async () => {
-    while (next < items.length) {
-      const index = next++;
-      await one(items[index] as Signed, index);
-    }
-  };
-  const started = performance.now();
-  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
-  const ms = performance.now() - started;
-  agent.destroy();
-  return { ms, latencies, statuses };
-}
-
-const quantile = (values: number[], q: number) =>
-  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.ceil(values.length * q) - 1)] ?? Number.NaN;
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
-const perSecond = (run: { ms: number }) => (DELIVERIES / run.ms) * 1000;
-
-/** What this disk does alone: 500 appends of 8 KiB to one file, each followed by an fdatasync (the journal's step). */
-function fdatasyncsPerSecond(dir: string): number {
-  mkdirSync(dir, { recursive: true });
-  const data = Buffer.alloc(8192, 0x78);
-  const fd = openSync(join(dir, 'journal-alone'), 'a', 0o600);
-  const started = performance.now();
-  for (let i = 0; i < 500; i++) {
-    writeSync(fd, data);
-    fdatasyncSync(fd);
-  }
-  closeSync(fd);
-  return (500 / (performance.now() - started)) * 1000;
-}
-
-/**
- * The stand-in runtime, another process: every 5 ms it moves each run file of `runs/pending/` into `runs/taken/`
- * (same name), then fsyncs `runs/taken/`; told to stop (a line on its input), it takes what is left and exits.
- */
-const RUNTIME = `
-const fs = require('node:fs');
-const path = require('node:path');
-const [pending, taken] = process.argv.slice(1);
-fs.mkdirSync(taken, { recursive: true });
-let stopping = false;
-process.stdin.on('data', () => { stopping = true; });
-function pass() {
-  let names = [];
-  try { names = fs.readdirSync(pending); } catch {}
-  let moved = 0;
-  for (const name of names) {
-    if (name.startsWith('.') || !name.endsWith('.json')) continue;
-    try { fs.renameSync(path.join(pending, name), path.join(taken, name)); moved++; } catch {}
-  }
-  if (moved > 0) { const fd = fs.openSync(taken, 'r'); fs.fsyncSync(fd); fs.closeSync(fd); }
-  if (stopping && moved === 0) process.exit(0);
-  setTimeout(pass, 5);
-}
-pass();
-`;
-
-function startRuntime(dataDir: string): { child: ChildProcess; stop: () => Promise<void> } {
-  const child = spawn(process.execPath, ['-e', RUNTIME, join(dataDir, PENDING_DIR), join(dataDir, TAKEN_DIR)], {
-    stdio: ['pipe', 'ignore', 'inherit'],
-  });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  return {
-    child,
-    stop: async () => {
-      child.stdin?.end('stop\n');
-      await exited;
-    },
-  };
-}
-
-/** Runs of a data folder (pending and taken) by webhook-id, read from their contents. */
-function runsByWebhookId(dataDir: string): Map<string, number> {
-  const counts = new Map<string, number>();
-  for (const dir of [PENDING_DIR, TAKEN_DIR]) {
-    let names: string[] = [];
-    try {
-      names = readdirSync(join(dataDir, dir)).filter((n) => n.endsWith('.json') && !n.startsWith('.'));
-    } catch {
-      continue;
-    }
-    for (const name of names) {
-      const run = JSON.parse(readFileSync(join(dataDir, dir, name), 'utf8')) as { payload?: { webhook_id?: string } };
-      const id = run.payload?.webhook_id ?? '';
-      counts.set(id, (counts.get(id) ?? 0) + 1);
-    }
-  }
-  return counts;
-}
+import { cpuMsOf, StageProfiler, threadSpend, threadTimes } from './webhook-intake-profile';
+import {
+  CONCURRENCY,
+  DELIVERIES,
+  deliveries,
+  fdatasyncsPerSecond,
+  HOOK,
+  median,
+  perSecond,
+  quantile,
+  runsByWebhookId,
+  type Sent,
+  send,
+  startRuntime,
+} from './webhook-intake-parts';
 
 /** Where the host's activity entries go: the keyed record (the app's), a plain JSON Lines file, or nowhere. */
 type ActivityMode = 'keyed' | 'plain' | 'none';
@@ -220,7 +82,17 @@ interface HostRound {
   syncsPerSecond: number;
   /** Activity: wall time spent in the record's appends while sending, per delivery (µs). */
   activityUs: number;
+  /** CPU time per delivery (µs) while sending: the main thread, each worker thread the host started, the process's other threads, the runtime. */
+  cpu: { main: number; workers: number[]; others: number; runtime: number };
 }
+
+/** The main thread's profile by stage, over every host round of the keyed record (`WEBHOOK_BENCH_PROFILE=1`). */
+const profiler = process.env.WEBHOOK_BENCH_PROFILE === '1' ? new StageProfiler() : null;
+/** Off while the first round warms up. */
+let profiling = false;
+
+/** Milliseconds over the round's deliveries, as µs per delivery. */
+const perDelivery = (ms: number) => (ms * 1000) / DELIVERIES;
 
 /** A fresh trigger host on a fresh data folder, a runtime taking its runs, the deliveries sent, then everything counted. */
 async function hostRound(mode: ActivityMode): Promise<HostRound> {
@@ -248,11 +120,19 @@ async function hostRound(mode: ActivityMode): Promise<HostRound> {
   await host.start();
   const runtime = startRuntime(dataDir);
   const items = deliveries(secrets.get(HOOK) as string);
+  const runtimeStat = `/proc/${runtime.child.pid}/stat`;
+  const threadsBefore = threadTimes();
+  const runtimeBefore = cpuMsOf(runtimeStat);
   const loop = performance.eventLoopUtilization();
   const before = host.intakeStats();
   const activityBefore = activityMs;
+  const profiled = mode === 'keyed' && profiling ? profiler : null;
+  await profiled?.start();
   const sent = await send(host.urlOf(HOOK), items);
+  await profiled?.stop(DELIVERIES);
   const after = host.intakeStats();
+  const threads = threadSpend(new Set(threadsBefore.keys()), threadsBefore, threadTimes());
+  const runtimeMs = cpuMsOf(runtimeStat) - runtimeBefore;
   const activityDuring = activityMs - activityBefore;
   const mainBusy = performance.eventLoopUtilization(loop).utilization;
   const batches = after.batches - before.batches;
@@ -274,11 +154,17 @@ async function hostRound(mode: ActivityMode): Promise<HostRound> {
     batchSize: batches > 0 ? (after.records - before.records) / batches : 0,
     syncsPerSecond: (batches / sent.ms) * 1000,
     activityUs: (activityDuring * 1000) / DELIVERIES,
+    cpu: {
+      main: perDelivery(threads.main),
+      workers: threads.workers.map(perDelivery),
+      others: perDelivery(threads.others),
+      runtime: perDelivery(runtimeMs),
+    },
   };
 }
 
-/** The bare server: reads the body, answers 202. */
-async function bareRound(): Promise<Sent> {
+/** The bare server: reads the body, answers 202; with the main thread's CPU time per delivery (µs). */
+async function bareRound(): Promise<Sent & { mainCpu: number }> {
   const bare = createServer((req, res) => {
     req.resume();
     req.on('end', () => {
@@ -289,16 +175,19 @@ async function bareRound(): Promise<Sent> {
   await new Promise<void>((resolve) => bare.listen(0, '127.0.0.1', resolve));
   const barePort = (bare.address() as AddressInfo).port;
   const bareSecret = `whsec_${randomBytes(32).toString('base64')}`;
-  const run = await send(`http://127.0.0.1:${barePort}/hooks/${HOOK}`, deliveries(bareSecret));
+  const items = deliveries(bareSecret);
+  const mainBefore = cpuMsOf(`/proc/self/task/${process.pid}/stat`);
+  const run = await send(`http://127.0.0.1:${barePort}/hooks/${HOOK}`, items);
+  const mainCpu = perDelivery(cpuMsOf(`/proc/self/task/${process.pid}/stat`) - mainBefore);
   await new Promise<void>((resolve) => bare.close(() => resolve()));
-  return run;
+  return { ...run, mainCpu };
 }
 
 /** How many alternated rounds (bare server, then trigger host) the row takes: the figures are their medians. */
 const ROUNDS = Number(process.env.WEBHOOK_BENCH_ROUNDS ?? 3);
 
 interface Round extends HostRound {
-  bare: Sent;
+  bare: Sent & { mainCpu: number };
   disk: number;
 }
 
@@ -324,6 +213,7 @@ export async function webhookIntakeBench(): Promise<void> {
   // A first round warms the code both sides run (HTTP client, server, the host): measured cold, the bare server,
   // going first, paid for it alone and looked half as fast as it is.
   await round();
+  profiling = true;
   const rounds: Round[] = [];
   for (let i = 0; i < ROUNDS; i++) rounds.push(await round());
   console.log(
@@ -356,7 +246,22 @@ export async function webhookIntakeBench(): Promise<void> {
   console.log(
     `throughput ratio ${ratio.toFixed(2)}× (median; goal ≥ 0.5×) ${ratio >= 0.5 ? 'OK' : 'MISSED'}; p99 ${hostP99.toFixed(1)} ms (goal < 50 ms) ${hostP99 < 50 ? 'OK' : 'MISSED'}; lost or twice ${lost} over all rounds (goal 0) ${lost === 0 ? 'OK' : 'MISSED'}`,
   );
+  printBreakdown(rounds);
   if (process.env.WEBHOOK_BENCH_ACTIVITY === '1') await activityBench();
+}
+
+/** Where the time goes: CPU per delivery by thread (medians), the refusals, and the main thread by stage when profiled. */
+function printBreakdown(rounds: Round[]): void {
+  const of = (f: (r: Round) => number) => median(rounds.map(f)).toFixed(0);
+  const workers = Math.max(...rounds.map((r) => r.cpu.workers.length));
+  const worker = (i: number) => of((r) => r.cpu.workers[i] ?? 0);
+  console.log(
+    `CPU per delivery (µs, median): main thread ${of((r) => r.cpu.main)} (bare server's ${of((r) => r.bare.mainCpu)}, the sender included in both); the host's worker threads ${Array.from({ length: workers }, (_, i) => worker(i)).join(' + ') || 'none'}; the process's other threads (libuv pool, V8) ${of((r) => r.cpu.others)}; the runtime ${of((r) => r.cpu.runtime)}`,
+  );
+  console.log(
+    `answered 429 (queue at its cap): ${rounds.map((r) => r.full).join(', ')} per round; other answers not 2xx: ${rounds.map((r) => DELIVERIES - r.ok - r.full).join(', ')}`,
+  );
+  profiler?.print();
 }
 
 /** The keyed record's cost per delivery: alternated rounds recording into the keyed record, a plain file, nothing. */

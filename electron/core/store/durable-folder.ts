@@ -8,7 +8,9 @@
  * run file. Made from the main thread, each call is a round trip through libuv's pool and back
  * (bench/webhook-intake.ts showed them as much of the host's main-thread time); the worker makes
  * them as blocking calls, one batch after the other, while the main thread answers the requests.
- * The main thread sends each turn's writes as they come; the worker, once free, takes every write
+ * The main thread sends a turn's writes as one message, at the end of the turn (`setImmediate`): a
+ * message is a structured clone and a wake-up of the worker, so one per file was the main thread's
+ * largest cost of a burst (bench/webhook-intake.ts). The worker, once free, takes every write
  * waiting on its port as its next batch (never waiting for the main thread to hand it one), so a
  * burst shares few folder fsyncs. The worker's code: `durable-folder-worker.ts`.
  *
@@ -53,6 +55,8 @@ export class DurableFolder {
   private readonly waiting = new Map<number, Waiting>();
   /** Writes of this turn, sent together at its end. */
   private outgoing: { id: number; name: string; data: string; op?: FileOp }[] = [];
+  /** The end of the turn that sends {@link outgoing}, once a write waits in it. */
+  private sending: NodeJS.Immediate | null = null;
   private nextId = 0;
   private idle: NodeJS.Timeout | null = null;
   private drained: (() => void)[] = [];
@@ -84,7 +88,7 @@ export class DurableFolder {
     return new Promise((resolve, reject) => {
       const id = this.nextId++;
       this.waiting.set(id, { name, resolve, reject });
-      if (this.outgoing.length === 0) queueMicrotask(() => this.send());
+      this.sending ??= setImmediate(() => this.send());
       this.outgoing.push(op === 'write' ? { id, name, data } : { id, name, data, op });
     });
   }
@@ -97,6 +101,7 @@ export class DurableFolder {
 
   /** Sends this turn's writes: the worker takes them with whatever else waits when it is next free. */
   private send(): void {
+    this.sending = null;
     const files = this.outgoing;
     this.outgoing = [];
     if (files.length === 0) return;

@@ -12,6 +12,7 @@
  *   integrity, recorded once (`integrity_changed`) by whoever marked it; a mark the app's check set pauses them here as
  *   well; reinstalling the installed bytes or removing the package lifts the pause.
  */
+import { statSync } from 'node:fs';
 import { lstat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { PolicyView } from '../../../shared/policy/policy';
@@ -52,12 +53,31 @@ async function stampOf(path: string): Promise<string> {
   }
 }
 
+/** What the policy files are now (see `FireGate.policyNow`), or null where the policy is not in files alone. */
+function policyStamp(locations: PolicyLocations): string | null {
+  if (locations.registry || locations.managedPreferences) return null;
+  const stampOfFile = (path: string | null) => {
+    if (path === null) return '-';
+    try {
+      const stat = statSync(path, { bigint: true, throwIfNoEntry: false });
+      return stat ? `${stat.ino}:${stat.size}:${stat.mtimeNs}:${stat.ctimeNs}:${stat.mode}` : 'none';
+    } catch (error) {
+      return `error:${(error as NodeJS.ErrnoException).code}`;
+    }
+  };
+  return `${stampOfFile(locations.machine)} ${stampOfFile(locations.env)}`;
+}
+
 /** The policy and integrity gate of one trigger host. */
 export class FireGate {
   private state: StoreState | null = null;
   private readonly hashed = new Map<string, Hashed>();
   /** When every package was last re-hashed (ms since the epoch). */
   lastHash = 0;
+  /** The policy read in this turn of the event loop (forgotten at its end, see {@link policyNow}). */
+  private turnPolicy: PolicyView | null = null;
+  /** The last policy read, and the stamp of its files then (see {@link policyNow}). */
+  private lastPolicy: { view: PolicyView; stamp: string } | null = null;
 
   constructor(private readonly host: FireGateHost) {}
 
@@ -120,8 +140,7 @@ export class FireGate {
    * difference means a re-hash, and a changed package pauses the trigger).
    */
   async held(trigger: TriggerRecord): Promise<string | null> {
-    // The policy as it is now; its fingerprint (a SHA-256) is the reload's business, not each fire's.
-    const view = readPolicy(this.host.policy ?? policyLocations());
+    const view = this.policyNow();
     const name = trigger.packageName;
     const known = name !== null ? this.hashed.get(name) : undefined;
     if (name !== null && known && known.changed === null && this.state) {
@@ -134,6 +153,28 @@ export class FireGate {
       }
     }
     return this.heldNow(view, trigger);
+  }
+
+  /**
+   * The policy as it is now, once per turn of the event loop: the fires of one turn (a burst of deliveries) are
+   * decided against one look, each turn looks afresh. A look is a `stat` of each policy file (no error made when one
+   * is missing): when every file's inode, size, mtime and ctime are what they were at the last read, what it read
+   * stands (a write, a replacement, a permission change all move the ctime); else the files are read again. Where
+   * the policy is also in the registry or managed preferences (Windows, macOS), each turn reads it all. Its
+   * fingerprint (a SHA-256) is the reload's business, not each fire's.
+   */
+  private policyNow(): PolicyView {
+    if (this.turnPolicy !== null) return this.turnPolicy;
+    const locations = this.host.policy ?? policyLocations();
+    const stamp = policyStamp(locations);
+    const last = this.lastPolicy;
+    const view = stamp !== null && last?.stamp === stamp ? last.view : readPolicy(locations);
+    this.lastPolicy = stamp === null ? null : { view, stamp };
+    this.turnPolicy = view;
+    setImmediate(() => {
+      this.turnPolicy = null;
+    });
+    return view;
   }
 
   /** Hashes one package against what install recorded; a change is marked in the store and recorded, once. */

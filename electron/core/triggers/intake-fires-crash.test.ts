@@ -75,7 +75,7 @@ function theOneRun(dataDir: string, trigger: string): RunRequest {
     'exactly one run of the fire',
   ).toHaveLength(1);
   const [file] = files as [(typeof files)[number]];
-  expect(file.text, 'the file is whole, as the writer makes it').toBe(`${JSON.stringify(file.run, null, 2)}\n`);
+  expect(file.text, 'the file is whole, as the writer makes it').toBe(`${JSON.stringify(file.run)}\n`);
   const journaled = journalRuns(dataDir).find((r) => r.id === file.run.id);
   if (journaled) expect(journaled).toEqual(file.run);
   return file.run;

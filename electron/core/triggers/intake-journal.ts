@@ -98,7 +98,8 @@ export interface JournalOptions {
 }
 
 interface Waiting {
-  bytes: Buffer;
+  /** The record as JSON (framed with the rest of its batch, into one buffer, at its commit). */
+  json: string;
   record: JournalRecord;
   resolve: () => void;
   reject: (error: Error) => void;
@@ -111,6 +112,26 @@ export function frameRecord(record: JournalRecord): Buffer {
   head.writeUInt32LE(body.length, 0);
   head.writeUInt32LE(crc32(body), 4);
   return Buffer.concat([head, body]);
+}
+
+/** Frames records given as JSON into one buffer (the bytes of one batch, one write). */
+function frameBatch(batch: readonly { json: string }[]): Buffer {
+  let total = 0;
+  const lengths = batch.map((w) => {
+    const length = Buffer.byteLength(w.json, 'utf8');
+    total += HEADER + length;
+    return length;
+  });
+  const bytes = Buffer.allocUnsafe(total);
+  let at = 0;
+  batch.forEach((w, i) => {
+    const length = lengths[i] as number;
+    bytes.write(w.json, at + HEADER, length, 'utf8');
+    bytes.writeUInt32LE(length, at);
+    bytes.writeUInt32LE(crc32(bytes.subarray(at + HEADER, at + HEADER + length)), at + 4);
+    at += HEADER + length;
+  });
+  return bytes;
 }
 
 /** Reads whole records from `bytes` until the first torn or corrupt frame; `end` is where the last whole one ends. */
@@ -179,13 +200,17 @@ export class IntakeJournal {
     };
   }
 
-  /** Appends `record`; resolves once a sync covering it returned, rejects when its batch failed (nothing of it counts). */
-  append(record: JournalRecord): Promise<void> {
+  /**
+   * Appends `record`; resolves once a sync covering it returned, rejects when its batch failed (nothing of it counts).
+   * `json` is the record as `JSON.stringify` makes it, when the caller has it already (the run writer serializes a run
+   * once, for its record and its file).
+   */
+  append(record: JournalRecord, json?: string): Promise<void> {
     if (this.broken) return Promise.reject(this.broken);
     if (!this.handle) return Promise.reject(Object.assign(new Error('the intake journal is closed'), { code: 'EIO' }));
-    const bytes = frameRecord(record);
+    const text = json ?? JSON.stringify(record);
     return new Promise((resolve, reject) => {
-      this.queue.push({ bytes, record, resolve, reject });
+      this.queue.push({ json: text, record, resolve, reject });
       if (this.queue.length >= JOURNAL_BATCH_MAX) this.kick();
       // While a batch syncs, the drain takes this one next; the turn's kick is then a no-op (and never misses one).
       else this.timer ??= setImmediate(() => this.kick());
@@ -220,7 +245,7 @@ export class IntakeJournal {
   private async commit(batch: Waiting[]): Promise<void> {
     const handle = this.handle;
     const start = this.size;
-    const bytes = Buffer.concat(batch.map((w) => w.bytes));
+    const bytes = frameBatch(batch);
     try {
       if (!handle || this.broken) throw this.broken ?? new Error('the intake journal is closed');
       for (let at = 0; at < bytes.length; ) at += writeSync(handle.fd, bytes, at, bytes.length - at, start + at);

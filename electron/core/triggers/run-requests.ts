@@ -5,7 +5,7 @@
  *
  * File name: `<base64url(trigger id)>.<fired_at ms, 13 digits>.<run id>.json`, so the runs a trigger
  * has waiting are counted from names alone (`max_concurrent`), and a listing sorts by trigger then age.
- * Written atomically (temp file, fsync, rename, the folder's fsync): a reader never sees half a file.
+ * One line of JSON. Written atomically (temp file, then renamed in): a reader never sees half a file.
  */
 import { mkdir, readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -166,14 +166,19 @@ export class RunRequestWriter {
     const replay = request.payload ? this.seenTags.get(request.payload) : undefined;
     const seen =
       replay !== undefined && request.payload
-        ? { seen: { k: replay, id: request.payload.webhook_id, at: this.options.now() } }
-        : {};
-    await this.journal.append({ t: 'run', run: request as unknown as JournalRun, ...seen });
+        ? { k: replay, id: request.payload.webhook_id, at: this.options.now() }
+        : undefined;
+    // Serialized once: the run's JSON is its journal record's `run` and its file's text (the same bytes
+    // `JSON.stringify` makes of the whole record, its keys in this order).
+    const json = JSON.stringify(request);
+    const record = `{"t":"run","run":${json}${seen ? `,"seen":${JSON.stringify(seen)}` : ''}}`;
+    await this.journal.append({ t: 'run', run: request as unknown as JournalRun, ...(seen ? { seen } : {}) }, record);
+    const file = { id: request.id, trigger: request.trigger, name: runFileName(request), text: `${json}\n` };
     if (killAsked('after-answer'))
       // The answers of this batch go out on this turn; the process dies before any run file is made.
       setImmediate(() => killPoint('after-answer'));
-    else void this.files.make(runFile(request));
-    return join(this.files.dir, runFileName(request));
+    else void this.files.make(file);
+    return join(this.files.dir, file.name);
   }
 
   /** Waits until every run file under way is made and every check and sync pass is done. */
@@ -210,9 +215,9 @@ function runFile(request: RunRequest): RunFile {
   return { id: request.id, trigger: request.trigger, name: runFileName(request), text: runRequestText(request) };
 }
 
-/** A run request as its file holds it. */
+/** A run request as its file holds it: one line of JSON (the bytes its journal record holds as `run`). */
 function runRequestText(request: RunRequest): string {
-  return `${JSON.stringify(request, null, 2)}\n`;
+  return `${JSON.stringify(request)}\n`;
 }
 
 /** What is waiting in `runs/pending/`: per trigger, the count and the oldest fire time. */

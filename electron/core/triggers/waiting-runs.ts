@@ -9,11 +9,22 @@
  * parallel and the limit still holds. A run filed while the folder is being read may be counted
  * twice: the count errs high, so a full queue may answer 429 once too often (the sender retries),
  * never take a run over the limit.
+ *
+ * At the limit, a fire is refused at once only against a real backlog: as many files in
+ * `runs/pending/` as the limit, the runtime not taking them. When some of the runs counted are in
+ * flight (a slot reserved, or journaled and its file not made yet), the fire is held instead, the
+ * folder read again every {@link WAITING_RECHECK_MS}, for at most {@link WAITING_HOLD_MS}: a runtime
+ * that takes runs as they come frees slots within milliseconds, and a burst faster than the files are
+ * made is not answered 429 for runs the runtime would have taken.
  */
 import { type PendingRuns, pendingRuns } from './run-requests';
 
 /** A count older than this is read again in the background at the next fire. */
 export const WAITING_STALE_MS = 1_000;
+/** Longest a fire at the limit is held while runs are in flight (then refused). */
+export const WAITING_HOLD_MS = 1_000;
+/** How often a held fire reads the folder again. */
+export const WAITING_RECHECK_MS = 5;
 
 const add = (map: Map<string, number>, key: string, n: number) => {
   const value = (map.get(key) ?? 0) + n;
@@ -86,17 +97,29 @@ export class WaitingRuns {
     );
   }
 
+  /** The runs of `trigger` known to be files in `runs/pending/` (the count without the runs in flight). */
+  private filedCount(trigger: string): number {
+    return this.count(trigger) - (this.writing.get(trigger) ?? 0) - (this.unfiled.get(trigger) ?? 0);
+  }
+
   /**
    * Reserves a slot for one run of `trigger` when fewer than `limit` wait: `null`, then call
-   * {@link done}; else the number waiting (nothing reserved).
+   * {@link done}; else the number waiting (nothing reserved). At the limit with runs in flight, it
+   * holds (see the module comment).
    */
   async reserve(trigger: string, limit: number): Promise<number | null> {
     if (performance.now() - this.readAt > WAITING_STALE_MS) void this.refresh();
-    if (this.count(trigger) >= limit) await this.refresh();
-    const waiting = this.count(trigger);
-    if (waiting >= limit) return waiting;
-    add(this.writing, trigger, 1);
-    return null;
+    const until = performance.now() + WAITING_HOLD_MS;
+    for (;;) {
+      if (this.count(trigger) >= limit) await this.refresh();
+      const waiting = this.count(trigger);
+      if (waiting < limit) {
+        add(this.writing, trigger, 1);
+        return null;
+      }
+      if (this.filedCount(trigger) >= limit || performance.now() >= until) return waiting;
+      await new Promise((resolve) => setTimeout(resolve, WAITING_RECHECK_MS));
+    }
   }
 
   /** The reserved run of `trigger` was journaled (counted as waiting, unfiled until {@link filed}) or not (freed). */

@@ -160,11 +160,11 @@ export function precheckHeaders(headers: IncomingMessage['headers'], nowMs = Dat
 }
 
 /**
- * Verifies `body` with `secret` (Standard Webhooks v1). Returns the delivery, or the 401 answer.
- * Only the three Standard Webhooks headers are read.
+ * Verifies `body` with `secret` (Standard Webhooks v1; the `whsec_` text, or the key it decodes to). Returns the
+ * delivery, or the 401 answer. Only the three Standard Webhooks headers are read.
  */
 export function verifyDelivery(
-  secret: string,
+  secret: string | Buffer,
   headers: IncomingMessage['headers'],
   body: Buffer,
   nowMs = Date.now(),
@@ -173,7 +173,8 @@ export function verifyDelivery(
   if (early) return early;
   const signed = signatureHeaders(headers);
   const delivery = { webhookId: signed['webhook-id'], timestamp: signed['webhook-timestamp'], body };
-  if (!signatureMatches(webhookKey(secret), delivery, signed['webhook-signature']))
+  const key = typeof secret === 'string' ? webhookKey(secret) : secret;
+  if (!signatureMatches(key, delivery, signed['webhook-signature']))
     return { status: 401, reason: VERIFY_REASONS.noMatch };
   const text = body.toString('utf8');
   let parsed: unknown = text;
@@ -198,7 +199,12 @@ export class WebhookListener {
   private buffered = 0;
   private readonly limits: ListenerLimits;
   /** What an address with no armed trigger is verified with: nobody has it, so it never matches. */
-  private readonly throwaway = `whsec_${randomBytes(32).toString('base64')}`;
+  private readonly throwaway = randomBytes(32);
+  /**
+   * Each armed target's key, decoded once from its `whsec_` secret. A reload makes new targets (a rotated secret is a
+   * new target), so a key is never used past the reload that replaced its target.
+   */
+  private readonly keys = new WeakMap<WebhookTarget, Buffer>();
 
   constructor(
     private readonly handlers: ListenerHandlers,
@@ -285,6 +291,16 @@ export class WebhookListener {
     if (close) res.once('finish', () => req.destroy());
   }
 
+  /** The key of `target`'s secret (decoded at its first delivery, see {@link keys}). */
+  private keyOf(target: WebhookTarget): Buffer {
+    let key = this.keys.get(target);
+    if (key === undefined) {
+      key = webhookKey(target.secret);
+      this.keys.set(target, key);
+    }
+    return key;
+  }
+
   /** Whether `Host` names this listener: `127.0.0.1:PORT` or `localhost:PORT`, nothing else. */
   private ownHost(host: string | undefined): boolean {
     if (host === undefined) return false;
@@ -366,10 +382,10 @@ export class WebhookListener {
     });
     req.on('end', () => {
       if (done) return;
-      const body = Buffer.concat(chunks);
+      const body = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
       finish();
       const target = this.handlers.target(triggerId);
-      const verified = verifyDelivery(target?.secret ?? this.throwaway, req.headers, body);
+      const verified = verifyDelivery(target ? this.keyOf(target) : this.throwaway, req.headers, body);
       if ('status' in verified || target === null) {
         this.refuse(req, res, armed, 'status' in verified ? verified : { status: 401, reason: VERIFY_REASONS.noMatch });
         return;
