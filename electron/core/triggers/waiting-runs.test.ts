@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../../test/helpers/test-api';
 import { PENDING_DIR, runFileName } from './run-requests';
-import { WaitingRuns } from './waiting-runs';
+import { WAITING_HOLD_MS, WaitingRuns } from './waiting-runs';
 
 function writeRun(dataDir: string, n: number): void {
   const dir = join(dataDir, PENDING_DIR);
@@ -82,5 +82,30 @@ describe('runs waiting, counted without reading the folder at every fire', () =>
     expect(waiting.view.byTrigger.get('a/b')).toBe(2);
     expect(await waiting.reserve('a/b', 2)).toBe(2);
     expect(await waiting.reserve('a/b', 3)).toBeNull();
+  });
+
+  it('at the limit with a run in flight, holds a fire and queues it once the slot frees; against a real backlog, refuses at once', async () => {
+    const dataDir = tempDir('apollia-waiting-');
+    const waiting = new WaitingRuns(dataDir);
+    await waiting.refresh();
+    // One slot, reserved and not yet journaled: in flight.
+    expect(await waiting.reserve('a/b', 1)).toBeNull();
+    const held = waiting.reserve('a/b', 1);
+    let settled = false;
+    void held.then(() => {
+      settled = true;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect(settled).toBe(false);
+    // The write failed: the slot frees, and the held fire takes it rather than being refused.
+    waiting.done('a/b', false);
+    expect(await held).toBeNull();
+    waiting.done('a/b', true);
+    writeRun(dataDir, 1);
+    waiting.filed('a/b');
+    // Now the folder holds the limit's runs and nothing is in flight: refused at once, not held.
+    const startedAt = performance.now();
+    expect(await waiting.reserve('a/b', 1)).toBe(1);
+    expect(performance.now() - startedAt).toBeLessThan(WAITING_HOLD_MS);
   });
 });
