@@ -302,6 +302,30 @@ describe('the webhook door', () => {
     expect(answers.slice(100).every((a) => a.status === 429 && a.headers['retry-after'] === '60')).toBe(true);
   });
 
+  it('a flood at the cap: 16 senders at once, 400 deliveries, no runtime taking runs: exactly 100 runs, each once, every other delivery 429, none answered 2xx without its run', async () => {
+    const { dataDir, host, secret, url } = await setup();
+    const answers = new Map<string, Answer>();
+    let next = 0;
+    const sender = async () => {
+      for (let i = next++; i < 400; i = next++) {
+        const body = JSON.stringify({ type: 'x', i });
+        answers.set(`f-${i}`, await send(url, { body, headers: signed(secret, `f-${i}`, body) }));
+      }
+    };
+    await Promise.all(Array.from({ length: 16 }, sender));
+    await host.settled();
+    const all = [...answers.values()];
+    const ok = [...answers].filter(([, a]) => a.status >= 200 && a.status < 300).map(([id]) => id);
+    expect(all).toHaveLength(400);
+    expect(ok).toHaveLength(100);
+    expect(all.filter((a) => a.status === 429)).toHaveLength(300);
+    const runs = runRequests(dataDir);
+    expect(runs).toHaveLength(100);
+    // Each accepted delivery has exactly one run, and no refused one has any.
+    expect(new Set(runs.map((r) => r.payload?.webhook_id)).size).toBe(100);
+    expect(runs.map((r) => r.payload?.webhook_id).sort()).toEqual([...ok].sort());
+  });
+
   it('keys replays by the secret: a delivery captured for one trigger is refused on another with the same secret, and the shared secret is warned about', async () => {
     const dataDir = tempDir('apollia-door-');
     const secrets = await putTriggers(dataDir, [
