@@ -87,6 +87,9 @@ test.describe('the export to the organization’s collector', () => {
     await expect(exported).toContainText(`Sent to your organization's collector at ${receiver.url}`);
     // The host ships at its next look at the record (every few seconds); the screen refreshes itself.
     await expect(exported).toContainText(/\d+ entries sent, the last at/, { timeout: 30_000 });
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Dashboard' }).click();
+    await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
+    await expect(page.getByTestId('dashboard-export-failing')).toHaveCount(0);
     // The first batch may hold only the host's own start; the install follows at the next look.
     const kinds = () => receiver.requests.flatMap((q) => q.records.map((r) => r.attributes['apollia.activity.kind']));
     await expect.poll(kinds, { timeout: 30_000 }).toContain('install');
@@ -110,5 +113,15 @@ test.describe('a dead collector', () => {
     await expect(exported).toHaveAttribute('role', 'status');
     await expect(exported).toContainText(/\d+ entr(y|ies) in \d+ batch(es)? could not be sent/);
     await axeCheck(page, 'the Activity screen with a failing export');
+    // The first screen says it too, and leads to the details.
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Dashboard' }).click();
+    const banner = page.getByTestId('dashboard-export-failing');
+    await expect(banner).toContainText("The activity record is not reaching your organization's collector");
+    await expect(banner).toContainText(/The last try, at .*, failed: .*ECONNREFUSED/);
+    await expect(banner).toContainText(/\d+ entr(y|ies) could not be sent yet/);
+    await page.screenshot({ path: test.info().outputPath('dashboard-export-failing.png') });
+    await axeCheck(page, 'the dashboard with a failing export');
+    await banner.getByRole('button', { name: 'See the activity record' }).click();
+    await expect(page.getByRole('heading', { level: 1, name: 'Activity' })).toBeVisible();
   });
 });

@@ -6,7 +6,13 @@ import { type Static, Type } from 'typebox';
 import { closed, orNull } from '../base/schema-kit';
 import { SavedMcpServerSchema } from './api-requests';
 import { SecretBackendSchema } from './replies-app';
-import { AgentViewSchema, InstalledPackageViewSchema, KnownToolSchema, StoreDamageSchema } from './replies-installed';
+import {
+  ActivityExportViewSchema,
+  AgentViewSchema,
+  InstalledPackageViewSchema,
+  KnownToolSchema,
+  StoreDamageSchema,
+} from './replies-installed';
 import { PolicyViewSchema } from '../policy/policy-in-force-schema';
 
 const str = Type.String();
@@ -14,13 +20,15 @@ const nstr = orNull('string');
 
 /**
  * `dashboard`; `policy`: the organization's policy: "Managed by …", and the banner when it withholds
- * something installed or cannot be read.
+ * something installed or cannot be read. `activityExport`: the record's export to the collector the
+ * policy names (absent when it names none), so the first screen can say while sending fails.
  */
 export const DashboardSchema = closed({
   packages: Type.Array(InstalledPackageViewSchema),
   agents: Type.Array(AgentViewSchema),
   damage: Type.Array(StoreDamageSchema),
   policy: Type.Optional(closed({ view: PolicyViewSchema, managedBy: nstr, notice: nstr })),
+  activityExport: Type.Optional(ActivityExportViewSchema),
 });
 export type Dashboard = Static<typeof DashboardSchema>;
 

@@ -4,6 +4,7 @@
  * what holds now.
  */
 import { dashboardUnderPolicy, noticePolicyChange } from '../policy/policy-effects';
+import { exportViewOf } from './activity-record-view';
 import { type ApiContext, policyOf, recordActivity } from './context';
 import { verifyInstalled } from './publisher-trust';
 import { dashboardOf } from './views';
@@ -18,5 +19,8 @@ export async function openDashboard(ctx: ApiContext) {
   const state = await ctx.store.read();
   const policy = policyOf(ctx);
   await noticePolicyChange(ctx.deps.dataDir, state, policy, (events) => recordActivity(ctx, events));
-  return dashboardUnderPolicy(dashboardOf(state, ctx.deps.now()), state, policy);
+  const view = dashboardUnderPolicy(dashboardOf(state, ctx.deps.now()), state, policy);
+  // The record's export, as the trigger host last said it: the first screen warns while it fails.
+  const exported = await exportViewOf(ctx);
+  return exported === null ? view : { ...view, activityExport: exported };
 }

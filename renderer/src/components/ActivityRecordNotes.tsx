@@ -68,8 +68,7 @@ export function RecordExport({ exported }: { exported: ActivityExportView | null
         </p>
       </div>
     );
-  const failing =
-    exported.lastFailureAt !== null && (exported.lastSentAt === null || exported.lastSentAt < exported.lastFailureAt);
+  const failing = exportFailing(exported);
   const sent =
     exported.sent > 0
       ? `${plural(exported.sent, 'entry', 'entries')} sent${exported.lastSentAt ? `, the last at ${when(exported.lastSentAt)}` : ''}`
@@ -94,5 +93,55 @@ export function RecordExport({ exported }: { exported: ActivityExportView | null
         : ''}
       {exported.sent === 0 ? ' (the record is sent while Apollia Desktop or serve runs)' : ''}.
     </p>
+  );
+}
+
+/** Whether the export's last batch failed (no batch sent since the last failure). */
+export function exportFailing(exported: ActivityExportView): boolean {
+  return (
+    exported.lastFailureAt !== null && (exported.lastSentAt === null || exported.lastSentAt < exported.lastFailureAt)
+  );
+}
+
+/**
+ * The dashboard's banner while the record cannot be sent to the organization's collector (or the address the policy
+ * gives cannot be used): where, since when, how many entries wait, and the way to the Activity screen's details.
+ */
+export function ExportFailingBanner({
+  exported,
+  onOpen,
+}: {
+  exported: ActivityExportView | undefined;
+  onOpen: () => void;
+}) {
+  if (exported === undefined || (exported.problem === null && !exportFailing(exported))) return null;
+  const where = (
+    <code>
+      <PackageText text={exported.url} />
+    </code>
+  );
+  return (
+    <section className="panel panel-warning" role="status" data-testid="dashboard-export-failing">
+      <p>
+        <strong>The activity record is not reaching your organization's collector</strong> at {where}.
+      </p>
+      <p className="small">
+        {exported.problem !== null ? (
+          <>
+            The address cannot be used: <CodeText text={exported.problem} />.
+          </>
+        ) : (
+          <>
+            The last try, at {when(exported.lastFailureAt)}, failed:{' '}
+            <CodeText text={exported.lastError ?? 'no answer'} />. {plural(exported.failed, 'entry', 'entries')} could
+            not be sent yet; they are sent again while Apollia Desktop (or <code>serve</code>) runs. Your decisions are
+            recorded here all the same.
+          </>
+        )}{' '}
+        <button type="button" className="link-button link-inline" onClick={onOpen}>
+          See the activity record
+        </button>
+      </p>
+    </section>
   );
 }

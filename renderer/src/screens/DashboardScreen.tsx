@@ -2,6 +2,7 @@ import { accessStateWords } from '../../../shared/words/words';
 import { reachesOutside } from '../../../shared/manifests/catalogues';
 import { Archive, Lock, Package, Settings as SettingsIcon, Trash2 } from 'lucide-react';
 import { PolicyBanner } from '../components/PolicyBanner';
+import { ExportFailingBanner } from '../components/ActivityRecordNotes';
 import { IntegrityChangedPanel, PublisherBadge } from '../components/trust/PackageTrustLines';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { AccessView, AgentView, InstalledPackageView, WaitingServerView } from '../../../shared/contract/api';
@@ -334,6 +335,7 @@ export function DashboardScreen() {
       {dashboard.data ? (
         <>
           <PolicyBanner view={dashboard.data.policy?.view} notice={dashboard.data.policy?.notice} />
+          <ExportFailingBanner exported={dashboard.data.activityExport} onOpen={() => show('activity')} />
           {dashboard.data.damage.length > 0 ? (
             <section className="panel panel-error" role="alert" aria-labelledby="damage-heading">
               <h2 id="damage-heading">Some saved records were damaged</h2>
