@@ -107,11 +107,7 @@ interface Waiting {
 
 /** Frames one record (see the module comment). */
 export function frameRecord(record: JournalRecord): Buffer {
-  const body = Buffer.from(JSON.stringify(record), 'utf8');
-  const head = Buffer.alloc(HEADER);
-  head.writeUInt32LE(body.length, 0);
-  head.writeUInt32LE(crc32(body), 4);
-  return Buffer.concat([head, body]);
+  return frameBatch([{ json: JSON.stringify(record) }]);
 }
 
 /** Frames records given as JSON into one buffer (the bytes of one batch, one write). */

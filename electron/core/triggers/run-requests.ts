@@ -173,7 +173,7 @@ export class RunRequestWriter {
     const json = JSON.stringify(request);
     const record = `{"t":"run","run":${json}${seen ? `,"seen":${JSON.stringify(seen)}` : ''}}`;
     await this.journal.append({ t: 'run', run: request as unknown as JournalRun, ...(seen ? { seen } : {}) }, record);
-    const file = { id: request.id, trigger: request.trigger, name: runFileName(request), text: `${json}\n` };
+    const file = runFile(request, json);
     if (killAsked('after-answer'))
       // The answers of this batch go out on this turn; the process dies before any run file is made.
       setImmediate(() => killPoint('after-answer'));
@@ -211,13 +211,13 @@ export async function writeRunRequest(dataDir: string, request: RunRequest): Pro
 }
 
 /** A run request's file: its name and its text. */
-function runFile(request: RunRequest): RunFile {
-  return { id: request.id, trigger: request.trigger, name: runFileName(request), text: runRequestText(request) };
+function runFile(request: RunRequest, json?: string): RunFile {
+  return { id: request.id, trigger: request.trigger, name: runFileName(request), text: runRequestText(request, json) };
 }
 
 /** A run request as its file holds it: one line of JSON (the bytes its journal record holds as `run`). */
-function runRequestText(request: RunRequest): string {
-  return `${JSON.stringify(request)}\n`;
+function runRequestText(request: RunRequest, json = JSON.stringify(request)): string {
+  return `${json}\n`;
 }
 
 /** What is waiting in `runs/pending/`: per trigger, the count and the oldest fire time. */

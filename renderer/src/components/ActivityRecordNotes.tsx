@@ -55,11 +55,7 @@ export function RecordVerdict({ verdict }: { verdict: ActivityVerdict }) {
  */
 export function RecordExport({ exported }: { exported: ActivityExportView | null }) {
   if (exported === null) return null;
-  const where = (
-    <code>
-      <PackageText text={exported.url} />
-    </code>
-  );
+  const where = <ExportAddress url={exported.url} />;
   if (exported.problem !== null)
     return (
       <div className="panel panel-warning" role="status" data-testid="activity-export">
@@ -96,6 +92,15 @@ export function RecordExport({ exported }: { exported: ActivityExportView | null
   );
 }
 
+/** The collector's address, as the policy gives it. */
+function ExportAddress({ url }: { url: string }) {
+  return (
+    <code>
+      <PackageText text={url} />
+    </code>
+  );
+}
+
 /** Whether the export's last batch failed (no batch sent since the last failure). */
 export function exportFailing(exported: ActivityExportView): boolean {
   return (
@@ -115,11 +120,7 @@ export function ExportFailingBanner({
   onOpen: () => void;
 }) {
   if (exported === undefined || (exported.problem === null && !exportFailing(exported))) return null;
-  const where = (
-    <code>
-      <PackageText text={exported.url} />
-    </code>
-  );
+  const where = <ExportAddress url={exported.url} />;
   return (
     <section className="panel panel-warning" role="status" data-testid="dashboard-export-failing">
       <p>
