@@ -92,12 +92,16 @@ export type ApplyPreviewRequest = Static<typeof ApplyPreviewRequestSchema>;
  * `apply`: as the preview, with a client request id (the same id twice makes one agent), and `arm`:
  * the names of the template's schedule and `at` triggers the person ticked to arm now. Nothing else
  * is armed: a trigger left out is made unarmed (armed later on the dashboard), and a webhook is
- * armed only by `armTrigger`, which makes its secret.
+ * armed only by `armTrigger`, which makes its secret. `once`: when a live agent of the same template
+ * already holds exactly what this would make (its parameters, tools, approvals, MCP settings, armed
+ * triggers and files), answer its receipt marked `alreadyApplied` and make nothing (the CLI's
+ * `apply`, unless `--another`: its rerun says "already applied").
  */
 export const ApplyTemplateRequestSchema = closed({
   ...applyFields,
   requestId: id,
   arm: Type.Optional(Type.Array(name, { maxItems: MAX_APPLY_ITEMS })),
+  once: Type.Optional(Type.Boolean()),
 });
 export type ApplyTemplateRequest = Static<typeof ApplyTemplateRequestSchema>;
 

@@ -227,13 +227,18 @@ export type StartAtLoginView = Static<typeof StartAtLoginViewSchema>;
 export const DownloadPageOpenedSchema = closed({ url: str });
 export type DownloadPageOpened = Static<typeof DownloadPageOpenedSchema>;
 
-/** `apply`'s answer: the agent made, the trigger ids made with it (a webhook's secret is made by `armTrigger`, never here), and the preview it recorded. */
+/**
+ * `apply`'s answer: the agent made, the trigger ids made with it (a webhook's secret is made by `armTrigger`, never
+ * here), and the preview it recorded; `alreadyApplied` when an apply asked `once` found that agent already made (and
+ * made nothing).
+ */
 export const ApplyReceiptSchema = closed({
   agentId: str,
   displayName: str,
   createdAt: str,
   triggers: Type.Array(str),
   preview: ApplyPreviewSchema,
+  alreadyApplied: Type.Optional(exactly(true)),
 });
 export type ApplyReceipt = Static<typeof ApplyReceiptSchema>;
 

@@ -2,7 +2,8 @@
  * Previewing and applying a template (template spec "Apply"): the folder is read and checked again
  * now, and apply makes an agent only from the bytes the user was shown (their digest), with the
  * parameters and grants the preview was computed from. The agent's files are written through
- * staging and recorded in one store write; a repeated request id answers the first receipt.
+ * staging and recorded in one store write; a repeated request id answers the first receipt, and an apply asked
+ * `once` answers the live agent that already holds what it would make (`apply-sameness.ts`).
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -18,6 +19,7 @@ import { CoreError } from '../errors/index';
 import { type Source, templateDigest } from './sources';
 import { placeFromStaging } from '../store/staging';
 import { applyApplyPlan, planApply } from './apply-plan';
+import { alreadyApplied } from './apply-sameness';
 import type { StoreState } from '../store/state';
 import { checkTemplateFolder } from '../bounded';
 import { planAgentFiles } from '../template/agent-files';
@@ -187,6 +189,11 @@ export async function applyTemplate(ctx: ApiContext, request: ApiRequest<'apply'
     fingerprint,
     at: deps.now().toISOString(),
   });
+  // Asked once (the CLI, unless `--another`): a live agent already holding what this would make is the answer, and
+  // nothing is written; looked at again under the lock, so two reruns at once make one agent.
+  const asked = { agent: plan.agent, files, arm: request.arm ?? [] };
+  const same = request.once ? await alreadyApplied(deps.dataDir, await store.read(), asked) : undefined;
+  if (same) return same;
   const outcome = await placeFromStaging({
     dataDir: deps.dataDir,
     finalDir,
@@ -200,7 +207,9 @@ export async function applyTemplate(ctx: ApiContext, request: ApiRequest<'apply'
     record: (place) =>
       store.update(
         async (state) => {
-          const earlier = earlierApply(state, request, fingerprint);
+          const earlier =
+            earlierApply(state, request, fingerprint) ??
+            (request.once ? await alreadyApplied(deps.dataDir, state, asked) : undefined);
           if (earlier) return { result: { receipt: earlier, duplicate: true }, write: false };
           await place();
           for (const trigger of previewed.triggers) deps.faults?.applyTrigger?.(trigger.name);

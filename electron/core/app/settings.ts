@@ -3,7 +3,9 @@
  * never allows. Secrets are sealed by the host's secret box and never shown again; a server's name
  * follows `shared/manifests/mcp-server-name.ts`, its url `shared/base/http-url.ts`.
  */
+import { isDeepStrictEqual } from 'node:util';
 import type { ApiRequest, SavedMcpServer, SettingsView } from '../../../shared/contract/api';
+import { own } from '../../../shared/base/own';
 import { SECRET_NAMES } from '../../../shared/manifests/catalogues';
 import { isHttpUrl } from '../../../shared/base/http-url';
 import { deniedToolProblem, MAX_DENIED_TOOLS } from '../../../shared/manifests/owner-tools';
@@ -35,7 +37,8 @@ export async function readSettings(ctx: ApiContext): Promise<SettingsView> {
 /**
  * Saves an MCP server: a stdio command line (with its environment variables), or an http(s) url for the network
  * transports. A credential found in its url or arguments (`mcp-credentials.ts`), and its whole environment, are
- * sealed, never stored in clear: `secret.unavailable` when this computer cannot seal.
+ * sealed, never stored in clear: `secret.unavailable` when this computer cannot seal. The same server in clear
+ * saved again (a rerun) writes and records nothing.
  */
 export async function saveMcpServer(ctx: ApiContext, request: ApiRequest<'saveMcpServer'>): Promise<SettingsView> {
   const network = request.transport !== 'stdio';
@@ -78,19 +81,28 @@ export async function saveMcpServer(ctx: ApiContext, request: ApiRequest<'saveMc
       : '';
   const saved = await withKnownTools(
     ctx,
-    ctx.store.update(
-      (state) => {
-        state.settings.mcpServers[request.name] = { ...masked, sealed };
-        return { result: view(ctx, state) };
-      },
-      () => [
-        {
-          kind: 'mcp_server_saved',
-          outcome: 'ok',
-          detail: `${request.name} (${request.transport}): ${shown}${envWords}${hasCredentials ? '; its credentials are kept sealed' : ''}`,
+    ctx.store
+      .update(
+        (state) => {
+          // The same server saved again, in clear as it is stored: nothing to change and nothing to record (a rerun).
+          const kept = own(state.settings.mcpServers, request.name);
+          if (sealed === null && kept !== undefined && isDeepStrictEqual(kept, { ...masked, sealed }))
+            return { result: { shown: view(ctx, state), unchanged: true }, write: false };
+          state.settings.mcpServers[request.name] = { ...masked, sealed };
+          return { result: { shown: view(ctx, state), unchanged: false } };
         },
-      ],
-    ),
+        ({ unchanged }) =>
+          unchanged
+            ? []
+            : [
+                {
+                  kind: 'mcp_server_saved',
+                  outcome: 'ok',
+                  detail: `${request.name} (${request.transport}): ${shown}${envWords}${hasCredentials ? '; its credentials are kept sealed' : ''}`,
+                },
+              ],
+      )
+      .then(({ shown }) => shown),
   );
   return saved;
 }

@@ -1,12 +1,13 @@
 /**
  * `apollia-desktop apply NAME|DIR [--param NAME=VALUE ...] [--grant mcp:<server>/<tool> ...] [--withhold TOOL ...]
- * [--approvals ask|never] [--arm TRIGGER ...] [--yes] [--json]`:
+ * [--approvals ask|never] [--arm TRIGGER ...] [--another] [--yes] [--json]`:
  * applies a template folder, or one of the built-in templates by name, as the app's apply screen
  * does (spec "Apply"): it is previewed, and without `--yes` only the preview is printed (verdict first, as the
  * consent form; DESIGN.md "The command line"), nothing changed; with it the preview is checked and recorded as it is,
  * or nothing is made. The approvals are `ask` unless the person chooses `never` (the decision function's rule: the
  * template's `approvals` is only its recommendation). A built-in is opened by the Api's own `openBuiltinTemplate`, so it is the
- * shipped folder wherever the command runs.
+ * shipped folder wherever the command runs. Run again with the same answers, it says "already applied" and makes
+ * nothing (exit 0: the rerun of an apply that completed); `--another` makes a second agent.
  */
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
@@ -28,7 +29,7 @@ import { PROGRAM, usageError } from './usage';
 /** Usage of this command. */
 export const APPLY_USAGE = [
   `Usage: ${PROGRAM} [--data-dir DIR] apply NAME|DIR [--param NAME=VALUE ...] [--grant GATE ...]`,
-  '         [--withhold TOOL ...] [--approvals ask|never] [--arm TRIGGER ...] [--yes] [--json]',
+  '         [--withhold TOOL ...] [--approvals ask|never] [--arm TRIGGER ...] [--another] [--yes] [--json]',
   '',
   'NAME is a built-in template (code-review, kyb, market-monitor, inbound-lead, release-notes), always;',
   'DIR a template folder, given as a path (./kyb for a folder called kyb here).',
@@ -41,6 +42,9 @@ export const APPLY_USAGE = [
   '  --approvals MODE    ask: it asks before a tool runs (the default); never: unattended',
   '  --arm TRIGGER       Arm one of its schedule or date triggers when it is made (repeat it);',
   '                      none is armed otherwise (a webhook: `arm` it afterwards)',
+  '  --another           Make a second agent even when one of this template already has exactly',
+  '                      these parameters, tools, approvals, MCP servers and armed triggers (without',
+  '                      it, that apply again says "already applied" and makes nothing)',
   '  --json              Print one JSON document: { ok, applied, preview } (or the receipt, applied)',
   '',
 ].join('\n');
@@ -50,6 +54,7 @@ interface ApplyFlags {
   given: string;
   yes: boolean;
   json: boolean;
+  another: boolean;
   parameters: Record<string, string>;
   grants: string[];
   withhold: string[];
@@ -59,7 +64,7 @@ interface ApplyFlags {
 
 /** The flags of `apply`, or the exit code of `--help` or of a usage error (already printed). */
 function parseApplyFlags(args: string[], io: CliIo): ApplyFlags | number {
-  const flags = { yes: false, json: false, parameters: {} as Record<string, string> };
+  const flags = { yes: false, json: false, another: false, parameters: {} as Record<string, string> };
   const lists = { '--grant': [] as string[], '--withhold': [] as string[], '--arm': [] as string[] };
   let approvals: Approvals = 'ask';
   const dirs: string[] = [];
@@ -70,6 +75,7 @@ function parseApplyFlags(args: string[], io: CliIo): ApplyFlags | number {
       return EXIT.accepted;
     } else if (arg === '--json') flags.json = true;
     else if (arg === '--yes' || arg === '-y') flags.yes = true;
+    else if (arg === '--another') flags.another = true;
     else if (arg === '--param' || arg === '--approvals' || arg in lists) {
       const value = args[++i];
       if (value === undefined || value === '') return usageError(io, `${arg} needs a value`, APPLY_USAGE);
@@ -149,13 +155,27 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     else printWouldApply(io, { ...manifest, approvals: preview.value.approvals.chosen }, preview.value, arm);
     return EXIT.accepted;
   }
-  const result = await api.apply({ ...asked, requestId: randomUUID(), ...(arm.length > 0 ? { arm } : {}) });
+  // Each run is its own request; without --another, an agent already holding exactly this is the answer (a rerun).
+  const result = await api.apply({
+    ...asked,
+    requestId: randomUUID(),
+    ...(arm.length > 0 ? { arm } : {}),
+    ...(flags.another ? {} : { once: true }),
+  });
   if (!result.ok) return refused(io, result.error);
-  if (flags.json) io.stdout(`${terminalJson({ ok: true, applied: true, ...result.value })}\n`);
+  const { alreadyApplied, ...receipt } = result.value;
+  if (flags.json)
+    io.stdout(
+      `${terminalJson({ ok: true, applied: alreadyApplied !== true, ...(alreadyApplied ? { alreadyApplied } : {}), ...receipt })}\n`,
+    );
+  else if (alreadyApplied)
+    io.stdout(
+      `Already applied: ${receipt.displayName} [${receipt.agentId}], made ${receipt.createdAt}, has exactly these parameters, tools, approvals, MCP servers and armed triggers: nothing to do (add --another to make a second agent)\n`,
+    );
   else {
     // Where a webhook trigger's sender will post once it is armed, as `serve` will listen (Settings' port, else the default).
     const settings = await api.settings();
-    printApplied(io, result.value, arm, settings.ok ? settings.value.webhookPort.port : DEFAULT_WEBHOOK_PORT);
+    printApplied(io, receipt, arm, settings.ok ? settings.value.webhookPort.port : DEFAULT_WEBHOOK_PORT);
   }
   return EXIT.accepted;
 }

@@ -48,7 +48,7 @@ export const COMMANDS: readonly CliCommand[] = [
   },
   {
     name: 'apply',
-    args: 'NAME|DIR [--param NAME=VALUE ...] [--grant GATE ...] [--withhold TOOL ...] [--approvals ask|never] [--arm TRIGGER ...] [--yes] [--json]',
+    args: 'NAME|DIR [--param NAME=VALUE ...] [--grant GATE ...] [--withhold TOOL ...] [--approvals ask|never] [--arm TRIGGER ...] [--another] [--yes] [--json]',
     summary:
       'Show what a built-in template (by name) or a template folder (a path) would make; with --yes, make its agent and triggers',
     load: () => import('./apply-command'),

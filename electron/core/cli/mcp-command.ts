@@ -141,11 +141,27 @@ async function add(args: string[], io: CliIo): Promise<number> {
   const api = cliApi(io);
   const before = await api.settings();
   const replaced = before.ok && before.value.mcpServers.some((s) => s.name === name);
+  const kept = before.ok ? before.value.mcpServers.find((s) => s.name === name && !s.managed) : undefined;
+  if (kept && sameClearServer(kept, server)) {
+    io.stdout(`MCP server ${serverWords(kept)} is already saved as given: nothing to do\n`);
+    return EXIT.accepted;
+  }
   const result = await api.saveMcpServer(server);
   if (!result.ok) return refused(io, result.error);
   const saved = result.value.mcpServers.find((s) => s.name === name);
   io.stdout(`${replaced ? 'Replaced' : 'Saved'} MCP server ${saved ? serverWords(saved) : name}\n`);
   return EXIT.accepted;
+}
+
+/**
+ * Whether `kept` (as Settings shows it) is `server` saved in clear: the same transport, command line or url, and
+ * nothing sealed on either side (an environment, a credential in the url or the arguments is sealed, so it cannot be
+ * compared, and is saved again).
+ */
+function sameClearServer(kept: SavedMcpServerView, server: SavedMcpServer): boolean {
+  if (kept.credentialsSealed || server.env !== undefined) return false;
+  if (kept.transport !== server.transport || kept.command !== server.command || kept.url !== server.url) return false;
+  return JSON.stringify(kept.args ?? []) === JSON.stringify(server.args ?? []);
 }
 
 async function list(args: string[], io: CliIo): Promise<number> {

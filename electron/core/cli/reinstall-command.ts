@@ -8,7 +8,8 @@
  * the old one was deleted then). Any
  * other case is refused, naming the command that fits: a package not installed or of another
  * version (`install`), other bytes of the same version (both SHA-256s named: only the installed
- * bytes are put back), files unchanged (nothing to put back).
+ * bytes are put back). Files unchanged since install are nothing to do (exit 0, nothing written): so is the
+ * rerun of a reinstall that completed.
  */
 import { existsSync, statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
@@ -115,11 +116,13 @@ export async function run(args: string[], io: CliIo): Promise<number> {
       message: `${paths[0]} is not the ${name} ${version} that was installed: its sha256 is ${(inspection.summary as ApoSummary).sha256}, the installed one's ${inspection.installed.sha256}. Reinstall puts back only the installed bytes; \`install ${paths[0]}\` shows it as an update and asks again`,
     });
   const integrity = installed.integrity;
-  if (integrity.state !== 'changed')
-    return refused(io, {
-      code: 'reinstall.unchanged',
-      message: `${name} ${version}: its files are unchanged since install, nothing to put back`,
-    });
+  // Files as installed: nothing to put back, and that is an answer, not a refusal (a rerun of a reinstall that
+  // completed, DESIGN.md "Commit points": "says it is already done").
+  if (integrity.state !== 'changed') {
+    if (json) io.stdout(`${terminalJson({ ok: true, applied: false, unchanged: true, name, version })}\n`);
+    else io.stdout(`${name} ${version}: its files are unchanged since install: nothing to do\n`);
+    return EXIT.accepted;
+  }
 
   // What the change paused resumes (armed all along). What a check by an older version disarmed is armed again: a
   // folder that is gone stays off (said), a webhook gets a new secret.

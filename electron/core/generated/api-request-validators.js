@@ -1194,7 +1194,7 @@ return errors === 0;
 validate25.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const apply = validate26;
-const schema37 = {"type":"object","required":["sourceId","parameters","grants","requestId"],"properties":{"sourceId":{"type":"string","minLength":1,"maxLength":256},"parameters":{"type":"object","maxProperties":256,"propertyNames":{"type":"string","minLength":1,"maxLength":128},"additionalProperties":{"type":["string","number","boolean"],"maxLength":65536}},"grants":{"type":"array","items":{"type":"string","minLength":1,"maxLength":1024},"maxItems":1024},"withhold":{"type":"array","items":{"type":"string","minLength":1,"maxLength":128},"maxItems":256},"approvals":{"enum":["ask","never"]},"requestId":{"type":"string","minLength":1,"maxLength":256},"arm":{"type":"array","items":{"type":"string","minLength":1,"maxLength":128},"maxItems":256}},"additionalProperties":false};
+const schema37 = {"type":"object","required":["sourceId","parameters","grants","requestId"],"properties":{"sourceId":{"type":"string","minLength":1,"maxLength":256},"parameters":{"type":"object","maxProperties":256,"propertyNames":{"type":"string","minLength":1,"maxLength":128},"additionalProperties":{"type":["string","number","boolean"],"maxLength":65536}},"grants":{"type":"array","items":{"type":"string","minLength":1,"maxLength":1024},"maxItems":1024},"withhold":{"type":"array","items":{"type":"string","minLength":1,"maxLength":128},"maxItems":256},"approvals":{"enum":["ask","never"]},"requestId":{"type":"string","minLength":1,"maxLength":256},"arm":{"type":"array","items":{"type":"string","minLength":1,"maxLength":128},"maxItems":256},"once":{"type":"boolean"}},"additionalProperties":false};
 
 function validate26(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -1216,7 +1216,7 @@ return false;
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(((((((key0 === "sourceId") || (key0 === "parameters")) || (key0 === "grants")) || (key0 === "withhold")) || (key0 === "approvals")) || (key0 === "requestId")) || (key0 === "arm"))){
+if(!((((((((key0 === "sourceId") || (key0 === "parameters")) || (key0 === "grants")) || (key0 === "withhold")) || (key0 === "approvals")) || (key0 === "requestId")) || (key0 === "arm")) || (key0 === "once"))){
 validate26.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -1539,6 +1539,19 @@ var valid0 = _errs22 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
+if(data.once !== undefined){
+const _errs26 = errors;
+if(typeof data.once !== "boolean"){
+validate26.errors = [{instancePath:instancePath+"/once",schemaPath:"#/properties/once/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid0 = _errs26 === errors;
+}
+else {
+var valid0 = true;
+}
 }
 }
 }

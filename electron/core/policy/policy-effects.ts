@@ -217,7 +217,9 @@ function fingerprint(view: PolicyView): string {
 /**
  * Records a policy change once, whoever notices it first (the Api, the trigger host): the change
  * itself, then each tool it withholds or gives back and each armed trigger it turns off or lets
- * fire again. The first policy ever seen being none records nothing.
+ * fire again. The first policy ever seen being none records nothing. The entries are committed
+ * before `policy-seen.json` remembers the policy, so an interrupted notice is recorded again by the
+ * next look rather than lost.
  */
 export async function noticePolicyChange(
   dataDir: string,
@@ -236,7 +238,6 @@ export async function noticePolicyChange(
   if (before?.fingerprint === now) return false;
   // No policy ever: nothing to remember, nothing written (a data folder without a policy holds no trace of one).
   if (!before && view.state === 'none') return false;
-  await writeFileAtomic(path, JSON.stringify({ fingerprint: now, view }));
   const files = view.sources.filter((s) => s.state !== 'absent').map((s) => s.path);
   const events: ActivityInput[] = [];
   if (view.state === 'unreadable')
@@ -305,6 +306,9 @@ export async function noticePolicyChange(
         outcome: 'ok',
         detail: "fires again: your organization's policy no longer keeps it off (armed as you had decided)",
       });
+  // Recorded first, then remembered (DESIGN.md "Commit points"): a kill between the two records the change again at
+  // the next look (at least once), where the other order would remember a change the record never got.
   await record(events);
+  await writeFileAtomic(path, JSON.stringify({ fingerprint: now, view }));
   return true;
 }
