@@ -106,7 +106,7 @@ describe('one refusal contract', () => {
   const cases: [string, (dataDir: string) => string[]][] = [
     ['inspect', () => ['inspect', notApo()]],
     ['install', () => ['install', apo(), '--yes', '--grant', 'no_such_entry']],
-    ['reinstall', () => ['reinstall', apo()]],
+    ['reinstall', () => ['reinstall', notApo()]],
     ['apply', () => ['apply', 'release-notes', '--param', 'owner=acme']],
     ['pack', () => ['pack', tempDir('apollia-contract-empty-')]],
     ['arm', () => ['arm', 'watcher/nope']],
