@@ -21,6 +21,7 @@ export const KEY_ID = '1111111111111111';
 
 const install = (w, file = 'invoices.apo', ...more) => ['install', join(w, file), '--yes', ...more];
 const firstAgent = (data) => Object.keys(JSON.parse(readFileSync(join(data, 'state.json'), 'utf8')).agents)[0];
+const FEED = 'https://example.com/apollia/feed.json';
 const RELEASE_NOTES = ['apply', 'release-notes', '--param', 'owner=acme', '--param', 'repo=shop', '--yes'];
 
 /** A package file changed on disk after install (what the integrity check finds). */
@@ -77,7 +78,9 @@ export const SWEPT = {
     args: () => ['list'],
     check: ['mcp', 'list'],
   },
-  'update-mode': { setup: (w) => [install(w)], args: () => ['update-mode', 'invoices', 'hold'] },
+  // The settings the CLI changes: the feeds followed (a package's update mode needs one installed from a feed).
+  'feeds add': { setup: () => [], args: () => ['feeds', 'add', FEED] },
+  'feeds remove': { setup: () => [['feeds', 'add', FEED]], args: () => ['feeds', 'remove', FEED] },
   apply: { setup: () => [], args: () => RELEASE_NOTES },
   remove: { setup: () => [RELEASE_NOTES], args: (_w, data) => ['remove', firstAgent(data)] },
   pause: {

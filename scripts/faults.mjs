@@ -25,8 +25,9 @@ const CLI = join(ROOT, 'out/cli/cli.cjs');
 const DURABLE = ['write', 'pwrite64', 'fsync', 'fdatasync', 'rename', 'renameat2', 'link', 'unlink', 'mkdir'];
 const FAULTS = { kill: 'signal=SIGKILL', eio: 'error=EIO', enospc: 'error=ENOSPC' };
 const STACK = /\n\s+at /;
+/** A rerun that says it is done: exit 0, or (a removal of what is gone, which keeps no record of it) these words. */
 const ALREADY =
-  /already (installed|trusted|saved|armed|disarmed)|nothing to do|No package called|no MCP server|not armed|is disarmed/i;
+  /already (installed|trusted|saved|armed|disarmed|applied)|nothing to do|No package called|no MCP server|not armed|is disarmed|is not followed/i;
 
 function run(argv, env = {}) {
   const r = spawnSync(argv[0], argv.slice(1), {
@@ -192,6 +193,7 @@ export function sweep({
     cli(old, spec.args(work, old), envOf(spec, work));
     reference.newShape = stateShape(old);
     reference.newDecisions = decisionCount(old);
+    const started = Date.now();
     const steps = durableSteps(spec, work)
       .filter((step) => calls.includes(step.call))
       .slice(0, max);
@@ -210,7 +212,7 @@ export function sweep({
     }
     results[name] = result;
     log(
-      `${name}: ${result.survived}/${result.tried} survived (${steps.length} durable steps, ${result.missed} not reached)`,
+      `${name}: ${result.survived}/${result.tried} survived (${steps.length} durable steps, ${result.missed} not reached; ${Math.round((Date.now() - started) / 1000)} s)`,
     );
   }
   rmSync(work, { recursive: true, force: true });

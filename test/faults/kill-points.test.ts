@@ -3,7 +3,8 @@
  * `npm run faults`): `mcp add` killed or out of space at each of its fsyncs, renames, links, unlinks
  * and mkdirs in the data folder, and `install` killed or out of space at each fsync and rename, against the built CLI. At each point the store loads, the state is
  * old or new whole, the record holds the change exactly when the state does, the rerun completes,
- * and no output holds a stack trace.
+ * and no output holds a stack trace; the policy's pause killed at each fsync and rename (the notice is recorded, then
+ * remembered, so the rerun ends with it recorded).
  */
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
@@ -45,4 +46,15 @@ describe.skipIf(skipWithoutBuild(CLI) || !HAS_STRACE)('kill points of the built 
     expect(result.tried).toBeGreaterThanOrEqual(10);
     expect(result.failures).toEqual([]);
   }, 180_000);
+
+  it('policy pause: a kill at each fsync and rename of the notice (the record's commit, then policy-seen.json) never loses it', () => {
+    const results = sweep({ only: ['policy pause'], faults: ['kill'], calls: ['fsync', 'rename'] }) as Record<
+      string,
+      SweepResult
+    >;
+    const result = results['policy pause'] as SweepResult;
+    // The state's rename (the record's commit) and policy-seen.json's: a kill at the second re-records at the next look.
+    expect(result.tried).toBeGreaterThanOrEqual(2);
+    expect(result.failures).toEqual([]);
+  }, 120_000);
 });

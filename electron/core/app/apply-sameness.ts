@@ -41,7 +41,8 @@ function settingsOf(agent: TemplateAgentRecord) {
     preview,
     ...held
   } = agent;
-  return { ...held, made: madeOf(preview) };
+  // As the state file holds it: a key left undefined in a plan is no key once written.
+  return JSON.parse(JSON.stringify({ ...held, made: madeOf(preview) })) as unknown;
 }
 
 /** The names of `agent`'s triggers armed now. */
