@@ -142,12 +142,15 @@ function point(spec, work, step, fault, reference) {
   const inject = `inject=${step.call}:${FAULTS[fault]}:when=${step.when}`;
   const env = envOf(spec, work);
   const first = run([...trace, '-e', inject, process.execPath, CLI, '--data-dir', data, ...spec.args(work, data)], env);
-  // The step the fault struck: the call marked INJECTED, or for a kill the last call before death.
+  // The step the fault struck: the call marked INJECTED, or for a kill the last call before death (`= ?`, or
+  // `<unfinished …>` when another thread wrote in between).
   const calls = readFileSync(log, 'utf8')
     .split('\n')
     .filter((l) => new RegExp(`^\\d+ +${step.call}\\(`).test(l));
   const hit =
-    fault === 'kill' ? calls.findLast((l) => l.includes('<unfinished')) : calls.find((l) => l.includes('INJECTED'));
+    fault === 'kill'
+      ? calls.findLast((l) => l.includes('<unfinished') || / = \?$/.test(l))
+      : calls.find((l) => l.includes('INJECTED'));
   if (!hit?.includes(data)) return 'missed';
   const broke = [];
   if (STACK.test(first.out)) broke.push('stack trace');

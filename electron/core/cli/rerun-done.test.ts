@@ -77,7 +77,7 @@ describe.skipIf(skipWithoutBuild(BUILT))('the built CLI: a rerun says it is alre
     expect(agents()).toHaveLength(2);
   }, 120_000);
 
-  it('apply with other answers, or after the agent was changed or removed, is another apply', () => {
+  it('apply with other answers, or after the agent was changed or removed, is another apply; the new one is then the same', () => {
     const { run, agents } = builtCli();
     expect(run(RELEASE_NOTES).code).toBe(0);
     // Another parameter value: another agent.
@@ -96,6 +96,9 @@ describe.skipIf(skipWithoutBuild(BUILT))('the built CLI: a rerun says it is alre
     const live = agents().filter((a) => !a.archived);
     for (const agent of live) expect(run(['remove', agent.id]).code).toBe(0);
     expect(run(RELEASE_NOTES).stdout).toMatch(/^Applied: /);
+    expect(agents().filter((a) => !a.archived)).toHaveLength(1);
+    // And that live one, asked again the same: already applied.
+    expect(run(RELEASE_NOTES).stdout).toMatch(/^Already applied: /);
     expect(agents().filter((a) => !a.archived)).toHaveLength(1);
   }, 180_000);
 
