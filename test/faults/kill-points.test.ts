@@ -47,7 +47,7 @@ describe.skipIf(skipWithoutBuild(CLI) || !HAS_STRACE)('kill points of the built 
     expect(result.failures).toEqual([]);
   }, 180_000);
 
-  it('policy pause: a kill at each fsync and rename of the notice (the record's commit, then policy-seen.json) never loses it', () => {
+  it('policy pause: a kill at each fsync and rename of the notice (the record’s commit, then policy-seen.json) never loses it', () => {
     const results = sweep({ only: ['policy pause'], faults: ['kill'], calls: ['fsync', 'rename'] }) as Record<
       string,
       SweepResult
