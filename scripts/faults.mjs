@@ -3,10 +3,12 @@
  * The kill-point and fault sweep (DESIGN.md "Commit points"): for each command, counts its durable
  * steps against the data folder (every write, fsync, rename, link, unlink, mkdir that names a file
  * in it) under `strace -f` with UV_THREADPOOL_SIZE=1, then runs it again once per step with that
- * step killed (SIGKILL) or failed (EIO, ENOSPC). After each point: the store loads (`list`), the
- * state is the old one or the new one whole, the record holds the change exactly when the state
- * does, the same command again completes or says it is already done, and no output holds a stack
- * trace. Prints survived/tried per command.
+ * step killed (SIGKILL) or failed (EIO, ENOSPC). After each point: the store loads (`list`, or the
+ * spec's `check`), the state is the old one or the new one whole, the record holds the change
+ * exactly when the state does, the same command again completes or says it is already done and
+ * leaves the new state with the change recorded at least once, and no output holds a stack trace.
+ * Prints survived/tried per command, and how long it took. The commands and their setups are in
+ * `faults-commands.mjs`.
  *
  * Usage: node scripts/faults.mjs [--only CMD[,CMD]] [--faults kill,eio,enospc] [--calls fsync,rename,…]
  *        [--max N] [--json]
