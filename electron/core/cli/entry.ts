@@ -17,11 +17,19 @@ const CHECKING = new Set(['inspect', 'install', 'apply']);
  * A reader that leaves early (`list | head -1`) closes the pipe: the next write fails with EPIPE,
  * an error event nobody listens to, which Node prints as a stack trace (and Electron's main process
  * shows in a dialog). It is no failure of the command: `exit` stops quietly, with the status set so
- * far. Any other write error is still thrown.
+ * far. Output that cannot be written for another reason (a redirect to a full disk, a failing
+ * device: ENOSPC, EIO) cannot say so there either: `exit` stops with status 1 (unless a failure
+ * was already set), never a stack trace (DESIGN.md "Commit points": an I/O failure is a sentence,
+ * and a stop at any write leaves the store whole).
  */
-export function quietOnBrokenPipe(stream: NodeJS.WriteStream, exit: () => void): void {
+export function quietOnBrokenPipe(
+  stream: Pick<NodeJS.WriteStream, 'on'>,
+  exit: () => void,
+  status: { exitCode?: number | string | null | undefined } = process,
+): void {
   stream.on('error', (error: NodeJS.ErrnoException) => {
-    if (error.code !== 'EPIPE') throw error;
+    if (error.code !== 'EPIPE' && !(typeof status.exitCode === 'number' && status.exitCode !== 0))
+      status.exitCode = EXIT.refused;
     exit();
   });
 }
