@@ -21,7 +21,7 @@
  * app, the trigger host and the CLI can all record. The move from a plain SHA-256 record is made
  * once, when the key is made (`record-migration.ts`).
  */
-import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   ACTIVITY_KINDS,
@@ -47,9 +47,18 @@ import { type ActivityEvent, lastLine, OUTCOMES, parseEntry, readLines } from '.
 import type { ActivityInput } from '../../../shared/activity/activity-kinds';
 import { readHeads, type SealedHeads, writeHeads } from './record-head';
 import { openRecordKey, readRecordKey } from './record-key';
+import { listEntries, rotateIfDue } from './record-rotation';
 import { headBreaks, migrateToKeyed } from './record-migration';
 import { type RecordReport, type VerifyOptions, verifyRecord } from './record-check';
 import type { ChainReport } from './record-verify';
+import {
+  type JournalTraffic,
+  pendingTraffic,
+  readJournalTraffic,
+  type TrafficJournal,
+  trafficBreaks,
+  trafficSeal,
+} from './traffic-commit';
 
 export { ACTIVITY_KINDS, type ActivityKind, type ActivityOutcome, isDecisionKind };
 export type { ActivityEvent, ChainBreak, ChainReport, RecordHead, RecordReport, VerifyOptions };
@@ -102,9 +111,11 @@ export function cleanDetail(detail: string): string {
 /** The activity record of one data folder. */
 export class ActivityLog {
   private readonly now: () => Date;
-  private readonly trafficFileBytes: number;
-  private readonly trafficFiles: number;
-  private readonly rotateFloorMs: number;
+  readonly trafficFileBytes: number;
+  readonly trafficFiles: number;
+  readonly rotateFloorMs: number;
+  /** The key was made in this hold of the lock: no head was sealed before, none is missing. */
+  private keyMadeNow = false;
 
   constructor(
     readonly dataDir: string,
@@ -166,41 +177,114 @@ export class ActivityLog {
     const events = inputs.map((input) => this.clean(input));
     if (events.length === 0) return events;
     await this.locked(async (key) => {
-      // A change the store committed comes first: its lines were chained after the record's end.
+      // A change the store committed comes first: its lines were chained after the record's end; then traffic the
+      // host's journal committed.
       const commit = await readCommit(this.dataDir);
       await this.flushOutbox(key, commit);
+      const journal = await this.flushTraffic(key, await readJournalTraffic(this.dataDir));
       const heads = { decisions: await this.tail(key, 'decisions'), traffic: await this.tail(key, 'traffic') };
-      const broken = (await this.breaks(key, commit, heads)).map((detail) =>
+      const broken = (await this.breaks(key, commit, heads, journal)).map((detail) =>
         this.clean({ kind: 'record_broken', outcome: 'failed', detail }),
       );
       const decisions = [...broken, ...events.filter((e) => isDecisionKind(e.kind))];
       if (decisions.length > 0) heads.decisions = await this.append(key, 'decisions', heads.decisions, decisions);
-      await this.appendTraffic(key, heads, events);
+      await this.appendTraffic(key, heads, events, commit);
     });
     return events;
   }
 
   /**
-   * What a writer finds wrong with the heads before it writes: decisions against the head the store
-   * committed (the sealed file's until the state carries one: read once, at format 7's first
-   * change), traffic against the sealed head.
+   * The trigger host's entries (DESIGN.md "Commit points"): under the record's lock, the committed outboxes are
+   * flushed (the store's, then the journal's traffic), the decisions among `inputs` appended (after a
+   * `record_broken` when a head does not match the record's end), the traffic chained after `traffic.jsonl`'s end
+   * and handed to the journal with the head after it (sealed), then, once the journal's batch is synced, appended.
+   * With no head in the journal yet, the first batch checks traffic against `activity-head.json`'s (a data folder of
+   * the version before), then commits its own: that file is not needed again. With no entries: only the flush.
    */
-  private async breaks(key: Uint8Array, commit: RecordCommit | null, heads: SealedHeads): Promise<string[]> {
-    const sealed = await readHeads(this.dataDir, key);
-    if (commit === null) return headBreaks(sealed, heads);
-    const traffic = sealed.state === 'ok' ? headBreaks(sealed, heads, ['traffic']) : [];
-    return [...commitBreaks(key, commit, heads.decisions), ...traffic];
+  async recordTraffic(inputs: readonly ActivityInput[], journal: TrafficJournal): Promise<ActivityEvent[]> {
+    const events = inputs.map((input) => this.clean(input));
+    await this.locked(async (key) => {
+      const commit = await readCommit(this.dataDir);
+      await this.flushOutbox(key, commit);
+      const committed = await this.flushTraffic(key, journal.committed(), journal);
+      // Nothing to record (the host's start): only what the journal committed and the record lacks.
+      if (events.length === 0) return;
+      const heads = { decisions: await this.tail(key, 'decisions'), traffic: await this.tail(key, 'traffic') };
+      const broken = (await this.breaks(key, commit, heads, committed)).map((detail) =>
+        this.clean({ kind: 'record_broken', outcome: 'failed', detail }),
+      );
+      const decisions = [...broken, ...events.filter((e) => isDecisionKind(e.kind))];
+      if (decisions.length > 0) heads.decisions = await this.append(key, 'decisions', heads.decisions, decisions);
+      const traffic = events.filter((e) => !isDecisionKind(e.kind));
+      if (traffic.length > 0 || committed === null || broken.length > 0) {
+        const chained = chainLines(key, heads.traffic, traffic);
+        await journal.commit({ head: chained.head, seal: trafficSeal(key, chained.head), lines: chained.lines });
+        await appendLines(this.trafficPath(), chained.lines);
+        journal.appended(chained.head.count);
+        heads.traffic = chained.head;
+        const rotation = traffic.length > 0 ? await rotateIfDue(this, key, heads.traffic) : null;
+        if (rotation) heads.decisions = await this.append(key, 'decisions', heads.decisions, [rotation]);
+      }
+      // Traffic's head is the journal's; a record no store commits (no state.json) is still sealed beside the store.
+      if (commit === null) await writeHeads(this.dataDir, key, heads);
+    });
+    return events;
   }
 
-  /** Appends traffic, rotates it when due (a recorded decision), and seals the heads (caller holds the lock). */
-  private async appendTraffic(key: Uint8Array, heads: SealedHeads, events: readonly ActivityEvent[]): Promise<void> {
+  /** Appends the journal's committed traffic lines `traffic.jsonl` lacks (caller holds the lock); returns `committed`. */
+  private async flushTraffic(
+    key: Uint8Array,
+    committed: JournalTraffic | null,
+    journal?: TrafficJournal,
+  ): Promise<JournalTraffic | null> {
+    if (!committed) return null;
+    const tail = await this.tail(key, 'traffic');
+    const lines = pendingTraffic(committed, tail);
+    await appendLines(this.trafficPath(), lines);
+    journal?.appended(tail.count + lines.length);
+    return committed;
+  }
+
+  /**
+   * What a writer finds wrong with the heads before it writes: decisions against the head the store
+   * committed (the sealed file's until the state carries one: read once, at format 7's first
+   * change), traffic against the head the intake journal committed (the sealed file's until the host committed one).
+   */
+  private async breaks(
+    key: Uint8Array,
+    commit: RecordCommit | null,
+    heads: SealedHeads,
+    journal: JournalTraffic | null,
+  ): Promise<string[]> {
+    const read = await readHeads(this.dataDir, key);
+    const sealed = read.state === 'missing' && this.keyMadeNow ? ({ state: 'ok', heads } as const) : read;
+    const decisions = commit ? commitBreaks(key, commit, heads.decisions) : headBreaks(sealed, heads, ['decisions']);
+    const traffic = journal
+      ? trafficBreaks(key, journal, heads.traffic)
+      : sealed.state === 'ok'
+        ? headBreaks(sealed, heads, ['traffic'])
+        : [];
+    return [...decisions, ...traffic];
+  }
+
+  /**
+   * Appends traffic (a writer other than the host: after the journal's committed lines, covered by the host's next
+   * head), rotates it when due (a recorded decision), and, while the store commits no head, seals the heads in
+   * `activity-head.json` (caller holds the lock).
+   */
+  private async appendTraffic(
+    key: Uint8Array,
+    heads: SealedHeads,
+    events: readonly ActivityEvent[],
+    commit: RecordCommit | null,
+  ): Promise<void> {
     const traffic = events.filter((e) => !isDecisionKind(e.kind));
     if (traffic.length > 0) {
       heads.traffic = await this.append(key, 'traffic', heads.traffic, traffic);
-      const rotation = await this.rotateIfDue(key, heads.traffic);
+      const rotation = await rotateIfDue(this, key, heads.traffic);
       if (rotation) heads.decisions = await this.append(key, 'decisions', heads.decisions, [rotation]);
     }
-    await writeHeads(this.dataDir, key, heads);
+    if (commit === null) await writeHeads(this.dataDir, key, heads);
   }
 
   /**
@@ -226,9 +310,11 @@ export class ActivityLog {
         .catch((error: unknown) => {
           throw markIoFault(error, this.decisionsPath, 'before_commit');
         });
+      const hasTraffic = events.some((e) => !isDecisionKind(e.kind));
+      const journal = hasTraffic ? await this.flushTraffic(key, await readJournalTraffic(this.dataDir)) : null;
       const tail = await this.tail(key, 'decisions');
       const heads = { decisions: tail, traffic: await this.tail(key, 'traffic') };
-      const broken = (await this.breaks(key, previous, heads)).map((detail) =>
+      const broken = (await this.breaks(key, previous, heads, journal)).map((detail) =>
         this.clean({ kind: 'record_broken', outcome: 'failed', detail }),
       );
       const chained = chainLines(key, tail, [...broken, ...events.filter((e) => isDecisionKind(e.kind))]);
@@ -243,7 +329,7 @@ export class ActivityLog {
       try {
         await appendLines(this.decisionsPath, chained.lines);
         heads.decisions = chained.head;
-        if (events.some((e) => !isDecisionKind(e.kind))) await this.appendTraffic(key, heads, events);
+        if (hasTraffic) await this.appendTraffic(key, heads, events, previous);
       } catch (error) {
         onAppendProblem(error);
       }
@@ -273,6 +359,12 @@ export class ActivityLog {
     await this.locked(async (key) => this.flushOutbox(key, await readCommit(this.dataDir)));
   }
 
+  /** At `verify`: the traffic lines the host's journal committed that `traffic.jsonl` lacks are appended. */
+  async recoverTraffic(): Promise<void> {
+    if ((await readRecordKey(this.dataDir)) === null) return;
+    await this.locked(async (key) => this.flushTraffic(key, await readJournalTraffic(this.dataDir)));
+  }
+
   /** The current heads of the record (count and the HMAC the next line carries), read from its files. */
   async heads(): Promise<SealedHeads> {
     return this.locked(async (key) => ({
@@ -287,7 +379,12 @@ export class ActivityLog {
     return withLockFile(join(this.dataDir, ACTIVITY_LOCK), async () => {
       const { key, created } = await openRecordKey(this.dataDir);
       if (created) await migrateToKeyed(this, key);
-      return fn(key);
+      this.keyMadeNow = created;
+      try {
+        return await fn(key);
+      } finally {
+        this.keyMadeNow = false;
+      }
     });
   }
 
@@ -334,43 +431,6 @@ export class ActivityLog {
     return chained.head;
   }
 
-  /**
-   * Rotates traffic when the current file is past its size and the last rotation past the floor
-   * (or the file far past its size); returns the `traffic_rotated` decision to record, naming the
-   * file, its last entry and link, and the file dropped (caller holds the lock).
-   */
-  private async rotateIfDue(key: Uint8Array, head: RecordHead): Promise<object | null> {
-    const size = (await stat(this.trafficPath())).size;
-    if (size <= this.trafficFileBytes) return null;
-    const lastRotation = await stat(this.trafficPath(1)).then(
-      (s) => s.ctimeMs,
-      () => 0,
-    );
-    if (size <= this.trafficFileBytes * ROTATE_HARD_FACTOR && Date.now() - lastRotation < this.rotateFloorMs)
-      return null;
-    const dropped = this.trafficPath(this.trafficFiles);
-    const droppedLast = await lastLine(dropped);
-    const droppedFields = droppedLast ? chainFields(droppedLast.text) : null;
-    const droppedLink =
-      droppedLast && droppedFields?.seq !== undefined
-        ? { file: `traffic.${this.trafficFiles}.jsonl`, count: droppedFields.seq, next: mac(key, droppedLast.text) }
-        : null;
-    await rm(dropped, { force: true });
-    for (let n = this.trafficFiles - 1; n >= 0; n--) {
-      await rename(this.trafficPath(n), this.trafficPath(n + 1)).catch((error: NodeJS.ErrnoException) => {
-        if (error.code !== 'ENOENT') throw error;
-      });
-    }
-    const rotated = { file: TRAFFIC_FILE, count: head.count, next: head.last };
-    const detail = `traffic.jsonl set aside as traffic.1.jsonl after traffic entry ${head.count}${
-      droppedLink ? `; traffic.${this.trafficFiles}.jsonl dropped (traffic entries up to ${droppedLink.count})` : ''
-    }`;
-    return {
-      ...this.clean({ kind: 'traffic_rotated', outcome: 'ok', detail }),
-      rotation: { rotated, dropped: droppedLink },
-    };
-  }
-
   /** Every stored file of a stream, oldest first. */
   files(stream: RecordStream): string[] {
     if (stream === 'decisions') return [this.decisionsPath];
@@ -387,27 +447,7 @@ export class ActivityLog {
     filter: { agent?: string; package?: string; limit?: number; decisionsOnly?: boolean } = {},
   ): Promise<ActivityEvent[]> {
     await this.takeInLegacyIfAny();
-    const all: ActivityEvent[] = [];
-    for (const stream of filter.decisionsOnly ? (['decisions'] as const) : (['decisions', 'traffic'] as const)) {
-      for (const path of this.files(stream)) {
-        for (const line of await readLines(path)) {
-          const event = parseEntry(line);
-          if (!event) continue;
-          if (
-            filter.agent !== undefined &&
-            event.agent !== filter.agent &&
-            !(filter.package !== undefined && event.agent === undefined && event.package === filter.package)
-          )
-            continue;
-          all.push(event);
-        }
-      }
-    }
-    // Newest first; entries of one instant keep the order they were written in.
-    const order = all.map((event, i) => ({ event, i }));
-    order.sort((a, b) => (a.event.at === b.event.at ? b.i - a.i : a.event.at < b.event.at ? 1 : -1));
-    const sorted = order.map((o) => o.event);
-    return filter.limit === undefined ? sorted : sorted.slice(0, filter.limit);
+    return listEntries(this, filter);
   }
 
   /** Before the record is keyed, an earlier version's `activity.jsonl` is taken in (once: the key is the marker). */

@@ -1,8 +1,10 @@
 /**
  * `activity verify` over a data folder's record (`ActivityLog.verify`): both keyed chains checked
  * against the heads — the decisions' as the store committed it in the state (its seal checked under
- * the record key; a change whose append was interrupted is completed first), traffic's as sealed
- * beside the store — and what was proved, or where each breaks and how. Writes only that recovery.
+ * the record key; a change whose append was interrupted is completed first), traffic's as the trigger host's
+ * intake journal committed it (its seal checked; lines a kill kept from `traffic.jsonl` appended first; the sealed
+ * `activity-head.json` of the version before until the host committed one) — and what was proved, or where each
+ * breaks and how. Writes only that recovery.
  */
 import { type RecordCommit, readCommit } from '../store/outbox';
 import { sealOf } from './record-commit';
@@ -12,6 +14,7 @@ import { readHeads } from './record-head';
 import { readRecordKey } from './record-key';
 import { rotationLinks } from './record-migration';
 import { type ChainReport, type HeadSource, verifyStream } from './record-verify';
+import { readJournalTraffic, TRAFFIC_HEAD_FILE, trafficSealHolds } from './traffic-commit';
 
 /** What `ActivityLog.verify` compares with: the heads the store committed, when it carries them. */
 export interface VerifyOptions {
@@ -34,6 +37,7 @@ export interface CheckedLog {
   readonly dataDir: string;
   readStream(stream: RecordStream): Promise<ReadLine[]>;
   recover(commit?: RecordCommit | null): Promise<void>;
+  recoverTraffic(): Promise<void>;
 }
 
 /** The record's folder in the data folder (`ActivityLog.dir`), for a break of the whole record. */
@@ -47,7 +51,14 @@ export async function verifyRecord(log: CheckedLog, options: VerifyOptions): Pro
   const commit = options.committed ? null : await readCommit(log.dataDir);
   if (commit && key) await log.recover(commit);
   const commitForged = commit !== null && (key === null || commit.seal !== sealOf(key, commit.head));
-  const committedHeads = options.committed ?? (commit && !commitForged ? { decisions: commit.head } : {});
+  // Traffic's head as the host's intake journal committed it (its lines a kill kept from traffic.jsonl appended first).
+  const journal = options.committed ? null : await readJournalTraffic(log.dataDir);
+  if (journal && key && journal.lines.length > 0) await log.recoverTraffic();
+  const journalForged = journal !== null && (key === null || !trafficSealHolds(key, journal));
+  const committedHeads = options.committed ?? {
+    ...(commit && !commitForged ? { decisions: commit.head } : {}),
+    ...(journal && !journalForged ? { traffic: journal.head } : {}),
+  };
   const decisionLines = await log.readStream('decisions');
   const check = (stream: RecordStream, lines: typeof decisionLines): ChainReport => {
     const committed = committedHeads[stream];
@@ -76,7 +87,26 @@ export async function verifyRecord(log: CheckedLog, options: VerifyOptions): Pro
             "the record's head committed in state.json fails its seal under the record key: it was changed without the key",
         },
       };
-    if (report.intact && !committed && sealed.state === 'forged' && !(stream === 'decisions' && commit))
+    if (stream === 'traffic' && journalForged && key !== null)
+      return {
+        ...report,
+        intact: false,
+        head: null,
+        broken: {
+          kind: 'head',
+          file: TRAFFIC_HEAD_FILE,
+          line: 0,
+          reason:
+            "traffic's head committed in the intake journal fails its seal under the record key: it was changed without the key",
+        },
+      };
+    if (
+      report.intact &&
+      !committed &&
+      sealed.state === 'forged' &&
+      !(stream === 'decisions' && commit) &&
+      !(stream === 'traffic' && journal)
+    )
       return {
         ...report,
         intact: false,

@@ -79,6 +79,8 @@ export async function migrateToKeyed(log: MigratingLog, key: Uint8Array): Promis
     heads.decisions = emptyHead(key, 'decisions');
     heads.traffic = emptyHead(key, 'traffic');
   }
+  // Sealed once, with the key: until the store commits the decisions' head (and the host's journal traffic's), a
+  // missing head is a break.
   await writeHeads(log.dataDir, key, heads);
 }
 

@@ -1,11 +1,12 @@
 /**
  * The host's bounded queue of activity entries: written in order, in batches (one hold of the
  * record's lock for all that waited {@link ACTIVITY_BATCH_MS}), so a burst of deliveries costs a few
- * appends, not one each, and leaves the file system's threads to the run files.
+ * appends, not one each, and leaves the file system's threads to the run files. Traffic's lines and head ride in
+ * the intake journal's batch (`traffic-journal.ts`): one sync commits them with the runs.
  * Beyond {@link MAX_ACTIVITY_BACKLOG} waiting, entries are counted and summarised in one entry once
  * the queue drains, so a flood cannot grow memory without bound.
  */
-import type { ActivityInput, ActivityLog } from '../activity/activity-log';
+import type { ActivityInput } from '../activity/activity-log';
 
 /**
  * How long an entry waits for others to share its append (traffic and decisions alike: the record is
@@ -22,7 +23,8 @@ export class ActivityQueue {
   private draining: Promise<void> | null = null;
 
   constructor(
-    private readonly log: Pick<ActivityLog, 'recordMany'>,
+    /** Writes one batch (the host's: traffic through its intake journal, `ActivityLog.recordTraffic`). */
+    private readonly write: (batch: readonly ActivityInput[]) => Promise<unknown>,
     private readonly onProblem: (message: string) => void,
   ) {}
 
@@ -51,12 +53,19 @@ export class ActivityQueue {
         this.dropped = 0;
       }
       try {
-        await this.log.recordMany(batch);
+        await this.write(batch);
       } catch (error) {
         this.onProblem(`problem the activity record could not be written: ${(error as Error).message}`);
       }
     }
     this.draining = null;
+  }
+
+  /** At the host's start: what the journal committed and the record lacks is written (a problem is said, not thrown). */
+  async recover(): Promise<void> {
+    await this.write([]).catch((error: unknown) =>
+      this.onProblem(`problem the activity record could not be completed: ${(error as Error).message}`),
+    );
   }
 
   /** Resolves once every queued entry is written (or failed). */

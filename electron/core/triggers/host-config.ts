@@ -51,7 +51,7 @@ export interface TriggerHostOptions {
   /** Bytes appended to the intake journal that make a trim (tests shrink it; default `TRIM_BYTES`). */
   journalTrimBytes?: number;
   /** Where activity entries go (the bench measures the keyed record against a plain one); default the data folder's record. */
-  activityLog?: Pick<ActivityLog, 'recordMany'>;
+  activityLog?: Pick<ActivityLog, 'recordMany'> & Partial<Pick<ActivityLog, 'recordTraffic'>>;
 }
 
 /** What makes a trigger's live configuration: a change to anything but `armed` (or its sealed secret) restarts it. */

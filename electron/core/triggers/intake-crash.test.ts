@@ -6,6 +6,7 @@
  * accepted once (a new 202, or a 409 because its run was already made) and has exactly one run.
  * A sync failed by strace (EIO) is a 503 with Retry-After and leaves the id not seen.
  */
+import { existsSync, readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
@@ -13,6 +14,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { endGroup, endServes, freePort, hasStrace, hostGone, serve } from '../../../test/helpers/serve-process';
 import { tempDir } from '../../../test/helpers/test-api';
 import { putTriggers, runRequests, triggerRecord } from '../../../test/helpers/trigger-host';
+import { ActivityLog } from '../activity/activity-log';
+import { readJournalTraffic } from '../activity/traffic-commit';
 import { webhookPath } from './webhook-listener';
 
 const HOOK = 'crm/new-lead';
@@ -185,4 +188,35 @@ describe('the intake journal across real crashes (serve killed mid-batch, then r
     },
     60_000,
   );
+
+  it('killed after the journal synced traffic, before traffic.jsonl: the restart appends it once, verify intact', async () => {
+    const { dataDir, secret, port } = await setup();
+    const first = serve(dataDir, port, { APOLLIA_TEST_KILL_AT: 'after-traffic-sync' });
+    await first.ready;
+    const burst = deliveries(secret, 'traffic', 4);
+    await Promise.all(burst.map((d) => post(port, d)));
+    expect(await first.exited).toBe('SIGKILL');
+    await hostGone(dataDir);
+    const log = new ActivityLog(dataDir);
+    const trafficSeqs = () =>
+      existsSync(log.trafficPath())
+        ? readFileSync(log.trafficPath(), 'utf8')
+            .split('\n')
+            .filter(Boolean)
+            .map((l) => (JSON.parse(l) as { seq: number }).seq)
+        : [];
+    // The journal committed more than traffic.jsonl holds: the kill struck between the two.
+    const committed = await readJournalTraffic(dataDir);
+    expect(committed?.head.count ?? 0).toBeGreaterThan(trafficSeqs().length);
+    const again = serve(dataDir, port);
+    await again.ready;
+    again.child.kill('SIGTERM');
+    expect(await again.exited).toBe('0');
+    const seqs = trafficSeqs();
+    expect(seqs, 'each traffic entry once, in order').toEqual(seqs.map((_, i) => i + 1));
+    expect(seqs.length).toBeGreaterThanOrEqual(committed?.head.count ?? 0);
+    const report = await log.verify();
+    expect(report.traffic).toMatchObject({ intact: true, headSource: 'committed' });
+    expect(report.recordedBreaks).toEqual([]);
+  }, 60_000);
 });

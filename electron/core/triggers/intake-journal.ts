@@ -21,6 +21,11 @@
  * the runs not yet done (a run is done once its file was fsynced in `runs/pending/` or it was found
  * taken: a `done` record), the seen ids still inside the replay window, and each trigger's last fire. It runs between two
  * batches, once {@link TRIM_BYTES} were appended since the last one.
+ *
+ * Traffic (the activity record's traffic entries, `activity/traffic-commit.ts`): a `traffic` record holds the
+ * entries' chained lines and traffic's head after them, sealed under the record key; the batch's sync commits them
+ * with the runs, and the lines are appended to `traffic.jsonl` after it. A trim keeps the last head and the lines
+ * not yet known to be in `traffic.jsonl` ({@link IntakeJournal.trafficAppended}).
  */
 import { writeSync } from 'node:fs';
 import { mkdir, open, rename, unlink, type FileHandle } from 'node:fs/promises';
@@ -33,6 +38,11 @@ import { killPoint, testTrimBytes } from './kill-point';
 export const JOURNAL_FILE = join('triggers', 'intake.journal');
 /** An append that makes this many waiting starts the batch at once (else it starts on the next turn). */
 export const JOURNAL_BATCH_MAX = 32;
+/**
+ * A record appended to ride (traffic: the activity record is never what a 2xx waits for) starts no batch of its
+ * own: it goes with the next batch of runs, or alone this long after it was appended (ms).
+ */
+export const RIDE_MS = 1_000;
 /** Bytes appended since the last trim that make the next one. */
 export const TRIM_BYTES = 4 * 1024 * 1024;
 /** Largest record read back (a run with a 256 KiB body, escaped, fits many times). */
@@ -68,7 +78,31 @@ export type JournalRecord =
   | { t: 'run'; run: JournalRun; seen?: SeenMark }
   | { t: 'seen'; seen: SeenMark }
   | { t: 'done'; runs: string[] }
-  | { t: 'fired'; fires: LastFire[] };
+  | { t: 'fired'; fires: LastFire[] }
+  | ({ t: 'traffic' } & JournalTraffic);
+
+/** Traffic's committed lines and head (sealed under the record key), as the journal holds them. */
+export interface JournalTraffic {
+  head: { count: number; last: string };
+  seal: string;
+  /** Chained lines of `traffic.jsonl`, oldest first (each carries its `seq`). */
+  lines: string[];
+}
+
+/** Folds a `traffic` record into what the journal holds of traffic: the newest head, the lines not yet appended. */
+export function foldTraffic(held: JournalTraffic | null, record: JournalTraffic, appended = 0): JournalTraffic {
+  // Lines chained again from a place (after a cut the record's end moved back) replace those held from there.
+  const from = record.lines.length > 0 ? seqOf(record.lines[0] as string) : Number.POSITIVE_INFINITY;
+  const kept = (held?.lines ?? []).filter((line) => seqOf(line) < from);
+  const lines = [...kept, ...record.lines].filter((line) => seqOf(line) > appended);
+  return { head: record.head, seal: record.seal, lines };
+}
+
+/** The `seq` of a chained line (0 when it has none). */
+function seqOf(line: string): number {
+  const match = /"seq":(\d+),"hmac":"[0-9a-f]*"}$/.exec(line);
+  return match ? Number(match[1]) : 0;
+}
 
 /**
  * What a journal held at open: the runs not done, every seen id (the caller drops the old ones), and each trigger's
@@ -80,6 +114,8 @@ export interface JournalContents {
   fires: LastFire[];
   /** Bytes of a torn tail cut off at open (0 when the file ended on a whole record). */
   tornBytes: number;
+  /** Traffic's last committed head and the lines committed with it and before (null: none yet). */
+  traffic: JournalTraffic | null;
 }
 
 /** Counters for the bench and the status: batches synced, records they held, failed syncs. */
@@ -103,6 +139,7 @@ interface Waiting {
   record: JournalRecord;
   resolve: () => void;
   reject: (error: Error) => void;
+  ride: boolean;
 }
 
 /** Frames one record (see the module comment). */
@@ -156,12 +193,16 @@ export class IntakeJournal {
   private sinceTrim = 0;
   private queue: Waiting[] = [];
   private timer: NodeJS.Immediate | null = null;
+  private rideTimer: NodeJS.Timeout | null = null;
+  private rideDue = false;
   private draining: Promise<void> | null = null;
   private broken: Error | null = null;
   /** What a trim keeps: runs not done by id, seen ids by key and id. */
   private readonly runs = new Map<string, JournalRun>();
   private readonly seen = new Map<string, SeenMark>();
   private readonly fires = new Map<string, LastFire>();
+  private traffic: JournalTraffic | null = null;
+  private trafficCount = 0;
   readonly stats: JournalStats = { batches: 0, records: 0, failed: 0, trims: 0 };
   readonly path: string;
 
@@ -193,6 +234,7 @@ export class IntakeJournal {
       seen: [...this.seen.values()],
       fires: [...this.fires.values()],
       tornBytes: bytes.length - end,
+      traffic: this.traffic,
     };
   }
 
@@ -201,13 +243,19 @@ export class IntakeJournal {
    * `json` is the record as `JSON.stringify` makes it, when the caller has it already (the run writer serializes a run
    * once, for its record and its file).
    */
-  append(record: JournalRecord, json?: string): Promise<void> {
+  append(record: JournalRecord, json?: string, ride = false): Promise<void> {
     if (this.broken) return Promise.reject(this.broken);
     if (!this.handle) return Promise.reject(Object.assign(new Error('the intake journal is closed'), { code: 'EIO' }));
     const text = json ?? JSON.stringify(record);
     return new Promise((resolve, reject) => {
-      this.queue.push({ json: text, record, resolve, reject });
-      if (this.queue.length >= JOURNAL_BATCH_MAX) this.kick();
+      this.queue.push({ json: text, record, resolve, reject, ride });
+      if (ride)
+        this.rideTimer ??= setTimeout(() => {
+          this.rideTimer = null;
+          this.rideDue = true;
+          this.kick();
+        }, RIDE_MS);
+      else if (this.queue.length >= JOURNAL_BATCH_MAX) this.kick();
       // While a batch syncs, the drain takes this one next; the turn's kick is then a no-op (and never misses one).
       else this.timer ??= setImmediate(() => this.kick());
     });
@@ -215,6 +263,9 @@ export class IntakeJournal {
 
   /** Waits for the batches under way, then closes the file. */
   async close(): Promise<void> {
+    if (this.rideTimer) clearTimeout(this.rideTimer);
+    this.rideTimer = null;
+    this.rideDue = true;
     this.kick();
     while (this.draining) await this.draining;
     await this.handle?.close();
@@ -231,7 +282,9 @@ export class IntakeJournal {
 
   /** One batch after the other: everything waiting when the last sync returned is the next batch. */
   private async drain(): Promise<void> {
-    while (this.queue.length > 0) {
+    // Records that ride wait for a batch of runs, or for their time.
+    while (this.queue.length > 0 && (this.rideDue || this.queue.some((w) => !w.ride))) {
+      this.rideDue = false;
       const batch = this.queue.splice(0);
       await this.commit(batch);
       if (this.sinceTrim >= (this.options.trimBytes ?? testTrimBytes() ?? TRIM_BYTES)) await this.trim();
@@ -290,7 +343,19 @@ export class IntakeJournal {
         this.fired({ trigger, at, cause, run: record.run.id });
     } else if (record.t === 'seen') this.seen.set(`${record.seen.k} ${record.seen.id}`, record.seen);
     else if (record.t === 'fired') for (const fire of record.fires) this.fired(fire);
+    else if (record.t === 'traffic') this.traffic = foldTraffic(this.traffic, record, this.trafficCount);
     else for (const id of record.runs) this.runs.delete(id);
+  }
+
+  /** Traffic's committed head and the lines not yet known to be in `traffic.jsonl` (what a trim keeps). */
+  get committedTraffic(): JournalTraffic | null {
+    return this.traffic;
+  }
+
+  /** `traffic.jsonl` holds traffic's lines up to `count`: a trim need not keep them. */
+  trafficAppended(count: number): void {
+    this.trafficCount = Math.max(this.trafficCount, count);
+    if (this.traffic) this.traffic = { ...this.traffic, lines: this.traffic.lines.filter((l) => seqOf(l) > count) };
   }
 
   /** Keeps a trigger's latest fire (ISO times compare as strings). */
@@ -304,6 +369,7 @@ export class IntakeJournal {
     const floor = this.options.now() - this.options.seenWindowMs;
     for (const [key, mark] of this.seen) if (mark.at < floor) this.seen.delete(key);
     const kept = Buffer.concat([
+      ...(this.traffic ? [frameRecord({ t: 'traffic', ...this.traffic })] : []),
       ...(this.fires.size > 0 ? [frameRecord({ t: 'fired', fires: [...this.fires.values()] })] : []),
       ...[...this.seen.values()].map((seen) => frameRecord({ t: 'seen', seen })),
       ...[...this.runs.values()].map((run) => frameRecord({ t: 'run', run })),

@@ -6,7 +6,13 @@
  */
 
 /** The steps of one batch, in order (see `intake-journal.ts` and `run-requests.ts`). */
-export type KillStep = 'after-append' | 'after-sync' | 'after-run-file' | 'after-answer' | 'during-trim';
+export type KillStep =
+  | 'after-append'
+  | 'after-sync'
+  | 'after-run-file'
+  | 'after-answer'
+  | 'during-trim'
+  | 'after-traffic-sync';
 
 const wanted = /^([a-z-]+)(?:@(\d+))?$/.exec(process.env.APOLLIA_TEST_KILL_AT ?? '');
 const wantedStep = wanted?.[1] ?? null;

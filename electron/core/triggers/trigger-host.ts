@@ -24,7 +24,7 @@ import { noticePolicyChange, readHostPolicy } from '../policy/policy-effects';
 import { FireGate } from './fire-gate';
 import type { TriggerRecord } from '../store/state';
 import { Store } from '../store/store';
-import { ActivityQueue } from './activity-queue';
+import type { ActivityQueue } from './activity-queue';
 import { FolderWatch } from './folder-watch';
 import {
   agentArchived,
@@ -53,6 +53,7 @@ import { WebhookIntake } from './webhook-intake';
 import { WebhookListener, webhookPath } from './webhook-listener';
 import { isSecretBoxLocked } from '../secrets/secret-box';
 import { startActivityExport, stopActivityExport } from './activity-export';
+import { hostActivityQueue } from './traffic-journal';
 
 /** The port the listener binds when neither `port` nor Settings gives one (its home is `shared/contract/api.ts`). */
 export { DEFAULT_WEBHOOK_PORT };
@@ -114,10 +115,7 @@ export class TriggerHost {
       onQueued: (trigger) => this.waiting.queued(trigger),
     });
     this.statusFile = new StatusFileWriter(options.dataDir, () => this.status());
-    this.activityQueue = new ActivityQueue(
-      options.activityLog ?? new ActivityLog(options.dataDir, { now: () => this.clock.now() }),
-      (message) => this.line(message),
-    );
+    this.activityQueue = hostActivityQueue(options, this.runs.journal, this.clock, (text) => this.line(text));
     this.fires = new TriggerFires({
       clock: this.clock,
       store: this.store,
@@ -172,6 +170,8 @@ export class TriggerHost {
     try {
       // The journal first: the runs it holds are made and its seen ids restored before any delivery.
       const journal = await this.runs.open();
+      // Traffic the journal committed that traffic.jsonl lacks is appended before anything else is recorded.
+      await this.activityQueue.recover();
       await this.intake.load(journal.seen);
       for (const [id, status] of await carriedStatus(this.options.dataDir, journal.fires)) this.carried.set(id, status);
       // The organization's webhook port wins over the one asked for (`serve --port`) and over Settings.
@@ -214,7 +214,6 @@ export class TriggerHost {
     await this.listener.stop();
     await Promise.all([...this.live.values()].map((l) => l.watch?.close()));
     await this.fires.settled();
-    await this.runs.close();
     this.intake.close();
     this.record({
       kind: 'host_stopped',
@@ -222,6 +221,7 @@ export class TriggerHost {
       detail: `${triggerHostWords('stopped')} (process ${process.pid})`,
     });
     await this.activityQueue.settled();
+    await this.runs.close(); // after the last entries: traffic is committed in the journal
     await stopActivityExport(this);
     await this.statusFile.flush();
     this.live.clear();
