@@ -72,9 +72,10 @@ describe('the writers of state.json and decisions.jsonl', () => {
       'electron/core/cli/uninstall-command.ts',
       // The commit: `Store.update` with the change's record (names `recordMany` for a record with no state yet).
       'electron/core/store/store.ts',
-      // Traffic and the host's own decisions, in batches: each batch flushes the committed outbox first.
-      'electron/core/triggers/activity-queue.ts',
-      // The queue's log, and the record its store commits with.
+      // The host's queue's log: traffic and the host's own decisions in batches (`recordTraffic`; a log without it,
+      // a bench's, `recordMany`), each flushing the committed outbox and the journal's traffic first.
+      'electron/core/triggers/traffic-journal.ts',
+      // The record its store commits with.
       'electron/core/triggers/trigger-host.ts',
     ]);
   });

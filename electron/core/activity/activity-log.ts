@@ -225,7 +225,7 @@ export class ActivityLog {
         const rotation = traffic.length > 0 ? await rotateIfDue(this, key, heads.traffic) : null;
         if (rotation) heads.decisions = await this.append(key, 'decisions', heads.decisions, [rotation]);
       }
-      // Traffic's head is the journal's; a record no store commits (no state.json) is still sealed beside the store.
+      // Traffic's head is the journal's; a record no store commits is still sealed beside the store.
       if (commit === null) await writeHeads(this.dataDir, key, heads);
     });
     return events;

@@ -8,10 +8,13 @@
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { foldTraffic, JOURNAL_FILE, type JournalTraffic, readRecords } from '../triggers/intake-journal';
+import { foldTraffic, type JournalTraffic, readFrames } from './journal-traffic';
 import { chainFields, mac, type RecordHead } from './record-chain';
 
 export type { JournalTraffic };
+
+/** The host's intake journal, relative to the data folder (`triggers/intake-journal.ts` `JOURNAL_FILE`). */
+const JOURNAL_FILE = join('triggers', 'intake.journal');
 
 /** The journal file as `verify` names it (relative to the data folder). */
 export const TRAFFIC_HEAD_FILE = JOURNAL_FILE;
@@ -41,7 +44,10 @@ export async function readJournalTraffic(dataDir: string): Promise<JournalTraffi
     throw error;
   }
   let held: JournalTraffic | null = null;
-  for (const record of readRecords(bytes).records) if (record.t === 'traffic') held = foldTraffic(held, record);
+  for (const record of readFrames(bytes, 16 * 1024 * 1024).records) {
+    const value = record as { t?: unknown } & JournalTraffic;
+    if (value.t === 'traffic') held = foldTraffic(held, value);
+  }
   return held;
 }
 

@@ -32,7 +32,10 @@ import { mkdir, open, rename, unlink, type FileHandle } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { crc32 } from 'node:zlib';
 import { syncDir } from '../store/atomic-file';
+import { foldTraffic, type JournalTraffic, readFrames, seqOf } from '../activity/journal-traffic';
 import { killPoint, testTrimBytes } from './kill-point';
+
+export { foldTraffic, type JournalTraffic };
 
 /** The journal, relative to the data folder. */
 export const JOURNAL_FILE = join('triggers', 'intake.journal');
@@ -80,29 +83,6 @@ export type JournalRecord =
   | { t: 'done'; runs: string[] }
   | { t: 'fired'; fires: LastFire[] }
   | ({ t: 'traffic' } & JournalTraffic);
-
-/** Traffic's committed lines and head (sealed under the record key), as the journal holds them. */
-export interface JournalTraffic {
-  head: { count: number; last: string };
-  seal: string;
-  /** Chained lines of `traffic.jsonl`, oldest first (each carries its `seq`). */
-  lines: string[];
-}
-
-/** Folds a `traffic` record into what the journal holds of traffic: the newest head, the lines not yet appended. */
-export function foldTraffic(held: JournalTraffic | null, record: JournalTraffic, appended = 0): JournalTraffic {
-  // Lines chained again from a place (after a cut the record's end moved back) replace those held from there.
-  const from = record.lines.length > 0 ? seqOf(record.lines[0] as string) : Number.POSITIVE_INFINITY;
-  const kept = (held?.lines ?? []).filter((line) => seqOf(line) < from);
-  const lines = [...kept, ...record.lines].filter((line) => seqOf(line) > appended);
-  return { head: record.head, seal: record.seal, lines };
-}
-
-/** The `seq` of a chained line (0 when it has none). */
-function seqOf(line: string): number {
-  const match = /"seq":(\d+),"hmac":"[0-9a-f]*"}$/.exec(line);
-  return match ? Number(match[1]) : 0;
-}
 
 /**
  * What a journal held at open: the runs not done, every seen id (the caller drops the old ones), and each trigger's
@@ -169,21 +149,8 @@ function frameBatch(batch: readonly { json: string }[]): Buffer {
 
 /** Reads whole records from `bytes` until the first torn or corrupt frame; `end` is where the last whole one ends. */
 export function readRecords(bytes: Buffer): { records: JournalRecord[]; end: number } {
-  const records: JournalRecord[] = [];
-  let at = 0;
-  while (at + HEADER <= bytes.length) {
-    const length = bytes.readUInt32LE(at);
-    if (length > MAX_RECORD || at + HEADER + length > bytes.length) break;
-    const body = bytes.subarray(at + HEADER, at + HEADER + length);
-    if (crc32(body) !== bytes.readUInt32LE(at + 4)) break;
-    try {
-      records.push(JSON.parse(body.toString('utf8')) as JournalRecord);
-    } catch {
-      break;
-    }
-    at += HEADER + length;
-  }
-  return { records, end: at };
+  const { records, end } = readFrames(bytes, MAX_RECORD);
+  return { records: records as JournalRecord[], end };
 }
 
 /** The intake journal of one data folder (see the module comment). */
