@@ -137,6 +137,7 @@ export type ApiErrorCode =
   | 'update.none'
   | 'update.held'
   | 'rollback.none'
+  | 'rollback.done'
   // trust: signatures, trusted keys, key pins
   | 'signature.key_changed'
   | 'trust.duplicate_key'
