@@ -74,7 +74,7 @@ export function ActivityCollectorSection() {
       {view.inEffect ? <RecordExport exported={view.inEffect} /> : null}
       <form onSubmit={submit} className="form" aria-labelledby="collector-heading">
         <div className="field">
-          <label htmlFor="collector-url">Your collector’s address</label>
+          <label htmlFor="collector-url">{view.managed ? 'Collector address' : 'Your collector’s address'}</label>
           <input
             id="collector-url"
             type="url"
@@ -89,7 +89,7 @@ export function ActivityCollectorSection() {
           />
           <p id="collector-hint" className="hint">
             {view.managed
-              ? 'Set by your organization: its policy names this collector, so yours is not used and cannot be changed here.'
+              ? `Set by your organization: its policy names this collector, and it cannot be changed here${view.yours !== null && view.yours !== view.inEffect?.url ? ` (yours, ${view.yours}, is kept but not used)` : ''}.`
               : typed !== null && problem !== null
                 ? problem
                 : 'https://, or http:// to this computer (127.0.0.1 or localhost); no user or password in it.'}
