@@ -181,7 +181,7 @@ export type ActivityCollectorView = Static<typeof ActivityCollectorViewSchema>;
 
 /**
  * `activity`'s answer: the entries, every agent the record names (for the filter: removed agents too), the record's
- * verdict, and its export to the organization's collector (null when the policy names none).
+ * verdict, and its export to the collector in effect (the organization's, else the person's; null when none is named).
  */
 export const ActivityViewSchema = closed({
   events: Type.Array(ActivityEntrySchema),
