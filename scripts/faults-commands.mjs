@@ -23,6 +23,7 @@ export const KEY_ID = '1111111111111111';
 const install = (w, file = 'invoices.apo', ...more) => ['install', join(w, file), '--yes', ...more];
 const firstAgent = (data) => Object.keys(JSON.parse(readFileSync(join(data, 'state.json'), 'utf8')).agents)[0];
 const FEED = 'https://example.com/apollia/feed.json';
+const COLLECTOR = 'https://otel.example.com/v1/logs';
 const RELEASE_NOTES = ['apply', 'release-notes', '--param', 'owner=acme', '--param', 'repo=shop', '--yes'];
 
 /** A package file changed on disk after install (what the integrity check finds). */
@@ -97,6 +98,12 @@ export const SWEPT = {
     args: () => ['rollback', 'invoices', '--yes'],
   },
   'update-mode': { setup: fromFeed, args: () => ['update-mode', 'invoices', 'hold'] },
+  // The person's collector for the activity record: named, then removed (each a change with its decision).
+  'activity collector': { setup: () => [], args: () => ['activity', 'collector', COLLECTOR] },
+  'activity collector off': {
+    setup: () => [['activity', 'collector', COLLECTOR]],
+    args: () => ['activity', 'collector', '--off'],
+  },
   apply: { setup: () => [], args: () => RELEASE_NOTES },
   remove: { setup: () => [RELEASE_NOTES], args: (_w, data) => ['remove', firstAgent(data)] },
   pause: {
