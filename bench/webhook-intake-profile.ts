@@ -7,9 +7,10 @@
  * A sample's stage is the innermost frame of its stack that is the app's own code, by file (the signature check, the
  * policy read, the journal, the activity record...), or Node's HTTP client (`_http_client`, `_http_agent`: the bench's
  * sender) or server (`_http_server`, what parses a request and calls the listener); what is left is the garbage
- * collector, idle time and other Node internals (sockets, streams, timers).
+ * collector, idle time and other Node internals (sockets, streams, timers). Then the functions of most self time (a
+ * sample's own frame; `WEBHOOK_BENCH_TOP`, 30). `WEBHOOK_BENCH_CPUPROFILE=<prefix>` keeps each round's profile.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 
 /** CPU time (ms) of every thread of this process by OS thread id, and of another process by pid. */
@@ -69,9 +70,20 @@ const STAGES: [RegExp, string][] = [
 
 interface ProfileNode {
   id: number;
-  callFrame: { functionName: string; url: string };
+  callFrame: { functionName: string; url: string; lineNumber?: number };
   children?: number[];
 }
+
+/** The sampling interval (µs). */
+const INTERVAL_US = 100;
+
+/**
+ * The time a sample stands for: the wall time since the one before, but at most two intervals. On a shared machine
+ * the thread is often descheduled between two samples (the next one lands on whatever it resumed in, most often a
+ * call that woke another thread: a `postMessage`, an fs call handed to the pool); uncapped, that wait counted as that
+ * function's CPU time.
+ */
+const sampleUs = (profile: CpuProfile, i: number) => Math.min(profile.timeDeltas[i] ?? 0, 2 * INTERVAL_US);
 
 interface CpuProfile {
   nodes: ProfileNode[];
@@ -95,6 +107,23 @@ function stageOf(stack: ProfileNode[]): string {
   return leaf === '(program)' ? '(program: V8, native)' : 'other Node internals (sockets, streams, timers)';
 }
 
+/** How many functions the profile's list of self times shows. */
+const TOP_FUNCTIONS = Number(process.env.WEBHOOK_BENCH_TOP ?? 30);
+
+/** Microseconds of main-thread CPU by function (its name, file and line: a sample's own frame) in `profile`. */
+export function selfTimesOf(profile: CpuProfile): Map<string, number> {
+  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+  const times = new Map<string, number>();
+  profile.samples.forEach((id, i) => {
+    const frame = byId.get(id)?.callFrame;
+    if (!frame) return;
+    const file = frame.url.replace(/^.*\/(node_modules\/|electron\/|bench\/)/, '$1').replace(/^node:/, '');
+    const name = `${frame.functionName || '(anonymous)'} ${file}:${(frame.lineNumber ?? 0) + 1}`;
+    times.set(name, (times.get(name) ?? 0) + sampleUs(profile, i));
+  });
+  return times;
+}
+
 /** Microseconds of main-thread CPU by stage in `profile`. */
 export function stagesOf(profile: CpuProfile): Map<string, number> {
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
@@ -113,7 +142,7 @@ export function stagesOf(profile: CpuProfile): Map<string, number> {
       stage = stageOf(stack);
       stageById.set(id, stage);
     }
-    stages.set(stage, (stages.get(stage) ?? 0) + (profile.timeDeltas[i] ?? 0));
+    stages.set(stage, (stages.get(stage) ?? 0) + sampleUs(profile, i));
   });
   return stages;
 }
@@ -122,19 +151,25 @@ export function stagesOf(profile: CpuProfile): Map<string, number> {
 export class StageProfiler {
   private readonly session = new Session();
   readonly totals = new Map<string, number>();
+  /** Self time (µs) by function (`name file:line`), for the top of the list. */
+  readonly selfTimes = new Map<string, number>();
   deliveries = 0;
 
   async start(): Promise<void> {
     this.session.connect();
     await this.session.post('Profiler.enable');
-    await this.session.post('Profiler.setSamplingInterval', { interval: 100 });
+    await this.session.post('Profiler.setSamplingInterval', { interval: INTERVAL_US });
     await this.session.post('Profiler.start');
   }
 
   /** Stops the profiler and adds its stages to the totals, for `deliveries` more deliveries. */
   async stop(deliveries: number): Promise<void> {
     const { profile } = (await this.session.post('Profiler.stop')) as unknown as { profile: CpuProfile };
+    // `WEBHOOK_BENCH_CPUPROFILE=<path prefix>`: each host round's profile kept, for Chrome's DevTools or a script.
+    const keep = process.env.WEBHOOK_BENCH_CPUPROFILE;
+    if (keep) writeFileSync(`${keep}.${this.deliveries}.cpuprofile`, JSON.stringify(profile));
     for (const [stage, us] of stagesOf(profile)) this.totals.set(stage, (this.totals.get(stage) ?? 0) + us);
+    for (const [fn, us] of selfTimesOf(profile)) this.selfTimes.set(fn, (this.selfTimes.get(fn) ?? 0) + us);
     this.deliveries += deliveries;
     this.session.disconnect();
   }
@@ -144,11 +179,14 @@ export class StageProfiler {
     const all = [...this.totals.values()].reduce((sum, us) => sum + us, 0);
     const busy = [...this.totals].filter(([stage]) => stage !== '(idle)').reduce((sum, [, us]) => sum + us, 0);
     console.log(
-      `\nmain thread by stage while the host rounds sent (WEBHOOK_BENCH_PROFILE=1, sampled every 100 µs; ${this.deliveries} deliveries; ${(busy / this.deliveries).toFixed(0)} µs busy per delivery):`,
+      `\nmain thread by stage while the host rounds sent (WEBHOOK_BENCH_PROFILE=1, sampled every ${INTERVAL_US} µs, each sample at most ${2 * INTERVAL_US} µs; ${this.deliveries} deliveries; ${(busy / this.deliveries).toFixed(0)} µs busy per delivery):`,
     );
     for (const [stage, us] of [...this.totals].sort((a, b) => b[1] - a[1]))
       console.log(
         `  ${(us / this.deliveries).toFixed(1).padStart(7)} µs per delivery  ${((us / all) * 100).toFixed(1).padStart(5)}%  ${stage}`,
       );
+    console.log('top functions by self time (µs per delivery):');
+    for (const [fn, us] of [...this.selfTimes].sort((a, b) => b[1] - a[1]).slice(0, TOP_FUNCTIONS))
+      console.log(`  ${(us / this.deliveries).toFixed(1).padStart(7)}  ${fn}`);
   }
 }

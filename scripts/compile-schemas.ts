@@ -20,7 +20,7 @@ import { API_METHODS } from '../shared/contract/api';
 import { API_REQUEST_SCHEMAS } from '../shared/contract/api-requests';
 import { MANIFEST_FORMATS } from '../electron/core/apollia/manifest-formats';
 import { MANIFEST_AJV_OPTIONS, MANIFEST_SCHEMA } from '../electron/core/apollia/manifest-schema';
-import { STATE_SCHEMA } from '../electron/core/store/schema/format-8';
+import { STATE_SCHEMA } from '../electron/core/store/schema/format-9';
 import { POLICY_SCHEMA, POLICY_V2_SCHEMA } from '../electron/core/policy/policy-schema';
 import { FEED_SCHEMA } from '../electron/core/feeds/feed-schema';
 

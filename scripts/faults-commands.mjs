@@ -12,6 +12,7 @@
 import { spawnSync } from 'node:child_process';
 import { appendFileSync, cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { startFeed } from './faults-feed.mjs';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const CLI = join(ROOT, 'out/cli/cli.cjs');
@@ -22,12 +23,21 @@ export const KEY_ID = '1111111111111111';
 const install = (w, file = 'invoices.apo', ...more) => ['install', join(w, file), '--yes', ...more];
 const firstAgent = (data) => Object.keys(JSON.parse(readFileSync(join(data, 'state.json'), 'utf8')).agents)[0];
 const FEED = 'https://example.com/apollia/feed.json';
+const COLLECTOR = 'https://otel.example.com/v1/logs';
 const RELEASE_NOTES = ['apply', 'release-notes', '--param', 'owner=acme', '--param', 'repo=shop', '--yes'];
 
 /** A package file changed on disk after install (what the integrity check finds). */
 function changeInstalledFile(data) {
   appendFileSync(join(data, 'packages', 'invoices', '1.2.0', 'tools', 'extract.py'), '\n# changed here\n');
 }
+
+/** The sweep's feed (`faults-feed.mjs`): its url, from the port its server wrote. */
+const feedUrl = (w) => `http://127.0.0.1:${readFileSync(join(w, 'feed.port'), 'utf8')}/feed.json`;
+/** Invoices 1.2.0 installed from the feed, its publisher's key trusted first. */
+const fromFeed = (w) => [
+  ['trust', 'add', join(w, 'publisher.pub'), '--name', 'Example Accounting'],
+  ['install', '--feed', feedUrl(w), 'invoices', '--version', '1.2.0', '--yes'],
+];
 
 /** The trial policy of the policy pause: no scheduled trigger may fire. */
 const policyEnv = (w) => ({ APOLLIA_POLICY_FILE: join(w, 'no-schedules.json') });
@@ -81,6 +91,19 @@ export const SWEPT = {
   // The settings the CLI changes: the feeds followed (a package's update mode needs one installed from a feed).
   'feeds add': { setup: () => [], args: () => ['feeds', 'add', FEED] },
   'feeds remove': { setup: () => [['feeds', 'add', FEED]], args: () => ['feeds', 'remove', FEED] },
+  // The feed's doors: an update fetched from the feed, the way back to the version kept, and how a package follows it.
+  'update from feed': { setup: fromFeed, args: () => ['update', 'invoices', '--yes'] },
+  rollback: {
+    setup: (w) => [...fromFeed(w), ['update', 'invoices', '--yes']],
+    args: () => ['rollback', 'invoices', '--yes'],
+  },
+  'update-mode': { setup: fromFeed, args: () => ['update-mode', 'invoices', 'hold'] },
+  // The person's collector for the activity record: named, then removed (each a change with its decision).
+  'activity collector': { setup: () => [], args: () => ['activity', 'collector', COLLECTOR] },
+  'activity collector off': {
+    setup: () => [['activity', 'collector', COLLECTOR]],
+    args: () => ['activity', 'collector', '--off'],
+  },
   apply: { setup: () => [], args: () => RELEASE_NOTES },
   remove: { setup: () => [RELEASE_NOTES], args: (_w, data) => ['remove', firstAgent(data)] },
   pause: {
@@ -106,7 +129,8 @@ function pack(dir, out) {
 
 /**
  * The sweep's fixtures in `work`: invoices 1.2.0 and 1.3.0 (the update), watcher (a webhook trigger), a trusted key's
- * file, and the trial policy that forbids schedules.
+ * file, the trial policy that forbids schedules, and the publisher's feed of both invoices (served until `stop()`,
+ * which this answers).
  */
 export function writeFixtures(work) {
   pack(join(ROOT, 'test/fixtures/apo/invoices'), join(work, 'invoices.apo'));
@@ -122,4 +146,5 @@ export function writeFixtures(work) {
     `untrusted comment: minisign public key ${KEY_ID}\n${key.toString('base64')}\n`,
   );
   writeFileSync(policyEnv(work).APOLLIA_POLICY_FILE, JSON.stringify({ version: 1, triggers: { schedule: false } }));
+  return startFeed(work).stop;
 }

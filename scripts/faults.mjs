@@ -189,7 +189,17 @@ export function sweep({
   log = () => {},
 }) {
   const work = mkdtempSync(join(tmpdir(), 'apollia-faults-'));
-  writeFixtures(work);
+  const stopFeed = writeFixtures(work);
+  try {
+    return sweepIn(work, { only, faults, calls, max, log });
+  } finally {
+    stopFeed();
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+/** The sweep over the fixtures in `work`. */
+function sweepIn(work, { only, faults, calls, max, log }) {
   const results = {};
   for (const name of only) {
     const spec = SWEPT[name];
@@ -220,7 +230,6 @@ export function sweep({
       `${name}: ${result.survived}/${result.tried} survived (${steps.length} durable steps, ${result.missed} not reached; ${Math.round((Date.now() - started) / 1000)} s)`,
     );
   }
-  rmSync(work, { recursive: true, force: true });
   return results;
 }
 

@@ -231,6 +231,10 @@ test('the Updates screen: review an update in the consent form, auto leaves what
   expect(((await app.readState())?.['packages'] as Record<string, { version: string }>)['invoices']?.version).toBe(
     '1.2.0',
   );
+  // Rolled back, the version kept is the newer one: the row offers the update again, never a roll back forward.
+  await nav(page, 'Updates');
+  await expect(row).toContainText('1.2.0');
+  await expect(row.getByRole('button', { name: /^Roll back/ })).toHaveCount(0);
 });
 
 test.describe('under a policy that limits the feeds and sets the update mode', () => {

@@ -28,6 +28,7 @@ import { appInfo } from './app/app-info';
 import { ActivityLog } from './activity/activity-log';
 import { type ApiContext, type ApiDeps, exportRecorded } from './app/context';
 import { openDashboard } from './app/dashboard';
+import { readActivityCollector, setActivityCollector } from './app/activity-collector';
 import { CoreError } from './errors/index';
 import * as requestValidators from './generated/api-request-validators';
 import { installPackage, uninstallPackage } from './app/install-package';
@@ -148,6 +149,8 @@ function handlersOf(ctx: ApiContext): { [M in ApiMethod]: (request: ApiRequest<M
     policyPage: () => policyPage(ctx),
     activity: (request) => activityOf(ctx, request),
     setWebhookPort: (request) => setWebhookPortUnderPolicy(ctx, request),
+    activityCollector: () => readActivityCollector(ctx),
+    setActivityCollector: (request) => setActivityCollector(ctx, request),
     trashSource: (request) => trashSource(ctx, request),
     trustedKeys: () => trustedKeysUnderPolicy(ctx),
     trustKey: (request) => trustKeyUnderPolicy(ctx, request),

@@ -95,6 +95,7 @@ function useChange<
     | 'install'
     | 'apply'
     | 'setWebhookPort'
+    | 'setActivityCollector'
     | 'setToolAccess'
     | 'armTrigger'
     | 'disarmTrigger'
@@ -211,6 +212,13 @@ export const useDiscardTriggerRuns = () => useChange('discardTriggerRuns');
 
 /** Settings → the webhook port (null: the default); a running host moves its listener. */
 export const useSetWebhookPort = () => useChange('setWebhookPort', { settings: true });
+
+/** Settings → Activity record: the collector in effect (the organization's, else the person's) and its status. */
+export function useActivityCollector() {
+  return useQuery({ queryKey: queryKeys.activityCollector(), queryFn: () => call('activityCollector') });
+}
+/** Names the person's collector (null: removes it); the dashboard and the Activity screen follow. */
+export const useSetActivityCollector = () => useChange('setActivityCollector');
 
 /** Opens the page where the newest Apollia Desktop is, in the person's browser (a fixed address: shared/base/app-links.ts). */
 export function useOpenDownloadPage() {

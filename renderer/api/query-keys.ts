@@ -23,6 +23,8 @@ export const queryKeys = {
   triggerStatus: () => [...queryKeys.live(), 'triggerStatus'] as const,
   activity: (agent: string | null, decisionsOnly = false) =>
     [...queryKeys.live(), 'activity', agent, decisionsOnly] as const,
+  /** The collector the activity record is sent to (Settings → Activity record), with what the host last sent. */
+  activityCollector: () => [...queryKeys.live(), 'activityCollector'] as const,
   /** What waits in `runs/pending/` (one trigger's, or every trigger's with null). */
   waitingRuns: (trigger: string | null) => [...queryKeys.live(), 'waitingRuns', trigger] as const,
   /** Trust: Settings → Trusted publishers. */

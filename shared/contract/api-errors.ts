@@ -105,6 +105,8 @@ export type ApiErrorCode =
   // settings
   | 'mcp.invalid'
   | 'mcp.unknown'
+  // the person's collector for the activity record: an address that cannot be used
+  | 'collector.invalid'
   | 'secret.unavailable'
   | 'secret.key_damaged'
   | 'secret.unknown_name'
@@ -137,6 +139,7 @@ export type ApiErrorCode =
   | 'update.none'
   | 'update.held'
   | 'rollback.none'
+  | 'rollback.done'
   // trust: signatures, trusted keys, key pins
   | 'signature.key_changed'
   | 'trust.duplicate_key'

@@ -18,6 +18,7 @@ import { FeedsViewSchema, ModeSetSchema, UpdateOpenedSchema, UpdatesViewSchema }
 import { DashboardSchema, PickedFolderSchema, SettingsViewSchema } from './replies-dashboard';
 import { PolicyPageSchema } from './replies-policy';
 import {
+  ActivityCollectorViewSchema,
   ActivityViewSchema,
   AgentViewSchema,
   ApplyReceiptSchema,
@@ -128,6 +129,8 @@ export const API_REPLY_SCHEMAS = {
   triggerStatus: TriggerStatusViewSchema,
   policyPage: PolicyPageSchema,
   activity: ActivityViewSchema,
+  activityCollector: ActivityCollectorViewSchema,
+  setActivityCollector: ActivityCollectorViewSchema,
   trashSource: TrashReceiptSchema,
   startAtLogin: StartAtLoginViewSchema,
   setStartAtLogin: StartAtLoginViewSchema,

@@ -15,7 +15,7 @@ import { MAX_REQUEST_ID, WEBHOOK_PORT_RANGE, MAX_WEBHOOK_SECRET_TEXT } from '../
 import { ConsentAnswersSchema } from '../decisions/consent-answers-schema';
 import { WebhookSecretChoiceSchema } from '../triggers/webhook-secret-schema';
 import { ENV_VARIABLE_NAME, MAX_MCP_ENV, MAX_MCP_SERVER_NAME, MCP_SERVER_NAME } from '../manifests/mcp-server-name';
-import { closed, mapOf, oneOf, shaped } from '../base/schema-kit';
+import { closed, mapOf, oneOf, orNull, shaped } from '../base/schema-kit';
 import type { ParameterValue } from '../manifests/template-manifest';
 
 /** The longest string any request may carry (64 KiB): a 10 MB string is refused at the door. */
@@ -36,6 +36,8 @@ export const MAX_MCP_ARGS = 256;
 
 /** The longest secret value Settings saves. */
 export const MAX_SECRET_VALUE = 16_384;
+/** Longest collector address the person may name (as the policy's `activityExport.otlp`). */
+export const MAX_COLLECTOR_URL = 4096;
 /** The most activity events one request answers. */
 export const MAX_ACTIVITY_LIMIT = 1000;
 /** A pasted public key's text, and the name it is trusted under (an e-mail address at most). */
@@ -243,6 +245,9 @@ export const API_REQUEST_SCHEMAS = {
       maximum: WEBHOOK_PORT_RANGE.max,
     }),
   }),
+  activityCollector: noRequest,
+  // The address is checked by the use case (`otlpEndpointProblem`), so a refusal names what is wrong with it.
+  setActivityCollector: closed({ url: orNull('string', { minLength: 1, maxLength: MAX_COLLECTOR_URL }) }),
   trustedKeys: noRequest,
   trustKey: closed({
     publicKey: Type.String({ minLength: 1, maxLength: MAX_PUBLIC_KEY_TEXT }),

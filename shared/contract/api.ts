@@ -21,6 +21,7 @@ import type {
   ApplyReceipt,
   AgentView,
   ActivityView,
+  ActivityCollectorView,
 } from './replies-installed';
 import type { SourceHandle, AppInfo } from './replies-app';
 import type { FeedsView, ModeSet, UpdateOpened, UpdatesView } from './replies-feeds';
@@ -124,6 +125,7 @@ export type {
   ActivityView,
   ActivityVerdict,
   ActivityExportView,
+  ActivityCollectorView,
   ActivityOutcomeView,
   ActivityEntry,
   InstalledPackageView,
@@ -200,6 +202,10 @@ export interface ApiMethods {
   activity: [ActivityRequest | void, ActivityView];
   /** Sets the webhook listener's port (null: the default); a running host rebinds to it. */
   setWebhookPort: [ApiRequestOf<'setWebhookPort'>, SettingsView];
+  /** The collector the activity record is shipped to: the organization's, else the person's, with its status. */
+  activityCollector: [void, ActivityCollectorView];
+  /** Names the person's collector for the activity record (null: removes it); refused while the policy names one. */
+  setActivityCollector: [ApiRequestOf<'setActivityCollector'>, ActivityCollectorView];
   /** Trust: the keys the user trusts (Settings → Trusted publishers). */
   trustedKeys: [void, TrustedKeyView[]];
   /** Trust: adds a pasted public key (a `.pub` file's text or its `RWQ…` line) under a name. */
@@ -330,6 +336,8 @@ export const API_METHODS = [
   'policyPage',
   'activity',
   'setWebhookPort',
+  'activityCollector',
+  'setActivityCollector',
   'trustedKeys',
   'trustKey',
   'previewKey',

@@ -20,8 +20,8 @@ const nstr = orNull('string');
 
 /**
  * `dashboard`; `policy`: the organization's policy: "Managed by …", and the banner when it withholds
- * something installed or cannot be read. `activityExport`: the record's export to the collector the
- * policy names (absent when it names none), so the first screen can say while sending fails.
+ * something installed or cannot be read. `activityExport`: the record's export to the collector in effect (the
+ * policy's, else the person's; absent when none is named), so the first screen can say while sending fails.
  */
 export const DashboardSchema = closed({
   packages: Type.Array(InstalledPackageViewSchema),

@@ -146,12 +146,15 @@ export const ActivityVerdictSchema = closed({
 export type ActivityVerdict = Static<typeof ActivityVerdictSchema>;
 
 /**
- * The organization's collector the record is sent to (the policy's `activityExport.otlp`, over OTLP/HTTP by the trigger
- * host), as the host last wrote it (`activity-export.json`): entries the collector accepted, entries and batches that
- * failed after retries, the last failure in words; `problem` when the address cannot be used (the export is off).
+ * The collector the record is sent to (over OTLP/HTTP by the trigger host): the organization's (the policy's
+ * `activityExport.otlp`), else the one the person named in Settings (`origin` says which,
+ * `shared/activity/collector.ts`), as the host last wrote it (`activity-export.json`): entries the collector accepted,
+ * entries and batches that failed after retries, the last failure in words; `problem` when the address cannot be used
+ * (the export is off).
  */
 export const ActivityExportViewSchema = closed({
   url: str,
+  origin: oneOf(['organization', 'person']),
   sent: Type.Number(),
   failed: Type.Number(),
   failedBatches: Type.Number(),
@@ -163,8 +166,22 @@ export const ActivityExportViewSchema = closed({
 export type ActivityExportView = Static<typeof ActivityExportViewSchema>;
 
 /**
+ * `activityCollector` and `setActivityCollector`'s answer: the collector in effect with its shipping status (null when
+ * none is named), the address the person named (`yours`, kept while the organization's wins), whether the policy
+ * names one (`managed`: the person's cannot be changed), and for a change whether it changed anything (`changed`
+ * false: the address was already set, or none was to remove).
+ */
+export const ActivityCollectorViewSchema = closed({
+  inEffect: Type.Union([ActivityExportViewSchema, Type.Null()]),
+  yours: nstr,
+  managed: Type.Boolean(),
+  changed: Type.Optional(Type.Boolean()),
+});
+export type ActivityCollectorView = Static<typeof ActivityCollectorViewSchema>;
+
+/**
  * `activity`'s answer: the entries, every agent the record names (for the filter: removed agents too), the record's
- * verdict, and its export to the organization's collector (null when the policy names none).
+ * verdict, and its export to the collector in effect (the organization's, else the person's; null when none is named).
  */
 export const ActivityViewSchema = closed({
   events: Type.Array(ActivityEntrySchema),

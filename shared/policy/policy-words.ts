@@ -132,6 +132,7 @@ export function policyRuleOf(code: string): string | null {
     'policy.mcp_server_denied': 'mcpServers.allowed / mcpServers.denied',
     'policy.install_source': 'installSources',
     'policy.webhook_port': 'webhookPort',
+    'policy.collector_locked': 'activityExport.otlp',
     'policy.user_keys': 'allowUserTrustedKeys',
     'policy.unattended': 'unattended',
     'policy.trigger_kind': 'triggers',

@@ -136,5 +136,6 @@ export type PolicyRefusalCode =
   | 'policy.mcp_server_denied'
   | 'policy.install_source'
   | 'policy.webhook_port'
+  | 'policy.collector_locked'
   | 'policy.user_keys'
   | 'policy.update_mode';

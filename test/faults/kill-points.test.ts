@@ -35,7 +35,7 @@ describe.skipIf(skipWithoutBuild(CLI) || !HAS_STRACE)('kill points of the built 
     // Every point holds: the record's entries are committed in the state's outbox with the change.
     expect(result.failures).toEqual([]);
     expect(result.survived).toBe(result.tried);
-  }, 180_000);
+  }, 360_000);
 
   it('install: a kill or a full disk at each fsync and rename (staged files, the state, the record) leaves old or new whole', () => {
     const results = sweep({ only: ['install'], faults: ['kill', 'enospc'], calls: ['fsync', 'rename'] }) as Record<
@@ -45,7 +45,7 @@ describe.skipIf(skipWithoutBuild(CLI) || !HAS_STRACE)('kill points of the built 
     const result = results.install as SweepResult;
     expect(result.tried).toBeGreaterThanOrEqual(10);
     expect(result.failures).toEqual([]);
-  }, 180_000);
+  }, 360_000);
 
   it('policy pause: a kill at each fsync and rename of the notice (the record’s commit, then policy-seen.json) never loses it', () => {
     const results = sweep({ only: ['policy pause'], faults: ['kill'], calls: ['fsync', 'rename'] }) as Record<
@@ -56,5 +56,5 @@ describe.skipIf(skipWithoutBuild(CLI) || !HAS_STRACE)('kill points of the built 
     // The state's rename (the record's commit) and policy-seen.json's: a kill at the second re-records at the next look.
     expect(result.tried).toBeGreaterThanOrEqual(2);
     expect(result.failures).toEqual([]);
-  }, 120_000);
+  }, 240_000);
 });

@@ -1,11 +1,11 @@
 /**
- * Ships the activity record to the organization's collector while the trigger host runs (one per
+ * Ships the activity record to the collector in effect (the organization's, else the person's) while the trigger host runs (one per
  * data folder: the app, or `serve`), as OpenTelemetry logs ({@link OtlpActivityExport}). It reads
  * the record's files, never the writers' calls: whoever records (the Api, the host, the CLI), the
  * entry is shipped at the next poll, and no decision ever waits on the network.
  *
- * - **Where**: the address the policy's `activityExport.otlp` names (DESIGN.md "Managed policy"), read
- *   at each poll; a change of address starts that collector from the record's first line.
+ * - **Where**: the collector in effect (`shared/activity/collector.ts`): the policy's `activityExport.otlp` (DESIGN.md
+ *   "Managed policy"), else the person's `settings.activityCollector`, asked at each poll; a change of address starts that collector from the record's first line.
  * - **What was sent**: `activity-export.json` in the data folder (outside `activity/`) keeps the
  *   address, each stream's last `seq` the collector accepted with every line before it, and the
  *   counts (entries sent, entries and batches failed, the last failure in words). After a restart
@@ -51,7 +51,7 @@ export interface ExportStatus extends OtlpExportStats {
 /** Options of a shipper. */
 export interface ShipperOptions {
   dataDir: string;
-  /** The collector's address now (the policy's `activityExport.otlp`), or null: nothing is shipped. */
+  /** The collector's address now (the policy's `activityExport.otlp`, else the person's), or null: nothing is shipped. */
   endpoint: () => string | null;
   now?: () => Date;
   /** The exporter's timings (tests). */
@@ -80,7 +80,7 @@ interface ReadLine extends StoredLine {
   seq: number | null;
 }
 
-/** Ships one data folder's record to the collector the policy names. */
+/** Ships one data folder's record to the collector in effect. */
 export class ActivityShipper {
   private readonly log: ActivityLog;
   private readonly now: () => Date;

@@ -87,6 +87,7 @@ describe('the record’s check on the Activity view', () => {
     });
     expect((await viewOf(api)).export).toEqual({
       url,
+      origin: 'organization',
       sent: 0,
       failed: 0,
       failedBatches: 0,

@@ -2,10 +2,12 @@
  * What the Activity view says of the record itself (DESIGN.md "Triggers at run time", the record's
  * paragraph): the verdict of its check — a break found here is recorded as a `record_broken`
  * decision, once per break, so it stays in the record whatever is written after it — and its export
- * to the organization's collector (the policy's `activityExport.otlp`, shipped by the trigger host),
- * with the counts the host last wrote.
+ * to the collector in effect (the policy's `activityExport.otlp`, else the person's, `collectorInEffect`; shipped by
+ * the trigger host), with the counts the host last wrote.
  */
+import { collectorInEffect } from '../../../shared/activity/collector';
 import type { ActivityExportView, ActivityVerdict } from '../../../shared/contract/api';
+import type { StoreState } from '../store/state';
 import { readExportStatus } from '../activity/activity-shipper';
 import { otlpEndpointProblem } from '../activity/otlp-export';
 import { recordVerdict } from '../activity/record-words';
@@ -34,14 +36,19 @@ export async function checkedVerdict(ctx: ApiContext, expectRecord: boolean): Pr
   return { intact, summary, breakKind, recordedBreaks };
 }
 
-/** The export to the collector the policy names, as the trigger host last said it; null when none is named. */
-export async function exportViewOf(ctx: ApiContext): Promise<ActivityExportView | null> {
-  const url = policyOf(ctx).effective?.activityExportOtlp ?? null;
-  if (url === null) return null;
+/**
+ * The export to the collector in effect (the policy's, else the one the person named in `state`), as the trigger host
+ * last said it; null when none is named.
+ */
+export async function exportViewOf(ctx: ApiContext, state: StoreState): Promise<ActivityExportView | null> {
+  const collector = collectorInEffect(policyOf(ctx).effective, state.settings.activityCollector);
+  if (collector === null) return null;
+  const { url, origin } = collector;
   const status = await readExportStatus(ctx.deps.dataDir);
   const same = status?.url === url ? status : null;
   return {
     url,
+    origin,
     sent: same?.sent ?? 0,
     failed: same?.failed ?? 0,
     failedBatches: same?.failedBatches ?? 0,

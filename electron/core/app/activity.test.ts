@@ -348,7 +348,7 @@ describe('trigger status and the webhook port', () => {
     const written = JSON.parse(readFileSync(join(dataDir, STATE_FILE), 'utf8'));
     expect([written.version, written.settings]).toEqual([
       STATE_VERSION,
-      { mcpServers: {}, secrets: {}, deniedTools: ['shell'], webhookPort: 50_123 },
+      { mcpServers: {}, secrets: {}, deniedTools: ['shell'], webhookPort: 50_123, activityCollector: null },
     ]);
     expect(await api.setWebhookPort({ port: 80 })).toMatchObject({ ok: false, error: { code: 'request.invalid' } });
     expect(await api.setWebhookPort({ port: 70_000 })).toMatchObject({ ok: false, error: { code: 'request.invalid' } });

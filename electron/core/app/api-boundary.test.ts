@@ -54,6 +54,8 @@ const WELL_FORMED: Record<ApiMethod, Record<string, unknown> | undefined> = {
   triggerStatus: undefined,
   activity: undefined,
   setWebhookPort: { port: 50_000 },
+  activityCollector: undefined,
+  setActivityCollector: { url: 'https://otel.example.com/v1/logs' },
   trashSource: { sourceId: 'nope' },
   startAtLogin: undefined,
   setStartAtLogin: { on: true },

@@ -21,6 +21,6 @@ export async function openDashboard(ctx: ApiContext) {
   await noticePolicyChange(ctx.deps.dataDir, state, policy, (events) => recordActivity(ctx, events));
   const view = dashboardUnderPolicy(dashboardOf(state, ctx.deps.now()), state, policy);
   // The record's export, as the trigger host last said it: the first screen warns while it fails.
-  const exported = await exportViewOf(ctx);
+  const exported = await exportViewOf(ctx, state);
   return exported === null ? view : { ...view, activityExport: exported };
 }

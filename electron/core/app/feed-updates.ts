@@ -294,7 +294,8 @@ export async function openUpdate(
 /**
  * Opens `name`'s previous version from its kept archive as a source: installing it is an update to
  * that version through the same path (`decide` with the installed decisions, the pin it had), as a
- * confirmed downgrade. Refused `rollback.none` when no previous version is kept.
+ * confirmed downgrade. Refused `rollback.none` when no previous version is kept, `rollback.done` when the one kept
+ * is newer than the installed one (rolled back already).
  */
 export async function openRollback(
   ctx: ApiContext,
@@ -306,6 +307,13 @@ export async function openRollback(
   if (!record?.previous || !installed)
     throw new CoreError('rollback.none', `no earlier version of ${name} is kept to roll back to`);
   const previous = record.previous;
+  // After a roll back the version kept is the newer one it left: rolling back again would be an update, so it is
+  // done already (a rerun after a kill never flips the package forward again); `update` goes forward.
+  if (compareVersions(previous.version, installed.version) > 0)
+    throw new CoreError(
+      'rollback.done',
+      `${name} is already back at ${installed.version} (the version kept, ${previous.version}, is newer: \`update ${name}\` goes forward to it)`,
+    );
   const origin: FeedOrigin = {
     feedUrl: record.feed,
     serial: own(state.feeds, record.feed)?.highestSerial ?? 0,

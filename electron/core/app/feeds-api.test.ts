@@ -162,6 +162,23 @@ describeWithMinisign('the feed methods of the window', () => {
     });
     const back = await api.openRollback({ name: 'invoices' });
     expect(back.ok && [back.value.from, back.value.to]).toEqual(['1.3.0', '1.2.0']);
+    if (!back.ok) throw new Error(back.error.message);
+    expect((await api.inspect({ sourceId: back.value.handle.id })).ok).toBe(true);
+    const rolledBack = await api.install({
+      sourceId: back.value.handle.id,
+      decisions: emptyAnswers,
+      allowDowngrade: true,
+    });
+    expect(rolledBack.ok, rolledBack.ok ? '' : rolledBack.error.message).toBe(true);
+    // Rolled back: the version kept (1.3.0) is newer, so the screen offers the update, not another roll back.
+    const rolled = await api.checkUpdates();
+    expect(rolled.ok && rolled.value.rows[0]).toMatchObject({
+      installed: '1.2.0',
+      updateAvailable: true,
+      rollbackTo: null,
+    });
+    const again = await api.openRollback({ name: 'invoices' });
+    expect(!again.ok && again.error.code).toBe('rollback.done');
 
     expect(await api.setUpdateMode({ name: 'invoices', mode: 'hold' })).toEqual({
       ok: true,

@@ -15,7 +15,7 @@ import type {
 } from '../../../shared/contract/replies-feeds';
 import { POLICY_REFUSAL } from '../../../shared/policy/policy';
 import { CoreError } from '../errors/index';
-import { type FeedFetch, fetchableUrl } from '../feeds';
+import { compareVersions, type FeedFetch, fetchableUrl } from '../feeds';
 import { policyKeys, usablePolicy } from '../policy/index';
 import type { StoreState } from '../store/state';
 import { parsePublicKey } from '../trust/index';
@@ -114,13 +114,19 @@ export async function unfollowFeed(ctx: ApiContext, request: { url: string }): P
   return feedsView(ctx);
 }
 
+/** The version a roll back would put back: the one kept, when it is older than the one installed (else none). */
+function rollbackTo(state: StoreState, name: string, installed: string): string | null {
+  const kept = own(state.packageUpdates, name)?.previous?.version ?? null;
+  return kept !== null && compareVersions(kept, installed) < 0 ? kept : null;
+}
+
 /** The Updates screen: every feed checked now, a row per package installed from one. */
 export async function checkUpdates(ctx: ApiContext, fetch: FeedFetch): Promise<UpdatesView> {
   const rows = await checkOutdated(ctx, fetch);
   const state = await ctx.store.read();
   const policyMode = policyUpdateMode(policyOf(ctx).effective);
   return {
-    rows: rows.map((row) => ({ ...row, rollbackTo: own(state.packageUpdates, row.name)?.previous?.version ?? null })),
+    rows: rows.map((row) => ({ ...row, rollbackTo: rollbackTo(state, row.name, row.installed) })),
     checkedAt: ctx.deps.now().toISOString(),
     modeLocked:
       policyMode === null

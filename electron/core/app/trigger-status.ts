@@ -70,7 +70,7 @@ export async function activityOf(ctx: ApiContext, request: ApiRequest<'activity'
   for (const event of await ctx.activity.list({})) if (event.agent !== undefined) named.add(event.agent);
   const agents = [...named].sort();
   const verdict = await checkedVerdict(ctx, Object.keys(state.packages).length > 0);
-  const exported = await exportViewOf(ctx);
+  const exported = await exportViewOf(ctx, state);
   if (request?.agent === undefined)
     return { events: await ctx.activity.list({ limit, decisionsOnly }), agents, verdict, export: exported };
   const agent = own(state.agents, request.agent);

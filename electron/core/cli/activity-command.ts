@@ -9,6 +9,9 @@
  * `apollia-desktop [--data-dir DIR] activity export [--since TIME] [--decisions] [--json | --otlp URL]`:
  * the record for a collector, as JSON Lines (`--json`), in words, or sent over OTLP/HTTP (`activity-otlp.ts`).
  *
+ * `apollia-desktop [--data-dir DIR] activity collector [URL | --off] [--json]`: the collector the trigger host ships
+ * the record to (`activity-collector-command.ts`).
+ *
  * Every entry is printed through `terminalLine`: an entry written before fields were cleaned, or a
  * file edited by hand, still cannot move the cursor or print a line of its own.
  */
@@ -24,6 +27,7 @@ import { STATE_FILE } from '../store/store';
 import { recordVerdict } from '../activity/record-words';
 import { otlpEndpointProblem } from '../activity/otlp-export';
 import { sendToCollector } from './activity-otlp';
+import { run as runCollector } from './activity-collector-command';
 import { type CliIo, EXIT } from './cli-io';
 import { defaultDataDir, refused } from './cli-data';
 import { terminalJson, terminalLine, terminalSafe } from './terminal-text';
@@ -34,6 +38,7 @@ export const ACTIVITY_USAGE = [
   `Usage: ${PROGRAM} [--data-dir DIR] activity [--json] [--decisions] [--agent ID] [--limit N]`,
   `       ${PROGRAM} [--data-dir DIR] activity verify [--json]`,
   `       ${PROGRAM} [--data-dir DIR] activity export [--since TIME] [--decisions] [--json | --otlp URL]`,
+  `       ${PROGRAM} [--data-dir DIR] activity collector [URL | --off] [--json]`,
   '',
   'What changed what an agent may do, and what happened to it, newest first.',
   '  --decisions  Only what the person decided, and what changed it without them (no traffic)',
@@ -46,6 +51,8 @@ export const ACTIVITY_USAGE = [
   '        stored with its seq and hmac, so the chain can be verified and heads compared; --since TIME (ISO 8601);',
   '        --otlp URL: sent once to a collector as OpenTelemetry logs over OTLP/HTTP (https://, or http:// to',
   '        127.0.0.1 or localhost), e.g. https://otel.example.com/v1/logs.',
+  "collector: where the record is sent while the app or serve runs (your organization's collector, else yours);",
+  '        URL names yours, --off removes it (`activity collector --help`).',
   '',
 ].join('\n');
 
@@ -167,6 +174,7 @@ async function exportRecord(args: string[], io: CliIo): Promise<number> {
 export async function run(args: string[], io: CliIo): Promise<number> {
   if (args[0] === 'verify') return verify(args.slice(1), io);
   if (args[0] === 'export') return exportRecord(args.slice(1), io);
+  if (args[0] === 'collector') return runCollector(args.slice(1), io);
   let json = false;
   let decisionsOnly = false;
   let agent: string | undefined;
@@ -195,7 +203,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
         io,
         arg.startsWith('-')
           ? `unknown option \`${terminalSafe(arg)}\` for activity`
-          : 'activity takes no argument (or `verify`)',
+          : 'activity takes no argument (or `verify`, `export`, `collector`)',
         ACTIVITY_USAGE,
       );
   }

@@ -424,3 +424,34 @@ describe('the data folder is its owner’s alone', () => {
     },
   );
 });
+
+describe('activity collector follows the one contract', () => {
+  it('a policy lock is exit 1 with its sentence, and with --json one refusal document; nothing written', async () => {
+    const dataDir = join(tempDir('apollia-contract-collector-'), 'data');
+    const policy = join(tempDir('apollia-contract-collector-policy-'), 'policy.json');
+    writeFileSync(
+      policy,
+      JSON.stringify({ version: 2, activityExport: { otlp: 'https://collector.corp.example/v1/logs' } }),
+    );
+    const env = { HOME: '/home/someone', APOLLIA_POLICY_FILE: policy };
+    const argv = ['--data-dir', dataDir, 'activity', 'collector', 'https://otel.example.com/v1/logs'];
+    const text = await runCliCaptured(argv, { env });
+    expect([text.code, text.stdout]).toEqual([1, '']);
+    expect(text.stderr).toMatch(
+      /^apollia-desktop: The activity record is sent to https:\/\/collector\.corp\.example\/v1\/logs/,
+    );
+    const json = await runCliCaptured([...argv, '--json'], { env });
+    expect([json.code, json.stderr]).toEqual([1, '']);
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      ok: false,
+      errors: [{ code: 'policy.collector_locked', path: null }],
+    });
+    const usage = await runCliCaptured(['--data-dir', dataDir, 'activity', 'collector', '--off', 'x', '--json']);
+    expect(usage.code).toBe(2);
+    expect(JSON.parse(usage.stdout)).toMatchObject({
+      ok: false,
+      errors: [{ message: expect.stringContaining('not both') }],
+    });
+    expect(existsSync(join(dataDir, 'state.json'))).toBe(false);
+  });
+});

@@ -200,9 +200,9 @@ export const COMMANDS: readonly CliCommand[] = [
   },
   {
     name: 'activity',
-    args: '[--json] [--decisions] [--agent ID] [--limit N] | verify [--json] | export [--since T] [--decisions] [--json | --otlp URL]',
+    args: '[--json] [--decisions] [--agent ID] [--limit N] | verify [--json] | export [--since T] [--decisions] [--json | --otlp URL] | collector [URL | --off] [--json]',
     summary:
-      'Show the activity record, newest first; verify: what it proves, or where it breaks; export: JSON Lines or OTLP',
+      'Show the activity record, newest first; verify: what it proves, or where it breaks; export: JSON Lines or OTLP; collector: where it is sent',
     load: () => import('./activity-command'),
   },
 ];

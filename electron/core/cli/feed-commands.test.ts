@@ -92,6 +92,13 @@ describeWithMinisign('feed commands on the built CLI', () => {
     const updated = await cli(dataDir, 'update', 'invoices', '--yes');
     expect(updated.code, updated.stderr).toBe(0);
     expect(JSON.parse((await cli(dataDir, 'outdated', '--json')).stdout)[0].installed).toBe('1.3.0');
+    // Run again (as after a kill once it committed): the newest is installed, nothing to do, exit 0; --json refuses.
+    const again = await cli(dataDir, 'update', 'invoices', '--yes');
+    expect([again.code, again.stdout.trim()]).toEqual([
+      0,
+      expect.stringMatching(/1\.3\.0 is the newest .*nothing to do\.$/),
+    ]);
+    expect(JSON.parse((await cli(dataDir, 'update', 'invoices', '--json')).stdout).errors[0].code).toBe('update.none');
     // The downloads are gone from staging; the archives of both versions are kept for roll back.
     expect(
       (existsSync(join(dataDir, 'staging')) ? readdirSync(join(dataDir, 'staging'), { recursive: true }) : []).filter(
@@ -104,6 +111,15 @@ describeWithMinisign('feed commands on the built CLI', () => {
     expect(back.code, back.stderr).toBe(0);
     expect(back.stdout).toContain('back from 1.3.0 to 1.2.0');
     expect(JSON.parse((await cli(dataDir, 'outdated', '--json')).stdout)[0].installed).toBe('1.2.0');
+    // Rolled back, the version kept is the newer one: rolling back again is done already (never forward again).
+    const twice = await cli(dataDir, 'rollback', 'invoices', '--yes');
+    expect([twice.code, twice.stdout.trim()]).toEqual([
+      0,
+      'invoices is already back at 1.2.0 (the version kept, 1.3.0, is newer: `update invoices` goes forward to it): nothing to do.',
+    ]);
+    expect(JSON.parse((await cli(dataDir, 'outdated', '--json')).stdout)[0].installed).toBe('1.2.0');
+    const twiceJson = await cli(dataDir, 'rollback', 'invoices', '--json');
+    expect([twiceJson.code, JSON.parse(twiceJson.stdout).errors[0].code]).toEqual([1, 'rollback.done']);
 
     expect((await cli(dataDir, 'update-mode', 'invoices', 'hold')).code).toBe(0);
     const held = await cli(dataDir, 'update', 'invoices', '--yes');

@@ -125,6 +125,16 @@ export async function runOutdated(args: string[], io: CliIo): Promise<number> {
   );
 }
 
+/**
+ * A refusal that says the command is done already (DESIGN.md "Commit points": run again after a kill, a command
+ * completes or says so, exit 0): printed as a sentence on stdout, not an error; with `--json` it stays the refusal.
+ */
+function alreadyDone(io: CliIo, error: ApiError, code: ApiError['code']): boolean {
+  if (error.code !== code || io.json === true) return false;
+  io.stdout(`${error.message}: nothing to do.\n`);
+  return true;
+}
+
 /** `update NAME [--yes]` and `update --all [--yes]`: each through the consent of install. */
 export async function runUpdate(args: string[], io: CliIo): Promise<number> {
   const parsed = split(args, ['--yes', '--all', '--json'], io);
@@ -146,6 +156,7 @@ export async function runUpdate(args: string[], io: CliIo): Promise<number> {
   let exit: number = EXIT.accepted;
   for (const name of names) {
     const opened = await api.feeds.openUpdate(name);
+    if (!opened.ok && alreadyDone(withJson(io, parsed), opened.error, 'update.none')) continue;
     if (!opened.ok) {
       exit = refusedWithPath(withJson(io, parsed), opened.error);
       continue;
@@ -171,6 +182,7 @@ export async function runRollback(args: string[], io: CliIo): Promise<number> {
   if (name === undefined || rest.length > 0) return usageError(io, 'rollback takes one NAME', FEED_USAGE);
   const api = cliApi(io);
   const opened = await api.feeds.openRollback(name);
+  if (!opened.ok && alreadyDone(withJson(io, parsed), opened.error, 'rollback.done')) return EXIT.accepted;
   if (!opened.ok) return refusedWithPath(withJson(io, parsed), opened.error);
   io.stdout(`${name}: back from ${opened.value.from} to ${opened.value.to}\n`);
   return consentAndInstall(

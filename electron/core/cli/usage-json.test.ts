@@ -61,6 +61,8 @@ describe('usage errors with --json', () => {
     ['trust', 'add', 'k.pub'],
     ['runs', 'discard'],
     ['activity', '--limit', '0'],
+    ['activity', 'collector', 'a', 'b'],
+    ['activity', 'collector', 'http://otel.example.com/v1/logs'],
     ['list', 'extra'],
     ['verify', 'extra'],
     ['policy', 'extra'],

@@ -32,6 +32,8 @@ export declare const triggerStatus: ValidateFunction;
 export declare const policyPage: ValidateFunction;
 export declare const activity: ValidateFunction;
 export declare const setWebhookPort: ValidateFunction;
+export declare const activityCollector: ValidateFunction;
+export declare const setActivityCollector: ValidateFunction;
 export declare const trustedKeys: ValidateFunction;
 export declare const trustKey: ValidateFunction;
 export declare const previewKey: ValidateFunction;

@@ -1,8 +1,8 @@
 /**
  * The store's one state file (`state.json` in the data folder): a fresh state, the records made
  * own, the migrations from older formats and the check on load. The records and their schema are
- * the current format's, defined once in `schema/format-8.ts` (format 6's records, the record's commit, the person's
- * pause) (its types are re-exported here).
+ * the current format's, defined once in `schema/format-9.ts` (format 6's records, the record's commit, the person's
+ * pause, the person's collector) (its types are re-exported here).
  */
 import type { ValidateFunction } from 'ajv';
 import { ownRecord } from '../../../shared/base/own-data';
@@ -12,8 +12,9 @@ import { migrateFrom4 } from './format-5-pins';
 import { migrateFrom5 } from './format-6-feeds';
 import { migrateFrom6 } from './format-7-outbox';
 import { migrateFrom7 } from './format-8-pause';
+import { migrateFrom8 } from './format-9-collector';
 import { isObject } from './migration-values';
-import type { StoreState } from './schema/format-8';
+import type { StoreState } from './schema/format-9';
 import { STATE_VERSION } from './schema/state-version';
 
 export { STATE_VERSION } from './schema/state-version';
@@ -32,7 +33,7 @@ export type {
   PackageUpdateRecord,
   RecordCommit,
   TriggerRecord,
-} from './schema/format-8';
+} from './schema/format-9';
 
 /**
  * The webhook port's step from format 2: no port chosen yet (the trigger host uses its default). Settings that
@@ -60,7 +61,7 @@ export function emptyState(): StoreState {
     packages: {},
     agents: {},
     triggers: {},
-    settings: { mcpServers: {}, secrets: {}, deniedTools: [], webhookPort: null },
+    settings: { mcpServers: {}, secrets: {}, deniedTools: [], webhookPort: null, activityCollector: null },
     webhookSecrets: {},
     applies: {},
     damage: [],
@@ -105,7 +106,9 @@ export function ownRecords(state: StoreState): StoreState {
  * format 2 had none of format 3's additions (`migrateFrom2`).
  */
 export function migrateState(value: unknown): unknown {
-  return migrateFrom7(migrateFrom6(migrateFrom5(migrateFrom4(migrateFrom3(migrateFrom2(migrateFrom1(value)))))));
+  return migrateFrom8(
+    migrateFrom7(migrateFrom6(migrateFrom5(migrateFrom4(migrateFrom3(migrateFrom2(migrateFrom1(value))))))),
+  );
 }
 
 function migrateFrom1(value: unknown): unknown {

@@ -127,7 +127,7 @@ describe('a state file of format 1 (before settings.deniedTools)', () => {
     expect(denied.ok && denied.value.deniedTools).toEqual(['shell']);
     const written = JSON.parse(readFileSync(join(dataDir, STATE_FILE), 'utf8'));
     expect(written.version).toBe(STATE_VERSION);
-    expect(STATE_VERSION).toBe(8);
+    expect(STATE_VERSION).toBe(9);
     expect(written.record).toBeNull(); // the record's commit, from format 7: none until a change records
     expect([written.trustedKeys, written.packageTrust]).toEqual([[], {}]); // trust's step from format 2
     expect([written.feeds, written.packageUpdates]).toEqual([{}, {}]); // the feeds' step from format 5
@@ -136,6 +136,7 @@ describe('a state file of format 1 (before settings.deniedTools)', () => {
       secrets: {},
       deniedTools: ['shell'],
       webhookPort: null,
+      activityCollector: null, // the person's collector, from format 9: none named
     });
     expect(readdirSync(dataDir).sort()).toEqual([STATE_FILE]);
   });

@@ -1,8 +1,10 @@
 /**
  * The activity export a trigger host runs (one host per data folder, so one shipper): started with
- * the host, stopped with it, shipping to the address the organization's policy names
- * (`activityExport.otlp`, DESIGN.md "Managed policy"), read again at most once a minute.
+ * the host, stopped with it, shipping to the collector in effect (`collectorInEffect`): the address the
+ * organization's policy names (`activityExport.otlp`, DESIGN.md "Managed policy"), read again at most once a
+ * minute, else the one the person named in Settings (`settings.activityCollector`, as the host last read the store).
  */
+import { collectorInEffect } from '../../../shared/activity/collector';
 import { readHostPolicy } from '../policy/policy-effects';
 import type { PolicyLocations } from '../policy/read-policy';
 import { ActivityShipper } from '../activity/activity-shipper';
@@ -16,16 +18,18 @@ export const POLICY_LOOK_MS = 60_000;
 export function startActivityExport(
   host: object,
   options: { dataDir: string; policy?: PolicyLocations; onLine?: (line: string) => void },
+  /** The collector the person named, as the host last read the store (null: none). */
+  personCollector: () => string | null = () => null,
 ): void {
   if (running.has(host)) return;
   // The policy is read again at most once a minute, as the host notices a change (on Windows a read starts `reg.exe`).
-  let endpoint: { url: string | null; at: number } | null = null;
+  let policy: { effective: { activityExportOtlp: string | null } | null; at: number } | null = null;
   const shipper = new ActivityShipper({
     dataDir: options.dataDir,
     endpoint: () => {
-      if (endpoint === null || Date.now() - endpoint.at >= POLICY_LOOK_MS)
-        endpoint = { url: readHostPolicy(options.policy).view.effective?.activityExportOtlp ?? null, at: Date.now() };
-      return endpoint.url;
+      if (policy === null || Date.now() - policy.at >= POLICY_LOOK_MS)
+        policy = { effective: readHostPolicy(options.policy).view.effective, at: Date.now() };
+      return collectorInEffect(policy.effective, personCollector())?.url ?? null;
     },
     line: (text) => options.onLine?.(text),
   });

@@ -1,13 +1,14 @@
 /**
- * The trigger host ships the record to the collector the organization's policy names
- * (`activityExport.otlp`), over OTLP/HTTP to a receiver this test runs on loopback: started with the
- * host, everything recorded up to its stop handed over when it stops; no address, nothing sent.
+ * The trigger host ships the record to the collector in effect: the one the organization's policy names
+ * (`activityExport.otlp`), else the person's (`settings.activityCollector`), over OTLP/HTTP to a receiver this test
+ * runs on loopback: started with the host, everything recorded up to its stop handed over when it stops; no address,
+ * nothing sent.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { type OtlpReceiver, startOtlpReceiver } from '../../../test/helpers/otlp-receiver';
-import { tempDir } from '../../../test/helpers/test-api';
+import { tempDir, testApi } from '../../../test/helpers/test-api';
 import { ActivityLog } from '../activity/activity-log';
 import { readExportStatus } from '../activity/activity-shipper';
 import { createFileKeySecretBox } from '../secrets/secret-box';
@@ -55,4 +56,25 @@ it('no address in the policy: nothing is sent and no export status is kept', asy
   await host.stop();
   expect(r.requests).toHaveLength(0);
   expect(await readExportStatus(dataDir)).toBeNull();
+});
+
+it('the person’s collector when the policy names none; the policy’s wins over it', async () => {
+  const mine = await startOtlpReceiver();
+  const org = await startOtlpReceiver();
+  receivers.push(mine, org);
+  const alone = await hostUnder(null);
+  expect((await testApi({ dataDir: alone.dataDir }).api.setActivityCollector({ url: mine.url })).ok).toBe(true);
+  await alone.host.start();
+  await alone.host.stop();
+  const sent = mine.requests.flatMap((q) => q.records.map((x) => x.attributes['apollia.activity.kind']));
+  expect(sent).toEqual(expect.arrayContaining(['collector_set', 'host_started', 'host_stopped']));
+  expect(await readExportStatus(alone.dataDir)).toMatchObject({ url: mine.url, failed: 0 });
+  const managed = await hostUnder({ version: 2, activityExport: { otlp: org.url } });
+  expect((await testApi({ dataDir: managed.dataDir }).api.setActivityCollector({ url: mine.url })).ok).toBe(true);
+  const before = mine.requests.length;
+  await managed.host.start();
+  await managed.host.stop();
+  expect(mine.requests).toHaveLength(before);
+  expect(org.requests.length).toBeGreaterThan(0);
+  expect(await readExportStatus(managed.dataDir)).toMatchObject({ url: org.url });
 });

@@ -89,6 +89,7 @@ export class TriggerHost {
   private boundFor: number | null = null;
   /** The policy the last reload applied (its state, what it says, what is wrong with it). */
   private policyFingerprint = '';
+  private personCollector: string | null = null; // the person's collector for the record, as the last reload read it
   private readonly gate: FireGate;
 
   constructor(private readonly options: TriggerHostOptions) {
@@ -193,7 +194,7 @@ export class TriggerHost {
       detail: `${triggerHostWords('started', this.origin)} (process ${process.pid})`,
     });
     await this.reload();
-    startActivityExport(this, this.options);
+    startActivityExport(this, this.options, () => this.personCollector);
     if (this.options.watchStore !== false)
       this.storeWatcher = watchStateFile(
         this.options.dataDir,
@@ -302,6 +303,7 @@ export class TriggerHost {
   private async reloadNow(): Promise<void> {
     if (!this.running) return;
     const state = await this.store.read();
+    this.personCollector = state.settings.activityCollector;
     // The organization's policy on top of what the person armed: a kind it does not allow stays armed in the store but
     // is not made live; an unreadable policy pauses every trigger.
     const { view: policy, fingerprint } = readHostPolicy(this.options.policy);

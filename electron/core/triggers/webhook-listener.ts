@@ -54,6 +54,9 @@ export const LISTENER_LIMITS: ListenerLimits = {
   maxInFlight: 32,
 };
 
+/** How many request paths the listener remembers the trigger id of (a sender posts to one address, again and again). */
+const PATH_IDS_KEPT = 256;
+
 /** Standard Webhooks' tolerance, either way, in seconds (the library's own). */
 const TOLERANCE_S = 5 * 60;
 
@@ -128,18 +131,33 @@ const VERIFY_REASONS = {
   noMatch: 'signature does not match',
 } as const;
 
-function signatureHeaders(
-  headers: IncomingMessage['headers'],
-): Record<'webhook-id' | 'webhook-timestamp' | 'webhook-signature', string> {
-  const pick = (name: string) => {
-    const value = headers[name];
-    return typeof value === 'string' ? value : '';
-  };
+/** The three Standard Webhooks headers of a request, as given (empty when missing or repeated). */
+interface SignatureHeaders {
+  id: string;
+  timestamp: string;
+  signature: string;
+}
+
+const headerText = (value: string | string[] | undefined) => (typeof value === 'string' ? value : '');
+
+function signatureHeaders(headers: IncomingMessage['headers']): SignatureHeaders {
   return {
-    'webhook-id': pick('webhook-id'),
-    'webhook-timestamp': pick('webhook-timestamp'),
-    'webhook-signature': pick('webhook-signature'),
+    id: headerText(headers['webhook-id']),
+    timestamp: headerText(headers['webhook-timestamp']),
+    signature: headerText(headers['webhook-signature']),
   };
+}
+
+/** What can be refused from the signature headers alone (see {@link precheckHeaders}), or null. */
+function precheckSigned(signed: SignatureHeaders, nowMs: number): DeliveryAnswer | null {
+  if (signed.id === '' || signed.timestamp === '' || signed.signature === '')
+    return { status: 401, reason: VERIFY_REASONS.missing };
+  if (!/^\d{1,12}$/.test(signed.timestamp)) return { status: 401, reason: VERIFY_REASONS.notNumber };
+  const now = Math.floor(nowMs / 1000);
+  const at = Number(signed.timestamp);
+  if (now - at > TOLERANCE_S) return { status: 401, reason: VERIFY_REASONS.tooOld };
+  if (at > now + TOLERANCE_S) return { status: 401, reason: VERIFY_REASONS.tooNew };
+  return null;
 }
 
 /**
@@ -148,15 +166,7 @@ function signatureHeaders(
  * refusals). {@link verifyDelivery} checks them again with the whole delivery.
  */
 export function precheckHeaders(headers: IncomingMessage['headers'], nowMs = Date.now()): DeliveryAnswer | null {
-  const signed = signatureHeaders(headers);
-  if (signed['webhook-id'] === '' || signed['webhook-timestamp'] === '' || signed['webhook-signature'] === '')
-    return { status: 401, reason: VERIFY_REASONS.missing };
-  if (!/^\d{1,12}$/.test(signed['webhook-timestamp'])) return { status: 401, reason: VERIFY_REASONS.notNumber };
-  const now = Math.floor(nowMs / 1000);
-  const at = Number(signed['webhook-timestamp']);
-  if (now - at > TOLERANCE_S) return { status: 401, reason: VERIFY_REASONS.tooOld };
-  if (at > now + TOLERANCE_S) return { status: 401, reason: VERIFY_REASONS.tooNew };
-  return null;
+  return precheckSigned(signatureHeaders(headers), nowMs);
 }
 
 /**
@@ -169,12 +179,19 @@ export function verifyDelivery(
   body: Buffer,
   nowMs = Date.now(),
 ): VerifiedDelivery | DeliveryAnswer {
-  const early = precheckHeaders(headers, nowMs);
+  return verifySigned(typeof secret === 'string' ? webhookKey(secret) : secret, signatureHeaders(headers), body, nowMs);
+}
+
+/** {@link verifyDelivery} with the signature headers already picked and the key decoded (the listener's path). */
+function verifySigned(
+  key: Buffer,
+  signed: SignatureHeaders,
+  body: Buffer,
+  nowMs: number,
+): VerifiedDelivery | DeliveryAnswer {
+  const early = precheckSigned(signed, nowMs);
   if (early) return early;
-  const signed = signatureHeaders(headers);
-  const delivery = { webhookId: signed['webhook-id'], timestamp: signed['webhook-timestamp'], body };
-  const key = typeof secret === 'string' ? webhookKey(secret) : secret;
-  if (!signatureMatches(key, delivery, signed['webhook-signature']))
+  if (!signatureMatches(key, { webhookId: signed.id, timestamp: signed.timestamp, body }, signed.signature))
     return { status: 401, reason: VERIFY_REASONS.noMatch };
   const text = body.toString('utf8');
   let parsed: unknown = text;
@@ -188,8 +205,15 @@ export function verifyDelivery(
     isObject && Object.hasOwn(parsed as object, 'type') && typeof (parsed as { type?: unknown }).type === 'string'
       ? (parsed as { type: string }).type
       : null;
-  return { webhookId: signed['webhook-id'], type, body: parsed };
+  return { webhookId: signed.id, type, body: parsed };
 }
+
+/** The answer to a verified delivery whose hand-off failed (the journal could not take it). */
+const NOT_QUEUED: DeliveryAnswer = {
+  status: 503,
+  reason: 'the delivery could not be queued; try again',
+  retryAfter: 5,
+};
 
 /** The listener; `start` binds 127.0.0.1:`port` (0 for a free port). */
 export class WebhookListener {
@@ -205,12 +229,18 @@ export class WebhookListener {
    * new target), so a key is never used past the reload that replaced its target.
    */
   private readonly keys = new WeakMap<WebhookTarget, Buffer>();
+  /** The two `Host` values that name this listener, made once it is bound (see {@link ownHost}). */
+  private ownHosts: readonly string[] = [];
+  /** The trigger id of each request path seen lately (a sender posts to the same address each time); bounded. */
+  private readonly pathIds = new Map<string, string | null>();
+  private readonly tooLarge: DeliveryAnswer;
 
   constructor(
     private readonly handlers: ListenerHandlers,
     limits: Partial<ListenerLimits> = {},
   ) {
     this.limits = { ...LISTENER_LIMITS, ...limits };
+    this.tooLarge = { status: 413, reason: `body too large (limit ${this.limits.maxBodyBytes} bytes)` };
   }
 
   /** The bound port (after `start`; 0 before and after). Kept once bound: every request's Host is checked against it. */
@@ -254,6 +284,7 @@ export class WebhookListener {
     });
     this.server = server;
     this.boundPort = (server.address() as AddressInfo).port;
+    this.ownHosts = [`127.0.0.1:${this.boundPort}`, `localhost:${this.boundPort}`];
   }
 
   /** Stops listening and ends open connections. */
@@ -261,6 +292,7 @@ export class WebhookListener {
     const server = this.server;
     this.server = null;
     this.boundPort = 0;
+    this.ownHosts = [];
     if (!server) return;
     await new Promise<void>((resolve) => {
       server.close(() => resolve());
@@ -270,12 +302,13 @@ export class WebhookListener {
 
   private answer(res: ServerResponse, answer: DeliveryAnswer, close = false): void {
     if (res.headersSent) return;
-    res.writeHead(answer.status, {
+    const headers: Record<string, string> = {
       'content-type': 'text/plain; charset=utf-8',
       'cache-control': 'no-store',
-      ...(answer.retryAfter !== undefined ? { 'retry-after': String(answer.retryAfter) } : {}),
-      ...(close ? { connection: 'close' } : {}),
-    });
+    };
+    if (answer.retryAfter !== undefined) headers['retry-after'] = String(answer.retryAfter);
+    if (close) headers.connection = 'close';
+    res.writeHead(answer.status, headers);
     res.end(`${answer.reason}\n`);
   }
 
@@ -304,9 +337,21 @@ export class WebhookListener {
   /** Whether `Host` names this listener: `127.0.0.1:PORT` or `localhost:PORT`, nothing else. */
   private ownHost(host: string | undefined): boolean {
     if (host === undefined) return false;
-    const port = this.port;
+    const [ip, name] = this.ownHosts;
+    if (host === ip || host === name) return true;
     const lower = host.toLowerCase();
-    return lower === `127.0.0.1:${port}` || lower === `localhost:${port}`;
+    return lower === ip || lower === name;
+  }
+
+  /** {@link triggerIdOfPath}, remembered for the paths seen lately (at most {@link PATH_IDS_KEPT}). */
+  private triggerIdOf(path: string): string | null {
+    let id = this.pathIds.get(path);
+    if (id === undefined) {
+      id = triggerIdOfPath(path);
+      if (this.pathIds.size >= PATH_IDS_KEPT) this.pathIds.clear();
+      this.pathIds.set(path, id);
+    }
+    return id;
   }
 
   private handle(req: IncomingMessage, res: ServerResponse): void {
@@ -318,22 +363,20 @@ export class WebhookListener {
       this.refuse(req, res, null, ORIGIN_REFUSED, true);
       return;
     }
-    const triggerId = req.method === 'POST' ? triggerIdOfPath(req.url ?? '') : null;
+    const triggerId = req.method === 'POST' ? this.triggerIdOf(req.url ?? '') : null;
     if (triggerId === null) {
       this.refuse(req, res, null, NOT_FOUND, true);
       return;
     }
     // Looked up only to name an armed trigger in what is counted; the answers below never depend on it.
     const armed = this.handlers.target(triggerId) === null ? null : triggerId;
-    const early = precheckHeaders(req.headers);
+    const signed = signatureHeaders(req.headers);
+    const early = precheckSigned(signed, Date.now());
     if (early) {
       this.refuse(req, res, armed, early, true);
       return;
     }
-    const tooLarge: DeliveryAnswer = {
-      status: 413,
-      reason: `body too large (limit ${this.limits.maxBodyBytes} bytes)`,
-    };
+    const tooLarge = this.tooLarge;
     const declared = Number(req.headers['content-length'] ?? '0');
     if (Number.isFinite(declared) && declared > this.limits.maxBodyBytes) {
       this.refuse(req, res, armed, tooLarge, true);
@@ -374,18 +417,16 @@ export class WebhookListener {
       this.buffered += chunk.length;
       chunks.push(chunk);
     });
-    req.on('error', () => {
-      finish();
-    });
-    req.on('close', () => {
-      finish();
-    });
+    // An aborted request, or one whose connection closed: what its body held is given back.
+    const stop = () => void finish();
+    req.on('error', stop);
+    req.on('close', stop);
     req.on('end', () => {
       if (done) return;
       const body = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
       finish();
       const target = this.handlers.target(triggerId);
-      const verified = verifyDelivery(target ? this.keyOf(target) : this.throwaway, req.headers, body);
+      const verified = verifySigned(target ? this.keyOf(target) : this.throwaway, signed, body, Date.now());
       if ('status' in verified || target === null) {
         this.refuse(req, res, armed, 'status' in verified ? verified : { status: 401, reason: VERIFY_REASONS.noMatch });
         return;
@@ -399,15 +440,16 @@ export class WebhookListener {
         return;
       }
       this.inFlight++;
-      this.handlers
-        .deliver(target, verified)
-        .then((answer) => this.answer(res, answer))
-        .catch(() =>
-          this.answer(res, { status: 503, reason: 'the delivery could not be queued; try again', retryAfter: 5 }),
-        )
-        .finally(() => {
+      this.handlers.deliver(target, verified).then(
+        (answer) => {
           this.inFlight--;
-        });
+          this.answer(res, answer);
+        },
+        () => {
+          this.inFlight--;
+          this.answer(res, NOT_QUEUED);
+        },
+      );
     });
   }
 }

@@ -49,9 +49,14 @@ export function RecordVerdict({ verdict }: { verdict: ActivityVerdict }) {
   );
 }
 
+/** Whose collector it is, in words: the organization's (its policy), or the person's (Settings). */
+export function collectorWords(exported: ActivityExportView): string {
+  return exported.origin === 'organization' ? "your organization's collector" : 'your collector';
+}
+
 /**
- * The record's export to the organization's collector (its policy's `activityExport.otlp`): what the trigger host
- * sent, and a warning while batches fail, with the last failure in words.
+ * The record's export to the collector in effect (the policy's `activityExport.otlp`, else the one the person named in
+ * Settings): what the trigger host sent, and a warning while batches fail, with the last failure in words.
  */
 export function RecordExport({ exported }: { exported: ActivityExportView | null }) {
   if (exported === null) return null;
@@ -60,7 +65,8 @@ export function RecordExport({ exported }: { exported: ActivityExportView | null
     return (
       <div className="panel panel-warning" role="status" data-testid="activity-export">
         <p className="small">
-          Your organization asks for this record at {where}, but it is not sent: <CodeText text={exported.problem} />.
+          {exported.origin === 'organization' ? 'Your organization asks' : 'You asked'} for this record at {where}, but
+          it is not sent: <CodeText text={exported.problem} />.
         </p>
       </div>
     );
@@ -73,7 +79,7 @@ export function RecordExport({ exported }: { exported: ActivityExportView | null
     return (
       <div className="panel panel-warning" role="status" data-testid="activity-export">
         <p className="small">
-          This record is sent to your organization's collector at {where} ({sent}), but{' '}
+          This record is sent to {collectorWords(exported)} at {where} ({sent}), but{' '}
           {plural(exported.failed, 'entry', 'entries')} in {plural(exported.failedBatches, 'batch', 'batches')} could
           not be sent; the last failure, at {when(exported.lastFailureAt)}:{' '}
           <CodeText text={exported.lastError ?? 'no answer'} />. They are sent again while Apollia Desktop (or{' '}
@@ -83,7 +89,7 @@ export function RecordExport({ exported }: { exported: ActivityExportView | null
     );
   return (
     <p className="small muted" data-testid="activity-export">
-      Sent to your organization's collector at {where}: {sent}
+      Sent to {collectorWords(exported)} at {where}: {sent}
       {exported.failed > 0
         ? `; ${plural(exported.failed, 'entry', 'entries')} failed earlier and ${exported.failed === 1 ? 'was' : 'were'} sent again`
         : ''}
@@ -92,8 +98,8 @@ export function RecordExport({ exported }: { exported: ActivityExportView | null
   );
 }
 
-/** The collector's address, as the policy gives it. */
-function ExportAddress({ url }: { url: string }) {
+/** The collector's address, as the policy or the person gives it. */
+export function ExportAddress({ url }: { url: string }) {
   return (
     <code>
       <PackageText text={url} />
@@ -109,8 +115,7 @@ export function exportFailing(exported: ActivityExportView): boolean {
 }
 
 /**
- * The dashboard's banner while the record cannot be sent to the organization's collector (or the address the policy
- * gives cannot be used): where, since when, how many entries wait, and the way to the Activity screen's details.
+ * The dashboard's banner while the record cannot be sent to the collector in effect (or its address cannot be used): where, since when, how many entries wait, and the way to the Activity screen's details.
  */
 export function ExportFailingBanner({
   exported,
@@ -124,7 +129,7 @@ export function ExportFailingBanner({
   return (
     <section className="panel panel-warning" role="status" data-testid="dashboard-export-failing">
       <p>
-        <strong>The activity record is not reaching your organization's collector</strong> at {where}.
+        <strong>The activity record is not reaching {collectorWords(exported)}</strong> at {where}.
       </p>
       <p className="small">
         {exported.problem !== null ? (

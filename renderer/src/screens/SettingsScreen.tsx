@@ -17,6 +17,7 @@ import { ErrorPanel, Loading } from '../components/Status';
 import { PackageText } from '../components/PackageText';
 import { StartAtLoginSection } from './settings/StartAtLoginSection';
 import { WebhookPortSection } from './settings/WebhookPortSection';
+import { ActivityCollectorSection } from './settings/ActivityCollectorSection';
 import { TrustedPublishersSection } from '../components/trust/TrustedPublishers';
 import { McpServerForm, ServerRequestNote } from './settings/McpServerForm';
 import { FeedsSection } from './settings/FeedsSection';
@@ -291,6 +292,7 @@ export function SettingsScreen() {
           </section>
           <DeniedToolsSection deniedTools={settings.data.deniedTools} knownTools={settings.data.knownTools} />
           <WebhookPortSection webhookPort={settings.data.webhookPort} />
+          <ActivityCollectorSection />
           <StartAtLoginSection />
           <TrustedPublishersSection />
           <FeedsSection />

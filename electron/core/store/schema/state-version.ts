@@ -1,4 +1,4 @@
-/** The store's current format (its records and schema: `format-8.ts`). */
+/** The store's current format (its records and schema: `format-9.ts`). */
 
 /**
  * The state file's format version. A newer file is refused, never rewritten; an older one is
@@ -27,5 +27,8 @@
  *
  * 8: each trigger's `pausedAt`, the person's pause (DESIGN.md "Triggers at run time": armed, its folder and
  * secret kept, not firing), null for every trigger of format 7 (`migrateFrom7`).
+ *
+ * 9: `settings.activityCollector`, the OpenTelemetry collector the person named for the activity record (the
+ * policy's `activityExport.otlp` wins over it), null for every file of format 8 (`migrateFrom8`).
  */
-export const STATE_VERSION = 8;
+export const STATE_VERSION = 9;

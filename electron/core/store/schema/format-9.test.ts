@@ -1,5 +1,6 @@
 /**
- * The store's records are their schema's static types (`format-8.ts`: format 5's, the feeds', the record's commit, the person's pause), and they are the shapes the
+ * The store's records are their schema's static types (`format-9.ts`: format 5's, the feeds', the record's commit, the person's pause, the
+ * person's collector), and they are the shapes the
  * rest of the app gives them: the type checks fail `npm run typecheck` when a record and the shared
  * type it stores drift; the value checks fail here when the loaded file's check stops matching them.
  */
@@ -10,10 +11,10 @@ import type { AccessDecision } from '../../../../shared/decisions/consent';
 import { type KeyPin, MAX_TRUSTED_KEYS, type TrustedKey } from '../../../../shared/trust/trust';
 import type { WebhookSecretOrigin } from '../../../../shared/triggers/webhook-secret';
 import { emptyState, migrateState, stateProblem } from '../state';
-import { STATE_SCHEMA, type StoreState } from './format-8';
+import { STATE_SCHEMA, type StoreState } from './format-9';
 import { STATE_VERSION } from './state-version';
 
-/** An armed schedule trigger of package `a`, as format 8 keeps it. */
+/** An armed schedule trigger of package `a`, as format 8 and 9 keep it. */
 function trigger(fields: Partial<StoreState['triggers'][string]> = {}): StoreState['triggers'][string] {
   return {
     id: 'a/t',
@@ -42,7 +43,7 @@ function trigger(fields: Partial<StoreState['triggers'][string]> = {}): StoreSta
   };
 }
 
-describe('store format 8: one schema gives the records and the check on load', () => {
+describe('store format 9: one schema gives the records and the check on load', () => {
   it('types each record as the app uses it', () => {
     expectTypeOf<StoreState['version']>().toEqualTypeOf<typeof STATE_VERSION>();
     expectTypeOf<StoreState['trustedKeys'][number]>().toEqualTypeOf<TrustedKey>();
@@ -79,7 +80,29 @@ describe('store format 8: one schema gives the records and the check on load', (
     expect(stateProblem({ ...state, settings: { ...state.settings, extra: true } })).toMatch(/settings/);
   });
 
-  it('migrates a format 7 file to format 8: every trigger not paused by the person; a pause is checked', () => {
+  it('migrates a format 8 file to format 9 with no collector named by the person; a collector is checked', () => {
+    const { activityCollector: _collector, ...format8Settings } = emptyState().settings;
+    const format8 = { ...emptyState(), version: 8, settings: format8Settings };
+    expect(stateProblem(format8)).not.toBeNull();
+    const migrated = migrateState(format8);
+    expect(migrated).toEqual(emptyState());
+    expect((migrated as StoreState).settings.activityCollector).toBeNull();
+    expect(stateProblem(migrated)).toBeNull();
+    const named = {
+      ...emptyState(),
+      settings: { ...emptyState().settings, activityCollector: 'https://c.example/v1/logs' },
+    };
+    expect(stateProblem(named)).toBeNull();
+    expect(
+      stateProblem({ ...named, settings: { ...named.settings, activityCollector: 3 as unknown as null } }),
+    ).toMatch(/activityCollector/);
+    expect(stateProblem({ ...named, settings: { ...named.settings, activityCollector: '' } })).toMatch(
+      /activityCollector/,
+    );
+    expect(migrateState({ ...format8, version: 9 })).toEqual({ ...format8, version: 9 });
+  });
+
+  it('migrates a format 7 file to format 9: every trigger not paused by the person; a pause is checked', () => {
     const armed = { ...emptyState().triggers, 'a/t': trigger() };
     const { pausedAt: _paused, ...format7Trigger } = trigger();
     const format7 = { ...emptyState(), version: 7, triggers: { 'a/t': format7Trigger } };
@@ -94,7 +117,7 @@ describe('store format 8: one schema gives the records and the check on load', (
     );
   });
 
-  it('migrates a format 5 file to format 8 with no feed followed, and checks the feeds records', () => {
+  it('migrates a format 5 file to format 9 with no feed followed, and checks the feeds records', () => {
     const { feeds: _feeds, packageUpdates: _updates, record: _record, ...format5 } = { ...emptyState(), version: 5 };
     expect(stateProblem(format5)).not.toBeNull();
     const migrated = migrateState(format5);
@@ -129,7 +152,7 @@ describe('store format 8: one schema gives the records and the check on load', (
     ).toMatch(/mode/);
   });
 
-  it('migrates a format 6 file to format 8 with no committed head (and no trigger paused), and checks the record commit', () => {
+  it('migrates a format 6 file to format 9 with no committed head (and no trigger paused), and checks the record commit', () => {
     const { record: _record, ...format6 } = { ...emptyState(), version: 6 };
     expect(stateProblem(format6)).not.toBeNull();
     const migrated = migrateState(format6);
