@@ -100,15 +100,20 @@ async function hostRound(mode: ActivityMode): Promise<HostRound> {
   const secrets = await putTriggers(dataDir, [triggerRecord({ id: HOOK, type: 'webhook' })]);
   let activityMs = 0;
   const inner = mode === 'keyed' ? new ActivityLog(dataDir) : mode === 'plain' ? plainLog(dataDir) : noLog;
-  const activityLog: Pick<ActivityLog, 'recordMany'> = {
-    async recordMany(inputs) {
-      const started = performance.now();
-      try {
-        return await inner.recordMany(inputs);
-      } finally {
-        activityMs += performance.now() - started;
-      }
-    },
+  const timed = async <T>(work: () => Promise<T>): Promise<T> => {
+    const started = performance.now();
+    try {
+      return await work();
+    } finally {
+      activityMs += performance.now() - started;
+    }
+  };
+  // The keyed record as the host uses it: its traffic through the intake journal (`recordTraffic`), timed the same.
+  const activityLog: Pick<ActivityLog, 'recordMany'> & Partial<Pick<ActivityLog, 'recordTraffic'>> = {
+    recordMany: (inputs) => timed(() => inner.recordMany(inputs)),
+    ...(inner instanceof ActivityLog
+      ? { recordTraffic: (inputs, journal) => timed(() => inner.recordTraffic(inputs, journal)) }
+      : {}),
   };
   const host = new TriggerHost({
     dataDir,
