@@ -139,6 +139,17 @@ export function refused(io: CliIo, error: RefusalInput): number {
 }
 
 /**
+ * A refusal that says the command is done already (DESIGN.md "Commit points": run again after a kill, a command
+ * completes or says so, exit 0): the refusal `code` is printed as a sentence on stdout (`how`, words after its
+ * message), not an error; with `--json` it stays the refusal. Answers whether it was that refusal.
+ */
+export function alreadyDone(io: CliIo, error: RefusalInput, code: string, how = ''): boolean {
+  if (error.code !== code || io.json === true) return false;
+  io.stdout(`${error.message}${how}: nothing to do.\n`);
+  return true;
+}
+
+/**
  * The keys the user trusts, read from the store of the CLI's data folder by the Api's own
  * `trustedKeysOf` (each re-checked; a damaged list is `trust.bad_list`, never used).
  */

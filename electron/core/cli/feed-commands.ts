@@ -6,7 +6,7 @@
  * A network failure is a refusal whose `path` is the feed's address.
  */
 import type { ApiError, ApiResult } from '../../../shared/contract/api';
-import { refused } from './cli-data';
+import { alreadyDone, refused } from './cli-data';
 import { type CliIo, EXIT } from './cli-io';
 import { cliApi, consentAndInstall } from './install-command';
 import { noAnswers } from './install-flags';
@@ -123,16 +123,6 @@ export async function runOutdated(args: string[], io: CliIo): Promise<number> {
           })
           .join(''),
   );
-}
-
-/**
- * A refusal that says the command is done already (DESIGN.md "Commit points": run again after a kill, a command
- * completes or says so, exit 0): printed as a sentence on stdout, not an error; with `--json` it stays the refusal.
- */
-function alreadyDone(io: CliIo, error: ApiError, code: ApiError['code']): boolean {
-  if (error.code !== code || io.json === true) return false;
-  io.stdout(`${error.message}: nothing to do.\n`);
-  return true;
 }
 
 /** `update NAME [--yes]` and `update --all [--yes]`: each through the consent of install. */

@@ -17,7 +17,7 @@ import { createApi, type CoreApi } from '../api';
 import { debugWanted } from '../errors/io-fault';
 import { policyLocations } from '../policy/read-policy';
 import { createFileKeySecretBox, fileKeyPath } from '../secrets/secret-box';
-import { cliDataDir, cliResourcesDir, refused, tightenDataDir } from './cli-data';
+import { alreadyDone, cliDataDir, cliResourcesDir, refused, tightenDataDir } from './cli-data';
 import { type CliIo, EXIT } from './cli-io';
 import { INSTALL_USAGE, type InstallConsentFlags, parseInstallFlags } from './install-flags';
 import { openFeedSource } from './feed-source';
@@ -152,10 +152,8 @@ export async function consentAndInstall(
   });
   if (!result.ok) {
     // The same bytes already installed: already done (a rerun after a kill, DESIGN.md "Commit points"), exit 0.
-    if (result.error.code === 'install.already_installed' && !flags.json) {
-      io.stdout(`${result.error.message} (the same bytes): nothing to do.\n`);
+    if (alreadyDone({ ...io, json: flags.json }, result.error, 'install.already_installed', ' (the same bytes)'))
       return EXIT.accepted;
-    }
     return refused(io, result.error);
   }
   if (flags.json) io.stdout(`${terminalJson({ ok: true, applied: true, ...result.value })}\n`);
