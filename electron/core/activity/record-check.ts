@@ -43,6 +43,11 @@ export interface CheckedLog {
 /** The record's folder in the data folder (`ActivityLog.dir`), for a break of the whole record. */
 const ACTIVITY_DIR = 'activity';
 
+/** `report` broken at the head kept in `file`, whose seal fails (`reason`). */
+function headBreak(report: ChainReport, file: string, reason: string): ChainReport {
+  return { ...report, intact: false, head: null, broken: { kind: 'head', file, line: 0, reason } };
+}
+
 /** What `ActivityLog.verify` does, once an earlier version's file is taken in. */
 export async function verifyRecord(log: CheckedLog, options: VerifyOptions): Promise<RecordReport> {
   const key = await readRecordKey(log.dataDir);
@@ -75,31 +80,17 @@ export async function verifyRecord(log: CheckedLog, options: VerifyOptions): Pro
       dir: ACTIVITY_DIR,
     });
     if (report.intact && stream === 'decisions' && commitForged && key !== null)
-      return {
-        ...report,
-        intact: false,
-        head: null,
-        broken: {
-          kind: 'head',
-          file: 'state.json',
-          line: 0,
-          reason:
-            "the record's head committed in state.json fails its seal under the record key: it was changed without the key",
-        },
-      };
+      return headBreak(
+        report,
+        'state.json',
+        "the record's head committed in state.json fails its seal under the record key: it was changed without the key",
+      );
     if (stream === 'traffic' && journalForged && key !== null)
-      return {
-        ...report,
-        intact: false,
-        head: null,
-        broken: {
-          kind: 'head',
-          file: TRAFFIC_HEAD_FILE,
-          line: 0,
-          reason:
-            "traffic's head committed in the intake journal fails its seal under the record key: it was changed without the key",
-        },
-      };
+      return headBreak(
+        report,
+        TRAFFIC_HEAD_FILE,
+        "traffic's head committed in the intake journal fails its seal under the record key: it was changed without the key",
+      );
     if (
       report.intact &&
       !committed &&
@@ -107,17 +98,11 @@ export async function verifyRecord(log: CheckedLog, options: VerifyOptions): Pro
       !(stream === 'decisions' && commit) &&
       !(stream === 'traffic' && journal)
     )
-      return {
-        ...report,
-        intact: false,
-        head: null,
-        broken: {
-          kind: 'head',
-          file: 'activity-head.json',
-          line: 0,
-          reason: 'its seal fails under the record key: it was changed without the key',
-        },
-      };
+      return headBreak(
+        report,
+        'activity-head.json',
+        'its seal fails under the record key: it was changed without the key',
+      );
     return report;
   };
   const decisions = check('decisions', decisionLines);
