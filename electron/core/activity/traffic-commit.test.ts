@@ -36,6 +36,25 @@ async function hostRecord(dataDir: string, batches: number, trimBytes?: number) 
   return log;
 }
 
+/**
+ * A data folder as the version before wrote it: three fires chained in traffic.jsonl (the first `kept` of them left
+ * there), both heads sealed in activity-head.json, traffic's counting all three.
+ */
+async function folderOfTheVersionBefore(kept: number): Promise<{ dataDir: string; log: ActivityLog }> {
+  const dataDir = tempDir('apollia-traffic-');
+  const { key } = await openRecordKey(dataDir);
+  const log = new ActivityLog(dataDir);
+  mkdirSync(log.dir, { recursive: true });
+  const chained = chainLines(
+    key,
+    emptyHead(key, 'traffic'),
+    [1, 2, 3].map((n) => log.clean(fired(n))),
+  );
+  writeFileSync(log.trafficPath(), `${chained.lines.slice(0, kept).join('\n')}\n`);
+  await writeHeads(dataDir, key, { decisions: emptyHead(key, 'decisions'), traffic: chained.head });
+  return { dataDir, log };
+}
+
 describe("traffic's head in the intake journal", () => {
   it('is intact as written, with the head the journal committed', async () => {
     const dataDir = tempDir('apollia-traffic-');
@@ -69,18 +88,7 @@ describe("traffic's head in the intake journal", () => {
   });
 
   it("a data folder of the version before: activity-head.json's traffic head is read once, then the journal's", async () => {
-    const dataDir = tempDir('apollia-traffic-');
-    // As the version before wrote it: traffic chained in traffic.jsonl, both heads sealed in activity-head.json.
-    const { key } = await openRecordKey(dataDir);
-    const log = new ActivityLog(dataDir);
-    mkdirSync(log.dir, { recursive: true });
-    const chained = chainLines(
-      key,
-      emptyHead(key, 'traffic'),
-      [1, 2, 3].map((n) => log.clean(fired(n))),
-    );
-    writeFileSync(log.trafficPath(), `${chained.lines.join('\n')}\n`, { flag: 'w' });
-    await writeHeads(dataDir, key, { decisions: emptyHead(key, 'decisions'), traffic: chained.head });
+    const { dataDir, log } = await folderOfTheVersionBefore(3);
     expect((await log.verify()).traffic).toMatchObject({ intact: true, entries: 3, headSource: 'sealed' });
     // The host's first batch carries the head over into the journal: the old file is no longer needed.
     await hostRecord(dataDir, 1);
@@ -90,17 +98,7 @@ describe("traffic's head in the intake journal", () => {
   });
 
   it("a legacy head counting more than the record: the host's first batch records the cut", async () => {
-    const dataDir = tempDir('apollia-traffic-');
-    const { key } = await openRecordKey(dataDir);
-    const log = new ActivityLog(dataDir);
-    mkdirSync(log.dir, { recursive: true });
-    const chained = chainLines(
-      key,
-      emptyHead(key, 'traffic'),
-      [1, 2, 3].map((n) => log.clean(fired(n))),
-    );
-    writeFileSync(log.trafficPath(), `${chained.lines.slice(0, 2).join('\n')}\n`);
-    await writeHeads(dataDir, key, { decisions: emptyHead(key, 'decisions'), traffic: chained.head });
+    const { dataDir, log } = await folderOfTheVersionBefore(2);
     expect((await log.verify()).traffic.broken).toMatchObject({ kind: 'cut' });
     await hostRecord(dataDir, 1);
     const after = await log.verify();
