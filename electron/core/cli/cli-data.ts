@@ -143,7 +143,7 @@ export function refused(io: CliIo, error: RefusalInput): number {
  * completes or says so, exit 0): the refusal `code` is printed as a sentence on stdout (`how`, words after its
  * message), not an error; with `--json` it stays the refusal. Answers whether it was that refusal.
  */
-export function alreadyDone(io: CliIo, error: RefusalInput, code: string, how = ''): boolean {
+export function alreadyDone(io: CliIo, error: RefusalInput, code: RefusalInput['code'], how = ''): boolean {
   if (error.code !== code || io.json === true) return false;
   io.stdout(`${error.message}${how}: nothing to do.\n`);
   return true;
