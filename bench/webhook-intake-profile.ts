@@ -12,7 +12,6 @@
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
-import { availableParallelism } from 'node:os';
 
 /** CPU time (ms) of every thread of this process by OS thread id, and of another process by pid. */
 export function threadTimes(): Map<number, number> {
@@ -26,19 +25,18 @@ export function threadTimes(): Map<number, number> {
 }
 
 /**
- * The whole machine's CPU time so far (Linux `/proc/stat`, every core): `busy` is everything but idle and I/O wait, in
- * ms; with the core count. Read before and after a round, it is what the round cost the machine: the sender, the
- * server or host and all its threads, the runtime, the kernel's own threads (the file system's journal, the disk's
- * queue), and whatever else ran (a shared machine's noise: the figure errs high, never low).
+ * The whole machine's busy CPU time so far (Linux `/proc/stat`, every core: everything but idle and I/O wait), in ms.
+ * Read before and after a round, it is what the round cost the machine: the sender, the server or host and all its
+ * threads, the runtime, the kernel's own threads (the file system's journal, the disk's queue), and whatever else ran
+ * (a shared machine's noise: the figure errs high, never low). 0 when it cannot be read.
  */
-export function machineTimes(): { busyMs: number; cores: number } {
+export function machineBusyMs(): number {
   try {
     const cpu = readFileSync('/proc/stat', 'utf8').split('\n')[0]?.trim().split(/\s+/).slice(1).map(Number) ?? [];
     // user nice system idle iowait irq softirq steal: clock ticks (100 a second).
-    const busy = cpu.slice(0, 8).reduce((sum, ticks, i) => (i === 3 || i === 4 ? sum : sum + (ticks || 0)), 0);
-    return { busyMs: busy * 10, cores: availableParallelism() };
+    return cpu.slice(0, 8).reduce((sum, ticks, i) => (i === 3 || i === 4 ? sum : sum + (ticks || 0)), 0) * 10;
   } catch {
-    return { busyMs: 0, cores: availableParallelism() };
+    return 0;
   }
 }
 

@@ -24,6 +24,7 @@
 import { randomBytes } from 'node:crypto';
 import { appendFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
+import { availableParallelism } from 'node:os';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { type ActivityInput, ActivityLog } from '../electron/core/activity/activity-log';
@@ -31,7 +32,7 @@ import { createFileKeySecretBox } from '../electron/core/secrets/secret-box';
 import { TriggerHost } from '../electron/core/triggers';
 import { tempDir } from '../test/helpers/test-api';
 import { putTriggers, triggerRecord } from '../test/helpers/trigger-host';
-import { cpuMsOf, machineTimes, StageProfiler, threadSpend, threadTimes } from './webhook-intake-profile';
+import { cpuMsOf, machineBusyMs, StageProfiler, threadSpend, threadTimes } from './webhook-intake-profile';
 import {
   CONCURRENCY,
   DELIVERIES,
@@ -129,7 +130,7 @@ async function hostRound(mode: ActivityMode): Promise<HostRound> {
   const items = deliveries(secrets.get(HOOK) as string);
   const runtimeStat = `/proc/${runtime.child.pid}/stat`;
   const threadsBefore = threadTimes();
-  const machineBefore = machineTimes().busyMs;
+  const machineBefore = machineBusyMs();
   const runtimeBefore = cpuMsOf(runtimeStat);
   const loop = performance.eventLoopUtilization();
   const before = host.intakeStats();
@@ -140,7 +141,7 @@ async function hostRound(mode: ActivityMode): Promise<HostRound> {
   await profiled?.stop(DELIVERIES);
   const after = host.intakeStats();
   const threads = threadSpend(new Set(threadsBefore.keys()), threadsBefore, threadTimes());
-  const machine = perDelivery(machineTimes().busyMs - machineBefore);
+  const machine = perDelivery(machineBusyMs() - machineBefore);
   const runtimeMs = cpuMsOf(runtimeStat) - runtimeBefore;
   const activityDuring = activityMs - activityBefore;
   const mainBusy = performance.eventLoopUtilization(loop).utilization;
@@ -190,9 +191,9 @@ async function bareRound(): Promise<BareRound> {
   const bareSecret = `whsec_${randomBytes(32).toString('base64')}`;
   const items = deliveries(bareSecret);
   const mainBefore = cpuMsOf(`/proc/self/task/${process.pid}/stat`);
-  const machineBefore = machineTimes().busyMs;
+  const machineBefore = machineBusyMs();
   const run = await send(`http://127.0.0.1:${barePort}/hooks/${HOOK}`, items);
-  const machine = perDelivery(machineTimes().busyMs - machineBefore);
+  const machine = perDelivery(machineBusyMs() - machineBefore);
   const mainCpu = perDelivery(cpuMsOf(`/proc/self/task/${process.pid}/stat`) - mainBefore);
   await new Promise<void>((resolve) => bare.close(() => resolve()));
   return { ...run, mainCpu, machine };
@@ -286,7 +287,7 @@ function printBreakdown(rounds: Round[]): void {
  * together and on the one thread that serves the connections (the main thread, which holds the bench's sender too).
  */
 function printBudget(rounds: Round[]): void {
-  const cores = machineTimes().cores;
+  const cores = availableParallelism();
   const bare = median(rounds.map((r) => perSecond(r.bare)));
   const host = median(rounds.map((r) => r.machine));
   const ceiling = (cores * 1e6) / host;
