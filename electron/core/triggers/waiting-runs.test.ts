@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../../test/helpers/test-api';
-import { PENDING_DIR, runFileName } from './run-requests';
+import { PENDING_DIR, pendingRuns, runFileName } from './run-requests';
 import { WAITING_HOLD_MS, WaitingRuns } from './waiting-runs';
 
 function writeRun(dataDir: string, n: number): void {
@@ -107,5 +107,42 @@ describe('runs waiting, counted without reading the folder at every fire', () =>
     const startedAt = performance.now();
     expect(await waiting.reserve('a/b', 1)).toBe(1);
     expect(performance.now() - startedAt).toBeLessThan(WAITING_HOLD_MS);
+  });
+
+  it('refuses at the limit with the exact count, never one a read held open while runs were filed counted twice', async () => {
+    const dataDir = tempDir('apollia-waiting-');
+    // Each read of the folder waits to be let go, so runs can be filed while it is open (as on a slow disk).
+    const gates: Array<() => void> = [];
+    const held = (dir: string) => new Promise<void>((resolve) => gates.push(resolve)).then(() => pendingRuns(dir));
+    const opened = async () => {
+      while (gates.length === 0) await new Promise((resolve) => setTimeout(resolve, 1));
+    };
+    const letGo = async () => {
+      await opened();
+      (gates.shift() as () => void)();
+    };
+    const waiting = new WaitingRuns(dataDir, held);
+    const first = waiting.refresh();
+    // Two runs queued and filed while that read is open: it will find both files, and both are counted as written since.
+    for (const n of [1, 2]) {
+      expect(await waiting.reserve('a/b', 5)).toBeNull();
+      waiting.done('a/b', true);
+      writeRun(dataDir, n);
+      waiting.filed('a/b');
+    }
+    // A fire at the limit (2) joins nothing stale: the open read counts 2 + 2; the fresh read after it counts 2.
+    const refused = waiting.reserve('a/b', 2);
+    await letGo();
+    await first;
+    // A third run (one the journal held at start) is filed during the fresh read: that read may count it twice, so
+    // the folder is read once more.
+    await opened();
+    waiting.queued('a/b');
+    writeRun(dataDir, 3);
+    waiting.filed('a/b');
+    await letGo();
+    await letGo();
+    expect(await refused).toBe(3);
+    expect(waiting.view.byTrigger.get('a/b')).toBe(3);
   });
 });

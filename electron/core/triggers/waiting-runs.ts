@@ -7,17 +7,21 @@
  * the answer's path) is counted as `unfiled` until its file is renamed into `runs/pending/`, then as
  * written since the last read. A slot is reserved before the journal append, so fires write in
  * parallel and the limit still holds. A run filed while the folder is being read may be counted
- * twice: the count errs high, so a full queue may answer 429 once too often (the sender retries),
- * never take a run over the limit.
+ * twice: between fires the count errs high, never low, so no run is taken over the limit.
  *
- * At the limit, a fire is refused at once only against a real backlog: as many files in
- * `runs/pending/` as the limit, the runtime not taking them. When some of the runs counted are in
+ * At the limit, the folder is read afresh (a read begun after the fire arrived) and a fire is
+ * refused at once only against a real backlog counted exactly: as many files in `runs/pending/` as
+ * the limit, the runtime not taking them, and no run filed during that read (which might have
+ * counted it twice; then the folder is read again). When some of the runs counted are in
  * flight (a slot reserved, or journaled and its file not made yet), the fire is held instead, the
  * folder read again every {@link WAITING_RECHECK_MS}, for at most {@link WAITING_HOLD_MS}: a runtime
  * that takes runs as they come frees slots within milliseconds, and a burst faster than the files are
  * made is not answered 429 for runs the runtime would have taken.
  */
 import { type PendingRuns, pendingRuns } from './run-requests';
+
+/** Reads what `runs/pending/` holds (a seam for tests, which hold a read to file runs during it). */
+export type ReadPending = (dataDir: string) => Promise<PendingRuns>;
 
 /** A count older than this is read again in the background at the next fire. */
 export const WAITING_STALE_MS = 1_000;
@@ -45,8 +49,14 @@ export class WaitingRuns {
   /** Runs journaled (durable, answered) whose files are not in `runs/pending/` yet; signed, see {@link filed}. */
   private unfiled = new Map<string, number>();
   private reading: Promise<void> | null = null;
+  /** How many runs were filed so far, and whether one was filed during the last read (that read may have seen it). */
+  private filings = 0;
+  private lastReadContested = false;
 
-  constructor(private readonly dataDir: string) {}
+  constructor(
+    private readonly dataDir: string,
+    private readonly read: ReadPending = pendingRuns,
+  ) {}
 
   /** What waits: the last read of the folder plus what was written since. */
   get view(): PendingRuns {
@@ -71,10 +81,12 @@ export class WaitingRuns {
     this.carried = this.since;
     this.since = new Map();
     const started = performance.now();
-    this.reading = pendingRuns(this.dataDir)
+    const filingsAtStart = this.filings;
+    this.reading = this.read(this.dataDir)
       .then((read) => {
         this.snapshot = read;
         this.readAt = started;
+        this.lastReadContested = this.filings !== filingsAtStart;
       })
       .catch(() => {
         for (const [id, n] of this.carried) add(this.since, id, n);
@@ -84,6 +96,16 @@ export class WaitingRuns {
         this.reading = null;
       });
     return this.reading;
+  }
+
+  /**
+   * A read that starts after this call: a read already going is waited for, then a new one starts (or is joined, if
+   * another caller started it meanwhile). A read that began before a run was filed may find its file and count it
+   * twice (in the read and in `since`); one begun after sees the folder as it is now.
+   */
+  private async freshRead(): Promise<void> {
+    if (this.reading) await this.reading.catch(() => undefined);
+    await this.refresh();
   }
 
   /** The runs `trigger` has waiting or being written. */
@@ -111,13 +133,19 @@ export class WaitingRuns {
     if (performance.now() - this.readAt > WAITING_STALE_MS) void this.refresh();
     const until = performance.now() + WAITING_HOLD_MS;
     for (;;) {
-      if (this.count(trigger) >= limit) await this.refresh();
+      // At the limit the folder is read afresh: a read joined midway, or one a run was filed during, may count high.
+      let exact = false;
+      if (this.count(trigger) >= limit) {
+        await this.freshRead();
+        exact = !this.lastReadContested;
+      }
       const waiting = this.count(trigger);
       if (waiting < limit) {
         add(this.writing, trigger, 1);
         return null;
       }
-      if (this.filedCount(trigger) >= limit || performance.now() >= until) return waiting;
+      // Refused at once only on an exact count of files in the folder; a count that may be high is read again.
+      if ((exact && this.filedCount(trigger) >= limit) || performance.now() >= until) return waiting;
       await new Promise((resolve) => setTimeout(resolve, WAITING_RECHECK_MS));
     }
   }
@@ -138,6 +166,7 @@ export class WaitingRuns {
    * Signed: were it told before {@link done}, the two still cancel out.
    */
   filed(trigger: string): void {
+    this.filings++;
     addSigned(this.unfiled, trigger, -1);
     add(this.since, trigger, 1);
   }
