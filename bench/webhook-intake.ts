@@ -43,8 +43,11 @@ import {
   perSecond,
   quantile,
   runsByWebhookId,
+  SENDER_APART,
+  type SenderProcess,
   type Sent,
   send,
+  startSender,
   startRuntime,
 } from './webhook-intake-parts';
 
@@ -84,7 +87,7 @@ interface HostRound {
   /** Activity: wall time spent in the record's appends while sending, per delivery (µs). */
   activityUs: number;
   /** CPU time per delivery (µs) while sending: the main thread, each worker thread the host started, the process's other threads, the runtime. */
-  cpu: { main: number; workers: number[]; others: number; runtime: number };
+  cpu: { main: number; workers: number[]; others: number; runtime: number; sender: number };
   /** The whole machine's busy CPU time per delivery (µs) while sending: every core, the kernel's threads too. */
   machine: number;
 }
@@ -93,6 +96,8 @@ interface HostRound {
 const profiler = process.env.WEBHOOK_BENCH_PROFILE === '1' ? new StageProfiler() : null;
 /** Off while the first round warms up. */
 let profiling = false;
+/** The sender's own process (`WEBHOOK_BENCH_SENDER=process`), or none: the main thread sends. */
+let sender: SenderProcess | null = null;
 
 /** Milliseconds over the round's deliveries, as µs per delivery. */
 const perDelivery = (ms: number) => (ms * 1000) / DELIVERIES;
@@ -128,6 +133,9 @@ async function hostRound(mode: ActivityMode): Promise<HostRound> {
   await host.start();
   const runtime = startRuntime(dataDir);
   const items = deliveries(secrets.get(HOOK) as string);
+  await sender?.load(host.urlOf(HOOK), items);
+  const senderStat = sender ? `/proc/${sender.pid}/stat` : null;
+  const senderBefore = senderStat ? cpuMsOf(senderStat) : 0;
   const runtimeStat = `/proc/${runtime.child.pid}/stat`;
   const threadsBefore = threadTimes();
   const machineBefore = machineBusyMs();
@@ -137,8 +145,9 @@ async function hostRound(mode: ActivityMode): Promise<HostRound> {
   const activityBefore = activityMs;
   const profiled = mode === 'keyed' && profiling ? profiler : null;
   await profiled?.start();
-  const sent = await send(host.urlOf(HOOK), items);
+  const sent = sender ? await sender.go() : await send(host.urlOf(HOOK), items);
   await profiled?.stop(DELIVERIES);
+  const senderMs = senderStat ? cpuMsOf(senderStat) - senderBefore : 0;
   const after = host.intakeStats();
   const threads = threadSpend(new Set(threadsBefore.keys()), threadsBefore, threadTimes());
   const machine = perDelivery(machineBusyMs() - machineBefore);
@@ -169,6 +178,7 @@ async function hostRound(mode: ActivityMode): Promise<HostRound> {
       workers: threads.workers.map(perDelivery),
       others: perDelivery(threads.others),
       runtime: perDelivery(runtimeMs),
+      sender: perDelivery(senderMs),
     },
     machine,
   };
@@ -190,9 +200,11 @@ async function bareRound(): Promise<BareRound> {
   const barePort = (bare.address() as AddressInfo).port;
   const bareSecret = `whsec_${randomBytes(32).toString('base64')}`;
   const items = deliveries(bareSecret);
+  const url = `http://127.0.0.1:${barePort}/hooks/${HOOK}`;
+  await sender?.load(url, items);
   const mainBefore = cpuMsOf(`/proc/self/task/${process.pid}/stat`);
   const machineBefore = machineBusyMs();
-  const run = await send(`http://127.0.0.1:${barePort}/hooks/${HOOK}`, items);
+  const run = sender ? await sender.go() : await send(url, items);
   const machine = perDelivery(machineBusyMs() - machineBefore);
   const mainCpu = perDelivery(cpuMsOf(`/proc/self/task/${process.pid}/stat`) - mainBefore);
   await new Promise<void>((resolve) => bare.close(() => resolve()));
@@ -221,6 +233,7 @@ function printRound(i: number, r: Round): void {
  * same run; each round's figures, then their medians (a shared machine's noise moves one round, not the median).
  */
 export async function webhookIntakeBench(): Promise<void> {
+  sender = SENDER_APART ? startSender() : null;
   const round = async (): Promise<Round> => {
     const bare = await bareRound();
     const host = await hostRound('keyed');
@@ -232,8 +245,9 @@ export async function webhookIntakeBench(): Promise<void> {
   profiling = true;
   const rounds: Round[] = [];
   for (let i = 0; i < ROUNDS; i++) rounds.push(await round());
+  sender?.close();
   console.log(
-    `\nwebhook intake: ${DELIVERIES} signed deliveries (standardwebhooks), ${CONCURRENCY} at a time, keep-alive; a runtime (another process) taking the runs into runs/taken/; ${ROUNDS} alternated rounds after one to warm up`,
+    `\nwebhook intake: ${DELIVERIES} signed deliveries (standardwebhooks), ${CONCURRENCY} at a time, keep-alive, sent ${sender ? 'by another process' : 'from the main thread (WEBHOOK_BENCH_SENDER=process: from another process)'}; a runtime (another process) taking the runs into runs/taken/; ${ROUNDS} alternated rounds after one to warm up`,
   );
   for (const [i, r] of rounds.entries()) printRound(i, r);
   const of = (f: (r: Round) => number) => median(rounds.map(f));
@@ -272,7 +286,7 @@ function printBreakdown(rounds: Round[]): void {
   const workers = Math.max(...rounds.map((r) => r.cpu.workers.length));
   const worker = (i: number) => of((r) => r.cpu.workers[i] ?? 0);
   console.log(
-    `CPU per delivery (µs, median): main thread ${of((r) => r.cpu.main)} (bare server's ${of((r) => r.bare.mainCpu)}, the sender included in both); the host's worker threads ${Array.from({ length: workers }, (_, i) => worker(i)).join(' + ') || 'none'}; the process's other threads (libuv pool, V8) ${of((r) => r.cpu.others)}; the runtime ${of((r) => r.cpu.runtime)}`,
+    `CPU per delivery (µs, median): main thread ${of((r) => r.cpu.main)} (bare server's ${of((r) => r.bare.mainCpu)}, ${sender ? `the sender apart: its process ${of((r) => r.cpu.sender)}` : 'the sender included in both'}); the host's worker threads ${Array.from({ length: workers }, (_, i) => worker(i)).join(' + ') || 'none'}; the process's other threads (libuv pool, V8) ${of((r) => r.cpu.others)}; the runtime ${of((r) => r.cpu.runtime)}`,
   );
   printBudget(rounds);
   console.log(
@@ -284,7 +298,8 @@ function printBreakdown(rounds: Round[]): void {
 /**
  * What the goal asks of the whole machine: at the host's CPU per delivery (every thread, the runtime, the kernel), how
  * fast its cores could answer at best, against the bare server's median; and the budget 0.5× leaves, on all cores
- * together and on the one thread that serves the connections (the main thread, which holds the bench's sender too).
+ * together and on the one thread that serves the connections (the main thread, which holds the bench's sender too
+ * unless it runs apart).
  */
 function printBudget(rounds: Round[]): void {
   const cores = availableParallelism();
@@ -293,7 +308,7 @@ function printBudget(rounds: Round[]): void {
   const ceiling = (cores * 1e6) / host;
   const goalUs = 1e6 / (0.5 * bare);
   console.log(
-    `the whole machine's CPU per delivery (µs, median; /proc/stat, all ${cores} cores): bare server ${median(rounds.map((r) => r.bare.machine)).toFixed(0)}, trigger host ${host.toFixed(0)}; at that, ${cores} cores answer at most ${ceiling.toFixed(0)} /s = ${(ceiling / bare).toFixed(2)}× the bare server; 0.5× (${(0.5 * bare).toFixed(0)} /s) leaves ${(cores * goalUs).toFixed(0)} µs a delivery on all cores and ${goalUs.toFixed(0)} on the main thread (it holds the sender too)`,
+    `the whole machine's CPU per delivery (µs, median; /proc/stat, all ${cores} cores): bare server ${median(rounds.map((r) => r.bare.machine)).toFixed(0)}, trigger host ${host.toFixed(0)}; at that, ${cores} cores answer at most ${ceiling.toFixed(0)} /s = ${(ceiling / bare).toFixed(2)}× the bare server; 0.5× (${(0.5 * bare).toFixed(0)} /s) leaves ${(cores * goalUs).toFixed(0)} µs a delivery on all cores and ${goalUs.toFixed(0)} on the main thread${sender ? '' : ' (it holds the sender too)'}`,
   );
 }
 
