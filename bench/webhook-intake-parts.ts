@@ -82,56 +82,10 @@ export async function send(url: string, items: Signed[]): Promise<Sent> {
 }
 
 /**
- * The sender as its own process (the same code as {@link send}, in plain JS): webhooks come from another machine, and
- * a sender sharing the server's main thread charges the server for the sender's work. One process serves every round
- * (its code warm, as the in-process sender's is): a line `{url, items, concurrency}` loads a round (it answers
- * `ready`), a line `go` sends it (it answers the {@link Sent} as one line of JSON).
+ * The sender as its own process (`webhook-sender.ts`): webhooks come from another machine, and a sender sharing the
+ * server's main thread charges the server for the sender's work. One process serves every round, its code warm as
+ * the in-process sender's is: {@link load} a round, then {@link go}; {@link close} when the bench is done.
  */
-const SENDER = `
-const http = require('node:http');
-let input = '';
-let job = null;
-process.stdin.setEncoding('utf8');
-process.stdin.on('data', (chunk) => {
-  input += chunk;
-  for (let end = input.indexOf('\\n'); end >= 0; end = input.indexOf('\\n')) {
-    const line = input.slice(0, end);
-    input = input.slice(end + 1);
-    if (job === null) {
-      job = JSON.parse(line);
-      process.stdout.write('ready\\n');
-    } else {
-      const { url, items, concurrency } = job;
-      job = null;
-      run(url, items, concurrency);
-    }
-  }
-});
-process.stdin.on('end', () => process.exit(0));
-async function run(url, items, concurrency) {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
-  const latencies = [];
-  const statuses = new Array(items.length).fill(0);
-  let next = 0;
-  const one = (item, index) => new Promise((resolve) => {
-    const started = performance.now();
-    const req = http.request(url, { method: 'POST', agent, headers: item.headers }, (res) => {
-      res.resume();
-      res.on('end', () => { latencies.push(performance.now() - started); statuses[index] = res.statusCode || 0; resolve(); });
-    });
-    req.on('error', () => { latencies.push(performance.now() - started); resolve(); });
-    req.end(item.body);
-  });
-  const worker = async () => { while (next < items.length) { const index = next++; await one(items[index], index); } };
-  const started = performance.now();
-  await Promise.all(Array.from({ length: concurrency }, worker));
-  const ms = performance.now() - started;
-  agent.destroy();
-  process.stdout.write(JSON.stringify({ ms, latencies, statuses }) + '\\n');
-}
-`;
-
-/** The sender process: {@link load} a round, then {@link go}; {@link close} when the bench is done. */
 export interface SenderProcess {
   pid: number;
   load: (url: string, items: Signed[]) => Promise<void>;
@@ -140,7 +94,10 @@ export interface SenderProcess {
 }
 
 export function startSender(): SenderProcess {
-  const child = spawn(process.execPath, ['-e', SENDER], { stdio: ['pipe', 'pipe', 'inherit'] });
+  // The sender's own file, run by this process's loader (tsx): the same `send`, in another process.
+  const child = spawn(process.execPath, [...process.execArgv, join(import.meta.dirname, 'webhook-sender.ts')], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
   let out = '';
   const lines: string[] = [];
   const waiters: Array<(line: string) => void> = [];
@@ -160,7 +117,7 @@ export function startSender(): SenderProcess {
   return {
     pid: child.pid as number,
     load: async (url, items) => {
-      child.stdin?.write(`${JSON.stringify({ url, items, concurrency: CONCURRENCY })}\n`);
+      child.stdin?.write(`${JSON.stringify({ url, items })}\n`);
       await line();
     },
     go: async () => {
