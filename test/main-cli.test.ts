@@ -120,7 +120,10 @@ describe.skipIf(skipWithoutBuild(MAIN))(
           '--import',
           electronStub(),
           '-e',
-          `setTimeout(() => process.exit(0), 1500); await import(${JSON.stringify(pathToFileURL(MAIN).href)});`,
+          // The stub throws at the window side's first Electron call, which ends the process. The fallback exit is
+          // armed only once the bundle has loaded: armed before, it could end the process mid-load on a busy machine
+          // (loading takes over 2 s there), before the entry had asked for the lock.
+          `await import(${JSON.stringify(pathToFileURL(MAIN).href)}); setTimeout(() => process.exit(0), 1500);`,
           '--input-type=module',
           '/tmp/x.apo',
         ],
