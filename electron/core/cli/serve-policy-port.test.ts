@@ -7,7 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../../test/helpers/test-api';
-import { runCliCaptured } from '../../../test/helpers/cli-run';
+import { runCli } from './dispatcher';
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -28,20 +28,35 @@ describe('serve --port under a policy that fixes the webhook port', () => {
     writeFileSync(policy, JSON.stringify({ version: 1, webhookPort: fixed }));
     let stop: (signal: string) => void = () => undefined;
     const stopped = new Promise<string>((resolve) => (stop = resolve));
-    const running = runCliCaptured(['--data-dir', dataDir, 'serve', '--port', String(asked)], {
+    let started: () => void = () => undefined;
+    const serving = new Promise<void>((resolve) => (started = resolve));
+    let stdout = '';
+    let stderr = '';
+    const running = runCli(['--data-dir', dataDir, 'serve', '--port', String(asked)], {
+      cwd: process.cwd(),
       env: { HOME: '/home/someone', APOLLIA_POLICY_FILE: policy },
+      stdout: (text) => {
+        stdout += text;
+        if (stdout.includes('stop with Ctrl-C')) started();
+      },
+      stderr: (text) => {
+        stderr += text;
+      },
       untilStopped: () => stopped,
     });
-    await new Promise((r) => setTimeout(r, 1500));
+    // Asked once serve says it listens, not after a fixed wait: loading its modules takes longer on a busy machine.
+    await Promise.race([
+      serving,
+      running.then((code) => Promise.reject(new Error(`serve ended (${code}): ${stderr}`))),
+    ]);
     const answer = await fetch(`http://127.0.0.1:${fixed}/hooks/none`, { method: 'POST', body: '{}' });
     expect(answer.status).toBeGreaterThanOrEqual(400);
     await expect(fetch(`http://127.0.0.1:${asked}/hooks/none`, { method: 'POST', body: '{}' })).rejects.toThrow();
     stop('SIGINT');
-    const done = await running;
-    expect(done.code).toBe(0);
-    expect(done.stdout).toContain(
+    expect(await running).toBe(0);
+    expect(stdout).toContain(
       `--port ${asked} is not used: your organization's policy fixes the webhook port at ${fixed}\n`,
     );
-    expect(done.stdout).toContain(`on http://127.0.0.1:${fixed} `);
+    expect(stdout).toContain(`on http://127.0.0.1:${fixed} `);
   });
 });
