@@ -117,6 +117,40 @@ describe('runs waiting, counted without reading the folder at every fire', () =>
     expect(reads - readsBefore).toBeLessThanOrEqual(2);
   });
 
+  it('refuses at the limit with the exact count when a run’s file is in the folder before the host is told it was filed', async () => {
+    const dataDir = tempDir('apollia-waiting-');
+    // Each read of the folder waits to be let go, so the test says when it reads, and counts the reads done.
+    const gates: Array<() => void> = [];
+    let readsDone = 0;
+    const held = (dir: string) =>
+      new Promise<void>((resolve) => gates.push(resolve)).then(() => pendingRuns(dir)).finally(() => readsDone++);
+    const waiting = new WaitingRuns(dataDir, held);
+    const first = waiting.refresh();
+    (gates.shift() as () => void)();
+    await first;
+    // One run journaled (the limit, 1): its file is renamed in on the writer's thread, and the host is told after.
+    expect(await waiting.reserve('a/b', 1)).toBeNull();
+    waiting.done('a/b', true);
+    writeRun(dataDir, 1);
+    let answer: number | null | undefined;
+    void waiting.reserve('a/b', 1).then((n) => {
+      answer = n;
+    });
+    // The fire's fresh read finds the file while it is still counted unfiled; the host is told only once that read
+    // is done and the fire has looked at what it found.
+    while (gates.length === 0) await new Promise((resolve) => setTimeout(resolve, 1));
+    const done = readsDone;
+    (gates.shift() as () => void)();
+    while (readsDone === done) await new Promise((resolve) => setTimeout(resolve, 1));
+    await new Promise((resolve) => setImmediate(resolve));
+    waiting.filed('a/b');
+    while (answer === undefined) {
+      gates.shift()?.();
+      await new Promise((resolve) => setTimeout(resolve, 1));
+    }
+    expect(answer).toBe(1);
+  });
+
   it('refuses at the limit with the exact count, never one a read held open while runs were filed counted twice', async () => {
     const dataDir = tempDir('apollia-waiting-');
     // Each read of the folder waits to be let go, so runs can be filed while it is open (as on a slow disk).

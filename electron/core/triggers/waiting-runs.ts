@@ -11,12 +11,14 @@
  *
  * At the limit, the folder is read afresh (a read begun after the fire arrived) and a fire is
  * refused at once only against a real backlog counted exactly: as many files in `runs/pending/` as
- * the limit, the runtime not taking them, and no run filed during that read (which might have
- * counted it twice; then the folder is read again). When some of the runs counted are in
- * flight (a slot reserved, or journaled and its file not made yet), the fire is held instead, the
- * folder read again every {@link WAITING_RECHECK_MS}, for at most {@link WAITING_HOLD_MS}: a runtime
- * that takes runs as they come frees slots within milliseconds, and a burst faster than the files are
- * made is not answered 429 for runs the runtime would have taken.
+ * the limit, the runtime not taking them, no run filed during that read, and no run of the trigger
+ * journaled and not yet told filed (its file is renamed in on the writer's thread and this host told
+ * after, so the read may have found it: counted there and as unfiled, it would count twice). Else the
+ * folder is read again. When some of the runs counted are in flight (a slot reserved, or journaled
+ * and its file not made yet), the fire is held instead, the folder read again every
+ * {@link WAITING_RECHECK_MS}, for at most {@link WAITING_HOLD_MS}: a runtime that takes runs as they
+ * come frees slots within milliseconds, and a burst faster than the files are made is not answered
+ * 429 for runs the runtime would have taken.
  */
 import { type PendingRuns, pendingRuns } from './run-requests';
 
@@ -137,7 +139,9 @@ export class WaitingRuns {
       let exact = false;
       if (this.count(trigger) >= limit) {
         await this.freshRead();
-        exact = !this.lastReadContested;
+        // A run journaled and not yet told filed may be in the folder already (its file is renamed in on the writer's
+        // thread, and this host told after): the read counted it, and so does `unfiled`. Exact once each is told.
+        exact = !this.lastReadContested && !this.unfiled.has(trigger);
       }
       const waiting = this.count(trigger);
       if (waiting < limit) {
