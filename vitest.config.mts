@@ -17,8 +17,8 @@ export default defineConfig({
     hookTimeout: 60_000,
     pool: 'forks',
     // Vitest's default is one worker fewer than the cores: one worker on CI's 2 cores, where most of the run waits on
-    // child processes and disks (the kill-point and CLI tests), not CPU. Two there took the run from about 860 s to
-    // 370-415 s (green with a busy loop beside it too).
+    // child processes and disks (the kill-point and CLI tests), not CPU. On one 2-core machine the run took 696 s with
+    // one worker, 369 s with two (415 s with a busy loop beside it, green).
     maxWorkers: Math.max(2, availableParallelism() - 1),
     // The default report, then why tests were skipped (a tool missing on this machine), each reason once.
     reporters: ['default', './test/skip-reasons-reporter.ts'],
