@@ -7,7 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../../test/helpers/test-api';
-import { runCli } from './dispatcher';
+import { serveInProcess } from '../../../test/helpers/cli-run';
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -26,37 +26,19 @@ describe('serve --port under a policy that fixes the webhook port', () => {
     const [fixed, asked] = [await freePort(), await freePort()];
     const policy = join(tempDir('apollia-serve-port-policy-'), 'policy.json');
     writeFileSync(policy, JSON.stringify({ version: 1, webhookPort: fixed }));
-    let stop: (signal: string) => void = () => undefined;
-    const stopped = new Promise<string>((resolve) => (stop = resolve));
-    let started: () => void = () => undefined;
-    const serving = new Promise<void>((resolve) => (started = resolve));
-    let stdout = '';
-    let stderr = '';
-    const running = runCli(['--data-dir', dataDir, 'serve', '--port', String(asked)], {
-      cwd: process.cwd(),
+    const serve = serveInProcess(['--data-dir', dataDir, 'serve', '--port', String(asked)], {
       env: { HOME: '/home/someone', APOLLIA_POLICY_FILE: policy },
-      stdout: (text) => {
-        stdout += text;
-        if (stdout.includes('stop with Ctrl-C')) started();
-      },
-      stderr: (text) => {
-        stderr += text;
-      },
-      untilStopped: () => stopped,
     });
-    // Asked once serve says it listens, not after a fixed wait: loading its modules takes longer on a busy machine.
-    await Promise.race([
-      serving,
-      running.then((code) => Promise.reject(new Error(`serve ended (${code}): ${stderr}`))),
-    ]);
+    await serve.listening;
     const answer = await fetch(`http://127.0.0.1:${fixed}/hooks/none`, { method: 'POST', body: '{}' });
     expect(answer.status).toBeGreaterThanOrEqual(400);
     await expect(fetch(`http://127.0.0.1:${asked}/hooks/none`, { method: 'POST', body: '{}' })).rejects.toThrow();
-    stop('SIGINT');
-    expect(await running).toBe(0);
-    expect(stdout).toContain(
+    serve.stop('SIGINT');
+    const done = await serve.done;
+    expect(done.code).toBe(0);
+    expect(done.stdout).toContain(
       `--port ${asked} is not used: your organization's policy fixes the webhook port at ${fixed}\n`,
     );
-    expect(stdout).toContain(`on http://127.0.0.1:${fixed} `);
+    expect(done.stdout).toContain(`on http://127.0.0.1:${fixed} `);
   });
 });

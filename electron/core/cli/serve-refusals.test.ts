@@ -8,8 +8,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../../../test/helpers/test-api';
-import { runCliCaptured } from '../../../test/helpers/cli-run';
-import { runCli } from './dispatcher';
+import { runCliCaptured, serveInProcess } from '../../../test/helpers/cli-run';
 
 const servers: Server[] = [];
 afterEach(async () => {
@@ -37,20 +36,8 @@ function refusal(stdout: string) {
 describe('serve refuses in words, and in one document with --json', () => {
   it('a data folder another host serves: exit 3, the sentence or the document', async () => {
     const dataDir = join(tempDir('apollia-serve-refusals-'), 'data');
-    let stop: (signal: string) => void = () => undefined;
-    const stopped = new Promise<string>((resolve) => (stop = resolve));
-    let started: () => void = () => undefined;
-    const serving = new Promise<void>((resolve) => (started = resolve));
-    const first = runCli(['--data-dir', dataDir, 'serve', '--port', '0'], {
-      cwd: process.cwd(),
-      env: { HOME: '/home/someone' },
-      stdout: (text) => {
-        if (text.includes('stop with Ctrl-C')) started();
-      },
-      stderr: () => undefined,
-      untilStopped: () => stopped,
-    });
-    await serving;
+    const first = serveInProcess(['--data-dir', dataDir, 'serve', '--port', '0']);
+    await first.listening;
     try {
       const text = await runCliCaptured(['--data-dir', dataDir, 'serve', '--port', '0']);
       expect([text.code, text.stdout]).toEqual([3, '']);
@@ -65,9 +52,9 @@ describe('serve refuses in words, and in one document with --json', () => {
         path: null,
       });
     } finally {
-      stop('SIGINT');
+      first.stop('SIGINT');
     }
-    expect(await first).toBe(0);
+    expect((await first.done).code).toBe(0);
   });
 
   it('a port in use: exit 1, what to do, and the --port it is about', async () => {
