@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { closeSync, fdatasyncSync, mkdirSync, openSync, readdirSync, readFileSync, writeSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 import { Webhook } from 'standardwebhooks';
 import { PENDING_DIR, TAKEN_DIR } from '../electron/core/triggers/run-requests';
 
@@ -98,22 +99,9 @@ export function startSender(): SenderProcess {
   const child = spawn(process.execPath, [...process.execArgv, join(import.meta.dirname, 'webhook-sender.ts')], {
     stdio: ['pipe', 'pipe', 'inherit'],
   });
-  let out = '';
-  const lines: string[] = [];
-  const waiters: Array<(line: string) => void> = [];
-  child.stdout?.setEncoding('utf8');
-  child.stdout?.on('data', (chunk: string) => {
-    out += chunk;
-    for (let end = out.indexOf('\n'); end >= 0; end = out.indexOf('\n')) {
-      const line = out.slice(0, end);
-      out = out.slice(end + 1);
-      const waiter = waiters.shift();
-      if (waiter) waiter(line);
-      else lines.push(line);
-    }
-  });
-  const line = () =>
-    new Promise<string>((resolve) => (lines.length > 0 ? resolve(lines.shift() as string) : waiters.push(resolve)));
+  // Its answers, one line each, taken in order (readline buffers what comes before it is asked for).
+  const answers = createInterface({ input: child.stdout as NodeJS.ReadableStream })[Symbol.asyncIterator]();
+  const line = async () => (await answers.next()).value as string;
   return {
     pid: child.pid as number,
     load: async (url, items) => {
