@@ -24,6 +24,35 @@ function writeRun(dataDir: string, n: number): void {
   );
 }
 
+const tick = () => new Promise((resolve) => setTimeout(resolve, 1));
+
+/**
+ * A reader of `runs/pending/` whose reads each wait to be let go, so a test says when a read happens (runs can be
+ * filed while one is open, as on a slow disk) and counts the reads done.
+ */
+function heldReads() {
+  const gates: Array<() => void> = [];
+  let done = 0;
+  const opened = async () => {
+    while (gates.length === 0) await tick();
+  };
+  return {
+    read: (dir: string) =>
+      new Promise<void>((resolve) => gates.push(resolve)).then(() => pendingRuns(dir)).finally(() => done++),
+    opened,
+    /** Lets the next read go, once one is open. */
+    letGo: async () => {
+      await opened();
+      (gates.shift() as () => void)();
+    },
+    /** Lets a read go if one is open. */
+    letAnyGo: () => gates.shift()?.(),
+    get done() {
+      return done;
+    },
+  };
+}
+
 describe('runs waiting, counted without reading the folder at every fire', () => {
   it('never counts low while the folder is being read: the limit holds for writes finished before and during a read', async () => {
     const dataDir = tempDir('apollia-waiting-');
@@ -119,14 +148,10 @@ describe('runs waiting, counted without reading the folder at every fire', () =>
 
   it('refuses at the limit with the exact count when a run’s file is in the folder before the host is told it was filed', async () => {
     const dataDir = tempDir('apollia-waiting-');
-    // Each read of the folder waits to be let go, so the test says when it reads, and counts the reads done.
-    const gates: Array<() => void> = [];
-    let readsDone = 0;
-    const held = (dir: string) =>
-      new Promise<void>((resolve) => gates.push(resolve)).then(() => pendingRuns(dir)).finally(() => readsDone++);
-    const waiting = new WaitingRuns(dataDir, held);
+    const reads = heldReads();
+    const waiting = new WaitingRuns(dataDir, reads.read);
     const first = waiting.refresh();
-    (gates.shift() as () => void)();
+    await reads.letGo();
     await first;
     // One run journaled (the limit, 1): its file is renamed in on the writer's thread, and the host is told after.
     expect(await waiting.reserve('a/b', 1)).toBeNull();
@@ -138,32 +163,23 @@ describe('runs waiting, counted without reading the folder at every fire', () =>
     });
     // The fire's fresh read finds the file while it is still counted unfiled; the host is told only once that read
     // is done and the fire has looked at what it found.
-    while (gates.length === 0) await new Promise((resolve) => setTimeout(resolve, 1));
-    const done = readsDone;
-    (gates.shift() as () => void)();
-    while (readsDone === done) await new Promise((resolve) => setTimeout(resolve, 1));
+    await reads.opened();
+    const done = reads.done;
+    await reads.letGo();
+    while (reads.done === done) await tick();
     await new Promise((resolve) => setImmediate(resolve));
     waiting.filed('a/b');
     while (answer === undefined) {
-      gates.shift()?.();
-      await new Promise((resolve) => setTimeout(resolve, 1));
+      reads.letAnyGo();
+      await tick();
     }
     expect(answer).toBe(1);
   });
 
   it('refuses at the limit with the exact count, never one a read held open while runs were filed counted twice', async () => {
     const dataDir = tempDir('apollia-waiting-');
-    // Each read of the folder waits to be let go, so runs can be filed while it is open (as on a slow disk).
-    const gates: Array<() => void> = [];
-    const held = (dir: string) => new Promise<void>((resolve) => gates.push(resolve)).then(() => pendingRuns(dir));
-    const opened = async () => {
-      while (gates.length === 0) await new Promise((resolve) => setTimeout(resolve, 1));
-    };
-    const letGo = async () => {
-      await opened();
-      (gates.shift() as () => void)();
-    };
-    const waiting = new WaitingRuns(dataDir, held);
+    const reads = heldReads();
+    const waiting = new WaitingRuns(dataDir, reads.read);
     const first = waiting.refresh();
     // Two runs queued and filed while that read is open: it will find both files, and both are counted as written since.
     for (const n of [1, 2]) {
@@ -174,16 +190,16 @@ describe('runs waiting, counted without reading the folder at every fire', () =>
     }
     // A fire at the limit (2) joins nothing stale: the open read counts 2 + 2; the fresh read after it counts 2.
     const refused = waiting.reserve('a/b', 2);
-    await letGo();
+    await reads.letGo();
     await first;
     // A third run (one the journal held at start) is filed during the fresh read: that read may count it twice, so
     // the folder is read once more.
-    await opened();
+    await reads.opened();
     waiting.queued('a/b');
     writeRun(dataDir, 3);
     waiting.filed('a/b');
-    await letGo();
-    await letGo();
+    await reads.letGo();
+    await reads.letGo();
     expect(await refused).toBe(3);
     expect(waiting.view.byTrigger.get('a/b')).toBe(3);
   });
