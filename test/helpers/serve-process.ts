@@ -3,7 +3,6 @@
  * run from source in its own process group (so strace and the host it traces end together), its output watched.
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { hostLockHolder } from '../../electron/core/triggers/host-lock';
 
@@ -36,18 +35,6 @@ export async function hostGone(dataDir: string): Promise<void> {
 /** Ends every serve still running (a test's `afterEach`). */
 export function endServes(): void {
   for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) endGroup(child);
-}
-
-/** A free port of 127.0.0.1. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** A started serve: `ready` once it listens (rejects if it ended first), `exited` with its signal or exit code. */

@@ -10,6 +10,7 @@ import type { CoreApi } from '../api';
 import { STATE_VERSION } from '../store/state';
 import { STATE_FILE } from '../store/store';
 import { DEFAULT_WEBHOOK_PORT, TriggerHost } from '../triggers';
+import { freePort } from '../../../test/helpers/free-port';
 
 const WATCHER_DIR = new URL('../../../test/fixtures/apo/watcher', import.meta.url).pathname;
 const MARKET_MONITOR = new URL('../../../resources/templates/market-monitor', import.meta.url).pathname;
@@ -31,15 +32,6 @@ async function events(api: CoreApi, agent?: string) {
 }
 
 /** A port nothing listens on now. */
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
 function post(url: string, body: string, headers: Record<string, string>): Promise<number> {
   return postText(url, body, headers).then((answer) => answer.status);
 }

@@ -1,6 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -9,6 +8,7 @@ import { putTriggers, runRequests, triggerRecord } from '../../../test/helpers/t
 import type { CliIo } from './cli-io';
 import { runCli } from './dispatcher';
 import { HOST_LOCK_FILE } from '../triggers/host-lock';
+import { freePort } from '../../../test/helpers/free-port';
 
 const ROOT = new URL('../../../', import.meta.url).pathname;
 const children: ChildProcess[] = [];
@@ -28,17 +28,6 @@ async function cli(argv: string[], extra: Partial<CliIo> = {}) {
   };
   const code = await runCli(argv, io);
   return { code, stdout, stderr };
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** Spawns the CLI (through tsx, from source) and resolves once stdout holds `until`. */

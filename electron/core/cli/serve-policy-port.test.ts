@@ -2,23 +2,12 @@
  * `serve` honours the organization's `webhookPort` over `--port` (DESIGN.md "Managed policy": the port is the
  * organization's, not the person's), and says that the port asked for is not used.
  */
-import { createServer } from 'node:net';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../../test/helpers/test-api';
 import { serveInProcess } from '../../../test/helpers/cli-run';
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
+import { freePort } from '../../../test/helpers/free-port';
 
 describe('serve --port under a policy that fixes the webhook port', () => {
   it("listens on the policy's port, not the one asked for, and says so", async () => {

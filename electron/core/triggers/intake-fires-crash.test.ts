@@ -7,14 +7,8 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  endServes,
-  freePort,
-  hasStrace,
-  hostGone,
-  type ServeProcess,
-  serve,
-} from '../../../test/helpers/serve-process';
+import { freePort } from '../../../test/helpers/free-port';
+import { endServes, hasStrace, hostGone, type ServeProcess, serve } from '../../../test/helpers/serve-process';
 import { tempDir } from '../../../test/helpers/test-api';
 import { putTriggers, triggerRecord } from '../../../test/helpers/trigger-host';
 import { JOURNAL_FILE, type JournalRun, readRecords } from './intake-journal';
