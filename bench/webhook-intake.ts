@@ -8,8 +8,10 @@
  * commit, the run files made from it, activity recorded in the keyed record), in the same process,
  * while a stand-in runtime (another process) takes the runs as they come: it moves each file of
  * `runs/pending/` into `runs/taken/` and fsyncs `runs/taken/`, as the triggers README asks of a runtime, so
- * the queue's cap is not what is measured. One round to warm up, then three rounds alternated
- * (`WEBHOOK_BENCH_ROUNDS`), each printed, and their medians.
+ * the queue's cap is not what is measured. Between the two, the design's floor (`webhook-floor.ts`: the HMAC, the
+ * journal's group commit and a run file per delivery, with none of the app's code), and the same without the run
+ * files: how far any code keeping the hand-off contract gets on this disk at that moment. One round to warm up, then
+ * three rounds alternated (`WEBHOOK_BENCH_ROUNDS`), each printed, and their medians.
  *
  * Lost: a delivery answered 2xx without exactly one run file (in `runs/pending/` or `runs/taken/`, read
  * and matched by its webhook-id once the host settled), plus any delivery not answered 2xx.
@@ -32,6 +34,7 @@ import { createFileKeySecretBox } from '../electron/core/secrets/secret-box';
 import { TriggerHost } from '../electron/core/triggers';
 import { tempDir } from '../test/helpers/test-api';
 import { putTriggers, triggerRecord } from '../test/helpers/trigger-host';
+import { startFloor } from './webhook-floor';
 import { cpuMsOf, machineBusyMs, StageProfiler, threadSpend, threadTimes } from './webhook-intake-profile';
 import {
   CONCURRENCY,
@@ -211,11 +214,36 @@ async function bareRound(): Promise<BareRound> {
   return { ...run, mainCpu, machine };
 }
 
-/** How many alternated rounds (bare server, then trigger host) the row takes: the figures are their medians. */
+/** The design's floor (`webhook-floor.ts`): its round, with the whole machine's CPU per delivery and the runs it made. */
+type FloorRound = Sent & { mainCpu: number; machine: number; made: number };
+
+async function floorRound(files = true): Promise<FloorRound> {
+  const dataDir = tempDir('apollia-bench-floor-');
+  const secret = `whsec_${randomBytes(32).toString('base64')}`;
+  const floor = await startFloor(dataDir, secret, files);
+  const runtime = startRuntime(dataDir);
+  const items = deliveries(secret);
+  const url = floor.url(`/hooks/${HOOK}`);
+  await sender?.load(url, items);
+  const mainBefore = cpuMsOf(`/proc/self/task/${process.pid}/stat`);
+  const machineBefore = machineBusyMs();
+  const run = sender ? await sender.go() : await send(url, items);
+  const machine = perDelivery(machineBusyMs() - machineBefore);
+  const mainCpu = perDelivery(cpuMsOf(`/proc/self/task/${process.pid}/stat`) - mainBefore);
+  await floor.close();
+  await runtime.stop();
+  const made = [...runsByWebhookId(dataDir).values()].reduce((sum, n) => sum + n, 0);
+  return { ...run, mainCpu, machine, made };
+}
+
+/** How many alternated rounds (bare server, the floor, then trigger host) the row takes: the figures are their medians. */
 const ROUNDS = Number(process.env.WEBHOOK_BENCH_ROUNDS ?? 3);
 
 interface Round extends HostRound {
   bare: BareRound;
+  floor: FloorRound;
+  /** The floor with no run files: the journal alone. */
+  journalOnly: FloorRound;
   disk: number;
 }
 
@@ -224,7 +252,7 @@ const ms = (value: number) => value.toFixed(1).padStart(5);
 function printRound(i: number, r: Round): void {
   const ratio = perSecond(r.host) / perSecond(r.bare);
   console.log(
-    `round ${i + 1}: bare ${perSecond(r.bare).toFixed(0).padStart(5)} /s, trigger host ${perSecond(r.host).toFixed(0).padStart(5)} /s = ${ratio.toFixed(2)}×; host p50 ${ms(quantile(r.host.latencies, 0.5))} ms, p99 ${ms(quantile(r.host.latencies, 0.99))} ms; ${r.ok} answered 2xx, lost ${r.lost} (${r.lostAnswered} answered 2xx without a run, ${r.full} refused 429: queue at its cap), twice ${r.twice}${r.other.length > 0 ? `, other answers: ${r.other.join(', ')}` : ''}; main thread busy ${(r.mainBusy * 100).toFixed(0)}%; journal ${r.batchSize.toFixed(1)} records per batch, ${r.syncsPerSecond.toFixed(0)} fdatasyncs/s; this disk alone ${r.disk.toFixed(0)} append+fdatasync /s`,
+    `round ${i + 1}: bare ${perSecond(r.bare).toFixed(0).padStart(5)} /s, floor ${perSecond(r.floor).toFixed(0).padStart(5)} /s (${r.floor.made} runs made; journal alone ${perSecond(r.journalOnly).toFixed(0)} /s), trigger host ${perSecond(r.host).toFixed(0).padStart(5)} /s = ${ratio.toFixed(2)}×; host p50 ${ms(quantile(r.host.latencies, 0.5))} ms, p99 ${ms(quantile(r.host.latencies, 0.99))} ms; ${r.ok} answered 2xx, lost ${r.lost} (${r.lostAnswered} answered 2xx without a run, ${r.full} refused 429: queue at its cap), twice ${r.twice}${r.other.length > 0 ? `, other answers: ${r.other.join(', ')}` : ''}; main thread busy ${(r.mainBusy * 100).toFixed(0)}%; journal ${r.batchSize.toFixed(1)} records per batch, ${r.syncsPerSecond.toFixed(0)} fdatasyncs/s; this disk alone ${r.disk.toFixed(0)} append+fdatasync /s`,
   );
 }
 
@@ -236,8 +264,10 @@ export async function webhookIntakeBench(): Promise<void> {
   sender = SENDER_APART ? startSender() : null;
   const round = async (): Promise<Round> => {
     const bare = await bareRound();
+    const journalOnly = await floorRound(false);
+    const floor = await floorRound();
     const host = await hostRound('keyed');
-    return { bare, ...host, disk: fdatasyncsPerSecond(tempDir('apollia-bench-disk-')) };
+    return { bare, journalOnly, floor, ...host, disk: fdatasyncsPerSecond(tempDir('apollia-bench-disk-')) };
   };
   // A first round warms the code both sides run (HTTP client, server, the host): measured cold, the bare server,
   // going first, paid for it alone and looked half as fast as it is.
@@ -270,6 +300,23 @@ export async function webhookIntakeBench(): Promise<void> {
         6,
       )} /s (${range((r) => perSecond(r.host))})  p50 ${ms(of((r) => quantile(r.host.latencies, 0.5)))} ms  p99 ${ms(hostP99)} ms  (median)`,
   );
+  const floorRatio = of((r) => perSecond(r.floor) / perSecond(r.bare));
+  console.log(
+    `the design's floor (HMAC, journal group commit, a run file per delivery; no app code) ${of((r) =>
+      perSecond(r.floor),
+    )
+      .toFixed(0)
+      .padStart(
+        6,
+      )} /s (${range((r) => perSecond(r.floor))})  p50 ${ms(of((r) => quantile(r.floor.latencies, 0.5)))} ms  p99 ${ms(of((r) => quantile(r.floor.latencies, 0.99)))} ms  = ${floorRatio.toFixed(2)}× the bare server; the host ${of((r) => perSecond(r.host) / perSecond(r.floor)).toFixed(2)}× the floor (medians)`,
+  );
+  console.log(
+    `the floor without the run files (the journal alone)                ${of((r) => perSecond(r.journalOnly))
+      .toFixed(0)
+      .padStart(
+        6,
+      )} /s (${range((r) => perSecond(r.journalOnly))})  p99 ${ms(of((r) => quantile(r.journalOnly.latencies, 0.99)))} ms  = ${of((r) => perSecond(r.journalOnly) / perSecond(r.bare)).toFixed(2)}× the bare server (medians)`,
+  );
   console.log(
     `intake journal: ${of((r) => r.batchSize).toFixed(1)} records per batch, ${of((r) => r.syncsPerSecond).toFixed(0)} fdatasyncs/s; main thread busy ${(of((r) => r.mainBusy) * 100).toFixed(0)}%; the keyed activity record's appends ${of((r) => r.activityUs).toFixed(0)} µs of wall time per delivery (median)`,
   );
@@ -286,7 +333,7 @@ function printBreakdown(rounds: Round[]): void {
   const workers = Math.max(...rounds.map((r) => r.cpu.workers.length));
   const worker = (i: number) => of((r) => r.cpu.workers[i] ?? 0);
   console.log(
-    `CPU per delivery (µs, median): main thread ${of((r) => r.cpu.main)} (bare server's ${of((r) => r.bare.mainCpu)}, ${sender ? `the sender apart: its process ${of((r) => r.cpu.sender)}` : 'the sender included in both'}); the host's worker threads ${Array.from({ length: workers }, (_, i) => worker(i)).join(' + ') || 'none'}; the process's other threads (libuv pool, V8) ${of((r) => r.cpu.others)}; the runtime ${of((r) => r.cpu.runtime)}`,
+    `CPU per delivery (µs, median): main thread ${of((r) => r.cpu.main)} (bare server's ${of((r) => r.bare.mainCpu)}, the floor's ${of((r) => r.floor.mainCpu)}, ${sender ? `the sender apart: its process ${of((r) => r.cpu.sender)}` : 'the sender included in both'}); the host's worker threads ${Array.from({ length: workers }, (_, i) => worker(i)).join(' + ') || 'none'}; the process's other threads (libuv pool, V8) ${of((r) => r.cpu.others)}; the runtime ${of((r) => r.cpu.runtime)}`,
   );
   printBudget(rounds);
   console.log(
@@ -308,7 +355,7 @@ function printBudget(rounds: Round[]): void {
   const ceiling = (cores * 1e6) / host;
   const goalUs = 1e6 / (0.5 * bare);
   console.log(
-    `the whole machine's CPU per delivery (µs, median; /proc/stat, all ${cores} cores): bare server ${median(rounds.map((r) => r.bare.machine)).toFixed(0)}, trigger host ${host.toFixed(0)}; at that, ${cores} cores answer at most ${ceiling.toFixed(0)} /s = ${(ceiling / bare).toFixed(2)}× the bare server; 0.5× (${(0.5 * bare).toFixed(0)} /s) leaves ${(cores * goalUs).toFixed(0)} µs a delivery on all cores and ${goalUs.toFixed(0)} on the main thread${sender ? '' : ' (it holds the sender too)'}`,
+    `the whole machine's CPU per delivery (µs, median; /proc/stat, all ${cores} cores): bare server ${median(rounds.map((r) => r.bare.machine)).toFixed(0)}, the floor ${median(rounds.map((r) => r.floor.machine)).toFixed(0)} (the journal alone ${median(rounds.map((r) => r.journalOnly.machine)).toFixed(0)}), trigger host ${host.toFixed(0)}; at that, ${cores} cores answer at most ${ceiling.toFixed(0)} /s = ${(ceiling / bare).toFixed(2)}× the bare server; 0.5× (${(0.5 * bare).toFixed(0)} /s) leaves ${(cores * goalUs).toFixed(0)} µs a delivery on all cores and ${goalUs.toFixed(0)} on the main thread${sender ? '' : ' (it holds the sender too)'}`,
   );
 }
 

@@ -1,0 +1,130 @@
+/**
+ * The design's floor for the webhook intake bench (`bench/webhook-intake.ts`): what the hand-off contract costs on
+ * this machine with none of the app's code. A `node:http` server that does only what every accepted delivery must:
+ * the Standard Webhooks HMAC check, the body parsed, its run serialized, one framed journal record per delivery
+ * appended and group-committed (one `pwrite` and one `fdatasync` for what waits, the next batch gathering while a
+ * sync runs), the 202 sent once the sync returned, and one run file per delivery made by a worker thread (temp name,
+ * write, rename into `runs/pending/`), taken by the same stand-in runtime. No Host, Origin or replay check, no policy,
+ * no activity record, no status, no count of runs waiting, no trim.
+ *
+ * Its rate against the bare server's is how far any code keeping this contract gets on this disk and these cores at
+ * that moment (a shared machine's file system is faster or slower by the minute); the host's rate against it is the
+ * share of the app's own code. With `files` false it keeps the journal and makes no run file: the difference is what
+ * the files cost. Figures only.
+ */
+import { closeSync, fdatasync, mkdirSync, openSync, writeSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { crc32 } from 'node:zlib';
+import { signatureMatches, webhookKey } from '../electron/core/triggers/standard-webhooks';
+import { PENDING_DIR } from '../electron/core/triggers/run-requests';
+
+/** The worker that makes the run files: temp name, write, close, rename in (the host's `put`: no fsync). */
+const PUTTER = `
+const { parentPort, workerData } = require('node:worker_threads');
+const fs = require('node:fs');
+const dir = workerData.dir;
+parentPort.on('message', (files) => {
+  if (files === 'close') { parentPort.postMessage('closed'); return; }
+  for (const [name, text] of files) {
+    const temp = dir + '/.' + name + '.tmp';
+    const fd = fs.openSync(temp, 'wx', 0o600);
+    fs.writeSync(fd, text);
+    fs.closeSync(fd);
+    fs.renameSync(temp, dir + '/' + name);
+  }
+});
+`;
+
+/** The floor server (see the module comment) on a data folder of its own; `close` once the round was sent. */
+export async function startFloor(
+  dataDir: string,
+  secret: string,
+  /** Whether run files are made (false: the journal alone, to tell the files' share). */
+  files = true,
+): Promise<{ url: (path: string) => string; close: () => Promise<void> }> {
+  const pending = join(dataDir, PENDING_DIR);
+  mkdirSync(pending, { recursive: true });
+  mkdirSync(join(dataDir, 'triggers'), { recursive: true });
+  const journal = openSync(join(dataDir, 'triggers', 'floor.journal'), 'a', 0o600);
+  const putter = new Worker(PUTTER, { eval: true, workerData: { dir: pending } });
+  const key = webhookKey(secret);
+  let waiting: { json: string; name: string; answer: () => void }[] = [];
+  let syncing = false;
+  let scheduled = false;
+  let position = 0;
+  let runs = 0;
+  const flush = () => {
+    scheduled = false;
+    if (syncing || waiting.length === 0) return;
+    const batch = waiting;
+    waiting = [];
+    syncing = true;
+    const frames = batch.map(({ json }) => {
+      const bytes = Buffer.from(json, 'utf8');
+      const header = Buffer.allocUnsafe(8);
+      header.writeUInt32LE(bytes.length, 0);
+      header.writeUInt32LE(crc32(bytes), 4);
+      return Buffer.concat([header, bytes]);
+    });
+    const bytes = Buffer.concat(frames);
+    for (let at = 0; at < bytes.length; ) at += writeSync(journal, bytes, at, bytes.length - at, position + at);
+    position += bytes.length;
+    fdatasync(journal, (error) => {
+      syncing = false;
+      if (error) throw error;
+      for (const w of batch) w.answer();
+      if (files) putter.postMessage(batch.map((w) => [w.name, w.json]));
+      flush();
+    });
+  };
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks);
+      const id = String(req.headers['webhook-id']);
+      const ok = signatureMatches(
+        key,
+        { webhookId: id, timestamp: String(req.headers['webhook-timestamp']), body },
+        String(req.headers['webhook-signature']),
+      );
+      if (!ok) {
+        res.writeHead(401).end('signature does not match\n');
+        return;
+      }
+      const run = {
+        id: `run-${++runs}`,
+        trigger: 'floor',
+        payload: { webhook_id: id, body: JSON.parse(body.toString()) },
+      };
+      waiting.push({
+        json: JSON.stringify(run),
+        name: `${run.id}.json`,
+        answer: () => {
+          res.writeHead(202, { 'content-type': 'text/plain; charset=utf-8' });
+          res.end('queued\n');
+        },
+      });
+      if (!scheduled) {
+        scheduled = true;
+        setImmediate(flush);
+      }
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    url: (path) => `http://127.0.0.1:${port}${path}`,
+    close: async () => {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      const closed = new Promise<void>((resolve) => putter.once('message', () => resolve()));
+      putter.postMessage('close');
+      await closed;
+      await putter.terminate();
+      closeSync(journal);
+    },
+  };
+}
