@@ -1,9 +1,9 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../../test/helpers/test-api';
 import { PENDING_DIR, pendingRuns, runFileName } from './run-requests';
-import { WaitingRuns } from './waiting-runs';
+import { WAITING_HOLD_MS, WaitingRuns } from './waiting-runs';
 
 function writeRun(dataDir: string, n: number): void {
   const dir = join(dataDir, PENDING_DIR);
@@ -32,13 +32,16 @@ const tick = () => new Promise((resolve) => setTimeout(resolve, 1));
  */
 function heldReads() {
   const gates: Array<() => void> = [];
+  let started = 0;
   let done = 0;
   const opened = async () => {
     while (gates.length === 0) await tick();
   };
   return {
-    read: (dir: string) =>
-      new Promise<void>((resolve) => gates.push(resolve)).then(() => pendingRuns(dir)).finally(() => done++),
+    read: (dir: string) => {
+      started++;
+      return new Promise<void>((resolve) => gates.push(resolve)).then(() => pendingRuns(dir)).finally(() => done++);
+    },
     opened,
     /** Lets the next read go, once one is open. */
     letGo: async () => {
@@ -47,6 +50,9 @@ function heldReads() {
     },
     /** Lets a read go if one is open. */
     letAnyGo: () => gates.shift()?.(),
+    get started() {
+      return started;
+    },
     get done() {
       return done;
     },
@@ -153,12 +159,16 @@ describe('runs waiting, counted without reading the folder at every fire', () =>
     const first = waiting.refresh();
     await reads.letGo();
     await first;
-    // One run journaled (the limit, 1): its file is renamed in on the writer's thread, and the host is told after.
-    expect(await waiting.reserve('a/b', 1)).toBeNull();
-    waiting.done('a/b', true);
-    writeRun(dataDir, 1);
+    // Two runs journaled (the limit, 2): the first filed and told; the second's file is renamed in on the writer's
+    // thread, and the host is told after.
+    for (const n of [1, 2]) {
+      expect(await waiting.reserve('a/b', 2)).toBeNull();
+      waiting.done('a/b', true);
+      writeRun(dataDir, n);
+    }
+    waiting.filed('a/b');
     let answer: number | null | undefined;
-    void waiting.reserve('a/b', 1).then((n) => {
+    void waiting.reserve('a/b', 2).then((n) => {
       answer = n;
     });
     // The fire's fresh read finds the file while it is still counted unfiled; the host is told only once that read
@@ -173,7 +183,80 @@ describe('runs waiting, counted without reading the folder at every fire', () =>
       reads.letAnyGo();
       await tick();
     }
-    expect(answer).toBe(1);
+    expect(answer).toBe(2);
+  });
+
+  it('does not read the folder while the runs in flight alone fill the limit: their filings free the slot', async () => {
+    const dataDir = tempDir('apollia-waiting-');
+    const reads = heldReads();
+    const waiting = new WaitingRuns(dataDir, reads.read);
+    const first = waiting.refresh();
+    await reads.letGo();
+    await first;
+    // One run journaled (the limit, 1), its file not made yet: a read could not free its slot.
+    expect(await waiting.reserve('a/b', 1)).toBeNull();
+    waiting.done('a/b', true);
+    let answer: number | null | undefined;
+    void waiting.reserve('a/b', 1).then((n) => {
+      answer = n;
+    });
+    // Held for many rechecks (every 5 ms) with no read of the folder.
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    expect(answer).toBeUndefined();
+    expect(reads.started).toBe(1);
+    // Its file made, then taken by the runtime: now a read can free the slot, and the fire reads and is let through.
+    writeRun(dataDir, 1);
+    waiting.filed('a/b');
+    rmSync(join(dataDir, PENDING_DIR), { recursive: true });
+    while (answer === undefined) {
+      reads.letAnyGo();
+      await tick();
+    }
+    expect(answer).toBeNull();
+    expect(reads.started).toBe(2);
+  });
+
+  it('holds a fire at a full folder while the runtime is seen taking runs, and refuses at once only when it is not', async () => {
+    const dataDir = tempDir('apollia-waiting-');
+    let reads = 0;
+    const waiting = new WaitingRuns(dataDir, (dir) => {
+      reads++;
+      return pendingRuns(dir);
+    });
+    await waiting.refresh();
+    const file = (n: number) => {
+      writeRun(dataDir, n);
+      waiting.filed('a/b');
+    };
+    const take = () => rmSync(join(dataDir, PENDING_DIR, readdirSync(join(dataDir, PENDING_DIR))[0] as string));
+    // Two runs waiting (the limit, 2); the runtime takes one: the fire at the limit reads, finds a slot, and is let in.
+    for (const n of [1, 2]) {
+      expect(await waiting.reserve('a/b', 2)).toBeNull();
+      waiting.done('a/b', true);
+      file(n);
+    }
+    take();
+    expect(await waiting.reserve('a/b', 2)).toBeNull();
+    waiting.done('a/b', true);
+    file(3);
+    // The folder is full again, counted exactly; the runtime took a run a moment ago, so the fire is held, not refused.
+    let answer: number | null | undefined;
+    void waiting.reserve('a/b', 2).then((n) => {
+      answer = n;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect(answer).toBeUndefined();
+    take();
+    while (answer === undefined) await tick();
+    expect(answer).toBeNull();
+    waiting.done('a/b', true);
+    file(4);
+    // Nothing taken for longer than a hold: a full folder is a real backlog, refused at the first fresh read (after the
+    // background read of a count a second old), not held and read again every few milliseconds.
+    await new Promise((resolve) => setTimeout(resolve, WAITING_HOLD_MS + 50));
+    const before = reads;
+    expect(await waiting.reserve('a/b', 2)).toBe(2);
+    expect(reads - before).toBeLessThanOrEqual(2);
   });
 
   it('refuses at the limit with the exact count, never one a read held open while runs were filed counted twice', async () => {
