@@ -144,7 +144,8 @@ export function fdatasyncsPerSecond(dir: string): number {
 
 /**
  * The stand-in runtime, another process: every 5 ms it moves each run file of `runs/pending/` into `runs/taken/`
- * (same name), then fsyncs `runs/taken/`; told to stop (a line on its input), it takes what is left and exits.
+ * (same name), then fsyncs `runs/taken/`; it says `ready` after its first pass; told to stop (a line on its input),
+ * it takes what is left and exits.
  */
 const RUNTIME = `
 const fs = require('node:fs');
@@ -166,13 +167,23 @@ function pass() {
   setTimeout(pass, 5);
 }
 pass();
+process.stdout.write('ready\\n');
 `;
 
-export function startRuntime(dataDir: string): { child: ChildProcess; stop: () => Promise<void> } {
+/**
+ * Starts the stand-in runtime; resolves once it made its first pass (a round sent before the process is up would
+ * find the queue's cap, not the intake: runs waiting for a runtime that is still starting).
+ */
+export async function startRuntime(dataDir: string): Promise<{ child: ChildProcess; stop: () => Promise<void> }> {
   const child = spawn(process.execPath, ['-e', RUNTIME, join(dataDir, PENDING_DIR), join(dataDir, TAKEN_DIR)], {
-    stdio: ['pipe', 'ignore', 'inherit'],
+    stdio: ['pipe', 'pipe', 'inherit'],
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  await new Promise<void>((resolve, reject) => {
+    child.stdout?.once('data', () => resolve());
+    child.once('exit', (code) => reject(new Error(`the stand-in runtime exited before it was ready (code ${code})`)));
+  });
+  child.stdout?.resume();
   return {
     child,
     stop: async () => {

@@ -134,7 +134,7 @@ async function hostRound(mode: ActivityMode): Promise<HostRound> {
     activityLog,
   });
   await host.start();
-  const runtime = startRuntime(dataDir);
+  const runtime = await startRuntime(dataDir);
   const items = deliveries(secrets.get(HOOK) as string);
   await sender?.load(host.urlOf(HOOK), items);
   const senderStat = sender ? `/proc/${sender.pid}/stat` : null;
@@ -221,7 +221,7 @@ async function floorRound(files = true): Promise<FloorRound> {
   const dataDir = tempDir('apollia-bench-floor-');
   const secret = `whsec_${randomBytes(32).toString('base64')}`;
   const floor = await startFloor(dataDir, secret, files);
-  const runtime = startRuntime(dataDir);
+  const runtime = await startRuntime(dataDir);
   const items = deliveries(secret);
   const url = floor.url(`/hooks/${HOOK}`);
   await sender?.load(url, items);
