@@ -41,6 +41,7 @@ import {
   DELIVERIES,
   deliveries,
   fdatasyncsPerSecond,
+  filePutsPerSecond,
   HOOK,
   median,
   perSecond,
@@ -245,6 +246,8 @@ interface Round extends HostRound {
   /** The floor with no run files: the journal alone. */
   journalOnly: FloorRound;
   disk: number;
+  /** This disk alone: run-file puts per second (temp, write, rename), right after the round. */
+  puts: number;
 }
 
 const ms = (value: number) => value.toFixed(1).padStart(5);
@@ -252,7 +255,7 @@ const ms = (value: number) => value.toFixed(1).padStart(5);
 function printRound(i: number, r: Round): void {
   const ratio = perSecond(r.host) / perSecond(r.bare);
   console.log(
-    `round ${i + 1}: bare ${perSecond(r.bare).toFixed(0).padStart(5)} /s, floor ${perSecond(r.floor).toFixed(0).padStart(5)} /s (${r.floor.made} runs made; journal alone ${perSecond(r.journalOnly).toFixed(0)} /s), trigger host ${perSecond(r.host).toFixed(0).padStart(5)} /s = ${ratio.toFixed(2)}×; host p50 ${ms(quantile(r.host.latencies, 0.5))} ms, p99 ${ms(quantile(r.host.latencies, 0.99))} ms; ${r.ok} answered 2xx, lost ${r.lost} (${r.lostAnswered} answered 2xx without a run, ${r.full} refused 429: queue at its cap), twice ${r.twice}${r.other.length > 0 ? `, other answers: ${r.other.join(', ')}` : ''}; main thread busy ${(r.mainBusy * 100).toFixed(0)}%; journal ${r.batchSize.toFixed(1)} records per batch, ${r.syncsPerSecond.toFixed(0)} fdatasyncs/s; this disk alone ${r.disk.toFixed(0)} append+fdatasync /s`,
+    `round ${i + 1}: bare ${perSecond(r.bare).toFixed(0).padStart(5)} /s, floor ${perSecond(r.floor).toFixed(0).padStart(5)} /s (${r.floor.made} runs made; journal alone ${perSecond(r.journalOnly).toFixed(0)} /s), trigger host ${perSecond(r.host).toFixed(0).padStart(5)} /s = ${ratio.toFixed(2)}×; host p50 ${ms(quantile(r.host.latencies, 0.5))} ms, p99 ${ms(quantile(r.host.latencies, 0.99))} ms; ${r.ok} answered 2xx, lost ${r.lost} (${r.lostAnswered} answered 2xx without a run, ${r.full} refused 429: queue at its cap), twice ${r.twice}${r.other.length > 0 ? `, other answers: ${r.other.join(', ')}` : ''}; main thread busy ${(r.mainBusy * 100).toFixed(0)}%; journal ${r.batchSize.toFixed(1)} records per batch, ${r.syncsPerSecond.toFixed(0)} fdatasyncs/s; this disk alone ${r.disk.toFixed(0)} append+fdatasync /s, ${r.puts.toFixed(0)} file puts /s`,
   );
 }
 
@@ -267,7 +270,8 @@ export async function webhookIntakeBench(): Promise<void> {
     const journalOnly = await floorRound(false);
     const floor = await floorRound();
     const host = await hostRound('keyed');
-    return { bare, journalOnly, floor, ...host, disk: fdatasyncsPerSecond(tempDir('apollia-bench-disk-')) };
+    const disk = fdatasyncsPerSecond(tempDir('apollia-bench-disk-'));
+    return { bare, journalOnly, floor, ...host, disk, puts: filePutsPerSecond(tempDir('apollia-bench-puts-')) };
   };
   // A first round warms the code both sides run (HTTP client, server, the host): measured cold, the bare server,
   // going first, paid for it alone and looked half as fast as it is.
@@ -318,7 +322,7 @@ export async function webhookIntakeBench(): Promise<void> {
       )} /s (${range((r) => perSecond(r.journalOnly))})  p99 ${ms(of((r) => quantile(r.journalOnly.latencies, 0.99)))} ms  = ${of((r) => perSecond(r.journalOnly) / perSecond(r.bare)).toFixed(2)}× the bare server (medians)`,
   );
   console.log(
-    `intake journal: ${of((r) => r.batchSize).toFixed(1)} records per batch, ${of((r) => r.syncsPerSecond).toFixed(0)} fdatasyncs/s; main thread busy ${(of((r) => r.mainBusy) * 100).toFixed(0)}%; the keyed activity record's appends ${of((r) => r.activityUs).toFixed(0)} µs of wall time per delivery (median)`,
+    `intake journal: ${of((r) => r.batchSize).toFixed(1)} records per batch, ${of((r) => r.syncsPerSecond).toFixed(0)} fdatasyncs/s; main thread busy ${(of((r) => r.mainBusy) * 100).toFixed(0)}%; the keyed activity record's appends ${of((r) => r.activityUs).toFixed(0)} µs of wall time per delivery (medians); this disk alone ${range((r) => r.puts)} file puts /s over the rounds`,
   );
   console.log(
     `throughput ratio ${ratio.toFixed(2)}× (median; goal ≥ 0.5×) ${ratio >= 0.5 ? 'OK' : 'MISSED'}; p99 ${hostP99.toFixed(1)} ms (goal < 50 ms) ${hostP99 < 50 ? 'OK' : 'MISSED'}; lost or twice ${lost} over all rounds (goal 0) ${lost === 0 ? 'OK' : 'MISSED'}`,
