@@ -9,7 +9,8 @@
  * JavaScript with esbuild so that TypeScript transpiling is not what gets measured).
  *
  * Then webhook intake (`webhook-intake.ts`): 2,000 signed deliveries against a bare `node:http`
- * server and the trigger host, throughput ratio, p99 and the number lost.
+ * server, the design's floor (`webhook-floor.ts`: the journal and a run file per delivery, none of the app's code)
+ * and the trigger host, throughput ratios, p99 and the number lost.
  *
  * Then feeds (`feed-outdated.ts`): `outdated` on the built CLI with 20 packages from one local feed.
  *
