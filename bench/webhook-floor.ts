@@ -48,7 +48,7 @@ export async function startFloor(
   const pending = join(dataDir, PENDING_DIR);
   mkdirSync(pending, { recursive: true });
   mkdirSync(join(dataDir, 'triggers'), { recursive: true });
-  const journal = openSync(join(dataDir, 'triggers', 'floor.journal'), 'a', 0o600);
+  const journal = openSync(join(dataDir, 'triggers', 'floor.journal'), 'w', 0o600);
   const putter = new Worker(PUTTER, { eval: true, workerData: { dir: pending } });
   const key = webhookKey(secret);
   let waiting: { json: string; name: string; answer: () => void }[] = [];

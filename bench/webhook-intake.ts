@@ -357,9 +357,10 @@ function printBudget(rounds: Round[]): void {
   const bare = median(rounds.map((r) => perSecond(r.bare)));
   const host = median(rounds.map((r) => r.machine));
   const ceiling = (cores * 1e6) / host;
+  const floorCeiling = (cores * 1e6) / median(rounds.map((r) => r.floor.machine));
   const goalUs = 1e6 / (0.5 * bare);
   console.log(
-    `the whole machine's CPU per delivery (µs, median; /proc/stat, all ${cores} cores): bare server ${median(rounds.map((r) => r.bare.machine)).toFixed(0)}, the floor ${median(rounds.map((r) => r.floor.machine)).toFixed(0)} (the journal alone ${median(rounds.map((r) => r.journalOnly.machine)).toFixed(0)}), trigger host ${host.toFixed(0)}; at that, ${cores} cores answer at most ${ceiling.toFixed(0)} /s = ${(ceiling / bare).toFixed(2)}× the bare server; 0.5× (${(0.5 * bare).toFixed(0)} /s) leaves ${(cores * goalUs).toFixed(0)} µs a delivery on all cores and ${goalUs.toFixed(0)} on the main thread${sender ? '' : ' (it holds the sender too)'}`,
+    `the whole machine's CPU per delivery (µs, median; /proc/stat, all ${cores} cores): bare server ${median(rounds.map((r) => r.bare.machine)).toFixed(0)}, the floor ${median(rounds.map((r) => r.floor.machine)).toFixed(0)} (the journal alone ${median(rounds.map((r) => r.journalOnly.machine)).toFixed(0)}), trigger host ${host.toFixed(0)}; at that, ${cores} cores answer at most ${ceiling.toFixed(0)} /s = ${(ceiling / bare).toFixed(2)}× the bare server (at the floor's, ${floorCeiling.toFixed(0)} /s = ${(floorCeiling / bare).toFixed(2)}×); 0.5× (${(0.5 * bare).toFixed(0)} /s) leaves ${(cores * goalUs).toFixed(0)} µs a delivery on all cores and ${goalUs.toFixed(0)} on the main thread${sender ? '' : ' (it holds the sender too)'}`,
   );
 }
 
