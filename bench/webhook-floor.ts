@@ -9,8 +9,10 @@
  *
  * Its rate against the bare server's is how far any code keeping this contract gets on this disk and these cores at
  * that moment (a shared machine's file system is faster or slower by the minute); the host's rate against it is the
- * share of the app's own code. With `files` false it keeps the journal and makes no run file: the difference is what
- * the files cost. Figures only.
+ * share of the app's own code. With `files` `'none'` it keeps the journal and makes no run file: the difference is
+ * what the files cost. With `'batch'` it makes one file per synced batch (a JSON array of its runs): a hand-off the
+ * contract does not have, measured to show what gathering the runs would give (`WEBHOOK_BENCH_FLOOR_BATCHED=1`).
+ * Figures only.
  */
 import { closeSync, fdatasync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -42,8 +44,8 @@ parentPort.on('message', (files) => {
 export async function startFloor(
   dataDir: string,
   secret: string,
-  /** Whether run files are made (false: the journal alone, to tell the files' share). */
-  files = true,
+  /** One run file per delivery (the contract), one file per synced batch, or none (the journal alone). */
+  files: 'each' | 'batch' | 'none' = 'each',
 ): Promise<{ url: (path: string) => string; close: () => Promise<void> }> {
   const pending = join(dataDir, PENDING_DIR);
   mkdirSync(pending, { recursive: true });
@@ -76,7 +78,9 @@ export async function startFloor(
       syncing = false;
       if (error) throw error;
       for (const w of batch) w.answer();
-      if (files) putter.postMessage(batch.map((w) => [w.name, w.json]));
+      if (files === 'each') putter.postMessage(batch.map((w) => [w.name, w.json]));
+      else if (files === 'batch')
+        putter.postMessage([[`batch-${batch[0]?.name}`, `[${batch.map((w) => w.json).join(',')}]`]]);
       flush();
     });
   };

@@ -10,7 +10,9 @@
  * `runs/pending/` into `runs/taken/` and fsyncs `runs/taken/`, as the triggers README asks of a runtime, so
  * the queue's cap is not what is measured. Between the two, the design's floor (`webhook-floor.ts`: the HMAC, the
  * journal's group commit and a run file per delivery, with none of the app's code), and the same without the run
- * files: how far any code keeping the hand-off contract gets on this disk at that moment. One round to warm up, then
+ * files: how far any code keeping the hand-off contract gets on this disk at that moment
+ * (`WEBHOOK_BENCH_FLOOR_BATCHED=1`: the floor writes one file per synced batch instead, a hand-off the contract does
+ * not have). One round to warm up, then
  * three rounds alternated (`WEBHOOK_BENCH_ROUNDS`), each printed, and their medians.
  *
  * Lost: a delivery answered 2xx without exactly one run file (in `runs/pending/` or `runs/taken/`, read
@@ -218,7 +220,10 @@ async function bareRound(): Promise<BareRound> {
 /** The design's floor (`webhook-floor.ts`): its round, with the whole machine's CPU per delivery and the runs it made. */
 type FloorRound = Sent & { mainCpu: number; machine: number; made: number };
 
-async function floorRound(files = true): Promise<FloorRound> {
+/** The floor's run files: one per delivery (the contract), or one per batch (`WEBHOOK_BENCH_FLOOR_BATCHED=1`). */
+const FLOOR_FILES = process.env.WEBHOOK_BENCH_FLOOR_BATCHED === '1' ? 'batch' : 'each';
+
+async function floorRound(files: 'each' | 'batch' | 'none' = FLOOR_FILES): Promise<FloorRound> {
   const dataDir = tempDir('apollia-bench-floor-');
   const secret = `whsec_${randomBytes(32).toString('base64')}`;
   const floor = await startFloor(dataDir, secret, files);
@@ -255,7 +260,7 @@ const ms = (value: number) => value.toFixed(1).padStart(5);
 function printRound(i: number, r: Round): void {
   const ratio = perSecond(r.host) / perSecond(r.bare);
   console.log(
-    `round ${i + 1}: bare ${perSecond(r.bare).toFixed(0).padStart(5)} /s, floor ${perSecond(r.floor).toFixed(0).padStart(5)} /s (${r.floor.made} runs made; journal alone ${perSecond(r.journalOnly).toFixed(0)} /s), trigger host ${perSecond(r.host).toFixed(0).padStart(5)} /s = ${ratio.toFixed(2)}×; host p50 ${ms(quantile(r.host.latencies, 0.5))} ms, p99 ${ms(quantile(r.host.latencies, 0.99))} ms; ${r.ok} answered 2xx, lost ${r.lost} (${r.lostAnswered} answered 2xx without a run, ${r.full} refused 429: queue at its cap), twice ${r.twice}${r.other.length > 0 ? `, other answers: ${r.other.join(', ')}` : ''}; main thread busy ${(r.mainBusy * 100).toFixed(0)}%; journal ${r.batchSize.toFixed(1)} records per batch, ${r.syncsPerSecond.toFixed(0)} fdatasyncs/s; this disk alone ${r.disk.toFixed(0)} append+fdatasync /s, ${r.puts.toFixed(0)} file puts /s`,
+    `round ${i + 1}: bare ${perSecond(r.bare).toFixed(0).padStart(5)} /s, floor ${perSecond(r.floor).toFixed(0).padStart(5)} /s (${r.floor.made} ${FLOOR_FILES === 'each' ? 'runs' : 'batch files'} made; journal alone ${perSecond(r.journalOnly).toFixed(0)} /s), trigger host ${perSecond(r.host).toFixed(0).padStart(5)} /s = ${ratio.toFixed(2)}×; host p50 ${ms(quantile(r.host.latencies, 0.5))} ms, p99 ${ms(quantile(r.host.latencies, 0.99))} ms; ${r.ok} answered 2xx, lost ${r.lost} (${r.lostAnswered} answered 2xx without a run, ${r.full} refused 429: queue at its cap), twice ${r.twice}${r.other.length > 0 ? `, other answers: ${r.other.join(', ')}` : ''}; main thread busy ${(r.mainBusy * 100).toFixed(0)}%; journal ${r.batchSize.toFixed(1)} records per batch, ${r.syncsPerSecond.toFixed(0)} fdatasyncs/s; this disk alone ${r.disk.toFixed(0)} append+fdatasync /s, ${r.puts.toFixed(0)} file puts /s`,
   );
 }
 
@@ -267,7 +272,7 @@ export async function webhookIntakeBench(): Promise<void> {
   sender = SENDER_APART ? startSender() : null;
   const round = async (): Promise<Round> => {
     const bare = await bareRound();
-    const journalOnly = await floorRound(false);
+    const journalOnly = await floorRound('none');
     const floor = await floorRound();
     const host = await hostRound('keyed');
     const disk = fdatasyncsPerSecond(tempDir('apollia-bench-disk-'));
@@ -306,8 +311,8 @@ export async function webhookIntakeBench(): Promise<void> {
   );
   const floorRatio = of((r) => perSecond(r.floor) / perSecond(r.bare));
   console.log(
-    `the design's floor (HMAC, journal group commit, a run file per delivery; no app code) ${of((r) =>
-      perSecond(r.floor),
+    `the design's floor (HMAC, journal group commit, ${FLOOR_FILES === 'each' ? 'a run file per delivery' : 'ONE FILE PER BATCH, not the contract'}; no app code) ${of(
+      (r) => perSecond(r.floor),
     )
       .toFixed(0)
       .padStart(
