@@ -19,8 +19,8 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { crc32 } from 'node:zlib';
 import { signatureMatches, webhookKey } from '../electron/core/triggers/standard-webhooks';
+import { frameBatch } from '../electron/core/triggers/intake-journal';
 import { PENDING_DIR } from '../electron/core/triggers/run-requests';
 
 /** The worker that makes the run files: temp name, write, close, rename in (the host's `put`: no fsync). */
@@ -64,14 +64,7 @@ export async function startFloor(
     const batch = waiting;
     waiting = [];
     syncing = true;
-    const frames = batch.map(({ json }) => {
-      const bytes = Buffer.from(json, 'utf8');
-      const header = Buffer.allocUnsafe(8);
-      header.writeUInt32LE(bytes.length, 0);
-      header.writeUInt32LE(crc32(bytes), 4);
-      return Buffer.concat([header, bytes]);
-    });
-    const bytes = Buffer.concat(frames);
+    const bytes = frameBatch(batch);
     for (let at = 0; at < bytes.length; ) at += writeSync(journal, bytes, at, bytes.length - at, position + at);
     position += bytes.length;
     fdatasync(journal, (error) => {

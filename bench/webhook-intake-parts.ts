@@ -153,8 +153,8 @@ export function fdatasyncsPerSecond(dir: string): number {
 
 /**
  * What this disk does alone for a run file: 500 puts (a temp file written, closed and renamed in, as the run-file
- * worker does), one after the other. It moves by the minute on a shared machine: here, for minutes after many files
- * were deleted, a put cost 250–1,000 µs of kernel time against 35–40 µs otherwise.
+ * worker does), one after the other. It moves by the minute on a shared machine: here, for a minute or two at a time
+ * (cause not found), a put cost 250–1,000 µs of kernel time against 35–40 µs otherwise.
  */
 export function filePutsPerSecond(dir: string): number {
   mkdirSync(dir, { recursive: true });

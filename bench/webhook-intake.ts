@@ -193,6 +193,20 @@ async function hostRound(mode: ActivityMode): Promise<HostRound> {
 /** A bare server's round: with its main thread's and the whole machine's CPU time per delivery (µs). */
 type BareRound = Sent & { mainCpu: number; machine: number };
 
+/**
+ * Sends a round to `url` (from the sender's process when it runs apart), with the main thread's and the whole
+ * machine's CPU time per delivery (µs) while it was sent.
+ */
+async function measuredSend(url: string, items: ReturnType<typeof deliveries>): Promise<BareRound> {
+  await sender?.load(url, items);
+  const mainBefore = cpuMsOf(`/proc/self/task/${process.pid}/stat`);
+  const machineBefore = machineBusyMs();
+  const run = sender ? await sender.go() : await send(url, items);
+  const machine = perDelivery(machineBusyMs() - machineBefore);
+  const mainCpu = perDelivery(cpuMsOf(`/proc/self/task/${process.pid}/stat`) - mainBefore);
+  return { ...run, mainCpu, machine };
+}
+
 /** The bare server: reads the body, answers 202; with the main thread's CPU time per delivery (µs). */
 async function bareRound(): Promise<BareRound> {
   const bare = createServer((req, res) => {
@@ -207,18 +221,13 @@ async function bareRound(): Promise<BareRound> {
   const bareSecret = `whsec_${randomBytes(32).toString('base64')}`;
   const items = deliveries(bareSecret);
   const url = `http://127.0.0.1:${barePort}/hooks/${HOOK}`;
-  await sender?.load(url, items);
-  const mainBefore = cpuMsOf(`/proc/self/task/${process.pid}/stat`);
-  const machineBefore = machineBusyMs();
-  const run = sender ? await sender.go() : await send(url, items);
-  const machine = perDelivery(machineBusyMs() - machineBefore);
-  const mainCpu = perDelivery(cpuMsOf(`/proc/self/task/${process.pid}/stat`) - mainBefore);
+  const run = await measuredSend(url, items);
   await new Promise<void>((resolve) => bare.close(() => resolve()));
-  return { ...run, mainCpu, machine };
+  return run;
 }
 
 /** The design's floor (`webhook-floor.ts`): its round, with the whole machine's CPU per delivery and the runs it made. */
-type FloorRound = Sent & { mainCpu: number; machine: number; made: number };
+type FloorRound = BareRound & { made: number };
 
 /** The floor's run files: one per delivery (the contract), or one per batch (`WEBHOOK_BENCH_FLOOR_BATCHED=1`). */
 const FLOOR_FILES = process.env.WEBHOOK_BENCH_FLOOR_BATCHED === '1' ? 'batch' : 'each';
@@ -230,16 +239,11 @@ async function floorRound(files: 'each' | 'batch' | 'none' = FLOOR_FILES): Promi
   const runtime = await startRuntime(dataDir);
   const items = deliveries(secret);
   const url = floor.url(`/hooks/${HOOK}`);
-  await sender?.load(url, items);
-  const mainBefore = cpuMsOf(`/proc/self/task/${process.pid}/stat`);
-  const machineBefore = machineBusyMs();
-  const run = sender ? await sender.go() : await send(url, items);
-  const machine = perDelivery(machineBusyMs() - machineBefore);
-  const mainCpu = perDelivery(cpuMsOf(`/proc/self/task/${process.pid}/stat`) - mainBefore);
+  const run = await measuredSend(url, items);
   await floor.close();
   await runtime.stop();
   const made = [...runsByWebhookId(dataDir).values()].reduce((sum, n) => sum + n, 0);
-  return { ...run, mainCpu, machine, made };
+  return { ...run, made };
 }
 
 /** How many alternated rounds (bare server, the floor, then trigger host) the row takes: the figures are their medians. */

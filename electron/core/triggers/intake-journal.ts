@@ -127,8 +127,8 @@ export function frameRecord(record: JournalRecord): Buffer {
   return frameBatch([{ json: JSON.stringify(record) }]);
 }
 
-/** Frames records given as JSON into one buffer (the bytes of one batch, one write). */
-function frameBatch(batch: readonly { json: string }[]): Buffer {
+/** Frames records given as JSON into one buffer (the bytes of one batch, one write; the bench's floor frames with it too). */
+export function frameBatch(batch: readonly { json: string }[]): Buffer {
   let total = 0;
   const lengths = batch.map((w) => {
     const length = Buffer.byteLength(w.json, 'utf8');

@@ -26,6 +26,20 @@ function writeRun(dataDir: string, n: number): void {
 
 const tick = () => new Promise((resolve) => setTimeout(resolve, 1));
 
+/** A reader of `runs/pending/` that counts its reads. */
+function countedReads() {
+  let count = 0;
+  return {
+    read: (dir: string) => {
+      count++;
+      return pendingRuns(dir);
+    },
+    get count() {
+      return count;
+    },
+  };
+}
+
 /**
  * A reader of `runs/pending/` whose reads each wait to be let go, so a test says when a read happens (runs can be
  * filed while one is open, as on a slow disk) and counts the reads done.
@@ -121,11 +135,8 @@ describe('runs waiting, counted without reading the folder at every fire', () =>
 
   it('at the limit with a run in flight, holds a fire and queues it once the slot frees; against a real backlog, refuses at once', async () => {
     const dataDir = tempDir('apollia-waiting-');
-    let reads = 0;
-    const waiting = new WaitingRuns(dataDir, (dir) => {
-      reads++;
-      return pendingRuns(dir);
-    });
+    const reads = countedReads();
+    const waiting = new WaitingRuns(dataDir, reads.read);
     await waiting.refresh();
     // One slot, reserved and not yet journaled: in flight.
     expect(await waiting.reserve('a/b', 1)).toBeNull();
@@ -146,10 +157,10 @@ describe('runs waiting, counted without reading the folder at every fire', () =>
     // the time taken (one slow read on a busy machine is no hold): a held fire reads the folder again every
     // WAITING_RECHECK_MS until WAITING_HOLD_MS; one refused at once reads it afresh once (after a background read of a
     // stale count, if one started).
-    const readsBefore = reads;
+    const readsBefore = reads.count;
     expect(await waiting.reserve('a/b', 1)).toBe(1);
-    expect(reads - readsBefore).toBeGreaterThanOrEqual(1);
-    expect(reads - readsBefore).toBeLessThanOrEqual(2);
+    expect(reads.count - readsBefore).toBeGreaterThanOrEqual(1);
+    expect(reads.count - readsBefore).toBeLessThanOrEqual(2);
   });
 
   it('refuses at the limit with the exact count when a run’s file is in the folder before the host is told it was filed', async () => {
@@ -218,11 +229,8 @@ describe('runs waiting, counted without reading the folder at every fire', () =>
 
   it('holds a fire at a full folder while the runtime is seen taking runs, and refuses at once only when it is not', async () => {
     const dataDir = tempDir('apollia-waiting-');
-    let reads = 0;
-    const waiting = new WaitingRuns(dataDir, (dir) => {
-      reads++;
-      return pendingRuns(dir);
-    });
+    const reads = countedReads();
+    const waiting = new WaitingRuns(dataDir, reads.read);
     await waiting.refresh();
     const file = (n: number) => {
       writeRun(dataDir, n);
@@ -254,9 +262,9 @@ describe('runs waiting, counted without reading the folder at every fire', () =>
     // Nothing taken for longer than a hold: a full folder is a real backlog, refused at the first fresh read (after the
     // background read of a count a second old), not held and read again every few milliseconds.
     await new Promise((resolve) => setTimeout(resolve, WAITING_HOLD_MS + 50));
-    const before = reads;
+    const before = reads.count;
     expect(await waiting.reserve('a/b', 2)).toBe(2);
-    expect(reads - before).toBeLessThanOrEqual(2);
+    expect(reads.count - before).toBeLessThanOrEqual(2);
   });
 
   it('refuses at the limit with the exact count, never one a read held open while runs were filed counted twice', async () => {
