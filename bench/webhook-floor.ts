@@ -46,7 +46,12 @@ export async function startFloor(
   secret: string,
   /** One run file per delivery (the contract), one file per synced batch, or none (the journal alone). */
   files: 'each' | 'batch' | 'none' = 'each',
-): Promise<{ url: (path: string) => string; close: () => Promise<void> }> {
+): Promise<{
+  url: (path: string) => string;
+  /** Batches synced so far, and the time a sync was under way (ms, from the `fdatasync` asked to its callback). */
+  stats: () => { batches: number; syncMs: number };
+  close: () => Promise<void>;
+}> {
   const pending = join(dataDir, PENDING_DIR);
   mkdirSync(pending, { recursive: true });
   mkdirSync(join(dataDir, 'triggers'), { recursive: true });
@@ -58,6 +63,8 @@ export async function startFloor(
   let scheduled = false;
   let position = 0;
   let runs = 0;
+  let batches = 0;
+  let syncMs = 0;
   const flush = () => {
     scheduled = false;
     if (syncing || waiting.length === 0) return;
@@ -67,7 +74,10 @@ export async function startFloor(
     const bytes = frameBatch(batch);
     for (let at = 0; at < bytes.length; ) at += writeSync(journal, bytes, at, bytes.length - at, position + at);
     position += bytes.length;
+    const asked = performance.now();
     fdatasync(journal, (error) => {
+      syncMs += performance.now() - asked;
+      batches++;
       syncing = false;
       if (error) throw error;
       for (const w of batch) w.answer();
@@ -115,6 +125,7 @@ export async function startFloor(
   const port = (server.address() as AddressInfo).port;
   return {
     url: (path) => `http://127.0.0.1:${port}${path}`,
+    stats: () => ({ batches, syncMs }),
     close: async () => {
       await new Promise<void>((resolve) => server.close(() => resolve()));
       const closed = new Promise<void>((resolve) => putter.once('message', () => resolve()));

@@ -21,7 +21,8 @@ import { Webhook } from 'standardwebhooks';
 import { PENDING_DIR, TAKEN_DIR } from '../electron/core/triggers/run-requests';
 
 export const DELIVERIES = 2_000;
-export const CONCURRENCY = 16;
+/** Deliveries in flight at once: the issue's 16, or `WEBHOOK_BENCH_CONCURRENCY` (how the door scales as senders press). */
+export const CONCURRENCY = Number(process.env.WEBHOOK_BENCH_CONCURRENCY ?? 16);
 export const HOOK = 'crm/new-lead';
 
 export interface Signed {
