@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../../test/helpers/test-api';
 import { PENDING_DIR, pendingRuns, runFileName } from './run-requests';
-import { WAITING_HOLD_MS, WaitingRuns } from './waiting-runs';
+import { WAITING_HOLD_MAX, WAITING_HOLD_MS, WaitingRuns } from './waiting-runs';
 
 function writeRun(dataDir: string, n: number): void {
   const dir = join(dataDir, PENDING_DIR);
@@ -161,6 +161,45 @@ describe('runs waiting, counted without reading the folder at every fire', () =>
     expect(await waiting.reserve('a/b', 1)).toBe(1);
     expect(reads.count - readsBefore).toBeGreaterThanOrEqual(1);
     expect(reads.count - readsBefore).toBeLessThanOrEqual(2);
+  });
+
+  it('holds at most WAITING_HOLD_MAX fires of one trigger at once: one more is refused at once, another trigger is not held up', async () => {
+    const dataDir = tempDir('apollia-waiting-');
+    const waiting = new WaitingRuns(dataDir, countedReads().read);
+    await waiting.refresh();
+    // The limit (1) taken by a run in flight: fires of a/b at the limit are held.
+    expect(await waiting.reserve('a/b', 1)).toBeNull();
+    const answers: (number | null)[] = [];
+    for (let i = 0; i < WAITING_HOLD_MAX; i++) void waiting.reserve('a/b', 1).then((n) => answers.push(n));
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect(answers).toEqual([]);
+    // One more is not held (it would keep another of the door's slots): refused at once, with the count.
+    let extra: number | null | undefined;
+    void waiting.reserve('a/b', 1).then((n) => {
+      extra = n;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect(extra).toBe(1);
+    expect(answers).toEqual([]);
+    // Another trigger's fire is not held by a/b's.
+    expect(await waiting.reserve('c/d', 1)).toBeNull();
+    // Each slot freed goes to a held fire, until none is held.
+    while (answers.length < WAITING_HOLD_MAX) {
+      const before = answers.length;
+      waiting.done('a/b', false);
+      while (answers.length === before) await tick();
+    }
+    expect(answers).toEqual(Array(WAITING_HOLD_MAX).fill(null));
+    // None held now: the next fire at the limit is held again, not refused.
+    let again: number | null | undefined;
+    void waiting.reserve('a/b', 1).then((n) => {
+      again = n;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect(again).toBeUndefined();
+    waiting.done('a/b', false);
+    while (again === undefined) await tick();
+    expect(again).toBeNull();
   });
 
   it('refuses at the limit with the exact count when a run’s file is in the folder before the host is told it was filed', async () => {

@@ -23,7 +23,8 @@
  * and its file not made yet), the fire is held instead, the folder read again every
  * {@link WAITING_RECHECK_MS}, for at most {@link WAITING_HOLD_MS}: a runtime that takes runs as they
  * come frees slots within milliseconds, and a burst faster than the files are made is not answered
- * 429 for runs the runtime would have taken.
+ * 429 for runs the runtime would have taken. At most {@link WAITING_HOLD_MAX} fires of one trigger are held at once
+ * (each keeps a hand-off slot at the door while it waits); one more is refused at once.
  */
 import { type PendingRuns, pendingRuns } from './run-requests';
 
@@ -36,6 +37,12 @@ export const WAITING_STALE_MS = 1_000;
 export const WAITING_HOLD_MS = 1_000;
 /** How often a held fire reads the folder again. */
 export const WAITING_RECHECK_MS = 5;
+/**
+ * Most fires of one trigger held at once; one more at the limit is refused at once. Each held fire keeps one of the
+ * door's hand-off slots (`webhook-listener.ts` `maxInFlight`, 32) while it waits, so a trigger whose runtime lags can
+ * hold a quarter of them at most: the deliveries of the other triggers still find a slot (not a 503).
+ */
+export const WAITING_HOLD_MAX = 8;
 
 const add = (map: Map<string, number>, key: string, n: number) => {
   const value = (map.get(key) ?? 0) + n;
@@ -53,6 +60,8 @@ export class WaitingRuns {
   private carried = new Map<string, number>();
   /** Slots reserved, their journal records being written. */
   private writing = new Map<string, number>();
+  /** Fires held at the limit, by trigger (at most {@link WAITING_HOLD_MAX} each). */
+  private readonly holding = new Map<string, number>();
   /** Runs journaled (durable, answered) whose files are not in `runs/pending/` yet; signed, see {@link filed}. */
   private unfiled = new Map<string, number>();
   private reading: Promise<void> | null = null;
@@ -148,34 +157,46 @@ export class WaitingRuns {
   /**
    * Reserves a slot for one run of `trigger` when fewer than `limit` wait: `null`, then call
    * {@link done}; else the number waiting (nothing reserved). At the limit with runs in flight, it
-   * holds (see the module comment).
+   * holds (see the module comment), unless {@link WAITING_HOLD_MAX} fires of the trigger are held already.
    */
   async reserve(trigger: string, limit: number): Promise<number | null> {
     if (performance.now() - this.readAt > WAITING_STALE_MS) void this.refresh();
     const until = performance.now() + WAITING_HOLD_MS;
-    for (;;) {
-      // At the limit the folder is read afresh: a read joined midway, or one a run was filed during, may count high.
-      let exact = false;
-      // A read can free only the slots of runs counted as files (the runtime may have taken them); when the runs in
-      // flight fill the limit alone, only their filings free one, and a read would only keep the folder busy while
-      // the writer makes their files.
-      const count = this.count(trigger);
-      if (count >= limit && count - this.filedCount(trigger) < limit) {
-        await this.freshRead();
-        // A run journaled and not yet told filed may be in the folder already (its file is renamed in on the writer's
-        // thread, and this host told after): the read counted it, and so does `unfiled`. Exact once each is told.
-        exact = !this.lastReadContested && !this.unfiled.has(trigger);
+    let held = false;
+    try {
+      for (;;) {
+        // At the limit the folder is read afresh: a read joined midway, or one a run was filed during, may count high.
+        let exact = false;
+        // A read can free only the slots of runs counted as files (the runtime may have taken them); when the runs in
+        // flight fill the limit alone, only their filings free one, and a read would only keep the folder busy while
+        // the writer makes their files.
+        const count = this.count(trigger);
+        if (count >= limit && count - this.filedCount(trigger) < limit) {
+          await this.freshRead();
+          // A run journaled and not yet told filed may be in the folder already (its file is renamed in on the
+          // writer's thread, and this host told after): the read counted it, and so does `unfiled`. Exact once each
+          // is told.
+          exact = !this.lastReadContested && !this.unfiled.has(trigger);
+        }
+        const waiting = this.count(trigger);
+        if (waiting < limit) {
+          add(this.writing, trigger, 1);
+          return null;
+        }
+        // Refused at once only on an exact count of files in the folder; a count that may be high is read again.
+        // A runtime seen taking this trigger's runs within the hold frees a slot soon: the fire is held, not refused.
+        const taking = performance.now() - (this.takenAt.get(trigger) ?? Number.NEGATIVE_INFINITY) < WAITING_HOLD_MS;
+        if ((exact && !taking && this.filedCount(trigger) >= limit) || performance.now() >= until) return waiting;
+        if (!held) {
+          // As many of this trigger's fires held as may be: refused at once, its slot at the door left to others.
+          if ((this.holding.get(trigger) ?? 0) >= WAITING_HOLD_MAX) return waiting;
+          add(this.holding, trigger, 1);
+          held = true;
+        }
+        await new Promise((resolve) => setTimeout(resolve, WAITING_RECHECK_MS));
       }
-      const waiting = this.count(trigger);
-      if (waiting < limit) {
-        add(this.writing, trigger, 1);
-        return null;
-      }
-      // Refused at once only on an exact count of files in the folder; a count that may be high is read again.
-      // A runtime seen taking this trigger's runs within the hold frees a slot soon: the fire is held, not refused.
-      const taking = performance.now() - (this.takenAt.get(trigger) ?? Number.NEGATIVE_INFINITY) < WAITING_HOLD_MS;
-      if ((exact && !taking && this.filedCount(trigger) >= limit) || performance.now() >= until) return waiting;
-      await new Promise((resolve) => setTimeout(resolve, WAITING_RECHECK_MS));
+    } finally {
+      if (held) add(this.holding, trigger, -1);
     }
   }
 

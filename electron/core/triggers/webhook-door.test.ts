@@ -18,6 +18,7 @@ import { activity, putTriggers, runRequests, triggerRecord } from '../../../test
 import { JOURNAL_FILE, readRecords } from './intake-journal';
 import { PENDING_DIR, type RunRequest, runFileName, TAKEN_DIR } from './run-requests';
 import { TriggerHost, type TriggerHostOptions } from './trigger-host';
+import { WAITING_HOLD_MAX } from './waiting-runs';
 import type { ListenerLimits } from './webhook-listener';
 
 const hosts: TriggerHost[] = [];
@@ -357,6 +358,42 @@ describe('the webhook door', () => {
     // Each accepted delivery has exactly one run, and no refused one has any.
     expect(new Set(runs.map((r) => r.payload?.webhook_id)).size).toBe(100);
     expect(runs.map((r) => r.payload?.webhook_id).sort()).toEqual([...ok].sort());
+  });
+
+  it('a trigger whose runs cannot be filed holds at most WAITING_HOLD_MAX of the door’s slots: another trigger’s delivery is still queued, not 503', async () => {
+    const slow = 'crm/slow';
+    const { dataDir, host, secret, url, secrets } = await setup({ maxInFlight: WAITING_HOLD_MAX + 2 }, [
+      { id: slow, type: 'webhook', maxConcurrent: 1 },
+    ]);
+    const slowUrl = host.urlOf(slow);
+    const slowSecret = secrets.get(slow) as string;
+    const deliver = (to: string, key: string, id: string) => {
+      const body = JSON.stringify({ type: 'x', id });
+      return send(to, { body, headers: signed(key, id, body) });
+    };
+    // Its run files cannot be made: its one run waiting (its limit) stays journaled and unfiled, so its next fires
+    // are held at the limit.
+    mkdirSync(join(dataDir, 'runs'), { recursive: true });
+    writeFileSync(join(dataDir, 'runs', 'pending'), 'not a folder');
+    expect((await deliver(slowUrl, slowSecret, 'slow-0')).status).toBe(202);
+    const pressed = Array.from({ length: WAITING_HOLD_MAX + 4 }, (_, i) =>
+      deliver(slowUrl, slowSecret, `slow-${i + 1}`),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    // The door has two slots more than one trigger may hold: the other trigger's delivery finds one.
+    expect(await deliver(url, secret, 'other-1')).toMatchObject({ status: 202, text: 'queued\n' });
+    // Every pressed delivery of the full trigger is refused as full (held, then refused; or refused at once), none 503.
+    const answers = await Promise.all(pressed);
+    expect(answers.map((a) => a.status)).toEqual(Array(WAITING_HOLD_MAX + 4).fill(429));
+    rmSync(join(dataDir, 'runs', 'pending'));
+    const until = Date.now() + 5_000;
+    while (runRequests(dataDir).length < 2 && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+    await host.settled();
+    expect(
+      runRequests(dataDir)
+        .map((r) => r.payload?.webhook_id)
+        .sort(),
+    ).toEqual(['other-1', 'slow-0']);
   });
 
   it('keys replays by the secret: a delivery captured for one trigger is refused on another with the same secret, and the shared secret is warned about', async () => {
