@@ -73,6 +73,25 @@ function heldReads() {
   };
 }
 
+/** A fire's answer once it comes (undefined while the fire is held), watched without waiting for it. */
+function watched(answer: Promise<number | null>): { readonly value: number | null | undefined } {
+  const seen: { value: number | null | undefined } = { value: undefined };
+  void answer.then((n) => {
+    seen.value = n;
+  });
+  return seen;
+}
+
+/** A count over {@link heldReads}, its first read (the one a host makes at start) let go and done. */
+async function countedOverHeldReads(dataDir: string) {
+  const reads = heldReads();
+  const waiting = new WaitingRuns(dataDir, reads.read);
+  const first = waiting.refresh();
+  await reads.letGo();
+  await first;
+  return { reads, waiting };
+}
+
 describe('runs waiting, counted without reading the folder at every fire', () => {
   it('never counts low while the folder is being read: the limit holds for writes finished before and during a read', async () => {
     const dataDir = tempDir('apollia-waiting-');
@@ -174,12 +193,9 @@ describe('runs waiting, counted without reading the folder at every fire', () =>
     await new Promise((resolve) => setTimeout(resolve, 30));
     expect(answers).toEqual([]);
     // One more is not held (it would keep another of the door's slots): refused at once, with the count.
-    let extra: number | null | undefined;
-    void waiting.reserve('a/b', 1).then((n) => {
-      extra = n;
-    });
+    const extra = watched(waiting.reserve('a/b', 1));
     await new Promise((resolve) => setTimeout(resolve, 30));
-    expect(extra).toBe(1);
+    expect(extra.value).toBe(1);
     expect(answers).toEqual([]);
     // Another trigger's fire is not held by a/b's.
     expect(await waiting.reserve('c/d', 1)).toBeNull();
@@ -191,24 +207,17 @@ describe('runs waiting, counted without reading the folder at every fire', () =>
     }
     expect(answers).toEqual(Array(WAITING_HOLD_MAX).fill(null));
     // None held now: the next fire at the limit is held again, not refused.
-    let again: number | null | undefined;
-    void waiting.reserve('a/b', 1).then((n) => {
-      again = n;
-    });
+    const again = watched(waiting.reserve('a/b', 1));
     await new Promise((resolve) => setTimeout(resolve, 30));
-    expect(again).toBeUndefined();
+    expect(again.value).toBeUndefined();
     waiting.done('a/b', false);
-    while (again === undefined) await tick();
-    expect(again).toBeNull();
+    while (again.value === undefined) await tick();
+    expect(again.value).toBeNull();
   });
 
   it('refuses at the limit with the exact count when a run’s file is in the folder before the host is told it was filed', async () => {
     const dataDir = tempDir('apollia-waiting-');
-    const reads = heldReads();
-    const waiting = new WaitingRuns(dataDir, reads.read);
-    const first = waiting.refresh();
-    await reads.letGo();
-    await first;
+    const { reads, waiting } = await countedOverHeldReads(dataDir);
     // Two runs journaled (the limit, 2): the first filed and told; the second's file is renamed in on the writer's
     // thread, and the host is told after.
     for (const n of [1, 2]) {
@@ -217,10 +226,7 @@ describe('runs waiting, counted without reading the folder at every fire', () =>
       writeRun(dataDir, n);
     }
     waiting.filed('a/b');
-    let answer: number | null | undefined;
-    void waiting.reserve('a/b', 2).then((n) => {
-      answer = n;
-    });
+    const answer = watched(waiting.reserve('a/b', 2));
     // The fire's fresh read finds the file while it is still counted unfiled; the host is told only once that read
     // is done and the fire has looked at what it found.
     await reads.opened();
@@ -229,40 +235,33 @@ describe('runs waiting, counted without reading the folder at every fire', () =>
     while (reads.done === done) await tick();
     await new Promise((resolve) => setImmediate(resolve));
     waiting.filed('a/b');
-    while (answer === undefined) {
+    while (answer.value === undefined) {
       reads.letAnyGo();
       await tick();
     }
-    expect(answer).toBe(2);
+    expect(answer.value).toBe(2);
   });
 
   it('does not read the folder while the runs in flight alone fill the limit: their filings free the slot', async () => {
     const dataDir = tempDir('apollia-waiting-');
-    const reads = heldReads();
-    const waiting = new WaitingRuns(dataDir, reads.read);
-    const first = waiting.refresh();
-    await reads.letGo();
-    await first;
+    const { reads, waiting } = await countedOverHeldReads(dataDir);
     // One run journaled (the limit, 1), its file not made yet: a read could not free its slot.
     expect(await waiting.reserve('a/b', 1)).toBeNull();
     waiting.done('a/b', true);
-    let answer: number | null | undefined;
-    void waiting.reserve('a/b', 1).then((n) => {
-      answer = n;
-    });
+    const answer = watched(waiting.reserve('a/b', 1));
     // Held for many rechecks (every 5 ms) with no read of the folder.
     await new Promise((resolve) => setTimeout(resolve, 60));
-    expect(answer).toBeUndefined();
+    expect(answer.value).toBeUndefined();
     expect(reads.started).toBe(1);
     // Its file made, then taken by the runtime: now a read can free the slot, and the fire reads and is let through.
     writeRun(dataDir, 1);
     waiting.filed('a/b');
     rmSync(join(dataDir, PENDING_DIR), { recursive: true });
-    while (answer === undefined) {
+    while (answer.value === undefined) {
       reads.letAnyGo();
       await tick();
     }
-    expect(answer).toBeNull();
+    expect(answer.value).toBeNull();
     expect(reads.started).toBe(2);
   });
 
@@ -287,15 +286,12 @@ describe('runs waiting, counted without reading the folder at every fire', () =>
     waiting.done('a/b', true);
     file(3);
     // The folder is full again, counted exactly; the runtime took a run a moment ago, so the fire is held, not refused.
-    let answer: number | null | undefined;
-    void waiting.reserve('a/b', 2).then((n) => {
-      answer = n;
-    });
+    const answer = watched(waiting.reserve('a/b', 2));
     await new Promise((resolve) => setTimeout(resolve, 30));
-    expect(answer).toBeUndefined();
+    expect(answer.value).toBeUndefined();
     take();
-    while (answer === undefined) await tick();
-    expect(answer).toBeNull();
+    while (answer.value === undefined) await tick();
+    expect(answer.value).toBeNull();
     waiting.done('a/b', true);
     file(4);
     // Nothing taken for longer than a hold: a full folder is a real backlog, refused at the first fresh read (after the
